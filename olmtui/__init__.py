@@ -1,0 +1,3 @@
+"""olmtui: see what Operator Lifecycle Manager decides, and why."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,3 @@
+from olmtui.cli import main
+
+raise SystemExit(main())

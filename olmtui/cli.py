@@ -1,0 +1,52 @@
+"""The ``olmtui`` command line: one sub-command per module under ``olmtui/commands``.
+
+Errors a user can fix (a missing path, a bad kubeconfig, an unreachable cluster) end with one
+line on stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from olmtui import __version__
+
+#: Sub-command modules; each defines ``NAME``, ``HELP``, ``add_arguments(parser)`` and
+#: ``run(args) -> int``.
+COMMAND_MODULES: tuple[str, ...] = ()
+
+
+class UsageError(Exception):
+    """A problem with the user's input: printed as one line, exit status 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="olmtui",
+        description="See what Operator Lifecycle Manager (OLM v0) decides on a cluster, and why.",
+    )
+    parser.add_argument("--version", action="version", version=f"olmtui {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module_name in COMMAND_MODULES:
+        module = importlib.import_module(f"olmtui.commands.{module_name}")
+        command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        module.add_arguments(command)
+        command.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.run(args))
+    except UsageError as exc:
+        print(f"olmtui: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,73 @@
+"""Catalog content as the upgrade rules need it: packages, channels, entries, bundles.
+
+Filled from file-based catalogs, bundle-format directories, legacy package manifests
+(``olmtui/sources/catalogs.py``) or PackageManifest objects. Edges (``replaces``, ``skips``,
+``skipRange``) live on channel entries because that is where an FBC puts them; a
+bundle-format catalog copies them from each CSV.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+GraphKind = Literal["catalog", "packagemanifest"]
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelEntry:
+    name: str
+    replaces: str | None = None
+    skips: tuple[str, ...] = ()
+    skip_range: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Channel:
+    package: str
+    name: str
+    entries: tuple[ChannelEntry, ...]
+    #: ``olm.deprecations`` message for the channel, if deprecated.
+    deprecation: str | None = None
+    #: From a PackageManifest: the head as the packageserver reports it (no edges known).
+    reported_head: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Bundle:
+    name: str
+    package: str
+    version: str | None = None
+    #: Legacy ``olm.deprecated`` property: the bundle can never be newly chosen (R-UPG-2).
+    prohibited: bool = False
+    #: ``olm.deprecations`` message for the bundle, if deprecated.
+    deprecation: str | None = None
+    provided_apis: tuple[str, ...] = ()
+    required_apis: tuple[str, ...] = ()
+    #: ``olm.package.required``: (package name, version range).
+    required_packages: tuple[tuple[str, str], ...] = ()
+    install_modes: tuple[str, ...] = ()
+    #: Owned CRDs as ``(name, served versions, storage version)`` where the catalog carries them.
+    crds: tuple[tuple[str, tuple[str, ...], str | None], ...] = ()
+    has_conversion_webhook: bool = False
+
+
+@dataclass(slots=True)
+class Package:
+    name: str
+    default_channel: str | None = None
+    channels: dict[str, Channel] = field(default_factory=dict)
+    bundles: dict[str, Bundle] = field(default_factory=dict)
+    #: ``olm.deprecations`` message for the whole package, if deprecated.
+    deprecation: str | None = None
+
+
+@dataclass(slots=True)
+class Catalog:
+    """One catalog's content. ``ref`` is ``"namespace/name"`` of the CatalogSource it stands
+    for, or ``None`` when it serves every CatalogSource (packages matched by name)."""
+
+    ref: str | None
+    origin: str
+    graph: GraphKind = "catalog"
+    packages: dict[str, Package] = field(default_factory=dict)

@@ -1,0 +1,210 @@
+"""What the reconciliation model derives, as plain frozen records.
+
+These records are the contract between the model and its readers (the `check` report,
+the screens). They hold OLM's vocabulary and nothing about rendering. Namespace lists are
+sorted; ``[""]`` means "all namespaces"; object references are ``"namespace/name"``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Severity = Literal["error", "warning", "info"]
+SEVERITY_ORDER: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
+
+#: R-API-5 results.
+APIReconciliation = Literal["AddAPIs", "RemoveAPIs", "APIConflict", "NoAPIConflict"]
+#: How an OperatorGroup selects its targets (for display): own/single/multi/all namespaces.
+GroupMode = Literal["OwnNamespace", "SingleNamespace", "MultiNamespace", "AllNamespaces", "None"]
+
+
+def ref(namespace: str, name: str) -> str:
+    """Object reference as the report writes it (cluster-scoped: just the name)."""
+    return f"{namespace}/{name}" if namespace else name
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectRef:
+    """A pointer to a cached object, for "jump to" and for findings' related objects."""
+
+    kind: str
+    namespace: str
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.kind} {ref(self.namespace, self.name)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem or notable fact, with the why and what-to-do a person needs.
+
+    ``code`` is stable (OLM's own reason string where OLM has one); ``rule`` names the rule
+    id from olm-rules.md (or the seed) that backs it; ``related`` are the other objects.
+    """
+
+    severity: Severity
+    code: str
+    kind: str
+    namespace: str
+    name: str
+    message: str
+    rule: str = ""
+    related: tuple[ObjectRef, ...] = ()
+
+    @property
+    def sort_key(self) -> tuple[int, str, str, str, str]:
+        return (SEVERITY_ORDER[self.severity], self.code, self.namespace, self.name, self.message)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The state OLM's next sync of a CSV would write, from the group rules (§4, §6)."""
+
+    phase: str
+    reason: str
+    message: str
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Intersection:
+    """Another group whose effective target set meets this one's (R-API-4, R-OG-4)."""
+
+    operator_group: str
+    namespaces: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """Another group that claims some of a CSV's provided APIs where both groups reach."""
+
+    operator_group: str
+    apis: tuple[str, ...]
+    namespaces: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OperatorGroupState:
+    namespace: str
+    name: str
+    mode: GroupMode
+    target_namespaces: tuple[str, ...]
+    status_namespaces: tuple[str, ...] | None
+    effective_namespaces: tuple[str, ...]
+    static: bool
+    provided_apis: tuple[str, ...]
+    expected_provided_apis: tuple[str, ...]
+    members: tuple[str, ...]
+    intersecting: tuple[Intersection, ...]
+    upgrade_strategy: str = "Default"
+    service_account: str | None = None
+    selection_errors: tuple[str, ...] = ()
+
+    @property
+    def ref(self) -> str:
+        return ref(self.namespace, self.name)
+
+
+@dataclass(frozen=True, slots=True)
+class CSVState:
+    namespace: str
+    name: str
+    version: str | None
+    phase: str | None
+    reason: str | None
+    message: str | None
+    operator_group: str | None
+    provided_apis: tuple[str, ...]
+    required_apis: tuple[str, ...]
+    verdict: Verdict | None
+    api_reconciliation: APIReconciliation | None
+    conflicts: tuple[Conflict, ...]
+    expected_copies: tuple[str, ...]
+    replaces: str | None = None
+    display_name: str | None = None
+
+    @property
+    def ref(self) -> str:
+        return ref(self.namespace, self.name)
+
+
+@dataclass(frozen=True, slots=True)
+class MissingCopy:
+    csv: str
+    namespace: str
+
+
+@dataclass(frozen=True, slots=True)
+class StaleCopy:
+    namespace: str
+    name: str
+    copied_from: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CopiedCSVState:
+    present: int
+    missing: tuple[MissingCopy, ...]
+    stale: tuple[StaleCopy, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class InstallPlanRef:
+    name: str
+    phase: str | None
+    approved: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class UpgradeEdge:
+    source: str  # "from": the bundle being replaced
+    target: str  # "to": the bundle that replaces it
+    via: Literal["replaces", "skips", "skipRange"]
+
+
+@dataclass(frozen=True, slots=True)
+class UpgradeInfo:
+    """Where a Subscription goes next (R-UPG-2) and the whole path to the head (R-UPG-5)."""
+
+    graph: Literal["catalog", "packagemanifest", "none"] = "none"
+    head: str | None = None
+    next: str | None = None
+    path: tuple[str, ...] = ()
+    edges: tuple[UpgradeEdge, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SubscriptionState:
+    namespace: str
+    name: str
+    package: str
+    channel: str | None
+    source: str
+    source_namespace: str
+    approval: Literal["Manual", "Automatic"]
+    effective_approval: Literal["Manual", "Automatic"]
+    state: str | None
+    installed_csv: str | None
+    current_csv: str | None
+    install_plan: InstallPlanRef | None
+    upgrade: UpgradeInfo = field(default_factory=UpgradeInfo)
+    starting_csv: str | None = None
+
+    @property
+    def ref(self) -> str:
+        return ref(self.namespace, self.name)
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelState:
+    """One package channel as a catalog (or PackageManifest) describes it (R-UPG-1, R-UPG-7)."""
+
+    catalog: str | None
+    package: str
+    channel: str
+    head: str | None
+    order: tuple[str, ...]
+    errors: tuple[str, ...]

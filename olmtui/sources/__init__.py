@@ -1,0 +1,1 @@
+"""Where objects come from: snapshot files, the live cluster, catalogs. They only feed the cache."""

@@ -1,0 +1,253 @@
+"""The local state cache: OLM objects by kind, namespace and name, plus a change feed.
+
+Every source (snapshot files, the live watcher) feeds objects in through :meth:`Store.apply`
+or :meth:`Store.replace`; the reconciliation model and the screens read from here and
+subscribe to the change feed. Objects are trimmed on the way in so that a hundred
+thousand copied CSVs fit in memory: ``managedFields`` and the last-applied annotation are
+dropped, CSV icons are dropped, and copied CSVs keep only their metadata plus
+phase/reason/message (R-COPY-1 decides what is a copy).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Obj = dict[str, Any]
+ChangeType = Literal["ADDED", "MODIFIED", "DELETED"]
+
+#: The kinds olmtui keeps; everything else is counted and ignored.
+KINDS: tuple[str, ...] = (
+    "Namespace",
+    "OperatorGroup",
+    "ClusterServiceVersion",
+    "Subscription",
+    "InstallPlan",
+    "CatalogSource",
+    "OLMConfig",
+    "PackageManifest",
+    "CustomResourceDefinition",
+    "OperatorCondition",
+)
+CLUSTER_SCOPED: frozenset[str] = frozenset({"Namespace", "OLMConfig", "CustomResourceDefinition"})
+
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+COPIED_FROM_LABEL = "olm.copiedFrom"
+OPERATOR_NAMESPACE_ANNOTATION = "olm.operatorNamespace"
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """Identity of a cached object. ``namespace`` is ``""`` for cluster-scoped kinds.
+
+    PackageManifest names are not unique within a namespace when two catalogs ship the same
+    package, so their ``name`` is ``<catalog>/<package>`` when the ``catalog`` label is set.
+    """
+
+    kind: str
+    namespace: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One entry of the change feed: what happened to which object, with both states."""
+
+    type: ChangeType
+    key: Key
+    old: Obj | None
+    new: Obj | None
+
+
+Listener = Callable[[list[Change]], None]
+
+
+def is_copied_csv(obj: Obj) -> bool:
+    """R-COPY-1: a CSV is a copy if its reason is Copied, its operator namespace annotation
+    names another namespace, or it carries the ``olm.copiedFrom`` label."""
+    meta = obj.get("metadata") or {}
+    if (meta.get("labels") or {}).get(COPIED_FROM_LABEL) is not None:
+        return True
+    if ((obj.get("status") or {}).get("reason")) == "Copied":
+        return True
+    op_ns = (meta.get("annotations") or {}).get(OPERATOR_NAMESPACE_ANNOTATION)
+    return op_ns is not None and op_ns != meta.get("namespace", "")
+
+
+def key_of(obj: Obj) -> Key:
+    """The cache key of a (well-formed) object."""
+    kind = obj["kind"]
+    meta = obj["metadata"]
+    name = meta["name"]
+    namespace = "" if kind in CLUSTER_SCOPED else (meta.get("namespace") or "")
+    if kind == "PackageManifest":
+        catalog = (meta.get("labels") or {}).get("catalog")
+        if catalog:
+            name = f"{catalog}/{name}"
+    return Key(kind, namespace, name)
+
+
+def _intern_tree(value: Any) -> Any:
+    """Intern every string in a small tree; repeated names and labels then share memory."""
+    if isinstance(value, str):
+        return sys.intern(value)
+    if isinstance(value, dict):
+        return {sys.intern(k): _intern_tree(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_intern_tree(v) for v in value]
+    return value
+
+
+_COPY_METADATA_FIELDS = (
+    "name",
+    "namespace",
+    "uid",
+    "resourceVersion",
+    "creationTimestamp",
+    "deletionTimestamp",
+    "labels",
+    "annotations",
+)
+
+
+def trim(obj: Obj) -> Obj:
+    """Return the object as the cache keeps it (see the module docstring)."""
+    meta = dict(obj.get("metadata") or {})
+    meta.pop("managedFields", None)
+    annotations = meta.get("annotations")
+    if annotations and LAST_APPLIED in annotations:
+        meta["annotations"] = {k: v for k, v in annotations.items() if k != LAST_APPLIED}
+    kind = obj.get("kind")
+    if kind == "ClusterServiceVersion" and is_copied_csv(obj):
+        status = obj.get("status") or {}
+        return {
+            "apiVersion": sys.intern(obj.get("apiVersion", "operators.coreos.com/v1alpha1")),
+            "kind": "ClusterServiceVersion",
+            "metadata": _intern_tree({k: meta[k] for k in _COPY_METADATA_FIELDS if k in meta}),
+            "status": _intern_tree(
+                {k: status[k] for k in ("phase", "reason", "message") if k in status}
+            ),
+        }
+    trimmed = dict(obj)
+    trimmed["metadata"] = _intern_tree(meta)
+    if kind == "ClusterServiceVersion":
+        spec = trimmed.get("spec")
+        if isinstance(spec, dict) and "icon" in spec:
+            trimmed["spec"] = {k: v for k, v in spec.items() if k != "icon"}
+    return trimmed
+
+
+class Store:
+    """Objects by kind, namespace and name, and the feed of changes made to them.
+
+    ``apply`` and ``replace`` return the changes they made and also hand them to every
+    subscriber, in order, so a consumer that subscribes before the first load sees every
+    object exactly once.
+    """
+
+    def __init__(self) -> None:
+        self._objects: dict[str, dict[tuple[str, str], Obj]] = {k: {} for k in KINDS}
+        self._listeners: list[Listener] = []
+
+    # -- feeding -------------------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        self._listeners.remove(listener)
+
+    def _emit(self, changes: list[Change]) -> None:
+        if changes:
+            for listener in list(self._listeners):
+                listener(changes)
+
+    def _put(self, obj: Obj) -> Change | None:
+        trimmed = trim(obj)
+        key = key_of(trimmed)
+        bucket = self._objects[key.kind]
+        slot = (key.namespace, key.name)
+        old = bucket.get(slot)
+        if old == trimmed:
+            return None
+        bucket[slot] = trimmed
+        return Change("ADDED" if old is None else "MODIFIED", key, old, trimmed)
+
+    def _remove(self, key: Key) -> Change | None:
+        old = self._objects[key.kind].pop((key.namespace, key.name), None)
+        return None if old is None else Change("DELETED", key, old, None)
+
+    def apply(self, event_type: str, obj: Obj) -> Change | None:
+        """Apply one watch-style event (ADDED, MODIFIED or DELETED) and publish the change.
+
+        An ADDED or MODIFIED that leaves the cached object as it was publishes nothing.
+        Objects of kinds olmtui does not keep are ignored.
+        """
+        if obj.get("kind") not in self._objects:
+            return None
+        if event_type == "DELETED":
+            change = self._remove(key_of(obj))
+        else:
+            change = self._put(obj)
+        if change is not None:
+            self._emit([change])
+        return change
+
+    def apply_many(self, objs: Iterable[Obj]) -> list[Change]:
+        """Add or update many objects and publish them as one batch."""
+        changes = [c for o in objs if o.get("kind") in self._objects if (c := self._put(o))]
+        self._emit(changes)
+        return changes
+
+    def replace(
+        self, kind: str, objs: Iterable[Obj], namespaces: Iterable[str] | None = None,
+        *, keep: Callable[[Obj], bool] | None = None,
+    ) -> list[Change]:
+        """Make the cached objects of ``kind`` equal ``objs`` (a relist), as changes.
+
+        ``namespaces`` limits the replacement to those namespaces (a namespace-scoped
+        relist); ``keep`` limits it to the cached objects it accepts (a label-selected
+        relist, e.g. copies only). Objects missing from ``objs`` become deletions.
+        """
+        scope = None if namespaces is None else set(namespaces)
+        seen: set[tuple[str, str]] = set()
+        changes: list[Change] = []
+        for obj in objs:
+            change = self._put(obj)
+            key = key_of(obj) if change is None else change.key
+            seen.add((key.namespace, key.name))
+            if change is not None:
+                changes.append(change)
+        bucket = self._objects[kind]
+        for slot in [s for s in bucket if s not in seen]:
+            if scope is not None and slot[0] not in scope:
+                continue
+            if keep is not None and not keep(bucket[slot]):
+                continue
+            change = self._remove(Key(kind, *slot))
+            if change is not None:
+                changes.append(change)
+        self._emit(changes)
+        return changes
+
+    # -- reading -------------------------------------------------------------------------
+    def get(self, kind: str, namespace: str, name: str) -> Obj | None:
+        return self._objects[kind].get((namespace, name))
+
+    def list(self, kind: str, namespace: str | None = None) -> Iterator[Obj]:
+        """Objects of one kind, optionally of one namespace (unordered)."""
+        bucket = self._objects[kind]
+        if namespace is None:
+            return iter(bucket.values())
+        return (o for (ns, _), o in bucket.items() if ns == namespace)
+
+    def items(self, kind: str) -> Iterator[tuple[Key, Obj]]:
+        for (ns, name), obj in self._objects[kind].items():
+            yield Key(kind, ns, name), obj
+
+    def count(self, kind: str) -> int:
+        return len(self._objects[kind])
+
+    def __len__(self) -> int:
+        return sum(len(b) for b in self._objects.values())
