@@ -186,10 +186,7 @@ class Store:
         """
         if obj.get("kind") not in self._objects:
             return None
-        if event_type == "DELETED":
-            change = self._remove(key_of(obj))
-        else:
-            change = self._put(obj)
+        change = self._remove(key_of(obj)) if event_type == "DELETED" else self._put(obj)
         if change is not None:
             self._emit([change])
         return change

@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "olmtui" / "model"
-FORBIDDEN = ("textual", "kubernetes", "kubernetes_asyncio", "aiohttp", "olmtui.ui", "olmtui.sources")
+FORBIDDEN = (
+    "textual", "kubernetes", "kubernetes_asyncio", "aiohttp", "olmtui.ui", "olmtui.sources",
+)
 
 
 def imported_modules(path: Path) -> set[str]:
