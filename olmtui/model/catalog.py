@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from olmtui.model.types import Finding
+
 GraphKind = Literal["catalog", "packagemanifest"]
 
 
@@ -71,3 +73,6 @@ class Catalog:
     origin: str
     graph: GraphKind = "catalog"
     packages: dict[str, Package] = field(default_factory=dict)
+    #: Problems met while loading (``UnreadableCatalogFile``, with file and line); the rest
+    #: of the catalog still loaded.
+    findings: list[Finding] = field(default_factory=list)
