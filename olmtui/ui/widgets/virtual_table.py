@@ -1,0 +1,292 @@
+"""A table that renders only the lines on screen, for lists of a hundred thousand CSVs.
+
+Textual's DataTable measures every cell of every row and rebuilds O(n) caches on each update
+(tech-notes §B4), so past a few thousand rows it stalls. This widget keeps rows as a Python
+list, filters and sorts them there, and paints only ``render_line(y)`` for visible lines
+(the Line API). Selection is tracked by row key, so live updates never move the cursor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+Cell = str | Text
+
+_WIDTH_SAMPLE = 500
+_MAX_AUTO_WIDTH = 60
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    key: str
+    label: str
+    width: int | None = None  # None: sized from the header and a sample of the rows
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    key: Hashable
+    cells: tuple[Cell, ...]
+    style: str = ""
+    search: str = field(default="", compare=False)
+
+    def haystack(self) -> str:
+        """What `/` filters match against (lower case): the cells unless ``search`` is given."""
+        if self.search:
+            return self.search
+        return " ".join(c.plain if isinstance(c, Text) else c for c in self.cells).lower()
+
+
+def filter_rows(rows: Sequence[Row], query: str) -> list[Row]:
+    """k9s filter semantics: substring match, case-insensitive; a leading ``!`` inverts."""
+    query = query.strip()
+    if not query:
+        return list(rows)
+    invert = query.startswith("!")
+    needle = query[1:].strip().lower() if invert else query.lower()
+    if not needle:
+        return list(rows)
+    return [r for r in rows if (needle in r.haystack()) != invert]
+
+
+class VirtualTable(ScrollView, can_focus=True):
+    """A scrolling, filterable table over a plain list of :class:`Row`."""
+
+    BINDINGS = [
+        Binding("up,k", "cursor(-1)", "Up", show=False),
+        Binding("down,j", "cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "jump(0)", "First", show=False),
+        Binding("end", "jump(-1)", "Last", show=False),
+        Binding("enter", "select", "Open", show=False),
+    ]
+
+    COMPONENT_CLASSES = {
+        "virtual-table--header",
+        "virtual-table--cursor",
+        "virtual-table--empty",
+    }
+
+    DEFAULT_CSS = """
+    VirtualTable {
+        height: 1fr;
+        background: $surface;
+    }
+    VirtualTable > .virtual-table--header {
+        text-style: bold;
+        background: $panel;
+        color: $text;
+    }
+    VirtualTable > .virtual-table--cursor {
+        background: $accent 40%;
+    }
+    VirtualTable:focus > .virtual-table--cursor {
+        background: $accent;
+        color: $text;
+    }
+    VirtualTable > .virtual-table--empty {
+        color: $text-muted;
+        text-style: italic;
+    }
+    """
+
+    cursor = reactive(0, repaint=True)
+
+    class RowHighlighted(Message):
+        def __init__(self, table: VirtualTable, key: Hashable | None) -> None:
+            super().__init__()
+            self.table = table
+            self.key = key
+
+        @property
+        def control(self) -> VirtualTable:
+            return self.table
+
+    class RowSelected(Message):
+        def __init__(self, table: VirtualTable, key: Hashable) -> None:
+            super().__init__()
+            self.table = table
+            self.key = key
+
+        @property
+        def control(self) -> VirtualTable:
+            return self.table
+
+    def __init__(
+        self,
+        columns: Sequence[Column],
+        *,
+        empty_text: str = "nothing to show",
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.columns: tuple[Column, ...] = tuple(columns)
+        self.empty_text = empty_text
+        self._all: list[Row] = []
+        self._shown: list[Row] = []
+        self._query = ""
+        self._widths: list[int] = [len(c.label) for c in self.columns]
+
+    # -- data ----------------------------------------------------------------------------
+    @property
+    def row_count(self) -> int:
+        return len(self._shown)
+
+    @property
+    def total_count(self) -> int:
+        return len(self._all)
+
+    @property
+    def query(self) -> str:
+        return self._query
+
+    @property
+    def selected_key(self) -> Hashable | None:
+        if 0 <= self.cursor < len(self._shown):
+            return self._shown[self.cursor].key
+        return None
+
+    @property
+    def shown_rows(self) -> list[Row]:
+        return self._shown
+
+    def set_rows(self, rows: Sequence[Row]) -> None:
+        """Replace the rows, keeping the cursor on the same key (live updates)."""
+        self._all = list(rows)
+        self._size_columns()
+        self._apply(keep=self.selected_key)
+
+    def set_filter(self, query: str) -> None:
+        self._query = query
+        self._apply(keep=self.selected_key)
+
+    def select_key(self, key: Hashable) -> bool:
+        for index, row in enumerate(self._shown):
+            if row.key == key:
+                self.cursor = index
+                self._scroll_to_cursor()
+                return True
+        return False
+
+    def _apply(self, keep: Hashable | None) -> None:
+        self._shown = filter_rows(self._all, self._query)
+        index = 0
+        if keep is not None:
+            index = next((i for i, r in enumerate(self._shown) if r.key == keep), -1)
+            if index < 0:
+                index = min(self.cursor, max(len(self._shown) - 1, 0))
+        self.set_reactive(VirtualTable.cursor, index)
+        width = sum(self._widths) + 2 * len(self._widths)
+        self.virtual_size = Size(width, len(self._shown) + 1)
+        self._scroll_to_cursor()
+        self.refresh()
+        self.post_message(self.RowHighlighted(self, self.selected_key))
+
+    def _size_columns(self) -> None:
+        widths = []
+        for index, column in enumerate(self.columns):
+            if column.width is not None:
+                widths.append(column.width)
+                continue
+            sample = (_cell_len(r.cells[index]) for r in self._all[:_WIDTH_SAMPLE])
+            widths.append(min(max([len(column.label), *sample]), _MAX_AUTO_WIDTH))
+        self._widths = widths
+
+    # -- cursor --------------------------------------------------------------------------
+    def watch_cursor(self, old: int, new: int) -> None:
+        if old != new:
+            self.post_message(self.RowHighlighted(self, self.selected_key))
+
+    def _page_height(self) -> int:
+        return max(self.scrollable_content_region.height - 1, 1)
+
+    def _move_to(self, index: int) -> None:
+        if not self._shown:
+            return
+        self.cursor = max(0, min(index, len(self._shown) - 1))
+        self._scroll_to_cursor()
+
+    def _scroll_to_cursor(self) -> None:
+        top = round(self.scroll_y)
+        height = self._page_height()
+        if self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False, immediate=True)
+        elif self.cursor >= top + height:
+            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
+
+    def action_cursor(self, delta: int) -> None:
+        self._move_to(self.cursor + delta)
+
+    def action_page(self, direction: int) -> None:
+        self._move_to(self.cursor + direction * self._page_height())
+
+    def action_jump(self, where: int) -> None:
+        self._move_to(len(self._shown) - 1 if where < 0 else where)
+
+    def action_select(self) -> None:
+        key = self.selected_key
+        if key is not None:
+            self.post_message(self.RowSelected(self, key))
+
+    def on_click(self, event: events.Click) -> None:
+        if event.y < 1:
+            return
+        index = round(self.scroll_y) + event.y - 1
+        if 0 <= index < len(self._shown):
+            self.cursor = index
+            if event.chain >= 2:
+                self.action_select()
+
+    # -- painting ------------------------------------------------------------------------
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        scroll_x = round(self.scroll_x)
+        if y == 0:
+            labels = tuple(Text(c.label) for c in self.columns)
+            style = self.get_component_rich_style("virtual-table--header")
+            return self._strip(labels, style, scroll_x, width)
+        index = round(self.scroll_y) + y - 1
+        if index >= len(self._shown):
+            if index == 0:
+                style = self.get_component_rich_style("virtual-table--empty")
+                return Strip([Segment(self.empty_text.ljust(width)[:width], style)])
+            return Strip.blank(width, self.rich_style)
+        row = self._shown[index]
+        if index == self.cursor:
+            style = self.rich_style + self.get_component_rich_style("virtual-table--cursor")
+        else:
+            style = self.rich_style + (Style.parse(row.style) if row.style else Style())
+        return self._strip(row.cells, style, scroll_x, width)
+
+    def _strip(self, cells: Sequence[Cell], style: Style, scroll_x: int, width: int) -> Strip:
+        line = Text(no_wrap=True, overflow="ellipsis", end="")
+        last = len(self._widths) - 1
+        for index, cell in enumerate(cells):
+            text = cell.copy() if isinstance(cell, Text) else Text(cell)
+            text.no_wrap = True
+            if index < last:
+                text.truncate(self._widths[index], overflow="ellipsis", pad=True)
+                text.append("  ")
+            line.append_text(text)
+        segments = list(line.render(self.app.console))
+        strip = Strip(segments).apply_style(style)
+        return strip.crop_extend(scroll_x, scroll_x + width, style)
+
+
+def _cell_len(cell: Cell) -> int:
+    return cell.cell_len if isinstance(cell, Text) else len(cell)
