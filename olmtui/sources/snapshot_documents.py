@@ -1,0 +1,98 @@
+"""Split the bytes of one YAML or JSON file into parsed documents, each with its first line.
+
+A snapshot file is often a long multi-document YAML stream (``kubectl get -o yaml`` output
+glued together, or a must-gather file starting with ``---``). One broken document must not
+lose the rest, so YAML streams are cut on ``---`` separator lines here, not by PyYAML, and
+each piece is parsed on its own from bytes with libyaml (``CSafeLoader``): as fast as
+``load_all`` and the only way to go on after an error. JSON files may hold one value or a
+stream of concatenated values (JSON lines included).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+import yaml
+
+YamlLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+#: A document separator: ``---`` at the start of a line, then a blank, a line end or the end.
+#: YAML forbids this marker inside any scalar at column 0, so cutting here is always safe.
+_SEPARATOR = re.compile(rb"^---(?=[ \t\r\n]|\Z)", re.MULTILINE)
+#: Where a JSON stream may resume after a broken value: a line opening an object at column 0
+#: (how ``kubectl get -o json`` output and JSON lines start each object).
+_JSON_RESUME = re.compile(r"^\{", re.MULTILINE)
+_JSON_SPACE = re.compile(r"[ \t\r\n]*")
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One parsed document: its value (``None`` for an empty one), or why it did not parse.
+
+    ``line`` is the 1-based line of the file where the document starts.
+    """
+
+    line: int
+    value: Any = None
+    problem: str | None = None
+
+
+def parse_documents(data: bytes, *, json_format: bool) -> Iterator[Document]:
+    """Every document of one file, in order; parse errors come as documents with a problem."""
+    return _parse_json(data) if json_format else _parse_yaml(data)
+
+
+def _parse_yaml(data: bytes) -> Iterator[Document]:
+    starts = [m.start() for m in _SEPARATOR.finditer(data)]
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    starts.append(len(data))
+    line = 1
+    for begin, end in pairwise(starts):
+        chunk = data[begin:end]
+        try:
+            yield Document(line, yaml.load(chunk, Loader=YamlLoader))
+        except yaml.YAMLError as exc:
+            yield Document(line, problem=_yaml_problem(exc, line))
+        except ValueError as exc:  # e.g. an impossible date such as 2021-13-45
+            yield Document(line, problem=f"line {line}: {exc}")
+        line += chunk.count(b"\n")
+
+
+def _yaml_problem(exc: yaml.YAMLError, first_line: int) -> str:
+    """The YAML error as one line, with the line number in the file (not in the piece)."""
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    if mark is None:
+        return f"line {first_line}: {problem}"
+    return f"line {first_line + mark.line}, column {mark.column + 1}: {problem}"
+
+
+def _parse_json(data: bytes) -> Iterator[Document]:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        yield Document(1, problem=f"line 1: not UTF-8 text ({exc.reason} at byte {exc.start})")
+        return
+    decoder = json.JSONDecoder()
+    pos = _JSON_SPACE.match(text, 0).end()
+    line = 1 + text.count("\n", 0, pos)
+    while pos < len(text):
+        try:
+            value, end = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError as exc:
+            yield Document(line, problem=f"line {exc.lineno}, column {exc.colno}: {exc.msg}")
+            resume = _JSON_RESUME.search(text, text.find("\n", exc.pos) + 1 or len(text))
+            end = len(text) if resume is None else resume.start()
+        else:
+            yield Document(line, value)
+        line += text.count("\n", pos, end)
+        pos = end
+        skipped = _JSON_SPACE.match(text, pos).end()
+        line += text.count("\n", pos, skipped)
+        pos = skipped
