@@ -1,0 +1,123 @@
+"""The olmtui Textual app: views as modes (``:`` switches, Esc goes back), drill-downs as
+pushed screens, and one ticker that coalesces model changes into a few refreshes a second."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from olmtui.model.types import ObjectRef
+from olmtui.ui import views
+from olmtui.ui.screens.base import ViewScreen
+from olmtui.ui.session import Session
+from olmtui.ui.styles import stylesheet
+
+#: How often the ticker looks for model changes (seconds): "a few refreshes per second".
+REFRESH_INTERVAL = 0.25
+
+
+class OlmApp(App):
+    """Read-only: no action here changes the cluster."""
+
+    TITLE = "olmtui"
+    CSS_PATH = [stylesheet("app.tcss")]
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("q", "quit", "Quit", show=False),
+    ]
+
+    def __init__(self, session: Session, initial_view: str = "overview") -> None:
+        super().__init__()
+        self.session = session
+        self.initial_view = views.resolve(initial_view) or "overview"
+        self._history: list[str] = []
+        self._seen_version = -1
+        for spec in views.VIEWS:
+            self.add_mode(spec.name, self._factory(spec))
+
+    def _factory(self, spec: views.ViewSpec):
+        return lambda: spec.screen(self.session, views.command_words())
+
+    def on_mount(self) -> None:
+        self.switch_mode(self.initial_view)
+        self._history = [self.initial_view]
+        self._seen_version = self.session.model.version
+        self.set_interval(REFRESH_INTERVAL, self._tick)
+        if self.session.runner is not None:
+            self.run_worker(self.session.runner(), group="source", exit_on_error=False)
+
+    # -- refresh coalescing ----------------------------------------------------------------
+    def _tick(self) -> None:
+        screen = self.screen
+        if isinstance(screen, ViewScreen):
+            screen.redraw_header()
+            version = self.session.model.version
+            if version != self._seen_version:
+                self._seen_version = version
+                with self.batch_update():
+                    screen.refresh_data()
+
+    # -- navigation ------------------------------------------------------------------------
+    def show_view(self, name: str) -> bool:
+        target = views.resolve(name)
+        if target is None:
+            self.notify(f"no view named {name!r}", severity="warning", markup=False)
+            return False
+        if target != self.current_mode:
+            self._history.append(target)
+            self.switch_mode(target)
+        return True
+
+    def run_command_line(self, line: str) -> None:
+        """``:`` input: a view name (k9s style) or ``q``/``quit``."""
+        word = line.strip().lstrip(":")
+        if word in ("q", "quit", "q!"):
+            self.exit()
+            return
+        self.show_view(word)
+
+    def action_back(self) -> None:
+        if len(self.screen_stack) > 1:
+            self.pop_screen()
+        elif len(self._history) > 1:
+            self._history.pop()
+            self.switch_mode(self._history[-1])
+
+    def _selected(self) -> ObjectRef | None:
+        screen = self.screen
+        return screen.selected_ref() if isinstance(screen, ViewScreen) else None
+
+    def open_object(self, ref: ObjectRef, tab: str = "summary") -> None:
+        self.push_screen(views.object_screen(self.session, ref, tab))
+
+    def action_yaml(self) -> None:
+        ref = self._selected()
+        if ref is not None:
+            self.open_object(ref, "yaml")
+
+    def action_graph(self) -> None:
+        ref = self._selected()
+        screen: Screen | None = views.graph_screen(self.session, ref)
+        if screen is None:
+            self.notify("select an operator or subscription to see its upgrade graph",
+                        severity="information", markup=False)
+        else:
+            self.push_screen(screen)
+
+    def action_help(self) -> None:
+        self.push_screen(views.help_screen())
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for spec in views.VIEWS:
+            yield SystemCommand(
+                f"Show {spec.title}", f":{spec.name} — {spec.help}",
+                lambda name=spec.name: self.show_view(name),
+            )
+        yield SystemCommand("Show YAML", "y — YAML of the selected object", self.action_yaml)
+        yield SystemCommand("Show upgrade graph", "g — graph of the selected operator",
+                            self.action_graph)
+        yield SystemCommand("Keys", "? — every key", self.action_help)

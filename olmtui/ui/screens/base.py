@@ -1,0 +1,147 @@
+"""What every view shares: the source header, the ``:``/``/`` prompt, the footer, and the
+hooks the app calls (``refresh_data`` when the model changed, ``selected_ref`` for y/g/Enter)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from olmtui.model.types import ObjectRef
+from olmtui.ui.session import Session
+from olmtui.ui.widgets.command_bar import CommandBar
+from olmtui.ui.widgets.source_header import SourceHeader
+from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
+
+
+class ViewScreen(Screen):
+    """A screen of the dashboard. Subclasses set ``VIEW_TITLE`` and compose ``compose_body``."""
+
+    VIEW_TITLE = "olmtui"
+
+    BINDINGS = [
+        Binding(":", "prompt('command')", "Jump", key_display=":"),
+        Binding("slash", "prompt('filter')", "Filter", key_display="/"),
+        Binding("escape", "app.back", "Back"),
+        Binding("y", "app.yaml", "YAML"),
+        Binding("g", "app.graph", "Graph"),
+        Binding("question_mark", "app.help", "Keys", key_display="?"),
+    ]
+
+    def __init__(self, session: Session, commands: Sequence[str] = ()) -> None:
+        super().__init__()
+        self.session = session
+        self._commands = tuple(commands)
+
+    def compose(self) -> ComposeResult:
+        yield SourceHeader(self.session, self.VIEW_TITLE)
+        yield from self.compose_body()
+        yield CommandBar(self._commands)
+        yield Footer()
+
+    def compose_body(self) -> ComposeResult:
+        yield Static("")
+
+    def on_mount(self) -> None:
+        self.refresh_data()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_data()
+
+    # -- hooks -----------------------------------------------------------------------------
+    def refresh_data(self) -> None:
+        """Re-read the model; called at most a few times a second, only when it changed."""
+
+    def selected_ref(self) -> ObjectRef | None:
+        """The object under the cursor (for y, g and Enter)."""
+        return None
+
+    def apply_filter(self, query: str) -> None:
+        """Filter the view (``/``); a leading ``!`` inverts."""
+
+    def redraw_header(self) -> None:
+        for header in self.query(SourceHeader):
+            header.redraw()
+
+    # -- prompt ----------------------------------------------------------------------------
+    def action_prompt(self, mode: str) -> None:
+        bar = self.query_one(CommandBar)
+        bar.open("filter" if mode == "filter" else "command")
+
+    @on(CommandBar.FilterChanged)
+    def _filter_changed(self, event: CommandBar.FilterChanged) -> None:
+        self.apply_filter(event.value)
+
+    @on(CommandBar.Submitted)
+    def _submitted(self, event: CommandBar.Submitted) -> None:
+        if event.mode == "filter":
+            self.apply_filter(event.value)
+        elif event.value:
+            self.app.run_command_line(event.value)  # type: ignore[attr-defined]
+
+
+class TableScreen(ViewScreen):
+    """A view that is a (virtual) table of rows plus a detail pane for the highlighted row."""
+
+    COLUMNS: Sequence[Column] = ()
+    EMPTY_TEXT = "nothing to show"
+
+    def compose_body(self) -> ComposeResult:
+        with Vertical(classes="table-view"):
+            yield VirtualTable(self.COLUMNS, empty_text=self.EMPTY_TEXT, id="table")
+            yield Static("", id="detail", classes="detail-pane", markup=False)
+
+    @property
+    def table(self) -> VirtualTable:
+        return self.query_one("#table", VirtualTable)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.table.focus()
+
+    def refresh_data(self) -> None:
+        table = self.table
+        table.set_rows(list(self.build_rows()))
+        self._describe(table.selected_key)
+
+    def apply_filter(self, query: str) -> None:
+        self.table.set_filter(query)
+
+    def build_rows(self) -> Iterable[Row]:
+        return ()
+
+    def describe(self, key: Hashable) -> RenderableType:
+        """The detail pane for one row (Rich renderables; never markup from the cluster)."""
+        return Text("")
+
+    def ref_for(self, key: Hashable) -> ObjectRef | None:
+        return key if isinstance(key, ObjectRef) else None
+
+    def selected_ref(self) -> ObjectRef | None:
+        key = self.table.selected_key
+        return None if key is None else self.ref_for(key)
+
+    def open(self, key: Hashable) -> None:
+        """Enter: drill down. Default: the object detail of the row's object."""
+        ref = self.ref_for(key)
+        if ref is not None:
+            self.app.open_object(ref)  # type: ignore[attr-defined]
+
+    def _describe(self, key: Hashable | None) -> None:
+        detail = self.query_one("#detail", Static)
+        detail.update(Text("") if key is None else self.describe(key))
+
+    @on(VirtualTable.RowHighlighted)
+    def _highlighted(self, event: VirtualTable.RowHighlighted) -> None:
+        self._describe(event.key)
+
+    @on(VirtualTable.RowSelected)
+    def _selected(self, event: VirtualTable.RowSelected) -> None:
+        self.open(event.key)

@@ -1,0 +1,44 @@
+"""What the screens show: one cache, one model, and a description of where the data comes from.
+
+The CLI builds a Session for each entry point (live, replay, demo); the screens only read it.
+A live session carries a ``runner`` coroutine (the watcher) that the app starts as a worker,
+and a ``status`` callable that says, in one line, how the connection is doing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from olmtui.model.catalog import Catalog
+from olmtui.model.types import Finding
+from olmtui.store import Store
+
+if TYPE_CHECKING:
+    from olmtui.model.engine import Model
+
+SourceKind = Literal["live", "snapshot", "demo"]
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionState:
+    """How the live source is doing, for the header: ``state`` is live/reconnecting/...;
+    ``last_event_age`` is seconds since the last event (None when nothing arrived yet)."""
+
+    state: str
+    detail: str = ""
+    last_event_age: float | None = None
+    no_access: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class Session:
+    store: Store
+    model: Model
+    kind: SourceKind
+    label: str
+    catalogs: list[Catalog] = field(default_factory=list)
+    load_findings: list[Finding] = field(default_factory=list)
+    runner: Callable[[], Awaitable[None]] | None = None
+    status: Callable[[], ConnectionState] | None = None

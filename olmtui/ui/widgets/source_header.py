@@ -1,0 +1,68 @@
+"""The top line: which source is shown (context or snapshot path) and, live, how it is doing."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from olmtui.ui.session import Session
+
+_STATE_STYLES = {
+    "live": "bold green",
+    "syncing": "bold yellow",
+    "reconnecting": "bold red",
+    "unavailable": "bold red",
+    "no access": "bold magenta",
+}
+
+
+def _age(seconds: float | None) -> str:
+    if seconds is None:
+        return "no events yet"
+    if seconds < 60:
+        return f"last event {seconds:.0f}s ago"
+    if seconds < 3600:
+        return f"last event {seconds / 60:.0f}m ago"
+    return f"last event {seconds / 3600:.1f}h ago"
+
+
+def header_text(session: Session, view_title: str) -> Text:
+    """Plain Text (never markup): labels and paths come from the user and the cluster."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(" olmtui ", style="bold reverse")
+    text.append(f" {view_title} ", style="bold")
+    text.append("│ ", style="dim")
+    text.append(f"{session.kind}: ", style="dim")
+    text.append(session.label)
+    if session.status is not None:
+        status = session.status()
+        text.append(" │ ", style="dim")
+        text.append(status.state, style=_STATE_STYLES.get(status.state, "bold"))
+        if status.detail:
+            text.append(f" {status.detail}", style="dim")
+        text.append(f" · {_age(status.last_event_age)}", style="dim")
+        if status.no_access:
+            text.append(f" · no access: {', '.join(status.no_access)}", style="magenta")
+    return text
+
+
+class SourceHeader(Static):
+    """Redrawn by the app's ticker; never parses markup."""
+
+    DEFAULT_CSS = """
+    SourceHeader {
+        height: 1;
+        background: $panel;
+    }
+    """
+
+    def __init__(self, session: Session, view_title: str) -> None:
+        super().__init__(markup=False)
+        self.session = session
+        self.view_title = view_title
+
+    def on_mount(self) -> None:
+        self.redraw()
+
+    def redraw(self) -> None:
+        self.update(header_text(self.session, self.view_title))
