@@ -1,0 +1,84 @@
+"""``olmtui check``: print once what the model derives, for scripts, runbooks and CI.
+
+Exit status (report-format.md): 0 when no finding is an error, 1 when some is, 2 when the
+input cannot be used at all (the CLI turns ``UsageError`` into one line on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from importlib.resources import as_file, files
+
+from olmtui.cli import UsageError
+
+NAME = "check"
+HELP = "Check a snapshot (or the live cluster) once and print the findings (text or JSON)."
+
+#: The cluster dump shipped in the package, for ``olmtui check --sample``.
+SAMPLE = "cluster.yaml"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "paths", nargs="*", metavar="PATH",
+        help="YAML/JSON files, directories, must-gather trees or .tar(.gz) archives",
+    )
+    parser.add_argument(
+        "--sample", action="store_true",
+        help="check the small example cluster shipped with olmtui instead of PATHs",
+    )
+    parser.add_argument(
+        "--live", action="store_true",
+        help="read the cluster of the current kubeconfig context instead of PATHs",
+    )
+    parser.add_argument("--context", metavar="NAME", help="kubeconfig context for --live")
+    parser.add_argument(
+        "--catalog", action="append", default=[], dest="catalogs",
+        metavar="[NAMESPACE/NAME=]PATH",
+        help="catalog content (FBC or bundle directories) for upgrade graphs; repeatable",
+    )
+    parser.add_argument(
+        "--output", choices=("text", "json"), default="text",
+        help="text (a readable summary, the default) or json (report format 1)",
+    )
+
+
+def _check_inputs(args: argparse.Namespace) -> None:
+    given = [bool(args.paths), args.sample, args.live]
+    if sum(given) > 1:
+        raise UsageError("give PATHs, --sample or --live, not several of them")
+    if not any(given):
+        raise UsageError("nothing to check: give snapshot PATHs, --sample or --live")
+    if args.context and not args.live:
+        raise UsageError("--context only applies with --live")
+
+
+def _colour_wanted() -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set (no-color.org)."""
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def run(args: argparse.Namespace) -> int:
+    _check_inputs(args)
+    if args.live:
+        raise UsageError("live mode is not available yet")
+
+    from olmtui.model.engine import Model
+    from olmtui.report import dumps, has_errors, render_text, report_json
+    from olmtui.sources.snapshot import load_snapshot
+    from olmtui.store import Store
+
+    store = Store()
+    if args.sample:
+        with as_file(files("olmtui").joinpath("samples", SAMPLE)) as sample_path:
+            load_result = load_snapshot([str(sample_path)], store)
+    else:
+        load_result = load_snapshot(args.paths, store)
+    report = report_json("snapshot", Model(store), store, load_result)
+    if args.output == "json":
+        sys.stdout.write(dumps(report))
+    else:
+        sys.stdout.write(render_text(report, colour=_colour_wanted()))
+    return 1 if has_errors(report) else 0

@@ -1,0 +1,258 @@
+"""The ``olmtui check`` JSON report (format 1 of report-format.md), built from model records.
+
+Pure functions from the model's frozen records to plain dicts, so the check command, the
+live mode and the screens can all produce the same report. Every list is put in the order
+report-format.md fixes here, not trusted to arrive sorted, because "two runs over the same
+input print the same bytes" is a promise of the format.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal, Protocol
+
+from olmtui.model.types import (
+    SEVERITY_ORDER,
+    ChannelState,
+    CopiedCSVState,
+    CSVState,
+    Finding,
+    OperatorGroupState,
+    SubscriptionState,
+    UpgradeInfo,
+)
+from olmtui.store import Store
+
+FORMAT = 1
+SourceKind = Literal["snapshot", "live"]
+Report = dict[str, Any]
+
+
+class ReportModel(Protocol):
+    """What the report reads from the reconciliation model (``olmtui.model.engine.Model``)."""
+
+    def operator_groups(self) -> Sequence[OperatorGroupState]: ...
+    def csvs(self) -> Sequence[CSVState]: ...
+    def copied_csvs(self) -> CopiedCSVState: ...
+    def subscriptions(self) -> Sequence[SubscriptionState]: ...
+    def findings(self) -> Sequence[Finding]: ...
+    def namespaces(self) -> Sequence[str]: ...
+
+
+class LoadSummary(Protocol):
+    """What the report reads from a snapshot load (``olmtui.sources.snapshot.LoadResult``)."""
+
+    @property
+    def paths(self) -> Sequence[Any]: ...
+    @property
+    def objects(self) -> int: ...
+    @property
+    def skipped(self) -> int: ...
+    @property
+    def findings(self) -> Sequence[Finding]: ...
+
+
+def _or_none(text: str | None) -> str | None:
+    """Empty strings in records mean "not set"; the report writes them as null."""
+    return text or None
+
+
+def finding_json(finding: Finding) -> dict[str, Any]:
+    return {
+        "severity": finding.severity,
+        "code": finding.code,
+        "kind": _or_none(finding.kind),
+        "namespace": _or_none(finding.namespace),
+        "name": _or_none(finding.name),
+        "message": finding.message,
+        "rule": finding.rule,
+        "related": [
+            {"kind": r.kind, "namespace": _or_none(r.namespace), "name": r.name}
+            for r in finding.related
+        ],
+    }
+
+
+def operator_group_json(og: OperatorGroupState) -> dict[str, Any]:
+    return {
+        "namespace": og.namespace,
+        "name": og.name,
+        "mode": og.mode,
+        "targetNamespaces": sorted(og.target_namespaces),
+        "statusNamespaces": (
+            None if og.status_namespaces is None else sorted(og.status_namespaces)
+        ),
+        "effectiveNamespaces": sorted(og.effective_namespaces),
+        "static": og.static,
+        "providedAPIs": sorted(og.provided_apis),
+        "expectedProvidedAPIs": sorted(og.expected_provided_apis),
+        "members": sorted(og.members),
+        "intersecting": [
+            {"operatorGroup": i.operator_group, "namespaces": sorted(i.namespaces)}
+            for i in sorted(og.intersecting, key=lambda i: i.operator_group)
+        ],
+        "upgradeStrategy": og.upgrade_strategy,
+        "serviceAccount": og.service_account,
+        "selectionErrors": list(og.selection_errors),
+    }
+
+
+def csv_json(csv: CSVState) -> dict[str, Any]:
+    verdict = csv.verdict
+    return {
+        "namespace": csv.namespace,
+        "name": csv.name,
+        "displayName": csv.display_name,
+        "version": csv.version,
+        "replaces": csv.replaces,
+        "phase": csv.phase,
+        "reason": csv.reason,
+        "message": csv.message,
+        "operatorGroup": csv.operator_group,
+        "providedAPIs": sorted(csv.provided_apis),
+        "requiredAPIs": sorted(csv.required_apis),
+        "verdict": None if verdict is None else {
+            "phase": verdict.phase,
+            "reason": verdict.reason,
+            "message": verdict.message,
+            "rule": verdict.rule,
+        },
+        "apiReconciliation": csv.api_reconciliation,
+        "conflicts": [
+            {
+                "operatorGroup": c.operator_group,
+                "apis": sorted(c.apis),
+                "namespaces": sorted(c.namespaces),
+            }
+            for c in sorted(csv.conflicts, key=lambda c: c.operator_group)
+        ],
+        "expectedCopies": sorted(csv.expected_copies),
+    }
+
+
+def copied_csvs_json(copies: CopiedCSVState) -> dict[str, Any]:
+    missing = sorted(copies.missing, key=lambda m: (m.csv, m.namespace))
+    stale = sorted(copies.stale, key=lambda s: (s.namespace, s.name, s.copied_from, s.reason))
+    return {
+        "present": copies.present,
+        "missing": [{"csv": m.csv, "namespace": m.namespace} for m in missing],
+        "stale": [
+            {"namespace": s.namespace, "name": s.name, "copiedFrom": s.copied_from,
+             "reason": s.reason}
+            for s in stale
+        ],
+    }
+
+
+def upgrade_json(upgrade: UpgradeInfo) -> dict[str, Any]:
+    return {
+        "graph": upgrade.graph,
+        "head": upgrade.head,
+        "next": upgrade.next,
+        # The path and its edges are hops in order, not sets: they keep the model's order.
+        "path": list(upgrade.path),
+        "edges": [{"from": e.source, "to": e.target, "via": e.via} for e in upgrade.edges],
+    }
+
+
+def subscription_json(sub: SubscriptionState) -> dict[str, Any]:
+    plan = sub.install_plan
+    return {
+        "namespace": sub.namespace,
+        "name": sub.name,
+        "package": sub.package,
+        "channel": sub.channel,
+        "source": sub.source,
+        "sourceNamespace": sub.source_namespace,
+        "startingCSV": sub.starting_csv,
+        "approval": sub.approval,
+        "effectiveApproval": sub.effective_approval,
+        "state": sub.state,
+        "installedCSV": sub.installed_csv,
+        "currentCSV": sub.current_csv,
+        "installPlan": None if plan is None else {
+            "name": plan.name, "phase": plan.phase, "approved": plan.approved,
+        },
+        "upgrade": upgrade_json(sub.upgrade),
+    }
+
+
+def channel_json(channel: ChannelState) -> dict[str, Any]:
+    return {
+        "catalog": channel.catalog,
+        "package": channel.package,
+        "channel": channel.channel,
+        "head": channel.head,
+        # ``order`` is the replacement chain from the head: its order is the content.
+        "order": list(channel.order),
+        "errors": list(channel.errors),
+    }
+
+
+def sorted_findings(findings: Iterable[Finding]) -> list[Finding]:
+    """Severity (error, warning, info), then code, namespace, name; message breaks ties."""
+    return sorted(findings, key=lambda f: f.sort_key)
+
+
+def report_json(
+    source: SourceKind,
+    model: ReportModel,
+    store: Store,
+    load_result: LoadSummary | None = None,
+    channels: Iterable[ChannelState] = (),
+) -> Report:
+    """The whole report as a JSON-ready dict.
+
+    ``load_result`` describes a snapshot load (its paths, counts and the loader's own
+    findings, such as unreadable documents); without it (live mode) the source has no paths
+    and ``objects`` is the number of objects cached.
+    """
+    findings = sorted_findings(
+        [*(load_result.findings if load_result is not None else ()), *model.findings()]
+    )
+    operator_groups = sorted(model.operator_groups(), key=lambda o: (o.namespace, o.name))
+    csvs = sorted(model.csvs(), key=lambda c: (c.namespace, c.name))
+    copies = model.copied_csvs()
+    subscriptions = sorted(model.subscriptions(), key=lambda s: (s.namespace, s.name))
+    ordered_channels = sorted(
+        channels, key=lambda c: (c.catalog or "", c.package, c.channel)
+    )
+    by_severity = dict.fromkeys(SEVERITY_ORDER, 0)
+    for finding in findings:
+        by_severity[finding.severity] += 1
+    return {
+        "format": FORMAT,
+        "source": {
+            "kind": source,
+            "paths": [str(p) for p in load_result.paths] if load_result is not None else [],
+            "objects": load_result.objects if load_result is not None else len(store),
+            "skipped": load_result.skipped if load_result is not None else 0,
+        },
+        "summary": {
+            "namespaces": len(model.namespaces()),
+            "operatorGroups": len(operator_groups),
+            "csvs": len(csvs),
+            "copiedCSVs": copies.present,
+            "subscriptions": len(subscriptions),
+            "installPlans": store.count("InstallPlan"),
+            "catalogSources": store.count("CatalogSource"),
+            "findings": by_severity,
+        },
+        "operatorGroups": [operator_group_json(o) for o in operator_groups],
+        "csvs": [csv_json(c) for c in csvs],
+        "copiedCSVs": copied_csvs_json(copies),
+        "subscriptions": [subscription_json(s) for s in subscriptions],
+        "channels": [channel_json(c) for c in ordered_channels],
+        "findings": [finding_json(f) for f in findings],
+    }
+
+
+def dumps(report: Report) -> str:
+    """The report as ``olmtui check --output json`` prints it (one trailing newline)."""
+    return json.dumps(report, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+
+
+def has_errors(report: Report) -> bool:
+    """Exit status 1 of ``olmtui check``: some finding has severity ``error``."""
+    return report["summary"]["findings"]["error"] > 0

@@ -1,0 +1,226 @@
+"""The readable ``olmtui check`` output, rendered from the JSON report dict.
+
+Short and scannable: the counts, then the findings grouped by severity (errors first),
+then one block per OperatorGroup (targets, members, conflicts), the CSVs that are in no
+single group, copied-CSV status and the Subscriptions with their effective approval.
+Long namespace lists and long runs of one finding code are cut, with a count of what was
+left out (``--output json`` has everything). Every name and message comes from the
+cluster, so control characters are escaped before printing: nothing in them can move the
+cursor or change colours. Colour (plain ANSI, no markup parsing) only when asked for.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable, Sequence
+from itertools import groupby
+from typing import Any
+
+from olmtui.report.json_report import Report
+
+WIDTH = 100
+#: How many names of a list to print before "(+N more)".
+LIST_LIMIT = 6
+#: How many findings of one code to print before "... and N more".
+FINDINGS_PER_CODE = 5
+
+_SEVERITY_TITLES = (("error", "ERRORS"), ("warning", "WARNINGS"), ("info", "INFO"))
+_SEVERITY_COLOURS = {"error": "1;31", "warning": "1;33", "info": "1;36"}
+_CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x20), *range(0x7F, 0xA0)]}
+
+
+def safe(text: object) -> str:
+    """Untrusted text with every control character shown as an escape, never obeyed."""
+    return str(text).translate(_CONTROL)
+
+
+def _one_line(text: str) -> str:
+    return safe(" ".join(text.split()))
+
+
+def _ref(namespace: str | None, name: str | None) -> str:
+    return safe(f"{namespace}/{name}" if namespace else (name or ""))
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _names(items: Sequence[str], limit: int = LIST_LIMIT) -> str:
+    """A short comma list; ``[""]`` reads as "all namespaces", ``[]`` as "none"."""
+    if list(items) == [""]:
+        return "all namespaces"
+    if not items:
+        return "none"
+    shown = ", ".join(safe(i) for i in items[:limit])
+    return shown if len(items) <= limit else f"{shown} (+{len(items) - limit} more)"
+
+
+class _Writer:
+    def __init__(self, colour: bool) -> None:
+        self.colour = colour
+        self.lines: list[str] = []
+
+    def paint(self, text: str, sgr: str) -> str:
+        return f"\x1b[{sgr}m{text}\x1b[0m" if self.colour else text
+
+    def line(self, text: str = "") -> None:
+        self.lines.append(text)
+
+    def wrapped(self, text: str, indent: int) -> None:
+        pad = " " * indent
+        self.lines.extend(
+            textwrap.wrap(text, WIDTH, initial_indent=pad, subsequent_indent=pad,
+                          break_on_hyphens=False, break_long_words=False) or [pad]
+        )
+
+    def heading(self, text: str, sgr: str = "1") -> None:
+        if self.lines:
+            self.line()
+        self.line(self.paint(text, sgr))
+
+
+def _header(out: _Writer, report: Report) -> None:
+    source, summary = report["source"], report["summary"]
+    if source["kind"] == "live":
+        origin = "live cluster"
+    else:
+        origin = f"snapshot of {_plural(len(source['paths']), 'path')}"
+    out.line(f"olmtui check: {origin}, {_plural(source['objects'], 'object')} read, "
+             f"{source['skipped']} skipped")
+    out.line(", ".join([
+        _plural(summary["namespaces"], "namespace"),
+        _plural(summary["operatorGroups"], "OperatorGroup"),
+        f"{_plural(summary['csvs'], 'CSV')} (+{summary['copiedCSVs']} copied)",
+        _plural(summary["subscriptions"], "Subscription"),
+        _plural(summary["installPlans"], "InstallPlan"),
+        _plural(summary["catalogSources"], "CatalogSource"),
+    ]))
+    counts = summary["findings"]
+    out.line("Findings: " + ", ".join([
+        out.paint(_plural(counts["error"], "error"), _SEVERITY_COLOURS["error"])
+        if counts["error"] else "0 errors",
+        _plural(counts["warning"], "warning"),
+        f"{counts['info']} info",
+    ]))
+
+
+def _findings(out: _Writer, findings: Sequence[dict[str, Any]]) -> None:
+    for severity, title in _SEVERITY_TITLES:
+        of_severity = [f for f in findings if f["severity"] == severity]
+        if not of_severity:
+            continue
+        out.heading(f"{title} ({len(of_severity)})", _SEVERITY_COLOURS[severity])
+        for code, group in groupby(of_severity, key=lambda f: f["code"]):
+            same_code = list(group)
+            for finding in same_code[:FINDINGS_PER_CODE]:
+                subject = " ".join(
+                    part for part in (safe(finding["kind"] or ""),
+                                      _ref(finding["namespace"], finding["name"])) if part
+                )
+                out.line(f"  {out.paint(safe(code), _SEVERITY_COLOURS[severity])}  {subject}")
+                out.wrapped(_one_line(finding["message"]), 6)
+            if len(same_code) > FINDINGS_PER_CODE:
+                out.line(f"  ... and {len(same_code) - FINDINGS_PER_CODE} more {safe(code)}")
+
+
+def _status(csv: dict[str, Any]) -> str:
+    observed = "/".join(safe(p) for p in (csv["phase"], csv["reason"]) if p) or "no status"
+    verdict = csv["verdict"]
+    if verdict is None:
+        return observed
+    return f"{observed} -> next sync: {safe(verdict['phase'])}/{safe(verdict['reason'])}"
+
+
+def _csv_lines(out: _Writer, csv: dict[str, Any], indent: int, label: str) -> None:
+    pad = " " * indent
+    version = f" {safe(csv['version'])}" if csv["version"] else ""
+    out.line(f"{pad}{label}{version}  {_status(csv)}")
+    for conflict in csv["conflicts"]:
+        out.wrapped(
+            f"conflicts with {safe(conflict['operatorGroup'])} on {_names(conflict['apis'])}"
+            f" in {_names(conflict['namespaces'])}",
+            indent + 4,
+        )
+
+
+def _operator_groups(out: _Writer, report: Report) -> None:
+    csvs_by_group: dict[str, list[dict[str, Any]]] = {}
+    for csv in report["csvs"]:
+        csvs_by_group.setdefault(csv["operatorGroup"] or "", []).append(csv)
+    if report["operatorGroups"]:
+        out.heading("OPERATOR GROUPS")
+    for og in report["operatorGroups"]:
+        ref = _ref(og["namespace"], og["name"])
+        flags = "  static" if og["static"] else ""
+        out.line(f"  {ref}  {safe(og.get('mode', ''))}{flags}")
+        out.line(f"    targets: {_names(og['targetNamespaces'])}")
+        if og["statusNamespaces"] != og["targetNamespaces"]:
+            observed = og["statusNamespaces"]
+            out.line(f"    status.namespaces: {'absent' if observed is None else _names(observed)}")
+        if og["intersecting"]:
+            out.wrapped("intersects: " + "; ".join(
+                f"{safe(i['operatorGroup'])} in {_names(i['namespaces'], 3)}"
+                for i in og["intersecting"]
+            ), 4)
+        if og["providedAPIs"] != og["expectedProvidedAPIs"]:
+            out.wrapped(f"olm.providedAPIs: {_names(og['providedAPIs'])}; "
+                        f"expected: {_names(og['expectedProvidedAPIs'])}", 4)
+        members = csvs_by_group.pop(f"{og['namespace']}/{og['name']}", [])
+        if not members:
+            out.line("    members: none")
+        for csv in members:
+            _csv_lines(out, csv, 4, safe(csv["name"]))
+    ungrouped = [csv for group in csvs_by_group.values() for csv in group]
+    if ungrouped:
+        out.heading("CSVs NOT IN EXACTLY ONE OPERATORGROUP")
+        for csv in ungrouped:
+            _csv_lines(out, csv, 2, _ref(csv["namespace"], csv["name"]))
+
+
+def _copied_csvs(out: _Writer, copies: dict[str, Any]) -> None:
+    out.heading("COPIED CSVs")
+    out.line(f"  {copies['present']} present, {len(copies['missing'])} missing, "
+             f"{len(copies['stale'])} stale")
+    for csv, group in groupby(copies["missing"], key=lambda m: m["csv"]):
+        out.wrapped(f"missing: {safe(csv)} in {_names([m['namespace'] for m in group])}", 4)
+    for stale in copies["stale"][:LIST_LIMIT]:
+        out.wrapped(f"stale: {_ref(stale['namespace'], stale['name'])} (from "
+                    f"{safe(stale['copiedFrom'])}): {_one_line(stale['reason'])}", 4)
+    if len(copies["stale"]) > LIST_LIMIT:
+        out.line(f"    ... and {len(copies['stale']) - LIST_LIMIT} more stale copies")
+
+
+def _subscriptions(out: _Writer, subscriptions: Iterable[dict[str, Any]]) -> None:
+    subscriptions = list(subscriptions)
+    if not subscriptions:
+        return
+    out.heading("SUBSCRIPTIONS")
+    for sub in subscriptions:
+        channel = f"@{safe(sub['channel'])}" if sub["channel"] else ""
+        out.line(f"  {_ref(sub['namespace'], sub['name'])}  {safe(sub['package'])}{channel} "
+                 f"from {_ref(sub['sourceNamespace'], sub['source'])}")
+        approval = safe(sub["approval"])
+        if sub["effectiveApproval"] != sub["approval"]:
+            approval += f" (effective {safe(sub['effectiveApproval'])}: another Subscription"
+            approval += " in the namespace is Manual)"
+        details = [f"approval {approval}", f"state {safe(sub['state'] or 'none')}",
+                   f"installed {safe(sub['installedCSV'] or 'nothing')}"]
+        plan = sub["installPlan"]
+        if plan is not None:
+            details.append(f"InstallPlan {safe(plan['name'])} {safe(plan['phase'] or '')}".rstrip())
+        upgrade = sub["upgrade"]
+        if upgrade["graph"] != "none":
+            details.append(f"next {safe(upgrade['next'] or 'none')}")
+        out.wrapped(", ".join(details), 4)
+
+
+def render_text(report: Report, *, colour: bool = False) -> str:
+    """The text output of ``olmtui check`` for a report built by ``report_json``."""
+    out = _Writer(colour)
+    _header(out, report)
+    _findings(out, report["findings"])
+    _operator_groups(out, report)
+    _copied_csvs(out, report["copiedCSVs"])
+    _subscriptions(out, report["subscriptions"])
+    return "\n".join(out.lines) + "\n"
