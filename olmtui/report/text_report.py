@@ -127,7 +127,7 @@ def _findings(out: _Writer, findings: Sequence[dict[str, Any]]) -> None:
 def _status(csv: dict[str, Any]) -> str:
     observed = "/".join(safe(p) for p in (csv["phase"], csv["reason"]) if p) or "no status"
     verdict = csv["verdict"]
-    if verdict is None:
+    if verdict is None or (verdict["phase"], verdict["reason"]) == (csv["phase"], csv["reason"]):
         return observed
     return f"{observed} -> next sync: {safe(verdict['phase'])}/{safe(verdict['reason'])}"
 

@@ -1,0 +1,445 @@
+"""The JSON report of format 1, built from hand-made model records (report-format.md).
+
+The records describe a real situation: the etcd operator installed cluster-wide by
+``openshift-operators/global-operators`` and again, own-namespace, in ``team-a``, where it
+fails with InterOperatorGroupOwnerConflict (R-API-5); two groups in ``team-b`` (R-MEM-2);
+a Manual Subscription next to an Automatic one (R-SUB-4). They are fed to the report in
+reverse order, so every sort the format promises is exercised.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field
+
+import jsonschema
+import pytest
+
+from olmtui.model.types import (
+    ChannelState,
+    Conflict,
+    CopiedCSVState,
+    CSVState,
+    Finding,
+    InstallPlanRef,
+    Intersection,
+    MissingCopy,
+    ObjectRef,
+    OperatorGroupState,
+    StaleCopy,
+    SubscriptionState,
+    UpgradeEdge,
+    UpgradeInfo,
+    Verdict,
+)
+from olmtui.report import dumps, has_errors, load_schema, report_json
+from olmtui.store import Store
+
+ETCD_APIS = (
+    "EtcdBackup.v1beta2.etcd.database.coreos.com",
+    "EtcdCluster.v1beta2.etcd.database.coreos.com",
+    "EtcdRestore.v1beta2.etcd.database.coreos.com",
+)
+NAMESPACES = ["cfe-test-namespace", "default", "openshift-operators", "team-a", "team-b"]
+
+
+@dataclass
+class FakeModel:
+    """Hand-built records standing in for ``olmtui.model.engine.Model``."""
+
+    groups: list[OperatorGroupState]
+    csv_states: list[CSVState]
+    copies: CopiedCSVState
+    subs: list[SubscriptionState]
+    model_findings: list[Finding]
+    namespace_names: list[str] = field(default_factory=lambda: list(NAMESPACES))
+
+    def operator_groups(self) -> list[OperatorGroupState]:
+        return self.groups
+
+    def csvs(self) -> list[CSVState]:
+        return self.csv_states
+
+    def copied_csvs(self) -> CopiedCSVState:
+        return self.copies
+
+    def subscriptions(self) -> list[SubscriptionState]:
+        return self.subs
+
+    def findings(self) -> list[Finding]:
+        return self.model_findings
+
+    def namespaces(self) -> list[str]:
+        return self.namespace_names
+
+
+@dataclass
+class FakeLoad:
+    """Stands in for ``olmtui.sources.snapshot.LoadResult``."""
+
+    paths: list[str]
+    objects: int
+    skipped: int
+    findings: list[Finding]
+
+
+def operator_groups() -> list[OperatorGroupState]:
+    return [
+        OperatorGroupState(
+            namespace="team-b", name="team-b-og", mode="OwnNamespace",
+            target_namespaces=("team-b",), status_namespaces=("team-b",),
+            effective_namespaces=("team-b",), static=False, provided_apis=(),
+            expected_provided_apis=(), members=("keycloak-operator.v15.0.2",),
+            intersecting=(Intersection("openshift-operators/global-operators", ("team-b",)),),
+        ),
+        OperatorGroupState(
+            namespace="team-a", name="team-a-og", mode="OwnNamespace",
+            target_namespaces=("team-a",), status_namespaces=("team-a",),
+            effective_namespaces=("team-a",), static=False, provided_apis=(),
+            expected_provided_apis=(), members=("etcdoperator.v0.9.4",),
+            intersecting=(Intersection("openshift-operators/global-operators", ("team-a",)),),
+        ),
+        OperatorGroupState(
+            namespace="openshift-operators", name="global-operators", mode="AllNamespaces",
+            target_namespaces=("",), status_namespaces=None, effective_namespaces=(),
+            static=False, provided_apis=tuple(reversed(ETCD_APIS)),
+            expected_provided_apis=ETCD_APIS, members=("etcdoperator.v0.9.4-clusterwide",),
+            intersecting=(
+                Intersection("team-b/team-b-og", ("team-b",)),
+                Intersection("team-a/team-a-og", ("team-a",)),
+            ),
+        ),
+    ]
+
+
+def csv_states() -> list[CSVState]:
+    return [
+        CSVState(
+            namespace="team-a", name="etcdoperator.v0.9.4", version="0.9.4",
+            phase="Failed", reason="InterOperatorGroupOwnerConflict",
+            message="intersecting operatorgroups provide the same apis",
+            operator_group="team-a/team-a-og", provided_apis=tuple(reversed(ETCD_APIS)),
+            required_apis=(),
+            verdict=Verdict("Failed", "InterOperatorGroupOwnerConflict",
+                            "intersecting operatorgroups provide the same apis", "R-API-6"),
+            api_reconciliation="APIConflict",
+            conflicts=(Conflict("openshift-operators/global-operators",
+                                tuple(reversed(ETCD_APIS)), ("team-a",)),),
+            expected_copies=(),
+        ),
+        CSVState(
+            namespace="openshift-operators", name="etcdoperator.v0.9.4-clusterwide",
+            version="0.9.4-clusterwide", phase="Succeeded", reason="InstallSucceeded",
+            message="install strategy completed with no errors",
+            operator_group="openshift-operators/global-operators", provided_apis=ETCD_APIS,
+            required_apis=(), verdict=None, api_reconciliation="NoAPIConflict", conflicts=(),
+            expected_copies=("team-b", "team-a", "default", "cfe-test-namespace"),
+        ),
+        CSVState(
+            namespace="openshift-operators", name="broken.v0.0.1", version=None, phase=None,
+            reason=None, message=None, operator_group="openshift-operators/global-operators",
+            provided_apis=(), required_apis=(), verdict=None, api_reconciliation=None,
+            conflicts=(), expected_copies=(),
+        ),
+    ]
+
+
+def copied() -> CopiedCSVState:
+    return CopiedCSVState(
+        present=3,
+        missing=(
+            MissingCopy("openshift-operators/etcdoperator.v0.9.4-clusterwide", "team-b"),
+            MissingCopy("openshift-operators/etcdoperator.v0.9.4-clusterwide", "default"),
+        ),
+        stale=(
+            StaleCopy("team-b", "old.v1", "gone", "parent gone"),
+            StaleCopy("default", "old.v1", "gone", "parent gone"),
+        ),
+    )
+
+
+def subscriptions() -> list[SubscriptionState]:
+    return [
+        SubscriptionState(
+            namespace="cfe-test-namespace", name="projectrequestlimits-v0-0-1-sub",
+            package="projectrequestlimits", channel="alpha",
+            source="projectrequestlimits-catalog", source_namespace="cfe-test-namespace",
+            approval="Automatic", effective_approval="Manual", state="AtLatestKnown",
+            installed_csv="projectrequestlimits.v0.0.1",
+            current_csv="projectrequestlimits.v0.0.1",
+            install_plan=InstallPlanRef("install-p2fmw", "Complete", True),
+        ),
+        SubscriptionState(
+            namespace="cfe-test-namespace", name="image-caching-operator-v0-0-1-sub",
+            package="image-caching-operator", channel=None,
+            source="image-caching-operator-catalog", source_namespace="cfe-test-namespace",
+            approval="Manual", effective_approval="Manual", state=None, installed_csv=None,
+            current_csv=None, install_plan=None,
+            upgrade=UpgradeInfo(
+                graph="catalog", head="etcdoperator.v0.9.4", next="etcdoperator.v0.9.2",
+                path=("etcdoperator.v0.9.2", "etcdoperator.v0.9.4"),
+                edges=(UpgradeEdge("etcdoperator.v0.9.0", "etcdoperator.v0.9.2", "replaces"),
+                       UpgradeEdge("etcdoperator.v0.9.2", "etcdoperator.v0.9.4", "replaces")),
+            ),
+        ),
+    ]
+
+
+def model_findings() -> list[Finding]:
+    return [
+        Finding("info", "InferredNamespace", "Namespace", "", "openshift-operators",
+                "no Namespace object in the snapshot; taken to exist", "report-format"),
+        Finding("warning", "MissingCopiedCSV", "ClusterServiceVersion", "team-b",
+                "etcdoperator.v0.9.4-clusterwide", "copy missing", "R-COPY-3"),
+        Finding("error", "TooManyOperatorGroups", "ClusterServiceVersion", "team-b",
+                "keycloak-operator.v15.0.2", "two groups", "R-MEM-2",
+                (ObjectRef("OperatorGroup", "team-b", "team-b-og"),
+                 ObjectRef("OperatorGroup", "team-b", "team-b-og-2"))),
+        Finding("error", "InterOperatorGroupOwnerConflict", "ClusterServiceVersion", "team-a",
+                "etcdoperator.v0.9.4", "conflict", "R-API-5"),
+        Finding("warning", "MissingCopiedCSV", "ClusterServiceVersion", "default",
+                "etcdoperator.v0.9.4-clusterwide", "copy missing", "R-COPY-3"),
+    ]
+
+
+def loader_findings() -> list[Finding]:
+    return [Finding("warning", "UnreadableDocument", "", "", "broken.yaml:12",
+                    "could not parse the document at line 12")]
+
+
+def channels() -> list[ChannelState]:
+    return [
+        ChannelState("openshift-marketplace/community-operators", "etcd", "singlenamespace-alpha",
+                     "etcdoperator.v0.9.4", ("etcdoperator.v0.9.4", "etcdoperator.v0.9.2"), ()),
+        ChannelState(None, "etcd", "alpha", "etcdoperator.v0.9.4", (), ()),
+        ChannelState("openshift-marketplace/community-operators", "etcd", "clusterwide-alpha",
+                     None, (), ("no channel head found in graph",)),
+    ]
+
+
+def cluster_store() -> Store:
+    store = Store()
+    for name in ("install-p2fmw", "install-bfnbn"):
+        store.apply("ADDED", {"apiVersion": "operators.coreos.com/v1alpha1",
+                              "kind": "InstallPlan",
+                              "metadata": {"name": name, "namespace": "cfe-test-namespace"}})
+    store.apply("ADDED", {"apiVersion": "operators.coreos.com/v1alpha1", "kind": "CatalogSource",
+                          "metadata": {"name": "community-operators",
+                                       "namespace": "openshift-marketplace"}})
+    return store
+
+
+def build_model(findings: list[Finding] | None = None) -> FakeModel:
+    return FakeModel(operator_groups(), csv_states(), copied(), subscriptions(),
+                     model_findings() if findings is None else findings)
+
+
+def build_report(model: FakeModel | None = None) -> dict:
+    load = FakeLoad(["snapshots/cluster.yaml", "more/"], 42, 1, loader_findings())
+    return report_json("snapshot", model or build_model(), cluster_store(), load, channels())
+
+
+def test_report_validates_against_the_shipped_schema() -> None:
+    jsonschema.validate(build_report(), load_schema())
+
+
+def test_schema_is_draft_2020_12_and_itself_valid() -> None:
+    schema = load_schema()
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    jsonschema.Draft202012Validator.check_schema(schema)
+
+
+@pytest.mark.parametrize(
+    ("path", "field_name"),
+    [
+        ((), "findings"),
+        (("summary",), "installPlans"),
+        (("summary", "findings"), "info"),
+        (("copiedCSVs",), "stale"),
+        (("operatorGroups", 0), "statusNamespaces"),
+        (("operatorGroups", 0), "intersecting"),
+        (("csvs", 0), "verdict"),
+        (("csvs", 0), "expectedCopies"),
+        (("subscriptions", 0), "effectiveApproval"),
+        (("subscriptions", 0, "upgrade"), "edges"),
+        (("channels", 0), "errors"),
+        (("findings", 0), "code"),
+    ],
+)
+def test_schema_rejects_a_report_missing_a_required_field(path: tuple, field_name: str) -> None:
+    report = build_report()
+    target = report
+    for step in path:
+        target = target[step]
+    del target[field_name]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(report, load_schema())
+
+
+def test_schema_rejects_wrong_types() -> None:
+    report = build_report()
+    report["subscriptions"][0]["approval"] = ""
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(report, load_schema())
+    report = build_report()
+    report["csvs"][0]["apiReconciliation"] = "Conflict"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(report, load_schema())
+
+
+def test_top_level_fields_and_source() -> None:
+    report = build_report()
+    assert list(report) == ["format", "source", "summary", "operatorGroups", "csvs",
+                            "copiedCSVs", "subscriptions", "channels", "findings"]
+    assert report["format"] == 1
+    assert report["source"] == {"kind": "snapshot", "paths": ["snapshots/cluster.yaml", "more/"],
+                                "objects": 42, "skipped": 1}
+
+
+def test_live_source_counts_the_cache_and_has_no_paths() -> None:
+    report = report_json("live", build_model(), cluster_store())
+    assert report["source"] == {"kind": "live", "paths": [], "objects": 3, "skipped": 0}
+    jsonschema.validate(report, load_schema())
+
+
+def test_summary_counts_records_and_store_kinds() -> None:
+    summary = build_report()["summary"]
+    assert summary == {
+        "namespaces": 5, "operatorGroups": 3, "csvs": 3, "copiedCSVs": 3, "subscriptions": 2,
+        "installPlans": 2, "catalogSources": 1,
+        "findings": {"error": 2, "warning": 3, "info": 1},
+    }
+
+
+def test_findings_are_loader_plus_model_sorted_by_severity_code_namespace_name() -> None:
+    keys = [(f["severity"], f["code"], f["namespace"], f["name"])
+            for f in build_report()["findings"]]
+    assert keys == [
+        ("error", "InterOperatorGroupOwnerConflict", "team-a", "etcdoperator.v0.9.4"),
+        ("error", "TooManyOperatorGroups", "team-b", "keycloak-operator.v15.0.2"),
+        ("warning", "MissingCopiedCSV", "default", "etcdoperator.v0.9.4-clusterwide"),
+        ("warning", "MissingCopiedCSV", "team-b", "etcdoperator.v0.9.4-clusterwide"),
+        ("warning", "UnreadableDocument", None, "broken.yaml:12"),
+        ("info", "InferredNamespace", None, "openshift-operators"),
+    ]
+
+
+def test_finding_carries_rule_and_related_objects() -> None:
+    finding = build_report()["findings"][1]
+    assert finding["rule"] == "R-MEM-2"
+    assert finding["related"] == [
+        {"kind": "OperatorGroup", "namespace": "team-b", "name": "team-b-og"},
+        {"kind": "OperatorGroup", "namespace": "team-b", "name": "team-b-og-2"},
+    ]
+    assert finding["message"] == "two groups"
+
+
+def test_operator_groups_sorted_and_their_lists_sorted() -> None:
+    groups = build_report()["operatorGroups"]
+    assert [(g["namespace"], g["name"]) for g in groups] == [
+        ("openshift-operators", "global-operators"), ("team-a", "team-a-og"),
+        ("team-b", "team-b-og"),
+    ]
+    global_og = groups[0]
+    assert global_og["targetNamespaces"] == [""]
+    assert global_og["statusNamespaces"] is None
+    assert global_og["providedAPIs"] == list(ETCD_APIS)
+    assert global_og["expectedProvidedAPIs"] == list(ETCD_APIS)
+    assert global_og["members"] == ["etcdoperator.v0.9.4-clusterwide"]
+    assert global_og["intersecting"] == [
+        {"operatorGroup": "team-a/team-a-og", "namespaces": ["team-a"]},
+        {"operatorGroup": "team-b/team-b-og", "namespaces": ["team-b"]},
+    ]
+    assert groups[1]["statusNamespaces"] == ["team-a"]
+
+
+def test_csvs_sorted_with_verdict_conflicts_and_expected_copies() -> None:
+    csvs = build_report()["csvs"]
+    assert [(c["namespace"], c["name"]) for c in csvs] == [
+        ("openshift-operators", "broken.v0.0.1"),
+        ("openshift-operators", "etcdoperator.v0.9.4-clusterwide"),
+        ("team-a", "etcdoperator.v0.9.4"),
+    ]
+    broken, clusterwide, conflicted = csvs
+    assert broken["version"] is None and broken["phase"] is None and broken["reason"] is None
+    assert broken["verdict"] is None and broken["apiReconciliation"] is None
+    assert clusterwide["expectedCopies"] == ["cfe-test-namespace", "default", "team-a", "team-b"]
+    assert conflicted["verdict"] == {
+        "phase": "Failed", "reason": "InterOperatorGroupOwnerConflict",
+        "message": "intersecting operatorgroups provide the same apis", "rule": "R-API-6",
+    }
+    assert conflicted["apiReconciliation"] == "APIConflict"
+    assert conflicted["providedAPIs"] == list(ETCD_APIS)
+    assert conflicted["conflicts"] == [{
+        "operatorGroup": "openshift-operators/global-operators",
+        "apis": list(ETCD_APIS), "namespaces": ["team-a"],
+    }]
+
+
+def test_copied_csvs_missing_and_stale_sorted() -> None:
+    assert build_report()["copiedCSVs"] == {
+        "present": 3,
+        "missing": [
+            {"csv": "openshift-operators/etcdoperator.v0.9.4-clusterwide", "namespace": "default"},
+            {"csv": "openshift-operators/etcdoperator.v0.9.4-clusterwide", "namespace": "team-b"},
+        ],
+        "stale": [
+            {"namespace": "default", "name": "old.v1", "copiedFrom": "gone",
+             "reason": "parent gone"},
+            {"namespace": "team-b", "name": "old.v1", "copiedFrom": "gone",
+             "reason": "parent gone"},
+        ],
+    }
+
+
+def test_subscriptions_sorted_with_effective_approval_plan_and_upgrade() -> None:
+    subs = build_report()["subscriptions"]
+    assert [s["name"] for s in subs] == ["image-caching-operator-v0-0-1-sub",
+                                         "projectrequestlimits-v0-0-1-sub"]
+    manual, automatic = subs
+    assert (manual["approval"], manual["effectiveApproval"]) == ("Manual", "Manual")
+    assert (automatic["approval"], automatic["effectiveApproval"]) == ("Automatic", "Manual")
+    assert manual["channel"] is None and manual["installPlan"] is None
+    assert automatic["installPlan"] == {"name": "install-p2fmw", "phase": "Complete",
+                                        "approved": True}
+    assert automatic["upgrade"] == {"graph": "none", "head": None, "next": None, "path": [],
+                                    "edges": []}
+    assert manual["upgrade"]["path"] == ["etcdoperator.v0.9.2", "etcdoperator.v0.9.4"]
+    assert manual["upgrade"]["edges"][0] == {"from": "etcdoperator.v0.9.0",
+                                             "to": "etcdoperator.v0.9.2", "via": "replaces"}
+
+
+def test_channels_sorted_by_catalog_package_channel_and_keep_chain_order() -> None:
+    chans = build_report()["channels"]
+    assert [(c["catalog"], c["channel"]) for c in chans] == [
+        (None, "alpha"),
+        ("openshift-marketplace/community-operators", "clusterwide-alpha"),
+        ("openshift-marketplace/community-operators", "singlenamespace-alpha"),
+    ]
+    assert chans[2]["order"] == ["etcdoperator.v0.9.4", "etcdoperator.v0.9.2"]
+    assert chans[1]["errors"] == ["no channel head found in graph"]
+
+
+def test_two_runs_over_shuffled_records_print_the_same_bytes() -> None:
+    first = dumps(build_report())
+    shuffled = build_model()
+    shuffled.groups.reverse()
+    shuffled.csv_states.reverse()
+    shuffled.subs.reverse()
+    shuffled.model_findings.reverse()
+    assert dumps(build_report(shuffled)) == first
+    assert first.endswith("}\n") and json.loads(first) == build_report()
+
+
+def test_exit_status_follows_error_findings() -> None:
+    assert has_errors(build_report())
+    only_warnings = [f for f in model_findings() if f.severity != "error"]
+    assert not has_errors(build_report(build_model(only_warnings)))
+
+
+def test_building_the_report_does_not_touch_the_records() -> None:
+    model = build_model()
+    before = copy.deepcopy(model)
+    build_report(model)
+    assert model == before
