@@ -1,0 +1,137 @@
+"""Which files a snapshot path stands for: directories sorted, must-gather roots found,
+archives streamed."""
+
+from __future__ import annotations
+
+import io
+import tarfile
+from pathlib import Path
+
+from olmtui.sources.snapshot_files import SourceFile, iter_source_files, select_files
+
+DATA = Path(__file__).parent / "data" / "snapshots"
+MUST_GATHER = DATA / "must-gather-mini"
+IMAGE = "quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-415e56a6"
+
+
+def names(files: list[SourceFile], prefix: str) -> list[str]:
+    return [f.name.removeprefix(prefix) for f in files]
+
+
+def tar_of(directory: Path, target: Path, mode: str) -> Path:
+    with tarfile.open(target, mode) as tar:
+        tar.add(directory, arcname=directory.name)
+    return target
+
+
+def test_select_only_yaml_and_json_sorted_by_path_components() -> None:
+    assert select_files(["b/x.json", "a.YML", "notes.txt", "a/z.yaml", "b.tar.gz"]) == [
+        "a/z.yaml", "a.YML", "b/x.json",
+    ]
+
+
+def test_select_must_gather_root_reads_only_its_resource_trees() -> None:
+    paths = [
+        "mg/img/namespaces/ns1/ns1.yaml",
+        "mg/img/cluster-scoped-resources/g/things/a.yaml",
+        "mg/img/monitoring/prometheus/rules.json",
+        "mg/img/etcd_info/status.json",
+        "mg/timestamp",
+        "other/plain.yaml",
+    ]
+    assert select_files(paths) == [
+        "mg/img/cluster-scoped-resources/g/things/a.yaml",
+        "mg/img/namespaces/ns1/ns1.yaml",
+        "other/plain.yaml",
+    ]
+
+
+def test_select_several_must_gather_roots_all_read() -> None:
+    paths = [
+        "img-a/namespaces/ns/ns.yaml",
+        "img-b/cluster-scoped-resources/g/p/x.yaml",
+        "img-b/version.json",
+        "img-a/summary.yaml",
+    ]
+    assert select_files(paths) == [
+        "img-a/namespaces/ns/ns.yaml", "img-b/cluster-scoped-resources/g/p/x.yaml",
+    ]
+
+
+def test_select_a_file_named_like_a_tree_is_not_a_root() -> None:
+    assert select_files(["namespaces.yaml", "side.yaml"]) == ["namespaces.yaml", "side.yaml"]
+
+
+def test_directory_files_from_must_gather_parent_folder() -> None:
+    files = list(iter_source_files(MUST_GATHER, str(MUST_GATHER)))
+    assert all(f.error is None and f.data for f in files)
+    assert names(files, f"{MUST_GATHER}/{IMAGE}/") == [
+        "cluster-scoped-resources/operators.coreos.com/operators/"
+        "image-caching-operator.cfe-test-namespace.yaml",
+        "namespaces/cfe-test-namespace/operators.coreos.com/catalogsources/"
+        "image-caching-operator-catalog.yaml",
+        "namespaces/cfe-test-namespace/operators.coreos.com/operatorconditions.yaml",
+        "namespaces/cfe-test-namespace/operators.coreos.com/operatorgroups/operator-sdk-og.yaml",
+        "namespaces/cfe-test-namespace/operators.coreos.com/subscriptions/"
+        "image-caching-operator-v0-0-1-sub.yaml",
+        "namespaces/default/default.yaml",
+        "namespaces/default/operators.coreos.com/clusterserviceversions/"
+        "projectrequestlimits.v0.0.1.yaml",
+        "namespaces/openshift-operators/operators.coreos.com/operatorgroups/global-operators.yaml",
+    ]
+
+
+def test_json_chosen_by_suffix_in_directories() -> None:
+    files = {Path(f.name).name: f for f in iter_source_files(DATA, "snap")}
+    assert files["csv-list.json"].json_format
+    assert not files["multi.yaml"].json_format
+    assert files["csv-list.json"].name == "snap/csv-list.json"
+
+
+def test_explicit_file_without_known_suffix_sniffed(tmp_path: Path) -> None:
+    (tmp_path / "dump").write_bytes(b'  {"kind": "List", "items": []}')
+    (tmp_path / "notes").write_bytes(b"kind: List\nitems: []\n")
+    [dump] = iter_source_files(tmp_path / "dump", "dump")
+    [notes] = iter_source_files(tmp_path / "notes", "notes")
+    assert dump.json_format
+    assert not notes.json_format
+
+
+def test_tgz_of_must_gather_streamed_with_member_names(tmp_path: Path) -> None:
+    archive = tar_of(MUST_GATHER, tmp_path / "mg.tgz", "w:gz")
+    files = list(iter_source_files(archive, "mg.tgz"))
+    on_disk = list(iter_source_files(MUST_GATHER, "must-gather-mini"))
+    assert [f.name for f in files] == [f"mg.tgz:{f.name}" for f in on_disk]
+    assert [f.data for f in files] == [f.data for f in on_disk]
+
+
+def test_plain_tar_of_a_directory_with_dot_slash_names(tmp_path: Path) -> None:
+    archive = tmp_path / "snap.tar"
+    with tarfile.open(archive, "w") as tar:
+        for name in ("./b.json", "./a.yaml", "./skip.txt"):
+            info = tarfile.TarInfo(name)
+            info.size = 2
+            tar.addfile(info, io.BytesIO(b"{}"))
+    files = list(iter_source_files(archive, "snap.tar"))
+    assert [(f.name, f.json_format) for f in files] == [
+        ("snap.tar:a.yaml", False), ("snap.tar:b.json", True),
+    ]
+
+
+def test_truncated_archive_keeps_members_read_and_reports_the_rest(tmp_path: Path) -> None:
+    whole = tar_of(MUST_GATHER, tmp_path / "whole.tar", "w").read_bytes()
+    cut = tmp_path / "cut.tar"
+    cut.write_bytes(whole[: len(whole) // 2])
+    files = list(iter_source_files(cut, "cut.tar"))
+    assert files[-1].error is not None
+    assert files[-1].error.startswith("unreadable archive")
+    assert files[-1].name.startswith("cut.tar")
+    assert any(f.error is None and f.data for f in files[:-1])
+
+
+def test_garbage_with_archive_suffix_reported_not_raised(tmp_path: Path) -> None:
+    bogus = tmp_path / "bogus.tgz"
+    bogus.write_bytes(b"this is not gzip")
+    [only] = iter_source_files(bogus, "bogus.tgz")
+    assert only.name == "bogus.tgz"
+    assert only.error is not None
