@@ -1,0 +1,218 @@
+"""The live cluster as a source: kubernetes-asyncio list+watch streams feeding the Store.
+
+``connect`` loads the kubeconfig (or the pod's service account) and runs discovery;
+``sync_once`` lists everything once (``olmtui check --live``, ``olmtui snapshot``); ``run``
+keeps the store equal to the cluster until cancelled. The whole session only ever sends GET
+requests: olmtui reads a cluster, it never changes one.
+
+Three HTTP clients share one configuration (and so one set of credentials): one for full
+objects, and a list and a watch client whose default ``Accept`` asks for metadata only,
+used for copied CSVs. Copies therefore arrive without status: their phase is unknown live
+(the model reads copies by their labels and annotations).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+
+from kubernetes_asyncio.client import ApiClient
+
+from olmtui.cli import UsageError
+from olmtui.sources.live_config import ClusterConfig, keep_credentials_fresh, load_cluster_config
+from olmtui.sources.live_discovery import Discovery, discover
+from olmtui.sources.live_http import Requester, StatusError
+from olmtui.sources.live_informer import NETWORK_ERRORS, Informer, describe
+from olmtui.sources.live_options import LiveOptions
+from olmtui.sources.live_packagemanifests import PackageManifestPoller, changes_catalog_content
+from olmtui.sources.live_resources import (
+    METADATA_LIST_ACCEPT,
+    METADATA_WATCH_ACCEPT,
+    PACKAGE_MANIFEST,
+    STREAMS,
+    StreamSpec,
+)
+from olmtui.sources.live_status import LiveStatus
+from olmtui.store import Change, Obj, Store
+
+__all__ = ["LiveOptions", "LiveSource", "LiveStatus"]
+
+#: How long ``connect`` waits for the first answer before calling the cluster unreachable.
+CONNECT_TIMEOUT = 15.0
+#: How many times ``sync_once`` retries a list that failed on the network.
+SYNC_ATTEMPTS = 4
+
+
+class LiveSource:
+    """A cluster followed live into ``store`` (see the module docstring)."""
+
+    def __init__(self, store: Store, options: LiveOptions) -> None:
+        self.store = store
+        self.options = options
+        self.status = LiveStatus()
+        self.label = options.context or ""
+        self.discovery: Discovery | None = None
+        self._cluster: ClusterConfig | None = None
+        self._clients: list[ApiClient] = []
+        self._informers: list[Informer] = []
+        self._poller: PackageManifestPoller | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+
+    @property
+    def csv_upgrade_count(self) -> int:
+        """CSV upgrades seen while watching (OLM's ``csv_upgrade_count``, as far as a watcher
+        can tell: a CSV ADDED whose ``spec.replaces`` names a CSV present in its namespace)."""
+        return self.status.csv_upgrade_count
+
+    # -- connecting ----------------------------------------------------------------------
+    async def connect(self) -> None:
+        """Load the configuration and run discovery; UsageError (one line) when the
+        kubeconfig is unusable, the cluster unreachable or OLM absent."""
+        cluster = await load_cluster_config(self.options.kubeconfig, self.options.context)
+        self._cluster = cluster
+        self.label = self.status.label = cluster.label
+        full = self._client(cluster, "application/json")
+        meta_list = self._client(cluster, METADATA_LIST_ACCEPT)
+        meta_watch = self._client(cluster, METADATA_WATCH_ACCEPT)
+        server = cluster.configuration.host
+        probe = Requester(full, full, min(self.options.read_timeout, CONNECT_TIMEOUT))
+        try:
+            self.discovery = await discover(probe, server)
+        except StatusError as exc:
+            await self.close()
+            raise UsageError(f"the cluster at {server} refused discovery: {exc}") from None
+        except NETWORK_ERRORS as exc:
+            await self.close()
+            raise UsageError(f"cannot reach the cluster at {server}: {describe(exc)}") from None
+        except UsageError:
+            await self.close()
+            raise
+        timeout = self.options.read_timeout
+        self._build(Requester(full, full, timeout), Requester(meta_list, meta_watch, timeout))
+        self.status.set_reachable(True)
+
+    def _client(self, cluster: ClusterConfig, accept: str) -> ApiClient:
+        client = ApiClient(cluster.configuration)
+        client.set_default_header("Accept", accept)
+        client.user_agent = "olmtui"
+        self._clients.append(client)
+        return client
+
+    def _build(self, full: Requester, metadata: Requester) -> None:
+        """One informer per stream (per namespace with ``--namespace`` for namespaced
+        kinds; cluster-scoped kinds are still tried cluster-wide)."""
+        assert self.discovery is not None
+        for spec in STREAMS:
+            version = self.discovery.version_of(spec.resource)
+            if version is None:
+                self.status.set_state(
+                    spec.name, "unavailable", f"{spec.resource.group} does not serve it"
+                )
+                continue
+            scopes: list[str | None] = [None]
+            if spec.resource.namespaced and self.options.namespaces:
+                scopes = list(self.options.namespaces)
+            requester = metadata if spec.metadata_only else full
+            hook = self._count_upgrade if _is_real_csv_stream(spec) else None
+            self._informers.extend(
+                Informer(spec, version, ns, requester, self.store, self.status, self.options,
+                         on_added=hook)
+                for ns in scopes
+            )
+        version = self.discovery.version_of(PACKAGE_MANIFEST)
+        if version is None:
+            self.status.set_state(
+                "PackageManifest", "unavailable", "packageserver is not serving"
+            )
+        else:
+            self._poller = PackageManifestPoller(
+                full, version, self.options.namespaces, self.store, self.status, self.options
+            )
+
+    # -- reading -------------------------------------------------------------------------
+    async def sync_once(self) -> None:
+        """List every stream once into the store. Forbidden or missing kinds are marked in
+        the status and skipped; a cluster lost for good raises UsageError."""
+        jobs = [self._sync(inf.name, inf.list_once) for inf in self._informers]
+        if self._poller is not None:
+            jobs.append(self._sync(self._poller.name, self._poller.list_once))
+        await asyncio.gather(*jobs)
+
+    async def _sync(self, name: str, list_once: Callable[[], Awaitable[None]]) -> None:
+        for attempt in range(1, SYNC_ATTEMPTS + 1):
+            try:
+                await list_once()
+                self.status.set_state(name, "live")
+                return
+            except StatusError as exc:
+                if exc.code in (403, 404):
+                    state = "no access" if exc.code == 403 else "unavailable"
+                    self.status.set_state(name, state, str(exc))
+                    return
+                error = str(exc)
+            except NETWORK_ERRORS as exc:
+                error = describe(exc)
+            self.status.set_state(name, "reconnecting", error)
+            if attempt < SYNC_ATTEMPTS:
+                await asyncio.sleep(self.options.backoff(attempt))
+        raise UsageError(f"lost the cluster while listing {name}: {error}")
+
+    async def run(self) -> None:
+        """List then watch every stream until cancelled; network trouble only shows in
+        :attr:`status`, it never ends the session."""
+        self.store.subscribe(self._on_changes)
+        tasks = [inf.run() for inf in self._informers]
+        if self._poller is not None:
+            tasks.append(self._poller.run())
+        if self._cluster is not None:
+            tasks.append(keep_credentials_fresh(self._cluster, self.options.credential_refresh))
+        self._tasks = [asyncio.ensure_future(t) for t in tasks]
+        try:
+            await asyncio.gather(*self._tasks)
+        finally:
+            await self._stop_tasks()
+            self.store.unsubscribe(self._on_changes)
+
+    async def close(self) -> None:
+        """Stop every stream and close the connections."""
+        await self._stop_tasks()
+        for client in self._clients:
+            await client.close()
+        self._clients.clear()
+        self.status.set_reachable(False)
+
+    async def _stop_tasks(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+
+    # -- reacting to changes -------------------------------------------------------------
+    def _on_changes(self, changes: list[Change]) -> None:
+        """A CatalogSource that changed content means its PackageManifests did too; the
+        initial list of catalogs does not count (the poller lists at start anyway)."""
+        if self._poller is None:
+            return
+        if any(changes_catalog_content(c) for c in changes) and self._catalogs_live():
+            self._poller.catalogs_changed()
+
+    def _catalogs_live(self) -> bool:
+        streams = [inf.name for inf in self._informers if inf.spec.name == "CatalogSource"]
+        return any(self.status.stream(n).state == "live" for n in streams)
+
+    def _count_upgrade(self, obj: Obj) -> None:
+        """csv_upgrade_count: an ADDED CSV whose ``spec.replaces`` names a CSV of its own
+        namespace that is still there is an upgrade (R-CSV-R2's "replacing" lookup)."""
+        replaces = (obj.get("spec") or {}).get("replaces")
+        meta = obj.get("metadata") or {}
+        if not replaces or replaces == meta.get("name"):
+            return
+        if self.store.get("ClusterServiceVersion", meta.get("namespace") or "", replaces):
+            self.status.count_upgrade()
+
+
+def _is_real_csv_stream(spec: StreamSpec) -> bool:
+    return spec.resource.kind == "ClusterServiceVersion" and not spec.metadata_only

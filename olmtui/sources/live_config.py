@@ -1,0 +1,115 @@
+"""Where the cluster is and who we are: kubeconfig, context, or the pod's service account.
+
+kubernetes-asyncio reads ``KUBECONFIG`` once at import time; olmtui reads it when a source
+connects, so a test or a wrapper script can set it late. Every problem a user can fix (a
+missing file, an unknown context, a kubeconfig that does not parse) becomes one
+:class:`~olmtui.cli.UsageError` line, never a traceback. The kubeconfig is only read, never
+written back (``persist_config=False``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from kubernetes_asyncio import config as kube_config
+from kubernetes_asyncio.client import Configuration
+from kubernetes_asyncio.config.kube_config import KubeConfigLoader
+
+from olmtui.cli import UsageError
+from olmtui.sources.live_status import one_line
+
+log = logging.getLogger(__name__)
+
+SERVICE_HOST_ENV = "KUBERNETES_SERVICE_HOST"
+DEFAULT_KUBECONFIG = Path("~/.kube/config")
+
+
+@dataclass
+class ClusterConfig:
+    """A loaded client configuration, what to call it, and how to renew its credentials."""
+
+    configuration: Configuration
+    label: str
+    loader: KubeConfigLoader | None = None
+
+
+def kubeconfig_paths(explicit: str | None) -> list[str]:
+    """The kubeconfig files to merge, as kubectl picks them: ``--kubeconfig``, else the
+    ``KUBECONFIG`` list (read now), else ``~/.kube/config``. Only existing files are kept;
+    an explicit file that does not exist is an error."""
+    if explicit:
+        path = os.path.expanduser(explicit)
+        if not os.path.isfile(path):
+            raise UsageError(f"kubeconfig not found: {explicit}")
+        return [path]
+    env = os.environ.get("KUBECONFIG")
+    candidates = env.split(os.pathsep) if env else [str(DEFAULT_KUBECONFIG)]
+    return [p for p in (os.path.expanduser(c) for c in candidates if c) if os.path.isfile(p)]
+
+
+async def load_cluster_config(kubeconfig: str | None, context: str | None) -> ClusterConfig:
+    """Load the client configuration for ``context`` (or the current one).
+
+    With no kubeconfig file at all and ``KUBERNETES_SERVICE_HOST`` set, olmtui is running in
+    a pod and uses its service account (whose token the library re-reads as it rotates).
+    """
+    paths = kubeconfig_paths(kubeconfig)
+    if not paths:
+        if os.environ.get(SERVICE_HOST_ENV) and not context:
+            return _in_cluster_config()
+        where = os.environ.get("KUBECONFIG") or str(DEFAULT_KUBECONFIG)
+        hint = " (--context needs a kubeconfig)" if context else ""
+        raise UsageError(f"no kubeconfig found at {where}{hint}")
+    joined = os.pathsep.join(paths)
+    shown = ", ".join(paths)
+    try:
+        contexts, current = kube_config.list_kube_config_contexts(joined)
+    except Exception as exc:  # the library raises assorted errors on malformed files
+        raise UsageError(f"cannot read kubeconfig {shown}: {one_line(str(exc))}") from None
+    names = [c.get("name") for c in contexts or [] if isinstance(c, dict)]
+    if context is not None and context not in names:
+        known = ", ".join(sorted(str(n) for n in names)) or "none"
+        raise UsageError(f"context {context!r} not found in {shown} (known: {known})")
+    if context is None and not current:
+        raise UsageError(f"kubeconfig {shown} has no current-context; pass --context")
+    name = context or current.get("name", "")
+    configuration = Configuration()
+    try:
+        loader = await kube_config.load_kube_config(
+            config_file=joined, context=name, client_configuration=configuration,
+            persist_config=False,
+        )
+    except Exception as exc:  # exec plugins and bad certificates fail in many ways
+        raise UsageError(f"cannot use context {name!r}: {one_line(str(exc))}") from None
+    return ClusterConfig(configuration, name, loader)
+
+
+def _in_cluster_config() -> ClusterConfig:
+    configuration = Configuration()
+    try:
+        kube_config.load_incluster_config(client_configuration=configuration)
+    except kube_config.ConfigException as exc:
+        raise UsageError(f"cannot use the in-cluster service account: {exc}") from None
+    return ClusterConfig(configuration, f"in-cluster ({configuration.host})")
+
+
+async def keep_credentials_fresh(cluster: ClusterConfig, interval: float = 60) -> None:
+    """Re-run the kubeconfig's authentication every ``interval`` seconds, forever.
+
+    This is what ``config.refresh_token`` does for exec and GCP credentials, widened to OIDC
+    and ``tokenFile`` users: each pass only re-runs an exec plugin or refreshes an OIDC token
+    once it has expired, so static tokens cost nothing. A failed refresh is logged; the
+    stream that then gets a 401 shows it to the user.
+    """
+    if cluster.loader is None:
+        return
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            await cluster.loader.load_and_set(cluster.configuration)
+        except Exception as exc:  # keep the session; the next request reports the 401
+            log.warning("credential refresh failed: %s", one_line(str(exc)))
