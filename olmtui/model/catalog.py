@@ -51,6 +51,9 @@ class Bundle:
     install_modes: tuple[str, ...] = ()
     #: Owned CRDs as ``(name, served versions, storage version)`` where the catalog carries them.
     crds: tuple[tuple[str, tuple[str, ...], str | None], ...] = ()
+    #: Every version each owned CRD defines, served or not, as ``(name, versions)``, where the
+    #: catalog carries the CRDs: tells a version set to ``served: false`` from one removed.
+    crd_versions: tuple[tuple[str, tuple[str, ...]], ...] = ()
     has_conversion_webhook: bool = False
 
 
