@@ -1,0 +1,172 @@
+"""From a ClusterServiceVersion (and the CRDs and dependency files beside it) to catalog records.
+
+Bundle-format directories, legacy package manifests and FBC ``olm.bundle.object`` manifests
+all carry full CSVs. The upgrade edges live in the CSV (``spec.replaces``, ``spec.skips``,
+the ``olm.skipRange`` annotation) and become a channel entry; the rest (version, APIs,
+install modes, dependencies, owned CRDs) becomes the bundle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from olmtui.model.apis import api_surface
+from olmtui.model.catalog import Bundle, ChannelEntry
+
+Obj = dict[str, Any]
+
+SKIP_RANGE_ANNOTATION = "olm.skipRange"
+CSV_KIND = "ClusterServiceVersion"
+CRD_KIND = "CustomResourceDefinition"
+
+
+def _text(value: Any) -> str | None:
+    """A scalar as text (YAML may hand a version such as ``1.0`` over as a number)."""
+    if value is None or isinstance(value, (dict, list)):
+        return None
+    text = str(value).strip()
+    return text or None
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        return ()
+    return tuple(t for t in (_text(v) for v in value) if t)
+
+
+def csv_name(csv: Obj) -> str | None:
+    return _text(_mapping(csv.get("metadata")).get("name"))
+
+
+def entry_from_csv(csv: Obj) -> ChannelEntry:
+    """The CSV's upgrade edges: ``spec.replaces``, ``spec.skips``, ``olm.skipRange``."""
+    spec = _mapping(csv.get("spec"))
+    annotations = _mapping(_mapping(csv.get("metadata")).get("annotations"))
+    return ChannelEntry(
+        name=csv_name(csv) or "",
+        replaces=_text(spec.get("replaces")),
+        skips=_names(spec.get("skips")),
+        skip_range=_text(annotations.get(SKIP_RANGE_ANNOTATION)),
+    )
+
+
+def supported_install_modes(modes: Any) -> tuple[str, ...]:
+    """Types marked ``supported: true``, in CSV order. Unknown types (the real typo
+    ``OwnNamespacejl``) are kept as written: OLM's InstallModeSet simply never asks for them."""
+    if not isinstance(modes, list):
+        return ()
+    supported = []
+    for mode in modes:
+        mode = _mapping(mode)
+        kind = _text(mode.get("type"))
+        if kind and mode.get("supported") is True and kind not in supported:
+            supported.append(kind)
+    return tuple(supported)
+
+
+def crd_served(crd: Obj) -> tuple[str, tuple[str, ...], str | None]:
+    """``(name, served versions, storage version)`` of a CRD (v1 or v1beta1)."""
+    spec = _mapping(crd.get("spec"))
+    served: list[str] = []
+    storage: str | None = None
+    versions = spec.get("versions")
+    if isinstance(versions, list) and versions:
+        for version in versions:
+            version = _mapping(version)
+            name = _text(version.get("name"))
+            if name and version.get("served", True) is not False:
+                served.append(name)
+            if name and version.get("storage") is True:
+                storage = name
+    elif _text(spec.get("version")):
+        # v1beta1 with a single top-level version: served and stored.
+        storage = _text(spec.get("version"))
+        served.append(storage or "")
+    return csv_name(crd) or "", tuple(served), storage
+
+
+def crd_all_versions(crd: Obj) -> tuple[str, tuple[str, ...]]:
+    """``(name, every version defined)``, served or not."""
+    spec = _mapping(crd.get("spec"))
+    versions = spec.get("versions")
+    names = [_text(_mapping(v).get("name")) for v in versions] if isinstance(versions, list) else []
+    if not names and _text(spec.get("version")):
+        names = [_text(spec.get("version"))]
+    return csv_name(crd) or "", tuple(n for n in names if n)
+
+
+def crds_fields(crds: Iterable[Obj]) -> dict[str, Any]:
+    """The Bundle fields that come from owned CRD manifests."""
+    crds = list(crds)
+    return {
+        "crds": tuple(sorted(crd_served(c) for c in crds)),
+        "crd_versions": tuple(sorted(crd_all_versions(c) for c in crds)),
+    }
+
+
+def crd_has_conversion_webhook(crd: Obj) -> bool:
+    return _mapping(_mapping(crd.get("spec")).get("conversion")).get("strategy") == "Webhook"
+
+
+def csv_has_conversion_webhook(csv: Obj) -> bool:
+    hooks = _mapping(csv.get("spec")).get("webhookdefinitions")
+    return isinstance(hooks, list) and any(
+        _mapping(h).get("type") == "ConversionWebhook" for h in hooks
+    )
+
+
+def gvk_key(value: Any) -> str | None:
+    """An ``olm.gvk`` value as the API key ``Kind.version.group``."""
+    value = _mapping(value)
+    kind, version = _text(value.get("kind")), _text(value.get("version"))
+    if not kind or not version:
+        return None
+    return f"{kind}.{version}.{_text(value.get('group')) or ''}"
+
+
+def dependencies(items: Any) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """``metadata/dependencies.yaml`` entries: ``olm.gvk`` -> required APIs, ``olm.package``
+    -> ``(package, version range)``. Other types (``olm.constraint``, labels) are not modelled."""
+    apis: list[str] = []
+    packages: list[tuple[str, str]] = []
+    for item in items if isinstance(items, list) else ():
+        item = _mapping(item)
+        kind, value = item.get("type"), _mapping(item.get("value"))
+        if kind == "olm.gvk" and (key := gvk_key(value)):
+            apis.append(key)
+        elif kind == "olm.package" and (name := _text(value.get("packageName"))):
+            packages.append((name, _text(value.get("version")) or ""))
+    return tuple(apis), tuple(packages)
+
+
+def bundle_from_csv(
+    csv: Obj,
+    package: str,
+    *,
+    crds: Iterable[Obj] = (),
+    dependency_items: Any = None,
+    prohibited: bool = False,
+) -> Bundle:
+    """A Bundle from its CSV, the CRD manifests shipped with it and its dependencies file."""
+    spec = _mapping(csv.get("spec"))
+    surface = api_surface(csv)
+    dep_apis, dep_packages = dependencies(dependency_items)
+    crds = list(crds)
+    return Bundle(
+        name=csv_name(csv) or "",
+        package=package,
+        version=_text(spec.get("version")),
+        prohibited=prohibited,
+        provided_apis=tuple(sorted(surface.provided)),
+        required_apis=tuple(sorted(surface.required | set(dep_apis))),
+        required_packages=dep_packages,
+        install_modes=supported_install_modes(spec.get("installModes")),
+        **crds_fields(crds),
+        has_conversion_webhook=csv_has_conversion_webhook(csv)
+        or any(crd_has_conversion_webhook(c) for c in crds),
+    )

@@ -1,0 +1,217 @@
+"""File-based catalogs (FBC): ``olm.package``, ``olm.channel``, ``olm.bundle`` and
+``olm.deprecations`` documents, YAML or JSON streams, as ``opm render`` writes them.
+
+In an FBC the upgrade edges are on the channel entries, not in the bundles, so channels are
+taken as written. Bundles carry typed properties; full manifests (``olm.bundle.object``, base64)
+are only decoded when they add something: the CRDs (served/storage versions, conversion
+webhook) and, when no ``olm.csv.metadata`` is present, the CSV's install modes. The kind of
+an embedded object is read from the first few hundred decoded bytes, so the big ones that
+are not needed are never decoded in full. ``olm.template.basic`` files (the catalog template
+of community pipelines) hold the same documents under ``entries`` and are read likewise.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import dataclasses
+import json
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
+from olmtui.model.types import Finding
+from olmtui.sources.catalog_csv import (
+    CRD_KIND,
+    CSV_KIND,
+    crd_has_conversion_webhook,
+    crds_fields,
+    csv_has_conversion_webhook,
+    gvk_key,
+    supported_install_modes,
+)
+from olmtui.sources.catalog_files import read_documents, unreadable
+from olmtui.sources.snapshot_documents import YamlLoader
+
+Obj = dict[str, Any]
+
+#: Enough base64 to show ``{"apiVersion": ..., "kind": ...}`` at the start of an object.
+_HEAD = 400
+_KIND = re.compile(rb'"kind"\s*:\s*"([A-Za-z0-9]+)"|^kind:\s*([A-Za-z0-9]+)', re.MULTILINE)
+
+
+def _text(value: Any) -> str | None:
+    if value is None or isinstance(value, (dict, list)):
+        return None
+    return str(value) or None
+
+
+def _entry(raw: Any) -> ChannelEntry | None:
+    if not isinstance(raw, dict) or not _text(raw.get("name")):
+        return None
+    skips = raw.get("skips")
+    return ChannelEntry(
+        name=str(raw["name"]),
+        replaces=_text(raw.get("replaces")),
+        skips=tuple(str(s) for s in skips) if isinstance(skips, list) else (),
+        skip_range=_text(raw.get("skipRange")),
+    )
+
+
+def _decode(data: str) -> Obj | None:
+    raw = base64.b64decode(data, validate=False)
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = yaml.load(raw, Loader=YamlLoader)
+    return value if isinstance(value, dict) else None
+
+
+def _object_kind(data: str) -> str | None:
+    head = base64.b64decode(data[:_HEAD] if len(data) > _HEAD else data)
+    match = _KIND.search(head)
+    if match:
+        return (match.group(1) or match.group(2)).decode()
+    obj = _decode(data)
+    return str(obj.get("kind")) if obj else None
+
+
+class _FBCReader:
+    """Accumulates one catalog's FBC documents; channels and deprecations are applied last
+    because an FBC may list them in any order."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.entries: dict[tuple[str, str], list[ChannelEntry]] = {}
+        self.deprecations: list[Obj] = []
+
+    @property
+    def findings(self) -> list[Finding]:
+        return self.catalog.findings
+
+    def package(self, name: str) -> Package:
+        return self.catalog.packages.setdefault(name, Package(name))
+
+    def read_file(self, path: Path) -> None:
+        for line, value in read_documents(path, self.findings):
+            self.read_document(path, line, value)
+
+    def read_document(self, path: Path, line: int, doc: Any) -> None:
+        if not isinstance(doc, dict):
+            return
+        schema = doc.get("schema")
+        if schema not in ("olm.package", "olm.channel", "olm.bundle", "olm.deprecations"):
+            return
+        name, package = _text(doc.get("name")), _text(doc.get("package"))
+        if schema == "olm.package" and name:
+            self.package(name).default_channel = _text(doc.get("defaultChannel"))
+        elif schema == "olm.channel" and name and package:
+            raw = doc.get("entries")
+            entries = [e for e in map(_entry, raw if isinstance(raw, list) else ()) if e]
+            self.entries.setdefault((package, name), []).extend(entries)
+        elif schema == "olm.bundle" and name:
+            bundle = self.bundle(path, line, name, package, doc.get("properties"))
+            if bundle.package:
+                self.package(bundle.package).bundles[name] = bundle
+        elif schema == "olm.deprecations" and package:
+            self.deprecations.append(doc)
+        else:
+            self.findings.append(unreadable(
+                path, f"line {line}: {schema} document without "
+                      f"{'name' if not name else 'package'}"))
+
+    def bundle(self, path: Path, line: int, name: str, package: str | None,
+               properties: Any) -> Bundle:
+        version = None
+        provided: list[str] = []
+        required: list[str] = []
+        packages: list[tuple[str, str]] = []
+        modes: tuple[str, ...] | None = None
+        prohibited = False
+        objects: list[str] = []
+        for prop in properties if isinstance(properties, list) else ():
+            if not isinstance(prop, dict):
+                continue
+            kind, value = prop.get("type"), prop.get("value")
+            value = value if isinstance(value, dict) else {}
+            if kind == "olm.package":
+                version = _text(value.get("version"))
+                package = package or _text(value.get("packageName"))
+            elif kind == "olm.gvk" and (key := gvk_key(value)):
+                provided.append(key)
+            elif kind == "olm.gvk.required" and (key := gvk_key(value)):
+                required.append(key)
+            elif kind == "olm.package.required" and _text(value.get("packageName")):
+                packages.append((str(value["packageName"]), _text(value.get("versionRange")) or ""))
+            elif kind == "olm.csv.metadata":
+                modes = supported_install_modes(value.get("installModes"))
+            elif kind == "olm.deprecated":
+                # Legacy property: the bundle can never be newly chosen (R-UPG-2).
+                prohibited = True
+            elif kind == "olm.bundle.object" and isinstance(value.get("data"), str):
+                objects.append(value["data"])
+        crds: list[Obj] = []
+        webhook = False
+        for data in objects:
+            try:
+                kind = _object_kind(data)
+                if kind == CRD_KIND or (kind == CSV_KIND and modes is None):
+                    obj = _decode(data) or {}
+                    if kind == CRD_KIND:
+                        crds.append(obj)
+                    else:
+                        modes = supported_install_modes((obj.get("spec") or {}).get("installModes"))
+                        webhook = webhook or csv_has_conversion_webhook(obj)
+            except (binascii.Error, ValueError, yaml.YAMLError) as exc:
+                self.findings.append(unreadable(
+                    path, f"line {line}: an olm.bundle.object of bundle {name} does not "
+                          f"decode ({exc})"))
+        return Bundle(
+            name=name,
+            package=package or "",
+            version=version,
+            prohibited=prohibited,
+            provided_apis=tuple(sorted(set(provided))),
+            required_apis=tuple(sorted(set(required))),
+            required_packages=tuple(packages),
+            install_modes=modes or (),
+            **crds_fields(crds),
+            has_conversion_webhook=webhook or any(crd_has_conversion_webhook(c) for c in crds),
+        )
+
+    def finish(self) -> None:
+        for (package_name, channel_name), entries in self.entries.items():
+            self.package(package_name).channels[channel_name] = Channel(
+                package_name, channel_name, tuple(entries))
+        for doc in self.deprecations:
+            self.apply_deprecations(doc)
+
+    def apply_deprecations(self, doc: Obj) -> None:
+        """``olm.deprecations``: a message per package, channel or bundle reference."""
+        package = self.package(str(doc["package"]))
+        for item in doc.get("entries") or ():
+            if not isinstance(item, dict):
+                continue
+            reference = item.get("reference") if isinstance(item.get("reference"), dict) else {}
+            message = _text(item.get("message")) or ""
+            schema, name = reference.get("schema"), _text(reference.get("name"))
+            if schema == "olm.package":
+                package.deprecation = message
+            elif schema == "olm.channel" and name in package.channels:
+                package.channels[name] = dataclasses.replace(
+                    package.channels[name], deprecation=message)
+            elif schema == "olm.bundle" and name in package.bundles:
+                package.bundles[name] = dataclasses.replace(
+                    package.bundles[name], deprecation=message)
+
+
+def load_fbc(files: Iterable[Path], catalog: Catalog) -> None:
+    """Read FBC documents from ``files`` into ``catalog`` (problems become its findings)."""
+    reader = _FBCReader(catalog)
+    for path in files:
+        reader.read_file(path)
+    reader.finish()
