@@ -54,8 +54,10 @@ def objects_in(value: Any) -> Iterator[Obj | Invalid]:
     yield value if problem is None else Invalid(problem)
 
 
-def is_list_object(value: dict[str, Any]) -> bool:
+def is_list_object(value: Any) -> bool:
     """``kind: List`` or a typed ``*List`` (``ClusterServiceVersionList``) with ``items``."""
+    if not isinstance(value, dict):
+        return False
     kind = value.get("kind")
     return isinstance(kind, str) and kind.endswith("List") and "items" in value
 
