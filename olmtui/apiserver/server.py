@@ -1,0 +1,310 @@
+"""The loopback Kubernetes API server: real HTTP on 127.0.0.1, read-only, in-process.
+
+No kube-apiserver can run where olmtui is tested or demonstrated, so this serves the
+subset of the protocol olmtui, kubernetes-asyncio and kubectl use: discovery, get, list
+with selectors and ``limit``/``continue`` pagination, watch with bookmarks and 410
+handling, server-side Tables and metadata-only (PartialObjectMetadata) answers. Every
+method but GET is refused with 405, and every request is recorded in ``requests`` so a
+test can prove that a client only ever reads.
+
+Objects are changed through the Python API (``server.state``), which emits the watch
+events. Test controls reproduce what clients must survive on a real cluster: 403 per
+resource (``forbid``), streams cut mid-line (``drop_connections``), a server that closes
+every connection (``set_unreachable``), half-open watches (``stall_watches``), a restart
+on the same port (``restart``) and history compaction (``compact``, then old
+resourceVersions and continue tokens give 410).
+
+The server runs on the event loop that calls :meth:`LoopbackAPIServer.start`; use
+:func:`olmtui.apiserver.threaded.run_in_thread` to give it a loop of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from olmtui.apiserver import discovery, render
+from olmtui.apiserver import status as st
+from olmtui.apiserver.kubeconfig import write_kubeconfig
+from olmtui.apiserver.negotiation import JSON, negotiate
+from olmtui.apiserver.pagination import ContinueExpired, ListSnapshots
+from olmtui.apiserver.permissions import Permissions
+from olmtui.apiserver.resources import READ_VERBS, Resource, by_path, lookup
+from olmtui.apiserver.selectors import SelectorError, parse_selection
+from olmtui.apiserver.state import ClusterState, StoredEvent
+from olmtui.apiserver.watch import WatchHub, WatchRequest
+
+Obj = dict[str, Any]
+
+_TRUE = frozenset({"true", "1"})
+_INCLUDE_OBJECT = frozenset({"None", "Metadata", "Object"})
+
+
+@dataclass(frozen=True, slots=True)
+class RequestRecord:
+    """One HTTP request the server received."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    accept: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Target:
+    resource: Resource
+    namespace: str | None
+    name: str | None
+
+
+class _BadRequest(Exception):
+    pass
+
+
+class LoopbackAPIServer:
+    """A read-only Kubernetes API server for OLM objects on ``http://127.0.0.1:<port>``."""
+
+    def __init__(
+        self, *, bookmark_interval: float = 60.0, watch_timeout: float = 1800.0,
+        history: int = 10000, continue_ttl: float = 300.0, user: str = "olmtui-test",
+    ) -> None:
+        self.state = ClusterState(history=history)
+        self.requests: list[RequestRecord] = []
+        self.url = ""
+        self.user = user
+        self.watch_timeout = watch_timeout
+        self.permissions = Permissions()
+        self._snapshots = ListSnapshots(ttl=continue_ttl)
+        self._hub = WatchHub(self.state, bookmark_interval=bookmark_interval)
+        self._unreachable = False
+        self._runner: web.AppRunner | None = None
+        self._port = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop_thread: int | None = None
+        self.state.subscribe(self._on_change)
+
+    # -- lifecycle -----------------------------------------------------------------------
+    @property
+    def port(self) -> int:
+        return self._port
+
+    @property
+    def open_watches(self) -> int:
+        return self._hub.open_count
+
+    async def start(self) -> str:
+        """Listen on 127.0.0.1 (a free port the first time, the same one on restart)."""
+        self._loop = asyncio.get_running_loop()
+        self._loop_thread = threading.get_ident()
+        self._hub.delivered_rv = self.state.current_rv
+        app = web.Application()
+        app.router.add_route("*", "/{tail:.*}", self._handle)
+        runner = web.AppRunner(app, handler_cancellation=True, access_log=None,
+                               shutdown_timeout=1.0)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", self._port, reuse_address=True)
+        try:
+            await site.start()
+        except OSError:
+            await runner.cleanup()
+            raise
+        self._runner = runner
+        self._port = runner.addresses[0][1]
+        self.url = f"http://127.0.0.1:{self._port}"
+        return self.url
+
+    async def stop(self) -> None:
+        """Close every watch cleanly and stop listening. The state is kept."""
+        if self._runner is None:
+            return
+        self._hub.close_all()
+        await asyncio.sleep(0)
+        runner, self._runner = self._runner, None
+        await runner.cleanup()
+
+    async def restart(self, *, clear_history: bool = False) -> str:
+        """Stop and start again on the same port; ``clear_history`` also compacts."""
+        await self.stop()
+        if clear_history:
+            self.compact()
+        return await self.start()
+
+    def write_kubeconfig(self, path: str | Path, *, context: str = "loopback",
+                         namespace: str | None = None, token: str | None = None) -> Path:
+        """Write a kubeconfig whose current context points at this server."""
+        if not self.url:
+            raise RuntimeError("start the server before writing a kubeconfig for it")
+        return write_kubeconfig(path, self.url, context=context, namespace=namespace,
+                                user=self.user, token=token)
+
+    # -- test controls -------------------------------------------------------------------
+    def forbid(self, kind_or_plural: str, namespace: str | None = None, *,
+               verbs: Iterable[str] = READ_VERBS) -> None:
+        """Answer ``verbs`` on the resource with 403, everywhere or in one namespace."""
+        self.permissions.forbid(lookup(kind_or_plural), namespace, verbs)
+
+    def allow(self, kind_or_plural: str, namespace: str | None = None, *,
+              verbs: Iterable[str] = READ_VERBS) -> None:
+        """Undo :meth:`forbid`."""
+        self.permissions.allow(lookup(kind_or_plural), namespace, verbs)
+
+    def drop_connections(self) -> None:
+        """Cut every open watch stream mid-stream (no terminating chunk)."""
+        self._on_loop(self._hub.drop_all)
+
+    def set_unreachable(self, unreachable: bool) -> None:
+        """While set, every request is answered by closing the connection, unanswered."""
+        self._unreachable = unreachable
+
+    def stall_watches(self, stalled: bool) -> None:
+        """While set, watches (open and new) keep their connection but send nothing."""
+        self._on_loop(self._hub.set_stalled, stalled)
+
+    def compact(self) -> None:
+        """Forget the watch history and every continue snapshot: older RVs give 410."""
+        self.state.compact()
+        self._on_loop(self._snapshots.clear)
+
+    # -- plumbing ------------------------------------------------------------------------
+    def _on_loop(self, fn: Callable[..., None], *args: Any) -> None:
+        """Run ``fn`` on the server's loop: now if already there, else as soon as it can."""
+        loop = self._loop
+        if loop is None or loop.is_closed() or threading.get_ident() == self._loop_thread:
+            fn(*args)
+        else:
+            loop.call_soon_threadsafe(fn, *args)
+
+    def _on_change(self, event: StoredEvent) -> None:
+        self._on_loop(self._hub.publish, event)
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        self.requests.append(RequestRecord(
+            request.method, request.path, dict(request.query),
+            request.headers.get("Accept", ""),
+        ))
+        if self._unreachable:
+            if request.transport is not None:
+                request.transport.abort()
+            raise asyncio.CancelledError
+        if request.method != "GET":
+            return _json(st.method_not_allowed(), 405)
+        try:
+            return await self._get(request)
+        except _BadRequest as exc:
+            return _json(st.bad_request(str(exc)), 400)
+
+    async def _get(self, request: web.Request) -> web.StreamResponse:
+        segments = [s for s in request.path.split("/") if s]
+        routed = self._route(segments)
+        if routed is None:
+            return _json(st.path_not_found(), 404)
+        if not isinstance(routed, _Target):
+            return _json(routed)
+        query = request.query
+        verb = "get" if routed.name else (
+            "watch" if query.get("watch", "").lower() in _TRUE else "list")
+        resource = routed.resource
+        if not self.permissions.allowed(resource, verb, routed.namespace):
+            return _json(st.forbidden(resource, verb, self.user, routed.namespace,
+                                      routed.name), 403)
+        if not resource.can(verb):
+            return _json(st.method_not_allowed(), 405)
+        accept = request.headers.get("Accept", "")
+        rep = negotiate(accept, listing=verb == "list")
+        if rep is None:
+            return _json(st.not_acceptable(accept), 406)
+        include_object = query.get("includeObject", "Metadata")
+        if include_object not in _INCLUDE_OBJECT:
+            raise _BadRequest(f"includeObject: unsupported value {include_object!r}")
+        if routed.name is not None:
+            obj = self.state.stored(resource, routed.namespace, routed.name)
+            if obj is None:
+                return _json(st.not_found(resource, routed.name), 404)
+            body = render.represent(obj, rep, resource, include_object=include_object)
+            return _json(body, content_type=rep.content_type)
+        try:
+            selection = parse_selection(query.get("labelSelector"), query.get("fieldSelector"))
+        except SelectorError as exc:
+            raise _BadRequest(str(exc)) from exc
+        if verb == "watch":
+            return await self._hub.serve(request, WatchRequest(
+                resource, routed.namespace, selection, rep,
+                query.get("resourceVersion", ""),
+                query.get("allowWatchBookmarks", "").lower() in _TRUE,
+                min(_number(query, "timeoutSeconds", 0) or self.watch_timeout,
+                    self.watch_timeout),
+                include_object,
+            ))
+        limit = int(_number(query, "limit", 0))
+        token = query.get("continue")
+        try:
+            if token:
+                page = self._snapshots.next_page(token, limit)
+            else:
+                objs, rv = self.state.snapshot_with_rv(resource, routed.namespace)
+                items = [o for o in objs if selection.matches(o)]
+                page = self._snapshots.first_page(items, rv, limit)
+        except ContinueExpired:
+            return _json(st.expired(st.CONTINUE_EXPIRED), 410)
+        list_meta: Obj = {"resourceVersion": str(page.resource_version)}
+        if page.continue_token:
+            list_meta["continue"] = page.continue_token
+            if selection.empty:
+                list_meta["remainingItemCount"] = page.remaining
+        body = render.object_list(resource, page.items, rep, list_meta,
+                                  include_object=include_object)
+        return _json(body, content_type=rep.content_type)
+
+    def _route(self, segments: list[str]) -> Obj | _Target | None:
+        """What a path names: a discovery document, a resource target, or nothing."""
+        match segments:
+            case ["version"]:
+                return discovery.version_info()
+            case ["api"]:
+                return discovery.api_versions(f"127.0.0.1:{self._port}")
+            case ["apis"]:
+                return discovery.group_list()
+            case ["apis", group]:
+                return discovery.api_group(group)
+            case ["api", "v1", *rest]:
+                group, version = "", "v1"
+            case ["apis", group, version, *rest]:
+                pass
+            case _:
+                return None
+        if not rest:
+            return discovery.resource_list(group, version)
+        if len(rest) in (3, 4) and rest[0] == "namespaces":
+            resource = by_path(group, version, rest[2])
+            if resource is not None and resource.namespaced:
+                return _Target(resource, rest[1], rest[3] if len(rest) == 4 else None)
+        if len(rest) in (1, 2):
+            resource = by_path(group, version, rest[0])
+            if resource is not None and not (len(rest) == 2 and resource.namespaced):
+                return _Target(resource, None, rest[1] if len(rest) == 2 else None)
+        return None
+
+
+def _number(query: Any, name: str, default: float) -> float:
+    raw = query.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise _BadRequest(f"{name}: invalid value {raw!r}: must be an integer") from None
+    if value < 0:
+        raise _BadRequest(f"{name}: invalid value {raw!r}: must be >= 0")
+    return value
+
+
+def _json(body: Obj, status: int = 200, content_type: str = JSON) -> web.Response:
+    return web.Response(body=json.dumps(body, separators=(",", ":")).encode(), status=status,
+                        headers={"Content-Type": content_type})
