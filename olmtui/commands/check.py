@@ -12,6 +12,7 @@ import sys
 from importlib.resources import as_file, files
 
 from olmtui.cli import UsageError
+from olmtui.sources.live_args import add_connection_arguments
 
 NAME = "check"
 HELP = "Check a snapshot (or the live cluster) once and print the findings (text or JSON)."
@@ -33,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--live", action="store_true",
         help="read the cluster of the current kubeconfig context instead of PATHs",
     )
-    parser.add_argument("--context", metavar="NAME", help="kubeconfig context for --live")
+    add_connection_arguments(parser)
     parser.add_argument(
         "--catalog", action="append", default=[], dest="catalogs",
         metavar="[NAMESPACE/NAME=]PATH",
@@ -51,8 +52,8 @@ def _check_inputs(args: argparse.Namespace) -> None:
         raise UsageError("give PATHs, --sample or --live, not several of them")
     if not any(given):
         raise UsageError("nothing to check: give snapshot PATHs, --sample or --live")
-    if args.context and not args.live:
-        raise UsageError("--context only applies with --live")
+    if (args.context or args.kubeconfig or args.namespaces) and not args.live:
+        raise UsageError("--context, --kubeconfig and --namespace only apply with --live")
 
 
 def _colour_wanted() -> bool:
@@ -62,21 +63,24 @@ def _colour_wanted() -> bool:
 
 def run(args: argparse.Namespace) -> int:
     _check_inputs(args)
-    if args.live:
-        raise UsageError("live mode is not available yet")
-
     from olmtui.model.engine import Model
     from olmtui.report import dumps, has_errors, render_text, report_json
     from olmtui.sources.snapshot import load_snapshot
     from olmtui.store import Store
 
     store = Store()
-    if args.sample:
+    if args.live:
+        from olmtui.sources.live_args import options_from_args
+        from olmtui.sources.live_once import read_cluster_once
+
+        load_result = read_cluster_once(options_from_args(args), store)
+    elif args.sample:
         with as_file(files("olmtui").joinpath("samples", SAMPLE)) as sample_path:
             load_result = load_snapshot([str(sample_path)], store)
     else:
         load_result = load_snapshot(args.paths, store)
-    report = report_json("snapshot", Model(store), store, load_result)
+    source_kind = "live" if args.live else "snapshot"
+    report = report_json(source_kind, Model(store), store, load_result)
     if args.output == "json":
         sys.stdout.write(dumps(report))
     else:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from kubernetes_asyncio import config as kube_config
 from kubernetes_asyncio.client import Configuration
-from kubernetes_asyncio.config.kube_config import KubeConfigLoader
+from kubernetes_asyncio.config.kube_config import KubeConfigLoader, KubeConfigMerger
 
 from olmtui.cli import UsageError
 from olmtui.sources.live_status import one_line
@@ -25,6 +25,7 @@ from olmtui.sources.live_status import one_line
 log = logging.getLogger(__name__)
 
 SERVICE_HOST_ENV = "KUBERNETES_SERVICE_HOST"
+SERVICE_ACCOUNT_DIR = Path("/var/run/secrets/kubernetes.io/serviceaccount")
 DEFAULT_KUBECONFIG = Path("~/.kube/config")
 
 
@@ -66,17 +67,13 @@ async def load_cluster_config(kubeconfig: str | None, context: str | None) -> Cl
         raise UsageError(f"no kubeconfig found at {where}{hint}")
     joined = os.pathsep.join(paths)
     shown = ", ".join(paths)
-    try:
-        contexts, current = kube_config.list_kube_config_contexts(joined)
-    except Exception as exc:  # the library raises assorted errors on malformed files
-        raise UsageError(f"cannot read kubeconfig {shown}: {one_line(str(exc))}") from None
-    names = [c.get("name") for c in contexts or [] if isinstance(c, dict)]
+    names, current = _contexts(joined, shown)
     if context is not None and context not in names:
-        known = ", ".join(sorted(str(n) for n in names)) or "none"
+        known = ", ".join(sorted(names)) or "none"
         raise UsageError(f"context {context!r} not found in {shown} (known: {known})")
     if context is None and not current:
         raise UsageError(f"kubeconfig {shown} has no current-context; pass --context")
-    name = context or current.get("name", "")
+    name = context or current
     configuration = Configuration()
     try:
         loader = await kube_config.load_kube_config(
@@ -88,10 +85,27 @@ async def load_cluster_config(kubeconfig: str | None, context: str | None) -> Cl
     return ClusterConfig(configuration, name, loader)
 
 
+def _contexts(joined: str, shown: str) -> tuple[list[str], str]:
+    """Context names and the current context of the merged files (first file wins, as in
+    kubectl)."""
+    try:
+        merged = KubeConfigMerger(joined).config
+        doc = merged.value if merged is not None else {}
+        entries = [getattr(c, "value", c) for c in doc.get("contexts") or []]
+        names = [str(e["name"]) for e in entries]
+    except Exception as exc:  # the library raises assorted errors on malformed files
+        raise UsageError(f"cannot read kubeconfig {shown}: {one_line(str(exc))}") from None
+    return names, str(doc.get("current-context") or "")
+
+
 def _in_cluster_config() -> ClusterConfig:
     configuration = Configuration()
     try:
-        kube_config.load_incluster_config(client_configuration=configuration)
+        kube_config.load_incluster_config(
+            client_configuration=configuration,
+            token_filename=str(SERVICE_ACCOUNT_DIR / "token"),
+            cert_filename=str(SERVICE_ACCOUNT_DIR / "ca.crt"),
+        )
     except kube_config.ConfigException as exc:
         raise UsageError(f"cannot use the in-cluster service account: {exc}") from None
     return ClusterConfig(configuration, f"in-cluster ({configuration.host})")

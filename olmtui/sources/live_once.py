@@ -1,0 +1,59 @@
+"""Read the live cluster once, for the commands that print and exit (check, snapshot)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from olmtui.model.types import Finding
+from olmtui.sources.live import LiveOptions, LiveSource
+from olmtui.sources.live_resources import STREAMS
+from olmtui.store import Store
+
+OPTIONAL_STREAMS = frozenset(s.name for s in STREAMS if s.optional)
+
+
+@dataclass
+class LiveLoad:
+    """What one live read did, in the shape the report's ``source`` block reads."""
+
+    paths: list[str]
+    objects: int
+    skipped: int = 0
+    findings: list[Finding] = field(default_factory=list)
+
+
+def read_cluster_once(options: LiveOptions, store: Store) -> LiveLoad:
+    """Connect, list every kind once into ``store``, disconnect (UsageError on failure)."""
+    return asyncio.run(_read(options, store))
+
+
+async def _read(options: LiveOptions, store: Store) -> LiveLoad:
+    source = LiveSource(store, options)
+    await source.connect()
+    try:
+        await source.sync_once()
+    finally:
+        await source.close()
+    return LiveLoad([source.label], len(store), findings=access_findings(source))
+
+
+def access_findings(source: LiveSource) -> list[Finding]:
+    """What the read could not see: a kind olmtui may not list, or one the cluster does not
+    serve, leaves a hole in what the report derives, so the report says so."""
+    findings = []
+    for stream in source.status.streams.values():
+        if stream.state == "no access":
+            findings.append(Finding(
+                "warning", "LiveNoAccess", stream.name, "", "",
+                f"olmtui may not list {stream.name} ({stream.last_error}); everything derived "
+                "from those objects is missing from this report. Ask for list/watch access, "
+                "or pass --namespace for the namespaces you may read.",
+            ))
+        elif stream.state == "unavailable" and stream.name not in OPTIONAL_STREAMS:
+            findings.append(Finding(
+                "info", "LiveKindUnavailable", stream.name, "", "",
+                f"the cluster does not serve {stream.name} ({stream.last_error}); an older "
+                "OLM, or a component not installed.",
+            ))
+    return findings
