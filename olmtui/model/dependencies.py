@@ -1,0 +1,229 @@
+"""Dependency health: required APIs nobody provides, and upgrades that would break them.
+
+OLM promises never to "install a set of Operators that require APIs that cannot be provided"
+nor to "update an Operator in a way that breaks another that depends upon it" (seed 001
+§2.2.1). Its resolver enforces that, but the dashboard can tell before and after: which
+installed CSV requires an API that no installed operator provides and no CRD serves, and,
+given the next bundle of an upgrade, whether that bundle drops an API another CSV needs or
+changes its CRDs in a way OLM's CRD upgrade rules refuse (seed 001 §2.2.2).
+
+API keys are ``Kind.version.group`` as in R-API-1. Copied CSVs never count as providers
+(R-COPY-1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from olmtui.model.apis import APISurface, api_surface
+from olmtui.model.catalog import Bundle
+from olmtui.model.types import Finding, ObjectRef, ref
+from olmtui.store import is_copied_csv
+
+Obj = Mapping[str, Any]
+
+SEED_DEPENDENCIES = "seed 001_7c2d741abfa91083 §2.2"
+
+
+def _surfaces(csvs: Iterable[Obj]) -> dict[tuple[str, str], APISurface]:
+    """The API surface (R-API-1) of each non-copied CSV, by (namespace, name); copies never
+    provide anything (R-COPY-1)."""
+    return {_csv_id(c): api_surface(dict(c)) for c in csvs if not is_copied_csv(c)}
+
+
+def crd_served_apis(crd: Obj) -> set[str]:
+    """The ``Kind.version.group`` keys a CRD object serves now (``served: true`` versions;
+    a v1beta1 CRD's single ``spec.version`` counts as served)."""
+    spec = crd.get("spec") or {}
+    kind = (spec.get("names") or {}).get("kind") or ""
+    group = spec.get("group") or ""
+    versions = [v.get("name") for v in spec.get("versions") or () if v.get("served")]
+    if not spec.get("versions") and spec.get("version"):
+        versions = [spec["version"]]
+    return {f"{kind}.{v}.{group}" for v in versions if v}
+
+
+def _present_requirements(csv: Obj) -> set[str]:
+    """CRD names the CSV's own ``status.requirementStatus`` reports Present: the cluster had
+    them when OLM last checked, whoever installed them."""
+    return {
+        r.get("name") or ""
+        for r in (csv.get("status") or {}).get("requirementStatus") or ()
+        if r.get("kind") == "CustomResourceDefinition" and r.get("status") == "Present"
+    }
+
+
+def _csv_id(csv: Obj) -> tuple[str, str]:
+    meta = csv.get("metadata") or {}
+    return meta.get("namespace") or "", meta.get("name") or ""
+
+
+def _required_crd_names(csv: Obj) -> dict[str, str]:
+    """Required API key -> CRD name, for required CRDs (key as in R-API-1)."""
+    spec = csv.get("spec") or {}
+    return {
+        f"{e.get('kind') or ''}.{e.get('version') or ''}.{e['name'].split('.', 1)[1]}":
+            e["name"]
+        for e in (spec.get("customresourcedefinitions") or {}).get("required") or ()
+        if "." in (e.get("name") or "")
+    }
+
+
+def missing_requirement_findings(csvs: Iterable[Obj], crds: Iterable[Obj]) -> list[Finding]:
+    """CSVs requiring an API that no installed non-copied CSV provides and no CRD in the
+    snapshot serves (seed 001 §2.2.1). When the snapshot holds no CRDs at all (must-gathers
+    leave them out), the finding is a warning: the API may come from outside OLM."""
+    csvs = [c for c in csvs if not is_copied_csv(c)]
+    surfaces = _surfaces(csvs)
+    crds = list(crds)
+    served: set[str] = set()
+    for crd in crds:
+        served |= crd_served_apis(crd)
+    providers: dict[str, set[tuple[str, str]]] = {}
+    for csv_id, surface in surfaces.items():
+        for api in surface.provided:
+            providers.setdefault(api, set()).add(csv_id)
+    findings = []
+    for csv in csvs:
+        ns, name = _csv_id(csv)
+        required = surfaces[(ns, name)].required
+        if not required:
+            continue
+        crd_names = _required_crd_names(csv)
+        present = _present_requirements(csv)
+        missing = [
+            api for api in sorted(required)
+            if api not in served and not providers.get(api, set()) - {(ns, name)}
+            and (api not in crd_names or crd_names[api] not in present)
+        ]
+        if not missing:
+            continue
+        where = "no CRD in the snapshot serves it" if crds else \
+            "the snapshot holds no CRDs to check against"
+        findings.append(Finding(
+            "error" if crds else "warning", "RequiredAPIMissing", "ClusterServiceVersion",
+            ns, name,
+            f"CSV {name} requires {', '.join(missing)}, but no installed operator provides "
+            f"{'it' if len(missing) == 1 else 'them'} and {where}. OLM never installs an "
+            "operator whose required APIs cannot be provided (seed 001 §2.2.1); a CSV in this "
+            "state stays Pending with RequirementsNotMet. Install the operator that owns "
+            f"{'this API' if len(missing) == 1 else 'these APIs'} (a Subscription to its "
+            "package), or create the CRD.", SEED_DEPENDENCIES,
+        ))
+    return findings
+
+
+def _dropped_api_findings(
+    csv_id: tuple[str, str], bundle: Bundle, surfaces: Mapping[tuple[str, str], APISurface],
+) -> list[Finding]:
+    old = surfaces[csv_id].provided
+    # An empty provided list means the catalog did not say (e.g. a PackageManifest graph),
+    # not that the bundle provides nothing.
+    if not bundle.provided_apis or not old:
+        return []
+    ns, name = csv_id
+    findings = []
+    for api in sorted(old - set(bundle.provided_apis)):
+        others = [(i, s) for i, s in surfaces.items() if i != csv_id]
+        if any(api in s.provided for _, s in others):
+            continue
+        dependents = sorted(i for i, s in others if api in s.required)
+        if not dependents:
+            continue
+        names = ", ".join(ref(*i) for i in dependents)
+        findings.append(Finding(
+            "error", "UpgradeDropsRequiredAPI", "ClusterServiceVersion", ns, name,
+            f"The next bundle of CSV {name}, {bundle.name}, no longer provides {api}, which "
+            f"{names} {'requires' if len(dependents) == 1 else 'require'}. OLM refuses an "
+            "update that breaks an operator depending on it (seed 001 §2.2.3, deprecating "
+            "dependent APIs), so this upgrade will not resolve while "
+            f"{'it is' if len(dependents) == 1 else 'they are'} installed. Upgrade or remove "
+            "the dependent operators first, or install another provider of the API.",
+            SEED_DEPENDENCIES,
+            tuple(ObjectRef("ClusterServiceVersion", *i) for i in dependents),
+        ))
+    return findings
+
+
+def _crd_version_findings(
+    csv_id: tuple[str, str], bundle: Bundle, crds_by_name: Mapping[str, Obj],
+) -> list[Finding]:
+    ns, name = csv_id
+    all_versions = dict(bundle.crd_versions)
+    findings = []
+    for crd_name, served, storage in bundle.crds:
+        current = crds_by_name.get(crd_name)
+        if current is None:
+            continue
+        spec = current.get("spec") or {}
+        cluster_served = [v.get("name") for v in spec.get("versions") or () if v.get("served")]
+        stored = list((current.get("status") or {}).get("storedVersions") or ())
+        known = all_versions.get(crd_name)
+        defined = set(known) if known is not None else set(served) | ({storage} - {None})
+        related = (ObjectRef("CustomResourceDefinition", "", crd_name),)
+        # Seed 001 §2.2.2.2: a served version is first set to served: false, and removed
+        # only in a later upgrade.
+        removed = [v for v in cluster_served if v and v not in defined]
+        if removed and known is not None:
+            findings.append(Finding(
+                "warning", "CRDServedVersionRemoved", "ClusterServiceVersion", ns, name,
+                f"The next bundle of CSV {name}, {bundle.name}, removes "
+                f"{', '.join(removed)} from CRD {crd_name} while the cluster still serves "
+                f"{'it' if len(removed) == 1 else 'them'}. OLM's CRD upgrade procedure "
+                "removes a version only after an earlier upgrade set it to served: false "
+                "(seed 001 §2.2.2.2); clients and operators using it break at this upgrade. "
+                "Upgrade through a bundle that stops serving it first.", SEED_DEPENDENCIES,
+                related,
+            ))
+        # OLM refuses a CRD update that drops a version still listed in status.storedVersions
+        # ("risk of data loss", pkg/lib/crd/storage.go); the InstallPlan fails.
+        gone = [v for v in stored if v not in defined]
+        if gone:
+            certain = known is not None
+            findings.append(Finding(
+                "error" if certain else "warning", "CRDStoredVersionRemoved",
+                "ClusterServiceVersion", ns, name,
+                f"The next bundle of CSV {name}, {bundle.name}, "
+                + ("drops" if certain else "neither serves nor stores")
+                + f" {', '.join(gone)} of CRD {crd_name}, still listed in the CRD's "
+                "status.storedVersions. "
+                + ("" if certain else "If its CRD leaves the version out of spec.versions, ")
+                + "OLM refuses the CRD update as a risk of data loss and the InstallPlan "
+                "fails (seed 001 §2.2.2.2). Migrate the stored objects to the storage version "
+                "and remove the old version from status.storedVersions before upgrading.",
+                SEED_DEPENDENCIES, related,
+            ))
+    return findings
+
+
+def upgrade_dependency_findings(
+    csvs: Iterable[Obj], crds: Iterable[Obj], next_bundles: Mapping[str, Bundle],
+) -> list[Finding]:
+    """For each installed CSV (``"namespace/name"`` key of ``next_bundles``) and the bundle
+    its Subscription would move to next: dropped APIs others require, and CRD changes OLM's
+    upgrade rules refuse (seed 001 §2.2.2, §2.2.3)."""
+    if not next_bundles:
+        return []
+    surfaces = _surfaces(csvs)
+    crds_by_name = {(c.get("metadata") or {}).get("name") or "": c for c in crds}
+    by_ref = {ref(*i): i for i in surfaces}
+    findings = []
+    for csv_ref, bundle in sorted(next_bundles.items()):
+        csv_id = by_ref.get(csv_ref)
+        if csv_id is None:
+            continue
+        findings += _dropped_api_findings(csv_id, bundle, surfaces)
+        findings += _crd_version_findings(csv_id, bundle, crds_by_name)
+    return findings
+
+
+def dependency_findings(
+    csvs: Iterable[Obj], crds: Iterable[Obj], next_bundles: Mapping[str, Bundle] | None = None,
+) -> list[Finding]:
+    """All dependency findings, sorted (see the two functions above)."""
+    csvs = list(csvs)
+    crds = list(crds)
+    findings = missing_requirement_findings(csvs, crds)
+    findings += upgrade_dependency_findings(csvs, crds, next_bundles or {})
+    return sorted(findings, key=lambda f: f.sort_key)

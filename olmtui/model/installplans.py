@@ -1,0 +1,427 @@
+"""InstallPlans as a person reads them, and the namespace-wide effects of colocation.
+
+An InstallPlan says little in one place: the CSVs it installs are spread over
+``spec.clusterServiceVersionNames``, the ``status.bundleLookups`` and the CSV steps of
+``status.plan`` (R-IP-1, R-IP-4), and which Subscriptions it really moves is nowhere at all.
+OLM resolves every Subscription of a namespace together, so one Manual Subscription makes every
+new InstallPlan there Manual (R-SUB-4) and one InstallPlan may carry the CSVs of several
+operators (seed 004, "Colocation of Operators in a namespace"). This module rebuilds those
+facts from plain dicts: a summary per InstallPlan, the plans waiting for approval, and the
+contagion / shared-plan findings of one namespace.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from olmtui.model.subscriptions import approval, install_plan_name
+from olmtui.model.types import Finding, ObjectRef, ref
+
+Obj = Mapping[str, Any]
+
+SEED_COLOCATION = "seed 004_56cfb3cf94008c4c"
+#: Step statuses that mean the step is done (§1.9).
+_DONE_STEPS = frozenset({"Created", "Present"})
+#: Step statuses that are failures whatever the plan phase (§1.9).
+_BAD_STEPS = frozenset({"NotCreated", "UnsupportedResource"})
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionState:
+    """One status condition, as observed (or as OLM would write it)."""
+
+    type: str
+    status: str
+    reason: str | None = None
+    message: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedCSV:
+    """One CSV an InstallPlan installs, with what the plan tells about it."""
+
+    name: str
+    package: str | None = None
+    version: str | None = None
+    #: The CSV it replaces on this cluster (R-UPG-4), ``None`` for a fresh install.
+    replaces: str | None = None
+    #: ``"namespace/name"`` of the CatalogSource it comes from.
+    catalog: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BundleLookupState:
+    """One ``status.bundleLookups`` entry (R-IP-4)."""
+
+    identifier: str
+    path: str
+    catalog: str | None
+    replaces: str | None
+    conditions: tuple[ConditionState, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StepState:
+    """One ``status.plan`` step that did not complete."""
+
+    resolving: str
+    kind: str
+    name: str
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class InstallPlanSummary:
+    namespace: str
+    name: str
+    phase: str | None
+    approval: str
+    approved: bool
+    csv_names: tuple[str, ...]
+    csvs: tuple[PlannedCSV, ...]
+    bundle_lookups: tuple[BundleLookupState, ...]
+    failed_steps: tuple[StepState, ...]
+    conditions: tuple[ConditionState, ...]
+    message: str | None
+    #: Subscriptions named in ``ownerReferences`` (OLM adds every Subscription it resolved).
+    owners: tuple[str, ...]
+
+    @property
+    def ref(self) -> str:
+        return ref(self.namespace, self.name)
+
+    @property
+    def waiting_for_approval(self) -> bool:
+        """R-IP-2: a plan leaves ``RequiresApproval`` only once ``spec.approved`` is true."""
+        return self.phase == "RequiresApproval" and not self.approved
+
+
+@dataclass(frozen=True, slots=True)
+class PendingApproval:
+    """An InstallPlan waiting for someone to approve it, and what approving it would move."""
+
+    namespace: str
+    name: str
+    csvs: tuple[PlannedCSV, ...]
+    #: Names of the Subscriptions of the namespace whose operators the plan moves.
+    subscriptions: tuple[str, ...]
+
+    @property
+    def ref(self) -> str:
+        return ref(self.namespace, self.name)
+
+
+# -- reading one InstallPlan ------------------------------------------------------------------
+
+def _conditions(raw: Iterable[Obj] | None) -> tuple[ConditionState, ...]:
+    return tuple(
+        ConditionState(
+            str(c.get("type", "")), str(c.get("status", "")),
+            c.get("reason") or None, c.get("message") or None,
+        )
+        for c in raw or ()
+    )
+
+
+def _package_property(properties: Any) -> tuple[str | None, str | None]:
+    """``(packageName, version)`` of the ``olm.package`` property in a bundle's properties,
+    given as the JSON text OLM stores (``{"properties": [...]}``) or as the parsed value."""
+    if isinstance(properties, str):
+        try:
+            properties = json.loads(properties)
+        except ValueError:
+            return None, None
+    if isinstance(properties, dict):
+        properties = properties.get("properties")
+    for prop in properties if isinstance(properties, list) else ():
+        if isinstance(prop, dict) and prop.get("type") == "olm.package":
+            value = prop.get("value") or {}
+            if isinstance(value, dict):
+                return value.get("packageName") or None, value.get("version") or None
+    return None, None
+
+
+def _csv_step_facts(step: Obj) -> PlannedCSV | None:
+    """What a ClusterServiceVersion step tells: older OLM inlines the whole CSV as JSON in
+    ``resource.manifest``; newer OLM stores a reference to an unpacked-bundle ConfigMap
+    that carries ``replaces`` and ``properties``."""
+    resource = step.get("resource") or {}
+    if resource.get("kind") != "ClusterServiceVersion" or not resource.get("name"):
+        return None
+    source = resource.get("sourceName")
+    catalog = ref(resource.get("sourceNamespace") or "", source) if source else None
+    package = version = replaces = None
+    manifest = resource.get("manifest")
+    doc: Any = None
+    if isinstance(manifest, str) and manifest.lstrip().startswith("{"):
+        try:
+            doc = json.loads(manifest)
+        except ValueError:
+            doc = None
+    if isinstance(doc, dict) and doc.get("kind") == "ClusterServiceVersion":
+        spec = doc.get("spec") or {}
+        version = spec.get("version") or None
+        replaces = spec.get("replaces") or None
+        annotations = (doc.get("metadata") or {}).get("annotations") or {}
+        package, _ = _package_property(annotations.get("operatorframework.io/properties"))
+    elif isinstance(doc, dict):
+        replaces = doc.get("replaces") or None
+        package, version = _package_property(doc.get("properties"))
+    return PlannedCSV(resource["name"], package, version, replaces, catalog)
+
+
+def _merge(a: PlannedCSV, b: PlannedCSV) -> PlannedCSV:
+    """Fill the gaps of ``a`` with what ``b`` knows about the same CSV."""
+    return PlannedCSV(
+        a.name, a.package or b.package, a.version or b.version,
+        a.replaces or b.replaces, a.catalog or b.catalog,
+    )
+
+
+def summarize_install_plan(ip: Obj) -> InstallPlanSummary:
+    """The summary of one InstallPlan (R-IP-1..4)."""
+    meta = ip.get("metadata") or {}
+    spec = ip.get("spec") or {}
+    status = ip.get("status") or {}
+    phase = status.get("phase") or None
+    planned: dict[str, PlannedCSV] = {}
+    names = tuple(spec.get("clusterServiceVersionNames") or ())
+    for name in names:
+        planned[name] = PlannedCSV(name)
+    lookups = []
+    for lookup in status.get("bundleLookups") or ():
+        catalog_ref = lookup.get("catalogSourceRef") or {}
+        catalog = (
+            ref(catalog_ref.get("namespace") or "", catalog_ref["name"])
+            if catalog_ref.get("name") else None
+        )
+        identifier = lookup.get("identifier") or ""
+        package, version = _package_property(lookup.get("properties"))
+        replaces = lookup.get("replaces") or None
+        lookups.append(BundleLookupState(
+            identifier, lookup.get("path") or "", catalog, replaces,
+            _conditions(lookup.get("conditions")),
+        ))
+        if identifier:
+            facts = PlannedCSV(identifier, package, version, replaces, catalog)
+            planned[identifier] = _merge(planned.get(identifier, facts), facts)
+    failed = []
+    for step in status.get("plan") or ():
+        facts = _csv_step_facts(step)
+        if facts is not None:
+            planned[facts.name] = _merge(planned.get(facts.name, facts), facts)
+        step_status = step.get("status") or "Unknown"
+        if step_status in _BAD_STEPS or (phase == "Failed" and step_status not in _DONE_STEPS):
+            resource = step.get("resource") or {}
+            failed.append(StepState(
+                step.get("resolving") or "", resource.get("kind") or "",
+                resource.get("name") or "", step_status,
+            ))
+    owners = tuple(
+        o["name"] for o in meta.get("ownerReferences") or ()
+        if o.get("kind") == "Subscription" and o.get("name")
+    )
+    return InstallPlanSummary(
+        namespace=meta.get("namespace") or "",
+        name=meta.get("name") or "",
+        phase=phase,
+        approval="Manual" if spec.get("approval") == "Manual" else "Automatic",
+        approved=bool(spec.get("approved")),
+        csv_names=names,
+        csvs=tuple(planned.values()),
+        bundle_lookups=tuple(lookups),
+        failed_steps=tuple(failed),
+        conditions=_conditions(status.get("conditions")),
+        message=status.get("message") or None,
+        owners=owners,
+    )
+
+
+def expected_subscription_condition(ip: Obj) -> ConditionState | None:
+    """R-SUB-5: the InstallPlan condition OLM writes on a Subscription that references ``ip``
+    (``InstallPlanPending`` / ``InstallPlanFailed``), or ``None`` for a Complete plan."""
+    status = ip.get("status") or {}
+    phase = status.get("phase") or ""
+    installed = next(
+        (c for c in status.get("conditions") or () if c.get("type") == "Installed"), None
+    )
+    if installed is not None and installed.get("status") in ("True", "False") \
+            and installed.get("message"):
+        message = installed["message"]
+    else:
+        pending = [
+            c.get("message") or ""
+            for lookup in status.get("bundleLookups") or ()
+            for c in lookup.get("conditions") or ()
+            if c.get("type") == "BundleLookupPending"
+        ]
+        message = " ".join(f"{m}." for m in pending)
+    if phase == "":
+        return ConditionState("InstallPlanPending", "True", "InstallPlanNotYetReconciled",
+                              message or None)
+    if phase in ("Planning", "Installing", "RequiresApproval"):
+        return ConditionState("InstallPlanPending", "True", phase, message or None)
+    if phase == "Failed":
+        reason = "InstallPlanFailed"
+        if installed is not None and installed.get("status") == "False" \
+                and installed.get("reason"):
+            reason = installed["reason"]
+        return ConditionState("InstallPlanFailed", "True", reason, message or None)
+    return None
+
+
+# -- which Subscriptions a plan moves -------------------------------------------------------
+
+def _moves(planned: PlannedCSV, sub: Obj, csv_replaces: Mapping[str, str]) -> bool:
+    """Whether installing ``planned`` moves the operator of ``sub``: the CSV is the one the
+    Subscription is at or heading to, it replaces the installed one (R-UPG-4), or it is a
+    bundle of the Subscription's package."""
+    spec = sub.get("spec") or {}
+    status = sub.get("status") or {}
+    installed = status.get("installedCSV")
+    if planned.name in (status.get("currentCSV"), installed):
+        return True
+    replaces = planned.replaces or csv_replaces.get(planned.name)
+    if installed and replaces == installed:
+        return True
+    return bool(planned.package) and planned.package == spec.get("name")
+
+
+def subscriptions_moved(
+    summary: InstallPlanSummary, subs: Iterable[Obj], csvs: Iterable[Obj] = (),
+) -> dict[str, tuple[str, ...]]:
+    """For each Subscription of the plan's namespace that the plan moves, the names of the
+    plan's CSVs that move it (``csvs`` supply ``spec.replaces`` of CSVs already created)."""
+    csv_replaces = {
+        (c.get("metadata") or {}).get("name", ""): (c.get("spec") or {}).get("replaces") or ""
+        for c in csvs
+    }
+    moved: dict[str, tuple[str, ...]] = {}
+    for sub in subs:
+        meta = sub.get("metadata") or {}
+        if (meta.get("namespace") or "") != summary.namespace:
+            continue
+        names = tuple(p.name for p in summary.csvs if _moves(p, sub, csv_replaces))
+        if names:
+            moved[meta.get("name", "")] = names
+    return dict(sorted(moved.items()))
+
+
+def pending_approvals(
+    install_plans: Iterable[Obj], subs: Iterable[Obj] = (), csvs: Iterable[Obj] = (),
+) -> list[PendingApproval]:
+    """Every InstallPlan waiting for approval (R-IP-2), with the operators it would move,
+    sorted by namespace and name."""
+    subs = list(subs)
+    csvs = list(csvs)
+    pending = []
+    for ip in install_plans:
+        summary = summarize_install_plan(ip)
+        if not summary.waiting_for_approval:
+            continue
+        moved = subscriptions_moved(summary, subs, csvs)
+        pending.append(PendingApproval(summary.namespace, summary.name, summary.csvs,
+                                       tuple(moved)))
+    return sorted(pending, key=lambda p: (p.namespace, p.name))
+
+
+# -- findings for one namespace -------------------------------------------------------------
+
+def _describe(planned: PlannedCSV) -> str:
+    parts = [planned.name]
+    if planned.package or planned.version:
+        parts.append(f"({' '.join(x for x in (planned.package, planned.version) if x)})")
+    parts.append(f"replacing {planned.replaces}" if planned.replaces else "as a new install")
+    return " ".join(parts)
+
+
+def _contagion_findings(namespace: str, subs: list[Obj]) -> list[Finding]:
+    manual = sorted(
+        (s.get("metadata") or {}).get("name", "") for s in subs if approval(s) == "Manual"
+    )
+    if not manual:
+        return []
+    findings = []
+    for sub in subs:
+        if approval(sub) == "Manual":
+            continue
+        name = (sub.get("metadata") or {}).get("name", "")
+        # R-SUB-4: the plan's approval is Manual if ANY Subscription in the namespace is.
+        findings.append(Finding(
+            "warning", "ManualApprovalContagion", "Subscription", namespace, name,
+            f"Subscription {name} asks for Automatic approval but works as Manual: "
+            f"{'Subscription' if len(manual) == 1 else 'Subscriptions'} "
+            f"{', '.join(manual)} in namespace {namespace} "
+            f"{'asks' if len(manual) == 1 else 'ask'} for Manual approval, and OLM makes "
+            "every new InstallPlan of a namespace Manual when any Subscription there is "
+            "Manual (R-SUB-4). Its upgrades wait for someone to approve them. To upgrade it "
+            "automatically, install it in its own namespace with its own OperatorGroup, or "
+            "give every Subscription of this namespace the same approval.",
+            rule="R-SUB-4",
+            related=tuple(ObjectRef("Subscription", namespace, m) for m in manual),
+        ))
+    return findings
+
+
+def _shared_plan_finding(
+    summary: InstallPlanSummary, moved: dict[str, tuple[str, ...]],
+) -> Finding:
+    pending = summary.waiting_for_approval
+    listing = "; ".join(f"{sub}: {', '.join(names)}" for sub, names in moved.items())
+    consequence = (
+        "approving it upgrades all of them at once"
+        if pending else "all of them succeed or fail together"
+    )
+    return Finding(
+        "warning" if pending else "info", "SharedInstallPlan", "InstallPlan",
+        summary.namespace, summary.name,
+        f"InstallPlan {summary.name} carries the CSVs of {len(moved)} operators ({listing}). "
+        "OLM resolves all Subscriptions of a namespace together and puts every CSV it "
+        "changes into one InstallPlan (seed 004, colocation), so "
+        f"{consequence}. To upgrade operators independently, install them in separate "
+        "namespaces, each with its own OperatorGroup.",
+        rule=SEED_COLOCATION,
+        related=tuple(ObjectRef("Subscription", summary.namespace, s) for s in moved),
+    )
+
+
+def _approval_finding(summary: InstallPlanSummary, moved: dict[str, tuple[str, ...]]) -> Finding:
+    what = "; ".join(_describe(p) for p in summary.csvs) or "no CSV"
+    return Finding(
+        "info", "InstallPlanRequiresApproval", "InstallPlan", summary.namespace, summary.name,
+        f"InstallPlan {summary.name} waits for approval (phase RequiresApproval, "
+        f"spec.approved false): it would install {what}. OLM starts it only once "
+        "spec.approved is true (R-IP-2): review it, then approve it with "
+        f"`oc patch installplan {summary.name} -n {summary.namespace} --type merge "
+        "-p '{\"spec\":{\"approved\":true}}'`.",
+        rule="R-IP-2",
+        related=tuple(ObjectRef("Subscription", summary.namespace, s) for s in moved),
+    )
+
+
+def namespace_installplan_findings(
+    namespace: str, subs: Iterable[Obj], ips: Iterable[Obj], csvs: Iterable[Obj] = (),
+) -> list[Finding]:
+    """Manual-approval contagion, shared InstallPlans and plans waiting for approval in one
+    namespace (R-SUB-4, R-IP-2, seed 004). Only the InstallPlans that some Subscription
+    references now, or that wait for approval, are looked at: older plans are history."""
+    subs = [s for s in subs if ((s.get("metadata") or {}).get("namespace") or "") == namespace]
+    csvs = list(csvs)
+    findings = _contagion_findings(namespace, subs)
+    referenced = {found[1] for s in subs if (found := install_plan_name(s))}
+    for ip in ips:
+        summary = summarize_install_plan(ip)
+        if summary.namespace != namespace:
+            continue
+        if summary.name not in referenced and not summary.waiting_for_approval:
+            continue
+        moved = subscriptions_moved(summary, subs, csvs)
+        if len(moved) > 1:
+            findings.append(_shared_plan_finding(summary, moved))
+        if summary.waiting_for_approval:
+            findings.append(_approval_finding(summary, moved))
+    return sorted(findings, key=lambda f: f.sort_key)
+

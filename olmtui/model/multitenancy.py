@@ -1,0 +1,296 @@
+"""Multitenancy limits: the same operator installed in several namespaces (seeds 002, 000).
+
+OLM will install one operator per namespace as often as asked, but CRDs are cluster-wide: all
+instances share one definition of each CRD, and whichever install or upgrade ran last wrote
+it. The docs therefore support several instances only when they are the same version (or ship
+the exact same CRDs, or none), have no dependencies and ship no CRD conversion webhook
+("Limitations and considerations", seed 002; "Limitations for multitenant Operator
+management", seed 000). None of this shows in any status field; this module finds it from
+the non-copied CSVs, their Subscriptions and the CRDs, cluster-wide but in one linear pass.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from olmtui.model.apis import api_surface
+from olmtui.model.semver_range import parse_version
+from olmtui.model.types import Finding, ObjectRef
+from olmtui.store import is_copied_csv
+
+Obj = Mapping[str, Any]
+
+SEED_MULTITENANCY = "seed 002_a6b7088198a05c3a"
+SEED_CRD_LIMITS = "seed 000_f3cdec6941bb6131"
+GENERATED_BY = "olm.generated-by"
+PROPERTIES_ANNOTATIONS = ("operatorframework.io/properties", "olm.properties")
+COMPONENT_LABEL_PREFIX = "operators.coreos.com/"
+#: A CSV name is ``<package>.v<version>`` by convention; the package is what comes before.
+_NAME_VERSION = re.compile(r"^(.+?)\.v?\d")
+#: CSV phases of a link that is on its way out of a replacement chain (R-CSV-R, R-CSV-D).
+_LEAVING = frozenset({"Replacing", "Deleting"})
+
+
+@dataclass(frozen=True, slots=True)
+class Instance:
+    """One installed operator: the current non-copied CSV of a package in a namespace."""
+
+    package: str
+    namespace: str
+    csv: str
+    version: str | None
+    owned_crds: frozenset[tuple[str, str]]
+    required_apis: frozenset[str]
+    conversion_webhook: bool
+    #: ``olm.generated-by`` of its Subscription: OLM created it as a dependency (R-SUB-12).
+    generated_by: str | None
+
+    @property
+    def object_ref(self) -> ObjectRef:
+        return ObjectRef("ClusterServiceVersion", self.namespace, self.csv)
+
+    @property
+    def label(self) -> str:
+        return f"{self.namespace}/{self.csv} ({self.version or 'no version'})"
+
+
+def _package_from_properties(annotations: Mapping[str, Any]) -> str | None:
+    for key in PROPERTIES_ANNOTATIONS:
+        text = annotations.get(key)
+        if not text:
+            continue
+        try:
+            props = json.loads(text)
+        except ValueError:
+            continue
+        props = props.get("properties") if isinstance(props, dict) else props
+        for prop in props if isinstance(props, list) else ():
+            if isinstance(prop, dict) and prop.get("type") == "olm.package":
+                name = (prop.get("value") or {}).get("packageName")
+                if name:
+                    return str(name)
+    return None
+
+
+def package_of(csv: Obj, subs_by_csv: Mapping[tuple[str, str], Obj]) -> str:
+    """The package a CSV belongs to: its Subscription's ``spec.name``; else the component
+    label ``operators.coreos.com/<package>.<namespace>``; else the ``olm.package`` bundle
+    property; else the CSV name up to its version."""
+    meta = csv.get("metadata") or {}
+    ns, name = meta.get("namespace") or "", meta.get("name") or ""
+    sub = subs_by_csv.get((ns, name))
+    if sub is not None and (sub.get("spec") or {}).get("name"):
+        return str(sub["spec"]["name"])
+    suffix = f".{ns}"
+    for label in meta.get("labels") or {}:
+        if label.startswith(COMPONENT_LABEL_PREFIX) and label.endswith(suffix):
+            package = label[len(COMPONENT_LABEL_PREFIX):-len(suffix)]
+            if package:
+                return package
+    from_properties = _package_from_properties(meta.get("annotations") or {})
+    if from_properties:
+        return from_properties
+    match = _NAME_VERSION.match(name)
+    return match.group(1) if match else name
+
+
+def _subs_by_csv(subs: Iterable[Obj]) -> dict[tuple[str, str], Obj]:
+    out: dict[tuple[str, str], Obj] = {}
+    for sub in subs:
+        ns = (sub.get("metadata") or {}).get("namespace") or ""
+        status = sub.get("status") or {}
+        for key in ("currentCSV", "installedCSV"):
+            if status.get(key):
+                out[(ns, status[key])] = sub
+    return out
+
+
+def installed_instances(csvs: Iterable[Obj], subs: Iterable[Obj]) -> list[Instance]:
+    """One :class:`Instance` per package and namespace: the non-copied CSV that is not being
+    replaced (a CSV named by another one's ``spec.replaces`` is the older link)."""
+    subs_by_csv = _subs_by_csv(subs)
+    candidates: dict[tuple[str, str], list[Obj]] = {}
+    for csv in csvs:
+        if is_copied_csv(csv) or (csv.get("status") or {}).get("phase") in _LEAVING:
+            continue
+        ns = (csv.get("metadata") or {}).get("namespace") or ""
+        candidates.setdefault((package_of(csv, subs_by_csv), ns), []).append(csv)
+    instances = []
+    for (package, ns), group in sorted(candidates.items()):
+        replaced = {(c.get("spec") or {}).get("replaces") for c in group}
+        current = [c for c in group if (c.get("metadata") or {}).get("name") not in replaced]
+        csv = min(current or group, key=lambda c: (c.get("metadata") or {}).get("name") or "")
+        name = (csv.get("metadata") or {}).get("name") or ""
+        spec = csv.get("spec") or {}
+        owned = (spec.get("customresourcedefinitions") or {}).get("owned") or ()
+        sub_meta = (subs_by_csv.get((ns, name)) or {}).get("metadata") or {}
+        instances.append(Instance(
+            package=package, namespace=ns, csv=name,
+            version=spec.get("version") or None,
+            owned_crds=frozenset((e.get("name") or "", e.get("version") or "") for e in owned),
+            required_apis=api_surface(dict(csv)).required,
+            conversion_webhook=any(
+                w.get("type") == "ConversionWebhook" for w in spec.get("webhookdefinitions") or ()
+            ),
+            generated_by=(sub_meta.get("annotations") or {}).get(GENERATED_BY) or None,
+        ))
+    return instances
+
+
+def _newest(instances: list[Instance]) -> Instance | None:
+    """The instance with the highest semver version, or ``None`` when a version is missing
+    or not semver (then no instance can be called older)."""
+    keyed = []
+    for inst in instances:
+        version = parse_version(inst.version or "")
+        if version is None:
+            return None
+        keyed.append((version.key, inst.namespace, inst))
+    return max(keyed, key=lambda k: k[:2])[2]
+
+
+def _crd_list(crds: frozenset[tuple[str, str]]) -> str:
+    return ", ".join(f"{n} {v}" for n, v in sorted(crds)) or "none"
+
+
+def _skew_findings(package: str, group: list[Instance]) -> list[Finding]:
+    """Instances at other versions, or with other owned CRDs, than the newest (seed 002:
+    all instances must be the same version; seed 000: only the exact same CRDs, or none, are
+    supported)."""
+    newest = _newest(group)
+    versions = {i.version for i in group}
+    crd_sets = {i.owned_crds for i in group}
+    if len(versions) < 2 and len(crd_sets) < 2:
+        return []
+    everyone = "; ".join(i.label for i in group)
+    findings = []
+    for inst in group:
+        others = tuple(o.object_ref for o in group if o is not inst)
+        reference = newest or next(o for o in group if o is not inst)
+        if newest is not None and inst is newest:
+            continue
+        if inst.owned_crds != reference.owned_crds:
+            findings.append(Finding(
+                "warning", "MultiInstanceCRDMismatch", "ClusterServiceVersion",
+                inst.namespace, inst.csv,
+                f"Package {package} is installed in {len(group)} namespaces ({everyone}) and "
+                f"the instances ship different CRDs: this one owns {_crd_list(inst.owned_crds)}"
+                f", {reference.label} owns {_crd_list(reference.owned_crds)}. CRDs are "
+                "cluster-wide, so only one definition of each exists and the last install or "
+                "upgrade wrote it; OLM supports several instances only when they ship the exact "
+                "same CRDs, or none (seed 000). Move every instance to the same version.",
+                SEED_CRD_LIMITS, others,
+            ))
+        elif inst.version != reference.version:
+            no_crds = not any(i.owned_crds for i in group)
+            findings.append(Finding(
+                "info" if no_crds else "warning", "MultiInstanceVersionSkew",
+                "ClusterServiceVersion", inst.namespace, inst.csv,
+                f"Package {package} is installed in {len(group)} namespaces at different "
+                f"versions ({everyone}). "
+                + ("None of them owns a CRD, which the docs support (seed 000), but "
+                   if no_crds else
+                   "They own the same CRD list, yet CRDs are cluster-wide: the newest "
+                   "instance's CRD definition wins and OLM blocks installing an instance "
+                   "whose CRD lacks versions already in use. ")
+                + "OLM documents that all instances of an operator must be the same version "
+                "(seed 002): upgrade them together, to one channel and version.",
+                SEED_MULTITENANCY, others,
+            ))
+    return findings
+
+
+def _instance_limit_findings(package: str, group: list[Instance]) -> list[Finding]:
+    """Seed 002: a multi-instance operator may not have dependencies nor ship a conversion
+    webhook."""
+    findings = []
+    where = ", ".join(i.namespace for i in group)
+    for inst in group:
+        others = tuple(o.object_ref for o in group if o is not inst)
+        reasons = []
+        if inst.required_apis:
+            reasons.append(f"its CSV requires {', '.join(sorted(inst.required_apis))}")
+        if inst.generated_by:
+            reasons.append(f"OLM installed it as a dependency (its Subscription was "
+                           f"generated by InstallPlan {inst.generated_by}, R-SUB-12)")
+        if reasons:
+            findings.append(Finding(
+                "warning", "MultiInstanceWithDependencies", "ClusterServiceVersion",
+                inst.namespace, inst.csv,
+                f"Package {package} is installed in several namespaces ({where}) and has "
+                f"dependencies: {'; '.join(reasons)}. OLM resolves dependencies per "
+                "namespace, so each instance pulls in its own copy of every dependency, "
+                "which then runs at several versions over the same cluster-wide CRDs; the "
+                "docs rule this out for multi-instance operators (seed 002). Install "
+                "dependencies once, cluster-wide, or use a single global instance.",
+                SEED_MULTITENANCY, others,
+            ))
+        if inst.conversion_webhook:
+            findings.append(Finding(
+                "warning", "MultiInstanceConversionWebhook", "ClusterServiceVersion",
+                inst.namespace, inst.csv,
+                f"Package {package} is installed in several namespaces ({where}) and ships a "
+                "CRD conversion webhook. A CRD names one conversion service, so each instance "
+                "points the shared CRD at its own namespace when it installs, and removing or "
+                "downgrading that instance breaks conversion for all; the docs rule this out "
+                "(seed 002). Keep a single, global instance of this operator.",
+                SEED_MULTITENANCY, others,
+            ))
+    return findings
+
+
+def _shared_crd_findings(instances: list[Instance], crds: Iterable[Obj]) -> list[Finding]:
+    """CRDs owned from several namespaces by different packages or different versions. OLM
+    checks CRD owners only inside one namespace (R-CSV-O); across namespaces the owners take
+    turns rewriting the one cluster-wide definition (seed 000)."""
+    on_cluster = {(c.get("metadata") or {}).get("name") or "": c for c in crds}
+    owners: dict[str, list[Instance]] = {}
+    for inst in instances:
+        for crd_name in {n for n, _ in inst.owned_crds}:
+            owners.setdefault(crd_name, []).append(inst)
+    findings = []
+    for crd_name, group in sorted(owners.items()):
+        if len({i.namespace for i in group}) < 2:
+            continue
+        packages = {i.package for i in group}
+        if len(packages) < 2 and len({i.version for i in group}) < 2:
+            continue
+        what = "different packages" if len(packages) > 1 else "different versions"
+        listing = "; ".join(f"{i.package} {i.label}" for i in group)
+        served = ""
+        if crd_name in on_cluster:
+            spec = on_cluster[crd_name].get("spec") or {}
+            names = [v.get("name") for v in spec.get("versions") or () if v.get("served")]
+            served = f" The CRD on the cluster serves {', '.join(names) or 'no version'}."
+        findings.append(Finding(
+            "warning", "SharedCRDOwners", "CustomResourceDefinition", "", crd_name,
+            f"CRD {crd_name} is owned by CSVs of {what} in several namespaces ({listing})."
+            f"{served} A CRD is cluster-wide: every install or upgrade of one owner rewrites "
+            "the definition all of them use, the newest one wins, and an owner whose CRD "
+            "lacks versions already in use is blocked (seed 000). OLM checks owners only "
+            "within a namespace (R-CSV-O). Keep one owner, or the same version everywhere.",
+            SEED_CRD_LIMITS, tuple(i.object_ref for i in group),
+        ))
+    return findings
+
+
+def multitenancy_findings(
+    csvs: Iterable[Obj], subs: Iterable[Obj], crds: Iterable[Obj] = (),
+) -> list[Finding]:
+    """All multitenancy-limit findings of the cluster, sorted."""
+    instances = installed_instances(csvs, subs)
+    by_package: dict[str, list[Instance]] = {}
+    for inst in instances:
+        by_package.setdefault(inst.package, []).append(inst)
+    findings = []
+    for package, group in sorted(by_package.items()):
+        if len({i.namespace for i in group}) < 2:
+            continue
+        findings += _skew_findings(package, group)
+        findings += _instance_limit_findings(package, group)
+    findings += _shared_crd_findings(instances, crds)
+    return sorted(findings, key=lambda f: f.sort_key)

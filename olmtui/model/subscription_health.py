@@ -1,0 +1,227 @@
+"""What a Subscription's status says is wrong, in words a person can act on (§12).
+
+OLM writes its verdicts on a Subscription as conditions (ResolutionFailed, InstallPlanPending,
+InstallPlanFailed, InstallPlanMissing, CatalogSourcesUnhealthy, BundleUnpacking,
+BundleUnpackFailed, the deprecation conditions) and as ``status.state``. Conditions lag: when
+the referenced InstallPlan is at hand, the condition OLM is about to write (R-SUB-5, R-SUB-6)
+is derived from it, so a failed plan shows even before OLM records it on the Subscription.
+Approval, effective approval and the 0-or-2+ OperatorGroup stall (R-SUB-4, R-SUB-9) live in
+``subscriptions.py``; the namespace-wide approval effects live in ``installplans.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from olmtui.model.installplans import (
+    ConditionState,
+    InstallPlanSummary,
+    expected_subscription_condition,
+    summarize_install_plan,
+)
+from olmtui.model.subscriptions import install_plan_name
+from olmtui.model.types import Finding, ObjectRef, Severity
+
+Obj = Mapping[str, Any]
+
+_DEPRECATIONS = ("PackageDeprecated", "ChannelDeprecated", "BundleDeprecated")
+_PLAN_CONDITIONS = ("InstallPlanPending", "InstallPlanFailed", "InstallPlanMissing")
+
+
+def _true_conditions(sub: Obj) -> dict[str, ConditionState]:
+    """Conditions with status True, by type (OLM keeps one per type)."""
+    out = {}
+    for c in (sub.get("status") or {}).get("conditions") or ():
+        if c.get("status") == "True" and c.get("type"):
+            out[c["type"]] = ConditionState(
+                c["type"], "True", c.get("reason") or None, c.get("message") or None
+            )
+    return out
+
+
+def _plan_name(sub: Obj) -> str | None:
+    found = install_plan_name(sub)
+    return found[1] if found else None
+
+
+def _what(sub: Obj) -> str:
+    spec = sub.get("spec") or {}
+    channel = f", channel {spec['channel']}" if spec.get("channel") else ""
+    source = f"{spec.get('sourceNamespace') or ''}/{spec.get('source') or ''}"
+    return f"package {spec.get('name') or '?'}{channel}, catalog {source}"
+
+
+class _Builder:
+    """Collects the findings of one Subscription with its identity filled in."""
+
+    def __init__(self, sub: Obj) -> None:
+        meta = sub.get("metadata") or {}
+        self.namespace = meta.get("namespace") or ""
+        self.name = meta.get("name") or ""
+        self.findings: list[Finding] = []
+
+    def add(self, severity: Severity, code: str, message: str, rule: str,
+            related: tuple[ObjectRef, ...] = ()) -> None:
+        self.findings.append(Finding(severity, code, "Subscription", self.namespace,
+                                     self.name, message, rule, related))
+
+
+def _resolution(b: _Builder, sub: Obj, cond: ConditionState) -> None:
+    # R-SUB-7: ConstraintsNotSatisfiable (the solver's constraint list, R-UPG-6 texts
+    # included) or ErrorPreventedResolution (any other resolver error).
+    advice = {
+        "ConstraintsNotSatisfiable": (
+            "The resolver found no set of bundles that satisfies every constraint listed: "
+            "check that the package, channel and startingCSV exist in the catalog, that the "
+            "APIs and packages it requires are available, and that no installed operator "
+            "stands in the way. OLM retries on every catalog or Subscription change."
+        ),
+        "ErrorPreventedResolution": (
+            "An error stopped the resolver before it could decide, most often an unreachable "
+            "or broken CatalogSource: fix the error above; OLM retries on its own."
+        ),
+    }.get(cond.reason or "", "OLM clears this condition after the next successful resolution.")
+    b.add("error", cond.reason or "ResolutionFailed",
+          f"OLM cannot resolve Subscription {b.name} ({_what(sub)}): "
+          f"{cond.message or 'no message'}. {advice}", "R-SUB-7")
+
+
+def _plan_condition(
+    b: _Builder, sub: Obj, observed: dict[str, ConditionState],
+    plan: InstallPlanSummary | None, expected: ConditionState | None,
+) -> None:
+    """R-SUB-5 / R-SUB-6, once: the observed condition, else the one OLM is about to write."""
+    cond = next((observed[t] for t in _PLAN_CONDITIONS if t in observed), expected)
+    if cond is None:
+        return
+    if cond.message is None and expected is not None and expected.type == cond.type:
+        # Older OLM wrote these conditions without a message; the plan still has it.
+        cond = ConditionState(cond.type, cond.status, cond.reason, expected.message)
+    ip_name = plan.name if plan else _plan_name(sub) or "?"
+    related = (ObjectRef("InstallPlan", b.namespace, ip_name),)
+    lag = "" if cond.type in observed else " (OLM has not written this condition yet)"
+    if cond.type == "InstallPlanFailed":
+        steps = ""
+        if plan and plan.failed_steps:
+            steps = " Steps not completed: " + ", ".join(
+                f"{s.kind} {s.name} ({s.status})" for s in plan.failed_steps) + "."
+        b.add("error", "InstallPlanFailed",
+              f"InstallPlan {ip_name} of Subscription {b.name} failed{lag} "
+              f"(reason {cond.reason or 'InstallPlanFailed'}): {cond.message or 'no message'}."
+              f"{steps} OLM does not retry a Failed InstallPlan (R-IP-3): fix the cause, then "
+              "delete the failed InstallPlan, or the Subscription and any CSV it left, so "
+              "that OLM resolves again.", "R-SUB-5", related)
+    elif cond.type == "InstallPlanMissing":
+        b.add("error", "InstallPlanMissing",
+              f"Subscription {b.name} references InstallPlan {ip_name}, which does not "
+              f"exist{lag} (reason {cond.reason or 'ReferencedInstallPlanNotFound'}). OLM only "
+              "re-resolves by itself while the state is UpgradePending (R-SUB-6); delete and "
+              "recreate the Subscription to get a new InstallPlan.", "R-SUB-6", related)
+    elif cond.reason == "RequiresApproval" and plan and plan.waiting_for_approval:
+        _waiting_for_approval(b, sub, plan)
+    else:
+        b.add("info", "InstallPlanPending",
+              f"InstallPlan {ip_name} of Subscription {b.name} is in progress{lag} "
+              f"(reason {cond.reason or '?'}"
+              f"{': ' + cond.message if cond.message else ''}). Nothing to do unless it "
+              "stays there; bundle unpacking and install steps show on the InstallPlan.",
+              "R-SUB-5", related)
+
+
+def _waiting_for_approval(b: _Builder, sub: Obj, plan: InstallPlanSummary) -> None:
+    what = ", ".join(
+        p.name + (f" ({p.version})" if p.version else "") for p in plan.csvs) or "no CSV"
+    state = (sub.get("status") or {}).get("state") or ""
+    b.add("warning", "UpgradePending",
+          f"Subscription {b.name} (state {state or 'none'}) waits for InstallPlan "
+          f"{plan.name} to be approved; it would install {what}. The plan is Manual because "
+          "this or another Subscription of the namespace asks for Manual approval (R-SUB-4). "
+          f"Approve it with `oc patch installplan {plan.name} -n {b.namespace} --type merge "
+          "-p '{\"spec\":{\"approved\":true}}'`.", "R-IP-2",
+          (ObjectRef("InstallPlan", b.namespace, plan.name),))
+
+
+def _catalog_health(b: _Builder, sub: Obj, cond: ConditionState) -> None:
+    unhealthy = tuple(
+        ObjectRef("CatalogSource", r.get("namespace") or "", r.get("name") or "")
+        for h in (sub.get("status") or {}).get("catalogHealth") or ()
+        if not h.get("healthy") and (r := h.get("catalogSourceRef") or {}).get("name")
+    )
+    names = ", ".join(f"{r.namespace}/{r.name}" for r in unhealthy)
+    if cond.reason == "NoCatalogSourcesFound":
+        b.add("error", "NoCatalogSourcesFound",
+              f"Subscription {b.name} has no CatalogSource to resolve from, neither in its "
+              "namespace nor in the global catalog namespace (R-SUB-8): "
+              f"{cond.message or ''}. Create the CatalogSource it names.", "R-SUB-8")
+        return
+    b.add("warning", "CatalogSourcesUnhealthy",
+          f"Catalogs that Subscription {b.name} resolves against are unhealthy: "
+          f"{cond.message or cond.reason or ''}"
+          f"{' (unhealthy: ' + names + ')' if names else ''}. OLM resolves against every "
+          "CatalogSource of the namespace plus the global catalog namespace (R-SUB-8), so a "
+          "broken catalog can block installs and upgrades; see the CatalogSource status.",
+          "R-SUB-8", unhealthy)
+
+
+def subscription_condition_findings(
+    sub: Obj, install_plan: Obj | None = None, *, install_plans_known: bool = True,
+) -> list[Finding]:
+    """Findings from one Subscription's conditions and state (§12), given the InstallPlan it
+    references (``None`` when it references none or it is not in the cache). Pass
+    ``install_plans_known=False`` when InstallPlans were not collected at all, so that a
+    missing one is not reported."""
+    b = _Builder(sub)
+    status = sub.get("status") or {}
+    observed = _true_conditions(sub)
+    plan = summarize_install_plan(install_plan) if install_plan is not None else None
+    expected = expected_subscription_condition(install_plan) if install_plan else None
+    ip_name = _plan_name(sub)
+    if install_plan is None and ip_name and install_plans_known \
+            and "InstallPlanMissing" not in observed:
+        if status.get("state") == "UpgradePending":
+            b.add("info", "InstallPlanMissing",
+                  f"Subscription {b.name} references InstallPlan {ip_name}, which does not "
+                  "exist; as the state is UpgradePending, OLM clears the reference and "
+                  "resolves again (R-SUB-6). Nothing to do unless it persists.", "R-SUB-6",
+                  (ObjectRef("InstallPlan", b.namespace, ip_name),))
+        else:
+            expected = ConditionState("InstallPlanMissing", "True",
+                                      "ReferencedInstallPlanNotFound", None)
+
+    if "ResolutionFailed" in observed:
+        _resolution(b, sub, observed["ResolutionFailed"])
+    _plan_condition(b, sub, observed, plan, expected)
+    if status.get("state") == "UpgradePending" and plan and plan.waiting_for_approval \
+            and not any(f.code == "UpgradePending" for f in b.findings):
+        _waiting_for_approval(b, sub, plan)
+    if status.get("state") == "UpgradeFailed":
+        b.add("error", "UpgradeFailed",
+              f"Subscription {b.name} is UpgradeFailed: its InstallPlan failed while the "
+              "OperatorGroup's upgradeStrategy is TechPreviewUnsafeFailForward (R-SUB-2, "
+              "R-UPG-8). A newer bundle in the channel can replace the failed CSV; publish or "
+              "pick one, or fix the failure and recreate the InstallPlan.", "R-UPG-8")
+    if "CatalogSourcesUnhealthy" in observed:
+        _catalog_health(b, sub, observed["CatalogSourcesUnhealthy"])
+    if "BundleUnpackFailed" in observed:
+        cond = observed["BundleUnpackFailed"]
+        b.add("error", "BundleUnpackFailed",
+              f"OLM could not unpack the bundle for Subscription {b.name}: "
+              f"{cond.message or cond.reason or ''}. The unpack Job failed or timed out "
+              "(R-SUB-11): check that the bundle image can be pulled, and the "
+              "operatorframework.io/bundle-unpack-timeout annotation of the OperatorGroup.",
+              "R-SUB-11")
+    elif "BundleUnpacking" in observed:
+        cond = observed["BundleUnpacking"]
+        b.add("info", "BundleUnpacking",
+              f"OLM is unpacking the bundle for Subscription {b.name} "
+              f"({cond.message or cond.reason or 'in progress'}), R-SUB-11.", "R-SUB-11")
+    deprecations = [observed[t] for t in _DEPRECATIONS if t in observed]
+    if not deprecations and "Deprecated" in observed:
+        deprecations = [observed["Deprecated"]]
+    for cond in deprecations:
+        b.add("warning", cond.type,
+              f"The catalog marks what Subscription {b.name} installed as deprecated "
+              f"({cond.type}): {cond.message or 'no message'}. Plan a move to a supported "
+              "package, channel or version (R-SUB-10).", "R-SUB-10")
+    return b.findings
