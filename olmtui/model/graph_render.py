@@ -1,0 +1,186 @@
+"""One channel's upgrade graph drawn as Mermaid or as plain text, for tickets and terminals.
+
+Every upgrade edge of the channel is drawn, not only the ones OLM would take: ``replaces``
+and ``skips`` to the entries they name, and ``olm.skipRange`` to every entry of the channel
+whose version the range admits (R-UPG-2). Names outside the channel are left out of the
+Mermaid drawing to keep it readable; the text form lists them. The channel head (R-UPG-1)
+and the installed CSV are marked. Pure functions returning strings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from olmtui.model.catalog import Channel, ChannelEntry, Package
+from olmtui.model.semver_range import ZERO, Version
+from olmtui.model.types import UpgradeEdge
+from olmtui.model.upgrades import (
+    admitting_edge,
+    channel_order,
+    skipped_names,
+    version_of,
+)
+
+#: Mermaid entity codes for characters that would end or change a quoted label.
+_MERMAID_ESCAPES = {
+    "#": "#35;", '"': "#34;", "&": "#38;", "<": "#60;", ">": "#62;", "|": "#124;",
+    "`": "#96;", "\\": "#92;",
+}
+_ARROWS = {"replaces": "-->", "skips": "-.->", "skipRange": "-.->"}
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelView:
+    """What both renderings show: entries in display order, their marks and every edge."""
+
+    package: str
+    channel: str
+    head: str | None
+    entries: tuple[ChannelEntry, ...]
+    versions: dict[str, str | None]
+    skipped: frozenset[str]
+    edges: tuple[UpgradeEdge, ...]
+    #: Edges from names that are not entries of the channel (text form only).
+    outside: tuple[UpgradeEdge, ...]
+    errors: tuple[str, ...]
+    installed: str | None = None
+
+
+def _display_order(channel: Channel, package: Package, order: list[str]) -> list[ChannelEntry]:
+    """Channel order first (head first), then the rest newest first."""
+    by_name = {e.name: e for e in channel.entries}
+    first = [by_name[n] for n in order if n in by_name]
+    rest = [e for e in channel.entries if e.name not in set(order)]
+    rest.sort(key=lambda e: (_version(package, e.name) or ZERO, e.name), reverse=True)
+    return first + rest
+
+
+def _version(package: Package, name: str) -> Version | None:
+    bundle = package.bundles.get(name)
+    return version_of(bundle.version if bundle else None)
+
+
+def channel_view(channel: Channel, package: Package, installed: str | None = None,
+                 installed_version: str | None = None) -> ChannelView:
+    """Collect the channel's entries, marks and edges. An installed CSV that is not an entry
+    gets the edges of the entries that admit it (``installed_version`` absent: ``0.0.0``)."""
+    order, errors = channel_order(channel)
+    entries = _display_order(channel, package, order)
+    names = {e.name for e in entries}
+    versions = {e.name: _version(package, e.name) for e in entries}
+    edges: list[UpgradeEdge] = []
+    outside: list[UpgradeEdge] = []
+    for e in entries:
+        if e.replaces:
+            (edges if e.replaces in names else outside).append(
+                UpgradeEdge(e.replaces, e.name, "replaces"))
+        for s in e.skips:
+            (edges if s in names else outside).append(UpgradeEdge(s, e.name, "skips"))
+        for other in entries:
+            if other.name != e.name and other.name not in (e.replaces, *e.skips) and \
+                    admitting_edge(e, other.name, versions[other.name]) == "skipRange":
+                edges.append(UpgradeEdge(other.name, e.name, "skipRange"))
+    if installed and installed not in names:
+        version = version_of(installed_version)
+        for e in entries:
+            via = admitting_edge(e, installed, version)
+            if via:
+                edges.append(UpgradeEdge(installed, e.name, via))
+    bundle_versions = {
+        n: (package.bundles[n].version if n in package.bundles else None) for n in names
+    }
+    if installed and installed not in names:
+        bundle_versions[installed] = installed_version
+    return ChannelView(
+        package=package.name, channel=channel.name, head=order[0] if order else None,
+        entries=tuple(entries), versions=bundle_versions,
+        skipped=frozenset(skipped_names(channel)), edges=tuple(edges), outside=tuple(outside),
+        errors=tuple(errors), installed=installed,
+    )
+
+
+def mermaid_text(text: str) -> str:
+    """Escape text for a double-quoted Mermaid label (entity codes, one line)."""
+    out = "".join(_MERMAID_ESCAPES.get(ch, ch) for ch in text)
+    return " ".join(out.split())
+
+
+def render_mermaid(view: ChannelView) -> str:
+    """A ``flowchart BT``: older bundles below, each edge pointing to the bundle that
+    upgrades from it. Solid = replaces, dashed = skips, dotted = skipRange."""
+    names = [e.name for e in view.entries]
+    if view.installed and view.installed not in names:
+        names.append(view.installed)
+    ids = {name: f"n{i}" for i, name in enumerate(names)}
+    lines = [
+        "flowchart BT",
+        f"  %% package {mermaid_text(view.package)}, channel {mermaid_text(view.channel)}",
+        "  classDef head fill:#d8f5d0,stroke:#2e7d32,stroke-width:3px",
+        "  classDef installed fill:#d6e4ff,stroke:#1f4fbf,stroke-width:3px",
+        "  classDef skipped fill:#eeeeee,stroke:#8a8a8a,color:#555555",
+    ]
+    ranges = {e.name: e.skip_range for e in view.entries}
+    for name in names:
+        label = [view.versions.get(name) or "no version", name]
+        if ranges.get(name):
+            label.append(f"skipRange {ranges[name]}")
+        if name == view.installed and name not in ranges:
+            label.append("installed, not in this channel")
+        body = "<br/>".join(mermaid_text(part) for part in label)
+        lines.append(f'  {ids[name]}["{body}"]')
+    dotted: list[str] = []
+    for i, edge in enumerate(view.edges):
+        arrow = _ARROWS[edge.via]
+        lines.append(f"  {ids[edge.source]} {arrow}|{edge.via}| {ids[edge.target]}")
+        if edge.via == "skipRange":
+            dotted.append(str(i))
+    if dotted:
+        lines.append(f"  linkStyle {','.join(dotted)} stroke-dasharray:2 3")
+    for cls, members in (
+        ("skipped", [n for n in names if n in view.skipped]),
+        ("head", [view.head] if view.head in ids else []),
+        ("installed", [view.installed] if view.installed in ids else []),
+    ):
+        if members:
+            lines.append(f"  class {','.join(ids[m] for m in members)} {cls}")
+    return "\n".join(lines) + "\n"
+
+
+def render_text(view: ChannelView) -> str:
+    """One line per entry, head first: name, version, marks, and its incoming edges."""
+    lines = [f"package {view.package}, channel {view.channel}, head {view.head or '(none)'}"]
+    lines += [f"error: {e}" for e in view.errors]
+    incoming: dict[str, list[UpgradeEdge]] = {}
+    for edge in (*view.edges, *view.outside):
+        incoming.setdefault(edge.target, []).append(edge)
+    in_channel = {e.name for e in view.entries}
+    names = [e.name for e in view.entries]
+    if view.installed and view.installed not in in_channel:
+        names.append(view.installed)
+    width = max((len(n) for n in names), default=0)
+    vwidth = max((len(view.versions.get(n) or "-") for n in names), default=1)
+    ranges = {e.name: e.skip_range for e in view.entries}
+    for name in names:
+        marks = [m for m, on in (
+            ("[head]", name == view.head), ("[installed]", name == view.installed),
+            ("[skipped]", name in view.skipped),
+            ("[not in channel]", name not in in_channel)) if on]
+        parts = []
+        for via in ("replaces", "skips", "skipRange"):
+            sources = [
+                s.source + ("" if s.source in in_channel or s.source == view.installed
+                            else " (not in channel)")
+                for s in incoming.get(name, []) if s.via == via
+            ]
+            if not sources:
+                continue
+            label = f"skipRange {ranges[name]!r} admits" if via == "skipRange" else via
+            parts.append(f"{label} {', '.join(sources)}")
+        if ranges.get(name) and not any(p.startswith("skipRange") for p in parts):
+            parts.append(f"skipRange {ranges[name]!r} admits nothing here")
+        version = view.versions.get(name) or "-"
+        line = " ".join([f"{name:<{width}}  {version:<{vwidth}}", *marks]).rstrip()
+        if parts:
+            line += "  <- " + "; ".join(parts)
+        lines.append(line)
+    return "\n".join(lines) + "\n"
