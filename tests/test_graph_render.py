@@ -1,0 +1,109 @@
+"""Mermaid and text renderings of a channel graph, golden-tested on a small hand-made channel."""
+
+from __future__ import annotations
+
+from olmtui.model.catalog import Bundle, Channel, ChannelEntry, Package
+from olmtui.model.graph_render import channel_view, mermaid_text, render_mermaid, render_text
+
+E = ChannelEntry
+ENTRIES = (
+    E("op.v1.3.0", "op.v1.2.0", skip_range=">=1.0.0 <1.2.0"),
+    E("op.v1.2.0", "op.v1.1.0", skips=("op.v1.1.5", "op.v0.1.0")),
+    E("op.v1.1.5", "op.v1.1.0"),
+    E("op.v1.1.0", "op.v1.0.0"),
+    E("op.v1.0.0", "op.v0.9.0"),
+)
+PACKAGE = Package(
+    "op", "stable", {"stable": Channel("op", "stable", ENTRIES)},
+    {e.name: Bundle(e.name, "op", e.name.partition(".v")[2]) for e in ENTRIES},
+)
+
+GOLDEN_MERMAID = """\
+flowchart BT
+  %% package op, channel stable
+  classDef head fill:#d8f5d0,stroke:#2e7d32,stroke-width:3px
+  classDef installed fill:#d6e4ff,stroke:#1f4fbf,stroke-width:3px
+  classDef skipped fill:#eeeeee,stroke:#8a8a8a,color:#555555
+  n0["1.3.0<br/>op.v1.3.0<br/>skipRange #62;=1.0.0 #60;1.2.0"]
+  n1["1.2.0<br/>op.v1.2.0"]
+  n2["1.1.0<br/>op.v1.1.0"]
+  n3["1.0.0<br/>op.v1.0.0"]
+  n4["1.1.5<br/>op.v1.1.5"]
+  n1 -->|replaces| n0
+  n2 -.->|skipRange| n0
+  n3 -.->|skipRange| n0
+  n4 -.->|skipRange| n0
+  n2 -->|replaces| n1
+  n4 -.->|skips| n1
+  n3 -->|replaces| n2
+  n2 -->|replaces| n4
+  linkStyle 1,2,3 stroke-dasharray:2 3
+  class n4 skipped
+  class n0 head
+  class n2 installed
+"""
+
+GOLDEN_TEXT = """\
+package op, channel stable, head op.v1.3.0
+op.v1.3.0  1.3.0 [head]  <- replaces op.v1.2.0; skipRange '>=1.0.0 <1.2.0' admits op.v1.1.0, \
+op.v1.0.0, op.v1.1.5
+op.v1.2.0  1.2.0  <- replaces op.v1.1.0; skips op.v1.1.5, op.v0.1.0 (not in channel)
+op.v1.1.0  1.1.0 [installed]  <- replaces op.v1.0.0
+op.v1.0.0  1.0.0  <- replaces op.v0.9.0 (not in channel)
+op.v1.1.5  1.1.5 [skipped]  <- replaces op.v1.1.0
+"""
+
+
+def view(installed: str | None = "op.v1.1.0", version: str | None = None):
+    return channel_view(PACKAGE.channels["stable"], PACKAGE, installed, version)
+
+
+def test_mermaid_golden_head_installed_skipped_and_edge_styles() -> None:
+    assert render_mermaid(view()) == GOLDEN_MERMAID
+
+
+def test_text_golden_one_line_per_entry_head_first() -> None:
+    assert render_text(view()) == GOLDEN_TEXT
+
+
+def test_r_upg_2_skip_range_edges_go_to_every_admitted_entry_of_the_channel() -> None:
+    edges = {(e.source, e.target) for e in view().edges if e.via == "skipRange"}
+    # 1.2.0 is outside ">=1.0.0 <1.2.0"; op.v1.3.0 never admits itself.
+    assert edges == {("op.v1.1.0", "op.v1.3.0"), ("op.v1.0.0", "op.v1.3.0"),
+                     ("op.v1.1.5", "op.v1.3.0")}
+
+
+def test_installed_csv_outside_the_channel_gets_the_edges_that_admit_it() -> None:
+    v = view("op.v1.0.5", "1.0.5")
+    assert [(e.source, e.target, e.via) for e in v.edges if e.source == "op.v1.0.5"] == [
+        ("op.v1.0.5", "op.v1.3.0", "skipRange")]
+    mermaid = render_mermaid(v)
+    assert '  n5["1.0.5<br/>op.v1.0.5<br/>installed, not in this channel"]' in mermaid
+    assert "  n5 -.->|skipRange| n0" in mermaid
+    assert "  class n5 installed" in mermaid
+    assert render_text(v).endswith("op.v1.0.5  1.0.5 [installed] [not in channel]\n")
+
+
+def test_mermaid_labels_escape_quotes_brackets_and_pipes() -> None:
+    assert mermaid_text('a "b" <c> | #d & `e`\nf') == \
+        "a #34;b#34; #60;c#62; #124; #35;d #38; #96;e#96; f"
+    hostile = Package("p", "c", {"c": Channel("p", "c", (E('x"];click', skip_range='"]'),))},
+                      {'x"];click': Bundle('x"];click', "p", '1.0.0"]')})
+    out = render_mermaid(channel_view(hostile.channels["c"], hostile))
+    assert '  n0["1.0.0#34;]<br/>x#34;];click<br/>skipRange #34;]"]' in out
+    # Every label is one double-quoted string: no raw quote inside any label.
+    for line in out.splitlines():
+        if line.startswith("  n0["):
+            assert line.count('"') == 2
+
+
+def test_unorderable_channel_has_no_head_and_shows_olms_error() -> None:
+    pkg = Package("p", "c", {"c": Channel("p", "c", (E("b.v2"), E("a.v1")))},
+                  {"b.v2": Bundle("b.v2", "p", "2.0.0"), "a.v1": Bundle("a.v1", "p", "1.0.0")})
+    v = channel_view(pkg.channels["c"], pkg)
+    assert v.head is None
+    text = render_text(v)
+    assert text.splitlines()[0] == "package p, channel c, head (none)"
+    assert text.splitlines()[1].startswith("error: a unique replacement chain")
+    assert [e.name for e in v.entries] == ["b.v2", "a.v1"]  # newest first
+    assert "class" not in render_mermaid(v).split("classDef skipped")[1]
