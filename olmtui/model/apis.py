@@ -1,0 +1,235 @@
+"""Provided APIs: what a CSV serves, what an OperatorGroup claims, and how OLM reconciles
+the two across intersecting groups (§6 of olm-rules.md), plus CRD owner conflicts inside a
+namespace (R-CSV-O).
+
+An API key is the string ``Kind.version.group``; OLM strips the plural before comparing, so
+the key never carries it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from olmtui.model.types import APIReconciliation, Verdict
+
+Obj = dict[str, Any]
+APISet = frozenset[str]
+
+PROVIDED_APIS_ANNOTATION = "olm.providedAPIs"
+
+CONFLICT_REASON = "InterOperatorGroupOwnerConflict"
+CONFLICT_MESSAGE = "intersecting operatorgroups provide the same apis"
+STATIC_REASON = "CannotModifyStaticOperatorGroupProvidedAPIs"
+STATIC_MESSAGE = "static provided api operatorgroup cannot be modified by these apis"
+
+
+@dataclass(frozen=True, slots=True)
+class APISurface:
+    """A CSV's API surface. ``malformed`` names owned or required CRDs without a ``.``:
+    OLM aborts such a CSV's sync silently (R-MEM-0, R-API-1)."""
+
+    provided: APISet
+    required: APISet
+    malformed: tuple[str, ...] = ()
+
+
+def _crd_key(entry: Mapping[str, Any]) -> tuple[str | None, bool]:
+    """R-API-1: group is what follows the first ``.`` of the CRD name."""
+    name = str(entry.get("name") or "")
+    if "." not in name:
+        return None, False
+    group = name.split(".", 1)[1]
+    return f"{entry.get('kind') or ''}.{entry.get('version') or ''}.{group}", True
+
+
+def _entries(spec: Mapping[str, Any], section: str, which: str) -> list[Mapping[str, Any]]:
+    block = spec.get(section)
+    if not isinstance(block, Mapping):
+        return []
+    items = block.get(which)
+    return [i for i in items if isinstance(i, Mapping)] if isinstance(items, list) else []
+
+
+def api_surface(csv: Obj) -> APISurface:
+    """R-API-1: owned CRDs and owned APIServices are provided; required ones are required."""
+    spec = csv.get("spec") or {}
+    result: dict[str, set[str]] = {"owned": set(), "required": set()}
+    malformed: list[str] = []
+    for which in ("owned", "required"):
+        for entry in _entries(spec, "customresourcedefinitions", which):
+            key, ok = _crd_key(entry)
+            if ok and key is not None:
+                result[which].add(key)
+            else:
+                malformed.append(str(entry.get("name") or ""))
+        for entry in _entries(spec, "apiservicedefinitions", which):
+            result[which].add(
+                f"{entry.get('kind') or ''}.{entry.get('version') or ''}.{entry.get('group') or ''}"
+            )
+    return APISurface(frozenset(result["owned"]), frozenset(result["required"]), tuple(malformed))
+
+
+def parse_provided_apis(text: str | None) -> APISet:
+    """R-API-2: drop spaces, split on ``,``, keep pieces with at least two dots."""
+    if not text:
+        return frozenset()
+    keys = set()
+    for piece in text.replace(" ", "").split(","):
+        parts = piece.split(".", 2)
+        if len(parts) == 3:
+            keys.add(piece)
+    return frozenset(keys)
+
+
+def format_provided_apis(apis: Iterable[str]) -> str:
+    """R-API-3: sorted by byte order, comma-joined, no spaces; empty set -> ``""``."""
+    return ",".join(sorted(apis, key=lambda s: s.encode()))
+
+
+def group_provided_apis(og: Obj) -> tuple[str | None, APISet]:
+    """The raw ``olm.providedAPIs`` value of a group (``None`` when absent) and its parse."""
+    raw = ((og.get("metadata") or {}).get("annotations") or {}).get(PROVIDED_APIS_ANNOTATION)
+    return raw, parse_provided_apis(raw)
+
+
+def reconcile_api_intersection(
+    csv_apis: APISet, group_apis: APISet, other_apis: APISet
+) -> APIReconciliation:
+    """R-API-5: A = the CSV's APIs, P = its group's annotation, O = intersecting groups'."""
+    intersecting = not csv_apis.isdisjoint(other_apis)
+    subset = csv_apis <= group_apis
+    if subset:
+        return "RemoveAPIs" if intersecting else "NoAPIConflict"
+    return "APIConflict" if intersecting else "AddAPIs"
+
+
+@dataclass(frozen=True, slots=True)
+class APIStep:
+    """What R-API-6 does with a reconciliation result.
+
+    ``verdict`` is the failure the group rules lead to (``None``: the CSV proceeds);
+    ``new_annotation`` is the ``olm.providedAPIs`` value OLM writes first, without a phase
+    change, when it differs from the current one.
+    """
+
+    verdict: Verdict | None
+    new_annotation: str | None = None
+
+
+def api_step(
+    result: APIReconciliation,
+    static: bool,
+    current_reason: str | None,
+    current_message: str | None,
+    csv_apis: APISet,
+    group_apis: APISet,
+    raw_annotation: str | None,
+) -> APIStep:
+    """R-API-6, evaluated in OLM's order."""
+    if static and result in ("AddAPIs", "RemoveAPIs"):
+        if current_reason == CONFLICT_REASON:
+            # §16 quirk: a CSV already failed for a conflict stays as it is.
+            return APIStep(Verdict("Failed", CONFLICT_REASON, current_message or CONFLICT_MESSAGE,
+                                   "R-API-6"))
+        return APIStep(Verdict("Failed", STATIC_REASON, STATIC_MESSAGE, "R-API-6"))
+    if result == "APIConflict":
+        return APIStep(Verdict("Failed", CONFLICT_REASON, CONFLICT_MESSAGE, "R-API-6"))
+    if result == "AddAPIs":
+        new = format_provided_apis(group_apis | csv_apis)
+        return APIStep(None, None if new == raw_annotation else new)
+    if result == "RemoveAPIs":
+        # Two-step failure: OLM strips every API of the CSV from its group now and fails the
+        # CSV with a conflict on the following sync.
+        new = format_provided_apis(group_apis - csv_apis)
+        return APIStep(Verdict("Failed", CONFLICT_REASON, CONFLICT_MESSAGE, "R-API-6"), new)
+    return APIStep(None)
+
+
+def expected_group_apis(
+    static: bool,
+    group_apis: APISet,
+    sibling_apis: APISet,
+    added: APISet,
+    removed: APISet,
+) -> APISet:
+    """What a group's ``olm.providedAPIs`` settles at (R-API-6, R-API-8).
+
+    A static group is never changed. Otherwise pruning keeps the claims some non-copied CSV
+    of the namespace (any phase) still provides, members that pass add theirs, and members
+    in a pending two-step conflict have all theirs stripped.
+    """
+    if static:
+        return group_apis
+    return ((group_apis & sibling_apis) | added) - removed
+
+
+def pruning_blockers(
+    group_apis: APISet, siblings: Iterable[tuple[str, str | None, APISet]]
+) -> tuple[str, ...]:
+    """R-API-8: names of CSVs in phase ``""`` or ``Pending`` providing an API the group does not
+    claim yet; while any exists OLM skips pruning for that pass."""
+    return tuple(sorted(
+        name for name, phase, apis in siblings
+        if (phase or "") in ("", "Pending") and not apis <= group_apis
+    ))
+
+
+# -- R-CSV-O --------------------------------------------------------------------------------
+
+
+def owned_crd_names(csv: Obj) -> frozenset[str]:
+    spec = csv.get("spec") or {}
+    return frozenset(
+        str(e.get("name")) for e in _entries(spec, "customresourcedefinitions", "owned")
+        if e.get("name")
+    )
+
+
+def replacement_chain(name: str, replaces: Mapping[str, str | None]) -> frozenset[str]:
+    """R-CSV-O: the CSVs linked to ``name`` by ``spec.replaces``, forward and backward,
+    stopping on cycles. ``replaces`` maps each CSV of the namespace to its ``spec.replaces``."""
+    chain = {name}
+    current = name
+    while (previous := replaces.get(current)) and previous in replaces and previous not in chain:
+        chain.add(previous)
+        current = previous
+    replaced_by: dict[str, list[str]] = {}
+    for csv_name, target in replaces.items():
+        if target:
+            replaced_by.setdefault(target, []).append(csv_name)
+    frontier = [name]
+    while frontier:
+        for successor in replaced_by.get(frontier.pop(), ()):
+            if successor not in chain:
+                chain.add(successor)
+                frontier.append(successor)
+    return frozenset(chain)
+
+
+def crd_owner_conflicts(
+    name: str,
+    owned: Mapping[str, frozenset[str]],
+    replaces: Mapping[str, str | None],
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """R-CSV-O: other CSVs of the namespace, outside this CSV's replacement chain, owning a CRD
+    this CSV owns, as ``(csv name, shared CRD names)`` sorted. ``owned`` and ``replaces``
+    cover the namespace's non-copied CSVs (copies are invisible here)."""
+    mine = owned.get(name, frozenset())
+    if not mine:
+        return ()
+    chain = replacement_chain(name, replaces)
+    found = []
+    for other, crds in owned.items():
+        if other in chain:
+            continue
+        shared = mine & crds
+        if shared:
+            found.append((other, tuple(sorted(shared))))
+    return tuple(sorted(found))
+
+
+def api_list(apis: Iterable[str]) -> tuple[str, ...]:
+    """Sorted tuple for records (byte order, like OLM's formatting)."""
+    return tuple(sorted(apis, key=lambda s: s.encode()))

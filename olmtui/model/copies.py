@@ -1,0 +1,103 @@
+"""Copied CSVs (§8 of olm-rules.md): where OLM keeps a copy of each CSV, and why a copy that
+is present but not expected is there (R-COPY-2..7).
+
+A source CSV's copies are decided by one :class:`CopySource`; each present copy is then
+judged against it alone, so a change to one copy never needs to look at the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from olmtui.model import nsset
+
+Obj = dict[str, Any]
+
+COPIED_FROM_LABEL = "olm.copiedFrom"
+OPERATOR_NAMESPACE_ANNOTATION = "olm.operatorNamespace"
+
+
+def copies_disabled(olmconfig: Obj | None) -> bool:
+    """R-COPY-7: disabled only by the ``cluster`` OLMConfig's
+    ``spec.features.disableCopiedCSVs: true``."""
+    if not olmconfig:
+        return False
+    features = (olmconfig.get("spec") or {}).get("features") or {}
+    return isinstance(features, Mapping) and features.get("disableCopiedCSVs") is True
+
+
+def copy_source(copy: Obj) -> tuple[str, str]:
+    """The ``(namespace, name)`` of the CSV a copy was made from: the namespace named by
+    ``olm.operatorNamespace`` (what OLM's garbage collection follows), else ``olm.copiedFrom``."""
+    meta = copy.get("metadata") or {}
+    namespace = (meta.get("annotations") or {}).get(OPERATOR_NAMESPACE_ANNOTATION)
+    if namespace is None:
+        namespace = (meta.get("labels") or {}).get(COPIED_FROM_LABEL) or ""
+    return namespace, meta.get("name", "")
+
+
+def has_operator_namespace(copy: Obj) -> bool:
+    meta = copy.get("metadata") or {}
+    return OPERATOR_NAMESPACE_ANNOTATION in (meta.get("annotations") or {})
+
+
+def expected_copy_namespaces(
+    og_namespace: str,
+    status: tuple[str, ...] | None,
+    namespaces: Iterable[str],
+    disabled: bool,
+    protected: frozenset[str] = frozenset(),
+) -> frozenset[str]:
+    """R-COPY-2/3/7 for an eligible source (active member, copiable): every existing
+    namespace other than the group's that ``status.namespaces`` contains. A group that targets
+    only its own namespace copies nothing; a global group copies only into ``protected``
+    namespaces while copies are disabled."""
+    targets = frozenset(status or ())
+    if status is not None and tuple(status) == (og_namespace,):
+        return frozenset()
+    if nsset.is_all(targets):
+        if disabled:
+            return frozenset(n for n in protected if n != og_namespace)
+        return frozenset(n for n in namespaces if n != og_namespace)
+    return frozenset(n for n in namespaces if n in targets and n != og_namespace)
+
+
+@dataclass(frozen=True, slots=True)
+class CopySource:
+    """Everything that decides the copies of one source CSV.
+
+    ``expected`` are the namespaces OLM keeps a copy in. ``gc_reason`` is set when OLM's
+    garbage collection deletes every copy of this source (R-COPY-6: parent gone or failed
+    with a conflict); ``parent_targets`` is the parent's parsed ``olm.targetNamespaces``;
+    ``not_copied`` explains why an existing parent expects no copies at all; ``group`` is the
+    parent's group reference, for the per-namespace prune reason (R-COPY-5).
+    """
+
+    expected: frozenset[str] = frozenset()
+    gc_reason: str | None = None
+    parent_targets: nsset.NSSet = nsset.ALL
+    not_copied: str | None = None
+    group: str | None = None
+
+
+def stale_reason(namespace: str, annotated: bool, source: CopySource, parent: str) -> str | None:
+    """Why a copy present in ``namespace`` is not expected there, or ``None`` when it is.
+
+    OLM deletes the copy for the R-COPY-6 reasons; for the others it either prunes it at the
+    group's next sync (R-COPY-5/7) or leaves it behind without refreshing it.
+    """
+    if not annotated:
+        return "it has no olm.operatorNamespace annotation, so OLM deletes it (R-COPY-6)"
+    if source.gc_reason:
+        return source.gc_reason
+    if not nsset.contains(source.parent_targets, namespace):
+        return (f"the olm.targetNamespaces of {parent} no longer include {namespace}, so OLM "
+                "deletes it (R-COPY-6)")
+    if namespace in source.expected:
+        return None
+    if source.not_copied:
+        return source.not_copied
+    return (f"OperatorGroup {source.group} does not target {namespace}, so OLM prunes it at the "
+            "group's next sync (R-COPY-5)")

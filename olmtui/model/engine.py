@@ -1,0 +1,887 @@
+"""The incremental reconciliation model: wires the rule modules to the Store's change feed.
+
+Every change marks the subjects it can affect dirty (its namespace's groups and CSVs, the
+groups whose effective sets meet a changed group, the copies of one CSV, ...) and only those
+are recomputed, in dependency order: group targets -> group links (intersections, API
+claims) -> CSVs (verdicts, copy sources) -> group records -> copies -> Subscriptions ->
+namespaces. Results are kept per subject; the sorted lists the readers ask for are cached
+per ``version``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from olmtui.model import findings as F
+from olmtui.model import nsset
+from olmtui.model.apis import (
+    APISet,
+    api_list,
+    api_step,
+    api_surface,
+    crd_owner_conflicts,
+    expected_group_apis,
+    group_provided_apis,
+    owned_crd_names,
+    pruning_blockers,
+    reconcile_api_intersection,
+)
+from olmtui.model.copies import (
+    CopySource,
+    copies_disabled,
+    copy_source,
+    expected_copy_namespaces,
+    has_operator_namespace,
+    stale_reason,
+)
+from olmtui.model.installmodes import install_mode_set
+from olmtui.model.membership import (
+    OWNER_CONFLICT,
+    TARGETS_ANNOTATION,
+    annotations,
+    group_checks,
+    is_copiable,
+    recovery_verdict,
+    status_of,
+)
+from olmtui.model.operatorgroups import (
+    BLOCKING_ERRORS,
+    TargetSelection,
+    effective_namespaces,
+    group_mode,
+    is_empty_selector,
+    is_static,
+    service_account,
+    status_namespaces,
+    target_namespaces,
+    uid_label,
+    upgrade_strategy,
+)
+from olmtui.model.subscriptions import effective_approval, subscription_state
+from olmtui.model.types import (
+    Conflict,
+    CopiedCSVState,
+    CSVState,
+    Finding,
+    Intersection,
+    MissingCopy,
+    ObjectRef,
+    OperatorGroupState,
+    StaleCopy,
+    SubscriptionState,
+    UpgradeInfo,
+    Verdict,
+    ref,
+)
+from olmtui.store import Change, Store, is_copied_csv
+
+Obj = dict[str, Any]
+NSKey = tuple[str, str]  # (namespace, name)
+Subject = tuple[str, ...]
+#: Plugs the upgrade rules into Subscription records: (subscription, store) -> UpgradeInfo.
+UpgradeHook = Callable[[Obj, Store], UpgradeInfo]
+
+UID_LABEL_PREFIX = "olm.operatorgroup.uid/"
+#: Set by the snapshot loader on Namespaces it synthesizes: their labels are unknown, so
+#: label drift (R-OG-5) is not judged on them.
+INFERRED_ANNOTATION = "olmtui.dev/inferred"
+
+
+@dataclass(slots=True)
+class _Links:
+    """A group's view of the others (R-API-4): who intersects it, where, and which APIs the
+    intersecting groups claim (API -> [(group ref, namespaces)])."""
+
+    intersecting: tuple[Intersection, ...] = ()
+    claims: dict[str, list[tuple[str, tuple[str, ...]]]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class _CSVEval:
+    state: CSVState
+    provided: APISet
+    group_static: bool
+    findings: tuple[Finding, ...]
+    source: CopySource
+
+
+def _meta(obj: Obj) -> dict[str, Any]:
+    return obj.get("metadata") or {}
+
+
+def _labels(obj: Obj) -> dict[str, str]:
+    return _meta(obj).get("labels") or {}
+
+
+def _sorted_ns(names: Iterable[str]) -> tuple[str, ...]:
+    return tuple(sorted(names))
+
+
+class Model:
+    """Everything the group rules derive from a Store, kept current from its change feed."""
+
+    def __init__(self, store: Store, *, upgrades: UpgradeHook | None = None) -> None:
+        self._store = store
+        self._upgrades = upgrades
+        self.version = 0
+        # -- indices of the cached objects
+        self._namespaces: dict[str, dict[str, str]] = {}
+        self._inferred: set[str] = set()
+        self._ogs: dict[str, dict[str, Obj]] = {}
+        self._csvs: dict[str, dict[str, Obj]] = {}
+        self._subs: dict[str, dict[str, Obj]] = {}
+        self._copies: dict[NSKey, dict[str, Obj]] = {}
+        self._copy_source: dict[NSKey, NSKey] = {}
+        self._copies_in_ns: dict[str, set[str]] = {}
+        self._olmconfig: Obj | None = None
+        self._selector_ogs: set[NSKey] = set()
+        self._listed_by: dict[str, set[NSKey]] = {}
+        self._effective: dict[NSKey, nsset.NSSet] = {}
+        self._og_apis: dict[NSKey, APISet] = {}
+        self._eff_index: dict[str, set[NSKey]] = {}
+        self._global_ogs: set[NSKey] = set()
+        self._status_members: dict[str, set[NSKey]] = {}
+        # -- derived, per subject
+        self._selection: dict[NSKey, TargetSelection] = {}
+        self._links: dict[NSKey, _Links] = {}
+        self._og_states: dict[NSKey, OperatorGroupState] = {}
+        self._csv_evals: dict[NSKey, _CSVEval] = {}
+        self._sources: dict[NSKey, CopySource] = {}
+        self._missing: dict[NSKey, tuple[str, ...]] = {}
+        self._stale: dict[NSKey, str] = {}
+        self._stale_by_source: dict[NSKey, dict[str, str]] = {}
+        self._sub_states: dict[NSKey, SubscriptionState] = {}
+        self._findings: dict[Subject, tuple[Finding, ...]] = {}
+        self._last: set[ObjectRef] = set()
+        self._cache: dict[str, tuple[int, Any]] = {}
+        self._reset_dirty()
+        changes = [
+            Change("ADDED", key, None, obj)
+            for kind in ("Namespace", "OperatorGroup", "ClusterServiceVersion", "Subscription",
+                         "InstallPlan", "OLMConfig")
+            for key, obj in store.items(kind)
+        ]
+        self._apply(changes)
+        store.subscribe(self._apply)
+
+    # -- public API -----------------------------------------------------------------------
+    def operator_groups(self) -> list[OperatorGroupState]:
+        return self._cached("ogs", lambda: [self._og_states[k] for k in sorted(self._og_states)])
+
+    def operator_group(self, namespace: str, name: str) -> OperatorGroupState | None:
+        return self._og_states.get((namespace, name))
+
+    def csvs(self) -> list[CSVState]:
+        return self._cached(
+            "csvs", lambda: [self._csv_evals[k].state for k in sorted(self._csv_evals)]
+        )
+
+    def csv(self, namespace: str, name: str) -> CSVState | None:
+        found = self._csv_evals.get((namespace, name))
+        return None if found is None else found.state
+
+    def copied_csvs(self) -> CopiedCSVState:
+        return self._cached("copied", self._build_copied)
+
+    def copies_of(self, namespace: str, name: str) -> list[str]:
+        return sorted(self._copies.get((namespace, name), ()))
+
+    def subscriptions(self) -> list[SubscriptionState]:
+        return self._cached(
+            "subs", lambda: [self._sub_states[k] for k in sorted(self._sub_states)]
+        )
+
+    def findings(self) -> list[Finding]:
+        return self._cached("findings", lambda: sorted(
+            (f for group in self._findings.values() for f in group), key=lambda f: f.sort_key
+        ))
+
+    def namespaces(self) -> list[str]:
+        return self._cached("namespaces", lambda: sorted(self._namespaces))
+
+    def last_changes(self) -> set[ObjectRef]:
+        return set(self._last)
+
+    # -- caching ----------------------------------------------------------------------------
+    def _cached(self, name: str, build: Callable[[], Any]) -> Any:
+        hit = self._cache.get(name)
+        if hit is not None and hit[0] == self.version:
+            return hit[1]
+        value = build()
+        self._cache[name] = (self.version, value)
+        return value
+
+    def _build_copied(self) -> CopiedCSVState:
+        missing = sorted(
+            (MissingCopy(ref(*src), ns) for src, nss in self._missing.items() for ns in nss),
+            key=lambda m: (m.csv, m.namespace),
+        )
+        stale = []
+        for (namespace, name), reason in self._stale.items():
+            stale.append(StaleCopy(namespace, name, self._copy_source[(namespace, name)][0],
+                                   reason))
+        stale.sort(key=lambda s: (s.namespace, s.name))
+        return CopiedCSVState(len(self._copy_source), tuple(missing), tuple(stale))
+
+    # -- the change feed --------------------------------------------------------------------
+    def _reset_dirty(self) -> None:
+        self._d_selection: set[NSKey] = set()
+        self._d_links: set[NSKey] = set()
+        self._d_csvs: set[NSKey] = set()
+        self._d_og_states: set[NSKey] = set()
+        self._d_sources: set[NSKey] = set()
+        self._d_copies: set[NSKey] = set()
+        self._d_sub_ns: set[str] = set()
+        self._d_ns: set[str] = set()
+        self._d_olmconfig = False
+
+    def _apply(self, changes: list[Change]) -> None:
+        self._last = set()
+        for change in changes:
+            handler = self._handlers.get(change.key.kind)
+            if handler is not None:
+                handler(self, change)
+        self._recompute()
+        self.version += 1
+
+    # -- indexing: one handler per kind --------------------------------------------------------
+    def _on_namespace(self, change: Change) -> None:
+        name = change.key.name
+        if change.new is None:
+            self._namespaces.pop(name, None)
+            self._inferred.discard(name)
+        else:
+            self._namespaces[name] = dict(_labels(change.new))
+            inferred = (_meta(change.new).get("annotations") or {}).get(INFERRED_ANNOTATION)
+            if inferred == "true":
+                self._inferred.add(name)
+            else:
+                self._inferred.discard(name)
+        old_labels = _labels(change.old) if change.old else None
+        new_labels = _labels(change.new) if change.new else None
+        if change.type != "MODIFIED" or old_labels != new_labels:
+            self._d_selection |= self._selector_ogs
+        if change.type != "MODIFIED":
+            self._d_selection |= self._listed_by.get(name, set())
+            # Copies follow the existing namespaces (R-COPY-3).
+            for og in self._global_ogs | self._status_members.get(name, set()):
+                self._mark_csvs_of(og[0])
+            self._d_copies |= {(name, c) for c in self._copies_in_ns.get(name, ())}
+        self._d_ns.add(name)
+
+    def _og_signature(self, key: NSKey) -> tuple[nsset.NSSet, APISet] | None:
+        if key not in self._effective:
+            return None
+        return self._effective[key], self._og_apis[key]
+
+    def _on_operator_group(self, change: Change) -> None:
+        key = (change.key.namespace, change.key.name)
+        namespace = key[0]
+        before = self._og_signature(key)
+        old_status = self._status_set(change.old)
+        old_uid = uid_label(change.old) if change.old else None
+        self._unindex_og(key, change.old)
+        if change.new is not None:
+            self._index_og(key, change.new)
+            self._d_selection.add(key)
+            self._d_links.add(key)
+        else:
+            self._selection.pop(key, None)
+            self._links.pop(key, None)
+            self._og_states.pop(key, None)
+            self._findings.pop(("og", *key), None)
+            self._last.add(ObjectRef("OperatorGroup", *key))
+        after = self._og_signature(key)
+        if before != after:
+            candidates = self._intersecting_candidates(before)
+            candidates |= self._intersecting_candidates(after)
+            self._d_links |= candidates - {key}
+        new_status = self._status_set(change.new)
+        new_uid = uid_label(change.new) if change.new else None
+        if old_uid != new_uid:
+            self._d_ns |= old_status | new_status
+        else:
+            self._d_ns |= old_status ^ new_status
+        self._d_ns.add(namespace)
+        self._d_og_states |= {(namespace, n) for n in self._ogs.get(namespace, {})}
+        self._mark_csvs_of(namespace)
+        self._d_sub_ns.add(namespace)
+
+    @staticmethod
+    def _status_set(og: Obj | None) -> set[str]:
+        """Namespaces a non-global group's status names (R-OG-5 labels, copy targets)."""
+        if og is None:
+            return set()
+        status = frozenset(status_namespaces(og) or ())
+        return set() if nsset.is_all(status) else {n for n in status if n}
+
+    def _unindex_og(self, key: NSKey, old: Obj | None) -> None:
+        self._ogs.get(key[0], {}).pop(key[1], None)
+        if key[0] in self._ogs and not self._ogs[key[0]]:
+            del self._ogs[key[0]]
+        self._selector_ogs.discard(key)
+        if old is not None:
+            for name in (old.get("spec") or {}).get("targetNamespaces") or []:
+                self._listed_by.get(str(name), set()).discard(key)
+            for name in self._status_set(old):
+                self._status_members.get(name, set()).discard(key)
+        effective = self._effective.pop(key, None)
+        self._og_apis.pop(key, None)
+        self._global_ogs.discard(key)
+        if effective is not None and not nsset.is_all(effective):
+            for name in effective:
+                self._eff_index.get(name, set()).discard(key)
+
+    def _index_og(self, key: NSKey, og: Obj) -> None:
+        self._ogs.setdefault(key[0], {})[key[1]] = og
+        spec = og.get("spec") or {}
+        listed = spec.get("targetNamespaces") or []
+        if isinstance(listed, list) and listed:
+            for name in listed:
+                self._listed_by.setdefault(str(name), set()).add(key)
+        elif not is_empty_selector(spec.get("selector")):
+            self._selector_ogs.add(key)
+        for name in self._status_set(og):
+            self._status_members.setdefault(name, set()).add(key)
+        effective = effective_namespaces(key[0], status_namespaces(og))
+        self._effective[key] = effective
+        self._og_apis[key] = group_provided_apis(og)[1]
+        if nsset.is_all(effective):
+            self._global_ogs.add(key)
+        else:
+            for name in effective:
+                self._eff_index.setdefault(name, set()).add(key)
+
+    def _intersecting_candidates(
+        self, signature: tuple[nsset.NSSet, APISet] | None
+    ) -> set[NSKey]:
+        """Groups whose effective set may meet ``signature``'s (R-API-4, R-NS-3)."""
+        if signature is None or not signature[0]:
+            return set()
+        effective = signature[0]
+        if nsset.is_all(effective):
+            return {k for k, e in self._effective.items() if e}
+        found = set(self._global_ogs)
+        for name in effective:
+            found |= self._eff_index.get(name, set())
+        return found
+
+    def _mark_csvs_of(self, namespace: str) -> None:
+        self._d_csvs |= {(namespace, n) for n in self._csvs.get(namespace, {})}
+
+    def _on_csv(self, change: Change) -> None:
+        key = (change.key.namespace, change.key.name)
+        old_copy = change.old is not None and is_copied_csv(change.old)
+        new_copy = change.new is not None and is_copied_csv(change.new)
+        if change.old is not None:
+            if old_copy:
+                self._remove_copy(key)
+            else:
+                self._remove_csv(key, change.old)
+        if change.new is not None:
+            if new_copy:
+                self._add_copy(key, change.new)
+            else:
+                self._add_csv(key, change.new, change.old if not old_copy else None)
+
+    def _remove_csv(self, key: NSKey, old: Obj) -> None:
+        self._csvs.get(key[0], {}).pop(key[1], None)
+        self._csv_evals.pop(key, None)
+        self._findings.pop(("csv", *key), None)
+        self._mark_namespace_csv_change(key)
+        self._mark_siblings(key[0])
+        self._last.add(ObjectRef("ClusterServiceVersion", *key))
+
+    def _add_csv(self, key: NSKey, new: Obj, old: Obj | None) -> None:
+        self._csvs.setdefault(key[0], {})[key[1]] = new
+        self._d_csvs.add(key)
+        self._mark_namespace_csv_change(key)
+        if old is None or self._sibling_facts(old) != self._sibling_facts(new):
+            self._mark_siblings(key[0])
+
+    @staticmethod
+    def _sibling_facts(csv: Obj) -> tuple[Any, ...]:
+        """What other CSVs of the namespace read from this one (R-CSV-O, R-CSV-F 1)."""
+        return owned_crd_names(csv), (csv.get("spec") or {}).get("replaces")
+
+    def _mark_siblings(self, namespace: str) -> None:
+        self._mark_csvs_of(namespace)
+
+    def _mark_namespace_csv_change(self, key: NSKey) -> None:
+        self._d_og_states |= {(key[0], n) for n in self._ogs.get(key[0], {})}
+        self._d_sources.add(key)
+
+    def _remove_copy(self, key: NSKey) -> None:
+        source = self._copy_source.pop(key, None)
+        if source is None:
+            return
+        held = self._copies.get(source, {})
+        held.pop(key[0], None)
+        if not held:
+            self._copies.pop(source, None)
+        self._copies_in_ns.get(key[0], set()).discard(key[1])
+        if self._stale.pop(key, None) is not None:
+            self._stale_by_source.get(source, {}).pop(key[0], None)
+        self._d_sources.add(source)
+        self._last.add(ObjectRef("ClusterServiceVersion", *key))
+
+    def _add_copy(self, key: NSKey, copy: Obj) -> None:
+        source = copy_source(copy)
+        self._copy_source[key] = source
+        self._copies.setdefault(source, {})[key[0]] = copy
+        self._copies_in_ns.setdefault(key[0], set()).add(key[1])
+        self._d_copies.add(key)
+        self._d_sources.add(source)
+
+    def _on_subscription(self, change: Change) -> None:
+        key = (change.key.namespace, change.key.name)
+        if change.new is None:
+            self._subs.get(key[0], {}).pop(key[1], None)
+            self._sub_states.pop(key, None)
+            self._last.add(ObjectRef("Subscription", *key))
+        else:
+            self._subs.setdefault(key[0], {})[key[1]] = change.new
+        self._d_sub_ns.add(key[0])
+
+    def _on_install_plan(self, change: Change) -> None:
+        self._d_sub_ns.add(change.key.namespace)
+
+    def _on_olmconfig(self, change: Change) -> None:
+        if change.key.name != "cluster":
+            return
+        before = copies_disabled(self._olmconfig)
+        self._olmconfig = change.new
+        if copies_disabled(self._olmconfig) != before:
+            for og in self._global_ogs:
+                self._mark_csvs_of(og[0])
+        self._d_olmconfig = True
+
+    _handlers: dict[str, Callable[[Model, Change], None]] = {
+        "Namespace": _on_namespace,
+        "OperatorGroup": _on_operator_group,
+        "ClusterServiceVersion": _on_csv,
+        "Subscription": _on_subscription,
+        "InstallPlan": _on_install_plan,
+        "OLMConfig": _on_olmconfig,
+    }
+
+    # -- recomputation ----------------------------------------------------------------------
+    def _recompute(self) -> None:
+        for key in self._d_selection:
+            self._recompute_selection(key)
+        for key in self._d_links:
+            self._recompute_links(key)
+        for key in self._d_csvs:
+            self._recompute_csv(key)
+        for key in self._d_og_states:
+            self._recompute_og_state(key)
+        for source in self._d_sources:
+            self._recompute_source(source)
+        touched_sources: set[NSKey] = set()
+        for key in self._d_copies:
+            self._recompute_copy(key, touched_sources)
+        for source in touched_sources | self._d_sources:
+            self._recompute_source_findings(source)
+        for namespace in self._d_sub_ns:
+            self._recompute_subscriptions(namespace)
+        for namespace in self._d_ns:
+            self._recompute_namespace(namespace)
+        if self._d_olmconfig or self._d_sources:
+            self._recompute_olmconfig()
+        self._reset_dirty()
+
+    def _recompute_selection(self, key: NSKey) -> None:
+        og = self._ogs.get(key[0], {}).get(key[1])
+        if og is None:
+            return
+        selection = target_namespaces(og, self._namespaces)
+        old = self._selection.get(key)
+        self._selection[key] = selection
+        if old is None or old.namespaces != selection.namespaces:
+            self._mark_csvs_of(key[0])
+        self._d_og_states.add(key)
+
+    def _recompute_links(self, key: NSKey) -> None:
+        """R-API-4 / R-OG-4: the groups meeting this one, where, and what they claim."""
+        effective = self._effective.get(key)
+        if effective is None:
+            return
+        intersecting = []
+        claims: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+        for other in sorted(self._intersecting_candidates((effective, frozenset()))):
+            if other == key:
+                continue
+            where = nsset.intersection(effective, self._effective[other])
+            if not where:
+                continue
+            namespaces = _sorted_ns(where)
+            other_ref = ref(*other)
+            intersecting.append(Intersection(other_ref, namespaces))
+            for api in self._og_apis[other]:
+                claims.setdefault(api, []).append((other_ref, namespaces))
+        links = _Links(tuple(intersecting), claims)
+        old = self._links.get(key)
+        self._links[key] = links
+        if old is None or old.claims != links.claims:
+            self._mark_csvs_of(key[0])
+        self._d_og_states.add(key)
+
+    def _recompute_csv(self, key: NSKey) -> None:
+        csv = self._csvs.get(key[0], {}).get(key[1])
+        if csv is None:
+            return
+        evaluation = self._evaluate_csv(key, csv)
+        old = self._csv_evals.get(key)
+        self._csv_evals[key] = evaluation
+        self._findings[("csv", *key)] = evaluation.findings
+        if old is None or old.source != evaluation.source:
+            self._d_sources.add(key)
+        if old is None or old.state != evaluation.state:
+            self._d_og_states |= {(key[0], n) for n in self._ogs.get(key[0], {})}
+            self._last.add(ObjectRef("ClusterServiceVersion", *key))
+
+    def _evaluate_csv(self, key: NSKey, csv: Obj) -> _CSVEval:
+        """§4 and §6 for one CSV, then where it is copied (§8)."""
+        namespace, name = key
+        spec = csv.get("spec") or {}
+        phase, reason, message = status_of(csv)
+        surface = api_surface(csv)
+        groups = sorted(self._ogs.get(namespace, {}).items())
+        og_key = (namespace, groups[0][0]) if len(groups) == 1 else None
+        og = groups[0][1] if og_key else None
+        group_ref = ref(*og_key) if og_key else None
+        selection = self._selection.get(og_key) if og_key else None
+        check = group_checks(
+            csv, [g for _, g in groups], selection.namespaces if selection else None,
+            surface.malformed,
+        )
+        found: list[Finding] = []
+        verdict: Verdict | None = check.verdict
+        reconciliation = None
+        conflicts: tuple[Conflict, ...] = ()
+        static = og is not None and is_static(og)
+        siblings = self._csvs.get(namespace, {})
+        if check.proceed and og is not None and og_key is not None:
+            links = self._links.get(og_key) or _Links()
+            raw, group_apis = group_provided_apis(og)
+            reconciliation = reconcile_api_intersection(
+                surface.provided, group_apis, frozenset(links.claims)
+            )
+            conflicts = self._conflicts(surface.provided, links)
+            step = api_step(reconciliation, static, reason, message, surface.provided,
+                            group_apis, raw)
+            verdict = step.verdict
+            if reconciliation == "RemoveAPIs" and not static:
+                found.append(F.pending_api_conflict(namespace, name, group_ref or "", conflicts))
+            elif (verdict is not None and verdict.reason == "InterOperatorGroupOwnerConflict"
+                  and conflicts):
+                found.append(F.api_conflict(namespace, name, group_ref or "", conflicts,
+                                            reason == verdict.reason))
+            elif verdict is not None:
+                found.append(F.verdict_finding(namespace, name, verdict, group_ref))
+            if step.new_annotation is not None and verdict is None:
+                found.append(F.pending_api_addition(namespace, name, group_ref or "",
+                                                    step.new_annotation))
+            if verdict is None:
+                verdict = recovery_verdict(csv, og, self._replaced_by(name, siblings))
+                owners = self._owner_conflicts(name, siblings)
+                if verdict is None and owners and phase == "Pending":
+                    verdict = OWNER_CONFLICT
+                    found.append(F.owner_conflict(namespace, name, owners, False))
+                elif owners and phase == "Failed" and reason == "OwnerConflict":
+                    found.append(F.owner_conflict(namespace, name, owners, True))
+                if verdict is not None and verdict is not OWNER_CONFLICT:
+                    found.append(F.verdict_finding(namespace, name, verdict, group_ref))
+        elif verdict is not None:
+            found.append(F.verdict_finding(namespace, name, verdict, group_ref))
+        if check.skipped == "R-MEM-0":
+            found.append(F.no_retry(namespace, name))
+        elif check.skipped == "R-API-1":
+            found.append(F.malformed_crds(namespace, name, surface.malformed))
+        if check.annotation_drift and group_ref:
+            found.append(F.annotation_drift(namespace, name, group_ref, check.annotation_drift,
+                                            verdict is not None))
+        unknown = install_mode_set(spec.get("installModes")).unknown
+        if unknown:
+            found.append(F.unknown_install_modes(namespace, name, unknown))
+        source = self._copy_source_for(key, csv, og_key, og, check.annotation_drift, verdict)
+        state = CSVState(
+            namespace=namespace,
+            name=name,
+            version=str(spec["version"]) if spec.get("version") is not None else None,
+            phase=phase,
+            reason=reason,
+            message=message,
+            operator_group=group_ref,
+            provided_apis=api_list(surface.provided),
+            required_apis=api_list(surface.required),
+            verdict=verdict,
+            api_reconciliation=reconciliation,
+            conflicts=conflicts,
+            expected_copies=self._expected_tuple(key, source.expected),
+            replaces=spec.get("replaces") or None,
+            display_name=spec.get("displayName") or None,
+        )
+        return _CSVEval(state, surface.provided, static, tuple(found), source)
+
+    def _expected_tuple(self, key: NSKey, expected: frozenset[str]) -> tuple[str, ...]:
+        """Sorted expected copies, reusing the previous tuple when the set is unchanged."""
+        old = self._csv_evals.get(key)
+        if old is not None and old.source.expected == expected:
+            return old.state.expected_copies
+        return _sorted_ns(expected)
+
+    @staticmethod
+    def _conflicts(provided: APISet, links: _Links) -> tuple[Conflict, ...]:
+        """§15.1: per intersecting group, the CSV's APIs it claims and where both reach."""
+        by_group: dict[str, tuple[list[str], tuple[str, ...]]] = {}
+        for api in provided:
+            for group, namespaces in links.claims.get(api, ()):
+                by_group.setdefault(group, ([], namespaces))[0].append(api)
+        return tuple(
+            Conflict(group, api_list(apis), namespaces)
+            for group, (apis, namespaces) in sorted(by_group.items())
+        )
+
+    @staticmethod
+    def _replaced_by(name: str, siblings: dict[str, Obj]) -> str | None:
+        """R-CSV-R2 "being replaced": another CSV whose spec.replaces names this one."""
+        for other, csv in sorted(siblings.items()):
+            if other != name and (csv.get("spec") or {}).get("replaces") == name:
+                return other
+        return None
+
+    @staticmethod
+    def _owner_conflicts(
+        name: str, siblings: dict[str, Obj]
+    ) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        owned = {n: owned_crd_names(c) for n, c in siblings.items()}
+        replaces = {n: (c.get("spec") or {}).get("replaces") for n, c in siblings.items()}
+        return crd_owner_conflicts(name, owned, replaces)
+
+    def _copy_source_for(
+        self, key: NSKey, csv: Obj, og_key: NSKey | None, og: Obj | None,
+        drift: tuple[Any, ...], verdict: Verdict | None,
+    ) -> CopySource:
+        """R-COPY-2/3/6/7: where this CSV's copies belong, and why not elsewhere."""
+        phase, reason, _ = status_of(csv)
+        parent = ref(*key)
+        gc_reason = None
+        if phase == "Failed" and reason == "InterOperatorGroupOwnerConflict":
+            gc_reason = (f"its parent {parent} is Failed/InterOperatorGroupOwnerConflict, so OLM "
+                         "deletes it (R-COPY-6)")
+        parent_targets = nsset.parse(annotations(csv).get(TARGETS_ANNOTATION, ""))
+        count = len(self._ogs.get(key[0], {}))
+        if og is None or og_key is None:
+            return CopySource(
+                gc_reason=gc_reason, parent_targets=parent_targets,
+                not_copied=f"{key[0]} has {count} OperatorGroups, so {parent} is not copied "
+                           "(R-COPY-2); OLM leaves this copy as it is",
+            )
+        group = ref(*og_key)
+        after_phase, after_reason = (verdict.phase, verdict.reason) if verdict else (phase, reason)
+        status = status_namespaces(og)
+        not_copied = None
+        if drift:
+            not_copied = (f"{parent} is not an active member of {group} (R-MEM-8), so OLM "
+                          "neither copies nor refreshes it")
+        elif not is_copiable(after_phase, after_reason):
+            not_copied = (f"its parent {parent} is {after_phase or '(no phase)'}/"
+                          f"{after_reason or ''} and not copiable (R-COPY-2); OLM no longer "
+                          "refreshes it but does not delete it")
+        elif status is not None and tuple(status) == (key[0],):
+            not_copied = (f"{group} targets only its own namespace, so OLM neither copies nor "
+                          "prunes (R-COPY-2)")
+        elif nsset.is_all(frozenset(status or ())) and copies_disabled(self._olmconfig):
+            not_copied = ("copied CSVs are disabled by OLMConfig cluster, so OLM deletes copies "
+                          "of AllNamespaces operators (R-COPY-7)")
+        expected = frozenset() if not_copied else expected_copy_namespaces(
+            key[0], status, self._namespaces, copies_disabled(self._olmconfig)
+        )
+        return CopySource(expected, gc_reason, parent_targets, not_copied, group)
+
+    def _recompute_og_state(self, key: NSKey) -> None:
+        og = self._ogs.get(key[0], {}).get(key[1])
+        if og is None:
+            return
+        namespace, name = key
+        selection = self._selection[key]
+        links = self._links.get(key) or _Links()
+        group_apis = group_provided_apis(og)[1]
+        static = is_static(og)
+        members = sorted(self._csvs.get(namespace, {}))
+        evals = [e for m in members if (e := self._csv_evals.get((namespace, m)))]
+        sibling_apis = frozenset().union(*(e.provided for e in evals))
+        single = len(self._ogs.get(namespace, {})) == 1
+        added = frozenset().union(*(
+            e.provided for e in evals if single and e.state.api_reconciliation == "AddAPIs"
+        ))
+        removed = frozenset().union(*(
+            e.provided for e in evals if single and e.state.api_reconciliation == "RemoveAPIs"
+        ))
+        expected = expected_group_apis(static, group_apis, sibling_apis, added, removed)
+        status = status_namespaces(og)
+        state = OperatorGroupState(
+            namespace=namespace,
+            name=name,
+            mode=group_mode(namespace, selection.namespaces),
+            target_namespaces=selection.namespaces,
+            status_namespaces=None if status is None else _sorted_ns(set(status)),
+            effective_namespaces=_sorted_ns(self._effective[key]),
+            static=static,
+            provided_apis=api_list(group_apis),
+            expected_provided_apis=api_list(expected),
+            members=tuple(members),
+            intersecting=links.intersecting,
+            upgrade_strategy=upgrade_strategy(og),
+            service_account=service_account(og),
+            selection_errors=tuple(text for _, text in selection.errors),
+        )
+        found: list[Finding] = []
+        codes = {code for code, _ in selection.errors}
+        for code, text in selection.errors:
+            found.append(F.selection_error(code, namespace, name, text, bool(members)))
+        if selection.source == "list" and len(selection.namespaces) > 1:
+            found.append(F.multiple_targets(namespace, name, selection.namespaces))
+        if selection.source == "selector" and not codes & BLOCKING_ERRORS:
+            found.append(F.label_selector(namespace, name, selection.namespaces))
+        stale = group_apis - expected
+        if stale and not static:
+            blockers = pruning_blockers(group_apis, (
+                (e.state.name, e.state.phase, e.provided) for e in evals
+            ))
+            found.append(F.stale_provided_apis(namespace, name, api_list(stale), blockers))
+        unbacked = group_apis - sibling_apis
+        if static and unbacked:
+            found.append(F.unbacked_static_apis(namespace, name, api_list(unbacked)))
+        if not codes & BLOCKING_ERRORS and set(status or ()) != set(selection.namespaces):
+            found.append(F.status_not_synced(namespace, name, state.status_namespaces,
+                                             selection.namespaces))
+        self._findings[("og", *key)] = tuple(found)
+        if self._og_states.get(key) != state:
+            self._og_states[key] = state
+            self._last.add(ObjectRef("OperatorGroup", *key))
+
+    def _recompute_source(self, source: NSKey) -> None:
+        """A source CSV's copy context changed or its copies came and went."""
+        evaluation = self._csv_evals.get(source)
+        if evaluation is None or self._csvs.get(source[0], {}).get(source[1]) is None:
+            context = CopySource(
+                gc_reason=f"its parent {ref(*source)} no longer exists, so OLM deletes it "
+                          "(R-COPY-6)"
+            )
+        else:
+            context = evaluation.source
+        held = self._copies.get(source, {})
+        if self._sources.get(source) != context:
+            if held or evaluation is not None:
+                self._sources[source] = context
+            else:
+                self._sources.pop(source, None)
+            self._d_copies |= {(ns, source[1]) for ns in held}
+        missing = context.expected.difference(held) if context.expected else ()
+        if missing:
+            self._missing[source] = _sorted_ns(missing)
+        else:
+            self._missing.pop(source, None)
+
+    def _recompute_copy(self, key: NSKey, touched: set[NSKey]) -> None:
+        source = self._copy_source.get(key)
+        if source is None:
+            return
+        copy = self._copies[source][key[0]]
+        context = self._sources.get(source) or CopySource()
+        reason = stale_reason(key[0], has_operator_namespace(copy), context, ref(*source))
+        before = self._stale.get(key)
+        if reason == before:
+            return
+        by_source = self._stale_by_source.setdefault(source, {})
+        if reason is None:
+            self._stale.pop(key, None)
+            by_source.pop(key[0], None)
+        else:
+            self._stale[key] = reason
+            by_source[key[0]] = reason
+        if not by_source:
+            self._stale_by_source.pop(source, None)
+        touched.add(source)
+        self._last.add(ObjectRef("ClusterServiceVersion", *key))
+
+    def _recompute_source_findings(self, source: NSKey) -> None:
+        found: list[Finding] = []
+        missing = self._missing.get(source)
+        context = self._sources.get(source)
+        if missing and context is not None and context.group:
+            found.append(F.missing_copies(source[0], source[1], missing, context.group))
+        stale = self._stale_by_source.get(source)
+        if stale:
+            by_reason: dict[str, list[str]] = {}
+            for namespace, reason in stale.items():
+                by_reason.setdefault(reason, []).append(namespace)
+            found.append(F.stale_copies(ref(*source), by_reason))
+        if found:
+            self._findings[("copies", *source)] = tuple(found)
+        else:
+            self._findings.pop(("copies", *source), None)
+
+    def _recompute_subscriptions(self, namespace: str) -> None:
+        subs = self._subs.get(namespace, {})
+        if not subs:
+            self._subs.pop(namespace, None)
+            self._findings.pop(("subs", namespace), None)
+            return
+        approval = effective_approval(subs.values())
+        groups = sorted(self._ogs.get(namespace, {}))
+        manual = sorted(n for n, s in subs.items()
+                        if (s.get("spec") or {}).get("installPlanApproval") == "Manual")
+        found: list[Finding] = []
+        for name, sub in sorted(subs.items()):
+            upgrade = self._upgrades(sub, self._store) if self._upgrades else None
+            state = subscription_state(sub, approval, self._plan, upgrade)
+            if self._sub_states.get((namespace, name)) != state:
+                self._sub_states[(namespace, name)] = state
+                self._last.add(ObjectRef("Subscription", namespace, name))
+            if len(groups) != 1:
+                found.append(F.subscription_stalled(namespace, name, groups))
+            if state.approval == "Automatic" and manual:
+                found.append(F.manual_contagion(namespace, name, manual))
+        self._findings[("subs", namespace)] = tuple(found)
+
+    def _plan(self, namespace: str, name: str) -> Obj | None:
+        return self._store.get("InstallPlan", namespace, name)
+
+    def _recompute_namespace(self, namespace: str) -> None:
+        found: list[Finding] = []
+        groups = sorted(self._ogs.get(namespace, {}))
+        if len(groups) > 1:
+            found.append(F.multiple_groups(namespace, groups))
+        if namespace in self._namespaces and namespace not in self._inferred:
+            found.extend(self._label_drift(namespace))
+        if found:
+            self._findings[("ns", namespace)] = tuple(found)
+        else:
+            self._findings.pop(("ns", namespace), None)
+
+    def _label_drift(self, namespace: str) -> list[Finding]:
+        """R-OG-5: the uid labels OLM keeps on a namespace vs the ones it carries."""
+        expected: set[str] = set()
+        owners: list[ObjectRef] = []
+        for key in sorted(self._status_members.get(namespace, ())):
+            label = uid_label(self._ogs[key[0]][key[1]])
+            if label:
+                expected.add(label)
+                owners.append(F.og_ref(*key))
+        actual = {k for k in self._namespaces[namespace] if k.startswith(UID_LABEL_PREFIX)}
+        if expected == actual:
+            return []
+        return [F.label_drift(namespace, sorted(expected - actual), sorted(actual - expected),
+                              owners)]
+
+    def _recompute_olmconfig(self) -> None:
+        if not copies_disabled(self._olmconfig):
+            self._findings.pop(("olmconfig",), None)
+            return
+        count = sum(len(self._csvs.get(og[0], {})) for og in self._global_ogs)
+        self._findings[("olmconfig",)] = (F.copies_disabled(count),)

@@ -1,0 +1,388 @@
+"""Finding texts: what is wrong, why (the rule and the other objects, by name) and what a
+person can do. One builder per derived fact of §15 the group model covers; the engine
+decides when each applies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from olmtui.model.types import Conflict, Finding, ObjectRef, Verdict
+
+OG = "OperatorGroup"
+CSV = "ClusterServiceVersion"
+SUB = "Subscription"
+NS = "Namespace"
+
+#: Lists longer than this are cut in messages ("and N more").
+SHOWN = 8
+
+
+def names(items: Iterable[str]) -> str:
+    """``a, b, c`` with ``""`` shown as ``(all namespaces)`` and long lists cut."""
+    shown = [n if n else "(all namespaces)" for n in items]
+    if len(shown) > SHOWN:
+        return ", ".join(shown[:SHOWN]) + f" and {len(shown) - SHOWN} more"
+    return ", ".join(shown) if shown else "(none)"
+
+
+def og_ref(namespace: str, name: str) -> ObjectRef:
+    return ObjectRef(OG, namespace, name)
+
+
+# -- OperatorGroups (§15.9, seeds) ------------------------------------------------------------
+
+
+def selection_error(
+    code: str, namespace: str, name: str, text: str, has_members: bool
+) -> Finding:
+    """R-OG-1 errors that never reach the group's status."""
+    if code == "TargetNamespacesContainAll":
+        return Finding(
+            "error", code, OG, namespace, name,
+            f"{text} (R-OG-1). Its member CSVs keep the targets they had. Remove the \"\" entry; "
+            "to watch all namespaces, drop spec.targetNamespaces and spec.selector instead.",
+            "R-OG-1",
+        )
+    if code == "InvalidSelector":
+        return Finding(
+            "error", code, OG, namespace, name,
+            f"{text} (R-OG-1). Fix spec.selector (matchLabels values must be strings; In/NotIn "
+            "need values, Exists/DoesNotExist take none).", "R-OG-1",
+        )
+    if code == "SelectorMatchesNothing":
+        blocked = (
+            "Its member CSVs fail with NoTargetNamespaces (R-MEM-3)" if has_members
+            else "A CSV installed here would fail with NoTargetNamespaces (R-MEM-3)"
+        )
+        return Finding(
+            "error" if has_members else "warning", code, OG, namespace, name,
+            f"{text}, which looks exactly like a group OLM has not synced yet: status.namespaces "
+            f"stays absent (R-OG-2). {blocked}. Label the namespaces it should target or change "
+            "the selector.", "R-OG-1",
+        )
+    return Finding(
+        "warning", code, OG, namespace, name,
+        f"{text}. OLM does not check that listed namespaces exist (R-OG-1): nothing is copied "
+        "or granted there until they are created (R-COPY-3). Create them or remove them from "
+        "spec.targetNamespaces.", "R-OG-1",
+    )
+
+
+def multiple_targets(namespace: str, name: str, targets: Sequence[str]) -> Finding:
+    return Finding(
+        "warning", "MultipleTargetNamespaces", OG, namespace, name,
+        f"The group lists {len(targets)} target namespaces ({names(targets)}). Listing several "
+        "namespaces is discouraged: support for more than one target namespace in an "
+        "OperatorGroup will likely be removed, and few operators support MultiNamespace. Prefer "
+        "one group per target namespace, or an AllNamespaces install.",
+        "seed:operator-groups",
+    )
+
+
+def label_selector(namespace: str, name: str, targets: Sequence[str]) -> Finding:
+    return Finding(
+        "warning", "LabelSelectorTargets", OG, namespace, name,
+        f"The group picks its targets with spec.selector (now {len(targets)} namespaces: "
+        f"{names(targets)}). Selecting namespaces by label is discouraged: support for it will "
+        "likely be removed, and relabelling a namespace silently changes what the operator "
+        "watches. Prefer spec.targetNamespaces with one namespace.",
+        "seed:operator-groups",
+    )
+
+
+def stale_provided_apis(
+    namespace: str, name: str, stale: Sequence[str], blockers: Sequence[str]
+) -> Finding:
+    why = (
+        "Pruning is held back while "
+        + names(blockers)
+        + " is Pending with APIs the group does not claim yet (R-API-8)"
+        if blockers else "OLM prunes them at the group's next sync (R-API-8)"
+    )
+    return Finding(
+        "warning", "StaleProvidedAPIs", OG, namespace, name,
+        f"olm.providedAPIs claims {names(stale)}, which no member CSV of {namespace} backs. "
+        f"{why}. Until then the claims block other groups reaching these namespaces from "
+        "providing the same APIs (R-API-5).",
+        "R-API-8",
+    )
+
+
+def unbacked_static_apis(namespace: str, name: str, apis: Sequence[str]) -> Finding:
+    return Finding(
+        "info", "StaticProvidedAPIs", OG, namespace, name,
+        f"The group is static (spec.staticProvidedAPIs) and reserves {names(apis)} without a "
+        "CSV of its namespace providing them. OLM never changes a static group's "
+        "olm.providedAPIs, so other groups reaching the same namespaces cannot install operators "
+        "providing these APIs (R-API-6).", "R-API-6",
+    )
+
+
+def status_not_synced(
+    namespace: str, name: str, status: Sequence[str] | None, targets: Sequence[str]
+) -> Finding:
+    shown = "absent" if status is None else f"[{names(status)}]"
+    return Finding(
+        "info", "TargetsNotSynced", OG, namespace, name,
+        f"status.namespaces is {shown} but the spec selects [{names(targets)}] now. OLM writes "
+        "the new list at the group's next sync (R-OG-2); until then copies, RBAC and conflict "
+        "checks follow the old list (R-OG-4).", "R-OG-2",
+    )
+
+
+# -- Namespaces -----------------------------------------------------------------------------
+
+
+def multiple_groups(namespace: str, groups: Sequence[str]) -> Finding:
+    return Finding(
+        "error", "MultipleOperatorGroupsFound", NS, "", namespace,
+        f"Namespace {namespace} holds {len(groups)} OperatorGroups ({names(groups)}). OLM can't "
+        "pick one: every CSV here fails with TooManyOperatorGroups (R-MEM-2) and its "
+        "Subscriptions stall without a condition (R-SUB-9). Delete all but one.",
+        "R-OG-6", tuple(og_ref(namespace, g) for g in groups),
+    )
+
+
+def label_drift(
+    namespace: str, missing: Sequence[str], extra: Sequence[str], groups: Sequence[ObjectRef]
+) -> Finding:
+    parts = []
+    if missing:
+        parts.append(f"lacks {names(missing)}")
+    if extra:
+        parts.append(f"carries {names(extra)} that no group targeting it accounts for")
+    return Finding(
+        "warning", "NamespaceLabelDrift", NS, "", namespace,
+        f"Namespace {namespace} " + " and ".join(parts) + ". OLM labels every namespace a "
+        "non-global OperatorGroup's status.namespaces contains with olm.operatorgroup.uid/<uid> "
+        "and removes other such labels (R-OG-5); the labels fix themselves at OLM's next "
+        "namespace sync. If they persist, check that the olm-operator is running.",
+        "R-OG-5", tuple(groups),
+    )
+
+
+# -- CSVs -----------------------------------------------------------------------------------
+
+
+_VERDICT_ADVICE = {
+    "NoOperatorGroup": "Create one OperatorGroup in the namespace whose targets the CSV's "
+                       "install modes support.",
+    "TooManyOperatorGroups": "Delete all but one OperatorGroup in the namespace.",
+    "NoTargetNamespaces": "Make the OperatorGroup select at least one namespace.",
+    "InvalidInstallModes": "The CSV lists an install mode type twice; the bundle must be "
+                           "fixed (install a corrected version).",
+    "UnsupportedOperatorGroup": "Change the OperatorGroup's targets to a shape the CSV supports, "
+                                "or install the operator in a namespace whose group fits.",
+    "CannotModifyStaticOperatorGroupProvidedAPIs":
+        "Add the CSV's APIs to the static group's olm.providedAPIs, or make the group "
+        "non-static.",
+    "OwnerConflict": "Another CSV in the namespace owns the same CRD; remove one of them.",
+}
+
+
+def verdict_finding(
+    namespace: str, name: str, verdict: Verdict, operator_group: str | None,
+    detail: str = "", related: Sequence[ObjectRef] = (),
+) -> Finding:
+    """A CSV the group rules fail (error) or return to Pending (info)."""
+    if verdict.phase == "Failed":
+        advice = _VERDICT_ADVICE.get(verdict.reason, "")
+        where = f" in OperatorGroup {operator_group}" if operator_group else ""
+        return Finding(
+            "error", verdict.reason, CSV, namespace, name,
+            f"OLM sets this CSV{where} to Failed/{verdict.reason}: {verdict.message} "
+            f"({verdict.rule}).{detail} {advice}".rstrip(),
+            verdict.rule, tuple(related),
+        )
+    return Finding(
+        "info", "GroupFailureRecovers", CSV, namespace, name,
+        f"The group rules pass again, so OLM's next sync moves this CSV to "
+        f"{verdict.phase}/{verdict.reason}: {verdict.message} ({verdict.rule}).",
+        verdict.rule, tuple(related),
+    )
+
+
+def describe_conflicts(conflicts: Sequence[Conflict]) -> str:
+    return "; ".join(
+        f"OperatorGroup {c.operator_group} also claims {names(c.apis)} in {names(c.namespaces)}"
+        for c in conflicts
+    )
+
+
+def api_conflict(
+    namespace: str, name: str, operator_group: str, conflicts: Sequence[Conflict],
+    already: bool,
+) -> Finding:
+    state = "is Failed" if already else "fails"
+    return Finding(
+        "error", "InterOperatorGroupOwnerConflict", CSV, namespace, name,
+        f"This CSV {state} with InterOperatorGroupOwnerConflict: {describe_conflicts(conflicts)}, "
+        f"where its group {operator_group} also reaches (R-API-4, R-API-5). OLM says only "
+        "'intersecting operatorgroups provide the same apis'. Uninstall one of the operators, or "
+        "change the groups' targets so they no longer overlap; OLM then returns the CSV to "
+        "Pending (R-API-9).",
+        "R-API-5", tuple(_conflict_refs(conflicts)),
+    )
+
+
+def pending_api_conflict(
+    namespace: str, name: str, operator_group: str, conflicts: Sequence[Conflict]
+) -> Finding:
+    return Finding(
+        "error", "PendingAPIConflict", CSV, namespace, name,
+        f"Its APIs are in {operator_group}'s olm.providedAPIs, but "
+        f"{describe_conflicts(conflicts)}. "
+        "OLM's next sync strips all of this CSV's APIs from its group (RemoveAPIs) and the sync "
+        "after that fails it with InterOperatorGroupOwnerConflict (R-API-6, two steps). Remove "
+        "the overlap before it happens.",
+        "R-API-6", tuple(_conflict_refs(conflicts)),
+    )
+
+
+def _conflict_refs(conflicts: Sequence[Conflict]) -> list[ObjectRef]:
+    out = []
+    for c in conflicts:
+        namespace, _, name = c.operator_group.partition("/")
+        out.append(og_ref(namespace, name))
+    return out
+
+
+def pending_api_addition(namespace: str, name: str, operator_group: str, new: str) -> Finding:
+    shown = new or '""'
+    return Finding(
+        "info", "ProvidedAPIsPendingAddition", CSV, namespace, name,
+        f"OLM's next sync adds this CSV's APIs to {operator_group}'s olm.providedAPIs "
+        f"(new value: {shown}) and only then lets the CSV proceed (R-API-6, AddAPIs).",
+        "R-API-6", (og_ref(*operator_group.split("/", 1)),),
+    )
+
+
+def annotation_drift(
+    namespace: str, name: str, operator_group: str,
+    drift: Sequence[tuple[str, str, str | None]], fails: bool,
+) -> Finding:
+    shown = "; ".join(
+        f"{key} is {'absent' if actual is None else repr(actual)}, expected {expected!r}"
+        for key, expected, actual in drift
+    )
+    then = (
+        "the group selects nothing, so the CSV fails with NoTargetNamespaces"
+        if fails else
+        "OLM rewrites them and stops this sync without a phase change; the CSV is not an "
+        "active member meanwhile (no copies, no target RBAC, R-MEM-8)"
+    )
+    return Finding(
+        "warning", "AnnotationDrift", CSV, namespace, name,
+        f"Its group annotations disagree with {operator_group}: {shown} (R-MEM-3). Until they "
+        f"agree {then}. This settles by itself once OLM syncs the group; if it persists, check "
+        "that the olm-operator is running.",
+        "R-MEM-3", (og_ref(*operator_group.split("/", 1)),),
+    )
+
+
+def unknown_install_modes(namespace: str, name: str, unknown: Sequence[str]) -> Finding:
+    return Finding(
+        "warning", "UnknownInstallMode", CSV, namespace, name,
+        f"spec.installModes has types OLM does not know: {names(repr(u) for u in unknown)}. "
+        "OLM treats them as unsupported (there is no inference between types, §5), so the CSV "
+        "supports fewer target shapes than its author may think. The bundle needs fixing.",
+        "R-IM-1",
+    )
+
+
+def owner_conflict(
+    namespace: str, name: str, others: Sequence[tuple[str, Sequence[str]]], already: bool
+) -> Finding:
+    shown = "; ".join(f"{other} owns {names(crds)}" for other, crds in others)
+    state = "is Failed" if already else "will fail"
+    return Finding(
+        "error", "OwnerConflict", CSV, namespace, name,
+        f"This CSV {state} with OwnerConflict ('conflicting CRD owner in namespace'): {shown}, "
+        "and they are not in one replacement chain (R-CSV-O). Remove one of the operators from "
+        f"{namespace}.",
+        "R-CSV-O", tuple(ObjectRef(CSV, namespace, other) for other, _ in others),
+    )
+
+
+def malformed_crds(namespace: str, name: str, crds: Sequence[str]) -> Finding:
+    return Finding(
+        "error", "MalformedCRDName", CSV, namespace, name,
+        f"CRD names without a '.' ({names(repr(c) for c in crds)}): OLM cannot derive their API "
+        "group and aborts every sync of this CSV silently, so its status never changes "
+        "(R-MEM-0, R-API-1). The bundle needs fixing.", "R-API-1",
+    )
+
+
+def no_retry(namespace: str, name: str) -> Finding:
+    return Finding(
+        "warning", "InstallComponentFailedNoRetry", CSV, namespace, name,
+        "OLM skips this CSV entirely while its reason is InstallComponentFailedNoRetry (R-MEM-0): "
+        "nothing moves it until its reason changes. Delete the CSV (and re-install) once the "
+        "cause is fixed.", "R-MEM-0",
+    )
+
+
+# -- Copied CSVs ----------------------------------------------------------------------------
+
+
+def missing_copies(namespace: str, name: str, missing: Sequence[str], group: str) -> Finding:
+    return Finding(
+        "warning", "MissingCopiedCSV", CSV, namespace, name,
+        f"{len(missing)} copied CSV(s) expected but absent in {names(missing)}. OLM copies an "
+        f"active member of {group} into every existing namespace the group targets "
+        "(R-COPY-2, R-COPY-3); users there cannot see the operator. OLM creates them at its "
+        "next sync of this CSV; if they stay missing, check the olm-operator.",
+        "R-COPY-3", (og_ref(*group.split("/", 1)),),
+    )
+
+
+def stale_copies(source: str, by_reason: dict[str, list[str]]) -> Finding:
+    namespace, _, name = source.partition("/")
+    total = sum(len(v) for v in by_reason.values())
+    parts = [f"in {names(sorted(ns))}: {reason}" for reason, ns in sorted(by_reason.items())]
+    return Finding(
+        "warning", "StaleCopiedCSV", CSV, namespace, name,
+        f"{total} copied CSV(s) of {source} are present but not expected — "
+        + "; ".join(parts) + ".",
+        "R-COPY-6", (ObjectRef(CSV, namespace, name),),
+    )
+
+
+def copies_disabled(global_sources: int) -> Finding:
+    return Finding(
+        "info", "CopiedCSVsDisabled", "OLMConfig", "", "cluster",
+        "spec.features.disableCopiedCSVs is true: OLM does not copy the "
+        f"{global_sources} CSV(s) of AllNamespaces groups and deletes their copies (R-COPY-7); "
+        "users of other namespaces cannot discover those operators with `oc get csv`.",
+        "R-COPY-7",
+    )
+
+
+# -- Subscriptions --------------------------------------------------------------------------
+
+
+def subscription_stalled(namespace: str, name: str, groups: Sequence[str]) -> Finding:
+    if groups:
+        why = f"{len(groups)} OperatorGroups ({names(groups)})"
+        fix = "Delete all but one."
+    else:
+        why = "no OperatorGroup"
+        fix = "Create one OperatorGroup whose targets the operator's install modes support."
+    return Finding(
+        "error", "SubscriptionStalled", SUB, namespace, name,
+        f"Namespace {namespace} has {why}, so OLM's catalog operator resolves nothing there and "
+        "writes no condition on this Subscription (R-SUB-9): it looks idle, not broken. " + fix,
+        "R-SUB-9", tuple(og_ref(namespace, g) for g in groups),
+    )
+
+
+def manual_contagion(namespace: str, name: str, manual: Sequence[str]) -> Finding:
+    return Finding(
+        "warning", "ManualApprovalContagion", SUB, namespace, name,
+        f"This Subscription asks for Automatic approval, but {names(manual)} in the same "
+        "namespace is Manual, and OLM makes every new InstallPlan of a namespace Manual when any "
+        "of its Subscriptions is (R-SUB-4): its upgrades wait for someone to approve them. Approve "
+        "the InstallPlans, or move the operators to separate namespaces.",
+        "R-SUB-4", tuple(ObjectRef(SUB, namespace, m) for m in manual),
+    )

@@ -1,0 +1,190 @@
+"""CSV membership in its namespace's OperatorGroup (§4 of olm-rules.md, R-MEM-0..8) and the
+recoveries OLM makes once the group rules pass again (R-CSV-F 1-4).
+
+``group_checks`` walks OLM's checks in OLM's order and stops at the first that decides; the
+API step (R-MEM-7) lives in ``apis`` and is wired by the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from olmtui.model.installmodes import install_mode_set, install_mode_verdict
+from olmtui.model.operatorgroups import (
+    FAIL_FORWARD,
+    build_target_namespaces,
+    status_namespaces,
+    upgrade_strategy,
+)
+from olmtui.model.types import Verdict
+
+Obj = dict[str, Any]
+
+OPERATOR_GROUP_ANNOTATION = "olm.operatorGroup"
+OPERATOR_NAMESPACE_ANNOTATION = "olm.operatorNamespace"
+TARGETS_ANNOTATION = "olm.targetNamespaces"
+
+NO_RETRY = "InstallComponentFailedNoRetry"
+#: R-CSV-F 2: group reasons a Failed CSV recovers from once the group rules pass.
+RECOVERABLE_GROUP_REASONS = frozenset(
+    {"NoTargetNamespaces", "NoOperatorGroup", "TooManyOperatorGroups", "UnsupportedOperatorGroup"}
+)
+#: §1.4: a CSV with one of these reasons (or phase ``""``) is never copied.
+UNCOPIABLE_REASONS = frozenset({
+    "Copied", "InvalidInstallModes", "NoTargetNamespaces", "UnsupportedOperatorGroup",
+    "NoOperatorGroup", "TooManyOperatorGroups", "InterOperatorGroupOwnerConflict",
+    "CannotModifyStaticOperatorGroupProvidedAPIs",
+})
+
+NO_GROUP = Verdict(
+    "Failed", "NoOperatorGroup", "csv in namespace with no operatorgroups", "R-MEM-1"
+)
+TOO_MANY = Verdict(
+    "Failed", "TooManyOperatorGroups",
+    "csv created in namespace with multiple operatorgroups, can't pick one automatically",
+    "R-MEM-2",
+)
+NOTHING_SELECTED = Verdict(
+    "Failed", "NoTargetNamespaces",
+    "no targetNamespaces are matched operatorgroups namespace selection", "R-MEM-3",
+)
+NO_TARGETS_ANNOTATION = Verdict(
+    "Failed", "NoTargetNamespaces", "csv missing olm.targetNamespaces annotation", "R-MEM-5"
+)
+
+
+def annotations(obj: Obj) -> dict[str, str]:
+    return (obj.get("metadata") or {}).get("annotations") or {}
+
+
+def status_of(csv: Obj) -> tuple[str | None, str | None, str | None]:
+    status = csv.get("status") or {}
+    return status.get("phase"), status.get("reason"), status.get("message")
+
+
+@dataclass(frozen=True, slots=True)
+class GroupCheck:
+    """Outcome of R-MEM-0..6 for one CSV.
+
+    ``proceed`` says the API step (R-MEM-7) runs next. ``verdict`` is the failure a check
+    wrote. ``annotation_drift`` holds ``(key, expected, actual)`` triples when OLM will
+    rewrite the CSV's group annotations first (R-MEM-3). ``skipped`` names the R-MEM-0
+    pre-check that makes OLM ignore the CSV.
+    """
+
+    proceed: bool
+    verdict: Verdict | None = None
+    group: Obj | None = None
+    annotation_drift: tuple[tuple[str, str, str | None], ...] = ()
+    skipped: str | None = None
+
+
+def expected_annotations(og: Obj) -> dict[str, str | None]:
+    """R-MEM-3: the three annotations an agreeing member carries (targets only once the
+    group's ``status.namespaces`` exists)."""
+    meta = og.get("metadata") or {}
+    status = status_namespaces(og)
+    return {
+        OPERATOR_NAMESPACE_ANNOTATION: meta.get("namespace", ""),
+        OPERATOR_GROUP_ANNOTATION: meta.get("name", ""),
+        TARGETS_ANNOTATION: None if status is None else build_target_namespaces(status),
+    }
+
+
+def annotation_drift(csv: Obj, og: Obj) -> tuple[tuple[str, str, str | None], ...]:
+    """R-MEM-3: the annotations that disagree, as ``(key, expected, actual)``.
+
+    A group without ``status.namespaces`` expects ``""`` as its target string (R-OG-3).
+    """
+    have = annotations(csv)
+    want = expected_annotations(og)
+    drift = []
+    for key in (OPERATOR_NAMESPACE_ANNOTATION, OPERATOR_GROUP_ANNOTATION, TARGETS_ANNOTATION):
+        expected = want[key] if want[key] is not None else ""
+        if have.get(key) != expected:
+            drift.append((key, expected, have.get(key)))
+    return tuple(drift)
+
+
+def is_active_member(csv: Obj, og: Obj) -> bool:
+    """R-MEM-8: only active members get copies and target-namespace RBAC."""
+    return not annotation_drift(csv, og)
+
+
+def group_checks(
+    csv: Obj, groups: Sequence[Obj], spec_targets: tuple[str, ...] | None,
+    malformed_crds: Sequence[str] = (),
+) -> GroupCheck:
+    """R-MEM-0 to R-MEM-6 for a non-copied CSV.
+
+    ``groups`` are the OperatorGroups of the CSV's namespace; ``spec_targets`` is what the
+    single group selects from its spec now (R-OG-1), which OLM consults only when it has to
+    rewrite the CSV's annotations.
+    """
+    _, reason, _ = status_of(csv)
+    if reason == NO_RETRY:
+        return GroupCheck(False, skipped="R-MEM-0")
+    if malformed_crds:
+        return GroupCheck(False, skipped="R-API-1")
+    if not groups:
+        return GroupCheck(False, NO_GROUP)
+    if len(groups) > 1:
+        return GroupCheck(False, TOO_MANY)
+    og = groups[0]
+    drift = annotation_drift(csv, og)
+    if drift:
+        if not spec_targets:
+            return GroupCheck(False, NOTHING_SELECTED, og, drift)
+        return GroupCheck(False, None, og, drift)
+    modes = install_mode_set((csv.get("spec") or {}).get("installModes"))
+    if modes.duplicates:
+        return GroupCheck(False, Verdict("Failed", "InvalidInstallModes", modes.duplicates,
+                                         "R-MEM-4"), og)
+    have = annotations(csv)
+    if TARGETS_ANNOTATION not in have:
+        return GroupCheck(False, NO_TARGETS_ANNOTATION, og)
+    targets = have[TARGETS_ANNOTATION].split(",")
+    csv_namespace = (csv.get("metadata") or {}).get("namespace", "")
+    message = install_mode_verdict(modes.supported, targets, csv_namespace)
+    if message is not None:
+        return GroupCheck(False, Verdict("Failed", "UnsupportedOperatorGroup", message, "R-MEM-6"),
+                          og)
+    return GroupCheck(True, None, og)
+
+
+def recovery_verdict(csv: Obj, og: Obj, replaced_by: str | None) -> Verdict | None:
+    """R-CSV-F 1-4: what a Failed CSV becomes once the group rules pass; ``None`` when it is
+    not Failed for a group reason. ``replaced_by`` is the CSV whose ``spec.replaces`` names
+    this one, if any (fail-forward)."""
+    phase, reason, _ = status_of(csv)
+    if phase != "Failed":
+        return None
+    if reason not in RECOVERABLE_GROUP_REASONS and reason not in (
+        "InterOperatorGroupOwnerConflict", "CannotModifyStaticOperatorGroupProvidedAPIs"
+    ):
+        return None
+    if upgrade_strategy(og) == FAIL_FORWARD and replaced_by:
+        return Verdict(
+            "Replacing", "BeingReplaced",
+            f"Fail Forward is enabled, allowing Failed csv to be replaced by csv: {replaced_by}",
+            "R-CSV-F",
+        )
+    if reason in RECOVERABLE_GROUP_REASONS:
+        message = "InstallModes now support target namespaces"
+    elif reason == "InterOperatorGroupOwnerConflict":
+        message = "OperatorGroup no longer intersecting with conflicting owner"
+    else:
+        message = "static OperatorGroup and intersecting groups now support providedAPIs"
+    return Verdict("Pending", "RequirementsUnknown", message, "R-CSV-F")
+
+
+OWNER_CONFLICT = Verdict(
+    "Failed", "OwnerConflict", "conflicting CRD owner in namespace", "R-CSV-O"
+)
+
+
+def is_copiable(phase: str | None, reason: str | None) -> bool:
+    """R-COPY-2: phase set and reason not in the uncopiable list."""
+    return bool(phase) and reason not in UNCOPIABLE_REASONS
