@@ -1,0 +1,116 @@
+"""PackageManifests (``packages.operators.coreos.com/v1``) as catalogs, from a snapshot or live.
+
+The packageserver reports, per channel, the head (``currentCSV``) with the head's CSV
+description, and the entries by name and version only (§11). So the channels built here
+know their head and the head's ``olm.skipRange`` but no replaces/skips edges: they are
+marked ``graph="packagemanifest"`` and carry ``reported_head`` for the upgrade model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from olmtui.model.apis import api_surface
+from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
+from olmtui.model.types import ref
+from olmtui.sources.catalog_csv import SKIP_RANGE_ANNOTATION, supported_install_modes
+
+Obj = dict[str, Any]
+ORIGIN = "packagemanifests"
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _text(value: Any) -> str | None:
+    return str(value) if value not in (None, "") and not isinstance(value, (dict, list)) else None
+
+
+def _deprecation(holder: Mapping[str, Any]) -> str | None:
+    return _text(_mapping(holder.get("deprecation")).get("message"))
+
+
+def catalog_ref_of(obj: Obj) -> str:
+    """``namespace/name`` of the CatalogSource a PackageManifest comes from (labels first)."""
+    labels = _mapping(_mapping(obj.get("metadata")).get("labels"))
+    status = _mapping(obj.get("status"))
+    namespace = labels.get("catalog-namespace") or status.get("catalogSourceNamespace") or ""
+    name = labels.get("catalog") or status.get("catalogSource") or ""
+    return ref(str(namespace), str(name))
+
+
+def default_channel(status: Mapping[str, Any], channels: list[str]) -> str | None:
+    """§11 GetDefaultChannel: ``defaultChannel`` if set, else the only channel, else none."""
+    explicit = _text(status.get("defaultChannel"))
+    if explicit:
+        return explicit
+    return channels[0] if len(channels) == 1 else None
+
+
+def head_bundle(package: str, head: str, desc: Mapping[str, Any], deprecation: str | None
+                ) -> Bundle:
+    """The head's bundle from ``currentCSVDesc`` (APIs, install modes, version)."""
+    surface = api_surface({"spec": dict(desc)})
+    return Bundle(
+        name=head,
+        package=package,
+        version=_text(desc.get("version")),
+        deprecation=deprecation,
+        provided_apis=tuple(sorted(surface.provided)),
+        required_apis=tuple(sorted(surface.required)),
+        install_modes=supported_install_modes(desc.get("installModes")),
+    )
+
+
+def package_from_manifest(obj: Obj) -> Package:
+    status = _mapping(obj.get("status"))
+    name = _text(status.get("packageName")) or _text(
+        _mapping(obj.get("metadata")).get("name")) or ""
+    package = Package(name, deprecation=_deprecation(status))
+    heads: dict[str, Bundle] = {}
+    raw_channels = status.get("channels")
+    for raw in raw_channels if isinstance(raw_channels, list) else ():
+        raw = _mapping(raw)
+        channel_name, head = _text(raw.get("name")), _text(raw.get("currentCSV"))
+        if not channel_name:
+            continue
+        desc = _mapping(raw.get("currentCSVDesc"))
+        raw_entries = [e for e in map(_mapping, raw.get("entries") or ()) if _text(e.get("name"))]
+        names = [str(e["name"]) for e in raw_entries]
+        if head and head not in names:
+            names.insert(0, head)
+        skip_range = _text(_mapping(desc.get("annotations")).get(SKIP_RANGE_ANNOTATION))
+        entries = tuple(
+            ChannelEntry(n, skip_range=skip_range if n == head else None) for n in names)
+        for entry in raw_entries:
+            package.bundles.setdefault(str(entry["name"]), Bundle(
+                str(entry["name"]), name, version=_text(entry.get("version")),
+                deprecation=_deprecation(entry)))
+        if head:
+            entry_deprecation = next(
+                (_deprecation(e) for e in raw_entries if e.get("name") == head), None)
+            heads[head] = head_bundle(name, head, desc, entry_deprecation)
+        package.channels[channel_name] = Channel(
+            name, channel_name, entries, deprecation=_deprecation(raw), reported_head=head)
+    package.bundles.update(heads)
+    package.default_channel = default_channel(status, sorted(package.channels))
+    return package
+
+
+def catalog_from_packagemanifests(objs: Iterable[Obj], catalog_ref: str | None = None
+                                  ) -> list[Catalog]:
+    """One Catalog per CatalogSource (``catalog-namespace``/``catalog`` labels), sorted by ref.
+    With ``catalog_ref`` only that CatalogSource's PackageManifests are taken."""
+    catalogs: dict[str, Catalog] = {}
+    for obj in objs:
+        if not isinstance(obj, dict) or obj.get("kind") != "PackageManifest":
+            continue
+        source = catalog_ref_of(obj)
+        if catalog_ref is not None and source != catalog_ref:
+            continue
+        catalog = catalogs.setdefault(source, Catalog(source, ORIGIN, graph="packagemanifest"))
+        package = package_from_manifest(obj)
+        catalog.packages[package.name] = package
+    return [catalogs[key] for key in sorted(catalogs)]

@@ -1,0 +1,85 @@
+"""Catalog content for upgrade graphs: ``--catalog [NAMESPACE/NAME=]PATH`` and PackageManifests.
+
+A PATH is read as one of three formats, decided from what it holds:
+
+* bundle format and legacy package manifests, when the tree holds any bundle directory
+  (``metadata/annotations.yaml``) or ``*.package.yaml`` file. Then only those are read: a
+  checkout of community-operators-prod given at its root is read from ``operators/``, and its
+  rendered ``catalogs/v4.xx`` FBCs are ignored (they are a different, pipeline-made graph
+  for one OpenShift version);
+* a file-based catalog (FBC) otherwise: one file, or every YAML/JSON file of a tree, e.g.
+  a PATH pointing into ``catalogs/``.
+
+Unreadable files and documents are findings on the Catalog; a PATH that does not exist, or
+that holds no catalog content at all, is a ``UsageError`` (exit status 2).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from olmtui.cli import UsageError
+from olmtui.model.catalog import Catalog
+from olmtui.sources.catalog_bundles import annotations_file, load_bundle_dirs
+from olmtui.sources.catalog_fbc import load_fbc
+from olmtui.sources.catalog_files import catalog_files
+from olmtui.sources.catalog_legacy import is_package_file, load_legacy_package
+from olmtui.sources.catalog_packagemanifests import catalog_from_packagemanifests
+
+__all__ = ["catalog_from_packagemanifests", "load_catalog", "parse_catalog_spec"]
+
+#: ``NAMESPACE/NAME=`` with Kubernetes name syntax, so that a path holding ``=`` still works.
+_SPEC = re.compile(
+    r"(?P<ns>[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)/(?P<name>[a-z0-9](?:[-.a-z0-9]*[a-z0-9])?)="
+    r"(?P<path>.*)\Z", re.DOTALL)
+
+
+def parse_catalog_spec(spec: str) -> tuple[str | None, Path]:
+    """``"ns/name=path"`` -> ``("ns/name", Path("path"))``; ``"path"`` -> ``(None, Path)``."""
+    match = _SPEC.match(spec)
+    ref, path = (f"{match['ns']}/{match['name']}", match["path"]) if match else (None, spec)
+    if not path:
+        raise UsageError(f"--catalog {spec}: no PATH given")
+    return ref, Path(path)
+
+
+def find_bundle_layout(root: Path) -> tuple[list[Path], list[Path]]:
+    """Bundle directories and legacy ``*.package.yaml`` files under ``root``."""
+    bundle_dirs: list[Path] = []
+    package_files: list[Path] = []
+    for current, dirnames, filenames in os.walk(root):
+        here = Path(current)
+        if annotations_file(here) is not None:
+            bundle_dirs.append(here)
+            dirnames[:] = []
+            continue
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        package_files += [here / f for f in sorted(filenames) if is_package_file(Path(f))]
+    return sorted(bundle_dirs), sorted(package_files)
+
+
+def load_catalog(spec: str) -> Catalog:
+    """Read the catalog a ``--catalog`` argument names (see the module docstring)."""
+    ref, path = parse_catalog_spec(spec)
+    if not path.exists():
+        raise UsageError(f"--catalog {path}: no such file or directory")
+    catalog = Catalog(ref, str(path))
+    if path.is_file():
+        if is_package_file(path):
+            load_legacy_package(path, catalog)
+        else:
+            load_fbc([path], catalog)
+    else:
+        bundle_dirs, package_files = find_bundle_layout(path)
+        if bundle_dirs or package_files:
+            load_bundle_dirs(bundle_dirs, catalog)
+            for package_file in package_files:
+                load_legacy_package(package_file, catalog)
+        else:
+            load_fbc(catalog_files(path), catalog)
+    if not catalog.packages:
+        why = f" ({catalog.findings[0].message})" if catalog.findings else ""
+        raise UsageError(f"--catalog {path}: no catalog content found{why}")
+    return catalog
