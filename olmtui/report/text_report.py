@@ -145,15 +145,13 @@ def _csv_lines(out: _Writer, csv: dict[str, Any], indent: int, label: str) -> No
 
 
 def _operator_groups(out: _Writer, report: Report) -> None:
-    csvs_by_group: dict[str, list[dict[str, Any]]] = {}
-    for csv in report["csvs"]:
-        csvs_by_group.setdefault(csv["operatorGroup"] or "", []).append(csv)
+    csvs = {(csv["namespace"], csv["name"]): csv for csv in report["csvs"]}
+    grouped: set[tuple[str, str]] = set()
     if report["operatorGroups"]:
         out.heading("OPERATOR GROUPS")
     for og in report["operatorGroups"]:
-        ref = _ref(og["namespace"], og["name"])
         flags = "  static" if og["static"] else ""
-        out.line(f"  {ref}  {safe(og.get('mode', ''))}{flags}")
+        out.line(f"  {_ref(og['namespace'], og['name'])}  {safe(og.get('mode', ''))}{flags}")
         out.line(f"    targets: {_names(og['targetNamespaces'])}")
         if og["statusNamespaces"] != og["targetNamespaces"]:
             observed = og["statusNamespaces"]
@@ -166,14 +164,18 @@ def _operator_groups(out: _Writer, report: Report) -> None:
         if og["providedAPIs"] != og["expectedProvidedAPIs"]:
             out.wrapped(f"olm.providedAPIs: {_names(og['providedAPIs'])}; "
                         f"expected: {_names(og['expectedProvidedAPIs'])}", 4)
-        members = csvs_by_group.pop(f"{og['namespace']}/{og['name']}", [])
-        if not members:
+        if not og["members"]:
             out.line("    members: none")
-        for csv in members:
-            _csv_lines(out, csv, 4, safe(csv["name"]))
-    ungrouped = [csv for group in csvs_by_group.values() for csv in group]
+        for member in og["members"]:
+            key = (og["namespace"], member)
+            grouped.add(key)
+            if key in csvs:
+                _csv_lines(out, csvs[key], 4, safe(member))
+            else:
+                out.line(f"    {safe(member)}")
+    ungrouped = [csv for key, csv in csvs.items() if key not in grouped]
     if ungrouped:
-        out.heading("CSVs NOT IN EXACTLY ONE OPERATORGROUP")
+        out.heading("CSVs IN NO OPERATORGROUP")
         for csv in ungrouped:
             _csv_lines(out, csv, 2, _ref(csv["namespace"], csv["name"]))
 
