@@ -19,7 +19,7 @@ from typing import Any
 
 from olmtui.model.apis import api_surface
 from olmtui.model.semver_range import parse_version
-from olmtui.model.types import Finding, ObjectRef
+from olmtui.model.types import Finding, ObjectRef, Severity
 from olmtui.store import is_copied_csv
 
 Obj = Mapping[str, Any]
@@ -259,6 +259,9 @@ def _shared_crd_findings(instances: list[Instance], crds: Iterable[Obj]) -> list
         packages = {i.package for i in group}
         if len(packages) < 2 and len({i.version for i in group}) < 2:
             continue
+        # Different packages fight over the definition; one package at several versions is
+        # already reported per instance, so here it is only context for the CRD.
+        severity: Severity = "warning" if len(packages) > 1 else "info"
         what = "different packages" if len(packages) > 1 else "different versions"
         listing = "; ".join(f"{i.package} {i.label}" for i in group)
         served = ""
@@ -267,7 +270,7 @@ def _shared_crd_findings(instances: list[Instance], crds: Iterable[Obj]) -> list
             names = [v.get("name") for v in spec.get("versions") or () if v.get("served")]
             served = f" The CRD on the cluster serves {', '.join(names) or 'no version'}."
         findings.append(Finding(
-            "warning", "SharedCRDOwners", "CustomResourceDefinition", "", crd_name,
+            severity, "SharedCRDOwners", "CustomResourceDefinition", "", crd_name,
             f"CRD {crd_name} is owned by CSVs of {what} in several namespaces ({listing})."
             f"{served} A CRD is cluster-wide: every install or upgrade of one owner rewrites "
             "the definition all of them use, the newest one wins, and an owner whose CRD "
