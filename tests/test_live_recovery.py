@@ -1,0 +1,169 @@
+"""Live source through trouble: restarts, compaction (410), 403, half-open connections,
+cut streams, namespace-scoped sessions. Each ends with the cache equal to the server."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from test_live_support import (
+    converged,
+    fast_options,
+    must_gather_objects,
+    start_server,
+    started_source,
+    stop_source,
+    wait_until,
+)
+
+from olmtui.store import Store
+
+NEW_NS = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "added-while-away"}}
+
+
+def lists(server, kind_path: str) -> int:
+    return sum(
+        1 for r in server.requests
+        if r.path.endswith(kind_path) and r.query.get("watch") != "true"
+    )
+
+
+async def test_server_restart_mid_watch_recovers(tmp_path: Path) -> None:
+    server, kubeconfig = await start_server(tmp_path, must_gather_objects())
+    store = Store()
+    source, task = await started_source(store, fast_options(kubeconfig))
+    try:
+        await converged(store, server)
+        await server.stop()
+        await wait_until(lambda: source.status.reconnecting_since is not None,
+                         what="reconnecting")
+        assert not source.status.connected
+        server.state.create(NEW_NS)
+        sub = server.state.list("Subscription")[0]
+        server.state.delete("Subscription", sub["metadata"]["namespace"], sub["metadata"]["name"])
+        await server.restart()
+        await converged(store, server)
+        await wait_until(lambda: source.status.connected, what="connected again")
+        assert store.get("Namespace", "", "added-while-away") is not None
+    finally:
+        await stop_source(source, task)
+        await server.stop()
+
+
+async def test_410_after_compaction_relists_and_converges(tmp_path: Path) -> None:
+    server, kubeconfig = await start_server(tmp_path, must_gather_objects())
+    store = Store()
+    source, task = await started_source(store, fast_options(kubeconfig))
+    try:
+        await converged(store, server)
+        before = lists(server, "/subscriptions")
+        await server.stop()
+        sub = server.state.list("Subscription")[0]
+        server.state.delete("Subscription", sub["metadata"]["namespace"], sub["metadata"]["name"])
+        server.state.create(NEW_NS)
+        await server.restart(clear_history=True)
+        await converged(store, server)
+        # a dropped connection alone re-watches from the last version; only a 410 relists
+        assert lists(server, "/subscriptions") > before
+    finally:
+        await stop_source(source, task)
+        await server.stop()
+
+
+async def test_403_on_one_kind_leaves_the_others_live(tmp_path: Path) -> None:
+    server, kubeconfig = await start_server(tmp_path, must_gather_objects())
+    server.forbid("subscriptions")
+    store = Store()
+    source, task = await started_source(store, fast_options(kubeconfig, forbidden_recheck=0.3))
+    try:
+        status = source.status
+        await wait_until(lambda: status.stream("Subscription").state == "no access",
+                         what="no access")
+        await wait_until(lambda: store.count("ClusterServiceVersion") == 131, what="CSVs")
+        others = {n: s.state for n, s in status.streams.items() if n != "Subscription"}
+        await wait_until(
+            lambda: all(s.state == "live" for n, s in status.streams.items()
+                        if n != "Subscription"), what=f"others live: {others}")
+        assert store.count("Subscription") == 0
+        assert "forbidden" in status.stream("Subscription").last_error
+        asked = sum(1 for r in server.requests if r.path.endswith("/subscriptions"))
+        await asyncio.sleep(1.0)
+        asked_again = sum(1 for r in server.requests if r.path.endswith("/subscriptions"))
+        assert asked_again - asked <= 6, "a 403 must not be retried in a loop"
+        server.allow("subscriptions")
+        await converged(store, server)
+        await wait_until(lambda: status.stream("Subscription").state == "live", what="live")
+    finally:
+        await stop_source(source, task)
+        await server.stop()
+
+
+async def test_half_open_connection_is_caught_by_the_read_timeout(tmp_path: Path) -> None:
+    server, kubeconfig = await start_server(tmp_path, must_gather_objects())
+    store = Store()
+    source, task = await started_source(store, fast_options(kubeconfig, read_timeout=0.6))
+    try:
+        await converged(store, server)
+        server.stall_watches(True)
+        server.state.create(NEW_NS)
+        await wait_until(
+            lambda: "read timeout" in source.status.stream("Namespace").last_error,
+            what="read timeout noticed",
+        )
+        assert store.get("Namespace", "", "added-while-away") is None
+        server.stall_watches(False)
+        await converged(store, server)
+    finally:
+        await stop_source(source, task)
+        await server.stop()
+
+
+async def test_cut_streams_reconnect_from_the_last_version(tmp_path: Path) -> None:
+    server, kubeconfig = await start_server(tmp_path, must_gather_objects())
+    store = Store()
+    source, task = await started_source(store, fast_options(kubeconfig))
+    try:
+        await converged(store, server)
+        before = lists(server, "/namespaces")
+        for round_ in range(3):
+            server.drop_connections()
+            server.state.create({**NEW_NS, "metadata": {"name": f"cut-{round_}"}})
+            await converged(store, server)
+        assert lists(server, "/namespaces") == before, "a network error needs no relist"
+    finally:
+        await stop_source(source, task)
+        await server.stop()
+
+
+async def test_namespaces_option_watches_only_those_namespaces(tmp_path: Path) -> None:
+    server, kubeconfig = await start_server(tmp_path, must_gather_objects())
+    server.forbid("subscriptions", "openshift-monitoring")
+    store = Store()
+    wanted = ["cfe-test-namespace", "openshift-monitoring"]
+    source, task = await started_source(store, fast_options(kubeconfig, namespaces=wanted))
+    try:
+        status = source.status
+        await wait_until(
+            lambda: status.stream("Subscription in openshift-monitoring").state == "no access",
+            what="no access in one namespace",
+        )
+        await wait_until(
+            lambda: status.stream("ClusterServiceVersion in cfe-test-namespace").state == "live",
+            what="live in the other",
+        )
+        await wait_until(lambda: status.stream("Namespace").state == "live", what="namespaces")
+        csv_namespaces = {k.namespace for k, _ in store.items("ClusterServiceVersion")}
+        assert csv_namespaces == set(wanted)
+        assert store.count("Namespace") == len(server.state.list("Namespace"))
+        namespaced = [r.path for r in server.requests if "/operators.coreos.com/" in r.path
+                      and not r.path.endswith("/olmconfigs")]
+        assert namespaced and all("/namespaces/" in p for p in namespaced)
+        server.state.create({
+            "apiVersion": "operators.coreos.com/v1", "kind": "OperatorGroup",
+            "metadata": {"name": "late", "namespace": "cfe-test-namespace"}, "spec": {}})
+        await wait_until(
+            lambda: store.get("OperatorGroup", "cfe-test-namespace", "late") is not None,
+            what="watched in its namespace")
+    finally:
+        await stop_source(source, task)
+        await server.stop()
