@@ -242,5 +242,7 @@ def test_r_upg_4_on_cluster_replaces_differs_from_the_catalog() -> None:
         ("op.v1.1.0", "op.v1.2.0")
     fresh = csv("op.v1.3.0", "1.3.0", replaces="op.v1.2.0")
     assert replaces_rewrite(cats, sub(installed="op.v1.3.0"), fresh) is None
+    # No spec.replaces on the cluster: the bundle's own CSV had none, nothing was rewritten.
+    assert replaces_rewrite(cats, sub(installed="op.v1.3.0"), csv("op.v1.3.0", "1.3.0")) is None
     unknown = csv("op.v7.0.0", "7.0.0", replaces="op.v1.2.0")
     assert replaces_rewrite(cats, sub(installed="op.v7.0.0"), unknown) is None

@@ -581,7 +581,8 @@ def unknowable_reason(upgrade: UpgradeInfo, installed: str | None) -> str:
 
 def replaces_rewrite(catalogs: Iterable[Catalog], sub: Obj,
                      installed_csv: Obj) -> tuple[str | None, str | None] | None:
-    """R-UPG-4: ``(on-cluster spec.replaces, catalog replaces)`` when they differ.
+    """R-UPG-4: ``(on-cluster spec.replaces, catalog replaces)`` when the cluster's is set
+    and differs.
 
     OLM overwrites ``spec.replaces`` of an upgrade's CSV with the CSV it actually replaced,
     so the cluster shows the edge it took, not the catalog's. ``None`` when they agree or
@@ -596,7 +597,9 @@ def replaces_rewrite(catalogs: Iterable[Catalog], sub: Obj,
         return None
     on_cluster = (installed_csv.get("spec") or {}).get("replaces") or None
     catalog = entry.replaces or None
-    return None if on_cluster == catalog else (on_cluster, catalog)
+    # A CSV without spec.replaces is a fresh install of a bundle whose own CSV has none (an
+    # FBC may still give the entry a replaces edge): nothing was rewritten.
+    return None if on_cluster is None or on_cluster == catalog else (on_cluster, catalog)
 
 
 # --- findings ----------------------------------------------------------------------------------
@@ -768,9 +771,10 @@ def upgrade_findings(catalogs: Iterable[Catalog], subs: Iterable[Obj],
             on_cluster, in_catalog = rewrite
             f.add("info", "ReplacesRewritten",
                   f"On the cluster {installed_name} has spec.replaces "
-                  f"{on_cluster or '(none)'}, the catalog says {in_catalog or '(none)'}: OLM "
-                  "overwrites spec.replaces with the CSV an upgrade actually replaced, so the "
-                  "cluster shows the edge it took, not the catalog graph.", "R-UPG-4")
+                  f"{on_cluster}, the catalog says {in_catalog or '(none)'}: OLM overwrites "
+                  "spec.replaces with the CSV an upgrade actually replaced, so the cluster "
+                  "shows the edge it took, not the catalog graph (the bundle's own CSV may "
+                  "also disagree with the catalog's channel entry).", "R-UPG-4")
         findings.extend(f.out)
     findings.sort(key=lambda x: x.sort_key)
     return findings
