@@ -1,0 +1,149 @@
+"""R-COPY-2..8: where each CSV is copied, which copies are missing or stale and why."""
+
+from __future__ import annotations
+
+from model_builders import (
+    codes,
+    copy_of,
+    model_of,
+    namespace,
+    olmconfig,
+    operator_group,
+)
+from model_builders import csv as make_csv
+
+from olmtui.model.copies import copies_disabled, copy_source, expected_copy_namespaces
+
+
+def global_setup(*extra, phase="Succeeded", reason="InstallSucceeded"):
+    source = make_csv("op", "x", group="g", targets="", phase=phase, reason=reason)
+    objs = [namespace("op"), namespace("a"), namespace("b"),
+            operator_group("op", "g", status=[""]), source, *extra]
+    return source, objs
+
+
+def test_r_copy_3_global_group_copies_everywhere_but_its_namespace():
+    source, objs = global_setup()
+    model, _ = model_of(*objs, copy_of(source, "a"))
+    assert model.csv("op", "x").expected_copies == ("a", "b")
+    copied = model.copied_csvs()
+    assert copied.present == 1
+    assert [(m.csv, m.namespace) for m in copied.missing] == [("op/x", "b")]
+    assert copied.stale == ()
+    assert model.copies_of("op", "x") == ["a"]
+    missing = next(f for f in model.findings() if f.code == "MissingCopiedCSV")
+    assert "b" in missing.message and missing.severity == "warning"
+
+
+def test_r_copy_3_listed_targets_only_existing_and_not_own():
+    assert expected_copy_namespaces("op", ("op", "b", "ghost"), ["op", "a", "b"], False) == {"b"}
+    assert expected_copy_namespaces("op", ("b",), ["op", "a", "b"], False) == {"b"}
+    assert expected_copy_namespaces("op", ("",), ["op", "a"], False) == {"a"}
+
+
+def test_r_copy_2_own_namespace_group_copies_nothing():
+    assert expected_copy_namespaces("op", ("op",), ["op", "a"], False) == frozenset()
+    model, _ = model_of(
+        namespace("op"), operator_group("op", "g", targets=["op"], status=["op"]),
+        make_csv("op", "x", modes=("OwnNamespace",), group="g", targets="op"),
+    )
+    assert model.csv("op", "x").expected_copies == ()
+
+
+def test_r_copy_2_uncopiable_phase_or_reason():
+    for phase, reason in (("", None), ("Failed", "InvalidInstallModes")):
+        _, objs = global_setup(phase=phase, reason=reason)
+        model, _ = model_of(*objs)
+        assert model.csv("op", "x").expected_copies == (), (phase, reason)
+
+
+def test_r_copy_2_group_failure_that_recovers_is_copiable_again():
+    """Failed/UnsupportedOperatorGroup whose group now fits goes to Pending on this sync
+    (R-CSV-F 2), and a Pending CSV is copied."""
+    _, objs = global_setup(phase="Failed", reason="UnsupportedOperatorGroup")
+    model, _ = model_of(*objs)
+    assert model.csv("op", "x").verdict.phase == "Pending"
+    assert model.csv("op", "x").expected_copies == ("a", "b")
+
+
+def test_r_copy_2_verdict_counts_as_this_syncs_transition():
+    """A CSV that OLM fails on its next sync is not copiable, whatever its current phase."""
+    source = make_csv("op", "x", modes=("OwnNamespace",), group="g", targets="")
+    model, _ = model_of(namespace("op"), namespace("a"),
+                        operator_group("op", "g", status=[""]), source, copy_of(source, "a"))
+    assert model.csv("op", "x").verdict.reason == "UnsupportedOperatorGroup"
+    assert model.csv("op", "x").expected_copies == ()
+    stale = model.copied_csvs().stale
+    assert len(stale) == 1 and "not copiable" in stale[0].reason
+
+
+def test_r_copy_6_parent_gone():
+    source, _ = global_setup()
+    model, _ = model_of(namespace("a"), copy_of(source, "a"))
+    stale = model.copied_csvs().stale
+    assert [(s.namespace, s.name, s.copied_from) for s in stale] == [("a", "x", "op")]
+    assert "no longer exists" in stale[0].reason
+    assert "StaleCopiedCSV" in codes(model)
+
+
+def test_r_copy_6_parent_failed_with_conflict():
+    source, objs = global_setup(phase="Failed", reason="InterOperatorGroupOwnerConflict")
+    model, _ = model_of(*objs, copy_of(source, "a"))
+    assert "InterOperatorGroupOwnerConflict" in model.copied_csvs().stale[0].reason
+
+
+def test_r_copy_6_parent_targets_no_longer_include_namespace():
+    source = make_csv("op", "x", modes=("SingleNamespace",), group="g", targets="b")
+    model, _ = model_of(
+        namespace("op"), namespace("a"), namespace("b"),
+        operator_group("op", "g", targets=["b"], status=["b"]), source,
+        copy_of(source, "a"), copy_of(source, "b"),
+    )
+    stale = model.copied_csvs().stale
+    assert [(s.namespace, s.name) for s in stale] == [("a", "x")]
+    assert "olm.targetNamespaces" in stale[0].reason
+    assert model.copied_csvs().missing == ()
+
+
+def test_r_copy_6_copy_without_operator_namespace_annotation():
+    source, objs = global_setup()
+    copy = copy_of(source, "a")
+    del copy["metadata"]["annotations"]["olm.operatorNamespace"]
+    assert copy_source(copy) == ("op", "x")
+    model, _ = model_of(*objs, copy)
+    assert "olm.operatorNamespace" in model.copied_csvs().stale[0].reason
+
+
+def test_r_copy_5_group_no_longer_targets_namespace():
+    """The parent's annotation still includes the namespace (not yet rewritten) but the
+    group's status no longer does: OLM prunes at the group's sync."""
+    source = make_csv("op", "x", modes=("MultiNamespace",), group="g", targets="a,b")
+    model, _ = model_of(
+        namespace("op"), namespace("a"), namespace("b"),
+        operator_group("op", "g", targets=["b"], status=["b"]), source, copy_of(source, "a"),
+    )
+    # The parent's annotation disagrees with the group now, so it is not an active member.
+    assert "AnnotationDrift" in codes(model)
+    assert "not an active member" in model.copied_csvs().stale[0].reason
+
+
+def test_r_copy_7_olmconfig_disables_copies_of_global_groups_only():
+    assert copies_disabled(olmconfig(True))
+    assert not copies_disabled(olmconfig(False)) and not copies_disabled(olmconfig(None))
+    assert not copies_disabled(None)
+    source, objs = global_setup(olmconfig(True))
+    single = make_csv("s", "y", modes=("SingleNamespace",), group="sg", targets="a")
+    model, _ = model_of(*objs, copy_of(source, "a"), namespace("s"),
+                        operator_group("s", "sg", targets=["a"], status=["a"]), single)
+    assert model.csv("op", "x").expected_copies == ()
+    assert model.csv("s", "y").expected_copies == ("a",)
+    assert "disabled" in model.copied_csvs().stale[0].reason
+    assert {"CopiedCSVsDisabled", "MissingCopiedCSV"} <= codes(model)
+
+
+def test_r_copy_8_present_count_is_every_copy():
+    source, objs = global_setup()
+    model, _ = model_of(*objs, copy_of(source, "a"), copy_of(source, "b"))
+    assert model.copied_csvs().present == 2
+    assert model.copied_csvs().missing == () and model.copied_csvs().stale == ()
+    assert not {"MissingCopiedCSV", "StaleCopiedCSV"} & codes(model)

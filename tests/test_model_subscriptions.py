@@ -1,0 +1,81 @@
+"""R-SUB-4 (Manual approval contagion) and R-SUB-9 (silent stalls), plus the Subscription
+record's InstallPlan reference."""
+
+from __future__ import annotations
+
+from model_builders import (
+    DATA,
+    codes,
+    install_plan,
+    load_yaml,
+    model_of,
+    namespace,
+    operator_group,
+    subscription,
+)
+
+from olmtui.model.subscriptions import approval, effective_approval, install_plan_name
+
+
+def test_r_sub_4_anything_but_manual_is_automatic():
+    assert approval(subscription("n", "s")) == "Automatic"
+    assert approval(subscription("n", "s", approval="")) == "Automatic"
+    assert approval(subscription("n", "s", approval="manual")) == "Automatic"
+    assert approval(subscription("n", "s", approval="Manual")) == "Manual"
+
+
+def test_r_sub_4_one_manual_subscription_makes_the_namespace_manual():
+    subs = [subscription("n", "a", approval="Automatic"), subscription("n", "b", approval="Manual")]
+    assert effective_approval(subs) == "Manual"
+    model, _ = model_of(namespace("n"), operator_group("n", "g", status=[""]), *subs)
+    states = {s.name: s for s in model.subscriptions()}
+    assert states["a"].approval == "Automatic" and states["a"].effective_approval == "Manual"
+    contagion = [f for f in model.findings() if f.code == "ManualApprovalContagion"]
+    assert [f.name for f in contagion] == ["a"]
+    assert contagion[0].related[0].name == "b"
+
+
+def test_r_sub_9_no_operator_group_stalls_silently():
+    model, _ = model_of(namespace("n"), subscription("n", "s"))
+    stalled = [f for f in model.findings() if f.code == "SubscriptionStalled"]
+    assert len(stalled) == 1 and stalled[0].severity == "error"
+    assert "no OperatorGroup" in stalled[0].message
+
+
+def test_r_sub_9_several_operator_groups_stall():
+    model, _ = model_of(namespace("n"), operator_group("n", "g1", status=[""]),
+                        operator_group("n", "g2", status=[""]), subscription("n", "s"))
+    stalled = next(f for f in model.findings() if f.code == "SubscriptionStalled")
+    assert {r.name for r in stalled.related} == {"g1", "g2"}
+    model, _ = model_of(namespace("n"), operator_group("n", "g1", status=[""]),
+                        subscription("n", "s"))
+    assert "SubscriptionStalled" not in codes(model)
+
+
+def test_install_plan_reference_is_looked_up():
+    model, _ = model_of(
+        namespace("n"), operator_group("n", "g", status=[""]),
+        subscription("n", "s", plan="install-1"), install_plan("n", "install-1", "Complete", True),
+        subscription("n", "t", plan="gone"), subscription("n", "u"),
+    )
+    states = {s.name: s for s in model.subscriptions()}
+    assert (states["s"].install_plan.phase, states["s"].install_plan.approved) == ("Complete", True)
+    assert states["t"].install_plan.name == "gone" and states["t"].install_plan.phase is None
+    assert states["u"].install_plan is None
+
+
+def test_real_subscription_fields():
+    root = next((DATA / "must-gather/must-gather-clean/must-gather-azure").iterdir())
+    base = root / "namespaces/cfe-test-namespace/operators.coreos.com"
+    sub = load_yaml(base / "subscriptions/image-caching-operator-v0-0-1-sub.yaml")
+    plan = load_yaml(base / "installplans/install-bfnbn.yaml")
+    assert install_plan_name(sub) == ("cfe-test-namespace", "install-bfnbn")
+    model, _ = model_of(namespace("cfe-test-namespace"), sub, plan,
+                        operator_group("cfe-test-namespace", "g", status=[""]))
+    state = model.subscriptions()[0]
+    assert (state.package, state.channel, state.state) == (
+        "image-caching-operator", "alpha", "AtLatestKnown")
+    assert state.installed_csv == state.current_csv == "image-caching-operator.v0.0.1"
+    assert state.install_plan.name == "install-bfnbn"
+    assert state.install_plan.phase == "Failed" and state.install_plan.approved is True
+    assert state.starting_csv == "image-caching-operator.v0.0.1"
