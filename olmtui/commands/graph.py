@@ -1,0 +1,121 @@
+"""``olmtui graph``: draw one channel's upgrade graph as Mermaid (for tickets) or text.
+
+The graph comes from ``--catalog`` content, or else from the PackageManifests of a snapshot
+(then only the head and its skipRange are known). With a snapshot holding a Subscription for
+the package, its installed CSV is marked and its channel is the one drawn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from olmtui.cli import UsageError
+from olmtui.model.catalog import Catalog, Package
+from olmtui.model.graph_render import channel_view, render_mermaid, render_text
+from olmtui.model.upgrades import subscription_scope
+
+NAME = "graph"
+HELP = "Draw a package channel's upgrade graph (replaces, skips, skipRange) as Mermaid or text."
+
+Obj = dict[str, Any]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("package", metavar="PACKAGE", help="the package to draw")
+    parser.add_argument(
+        "paths", nargs="*", metavar="PATH",
+        help="snapshot files, directories, must-gathers or archives: their Subscription for "
+             "PACKAGE marks the installed CSV, their PackageManifests serve without --catalog",
+    )
+    parser.add_argument(
+        "--channel", metavar="CHANNEL",
+        help="the channel to draw (default: the Subscription's channel, else the package's "
+             "default channel)",
+    )
+    parser.add_argument(
+        "--catalog", action="append", default=[], dest="catalogs",
+        metavar="[NAMESPACE/NAME=]PATH",
+        help="catalog content (FBC, bundle directories or package manifests); repeatable",
+    )
+    parser.add_argument(
+        "--format", choices=("mermaid", "text"), default="mermaid", dest="output_format",
+        help="mermaid (a flowchart to paste into a ticket, the default) or text",
+    )
+
+
+def _snapshot(paths: list[str]) -> tuple[list[Obj], list[Obj], dict[tuple[str, str], Obj]]:
+    """Subscriptions, PackageManifests and CSVs (by namespace and name) of the snapshot."""
+    if not paths:
+        return [], [], {}
+    from olmtui.sources.snapshot import load_snapshot
+    from olmtui.store import Store
+
+    store = Store()
+    load_snapshot(paths, store)
+    csvs = {
+        ((c.get("metadata") or {}).get("namespace") or "", (c.get("metadata") or {}).get("name")
+         or ""): c
+        for c in store.list("ClusterServiceVersion")
+    }
+    return list(store.list("Subscription")), list(store.list("PackageManifest")), csvs
+
+
+def _subscription_for(package: str, subs: list[Obj]) -> Obj | None:
+    """The first Subscription (by namespace, name) for the package."""
+    mine = [s for s in subs if (s.get("spec") or {}).get("name") == package]
+    mine.sort(key=lambda s: ((s.get("metadata") or {}).get("namespace") or "",
+                             (s.get("metadata") or {}).get("name") or ""))
+    return mine[0] if mine else None
+
+
+def _catalog_for(package: str, catalogs: list[Catalog], sub: Obj | None) -> Catalog:
+    if sub is not None:
+        scope = subscription_scope(catalogs, sub)
+        if scope.package is not None and scope.catalog is not None:
+            return scope.catalog
+    having = [c for c in catalogs if package in c.packages]
+    if not having:
+        known = sorted({p for c in catalogs for p in c.packages})
+        shown = ", ".join(known[:10]) + (", ..." if len(known) > 10 else "")
+        raise UsageError(f"package {package} is not in the catalog content given "
+                         f"(packages: {shown or 'none'})")
+    having.sort(key=lambda c: c.graph != "catalog")
+    return having[0]
+
+
+def _channel_name(package: Package, requested: str | None, sub: Obj | None) -> str:
+    name = requested or ((sub.get("spec") or {}).get("channel") if sub else None) \
+        or package.default_channel
+    if name not in package.channels:
+        channels = ", ".join(sorted(package.channels)) or "none"
+        what = f"no channel {name}" if name else "no default channel"
+        raise UsageError(f"package {package.name} has {what} (channels: {channels})")
+    return name
+
+
+def run(args: argparse.Namespace) -> int:
+    from olmtui.sources.catalogs import catalog_from_packagemanifests, load_catalog
+
+    catalogs = [load_catalog(spec) for spec in args.catalogs]
+    subs, manifests, csvs = _snapshot(args.paths)
+    if not catalogs:
+        catalogs = catalog_from_packagemanifests(manifests)
+    if not catalogs:
+        raise UsageError("no catalog content: give --catalog PATH, or a snapshot PATH that "
+                         "holds PackageManifests")
+    sub = _subscription_for(args.package, subs)
+    catalog = _catalog_for(args.package, catalogs, sub)
+    package = catalog.packages[args.package]
+    channel = package.channels[_channel_name(package, args.channel, sub)]
+    installed = version = None
+    if sub is not None:
+        installed = (sub.get("status") or {}).get("installedCSV") or None
+        namespace = (sub.get("metadata") or {}).get("namespace") or ""
+        csv = csvs.get((namespace, installed or ""))
+        version = ((csv.get("spec") or {}).get("version") if csv else None) or None
+    view = channel_view(channel, package, installed, version)
+    render = render_mermaid if args.output_format == "mermaid" else render_text
+    sys.stdout.write(render(view))
+    return 0
