@@ -15,7 +15,7 @@ from olmtui.sources.catalogs import load_catalog
 CATALOGS = Path("/work/shared/data/catalogs")
 DESCHEDULER = CATALOGS / "cluster-kube-descheduler-operator"
 PROD_FBC = CATALOGS / "community-operators-prod" / "catalogs" / "v4.20"
-OLM_FIXTURES = CATALOGS / "operator-lifecycle-manager" / "test" / "e2e" / "testdata" / "subscription"
+OLM_FIXTURES = CATALOGS / "operator-lifecycle-manager/test/e2e/testdata/subscription"
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ def unreadable(path: Path, detail: str) -> Finding:
     """A warning for a catalog file (or one document in it) that was skipped."""
     return Finding(
         "warning", UNREADABLE, "File", "", str(path),
-        f"{path}: {detail}; it was skipped and the rest of the catalog was loaded.",
+        f"{path}: {detail}; skipped, the rest of the catalog was loaded.",
     )
 
 
