@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from olmtui.model.catalog_health import (
+    catalog_findings,
     catalog_health,
     catalog_health_findings,
     health_of,
@@ -110,3 +111,17 @@ def test_r_sub_8_subscription_whose_catalog_is_unhealthy() -> None:
         [sub], [health_of(catalog("TRANSIENT_FAILURE"))])
     assert (finding.severity, finding.code) == ("warning", "TargetedCatalogSourceUnhealthy")
     assert "state TRANSIENT_FAILURE" in finding.message
+
+
+def test_r_sub_8_cluster_catalog_findings_sorted_by_severity() -> None:
+    real = load_all("metal-catalogsources.yaml")
+    subs = [load_all("metal-sub-image-caching.yaml")[0]]
+    assert catalog_findings(real, subs) == []
+    broken = catalog(None, "SpecInvalidError", "image is empty")
+    sub = copy.deepcopy(subs[0])
+    sub["spec"].update(source="cat", sourceNamespace="olm")
+    findings = catalog_findings([*real, broken], [sub])
+    assert [(f.severity, f.code, f.kind) for f in findings] == [
+        ("error", "SpecInvalidError", "CatalogSource"),
+        ("warning", "TargetedCatalogSourceUnhealthy", "Subscription"),
+    ]

@@ -10,7 +10,10 @@ import pytest
 import yaml
 
 from olmtui.model.installplans import ConditionState, expected_subscription_condition
-from olmtui.model.subscription_health import subscription_condition_findings
+from olmtui.model.subscription_health import (
+    namespace_subscription_findings,
+    subscription_condition_findings,
+)
 from olmtui.model.types import ObjectRef
 
 DATA = Path(__file__).parent / "data" / "health"
@@ -241,3 +244,23 @@ def test_r_sub_6_missing_plan_after_install_is_an_error() -> None:
 def test_r_sub_6_missing_plan_not_reported_when_plans_were_not_collected() -> None:
     assert subscription_condition_findings(
         sub(state="AtLatestKnown", plan="install-gone"), install_plans_known=False) == []
+
+
+def test_r_sub_5_whole_real_namespace_gives_the_one_failed_plan() -> None:
+    subs = [load("metal-sub-image-caching.yaml"), load("metal-sub-projectrequestlimits.yaml")]
+    ips = [load("metal-ip-install-4snvd.yaml"), load("metal-ip-install-b8pzk.yaml")]
+    findings = namespace_subscription_findings("cfe-test-namespace", subs, ips)
+    assert [(f.code, f.name) for f in findings] == \
+        [("InstallPlanFailed", "image-caching-operator-v0-0-1-sub")]
+    assert namespace_subscription_findings("other-namespace", subs, ips) == []
+
+
+def test_r_sub_4_namespace_findings_join_conditions_and_contagion() -> None:
+    manual = copy.deepcopy(sub(state="UpgradeFailed"))
+    manual["metadata"]["name"] = "manual-one"
+    manual["spec"]["installPlanApproval"] = "Manual"
+    findings = namespace_subscription_findings("ns1", [sub(), manual], [])
+    assert [(f.severity, f.code, f.name) for f in findings] == [
+        ("error", "UpgradeFailed", "manual-one"),
+        ("warning", "ManualApprovalContagion", "etcd"),
+    ]

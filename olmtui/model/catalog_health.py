@@ -162,3 +162,11 @@ def subscription_source_findings(
                 (target_ref,),
             ))
     return findings
+
+
+def catalog_findings(catalog_sources: Iterable[Obj], subs: Iterable[Obj]) -> list[Finding]:
+    """All catalog findings of the cluster, sorted: each unusable CatalogSource, and each
+    Subscription whose own catalog is missing or unhealthy. Cheap: catalogs are few."""
+    healths = catalog_health(catalog_sources)
+    findings = catalog_health_findings(healths) + subscription_source_findings(subs, healths)
+    return sorted(findings, key=lambda f: f.sort_key)

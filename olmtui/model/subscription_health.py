@@ -11,13 +11,14 @@ Approval, effective approval and the 0-or-2+ OperatorGroup stall (R-SUB-4, R-SUB
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from olmtui.model.installplans import (
     ConditionState,
     InstallPlanSummary,
     expected_subscription_condition,
+    namespace_installplan_findings,
     summarize_install_plan,
 )
 from olmtui.model.subscriptions import install_plan_name
@@ -225,3 +226,23 @@ def subscription_condition_findings(
               f"({cond.type}): {cond.message or 'no message'}. Plan a move to a supported "
               "package, channel or version (R-SUB-10).", "R-SUB-10")
     return b.findings
+
+
+def namespace_subscription_findings(
+    namespace: str, subs: Iterable[Obj], ips: Iterable[Obj], csvs: Iterable[Obj] = (),
+    *, install_plans_known: bool = True,
+) -> list[Finding]:
+    """Every Subscription and InstallPlan finding of one namespace, sorted: the conditions of
+    each Subscription (with the InstallPlan it references) plus the namespace-wide approval
+    effects (R-SUB-4, R-IP-2, seed 004). Recompute it when a Subscription, InstallPlan or
+    CSV of the namespace changes."""
+    subs = [s for s in subs if ((s.get("metadata") or {}).get("namespace") or "") == namespace]
+    ips = [i for i in ips if ((i.get("metadata") or {}).get("namespace") or "") == namespace]
+    by_name = {(i.get("metadata") or {}).get("name") or "": i for i in ips}
+    findings = []
+    for sub in subs:
+        name = _plan_name(sub)
+        findings += subscription_condition_findings(
+            sub, by_name.get(name) if name else None, install_plans_known=install_plans_known)
+    findings += namespace_installplan_findings(namespace, subs, ips, csvs)
+    return sorted(findings, key=lambda f: f.sort_key)
