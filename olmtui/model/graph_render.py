@@ -17,6 +17,7 @@ from olmtui.model.types import UpgradeEdge
 from olmtui.model.upgrades import (
     admitting_edge,
     channel_order,
+    edges_unknown,
     skipped_names,
     version_of,
 )
@@ -26,6 +27,8 @@ _MERMAID_ESCAPES = {
     "#": "#35;", '"': "#34;", "&": "#38;", "<": "#60;", ">": "#62;", "|": "#124;",
     "`": "#96;", "\\": "#92;",
 }
+PARTIAL_NOTE = ("from a PackageManifest: only the head and its skipRange are known, the entries' "
+                "replaces and skips edges are not")
 _ARROWS = {"replaces": "-->", "skips": "-.->", "skipRange": "-.->"}
 
 
@@ -44,6 +47,8 @@ class ChannelView:
     outside: tuple[UpgradeEdge, ...]
     errors: tuple[str, ...]
     installed: str | None = None
+    #: Read from a PackageManifest: entries carry no replaces/skips edges (§11).
+    partial: bool = False
 
 
 def _display_order(channel: Channel, package: Package, order: list[str]) -> list[ChannelEntry]:
@@ -95,7 +100,7 @@ def channel_view(channel: Channel, package: Package, installed: str | None = Non
         package=package.name, channel=channel.name, head=order[0] if order else None,
         entries=tuple(entries), versions=bundle_versions,
         skipped=frozenset(skipped_names(channel)), edges=tuple(edges), outside=tuple(outside),
-        errors=tuple(errors), installed=installed,
+        errors=tuple(errors), installed=installed, partial=edges_unknown(channel),
     )
 
 
@@ -115,6 +120,7 @@ def render_mermaid(view: ChannelView) -> str:
     lines = [
         "flowchart BT",
         f"  %% package {mermaid_text(view.package)}, channel {mermaid_text(view.channel)}",
+        *([f"  %% {PARTIAL_NOTE}"] if view.partial else []),
         "  classDef head fill:#d8f5d0,stroke:#2e7d32,stroke-width:3px",
         "  classDef installed fill:#d6e4ff,stroke:#1f4fbf,stroke-width:3px",
         "  classDef skipped fill:#eeeeee,stroke:#8a8a8a,color:#555555",
@@ -150,6 +156,7 @@ def render_text(view: ChannelView) -> str:
     """One line per entry, head first: name, version, marks, and its incoming edges."""
     lines = [f"package {view.package}, channel {view.channel}, head {view.head or '(none)'}"]
     lines += [f"error: {e}" for e in view.errors]
+    lines += [f"note: {PARTIAL_NOTE}"] if view.partial else []
     incoming: dict[str, list[UpgradeEdge]] = {}
     for edge in (*view.edges, *view.outside):
         incoming.setdefault(edge.target, []).append(edge)
