@@ -192,7 +192,7 @@ class LoopbackAPIServer:
         if self._unreachable:
             if request.transport is not None:
                 request.transport.abort()
-            raise asyncio.CancelledError
+            return web.Response()  # its write fails on the dead connection, unsent
         if request.method != "GET":
             return _json(st.method_not_allowed(), 405)
         try:

@@ -103,32 +103,38 @@ class WatchHub:
             watch.poke.set()
 
     async def serve(self, request: web.Request, params: WatchRequest) -> web.StreamResponse:
+        """Stream the watch. The returned response is finished (or, when the client or a
+        test control cut the connection, found dead) by aiohttp's ``write_eof``."""
+        response = web.StreamResponse(headers={"Content-Type": params.representation.content_type})
+        response.enable_chunked_encoding()
         watch = _OpenWatch(params.resource, request)
         self._open.add(watch)  # before reading state, so no change can slip between
         try:
-            return await self._serve(watch, params)
+            await self._serve(watch, response, params)
+        except ConnectionError:
+            pass  # the client went away mid-stream
         finally:
             self._open.discard(watch)
+        return response
 
-    async def _serve(self, watch: _OpenWatch, params: WatchRequest) -> web.StreamResponse:
+    async def _serve(self, watch: _OpenWatch, response: web.StreamResponse,
+                     params: WatchRequest) -> None:
         while self.stalled and not (watch.dropped or watch.closing):
             watch.poke.clear()
             await watch.poke.wait()
-        response = web.StreamResponse(headers={"Content-Type": params.representation.content_type})
-        response.enable_chunked_encoding()
         if watch.dropped:
-            return _abort(watch, response)
+            _abort(watch)
+            return
         try:
             initial, last_rv = self._initial_events(params)
         except ResourceVersionTooOld as exc:
             await response.prepare(watch.request)
             await response.write(_line("ERROR", expired(str(exc))))
-            await response.write_eof()
-            return response
+            return
         await response.prepare(watch.request)
         stream = _Stream(response, params, last_rv)
         await stream.send_all(initial)
-        return await self._follow(watch, stream, params)
+        await self._follow(watch, stream, params)
 
     def _initial_events(self, params: WatchRequest) -> tuple[list[tuple[str, Obj]], int]:
         if params.resource_version in ("", "0"):
@@ -139,16 +145,16 @@ class WatchHub:
         translated = [t for e in events if (t := _translate(e, params)) is not None]
         return translated, max([since, *(e.rv for e in events)])
 
-    async def _follow(self, watch: _OpenWatch, stream: _Stream,
-                      params: WatchRequest) -> web.StreamResponse:
+    async def _follow(self, watch: _OpenWatch, stream: _Stream, params: WatchRequest) -> None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + params.timeout
         next_bookmark = loop.time() + self.bookmark_interval
         while True:
             if watch.dropped:
-                return _abort(watch, stream.response)
+                _abort(watch)
+                return
             if watch.closing:
-                break
+                return
             if self.stalled:
                 watch.poke.clear()
                 await watch.poke.wait()
@@ -161,7 +167,7 @@ class WatchHub:
                 continue
             now = loop.time()
             if now >= deadline:
-                break
+                return
             if params.bookmarks and now >= next_bookmark:
                 await stream.send_bookmark(max(stream.last_rv, self.delivered_rv))
                 next_bookmark = now + self.bookmark_interval
@@ -170,8 +176,6 @@ class WatchHub:
             watch.poke.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(watch.poke.wait(), wake - now)
-        await stream.response.write_eof()
-        return stream.response
 
 
 class _Stream:
@@ -234,9 +238,8 @@ def _line(event_type: str, obj: Obj) -> bytes:
     return json.dumps({"type": event_type, "object": obj}, separators=(",", ":")).encode() + b"\n"
 
 
-def _abort(watch: _OpenWatch, response: web.StreamResponse) -> web.StreamResponse:
+def _abort(watch: _OpenWatch) -> None:
     """Cut the TCP connection without ending the chunked body."""
     transport = watch.request.transport
     if transport is not None:
         transport.abort()
-    return response
