@@ -15,7 +15,7 @@ from olmtui import __version__
 
 #: Sub-command modules; each defines ``NAME``, ``HELP``, ``add_arguments(parser)`` and
 #: ``run(args) -> int``.
-COMMAND_MODULES: tuple[str, ...] = ("check", "graph")
+COMMAND_MODULES: tuple[str, ...] = ("check", "graph", "snapshot")
 
 
 class UsageError(Exception):
