@@ -33,6 +33,8 @@ COMPONENT_LABEL_PREFIX = "operators.coreos.com/"
 _NAME_VERSION = re.compile(r"^(.+?)\.v?\d")
 #: CSV phases of a link that is on its way out of a replacement chain (R-CSV-R, R-CSV-D).
 _LEAVING = frozenset({"Replacing", "Deleting"})
+#: How many other instances a finding names.
+_SHOWN = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +155,18 @@ def _newest(instances: list[Instance]) -> Instance | None:
     return max(keyed, key=lambda k: k[:2])[2]
 
 
+def _listing(items: list[str]) -> str:
+    """At most :data:`_SHOWN` items, then a count: a package may run in hundreds of tenant
+    namespaces, and a finding per instance must not carry all of them."""
+    shown = "; ".join(items[:_SHOWN])
+    return shown + (f"; and {len(items) - _SHOWN} more" if len(items) > _SHOWN else "")
+
+
+def _others(group: list[Instance], inst: Instance) -> tuple[ObjectRef, ...]:
+    """Related objects of an instance's finding: the first other instances (capped)."""
+    return tuple(o.object_ref for o in group[:_SHOWN + 1] if o is not inst)[:_SHOWN]
+
+
 def _crd_list(crds: frozenset[tuple[str, str]]) -> str:
     return ", ".join(f"{n} {v}" for n, v in sorted(crds)) or "none"
 
@@ -166,10 +180,10 @@ def _skew_findings(package: str, group: list[Instance]) -> list[Finding]:
     crd_sets = {i.owned_crds for i in group}
     if len(versions) < 2 and len(crd_sets) < 2:
         return []
-    everyone = "; ".join(i.label for i in group)
+    everyone = _listing([i.label for i in group])
     findings = []
     for inst in group:
-        others = tuple(o.object_ref for o in group if o is not inst)
+        others = _others(group, inst)
         reference = newest or next(o for o in group if o is not inst)
         if newest is not None and inst is newest:
             continue
@@ -208,9 +222,9 @@ def _instance_limit_findings(package: str, group: list[Instance]) -> list[Findin
     """Seed 002: a multi-instance operator may not have dependencies nor ship a conversion
     webhook."""
     findings = []
-    where = ", ".join(i.namespace for i in group)
+    where = _listing([i.namespace for i in group])
     for inst in group:
-        others = tuple(o.object_ref for o in group if o is not inst)
+        others = _others(group, inst)
         reasons = []
         if inst.required_apis:
             reasons.append(f"its CSV requires {', '.join(sorted(inst.required_apis))}")
@@ -263,7 +277,7 @@ def _shared_crd_findings(instances: list[Instance], crds: Iterable[Obj]) -> list
         # already reported per instance, so here it is only context for the CRD.
         severity: Severity = "warning" if len(packages) > 1 else "info"
         what = "different packages" if len(packages) > 1 else "different versions"
-        listing = "; ".join(f"{i.package} {i.label}" for i in group)
+        listing = _listing([f"{i.package} {i.label}" for i in group])
         served = ""
         if crd_name in on_cluster:
             spec = on_cluster[crd_name].get("spec") or {}
@@ -276,7 +290,7 @@ def _shared_crd_findings(instances: list[Instance], crds: Iterable[Obj]) -> list
             "the definition all of them use, the newest one wins, and an owner whose CRD "
             "lacks versions already in use is blocked (seed 000). OLM checks owners only "
             "within a namespace (R-CSV-O). Keep one owner, or the same version everywhere.",
-            SEED_CRD_LIMITS, tuple(i.object_ref for i in group),
+            SEED_CRD_LIMITS, tuple(i.object_ref for i in group[:_SHOWN]),
         ))
     return findings
 
