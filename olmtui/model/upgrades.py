@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal
 
 from olmtui.model.catalog import Catalog, Channel, ChannelEntry, Package
@@ -195,14 +196,17 @@ def channel_states(catalogs: Iterable[Catalog]) -> list[ChannelState]:
 
 # --- R-UPG-2: candidates and the next bundle ----------------------------------------------------
 
-def _skip_range(entry: ChannelEntry) -> Range | None:
-    """The entry's skipRange, or ``None`` when absent or unparsable (R-SEM-7: ignored)."""
-    if entry.skip_range is None:
-        return None
+@lru_cache(maxsize=4096)
+def _parsed_range(text: str) -> Range | None:
     try:
-        return parse_range(entry.skip_range)
+        return parse_range(text)
     except RangeError:
         return None
+
+
+def _skip_range(entry: ChannelEntry) -> Range | None:
+    """The entry's skipRange, or ``None`` when absent or unparsable (R-SEM-7: ignored)."""
+    return None if entry.skip_range is None else _parsed_range(entry.skip_range)
 
 
 def admitting_edge(entry: ChannelEntry, name: str, version: Version | None) -> EdgeKind | None:
@@ -253,6 +257,7 @@ class UpgradeGraph:
     def __init__(self, package: Package, channels: Sequence[Channel]) -> None:
         self.package = package
         self.channels = tuple(channels)
+        self._versions: dict[str, Version | None] = {}
         self.errors: dict[str, list[str]] = {}
         self.heads: dict[str, str | None] = {}
         self.skipped: dict[str, set[str]] = {}
@@ -281,6 +286,7 @@ class UpgradeGraph:
             if rng is not None:
                 self._ranges.append((pos, rng))
         self._next_cache: dict[tuple[str, Version | None], Hop | None] = {}
+        self._next_of_entry: dict[str, Hop | None] = {}
 
     def _version_order(self, channel: Channel) -> list[str]:
         skipped = skipped_names(channel)
@@ -293,8 +299,11 @@ class UpgradeGraph:
         return self.heads.get(self.channels[0].name) if self.channels else None
 
     def version(self, name: str) -> Version | None:
-        bundle = self.package.bundles.get(name)
-        return version_of(bundle.version if bundle else None)
+        """The catalog bundle's version (absent: ``0.0.0``, unparsable: ``None``)."""
+        if name not in self._versions:
+            bundle = self.package.bundles.get(name)
+            self._versions[name] = version_of(bundle.version if bundle else None)
+        return self._versions[name]
 
     def prohibited(self, name: str) -> bool:
         """Legacy ``olm.deprecated`` bundles can never be newly chosen (R-UPG-2)."""
@@ -367,8 +376,14 @@ class UpgradeGraph:
         while hop is not None and hop.target not in seen:
             hops.append(hop)
             seen.add(hop.target)
-            hop = self.next(hop.target, self.version(hop.target))
+            hop = self._next_from_bundle(hop.target)
         return hops
+
+    def _next_from_bundle(self, name: str) -> Hop | None:
+        """``next`` for a bundle of this catalog, at the catalog's version of it."""
+        if name not in self._next_of_entry:
+            self._next_of_entry[name] = self._find_next(name, self.version(name))
+        return self._next_of_entry[name]
 
     def contains(self, name: str) -> bool:
         return any(e.name == name for c in self.channels for e in c.entries)
