@@ -168,3 +168,12 @@ def test_package_of_prefers_subscription_then_label_then_properties_then_name() 
     assert package_of(csv, {}) == "from-label"
     subs = {("ns1", "foo-operator.v2.1.0"): sub("from-sub", "ns1", "foo-operator.v2.1.0")}
     assert package_of(csv, subs) == "from-sub"
+
+
+def test_seed_002_many_tenants_are_counted_not_all_listed() -> None:
+    csvs = [place(CERT_MANAGER["1.6.2"], f"tenant-{i:02d}") for i in range(12)]
+    findings = multitenancy_findings(csvs, [])
+    assert len(findings) == 12
+    assert all(len(f.related) == 5 for f in findings)
+    assert "tenant-04; and 7 more" in findings[0].message
+    assert "tenant-11" not in findings[0].message
