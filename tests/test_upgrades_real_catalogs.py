@@ -213,3 +213,35 @@ def test_r_upg_7_infinispan_stable_bundle_format_has_stranded_bundles(infinispan
         "channel contains one or more stranded bundles: infinispan-operator.v2.3.8, ")
     assert states["preview"].order == ()
     assert states["preview"].errors[0].startswith("a unique replacement chain")
+
+
+def test_r_upg_1_legacy_package_manifest_format_orders_etcd_like_bundle_format(
+        etcd: Catalog) -> None:
+    legacy = load_catalog(str(CATALOGS / "community-operators" / "upstream-community-operators"
+                              / "etcd"))
+    def orders(catalog: Catalog) -> dict[str, tuple[str, ...]]:
+        return {s.channel: s.order for s in channel_states([catalog]) if s.channel != "alpha"}
+    assert orders(legacy) == orders(etcd)
+    assert orders(etcd)["clusterwide-alpha"] == (
+        "etcdoperator.v0.9.4-clusterwide", "etcdoperator.v0.9.2-clusterwide",
+        "etcdoperator.v0.9.0")
+
+
+def test_s11_console_packagemanifests_know_the_head_only() -> None:
+    import yaml
+
+    from olmtui.sources.catalogs import catalog_from_packagemanifests
+
+    mocks = (CATALOGS.parent / "cluster" / "openshift-console" / "frontend" / "packages" /
+             "operator-lifecycle-manager" / "mocks.packagemanifests.yaml")
+    catalogs = catalog_from_packagemanifests(yaml.safe_load_all(mocks.read_text()))
+    subscription = sub("etcd", "alpha", "etcdoperator.v0.9.0")
+    subscription["spec"].update(source="rh-operators",
+                                sourceNamespace="openshift-operator-lifecycle-manager")
+    info = resolve_upgrade(catalogs, subscription, csv("etcdoperator.v0.9.0", "0.9.0"))
+    assert (info.graph, info.head, info.next, info.path) == \
+        ("packagemanifest", "etcdoperator.v0.9.2", None, ())
+    states = [s for s in channel_states(catalogs) if s.package == "etcd"]
+    assert [(s.catalog, s.channel, s.order, s.errors) for s in states] == [
+        ("openshift-operator-lifecycle-manager/rh-operators", "alpha",
+         ("etcdoperator.v0.9.2",), ())]
