@@ -125,6 +125,8 @@ class WatchHub:
         if watch.dropped:
             _abort(watch)
             return
+        if watch.closing:
+            return
         try:
             initial, last_rv = self._initial_events(params)
         except ResourceVersionTooOld as exc:

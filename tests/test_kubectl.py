@@ -1,0 +1,126 @@
+"""Debian's kubectl against the loopback server, through a generated kubeconfig: the
+server must look like a real cluster to an unmodified client."""
+
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+from test_apiserver_support import all_objects
+
+from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread
+
+KUBECTL = shutil.which("kubectl") or "/usr/bin/kubectl"
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[tuple[ServerThread, dict[str, str]]]:
+    """The server on its own thread, and the environment that points kubectl at it."""
+    server = LoopbackAPIServer()
+    server.state.load(all_objects())
+    with run_in_thread(server) as handle:
+        kubeconfig = handle.write_kubeconfig(tmp_path / "kubeconfig", namespace="default")
+        env = {**os.environ, "KUBECONFIG": str(kubeconfig), "HOME": str(tmp_path)}
+        yield handle, env
+
+
+def kubectl(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run([KUBECTL, *args], env=env, capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_kubectl_get_csv_all_namespaces_lists_copies_with_olm_columns(cluster) -> None:
+    handle, env = cluster
+    lines = kubectl(env, "get", "csv", "-A").splitlines()
+    assert lines[0].split() == ["NAMESPACE", "NAME", "DISPLAY", "VERSION", "REPLACES", "PHASE"]
+    rows = {tuple(line.split()[:2]): line.split() for line in lines[1:]}
+    assert len(rows) == 9
+    assert rows[("default", "projectrequestlimits.v0.0.1")][-1] == "Installing"  # a copy
+    assert rows[("openshift-operator-lifecycle-manager", "packageserver")][2:] == [
+        "Package", "Server", "0.17.0", "Succeeded"]
+    assert {r.method for r in handle.server.requests} == {"GET"}
+
+
+def test_kubectl_resolves_short_names_and_the_context_namespace(cluster) -> None:
+    _, env = cluster
+    subs = kubectl(env, "get", "subs", "-n", "cfe-test-namespace").splitlines()
+    assert subs[0].split() == ["NAME", "PACKAGE", "SOURCE", "CHANNEL"]
+    assert len(subs) == 3
+    in_default = kubectl(env, "get", "csv", "-o", "name").split()
+    prefix = "clusterserviceversion.operators.coreos.com/"
+    assert in_default == [f"{prefix}image-caching-operator.v0.0.1",
+                          f"{prefix}projectrequestlimits.v0.0.1"]
+    copies = kubectl(env, "get", "csv", "-A", "-l", "!olm.copiedFrom", "-o", "name").split()
+    assert len(copies) == 3
+    assert "packageserver" in kubectl(env, "get", "og,ip,catsrc,operatorconditions", "-A")
+
+
+def test_kubectl_get_subscriptions_yaml_round_trips_the_objects(cluster) -> None:
+    handle, env = cluster
+    listed = yaml.safe_load(kubectl(env, "get", "subscriptions", "-n", "cfe-test-namespace",
+                                    "-o", "yaml"))
+    expected = handle.call(handle.server.state.list, "subscriptions", "cfe-test-namespace")
+    assert listed["items"] == expected
+    one = yaml.safe_load(kubectl(env, "get", "sub", "-n", "cfe-test-namespace", "-o", "yaml",
+                                 "image-caching-operator-v0-0-1-sub"))
+    assert one == expected[0]
+
+
+def test_kubectl_reports_missing_and_forbidden_like_a_real_cluster(cluster) -> None:
+    handle, env = cluster
+    missing = subprocess.run([KUBECTL, "get", "csv", "nope"], env=env, capture_output=True,
+                             text=True, timeout=60, check=False)
+    assert missing.returncode == 1
+    assert 'clusterserviceversions.operators.coreos.com "nope" not found' in missing.stderr
+    handle.call(handle.server.forbid, "csv")
+    forbidden = subprocess.run([KUBECTL, "get", "csv", "-A"], env=env, capture_output=True,
+                               text=True, timeout=60, check=False)
+    assert forbidden.returncode == 1
+    assert 'User "olmtui-test" cannot list resource "clusterserviceversions"' in \
+        forbidden.stderr
+
+
+def _lines(stream: object, into: queue.Queue[str]) -> None:
+    for line in stream:  # type: ignore[attr-defined]
+        into.put(line)
+
+
+def _wait_for(lines: queue.Queue[str], text: str, seconds: float) -> str:
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            line = lines.get(timeout=left)
+        except queue.Empty:
+            break
+        if text in line:
+            return line
+    raise AssertionError(f"kubectl never printed {text!r}")
+
+
+def test_kubectl_watch_shows_a_change_made_through_the_python_api(cluster) -> None:
+    handle, env = cluster
+    watcher = subprocess.Popen([KUBECTL, "get", "csv", "-A", "-w"], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=_lines, args=(watcher.stdout, lines), daemon=True).start()
+    try:
+        _wait_for(lines, "packageserver", 30)
+        csv = handle.get("csv", "openshift-operator-lifecycle-manager", "packageserver")
+        assert csv is not None
+        handle.update({**csv, "status": {**csv["status"], "phase": "Replacing"}})
+        changed = _wait_for(lines, "Replacing", 30)
+        assert changed.split()[:2] == ["openshift-operator-lifecycle-manager", "packageserver"]
+        assert any(r.query.get("watch") == "true" for r in handle.server.requests)
+    finally:
+        watcher.kill()
+        watcher.wait(10)
