@@ -8,6 +8,7 @@ Parsing reuses the snapshot document splitter (libyaml on bytes, JSON streams).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,8 +18,13 @@ from olmtui.sources.snapshot_documents import parse_documents
 
 CATALOG_SUFFIXES: tuple[str, ...] = (".yaml", ".yml", ".json")
 UNREADABLE = "UnreadableCatalogFile"
-_UNUSED_SPEC_KEYS: tuple[bytes, ...] = (b"install:", b"icon:", b"description:", b"relatedImages:")
-_ITEM_END: tuple[bytes, ...] = (b" ", b"\r", b"")
+_UNUSED_SPEC_KEYS: tuple[bytes, ...] = (b"install", b"icon", b"description", b"relatedImages")
+#: ``spec:`` as a top-level key opening a block mapping.
+_SPEC_LINE = re.compile(rb"^spec:[ \t]*\r?$", re.MULTILINE)
+#: The first line under it that is neither blank nor a comment; group 1 is its indentation.
+_FIRST_CHILD = re.compile(rb"^( *)(?!#)[^ \r\n]", re.MULTILINE)
+#: A line at column 0 (the next top-level key or a document marker) ends the spec mapping.
+_TOP_LEVEL = re.compile(rb"^[^ \r\n#]", re.MULTILINE)
 
 
 def unreadable(path: Path, detail: str) -> Finding:
@@ -29,45 +35,41 @@ def unreadable(path: Path, detail: str) -> Finding:
     )
 
 
-def _continues_block(line: bytes, indent: int) -> bool:
-    """Whether ``line`` still belongs to a ``spec`` key being skipped at ``indent``: blank, a
-    comment, more indented, or a block-sequence item written at the key's own indentation."""
-    body = line.lstrip(b" ")
-    if not body.strip() or body.startswith(b"#"):
-        return True
-    depth = len(line) - len(body)
-    return depth > indent or (depth == indent and body[:1] == b"-" and body[1:2] in _ITEM_END)
+def _block_end(indent: int) -> re.Pattern[bytes]:
+    """The first line after a skipped ``spec`` key that is no longer part of it: not blank, not
+    a comment, indented at most ``indent``, and not a block-sequence item at ``indent`` (YAML
+    lets a key's sequence items sit at the key's own indentation)."""
+    return re.compile(rb"^(?! {%d})(?! *#)(?! {%d}-(?:[ \r\n]|$)) *[^ \r\n]" % (indent + 1, indent),
+                      re.MULTILINE)
 
 
 def slim_csv_yaml(data: bytes) -> bytes:
     """A CSV's YAML without the parts a catalog never reads (``spec.install``, ``spec.icon``,
     ``spec.description``, ``spec.relatedImages``): most of its bytes, most of its parse time.
-    Skipped lines become empty lines, so line numbers in errors stay right."""
+    Skipped lines become empty lines, so line numbers in errors stay right. Only block-style
+    ``spec:`` mappings are touched; anything else is left as it is."""
     if b"ClusterServiceVersion" not in data:
         return data
-    lines = data.split(b"\n")
-    in_spec = False
-    indent = -1
-    skipping = False
-    for i, line in enumerate(lines):
-        body = line.lstrip(b" ")
-        depth = len(line) - len(body)
-        if skipping and _continues_block(line, indent):
-            lines[i] = b""
+    pieces: list[bytes] = []
+    done = 0
+    for spec in _SPEC_LINE.finditer(data):
+        if spec.start() < done:
             continue
-        skipping = False
-        if not body.strip() or body.startswith(b"#"):
+        first = _FIRST_CHILD.search(data, spec.end())
+        if first is None or not first.group(1):
             continue
-        if depth == 0:
-            in_spec = body.rstrip() in (b"spec:", b"spec:\r")
-            indent = -1
-            continue
-        if in_spec:
-            indent = depth if indent < 0 else indent
-            if depth == indent and body.startswith(_UNUSED_SPEC_KEYS):
-                lines[i] = b""
-                skipping = True
-    return b"\n".join(lines)
+        indent = len(first.group(1))
+        key = re.compile(rb"^ {%d}(?:%s):" % (indent, b"|".join(_UNUSED_SPEC_KEYS)), re.MULTILINE)
+        end_of_block = _block_end(indent)
+        pos = spec.end()
+        while (found := key.search(data, pos)) and not _TOP_LEVEL.search(data, pos, found.start()):
+            line_end = data.find(b"\n", found.start())
+            stop = end_of_block.search(data, len(data) if line_end < 0 else line_end + 1)
+            stop_at = len(data) if stop is None else stop.start()
+            pieces += [data[done:found.start()], b"\n" * data.count(b"\n", found.start(), stop_at)]
+            done = pos = stop_at
+    pieces.append(data[done:])
+    return b"".join(pieces)
 
 
 def read_documents(path: Path, findings: list[Finding], *, slim: bool = False
