@@ -210,3 +210,17 @@ async def test_restart_closes_watches_cleanly_and_keeps_history_unless_cleared()
         async with session.get(CSVS, params={"watch": "true", "resourceVersion": rv}) as resp:
             (event,) = await read_events(resp, 1)
         assert event["type"] == "ERROR" and event["object"]["reason"] == "Expired"
+
+
+async def test_resource_version_the_server_never_reached_is_a_504_timeout() -> None:
+    """A resourceVersion remembered from another server must not silently skip events."""
+    async with serving() as (server, session):
+        ahead = str(server.state.current_rv + 100)
+        async with session.get(CSVS, params={"watch": "true", "resourceVersion": ahead}) as r:
+            assert r.status == 504
+            body = json.loads(await r.read())
+        assert (body["reason"], body["code"]) == ("Timeout", 504)
+        assert body["details"]["causes"][0]["reason"] == "ResourceVersionTooLarge"
+        listed = await get_json(session, CSVS, expect=504, resourceVersion=ahead)
+        assert listed["message"].startswith("Timeout: Too large resource version")
+        await get_json(session, CSVS, expect=400, watch="true", resourceVersion="abc")

@@ -38,7 +38,7 @@ from olmtui.apiserver.pagination import ContinueExpired, ListSnapshots
 from olmtui.apiserver.permissions import Permissions
 from olmtui.apiserver.resources import READ_VERBS, Resource, by_path, lookup
 from olmtui.apiserver.selectors import SelectorError, parse_selection
-from olmtui.apiserver.state import ClusterState, StoredEvent
+from olmtui.apiserver.state import ClusterState, ResourceVersionTooLarge, StoredEvent
 from olmtui.apiserver.watch import WatchHub, WatchRequest
 
 Obj = dict[str, Any]
@@ -74,6 +74,7 @@ class LoopbackAPIServer:
     def __init__(
         self, *, bookmark_interval: float = 60.0, watch_timeout: float = 1800.0,
         history: int = 10000, continue_ttl: float = 300.0, user: str = "olmtui-test",
+        port: int = 0,
     ) -> None:
         self.state = ClusterState(history=history)
         self.requests: list[RequestRecord] = []
@@ -85,7 +86,7 @@ class LoopbackAPIServer:
         self._hub = WatchHub(self.state, bookmark_interval=bookmark_interval)
         self._unreachable = False
         self._runner: web.AppRunner | None = None
-        self._port = 0
+        self._port = port  # 0: a free port, chosen at the first start
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread: int | None = None
         self.state.subscribe(self._on_change)
@@ -233,10 +234,13 @@ class LoopbackAPIServer:
             selection = parse_selection(query.get("labelSelector"), query.get("fieldSelector"))
         except SelectorError as exc:
             raise _BadRequest(str(exc)) from exc
+        resource_version = query.get("resourceVersion", "")
+        if resource_version and not resource_version.isdigit():
+            raise _BadRequest(f'resourceVersion: Invalid value: "{resource_version}": '
+                              "must be an integer")
         if verb == "watch":
             return await self._hub.serve(request, WatchRequest(
-                resource, routed.namespace, selection, rep,
-                query.get("resourceVersion", ""),
+                resource, routed.namespace, selection, rep, resource_version,
                 query.get("allowWatchBookmarks", "").lower() in _TRUE,
                 min(_number(query, "timeoutSeconds", 0) or self.watch_timeout,
                     self.watch_timeout),
@@ -244,6 +248,10 @@ class LoopbackAPIServer:
             ))
         limit = int(_number(query, "limit", 0))
         token = query.get("continue")
+        try:
+            self.state.check_reached(int(resource_version or 0))
+        except ResourceVersionTooLarge as exc:
+            return _json(st.too_large_resource_version(str(exc)), 504)
         try:
             if token:
                 page = self._snapshots.next_page(token, limit)

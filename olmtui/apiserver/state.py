@@ -39,6 +39,16 @@ class ResourceVersionTooOld(Exception):
         self.oldest = oldest
 
 
+class ResourceVersionTooLarge(Exception):
+    """The requested resourceVersion is newer than the store (504, a client bug or a
+    resourceVersion remembered from another server)."""
+
+    def __init__(self, requested: int, current: int) -> None:
+        super().__init__(f"Too large resource version: {requested}, current: {current}")
+        self.requested = requested
+        self.current = current
+
+
 class ObjectNotFound(KeyError):
     """update/delete of an object that does not exist."""
 
@@ -154,11 +164,18 @@ class ClusterState:
             return self.snapshot(resource, namespace), self._rv
 
     def events_since(self, rv: int, resource: Resource) -> list[StoredEvent]:
-        """The changes to ``resource`` after ``rv``; raises ResourceVersionTooOld."""
+        """The changes to ``resource`` after ``rv``; raises ResourceVersionTooOld, or
+        ResourceVersionTooLarge for an ``rv`` the store has not reached."""
         with self._lock:
+            self.check_reached(rv)
             if rv < self._compacted:
                 raise ResourceVersionTooOld(rv, self._compacted + 1)
             return [e for e in self._history if e.rv > rv and e.resource is resource]
+
+    def check_reached(self, rv: int) -> None:
+        """Raise ResourceVersionTooLarge unless the store has reached ``rv``."""
+        if rv > self._rv:
+            raise ResourceVersionTooLarge(rv, self._rv)
 
     # -- change feed ---------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> None:

@@ -62,6 +62,15 @@ CONTINUE_EXPIRED = (
 )
 
 
+def too_large_resource_version(message: str) -> Obj:
+    """kube-apiserver's answer when asked for a resourceVersion it has not reached."""
+    return status(504, "Timeout", f"Timeout: {message}", {
+        "causes": [{"reason": "ResourceVersionTooLarge",
+                    "message": "Too large resource version"}],
+        "retryAfterSeconds": 1,
+    })
+
+
 def method_not_allowed() -> Obj:
     return status(405, "MethodNotAllowed",
                   "the server does not allow this method on the requested resource")

@@ -39,6 +39,7 @@ class ServerThread:
         try:
             url = self.loop.run_until_complete(self.server.start())
         except BaseException as exc:  # hand start-up failures to the caller's thread
+            self.loop.close()
             started.set_exception(exc)
             return
         started.set_result(url)

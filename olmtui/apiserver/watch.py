@@ -31,8 +31,13 @@ from olmtui.apiserver import render
 from olmtui.apiserver.negotiation import Representation
 from olmtui.apiserver.resources import Resource
 from olmtui.apiserver.selectors import Selection
-from olmtui.apiserver.state import ClusterState, ResourceVersionTooOld, StoredEvent
-from olmtui.apiserver.status import expired
+from olmtui.apiserver.state import (
+    ClusterState,
+    ResourceVersionTooLarge,
+    ResourceVersionTooOld,
+    StoredEvent,
+)
+from olmtui.apiserver.status import expired, too_large_resource_version
 
 Obj = dict[str, Any]
 
@@ -132,6 +137,12 @@ class WatchHub:
         except ResourceVersionTooOld as exc:
             await response.prepare(watch.request)
             await response.write(_line("ERROR", expired(str(exc))))
+            return
+        except ResourceVersionTooLarge as exc:
+            response.set_status(504)
+            response.content_type = "application/json"
+            await response.prepare(watch.request)
+            await response.write(json.dumps(too_large_resource_version(str(exc))).encode())
             return
         await response.prepare(watch.request)
         stream = _Stream(response, params, last_rv)
