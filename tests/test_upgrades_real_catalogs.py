@@ -219,6 +219,7 @@ def test_r_upg_1_legacy_package_manifest_format_orders_etcd_like_bundle_format(
         etcd: Catalog) -> None:
     legacy = load_catalog(str(CATALOGS / "community-operators" / "upstream-community-operators"
                               / "etcd"))
+
     def orders(catalog: Catalog) -> dict[str, tuple[str, ...]]:
         return {s.channel: s.order for s in channel_states([catalog]) if s.channel != "alpha"}
     assert orders(legacy) == orders(etcd)
