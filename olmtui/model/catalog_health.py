@@ -140,7 +140,6 @@ def subscription_source_findings(
         spec = sub.get("spec") or {}
         ns, name = meta.get("namespace") or "", meta.get("name") or ""
         target = (spec.get("sourceNamespace") or "", spec.get("source") or "")
-        target_ref = ObjectRef("CatalogSource", *target)
         health = by_ref.get(target)
         if health is None:
             findings.append(Finding(
@@ -150,7 +149,7 @@ def subscription_source_findings(
                 "(R-SUB-8) and cannot install or upgrade it, since a Subscription's bundles "
                 "come only from its own catalog (R-UPG-2). Create that CatalogSource or point "
                 "spec.source/spec.sourceNamespace at one that exists.", "R-SUB-8",
-                (target_ref,),
+                (ObjectRef("CatalogSource", *target),),
             ))
         elif not health.healthy:
             findings.append(Finding(
@@ -159,7 +158,7 @@ def subscription_source_findings(
                 f"is unhealthy (state {health.state or 'unknown'}"
                 f"{', reason ' + health.reason if health.reason else ''}); it cannot install "
                 "or upgrade until that catalog serves again (R-SUB-8, R-UPG-2).", "R-SUB-8",
-                (target_ref,),
+                (health.object_ref,),
             ))
     return findings
 

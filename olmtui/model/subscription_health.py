@@ -85,7 +85,7 @@ def _resolution(b: _Builder, sub: Obj, cond: ConditionState) -> None:
     }.get(cond.reason or "", "OLM clears this condition after the next successful resolution.")
     b.add("error", cond.reason or "ResolutionFailed",
           f"OLM cannot resolve Subscription {b.name} ({_what(sub)}): "
-          f"{cond.message or 'no message'}. {advice}", "R-SUB-7")
+          f"{(cond.message or 'no message').rstrip('.')}. {advice}", "R-SUB-7")
 
 
 def _plan_condition(
@@ -109,7 +109,8 @@ def _plan_condition(
                 f"{s.kind} {s.name} ({s.status})" for s in plan.failed_steps) + "."
         b.add("error", "InstallPlanFailed",
               f"InstallPlan {ip_name} of Subscription {b.name} failed{lag} "
-              f"(reason {cond.reason or 'InstallPlanFailed'}): {cond.message or 'no message'}."
+              f"(reason {cond.reason or 'InstallPlanFailed'}): "
+              f"{(cond.message or 'no message').rstrip('.')}."
               f"{steps} OLM does not retry a Failed InstallPlan (R-IP-3): fix the cause, then "
               "delete the failed InstallPlan, or the Subscription and any CSV it left, so "
               "that OLM resolves again.", "R-SUB-5", related)
