@@ -11,6 +11,7 @@ from olmtui.model.upgrades import (
     replaces_rewrite,
     resolve_upgrade,
     unknowable_reason,
+    upgrade_hook,
     upgrade_path,
 )
 
@@ -246,3 +247,17 @@ def test_r_upg_4_on_cluster_replaces_differs_from_the_catalog() -> None:
     assert replaces_rewrite(cats, sub(installed="op.v1.3.0"), csv("op.v1.3.0", "1.3.0")) is None
     unknown = csv("op.v7.0.0", "7.0.0", replaces="op.v1.2.0")
     assert replaces_rewrite(cats, sub(installed="op.v7.0.0"), unknown) is None
+
+
+def test_upgrade_hook_reads_the_installed_csv_from_the_store() -> None:
+    from olmtui.store import Store
+
+    store = Store()
+    store.apply("ADDED", {"apiVersion": "operators.coreos.com/v1alpha1",
+                          "kind": "ClusterServiceVersion", **csv("op.v1.1.0", "1.1.0")})
+    hook = upgrade_hook([catalog(package({"stable": CHAIN}))])
+    assert hook(sub(installed="op.v1.1.0"), store).path == ("op.v1.3.0",)
+    # Not in the store: not installed yet, so the head is next.
+    assert hook(sub(installed="op.v1.0.0"), store).path == ("op.v1.3.0",)
+    assert hook(sub(installed="op.v1.0.0", starting="op.v1.2.0"), store).path == \
+        ("op.v1.2.0", "op.v1.3.0")

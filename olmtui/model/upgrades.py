@@ -15,10 +15,10 @@ Subscription / CSV dicts.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from olmtui.model.catalog import Catalog, Channel, ChannelEntry, Package
 from olmtui.model.semver_range import ZERO, Range, RangeError, Version, parse_range, parse_version
@@ -572,6 +572,27 @@ def resolve_upgrade(
     (``None`` if it is not in the channel) or the channel head, and ``path`` starts with it.
     """
     return _resolve(subscription_scope(catalogs, sub), sub, installed_csv, _Graphs())
+
+
+class CSVLookup(Protocol):
+    """What :func:`upgrade_hook` needs from the Store."""
+
+    def get(self, kind: str, namespace: str, name: str) -> Obj | None: ...
+
+
+def upgrade_hook(catalogs: Iterable[Catalog]) -> Callable[[Obj, CSVLookup], UpgradeInfo]:
+    """The ``Model(upgrades=...)`` hook: :func:`resolve_upgrade` for each Subscription, its
+    installed CSV looked up in the store, graphs shared between calls."""
+    catalogs = list(catalogs)
+    graphs = _Graphs()
+
+    def hook(sub: Obj, store: CSVLookup) -> UpgradeInfo:
+        installed = (sub.get("status") or {}).get("installedCSV")
+        csv = store.get("ClusterServiceVersion", _meta(sub).get("namespace") or "",
+                        installed) if installed else None
+        return _resolve(subscription_scope(catalogs, sub), sub, csv, graphs)
+
+    return hook
 
 
 def unknowable_reason(upgrade: UpgradeInfo, installed: str | None) -> str:
