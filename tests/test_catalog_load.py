@@ -3,6 +3,7 @@ real catalog in /work/shared/data/catalogs loading without a crash."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,15 @@ def test_repo_root_with_operators_and_catalogs_reads_the_bundle_format_only() ->
     assert len(catalog.packages) == 10
     # infinispan as bundle format: all 73 bundles, not the 49 of the v4.20 FBC.
     assert len(catalog.packages["infinispan"].bundles) == 73
+
+
+def test_package_manifest_beside_bundle_directories_is_ignored(tmp_path: Path) -> None:
+    shutil.copytree(PROD_ROOT / "operators" / "etcd", tmp_path / "etcd")
+    (tmp_path / "etcd" / "etcd.package.yaml").write_text(
+        "packageName: etcd\nchannels:\n- name: only\n  currentCSV: etcdoperator.v0.9.0\n")
+    catalog = load_catalog(str(tmp_path))
+    assert sorted(catalog.packages["etcd"].channels) == [
+        "alpha", "clusterwide-alpha", "singlenamespace-alpha"]
 
 
 def test_path_into_catalogs_is_fbc() -> None:

@@ -6,7 +6,8 @@ A PATH is read as one of three formats, decided from what it holds:
   (``metadata/annotations.yaml``) or ``*.package.yaml`` file. Then only those are read: a
   checkout of community-operators-prod given at its root is read from ``operators/``, and its
   rendered ``catalogs/v4.xx`` FBCs are ignored (they are a different, pipeline-made graph
-  for one OpenShift version);
+  for one OpenShift version), and a ``*.package.yaml`` left in a tree of bundle directories
+  is ignored as stale;
 * a file-based catalog (FBC) otherwise: one file, or every YAML/JSON file of a tree, e.g.
   a PATH pointing into ``catalogs/``.
 
@@ -76,7 +77,9 @@ def load_catalog(spec: str) -> Catalog:
         if bundle_dirs or package_files:
             load_bundle_dirs(bundle_dirs, catalog)
             for package_file in package_files:
-                load_legacy_package(package_file, catalog)
+                # A package manifest left beside bundle directories is stale: bundles win.
+                if not any(d.is_relative_to(package_file.parent) for d in bundle_dirs):
+                    load_legacy_package(package_file, catalog)
         else:
             load_fbc(catalog_files(path), catalog)
     if not catalog.packages:
