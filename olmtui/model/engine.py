@@ -235,7 +235,6 @@ class Model:
         self._d_copies: set[NSKey] = set()
         self._d_sub_ns: set[str] = set()
         self._d_ns: set[str] = set()
-        self._d_olmconfig = False
 
     def _apply(self, changes: list[Change]) -> None:
         self._last = set()
@@ -375,6 +374,9 @@ class Model:
         key = (change.key.namespace, change.key.name)
         old_copy = change.old is not None and is_copied_csv(change.old)
         new_copy = change.new is not None and is_copied_csv(change.new)
+        if change.old is not None and change.new is not None and not old_copy and not new_copy:
+            self._add_csv(key, change.new, change.old)
+            return
         if change.old is not None:
             if old_copy:
                 self._remove_copy(key)
@@ -384,7 +386,7 @@ class Model:
             if new_copy:
                 self._add_copy(key, change.new)
             else:
-                self._add_csv(key, change.new, change.old if not old_copy else None)
+                self._add_csv(key, change.new, None)
 
     def _remove_csv(self, key: NSKey, old: Obj) -> None:
         self._csvs.get(key[0], {}).pop(key[1], None)
@@ -456,7 +458,6 @@ class Model:
         if copies_disabled(self._olmconfig) != before:
             for og in self._global_ogs:
                 self._mark_csvs_of(og[0])
-        self._d_olmconfig = True
 
     _handlers: dict[str, Callable[[Model, Change], None]] = {
         "Namespace": _on_namespace,
@@ -488,8 +489,7 @@ class Model:
             self._recompute_subscriptions(namespace)
         for namespace in self._d_ns:
             self._recompute_namespace(namespace)
-        if self._d_olmconfig or self._d_sources:
-            self._recompute_olmconfig()
+        self._recompute_olmconfig()
         self._reset_dirty()
 
     def _recompute_selection(self, key: NSKey) -> None:
@@ -880,6 +880,7 @@ class Model:
                               owners)]
 
     def _recompute_olmconfig(self) -> None:
+        """R-COPY-7 finding; cheap (one count per global group), so done on every batch."""
         if not copies_disabled(self._olmconfig):
             self._findings.pop(("olmconfig",), None)
             return
