@@ -227,6 +227,17 @@ def test_r_sem_5_unknown_operator_on_a_wildcard_falls_out_as_equality() -> None:
     assert not matches("~1.2.x", "1.2.1")
 
 
+def test_r_sem_5_bump_parses_the_part_like_go_atoi_sign_included() -> None:
+    # "1.-1.x" bumps its minor with strconv.Atoi, which accepts the sign: -1 + 1 = 0.
+    assert str(parse_range(">1.-1.x")) == ">=1.0.0"
+    assert_range_error("1.-1.x")  # the unbumped lower bound "1.-1.0" is not a version
+
+
+def test_r_sem_5_major_bump_wraps_like_go_int64() -> None:
+    assert str(parse_range(">=9223372036854775807.x")) == ">=9223372036854775807.0.0"
+    assert_range_error(">9223372036854775807.x")  # bumped to a negative major
+
+
 def test_r_sem_5_no_digit_in_a_wildcard_token_is_an_error() -> None:
     with pytest.raises(RangeError, match="Could not get version from string"):
         parse_range("foox")
