@@ -261,3 +261,17 @@ def test_upgrade_hook_reads_the_installed_csv_from_the_store() -> None:
     assert hook(sub(installed="op.v1.0.0"), store).path == ("op.v1.3.0",)
     assert hook(sub(installed="op.v1.0.0", starting="op.v1.2.0"), store).path == \
         ("op.v1.2.0", "op.v1.3.0")
+
+
+def test_r_upg_2_catalog_content_beats_packagemanifests_of_the_same_source() -> None:
+    pm = Package("op", "stable", {"stable": Channel(
+        "op", "stable", (E("op.v1.3.0"),), reported_head="op.v1.3.0")})
+    manifests = catalog(pm, graph="packagemanifest")
+    content = catalog(package({"stable": CHAIN}), ref=None)
+    info = resolve_upgrade([manifests, content], sub(installed="op.v1.1.0"),
+                           csv("op.v1.1.0", "1.1.0"))
+    assert info.graph == "catalog"
+    exact_without_package = Catalog("olm/cat", "x", packages={"other": Package("other")})
+    info = resolve_upgrade([exact_without_package, content], sub(installed="op.v1.1.0"),
+                           csv("op.v1.1.0", "1.1.0"))
+    assert info == UpgradeInfo()  # that CatalogSource does not serve the package at all

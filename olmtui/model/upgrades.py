@@ -440,17 +440,20 @@ def ordered_channels(package: Package) -> list[Channel]:
 
 
 def subscription_scope(catalogs: Iterable[Catalog], sub: Obj) -> SubscriptionScope:
-    """Only the Subscription's own CatalogSource counts: a catalog with that ``ref``, else one
-    with ``ref=None`` (it serves every source); catalog content beats a PackageManifest."""
+    """Only the Subscription's own CatalogSource counts (R-UPG-2): catalog content given for
+    that ``ref`` if any, else catalog content with ``ref=None`` (it serves every source),
+    else the source's PackageManifests."""
     spec = _spec(sub)
     ref = source_ref(sub)
     package_name = spec.get("name") or ""
     sub_name = _meta(sub).get("name") or ""
     serving = [c for c in catalogs if c.ref == ref or c.ref is None]
-    serving.sort(key=lambda c: (c.ref is None, c.graph != "catalog"))
-    catalog = next((c for c in serving if package_name in c.packages), None)
+    serving.sort(key=lambda c: (c.graph != "catalog", c.ref is None))
+    exact = next((c for c in serving if c.ref == ref and c.graph == "catalog"), None)
+    # Content given for exactly this CatalogSource is what it serves: nothing else counts.
+    catalog = next((c for c in ([exact] if exact else serving) if package_name in c.packages),
+                   None)
     if catalog is None:
-        exact = next((c for c in serving if c.ref == ref and c.graph == "catalog"), None)
         if exact is None:
             return SubscriptionScope(None)
         namespace, _, source = ref.partition("/")
