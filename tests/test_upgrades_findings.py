@@ -101,6 +101,9 @@ def test_r_upg_1_channel_graph_error_carries_olms_text() -> None:
     found = upgrade_findings([catalog(pkg)], [sub("op.v1.0.0")], csvs(("op.v1.0.0", "1.0.0")))
     assert codes(found) == ["ChannelGraphError", "NoUpgradeEdge"]
     assert found[0].severity == "error"
+    # The newest entry of an unorderable channel is not "never upgraded": it is the top.
+    newest = upgrade_findings([catalog(pkg)], [sub("op.v1.1.0")], csvs(("op.v1.1.0", "1.1.0")))
+    assert codes(newest) == ["ChannelGraphError"]
     assert ('"a unique replacement chain within a channel is required to determine the '
             'relative order between channel entries, but 2 replacement chains were found in '
             'channel "stable" of package "op": op.v1.1.0, op.v1.0.0"') in found[0].message

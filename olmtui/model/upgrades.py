@@ -737,7 +737,9 @@ def _upgrade_state_findings(f: _SubjectFindings, graph: UpgradeGraph, upgrade: U
                         "InstallPlan to be approved.")
         f.add("info", "UpgradeAvailable", message, "R-UPG-5")
         return
-    if installed == upgrade.head or (upgrade.head is None and not graph.errors):
+    # A channel OLM cannot order has no head; its newest entry stands in for it here.
+    head = upgrade.head or graph.first_installable()
+    if head is None or installed == head:
         return
     admitting = graph.admitting(installed, version)
     if admitting:
