@@ -1,14 +1,15 @@
 """File-based catalogs (FBC): ``olm.package``, ``olm.channel``, ``olm.bundle`` and
 ``olm.deprecations`` documents, YAML or JSON streams, as ``opm render`` writes them.
 
-In an FBC the upgrade edges are on the channel entries, not in the bundles, so channels are
-taken as written (an ``olm.skipRange`` annotation inside ``olm.csv.metadata`` is not an edge:
-OLM's resolver reads the entry's ``skipRange``). Bundles carry typed properties; full manifests (``olm.bundle.object``, base64)
-are only decoded when they add something: the CRDs (served/storage versions, conversion
-webhook) and, when no ``olm.csv.metadata`` is present, the CSV's install modes. The kind of
-an embedded object is read from the first few hundred decoded bytes, so the big ones that
-are not needed are never decoded in full. ``olm.template.basic`` files (the catalog template
-of community pipelines) hold the same documents under ``entries`` and are read likewise.
+In an FBC the upgrade edges are on the channel entries, not in the bundles, so channels
+are taken as written (an ``olm.skipRange`` annotation inside ``olm.csv.metadata`` is not an
+edge: OLM's resolver reads the entry's ``skipRange``). Bundles carry typed properties; full
+manifests (``olm.bundle.object``, base64) are only decoded when they add something: the
+CRDs (served/storage versions, conversion webhook) and, when no ``olm.csv.metadata`` is
+present, the CSV's install modes. The kind of an embedded object is read from the first few
+hundred decoded bytes, so the big ones that are not needed are never decoded in full.
+Documents of other schemas are ignored (``opm`` keeps them as opaque metadata), and so are
+documents with no schema at all.
 """
 
 from __future__ import annotations
