@@ -11,7 +11,8 @@ Edges come from each CSV, unless the package's ``ci.yaml`` says ``updateGraph: s
 (community pipelines, e.g. cert-manager, whose CSVs carry no ``replaces`` at all): then,
 as ``opm``'s semver mode builds it, each bundle of a channel replaces the next lower version
 in that channel, and the CSVs' own ``replaces`` are not used. ``skips`` and ``olm.skipRange``
-still come from the CSVs.
+still come from the CSVs. (``semver-skippatch-mode`` is not modelled; no catalog in the test
+data uses it, and such a package is read with its CSVs' own edges.)
 """
 
 from __future__ import annotations
@@ -80,6 +81,8 @@ def manifests_in(directory: Path, findings: list[Finding], *, recursive: bool = 
 
 
 def read_bundle_dir(directory: Path, findings: list[Finding]) -> BundleDir | None:
+    """One bundle directory, or ``None`` (with a finding) if it has no usable annotations or
+    not exactly one CSV."""
     path = annotations_file(directory)
     metadata = read_mapping(path, findings) if path else None
     annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
