@@ -37,6 +37,7 @@ flowchart BT
   n4 -.->|skips| n1
   n3 -->|replaces| n2
   n2 -->|replaces| n4
+  linkStyle 5 stroke-dasharray:6 4
   linkStyle 1,2,3 stroke-dasharray:2 3
   class n4 skipped
   class n0 head

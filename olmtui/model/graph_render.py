@@ -134,14 +134,15 @@ def render_mermaid(view: ChannelView) -> str:
             label.append("installed, not in this channel")
         body = "<br/>".join(mermaid_text(part) for part in label)
         lines.append(f'  {ids[name]}["{body}"]')
-    dotted: list[str] = []
+    styled: dict[str, list[str]] = {"skips": [], "skipRange": []}
     for i, edge in enumerate(view.edges):
         arrow = _ARROWS[edge.via]
         lines.append(f"  {ids[edge.source]} {arrow}|{edge.via}| {ids[edge.target]}")
-        if edge.via == "skipRange":
-            dotted.append(str(i))
-    if dotted:
-        lines.append(f"  linkStyle {','.join(dotted)} stroke-dasharray:2 3")
+        if edge.via in styled:
+            styled[edge.via].append(str(i))
+    for via, dashes in (("skips", "6 4"), ("skipRange", "2 3")):
+        if styled[via]:
+            lines.append(f"  linkStyle {','.join(styled[via])} stroke-dasharray:{dashes}")
     for cls, members in (
         ("skipped", [n for n in names if n in view.skipped]),
         ("head", [view.head] if view.head in ids else []),
