@@ -108,3 +108,53 @@ def test_unorderable_channel_has_no_head_and_shows_olms_error() -> None:
     assert text.splitlines()[1].startswith("error: a unique replacement chain")
     assert [e.name for e in v.entries] == ["b.v2", "a.v1"]  # newest first
     assert "class" not in render_mermaid(v).split("classDef skipped")[1]
+
+
+def check_mermaid_statements(text: str) -> None:
+    """Every line is one of the statement forms olmtui writes, labels are single quoted
+    strings without raw quotes, ids are declared before use, linkStyle indices exist."""
+    import re
+
+    node = re.compile(r'  (n\d+)\["([^"]*)"\]\Z')
+    edge = re.compile(r"  (n\d+) (-->|-\.->)\|(replaces|skips|skipRange)\| (n\d+)\Z")
+    declared: set[str] = set()
+    edges = 0
+    lines = text.splitlines()
+    assert lines[0] == "flowchart BT"
+    for line in lines[1:]:
+        if m := node.match(line):
+            declared.add(m[1])
+        elif m := edge.match(line):
+            assert {m[1], m[4]} <= declared
+            assert (m[2] == "-->") == (m[3] == "replaces")
+            edges += 1
+        elif line.startswith("  linkStyle "):
+            indices = line.split()[1].split(",")
+            assert all(0 <= int(i) < edges for i in indices)
+        elif line.startswith("  class "):
+            assert set(line.split()[1].split(",")) <= declared
+        else:
+            assert line.startswith(("  %% ", "  classDef ")), line
+
+
+def test_mermaid_of_every_real_etcd_and_keycloak_channel_is_well_formed() -> None:
+    from olmtui.sources.catalogs import load_catalog
+
+    operators = "/work/shared/data/catalogs/community-operators-prod/operators/"
+    for name in ("etcd", "keycloak-operator", "cert-manager"):
+        package = load_catalog(operators + name).packages[name]
+        for channel in package.channels.values():
+            installed = channel.entries[-1].name
+            check_mermaid_statements(render_mermaid(channel_view(channel, package, installed)))
+
+
+def test_the_mermaid_checker_rejects_a_broken_drawing() -> None:
+    import pytest
+
+    good = render_mermaid(view())
+    check_mermaid_statements(good)
+    for broken in (good.replace("  n1 -->|replaces| n0", "  n9 -->|replaces| n0"),
+                   good.replace("linkStyle 5 ", "linkStyle 8 "),
+                   good.replace('n1["1.2.0', 'n1["1."2.0')):
+        with pytest.raises(AssertionError):
+            check_mermaid_statements(broken)
