@@ -246,3 +246,17 @@ def test_s11_console_packagemanifests_know_the_head_only() -> None:
     assert [(s.catalog, s.channel, s.order, s.errors) for s in states] == [
         ("openshift-operator-lifecycle-manager/rh-operators", "alpha",
          ("etcdoperator.v0.9.2",), ())]
+
+
+def test_r_upg_3_skip_range_on_a_non_head_entry_is_honoured() -> None:
+    """opendatahub's FBC (v4.20): entries up to v2.28.0 carry replaces, skips and skipRange
+    together; the head v2.35.0 has only replaces. From 2.10.0 the nearest admitting entry is
+    v2.28.0 (its skipRange), then the replaces chain to the head."""
+    odh = load_catalog(f"olm/community={CATALOGS}/community-operators-prod/catalogs/v4.20/"
+                       "opendatahub-operator")
+    name = "opendatahub-operator.v2.10.0"
+    info = resolve_upgrade([odh], sub("opendatahub-operator", "fast", name), csv(name, "2.10.0"))
+    assert info.edges[0] == UpgradeEdge(name, "opendatahub-operator.v2.28.0", "skipRange")
+    assert info.path[-1] == info.head == "opendatahub-operator.v2.35.0"
+    assert len(info.path) == 8
+    assert [e.via for e in info.edges[1:]] == ["replaces"] * 7
