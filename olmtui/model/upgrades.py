@@ -22,7 +22,14 @@ from typing import Any, Literal, Protocol
 
 from olmtui.model.catalog import Catalog, Channel, ChannelEntry, Package
 from olmtui.model.semver_range import ZERO, Range, RangeError, Version, parse_range, parse_version
-from olmtui.model.types import ChannelState, Finding, ObjectRef, UpgradeEdge, UpgradeInfo
+from olmtui.model.types import (
+    ChannelState,
+    Finding,
+    ObjectRef,
+    Severity,
+    UpgradeEdge,
+    UpgradeInfo,
+)
 
 Obj = dict[str, Any]
 EdgeKind = Literal["replaces", "skips", "skipRange"]
@@ -651,8 +658,7 @@ class _SubjectFindings:
     related: tuple[ObjectRef, ...]
     out: list[Finding] = field(default_factory=list)
 
-    def add(self, severity: Literal["error", "warning", "info"], code: str, message: str,
-            rule: str) -> None:
+    def add(self, severity: Severity, code: str, message: str, rule: str) -> None:
         meta = _meta(self.sub)
         self.out.append(Finding(severity, code, "Subscription", meta.get("namespace") or "",
                                 meta.get("name") or "", message, rule, self.related))
