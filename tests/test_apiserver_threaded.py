@@ -37,6 +37,7 @@ def test_controls_and_coroutines_run_on_the_server_loop() -> None:
         with pytest.raises(urllib.error.HTTPError) as raised:
             _get(handle.url + CSVS)
         assert raised.value.code == 403
+        raised.value.close()
         url = handle.run(handle.server.restart())
         assert url == handle.url
         handle.call(handle.server.allow, "csv")
