@@ -174,18 +174,20 @@ def test_invalid_objects_skipped_with_line(tmp_path: Path) -> None:
         "---\napiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\n"
         "metadata: {name: c, namespace: n, labels: [x]}\n"
         "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: good}\n"
+        "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: x, annotations: {1: one}}\n"
     ))
     store, result = load(tmp_path / "x.yaml")
     assert keys(store, "Namespace") == [("", "good")]
     assert store.count("ClusterServiceVersion") == 0
-    assert [f.code for f in result.findings] == ["InvalidObject"] * 5
+    assert [f.code for f in result.findings] == ["InvalidObject"] * 6
     lines = [f.message.split("line ")[1].split(" ")[0] for f in result.findings]
-    assert lines == ["1", "4", "7", "10", "12"]
+    assert lines == ["1", "4", "7", "10", "12", "20"]
     assert "metadata.name" in result.findings[0].message
     assert "apiVersion" in result.findings[1].message
     assert "list" in result.findings[2].message
     assert "metadata.labels" in result.findings[4].message
-    assert result.skipped == 5
+    assert "metadata.annotations has a key that is not a string" in result.findings[5].message
+    assert result.skipped == 6
 
 
 def test_list_item_without_kind_in_plain_list_is_invalid(tmp_path: Path) -> None:

@@ -98,9 +98,16 @@ def object_problem(obj: Obj) -> str | None:
     namespace = meta.get("namespace")
     if namespace is not None and not isinstance(namespace, str):
         return "its metadata.namespace is not a string"
+    if not all(isinstance(key, str) for key in meta):
+        return "its metadata has a key that is not a string"
     for field in _METADATA_MAPPINGS:
-        if meta.get(field) is not None and not isinstance(meta[field], dict):
-            return f"its metadata.{field} is a {_shape(meta[field])}, not a mapping"
+        value = meta.get(field)
+        if value is None:
+            continue
+        if not isinstance(value, dict):
+            return f"its metadata.{field} is a {_shape(value)}, not a mapping"
+        if not all(isinstance(key, str) for key in value):
+            return f"its metadata.{field} has a key that is not a string"
     for field in _MAPPING_FIELDS:
         if obj.get(field) is not None and not isinstance(obj[field], dict):
             return f"its {field} is a {_shape(obj[field])}, not a mapping"
