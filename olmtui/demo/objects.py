@@ -1,0 +1,385 @@
+"""Cluster objects as OLM writes them: the demo's cluster must look like a real one.
+
+Every function returns a fresh plain dict. Status fields, annotations, labels, reasons and
+messages follow olm-rules.md: CSV phases and their reasons and messages (§7, R-CSV-H for the
+condition history), group annotations on CSVs (R-MEM-3), copies (R-COPY-4), OperatorGroup
+status and ``olm.providedAPIs`` (R-OG-2, R-API-3), Subscription status (§12) and
+InstallPlans (§13).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from olmtui.model.apis import api_surface, format_provided_apis
+
+Obj = dict[str, Any]
+
+OLM = "operators.coreos.com"
+CSV_API = f"{OLM}/v1alpha1"
+GROUP_ANNOTATION = "olm.operatorGroup"
+NAMESPACE_ANNOTATION = "olm.operatorNamespace"
+TARGETS_ANNOTATION = "olm.targetNamespaces"
+PROVIDED_APIS_ANNOTATION = "olm.providedAPIs"
+COPIED_FROM = "olm.copiedFrom"
+COMPONENT_LABEL_PREFIX = "operators.coreos.com/"
+
+#: §7: the reason and message OLM writes with each phase of a CSV's normal life.
+PHASE_STATUS: dict[str, tuple[str, str]] = {
+    "Pending": ("RequirementsUnknown", "requirements not yet checked"),  # R-CSV-N
+    "InstallReady": ("AllRequirementsMet", "all requirements found, attempting install"),
+    "Installing": ("InstallSucceeded", "waiting for install components to report healthy"),
+    "Succeeded": ("InstallSucceeded", "install strategy completed with no errors"),  # R-CSV-I
+    "Deleting": ("Replaced", "has been replaced by a newer ClusterServiceVersion that has "
+                 "successfully installed."),  # R-CSV-R
+}
+#: R-CSV-H: OLM keeps the newest 20 entries of a CSV's condition history.
+HISTORY = 20
+
+
+def uid_for(*parts: str) -> str:
+    """A stable uid, so namespace labels naming a group's uid (R-OG-5) stay right."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, "olmtui-demo/" + "/".join(parts)))
+
+
+def fnv64a(text: str) -> str:
+    """64-bit FNV-1a as lower-case hex, the hash in OLM's ``olm.api.<hash>`` labels (§1.2)."""
+    value = 0xCBF29CE484222325
+    for byte in text.encode():
+        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return format(value, "x")
+
+
+def provided_apis(csv: Obj) -> frozenset[str]:
+    return api_surface(csv).provided
+
+
+def namespace(name: str, now: str, labels: dict[str, str] | None = None) -> Obj:
+    return {
+        "apiVersion": "v1",
+        "kind": "Namespace",
+        "metadata": {
+            "name": name,
+            "uid": uid_for("Namespace", name),
+            "creationTimestamp": now,
+            "labels": {"kubernetes.io/metadata.name": name, **(labels or {})},
+        },
+        "spec": {"finalizers": ["kubernetes"]},
+        "status": {"phase": "Active"},
+    }
+
+
+def operator_group(
+    ns: str, name: str, now: str, *, targets: Sequence[str] | None,
+    apis: Iterable[str] = (), conditions: Sequence[Obj] = (),
+) -> Obj:
+    """An OperatorGroup OLM has synced: ``targets`` None is a global group (R-OG-1 rule 2,
+    status ``[""]``), else ``spec.targetNamespaces`` (status = the same list, R-OG-2)."""
+    spec: Obj = {"upgradeStrategy": "Default"}
+    if targets is not None:
+        spec["targetNamespaces"] = list(targets)
+    status: Obj = {"namespaces": [""] if targets is None else sorted(targets),
+                   "lastUpdated": now}
+    if conditions:
+        status["conditions"] = list(conditions)
+    return {
+        "apiVersion": f"{OLM}/v1",
+        "kind": "OperatorGroup",
+        "metadata": {
+            "name": name,
+            "namespace": ns,
+            "uid": uid_for("OperatorGroup", ns, name),
+            "creationTimestamp": now,
+            "generation": 1,
+            # R-API-3: sorted, comma-joined, no spaces.
+            "annotations": {PROVIDED_APIS_ANNOTATION: format_provided_apis(apis)},
+        },
+        "spec": spec,
+        "status": status,
+    }
+
+
+def multiple_groups_condition(now: str) -> Obj:
+    """R-OG-6: what OLM puts on every group of a namespace holding more than one."""
+    return {
+        "type": "MultipleOperatorGroup",
+        "status": "True",
+        "reason": "MultipleOperatorGroupsFound",
+        "message": "Multiple OperatorGroup found in the same namespace",
+        "lastTransitionTime": now,
+    }
+
+
+def og_uid_label(og: Obj) -> dict[str, str]:
+    """R-OG-5: the label OLM puts on each target namespace of a non-global group."""
+    return {f"olm.operatorgroup.uid/{og['metadata']['uid']}": ""}
+
+
+def with_phase(csv: Obj, phase: str, now: str, *, reason: str | None = None,
+               message: str | None = None) -> Obj:
+    """The CSV after OLM moved it to ``phase``: status and condition history (R-CSV-H)."""
+    default_reason, default_message = PHASE_STATUS.get(phase, ("", ""))
+    reason = default_reason if reason is None else reason
+    message = default_message if message is None else message
+    old = csv.get("status") or {}
+    history = list(old.get("conditions") or [])
+    last = history[-1] if history else {}
+    # R-CSV-H: lastTransitionTime moves only when the phase does; an entry is appended
+    # whenever phase or reason differs from the last one.
+    transition = old.get("lastTransitionTime", now) if old.get("phase") == phase else now
+    if (last.get("phase"), last.get("reason")) != (phase, reason):
+        history.append({"phase": phase, "reason": reason, "message": message,
+                        "lastUpdateTime": now, "lastTransitionTime": transition})
+    status = {
+        **old,
+        "phase": phase,
+        "reason": reason,
+        "message": message,
+        "lastUpdateTime": now,
+        "lastTransitionTime": transition,
+        "conditions": history[-HISTORY:],
+        "requirementStatus": requirement_status(csv),
+    }
+    return {**csv, "status": status}
+
+
+def requirement_status(csv: Obj) -> list[Obj]:
+    """R-CSV-P: every owned and required CRD, Present (the install went through)."""
+    spec = csv.get("spec") or {}
+    names = sorted({
+        entry["name"]
+        for which in ("owned", "required")
+        for entry in (spec.get("customresourcedefinitions") or {}).get(which) or []
+    })
+    return [
+        {"group": "apiextensions.k8s.io", "version": "v1", "kind": "CustomResourceDefinition",
+         "name": name, "status": "Present", "uuid": uid_for("CustomResourceDefinition", name),
+         "message": "CRD is present and Established condition is true"}
+        for name in names
+    ]
+
+
+def member_csv(published: Obj, og: Obj, package: str, now: str) -> Obj:
+    """A published CSV as created by an InstallPlan in the group's namespace and annotated
+    by OLM (R-MEM-3, labels of §1.2), before any phase is written."""
+    ns = og["metadata"]["namespace"]
+    name = published["metadata"]["name"]
+    meta = dict(published["metadata"])
+    targets = ",".join(sorted(og["status"]["namespaces"]))  # R-OG-3
+    meta.update(
+        namespace=ns,
+        uid=uid_for("ClusterServiceVersion", ns, name),
+        creationTimestamp=now,
+        annotations={
+            **(meta.get("annotations") or {}),
+            GROUP_ANNOTATION: og["metadata"]["name"],
+            NAMESPACE_ANNOTATION: ns,
+            TARGETS_ANNOTATION: targets,
+        },
+        labels={
+            **(meta.get("labels") or {}),
+            **{f"olm.api.{fnv64a(api)}": "provided" for api in provided_apis(published)},
+            f"{COMPONENT_LABEL_PREFIX}{package}.{ns}": "",
+        },
+    )
+    return {**published, "apiVersion": CSV_API, "kind": "ClusterServiceVersion",
+            "metadata": meta}
+
+
+def succeeded_csv(published: Obj, og: Obj, package: str, now: str) -> Obj:
+    """A member CSV that went through its whole install (R-CSV-N .. R-CSV-I)."""
+    csv = member_csv(published, og, package, now)
+    for phase in ("Pending", "InstallReady", "Installing", "Succeeded"):
+        csv = with_phase(csv, phase, now)
+    return csv
+
+
+def copy_of(csv: Obj, target: str) -> Obj:
+    """R-COPY-4: the copy OLM keeps of ``csv`` in namespace ``target``."""
+    meta = csv["metadata"]
+    source_ns = meta["namespace"]
+    annotations = {k: v for k, v in (meta.get("annotations") or {}).items()
+                   if k not in (TARGETS_ANNOTATION,
+                                "kubectl.kubernetes.io/last-applied-configuration")}
+    labels = {k: v for k, v in (meta.get("labels") or {}).items()
+              if not k.startswith(COMPONENT_LABEL_PREFIX)}
+    labels[COPIED_FROM] = source_ns
+    status = {
+        **(csv.get("status") or {}),
+        "reason": "Copied",
+        "message": f"The operator is running in {source_ns} but is managing this namespace",
+    }
+    return {
+        "apiVersion": CSV_API,
+        "kind": "ClusterServiceVersion",
+        "metadata": {
+            "name": meta["name"],
+            "namespace": target,
+            "uid": uid_for("ClusterServiceVersion", target, meta["name"]),
+            "creationTimestamp": meta.get("creationTimestamp"),
+            "annotations": annotations,
+            "labels": labels,
+        },
+        "spec": csv["spec"],
+        "status": status,
+    }
+
+
+def copy_targets(og: Obj, namespaces: Iterable[str]) -> list[str]:
+    """R-COPY-3: every existing namespace the group targets, except its own; a group that
+    targets only its own namespace gets no copies (R-COPY-2)."""
+    own = og["metadata"]["namespace"]
+    status = og["status"]["namespaces"]
+    if status == [own]:
+        return []
+    every = status == [""]
+    return sorted(n for n in namespaces if n != own and (every or n in status))
+
+
+def catalog_health(catalogs: Sequence[Obj], now: str) -> list[Obj]:
+    """Subscription ``status.catalogHealth``: every catalog of the global namespace (R-SUB-8)."""
+    return [
+        {
+            "catalogSourceRef": {
+                "apiVersion": CSV_API, "kind": "CatalogSource",
+                "name": c["metadata"]["name"], "namespace": c["metadata"]["namespace"],
+                "uid": c["metadata"]["uid"],
+            },
+            "healthy": is_healthy(c),
+            "lastUpdated": now,
+        }
+        for c in catalogs
+    ]
+
+
+def is_healthy(catalog: Obj) -> bool:
+    state = ((catalog.get("status") or {}).get("connectionState") or {})
+    return state.get("lastObservedState") == "READY"
+
+
+def catalog_condition(catalogs: Sequence[Obj], source: str, source_ns: str, now: str) -> Obj:
+    """R-SUB-8: ``CatalogSourcesUnhealthy`` as the catalog operator writes it."""
+    target_healthy = any(
+        is_healthy(c) for c in catalogs
+        if (c["metadata"]["name"], c["metadata"]["namespace"]) == (source, source_ns)
+    )
+    condition: Obj = {"type": "CatalogSourcesUnhealthy", "lastTransitionTime": now}
+    if not target_healthy:
+        condition.update(status="True", reason="UnhealthyCatalogSourceFound",
+                         message=f"targeted catalogsource {source_ns}/{source} unhealthy")
+    elif all(is_healthy(c) for c in catalogs):
+        condition.update(status="False", reason="AllCatalogSourcesHealthy",
+                         message="all available catalogsources are healthy")
+    else:
+        condition.update(status="True", reason="UnhealthyCatalogSourceFound")
+    return condition
+
+
+def subscription(
+    ns: str, name: str, now: str, *, package: str, channel: str, source: str, source_ns: str,
+    approval: str, installed: str | None, current: str, plan: Obj, catalogs: Sequence[Obj],
+) -> Obj:
+    """A Subscription with the status OLM writes (§12): AtLatestKnown when ``current`` is
+    installed, else UpgradePending with the referenced InstallPlan's pending condition."""
+    at_latest = installed == current
+    conditions = [catalog_condition(catalogs, source, source_ns, now)]
+    plan_phase = (plan.get("status") or {}).get("phase") or ""
+    if plan_phase in ("Planning", "Installing", "RequiresApproval"):
+        # R-SUB-5: the plan's phase is the reason while it is pending.
+        conditions.append({"type": "InstallPlanPending", "status": "True",
+                           "reason": plan_phase, "lastTransitionTime": now})
+    plan_ref = {"apiVersion": CSV_API, "kind": "InstallPlan", "name": plan["metadata"]["name"],
+                "namespace": ns, "uid": plan["metadata"]["uid"],
+                "resourceVersion": "0"}
+    status: Obj = {
+        "currentCSV": current,
+        "state": "AtLatestKnown" if at_latest else "UpgradePending",  # R-SUB-2
+        "installPlanRef": plan_ref,
+        "installplan": {"apiVersion": CSV_API, "kind": "InstallPlan",
+                        "name": plan["metadata"]["name"], "uuid": plan["metadata"]["uid"]},
+        "installPlanGeneration": plan["spec"]["generation"],
+        "catalogHealth": catalog_health(catalogs, now),
+        "conditions": conditions,
+        "lastUpdated": now,
+    }
+    if installed:
+        status["installedCSV"] = installed
+    return {
+        "apiVersion": CSV_API,
+        "kind": "Subscription",
+        "metadata": {
+            "name": name, "namespace": ns, "uid": uid_for("Subscription", ns, name),
+            "creationTimestamp": now, "generation": 1,
+            "labels": {f"{COMPONENT_LABEL_PREFIX}{package}.{ns}": ""},
+        },
+        "spec": {"channel": channel, "installPlanApproval": approval, "name": package,
+                 "source": source, "sourceNamespace": source_ns},
+        "status": status,
+    }
+
+
+def install_plan(
+    ns: str, name: str, now: str, *, csvs: Sequence[Obj], approval: str, approved: bool,
+    phase: str, generation: int, source: str, source_ns: str,
+) -> Obj:
+    """An InstallPlan (§13): R-IP-1 steps (CSVs first, then their CRDs) and R-IP-3's
+    ``Installed`` condition once Complete."""
+    steps = []
+    done = phase == "Complete"
+    for csv in csvs:
+        csv_name = csv["metadata"]["name"]
+        steps.append({"resolving": csv_name, "status": "Created" if done else "Unknown",
+                      "resource": {"group": OLM, "version": "v1alpha1",
+                                   "kind": "ClusterServiceVersion", "name": csv_name,
+                                   "sourceName": source, "sourceNamespace": source_ns}})
+    for csv in csvs:
+        owned = ((csv.get("spec") or {}).get("customresourcedefinitions") or {}).get("owned")
+        for crd in sorted({o["name"] for o in owned or []}):
+            steps.append({"resolving": csv["metadata"]["name"],
+                          "status": "Present" if done else "Unknown",
+                          "resource": {"group": "apiextensions.k8s.io", "version": "v1",
+                                       "kind": "CustomResourceDefinition", "name": crd,
+                                       "sourceName": source, "sourceNamespace": source_ns}})
+    status: Obj = {
+        "phase": phase,
+        "catalogSources": [source],
+        "plan": steps,
+        "conditions": [],
+    }
+    if done:
+        status["conditions"].append({"type": "Installed", "status": "True",
+                                     "lastTransitionTime": now, "lastUpdateTime": now})
+    return {
+        "apiVersion": CSV_API,
+        "kind": "InstallPlan",
+        "metadata": {"name": name, "namespace": ns, "uid": uid_for("InstallPlan", ns, name),
+                     "creationTimestamp": now, "generation": 1},
+        "spec": {
+            "approval": approval,
+            "approved": approved,
+            "clusterServiceVersionNames": [c["metadata"]["name"] for c in csvs],
+            "generation": generation,
+        },
+        "status": status,
+    }
+
+
+def catalog_source(ns: str, name: str, now: str, *, display: str, image: str,
+                   state: str) -> Obj:
+    """A grpc CatalogSource with the connection state the catalog operator observed."""
+    return {
+        "apiVersion": CSV_API,
+        "kind": "CatalogSource",
+        "metadata": {"name": name, "namespace": ns, "uid": uid_for("CatalogSource", ns, name),
+                     "creationTimestamp": now, "generation": 1},
+        "spec": {"sourceType": "grpc", "image": image, "displayName": display,
+                 "publisher": "Red Hat", "updateStrategy": {"registryPoll": {"interval": "10m"}}},
+        "status": {
+            "connectionState": {"address": f"{name}.{ns}.svc:50051", "lastConnect": now,
+                                "lastObservedState": state},
+            "registryService": {"createdAt": now, "port": "50051", "protocol": "grpc",
+                                "serviceName": name, "serviceNamespace": ns},
+        },
+    }
