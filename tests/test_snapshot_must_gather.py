@@ -63,15 +63,15 @@ def test_real_must_gather_inferred_namespaces_are_those_holding_objects_only() -
 
 
 def test_real_must_gather_tar_xz_as_originally_shipped(tmp_path: Path) -> None:
-    archive = tmp_path / "must-gather-azure.tar.xz"
+    archive = tmp_path / "must-gather-aws.tar.xz"
     with tarfile.open(archive, "w:xz") as tar:
-        tar.add(MUST_GATHERS / "must-gather-azure", arcname="must-gather-azure")
+        tar.add(MUST_GATHERS / "must-gather-aws", arcname="must-gather-aws")
     from_dir, from_tar = Store(), Store()
-    dir_result = load_snapshot([MUST_GATHERS / "must-gather-azure"], from_dir)
+    dir_result = load_snapshot([MUST_GATHERS / "must-gather-aws"], from_dir)
     tar_result = load_snapshot([archive], from_tar)
-    assert tar_result.objects == dir_result.objects == 204
+    assert tar_result.objects == dir_result.objects == 65
     assert tar_result.inferred_namespaces == dir_result.inferred_namespaces
-    for kind in ("ClusterServiceVersion", "OperatorGroup", "Namespace", "InstallPlan"):
+    for kind in ("ClusterServiceVersion", "OperatorGroup", "Namespace", "CatalogSource"):
         assert dict(from_tar.items(kind)) == dict(from_dir.items(kind))
 
 
