@@ -256,6 +256,7 @@ def package_manifests(now: str) -> list[Obj]:
             "kind": "PackageManifest",
             "metadata": {
                 "name": package.name, "namespace": MARKETPLACE, "creationTimestamp": now,
+                "uid": o.uid_for("PackageManifest", CATALOG, package.name),
                 "labels": {"catalog": CATALOG, "catalog-namespace": MARKETPLACE,
                            "operatorframework.io/arch.amd64": "supported"},
             },
