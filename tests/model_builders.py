@@ -156,3 +156,19 @@ def model_of(*objs: Obj) -> tuple[Model, Store]:
 
 def codes(model: Model, name: str | None = None) -> set[str]:
     return {f.code for f in model.findings() if name is None or f.name == name}
+
+
+def package_manifest(catalog: str, catalog_ns: str, package: str, head: str,
+                     modes: list[Obj], channel: str = "stable") -> Obj:
+    """A PackageManifest as the packageserver serves it (§11), one channel."""
+    return {
+        "apiVersion": "packages.operators.coreos.com/v1", "kind": "PackageManifest",
+        "metadata": {"name": package, "namespace": catalog_ns,
+                     "labels": {"catalog": catalog, "catalog-namespace": catalog_ns}},
+        "status": {
+            "catalogSource": catalog, "catalogSourceNamespace": catalog_ns,
+            "packageName": package, "defaultChannel": channel,
+            "channels": [{"name": channel, "currentCSV": head,
+                          "currentCSVDesc": {"installModes": modes}}],
+        },
+    }

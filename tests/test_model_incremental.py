@@ -20,6 +20,7 @@ from model_builders import (
     namespace,
     olmconfig,
     operator_group,
+    package_manifest,
     subscription,
 )
 from model_builders import csv as make_csv
@@ -104,8 +105,13 @@ subscriptions = st.builds(
 install_plans = st.builds(install_plan, names(NS), st.just("p1"),
                           names(["Complete", "RequiresApproval"]), st.booleans())
 olmconfigs = st.builds(olmconfig, names([None, True, False]))
+manifests = st.builds(
+    lambda catalog, modes: package_manifest(catalog, "openshift-marketplace", "pkg", "head.v1",
+                                            [{"type": t, "supported": True} for t in modes]),
+    names(["cat", "other"]), names(MODES[:4]),
+)
 objects = st.one_of(namespaces, operator_groups(), csvs(), copies(), subscriptions,
-                    install_plans, olmconfigs)
+                    install_plans, olmconfigs, manifests)
 steps = st.one_of(
     st.tuples(st.just("put"), objects),
     st.tuples(st.just("delete"), objects),

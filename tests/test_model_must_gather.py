@@ -26,7 +26,7 @@ def gathered(request):
 
 
 def test_r_og_1_derived_targets_equal_observed_status(gathered):
-    _, store, model = gathered
+    _, _, model = gathered
     checked = 0
     for og in model.operator_groups():
         if og.status_namespaces is not None:

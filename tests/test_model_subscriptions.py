@@ -11,6 +11,7 @@ from model_builders import (
     model_of,
     namespace,
     operator_group,
+    package_manifest,
     subscription,
 )
 
@@ -79,3 +80,18 @@ def test_real_subscription_fields():
     assert state.install_plan.name == "install-bfnbn"
     assert state.install_plan.phase == "Failed" and state.install_plan.approved is True
     assert state.starting_csv == "image-caching-operator.v0.0.1"
+
+
+def test_r_im_1_preflight_of_the_channel_head_against_the_group():
+    """§15.5 with the real percona installModes (typo included): only SingleNamespace."""
+    from test_model_installmodes import percona_csv
+
+    modes = percona_csv()["spec"]["installModes"]
+    pm = package_manifest("cat", "openshift-marketplace", "pkg", "percona.v1", modes)
+    model, store = model_of(namespace("n"), operator_group("n", "g", targets=["n"], status=["n"]),
+                            subscription("n", "s"), pm)
+    found = next(f for f in model.findings() if f.code == "HeadInstallModeUnsupported")
+    assert found.severity == "error" and "percona.v1" in found.message
+    assert "OwnNamespace InstallModeType not supported" in found.message
+    store.apply("MODIFIED", operator_group("n", "g", targets=["other"], status=["other"]))
+    assert "HeadInstallModeUnsupported" not in codes(model)

@@ -36,7 +36,7 @@ from olmtui.model.copies import (
     has_operator_namespace,
     stale_reason,
 )
-from olmtui.model.installmodes import install_mode_set
+from olmtui.model.installmodes import install_mode_set, install_mode_verdict
 from olmtui.model.membership import (
     OWNER_CONFLICT,
     TARGETS_ANNOTATION,
@@ -49,6 +49,7 @@ from olmtui.model.membership import (
 from olmtui.model.operatorgroups import (
     BLOCKING_ERRORS,
     TargetSelection,
+    build_target_namespaces,
     effective_namespaces,
     group_mode,
     is_empty_selector,
@@ -59,7 +60,15 @@ from olmtui.model.operatorgroups import (
     uid_label,
     upgrade_strategy,
 )
-from olmtui.model.subscriptions import effective_approval, subscription_state
+from olmtui.model.replacements import replaced_by, replacement_cycle, replaces_existing
+from olmtui.model.subscriptions import (
+    PackageKey,
+    channel_head,
+    effective_approval,
+    package_manifest_key,
+    subscription_package,
+    subscription_state,
+)
 from olmtui.model.types import (
     Conflict,
     CopiedCSVState,
@@ -136,6 +145,8 @@ class Model:
         self._copy_source: dict[NSKey, NSKey] = {}
         self._copies_in_ns: dict[str, set[str]] = {}
         self._olmconfig: Obj | None = None
+        self._manifests: dict[PackageKey, dict[NSKey, Obj]] = {}
+        self._subs_by_package: dict[PackageKey, set[NSKey]] = {}
         self._selector_ogs: set[NSKey] = set()
         self._listed_by: dict[str, set[NSKey]] = {}
         self._effective: dict[NSKey, nsset.NSSet] = {}
@@ -160,7 +171,7 @@ class Model:
         changes = [
             Change("ADDED", key, None, obj)
             for kind in ("Namespace", "OperatorGroup", "ClusterServiceVersion", "Subscription",
-                         "InstallPlan", "OLMConfig")
+                         "InstallPlan", "OLMConfig", "PackageManifest")
             for key, obj in store.items(kind)
         ]
         self._apply(changes)
@@ -439,6 +450,10 @@ class Model:
 
     def _on_subscription(self, change: Change) -> None:
         key = (change.key.namespace, change.key.name)
+        if change.old is not None:
+            self._subs_by_package.get(subscription_package(change.old), set()).discard(key)
+        if change.new is not None:
+            self._subs_by_package.setdefault(subscription_package(change.new), set()).add(key)
         if change.new is None:
             self._subs.get(key[0], {}).pop(key[1], None)
             self._sub_states.pop(key, None)
@@ -446,6 +461,21 @@ class Model:
         else:
             self._subs.setdefault(key[0], {})[key[1]] = change.new
         self._d_sub_ns.add(key[0])
+
+    def _on_package_manifest(self, change: Change) -> None:
+        slot = (change.key.namespace, change.key.name)
+        for obj in (change.old, change.new):
+            if obj is None:
+                continue
+            package = package_manifest_key(obj)
+            held = self._manifests.setdefault(package, {})
+            if obj is change.new:
+                held[slot] = obj
+            else:
+                held.pop(slot, None)
+            if not held:
+                del self._manifests[package]
+            self._d_sub_ns |= {ns for ns, _ in self._subs_by_package.get(package, ())}
 
     def _on_install_plan(self, change: Change) -> None:
         self._d_sub_ns.add(change.key.namespace)
@@ -466,6 +496,7 @@ class Model:
         "Subscription": _on_subscription,
         "InstallPlan": _on_install_plan,
         "OLMConfig": _on_olmconfig,
+        "PackageManifest": _on_package_manifest,
     }
 
     # -- recomputation ----------------------------------------------------------------------
@@ -501,6 +532,7 @@ class Model:
         self._selection[key] = selection
         if old is None or old.namespaces != selection.namespaces:
             self._mark_csvs_of(key[0])
+            self._d_sub_ns.add(key[0])
         self._d_og_states.add(key)
 
     def _recompute_links(self, key: NSKey) -> None:
@@ -563,6 +595,7 @@ class Model:
         conflicts: tuple[Conflict, ...] = ()
         static = og is not None and is_static(og)
         siblings = self._csvs.get(namespace, {})
+        replaces = {n: (c.get("spec") or {}).get("replaces") for n, c in siblings.items()}
         if check.proceed and og is not None and og_key is not None:
             links = self._links.get(og_key) or _Links()
             raw, group_apis = group_provided_apis(og)
@@ -585,8 +618,8 @@ class Model:
                 found.append(F.pending_api_addition(namespace, name, group_ref or "",
                                                     step.new_annotation))
             if verdict is None:
-                verdict = recovery_verdict(csv, og, self._replaced_by(name, siblings))
-                owners = self._owner_conflicts(name, siblings)
+                verdict = recovery_verdict(csv, og, replaced_by(name, replaces))
+                owners = self._owner_conflicts(name, siblings, replaces)
                 if verdict is None and owners and phase == "Pending":
                     verdict = OWNER_CONFLICT
                     found.append(F.owner_conflict(namespace, name, owners, False))
@@ -603,6 +636,13 @@ class Model:
         if check.annotation_drift and group_ref:
             found.append(F.annotation_drift(namespace, name, group_ref, check.annotation_drift,
                                             verdict is not None))
+        successor = replaced_by(name, replaces)
+        if successor:
+            found.append(F.being_replaced(namespace, name, successor,
+                                          replaces_existing(name, replaces)))
+        cycle = replacement_cycle(name, replaces)
+        if cycle:
+            found.append(F.replacement_cycle(namespace, name, cycle))
         unknown = install_mode_set(spec.get("installModes")).unknown
         if unknown:
             found.append(F.unknown_install_modes(namespace, name, unknown))
@@ -646,19 +686,10 @@ class Model:
         )
 
     @staticmethod
-    def _replaced_by(name: str, siblings: dict[str, Obj]) -> str | None:
-        """R-CSV-R2 "being replaced": another CSV whose spec.replaces names this one."""
-        for other, csv in sorted(siblings.items()):
-            if other != name and (csv.get("spec") or {}).get("replaces") == name:
-                return other
-        return None
-
-    @staticmethod
     def _owner_conflicts(
-        name: str, siblings: dict[str, Obj]
+        name: str, siblings: dict[str, Obj], replaces: dict[str, str | None]
     ) -> tuple[tuple[str, tuple[str, ...]], ...]:
         owned = {n: owned_crd_names(c) for n, c in siblings.items()}
-        replaces = {n: (c.get("spec") or {}).get("replaces") for n, c in siblings.items()}
         return crd_owner_conflicts(name, owned, replaces)
 
     def _copy_source_for(
@@ -847,7 +878,33 @@ class Model:
                 found.append(F.subscription_stalled(namespace, name, groups))
             if state.approval == "Automatic" and manual:
                 found.append(F.manual_contagion(namespace, name, manual))
+            if len(groups) == 1:
+                found.extend(self._head_preflight(sub, state, (namespace, groups[0])))
         self._findings[("subs", namespace)] = tuple(found)
+
+    def _head_preflight(
+        self, sub: Obj, state: SubscriptionState, og_key: NSKey
+    ) -> list[Finding]:
+        """§15.5: the channel head's install modes (from its PackageManifest) against the
+        target string its CSV will carry in this namespace's group (R-OG-3, R-IM-1)."""
+        held = self._manifests.get(subscription_package(sub))
+        if not held:
+            return []
+        head = channel_head(held[min(held)], state.channel)
+        if head is None:
+            return []
+        og = self._ogs[og_key[0]][og_key[1]]
+        status = status_namespaces(og)
+        selection = self._selection.get(og_key)
+        targets = status if status is not None else (selection.namespaces if selection else ())
+        message = install_mode_verdict(
+            install_mode_set(head[1]).supported, build_target_namespaces(targets).split(","),
+            state.namespace,
+        )
+        if message is None:
+            return []
+        return [F.head_unsupported(state.namespace, state.name, head[0], message, ref(*og_key),
+                                   state.installed_csv is not None)]
 
     def _plan(self, namespace: str, name: str) -> Obj | None:
         return self._store.get("InstallPlan", namespace, name)

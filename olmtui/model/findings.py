@@ -386,3 +386,45 @@ def manual_contagion(namespace: str, name: str, manual: Sequence[str]) -> Findin
         "the InstallPlans, or move the operators to separate namespaces.",
         "R-SUB-4", tuple(ObjectRef(SUB, namespace, m) for m in manual),
     )
+
+
+def head_unsupported(
+    namespace: str, name: str, head: str, message: str, operator_group: str, installed: bool,
+) -> Finding:
+    when = (
+        "an upgrade to it would fail" if installed
+        else "the install will fail"
+    )
+    return Finding(
+        "warning" if installed else "error", "HeadInstallModeUnsupported", SUB, namespace, name,
+        f"The channel head {head} does not support the targets of OperatorGroup "
+        f"{operator_group}: '{message}' (R-IM-1), so {when} with UnsupportedOperatorGroup "
+        "(R-MEM-6). Pick a channel or package whose install modes fit, or change the group.",
+        "R-IM-1", (og_ref(*operator_group.split("/", 1)),),
+    )
+
+
+# -- Replacement chains -----------------------------------------------------------------------
+
+
+def being_replaced(namespace: str, name: str, successor: str, waits_for: str | None) -> Finding:
+    wait = (
+        f" It also still replaces {waits_for}, so it waits until that one is gone: OLM "
+        "garbage-collects only the oldest link of a chain." if waits_for else ""
+    )
+    return Finding(
+        "info", "BeingReplaced", CSV, namespace, name,
+        f"{successor} replaces this CSV (spec.replaces). Once this CSV is Succeeded OLM moves it "
+        f"to Replacing, and deletes it when {successor} is Succeeded (R-CSV-S, R-CSV-R).{wait}",
+        "R-CSV-R", (ObjectRef(CSV, namespace, successor),),
+    )
+
+
+def replacement_cycle(namespace: str, name: str, cycle: Sequence[str]) -> Finding:
+    return Finding(
+        "warning", "ReplacementCycle", CSV, namespace, name,
+        f"spec.replaces forms a loop: {' -> '.join([*cycle, cycle[0]])}. Every CSV on it still "
+        "replaces an existing one, so OLM never deletes any of them (R-CSV-R). Delete the CSV "
+        "that should no longer be installed.",
+        "R-CSV-R", tuple(ObjectRef(CSV, namespace, c) for c in cycle if c != name),
+    )

@@ -85,3 +85,39 @@ def subscription_state(
         upgrade=upgrade if upgrade is not None else UpgradeInfo(),
         starting_csv=spec.get("startingCSV") or None,
     )
+
+
+PackageKey = tuple[str, str, str]  # (catalog namespace, catalog name, package)
+
+
+def subscription_package(sub: Obj) -> PackageKey:
+    spec = sub.get("spec") or {}
+    return (spec.get("sourceNamespace") or "", spec.get("source") or "", spec.get("name") or "")
+
+
+def package_manifest_key(pm: Obj) -> PackageKey:
+    """Which catalog and package a PackageManifest describes (§11): from its status, else
+    from its ``catalog``/``catalog-namespace`` labels and name."""
+    meta = pm.get("metadata") or {}
+    labels = meta.get("labels") or {}
+    status = pm.get("status") or {}
+    return (
+        status.get("catalogSourceNamespace") or labels.get("catalog-namespace") or "",
+        status.get("catalogSource") or labels.get("catalog") or "",
+        status.get("packageName") or meta.get("name") or "",
+    )
+
+
+def channel_head(pm: Obj, channel: str | None) -> tuple[str, Any] | None:
+    """The head CSV of the Subscription's channel and its install modes (§11: the default
+    channel when none is named, or the only one); ``None`` when the manifest does not say."""
+    status = pm.get("status") or {}
+    channels = [c for c in status.get("channels") or [] if isinstance(c, dict)]
+    wanted = channel or status.get("defaultChannel")
+    if not wanted and len(channels) == 1:
+        wanted = channels[0].get("name")
+    for entry in channels:
+        if entry.get("name") == wanted and entry.get("currentCSV"):
+            modes = (entry.get("currentCSVDesc") or {}).get("installModes")
+            return (str(entry["currentCSV"]), modes) if modes else None
+    return None

@@ -1,0 +1,40 @@
+"""Replacement chains on the cluster (R-CSV-R, R-CSV-R2, §15.15): which CSV replaces which
+in a namespace, which one OLM deletes next, and ``spec.replaces`` loops.
+
+``replaces`` maps each non-copied CSV of one namespace to its ``spec.replaces``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+
+def replaced_by(name: str, replaces: Mapping[str, str | None]) -> str | None:
+    """R-CSV-R2 "being replaced": a CSV other than this one whose ``spec.replaces`` names it
+    (OLM takes the first it finds; here the first by name)."""
+    for other in sorted(replaces):
+        if other != name and replaces[other] == name:
+            return other
+    return None
+
+
+def replaces_existing(name: str, replaces: Mapping[str, str | None]) -> str | None:
+    """R-CSV-R2 "replacing": the CSV this one replaces, when it still exists."""
+    target = replaces.get(name)
+    return target if target and target != name and target in replaces else None
+
+
+def replacement_cycle(name: str, replaces: Mapping[str, str | None]) -> tuple[str, ...]:
+    """The loop of existing CSVs ``name`` sits on, following ``spec.replaces``, in walking
+    order starting at ``name``; empty when it is on none. OLM never garbage-collects such a
+    chain because every member still replaces an existing CSV (R-CSV-R)."""
+    seen = [name]
+    current = name
+    while (target := replaces_existing(current, replaces)) is not None:
+        if target == name:
+            return tuple(seen)
+        if target in seen:
+            return ()
+        seen.append(target)
+        current = target
+    return ()
