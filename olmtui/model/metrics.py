@@ -1,0 +1,114 @@
+"""OLM's Prometheus metrics (seed 001 §2.1.5), derived from what a reader of the cluster sees.
+
+OLM exports these from its own informers; olmtui rebuilds them from the cache so that a
+snapshot or a live session can be compared with a monitoring dashboard. Where the number
+cannot be seen from outside OLM, the record says so rather than guessing:
+
+* ``csv_count``, ``csv_succeeded`` and ``csv_abnormal`` cover the CSVs OLM reconciles, i.e.
+  not the copies (R-COPY-1: OLM's main CSV cache filters copies out, and it only emits CSV
+  metrics while reconciling).
+* ``csv_upgrade_count`` is a monotonic counter in OLM. Live, the watcher counts the
+  replacements it saw (CSVs added whose ``spec.replaces`` names a CSV present in their
+  namespace); on a snapshot the best equivalent is the replacements in progress, CSVs whose
+  ``spec.replaces`` names an existing CSV of their namespace (R-CSV-R2).
+* ``subscription_sync_total`` counts OLM's Subscription syncs, which leave no trace in any
+  object: it is ``None`` with a note.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from olmtui.model.types import CSVState
+from olmtui.store import Store
+
+SEED = "seed 001_7c2d741abfa91083 §2.1.5"
+UpgradeSource = Literal["watch", "snapshot"]
+
+SNAPSHOT_UPGRADE_NOTE = (
+    "OLM counts upgrades since it started; a snapshot shows only the replacements in progress "
+    "(CSVs whose spec.replaces names a CSV still present in their namespace)."
+)
+WATCH_UPGRADE_NOTE = (
+    "Replacements seen while watching (CSVs added whose spec.replaces names a CSV present in "
+    "their namespace); OLM's counter also holds the upgrades before olmtui started."
+)
+SYNC_NOTE = (
+    "OLM counts its own Subscription syncs; they change no object, so no reader of the "
+    "cluster can see them. Read OLM's metrics endpoint for this one."
+)
+
+
+class MetricsModel(Protocol):
+    """What the metrics read from the reconciliation model (``olmtui.model.engine.Model``)."""
+
+    def csvs(self) -> Sequence[CSVState]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class AbnormalCSV:
+    """One ``csv_abnormal`` series: a CSV in any phase but Succeeded, with OLM's labels."""
+
+    name: str
+    namespace: str
+    phase: str
+    reason: str
+    version: str
+
+
+@dataclass(frozen=True, slots=True)
+class Metrics:
+    """The seed's metric table, one field per metric.
+
+    ``csv_succeeded`` is OLM's per-CSV 0/1 gauge summed (how many series are 1); the CSVs
+    at 0 are exactly those in ``csv_abnormal``.
+    """
+
+    catalog_source_count: int
+    csv_count: int
+    csv_succeeded: int
+    csv_abnormal: tuple[AbnormalCSV, ...]
+    csv_upgrade_count: int
+    csv_upgrade_count_source: UpgradeSource
+    csv_upgrade_count_note: str
+    install_plan_count: int
+    subscription_count: int
+    subscription_sync_total: int | None = None
+    subscription_sync_total_note: str = SYNC_NOTE
+
+
+def replacements_in_progress(csvs: Sequence[CSVState]) -> int:
+    """CSVs whose ``spec.replaces`` names another existing CSV of their namespace (R-CSV-R2)."""
+    present = {(c.namespace, c.name) for c in csvs}
+    return sum(
+        1 for c in csvs
+        if c.replaces and c.replaces != c.name and (c.namespace, c.replaces) in present
+    )
+
+
+def seed_metrics(store: Store, model: MetricsModel, upgrade_count: int | None = None) -> Metrics:
+    """The metrics of seed 001 §2.1.5 for the cluster in ``store``.
+
+    ``upgrade_count`` is the live watcher's count of CSV upgrades; without it (a snapshot)
+    the replacements in progress stand in, and the note says which one was used.
+    """
+    csvs = list(model.csvs())
+    abnormal = tuple(sorted(
+        (AbnormalCSV(c.name, c.namespace, c.phase or "", c.reason or "", c.version or "")
+         for c in csvs if c.phase != "Succeeded"),
+        key=lambda a: (a.namespace, a.name),
+    ))
+    watched = upgrade_count is not None
+    return Metrics(
+        catalog_source_count=store.count("CatalogSource"),
+        csv_count=len(csvs),
+        csv_succeeded=len(csvs) - len(abnormal),
+        csv_abnormal=abnormal,
+        csv_upgrade_count=upgrade_count if watched else replacements_in_progress(csvs),
+        csv_upgrade_count_source="watch" if watched else "snapshot",
+        csv_upgrade_count_note=WATCH_UPGRADE_NOTE if watched else SNAPSHOT_UPGRADE_NOTE,
+        install_plan_count=store.count("InstallPlan"),
+        subscription_count=store.count("Subscription"),
+    )
