@@ -12,10 +12,11 @@ import sys
 from collections.abc import Sequence
 
 from olmtui import __version__
+from olmtui.sources.live_args import add_connection_arguments
 
 #: Sub-command modules; each defines ``NAME``, ``HELP``, ``add_arguments(parser)`` and
 #: ``run(args) -> int``.
-COMMAND_MODULES: tuple[str, ...] = ("check", "graph", "snapshot")
+COMMAND_MODULES: tuple[str, ...] = ("check", "graph", "snapshot", "replay")
 
 
 class UsageError(Exception):
@@ -28,6 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="See what Operator Lifecycle Manager (OLM v0) decides on a cluster, and why.",
     )
     parser.add_argument("--version", action="version", version=f"olmtui {__version__}")
+    add_connection_arguments(parser)
+    parser.set_defaults(run=_run_dashboard)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module_name in COMMAND_MODULES:
         module = importlib.import_module(f"olmtui.commands.{module_name}")
@@ -37,12 +40,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _run_dashboard(args: argparse.Namespace) -> int:
+    """``olmtui`` without a sub-command: the dashboard over the live cluster."""
+    from olmtui.sources.live_args import options_from_args
+    from olmtui.ui.app import OlmApp
+    from olmtui.ui.session_builders import live_session
+
+    OlmApp(live_session(options_from_args(args))).run()
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if not getattr(args, "run", None):
-        parser.print_help()
-        return 2
     try:
         return int(args.run(args))
     except UsageError as exc:

@@ -11,7 +11,9 @@ from textual.screen import Screen
 
 from olmtui.model.types import ObjectRef
 from olmtui.ui import views
+from olmtui.ui.change_log import ChangeLog
 from olmtui.ui.screens.base import ViewScreen
+from olmtui.ui.screens.object_detail import ObjectScreen
 from olmtui.ui.session import Session
 from olmtui.ui.styles import stylesheet
 
@@ -35,6 +37,7 @@ class OlmApp(App):
         self.initial_view = views.resolve(initial_view) or "overview"
         self._history: list[str] = []
         self._seen_version = -1
+        self.change_log = ChangeLog(session.store)
         for spec in views.VIEWS:
             self.add_mode(spec.name, self._factory(spec))
 
@@ -50,6 +53,9 @@ class OlmApp(App):
             self.run_worker(self.session.runner(), group="source", exit_on_error=False)
 
     # -- refresh coalescing ----------------------------------------------------------------
+    def on_unmount(self) -> None:
+        self.change_log.close()
+
     def _tick(self) -> None:
         screen = self.screen
         if isinstance(screen, ViewScreen):
@@ -88,7 +94,9 @@ class OlmApp(App):
 
     def _selected(self) -> ObjectRef | None:
         screen = self.screen
-        return screen.selected_ref() if isinstance(screen, ViewScreen) else None
+        if isinstance(screen, ViewScreen | ObjectScreen):
+            return screen.selected_ref()
+        return None
 
     def open_object(self, ref: ObjectRef, tab: str = "summary") -> None:
         self.push_screen(views.object_screen(self.session, ref, tab))
@@ -102,7 +110,8 @@ class OlmApp(App):
         ref = self._selected()
         screen: Screen | None = views.graph_screen(self.session, ref)
         if screen is None:
-            self.notify("select an operator or subscription to see its upgrade graph",
+            self.notify("no upgrade graph: select an operator or Subscription whose package "
+                        "the catalog content (--catalog or PackageManifests) knows",
                         severity="information", markup=False)
         else:
             self.push_screen(screen)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from olmtui.model.catalog import Catalog
 from olmtui.model.types import Finding
@@ -42,3 +42,5 @@ class Session:
     load_findings: list[Finding] = field(default_factory=list)
     runner: Callable[[], Awaitable[None]] | None = None
     status: Callable[[], ConnectionState] | None = None
+    #: What the screens derive from the model, per model version (see ``ui/derived.py``).
+    derived_cache: dict[str, tuple[int, Any]] = field(default_factory=dict)

@@ -8,9 +8,17 @@ from dataclasses import dataclass
 from textual.screen import Screen
 
 from olmtui.model.types import ObjectRef
+from olmtui.ui.screens.catalogs import CatalogsScreen
+from olmtui.ui.screens.changes import ChangesScreen
+from olmtui.ui.screens.csvs import CSVsScreen
 from olmtui.ui.screens.findings import FindingsScreen
+from olmtui.ui.screens.graph import ChannelsScreen, graph_for
 from olmtui.ui.screens.help import HelpScreen
+from olmtui.ui.screens.namespaces import NamespacesScreen
 from olmtui.ui.screens.object_detail import ObjectScreen
+from olmtui.ui.screens.operatorgroups import OperatorGroupsScreen
+from olmtui.ui.screens.overview import OverviewScreen
+from olmtui.ui.screens.subscriptions import SubscriptionsScreen
 from olmtui.ui.session import Session
 
 
@@ -24,10 +32,24 @@ class ViewSpec:
 
 
 VIEWS: tuple[ViewSpec, ...] = (
-    ViewSpec("overview", "Overview", ("home",), "counts, health and the worst findings",
-             FindingsScreen),
+    ViewSpec("overview", "Overview", ("home", "pulse"), "counts, health and what needs attention",
+             OverviewScreen),
+    ViewSpec("namespaces", "Namespaces", ("ns", "namespace"),
+             "groups, operators and watchers per namespace", NamespacesScreen),
+    ViewSpec("operatorgroups", "OperatorGroups", ("og", "operatorgroup"),
+             "targets, APIs, conflicts and cluster roles", OperatorGroupsScreen),
+    ViewSpec("csvs", "Operators (CSVs)", ("csv", "operators", "clusterserviceversions"),
+             "phase, verdict, APIs and copies", CSVsScreen),
+    ViewSpec("subscriptions", "Subscriptions", ("sub", "subs", "subscription"),
+             "upgrades, approvals, InstallPlans and conditions", SubscriptionsScreen),
+    ViewSpec("graphs", "Upgrade graphs", ("graph", "channels", "packages"),
+             "every channel's upgrade graph", ChannelsScreen),
     ViewSpec("findings", "Findings", ("finding", "problems"), "every problem, worst first",
              FindingsScreen),
+    ViewSpec("catalogs", "Catalogs", ("catsrc", "catalogsources", "catalog"),
+             "CatalogSources, health and packages", CatalogsScreen),
+    ViewSpec("changes", "Changes", ("events", "log"), "what changed when (live)",
+             ChangesScreen),
 )
 
 
@@ -45,12 +67,12 @@ def command_words() -> list[str]:
     return [w for spec in VIEWS for w in (spec.name, *spec.aliases)]
 
 
-def object_screen(session: Session, ref: ObjectRef, tab: str) -> Screen:
-    return ObjectScreen(session, ref, tab)
+def object_screen(session: Session, target: ObjectRef, tab: str) -> Screen:
+    return ObjectScreen(session, target, tab)
 
 
-def graph_screen(session: Session, ref: ObjectRef | None) -> Screen | None:
-    return None
+def graph_screen(session: Session, target: ObjectRef | None) -> Screen | None:
+    return graph_for(session, target)
 
 
 def help_screen() -> Screen:

@@ -1,4 +1,8 @@
-"""Findings: every problem, worst first, with what, why, which rule and objects, what to do."""
+"""Findings: every problem, worst first, with what, why, which rule and objects, what to do.
+
+``/`` filters on the text and on ``sev:``, ``kind:`` and ``ns:`` words (``/sev:error``,
+``/!ns:openshift``); Enter opens the object, whose detail lists the related ones to jump to.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +12,41 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from olmtui.model.types import Finding, ObjectRef
+from olmtui.ui import derived
+from olmtui.ui.formatting import SEVERITY_STYLE, severity
 from olmtui.ui.screens.base import TableScreen
-from olmtui.ui.session import Session
 from olmtui.ui.widgets.virtual_table import Column, Row
 
-SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+
+def finding_ref(finding: Finding) -> ObjectRef | None:
+    """The object a finding is about (or its first related object when it names none)."""
+    if finding.kind in ("File", "") or (not finding.name and not finding.related):
+        return None
+    if finding.name:
+        return ObjectRef(finding.kind, finding.namespace, finding.name)
+    return finding.related[0]
 
 
-def all_findings(session: Session) -> list[Finding]:
-    return sorted([*session.load_findings, *session.model.findings()], key=lambda f: f.sort_key)
+def finding_search(finding: Finding) -> str:
+    return " ".join((
+        f"sev:{finding.severity}", f"kind:{finding.kind}", f"ns:{finding.namespace}",
+        finding.code, finding.name, finding.rule, finding.message,
+    )).lower()
+
+
+def explain(finding: Finding) -> RenderableType:
+    """What, why (the message carries OLM's reason and what to do), rule, objects."""
+    title = Text()
+    title.append(finding.severity.upper(), style=SEVERITY_STYLE[finding.severity])
+    title.append(f"  {finding.code}  ", style="bold")
+    title.append(f"{finding.kind} {finding.namespace}/{finding.name}".replace(" /", " "))
+    parts: list[RenderableType] = [title, Text(finding.message)]
+    if finding.rule:
+        parts.append(Text(f"rule: {finding.rule} (olm-rules.md)", style="dim"))
+    if finding.related:
+        parts.append(Text("objects: " + ", ".join(str(r) for r in finding.related),
+                          style="dim"))
+    return Group(*parts)
 
 
 class FindingsScreen(TableScreen):
@@ -32,48 +62,28 @@ class FindingsScreen(TableScreen):
     EMPTY_TEXT = "no findings: OLM has nothing to complain about here"
 
     def build_rows(self) -> Iterable[Row]:
-        self._findings = {}
-        for index, finding in enumerate(all_findings(self.session)):
-            self._findings[index] = finding
+        self._findings = dict(enumerate(derived.all_findings(self.session)))
+        for index, finding in self._findings.items():
             yield Row(
                 index,
                 (
-                    Text(finding.severity, style=SEVERITY_STYLE[finding.severity]),
+                    severity(finding.severity),
                     finding.code,
                     finding.kind,
                     finding.namespace,
                     finding.name,
                     finding.message.splitlines()[0] if finding.message else "",
                 ),
-                search=" ".join(
-                    (finding.severity, finding.code, finding.kind, finding.namespace,
-                     finding.name, finding.message)
-                ).lower(),
+                search=finding_search(finding),
             )
 
     def _finding(self, key: Hashable) -> Finding | None:
-        return getattr(self, "_findings", {}).get(key)  # type: ignore[arg-type]
+        return getattr(self, "_findings", {}).get(key)
 
     def describe(self, key: Hashable) -> RenderableType:
         finding = self._finding(key)
-        if finding is None:
-            return Text("")
-        title = Text()
-        title.append(finding.severity.upper(), style=SEVERITY_STYLE[finding.severity])
-        title.append(f"  {finding.code}  ", style="bold")
-        title.append(f"{finding.kind} {finding.namespace}/{finding.name}".replace(" /", " "))
-        parts: list[RenderableType] = [title, Text(finding.message)]
-        if finding.rule:
-            parts.append(Text(f"rule: {finding.rule}", style="dim"))
-        if finding.related:
-            parts.append(Text("related: " + ", ".join(str(r) for r in finding.related),
-                              style="dim"))
-        return Group(*parts)
+        return Text("") if finding is None else explain(finding)
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:
         finding = self._finding(key)
-        if finding is None or finding.kind in ("File", ""):
-            return None
-        if finding.name:
-            return ObjectRef(finding.kind, finding.namespace, finding.name)
-        return finding.related[0] if finding.related else None
+        return None if finding is None else finding_ref(finding)

@@ -1,11 +1,14 @@
-"""Object detail: YAML with syntax highlighting and the object's conditions as a table."""
+"""Object detail: what OLM's annotations on it mean, its conditions as a table, the related
+objects to jump to, and the YAML with syntax highlighting (``y``)."""
 
 from __future__ import annotations
 
 import yaml
+from rich.console import Group, RenderableType
 from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -13,10 +16,44 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane
 
 from olmtui.model.types import ObjectRef
+from olmtui.ui.formatting import phase, section
+from olmtui.ui.related import related
 from olmtui.ui.session import Session
 from olmtui.ui.widgets.source_header import SourceHeader
+from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
 
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+#: OLM's annotations and labels, and what they mean (olm-rules.md §1.1, §1.2).
+EXPLAINED: dict[str, str] = {
+    "olm.operatorGroup": "name of the OperatorGroup that owns this CSV",
+    "olm.operatorNamespace": "namespace of the owning OperatorGroup; on a CSV of another "
+                             "namespace it marks a copy (R-COPY-1)",
+    "olm.targetNamespaces": "the namespaces the operator watches, comma-joined; empty means "
+                            "all (R-OG-3)",
+    "olm.providedAPIs": "the APIs the group's operators provide (Kind.version.group), used to "
+                        "find conflicts between intersecting groups (R-API-2..5)",
+    "olm.skipRange": "semver range of installed versions this bundle upgrades from (R-UPG-2)",
+    "olm.generated-by": "the InstallPlan that created this Subscription",
+    "olm.operatorframework.io/exclude-global-namespace-resolution":
+        "resolution here ignores the global catalog namespace",
+    "operatorframework.io/properties": "the bundle's properties (package, version, GVKs) as "
+                                       "JSON",
+    "operatorframework.io/bundle-unpack-timeout": "how long bundle unpack Jobs may run here",
+    "operatorframework.io/bundle-unpack-min-retry-interval": "wait before retrying a failed "
+                                                              "unpack",
+    "olm.copiedFrom": "label: this CSV is a copy from that namespace (R-COPY-1)",
+    "olm.managed": "label: OLM created this object",
+    "olm.owner": "label: the object that owns it (with olm.owner.namespace, olm.owner.kind)",
+}
+_PREFIXES: tuple[tuple[str, str], ...] = (
+    ("olm.operatorgroup.uid/", "label: a non-global OperatorGroup targets this namespace "
+                               "(R-OG-5)"),
+    ("olm.api.", "label: provides (or requires) this API; the key is an FNV hash of "
+                 "Kind.version.group"),
+    ("olm.opgroup.permissions/aggregate-to-", "label: aggregated into an OperatorGroup "
+                                              "ClusterRole (R-OG-8)"),
+)
 
 
 def object_yaml(obj: dict) -> str:
@@ -40,22 +77,105 @@ def conditions_table(obj: dict) -> Table | Text:
     return table
 
 
-class ObjectScreen(Screen):
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+def explanation(key: str) -> str | None:
+    if key in EXPLAINED:
+        return EXPLAINED[key]
+    return next((text for prefix, text in _PREFIXES if key.startswith(prefix)), None)
 
-    def __init__(self, session: Session, ref: ObjectRef, tab: str = "summary") -> None:
+
+def annotations_explained(obj: dict) -> RenderableType:
+    meta = obj.get("metadata") or {}
+    marks = [*(meta.get("annotations") or {}).items(), *(meta.get("labels") or {}).items()]
+    table = Table(expand=True, show_header=False, box=None)
+    table.add_column(style="bold cyan", no_wrap=True, max_width=50)
+    table.add_column(ratio=1)
+    table.add_column(style="dim", ratio=1)
+    shown = 0
+    for key, value in sorted(marks):
+        text = explanation(key)
+        if text is not None:
+            shown += 1
+            value = str(value)
+            table.add_row(Text(key), Text(value if len(value) < 300 else value[:300] + "…"),
+                          Text(text))
+    return table if shown else Text("no OLM annotations or labels", style="dim")
+
+
+def summary(obj: dict | None, target: ObjectRef) -> RenderableType:
+    if obj is None:
+        return Text(f"{target} is not in the cache (deleted, or not collected).", style="dim")
+    status = obj.get("status") or {}
+    head = Text()
+    head.append(f"{target.kind} ", style="bold")
+    head.append(f"{target.namespace}/{target.name}" if target.namespace else target.name)
+    parts: list[RenderableType] = [head]
+    state = status.get("phase") or status.get("state") or \
+        (status.get("connectionState") or {}).get("lastObservedState")
+    if state:
+        line = Text("status: ", style="bold")
+        line.append_text(phase(state))
+        if status.get("reason"):
+            line.append(f" ({status['reason']})")
+        parts.append(line)
+    if status.get("message"):
+        parts.append(Text(str(status["message"])))
+    parts += [section("OLM annotations and labels"), annotations_explained(obj),
+              section("Conditions"), conditions_table(obj)]
+    return Group(*parts)
+
+
+class ObjectScreen(Screen):
+    """One object. Enter on a related object opens it; Esc goes back."""
+
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("y", "tab('yaml')", "YAML"),
+        Binding("s", "tab('summary')", "Summary"),
+        Binding("g", "app.graph", "Graph"),
+        Binding("question_mark", "app.help", "Keys", key_display="?"),
+    ]
+
+    def __init__(self, session: Session, target: ObjectRef, tab: str = "summary") -> None:
         super().__init__()
         self.session = session
-        self.ref = ref
+        self.target = target
         self.tab = tab
 
     def compose(self) -> ComposeResult:
-        yield SourceHeader(self.session, str(self.ref))
-        obj = self.session.store.get(self.ref.kind, self.ref.namespace, self.ref.name)
+        yield SourceHeader(self.session, str(self.target))
+        obj = self.session.store.get(self.target.kind, self.target.namespace, self.target.name)
         with TabbedContent(initial=self.tab):
-            with TabPane("Summary", id="summary"), VerticalScroll():
-                yield Static(conditions_table(obj) if obj else Text("object not in the cache"))
+            with TabPane("Summary", id="summary"):
+                with VerticalScroll(classes="object-summary"):
+                    yield Static(summary(obj, self.target), markup=False)
+                yield VirtualTable((Column("relation", "RELATED"), Column("object", "OBJECT")),
+                                   empty_text="no related objects", id="related",
+                                   classes="related-table")
             with TabPane("YAML", id="yaml"), VerticalScroll():
                 text = object_yaml(obj) if obj else "# object not in the cache"
-                yield Static(Syntax(text, "yaml", theme="ansi_dark", word_wrap=False))
+                yield Static(Syntax(text, "yaml", theme="ansi_dark", word_wrap=False),
+                             markup=False)
         yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#related", VirtualTable)
+        rows = related(self.session, self.target)
+        self._related = {i: r for i, (_, r) in enumerate(rows)}
+        table.set_rows([Row(i, (how, str(r))) for i, (how, r) in enumerate(rows)])
+        if self.tab == "summary":
+            table.focus()
+
+    def selected_ref(self) -> ObjectRef | None:
+        key = self.query_one("#related", VirtualTable).selected_key
+        return None if key is None else self._related.get(key)
+
+    def action_tab(self, tab: str) -> None:
+        self.query_one(TabbedContent).active = tab
+        if tab == "summary":
+            self.query_one("#related", VirtualTable).focus()
+
+    @on(VirtualTable.RowSelected, "#related")
+    def _open(self, event: VirtualTable.RowSelected) -> None:
+        target = self._related.get(event.key)  # type: ignore[call-overload]
+        if target is not None:
+            self.app.open_object(target)  # type: ignore[attr-defined]

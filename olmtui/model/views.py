@@ -1,0 +1,270 @@
+"""Small derivations the screens show that no rule module computes: which groups watch a
+namespace, the ClusterRoles an OperatorGroup generates (R-OG-8), and a readable change log
+from the Store's change feed. Pure functions over the model's records and plain dicts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from olmtui.model import nsset
+from olmtui.model.apis import CONFLICT_REASON, STATIC_REASON
+from olmtui.model.types import CSVState, ObjectRef, OperatorGroupState
+from olmtui.store import Change, is_copied_csv
+
+Obj = dict[str, Any]
+
+#: R-OG-8: the three ClusterRoles per OperatorGroup, and what a tenant bound to the
+#: namespace role of the same name gets on the group's APIs (seed 002).
+ROLE_SUFFIXES: tuple[str, ...] = ("admin", "edit", "view")
+ROLE_GRANTS: dict[str, str] = {
+    "admin": "read and write (every verb) on the group's APIs",
+    "edit": "read and write (create, update, patch, delete, get, list, watch)",
+    "view": "read only (get, list, watch)",
+}
+AGGREGATE_PREFIX = "olm.opgroup.permissions/aggregate-to-"
+_MAX_NAME = 253
+_BASE62 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_FNV_OFFSET = 0xCBF29CE484222325
+_FNV_PRIME = 0x100000001B3
+_MASK64 = (1 << 64) - 1
+
+#: CSV reasons that mean two groups (or a static group) fight over APIs (R-API-5).
+CONFLICT_REASONS = frozenset({CONFLICT_REASON, STATIC_REASON})
+
+
+# -- namespaces -------------------------------------------------------------------------------
+
+def group_targets(og: OperatorGroupState) -> tuple[str, ...]:
+    """What the group's operators watch: ``status.namespaces`` once OLM wrote it, else the
+    targets derived from the spec (R-OG-1); ``("",)`` is every namespace."""
+    return og.status_namespaces if og.status_namespaces is not None else og.target_namespaces
+
+
+def watching_groups(
+    groups: Iterable[OperatorGroupState], namespace: str
+) -> list[OperatorGroupState]:
+    """The groups whose targets include ``namespace`` (R-NS: ``""`` contains everything)."""
+    return [og for og in groups if nsset.contains(frozenset(group_targets(og)), namespace)]
+
+
+@dataclass(frozen=True, slots=True)
+class NamespaceSummary:
+    """One namespace as the Namespaces view lists it."""
+
+    name: str
+    groups: tuple[str, ...]
+    installed: tuple[str, ...]
+    #: ``(csv ref, through which group)`` for operators of other namespaces that watch it.
+    watched_by: tuple[tuple[str, str], ...]
+
+
+def namespace_summaries(
+    namespaces: Iterable[str], groups: Iterable[OperatorGroupState], csvs: Iterable[CSVState]
+) -> list[NamespaceSummary]:
+    """Every namespace with its own groups, its installed operators, and the operators that
+    reach it through some other namespace's group targets (R-OG-1, R-OG-2)."""
+    groups = list(groups)
+    by_ns: dict[str, list[CSVState]] = {}
+    for csv in csvs:
+        by_ns.setdefault(csv.namespace, []).append(csv)
+    global_groups = [og for og in groups if nsset.is_all(frozenset(group_targets(og)))]
+    reaching: dict[str, list[OperatorGroupState]] = {}
+    for og in groups:
+        targets = group_targets(og)
+        if not nsset.is_all(frozenset(targets)):
+            for target in targets:
+                reaching.setdefault(target, []).append(og)
+    names = sorted({*namespaces, *by_ns, *(og.namespace for og in groups)})
+    out = []
+    for name in names:
+        own = tuple(og.name for og in groups if og.namespace == name)
+        watchers: list[tuple[str, str]] = []
+        for og in [*global_groups, *reaching.get(name, ())]:
+            if og.namespace == name:
+                continue
+            watchers.extend((c.ref, og.ref) for c in by_ns.get(og.namespace, ()))
+        out.append(NamespaceSummary(
+            name, own, tuple(c.name for c in by_ns.get(name, ())), tuple(sorted(set(watchers)))
+        ))
+    return out
+
+
+# -- R-OG-8 cluster roles -------------------------------------------------------------------
+
+def api_hash(api: str) -> str:
+    """64-bit FNV-1a of ``Kind.version.group``, lower-case hex without padding (§1.2)."""
+    value = _FNV_OFFSET
+    for byte in api.encode():
+        value = ((value ^ byte) * _FNV_PRIME) & _MASK64
+    return format(value, "x")
+
+
+def _base62(number: int) -> str:
+    digits = ""
+    while number:
+        number, rest = divmod(number, 62)
+        digits = _BASE62[rest] + digits
+    return digits or "0"
+
+
+def cluster_role_name(og_namespace: str, og_name: str, suffix: str) -> str:
+    """R-OG-8: ``olm.og.<og>.<suffix>-<base62(sha224("ns/name/suffix"))>``, the group name
+    truncated so the whole name fits 253 characters."""
+    digest = hashlib.sha224(f"{og_namespace}/{og_name}/{suffix}".encode()).digest()
+    tail = f".{suffix}-{_base62(int.from_bytes(digest, 'big'))}"
+    room = _MAX_NAME - len("olm.og.") - len(tail)
+    return f"olm.og.{og_name[:room]}{tail}"
+
+
+@dataclass(frozen=True, slots=True)
+class GroupClusterRole:
+    """One of the group's ClusterRoles and the per-API roles it aggregates."""
+
+    name: str
+    suffix: str
+    grants: str
+    #: ``(api, aggregation label key)``, sorted by label as OLM sorts its selectors.
+    aggregates: tuple[tuple[str, str], ...]
+
+
+def group_cluster_roles(
+    og: OperatorGroupState, csvs: Iterable[CSVState]
+) -> list[GroupClusterRole]:
+    """R-OG-8: the admin/edit/view ClusterRoles OLM keeps for ``og``. They aggregate one
+    selector per API of the providedAPIs annotation plus the APIs of the (non-copied) CSVs
+    in the group's namespace; with no API there is no aggregation rule."""
+    apis = set(og.provided_apis)
+    apis.update(a for c in csvs if c.namespace == og.namespace for a in c.provided_apis)
+    roles = []
+    for suffix in ROLE_SUFFIXES:
+        labels = sorted((f"{AGGREGATE_PREFIX}{api_hash(a)}-{suffix}", a) for a in apis)
+        roles.append(GroupClusterRole(
+            cluster_role_name(og.namespace, og.name, suffix), suffix, ROLE_GRANTS[suffix],
+            tuple((api, label) for label, api in labels),
+        ))
+    return roles
+
+
+# -- change log -------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class ChangeEntry:
+    """One line of the Changes view: what happened to which object."""
+
+    what: str
+    ref: ObjectRef
+    message: str
+    severity: str = "info"
+
+
+def _meta(obj: Obj | None) -> Mapping[str, Any]:
+    return (obj or {}).get("metadata") or {}
+
+
+def _status(obj: Obj | None) -> Mapping[str, Any]:
+    return (obj or {}).get("status") or {}
+
+
+def _csv_entries(change: Change, target: ObjectRef) -> list[ChangeEntry]:
+    old, new = change.old, change.new
+    if (new is not None and is_copied_csv(new)) or (old is not None and is_copied_csv(old)):
+        return []  # copies follow their source (R-COPY-1); their churn is not news
+    if change.type == "ADDED":
+        phase = _status(new).get("phase") or "no phase yet"
+        replaces = ((new or {}).get("spec") or {}).get("replaces")
+        extra = f", replaces {replaces}" if replaces else ""
+        return [ChangeEntry("CSV added", target, f"{phase}{extra}")]
+    if change.type == "DELETED":
+        return [ChangeEntry("CSV deleted", target, str(_status(old).get("phase") or ""))]
+    entries = []
+    before, after = _status(old), _status(new)
+    if before.get("phase") != after.get("phase"):
+        severity = "error" if after.get("phase") == "Failed" else "info"
+        entries.append(ChangeEntry(
+            "phase", target,
+            f"{before.get('phase') or '-'} -> {after.get('phase') or '-'}"
+            f" ({after.get('reason') or 'no reason'})", severity,
+        ))
+    was = before.get("reason") in CONFLICT_REASONS
+    now = after.get("reason") in CONFLICT_REASONS
+    if now and not was:
+        entries.append(ChangeEntry("conflict", target,
+                                   f"{after.get('reason')}: {after.get('message') or ''}",
+                                   "error"))
+    elif was and not now:
+        entries.append(ChangeEntry("conflict resolved", target,
+                                   f"{before.get('reason')} is gone; now "
+                                   f"{after.get('reason') or 'no reason'}"))
+    return entries
+
+
+def _installplan_entries(change: Change, target: ObjectRef) -> list[ChangeEntry]:
+    old, new = change.old, change.new
+    spec_new = (new or {}).get("spec") or {}
+    csvs = ", ".join(spec_new.get("clusterServiceVersionNames") or [])
+    if change.type == "ADDED":
+        approval = spec_new.get("approval") or "?"
+        waiting = "" if spec_new.get("approved") else ", waiting for approval"
+        return [ChangeEntry("new InstallPlan", target,
+                            f"{csvs or 'no CSVs'} ({approval}{waiting})")]
+    if change.type == "DELETED":
+        return [ChangeEntry("InstallPlan deleted", target, "")]
+    entries = []
+    spec_old = (old or {}).get("spec") or {}
+    if spec_new.get("approved") and not spec_old.get("approved"):
+        entries.append(ChangeEntry("approved", target, csvs))  # R-IP-2
+    before, after = _status(old).get("phase"), _status(new).get("phase")
+    if before != after:
+        severity = "error" if after == "Failed" else "info"
+        entries.append(ChangeEntry("plan phase", target, f"{before or '-'} -> {after or '-'}",
+                                   severity))
+    return entries
+
+
+def _subscription_entries(change: Change, target: ObjectRef) -> list[ChangeEntry]:
+    if change.type != "MODIFIED":
+        package = ((change.new or change.old or {}).get("spec") or {}).get("name") or ""
+        what = "Subscription added" if change.type == "ADDED" else "Subscription deleted"
+        return [ChangeEntry(what, target, package)]
+    before, after = _status(change.old), _status(change.new)
+    entries = []
+    if before.get("state") != after.get("state"):
+        entries.append(ChangeEntry("state", target,
+                                   f"{before.get('state') or '-'} -> {after.get('state') or '-'}"))
+    if before.get("installedCSV") != after.get("installedCSV"):
+        entries.append(ChangeEntry("installed", target,
+                                   f"{before.get('installedCSV') or '-'} -> "
+                                   f"{after.get('installedCSV') or '-'}"))
+    return entries
+
+
+def _generic_entries(change: Change, target: ObjectRef) -> list[ChangeEntry]:
+    if change.type == "MODIFIED":
+        return []
+    return [ChangeEntry(f"{change.key.kind} {change.type.lower()}", target, "")]
+
+
+_DERIVERS = {
+    "ClusterServiceVersion": _csv_entries,
+    "InstallPlan": _installplan_entries,
+    "Subscription": _subscription_entries,
+    "OperatorGroup": _generic_entries,
+    "CatalogSource": _generic_entries,
+}
+
+
+def change_entries(changes: Iterable[Change]) -> list[ChangeEntry]:
+    """What a person wants to know from a batch of changes: CSV phase transitions, new
+    InstallPlans and approvals (R-IP-2), conflicts appearing and resolving (R-API-5),
+    Subscription state moves, and groups or catalogs coming and going."""
+    out: list[ChangeEntry] = []
+    for change in changes:
+        derive = _DERIVERS.get(change.key.kind)
+        if derive is not None:
+            target = ObjectRef(change.key.kind, change.key.namespace, change.key.name)
+            out.extend(derive(change, target))
+    return out

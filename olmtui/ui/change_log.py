@@ -1,0 +1,44 @@
+"""The session's change log: every batch from the Store's change feed, turned into readable
+entries (``model/views.change_entries``) with the wall-clock time it arrived."""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass
+
+from olmtui.model.views import ChangeEntry, change_entries
+from olmtui.store import Change, Store
+
+#: Entries kept; older ones scroll away.
+CAPACITY = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedChange:
+    seq: int
+    at: float
+    entry: ChangeEntry
+
+
+class ChangeLog:
+    """Subscribed to a Store from creation until :meth:`close`."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._entries: deque[LoggedChange] = deque(maxlen=CAPACITY)
+        self._seq = 0
+        store.subscribe(self._on_changes)
+
+    def _on_changes(self, changes: list[Change]) -> None:
+        now = time.time()
+        for entry in change_entries(changes):
+            self._seq += 1
+            self._entries.append(LoggedChange(self._seq, now, entry))
+
+    def entries(self) -> list[LoggedChange]:
+        """Newest first."""
+        return list(reversed(self._entries))
+
+    def close(self) -> None:
+        self._store.unsubscribe(self._on_changes)

@@ -1,0 +1,162 @@
+"""What the screens show beyond the model's own records, computed once per model version.
+
+The health rules (catalogs, Subscription conditions, InstallPlans, upgrades) are pure
+functions over the cached objects; the screens need them on every redraw, so each result is
+kept in the session until the model's ``version`` moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from olmtui.model.catalog import Catalog
+from olmtui.model.catalog_health import CatalogHealth, catalog_findings, catalog_health
+from olmtui.model.installplans import PendingApproval, pending_approvals
+from olmtui.model.subscription_health import namespace_subscription_findings
+from olmtui.model.types import CSVState, Finding, SubscriptionState
+from olmtui.model.upgrades import upgrade_findings
+from olmtui.sources.catalogs import catalog_from_packagemanifests
+from olmtui.store import Obj, is_copied_csv
+from olmtui.ui.session import Session
+
+T = TypeVar("T")
+
+
+def cached(session: Session, name: str, build: Callable[[], T]) -> T:
+    version = session.model.version
+    hit = session.derived_cache.get(name)
+    if hit is not None and hit[0] == version:
+        return hit[1]
+    value = build()
+    session.derived_cache[name] = (version, value)
+    return value
+
+
+def catalogs(session: Session) -> list[Catalog]:
+    """Catalog content for upgrade graphs: the session's (``--catalog``, then the
+    PackageManifests it was built with) or, live, the PackageManifests cached right now."""
+    def build() -> list[Catalog]:
+        if session.kind != "live":
+            return list(session.catalogs)
+        return [*session.catalogs,
+                *catalog_from_packagemanifests(session.store.list("PackageManifest"))]
+    return cached(session, "catalogs", build)
+
+
+def _real_csvs_by_ns(session: Session) -> dict[str, dict[str, Obj]]:
+    by_ns: dict[str, dict[str, Obj]] = {}
+    for csv in session.store.list("ClusterServiceVersion"):
+        if not is_copied_csv(csv):
+            meta = csv.get("metadata") or {}
+            by_ns.setdefault(meta.get("namespace") or "", {})[meta.get("name") or ""] = csv
+    return by_ns
+
+
+def _health_findings(session: Session) -> list[Finding]:
+    store = session.store
+    subs = list(store.list("Subscription"))
+    found = catalog_findings(store.list("CatalogSource"), subs)
+    by_ns = _real_csvs_by_ns(session)
+    plans_known = store.count("InstallPlan") > 0
+    for namespace in sorted({(s.get("metadata") or {}).get("namespace") or "" for s in subs}):
+        found += namespace_subscription_findings(
+            namespace, store.list("Subscription", namespace),
+            store.list("InstallPlan", namespace), by_ns.get(namespace, {}).values(),
+            install_plans_known=plans_known,
+        )
+    content = [c for c in catalogs(session) if c.graph == "catalog"]
+    if content:
+        found += upgrade_findings(content, subs, by_ns)
+    return found
+
+
+def all_findings(session: Session) -> list[Finding]:
+    """Every finding, worst first: the loader's, the model's and the health rules' (one
+    code on one object is shown once, the model's wording first)."""
+    def build() -> list[Finding]:
+        merged: dict[tuple[str, str, str, str], Finding] = {}
+        for f in (*session.load_findings, *session.model.findings(), *_health_findings(session)):
+            merged.setdefault((f.code, f.kind, f.namespace, f.name), f)
+        return sorted(merged.values(), key=lambda f: f.sort_key)
+    return cached(session, "findings", build)
+
+
+def catalog_healths(session: Session) -> list[CatalogHealth]:
+    return cached(session, "catalog_health",
+                  lambda: catalog_health(session.store.list("CatalogSource")))
+
+
+def approvals(session: Session) -> list[PendingApproval]:
+    """InstallPlans waiting for someone to approve them (R-IP-2)."""
+    store = session.store
+    return cached(session, "approvals", lambda: pending_approvals(
+        store.list("InstallPlan"), store.list("Subscription"),
+        [c for c in store.list("ClusterServiceVersion") if not is_copied_csv(c)],
+    ))
+
+
+def behind_head(session: Session) -> list[SubscriptionState]:
+    """Subscriptions whose installed CSV is not their channel's head (R-UPG-1, R-UPG-5)."""
+    return cached(session, "behind", lambda: [
+        s for s in session.model.subscriptions()
+        if s.upgrade.head and s.installed_csv and s.installed_csv != s.upgrade.head
+    ])
+
+
+def subscription_for_csv(session: Session, csv: CSVState) -> SubscriptionState | None:
+    """The Subscription that installed a CSV (``status.installedCSV``/``currentCSV``)."""
+    for sub in session.model.subscriptions():
+        if sub.namespace == csv.namespace and csv.name in (sub.installed_csv, sub.current_csv):
+            return sub
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Metrics:
+    """The seed's OLM metrics, as far as the cached objects tell them."""
+
+    catalog_source_count: int
+    csv_count: int
+    csv_succeeded: int
+    csv_abnormal: tuple[CSVState, ...]
+    csv_upgrade_count: int
+    install_plan_count: int
+    subscription_count: int
+
+
+def metrics(session: Session) -> Metrics:
+    def build() -> Metrics:
+        csvs = session.model.csvs()
+        names = {(c.namespace, c.name) for c in csvs}
+        upgrading = sum(1 for c in csvs if c.replaces and (c.namespace, c.replaces) in names)
+        return Metrics(
+            catalog_source_count=session.store.count("CatalogSource"),
+            csv_count=len(csvs),
+            csv_succeeded=sum(1 for c in csvs if c.phase == "Succeeded"),
+            csv_abnormal=tuple(c for c in csvs if c.phase != "Succeeded"),
+            csv_upgrade_count=upgrading,
+            install_plan_count=session.store.count("InstallPlan"),
+            subscription_count=len(session.model.subscriptions()),
+        )
+    return cached(session, "metrics", build)
+
+
+def packages_of_catalog(session: Session, namespace: str, name: str) -> list[str]:
+    """Packages the CatalogSource serves, from content loaded for it (or for every source)."""
+    wanted = f"{namespace}/{name}"
+    found: set[str] = set()
+    for catalog in catalogs(session):
+        if catalog.ref == wanted:
+            found.update(catalog.packages)
+    return sorted(found)
+
+
+def channel_list(session: Session) -> list[tuple[Catalog, str, str]]:
+    """``(catalog, package, channel)`` for every channel of the loaded content."""
+    def build() -> list[tuple[Catalog, str, str]]:
+        out = [(c, p.name, ch) for c in catalogs(session) for p in c.packages.values()
+               for ch in p.channels]
+        return sorted(out, key=lambda t: (t[1], t[2], t[0].ref or ""))
+    return cached(session, "channels", build)

@@ -1,0 +1,110 @@
+"""Operators (CSVs): phase, reason, OLM's verdict, version, group, provided and required
+APIs. Copied CSVs (R-COPY-1) are hidden by default and counted per source CSV; ``c``
+shows them as rows (the virtual table holds a hundred thousand)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual.binding import Binding
+
+from olmtui.model.types import CSVState, ObjectRef
+from olmtui.ui import derived
+from olmtui.ui.formatting import line, names, phase, section
+from olmtui.ui.screens.base import TableScreen
+from olmtui.ui.widgets.virtual_table import Column, Row
+
+
+def verdict_text(csv: CSVState) -> Text:
+    """What OLM's next sync would write, marked when it differs from the current status."""
+    if csv.verdict is None:
+        return Text("-", style="dim")
+    same = (csv.verdict.phase, csv.verdict.reason) == (csv.phase, csv.reason)
+    text = Text(f"{csv.verdict.phase}/{csv.verdict.reason}",
+                style="" if same else "bold yellow")
+    return text
+
+
+class CSVsScreen(TableScreen):
+    VIEW_TITLE = "Operators (CSVs)"
+    COLUMNS = (
+        Column("namespace", "NAMESPACE"),
+        Column("name", "NAME"),
+        Column("version", "VERSION"),
+        Column("phase", "PHASE", 12),
+        Column("reason", "REASON"),
+        Column("verdict", "OLM VERDICT"),
+        Column("group", "OPERATORGROUP"),
+        Column("copies", "COPIES", 6),
+    )
+    EMPTY_TEXT = "no ClusterServiceVersions"
+    BINDINGS = [Binding("c", "toggle_copies", "Copies")]
+
+    show_copies = False
+
+    def action_toggle_copies(self) -> None:
+        self.show_copies = not self.show_copies
+        self.refresh_data()
+        self.notify("copied CSVs shown" if self.show_copies else "copied CSVs hidden",
+                    timeout=2)
+
+    def build_rows(self) -> Iterable[Row]:
+        model = self.session.model
+        self._csvs = {(c.namespace, c.name): c for c in model.csvs()}
+        for c in model.csvs():
+            copies = model.copies_of(c.namespace, c.name)
+            yield Row(("csv", c.namespace, c.name), (
+                c.namespace, c.name, c.version or "-", phase(c.phase), c.reason or "-",
+                verdict_text(c), c.operator_group or "-", str(len(copies)),
+            ))
+            if self.show_copies:
+                for ns in copies:
+                    yield Row(("copy", ns, c.name), (
+                        ns, c.name, c.version or "-", Text("Copied", style="dim"),
+                        f"copy of {c.namespace}", "-", c.operator_group or "-", "",
+                    ), style="dim")
+
+    def describe(self, key: Hashable) -> RenderableType:
+        if not isinstance(key, tuple):
+            return Text("")
+        csv: CSVState | None = getattr(self, "_csvs", {}).get(key[1:])
+        if key[0] == "copy":
+            return Text(f"Copied CSV {key[1]}/{key[2]}: OLM copies a CSV into every namespace "
+                        "its group targets so users there see the operator (R-COPY-2).")
+        if csv is None:
+            return Text("")
+        status = Text(f"{csv.phase or '-'} / {csv.reason or '-'}")
+        if csv.message:
+            status.append(f": {csv.message}")
+        parts: list[RenderableType] = [
+            line("CSV", f"{csv.ref}  {csv.display_name or ''} {csv.version or ''}"),
+            line("status", status),
+        ]
+        if csv.verdict is not None:
+            parts.append(line("OLM verdict", f"{csv.verdict.phase}/{csv.verdict.reason}: "
+                              f"{csv.verdict.message} ({csv.verdict.rule})"))
+        parts += [
+            line("OperatorGroup", csv.operator_group or "none"),
+            line("API reconciliation (R-API-5)", csv.api_reconciliation or "-"),
+            line("provided APIs", names(csv.provided_apis)),
+            line("required APIs", names(csv.required_apis)),
+            line("replaces", csv.replaces or "-"),
+        ]
+        for c in csv.conflicts:
+            parts.append(Text(f"conflict with {c.operator_group}: {', '.join(c.apis)} in "
+                              f"{names(c.namespaces)}", style="bold red"))
+        sub = derived.subscription_for_csv(self.session, csv)
+        if sub is not None:
+            parts.append(line("Subscription", f"{sub.ref} ({sub.package}, channel "
+                              f"{sub.channel or 'default'}); g shows its upgrade graph"))
+        copies = self.session.model.copies_of(csv.namespace, csv.name)
+        parts.append(section(f"Copies ({len(copies)}; c shows them as rows)"))
+        parts.append(Text(names(copies, 60, empty="none")))
+        return Group(*parts)
+
+    def ref_for(self, key: Hashable) -> ObjectRef | None:
+        if not isinstance(key, tuple):
+            return None
+        return ObjectRef("ClusterServiceVersion", key[1], key[2])

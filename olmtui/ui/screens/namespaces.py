@@ -1,0 +1,64 @@
+"""Namespaces: each with its OperatorGroup(s), the operators installed in it, and the
+operators that watch it through some group's targets (and from where). Enter drills in."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from olmtui.model.types import ObjectRef
+from olmtui.model.views import NamespaceSummary, namespace_summaries
+from olmtui.ui import derived
+from olmtui.ui.formatting import line, names, section
+from olmtui.ui.screens.base import TableScreen
+from olmtui.ui.widgets.virtual_table import Column, Row
+
+
+class NamespacesScreen(TableScreen):
+    VIEW_TITLE = "Namespaces"
+    COLUMNS = (
+        Column("name", "NAMESPACE"),
+        Column("groups", "OPERATORGROUPS"),
+        Column("installed", "INSTALLED", 9),
+        Column("watched", "WATCHED BY", 10),
+        Column("operators", "OPERATORS HERE"),
+    )
+    EMPTY_TEXT = "no namespaces in this source"
+
+    def build_rows(self) -> Iterable[Row]:
+        model = self.session.model
+        summaries = derived.cached(self.session, "ns_summaries", lambda: namespace_summaries(
+            model.namespaces(), model.operator_groups(), model.csvs()))
+        self._summaries = {s.name: s for s in summaries}
+        for s in summaries:
+            groups = Text(", ".join(s.groups) or "-",
+                          style="bold red" if len(s.groups) > 1 else "")
+            yield Row(s.name, (s.name, groups, str(len(s.installed)), str(len(s.watched_by)),
+                               names(s.installed, 5)))
+
+    def _summary(self, key: Hashable) -> NamespaceSummary | None:
+        return getattr(self, "_summaries", {}).get(key)
+
+    def describe(self, key: Hashable) -> RenderableType:
+        s = self._summary(key)
+        if s is None:
+            return Text("")
+        parts: list[RenderableType] = [
+            line("namespace", s.name),
+            line("OperatorGroups", names(s.groups, empty="none: CSVs here fail with "
+                                                         "NoOperatorGroup (R-MEM-1)")),
+            line("installed operators", names(s.installed, empty="none")),
+            section("Operators of other namespaces that watch it"),
+        ]
+        if not s.watched_by:
+            parts.append(Text("none", style="dim"))
+        for csv, og in s.watched_by[:40]:
+            parts.append(Text(f"  {csv}  through OperatorGroup {og}"))
+        if len(s.watched_by) > 40:
+            parts.append(Text(f"  … and {len(s.watched_by) - 40} more", style="dim"))
+        return Group(*parts)
+
+    def ref_for(self, key: Hashable) -> ObjectRef | None:
+        return ObjectRef("Namespace", "", str(key)) if key is not None else None

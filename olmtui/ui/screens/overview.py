@@ -1,0 +1,139 @@
+"""Overview: the seed's counts and health at a glance, then what needs attention, worst
+first: findings, InstallPlans waiting for approval, unhealthy catalogs, operators behind
+their channel head. Enter opens the object of the row."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from olmtui.model.types import SEVERITY_ORDER, ObjectRef
+from olmtui.ui import derived
+from olmtui.ui.formatting import SEVERITY_STYLE, phase, severity
+from olmtui.ui.screens.base import TableScreen
+from olmtui.ui.screens.findings import explain, finding_ref, finding_search
+from olmtui.ui.session import Session
+from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
+
+
+def metrics_table(session: Session) -> RenderableType:
+    m = derived.metrics(session)
+    findings = derived.all_findings(session)
+    counts = dict.fromkeys(SEVERITY_ORDER, 0)
+    for f in findings:
+        counts[f.severity] += 1
+    table = Table.grid(padding=(0, 2), expand=True)
+    for _ in range(4):
+        table.add_column(no_wrap=True)
+    healthy = sum(1 for h in derived.catalog_healths(session) if h.healthy)
+    cells = [
+        ("csv_count", str(m.csv_count)),
+        ("csv_succeeded", str(m.csv_succeeded)),
+        ("csv_abnormal", str(len(m.csv_abnormal))),
+        ("csv_upgrade_count", str(m.csv_upgrade_count)),
+        ("subscription_count", str(m.subscription_count)),
+        ("install_plan_count", str(m.install_plan_count)),
+        ("catalog_source_count", f"{m.catalog_source_count} ({healthy} healthy)"),
+        ("copied CSVs", str(session.model.copied_csvs().present)),
+    ]
+    texts = []
+    for name, value in cells:
+        text = Text(f"{name} ", style="dim")
+        style = "bold red" if name == "csv_abnormal" and value != "0" else "bold"
+        text.append(value, style=style)
+        texts.append(text)
+    for i in range(0, len(texts), 4):
+        table.add_row(*texts[i:i + 4])
+    line = Text("findings ", style="dim")
+    for sev, count in counts.items():
+        line.append(f"{count} {sev}s  ", style=SEVERITY_STYLE[sev] if count else "dim")
+    line.append(f"· {len(derived.approvals(session))} pending approvals · "
+                f"{len(derived.behind_head(session))} behind channel head", style="dim")
+    table.add_row(line)
+    return table
+
+
+class OverviewScreen(TableScreen):
+    VIEW_TITLE = "Overview"
+    COLUMNS = (
+        Column("what", "WHAT", 12),
+        Column("code", "CODE"),
+        Column("object", "OBJECT"),
+        Column("detail", "DETAIL"),
+    )
+    EMPTY_TEXT = "nothing needs attention"
+
+    def compose_body(self) -> ComposeResult:
+        with Vertical(classes="table-view"):
+            yield Static("", id="metrics", classes="metrics")
+            yield VirtualTable(self.COLUMNS, empty_text=self.EMPTY_TEXT, id="table")
+            yield Static("", id="detail", classes="detail-pane", markup=False)
+
+    def refresh_data(self) -> None:
+        self.query_one("#metrics", Static).update(metrics_table(self.session))
+        super().refresh_data()
+
+    def build_rows(self) -> Iterable[Row]:
+        session = self.session
+        self._items: dict[Hashable, tuple[ObjectRef | None, RenderableType]] = {}
+        for i, f in enumerate(derived.all_findings(session)):
+            key = ("finding", i)
+            self._items[key] = (finding_ref(f), explain(f))
+            yield Row(key, (severity(f.severity), f.code, _object(f.kind, f.namespace, f.name),
+                            f.message.splitlines()[0] if f.message else ""),
+                      search=finding_search(f))
+        for csv in derived.metrics(session).csv_abnormal:
+            key = ("abnormal", csv.namespace, csv.name)
+            target = ObjectRef("ClusterServiceVersion", csv.namespace, csv.name)
+            detail = Text(f"{csv.name} {csv.version or ''} in {csv.namespace}: "
+                          f"{csv.phase or 'no phase'} / {csv.reason or 'no reason'}\n"
+                          f"{csv.message or ''}")
+            self._items[key] = (target, detail)
+            yield Row(key, (Text("abnormal CSV", style="yellow"), phase(csv.phase),
+                            f"{csv.namespace}/{csv.name}",
+                            f"{csv.version or '-'} {csv.reason or ''}"))
+        for plan in derived.approvals(session):
+            key = ("approval", plan.namespace, plan.name)
+            target = ObjectRef("InstallPlan", plan.namespace, plan.name)
+            moves = ", ".join(p.name for p in plan.csvs) or "no CSVs"
+            self._items[key] = (target, Text(
+                f"InstallPlan {plan.ref} waits for approval (R-IP-2). Approving it installs "
+                f"{moves}; it moves Subscriptions {', '.join(plan.subscriptions) or '-'}."))
+            yield Row(key, (Text("approval", style="bold yellow"), "RequiresApproval",
+                            plan.ref, moves))
+        for health in derived.catalog_healths(session):
+            if health.healthy:
+                continue
+            key = ("catalog", health.namespace, health.name)
+            self._items[key] = (health.object_ref, Text(
+                f"CatalogSource {health.ref}: {health.state or 'no connection state'} "
+                f"{health.reason or ''} {health.message or ''}"))
+            yield Row(key, (Text("catalog", style="red"), phase(health.state), health.ref,
+                            health.message or health.reason or ""))
+        for sub in derived.behind_head(session):
+            key = ("behind", sub.namespace, sub.name)
+            nxt = sub.upgrade.next or "?"
+            self._items[key] = (ObjectRef("Subscription", sub.namespace, sub.name), Text(
+                f"Subscription {sub.ref} ({sub.package}, channel {sub.channel or 'default'}) "
+                f"has {sub.installed_csv}; next {nxt}, head {sub.upgrade.head}; "
+                f"{len(sub.upgrade.path)} hop(s) to the head. Press g for the graph."))
+            yield Row(key, (Text("behind head", style="cyan"), sub.package, sub.ref,
+                            f"{sub.installed_csv} -> {nxt} … {sub.upgrade.head}"))
+
+    def describe(self, key: Hashable) -> RenderableType:
+        item = getattr(self, "_items", {}).get(key)
+        return Text("") if item is None else item[1]
+
+    def ref_for(self, key: Hashable) -> ObjectRef | None:
+        item = getattr(self, "_items", {}).get(key)
+        return None if item is None else item[0]
+
+
+def _object(kind: str, namespace: str, name: str) -> str:
+    return " ".join(p for p in (kind, f"{namespace}/{name}" if namespace else name) if p)

@@ -1,0 +1,123 @@
+"""Subscriptions and upgrades: installed -> next -> head, approval and effective approval
+(R-SUB-4: one Manual Subscription makes the namespace's plans Manual), the InstallPlan and
+its CSVs, the conditions with ResolutionFailed messages in full, the catalog's health.
+``g`` opens the upgrade graph."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from olmtui.model.installplans import summarize_install_plan
+from olmtui.model.types import ObjectRef, SubscriptionState
+from olmtui.model.upgrades import unknowable_reason
+from olmtui.ui import derived
+from olmtui.ui.formatting import line, names, phase, section
+from olmtui.ui.screens.base import TableScreen
+from olmtui.ui.widgets.virtual_table import Column, Row
+
+
+def approval_text(sub: SubscriptionState) -> Text:
+    if sub.approval != sub.effective_approval:
+        return Text(f"{sub.approval} (as {sub.effective_approval})", style="bold yellow")
+    return Text(sub.approval)
+
+
+class SubscriptionsScreen(TableScreen):
+    VIEW_TITLE = "Subscriptions"
+    COLUMNS = (
+        Column("namespace", "NAMESPACE"),
+        Column("name", "NAME"),
+        Column("package", "PACKAGE"),
+        Column("channel", "CHANNEL"),
+        Column("installed", "INSTALLED"),
+        Column("next", "NEXT"),
+        Column("head", "HEAD"),
+        Column("approval", "APPROVAL"),
+        Column("state", "STATE"),
+    )
+    EMPTY_TEXT = "no Subscriptions"
+
+    def build_rows(self) -> Iterable[Row]:
+        subs = self.session.model.subscriptions()
+        self._subs = {(s.namespace, s.name): s for s in subs}
+        for s in subs:
+            head = s.upgrade.head or "?"
+            at_head = s.installed_csv is not None and s.installed_csv == s.upgrade.head
+            yield Row((s.namespace, s.name), (
+                s.namespace, s.name, s.package, s.channel or "(default)",
+                s.installed_csv or "-", s.upgrade.next or "-",
+                Text(head, style="green" if at_head else ""), approval_text(s), phase(s.state),
+            ))
+
+    def describe(self, key: Hashable) -> RenderableType:
+        sub: SubscriptionState | None = getattr(self, "_subs", {}).get(key)
+        if sub is None:
+            return Text("")
+        store = self.session.store
+        parts: list[RenderableType] = [
+            line("Subscription", f"{sub.ref}: package {sub.package}, channel "
+                 f"{sub.channel or '(default)'}, from {sub.source_namespace}/{sub.source}"),
+            line("state", phase(sub.state)),
+            line("installed -> next -> head",
+                 f"{sub.installed_csv or '(nothing)'} -> {sub.upgrade.next or '-'} -> "
+                 f"{sub.upgrade.head or '?'}"),
+        ]
+        if sub.upgrade.path:
+            parts.append(line(f"path to the head ({len(sub.upgrade.path)} hops, R-UPG-5)",
+                              names(sub.upgrade.path, 12)))
+        unknown = unknowable_reason(sub.upgrade, sub.installed_csv)
+        if unknown:
+            parts.append(Text(unknown, style="dim"))
+        approval = Text(sub.approval)
+        if sub.approval != sub.effective_approval:
+            approval.append(f", functioning as {sub.effective_approval}: another Subscription "
+                            "of the namespace is Manual, so every InstallPlan here is (R-SUB-4)",
+                            style="bold yellow")
+        parts.append(line("approval", approval))
+        if sub.install_plan is not None:
+            plan = store.get("InstallPlan", sub.namespace, sub.install_plan.name)
+            if plan is None:
+                parts.append(line("InstallPlan", f"{sub.install_plan.name} (not in the cache)"))
+            else:
+                summary = summarize_install_plan(plan)
+                approved = "approved" if summary.approved else "not approved"
+                parts.append(line("InstallPlan", f"{summary.name}: {summary.phase or '-'}, "
+                                  f"{summary.approval}, {approved}"))
+                for planned in summary.csvs:
+                    parts.append(Text(f"  installs {planned.name} {planned.version or ''}"
+                                      + (f" replacing {planned.replaces}"
+                                         if planned.replaces else "")))
+                for step in summary.failed_steps:
+                    parts.append(Text(f"  step {step.kind} {step.name}: {step.status}",
+                                      style="red"))
+                if summary.message:
+                    parts.append(Text(f"  {summary.message}", style="red"))
+        health = next((h for h in derived.catalog_healths(self.session)
+                       if (h.namespace, h.name) == (sub.source_namespace, sub.source)), None)
+        if health is None:
+            parts.append(line("catalog", f"{sub.source_namespace}/{sub.source} is not in "
+                              "the cache", style="yellow"))
+        else:
+            state = Text(f"{health.state or 'no state'}"
+                         + (f" {health.reason}" if health.reason else ""),
+                         style="green" if health.healthy else "bold red")
+            parts.append(line("catalog health", state))
+        obj = store.get("Subscription", sub.namespace, sub.name) or {}
+        conditions = (obj.get("status") or {}).get("conditions") or []
+        parts.append(section("Conditions"))
+        if not conditions:
+            parts.append(Text("none", style="dim"))
+        for c in conditions:
+            style = "bold red" if c.get("type") == "ResolutionFailed" and \
+                c.get("status") == "True" else ""
+            parts.append(Text(f"{c.get('type')}={c.get('status')} {c.get('reason') or ''}",
+                              style=style or "bold"))
+            if c.get("message"):
+                parts.append(Text(f"  {c['message']}"))
+        return Group(*parts)
+
+    def ref_for(self, key: Hashable) -> ObjectRef | None:
+        return ObjectRef("Subscription", *key) if isinstance(key, tuple) else None
