@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal, Protocol
 
+from olmtui.model.metrics import Metrics, seed_metrics
 from olmtui.model.types import (
     SEVERITY_ORDER,
     ChannelState,
@@ -190,6 +191,30 @@ def channel_json(channel: ChannelState) -> dict[str, Any]:
     }
 
 
+def metrics_json(metrics: Metrics) -> dict[str, Any]:
+    """OLM's metrics (seed 001 §2.1.5) under their Prometheus names, with notes where the
+    value is an equivalent rather than OLM's own number."""
+    return {
+        "catalog_source_count": metrics.catalog_source_count,
+        "csv_count": metrics.csv_count,
+        "csv_succeeded": metrics.csv_succeeded,
+        "csv_abnormal": [
+            {"name": a.name, "namespace": a.namespace, "phase": a.phase, "reason": a.reason,
+             "version": a.version}
+            for a in metrics.csv_abnormal
+        ],
+        "csv_upgrade_count": metrics.csv_upgrade_count,
+        "csv_upgrade_count_source": metrics.csv_upgrade_count_source,
+        "install_plan_count": metrics.install_plan_count,
+        "subscription_count": metrics.subscription_count,
+        "subscription_sync_total": metrics.subscription_sync_total,
+        "notes": {
+            "csv_upgrade_count": metrics.csv_upgrade_count_note,
+            "subscription_sync_total": metrics.subscription_sync_total_note,
+        },
+    }
+
+
 def sorted_findings(findings: Iterable[Finding]) -> list[Finding]:
     """Severity (error, warning, info), then code, namespace, name; message breaks ties."""
     return sorted(findings, key=lambda f: f.sort_key)
@@ -201,12 +226,14 @@ def report_json(
     store: Store,
     load_result: LoadSummary | None = None,
     channels: Iterable[ChannelState] = (),
+    upgrade_count: int | None = None,
 ) -> Report:
     """The whole report as a JSON-ready dict.
 
     ``load_result`` describes a snapshot load (its paths, counts and the loader's own
     findings, such as unreadable documents); without it (live mode) the source has no paths
-    and ``objects`` is the number of objects cached.
+    and ``objects`` is the number of objects cached. ``upgrade_count`` is the live
+    watcher's count of CSV upgrades, for the ``csv_upgrade_count`` metric.
     """
     findings = sorted_findings(
         [*(load_result.findings if load_result is not None else ()), *model.findings()]
@@ -238,6 +265,7 @@ def report_json(
             "installPlans": store.count("InstallPlan"),
             "catalogSources": store.count("CatalogSource"),
             "findings": by_severity,
+            "metrics": metrics_json(seed_metrics(store, model, upgrade_count)),
         },
         "operatorGroups": [operator_group_json(o) for o in operator_groups],
         "csvs": [csv_json(c) for c in csvs],

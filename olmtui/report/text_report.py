@@ -103,6 +103,25 @@ def _header(out: _Writer, report: Report) -> None:
         _plural(counts["warning"], "warning"),
         f"{counts['info']} info",
     ]))
+    metrics = summary.get("metrics")
+    if metrics is not None:
+        out.line(_metrics_line(metrics))
+
+
+def _metrics_line(metrics: dict[str, Any]) -> str:
+    """OLM's metrics (seed 001 §2.1.5) by their Prometheus names."""
+    sync = metrics["subscription_sync_total"]
+    return "Metrics: " + ", ".join([
+        f"catalog_source_count {metrics['catalog_source_count']}",
+        f"csv_count {metrics['csv_count']}",
+        f"csv_succeeded {metrics['csv_succeeded']}",
+        f"csv_abnormal {len(metrics['csv_abnormal'])}",
+        f"csv_upgrade_count {metrics['csv_upgrade_count']} "
+        f"({metrics['csv_upgrade_count_source']})",
+        f"install_plan_count {metrics['install_plan_count']}",
+        f"subscription_count {metrics['subscription_count']}",
+        f"subscription_sync_total {'not observable' if sync is None else sync}",
+    ])
 
 
 def _findings(out: _Writer, findings: Sequence[dict[str, Any]]) -> None:
