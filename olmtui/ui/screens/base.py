@@ -79,8 +79,8 @@ class ViewScreen(Screen):
     def _filter_changed(self, event: CommandBar.FilterChanged) -> None:
         self.apply_filter(event.value)
 
-    @on(CommandBar.Submitted)
-    def _submitted(self, event: CommandBar.Submitted) -> None:
+    @on(CommandBar.Entered)
+    def _submitted(self, event: CommandBar.Entered) -> None:
         if event.mode == "filter":
             self.apply_filter(event.value)
         elif event.value:

@@ -31,7 +31,7 @@ class CSVsScreen(TableScreen):
     VIEW_TITLE = "Operators (CSVs)"
     COLUMNS = (
         Column("namespace", "NAMESPACE"),
-        Column("name", "NAME"),
+        Column("name", "NAME", min_width=22),
         Column("version", "VERSION"),
         Column("phase", "PHASE", 12),
         Column("reason", "REASON"),

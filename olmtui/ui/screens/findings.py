@@ -53,7 +53,7 @@ class FindingsScreen(TableScreen):
     VIEW_TITLE = "Findings"
     COLUMNS = (
         Column("severity", "SEVERITY", 8),
-        Column("code", "CODE"),
+        Column("code", "CODE", min_width=22),
         Column("kind", "KIND"),
         Column("namespace", "NAMESPACE"),
         Column("name", "NAME"),

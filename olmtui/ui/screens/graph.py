@@ -130,7 +130,7 @@ class GraphScreen(TableScreen):
     COLUMNS = (
         Column("graph", "GRAPH"),
         Column("version", "VERSION"),
-        Column("name", "BUNDLE"),
+        Column("name", "BUNDLE", min_width=22),
         Column("marks", "MARKS"),
         Column("edges", "UPGRADES FROM"),
     )
@@ -240,7 +240,7 @@ class ChannelsScreen(TableScreen):
 
     VIEW_TITLE = "Upgrade graphs"
     COLUMNS = (
-        Column("package", "PACKAGE"),
+        Column("package", "PACKAGE", min_width=22),
         Column("channel", "CHANNEL"),
         Column("catalog", "CATALOG"),
         Column("content", "FROM", 15),

@@ -19,7 +19,7 @@ from olmtui.ui.widgets.virtual_table import Column, Row
 class NamespacesScreen(TableScreen):
     VIEW_TITLE = "Namespaces"
     COLUMNS = (
-        Column("name", "NAMESPACE"),
+        Column("name", "NAMESPACE", min_width=22),
         Column("groups", "OPERATORGROUPS"),
         Column("installed", "INSTALLED", 9),
         Column("watched", "WATCHED BY", 10),

@@ -25,7 +25,7 @@ class OperatorGroupsScreen(TableScreen):
     VIEW_TITLE = "OperatorGroups"
     COLUMNS = (
         Column("namespace", "NAMESPACE"),
-        Column("name", "NAME"),
+        Column("name", "NAME", min_width=22),
         Column("mode", "MODE", 16),
         Column("targets", "TARGETS"),
         Column("static", "STATIC", 6),

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 
 from rich.console import RenderableType
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -22,49 +21,42 @@ from olmtui.ui.session import Session
 from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
 
 
-def metrics_table(session: Session) -> RenderableType:
+def metrics_text(session: Session) -> Text:
+    """The seed's metrics and the finding counts, as one paragraph that wraps to any width."""
     m = derived.metrics(session)
-    findings = derived.all_findings(session)
     counts = dict.fromkeys(SEVERITY_ORDER, 0)
-    for f in findings:
+    for f in derived.all_findings(session):
         counts[f.severity] += 1
-    table = Table.grid(padding=(0, 2), expand=True)
-    for _ in range(4):
-        table.add_column(no_wrap=True)
     healthy = sum(1 for h in derived.catalog_healths(session) if h.healthy)
-    cells = [
-        ("csv_count", str(m.csv_count)),
-        ("csv_succeeded", str(m.csv_succeeded)),
-        ("csv_abnormal", str(len(m.csv_abnormal))),
-        ("csv_upgrade_count", str(m.csv_upgrade_count)),
-        ("subscription_count", str(m.subscription_count)),
-        ("install_plan_count", str(m.install_plan_count)),
-        ("catalog_source_count", f"{m.catalog_source_count} ({healthy} healthy)"),
-        ("copied CSVs", str(session.model.copied_csvs().present)),
-    ]
-    texts = []
-    for name, value in cells:
-        text = Text(f"{name} ", style="dim")
-        style = "bold red" if name == "csv_abnormal" and value != "0" else "bold"
-        text.append(value, style=style)
-        texts.append(text)
-    for i in range(0, len(texts), 4):
-        table.add_row(*texts[i:i + 4])
-    line = Text("findings ", style="dim")
+    text = Text()
+    for name, value, alarm in (
+        ("csv_count", str(m.csv_count), False),
+        ("csv_succeeded", str(m.csv_succeeded), False),
+        ("csv_abnormal", str(len(m.csv_abnormal)), bool(m.csv_abnormal)),
+        ("csv_upgrade_count", str(m.csv_upgrade_count), False),
+        ("subscription_count", str(m.subscription_count), False),
+        ("install_plan_count", str(m.install_plan_count), False),
+        ("catalog_source_count", f"{m.catalog_source_count} ({healthy} healthy)",
+         healthy < m.catalog_source_count),
+        ("copied CSVs", str(session.model.copied_csvs().present), False),
+    ):
+        text.append(f"{name} ", style="dim")
+        text.append(value, style="bold red" if alarm else "bold")
+        text.append("   ")
+    text.append("\nfindings: ", style="dim")
     for sev, count in counts.items():
-        line.append(f"{count} {sev}s  ", style=SEVERITY_STYLE[sev] if count else "dim")
-    line.append(f"· {len(derived.approvals(session))} pending approvals · "
+        text.append(f"{count} {sev}  ", style=SEVERITY_STYLE[sev] if count else "dim")
+    text.append(f"· {len(derived.approvals(session))} pending approvals · "
                 f"{len(derived.behind_head(session))} behind channel head", style="dim")
-    table.add_row(line)
-    return table
+    return text
 
 
 class OverviewScreen(TableScreen):
     VIEW_TITLE = "Overview"
     COLUMNS = (
         Column("what", "WHAT", 12),
-        Column("code", "CODE"),
-        Column("object", "OBJECT"),
+        Column("code", "CODE", min_width=22),
+        Column("object", "OBJECT", min_width=22),
         Column("detail", "DETAIL"),
     )
     EMPTY_TEXT = "nothing needs attention"
@@ -76,7 +68,7 @@ class OverviewScreen(TableScreen):
             yield Static("", id="detail", classes="detail-pane", markup=False)
 
     def refresh_data(self) -> None:
-        self.query_one("#metrics", Static).update(metrics_table(self.session))
+        self.query_one("#metrics", Static).update(metrics_text(self.session))
         super().refresh_data()
 
     def build_rows(self) -> Iterable[Row]:

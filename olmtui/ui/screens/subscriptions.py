@@ -29,7 +29,7 @@ class SubscriptionsScreen(TableScreen):
     VIEW_TITLE = "Subscriptions"
     COLUMNS = (
         Column("namespace", "NAMESPACE"),
-        Column("name", "NAME"),
+        Column("name", "NAME", min_width=22),
         Column("package", "PACKAGE"),
         Column("channel", "CHANNEL"),
         Column("installed", "INSTALLED"),

@@ -15,7 +15,7 @@ Mode = Literal["command", "filter"]
 
 
 class CommandBar(Input):
-    """Hidden until asked for; posts :class:`CommandBar.Submitted` and hides again."""
+    """Hidden until asked for; posts :class:`CommandBar.Entered` and hides again."""
 
     DEFAULT_CSS = """
     CommandBar {
@@ -30,7 +30,7 @@ class CommandBar(Input):
 
     BINDINGS = [Binding("escape", "dismiss", "Cancel", show=False)]
 
-    class Submitted(Message):
+    class Entered(Message):
         def __init__(self, mode: Mode, value: str) -> None:
             super().__init__()
             self.mode = mode
@@ -74,4 +74,4 @@ class CommandBar(Input):
     def _submit(self, event: Input.Submitted) -> None:
         event.stop()
         self.remove_class("-shown")
-        self.post_message(self.Submitted(self.mode, event.value.strip()))
+        self.post_message(self.Entered(self.mode, event.value.strip()))

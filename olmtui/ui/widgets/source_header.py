@@ -26,14 +26,22 @@ def _age(seconds: float | None) -> str:
     return f"last event {seconds / 3600:.1f}h ago"
 
 
-def header_text(session: Session, view_title: str) -> Text:
+def _fit_left(label: str, room: int) -> str:
+    """Keep the end of a long label (the snapshot's own folder name), cut at the left."""
+    if room <= 1 or len(label) <= room:
+        return label if room > 1 else ""
+    return "…" + label[len(label) - room + 1:]
+
+
+def header_text(session: Session, view_title: str, width: int = 200) -> Text:
     """Plain Text (never markup): labels and paths come from the user and the cluster."""
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(" olmtui ", style="bold reverse")
     text.append(f" {view_title} ", style="bold")
     text.append("│ ", style="dim")
     text.append(f"{session.kind}: ", style="dim")
-    text.append(session.label)
+    status_room = 45 if session.status is not None else 0
+    text.append(_fit_left(session.label, max(width - text.cell_len - status_room, 12)))
     if session.status is not None:
         status = session.status()
         text.append(" │ ", style="dim")
@@ -64,5 +72,11 @@ class SourceHeader(Static):
     def on_mount(self) -> None:
         self.redraw()
 
+    def on_resize(self) -> None:
+        self.redraw()
+
     def redraw(self) -> None:
-        self.update(header_text(self.session, self.view_title))
+        text = header_text(self.session, self.view_title, self.size.width or 200)
+        if text != getattr(self, "_shown", None):
+            self._shown = text
+            self.update(text)

@@ -33,6 +33,8 @@ class Column:
     key: str
     label: str
     width: int | None = None  # None: sized from the header and a sample of the rows
+    #: When the row does not fit, a sized-from-content column shrinks down to this.
+    min_width: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +142,9 @@ class VirtualTable(ScrollView, can_focus=True):
         self._all: list[Row] = []
         self._shown: list[Row] = []
         self._query = ""
-        self._widths: list[int] = [len(c.label) for c in self.columns]
+        self._natural: list[int] = [len(c.label) for c in self.columns]
+        self._widths: list[int] = list(self._natural)
+        self._fitted_to = -1
 
     # -- data ----------------------------------------------------------------------------
     @property
@@ -191,6 +195,7 @@ class VirtualTable(ScrollView, can_focus=True):
             if index < 0:
                 index = min(self.cursor, max(len(self._shown) - 1, 0))
         self.set_reactive(VirtualTable.cursor, index)
+        self._fit(self.scrollable_content_region.width)
         width = sum(self._widths) + 2 * len(self._widths)
         self.virtual_size = Size(width, len(self._shown) + 1)
         self._scroll_to_cursor()
@@ -205,7 +210,44 @@ class VirtualTable(ScrollView, can_focus=True):
                 continue
             sample = (_cell_len(r.cells[index]) for r in self._all[:_WIDTH_SAMPLE])
             widths.append(min(max([len(column.label), *sample]), _MAX_AUTO_WIDTH))
-        self._widths = widths
+        self._natural = widths
+        self._fitted_to = -1
+
+    def _fit(self, available: int) -> None:
+        """Shrink the widest sized-from-content columns until the row fits ``available``
+        (water filling: one cap for all of them), so that narrow terminals still show every
+        column; the last column takes what is left."""
+        if available == self._fitted_to:
+            return
+        self._fitted_to = available
+        natural = self._natural
+        gaps = 2 * (len(natural) - 1)
+        if available <= 0 or sum(natural) + gaps <= available:
+            self._widths = list(natural)
+            return
+        flexible = [c.width is None for c in self.columns]
+        floor = [min(w, c.min_width or max(6, min(len(c.label), 10))) if flex else w
+                 for w, c, flex in zip(natural, self.columns, flexible, strict=True)]
+
+        def total(cap: int) -> int:
+            return sum(max(min(w, cap), f) if flex else w
+                       for w, f, flex in zip(natural, floor, flexible, strict=True)) + gaps
+
+        low, high = 0, max(natural, default=0)
+        while low < high:
+            mid = (low + high + 1) // 2
+            if total(mid) <= available:
+                low = mid
+            else:
+                high = mid - 1
+        self._widths = [max(min(w, low), f) if flex else w
+                        for w, f, flex in zip(natural, floor, flexible, strict=True)]
+
+    def on_resize(self) -> None:
+        self._fit(self.scrollable_content_region.width)
+        width = sum(self._widths) + 2 * len(self._widths)
+        self.virtual_size = Size(width, len(self._shown) + 1)
+        self.refresh()
 
     # -- cursor --------------------------------------------------------------------------
     def watch_cursor(self, old: int, new: int) -> None:
@@ -255,6 +297,7 @@ class VirtualTable(ScrollView, can_focus=True):
     # -- painting ------------------------------------------------------------------------
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
+        self._fit(width)
         scroll_x = round(self.scroll_x)
         if y == 0:
             labels = tuple(Text(c.label) for c in self.columns)
