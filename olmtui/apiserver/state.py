@@ -197,44 +197,18 @@ class ClusterState:
         """Store a new object; assigns resourceVersion, and uid, creationTimestamp and
         generation when the object has none (real objects keep theirs)."""
         with self._lock:
-            resource, stored = self._prepare(obj)
-            slot = self._slot_of(resource, stored)
-            if slot in self._bucket(resource):
-                raise ObjectExists(f"{resource.qualified_plural} {slot[1]!r} already exists")
-            meta = stored["metadata"]
-            meta.setdefault("uid", str(uuid.uuid4()))
-            meta.setdefault("creationTimestamp", _now())
-            meta.setdefault("generation", 1)
-            return self._commit("ADDED", resource, slot, stored, None)
+            return _copy(self._create(*self._prepare(obj)))
 
     def update(self, obj: Obj) -> Obj:
         """Replace an existing object; a change outside metadata and status bumps
         ``generation``. An update that changes nothing is a no-op, as on a real server."""
         with self._lock:
-            resource, stored = self._prepare(obj)
-            slot = self._slot_of(resource, stored)
-            old = self._bucket(resource).get(slot)
-            if old is None:
-                raise ObjectNotFound(f"{resource.qualified_plural} {slot[1]!r} not found")
-            meta = stored["metadata"]
-            for field in ("uid", "creationTimestamp"):
-                if field in old["metadata"]:
-                    meta.setdefault(field, old["metadata"][field])
-            generation = old["metadata"].get("generation", 1)
-            if _spec_of(stored) != _spec_of(old):
-                generation += 1
-            meta["generation"] = generation
-            if _without_rv(stored) == _without_rv(old):
-                return _copy(old)
-            return self._commit("MODIFIED", resource, slot, stored, old)
+            return _copy(self._update(*self._prepare(obj)))
 
     def apply(self, obj: Obj) -> Obj:
         """Create the object, or update it if it exists."""
         with self._lock:
-            resource, stored = self._prepare(obj)
-            if self._slot_of(resource, stored) in self._bucket(resource):
-                return self.update(obj)
-            return self.create(obj)
+            return _copy(self._apply(*self._prepare(obj)))
 
     def delete(self, kind: str, namespace: str | None, name: str) -> Obj:
         """Remove an object; the DELETED event carries its last state with a new RV."""
@@ -265,7 +239,8 @@ class ClusterState:
                 if skip_unknown:
                     continue
                 raise
-            self.apply(obj)
+            with self._lock:
+                self._apply(*self._prepare(obj))
             count += 1
         return count
 
@@ -294,6 +269,38 @@ class ClusterState:
         stored["apiVersion"] = resource.api_version
         return resource, stored
 
+    def _apply(self, resource: Resource, stored: Obj) -> Obj:
+        if self._slot_of(resource, stored) in self._bucket(resource):
+            return self._update(resource, stored)
+        return self._create(resource, stored)
+
+    def _create(self, resource: Resource, stored: Obj) -> Obj:
+        slot = self._slot_of(resource, stored)
+        if slot in self._bucket(resource):
+            raise ObjectExists(f"{resource.qualified_plural} {slot[1]!r} already exists")
+        meta = stored["metadata"]
+        meta.setdefault("uid", str(uuid.uuid4()))
+        meta.setdefault("creationTimestamp", _now())
+        meta.setdefault("generation", 1)
+        return self._commit("ADDED", resource, slot, stored, None)
+
+    def _update(self, resource: Resource, stored: Obj) -> Obj:
+        slot = self._slot_of(resource, stored)
+        old = self._bucket(resource).get(slot)
+        if old is None:
+            raise ObjectNotFound(f"{resource.qualified_plural} {slot[1]!r} not found")
+        meta = stored["metadata"]
+        for field in ("uid", "creationTimestamp"):
+            if field in old["metadata"]:
+                meta.setdefault(field, old["metadata"][field])
+        generation = old["metadata"].get("generation", 1)
+        if _spec_of(stored) != _spec_of(old):
+            generation += 1
+        meta["generation"] = generation
+        if _without_rv(stored) == _without_rv(old):
+            return old
+        return self._commit("MODIFIED", resource, slot, stored, old)
+
     def _commit(
         self, kind: EventType, resource: Resource, slot: tuple[str, str], stored: Obj,
         old: Obj | None,
@@ -302,7 +309,7 @@ class ClusterState:
         stored["metadata"]["resourceVersion"] = str(self._rv)
         self._bucket(resource)[slot] = stored
         self._record(StoredEvent(self._rv, kind, resource, stored, old))
-        return _copy(stored)
+        return stored
 
     def _record(self, event: StoredEvent) -> None:
         if len(self._history) == self._history.maxlen:
