@@ -33,11 +33,11 @@ from aiohttp import web
 from olmtui.apiserver import discovery, render
 from olmtui.apiserver import status as st
 from olmtui.apiserver.kubeconfig import write_kubeconfig
-from olmtui.apiserver.negotiation import JSON, negotiate
+from olmtui.apiserver.negotiation import JSON, Representation, negotiate
 from olmtui.apiserver.pagination import ContinueExpired, ListSnapshots
 from olmtui.apiserver.permissions import Permissions
 from olmtui.apiserver.resources import READ_VERBS, Resource, by_path, lookup
-from olmtui.apiserver.selectors import SelectorError, parse_selection
+from olmtui.apiserver.selectors import Selection, SelectorError, parse_selection
 from olmtui.apiserver.state import ClusterState, ResourceVersionTooLarge, StoredEvent
 from olmtui.apiserver.watch import WatchHub, WatchRequest
 
@@ -202,8 +202,7 @@ class LoopbackAPIServer:
             return _json(st.bad_request(str(exc)), 400)
 
     async def _get(self, request: web.Request) -> web.StreamResponse:
-        segments = [s for s in request.path.split("/") if s]
-        routed = self._route(segments)
+        routed = self._route([s for s in request.path.split("/") if s])
         if routed is None:
             return _json(st.path_not_found(), 404)
         if not isinstance(routed, _Target):
@@ -246,17 +245,23 @@ class LoopbackAPIServer:
                     self.watch_timeout),
                 include_object,
             ))
-        limit = int(_number(query, "limit", 0))
-        token = query.get("continue")
+        return self._list(routed, selection, rep, query, include_object)
+
+    def _list(self, routed: _Target, selection: Selection, rep: Representation,
+              query: Any, include_object: str) -> web.Response:
+        """A list, or one page of it: every page of a paginated list comes from the
+        snapshot taken for its first page."""
         try:
-            self.state.check_reached(int(resource_version or 0))
+            self.state.check_reached(int(query.get("resourceVersion") or 0))
         except ResourceVersionTooLarge as exc:
             return _json(st.too_large_resource_version(str(exc)), 504)
+        limit = int(_number(query, "limit", 0))
+        token = query.get("continue")
         try:
             if token:
                 page = self._snapshots.next_page(token, limit)
             else:
-                objs, rv = self.state.snapshot_with_rv(resource, routed.namespace)
+                objs, rv = self.state.snapshot_with_rv(routed.resource, routed.namespace)
                 items = [o for o in objs if selection.matches(o)]
                 page = self._snapshots.first_page(items, rv, limit)
         except ContinueExpired:
@@ -266,7 +271,7 @@ class LoopbackAPIServer:
             list_meta["continue"] = page.continue_token
             if selection.empty:
                 list_meta["remainingItemCount"] = page.remaining
-        body = render.object_list(resource, page.items, rep, list_meta,
+        body = render.object_list(routed.resource, page.items, rep, list_meta,
                                   include_object=include_object)
         return _json(body, content_type=rep.content_type)
 
