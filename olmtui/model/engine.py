@@ -385,9 +385,16 @@ class Model:
         key = (change.key.namespace, change.key.name)
         old_copy = change.old is not None and is_copied_csv(change.old)
         new_copy = change.new is not None and is_copied_csv(change.new)
-        if change.old is not None and change.new is not None and not old_copy and not new_copy:
-            self._add_csv(key, change.new, change.old)
-            return
+        if change.old is not None and change.new is not None:
+            if not old_copy and not new_copy:
+                self._add_csv(key, change.new, change.old)
+                return
+            if old_copy and new_copy and copy_source(change.new) == self._copy_source.get(key):
+                # A copy's status or metadata changed: only its own stale reason can change.
+                self._copies[self._copy_source[key]][key[0]] = change.new
+                self._d_copies.add(key)
+                self._last.add(ObjectRef("ClusterServiceVersion", *key))
+                return
         if change.old is not None:
             if old_copy:
                 self._remove_copy(key)
@@ -425,6 +432,12 @@ class Model:
     def _mark_namespace_csv_change(self, key: NSKey) -> None:
         self._d_og_states |= {(key[0], n) for n in self._ogs.get(key[0], {})}
         self._d_sources.add(key)
+        # The upgrade hook reads the installed CSV (its spec.version) of each Subscription.
+        if self._upgrades is not None and any(
+            (s.get("status") or {}).get("installedCSV") == key[1]
+            for s in self._subs.get(key[0], {}).values()
+        ):
+            self._d_sub_ns.add(key[0])
 
     def _remove_copy(self, key: NSKey) -> None:
         source = self._copy_source.pop(key, None)
