@@ -16,7 +16,7 @@ from olmtui.sources.live_args import add_connection_arguments
 
 #: Sub-command modules; each defines ``NAME``, ``HELP``, ``add_arguments(parser)`` and
 #: ``run(args) -> int``.
-COMMAND_MODULES: tuple[str, ...] = ("check", "graph", "snapshot", "replay")
+COMMAND_MODULES: tuple[str, ...] = ("check", "graph", "snapshot", "replay", "demo")
 
 
 class UsageError(Exception):
