@@ -24,6 +24,10 @@ def load_yaml(path: Path) -> Obj:
     return yaml.load(path.read_bytes(), Loader=yaml.CSafeLoader)
 
 
+def load_all(path: Path) -> list[Obj]:
+    return [d for d in yaml.load_all(path.read_bytes(), Loader=yaml.CSafeLoader) if d]
+
+
 def namespace(name: str, labels: dict[str, str] | None = None) -> Obj:
     return {
         "apiVersion": "v1", "kind": "Namespace",

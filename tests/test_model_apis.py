@@ -4,7 +4,7 @@ groups, §16 quirks) and R-CSV-O (CRD owner conflicts inside a namespace)."""
 from __future__ import annotations
 
 import pytest
-from model_builders import DATA, codes, load_yaml, model_of, namespace, operator_group
+from model_builders import MODEL_DATA, codes, load_all, model_of, namespace, operator_group
 from model_builders import csv as make_csv
 
 from olmtui.model.apis import (
@@ -18,23 +18,17 @@ from olmtui.model.apis import (
     replacement_chain,
 )
 
-MG = DATA / "must-gather/must-gather-clean/must-gather-azure"
 GOOSE = ("Goose", "v1alpha1", "geese.birds.com")
 GOOSE_KEY = "Goose.v1alpha1.birds.com"
 DUCK = ("Duck", "v1", "ducks.birds.com")
 DUCK_KEY = "Duck.v1.birds.com"
 
 
-def mg_root():
-    return next(MG.iterdir())
-
-
 # -- R-API-1 / 2 / 3 -------------------------------------------------------------------------
 
 
 def test_r_api_1_provided_apis_of_a_real_csv():
-    real = load_yaml(mg_root() / "namespaces/cfe-test-namespace/operators.coreos.com"
-                     / "clusterserviceversions/image-caching-operator.v0.0.1.yaml")
+    real = load_all(MODEL_DATA / "azure-image-caching.yaml")[0]
     surface = api_surface(real)
     assert surface.provided == {"CachedImageCatalog.v1alpha1.imagecaching.jkarasek.com"}
     assert surface.malformed == ()
@@ -54,8 +48,7 @@ def test_r_api_1_required_crd_without_dot_is_malformed_too():
 
 
 def test_r_api_2_parse_real_monitoring_annotation():
-    og = load_yaml(mg_root() / "namespaces/openshift-monitoring/operators.coreos.com"
-                   / "operatorgroups/openshift-cluster-monitoring.yaml")
+    og = load_all(MODEL_DATA / "azure-monitoring-group-and-namespaces.yaml")[0]
     apis = parse_provided_apis(og["metadata"]["annotations"]["olm.providedAPIs"])
     assert len(apis) == 8
     assert "AlertmanagerConfig.v1alpha1.monitoring.coreos.com" in apis

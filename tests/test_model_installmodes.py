@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from model_builders import DATA, codes, load_yaml, model_of, namespace, operator_group
+from model_builders import MODEL_DATA, codes, load_yaml, model_of, namespace, operator_group
 from model_builders import csv as make_csv
 
 from olmtui.model.installmodes import (
@@ -91,9 +91,9 @@ def test_r_mem_4_duplicates_fail_the_csv_with_invalid_install_modes():
 
 
 def percona_csv():
-    path = (DATA / "catalogs/community-operators-prod/operators/percona-server-mongodb-operator"
-            / "1.18.0/manifests/percona-server-mongodb-operator.clusterserviceversion.yaml")
-    return load_yaml(path)
+    """The real percona-server-mongodb-operator 1.18.0 CSV (trimmed), with its install-mode
+    typo ``OwnNamespacejl``."""
+    return load_yaml(MODEL_DATA / "percona-server-mongodb-operator.v1.18.0.csv.yaml")
 
 
 def test_r_im_1_unknown_type_supports_nothing_real_percona_typo():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from model_builders import DATA, codes, load_yaml, model_of, namespace, operator_group
+from model_builders import MODEL_DATA, codes, load_all, model_of, namespace, operator_group
 
 from olmtui.model import nsset
 from olmtui.model.operatorgroups import (
@@ -231,14 +231,8 @@ def test_r_og_5_namespace_label_drift():
 def test_r_og_1_real_monitoring_selector_reproduces_status():
     """The real openshift-cluster-monitoring group: its selector over the real Namespace
     objects gives exactly its status.namespaces."""
-    root = next((DATA / "must-gather/must-gather-clean/must-gather-azure").iterdir())
-    og = load_yaml(root / "namespaces/openshift-monitoring/operators.coreos.com/operatorgroups"
-                   / "openshift-cluster-monitoring.yaml")
-    labels = {}
-    for directory in (root / "namespaces").iterdir():
-        ns_file = directory / f"{directory.name}.yaml"
-        if ns_file.exists():
-            labels[directory.name] = load_yaml(ns_file)["metadata"].get("labels") or {}
+    og, *namespaces = load_all(MODEL_DATA / "azure-monitoring-group-and-namespaces.yaml")
+    labels = {n["metadata"]["name"]: n["metadata"]["labels"] for n in namespaces}
     selection = target_namespaces(og, labels)
     assert set(selection.namespaces) == set(status_namespaces(og))
     assert len(selection.namespaces) == 40

@@ -4,10 +4,10 @@ record's InstallPlan reference."""
 from __future__ import annotations
 
 from model_builders import (
-    DATA,
+    MODEL_DATA,
     codes,
     install_plan,
-    load_yaml,
+    load_all,
     model_of,
     namespace,
     operator_group,
@@ -66,10 +66,7 @@ def test_install_plan_reference_is_looked_up():
 
 
 def test_real_subscription_fields():
-    root = next((DATA / "must-gather/must-gather-clean/must-gather-azure").iterdir())
-    base = root / "namespaces/cfe-test-namespace/operators.coreos.com"
-    sub = load_yaml(base / "subscriptions/image-caching-operator-v0-0-1-sub.yaml")
-    plan = load_yaml(base / "installplans/install-bfnbn.yaml")
+    _, sub, plan = load_all(MODEL_DATA / "azure-image-caching.yaml")
     assert install_plan_name(sub) == ("cfe-test-namespace", "install-bfnbn")
     model, _ = model_of(namespace("cfe-test-namespace"), sub, plan,
                         operator_group("cfe-test-namespace", "g", status=[""]))
