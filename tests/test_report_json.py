@@ -137,8 +137,8 @@ def csv_states() -> list[CSVState]:
             expected_copies=("team-b", "team-a", "default", "cfe-test-namespace"),
         ),
         CSVState(
-            namespace="openshift-operators", name="broken.v0.0.1", version=None, phase=None,
-            reason=None, message=None, operator_group="openshift-operators/global-operators",
+            namespace="default", name="broken.v0.0.1", version=None, phase=None,
+            reason=None, message=None, operator_group=None,
             provided_apis=(), required_apis=(), verdict=None, api_reconciliation=None,
             conflicts=(), expected_copies=(),
         ),
@@ -357,13 +357,14 @@ def test_operator_groups_sorted_and_their_lists_sorted() -> None:
 def test_csvs_sorted_with_verdict_conflicts_and_expected_copies() -> None:
     csvs = build_report()["csvs"]
     assert [(c["namespace"], c["name"]) for c in csvs] == [
-        ("openshift-operators", "broken.v0.0.1"),
+        ("default", "broken.v0.0.1"),
         ("openshift-operators", "etcdoperator.v0.9.4-clusterwide"),
         ("team-a", "etcdoperator.v0.9.4"),
     ]
     broken, clusterwide, conflicted = csvs
     assert broken["version"] is None and broken["phase"] is None and broken["reason"] is None
     assert broken["verdict"] is None and broken["apiReconciliation"] is None
+    assert broken["operatorGroup"] is None
     assert clusterwide["expectedCopies"] == ["cfe-test-namespace", "default", "team-a", "team-b"]
     assert conflicted["verdict"] == {
         "phase": "Failed", "reason": "InterOperatorGroupOwnerConflict",

@@ -84,3 +84,10 @@ def test_text_shows_the_verdict_when_the_next_sync_changes_the_phase() -> None:
     text = render_text(build_report(model))
     assert ("etcdoperator.v0.9.4 0.9.4  Succeeded/InstallSucceeded -> next sync: "
             "Failed/InterOperatorGroupOwnerConflict") in text
+
+
+def test_r_mem_1_csv_outside_every_group_is_listed_on_its_own() -> None:
+    text = render_text(build_report())
+    section = text[text.index("CSVs IN NO OPERATORGROUP"):text.index("COPIED CSVs")]
+    assert "default/broken.v0.0.1  no status" in section
+    assert "etcdoperator" not in section
