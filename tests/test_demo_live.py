@@ -4,13 +4,18 @@ as a user runs it."""
 
 from __future__ import annotations
 
+import html
+import re
 import subprocess
 import sys
 
+from olmtui.commands.demo import connection_state
 from olmtui.demo import scenario as s
 from olmtui.demo.cluster import DemoCluster
 from olmtui.model.metrics import seed_metrics
 from olmtui.store import Change
+from olmtui.ui.app import OlmApp
+from olmtui.ui.session import Session
 
 CSV = "ClusterServiceVersion"
 
@@ -93,3 +98,34 @@ def test_demo_rejects_a_bad_speed_in_one_line() -> None:
     assert done.returncode == 2
     assert done.stderr.startswith("olmtui: --speed must be")
     assert len(done.stderr.splitlines()) == 1
+
+
+def _screen_rows(svg: str) -> list[str]:
+    """The text rows of an exported Textual screenshot."""
+    rows: dict[float, list[tuple[float, str]]] = {}
+    for x, y, text in re.findall(r'<text[^>]*?x="([\d.]+)" y="([\d.]+)"[^>]*>(.*?)</text>', svg):
+        rows.setdefault(float(y), []).append((float(x), html.unescape(text)))
+    return ["".join(t for _, t in sorted(row)).replace("\xa0", " ")
+            for _, row in sorted(rows.items())]
+
+
+async def test_dashboard_runs_the_demo_as_its_live_source() -> None:
+    """``olmtui demo`` without --print: the app runs the watcher and the script as its
+    worker and the header names the demo cluster and the script's latest step."""
+    with DemoCluster(0.05, cycles=1) as demo:
+        session = Session(demo.store, demo.model, "demo", demo.label, catalogs=[demo.catalog],
+                          runner=demo.run, status=lambda: connection_state(demo))
+        app = OlmApp(session)
+        async with app.run_test(size=(160, 40)) as pilot:
+            for _ in range(600):
+                if demo.finished:
+                    break
+                await pilot.pause(0.05)
+            await pilot.pause(0.5)
+            rows = _screen_rows(app.export_screenshot())
+    assert demo.finished and demo.steps_done == demo.steps_per_cycle
+    assert demo.caught_up()
+    header = rows[0]
+    assert demo.label in header
+    assert "stopped" in header and "the demo rewinds to the start" in header
+    assert connection_state(demo).state == "stopped"

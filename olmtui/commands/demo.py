@@ -82,7 +82,9 @@ def connection_state(cluster: DemoCluster) -> ConnectionState:
 
     source = cluster.source
     live = source.status if source is not None else None
-    if live is None or not live.connected:
+    if cluster.finished:
+        state = "stopped"
+    elif live is None or not live.connected:
         state = "reconnecting" if live is not None and live.reconnecting_since else "connecting"
     else:
         state = "live" if all(s.state == "live" for s in live.streams.values()) else "syncing"

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread
@@ -23,10 +23,10 @@ from olmtui.model.catalog import Catalog
 from olmtui.model.engine import Model
 from olmtui.model.upgrades import upgrade_hook
 from olmtui.sources.live import LiveOptions, LiveSource
-from olmtui.store import Store
+from olmtui.store import KINDS, Key, Obj, Store, key_of
 
-#: After the last step, how long the watcher gets to deliver it before the demo ends.
-SETTLE = 1.5
+#: After the last step, how long the watcher may take to deliver it before the demo ends.
+SETTLE = 10.0
 #: How often ``run`` looks whether the watcher has listed everything once.
 SYNC_POLL = 0.05
 
@@ -50,6 +50,8 @@ class DemoCluster:
         self.source: LiveSource | None = None
         #: Set once the watcher has listed every stream: the script starts after that.
         self.synced = asyncio.Event()
+        #: True once ``run`` has ended: the cluster no longer changes.
+        self.finished = False
         self._thread: ServerThread | None = None
         self._workdir: tempfile.TemporaryDirectory[str] | None = None
 
@@ -92,18 +94,30 @@ class DemoCluster:
                 self.synced.set()
                 await run_script(self.server.state, self.start, self.interval,
                                  cycles=self.cycles, on_step=self._stepped)
-                await asyncio.sleep(SETTLE)
+                deadline = time.monotonic() + SETTLE
+                while not self.caught_up() and time.monotonic() < deadline:
+                    await asyncio.sleep(SYNC_POLL)
             finally:
                 watching.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await watching
         finally:
+            self.finished = True
             await source.close()
 
     @staticmethod
     def _listed(source: LiveSource) -> bool:
         streams = source.status.streams.values()
         return source.status.connected and all(s.state != "syncing" for s in streams)
+
+    def caught_up(self) -> bool:
+        """Whether the cache holds every object of the server at its current version."""
+        def versions(objs: Iterable[Obj]) -> dict[Key, str | None]:
+            return {key_of(o): o["metadata"].get("resourceVersion") for o in objs}
+        for kind in KINDS:
+            if versions(self.server.state.list(kind)) != versions(self.store.list(kind)):
+                return False
+        return True
 
     def _stepped(self, step: Step) -> None:
         self.steps_done += 1
