@@ -146,6 +146,9 @@ class Model:
         self._copies_in_ns: dict[str, set[str]] = {}
         self._olmconfig: Obj | None = None
         self._manifests: dict[PackageKey, dict[NSKey, Obj]] = {}
+        #: Expected copy namespaces per (group namespace, status, copies disabled), shared by
+        #: the CSVs of one group and dropped whenever a namespace comes or goes.
+        self._expected_cache: dict[tuple[Any, ...], frozenset[str]] = {}
         self._subs_by_package: dict[PackageKey, set[NSKey]] = {}
         self._selector_ogs: set[NSKey] = set()
         self._listed_by: dict[str, set[NSKey]] = {}
@@ -274,6 +277,7 @@ class Model:
         if change.type != "MODIFIED" or old_labels != new_labels:
             self._d_selection |= self._selector_ogs
         if change.type != "MODIFIED":
+            self._expected_cache.clear()
             self._d_selection |= self._listed_by.get(name, set())
             # Copies follow the existing namespaces (R-COPY-3).
             for og in self._global_ogs | self._status_members.get(name, set()):
@@ -410,6 +414,7 @@ class Model:
         self._csvs.get(key[0], {}).pop(key[1], None)
         self._csv_evals.pop(key, None)
         self._findings.pop(("csv", *key), None)
+        self._d_sources.add(key)
         self._mark_namespace_csv_change(key)
         self._mark_siblings(key[0])
         self._last.add(ObjectRef("ClusterServiceVersion", *key))
@@ -431,7 +436,6 @@ class Model:
 
     def _mark_namespace_csv_change(self, key: NSKey) -> None:
         self._d_og_states |= {(key[0], n) for n in self._ogs.get(key[0], {})}
-        self._d_sources.add(key)
         # The upgrade hook reads the installed CSV (its spec.version) of each Subscription.
         if self._upgrades is not None and any(
             (s.get("status") or {}).get("installedCSV") == key[1]
@@ -741,10 +745,17 @@ class Model:
         elif nsset.is_all(frozenset(status or ())) and copies_disabled(self._olmconfig):
             not_copied = ("copied CSVs are disabled by OLMConfig cluster, so OLM deletes copies "
                           "of AllNamespaces operators (R-COPY-7)")
-        expected = frozenset() if not_copied else expected_copy_namespaces(
-            key[0], status, self._namespaces, copies_disabled(self._olmconfig)
-        )
+        expected = frozenset() if not_copied else self._expected_copies(key[0], status)
         return CopySource(expected, gc_reason, parent_targets, not_copied, group)
+
+    def _expected_copies(self, og_namespace: str, status: tuple[str, ...] | None) -> frozenset[str]:
+        disabled = copies_disabled(self._olmconfig)
+        slot = (og_namespace, status, disabled)
+        found = self._expected_cache.get(slot)
+        if found is None:
+            found = expected_copy_namespaces(og_namespace, status, self._namespaces, disabled)
+            self._expected_cache[slot] = found
+        return found
 
     def _recompute_og_state(self, key: NSKey) -> None:
         og = self._ogs.get(key[0], {}).get(key[1])
