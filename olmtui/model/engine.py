@@ -111,7 +111,6 @@ class _Links:
 class _CSVEval:
     state: CSVState
     provided: APISet
-    group_static: bool
     findings: tuple[Finding, ...]
     source: CopySource
 
@@ -416,7 +415,7 @@ class Model:
         self._findings.pop(("csv", *key), None)
         self._d_sources.add(key)
         self._mark_namespace_csv_change(key)
-        self._mark_siblings(key[0])
+        self._mark_csvs_of(key[0])
         self._last.add(ObjectRef("ClusterServiceVersion", *key))
 
     def _add_csv(self, key: NSKey, new: Obj, old: Obj | None) -> None:
@@ -424,15 +423,12 @@ class Model:
         self._d_csvs.add(key)
         self._mark_namespace_csv_change(key)
         if old is None or self._sibling_facts(old) != self._sibling_facts(new):
-            self._mark_siblings(key[0])
+            self._mark_csvs_of(key[0])
 
     @staticmethod
     def _sibling_facts(csv: Obj) -> tuple[Any, ...]:
         """What other CSVs of the namespace read from this one (R-CSV-O, R-CSV-F 1)."""
         return owned_crd_names(csv), (csv.get("spec") or {}).get("replaces")
-
-    def _mark_siblings(self, namespace: str) -> None:
-        self._mark_csvs_of(namespace)
 
     def _mark_namespace_csv_change(self, key: NSKey) -> None:
         self._d_og_states |= {(key[0], n) for n in self._ogs.get(key[0], {})}
@@ -681,7 +677,7 @@ class Model:
             replaces=spec.get("replaces") or None,
             display_name=spec.get("displayName") or None,
         )
-        return _CSVEval(state, surface.provided, static, tuple(found), source)
+        return _CSVEval(state, surface.provided, tuple(found), source)
 
     def _expected_tuple(self, key: NSKey, expected: frozenset[str]) -> tuple[str, ...]:
         """Sorted expected copies, reusing the previous tuple when the set is unchanged."""
