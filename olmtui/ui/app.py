@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from textual.app import App, SystemCommand
+from textual.app import App, ScreenStackError, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -57,7 +57,10 @@ class OlmApp(App):
         self.change_log.close()
 
     def _tick(self) -> None:
-        screen = self.screen
+        try:
+            screen = self.screen
+        except ScreenStackError:  # between modes: the new mode's screen is not up yet
+            return
         if isinstance(screen, ViewScreen):
             screen.redraw_header()
             version = self.session.model.version

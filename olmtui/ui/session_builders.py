@@ -26,13 +26,15 @@ def _catalogs(specs: Sequence[str], store: Store) -> list[Catalog]:
             *catalog_from_packagemanifests(store.list("PackageManifest"))]
 
 
-def snapshot_session(paths: Sequence[str], catalog_specs: Sequence[str] = ()) -> Session:
-    """A replay of saved snapshots (``UsageError`` for a path that cannot be used)."""
+def snapshot_session(paths: Sequence[str], catalog_specs: Sequence[str] = (),
+                     label: str | None = None) -> Session:
+    """A replay of saved snapshots (``UsageError`` for a path that cannot be used); the
+    header shows ``label`` or the paths."""
     store = Store()
     result = load_snapshot(list(paths), store)
     catalogs = _catalogs(catalog_specs, store)
     model = Model(store, upgrades=upgrade_hook(catalogs))
-    return Session(store, model, "snapshot", " ".join(paths), catalogs=catalogs,
+    return Session(store, model, "snapshot", label or " ".join(paths), catalogs=catalogs,
                    load_findings=list(result.findings))
 
 

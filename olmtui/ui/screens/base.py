@@ -79,8 +79,12 @@ class ViewScreen(Screen):
     def _filter_changed(self, event: CommandBar.FilterChanged) -> None:
         self.apply_filter(event.value)
 
+    def focus_main(self) -> None:
+        """Give the keys back to the view when the prompt closes."""
+
     @on(CommandBar.Entered)
     def _submitted(self, event: CommandBar.Entered) -> None:
+        self.focus_main()
         if event.mode == "filter":
             self.apply_filter(event.value)
         elif event.value:
@@ -104,6 +108,9 @@ class TableScreen(ViewScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
+        self.table.focus()
+
+    def focus_main(self) -> None:
         self.table.focus()
 
     def refresh_data(self) -> None:

@@ -62,7 +62,7 @@ class CommandBar(Input):
         if self.mode == "filter":
             self.post_message(self.FilterChanged(""))
         self.remove_class("-shown")
-        self.screen.focus_next()
+        self.screen.focus_main()  # type: ignore[attr-defined]
 
     @on(Input.Changed)
     def _live_filter(self, event: Input.Changed) -> None:

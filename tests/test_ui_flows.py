@@ -1,0 +1,183 @@
+"""The main flows through the dashboard, driven with Textual's Pilot on the packaged sample
+cluster (a real InterOperatorGroupOwnerConflict, two groups in one namespace, a Manual
+Subscription) plus the published keycloak-operator alpha channel."""
+
+from __future__ import annotations
+
+import copy
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+
+from olmtui.model.types import ObjectRef
+from olmtui.ui.app import OlmApp
+from olmtui.ui.screens.csvs import CSVsScreen
+from olmtui.ui.screens.graph import GraphScreen
+from olmtui.ui.screens.object_detail import ObjectScreen
+from olmtui.ui.screens.overview import OverviewScreen
+from olmtui.ui.session_builders import snapshot_session
+from olmtui.ui.widgets.virtual_table import VirtualTable
+
+SAMPLE = str(files("olmtui").joinpath("samples", "cluster.yaml"))
+KEYCLOAK = str(Path(__file__).parent / "data" / "ui" / "keycloak-catalog")
+SIZE = (120, 36)
+
+
+@pytest.fixture
+def app() -> OlmApp:
+    return OlmApp(snapshot_session([SAMPLE], [KEYCLOAK], label="sample cluster"))
+
+
+async def _filter(pilot, text: str) -> None:
+    await pilot.press("slash")
+    await pilot.press(*text)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+def _table(app: OlmApp) -> VirtualTable:
+    return app.screen.query_one("#table", VirtualTable)
+
+
+async def test_overview_to_conflicting_csv_to_the_other_operatorgroup_and_back(app):
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, OverviewScreen)
+        await _filter(pilot, "InterOperatorGroupOwnerConflict")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ObjectScreen)
+        assert app.screen.target == ObjectRef("ClusterServiceVersion", "team-a",
+                                              "etcdoperator.v0.9.4")
+        related = app.screen.query_one("#related", VirtualTable)
+        conflict_row = next(i for i, row in enumerate(related.shown_rows)
+                            if str(row.cells[0]).startswith("conflicts"))
+        for _ in range(conflict_row):
+            await pilot.press("down")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.target == ObjectRef("OperatorGroup", "openshift-operators",
+                                              "global-operators")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen.target.kind == "ClusterServiceVersion"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, OverviewScreen)
+        assert _table(app).query == "InterOperatorGroupOwnerConflict"
+
+
+async def test_subscription_opens_its_upgrade_graph_on_the_installed_version(app):
+    async with app.run_test(size=SIZE) as pilot:
+        app.show_view("sub")
+        await pilot.pause()
+        await _filter(pilot, "keycloak")
+        await pilot.press("g")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GraphScreen)
+        table = _table(app)
+        assert table.selected_key == "keycloak-operator.v15.0.2"
+        marks = {row.key: row.cells[3].plain for row in table.shown_rows}
+        assert "[installed]" in marks["keycloak-operator.v15.0.2"]
+        assert "[next]" in marks["keycloak-operator.v15.1.0"]
+        assert "[head]" in marks["keycloak-operator.v19.0.3"]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen.VIEW_TITLE == "Subscriptions"
+
+
+async def test_filter_and_inverted_filter_split_the_rows(app):
+    async with app.run_test(size=SIZE) as pilot:
+        app.show_view("csv")
+        await pilot.pause()
+        table = _table(app)
+        total = table.row_count
+        await _filter(pilot, "team-")
+        matching = table.row_count
+        assert all("team-" in r.haystack() for r in table.shown_rows)
+        await _filter(pilot, "!team-")
+        assert all("team-" not in r.haystack() for r in table.shown_rows)
+        assert 0 < matching < total
+        assert matching + table.row_count == total
+
+
+async def test_copied_csvs_hidden_until_toggled(app):
+    async with app.run_test(size=SIZE) as pilot:
+        app.show_view("csv")
+        await pilot.pause()
+        table = _table(app)
+        hidden = table.row_count
+        await pilot.press("c")
+        await pilot.pause()
+        copies = app.session.model.copied_csvs().present
+        assert copies > 0
+        assert table.row_count == hidden + copies
+
+
+async def test_live_changes_log_receives_a_phase_transition(app):
+    async with app.run_test(size=SIZE) as pilot:
+        app.show_view("changes")
+        await pilot.pause()
+        assert _table(app).row_count == 0
+        store = app.session.store
+        obj = copy.deepcopy(store.get("ClusterServiceVersion", "team-a", "etcdoperator.v0.9.4"))
+        obj["status"] = {"phase": "Pending", "reason": "RequirementsUnknown"}
+        store.apply("MODIFIED", obj)
+        await pilot.pause(0.3)
+        rows = _table(app).shown_rows
+        # newest first: both entries of the batch, then nothing older
+        assert [r.cells[1].plain for r in rows] == ["conflict resolved", "phase"]
+        assert rows[1].cells[3].startswith("Failed -> Pending")
+        assert rows[0].cells[2] == "ClusterServiceVersion team-a/etcdoperator.v0.9.4"
+
+
+async def test_cursor_keeps_its_row_across_a_live_update(app):
+    async with app.run_test(size=SIZE) as pilot:
+        app.show_view("csv")
+        await pilot.pause()
+        assert isinstance(app.screen, CSVsScreen)
+        table = _table(app)
+        await pilot.press("down", "down")
+        kept = table.selected_key
+        cursor = table.cursor
+        store = app.session.store
+        new = copy.deepcopy(store.get("ClusterServiceVersion", "team-a", "etcdoperator.v0.9.4"))
+        new["metadata"]["namespace"] = "aaa-first"
+        new["metadata"]["name"] = "zz.v1"
+        new["metadata"]["annotations"] = {}  # not a copy (R-COPY-1)
+        store.apply("ADDED", new)
+        await pilot.pause(0.3)
+        assert ("csv", "aaa-first", "zz.v1") in {r.key for r in table.shown_rows}
+        assert table.selected_key == kept
+        assert table.cursor == cursor + 1
+
+
+async def test_colon_jumps_to_a_view_by_alias_and_escape_goes_back(app):
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("colon", *"og", "enter")
+        await pilot.pause()
+        assert app.screen.VIEW_TITLE == "OperatorGroups"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, OverviewScreen)
+
+
+async def test_cluster_names_are_never_parsed_as_markup(app):
+    async with app.run_test(size=SIZE) as pilot:
+        store = app.session.store
+        obj = copy.deepcopy(store.get("ClusterServiceVersion", "team-a", "etcdoperator.v0.9.4"))
+        obj["metadata"]["name"] = "[bold]x[/bold]"
+        obj["status"]["message"] = "[red]not markup[/]"
+        store.apply("ADDED", obj)
+        app.show_view("csv")
+        await pilot.pause(0.3)
+        await _filter(pilot, "[bold]")
+        table = _table(app)
+        assert table.row_count == 1
+        assert table.shown_rows[0].cells[1] == "[bold]x[/bold]"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ObjectScreen)
+        assert app.screen.target.name == "[bold]x[/bold]"
