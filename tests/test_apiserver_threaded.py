@@ -3,13 +3,15 @@ tests and ``olmtui demo`` do)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import urllib.error
 import urllib.request
 
+import aiohttp
 import pytest
-from test_apiserver_support import CSVS, must_gather_objects
+from test_apiserver_support import CSVS, must_gather_objects, read_events
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 
@@ -58,3 +60,28 @@ def test_start_failure_is_raised_in_the_calling_thread() -> None:
         second = LoopbackAPIServer(port=first.server.port)
         with pytest.raises(OSError):
             run_in_thread(second)
+
+
+def test_changes_made_directly_from_another_thread_reach_watchers_once_in_order() -> None:
+    """ClusterState may be changed off the server's loop: events hop onto the loop."""
+    with run_in_thread(LoopbackAPIServer()) as handle:
+        handle.load(must_gather_objects())
+        state = handle.server.state
+        csv = state.get("csv", "openshift-operator-lifecycle-manager", "packageserver")
+
+        async def watch_while_changing() -> list[dict]:
+            async with aiohttp.ClientSession(handle.url) as session:
+                params = {"watch": "true", "fieldSelector": "metadata.name=packageserver"}
+                async with session.get(CSVS, params=params) as response:
+                    (added,) = await read_events(response, 1)
+                    for i in range(50):  # straight from this thread, not through the handle
+                        state.update({**csv, "status": {"phase": "Installing",
+                                                        "message": f"step {i}"}})
+                    return [added, *await read_events(response, 50)]
+
+        events = asyncio.run(watch_while_changing())
+    assert [e["type"] for e in events] == ["ADDED"] + ["MODIFIED"] * 50
+    assert [e["object"]["status"].get("message") for e in events[1:]] == [
+        f"step {i}" for i in range(50)]
+    rvs = [int(e["object"]["metadata"]["resourceVersion"]) for e in events]
+    assert rvs == sorted(set(rvs))
