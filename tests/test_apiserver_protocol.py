@@ -54,6 +54,31 @@ async def test_discovery_lists_the_olm_groups_and_their_resources() -> None:
         assert (missing["kind"], missing["reason"]) == ("Status", "NotFound")
 
 
+async def test_aggregated_discovery_when_asked_for_first() -> None:
+    aggregated = ("application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
+                  "application/json")
+    async with serving([]) as (_, session):
+        async with session.get("/apis", headers={"Accept": aggregated}) as response:
+            assert response.headers["Content-Type"] == (
+                "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList")
+            body = await response.json(content_type=None)
+        assert (body["kind"], body["apiVersion"]) == ("APIGroupDiscoveryList",
+                                                      "apidiscovery.k8s.io/v2")
+        olm = next(g for g in body["items"] if g["metadata"]["name"] == "operators.coreos.com")
+        assert [v["version"] for v in olm["versions"]] == ["v2", "v1", "v1alpha1"]
+        v1alpha1 = {r["resource"]: r for r in olm["versions"][2]["resources"]}
+        csv = v1alpha1["clusterserviceversions"]
+        assert csv["responseKind"] == {"group": "operators.coreos.com", "version": "v1alpha1",
+                                       "kind": "ClusterServiceVersion"}
+        assert (csv["scope"], csv["shortNames"]) == ("Namespaced", ["csv", "csvs"])
+        core = await get_json(session, "/api", accept=aggregated)
+        assert [r["resource"] for r in core["items"][0]["versions"][0]["resources"]] == [
+            "namespaces"]
+        # a client that prefers the legacy form gets it
+        legacy = await get_json(session, "/apis", accept="application/json")
+        assert legacy["kind"] == "APIGroupList"
+
+
 async def test_list_all_namespaces_carries_list_kind_and_store_resource_version() -> None:
     async with serving() as (server, session):
         body = await get_json(session, CSVS)

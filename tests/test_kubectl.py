@@ -48,7 +48,11 @@ def test_kubectl_get_csv_all_namespaces_lists_copies_with_olm_columns(cluster) -
     assert rows[("default", "projectrequestlimits.v0.0.1")][-1] == "Installing"  # a copy
     assert rows[("openshift-operator-lifecycle-manager", "packageserver")][2:] == [
         "Package", "Server", "0.17.0", "Succeeded"]
-    assert {r.method for r in handle.server.requests} == {"GET"}
+    requests = handle.server.requests
+    assert {r.method for r in requests} == {"GET"}
+    # kubectl 1.32 found the resources through aggregated discovery, in two requests
+    assert [r.path for r in requests if r.path.startswith("/api")][:2] == ["/api", "/apis"]
+    assert not any(r.path == "/apis/operators.coreos.com/v1alpha1" for r in requests)
 
 
 def test_kubectl_resolves_short_names_and_the_context_namespace(cluster) -> None:

@@ -1,15 +1,16 @@
 """Discovery documents: ``/api``, ``/apis``, ``/apis/<group>[/<version>]`` and ``/version``.
 
-This is the legacy (unaggregated) discovery. kubectl 1.32 first asks for aggregated
-discovery (``as=APIGroupDiscoveryList``); because these answers are labelled plain
-``application/json``, it falls back to walking the group versions, exactly as it does
-against an older apiserver.
+``/api`` and ``/apis`` come in two forms, as on kube-apiserver 1.30+: the aggregated
+``APIGroupDiscoveryList`` (every group, version and resource in one answer) for clients
+that ask for it first in their Accept header, as kubectl 1.32 does, and the legacy
+``APIVersions``/``APIGroupList`` otherwise, after which a client walks the group versions.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from olmtui.apiserver.negotiation import JSON, JSON_TYPES, parse_accept_entry
 from olmtui.apiserver.resources import RESOURCES, Resource, groups
 
 Obj = dict[str, Any]
@@ -86,3 +87,61 @@ def resource_list(group: str, version: str) -> Obj | None:
         "groupVersion": f"{group}/{version}" if group else version,
         "resources": [_resource_entry(r) for r in served],
     }
+
+
+_AGGREGATED_VERSIONS = ("v2", "v2beta1")
+
+
+def aggregated_version(accept: str | None) -> str | None:
+    """The aggregated discovery version (``v2``/``v2beta1``) if the client asks for it
+    before any plain JSON, else None."""
+    for entry in (accept or "").split(","):
+        media, params = parse_accept_entry(entry)
+        if media not in JSON_TYPES:
+            continue
+        if "as" not in params:
+            return None
+        if (params["as"] == "APIGroupDiscoveryList" and params.get("g") == "apidiscovery.k8s.io"
+                and params.get("v") in _AGGREGATED_VERSIONS):
+            return params["v"]
+    return None
+
+
+def aggregated_content_type(version: str) -> str:
+    return f"{JSON};g=apidiscovery.k8s.io;v={version};as=APIGroupDiscoveryList"
+
+
+def _resource_discovery(resource: Resource) -> Obj:
+    entry: Obj = {
+        "resource": resource.plural,
+        "responseKind": {"group": resource.group, "version": resource.version,
+                         "kind": resource.kind},
+        "scope": "Namespaced" if resource.namespaced else "Cluster",
+        "singularResource": resource.singular,
+        "verbs": list(resource.verbs),
+    }
+    if resource.short_names:
+        entry["shortNames"] = list(resource.short_names)
+    if resource.categories:
+        entry["categories"] = list(resource.categories)
+    return entry
+
+
+def _group_discovery(name: str, versions: list[str]) -> Obj:
+    return {
+        "metadata": {"name": name, "creationTimestamp": None},
+        "versions": [
+            {"version": v, "freshness": "Current", "resources": [
+                _resource_discovery(r) for r in RESOURCES if r.group == name and r.version == v
+            ]}
+            for v in versions
+        ],
+    }
+
+
+def aggregated(version: str, *, core: bool) -> Obj:
+    """``/api`` (``core``) or ``/apis`` as one APIGroupDiscoveryList."""
+    items = ([_group_discovery("", ["v1"])] if core else
+             [_group_discovery(name, versions) for name, versions in groups().items()])
+    return {"kind": "APIGroupDiscoveryList", "apiVersion": f"apidiscovery.k8s.io/{version}",
+            "metadata": {}, "items": items}

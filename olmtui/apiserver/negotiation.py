@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 JSON = "application/json"
-_JSON_TYPES = frozenset({"application/json", "application/*", "*/*"})
+JSON_TYPES = frozenset({"application/json", "application/*", "*/*"})
 _META_VERSIONS = frozenset({"v1", "v1beta1"})
 
 
@@ -40,7 +40,8 @@ class Representation:
 OBJECT = Representation(Shape.OBJECT)
 
 
-def _parse_entry(entry: str) -> tuple[str, dict[str, str]]:
+def parse_accept_entry(entry: str) -> tuple[str, dict[str, str]]:
+    """One Accept entry: the lower-cased media type and its parameters."""
     media, *params = (p.strip() for p in entry.split(";"))
     parsed: dict[str, str] = {}
     for param in params:
@@ -57,8 +58,8 @@ def negotiate(accept: str | None, *, listing: bool) -> Representation | None:
     if not accept or not accept.strip():
         return OBJECT
     for entry in accept.split(","):
-        media, params = _parse_entry(entry)
-        if media not in _JSON_TYPES:
+        media, params = parse_accept_entry(entry)
+        if media not in JSON_TYPES:
             continue
         as_kind = params.get("as")
         if as_kind is None:

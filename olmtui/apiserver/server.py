@@ -202,7 +202,13 @@ class LoopbackAPIServer:
             return _json(st.bad_request(str(exc)), 400)
 
     async def _get(self, request: web.Request) -> web.StreamResponse:
-        routed = self._route([s for s in request.path.split("/") if s])
+        segments = [s for s in request.path.split("/") if s]
+        if segments in (["api"], ["apis"]):
+            version = discovery.aggregated_version(request.headers.get("Accept"))
+            if version is not None:
+                return _json(discovery.aggregated(version, core=segments == ["api"]),
+                             content_type=discovery.aggregated_content_type(version))
+        routed = self._route(segments)
         if routed is None:
             return _json(st.path_not_found(), 404)
         if not isinstance(routed, _Target):
