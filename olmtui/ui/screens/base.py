@@ -10,7 +10,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -99,8 +99,14 @@ class TableScreen(ViewScreen):
 
     def compose_body(self) -> ComposeResult:
         with Vertical(classes="table-view"):
+            yield from self.compose_summary()
             yield VirtualTable(self.COLUMNS, empty_text=self.EMPTY_TEXT, id="table")
-            yield Static("", id="detail", classes="detail-pane", markup=False)
+            with VerticalScroll(classes="detail-pane", can_focus=False):
+                yield Static("", id="detail", markup=False)
+
+    def compose_summary(self) -> ComposeResult:
+        """Widgets above the table (a view's counts or legend); none by default."""
+        yield from ()
 
     @property
     def table(self) -> VirtualTable:

@@ -15,7 +15,6 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.widgets import Static
 
 from olmtui.model.catalog import Catalog, Package
@@ -27,7 +26,7 @@ from olmtui.ui.formatting import line, names
 from olmtui.ui.graph_lanes import KIND_STYLE, Layout, lane_cells, layout
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.session import Session
-from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
+from olmtui.ui.widgets.virtual_table import Column, Row
 
 PATH_STYLE = "bold green"
 
@@ -83,7 +82,7 @@ def graph_rows(view: ChannelView, package: Package, sub: SubscriptionState | Non
         edges = Text(no_wrap=True)
         for edge in lay.incoming.get(name, ()):
             edges.append(f" ← {edge.via} ", style=KIND_STYLE[edge.via])
-            edges.append(edge.source)
+            edges.append(view.versions.get(edge.source) or edge.source)
         style = "dim" if name in view.skipped else ""
         rows.append(Row(name, (graph, view.versions.get(name) or "-", name, marks, edges),
                         style=style))
@@ -146,11 +145,8 @@ class GraphScreen(TableScreen):
         self.sub = sub if sub is None or (sub.channel or channel) == channel else None
         self._home_sub = sub
 
-    def compose_body(self) -> ComposeResult:
-        with Vertical(classes="table-view"):
-            yield Static("", id="graph-info", classes="graph-info", markup=False)
-            yield VirtualTable(self.COLUMNS, empty_text=self.EMPTY_TEXT, id="table")
-            yield Static("", id="detail", classes="detail-pane graph-detail", markup=False)
+    def compose_summary(self) -> ComposeResult:
+        yield Static("", id="graph-info", classes="graph-info", markup=False)
 
     def _view(self) -> ChannelView:
         channel = self.package.channels[self.channel]
@@ -167,7 +163,9 @@ class GraphScreen(TableScreen):
         self.query_one("#graph-info", Static).update(self._info(view))
         super().refresh_data()
         if self.sub is not None and self.sub.installed_csv and not getattr(self, "_placed", 0):
-            self._placed = self.table.select_key(self.sub.installed_csv)
+            self._placed = True
+            # once laid out, so that the installed row is scrolled into view
+            self.call_after_refresh(self.table.select_key, self.sub.installed_csv)
 
     def _info(self, view: ChannelView) -> RenderableType:
         title = Text(no_wrap=True, overflow="ellipsis")
@@ -229,7 +227,7 @@ class GraphScreen(TableScreen):
         sub = self._home_sub
         self.sub = sub if sub is not None and (sub.channel or channels[0]) == self.channel \
             else None
-        self._placed = 0
+        self._placed = False
         self.table.set_filter(self.table.query)
         self.refresh_data()
         self.table.action_jump(0)

@@ -9,7 +9,6 @@ from collections.abc import Hashable, Iterable
 from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.widgets import Static
 
 from olmtui.model.types import SEVERITY_ORDER, ObjectRef
@@ -18,7 +17,7 @@ from olmtui.ui.formatting import SEVERITY_STYLE, phase, severity
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.screens.findings import explain, finding_ref, finding_search
 from olmtui.ui.session import Session
-from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
+from olmtui.ui.widgets.virtual_table import Column, Row
 
 
 def metrics_text(session: Session) -> Text:
@@ -61,11 +60,8 @@ class OverviewScreen(TableScreen):
     )
     EMPTY_TEXT = "nothing needs attention"
 
-    def compose_body(self) -> ComposeResult:
-        with Vertical(classes="table-view"):
-            yield Static("", id="metrics", classes="metrics")
-            yield VirtualTable(self.COLUMNS, empty_text=self.EMPTY_TEXT, id="table")
-            yield Static("", id="detail", classes="detail-pane", markup=False)
+    def compose_summary(self) -> ComposeResult:
+        yield Static("", id="metrics", classes="metrics", markup=False)
 
     def refresh_data(self) -> None:
         self.query_one("#metrics", Static).update(metrics_text(self.session))

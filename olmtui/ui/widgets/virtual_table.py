@@ -188,6 +188,7 @@ class VirtualTable(ScrollView, can_focus=True):
         return False
 
     def _apply(self, keep: Hashable | None) -> None:
+        before = len(self._shown)
         self._shown = filter_rows(self._all, self._query)
         index = 0
         if keep is not None:
@@ -196,10 +197,10 @@ class VirtualTable(ScrollView, can_focus=True):
                 index = min(self.cursor, max(len(self._shown) - 1, 0))
         self.set_reactive(VirtualTable.cursor, index)
         self._fit(self.scrollable_content_region.width)
-        width = sum(self._widths) + 2 * len(self._widths)
+        width = self._row_width()
         self.virtual_size = Size(width, len(self._shown) + 1)
         self._scroll_to_cursor()
-        self.refresh()
+        self.refresh(layout=len(self._shown) != before)
         self.post_message(self.RowHighlighted(self, self.selected_key))
 
     def _size_columns(self) -> None:
@@ -212,6 +213,9 @@ class VirtualTable(ScrollView, can_focus=True):
             widths.append(min(max([len(column.label), *sample]), _MAX_AUTO_WIDTH))
         self._natural = widths
         self._fitted_to = -1
+
+    def _row_width(self) -> int:
+        return sum(self._widths) + 2 * (len(self._widths) - 1)
 
     def _fit(self, available: int) -> None:
         """Shrink the widest sized-from-content columns until the row fits ``available``
@@ -245,8 +249,9 @@ class VirtualTable(ScrollView, can_focus=True):
 
     def on_resize(self) -> None:
         self._fit(self.scrollable_content_region.width)
-        width = sum(self._widths) + 2 * len(self._widths)
+        width = self._row_width()
         self.virtual_size = Size(width, len(self._shown) + 1)
+        self.call_after_refresh(self._scroll_to_cursor)
         self.refresh()
 
     # -- cursor --------------------------------------------------------------------------
@@ -312,22 +317,32 @@ class VirtualTable(ScrollView, can_focus=True):
         row = self._shown[index]
         if index == self.cursor:
             style = self.rich_style + self.get_component_rich_style("virtual-table--cursor")
-        else:
-            style = self.rich_style + (Style.parse(row.style) if row.style else Style())
+            return self._strip(row.cells, style, scroll_x, width, cursor=True)
+        style = self.rich_style + (Style.parse(row.style) if row.style else Style())
         return self._strip(row.cells, style, scroll_x, width)
 
-    def _strip(self, cells: Sequence[Cell], style: Style, scroll_x: int, width: int) -> Strip:
+    def _strip(self, cells: Sequence[Cell], style: Style, scroll_x: int, width: int,
+               cursor: bool = False) -> Strip:
+        """One painted line. On the cursor row the cursor colours win over the cells' own
+        (a yellow cell on an accent bar would vanish); the last column is cut with an
+        ellipsis when the row was fitted to the view."""
         line = Text(no_wrap=True, overflow="ellipsis", end="")
         last = len(self._widths) - 1
+        room = width - (sum(self._widths[:last]) + 2 * last)
         for index, cell in enumerate(cells):
             text = cell.copy() if isinstance(cell, Text) else Text(cell)
             text.no_wrap = True
             if index < last:
                 text.truncate(self._widths[index], overflow="ellipsis", pad=True)
                 text.append("  ")
+            elif self._row_width() <= width and room > 0:
+                text.truncate(room, overflow="ellipsis")
             line.append_text(text)
         segments = list(line.render(self.app.console))
-        strip = Strip(segments).apply_style(style)
+        if cursor:
+            strip = Strip([Segment(t, (s or Style()) + style, c) for t, s, c in segments])
+        else:
+            strip = Strip(segments).apply_style(style)
         return strip.crop_extend(scroll_x, scroll_x + width, style)
 
 

@@ -1,0 +1,50 @@
+"""SVG snapshots of the key screens on the packaged sample cluster (pytest-textual-snapshot;
+refresh with ``pytest tests/test_ui_snapshots.py --snapshot-update`` and look at the diff).
+A snapshot session has no clock in its header, so the pictures are stable."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+from olmtui.ui.app import OlmApp
+from olmtui.ui.session_builders import snapshot_session
+
+SAMPLE = str(files("olmtui").joinpath("samples", "cluster.yaml"))
+KEYCLOAK = str(Path(__file__).parent / "data" / "ui" / "keycloak-catalog")
+SIZE = (120, 40)
+
+
+def _app(view: str) -> OlmApp:
+    return OlmApp(snapshot_session([SAMPLE], [KEYCLOAK], label="sample cluster"),
+                  initial_view=view)
+
+
+def test_overview_screen(snap_compare):
+    assert snap_compare(_app("overview"), terminal_size=SIZE)
+
+
+def test_operatorgroups_screen_shows_r_og_8_roles_of_the_conflicting_group(snap_compare):
+    # rows sorted by namespace: cfe-test-namespace, openshift-operators (global-operators)
+    assert snap_compare(_app("og"), terminal_size=SIZE, press=["down"])
+
+
+def test_csvs_screen_marks_the_conflict_verdict(snap_compare):
+    assert snap_compare(_app("csv"), terminal_size=SIZE, press=["down", "down", "down"])
+
+
+def test_subscriptions_screen_shows_functioning_as_manual(snap_compare):
+    assert snap_compare(_app("sub"), terminal_size=SIZE, press=["down"])
+
+
+def test_graph_screen_highlights_installed_next_and_path(snap_compare):
+    async def open_graph(pilot) -> None:
+        await pilot.press("slash", *"keycloak", "enter")
+        await pilot.press("g")
+        await pilot.pause()
+
+    assert snap_compare(_app("sub"), terminal_size=SIZE, run_before=open_graph)
+
+
+def test_findings_screen_worst_first(snap_compare):
+    assert snap_compare(_app("findings"), terminal_size=SIZE, press=["down"])
