@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import re
+import signal
 import subprocess
 import sys
 
@@ -129,3 +130,21 @@ async def test_dashboard_runs_the_demo_as_its_live_source() -> None:
     assert demo.label in header
     assert "stopped" in header and "the demo rewinds to the start" in header
     assert connection_state(demo).state == "stopped"
+
+
+def test_demo_print_ends_cleanly_on_ctrl_c() -> None:
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "olmtui", "demo", "--print", "--speed", "fast"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert demo.stdout is not None
+        first = demo.stdout.readline()
+        assert first.startswith("=== demo cluster (loopback 127.0.0.1:")
+        demo.send_signal(signal.SIGINT)
+        _, err = demo.communicate(timeout=60)
+    finally:
+        if demo.poll() is None:
+            demo.kill()
+    assert demo.returncode == 130
+    assert err == "", "no traceback, no warning"
