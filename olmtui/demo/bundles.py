@@ -39,19 +39,3 @@ def _read(name: str) -> Obj:
 def fixture_csv(name: str) -> Obj:
     """A fresh copy of the published CSV ``name`` (callers may change it)."""
     return copy.deepcopy(_read(name))
-
-
-def package_of(csv: Obj) -> str:
-    """The package a fixture CSV belongs to, from the catalog's bundle list."""
-    return _bundle_packages()[csv["metadata"]["name"]]
-
-
-@cache
-def _bundle_packages() -> dict[str, str]:
-    docs = yaml.load_all(CATALOG_PATH.read_bytes(), Loader=_LOADER)
-    return {d["name"]: d["package"] for d in docs if d and d.get("schema") == "olm.bundle"}
-
-
-def catalog_documents() -> list[Obj]:
-    """Every document of the shipped file-based catalog."""
-    return [d for d in yaml.load_all(CATALOG_PATH.read_bytes(), Loader=_LOADER) if d]

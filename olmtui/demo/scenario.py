@@ -94,10 +94,9 @@ def timestamp(when: dt.datetime | None = None) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Scenario:
-    """The initial cluster: every object, and the namespaces it has."""
+    """The initial cluster: every object, in the order they are created."""
 
     objects: tuple[Obj, ...]
-    namespaces: tuple[str, ...]
 
 
 def demo_catalog() -> Catalog:
@@ -221,7 +220,7 @@ def build_scenario(now: str | None = None) -> Scenario:
             labels.setdefault(target, {}).update(o.og_uid_label(og))
     namespaces = [o.namespace(n, now, labels.get(n)) for n in NAMESPACES]
     manifests = package_manifests(now)
-    return Scenario(tuple(namespaces + b.objects + manifests), NAMESPACES)
+    return Scenario(tuple(namespaces + b.objects + manifests))
 
 
 @cache
