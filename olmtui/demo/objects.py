@@ -291,8 +291,7 @@ def subscription(
         conditions.append({"type": "InstallPlanPending", "status": "True",
                            "reason": plan_phase, "lastTransitionTime": now})
     plan_ref = {"apiVersion": CSV_API, "kind": "InstallPlan", "name": plan["metadata"]["name"],
-                "namespace": ns, "uid": plan["metadata"]["uid"],
-                "resourceVersion": "0"}
+                "namespace": ns, "uid": plan["metadata"]["uid"]}
     status: Obj = {
         "currentCSV": current,
         "state": "AtLatestKnown" if at_latest else "UpgradePending",  # R-SUB-2
