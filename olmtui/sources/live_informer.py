@@ -15,6 +15,7 @@ what it does about it:
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 from collections.abc import AsyncIterator, Callable
 
@@ -30,6 +31,10 @@ from olmtui.store import Key, Obj, Store, key_of
 NETWORK_ERRORS = (
     aiohttp.ClientError, asyncio.TimeoutError, ConnectionError, json.JSONDecodeError,
 )
+
+#: Objects (or watch events) handed to the store, and the model behind it, at a time: the
+#: model evaluates each new CSV, so a whole 500-object page at once stalls the loop.
+APPLY_SLICE = 50
 
 #: Called with each non-copied object ADDED by a watch, before it reaches the store.
 AddedHook = Callable[[Obj], None]
@@ -61,7 +66,8 @@ async def relist(
     """Make the cached objects of ``kind`` (in ``namespace``, of this stream) equal a fresh
     list; return the list's resourceVersion.
 
-    Pages are applied as they arrive (the UI fills in and the loop stays free); the objects
+    Pages are applied as they arrive, in slices with the loop free in between (the UI fills
+    in and stays responsive); the objects
     the list no longer holds are then removed with one scoped ``Store.replace``, so a relist
     becomes exactly the changes between cache and cluster: nothing lost, nothing doubled.
     """
@@ -70,13 +76,26 @@ async def relist(
     async for page in pages:
         objs = [shape(item) for item in page.get("items") or []]
         seen.update(key_of(obj) for obj in objs)
-        store.apply_many(objs)
+        for start in range(0, len(objs), APPLY_SLICE):
+            store.apply_many(objs[start:start + APPLY_SLICE])
+            settle()
+            await asyncio.sleep(0)
         resource_version = (page.get("metadata") or {}).get("resourceVersion") or ""
     store.replace(
         kind, [], None if namespace is None else [namespace],
         keep=lambda obj: owns(obj) and key_of(obj) not in seen,
     )
     return resource_version
+
+
+def settle() -> None:
+    """Take what the cache now holds out of the cyclic garbage collector's view.
+
+    Cached objects are plain acyclic dicts kept for the whole session (refcounting frees the
+    ones replaced). Left in the collector's generations, every full collection walks all of
+    them: measured at seconds for 20,000 CSVs, a frozen UI. ``gc.freeze`` is O(1).
+    """
+    gc.freeze()
 
 
 class Informer:
@@ -145,9 +164,10 @@ class Informer:
         self.status.set_state(self.name, "live")
         delivered = False
         async for batch in watch_batches(response):
-            self._apply(batch)
+            for start in range(0, len(batch), APPLY_SLICE):
+                self._apply(batch[start:start + APPLY_SLICE])
+                await asyncio.sleep(0)
             delivered = True
-            await asyncio.sleep(0)
         return delivered
 
     def _apply(self, events: list[Obj]) -> None:
@@ -176,6 +196,7 @@ class Informer:
                 run.append(obj)
             self.resource_version = version or self.resource_version
         self._flush(run)
+        settle()
         self.status.saw_events(self.name, self.resource_version)
 
     def _flush(self, run: list[Obj]) -> None:
