@@ -95,7 +95,7 @@ async def scenario(ops: list[tuple[str, str, str, str, int]]) -> None:
                 await asyncio.sleep(0)
             if not up[0]:
                 await server.restart(clear_history=True)
-            await converged(store, server, timeout=15)
+            await converged(store, server)
         finally:
             await stop_source(source, task)
             await server.stop()

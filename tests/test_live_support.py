@@ -103,7 +103,7 @@ def differences(store: Store, server: LoopbackAPIServer) -> list[str]:
     return out
 
 
-async def wait_until(condition: Callable[[], bool], timeout: float = 10.0,
+async def wait_until(condition: Callable[[], bool], timeout: float = 30.0,
                      what: str = "condition") -> None:
     """Poll ``condition`` on the event loop until it holds (the tests' only clock)."""
     deadline = time.monotonic() + timeout
@@ -113,7 +113,7 @@ async def wait_until(condition: Callable[[], bool], timeout: float = 10.0,
         await asyncio.sleep(0.02)
 
 
-async def converged(store: Store, server: LoopbackAPIServer, timeout: float = 10.0) -> None:
+async def converged(store: Store, server: LoopbackAPIServer, timeout: float = 30.0) -> None:
     try:
         await wait_until(lambda: not differences(store, server), timeout, "cache == server")
     except AssertionError:
