@@ -160,7 +160,9 @@ class LiveSource:
 
     async def run(self) -> None:
         """List then watch every stream until cancelled; network trouble only shows in
-        :attr:`status`, it never ends the session."""
+        :attr:`status`, it never ends the session. Call :meth:`connect` first."""
+        if self.discovery is None:
+            raise RuntimeError("LiveSource.run() before connect()")
         self.store.subscribe(self._on_changes)
         tasks = [inf.run() for inf in self._informers]
         if self._poller is not None:

@@ -15,6 +15,7 @@ what it does about it:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import json
 from collections.abc import AsyncIterator, Callable
@@ -163,11 +164,12 @@ class Informer:
         )
         self.status.set_state(self.name, "live")
         delivered = False
-        async for batch in watch_batches(response):
-            for start in range(0, len(batch), APPLY_SLICE):
-                self._apply(batch[start:start + APPLY_SLICE])
-                await asyncio.sleep(0)
-            delivered = True
+        async with contextlib.aclosing(watch_batches(response)) as batches:
+            async for batch in batches:
+                for start in range(0, len(batch), APPLY_SLICE):
+                    self._apply(batch[start:start + APPLY_SLICE])
+                    await asyncio.sleep(0)
+                delivered = True
         return delivered
 
     def _apply(self, events: list[Obj]) -> None:
