@@ -167,3 +167,28 @@ async def test_namespaces_option_watches_only_those_namespaces(tmp_path: Path) -
     finally:
         await stop_source(source, task)
         await server.stop()
+
+
+async def test_namespaces_are_fetched_one_by_one_when_listing_them_is_forbidden(
+    tmp_path: Path,
+) -> None:
+    """R-OG-1 selectors match namespace labels, so a --namespace user who may GET but not
+    list namespaces still gets their Namespace objects."""
+    server, kubeconfig = await start_server(tmp_path, must_gather_objects())
+    server.forbid("namespaces", verbs=["list", "watch"])
+    store = Store()
+    wanted = ["cfe-test-namespace", "openshift-monitoring", "not-there"]
+    source, task = await started_source(store, fast_options(kubeconfig, namespaces=wanted))
+    try:
+        status = source.status
+        await wait_until(lambda: status.stream("Namespace").state == "no access")
+        await wait_until(lambda: store.count("Namespace") == 2, what="two namespaces fetched")
+        assert {k.name for k, _ in store.items("Namespace")} == set(wanted[:2])
+        monitoring = store.get("Namespace", "", "openshift-monitoring")
+        assert monitoring == server.state.get("Namespace", None, "openshift-monitoring")
+        assert status.stream("Namespace (one by one)").state == "live"
+        gets = [r for r in server.requests if r.path.startswith("/api/v1/namespaces/")]
+        assert {r.path.rsplit("/", 1)[1] for r in gets} == set(wanted)
+    finally:
+        await stop_source(source, task)
+        await server.stop()

@@ -24,6 +24,7 @@ from olmtui.sources.live_config import ClusterConfig, keep_credentials_fresh, lo
 from olmtui.sources.live_discovery import Discovery, discover
 from olmtui.sources.live_http import Requester, StatusError
 from olmtui.sources.live_informer import NETWORK_ERRORS, Informer, describe
+from olmtui.sources.live_namespaces import NamespaceReader
 from olmtui.sources.live_options import LiveOptions
 from olmtui.sources.live_packagemanifests import PackageManifestPoller, changes_catalog_content
 from olmtui.sources.live_resources import (
@@ -57,6 +58,7 @@ class LiveSource:
         self._clients: list[ApiClient] = []
         self._informers: list[Informer] = []
         self._poller: PackageManifestPoller | None = None
+        self._namespace_reader: NamespaceReader | None = None
         self._tasks: list[asyncio.Task[None]] = []
 
     @property
@@ -101,7 +103,8 @@ class LiveSource:
 
     def _build(self, full: Requester, metadata: Requester) -> None:
         """One informer per stream (per namespace with ``--namespace`` for namespaced
-        kinds; cluster-scoped kinds are still tried cluster-wide)."""
+        kinds; cluster-scoped kinds are still tried cluster-wide, and the given namespaces
+        are fetched one by one if listing namespaces is forbidden)."""
         assert self.discovery is not None
         for spec in STREAMS:
             version = self.discovery.version_of(spec.resource)
@@ -119,6 +122,10 @@ class LiveSource:
                 Informer(spec, version, ns, requester, self.store, self.status, self.options,
                          on_added=hook)
                 for ns in scopes
+            )
+        if self.options.namespaces:
+            self._namespace_reader = NamespaceReader(
+                full, self.options.namespaces, self.store, self.status, self.options
             )
         version = self.discovery.version_of(PACKAGE_MANIFEST)
         if version is None:
@@ -138,6 +145,9 @@ class LiveSource:
         if self._poller is not None:
             jobs.append(self._sync(self._poller.name, self._poller.list_once))
         await asyncio.gather(*jobs)
+        reader = self._namespace_reader
+        if reader is not None and reader.needed():
+            await self._sync(reader.name, reader.read_once)
 
     async def _sync(self, name: str, list_once: Callable[[], Awaitable[None]]) -> None:
         for attempt in range(1, SYNC_ATTEMPTS + 1):
@@ -167,6 +177,8 @@ class LiveSource:
         tasks = [inf.run() for inf in self._informers]
         if self._poller is not None:
             tasks.append(self._poller.run())
+        if self._namespace_reader is not None:
+            tasks.append(self._namespace_reader.run())
         if self._cluster is not None:
             tasks.append(keep_credentials_fresh(self._cluster, self.options.credential_refresh))
         self._tasks = [asyncio.ensure_future(t) for t in tasks]

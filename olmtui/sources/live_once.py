@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from olmtui.model.types import Finding
 from olmtui.sources.live import LiveOptions, LiveSource
+from olmtui.sources.live_namespaces import NamespaceReader
 from olmtui.sources.live_resources import STREAMS
 from olmtui.store import Store
 
@@ -42,7 +43,11 @@ def access_findings(source: LiveSource) -> list[Finding]:
     """What the read could not see: a kind olmtui may not list, or one the cluster does not
     serve, leaves a hole in what the report derives, so the report says so."""
     findings = []
-    for stream in source.status.streams.values():
+    streams = source.status.streams
+    for stream in streams.values():
+        fetched = streams.get(NamespaceReader.NAME)
+        if stream.name == "Namespace" and fetched is not None and fetched.state == "live":
+            continue  # the --namespace namespaces were read one by one instead
         if stream.state == "no access":
             findings.append(Finding(
                 "warning", "LiveNoAccess", stream.name, "", "",
