@@ -19,6 +19,8 @@ from olmtui.ui.styles import stylesheet
 
 #: How often the ticker looks for model changes (seconds): "a few refreshes per second".
 REFRESH_INTERVAL = 0.25
+#: After a change arrives, how long to wait for more before redrawing (coalescing).
+SETTLE = 0.1
 
 
 class OlmApp(App):
@@ -49,12 +51,26 @@ class OlmApp(App):
         self._history = [self.initial_view]
         self._seen_version = self.session.model.version
         self.set_interval(REFRESH_INTERVAL, self._tick)
+        self._settling = False
+        self.session.store.subscribe(self._on_store_changes)
         if self.session.runner is not None:
             self.run_worker(self.session.runner(), group="source", exit_on_error=False)
 
     # -- refresh coalescing ----------------------------------------------------------------
     def on_unmount(self) -> None:
         self.change_log.close()
+        self.session.store.unsubscribe(self._on_store_changes)
+
+    def _on_store_changes(self, _changes: object) -> None:
+        """Redraw soon after a change, once for a burst of them; the ticker stays the
+        upper bound on how often a view is rebuilt."""
+        if not self._settling:
+            self._settling = True
+            self.set_timer(SETTLE, self._settled)
+
+    def _settled(self) -> None:
+        self._settling = False
+        self._tick()
 
     def _tick(self) -> None:
         try:
@@ -102,7 +118,17 @@ class OlmApp(App):
         return None
 
     def open_object(self, ref: ObjectRef, tab: str = "summary") -> None:
-        self.push_screen(views.object_screen(self.session, ref, tab))
+        """Push the object detail. The detail screens are installed once per mode and depth
+        and refilled, so opening one costs a refill, not a new screen."""
+        depth = sum(1 for s in self.screen_stack if isinstance(s, ObjectScreen))
+        name = f"object-{self.current_mode}-{depth}"
+        if self.is_screen_installed(name):
+            screen = self.get_screen(name)
+            assert isinstance(screen, ObjectScreen)
+            screen.show(ref, tab)
+        else:
+            self.install_screen(views.object_screen(self.session, ref, tab), name)
+        self.push_screen(name)
 
     def action_yaml(self) -> None:
         ref = self._selected()

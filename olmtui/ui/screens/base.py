@@ -53,7 +53,9 @@ class ViewScreen(Screen):
         self.refresh_data()
 
     def on_screen_resume(self) -> None:
-        self.refresh_data()
+        # coming back from a detail: rebuild only if the model moved meanwhile
+        if getattr(self, "_shown_version", None) != self.session.model.version:
+            self.refresh_data()
 
     # -- hooks -----------------------------------------------------------------------------
     def refresh_data(self) -> None:
@@ -121,6 +123,7 @@ class TableScreen(ViewScreen):
 
     def refresh_data(self) -> None:
         table = self.table
+        self._shown_version = self.session.model.version
         table.set_rows(list(self.build_rows()))
         self._describe(table.selected_key)
 

@@ -11,9 +11,9 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static, TabbedContent, TabPane
+from textual.widgets import ContentSwitcher, Static
 
 from olmtui.model.types import ObjectRef
 from olmtui.ui.formatting import phase, section
@@ -53,6 +53,16 @@ _PREFIXES: tuple[tuple[str, str], ...] = (
                  "Kind.version.group"),
     ("olm.opgroup.permissions/aggregate-to-", "label: aggregated into an OperatorGroup "
                                               "ClusterRole (R-OG-8)"),
+)
+
+
+#: The keys of this screen in one line: a Footer costs a third of a second to mount, and this
+#: screen is opened and closed all the time (ctrl+p still lists every action).
+KEYS_LINE = Text.assemble(
+    *(part for key, what in (("esc", "back"), ("enter", "open related"), ("y", "YAML"),
+                             ("s", "summary"), ("g", "graph"), ("?", "keys"),
+                             ("^p", "palette"))
+      for part in ((f" {key} ", "bold reverse"), (f" {what} ", "")))
 )
 
 
@@ -143,35 +153,65 @@ class ObjectScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield SourceHeader(self.session, str(self.target))
-        obj = self.session.store.get(self.target.kind, self.target.namespace, self.target.name)
-        with TabbedContent(initial=self.tab):
-            with TabPane("Summary", id="summary"):
+        with ContentSwitcher(initial=self.tab):
+            with Vertical(id="summary"):
                 with VerticalScroll(classes="object-summary"):
-                    yield Static(summary(obj, self.target), markup=False)
+                    yield Static("", id="object-summary", markup=False)
                 yield VirtualTable((Column("relation", "RELATED"), Column("object", "OBJECT")),
                                    empty_text="no related objects", id="related",
                                    classes="related-table")
-            with TabPane("YAML", id="yaml"), VerticalScroll():
-                text = object_yaml(obj) if obj else "# object not in the cache"
-                yield Static(Syntax(text, "yaml", theme="ansi_dark", word_wrap=False),
-                             markup=False)
-        yield Footer()
+            yield VerticalScroll(id="yaml")
+        yield Static(KEYS_LINE, classes="keys-line", markup=False)
+
+    def _object(self) -> dict | None:
+        return self.session.store.get(self.target.kind, self.target.namespace, self.target.name)
 
     def on_mount(self) -> None:
+        self._fill()
+
+    def show(self, target: ObjectRef, tab: str = "summary") -> None:
+        """Show another object in this (already mounted) screen: the app keeps a few of
+        them, since building a screen costs far more than filling one."""
+        self.target = target
+        self.tab = tab
+        if self.is_mounted:
+            self._fill()
+
+    def _fill(self) -> None:
+        header = self.query_one(SourceHeader)
+        header.view_title = str(self.target)
+        header.redraw()
+        self.query_one("#object-summary", Static).update(summary(self._object(), self.target))
+        self.query_one(".object-summary", VerticalScroll).scroll_home(animate=False)
+        self.query_one("#yaml", VerticalScroll).remove_children()
         table = self.query_one("#related", VirtualTable)
         rows = related(self.session, self.target)
         self._related = {i: r for i, (_, r) in enumerate(rows)}
         table.set_rows([Row(i, (how, str(r))) for i, (how, r) in enumerate(rows)])
-        if self.tab == "summary":
-            table.focus()
+        table.action_jump(0)
+        self.action_tab(self.tab)
+
+    def _fill_yaml(self) -> None:
+        """The YAML is highlighted on first view only: a CSV's spec runs to thousands of
+        lines, and most visits never look at it."""
+        pane = self.query_one("#yaml", VerticalScroll)
+        if not pane.children:
+            pane.scroll_home(animate=False)
+            obj = self._object()
+            text = object_yaml(obj) if obj else "# object not in the cache"
+            pane.mount(Static(Syntax(text, "yaml", theme="ansi_dark", word_wrap=False),
+                              markup=False))
 
     def selected_ref(self) -> ObjectRef | None:
         key = self.query_one("#related", VirtualTable).selected_key
         return None if key is None else self._related.get(key)
 
     def action_tab(self, tab: str) -> None:
-        self.query_one(TabbedContent).active = tab
-        if tab == "summary":
+        self.query_one(ContentSwitcher).current = tab
+        if tab == "yaml":
+            self._fill_yaml()
+            self.query_one("#yaml", VerticalScroll).focus()
+        else:
             self.query_one("#related", VirtualTable).focus()
 
     @on(VirtualTable.RowSelected, "#related")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
+from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -51,8 +52,10 @@ class Row:
         return " ".join(c.plain if isinstance(c, Text) else c for c in self.cells).lower()
 
 
-def filter_rows(rows: Sequence[Row], query: str) -> list[Row]:
-    """k9s filter semantics: substring match, case-insensitive; a leading ``!`` inverts."""
+def filter_rows(rows: Sequence[Row], query: str,
+                haystacks: Sequence[str] | None = None) -> list[Row]:
+    """k9s filter semantics: substring match, case-insensitive; a leading ``!`` inverts.
+    ``haystacks`` are the rows' precomputed :meth:`Row.haystack` (same order)."""
     query = query.strip()
     if not query:
         return list(rows)
@@ -60,7 +63,8 @@ def filter_rows(rows: Sequence[Row], query: str) -> list[Row]:
     needle = query[1:].strip().lower() if invert else query.lower()
     if not needle:
         return list(rows)
-    return [r for r in rows if (needle in r.haystack()) != invert]
+    hay = haystacks if haystacks is not None else [r.haystack() for r in rows]
+    return [r for r, h in zip(rows, hay, strict=True) if (needle in h) != invert]
 
 
 class VirtualTable(ScrollView, can_focus=True):
@@ -140,6 +144,7 @@ class VirtualTable(ScrollView, can_focus=True):
         self.columns: tuple[Column, ...] = tuple(columns)
         self.empty_text = empty_text
         self._all: list[Row] = []
+        self._haystacks: list[str] | None = None
         self._shown: list[Row] = []
         self._query = ""
         self._natural: list[int] = [len(c.label) for c in self.columns]
@@ -172,6 +177,7 @@ class VirtualTable(ScrollView, can_focus=True):
     def set_rows(self, rows: Sequence[Row]) -> None:
         """Replace the rows, keeping the cursor on the same key (live updates)."""
         self._all = list(rows)
+        self._haystacks: list[str] | None = None
         self._size_columns()
         self._apply(keep=self.selected_key)
 
@@ -189,7 +195,9 @@ class VirtualTable(ScrollView, can_focus=True):
 
     def _apply(self, keep: Hashable | None) -> None:
         before = len(self._shown)
-        self._shown = filter_rows(self._all, self._query)
+        if self._query.strip().lstrip("!").strip() and self._haystacks is None:
+            self._haystacks = [r.haystack() for r in self._all]  # once per set of rows
+        self._shown = filter_rows(self._all, self._query, self._haystacks)
         index = 0
         if keep is not None:
             index = next((i for i, r in enumerate(self._shown) if r.key == keep), -1)
@@ -326,24 +334,40 @@ class VirtualTable(ScrollView, can_focus=True):
         """One painted line. On the cursor row the cursor colours win over the cells' own
         (a yellow cell on an accent bar would vanish); the last column is cut with an
         ellipsis when the row was fitted to the view."""
-        line = Text(no_wrap=True, overflow="ellipsis", end="")
         last = len(self._widths) - 1
         room = width - (sum(self._widths[:last]) + 2 * last)
+        fitted = self._row_width() <= width and room > 0
+        console = self.app.console
+        segments: list[Segment] = []
         for index, cell in enumerate(cells):
-            text = cell.copy() if isinstance(cell, Text) else Text(cell)
-            text.no_wrap = True
+            size = self._widths[index] if index < last else (room if fitted else None)
+            if isinstance(cell, Text):
+                text = cell.copy()
+                text.no_wrap = True
+                text.end = ""
+                if size is not None:
+                    text.truncate(size, overflow="ellipsis", pad=index < last)
+                segments.extend(text.render(console))
+            else:
+                segments.append(Segment(_fit_text(cell, size, pad=index < last)))
             if index < last:
-                text.truncate(self._widths[index], overflow="ellipsis", pad=True)
-                text.append("  ")
-            elif self._row_width() <= width and room > 0:
-                text.truncate(room, overflow="ellipsis")
-            line.append_text(text)
-        segments = list(line.render(self.app.console))
+                segments.append(Segment("  "))
         if cursor:
             strip = Strip([Segment(t, (s or Style()) + style, c) for t, s, c in segments])
         else:
             strip = Strip(segments).apply_style(style)
         return strip.crop_extend(scroll_x, scroll_x + width, style)
+
+
+def _fit_text(text: str, size: int | None, pad: bool) -> str:
+    """A plain cell cut to ``size`` cells with an ellipsis (and padded when ``pad``)."""
+    text = text.replace("\n", " ")
+    if size is None:
+        return text
+    length = cell_len(text)
+    if length > size:
+        return set_cell_size(text, max(size - 1, 0)) + "…" if size > 0 else ""
+    return text + " " * (size - length) if pad else text
 
 
 def _cell_len(cell: Cell) -> int:
