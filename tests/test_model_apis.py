@@ -4,7 +4,15 @@ groups, §16 quirks) and R-CSV-O (CRD owner conflicts inside a namespace)."""
 from __future__ import annotations
 
 import pytest
-from model_builders import MODEL_DATA, codes, load_all, model_of, namespace, operator_group
+from model_builders import (
+    MODEL_DATA,
+    codes,
+    copy_of,
+    load_all,
+    model_of,
+    namespace,
+    operator_group,
+)
 from model_builders import csv as make_csv
 
 from olmtui.model.apis import (
@@ -261,8 +269,10 @@ def test_r_csv_o_pending_csv_fails_with_owner_conflict_and_copies_are_invisible(
         make_csv("a", "old", owned=(GOOSE,), group="g", targets=""),
         make_csv("a", "new", owned=(GOOSE,), group="g", targets="", phase="Pending",
                  reason="RequirementsUnknown"),
+        copy_of(make_csv("b", "copied", owned=(GOOSE,), group="gb", targets=""), "a"),
     )
     assert model.csv("a", "new").verdict.reason == "OwnerConflict"
+    assert model.copies_of("b", "copied") == ["a"]
     assert model.csv("a", "new").verdict.message == "conflicting CRD owner in namespace"
     assert model.csv("a", "old").verdict is None
     conflict = [f for f in model.findings() if f.code == "OwnerConflict"]
