@@ -122,3 +122,34 @@ def test_catalog_flag_is_accepted_and_repeatable() -> None:
          "--catalog", "/c2"]
     )
     assert args.catalogs == ["openshift-marketplace/community-operators=/c1", "/c2"]
+
+
+def _run_on_a_terminal(env: dict[str, str]) -> str:
+    """The text output of ``check --sample`` written to a pseudo-terminal."""
+    import os
+    import pty
+
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "olmtui", "check", "--sample"],
+                               stdout=follower, stderr=subprocess.DEVNULL, env=env)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal closes when the process exits
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    process.wait(timeout=120)
+    os.close(leader)
+    return b"".join(chunks).decode()
+
+
+def test_text_is_coloured_on_a_terminal_unless_no_color_is_set() -> None:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    assert "\x1b[1;31mERRORS (" in _run_on_a_terminal(env)
+    assert "\x1b[" not in _run_on_a_terminal({**env, "NO_COLOR": "1"})
