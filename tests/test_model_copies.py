@@ -12,7 +12,12 @@ from model_builders import (
 )
 from model_builders import csv as make_csv
 
-from olmtui.model.copies import copies_disabled, copy_source, expected_copy_namespaces
+from olmtui.model.copies import (
+    copies_disabled,
+    copy_source,
+    expected_copy_namespaces,
+    olmconfig_condition,
+)
 
 
 def global_setup(*extra, phase="Succeeded", reason="InstallSucceeded"):
@@ -147,3 +152,25 @@ def test_r_copy_8_present_count_is_every_copy():
     assert model.copied_csvs().present == 2
     assert model.copied_csvs().missing == () and model.copied_csvs().stale == ()
     assert not {"MissingCopiedCSV", "StaleCopiedCSV"} & codes(model)
+
+
+def test_r_copy_8_olmconfig_condition_table():
+    assert olmconfig_condition(False, False, False) == (
+        "False", "CopiedCSVsEnabled", "Copied CSVs are enabled and present across the cluster")
+    assert olmconfig_condition(False, True, True)[2] == (
+        "Copied CSVs are enabled and at least one copied CSVs is missing")
+    assert olmconfig_condition(True, False, True)[:2] == ("False", "CopiedCSVsDisabled")
+    assert olmconfig_condition(True, True, False)[0] == "True"
+
+
+def test_r_copy_8_stale_olmconfig_condition_is_reported():
+    config = olmconfig(False)
+    config["status"] = {"conditions": [{
+        "type": "DisabledCopiedCSVs", "status": "False", "reason": "CopiedCSVsEnabled",
+        "message": "Copied CSVs are enabled and present across the cluster"}]}
+    source, objs = global_setup(config)
+    model, store = model_of(*objs, copy_of(source, "a"), copy_of(source, "b"))
+    assert "CopiedCSVsConditionStale" not in codes(model)
+    store.apply("DELETED", copy_of(source, "b"))
+    stale = next(f for f in model.findings() if f.code == "CopiedCSVsConditionStale")
+    assert "at least one copied CSVs is missing" in stale.message

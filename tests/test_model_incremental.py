@@ -104,7 +104,21 @@ subscriptions = st.builds(
 )
 install_plans = st.builds(install_plan, names(NS), st.just("p1"),
                           names(["Complete", "RequiresApproval"]), st.booleans())
-olmconfigs = st.builds(olmconfig, names([None, True, False]))
+def olmconfig_with(disabled, condition):
+    config = olmconfig(disabled)
+    if condition:
+        config["status"] = {"conditions": [{
+            "type": "DisabledCopiedCSVs", "status": condition[0], "reason": condition[1],
+            "message": condition[2]}]}
+    return config
+
+
+olmconfigs = st.builds(olmconfig_with, names([None, True, False]), names([
+    None,
+    ("False", "CopiedCSVsEnabled", "Copied CSVs are enabled and present across the cluster"),
+    ("True", "CopiedCSVsDisabled", "Copied CSVs are disabled and no unexpected copied CSVs "
+     "were found for operators installed in AllNamespace mode"),
+]))
 manifests = st.builds(
     lambda catalog, modes: package_manifest(catalog, "openshift-marketplace", "pkg", "head.v1",
                                             [{"type": t, "supported": True} for t in modes]),

@@ -101,3 +101,31 @@ def stale_reason(namespace: str, annotated: bool, source: CopySource, parent: st
         return source.not_copied
     return (f"OperatorGroup {source.group} does not target {namespace}, so OLM prunes it at the "
             "group's next sync (R-COPY-5)")
+
+
+def olmconfig_condition(disabled: bool, missing: bool, unexpected: bool) -> tuple[str, str, str]:
+    """R-COPY-8: the ``DisabledCopiedCSVs`` condition OLM writes on the OLMConfig, as
+    ``(status, reason, message)``. ``missing``: some CSV of a global group lacks a copy;
+    ``unexpected``: copies of a global group's CSV exist while copies are disabled."""
+    if not disabled:
+        if missing:
+            return ("False", "CopiedCSVsEnabled",
+                    "Copied CSVs are enabled and at least one copied CSVs is missing")
+        return ("False", "CopiedCSVsEnabled",
+                "Copied CSVs are enabled and present across the cluster")
+    if unexpected:
+        return ("False", "CopiedCSVsDisabled",
+                "Copied CSVs are disabled and at least one unexpected copied CSV was found for "
+                "an operator installed in AllNamespace mode")
+    return ("True", "CopiedCSVsDisabled",
+            "Copied CSVs are disabled and no unexpected copied CSVs were found for operators "
+            "installed in AllNamespace mode")
+
+
+def observed_condition(olmconfig: Obj | None) -> tuple[str, str, str] | None:
+    """The ``DisabledCopiedCSVs`` condition as the OLMConfig's status shows it."""
+    for condition in ((olmconfig or {}).get("status") or {}).get("conditions") or []:
+        if isinstance(condition, Mapping) and condition.get("type") == "DisabledCopiedCSVs":
+            return (str(condition.get("status") or ""), str(condition.get("reason") or ""),
+                    str(condition.get("message") or ""))
+    return None

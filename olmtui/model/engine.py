@@ -34,6 +34,8 @@ from olmtui.model.copies import (
     copy_source,
     expected_copy_namespaces,
     has_operator_namespace,
+    observed_condition,
+    olmconfig_condition,
     stale_reason,
 )
 from olmtui.model.installmodes import install_mode_set, install_mode_verdict
@@ -137,6 +139,7 @@ class Model:
         # -- indices of the cached objects
         self._namespaces: dict[str, dict[str, str]] = {}
         self._inferred: set[str] = set()
+        self._active: set[str] = set()
         self._ogs: dict[str, dict[str, Obj]] = {}
         self._csvs: dict[str, dict[str, Obj]] = {}
         self._subs: dict[str, dict[str, Obj]] = {}
@@ -261,11 +264,14 @@ class Model:
     # -- indexing: one handler per kind --------------------------------------------------------
     def _on_namespace(self, change: Change) -> None:
         name = change.key.name
+        self._active.discard(name)
         if change.new is None:
             self._namespaces.pop(name, None)
             self._inferred.discard(name)
         else:
             self._namespaces[name] = dict(_labels(change.new))
+            if (change.new.get("status") or {}).get("phase") == "Active":
+                self._active.add(name)
             inferred = (_meta(change.new).get("annotations") or {}).get(INFERRED_ANNOTATION)
             if inferred == "true":
                 self._inferred.add(name)
@@ -957,9 +963,25 @@ class Model:
                               owners)]
 
     def _recompute_olmconfig(self) -> None:
-        """R-COPY-7 finding; cheap (one count per global group), so done on every batch."""
-        if not copies_disabled(self._olmconfig):
+        """R-COPY-7 and R-COPY-8 findings; cheap (one look per CSV of a global group), so
+        done on every batch."""
+        disabled = copies_disabled(self._olmconfig)
+        sources = [(og[0], name) for og in self._global_ogs for name in self._csvs.get(og[0], {})]
+        found = []
+        if disabled:
+            found.append(F.copies_disabled(len(sources)))
+        observed = observed_condition(self._olmconfig)
+        if observed is not None:
+            # R-COPY-8 counts, for every CSV of a global group, its copies against the
+            # Active namespaces minus one, whatever the CSV's own state.
+            wanted = len(self._active) - 1
+            expected = olmconfig_condition(
+                disabled, any(len(self._copies.get(s, ())) != wanted for s in sources),
+                any(s in self._copies for s in sources),
+            )
+            if observed != expected:
+                found.append(F.olmconfig_condition_stale(observed, expected))
+        if found:
+            self._findings[("olmconfig",)] = tuple(found)
+        else:
             self._findings.pop(("olmconfig",), None)
-            return
-        count = sum(len(self._csvs.get(og[0], {})) for og in self._global_ogs)
-        self._findings[("olmconfig",)] = (F.copies_disabled(count),)

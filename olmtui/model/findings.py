@@ -428,3 +428,13 @@ def replacement_cycle(namespace: str, name: str, cycle: Sequence[str]) -> Findin
         "that should no longer be installed.",
         "R-CSV-R", tuple(ObjectRef(CSV, namespace, c) for c in cycle if c != name),
     )
+
+
+def olmconfig_condition_stale(observed: Sequence[str], expected: Sequence[str]) -> Finding:
+    return Finding(
+        "info", "CopiedCSVsConditionStale", "OLMConfig", "", "cluster",
+        f"The OLMConfig's DisabledCopiedCSVs condition says {observed[1]}: '{observed[2]}', but "
+        f"the copies present now call for {expected[1]}: '{expected[2]}' (R-COPY-8). OLM "
+        "rewrites it at its next OLMConfig sync; until then do not trust it.",
+        "R-COPY-8",
+    )
