@@ -1,8 +1,9 @@
 """The readable ``olmtui check`` output, rendered from the JSON report dict.
 
 Short and scannable: the counts, then the findings grouped by severity (errors first),
-then one block per OperatorGroup (targets, members, conflicts), the CSVs that are in no
-single group, copied-CSV status and the Subscriptions with their effective approval.
+then one block per OperatorGroup (targets, members, the conflicts of each member; which
+groups merely intersect is left to the JSON), the CSVs that are in no group, copied-CSV
+status and the Subscriptions with their effective approval.
 Long namespace lists and long runs of one finding code are cut, with a count of what was
 left out (``--output json`` has everything). Every name and message comes from the
 cluster, so control characters are escaped before printing: nothing in them can move the
@@ -169,17 +170,12 @@ def _operator_groups(out: _Writer, report: Report) -> None:
     if report["operatorGroups"]:
         out.heading("OPERATOR GROUPS")
     for og in report["operatorGroups"]:
-        flags = "  static" if og["static"] else ""
-        out.line(f"  {_ref(og['namespace'], og['name'])}  {safe(og.get('mode', ''))}{flags}")
-        out.line(f"    targets: {_names(og['targetNamespaces'])}")
+        flags = ", static" if og["static"] else ""
+        out.line(f"  {_ref(og['namespace'], og['name'])}  {safe(og.get('mode', ''))}{flags}, "
+                 f"targets: {_names(og['targetNamespaces'])}")
         if og["statusNamespaces"] != og["targetNamespaces"]:
             observed = og["statusNamespaces"]
             out.line(f"    status.namespaces: {'absent' if observed is None else _names(observed)}")
-        if og["intersecting"]:
-            out.wrapped("intersects: " + "; ".join(
-                f"{safe(i['operatorGroup'])} in {_names(i['namespaces'], 3)}"
-                for i in og["intersecting"]
-            ), 4)
         if og["providedAPIs"] != og["expectedProvidedAPIs"]:
             out.wrapped(f"olm.providedAPIs: {_names(og['providedAPIs'])}; "
                         f"expected: {_names(og['expectedProvidedAPIs'])}", 4)
