@@ -344,10 +344,12 @@ class VirtualTable(ScrollView, can_focus=True):
             if isinstance(cell, Text):
                 text = cell.copy()
                 text.no_wrap = True
-                text.end = ""
+                if text.style:  # Text.render paints spans only: make the base style one
+                    text.stylize_before(text.style)
+                    text.style = ""
                 if size is not None:
                     text.truncate(size, overflow="ellipsis", pad=index < last)
-                segments.extend(text.render(console))
+                segments.extend(text.render(console, end=""))
             else:
                 segments.append(Segment(_fit_text(cell, size, pad=index < last)))
             if index < last:
