@@ -6,6 +6,7 @@ and a started server with an aiohttp session pointed at it.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -48,8 +49,9 @@ def csv_names(objs: list[Obj]) -> list[tuple[str, str]]:
 async def serving(
     objs: list[Obj] | None = None, **options: Any,
 ) -> AsyncIterator[tuple[LoopbackAPIServer, aiohttp.ClientSession]]:
-    """A started server holding ``objs`` (default: every test object) and a session."""
-    server = LoopbackAPIServer(**options)
+    """A started server holding ``objs`` (default: every test object) and a session.
+    Watches end after 10 s unless told otherwise, so a broken stream fails, not hangs."""
+    server = LoopbackAPIServer(**{"watch_timeout": 10.0, **options})
     server.state.load(all_objects() if objs is None else objs)
     await server.start()
     try:
@@ -68,11 +70,16 @@ async def get_json(session: aiohttp.ClientSession, path: str, *, accept: str | N
         return json.loads(body)
 
 
-async def read_events(response: aiohttp.ClientResponse, count: int) -> list[Obj]:
-    """The next ``count`` watch events of a stream (each one JSON line)."""
+async def read_events(response: aiohttp.ClientResponse, count: int,
+                      timeout: float = 10.0) -> list[Obj]:
+    """The next ``count`` watch events of a stream (each one JSON line); a missing event
+    fails after ``timeout`` seconds instead of hanging the test."""
     events = []
     while len(events) < count:
-        line = await response.content.readline()
+        try:
+            line = await asyncio.wait_for(response.content.readline(), timeout)
+        except TimeoutError:
+            raise AssertionError(f"no watch event after {len(events)} of {count}") from None
         assert line, f"stream ended after {len(events)} events"
         events.append(json.loads(line))
     return events
