@@ -10,6 +10,7 @@ per ``version``.
 
 from __future__ import annotations
 
+from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -100,13 +101,52 @@ UID_LABEL_PREFIX = "olm.operatorgroup.uid/"
 INFERRED_ANNOTATION = "olmtui.dev/inferred"
 
 
+#: One intersecting group as another group sees it: where they meet, and what it claims.
+_Entry = tuple[Intersection, APISet]
+
+
 @dataclass(slots=True)
 class _Links:
     """A group's view of the others (R-API-4): who intersects it, where, and which APIs the
-    intersecting groups claim (API -> [(group ref, namespaces)])."""
+    intersecting groups claim (API -> {group: (group ref, namespaces)}).
 
-    intersecting: tuple[Intersection, ...] = ()
-    claims: dict[str, list[tuple[str, tuple[str, ...]]]] = field(default_factory=dict)
+    Kept patchable: when one other group changes only its entry is replaced, so a change to
+    one group costs O(groups it meets), not O(groups²).
+    """
+
+    entries: dict[NSKey, _Entry] = field(default_factory=dict)
+    order: list[NSKey] = field(default_factory=list)
+    claims: dict[str, dict[NSKey, tuple[str, tuple[str, ...]]]] = field(default_factory=dict)
+    _intersecting: tuple[Intersection, ...] | None = None
+
+    @property
+    def intersecting(self) -> tuple[Intersection, ...]:
+        if self._intersecting is None:
+            self._intersecting = tuple(self.entries[k][0] for k in self.order)
+        return self._intersecting
+
+    def put(self, other: NSKey, entry: _Entry | None) -> bool:
+        """Replace ``other``'s entry; says whether the claims changed."""
+        old = self.entries.pop(other, None)
+        if old == entry:
+            if entry is not None:
+                self.entries[other] = entry
+            return False
+        self._intersecting = None
+        if old is not None:
+            self.order.pop(bisect_left(self.order, other))
+            for api in old[1]:
+                held = self.claims[api]
+                del held[other]
+                if not held:
+                    del self.claims[api]
+        if entry is not None:
+            self.entries[other] = entry
+            insort(self.order, other)
+            for api in entry[1]:
+                self.claims.setdefault(api, {})[other] = (entry[0].operator_group,
+                                                          entry[0].namespaces)
+        return bool((old and old[1]) or (entry and entry[1]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +285,7 @@ class Model:
     def _reset_dirty(self) -> None:
         self._d_selection: set[NSKey] = set()
         self._d_links: set[NSKey] = set()
+        self._d_patches: set[tuple[NSKey, NSKey]] = set()
         self._d_csvs: set[NSKey] = set()
         self._d_og_states: set[NSKey] = set()
         self._d_sources: set[NSKey] = set()
@@ -316,7 +357,7 @@ class Model:
         if before != after:
             candidates = self._intersecting_candidates(before)
             candidates |= self._intersecting_candidates(after)
-            self._d_links |= candidates - {key}
+            self._d_patches |= {(other, key) for other in candidates if other != key}
         new_status = self._status_set(change.new)
         new_uid = uid_label(change.new) if change.new else None
         if old_uid != new_uid:
@@ -524,6 +565,9 @@ class Model:
             self._recompute_selection(key)
         for key in self._d_links:
             self._recompute_links(key)
+        for key, other in self._d_patches:
+            if key not in self._d_links:
+                self._patch_links(key, other)
         for key in self._d_csvs:
             self._recompute_csv(key)
         for key in self._d_og_states:
@@ -554,28 +598,38 @@ class Model:
             self._d_sub_ns.add(key[0])
         self._d_og_states.add(key)
 
+    def _link_entry(self, key: NSKey, other: NSKey) -> _Entry | None:
+        """R-API-4 / R-OG-4: where ``other`` meets ``key`` and what it claims, if they meet."""
+        effective = self._effective.get(key)
+        theirs = self._effective.get(other)
+        if not effective or not theirs:
+            return None
+        where = nsset.intersection(effective, theirs)
+        if not where:
+            return None
+        return Intersection(ref(*other), _sorted_ns(where)), self._og_apis[other]
+
     def _recompute_links(self, key: NSKey) -> None:
-        """R-API-4 / R-OG-4: the groups meeting this one, where, and what they claim."""
+        """A group's whole view of the others, rebuilt."""
         effective = self._effective.get(key)
         if effective is None:
             return
-        intersecting = []
-        claims: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
-        for other in sorted(self._intersecting_candidates((effective, frozenset()))):
-            if other == key:
-                continue
-            where = nsset.intersection(effective, self._effective[other])
-            if not where:
-                continue
-            namespaces = _sorted_ns(where)
-            other_ref = ref(*other)
-            intersecting.append(Intersection(other_ref, namespaces))
-            for api in self._og_apis[other]:
-                claims.setdefault(api, []).append((other_ref, namespaces))
-        links = _Links(tuple(intersecting), claims)
+        links = _Links()
+        for other in self._intersecting_candidates((effective, frozenset())):
+            if other != key:
+                links.put(other, self._link_entry(key, other))
         old = self._links.get(key)
         self._links[key] = links
         if old is None or old.claims != links.claims:
+            self._mark_csvs_of(key[0])
+        self._d_og_states.add(key)
+
+    def _patch_links(self, key: NSKey, other: NSKey) -> None:
+        """One other group changed: replace its entry in this group's view."""
+        links = self._links.get(key)
+        if links is None:
+            return
+        if links.put(other, self._link_entry(key, other)):
             self._mark_csvs_of(key[0])
         self._d_og_states.add(key)
 
@@ -697,7 +751,7 @@ class Model:
         """§15.1: per intersecting group, the CSV's APIs it claims and where both reach."""
         by_group: dict[str, tuple[list[str], tuple[str, ...]]] = {}
         for api in provided:
-            for group, namespaces in links.claims.get(api, ()):
+            for group, namespaces in links.claims.get(api, {}).values():
                 by_group.setdefault(group, ([], namespaces))[0].append(api)
         return tuple(
             Conflict(group, api_list(apis), namespaces)
