@@ -91,3 +91,8 @@ def test_r_mem_1_csv_outside_every_group_is_listed_on_its_own() -> None:
     section = text[text.index("CSVs IN NO OPERATORGROUP"):text.index("COPIED CSVs")]
     assert "default/broken.v0.0.1  no status" in section
     assert "etcdoperator" not in section
+
+
+def test_r_upg_5_subscription_line_shows_next_bundle_and_hops_to_head() -> None:
+    text = render_text(build_report())
+    assert "next etcdoperator.v0.9.2 (2 hops to etcdoperator.v0.9.4)" in " ".join(text.split())

@@ -64,7 +64,10 @@ def _colour_wanted() -> bool:
 def run(args: argparse.Namespace) -> int:
     _check_inputs(args)
     from olmtui.model.engine import Model
+    from olmtui.model.upgrades import channel_states, upgrade_hook
     from olmtui.report import dumps, has_errors, render_text, report_json
+    from olmtui.report.health import health_findings
+    from olmtui.sources.catalogs import catalog_from_packagemanifests, load_catalog
     from olmtui.sources.snapshot import load_snapshot
     from olmtui.store import Store
 
@@ -79,8 +82,14 @@ def run(args: argparse.Namespace) -> int:
             load_result = load_snapshot([str(sample_path)], store)
     else:
         load_result = load_snapshot(args.paths, store)
-    source_kind = "live" if args.live else "snapshot"
-    report = report_json(source_kind, Model(store), store, load_result)
+    # --catalog content first: it beats PackageManifests for the same CatalogSource.
+    catalogs = [*(load_catalog(spec) for spec in args.catalogs),
+                *catalog_from_packagemanifests(store.list("PackageManifest"))]
+    model = Model(store, upgrades=upgrade_hook(catalogs))
+    report = report_json(
+        "live" if args.live else "snapshot", model, store, load_result,
+        channels=channel_states(catalogs), health=health_findings(store, catalogs),
+    )
     if args.output == "json":
         sys.stdout.write(dumps(report))
     else:

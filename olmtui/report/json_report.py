@@ -23,6 +23,7 @@ from olmtui.model.types import (
     SubscriptionState,
     UpgradeInfo,
 )
+from olmtui.report.health import without_model_duplicates
 from olmtui.store import Store
 
 FORMAT = 1
@@ -227,17 +228,23 @@ def report_json(
     load_result: LoadSummary | None = None,
     channels: Iterable[ChannelState] = (),
     upgrade_count: int | None = None,
+    health: Iterable[Finding] = (),
 ) -> Report:
     """The whole report as a JSON-ready dict.
 
     ``load_result`` describes a snapshot load (its paths, counts and the loader's own
     findings, such as unreadable documents); without it (live mode) the source has no paths
     and ``objects`` is the number of objects cached. ``upgrade_count`` is the live
-    watcher's count of CSV upgrades, for the ``csv_upgrade_count`` metric.
+    watcher's count of CSV upgrades, for the ``csv_upgrade_count`` metric. ``health`` holds
+    the findings of the rules outside the model (``olmtui.report.health``); one the model
+    already reports (same code on the same object) is left out.
     """
-    findings = sorted_findings(
-        [*(load_result.findings if load_result is not None else ()), *model.findings()]
-    )
+    model_findings = model.findings()
+    findings = sorted_findings([
+        *(load_result.findings if load_result is not None else ()),
+        *model_findings,
+        *without_model_duplicates(health, model_findings),
+    ])
     operator_groups = sorted(model.operator_groups(), key=lambda o: (o.namespace, o.name))
     csvs = sorted(model.csvs(), key=lambda c: (c.namespace, c.name))
     copies = model.copied_csvs()

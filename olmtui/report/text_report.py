@@ -226,10 +226,22 @@ def _subscriptions(out: _Writer, subscriptions: Iterable[dict[str, Any]]) -> Non
         plan = sub["installPlan"]
         if plan is not None:
             details.append(f"InstallPlan {safe(plan['name'])} {safe(plan['phase'] or '')}".rstrip())
-        upgrade = sub["upgrade"]
-        if upgrade["graph"] != "none":
-            details.append(f"next {safe(upgrade['next'] or 'none')}")
+        details += _upgrade_details(sub)
         out.wrapped(", ".join(details), 4)
+
+
+def _upgrade_details(sub: dict[str, Any]) -> list[str]:
+    """Where the Subscription goes next (R-UPG-2, R-UPG-5), when a graph is known."""
+    upgrade = sub["upgrade"]
+    if upgrade["graph"] == "none":
+        return []
+    path = upgrade["path"]
+    if upgrade["next"]:
+        to_head = f" ({len(path)} hops to {safe(path[-1])})" if len(path) > 1 else ""
+        return [f"next {safe(upgrade['next'])}{to_head}"]
+    if sub["installedCSV"] and sub["installedCSV"] == upgrade["head"]:
+        return ["at the channel head"]
+    return ["no upgrade known from here"]
 
 
 def render_text(report: Report, *, colour: bool = False) -> str:

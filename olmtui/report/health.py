@@ -1,0 +1,66 @@
+"""The findings ``olmtui check`` adds to the model's: catalogs, Subscriptions, InstallPlans,
+upgrades.
+
+The model keeps the group rules incrementally; the health rules (CatalogSource health
+R-SUB-8, Subscription conditions §12, InstallPlans and approval R-SUB-4/R-IP-2, upgrade
+graphs §9) are pure functions over the cached objects and the catalog content. The report
+must say what the screens say, so it runs the same rules on the same objects; where a rule
+and the model report the same code on the same object, the model's finding is kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from olmtui.model.catalog import Catalog
+from olmtui.model.catalog_health import catalog_findings
+from olmtui.model.subscription_health import namespace_subscription_findings
+from olmtui.model.types import Finding
+from olmtui.model.upgrades import upgrade_findings
+from olmtui.store import Obj, Store, is_copied_csv
+
+
+def _csvs_by_namespace(store: Store) -> dict[str, dict[str, Obj]]:
+    """Non-copied CSVs (R-COPY-1) by namespace and name: the installed ones."""
+    by_ns: dict[str, dict[str, Obj]] = {}
+    for csv in store.list("ClusterServiceVersion"):
+        if not is_copied_csv(csv):
+            meta = csv.get("metadata") or {}
+            by_ns.setdefault(meta.get("namespace") or "", {})[meta.get("name") or ""] = csv
+    return by_ns
+
+
+def health_findings(store: Store, catalogs: Sequence[Catalog] = ()) -> list[Finding]:
+    """Catalog, Subscription, InstallPlan and upgrade findings for the cached objects.
+
+    ``catalogs`` is the catalog content known (``--catalog`` and PackageManifests); its load
+    problems are findings too. Upgrade rules need edges, so only catalog content (not
+    PackageManifests) feeds them.
+    """
+    subs = list(store.list("Subscription"))
+    found = catalog_findings(store.list("CatalogSource"), subs)
+    by_ns = _csvs_by_namespace(store)
+    plans_known = store.count("InstallPlan") > 0
+    for namespace in sorted({(s.get("metadata") or {}).get("namespace") or "" for s in subs}):
+        found += namespace_subscription_findings(
+            namespace, store.list("Subscription", namespace),
+            store.list("InstallPlan", namespace), by_ns.get(namespace, {}).values(),
+            install_plans_known=plans_known,
+        )
+    content = [c for c in catalogs if c.graph == "catalog"]
+    if content:
+        found += upgrade_findings(content, subs, by_ns)
+    for catalog in catalogs:
+        found += catalog.findings
+    return found
+
+
+def _key(finding: Finding) -> tuple[str, str, str, str]:
+    return (finding.code, finding.kind, finding.namespace, finding.name)
+
+
+def without_model_duplicates(health: Iterable[Finding], model: Iterable[Finding]) -> list[Finding]:
+    """The health findings the model has not already reported: when both speak of one code on
+    one object, the model's wording stays (as on the screens)."""
+    known = {_key(f) for f in model}
+    return [f for f in health if _key(f) not in known]
