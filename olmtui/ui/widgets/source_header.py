@@ -13,6 +13,8 @@ _STATE_STYLES = {
     "reconnecting": "bold red",
     "unavailable": "bold red",
     "no access": "bold magenta",
+    "connecting": "bold yellow",
+    "stopped": "bold",
 }
 
 
@@ -34,21 +36,29 @@ def _fit_left(label: str, room: int) -> str:
 
 
 def header_text(session: Session, view_title: str, width: int = 200) -> Text:
-    """Plain Text (never markup): labels and paths come from the user and the cluster."""
+    """Plain Text (never markup): labels and paths come from the user and the cluster.
+
+    What must survive a narrow terminal comes first: the view, the source, the connection
+    state and the age of the last event; the status detail and the no-access list take
+    what is left and end in an ellipsis.
+    """
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(" olmtui ", style="bold reverse")
     text.append(f" {view_title} ", style="bold")
     text.append("│ ", style="dim")
     text.append(f"{session.kind}: ", style="dim")
-    status_room = 45 if session.status is not None else 0
-    text.append(_fit_left(session.label, max(width - text.cell_len - status_room, 12)))
-    if session.status is not None:
-        status = session.status()
-        text.append(" │ ", style="dim")
-        text.append(status.state, style=_STATE_STYLES.get(status.state, "bold"))
+    status = session.status() if session.status is not None else None
+    essential = Text()
+    if status is not None:
+        essential.append(" │ ", style="dim")
+        essential.append(status.state, style=_STATE_STYLES.get(status.state, "bold"))
+        essential.append(f" · {_age(status.last_event_age)}", style="dim")
+    room = width - text.cell_len - essential.cell_len
+    text.append(_fit_left(session.label, max(room, 16)))
+    text.append_text(essential)
+    if status is not None:
         if status.detail:
-            text.append(f" {status.detail}", style="dim")
-        text.append(f" · {_age(status.last_event_age)}", style="dim")
+            text.append(f" · {status.detail}", style="dim")
         if status.no_access:
             text.append(f" · no access: {', '.join(status.no_access)}", style="magenta")
     return text

@@ -1,0 +1,111 @@
+"""Take an SVG of each main screen for the README: ``python scripts/screenshots.py``.
+
+The screens show ``olmtui demo``'s cluster (real operators on a loopback API server) as it
+stands once the watcher has listed it, before the script changes anything; ``--sample``
+uses a replay of the packaged sample cluster instead. SVGs go to ``screenshots/`` as they
+are (no conversion: the README shows SVGs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections.abc import Awaitable, Callable
+from importlib.resources import files
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from olmtui.ui.app import OlmApp
+from olmtui.ui.session import Session
+
+OUT = Path(__file__).resolve().parent.parent / "screenshots"
+SIZE = (140, 42)
+#: The demo script waits this long before its first change: long enough for every shot.
+QUIET = 3600.0
+
+Step = Callable[[Pilot], Awaitable[None]]
+
+
+async def _view(pilot: Pilot, name: str, *keys: str) -> None:
+    while len(pilot.app.screen_stack) > 1:  # leave any detail or graph open before
+        pilot.app.pop_screen()
+        await pilot.pause(0.1)
+    pilot.app.show_view(name)  # type: ignore[attr-defined]
+    await pilot.pause(0.3)
+    if keys:
+        await pilot.press(*keys)
+        await pilot.pause(0.3)
+
+
+def shots(subscription_filter: str) -> list[tuple[str, Step]]:
+    """(file name, how to get there) for every main screen."""
+    async def graph(pilot: Pilot) -> None:
+        await _view(pilot, "subscriptions", "slash", *subscription_filter, "enter")
+        await pilot.press("g")
+        await pilot.pause(0.5)
+
+    async def detail(pilot: Pilot) -> None:
+        await _view(pilot, "findings", "slash", *"OwnerConflict", "enter")
+        await pilot.press("enter")
+        await pilot.pause(0.5)
+
+    simple = [
+        ("overview", "overview"), ("namespaces", "namespaces"),
+        ("operatorgroups", "operatorgroups"), ("csvs", "csvs"),
+        ("subscriptions", "subscriptions"), ("findings", "findings"),
+        ("catalogs", "catalogs"), ("changes", "changes"),
+    ]
+    steps: list[tuple[str, Step]] = [
+        (name, lambda pilot, view=view: _view(pilot, view)) for name, view in simple
+    ]
+    steps.append(("graph", graph))
+    steps.append(("object-detail", detail))
+    return steps
+
+
+async def take(session: Session, subscription_filter: str) -> list[Path]:
+    app = OlmApp(session)
+    written = []
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.5)
+        if session.kind == "demo":
+            while not session.store.count("ClusterServiceVersion"):
+                await pilot.pause(0.2)
+            await pilot.pause(2.0)
+        for name, step in shots(subscription_filter):
+            await step(pilot)
+            path = OUT / f"{name}.svg"
+            path.write_text(app.export_screenshot(title=f"olmtui: {name}"))
+            written.append(path)
+    return written
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sample", action="store_true",
+                        help="replay the packaged sample cluster instead of the demo")
+    args = parser.parse_args()
+    OUT.mkdir(exist_ok=True)
+    if args.sample:
+        from olmtui.ui.session_builders import snapshot_session
+
+        sample = str(files("olmtui").joinpath("samples", "cluster.yaml"))
+        written = asyncio.run(take(snapshot_session([sample], label="sample cluster"),
+                                   "etcd"))
+    else:
+        from olmtui.commands.demo import connection_state
+        from olmtui.demo.cluster import DemoCluster
+
+        with DemoCluster(QUIET, cycles=1) as cluster:
+            session = Session(cluster.store, cluster.model, "demo", cluster.label,
+                              catalogs=[cluster.catalog], runner=cluster.run,
+                              status=lambda: connection_state(cluster))
+            written = asyncio.run(take(session, "keycloak"))
+    for path in written:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
