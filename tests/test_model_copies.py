@@ -120,8 +120,9 @@ def test_r_copy_6_copy_without_operator_namespace_annotation():
 
 
 def test_r_copy_5_group_no_longer_targets_namespace():
-    """The parent's annotation still includes the namespace (not yet rewritten) but the
-    group's status no longer does: OLM prunes at the group's sync."""
+    """The group's status no longer includes the namespace but the parent's annotation (not
+    yet rewritten) still does: the group's sync only queues the copy for the R-COPY-6 checks,
+    which keep it until OLM rewrites the parent's annotations (R-MEM-3)."""
     source = make_csv("op", "x", modes=("MultiNamespace",), group="g", targets="a,b")
     model, _ = model_of(
         namespace("op"), namespace("a"), namespace("b"),
@@ -174,3 +175,14 @@ def test_r_copy_8_stale_olmconfig_condition_is_reported():
     store.apply("DELETED", copy_of(source, "b"))
     stale = next(f for f in model.findings() if f.code == "CopiedCSVsConditionStale")
     assert "at least one copied CSVs is missing" in stale.message
+
+
+def test_r_copy_3_copy_in_a_namespace_that_no_longer_exists():
+    source, objs = global_setup()
+    store_objs = [o for o in objs if o["metadata"]["name"] != "b"]
+    model, store = model_of(*store_objs, copy_of(source, "a"), copy_of(source, "b"))
+    stale = model.copied_csvs().stale
+    assert [(s.namespace, s.name) for s in stale] == [("b", "x")]
+    assert "not an existing namespace" in stale[0].reason
+    store.apply("ADDED", namespace("b"))
+    assert model.copied_csvs().stale == ()

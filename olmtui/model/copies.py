@@ -72,7 +72,7 @@ class CopySource:
     garbage collection deletes every copy of this source (R-COPY-6: parent gone or failed
     with a conflict); ``parent_targets`` is the parent's parsed ``olm.targetNamespaces``;
     ``not_copied`` explains why an existing parent expects no copies at all; ``group`` is the
-    parent's group reference, for the per-namespace prune reason (R-COPY-5).
+    parent's group reference, for the per-namespace reason (R-COPY-3).
     """
 
     expected: frozenset[str] = frozenset()
@@ -85,8 +85,9 @@ class CopySource:
 def stale_reason(namespace: str, annotated: bool, source: CopySource, parent: str) -> str | None:
     """Why a copy present in ``namespace`` is not expected there, or ``None`` when it is.
 
-    OLM deletes the copy for the R-COPY-6 reasons; for the others it either prunes it at the
-    group's next sync (R-COPY-5/7) or leaves it behind without refreshing it.
+    OLM deletes the copy for the R-COPY-6 reasons; for the others it either prunes it
+    (R-COPY-5 queues it for the R-COPY-6 checks, R-COPY-7) or leaves it behind without
+    refreshing it.
     """
     if not annotated:
         return "it has no olm.operatorNamespace annotation, so OLM deletes it (R-COPY-6)"
@@ -99,8 +100,10 @@ def stale_reason(namespace: str, annotated: bool, source: CopySource, parent: st
         return None
     if source.not_copied:
         return source.not_copied
-    return (f"OperatorGroup {source.group} does not target {namespace}, so OLM prunes it at the "
-            "group's next sync (R-COPY-5)")
+    # An active, copiable parent whose targets include the namespace: only a namespace that
+    # does not exist (any more) gets no copy (R-COPY-3).
+    return (f"{namespace} is not an existing namespace that OperatorGroup {source.group} "
+            "targets, so OLM keeps no copy there (R-COPY-3)")
 
 
 def olmconfig_condition(disabled: bool, missing: bool, unexpected: bool) -> tuple[str, str, str]:
