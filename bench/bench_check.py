@@ -5,7 +5,7 @@ run and over the same files:
 
 (a) parses them with ``yaml.load_all(bytes, Loader=yaml.CSafeLoader)`` and nothing else;
 (b) runs the whole of ``olmtui check --output json`` in-process (load into the store, model,
-    report, JSON text), the same calls ``olmtui/commands/check.py`` makes;
+    health rules, report, JSON text) through ``olmtui.commands.check.check``;
 
 and prints ``check/parse ratio`` (target <= 1.25), then runs ``python -m olmtui check
 --output json`` in a subprocess for its peak RSS (target <= 1 GB), and finally times one
@@ -37,9 +37,10 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_snapshot import GLOBAL_NS, Sizes, generate
 
+from olmtui.cli import build_parser
+from olmtui.commands.check import check
 from olmtui.model.engine import Model
-from olmtui.report import dumps, report_json
-from olmtui.sources.snapshot import load_snapshot
+from olmtui.report import dumps
 from olmtui.store import Store
 
 RATIO_TARGET = 1.25
@@ -57,14 +58,13 @@ def parse_only(files: list[Path]) -> int:
 
 
 def check_in_process(root: Path) -> tuple[Store, Model, str]:
-    """(b): what ``olmtui check ROOT --output json`` does, without the argument parsing."""
-    store = Store()
-    load_result = load_snapshot([str(root)], store)
-    model = Model(store)
-    text = dumps(report_json("snapshot", model, store, load_result))
+    """(b): ``olmtui check ROOT --output json`` as the command runs it, printing included."""
+    args = build_parser().parse_args(["check", str(root), "--output", "json"])
+    checked = check(args)
+    text = dumps(checked.report)
     with open(os.devnull, "w") as sink:
         sink.write(text)
-    return store, model, text
+    return checked.store, checked.model, text
 
 
 def timed(action: Callable[[], Any]) -> tuple[float, Any]:

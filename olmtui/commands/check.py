@@ -9,10 +9,17 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import dataclass
 from importlib.resources import as_file, files
+from typing import TYPE_CHECKING
 
 from olmtui.cli import UsageError
 from olmtui.sources.live_args import add_connection_arguments
+
+if TYPE_CHECKING:
+    from olmtui.model.engine import Model
+    from olmtui.report import Report
+    from olmtui.store import Store
 
 NAME = "check"
 HELP = "Check a snapshot (or the live cluster) once and print the findings (text or JSON)."
@@ -61,11 +68,22 @@ def _colour_wanted() -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
-def run(args: argparse.Namespace) -> int:
+@dataclass(frozen=True)
+class Checked:
+    """One check: the cache as read, the model over it, and the report built from both."""
+
+    store: Store
+    model: Model
+    report: Report
+
+
+def check(args: argparse.Namespace) -> Checked:
+    """Read what ``args`` names (PATHs, the sample or the live cluster, plus ``--catalog``
+    content), derive, and build the report: everything ``run`` does but printing."""
     _check_inputs(args)
     from olmtui.model.engine import Model
     from olmtui.model.upgrades import channel_states, upgrade_hook
-    from olmtui.report import dumps, has_errors, render_text, report_json
+    from olmtui.report import report_json
     from olmtui.report.health import health_findings
     from olmtui.sources.catalogs import catalog_from_packagemanifests, load_catalog
     from olmtui.sources.snapshot import load_snapshot
@@ -90,6 +108,13 @@ def run(args: argparse.Namespace) -> int:
         "live" if args.live else "snapshot", model, store, load_result,
         channels=channel_states(catalogs), health=health_findings(store, catalogs),
     )
+    return Checked(store, model, report)
+
+
+def run(args: argparse.Namespace) -> int:
+    from olmtui.report import dumps, has_errors, render_text
+
+    report = check(args).report
     if args.output == "json":
         sys.stdout.write(dumps(report))
     else:
