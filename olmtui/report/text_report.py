@@ -68,11 +68,12 @@ class _Writer:
     def line(self, text: str = "") -> None:
         self.lines.append(text)
 
-    def wrapped(self, text: str, indent: int) -> None:
-        pad = " " * indent
+    def wrapped(self, text: str, indent: int, hang: int = 0) -> None:
+        """``text`` wrapped at WIDTH, its lines after the first ``hang`` columns deeper."""
         self.lines.extend(
-            textwrap.wrap(text, WIDTH, initial_indent=pad, subsequent_indent=pad,
-                          break_on_hyphens=False, break_long_words=False) or [pad]
+            textwrap.wrap(text, WIDTH, initial_indent=" " * indent,
+                          subsequent_indent=" " * (indent + hang),
+                          break_on_hyphens=False, break_long_words=False) or [" " * indent]
         )
 
     def heading(self, text: str, sgr: str = "1") -> None:
@@ -171,8 +172,8 @@ def _operator_groups(out: _Writer, report: Report) -> None:
         out.heading("OPERATOR GROUPS")
     for og in report["operatorGroups"]:
         flags = ", static" if og["static"] else ""
-        out.line(f"  {_ref(og['namespace'], og['name'])}  {safe(og.get('mode', ''))}{flags}, "
-                 f"targets: {_names(og['targetNamespaces'])}")
+        out.wrapped(f"{_ref(og['namespace'], og['name'])}  {safe(og.get('mode', ''))}{flags}, "
+                    f"targets: {_names(og['targetNamespaces'])}", 2, 4)
         if og["statusNamespaces"] != og["targetNamespaces"]:
             observed = og["statusNamespaces"]
             out.line(f"    status.namespaces: {'absent' if observed is None else _names(observed)}")
@@ -215,8 +216,8 @@ def _subscriptions(out: _Writer, subscriptions: Iterable[dict[str, Any]]) -> Non
     out.heading("SUBSCRIPTIONS")
     for sub in subscriptions:
         channel = f"@{safe(sub['channel'])}" if sub["channel"] else ""
-        out.line(f"  {_ref(sub['namespace'], sub['name'])}  {safe(sub['package'])}{channel} "
-                 f"from {_ref(sub['sourceNamespace'], sub['source'])}")
+        out.wrapped(f"{_ref(sub['namespace'], sub['name'])}  {safe(sub['package'])}{channel} "
+                    f"from {_ref(sub['sourceNamespace'], sub['source'])}", 2, 4)
         approval = safe(sub["approval"])
         if sub["effectiveApproval"] != sub["approval"]:
             approval += f" (effective {safe(sub['effectiveApproval'])}: another Subscription"
