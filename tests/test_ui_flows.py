@@ -5,16 +5,18 @@ Subscription) plus the published keycloak-operator alpha channel."""
 from __future__ import annotations
 
 import copy
+import io
 from importlib.resources import files
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from olmtui.model.types import ObjectRef
 from olmtui.ui.app import OlmApp
 from olmtui.ui.screens.csvs import CSVsScreen
 from olmtui.ui.screens.graph import GraphScreen
-from olmtui.ui.screens.object_detail import ObjectScreen
+from olmtui.ui.screens.object_detail import ObjectScreen, summary
 from olmtui.ui.screens.overview import OverviewScreen
 from olmtui.ui.session_builders import snapshot_session
 from olmtui.ui.widgets.virtual_table import VirtualTable
@@ -181,3 +183,20 @@ async def test_cluster_names_are_never_parsed_as_markup(app):
         await pilot.pause()
         assert isinstance(app.screen, ObjectScreen)
         assert app.screen.target.name == "[bold]x[/bold]"
+
+
+async def test_object_detail_names_the_api_behind_each_olm_api_label(app):
+    async with app.run_test(size=SIZE) as pilot:
+        target = ObjectRef("ClusterServiceVersion", "team-a", "etcdoperator.v0.9.4")
+        app.open_object(target)
+        await pilot.pause()
+        console = Console(width=200, record=True, file=io.StringIO())
+        console.print(summary(app.session.store.get(target.kind, target.namespace,
+                                                    target.name), target))
+        rendered = console.export_text()
+        assert "olm.api.2c1e6f7e17c07035" in rendered
+        assert "EtcdBackup.v1beta2.etcd.database.coreos.com: label" in rendered
+        assert not app.screen.query_one("#yaml").children  # nothing highlighted yet
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.screen.query_one("#yaml").children  # highlighted on first view

@@ -130,7 +130,10 @@ def metrics(session: Session) -> Metrics:
     def build() -> Metrics:
         csvs = session.model.csvs()
         names = {(c.namespace, c.name) for c in csvs}
-        upgrading = sum(1 for c in csvs if c.replaces and (c.namespace, c.replaces) in names)
+        if session.upgrade_count is not None:
+            upgrading = session.upgrade_count()
+        else:
+            upgrading = sum(1 for c in csvs if c.replaces and (c.namespace, c.replaces) in names)
         return Metrics(
             catalog_source_count=session.store.count("CatalogSource"),
             csv_count=len(csvs),

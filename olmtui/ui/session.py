@@ -42,5 +42,8 @@ class Session:
     load_findings: list[Finding] = field(default_factory=list)
     runner: Callable[[], Awaitable[None]] | None = None
     status: Callable[[], ConnectionState] | None = None
+    #: OLM's csv_upgrade_count as a watcher counts it (live sources); without it the
+    #: Overview counts CSVs that replace a CSV still present in their namespace.
+    upgrade_count: Callable[[], int] | None = None
     #: What the screens derive from the model, per model version (see ``ui/derived.py``).
     derived_cache: dict[str, tuple[int, Any]] = field(default_factory=dict)

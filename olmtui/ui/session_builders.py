@@ -77,4 +77,5 @@ def live_session(options: LiveOptions, catalog_specs: Sequence[str] = ()) -> Ses
         return ConnectionState(state, "", age, no_access)
 
     return Session(store, model, "live", source.label or options.context or "current context",
-                   catalogs=catalogs, runner=runner, status=status)
+                   catalogs=catalogs, runner=runner, status=status,
+                   upgrade_count=lambda: source.csv_upgrade_count)

@@ -15,7 +15,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Static
 
+from olmtui.model.apis import api_surface
 from olmtui.model.types import ObjectRef
+from olmtui.model.views import api_hash
 from olmtui.ui.formatting import phase, section
 from olmtui.ui.related import related
 from olmtui.ui.session import Session
@@ -100,9 +102,15 @@ def annotations_explained(obj: dict) -> RenderableType:
     table.add_column(style="bold cyan", no_wrap=True, max_width=50)
     table.add_column(ratio=1)
     table.add_column(style="dim", ratio=1)
+    # name the API behind each olm.api.<hash> label (§1.2: FNV-1a of Kind.version.group)
+    surface = api_surface(obj) if obj.get("kind") == "ClusterServiceVersion" else None
+    hashes = {} if surface is None else {
+        f"olm.api.{api_hash(a)}": a for a in (*surface.provided, *surface.required)}
     shown = 0
     for key, value in sorted(marks):
         text = explanation(key)
+        if key in hashes:
+            text = f"{hashes[key]}: {text}"
         if text is not None:
             shown += 1
             value = str(value)

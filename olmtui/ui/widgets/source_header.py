@@ -53,8 +53,8 @@ def header_text(session: Session, view_title: str, width: int = 200) -> Text:
         essential.append(" │ ", style="dim")
         essential.append(status.state, style=_STATE_STYLES.get(status.state, "bold"))
         essential.append(f" · {_age(status.last_event_age)}", style="dim")
-    room = width - text.cell_len - essential.cell_len
-    text.append(_fit_left(session.label, max(room, 16)))
+    room = width - text.cell_len - essential.cell_len - 1
+    text.append(_fit_left(session.label, max(room, 8)))
     text.append_text(essential)
     if status is not None:
         if status.detail:
