@@ -205,7 +205,7 @@ class Model:
         self._og_states: dict[NSKey, OperatorGroupState] = {}
         self._csv_evals: dict[NSKey, _CSVEval] = {}
         self._sources: dict[NSKey, CopySource] = {}
-        self._missing: dict[NSKey, tuple[str, ...]] = {}
+        self._missing: dict[NSKey, frozenset[str]] = {}
         self._stale: dict[NSKey, str] = {}
         self._stale_by_source: dict[NSKey, dict[str, str]] = {}
         self._sub_states: dict[NSKey, SubscriptionState] = {}
@@ -290,6 +290,7 @@ class Model:
         self._d_og_states: set[NSKey] = set()
         self._d_sources: set[NSKey] = set()
         self._d_copies: set[NSKey] = set()
+        self._d_source_findings: set[NSKey] = set()
         self._d_sub_ns: set[str] = set()
         self._d_ns: set[str] = set()
 
@@ -497,6 +498,7 @@ class Model:
         self._copies_in_ns.get(key[0], set()).discard(key[1])
         if self._stale.pop(key, None) is not None:
             self._stale_by_source.get(source, {}).pop(key[0], None)
+            self._d_source_findings.add(source)
         self._d_sources.add(source)
         self._last.add(ObjectRef("ClusterServiceVersion", *key))
 
@@ -572,12 +574,13 @@ class Model:
             self._recompute_csv(key)
         for key in self._d_og_states:
             self._recompute_og_state(key)
+        touched_sources = self._d_source_findings
         for source in self._d_sources:
-            self._recompute_source(source)
-        touched_sources: set[NSKey] = set()
+            if self._recompute_source(source):
+                touched_sources.add(source)
         for key in self._d_copies:
             self._recompute_copy(key, touched_sources)
-        for source in touched_sources | self._d_sources:
+        for source in touched_sources:
             self._recompute_source_findings(source)
         for namespace in self._d_sub_ns:
             self._recompute_subscriptions(namespace)
@@ -875,8 +878,9 @@ class Model:
             self._og_states[key] = state
             self._last.add(ObjectRef("OperatorGroup", *key))
 
-    def _recompute_source(self, source: NSKey) -> None:
-        """A source CSV's copy context changed or its copies came and went."""
+    def _recompute_source(self, source: NSKey) -> bool:
+        """A source CSV's copy context changed or its copies came and went; says whether what
+        its findings show (missing copies, group) changed."""
         evaluation = self._csv_evals.get(source)
         if evaluation is None or self._csvs.get(source[0], {}).get(source[1]) is None:
             context = CopySource(
@@ -886,17 +890,30 @@ class Model:
         else:
             context = evaluation.source
         held = self._copies.get(source, {})
-        if self._sources.get(source) != context:
+        old = self._sources.get(source)
+        changed = old != context
+        if changed:
             if held or evaluation is not None:
                 self._sources[source] = context
             else:
                 self._sources.pop(source, None)
-            self._d_copies |= {(ns, source[1]) for ns in held}
-        missing = context.expected.difference(held) if context.expected else ()
-        if missing:
-            self._missing[source] = _sorted_ns(missing)
-        else:
-            self._missing.pop(source, None)
+            if old is not None and old.group == context.group and (
+                old.gc_reason, old.parent_targets, old.not_copied
+            ) == (context.gc_reason, context.parent_targets, context.not_copied):
+                # Only the expected namespaces moved (a namespace came or went): recheck the
+                # copies there, not all of them.
+                moved = old.expected ^ context.expected
+                self._d_copies |= {(ns, source[1]) for ns in moved if ns in held}
+            else:
+                self._d_copies |= {(ns, source[1]) for ns in held}
+        missing = context.expected.difference(held) if context.expected else frozenset()
+        if missing != self._missing.get(source, frozenset()):
+            changed = True
+            if missing:
+                self._missing[source] = missing
+            else:
+                self._missing.pop(source, None)
+        return changed
 
     def _recompute_copy(self, key: NSKey, touched: set[NSKey]) -> None:
         source = self._copy_source.get(key)
@@ -925,7 +942,8 @@ class Model:
         missing = self._missing.get(source)
         context = self._sources.get(source)
         if missing and context is not None and context.group:
-            found.append(F.missing_copies(source[0], source[1], missing, context.group))
+            found.append(F.missing_copies(source[0], source[1], _sorted_ns(missing),
+                                          context.group))
         stale = self._stale_by_source.get(source)
         if stale:
             by_reason: dict[str, list[str]] = {}
