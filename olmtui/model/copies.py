@@ -85,6 +85,9 @@ class CopySource:
 def stale_reason(namespace: str, annotated: bool, source: CopySource, parent: str) -> str | None:
     """Why a copy present in ``namespace`` is not expected there, or ``None`` when it is.
 
+    The reasons never name the copy's own namespace, so the copies of one source group by
+    reason.
+
     OLM deletes the copy for the R-COPY-6 reasons; for the others it either prunes it
     (R-COPY-5 queues it for the R-COPY-6 checks, R-COPY-7) or leaves it behind without
     refreshing it.
@@ -94,7 +97,7 @@ def stale_reason(namespace: str, annotated: bool, source: CopySource, parent: st
     if source.gc_reason:
         return source.gc_reason
     if not nsset.contains(source.parent_targets, namespace):
-        return (f"the olm.targetNamespaces of {parent} no longer include {namespace}, so OLM "
+        return (f"the olm.targetNamespaces of {parent} no longer include its namespace, so OLM "
                 "deletes it (R-COPY-6)")
     if namespace in source.expected:
         return None
@@ -102,7 +105,7 @@ def stale_reason(namespace: str, annotated: bool, source: CopySource, parent: st
         return source.not_copied
     # An active, copiable parent whose targets include the namespace: only a namespace that
     # does not exist (any more) gets no copy (R-COPY-3).
-    return (f"{namespace} is not an existing namespace that OperatorGroup {source.group} "
+    return (f"its namespace is not an existing namespace that OperatorGroup {source.group} "
             "targets, so OLM keeps no copy there (R-COPY-3)")
 
 

@@ -211,6 +211,9 @@ class Model:
         self._sub_states: dict[NSKey, SubscriptionState] = {}
         self._findings: dict[Subject, tuple[Finding, ...]] = {}
         self._last: set[ObjectRef] = set()
+        #: Sources whose copy findings are rebuilt when findings are next read: a relist of
+        #: many copies then costs one rebuild per source, not one per batch.
+        self._pending_copy_findings: set[NSKey] = set()
         self._cache: dict[str, tuple[int, Any]] = {}
         self._reset_dirty()
         changes = [
@@ -250,9 +253,14 @@ class Model:
         )
 
     def findings(self) -> list[Finding]:
-        return self._cached("findings", lambda: sorted(
-            (f for group in self._findings.values() for f in group), key=lambda f: f.sort_key
-        ))
+        return self._cached("findings", self._build_findings)
+
+    def _build_findings(self) -> list[Finding]:
+        for source in self._pending_copy_findings:
+            self._recompute_source_findings(source)
+        self._pending_copy_findings.clear()
+        return sorted((f for group in self._findings.values() for f in group),
+                      key=lambda f: f.sort_key)
 
     def namespaces(self) -> list[str]:
         return self._cached("namespaces", lambda: sorted(self._namespaces))
@@ -580,8 +588,7 @@ class Model:
                 touched_sources.add(source)
         for key in self._d_copies:
             self._recompute_copy(key, touched_sources)
-        for source in touched_sources:
-            self._recompute_source_findings(source)
+        self._pending_copy_findings |= touched_sources
         for namespace in self._d_sub_ns:
             self._recompute_subscriptions(namespace)
         for namespace in self._d_ns:
