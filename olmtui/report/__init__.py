@@ -1,7 +1,8 @@
 """The ``olmtui check`` report: the JSON of format 1, its JSON Schema, and the readable text.
 
-The JSON dict is the single source: the text output is rendered from it, so both always
-say the same thing. ``schema.json`` ships in the package for tools that check reports.
+``json_report`` builds the JSON dict from the model's records plus the findings of the
+health rules (``health``); the text output is rendered from that dict, so both always say
+the same thing. ``schema.json`` ships in the package for tools that check reports.
 """
 
 from __future__ import annotations
