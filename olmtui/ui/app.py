@@ -77,7 +77,7 @@ class OlmApp(App):
             screen = self.screen
         except ScreenStackError:  # between modes: the new mode's screen is not up yet
             return
-        if isinstance(screen, ViewScreen):
+        if isinstance(screen, ViewScreen) and screen.is_mounted:  # not while composing
             screen.redraw_header()
             version = self.session.model.version
             if version != self._seen_version:

@@ -151,8 +151,8 @@ class TableScreen(ViewScreen):
             self.app.open_object(ref)  # type: ignore[attr-defined]
 
     def _describe(self, key: Hashable | None) -> None:
-        detail = self.query_one("#detail", Static)
-        detail.update(Text("") if key is None else self.describe(key))
+        for detail in self.query("#detail").results(Static):  # absent while composing
+            detail.update(Text("") if key is None else self.describe(key))
 
     @on(VirtualTable.RowHighlighted)
     def _highlighted(self, event: VirtualTable.RowHighlighted) -> None:
