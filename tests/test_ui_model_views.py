@@ -122,3 +122,15 @@ def test_change_log_ignores_copied_csvs():
     copy_obj["metadata"]["labels"] = {"olm.copiedFrom": "ns"}
     copy_obj["status"]["reason"] = "Copied"
     assert _changes(("ADDED", copy_obj)) == []
+
+
+def test_a_relist_is_counted_not_listed_object_by_object():
+    objs = [csv("ns", f"op{i}.v1") for i in range(30)]
+    plan = install_plan("ns", "install-1", "RequiresApproval", False)
+    store = Store()
+    seen = []
+    store.subscribe(seen.extend)
+    store.apply_many([*objs, plan])
+    entries = change_entries(seen)
+    assert [(e.what, e.message) for e in entries] == [
+        ("listed", "30 ClusterServiceVersion objects"), ("listed", "1 InstallPlan objects")]

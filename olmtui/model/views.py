@@ -257,11 +257,25 @@ _DERIVERS = {
 }
 
 
+#: A batch with more additions than this is a (re)list, not news: its additions are counted
+#: per kind in one entry each.
+BULK_ADDITIONS = 25
+
+
 def change_entries(changes: Iterable[Change]) -> list[ChangeEntry]:
     """What a person wants to know from a batch of changes: CSV phase transitions, new
     InstallPlans and approvals (R-IP-2), conflicts appearing and resolving (R-API-5),
     Subscription state moves, and groups or catalogs coming and going."""
+    changes = list(changes)
     out: list[ChangeEntry] = []
+    added = [c for c in changes if c.type == "ADDED"]
+    if len(added) > BULK_ADDITIONS:
+        counts: dict[str, int] = {}
+        for change in added:
+            counts[change.key.kind] = counts.get(change.key.kind, 0) + 1
+        for kind, count in sorted(counts.items()):
+            out.append(ChangeEntry("listed", ObjectRef(kind, "", ""), f"{count} {kind} objects"))
+        changes = [c for c in changes if c.type != "ADDED"]
     for change in changes:
         derive = _DERIVERS.get(change.key.kind)
         if derive is not None:

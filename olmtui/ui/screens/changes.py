@@ -48,4 +48,6 @@ class ChangesScreen(TableScreen):
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:
         logged = getattr(self, "_logged", {}).get(key)
-        return None if logged is None else logged.entry.ref
+        if logged is None or not logged.entry.ref.name:  # a "listed" count names no object
+            return None
+        return logged.entry.ref

@@ -48,7 +48,8 @@ class NamespacesScreen(TableScreen):
         parts: list[RenderableType] = [
             line("namespace", s.name),
             line("OperatorGroups", names(s.groups, empty="none: CSVs here fail with "
-                                                         "NoOperatorGroup (R-MEM-1)")),
+                                         "NoOperatorGroup (R-MEM-1)" if s.installed else
+                                         "none")),
             line("installed operators", names(s.installed, empty="none")),
             section("Operators of other namespaces that watch it"),
         ]
