@@ -158,4 +158,17 @@ class OlmApp(App):
         yield SystemCommand("Show YAML", "y — YAML of the selected object", self.action_yaml)
         yield SystemCommand("Show upgrade graph", "g — graph of the selected operator",
                             self.action_graph)
-        yield SystemCommand("Keys", "? — every key", self.action_help)
+        yield SystemCommand("Help: olmtui keys", "? — every key of olmtui", self.action_help)
+        yield SystemCommand("Back", "esc — the previous view or screen", self.action_back)
+        if isinstance(screen, ViewScreen):
+            yield SystemCommand("Filter", "/ — filter the rows (/!text inverts)",
+                                lambda: screen.action_prompt("filter"))
+            yield SystemCommand("Clear the filter", "show every row again",
+                                lambda: screen.apply_filter(""))
+        # the screen's own keys (c: copies, c: next channel, ...), so the palette has every action
+        for binding in screen.BINDINGS:
+            if isinstance(binding, Binding) and binding.action.isidentifier() \
+                    and binding.description and binding.key not in ("escape",):
+                action = binding.action
+                yield SystemCommand(binding.description, f"{binding.key} — on this screen",
+                                    lambda action=action: screen.run_action(action))

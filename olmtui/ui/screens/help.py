@@ -10,14 +10,17 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 KEYS: tuple[tuple[str, str], ...] = (
-    (":", "jump to a view by name (tab completes): overview, ns, og, csv, sub, findings"),
-    ("/", "filter the table; /!text inverts"),
-    ("Enter", "drill down into the selected row"),
+    (":", "jump to a view by name (Tab completes): overview, ns, og, csv, sub, graph, "
+          "findings, catsrc, changes"),
+    ("/", "filter the table; /!text inverts; in Findings also sev:error, kind:Subscription, "
+          "ns:team-a"),
+    ("Enter", "drill down into the selected row (double-click too)"),
     ("Esc", "back"),
-    ("y", "YAML of the selected object"),
-    ("g", "upgrade graph of the selected operator or subscription"),
+    ("y", "YAML of the selected object (s: back to its summary)"),
+    ("g", "upgrade graph of the selected operator or Subscription"),
+    ("c", "Operators: show or hide copied CSVs; Upgrade graph: next channel"),
     ("ctrl+p", "command palette: every action"),
-    ("↑ ↓ PgUp PgDn Home End", "move"),
+    ("↑ ↓ j k PgUp PgDn Home End", "move"),
     ("?", "this help"),
     ("q, ctrl+q", "quit (olmtui never changes the cluster)"),
 )
