@@ -200,3 +200,17 @@ async def test_object_detail_names_the_api_behind_each_olm_api_label(app):
         await pilot.press("y")
         await pilot.pause()
         assert app.screen.query_one("#yaml").children  # highlighted on first view
+
+
+async def test_command_palette_offers_every_view_and_the_screens_own_actions(app):
+    async with app.run_test(size=SIZE) as pilot:
+        app.show_view("csv")
+        await pilot.pause()
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Copies" in titles and "Filter" in titles
+        assert {f"Show {t}" for t in ("Overview", "OperatorGroups", "Findings")} <= set(titles)
+        copies = next(c for c in app.get_system_commands(app.screen) if c.title == "Copies")
+        before = _table(app).row_count
+        copies.callback()
+        await pilot.pause()
+        assert _table(app).row_count > before

@@ -167,8 +167,8 @@ class OlmApp(App):
                                 lambda: screen.apply_filter(""))
         # the screen's own keys (c: copies, c: next channel, ...), so the palette has every action
         for binding in screen.BINDINGS:
-            if isinstance(binding, Binding) and binding.action.isidentifier() \
-                    and binding.description and binding.key not in ("escape",):
-                action = binding.action
+            method = getattr(screen, f"action_{binding.action}", None) \
+                if isinstance(binding, Binding) and binding.action.isidentifier() else None
+            if method is not None and binding.description:
                 yield SystemCommand(binding.description, f"{binding.key} — on this screen",
-                                    lambda action=action: screen.run_action(action))
+                                    method)
