@@ -214,3 +214,31 @@ async def test_command_palette_offers_every_view_and_the_screens_own_actions(app
         copies.callback()
         await pilot.pause()
         assert _table(app).row_count > before
+
+
+async def test_a_finding_offers_the_objects_it_names_to_jump_to(app):
+    async with app.run_test(size=SIZE) as pilot:
+        app.show_view("findings")
+        await pilot.pause()
+        await _filter(pilot, "InstallPlanFailed")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.target == ObjectRef("Subscription", "cfe-test-namespace",
+                                              "image-caching-operator-v0-0-1-sub")
+        related = app.screen.query_one("#related", VirtualTable)
+        objects = [row.cells[1] for row in related.shown_rows]
+        assert "InstallPlan cfe-test-namespace/install-bfnbn" in objects
+        assert len(objects) == len(set(objects))  # a finding's object is listed once
+
+
+async def test_extra_objects_come_first_in_the_detail(app):
+    async with app.run_test(size=SIZE) as pilot:
+        team_b = ObjectRef("Namespace", "", "team-b")
+        app.open_object(ObjectRef("ClusterServiceVersion", "team-a", "etcdoperator.v0.9.4"),
+                        extra=[("MultipleOperatorGroupsFound", team_b)])
+        await pilot.pause()
+        first = app.screen.query_one("#related", VirtualTable).shown_rows[0]
+        assert first.cells == ("MultipleOperatorGroupsFound", "Namespace team-b")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.target == team_b

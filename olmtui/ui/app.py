@@ -3,7 +3,7 @@ pushed screens, and one ticker that coalesces model changes into a few refreshes
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from textual.app import App, ScreenStackError, SystemCommand
 from textual.binding import Binding
@@ -12,6 +12,7 @@ from textual.screen import Screen
 from olmtui.model.types import ObjectRef
 from olmtui.ui import views
 from olmtui.ui.change_log import ChangeLog
+from olmtui.ui.related import Relation
 from olmtui.ui.screens.base import ViewScreen
 from olmtui.ui.screens.object_detail import ObjectScreen
 from olmtui.ui.session import Session
@@ -117,17 +118,19 @@ class OlmApp(App):
             return screen.selected_ref()
         return None
 
-    def open_object(self, ref: ObjectRef, tab: str = "summary") -> None:
-        """Push the object detail. The detail screens are installed once per mode and depth
-        and refilled, so opening one costs a refill, not a new screen."""
+    def open_object(self, ref: ObjectRef, tab: str = "summary",
+                    extra: Sequence[Relation] = ()) -> None:
+        """Push the object detail (``extra``: more objects to offer, e.g. a finding's).
+        The detail screens are installed once per mode and depth and refilled, so opening
+        one costs a refill, not a new screen."""
         depth = sum(1 for s in self.screen_stack if isinstance(s, ObjectScreen))
         name = f"object-{self.current_mode}-{depth}"
         if self.is_screen_installed(name):
             screen = self.get_screen(name)
             assert isinstance(screen, ObjectScreen)
-            screen.show(ref, tab)
+            screen.show(ref, tab, extra)
         else:
-            self.install_screen(views.object_screen(self.session, ref, tab), name)
+            self.install_screen(ObjectScreen(self.session, ref, tab, extra), name)
         self.push_screen(name)
 
     def action_yaml(self) -> None:

@@ -15,7 +15,6 @@ from olmtui.ui.screens.findings import FindingsScreen
 from olmtui.ui.screens.graph import ChannelsScreen, graph_for
 from olmtui.ui.screens.help import HelpScreen
 from olmtui.ui.screens.namespaces import NamespacesScreen
-from olmtui.ui.screens.object_detail import ObjectScreen
 from olmtui.ui.screens.operatorgroups import OperatorGroupsScreen
 from olmtui.ui.screens.overview import OverviewScreen
 from olmtui.ui.screens.subscriptions import SubscriptionsScreen
@@ -65,10 +64,6 @@ def resolve(word: str) -> str | None:
 
 def command_words() -> list[str]:
     return [w for spec in VIEWS for w in (spec.name, *spec.aliases)]
-
-
-def object_screen(session: Session, target: ObjectRef, tab: str) -> Screen:
-    return ObjectScreen(session, target, tab)
 
 
 def graph_screen(session: Session, target: ObjectRef | None) -> Screen | None:

@@ -87,3 +87,11 @@ class FindingsScreen(TableScreen):
     def ref_for(self, key: Hashable) -> ObjectRef | None:
         finding = self._finding(key)
         return None if finding is None else finding_ref(finding)
+
+    def open(self, key: Hashable) -> None:
+        """Enter: the finding's object, with the other objects it names to jump to."""
+        finding = self._finding(key)
+        target = None if finding is None else finding_ref(finding)
+        if finding is not None and target is not None:
+            extra = [(finding.code, r) for r in finding.related if r != target]
+            self.app.open_object(target, extra=extra)  # type: ignore[attr-defined]

@@ -3,6 +3,8 @@ objects to jump to, and the YAML with syntax highlighting (``y``)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import yaml
 from rich.console import Group, RenderableType
 from rich.syntax import Syntax
@@ -19,7 +21,7 @@ from olmtui.model.apis import api_surface
 from olmtui.model.types import ObjectRef
 from olmtui.model.views import api_hash
 from olmtui.ui.formatting import phase, section
-from olmtui.ui.related import related
+from olmtui.ui.related import Relation, related
 from olmtui.ui.session import Session
 from olmtui.ui.widgets.source_header import SourceHeader
 from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
@@ -153,11 +155,13 @@ class ObjectScreen(Screen):
         Binding("question_mark", "app.help", "Keys", key_display="?"),
     ]
 
-    def __init__(self, session: Session, target: ObjectRef, tab: str = "summary") -> None:
+    def __init__(self, session: Session, target: ObjectRef, tab: str = "summary",
+                 extra: Sequence[Relation] = ()) -> None:
         super().__init__()
         self.session = session
         self.target = target
         self.tab = tab
+        self.extra = tuple(extra)
 
     def compose(self) -> ComposeResult:
         yield SourceHeader(self.session, str(self.target))
@@ -177,11 +181,14 @@ class ObjectScreen(Screen):
     def on_mount(self) -> None:
         self._fill()
 
-    def show(self, target: ObjectRef, tab: str = "summary") -> None:
+    def show(self, target: ObjectRef, tab: str = "summary",
+             extra: Sequence[Relation] = ()) -> None:
         """Show another object in this (already mounted) screen: the app keeps a few of
-        them, since building a screen costs far more than filling one."""
+        them, since building a screen costs far more than filling one. ``extra`` are more
+        objects to jump to (those a finding names), listed first."""
         self.target = target
         self.tab = tab
+        self.extra = tuple(extra)
         if self.is_mounted:
             self._fill()
 
@@ -194,6 +201,8 @@ class ObjectScreen(Screen):
         self.query_one("#yaml", VerticalScroll).remove_children()
         table = self.query_one("#related", VirtualTable)
         rows = related(self.session, self.target)
+        known = {r for _, r in rows}
+        rows = [*(e for e in self.extra if e[1] not in known), *rows]
         self._related = {i: r for i, (_, r) in enumerate(rows)}
         table.set_rows([Row(i, (how, str(r))) for i, (how, r) in enumerate(rows)])
         table.action_jump(0)

@@ -11,7 +11,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from olmtui.model.types import SEVERITY_ORDER, ObjectRef
+from olmtui.model.types import SEVERITY_ORDER, Finding, ObjectRef
 from olmtui.ui import derived
 from olmtui.ui.formatting import SEVERITY_STYLE, phase, severity
 from olmtui.ui.screens.base import TableScreen
@@ -70,9 +70,11 @@ class OverviewScreen(TableScreen):
     def build_rows(self) -> Iterable[Row]:
         session = self.session
         self._items: dict[Hashable, tuple[ObjectRef | None, RenderableType]] = {}
+        self._finding_rows: dict[Hashable, Finding] = {}
         for i, f in enumerate(derived.all_findings(session)):
             key = ("finding", i)
             self._items[key] = (finding_ref(f), explain(f))
+            self._finding_rows[key] = f
             yield Row(key, (severity(f.severity), f.code, _object(f.kind, f.namespace, f.name),
                             f.message.splitlines()[0] if f.message else ""),
                       search=finding_search(f))
@@ -121,6 +123,14 @@ class OverviewScreen(TableScreen):
     def ref_for(self, key: Hashable) -> ObjectRef | None:
         item = getattr(self, "_items", {}).get(key)
         return None if item is None else item[0]
+
+    def open(self, key: Hashable) -> None:
+        finding = getattr(self, "_finding_rows", {}).get(key)
+        target = self.ref_for(key)
+        if target is None:
+            return
+        extra = [(finding.code, r) for r in finding.related] if finding else []
+        self.app.open_object(target, extra=extra)  # type: ignore[attr-defined]
 
 
 def _object(kind: str, namespace: str, name: str) -> str:
