@@ -57,18 +57,19 @@ class CSVsScreen(TableScreen):
     def build_rows(self) -> Iterable[Row]:
         model = self.session.model
         self._csvs = {(c.namespace, c.name): c for c in model.csvs()}
+        rows: list[Row] = []
         for c in model.csvs():
             copies = model.copies_of(c.namespace, c.name)
-            yield Row(("csv", c.namespace, c.name), (
+            rows.append(Row(("csv", c.namespace, c.name), (
                 c.namespace, c.name, c.version or "-", phase(c.phase), c.reason or "-",
                 verdict_text(c), c.operator_group or "-", str(len(copies)),
-            ))
+            )))
             if self.show_copies:
-                for ns in copies:
-                    yield Row(("copy", ns, c.name), (
-                        ns, c.name, c.version or "-", COPIED,
-                        f"copy of {c.namespace}", "-", c.operator_group or "-", "",
-                    ), style="dim")
+                # every copy row shares the cells after its namespace
+                tail = (c.name, c.version or "-", COPIED, f"copy of {c.namespace}", "-",
+                        c.operator_group or "-", "")
+                rows.extend(Row(("copy", ns, c.name), (ns, *tail), "dim") for ns in copies)
+        return rows
 
     def describe(self, key: Hashable) -> RenderableType:
         if not isinstance(key, tuple):

@@ -9,7 +9,8 @@ list, filters and sorts them there, and paints only ``render_line(y)`` for visib
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -38,12 +39,13 @@ class Column:
     min_width: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
+class Row(NamedTuple):
+    """One row: a tuple, as a hundred thousand of them are built when copies are shown."""
+
     key: Hashable
     cells: tuple[Cell, ...]
     style: str = ""
-    search: str = field(default="", compare=False)
+    search: str = ""
 
     def haystack(self) -> str:
         """What `/` filters match against (lower case): the cells unless ``search`` is given."""
