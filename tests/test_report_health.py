@@ -44,7 +44,9 @@ def test_model_wording_wins_when_both_report_one_code_on_one_object() -> None:
 
 
 def build_report_with_health(health: list[Finding], model: list[Finding]) -> dict:
-    return report_json("snapshot", build_model(model), cluster_store(), health=health)
+    report = report_json("snapshot", build_model(model), cluster_store(), health=health)
+    jsonschema.validate(report, load_schema())
+    return report
 
 
 def test_health_findings_count_in_summary_and_sort_with_the_rest() -> None:

@@ -236,8 +236,11 @@ def build_model(findings: list[Finding] | None = None) -> FakeModel:
 
 
 def build_report(model: FakeModel | None = None) -> dict:
+    """The report of the hand-made records, validated against the schema on the way out."""
     load = FakeLoad(["snapshots/cluster.yaml", "more/"], 42, 1, loader_findings())
-    return report_json("snapshot", model or build_model(), cluster_store(), load, channels())
+    report = report_json("snapshot", model or build_model(), cluster_store(), load, channels())
+    jsonschema.validate(report, load_schema())
+    return report
 
 
 def test_report_validates_against_the_shipped_schema() -> None:
