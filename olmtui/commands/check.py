@@ -29,6 +29,8 @@ SAMPLE = "cluster.yaml"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = ("exit status: 0 when no finding is an error, 1 when one is, 2 when the "
+                     "input cannot be used")
     parser.add_argument(
         "paths", nargs="*", metavar="PATH",
         help="YAML/JSON files, directories, must-gather trees or .tar(.gz) archives",
@@ -45,7 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--catalog", action="append", default=[], dest="catalogs",
         metavar="[NAMESPACE/NAME=]PATH",
-        help="catalog content (FBC or bundle directories) for upgrade graphs; repeatable",
+        help="catalog content (FBC, bundle directories or package manifests) for upgrade "
+             "graphs, for one CatalogSource or, without NAMESPACE/NAME=, for all; repeatable",
     )
     parser.add_argument(
         "--output", choices=("text", "json"), default="text",
