@@ -3,6 +3,7 @@ pushed screens, and one ticker that coalesces model changes into a few refreshes
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Sequence
 
 from textual.app import App, ScreenStackError, SystemCommand
@@ -48,6 +49,9 @@ class OlmApp(App):
         return lambda: spec.screen(self.session, views.command_words())
 
     def on_mount(self) -> None:
+        # The cache loaded so far is long-lived: keep the cyclic collector from walking its
+        # millions of objects on every full collection (they are still freed when dropped).
+        gc.freeze()
         self.switch_mode(self.initial_view)
         self._history = [self.initial_view]
         self._seen_version = self.session.model.version
