@@ -85,9 +85,9 @@ def check(args: argparse.Namespace) -> Checked:
     content), derive, and build the report: everything ``run`` does but printing."""
     _check_inputs(args)
     from olmtui.model.engine import Model
+    from olmtui.model.health import health_findings
     from olmtui.model.upgrades import channel_states, upgrade_hook
     from olmtui.report import report_json
-    from olmtui.report.health import health_findings
     from olmtui.sources.catalogs import catalog_from_packagemanifests, load_catalog
     from olmtui.sources.snapshot import load_snapshot
     from olmtui.store import Store

@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal, Protocol
 
+from olmtui.model.health import merged_findings
 from olmtui.model.metrics import Metrics, seed_metrics
 from olmtui.model.types import (
     SEVERITY_ORDER,
@@ -23,7 +24,6 @@ from olmtui.model.types import (
     SubscriptionState,
     UpgradeInfo,
 )
-from olmtui.report.health import without_model_duplicates
 from olmtui.store import Store
 
 FORMAT = 1
@@ -216,11 +216,6 @@ def metrics_json(metrics: Metrics) -> dict[str, Any]:
     }
 
 
-def sorted_findings(findings: Iterable[Finding]) -> list[Finding]:
-    """Severity (error, warning, info), then code, namespace, name; message breaks ties."""
-    return sorted(findings, key=lambda f: f.sort_key)
-
-
 def report_json(
     source: SourceKind,
     model: ReportModel,
@@ -236,15 +231,13 @@ def report_json(
     findings, such as unreadable documents); without it (live mode) the source has no paths
     and ``objects`` is the number of objects cached. ``upgrade_count`` is the live
     watcher's count of CSV upgrades, for the ``csv_upgrade_count`` metric. ``health`` holds
-    the findings of the rules outside the model (``olmtui.report.health``); one the model
+    the findings of the rules outside the model (``olmtui.model.health``); one the model
     already reports (same code on the same object) is left out.
     """
-    model_findings = model.findings()
-    findings = sorted_findings([
-        *(load_result.findings if load_result is not None else ()),
-        *model_findings,
-        *without_model_duplicates(health, model_findings),
-    ])
+    findings = merged_findings(
+        load_result.findings if load_result is not None else (),
+        model=model.findings(), health=health,
+    )
     operator_groups = sorted(model.operator_groups(), key=lambda o: (o.namespace, o.name))
     csvs = sorted(model.csvs(), key=lambda c: (c.namespace, c.name))
     copies = model.copied_csvs()

@@ -12,13 +12,12 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from olmtui.model.catalog import Catalog
-from olmtui.model.catalog_health import CatalogHealth, catalog_findings, catalog_health
+from olmtui.model.catalog_health import CatalogHealth, catalog_health
+from olmtui.model.health import health_findings, merged_findings
 from olmtui.model.installplans import PendingApproval, pending_approvals
-from olmtui.model.subscription_health import namespace_subscription_findings
 from olmtui.model.types import CSVState, Finding, SubscriptionState
-from olmtui.model.upgrades import upgrade_findings
 from olmtui.sources.catalogs import catalog_from_packagemanifests
-from olmtui.store import Obj, is_copied_csv
+from olmtui.store import is_copied_csv
 from olmtui.ui.session import Session
 
 T = TypeVar("T")
@@ -45,42 +44,12 @@ def catalogs(session: Session) -> list[Catalog]:
     return cached(session, "catalogs", build)
 
 
-def _real_csvs_by_ns(session: Session) -> dict[str, dict[str, Obj]]:
-    by_ns: dict[str, dict[str, Obj]] = {}
-    for csv in session.store.list("ClusterServiceVersion"):
-        if not is_copied_csv(csv):
-            meta = csv.get("metadata") or {}
-            by_ns.setdefault(meta.get("namespace") or "", {})[meta.get("name") or ""] = csv
-    return by_ns
-
-
-def _health_findings(session: Session) -> list[Finding]:
-    store = session.store
-    subs = list(store.list("Subscription"))
-    found = catalog_findings(store.list("CatalogSource"), subs)
-    by_ns = _real_csvs_by_ns(session)
-    plans_known = store.count("InstallPlan") > 0
-    for namespace in sorted({(s.get("metadata") or {}).get("namespace") or "" for s in subs}):
-        found += namespace_subscription_findings(
-            namespace, store.list("Subscription", namespace),
-            store.list("InstallPlan", namespace), by_ns.get(namespace, {}).values(),
-            install_plans_known=plans_known,
-        )
-    content = [c for c in catalogs(session) if c.graph == "catalog"]
-    if content:
-        found += upgrade_findings(content, subs, by_ns)
-    return found
-
-
 def all_findings(session: Session) -> list[Finding]:
-    """Every finding, worst first: the loader's, the model's and the health rules' (one
-    code on one object is shown once, the model's wording first)."""
-    def build() -> list[Finding]:
-        merged: dict[tuple[str, str, str, str], Finding] = {}
-        for f in (*session.load_findings, *session.model.findings(), *_health_findings(session)):
-            merged.setdefault((f.code, f.kind, f.namespace, f.name), f)
-        return sorted(merged.values(), key=lambda f: f.sort_key)
-    return cached(session, "findings", build)
+    """Every finding, worst first, exactly as ``olmtui check`` reports them."""
+    return cached(session, "findings", lambda: merged_findings(
+        session.load_findings, model=session.model.findings(),
+        health=health_findings(session.store, catalogs(session)),
+    ))
 
 
 def catalog_healths(session: Session) -> list[CatalogHealth]:

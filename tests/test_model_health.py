@@ -9,9 +9,9 @@ import jsonschema
 from test_report_json import build_model, cluster_store
 
 from olmtui.model.engine import Model
+from olmtui.model.health import health_findings, without_model_duplicates
 from olmtui.model.types import Finding
 from olmtui.report import load_schema, report_json
-from olmtui.report.health import health_findings, without_model_duplicates
 from olmtui.sources.snapshot import load_snapshot
 from olmtui.store import Store
 

@@ -1,11 +1,11 @@
-"""The findings ``olmtui check`` adds to the model's: catalogs, Subscriptions, InstallPlans,
-upgrades.
+"""The findings beyond the group rules: catalogs, Subscriptions, InstallPlans, upgrades.
 
-The model keeps the group rules incrementally; the health rules (CatalogSource health
+The engine keeps the group rules incrementally; the health rules (CatalogSource health
 R-SUB-8, Subscription conditions §12, InstallPlans and approval R-SUB-4/R-IP-2, upgrade
-graphs §9) are pure functions over the cached objects and the catalog content. The report
-must say what the screens say, so it runs the same rules on the same objects; where a rule
-and the model report the same code on the same object, the model's finding is kept.
+graphs §9) are pure functions over the cached objects and the catalog content. The `check`
+report and the screens both take their findings from :func:`merged_findings`, so they
+always say the same thing; where a rule and the engine report the same code on the same
+object, the engine's finding is kept.
 """
 
 from __future__ import annotations
@@ -64,3 +64,14 @@ def without_model_duplicates(health: Iterable[Finding], model: Iterable[Finding]
     one object, the model's wording stays (as on the screens)."""
     known = {_key(f) for f in model}
     return [f for f in health if _key(f) not in known]
+
+
+def merged_findings(*groups: Iterable[Finding], model: Iterable[Finding] = (),
+                    health: Iterable[Finding] = ()) -> list[Finding]:
+    """Every finding once, worst first: ``groups`` (e.g. the loader's), the engine's, then
+    the health rules' that the engine has not already reported."""
+    model = list(model)
+    merged = [f for group in groups for f in group]
+    merged += model
+    merged += without_model_duplicates(health, model)
+    return sorted(merged, key=lambda f: f.sort_key)
