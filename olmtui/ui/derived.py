@@ -8,13 +8,13 @@ kept in the session until the model's ``version`` moves.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TypeVar
 
 from olmtui.model.catalog import Catalog
 from olmtui.model.catalog_health import CatalogHealth, catalog_health
 from olmtui.model.health import health_findings, merged_findings
 from olmtui.model.installplans import PendingApproval, pending_approvals
+from olmtui.model.metrics import Metrics, seed_metrics
 from olmtui.model.types import CSVState, Finding, SubscriptionState
 from olmtui.sources.catalogs import catalog_from_packagemanifests
 from olmtui.store import is_copied_csv
@@ -82,36 +82,11 @@ def subscription_for_csv(session: Session, csv: CSVState) -> SubscriptionState |
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class Metrics:
-    """The seed's OLM metrics, as far as the cached objects tell them."""
-
-    catalog_source_count: int
-    csv_count: int
-    csv_succeeded: int
-    csv_abnormal: tuple[CSVState, ...]
-    csv_upgrade_count: int
-    install_plan_count: int
-    subscription_count: int
-
-
 def metrics(session: Session) -> Metrics:
+    """The seed's OLM metrics (``olmtui.model.metrics``), as ``check`` reports them."""
     def build() -> Metrics:
-        csvs = session.model.csvs()
-        names = {(c.namespace, c.name) for c in csvs}
-        if session.upgrade_count is not None:
-            upgrading = session.upgrade_count()
-        else:
-            upgrading = sum(1 for c in csvs if c.replaces and (c.namespace, c.replaces) in names)
-        return Metrics(
-            catalog_source_count=session.store.count("CatalogSource"),
-            csv_count=len(csvs),
-            csv_succeeded=sum(1 for c in csvs if c.phase == "Succeeded"),
-            csv_abnormal=tuple(c for c in csvs if c.phase != "Succeeded"),
-            csv_upgrade_count=upgrading,
-            install_plan_count=session.store.count("InstallPlan"),
-            subscription_count=len(session.model.subscriptions()),
-        )
+        count = session.upgrade_count() if session.upgrade_count is not None else None
+        return seed_metrics(session.store, session.model, count)
     return cached(session, "metrics", build)
 
 

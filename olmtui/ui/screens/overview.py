@@ -81,9 +81,10 @@ class OverviewScreen(TableScreen):
         for csv in derived.metrics(session).csv_abnormal:
             key = ("abnormal", csv.namespace, csv.name)
             target = ObjectRef("ClusterServiceVersion", csv.namespace, csv.name)
+            state = session.model.csv(csv.namespace, csv.name)
             detail = Text(f"{csv.name} {csv.version or ''} in {csv.namespace}: "
                           f"{csv.phase or 'no phase'} / {csv.reason or 'no reason'}\n"
-                          f"{csv.message or ''}")
+                          f"{state.message if state and state.message else ''}")
             self._items[key] = (target, detail)
             yield Row(key, (Text("abnormal CSV", style="yellow"), phase(csv.phase),
                             f"{csv.namespace}/{csv.name}",
