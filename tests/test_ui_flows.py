@@ -67,7 +67,7 @@ async def test_overview_to_conflicting_csv_to_the_other_operatorgroup_and_back(a
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, OverviewScreen)
-        assert _table(app).query == "InterOperatorGroupOwnerConflict"
+        assert _table(app).filter_text == "InterOperatorGroupOwnerConflict"
 
 
 async def test_subscription_opens_its_upgrade_graph_on_the_installed_version(app):
@@ -242,3 +242,35 @@ async def test_extra_objects_come_first_in_the_detail(app):
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen.target == team_b
+
+
+async def test_mouse_click_selects_a_row_and_double_click_opens_it(app):
+    async with app.run_test(size=SIZE) as pilot:
+        app.show_view("og")
+        await pilot.pause()
+        table = _table(app)
+        await pilot.click("#table", offset=(2, 3))  # header line, then rows 0, 1, 2
+        await pilot.pause()
+        assert table.cursor == 2
+        await pilot.click("#table", offset=(2, 3), times=2)
+        await pilot.pause()
+        assert isinstance(app.screen, ObjectScreen)
+        assert app.screen.target == ObjectRef("OperatorGroup", *table.shown_rows[2].key)
+
+
+async def test_graph_cycles_through_the_package_channels(app):
+    async with app.run_test(size=SIZE) as pilot:
+        app.show_view("graph")
+        await pilot.pause()
+        await _filter(pilot, "etcd")
+        assert _table(app).row_count == 0  # no etcd content was loaded, only keycloak
+        await _filter(pilot, "keycloak")
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GraphScreen)
+        assert screen.channel == "alpha"
+        await pilot.press("c")  # the only channel: stays, and draws again
+        await pilot.pause()
+        assert screen.channel == "alpha"
+        assert _table(app).row_count == 28

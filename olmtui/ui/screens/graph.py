@@ -228,7 +228,6 @@ class GraphScreen(TableScreen):
         self.sub = sub if sub is not None and (sub.channel or channels[0]) == self.channel \
             else None
         self._placed = False
-        self.table.set_filter(self.table.query)
         self.refresh_data()
         self.table.action_jump(0)
 

@@ -163,7 +163,8 @@ class VirtualTable(ScrollView, can_focus=True):
         return len(self._all)
 
     @property
-    def query(self) -> str:
+    def filter_text(self) -> str:
+        """The ``/`` filter in force (``query`` is Textual's DOM query: never shadow it)."""
         return self._query
 
     @property
