@@ -274,3 +274,21 @@ async def test_graph_cycles_through_the_package_channels(app):
         await pilot.pause()
         assert screen.channel == "alpha"
         assert _table(app).row_count == 28
+
+
+async def test_graph_from_packagemanifests_says_what_is_not_known():
+    manifests = str(Path(__file__).parent / "data" / "apiserver" / "mocks.packagemanifests.yaml")
+    app = OlmApp(snapshot_session([SAMPLE, manifests], label="sample + PackageManifests"))
+    async with app.run_test(size=SIZE) as pilot:
+        app.show_view("graph")
+        await pilot.pause()
+        kinds = {row.cells[3] for row in _table(app).shown_rows}
+        assert kinds == {"PackageManifest"}
+        await _filter(pilot, "etcd alpha")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GraphScreen)
+        info = app.screen.query_one("#graph-info")
+        console = Console(width=300, record=True, file=io.StringIO())
+        console.print(info.content)
+        assert "only the head and its skipRange are known" in console.export_text()
