@@ -144,9 +144,20 @@ class TableScreen(ViewScreen):
             rows = list(self.build_rows())
         table.set_rows(rows)
         self._describe(table.selected_key)
+        self._count_rows()
 
     def apply_filter(self, query: str) -> None:
         self.table.set_filter(query)
+        self._count_rows()
+
+    def _count_rows(self) -> None:
+        """k9s-style count in the header: ``[rows]``, or ``[shown/all]`` under a filter."""
+        table = self.table
+        count = f"[{table.row_count}]" if not table.filter_text.strip() else \
+            f"[{table.row_count}/{table.total_count} /{table.filter_text}]"
+        for header in self.query(SourceHeader):
+            header.view_title = f"{self.VIEW_TITLE} {count}"
+            header.redraw()
 
     def build_rows(self) -> Iterable[Row]:
         return ()
