@@ -12,7 +12,6 @@ from olmtui.model.upgrades import (
     UpgradeGraph,
     admitting_edge,
     channel_order,
-    next_bundle,
     validate_channel,
 )
 
@@ -61,7 +60,7 @@ def test_r_upg_2_every_hop_is_admitted_and_nearest_the_head(package: Package,
                                                             installed: str) -> None:
     graph = UpgradeGraph(package, list(package.channels.values()))
     version = graph.version(installed)
-    hop = next_bundle(graph, installed, version)
+    hop = graph.next(installed, version)
     candidates = [e for e in graph.ranked if admitting_edge(e, installed, version)
                   and (e.name == installed or not graph.prohibited(e.name))]
     if hop is None:

@@ -12,7 +12,6 @@ from olmtui.model.upgrades import (
     resolve_upgrade,
     unknowable_reason,
     upgrade_hook,
-    upgrade_path,
 )
 
 
@@ -130,9 +129,9 @@ def test_r_upg_2_own_skip_range_containing_itself_means_stay() -> None:
     info = resolve_upgrade([catalog(pkg)], sub(installed="op.v1.5.0"), csv("op.v1.5.0", "1.5.0"))
     assert (info.next, info.path) == (None, ())
     graph = UpgradeGraph(pkg, [pkg.channels["stable"]])
-    assert [(h.target, h.via) for h in upgrade_path(graph, "op.v1.4.0", None)] \
+    assert [(h.target, h.via) for h in graph.path("op.v1.4.0", None)] \
         == [("op.v1.5.0", "replaces")]
-    assert [h.target for h in upgrade_path(graph, "op.v1.4.0", graph.version("op.v1.4.0"))] \
+    assert [h.target for h in graph.path("op.v1.4.0", graph.version("op.v1.4.0"))] \
         == ["op.v1.5.0"]
 
 

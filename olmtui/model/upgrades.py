@@ -317,13 +317,6 @@ class UpgradeGraph:
         bundle = self.package.bundles.get(name)
         return bool(bundle and bundle.prohibited)
 
-    def entry(self, name: str) -> ChannelEntry | None:
-        for channel in self.channels:
-            for e in channel.entries:
-                if e.name == name:
-                    return e
-        return None
-
     def skipped_by(self, name: str) -> list[tuple[str, str]]:
         """``(channel, entry)`` pairs whose ``skips`` list ``name``, for R-UPG-1 findings."""
         return [
@@ -396,7 +389,8 @@ class UpgradeGraph:
         return any(e.name == name for c in self.channels for e in c.entries)
 
     def first_installable(self) -> str | None:
-        """A fresh Subscription without startingCSV gets the best ranked bundle: the head."""
+        """A fresh Subscription without startingCSV gets the best ranked bundle that is not
+        prohibited: the head, unless it is deprecated (R-UPG-2)."""
         for entry in self.ranked:
             if not self.prohibited(entry.name):
                 return entry.name
@@ -483,11 +477,12 @@ def subscription_scope(catalogs: Iterable[Catalog], sub: Obj) -> SubscriptionSco
     return SubscriptionScope(catalog, package, (channel,))
 
 
-def _starting_csv_error(scope: SubscriptionScope, sub: Obj, graph: UpgradeGraph) -> str | None:
-    starting = _spec(sub).get("startingCSV")
+def _starting_csv_error(sub: Obj, graph: UpgradeGraph) -> str | None:
+    """R-UPG-6: the startingCSV names no entry of the Subscription's channels."""
+    spec = _spec(sub)
+    starting = spec.get("startingCSV")
     if not starting or graph.contains(starting):
         return None
-    spec = _spec(sub)
     return (f"no operators found with name {starting} in channel {spec.get('channel') or ''} "
             f"of package {spec.get('name') or ''} in the catalog referenced by subscription "
             f"{_meta(sub).get('name') or ''}")
@@ -498,16 +493,6 @@ def _starting_csv_error(scope: SubscriptionScope, sub: Obj, graph: UpgradeGraph)
 def installed_version(csv: Obj) -> Version | None:
     """R-SEM-7: the installed CSV's ``spec.version``; absent means ``0.0.0``."""
     return version_of((csv.get("spec") or {}).get("version"))
-
-
-def next_bundle(graph: UpgradeGraph, csv_name: str, version: Version | None) -> Hop | None:
-    """R-UPG-2 for an installed CSV: the hop OLM would take now, or ``None``."""
-    return graph.next(csv_name, version)
-
-
-def upgrade_path(graph: UpgradeGraph, csv_name: str, version: Version | None) -> list[Hop]:
-    """R-UPG-5: every hop from the installed CSV until no candidate is left."""
-    return graph.path(csv_name, version)
 
 
 def _packagemanifest_upgrade(
@@ -801,7 +786,7 @@ def upgrade_findings(catalogs: Iterable[Catalog], subs: Iterable[Obj],
         _channel_findings(f, scope, graph)
         if csv is None:
             starting = spec.get("startingCSV")
-            start_error = _starting_csv_error(scope, sub, graph)
+            start_error = _starting_csv_error(sub, graph)
             if start_error:
                 f.add("error", "NoOperatorsFound",
                       f"{start_error}. OLM reports this as ResolutionFailed.", "R-UPG-6")
