@@ -24,7 +24,6 @@ from typing import Literal, Protocol
 from olmtui.model.types import CSVState
 from olmtui.store import Store
 
-SEED = "seed 001_7c2d741abfa91083 §2.1.5"
 UpgradeSource = Literal["watch", "snapshot"]
 
 SNAPSHOT_UPGRADE_NOTE = (
