@@ -75,7 +75,7 @@ def missing_requirement_findings(csvs: Iterable[Obj], crds: Iterable[Obj]) -> li
     snapshot serves (seed 001 §2.2.1). When the snapshot holds no CRDs at all (must-gathers
     leave them out), the finding is a warning: the API may come from outside OLM."""
     csvs = [c for c in csvs if not is_copied_csv(c)]
-    surfaces = {_csv_id(c): api_surface(dict(c)) for c in csvs}
+    surfaces = _surfaces(csvs)
     crds = list(crds)
     served: set[str] = set()
     for crd in crds:
