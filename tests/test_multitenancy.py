@@ -170,6 +170,18 @@ def test_package_of_prefers_subscription_then_label_then_properties_then_name() 
     assert package_of(csv, subs) == "from-sub"
 
 
+def test_package_of_falls_back_to_the_name_when_properties_are_malformed() -> None:
+    csv = place({"metadata": {"name": "foo-operator.v2.1.0"}, "spec": {}}, "ns1")
+    csv["metadata"]["annotations"] = {
+        "operatorframework.io/properties": 7,
+        "olm.properties": json.dumps([{"type": "olm.package", "value": ["not", "a", "map"]}]),
+    }
+    assert package_of(csv, {}) == "foo-operator"
+    csv["metadata"]["annotations"]["olm.properties"] = json.dumps(
+        [{"type": "olm.package", "value": {"packageName": "older-annotation"}}])
+    assert package_of(csv, {}) == "older-annotation"
+
+
 def test_seed_002_many_tenants_are_counted_not_all_listed() -> None:
     csvs = [place(CERT_MANAGER["1.6.2"], f"tenant-{i:02d}") for i in range(12)]
     findings = multitenancy_findings(csvs, [])

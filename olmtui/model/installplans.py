@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION, package_property
 from olmtui.model.subscriptions import approval, install_plan_name
 from olmtui.model.types import Finding, ObjectRef, ref
 
@@ -126,24 +127,6 @@ def _conditions(raw: Iterable[Obj] | None) -> tuple[ConditionState, ...]:
     )
 
 
-def _package_property(properties: Any) -> tuple[str | None, str | None]:
-    """``(packageName, version)`` of the ``olm.package`` property in a bundle's properties,
-    given as the JSON text OLM stores (``{"properties": [...]}``) or as the parsed value."""
-    if isinstance(properties, str):
-        try:
-            properties = json.loads(properties)
-        except ValueError:
-            return None, None
-    if isinstance(properties, dict):
-        properties = properties.get("properties")
-    for prop in properties if isinstance(properties, list) else ():
-        if isinstance(prop, dict) and prop.get("type") == "olm.package":
-            value = prop.get("value") or {}
-            if isinstance(value, dict):
-                return value.get("packageName") or None, value.get("version") or None
-    return None, None
-
-
 def _csv_step_facts(step: Obj) -> PlannedCSV | None:
     """What a ClusterServiceVersion step tells: older OLM inlines the whole CSV as JSON in
     ``resource.manifest``; newer OLM stores a reference to an unpacked-bundle ConfigMap
@@ -166,10 +149,10 @@ def _csv_step_facts(step: Obj) -> PlannedCSV | None:
         version = spec.get("version") or None
         replaces = spec.get("replaces") or None
         annotations = (doc.get("metadata") or {}).get("annotations") or {}
-        package, _ = _package_property(annotations.get("operatorframework.io/properties"))
+        package, _ = package_property(annotations.get(PROPERTIES_ANNOTATION))
     elif isinstance(doc, dict):
         replaces = doc.get("replaces") or None
-        package, version = _package_property(doc.get("properties"))
+        package, version = package_property(doc.get("properties"))
     return PlannedCSV(resource["name"], package, version, replaces, catalog)
 
 
@@ -199,7 +182,7 @@ def summarize_install_plan(ip: Obj) -> InstallPlanSummary:
             if catalog_ref.get("name") else None
         )
         identifier = lookup.get("identifier") or ""
-        package, version = _package_property(lookup.get("properties"))
+        package, version = package_property(lookup.get("properties"))
         replaces = lookup.get("replaces") or None
         lookups.append(BundleLookupState(
             identifier, lookup.get("path") or "", catalog, replaces,

@@ -11,13 +11,13 @@ the non-copied CSVs, their Subscriptions and the CRDs, cluster-wide but in one l
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from olmtui.model.apis import api_surface
+from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION, package_property
 from olmtui.model.semver_range import parse_version
 from olmtui.model.types import Finding, ObjectRef, Severity
 from olmtui.store import is_copied_csv
@@ -27,7 +27,8 @@ Obj = Mapping[str, Any]
 SEED_MULTITENANCY = "seed 002_a6b7088198a05c3a"
 SEED_CRD_LIMITS = "seed 000_f3cdec6941bb6131"
 GENERATED_BY = "olm.generated-by"
-PROPERTIES_ANNOTATIONS = ("operatorframework.io/properties", "olm.properties")
+#: Where a CSV carries its bundle properties: the current annotation, then the older one.
+PROPERTIES_ANNOTATIONS = (PROPERTIES_ANNOTATION, "olm.properties")
 COMPONENT_LABEL_PREFIX = "operators.coreos.com/"
 #: A CSV name is ``<package>.v<version>`` by convention; the package is what comes before.
 _NAME_VERSION = re.compile(r"^(.+?)\.v?\d")
@@ -62,19 +63,9 @@ class Instance:
 
 def _package_from_properties(annotations: Mapping[str, Any]) -> str | None:
     for key in PROPERTIES_ANNOTATIONS:
-        text = annotations.get(key)
-        if not text:
-            continue
-        try:
-            props = json.loads(text)
-        except ValueError:
-            continue
-        props = props.get("properties") if isinstance(props, dict) else props
-        for prop in props if isinstance(props, list) else ():
-            if isinstance(prop, dict) and prop.get("type") == "olm.package":
-                name = (prop.get("value") or {}).get("packageName")
-                if name:
-                    return str(name)
+        name, _ = package_property(annotations.get(key))
+        if name:
+            return str(name)
     return None
 
 
