@@ -96,8 +96,7 @@ class InstallPlanSummary:
 
     @property
     def waiting_for_approval(self) -> bool:
-        """R-IP-2: a plan leaves ``RequiresApproval`` only once ``spec.approved`` is true."""
-        return self.phase == "RequiresApproval" and not self.approved
+        return _waits(self.phase, self.approved)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +115,17 @@ class PendingApproval:
 
 
 # -- reading one InstallPlan ------------------------------------------------------------------
+
+def _waits(phase: str | None, approved: bool) -> bool:
+    """R-IP-2: a plan leaves ``RequiresApproval`` only once ``spec.approved`` is true."""
+    return phase == "RequiresApproval" and not approved
+
+
+def _waits_raw(ip: Obj) -> bool:
+    """:func:`_waits` on the raw object, to pass over history without summarizing it."""
+    phase = (ip.get("status") or {}).get("phase")
+    return _waits(phase, bool((ip.get("spec") or {}).get("approved")))
+
 
 def _conditions(raw: Iterable[Obj] | None) -> tuple[ConditionState, ...]:
     return tuple(
@@ -273,15 +283,24 @@ def _moves(planned: PlannedCSV, sub: Obj, csv_replaces: Mapping[str, str]) -> bo
     return bool(planned.package) and planned.package == spec.get("name")
 
 
+def _replaces_by_name(csvs: Iterable[Obj]) -> dict[str, str]:
+    return {
+        (c.get("metadata") or {}).get("name", ""): (c.get("spec") or {}).get("replaces") or ""
+        for c in csvs
+    }
+
+
 def subscriptions_moved(
     summary: InstallPlanSummary, subs: Iterable[Obj], csvs: Iterable[Obj] = (),
 ) -> dict[str, tuple[str, ...]]:
     """For each Subscription of the plan's namespace that the plan moves, the names of the
     plan's CSVs that move it (``csvs`` supply ``spec.replaces`` of CSVs already created)."""
-    csv_replaces = {
-        (c.get("metadata") or {}).get("name", ""): (c.get("spec") or {}).get("replaces") or ""
-        for c in csvs
-    }
+    return _moved(summary, subs, _replaces_by_name(csvs))
+
+
+def _moved(
+    summary: InstallPlanSummary, subs: Iterable[Obj], csv_replaces: Mapping[str, str],
+) -> dict[str, tuple[str, ...]]:
     moved: dict[str, tuple[str, ...]] = {}
     for sub in subs:
         meta = sub.get("metadata") or {}
@@ -299,13 +318,13 @@ def pending_approvals(
     """Every InstallPlan waiting for approval (R-IP-2), with the operators it would move,
     sorted by namespace and name."""
     subs = list(subs)
-    csvs = list(csvs)
+    csv_replaces = _replaces_by_name(csvs)
     pending = []
     for ip in install_plans:
-        summary = summarize_install_plan(ip)
-        if not summary.waiting_for_approval:
+        if not _waits_raw(ip):
             continue
-        moved = subscriptions_moved(summary, subs, csvs)
+        summary = summarize_install_plan(ip)
+        moved = _moved(summary, subs, csv_replaces)
         pending.append(PendingApproval(summary.namespace, summary.name, summary.csvs,
                                        tuple(moved)))
     return sorted(pending, key=lambda p: (p.namespace, p.name))
@@ -392,16 +411,17 @@ def namespace_installplan_findings(
     namespace (R-SUB-4, R-IP-2, seed 004). Only the InstallPlans that some Subscription
     references now, or that wait for approval, are looked at: older plans are history."""
     subs = [s for s in subs if ((s.get("metadata") or {}).get("namespace") or "") == namespace]
-    csvs = list(csvs)
+    csv_replaces = _replaces_by_name(csvs)
     findings = _contagion_findings(namespace, subs)
     referenced = {found[1] for s in subs if (found := install_plan_name(s))}
     for ip in ips:
+        meta = ip.get("metadata") or {}
+        if (meta.get("namespace") or "") != namespace:
+            continue
+        if (meta.get("name") or "") not in referenced and not _waits_raw(ip):
+            continue
         summary = summarize_install_plan(ip)
-        if summary.namespace != namespace:
-            continue
-        if summary.name not in referenced and not summary.waiting_for_approval:
-            continue
-        moved = subscriptions_moved(summary, subs, csvs)
+        moved = _moved(summary, subs, csv_replaces)
         if len(moved) > 1:
             findings.append(_shared_plan_finding(summary, moved))
         if summary.waiting_for_approval:
