@@ -55,7 +55,8 @@ def _display_order(channel: Channel, package: Package, order: list[str]) -> list
     """Channel order first (head first), then the rest newest first."""
     by_name = {e.name: e for e in channel.entries}
     first = [by_name[n] for n in order if n in by_name]
-    rest = [e for e in channel.entries if e.name not in set(order)]
+    ordered = set(order)
+    rest = [e for e in channel.entries if e.name not in ordered]
     rest.sort(key=lambda e: (_version(package, e.name) or ZERO, e.name), reverse=True)
     return first + rest
 
@@ -81,6 +82,8 @@ def channel_view(channel: Channel, package: Package, installed: str | None = Non
                 UpgradeEdge(e.replaces, e.name, "replaces"))
         for s in e.skips:
             (edges if s in names else outside).append(UpgradeEdge(s, e.name, "skips"))
+        if e.skip_range is None:
+            continue
         for other in entries:
             if other.name != e.name and other.name not in (e.replaces, *e.skips) and \
                     admitting_edge(e, other.name, versions[other.name]) == "skipRange":
