@@ -68,9 +68,9 @@ async def relist(
     list; return the list's resourceVersion.
 
     Pages are applied as they arrive, in slices with the loop free in between (the UI fills
-    in and stays responsive); the objects
-    the list no longer holds are then removed with one scoped ``Store.replace``, so a relist
-    becomes exactly the changes between cache and cluster: nothing lost, nothing doubled.
+    in and stays responsive); the objects the list no longer holds are then removed with one
+    scoped ``Store.replace``, so a relist becomes exactly the changes between cache and
+    cluster: nothing lost, nothing doubled.
     """
     seen: set[Key] = set()
     resource_version = ""
@@ -82,10 +82,12 @@ async def relist(
             settle()
             await asyncio.sleep(0)
         resource_version = (page.get("metadata") or {}).get("resourceVersion") or ""
-    store.replace(
-        kind, [], None if namespace is None else [namespace],
-        keep=lambda obj: owns(obj) and key_of(obj) not in seen,
-    )
+    gone = {
+        id(obj) for key, obj in store.items(kind)
+        if key not in seen and namespace in (None, key.namespace) and owns(obj)
+    }
+    if gone:
+        store.replace(kind, [], keep=lambda obj: id(obj) in gone)
     return resource_version
 
 
