@@ -72,7 +72,8 @@ def _dashboard(cluster: DemoCluster, view: str) -> None:
 
     session = Session(cluster.store, cluster.model, "demo", cluster.label,
                       catalogs=[cluster.catalog], runner=cluster.run,
-                      status=lambda: connection_state(cluster))
+                      status=lambda: connection_state(cluster),
+                      upgrade_count=lambda: cluster.upgrade_count)
     OlmApp(session, initial_view=view).run()
 
 
