@@ -76,6 +76,21 @@ def test_graph_from_packagemanifests_says_what_is_unknown(
     assert out.splitlines()[1].startswith("note: from a PackageManifest")
 
 
+@pytest.mark.parametrize("output_format", ["text", "mermaid"])
+def test_graph_prints_control_characters_in_catalog_names_escaped(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], output_format: str) -> None:
+    catalog = tmp_path / "catalog.yaml"
+    catalog.write_text(
+        "schema: olm.package\nname: evil\ndefaultChannel: stable\n---\n"
+        "schema: olm.channel\npackage: evil\nname: stable\n"
+        "entries:\n- name: \"evil.v2\\e[2J\"\n  replaces: evil.v1\n- name: evil.v1\n")
+    code, out, _ = run(capsys, "evil", "--catalog", str(catalog), "--format", output_format)
+    assert code == 0
+    assert "\x1b" not in out
+    assert "evil.v2\\x1b[2J" in out
+    assert out.endswith("\n") and not out.endswith("\n\n")
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["nope", "--catalog", str(ETCD)],
      "olmtui: package nope is not in the catalog content given (packages: etcd)\n"),

@@ -2,7 +2,8 @@
 
 The graph comes from ``--catalog`` content, or else from the PackageManifests of a snapshot
 (then only the head and its skipRange are known). With a snapshot holding a Subscription for
-the package, its installed CSV is marked and its channel is the one drawn.
+the package, its installed CSV is marked and its channel is the one drawn. Names come from
+catalogs and clusters, so control characters in them are printed escaped, never obeyed.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from olmtui.cli import UsageError
 from olmtui.model.catalog import Catalog, Package
 from olmtui.model.graph_render import channel_view, render_mermaid, render_text
 from olmtui.model.upgrades import subscription_scope
+from olmtui.store import Store
 
 NAME = "graph"
 HELP = "Draw a package channel's upgrade graph (replaces, skips, skipRange) as Mermaid or text."
@@ -45,21 +47,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _snapshot(paths: list[str]) -> tuple[list[Obj], list[Obj], dict[tuple[str, str], Obj]]:
-    """Subscriptions, PackageManifests and CSVs (by namespace and name) of the snapshot."""
-    if not paths:
-        return [], [], {}
-    from olmtui.sources.snapshot import load_snapshot
-    from olmtui.store import Store
-
+def _snapshot(paths: list[str]) -> Store:
+    """The snapshot PATHs read into a store (empty without PATHs)."""
     store = Store()
-    load_snapshot(paths, store)
-    csvs = {
-        ((c.get("metadata") or {}).get("namespace") or "", (c.get("metadata") or {}).get("name")
-         or ""): c
-        for c in store.list("ClusterServiceVersion")
-    }
-    return list(store.list("Subscription")), list(store.list("PackageManifest")), csvs
+    if paths:
+        from olmtui.sources.snapshot import load_snapshot
+
+        load_snapshot(paths, store)
+    return store
 
 
 def _subscription_for(package: str, subs: list[Obj]) -> Obj | None:
@@ -96,16 +91,17 @@ def _channel_name(package: Package, requested: str | None, sub: Obj | None) -> s
 
 
 def run(args: argparse.Namespace) -> int:
+    from olmtui.report.text_report import safe
     from olmtui.sources.catalogs import catalog_from_packagemanifests, load_catalog
 
     catalogs = [load_catalog(spec) for spec in args.catalogs]
-    subs, manifests, csvs = _snapshot(args.paths)
+    store = _snapshot(args.paths)
     if not catalogs:
-        catalogs = catalog_from_packagemanifests(manifests)
+        catalogs = catalog_from_packagemanifests(store.list("PackageManifest"))
     if not catalogs:
         raise UsageError("no catalog content: give --catalog PATH, or a snapshot PATH that "
                          "holds PackageManifests")
-    sub = _subscription_for(args.package, subs)
+    sub = _subscription_for(args.package, list(store.list("Subscription")))
     catalog = _catalog_for(args.package, catalogs, sub)
     package = catalog.packages[args.package]
     channel = package.channels[_channel_name(package, args.channel, sub)]
@@ -113,9 +109,9 @@ def run(args: argparse.Namespace) -> int:
     if sub is not None:
         installed = (sub.get("status") or {}).get("installedCSV") or None
         namespace = (sub.get("metadata") or {}).get("namespace") or ""
-        csv = csvs.get((namespace, installed or ""))
+        csv = store.get("ClusterServiceVersion", namespace, installed) if installed else None
         version = ((csv.get("spec") or {}).get("version") if csv else None) or None
     view = channel_view(channel, package, installed, version)
     render = render_mermaid if args.output_format == "mermaid" else render_text
-    sys.stdout.write(render(view))
+    sys.stdout.write("\n".join(safe(line) for line in render(view).split("\n")))
     return 0
