@@ -61,19 +61,26 @@ def api_group(name: str) -> Obj | None:
     return {"kind": "APIGroup", "apiVersion": "v1", **_group(name, versions)}
 
 
+def _names_and_categories(resource: Resource) -> Obj:
+    """``shortNames`` and ``categories``, left out when empty, as kube-apiserver does in
+    both discovery forms (kubectl resolves ``csv`` and ``kubectl get olm`` through them)."""
+    extra: Obj = {}
+    if resource.short_names:
+        extra["shortNames"] = list(resource.short_names)
+    if resource.categories:
+        extra["categories"] = list(resource.categories)
+    return extra
+
+
 def _resource_entry(resource: Resource) -> Obj:
-    entry: Obj = {
+    return {
         "name": resource.plural,
         "singularName": resource.singular,
         "namespaced": resource.namespaced,
         "kind": resource.kind,
         "verbs": list(resource.verbs),
+        **_names_and_categories(resource),
     }
-    if resource.short_names:
-        entry["shortNames"] = list(resource.short_names)
-    if resource.categories:
-        entry["categories"] = list(resource.categories)
-    return entry
 
 
 def resource_list(group: str, version: str) -> Obj | None:
@@ -112,19 +119,15 @@ def aggregated_content_type(version: str) -> str:
 
 
 def _resource_discovery(resource: Resource) -> Obj:
-    entry: Obj = {
+    return {
         "resource": resource.plural,
         "responseKind": {"group": resource.group, "version": resource.version,
                          "kind": resource.kind},
         "scope": "Namespaced" if resource.namespaced else "Cluster",
         "singularResource": resource.singular,
         "verbs": list(resource.verbs),
+        **_names_and_categories(resource),
     }
-    if resource.short_names:
-        entry["shortNames"] = list(resource.short_names)
-    if resource.categories:
-        entry["categories"] = list(resource.categories)
-    return entry
 
 
 def _group_discovery(name: str, versions: list[str]) -> Obj:
