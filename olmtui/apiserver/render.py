@@ -133,22 +133,23 @@ def human_duration(delta: dt.timedelta) -> str:
         return f"{seconds}s"
     minutes = seconds // 60
     if minutes < 10:
-        rest = seconds % 60
-        return f"{minutes}m{rest}s" if rest else f"{minutes}m"
+        return _two_units(minutes, "m", seconds % 60, "s")
     if minutes < 60 * 3:
         return f"{minutes}m"
     hours = minutes // 60
     if hours < 8:
-        rest = minutes % 60
-        return f"{hours}h{rest}m" if rest else f"{hours}h"
+        return _two_units(hours, "h", minutes % 60, "m")
     if hours < 48:
         return f"{hours}h"
     if hours < 24 * 8:
-        rest = hours % 24
-        return f"{hours // 24}d{rest}h" if rest else f"{hours // 24}d"
+        return _two_units(hours // 24, "d", hours % 24, "h")
     if hours < 24 * 365 * 2:
         return f"{hours // 24}d"
     if hours < 24 * 365 * 8:
-        rest = (hours // 24) % 365
-        return f"{hours // 24 // 365}y{rest}d" if rest else f"{hours // 24 // 365}y"
+        return _two_units(hours // 24 // 365, "y", (hours // 24) % 365, "d")
     return f"{hours // 24 // 365}y"
+
+
+def _two_units(big: int, big_unit: str, small: int, small_unit: str) -> str:
+    """``5d3h``, or just ``5d`` when the smaller unit is zero."""
+    return f"{big}{big_unit}{small}{small_unit}" if small else f"{big}{big_unit}"
