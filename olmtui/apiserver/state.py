@@ -95,7 +95,8 @@ def _copy(obj: Obj) -> Obj:
     return json.loads(json.dumps(obj, default=_json_default))
 
 
-def _stamp_rv(obj: Obj, rv: int) -> Obj:
+def stamp_rv(obj: Obj, rv: int) -> Obj:
+    """``obj`` carrying resourceVersion ``rv`` (a new dict; the stored one is shared)."""
     return {**obj, "metadata": {**obj["metadata"], "resourceVersion": str(rv)}}
 
 
@@ -219,7 +220,7 @@ class ClusterState:
             if old is None:
                 raise ObjectNotFound(f"{resource.qualified_plural} {name!r} not found")
             self._rv += 1
-            event = StoredEvent(self._rv, "DELETED", resource, _stamp_rv(old, self._rv), old)
+            event = StoredEvent(self._rv, "DELETED", resource, stamp_rv(old, self._rv), old)
             self._record(event)
             return _copy(event.obj)
 

@@ -36,6 +36,7 @@ from olmtui.apiserver.state import (
     ResourceVersionTooLarge,
     ResourceVersionTooOld,
     StoredEvent,
+    stamp_rv,
 )
 from olmtui.apiserver.status import expired, too_large_resource_version
 
@@ -241,9 +242,7 @@ def _translate(event: StoredEvent, params: WatchRequest) -> tuple[str, Obj] | No
     if now_visible:
         return ("MODIFIED" if was_visible else "ADDED", event.obj)
     if was_visible and event.old is not None:
-        old = event.old
-        return ("DELETED", {**old, "metadata": {**old["metadata"],
-                                                "resourceVersion": str(event.rv)}})
+        return ("DELETED", stamp_rv(event.old, event.rv))
     return None
 
 
