@@ -12,7 +12,7 @@ from olmtui.demo import scenario as s
 from olmtui.model.engine import Model
 from olmtui.model.installplans import namespace_installplan_findings, summarize_install_plan
 from olmtui.model.upgrades import upgrade_hook
-from olmtui.store import Store
+from olmtui.store import COPIED_FROM_LABEL, Store
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +106,7 @@ def test_r_copy_4_copy_carries_source_status_with_reason_copied(loaded) -> None:
     source = store.get("ClusterServiceVersion", s.GLOBAL_NS, s.CERT_MANAGER)
     copy = store.get("ClusterServiceVersion", s.TEAM_A, s.CERT_MANAGER)
     assert source is not None and copy is not None
-    assert copy["metadata"]["labels"][o.COPIED_FROM] == s.GLOBAL_NS
+    assert copy["metadata"]["labels"][COPIED_FROM_LABEL] == s.GLOBAL_NS
     assert o.TARGETS_ANNOTATION not in copy["metadata"]["annotations"]
     assert copy["metadata"]["annotations"][o.GROUP_ANNOTATION] == s.GLOBAL_OG
     assert copy["status"]["phase"] == source["status"]["phase"] == "Succeeded"
@@ -147,8 +147,3 @@ def test_catalog_sources_one_ready_one_failing(loaded) -> None:
                 if c["name"] == "fast")
     assert fast["currentCSV"] == s.KEYCLOAK_HEAD
     assert fast["entries"][0]["name"] == s.KEYCLOAK_HEAD
-
-
-def test_fnv64a_matches_olm_check_values() -> None:
-    assert o.fnv64a("Ghost.v1alpha1.ghouls") == "6435ab0d7c6bda64"
-    assert o.fnv64a("c1.v1.fake.api.group") == "9f4c46c37bdff8d0"

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from olmtui.model.apis import api_surface, format_provided_apis
+from olmtui.model.views import api_hash
+from olmtui.store import COPIED_FROM_LABEL, LAST_APPLIED
 
 Obj = dict[str, Any]
 
@@ -23,7 +25,6 @@ GROUP_ANNOTATION = "olm.operatorGroup"
 NAMESPACE_ANNOTATION = "olm.operatorNamespace"
 TARGETS_ANNOTATION = "olm.targetNamespaces"
 PROVIDED_APIS_ANNOTATION = "olm.providedAPIs"
-COPIED_FROM = "olm.copiedFrom"
 COMPONENT_LABEL_PREFIX = "operators.coreos.com/"
 
 #: §7: the reason and message OLM writes with each phase of a CSV's normal life.
@@ -42,14 +43,6 @@ HISTORY = 20
 def uid_for(*parts: str) -> str:
     """A stable uid, so namespace labels naming a group's uid (R-OG-5) stay right."""
     return str(uuid.uuid5(uuid.NAMESPACE_URL, "olmtui-demo/" + "/".join(parts)))
-
-
-def fnv64a(text: str) -> str:
-    """64-bit FNV-1a as lower-case hex, the hash in OLM's ``olm.api.<hash>`` labels (§1.2)."""
-    value = 0xCBF29CE484222325
-    for byte in text.encode():
-        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return format(value, "x")
 
 
 def provided_apis(csv: Obj) -> frozenset[str]:
@@ -180,7 +173,7 @@ def member_csv(published: Obj, og: Obj, package: str, now: str) -> Obj:
         },
         labels={
             **(meta.get("labels") or {}),
-            **{f"olm.api.{fnv64a(api)}": "provided" for api in provided_apis(published)},
+            **{f"olm.api.{api_hash(api)}": "provided" for api in provided_apis(published)},
             f"{COMPONENT_LABEL_PREFIX}{package}.{ns}": "",
         },
     )
@@ -201,11 +194,10 @@ def copy_of(csv: Obj, target: str) -> Obj:
     meta = csv["metadata"]
     source_ns = meta["namespace"]
     annotations = {k: v for k, v in (meta.get("annotations") or {}).items()
-                   if k not in (TARGETS_ANNOTATION,
-                                "kubectl.kubernetes.io/last-applied-configuration")}
+                   if k not in (TARGETS_ANNOTATION, LAST_APPLIED)}
     labels = {k: v for k, v in (meta.get("labels") or {}).items()
               if not k.startswith(COMPONENT_LABEL_PREFIX)}
-    labels[COPIED_FROM] = source_ns
+    labels[COPIED_FROM_LABEL] = source_ns
     status = {
         **(csv.get("status") or {}),
         "reason": "Copied",

@@ -23,13 +23,13 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
 
 from olmtui.demo import objects as o
 from olmtui.demo.bundles import CATALOG_PATH, fixture_csv
 from olmtui.model.catalog import Catalog
 from olmtui.model.semver_range import ZERO, parse_version
 from olmtui.model.upgrades import channel_states
+from olmtui.model.views import api_hash
 from olmtui.sources.catalogs import load_catalog
 
 Obj = o.Obj
@@ -105,8 +105,9 @@ def demo_catalog() -> Catalog:
 
 
 def plan_name(namespace: str, sub: str, csv: str) -> str:
-    """A stable name in OLM's ``install-xxxxx`` form."""
-    return "install-" + o.fnv64a(f"{namespace}/{sub}/{csv}")[:5]
+    """A stable name in OLM's ``install-xxxxx`` form (any stable hash does; OLM's FNV-1a of
+    API labels is at hand)."""
+    return "install-" + api_hash(f"{namespace}/{sub}/{csv}")[:5]
 
 
 class _Builder:
@@ -223,16 +224,11 @@ def build_scenario(now: str | None = None) -> Scenario:
     return Scenario(tuple(namespaces + b.objects + manifests))
 
 
-@cache
-def _channel_heads() -> dict[tuple[str, str], str | None]:
-    return {(c.package, c.channel): c.head for c in channel_states([demo_catalog()])}
-
-
 def package_manifests(now: str) -> list[Obj]:
     """What packageserver serves for the READY catalog (§11): channels with their heads
     and entries sorted by version, newest first; no edges."""
     catalog = demo_catalog()
-    heads = _channel_heads()
+    heads = {(c.package, c.channel): c.head for c in channel_states([catalog])}
     out = []
     for package in catalog.packages.values():
         channels = []

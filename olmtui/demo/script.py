@@ -30,7 +30,7 @@ from olmtui.demo import scenario as s
 from olmtui.demo.bundles import fixture_csv
 from olmtui.model.apis import format_provided_apis, group_provided_apis
 from olmtui.model.membership import is_copiable
-from olmtui.store import KINDS, is_copied_csv, key_of
+from olmtui.store import COPIED_FROM_LABEL, KINDS, is_copied_csv, key_of
 
 Obj = dict[str, Any]
 CSV = "ClusterServiceVersion"
@@ -112,7 +112,7 @@ def delete_csv(cluster: Cluster, ns: str, name: str) -> None:
     for copy in cluster.list(CSV):
         meta = copy["metadata"]
         if (meta["name"] == name and is_copied_csv(copy)
-                and (meta.get("labels") or {}).get(o.COPIED_FROM) == ns):
+                and (meta.get("labels") or {}).get(COPIED_FROM_LABEL) == ns):
             cluster.delete(CSV, meta["namespace"], name)
     sync_provided_apis(cluster, _group_of(cluster, csv))
 
