@@ -174,10 +174,10 @@ def _skew_findings(package: str, group: list[Instance]) -> list[Finding]:
     everyone = _listing([i.label for i in group])
     findings = []
     for inst in group:
+        if inst is newest:
+            continue
         others = _others(group, inst)
         reference = newest or next(o for o in group if o is not inst)
-        if newest is not None and inst is newest:
-            continue
         if inst.owned_crds != reference.owned_crds:
             findings.append(Finding(
                 "warning", "MultiInstanceCRDMismatch", "ClusterServiceVersion",
