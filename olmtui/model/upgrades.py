@@ -619,7 +619,11 @@ def replaces_rewrite(catalogs: Iterable[Catalog], sub: Obj,
     so the cluster shows the edge it took, not the catalog's. ``None`` when they agree or
     the catalog does not know the bundle.
     """
-    scope = subscription_scope(catalogs, sub)
+    return _replaces_rewrite(subscription_scope(catalogs, sub), installed_csv)
+
+
+def _replaces_rewrite(scope: SubscriptionScope,
+                      installed_csv: Obj) -> tuple[str | None, str | None] | None:
     if scope.graph != "catalog":
         return None
     name = _meta(installed_csv).get("name") or ""
@@ -798,7 +802,7 @@ def upgrade_findings(catalogs: Iterable[Catalog], subs: Iterable[Obj],
         _skipped_finding(f, graph, installed_name, "installed CSV")
         _upgrade_state_findings(f, graph, upgrade, installed_name, version, namespace in manual)
         _deprecation_findings(f, scope, installed_name)
-        rewrite = replaces_rewrite([scope.catalog] if scope.catalog else [], sub, csv)
+        rewrite = _replaces_rewrite(scope, csv)
         if rewrite is not None:
             on_cluster, in_catalog = rewrite
             f.add("info", "ReplacesRewritten",
