@@ -80,9 +80,11 @@ class CopySource:
     parent_targets: nsset.NSSet = nsset.ALL
     not_copied: str | None = None
     group: str | None = None
+    #: ``namespace/name`` of the source CSV, for the messages.
+    parent: str = ""
 
 
-def stale_reason(namespace: str, annotated: bool, source: CopySource, parent: str) -> str | None:
+def stale_reason(namespace: str, annotated: bool, source: CopySource) -> str | None:
     """Why a copy present in ``namespace`` is not expected there, or ``None`` when it is.
 
     The reasons never name the copy's own namespace, so the copies of one source group by
@@ -97,8 +99,8 @@ def stale_reason(namespace: str, annotated: bool, source: CopySource, parent: st
     if source.gc_reason:
         return source.gc_reason
     if not nsset.contains(source.parent_targets, namespace):
-        return (f"the olm.targetNamespaces of {parent} no longer include its namespace, so OLM "
-                "deletes it (R-COPY-6)")
+        return (f"the olm.targetNamespaces of {source.parent} no longer include its "
+                "namespace, so OLM deletes it (R-COPY-6)")
     if namespace in source.expected:
         return None
     if source.not_copied:

@@ -10,6 +10,7 @@ per ``version``.
 
 from __future__ import annotations
 
+import gc
 from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -125,13 +126,13 @@ class _Links:
             self._intersecting = tuple(self.entries[k][0] for k in self.order)
         return self._intersecting
 
-    def put(self, other: NSKey, entry: _Entry | None) -> bool:
-        """Replace ``other``'s entry; says whether the claims changed."""
+    def put(self, other: NSKey, entry: _Entry | None) -> APISet:
+        """Replace ``other``'s entry; returns the APIs whose claims changed."""
         old = self.entries.pop(other, None)
         if old == entry:
             if entry is not None:
                 self.entries[other] = entry
-            return False
+            return frozenset()
         self._intersecting = None
         if old is not None:
             self.order.pop(bisect_left(self.order, other))
@@ -146,7 +147,7 @@ class _Links:
             for api in entry[1]:
                 self.claims.setdefault(api, {})[other] = (entry[0].operator_group,
                                                           entry[0].namespaces)
-        return bool((old and old[1]) or (entry and entry[1]))
+        return (old[1] if old else frozenset()) | (entry[1] if entry else frozenset())
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +156,9 @@ class _CSVEval:
     provided: APISet
     findings: tuple[Finding, ...]
     source: CopySource
+
+
+_NO_SOURCE = CopySource()
 
 
 def _meta(obj: Obj) -> dict[str, Any]:
@@ -303,13 +307,22 @@ class Model:
         self._d_ns: set[str] = set()
 
     def _apply(self, changes: list[Change]) -> None:
-        self._last = set()
-        for change in changes:
-            handler = self._handlers.get(change.key.kind)
-            if handler is not None:
-                handler(self, change)
-        self._recompute()
-        self.version += 1
+        # A batch allocates many small acyclic records; letting the cyclic collector walk the
+        # whole cache meanwhile cost ~40% of a full build. Refcounting frees what a batch
+        # drops, so the collector is paused for the batch only.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            self._last = set()
+            for change in changes:
+                handler = self._handlers.get(change.key.kind)
+                if handler is not None:
+                    handler(self, change)
+            self._recompute()
+            self.version += 1
+        finally:
+            if collecting:
+                gc.enable()
 
     # -- indexing: one handler per kind --------------------------------------------------------
     def _on_namespace(self, change: Change) -> None:
@@ -639,8 +652,13 @@ class Model:
         links = self._links.get(key)
         if links is None:
             return
-        if links.put(other, self._link_entry(key, other)):
-            self._mark_csvs_of(key[0])
+        changed = links.put(other, self._link_entry(key, other))
+        if changed:
+            # Only CSVs providing one of those APIs see a different reconciliation (R-API-5).
+            for name in self._csvs.get(key[0], {}):
+                evaluation = self._csv_evals.get((key[0], name))
+                if evaluation is None or not evaluation.provided.isdisjoint(changed):
+                    self._d_csvs.add((key[0], name))
         self._d_og_states.add(key)
 
     def _recompute_csv(self, key: NSKey) -> None:
@@ -790,7 +808,7 @@ class Model:
         count = len(self._ogs.get(key[0], {}))
         if og is None or og_key is None:
             return CopySource(
-                gc_reason=gc_reason, parent_targets=parent_targets,
+                gc_reason=gc_reason, parent_targets=parent_targets, parent=parent,
                 not_copied=f"{key[0]} has {count} OperatorGroups, so {parent} is not copied "
                            "(R-COPY-2); OLM leaves this copy as it is",
             )
@@ -812,7 +830,7 @@ class Model:
             not_copied = ("copied CSVs are disabled by OLMConfig cluster, so OLM deletes copies "
                           "of AllNamespaces operators (R-COPY-7)")
         expected = frozenset() if not_copied else self._expected_copies(key[0], status)
-        return CopySource(expected, gc_reason, parent_targets, not_copied, group)
+        return CopySource(expected, gc_reason, parent_targets, not_copied, group, parent)
 
     def _expected_copies(self, og_namespace: str, status: tuple[str, ...] | None) -> frozenset[str]:
         disabled = copies_disabled(self._olmconfig)
@@ -892,7 +910,8 @@ class Model:
         if evaluation is None or self._csvs.get(source[0], {}).get(source[1]) is None:
             context = CopySource(
                 gc_reason=f"its parent {ref(*source)} no longer exists, so OLM deletes it "
-                          "(R-COPY-6)"
+                          "(R-COPY-6)",
+                parent=ref(*source),
             )
         else:
             context = evaluation.source
@@ -927,8 +946,8 @@ class Model:
         if source is None:
             return
         copy = self._copies[source][key[0]]
-        context = self._sources.get(source) or CopySource()
-        reason = stale_reason(key[0], has_operator_namespace(copy), context, ref(*source))
+        context = self._sources.get(source) or _NO_SOURCE
+        reason = stale_reason(key[0], has_operator_namespace(copy), context)
         before = self._stale.get(key)
         if reason == before:
             return
