@@ -142,19 +142,17 @@ def _replaces_chain_error(channel: Channel) -> str | None:
         return f"multiple channel heads found in graph: {', '.join(heads)}"
     by_name = {e.name: e for e in channel.entries}
     skipped = {s for e in channel.entries for s in e.skips}
-    chain_from: dict[str, list[str]] = {}
+    walked: dict[str, int] = {}  # entry -> its position on the walk from the head
     reached = {heads[0]}
     current: ChannelEntry | None = by_name[heads[0]]
     while current is not None:
-        chain_from.setdefault(current.name, [current.name])
+        walked[current.name] = len(walked)
         target = current.replaces or ""
         # A replaces edge to a skipped bundle is disregarded: the walk ends there.
         if target in skipped:
             break
-        for chain in chain_from.values():
-            chain.append(target)
         if target in reached:
-            cycle = " -> ".join(chain_from[target])
+            cycle = " -> ".join([*list(walked)[walked[target]:], target])
             return f"detected cycle in replaces chain of upgrade graph: {cycle}"
         reached.add(target)
         current = by_name.get(target)
@@ -535,10 +533,12 @@ def _catalog_upgrade(sub: Obj, installed_csv: Obj | None, graph: UpgradeGraph) -
 
 
 class _Graphs:
-    """Upgrade graphs shared by the Subscriptions that see the same channels."""
+    """Upgrade graphs, and opm's checks of each channel, shared by the Subscriptions that see
+    the same channels (hundreds of tenants may subscribe to one channel)."""
 
     def __init__(self) -> None:
         self._graphs: dict[tuple[int, str, tuple[str, ...]], UpgradeGraph] = {}
+        self._checks: dict[int, tuple[str | None, list[SkipRangeProblem]]] = {}
 
     def get(self, scope: SubscriptionScope) -> UpgradeGraph:
         assert scope.catalog is not None and scope.package is not None
@@ -546,6 +546,13 @@ class _Graphs:
         if key not in self._graphs:
             self._graphs[key] = UpgradeGraph(scope.package, scope.channels)
         return self._graphs[key]
+
+    def opm_checks(self, channel: Channel) -> tuple[str | None, list[SkipRangeProblem]]:
+        """R-UPG-7 for one channel: its replaces-chain error and its unparsable skipRanges."""
+        key = id(channel)  # the channel lives in a catalog the caller holds
+        if key not in self._checks:
+            self._checks[key] = (_replaces_chain_error(channel), skip_range_problems(channel))
+        return self._checks[key]
 
 
 def _resolve(scope: SubscriptionScope, sub: Obj, installed_csv: Obj | None,
@@ -657,7 +664,8 @@ def _catalog_label(catalog: Catalog) -> str:
     return f"CatalogSource {catalog.ref}" if catalog.ref else f"catalog {catalog.origin}"
 
 
-def _channel_findings(f: _SubjectFindings, scope: SubscriptionScope, graph: UpgradeGraph) -> None:
+def _channel_findings(f: _SubjectFindings, scope: SubscriptionScope, graph: UpgradeGraph,
+                      graphs: _Graphs) -> None:
     """R-UPG-1 errors of the channels the Subscription uses, then opm's (R-UPG-7)."""
     assert scope.catalog is not None and scope.package is not None
     where = _catalog_label(scope.catalog)
@@ -672,7 +680,7 @@ def _channel_findings(f: _SubjectFindings, scope: SubscriptionScope, graph: Upgr
                   "R-UPG-1")
         if edges_unknown(channel):
             continue
-        chain_error = _replaces_chain_error(channel)
+        chain_error, range_problems = graphs.opm_checks(channel)
         if chain_error and chain_error.startswith("channel contains one or more stranded"):
             f.add("warning", "StrandedBundles",
                   f"opm validation rejects channel {channel.name} of package "
@@ -683,7 +691,7 @@ def _channel_findings(f: _SubjectFindings, scope: SubscriptionScope, graph: Upgr
             f.add("warning", "ChannelGraphError",
                   f"opm validation rejects channel {channel.name} of package "
                   f"{scope.package.name} in {where}: \"{chain_error}\".", "R-UPG-7")
-        for p in skip_range_problems(channel):
+        for p in range_problems:
             f.add("warning", "InvalidSkipRange",
                   f"Bundle {p.entry} in channel {channel.name} ({where}) has olm.skipRange "
                   f"{p.skip_range!r}, which does not parse ({p.error}). OLM ignores it, so it "
@@ -787,7 +795,7 @@ def upgrade_findings(catalogs: Iterable[Catalog], subs: Iterable[Obj],
             findings.extend(f.out)
             continue
         graph = graphs.get(scope)
-        _channel_findings(f, scope, graph)
+        _channel_findings(f, scope, graph, graphs)
         if csv is None:
             starting = spec.get("startingCSV")
             start_error = _starting_csv_error(sub, graph)
