@@ -119,10 +119,13 @@ class Requester:
         ], watch=True)
 
 
-async def watch_batches(response: aiohttp.ClientResponse) -> AsyncIterator[list[Obj]]:
-    """The events of an open watch, one batch per network read (so a burst is applied as
-    one batch). Ends when the server closes the stream; raises when it is cut inside an
-    event. The connection is closed when the iteration stops, however it stops."""
+async def watch_batches(response: aiohttp.ClientResponse, size: int
+                        ) -> AsyncIterator[list[Obj]]:
+    """The events of an open watch in batches of at most ``size``, taken from what one
+    network read brought (a burst is applied in few batches, and parsed batch by batch so
+    that a 2 MB read does not hold the loop). Ends when the server closes the stream;
+    raises when it is cut inside an event. The connection is closed when the iteration
+    stops, however it stops."""
     pending = bytearray()
     try:
         async for chunk in response.content.iter_any():
@@ -130,11 +133,10 @@ async def watch_batches(response: aiohttp.ClientResponse) -> AsyncIterator[list[
             end = pending.rfind(b"\n")
             if end < 0:
                 continue
-            lines = bytes(pending[:end]).split(b"\n")
+            lines = [line for line in bytes(pending[:end]).split(b"\n") if line.strip()]
             del pending[: end + 1]
-            events = [json.loads(line) for line in lines if line.strip()]
-            if events:
-                yield events
+            for start in range(0, len(lines), size):
+                yield [json.loads(line) for line in lines[start:start + size]]
         if pending.strip():
             raise aiohttp.ClientPayloadError("watch stream ended inside an event")
     finally:

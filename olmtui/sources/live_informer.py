@@ -166,12 +166,11 @@ class Informer:
         )
         self.status.set_state(self.name, "live")
         delivered = False
-        async with contextlib.aclosing(watch_batches(response)) as batches:
+        async with contextlib.aclosing(watch_batches(response, APPLY_SLICE)) as batches:
             async for batch in batches:
-                for start in range(0, len(batch), APPLY_SLICE):
-                    self._apply(batch[start:start + APPLY_SLICE])
-                    await asyncio.sleep(0)
+                self._apply(batch)
                 delivered = True
+                await asyncio.sleep(0)
         return delivered
 
     def _apply(self, events: list[Obj]) -> None:
