@@ -22,6 +22,7 @@ from typing import Any, Literal, Protocol
 
 from olmtui.model.catalog import Catalog, Channel, ChannelEntry, Package
 from olmtui.model.semver_range import ZERO, Range, RangeError, Version, parse_range, parse_version
+from olmtui.model.subscriptions import approval
 from olmtui.model.types import (
     ChannelState,
     Finding,
@@ -721,8 +722,7 @@ def _deprecation_findings(f: _SubjectFindings, scope: SubscriptionScope, install
 
 def _manual_namespaces(subs: Iterable[Obj]) -> set[str]:
     """R-SUB-4: one Manual Subscription makes every InstallPlan of its namespace Manual."""
-    return {_meta(s).get("namespace") or "" for s in subs
-            if _spec(s).get("installPlanApproval") == "Manual"}
+    return {_meta(s).get("namespace") or "" for s in subs if approval(s) == "Manual"}
 
 
 def _upgrade_state_findings(f: _SubjectFindings, graph: UpgradeGraph, upgrade: UpgradeInfo,
