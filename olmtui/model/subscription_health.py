@@ -23,6 +23,7 @@ from olmtui.model.installplans import (
 )
 from olmtui.model.subscriptions import install_plan_name
 from olmtui.model.types import Finding, ObjectRef, Severity
+from olmtui.model.upgrades import source_ref
 
 Obj = Mapping[str, Any]
 
@@ -49,8 +50,7 @@ def _plan_name(sub: Obj) -> str | None:
 def _what(sub: Obj) -> str:
     spec = sub.get("spec") or {}
     channel = f", channel {spec['channel']}" if spec.get("channel") else ""
-    source = f"{spec.get('sourceNamespace') or ''}/{spec.get('source') or ''}"
-    return f"package {spec.get('name') or '?'}{channel}, catalog {source}"
+    return f"package {spec.get('name') or '?'}{channel}, catalog {source_ref(sub)}"
 
 
 class _Builder:
