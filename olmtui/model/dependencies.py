@@ -33,7 +33,7 @@ def _surfaces(csvs: Iterable[Obj]) -> dict[tuple[str, str], APISurface]:
 
 
 def crd_served_apis(crd: Obj) -> set[str]:
-    """The ``Kind.version.group`` keys a CRD object serves now (``served: true`` versions;
+    """The ``Kind.version.group`` keys (R-API-1) a CRD object serves now (``served: true`` versions;
     a v1beta1 CRD's single ``spec.version`` counts as served)."""
     spec = crd.get("spec") or {}
     kind = (spec.get("names") or {}).get("kind") or ""
@@ -45,8 +45,8 @@ def crd_served_apis(crd: Obj) -> set[str]:
 
 
 def _present_requirements(csv: Obj) -> set[str]:
-    """CRD names the CSV's own ``status.requirementStatus`` reports Present: the cluster had
-    them when OLM last checked, whoever installed them."""
+    """CRD names the CSV's own ``status.requirementStatus`` (§14) reports Present: the
+    cluster had them when OLM last checked, whoever installed them."""
     return {
         r.get("name") or ""
         for r in (csv.get("status") or {}).get("requirementStatus") or ()

@@ -138,9 +138,10 @@ def _conditions(raw: Iterable[Obj] | None) -> tuple[ConditionState, ...]:
 
 
 def _csv_step_facts(step: Obj) -> PlannedCSV | None:
-    """What a ClusterServiceVersion step tells: older OLM inlines the whole CSV as JSON in
-    ``resource.manifest``; newer OLM stores a reference to an unpacked-bundle ConfigMap
-    that carries ``replaces`` and ``properties``."""
+    """What a ClusterServiceVersion step tells (R-IP-1): older OLM inlines the whole CSV as
+    JSON in ``resource.manifest``; newer OLM stores a reference to an unpacked-bundle
+    ConfigMap that carries ``replaces`` (the CSV it replaces on this cluster, R-UPG-4) and
+    ``properties``."""
     resource = step.get("resource") or {}
     if resource.get("kind") != "ClusterServiceVersion" or not resource.get("name"):
         return None

@@ -71,7 +71,7 @@ def _package_from_properties(annotations: Mapping[str, Any]) -> str | None:
 
 def package_of(csv: Obj, subs_by_csv: Mapping[tuple[str, str], Obj]) -> str:
     """The package a CSV belongs to: its Subscription's ``spec.name``; else the component
-    label ``operators.coreos.com/<package>.<namespace>``; else the ``olm.package`` bundle
+    label ``operators.coreos.com/<package>.<namespace>`` (§1.2); else the ``olm.package`` bundle
     property; else the CSV name up to its version."""
     meta = csv.get("metadata") or {}
     ns, name = meta.get("namespace") or "", meta.get("name") or ""
@@ -103,8 +103,9 @@ def _subs_by_csv(subs: Iterable[Obj]) -> dict[tuple[str, str], Obj]:
 
 
 def installed_instances(csvs: Iterable[Obj], subs: Iterable[Obj]) -> list[Instance]:
-    """One :class:`Instance` per package and namespace: the non-copied CSV that is not being
-    replaced (a CSV named by another one's ``spec.replaces`` is the older link)."""
+    """One :class:`Instance` per package and namespace: the non-copied CSV (R-COPY-1) that is
+    not being replaced (a CSV named by another one's ``spec.replaces`` is the older link,
+    R-CSV-R2)."""
     subs_by_csv = _subs_by_csv(subs)
     candidates: dict[tuple[str, str], list[Obj]] = {}
     for csv in csvs:

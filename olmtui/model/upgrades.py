@@ -42,14 +42,16 @@ def _q(text: str) -> str:
 
 
 def edges_unknown(channel: Channel) -> bool:
-    """A channel read from a PackageManifest: the head is reported, entries carry no edges."""
+    """A channel read from a PackageManifest: the head is reported, entries carry no edges
+    (§11)."""
     return channel.reported_head is not None
 
 
 # --- R-UPG-1: the resolver's channel order ----------------------------------------------------
 
 def skipped_names(channel: Channel) -> set[str]:
-    """Entries of the channel that another entry of the same channel lists in ``skips``."""
+    """Entries of the channel that another entry of the same channel lists in ``skips``:
+    R-UPG-1 leaves them out of the channel order."""
     names = {e.name for e in channel.entries}
     return {s for e in channel.entries for s in e.skips if s in names}
 
@@ -295,6 +297,8 @@ class UpgradeGraph:
         self._next_of_entry: dict[str, Hop | None] = {}
 
     def _version_order(self, channel: Channel) -> list[str]:
+        """olmtui's stand-in order for a channel R-UPG-1 cannot order: newest first, still
+        without the skipped entries."""
         skipped = skipped_names(channel)
         names = {e.name for e in channel.entries if e.name not in skipped}
         return sorted(names, key=lambda n: (self.version(n) or ZERO, n), reverse=True)
@@ -344,6 +348,8 @@ class UpgradeGraph:
         return entry.name == name or not self.prohibited(entry.name)
 
     def _find_next(self, name: str, version: Version | None) -> Hop | None:
+        # R-UPG-2: the lowest ranked position among the entries whose replaces, skips or
+        # skipRange admit the CSV; the edge kinds are equal, position alone decides.
         best = len(self.ranked)
         for index in (self._by_replaces, self._by_skips):
             for pos in index.get(name, ()):
