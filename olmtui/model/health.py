@@ -20,6 +20,15 @@ from olmtui.model.upgrades import upgrade_findings
 from olmtui.store import Obj, Store, is_copied_csv
 
 
+def _by_namespace(objs: Iterable[Obj]) -> dict[str, list[Obj]]:
+    """Objects grouped by namespace in one pass (``Store.list`` with a namespace scans the
+    whole kind, once per namespace)."""
+    by_ns: dict[str, list[Obj]] = {}
+    for obj in objs:
+        by_ns.setdefault((obj.get("metadata") or {}).get("namespace") or "", []).append(obj)
+    return by_ns
+
+
 def _csvs_by_namespace(store: Store) -> dict[str, dict[str, Obj]]:
     """Non-copied CSVs (R-COPY-1) by namespace and name: the installed ones."""
     by_ns: dict[str, dict[str, Obj]] = {}
@@ -40,12 +49,13 @@ def health_findings(store: Store, catalogs: Sequence[Catalog] = ()) -> list[Find
     subs = list(store.list("Subscription"))
     found = catalog_findings(store.list("CatalogSource"), subs)
     by_ns = _csvs_by_namespace(store)
+    subs_by_ns = _by_namespace(subs)
+    plans_by_ns = _by_namespace(store.list("InstallPlan"))
     plans_known = store.count("InstallPlan") > 0
-    for namespace in sorted({(s.get("metadata") or {}).get("namespace") or "" for s in subs}):
+    for namespace in sorted(subs_by_ns):
         found += namespace_subscription_findings(
-            namespace, store.list("Subscription", namespace),
-            store.list("InstallPlan", namespace), by_ns.get(namespace, {}).values(),
-            install_plans_known=plans_known,
+            namespace, subs_by_ns[namespace], plans_by_ns.get(namespace, ()),
+            by_ns.get(namespace, {}).values(), install_plans_known=plans_known,
         )
     content = [c for c in catalogs if c.graph == "catalog"]
     if content:
