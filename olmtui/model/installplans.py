@@ -318,14 +318,16 @@ def pending_approvals(
 ) -> list[PendingApproval]:
     """Every InstallPlan waiting for approval (R-IP-2), with the operators it would move,
     sorted by namespace and name."""
-    subs = list(subs)
+    subs_by_ns: dict[str, list[Obj]] = {}
+    for sub in subs:
+        subs_by_ns.setdefault((sub.get("metadata") or {}).get("namespace") or "", []).append(sub)
     csv_replaces = _replaces_by_name(csvs)
     pending = []
     for ip in install_plans:
         if not _waits_raw(ip):
             continue
         summary = summarize_install_plan(ip)
-        moved = _moved(summary, subs, csv_replaces)
+        moved = _moved(summary, subs_by_ns.get(summary.namespace, ()), csv_replaces)
         pending.append(PendingApproval(summary.namespace, summary.name, summary.csvs,
                                        tuple(moved)))
     return sorted(pending, key=lambda p: (p.namespace, p.name))
