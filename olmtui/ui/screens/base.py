@@ -14,11 +14,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from olmtui.model.types import ObjectRef
 from olmtui.ui.session import Session
 from olmtui.ui.widgets.command_bar import CommandBar
+from olmtui.ui.widgets.keys_footer import KeysFooter
 from olmtui.ui.widgets.source_header import SourceHeader
 from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
 
@@ -60,7 +61,7 @@ class ViewScreen(Screen):
         yield SourceHeader(self.session, self.VIEW_TITLE)
         yield from self.compose_body()
         yield CommandBar(self._commands)
-        yield Footer()
+        yield KeysFooter()
 
     def compose_body(self) -> ComposeResult:
         yield Static("")

@@ -68,7 +68,10 @@ class CSVsScreen(TableScreen):
                 # every copy row shares the cells after its namespace
                 tail = (c.name, c.version or "-", COPIED, f"copy of {c.namespace}", "-",
                         c.operator_group or "-", "")
-                rows.extend(Row(("copy", ns, c.name), (ns, *tail), "dim") for ns in copies)
+                # and what `/` matches: the row's haystack, built from the shared part once
+                hay = Row(None, tail).haystack()
+                rows.extend(Row(("copy", ns, c.name), (ns, *tail), "dim", f"{ns.lower()} {hay}")
+                            for ns in copies)
         return rows
 
     def describe(self, key: Hashable) -> RenderableType:

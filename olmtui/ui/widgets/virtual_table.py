@@ -18,16 +18,22 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
+from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from olmtui.ui.widgets.row_filter import RowFilter, parse_query
+
 Cell = str | Text
 
 _WIDTH_SAMPLE = 500
 _MAX_AUTO_WIDTH = 60
+#: Painted lines kept, a few screens' worth: the repaints that do not scroll (the cursor
+#: moving, the detail pane below changing size) reuse them instead of formatting rows again.
+_LINES_KEPT = 400
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,21 +58,6 @@ class Row(NamedTuple):
         if self.search:
             return self.search
         return " ".join(c.plain if isinstance(c, Text) else c for c in self.cells).lower()
-
-
-def filter_rows(rows: Sequence[Row], query: str,
-                haystacks: Sequence[str] | None = None) -> list[Row]:
-    """k9s filter semantics: substring match, case-insensitive; a leading ``!`` inverts.
-    ``haystacks`` are the rows' precomputed :meth:`Row.haystack` (same order)."""
-    query = query.strip()
-    if not query:
-        return list(rows)
-    invert = query.startswith("!")
-    needle = query[1:].strip().lower() if invert else query.lower()
-    if not needle:
-        return list(rows)
-    hay = haystacks if haystacks is not None else [r.haystack() for r in rows]
-    return [r for r, h in zip(rows, hay, strict=True) if (needle in h) != invert]
 
 
 class VirtualTable(ScrollView, can_focus=True):
@@ -146,12 +137,13 @@ class VirtualTable(ScrollView, can_focus=True):
         self.columns: tuple[Column, ...] = tuple(columns)
         self.empty_text = empty_text
         self._all: list[Row] = []
-        self._haystacks: list[str] | None = None
+        self._filter: RowFilter | None = None  # built on the first filter of a set of rows
         self._shown: list[Row] = []
         self._query = ""
         self._natural: list[int] = [len(c.label) for c in self.columns]
         self._widths: list[int] = list(self._natural)
         self._fitted_to = -1
+        self._lines: LRUCache[tuple[Hashable, ...], Strip] = LRUCache(_LINES_KEPT)
 
     # -- data ----------------------------------------------------------------------------
     @property
@@ -180,7 +172,7 @@ class VirtualTable(ScrollView, can_focus=True):
     def set_rows(self, rows: Sequence[Row]) -> None:
         """Replace the rows, keeping the cursor on the same key (live updates)."""
         self._all = list(rows)
-        self._haystacks: list[str] | None = None
+        self._filter = None
         self._size_columns()
         self._apply(keep=self.selected_key)
 
@@ -198,14 +190,15 @@ class VirtualTable(ScrollView, can_focus=True):
 
     def _apply(self, keep: Hashable | None) -> None:
         before = len(self._shown)
-        if self._query.strip().lstrip("!").strip() and self._haystacks is None:
-            self._haystacks = [r.haystack() for r in self._all]  # once per set of rows
-        self._shown = filter_rows(self._all, self._query, self._haystacks)
-        index = 0
-        if keep is not None:
-            index = next((i for i, r in enumerate(self._shown) if r.key == keep), -1)
-            if index < 0:
-                index = min(self.cursor, max(len(self._shown) - 1, 0))
+        self._lines.clear()
+        matches = None
+        if parse_query(self._query) is not None:
+            if self._filter is None:  # haystacks once per set of rows, not per key typed
+                self._filter = RowFilter([r.haystack() for r in self._all])
+            matches = self._filter.matches(self._query)
+        everything = self._all
+        self._shown = list(everything) if matches is None else [everything[i] for i in matches]
+        index = self._index_of(keep)
         self.set_reactive(VirtualTable.cursor, index)
         self._fit(self.scrollable_content_region.width)
         width = self._row_width()
@@ -213,6 +206,17 @@ class VirtualTable(ScrollView, can_focus=True):
         self._scroll_to_cursor()
         self.refresh(layout=len(self._shown) != before)
         self.post_message(self.RowHighlighted(self, self.selected_key))
+
+    def _index_of(self, key: Hashable | None) -> int:
+        """Where the cursor goes for ``key``: its row, else the same place (clamped).
+        A live update rarely moves the selected row, so its old place is looked at first."""
+        if key is None:
+            return 0
+        shown = self._shown
+        clamped = min(self.cursor, max(len(shown) - 1, 0))
+        if shown and shown[clamped].key == key:
+            return clamped
+        return next((i for i, r in enumerate(shown) if r.key == key), clamped)
 
     def _size_columns(self) -> None:
         widths = []
@@ -311,15 +315,27 @@ class VirtualTable(ScrollView, can_focus=True):
                 self.action_select()
 
     # -- painting ------------------------------------------------------------------------
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._lines.clear()  # a theme or CSS change repaints every line
+
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         self._fit(width)
         scroll_x = round(self.scroll_x)
-        if y == 0:
+        index = round(self.scroll_y) + y - 1 if y else -1  # -1: the header
+        key = (index, index == self.cursor, self.has_focus, width, scroll_x)
+        line = self._lines.get(key)
+        if line is None:
+            line = self._lines[key] = self._paint(index, width, scroll_x)
+        return line
+
+    def _paint(self, index: int, width: int, scroll_x: int) -> Strip:
+        """Line ``index`` of the shown rows (-1: the header), cut to the view."""
+        if index < 0:
             labels = tuple(Text(c.label) for c in self.columns)
             style = self.get_component_rich_style("virtual-table--header")
             return self._strip(labels, style, scroll_x, width)
-        index = round(self.scroll_y) + y - 1
         if index >= len(self._shown):
             if index == 0:
                 style = self.get_component_rich_style("virtual-table--empty")

@@ -1,0 +1,38 @@
+"""The views' footer: Textual's Footer, recomposed only when the keys it shows change.
+
+Textual's Footer rebuilds all its key widgets whenever its screen's bindings are refreshed,
+and Textual refreshes them on every suspend and resume of the screen: opening a detail and
+coming back rebuilt and restyled the footer of the view underneath twice, which was most
+of the cost of Enter and Esc on the CSV view. The keys a view shows only change with focus
+or a binding's enabled state, so this footer compares what it would show before rebuilding,
+and leaves alone a footer whose screen is not on display.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from textual.screen import Screen
+from textual.widgets import Footer
+
+
+def shown_keys(screen: Screen) -> tuple[Hashable, ...]:
+    """Everything Footer.compose reads from the screen's bindings, as a comparable value."""
+    return tuple((binding, enabled, tooltip)  # Binding is a frozen dataclass
+                 for _, binding, enabled, tooltip in screen.active_bindings.values())
+
+
+class KeysFooter(Footer):
+    """A Footer that skips rebuilds which would show the same keys."""
+
+    _shown: tuple[Hashable, ...] | None = None
+
+    def bindings_changed(self, screen: Screen) -> None:
+        if self._shown is not None and not screen.is_current:
+            return  # hidden under a pushed screen: its resume refreshes the bindings again
+        keys = shown_keys(screen)
+        if keys == self._shown:
+            return
+        if screen.app.app_focus:  # Footer itself ignores changes while the app is unfocused
+            self._shown = keys
+        super().bindings_changed(screen)

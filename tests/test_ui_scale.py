@@ -1,0 +1,115 @@
+"""What keeps the dashboard fast at a hundred thousand rows must not change what it shows:
+the footer skips only rebuilds that would show the same keys, and the table's kept lines
+are the lines a fresh paint gives."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.widget import Widget
+from textual.widgets import Footer
+
+from olmtui.ui.app import OlmApp
+from olmtui.ui.screens.csvs import CSVsScreen
+from olmtui.ui.screens.object_detail import ObjectScreen
+from olmtui.ui.session_builders import snapshot_session
+from olmtui.ui.widgets.keys_footer import KeysFooter, shown_keys
+from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
+
+SAMPLE = str(files("olmtui").joinpath("samples", "cluster.yaml"))
+SIZE = (120, 36)
+
+
+def _count_recomposes(monkeypatch) -> list[Widget]:
+    rebuilt: list[Widget] = []
+    original = Widget.recompose
+
+    async def counted(self):
+        if isinstance(self, Footer):
+            rebuilt.append(self)
+        return await original(self)
+
+    monkeypatch.setattr(Widget, "recompose", counted)
+    return rebuilt
+
+
+async def test_opening_and_closing_a_detail_leaves_the_view_footer_alone(monkeypatch):
+    app = OlmApp(snapshot_session([SAMPLE]), initial_view="csv")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        view = app.screen
+        assert isinstance(view, CSVsScreen)
+        footer = view.query_one(KeysFooter)
+        before = [(k.key, k.description) for k in footer.query("FooterKey")]
+        assert ("c", "Copies") in before
+        rebuilt = _count_recomposes(monkeypatch)
+        for _ in range(3):
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, ObjectScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+        assert app.screen is view
+        assert rebuilt == []
+        assert [(k.key, k.description) for k in footer.query("FooterKey")] == before
+
+
+async def test_footer_is_rebuilt_when_the_keys_it_shows_change(monkeypatch):
+    app = OlmApp(snapshot_session([SAMPLE]), initial_view="csv")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        view = app.screen
+        footer = view.query_one(KeysFooter)
+        focused = shown_keys(view)
+        rebuilt = _count_recomposes(monkeypatch)
+        await pilot.press("slash")  # the prompt takes the focus: its bindings join in
+        await pilot.pause()
+        assert shown_keys(view) != focused
+        assert footer in rebuilt
+
+
+ROWS = [Row(i, (f"ns-{i:03d}", Text("Succeeded", style="green"), f"row {i}"),
+            "dim" if i % 2 else "") for i in range(300)]
+
+
+class TableApp(App):
+    def compose(self) -> ComposeResult:
+        yield VirtualTable((Column("ns", "NAMESPACE"), Column("phase", "PHASE"),
+                            Column("text", "TEXT")), id="table")
+
+    def on_mount(self) -> None:
+        self.query_one(VirtualTable).set_rows(ROWS)
+
+
+def _assert_lines_are_fresh(table: VirtualTable) -> None:
+    width = table.scrollable_content_region.width
+    top = round(table.scroll_y)
+    for y in range(table.scrollable_content_region.height):
+        kept = table.render_line(y)
+        fresh = table._paint(top + y - 1 if y else -1, width, round(table.scroll_x))
+        assert list(kept) == list(fresh), f"line {y} (cursor at {table.cursor})"
+
+
+async def test_kept_lines_follow_the_cursor_the_filter_the_focus_and_the_theme():
+    app = TableApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        table = app.query_one(VirtualTable)
+        table.focus()
+        await pilot.pause()
+        _assert_lines_are_fresh(table)
+        for keys in (("down",), ("down", "down"), ("pagedown",), ("up",), ("home",)):
+            await pilot.press(*keys)
+            await pilot.pause()
+            _assert_lines_are_fresh(table)
+        table.set_filter("ns-1")
+        await pilot.pause()
+        assert table.row_count == 100
+        _assert_lines_are_fresh(table)
+        table.blur()  # the cursor row is painted differently without the focus
+        await pilot.pause()
+        _assert_lines_are_fresh(table)
+        app.theme = "textual-light"
+        await pilot.pause()
+        _assert_lines_are_fresh(table)
