@@ -22,14 +22,24 @@ CRD_KIND = "CustomResourceDefinition"
 
 
 def _text(value: Any) -> str | None:
-    """A scalar as text (YAML may hand a version such as ``1.0`` over as a number)."""
+    """A scalar of a CSV as trimmed text (YAML may hand a version such as ``1.0`` over as a
+    number)."""
     if value is None or isinstance(value, (dict, list)):
         return None
     text = str(value).strip()
     return text or None
 
 
-def _mapping(value: Any) -> Mapping[str, Any]:
+def scalar_text(value: Any) -> str | None:
+    """A scalar exactly as written, for names read from catalogs and PackageManifests:
+    ``None`` for null, an empty string, a mapping or a list."""
+    if value is None or isinstance(value, (dict, list)):
+        return None
+    return str(value) or None
+
+
+def mapping(value: Any) -> Mapping[str, Any]:
+    """A parsed YAML/JSON value as a mapping; anything else reads as an empty one."""
     return value if isinstance(value, Mapping) else {}
 
 
@@ -40,13 +50,13 @@ def _names(value: Any) -> tuple[str, ...]:
 
 
 def csv_name(csv: Obj) -> str | None:
-    return _text(_mapping(csv.get("metadata")).get("name"))
+    return _text(mapping(csv.get("metadata")).get("name"))
 
 
 def entry_from_csv(csv: Obj) -> ChannelEntry:
     """The CSV's upgrade edges: ``spec.replaces``, ``spec.skips``, ``olm.skipRange``."""
-    spec = _mapping(csv.get("spec"))
-    annotations = _mapping(_mapping(csv.get("metadata")).get("annotations"))
+    spec = mapping(csv.get("spec"))
+    annotations = mapping(mapping(csv.get("metadata")).get("annotations"))
     return ChannelEntry(
         name=csv_name(csv) or "",
         replaces=_text(spec.get("replaces")),
@@ -62,7 +72,7 @@ def supported_install_modes(modes: Any) -> tuple[str, ...]:
         return ()
     supported = []
     for mode in modes:
-        mode = _mapping(mode)
+        mode = mapping(mode)
         kind = _text(mode.get("type"))
         if kind and mode.get("supported") is True and kind not in supported:
             supported.append(kind)
@@ -71,13 +81,13 @@ def supported_install_modes(modes: Any) -> tuple[str, ...]:
 
 def crd_served(crd: Obj) -> tuple[str, tuple[str, ...], str | None]:
     """``(name, served versions, storage version)`` of a CRD (v1 or v1beta1)."""
-    spec = _mapping(crd.get("spec"))
+    spec = mapping(crd.get("spec"))
     served: list[str] = []
     storage: str | None = None
     versions = spec.get("versions")
     if isinstance(versions, list) and versions:
         for version in versions:
-            version = _mapping(version)
+            version = mapping(version)
             name = _text(version.get("name"))
             if name and version.get("served", True) is not False:
                 served.append(name)
@@ -92,9 +102,9 @@ def crd_served(crd: Obj) -> tuple[str, tuple[str, ...], str | None]:
 
 def crd_all_versions(crd: Obj) -> tuple[str, tuple[str, ...]]:
     """``(name, every version defined)``, served or not."""
-    spec = _mapping(crd.get("spec"))
+    spec = mapping(crd.get("spec"))
     versions = spec.get("versions")
-    names = [_text(_mapping(v).get("name")) for v in versions] if isinstance(versions, list) else []
+    names = [_text(mapping(v).get("name")) for v in versions] if isinstance(versions, list) else []
     if not names and _text(spec.get("version")):
         names = [_text(spec.get("version"))]
     return csv_name(crd) or "", tuple(n for n in names if n)
@@ -110,19 +120,19 @@ def crds_fields(crds: Iterable[Obj]) -> dict[str, Any]:
 
 
 def crd_has_conversion_webhook(crd: Obj) -> bool:
-    return _mapping(_mapping(crd.get("spec")).get("conversion")).get("strategy") == "Webhook"
+    return mapping(mapping(crd.get("spec")).get("conversion")).get("strategy") == "Webhook"
 
 
 def csv_has_conversion_webhook(csv: Obj) -> bool:
-    hooks = _mapping(csv.get("spec")).get("webhookdefinitions")
+    hooks = mapping(csv.get("spec")).get("webhookdefinitions")
     return isinstance(hooks, list) and any(
-        _mapping(h).get("type") == "ConversionWebhook" for h in hooks
+        mapping(h).get("type") == "ConversionWebhook" for h in hooks
     )
 
 
 def gvk_key(value: Any) -> str | None:
     """An ``olm.gvk`` value as the API key ``Kind.version.group``."""
-    value = _mapping(value)
+    value = mapping(value)
     kind, version = _text(value.get("kind")), _text(value.get("version"))
     if not kind or not version:
         return None
@@ -135,8 +145,8 @@ def dependencies(items: Any) -> tuple[tuple[str, ...], tuple[tuple[str, str], ..
     apis: list[str] = []
     packages: list[tuple[str, str]] = []
     for item in items if isinstance(items, list) else ():
-        item = _mapping(item)
-        kind, value = item.get("type"), _mapping(item.get("value"))
+        item = mapping(item)
+        kind, value = item.get("type"), mapping(item.get("value"))
         if kind == "olm.gvk" and (key := gvk_key(value)):
             apis.append(key)
         elif kind == "olm.package" and (name := _text(value.get("packageName"))):
@@ -153,7 +163,7 @@ def bundle_from_csv(
     prohibited: bool = False,
 ) -> Bundle:
     """A Bundle from its CSV, the CRD manifests shipped with it and its dependencies file."""
-    spec = _mapping(csv.get("spec"))
+    spec = mapping(csv.get("spec"))
     surface = api_surface(csv)
     dep_apis, dep_packages = dependencies(dependency_items)
     crds = list(crds)

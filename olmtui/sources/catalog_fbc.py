@@ -34,6 +34,7 @@ from olmtui.sources.catalog_csv import (
     crds_fields,
     csv_has_conversion_webhook,
     gvk_key,
+    scalar_text,
     supported_install_modes,
 )
 from olmtui.sources.catalog_files import read_documents, unreadable
@@ -46,21 +47,15 @@ _HEAD = 400
 _KIND = re.compile(rb'"kind"\s*:\s*"([A-Za-z0-9]+)"|^kind:\s*([A-Za-z0-9]+)', re.MULTILINE)
 
 
-def _text(value: Any) -> str | None:
-    if value is None or isinstance(value, (dict, list)):
-        return None
-    return str(value) or None
-
-
 def _entry(raw: Any) -> ChannelEntry | None:
-    if not isinstance(raw, dict) or not _text(raw.get("name")):
+    if not isinstance(raw, dict) or not scalar_text(raw.get("name")):
         return None
     skips = raw.get("skips")
     return ChannelEntry(
         name=str(raw["name"]),
-        replaces=_text(raw.get("replaces")),
+        replaces=scalar_text(raw.get("replaces")),
         skips=tuple(str(s) for s in skips) if isinstance(skips, list) else (),
-        skip_range=_text(raw.get("skipRange")),
+        skip_range=scalar_text(raw.get("skipRange")),
     )
 
 
@@ -108,9 +103,9 @@ class _FBCReader:
         schema = doc.get("schema")
         if schema not in ("olm.package", "olm.channel", "olm.bundle", "olm.deprecations"):
             return
-        name, package = _text(doc.get("name")), _text(doc.get("package"))
+        name, package = scalar_text(doc.get("name")), scalar_text(doc.get("package"))
         if schema == "olm.package" and name:
-            self.package(name).default_channel = _text(doc.get("defaultChannel"))
+            self.package(name).default_channel = scalar_text(doc.get("defaultChannel"))
         elif schema == "olm.channel" and name and package:
             raw = doc.get("entries")
             entries = [e for e in map(_entry, raw if isinstance(raw, list) else ()) if e]
@@ -141,14 +136,15 @@ class _FBCReader:
             kind, value = prop.get("type"), prop.get("value")
             value = value if isinstance(value, dict) else {}
             if kind == "olm.package":
-                version = _text(value.get("version"))
-                package = package or _text(value.get("packageName"))
+                version = scalar_text(value.get("version"))
+                package = package or scalar_text(value.get("packageName"))
             elif kind == "olm.gvk" and (key := gvk_key(value)):
                 provided.append(key)
             elif kind == "olm.gvk.required" and (key := gvk_key(value)):
                 required.append(key)
-            elif kind == "olm.package.required" and _text(value.get("packageName")):
-                packages.append((str(value["packageName"]), _text(value.get("versionRange")) or ""))
+            elif kind == "olm.package.required" and scalar_text(value.get("packageName")):
+                version_range = scalar_text(value.get("versionRange")) or ""
+                packages.append((str(value["packageName"]), version_range))
             elif kind == "olm.csv.metadata":
                 modes = supported_install_modes(value.get("installModes"))
             elif kind == "olm.deprecated":
@@ -199,8 +195,8 @@ class _FBCReader:
             if not isinstance(item, dict):
                 continue
             reference = item.get("reference") if isinstance(item.get("reference"), dict) else {}
-            message = _text(item.get("message")) or ""
-            schema, name = reference.get("schema"), _text(reference.get("name"))
+            message = scalar_text(item.get("message")) or ""
+            schema, name = reference.get("schema"), scalar_text(reference.get("name"))
             if schema == "olm.package":
                 package.deprecation = message
             elif schema == "olm.channel" and name in package.channels:

@@ -14,28 +14,25 @@ from typing import Any
 from olmtui.model.apis import api_surface
 from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.types import ref
-from olmtui.sources.catalog_csv import SKIP_RANGE_ANNOTATION, supported_install_modes
+from olmtui.sources.catalog_csv import (
+    SKIP_RANGE_ANNOTATION,
+    mapping,
+    scalar_text,
+    supported_install_modes,
+)
 
 Obj = dict[str, Any]
 ORIGIN = "packagemanifests"
 
 
-def _mapping(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
-def _text(value: Any) -> str | None:
-    return str(value) if value not in (None, "") and not isinstance(value, (dict, list)) else None
-
-
 def _deprecation(holder: Mapping[str, Any]) -> str | None:
-    return _text(_mapping(holder.get("deprecation")).get("message"))
+    return scalar_text(mapping(holder.get("deprecation")).get("message"))
 
 
 def catalog_ref_of(obj: Obj) -> str:
     """``namespace/name`` of the CatalogSource a PackageManifest comes from (labels first)."""
-    labels = _mapping(_mapping(obj.get("metadata")).get("labels"))
-    status = _mapping(obj.get("status"))
+    labels = mapping(mapping(obj.get("metadata")).get("labels"))
+    status = mapping(obj.get("status"))
     namespace = labels.get("catalog-namespace") or status.get("catalogSourceNamespace") or ""
     name = labels.get("catalog") or status.get("catalogSource") or ""
     return ref(str(namespace), str(name))
@@ -43,7 +40,7 @@ def catalog_ref_of(obj: Obj) -> str:
 
 def default_channel(status: Mapping[str, Any], channels: list[str]) -> str | None:
     """§11 GetDefaultChannel: ``defaultChannel`` if set, else the only channel, else none."""
-    explicit = _text(status.get("defaultChannel"))
+    explicit = scalar_text(status.get("defaultChannel"))
     if explicit:
         return explicit
     return channels[0] if len(channels) == 1 else None
@@ -56,7 +53,7 @@ def head_bundle(package: str, head: str, desc: Mapping[str, Any], deprecation: s
     return Bundle(
         name=head,
         package=package,
-        version=_text(desc.get("version")),
+        version=scalar_text(desc.get("version")),
         deprecation=deprecation,
         provided_apis=tuple(sorted(surface.provided)),
         required_apis=tuple(sorted(surface.required)),
@@ -65,28 +62,29 @@ def head_bundle(package: str, head: str, desc: Mapping[str, Any], deprecation: s
 
 
 def package_from_manifest(obj: Obj) -> Package:
-    status = _mapping(obj.get("status"))
-    name = _text(status.get("packageName")) or _text(
-        _mapping(obj.get("metadata")).get("name")) or ""
+    status = mapping(obj.get("status"))
+    name = scalar_text(status.get("packageName")) or scalar_text(
+        mapping(obj.get("metadata")).get("name")) or ""
     package = Package(name, deprecation=_deprecation(status))
     heads: dict[str, Bundle] = {}
     raw_channels = status.get("channels")
     for raw in raw_channels if isinstance(raw_channels, list) else ():
-        raw = _mapping(raw)
-        channel_name, head = _text(raw.get("name")), _text(raw.get("currentCSV"))
+        raw = mapping(raw)
+        channel_name, head = scalar_text(raw.get("name")), scalar_text(raw.get("currentCSV"))
         if not channel_name:
             continue
-        desc = _mapping(raw.get("currentCSVDesc"))
-        raw_entries = [e for e in map(_mapping, raw.get("entries") or ()) if _text(e.get("name"))]
+        desc = mapping(raw.get("currentCSVDesc"))
+        raw_entries = [
+            e for e in map(mapping, raw.get("entries") or ()) if scalar_text(e.get("name"))]
         names = [str(e["name"]) for e in raw_entries]
         if head and head not in names:
             names.insert(0, head)
-        skip_range = _text(_mapping(desc.get("annotations")).get(SKIP_RANGE_ANNOTATION))
+        skip_range = scalar_text(mapping(desc.get("annotations")).get(SKIP_RANGE_ANNOTATION))
         entries = tuple(
             ChannelEntry(n, skip_range=skip_range if n == head else None) for n in names)
         for entry in raw_entries:
             package.bundles.setdefault(str(entry["name"]), Bundle(
-                str(entry["name"]), name, version=_text(entry.get("version")),
+                str(entry["name"]), name, version=scalar_text(entry.get("version")),
                 deprecation=_deprecation(entry)))
         if head:
             entry_deprecation = next(
