@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 from olmtui.cli import UsageError
@@ -57,7 +58,7 @@ def _snapshot(paths: list[str]) -> Store:
     return store
 
 
-def _subscription_for(package: str, subs: list[Obj]) -> Obj | None:
+def _subscription_for(package: str, subs: Iterable[Obj]) -> Obj | None:
     """The first Subscription (by namespace, name) for the package."""
     mine = [s for s in subs if (s.get("spec") or {}).get("name") == package]
     mine.sort(key=lambda s: ((s.get("metadata") or {}).get("namespace") or "",
@@ -101,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     if not catalogs:
         raise UsageError("no catalog content: give --catalog PATH, or a snapshot PATH that "
                          "holds PackageManifests")
-    sub = _subscription_for(args.package, list(store.list("Subscription")))
+    sub = _subscription_for(args.package, store.list("Subscription"))
     catalog = _catalog_for(args.package, catalogs, sub)
     package = catalog.packages[args.package]
     channel = package.channels[_channel_name(package, args.channel, sub)]
