@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from olmtui.cli import UsageError
+from olmtui.model.engine import INFERRED_ANNOTATION
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.sources.snapshot_documents import parse_documents
 from olmtui.sources.snapshot_files import SourceFile, iter_source_files
@@ -28,7 +29,6 @@ from olmtui.store import Obj, Store
 
 #: Objects per ``apply_many`` call: large enough to be cheap, small enough to show progress.
 BATCH_SIZE = 500
-INFERRED_ANNOTATION = "olmtui.dev/inferred"
 
 
 @dataclass
