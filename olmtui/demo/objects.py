@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from olmtui.model.apis import api_surface, format_provided_apis
+from olmtui.model.multitenancy import COMPONENT_LABEL_PREFIX
 from olmtui.model.views import api_hash
 from olmtui.store import COPIED_FROM_LABEL, LAST_APPLIED
 
@@ -25,7 +26,6 @@ GROUP_ANNOTATION = "olm.operatorGroup"
 NAMESPACE_ANNOTATION = "olm.operatorNamespace"
 TARGETS_ANNOTATION = "olm.targetNamespaces"
 PROVIDED_APIS_ANNOTATION = "olm.providedAPIs"
-COMPONENT_LABEL_PREFIX = "operators.coreos.com/"
 
 #: §7: the reason and message OLM writes with each phase of a CSV's normal life.
 PHASE_STATUS: dict[str, tuple[str, str]] = {
