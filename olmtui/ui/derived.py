@@ -91,11 +91,12 @@ def metrics(session: Session) -> Metrics:
 
 
 def packages_of_catalog(session: Session, namespace: str, name: str) -> list[str]:
-    """Packages the CatalogSource serves, from content loaded for it (or for every source)."""
+    """Packages the CatalogSource serves, from content loaded for it or for every source
+    (``--catalog PATH`` without ``NS/NAME=``)."""
     wanted = f"{namespace}/{name}"
     found: set[str] = set()
     for catalog in catalogs(session):
-        if catalog.ref == wanted:
+        if catalog.ref in (wanted, None):
             found.update(catalog.packages)
     return sorted(found)
 

@@ -50,7 +50,7 @@ class CommandBar(Input):
         self.mode = mode
         self.suggester = self._commands if mode == "command" else None
         self.placeholder = (
-            "view: overview, ns, og, csv, sub, ip, catsrc, findings, changes"
+            "view: overview, ns, og, csv, sub, graph, findings, catsrc, changes"
             if mode == "command"
             else "filter (prefix ! to invert)"
         )

@@ -1,0 +1,27 @@
+"""The Catalogs view: which packages a CatalogSource serves, from ``--catalog`` content."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from olmtui.ui import derived
+from olmtui.ui.session_builders import snapshot_session
+
+DATA = Path("/work/shared/data")
+MUST_GATHER = DATA / "must-gather/must-gather-clean/must-gather-vsphere"
+KEYCLOAK = DATA / "catalogs/community-operators-prod/operators/keycloak-operator"
+
+
+def test_catalog_without_a_source_serves_every_catalogsource() -> None:
+    session = snapshot_session([str(MUST_GATHER)], [str(KEYCLOAK)])
+    for source in ("community-operators", "redhat-operators"):
+        assert derived.packages_of_catalog(session, "openshift-marketplace", source) == [
+            "keycloak-operator"]
+
+
+def test_catalog_for_one_source_serves_only_that_one() -> None:
+    spec = f"openshift-marketplace/community-operators={KEYCLOAK}"
+    session = snapshot_session([str(MUST_GATHER)], [spec])
+    assert derived.packages_of_catalog(
+        session, "openshift-marketplace", "community-operators") == ["keycloak-operator"]
+    assert derived.packages_of_catalog(session, "openshift-marketplace", "redhat-operators") == []
