@@ -5,6 +5,7 @@ its CSVs, the conditions with ResolutionFailed messages in full, the catalog's h
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable, Iterable
 
 from rich.console import Group, RenderableType
@@ -25,6 +26,10 @@ def approval_text(sub: SubscriptionState) -> Text:
     return Text(sub.approval)
 
 
+#: The version part of a CSV name such as ``etcdoperator.v0.9.4``.
+_VERSION_SUFFIX = re.compile(r"\.(v?\d.*)$")
+
+
 class SubscriptionsScreen(TableScreen):
     VIEW_TITLE = "Subscriptions"
     COLUMNS = (
@@ -41,16 +46,24 @@ class SubscriptionsScreen(TableScreen):
     EMPTY_TEXT = "no Subscriptions"
 
     def build_rows(self) -> Iterable[Row]:
+        """CSV names in the INSTALLED/NEXT/HEAD columns drop their ``<package>.`` prefix
+        (``keycloak-operator.v26.6.3`` -> ``v26.6.3``) so the versions fit; the detail pane
+        and the filter keep the full names."""
         subs = self.session.model.subscriptions()
         self._subs = {(s.namespace, s.name): s for s in subs}
         for s in subs:
             head = s.upgrade.head or "?"
             at_head = s.installed_csv is not None and s.installed_csv == s.upgrade.head
-            yield Row((s.namespace, s.name), (
+            cells = (
                 s.namespace, s.name, s.package, s.channel or "(default)",
-                s.installed_csv or "-", s.upgrade.next or "-",
-                Text(head, style="green" if at_head else ""), approval_text(s), phase(s.state),
-            ))
+                short_csv(s.installed_csv, s.package), short_csv(s.upgrade.next, s.package),
+                Text(short_csv(head, s.package), style="green" if at_head else ""),
+                approval_text(s), phase(s.state),
+            )
+            search = " ".join((s.namespace, s.name, s.package, s.channel or "",
+                               s.installed_csv or "", s.upgrade.next or "", head,
+                               s.approval, s.effective_approval, s.state or "")).lower()
+            yield Row((s.namespace, s.name), cells, search=search)
 
     def describe(self, key: Hashable) -> RenderableType:
         sub: SubscriptionState | None = getattr(self, "_subs", {}).get(key)
@@ -121,3 +134,15 @@ class SubscriptionsScreen(TableScreen):
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:
         return ObjectRef("Subscription", *key) if isinstance(key, tuple) else None
+
+
+def short_csv(name: str | None, package: str) -> str:
+    """A CSV name without its operator prefix (``<package>.`` or, as in
+    ``etcdoperator.v0.9.4``, anything before ``.v<digit>``); ``-`` for none."""
+    if not name:
+        return "-"
+    prefix = f"{package}."
+    if name.startswith(prefix) and len(name) > len(prefix):
+        return name[len(prefix):]
+    version = _VERSION_SUFFIX.search(name)
+    return version.group(1) if version else name
