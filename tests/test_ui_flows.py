@@ -20,6 +20,7 @@ from olmtui.ui.screens.object_detail import ObjectScreen, summary
 from olmtui.ui.screens.overview import OverviewScreen
 from olmtui.ui.session_builders import snapshot_session
 from olmtui.ui.widgets.virtual_table import VirtualTable
+from olmtui.ui.widgets.yaml_view import YamlView
 
 SAMPLE = str(files("olmtui").joinpath("samples", "cluster.yaml"))
 KEYCLOAK = str(Path(__file__).parent / "data" / "ui" / "keycloak-catalog")
@@ -196,10 +197,10 @@ async def test_object_detail_names_the_api_behind_each_olm_api_label(app):
         rendered = console.export_text()
         assert "olm.api.2c1e6f7e17c07035" in rendered
         assert "EtcdBackup.v1beta2.etcd.database.coreos.com: label" in rendered
-        assert not app.screen.query_one("#yaml").children  # nothing highlighted yet
+        assert app.screen.query_one(YamlView).text == ""  # nothing highlighted yet
         await pilot.press("y")
         await pilot.pause()
-        assert app.screen.query_one("#yaml").children  # highlighted on first view
+        assert "name: etcdoperator.v0.9.4" in app.screen.query_one(YamlView).text
 
 
 async def test_command_palette_offers_every_view_and_the_screens_own_actions(app):

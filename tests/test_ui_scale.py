@@ -17,6 +17,7 @@ from olmtui.ui.screens.object_detail import ObjectScreen
 from olmtui.ui.session_builders import snapshot_session
 from olmtui.ui.widgets.keys_footer import KeysFooter, shown_keys
 from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
+from olmtui.ui.widgets.yaml_view import YamlView
 
 SAMPLE = str(files("olmtui").joinpath("samples", "cluster.yaml"))
 SIZE = (120, 36)
@@ -113,3 +114,50 @@ async def test_kept_lines_follow_the_cursor_the_filter_the_focus_and_the_theme()
         app.theme = "textual-light"
         await pilot.pause()
         _assert_lines_are_fresh(table)
+
+
+
+async def test_yaml_tab_shows_the_object_opened_not_the_previous_one():
+    """The detail screen is reused from one object to the next: its YAML tab follows."""
+    app = OlmApp(snapshot_session([SAMPLE]), initial_view="csv")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        shown = []
+        for _ in range(3):
+            await pilot.press("y")
+            await pilot.pause()
+            detail = app.screen
+            assert isinstance(detail, ObjectScreen)
+            yaml_text = detail.query_one(YamlView).text
+            assert f"name: {detail.target.name}" in yaml_text
+            assert f"namespace: {detail.target.namespace}" in yaml_text
+            shown.append(detail.target)
+            await pilot.press("escape", "down")
+            await pilot.pause()
+        assert len(set(shown)) == 3
+
+
+async def test_yaml_view_paints_only_the_visible_part_of_a_long_line():
+    """A CSV's icon is one line of tens of thousands of characters (node-healthcheck)."""
+    icon = "iVBORw0KGgo" * 6000
+    document = f"spec:\n  icon:\n  - base64data: {icon}\n    mediatype: image/png\n"
+
+    class YamlApp(App):
+        def compose(self) -> ComposeResult:
+            yield YamlView()
+
+    app = YamlApp()
+    async with app.run_test(size=(60, 10)) as pilot:
+        view = app.query_one(YamlView)
+        view.show(document)
+        view.focus()
+        await pilot.pause()
+        assert view.virtual_size.width == len(f"  - base64data: {icon}")
+        assert view.text == document.rstrip("\n")
+        line = view.render_line(2)
+        assert line.cell_length == view.scrollable_content_region.width
+        assert line.text.startswith("  - base64data: iVBOR")
+        view.scroll_to(x=len("  - base64data: ") + 11, animate=False, immediate=True)
+        await pilot.pause()
+        assert view.render_line(2).text == ("iVBORw0KGgo" * 6)[:line.cell_length]
+        assert view.render_line(0).text.strip() == ""  # "spec:" is left of the view

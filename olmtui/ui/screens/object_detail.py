@@ -7,7 +7,6 @@ from collections.abc import Sequence
 
 import yaml
 from rich.console import Group, RenderableType
-from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 from textual import on
@@ -25,6 +24,7 @@ from olmtui.ui.related import Relation, related
 from olmtui.ui.session import Session
 from olmtui.ui.widgets.source_header import SourceHeader
 from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
+from olmtui.ui.widgets.yaml_view import YamlView
 
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -172,7 +172,7 @@ class ObjectScreen(Screen):
                 yield VirtualTable((Column("relation", "RELATED"), Column("object", "OBJECT")),
                                    empty_text="no related objects", id="related",
                                    classes="related-table")
-            yield VerticalScroll(id="yaml")
+            yield YamlView(id="yaml")
         yield Static(KEYS_LINE, classes="keys-line", markup=False)
 
     def _object(self) -> dict | None:
@@ -198,7 +198,7 @@ class ObjectScreen(Screen):
         header.redraw()
         self.query_one("#object-summary", Static).update(summary(self._object(), self.target))
         self.query_one(".object-summary", VerticalScroll).scroll_home(animate=False)
-        self.query_one("#yaml", VerticalScroll).remove_children()
+        self._yaml_of: ObjectRef | None = None  # the YAML tab is filled when first shown
         table = self.query_one("#related", VirtualTable)
         rows = related(self.session, self.target)
         known = {r for _, r in rows}
@@ -211,13 +211,11 @@ class ObjectScreen(Screen):
     def _fill_yaml(self) -> None:
         """The YAML is highlighted on first view only: a CSV's spec runs to thousands of
         lines, and most visits never look at it."""
-        pane = self.query_one("#yaml", VerticalScroll)
-        if not pane.children:
-            pane.scroll_home(animate=False)
+        if self._yaml_of != self.target:
+            self._yaml_of = self.target
             obj = self._object()
-            text = object_yaml(obj) if obj else "# object not in the cache"
-            pane.mount(Static(Syntax(text, "yaml", theme="ansi_dark", word_wrap=False),
-                              markup=False))
+            self.query_one("#yaml", YamlView).show(
+                object_yaml(obj) if obj else "# object not in the cache")
 
     def selected_ref(self) -> ObjectRef | None:
         key = self.query_one("#related", VirtualTable).selected_key
@@ -227,7 +225,7 @@ class ObjectScreen(Screen):
         self.query_one(ContentSwitcher).current = tab
         if tab == "yaml":
             self._fill_yaml()
-            self.query_one("#yaml", VerticalScroll).focus()
+            self.query_one("#yaml", YamlView).focus()
         else:
             self.query_one("#related", VirtualTable).focus()
 
