@@ -106,11 +106,11 @@ def test_r_api_6_add_apis_writes_the_union_first():
     assert step.verdict is None and step.new_annotation == "A.v1.g,B.v1.g"
 
 
-def test_r_api_6_remove_apis_strips_all_csv_apis_then_fails():
+def test_r_api_6_remove_apis_strips_all_csv_apis_without_a_phase_change():
     step = api_step("RemoveAPIs", False, None, None, frozenset({"A.v1.g", "B.v1.g"}),
                     frozenset({"A.v1.g", "B.v1.g", "C.v1.g"}), "A.v1.g,B.v1.g,C.v1.g")
     assert step.new_annotation == "C.v1.g"
-    assert step.verdict.reason == "InterOperatorGroupOwnerConflict"
+    assert step.verdict is None and not step.proceeds
 
 
 @pytest.mark.parametrize("result", ["AddAPIs", "RemoveAPIs"])
@@ -167,9 +167,33 @@ def test_r_api_7_pending_two_step_conflict():
     model, _ = two_groups(True)
     state = model.csv("a", "x")
     assert state.api_reconciliation == "RemoveAPIs"
-    assert state.verdict.reason == "InterOperatorGroupOwnerConflict"
+    assert state.verdict is None
     assert "PendingAPIConflict" in codes(model)
     assert model.operator_group("a", "ga").expected_provided_apis == ()
+
+
+def test_r_api_6_remove_apis_on_a_succeeded_csv_is_no_verdict():
+    """QA case: ops3/bar is Succeeded, its APIs are in its own group's annotation and a global
+    group claims them too. OLM's next sync only strips the annotation (step 4)."""
+    model, _ = model_of(*load_all(MODEL_DATA / "qa" / "remove-apis.yaml"))
+    state = model.csv("ops3", "bar.v1.0.0")
+    assert (state.phase, state.api_reconciliation, state.verdict) == (
+        "Succeeded", "RemoveAPIs", None)
+    pending = next(f for f in model.findings() if f.code == "PendingAPIConflict")
+    assert (pending.namespace, pending.name) == ("ops3", "bar.v1.0.0")
+    assert "without changing its phase" in pending.message
+    assert "InterOperatorGroupOwnerConflict" not in codes(model, "bar.v1.0.0")
+
+
+def test_r_api_6_remove_apis_keeps_a_conflict_failure_from_recovering():
+    """A CSV already Failed with a conflict whose APIs are back in its group's annotation:
+    RemoveAPIs stops the sync before the phase machine, so no R-API-9 recovery."""
+    model, _ = two_groups(True, phase="Failed", reason="InterOperatorGroupOwnerConflict")
+    state = model.csv("a", "x")
+    assert (state.api_reconciliation, state.verdict) == ("RemoveAPIs", None)
+    assert "GroupFailureRecovers" not in codes(model)
+    pending = next(f for f in model.findings() if f.code == "PendingAPIConflict")
+    assert "still Failed" in pending.message
 
 
 def test_r_api_9_conflict_gone_recovers_to_pending():

@@ -109,13 +109,16 @@ def reconcile_api_intersection(
 class APIStep:
     """What R-API-6 does with a reconciliation result.
 
-    ``verdict`` is the failure the group rules lead to (``None``: the CSV proceeds);
-    ``new_annotation`` is the ``olm.providedAPIs`` value OLM writes first, without a phase
-    change, when it differs from the current one.
+    ``verdict`` is the failure this sync writes (``None``: no phase change from the API
+    step); ``new_annotation`` is the ``olm.providedAPIs`` value OLM writes first, without a
+    phase change, when it differs from the current one; ``proceeds`` is false when the group
+    rules will not let the CSV reach the phase machine once that write is made (RemoveAPIs:
+    the following sync fails it with a conflict), so no recovery applies.
     """
 
     verdict: Verdict | None
     new_annotation: str | None = None
+    proceeds: bool = True
 
 
 def api_step(
@@ -140,10 +143,10 @@ def api_step(
         new = format_provided_apis(group_apis | csv_apis)
         return APIStep(None, None if new == raw_annotation else new)
     if result == "RemoveAPIs":
-        # Two-step failure: OLM strips every API of the CSV from its group now and fails the
-        # CSV with a conflict on the following sync.
-        new = format_provided_apis(group_apis - csv_apis)
-        return APIStep(Verdict("Failed", CONFLICT_REASON, CONFLICT_MESSAGE, "R-API-6"), new)
+        # Step 4: OLM strips every API of the CSV from its group and requeues the CSV without
+        # a phase change, so this sync writes no verdict; the conflict failure comes on the
+        # following sync (two steps), which the PendingAPIConflict finding tells.
+        return APIStep(None, format_provided_apis(group_apis - csv_apis), proceeds=False)
     return APIStep(None)
 
 

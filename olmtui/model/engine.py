@@ -708,17 +708,18 @@ class Model:
                             group_apis, raw)
             verdict = step.verdict
             if reconciliation == "RemoveAPIs" and not static:
-                found.append(F.pending_api_conflict(namespace, name, group_ref or "", conflicts))
+                found.append(F.pending_api_conflict(namespace, name, group_ref or "", conflicts,
+                                                    reason == "InterOperatorGroupOwnerConflict"))
             elif (verdict is not None and verdict.reason == "InterOperatorGroupOwnerConflict"
                   and conflicts):
                 found.append(F.api_conflict(namespace, name, group_ref or "", conflicts,
                                             reason == verdict.reason))
             elif verdict is not None:
                 found.append(F.verdict_finding(namespace, name, verdict, group_ref))
-            if step.new_annotation is not None and verdict is None:
+            if step.new_annotation is not None and verdict is None and step.proceeds:
                 found.append(F.pending_api_addition(namespace, name, group_ref or "",
                                                     step.new_annotation))
-            if verdict is None:
+            if verdict is None and step.proceeds:
                 verdict = recovery_verdict(csv, og, replaced_by(name, replaces))
                 owners = self._owner_conflicts(name, siblings, replaces)
                 if verdict is None and owners and phase == "Pending":

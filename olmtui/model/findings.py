@@ -227,15 +227,23 @@ def api_conflict(
 
 
 def pending_api_conflict(
-    namespace: str, name: str, operator_group: str, conflicts: Sequence[Conflict]
+    namespace: str, name: str, operator_group: str, conflicts: Sequence[Conflict],
+    already: bool,
 ) -> Finding:
+    """§15.2: RemoveAPIs is no verdict (the phase does not change in that sync), so this
+    finding carries both steps."""
+    then = (
+        "and the sync after that finds it still Failed with InterOperatorGroupOwnerConflict"
+        if already else
+        "and the sync after that fails it with InterOperatorGroupOwnerConflict"
+    )
     return Finding(
         "error", "PendingAPIConflict", CSV, namespace, name,
         f"Its APIs are in {operator_group}'s olm.providedAPIs, but "
         f"{describe_conflicts(conflicts)}. "
-        "OLM's next sync strips all of this CSV's APIs from its group (RemoveAPIs) and the sync "
-        "after that fails it with InterOperatorGroupOwnerConflict (R-API-6, two steps). Remove "
-        "the overlap before it happens.",
+        "OLM's next sync strips all of this CSV's APIs from its group (RemoveAPIs) without "
+        f"changing its phase, {then} (R-API-6, two steps). Remove the overlap before it "
+        "happens.",
         "R-API-6", tuple(_conflict_refs(conflicts)),
     )
 

@@ -148,6 +148,9 @@ def _findings(out: _Writer, findings: Sequence[dict[str, Any]]) -> None:
 def _status(csv: dict[str, Any]) -> str:
     observed = "/".join(safe(p) for p in (csv["phase"], csv["reason"]) if p) or "no status"
     verdict = csv["verdict"]
+    if verdict is None and csv["apiReconciliation"] == "RemoveAPIs":
+        # R-API-6 step 4: no phase change yet; the conflict failure is the step after.
+        return f"{observed} -> next sync strips its APIs from the group (RemoveAPIs)"
     if verdict is None or (verdict["phase"], verdict["reason"]) == (csv["phase"], csv["reason"]):
         return observed
     return f"{observed} -> next sync: {safe(verdict['phase'])}/{safe(verdict['reason'])}"
