@@ -301,3 +301,15 @@ def test_r_csv_o_pending_csv_fails_with_owner_conflict_and_copies_are_invisible(
     assert model.csv("a", "old").verdict is None
     conflict = [f for f in model.findings() if f.code == "OwnerConflict"]
     assert [f.name for f in conflict] == ["new"] and conflict[0].related[0].name == "old"
+
+
+def test_r_api_8_claims_a_csv_of_the_namespace_provides_are_not_stale():
+    """QA case: ops3/og3 claims Bar, which bar.v1.0.0 of ops3 provides, so pruning keeps it
+    (C-keys ∩ P); the expected value drops it only because RemoveAPIs strips it, which
+    PendingAPIConflict tells. ops2/og2's claim has no CSV behind it: that one is stale."""
+    model, _ = model_of(*load_all(MODEL_DATA / "qa" / "remove-apis.yaml"))
+    stale = [f for f in model.findings() if f.code == "StaleProvidedAPIs"]
+    assert [(f.namespace, f.name) for f in stale] == [("ops2", "og2")]
+    assert "unless a CSV of the namespace is Pending with a new API (R-API-8)" in stale[0].message
+    assert model.operator_group("ops3", "og3").expected_provided_apis == ()
+    assert "PendingAPIConflict" in codes(model, "bar.v1.0.0")

@@ -157,11 +157,16 @@ def expected_group_apis(
     added: APISet,
     removed: APISet,
 ) -> APISet:
-    """What a group's ``olm.providedAPIs`` settles at (R-API-6, R-API-8).
+    """What a group's ``olm.providedAPIs`` should hold given its member CSVs: the value it
+    settles at once OLM has made the writes now pending (R-API-6, R-API-8). This is the
+    report's ``expectedProvidedAPIs``.
 
     A static group is never changed. Otherwise pruning keeps the claims some non-copied CSV
-    of the namespace (any phase) still provides, members that pass add theirs, and members
-    in a pending two-step conflict have all theirs stripped.
+    of the namespace (any phase) still provides (C-keys ∩ P), members that pass add theirs
+    (AddAPIs), and members in a pending two-step conflict have all theirs stripped
+    (RemoveAPIs). So a claim can be expected to go for two reasons, told by two findings:
+    no CSV provides it (StaleProvidedAPIs, pruning) or a member's RemoveAPIs strips it
+    (PendingAPIConflict).
     """
     if static:
         return group_apis

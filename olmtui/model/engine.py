@@ -887,7 +887,9 @@ class Model:
             found.append(F.multiple_targets(namespace, name, selection.namespaces))
         if selection.source == "selector" and not codes & BLOCKING_ERRORS:
             found.append(F.label_selector(namespace, name, selection.namespaces))
-        stale = group_apis - expected
+        # R-API-8 prunes only the claims no non-copied CSV of the namespace provides; claims
+        # a member's RemoveAPIs strips are the PendingAPIConflict finding's story.
+        stale = group_apis - sibling_apis
         if stale and not static:
             blockers = pruning_blockers(group_apis, (
                 (e.state.name, e.state.phase, e.provided) for e in evals

@@ -94,15 +94,18 @@ def label_selector(namespace: str, name: str, targets: Sequence[str]) -> Finding
 def stale_provided_apis(
     namespace: str, name: str, stale: Sequence[str], blockers: Sequence[str]
 ) -> Finding:
+    """R-API-8: claims outside the APIs of every non-copied CSV of the namespace (any phase)."""
     why = (
-        "Pruning is held back while "
+        "OLM prunes them at its next OperatorGroup sync, but not while "
         + names(blockers)
-        + " is Pending with APIs the group does not claim yet (R-API-8)"
-        if blockers else "OLM prunes them at the group's next sync (R-API-8)"
+        + " is Pending with an API the group does not claim yet (R-API-8)"
+        if blockers else
+        "OLM prunes them at its next OperatorGroup sync, unless a CSV of the namespace is "
+        "Pending with a new API (R-API-8)"
     )
     return Finding(
         "warning", "StaleProvidedAPIs", OG, namespace, name,
-        f"olm.providedAPIs claims {names(stale)}, which no member CSV of {namespace} backs. "
+        f"olm.providedAPIs claims {names(stale)}, which no CSV of {namespace} provides. "
         f"{why}. Until then the claims block other groups reaching these namespaces from "
         "providing the same APIs (R-API-5).",
         "R-API-8",

@@ -87,6 +87,13 @@ class Conflict:
 
 @dataclass(frozen=True, slots=True)
 class OperatorGroupState:
+    """One OperatorGroup as the group rules see it.
+
+    ``expected_provided_apis`` is what ``olm.providedAPIs`` settles at once OLM has made the
+    writes now pending: pruning of claims no CSV of the namespace provides (R-API-8),
+    members' AddAPIs, and members' RemoveAPIs (R-API-6; see ``apis.expected_group_apis``).
+    """
+
     namespace: str
     name: str
     mode: GroupMode
