@@ -30,3 +30,9 @@ def test_r_api_6_remove_apis_verdict_is_null_and_the_text_tells_the_pending_stri
     assert ("bar.v1.0.0 1.0.0 Succeeded/InstallSucceeded -> next sync strips its APIs from the "
             "group (RemoveAPIs)") in text
     assert "next sync: Failed/InterOperatorGroupOwnerConflict" not in text
+
+
+def test_r_og_1_text_names_a_group_that_selects_nothing_in_words() -> None:
+    text = render_text(report_for(str(QA / "selector-matches-nothing.yaml")))
+    assert "  sel/og-sel  no targets (selects no namespace)\n" in text
+    assert "None" not in text

@@ -3,7 +3,7 @@ recoveries of R-CSV-F once the group rules pass."""
 
 from __future__ import annotations
 
-from model_builders import codes, model_of, namespace, operator_group
+from model_builders import MODEL_DATA, codes, load_all, model_of, namespace, operator_group
 from model_builders import csv as make_csv
 
 from olmtui.model.membership import is_active_member
@@ -58,9 +58,36 @@ def test_r_mem_3_selector_matching_nothing_fails_with_no_target_namespaces():
         "Failed", "NoTargetNamespaces",
         "no targetNamespaces are matched operatorgroups namespace selection")
     found = codes(model)
-    assert {"NoTargetNamespaces", "SelectorMatchesNothing", "AnnotationDrift"} <= found
+    assert {"NoTargetNamespaces", "SelectorMatchesNothing"} <= found
     og_finding = next(f for f in model.findings() if f.code == "SelectorMatchesNothing")
     assert og_finding.severity == "error"  # it has a member CSV that OLM blocks
+
+
+def test_r_mem_3_selector_matching_nothing_is_told_by_the_verdict_not_as_drift():
+    """QA case: OLM writes no targets annotation while status.namespaces is absent, so
+    nothing settles while the selector matches nothing; the verdict says so, and no
+    AnnotationDrift finding claims the drift repairs itself."""
+    model, _ = model_of(*load_all(MODEL_DATA / "qa" / "selector-matches-nothing.yaml"))
+    assert verdict_of(model, "sel", "bar.v1.0.0")[:2] == ("Failed", "NoTargetNamespaces")
+    about_bar = {f.code: f for f in model.findings() if f.name == "bar.v1.0.0"}
+    assert "AnnotationDrift" not in about_bar
+    message = about_bar["NoTargetNamespaces"].message
+    assert "no olm.targetNamespaces" in message and "status.namespaces is absent" in message
+    assert "settles" not in message
+    assert "LabelSelectorTargets" not in codes(model, "og-sel")
+
+
+def test_r_mem_3_unsynced_group_drift_names_the_targets_its_sync_writes():
+    """status.namespaces absent but the spec selects a namespace: OLM writes the targets
+    annotation only after the group's sync sets status.namespaces (R-MEM-3, R-OG-2)."""
+    model, _ = model_of(
+        namespace("op"), namespace("a"), operator_group("op", "g", targets=["a"]),
+        make_csv("op", "x", modes=("SingleNamespace",), group="g", targets=None),
+    )
+    assert verdict_of(model) is None
+    drift = next(f for f in model.findings() if f.code == "AnnotationDrift")
+    assert "olm.targetNamespaces is absent; OLM writes it only once" in drift.message
+    assert "[a]" in drift.message and "expected ''" not in drift.message
 
 
 def test_r_mem_3_unsynced_group_expects_empty_target_string():

@@ -187,7 +187,8 @@ def test_r_og_1_group_findings_name_the_problem():
         operator_group("n3", "all", targets=[""]),
     )
     assert {"TargetNamespaceMissing", "MultipleTargetNamespaces"} <= codes(model, "listed")
-    assert {"SelectorMatchesNothing", "LabelSelectorTargets"} <= codes(model, "nothing")
+    # The selector advice would only repeat what SelectorMatchesNothing says.
+    assert codes(model, "nothing") == {"SelectorMatchesNothing"}
     assert "TargetNamespacesContainAll" in codes(model, "all")
     nothing = model.operator_group("n2", "nothing")
     assert nothing.target_namespaces == () and nothing.mode == "None"
@@ -236,3 +237,11 @@ def test_r_og_1_real_monitoring_selector_reproduces_status():
     selection = target_namespaces(og, labels)
     assert set(selection.namespaces) == set(status_namespaces(og))
     assert len(selection.namespaces) == 40
+
+
+def test_seed_operator_groups_selector_that_matches_is_discouraged():
+    model, _ = model_of(
+        namespace("a", {"team": "x"}), namespace("n"),
+        operator_group("n", "picked", selector={"matchLabels": {"team": "x"}}, status=["a"]),
+    )
+    assert "LabelSelectorTargets" in codes(model, "picked")

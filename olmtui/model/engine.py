@@ -52,6 +52,7 @@ from olmtui.model.membership import (
 )
 from olmtui.model.operatorgroups import (
     BLOCKING_ERRORS,
+    SELECTOR_MATCHES_NOTHING,
     TargetSelection,
     build_target_namespaces,
     effective_namespaces,
@@ -730,14 +731,22 @@ class Model:
                 if verdict is not None and verdict is not OWNER_CONFLICT:
                     found.append(F.verdict_finding(namespace, name, verdict, group_ref))
         elif verdict is not None:
-            found.append(F.verdict_finding(namespace, name, verdict, group_ref))
+            detail = ""
+            if check.annotation_drift and verdict.reason == "NoTargetNamespaces":
+                # R-MEM-3: the group selects nothing, so its status.namespaces stays absent
+                # and OLM never writes the targets annotation that would let the CSV in.
+                detail = (" OLM writes no olm.targetNamespaces on it while the group's "
+                          "status.namespaces is absent, so this lasts until the group selects "
+                          "a namespace.")
+            found.append(F.verdict_finding(namespace, name, verdict, group_ref, detail))
         if check.skipped == "R-MEM-0":
             found.append(F.no_retry(namespace, name))
         elif check.skipped == "R-API-1":
             found.append(F.malformed_crds(namespace, name, surface.malformed))
-        if check.annotation_drift and group_ref:
+        if check.annotation_drift and group_ref and og is not None and check.verdict is None:
             found.append(F.annotation_drift(namespace, name, group_ref, check.annotation_drift,
-                                            verdict is not None))
+                                            status_namespaces(og),
+                                            selection.namespaces if selection else ()))
         successor = replaced_by(name, replaces)
         if successor:
             found.append(F.being_replaced(namespace, name, successor,
@@ -885,7 +894,8 @@ class Model:
             found.append(F.selection_error(code, namespace, name, text, bool(members)))
         if selection.source == "list" and len(selection.namespaces) > 1:
             found.append(F.multiple_targets(namespace, name, selection.namespaces))
-        if selection.source == "selector" and not codes & BLOCKING_ERRORS:
+        if selection.source == "selector" and not codes & (BLOCKING_ERRORS
+                                                           | {SELECTOR_MATCHES_NOTHING}):
             found.append(F.label_selector(namespace, name, selection.namespaces))
         # R-API-8 prunes only the claims no non-copied CSV of the namespace provides; claims
         # a member's RemoveAPIs strips are the PendingAPIConflict finding's story.

@@ -271,23 +271,29 @@ def pending_api_addition(namespace: str, name: str, operator_group: str, new: st
 
 def annotation_drift(
     namespace: str, name: str, operator_group: str,
-    drift: Sequence[tuple[str, str, str | None]], fails: bool,
+    drift: Sequence[tuple[str, str, str | None]], status_targets: Sequence[str] | None,
+    spec_targets: Sequence[str],
 ) -> Finding:
-    shown = "; ".join(
-        f"{key} is {'absent' if actual is None else repr(actual)}, expected {expected!r}"
-        for key, expected, actual in drift
-    )
-    then = (
-        "the group selects nothing, so the CSV fails with NoTargetNamespaces"
-        if fails else
-        "OLM rewrites them and stops this sync without a phase change; the CSV is not an "
-        "active member meanwhile (no copies, no target RBAC, R-MEM-8)"
-    )
+    """R-MEM-3 disagreement that OLM repairs by itself: the group selects namespaces from its
+    spec (a group selecting nothing fails the CSV instead, which its verdict tells).
+    ``status_targets`` is the group's ``status.namespaces`` (``None``: absent)."""
+    parts = []
+    for key, expected, actual in drift:
+        shown = "absent" if actual is None else repr(actual)
+        if key == "olm.targetNamespaces" and status_targets is None:
+            parts.append(
+                f"{key} is {shown}; OLM writes it only once the group's status.namespaces "
+                f"exists, which the group's next sync sets to [{names(spec_targets)}] (R-OG-2)"
+            )
+        else:
+            parts.append(f"{key} is {shown}, expected {expected!r}")
     return Finding(
         "warning", "AnnotationDrift", CSV, namespace, name,
-        f"Its group annotations disagree with {operator_group}: {shown} (R-MEM-3). Until they "
-        f"agree {then}. This settles by itself once OLM syncs the group; if it persists, check "
-        "that the olm-operator is running.",
+        f"Its group annotations disagree with {operator_group}: {'; '.join(parts)} (R-MEM-3). "
+        "OLM rewrites them and stops this sync without a phase change; until they agree the "
+        "CSV is not an active member (no copies, no target RBAC, R-MEM-8). This settles by "
+        "itself at OLM's next syncs of the group and the CSV; if it persists, check that the "
+        "olm-operator is running.",
         "R-MEM-3", (og_ref(*operator_group.split("/", 1)),),
     )
 

@@ -27,6 +27,8 @@ FINDINGS_PER_CODE = 5
 
 _SEVERITY_TITLES = (("error", "ERRORS"), ("warning", "WARNINGS"), ("info", "INFO"))
 _SEVERITY_COLOURS = {"error": "1;31", "warning": "1;33", "info": "1;36"}
+#: A group whose spec selects no namespace (report mode "None").
+_NO_TARGETS = "no targets (selects no namespace)"
 _CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x20), *range(0x7F, 0xA0)]}
 
 
@@ -175,8 +177,12 @@ def _operator_groups(out: _Writer, report: Report) -> None:
         out.heading("OPERATOR GROUPS")
     for og in report["operatorGroups"]:
         flags = ", static" if og["static"] else ""
-        out.wrapped(f"{_ref(og['namespace'], og['name'])}  {safe(og.get('mode', ''))}{flags}, "
-                    f"targets: {_names(og['targetNamespaces'])}", 2, 4)
+        if og["targetNamespaces"]:
+            shape = (f"{safe(og.get('mode') or '')}{flags}, "
+                     f"targets: {_names(og['targetNamespaces'])}")
+        else:
+            shape = f"{_NO_TARGETS}{flags}"
+        out.wrapped(f"{_ref(og['namespace'], og['name'])}  {shape}", 2, 4)
         if og["statusNamespaces"] != og["targetNamespaces"]:
             observed = og["statusNamespaces"]
             out.line(f"    status.namespaces: {'absent' if observed is None else _names(observed)}")
