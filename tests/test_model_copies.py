@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from model_builders import (
+    MODEL_DATA,
     codes,
     copy_of,
+    load_all,
     model_of,
     namespace,
     olmconfig,
@@ -18,6 +20,7 @@ from olmtui.model.copies import (
     expected_copy_namespaces,
     olmconfig_condition,
 )
+from olmtui.model.types import ObjectRef
 
 
 def global_setup(*extra, phase="Succeeded", reason="InstallSucceeded"):
@@ -89,6 +92,35 @@ def test_r_copy_6_parent_gone():
     assert [(s.namespace, s.name, s.copied_from) for s in stale] == [("a", "x", "op")]
     assert "no longer exists" in stale[0].reason
     assert "StaleCopiedCSV" in codes(model)
+
+
+def test_r_copy_6_orphan_copies_are_reported_on_a_copy_not_the_missing_parent():
+    """QA case: the finding must point at an object that is there (jump to object)."""
+    model, store = model_of(*load_all(MODEL_DATA / "qa" / "orphan-copy.yaml"))
+    orphan = next(f for f in model.findings()
+                  if f.code == "StaleCopiedCSV" and f.name == "gone.v1.0.0")
+    assert (orphan.kind, orphan.namespace, orphan.name) == (
+        "ClusterServiceVersion", "app1", "gone.v1.0.0")
+    assert store.get("ClusterServiceVersion", "app1", "gone.v1.0.0") is not None
+    assert "ops/gone.v1.0.0, which no longer exists" in orphan.message
+    assert orphan.related[0] == ObjectRef("ClusterServiceVersion", "ops", "gone.v1.0.0")
+    with_parent = next(f for f in model.findings()
+                       if f.code == "StaleCopiedCSV" and f.name == "foo.v1.0.0")
+    assert (with_parent.namespace, with_parent.name) == ("ops", "foo.v1.0.0")
+
+
+def test_r_copy_6_orphan_finding_moves_back_to_the_parent_when_it_returns():
+    source, _ = global_setup()
+    model, store = model_of(namespace("a"), namespace("b"), copy_of(source, "a"),
+                            copy_of(source, "b"))
+    orphan = next(f for f in model.findings() if f.code == "StaleCopiedCSV")
+    assert (orphan.namespace, orphan.name) == ("a", "x")
+    assert ObjectRef("ClusterServiceVersion", "b", "x") in orphan.related
+    store.apply_many([namespace("op"), operator_group("op", "g", status=[""]), source])
+    assert "StaleCopiedCSV" not in codes(model)
+    store.apply("DELETED", source)
+    assert [(f.namespace, f.name) for f in model.findings() if f.code == "StaleCopiedCSV"] == [
+        ("a", "x")]
 
 
 def test_r_copy_6_parent_failed_with_conflict():

@@ -988,7 +988,8 @@ class Model:
             by_reason: dict[str, list[str]] = {}
             for namespace, reason in stale.items():
                 by_reason.setdefault(reason, []).append(namespace)
-            found.append(F.stale_copies(ref(*source), by_reason))
+            exists = self._csvs.get(source[0], {}).get(source[1]) is not None
+            found.append(F.stale_copies(ref(*source), by_reason, exists))
         if found:
             self._findings[("copies", *source)] = tuple(found)
         else:

@@ -354,15 +354,27 @@ def missing_copies(namespace: str, name: str, missing: Sequence[str], group: str
     )
 
 
-def stale_copies(source: str, by_reason: dict[str, list[str]]) -> Finding:
+def stale_copies(source: str, by_reason: dict[str, list[str]], parent_exists: bool) -> Finding:
+    """Copies of one source CSV that OLM does not expect. The subject is the source, or,
+    when the source no longer exists, its first copy (a finding must point at an object that
+    is there); the missing parent is then named in the message and ``related``."""
     namespace, _, name = source.partition("/")
     total = sum(len(v) for v in by_reason.values())
     parts = [f"in {names(sorted(ns))}: {reason}" for reason, ns in sorted(by_reason.items())]
+    copies = sorted(ns for held in by_reason.values() for ns in held)
+    if parent_exists:
+        subject, related = namespace, (ObjectRef(CSV, namespace, name),)
+        whose = f"of {source}"
+    else:
+        subject = copies[0]
+        related = (ObjectRef(CSV, namespace, name),
+                   *(ObjectRef(CSV, ns, name) for ns in copies[1:]))
+        whose = f"of {source}, which no longer exists,"
     return Finding(
-        "warning", "StaleCopiedCSV", CSV, namespace, name,
-        f"{total} copied CSV(s) of {source} are present but not expected — "
+        "warning", "StaleCopiedCSV", CSV, subject, name,
+        f"{total} copied CSV(s) {whose} are present but not expected — "
         + "; ".join(parts) + ".",
-        "R-COPY-6", (ObjectRef(CSV, namespace, name),),
+        "R-COPY-6", related,
     )
 
 
