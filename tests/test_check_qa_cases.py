@@ -36,3 +36,33 @@ def test_r_og_1_text_names_a_group_that_selects_nothing_in_words() -> None:
     text = render_text(report_for(str(QA / "selector-matches-nothing.yaml")))
     assert "  sel/og-sel  no targets (selects no namespace)\n" in text
     assert "None" not in text
+
+
+KEYCLOAK = "/work/shared/data/catalogs/community-operators-prod/operators/keycloak-operator"
+
+
+def test_r_sub_9_upgrade_in_a_stalled_namespace_says_it_will_not_happen() -> None:
+    """QA case: the sample's team-b has two OperatorGroups, so OLM resolves nothing there;
+    the UpgradeAvailable finding must not say "OLM picks X next" as if it would."""
+    from importlib.resources import as_file, files
+
+    from olmtui.model.health import _csvs_by_namespace
+    from olmtui.model.upgrades import upgrade_findings
+    from olmtui.sources.catalogs import load_catalog
+    from olmtui.sources.snapshot import load_snapshot
+    from olmtui.store import Store
+
+    store = Store()
+    with as_file(files("olmtui").joinpath("samples", "cluster.yaml")) as sample:
+        load_snapshot([str(sample)], store)
+    groups: dict[str, int] = {}
+    for og in store.list("OperatorGroup"):
+        namespace = og["metadata"]["namespace"]
+        groups[namespace] = groups.get(namespace, 0) + 1
+    found = upgrade_findings([load_catalog(KEYCLOAK)], list(store.list("Subscription")),
+                             _csvs_by_namespace(store), groups)
+    team_b = next(f for f in found if f.code == "UpgradeAvailable" and f.namespace == "team-b")
+    assert "OLM picks" not in team_b.message and "OLM would pick" in team_b.message
+    assert "team-b has 2 OperatorGroups" in team_b.message and "R-SUB-9" in team_b.message
+    elsewhere = [f for f in found if f.code == "UpgradeAvailable" and f.namespace != "team-b"]
+    assert all("R-SUB-9" not in f.message for f in elsewhere)

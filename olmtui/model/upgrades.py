@@ -731,17 +731,28 @@ def _manual_namespaces(subs: Iterable[Obj]) -> set[str]:
     return {_meta(s).get("namespace") or "" for s in subs if approval(s) == "Manual"}
 
 
+def _stall_note(namespace: str, groups: int) -> str:
+    """R-SUB-9: with 0 or 2+ OperatorGroups OLM resolves nothing in the namespace."""
+    have = "no OperatorGroup" if groups == 0 else f"{groups} OperatorGroups"
+    return (f"But {namespace} has {have}, so OLM resolves nothing there and no upgrade happens "
+            "until it has exactly one (R-SUB-9, see SubscriptionStalled).")
+
+
 def _upgrade_state_findings(f: _SubjectFindings, graph: UpgradeGraph, upgrade: UpgradeInfo,
-                            installed: str, version: Version | None, manual: bool) -> None:
+                            installed: str, version: Version | None, manual: bool,
+                            stalled: str | None = None) -> None:
     if upgrade.next is not None:
         hops = " -> ".join((installed, *upgrade.path))
         end = upgrade.path[-1]
-        message = (f"{installed} is behind: OLM picks {upgrade.next} next (admitted by its "
+        picks = "would pick" if stalled else "picks"
+        message = (f"{installed} is behind: OLM {picks} {upgrade.next} next (admitted by its "
                    f"{upgrade.edges[0].via}), {len(upgrade.path)} hop(s) in all: {hops}.")
         if upgrade.head and end != upgrade.head:
             message += f" The path stops at {end}: nothing admits it, so the head " \
                        f"{upgrade.head} is not reached."
-        if manual:
+        if stalled:
+            message += " " + stalled
+        elif manual:
             message += (" Approval is Manual in this namespace, so every hop waits for its "
                         "InstallPlan to be approved.")
         f.add("info", "UpgradeAvailable", message, "R-UPG-5")
@@ -770,11 +781,14 @@ def _upgrade_state_findings(f: _SubjectFindings, graph: UpgradeGraph, upgrade: U
 
 
 def upgrade_findings(catalogs: Iterable[Catalog], subs: Iterable[Obj],
-                     csvs_by_ns: Mapping[str, Mapping[str, Obj]]) -> list[Finding]:
+                     csvs_by_ns: Mapping[str, Mapping[str, Obj]],
+                     groups_by_ns: Mapping[str, int] | None = None) -> list[Finding]:
     """Upgrade facts and problems for every Subscription, as findings.
 
     ``csvs_by_ns`` maps namespace -> CSV name -> CSV object (non-copied CSVs). Catalog
-    problems are reported on the Subscriptions whose channels they affect.
+    problems are reported on the Subscriptions whose channels they affect. ``groups_by_ns``
+    counts the OperatorGroups of each namespace, when known: where it is not one, the
+    upgrade a finding describes does not happen (R-SUB-9).
     """
     catalogs = list(catalogs)
     subs = list(subs)
@@ -814,7 +828,10 @@ def upgrade_findings(catalogs: Iterable[Catalog], subs: Iterable[Obj],
             continue
         version = installed_version(csv)
         _skipped_finding(f, graph, installed_name, "installed CSV")
-        _upgrade_state_findings(f, graph, upgrade, installed_name, version, namespace in manual)
+        groups = None if groups_by_ns is None else groups_by_ns.get(namespace, 0)
+        stalled = _stall_note(namespace, groups) if groups is not None and groups != 1 else None
+        _upgrade_state_findings(f, graph, upgrade, installed_name, version, namespace in manual,
+                                stalled)
         _deprecation_findings(f, scope, installed_name)
         rewrite = _replaces_rewrite(scope, csv)
         if rewrite is not None:
