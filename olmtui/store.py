@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 Obj = dict[str, Any]
@@ -62,6 +62,24 @@ class Change:
 
 
 Listener = Callable[[list[Change]], None]
+
+#: The ``Key.kind`` of the changes that say a kind became unreadable (ADDED) or readable
+#: again (DELETED); ``Key.name`` is the kind. Not an object kind: readers that index objects
+#: by kind never see it as one.
+ACCESS = "olmtui.access"
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A kind the source may not read (RBAC said 403): its cached objects, if any, are the
+    last ones seen, and its absence proves nothing. ``resource`` is the plural the API
+    uses; ``since`` is when access was lost (epoch seconds); ``recheck`` is how often the
+    source asks again (seconds), ``None`` when it does not (a one-shot read)."""
+
+    resource: str
+    reason: str
+    since: float
+    recheck: float | None = None
 
 
 def is_copied_csv(obj: Obj) -> bool:
@@ -139,6 +157,11 @@ def trim(obj: Obj) -> Obj:
     return trimmed
 
 
+def _access_obj(kind: str, unreadable: Unreadable) -> Obj:
+    return {"kind": ACCESS, "metadata": {"name": kind},
+            "status": {"resource": unreadable.resource, "reason": unreadable.reason}}
+
+
 class Store:
     """Objects by kind, namespace and name, and the feed of changes made to them.
 
@@ -150,6 +173,8 @@ class Store:
     def __init__(self) -> None:
         self._objects: dict[str, dict[tuple[str, str], Obj]] = {k: {} for k in KINDS}
         self._listeners: list[Listener] = []
+        #: Kinds the source could not read, set and cleared by the source (snapshots never).
+        self.unreadable: dict[str, Unreadable] = {}
 
     # -- feeding -------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> None:
@@ -227,6 +252,28 @@ class Store:
                 changes.append(change)
         self._emit(changes)
         return changes
+
+    def set_unreadable(self, kind: str, unreadable: Unreadable | None) -> Change | None:
+        """Mark ``kind`` unreadable (or readable again with ``None``) and publish it as a
+        change of kind :data:`ACCESS`, so that the model and the screens re-derive. A kind
+        already unreadable keeps its ``since``."""
+        old = self.unreadable.get(kind)
+        if unreadable is None:
+            if old is None:
+                return None
+            del self.unreadable[kind]
+            change = Change("DELETED", Key(ACCESS, "", kind), _access_obj(kind, old), None)
+        else:
+            if old is not None:  # still unreadable: since when does not move
+                unreadable = replace(unreadable, since=old.since)
+                if unreadable == old:
+                    return None
+            self.unreadable[kind] = unreadable
+            change = Change("ADDED" if old is None else "MODIFIED", Key(ACCESS, "", kind),
+                            None if old is None else _access_obj(kind, old),
+                            _access_obj(kind, unreadable))
+        self._emit([change])
+        return change
 
     # -- reading -------------------------------------------------------------------------
     def get(self, kind: str, namespace: str, name: str) -> Obj | None:
