@@ -3,9 +3,10 @@ them: the JSON report and its text rendering, from the snapshots in tests/data/m
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from model_builders import MODEL_DATA
+from model_builders import MODEL_DATA, load_yaml
 
 from olmtui.cli import build_parser
 from olmtui.commands.check import check
@@ -66,3 +67,23 @@ def test_r_sub_9_upgrade_in_a_stalled_namespace_says_it_will_not_happen() -> Non
     assert "team-b has 2 OperatorGroups" in team_b.message and "R-SUB-9" in team_b.message
     elsewhere = [f for f in found if f.code == "UpgradeAvailable" and f.namespace != "team-b"]
     assert all("R-SUB-9" not in f.message for f in elsewhere)
+
+
+MARKETPLACE = next(Path("/work/shared/data/must-gather/must-gather-clean/must-gather-azure")
+                   .glob("*/namespaces/openshift-marketplace/operators.coreos.com/catalogsources"))
+
+
+def test_r_sub_8_catalog_content_for_a_catalog_source_that_does_not_exist() -> None:
+    """QA case: ``--catalog openshift-marketplace/nope=PATH`` on the azure must-gather, whose
+    openshift-marketplace holds the four default CatalogSources (real objects)."""
+    from olmtui.model.catalog_health import catalog_content_without_source
+    from olmtui.sources.catalogs import load_catalog
+
+    sources = [load_yaml(p) for p in sorted(MARKETPLACE.glob("*.yaml"))]
+    nope = load_catalog(f"openshift-marketplace/nope={KEYCLOAK}")
+    known = load_catalog(f"openshift-marketplace/community-operators={KEYCLOAK}")
+    anywhere = load_catalog(KEYCLOAK)
+    found = catalog_content_without_source([nope, known, anywhere], sources)
+    assert [(f.severity, f.code, f.kind, f.namespace, f.name) for f in found] == [
+        ("warning", "CatalogSourceNotFound", "CatalogSource", "openshift-marketplace", "nope")]
+    assert "no Subscription can use this content" in found[0].message

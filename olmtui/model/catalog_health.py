@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from olmtui.model.catalog import Catalog
 from olmtui.model.types import Finding, ObjectRef, Severity, ref
 
 Obj = Mapping[str, Any]
@@ -168,4 +169,28 @@ def catalog_findings(catalog_sources: Iterable[Obj], subs: Iterable[Obj]) -> lis
     Subscription whose own catalog is missing or unhealthy. Cheap: catalogs are few."""
     healths = catalog_health(catalog_sources)
     findings = catalog_health_findings(healths) + subscription_source_findings(subs, healths)
+    return sorted(findings, key=lambda f: f.sort_key)
+
+
+def catalog_content_without_source(catalogs: Iterable[Catalog],
+                                   catalog_sources: Iterable[Obj]) -> list[Finding]:
+    """``--catalog NAMESPACE/NAME=PATH`` content attributed to a CatalogSource that is not
+    among the objects read: OLM resolves only from CatalogSources that exist (R-SUB-8), so
+    no Subscription can get bundles from it."""
+    present = {ref(str(meta.get("namespace") or ""), str(meta.get("name") or ""))
+               for meta in ((c.get("metadata") or {}) for c in catalog_sources)}
+    findings = []
+    for catalog in catalogs:
+        if catalog.graph != "catalog" or catalog.ref is None or catalog.ref in present:
+            continue
+        namespace, _, name = catalog.ref.partition("/")
+        findings.append(Finding(
+            "warning", "CatalogSourceNotFound", "CatalogSource", namespace, name,
+            f"--catalog gives content ({catalog.origin}) for CatalogSource {catalog.ref}, but "
+            f"no CatalogSource {catalog.ref} is among the objects read. OLM resolves "
+            "Subscriptions only from CatalogSources that exist (R-SUB-8), so no Subscription "
+            "can use this content; its channels are shown for reference only. Check the "
+            "NAMESPACE/NAME given to --catalog, or that the snapshot holds that CatalogSource.",
+            "R-SUB-8",
+        ))
     return sorted(findings, key=lambda f: f.sort_key)
