@@ -56,3 +56,32 @@ def test_health_findings_count_in_summary_and_sort_with_the_rest() -> None:
     assert report["findings"][0]["code"] == "AAAFirst"
     errors = sum(f.severity == "error" for f in model)
     assert report["summary"]["findings"]["error"] == errors + 1
+
+
+SAMPLE = Path(__file__).resolve().parent.parent / "olmtui" / "samples" / "cluster.yaml"
+KEYCLOAK = Path("/work/shared/data/catalogs/community-operators-prod/operators/keycloak-operator")
+
+
+def test_multitenancy_limits_reach_the_report_seed_002() -> None:
+    """etcd runs in team-a (0.9.4) and, AllNamespaces, in openshift-operators (0.9.4-clusterwide):
+    one package at two versions on the cluster's shared CRDs."""
+    store = Store()
+    load_snapshot([str(SAMPLE)], store)
+    codes = {(f.code, f.name) for f in health_findings(store)}
+    assert any(code == "MultiInstanceVersionSkew" for code, _ in codes)
+    assert any(code == "SharedCRDOwners" for code, _ in codes)
+
+
+def test_next_bundles_come_from_the_subscriptions_own_catalog_r_upg_2() -> None:
+    from olmtui.model.health import next_bundles
+    from olmtui.model.upgrades import upgrade_hook
+    from olmtui.sources.catalogs import load_catalog
+
+    store = Store()
+    load_snapshot([str(SAMPLE)], store)
+    catalogs = [load_catalog(str(KEYCLOAK))]
+    model = Model(store, upgrades=upgrade_hook(catalogs))
+    found = next_bundles(catalogs, model.subscriptions())
+    keycloak = found["team-b/keycloak-operator.v15.0.2"]
+    assert (keycloak.package, keycloak.name) == ("keycloak-operator", "keycloak-operator.v15.1.0")
+    assert next_bundles(catalogs, []) == {}

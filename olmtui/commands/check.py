@@ -109,7 +109,8 @@ def check(args: argparse.Namespace) -> Checked:
     model = Model(store, upgrades=upgrade_hook(catalogs))
     report = report_json(
         "live" if args.live else "snapshot", model, store, load_result,
-        channels=channel_states(catalogs), health=health_findings(store, catalogs),
+        channels=channel_states(catalogs),
+        health=health_findings(store, catalogs, model.subscriptions()),
     )
     return Checked(store, model, report)
 

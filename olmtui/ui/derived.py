@@ -48,7 +48,8 @@ def all_findings(session: Session) -> list[Finding]:
     """Every finding, worst first, exactly as ``olmtui check`` reports them."""
     return cached(session, "findings", lambda: merged_findings(
         session.load_findings, model=session.model.findings(),
-        health=health_findings(session.store, catalogs(session)),
+        health=health_findings(session.store, catalogs(session), session.model.subscriptions()),
+        unreadable=session.store.unreadable,
     ))
 
 
