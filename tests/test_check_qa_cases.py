@@ -87,3 +87,43 @@ def test_r_sub_8_catalog_content_for_a_catalog_source_that_does_not_exist() -> N
     assert [(f.severity, f.code, f.kind, f.namespace, f.name) for f in found] == [
         ("warning", "CatalogSourceNotFound", "CatalogSource", "openshift-marketplace", "nope")]
     assert "no Subscription can use this content" in found[0].message
+
+
+AWS = Path("/work/shared/data/must-gather/must-gather-clean/must-gather-aws")
+
+
+def test_truncated_archive_is_an_error_and_the_header_says_the_snapshot_is_incomplete(
+    tmp_path: Path,
+) -> None:
+    """QA case: half of a real must-gather archive. An archive that ends early loses every
+    file after the break, so the report must not look clean (exit 1, report-format.md)."""
+    import tarfile
+
+    from olmtui.report import has_errors
+
+    whole = tmp_path / "must-gather.tgz"
+    with tarfile.open(whole, "w:gz") as tar:
+        tar.add(AWS, arcname="must-gather-aws")
+    truncated = tmp_path / "trunc.tgz"
+    data = whole.read_bytes()
+    truncated.write_bytes(data[: len(data) // 2])
+
+    report = report_for(str(truncated))
+    unreadable = [f for f in report["findings"] if f["code"] == "UnreadableDocument"]
+    assert [f["severity"] for f in unreadable] == ["error"]
+    assert "archive ends early" in unreadable[0]["message"]
+    assert report["source"]["skipped"] == 1 and has_errors(report)
+    second = render_text(report).splitlines()[1]
+    assert second == ("1 document could not be read — the snapshot is incomplete, findings "
+                      "may be missing or wrong")
+    complete = render_text(report_for(str(whole)))
+    assert "could not be read" not in complete
+
+
+def test_an_unparsable_document_in_a_file_stays_a_warning(tmp_path: Path) -> None:
+    snapshot = tmp_path / "snapshot.yaml"
+    snapshot.write_text((QA / "orphan-copy.yaml").read_text() + "---\nkind: [unclosed\n")
+    report = report_for(str(snapshot))
+    unreadable = [f for f in report["findings"] if f["code"] == "UnreadableDocument"]
+    assert [f["severity"] for f in unreadable] == ["warning"]
+    assert "could not be read — the snapshot is incomplete" in render_text(report)

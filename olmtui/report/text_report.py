@@ -92,6 +92,10 @@ def _header(out: _Writer, report: Report) -> None:
         origin = f"snapshot of {_plural(len(source['paths']), 'path')}"
     out.line(f"olmtui check: {origin}, {_plural(source['objects'], 'object')} read, "
              f"{source['skipped']} skipped")
+    if source["skipped"]:
+        out.line(out.paint(
+            f"{_plural(source['skipped'], 'document')} could not be read — the snapshot is "
+            "incomplete, findings may be missing or wrong", _SEVERITY_COLOURS["warning"]))
     out.line(", ".join([
         _plural(summary["namespaces"], "namespace"),
         _plural(summary["operatorGroups"], "OperatorGroup"),
@@ -113,17 +117,25 @@ def _header(out: _Writer, report: Report) -> None:
 
 
 def _metrics_line(metrics: dict[str, Any]) -> str:
-    """OLM's metrics (seed 001 §2.1.5) by their Prometheus names."""
+    """OLM's metrics (seed 001 §2.1.5) by their Prometheus names; ``?`` is a count over a
+    kind olmtui may not read (no access is not zero)."""
     sync = metrics["subscription_sync_total"]
+
+    def shown(name: str) -> str:
+        value = metrics[name]
+        return "? (no access)" if value is None else str(value)
+
+    abnormal = "? (no access)" if metrics["csv_count"] is None else \
+        str(len(metrics["csv_abnormal"]))
     return "Metrics: " + ", ".join([
-        f"catalog_source_count {metrics['catalog_source_count']}",
-        f"csv_count {metrics['csv_count']}",
-        f"csv_succeeded {metrics['csv_succeeded']}",
-        f"csv_abnormal {len(metrics['csv_abnormal'])}",
-        f"csv_upgrade_count {metrics['csv_upgrade_count']} "
+        f"catalog_source_count {shown('catalog_source_count')}",
+        f"csv_count {shown('csv_count')}",
+        f"csv_succeeded {shown('csv_succeeded')}",
+        f"csv_abnormal {abnormal}",
+        f"csv_upgrade_count {shown('csv_upgrade_count')} "
         f"({metrics['csv_upgrade_count_source']})",
-        f"install_plan_count {metrics['install_plan_count']}",
-        f"subscription_count {metrics['subscription_count']}",
+        f"install_plan_count {shown('install_plan_count')}",
+        f"subscription_count {shown('subscription_count')}",
         f"subscription_sync_total {'not observable' if sync is None else sync}",
     ])
 

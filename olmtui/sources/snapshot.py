@@ -6,6 +6,11 @@ a document that does not parse (``UnreadableDocument``) or an object without api
 or name (``InvalidObject``) is skipped and the rest is read. Only a path that does not exist
 or holds nothing readable stops the load, as a one-line ``UsageError``.
 
+An archive that ends early (truncated download or copy) is the one ``UnreadableDocument``
+that is an error: everything after the break is lost, so findings may be missing or wrong
+(objects a rule needs are absent), and ``check`` must not exit 0 as if the cluster were
+clean (report-format.md: exit 1 when a finding is an error).
+
 A namespace that holds objects but has no Namespace object (must-gathers leave some out, e.g.
 ``openshift-operators``) existed on the cluster; it is synthesized so that OperatorGroup
 targets and copied CSVs come out as OLM saw them.
@@ -102,7 +107,7 @@ class _Loader:
 
     def read_file(self, source: SourceFile) -> None:
         if source.error is not None:
-            self._skip(source.name, "UnreadableDocument", None, source.error)
+            self._skip(source.name, "UnreadableDocument", None, source.error, source.truncated)
             return
         for document in parse_documents(source.data, json_format=source.json_format):
             if document.problem is not None:
@@ -136,11 +141,22 @@ class _Loader:
         if len(self.batch) >= BATCH_SIZE:
             self.flush()
 
-    def _skip(self, file_name: str, code: str, line: int | None, detail: str) -> None:
-        """Record a skipped document or object as a warning naming the file and line."""
+    def _skip(self, file_name: str, code: str, line: int | None, detail: str,
+              truncated: bool = False) -> None:
+        """Record a skipped document or object as a finding naming the file and line: a
+        warning, or an error when an archive ended early (its later files are lost)."""
         self.result.skipped += 1
         if self.first_skip is None:
             self.first_skip = f"{file_name}: {detail}"
+        if truncated:
+            self.result.findings.append(Finding(
+                "error", code, "File", "", file_name,
+                f"The archive ends early here ({detail}): this file and every file after it "
+                "are missing from the snapshot, so findings may be missing or wrong (a group, "
+                "CSV or Namespace a rule needs may be among the lost ones). Check again with "
+                "a complete copy of the archive.",
+            ))
+            return
         if code == "InvalidObject":
             message = f"The object in the document at line {line} was skipped: {detail}."
         elif line is None:

@@ -34,13 +34,15 @@ MUST_GATHER_TREES: frozenset[str] = frozenset({"namespaces", "cluster-scoped-res
 class SourceFile:
     """One file to parse. ``name`` is what findings show: the path, or ``archive:member``.
 
-    ``error`` is set (and ``data`` empty) when the file or member could not be read.
+    ``error`` is set (and ``data`` empty) when the file or member could not be read;
+    ``truncated`` when that error ended an archive early, so its later members are lost too.
     """
 
     name: str
     data: bytes
     json_format: bool
     error: str | None = None
+    truncated: bool = False
 
 
 def is_snapshot_file(name: str) -> bool:
@@ -127,7 +129,8 @@ def _archive_files(archive: Path, shown: str) -> Iterator[SourceFile]:
                 reading = None
     except (OSError, EOFError, tarfile.TarError) as exc:
         where = shown if reading is None else f"{shown}:{reading}"
-        failure = SourceFile(where, b"", False, error=f"unreadable archive ({exc})")
+        failure = SourceFile(where, b"", False, error=f"unreadable archive ({exc})",
+                             truncated=True)
     for name in select_files(members):
         yield SourceFile(f"{shown}:{name}", members[name], name.lower().endswith(".json"))
     if failure is not None:
