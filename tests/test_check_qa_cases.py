@@ -127,3 +127,22 @@ def test_an_unparsable_document_in_a_file_stays_a_warning(tmp_path: Path) -> Non
     unreadable = [f for f in report["findings"] if f["code"] == "UnreadableDocument"]
     assert [f["severity"] for f in unreadable] == ["warning"]
     assert "could not be read — the snapshot is incomplete" in render_text(report)
+
+
+def test_r_sub_9_check_never_says_olm_picks_an_upgrade_next_to_subscription_stalled() -> None:
+    report = report_for("--sample", "--catalog", KEYCLOAK)
+    stalled = {(f["namespace"], f["name"]) for f in report["findings"]
+               if f["code"] == "SubscriptionStalled"}
+    assert ("team-b", "keycloak-operator") in stalled
+    for finding in report["findings"]:
+        if finding["code"] == "UpgradeAvailable" and (
+                finding["namespace"], finding["name"]) in stalled:
+            assert "OLM picks" not in finding["message"]
+            assert "resolves nothing there" in finding["message"]
+
+
+def test_r_sub_8_check_reports_catalog_content_for_a_missing_catalog_source() -> None:
+    report = report_for(str(AWS), "--catalog", f"openshift-marketplace/nope={KEYCLOAK}")
+    found = [(f["severity"], f["kind"], f["namespace"], f["name"]) for f in report["findings"]
+             if f["code"] == "CatalogSourceNotFound"]
+    assert found == [("warning", "CatalogSource", "openshift-marketplace", "nope")]

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from olmtui.model.access import no_access_findings, readable_findings
 from olmtui.model.catalog import Bundle, Catalog
-from olmtui.model.catalog_health import catalog_findings
+from olmtui.model.catalog_health import catalog_content_without_source, catalog_findings
 from olmtui.model.dependencies import dependency_findings
 from olmtui.model.multitenancy import multitenancy_findings
 from olmtui.model.subscription_health import namespace_subscription_findings
@@ -86,7 +86,9 @@ def health_findings(store: Store, catalogs: Sequence[Catalog] = (),
         )
     content = [c for c in catalogs if c.graph == "catalog"]
     if content:
-        found += upgrade_findings(content, subs, by_ns)
+        groups = {ns: len(ogs) for ns, ogs in _by_namespace(store.list("OperatorGroup")).items()}
+        found += upgrade_findings(content, subs, by_ns, groups)
+        found += catalog_content_without_source(content, store.list("CatalogSource"))
     installed = [csv for csvs in by_ns.values() for csv in csvs.values()]
     crds = list(store.list("CustomResourceDefinition"))
     found += multitenancy_findings(installed, subs, crds)
