@@ -13,12 +13,14 @@ cannot be seen from outside OLM, the record says so rather than guessing:
   ``spec.replaces`` names an existing CSV of their namespace (R-CSV-R2).
 * ``subscription_sync_total`` counts OLM's Subscription syncs, which leave no trace in any
   object: it is ``None`` with a note.
+* A count over a kind the source may not read (``Store.unreadable``) is ``None`` too, with
+  a note: no access is not zero.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from olmtui.model.types import CSVState
@@ -62,20 +64,34 @@ class Metrics:
     """The seed's metric table, one field per metric.
 
     ``csv_succeeded`` is OLM's per-CSV 0/1 gauge summed (how many series are 1); the CSVs
-    at 0 are exactly those in ``csv_abnormal``.
+    at 0 are exactly those in ``csv_abnormal``. ``None`` is unknown; ``unknown`` says why
+    for each metric over a kind the source may not read.
     """
 
-    catalog_source_count: int
-    csv_count: int
-    csv_succeeded: int
+    catalog_source_count: int | None
+    csv_count: int | None
+    csv_succeeded: int | None
     csv_abnormal: tuple[AbnormalCSV, ...]
-    csv_upgrade_count: int
+    csv_upgrade_count: int | None
     csv_upgrade_count_source: UpgradeSource
     csv_upgrade_count_note: str
-    install_plan_count: int
-    subscription_count: int
+    install_plan_count: int | None
+    subscription_count: int | None
     subscription_sync_total: int | None = None
     subscription_sync_total_note: str = SYNC_NOTE
+    unknown: dict[str, str] = field(default_factory=dict)
+
+
+#: The kind each count reads.
+METRIC_KINDS: dict[str, str] = {
+    "catalog_source_count": "CatalogSource",
+    "csv_count": "ClusterServiceVersion",
+    "csv_succeeded": "ClusterServiceVersion",
+    "csv_abnormal": "ClusterServiceVersion",
+    "csv_upgrade_count": "ClusterServiceVersion",
+    "install_plan_count": "InstallPlan",
+    "subscription_count": "Subscription",
+}
 
 
 def replacements_in_progress(csvs: Sequence[CSVState]) -> int:
@@ -100,14 +116,24 @@ def seed_metrics(store: Store, model: MetricsModel, upgrade_count: int | None = 
         key=lambda a: (a.namespace, a.name),
     ))
     watched = upgrade_count is not None
+    unknown = {
+        metric: f"no access to {store.unreadable[kind].resource} (RBAC): unknown, not 0"
+        for metric, kind in METRIC_KINDS.items() if kind in store.unreadable
+    }
+
+    def count(metric: str, value: int) -> int | None:
+        return None if metric in unknown else value
+
     return Metrics(
-        catalog_source_count=store.count("CatalogSource"),
-        csv_count=len(csvs),
-        csv_succeeded=len(csvs) - len(abnormal),
-        csv_abnormal=abnormal,
-        csv_upgrade_count=upgrade_count if watched else replacements_in_progress(csvs),
+        catalog_source_count=count("catalog_source_count", store.count("CatalogSource")),
+        csv_count=count("csv_count", len(csvs)),
+        csv_succeeded=count("csv_succeeded", len(csvs) - len(abnormal)),
+        csv_abnormal=() if "csv_abnormal" in unknown else abnormal,
+        csv_upgrade_count=count(
+            "csv_upgrade_count", upgrade_count if watched else replacements_in_progress(csvs)),
         csv_upgrade_count_source="watch" if watched else "snapshot",
         csv_upgrade_count_note=WATCH_UPGRADE_NOTE if watched else SNAPSHOT_UPGRADE_NOTE,
-        install_plan_count=store.count("InstallPlan"),
-        subscription_count=store.count("Subscription"),
+        install_plan_count=count("install_plan_count", store.count("InstallPlan")),
+        subscription_count=count("subscription_count", store.count("Subscription")),
+        unknown=unknown,
     )

@@ -212,6 +212,7 @@ def metrics_json(metrics: Metrics) -> dict[str, Any]:
         "notes": {
             "csv_upgrade_count": metrics.csv_upgrade_count_note,
             "subscription_sync_total": metrics.subscription_sync_total_note,
+            **metrics.unknown,
         },
     }
 
@@ -236,7 +237,7 @@ def report_json(
     """
     findings = merged_findings(
         load_result.findings if load_result is not None else (),
-        model=model.findings(), health=health,
+        model=model.findings(), health=health, unreadable=store.unreadable,
     )
     operator_groups = sorted(model.operator_groups(), key=lambda o: (o.namespace, o.name))
     csvs = sorted(model.csvs(), key=lambda c: (c.namespace, c.name))

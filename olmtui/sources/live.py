@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from kubernetes_asyncio.client import ApiClient
 
 from olmtui.cli import UsageError
+from olmtui.sources.live_access import AccessTracker
 from olmtui.sources.live_config import ClusterConfig, keep_credentials_fresh, load_cluster_config
 from olmtui.sources.live_discovery import Discovery, discover
 from olmtui.sources.live_http import Requester, StatusError
@@ -60,6 +61,8 @@ class LiveSource:
         self._poller: PackageManifestPoller | None = None
         self._namespace_reader: NamespaceReader | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        self._access = AccessTracker(store, options.forbidden_recheck)
+        self.status.subscribe(self._access)
 
     @property
     def csv_upgrade_count(self) -> int:
@@ -118,15 +121,16 @@ class LiveSource:
                 scopes = list(self.options.namespaces)
             requester = metadata if spec.metadata_only else full
             hook = self._count_upgrade if _is_real_csv_stream(spec) else None
-            self._informers.extend(
-                Informer(spec, version, ns, requester, self.store, self.status, self.options,
-                         on_added=hook)
-                for ns in scopes
-            )
+            for ns in scopes:
+                informer = Informer(spec, version, ns, requester, self.store, self.status,
+                                    self.options, on_added=hook)
+                self._informers.append(informer)
+                self._access.track(informer.name, spec.resource.kind, spec.resource.plural)
         if self.options.namespaces:
             self._namespace_reader = NamespaceReader(
                 full, self.options.namespaces, self.store, self.status, self.options
             )
+            self._access.cover(NamespaceReader.NAME, "Namespace")
         version = self.discovery.version_of(PACKAGE_MANIFEST)
         if version is None:
             self.status.set_state(
@@ -136,11 +140,14 @@ class LiveSource:
             self._poller = PackageManifestPoller(
                 full, version, self.options.namespaces, self.store, self.status, self.options
             )
+            self._access.track(self._poller.name, PACKAGE_MANIFEST.kind, PACKAGE_MANIFEST.plural)
 
     # -- reading -------------------------------------------------------------------------
     async def sync_once(self) -> None:
         """List every stream once into the store. Forbidden or missing kinds are marked in
-        the status and skipped; a cluster lost for good raises UsageError."""
+        the status and skipped (forbidden ones in ``Store.unreadable``, not re-checked); a
+        cluster lost for good raises UsageError."""
+        self._access.recheck = None
         jobs = [self._sync(inf.name, inf.list_once) for inf in self._informers]
         if self._poller is not None:
             jobs.append(self._sync(self._poller.name, self._poller.list_once))

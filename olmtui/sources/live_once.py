@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 from olmtui.model.types import Finding
 from olmtui.sources.live import LiveOptions, LiveSource
-from olmtui.sources.live_namespaces import NamespaceReader
 from olmtui.sources.live_resources import STREAMS
 from olmtui.store import Store
 
@@ -40,25 +39,15 @@ async def _read(options: LiveOptions, store: Store) -> LiveLoad:
 
 
 def access_findings(source: LiveSource) -> list[Finding]:
-    """What the read could not see: a kind olmtui may not list, or one the cluster does not
-    serve, leaves a hole in what the report derives, so the report says so."""
-    findings = []
-    streams = source.status.streams
-    for stream in streams.values():
-        fetched = streams.get(NamespaceReader.NAME)
-        if stream.name == "Namespace" and fetched is not None and fetched.state == "live":
-            continue  # the --namespace namespaces were read one by one instead
-        if stream.state == "no access":
-            findings.append(Finding(
-                "warning", "LiveNoAccess", stream.name, "", "",
-                f"olmtui may not list {stream.name} ({stream.last_error}); everything derived "
-                "from those objects is missing from this report. Ask for list/watch access, "
-                "or pass --namespace for the namespaces you may read.",
-            ))
-        elif stream.state == "unavailable" and stream.name not in OPTIONAL_STREAMS:
-            findings.append(Finding(
-                "info", "LiveKindUnavailable", stream.name, "", "",
-                f"the cluster does not serve {stream.name} ({stream.last_error}); an older "
-                "OLM, or a component not installed.",
-            ))
-    return findings
+    """Kinds the cluster does not serve (an older OLM, a component not installed). Kinds
+    olmtui may not list are in ``Store.unreadable``, and the report's merge of findings
+    says so (``olmtui.model.access``)."""
+    return [
+        Finding(
+            "info", "LiveKindUnavailable", stream.name, "", "",
+            f"the cluster does not serve {stream.name} ({stream.last_error}); an older "
+            "OLM, or a component not installed.",
+        )
+        for stream in source.status.streams.values()
+        if stream.state == "unavailable" and stream.name not in OPTIONAL_STREAMS
+    ]

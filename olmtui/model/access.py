@@ -1,0 +1,92 @@
+"""What the model may not conclude about kinds the source could not read (RBAC said 403).
+
+Many findings say that something is missing: a claim no CSV backs (R-API-8), a copy no
+CSV expects (R-COPY-6), a namespace without a group (R-MEM-1). Read from a cache that
+holds no objects of a kind because listing it was forbidden, those findings are invented.
+So for every unreadable kind, the findings that rest on the absence of its objects are
+dropped, and one warning says what cannot be seen instead. Findings that rest on objects
+present stay: what was read is still true.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from olmtui.model.types import Finding
+from olmtui.store import Unreadable
+
+#: The code of the warning that replaces the findings an unreadable kind makes unreliable.
+NO_ACCESS = "LiveNoAccess"
+
+_COPIES = ("MissingCopiedCSV", "StaleCopiedCSV")
+
+#: By kind: the finding codes derived from the absence of objects of that kind.
+ABSENCE_CODES: dict[str, frozenset[str]] = {
+    "ClusterServiceVersion": frozenset({
+        "StaleProvidedAPIs",  # R-API-8: claims no CSV of the namespace provides
+        "StaticProvidedAPIs",  # R-API-6: reserved APIs no CSV of the namespace provides
+        *_COPIES,  # R-COPY-3/R-COPY-6: copies counted against CSVs
+        "CopiedCSVsConditionStale",  # R-COPY-8: the condition against the copies present
+        "RequiredAPIMissing",  # seed 001 §2.2.1: no installed operator provides it
+    }),
+    "OperatorGroup": frozenset({
+        "NoOperatorGroup",  # R-MEM-1
+        "SubscriptionStalled",  # R-SUB-9 with no group
+        *_COPIES,  # R-COPY-2: copies follow the groups' targets
+        "NamespaceLabelDrift",  # R-OG-5: labels no group accounts for
+    }),
+    "Namespace": frozenset({
+        "SelectorMatchesNothing",  # R-OG-1: the selector matched no namespace read
+        "TargetNamespaceMissing",  # R-OG-1: listed namespaces not among those read
+        "NoTargetNamespaces",  # R-MEM-3: the group selected no namespace read
+        *_COPIES,  # R-COPY-3: copies only into existing namespaces
+    }),
+    "OLMConfig": frozenset(_COPIES),  # R-COPY-7: copies may be disabled
+    "InstallPlan": frozenset({"InstallPlanMissing"}),  # §12: the referenced plan not found
+    "CatalogSource": frozenset({"CatalogSourceMissing", "CatalogSourceNotFound"}),  # R-SUB-8
+    "PackageManifest": frozenset({"NoOperatorsFound"}),  # R-UPG-6: package not served
+    "CustomResourceDefinition": frozenset({"RequiredAPIMissing"}),  # seed 001 §2.2.1
+}
+
+#: Codes OLM writes into a Subscription condition itself: they are observed, not derived
+#: from absence, and stay whatever olmtui may read (the error form of InstallPlanMissing).
+_OBSERVED_SEVERITY = {"InstallPlanMissing": "error"}
+
+
+def unreliable_codes(unreadable: Iterable[str]) -> frozenset[str]:
+    """The codes that cannot be trusted while the given kinds are unreadable."""
+    return frozenset(code for kind in unreadable for code in ABSENCE_CODES.get(kind, ()))
+
+
+def readable_findings(findings: Iterable[Finding], unreadable: Iterable[str]) -> list[Finding]:
+    """``findings`` without those that rest on the absence of an unreadable kind."""
+    codes = unreliable_codes(unreadable)
+    if not codes:
+        return list(findings)
+    return [f for f in findings
+            if f.code not in codes or _OBSERVED_SEVERITY.get(f.code) == f.severity]
+
+
+def no_access_findings(unreadable: Mapping[str, Unreadable]) -> list[Finding]:
+    """One warning per unreadable kind: what cannot be seen, and what was left out."""
+    out = []
+    for kind, why in sorted(unreadable.items()):
+        recheck = (f" olmtui asks again every {minutes(why.recheck)}."
+                   if why.recheck is not None else "")
+        left_out = sorted(ABSENCE_CODES.get(kind, ()))
+        dropped = (f" Findings that would rest on their absence ({', '.join(left_out)}) are "
+                   "left out." if left_out else "")
+        out.append(Finding(
+            "warning", NO_ACCESS, kind, "", why.resource,
+            f"no access to {why.resource} (RBAC): {why.reason}. Any {kind} objects shown are "
+            f"the last ones seen, and none shown does not mean none exist.{dropped}{recheck} "
+            "Ask for list/watch access, or pass --namespace for the namespaces you may read.",
+        ))
+    return out
+
+
+def minutes(seconds: float) -> str:
+    """A re-check period as people say it: ``5 min``, ``1 min``, ``30 s``."""
+    if seconds >= 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds:.0f} s" if seconds >= 1 else f"{seconds:.1f} s"
