@@ -13,9 +13,10 @@ class LiveOptions:
     ``namespaces`` non-empty means: watch namespaced kinds only in those namespaces (for users
     who may not list cluster-wide). ``read_timeout`` bounds silence on any connection, so it
     must exceed the server's bookmark period (about a minute). ``forbidden_recheck`` is how
-    often a stream that got 403 (or 404) asks again; ``packagemanifest_debounce`` groups
-    CatalogSource changes into one PackageManifest relist; ``credential_refresh`` is the period
-    of exec/OIDC credential renewal.
+    often a stream that got 403 (or 404) asks again (a refused request costs the server
+    next to nothing, and access given back should show within a minute);
+    ``packagemanifest_debounce`` groups CatalogSource changes into one PackageManifest
+    relist; ``credential_refresh`` is the period of exec/OIDC credential renewal.
     """
 
     kubeconfig: str | None = None
@@ -26,7 +27,7 @@ class LiveOptions:
     backoff_max: float = 30
     packagemanifest_interval: float = 300
     packagemanifest_debounce: float = 5
-    forbidden_recheck: float = 300
+    forbidden_recheck: float = 60
     credential_refresh: float = 60
 
     def backoff(self, failures: int) -> float:
