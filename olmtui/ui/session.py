@@ -24,12 +24,14 @@ SourceKind = Literal["live", "snapshot", "demo"]
 @dataclass(frozen=True, slots=True)
 class ConnectionState:
     """How the live source is doing, for the header: ``state`` is live/reconnecting/...;
-    ``last_event_age`` is seconds since the last event (None when nothing arrived yet)."""
+    ``last_event_age`` is seconds since the last event (None when nothing arrived yet);
+    ``no_access`` what it may not read, asked again every ``recheck`` seconds."""
 
     state: str
     detail: str = ""
     last_event_age: float | None = None
     no_access: tuple[str, ...] = ()
+    recheck: float | None = None
 
 
 @dataclass(slots=True)

@@ -19,6 +19,9 @@ from olmtui.sources.snapshot import load_snapshot
 from olmtui.store import Store
 from olmtui.ui.session import ConnectionState, Session
 
+#: Stream states that will not change by waiting: read, forbidden (403) or not served (404).
+SETTLED = frozenset({"live", "no access", "unavailable"})
+
 
 def _catalogs(specs: Sequence[str], store: Store) -> list[Catalog]:
     """``--catalog`` content first: it beats PackageManifests for the same CatalogSource."""
@@ -67,14 +70,17 @@ def live_session(options: LiveOptions, catalog_specs: Sequence[str] = ()) -> Ses
 
     def status() -> ConnectionState:
         live = source.status
+        unreadable = store.unreadable
         if live.connected:
-            state = "live" if all(s.state == "live" for s in live.streams.values()) \
-                else "syncing"
+            # a stream that got 403 or 404 has settled too: the session is live with what
+            # it may read ("partial" when some kind is unreadable), not syncing for good
+            settled = all(s.state in SETTLED for s in live.streams.values())
+            state = "syncing" if not settled else "live, partial" if unreadable else "live"
         else:
             state = "reconnecting" if live.reconnecting_since else "unavailable"
-        no_access = tuple(sorted(n for n, s in live.streams.items() if s.state == "no access"))
+        no_access = tuple(sorted(u.resource for u in unreadable.values()))
         age = None if live.last_event is None else max(time.time() - live.last_event, 0.0)
-        return ConnectionState(state, "", age, no_access)
+        return ConnectionState(state, "", age, no_access, options.forbidden_recheck)
 
     return Session(store, model, "live", source.label or options.context or "current context",
                    catalogs=catalogs, runner=runner, status=status,

@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from olmtui.model.types import ObjectRef
+from olmtui.ui import access
 from olmtui.ui.session import Session
 from olmtui.ui.widgets.command_bar import CommandBar
 from olmtui.ui.widgets.keys_footer import KeysFooter
@@ -111,14 +112,23 @@ class ViewScreen(Screen):
 
 
 class TableScreen(ViewScreen):
-    """A view that is a (virtual) table of rows plus a detail pane for the highlighted row."""
+    """A view that is a (virtual) table of rows plus a detail pane for the highlighted row.
+
+    ``ACCESS_KIND`` is the kind the rows are objects of: while the source may not read it
+    (``Store.unreadable``) the view says "no access" instead of its empty text, and marks
+    rows read before access was lost as the last data seen.
+    """
 
     COLUMNS: Sequence[Column] = ()
     EMPTY_TEXT = "nothing to show"
+    ACCESS_KIND: str | None = None
 
     def compose_body(self) -> ComposeResult:
         with Vertical(classes="table-view"):
             yield from self.compose_summary()
+            notice = Static("", id="access-notice", markup=False)
+            notice.display = False
+            yield notice
             yield VirtualTable(self.COLUMNS, empty_text=self.EMPTY_TEXT, id="table")
             with VerticalScroll(classes="detail-pane", can_focus=False):
                 yield Static("", id="detail", markup=False)
@@ -143,9 +153,19 @@ class TableScreen(ViewScreen):
         self._shown_version = self.session.model.version
         with cyclic_gc_paused():
             rows = list(self.build_rows())
+        self._show_access(bool(rows))
         table.set_rows(rows)
         self._describe(table.selected_key)
         self._count_rows()
+
+    def _show_access(self, has_rows: bool) -> None:
+        unreadable = self.session.store.unreadable.get(self.ACCESS_KIND or "")
+        self.table.empty_text = self.EMPTY_TEXT if unreadable is None else \
+            access.empty_text(unreadable)
+        notice = self.query_one("#access-notice", Static)
+        notice.display = unreadable is not None and has_rows
+        if unreadable is not None and has_rows:
+            notice.update(Text(access.stale_text(unreadable), style="bold magenta"))
 
     def apply_filter(self, query: str) -> None:
         self.table.set_filter(query)

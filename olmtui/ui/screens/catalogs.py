@@ -27,6 +27,7 @@ class CatalogsScreen(TableScreen):
         Column("subs", "SUBSCRIPTIONS", 13),
     )
     EMPTY_TEXT = "no CatalogSources"
+    ACCESS_KIND = "CatalogSource"
 
     def build_rows(self) -> Iterable[Row]:
         subs = self.session.model.subscriptions()

@@ -44,6 +44,7 @@ class CSVsScreen(TableScreen):
         Column("copies", "COPIES", 6),
     )
     EMPTY_TEXT = "no ClusterServiceVersions"
+    ACCESS_KIND = "ClusterServiceVersion"
     BINDINGS = [Binding("c", "toggle_copies", "Copies")]
 
     show_copies = False

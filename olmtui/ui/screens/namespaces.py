@@ -26,6 +26,7 @@ class NamespacesScreen(TableScreen):
         Column("operators", "OPERATORS HERE"),
     )
     EMPTY_TEXT = "no namespaces in this source"
+    ACCESS_KIND = "Namespace"
 
     def build_rows(self) -> Iterable[Row]:
         model = self.session.model

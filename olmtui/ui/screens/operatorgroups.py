@@ -34,6 +34,7 @@ class OperatorGroupsScreen(TableScreen):
         Column("conflicts", "CONFLICTS", 9),
     )
     EMPTY_TEXT = "no OperatorGroups: every CSV fails with NoOperatorGroup (R-MEM-1)"
+    ACCESS_KIND = "OperatorGroup"
 
     def build_rows(self) -> Iterable[Row]:
         groups = self.session.model.operator_groups()

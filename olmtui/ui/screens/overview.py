@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from olmtui.model.types import SEVERITY_ORDER, Finding, ObjectRef
-from olmtui.ui import derived
+from olmtui.ui import access, derived
 from olmtui.ui.formatting import SEVERITY_STYLE, phase, severity
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.screens.findings import explain, finding_ref, finding_search
@@ -27,27 +27,42 @@ def metrics_text(session: Session) -> Text:
     for f in derived.all_findings(session):
         counts[f.severity] += 1
     healthy = sum(1 for h in derived.catalog_healths(session) if h.healthy)
+    csvs_unread = "ClusterServiceVersion" in session.store.unreadable
+    copied = "?" if csvs_unread else str(session.model.copied_csvs().present)
+    catalogs = "?" if m.catalog_source_count is None else \
+        f"{m.catalog_source_count} ({healthy} healthy)"
     text = Text()
     for name, value, alarm in (
-        ("csv_count", str(m.csv_count), False),
-        ("csv_succeeded", str(m.csv_succeeded), False),
-        ("csv_abnormal", str(len(m.csv_abnormal)), bool(m.csv_abnormal)),
-        ("csv_upgrade_count", str(m.csv_upgrade_count), False),
-        ("subscription_count", str(m.subscription_count), False),
-        ("install_plan_count", str(m.install_plan_count), False),
-        ("catalog_source_count", f"{m.catalog_source_count} ({healthy} healthy)",
-         healthy < m.catalog_source_count),
-        ("copied CSVs", str(session.model.copied_csvs().present), False),
+        ("csv_count", _count(m.csv_count), False),
+        ("csv_succeeded", _count(m.csv_succeeded), False),
+        ("csv_abnormal", "?" if m.csv_count is None else str(len(m.csv_abnormal)),
+         bool(m.csv_abnormal)),
+        ("csv_upgrade_count", _count(m.csv_upgrade_count), False),
+        ("subscription_count", _count(m.subscription_count), False),
+        ("install_plan_count", _count(m.install_plan_count), False),
+        ("catalog_source_count", catalogs,
+         m.catalog_source_count is not None and healthy < m.catalog_source_count),
+        ("copied CSVs", copied, False),
     ):
         text.append(f"{name} ", style="dim")
         text.append(value, style="bold red" if alarm else "bold")
         text.append("   ")
+    if session.store.unreadable:
+        text.append("\n? = no access (RBAC): "
+                    + ", ".join(access.empty_text(u).removeprefix("no access to ")
+                                for _, u in sorted(session.store.unreadable.items())),
+                    style="magenta")
     text.append("\nfindings: ", style="dim")
     for sev, count in counts.items():
         text.append(f"{count} {sev}  ", style=SEVERITY_STYLE[sev] if count else "dim")
     text.append(f"· {len(derived.approvals(session))} pending approvals · "
                 f"{len(derived.behind_head(session))} behind channel head", style="dim")
     return text
+
+
+def _count(value: int | None) -> str:
+    """A metric; ``?`` when the source may not read its kind (no access is not zero)."""
+    return "?" if value is None else str(value)
 
 
 class OverviewScreen(TableScreen):

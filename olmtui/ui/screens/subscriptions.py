@@ -44,6 +44,7 @@ class SubscriptionsScreen(TableScreen):
         Column("state", "STATE"),
     )
     EMPTY_TEXT = "no Subscriptions"
+    ACCESS_KIND = "Subscription"
 
     def build_rows(self) -> Iterable[Row]:
         """CSV names in the INSTALLED/NEXT/HEAD columns drop their ``<package>.`` prefix

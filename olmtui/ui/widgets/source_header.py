@@ -5,10 +5,12 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from olmtui.model.access import minutes
 from olmtui.ui.session import Session
 
 _STATE_STYLES = {
     "live": "bold green",
+    "live, partial": "bold magenta",
     "syncing": "bold yellow",
     "reconnecting": "bold red",
     "unavailable": "bold red",
@@ -60,7 +62,10 @@ def header_text(session: Session, view_title: str, width: int = 200) -> Text:
         if status.detail:
             text.append(f" · {status.detail}", style="dim")
         if status.no_access:
-            text.append(f" · no access: {', '.join(status.no_access)}", style="magenta")
+            again = "" if status.recheck is None else \
+                f" (re-checked every {minutes(status.recheck)})"
+            text.append(f" · no access: {', '.join(status.no_access)}{again}",
+                        style="magenta")
     return text
 
 

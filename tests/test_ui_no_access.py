@@ -1,0 +1,89 @@
+"""The dashboard on a cluster whose CSVs olmtui may not read (RBAC 403): the header settles
+to "live, partial" and names what it may not read, the CSV view says "no access" instead of
+"no ClusterServiceVersions", the Overview says ``csv_count ?``; access given back recovers."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from test_live_support import must_gather_objects
+
+from olmtui.apiserver import LoopbackAPIServer, run_in_thread
+from olmtui.sources.live_options import LiveOptions
+from olmtui.ui.app import OlmApp
+from olmtui.ui.screens.overview import metrics_text
+from olmtui.ui.session_builders import live_session
+from olmtui.ui.widgets.source_header import header_text
+
+CSV = "ClusterServiceVersion"
+
+
+@pytest.fixture
+def forbidding_cluster(tmp_path):
+    server = LoopbackAPIServer(bookmark_interval=0.2)
+    server.state.load(must_gather_objects(), skip_unknown=True)
+    server.forbid("clusterserviceversions")
+    thread = run_in_thread(server)
+    yield server, str(server.write_kubeconfig(tmp_path / "kubeconfig"))
+    thread.stop()
+
+
+async def _until(pilot, condition, what: str, tries: int = 150) -> None:
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def test_no_access_views_say_so_and_recover(forbidding_cluster):
+    server, kubeconfig = forbidding_cluster
+    options = LiveOptions(kubeconfig=kubeconfig, read_timeout=5, backoff_initial=0.02,
+                          backoff_max=0.2, forbidden_recheck=0.5)
+    session = await asyncio.to_thread(live_session, options)
+    app = OlmApp(session, initial_view="csvs")
+    async with app.run_test(size=(200, 40)) as pilot:
+        await _until(pilot, lambda: session.status().state != "syncing", "settled")
+        await _until(pilot, lambda: session.store.count("Subscription") == 2, "Subscriptions")
+        status = session.status()
+        assert status.state == "live, partial"
+        header = header_text(session, "Operators (CSVs)", 200).plain
+        assert "live, partial" in header
+        assert "no access: clusterserviceversions (re-checked every 0.5 s)" in header
+        await pilot.pause(0.4)
+        table = app.screen.query_one("#table")
+        assert table.row_count == 0
+        assert table.empty_text == ("no access to clusterserviceversions (RBAC): "
+                                    "re-checked every 0.5 s")
+        overview = metrics_text(session).plain
+        assert "csv_count ?" in overview and "copied CSVs ?" in overview
+        assert "csv_count 0" not in overview
+
+        server.allow("clusterserviceversions")
+        await _until(pilot, lambda: session.status().state == "live", "live again")
+        await _until(pilot, lambda: table.row_count == 3, "the CSVs shown")
+        assert "no access" not in header_text(session, "Operators (CSVs)", 200).plain
+        assert "csv_count 3" in metrics_text(session).plain
+
+
+async def test_access_lost_after_load_marks_rows_as_the_last_seen(forbidding_cluster):
+    server, kubeconfig = forbidding_cluster
+    server.allow("clusterserviceversions")
+    options = LiveOptions(kubeconfig=kubeconfig, read_timeout=5, backoff_initial=0.02,
+                          backoff_max=0.2, forbidden_recheck=0.5)
+    session = await asyncio.to_thread(live_session, options)
+    app = OlmApp(session, initial_view="csvs")
+    async with app.run_test(size=(200, 40)) as pilot:
+        table = app.screen.query_one("#table")
+        await _until(pilot, lambda: table.row_count == 3, "the CSVs shown")
+        notice = app.screen.query_one("#access-notice")
+        assert not notice.display
+        server.forbid("clusterserviceversions")
+        server.drop_connections()
+        await _until(pilot, lambda: CSV in session.store.unreadable, "no access")
+        await _until(pilot, lambda: notice.display, "the notice shown")
+        assert table.row_count == 3
+        shown = str(notice.render())
+        assert "no access to clusterserviceversions since" in shown
+        assert "showing the last data seen" in shown
