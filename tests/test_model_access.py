@@ -1,0 +1,76 @@
+"""The merge of findings with unreadable kinds (``olmtui.model.access``), on the real Azure
+must-gather: a kind the source may not read leaves no finding that rests on its absence,
+and one LiveNoAccess warning per kind instead."""
+
+from __future__ import annotations
+
+import time
+
+from test_live_support import must_gather_objects
+
+from olmtui.model.engine import Model
+from olmtui.model.health import health_findings, merged_findings
+from olmtui.model.types import Finding
+from olmtui.store import ACCESS, Store, Unreadable
+
+
+def _azure(skip_kind: str) -> Store:
+    """The must-gather as a cache that could not read ``skip_kind``."""
+    store = Store()
+    store.apply_many(o for o in must_gather_objects() if o.get("kind") != skip_kind)
+    return store
+
+
+def _findings(store: Store, unreadable: dict[str, Unreadable] | None) -> list[Finding]:
+    model = Model(store)
+    return merged_findings(model=model.findings(),
+                           health=health_findings(store, (), model.subscriptions()),
+                           unreadable=unreadable)
+
+
+def test_r_mem_1_no_operator_group_is_not_concluded_from_unreadable_groups():
+    store = _azure("OperatorGroup")
+    blind = {f.code for f in _findings(store, None)}
+    assert "NoOperatorGroup" in blind  # what the empty cache alone would say (R-MEM-1)
+    assert "SubscriptionStalled" in blind  # R-SUB-9 with no group
+    told = _findings(store, {"OperatorGroup": Unreadable("operatorgroups", "403", 0.0)})
+    codes = {f.code for f in told}
+    assert not {"NoOperatorGroup", "SubscriptionStalled"} & codes
+    warning = [f for f in told if f.code == "LiveNoAccess"]
+    assert [(f.kind, f.name, f.severity) for f in warning] == [
+        ("OperatorGroup", "operatorgroups", "warning")]
+    assert "not re-checked" not in warning[0].message  # a one-shot read names no period
+    assert "asks again" not in warning[0].message
+
+
+def test_r_api_6_csv_findings_stay_when_only_install_plans_are_unreadable():
+    """Unreadable InstallPlans take nothing from the group and CSV findings."""
+    store = _azure("InstallPlan")
+    blind = _findings(store, None)
+    assert {"StaticProvidedAPIs", "InstallPlanFailed"} <= {f.code for f in blind}
+    told = _findings(store, {"InstallPlan": Unreadable("installplans", "403", 0.0, 60)})
+    kept = [f for f in told if f.code != "LiveNoAccess"]
+    # only the InstallPlanMissing olmtui derives (info) goes; OLM's own condition stays
+    assert kept == [f for f in blind if f.code != "InstallPlanMissing" or f.severity == "error"]
+    assert "asks again every 1 min" in next(f for f in told if f.code == "LiveNoAccess").message
+
+
+def test_store_publishes_access_changes_and_keeps_since():
+    store = Store()
+    model = Model(store)
+    seen: list = []
+    store.subscribe(seen.extend)
+    version = model.version
+    first = Unreadable("clusterserviceversions", "403 one stream", time.time() - 60, 60)
+    store.set_unreadable("ClusterServiceVersion", first)
+    assert [(c.type, c.key.kind, c.key.name) for c in seen] == [
+        ("ADDED", ACCESS, "ClusterServiceVersion")]
+    assert model.version > version, "the model re-derives on an access change"
+    assert store.set_unreadable("ClusterServiceVersion", first) is None  # nothing new
+    store.set_unreadable("ClusterServiceVersion",
+                         Unreadable("clusterserviceversions", "403 both", time.time(), 60))
+    assert store.unreadable["ClusterServiceVersion"].since == first.since
+    assert store.unreadable["ClusterServiceVersion"].reason == "403 both"
+    store.set_unreadable("ClusterServiceVersion", None)
+    assert [c.type for c in seen] == ["ADDED", "MODIFIED", "DELETED"]
+    assert store.unreadable == {} and len(store) == 0
