@@ -10,12 +10,12 @@ per ``version``.
 
 from __future__ import annotations
 
-import gc
 from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.model import findings as F
 from olmtui.model import nsset
 from olmtui.model.apis import (
@@ -308,12 +308,7 @@ class Model:
         self._d_ns: set[str] = set()
 
     def _apply(self, changes: list[Change]) -> None:
-        # A batch allocates many small acyclic records; letting the cyclic collector walk the
-        # whole cache meanwhile cost ~40% of a full build. Refcounting frees what a batch
-        # drops, so the collector is paused for the batch only.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with cyclic_gc_paused():
             self._last = set()
             for change in changes:
                 handler = self._handlers.get(change.key.kind)
@@ -321,9 +316,6 @@ class Model:
                     handler(self, change)
             self._recompute()
             self.version += 1
-        finally:
-            if collecting:
-                gc.enable()
 
     # -- indexing: one handler per kind --------------------------------------------------------
     def _on_namespace(self, change: Change) -> None:

@@ -3,9 +3,7 @@ hooks the app calls (``refresh_data`` when the model changed, ``selected_ref`` f
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Hashable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Hashable, Iterable, Sequence
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -16,6 +14,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
+from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.model.types import ObjectRef
 from olmtui.ui import access
 from olmtui.ui.session import Session
@@ -23,20 +22,6 @@ from olmtui.ui.widgets.command_bar import CommandBar
 from olmtui.ui.widgets.keys_footer import KeysFooter
 from olmtui.ui.widgets.source_header import SourceHeader
 from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
-
-
-@contextmanager
-def cyclic_gc_paused() -> Iterator[None]:
-    """Rows are tuples of strings and cannot form cycles, but building a hundred thousand
-    of them next to a large cache sets off full collections that cost far more than the
-    rows themselves; the collector runs again as usual afterwards."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 class ViewScreen(Screen):
