@@ -10,9 +10,12 @@ import pytest
 from test_live_support import must_gather_objects
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
+from olmtui.model.engine import Model
 from olmtui.sources.live_options import LiveOptions
+from olmtui.store import Store, Unreadable
 from olmtui.ui.app import OlmApp
 from olmtui.ui.screens.overview import metrics_text
+from olmtui.ui.session import Session
 from olmtui.ui.session_builders import live_session
 from olmtui.ui.widgets.source_header import header_text
 
@@ -87,3 +90,18 @@ async def test_access_lost_after_load_marks_rows_as_the_last_seen(forbidding_clu
         shown = str(notice.render())
         assert "no access to clusterserviceversions since" in shown
         assert "showing the last data seen" in shown
+
+
+async def test_r_mem_1_verdict_from_unreadable_groups_shows_as_unknown():
+    """With OperatorGroups unreadable, Failed/NoOperatorGroup (R-MEM-1) is no verdict."""
+    store = Store()
+    store.apply_many(o for o in must_gather_objects() if o.get("kind") != "OperatorGroup")
+    model = Model(store)
+    assert any(c.verdict and c.verdict.reason == "NoOperatorGroup" for c in model.csvs())
+    store.set_unreadable("OperatorGroup", Unreadable("operatorgroups", "403", 0.0, 60))
+    app = OlmApp(Session(store, model, "live", "test"), initial_view="csvs")
+    async with app.run_test(size=(200, 40)) as pilot:
+        await pilot.pause(0.2)
+        verdicts = {row.cells[5].plain for row in app.screen.query_one("#table").shown_rows}
+        assert "? (no access)" in verdicts
+        assert not any("NoOperatorGroup" in v for v in verdicts)

@@ -10,6 +10,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.binding import Binding
 
+from olmtui.model.access import unreliable_codes
 from olmtui.model.types import CSVState, ObjectRef
 from olmtui.ui import derived
 from olmtui.ui.formatting import line, names, phase, section
@@ -21,10 +22,13 @@ from olmtui.ui.widgets.virtual_table import Column, Row
 COPIED = Text("Copied", style="dim")
 
 
-def verdict_text(csv: CSVState) -> Text:
-    """What OLM's next sync would write, marked when it differs from the current status."""
+def verdict_text(csv: CSVState, unsure: frozenset[str] = frozenset()) -> Text:
+    """What OLM's next sync would write, marked when it differs from the current status;
+    ``?`` when it rests on the absence of a kind the source may not read (``unsure``)."""
     if csv.verdict is None:
         return Text("-", style="dim")
+    if csv.verdict.reason in unsure:
+        return Text("? (no access)", style="magenta")
     same = (csv.verdict.phase, csv.verdict.reason) == (csv.phase, csv.reason)
     text = Text(f"{csv.verdict.phase}/{csv.verdict.reason}",
                 style="" if same else "bold yellow")
@@ -57,13 +61,14 @@ class CSVsScreen(TableScreen):
 
     def build_rows(self) -> Iterable[Row]:
         model = self.session.model
+        unsure = unreliable_codes(self.session.store.unreadable)
         self._csvs = {(c.namespace, c.name): c for c in model.csvs()}
         rows: list[Row] = []
         for c in model.csvs():
             copies = model.copies_of(c.namespace, c.name)
             rows.append(Row(("csv", c.namespace, c.name), (
                 c.namespace, c.name, c.version or "-", phase(c.phase), c.reason or "-",
-                verdict_text(c), c.operator_group or "-", str(len(copies)),
+                verdict_text(c, unsure), c.operator_group or "-", str(len(copies)),
             )))
             if self.show_copies:
                 # every copy row shares the cells after its namespace
@@ -92,8 +97,11 @@ class CSVsScreen(TableScreen):
             line("status", status),
         ]
         if csv.verdict is not None:
+            unsure = csv.verdict.reason in unreliable_codes(self.session.store.unreadable)
             parts.append(line("OLM verdict", f"{csv.verdict.phase}/{csv.verdict.reason}: "
-                              f"{csv.verdict.message} ({csv.verdict.rule})"))
+                              f"{csv.verdict.message} ({csv.verdict.rule})"
+                              + ("; unsure: it rests on objects olmtui may not read"
+                                 if unsure else "")))
         parts += [
             line("OperatorGroup", csv.operator_group or "none"),
             line("API reconciliation (R-API-5)", csv.api_reconciliation or "-"),
