@@ -11,7 +11,8 @@ from test_live_support import must_gather_objects
 from olmtui.model.engine import Model
 from olmtui.model.health import health_findings, merged_findings
 from olmtui.model.types import Finding
-from olmtui.store import ACCESS, Store, Unreadable
+from olmtui.model.views import change_entries
+from olmtui.store import ACCESS, Change, Store, Unreadable
 
 
 def _azure(skip_kind: str) -> Store:
@@ -74,3 +75,15 @@ def test_store_publishes_access_changes_and_keeps_since():
     store.set_unreadable("ClusterServiceVersion", None)
     assert [c.type for c in seen] == ["ADDED", "MODIFIED", "DELETED"]
     assert store.unreadable == {} and len(store) == 0
+
+
+def test_change_log_tells_access_lost_and_given_back():
+    store = Store()
+    seen: list[Change] = []
+    store.subscribe(seen.extend)
+    store.set_unreadable("Subscription", Unreadable("subscriptions", "403 Forbidden", 0.0, 60))
+    store.set_unreadable("Subscription", None)
+    entries = change_entries(seen)
+    assert [(e.what, e.ref.kind, e.severity) for e in entries] == [
+        ("no access", "Subscription", "warning"), ("access back", "Subscription", "info")]
+    assert "no access to subscriptions (RBAC): 403 Forbidden" in entries[0].message

@@ -13,7 +13,7 @@ from typing import Any
 from olmtui.model import nsset
 from olmtui.model.apis import CONFLICT_REASON, STATIC_REASON
 from olmtui.model.types import CSVState, ObjectRef, OperatorGroupState
-from olmtui.store import Change, is_copied_csv
+from olmtui.store import ACCESS, Change, is_copied_csv
 
 Obj = dict[str, Any]
 
@@ -248,7 +248,19 @@ def _generic_entries(change: Change, target: ObjectRef) -> list[ChangeEntry]:
     return [ChangeEntry(f"{change.key.kind} {change.type.lower()}", target, "")]
 
 
+def _access_entries(change: Change, _target: ObjectRef) -> list[ChangeEntry]:
+    """The source lost or regained the right to read a kind (``Store.unreadable``)."""
+    kind = ObjectRef(change.key.name, "", "")
+    if change.new is None:
+        resource = ((change.old or {}).get("status") or {}).get("resource") or change.key.name
+        return [ChangeEntry("access back", kind, f"{resource} readable again")]
+    status = change.new.get("status") or {}
+    return [ChangeEntry("no access", kind, f"no access to {status.get('resource')} (RBAC): "
+                        f"{status.get('reason')}; the rows shown are the last seen", "warning")]
+
+
 _DERIVERS = {
+    ACCESS: _access_entries,
     "ClusterServiceVersion": _csv_entries,
     "InstallPlan": _installplan_entries,
     "Subscription": _subscription_entries,
