@@ -78,6 +78,7 @@ def test_check_text_says_unknown_not_zero(azure_without_csvs):
     _, kubeconfig = azure_without_csvs
     _, text = _check("--kubeconfig", kubeconfig)
     assert "csv_count ? (no access)" in text
+    assert "? CSVs (no access), 2 Subscriptions" in text
     assert "csv_count 0" not in text
     assert "which no CSV of" not in text  # StaleProvidedAPIs' own message
     assert "LiveNoAccess" in text

@@ -96,13 +96,21 @@ def _header(out: _Writer, report: Report) -> None:
         out.line(out.paint(
             f"{_plural(source['skipped'], 'document')} could not be read — the snapshot is "
             "incomplete, findings may be missing or wrong", _SEVERITY_COLOURS["warning"]))
+    # kinds olmtui may not read (LiveNoAccess): their counts are unknown, not 0
+    unread = {f["kind"] for f in report["findings"] if f["code"] == "LiveNoAccess"}
+
+    def count(key: str, kind: str, noun: str) -> str:
+        return f"? {noun}s (no access)" if kind in unread else _plural(summary[key], noun)
+
+    csvs = "? CSVs (no access)" if "ClusterServiceVersion" in unread else \
+        f"{_plural(summary['csvs'], 'CSV')} (+{summary['copiedCSVs']} copied)"
     out.line(", ".join([
-        _plural(summary["namespaces"], "namespace"),
-        _plural(summary["operatorGroups"], "OperatorGroup"),
-        f"{_plural(summary['csvs'], 'CSV')} (+{summary['copiedCSVs']} copied)",
-        _plural(summary["subscriptions"], "Subscription"),
-        _plural(summary["installPlans"], "InstallPlan"),
-        _plural(summary["catalogSources"], "CatalogSource"),
+        count("namespaces", "Namespace", "namespace"),
+        count("operatorGroups", "OperatorGroup", "OperatorGroup"),
+        csvs,
+        count("subscriptions", "Subscription", "Subscription"),
+        count("installPlans", "InstallPlan", "InstallPlan"),
+        count("catalogSources", "CatalogSource", "CatalogSource"),
     ]))
     counts = summary["findings"]
     out.line("Findings: " + ", ".join([
