@@ -7,14 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from shared_data import SHARED
 
 from olmtui.model.engine import Model
 from olmtui.store import Store
 
 Obj = dict[str, Any]
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-if not SHARED.is_dir():
-    SHARED = Path("/work/shared")
 DATA = SHARED / "data"
 MODEL_DATA = Path(__file__).resolve().parent / "data" / "model"
 ABSENT = object()

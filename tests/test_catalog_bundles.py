@@ -9,12 +9,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from shared_data import SHARED
 
 from olmtui.model.catalog import Catalog, Package
 from olmtui.model.semver_range import version_key
 from olmtui.sources.catalogs import load_catalog
 
-PROD = Path("/work/shared/data/catalogs/community-operators-prod/operators")
+PROD = SHARED / "data/catalogs/community-operators-prod/operators"
 
 
 def load_package(path: Path, name: str | None = None) -> Package:

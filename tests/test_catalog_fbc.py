@@ -8,11 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
+from shared_data import SHARED
 
 from olmtui.model.catalog import Catalog, ChannelEntry
 from olmtui.sources.catalogs import load_catalog
 
-CATALOGS = Path("/work/shared/data/catalogs")
+CATALOGS = SHARED / "data/catalogs"
 DESCHEDULER = CATALOGS / "cluster-kube-descheduler-operator"
 PROD_FBC = CATALOGS / "community-operators-prod" / "catalogs" / "v4.20"
 OLM_FIXTURES = CATALOGS / "operator-lifecycle-manager/test/e2e/testdata/subscription"

@@ -7,11 +7,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+from shared_data import SHARED
 
 from olmtui.cli import UsageError
 from olmtui.sources.catalogs import load_catalog, parse_catalog_spec
 
-CATALOGS = Path("/work/shared/data/catalogs")
+CATALOGS = SHARED / "data/catalogs"
 PROD_ROOT = CATALOGS / "community-operators-prod"
 
 

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 import yaml
+from shared_data import SHARED
 
 from olmtui.model.catalog import Catalog, ChannelEntry
 from olmtui.sources.catalogs import catalog_from_packagemanifests
 
-MOCKS = Path("/work/shared/data/cluster/openshift-console/frontend/packages/"
+MOCKS = Path(SHARED, "data/cluster/openshift-console/frontend/packages/"
               "operator-lifecycle-manager/mocks.packagemanifests.yaml")
 
 

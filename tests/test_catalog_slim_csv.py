@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from shared_data import SHARED
 
 from olmtui.sources.catalog_files import slim_csv_yaml
 
-PROD = Path("/work/shared/data/catalogs/community-operators-prod/operators")
+PROD = SHARED / "data/catalogs/community-operators-prod/operators"
 DROPPED = ("install", "icon", "description", "relatedImages")
 
 

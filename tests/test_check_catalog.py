@@ -16,11 +16,12 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from shared_data import SHARED
 
 from olmtui.cli import main
 from olmtui.report import load_schema
 
-OPERATORS = Path("/work/shared/data/catalogs/community-operators-prod/operators")
+OPERATORS = SHARED / "data/catalogs/community-operators-prod/operators"
 COMMUNITY = "openshift-marketplace/community-operators"
 
 

@@ -14,11 +14,12 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from shared_data import SHARED
 
 from olmtui.cli import main
 from olmtui.report import load_schema
 
-MUST_GATHERS = Path("/work/shared/data/must-gather/must-gather-clean")
+MUST_GATHERS = SHARED / "data/must-gather/must-gather-clean"
 
 # dump: (CSV incl. copies, copied, Sub, IP, OG, CatSrc, Namespace objects)
 TABLE = {

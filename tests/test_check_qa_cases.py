@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from model_builders import MODEL_DATA, load_yaml
+from shared_data import SHARED
 
 from olmtui.cli import build_parser
 from olmtui.commands.check import check
@@ -39,7 +40,7 @@ def test_r_og_1_text_names_a_group_that_selects_nothing_in_words() -> None:
     assert "None" not in text
 
 
-KEYCLOAK = "/work/shared/data/catalogs/community-operators-prod/operators/keycloak-operator"
+KEYCLOAK = str(SHARED / "data/catalogs/community-operators-prod/operators/keycloak-operator")
 
 
 def test_r_sub_9_upgrade_in_a_stalled_namespace_says_it_will_not_happen() -> None:
@@ -69,7 +70,7 @@ def test_r_sub_9_upgrade_in_a_stalled_namespace_says_it_will_not_happen() -> Non
     assert all("R-SUB-9" not in f.message for f in elsewhere)
 
 
-MARKETPLACE = next(Path("/work/shared/data/must-gather/must-gather-clean/must-gather-azure")
+MARKETPLACE = next((SHARED / "data/must-gather/must-gather-clean/must-gather-azure")
                    .glob("*/namespaces/openshift-marketplace/operators.coreos.com/catalogsources"))
 
 
@@ -89,7 +90,7 @@ def test_r_sub_8_catalog_content_for_a_catalog_source_that_does_not_exist() -> N
     assert "no Subscription can use this content" in found[0].message
 
 
-AWS = Path("/work/shared/data/must-gather/must-gather-clean/must-gather-aws")
+AWS = SHARED / "data/must-gather/must-gather-clean/must-gather-aws"
 
 
 def test_truncated_archive_is_an_error_and_the_header_says_the_snapshot_is_incomplete(

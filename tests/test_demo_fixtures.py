@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from shared_data import SHARED
 
 from olmtui.demo.bundles import CATALOG_PATH, CSV_DIR, PACKAGES, fixture_csv
 from olmtui.model.catalog import Catalog, Package
 from olmtui.sources.catalogs import load_catalog
 
-PROD = Path("/work/shared/data/catalogs/community-operators-prod")
+PROD = SHARED / "data/catalogs/community-operators-prod"
 #: Where each package's real graph comes from. rabbitmq's bundle directories disagree with
 #: each other (two heads, see SOURCES.md); its rendered v4.20 FBC is the graph OLM serves.
 SOURCES: dict[str, Path] = {

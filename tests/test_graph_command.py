@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from shared_data import SHARED
 
 from olmtui.cli import main
 
-DATA = Path("/work/shared/data")
+DATA = SHARED / "data"
 ETCD = DATA / "catalogs" / "community-operators-prod" / "operators" / "etcd"
 MOCK_MANIFESTS = (DATA / "cluster" / "openshift-console" / "frontend" / "packages" /
                   "operator-lifecycle-manager" / "mocks.packagemanifests.yaml")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from shared_data import SHARED
+
 from olmtui.model.catalog import Bundle, Channel, ChannelEntry, Package
 from olmtui.model.graph_render import channel_view, mermaid_text, render_mermaid, render_text
 
@@ -140,7 +142,7 @@ def check_mermaid_statements(text: str) -> None:
 def test_mermaid_of_every_real_etcd_and_keycloak_channel_is_well_formed() -> None:
     from olmtui.sources.catalogs import load_catalog
 
-    operators = "/work/shared/data/catalogs/community-operators-prod/operators/"
+    operators = f"{SHARED}/data/catalogs/community-operators-prod/operators/"
     for name in ("etcd", "keycloak-operator", "cert-manager"):
         package = load_catalog(operators + name).packages[name]
         for channel in package.channels.values():

@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from shared_data import SHARED
 
 from olmtui.apiserver import LoopbackAPIServer
 from olmtui.sources.live import LiveOptions, LiveSource
 from olmtui.sources.live_resources import csv_from_partial
 from olmtui.store import COPIED_FROM_LABEL, KINDS, Store
 
-DATA = Path("/work/shared/data")
+DATA = SHARED / "data"
 AZURE = DATA / "must-gather" / "must-gather-clean" / "must-gather-azure"
 PACKAGE_MANIFESTS = (
     DATA / "cluster" / "openshift-console" / "frontend" / "packages"

@@ -3,9 +3,8 @@ demo cluster mid-upgrade."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from shared_data import SHARED
 
 from olmtui.apiserver import ClusterState
 from olmtui.demo import scenario as s
@@ -21,7 +20,7 @@ from olmtui.model.metrics import (
 from olmtui.sources.snapshot import load_snapshot
 from olmtui.store import Store
 
-AZURE = Path("/work/shared/data/must-gather/must-gather-clean/must-gather-azure")
+AZURE = SHARED / "data/must-gather/must-gather-clean/must-gather-azure"
 
 
 @pytest.fixture(scope="module")

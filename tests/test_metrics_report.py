@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import jsonschema
+from shared_data import SHARED
 
 from olmtui.cli import main
 from olmtui.model.engine import Model
@@ -14,7 +14,7 @@ from olmtui.report import load_schema, render_text, report_json
 from olmtui.sources.snapshot import load_snapshot
 from olmtui.store import Store
 
-AZURE = Path("/work/shared/data/must-gather/must-gather-clean/must-gather-azure")
+AZURE = SHARED / "data/must-gather/must-gather-clean/must-gather-azure"
 
 
 def _report(upgrade_count: int | None = None) -> dict:

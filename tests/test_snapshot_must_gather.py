@@ -6,11 +6,12 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from shared_data import SHARED
 
 from olmtui.sources.snapshot import INFERRED_ANNOTATION, load_snapshot
 from olmtui.store import Store, is_copied_csv
 
-MUST_GATHERS = Path("/work/shared/data/must-gather/must-gather-clean")
+MUST_GATHERS = SHARED / "data/must-gather/must-gather-clean"
 
 # From /work/shared/data/must-gather/SOURCES.md: CSV (copies included), copied CSV, Sub, IP,
 # OG, CatSrc, OpCond, Operator (v1, a kind olmtui ignores), Namespace objects.

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from shared_data import SHARED
 
 from olmtui.ui import derived
 from olmtui.ui.session_builders import snapshot_session
 
-DATA = Path("/work/shared/data")
+DATA = SHARED / "data"
 MUST_GATHER = DATA / "must-gather/must-gather-clean/must-gather-vsphere"
 KEYCLOAK = DATA / "catalogs/community-operators-prod/operators/keycloak-operator"
 

@@ -5,13 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from shared_data import SHARED
+
 from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.model.upgrades import upgrade_findings
 from olmtui.sources.catalogs import load_catalog
 
 E = ChannelEntry
-OLM_FIXTURES = Path("/work/shared/data/catalogs/operator-lifecycle-manager/test/e2e/testdata/"
+OLM_FIXTURES = Path(SHARED, "data/catalogs/operator-lifecycle-manager/test/e2e/testdata/"
                     "subscription")
 
 

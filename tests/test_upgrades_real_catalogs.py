@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_data import SHARED
 
 from olmtui.model.catalog import Catalog, Channel
 from olmtui.model.types import UpgradeEdge
@@ -23,7 +23,7 @@ from olmtui.model.upgrades import (
 )
 from olmtui.sources.catalogs import load_catalog
 
-CATALOGS = Path("/work/shared/data/catalogs")
+CATALOGS = SHARED / "data/catalogs"
 PROD = CATALOGS / "community-operators-prod" / "operators"
 
 
