@@ -16,13 +16,18 @@ model (target >= 5,000/s) by the wall clock, which the server's own sending rate
 per CPU second of this process (the client's real capacity), and the longest event-loop
 stall seen by a 5 ms ticker (target < 50 ms), during the sync and during the stream.
 
-    python bench/bench_live.py
+    python bench/bench_live.py [--profile DIR] [--keep DIR]
+
+``--profile DIR`` writes cProfile files of this process: ``sync.prof`` (the last sync) and
+``stream.prof`` (the stream), to read with ``python -m pstats``.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
+import cProfile
 import json
 import multiprocessing as mp
 import sys
@@ -139,22 +144,38 @@ async def raw_pages(url: str) -> int:
         return sum(await asyncio.gather(*jobs))
 
 
-async def olmtui_sync(kubeconfig: Path) -> tuple[float, LiveSource, Store, Model]:
+async def olmtui_sync(kubeconfig: Path, profiler: cProfile.Profile | None
+                      ) -> tuple[float, LiveSource, Store, Model]:
     """(b): connect (untimed: config and discovery), then time sync + model reads."""
     store = Store()
     model = Model(store)
     source = LiveSource(store, LiveOptions(kubeconfig=str(kubeconfig), context=None,
                                            namespaces=[]))
     await source.connect()
+    if profiler:
+        profiler.enable()
     start = time.perf_counter()
     await source.sync_once()
     model.csvs()
     model.copied_csvs()
     model.findings()
-    return time.perf_counter() - start, source, store, model
+    elapsed = time.perf_counter() - start
+    if profiler:
+        profiler.disable()
+    return elapsed, source, store, model
 
 
-async def bench(url: str, kubeconfig: Path, conn: Connection) -> None:
+def profiler_for(profile: Path | None) -> cProfile.Profile | None:
+    return cProfile.Profile() if profile else None
+
+
+def dump(profiler: cProfile.Profile | None, profile: Path | None, name: str) -> None:
+    if profiler and profile:
+        profile.mkdir(parents=True, exist_ok=True)
+        profiler.dump_stats(profile / name)
+
+
+async def bench(url: str, kubeconfig: Path, conn: Connection, profile: Path | None) -> None:
     raw_best, sync_best = float("inf"), float("inf")
     objects = 0
     for run in range(3):
@@ -163,8 +184,10 @@ async def bench(url: str, kubeconfig: Path, conn: Connection) -> None:
         raw_best = min(raw_best, time.perf_counter() - start)
         ticker = Ticker()
         ticker.start()
-        elapsed, source, store, model = await olmtui_sync(kubeconfig)
+        profiler = profiler_for(profile) if run == 2 else None
+        elapsed, source, store, model = await olmtui_sync(kubeconfig, profiler)
         sync_stall = await ticker.stop()
+        dump(profiler, profile, "sync.prof")
         sync_best = min(sync_best, elapsed)
         if run < 2:
             await source.close()
@@ -193,6 +216,9 @@ async def bench(url: str, kubeconfig: Path, conn: Connection) -> None:
     ticker = Ticker()
     ticker.start()
     loop = asyncio.get_running_loop()
+    profiler = profiler_for(profile)
+    if profiler:
+        profiler.enable()
     cpu_start = time.process_time()
     await loop.run_in_executor(None, conn.send, str(MODIFICATIONS))
     await loop.run_in_executor(None, conn.recv)
@@ -200,6 +226,9 @@ async def bench(url: str, kubeconfig: Path, conn: Connection) -> None:
     while seen < MODIFICATIONS and time.perf_counter() < deadline:
         await asyncio.sleep(0.01)
     cpu = time.process_time() - cpu_start
+    if profiler:
+        profiler.disable()
+    dump(profiler, profile, "stream.prof")
     stream_stall = await ticker.stop()
     runner.cancel()
     with contextlib.suppress(asyncio.CancelledError):
@@ -218,12 +247,22 @@ async def bench(url: str, kubeconfig: Path, conn: Connection) -> None:
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--profile", type=Path,
+                        help="write cProfile files of the last sync and the stream to DIR")
+    parser.add_argument("--keep", type=Path,
+                        help="generate the snapshot into DIR and keep it; reuse it if there")
+    args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="olmtui-bench-live-") as tmp:
-        generated = generate(Path(tmp) / "snapshot", SIZES)
-        print(f"generated {generated.csvs} CSVs and {generated.copies} copies")
+        snapshot = args.keep or Path(tmp) / "snapshot"
+        if args.keep and any(args.keep.glob("*.yaml")):
+            print(f"reusing the snapshot in {args.keep}")
+        else:
+            generated = generate(snapshot, SIZES)
+            print(f"generated {generated.csvs} CSVs and {generated.copies} copies")
         parent, child = mp.Pipe()
         server = mp.get_context("spawn").Process(
-            target=serve, args=(child, str(Path(tmp) / "snapshot")), daemon=True
+            target=serve, args=(child, str(snapshot)), daemon=True
         )
         server.start()
         url = parent.recv()
@@ -235,7 +274,7 @@ def main() -> int:
             "contexts": [{"name": "bench", "context": {"cluster": "bench", "user": "bench"}}],
         }))
         try:
-            asyncio.run(bench(url, kubeconfig, parent))
+            asyncio.run(bench(url, kubeconfig, parent, args.profile))
         finally:
             parent.send("stop")
             server.join(30)

@@ -107,15 +107,13 @@ def key_of(obj: Obj) -> Key:
     return Key(kind, namespace, name)
 
 
-def _intern_tree(value: Any) -> Any:
-    """Intern every string in a small tree; repeated names and labels then share memory."""
-    if isinstance(value, str):
-        return sys.intern(value)
-    if isinstance(value, dict):
-        return {sys.intern(k): _intern_tree(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_intern_tree(v) for v in value]
-    return value
+def _interned_map(mapping: Any) -> Any:
+    """Labels or annotations with their keys and string values interned: the copies of one
+    CSV carry the same ones (alm-examples and all) in every namespace, and then share them."""
+    if not isinstance(mapping, dict):
+        return mapping
+    intern = sys.intern
+    return {intern(k): intern(v) if type(v) is str else v for k, v in mapping.items()}
 
 
 _COPY_METADATA_FIELDS = (
@@ -128,6 +126,24 @@ _COPY_METADATA_FIELDS = (
     "labels",
     "annotations",
 )
+#: Metadata strings many objects repeat (a copy's name is its parent's in every namespace).
+#: uid and resourceVersion are unique to one object: interning them would only grow the
+#: interpreter's intern table.
+_SHARED_METADATA_STRINGS = ("name", "namespace", "creationTimestamp")
+
+
+def _copy_metadata(meta: Obj) -> Obj:
+    """The metadata a copied CSV keeps, with its repeated strings interned."""
+    kept = {k: meta[k] for k in _COPY_METADATA_FIELDS if k in meta}
+    for field in _SHARED_METADATA_STRINGS:
+        value = kept.get(field)
+        if type(value) is str:
+            kept[field] = sys.intern(value)
+    if "labels" in kept:
+        kept["labels"] = _interned_map(kept["labels"])
+    if "annotations" in kept:
+        kept["annotations"] = _interned_map(kept["annotations"])
+    return kept
 
 
 def trim(obj: Obj) -> Obj:
@@ -143,18 +159,33 @@ def trim(obj: Obj) -> Obj:
         return {
             "apiVersion": sys.intern(obj.get("apiVersion", "operators.coreos.com/v1alpha1")),
             "kind": "ClusterServiceVersion",
-            "metadata": _intern_tree({k: meta[k] for k in _COPY_METADATA_FIELDS if k in meta}),
-            "status": _intern_tree(
+            "metadata": _copy_metadata(meta),
+            "status": _interned_map(
                 {k: status[k] for k in ("phase", "reason", "message") if k in status}
             ),
         }
+    # Other objects are few next to the copies: only their labels (which selectors and the
+    # model read, and which repeat) are interned, not the rest of the tree.
+    if "labels" in meta:
+        meta["labels"] = _interned_map(meta["labels"])
     trimmed = dict(obj)
-    trimmed["metadata"] = _intern_tree(meta)
+    trimmed["metadata"] = meta
     if kind == "ClusterServiceVersion":
         spec = trimmed.get("spec")
         if isinstance(spec, dict) and "icon" in spec:
             trimmed["spec"] = {k: v for k, v in spec.items() if k != "icon"}
     return trimmed
+
+
+def _unchanged(old: Obj, new: Obj) -> bool:
+    """Whether a trimmed object equals the cached one. The API server gives every write a new
+    resourceVersion, so two different ones settle it without walking a whole CSV; objects
+    without one (hand-written files) or with the same one (a relist) are compared in full."""
+    old_version = old["metadata"].get("resourceVersion")
+    new_version = new["metadata"].get("resourceVersion")
+    if old_version and new_version and old_version != new_version:
+        return False
+    return old == new
 
 
 def _access_obj(kind: str, unreadable: Unreadable) -> Obj:
@@ -194,7 +225,7 @@ class Store:
         bucket = self._objects[key.kind]
         slot = (key.namespace, key.name)
         old = bucket.get(slot)
-        if old == trimmed:
+        if old is not None and _unchanged(old, trimmed):
             return None
         bucket[slot] = trimmed
         return Change("ADDED" if old is None else "MODIFIED", key, old, trimmed)
