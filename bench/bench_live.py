@@ -118,10 +118,10 @@ async def raw_pages(url: str) -> int:
     """(a): the same list requests as olmtui's sync, concurrently; json.loads each page."""
     async with aiohttp.ClientSession() as session:
 
-        async def one(path: str, selector: str, accept: str) -> int:
+        async def one(path: str, selector: str, accept: str, page_size: int) -> int:
             count, token = 0, ""
             while True:
-                params = {"limit": str(PAGE_SIZE)}
+                params = {"limit": str(page_size)}
                 if selector:
                     params["labelSelector"] = selector
                 if token:
@@ -138,9 +138,10 @@ async def raw_pages(url: str) -> int:
         for spec in STREAMS:
             resource = spec.resource
             accept = METADATA_LIST_ACCEPT if spec.metadata_only else "application/json"
-            jobs.append(one(resource.path(resource.versions[0]), spec.label_selector, accept))
+            jobs.append(one(resource.path(resource.versions[0]), spec.label_selector, accept,
+                            spec.page_size))
         pm = "/apis/packages.operators.coreos.com/v1/packagemanifests"
-        jobs.append(one(pm, "", "application/json"))
+        jobs.append(one(pm, "", "application/json", PAGE_SIZE))
         return sum(await asyncio.gather(*jobs))
 
 

@@ -95,12 +95,13 @@ class Requester:
         finally:
             response.release()
 
-    async def list_pages(self, path: str, query: Query) -> AsyncIterator[Obj]:
+    async def list_pages(self, path: str, query: Query, page_size: int = PAGE_SIZE
+                         ) -> AsyncIterator[Obj]:
         """Pages of one list (``limit``/``continue``), all served from the same snapshot;
         the last page's ``metadata.resourceVersion`` is the version to watch from."""
         token = ""
         while True:
-            page_query = [*query, ("limit", str(PAGE_SIZE))]
+            page_query = [*query, ("limit", str(page_size))]
             if token:
                 page_query.append(("continue", token))
             page = await self.get_json(path, page_query)

@@ -126,7 +126,7 @@ class Informer:
 
     async def list_once(self) -> None:
         """One full relist into the store (raises StatusError or network errors)."""
-        pages = self.requester.list_pages(self.path, self.query)
+        pages = self.requester.list_pages(self.path, self.query, self.spec.page_size)
         self.resource_version = await relist(
             self.store, self.spec.resource.kind, pages, self.shape, self.namespace,
             self.spec.owns,
