@@ -87,6 +87,8 @@ def test_demo_print_prints_changing_reports_and_exits_cleanly() -> None:
     assert any("keycloak-operator.v26.6.3" in b and "keycloak-operator.v26.6.2" not in b
                for b in bodies), "the upgrade lands"
     assert all(b.startswith("olmtui check: live cluster") for b in bodies)
+    # the same findings as check and the screens: catalog health and upgrades included
+    assert "CatalogSourceNotReady" in bodies[0] and "UpgradeAvailable" in bodies[0]
 
 
 def _without_metrics(body: str) -> str:

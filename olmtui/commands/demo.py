@@ -99,8 +99,12 @@ def connection_state(cluster: DemoCluster) -> ConnectionState:
 async def print_reports(cluster: DemoCluster, out: TextIO) -> None:
     """Run the demo and print the report whenever the model changed, at most once per
     :data:`REPORT_PERIOD`."""
+    from olmtui.model.health import health_findings
+    from olmtui.model.upgrades import channel_states
     from olmtui.report import render_text, report_json
 
+    catalogs = [cluster.catalog]
+    channels = channel_states(catalogs)
     printed = -1
 
     def report_if_changed() -> None:
@@ -112,8 +116,11 @@ async def print_reports(cluster: DemoCluster, out: TextIO) -> None:
                 if cluster.cycles else f"step {cluster.steps_done}")
         when = dt.datetime.now().strftime("%H:%M:%S")
         out.write(f"=== {cluster.label} · {step}: {cluster.last_step or 'start'} · {when}\n")
-        report = report_json("live", cluster.model, cluster.store,
-                             upgrade_count=cluster.upgrade_count)
+        report = report_json(
+            "live", cluster.model, cluster.store, channels=channels,
+            upgrade_count=cluster.upgrade_count,
+            health=health_findings(cluster.store, catalogs, cluster.model.subscriptions()),
+        )
         out.write(render_text(report))
         out.flush()
 
