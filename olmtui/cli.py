@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from olmtui import __version__
+from olmtui.report.text_report import safe
 from olmtui.sources.live_args import add_connection_arguments
 
 #: Sub-command modules; each defines ``NAME``, ``HELP``, ``add_arguments(parser)`` and
@@ -56,7 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except UsageError as exc:
-        print(f"olmtui: {exc}", file=sys.stderr)
+        # paths and names in the message come from the user and the snapshot: never obeyed
+        print(f"olmtui: {safe(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

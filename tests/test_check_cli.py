@@ -156,3 +156,10 @@ def test_text_is_coloured_on_a_terminal_unless_no_color_is_set() -> None:
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     assert "\x1b[1;31mERRORS (" in _run_on_a_terminal(env)
     assert "\x1b[" not in _run_on_a_terminal({**env, "NO_COLOR": "1"})
+
+
+def test_usage_errors_show_control_characters_escaped_never_obeyed() -> None:
+    result = olmtui("check", "/nowhere\x1b[2J")
+    assert result.returncode == 2
+    assert "\x1b" not in result.stderr
+    assert result.stderr == "olmtui: /nowhere\\x1b[2J: no such file or directory\n"

@@ -15,6 +15,7 @@ from typing import Any
 
 from olmtui.model.types import Finding
 from olmtui.sources.snapshot_documents import parse_documents
+from olmtui.sources.snapshot_files import looks_like_json
 
 CATALOG_SUFFIXES: tuple[str, ...] = (".yaml", ".yml", ".json")
 UNREADABLE = "UnreadableCatalogFile"
@@ -82,7 +83,7 @@ def read_documents(path: Path, findings: list[Finding], *, slim: bool = False
     except OSError as exc:
         findings.append(unreadable(path, f"cannot be read ({exc.strerror or exc})"))
         return
-    json_format = path.suffix == ".json" or (path.suffix != ".yaml" and data.lstrip()[:1] == b"{")
+    json_format = path.suffix == ".json" or (path.suffix != ".yaml" and looks_like_json(data))
     documents = None
     if slim and not json_format:
         documents = list(parse_documents(slim_csv_yaml(data), json_format=False))

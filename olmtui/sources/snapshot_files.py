@@ -103,12 +103,12 @@ def _read(path: Path, shown: str, *, explicit: bool) -> SourceFile:
     except OSError as exc:
         return SourceFile(shown, b"", False, error=exc.strerror or str(exc))
     json_format = path.name.lower().endswith(".json") or (
-        explicit and not is_snapshot_file(path.name) and _looks_like_json(data)
+        explicit and not is_snapshot_file(path.name) and looks_like_json(data)
     )
     return SourceFile(shown, data, json_format)
 
 
-def _looks_like_json(data: bytes) -> bool:
+def looks_like_json(data: bytes) -> bool:
     """For a file named on the command line without a known suffix: JSON if it opens like it."""
     return data.lstrip(b" \t\r\n\xef\xbb\xbf")[:1] in (b"{", b"[")
 

@@ -104,7 +104,7 @@ class VirtualTable(ScrollView, can_focus=True):
 
     cursor = reactive(0, repaint=True)
 
-    class RowHighlighted(Message):
+    class _RowMessage(Message):
         def __init__(self, table: VirtualTable, key: Hashable | None) -> None:
             super().__init__()
             self.table = table
@@ -114,15 +114,11 @@ class VirtualTable(ScrollView, can_focus=True):
         def control(self) -> VirtualTable:
             return self.table
 
-    class RowSelected(Message):
-        def __init__(self, table: VirtualTable, key: Hashable) -> None:
-            super().__init__()
-            self.table = table
-            self.key = key
+    class RowHighlighted(_RowMessage):
+        """The cursor moved to the row with ``key`` (``None``: no rows)."""
 
-        @property
-        def control(self) -> VirtualTable:
-            return self.table
+    class RowSelected(_RowMessage):
+        """Enter (or a double click) on the row with ``key``."""
 
     def __init__(
         self,
