@@ -158,6 +158,12 @@ class _CSVEval:
     findings: tuple[Finding, ...]
     source: CopySource
 
+    @property
+    def group_facts(self) -> tuple[APISet, str | None, str | None]:
+        """What its OperatorGroup's state reads from a member (R-API-7/8 expectations,
+        pruning blockers): a status message or annotation change leaves the group alone."""
+        return self.provided, self.state.phase, self.state.api_reconciliation
+
 
 _NO_SOURCE = CopySource()
 
@@ -210,7 +216,9 @@ class Model:
         self._og_states: dict[NSKey, OperatorGroupState] = {}
         self._csv_evals: dict[NSKey, _CSVEval] = {}
         self._sources: dict[NSKey, CopySource] = {}
-        self._missing: dict[NSKey, frozenset[str]] = {}
+        #: Expected copy namespaces without a copy, per source (kept up to date in place:
+        #: a global operator expects a copy in every namespace).
+        self._missing: dict[NSKey, set[str]] = {}
         self._stale: dict[NSKey, str] = {}
         self._stale_by_source: dict[NSKey, dict[str, str]] = {}
         self._sub_states: dict[NSKey, SubscriptionState] = {}
@@ -302,6 +310,8 @@ class Model:
         self._d_csvs: set[NSKey] = set()
         self._d_og_states: set[NSKey] = set()
         self._d_sources: set[NSKey] = set()
+        #: Per source, the namespaces where one of its copies came or went in this batch.
+        self._d_held: dict[NSKey, set[str]] = {}
         self._d_copies: set[NSKey] = set()
         self._d_source_findings: set[NSKey] = set()
         self._d_sub_ns: set[str] = set()
@@ -483,7 +493,8 @@ class Model:
     def _add_csv(self, key: NSKey, new: Obj, old: Obj | None) -> None:
         self._csvs.setdefault(key[0], {})[key[1]] = new
         self._d_csvs.add(key)
-        self._mark_namespace_csv_change(key)
+        # A changed member reaches its groups through its evaluation (_recompute_csv).
+        self._mark_namespace_csv_change(key, membership=old is None)
         if old is None or self._sibling_facts(old) != self._sibling_facts(new):
             self._mark_csvs_of(key[0])
 
@@ -492,8 +503,9 @@ class Model:
         """What other CSVs of the namespace read from this one (R-CSV-O, R-CSV-F 1)."""
         return owned_crd_names(csv), (csv.get("spec") or {}).get("replaces")
 
-    def _mark_namespace_csv_change(self, key: NSKey) -> None:
-        self._d_og_states |= {(key[0], n) for n in self._ogs.get(key[0], {})}
+    def _mark_namespace_csv_change(self, key: NSKey, *, membership: bool = True) -> None:
+        if membership:
+            self._d_og_states |= {(key[0], n) for n in self._ogs.get(key[0], {})}
         # The upgrade hook reads the installed CSV (its spec.version) of each Subscription.
         if self._upgrades is not None and any(
             (s.get("status") or {}).get("installedCSV") == key[1]
@@ -514,6 +526,7 @@ class Model:
             self._stale_by_source.get(source, {}).pop(key[0], None)
             self._d_source_findings.add(source)
         self._d_sources.add(source)
+        self._d_held.setdefault(source, set()).add(key[0])
         self._last.add(ObjectRef("ClusterServiceVersion", *key))
 
     def _add_copy(self, key: NSKey, copy: Obj) -> None:
@@ -523,6 +536,7 @@ class Model:
         self._copies_in_ns.setdefault(key[0], set()).add(key[1])
         self._d_copies.add(key)
         self._d_sources.add(source)
+        self._d_held.setdefault(source, set()).add(key[0])
 
     def _on_subscription(self, change: Change) -> None:
         key = (change.key.namespace, change.key.name)
@@ -665,7 +679,8 @@ class Model:
         if old is None or old.source != evaluation.source:
             self._d_sources.add(key)
         if old is None or old.state != evaluation.state:
-            self._d_og_states |= {(key[0], n) for n in self._ogs.get(key[0], {})}
+            if old is None or old.group_facts != evaluation.group_facts:
+                self._d_og_states |= {(key[0], n) for n in self._ogs.get(key[0], {})}
             self._last.add(ObjectRef("ClusterServiceVersion", *key))
 
     def _evaluate_csv(self, key: NSKey, csv: Obj) -> _CSVEval:
@@ -933,17 +948,40 @@ class Model:
             ) == (context.gc_reason, context.parent_targets, context.not_copied):
                 # Only the expected namespaces moved (a namespace came or went): recheck the
                 # copies there, not all of them.
-                moved = old.expected ^ context.expected
-                self._d_copies |= {(ns, source[1]) for ns in moved if ns in held}
+                shifted = old.expected ^ context.expected
+                self._d_copies |= {(ns, source[1]) for ns in shifted if ns in held}
             else:
                 self._d_copies |= {(ns, source[1]) for ns in held}
-        missing = context.expected.difference(held) if context.expected else frozenset()
-        if missing != self._missing.get(source, frozenset()):
+            self._set_missing(source, context.expected.difference(held))
+            return True
+        moved = self._d_held.get(source)
+        return moved is not None and self._move_missing(source, context.expected, held, moved)
+
+    def _set_missing(self, source: NSKey, missing: frozenset[str]) -> None:
+        """R-COPY-3: the expected namespaces holding no copy, computed in full."""
+        if missing:
+            self._missing[source] = set(missing)
+        else:
+            self._missing.pop(source, None)
+
+    def _move_missing(self, source: NSKey, expected: frozenset[str], held: dict[str, Obj],
+                      moved: set[str]) -> bool:
+        """The same, when only copies came or went (in ``moved``): a global operator expects
+        a copy in every namespace, so a relist of its copies must not rescan them all."""
+        missing = self._missing.get(source)
+        changed = False
+        for namespace in moved:
+            wanted = namespace in expected and namespace not in held
+            if wanted == (missing is not None and namespace in missing):
+                continue
             changed = True
-            if missing:
-                self._missing[source] = missing
-            else:
-                self._missing.pop(source, None)
+            if wanted:
+                missing = self._missing.setdefault(source, set())
+                missing.add(namespace)
+            elif missing is not None:
+                missing.discard(namespace)
+        if missing is not None and not missing:
+            del self._missing[source]
         return changed
 
     def _recompute_copy(self, key: NSKey, touched: set[NSKey]) -> None:

@@ -11,12 +11,15 @@ unless the client sets a socket read timeout, so every request carries one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator, Sequence
+from typing import Any
 
 import aiohttp
 from kubernetes_asyncio.client import ApiClient
 
+from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.store import Obj
 
 Query = Sequence[tuple[str, str]]
@@ -55,6 +58,14 @@ def status_error(code: int, body: bytes | Obj) -> StatusError:
     )
 
 
+def parse_json(raw: bytes) -> Any:
+    """``json.loads`` with the cyclic collector paused: a parsed page is thousands of fresh,
+    acyclic containers, and next to a cache that ``gc.freeze`` keeps out of the collector's
+    view, collections set off mid-parse made it three to four times slower (measured)."""
+    with cyclic_gc_paused():
+        return json.loads(raw)
+
+
 def timeout_of(read_timeout: float) -> aiohttp.ClientTimeout:
     """No total limit (watches are long), but silence longer than ``read_timeout`` fails."""
     return aiohttp.ClientTimeout(sock_read=read_timeout, sock_connect=read_timeout)
@@ -91,25 +102,37 @@ class Requester:
     async def get_json(self, path: str, query: Query = ()) -> Obj:
         response = await self.open(path, query)
         try:
-            return json.loads(await response.read())
+            return parse_json(await response.read())
         finally:
             response.release()
 
     async def list_pages(self, path: str, query: Query, page_size: int = PAGE_SIZE
-                         ) -> AsyncIterator[Obj]:
+                         ) -> AsyncGenerator[Obj, None]:
         """Pages of one list (``limit``/``continue``), all served from the same snapshot;
-        the last page's ``metadata.resourceVersion`` is the version to watch from."""
-        token = ""
-        while True:
-            page_query = [*query, ("limit", str(page_size))]
-            if token:
-                page_query.append(("continue", token))
-            page = await self.get_json(path, page_query)
-            yield page
-            token = (page.get("metadata") or {}).get("continue") or ""
-            if not token:
-                return
-            await asyncio.sleep(0)
+        the last page's ``metadata.resourceVersion`` is the version to watch from.
+
+        The next page is requested as soon as a page's continue token is known, before the
+        caller applies that page: the server prepares page N+1 while the cache and model
+        take in page N. Close the iterator (``contextlib.aclosing``) to cancel that request
+        when the caller stops early."""
+        limit = ("limit", str(page_size))
+        ahead: asyncio.Future[Obj] | None = asyncio.ensure_future(
+            self.get_json(path, [*query, limit])
+        )
+        try:
+            while ahead is not None:
+                page = await ahead
+                token = (page.get("metadata") or {}).get("continue") or ""
+                ahead = asyncio.ensure_future(
+                    self.get_json(path, [*query, limit, ("continue", token)])
+                ) if token else None
+                yield page
+        finally:
+            if ahead is not None:
+                ahead.cancel()
+                # The caller has stopped: whatever became of the unwanted page is moot.
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await ahead
 
     async def open_watch(self, path: str, query: Query, resource_version: str
                          ) -> aiohttp.ClientResponse:
@@ -120,25 +143,69 @@ class Requester:
         ], watch=True)
 
 
+#: JSON read into one watch batch at most (about a dozen full CSVs): with the model's work
+#: on those objects, a batch keeps the event loop for a few milliseconds.
+WATCH_BATCH_BYTES = 256 * 1024
+
+
+class EventLines:
+    """The complete lines of a newline-delimited stream, fed one network read at a time.
+
+    Lines are cut lazily, one by one, from the read itself: a client that falls behind gets
+    reads of several MB, and splitting (and copying) such a read whole held the event loop
+    for up to 45 ms (measured). Consume each :meth:`feed` to the end before the next one.
+    """
+
+    def __init__(self) -> None:
+        self._parts: list[bytes] = []
+
+    def feed(self, chunk: bytes) -> Iterator[bytes]:
+        start = 0
+        if self._parts:
+            end = chunk.find(b"\n")
+            if end < 0:
+                self._parts.append(chunk)
+                return
+            first = b"".join([*self._parts, chunk[:end]])
+            self._parts = []
+            start = end + 1
+            if first and not first.isspace():
+                yield first
+        while (end := chunk.find(b"\n", start)) >= 0:
+            line = chunk[start:end]
+            start = end + 1
+            if line and not line.isspace():
+                yield line
+        if start < len(chunk):
+            self._parts.append(chunk[start:])
+
+    @property
+    def partial(self) -> bool:
+        """Whether the stream stopped inside a line (an event cut short)."""
+        return any(part.strip() for part in self._parts)
+
+
 async def watch_batches(response: aiohttp.ClientResponse, size: int
                         ) -> AsyncIterator[list[Obj]]:
-    """The events of an open watch in batches of at most ``size``, taken from what one
-    network read brought (a burst is applied in few batches, and parsed batch by batch so
-    that a 2 MB read does not hold the loop). Ends when the server closes the stream;
-    raises when it is cut inside an event. The connection is closed when the iteration
-    stops, however it stops."""
-    pending = bytearray()
+    """The events of an open watch in batches of at most ``size`` events or about
+    :data:`WATCH_BATCH_BYTES` of JSON, each parsed just before it is handed over, so that a
+    burst is applied in few batches yet no batch holds the loop long. Ends when the server
+    closes the stream; raises when it is cut inside an event. The connection is closed when
+    the iteration stops, however it stops."""
+    lines = EventLines()
     try:
         async for chunk in response.content.iter_any():
-            pending += chunk
-            end = pending.rfind(b"\n")
-            if end < 0:
-                continue
-            lines = [line for line in bytes(pending[:end]).split(b"\n") if line.strip()]
-            del pending[: end + 1]
-            for start in range(0, len(lines), size):
-                yield [json.loads(line) for line in lines[start:start + size]]
-        if pending.strip():
+            batch: list[Obj] = []
+            weight = 0
+            for line in lines.feed(chunk):
+                batch.append(parse_json(line))
+                weight += len(line)
+                if len(batch) >= size or weight >= WATCH_BATCH_BYTES:
+                    yield batch
+                    batch, weight = [], 0
+            if batch:
+                yield batch
+        if lines.partial:
             raise aiohttp.ClientPayloadError("watch stream ended inside an event")
     finally:
         response.close()

@@ -18,10 +18,11 @@ import asyncio
 import contextlib
 import gc
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 
 import aiohttp
 
+from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.sources.live_http import Requester, StatusError, status_error, watch_batches
 from olmtui.sources.live_options import LiveOptions
 from olmtui.sources.live_resources import StreamSpec, csv_from_partial
@@ -61,7 +62,7 @@ class Shaper:
 
 
 async def relist(
-    store: Store, kind: str, pages: AsyncIterator[Obj], shape: Callable[[Obj], Obj],
+    store: Store, kind: str, pages: AsyncGenerator[Obj, None], shape: Callable[[Obj], Obj],
     namespace: str | None, owns: Callable[[Obj], bool],
 ) -> str:
     """Make the cached objects of ``kind`` (in ``namespace``, of this stream) equal a fresh
@@ -74,14 +75,16 @@ async def relist(
     """
     seen: set[Key] = set()
     resource_version = ""
-    async for page in pages:
-        objs = [shape(item) for item in page.get("items") or []]
-        seen.update(key_of(obj) for obj in objs)
-        for start in range(0, len(objs), APPLY_SLICE):
-            store.apply_many(objs[start:start + APPLY_SLICE])
-            settle()
-            await asyncio.sleep(0)
-        resource_version = (page.get("metadata") or {}).get("resourceVersion") or ""
+    async with contextlib.aclosing(pages):
+        async for page in pages:
+            objs = [shape(item) for item in page.get("items") or []]
+            seen.update(key_of(obj) for obj in objs)
+            for start in range(0, len(objs), APPLY_SLICE):
+                with cyclic_gc_paused():
+                    store.apply_many(objs[start:start + APPLY_SLICE])
+                settle()
+                await asyncio.sleep(0)
+            resource_version = (page.get("metadata") or {}).get("resourceVersion") or ""
     gone = {
         id(obj) for key, obj in store.items(kind)
         if key not in seen and namespace in (None, key.namespace) and owns(obj)
@@ -204,8 +207,9 @@ class Informer:
 
     def _flush(self, run: list[Obj]) -> None:
         if run:
-            self.store.apply_many(run)
-            run.clear()
+            with cyclic_gc_paused():
+                self.store.apply_many(run)
+                run.clear()
 
 
 def describe(exc: BaseException) -> str:
