@@ -94,8 +94,8 @@ def is_copied_csv(obj: Obj) -> bool:
     return op_ns is not None and op_ns != meta.get("namespace", "")
 
 
-def key_of(obj: Obj) -> Key:
-    """The cache key of a (well-formed) object."""
+def slot_of(obj: Obj) -> tuple[str, str]:
+    """The (namespace, name) part of a (well-formed) object's cache key."""
     kind = obj["kind"]
     meta = obj["metadata"]
     name = meta["name"]
@@ -104,7 +104,12 @@ def key_of(obj: Obj) -> Key:
         catalog = (meta.get("labels") or {}).get("catalog")
         if catalog:
             name = f"{catalog}/{name}"
-    return Key(kind, namespace, name)
+    return namespace, name
+
+
+def key_of(obj: Obj) -> Key:
+    """The cache key of a (well-formed) object."""
+    return Key(obj["kind"], *slot_of(obj))
 
 
 def _interned_map(mapping: Any) -> Any:
@@ -316,6 +321,11 @@ class Store:
         if namespace is None:
             return iter(bucket.values())
         return (o for (ns, _), o in bucket.items() if ns == namespace)
+
+    def slots(self, kind: str) -> Iterable[tuple[tuple[str, str], Obj]]:
+        """``((namespace, name), object)`` of one kind: :meth:`items` without building keys,
+        for a pass over a hundred thousand copies."""
+        return self._objects[kind].items()
 
     def items(self, kind: str) -> Iterator[tuple[Key, Obj]]:
         for (ns, name), obj in self._objects[kind].items():

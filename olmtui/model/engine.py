@@ -227,6 +227,9 @@ class Model:
         #: Sources whose copy findings are rebuilt when findings are next read: a relist of
         #: many copies then costs one rebuild per source, not one per batch.
         self._pending_copy_findings: set[NSKey] = set()
+        #: Groups whose state is rebuilt when next read, for the same reason: while a cluster
+        #: is listed, a group changes with each batch that brings one of its members.
+        self._pending_og_states: set[NSKey] = set()
         self._cache: dict[str, tuple[int, Any]] = {}
         self._reset_dirty()
         changes = [
@@ -240,9 +243,14 @@ class Model:
 
     # -- public API -----------------------------------------------------------------------
     def operator_groups(self) -> list[OperatorGroupState]:
-        return self._cached("ogs", lambda: [self._og_states[k] for k in sorted(self._og_states)])
+        return self._cached("ogs", self._build_operator_groups)
+
+    def _build_operator_groups(self) -> list[OperatorGroupState]:
+        self._settle_og_states()
+        return [self._og_states[k] for k in sorted(self._og_states)]
 
     def operator_group(self, namespace: str, name: str) -> OperatorGroupState | None:
+        self._settle_og_states()
         return self._og_states.get((namespace, name))
 
     def csvs(self) -> list[CSVState]:
@@ -269,6 +277,7 @@ class Model:
         return self._cached("findings", self._build_findings)
 
     def _build_findings(self) -> list[Finding]:
+        self._settle_og_states()
         for source in self._pending_copy_findings:
             self._recompute_source_findings(source)
         self._pending_copy_findings.clear()
@@ -308,7 +317,6 @@ class Model:
         self._d_links: set[NSKey] = set()
         self._d_patches: set[tuple[NSKey, NSKey]] = set()
         self._d_csvs: set[NSKey] = set()
-        self._d_og_states: set[NSKey] = set()
         self._d_sources: set[NSKey] = set()
         #: Per source, the namespaces where one of its copies came or went in this batch.
         self._d_held: dict[NSKey, set[str]] = {}
@@ -390,7 +398,7 @@ class Model:
         else:
             self._d_ns |= old_status ^ new_status
         self._d_ns.add(namespace)
-        self._d_og_states |= {(namespace, n) for n in self._ogs.get(namespace, {})}
+        self._pending_og_states |= {(namespace, n) for n in self._ogs.get(namespace, {})}
         self._mark_csvs_of(namespace)
         self._d_sub_ns.add(namespace)
 
@@ -505,7 +513,7 @@ class Model:
 
     def _mark_namespace_csv_change(self, key: NSKey, *, membership: bool = True) -> None:
         if membership:
-            self._d_og_states |= {(key[0], n) for n in self._ogs.get(key[0], {})}
+            self._pending_og_states |= {(key[0], n) for n in self._ogs.get(key[0], {})}
         # The upgrade hook reads the installed CSV (its spec.version) of each Subscription.
         if self._upgrades is not None and any(
             (s.get("status") or {}).get("installedCSV") == key[1]
@@ -600,8 +608,6 @@ class Model:
                 self._patch_links(key, other)
         for key in self._d_csvs:
             self._recompute_csv(key)
-        for key in self._d_og_states:
-            self._recompute_og_state(key)
         touched_sources = self._d_source_findings
         for source in self._d_sources:
             if self._recompute_source(source):
@@ -626,7 +632,7 @@ class Model:
         if old is None or old.namespaces != selection.namespaces:
             self._mark_csvs_of(key[0])
             self._d_sub_ns.add(key[0])
-        self._d_og_states.add(key)
+        self._pending_og_states.add(key)
 
     def _link_entry(self, key: NSKey, other: NSKey) -> _Entry | None:
         """R-API-4 / R-OG-4: where ``other`` meets ``key`` and what it claims, if they meet."""
@@ -652,7 +658,7 @@ class Model:
         self._links[key] = links
         if old is None or old.claims != links.claims:
             self._mark_csvs_of(key[0])
-        self._d_og_states.add(key)
+        self._pending_og_states.add(key)
 
     def _patch_links(self, key: NSKey, other: NSKey) -> None:
         """One other group changed: replace its entry in this group's view."""
@@ -666,7 +672,7 @@ class Model:
                 evaluation = self._csv_evals.get((key[0], name))
                 if evaluation is None or not evaluation.provided.isdisjoint(changed):
                     self._d_csvs.add((key[0], name))
-        self._d_og_states.add(key)
+        self._pending_og_states.add(key)
 
     def _recompute_csv(self, key: NSKey) -> None:
         csv = self._csvs.get(key[0], {}).get(key[1])
@@ -680,7 +686,7 @@ class Model:
             self._d_sources.add(key)
         if old is None or old.state != evaluation.state:
             if old is None or old.group_facts != evaluation.group_facts:
-                self._d_og_states |= {(key[0], n) for n in self._ogs.get(key[0], {})}
+                self._pending_og_states |= {(key[0], n) for n in self._ogs.get(key[0], {})}
             self._last.add(ObjectRef("ClusterServiceVersion", *key))
 
     def _evaluate_csv(self, key: NSKey, csv: Obj) -> _CSVEval:
@@ -857,6 +863,11 @@ class Model:
             found = expected_copy_namespaces(og_namespace, status, self._namespaces, disabled)
             self._expected_cache[slot] = found
         return found
+
+    def _settle_og_states(self) -> None:
+        for key in self._pending_og_states:
+            self._recompute_og_state(key)
+        self._pending_og_states.clear()
 
     def _recompute_og_state(self, key: NSKey) -> None:
         og = self._ogs.get(key[0], {}).get(key[1])

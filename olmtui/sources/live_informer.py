@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import time
 from collections.abc import AsyncGenerator, Callable
 
 import aiohttp
@@ -27,16 +28,33 @@ from olmtui.sources.live_http import Requester, StatusError, status_error, watch
 from olmtui.sources.live_options import LiveOptions
 from olmtui.sources.live_resources import StreamSpec, csv_from_partial
 from olmtui.sources.live_status import LiveStatus
-from olmtui.store import Key, Obj, Store, key_of
+from olmtui.store import Obj, Store, slot_of
 
 #: Errors after which the connection, not the data, is in doubt.
 NETWORK_ERRORS = (
     aiohttp.ClientError, asyncio.TimeoutError, ConnectionError, json.JSONDecodeError,
 )
 
-#: Objects (or watch events) handed to the store, and the model behind it, at a time: the
-#: model evaluates each new CSV, so a whole 500-object page at once stalls the loop.
+#: Watch events handed to the store, and the model behind it, at a time: the model
+#: evaluates each changed CSV, so a whole burst at once would stall the loop.
 APPLY_SLICE = 50
+
+
+class Pacer:
+    """Sizes the slices of a listed page handed to the store so that each keeps the event
+    loop about ``budget`` seconds: a CSV costs the model a hundred times what a copy does,
+    so a fixed size either stalls the loop on CSVs or pays the per-slice overhead (a model
+    pass, a loop turn) thousands of times over on copies."""
+
+    def __init__(self, budget: float = 0.008, first: int = 50, most: int = 1000) -> None:
+        self.budget = budget
+        self.size = first
+        self.most = most
+
+    def measured(self, count: int, seconds: float) -> None:
+        """Learn from a slice of ``count`` objects that took ``seconds``."""
+        if count and seconds > 0:
+            self.size = max(1, min(self.most, int(self.budget * count / seconds)))
 
 #: Called with each non-copied object ADDED by a watch, before it reaches the store.
 AddedHook = Callable[[Obj], None]
@@ -73,21 +91,27 @@ async def relist(
     scoped ``Store.replace``, so a relist becomes exactly the changes between cache and
     cluster: nothing lost, nothing doubled.
     """
-    seen: set[Key] = set()
+    seen: set[tuple[str, str]] = set()
+    pacer = Pacer()
     resource_version = ""
     async with contextlib.aclosing(pages):
         async for page in pages:
             objs = [shape(item) for item in page.get("items") or []]
-            seen.update(key_of(obj) for obj in objs)
-            for start in range(0, len(objs), APPLY_SLICE):
+            seen.update(map(slot_of, objs))
+            start = 0
+            while start < len(objs):
+                piece = objs[start:start + pacer.size]
+                began = time.perf_counter()
                 with cyclic_gc_paused():
-                    store.apply_many(objs[start:start + APPLY_SLICE])
+                    store.apply_many(piece)
+                pacer.measured(len(piece), time.perf_counter() - began)
+                start += len(piece)
                 settle()
                 await asyncio.sleep(0)
             resource_version = (page.get("metadata") or {}).get("resourceVersion") or ""
     gone = {
-        id(obj) for key, obj in store.items(kind)
-        if key not in seen and namespace in (None, key.namespace) and owns(obj)
+        id(obj) for slot, obj in store.slots(kind)
+        if slot not in seen and namespace in (None, slot[0]) and owns(obj)
     }
     if gone:
         store.replace(kind, [], keep=lambda obj: id(obj) in gone)
