@@ -14,11 +14,17 @@ from contextlib import contextmanager
 
 
 @contextmanager
-def cyclic_gc_paused() -> Iterator[None]:
+def cyclic_gc_paused(*, keep: bool = False) -> Iterator[None]:
+    """Pause the collector for the block. ``keep``: what the block made is kept for long
+    (cache entries), so it is moved out of the collector's view (``gc.freeze``, O(1))
+    before the collector resumes; otherwise the first allocation after the block would
+    set off a collection walking all of it."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        if keep:
+            gc.freeze()
         if was_enabled:
             gc.enable()

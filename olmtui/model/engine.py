@@ -326,7 +326,7 @@ class Model:
         self._d_ns: set[str] = set()
 
     def _apply(self, changes: list[Change]) -> None:
-        with cyclic_gc_paused():
+        with cyclic_gc_paused(keep=True):
             self._last = set()
             for change in changes:
                 handler = self._handlers.get(change.key.kind)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import json
 import time
 from collections.abc import AsyncGenerator, Callable
@@ -42,19 +41,26 @@ APPLY_SLICE = 50
 
 class Pacer:
     """Sizes the slices of a listed page handed to the store so that each keeps the event
-    loop about ``budget`` seconds: a CSV costs the model a hundred times what a copy does,
-    so a fixed size either stalls the loop on CSVs or pays the per-slice overhead (a model
-    pass, a loop turn) thousands of times over on copies."""
+    loop about ``budget`` seconds: a copy costs the model a hundredth of what a CSV does,
+    and at :data:`APPLY_SLICE` a time a hundred thousand copies would pay the per-slice
+    overhead (a model pass, a loop turn) thousands of times over.
 
-    def __init__(self, budget: float = 0.008, first: int = 50, most: int = 1000) -> None:
+    Slices grow for cheap objects but never shrink below ``least``: some slices cost the
+    same whatever their size (a slice of Namespaces makes every AllNamespaces operator's
+    expected copies be recomputed), and shrinking those would only multiply them.
+    """
+
+    def __init__(self, budget: float = 0.008, least: int = APPLY_SLICE, most: int = 1000
+                 ) -> None:
         self.budget = budget
-        self.size = first
+        self.least = least
         self.most = most
+        self.size = least
 
     def measured(self, count: int, seconds: float) -> None:
         """Learn from a slice of ``count`` objects that took ``seconds``."""
         if count and seconds > 0:
-            self.size = max(1, min(self.most, int(self.budget * count / seconds)))
+            self.size = max(self.least, min(self.most, int(self.budget * count / seconds)))
 
 #: Called with each non-copied object ADDED by a watch, before it reaches the store.
 AddedHook = Callable[[Obj], None]
@@ -102,11 +108,10 @@ async def relist(
             while start < len(objs):
                 piece = objs[start:start + pacer.size]
                 began = time.perf_counter()
-                with cyclic_gc_paused():
+                with cyclic_gc_paused(keep=True):
                     store.apply_many(piece)
                 pacer.measured(len(piece), time.perf_counter() - began)
                 start += len(piece)
-                settle()
                 await asyncio.sleep(0)
             resource_version = (page.get("metadata") or {}).get("resourceVersion") or ""
     gone = {
@@ -116,16 +121,6 @@ async def relist(
     if gone:
         store.replace(kind, [], keep=lambda obj: id(obj) in gone)
     return resource_version
-
-
-def settle() -> None:
-    """Take what the cache now holds out of the cyclic garbage collector's view.
-
-    Cached objects are plain acyclic dicts kept for the whole session (refcounting frees the
-    ones replaced). Left in the collector's generations, every full collection walks all of
-    them: measured at seconds for 20,000 CSVs, a frozen UI. ``gc.freeze`` is O(1).
-    """
-    gc.freeze()
 
 
 class Informer:
@@ -226,12 +221,11 @@ class Informer:
                 run.append(obj)
             self.resource_version = version or self.resource_version
         self._flush(run)
-        settle()
         self.status.saw_events(self.name, self.resource_version)
 
     def _flush(self, run: list[Obj]) -> None:
         if run:
-            with cyclic_gc_paused():
+            with cyclic_gc_paused(keep=True):
                 self.store.apply_many(run)
                 run.clear()
 
