@@ -137,22 +137,45 @@ _COPY_METADATA_FIELDS = (
 _SHARED_METADATA_STRINGS = ("name", "namespace", "creationTimestamp")
 
 
-def _copy_metadata(meta: Obj) -> Obj:
-    """The metadata a copied CSV keeps, with its repeated strings interned."""
+class SharedMaps:
+    """One dict for the many equal label and annotation maps of copied CSVs: OLM writes a
+    CSV's labels and annotations (alm-examples and all) into every copy. The last map kept
+    for a copy's name is the candidate, compared in full, so a map that differs is never
+    shared; a hit costs one comparison instead of building and interning a new map."""
+
+    def __init__(self) -> None:
+        self._last: dict[tuple[str, str], Obj] = {}
+
+    def share(self, name: str, field: str, mapping: Any) -> Any:
+        if not isinstance(mapping, dict):
+            return mapping
+        slot = (name, field)
+        last = self._last.get(slot)
+        if last is not None and last == mapping:
+            return last
+        kept = _interned_map(mapping)
+        self._last[slot] = kept
+        return kept
+
+
+def _copy_metadata(meta: Obj, shared: SharedMaps) -> Obj:
+    """The metadata a copied CSV keeps, with its repeated strings interned and its labels and
+    annotations shared with the other copies of its CSV."""
     kept = {k: meta[k] for k in _COPY_METADATA_FIELDS if k in meta}
     for field in _SHARED_METADATA_STRINGS:
         value = kept.get(field)
         if type(value) is str:
             kept[field] = sys.intern(value)
-    if "labels" in kept:
-        kept["labels"] = _interned_map(kept["labels"])
-    if "annotations" in kept:
-        kept["annotations"] = _interned_map(kept["annotations"])
+    name = str(kept.get("name") or "")
+    for field in ("labels", "annotations"):
+        if field in kept:
+            kept[field] = shared.share(name, field, kept[field])
     return kept
 
 
-def trim(obj: Obj) -> Obj:
-    """Return the object as the cache keeps it (see the module docstring)."""
+def trim(obj: Obj, shared: SharedMaps | None = None) -> Obj:
+    """Return the object as the cache keeps it (see the module docstring). ``shared`` lets
+    the copies of one CSV share their labels and annotations."""
     meta = dict(obj.get("metadata") or {})
     meta.pop("managedFields", None)
     annotations = meta.get("annotations")
@@ -164,7 +187,7 @@ def trim(obj: Obj) -> Obj:
         return {
             "apiVersion": sys.intern(obj.get("apiVersion", "operators.coreos.com/v1alpha1")),
             "kind": "ClusterServiceVersion",
-            "metadata": _copy_metadata(meta),
+            "metadata": _copy_metadata(meta, shared or SharedMaps()),
             "status": _interned_map(
                 {k: status[k] for k in ("phase", "reason", "message") if k in status}
             ),
@@ -209,6 +232,7 @@ class Store:
     def __init__(self) -> None:
         self._objects: dict[str, dict[tuple[str, str], Obj]] = {k: {} for k in KINDS}
         self._listeners: list[Listener] = []
+        self._shared = SharedMaps()
         #: Kinds the source could not read, set and cleared by the source (snapshots never).
         self.unreadable: dict[str, Unreadable] = {}
 
@@ -225,7 +249,7 @@ class Store:
                 listener(changes)
 
     def _put(self, obj: Obj) -> Change | None:
-        trimmed = trim(obj)
+        trimmed = trim(obj, self._shared)
         key = key_of(trimmed)
         bucket = self._objects[key.kind]
         slot = (key.namespace, key.name)

@@ -27,6 +27,9 @@ Query = Sequence[tuple[str, str]]
 #: Objects per list page: small pages keep the event loop responsive (tech-notes §A5).
 PAGE_SIZE = 500
 
+#: Pages of one list fetched ahead of the one being applied.
+PAGES_AHEAD = 2
+
 
 class StatusError(Exception):
     """The API server said no: an HTTP error or a watch ``ERROR`` event, as a Status."""
@@ -112,28 +115,38 @@ class Requester:
         """Pages of one list (``limit``/``continue``), all served from the same snapshot;
         the last page's ``metadata.resourceVersion`` is the version to watch from.
 
-        The next page is requested as soon as a page's continue token is known, before the
-        caller applies that page: the server prepares page N+1 while the cache and model
-        take in page N. Close the iterator (``contextlib.aclosing``) to cancel that request
-        when the caller stops early."""
-        limit = ("limit", str(page_size))
-        ahead: asyncio.Future[Obj] | None = asyncio.ensure_future(
-            self.get_json(path, [*query, limit])
-        )
+        Pages are fetched by a task of their own, up to :data:`PAGES_AHEAD` ahead of the
+        caller: the server prepares the next pages while the cache and model take in this
+        one. Close the iterator (``contextlib.aclosing``) to stop that task when the caller
+        stops early."""
+        ready: asyncio.Queue[Obj | BaseException | None] = asyncio.Queue(PAGES_AHEAD)
+
+        async def fetch() -> None:
+            token = ""
+            try:
+                while True:
+                    page_query = [*query, ("limit", str(page_size))]
+                    if token:
+                        page_query.append(("continue", token))
+                    page = await self.get_json(path, page_query)
+                    await ready.put(page)
+                    token = (page.get("metadata") or {}).get("continue") or ""
+                    if not token:
+                        await ready.put(None)
+                        return
+            except Exception as exc:  # handed to the caller, who raises it
+                await ready.put(exc)
+
+        fetcher = asyncio.ensure_future(fetch())
         try:
-            while ahead is not None:
-                page = await ahead
-                token = (page.get("metadata") or {}).get("continue") or ""
-                ahead = asyncio.ensure_future(
-                    self.get_json(path, [*query, limit, ("continue", token)])
-                ) if token else None
+            while (page := await ready.get()) is not None:
+                if isinstance(page, BaseException):
+                    raise page
                 yield page
         finally:
-            if ahead is not None:
-                ahead.cancel()
-                # The caller has stopped: whatever became of the unwanted page is moot.
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await ahead
+            fetcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await fetcher
 
     async def open_watch(self, path: str, query: Query, resource_version: str
                          ) -> aiohttp.ClientResponse:
