@@ -11,10 +11,12 @@ Then, in this process:
     ``Model`` subscribed, then the lists a screen reads from the model;
 
 and prints (b)/(a) (target <= 1.5). Then the source watches while the server makes 20,000
-modifications (half on CSVs, half on copies); it prints the events/s applied to cache and
-model (target >= 5,000/s) by the wall clock, which the server's own sending rate bounds, and
-per CPU second of this process (the client's real capacity), and the longest event-loop
-stall seen by a 5 ms ticker (target < 50 ms), during the sync and during the stream.
+modifications (half on CSVs, half on copies). The server makes them all before it writes
+the first event and can send ~9,000 events/s to a reader that only counts lines, so the
+stream is bound by olmtui, not the server: the bench prints the events/s applied to cache
+and model from the first event to the last (target >= 5,000/s), the CPU this process spent
+per event over the same span, and the longest event-loop stall seen by a 5 ms ticker
+(target < 50 ms), during the sync and during the stream.
 
     python bench/bench_live.py [--profile DIR] [--keep DIR]
 
@@ -201,12 +203,14 @@ async def bench(url: str, kubeconfig: Path, conn: Connection, profile: Path | No
 
     seen = 0
     first = last = 0.0
+    cpu_first = cpu_last = 0.0
 
     def count(changes: list[Change]) -> None:
-        nonlocal seen, first, last
-        now = time.perf_counter()
-        first = first or now
-        last = now
+        nonlocal seen, first, last, cpu_first, cpu_last
+        now, cpu = time.perf_counter(), time.process_time()
+        if not first:
+            first, cpu_first = now, cpu
+        last, cpu_last = now, cpu
         seen += len(changes)
 
     store.subscribe(count)
@@ -220,13 +224,11 @@ async def bench(url: str, kubeconfig: Path, conn: Connection, profile: Path | No
     profiler = profiler_for(profile)
     if profiler:
         profiler.enable()
-    cpu_start = time.process_time()
     await loop.run_in_executor(None, conn.send, str(MODIFICATIONS))
     await loop.run_in_executor(None, conn.recv)
     deadline = time.perf_counter() + 900
     while seen < MODIFICATIONS and time.perf_counter() < deadline:
         await asyncio.sleep(0.01)
-    cpu = time.process_time() - cpu_start
     if profiler:
         profiler.disable()
     dump(profiler, profile, "stream.prof")
@@ -235,12 +237,12 @@ async def bench(url: str, kubeconfig: Path, conn: Connection, profile: Path | No
     with contextlib.suppress(asyncio.CancelledError):
         await runner
     await source.close()
-    wall = last - first
+    wall, cpu = last - first, cpu_last - cpu_first
     print(f"modifications applied: {seen}/{MODIFICATIONS}")
-    print(f"events/s applied to cache and model, wall clock: {seen / wall:,.0f} "
-          f"(bounded by the server's sending rate)")
-    print(f"events/s per CPU second of this process (parse + cache + model): {seen / cpu:,.0f}"
-          f" (target >= {RATE_TARGET:,})")
+    print(f"events/s applied to cache and model, first to last event: {seen / wall:,.0f} "
+          f"(target >= {RATE_TARGET:,})")
+    print(f"CPU of this process per event over that span (parse + cache + model): "
+          f"{cpu / seen * 1e6:,.0f} us ({seen / cpu:,.0f} events per CPU second)")
     print(f"worst event-loop stall while streaming: {stream_stall:.1f} ms "
           f"(target < {STALL_TARGET_MS:.0f} ms)")
     print(f"model after the stream: {len(model.csvs())} CSVs, "
