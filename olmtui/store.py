@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from olmtui.gc_pause import cyclic_gc_paused
+
 Obj = dict[str, Any]
 ChangeType = Literal["ADDED", "MODIFIED", "DELETED"]
 
@@ -277,9 +279,12 @@ class Store:
         return change
 
     def apply_many(self, objs: Iterable[Obj]) -> list[Change]:
-        """Add or update many objects and publish them as one batch."""
-        changes = [c for o in objs if o.get("kind") in self._objects if (c := self._put(o))]
-        self._emit(changes)
+        """Add or update many objects and publish them as one batch. What the batch keeps
+        (objects, and what subscribers derive from them) is frozen out of the cyclic
+        collector's view before it resumes (see ``gc_pause``)."""
+        with cyclic_gc_paused(keep=True):
+            changes = [c for o in objs if o.get("kind") in self._objects if (c := self._put(o))]
+            self._emit(changes)
         return changes
 
     def replace(

@@ -977,8 +977,8 @@ class Model:
 
     def _move_missing(self, source: NSKey, expected: frozenset[str], held: dict[str, Obj],
                       moved: set[str]) -> bool:
-        """The same, when only copies came or went (in ``moved``): a global operator expects
-        a copy in every namespace, so a relist of its copies must not rescan them all."""
+        """R-COPY-3 again, when only copies came or went (in ``moved``): a global operator
+        expects a copy in every namespace, so a relist of its copies must not rescan them."""
         missing = self._missing.get(source)
         changed = False
         for namespace in moved:

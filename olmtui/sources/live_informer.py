@@ -22,7 +22,6 @@ from collections.abc import AsyncGenerator, Callable
 
 import aiohttp
 
-from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.sources.live_http import Requester, StatusError, status_error, watch_batches
 from olmtui.sources.live_options import LiveOptions
 from olmtui.sources.live_resources import StreamSpec, csv_from_partial
@@ -108,8 +107,7 @@ async def relist(
             while start < len(objs):
                 piece = objs[start:start + pacer.size]
                 began = time.perf_counter()
-                with cyclic_gc_paused(keep=True):
-                    store.apply_many(piece)
+                store.apply_many(piece)
                 pacer.measured(len(piece), time.perf_counter() - began)
                 start += len(piece)
                 await asyncio.sleep(0)
@@ -225,9 +223,8 @@ class Informer:
 
     def _flush(self, run: list[Obj]) -> None:
         if run:
-            with cyclic_gc_paused(keep=True):
-                self.store.apply_many(run)
-                run.clear()
+            self.store.apply_many(run)
+            run.clear()
 
 
 def describe(exc: BaseException) -> str:
