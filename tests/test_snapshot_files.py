@@ -135,3 +135,50 @@ def test_garbage_with_archive_suffix_reported_not_raised(tmp_path: Path) -> None
     [only] = iter_source_files(bogus, "bogus.tgz")
     assert only.name == "bogus.tgz"
     assert only.error is not None
+
+
+def archive_with_skipped_members(tmp_path: Path, mode: str, suffix: str) -> Path:
+    """Objects between large members olmtui skips (logs), as in a must-gather: a cut that
+    lands inside a skipped member or a header is the case tarfile's pipe mode reads as a
+    whole, smaller archive."""
+    target = tmp_path / f"snap{suffix}"
+    with tarfile.open(target, mode) as tar:
+        for index in range(6):
+            for name, data in ((f"ns{index}/objects.yaml", b"kind: Namespace\n" * 40),
+                               (f"ns{index}/pod.log", bytes(range(256)) * 64)):
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                tar.addfile(info, io.BytesIO(data))
+    return target
+
+
+def test_an_archive_cut_anywhere_is_reported_in_every_compression(tmp_path: Path) -> None:
+    for mode, suffix in (("w", ".tar"), ("w:gz", ".tgz"), ("w:bz2", ".tar.bz2"),
+                         ("w:xz", ".tar.xz")):
+        whole = archive_with_skipped_members(tmp_path, mode, suffix)
+        assert not any(f.error for f in iter_source_files(whole, whole.name)), mode
+        data = whole.read_bytes()
+        cut = tmp_path / f"cut{suffix}"
+        step = max(1, len(data) // 97)
+        with tarfile.open(whole) as tar:
+            last = tar.getmembers()[-1]
+        # A plain tar cut after its first end-of-archive block lost only padding (next test).
+        end = len(data) if mode != "w" else last.offset_data + last.size + tarfile.BLOCKSIZE
+        for length in range(1, end - 1, step):
+            cut.write_bytes(data[:length])
+            files = list(iter_source_files(cut, cut.name))
+            assert files[-1].truncated, (mode, length, len(data))
+
+
+def test_a_plain_tar_cut_only_in_its_trailing_padding_lost_nothing(tmp_path: Path) -> None:
+    """The end-of-archive block is whole and every member is there: nothing to report."""
+    whole = archive_with_skipped_members(tmp_path, "w", ".tar")
+    with tarfile.open(whole) as tar:
+        last = tar.getmembers()[-1]
+    end_block = last.offset_data + -(-last.size // tarfile.BLOCKSIZE) * tarfile.BLOCKSIZE
+    data = whole.read_bytes()
+    cut = tmp_path / "cut.tar"
+    cut.write_bytes(data[: end_block + tarfile.BLOCKSIZE])
+    assert not any(f.error for f in iter_source_files(cut, "cut.tar"))
+    cut.write_bytes(data[: end_block + tarfile.BLOCKSIZE - 1])
+    assert list(iter_source_files(cut, "cut.tar"))[-1].truncated

@@ -11,8 +11,8 @@ folder holding one of those two trees is a must-gather root, and under a root on
 trees are read. A parent folder may hold several roots (several images, several dumps);
 all are read, and files outside every root are read as plain snapshot files.
 
-Archives are streamed (``tarfile`` pipe mode, never unpacked to disk); the chosen members'
-bytes are kept in memory until they are parsed.
+Archives are streamed (never unpacked to disk, see ``snapshot_archive``); the chosen
+members' bytes are kept in memory until they are parsed.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ import tarfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from olmtui.sources.snapshot_archive import tar_stream
 
 SNAPSHOT_SUFFIXES: tuple[str, ...] = (".yaml", ".yml", ".json")
 ARCHIVE_SUFFIXES: tuple[str, ...] = (
@@ -118,7 +120,7 @@ def _archive_files(archive: Path, shown: str) -> Iterator[SourceFile]:
     reading: str | None = None
     failure: SourceFile | None = None
     try:
-        with tarfile.open(archive, mode="r|*") as tar:
+        with tar_stream(archive) as tar:
             for member in tar:
                 name = member.name.removeprefix("./")
                 if not (member.isfile() and is_snapshot_file(name)):
