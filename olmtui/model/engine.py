@@ -145,9 +145,9 @@ class _Links:
         if entry is not None:
             self.entries[other] = entry
             insort(self.order, other)
+            claim = (entry[0].operator_group, entry[0].namespaces)
             for api in entry[1]:
-                self.claims.setdefault(api, {})[other] = (entry[0].operator_group,
-                                                          entry[0].namespaces)
+                self.claims.setdefault(api, {})[other] = claim
         return (old[1] if old else frozenset()) | (entry[1] if entry else frozenset())
 
 
@@ -202,6 +202,7 @@ class Model:
         #: Expected copy namespaces per (group namespace, status, copies disabled), shared by
         #: the CSVs of one group and dropped whenever a namespace comes or goes.
         self._expected_cache: dict[tuple[Any, ...], frozenset[str]] = {}
+        self._expected_sorted: dict[frozenset[str], tuple[str, ...]] = {}
         self._subs_by_package: dict[PackageKey, set[NSKey]] = {}
         self._selector_ogs: set[NSKey] = set()
         self._listed_by: dict[str, set[NSKey]] = {}
@@ -357,6 +358,7 @@ class Model:
             self._d_selection |= self._selector_ogs
         if change.type != "MODIFIED":
             self._expected_cache.clear()
+            self._expected_sorted.clear()
             self._d_selection |= self._listed_by.get(name, set())
             # Copies follow the existing namespaces (R-COPY-3).
             for og in self._global_ogs | self._status_members.get(name, set()):
@@ -714,9 +716,10 @@ class Model:
         if check.proceed and og is not None and og_key is not None:
             links = self._links.get(og_key) or _Links()
             raw, group_apis = group_provided_apis(og)
-            reconciliation = reconcile_api_intersection(
-                surface.provided, group_apis, frozenset(links.claims)
-            )
+            # R-API-5 only asks whether the CSV's APIs meet the other groups' claims: the
+            # claimed APIs among the CSV's own (a global group meets thousands of claims).
+            claimed = frozenset(api for api in surface.provided if api in links.claims)
+            reconciliation = reconcile_api_intersection(surface.provided, group_apis, claimed)
             conflicts = self._conflicts(surface.provided, links)
             step = api_step(reconciliation, static, reason, message, surface.provided,
                             group_apis, raw)
@@ -791,11 +794,17 @@ class Model:
         return _CSVEval(state, surface.provided, tuple(found), source)
 
     def _expected_tuple(self, key: NSKey, expected: frozenset[str]) -> tuple[str, ...]:
-        """Sorted expected copies, reusing the previous tuple when the set is unchanged."""
-        old = self._csv_evals.get(key)
-        if old is not None and old.source.expected == expected:
-            return old.state.expected_copies
-        return _sorted_ns(expected)
+        """Sorted expected copies: one sort per expected set (the CSVs of a group share it),
+        and the previous tuple kept when the set is unchanged."""
+        found = self._expected_sorted.get(expected)
+        if found is None:
+            old = self._csv_evals.get(key)
+            if old is not None and old.source.expected == expected:
+                found = old.state.expected_copies
+            else:
+                found = _sorted_ns(expected)
+            self._expected_sorted[expected] = found
+        return found
 
     @staticmethod
     def _conflicts(provided: APISet, links: _Links) -> tuple[Conflict, ...]:
