@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -134,6 +137,8 @@ async def test_exec_credentials_are_refreshed_for_long_sessions(tmp_path: Path) 
             await asyncio.sleep(0.02)
     finally:
         refresher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await refresher
     assert cluster.configuration.api_key["BearerToken"].startswith("Bearer exec-")
     assert cluster.configuration.api_key["BearerToken"] != "Bearer exec-1"
 
@@ -173,3 +178,34 @@ def test_check_live_against_an_unreachable_cluster_exits_2_with_one_line(tmp_pat
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "cannot reach the cluster" in lines[0], result.stderr
     assert json.loads(result.stdout or "null") is None
+
+
+def test_a_refresh_cut_off_by_shutdown_leaves_no_plugin_pipes_open(tmp_path: Path) -> None:
+    """A session that stops while an exec plugin runs waits for it: its pipes, cut off
+    mid-run, would otherwise be closed by the garbage collector after the event loop, which
+    fails and prints a traceback as the program exits."""
+    plugin = tmp_path / "plugin.py"
+    plugin.write_text("import time; time.sleep(0.5)\n" + EXEC_PLUGIN)
+    user = {"exec": {"apiVersion": "client.authentication.k8s.io/v1beta1",
+                     "command": sys.executable, "args": [str(plugin), str(tmp_path / "n")]}}
+    path = write_kubeconfig(tmp_path / "kc", {"a": "http://127.0.0.1:1"}, "a", user)
+
+    async def session() -> None:
+        cluster = await load_cluster_config(str(path), None)
+        refresher = asyncio.create_task(keep_credentials_fresh(cluster, interval=0.01))
+        await asyncio.sleep(0.2)  # the second plugin run is under way
+        refresher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await refresher
+
+    unraisable: list[object] = []
+    previous = sys.unraisablehook
+    sys.unraisablehook = unraisable.append
+    try:
+        asyncio.run(session())
+        time.sleep(0.6)  # a plugin cut off would end now, and its pipes go to the collector
+        gc.collect()
+    finally:
+        sys.unraisablehook = previous
+    assert unraisable == []
+    assert (tmp_path / "n").read_text() == "2"

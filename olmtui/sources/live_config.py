@@ -10,6 +10,7 @@ written back (``persist_config=False``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 from dataclasses import dataclass
@@ -123,7 +124,19 @@ async def keep_credentials_fresh(cluster: ClusterConfig, interval: float = 60) -
         return
     while True:
         await asyncio.sleep(interval)
+        refresh = asyncio.ensure_future(cluster.loader.load_and_set(cluster.configuration))
         try:
-            await cluster.loader.load_and_set(cluster.configuration)
+            await asyncio.shield(refresh)
+        except asyncio.CancelledError:
+            await _let_finish(refresh)
+            raise
         except Exception as exc:  # keep the session; the next request reports the 401
             log.warning("credential refresh failed: %s", one_line(str(exc)))
+
+
+async def _let_finish(refresh: asyncio.Future[None], timeout: float = 5.0) -> None:
+    """Let a refresh that is running when the session stops end inside the event loop: an
+    exec plugin cut off mid-run leaves its pipes open until garbage collection, which then
+    fails (and prints a traceback) once the loop is closed."""
+    with contextlib.suppress(Exception, asyncio.CancelledError):
+        await asyncio.wait_for(refresh, timeout)
