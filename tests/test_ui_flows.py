@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import copy
 import io
+import os
+import signal
 from importlib.resources import files
 from pathlib import Path
 
@@ -293,3 +295,16 @@ async def test_graph_from_packagemanifests_says_what_is_not_known():
         console = Console(width=300, record=True, file=io.StringIO())
         console.print(info.content)
         assert "only the head and its skipRange are known" in console.export_text()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+async def test_closing_the_terminal_or_kill_ends_the_app_like_q(app: OlmApp, signum: int) -> None:
+    """SIGHUP (the terminal closed) and SIGTERM take the way out ``q`` takes, so commands
+    release what they hold (the demo's server and temporary kubeconfig)."""
+    async with app.run_test(size=SIZE) as pilot:
+        # Sent only once the app has taken the signal over: otherwise it would end pytest.
+        assert signal.getsignal(signum) not in (signal.SIG_DFL, None)
+        os.kill(os.getpid(), signum)
+        await pilot.pause(0.2)
+        assert app.return_code == 0
+    assert signal.getsignal(signum) in (signal.SIG_DFL, signal.default_int_handler)

@@ -3,7 +3,10 @@ pushed screens, and one ticker that coalesces model changes into a few refreshes
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
+import signal
 from collections.abc import Iterable, Sequence
 
 from textual.app import App, ScreenStackError, SystemCommand
@@ -42,6 +45,7 @@ class OlmApp(App):
         self._history: list[str] = []
         self._seen_version = -1
         self.change_log = ChangeLog(session.store)
+        self._signals: list[int] = []
         for spec in views.VIEWS:
             self.add_mode(spec.name, self._factory(spec))
 
@@ -60,11 +64,26 @@ class OlmApp(App):
         self.session.store.subscribe(self._on_store_changes)
         if self.session.runner is not None:
             self.run_worker(self.session.runner(), group="source", exit_on_error=False)
+        self._exit_on_signals()
+
+    def _exit_on_signals(self) -> None:
+        """Closing the terminal (SIGHUP) or ``kill`` (SIGTERM) ends the app the way ``q``
+        does, so what the command holds is released: the demo stops its API server and
+        removes its temporary kubeconfig."""
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGHUP, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(signum, self.exit)
+                self._signals.append(signum)
 
     # -- refresh coalescing ----------------------------------------------------------------
     def on_unmount(self) -> None:
         self.change_log.close()
         self.session.store.unsubscribe(self._on_store_changes)
+        loop = asyncio.get_running_loop()
+        for signum in self._signals:
+            loop.remove_signal_handler(signum)
+        self._signals.clear()
 
     def _on_store_changes(self, _changes: object) -> None:
         """Redraw soon after a change, once for a burst of them; the ticker stays the
