@@ -169,31 +169,39 @@ def _copy_metadata(meta: Obj, shared: SharedMaps) -> Obj:
         if type(value) is str:
             kept[field] = sys.intern(value)
     name = str(kept.get("name") or "")
+    annotations = kept.get("annotations")
+    if annotations and LAST_APPLIED in annotations:
+        kept["annotations"] = _without_last_applied(annotations)
     for field in ("labels", "annotations"):
         if field in kept:
             kept[field] = shared.share(name, field, kept[field])
     return kept
 
 
+def _without_last_applied(annotations: dict[str, str]) -> dict[str, str]:
+    """kubectl's copy of the whole object it applied: large, and never read."""
+    return {k: v for k, v in annotations.items() if k != LAST_APPLIED}
+
+
 def trim(obj: Obj, shared: SharedMaps | None = None) -> Obj:
     """Return the object as the cache keeps it (see the module docstring). ``shared`` lets
     the copies of one CSV share their labels and annotations."""
-    meta = dict(obj.get("metadata") or {})
-    meta.pop("managedFields", None)
-    annotations = meta.get("annotations")
-    if annotations and LAST_APPLIED in annotations:
-        meta["annotations"] = {k: v for k, v in annotations.items() if k != LAST_APPLIED}
     kind = obj.get("kind")
     if kind == "ClusterServiceVersion" and is_copied_csv(obj):
         status = obj.get("status") or {}
         return {
             "apiVersion": sys.intern(obj.get("apiVersion", "operators.coreos.com/v1alpha1")),
             "kind": "ClusterServiceVersion",
-            "metadata": _copy_metadata(meta, shared or SharedMaps()),
+            "metadata": _copy_metadata(obj.get("metadata") or {}, shared or SharedMaps()),
             "status": _interned_map(
                 {k: status[k] for k in ("phase", "reason", "message") if k in status}
             ),
         }
+    meta = dict(obj.get("metadata") or {})
+    meta.pop("managedFields", None)
+    annotations = meta.get("annotations")
+    if annotations and LAST_APPLIED in annotations:
+        meta["annotations"] = _without_last_applied(annotations)
     # Other objects are few next to the copies: only their labels (which selectors and the
     # model read, and which repeat) are interned, not the rest of the tree.
     if "labels" in meta:

@@ -31,6 +31,20 @@ def test_r_copy_1_copy_keeps_metadata_and_phase_only() -> None:
     assert "generation" not in kept["metadata"]
 
 
+def test_copy_drops_managed_fields_and_last_applied_and_leaves_its_input_alone() -> None:
+    raw = load("openshift-dns")
+    raw["metadata"]["managedFields"] = [{"manager": "olm"}]
+    raw["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"] = "{}"
+    store = Store()
+    store.apply_many([raw, {**raw, "metadata": {**raw["metadata"], "namespace": "other"}}])
+    for _, kept in store.items("ClusterServiceVersion"):
+        assert "managedFields" not in kept["metadata"]
+        annotations = kept["metadata"]["annotations"]
+        assert "kubectl.kubernetes.io/last-applied-configuration" not in annotations
+        assert annotations["olm.operatorNamespace"] == "cfe-test-namespace"
+    assert "kubectl.kubernetes.io/last-applied-configuration" in raw["metadata"]["annotations"]
+
+
 def test_copies_of_one_csv_share_their_annotation_and_label_strings() -> None:
     first = trim(load("openshift-dns"))["metadata"]
     second = trim(load("openshift-host-network"))["metadata"]
