@@ -5,10 +5,14 @@ as a user runs it."""
 from __future__ import annotations
 
 import html
+import os
 import re
 import signal
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from olmtui.commands.demo import connection_state
 from olmtui.demo import scenario as s
@@ -150,3 +154,28 @@ def test_demo_print_ends_cleanly_on_ctrl_c() -> None:
             demo.kill()
     assert demo.returncode == 130
     assert err == "", "no traceback, no warning"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_demo_print_ends_cleanly_when_killed_or_its_terminal_closes(
+    tmp_path: Path, signum: int,
+) -> None:
+    """kill or a closed terminal unwind like Ctrl-C: exit 128 + the signal, no traceback,
+    and the demo's temporary kubeconfig directory is gone."""
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "olmtui", "demo", "--print", "--speed", "fast"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+    )
+    try:
+        assert demo.stdout is not None
+        assert demo.stdout.readline().startswith("=== demo cluster (loopback 127.0.0.1:")
+        assert [p.name[:12] for p in tmp_path.iterdir()] == ["olmtui-demo-"]
+        demo.send_signal(signum)
+        _, err = demo.communicate(timeout=60)
+    finally:
+        if demo.poll() is None:
+            demo.kill()
+    assert demo.returncode == 128 + signum
+    assert err == "", "no traceback, no warning"
+    assert list(tmp_path.iterdir()) == []

@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import contextlib
 import datetime as dt
+import signal
 import sys
 from typing import TYPE_CHECKING, TextIO
 
@@ -60,10 +61,23 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--cycles must be at least 1")
     with DemoCluster(interval, cycles=args.cycles) as cluster:
         if args.print_reports:
+            _exit_on_hangup()
             asyncio.run(print_reports(cluster, sys.stdout))
         else:
             _dashboard(cluster, args.view)
     return 0
+
+
+def _exit_on_hangup() -> None:
+    """Closing the terminal (SIGHUP) or ``kill`` (SIGTERM) ends ``--print`` the way Ctrl-C
+    does, exit status 128 + the signal: the server stops and the temporary kubeconfig goes.
+    (The dashboard takes these signals over itself.)"""
+
+    def stop(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    for signum in (signal.SIGHUP, signal.SIGTERM):
+        signal.signal(signum, stop)
 
 
 def _dashboard(cluster: DemoCluster, view: str) -> None:
