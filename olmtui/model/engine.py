@@ -787,23 +787,18 @@ class Model:
             verdict=verdict,
             api_reconciliation=reconciliation,
             conflicts=conflicts,
-            expected_copies=self._expected_tuple(key, source.expected),
+            expected_copies=self._expected_tuple(source.expected),
             replaces=spec.get("replaces") or None,
             display_name=spec.get("displayName") or None,
         )
         return _CSVEval(state, surface.provided, tuple(found), source)
 
-    def _expected_tuple(self, key: NSKey, expected: frozenset[str]) -> tuple[str, ...]:
-        """Sorted expected copies: one sort per expected set (the CSVs of a group share it),
-        and the previous tuple kept when the set is unchanged."""
+    def _expected_tuple(self, expected: frozenset[str]) -> tuple[str, ...]:
+        """Sorted expected copies, one sort per expected set: the CSVs of a group share it
+        (R-COPY-3), and it is dropped with the sets whenever a namespace comes or goes."""
         found = self._expected_sorted.get(expected)
         if found is None:
-            old = self._csv_evals.get(key)
-            if old is not None and old.source.expected == expected:
-                found = old.state.expected_copies
-            else:
-                found = _sorted_ns(expected)
-            self._expected_sorted[expected] = found
+            found = self._expected_sorted[expected] = _sorted_ns(expected)
         return found
 
     @staticmethod
