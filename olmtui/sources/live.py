@@ -5,10 +5,10 @@
 keeps the store equal to the cluster until cancelled. The whole session only ever sends GET
 requests: olmtui reads a cluster, it never changes one.
 
-Three HTTP clients share one configuration (and so one set of credentials): one for full
-objects, and a list and a watch client whose default ``Accept`` asks for metadata only,
-used for copied CSVs. Copies therefore arrive without status: their phase is unknown live
-(the model reads copies by their labels and annotations).
+One HTTP client (one connection pool, one set of credentials) serves every request; the
+requests for copied CSVs ask for metadata only in their ``Accept`` header. Copies therefore
+arrive without status: their phase is unknown live (the model reads copies by their labels
+and annotations).
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ class LiveSource:
         self.label = options.context or ""
         self.discovery: Discovery | None = None
         self._cluster: ClusterConfig | None = None
-        self._clients: list[ApiClient] = []
+        self._api: ApiClient | None = None
         self._informers: list[Informer] = []
         self._poller: PackageManifestPoller | None = None
         self._namespace_reader: NamespaceReader | None = None
@@ -77,11 +77,9 @@ class LiveSource:
         cluster = await load_cluster_config(self.options.kubeconfig, self.options.context)
         self._cluster = cluster
         self.label = self.status.label = cluster.label
-        full = self._client(cluster, "application/json")
-        meta_list = self._client(cluster, METADATA_LIST_ACCEPT)
-        meta_watch = self._client(cluster, METADATA_WATCH_ACCEPT)
+        client = self._api = self._client(cluster)
         server = cluster.configuration.host
-        probe = Requester(full, full, min(self.options.read_timeout, CONNECT_TIMEOUT))
+        probe = Requester(client, min(self.options.read_timeout, CONNECT_TIMEOUT))
         try:
             self.discovery = await discover(probe, server)
         except StatusError as exc:
@@ -94,14 +92,21 @@ class LiveSource:
             await self.close()
             raise
         timeout = self.options.read_timeout
-        self._build(Requester(full, full, timeout), Requester(meta_list, meta_watch, timeout))
+        self._build(Requester(client, timeout), Requester(
+            client, timeout, list_accept=METADATA_LIST_ACCEPT, watch_accept=METADATA_WATCH_ACCEPT,
+        ))
         self.status.set_reachable(True)
 
-    def _client(self, cluster: ClusterConfig, accept: str) -> ApiClient:
+    @staticmethod
+    def _client(cluster: ClusterConfig) -> ApiClient:
         client = ApiClient(cluster.configuration)
-        client.set_default_header("Accept", accept)
         client.user_agent = "olmtui"
-        self._clients.append(client)
+        # The session kubernetes-asyncio makes trusts the environment, and aiohttp then
+        # looks the proxy up again for every request, in a worker thread: a thread hop per
+        # list page that, with the loop busy parsing, made the initial sync ~15 % slower
+        # (measured). The environment's proxy was resolved once for this cluster instead
+        # (live_config.proxy_from_environment).
+        client.rest_client.pool_manager._trust_env = False
         return client
 
     def _build(self, full: Requester, metadata: Requester) -> None:
@@ -198,9 +203,9 @@ class LiveSource:
     async def close(self) -> None:
         """Stop every stream and close the connections."""
         await self._stop_tasks()
-        for client in self._clients:
-            await client.close()
-        self._clients.clear()
+        if self._api is not None:
+            await self._api.close()
+            self._api = None
         self.status.set_reachable(False)
 
     async def _stop_tasks(self) -> None:

@@ -16,9 +16,11 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from aiohttp.helpers import get_env_proxy_for_url
 from kubernetes_asyncio import config as kube_config
 from kubernetes_asyncio.client import Configuration
 from kubernetes_asyncio.config.kube_config import KubeConfigLoader, KubeConfigMerger
+from yarl import URL
 
 from olmtui.cli import UsageError
 from olmtui.sources.live_status import one_line
@@ -83,7 +85,25 @@ async def load_cluster_config(kubeconfig: str | None, context: str | None) -> Cl
         )
     except Exception as exc:  # exec plugins and bad certificates fail in many ways
         raise UsageError(f"cannot use context {name!r}: {one_line(str(exc))}") from None
+    proxy_from_environment(configuration)
     return ClusterConfig(configuration, name, loader)
+
+
+def proxy_from_environment(configuration: Configuration) -> None:
+    """Resolve the proxy for the cluster once, as kubectl does: the cluster's ``proxy-url``
+    if the kubeconfig has one, else ``HTTPS_PROXY``/``HTTP_PROXY`` for the server's scheme
+    unless ``NO_PROXY`` exempts its host (credentials in the proxy's URL become a
+    ``Proxy-Authorization`` header). The HTTP session then never consults the environment
+    per request (see ``LiveSource._client``)."""
+    if configuration.proxy:
+        return
+    try:
+        proxy, auth = get_env_proxy_for_url(URL(configuration.host))
+    except LookupError:
+        return
+    configuration.proxy = str(proxy)
+    if auth is not None:
+        configuration.proxy_headers = {"Proxy-Authorization": auth.encode()}
 
 
 def _contexts(joined: str, shown: str) -> tuple[list[str], str]:
@@ -109,6 +129,7 @@ def _in_cluster_config() -> ClusterConfig:
         )
     except kube_config.ConfigException as exc:
         raise UsageError(f"cannot use the in-cluster service account: {exc}") from None
+    proxy_from_environment(configuration)
     return ClusterConfig(configuration, f"in-cluster ({configuration.host})")
 
 

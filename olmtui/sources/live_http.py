@@ -30,6 +30,9 @@ PAGE_SIZE = 500
 #: Pages of one list fetched ahead of the one being applied.
 PAGES_AHEAD = 2
 
+#: The ``Accept`` header for full objects.
+JSON = "application/json"
+
 
 class StatusError(Exception):
     """The API server said no: an HTTP error or a watch ``ERROR`` event, as a Status."""
@@ -76,24 +79,25 @@ def timeout_of(read_timeout: float) -> aiohttp.ClientTimeout:
 
 
 class Requester:
-    """GETs through kubernetes-asyncio ``ApiClient`` objects, one for lists and one for
-    watches (the same one for full objects). A client's default ``Accept`` header decides
-    what the server sends: full objects, or PartialObjectMetadataList for a list and
-    PartialObjectMetadata for the events of a watch."""
+    """GETs through one kubernetes-asyncio ``ApiClient``. The ``Accept`` header of each
+    request decides what the server sends: full objects, or PartialObjectMetadataList for a
+    list and PartialObjectMetadata for the events of a watch."""
 
-    def __init__(self, list_client: ApiClient, watch_client: ApiClient,
-                 read_timeout: float) -> None:
-        self.list_client = list_client
-        self.watch_client = watch_client
+    def __init__(self, client: ApiClient, read_timeout: float, *,
+                 list_accept: str = JSON, watch_accept: str = JSON) -> None:
+        self.client = client
         self.read_timeout = read_timeout
+        self.list_accept = list_accept
+        self.watch_accept = watch_accept
 
     async def open(self, path: str, query: Query, *, watch: bool = False
                    ) -> aiohttp.ClientResponse:
         """Send a GET and return the response once its status is known to be 2xx."""
-        client = self.watch_client if watch else self.list_client
-        response = await client.call_api(
-            path, "GET", query_params=list(query), auth_settings=["BearerToken"],
-            _preload_content=False, _request_timeout=timeout_of(self.read_timeout),
+        accept = self.watch_accept if watch else self.list_accept
+        response = await self.client.call_api(
+            path, "GET", query_params=list(query), header_params={"Accept": accept},
+            auth_settings=["BearerToken"], _preload_content=False,
+            _request_timeout=timeout_of(self.read_timeout),
         )
         if not 200 <= response.status <= 299:
             try:

@@ -1,0 +1,190 @@
+"""Proxies: the environment's proxy is resolved once per cluster (as kubectl resolves it),
+the requests really go through it, and no request looks the environment up again."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kubernetes_asyncio.client import Configuration
+from test_live_support import differences, fast_options, must_gather_objects, start_server
+
+from olmtui.sources.live import LiveSource
+from olmtui.sources.live_config import proxy_from_environment
+from olmtui.store import Store
+
+PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY")
+
+
+@pytest.fixture(autouse=True)
+def no_proxy_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Start every test without the machine's own proxy settings."""
+    for name in PROXY_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.lower(), raising=False)
+
+
+def configuration_for(host: str, proxy: str | None = None) -> Configuration:
+    configuration = Configuration()
+    configuration.host = host
+    configuration.proxy = proxy
+    return configuration
+
+
+def test_the_proxy_for_the_servers_scheme_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.example:3128")
+    monkeypatch.setenv("HTTP_PROXY", "http://plain.example:8080")
+    secure = configuration_for("https://api.cluster.example:6443")
+    proxy_from_environment(secure)
+    assert secure.proxy == "http://proxy.example:3128"
+    assert secure.proxy_headers is None
+    plain = configuration_for("http://127.0.0.1:8001")
+    proxy_from_environment(plain)
+    assert plain.proxy == "http://plain.example:8080"
+
+
+def test_no_proxy_exempts_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.example:3128")
+    monkeypatch.setenv("NO_PROXY", "localhost,.cluster.example")
+    configuration = configuration_for("https://api.cluster.example:6443")
+    proxy_from_environment(configuration)
+    assert configuration.proxy is None
+
+
+def test_the_kubeconfigs_proxy_url_wins(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.example:3128")
+    configuration = configuration_for("https://api.cluster.example:6443",
+                                      proxy="http://from-kubeconfig:9000")
+    proxy_from_environment(configuration)
+    assert configuration.proxy == "http://from-kubeconfig:9000"
+
+
+def test_credentials_in_the_proxy_url_become_a_header(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HTTPS_PROXY", "http://alice:s3cret@proxy.example:3128")
+    configuration = configuration_for("https://api.cluster.example:6443")
+    proxy_from_environment(configuration)
+    assert configuration.proxy == "http://proxy.example:3128"
+    assert configuration.proxy_headers == {"Proxy-Authorization": "Basic YWxpY2U6czNjcmV0"}
+
+
+class ForwardingProxy:
+    """A plain HTTP proxy on 127.0.0.1 that pipes every connection to ``target`` and keeps
+    the request lines it saw (absolute-form, as clients send them to a proxy)."""
+
+    REQUEST_LINE = re.compile(rb"(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) (\S+) HTTP/1\.1")
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.requests: list[str] = []
+        self._server: asyncio.Server | None = None
+        self._pipes: set[asyncio.Task[None]] = set()
+
+    @property
+    def url(self) -> str:
+        assert self._server is not None
+        return f"http://127.0.0.1:{self._server.sockets[0].getsockname()[1]}"
+
+    async def start(self) -> None:
+        self._server = await asyncio.start_server(self._connected, "127.0.0.1", 0)
+
+    async def stop(self) -> None:
+        assert self._server is not None
+        self._server.close()
+        for pipe in self._pipes:
+            pipe.cancel()
+        await asyncio.gather(*self._pipes, return_exceptions=True)
+
+    async def _connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+                         ) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+        seen = self.requests.append
+        pipes = [self._pipe(reader, up_writer, seen), self._pipe(up_reader, writer, None)]
+        for coroutine in pipes:
+            task = asyncio.ensure_future(coroutine)
+            self._pipes.add(task)
+            task.add_done_callback(self._pipes.discard)
+
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                    seen: Callable[[str], Any] | None) -> None:
+        try:
+            while chunk := await reader.read(65536):
+                if seen is not None:
+                    for match in self.REQUEST_LINE.finditer(chunk):
+                        seen(f"{match[1].decode()} {match[2].decode()}")
+                writer.write(chunk)
+                await writer.drain()
+        except ConnectionError:
+            pass
+        finally:
+            writer.close()
+
+
+async def test_a_sync_goes_through_the_environments_proxy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    server, kubeconfig = await start_server(tmp_path, must_gather_objects())
+    proxy = ForwardingProxy(server.port)
+    await proxy.start()
+    monkeypatch.setenv("HTTP_PROXY", proxy.url)
+    source = LiveSource(Store(), fast_options(kubeconfig))
+    try:
+        await source.connect()
+        await source.sync_once()
+        assert differences(source.store, server) == []
+    finally:
+        await source.close()
+        await proxy.stop()
+        await server.stop()
+    base = f"http://127.0.0.1:{server.port}/"
+    assert proxy.requests, "nothing went through the proxy"
+    assert all(r.startswith(f"GET {base}") for r in proxy.requests), proxy.requests
+    assert any("/clusterserviceversions?" in r for r in proxy.requests)
+
+
+async def test_no_proxy_keeps_the_sync_direct(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    server, kubeconfig = await start_server(tmp_path, must_gather_objects())
+    proxy = ForwardingProxy(server.port)
+    await proxy.start()
+    monkeypatch.setenv("HTTP_PROXY", proxy.url)
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+    source = LiveSource(Store(), fast_options(kubeconfig))
+    try:
+        await source.connect()
+        await source.sync_once()
+        assert differences(source.store, server) == []
+    finally:
+        await source.close()
+        await proxy.stop()
+        await server.stop()
+    assert proxy.requests == []
+
+
+async def test_requests_do_not_look_the_proxy_up_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """aiohttp looks a trusted environment's proxy up in a worker thread for every request:
+    a thread hop per list page while the loop is busy parsing. The sync makes none."""
+    server, kubeconfig = await start_server(tmp_path, must_gather_objects())
+    hops: list[Any] = []
+    to_thread = asyncio.to_thread
+
+    async def counted(func: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        hops.append(func)
+        return await to_thread(func, *args, **kwargs)
+
+    monkeypatch.setattr(asyncio, "to_thread", counted)
+    source = LiveSource(Store(), fast_options(kubeconfig))
+    try:
+        await source.connect()
+        await source.sync_once()
+    finally:
+        await source.close()
+        await server.stop()
+    assert len(server.requests) > 10
+    assert hops == []
