@@ -224,7 +224,6 @@ class Model:
         self._stale_by_source: dict[NSKey, dict[str, str]] = {}
         self._sub_states: dict[NSKey, SubscriptionState] = {}
         self._findings: dict[Subject, tuple[Finding, ...]] = {}
-        self._last: set[ObjectRef] = set()
         #: Sources whose copy findings are rebuilt when findings are next read: a relist of
         #: many copies then costs one rebuild per source, not one per batch.
         self._pending_copy_findings: set[NSKey] = set()
@@ -288,9 +287,6 @@ class Model:
     def namespaces(self) -> list[str]:
         return self._cached("namespaces", lambda: sorted(self._namespaces))
 
-    def last_changes(self) -> set[ObjectRef]:
-        return set(self._last)
-
     # -- caching ----------------------------------------------------------------------------
     def _cached(self, name: str, build: Callable[[], Any]) -> Any:
         hit = self._cache.get(name)
@@ -328,7 +324,6 @@ class Model:
 
     def _apply(self, changes: list[Change]) -> None:
         with cyclic_gc_paused(keep=True):
-            self._last = set()
             for change in changes:
                 handler = self._handlers.get(change.key.kind)
                 if handler is not None:
@@ -387,7 +382,6 @@ class Model:
             self._links.pop(key, None)
             self._og_states.pop(key, None)
             self._findings.pop(("og", *key), None)
-            self._last.add(ObjectRef("OperatorGroup", *key))
         after = self._og_signature(key)
         if before != after:
             candidates = self._intersecting_candidates(before)
@@ -478,7 +472,6 @@ class Model:
                 # A copy's status or metadata changed: only its own stale reason can change.
                 self._copies[self._copy_source[key]][key[0]] = change.new
                 self._d_copies.add(key)
-                self._last.add(ObjectRef("ClusterServiceVersion", *key))
                 return
         if change.old is not None:
             if old_copy:
@@ -498,7 +491,6 @@ class Model:
         self._d_sources.add(key)
         self._mark_namespace_csv_change(key)
         self._mark_csvs_of(key[0])
-        self._last.add(ObjectRef("ClusterServiceVersion", *key))
 
     def _add_csv(self, key: NSKey, new: Obj, old: Obj | None) -> None:
         self._csvs.setdefault(key[0], {})[key[1]] = new
@@ -537,7 +529,6 @@ class Model:
             self._d_source_findings.add(source)
         self._d_sources.add(source)
         self._d_held.setdefault(source, set()).add(key[0])
-        self._last.add(ObjectRef("ClusterServiceVersion", *key))
 
     def _add_copy(self, key: NSKey, copy: Obj) -> None:
         source = copy_source(copy)
@@ -557,7 +548,6 @@ class Model:
         if change.new is None:
             self._subs.get(key[0], {}).pop(key[1], None)
             self._sub_states.pop(key, None)
-            self._last.add(ObjectRef("Subscription", *key))
         else:
             self._subs.setdefault(key[0], {})[key[1]] = change.new
         self._d_sub_ns.add(key[0])
@@ -686,10 +676,8 @@ class Model:
         self._findings[("csv", *key)] = evaluation.findings
         if old is None or old.source != evaluation.source:
             self._d_sources.add(key)
-        if old is None or old.state != evaluation.state:
-            if old is None or old.group_facts != evaluation.group_facts:
-                self._pending_og_states |= {(key[0], n) for n in self._ogs.get(key[0], {})}
-            self._last.add(ObjectRef("ClusterServiceVersion", *key))
+        if old is None or old.group_facts != evaluation.group_facts:
+            self._pending_og_states |= {(key[0], n) for n in self._ogs.get(key[0], {})}
 
     def _evaluate_csv(self, key: NSKey, csv: Obj) -> _CSVEval:
         """§4 and §6 for one CSV, then where it is copied (§8)."""
@@ -936,7 +924,6 @@ class Model:
         self._findings[("og", *key)] = tuple(found)
         if self._og_states.get(key) != state:
             self._og_states[key] = state
-            self._last.add(ObjectRef("OperatorGroup", *key))
 
     def _recompute_source(self, source: NSKey) -> bool:
         """A source CSV's copy context changed or its copies came and went; says whether what
@@ -1019,7 +1006,6 @@ class Model:
         if not by_source:
             self._stale_by_source.pop(source, None)
         touched.add(source)
-        self._last.add(ObjectRef("ClusterServiceVersion", *key))
 
     def _recompute_source_findings(self, source: NSKey) -> None:
         found: list[Finding] = []
@@ -1056,7 +1042,6 @@ class Model:
             state = subscription_state(sub, approval, self._plan, upgrade)
             if self._sub_states.get((namespace, name)) != state:
                 self._sub_states[(namespace, name)] = state
-                self._last.add(ObjectRef("Subscription", namespace, name))
             if len(groups) != 1:
                 found.append(F.subscription_stalled(namespace, name, groups))
             if state.approval == "Automatic" and manual:
