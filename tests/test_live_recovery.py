@@ -192,3 +192,28 @@ async def test_namespaces_are_fetched_one_by_one_when_listing_them_is_forbidden(
     finally:
         await stop_source(source, task)
         await server.stop()
+
+
+async def test_many_namespaces_each_keep_their_watches(tmp_path: Path) -> None:
+    """A --namespace session holds one watch per namespaced stream and namespace: with 20
+    namespaces that is over 140 open watches, more than kubernetes-asyncio's default
+    connection pool (100). Every one of them stays open and delivers."""
+    wanted = [f"tenant-{i:02d}" for i in range(20)]
+    objs = [{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}} for ns in wanted]
+    server, kubeconfig = await start_server(tmp_path, objs)
+    store = Store()
+    source, task = await started_source(store, fast_options(kubeconfig, namespaces=wanted))
+    try:
+        streams = source.status.streams
+        await wait_until(lambda: len(streams) > 140 and all(
+            s.state == "live" for n, s in streams.items() if n != "PackageManifest"
+        ), what="every stream live")
+        await wait_until(lambda: server.open_watches >= 140, what="every watch open")
+        for ns in (wanted[0], wanted[-1]):
+            server.state.create({
+                "apiVersion": "operators.coreos.com/v1", "kind": "OperatorGroup",
+                "metadata": {"name": "late", "namespace": ns}, "spec": {}})
+        await wait_until(lambda: store.count("OperatorGroup") == 2, what="both groups seen")
+    finally:
+        await stop_source(source, task)
+        await server.stop()

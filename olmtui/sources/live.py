@@ -99,6 +99,11 @@ class LiveSource:
 
     @staticmethod
     def _client(cluster: ClusterConfig) -> ApiClient:
+        # Each open watch holds a connection of its own (HTTP/1.1), one per stream and
+        # namespace: a --namespace session over 14 namespaces already outnumbers the
+        # library's default pool of 100, and the streams beyond it would wait forever.
+        # The streams bound the connections anyway, so the pool is not limited.
+        cluster.configuration.connection_pool_maxsize = 0
         client = ApiClient(cluster.configuration)
         client.user_agent = "olmtui"
         # The session kubernetes-asyncio makes trusts the environment, and aiohttp then
