@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from kubernetes_asyncio.client import Configuration
 from test_live_support import differences, fast_options, must_gather_objects, start_server
 
@@ -18,6 +19,9 @@ from olmtui.sources.live_config import proxy_from_environment
 from olmtui.store import Store
 
 PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY")
+#: A name no resolver knows: only the proxy, which forwards everything to the loopback
+#: server, can reach it.
+PROXIED_HOST = "cluster.olmtui-test.invalid"
 
 
 @pytest.fixture(autouse=True)
@@ -42,9 +46,20 @@ def test_the_proxy_for_the_servers_scheme_is_taken(monkeypatch: pytest.MonkeyPat
     proxy_from_environment(secure)
     assert secure.proxy == "http://proxy.example:3128"
     assert secure.proxy_headers is None
-    plain = configuration_for("http://127.0.0.1:8001")
+    plain = configuration_for("http://api.cluster.example:8001")
     proxy_from_environment(plain)
     assert plain.proxy == "http://plain.example:8080"
+
+
+@pytest.mark.parametrize("host", ["http://localhost:8001", "http://127.0.0.1:8001",
+                                  "https://127.3.4.5:6443", "https://[::1]:6443"])
+def test_loopback_servers_are_never_proxied(host: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As in kubectl (Go's httpproxy): ``olmtui demo`` and port-forwards stay direct."""
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.example:3128")
+    monkeypatch.setenv("HTTP_PROXY", "http://proxy.example:3128")
+    configuration = configuration_for(host)
+    proxy_from_environment(configuration)
+    assert configuration.proxy is None
 
 
 def test_no_proxy_exempts_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -123,10 +138,20 @@ class ForwardingProxy:
             writer.close()
 
 
+def behind_a_name(kubeconfig: Path, port: int) -> Path:
+    """The kubeconfig with the server called by a name only the proxy can reach (loopback
+    addresses are never proxied)."""
+    doc = yaml.safe_load(kubeconfig.read_text())
+    doc["clusters"][0]["cluster"]["server"] = f"http://{PROXIED_HOST}:{port}"
+    kubeconfig.write_text(yaml.safe_dump(doc))
+    return kubeconfig
+
+
 async def test_a_sync_goes_through_the_environments_proxy(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     server, kubeconfig = await start_server(tmp_path, must_gather_objects())
+    kubeconfig = behind_a_name(kubeconfig, server.port)
     proxy = ForwardingProxy(server.port)
     await proxy.start()
     monkeypatch.setenv("HTTP_PROXY", proxy.url)
@@ -139,20 +164,19 @@ async def test_a_sync_goes_through_the_environments_proxy(
         await source.close()
         await proxy.stop()
         await server.stop()
-    base = f"http://127.0.0.1:{server.port}/"
+    base = f"http://{PROXIED_HOST}:{server.port}/"
     assert proxy.requests, "nothing went through the proxy"
     assert all(r.startswith(f"GET {base}") for r in proxy.requests), proxy.requests
     assert any("/clusterserviceversions?" in r for r in proxy.requests)
 
 
-async def test_no_proxy_keeps_the_sync_direct(
+async def test_a_loopback_server_is_reached_directly(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     server, kubeconfig = await start_server(tmp_path, must_gather_objects())
     proxy = ForwardingProxy(server.port)
     await proxy.start()
     monkeypatch.setenv("HTTP_PROXY", proxy.url)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
     source = LiveSource(Store(), fast_options(kubeconfig))
     try:
         await source.connect()

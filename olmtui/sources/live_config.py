@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import os
 from dataclasses import dataclass
@@ -92,18 +93,31 @@ async def load_cluster_config(kubeconfig: str | None, context: str | None) -> Cl
 def proxy_from_environment(configuration: Configuration) -> None:
     """Resolve the proxy for the cluster once, as kubectl does: the cluster's ``proxy-url``
     if the kubeconfig has one, else ``HTTPS_PROXY``/``HTTP_PROXY`` for the server's scheme
-    unless ``NO_PROXY`` exempts its host (credentials in the proxy's URL become a
-    ``Proxy-Authorization`` header). The HTTP session then never consults the environment
-    per request (see ``LiveSource._client``)."""
+    unless ``NO_PROXY`` exempts its host or the host is ``localhost`` or a loopback address
+    (credentials in the proxy's URL become a ``Proxy-Authorization`` header). The HTTP
+    session then never consults the environment per request (see ``LiveSource._client``)."""
     if configuration.proxy:
         return
+    url = URL(configuration.host)
+    if _is_loopback(url.host or ""):
+        return
     try:
-        proxy, auth = get_env_proxy_for_url(URL(configuration.host))
+        proxy, auth = get_env_proxy_for_url(url)
     except LookupError:
         return
     configuration.proxy = str(proxy)
     if auth is not None:
         configuration.proxy_headers = {"Proxy-Authorization": auth.encode()}
+
+
+def _is_loopback(host: str) -> bool:
+    """Hosts kubectl never sends through a proxy."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _contexts(joined: str, shown: str) -> tuple[list[str], str]:
