@@ -105,20 +105,23 @@ INFERRED_ANNOTATION = "olmtui.dev/inferred"
 
 #: One intersecting group as another group sees it: where they meet, and what it claims.
 _Entry = tuple[Intersection, APISet]
+#: An intersecting group's claim on an API: the group, and where the two groups meet.
+_Claim = tuple[str, tuple[str, ...]]
 
 
 @dataclass(slots=True)
 class _Links:
     """A group's view of the others (R-API-4): who intersects it, where, and which APIs the
-    intersecting groups claim (API -> {group: (group ref, namespaces)}).
+    intersecting groups claim (API -> the claims on it, each (group ref, namespaces), sorted).
 
     Kept patchable: when one other group changes only its entry is replaced, so a change to
-    one group costs O(groups it meets), not O(groups²).
+    one group costs O(groups it meets), not O(groups²). Every group meets a global group,
+    so every group holds its claims: the APIs one group alone claims share one tuple.
     """
 
     entries: dict[NSKey, _Entry] = field(default_factory=dict)
     order: list[NSKey] = field(default_factory=list)
-    claims: dict[str, dict[NSKey, tuple[str, tuple[str, ...]]]] = field(default_factory=dict)
+    claims: dict[str, tuple[_Claim, ...]] = field(default_factory=dict)
     _intersecting: tuple[Intersection, ...] | None = None
 
     @property
@@ -137,17 +140,21 @@ class _Links:
         self._intersecting = None
         if old is not None:
             self.order.pop(bisect_left(self.order, other))
+            gone = old[0].operator_group
             for api in old[1]:
-                held = self.claims[api]
-                del held[other]
-                if not held:
+                rest = tuple(c for c in self.claims[api] if c[0] != gone)
+                if rest:
+                    self.claims[api] = rest
+                else:
                     del self.claims[api]
         if entry is not None:
             self.entries[other] = entry
             insort(self.order, other)
             claim = (entry[0].operator_group, entry[0].namespaces)
+            alone = (claim,)
             for api in entry[1]:
-                self.claims.setdefault(api, {})[other] = claim
+                held = self.claims.get(api)
+                self.claims[api] = alone if held is None else tuple(sorted((*held, claim)))
         return (old[1] if old else frozenset()) | (entry[1] if entry else frozenset())
 
 
@@ -794,7 +801,7 @@ class Model:
         """§15.1: per intersecting group, the CSV's APIs it claims and where both reach."""
         by_group: dict[str, tuple[list[str], tuple[str, ...]]] = {}
         for api in provided:
-            for group, namespaces in links.claims.get(api, {}).values():
+            for group, namespaces in links.claims.get(api, ()):
                 by_group.setdefault(group, ([], namespaces))[0].append(api)
         return tuple(
             Conflict(group, api_list(apis), namespaces)
