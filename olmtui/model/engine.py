@@ -183,6 +183,10 @@ def _labels(obj: Obj) -> dict[str, str]:
     return _meta(obj).get("labels") or {}
 
 
+def _replaces(csv: Obj) -> str | None:
+    return (csv.get("spec") or {}).get("replaces")
+
+
 def _sorted_ns(names: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(names))
 
@@ -200,6 +204,9 @@ class Model:
         self._active: set[str] = set()
         self._ogs: dict[str, dict[str, Obj]] = {}
         self._csvs: dict[str, dict[str, Obj]] = {}
+        #: The CRDs each non-copied CSV owns (R-CSV-O), made once per version of the CSV:
+        #: its siblings' evaluations read them all.
+        self._owned: dict[NSKey, frozenset[str]] = {}
         self._subs: dict[str, dict[str, Obj]] = {}
         self._copies: dict[NSKey, dict[str, Obj]] = {}
         self._copy_source: dict[NSKey, NSKey] = {}
@@ -493,6 +500,7 @@ class Model:
 
     def _remove_csv(self, key: NSKey, old: Obj) -> None:
         self._csvs.get(key[0], {}).pop(key[1], None)
+        self._owned.pop(key, None)
         self._csv_evals.pop(key, None)
         self._findings.pop(("csv", *key), None)
         self._d_sources.add(key)
@@ -504,13 +512,13 @@ class Model:
         self._d_csvs.add(key)
         # A changed member reaches its groups through its evaluation (_recompute_csv).
         self._mark_namespace_csv_change(key, membership=old is None)
-        if old is None or self._sibling_facts(old) != self._sibling_facts(new):
+        # What the other CSVs of the namespace read from this one: the CRDs it owns (R-CSV-O)
+        # and the CSV it replaces (R-CSV-F 1).
+        owned = owned_crd_names(new)
+        if (old is None or self._owned.get(key) != owned
+                or _replaces(old) != _replaces(new)):
             self._mark_csvs_of(key[0])
-
-    @staticmethod
-    def _sibling_facts(csv: Obj) -> tuple[Any, ...]:
-        """What other CSVs of the namespace read from this one (R-CSV-O, R-CSV-F 1)."""
-        return owned_crd_names(csv), (csv.get("spec") or {}).get("replaces")
+        self._owned[key] = owned
 
     def _mark_namespace_csv_change(self, key: NSKey, *, membership: bool = True) -> None:
         if membership:
@@ -707,7 +715,7 @@ class Model:
         conflicts: tuple[Conflict, ...] = ()
         static = og is not None and is_static(og)
         siblings = self._csvs.get(namespace, {})
-        replaces = {n: (c.get("spec") or {}).get("replaces") for n, c in siblings.items()}
+        replaces = {n: _replaces(c) for n, c in siblings.items()}
         if check.proceed and og is not None and og_key is not None:
             links = self._links.get(og_key) or _Links()
             raw, group_apis = group_provided_apis(og)
@@ -733,7 +741,9 @@ class Model:
                                                     step.new_annotation))
             if verdict is None and step.proceeds:
                 verdict = recovery_verdict(csv, og, replaced_by(name, replaces))
-                owners = self._owner_conflicts(name, siblings, replaces)
+                owners = crd_owner_conflicts(
+                    name, {n: self._owned[(namespace, n)] for n in siblings}, replaces
+                )
                 if verdict is None and owners and phase == "Pending":
                     verdict = OWNER_CONFLICT
                     found.append(F.owner_conflict(namespace, name, owners, False))
@@ -807,13 +817,6 @@ class Model:
             Conflict(group, api_list(apis), namespaces)
             for group, (apis, namespaces) in sorted(by_group.items())
         )
-
-    @staticmethod
-    def _owner_conflicts(
-        name: str, siblings: dict[str, Obj], replaces: dict[str, str | None]
-    ) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        owned = {n: owned_crd_names(c) for n, c in siblings.items()}
-        return crd_owner_conflicts(name, owned, replaces)
 
     def _copy_source_for(
         self, key: NSKey, csv: Obj, og_key: NSKey | None, og: Obj | None,
