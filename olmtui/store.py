@@ -76,12 +76,22 @@ class Unreadable:
     """A kind the source may not read (RBAC said 403): its cached objects, if any, are the
     last ones seen, and its absence proves nothing. ``resource`` is the plural the API
     uses; ``since`` is when access was lost (epoch seconds); ``recheck`` is how often the
-    source asks again (seconds), ``None`` when it does not (a one-shot read)."""
+    source asks again (seconds), ``None`` when it does not (a one-shot read);
+    ``namespaces`` are where it may not be read when that is only some namespaces (a
+    ``--namespace`` session), ``None`` when it is everywhere."""
 
     resource: str
     reason: str
     since: float
     recheck: float | None = None
+    namespaces: tuple[str, ...] | None = None
+
+    @property
+    def scope(self) -> str:
+        """What cannot be read, as a user says it: ``subscriptions in team-a, team-b``."""
+        if self.namespaces is None:
+            return self.resource
+        return f"{self.resource} in {', '.join(self.namespaces)}"
 
 
 def is_copied_csv(obj: Obj) -> bool:
@@ -228,7 +238,7 @@ def _unchanged(old: Obj, new: Obj) -> bool:
 
 def _access_obj(kind: str, unreadable: Unreadable) -> Obj:
     return {"kind": ACCESS, "metadata": {"name": kind},
-            "status": {"resource": unreadable.resource, "reason": unreadable.reason}}
+            "status": {"resource": unreadable.scope, "reason": unreadable.reason}}
 
 
 class Store:

@@ -14,6 +14,7 @@ from olmtui.model.engine import Model
 from olmtui.sources.live_options import LiveOptions
 from olmtui.store import Store, Unreadable
 from olmtui.ui.app import OlmApp
+from olmtui.ui.derived import all_findings
 from olmtui.ui.screens.overview import metrics_text
 from olmtui.ui.session import Session
 from olmtui.ui.session_builders import live_session
@@ -105,3 +106,38 @@ async def test_r_mem_1_verdict_from_unreadable_groups_shows_as_unknown():
         verdicts = {row.cells[5].plain for row in app.screen.query_one("#table").shown_rows}
         assert "? (no access)" in verdicts
         assert not any("NoOperatorGroup" in v for v in verdicts)
+
+
+async def test_a_namespace_without_access_is_named_and_the_others_stay_live(tmp_path):
+    """--namespace a --namespace b, CSVs forbidden in b only: the header, the CSV view's
+    notice and the LiveNoAccess finding name b; a's CSVs are listed and stay live."""
+    server = LoopbackAPIServer(bookmark_interval=0.2)
+    server.state.load(must_gather_objects(), skip_unknown=True)
+    server.forbid("clusterserviceversions", "openshift-monitoring")
+    thread = run_in_thread(server)
+    try:
+        options = LiveOptions(kubeconfig=str(server.write_kubeconfig(tmp_path / "kubeconfig")),
+                              namespaces=["cfe-test-namespace", "openshift-monitoring"],
+                              read_timeout=5, backoff_initial=0.02, backoff_max=0.2,
+                              forbidden_recheck=0.5)
+        session = await asyncio.to_thread(live_session, options)
+        app = OlmApp(session, initial_view="csvs")
+        async with app.run_test(size=(200, 40)) as pilot:
+            await _until(pilot, lambda: session.status().state == "live, partial", "settled")
+            unreadable = session.store.unreadable[CSV]
+            assert unreadable.namespaces == ("openshift-monitoring",)
+            header = header_text(session, "Operators (CSVs)", 200).plain
+            assert ("no access: clusterserviceversions in openshift-monitoring "
+                    "(re-checked every 0.5 s)") in header
+            table = app.screen.query_one("#table")
+            notice = app.screen.query_one("#access-notice")
+            await _until(pilot, lambda: table.row_count > 0 and notice.display, "rows + notice")
+            assert {str(row.cells[0]) for row in table.shown_rows} == {"cfe-test-namespace"}
+            shown = str(notice.render())
+            assert "no access to clusterserviceversions in openshift-monitoring since" in shown
+            assert "rows in openshift-monitoring, if any, are the last seen" in shown
+            warning = next(f for f in all_findings(session) if f.code == "LiveNoAccess")
+            assert "in openshift-monitoring" in warning.message
+            assert "leave openshift-monitoring out of --namespace" in warning.message
+    finally:
+        thread.stop()

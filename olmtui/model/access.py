@@ -73,14 +73,18 @@ def no_access_findings(unreadable: Mapping[str, Unreadable]) -> list[Finding]:
     for kind, why in sorted(unreadable.items()):
         recheck = (f" olmtui asks again every {minutes(why.recheck)}."
                    if why.recheck is not None else "")
+        there, advice = "", "or pass --namespace for the namespaces you may read."
+        if why.namespaces is not None:
+            names = ", ".join(why.namespaces)
+            there, advice = f" in {names}", f"or leave {names} out of --namespace."
         left_out = sorted(ABSENCE_CODES.get(kind, ()))
         dropped = (f" Findings that would rest on their absence ({', '.join(left_out)}) are "
                    "left out." if left_out else "")
         out.append(Finding(
-            "warning", NO_ACCESS, kind, "", why.resource,
-            f"no access to {why.resource} (RBAC): {why.reason}. Any {kind} objects shown are "
-            f"the last ones seen, and none shown does not mean none exist.{dropped}{recheck} "
-            "Ask for list/watch access, or pass --namespace for the namespaces you may read.",
+            "warning", NO_ACCESS, kind, "", why.scope,
+            f"no access to {why.scope} (RBAC): {why.reason}. Any {kind} objects shown{there} "
+            f"are the last ones seen, and none shown does not mean none exist.{dropped}{recheck} "
+            f"Ask for list/watch access, {advice}",
         ))
     return out
 

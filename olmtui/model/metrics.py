@@ -117,7 +117,7 @@ def seed_metrics(store: Store, model: MetricsModel, upgrade_count: int | None = 
     ))
     watched = upgrade_count is not None
     unknown = {
-        metric: f"no access to {store.unreadable[kind].resource} (RBAC): unknown, not 0"
+        metric: f"no access to {store.unreadable[kind].scope} (RBAC): unknown, not 0"
         for metric, kind in METRIC_KINDS.items() if kind in store.unreadable
     }
 

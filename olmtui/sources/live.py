@@ -135,7 +135,7 @@ class LiveSource:
                 informer = Informer(spec, version, ns, requester, self.store, self.status,
                                     self.options, on_added=hook)
                 self._informers.append(informer)
-                self._access.track(informer.name, spec.resource.kind, spec.resource.plural)
+                self._access.track(informer.name, spec.resource.kind, spec.resource.plural, ns)
         if self.options.namespaces:
             self._namespace_reader = NamespaceReader(
                 full, self.options.namespaces, self.store, self.status, self.options

@@ -18,11 +18,13 @@ def recheck_text(unreadable: Unreadable) -> str:
 
 def empty_text(unreadable: Unreadable) -> str:
     """What an empty view of an unreadable kind says instead of its usual empty text."""
-    return f"no access to {unreadable.resource} (RBAC): {recheck_text(unreadable)}"
+    return f"no access to {unreadable.scope} (RBAC): {recheck_text(unreadable)}"
 
 
 def stale_text(unreadable: Unreadable) -> str:
     """The banner over rows read before access was lost."""
     since = time.strftime("%H:%M", time.localtime(unreadable.since))
-    return (f"no access to {unreadable.resource} since {since} (RBAC) — showing the last "
-            f"data seen; {recheck_text(unreadable)}")
+    shown = ("showing the last data seen" if unreadable.namespaces is None else
+             f"rows in {', '.join(unreadable.namespaces)}, if any, are the last seen")
+    return (f"no access to {unreadable.scope} since {since} (RBAC) — {shown}; "
+            f"{recheck_text(unreadable)}")

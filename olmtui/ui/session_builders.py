@@ -78,7 +78,7 @@ def live_session(options: LiveOptions, catalog_specs: Sequence[str] = ()) -> Ses
             state = "syncing" if not settled else "live, partial" if unreadable else "live"
         else:
             state = "reconnecting" if live.reconnecting_since else "unavailable"
-        no_access = tuple(sorted(u.resource for u in unreadable.values()))
+        no_access = tuple(sorted(u.scope for u in unreadable.values()))
         age = None if live.last_event is None else max(time.time() - live.last_event, 0.0)
         return ConnectionState(state, "", age, no_access, options.forbidden_recheck)
 
