@@ -87,3 +87,23 @@ def test_change_log_tells_access_lost_and_given_back():
     assert [(e.what, e.ref.kind, e.severity) for e in entries] == [
         ("no access", "Subscription", "warning"), ("access back", "Subscription", "info")]
     assert "no access to subscriptions (RBAC): 403 Forbidden" in entries[0].message
+
+
+def test_groups_unreadable_in_one_namespace_leave_the_others_findings():
+    """A --namespace session forbidden to read OperatorGroups in one namespace: R-MEM-1 and
+    R-SUB-9 rest on the groups of their own namespace and stay elsewhere; the copy findings
+    (R-COPY-2 follows every group's targets) fall everywhere."""
+    store = _azure("OperatorGroup")
+    blind = _findings(store, None)
+    lonely = sorted({f.namespace for f in blind if f.code == "NoOperatorGroup"})
+    assert len(lonely) >= 2
+    hidden = lonely[0]
+    told = _findings(store, {"OperatorGroup": Unreadable("operatorgroups", "403", 0.0,
+                                                         namespaces=(hidden,))})
+    still = {f.namespace for f in told if f.code == "NoOperatorGroup"}
+    assert still == set(lonely[1:])
+    elsewhere = {"StaleCopiedCSV", "NamespaceLabelDrift"}
+    assert elsewhere <= {f.code for f in blind}
+    assert not elsewhere & {f.code for f in told}
+    warning = next(f for f in told if f.code == "LiveNoAccess")
+    assert f"no access to operatorgroups in {hidden} (RBAC)" in warning.message

@@ -53,18 +53,36 @@ ABSENCE_CODES: dict[str, frozenset[str]] = {
 _OBSERVED_SEVERITY = {"InstallPlanMissing": "error"}
 
 
-def unreliable_codes(unreadable: Iterable[str]) -> frozenset[str]:
-    """The codes that cannot be trusted while the given kinds are unreadable."""
-    return frozenset(code for kind in unreadable for code in ABSENCE_CODES.get(kind, ()))
+#: Codes resting only on the absence of objects in the finding's own namespace: the group
+#: of a namespace (R-MEM-1, R-SUB-9), the CSVs backing its group's claims (R-API-6/8), the
+#: plan its Subscription names (§12). A kind unreadable in some namespaces only (a
+#: ``--namespace`` session) leaves them standing elsewhere; the other codes rest on objects
+#: of other namespaces too (copies, catalogs, every installed operator) and fall everywhere.
+LOCAL_CODES = frozenset({
+    "NoOperatorGroup", "SubscriptionStalled", "StaleProvidedAPIs", "StaticProvidedAPIs",
+    "InstallPlanMissing",
+})
 
 
-def readable_findings(findings: Iterable[Finding], unreadable: Iterable[str]) -> list[Finding]:
+def is_unreliable(code: str, namespace: str, unreadable: Mapping[str, Unreadable]) -> bool:
+    """Whether a finding (or verdict) ``code`` about ``namespace`` rests on the absence of
+    objects the source may not read."""
+    for kind, why in unreadable.items():
+        if code in ABSENCE_CODES.get(kind, ()) and (
+            why.namespaces is None or code not in LOCAL_CODES or namespace in why.namespaces
+        ):
+            return True
+    return False
+
+
+def readable_findings(findings: Iterable[Finding], unreadable: Mapping[str, Unreadable]
+                      ) -> list[Finding]:
     """``findings`` without those that rest on the absence of an unreadable kind."""
-    codes = unreliable_codes(unreadable)
-    if not codes:
+    if not unreadable:
         return list(findings)
     return [f for f in findings
-            if f.code not in codes or _OBSERVED_SEVERITY.get(f.code) == f.severity]
+            if not is_unreliable(f.code, f.namespace, unreadable)
+            or _OBSERVED_SEVERITY.get(f.code) == f.severity]
 
 
 def no_access_findings(unreadable: Mapping[str, Unreadable]) -> list[Finding]:

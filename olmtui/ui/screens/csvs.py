@@ -4,14 +4,15 @@ shows them as rows (the virtual table holds a hundred thousand)."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.binding import Binding
 
-from olmtui.model.access import unreliable_codes
+from olmtui.model.access import is_unreliable
 from olmtui.model.types import CSVState, ObjectRef
+from olmtui.store import Unreadable
 from olmtui.ui import derived
 from olmtui.ui.formatting import line, names, phase, section
 from olmtui.ui.screens.base import TableScreen
@@ -22,12 +23,12 @@ from olmtui.ui.widgets.virtual_table import Column, Row
 COPIED = Text("Copied", style="dim")
 
 
-def verdict_text(csv: CSVState, unsure: frozenset[str] = frozenset()) -> Text:
+def verdict_text(csv: CSVState, unreadable: Mapping[str, Unreadable] | None = None) -> Text:
     """What OLM's next sync would write, marked when it differs from the current status;
-    ``?`` when it rests on the absence of a kind the source may not read (``unsure``)."""
+    ``?`` when it rests on the absence of objects the source may not read (``unreadable``)."""
     if csv.verdict is None:
         return Text("-", style="dim")
-    if csv.verdict.reason in unsure:
+    if unreadable and is_unreliable(csv.verdict.reason, csv.namespace, unreadable):
         return Text("? (no access)", style="magenta")
     same = (csv.verdict.phase, csv.verdict.reason) == (csv.phase, csv.reason)
     text = Text(f"{csv.verdict.phase}/{csv.verdict.reason}",
@@ -61,14 +62,14 @@ class CSVsScreen(TableScreen):
 
     def build_rows(self) -> Iterable[Row]:
         model = self.session.model
-        unsure = unreliable_codes(self.session.store.unreadable)
+        unreadable = self.session.store.unreadable
         self._csvs = {(c.namespace, c.name): c for c in model.csvs()}
         rows: list[Row] = []
         for c in model.csvs():
             copies = model.copies_of(c.namespace, c.name)
             rows.append(Row(("csv", c.namespace, c.name), (
                 c.namespace, c.name, c.version or "-", phase(c.phase), c.reason or "-",
-                verdict_text(c, unsure), c.operator_group or "-", str(len(copies)),
+                verdict_text(c, unreadable), c.operator_group or "-", str(len(copies)),
             )))
             if self.show_copies:
                 # every copy row shares the cells after its namespace
@@ -97,7 +98,8 @@ class CSVsScreen(TableScreen):
             line("status", status),
         ]
         if csv.verdict is not None:
-            unsure = csv.verdict.reason in unreliable_codes(self.session.store.unreadable)
+            unsure = is_unreliable(csv.verdict.reason, csv.namespace,
+                                   self.session.store.unreadable)
             parts.append(line("OLM verdict", f"{csv.verdict.phase}/{csv.verdict.reason}: "
                               f"{csv.verdict.message} ({csv.verdict.rule})"
                               + ("; unsure: it rests on objects olmtui may not read"
