@@ -147,11 +147,14 @@ def behind_a_name(kubeconfig: Path, port: int) -> Path:
     return kubeconfig
 
 
-async def test_a_sync_goes_through_the_environments_proxy(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-) -> None:
+async def requests_through_proxy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *,
+                                 named: bool) -> tuple[list[str], int]:
+    """Sync once with ``HTTP_PROXY`` set to a forwarding proxy (the server reached by a name
+    when ``named``, else at its loopback address); the requests the proxy saw, and the
+    server's port."""
     server, kubeconfig = await start_server(tmp_path, must_gather_objects())
-    kubeconfig = behind_a_name(kubeconfig, server.port)
+    if named:
+        kubeconfig = behind_a_name(kubeconfig, server.port)
     proxy = ForwardingProxy(server.port)
     await proxy.start()
     monkeypatch.setenv("HTTP_PROXY", proxy.url)
@@ -164,29 +167,24 @@ async def test_a_sync_goes_through_the_environments_proxy(
         await source.close()
         await proxy.stop()
         await server.stop()
-    base = f"http://{PROXIED_HOST}:{server.port}/"
-    assert proxy.requests, "nothing went through the proxy"
-    assert all(r.startswith(f"GET {base}") for r in proxy.requests), proxy.requests
-    assert any("/clusterserviceversions?" in r for r in proxy.requests)
+    return proxy.requests, server.port
+
+
+async def test_a_sync_goes_through_the_environments_proxy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    requests, port = await requests_through_proxy(tmp_path, monkeypatch, named=True)
+    base = f"http://{PROXIED_HOST}:{port}/"
+    assert requests, "nothing went through the proxy"
+    assert all(r.startswith(f"GET {base}") for r in requests), requests
+    assert any("/clusterserviceversions?" in r for r in requests)
 
 
 async def test_a_loopback_server_is_reached_directly(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    server, kubeconfig = await start_server(tmp_path, must_gather_objects())
-    proxy = ForwardingProxy(server.port)
-    await proxy.start()
-    monkeypatch.setenv("HTTP_PROXY", proxy.url)
-    source = LiveSource(Store(), fast_options(kubeconfig))
-    try:
-        await source.connect()
-        await source.sync_once()
-        assert differences(source.store, server) == []
-    finally:
-        await source.close()
-        await proxy.stop()
-        await server.stop()
-    assert proxy.requests == []
+    requests, _ = await requests_through_proxy(tmp_path, monkeypatch, named=False)
+    assert requests == []
 
 
 async def test_requests_do_not_look_the_proxy_up_again(
