@@ -12,16 +12,13 @@ import sys
 from collections.abc import Sequence
 
 from olmtui import __version__
+from olmtui.errors import UsageError
 from olmtui.report.text_report import safe
 from olmtui.sources.live_args import add_connection_arguments
 
 #: Sub-command modules; each defines ``NAME``, ``HELP``, ``add_arguments(parser)`` and
 #: ``run(args) -> int``.
 COMMAND_MODULES: tuple[str, ...] = ("check", "graph", "snapshot", "replay", "demo")
-
-
-class UsageError(Exception):
-    """A problem with the user's input: printed as one line, exit status 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:

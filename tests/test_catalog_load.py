@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from shared_data import SHARED
 
-from olmtui.cli import UsageError
+from olmtui.errors import UsageError
 from olmtui.sources.catalogs import load_catalog, parse_catalog_spec
 
 CATALOGS = SHARED / "data/catalogs"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from olmtui.cli import UsageError
+from olmtui.errors import UsageError
 from olmtui.sources import live_config
 from olmtui.sources.live_config import keep_credentials_fresh, load_cluster_config
 

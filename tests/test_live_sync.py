@@ -18,7 +18,7 @@ from test_live_support import (
     wait_until,
 )
 
-from olmtui.cli import UsageError
+from olmtui.errors import UsageError
 from olmtui.sources.live import LiveSource
 from olmtui.sources.live_resources import METADATA_LIST_ACCEPT, METADATA_WATCH_ACCEPT
 from olmtui.store import Store

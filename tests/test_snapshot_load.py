@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from olmtui.cli import UsageError
+from olmtui.errors import UsageError
 from olmtui.sources import snapshot
 from olmtui.sources.snapshot import INFERRED_ANNOTATION, LoadResult, load_snapshot
 from olmtui.store import Change, Store

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
-from olmtui.cli import UsageError
+from olmtui.errors import UsageError
 from olmtui.sources.live_options import LiveOptions
 from olmtui.ui.app import OlmApp
 from olmtui.ui.session_builders import live_session

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from importlib.resources import as_file, files
 from typing import TYPE_CHECKING
 
-from olmtui.cli import UsageError
+from olmtui.errors import UsageError
 from olmtui.sources.live_args import add_connection_arguments
 
 if TYPE_CHECKING:

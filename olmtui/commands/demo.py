@@ -16,7 +16,7 @@ import signal
 import sys
 from typing import TYPE_CHECKING, TextIO
 
-from olmtui.cli import UsageError
+from olmtui.errors import UsageError
 
 if TYPE_CHECKING:
     from olmtui.demo.cluster import DemoCluster

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-from olmtui.cli import UsageError
+from olmtui.errors import UsageError
 from olmtui.model.catalog import Catalog, Package
 from olmtui.model.graph_render import channel_view, render_mermaid, render_text
 from olmtui.model.upgrades import subscription_scope

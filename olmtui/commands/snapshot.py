@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-from olmtui.cli import UsageError
+from olmtui.errors import UsageError
 from olmtui.sources.live_args import add_connection_arguments, options_from_args
 from olmtui.store import KINDS, Obj, Store
 

@@ -21,7 +21,7 @@ import os
 import re
 from pathlib import Path
 
-from olmtui.cli import UsageError
+from olmtui.errors import UsageError
 from olmtui.model.catalog import Catalog
 from olmtui.sources.catalog_bundles import annotations_file, load_bundle_dirs
 from olmtui.sources.catalog_fbc import load_fbc

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 
 from kubernetes_asyncio.client import ApiClient
 
-from olmtui.cli import UsageError
+from olmtui.errors import UsageError
 from olmtui.sources.live_access import AccessTracker
 from olmtui.sources.live_config import ClusterConfig, keep_credentials_fresh, load_cluster_config
 from olmtui.sources.live_discovery import Discovery, discover

@@ -3,7 +3,7 @@
 kubernetes-asyncio reads ``KUBECONFIG`` once at import time; olmtui reads it when a source
 connects, so a test or a wrapper script can set it late. Every problem a user can fix (a
 missing file, an unknown context, a kubeconfig that does not parse) becomes one
-:class:`~olmtui.cli.UsageError` line, never a traceback. The kubeconfig is only read, never
+:class:`~olmtui.errors.UsageError` line, never a traceback. The kubeconfig is only read, never
 written back (``persist_config=False``).
 """
 
@@ -23,7 +23,7 @@ from kubernetes_asyncio.client import Configuration
 from kubernetes_asyncio.config.kube_config import KubeConfigLoader, KubeConfigMerger
 from yarl import URL
 
-from olmtui.cli import UsageError
+from olmtui.errors import UsageError
 from olmtui.sources.live_status import one_line
 
 log = logging.getLogger(__name__)

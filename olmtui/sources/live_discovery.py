@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from olmtui.cli import UsageError
+from olmtui.errors import UsageError
 from olmtui.sources.live_http import Requester
 from olmtui.sources.live_resources import OLM_GROUP, Resource
 

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from olmtui.cli import UsageError
+from olmtui.errors import UsageError
 from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.model.engine import INFERRED_ANNOTATION
 from olmtui.model.types import Finding, ObjectRef
