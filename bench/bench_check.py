@@ -78,23 +78,28 @@ def timed(action: Callable[[], Any]) -> tuple[float, Any]:
 def peak_rss_of_check(root: Path) -> tuple[float, float]:
     """Wall time and peak RSS (MB) of ``python -m olmtui check ROOT --output json``."""
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "olmtui", "check", str(root), "--output", "json"],
-                   stdout=subprocess.DEVNULL, check=False)
+    subprocess.run(
+        [sys.executable, "-m", "olmtui", "check", str(root), "--output", "json"],
+        stdout=subprocess.DEVNULL,
+        check=False,
+    )
     elapsed = time.perf_counter() - start
     # ru_maxrss is in KiB on Linux: the largest child waited for so far (the only one).
     return elapsed, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
-def incremental(store: Store, model: Model, copy_key: tuple[str, str],
-                csv_key: tuple[str, str], run: int) -> float:
+def incremental(
+    store: Store, model: Model, copy_key: tuple[str, str], csv_key: tuple[str, str], run: int
+) -> float:
     """CPU seconds for one modified copy and one modified CSV to pass through store and model,
     including rebuilding the lists a reader asks for next. ``run`` varies the change so
     that every call really modifies both objects."""
     copied = copy.deepcopy(store.get("ClusterServiceVersion", *copy_key))
     parent = copy.deepcopy(store.get("ClusterServiceVersion", *csv_key))
     assert copied is not None and parent is not None
-    phase, reason = ("Installing", "InstallWaiting") if run % 2 == 0 else (
-        "Succeeded", "InstallSucceeded")
+    phase, reason = (
+        ("Installing", "InstallWaiting") if run % 2 == 0 else ("Succeeded", "InstallSucceeded")
+    )
     copied["metadata"]["resourceVersion"] = str(100 + run)
     copied["status"]["phase"] = phase
     parent["metadata"]["resourceVersion"] = str(100 + run)
@@ -117,8 +122,10 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="olmtui-bench-") as tmp:
         root = args.keep or Path(tmp)
         generated = generate(root, Sizes())
-        print(f"snapshot: {len(generated.files)} files, {generated.bytes / 1e6:.0f} MB, "
-              f"{generated.csvs} CSVs, {generated.copies} copied CSVs")
+        print(
+            f"snapshot: {len(generated.files)} files, {generated.bytes / 1e6:.0f} MB, "
+            f"{generated.csvs} CSVs, {generated.copies} copied CSVs"
+        )
         for path in generated.files:  # warm the page cache so (a) and (b) read alike
             path.read_bytes()
 
@@ -139,24 +146,31 @@ def main(argv: list[str] | None = None) -> int:
         if profiler:
             profiler.disable()
             profiler.dump_stats(args.profile)
-        print(f"(b) check --output json in-process: {check_s:.2f} s CPU, "
-              f"report {len(text) / 1e6:.1f} MB, {len(store)} objects cached")
+        print(
+            f"(b) check --output json in-process: {check_s:.2f} s CPU, "
+            f"report {len(text) / 1e6:.1f} MB, {len(store)} objects cached"
+        )
         ratio = check_s / parse_s
-        print(f"check/parse ratio: {ratio:.3f} (target <= {RATIO_TARGET}); "
-              f"against the GC-paused parse: {check_s / paused_s:.3f}")
+        print(
+            f"check/parse ratio: {ratio:.3f} (target <= {RATIO_TARGET}); "
+            f"against the GC-paused parse: {check_s / paused_s:.3f}"
+        )
 
         sub_s, rss_mb = peak_rss_of_check(root)
-        print(f"subprocess check: {sub_s:.2f} s wall, peak RSS {rss_mb:.0f} MB "
-              f"(target <= {RSS_TARGET_MB} MB)")
+        print(
+            f"subprocess check: {sub_s:.2f} s wall, peak RSS {rss_mb:.0f} MB "
+            f"(target <= {RSS_TARGET_MB} MB)"
+        )
 
         copy_key = ("app-0001", "global-op-01.v0.9.4")
         single = ("team-0001", "team-op-0001.v0.9.4")
         global_parent = (GLOBAL_NS, "global-op-02.v0.9.4")
         for label, key in (("single-namespace CSV", single), ("AllNamespaces CSV", global_parent)):
-            runs = sorted(incremental(store, model, copy_key, key, run) * 1000
-                          for run in range(11))
-            print(f"incremental (1 copy + 1 {label}): median {runs[5]:.2f} ms CPU, "
-                  f"best {runs[0]:.2f}, worst {runs[-1]:.2f} (target < {INCREMENTAL_TARGET_MS} ms)")
+            runs = sorted(incremental(store, model, copy_key, key, run) * 1000 for run in range(11))
+            print(
+                f"incremental (1 copy + 1 {label}): median {runs[5]:.2f} ms CPU, "
+                f"best {runs[0]:.2f}, worst {runs[-1]:.2f} (target < {INCREMENTAL_TARGET_MS} ms)"
+            )
     return 0
 
 

@@ -62,8 +62,12 @@ STALL_TARGET_MS = 50.0
 def serve(conn: Connection, snapshot: str) -> None:
     """Load the snapshot into a loopback server, send its URL, then obey commands."""
     handle = run_in_thread(LoopbackAPIServer(bookmark_interval=60.0), timeout=600)
-    objs = [d for p in sorted(Path(snapshot).glob("*.yaml"))
-            for d in yaml.load_all(p.read_bytes(), Loader=yaml.CSafeLoader) if d]
+    objs = [
+        d
+        for p in sorted(Path(snapshot).glob("*.yaml"))
+        for d in yaml.load_all(p.read_bytes(), Loader=yaml.CSafeLoader)
+        if d
+    ]
     handle.load(objs, skip_unknown=True)
     conn.send(handle.url)
     while True:
@@ -128,8 +132,9 @@ async def raw_pages(url: str) -> int:
                     params["labelSelector"] = selector
                 if token:
                     params["continue"] = token
-                async with session.get(url + path, params=params,
-                                       headers={"Accept": accept}) as response:
+                async with session.get(
+                    url + path, params=params, headers={"Accept": accept}
+                ) as response:
                     page = json.loads(await response.read())
                 count += len(page.get("items") or [])
                 token = page["metadata"].get("continue") or ""
@@ -140,20 +145,23 @@ async def raw_pages(url: str) -> int:
         for spec in STREAMS:
             resource = spec.resource
             accept = METADATA_LIST_ACCEPT if spec.metadata_only else "application/json"
-            jobs.append(one(resource.path(resource.versions[0]), spec.label_selector, accept,
-                            spec.page_size))
+            jobs.append(
+                one(
+                    resource.path(resource.versions[0]), spec.label_selector, accept, spec.page_size
+                )
+            )
         pm = "/apis/packages.operators.coreos.com/v1/packagemanifests"
         jobs.append(one(pm, "", "application/json", PAGE_SIZE))
         return sum(await asyncio.gather(*jobs))
 
 
-async def olmtui_sync(kubeconfig: Path, profiler: cProfile.Profile | None
-                      ) -> tuple[float, LiveSource, Store, Model]:
+async def olmtui_sync(
+    kubeconfig: Path, profiler: cProfile.Profile | None
+) -> tuple[float, LiveSource, Store, Model]:
     """(b): connect (untimed: config and discovery), then time sync + model reads."""
     store = Store()
     model = Model(store)
-    source = LiveSource(store, LiveOptions(kubeconfig=str(kubeconfig), context=None,
-                                           namespaces=[]))
+    source = LiveSource(store, LiveOptions(kubeconfig=str(kubeconfig), context=None, namespaces=[]))
     await source.connect()
     if profiler:
         profiler.enable()
@@ -194,8 +202,10 @@ async def bench(url: str, kubeconfig: Path, conn: Connection, profile: Path | No
         sync_best = min(sync_best, elapsed)
         if run < 2:
             await source.close()
-    print(f"objects listed: {objects} (cache: {len(store)}, "
-          f"CSVs {store.count('ClusterServiceVersion')})")
+    print(
+        f"objects listed: {objects} (cache: {len(store)}, "
+        f"CSVs {store.count('ClusterServiceVersion')})"
+    )
     print(f"(a) raw aiohttp + json.loads: {raw_best:.2f} s")
     print(f"(b) olmtui sync into cache + model: {sync_best:.2f} s")
     print(f"(b)/(a) = {sync_best / raw_best:.2f} (target <= {RATIO_TARGET})")
@@ -239,22 +249,32 @@ async def bench(url: str, kubeconfig: Path, conn: Connection, profile: Path | No
     await source.close()
     wall, cpu = last - first, cpu_last - cpu_first
     print(f"modifications applied: {seen}/{MODIFICATIONS}")
-    print(f"events/s applied to cache and model, first to last event: {seen / wall:,.0f} "
-          f"(target >= {RATE_TARGET:,})")
-    print(f"CPU of this process per event over that span (parse + cache + model): "
-          f"{cpu / seen * 1e6:,.0f} us ({seen / cpu:,.0f} events per CPU second)")
-    print(f"worst event-loop stall while streaming: {stream_stall:.1f} ms "
-          f"(target < {STALL_TARGET_MS:.0f} ms)")
-    print(f"model after the stream: {len(model.csvs())} CSVs, "
-          f"{model.copied_csvs().present} copies present")
+    print(
+        f"events/s applied to cache and model, first to last event: {seen / wall:,.0f} "
+        f"(target >= {RATE_TARGET:,})"
+    )
+    print(
+        f"CPU of this process per event over that span (parse + cache + model): "
+        f"{cpu / seen * 1e6:,.0f} us ({seen / cpu:,.0f} events per CPU second)"
+    )
+    print(
+        f"worst event-loop stall while streaming: {stream_stall:.1f} ms "
+        f"(target < {STALL_TARGET_MS:.0f} ms)"
+    )
+    print(
+        f"model after the stream: {len(model.csvs())} CSVs, "
+        f"{model.copied_csvs().present} copies present"
+    )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--profile", type=Path,
-                        help="write cProfile files of the last sync and the stream to DIR")
-    parser.add_argument("--keep", type=Path,
-                        help="generate the snapshot into DIR and keep it; reuse it if there")
+    parser.add_argument(
+        "--profile", type=Path, help="write cProfile files of the last sync and the stream to DIR"
+    )
+    parser.add_argument(
+        "--keep", type=Path, help="generate the snapshot into DIR and keep it; reuse it if there"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="olmtui-bench-live-") as tmp:
         snapshot = args.keep or Path(tmp) / "snapshot"
@@ -270,12 +290,20 @@ def main() -> int:
         server.start()
         url = parent.recv()
         kubeconfig = Path(tmp) / "kubeconfig"
-        kubeconfig.write_text(yaml.safe_dump({
-            "apiVersion": "v1", "kind": "Config", "current-context": "bench",
-            "clusters": [{"name": "bench", "cluster": {"server": url}}],
-            "users": [{"name": "bench", "user": {"token": "bench"}}],
-            "contexts": [{"name": "bench", "context": {"cluster": "bench", "user": "bench"}}],
-        }))
+        kubeconfig.write_text(
+            yaml.safe_dump(
+                {
+                    "apiVersion": "v1",
+                    "kind": "Config",
+                    "current-context": "bench",
+                    "clusters": [{"name": "bench", "cluster": {"server": url}}],
+                    "users": [{"name": "bench", "user": {"token": "bench"}}],
+                    "contexts": [
+                        {"name": "bench", "context": {"cluster": "bench", "user": "bench"}}
+                    ],
+                }
+            )
+        )
         try:
             asyncio.run(bench(url, kubeconfig, parent, args.profile))
         finally:

@@ -33,9 +33,15 @@ GLOBAL_NS = "openshift-operators"
 
 
 def _csv(namespace: str, name: str, copied_from: str | None = None) -> dict:
-    meta: dict = {"name": name, "namespace": namespace, "uid": f"{namespace}-{name}",
-                  "annotations": {"olm.operatorGroup": "global-operators",
-                                  "olm.operatorNamespace": GLOBAL_NS}}
+    meta: dict = {
+        "name": name,
+        "namespace": namespace,
+        "uid": f"{namespace}-{name}",
+        "annotations": {
+            "olm.operatorGroup": "global-operators",
+            "olm.operatorNamespace": GLOBAL_NS,
+        },
+    }
     status = {"phase": "Succeeded", "reason": "InstallSucceeded"}
     if copied_from:
         meta["labels"] = {"olm.copiedFrom": copied_from}
@@ -43,14 +49,25 @@ def _csv(namespace: str, name: str, copied_from: str | None = None) -> dict:
     else:
         meta["annotations"]["olm.targetNamespaces"] = ""
     return {
-        "apiVersion": "operators.coreos.com/v1alpha1", "kind": "ClusterServiceVersion",
+        "apiVersion": "operators.coreos.com/v1alpha1",
+        "kind": "ClusterServiceVersion",
         "metadata": meta,
-        "spec": {"version": "1.0.0", "installModes": [
-            {"type": t, "supported": t == "AllNamespaces"}
-            for t in ("OwnNamespace", "SingleNamespace", "MultiNamespace", "AllNamespaces")],
-            "customresourcedefinitions": {"owned": [
-                {"kind": f"Thing{name[-3:]}", "version": "v1",
-                 "name": f"things{name[-3:]}.example.com"}]}},
+        "spec": {
+            "version": "1.0.0",
+            "installModes": [
+                {"type": t, "supported": t == "AllNamespaces"}
+                for t in ("OwnNamespace", "SingleNamespace", "MultiNamespace", "AllNamespaces")
+            ],
+            "customresourcedefinitions": {
+                "owned": [
+                    {
+                        "kind": f"Thing{name[-3:]}",
+                        "version": "v1",
+                        "name": f"things{name[-3:]}.example.com",
+                    }
+                ]
+            },
+        },
         "status": status,
     }
 
@@ -62,9 +79,15 @@ def build_session(namespaces: int, operators: int) -> Session:
         {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": n, "uid": n}}
         for n in (GLOBAL_NS, *names)
     ]
-    objs.append({"apiVersion": "operators.coreos.com/v1", "kind": "OperatorGroup",
-                 "metadata": {"name": "global-operators", "namespace": GLOBAL_NS, "uid": "og"},
-                 "spec": {}, "status": {"namespaces": [""]}})
+    objs.append(
+        {
+            "apiVersion": "operators.coreos.com/v1",
+            "kind": "OperatorGroup",
+            "metadata": {"name": "global-operators", "namespace": GLOBAL_NS, "uid": "og"},
+            "spec": {},
+            "status": {"namespaces": [""]},
+        }
+    )
     operator_names = [f"operator-{i:03d}.v1.0.0" for i in range(operators)]
     objs += [_csv(GLOBAL_NS, op) for op in operator_names]
     objs += [_csv(ns, op, GLOBAL_NS) for op in operator_names for ns in names]
@@ -81,8 +104,9 @@ def p95(values: list[float]) -> float:
 CPU: dict[str, list[float]] = {}
 
 
-async def timed(pilot, keys: tuple[str, ...], runs: int,
-                between: Callable[[], Awaitable[None]] | None = None) -> list[float]:
+async def timed(
+    pilot, keys: tuple[str, ...], runs: int, between: Callable[[], Awaitable[None]] | None = None
+) -> list[float]:
     out = []
     cpu = CPU.setdefault(" ".join(keys), [])
     for _ in range(runs):
@@ -118,8 +142,10 @@ def rss_mb() -> float:
 async def main(namespaces: int, operators: int, runs: int) -> None:
     t0 = time.perf_counter()
     session = build_session(namespaces, operators)
-    print(f"cluster built in memory: {time.perf_counter() - t0:.1f} s, "
-          f"{session.model.copied_csvs().present} copied CSVs")
+    print(
+        f"cluster built in memory: {time.perf_counter() - t0:.1f} s, "
+        f"{session.model.copied_csvs().present} copied CSVs"
+    )
     base = await baseline(runs)
     app = OlmApp(session, initial_view="csv")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -131,8 +157,10 @@ async def main(namespaces: int, operators: int, runs: int) -> None:
         await pilot.pause()
         toggle = (time.perf_counter() - start) * 1000
         table = screen.query_one("#table", VirtualTable)
-        print(f"rows shown: {table.row_count}; toggling copies on took {toggle:.0f} ms "
-              "(builds every row once)")
+        print(
+            f"rows shown: {table.row_count}; toggling copies on took {toggle:.0f} ms "
+            "(builds every row once)"
+        )
         figures = {"scroll a page": await timed(pilot, ("pagedown",), runs)}
 
         async def clear_filter() -> None:
@@ -154,16 +182,24 @@ async def main(namespaces: int, operators: int, runs: int) -> None:
 
         figures["open a detail"] = await timed(pilot, ("enter",), runs, between=close_detail)
         figures["open its YAML"] = await timed(pilot, ("y",), runs, between=close_detail)
-        print(f"baseline keypress on an empty screen: {base:.1f} ms wall, "
-              f"{statistics.median(CPU['x']):.1f} ms CPU (subtracted)")
-        keys = {"scroll a page": "pagedown", "filter (last key)": "7", "open a detail": "enter",
-                "open its YAML": "y"}
+        print(
+            f"baseline keypress on an empty screen: {base:.1f} ms wall, "
+            f"{statistics.median(CPU['x']):.1f} ms CPU (subtracted)"
+        )
+        keys = {
+            "scroll a page": "pagedown",
+            "filter (last key)": "7",
+            "open a detail": "enter",
+            "open its YAML": "y",
+        }
         for name, values in figures.items():
             net = [max(v - base, 0.0) for v in values]
             cpu = [max(v - statistics.median(CPU["x"]), 0.0) for v in CPU[keys[name]]]
-            print(f"{name:>18}: wall median {statistics.median(net):6.1f} ms, "
-                  f"p95 {p95(net):6.1f} ms; CPU p95 {p95(cpu):6.1f} ms "
-                  "(target p95 <= 100 ms)")
+            print(
+                f"{name:>18}: wall median {statistics.median(net):6.1f} ms, "
+                f"p95 {p95(net):6.1f} ms; CPU p95 {p95(cpu):6.1f} ms "
+                "(target p95 <= 100 ms)"
+            )
     print(f"RSS: {rss_mb():.0f} MB (target <= 1536 MB)")
 
 
@@ -171,6 +207,7 @@ def _backspace(pilot) -> Callable[[], Awaitable[None]]:
     async def undo() -> None:
         await pilot.press("backspace")
         await pilot.pause()
+
     return undo
 
 

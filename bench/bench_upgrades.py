@@ -71,8 +71,10 @@ def main() -> None:
 
     load_start = time.perf_counter()
     catalogs: list[Catalog] = [load_catalog(spec) for spec in catalog_specs()]
-    print(f"loaded {len(catalogs)} catalogs in {time.perf_counter() - load_start:.1f} s "
-          "(not timed below)")
+    print(
+        f"loaded {len(catalogs)} catalogs in {time.perf_counter() - load_start:.1f} s "
+        "(not timed below)"
+    )
 
     rows: list[tuple[float, str, str, str, int, int]] = []
     for catalog in catalogs:
@@ -83,8 +85,10 @@ def main() -> None:
                 rows.append((ms, origin, package.name, channel.name, len(channel.entries), hops))
 
     total = sum(r[0] for r in rows)
-    print(f"{len(rows)} channels, {sum(r[4] for r in rows)} entries: {total:.1f} ms in all, "
-          f"{total / len(rows):.2f} ms per channel on average")
+    print(
+        f"{len(rows)} channels, {sum(r[4] for r in rows)} entries: {total:.1f} ms in all, "
+        f"{total / len(rows):.2f} ms per channel on average"
+    )
     shown = sorted(rows, reverse=True) if args.all else sorted(rows, reverse=True)[:10]
     print(f"\n{'ms':>8} {'entries':>7} {'hops':>6}  catalog / package / channel")
     for ms, origin, package, channel, entries, hops in shown:
@@ -94,10 +98,15 @@ def main() -> None:
 
     target = [r for r in rows if r[2] == TARGET_PACKAGE and "operators/" in r[1]]
     target_ms = sum(r[0] for r in target)
-    bundles = sum(len(c.packages[TARGET_PACKAGE].bundles)
-                  for c in catalogs if TARGET_PACKAGE in c.packages and "operators/" in c.origin)
-    print(f"{TARGET_PACKAGE} ({bundles} bundles, {len(target)} channels): {target_ms:.2f} ms, "
-          f"ratio to the {TARGET_MS:.0f} ms target: {target_ms / TARGET_MS:.2f}")
+    bundles = sum(
+        len(c.packages[TARGET_PACKAGE].bundles)
+        for c in catalogs
+        if TARGET_PACKAGE in c.packages and "operators/" in c.origin
+    )
+    print(
+        f"{TARGET_PACKAGE} ({bundles} bundles, {len(target)} channels): {target_ms:.2f} ms, "
+        f"ratio to the {TARGET_MS:.0f} ms target: {target_ms / TARGET_MS:.2f}"
+    )
 
 
 if __name__ == "__main__":

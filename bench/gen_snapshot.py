@@ -29,7 +29,8 @@ import yaml
 REPO = Path(__file__).resolve().parent.parent
 CATALOG = REPO.parent / "shared/data/catalogs/community-operators-prod/operators/etcd"
 GLOBAL_TEMPLATE = (
-    CATALOG / "0.9.4-clusterwide/manifests"
+    CATALOG
+    / "0.9.4-clusterwide/manifests"
     / "etcdoperator.v0.9.4-clusterwide.clusterserviceversion.yaml"
 )
 SINGLE_TEMPLATE = CATALOG / "0.9.4/manifests/etcdoperator.v0.9.4.clusterserviceversion.yaml"
@@ -64,8 +65,13 @@ def _dump(obj: Obj) -> str:
 
 
 def _meta(kind_name: str, name: str, namespace: str | None, **extra: Any) -> Obj:
-    meta: Obj = {"name": name, "uid": _uid(kind_name, namespace or "", name),
-                 "resourceVersion": "1", "creationTimestamp": CREATED, **extra}
+    meta: Obj = {
+        "name": name,
+        "uid": _uid(kind_name, namespace or "", name),
+        "resourceVersion": "1",
+        "creationTimestamp": CREATED,
+        **extra,
+    }
     if namespace is not None:
         meta["namespace"] = namespace
     return meta
@@ -78,8 +84,9 @@ def _apis(csv: Obj) -> list[str]:
     )
 
 
-def _operator_csv(template: Obj, name: str, group: str, namespace: str, og: str,
-                  targets: str) -> Obj:
+def _operator_csv(
+    template: Obj, name: str, group: str, namespace: str, og: str, targets: str
+) -> Obj:
     """The template CSV installed by OLM: renamed, its CRDs moved to ``group``, Succeeded."""
     csv = copy.deepcopy(template)
     spec = csv["spec"]
@@ -88,11 +95,17 @@ def _operator_csv(template: Obj, name: str, group: str, namespace: str, og: str,
     spec["displayName"] = name
     spec.pop("replaces", None)
     annotations = dict(csv["metadata"].get("annotations") or {})
-    annotations.update({"olm.operatorGroup": og, "olm.operatorNamespace": namespace,
-                        "olm.targetNamespaces": targets})
+    annotations.update(
+        {
+            "olm.operatorGroup": og,
+            "olm.operatorNamespace": namespace,
+            "olm.targetNamespaces": targets,
+        }
+    )
     labels = {f"operators.coreos.com/{name}.{namespace}": ""}
-    csv["metadata"] = _meta("csv", f"{name}.v0.9.4", namespace, generation=1,
-                            annotations=annotations, labels=labels)
+    csv["metadata"] = _meta(
+        "csv", f"{name}.v0.9.4", namespace, generation=1, annotations=annotations, labels=labels
+    )
     history = [
         ("Pending", "RequirementsUnknown", "requirements not yet checked"),
         ("InstallReady", "AllRequirementsMet", "all requirements found, attempting install"),
@@ -101,15 +114,29 @@ def _operator_csv(template: Obj, name: str, group: str, namespace: str, og: str,
     ]
     csv["status"] = {
         "conditions": [
-            {"lastTransitionTime": CREATED, "lastUpdateTime": CREATED, "phase": p,
-             "reason": r, "message": m} for p, r, m in history
+            {
+                "lastTransitionTime": CREATED,
+                "lastUpdateTime": CREATED,
+                "phase": p,
+                "reason": r,
+                "message": m,
+            }
+            for p, r, m in history
         ],
-        "lastTransitionTime": CREATED, "lastUpdateTime": CREATED, "phase": "Succeeded",
-        "reason": "InstallSucceeded", "message": "install strategy completed with no errors",
+        "lastTransitionTime": CREATED,
+        "lastUpdateTime": CREATED,
+        "phase": "Succeeded",
+        "reason": "InstallSucceeded",
+        "message": "install strategy completed with no errors",
         "requirementStatus": [
-            {"group": "apiextensions.k8s.io", "kind": "CustomResourceDefinition",
-             "message": "CRD is present and Established condition is true",
-             "name": crd["name"], "status": "Present", "version": "v1"}
+            {
+                "group": "apiextensions.k8s.io",
+                "kind": "CustomResourceDefinition",
+                "message": "CRD is present and Established condition is true",
+                "name": crd["name"],
+                "status": "Present",
+                "version": "v1",
+            }
             for crd in spec["customresourcedefinitions"]["owned"]
         ],
     }
@@ -120,24 +147,30 @@ def _copy_template(csv: Obj) -> str:
     """The copy of ``csv`` as YAML text, with the namespace and uid left as placeholders."""
     copied = copy.deepcopy(csv)
     meta = copied["metadata"]
-    meta["annotations"] = {k: v for k, v in meta["annotations"].items()
-                           if k != "olm.targetNamespaces"}
+    meta["annotations"] = {
+        k: v for k, v in meta["annotations"].items() if k != "olm.targetNamespaces"
+    }
     meta["labels"] = {"olm.copiedFrom": meta["namespace"]}
     meta["namespace"] = "@NAMESPACE@"
     meta["uid"] = "@UID@"
     copied["status"]["reason"] = "Copied"
     copied["status"]["message"] = (
-        f"The operator is running in {csv['metadata']['namespace']} "
-        "but is managing this namespace"
+        f"The operator is running in {csv['metadata']['namespace']} but is managing this namespace"
     )
     return _dump(copied)
 
 
 def _operator_group(namespace: str, name: str, targets: list[str] | None, apis: list[str]) -> Obj:
     return {
-        "apiVersion": "operators.coreos.com/v1", "kind": "OperatorGroup",
-        "metadata": _meta("og", name, namespace, generation=1,
-                          annotations={"olm.providedAPIs": ",".join(sorted(apis))}),
+        "apiVersion": "operators.coreos.com/v1",
+        "kind": "OperatorGroup",
+        "metadata": _meta(
+            "og",
+            name,
+            namespace,
+            generation=1,
+            annotations={"olm.providedAPIs": ",".join(sorted(apis))},
+        ),
         "spec": {} if targets is None else {"targetNamespaces": targets},
         "status": {"lastUpdated": CREATED, "namespaces": targets or [""]},
     }
@@ -145,30 +178,52 @@ def _operator_group(namespace: str, name: str, targets: list[str] | None, apis: 
 
 def _install_plan(namespace: str, name: str, csv: str, approval: str, done: bool) -> Obj:
     return {
-        "apiVersion": "operators.coreos.com/v1alpha1", "kind": "InstallPlan",
+        "apiVersion": "operators.coreos.com/v1alpha1",
+        "kind": "InstallPlan",
         "metadata": _meta("ip", name, namespace, generation=1, generateName="install-"),
-        "spec": {"approval": approval, "approved": done, "clusterServiceVersionNames": [csv],
-                 "generation": 1},
-        "status": {"phase": "Complete" if done else "RequiresApproval", "catalogSources": [],
-                   "bundleLookups": [{"identifier": csv, "replaces": "",
-                                      "path": f"quay.io/example/{csv}:bundle",
-                                      "catalogSourceRef": {"name": "community-operators",
-                                                           "namespace": CATALOG_NS}}]},
+        "spec": {
+            "approval": approval,
+            "approved": done,
+            "clusterServiceVersionNames": [csv],
+            "generation": 1,
+        },
+        "status": {
+            "phase": "Complete" if done else "RequiresApproval",
+            "catalogSources": [],
+            "bundleLookups": [
+                {
+                    "identifier": csv,
+                    "replaces": "",
+                    "path": f"quay.io/example/{csv}:bundle",
+                    "catalogSourceRef": {"name": "community-operators", "namespace": CATALOG_NS},
+                }
+            ],
+        },
     }
 
 
-def _subscription(namespace: str, name: str, csv: str, plan: str, approval: str,
-                  installed: bool) -> Obj:
-    status: Obj = {"currentCSV": csv, "state": "AtLatestKnown" if installed else "UpgradePending",
-                   "installPlanRef": {"kind": "InstallPlan", "name": plan, "namespace": namespace},
-                   "lastUpdated": CREATED}
+def _subscription(
+    namespace: str, name: str, csv: str, plan: str, approval: str, installed: bool
+) -> Obj:
+    status: Obj = {
+        "currentCSV": csv,
+        "state": "AtLatestKnown" if installed else "UpgradePending",
+        "installPlanRef": {"kind": "InstallPlan", "name": plan, "namespace": namespace},
+        "lastUpdated": CREATED,
+    }
     if installed:
         status["installedCSV"] = csv
     return {
-        "apiVersion": "operators.coreos.com/v1alpha1", "kind": "Subscription",
+        "apiVersion": "operators.coreos.com/v1alpha1",
+        "kind": "Subscription",
         "metadata": _meta("sub", name, namespace, generation=1),
-        "spec": {"channel": "alpha", "name": name, "source": "community-operators",
-                 "sourceNamespace": CATALOG_NS, "installPlanApproval": approval},
+        "spec": {
+            "channel": "alpha",
+            "name": name,
+            "source": "community-operators",
+            "sourceNamespace": CATALOG_NS,
+            "installPlanApproval": approval,
+        },
         "status": status,
     }
 
@@ -177,17 +232,27 @@ def _namespace(name: str, groups: list[str]) -> Obj:
     """A Namespace with the uid labels OLM puts on the targets of non-global groups (R-OG-5)."""
     labels = {"kubernetes.io/metadata.name": name}
     labels.update({f"olm.operatorgroup.uid/{_uid('og', name, og)}": "" for og in groups})
-    return {"apiVersion": "v1", "kind": "Namespace",
-            "metadata": _meta("ns", name, None, labels=labels),
-            "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": "Active"}}
+    return {
+        "apiVersion": "v1",
+        "kind": "Namespace",
+        "metadata": _meta("ns", name, None, labels=labels),
+        "spec": {"finalizers": ["kubernetes"]},
+        "status": {"phase": "Active"},
+    }
 
 
 def _catalog_source() -> Obj:
-    return {"apiVersion": "operators.coreos.com/v1alpha1", "kind": "CatalogSource",
-            "metadata": _meta("catsrc", "community-operators", CATALOG_NS),
-            "spec": {"displayName": "Community Operators", "sourceType": "grpc",
-                     "image": "registry.redhat.io/redhat/community-operator-index:v4.20"},
-            "status": {"connectionState": {"lastObservedState": "READY"}}}
+    return {
+        "apiVersion": "operators.coreos.com/v1alpha1",
+        "kind": "CatalogSource",
+        "metadata": _meta("catsrc", "community-operators", CATALOG_NS),
+        "spec": {
+            "displayName": "Community Operators",
+            "sourceType": "grpc",
+            "image": "registry.redhat.io/redhat/community-operator-index:v4.20",
+        },
+        "status": {"connectionState": {"lastObservedState": "READY"}},
+    }
 
 
 def generate(out: Path, sizes: Sizes = Sizes()) -> Generated:
@@ -204,8 +269,14 @@ def generate(out: Path, sizes: Sizes = Sizes()) -> Generated:
     docs[CATALOG_NS].append(_dump(_catalog_source()))
 
     global_csvs = [
-        _operator_csv(global_template, f"global-op-{i:02d}", f"gop{i:02d}.example.com",
-                      GLOBAL_NS, "global-operators", "")
+        _operator_csv(
+            global_template,
+            f"global-op-{i:02d}",
+            f"gop{i:02d}.example.com",
+            GLOBAL_NS,
+            "global-operators",
+            "",
+        )
         for i in range(1, sizes.global_operators + 1)
     ]
     all_apis = [api for csv in global_csvs for api in _apis(csv)]
@@ -215,36 +286,46 @@ def generate(out: Path, sizes: Sizes = Sizes()) -> Generated:
         name = csv["metadata"]["name"]
         package = name.split(".v", 1)[0]
         plan = f"install-{package}"
-        docs[GLOBAL_NS] += [_dump(csv),
-                            _dump(_install_plan(GLOBAL_NS, plan, name, "Automatic", True))]
+        docs[GLOBAL_NS] += [
+            _dump(csv),
+            _dump(_install_plan(GLOBAL_NS, plan, name, "Automatic", True)),
+        ]
         if subs_left > 0:
-            docs[GLOBAL_NS].append(_dump(_subscription(GLOBAL_NS, package, name, plan,
-                                                       "Automatic", True)))
+            docs[GLOBAL_NS].append(
+                _dump(_subscription(GLOBAL_NS, package, name, plan, "Automatic", True))
+            )
             subs_left -= 1
         template = _copy_template(csv)
         for ns in namespaces:
             if ns != GLOBAL_NS:
-                docs[ns].append(template.replace("@NAMESPACE@", ns)
-                                .replace("@UID@", _uid("copy", ns, name)))
+                docs[ns].append(
+                    template.replace("@NAMESPACE@", ns).replace("@UID@", _uid("copy", ns, name))
+                )
 
     for i, team in enumerate(teams, 1):
-        csv = _operator_csv(single_template, f"team-op-{i:04d}", f"sop{i:04d}.example.com",
-                            team, f"{team}-og", team)
+        csv = _operator_csv(
+            single_template, f"team-op-{i:04d}", f"sop{i:04d}.example.com", team, f"{team}-og", team
+        )
         name = csv["metadata"]["name"]
         package = name.split(".v", 1)[0]
-        docs[team] += [_dump(_operator_group(team, f"{team}-og", [team], _apis(csv))), _dump(csv),
-                       _dump(_install_plan(team, f"install-{package}", name, "Automatic", True))]
+        docs[team] += [
+            _dump(_operator_group(team, f"{team}-og", [team], _apis(csv))),
+            _dump(csv),
+            _dump(_install_plan(team, f"install-{package}", name, "Automatic", True)),
+        ]
         if subs_left > 0:
-            docs[team].append(_dump(_subscription(team, package, name, f"install-{package}",
-                                                  "Automatic", True)))
+            docs[team].append(
+                _dump(_subscription(team, package, name, f"install-{package}", "Automatic", True))
+            )
             subs_left -= 1
     for i in range(subs_left):
         team = teams[i % len(teams)]
         package = f"addon-{i:04d}"
         csv = f"{package}.v1.0.0"
-        docs[team] += [_dump(_install_plan(team, f"install-{package}", csv, "Manual", False)),
-                       _dump(_subscription(team, package, csv, f"install-{package}", "Manual",
-                                           False))]
+        docs[team] += [
+            _dump(_install_plan(team, f"install-{package}", csv, "Manual", False)),
+            _dump(_subscription(team, package, csv, f"install-{package}", "Manual", False)),
+        ]
 
     out.mkdir(parents=True, exist_ok=True)
     files, total = [], 0
@@ -266,11 +347,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--single-operators", type=int, default=Sizes.single_operators)
     parser.add_argument("--subscriptions", type=int, default=Sizes.subscriptions)
     args = parser.parse_args(argv)
-    sizes = Sizes(args.namespaces, args.global_operators, args.single_operators,
-                  args.subscriptions)
+    sizes = Sizes(args.namespaces, args.global_operators, args.single_operators, args.subscriptions)
     result = generate(args.out, sizes)
-    print(f"{len(result.files)} files, {result.bytes / 1e6:.1f} MB, {result.csvs} CSVs, "
-          f"{result.copies} copies")
+    print(
+        f"{len(result.files)} files, {result.bytes / 1e6:.1f} MB, {result.csvs} CSVs, "
+        f"{result.copies} copies"
+    )
     return 0
 
 

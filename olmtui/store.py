@@ -237,8 +237,11 @@ def _unchanged(old: Obj, new: Obj) -> bool:
 
 
 def _access_obj(kind: str, unreadable: Unreadable) -> Obj:
-    return {"kind": ACCESS, "metadata": {"name": kind},
-            "status": {"resource": unreadable.scope, "reason": unreadable.reason}}
+    return {
+        "kind": ACCESS,
+        "metadata": {"name": kind},
+        "status": {"resource": unreadable.scope, "reason": unreadable.reason},
+    }
 
 
 class Store:
@@ -306,8 +309,12 @@ class Store:
         return changes
 
     def replace(
-        self, kind: str, objs: Iterable[Obj], namespaces: Iterable[str] | None = None,
-        *, keep: Callable[[Obj], bool] | None = None,
+        self,
+        kind: str,
+        objs: Iterable[Obj],
+        namespaces: Iterable[str] | None = None,
+        *,
+        keep: Callable[[Obj], bool] | None = None,
     ) -> list[Change]:
         """Make the cached objects of ``kind`` equal ``objs`` (a relist), as changes.
 
@@ -352,9 +359,12 @@ class Store:
                 if unreadable == old:
                     return None
             self.unreadable[kind] = unreadable
-            change = Change("ADDED" if old is None else "MODIFIED", Key(ACCESS, "", kind),
-                            None if old is None else _access_obj(kind, old),
-                            _access_obj(kind, unreadable))
+            change = Change(
+                "ADDED" if old is None else "MODIFIED",
+                Key(ACCESS, "", kind),
+                None if old is None else _access_obj(kind, old),
+                _access_obj(kind, unreadable),
+            )
         self._emit([change])
         return change
 

@@ -40,6 +40,7 @@ async def _view(pilot: Pilot, name: str, *keys: str) -> None:
 
 def shots(subscription_filter: str) -> list[tuple[str, Step]]:
     """(file name, how to get there) for every main screen."""
+
     async def graph(pilot: Pilot) -> None:
         await _view(pilot, "subscriptions", "slash", *subscription_filter, "enter")
         await pilot.press("g")
@@ -51,10 +52,14 @@ def shots(subscription_filter: str) -> list[tuple[str, Step]]:
         await pilot.pause(0.5)
 
     simple = [
-        ("overview", "overview"), ("namespaces", "namespaces"),
-        ("operatorgroups", "operatorgroups"), ("csvs", "csvs"),
-        ("subscriptions", "subscriptions"), ("findings", "findings"),
-        ("catalogs", "catalogs"), ("changes", "changes"),
+        ("overview", "overview"),
+        ("namespaces", "namespaces"),
+        ("operatorgroups", "operatorgroups"),
+        ("csvs", "csvs"),
+        ("subscriptions", "subscriptions"),
+        ("findings", "findings"),
+        ("catalogs", "catalogs"),
+        ("changes", "changes"),
     ]
     steps: list[tuple[str, Step]] = [
         (name, lambda pilot, view=view: _view(pilot, view)) for name, view in simple
@@ -83,24 +88,32 @@ async def take(session: Session, subscription_filter: str) -> list[Path]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sample", action="store_true",
-                        help="replay the packaged sample cluster instead of the demo")
+    parser.add_argument(
+        "--sample",
+        action="store_true",
+        help="replay the packaged sample cluster instead of the demo",
+    )
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
     if args.sample:
         from olmtui.ui.session_builders import snapshot_session
 
         sample = str(files("olmtui").joinpath("samples", "cluster.yaml"))
-        written = asyncio.run(take(snapshot_session([sample], label="sample cluster"),
-                                   "etcd"))
+        written = asyncio.run(take(snapshot_session([sample], label="sample cluster"), "etcd"))
     else:
         from olmtui.commands.demo import connection_state
         from olmtui.demo.cluster import DemoCluster
 
         with DemoCluster(QUIET, cycles=1) as cluster:
-            session = Session(cluster.store, cluster.model, "demo", cluster.label,
-                              catalogs=[cluster.catalog], runner=cluster.run,
-                              status=lambda: connection_state(cluster))
+            session = Session(
+                cluster.store,
+                cluster.model,
+                "demo",
+                cluster.label,
+                catalogs=[cluster.catalog],
+                runner=cluster.run,
+                status=lambda: connection_state(cluster),
+            )
             written = asyncio.run(take(session, "keycloak"))
     for path in written:
         print(path)

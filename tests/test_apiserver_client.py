@@ -25,17 +25,18 @@ async def test_list_cluster_custom_object_pages_with_limit_and_continue(tmp_path
             api = client.CustomObjectsApi(api_client)
             pages = [await api.list_cluster_custom_object(*CSV_API, limit=2)]
             while token := pages[-1]["metadata"].get("continue"):
-                pages.append(await api.list_cluster_custom_object(*CSV_API, limit=2,
-                                                                  _continue=token))
+                pages.append(
+                    await api.list_cluster_custom_object(*CSV_API, limit=2, _continue=token)
+                )
         assert [len(p["items"]) for p in pages] == [2, 2, 2, 2, 1]
-        names = [(i["metadata"]["namespace"], i["metadata"]["name"])
-                 for p in pages for i in p["items"]]
-        assert names == [(o["metadata"]["namespace"], o["metadata"]["name"])
-                         for o in server.state.list("csv")]
-        assert {p["metadata"]["resourceVersion"] for p in pages} == {
-            server.state.resource_version}
-        assert any(r.query.get("limit") == "2" and "continue" in r.query
-                   for r in server.requests)
+        names = [
+            (i["metadata"]["namespace"], i["metadata"]["name"]) for p in pages for i in p["items"]
+        ]
+        assert names == [
+            (o["metadata"]["namespace"], o["metadata"]["name"]) for o in server.state.list("csv")
+        ]
+        assert {p["metadata"]["resourceVersion"] for p in pages} == {server.state.resource_version}
+        assert any(r.query.get("limit") == "2" and "continue" in r.query for r in server.requests)
 
 
 async def test_watch_stream_receives_events_after_the_list(tmp_path: Path) -> None:
@@ -43,11 +44,11 @@ async def test_watch_stream_receives_events_after_the_list(tmp_path: Path) -> No
         api_client = await _api(server.write_kubeconfig(tmp_path / "config"))
         async with api_client, watch.Watch() as w:
             api = client.CustomObjectsApi(api_client)
-            listed = await api.list_cluster_custom_object(*CSV_API,
-                                                          label_selector="!olm.copiedFrom")
+            listed = await api.list_cluster_custom_object(
+                *CSV_API, label_selector="!olm.copiedFrom"
+            )
             rv = listed["metadata"]["resourceVersion"]
-            csv = server.state.get("csv", "openshift-operator-lifecycle-manager",
-                                   "packageserver")
+            csv = server.state.get("csv", "openshift-operator-lifecycle-manager", "packageserver")
 
             async def change_later() -> None:
                 await asyncio.sleep(0.1)
@@ -55,9 +56,14 @@ async def test_watch_stream_receives_events_after_the_list(tmp_path: Path) -> No
 
             changer = asyncio.create_task(change_later())
             seen = []
-            async for event in w.stream(api.list_cluster_custom_object, *CSV_API,
-                                        label_selector="!olm.copiedFrom", resource_version=rv,
-                                        allow_watch_bookmarks=True, timeout_seconds=5):
+            async for event in w.stream(
+                api.list_cluster_custom_object,
+                *CSV_API,
+                label_selector="!olm.copiedFrom",
+                resource_version=rv,
+                allow_watch_bookmarks=True,
+                timeout_seconds=5,
+            ):
                 seen.append(event["type"])
                 if event["type"] == "MODIFIED":
                     assert event["object"]["status"]["phase"] == "Failed"
@@ -88,7 +94,8 @@ async def test_watch_from_compacted_version_raises_410(tmp_path: Path) -> None:
         async with api_client, watch.Watch() as w:
             api = client.CustomObjectsApi(api_client)
             with pytest.raises(ApiException) as raised:
-                async for _ in w.stream(api.list_cluster_custom_object, *CSV_API,
-                                        resource_version=rv, timeout_seconds=5):
+                async for _ in w.stream(
+                    api.list_cluster_custom_object, *CSV_API, resource_version=rv, timeout_seconds=5
+                ):
                     pass
         assert raised.value.status == 410

@@ -75,8 +75,7 @@ def test_namespaced_object_needs_a_namespace_and_unknown_kinds_are_refused() -> 
         state.create({"kind": "Subscription", "metadata": {"name": "s"}})
     with pytest.raises(KeyError):
         state.create({"kind": "Deployment", "metadata": {"name": "d", "namespace": "x"}})
-    assert state.load([{"kind": "Deployment", "metadata": {"name": "d"}}],
-                      skip_unknown=True) == 0
+    assert state.load([{"kind": "Deployment", "metadata": {"name": "d"}}], skip_unknown=True) == 0
 
 
 def test_load_expands_lists_and_apply_updates_in_place() -> None:
@@ -93,8 +92,13 @@ def test_load_expands_lists_and_apply_updates_in_place() -> None:
 def test_objects_are_served_at_the_resource_version_of_their_group() -> None:
     """OperatorGroups in dumps may say v1alpha2; the server serves operators.coreos.com/v1."""
     state = ClusterState()
-    og = state.create({"apiVersion": "operators.coreos.com/v1alpha2", "kind": "OperatorGroup",
-                       "metadata": {"name": "og", "namespace": "x"}})
+    og = state.create(
+        {
+            "apiVersion": "operators.coreos.com/v1alpha2",
+            "kind": "OperatorGroup",
+            "metadata": {"name": "og", "namespace": "x"},
+        }
+    )
     assert og["apiVersion"] == "operators.coreos.com/v1"
 
 

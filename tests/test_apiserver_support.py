@@ -47,7 +47,8 @@ def csv_names(objs: list[Obj]) -> list[tuple[str, str]]:
 
 @asynccontextmanager
 async def serving(
-    objs: list[Obj] | None = None, **options: Any,
+    objs: list[Obj] | None = None,
+    **options: Any,
 ) -> AsyncIterator[tuple[LoopbackAPIServer, aiohttp.ClientSession]]:
     """A started server holding ``objs`` (default: every test object) and a session.
     Watches end after 10 s unless told otherwise, so a broken stream fails, not hangs."""
@@ -61,8 +62,14 @@ async def serving(
         await server.stop()
 
 
-async def get_json(session: aiohttp.ClientSession, path: str, *, accept: str | None = None,
-                   expect: int = 200, **params: str) -> Obj:
+async def get_json(
+    session: aiohttp.ClientSession,
+    path: str,
+    *,
+    accept: str | None = None,
+    expect: int = 200,
+    **params: str,
+) -> Obj:
     headers = {"Accept": accept} if accept else {}
     async with session.get(path, params=params, headers=headers) as response:
         body = await response.read()
@@ -70,8 +77,9 @@ async def get_json(session: aiohttp.ClientSession, path: str, *, accept: str | N
         return json.loads(body)
 
 
-async def read_events(response: aiohttp.ClientResponse, count: int,
-                      timeout: float = 10.0) -> list[Obj]:
+async def read_events(
+    response: aiohttp.ClientResponse, count: int, timeout: float = 10.0
+) -> list[Obj]:
     """The next ``count`` watch events of a stream (each one JSON line); a missing event
     fails after ``timeout`` seconds instead of hanging the test."""
     events = []

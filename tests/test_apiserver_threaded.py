@@ -75,13 +75,15 @@ def test_changes_made_directly_from_another_thread_reach_watchers_once_in_order(
                 async with session.get(CSVS, params=params) as response:
                     (added,) = await read_events(response, 1)
                     for i in range(50):  # straight from this thread, not through the handle
-                        state.update({**csv, "status": {"phase": "Installing",
-                                                        "message": f"step {i}"}})
+                        state.update(
+                            {**csv, "status": {"phase": "Installing", "message": f"step {i}"}}
+                        )
                     return [added, *await read_events(response, 50)]
 
         events = asyncio.run(watch_while_changing())
     assert [e["type"] for e in events] == ["ADDED"] + ["MODIFIED"] * 50
     assert [e["object"]["status"].get("message") for e in events[1:]] == [
-        f"step {i}" for i in range(50)]
+        f"step {i}" for i in range(50)
+    ]
     rvs = [int(e["object"]["metadata"]["resourceVersion"]) for e in events]
     assert rvs == sorted(set(rvs))

@@ -27,7 +27,10 @@ async def test_watch_without_resource_version_starts_with_current_objects_as_add
             initial = await read_events(response, 3)
             assert {e["type"] for e in initial} == {"ADDED"}
             assert {e["object"]["metadata"]["name"] for e in initial} == {
-                "image-caching-operator.v0.0.1", "projectrequestlimits.v0.0.1", "packageserver"}
+                "image-caching-operator.v0.0.1",
+                "projectrequestlimits.v0.0.1",
+                "packageserver",
+            }
             csv = server.state.get(*PACKAGESERVER)
             server.state.update(_with_phase(csv, "Failed"))
             (modified,) = await read_events(response, 1)
@@ -47,8 +50,7 @@ async def test_watch_from_resource_version_replays_only_later_changes() -> None:
             assert modified["type"] == "MODIFIED"
             assert deleted["type"] == "DELETED"
             assert deleted["object"]["status"]["phase"] == "Replacing"
-            assert deleted["object"]["metadata"]["resourceVersion"] == \
-                server.state.resource_version
+            assert deleted["object"]["metadata"]["resourceVersion"] == server.state.resource_version
             server.state.create(csv)
             (added,) = await read_events(response, 1)
         assert added["type"] == "ADDED"
@@ -73,15 +75,23 @@ async def test_bookmarks_carry_only_kind_api_version_and_resource_version() -> N
         params = {"watch": "true", "resourceVersion": rv, "allowWatchBookmarks": "true"}
         async with session.get(CSVS, params=params) as response:
             (bookmark,) = await read_events(response, 1)
-        assert bookmark == {"type": "BOOKMARK", "object": {
-            "kind": "ClusterServiceVersion", "apiVersion": "operators.coreos.com/v1alpha1",
-            "metadata": {"resourceVersion": server.state.resource_version}}}
+        assert bookmark == {
+            "type": "BOOKMARK",
+            "object": {
+                "kind": "ClusterServiceVersion",
+                "apiVersion": "operators.coreos.com/v1alpha1",
+                "metadata": {"resourceVersion": server.state.resource_version},
+            },
+        }
 
 
 async def test_no_bookmarks_unless_asked_and_timeout_seconds_ends_the_stream() -> None:
     async with serving(bookmark_interval=0.05) as (server, session):
-        params = {"watch": "true", "resourceVersion": server.state.resource_version,
-                  "timeoutSeconds": "1"}
+        params = {
+            "watch": "true",
+            "resourceVersion": server.state.resource_version,
+            "timeoutSeconds": "1",
+        }
         async with session.get(CSVS, params=params) as response:
             body = await response.read()  # returns only when the server ends the stream
         assert body == b""
@@ -119,8 +129,11 @@ async def test_history_window_bounds_how_far_back_a_watch_can_resume() -> None:
 
 async def test_selector_watch_sends_deleted_when_an_object_stops_matching() -> None:
     async with serving() as (server, session):
-        params = {"watch": "true", "resourceVersion": server.state.resource_version,
-                  "labelSelector": "!olm.copiedFrom"}
+        params = {
+            "watch": "true",
+            "resourceVersion": server.state.resource_version,
+            "labelSelector": "!olm.copiedFrom",
+        }
         async with session.get(CSVS, params=params) as response:
             copy = server.state.get("csv", "default", "projectrequestlimits.v0.0.1")
             server.state.update(_with_phase(copy, "Failed"))  # a copy: not seen
@@ -138,11 +151,16 @@ async def test_selector_watch_sends_deleted_when_an_object_stops_matching() -> N
 
 async def test_metadata_only_watch_events_and_bookmarks() -> None:
     async with serving(bookmark_interval=0.05) as (server, session):
-        params = {"watch": "true", "labelSelector": "olm.copiedFrom",
-                  "fieldSelector": "metadata.namespace=default", "allowWatchBookmarks": "true"}
+        params = {
+            "watch": "true",
+            "labelSelector": "olm.copiedFrom",
+            "fieldSelector": "metadata.namespace=default",
+            "allowWatchBookmarks": "true",
+        }
         async with session.get(CSVS, params=params, headers={"Accept": POM}) as response:
             assert response.headers["Content-Type"].startswith(
-                "application/json;as=PartialObjectMetadata;")
+                "application/json;as=PartialObjectMetadata;"
+            )
             events = await read_events(response, 3)
         added, bookmark = events[:2], events[2]
         for event in added:
@@ -152,8 +170,7 @@ async def test_metadata_only_watch_events_and_bookmarks() -> None:
             assert event["object"]["metadata"]["labels"]["olm.copiedFrom"]
         assert bookmark["type"] == "BOOKMARK"
         assert bookmark["object"]["kind"] == "PartialObjectMetadata"
-        assert bookmark["object"]["metadata"] == {"resourceVersion":
-                                                  server.state.resource_version}
+        assert bookmark["object"]["metadata"] == {"resourceVersion": server.state.resource_version}
 
 
 async def test_table_watch_events_carry_one_row_each() -> None:

@@ -47,7 +47,8 @@ def keycloak() -> Package:
 
 
 def test_bundle_format_keycloak_has_119_bundles_and_an_82_hop_replaces_chain(
-        keycloak: Package) -> None:
+    keycloak: Package,
+) -> None:
     assert len(keycloak.bundles) == 119
     entries = entries_by_name(keycloak)
     assert sum(1 for e in entries.values() if e.replaces) == 116
@@ -57,7 +58,10 @@ def test_bundle_format_keycloak_has_119_bundles_and_an_82_hop_replaces_chain(
 
 def test_bundle_format_bundle_belongs_to_every_channel_it_names(keycloak: Package) -> None:
     assert {n: len(ch.entries) for n, ch in keycloak.channels.items()} == {
-        "alpha": 28, "candidate": 7, "fast": 84}
+        "alpha": 28,
+        "candidate": 7,
+        "fast": 84,
+    }
 
 
 def test_bundle_format_default_channel_is_the_newest_bundles(keycloak: Package) -> None:
@@ -83,14 +87,18 @@ def _copy_bundles(tmp_path: Path, package: str, versions: list[str], ci: bool = 
     return target
 
 
-@pytest.mark.parametrize(("versions", "default"), [
-    (["2.1.5"], "2.1.x"),
-    (["2.1.5", "2.2.5"], "2.2.x"),
-    (["2.1.5", "2.2.5", "2.3.8"], "2.3.x"),
-    (["2.1.5", "2.2.5", "2.3.8", "2.4.17"], "2.4.x"),
-])
+@pytest.mark.parametrize(
+    ("versions", "default"),
+    [
+        (["2.1.5"], "2.1.x"),
+        (["2.1.5", "2.2.5"], "2.2.x"),
+        (["2.1.5", "2.2.5", "2.3.8"], "2.3.x"),
+        (["2.1.5", "2.2.5", "2.3.8", "2.4.17"], "2.4.x"),
+    ],
+)
 def test_bundle_format_infinispan_default_channel_moves_with_the_newest_bundle(
-        tmp_path: Path, versions: list[str], default: str) -> None:
+    tmp_path: Path, versions: list[str], default: str
+) -> None:
     package = load_package(_copy_bundles(tmp_path, "infinispan", versions))
     assert package.default_channel == default
 
@@ -99,8 +107,17 @@ def test_bundle_format_infinispan_whole_package() -> None:
     package = load_package(PROD / "infinispan")
     assert len(package.bundles) == 73
     assert package.default_channel == "stable"
-    assert {"preview", "stable", "1.1.x", "dev-preview", "2.0.x", "2.1.x", "2.2.x", "2.3.x",
-            "2.4.x"} == set(package.channels)
+    assert {
+        "preview",
+        "stable",
+        "1.1.x",
+        "dev-preview",
+        "2.0.x",
+        "2.1.x",
+        "2.2.x",
+        "2.3.x",
+        "2.4.x",
+    } == set(package.channels)
     odd = entries_by_name(package)["infinispan-operator.v2.2.1"]
     assert odd.skip_range == ">=2.1.x <2.2.1"
 
@@ -145,7 +162,8 @@ def test_bundle_format_rabbitmq_dependencies_and_bundle_subdirectory_layout() ->
 def test_bundle_format_node_healthcheck_gvk_dependency_changes_group() -> None:
     bundles = load_package(PROD / "node-healthcheck-operator").bundles
     assert bundles["node-healthcheck-operator.v0.1.1"].required_apis == (
-        "PoisonPillRemediation.v1alpha1.poison-pill.medik8s.io",)
+        "PoisonPillRemediation.v1alpha1.poison-pill.medik8s.io",
+    )
     groups = {api.split(".", 2)[2] for b in bundles.values() for api in b.required_apis}
     assert groups == {"poison-pill.medik8s.io", "self-node-remediation.medik8s.io"}
 
@@ -175,10 +193,13 @@ def test_bundle_format_etcd_branches_and_install_modes(etcd: Package) -> None:
 def test_bundle_format_owned_crd_files_give_served_and_storage_versions(etcd: Package) -> None:
     bundle = etcd.bundles["etcdoperator.v0.9.4"]
     assert [name for name, _served, _storage in bundle.crds] == [
-        "etcdbackups.etcd.database.coreos.com", "etcdclusters.etcd.database.coreos.com",
-        "etcdrestores.etcd.database.coreos.com"]
-    assert all(served == ("v1beta2",) and storage == "v1beta2"
-               for _name, served, storage in bundle.crds)
+        "etcdbackups.etcd.database.coreos.com",
+        "etcdclusters.etcd.database.coreos.com",
+        "etcdrestores.etcd.database.coreos.com",
+    ]
+    assert all(
+        served == ("v1beta2",) and storage == "v1beta2" for _name, served, storage in bundle.crds
+    )
     assert "EtcdCluster.v1beta2.etcd.database.coreos.com" in bundle.provided_apis
 
 

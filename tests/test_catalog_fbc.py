@@ -28,7 +28,9 @@ def test_fbc_json_stream_of_concatenated_objects(descheduler_416: Catalog) -> No
     package = descheduler_416.packages["cluster-kube-descheduler-operator"]
     assert package.default_channel == "stable"
     assert {name: len(ch.entries) for name, ch in package.channels.items()} == {
-        "4.13": 1, "stable": 31}
+        "4.13": 1,
+        "stable": 31,
+    }
     assert len(package.bundles) == 32
     assert descheduler_416.findings == []
 
@@ -36,13 +38,16 @@ def test_fbc_json_stream_of_concatenated_objects(descheduler_416: Catalog) -> No
 def test_fbc_every_stable_entry_has_a_skip_range(descheduler_416: Catalog) -> None:
     stable = descheduler_416.packages["cluster-kube-descheduler-operator"].channels["stable"]
     head = stable.entries[0]
-    assert head == ChannelEntry("clusterkubedescheduleroperator.4.14.0-202310201027",
-                                skip_range=">=4.11.0 <4.14.0-202310201027")
+    assert head == ChannelEntry(
+        "clusterkubedescheduleroperator.4.14.0-202310201027",
+        skip_range=">=4.11.0 <4.14.0-202310201027",
+    )
     assert all(e.skip_range for e in stable.entries)
 
 
 def test_fbc_skips_naming_bundles_absent_from_the_catalog_are_kept(
-        descheduler_416: Catalog) -> None:
+    descheduler_416: Catalog,
+) -> None:
     package = descheduler_416.packages["cluster-kube-descheduler-operator"]
     (entry,) = package.channels["4.13"].entries
     assert len(entry.skips) == 19
@@ -51,7 +56,8 @@ def test_fbc_skips_naming_bundles_absent_from_the_catalog_are_kept(
 
 def test_fbc_bundle_object_gives_install_modes_and_crds(descheduler_416: Catalog) -> None:
     bundle = descheduler_416.packages["cluster-kube-descheduler-operator"].bundles[
-        "clusterkubedescheduleroperator.4.13.0-202309181427"]
+        "clusterkubedescheduleroperator.4.13.0-202309181427"
+    ]
     assert bundle.version == "4.13.0-202309181427"
     assert bundle.provided_apis == ("KubeDescheduler.v1.operator.openshift.io",)
     assert bundle.install_modes == ("OwnNamespace", "SingleNamespace")
@@ -73,17 +79,21 @@ def prod_fbc() -> Catalog:
 
 
 def test_fbc_opendatahub_entries_carry_replaces_skips_and_skip_range_together(
-        prod_fbc: Catalog) -> None:
+    prod_fbc: Catalog,
+) -> None:
     package = prod_fbc.packages["opendatahub-operator"]
     assert package.default_channel == "fast-3"
     assert sorted(package.channels) == ["fast", "fast-3", "odh-2.8.z", "rolling", "stable"]
     assert len(package.bundles) == 56
-    entry = next(e for e in package.channels["fast"].entries
-                 if e.name == "opendatahub-operator.v2.11.0")
-    assert entry == ChannelEntry("opendatahub-operator.v2.11.0",
-                                 replaces="opendatahub-operator.v2.10.0",
-                                 skips=("opendatahub-operator.v2.9.0",),
-                                 skip_range=">=1.0.0 <2.11.0")
+    entry = next(
+        e for e in package.channels["fast"].entries if e.name == "opendatahub-operator.v2.11.0"
+    )
+    assert entry == ChannelEntry(
+        "opendatahub-operator.v2.11.0",
+        replaces="opendatahub-operator.v2.10.0",
+        skips=("opendatahub-operator.v2.9.0",),
+        skip_range=">=1.0.0 <2.11.0",
+    )
 
 
 def test_fbc_infinispan_channels_and_default(prod_fbc: Catalog) -> None:
@@ -104,11 +114,14 @@ def test_fbc_deprecations_at_package_channel_and_bundle_scope() -> None:
     catalog = load_catalog(str(OLM_FIXTURES / "example-operator.v0.2.0-deprecations.yaml"))
     package = catalog.packages["test-package"]
     assert package.deprecation == (
-        "test-package has been deprecated. Please switch to another-package.")
+        "test-package has been deprecated. Please switch to another-package."
+    )
     assert package.channels["stable"].deprecation == (
-        'channel "stable" has been deprecated. Please switch to a different one.')
+        'channel "stable" has been deprecated. Please switch to a different one.'
+    )
     assert package.bundles["example-operator.v0.2.0"].deprecation == (
-        'bundle "example-operator.v0.2.0" has been deprecated. Please switch to a different one.')
+        'bundle "example-operator.v0.2.0" has been deprecated. Please switch to a different one.'
+    )
 
 
 def test_fbc_without_deprecations_has_none() -> None:
@@ -131,7 +144,9 @@ def _write(path: Path, text: str) -> Path:
 
 
 def test_fbc_legacy_olm_deprecated_property_prohibits_the_bundle(tmp_path: Path) -> None:
-    fbc = _write(tmp_path / "catalog.yaml", """\
+    fbc = _write(
+        tmp_path / "catalog.yaml",
+        """\
 schema: olm.package
 name: p
 ---
@@ -141,12 +156,15 @@ package: p
 properties:
 - {type: olm.package, value: {packageName: p, version: 1.0.0}}
 - {type: olm.deprecated, value: {}}
-""")
+""",
+    )
     assert load_catalog(str(fbc)).packages["p"].bundles["p.v1.0.0"].prohibited is True
 
 
 def test_fbc_unreadable_document_is_a_finding_with_file_and_line(tmp_path: Path) -> None:
-    fbc = _write(tmp_path / "catalog.yaml", """\
+    fbc = _write(
+        tmp_path / "catalog.yaml",
+        """\
 schema: olm.package
 name: p
 defaultChannel: stable
@@ -161,35 +179,57 @@ package: p
 name: beta
 entries:
 - name: p.v1.0.0
-""")
+""",
+    )
     catalog = load_catalog(str(fbc))
     (finding,) = catalog.findings
     assert (finding.severity, finding.code, finding.name) == (
-        "warning", "UnreadableCatalogFile", str(fbc))
+        "warning",
+        "UnreadableCatalogFile",
+        str(fbc),
+    )
     assert "line 9" in finding.message
     assert list(catalog.packages["p"].channels) == ["beta"]  # the rest still loaded
 
 
 def test_fbc_broken_file_in_a_directory_does_not_stop_the_others(tmp_path: Path) -> None:
     _write(tmp_path / "a.json", '{"schema": "olm.package", "name": "p"')
-    _write(tmp_path / "b.json", '{"schema": "olm.package", "name": "q"}\n'
-                                '{"schema": "olm.channel", "package": "q", "name": "c",'
-                                ' "entries": [{"name": "q.v1"}]}')
+    _write(
+        tmp_path / "b.json",
+        '{"schema": "olm.package", "name": "q"}\n'
+        '{"schema": "olm.channel", "package": "q", "name": "c",'
+        ' "entries": [{"name": "q.v1"}]}',
+    )
     catalog = load_catalog(str(tmp_path))
     assert list(catalog.packages) == ["q"]
     assert [f.name for f in catalog.findings] == [str(tmp_path / "a.json")]
 
 
 def test_fbc_crd_with_conversion_webhook_in_bundle_object(tmp_path: Path) -> None:
-    crd = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-           "metadata": {"name": "widgets.example.com"},
-           "spec": {"conversion": {"strategy": "Webhook"},
-                    "versions": [{"name": "v1", "served": True, "storage": True},
-                                 {"name": "v1beta1", "served": False, "storage": False}]}}
-    doc = {"schema": "olm.bundle", "name": "w.v1.0.0", "package": "w", "properties": [
-        {"type": "olm.package", "value": {"packageName": "w", "version": "1.0.0"}},
-        {"type": "olm.bundle.object",
-         "value": {"data": base64.b64encode(json.dumps(crd).encode()).decode()}}]}
+    crd = {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {
+            "conversion": {"strategy": "Webhook"},
+            "versions": [
+                {"name": "v1", "served": True, "storage": True},
+                {"name": "v1beta1", "served": False, "storage": False},
+            ],
+        },
+    }
+    doc = {
+        "schema": "olm.bundle",
+        "name": "w.v1.0.0",
+        "package": "w",
+        "properties": [
+            {"type": "olm.package", "value": {"packageName": "w", "version": "1.0.0"}},
+            {
+                "type": "olm.bundle.object",
+                "value": {"data": base64.b64encode(json.dumps(crd).encode()).decode()},
+            },
+        ],
+    }
     fbc = _write(tmp_path / "catalog.json", json.dumps(doc))
     bundle = load_catalog(str(fbc)).packages["w"].bundles["w.v1.0.0"]
     assert bundle.crds == (("widgets.example.com", ("v1",), "v1"),)
@@ -198,8 +238,12 @@ def test_fbc_crd_with_conversion_webhook_in_bundle_object(tmp_path: Path) -> Non
 
 
 def test_fbc_undecodable_bundle_object_is_a_finding(tmp_path: Path) -> None:
-    doc = {"schema": "olm.bundle", "name": "w.v1.0.0", "package": "w", "properties": [
-        {"type": "olm.bundle.object", "value": {"data": "not base64 at all!"}}]}
+    doc = {
+        "schema": "olm.bundle",
+        "name": "w.v1.0.0",
+        "package": "w",
+        "properties": [{"type": "olm.bundle.object", "value": {"data": "not base64 at all!"}}],
+    }
     fbc = _write(tmp_path / "catalog.json", json.dumps(doc))
     catalog = load_catalog(str(fbc))
     assert "w.v1.0.0" in catalog.packages["w"].bundles

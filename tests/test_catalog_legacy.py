@@ -26,8 +26,9 @@ def load_package(path: Path, name: str) -> Package:
 def channel_map(package: Package, rename: dict[str, str] | None = None) -> dict:
     rename = rename or {}
     return {
-        name: sorted((rename.get(e.name, e.name), e.replaces, e.skips, e.skip_range)
-                     for e in channel.entries)
+        name: sorted(
+            (rename.get(e.name, e.name), e.replaces, e.skips, e.skip_range) for e in channel.entries
+        )
         for name, channel in package.channels.items()
     }
 
@@ -40,13 +41,17 @@ def test_legacy_etcd_gives_the_same_channels_and_entries_as_bundle_format() -> N
     assert channel_map(legacy, same) == channel_map(bundle)
     assert legacy.default_channel == bundle.default_channel == "singlenamespace-alpha"
     assert set(legacy.bundles) - {"etcdoperator-community.v0.6.1"} == (
-        set(bundle.bundles) - {"etcdoperator.v0.6.1"})
+        set(bundle.bundles) - {"etcdoperator.v0.6.1"}
+    )
 
 
 def test_legacy_channel_entries_are_the_replaces_chain_from_current_csv() -> None:
     legacy = load_package(LEGACY / "etcd", "etcd")
     assert [e.name for e in legacy.channels["singlenamespace-alpha"].entries] == [
-        "etcdoperator.v0.9.4", "etcdoperator.v0.9.2", "etcdoperator.v0.9.0"]
+        "etcdoperator.v0.9.4",
+        "etcdoperator.v0.9.2",
+        "etcdoperator.v0.9.0",
+    ]
 
 
 def test_legacy_crds_beside_the_csv_belong_to_its_bundle() -> None:
@@ -73,7 +78,10 @@ def test_legacy_strimzi_each_channel_pinned_to_its_own_current_csv(strimzi: Pack
 def test_legacy_package_file_given_directly() -> None:
     catalog = load_catalog(str(LEGACY / "etcd" / "etcd.package.yaml"))
     assert sorted(catalog.packages["etcd"].channels) == [
-        "alpha", "clusterwide-alpha", "singlenamespace-alpha"]
+        "alpha",
+        "clusterwide-alpha",
+        "singlenamespace-alpha",
+    ]
 
 
 CSV = """\
@@ -92,21 +100,28 @@ def _legacy(tmp_path: Path, package: str, current: str, csvs: list[tuple]) -> Pa
     root = tmp_path / package
     root.mkdir()
     (root / f"{package}.package.yaml").write_text(
-        f"packageName: {package}\nchannels:\n- name: stable\n  currentCSV: {current}\n")
+        f"packageName: {package}\nchannels:\n- name: stable\n  currentCSV: {current}\n"
+    )
     for name, version, replaces, skips in csvs:
         (root / version).mkdir()
         (root / version / f"{name}.clusterserviceversion.yaml").write_text(
-            CSV.format(name=name, version=version, replaces=replaces or "null", skips=skips))
+            CSV.format(name=name, version=version, replaces=replaces or "null", skips=skips)
+        )
     return root
 
 
 def test_legacy_skipped_csvs_present_in_the_directory_are_channel_entries(tmp_path: Path) -> None:
-    root = _legacy(tmp_path, "p", "p.v3", [
-        ("p.v1", "1.0.0", None, "[]"),
-        ("p.v2", "2.0.0", "p.v1", "[]"),
-        ("p.v2-rc", "2.0.0-rc.1", "p.v1", "[]"),
-        ("p.v3", "3.0.0", "p.v2", "[p.v2-rc, p.gone]"),
-    ])
+    root = _legacy(
+        tmp_path,
+        "p",
+        "p.v3",
+        [
+            ("p.v1", "1.0.0", None, "[]"),
+            ("p.v2", "2.0.0", "p.v1", "[]"),
+            ("p.v2-rc", "2.0.0-rc.1", "p.v1", "[]"),
+            ("p.v3", "3.0.0", "p.v2", "[p.v2-rc, p.gone]"),
+        ],
+    )
     package = load_package(root, "p")
     assert package.channels["stable"].entries == (
         ChannelEntry("p.v3", replaces="p.v2", skips=("p.v2-rc", "p.gone")),
@@ -126,9 +141,14 @@ def test_legacy_current_csv_missing_is_a_finding(tmp_path: Path) -> None:
 
 
 def test_legacy_replaces_cycle_stops(tmp_path: Path) -> None:
-    root = _legacy(tmp_path, "p", "p.v2", [
-        ("p.v1", "1.0.0", "p.v2", "[]"),
-        ("p.v2", "2.0.0", "p.v1", "[]"),
-    ])
+    root = _legacy(
+        tmp_path,
+        "p",
+        "p.v2",
+        [
+            ("p.v1", "1.0.0", "p.v2", "[]"),
+            ("p.v2", "2.0.0", "p.v1", "[]"),
+        ],
+    )
     entries = load_package(root, "p").channels["stable"].entries
     assert [e.name for e in entries] == ["p.v2", "p.v1"]

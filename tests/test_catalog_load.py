@@ -16,16 +16,21 @@ CATALOGS = SHARED / "data/catalogs"
 PROD_ROOT = CATALOGS / "community-operators-prod"
 
 
-@pytest.mark.parametrize(("spec", "expected"), [
-    ("olm/community=/tmp/cat", ("olm/community", Path("/tmp/cat"))),
-    ("openshift-marketplace/redhat-operators=cat.json",
-     ("openshift-marketplace/redhat-operators", Path("cat.json"))),
-    ("/tmp/cat", (None, Path("/tmp/cat"))),
-    ("dir/with=sign.yaml", ("dir/with", Path("sign.yaml"))),
-    ("./dir/with=sign.yaml", (None, Path("./dir/with=sign.yaml"))),
-    ("Upper/Case=x", (None, Path("Upper/Case=x"))),
-    ("a=b", (None, Path("a=b"))),
-])
+@pytest.mark.parametrize(
+    ("spec", "expected"),
+    [
+        ("olm/community=/tmp/cat", ("olm/community", Path("/tmp/cat"))),
+        (
+            "openshift-marketplace/redhat-operators=cat.json",
+            ("openshift-marketplace/redhat-operators", Path("cat.json")),
+        ),
+        ("/tmp/cat", (None, Path("/tmp/cat"))),
+        ("dir/with=sign.yaml", ("dir/with", Path("sign.yaml"))),
+        ("./dir/with=sign.yaml", (None, Path("./dir/with=sign.yaml"))),
+        ("Upper/Case=x", (None, Path("Upper/Case=x"))),
+        ("a=b", (None, Path("a=b"))),
+    ],
+)
 def test_parse_catalog_spec(spec: str, expected: tuple) -> None:
     assert parse_catalog_spec(spec) == expected
 
@@ -52,7 +57,10 @@ def test_catalog_ref_and_origin_from_the_spec() -> None:
     path = CATALOGS / "cluster-kube-descheduler-operator" / "v4.20"
     catalog = load_catalog(f"openshift-marketplace/redhat-operators={path}")
     assert (catalog.ref, catalog.origin, catalog.graph) == (
-        "openshift-marketplace/redhat-operators", str(path), "catalog")
+        "openshift-marketplace/redhat-operators",
+        str(path),
+        "catalog",
+    )
     assert load_catalog(str(path)).ref is None
 
 
@@ -68,10 +76,14 @@ def test_repo_root_with_operators_and_catalogs_reads_the_bundle_format_only() ->
 def test_package_manifest_beside_bundle_directories_is_ignored(tmp_path: Path) -> None:
     shutil.copytree(PROD_ROOT / "operators" / "etcd", tmp_path / "etcd")
     (tmp_path / "etcd" / "etcd.package.yaml").write_text(
-        "packageName: etcd\nchannels:\n- name: only\n  currentCSV: etcdoperator.v0.9.0\n")
+        "packageName: etcd\nchannels:\n- name: only\n  currentCSV: etcdoperator.v0.9.0\n"
+    )
     catalog = load_catalog(str(tmp_path))
     assert sorted(catalog.packages["etcd"].channels) == [
-        "alpha", "clusterwide-alpha", "singlenamespace-alpha"]
+        "alpha",
+        "clusterwide-alpha",
+        "singlenamespace-alpha",
+    ]
 
 
 def test_path_into_catalogs_is_fbc() -> None:
@@ -83,8 +95,9 @@ def _catalog_paths() -> list[Path]:
     """Every package directory, FBC directory, FBC file and OLM fixture in the shared data."""
     paths = sorted(p for p in (PROD_ROOT / "operators").iterdir() if p.is_dir())
     paths += sorted((PROD_ROOT / "catalogs" / "v4.20").iterdir())
-    paths += sorted(p for p in (CATALOGS / "community-operators" /
-                                "upstream-community-operators").iterdir())
+    paths += sorted(
+        p for p in (CATALOGS / "community-operators" / "upstream-community-operators").iterdir()
+    )
     paths += sorted((CATALOGS / "cluster-kube-descheduler-operator").glob("v*/catalog/*/*.json"))
     paths += sorted((CATALOGS / "operator-lifecycle-manager").rglob("*.yaml"))
     return paths

@@ -13,8 +13,11 @@ from shared_data import SHARED
 from olmtui.model.catalog import Catalog, ChannelEntry
 from olmtui.sources.catalogs import catalog_from_packagemanifests
 
-MOCKS = Path(SHARED, "data/cluster/openshift-console/frontend/packages/"
-              "operator-lifecycle-manager/mocks.packagemanifests.yaml")
+MOCKS = Path(
+    SHARED,
+    "data/cluster/openshift-console/frontend/packages/"
+    "operator-lifecycle-manager/mocks.packagemanifests.yaml",
+)
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +33,11 @@ def test_one_catalog_per_catalog_source_label_pair(catalogs: dict[str, Catalog])
         "tectonic-system/test-catalog",  # no labels: taken from status.catalogSource*
     ]
     assert sorted(catalogs["openshift-operator-lifecycle-manager/rh-operators"].packages) == [
-        "amq-streams", "etcd", "federationv2", "prometheus"]
+        "amq-streams",
+        "etcd",
+        "federationv2",
+        "prometheus",
+    ]
     assert all(c.graph == "packagemanifest" for c in catalogs.values())
 
 
@@ -38,8 +45,10 @@ def test_channel_reports_head_and_entries_without_edges(catalogs: dict[str, Cata
     package = catalogs["openshift-operator-lifecycle-manager/rh-operators"].packages["amq-streams"]
     channel = package.channels["preview"]
     assert channel.reported_head == "amqstreams.v1.0.0.beta"
-    assert channel.entries == (ChannelEntry("amqstreams.v1.0.0.beta"),
-                               ChannelEntry("version TestOwnedResource"))
+    assert channel.entries == (
+        ChannelEntry("amqstreams.v1.0.0.beta"),
+        ChannelEntry("version TestOwnedResource"),
+    )
     assert package.bundles["amqstreams.v1.0.0.beta"].version == "1.0.0-Beta"
 
 
@@ -47,21 +56,25 @@ def test_deprecations_at_package_channel_and_entry(catalogs: dict[str, Catalog])
     package = catalogs["openshift-operator-lifecycle-manager/rh-operators"].packages["amq-streams"]
     assert package.deprecation == "This package is deprecated"
     assert package.channels["preview"].deprecation == "This channel is deprecated"
-    assert package.bundles["version TestOwnedResource"].deprecation == (
-        "The version is deprecated")
+    assert package.bundles["version TestOwnedResource"].deprecation == ("The version is deprecated")
 
 
 def test_get_default_channel_empty_default_with_one_channel_is_that_channel(
-        catalogs: dict[str, Catalog]) -> None:
+    catalogs: dict[str, Catalog],
+) -> None:
     dummy = catalogs["openshift-operator-lifecycle-manager/dummy-operators"].packages["dummy"]
     assert dummy.default_channel == "alpha"
 
 
 def manifest(channels: list[dict], default: str | None = None) -> dict:
     return {
-        "apiVersion": "packages.operators.coreos.com/v1", "kind": "PackageManifest",
-        "metadata": {"name": "p", "namespace": "olm",
-                     "labels": {"catalog": "cs", "catalog-namespace": "olm"}},
+        "apiVersion": "packages.operators.coreos.com/v1",
+        "kind": "PackageManifest",
+        "metadata": {
+            "name": "p",
+            "namespace": "olm",
+            "labels": {"catalog": "cs", "catalog-namespace": "olm"},
+        },
         "status": {"packageName": "p", "defaultChannel": default, "channels": channels},
     }
 
@@ -69,22 +82,40 @@ def manifest(channels: list[dict], default: str | None = None) -> dict:
 HEAD_DESC = {
     "version": "2.0.0",
     "annotations": {"olm.skipRange": ">=1.0.0 <2.0.0"},
-    "installModes": [{"type": "OwnNamespace", "supported": True},
-                     {"type": "AllNamespaces", "supported": False}],
+    "installModes": [
+        {"type": "OwnNamespace", "supported": True},
+        {"type": "AllNamespaces", "supported": False},
+    ],
     "customresourcedefinitions": {
         "owned": [{"name": "widgets.example.com", "kind": "Widget", "version": "v1"}],
-        "required": [{"name": "gadgets.example.com", "kind": "Gadget", "version": "v1"}]},
+        "required": [{"name": "gadgets.example.com", "kind": "Gadget", "version": "v1"}],
+    },
 }
 
 
 def test_head_skip_range_goes_on_the_head_entry_only() -> None:
-    (catalog,) = catalog_from_packagemanifests([manifest([{
-        "name": "stable", "currentCSV": "p.v2.0.0", "currentCSVDesc": HEAD_DESC,
-        "entries": [{"name": "p.v2.0.0", "version": "2.0.0"},
-                    {"name": "p.v1.0.0", "version": "1.0.0"}]}])])
+    (catalog,) = catalog_from_packagemanifests(
+        [
+            manifest(
+                [
+                    {
+                        "name": "stable",
+                        "currentCSV": "p.v2.0.0",
+                        "currentCSVDesc": HEAD_DESC,
+                        "entries": [
+                            {"name": "p.v2.0.0", "version": "2.0.0"},
+                            {"name": "p.v1.0.0", "version": "1.0.0"},
+                        ],
+                    }
+                ]
+            )
+        ]
+    )
     package = catalog.packages["p"]
     assert package.channels["stable"].entries == (
-        ChannelEntry("p.v2.0.0", skip_range=">=1.0.0 <2.0.0"), ChannelEntry("p.v1.0.0"))
+        ChannelEntry("p.v2.0.0", skip_range=">=1.0.0 <2.0.0"),
+        ChannelEntry("p.v1.0.0"),
+    )
     head = package.bundles["p.v2.0.0"]
     assert head.provided_apis == ("Widget.v1.example.com",)
     assert head.required_apis == ("Gadget.v1.example.com",)
@@ -93,14 +124,16 @@ def test_head_skip_range_goes_on_the_head_entry_only() -> None:
 
 
 def test_get_default_channel_none_when_several_channels_and_no_default() -> None:
-    (catalog,) = catalog_from_packagemanifests([manifest([
-        {"name": "a", "currentCSV": "p.v1"}, {"name": "b", "currentCSV": "p.v2"}])])
+    (catalog,) = catalog_from_packagemanifests(
+        [manifest([{"name": "a", "currentCSV": "p.v1"}, {"name": "b", "currentCSV": "p.v2"}])]
+    )
     assert catalog.packages["p"].default_channel is None
 
 
 def test_explicit_default_channel_wins() -> None:
-    (catalog,) = catalog_from_packagemanifests([manifest([
-        {"name": "a", "currentCSV": "p.v1"}, {"name": "b", "currentCSV": "p.v2"}], "b")])
+    (catalog,) = catalog_from_packagemanifests(
+        [manifest([{"name": "a", "currentCSV": "p.v1"}, {"name": "b", "currentCSV": "p.v2"}], "b")]
+    )
     assert catalog.packages["p"].default_channel == "b"
 
 

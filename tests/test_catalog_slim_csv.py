@@ -25,7 +25,8 @@ def without_dropped(doc: dict) -> dict:
 
 
 REAL_CSVS = sorted(PROD.glob("*/*/manifests/*.clusterserviceversion.yaml"))[::17] + sorted(
-    PROD.glob("*/*/bundle/manifests/*.clusterserviceversion.yaml"))
+    PROD.glob("*/*/bundle/manifests/*.clusterserviceversion.yaml")
+)
 
 
 @pytest.mark.parametrize("path", REAL_CSVS, ids=lambda p: str(p.relative_to(PROD)))
@@ -79,8 +80,11 @@ spec:
 
 def test_slim_handles_sequences_at_key_indent_comments_and_documents() -> None:
     docs = list(yaml.safe_load_all(slim_csv_yaml(TRICKY)))
-    assert docs[0]["spec"] == {"keywords": ["a"], "replaces": "x.v0",
-                               "installModes": [{"type": "OwnNamespace", "supported": True}]}
+    assert docs[0]["spec"] == {
+        "keywords": ["a"],
+        "replaces": "x.v0",
+        "installModes": [{"type": "OwnNamespace", "supported": True}],
+    }
     assert docs[0]["metadata"]["annotations"] == {"description": "kept, not under spec"}
     assert docs[1]["spec"] == {"group": "example.com"}
 

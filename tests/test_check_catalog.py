@@ -42,8 +42,9 @@ def report() -> dict:
 
 
 def subscription(report: dict, namespace: str, name: str) -> dict:
-    (found,) = [s for s in report["subscriptions"]
-                if (s["namespace"], s["name"]) == (namespace, name)]
+    (found,) = [
+        s for s in report["subscriptions"] if (s["namespace"], s["name"]) == (namespace, name)
+    ]
     return found
 
 
@@ -51,8 +52,11 @@ def test_r_upg_2_next_bundle_for_the_installed_keycloak(report: dict) -> None:
     upgrade = subscription(report, "team-b", "keycloak-operator")["upgrade"]
     assert upgrade["graph"] == "catalog"
     assert upgrade["next"] == "keycloak-operator.v15.1.0"
-    assert upgrade["edges"][0] == {"from": "keycloak-operator.v15.0.2",
-                                   "to": "keycloak-operator.v15.1.0", "via": "replaces"}
+    assert upgrade["edges"][0] == {
+        "from": "keycloak-operator.v15.0.2",
+        "to": "keycloak-operator.v15.1.0",
+        "via": "replaces",
+    }
 
 
 def test_r_upg_5_path_runs_from_next_to_the_channel_head(report: dict) -> None:
@@ -71,15 +75,19 @@ def test_installed_head_has_no_next(report: dict) -> None:
 def test_r_upg_1_channels_listed_sorted_with_their_order(report: dict) -> None:
     keys = [(c["catalog"] or "", c["package"], c["channel"]) for c in report["channels"]]
     assert keys == sorted(keys) and len(set(keys)) == len(keys)
-    (etcd,) = [c for c in report["channels"]
-               if (c["package"], c["channel"]) == ("etcd", "singlenamespace-alpha")]
+    (etcd,) = [
+        c
+        for c in report["channels"]
+        if (c["package"], c["channel"]) == ("etcd", "singlenamespace-alpha")
+    ]
     assert etcd["catalog"] == COMMUNITY
     assert etcd["order"][0] == etcd["head"] == "etcdoperator.v0.9.4"
 
 
 def test_subscriptions_of_other_catalogs_stay_without_a_graph(report: dict) -> None:
     upgrade = subscription(report, "cfe-test-namespace", "image-caching-operator-v0-0-1-sub")[
-        "upgrade"]
+        "upgrade"
+    ]
     assert upgrade == {"graph": "none", "head": None, "next": None, "path": [], "edges": []}
 
 
@@ -91,9 +99,19 @@ def test_without_catalog_there_are_no_channels() -> None:
 
 def test_missing_catalog_path_exits_2_with_one_line(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "olmtui", "check", "--sample", "--catalog",
-         str(tmp_path / "nothing-here")],
-        capture_output=True, text=True, timeout=120, check=False,
+        [
+            sys.executable,
+            "-m",
+            "olmtui",
+            "check",
+            "--sample",
+            "--catalog",
+            str(tmp_path / "nothing-here"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and "nothing-here" in result.stderr

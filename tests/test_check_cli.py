@@ -21,7 +21,11 @@ CLEAN = MUST_GATHERS / "must-gather-aws"
 def olmtui(*args: str | Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "olmtui", *map(str, args)],
-        capture_output=True, text=True, timeout=120, env=env, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        check=False,
     )
 
 
@@ -121,8 +125,14 @@ def test_catalog_flag_is_accepted_and_repeatable() -> None:
     from olmtui.cli import build_parser
 
     args = build_parser().parse_args(
-        ["check", "--sample", "--catalog", "openshift-marketplace/community-operators=/c1",
-         "--catalog", "/c2"]
+        [
+            "check",
+            "--sample",
+            "--catalog",
+            "openshift-marketplace/community-operators=/c1",
+            "--catalog",
+            "/c2",
+        ]
     )
     assert args.catalogs == ["openshift-marketplace/community-operators=/c1", "/c2"]
 
@@ -133,8 +143,12 @@ def _run_on_a_terminal(env: dict[str, str]) -> str:
     import pty
 
     leader, follower = pty.openpty()
-    process = subprocess.Popen([sys.executable, "-m", "olmtui", "check", "--sample"],
-                               stdout=follower, stderr=subprocess.DEVNULL, env=env)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "olmtui", "check", "--sample"],
+        stdout=follower,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
     os.close(follower)
     chunks = []
     while True:

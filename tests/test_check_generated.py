@@ -31,8 +31,15 @@ def test_r_copy_3_every_global_operator_is_copied_into_every_other_namespace(
     assert status == 0
     assert generated.copies == 3 * 39
     summary = {k: v for k, v in report["summary"].items() if k not in ("findings", "metrics")}
-    assert summary == {"namespaces": 40, "operatorGroups": 11, "csvs": 13, "copiedCSVs": 117,
-                       "subscriptions": 16, "installPlans": 16, "catalogSources": 1}
+    assert summary == {
+        "namespaces": 40,
+        "operatorGroups": 11,
+        "csvs": 13,
+        "copiedCSVs": 117,
+        "subscriptions": 16,
+        "installPlans": 16,
+        "catalogSources": 1,
+    }
     assert report["copiedCSVs"]["missing"] == [] and report["copiedCSVs"]["stale"] == []
     for csv in report["csvs"]:
         if csv["namespace"] == "openshift-operators":

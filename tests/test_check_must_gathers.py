@@ -64,8 +64,10 @@ def test_r_copy_3_every_copy_of_the_global_operators_is_present(dump: str) -> No
     _, report = check_json(MUST_GATHERS / f"must-gather-{dump}")
     assert report["copiedCSVs"]["missing"] == [] and report["copiedCSVs"]["stale"] == []
     sources = [c for c in report["csvs"] if c["namespace"] == "cfe-test-namespace"]
-    assert [c["name"] for c in sources] == ["image-caching-operator.v0.0.1",
-                                            "projectrequestlimits.v0.0.1"]
+    assert [c["name"] for c in sources] == [
+        "image-caching-operator.v0.0.1",
+        "projectrequestlimits.v0.0.1",
+    ]
     # A global group copies into every namespace but its own (R-COPY-3).
     for source in sources:
         assert len(source["expectedCopies"]) == report["summary"]["namespaces"] - 1
@@ -74,8 +76,9 @@ def test_r_copy_3_every_copy_of_the_global_operators_is_present(dump: str) -> No
 
 def test_r_og_1_monitoring_group_selects_by_label_and_is_static() -> None:
     _, report = check_json(MUST_GATHERS / "must-gather-azure")
-    (monitoring,) = [o for o in report["operatorGroups"]
-                     if o["name"] == "openshift-cluster-monitoring"]
+    (monitoring,) = [
+        o for o in report["operatorGroups"] if o["name"] == "openshift-cluster-monitoring"
+    ]
     assert monitoring["static"] is True
     assert len(monitoring["providedAPIs"]) == 8
     assert monitoring["targetNamespaces"] == sorted(monitoring["targetNamespaces"])

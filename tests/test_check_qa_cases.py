@@ -29,8 +29,10 @@ def test_r_api_6_remove_apis_verdict_is_null_and_the_text_tells_the_pending_stri
     bar = csv_entry(report, "ops3", "bar.v1.0.0")
     assert (bar["apiReconciliation"], bar["verdict"]) == ("RemoveAPIs", None)
     text = " ".join(render_text(report).split())
-    assert ("bar.v1.0.0 1.0.0 Succeeded/InstallSucceeded -> next sync strips its APIs from the "
-            "group (RemoveAPIs)") in text
+    assert (
+        "bar.v1.0.0 1.0.0 Succeeded/InstallSucceeded -> next sync strips its APIs from the "
+        "group (RemoveAPIs)"
+    ) in text
     assert "next sync: Failed/InterOperatorGroupOwnerConflict" not in text
 
 
@@ -61,8 +63,12 @@ def test_r_sub_9_upgrade_in_a_stalled_namespace_says_it_will_not_happen() -> Non
     for og in store.list("OperatorGroup"):
         namespace = og["metadata"]["namespace"]
         groups[namespace] = groups.get(namespace, 0) + 1
-    found = upgrade_findings([load_catalog(KEYCLOAK)], list(store.list("Subscription")),
-                             _csvs_by_namespace(store), groups)
+    found = upgrade_findings(
+        [load_catalog(KEYCLOAK)],
+        list(store.list("Subscription")),
+        _csvs_by_namespace(store),
+        groups,
+    )
     team_b = next(f for f in found if f.code == "UpgradeAvailable" and f.namespace == "team-b")
     assert "OLM picks" not in team_b.message and "OLM would pick" in team_b.message
     assert "team-b has 2 OperatorGroups" in team_b.message and "R-SUB-9" in team_b.message
@@ -70,8 +76,11 @@ def test_r_sub_9_upgrade_in_a_stalled_namespace_says_it_will_not_happen() -> Non
     assert all("R-SUB-9" not in f.message for f in elsewhere)
 
 
-MARKETPLACE = next((SHARED / "data/must-gather/must-gather-clean/must-gather-azure")
-                   .glob("*/namespaces/openshift-marketplace/operators.coreos.com/catalogsources"))
+MARKETPLACE = next(
+    (SHARED / "data/must-gather/must-gather-clean/must-gather-azure").glob(
+        "*/namespaces/openshift-marketplace/operators.coreos.com/catalogsources"
+    )
+)
 
 
 def test_r_sub_8_catalog_content_for_a_catalog_source_that_does_not_exist() -> None:
@@ -86,7 +95,8 @@ def test_r_sub_8_catalog_content_for_a_catalog_source_that_does_not_exist() -> N
     anywhere = load_catalog(KEYCLOAK)
     found = catalog_content_without_source([nope, known, anywhere], sources)
     assert [(f.severity, f.code, f.kind, f.namespace, f.name) for f in found] == [
-        ("warning", "CatalogSourceNotFound", "CatalogSource", "openshift-marketplace", "nope")]
+        ("warning", "CatalogSourceNotFound", "CatalogSource", "openshift-marketplace", "nope")
+    ]
     assert "no Subscription can use this content" in found[0].message
 
 
@@ -115,8 +125,10 @@ def test_truncated_archive_is_an_error_and_the_header_says_the_snapshot_is_incom
     assert "archive ends early" in unreadable[0]["message"]
     assert report["source"]["skipped"] == 1 and has_errors(report)
     second = render_text(report).splitlines()[1]
-    assert second == ("1 document could not be read — the snapshot is incomplete, findings "
-                      "may be missing or wrong")
+    assert second == (
+        "1 document could not be read — the snapshot is incomplete, findings "
+        "may be missing or wrong"
+    )
     complete = render_text(report_for(str(whole)))
     assert "could not be read" not in complete
 
@@ -132,18 +144,26 @@ def test_an_unparsable_document_in_a_file_stays_a_warning(tmp_path: Path) -> Non
 
 def test_r_sub_9_check_never_says_olm_picks_an_upgrade_next_to_subscription_stalled() -> None:
     report = report_for("--sample", "--catalog", KEYCLOAK)
-    stalled = {(f["namespace"], f["name"]) for f in report["findings"]
-               if f["code"] == "SubscriptionStalled"}
+    stalled = {
+        (f["namespace"], f["name"])
+        for f in report["findings"]
+        if f["code"] == "SubscriptionStalled"
+    }
     assert ("team-b", "keycloak-operator") in stalled
     for finding in report["findings"]:
-        if finding["code"] == "UpgradeAvailable" and (
-                finding["namespace"], finding["name"]) in stalled:
+        if (
+            finding["code"] == "UpgradeAvailable"
+            and (finding["namespace"], finding["name"]) in stalled
+        ):
             assert "OLM picks" not in finding["message"]
             assert "resolves nothing there" in finding["message"]
 
 
 def test_r_sub_8_check_reports_catalog_content_for_a_missing_catalog_source() -> None:
     report = report_for(str(AWS), "--catalog", f"openshift-marketplace/nope={KEYCLOAK}")
-    found = [(f["severity"], f["kind"], f["namespace"], f["name"]) for f in report["findings"]
-             if f["code"] == "CatalogSourceNotFound"]
+    found = [
+        (f["severity"], f["kind"], f["namespace"], f["name"])
+        for f in report["findings"]
+        if f["code"] == "CatalogSourceNotFound"
+    ]
     assert found == [("warning", "CatalogSource", "openshift-marketplace", "nope")]

@@ -51,8 +51,15 @@ def test_sample_summary_counts(report: dict) -> None:
     assert report["source"]["kind"] == "snapshot"
     assert report["source"]["objects"] == 41 and report["source"]["skipped"] == 0
     summary = {k: v for k, v in report["summary"].items() if k not in ("findings", "metrics")}
-    assert summary == {"namespaces": 6, "operatorGroups": 5, "csvs": 5, "copiedCSVs": 14,
-                       "subscriptions": 5, "installPlans": 5, "catalogSources": 3}
+    assert summary == {
+        "namespaces": 6,
+        "operatorGroups": 5,
+        "csvs": 5,
+        "copiedCSVs": 14,
+        "subscriptions": 5,
+        "installPlans": 5,
+        "catalogSources": 3,
+    }
 
 
 def test_r_api_5_own_namespace_etcd_conflicts_with_the_global_etcd(report: dict) -> None:
@@ -60,13 +67,21 @@ def test_r_api_5_own_namespace_etcd_conflicts_with_the_global_etcd(report: dict)
     assert conflicted["operatorGroup"] == "team-a/team-a-og"
     assert conflicted["apiReconciliation"] == "APIConflict"
     assert conflicted["verdict"]["reason"] == "InterOperatorGroupOwnerConflict"
-    assert conflicted["conflicts"] == [{"operatorGroup": "openshift-operators/global-operators",
-                                        "apis": ETCD_APIS, "namespaces": ["team-a"]}]
+    assert conflicted["conflicts"] == [
+        {
+            "operatorGroup": "openshift-operators/global-operators",
+            "apis": ETCD_APIS,
+            "namespaces": ["team-a"],
+        }
+    ]
     assert conflicted["expectedCopies"] == []
     winner = csv(report, "openshift-operators", "etcdoperator.v0.9.4-clusterwide")
     assert winner["verdict"] is None and winner["apiReconciliation"] == "NoAPIConflict"
-    codes = {(f["code"], f["namespace"], f["name"]) for f in report["findings"]
-             if f["severity"] == "error"}
+    codes = {
+        (f["code"], f["namespace"], f["name"])
+        for f in report["findings"]
+        if f["severity"] == "error"
+    }
     assert ("InterOperatorGroupOwnerConflict", "team-a", "etcdoperator.v0.9.4") in codes
 
 
@@ -81,22 +96,33 @@ def test_r_mem_2_two_groups_in_team_b_fail_keycloak(report: dict) -> None:
 
 
 def test_r_sub_4_manual_subscription_makes_its_neighbour_manual(report: dict) -> None:
-    approvals = {s["name"]: (s["approval"], s["effectiveApproval"])
-                 for s in report["subscriptions"] if s["namespace"] == "cfe-test-namespace"}
-    assert approvals == {"image-caching-operator-v0-0-1-sub": ("Manual", "Manual"),
-                         "projectrequestlimits-v0-0-1-sub": ("Automatic", "Manual")}
+    approvals = {
+        s["name"]: (s["approval"], s["effectiveApproval"])
+        for s in report["subscriptions"]
+        if s["namespace"] == "cfe-test-namespace"
+    }
+    assert approvals == {
+        "image-caching-operator-v0-0-1-sub": ("Manual", "Manual"),
+        "projectrequestlimits-v0-0-1-sub": ("Automatic", "Manual"),
+    }
 
 
 def test_r_copy_3_copies_present_and_the_missing_one(report: dict) -> None:
     assert report["copiedCSVs"] == {
         "present": 14,
-        "missing": [{"csv": "cfe-test-namespace/projectrequestlimits.v0.0.1",
-                     "namespace": "team-b"}],
+        "missing": [
+            {"csv": "cfe-test-namespace/projectrequestlimits.v0.0.1", "namespace": "team-b"}
+        ],
         "stale": [],
     }
     global_etcd = csv(report, "openshift-operators", "etcdoperator.v0.9.4-clusterwide")
-    assert global_etcd["expectedCopies"] == ["cfe-test-namespace", "default",
-                                             "openshift-marketplace", "team-a", "team-b"]
+    assert global_etcd["expectedCopies"] == [
+        "cfe-test-namespace",
+        "default",
+        "openshift-marketplace",
+        "team-a",
+        "team-b",
+    ]
 
 
 def test_sample_lists_are_sorted_as_the_format_states(report: dict) -> None:
@@ -106,6 +132,8 @@ def test_sample_lists_are_sorted_as_the_format_states(report: dict) -> None:
     for section in ("operatorGroups", "csvs", "subscriptions"):
         assert keys(report[section]) == sorted(keys(report[section]))
     order = {"error": 0, "warning": 1, "info": 2}
-    finding_keys = [(order[f["severity"]], f["code"], f["namespace"] or "", f["name"] or "")
-                    for f in report["findings"]]
+    finding_keys = [
+        (order[f["severity"]], f["code"], f["namespace"] or "", f["name"] or "")
+        for f in report["findings"]
+    ]
     assert finding_keys == sorted(finding_keys)

@@ -26,8 +26,10 @@ SOURCES: dict[str, Path] = {
     "etcd": PROD / "operators" / "etcd",
     "keycloak-operator": PROD / "operators" / "keycloak-operator",
     "node-healthcheck-operator": PROD / "operators" / "node-healthcheck-operator",
-    "rabbitmq-messaging-topology-operator":
-        PROD / "catalogs" / "v4.20" / "rabbitmq-messaging-topology-operator",
+    "rabbitmq-messaging-topology-operator": PROD
+    / "catalogs"
+    / "v4.20"
+    / "rabbitmq-messaging-topology-operator",
 }
 #: The published CSV each fixture copies: (package directory, version directory).
 CSV_SOURCES: dict[str, tuple[str, str]] = {
@@ -38,15 +40,18 @@ CSV_SOURCES: dict[str, tuple[str, str]] = {
     "keycloak-operator.v26.6.2": ("keycloak-operator", "26.6.2"),
     "keycloak-operator.v26.6.3": ("keycloak-operator", "26.6.3"),
     "keycloak-operator.v26.7.1": ("keycloak-operator", "26.7.1"),
-    "rabbitmq-messaging-topology-operator.v1.19.3":
-        ("rabbitmq-messaging-topology-operator", "1.19.3"),
+    "rabbitmq-messaging-topology-operator.v1.19.3": (
+        "rabbitmq-messaging-topology-operator",
+        "1.19.3",
+    ),
 }
 
 
 def published_csv(name: str) -> dict[str, Any]:
     package, version = CSV_SOURCES[name]
-    path = next((PROD / "operators" / package / version / "manifests").glob(
-        "*.clusterserviceversion.yaml"))
+    path = next(
+        (PROD / "operators" / package / version / "manifests").glob("*.clusterserviceversion.yaml")
+    )
     return yaml.load(path.read_bytes(), Loader=yaml.CSafeLoader)
 
 
@@ -61,17 +66,32 @@ def _properties(package: Package, name: str) -> list[dict[str, Any]]:
     ]
     for key, kind in ((a, "olm.gvk") for a in bundle.provided_apis):
         api_kind, version, group = key.split(".", 2)
-        props.append({"type": kind, "value": {"group": group, "kind": api_kind,
-                                              "version": version}})
+        props.append(
+            {"type": kind, "value": {"group": group, "kind": api_kind, "version": version}}
+        )
     for key in bundle.required_apis:
         api_kind, version, group = key.split(".", 2)
-        props.append({"type": "olm.gvk.required",
-                      "value": {"group": group, "kind": api_kind, "version": version}})
+        props.append(
+            {
+                "type": "olm.gvk.required",
+                "value": {"group": group, "kind": api_kind, "version": version},
+            }
+        )
     for required, version_range in bundle.required_packages:
-        props.append({"type": "olm.package.required",
-                      "value": {"packageName": required, "versionRange": version_range}})
-    props.append({"type": "olm.csv.metadata", "value": {"installModes": [
-        {"type": mode, "supported": True} for mode in bundle.install_modes]}})
+        props.append(
+            {
+                "type": "olm.package.required",
+                "value": {"packageName": required, "versionRange": version_range},
+            }
+        )
+    props.append(
+        {
+            "type": "olm.csv.metadata",
+            "value": {
+                "installModes": [{"type": mode, "supported": True} for mode in bundle.install_modes]
+            },
+        }
+    )
     return props
 
 
@@ -91,11 +111,23 @@ def fbc_documents(package: Package) -> list[dict[str, Any]]:
             if entry.skip_range:
                 item["skipRange"] = entry.skip_range
             entries.append(item)
-        docs.append({"schema": "olm.channel", "package": package.name, "name": channel.name,
-                     "entries": entries})
+        docs.append(
+            {
+                "schema": "olm.channel",
+                "package": package.name,
+                "name": channel.name,
+                "entries": entries,
+            }
+        )
     for name in sorted(package.bundles):
-        docs.append({"schema": "olm.bundle", "name": name, "package": package.name,
-                     "properties": _properties(package, name)})
+        docs.append(
+            {
+                "schema": "olm.bundle",
+                "name": name,
+                "package": package.name,
+                "properties": _properties(package, name),
+            }
+        )
     return docs
 
 
@@ -108,7 +140,8 @@ def write_fixtures() -> None:
     CSV_DIR.mkdir(parents=True, exist_ok=True)
     for name in CSV_SOURCES:
         (CSV_DIR / f"{name}.yaml").write_text(
-            yaml.safe_dump(without_icon(published_csv(name)), sort_keys=False, width=100))
+            yaml.safe_dump(without_icon(published_csv(name)), sort_keys=False, width=100)
+        )
     docs = [d for p in PACKAGES for d in fbc_documents(published_catalog(p).packages[p])]
     CATALOG_PATH.write_text(yaml.safe_dump_all(docs, sort_keys=False, width=100))
 
@@ -118,8 +151,7 @@ def _graph(package: Package) -> dict[str, Any]:
         "default": package.default_channel,
         "channels": {n: c.entries for n, c in package.channels.items()},
         "bundles": {
-            n: (b.version, b.provided_apis, b.required_apis, b.required_packages,
-                b.install_modes)
+            n: (b.version, b.provided_apis, b.required_apis, b.required_packages, b.install_modes)
             for n, b in package.bundles.items()
         },
     }

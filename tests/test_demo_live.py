@@ -41,23 +41,36 @@ async def test_model_follows_the_script_through_the_live_watcher() -> None:
                     phases = new_phases if key.name == s.KEYCLOAK_NEXT else old_phases
                     phase = (obj.get("status") or {}).get("phase")
                     if key.name in (s.KEYCLOAK_NEXT, s.KEYCLOAK_OLD) and (
-                            not phases or phases[-1] != phase):
+                        not phases or phases[-1] != phase
+                    ):
                         phases.append(phase)
-                if key.kind == CSV and change.type == "DELETED" and key.name == s.KEYCLOAK_OLD \
-                        and key.namespace == s.TEAM_A_OPERATORS:
+                if (
+                    key.kind == CSV
+                    and change.type == "DELETED"
+                    and key.name == s.KEYCLOAK_OLD
+                    and key.namespace == s.TEAM_A_OPERATORS
+                ):
                     old_phases.append("(deleted)")
-                if key.kind == "Subscription" and obj and key.name == s.KEYCLOAK_SUB \
-                        and key.namespace == s.TEAM_A_OPERATORS:
+                if (
+                    key.kind == "Subscription"
+                    and obj
+                    and key.name == s.KEYCLOAK_SUB
+                    and key.namespace == s.TEAM_A_OPERATORS
+                ):
                     current = (obj.get("status") or {}).get("installedCSV")
                     if not installed or installed[-1] != current:
                         installed.append(current)
-            conflicts.update(f"{f.namespace}/{f.name}" for f in demo.model.findings()
-                             if f.code == "InterOperatorGroupOwnerConflict")
+            conflicts.update(
+                f"{f.namespace}/{f.name}"
+                for f in demo.model.findings()
+                if f.code == "InterOperatorGroupOwnerConflict"
+            )
 
         demo.store.subscribe(follow)
         metrics_during = []
         demo.on_step = lambda step: metrics_during.append(
-            seed_metrics(demo.store, demo.model, demo.upgrade_count).csv_upgrade_count)
+            seed_metrics(demo.store, demo.model, demo.upgrade_count).csv_upgrade_count
+        )
         await demo.run()
 
     assert new_phases == ["Pending", "InstallReady", "Installing", "Succeeded"]
@@ -75,7 +88,9 @@ async def test_model_follows_the_script_through_the_live_watcher() -> None:
 def test_demo_print_prints_changing_reports_and_exits_cleanly() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "olmtui", "demo", "--print", "--cycles", "1", "--speed", "fast"],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
@@ -88,8 +103,9 @@ def test_demo_print_prints_changing_reports_and_exits_cleanly() -> None:
     assert _without_metrics(bodies[-1]) == _without_metrics(bodies[0])
     assert "step 0/13: start" in reports[0] and "step 13/13" in reports[-1]
     assert "installed keycloak-operator.v26.6.2" in bodies[0]
-    assert any("keycloak-operator.v26.6.3" in b and "keycloak-operator.v26.6.2" not in b
-               for b in bodies), "the upgrade lands"
+    assert any(
+        "keycloak-operator.v26.6.3" in b and "keycloak-operator.v26.6.2" not in b for b in bodies
+    ), "the upgrade lands"
     assert all(b.startswith("olmtui check: live cluster") for b in bodies)
     # the same findings as check and the screens: catalog health and upgrades included
     assert "CatalogSourceNotReady" in bodies[0] and "UpgradeAvailable" in bodies[0]
@@ -100,8 +116,12 @@ def _without_metrics(body: str) -> str:
 
 
 def test_demo_rejects_a_bad_speed_in_one_line() -> None:
-    done = subprocess.run([sys.executable, "-m", "olmtui", "demo", "--speed", "soon"],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "olmtui", "demo", "--speed", "soon"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2
     assert done.stderr.startswith("olmtui: --speed must be")
     assert len(done.stderr.splitlines()) == 1
@@ -112,16 +132,24 @@ def _screen_rows(svg: str) -> list[str]:
     rows: dict[float, list[tuple[float, str]]] = {}
     for x, y, text in re.findall(r'<text[^>]*?x="([\d.]+)" y="([\d.]+)"[^>]*>(.*?)</text>', svg):
         rows.setdefault(float(y), []).append((float(x), html.unescape(text)))
-    return ["".join(t for _, t in sorted(row)).replace("\xa0", " ")
-            for _, row in sorted(rows.items())]
+    return [
+        "".join(t for _, t in sorted(row)).replace("\xa0", " ") for _, row in sorted(rows.items())
+    ]
 
 
 async def test_dashboard_runs_the_demo_as_its_live_source() -> None:
     """``olmtui demo`` without --print: the app runs the watcher and the script as its
     worker and the header names the demo cluster and the script's latest step."""
     with DemoCluster(0.05, cycles=1) as demo:
-        session = Session(demo.store, demo.model, "demo", demo.label, catalogs=[demo.catalog],
-                          runner=demo.run, status=lambda: connection_state(demo))
+        session = Session(
+            demo.store,
+            demo.model,
+            "demo",
+            demo.label,
+            catalogs=[demo.catalog],
+            runner=demo.run,
+            status=lambda: connection_state(demo),
+        )
         app = OlmApp(session)
         async with app.run_test(size=(160, 40)) as pilot:
             for _ in range(600):
@@ -141,7 +169,9 @@ async def test_dashboard_runs_the_demo_as_its_live_source() -> None:
 def test_demo_print_ends_cleanly_on_ctrl_c() -> None:
     demo = subprocess.Popen(
         [sys.executable, "-m", "olmtui", "demo", "--print", "--speed", "fast"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         assert demo.stdout is not None
@@ -158,13 +188,16 @@ def test_demo_print_ends_cleanly_on_ctrl_c() -> None:
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_demo_print_ends_cleanly_when_killed_or_its_terminal_closes(
-    tmp_path: Path, signum: int,
+    tmp_path: Path,
+    signum: int,
 ) -> None:
     """kill or a closed terminal unwind like Ctrl-C: exit 128 + the signal, no traceback,
     and the demo's temporary kubeconfig directory is gone."""
     demo = subprocess.Popen(
         [sys.executable, "-m", "olmtui", "demo", "--print", "--speed", "fast"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         env={**os.environ, "TMPDIR": str(tmp_path)},
     )
     try:

@@ -58,35 +58,50 @@ def test_r_sub_4_manual_subscription_makes_its_neighbour_manual(loaded) -> None:
 
 def test_r_ip_2_one_install_plan_waits_for_approval(loaded) -> None:
     store, model = loaded
-    waiting = [p for p in (summarize_install_plan(ip) for ip in store.list("InstallPlan"))
-               if p.waiting_for_approval]
+    waiting = [
+        p
+        for p in (summarize_install_plan(ip) for ip in store.list("InstallPlan"))
+        if p.waiting_for_approval
+    ]
     assert [(p.namespace, p.name, p.csv_names) for p in waiting] == [
-        (s.TEAM_A_OPERATORS, s.PENDING_PLAN, (s.KEYCLOAK_NEXT,))]
+        (s.TEAM_A_OPERATORS, s.PENDING_PLAN, (s.KEYCLOAK_NEXT,))
+    ]
     findings = namespace_installplan_findings(
-        s.TEAM_A_OPERATORS, store.list("Subscription"), store.list("InstallPlan"))
-    assert [f.name for f in findings if f.code == "InstallPlanRequiresApproval"] == [
-        s.PENDING_PLAN]
-    sub = next(x for x in model.subscriptions()
-               if (x.namespace, x.name) == (s.TEAM_A_OPERATORS, s.KEYCLOAK_SUB))
+        s.TEAM_A_OPERATORS, store.list("Subscription"), store.list("InstallPlan")
+    )
+    assert [f.name for f in findings if f.code == "InstallPlanRequiresApproval"] == [s.PENDING_PLAN]
+    sub = next(
+        x
+        for x in model.subscriptions()
+        if (x.namespace, x.name) == (s.TEAM_A_OPERATORS, s.KEYCLOAK_SUB)
+    )
     assert sub.install_plan is not None
     assert (sub.install_plan.phase, sub.install_plan.approved) == ("RequiresApproval", False)
     assert (sub.state, sub.installed_csv, sub.current_csv) == (
-        "UpgradePending", s.KEYCLOAK_OLD, s.KEYCLOAK_NEXT)
+        "UpgradePending",
+        s.KEYCLOAK_OLD,
+        s.KEYCLOAK_NEXT,
+    )
 
 
 def test_r_upg_5_keycloak_is_several_hops_behind_the_fast_head(loaded) -> None:
     _, model = loaded
-    sub = next(x for x in model.subscriptions()
-               if (x.namespace, x.name) == (s.TEAM_A_OPERATORS, s.KEYCLOAK_SUB))
+    sub = next(
+        x
+        for x in model.subscriptions()
+        if (x.namespace, x.name) == (s.TEAM_A_OPERATORS, s.KEYCLOAK_SUB)
+    )
     assert sub.upgrade.graph == "catalog"
     assert sub.upgrade.head == s.KEYCLOAK_HEAD
     assert sub.upgrade.next == s.KEYCLOAK_NEXT
     assert sub.upgrade.path == (
-        "keycloak-operator.v26.6.3", "keycloak-operator.v26.6.4",
-        "keycloak-operator.v26.7.0", "keycloak-operator.v26.7.1")
+        "keycloak-operator.v26.6.3",
+        "keycloak-operator.v26.6.4",
+        "keycloak-operator.v26.7.0",
+        "keycloak-operator.v26.7.1",
+    )
     assert {e.via for e in sub.upgrade.edges} == {"replaces"}
-    at_head = [x for x in model.subscriptions()
-               if x.ref != sub.ref and x.upgrade.next is not None]
+    at_head = [x for x in model.subscriptions() if x.ref != sub.ref and x.upgrade.next is not None]
     assert at_head == [], "only team-a's keycloak is behind"
 
 
@@ -112,7 +127,8 @@ def test_r_copy_4_copy_carries_source_status_with_reason_copied(loaded) -> None:
     assert copy["status"]["phase"] == source["status"]["phase"] == "Succeeded"
     assert copy["status"]["reason"] == "Copied"
     assert copy["status"]["message"] == (
-        "The operator is running in openshift-operators but is managing this namespace")
+        "The operator is running in openshift-operators but is managing this namespace"
+    )
     assert source["metadata"]["annotations"][o.TARGETS_ANNOTATION] == ""
 
 
@@ -136,14 +152,21 @@ def test_r_og_5_target_namespaces_carry_the_group_uid_label(loaded) -> None:
 
 def test_catalog_sources_one_ready_one_failing(loaded) -> None:
     store, _ = loaded
-    states = {c["metadata"]["name"]: c["status"]["connectionState"]["lastObservedState"]
-              for c in store.list("CatalogSource")}
+    states = {
+        c["metadata"]["name"]: c["status"]["connectionState"]["lastObservedState"]
+        for c in store.list("CatalogSource")
+    }
     assert states == {s.CATALOG: "READY", s.BROKEN_CATALOG: "TRANSIENT_FAILURE"}
     manifests = {p["metadata"]["name"]: p for p in store.list("PackageManifest")}
     assert sorted(manifests) == [
-        "cert-manager", "etcd", "keycloak-operator", "node-healthcheck-operator",
-        "rabbitmq-messaging-topology-operator"]
-    fast = next(c for c in manifests["keycloak-operator"]["status"]["channels"]
-                if c["name"] == "fast")
+        "cert-manager",
+        "etcd",
+        "keycloak-operator",
+        "node-healthcheck-operator",
+        "rabbitmq-messaging-topology-operator",
+    ]
+    fast = next(
+        c for c in manifests["keycloak-operator"]["status"]["channels"] if c["name"] == "fast"
+    )
     assert fast["currentCSV"] == s.KEYCLOAK_HEAD
     assert fast["entries"][0]["name"] == s.KEYCLOAK_HEAD

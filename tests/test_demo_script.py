@@ -44,11 +44,21 @@ def _steps(run: Run) -> Iterator[tuple[int, Step]]:
 
 def _without_versions(store: Store) -> dict:
     out = {}
-    for kind in ("Namespace", "OperatorGroup", CSV, "Subscription", "InstallPlan",
-                 "CatalogSource", "PackageManifest"):
+    for kind in (
+        "Namespace",
+        "OperatorGroup",
+        CSV,
+        "Subscription",
+        "InstallPlan",
+        "CatalogSource",
+        "PackageManifest",
+    ):
         for key, obj in store.items(kind):
-            meta = {k: v for k, v in obj["metadata"].items()
-                    if k not in ("resourceVersion", "generation")}
+            meta = {
+                k: v
+                for k, v in obj["metadata"].items()
+                if k not in ("resourceVersion", "generation")
+            }
             out[key] = {**obj, "metadata": meta}
     return out
 
@@ -63,8 +73,9 @@ def _problems(run: Run) -> list[str]:
     problems += [f"stale copy {c.namespace}/{c.name}: {c.reason}" for c in copied.stale]
     for og in model.operator_groups():
         if og.provided_apis != og.expected_provided_apis:
-            problems.append(f"{og.ref} olm.providedAPIs {og.provided_apis} != "
-                            f"{og.expected_provided_apis}")
+            problems.append(
+                f"{og.ref} olm.providedAPIs {og.provided_apis} != {og.expected_provided_apis}"
+            )
     for sub in store.list("Subscription"):
         ns, status = sub["metadata"]["namespace"], sub.get("status") or {}
         installed = status.get("installedCSV")
@@ -77,8 +88,11 @@ def _problems(run: Run) -> list[str]:
 
 
 def _conflicts(model: Model) -> list[str]:
-    return [f"{f.namespace}/{f.name}" for f in model.findings()
-            if f.code == "InterOperatorGroupOwnerConflict"]
+    return [
+        f"{f.namespace}/{f.name}"
+        for f in model.findings()
+        if f.code == "InterOperatorGroupOwnerConflict"
+    ]
 
 
 def test_every_step_keeps_the_cluster_consistent(demo: Run) -> None:
@@ -92,9 +106,19 @@ def _fresh_store(start: s.Scenario) -> Store:
     state = ClusterState()
     state.load(start.objects)
     store = Store()
-    store.apply_many(obj for kind in ("Namespace", "OperatorGroup", CSV, "Subscription",
-                                      "InstallPlan", "CatalogSource", "PackageManifest")
-                     for obj in state.list(kind))
+    store.apply_many(
+        obj
+        for kind in (
+            "Namespace",
+            "OperatorGroup",
+            CSV,
+            "Subscription",
+            "InstallPlan",
+            "CatalogSource",
+            "PackageManifest",
+        )
+        for obj in state.list(kind)
+    )
     return store
 
 
@@ -129,14 +153,23 @@ def test_r_csv_r_upgrade_lands_old_csv_replaced_then_deleted() -> None:
     assert run.store.get(CSV, s.TEAM_A, s.KEYCLOAK_OLD) is None, "the old copy is GC'd"
     sub = run.store.get("Subscription", s.TEAM_A_OPERATORS, s.KEYCLOAK_SUB)["status"]
     assert (sub["installedCSV"], sub["currentCSV"], sub["state"]) == (
-        s.KEYCLOAK_NEXT, s.KEYCLOAK_NEXT, "AtLatestKnown")
+        s.KEYCLOAK_NEXT,
+        s.KEYCLOAK_NEXT,
+        "AtLatestKnown",
+    )
     assert not [c for c in sub["conditions"] if c["type"] == "InstallPlanPending"]
     plan = run.store.get("InstallPlan", s.TEAM_A_OPERATORS, s.PENDING_PLAN)
     assert (plan["spec"]["approved"], plan["status"]["phase"]) == (True, "Complete")
-    state = next(x for x in run.model.subscriptions()
-                 if (x.namespace, x.name) == (s.TEAM_A_OPERATORS, s.KEYCLOAK_SUB))
-    assert state.upgrade.path == ("keycloak-operator.v26.6.4", "keycloak-operator.v26.7.0",
-                                  "keycloak-operator.v26.7.1")
+    state = next(
+        x
+        for x in run.model.subscriptions()
+        if (x.namespace, x.name) == (s.TEAM_A_OPERATORS, s.KEYCLOAK_SUB)
+    )
+    assert state.upgrade.path == (
+        "keycloak-operator.v26.6.4",
+        "keycloak-operator.v26.7.0",
+        "keycloak-operator.v26.7.1",
+    )
 
 
 def test_r_api_5_conflict_appears_then_is_resolved() -> None:
@@ -146,8 +179,10 @@ def test_r_api_5_conflict_appears_then_is_resolved() -> None:
     tenant = f"{s.TEAM_B_OPERATORS}/{s.ETCD}"
     with_ops = [title for title, found in timeline if ops in found]
     # The model judges the new CSV as soon as it exists, before OLM writes Failed.
-    assert with_ops == [f"the InstallPlan creates {s.ETCD} in ops-tools",
-                        f"{s.ETCD} fails: InterOperatorGroupOwnerConflict"]
+    assert with_ops == [
+        f"the InstallPlan creates {s.ETCD} in ops-tools",
+        f"{s.ETCD} fails: InterOperatorGroupOwnerConflict",
+    ]
     assert all(tenant in found for _, found in timeline)
     assert timeline[-1][1] == [tenant]
     assert run.model.csv(s.OPS_NS, s.ETCD) is None
@@ -165,8 +200,9 @@ def _fresh_run() -> Run:
 async def test_run_script_repeats_its_cycle() -> None:
     run = _fresh_run()
     titles: list[str] = []
-    await run_script(run.state, run.start, 0.0, cycles=2, on_step=lambda st: titles.append(
-        st.title))
+    await run_script(
+        run.state, run.start, 0.0, cycles=2, on_step=lambda st: titles.append(st.title)
+    )
     steps = len(cycle(run.start))
     assert len(titles) == 2 * steps and titles[:steps] == titles[steps:]
     assert _without_versions(run.store) == _without_versions(_fresh_store(run.start))

@@ -22,8 +22,7 @@ def load(name: str) -> Any:
     return list(yaml.load_all((DATA / name).read_bytes(), Loader=yaml.CSafeLoader))
 
 
-TOPOLOGY = next(d for d in load("rabbitmq-topology-csvs.yaml")
-                if d["spec"]["version"] == "1.17.4")
+TOPOLOGY = next(d for d in load("rabbitmq-topology-csvs.yaml") if d["spec"]["version"] == "1.17.4")
 
 
 def place(csv: dict[str, Any], ns: str, **extra: Any) -> dict[str, Any]:
@@ -35,17 +34,34 @@ def place(csv: dict[str, Any], ns: str, **extra: Any) -> dict[str, Any]:
 
 
 def provider(name: str = "rabbitmq-cluster-operator.v2.0.0") -> dict[str, Any]:
-    return {"kind": "ClusterServiceVersion", "metadata": {"name": name},
-            "spec": {"version": "2.0.0", "customresourcedefinitions": {"owned": [
-                {"name": "rabbitmqclusters.rabbitmq.com", "version": "v1beta1",
-                 "kind": "RabbitmqCluster"}]}}}
+    return {
+        "kind": "ClusterServiceVersion",
+        "metadata": {"name": name},
+        "spec": {
+            "version": "2.0.0",
+            "customresourcedefinitions": {
+                "owned": [
+                    {
+                        "name": "rabbitmqclusters.rabbitmq.com",
+                        "version": "v1beta1",
+                        "kind": "RabbitmqCluster",
+                    }
+                ]
+            },
+        },
+    }
 
 
 def rabbit_crd(served: bool = True) -> dict[str, Any]:
-    return {"kind": "CustomResourceDefinition",
-            "metadata": {"name": "rabbitmqclusters.rabbitmq.com"},
-            "spec": {"group": "rabbitmq.com", "names": {"kind": "RabbitmqCluster"},
-                     "versions": [{"name": "v1beta1", "served": served, "storage": True}]}}
+    return {
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "rabbitmqclusters.rabbitmq.com"},
+        "spec": {
+            "group": "rabbitmq.com",
+            "names": {"kind": "RabbitmqCluster"},
+            "versions": [{"name": "v1beta1", "served": served, "storage": True}],
+        },
+    }
 
 
 def etcd_crd(versions: list[tuple[str, bool, bool]], stored: list[str]) -> dict[str, Any]:
@@ -56,10 +72,16 @@ def etcd_crd(versions: list[tuple[str, bool, bool]], stored: list[str]) -> dict[
     return crd
 
 
-ETCD_CSV = {"kind": "ClusterServiceVersion",
-            "metadata": {"name": "etcdoperator.v0.9.4", "namespace": "etcd"},
-            "spec": {"version": "0.9.4", "customresourcedefinitions": {"owned": [
-                {"name": ETCD_CRD, "version": "v1beta2", "kind": "EtcdCluster"}]}}}
+ETCD_CSV = {
+    "kind": "ClusterServiceVersion",
+    "metadata": {"name": "etcdoperator.v0.9.4", "namespace": "etcd"},
+    "spec": {
+        "version": "0.9.4",
+        "customresourcedefinitions": {
+            "owned": [{"name": ETCD_CRD, "version": "v1beta2", "kind": "EtcdCluster"}]
+        },
+    },
+}
 
 
 def codes(findings: list[Any]) -> list[tuple[str, str, str]]:
@@ -68,10 +90,12 @@ def codes(findings: list[Any]) -> list[tuple[str, str, str]]:
 
 # -- required APIs ----------------------------------------------------------------------------
 
+
 def test_seed_001_required_api_nobody_provides_without_crds_is_a_warning() -> None:
     findings = dependency_findings([place(TOPOLOGY, "tenant")], [])
-    assert codes(findings) == \
-        [("warning", "RequiredAPIMissing", "rabbitmq-messaging-topology-operator.v1.17.4")]
+    assert codes(findings) == [
+        ("warning", "RequiredAPIMissing", "rabbitmq-messaging-topology-operator.v1.17.4")
+    ]
     assert RABBIT_API in findings[0].message
     assert "the snapshot holds no CRDs" in findings[0].message
     assert findings[0].rule == "seed 001_7c2d741abfa91083 §2.2"
@@ -79,8 +103,9 @@ def test_seed_001_required_api_nobody_provides_without_crds_is_a_warning() -> No
 
 def test_seed_001_required_api_nobody_provides_with_crds_is_an_error() -> None:
     findings = dependency_findings([place(TOPOLOGY, "tenant")], load("etcdclusters-crd.yaml"))
-    assert codes(findings) == \
-        [("error", "RequiredAPIMissing", "rabbitmq-messaging-topology-operator.v1.17.4")]
+    assert codes(findings) == [
+        ("error", "RequiredAPIMissing", "rabbitmq-messaging-topology-operator.v1.17.4")
+    ]
 
 
 def test_seed_001_required_api_provided_by_a_csv_in_another_namespace() -> None:
@@ -103,35 +128,54 @@ def test_seed_001_required_api_served_by_a_crd_in_the_snapshot() -> None:
 
 def test_seed_001_requirement_status_present_counts_as_provided() -> None:
     csv = place(TOPOLOGY, "tenant")
-    csv["status"]["requirementStatus"] = [{
-        "group": "apiextensions.k8s.io", "kind": "CustomResourceDefinition",
-        "name": "rabbitmqclusters.rabbitmq.com", "status": "Present", "version": "v1"}]
+    csv["status"]["requirementStatus"] = [
+        {
+            "group": "apiextensions.k8s.io",
+            "kind": "CustomResourceDefinition",
+            "name": "rabbitmqclusters.rabbitmq.com",
+            "status": "Present",
+            "version": "v1",
+        }
+    ]
     assert dependency_findings([csv], []) == []
 
 
 # -- upgrades that drop an API ----------------------------------------------------------------
 
+
 def test_seed_001_upgrade_dropping_an_api_another_csv_requires() -> None:
     csvs = [place(TOPOLOGY, "tenant"), place(provider(), "rabbit-system")]
-    nxt = Bundle("rabbitmq-cluster-operator.v3.0.0", "rabbitmq-cluster-operator",
-                 provided_apis=("RabbitmqCluster.v1.rabbitmq.com",))
+    nxt = Bundle(
+        "rabbitmq-cluster-operator.v3.0.0",
+        "rabbitmq-cluster-operator",
+        provided_apis=("RabbitmqCluster.v1.rabbitmq.com",),
+    )
     findings = dependency_findings(
-        csvs, [], {"rabbit-system/rabbitmq-cluster-operator.v2.0.0": nxt})
-    assert codes(findings) == \
-        [("error", "UpgradeDropsRequiredAPI", "rabbitmq-cluster-operator.v2.0.0")]
+        csvs, [], {"rabbit-system/rabbitmq-cluster-operator.v2.0.0": nxt}
+    )
+    assert codes(findings) == [
+        ("error", "UpgradeDropsRequiredAPI", "rabbitmq-cluster-operator.v2.0.0")
+    ]
     assert RABBIT_API in findings[0].message
-    assert findings[0].related == (ObjectRef(
-        "ClusterServiceVersion", "tenant", "rabbitmq-messaging-topology-operator.v1.17.4"),)
+    assert findings[0].related == (
+        ObjectRef(
+            "ClusterServiceVersion", "tenant", "rabbitmq-messaging-topology-operator.v1.17.4"
+        ),
+    )
 
 
 def test_seed_001_upgrade_keeping_the_api_or_with_another_provider_is_fine() -> None:
     csvs = [place(TOPOLOGY, "tenant"), place(provider(), "rabbit-system")]
     key = "rabbit-system/rabbitmq-cluster-operator.v2.0.0"
-    keeps = Bundle("rabbitmq-cluster-operator.v2.1.0", "rabbitmq-cluster-operator",
-                   provided_apis=(RABBIT_API,))
+    keeps = Bundle(
+        "rabbitmq-cluster-operator.v2.1.0", "rabbitmq-cluster-operator", provided_apis=(RABBIT_API,)
+    )
     assert dependency_findings(csvs, [], {key: keeps}) == []
-    drops = Bundle("rabbitmq-cluster-operator.v3.0.0", "rabbitmq-cluster-operator",
-                   provided_apis=("RabbitmqCluster.v1.rabbitmq.com",))
+    drops = Bundle(
+        "rabbitmq-cluster-operator.v3.0.0",
+        "rabbitmq-cluster-operator",
+        provided_apis=("RabbitmqCluster.v1.rabbitmq.com",),
+    )
     second = place(provider("other-rabbit.v1.0.0"), "other")
     assert dependency_findings([*csvs, second], [], {key: drops}) == []
 
@@ -139,16 +183,24 @@ def test_seed_001_upgrade_keeping_the_api_or_with_another_provider_is_fine() -> 
 def test_seed_001_bundle_without_api_data_is_not_read_as_dropping_everything() -> None:
     csvs = [place(TOPOLOGY, "tenant"), place(provider(), "rabbit-system")]
     unknown = Bundle("rabbitmq-cluster-operator.v3.0.0", "rabbitmq-cluster-operator")
-    assert dependency_findings(
-        csvs, [], {"rabbit-system/rabbitmq-cluster-operator.v2.0.0": unknown}) == []
+    assert (
+        dependency_findings(csvs, [], {"rabbit-system/rabbitmq-cluster-operator.v2.0.0": unknown})
+        == []
+    )
 
 
 # -- CRD upgrade safety -------------------------------------------------------------------------
 
-def etcd_next(served: tuple[str, ...], storage: str, all_versions: tuple[str, ...] | None,
-              ) -> dict[str, Bundle]:
+
+def etcd_next(
+    served: tuple[str, ...],
+    storage: str,
+    all_versions: tuple[str, ...] | None,
+) -> dict[str, Bundle]:
     bundle = Bundle(
-        "etcdoperator.v0.10.0", "etcd", crds=((ETCD_CRD, served, storage),),
+        "etcdoperator.v0.10.0",
+        "etcd",
+        crds=((ETCD_CRD, served, storage),),
         crd_versions=((ETCD_CRD, all_versions),) if all_versions is not None else (),
     )
     return {"etcd/etcdoperator.v0.9.4": bundle}
@@ -161,8 +213,9 @@ def test_seed_001_next_bundle_removes_a_served_and_stored_version() -> None:
         ("error", "CRDStoredVersionRemoved", "etcdoperator.v0.9.4"),
         ("warning", "CRDServedVersionRemoved", "etcdoperator.v0.9.4"),
     ]
-    assert all(f.related == (ObjectRef("CustomResourceDefinition", "", ETCD_CRD),)
-               for f in findings)
+    assert all(
+        f.related == (ObjectRef("CustomResourceDefinition", "", ETCD_CRD),) for f in findings
+    )
     assert "v1beta2" in findings[0].message and "status.storedVersions" in findings[0].message
     assert "served: false" in findings[1].message
 

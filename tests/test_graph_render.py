@@ -16,7 +16,9 @@ ENTRIES = (
     E("op.v1.0.0", "op.v0.9.0"),
 )
 PACKAGE = Package(
-    "op", "stable", {"stable": Channel("op", "stable", ENTRIES)},
+    "op",
+    "stable",
+    {"stable": Channel("op", "stable", ENTRIES)},
     {e.name: Bundle(e.name, "op", e.name.partition(".v")[2]) for e in ENTRIES},
 )
 
@@ -72,14 +74,18 @@ def test_text_golden_one_line_per_entry_head_first() -> None:
 def test_r_upg_2_skip_range_edges_go_to_every_admitted_entry_of_the_channel() -> None:
     edges = {(e.source, e.target) for e in view().edges if e.via == "skipRange"}
     # 1.2.0 is outside ">=1.0.0 <1.2.0"; op.v1.3.0 never admits itself.
-    assert edges == {("op.v1.1.0", "op.v1.3.0"), ("op.v1.0.0", "op.v1.3.0"),
-                     ("op.v1.1.5", "op.v1.3.0")}
+    assert edges == {
+        ("op.v1.1.0", "op.v1.3.0"),
+        ("op.v1.0.0", "op.v1.3.0"),
+        ("op.v1.1.5", "op.v1.3.0"),
+    }
 
 
 def test_installed_csv_outside_the_channel_gets_the_edges_that_admit_it() -> None:
     v = view("op.v1.0.5", "1.0.5")
     assert [(e.source, e.target, e.via) for e in v.edges if e.source == "op.v1.0.5"] == [
-        ("op.v1.0.5", "op.v1.3.0", "skipRange")]
+        ("op.v1.0.5", "op.v1.3.0", "skipRange")
+    ]
     mermaid = render_mermaid(v)
     assert '  n5["1.0.5<br/>op.v1.0.5<br/>installed, not in this channel"]' in mermaid
     assert "  n5 -.->|skipRange| n0" in mermaid
@@ -88,10 +94,16 @@ def test_installed_csv_outside_the_channel_gets_the_edges_that_admit_it() -> Non
 
 
 def test_mermaid_labels_escape_quotes_brackets_and_pipes() -> None:
-    assert mermaid_text('a "b" <c> | #d & `e`\nf') == \
-        "a #34;b#34; #60;c#62; #124; #35;d #38; #96;e#96; f"
-    hostile = Package("p", "c", {"c": Channel("p", "c", (E('x"];click', skip_range='"]'),))},
-                      {'x"];click': Bundle('x"];click', "p", '1.0.0"]')})
+    assert (
+        mermaid_text('a "b" <c> | #d & `e`\nf')
+        == "a #34;b#34; #60;c#62; #124; #35;d #38; #96;e#96; f"
+    )
+    hostile = Package(
+        "p",
+        "c",
+        {"c": Channel("p", "c", (E('x"];click', skip_range='"]'),))},
+        {'x"];click': Bundle('x"];click', "p", '1.0.0"]')},
+    )
     out = render_mermaid(channel_view(hostile.channels["c"], hostile))
     assert '  n0["1.0.0#34;]<br/>x#34;];click<br/>skipRange #34;]"]' in out
     # Every label is one double-quoted string: no raw quote inside any label.
@@ -101,8 +113,12 @@ def test_mermaid_labels_escape_quotes_brackets_and_pipes() -> None:
 
 
 def test_unorderable_channel_has_no_head_and_shows_olms_error() -> None:
-    pkg = Package("p", "c", {"c": Channel("p", "c", (E("b.v2"), E("a.v1")))},
-                  {"b.v2": Bundle("b.v2", "p", "2.0.0"), "a.v1": Bundle("a.v1", "p", "1.0.0")})
+    pkg = Package(
+        "p",
+        "c",
+        {"c": Channel("p", "c", (E("b.v2"), E("a.v1")))},
+        {"b.v2": Bundle("b.v2", "p", "2.0.0"), "a.v1": Bundle("a.v1", "p", "1.0.0")},
+    )
     v = channel_view(pkg.channels["c"], pkg)
     assert v.head is None
     text = render_text(v)
@@ -155,8 +171,10 @@ def test_the_mermaid_checker_rejects_a_broken_drawing() -> None:
 
     good = render_mermaid(view())
     check_mermaid_statements(good)
-    for broken in (good.replace("  n1 -->|replaces| n0", "  n9 -->|replaces| n0"),
-                   good.replace("linkStyle 5 ", "linkStyle 8 "),
-                   good.replace('n1["1.2.0', 'n1["1."2.0')):
+    for broken in (
+        good.replace("  n1 -->|replaces| n0", "  n9 -->|replaces| n0"),
+        good.replace("linkStyle 5 ", "linkStyle 8 "),
+        good.replace('n1["1.2.0', 'n1["1."2.0'),
+    ):
         with pytest.raises(AssertionError):
             check_mermaid_statements(broken)

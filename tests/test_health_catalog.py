@@ -25,8 +25,9 @@ def load_all(name: str) -> list[dict[str, Any]]:
     return [d for d in yaml.load_all((DATA / name).read_bytes(), Loader=yaml.CSafeLoader) if d]
 
 
-def catalog(state: str | None = "READY", reason: str | None = None,
-            message: str | None = None) -> dict[str, Any]:
+def catalog(
+    state: str | None = "READY", reason: str | None = None, message: str | None = None
+) -> dict[str, Any]:
     status: dict[str, Any] = {}
     if state:
         status["connectionState"] = {"lastObservedState": state, "address": "cat.olm.svc:50051"}
@@ -34,8 +35,12 @@ def catalog(state: str | None = "READY", reason: str | None = None,
         status["reason"] = reason
     if message:
         status["message"] = message
-    return {"kind": "CatalogSource", "metadata": {"name": "cat", "namespace": "olm"},
-            "spec": {"sourceType": "grpc", "image": "quay.io/x/index:v1"}, "status": status}
+    return {
+        "kind": "CatalogSource",
+        "metadata": {"name": "cat", "namespace": "olm"},
+        "spec": {"sourceType": "grpc", "image": "quay.io/x/index:v1"},
+        "status": status,
+    }
 
 
 def test_r_sub_8_real_catalogs_are_ready_and_healthy() -> None:
@@ -73,7 +78,10 @@ def test_r_sub_8_real_catalogs_are_ready_and_healthy() -> None:
     ],
 )
 def test_r_sub_8_catalog_state_and_reason_table(
-    state: str | None, reason: str | None, healthy: bool, findings: list[tuple[str, str]],
+    state: str | None,
+    reason: str | None,
+    healthy: bool,
+    findings: list[tuple[str, str]],
 ) -> None:
     health = health_of(catalog(state, reason, "details here"))
     assert (health.state, health.reason, health.healthy) == (state, reason, healthy)
@@ -85,30 +93,41 @@ def test_r_sub_8_catalog_state_and_reason_table(
 
 
 def test_r_sub_8_real_subscriptions_find_their_catalogs() -> None:
-    subs = [load_all("metal-sub-image-caching.yaml")[0],
-            load_all("metal-sub-projectrequestlimits.yaml")[0]]
+    subs = [
+        load_all("metal-sub-image-caching.yaml")[0],
+        load_all("metal-sub-projectrequestlimits.yaml")[0],
+    ]
     healths = catalog_health(load_all("metal-catalogsources.yaml"))
     assert subscription_source_findings(subs, healths) == []
 
 
 def test_r_sub_8_subscription_whose_catalog_is_missing() -> None:
     subs = [load_all("metal-sub-image-caching.yaml")[0]]
-    healths = [h for h in catalog_health(load_all("metal-catalogsources.yaml"))
-               if h.name != "image-caching-operator-catalog"]
+    healths = [
+        h
+        for h in catalog_health(load_all("metal-catalogsources.yaml"))
+        if h.name != "image-caching-operator-catalog"
+    ]
     (finding,) = subscription_source_findings(subs, healths)
-    assert (finding.severity, finding.code, finding.kind, finding.name) == \
-        ("error", "CatalogSourceMissing", "Subscription", "image-caching-operator-v0-0-1-sub")
-    assert "targeted catalogsource cfe-test-namespace/image-caching-operator-catalog missing" \
+    assert (finding.severity, finding.code, finding.kind, finding.name) == (
+        "error",
+        "CatalogSourceMissing",
+        "Subscription",
+        "image-caching-operator-v0-0-1-sub",
+    )
+    assert (
+        "targeted catalogsource cfe-test-namespace/image-caching-operator-catalog missing"
         in finding.message
-    assert finding.related == \
-        (ObjectRef("CatalogSource", "cfe-test-namespace", "image-caching-operator-catalog"),)
+    )
+    assert finding.related == (
+        ObjectRef("CatalogSource", "cfe-test-namespace", "image-caching-operator-catalog"),
+    )
 
 
 def test_r_sub_8_subscription_whose_catalog_is_unhealthy() -> None:
     sub = copy.deepcopy(load_all("metal-sub-image-caching.yaml")[0])
     sub["spec"].update(source="cat", sourceNamespace="olm")
-    (finding,) = subscription_source_findings(
-        [sub], [health_of(catalog("TRANSIENT_FAILURE"))])
+    (finding,) = subscription_source_findings([sub], [health_of(catalog("TRANSIENT_FAILURE"))])
     assert (finding.severity, finding.code) == ("warning", "TargetedCatalogSourceUnhealthy")
     assert "state TRANSIENT_FAILURE" in finding.message
 

@@ -25,8 +25,13 @@ def load(name: str) -> dict[str, Any]:
     return yaml.load((DATA / name).read_bytes(), Loader=yaml.CSafeLoader)
 
 
-def sub(name: str, approval: str | None = "Automatic", installed: str | None = None,
-        plan: str | None = None, ns: str = "team") -> dict[str, Any]:
+def sub(
+    name: str,
+    approval: str | None = "Automatic",
+    installed: str | None = None,
+    plan: str | None = None,
+    ns: str = "team",
+) -> dict[str, Any]:
     spec: dict[str, Any] = {"name": name, "source": "cat", "sourceNamespace": "olm"}
     if approval is not None:
         spec["installPlanApproval"] = approval
@@ -35,42 +40,77 @@ def sub(name: str, approval: str | None = "Automatic", installed: str | None = N
         status.update(installedCSV=installed, currentCSV=installed, state="AtLatestKnown")
     if plan:
         status["installPlanRef"] = {"name": plan, "namespace": ns}
-    return {"kind": "Subscription", "metadata": {"name": name, "namespace": ns},
-            "spec": spec, "status": status}
+    return {
+        "kind": "Subscription",
+        "metadata": {"name": name, "namespace": ns},
+        "spec": spec,
+        "status": status,
+    }
 
 
-def plan(name: str, csvs: list[tuple[str, str | None]], phase: str = "RequiresApproval",
-         approved: bool = False, ns: str = "team") -> dict[str, Any]:
+def plan(
+    name: str,
+    csvs: list[tuple[str, str | None]],
+    phase: str = "RequiresApproval",
+    approved: bool = False,
+    ns: str = "team",
+) -> dict[str, Any]:
     """A plan installing ``(csv name, replaces)`` pairs, with bundle lookups like OLM's."""
     return {
         "kind": "InstallPlan",
         "metadata": {"name": name, "namespace": ns},
-        "spec": {"approval": "Manual", "approved": approved,
-                 "clusterServiceVersionNames": [c for c, _ in csvs]},
-        "status": {"phase": phase, "bundleLookups": [
-            {"identifier": c, "replaces": r or "", "path": f"quay.io/x/{c}",
-             "catalogSourceRef": {"name": "cat", "namespace": "olm"}} for c, r in csvs
-        ]},
+        "spec": {
+            "approval": "Manual",
+            "approved": approved,
+            "clusterServiceVersionNames": [c for c, _ in csvs],
+        },
+        "status": {
+            "phase": phase,
+            "bundleLookups": [
+                {
+                    "identifier": c,
+                    "replaces": r or "",
+                    "path": f"quay.io/x/{c}",
+                    "catalogSourceRef": {"name": "cat", "namespace": "olm"},
+                }
+                for c, r in csvs
+            ],
+        },
     }
 
 
 # -- summaries of real plans ----------------------------------------------------------------
 
+
 def test_r_ip_4_summary_of_the_real_failed_plan() -> None:
     summary = summarize_install_plan(load("metal-ip-install-b8pzk.yaml"))
-    assert (summary.namespace, summary.name, summary.phase) == \
-        ("cfe-test-namespace", "install-b8pzk", "Failed")
-    assert (summary.approval, summary.approved, summary.waiting_for_approval) == \
-        ("Manual", True, False)
+    assert (summary.namespace, summary.name, summary.phase) == (
+        "cfe-test-namespace",
+        "install-b8pzk",
+        "Failed",
+    )
+    assert (summary.approval, summary.approved, summary.waiting_for_approval) == (
+        "Manual",
+        True,
+        False,
+    )
     assert summary.csv_names == ("image-caching-operator.v0.0.1",)
-    assert summary.csvs == (PlannedCSV(
-        "image-caching-operator.v0.0.1", "image-caching-operator", "0.0.1", None,
-        "cfe-test-namespace/image-caching-operator-catalog"),)
+    assert summary.csvs == (
+        PlannedCSV(
+            "image-caching-operator.v0.0.1",
+            "image-caching-operator",
+            "0.0.1",
+            None,
+            "cfe-test-namespace/image-caching-operator-catalog",
+        ),
+    )
     (lookup,) = summary.bundle_lookups
     assert lookup.path == "quay.io/josefkarasek/image-caching-operator-bundle:v0.0.1"
     assert [(s.kind, s.status) for s in summary.failed_steps] == [
-        ("Role", "Unknown"), ("RoleBinding", "Unknown"),
-        ("ClusterRole", "Unknown"), ("ClusterRoleBinding", "Unknown"),
+        ("Role", "Unknown"),
+        ("RoleBinding", "Unknown"),
+        ("ClusterRole", "Unknown"),
+        ("ClusterRoleBinding", "Unknown"),
     ]
     assert summary.conditions[0].reason == "InstallComponentFailed"
     assert summary.message is not None and summary.message.startswith("error creating role")
@@ -80,9 +120,15 @@ def test_r_ip_4_summary_of_the_real_failed_plan() -> None:
 def test_r_ip_1_old_format_plan_reads_the_version_from_the_inlined_csv() -> None:
     summary = summarize_install_plan(load("insights-installplan-psql.yaml"))
     assert summary.phase == "Complete" and summary.failed_steps == ()
-    assert summary.csvs == (PlannedCSV(
-        "cloud-native-postgresql.v0.3.0", None, "0.3.0", None,
-        "openshift-marketplace/certified-operators"),)
+    assert summary.csvs == (
+        PlannedCSV(
+            "cloud-native-postgresql.v0.3.0",
+            None,
+            "0.3.0",
+            None,
+            "openshift-marketplace/certified-operators",
+        ),
+    )
     assert len(summary.owners) == 3
 
 
@@ -93,14 +139,16 @@ def test_r_ip_1_complete_plan_has_no_failed_steps() -> None:
 
 # -- which Subscriptions a plan moves ----------------------------------------------------------
 
+
 def test_seed_004_owner_references_alone_do_not_make_a_shared_plan() -> None:
     # metal install-4snvd is owned by both Subscriptions but installs one CSV.
     subs = [load("metal-sub-image-caching.yaml"), load("metal-sub-projectrequestlimits.yaml")]
     ip = load("metal-ip-install-4snvd.yaml")
     summary = summarize_install_plan(ip)
     assert len(summary.owners) == 2
-    assert subscriptions_moved(summary, subs) == \
-        {"projectrequestlimits-v0-0-1-sub": ("projectrequestlimits.v0.0.1",)}
+    assert subscriptions_moved(summary, subs) == {
+        "projectrequestlimits-v0-0-1-sub": ("projectrequestlimits.v0.0.1",)
+    }
     ips = [ip, load("metal-ip-install-b8pzk.yaml")]
     assert namespace_installplan_findings("cfe-test-namespace", subs, ips) == []
 
@@ -108,18 +156,26 @@ def test_seed_004_owner_references_alone_do_not_make_a_shared_plan() -> None:
 def test_seed_004_real_plan_owned_by_three_subscriptions_moves_the_one_it_installs() -> None:
     summary = summarize_install_plan(load("insights-installplan-psql.yaml"))
     subs = [
-        sub("cloud-native-postgresql", installed="cloud-native-postgresql.v0.3.0",
-            ns="openshift-operators"),
-        sub("lib-bucket-provisioner", installed="lib-bucket-provisioner.v1.0.0",
-            ns="openshift-operators"),
+        sub(
+            "cloud-native-postgresql",
+            installed="cloud-native-postgresql.v0.3.0",
+            ns="openshift-operators",
+        ),
+        sub(
+            "lib-bucket-provisioner",
+            installed="lib-bucket-provisioner.v1.0.0",
+            ns="openshift-operators",
+        ),
     ]
     assert list(subscriptions_moved(summary, subs)) == ["cloud-native-postgresql"]
 
 
 def test_seed_004_plan_maps_csvs_through_the_replaces_of_created_csvs() -> None:
     ip = plan("install-1", [("a.v2", None), ("b.v2", None)])
-    csvs = [{"metadata": {"name": "a.v2", "namespace": "team"}, "spec": {"replaces": "a.v1"}},
-            {"metadata": {"name": "b.v2", "namespace": "team"}, "spec": {"replaces": "b.v1"}}]
+    csvs = [
+        {"metadata": {"name": "a.v2", "namespace": "team"}, "spec": {"replaces": "a.v1"}},
+        {"metadata": {"name": "b.v2", "namespace": "team"}, "spec": {"replaces": "b.v1"}},
+    ]
     subs = [sub("a", installed="a.v1"), sub("b", installed="b.v1"), sub("c", installed="c.v1")]
     summary = summarize_install_plan(ip)
     assert subscriptions_moved(summary, subs) == {}
@@ -127,6 +183,7 @@ def test_seed_004_plan_maps_csvs_through_the_replaces_of_created_csvs() -> None:
 
 
 # -- R-SUB-4 contagion ------------------------------------------------------------------------
+
 
 def test_r_sub_4_automatic_subscriptions_beside_a_manual_one_work_as_manual() -> None:
     subs = [sub("a", "Manual"), sub("b", "Automatic"), sub("c", None), sub("x", ns="other")]
@@ -141,8 +198,9 @@ def test_r_sub_4_automatic_subscriptions_beside_a_manual_one_work_as_manual() ->
 
 def test_r_sub_4_no_contagion_when_approvals_agree() -> None:
     assert namespace_installplan_findings("team", [sub("a"), sub("b")], []) == []
-    assert namespace_installplan_findings(
-        "team", [sub("a", "Manual"), sub("b", "Manual")], []) == []
+    assert (
+        namespace_installplan_findings("team", [sub("a", "Manual"), sub("b", "Manual")], []) == []
+    )
 
 
 def test_r_sub_4_several_manual_subscriptions_are_all_named() -> None:
@@ -154,9 +212,12 @@ def test_r_sub_4_several_manual_subscriptions_are_all_named() -> None:
 
 # -- seed 004 shared InstallPlans -------------------------------------------------------------
 
+
 def test_seed_004_pending_plan_carrying_two_operators_is_a_shared_plan_warning() -> None:
-    subs = [sub("a", "Manual", installed="a.v1", plan="install-1"),
-            sub("b", "Manual", installed="b.v1", plan="install-1")]
+    subs = [
+        sub("a", "Manual", installed="a.v1", plan="install-1"),
+        sub("b", "Manual", installed="b.v1", plan="install-1"),
+    ]
     ip = plan("install-1", [("a.v2", "a.v1"), ("b.v2", "b.v1")])
     findings = namespace_installplan_findings("team", subs, [ip])
     assert [(f.severity, f.code, f.name) for f in findings] == [
@@ -169,23 +230,26 @@ def test_seed_004_pending_plan_carrying_two_operators_is_a_shared_plan_warning()
 
 
 def test_seed_004_completed_shared_plan_still_referenced_is_info() -> None:
-    subs = [sub("a", installed="a.v2", plan="install-1"), sub("b", installed="b.v2",
-                                                             plan="install-1")]
-    ip = plan("install-1", [("a.v2", "a.v1"), ("b.v2", "b.v1")], phase="Complete",
-              approved=True)
+    subs = [
+        sub("a", installed="a.v2", plan="install-1"),
+        sub("b", installed="b.v2", plan="install-1"),
+    ]
+    ip = plan("install-1", [("a.v2", "a.v1"), ("b.v2", "b.v1")], phase="Complete", approved=True)
     (finding,) = namespace_installplan_findings("team", subs, [ip])
     assert (finding.severity, finding.code) == ("info", "SharedInstallPlan")
 
 
 def test_seed_004_old_plans_nobody_references_are_history() -> None:
-    subs = [sub("a", installed="a.v2", plan="install-2"), sub("b", installed="b.v2",
-                                                             plan="install-2")]
-    old = plan("install-1", [("a.v2", "a.v1"), ("b.v2", "b.v1")], phase="Complete",
-               approved=True)
+    subs = [
+        sub("a", installed="a.v2", plan="install-2"),
+        sub("b", installed="b.v2", plan="install-2"),
+    ]
+    old = plan("install-1", [("a.v2", "a.v1"), ("b.v2", "b.v1")], phase="Complete", approved=True)
     assert namespace_installplan_findings("team", subs, [old]) == []
 
 
 # -- R-IP-2 pending approvals -----------------------------------------------------------------
+
 
 def test_r_ip_2_pending_approvals_across_namespaces() -> None:
     ips = [
@@ -195,10 +259,12 @@ def test_r_ip_2_pending_approvals_across_namespaces() -> None:
     ]
     subs = [sub("b", installed="b.v1"), sub("a", installed="a.v1", ns="alpha")]
     assert pending_approvals(ips, subs) == [
-        PendingApproval("alpha", "install-a",
-                        (PlannedCSV("a.v2", None, None, "a.v1", "olm/cat"),), ("a",)),
-        PendingApproval("team", "install-z",
-                        (PlannedCSV("b.v2", None, None, "b.v1", "olm/cat"),), ("b",)),
+        PendingApproval(
+            "alpha", "install-a", (PlannedCSV("a.v2", None, None, "a.v1", "olm/cat"),), ("a",)
+        ),
+        PendingApproval(
+            "team", "install-z", (PlannedCSV("b.v2", None, None, "b.v1", "olm/cat"),), ("b",)
+        ),
     ]
 
 

@@ -24,8 +24,11 @@ def load(name: str) -> dict[str, Any]:
 
 
 def sub(
-    conditions: tuple[tuple[str, str, str, str], ...] = (), *, state: str | None = None,
-    plan: str | None = None, catalog_health: list[dict[str, Any]] | None = None,
+    conditions: tuple[tuple[str, str, str, str], ...] = (),
+    *,
+    state: str | None = None,
+    plan: str | None = None,
+    catalog_health: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     status: dict[str, Any] = {
         "conditions": [
@@ -41,35 +44,51 @@ def sub(
     return {
         "kind": "Subscription",
         "metadata": {"name": "etcd", "namespace": "ns1"},
-        "spec": {"name": "etcd", "channel": "alpha", "source": "community",
-                 "sourceNamespace": "olm", "installPlanApproval": "Automatic"},
+        "spec": {
+            "name": "etcd",
+            "channel": "alpha",
+            "source": "community",
+            "sourceNamespace": "olm",
+            "installPlanApproval": "Automatic",
+        },
         "status": status,
     }
 
 
-def plan(name: str = "install-abc", phase: str = "RequiresApproval", approved: bool = False,
-         **status: Any) -> dict[str, Any]:
+def plan(
+    name: str = "install-abc",
+    phase: str = "RequiresApproval",
+    approved: bool = False,
+    **status: Any,
+) -> dict[str, Any]:
     return {
         "kind": "InstallPlan",
         "metadata": {"name": name, "namespace": "ns1"},
-        "spec": {"approval": "Manual", "approved": approved,
-                 "clusterServiceVersionNames": ["etcdoperator.v0.9.4"]},
+        "spec": {
+            "approval": "Manual",
+            "approved": approved,
+            "clusterServiceVersionNames": ["etcdoperator.v0.9.4"],
+        },
         "status": {"phase": phase, **status},
     }
 
 
 # -- real must-gather objects ---------------------------------------------------------------
 
+
 def test_r_sub_5_real_failed_installplan_gives_install_plan_failed_with_its_steps() -> None:
     findings = subscription_condition_findings(
-        load("metal-sub-image-caching.yaml"), load("metal-ip-install-b8pzk.yaml"))
-    assert [(f.severity, f.code, f.rule) for f in findings] == \
-        [("error", "InstallPlanFailed", "R-SUB-5")]
+        load("metal-sub-image-caching.yaml"), load("metal-ip-install-b8pzk.yaml")
+    )
+    assert [(f.severity, f.code, f.rule) for f in findings] == [
+        ("error", "InstallPlanFailed", "R-SUB-5")
+    ]
     message = findings[0].message
     assert "reason InstallComponentFailed" in message
     assert "metadata.ownerReferences.apiVersion: Invalid value" in message
-    assert "Role image-caching-operator.v0.0.1-image-caching-operator-86998f54f6 (Unknown)" \
-        in message
+    assert (
+        "Role image-caching-operator.v0.0.1-image-caching-operator-86998f54f6 (Unknown)" in message
+    )
     assert "not written" not in message
     assert findings[0].related == (ObjectRef("InstallPlan", "cfe-test-namespace", "install-b8pzk"),)
 
@@ -100,19 +119,40 @@ def test_r_sub_5_failed_plan_is_reported_before_olm_writes_the_condition() -> No
 
 
 def test_r_sub_5_expected_condition_per_plan_phase() -> None:
-    lookups = [{"identifier": "x", "conditions": [
-        {"type": "BundleLookupPending", "status": "True", "reason": "JobIncomplete",
-         "message": "unpack job not completed"}]}]
-    assert expected_subscription_condition(plan(phase="")) == \
-        ConditionState("InstallPlanPending", "True", "InstallPlanNotYetReconciled", None)
-    assert expected_subscription_condition(plan(phase="Installing", bundleLookups=lookups)) == \
-        ConditionState("InstallPlanPending", "True", "Installing", "unpack job not completed.")
+    lookups = [
+        {
+            "identifier": "x",
+            "conditions": [
+                {
+                    "type": "BundleLookupPending",
+                    "status": "True",
+                    "reason": "JobIncomplete",
+                    "message": "unpack job not completed",
+                }
+            ],
+        }
+    ]
+    assert expected_subscription_condition(plan(phase="")) == ConditionState(
+        "InstallPlanPending", "True", "InstallPlanNotYetReconciled", None
+    )
+    assert expected_subscription_condition(
+        plan(phase="Installing", bundleLookups=lookups)
+    ) == ConditionState("InstallPlanPending", "True", "Installing", "unpack job not completed.")
     assert expected_subscription_condition(plan(phase="Complete")) is None
-    failed = plan(phase="Failed", conditions=[
-        {"type": "Installed", "status": "False", "reason": "InstallCheckFailed",
-         "message": "boom"}])
-    assert expected_subscription_condition(failed) == \
-        ConditionState("InstallPlanFailed", "True", "InstallCheckFailed", "boom")
+    failed = plan(
+        phase="Failed",
+        conditions=[
+            {
+                "type": "Installed",
+                "status": "False",
+                "reason": "InstallCheckFailed",
+                "message": "boom",
+            }
+        ],
+    )
+    assert expected_subscription_condition(failed) == ConditionState(
+        "InstallPlanFailed", "True", "InstallCheckFailed", "boom"
+    )
     assert expected_subscription_condition(plan(phase="Failed")).reason == "InstallPlanFailed"
 
 
@@ -127,35 +167,90 @@ CONSTRAINTS = (
 @pytest.mark.parametrize(
     ("condition", "severity", "code", "rule"),
     [
-        (("ResolutionFailed", "True", "ConstraintsNotSatisfiable", CONSTRAINTS),
-         "error", "ConstraintsNotSatisfiable", "R-SUB-7"),
-        (("ResolutionFailed", "True", "ErrorPreventedResolution", "catalog unreachable"),
-         "error", "ErrorPreventedResolution", "R-SUB-7"),
+        (
+            ("ResolutionFailed", "True", "ConstraintsNotSatisfiable", CONSTRAINTS),
+            "error",
+            "ConstraintsNotSatisfiable",
+            "R-SUB-7",
+        ),
+        (
+            ("ResolutionFailed", "True", "ErrorPreventedResolution", "catalog unreachable"),
+            "error",
+            "ErrorPreventedResolution",
+            "R-SUB-7",
+        ),
         (("InstallPlanPending", "True", "Installing", ""), "info", "InstallPlanPending", "R-SUB-5"),
-        (("InstallPlanMissing", "True", "ReferencedInstallPlanNotFound", ""),
-         "error", "InstallPlanMissing", "R-SUB-6"),
-        (("CatalogSourcesUnhealthy", "True", "UnhealthyCatalogSourceFound",
-          "targeted catalogsource olm/community unhealthy"),
-         "warning", "CatalogSourcesUnhealthy", "R-SUB-8"),
-        (("CatalogSourcesUnhealthy", "True", "NoCatalogSourcesFound",
-          "dependency resolution requires at least one catalogsource"),
-         "error", "NoCatalogSourcesFound", "R-SUB-8"),
-        (("BundleUnpacking", "True", "UnpackingInProgress", "unpacking"),
-         "info", "BundleUnpacking", "R-SUB-11"),
-        (("BundleUnpackFailed", "True", "BundleUnpackFailed",
-          "Bundle unpacking failed - DeadlineExceeded: Job was active longer than deadline"),
-         "error", "BundleUnpackFailed", "R-SUB-11"),
-        (("PackageDeprecated", "True", "Deprecated", "etcd is end of life"),
-         "warning", "PackageDeprecated", "R-SUB-10"),
-        (("ChannelDeprecated", "True", "Deprecated", "use stable"),
-         "warning", "ChannelDeprecated", "R-SUB-10"),
-        (("BundleDeprecated", "True", "Deprecated", "0.9.4 has a CVE"),
-         "warning", "BundleDeprecated", "R-SUB-10"),
+        (
+            ("InstallPlanMissing", "True", "ReferencedInstallPlanNotFound", ""),
+            "error",
+            "InstallPlanMissing",
+            "R-SUB-6",
+        ),
+        (
+            (
+                "CatalogSourcesUnhealthy",
+                "True",
+                "UnhealthyCatalogSourceFound",
+                "targeted catalogsource olm/community unhealthy",
+            ),
+            "warning",
+            "CatalogSourcesUnhealthy",
+            "R-SUB-8",
+        ),
+        (
+            (
+                "CatalogSourcesUnhealthy",
+                "True",
+                "NoCatalogSourcesFound",
+                "dependency resolution requires at least one catalogsource",
+            ),
+            "error",
+            "NoCatalogSourcesFound",
+            "R-SUB-8",
+        ),
+        (
+            ("BundleUnpacking", "True", "UnpackingInProgress", "unpacking"),
+            "info",
+            "BundleUnpacking",
+            "R-SUB-11",
+        ),
+        (
+            (
+                "BundleUnpackFailed",
+                "True",
+                "BundleUnpackFailed",
+                "Bundle unpacking failed - DeadlineExceeded: Job was active longer than deadline",
+            ),
+            "error",
+            "BundleUnpackFailed",
+            "R-SUB-11",
+        ),
+        (
+            ("PackageDeprecated", "True", "Deprecated", "etcd is end of life"),
+            "warning",
+            "PackageDeprecated",
+            "R-SUB-10",
+        ),
+        (
+            ("ChannelDeprecated", "True", "Deprecated", "use stable"),
+            "warning",
+            "ChannelDeprecated",
+            "R-SUB-10",
+        ),
+        (
+            ("BundleDeprecated", "True", "Deprecated", "0.9.4 has a CVE"),
+            "warning",
+            "BundleDeprecated",
+            "R-SUB-10",
+        ),
     ],
     ids=lambda v: v[0] + "-" + v[2] if isinstance(v, tuple) else None,
 )
 def test_r_sub_condition_table(
-    condition: tuple[str, str, str, str], severity: str, code: str, rule: str,
+    condition: tuple[str, str, str, str],
+    severity: str,
+    code: str,
+    rule: str,
 ) -> None:
     (finding,) = subscription_condition_findings(sub((condition,)))
     assert (finding.severity, finding.code, finding.rule) == (severity, code, rule)
@@ -164,17 +259,27 @@ def test_r_sub_condition_table(
         assert condition[3] in finding.message
 
 
-@pytest.mark.parametrize("kind", [
-    "ResolutionFailed", "InstallPlanPending", "InstallPlanFailed", "InstallPlanMissing",
-    "CatalogSourcesUnhealthy", "BundleUnpacking", "BundleUnpackFailed", "Deprecated",
-])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "ResolutionFailed",
+        "InstallPlanPending",
+        "InstallPlanFailed",
+        "InstallPlanMissing",
+        "CatalogSourcesUnhealthy",
+        "BundleUnpacking",
+        "BundleUnpackFailed",
+        "Deprecated",
+    ],
+)
 def test_r_sub_conditions_with_status_false_give_nothing(kind: str) -> None:
     assert subscription_condition_findings(sub(((kind, "False", "X", "y"),))) == []
 
 
 def test_r_sub_7_resolution_failed_keeps_the_full_constraint_message() -> None:
     (finding,) = subscription_condition_findings(
-        sub((("ResolutionFailed", "True", "ConstraintsNotSatisfiable", CONSTRAINTS),)))
+        sub((("ResolutionFailed", "True", "ConstraintsNotSatisfiable", CONSTRAINTS),))
+    )
     assert CONSTRAINTS in finding.message
     assert "package etcd, channel alpha, catalog olm/community" in finding.message
 
@@ -182,8 +287,9 @@ def test_r_sub_7_resolution_failed_keeps_the_full_constraint_message() -> None:
 def test_r_sub_10_rollup_deprecated_only_when_no_specific_condition() -> None:
     rollup = ("Deprecated", "True", "Deprecated", "etcd is end of life; use stable")
     specific = ("PackageDeprecated", "True", "Deprecated", "etcd is end of life")
-    assert [f.code for f in subscription_condition_findings(sub((rollup, specific)))] == \
-        ["PackageDeprecated"]
+    assert [f.code for f in subscription_condition_findings(sub((rollup, specific)))] == [
+        "PackageDeprecated"
+    ]
     assert [f.code for f in subscription_condition_findings(sub((rollup,)))] == ["Deprecated"]
 
 
@@ -192,19 +298,24 @@ def test_r_sub_8_unhealthy_catalogs_named_from_catalog_health() -> None:
         {"catalogSourceRef": {"name": "community", "namespace": "olm"}, "healthy": False},
         {"catalogSourceRef": {"name": "other", "namespace": "olm"}, "healthy": True},
     ]
-    (finding,) = subscription_condition_findings(sub(
-        (("CatalogSourcesUnhealthy", "True", "UnhealthyCatalogSourceFound", "x"),),
-        catalog_health=health))
+    (finding,) = subscription_condition_findings(
+        sub(
+            (("CatalogSourcesUnhealthy", "True", "UnhealthyCatalogSourceFound", "x"),),
+            catalog_health=health,
+        )
+    )
     assert finding.related == (ObjectRef("CatalogSource", "olm", "community"),)
     assert "olm/community" in finding.message
 
 
 # -- state and the referenced InstallPlan -----------------------------------------------------
 
+
 def test_r_sub_2_upgrade_pending_with_unapproved_plan_is_one_warning() -> None:
     pending = ("InstallPlanPending", "True", "RequiresApproval", "")
     findings = subscription_condition_findings(
-        sub((pending,), state="UpgradePending", plan="install-abc"), plan())
+        sub((pending,), state="UpgradePending", plan="install-abc"), plan()
+    )
     assert [(f.severity, f.code) for f in findings] == [("warning", "UpgradePending")]
     assert "etcdoperator.v0.9.4" in findings[0].message
     assert "oc patch installplan install-abc -n ns1" in findings[0].message
@@ -212,21 +323,23 @@ def test_r_sub_2_upgrade_pending_with_unapproved_plan_is_one_warning() -> None:
 
 def test_r_sub_2_upgrade_pending_found_from_the_plan_without_the_condition() -> None:
     findings = subscription_condition_findings(
-        sub(state="UpgradePending", plan="install-abc"), plan())
+        sub(state="UpgradePending", plan="install-abc"), plan()
+    )
     assert [f.code for f in findings] == ["UpgradePending"]
 
 
 def test_r_sub_2_approved_plan_is_not_waiting() -> None:
     findings = subscription_condition_findings(
-        sub(state="UpgradePending", plan="install-abc"),
-        plan(phase="Installing", approved=True))
+        sub(state="UpgradePending", plan="install-abc"), plan(phase="Installing", approved=True)
+    )
     assert [(f.severity, f.code) for f in findings] == [("info", "InstallPlanPending")]
 
 
 def test_r_upg_8_upgrade_failed_state_is_an_error() -> None:
     findings = subscription_condition_findings(sub(state="UpgradeFailed"))
-    assert [(f.severity, f.code, f.rule) for f in findings] == \
-        [("error", "UpgradeFailed", "R-UPG-8")]
+    assert [(f.severity, f.code, f.rule) for f in findings] == [
+        ("error", "UpgradeFailed", "R-UPG-8")
+    ]
 
 
 def test_r_sub_6_missing_plan_while_upgrade_pending_resolves_again() -> None:
@@ -236,22 +349,28 @@ def test_r_sub_6_missing_plan_while_upgrade_pending_resolves_again() -> None:
 
 def test_r_sub_6_missing_plan_after_install_is_an_error() -> None:
     findings = subscription_condition_findings(sub(state="AtLatestKnown", plan="install-gone"))
-    assert [(f.severity, f.code, f.rule) for f in findings] == \
-        [("error", "InstallPlanMissing", "R-SUB-6")]
+    assert [(f.severity, f.code, f.rule) for f in findings] == [
+        ("error", "InstallPlanMissing", "R-SUB-6")
+    ]
     assert "install-gone" in findings[0].message
 
 
 def test_r_sub_6_missing_plan_not_reported_when_plans_were_not_collected() -> None:
-    assert subscription_condition_findings(
-        sub(state="AtLatestKnown", plan="install-gone"), install_plans_known=False) == []
+    assert (
+        subscription_condition_findings(
+            sub(state="AtLatestKnown", plan="install-gone"), install_plans_known=False
+        )
+        == []
+    )
 
 
 def test_r_sub_5_whole_real_namespace_gives_the_one_failed_plan() -> None:
     subs = [load("metal-sub-image-caching.yaml"), load("metal-sub-projectrequestlimits.yaml")]
     ips = [load("metal-ip-install-4snvd.yaml"), load("metal-ip-install-b8pzk.yaml")]
     findings = namespace_subscription_findings("cfe-test-namespace", subs, ips)
-    assert [(f.code, f.name) for f in findings] == \
-        [("InstallPlanFailed", "image-caching-operator-v0-0-1-sub")]
+    assert [(f.code, f.name) for f in findings] == [
+        ("InstallPlanFailed", "image-caching-operator-v0-0-1-sub")
+    ]
     assert namespace_subscription_findings("other-namespace", subs, ips) == []
 
 

@@ -35,14 +35,20 @@ def cluster(tmp_path: Path) -> Iterator[tuple[ServerThread, dict[str, str]]]:
 
 def client_minor_version() -> int:
     """kubectl's minor version: the image ships 1.32, Debian's kubernetes-client is 1.20."""
-    done = subprocess.run([KUBECTL, "version", "--client", "-o", "json"], capture_output=True,
-                          text=True, timeout=60, check=True)
+    done = subprocess.run(
+        [KUBECTL, "version", "--client", "-o", "json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     return int(json.loads(done.stdout)["clientVersion"]["minor"].rstrip("+"))
 
 
 def kubectl(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run([KUBECTL, *args], env=env, capture_output=True, text=True,
-                          timeout=60, check=False)
+    done = subprocess.run(
+        [KUBECTL, *args], env=env, capture_output=True, text=True, timeout=60, check=False
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -55,7 +61,11 @@ def test_kubectl_get_csv_all_namespaces_lists_copies_with_olm_columns(cluster) -
     assert len(rows) == 9
     assert rows[("default", "projectrequestlimits.v0.0.1")][-1] == "Installing"  # a copy
     assert rows[("openshift-operator-lifecycle-manager", "packageserver")][2:] == [
-        "Package", "Server", "0.17.0", "Succeeded"]
+        "Package",
+        "Server",
+        "0.17.0",
+        "Succeeded",
+    ]
     requests = handle.server.requests
     assert {r.method for r in requests} == {"GET"}
     assert [r.path for r in requests if r.path.startswith("/api")][:2] == ["/api", "/apis"]
@@ -72,8 +82,10 @@ def test_kubectl_resolves_short_names_and_the_context_namespace(cluster) -> None
     assert len(subs) == 3
     in_default = kubectl(env, "get", "csv", "-o", "name").split()
     prefix = "clusterserviceversion.operators.coreos.com/"
-    assert in_default == [f"{prefix}image-caching-operator.v0.0.1",
-                          f"{prefix}projectrequestlimits.v0.0.1"]
+    assert in_default == [
+        f"{prefix}image-caching-operator.v0.0.1",
+        f"{prefix}projectrequestlimits.v0.0.1",
+    ]
     copies = kubectl(env, "get", "csv", "-A", "-l", "!olm.copiedFrom", "-o", "name").split()
     assert len(copies) == 3
     assert "packageserver" in kubectl(env, "get", "og,ip,catsrc,operatorconditions", "-A")
@@ -81,27 +93,49 @@ def test_kubectl_resolves_short_names_and_the_context_namespace(cluster) -> None
 
 def test_kubectl_get_subscriptions_yaml_round_trips_the_objects(cluster) -> None:
     handle, env = cluster
-    listed = yaml.safe_load(kubectl(env, "get", "subscriptions", "-n", "cfe-test-namespace",
-                                    "-o", "yaml"))
+    listed = yaml.safe_load(
+        kubectl(env, "get", "subscriptions", "-n", "cfe-test-namespace", "-o", "yaml")
+    )
     expected = handle.call(handle.server.state.list, "subscriptions", "cfe-test-namespace")
     assert listed["items"] == expected
-    one = yaml.safe_load(kubectl(env, "get", "sub", "-n", "cfe-test-namespace", "-o", "yaml",
-                                 "image-caching-operator-v0-0-1-sub"))
+    one = yaml.safe_load(
+        kubectl(
+            env,
+            "get",
+            "sub",
+            "-n",
+            "cfe-test-namespace",
+            "-o",
+            "yaml",
+            "image-caching-operator-v0-0-1-sub",
+        )
+    )
     assert one == expected[0]
 
 
 def test_kubectl_reports_missing_and_forbidden_like_a_real_cluster(cluster) -> None:
     handle, env = cluster
-    missing = subprocess.run([KUBECTL, "get", "csv", "nope"], env=env, capture_output=True,
-                             text=True, timeout=60, check=False)
+    missing = subprocess.run(
+        [KUBECTL, "get", "csv", "nope"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert missing.returncode == 1
     assert 'clusterserviceversions.operators.coreos.com "nope" not found' in missing.stderr
     handle.call(handle.server.forbid, "csv")
-    forbidden = subprocess.run([KUBECTL, "get", "csv", "-A"], env=env, capture_output=True,
-                               text=True, timeout=60, check=False)
+    forbidden = subprocess.run(
+        [KUBECTL, "get", "csv", "-A"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert forbidden.returncode == 1
-    assert 'User "olmtui-test" cannot list resource "clusterserviceversions"' in \
-        forbidden.stderr
+    assert 'User "olmtui-test" cannot list resource "clusterserviceversions"' in forbidden.stderr
 
 
 def _lines(stream: object, into: queue.Queue[str]) -> None:
@@ -123,8 +157,13 @@ def _wait_for(lines: queue.Queue[str], text: str, seconds: float) -> str:
 
 def test_kubectl_watch_shows_a_change_made_through_the_python_api(cluster) -> None:
     handle, env = cluster
-    watcher = subprocess.Popen([KUBECTL, "get", "csv", "-A", "-w"], env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    watcher = subprocess.Popen(
+        [KUBECTL, "get", "csv", "-A", "-w"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=_lines, args=(watcher.stdout, lines), daemon=True).start()
     try:

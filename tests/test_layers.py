@@ -9,7 +9,12 @@ import pytest
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "olmtui" / "model"
 FORBIDDEN = (
-    "textual", "kubernetes", "kubernetes_asyncio", "aiohttp", "olmtui.ui", "olmtui.sources",
+    "textual",
+    "kubernetes",
+    "kubernetes_asyncio",
+    "aiohttp",
+    "olmtui.ui",
+    "olmtui.sources",
 )
 
 
@@ -26,7 +31,8 @@ def imported_modules(path: Path) -> set[str]:
 
 def forbidden_in(path: Path) -> set[str]:
     return {
-        name for name in imported_modules(path)
+        name
+        for name in imported_modules(path)
         if any(name == f or name.startswith(f + ".") for f in FORBIDDEN)
     }
 

@@ -19,17 +19,16 @@ from olmtui.sources import live_config
 from olmtui.sources.live_config import keep_credentials_fresh, load_cluster_config
 
 
-def write_kubeconfig(path: Path, contexts: dict[str, str], current: str | None,
-                     user: dict | None = None) -> Path:
+def write_kubeconfig(
+    path: Path, contexts: dict[str, str], current: str | None, user: dict | None = None
+) -> Path:
     """A kubeconfig with one cluster per context (context name -> server URL)."""
     doc = {
         "apiVersion": "v1",
         "kind": "Config",
         "clusters": [{"name": f"c-{n}", "cluster": {"server": s}} for n, s in contexts.items()],
         "users": [{"name": "u", "user": user or {"token": "static-token"}}],
-        "contexts": [
-            {"name": n, "context": {"cluster": f"c-{n}", "user": "u"}} for n in contexts
-        ],
+        "contexts": [{"name": n, "context": {"cluster": f"c-{n}", "user": "u"}} for n in contexts],
     }
     if current:
         doc["current-context"] = current
@@ -124,8 +123,13 @@ print(json.dumps({"apiVersion": "client.authentication.k8s.io/v1beta1",
 async def test_exec_credentials_are_refreshed_for_long_sessions(tmp_path: Path) -> None:
     plugin = tmp_path / "plugin.py"
     plugin.write_text(EXEC_PLUGIN)
-    user = {"exec": {"apiVersion": "client.authentication.k8s.io/v1beta1",
-                     "command": sys.executable, "args": [str(plugin), str(tmp_path / "n")]}}
+    user = {
+        "exec": {
+            "apiVersion": "client.authentication.k8s.io/v1beta1",
+            "command": sys.executable,
+            "args": [str(plugin), str(tmp_path / "n")],
+        }
+    }
     path = write_kubeconfig(tmp_path / "kc", {"a": "http://127.0.0.1:1"}, "a", user)
     cluster = await load_cluster_config(str(path), None)
     assert cluster.configuration.api_key["BearerToken"] == "Bearer exec-1"
@@ -145,7 +149,10 @@ async def test_exec_credentials_are_refreshed_for_long_sessions(tmp_path: Path) 
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "olmtui", *args], capture_output=True, text=True, timeout=60,
+        [sys.executable, "-m", "olmtui", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
         env=env,
     )
 
@@ -153,9 +160,7 @@ def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.Complet
 def test_check_live_with_missing_kubeconfig_exits_2_with_one_line() -> None:
     result = run_cli("check", "--live", "--kubeconfig", "/nonexistent")
     assert result.returncode == 2
-    assert result.stderr.strip().splitlines() == [
-        "olmtui: kubeconfig not found: /nonexistent"
-    ]
+    assert result.stderr.strip().splitlines() == ["olmtui: kubeconfig not found: /nonexistent"]
 
 
 def test_check_live_with_unknown_context_exits_2_with_one_line(tmp_path: Path) -> None:
@@ -186,8 +191,13 @@ def test_a_refresh_cut_off_by_shutdown_leaves_no_plugin_pipes_open(tmp_path: Pat
     fails and prints a traceback as the program exits."""
     plugin = tmp_path / "plugin.py"
     plugin.write_text("import time; time.sleep(0.5)\n" + EXEC_PLUGIN)
-    user = {"exec": {"apiVersion": "client.authentication.k8s.io/v1beta1",
-                     "command": sys.executable, "args": [str(plugin), str(tmp_path / "n")]}}
+    user = {
+        "exec": {
+            "apiVersion": "client.authentication.k8s.io/v1beta1",
+            "command": sys.executable,
+            "args": [str(plugin), str(tmp_path / "n")],
+        }
+    }
     path = write_kubeconfig(tmp_path / "kc", {"a": "http://127.0.0.1:1"}, "a", user)
 
     async def session() -> None:

@@ -98,8 +98,7 @@ async def test_r_api_8_the_same_cache_read_as_complete_would_invent_findings(tmp
         health = health_findings(store, (), model.subscriptions())
         blind = {f.code for f in merged_findings(model=model.findings(), health=health)}
         assert "StaleProvidedAPIs" in blind
-        told = merged_findings(model=model.findings(), health=health,
-                               unreadable=store.unreadable)
+        told = merged_findings(model=model.findings(), health=health, unreadable=store.unreadable)
         assert not ABSENCE_CODES & {f.code for f in told}
         assert seed_metrics(store, model).csv_count is None
     finally:
@@ -143,8 +142,10 @@ async def test_access_lost_after_the_first_load_keeps_the_last_rows_marked(tmp_p
         assert store.count(CSV) == 131, "the last data seen stays, marked"
         assert model.version > before, "the model saw the change of access"
         # the copies' stream may meet its 403 before this one does: wait for it, not race it
-        await wait_until(lambda: source.status.stream(CSV).state == "no access",
-                         what="the CSV stream says no access")
+        await wait_until(
+            lambda: source.status.stream(CSV).state == "no access",
+            what="the CSV stream says no access",
+        )
     finally:
         await stop_source(source, task)
         await server.stop()

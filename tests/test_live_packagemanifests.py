@@ -29,9 +29,13 @@ def catalog_change(old: dict, new: dict) -> Change:
 
 
 def test_catalog_heartbeats_do_not_trigger_a_relist_but_content_changes_do() -> None:
-    old = {"spec": {"image": "a"}, "status": {
-        "connectionState": {"lastObservedState": "READY", "lastConnect": "t1"},
-        "latestImageRegistryPoll": "p1"}}
+    old = {
+        "spec": {"image": "a"},
+        "status": {
+            "connectionState": {"lastObservedState": "READY", "lastConnect": "t1"},
+            "latestImageRegistryPoll": "p1",
+        },
+    }
     heartbeat = copy.deepcopy(old)
     heartbeat["status"]["connectionState"]["lastConnect"] = "t2"
     polled = copy.deepcopy(old)
@@ -41,10 +45,10 @@ def test_catalog_heartbeats_do_not_trigger_a_relist_but_content_changes_do() -> 
     assert not changes_catalog_content(catalog_change(old, heartbeat))
     assert changes_catalog_content(catalog_change(old, polled))
     assert changes_catalog_content(catalog_change(old, retargeted))
-    assert changes_catalog_content(
-        Change("DELETED", Key("CatalogSource", "ns", "x"), old, None))
+    assert changes_catalog_content(Change("DELETED", Key("CatalogSource", "ns", "x"), old, None))
     assert not changes_catalog_content(
-        Change("MODIFIED", Key("Subscription", "ns", "x"), old, retargeted))
+        Change("MODIFIED", Key("Subscription", "ns", "x"), old, retargeted)
+    )
 
 
 async def test_catalog_source_change_relists_packagemanifests_once_per_burst(
@@ -53,8 +57,7 @@ async def test_catalog_source_change_relists_packagemanifests_once_per_burst(
     manifests = package_manifests()
     server, kubeconfig = await start_server(tmp_path, must_gather_objects() + manifests[1:])
     store = Store()
-    options = fast_options(kubeconfig, packagemanifest_interval=3600,
-                           packagemanifest_debounce=0.3)
+    options = fast_options(kubeconfig, packagemanifest_interval=3600, packagemanifest_debounce=0.3)
     source, task = await started_source(store, options)
     try:
         await converged(store, server)
@@ -80,13 +83,15 @@ async def test_packagemanifests_are_listed_again_on_the_timer(tmp_path: Path) ->
     manifests = package_manifests()
     server, kubeconfig = await start_server(tmp_path, must_gather_objects() + manifests[1:])
     store = Store()
-    source, task = await started_source(store, fast_options(
-        kubeconfig, packagemanifest_interval=0.3))
+    source, task = await started_source(
+        store, fast_options(kubeconfig, packagemanifest_interval=0.3)
+    )
     try:
         await converged(store, server)
         server.state.create(manifests[0])
-        server.state.delete("PackageManifest", "openshift-marketplace",
-                            manifests[1]["metadata"]["name"])
+        server.state.delete(
+            "PackageManifest", "openshift-marketplace", manifests[1]["metadata"]["name"]
+        )
         await converged(store, server)
     finally:
         await stop_source(source, task)

@@ -51,8 +51,15 @@ def test_the_proxy_for_the_servers_scheme_is_taken(monkeypatch: pytest.MonkeyPat
     assert plain.proxy == "http://plain.example:8080"
 
 
-@pytest.mark.parametrize("host", ["http://localhost:8001", "http://127.0.0.1:8001",
-                                  "https://127.3.4.5:6443", "https://[::1]:6443"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "http://localhost:8001",
+        "http://127.0.0.1:8001",
+        "https://127.3.4.5:6443",
+        "https://[::1]:6443",
+    ],
+)
 def test_loopback_servers_are_never_proxied(host: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """As in kubectl (Go's httpproxy): ``olmtui demo`` and port-forwards stay direct."""
     monkeypatch.setenv("HTTPS_PROXY", "http://proxy.example:3128")
@@ -72,8 +79,9 @@ def test_no_proxy_exempts_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_kubeconfigs_proxy_url_wins(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HTTPS_PROXY", "http://proxy.example:3128")
-    configuration = configuration_for("https://api.cluster.example:6443",
-                                      proxy="http://from-kubeconfig:9000")
+    configuration = configuration_for(
+        "https://api.cluster.example:6443", proxy="http://from-kubeconfig:9000"
+    )
     proxy_from_environment(configuration)
     assert configuration.proxy == "http://from-kubeconfig:9000"
 
@@ -113,8 +121,7 @@ class ForwardingProxy:
             pipe.cancel()
         await asyncio.gather(*self._pipes, return_exceptions=True)
 
-    async def _connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
-                         ) -> None:
+    async def _connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
         seen = self.requests.append
         pipes = [self._pipe(reader, up_writer, seen), self._pipe(up_reader, writer, None)]
@@ -123,8 +130,12 @@ class ForwardingProxy:
             self._pipes.add(task)
             task.add_done_callback(self._pipes.discard)
 
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                    seen: Callable[[str], Any] | None) -> None:
+    async def _pipe(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        seen: Callable[[str], Any] | None,
+    ) -> None:
         try:
             while chunk := await reader.read(65536):
                 if seen is not None:
@@ -147,8 +158,9 @@ def behind_a_name(kubeconfig: Path, port: int) -> Path:
     return kubeconfig
 
 
-async def requests_through_proxy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *,
-                                 named: bool) -> tuple[list[str], int]:
+async def requests_through_proxy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, named: bool
+) -> tuple[list[str], int]:
     """Sync once with ``HTTP_PROXY`` set to a forwarding proxy (the server reached by a name
     when ``named``, else at its loopback address); the requests the proxy saw, and the
     server's port."""
@@ -171,7 +183,8 @@ async def requests_through_proxy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 
 async def test_a_sync_goes_through_the_environments_proxy(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     requests, port = await requests_through_proxy(tmp_path, monkeypatch, named=True)
     base = f"http://{PROXIED_HOST}:{port}/"
@@ -181,14 +194,16 @@ async def test_a_sync_goes_through_the_environments_proxy(
 
 
 async def test_a_loopback_server_is_reached_directly(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     requests, _ = await requests_through_proxy(tmp_path, monkeypatch, named=False)
     assert requests == []
 
 
 async def test_requests_do_not_look_the_proxy_up_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """aiohttp looks a trusted environment's proxy up in a worker thread for every request:
     a thread hop per list page while the loop is busy parsing. The sync makes none."""

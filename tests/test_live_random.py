@@ -22,19 +22,33 @@ NAMES = ("x", "y", "z")
 def make(kind: str, namespace: str, name: str, value: int) -> dict[str, Any]:
     """A small object of ``kind``; ``value`` lands in a field each kind really has."""
     if kind == "Namespace":
-        return {"apiVersion": "v1", "kind": "Namespace",
-                "metadata": {"name": f"{namespace}-{name}", "labels": {"v": str(value)}}}
+        return {
+            "apiVersion": "v1",
+            "kind": "Namespace",
+            "metadata": {"name": f"{namespace}-{name}", "labels": {"v": str(value)}},
+        }
     meta: dict[str, Any] = {"name": name, "namespace": namespace}
     if kind == "OperatorGroup":
-        return {"apiVersion": "operators.coreos.com/v1", "kind": kind, "metadata": meta,
-                "spec": {"targetNamespaces": [namespace] * (value % 2)}}
+        return {
+            "apiVersion": "operators.coreos.com/v1",
+            "kind": kind,
+            "metadata": meta,
+            "spec": {"targetNamespaces": [namespace] * (value % 2)},
+        }
     if kind == "Subscription":
-        return {"apiVersion": "operators.coreos.com/v1alpha1", "kind": kind, "metadata": meta,
-                "spec": {"name": name, "channel": f"c{value}", "source": "s",
-                         "sourceNamespace": "olm"}}
-    csv = {"apiVersion": "operators.coreos.com/v1alpha1", "kind": "ClusterServiceVersion",
-           "metadata": meta, "spec": {"version": f"1.0.{value}"},
-           "status": {"phase": "Succeeded", "reason": "InstallSucceeded"}}
+        return {
+            "apiVersion": "operators.coreos.com/v1alpha1",
+            "kind": kind,
+            "metadata": meta,
+            "spec": {"name": name, "channel": f"c{value}", "source": "s", "sourceNamespace": "olm"},
+        }
+    csv = {
+        "apiVersion": "operators.coreos.com/v1alpha1",
+        "kind": "ClusterServiceVersion",
+        "metadata": meta,
+        "spec": {"version": f"1.0.{value}"},
+        "status": {"phase": "Succeeded", "reason": "InstallSucceeded"},
+    }
     if kind == "copy":
         meta["name"] = f"copy-{name}"
         meta["labels"] = {"olm.copiedFrom": "operators", "v": str(value)}
@@ -45,17 +59,33 @@ def make(kind: str, namespace: str, name: str, value: int) -> dict[str, Any]:
 KINDS = ("Namespace", "OperatorGroup", "Subscription", "ClusterServiceVersion", "copy")
 
 operation = st.one_of(
-    st.tuples(st.just("put"), st.sampled_from(KINDS), st.sampled_from(NAMESPACES),
-              st.sampled_from(NAMES), st.integers(0, 5)),
-    st.tuples(st.just("delete"), st.sampled_from(KINDS), st.sampled_from(NAMESPACES),
-              st.sampled_from(NAMES), st.just(0)),
-    st.tuples(st.sampled_from(["drop", "compact", "pause", "outage", "compacted outage"]),
-              st.just(""), st.just(""), st.just(""), st.just(0)),
+    st.tuples(
+        st.just("put"),
+        st.sampled_from(KINDS),
+        st.sampled_from(NAMESPACES),
+        st.sampled_from(NAMES),
+        st.integers(0, 5),
+    ),
+    st.tuples(
+        st.just("delete"),
+        st.sampled_from(KINDS),
+        st.sampled_from(NAMESPACES),
+        st.sampled_from(NAMES),
+        st.just(0),
+    ),
+    st.tuples(
+        st.sampled_from(["drop", "compact", "pause", "outage", "compacted outage"]),
+        st.just(""),
+        st.just(""),
+        st.just(""),
+        st.just(0),
+    ),
 )
 
 
-async def perform(server: LoopbackAPIServer, op: tuple[str, str, str, str, int],
-                  up: list[bool]) -> None:
+async def perform(
+    server: LoopbackAPIServer, op: tuple[str, str, str, str, int], up: list[bool]
+) -> None:
     """Apply one operation. An outage stops the server (the operations that follow change
     its state unseen) until the next outage operation brings it back, with its watch history
     compacted for a "compacted outage" (so the client must relist, deletions included)."""
@@ -103,10 +133,14 @@ async def scenario(ops: list[tuple[str, str, str, str, int]]) -> None:
 
 #: A deletion the client cannot see, then compaction: only a relist can notice it.
 DELETED_DURING_COMPACTED_OUTAGE = [
-    ("put", "Subscription", "ns-a", "x", 1), ("put", "copy", "ns-b", "y", 1),
-    ("pause", "", "", "", 0), ("outage", "", "", "", 0),
-    ("delete", "Subscription", "ns-a", "x", 0), ("delete", "copy", "ns-b", "y", 0),
-    ("put", "ClusterServiceVersion", "ns-a", "z", 2), ("compacted outage", "", "", "", 0),
+    ("put", "Subscription", "ns-a", "x", 1),
+    ("put", "copy", "ns-b", "y", 1),
+    ("pause", "", "", "", 0),
+    ("outage", "", "", "", 0),
+    ("delete", "Subscription", "ns-a", "x", 0),
+    ("delete", "copy", "ns-b", "y", 0),
+    ("put", "ClusterServiceVersion", "ns-a", "z", 2),
+    ("compacted outage", "", "", "", 0),
 ]
 
 

@@ -23,8 +23,7 @@ NEW_NS = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "added-w
 
 def lists(server, kind_path: str) -> int:
     return sum(
-        1 for r in server.requests
-        if r.path.endswith(kind_path) and r.query.get("watch") != "true"
+        1 for r in server.requests if r.path.endswith(kind_path) and r.query.get("watch") != "true"
     )
 
 
@@ -35,8 +34,7 @@ async def test_server_restart_mid_watch_recovers(tmp_path: Path) -> None:
     try:
         await converged(store, server)
         await server.stop()
-        await wait_until(lambda: source.status.reconnecting_since is not None,
-                         what="reconnecting")
+        await wait_until(lambda: source.status.reconnecting_since is not None, what="reconnecting")
         assert not source.status.connected
         server.state.create(NEW_NS)
         sub = server.state.list("Subscription")[0]
@@ -77,13 +75,17 @@ async def test_403_on_one_kind_leaves_the_others_live(tmp_path: Path) -> None:
     source, task = await started_source(store, fast_options(kubeconfig, forbidden_recheck=0.3))
     try:
         status = source.status
-        await wait_until(lambda: status.stream("Subscription").state == "no access",
-                         what="no access")
+        await wait_until(
+            lambda: status.stream("Subscription").state == "no access", what="no access"
+        )
         await wait_until(lambda: store.count("ClusterServiceVersion") == 131, what="CSVs")
         others = {n: s.state for n, s in status.streams.items() if n != "Subscription"}
         await wait_until(
-            lambda: all(s.state == "live" for n, s in status.streams.items()
-                        if n != "Subscription"), what=f"others live: {others}")
+            lambda: all(
+                s.state == "live" for n, s in status.streams.items() if n != "Subscription"
+            ),
+            what=f"others live: {others}",
+        )
         assert store.count("Subscription") == 0
         assert "forbidden" in status.stream("Subscription").last_error
         asked = sum(1 for r in server.requests if r.path.endswith("/subscriptions"))
@@ -155,15 +157,24 @@ async def test_namespaces_option_watches_only_those_namespaces(tmp_path: Path) -
         csv_namespaces = {k.namespace for k, _ in store.items("ClusterServiceVersion")}
         assert csv_namespaces == set(wanted)
         assert store.count("Namespace") == len(server.state.list("Namespace"))
-        namespaced = [r.path for r in server.requests if "/operators.coreos.com/" in r.path
-                      and not r.path.endswith("/olmconfigs")]
+        namespaced = [
+            r.path
+            for r in server.requests
+            if "/operators.coreos.com/" in r.path and not r.path.endswith("/olmconfigs")
+        ]
         assert namespaced and all("/namespaces/" in p for p in namespaced)
-        server.state.create({
-            "apiVersion": "operators.coreos.com/v1", "kind": "OperatorGroup",
-            "metadata": {"name": "late", "namespace": "cfe-test-namespace"}, "spec": {}})
+        server.state.create(
+            {
+                "apiVersion": "operators.coreos.com/v1",
+                "kind": "OperatorGroup",
+                "metadata": {"name": "late", "namespace": "cfe-test-namespace"},
+                "spec": {},
+            }
+        )
         await wait_until(
             lambda: store.get("OperatorGroup", "cfe-test-namespace", "late") is not None,
-            what="watched in its namespace")
+            what="watched in its namespace",
+        )
     finally:
         await stop_source(source, task)
         await server.stop()
@@ -205,14 +216,23 @@ async def test_many_namespaces_each_keep_their_watches(tmp_path: Path) -> None:
     source, task = await started_source(store, fast_options(kubeconfig, namespaces=wanted))
     try:
         streams = source.status.streams
-        await wait_until(lambda: len(streams) > 140 and all(
-            s.state == "live" for n, s in streams.items() if n != "PackageManifest"
-        ), what="every stream live")
+        await wait_until(
+            lambda: (
+                len(streams) > 140
+                and all(s.state == "live" for n, s in streams.items() if n != "PackageManifest")
+            ),
+            what="every stream live",
+        )
         await wait_until(lambda: server.open_watches >= 140, what="every watch open")
         for ns in (wanted[0], wanted[-1]):
-            server.state.create({
-                "apiVersion": "operators.coreos.com/v1", "kind": "OperatorGroup",
-                "metadata": {"name": "late", "namespace": ns}, "spec": {}})
+            server.state.create(
+                {
+                    "apiVersion": "operators.coreos.com/v1",
+                    "kind": "OperatorGroup",
+                    "metadata": {"name": "late", "namespace": ns},
+                    "spec": {},
+                }
+            )
         await wait_until(lambda: store.count("OperatorGroup") == 2, what="both groups seen")
     finally:
         await stop_source(source, task)

@@ -24,8 +24,13 @@ from olmtui.store import COPIED_FROM_LABEL, KINDS, Store
 DATA = SHARED / "data"
 AZURE = DATA / "must-gather" / "must-gather-clean" / "must-gather-azure"
 PACKAGE_MANIFESTS = (
-    DATA / "cluster" / "openshift-console" / "frontend" / "packages"
-    / "operator-lifecycle-manager" / "mocks.packagemanifests.yaml"
+    DATA
+    / "cluster"
+    / "openshift-console"
+    / "frontend"
+    / "packages"
+    / "operator-lifecycle-manager"
+    / "mocks.packagemanifests.yaml"
 )
 
 Obj = dict[str, Any]
@@ -48,8 +53,12 @@ def must_gather_objects() -> list[Obj]:
     named = {o["metadata"]["name"] for o in objs if o.get("kind") == "Namespace"}
     used = {o["metadata"].get("namespace") for o in objs} - {None, ""}
     objs += [
-        {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns},
-         "status": {"phase": "Active"}}
+        {
+            "apiVersion": "v1",
+            "kind": "Namespace",
+            "metadata": {"name": ns},
+            "status": {"phase": "Active"},
+        }
         for ns in sorted(used - named)
     ]
     return objs
@@ -66,9 +75,15 @@ def package_manifests(namespace: str = "openshift-marketplace") -> list[Obj]:
 def fast_options(kubeconfig: Path, **overrides: Any) -> LiveOptions:
     """Timings for tests: short read timeout, fast backoff, quick re-checks."""
     settings: dict[str, Any] = dict(
-        kubeconfig=str(kubeconfig), context=None, namespaces=[], read_timeout=2.0,
-        backoff_initial=0.02, backoff_max=0.2, packagemanifest_interval=60,
-        packagemanifest_debounce=0.05, forbidden_recheck=0.3,
+        kubeconfig=str(kubeconfig),
+        context=None,
+        namespaces=[],
+        read_timeout=2.0,
+        backoff_initial=0.02,
+        backoff_max=0.2,
+        packagemanifest_interval=60,
+        packagemanifest_debounce=0.05,
+        forbidden_recheck=0.3,
     )
     settings.update(overrides)
     return LiveOptions(**settings)
@@ -98,14 +113,18 @@ def differences(store: Store, server: LoopbackAPIServer) -> list[str]:
     for kind in KINDS:
         for slot in sorted(set(want[kind]) | set(have[kind])):
             if want[kind].get(slot) != have[kind].get(slot):
-                state = "missing" if slot not in have[kind] else (
-                    "extra" if slot not in want[kind] else "differs")
+                state = (
+                    "missing"
+                    if slot not in have[kind]
+                    else ("extra" if slot not in want[kind] else "differs")
+                )
                 out.append(f"{kind} {slot}: {state}")
     return out
 
 
-async def wait_until(condition: Callable[[], bool], timeout: float = 30.0,
-                     what: str = "condition") -> None:
+async def wait_until(
+    condition: Callable[[], bool], timeout: float = 30.0, what: str = "condition"
+) -> None:
     """Poll ``condition`` on the event loop until it holds (the tests' only clock)."""
     deadline = time.monotonic() + timeout
     while not condition():
@@ -122,8 +141,9 @@ async def converged(store: Store, server: LoopbackAPIServer, timeout: float = 30
         raise AssertionError(f"cache != server: {shown}") from None
 
 
-async def start_server(tmp_path: Path, objs: list[Obj], **kwargs: Any
-                       ) -> tuple[LoopbackAPIServer, Path]:
+async def start_server(
+    tmp_path: Path, objs: list[Obj], **kwargs: Any
+) -> tuple[LoopbackAPIServer, Path]:
     server = LoopbackAPIServer(bookmark_interval=kwargs.pop("bookmark_interval", 0.2), **kwargs)
     server.state.load(objs, skip_unknown=True)
     await server.start()

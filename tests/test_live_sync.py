@@ -55,9 +55,11 @@ async def test_copied_csvs_travel_as_metadata_only(tmp_path: Path) -> None:
         copies = [r for r in csv_requests if r.query.get("labelSelector") == "olm.copiedFrom"]
         real = [r for r in csv_requests if r.query.get("labelSelector") == "!olm.copiedFrom"]
         assert {r.accept for r in copies if r.query.get("watch") != "true"} == {
-            METADATA_LIST_ACCEPT}
+            METADATA_LIST_ACCEPT
+        }
         assert {r.accept for r in copies if r.query.get("watch") == "true"} == {
-            METADATA_WATCH_ACCEPT}
+            METADATA_WATCH_ACCEPT
+        }
         assert {r.accept for r in real} == {"application/json"}
         assert len(csv_requests) == len(copies) + len(real)
         copy = store.get("ClusterServiceVersion", "default", "image-caching-operator.v0.0.1")
@@ -81,8 +83,9 @@ async def test_watch_applies_adds_changes_and_deletes(tmp_path: Path) -> None:
         sub = server.state.list("Subscription")[0]
         sub["spec"]["channel"] = "changed-channel"
         server.state.update(sub)
-        server.state.create({
-            "apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "brand-new"}})
+        server.state.create(
+            {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "brand-new"}}
+        )
         og = server.state.list("OperatorGroup")[0]
         server.state.delete("OperatorGroup", og["metadata"]["namespace"], og["metadata"]["name"])
         await converged(store, server)
@@ -101,17 +104,20 @@ async def test_csv_upgrade_count_counts_replacements_seen_while_watching(tmp_pat
     try:
         await converged(store, server)
         assert source.csv_upgrade_count == 0
-        old = server.state.get("ClusterServiceVersion", "cfe-test-namespace",
-                               "projectrequestlimits.v0.0.1")
+        old = server.state.get(
+            "ClusterServiceVersion", "cfe-test-namespace", "projectrequestlimits.v0.0.1"
+        )
         new = {
-            "apiVersion": old["apiVersion"], "kind": "ClusterServiceVersion",
-            "metadata": {"name": "projectrequestlimits.v0.0.2",
-                         "namespace": "cfe-test-namespace"},
-            "spec": {**old["spec"], "version": "0.0.2",
-                     "replaces": "projectrequestlimits.v0.0.1"},
+            "apiVersion": old["apiVersion"],
+            "kind": "ClusterServiceVersion",
+            "metadata": {"name": "projectrequestlimits.v0.0.2", "namespace": "cfe-test-namespace"},
+            "spec": {**old["spec"], "version": "0.0.2", "replaces": "projectrequestlimits.v0.0.1"},
         }
-        unrelated = {**new, "metadata": {**new["metadata"], "name": "other.v1"},
-                     "spec": {**new["spec"], "replaces": "not-there.v0"}}
+        unrelated = {
+            **new,
+            "metadata": {**new["metadata"], "name": "other.v1"},
+            "spec": {**new["spec"], "replaces": "not-there.v0"},
+        }
         server.state.create(new)
         server.state.create(unrelated)
         await converged(store, server)

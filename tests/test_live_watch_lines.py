@@ -16,7 +16,7 @@ from olmtui.sources.live_http import WATCH_BATCH_BYTES, EventLines, watch_batche
 def cut(data: bytes, sizes: list[int]) -> list[bytes]:
     chunks, start = [], 0
     for size in sizes:
-        chunks.append(data[start:start + size])
+        chunks.append(data[start : start + size])
         start += size
     chunks.append(data[start:])
     return [c for c in chunks if c]
@@ -31,9 +31,9 @@ def all_lines(chunks: list[bytes]) -> tuple[list[bytes], bool]:
 def test_lines_split_across_reads_come_out_whole() -> None:
     data = b'{"a":1}\n{"b":22}\n{"c":333}\n'
     for sizes in ([1] * len(data), [3, 5, 7], [8], [9], [len(data)], [2, 30]):
-        assert all_lines(cut(data, sizes)) == (
-            [b'{"a":1}', b'{"b":22}', b'{"c":333}'], False
-        ), sizes
+        assert all_lines(cut(data, sizes)) == ([b'{"a":1}', b'{"b":22}', b'{"c":333}'], False), (
+            sizes
+        )
 
 
 def test_blank_lines_are_skipped() -> None:

@@ -45,10 +45,20 @@ def test_seed_metrics_counts_on_a_real_must_gather(azure) -> None:
 def test_csv_abnormal_lists_every_csv_not_succeeded_with_olm_labels(azure) -> None:
     metrics = seed_metrics(*azure)
     assert metrics.csv_abnormal == (
-        AbnormalCSV("image-caching-operator.v0.0.1", "cfe-test-namespace", "Pending",
-                    "RequirementsNotMet", "0.0.1"),
-        AbnormalCSV("projectrequestlimits.v0.0.1", "cfe-test-namespace", "Installing",
-                    "InstallWaiting", "0.0.1"),
+        AbnormalCSV(
+            "image-caching-operator.v0.0.1",
+            "cfe-test-namespace",
+            "Pending",
+            "RequirementsNotMet",
+            "0.0.1",
+        ),
+        AbnormalCSV(
+            "projectrequestlimits.v0.0.1",
+            "cfe-test-namespace",
+            "Installing",
+            "InstallWaiting",
+            "0.0.1",
+        ),
     )
 
 
@@ -85,7 +95,8 @@ def test_r_csv_r2_snapshot_upgrade_count_is_replacements_in_progress() -> None:
     assert during.csv_upgrade_count == 1
     assert during.csv_count == before.csv_count + 1
     assert (s.TEAM_A_OPERATORS, s.KEYCLOAK_NEXT, "Pending") in [
-        (a.namespace, a.name, a.phase) for a in during.csv_abnormal]
+        (a.namespace, a.name, a.phase) for a in during.csv_abnormal
+    ]
     for step in steps[2:8]:  # ... until the old CSV is gone
         step.change(state, "2026-11-21T22:00:10Z")
     assert seed_metrics(store, model).csv_upgrade_count == 0

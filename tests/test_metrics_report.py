@@ -34,9 +34,10 @@ def test_check_json_summary_carries_the_seed_metrics(capsys) -> None:
     assert metrics["subscription_count"] == report["summary"]["subscriptions"]
     assert metrics["catalog_source_count"] == report["summary"]["catalogSources"]
     assert [a["name"] for a in metrics["csv_abnormal"]] == [
-        "image-caching-operator.v0.0.1", "projectrequestlimits.v0.0.1"]
-    assert (metrics["csv_upgrade_count"], metrics["csv_upgrade_count_source"]) == (
-        0, "snapshot")
+        "image-caching-operator.v0.0.1",
+        "projectrequestlimits.v0.0.1",
+    ]
+    assert (metrics["csv_upgrade_count"], metrics["csv_upgrade_count_source"]) == (0, "snapshot")
     assert metrics["subscription_sync_total"] is None
     assert set(metrics["notes"]) == {"csv_upgrade_count", "subscription_sync_total"}
 

@@ -24,9 +24,11 @@ def _azure(skip_kind: str) -> Store:
 
 def _findings(store: Store, unreadable: dict[str, Unreadable] | None) -> list[Finding]:
     model = Model(store)
-    return merged_findings(model=model.findings(),
-                           health=health_findings(store, (), model.subscriptions()),
-                           unreadable=unreadable)
+    return merged_findings(
+        model=model.findings(),
+        health=health_findings(store, (), model.subscriptions()),
+        unreadable=unreadable,
+    )
 
 
 def test_r_mem_1_no_operator_group_is_not_concluded_from_unreadable_groups():
@@ -39,7 +41,8 @@ def test_r_mem_1_no_operator_group_is_not_concluded_from_unreadable_groups():
     assert not {"NoOperatorGroup", "SubscriptionStalled"} & codes
     warning = [f for f in told if f.code == "LiveNoAccess"]
     assert [(f.kind, f.name, f.severity) for f in warning] == [
-        ("OperatorGroup", "operatorgroups", "warning")]
+        ("OperatorGroup", "operatorgroups", "warning")
+    ]
     assert "not re-checked" not in warning[0].message  # a one-shot read names no period
     assert "asks again" not in warning[0].message
 
@@ -65,11 +68,13 @@ def test_store_publishes_access_changes_and_keeps_since():
     first = Unreadable("clusterserviceversions", "403 one stream", time.time() - 60, 60)
     store.set_unreadable("ClusterServiceVersion", first)
     assert [(c.type, c.key.kind, c.key.name) for c in seen] == [
-        ("ADDED", ACCESS, "ClusterServiceVersion")]
+        ("ADDED", ACCESS, "ClusterServiceVersion")
+    ]
     assert model.version > version, "the model re-derives on an access change"
     assert store.set_unreadable("ClusterServiceVersion", first) is None  # nothing new
-    store.set_unreadable("ClusterServiceVersion",
-                         Unreadable("clusterserviceversions", "403 both", time.time(), 60))
+    store.set_unreadable(
+        "ClusterServiceVersion", Unreadable("clusterserviceversions", "403 both", time.time(), 60)
+    )
     assert store.unreadable["ClusterServiceVersion"].since == first.since
     assert store.unreadable["ClusterServiceVersion"].reason == "403 both"
     store.set_unreadable("ClusterServiceVersion", None)
@@ -85,7 +90,9 @@ def test_change_log_tells_access_lost_and_given_back():
     store.set_unreadable("Subscription", None)
     entries = change_entries(seen)
     assert [(e.what, e.ref.kind, e.severity) for e in entries] == [
-        ("no access", "Subscription", "warning"), ("access back", "Subscription", "info")]
+        ("no access", "Subscription", "warning"),
+        ("access back", "Subscription", "info"),
+    ]
     assert "no access to subscriptions (RBAC): 403 Forbidden" in entries[0].message
 
 
@@ -98,8 +105,9 @@ def test_groups_unreadable_in_one_namespace_leave_the_others_findings():
     lonely = sorted({f.namespace for f in blind if f.code == "NoOperatorGroup"})
     assert len(lonely) >= 2
     hidden = lonely[0]
-    told = _findings(store, {"OperatorGroup": Unreadable("operatorgroups", "403", 0.0,
-                                                         namespaces=(hidden,))})
+    told = _findings(
+        store, {"OperatorGroup": Unreadable("operatorgroups", "403", 0.0, namespaces=(hidden,))}
+    )
     still = {f.namespace for f in told if f.code == "NoOperatorGroup"}
     assert still == set(lonely[1:])
     elsewhere = {"StaleCopiedCSV", "NamespaceLabelDrift"}

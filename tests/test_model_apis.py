@@ -43,8 +43,9 @@ def test_r_api_1_provided_apis_of_a_real_csv():
 
 
 def test_r_api_1_apiservices_and_required():
-    csv = make_csv("op", "x", owned=(GOOSE,), apiservices=(("Frog", "v1", "ponds.io"),),
-                   required=(DUCK,))
+    csv = make_csv(
+        "op", "x", owned=(GOOSE,), apiservices=(("Frog", "v1", "ponds.io"),), required=(DUCK,)
+    )
     surface = api_surface(csv)
     assert surface.provided == {GOOSE_KEY, "Frog.v1.ponds.io"}
     assert surface.required == {DUCK_KEY}
@@ -62,13 +63,16 @@ def test_r_api_2_parse_real_monitoring_annotation():
     assert "AlertmanagerConfig.v1alpha1.monitoring.coreos.com" in apis
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("", set()),
-    (None, set()),
-    ("A.v1.g.io, B.v2.h", {"A.v1.g.io", "B.v2.h"}),
-    ("NoDots,One.dot,Two.dots.", {"Two.dots."}),
-    ("a.v1.g,A.v1.g", {"a.v1.g", "A.v1.g"}),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("", set()),
+        (None, set()),
+        ("A.v1.g.io, B.v2.h", {"A.v1.g.io", "B.v2.h"}),
+        ("NoDots,One.dot,Two.dots.", {"Two.dots."}),
+        ("a.v1.g,A.v1.g", {"a.v1.g", "A.v1.g"}),
+    ],
+)
 def test_r_api_2_parse(text, expected):
     assert parse_provided_apis(text) == frozenset(expected)
 
@@ -81,13 +85,16 @@ def test_r_api_3_format_sorts_by_bytes():
 # -- R-API-5 ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("a", "p", "o", "expected"), [
-    ({"x"}, {"x"}, {"x"}, "RemoveAPIs"),
-    ({"x"}, set(), {"x"}, "APIConflict"),
-    ({"x"}, set(), set(), "AddAPIs"),
-    ({"x"}, {"x", "y"}, {"y"}, "NoAPIConflict"),
-    (set(), set(), {"x"}, "NoAPIConflict"),
-])
+@pytest.mark.parametrize(
+    ("a", "p", "o", "expected"),
+    [
+        ({"x"}, {"x"}, {"x"}, "RemoveAPIs"),
+        ({"x"}, set(), {"x"}, "APIConflict"),
+        ({"x"}, set(), set(), "AddAPIs"),
+        ({"x"}, {"x", "y"}, {"y"}, "NoAPIConflict"),
+        (set(), set(), {"x"}, "NoAPIConflict"),
+    ],
+)
 def test_r_api_5_reconcile_api_intersection(a, p, o, expected):
     assert reconcile_api_intersection(frozenset(a), frozenset(p), frozenset(o)) == expected
 
@@ -101,14 +108,22 @@ def test_r_api_6_add_apis_proceeds_when_annotation_already_equal():
 
 
 def test_r_api_6_add_apis_writes_the_union_first():
-    step = api_step("AddAPIs", False, None, None, frozenset({"B.v1.g"}),
-                    frozenset({"A.v1.g"}), "A.v1.g")
+    step = api_step(
+        "AddAPIs", False, None, None, frozenset({"B.v1.g"}), frozenset({"A.v1.g"}), "A.v1.g"
+    )
     assert step.verdict is None and step.new_annotation == "A.v1.g,B.v1.g"
 
 
 def test_r_api_6_remove_apis_strips_all_csv_apis_without_a_phase_change():
-    step = api_step("RemoveAPIs", False, None, None, frozenset({"A.v1.g", "B.v1.g"}),
-                    frozenset({"A.v1.g", "B.v1.g", "C.v1.g"}), "A.v1.g,B.v1.g,C.v1.g")
+    step = api_step(
+        "RemoveAPIs",
+        False,
+        None,
+        None,
+        frozenset({"A.v1.g", "B.v1.g"}),
+        frozenset({"A.v1.g", "B.v1.g", "C.v1.g"}),
+        "A.v1.g,B.v1.g,C.v1.g",
+    )
     assert step.new_annotation == "C.v1.g"
     assert step.verdict is None and not step.proceeds
 
@@ -118,15 +133,25 @@ def test_r_api_6_static_group_cannot_be_modified(result):
     step = api_step(result, True, "InstallSucceeded", None, frozenset({"A.v1.g"}), frozenset(), "")
     assert (step.verdict.reason, step.verdict.message) == (
         "CannotModifyStaticOperatorGroupProvidedAPIs",
-        "static provided api operatorgroup cannot be modified by these apis")
+        "static provided api operatorgroup cannot be modified by these apis",
+    )
 
 
 def test_r_api_6_static_suppressed_when_already_conflicting():
     """§16 quirk: static + Add/Remove leaves an InterOperatorGroupOwnerConflict CSV as it is."""
-    step = api_step("AddAPIs", True, "InterOperatorGroupOwnerConflict", "old message",
-                    frozenset({"A.v1.g"}), frozenset(), "")
+    step = api_step(
+        "AddAPIs",
+        True,
+        "InterOperatorGroupOwnerConflict",
+        "old message",
+        frozenset({"A.v1.g"}),
+        frozenset(),
+        "",
+    )
     assert (step.verdict.reason, step.verdict.message) == (
-        "InterOperatorGroupOwnerConflict", "old message")
+        "InterOperatorGroupOwnerConflict",
+        "old message",
+    )
 
 
 def test_r_api_6_conflict_applies_to_static_groups_too():
@@ -137,15 +162,36 @@ def test_r_api_6_conflict_applies_to_static_groups_too():
 # -- through the model: §15.1 conflicts, §15.2 pending conflicts, R-API-9 -------------------
 
 
-def two_groups(csv_apis_in_annotation: bool, phase="Succeeded", reason="InstallSucceeded",
-               other_apis=GOOSE_KEY, static=False):
+def two_groups(
+    csv_apis_in_annotation: bool,
+    phase="Succeeded",
+    reason="InstallSucceeded",
+    other_apis=GOOSE_KEY,
+    static=False,
+):
     return model_of(
-        namespace("a"), namespace("b"), namespace("shared"),
-        operator_group("a", "ga", targets=["a", "shared"], status=["a", "shared"],
-                       apis=GOOSE_KEY if csv_apis_in_annotation else "", static=static),
+        namespace("a"),
+        namespace("b"),
+        namespace("shared"),
+        operator_group(
+            "a",
+            "ga",
+            targets=["a", "shared"],
+            status=["a", "shared"],
+            apis=GOOSE_KEY if csv_apis_in_annotation else "",
+            static=static,
+        ),
         operator_group("b", "gb", targets=["shared"], status=["shared"], apis=other_apis),
-        make_csv("a", "x", modes=("MultiNamespace", "OwnNamespace"), owned=(GOOSE,),
-                 group="ga", targets="a,shared", phase=phase, reason=reason),
+        make_csv(
+            "a",
+            "x",
+            modes=("MultiNamespace", "OwnNamespace"),
+            owned=(GOOSE,),
+            group="ga",
+            targets="a,shared",
+            phase=phase,
+            reason=reason,
+        ),
     )
 
 
@@ -178,7 +224,10 @@ def test_r_api_6_remove_apis_on_a_succeeded_csv_is_no_verdict():
     model, _ = model_of(*load_all(MODEL_DATA / "qa" / "remove-apis.yaml"))
     state = model.csv("ops3", "bar.v1.0.0")
     assert (state.phase, state.api_reconciliation, state.verdict) == (
-        "Succeeded", "RemoveAPIs", None)
+        "Succeeded",
+        "RemoveAPIs",
+        None,
+    )
     pending = next(f for f in model.findings() if f.code == "PendingAPIConflict")
     assert (pending.namespace, pending.name) == ("ops3", "bar.v1.0.0")
     assert "without changing its phase" in pending.message
@@ -197,26 +246,35 @@ def test_r_api_6_remove_apis_keeps_a_conflict_failure_from_recovering():
 
 
 def test_r_api_9_conflict_gone_recovers_to_pending():
-    model, _ = two_groups(True, phase="Failed", reason="InterOperatorGroupOwnerConflict",
-                          other_apis=DUCK_KEY)
+    model, _ = two_groups(
+        True, phase="Failed", reason="InterOperatorGroupOwnerConflict", other_apis=DUCK_KEY
+    )
     state = model.csv("a", "x")
     assert state.api_reconciliation == "NoAPIConflict"
     assert (state.verdict.phase, state.verdict.reason, state.verdict.message) == (
-        "Pending", "RequirementsUnknown",
-        "OperatorGroup no longer intersecting with conflicting owner")
+        "Pending",
+        "RequirementsUnknown",
+        "OperatorGroup no longer intersecting with conflicting owner",
+    )
 
 
 def test_r_api_9_static_recovery_message():
-    model, _ = two_groups(True, phase="Failed",
-                          reason="CannotModifyStaticOperatorGroupProvidedAPIs",
-                          other_apis=DUCK_KEY, static=True)
+    model, _ = two_groups(
+        True,
+        phase="Failed",
+        reason="CannotModifyStaticOperatorGroupProvidedAPIs",
+        other_apis=DUCK_KEY,
+        static=True,
+    )
     assert model.csv("a", "x").verdict.message == (
-        "static OperatorGroup and intersecting groups now support providedAPIs")
+        "static OperatorGroup and intersecting groups now support providedAPIs"
+    )
 
 
 def test_r_api_6_add_apis_in_the_model_is_not_a_verdict():
     model, _ = model_of(
-        namespace("a"), operator_group("a", "g", status=[""], apis=""),
+        namespace("a"),
+        operator_group("a", "g", status=[""], apis=""),
         make_csv("a", "x", owned=(GOOSE,), group="g", targets=""),
     )
     state = model.csv("a", "x")
@@ -227,7 +285,8 @@ def test_r_api_6_add_apis_in_the_model_is_not_a_verdict():
 
 def test_r_api_6_static_group_in_the_model():
     model, _ = model_of(
-        namespace("a"), operator_group("a", "g", status=[""], apis=DUCK_KEY, static=True),
+        namespace("a"),
+        operator_group("a", "g", status=[""], apis=DUCK_KEY, static=True),
         make_csv("a", "x", owned=(GOOSE,), group="g", targets=""),
     )
     assert model.csv("a", "x").verdict.reason == "CannotModifyStaticOperatorGroupProvidedAPIs"
@@ -236,7 +295,8 @@ def test_r_api_6_static_group_in_the_model():
 
 def test_quirk_empty_status_intersects_nothing_not_even_global():
     model, _ = model_of(
-        namespace("a"), namespace("b"),
+        namespace("a"),
+        namespace("b"),
         operator_group("a", "global", status=[""], apis=GOOSE_KEY),
         operator_group("b", "unsynced", targets=["b"], apis=""),
         make_csv("b", "x", modes=("OwnNamespace",), owned=(GOOSE,), group="unsynced", targets=""),
@@ -251,48 +311,77 @@ def test_quirk_empty_status_intersects_nothing_not_even_global():
 
 
 def test_r_api_8_expected_keeps_only_backed_claims():
-    assert expected_group_apis(False, frozenset({"A", "B"}), frozenset({"A"}), frozenset(),
-                               frozenset()) == {"A"}
-    assert expected_group_apis(True, frozenset({"A", "B"}), frozenset(), frozenset(),
-                               frozenset()) == {"A", "B"}
+    assert expected_group_apis(
+        False, frozenset({"A", "B"}), frozenset({"A"}), frozenset(), frozenset()
+    ) == {"A"}
+    assert expected_group_apis(
+        True, frozenset({"A", "B"}), frozenset(), frozenset(), frozenset()
+    ) == {"A", "B"}
 
 
 def test_r_api_8_stale_claims_and_blocked_pruning():
     model, _ = model_of(
-        namespace("a"), operator_group("a", "g", status=[""], apis=f"{DUCK_KEY},{GOOSE_KEY}"),
+        namespace("a"),
+        operator_group("a", "g", status=[""], apis=f"{DUCK_KEY},{GOOSE_KEY}"),
         make_csv("a", "x", owned=(GOOSE,), group="g", targets=""),
-        make_csv("a", "y", owned=(("Hen", "v1", "hens.birds.com"),), group="g", targets="",
-                 phase="Pending", reason="RequirementsUnknown"),
+        make_csv(
+            "a",
+            "y",
+            owned=(("Hen", "v1", "hens.birds.com"),),
+            group="g",
+            targets="",
+            phase="Pending",
+            reason="RequirementsUnknown",
+        ),
     )
     stale = next(f for f in model.findings() if f.code == "StaleProvidedAPIs")
     assert DUCK_KEY in stale.message and "y" in stale.message
     assert set(model.operator_group("a", "g").expected_provided_apis) == {
-        GOOSE_KEY, "Hen.v1.birds.com"}
+        GOOSE_KEY,
+        "Hen.v1.birds.com",
+    }
 
 
 # -- R-CSV-O ---------------------------------------------------------------------------------
 
 
 def test_r_csv_o_replacement_chain_walks_both_ways_and_stops_on_cycles():
-    replaces = {"v1": None, "v2": "v1", "v3": "v2", "other": None, "loop1": "loop2",
-                "loop2": "loop1"}
+    replaces = {
+        "v1": None,
+        "v2": "v1",
+        "v3": "v2",
+        "other": None,
+        "loop1": "loop2",
+        "loop2": "loop1",
+    }
     assert replacement_chain("v2", replaces) == {"v1", "v2", "v3"}
     assert replacement_chain("loop1", replaces) == {"loop1", "loop2"}
 
 
 def test_r_csv_o_owner_conflict_outside_the_chain():
-    owned = {"v1": frozenset({"geese.birds.com"}), "v2": frozenset({"geese.birds.com"}),
-             "other": frozenset({"geese.birds.com", "ducks.birds.com"})}
+    owned = {
+        "v1": frozenset({"geese.birds.com"}),
+        "v2": frozenset({"geese.birds.com"}),
+        "other": frozenset({"geese.birds.com", "ducks.birds.com"}),
+    }
     replaces = {"v1": None, "v2": "v1", "other": None}
     assert crd_owner_conflicts("v2", owned, replaces) == (("other", ("geese.birds.com",)),)
 
 
 def test_r_csv_o_pending_csv_fails_with_owner_conflict_and_copies_are_invisible():
     model, _ = model_of(
-        namespace("a"), operator_group("a", "g", status=[""], apis=GOOSE_KEY),
+        namespace("a"),
+        operator_group("a", "g", status=[""], apis=GOOSE_KEY),
         make_csv("a", "old", owned=(GOOSE,), group="g", targets=""),
-        make_csv("a", "new", owned=(GOOSE,), group="g", targets="", phase="Pending",
-                 reason="RequirementsUnknown"),
+        make_csv(
+            "a",
+            "new",
+            owned=(GOOSE,),
+            group="g",
+            targets="",
+            phase="Pending",
+            reason="RequirementsUnknown",
+        ),
         copy_of(make_csv("b", "copied", owned=(GOOSE,), group="gb", targets=""), "a"),
     )
     assert model.csv("a", "new").verdict.reason == "OwnerConflict"

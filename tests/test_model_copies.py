@@ -25,8 +25,14 @@ from olmtui.model.types import ObjectRef
 
 def global_setup(*extra, phase="Succeeded", reason="InstallSucceeded"):
     source = make_csv("op", "x", group="g", targets="", phase=phase, reason=reason)
-    objs = [namespace("op"), namespace("a"), namespace("b"),
-            operator_group("op", "g", status=[""]), source, *extra]
+    objs = [
+        namespace("op"),
+        namespace("a"),
+        namespace("b"),
+        operator_group("op", "g", status=[""]),
+        source,
+        *extra,
+    ]
     return source, objs
 
 
@@ -52,7 +58,8 @@ def test_r_copy_3_listed_targets_only_existing_and_not_own():
 def test_r_copy_2_own_namespace_group_copies_nothing():
     assert expected_copy_namespaces("op", ("op",), ["op", "a"], False) == frozenset()
     model, _ = model_of(
-        namespace("op"), operator_group("op", "g", targets=["op"], status=["op"]),
+        namespace("op"),
+        operator_group("op", "g", targets=["op"], status=["op"]),
         make_csv("op", "x", modes=("OwnNamespace",), group="g", targets="op"),
     )
     assert model.csv("op", "x").expected_copies == ()
@@ -77,8 +84,13 @@ def test_r_copy_2_group_failure_that_recovers_is_copiable_again():
 def test_r_copy_2_verdict_counts_as_this_syncs_transition():
     """A CSV that OLM fails on its next sync is not copiable, whatever its current phase."""
     source = make_csv("op", "x", modes=("OwnNamespace",), group="g", targets="")
-    model, _ = model_of(namespace("op"), namespace("a"),
-                        operator_group("op", "g", status=[""]), source, copy_of(source, "a"))
+    model, _ = model_of(
+        namespace("op"),
+        namespace("a"),
+        operator_group("op", "g", status=[""]),
+        source,
+        copy_of(source, "a"),
+    )
     assert model.csv("op", "x").verdict.reason == "UnsupportedOperatorGroup"
     assert model.csv("op", "x").expected_copies == ()
     stale = model.copied_csvs().stale
@@ -97,22 +109,28 @@ def test_r_copy_6_parent_gone():
 def test_r_copy_6_orphan_copies_are_reported_on_a_copy_not_the_missing_parent():
     """QA case: the finding must point at an object that is there (jump to object)."""
     model, store = model_of(*load_all(MODEL_DATA / "qa" / "orphan-copy.yaml"))
-    orphan = next(f for f in model.findings()
-                  if f.code == "StaleCopiedCSV" and f.name == "gone.v1.0.0")
+    orphan = next(
+        f for f in model.findings() if f.code == "StaleCopiedCSV" and f.name == "gone.v1.0.0"
+    )
     assert (orphan.kind, orphan.namespace, orphan.name) == (
-        "ClusterServiceVersion", "app1", "gone.v1.0.0")
+        "ClusterServiceVersion",
+        "app1",
+        "gone.v1.0.0",
+    )
     assert store.get("ClusterServiceVersion", "app1", "gone.v1.0.0") is not None
     assert "ops/gone.v1.0.0, which no longer exists" in orphan.message
     assert orphan.related[0] == ObjectRef("ClusterServiceVersion", "ops", "gone.v1.0.0")
-    with_parent = next(f for f in model.findings()
-                       if f.code == "StaleCopiedCSV" and f.name == "foo.v1.0.0")
+    with_parent = next(
+        f for f in model.findings() if f.code == "StaleCopiedCSV" and f.name == "foo.v1.0.0"
+    )
     assert (with_parent.namespace, with_parent.name) == ("ops", "foo.v1.0.0")
 
 
 def test_r_copy_6_orphan_finding_moves_back_to_the_parent_when_it_returns():
     source, _ = global_setup()
-    model, store = model_of(namespace("a"), namespace("b"), copy_of(source, "a"),
-                            copy_of(source, "b"))
+    model, store = model_of(
+        namespace("a"), namespace("b"), copy_of(source, "a"), copy_of(source, "b")
+    )
     orphan = next(f for f in model.findings() if f.code == "StaleCopiedCSV")
     assert (orphan.namespace, orphan.name) == ("a", "x")
     assert ObjectRef("ClusterServiceVersion", "b", "x") in orphan.related
@@ -120,7 +138,8 @@ def test_r_copy_6_orphan_finding_moves_back_to_the_parent_when_it_returns():
     assert "StaleCopiedCSV" not in codes(model)
     store.apply("DELETED", source)
     assert [(f.namespace, f.name) for f in model.findings() if f.code == "StaleCopiedCSV"] == [
-        ("a", "x")]
+        ("a", "x")
+    ]
 
 
 def test_r_copy_6_parent_failed_with_conflict():
@@ -132,9 +151,13 @@ def test_r_copy_6_parent_failed_with_conflict():
 def test_r_copy_6_parent_targets_no_longer_include_namespace():
     source = make_csv("op", "x", modes=("SingleNamespace",), group="g", targets="b")
     model, _ = model_of(
-        namespace("op"), namespace("a"), namespace("b"),
-        operator_group("op", "g", targets=["b"], status=["b"]), source,
-        copy_of(source, "a"), copy_of(source, "b"),
+        namespace("op"),
+        namespace("a"),
+        namespace("b"),
+        operator_group("op", "g", targets=["b"], status=["b"]),
+        source,
+        copy_of(source, "a"),
+        copy_of(source, "b"),
     )
     stale = model.copied_csvs().stale
     assert [(s.namespace, s.name) for s in stale] == [("a", "x")]
@@ -157,8 +180,12 @@ def test_r_copy_5_group_no_longer_targets_namespace():
     which keep it until OLM rewrites the parent's annotations (R-MEM-3)."""
     source = make_csv("op", "x", modes=("MultiNamespace",), group="g", targets="a,b")
     model, _ = model_of(
-        namespace("op"), namespace("a"), namespace("b"),
-        operator_group("op", "g", targets=["b"], status=["b"]), source, copy_of(source, "a"),
+        namespace("op"),
+        namespace("a"),
+        namespace("b"),
+        operator_group("op", "g", targets=["b"], status=["b"]),
+        source,
+        copy_of(source, "a"),
     )
     # The parent's annotation disagrees with the group now, so it is not an active member.
     assert "AnnotationDrift" in codes(model)
@@ -171,8 +198,13 @@ def test_r_copy_7_olmconfig_disables_copies_of_global_groups_only():
     assert not copies_disabled(None)
     source, objs = global_setup(olmconfig(True))
     single = make_csv("s", "y", modes=("SingleNamespace",), group="sg", targets="a")
-    model, _ = model_of(*objs, copy_of(source, "a"), namespace("s"),
-                        operator_group("s", "sg", targets=["a"], status=["a"]), single)
+    model, _ = model_of(
+        *objs,
+        copy_of(source, "a"),
+        namespace("s"),
+        operator_group("s", "sg", targets=["a"], status=["a"]),
+        single,
+    )
     assert model.csv("op", "x").expected_copies == ()
     assert model.csv("s", "y").expected_copies == ("a",)
     assert "disabled" in model.copied_csvs().stale[0].reason
@@ -189,18 +221,29 @@ def test_r_copy_8_present_count_is_every_copy():
 
 def test_r_copy_8_olmconfig_condition_table():
     assert olmconfig_condition(False, False, False) == (
-        "False", "CopiedCSVsEnabled", "Copied CSVs are enabled and present across the cluster")
+        "False",
+        "CopiedCSVsEnabled",
+        "Copied CSVs are enabled and present across the cluster",
+    )
     assert olmconfig_condition(False, True, True)[2] == (
-        "Copied CSVs are enabled and at least one copied CSVs is missing")
+        "Copied CSVs are enabled and at least one copied CSVs is missing"
+    )
     assert olmconfig_condition(True, False, True)[:2] == ("False", "CopiedCSVsDisabled")
     assert olmconfig_condition(True, True, False)[0] == "True"
 
 
 def test_r_copy_8_stale_olmconfig_condition_is_reported():
     config = olmconfig(False)
-    config["status"] = {"conditions": [{
-        "type": "DisabledCopiedCSVs", "status": "False", "reason": "CopiedCSVsEnabled",
-        "message": "Copied CSVs are enabled and present across the cluster"}]}
+    config["status"] = {
+        "conditions": [
+            {
+                "type": "DisabledCopiedCSVs",
+                "status": "False",
+                "reason": "CopiedCSVsEnabled",
+                "message": "Copied CSVs are enabled and present across the cluster",
+            }
+        ]
+    }
     source, objs = global_setup(config)
     model, store = model_of(*objs, copy_of(source, "a"), copy_of(source, "b"))
     assert "CopiedCSVsConditionStale" not in codes(model)

@@ -25,7 +25,8 @@ def test_r_sub_5_failed_install_plan_of_a_real_subscription_is_an_error() -> Non
     found = health_findings(store)
     failed = [f for f in found if f.code == "InstallPlanFailed"]
     assert [(f.severity, f.namespace, f.name) for f in failed] == [
-        ("error", "cfe-test-namespace", "image-caching-operator-v0-0-1-sub")]
+        ("error", "cfe-test-namespace", "image-caching-operator-v0-0-1-sub")
+    ]
     report = report_json("snapshot", Model(store), store, health=found)
     jsonschema.validate(report, load_schema())
     assert report["summary"]["findings"]["error"] == 1
@@ -33,10 +34,22 @@ def test_r_sub_5_failed_install_plan_of_a_real_subscription_is_an_error() -> Non
 
 
 def test_model_wording_wins_when_both_report_one_code_on_one_object() -> None:
-    model = Finding("error", "TooManyOperatorGroups", "ClusterServiceVersion", "team-b",
-                    "keycloak-operator.v15.0.2", "the model's words")
-    same = Finding("error", "TooManyOperatorGroups", "ClusterServiceVersion", "team-b",
-                   "keycloak-operator.v15.0.2", "a rule's words")
+    model = Finding(
+        "error",
+        "TooManyOperatorGroups",
+        "ClusterServiceVersion",
+        "team-b",
+        "keycloak-operator.v15.0.2",
+        "the model's words",
+    )
+    same = Finding(
+        "error",
+        "TooManyOperatorGroups",
+        "ClusterServiceVersion",
+        "team-b",
+        "keycloak-operator.v15.0.2",
+        "a rule's words",
+    )
     other = Finding("warning", "InstallPlanPending", "Subscription", "team-b", "keycloak", "x")
     assert without_model_duplicates([same, other], [model]) == [other]
     report = build_report_with_health([same, other], [model])

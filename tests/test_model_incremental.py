@@ -32,25 +32,38 @@ NS = ["a", "b", "c"]
 CRDS = [("A", "v1", "as.g"), ("B", "v1", "bs.g"), ("C", "v2", "cs.h"), ("Bad", "v1", "bads")]
 API_KEYS = ["A.v1.g", "B.v1.g", "C.v2.h"]
 MODES: list[Any] = [
-    ("AllNamespaces",), ("OwnNamespace",), ("SingleNamespace", "MultiNamespace"),
+    ("AllNamespaces",),
+    ("OwnNamespace",),
+    ("SingleNamespace", "MultiNamespace"),
     ("OwnNamespace", "SingleNamespace", "MultiNamespace", "AllNamespaces"),
     ({"type": "AllNamespaces", "supported": True}, {"type": "AllNamespaces", "supported": True}),
     ({"type": "OwnNamespacejl", "supported": True}, {"type": "AllNamespaces", "supported": True}),
 ]
 STATES = [
-    ("Succeeded", "InstallSucceeded"), ("Pending", "RequirementsUnknown"), (None, None),
-    ("Failed", "UnsupportedOperatorGroup"), ("Failed", "InterOperatorGroupOwnerConflict"),
-    ("Failed", "CannotModifyStaticOperatorGroupProvidedAPIs"), ("Failed", "NoOperatorGroup"),
-    ("Failed", "InstallComponentFailedNoRetry"), ("Installing", "InstallWaiting"),
+    ("Succeeded", "InstallSucceeded"),
+    ("Pending", "RequirementsUnknown"),
+    (None, None),
+    ("Failed", "UnsupportedOperatorGroup"),
+    ("Failed", "InterOperatorGroupOwnerConflict"),
+    ("Failed", "CannotModifyStaticOperatorGroupProvidedAPIs"),
+    ("Failed", "NoOperatorGroup"),
+    ("Failed", "InstallComponentFailedNoRetry"),
+    ("Installing", "InstallWaiting"),
     ("Failed", "OwnerConflict"),
 ]
 
 names = st.sampled_from
 namespaces = st.builds(
     lambda n, team, uid: namespace(
-        n, {**({"team": team} if team else {}), **({f"olm.operatorgroup.uid/{uid}": ""}
-                                                   if uid else {})}),
-    names(NS), names([None, "x", "y"]), names([None, "og-a-g1", "og-b-g1", "stale"]),
+        n,
+        {
+            **({"team": team} if team else {}),
+            **({f"olm.operatorgroup.uid/{uid}": ""} if uid else {}),
+        },
+    ),
+    names(NS),
+    names([None, "x", "y"]),
+    names([None, "og-a-g1", "og-b-g1", "stale"]),
 )
 
 
@@ -67,10 +80,14 @@ def operator_groups(draw):
         kwargs["selector"] = {"matchExpressions": [{"key": "team", "operator": "Near"}]}
     elif shape == "empty-selector":
         kwargs["selector"] = {}
-    kwargs["status"] = draw(st.one_of(
-        st.just(ABSENT), st.just([""]), st.just(["", "a"]),
-        st.lists(names(NS), max_size=3, unique=True),
-    ))
+    kwargs["status"] = draw(
+        st.one_of(
+            st.just(ABSENT),
+            st.just([""]),
+            st.just(["", "a"]),
+            st.lists(names(NS), max_size=3, unique=True),
+        )
+    )
     apis = draw(st.one_of(st.none(), st.lists(names(API_KEYS), max_size=3, unique=True)))
     kwargs["apis"] = None if apis is None else ",".join(apis)
     kwargs["static"] = draw(st.booleans())
@@ -83,10 +100,15 @@ def csvs(draw):
     ns, name = draw(names(NS)), draw(names(["x", "y", "z"]))
     phase, reason = draw(names(STATES))
     return make_csv(
-        ns, name, modes=draw(names(MODES)),
+        ns,
+        name,
+        modes=draw(names(MODES)),
         owned=tuple(draw(st.lists(names(CRDS), max_size=2, unique=True))),
-        group=draw(names([None, "g1", "g2"])), targets=draw(names([None, "", "a", "a,b", ns])),
-        phase=phase, reason=reason, replaces=draw(names([None, "x", "y", "z"])),
+        group=draw(names([None, "g1", "g2"])),
+        targets=draw(names([None, "", "a", "a,b", ns])),
+        phase=phase,
+        reason=reason,
+        replaces=draw(names([None, "x", "y", "z"])),
     )
 
 
@@ -100,32 +122,73 @@ def copies(draw):
 
 subscriptions = st.builds(
     lambda ns, name, approval, plan: subscription(ns, name, approval=approval, plan=plan),
-    names(NS), names(["s1", "s2"]), names([None, "Manual", "Automatic"]), names([None, "p1"]),
+    names(NS),
+    names(["s1", "s2"]),
+    names([None, "Manual", "Automatic"]),
+    names([None, "p1"]),
 )
-install_plans = st.builds(install_plan, names(NS), st.just("p1"),
-                          names(["Complete", "RequiresApproval"]), st.booleans())
+install_plans = st.builds(
+    install_plan, names(NS), st.just("p1"), names(["Complete", "RequiresApproval"]), st.booleans()
+)
+
+
 def olmconfig_with(disabled, condition):
     config = olmconfig(disabled)
     if condition:
-        config["status"] = {"conditions": [{
-            "type": "DisabledCopiedCSVs", "status": condition[0], "reason": condition[1],
-            "message": condition[2]}]}
+        config["status"] = {
+            "conditions": [
+                {
+                    "type": "DisabledCopiedCSVs",
+                    "status": condition[0],
+                    "reason": condition[1],
+                    "message": condition[2],
+                }
+            ]
+        }
     return config
 
 
-olmconfigs = st.builds(olmconfig_with, names([None, True, False]), names([
-    None,
-    ("False", "CopiedCSVsEnabled", "Copied CSVs are enabled and present across the cluster"),
-    ("True", "CopiedCSVsDisabled", "Copied CSVs are disabled and no unexpected copied CSVs "
-     "were found for operators installed in AllNamespace mode"),
-]))
-manifests = st.builds(
-    lambda catalog, modes: package_manifest(catalog, "openshift-marketplace", "pkg", "head.v1",
-                                            [{"type": t, "supported": True} for t in modes]),
-    names(["cat", "other"]), names(MODES[:4]),
+olmconfigs = st.builds(
+    olmconfig_with,
+    names([None, True, False]),
+    names(
+        [
+            None,
+            (
+                "False",
+                "CopiedCSVsEnabled",
+                "Copied CSVs are enabled and present across the cluster",
+            ),
+            (
+                "True",
+                "CopiedCSVsDisabled",
+                "Copied CSVs are disabled and no unexpected copied CSVs "
+                "were found for operators installed in AllNamespace mode",
+            ),
+        ]
+    ),
 )
-objects = st.one_of(namespaces, operator_groups(), csvs(), copies(), subscriptions,
-                    install_plans, olmconfigs, manifests)
+manifests = st.builds(
+    lambda catalog, modes: package_manifest(
+        catalog,
+        "openshift-marketplace",
+        "pkg",
+        "head.v1",
+        [{"type": t, "supported": True} for t in modes],
+    ),
+    names(["cat", "other"]),
+    names(MODES[:4]),
+)
+objects = st.one_of(
+    namespaces,
+    operator_groups(),
+    csvs(),
+    copies(),
+    subscriptions,
+    install_plans,
+    olmconfigs,
+    manifests,
+)
 steps = st.one_of(
     st.tuples(st.just("put"), objects),
     st.tuples(st.just("delete"), objects),
@@ -180,11 +243,18 @@ def test_incremental_model_equals_a_fresh_recompute(initial, sequence):
 
 def test_version_follows_a_change():
     store = Store()
-    store.apply_many([namespace("a"), operator_group("a", "g", status=[""]),
-                      make_csv("a", "x", group="g", targets="")])
+    store.apply_many(
+        [
+            namespace("a"),
+            operator_group("a", "g", status=[""]),
+            make_csv("a", "x", group="g", targets=""),
+        ]
+    )
     model = Model(store)
     version = model.version
-    store.apply("MODIFIED", make_csv("a", "x", group="g", targets="", phase="Installing",
-                                     reason="InstallWaiting"))
+    store.apply(
+        "MODIFIED",
+        make_csv("a", "x", group="g", targets="", phase="Installing", reason="InstallWaiting"),
+    )
     assert model.version == version + 1
     assert model.csv("a", "x").phase == "Installing"

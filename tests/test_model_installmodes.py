@@ -19,29 +19,35 @@ from olmtui.model.installmodes import (
 EVERYTHING = frozenset({"OwnNamespace", "SingleNamespace", "MultiNamespace", "AllNamespaces"})
 
 
-@pytest.mark.parametrize(("supported", "targets", "expected"), [
-    # n = 0
-    (EVERYTHING, [], ZERO_MESSAGE),
-    # n = 1, target == op
-    ({"OwnNamespace"}, ["op"], None),
-    ({"SingleNamespace", "AllNamespaces"}, ["op"], OWN_MESSAGE),
-    # n = 1, target == ""
-    ({"AllNamespaces"}, [""], None),
-    ({"OwnNamespace", "SingleNamespace", "MultiNamespace"}, [""], ALL_MESSAGE),
-    # n = 1, other
-    ({"SingleNamespace"}, ["b"], None),
-    ({"OwnNamespace", "MultiNamespace", "AllNamespaces"}, ["b"], SINGLE_MESSAGE),
-    # n > 1
-    ({"MultiNamespace"}, ["a", "b"], None),
-    ({"OwnNamespace", "SingleNamespace", "AllNamespaces"}, ["a", "b", "c"],
-     "MultiNamespace InstallModeType not supported, cannot configure to watch 3 namespaces"),
-    ({"MultiNamespace"}, ["a", "op"], OWN_MESSAGE),
-    ({"MultiNamespace", "OwnNamespace"}, ["a", "op"], None),
-    ({"MultiNamespace"}, ["a", ""], MULTI_ALL_MESSAGE),
-    # the first offending entry decides; own-namespace check precedes "" for the same entry
-    ({"MultiNamespace"}, ["op", ""], OWN_MESSAGE),
-    ({"MultiNamespace"}, ["", "op"], MULTI_ALL_MESSAGE),
-])
+@pytest.mark.parametrize(
+    ("supported", "targets", "expected"),
+    [
+        # n = 0
+        (EVERYTHING, [], ZERO_MESSAGE),
+        # n = 1, target == op
+        ({"OwnNamespace"}, ["op"], None),
+        ({"SingleNamespace", "AllNamespaces"}, ["op"], OWN_MESSAGE),
+        # n = 1, target == ""
+        ({"AllNamespaces"}, [""], None),
+        ({"OwnNamespace", "SingleNamespace", "MultiNamespace"}, [""], ALL_MESSAGE),
+        # n = 1, other
+        ({"SingleNamespace"}, ["b"], None),
+        ({"OwnNamespace", "MultiNamespace", "AllNamespaces"}, ["b"], SINGLE_MESSAGE),
+        # n > 1
+        ({"MultiNamespace"}, ["a", "b"], None),
+        (
+            {"OwnNamespace", "SingleNamespace", "AllNamespaces"},
+            ["a", "b", "c"],
+            "MultiNamespace InstallModeType not supported, cannot configure to watch 3 namespaces",
+        ),
+        ({"MultiNamespace"}, ["a", "op"], OWN_MESSAGE),
+        ({"MultiNamespace", "OwnNamespace"}, ["a", "op"], None),
+        ({"MultiNamespace"}, ["a", ""], MULTI_ALL_MESSAGE),
+        # the first offending entry decides; own-namespace check precedes "" for the same entry
+        ({"MultiNamespace"}, ["op", ""], OWN_MESSAGE),
+        ({"MultiNamespace"}, ["", "op"], MULTI_ALL_MESSAGE),
+    ],
+)
 def test_r_im_1_decision_table(supported, targets, expected):
     assert install_mode_verdict(frozenset(supported), targets, "op") == expected
 
@@ -56,10 +62,13 @@ def test_r_im_1_messages_are_olms():
     assert SINGLE_MESSAGE == (
         "SingleNamespace InstallModeType not supported, cannot configure to watch one namespace"
     )
-    assert ZERO_MESSAGE == ("operatorgroup has invalid selected namespaces, cannot configure to "
-                            "watch zero namespaces")
-    assert MULTI_ALL_MESSAGE == ("operatorgroup has invalid selected namespaces, NamespaceAll "
-                                 "found when |selected namespaces| > 1")
+    assert ZERO_MESSAGE == (
+        "operatorgroup has invalid selected namespaces, cannot configure to watch zero namespaces"
+    )
+    assert MULTI_ALL_MESSAGE == (
+        "operatorgroup has invalid selected namespaces, NamespaceAll "
+        "found when |selected namespaces| > 1"
+    )
 
 
 def test_r_im_1_no_inference_between_types():
@@ -69,19 +78,26 @@ def test_r_im_1_no_inference_between_types():
 
 
 def test_r_mem_4_duplicate_types_make_the_set_invalid():
-    modes = install_mode_set([
-        {"type": "OwnNamespace", "supported": True},
-        {"type": "OwnNamespace", "supported": False},
-    ])
-    assert modes.duplicates == ("InstallMode list contains duplicates, cannot make set: "
-                                "[{OwnNamespace true} {OwnNamespace false}]")
+    modes = install_mode_set(
+        [
+            {"type": "OwnNamespace", "supported": True},
+            {"type": "OwnNamespace", "supported": False},
+        ]
+    )
+    assert modes.duplicates == (
+        "InstallMode list contains duplicates, cannot make set: "
+        "[{OwnNamespace true} {OwnNamespace false}]"
+    )
 
 
 def test_r_mem_4_duplicates_fail_the_csv_with_invalid_install_modes():
-    modes = [{"type": "AllNamespaces", "supported": True},
-             {"type": "AllNamespaces", "supported": True}]
+    modes = [
+        {"type": "AllNamespaces", "supported": True},
+        {"type": "AllNamespaces", "supported": True},
+    ]
     model, _ = model_of(
-        namespace("op"), operator_group("op", "g", status=[""]),
+        namespace("op"),
+        operator_group("op", "g", status=[""]),
         make_csv("op", "x", modes=modes, group="g", targets=""),
     )
     verdict = model.csv("op", "x").verdict
@@ -108,13 +124,18 @@ def test_r_im_1_unknown_type_supports_nothing_real_percona_typo():
 def test_r_im_1_percona_in_own_namespace_group_is_unsupported_with_a_finding():
     real = percona_csv()
     real["metadata"]["namespace"] = "psmdb"
-    real["metadata"]["annotations"].update({
-        "olm.operatorGroup": "g", "olm.operatorNamespace": "psmdb",
-        "olm.targetNamespaces": "psmdb",
-    })
+    real["metadata"]["annotations"].update(
+        {
+            "olm.operatorGroup": "g",
+            "olm.operatorNamespace": "psmdb",
+            "olm.targetNamespaces": "psmdb",
+        }
+    )
     real["status"] = {"phase": "Pending", "reason": "RequirementsUnknown"}
     model, _ = model_of(
-        namespace("psmdb"), operator_group("psmdb", "g", targets=["psmdb"], status=["psmdb"]), real,
+        namespace("psmdb"),
+        operator_group("psmdb", "g", targets=["psmdb"], status=["psmdb"]),
+        real,
     )
     state = model.csv("psmdb", real["metadata"]["name"])
     assert state.verdict.reason == "UnsupportedOperatorGroup"

@@ -17,7 +17,10 @@ def verdict_of(model, ns="op", name="x"):
 def test_r_mem_1_no_operator_group():
     model, _ = model_of(namespace("op"), make_csv("op", "x", phase="Pending", reason=None))
     assert verdict_of(model) == (
-        "Failed", "NoOperatorGroup", "csv in namespace with no operatorgroups")
+        "Failed",
+        "NoOperatorGroup",
+        "csv in namespace with no operatorgroups",
+    )
     assert model.csv("op", "x").operator_group is None
     assert model.csv("op", "x").api_reconciliation is None
     assert "NoOperatorGroup" in codes(model)
@@ -25,18 +28,23 @@ def test_r_mem_1_no_operator_group():
 
 def test_r_mem_2_too_many_operator_groups():
     model, _ = model_of(
-        namespace("op"), operator_group("op", "a", status=[""]),
-        operator_group("op", "b", status=[""]), make_csv("op", "x", group="a", targets=""),
+        namespace("op"),
+        operator_group("op", "a", status=[""]),
+        operator_group("op", "b", status=[""]),
+        make_csv("op", "x", group="a", targets=""),
     )
     assert verdict_of(model) == (
-        "Failed", "TooManyOperatorGroups",
-        "csv created in namespace with multiple operatorgroups, can't pick one automatically")
+        "Failed",
+        "TooManyOperatorGroups",
+        "csv created in namespace with multiple operatorgroups, can't pick one automatically",
+    )
     assert model.csv("op", "x").operator_group is None
 
 
 def test_r_mem_3_annotation_drift_stops_without_phase_change():
     model, _ = model_of(
-        namespace("op"), namespace("a"),
+        namespace("op"),
+        namespace("a"),
         operator_group("op", "g", targets=["a"], status=["a"]),
         make_csv("op", "x", modes=("SingleNamespace",), group="g", targets="b"),
     )
@@ -55,8 +63,10 @@ def test_r_mem_3_selector_matching_nothing_fails_with_no_target_namespaces():
         make_csv("op", "x", group="g", targets=None, phase="Failed", reason="NoTargetNamespaces"),
     )
     assert verdict_of(model) == (
-        "Failed", "NoTargetNamespaces",
-        "no targetNamespaces are matched operatorgroups namespace selection")
+        "Failed",
+        "NoTargetNamespaces",
+        "no targetNamespaces are matched operatorgroups namespace selection",
+    )
     found = codes(model)
     assert {"NoTargetNamespaces", "SelectorMatchesNothing"} <= found
     og_finding = next(f for f in model.findings() if f.code == "SelectorMatchesNothing")
@@ -81,7 +91,9 @@ def test_r_mem_3_unsynced_group_drift_names_the_targets_its_sync_writes():
     """status.namespaces absent but the spec selects a namespace: OLM writes the targets
     annotation only after the group's sync sets status.namespaces (R-MEM-3, R-OG-2)."""
     model, _ = model_of(
-        namespace("op"), namespace("a"), operator_group("op", "g", targets=["a"]),
+        namespace("op"),
+        namespace("a"),
+        operator_group("op", "g", targets=["a"]),
         make_csv("op", "x", modes=("SingleNamespace",), group="g", targets=None),
     )
     assert verdict_of(model) is None
@@ -100,7 +112,8 @@ def test_r_mem_5_missing_targets_annotation_is_drift_first():
     """R-MEM-3 requires the targets annotation, so its absence is drift (no phase change)
     while the group selects something."""
     model, _ = model_of(
-        namespace("op"), operator_group("op", "g", status=[""]),
+        namespace("op"),
+        operator_group("op", "g", status=[""]),
         make_csv("op", "x", group="g", targets=None),
     )
     assert verdict_of(model) is None
@@ -109,19 +122,24 @@ def test_r_mem_5_missing_targets_annotation_is_drift_first():
 
 def test_r_mem_6_install_mode_unsupported():
     model, _ = model_of(
-        namespace("op"), operator_group("op", "g", status=[""]),
+        namespace("op"),
+        operator_group("op", "g", status=[""]),
         make_csv("op", "x", modes=("OwnNamespace",), group="g", targets=""),
     )
     assert verdict_of(model) == (
-        "Failed", "UnsupportedOperatorGroup",
-        "AllNamespaces InstallModeType not supported, cannot configure to watch all namespaces")
+        "Failed",
+        "UnsupportedOperatorGroup",
+        "AllNamespaces InstallModeType not supported, cannot configure to watch all namespaces",
+    )
     assert model.csv("op", "x").expected_copies == ()
 
 
 def test_r_mem_6_uses_the_annotation_not_the_status():
     """OLM splits the CSV's olm.targetNamespaces; with agreeing annotations they are equal."""
     model, _ = model_of(
-        namespace("op"), namespace("a"), namespace("b"),
+        namespace("op"),
+        namespace("a"),
+        namespace("b"),
         operator_group("op", "g", targets=["a", "b"], status=["b", "a"]),
         make_csv("op", "x", modes=("MultiNamespace",), group="g", targets="a,b"),
     )
@@ -140,7 +158,8 @@ def test_r_mem_0_no_retry_is_skipped():
 
 def test_r_mem_0_crd_name_without_dot_aborts_silently():
     model, _ = model_of(
-        namespace("op"), operator_group("op", "g", status=[""]),
+        namespace("op"),
+        operator_group("op", "g", status=[""]),
         make_csv("op", "x", owned=(("Foo", "v1", "foos"),), group="g", targets=""),
     )
     assert verdict_of(model) is None
@@ -150,12 +169,17 @@ def test_r_mem_0_crd_name_without_dot_aborts_silently():
 
 def test_r_csv_f_2_group_failure_recovers_to_pending():
     model, _ = model_of(
-        namespace("op"), operator_group("op", "g", status=[""]),
-        make_csv("op", "x", group="g", targets="", phase="Failed",
-                 reason="UnsupportedOperatorGroup"),
+        namespace("op"),
+        operator_group("op", "g", status=[""]),
+        make_csv(
+            "op", "x", group="g", targets="", phase="Failed", reason="UnsupportedOperatorGroup"
+        ),
     )
     assert verdict_of(model) == (
-        "Pending", "RequirementsUnknown", "InstallModes now support target namespaces")
+        "Pending",
+        "RequirementsUnknown",
+        "InstallModes now support target namespaces",
+    )
     finding = next(f for f in model.findings() if f.code == "GroupFailureRecovers")
     assert finding.severity == "info"
 
@@ -168,13 +192,16 @@ def test_r_csv_f_1_fail_forward_replaces_instead_of_recovering():
         make_csv("op", "y", group="g", targets="", phase="Pending", reason=None, replaces="x"),
     )
     assert verdict_of(model) == (
-        "Replacing", "BeingReplaced",
-        "Fail Forward is enabled, allowing Failed csv to be replaced by csv: y")
+        "Replacing",
+        "BeingReplaced",
+        "Fail Forward is enabled, allowing Failed csv to be replaced by csv: y",
+    )
 
 
 def test_r_csv_f_other_failures_are_not_group_verdicts():
     model, _ = model_of(
-        namespace("op"), operator_group("op", "g", status=[""]),
+        namespace("op"),
+        operator_group("op", "g", status=[""]),
         make_csv("op", "x", group="g", targets="", phase="Failed", reason="InstallCheckFailed"),
     )
     assert verdict_of(model) is None

@@ -61,7 +61,8 @@ def test_r_copy_count_matches_the_tree_and_nothing_is_missing_or_stale(gathered)
     for copy in copies:
         meta = copy["metadata"]
         held.setdefault((meta["labels"]["olm.copiedFrom"], meta["name"]), set()).add(
-            meta["namespace"])
+            meta["namespace"]
+        )
     for (namespace, name), namespaces in held.items():
         assert set(model.csv(namespace, name).expected_copies) == namespaces
         assert set(model.copies_of(namespace, name)) == namespaces
@@ -71,5 +72,9 @@ def test_r_api_group_annotations_are_what_olm_keeps(gathered):
     _, _, model = gathered
     for og in model.operator_groups():
         assert og.expected_provided_apis == og.provided_apis, og.ref
-    assert not {"StaleProvidedAPIs", "NamespaceLabelDrift", "AnnotationDrift",
-                "TargetsNotSynced"} & {f.code for f in model.findings()}
+    assert not {
+        "StaleProvidedAPIs",
+        "NamespaceLabelDrift",
+        "AnnotationDrift",
+        "TargetsNotSynced",
+    } & {f.code for f in model.findings()}

@@ -26,15 +26,18 @@ NAMESPACES = {
 # -- R-NS ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("a", "b", "expected"), [
-    ({""}, {"x"}, {"x"}),
-    ({"x"}, {""}, {"x"}),
-    ({""}, set(), set()),
-    (set(), {""}, set()),
-    ({""}, {""}, {""}),
-    ({"x", "y"}, {"y", "z"}, {"y"}),
-    ({"", "a"}, {"a"}, {"a"}),
-])
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        ({""}, {"x"}, {"x"}),
+        ({"x"}, {""}, {"x"}),
+        ({""}, set(), set()),
+        (set(), {""}, set()),
+        ({""}, {""}, {""}),
+        ({"x", "y"}, {"y", "z"}, {"y"}),
+        ({"", "a"}, {"a"}, {"a"}),
+    ],
+)
 def test_r_ns_3_intersection(a, b, expected):
     assert nsset.intersection(frozenset(a), frozenset(b)) == frozenset(expected)
 
@@ -69,31 +72,41 @@ def test_r_og_1_absent_or_empty_selector_is_global(selector):
 
 
 def test_r_og_1_selector_matches_labels_and_expressions():
-    og = operator_group("ns", "g", selector={
-        "matchLabels": {"env": "prod"},
-        "matchExpressions": [{"key": "team", "operator": "NotIn", "values": ["y"]}],
-    })
+    og = operator_group(
+        "ns",
+        "g",
+        selector={
+            "matchLabels": {"env": "prod"},
+            "matchExpressions": [{"key": "team", "operator": "NotIn", "values": ["y"]}],
+        },
+    )
     assert target_namespaces(og, NAMESPACES).namespaces == ("a",)
 
 
-@pytest.mark.parametrize(("expression", "expected"), [
-    ({"key": "team", "operator": "In", "values": ["x", "y"]}, True),
-    ({"key": "team", "operator": "In", "values": ["z"]}, False),
-    ({"key": "team", "operator": "Exists"}, True),
-    ({"key": "nope", "operator": "DoesNotExist"}, True),
-    ({"key": "nope", "operator": "NotIn", "values": ["q"]}, True),
-])
+@pytest.mark.parametrize(
+    ("expression", "expected"),
+    [
+        ({"key": "team", "operator": "In", "values": ["x", "y"]}, True),
+        ({"key": "team", "operator": "In", "values": ["z"]}, False),
+        ({"key": "team", "operator": "Exists"}, True),
+        ({"key": "nope", "operator": "DoesNotExist"}, True),
+        ({"key": "nope", "operator": "NotIn", "values": ["q"]}, True),
+    ],
+)
 def test_r_og_1_match_expressions(expression, expected):
     assert selector_matches({"matchExpressions": [expression]}, {"team": "x"}) is expected
 
 
-@pytest.mark.parametrize("selector", [
-    {"matchExpressions": [{"key": "team", "operator": "In", "values": []}]},
-    {"matchExpressions": [{"key": "team", "operator": "Exists", "values": ["x"]}]},
-    {"matchExpressions": [{"key": "team", "operator": "Like", "values": ["x"]}]},
-    {"matchLabels": {"bad key!": "x"}},
-    {"matchLabels": {"team": 3}},
-])
+@pytest.mark.parametrize(
+    "selector",
+    [
+        {"matchExpressions": [{"key": "team", "operator": "In", "values": []}]},
+        {"matchExpressions": [{"key": "team", "operator": "Exists", "values": ["x"]}]},
+        {"matchExpressions": [{"key": "team", "operator": "Like", "values": ["x"]}]},
+        {"matchLabels": {"bad key!": "x"}},
+        {"matchLabels": {"team": 3}},
+    ],
+)
 def test_r_og_1_unparsable_selector_is_an_error_not_status(selector):
     with pytest.raises(SelectorError):
         selector_matches(selector, {})
@@ -133,13 +146,16 @@ def test_r_og_3_canonical_target_string_sorts_by_bytes():
     assert build_target_namespaces(None) == ""
 
 
-@pytest.mark.parametrize(("status", "expected"), [
-    (("a", "b"), {"a", "b", "own"}),
-    (("",), {""}),
-    (("", "a"), {"", "a"}),
-    ((), set()),
-    (None, set()),
-])
+@pytest.mark.parametrize(
+    ("status", "expected"),
+    [
+        (("a", "b"), {"a", "b", "own"}),
+        (("",), {""}),
+        (("", "a"), {"", "a"}),
+        ((), set()),
+        (None, set()),
+    ],
+)
 def test_r_og_4_effective_set_adds_own_namespace(status, expected):
     assert effective_namespaces("own", status) == frozenset(expected)
 
@@ -158,7 +174,11 @@ def test_r_og_4_intersecting_from_status_not_spec():
     """`intersecting` comes from status.namespaces: an unsynced group intersects nothing,
     not even a global one (§16: all ∩ ∅ = ∅)."""
     model, _ = model_of(
-        namespace("a"), namespace("b"), namespace("g1"), namespace("g2"), namespace("glob"),
+        namespace("a"),
+        namespace("b"),
+        namespace("g1"),
+        namespace("g2"),
+        namespace("glob"),
         operator_group("g1", "one", targets=["a"], status=["a"]),
         operator_group("g2", "two", targets=["a", "b"], status=["b", "a"]),
         operator_group("glob", "all", status=[""]),
@@ -167,11 +187,13 @@ def test_r_og_4_intersecting_from_status_not_spec():
     one = model.operator_group("g1", "one")
     assert one.effective_namespaces == ("a", "g1")
     assert [(i.operator_group, i.namespaces) for i in one.intersecting] == [
-        ("g2/two", ("a",)), ("glob/all", ("a", "g1")),
+        ("g2/two", ("a",)),
+        ("glob/all", ("a", "g1")),
     ]
     glob = model.operator_group("glob", "all")
     assert [(i.operator_group, i.namespaces) for i in glob.intersecting] == [
-        ("g1/one", ("a", "g1")), ("g2/two", ("a", "b", "g2")),
+        ("g1/one", ("a", "g1")),
+        ("g2/two", ("a", "b", "g2")),
     ]
     assert model.operator_group("b", "unsynced").intersecting == ()
 
@@ -181,7 +203,10 @@ def test_r_og_4_intersecting_from_status_not_spec():
 
 def test_r_og_1_group_findings_name_the_problem():
     model, _ = model_of(
-        namespace("a", {"team": "x"}), namespace("n1"), namespace("n2"), namespace("n3"),
+        namespace("a", {"team": "x"}),
+        namespace("n1"),
+        namespace("n2"),
+        namespace("n3"),
         operator_group("n1", "listed", targets=["a", "ghost"], status=["a", "ghost"]),
         operator_group("n2", "nothing", selector={"matchLabels": {"team": "q"}}),
         operator_group("n3", "all", targets=[""]),
@@ -197,12 +222,16 @@ def test_r_og_1_group_findings_name_the_problem():
 
 def test_r_og_2_status_drift_is_info_and_set_compared():
     model, _ = model_of(
-        namespace("a"), namespace("b"), namespace("n"),
+        namespace("a"),
+        namespace("b"),
+        namespace("n"),
         operator_group("n", "g", targets=["a", "b"], status=["b", "a"]),
     )
     assert "TargetsNotSynced" not in codes(model)
     model, _ = model_of(
-        namespace("a"), namespace("b"), namespace("n"),
+        namespace("a"),
+        namespace("b"),
+        namespace("n"),
         operator_group("n", "g", targets=["a", "b"], status=["a"]),
     )
     assert "TargetsNotSynced" in codes(model)
@@ -211,7 +240,8 @@ def test_r_og_2_status_drift_is_info_and_set_compared():
 def test_r_og_6_several_groups_in_a_namespace_is_an_error():
     model, _ = model_of(
         namespace("n"),
-        operator_group("n", "one", status=[""]), operator_group("n", "two", status=[""]),
+        operator_group("n", "one", status=[""]),
+        operator_group("n", "two", status=[""]),
     )
     found = [f for f in model.findings() if f.code == "MultipleOperatorGroupsFound"]
     assert len(found) == 1 and found[0].severity == "error"
@@ -241,7 +271,8 @@ def test_r_og_1_real_monitoring_selector_reproduces_status():
 
 def test_seed_operator_groups_selector_that_matches_is_discouraged():
     model, _ = model_of(
-        namespace("a", {"team": "x"}), namespace("n"),
+        namespace("a", {"team": "x"}),
+        namespace("n"),
         operator_group("n", "picked", selector={"matchLabels": {"team": "x"}}, status=["a"]),
     )
     assert "LabelSelectorTargets" in codes(model, "picked")

@@ -28,11 +28,19 @@ def test_r_csv_r_cycles_are_found_from_any_member():
 
 def test_r_csv_r_findings_name_successor_and_waiting_link():
     model, _ = model_of(
-        namespace("n"), operator_group("n", "g", status=[""]),
+        namespace("n"),
+        operator_group("n", "g", status=[""]),
         make_csv("n", "v1", group="g", targets=""),
         make_csv("n", "v2", group="g", targets="", replaces="v1"),
-        make_csv("n", "v3", group="g", targets="", phase="Pending", reason="RequirementsUnknown",
-                 replaces="v2"),
+        make_csv(
+            "n",
+            "v3",
+            group="g",
+            targets="",
+            phase="Pending",
+            reason="RequirementsUnknown",
+            replaces="v2",
+        ),
     )
     replaced = {f.name: f for f in model.findings() if f.code == "BeingReplaced"}
     assert set(replaced) == {"v1", "v2"}
@@ -43,7 +51,8 @@ def test_r_csv_r_findings_name_successor_and_waiting_link():
 
 def test_r_csv_r_cycle_is_a_warning():
     model, _ = model_of(
-        namespace("n"), operator_group("n", "g", status=[""]),
+        namespace("n"),
+        operator_group("n", "g", status=[""]),
         make_csv("n", "a", group="g", targets="", replaces="b"),
         make_csv("n", "b", group="g", targets="", replaces="a"),
     )

@@ -44,20 +44,28 @@ def test_r_sub_9_no_operator_group_stalls_silently():
 
 
 def test_r_sub_9_several_operator_groups_stall():
-    model, _ = model_of(namespace("n"), operator_group("n", "g1", status=[""]),
-                        operator_group("n", "g2", status=[""]), subscription("n", "s"))
+    model, _ = model_of(
+        namespace("n"),
+        operator_group("n", "g1", status=[""]),
+        operator_group("n", "g2", status=[""]),
+        subscription("n", "s"),
+    )
     stalled = next(f for f in model.findings() if f.code == "SubscriptionStalled")
     assert {r.name for r in stalled.related} == {"g1", "g2"}
-    model, _ = model_of(namespace("n"), operator_group("n", "g1", status=[""]),
-                        subscription("n", "s"))
+    model, _ = model_of(
+        namespace("n"), operator_group("n", "g1", status=[""]), subscription("n", "s")
+    )
     assert "SubscriptionStalled" not in codes(model)
 
 
 def test_install_plan_reference_is_looked_up():
     model, _ = model_of(
-        namespace("n"), operator_group("n", "g", status=[""]),
-        subscription("n", "s", plan="install-1"), install_plan("n", "install-1", "Complete", True),
-        subscription("n", "t", plan="gone"), subscription("n", "u"),
+        namespace("n"),
+        operator_group("n", "g", status=[""]),
+        subscription("n", "s", plan="install-1"),
+        install_plan("n", "install-1", "Complete", True),
+        subscription("n", "t", plan="gone"),
+        subscription("n", "u"),
     )
     states = {s.name: s for s in model.subscriptions()}
     assert (states["s"].install_plan.phase, states["s"].install_plan.approved) == ("Complete", True)
@@ -68,11 +76,18 @@ def test_install_plan_reference_is_looked_up():
 def test_real_subscription_fields():
     _, sub, plan = load_all(MODEL_DATA / "azure-image-caching.yaml")
     assert install_plan_name(sub) == ("cfe-test-namespace", "install-bfnbn")
-    model, _ = model_of(namespace("cfe-test-namespace"), sub, plan,
-                        operator_group("cfe-test-namespace", "g", status=[""]))
+    model, _ = model_of(
+        namespace("cfe-test-namespace"),
+        sub,
+        plan,
+        operator_group("cfe-test-namespace", "g", status=[""]),
+    )
     state = model.subscriptions()[0]
     assert (state.package, state.channel, state.state) == (
-        "image-caching-operator", "alpha", "AtLatestKnown")
+        "image-caching-operator",
+        "alpha",
+        "AtLatestKnown",
+    )
     assert state.installed_csv == state.current_csv == "image-caching-operator.v0.0.1"
     assert state.install_plan.name == "install-bfnbn"
     assert state.install_plan.phase == "Failed" and state.install_plan.approved is True
@@ -85,8 +100,12 @@ def test_r_im_1_preflight_of_the_channel_head_against_the_group():
 
     modes = percona_csv()["spec"]["installModes"]
     pm = package_manifest("cat", "openshift-marketplace", "pkg", "percona.v1", modes)
-    model, store = model_of(namespace("n"), operator_group("n", "g", targets=["n"], status=["n"]),
-                            subscription("n", "s"), pm)
+    model, store = model_of(
+        namespace("n"),
+        operator_group("n", "g", targets=["n"], status=["n"]),
+        subscription("n", "s"),
+        pm,
+    )
     found = next(f for f in model.findings() if f.code == "HeadInstallModeUnsupported")
     assert found.severity == "error" and "percona.v1" in found.message
     assert "OwnNamespace InstallModeType not supported" in found.message

@@ -87,24 +87,42 @@ class FakeLoad:
 def operator_groups() -> list[OperatorGroupState]:
     return [
         OperatorGroupState(
-            namespace="team-b", name="team-b-og", mode="OwnNamespace",
-            target_namespaces=("team-b",), status_namespaces=("team-b",),
-            effective_namespaces=("team-b",), static=False, provided_apis=(),
-            expected_provided_apis=(), members=("keycloak-operator.v15.0.2",),
+            namespace="team-b",
+            name="team-b-og",
+            mode="OwnNamespace",
+            target_namespaces=("team-b",),
+            status_namespaces=("team-b",),
+            effective_namespaces=("team-b",),
+            static=False,
+            provided_apis=(),
+            expected_provided_apis=(),
+            members=("keycloak-operator.v15.0.2",),
             intersecting=(Intersection("openshift-operators/global-operators", ("team-b",)),),
         ),
         OperatorGroupState(
-            namespace="team-a", name="team-a-og", mode="OwnNamespace",
-            target_namespaces=("team-a",), status_namespaces=("team-a",),
-            effective_namespaces=("team-a",), static=False, provided_apis=(),
-            expected_provided_apis=(), members=("etcdoperator.v0.9.4",),
+            namespace="team-a",
+            name="team-a-og",
+            mode="OwnNamespace",
+            target_namespaces=("team-a",),
+            status_namespaces=("team-a",),
+            effective_namespaces=("team-a",),
+            static=False,
+            provided_apis=(),
+            expected_provided_apis=(),
+            members=("etcdoperator.v0.9.4",),
             intersecting=(Intersection("openshift-operators/global-operators", ("team-a",)),),
         ),
         OperatorGroupState(
-            namespace="openshift-operators", name="global-operators", mode="AllNamespaces",
-            target_namespaces=("",), status_namespaces=None, effective_namespaces=(),
-            static=False, provided_apis=tuple(reversed(ETCD_APIS)),
-            expected_provided_apis=ETCD_APIS, members=("etcdoperator.v0.9.4-clusterwide",),
+            namespace="openshift-operators",
+            name="global-operators",
+            mode="AllNamespaces",
+            target_namespaces=("",),
+            status_namespaces=None,
+            effective_namespaces=(),
+            static=False,
+            provided_apis=tuple(reversed(ETCD_APIS)),
+            expected_provided_apis=ETCD_APIS,
+            members=("etcdoperator.v0.9.4-clusterwide",),
             intersecting=(
                 Intersection("team-b/team-b-og", ("team-b",)),
                 Intersection("team-a/team-a-og", ("team-a",)),
@@ -116,31 +134,58 @@ def operator_groups() -> list[OperatorGroupState]:
 def csv_states() -> list[CSVState]:
     return [
         CSVState(
-            namespace="team-a", name="etcdoperator.v0.9.4", version="0.9.4",
-            phase="Failed", reason="InterOperatorGroupOwnerConflict",
+            namespace="team-a",
+            name="etcdoperator.v0.9.4",
+            version="0.9.4",
+            phase="Failed",
+            reason="InterOperatorGroupOwnerConflict",
             message="intersecting operatorgroups provide the same apis",
-            operator_group="team-a/team-a-og", provided_apis=tuple(reversed(ETCD_APIS)),
+            operator_group="team-a/team-a-og",
+            provided_apis=tuple(reversed(ETCD_APIS)),
             required_apis=(),
-            verdict=Verdict("Failed", "InterOperatorGroupOwnerConflict",
-                            "intersecting operatorgroups provide the same apis", "R-API-6"),
+            verdict=Verdict(
+                "Failed",
+                "InterOperatorGroupOwnerConflict",
+                "intersecting operatorgroups provide the same apis",
+                "R-API-6",
+            ),
             api_reconciliation="APIConflict",
-            conflicts=(Conflict("openshift-operators/global-operators",
-                                tuple(reversed(ETCD_APIS)), ("team-a",)),),
+            conflicts=(
+                Conflict(
+                    "openshift-operators/global-operators", tuple(reversed(ETCD_APIS)), ("team-a",)
+                ),
+            ),
             expected_copies=(),
         ),
         CSVState(
-            namespace="openshift-operators", name="etcdoperator.v0.9.4-clusterwide",
-            version="0.9.4-clusterwide", phase="Succeeded", reason="InstallSucceeded",
+            namespace="openshift-operators",
+            name="etcdoperator.v0.9.4-clusterwide",
+            version="0.9.4-clusterwide",
+            phase="Succeeded",
+            reason="InstallSucceeded",
             message="install strategy completed with no errors",
-            operator_group="openshift-operators/global-operators", provided_apis=ETCD_APIS,
-            required_apis=(), verdict=None, api_reconciliation="NoAPIConflict", conflicts=(),
+            operator_group="openshift-operators/global-operators",
+            provided_apis=ETCD_APIS,
+            required_apis=(),
+            verdict=None,
+            api_reconciliation="NoAPIConflict",
+            conflicts=(),
             expected_copies=("team-b", "team-a", "default", "cfe-test-namespace"),
         ),
         CSVState(
-            namespace="default", name="broken.v0.0.1", version=None, phase=None,
-            reason=None, message=None, operator_group=None,
-            provided_apis=(), required_apis=(), verdict=None, api_reconciliation=None,
-            conflicts=(), expected_copies=(),
+            namespace="default",
+            name="broken.v0.0.1",
+            version=None,
+            phase=None,
+            reason=None,
+            message=None,
+            operator_group=None,
+            provided_apis=(),
+            required_apis=(),
+            verdict=None,
+            api_reconciliation=None,
+            conflicts=(),
+            expected_copies=(),
         ),
     ]
 
@@ -162,25 +207,41 @@ def copied() -> CopiedCSVState:
 def subscriptions() -> list[SubscriptionState]:
     return [
         SubscriptionState(
-            namespace="cfe-test-namespace", name="projectrequestlimits-v0-0-1-sub",
-            package="projectrequestlimits", channel="alpha",
-            source="projectrequestlimits-catalog", source_namespace="cfe-test-namespace",
-            approval="Automatic", effective_approval="Manual", state="AtLatestKnown",
+            namespace="cfe-test-namespace",
+            name="projectrequestlimits-v0-0-1-sub",
+            package="projectrequestlimits",
+            channel="alpha",
+            source="projectrequestlimits-catalog",
+            source_namespace="cfe-test-namespace",
+            approval="Automatic",
+            effective_approval="Manual",
+            state="AtLatestKnown",
             installed_csv="projectrequestlimits.v0.0.1",
             current_csv="projectrequestlimits.v0.0.1",
             install_plan=InstallPlanRef("install-p2fmw", "Complete", True),
         ),
         SubscriptionState(
-            namespace="cfe-test-namespace", name="image-caching-operator-v0-0-1-sub",
-            package="image-caching-operator", channel=None,
-            source="image-caching-operator-catalog", source_namespace="cfe-test-namespace",
-            approval="Manual", effective_approval="Manual", state=None, installed_csv=None,
-            current_csv=None, install_plan=None,
+            namespace="cfe-test-namespace",
+            name="image-caching-operator-v0-0-1-sub",
+            package="image-caching-operator",
+            channel=None,
+            source="image-caching-operator-catalog",
+            source_namespace="cfe-test-namespace",
+            approval="Manual",
+            effective_approval="Manual",
+            state=None,
+            installed_csv=None,
+            current_csv=None,
+            install_plan=None,
             upgrade=UpgradeInfo(
-                graph="catalog", head="etcdoperator.v0.9.4", next="etcdoperator.v0.9.2",
+                graph="catalog",
+                head="etcdoperator.v0.9.4",
+                next="etcdoperator.v0.9.2",
                 path=("etcdoperator.v0.9.2", "etcdoperator.v0.9.4"),
-                edges=(UpgradeEdge("etcdoperator.v0.9.0", "etcdoperator.v0.9.2", "replaces"),
-                       UpgradeEdge("etcdoperator.v0.9.2", "etcdoperator.v0.9.4", "replaces")),
+                edges=(
+                    UpgradeEdge("etcdoperator.v0.9.0", "etcdoperator.v0.9.2", "replaces"),
+                    UpgradeEdge("etcdoperator.v0.9.2", "etcdoperator.v0.9.4", "replaces"),
+                ),
             ),
         ),
     ]
@@ -188,51 +249,123 @@ def subscriptions() -> list[SubscriptionState]:
 
 def model_findings() -> list[Finding]:
     return [
-        Finding("info", "InferredNamespace", "Namespace", "", "openshift-operators",
-                "no Namespace object in the snapshot; taken to exist", "report-format"),
-        Finding("warning", "MissingCopiedCSV", "ClusterServiceVersion", "team-b",
-                "etcdoperator.v0.9.4-clusterwide", "copy missing", "R-COPY-3"),
-        Finding("error", "TooManyOperatorGroups", "ClusterServiceVersion", "team-b",
-                "keycloak-operator.v15.0.2", "two groups", "R-MEM-2",
-                (ObjectRef("OperatorGroup", "team-b", "team-b-og"),
-                 ObjectRef("OperatorGroup", "team-b", "team-b-og-2"))),
-        Finding("error", "InterOperatorGroupOwnerConflict", "ClusterServiceVersion", "team-a",
-                "etcdoperator.v0.9.4", "conflict", "R-API-5"),
-        Finding("warning", "MissingCopiedCSV", "ClusterServiceVersion", "default",
-                "etcdoperator.v0.9.4-clusterwide", "copy missing", "R-COPY-3"),
+        Finding(
+            "info",
+            "InferredNamespace",
+            "Namespace",
+            "",
+            "openshift-operators",
+            "no Namespace object in the snapshot; taken to exist",
+            "report-format",
+        ),
+        Finding(
+            "warning",
+            "MissingCopiedCSV",
+            "ClusterServiceVersion",
+            "team-b",
+            "etcdoperator.v0.9.4-clusterwide",
+            "copy missing",
+            "R-COPY-3",
+        ),
+        Finding(
+            "error",
+            "TooManyOperatorGroups",
+            "ClusterServiceVersion",
+            "team-b",
+            "keycloak-operator.v15.0.2",
+            "two groups",
+            "R-MEM-2",
+            (
+                ObjectRef("OperatorGroup", "team-b", "team-b-og"),
+                ObjectRef("OperatorGroup", "team-b", "team-b-og-2"),
+            ),
+        ),
+        Finding(
+            "error",
+            "InterOperatorGroupOwnerConflict",
+            "ClusterServiceVersion",
+            "team-a",
+            "etcdoperator.v0.9.4",
+            "conflict",
+            "R-API-5",
+        ),
+        Finding(
+            "warning",
+            "MissingCopiedCSV",
+            "ClusterServiceVersion",
+            "default",
+            "etcdoperator.v0.9.4-clusterwide",
+            "copy missing",
+            "R-COPY-3",
+        ),
     ]
 
 
 def loader_findings() -> list[Finding]:
-    return [Finding("warning", "UnreadableDocument", "", "", "broken.yaml:12",
-                    "could not parse the document at line 12")]
+    return [
+        Finding(
+            "warning",
+            "UnreadableDocument",
+            "",
+            "",
+            "broken.yaml:12",
+            "could not parse the document at line 12",
+        )
+    ]
 
 
 def channels() -> list[ChannelState]:
     return [
-        ChannelState("openshift-marketplace/community-operators", "etcd", "singlenamespace-alpha",
-                     "etcdoperator.v0.9.4", ("etcdoperator.v0.9.4", "etcdoperator.v0.9.2"), ()),
+        ChannelState(
+            "openshift-marketplace/community-operators",
+            "etcd",
+            "singlenamespace-alpha",
+            "etcdoperator.v0.9.4",
+            ("etcdoperator.v0.9.4", "etcdoperator.v0.9.2"),
+            (),
+        ),
         ChannelState(None, "etcd", "alpha", "etcdoperator.v0.9.4", (), ()),
-        ChannelState("openshift-marketplace/community-operators", "etcd", "clusterwide-alpha",
-                     None, (), ("no channel head found in graph",)),
+        ChannelState(
+            "openshift-marketplace/community-operators",
+            "etcd",
+            "clusterwide-alpha",
+            None,
+            (),
+            ("no channel head found in graph",),
+        ),
     ]
 
 
 def cluster_store() -> Store:
     store = Store()
     for name in ("install-p2fmw", "install-bfnbn"):
-        store.apply("ADDED", {"apiVersion": "operators.coreos.com/v1alpha1",
-                              "kind": "InstallPlan",
-                              "metadata": {"name": name, "namespace": "cfe-test-namespace"}})
-    store.apply("ADDED", {"apiVersion": "operators.coreos.com/v1alpha1", "kind": "CatalogSource",
-                          "metadata": {"name": "community-operators",
-                                       "namespace": "openshift-marketplace"}})
+        store.apply(
+            "ADDED",
+            {
+                "apiVersion": "operators.coreos.com/v1alpha1",
+                "kind": "InstallPlan",
+                "metadata": {"name": name, "namespace": "cfe-test-namespace"},
+            },
+        )
+    store.apply(
+        "ADDED",
+        {
+            "apiVersion": "operators.coreos.com/v1alpha1",
+            "kind": "CatalogSource",
+            "metadata": {"name": "community-operators", "namespace": "openshift-marketplace"},
+        },
+    )
     return store
 
 
 def build_model(findings: list[Finding] | None = None) -> FakeModel:
-    return FakeModel(operator_groups(), csv_states(), copied(), subscriptions(),
-                     model_findings() if findings is None else findings)
+    return FakeModel(
+        operator_groups(),
+        csv_states(),
+        copied(),
+        subscriptions(),
+        model_findings() if findings is None else findings,
+    )
 
 
 def build_report(model: FakeModel | None = None) -> dict:
@@ -293,11 +426,24 @@ def test_schema_rejects_wrong_types() -> None:
 
 def test_top_level_fields_and_source() -> None:
     report = build_report()
-    assert list(report) == ["format", "source", "summary", "operatorGroups", "csvs",
-                            "copiedCSVs", "subscriptions", "channels", "findings"]
+    assert list(report) == [
+        "format",
+        "source",
+        "summary",
+        "operatorGroups",
+        "csvs",
+        "copiedCSVs",
+        "subscriptions",
+        "channels",
+        "findings",
+    ]
     assert report["format"] == 1
-    assert report["source"] == {"kind": "snapshot", "paths": ["snapshots/cluster.yaml", "more/"],
-                                "objects": 42, "skipped": 1}
+    assert report["source"] == {
+        "kind": "snapshot",
+        "paths": ["snapshots/cluster.yaml", "more/"],
+        "objects": 42,
+        "skipped": 1,
+    }
 
 
 def test_live_source_counts_the_cache_and_has_no_paths() -> None:
@@ -309,15 +455,21 @@ def test_live_source_counts_the_cache_and_has_no_paths() -> None:
 def test_summary_counts_records_and_store_kinds() -> None:
     summary = {k: v for k, v in build_report()["summary"].items() if k != "metrics"}
     assert summary == {
-        "namespaces": 5, "operatorGroups": 3, "csvs": 3, "copiedCSVs": 3, "subscriptions": 2,
-        "installPlans": 2, "catalogSources": 1,
+        "namespaces": 5,
+        "operatorGroups": 3,
+        "csvs": 3,
+        "copiedCSVs": 3,
+        "subscriptions": 2,
+        "installPlans": 2,
+        "catalogSources": 1,
         "findings": {"error": 2, "warning": 3, "info": 1},
     }
 
 
 def test_findings_are_loader_plus_model_sorted_by_severity_code_namespace_name() -> None:
-    keys = [(f["severity"], f["code"], f["namespace"], f["name"])
-            for f in build_report()["findings"]]
+    keys = [
+        (f["severity"], f["code"], f["namespace"], f["name"]) for f in build_report()["findings"]
+    ]
     assert keys == [
         ("error", "InterOperatorGroupOwnerConflict", "team-a", "etcdoperator.v0.9.4"),
         ("error", "TooManyOperatorGroups", "team-b", "keycloak-operator.v15.0.2"),
@@ -341,7 +493,8 @@ def test_finding_carries_rule_and_related_objects() -> None:
 def test_operator_groups_sorted_and_their_lists_sorted() -> None:
     groups = build_report()["operatorGroups"]
     assert [(g["namespace"], g["name"]) for g in groups] == [
-        ("openshift-operators", "global-operators"), ("team-a", "team-a-og"),
+        ("openshift-operators", "global-operators"),
+        ("team-a", "team-a-og"),
         ("team-b", "team-b-og"),
     ]
     global_og = groups[0]
@@ -370,15 +523,20 @@ def test_csvs_sorted_with_verdict_conflicts_and_expected_copies() -> None:
     assert broken["operatorGroup"] is None
     assert clusterwide["expectedCopies"] == ["cfe-test-namespace", "default", "team-a", "team-b"]
     assert conflicted["verdict"] == {
-        "phase": "Failed", "reason": "InterOperatorGroupOwnerConflict",
-        "message": "intersecting operatorgroups provide the same apis", "rule": "R-API-6",
+        "phase": "Failed",
+        "reason": "InterOperatorGroupOwnerConflict",
+        "message": "intersecting operatorgroups provide the same apis",
+        "rule": "R-API-6",
     }
     assert conflicted["apiReconciliation"] == "APIConflict"
     assert conflicted["providedAPIs"] == list(ETCD_APIS)
-    assert conflicted["conflicts"] == [{
-        "operatorGroup": "openshift-operators/global-operators",
-        "apis": list(ETCD_APIS), "namespaces": ["team-a"],
-    }]
+    assert conflicted["conflicts"] == [
+        {
+            "operatorGroup": "openshift-operators/global-operators",
+            "apis": list(ETCD_APIS),
+            "namespaces": ["team-a"],
+        }
+    ]
 
 
 def test_copied_csvs_missing_and_stale_sorted() -> None:
@@ -389,29 +547,50 @@ def test_copied_csvs_missing_and_stale_sorted() -> None:
             {"csv": "openshift-operators/etcdoperator.v0.9.4-clusterwide", "namespace": "team-b"},
         ],
         "stale": [
-            {"namespace": "default", "name": "old.v1", "copiedFrom": "gone",
-             "reason": "parent gone"},
-            {"namespace": "team-b", "name": "old.v1", "copiedFrom": "gone",
-             "reason": "parent gone"},
+            {
+                "namespace": "default",
+                "name": "old.v1",
+                "copiedFrom": "gone",
+                "reason": "parent gone",
+            },
+            {
+                "namespace": "team-b",
+                "name": "old.v1",
+                "copiedFrom": "gone",
+                "reason": "parent gone",
+            },
         ],
     }
 
 
 def test_subscriptions_sorted_with_effective_approval_plan_and_upgrade() -> None:
     subs = build_report()["subscriptions"]
-    assert [s["name"] for s in subs] == ["image-caching-operator-v0-0-1-sub",
-                                         "projectrequestlimits-v0-0-1-sub"]
+    assert [s["name"] for s in subs] == [
+        "image-caching-operator-v0-0-1-sub",
+        "projectrequestlimits-v0-0-1-sub",
+    ]
     manual, automatic = subs
     assert (manual["approval"], manual["effectiveApproval"]) == ("Manual", "Manual")
     assert (automatic["approval"], automatic["effectiveApproval"]) == ("Automatic", "Manual")
     assert manual["channel"] is None and manual["installPlan"] is None
-    assert automatic["installPlan"] == {"name": "install-p2fmw", "phase": "Complete",
-                                        "approved": True}
-    assert automatic["upgrade"] == {"graph": "none", "head": None, "next": None, "path": [],
-                                    "edges": []}
+    assert automatic["installPlan"] == {
+        "name": "install-p2fmw",
+        "phase": "Complete",
+        "approved": True,
+    }
+    assert automatic["upgrade"] == {
+        "graph": "none",
+        "head": None,
+        "next": None,
+        "path": [],
+        "edges": [],
+    }
     assert manual["upgrade"]["path"] == ["etcdoperator.v0.9.2", "etcdoperator.v0.9.4"]
-    assert manual["upgrade"]["edges"][0] == {"from": "etcdoperator.v0.9.0",
-                                             "to": "etcdoperator.v0.9.2", "via": "replaces"}
+    assert manual["upgrade"]["edges"][0] == {
+        "from": "etcdoperator.v0.9.0",
+        "to": "etcdoperator.v0.9.2",
+        "via": "replaces",
+    }
 
 
 def test_channels_sorted_by_catalog_package_channel_and_keep_chain_order() -> None:

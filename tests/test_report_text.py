@@ -36,12 +36,14 @@ def test_text_has_no_colour_unless_asked() -> None:
 
 def test_text_operator_group_block_shows_targets_members_and_conflicts() -> None:
     text = render_text(build_report())
-    block = text[text.index("  team-a/team-a-og"):text.index("  team-b/team-b-og")]
+    block = text[text.index("  team-a/team-a-og") : text.index("  team-b/team-b-og")]
     assert "targets: team-a" in block
     assert "etcdoperator.v0.9.4 0.9.4  Failed/InterOperatorGroupOwnerConflict\n" in block
-    assert ("conflicts with openshift-operators/global-operators on "
-            "EtcdBackup.v1beta2.etcd.database.coreos.com, ") in " ".join(block.split())
-    global_block = text[text.index("  openshift-operators/global-operators"):]
+    assert (
+        "conflicts with openshift-operators/global-operators on "
+        "EtcdBackup.v1beta2.etcd.database.coreos.com, "
+    ) in " ".join(block.split())
+    global_block = text[text.index("  openshift-operators/global-operators") :]
     assert "targets: all namespaces" in global_block
     assert "status.namespaces: absent" in global_block
 
@@ -50,13 +52,20 @@ def test_text_copied_csv_status_and_effective_approval() -> None:
     text = render_text(build_report())
     assert "3 present, 2 missing, 2 stale" in text
     assert "missing: openshift-operators/etcdoperator.v0.9.4-clusterwide in default, team-b" in text
-    assert ("approval Automatic (effective Manual: another Subscription in the namespace is "
-            "Manual)") in text
+    assert (
+        "approval Automatic (effective Manual: another Subscription in the namespace is Manual)"
+    ) in text
 
 
 def test_untrusted_text_cannot_inject_terminal_escapes() -> None:
-    evil = Finding("error", "OwnerConflict", "ClusterServiceVersion", "ns",
-                   "csv\x1b]0;pwned\x07", "conflicting \x1b[2J CRD owner\r\nin namespace")
+    evil = Finding(
+        "error",
+        "OwnerConflict",
+        "ClusterServiceVersion",
+        "ns",
+        "csv\x1b]0;pwned\x07",
+        "conflicting \x1b[2J CRD owner\r\nin namespace",
+    )
     text = render_text(build_report(build_model([evil])))
     assert "\x1b" not in text and "\x07" not in text and "\r" not in text
     assert "csv\\x1b]0;pwned\\x07" in text
@@ -68,8 +77,17 @@ def test_untrusted_markup_is_printed_literally() -> None:
 
 
 def test_long_runs_of_one_code_are_cut_with_a_count() -> None:
-    many = [Finding("warning", "MissingCopiedCSV", "ClusterServiceVersion", f"ns-{i:03d}",
-                    "etcd", "copy missing") for i in range(12)]
+    many = [
+        Finding(
+            "warning",
+            "MissingCopiedCSV",
+            "ClusterServiceVersion",
+            f"ns-{i:03d}",
+            "etcd",
+            "copy missing",
+        )
+        for i in range(12)
+    ]
     text = render_text(build_report(build_model([*many, *model_findings()])))
     assert text.count("MissingCopiedCSV  ClusterServiceVersion") == 5
     assert "... and 9 more MissingCopiedCSV" in text
@@ -84,13 +102,15 @@ def test_text_shows_the_verdict_when_the_next_sync_changes_the_phase() -> None:
     conflicted = model.csv_states[0]
     model.csv_states[0] = replace(conflicted, phase="Succeeded", reason="InstallSucceeded")
     text = render_text(build_report(model))
-    assert ("etcdoperator.v0.9.4 0.9.4  Succeeded/InstallSucceeded -> next sync: "
-            "Failed/InterOperatorGroupOwnerConflict") in text
+    assert (
+        "etcdoperator.v0.9.4 0.9.4  Succeeded/InstallSucceeded -> next sync: "
+        "Failed/InterOperatorGroupOwnerConflict"
+    ) in text
 
 
 def test_r_mem_1_csv_outside_every_group_is_listed_on_its_own() -> None:
     text = render_text(build_report())
-    section = text[text.index("CSVs IN NO OPERATORGROUP"):text.index("COPIED CSVs")]
+    section = text[text.index("CSVs IN NO OPERATORGROUP") : text.index("COPIED CSVs")]
     assert "default/broken.v0.0.1  no status" in section
     assert "etcdoperator" not in section
 

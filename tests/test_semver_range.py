@@ -26,19 +26,50 @@ def assert_range_error(range_text: str) -> None:
 
 # --- R-SEM-1 strict versions -----------------------------------------------------------------
 
-@pytest.mark.parametrize("text", [
-    "1.2.3", "0.0.0", "1.0.0-rc.1", "1.0.0-0.3.7", "1.0.0+build.5", "1.0.0-alpha+001",
-    "4.13.0-202309181427", "1.0.0-x-y-z.--", "18446744073709551615.0.0",
-])
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1.2.3",
+        "0.0.0",
+        "1.0.0-rc.1",
+        "1.0.0-0.3.7",
+        "1.0.0+build.5",
+        "1.0.0-alpha+001",
+        "4.13.0-202309181427",
+        "1.0.0-x-y-z.--",
+        "18446744073709551615.0.0",
+    ],
+)
 def test_r_sem_1_strict_versions_parse(text: str) -> None:
     assert parse_version(text) is not None
 
 
-@pytest.mark.parametrize("text", [
-    "v1.2.3", "1.2", "1", "1.2.3.4", "01.2.3", "1.02.3", "1.2.03", "1.2.3-01", "1.2.3-",
-    "1.2.3+", "1.2.3-a..b", "1.2.3+a..b", "1.2.3-a_b", "", " 1.2.3", "1.2.3 ", "1..3",
-    "18446744073709551616.0.0", "1.2.x", "1.2.3-ä",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "v1.2.3",
+        "1.2",
+        "1",
+        "1.2.3.4",
+        "01.2.3",
+        "1.02.3",
+        "1.2.03",
+        "1.2.3-01",
+        "1.2.3-",
+        "1.2.3+",
+        "1.2.3-a..b",
+        "1.2.3+a..b",
+        "1.2.3-a_b",
+        "",
+        " 1.2.3",
+        "1.2.3 ",
+        "1..3",
+        "18446744073709551616.0.0",
+        "1.2.x",
+        "1.2.3-ä",
+    ],
+)
 def test_r_sem_1_non_strict_versions_do_not_parse(text: str) -> None:
     assert parse_version(text) is None
 
@@ -54,14 +85,18 @@ def test_r_sem_1_version_str_round_trips() -> None:
 
 # --- R-SEM-2 tokenizing ----------------------------------------------------------------------
 
-@pytest.mark.parametrize(("spaced", "glued"), [
-    (">= 1.2.3", ">=1.2.3"),
-    ("<    1.2.3", "<1.2.3"),
-    ("= 1.2.3", "=1.2.3"),
-    ("!= 1.2.3", "!=1.2.3"),
-    ("  >=   1.2.3   <=  1.2.4   ", ">=1.2.3 <=1.2.4"),
-    ("1.2.3    ||    2.0.0", "1.2.3 || 2.0.0"),
-])
+
+@pytest.mark.parametrize(
+    ("spaced", "glued"),
+    [
+        (">= 1.2.3", ">=1.2.3"),
+        ("<    1.2.3", "<1.2.3"),
+        ("= 1.2.3", "=1.2.3"),
+        ("!= 1.2.3", "!=1.2.3"),
+        ("  >=   1.2.3   <=  1.2.4   ", ">=1.2.3 <=1.2.4"),
+        ("1.2.3    ||    2.0.0", "1.2.3 || 2.0.0"),
+    ],
+)
 def test_r_sem_2_space_after_operator_is_glued(spaced: str, glued: str) -> None:
     assert str(parse_range(spaced)) == str(parse_range(glued))
 
@@ -97,20 +132,33 @@ def test_r_sem_2_only_single_character_tokens_is_an_empty_range() -> None:
 
 # --- R-SEM-3 AND / OR ------------------------------------------------------------------------
 
+
 def test_r_sem_3_space_separated_terms_are_anded() -> None:
     assert [matches(">1.2.2 <1.2.4", v) for v in ("1.2.2", "1.2.3", "1.2.4")] == [
-        False, True, False]
+        False,
+        True,
+        False,
+    ]
 
 
 def test_r_sem_3_or_groups() -> None:
     assert [matches("<1.2.2 || >1.2.4", v) for v in ("1.2.1", "1.2.3", "1.2.5")] == [
-        True, False, True]
+        True,
+        False,
+        True,
+    ]
 
 
 def test_r_sem_3_and_binds_tighter_than_or() -> None:
     r = ">1.2.2 <1.2.4 || >=2.0.0 <3.0.0"
     assert [matches(r, v) for v in ("1.2.2", "1.2.3", "1.2.4", "2.0.0", "2.9.9", "3.0.0")] == [
-        False, True, False, True, True, False]
+        False,
+        True,
+        False,
+        True,
+        True,
+        False,
+    ]
 
 
 @pytest.mark.parametrize("range_text", ["|| 1.0.0", "1.0.0 ||", "||", "", "   "])
@@ -129,25 +177,39 @@ def test_r_sem_3_empty_or_group_is_an_error() -> None:
 
 # --- R-SEM-4 operators -----------------------------------------------------------------------
 
-@pytest.mark.parametrize(("op", "below", "equal", "above"), [
-    ("<", True, False, False),
-    ("<=", True, True, False),
-    (">", False, False, True),
-    (">=", False, True, True),
-    ("=", False, True, False),
-    ("==", False, True, False),
-    ("", False, True, False),
-    ("!", True, False, True),
-    ("!=", True, False, True),
-])
+
+@pytest.mark.parametrize(
+    ("op", "below", "equal", "above"),
+    [
+        ("<", True, False, False),
+        ("<=", True, True, False),
+        (">", False, False, True),
+        (">=", False, True, True),
+        ("=", False, True, False),
+        ("==", False, True, False),
+        ("", False, True, False),
+        ("!", True, False, True),
+        ("!=", True, False, True),
+    ],
+)
 def test_r_sem_4_operators(op: str, below: bool, equal: bool, above: bool) -> None:
     r = parse_range(f"{op}1.2.3")
     assert (r("1.2.2"), r("1.2.3"), r("1.2.4")) == (below, equal, above)
 
 
-@pytest.mark.parametrize("range_text", [
-    ">>1.2.3", "<==1.2.3", "<<1.2.3", "~1.2.3", "^1.2.3", "-1.2.3", "=>1.2.3", "string",
-])
+@pytest.mark.parametrize(
+    "range_text",
+    [
+        ">>1.2.3",
+        "<==1.2.3",
+        "<<1.2.3",
+        "~1.2.3",
+        "^1.2.3",
+        "-1.2.3",
+        "=>1.2.3",
+        "string",
+    ],
+)
 def test_r_sem_4_unknown_operators_are_errors(range_text: str) -> None:
     assert_range_error(range_text)
 
@@ -159,25 +221,29 @@ def test_r_sem_4_error_message_names_the_comparator() -> None:
 
 # --- R-SEM-5 wildcards -----------------------------------------------------------------------
 
-@pytest.mark.parametrize(("wildcard", "expanded"), [
-    (">=1.2.x", ">=1.2.0"),
-    ("<=1.2.x", "<1.3.0"),
-    (">1.2.x", ">=1.3.0"),
-    ("<1.2.x", "<1.2.0"),
-    ("1.2.x", ">=1.2.0 <1.3.0"),
-    ("=1.2.x", ">=1.2.0 <1.3.0"),
-    ("==1.2.x", ">=1.2.0 <1.3.0"),
-    ("!=1.2.x", "<1.2.0 >=1.3.0"),
-    ("!1.2.x", "<1.2.0 >=1.3.0"),
-    (">=1.x", ">=1.0.0"),
-    ("<=1.x", "<2.0.0"),
-    (">1.x", ">=2.0.0"),
-    ("<1.x", "<1.0.0"),
-    ("1.x", ">=1.0.0 <2.0.0"),
-    ("!=1.x", "<1.0.0 >=2.0.0"),
-    ("1.x.x", ">=1.0.0 <1.1.0"),
-    (">=2.1.x <2.2.1", ">=2.1.0 <2.2.1"),
-])
+
+@pytest.mark.parametrize(
+    ("wildcard", "expanded"),
+    [
+        (">=1.2.x", ">=1.2.0"),
+        ("<=1.2.x", "<1.3.0"),
+        (">1.2.x", ">=1.3.0"),
+        ("<1.2.x", "<1.2.0"),
+        ("1.2.x", ">=1.2.0 <1.3.0"),
+        ("=1.2.x", ">=1.2.0 <1.3.0"),
+        ("==1.2.x", ">=1.2.0 <1.3.0"),
+        ("!=1.2.x", "<1.2.0 >=1.3.0"),
+        ("!1.2.x", "<1.2.0 >=1.3.0"),
+        (">=1.x", ">=1.0.0"),
+        ("<=1.x", "<2.0.0"),
+        (">1.x", ">=2.0.0"),
+        ("<1.x", "<1.0.0"),
+        ("1.x", ">=1.0.0 <2.0.0"),
+        ("!=1.x", "<1.0.0 >=2.0.0"),
+        ("1.x.x", ">=1.0.0 <1.1.0"),
+        (">=2.1.x <2.2.1", ">=2.1.0 <2.2.1"),
+    ],
+)
 def test_r_sem_5_wildcard_expansion_table(wildcard: str, expanded: str) -> None:
     assert str(parse_range(wildcard)) == expanded
 
@@ -190,7 +256,11 @@ def test_r_sem_5_not_equal_wildcard_matches_nothing(version: str) -> None:
 
 def test_r_sem_5_patch_wildcard_matches_the_minor_series() -> None:
     assert [matches("1.2.x", v) for v in ("1.1.9", "1.2.0", "1.2.99", "1.3.0")] == [
-        False, True, True, False]
+        False,
+        True,
+        True,
+        False,
+    ]
 
 
 def test_r_sem_5_x_x_quirk_is_a_patch_wildcard_of_x_0() -> None:
@@ -203,20 +273,31 @@ def test_r_sem_5_unsupported_wildcards_are_errors(range_text: str) -> None:
     assert_range_error(range_text)
 
 
-@pytest.mark.parametrize(("range_text", "inside", "outside"), [
-    (">=1.0.0-next", "1.0.0-rc", "1.0.0-alpha"),
-    ("<1.0.0-next", "1.0.0-alpha", "1.0.0"),
-])
+@pytest.mark.parametrize(
+    ("range_text", "inside", "outside"),
+    [
+        (">=1.0.0-next", "1.0.0-rc", "1.0.0-alpha"),
+        ("<1.0.0-next", "1.0.0-alpha", "1.0.0"),
+    ],
+)
 def test_r_sem_5_prerelease_with_x_survives_with_ge_and_lt(
-        range_text: str, inside: str, outside: str) -> None:
+    range_text: str, inside: str, outside: str
+) -> None:
     assert matches(range_text, inside)
     assert not matches(range_text, outside)
 
 
-@pytest.mark.parametrize("range_text", [
-    ">1.0.0-next", "<=1.0.0-next", "=1.0.0-next", "1.0.0-next", "!=1.0.0-next",
-    ">=1.0.0 >1.0.0-next",
-])
+@pytest.mark.parametrize(
+    "range_text",
+    [
+        ">1.0.0-next",
+        "<=1.0.0-next",
+        "=1.0.0-next",
+        "1.0.0-next",
+        "!=1.0.0-next",
+        ">=1.0.0 >1.0.0-next",
+    ],
+)
 def test_r_sem_5_prerelease_with_x_fails_with_other_operators(range_text: str) -> None:
     assert_range_error(range_text)
 
@@ -245,9 +326,21 @@ def test_r_sem_5_no_digit_in_a_wildcard_token_is_an_error() -> None:
 
 # --- R-SEM-6 comparison ----------------------------------------------------------------------
 
+
 def test_r_sem_6_precedence_chain_from_the_semver_spec() -> None:
-    chain = ["1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta", "1.0.0-beta.2",
-             "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0", "1.0.1", "1.1.0", "2.0.0"]
+    chain = [
+        "1.0.0-alpha",
+        "1.0.0-alpha.1",
+        "1.0.0-alpha.beta",
+        "1.0.0-beta",
+        "1.0.0-beta.2",
+        "1.0.0-beta.11",
+        "1.0.0-rc.1",
+        "1.0.0",
+        "1.0.1",
+        "1.1.0",
+        "2.0.0",
+    ]
     versions = [parse_version(v) for v in chain]
     assert all(a < b for a, b in itertools.pairwise(versions))
 
@@ -281,28 +374,35 @@ def test_r_sem_6_versions_hash_like_they_compare() -> None:
 
 # --- R-SEM-7 unparsable input --------------------------------------------------------------
 
+
 def test_r_sem_7_a_non_semver_version_is_in_no_range() -> None:
     assert not matches(">=0.0.0", "v1.0.0")
 
 
 # --- real skipRanges from /work/shared/data/catalogs ----------------------------------------
 
-@pytest.mark.parametrize(("range_text", "inside", "outside"), [
-    # infinispan: a wildcard on the lower bound only
-    (">=2.1.x <2.2.1", ["2.1.0", "2.1.7", "2.2.0"], ["2.0.9", "2.2.1"]),
-    # descheduler: upper bound with a build-timestamp pre-release
-    (">=4.11.0 <4.14.0-202310201027",
-     ["4.11.0", "4.13.0-202309181427", "4.14.0-202310191200"],
-     ["4.10.9", "4.14.0-202310201027", "4.14.0"]),
-    # oadp: from zero
-    (">=0.0.0 <0.4.0", ["0.0.0", "0.3.9", "0.4.0-rc.1"], ["0.4.0", "1.0.0"]),
-    # cert-manager: rc pre-release bound
-    (">=1.10.0 <1.10.2-rc1", ["1.10.0", "1.10.1", "1.10.2-rc0"], ["1.10.2-rc1", "1.10.2"]),
-    # skupper: exclusive lower bound
-    (">1.8.4 <1.9.0", ["1.8.5", "1.9.0-rc1"], ["1.8.4", "1.9.0"]),
-    # rabbitmq-style single comparator
-    ("<1.18.0", ["1.17.9"], ["1.18.0"]),
-])
+
+@pytest.mark.parametrize(
+    ("range_text", "inside", "outside"),
+    [
+        # infinispan: a wildcard on the lower bound only
+        (">=2.1.x <2.2.1", ["2.1.0", "2.1.7", "2.2.0"], ["2.0.9", "2.2.1"]),
+        # descheduler: upper bound with a build-timestamp pre-release
+        (
+            ">=4.11.0 <4.14.0-202310201027",
+            ["4.11.0", "4.13.0-202309181427", "4.14.0-202310191200"],
+            ["4.10.9", "4.14.0-202310201027", "4.14.0"],
+        ),
+        # oadp: from zero
+        (">=0.0.0 <0.4.0", ["0.0.0", "0.3.9", "0.4.0-rc.1"], ["0.4.0", "1.0.0"]),
+        # cert-manager: rc pre-release bound
+        (">=1.10.0 <1.10.2-rc1", ["1.10.0", "1.10.1", "1.10.2-rc0"], ["1.10.2-rc1", "1.10.2"]),
+        # skupper: exclusive lower bound
+        (">1.8.4 <1.9.0", ["1.8.5", "1.9.0-rc1"], ["1.8.4", "1.9.0"]),
+        # rabbitmq-style single comparator
+        ("<1.18.0", ["1.17.9"], ["1.18.0"]),
+    ],
+)
 def test_real_catalog_skip_ranges(range_text: str, inside: list[str], outside: list[str]) -> None:
     r = parse_range(range_text)
     assert [r(v) for v in inside] == [True] * len(inside)

@@ -47,10 +47,15 @@ def test_r_sem_3_or_is_either_side(a: str, b: str, probe: str) -> None:
     assert either == (parse_range(f">={a}")(probe) or parse_range(f"<{b}")(probe))
 
 
-@given(st.sampled_from(["<", "<=", ">", ">=", "=", "==", "!="]), plain_versions,
-       st.integers(min_value=1, max_value=4), versions())
+@given(
+    st.sampled_from(["<", "<=", ">", ">=", "=", "==", "!="]),
+    plain_versions,
+    st.integers(min_value=1, max_value=4),
+    versions(),
+)
 def test_r_sem_2_whitespace_after_operator_is_irrelevant(
-        op: str, bound: str, spaces: int, probe: str) -> None:
+    op: str, bound: str, spaces: int, probe: str
+) -> None:
     spaced = parse_range(f"{op}{' ' * spaces}{bound}")
     assert spaced(probe) == parse_range(f"{op}{bound}")(probe)
 
@@ -77,7 +82,8 @@ def test_r_sem_6_ordering_is_a_total_preorder(a: str, b: str, c: str) -> None:
 def test_r_sem_5_patch_wildcard_is_the_minor_series(major: int, minor: int, probe: str) -> None:
     p = v(probe)
     assert parse_range(f"{major}.{minor}.x")(probe) == (
-        v(f"{major}.{minor}.0") <= p < v(f"{major}.{minor + 1}.0"))
+        v(f"{major}.{minor}.0") <= p < v(f"{major}.{minor + 1}.0")
+    )
 
 
 range_alphabet = st.sampled_from([*list("0123456789.xX-+<>=!| abv~^*\t"), "||", "é"])

@@ -17,7 +17,10 @@ def json_docs(text: str) -> list[Document]:
 def test_yaml_documents_start_lines_counted_from_separators() -> None:
     docs = yaml_docs("a: 1\n---\nb: 2\nc: 3\n---\n\n# only a comment\n--- {d: 4}\n")
     assert [(d.line, d.value) for d in docs] == [
-        (1, {"a": 1}), (2, {"b": 2, "c": 3}), (5, None), (8, {"d": 4}),
+        (1, {"a": 1}),
+        (2, {"b": 2, "c": 3}),
+        (5, None),
+        (8, {"d": 4}),
     ]
 
 

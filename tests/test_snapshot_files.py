@@ -26,7 +26,9 @@ def tar_of(directory: Path, target: Path, mode: str) -> Path:
 
 def test_select_only_yaml_and_json_sorted_by_path_components() -> None:
     assert select_files(["b/x.json", "a.YML", "notes.txt", "a/z.yaml", "b.tar.gz"]) == [
-        "a/z.yaml", "a.YML", "b/x.json",
+        "a/z.yaml",
+        "a.YML",
+        "b/x.json",
     ]
 
 
@@ -54,7 +56,8 @@ def test_select_several_must_gather_roots_all_read() -> None:
         "img-a/summary.yaml",
     ]
     assert select_files(paths) == [
-        "img-a/namespaces/ns/ns.yaml", "img-b/cluster-scoped-resources/g/p/x.yaml",
+        "img-a/namespaces/ns/ns.yaml",
+        "img-b/cluster-scoped-resources/g/p/x.yaml",
     ]
 
 
@@ -114,7 +117,8 @@ def test_plain_tar_of_a_directory_with_dot_slash_names(tmp_path: Path) -> None:
             tar.addfile(info, io.BytesIO(b"{}"))
     files = list(iter_source_files(archive, "snap.tar"))
     assert [(f.name, f.json_format) for f in files] == [
-        ("snap.tar:a.yaml", False), ("snap.tar:b.json", True),
+        ("snap.tar:a.yaml", False),
+        ("snap.tar:b.json", True),
     ]
 
 
@@ -144,8 +148,10 @@ def archive_with_skipped_members(tmp_path: Path, mode: str, suffix: str) -> Path
     target = tmp_path / f"snap{suffix}"
     with tarfile.open(target, mode) as tar:
         for index in range(6):
-            for name, data in ((f"ns{index}/objects.yaml", b"kind: Namespace\n" * 40),
-                               (f"ns{index}/pod.log", bytes(range(256)) * 64)):
+            for name, data in (
+                (f"ns{index}/objects.yaml", b"kind: Namespace\n" * 40),
+                (f"ns{index}/pod.log", bytes(range(256)) * 64),
+            ):
                 info = tarfile.TarInfo(name)
                 info.size = len(data)
                 tar.addfile(info, io.BytesIO(data))
@@ -153,8 +159,12 @@ def archive_with_skipped_members(tmp_path: Path, mode: str, suffix: str) -> Path
 
 
 def test_an_archive_cut_anywhere_is_reported_in_every_compression(tmp_path: Path) -> None:
-    for mode, suffix in (("w", ".tar"), ("w:gz", ".tgz"), ("w:bz2", ".tar.bz2"),
-                         ("w:xz", ".tar.xz")):
+    for mode, suffix in (
+        ("w", ".tar"),
+        ("w:gz", ".tgz"),
+        ("w:bz2", ".tar.bz2"),
+        ("w:xz", ".tar.xz"),
+    ):
         whole = archive_with_skipped_members(tmp_path, mode, suffix)
         assert not any(f.error for f in iter_source_files(whole, whole.name)), mode
         data = whole.read_bytes()

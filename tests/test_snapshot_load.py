@@ -36,7 +36,8 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 def test_multi_document_yaml_loaded_and_other_kinds_counted() -> None:
     store, result = load(DATA / "multi.yaml")
     assert keys(store, "Namespace") == [
-        ("", "openshift-marketplace"), ("", "openshift-operator-lifecycle-manager"),
+        ("", "openshift-marketplace"),
+        ("", "openshift-operator-lifecycle-manager"),
     ]
     assert result.inferred_namespaces == ["openshift-operator-lifecycle-manager"]
     assert keys(store, "OperatorGroup") == [
@@ -78,8 +79,12 @@ def test_json_stream_and_json_lines_loaded() -> None:
     ]
     assert keys(store, "CatalogSource") == [
         ("openshift-marketplace", n)
-        for n in ("certified-operators", "community-operators", "redhat-marketplace",
-                  "redhat-operators")
+        for n in (
+            "certified-operators",
+            "community-operators",
+            "redhat-marketplace",
+            "redhat-operators",
+        )
     ]
     assert result.objects == 6
 
@@ -96,7 +101,8 @@ def test_directory_read_recursively() -> None:
 def test_must_gather_found_from_parent_folder() -> None:
     store, result = load(MUST_GATHER)
     assert keys(store, "OperatorGroup") == [
-        ("cfe-test-namespace", "operator-sdk-og"), ("openshift-operators", "global-operators"),
+        ("cfe-test-namespace", "operator-sdk-og"),
+        ("openshift-operators", "global-operators"),
     ]
     assert keys(store, "OperatorCondition") == [
         ("cfe-test-namespace", "image-caching-operator.v0.0.1"),
@@ -135,17 +141,25 @@ def test_archive_of_plain_directory(tmp_path: Path) -> None:
 
 
 def test_broken_document_reported_with_file_and_line_rest_loaded(tmp_path: Path) -> None:
-    write(tmp_path, "a.yaml", (
-        "apiVersion: v1\nkind: Namespace\nmetadata: {name: one}\n"
-        "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: [two\n"
-        "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: three}\n"
-    ))
+    write(
+        tmp_path,
+        "a.yaml",
+        (
+            "apiVersion: v1\nkind: Namespace\nmetadata: {name: one}\n"
+            "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: [two\n"
+            "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: three}\n"
+        ),
+    )
     write(tmp_path, "b.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: four}\n")
     store, result = load(tmp_path)
     assert keys(store, "Namespace") == [("", "four"), ("", "one"), ("", "three")]
     [finding] = result.findings
     assert (finding.severity, finding.code, finding.kind, finding.namespace, finding.name) == (
-        "warning", "UnreadableDocument", "File", "", str(tmp_path / "a.yaml"),
+        "warning",
+        "UnreadableDocument",
+        "File",
+        "",
+        str(tmp_path / "a.yaml"),
     )
     assert "line 4" in finding.message
     assert "line 8, column 1" in finding.message
@@ -166,16 +180,20 @@ def test_broken_member_inside_archive_named_archive_colon_member(tmp_path: Path)
 
 
 def test_invalid_objects_skipped_with_line(tmp_path: Path) -> None:
-    write(tmp_path, "x.yaml", (
-        "apiVersion: v1\nkind: Namespace\nmetadata: {}\n"
-        "---\nkind: Namespace\nmetadata: {name: noversion}\n"
-        "---\n- a\n- list\n"
-        "---\njust a scalar\n"
-        "---\napiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\n"
-        "metadata: {name: c, namespace: n, labels: [x]}\n"
-        "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: good}\n"
-        "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: x, annotations: {1: one}}\n"
-    ))
+    write(
+        tmp_path,
+        "x.yaml",
+        (
+            "apiVersion: v1\nkind: Namespace\nmetadata: {}\n"
+            "---\nkind: Namespace\nmetadata: {name: noversion}\n"
+            "---\n- a\n- list\n"
+            "---\njust a scalar\n"
+            "---\napiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\n"
+            "metadata: {name: c, namespace: n, labels: [x]}\n"
+            "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: good}\n"
+            "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: x, annotations: {1: one}}\n"
+        ),
+    )
     store, result = load(tmp_path / "x.yaml")
     assert keys(store, "Namespace") == [("", "good")]
     assert store.count("ClusterServiceVersion") == 0
@@ -191,9 +209,13 @@ def test_invalid_objects_skipped_with_line(tmp_path: Path) -> None:
 
 
 def test_list_item_without_kind_in_plain_list_is_invalid(tmp_path: Path) -> None:
-    write(tmp_path, "l.json", '{"apiVersion": "v1", "kind": "List", "items": ['
-          '{"metadata": {"name": "nokind"}},'
-          '{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "ok"}}]}')
+    write(
+        tmp_path,
+        "l.json",
+        '{"apiVersion": "v1", "kind": "List", "items": ['
+        '{"metadata": {"name": "nokind"}},'
+        '{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "ok"}}]}',
+    )
     store, result = load(tmp_path / "l.json")
     assert keys(store, "Namespace") == [("", "ok")]
     [finding] = result.findings
@@ -202,14 +224,22 @@ def test_list_item_without_kind_in_plain_list_is_invalid(tmp_path: Path) -> None
 
 
 def test_kept_kind_of_another_api_group_is_ignored(tmp_path: Path) -> None:
-    write(tmp_path, "acm.yaml", (
-        "apiVersion: apps.open-cluster-management.io/v1\nkind: Subscription\n"
-        "metadata: {name: s, namespace: n}\n"
-    ))
-    write(tmp_path, "olm.yaml", (
-        "apiVersion: operators.coreos.com/v1alpha1\nkind: Subscription\n"
-        "metadata: {name: s, namespace: n}\n"
-    ))
+    write(
+        tmp_path,
+        "acm.yaml",
+        (
+            "apiVersion: apps.open-cluster-management.io/v1\nkind: Subscription\n"
+            "metadata: {name: s, namespace: n}\n"
+        ),
+    )
+    write(
+        tmp_path,
+        "olm.yaml",
+        (
+            "apiVersion: operators.coreos.com/v1alpha1\nkind: Subscription\n"
+            "metadata: {name: s, namespace: n}\n"
+        ),
+    )
     store, result = load(tmp_path)
     assert keys(store, "Subscription") == [("n", "s")]
     assert store.get("Subscription", "n", "s")["apiVersion"] == "operators.coreos.com/v1alpha1"
@@ -230,7 +260,10 @@ def test_namespaces_inferred_once_sorted_without_labels() -> None:
     )
     [finding] = [f for f in result.findings if f.code == "NamespacesInferred"]
     assert (finding.severity, finding.kind, finding.namespace, finding.name) == (
-        "info", "Namespace", "", "",
+        "info",
+        "Namespace",
+        "",
+        "",
     )
     assert "cfe-test-namespace, openshift-operators" in finding.message
     assert result.objects == 8  # synthesized namespaces are not counted
@@ -250,14 +283,19 @@ def test_namespace_already_in_store_not_inferred() -> None:
 
 
 def test_store_fed_in_batches_as_a_change_feed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(snapshot, "BATCH_SIZE", 3)
-    write(tmp_path, "many.yaml", "".join(
-        f"---\napiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\n"
-        f"metadata: {{name: c{i}, namespace: n}}\n"
-        for i in range(7)
-    ))
+    write(
+        tmp_path,
+        "many.yaml",
+        "".join(
+            f"---\napiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\n"
+            f"metadata: {{name: c{i}, namespace: n}}\n"
+            for i in range(7)
+        ),
+    )
     store = Store()
     batches: list[list[Change]] = []
     store.subscribe(batches.append)

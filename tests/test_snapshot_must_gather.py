@@ -26,7 +26,8 @@ TABLE = {
 def present_namespaces(store: Store) -> int:
     """Namespace objects that came from the dump, not synthesized ones."""
     return sum(
-        1 for ns in store.list("Namespace")
+        1
+        for ns in store.list("Namespace")
         if INFERRED_ANNOTATION not in (ns["metadata"].get("annotations") or {})
     )
 
@@ -57,9 +58,15 @@ def test_real_must_gather_inferred_namespaces_are_those_holding_objects_only() -
     result = load_snapshot([MUST_GATHERS / "must-gather-azure"], store)
     # every namespace holding a copy exists on the cluster; the dump lacks these objects
     assert result.inferred_namespaces == [
-        "cfe-test-namespace", "kube-node-lease", "kube-public",
-        "openshift-console-user-settings", "openshift-infra", "openshift-kubevirt-infra",
-        "openshift-must-gather-xxl29", "openshift-node", "openshift-operators",
+        "cfe-test-namespace",
+        "kube-node-lease",
+        "kube-public",
+        "openshift-console-user-settings",
+        "openshift-infra",
+        "openshift-kubevirt-infra",
+        "openshift-must-gather-xxl29",
+        "openshift-node",
+        "openshift-operators",
     ]
 
 

@@ -37,12 +37,18 @@ def test_ignored_kinds_counted_under_kind_or_kind_and_api_version() -> None:
 
 
 def test_typed_list_fills_missing_kind_and_api_version_only() -> None:
-    items = [{"metadata": {"name": "a"}}, {"kind": "Other", "apiVersion": "v9", "metadata": {
-        "name": "b"}}]
-    found = list(objects_in({"apiVersion": "operators.coreos.com/v1", "kind": "OperatorGroupList",
-                             "items": items}))
+    items = [
+        {"metadata": {"name": "a"}},
+        {"kind": "Other", "apiVersion": "v9", "metadata": {"name": "b"}},
+    ]
+    found = list(
+        objects_in(
+            {"apiVersion": "operators.coreos.com/v1", "kind": "OperatorGroupList", "items": items}
+        )
+    )
     assert [(o["kind"], o["apiVersion"]) for o in found] == [
-        ("OperatorGroup", "operators.coreos.com/v1"), ("Other", "v9"),
+        ("OperatorGroup", "operators.coreos.com/v1"),
+        ("Other", "v9"),
     ]
 
 
@@ -69,7 +75,8 @@ def test_object_shape_checks() -> None:
         "it has no metadata.name": obj("Namespace", "v1", name=""),
         "its metadata.namespace is not a string": obj("Namespace", "v1", namespace=7),
         "its metadata.annotations is a list, not a mapping": obj(
-            "Namespace", "v1", annotations=["a"]),
+            "Namespace", "v1", annotations=["a"]
+        ),
         "its spec is a scalar (str), not a mapping": {**obj("Namespace", "v1"), "spec": "x"},
         "its status is a list, not a mapping": {**obj("Namespace", "v1"), "status": []},
     }

@@ -32,7 +32,9 @@ def report(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:
 
 @pytest.mark.parametrize("target", ["snapshot.yaml", "snapshot-dir"])
 def test_check_on_a_saved_snapshot_equals_check_live(
-    cluster: tuple[ServerThread, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    cluster: tuple[ServerThread, Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
     target: str,
 ) -> None:
     _, kubeconfig = cluster
@@ -53,7 +55,9 @@ def test_check_on_a_saved_snapshot_equals_check_live(
 
 
 def test_snapshot_file_is_multi_document_yaml_and_dir_has_one_file_per_kind(
-    cluster: tuple[ServerThread, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    cluster: tuple[ServerThread, Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     handle, kubeconfig = cluster
     assert main(["snapshot", "-o", str(tmp_path / "s.yml"), "--kubeconfig", str(kubeconfig)]) == 0
@@ -76,8 +80,12 @@ def test_snapshot_file_is_multi_document_yaml_and_dir_has_one_file_per_kind(
 def test_snapshot_without_a_cluster_is_one_usage_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["snapshot", "-o", str(tmp_path / "x.yaml"),
-                 "--kubeconfig", str(tmp_path / "missing")]) == 2
+    assert (
+        main(
+            ["snapshot", "-o", str(tmp_path / "x.yaml"), "--kubeconfig", str(tmp_path / "missing")]
+        )
+        == 2
+    )
     assert capsys.readouterr().err.strip().splitlines() == [
         f"olmtui: kubeconfig not found: {tmp_path / 'missing'}"
     ]

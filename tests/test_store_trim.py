@@ -113,16 +113,27 @@ def test_same_resource_version_with_other_content_is_still_a_change() -> None:
 
 def test_copies_of_one_csv_share_equal_annotations_but_never_different_ones() -> None:
     def copied(namespace: str, annotations: dict[str, str]) -> dict:
-        return {"apiVersion": "operators.coreos.com/v1alpha1", "kind": "ClusterServiceVersion",
-                "metadata": {"name": "etcd.v1", "namespace": namespace,
-                             "labels": {"olm.copiedFrom": "operators"},
-                             "annotations": dict(annotations)},
-                "status": {"phase": "Succeeded", "reason": "Copied"}}
+        return {
+            "apiVersion": "operators.coreos.com/v1alpha1",
+            "kind": "ClusterServiceVersion",
+            "metadata": {
+                "name": "etcd.v1",
+                "namespace": namespace,
+                "labels": {"olm.copiedFrom": "operators"},
+                "annotations": dict(annotations),
+            },
+            "status": {"phase": "Succeeded", "reason": "Copied"},
+        }
 
     shared = {"olm.operatorNamespace": "operators", "alm-examples": "[]"}
     store = Store()
-    store.apply_many([copied("a", shared), copied("b", shared),
-                      copied("c", {**shared, "olm.targetNamespaces": "c"})])
+    store.apply_many(
+        [
+            copied("a", shared),
+            copied("b", shared),
+            copied("c", {**shared, "olm.targetNamespaces": "c"}),
+        ]
+    )
     a, b, c = (store.get("ClusterServiceVersion", ns, "etcd.v1") for ns in "abc")
     assert a is not None and b is not None and c is not None
     assert a["metadata"]["annotations"] is b["metadata"]["annotations"]

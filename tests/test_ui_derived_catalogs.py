@@ -16,12 +16,14 @@ def test_catalog_without_a_source_serves_every_catalogsource() -> None:
     session = snapshot_session([str(MUST_GATHER)], [str(KEYCLOAK)])
     for source in ("community-operators", "redhat-operators"):
         assert derived.packages_of_catalog(session, "openshift-marketplace", source) == [
-            "keycloak-operator"]
+            "keycloak-operator"
+        ]
 
 
 def test_catalog_for_one_source_serves_only_that_one() -> None:
     spec = f"openshift-marketplace/community-operators={KEYCLOAK}"
     session = snapshot_session([str(MUST_GATHER)], [spec])
-    assert derived.packages_of_catalog(
-        session, "openshift-marketplace", "community-operators") == ["keycloak-operator"]
+    assert derived.packages_of_catalog(session, "openshift-marketplace", "community-operators") == [
+        "keycloak-operator"
+    ]
     assert derived.packages_of_catalog(session, "openshift-marketplace", "redhat-operators") == []

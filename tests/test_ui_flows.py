@@ -53,17 +53,22 @@ async def test_overview_to_conflicting_csv_to_the_other_operatorgroup_and_back(a
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, ObjectScreen)
-        assert app.screen.target == ObjectRef("ClusterServiceVersion", "team-a",
-                                              "etcdoperator.v0.9.4")
+        assert app.screen.target == ObjectRef(
+            "ClusterServiceVersion", "team-a", "etcdoperator.v0.9.4"
+        )
         related = app.screen.query_one("#related", VirtualTable)
-        conflict_row = next(i for i, row in enumerate(related.shown_rows)
-                            if str(row.cells[0]).startswith("conflicts"))
+        conflict_row = next(
+            i
+            for i, row in enumerate(related.shown_rows)
+            if str(row.cells[0]).startswith("conflicts")
+        )
         for _ in range(conflict_row):
             await pilot.press("down")
         await pilot.press("enter")
         await pilot.pause()
-        assert app.screen.target == ObjectRef("OperatorGroup", "openshift-operators",
-                                              "global-operators")
+        assert app.screen.target == ObjectRef(
+            "OperatorGroup", "openshift-operators", "global-operators"
+        )
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen.target.kind == "ClusterServiceVersion"
@@ -194,8 +199,9 @@ async def test_object_detail_names_the_api_behind_each_olm_api_label(app):
         app.open_object(target)
         await pilot.pause()
         console = Console(width=200, record=True, file=io.StringIO())
-        console.print(summary(app.session.store.get(target.kind, target.namespace,
-                                                    target.name), target))
+        console.print(
+            summary(app.session.store.get(target.kind, target.namespace, target.name), target)
+        )
         rendered = console.export_text()
         assert "olm.api.2c1e6f7e17c07035" in rendered
         assert "EtcdBackup.v1beta2.etcd.database.coreos.com: label" in rendered
@@ -226,8 +232,9 @@ async def test_a_finding_offers_the_objects_it_names_to_jump_to(app):
         await _filter(pilot, "InstallPlanFailed")
         await pilot.press("enter")
         await pilot.pause()
-        assert app.screen.target == ObjectRef("Subscription", "cfe-test-namespace",
-                                              "image-caching-operator-v0-0-1-sub")
+        assert app.screen.target == ObjectRef(
+            "Subscription", "cfe-test-namespace", "image-caching-operator-v0-0-1-sub"
+        )
         related = app.screen.query_one("#related", VirtualTable)
         objects = [row.cells[1] for row in related.shown_rows]
         assert "InstallPlan cfe-test-namespace/install-bfnbn" in objects
@@ -237,8 +244,10 @@ async def test_a_finding_offers_the_objects_it_names_to_jump_to(app):
 async def test_extra_objects_come_first_in_the_detail(app):
     async with app.run_test(size=SIZE) as pilot:
         team_b = ObjectRef("Namespace", "", "team-b")
-        app.open_object(ObjectRef("ClusterServiceVersion", "team-a", "etcdoperator.v0.9.4"),
-                        extra=[("MultipleOperatorGroupsFound", team_b)])
+        app.open_object(
+            ObjectRef("ClusterServiceVersion", "team-a", "etcdoperator.v0.9.4"),
+            extra=[("MultipleOperatorGroupsFound", team_b)],
+        )
         await pilot.pause()
         first = app.screen.query_one("#related", VirtualTable).shown_rows[0]
         assert first.cells == ("MultipleOperatorGroupsFound", "Namespace team-b")

@@ -34,8 +34,7 @@ def test_neighbouring_replaces_need_no_lane():
     assert len(lay.names) == len(view.entries)
 
 
-def test_r_upg_2_skip_range_lane_starts_at_its_target_and_ticks_each_admitted_version(
-        infinispan):
+def test_r_upg_2_skip_range_lane_starts_at_its_target_and_ticks_each_admitted_version(infinispan):
     lay = layout(infinispan)
     head = lay.names.index(infinispan.head)
     lane = next(ln for ln in lay.lanes if ln.target == infinispan.head and ln.via == "skipRange")
@@ -44,8 +43,9 @@ def test_r_upg_2_skip_range_lane_starts_at_its_target_and_ticks_each_admitted_ve
     assert lane_cells(lay, lane.bottom)[lane.column][0] == "┴"
     middle = sorted(lane.sources)[0]
     assert lane_cells(lay, middle)[lane.column][0] in ("┼", "┴")
-    admitted = {e.source for e in infinispan.edges
-                if e.target == infinispan.head and e.via == "skipRange"}
+    admitted = {
+        e.source for e in infinispan.edges if e.target == infinispan.head and e.via == "skipRange"
+    }
     assert {lay.names[i] for i in lane.sources} == admitted
 
 

@@ -11,15 +11,22 @@ from olmtui.ui.widgets.source_header import header_text
 
 def _session(label: str, status: ConnectionState | None) -> Session:
     store = Store()
-    return Session(store, Model(store), "live" if status else "snapshot", label,
-                   status=(lambda: status) if status else None)
+    return Session(
+        store,
+        Model(store),
+        "live" if status else "snapshot",
+        label,
+        status=(lambda: status) if status else None,
+    )
 
 
 def test_live_header_keeps_state_and_age_on_80_columns():
-    status = ConnectionState("reconnecting", "CatalogSource stream: connection reset",
-                             last_event_age=75.0)
-    text = header_text(_session("admin@prod-cluster-with-a-long-context-name", status),
-                       "Operators (CSVs)", 80)
+    status = ConnectionState(
+        "reconnecting", "CatalogSource stream: connection reset", last_event_age=75.0
+    )
+    text = header_text(
+        _session("admin@prod-cluster-with-a-long-context-name", status), "Operators (CSVs)", 80
+    )
     text.truncate(80)
     plain = text.plain
     assert "reconnecting" in plain

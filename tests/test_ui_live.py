@@ -43,15 +43,20 @@ async def test_live_dashboard_follows_the_cluster_and_says_so_in_the_header(clus
         status = session.status()
         assert status.state in ("live", "syncing")
         assert "last event" in header_text(session, "Changes").plain
-        csv = copy.deepcopy(session.store.get("ClusterServiceVersion", "team-a",
-                                              "etcdoperator.v0.9.4"))
+        csv = copy.deepcopy(
+            session.store.get("ClusterServiceVersion", "team-a", "etcdoperator.v0.9.4")
+        )
         csv["status"] = {"phase": "Pending", "reason": "RequirementsUnknown"}
         csv["metadata"].pop("resourceVersion", None)
         thread.apply(csv)  # the cluster changes
         for _ in range(50):
             await pilot.pause(0.1)
-            if session.store.get("ClusterServiceVersion", "team-a",
-                                 "etcdoperator.v0.9.4")["status"]["phase"] == "Pending":
+            if (
+                session.store.get("ClusterServiceVersion", "team-a", "etcdoperator.v0.9.4")[
+                    "status"
+                ]["phase"]
+                == "Pending"
+            ):
                 break
         await pilot.pause(0.3)
         whats = [row.cells[1].plain for row in app.screen.query_one("#table").shown_rows]
@@ -67,11 +72,17 @@ async def _session(kubeconfig: str):
 
 def test_unreachable_cluster_is_a_one_line_error(tmp_path):
     config = tmp_path / "kubeconfig"
-    config.write_text(yaml.safe_dump({
-        "apiVersion": "v1", "kind": "Config", "current-context": "c",
-        "clusters": [{"name": "c", "cluster": {"server": "http://127.0.0.1:9"}}],
-        "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u"}}],
-        "users": [{"name": "u", "user": {}}],
-    }))
+    config.write_text(
+        yaml.safe_dump(
+            {
+                "apiVersion": "v1",
+                "kind": "Config",
+                "current-context": "c",
+                "clusters": [{"name": "c", "cluster": {"server": "http://127.0.0.1:9"}}],
+                "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u"}}],
+                "users": [{"name": "u", "user": {}}],
+            }
+        )
+    )
     with pytest.raises(UsageError):
         live_session(LiveOptions(kubeconfig=str(config), read_timeout=2))

@@ -22,12 +22,18 @@ ETCD = (("EtcdCluster", "v1beta2", "etcdclusters.etcd.database.coreos.com"),)
 
 def test_r_og_8_cluster_role_names_match_olm_check_values():
     base = "olm.og.operator-group-1"
-    assert cluster_role_name("operator-ns", "operator-group-1", "admin") == \
-        f"{base}.admin-8rdAjL0E35JMMAkOqYmoorzjpIIihfnj3DcgDU"
-    assert cluster_role_name("operator-ns", "operator-group-1", "edit") == \
-        f"{base}.edit-9lBEUxqAYE7CX7wZfFEPYutTfQTo43WarB08od"
-    assert cluster_role_name("operator-ns", "operator-group-1", "view") == \
-        f"{base}.view-1l6ymczPK5SceF4d0DCtAnWZuvmKn6s8oBUxHr"
+    assert (
+        cluster_role_name("operator-ns", "operator-group-1", "admin")
+        == f"{base}.admin-8rdAjL0E35JMMAkOqYmoorzjpIIihfnj3DcgDU"
+    )
+    assert (
+        cluster_role_name("operator-ns", "operator-group-1", "edit")
+        == f"{base}.edit-9lBEUxqAYE7CX7wZfFEPYutTfQTo43WarB08od"
+    )
+    assert (
+        cluster_role_name("operator-ns", "operator-group-1", "view")
+        == f"{base}.view-1l6ymczPK5SceF4d0DCtAnWZuvmKn6s8oBUxHr"
+    )
 
 
 def test_r_og_8_long_group_name_is_truncated_to_253_characters():
@@ -54,7 +60,9 @@ def test_r_og_8_roles_aggregate_annotation_and_member_apis_sorted_by_label():
     assert [r.suffix for r in roles] == ["admin", "edit", "view"]
     view = roles[2]
     assert {api for api, _ in view.aggregates} == {
-        "Ghost.v1alpha1.ghouls", "EtcdCluster.v1beta2.etcd.database.coreos.com"}
+        "Ghost.v1alpha1.ghouls",
+        "EtcdCluster.v1beta2.etcd.database.coreos.com",
+    }
     labels = [label for _, label in view.aggregates]
     assert labels == sorted(labels)
     assert "olm.opgroup.permissions/aggregate-to-6435ab0d7c6bda64-view" in labels
@@ -69,7 +77,10 @@ def test_r_og_8_group_without_apis_has_no_aggregation():
 
 def test_namespace_is_watched_through_a_global_group_and_a_listed_target():
     model, _ = model_of(
-        namespace("ops"), namespace("tenant"), namespace("other"), namespace("global"),
+        namespace("ops"),
+        namespace("tenant"),
+        namespace("other"),
+        namespace("global"),
         operator_group("ops", "og", targets=["tenant"], status=["tenant"]),
         csv("ops", "tenant-op.v1", group="og", targets="tenant"),
         operator_group("global", "all", status=[""]),
@@ -78,10 +89,11 @@ def test_namespace_is_watched_through_a_global_group_and_a_listed_target():
     groups = model.operator_groups()
     assert [g.name for g in watching_groups(groups, "tenant")] == ["all", "og"]
     assert [g.name for g in watching_groups(groups, "other")] == ["all"]
-    summaries = {s.name: s for s in namespace_summaries(model.namespaces(), groups,
-                                                        model.csvs())}
+    summaries = {s.name: s for s in namespace_summaries(model.namespaces(), groups, model.csvs())}
     assert summaries["tenant"].watched_by == (
-        ("global/cluster-op.v1", "global/all"), ("ops/tenant-op.v1", "ops/og"))
+        ("global/cluster-op.v1", "global/all"),
+        ("ops/tenant-op.v1", "ops/og"),
+    )
     assert summaries["other"].watched_by == (("global/cluster-op.v1", "global/all"),)
     assert summaries["ops"].installed == ("tenant-op.v1",)
     assert summaries["ops"].groups == ("og",)
@@ -99,11 +111,19 @@ def _changes(*steps):
 def test_change_log_tells_phase_transitions_and_conflicts_appearing_and_resolving():
     ok = csv("ns", "op.v1", group="og", targets="ns")
     conflict = copy.deepcopy(ok)
-    conflict["status"] = {"phase": "Failed", "reason": "InterOperatorGroupOwnerConflict",
-                          "message": "intersecting operatorgroups provide the same apis"}
+    conflict["status"] = {
+        "phase": "Failed",
+        "reason": "InterOperatorGroupOwnerConflict",
+        "message": "intersecting operatorgroups provide the same apis",
+    }
     entries = _changes(("ADDED", ok), ("MODIFIED", conflict), ("MODIFIED", ok))
-    assert [e.what for e in entries] == ["CSV added", "phase", "conflict", "phase",
-                                         "conflict resolved"]
+    assert [e.what for e in entries] == [
+        "CSV added",
+        "phase",
+        "conflict",
+        "phase",
+        "conflict resolved",
+    ]
     assert entries[1].message.startswith("Succeeded -> Failed")
     assert entries[2].severity == "error"
 
@@ -133,4 +153,6 @@ def test_a_relist_is_counted_not_listed_object_by_object():
     store.apply_many([*objs, plan])
     entries = change_entries(seen)
     assert [(e.what, e.message) for e in entries] == [
-        ("listed", "30 ClusterServiceVersion objects"), ("listed", "1 InstallPlan objects")]
+        ("listed", "30 ClusterServiceVersion objects"),
+        ("listed", "1 InstallPlan objects"),
+    ]

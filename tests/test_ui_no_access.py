@@ -43,8 +43,13 @@ async def _until(pilot, condition, what: str, tries: int = 150) -> None:
 
 async def test_no_access_views_say_so_and_recover(forbidding_cluster):
     server, kubeconfig = forbidding_cluster
-    options = LiveOptions(kubeconfig=kubeconfig, read_timeout=5, backoff_initial=0.02,
-                          backoff_max=0.2, forbidden_recheck=0.5)
+    options = LiveOptions(
+        kubeconfig=kubeconfig,
+        read_timeout=5,
+        backoff_initial=0.02,
+        backoff_max=0.2,
+        forbidden_recheck=0.5,
+    )
     session = await asyncio.to_thread(live_session, options)
     app = OlmApp(session, initial_view="csvs")
     async with app.run_test(size=(200, 40)) as pilot:
@@ -58,8 +63,9 @@ async def test_no_access_views_say_so_and_recover(forbidding_cluster):
         await pilot.pause(0.4)
         table = app.screen.query_one("#table")
         assert table.row_count == 0
-        assert table.empty_text == ("no access to clusterserviceversions (RBAC): "
-                                    "re-checked every 0.5 s")
+        assert table.empty_text == (
+            "no access to clusterserviceversions (RBAC): re-checked every 0.5 s"
+        )
         overview = metrics_text(session).plain
         assert "csv_count ?" in overview and "copied CSVs ?" in overview
         assert "csv_count 0" not in overview
@@ -74,8 +80,13 @@ async def test_no_access_views_say_so_and_recover(forbidding_cluster):
 async def test_access_lost_after_load_marks_rows_as_the_last_seen(forbidding_cluster):
     server, kubeconfig = forbidding_cluster
     server.allow("clusterserviceversions")
-    options = LiveOptions(kubeconfig=kubeconfig, read_timeout=5, backoff_initial=0.02,
-                          backoff_max=0.2, forbidden_recheck=0.5)
+    options = LiveOptions(
+        kubeconfig=kubeconfig,
+        read_timeout=5,
+        backoff_initial=0.02,
+        backoff_max=0.2,
+        forbidden_recheck=0.5,
+    )
     session = await asyncio.to_thread(live_session, options)
     app = OlmApp(session, initial_view="csvs")
     async with app.run_test(size=(200, 40)) as pilot:
@@ -116,10 +127,14 @@ async def test_a_namespace_without_access_is_named_and_the_others_stay_live(tmp_
     server.forbid("clusterserviceversions", "openshift-monitoring")
     thread = run_in_thread(server)
     try:
-        options = LiveOptions(kubeconfig=str(server.write_kubeconfig(tmp_path / "kubeconfig")),
-                              namespaces=["cfe-test-namespace", "openshift-monitoring"],
-                              read_timeout=5, backoff_initial=0.02, backoff_max=0.2,
-                              forbidden_recheck=0.5)
+        options = LiveOptions(
+            kubeconfig=str(server.write_kubeconfig(tmp_path / "kubeconfig")),
+            namespaces=["cfe-test-namespace", "openshift-monitoring"],
+            read_timeout=5,
+            backoff_initial=0.02,
+            backoff_max=0.2,
+            forbidden_recheck=0.5,
+        )
         session = await asyncio.to_thread(live_session, options)
         app = OlmApp(session, initial_view="csvs")
         async with app.run_test(size=(200, 40)) as pilot:
@@ -127,8 +142,9 @@ async def test_a_namespace_without_access_is_named_and_the_others_stay_live(tmp_
             unreadable = session.store.unreadable[CSV]
             assert unreadable.namespaces == ("openshift-monitoring",)
             header = header_text(session, "Operators (CSVs)", 200).plain
-            assert ("no access: clusterserviceversions in openshift-monitoring "
-                    "(re-checked every 0.5 s)") in header
+            assert (
+                "no access: clusterserviceversions in openshift-monitoring (re-checked every 0.5 s)"
+            ) in header
             table = app.screen.query_one("#table")
             notice = app.screen.query_one("#access-notice")
             await _until(pilot, lambda: table.row_count > 0 and notice.display, "rows + notice")

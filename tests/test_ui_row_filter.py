@@ -81,14 +81,17 @@ needles = st.text(alphabet="ab-!", max_size=5)
 
 
 @settings(max_examples=300, deadline=None)
-@given(haystacks=st.lists(st.text(alphabet="ab-", max_size=8), max_size=30),
-       queries=st.lists(needles, max_size=25))
+@given(
+    haystacks=st.lists(st.text(alphabet="ab-", max_size=8), max_size=30),
+    queries=st.lists(needles, max_size=25),
+)
 def test_any_sequence_of_queries_answers_as_a_full_scan(haystacks, queries):
     rows = RowFilter(haystacks)
     for query in queries:
         answer = rows.matches(query)
-        assert (list(range(len(haystacks))) if answer is None else answer) == \
-            full_scan(haystacks, query)
+        assert (list(range(len(haystacks))) if answer is None else answer) == full_scan(
+            haystacks, query
+        )
 
 
 def test_r_copy_1_copied_csv_rows_carry_the_haystack_of_their_cells():

@@ -71,14 +71,18 @@ async def test_footer_is_rebuilt_when_the_keys_it_shows_change(monkeypatch):
         assert footer in rebuilt
 
 
-ROWS = [Row(i, (f"ns-{i:03d}", Text("Succeeded", style="green"), f"row {i}"),
-            "dim" if i % 2 else "") for i in range(300)]
+ROWS = [
+    Row(i, (f"ns-{i:03d}", Text("Succeeded", style="green"), f"row {i}"), "dim" if i % 2 else "")
+    for i in range(300)
+]
 
 
 class TableApp(App):
     def compose(self) -> ComposeResult:
-        yield VirtualTable((Column("ns", "NAMESPACE"), Column("phase", "PHASE"),
-                            Column("text", "TEXT")), id="table")
+        yield VirtualTable(
+            (Column("ns", "NAMESPACE"), Column("phase", "PHASE"), Column("text", "TEXT")),
+            id="table",
+        )
 
     def on_mount(self) -> None:
         self.query_one(VirtualTable).set_rows(ROWS)
@@ -114,7 +118,6 @@ async def test_kept_lines_follow_the_cursor_the_filter_the_focus_and_the_theme()
         app.theme = "textual-light"
         await pilot.pause()
         _assert_lines_are_fresh(table)
-
 
 
 async def test_yaml_tab_shows_the_object_opened_not_the_previous_one():
@@ -159,5 +162,5 @@ async def test_yaml_view_paints_only_the_visible_part_of_a_long_line():
         assert line.text.startswith("  - base64data: iVBOR")
         view.scroll_to(x=len("  - base64data: ") + 11, animate=False, immediate=True)
         await pilot.pause()
-        assert view.render_line(2).text == ("iVBORw0KGgo" * 6)[:line.cell_length]
+        assert view.render_line(2).text == ("iVBORw0KGgo" * 6)[: line.cell_length]
         assert view.render_line(0).text.strip() == ""  # "spec:" is left of the view

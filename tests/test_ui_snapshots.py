@@ -19,8 +19,7 @@ SIZE = (120, 40)
 
 
 def _app(view: str) -> OlmApp:
-    return OlmApp(snapshot_session([SAMPLE], [KEYCLOAK], label="sample cluster"),
-                  initial_view=view)
+    return OlmApp(snapshot_session([SAMPLE], [KEYCLOAK], label="sample cluster"), initial_view=view)
 
 
 def test_overview_screen(snap_compare):

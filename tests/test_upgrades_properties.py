@@ -56,13 +56,18 @@ def test_r_upg_1_order_is_a_replaces_chain_without_skipped_entries(package: Pack
 
 @settings(max_examples=150, deadline=None)
 @given(channels(), st.sampled_from(NAMES))
-def test_r_upg_2_every_hop_is_admitted_and_nearest_the_head(package: Package,
-                                                            installed: str) -> None:
+def test_r_upg_2_every_hop_is_admitted_and_nearest_the_head(
+    package: Package, installed: str
+) -> None:
     graph = UpgradeGraph(package, list(package.channels.values()))
     version = graph.version(installed)
     hop = graph.next(installed, version)
-    candidates = [e for e in graph.ranked if admitting_edge(e, installed, version)
-                  and (e.name == installed or not graph.prohibited(e.name))]
+    candidates = [
+        e
+        for e in graph.ranked
+        if admitting_edge(e, installed, version)
+        and (e.name == installed or not graph.prohibited(e.name))
+    ]
     if hop is None:
         assert not candidates or candidates[0].name == installed
     else:

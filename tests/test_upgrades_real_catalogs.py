@@ -52,14 +52,17 @@ def infinispan() -> Catalog:
     return load_catalog(str(PROD / "infinispan"))
 
 
-def sub(package: str, channel: str | None, installed: str | None = None,
-        starting: str | None = None) -> dict[str, Any]:
-    spec = {"name": package, "channel": channel, "source": "community",
-            "sourceNamespace": "olm"}
+def sub(
+    package: str, channel: str | None, installed: str | None = None, starting: str | None = None
+) -> dict[str, Any]:
+    spec = {"name": package, "channel": channel, "source": "community", "sourceNamespace": "olm"}
     if starting:
         spec["startingCSV"] = starting
-    return {"metadata": {"namespace": "ops", "name": package}, "spec": spec,
-            "status": {"installedCSV": installed} if installed else {}}
+    return {
+        "metadata": {"namespace": "ops", "name": package},
+        "spec": spec,
+        "status": {"installedCSV": installed} if installed else {},
+    }
 
 
 def csv(name: str, version: str) -> dict[str, Any]:
@@ -82,47 +85,57 @@ def test_r_upg_1_keycloak_fast_channel_is_one_chain_of_82_hops(keycloak: Catalog
 
 def test_r_upg_5_keycloak_path_from_the_tail_walks_all_82_hops(keycloak: Catalog) -> None:
     tail = "keycloak-operator.v20.0.0"
-    info = resolve_upgrade([keycloak], sub("keycloak-operator", "fast", tail),
-                           csv(tail, "20.0.0"))
+    info = resolve_upgrade([keycloak], sub("keycloak-operator", "fast", tail), csv(tail, "20.0.0"))
     assert info.graph == "catalog"
     assert info.head == "keycloak-operator.v26.7.1"
     assert info.next == "keycloak-operator.v20.0.1"
     assert len(info.path) == 82 and info.path[-1] == info.head
     assert {e.via for e in info.edges} == {"replaces"}
-    assert info.edges[0] == UpgradeEdge("keycloak-operator.v20.0.0", "keycloak-operator.v20.0.1",
-                                        "replaces")
+    assert info.edges[0] == UpgradeEdge(
+        "keycloak-operator.v20.0.0", "keycloak-operator.v20.0.1", "replaces"
+    )
 
 
 def test_r_upg_2_keycloak_other_catalog_source_sees_nothing(keycloak: Catalog) -> None:
     other = sub("keycloak-operator", "fast", "keycloak-operator.v20.0.0")
     other["spec"]["source"] = "redhat-operators"
-    assert resolve_upgrade([keycloak], other, csv("keycloak-operator.v20.0.0", "20.0.0")).graph \
+    assert (
+        resolve_upgrade([keycloak], other, csv("keycloak-operator.v20.0.0", "20.0.0")).graph
         == "none"
+    )
 
 
 def test_r_upg_1_cert_manager_without_replaces_gives_olms_several_chains_error(
-        cert_manager: Catalog) -> None:
+    cert_manager: Catalog,
+) -> None:
     """Every cert-manager CSV lacks ``replaces`` (semver mode): as the CSVs declare them, the
     entries are all heads, and OLM's resolver refuses to order the channel."""
     package = cert_manager.packages["cert-manager"]
     loaded = package.channels["stable"]
-    raw = Channel("cert-manager", "stable",
-                  tuple(dataclasses.replace(e, replaces=None) for e in loaded.entries))
+    raw = Channel(
+        "cert-manager",
+        "stable",
+        tuple(dataclasses.replace(e, replaces=None) for e in loaded.entries),
+    )
     order, errors = channel_order(raw)
     assert order == []
     assert errors[0].startswith(
         "a unique replacement chain within a channel is required to determine the relative "
-        f'order between channel entries, but {len(raw.entries)} replacement chains were found '
-        'in channel "stable" of package "cert-manager": cert-manager.v1.16.5, ')
+        f"order between channel entries, but {len(raw.entries)} replacement chains were found "
+        'in channel "stable" of package "cert-manager": cert-manager.v1.16.5, '
+    )
     assert validate_channel(raw)[0].startswith(
-        "multiple channel heads found in graph: cert-manager.v1.10.0, cert-manager.v1.10.1, ")
+        "multiple channel heads found in graph: cert-manager.v1.10.0, cert-manager.v1.10.1, "
+    )
     # Candidates still come from the skipRanges, ranked by version.
     graph = UpgradeGraph(package, [raw])
     assert graph.head is None
     hops = graph.path("cert-manager.v1.10.0", version_of("1.10.0"))
     assert [(h.target, h.via) for h in hops] == [("cert-manager.v1.10.2", "skipRange")]
-    assert graph.next("cert-manager.v1.13.1-rc1", version_of("1.13.1-rc1")).target \
-        == "cert-manager.v1.13.3"  # ">=1.13.0 <1.13.3" holds the rc (R-SEM-6)
+    assert (
+        graph.next("cert-manager.v1.13.1-rc1", version_of("1.13.1-rc1")).target
+        == "cert-manager.v1.13.3"
+    )  # ">=1.13.0 <1.13.3" holds the rc (R-SEM-6)
 
 
 def test_r_upg_1_cert_manager_semver_mode_chain_from_the_loader(cert_manager: Catalog) -> None:
@@ -131,18 +144,23 @@ def test_r_upg_1_cert_manager_semver_mode_chain_from_the_loader(cert_manager: Ca
     states = {s.channel: s for s in channel_states([cert_manager])}
     assert states["stable"].errors == ()
     assert states["stable"].head == "cert-manager.v1.16.5"
-    info = resolve_upgrade([cert_manager], sub("cert-manager", "stable", "cert-manager.v1.16.0"),
-                           csv("cert-manager.v1.16.0", "1.16.0"))
+    info = resolve_upgrade(
+        [cert_manager],
+        sub("cert-manager", "stable", "cert-manager.v1.16.0"),
+        csv("cert-manager.v1.16.0", "1.16.0"),
+    )
     assert (info.next, info.edges[0].via) == ("cert-manager.v1.16.5", "skipRange")
 
 
 def test_r_upg_2_etcd_branches_replace_0_9_0_in_different_channels(etcd: Catalog) -> None:
     installed = csv("etcdoperator.v0.9.0", "0.9.0")
-    single = resolve_upgrade([etcd], sub("etcd", "singlenamespace-alpha", "etcdoperator.v0.9.0"),
-                             installed)
+    single = resolve_upgrade(
+        [etcd], sub("etcd", "singlenamespace-alpha", "etcdoperator.v0.9.0"), installed
+    )
     assert single.path == ("etcdoperator.v0.9.2", "etcdoperator.v0.9.4")
-    wide = resolve_upgrade([etcd], sub("etcd", "clusterwide-alpha", "etcdoperator.v0.9.0"),
-                           installed)
+    wide = resolve_upgrade(
+        [etcd], sub("etcd", "clusterwide-alpha", "etcdoperator.v0.9.0"), installed
+    )
     assert wide.path == ("etcdoperator.v0.9.2-clusterwide", "etcdoperator.v0.9.4-clusterwide")
     # Empty channel: the default channel (singlenamespace-alpha) comes first.
     anyc = resolve_upgrade([etcd], sub("etcd", None, "etcdoperator.v0.9.0"), installed)
@@ -152,14 +170,19 @@ def test_r_upg_2_etcd_branches_replace_0_9_0_in_different_channels(etcd: Catalog
 
 
 def test_r_upg_2_etcd_starting_csv(etcd: Catalog) -> None:
-    info = resolve_upgrade([etcd], sub("etcd", "clusterwide-alpha",
-                                       starting="etcdoperator.v0.9.2-clusterwide"), None)
+    info = resolve_upgrade(
+        [etcd], sub("etcd", "clusterwide-alpha", starting="etcdoperator.v0.9.2-clusterwide"), None
+    )
     assert info.next == "etcdoperator.v0.9.2-clusterwide"
     assert info.path == ("etcdoperator.v0.9.2-clusterwide", "etcdoperator.v0.9.4-clusterwide")
-    missing = resolve_upgrade([etcd], sub("etcd", "clusterwide-alpha",
-                                          starting="etcdoperator.v0.9.2"), None)
-    assert (missing.head, missing.next, missing.path) == \
-        ("etcdoperator.v0.9.4-clusterwide", None, ())
+    missing = resolve_upgrade(
+        [etcd], sub("etcd", "clusterwide-alpha", starting="etcdoperator.v0.9.2"), None
+    )
+    assert (missing.head, missing.next, missing.path) == (
+        "etcdoperator.v0.9.4-clusterwide",
+        None,
+        (),
+    )
 
 
 def test_r_upg_7_descheduler_skips_of_absent_bundles_are_valid(descheduler: Catalog) -> None:
@@ -171,8 +194,11 @@ def test_r_upg_7_descheduler_skips_of_absent_bundles_are_valid(descheduler: Cata
     assert validate_channel(channel) == []
     # A cluster still running one of the absent bundles is admitted by name.
     gone = "clusterkubedescheduleroperator.4.13.0-202303231342"
-    info = resolve_upgrade([descheduler], sub("cluster-kube-descheduler-operator", "4.13", gone),
-                           csv(gone, "4.13.0-202303231342"))
+    info = resolve_upgrade(
+        [descheduler],
+        sub("cluster-kube-descheduler-operator", "4.13", gone),
+        csv(gone, "4.13.0-202303231342"),
+    )
     assert info.edges == (UpgradeEdge(gone, head, "skips"),)
 
 
@@ -184,23 +210,29 @@ def test_r_upg_1_descheduler_stable_head_skips_everything_else(descheduler: Cata
     info = resolve_upgrade(
         [descheduler],
         sub("cluster-kube-descheduler-operator", "stable", "clusterkubedescheduleroperator.v5.0.1"),
-        csv("clusterkubedescheduleroperator.v5.0.1", "5.0.1"))
+        csv("clusterkubedescheduleroperator.v5.0.1", "5.0.1"),
+    )
     assert info.path == ("clusterkubedescheduleroperator.v5.3.2",)
 
 
 def test_r_sem_5_infinispan_wildcard_lower_bound_range(infinispan: Catalog) -> None:
     """``'>=2.1.x <2.2.1'`` reads as ``>=2.1.0 <2.2.1``: 2.1.5 and 2.2.0 jump to the head
     of channel 2.2.x, 2.2.1 walks the replaces chain."""
+
     def path_from(name: str, version: str) -> tuple[str, ...]:
-        return resolve_upgrade([infinispan], sub("infinispan", "2.2.x", name),
-                               csv(name, version)).path
+        return resolve_upgrade(
+            [infinispan], sub("infinispan", "2.2.x", name), csv(name, version)
+        ).path
 
     head = "infinispan-operator.v2.2.5"
     assert path_from("infinispan-operator.v2.1.5", "2.1.5") == (head,)
     assert path_from("infinispan-operator.v2.2.0", "2.2.0") == (head,)
     assert path_from("infinispan-operator.v2.2.1", "2.2.1") == (
-        "infinispan-operator.v2.2.2", "infinispan-operator.v2.2.3", "infinispan-operator.v2.2.4",
-        head)
+        "infinispan-operator.v2.2.2",
+        "infinispan-operator.v2.2.3",
+        "infinispan-operator.v2.2.4",
+        head,
+    )
     assert path_from("infinispan-operator.v2.0.9", "2.0.9") == ()
 
 
@@ -210,22 +242,28 @@ def test_r_upg_7_infinispan_stable_bundle_format_has_stranded_bundles(infinispan
     assert stable.head == "infinispan-operator.v2.5.14"
     assert len(stable.errors) == 1
     assert stable.errors[0].startswith(
-        "channel contains one or more stranded bundles: infinispan-operator.v2.3.8, ")
+        "channel contains one or more stranded bundles: infinispan-operator.v2.3.8, "
+    )
     assert states["preview"].order == ()
     assert states["preview"].errors[0].startswith("a unique replacement chain")
 
 
 def test_r_upg_1_legacy_package_manifest_format_orders_etcd_like_bundle_format(
-        etcd: Catalog) -> None:
-    legacy = load_catalog(str(CATALOGS / "community-operators" / "upstream-community-operators"
-                              / "etcd"))
+    etcd: Catalog,
+) -> None:
+    legacy = load_catalog(
+        str(CATALOGS / "community-operators" / "upstream-community-operators" / "etcd")
+    )
 
     def orders(catalog: Catalog) -> dict[str, tuple[str, ...]]:
         return {s.channel: s.order for s in channel_states([catalog]) if s.channel != "alpha"}
+
     assert orders(legacy) == orders(etcd)
     assert orders(etcd)["clusterwide-alpha"] == (
-        "etcdoperator.v0.9.4-clusterwide", "etcdoperator.v0.9.2-clusterwide",
-        "etcdoperator.v0.9.0")
+        "etcdoperator.v0.9.4-clusterwide",
+        "etcdoperator.v0.9.2-clusterwide",
+        "etcdoperator.v0.9.0",
+    )
 
 
 def test_s11_console_packagemanifests_know_the_head_only() -> None:
@@ -233,27 +271,40 @@ def test_s11_console_packagemanifests_know_the_head_only() -> None:
 
     from olmtui.sources.catalogs import catalog_from_packagemanifests
 
-    mocks = (CATALOGS.parent / "cluster" / "openshift-console" / "frontend" / "packages" /
-             "operator-lifecycle-manager" / "mocks.packagemanifests.yaml")
+    mocks = (
+        CATALOGS.parent
+        / "cluster"
+        / "openshift-console"
+        / "frontend"
+        / "packages"
+        / "operator-lifecycle-manager"
+        / "mocks.packagemanifests.yaml"
+    )
     catalogs = catalog_from_packagemanifests(yaml.safe_load_all(mocks.read_text()))
     subscription = sub("etcd", "alpha", "etcdoperator.v0.9.0")
-    subscription["spec"].update(source="rh-operators",
-                                sourceNamespace="openshift-operator-lifecycle-manager")
+    subscription["spec"].update(
+        source="rh-operators", sourceNamespace="openshift-operator-lifecycle-manager"
+    )
     info = resolve_upgrade(catalogs, subscription, csv("etcdoperator.v0.9.0", "0.9.0"))
-    assert (info.graph, info.head, info.next, info.path) == \
-        ("packagemanifest", "etcdoperator.v0.9.2", None, ())
+    assert (info.graph, info.head, info.next, info.path) == (
+        "packagemanifest",
+        "etcdoperator.v0.9.2",
+        None,
+        (),
+    )
     states = [s for s in channel_states(catalogs) if s.package == "etcd"]
     assert [(s.catalog, s.channel, s.order, s.errors) for s in states] == [
-        ("openshift-operator-lifecycle-manager/rh-operators", "alpha",
-         ("etcdoperator.v0.9.2",), ())]
+        ("openshift-operator-lifecycle-manager/rh-operators", "alpha", ("etcdoperator.v0.9.2",), ())
+    ]
 
 
 def test_r_upg_3_skip_range_on_a_non_head_entry_is_honoured() -> None:
     """opendatahub's FBC (v4.20): entries up to v2.28.0 carry replaces, skips and skipRange
     together; the head v2.35.0 has only replaces. From 2.10.0 the nearest admitting entry is
     v2.28.0 (its skipRange), then the replaces chain to the head."""
-    odh = load_catalog(f"olm/community={CATALOGS}/community-operators-prod/catalogs/v4.20/"
-                       "opendatahub-operator")
+    odh = load_catalog(
+        f"olm/community={CATALOGS}/community-operators-prod/catalogs/v4.20/opendatahub-operator"
+    )
     name = "opendatahub-operator.v2.10.0"
     info = resolve_upgrade([odh], sub("opendatahub-operator", "fast", name), csv(name, "2.10.0"))
     assert info.edges[0] == UpgradeEdge(name, "opendatahub-operator.v2.28.0", "skipRange")

@@ -15,30 +15,51 @@ from olmtui.model.upgrades import (
 )
 
 
-def E(name: str, replaces: str | None = None, skips: tuple[str, ...] = (),
-      skip_range: str | None = None) -> ChannelEntry:
+def E(
+    name: str,
+    replaces: str | None = None,
+    skips: tuple[str, ...] = (),
+    skip_range: str | None = None,
+) -> ChannelEntry:
     return ChannelEntry(name, replaces, skips, skip_range)
 
 
-def package(channels: dict[str, tuple[ChannelEntry, ...]], default: str | None = None,
-            prohibited: tuple[str, ...] = (), name: str = "op") -> Package:
+def package(
+    channels: dict[str, tuple[ChannelEntry, ...]],
+    default: str | None = None,
+    prohibited: tuple[str, ...] = (),
+    name: str = "op",
+) -> Package:
     """Bundles are named ``op.v<version>`` so the version comes from the name."""
     names = {e.name for entries in channels.values() for e in entries}
     return Package(
-        name, default or next(iter(channels)),
+        name,
+        default or next(iter(channels)),
         {c: Channel(name, c, entries) for c, entries in channels.items()},
         {n: Bundle(n, name, n.partition(".v")[2], prohibited=n in prohibited) for n in names},
     )
 
 
-def sub(channel: str | None = "stable", source: str = "cat", installed: str | None = None,
-        starting: str | None = None, package_name: str = "op") -> dict[str, Any]:
-    spec: dict[str, Any] = {"name": package_name, "source": source,
-                            "sourceNamespace": "olm", "channel": channel}
+def sub(
+    channel: str | None = "stable",
+    source: str = "cat",
+    installed: str | None = None,
+    starting: str | None = None,
+    package_name: str = "op",
+) -> dict[str, Any]:
+    spec: dict[str, Any] = {
+        "name": package_name,
+        "source": source,
+        "sourceNamespace": "olm",
+        "channel": channel,
+    }
     if starting:
         spec["startingCSV"] = starting
-    return {"metadata": {"namespace": "ns", "name": "op-sub"}, "spec": spec,
-            "status": {"installedCSV": installed} if installed else {}}
+    return {
+        "metadata": {"namespace": "ns", "name": "op-sub"},
+        "spec": spec,
+        "status": {"installedCSV": installed} if installed else {},
+    }
 
 
 def csv(name: str, version: str | None = None, replaces: str | None = None) -> dict[str, Any]:
@@ -64,30 +85,42 @@ def catalog(pkg: Package, ref: str | None = "olm/cat", graph: str = "catalog") -
 
 def test_r_upg_2_nearest_the_head_wins_whatever_the_edge_type() -> None:
     # v1.1.0 is admitted by v1.2.0 (replaces) and by v1.3.0 (skipRange): v1.3.0 is nearer.
-    info = resolve_upgrade([catalog(package({"stable": CHAIN}))], sub(installed="op.v1.1.0"),
-                           csv("op.v1.1.0", "1.1.0"))
-    assert info == UpgradeInfo("catalog", "op.v1.3.0", "op.v1.3.0", ("op.v1.3.0",),
-                               (UpgradeEdge("op.v1.1.0", "op.v1.3.0", "skipRange"),))
+    info = resolve_upgrade(
+        [catalog(package({"stable": CHAIN}))], sub(installed="op.v1.1.0"), csv("op.v1.1.0", "1.1.0")
+    )
+    assert info == UpgradeInfo(
+        "catalog",
+        "op.v1.3.0",
+        "op.v1.3.0",
+        ("op.v1.3.0",),
+        (UpgradeEdge("op.v1.1.0", "op.v1.3.0", "skipRange"),),
+    )
 
 
 def test_r_upg_5_path_repeats_the_choice_from_each_step() -> None:
-    info = resolve_upgrade([catalog(package({"stable": CHAIN}))], sub(installed="op.v1.0.0"),
-                           csv("op.v1.0.0", "1.0.0"))
+    info = resolve_upgrade(
+        [catalog(package({"stable": CHAIN}))], sub(installed="op.v1.0.0"), csv("op.v1.0.0", "1.0.0")
+    )
     assert info.next == "op.v1.3.0"  # 1.0.0 is in v1.3.0's skipRange too
-    info = resolve_upgrade([catalog(package({"stable": CHAIN}))], sub(installed="op.v1.0.0"),
-                           csv("op.v1.0.0", "0.9.0"))  # a version outside the range
+    info = resolve_upgrade(
+        [catalog(package({"stable": CHAIN}))], sub(installed="op.v1.0.0"), csv("op.v1.0.0", "0.9.0")
+    )  # a version outside the range
     assert info.path == ("op.v1.1.0", "op.v1.3.0")
-    assert info.edges == (UpgradeEdge("op.v1.0.0", "op.v1.1.0", "replaces"),
-                          UpgradeEdge("op.v1.1.0", "op.v1.3.0", "skipRange"))
+    assert info.edges == (
+        UpgradeEdge("op.v1.0.0", "op.v1.1.0", "replaces"),
+        UpgradeEdge("op.v1.1.0", "op.v1.3.0", "skipRange"),
+    )
 
 
 def test_r_upg_2_label_prefers_replaces_then_skips_then_skip_range() -> None:
-    pkg = package({"stable": (E("op.v2.0.0", "op.v1.0.0", ("op.v1.0.0",), ">=1.0.0 <2.0.0"),
-                              E("op.v1.0.0"))})
+    pkg = package(
+        {"stable": (E("op.v2.0.0", "op.v1.0.0", ("op.v1.0.0",), ">=1.0.0 <2.0.0"), E("op.v1.0.0"))}
+    )
     info = resolve_upgrade([catalog(pkg)], sub(installed="op.v1.0.0"), csv("op.v1.0.0", "1.0.0"))
     assert info.edges == (UpgradeEdge("op.v1.0.0", "op.v2.0.0", "replaces"),)
-    pkg = package({"stable": (E("op.v2.0.0", None, ("op.v1.0.0",), ">=1.0.0 <2.0.0"),
-                              E("op.v1.0.0"))})
+    pkg = package(
+        {"stable": (E("op.v2.0.0", None, ("op.v1.0.0",), ">=1.0.0 <2.0.0"), E("op.v1.0.0"))}
+    )
     info = resolve_upgrade([catalog(pkg)], sub(installed="op.v1.0.0"), csv("op.v1.0.0", "1.0.0"))
     assert info.edges[0].via == "skips"
 
@@ -115,8 +148,15 @@ def test_r_upg_2_prohibited_bundle_is_never_chosen() -> None:
 
 
 def test_r_upg_1_skipped_bundle_is_never_a_candidate() -> None:
-    pkg = package({"stable": (E("op.v3.0.0", "op.v2.0.0", ("op.v2.0.0",)),
-                              E("op.v2.0.0", "op.v1.0.0"), E("op.v1.0.0"))})
+    pkg = package(
+        {
+            "stable": (
+                E("op.v3.0.0", "op.v2.0.0", ("op.v2.0.0",)),
+                E("op.v2.0.0", "op.v1.0.0"),
+                E("op.v1.0.0"),
+            )
+        }
+    )
     info = resolve_upgrade([catalog(pkg)], sub(installed="op.v1.0.0"), csv("op.v1.0.0", "1.0.0"))
     assert info.next is None  # only the skipped v2.0.0 replaces v1.0.0
     info = resolve_upgrade([catalog(pkg)], sub(installed="op.v2.0.0"), csv("op.v2.0.0", "2.0.0"))
@@ -124,15 +164,19 @@ def test_r_upg_1_skipped_bundle_is_never_a_candidate() -> None:
 
 
 def test_r_upg_2_own_skip_range_containing_itself_means_stay() -> None:
-    pkg = package({"stable": (E("op.v1.5.0", "op.v1.4.0", skip_range=">=1.0.0 <2.0.0"),
-                              E("op.v1.4.0", skip_range=">=1.0.0 <1.9.0"))})
+    pkg = package(
+        {
+            "stable": (
+                E("op.v1.5.0", "op.v1.4.0", skip_range=">=1.0.0 <2.0.0"),
+                E("op.v1.4.0", skip_range=">=1.0.0 <1.9.0"),
+            )
+        }
+    )
     info = resolve_upgrade([catalog(pkg)], sub(installed="op.v1.5.0"), csv("op.v1.5.0", "1.5.0"))
     assert (info.next, info.path) == (None, ())
     graph = UpgradeGraph(pkg, [pkg.channels["stable"]])
-    assert [(h.target, h.via) for h in graph.path("op.v1.4.0", None)] \
-        == [("op.v1.5.0", "replaces")]
-    assert [h.target for h in graph.path("op.v1.4.0", graph.version("op.v1.4.0"))] \
-        == ["op.v1.5.0"]
+    assert [(h.target, h.via) for h in graph.path("op.v1.4.0", None)] == [("op.v1.5.0", "replaces")]
+    assert [h.target for h in graph.path("op.v1.4.0", graph.version("op.v1.4.0"))] == ["op.v1.5.0"]
 
 
 def test_r_upg_2_fresh_subscription_gets_the_head_and_walks_nothing() -> None:
@@ -141,59 +185,70 @@ def test_r_upg_2_fresh_subscription_gets_the_head_and_walks_nothing() -> None:
 
 
 def test_r_upg_2_starting_csv_is_next_and_the_path_continues_from_it() -> None:
-    info = resolve_upgrade([catalog(package({"stable": CHAIN}))], sub(starting="op.v1.1.0"),
-                           None)
+    info = resolve_upgrade([catalog(package({"stable": CHAIN}))], sub(starting="op.v1.1.0"), None)
     assert info.next == "op.v1.1.0"
     assert info.path == ("op.v1.1.0", "op.v1.3.0")
     assert info.edges == (UpgradeEdge("op.v1.1.0", "op.v1.3.0", "skipRange"),)
 
 
 def test_r_upg_2_starting_csv_not_in_channel_gives_no_next() -> None:
-    info = resolve_upgrade([catalog(package({"stable": CHAIN}))], sub(starting="op.v9.0.0"),
-                           None)
+    info = resolve_upgrade([catalog(package({"stable": CHAIN}))], sub(starting="op.v9.0.0"), None)
     assert (info.graph, info.head, info.next, info.path) == ("catalog", "op.v1.3.0", None, ())
 
 
 def test_r_upg_2_installed_csv_missing_counts_as_not_installed() -> None:
-    info = resolve_upgrade([catalog(package({"stable": CHAIN}))],
-                           sub(installed="op.v1.0.0", starting="op.v1.2.0"), None)
+    info = resolve_upgrade(
+        [catalog(package({"stable": CHAIN}))],
+        sub(installed="op.v1.0.0", starting="op.v1.2.0"),
+        None,
+    )
     assert info.next == "op.v1.2.0"
 
 
 def test_r_upg_2_starting_csv_may_be_a_skipped_entry() -> None:
-    pkg = package({"stable": (E("op.v3.0.0", "op.v2.0.0", ("op.v2.0.0",)),
-                              E("op.v2.0.0", "op.v1.0.0"), E("op.v1.0.0"))})
+    pkg = package(
+        {
+            "stable": (
+                E("op.v3.0.0", "op.v2.0.0", ("op.v2.0.0",)),
+                E("op.v2.0.0", "op.v1.0.0"),
+                E("op.v1.0.0"),
+            )
+        }
+    )
     info = resolve_upgrade([catalog(pkg)], sub(starting="op.v2.0.0"), None)
     assert info.path == ("op.v2.0.0", "op.v3.0.0")
 
 
 def test_r_upg_2_empty_channel_uses_default_channel_first_then_by_name() -> None:
-    pkg = package({
-        "alpha": (E("op.v3.0.0", "op.v1.0.0"), E("op.v1.0.0")),
-        "stable": (E("op.v2.0.0", "op.v1.0.0"), E("op.v1.0.0")),
-        "beta": (E("op.v2.5.0", "op.v1.0.0"), E("op.v1.0.0")),
-    }, default="stable")
-    info = resolve_upgrade([catalog(pkg)], sub(channel=None, installed="op.v1.0.0"),
-                           csv("op.v1.0.0", "1.0.0"))
+    pkg = package(
+        {
+            "alpha": (E("op.v3.0.0", "op.v1.0.0"), E("op.v1.0.0")),
+            "stable": (E("op.v2.0.0", "op.v1.0.0"), E("op.v1.0.0")),
+            "beta": (E("op.v2.5.0", "op.v1.0.0"), E("op.v1.0.0")),
+        },
+        default="stable",
+    )
+    info = resolve_upgrade(
+        [catalog(pkg)], sub(channel=None, installed="op.v1.0.0"), csv("op.v1.0.0", "1.0.0")
+    )
     assert (info.head, info.next) == ("op.v2.0.0", "op.v2.0.0")
-    no_default = package({c: pkg.channels[c].entries for c in ("stable", "beta", "alpha")},
-                         default="gone")
-    info = resolve_upgrade([catalog(no_default)], sub(channel="", installed="op.v1.0.0"),
-                           csv("op.v1.0.0", "1.0.0"))
+    no_default = package(
+        {c: pkg.channels[c].entries for c in ("stable", "beta", "alpha")}, default="gone"
+    )
+    info = resolve_upgrade(
+        [catalog(no_default)], sub(channel="", installed="op.v1.0.0"), csv("op.v1.0.0", "1.0.0")
+    )
     assert (info.head, info.next) == ("op.v3.0.0", "op.v3.0.0")  # "alpha" sorts first
 
 
 def test_r_upg_2_scope_is_only_the_subscriptions_catalog_source() -> None:
     other = catalog(package({"stable": CHAIN}), ref="olm/other")
-    assert resolve_upgrade([other], sub(installed="op.v1.0.0"), csv("op.v1.0.0")) \
-        == UpgradeInfo()
+    assert resolve_upgrade([other], sub(installed="op.v1.0.0"), csv("op.v1.0.0")) == UpgradeInfo()
     anywhere = catalog(package({"stable": (E("op.v9.0.0", "op.v1.0.0"),)}), ref=None)
     mine = catalog(package({"stable": CHAIN}))
-    info = resolve_upgrade([anywhere, mine], sub(installed="op.v1.2.0"),
-                           csv("op.v1.2.0", "1.2.0"))
+    info = resolve_upgrade([anywhere, mine], sub(installed="op.v1.2.0"), csv("op.v1.2.0", "1.2.0"))
     assert info.next == "op.v1.3.0"  # the exact CatalogSource wins over a catch-all catalog
-    info = resolve_upgrade([other, anywhere], sub(installed="op.v1.0.0"),
-                           csv("op.v1.0.0", "1.0.0"))
+    info = resolve_upgrade([other, anywhere], sub(installed="op.v1.0.0"), csv("op.v1.0.0", "1.0.0"))
     assert info.next == "op.v9.0.0"  # a catalog without ref serves every CatalogSource
 
 
@@ -204,21 +259,41 @@ def test_r_upg_2_unknown_channel_gives_no_upgrade() -> None:
 
 def test_r_upg_1_unorderable_channel_still_ranks_candidates_by_version() -> None:
     # Semver-mode bundles without replaces: OLM's order fails, skipRanges still admit.
-    pkg = package({"stable": (E("op.v1.1.0", skip_range=">=1.0.0 <1.1.0"),
-                              E("op.v1.2.0", skip_range=">=1.0.0 <1.2.0"),
-                              E("op.v1.0.0"))})
+    pkg = package(
+        {
+            "stable": (
+                E("op.v1.1.0", skip_range=">=1.0.0 <1.1.0"),
+                E("op.v1.2.0", skip_range=">=1.0.0 <1.2.0"),
+                E("op.v1.0.0"),
+            )
+        }
+    )
     info = resolve_upgrade([catalog(pkg)], sub(installed="op.v1.0.0"), csv("op.v1.0.0", "1.0.0"))
     assert (info.head, info.next, info.path) == (None, "op.v1.2.0", ("op.v1.2.0",))
 
 
 def test_s11_packagemanifest_head_admits_installed_by_skip_range() -> None:
-    pm = Package("op", "stable", {"stable": Channel(
-        "op", "stable", (E("op.v1.3.0", skip_range=">=1.0.0 <1.3.0"), E("op.v1.2.0")),
-        reported_head="op.v1.3.0")})
+    pm = Package(
+        "op",
+        "stable",
+        {
+            "stable": Channel(
+                "op",
+                "stable",
+                (E("op.v1.3.0", skip_range=">=1.0.0 <1.3.0"), E("op.v1.2.0")),
+                reported_head="op.v1.3.0",
+            )
+        },
+    )
     cats = [catalog(pm, graph="packagemanifest")]
     info = resolve_upgrade(cats, sub(installed="op.v1.1.0"), csv("op.v1.1.0", "1.1.0"))
-    assert info == UpgradeInfo("packagemanifest", "op.v1.3.0", "op.v1.3.0", ("op.v1.3.0",),
-                               (UpgradeEdge("op.v1.1.0", "op.v1.3.0", "skipRange"),))
+    assert info == UpgradeInfo(
+        "packagemanifest",
+        "op.v1.3.0",
+        "op.v1.3.0",
+        ("op.v1.3.0",),
+        (UpgradeEdge("op.v1.1.0", "op.v1.3.0", "skipRange"),),
+    )
     assert unknowable_reason(info, "op.v1.1.0") == ""
     info = resolve_upgrade(cats, sub(installed="op.v0.9.0"), csv("op.v0.9.0", "0.9.0"))
     assert info == UpgradeInfo("packagemanifest", "op.v1.3.0")
@@ -238,8 +313,10 @@ def test_unknowable_reason_without_catalog_and_with_full_catalog() -> None:
 def test_r_upg_4_on_cluster_replaces_differs_from_the_catalog() -> None:
     cats = [catalog(package({"stable": CHAIN}))]
     upgraded = csv("op.v1.3.0", "1.3.0", replaces="op.v1.1.0")  # came via the skipRange
-    assert replaces_rewrite(cats, sub(installed="op.v1.3.0"), upgraded) == \
-        ("op.v1.1.0", "op.v1.2.0")
+    assert replaces_rewrite(cats, sub(installed="op.v1.3.0"), upgraded) == (
+        "op.v1.1.0",
+        "op.v1.2.0",
+    )
     fresh = csv("op.v1.3.0", "1.3.0", replaces="op.v1.2.0")
     assert replaces_rewrite(cats, sub(installed="op.v1.3.0"), fresh) is None
     # No spec.replaces on the cluster: the bundle's own CSV had none, nothing was rewritten.
@@ -252,25 +329,38 @@ def test_upgrade_hook_reads_the_installed_csv_from_the_store() -> None:
     from olmtui.store import Store
 
     store = Store()
-    store.apply("ADDED", {"apiVersion": "operators.coreos.com/v1alpha1",
-                          "kind": "ClusterServiceVersion", **csv("op.v1.1.0", "1.1.0")})
+    store.apply(
+        "ADDED",
+        {
+            "apiVersion": "operators.coreos.com/v1alpha1",
+            "kind": "ClusterServiceVersion",
+            **csv("op.v1.1.0", "1.1.0"),
+        },
+    )
     hook = upgrade_hook([catalog(package({"stable": CHAIN}))])
     assert hook(sub(installed="op.v1.1.0"), store).path == ("op.v1.3.0",)
     # Not in the store: not installed yet, so the head is next.
     assert hook(sub(installed="op.v1.0.0"), store).path == ("op.v1.3.0",)
-    assert hook(sub(installed="op.v1.0.0", starting="op.v1.2.0"), store).path == \
-        ("op.v1.2.0", "op.v1.3.0")
+    assert hook(sub(installed="op.v1.0.0", starting="op.v1.2.0"), store).path == (
+        "op.v1.2.0",
+        "op.v1.3.0",
+    )
 
 
 def test_r_upg_2_catalog_content_beats_packagemanifests_of_the_same_source() -> None:
-    pm = Package("op", "stable", {"stable": Channel(
-        "op", "stable", (E("op.v1.3.0"),), reported_head="op.v1.3.0")})
+    pm = Package(
+        "op",
+        "stable",
+        {"stable": Channel("op", "stable", (E("op.v1.3.0"),), reported_head="op.v1.3.0")},
+    )
     manifests = catalog(pm, graph="packagemanifest")
     content = catalog(package({"stable": CHAIN}), ref=None)
-    info = resolve_upgrade([manifests, content], sub(installed="op.v1.1.0"),
-                           csv("op.v1.1.0", "1.1.0"))
+    info = resolve_upgrade(
+        [manifests, content], sub(installed="op.v1.1.0"), csv("op.v1.1.0", "1.1.0")
+    )
     assert info.graph == "catalog"
     exact_without_package = Catalog("olm/cat", "x", packages={"other": Package("other")})
-    info = resolve_upgrade([exact_without_package, content], sub(installed="op.v1.1.0"),
-                           csv("op.v1.1.0", "1.1.0"))
+    info = resolve_upgrade(
+        [exact_without_package, content], sub(installed="op.v1.1.0"), csv("op.v1.1.0", "1.1.0")
+    )
     assert info == UpgradeInfo()  # that CatalogSource does not serve the package at all

@@ -108,8 +108,11 @@ def aggregated_version(accept: str | None) -> str | None:
             continue
         if "as" not in params:
             return None
-        if (params["as"] == "APIGroupDiscoveryList" and params.get("g") == "apidiscovery.k8s.io"
-                and params.get("v") in _AGGREGATED_VERSIONS):
+        if (
+            params["as"] == "APIGroupDiscoveryList"
+            and params.get("g") == "apidiscovery.k8s.io"
+            and params.get("v") in _AGGREGATED_VERSIONS
+        ):
             return params["v"]
     return None
 
@@ -121,8 +124,11 @@ def aggregated_content_type(version: str) -> str:
 def _resource_discovery(resource: Resource) -> Obj:
     return {
         "resource": resource.plural,
-        "responseKind": {"group": resource.group, "version": resource.version,
-                         "kind": resource.kind},
+        "responseKind": {
+            "group": resource.group,
+            "version": resource.version,
+            "kind": resource.kind,
+        },
         "scope": "Namespaced" if resource.namespaced else "Cluster",
         "singularResource": resource.singular,
         "verbs": list(resource.verbs),
@@ -134,9 +140,13 @@ def _group_discovery(name: str, versions: list[str]) -> Obj:
     return {
         "metadata": {"name": name, "creationTimestamp": None},
         "versions": [
-            {"version": v, "freshness": "Current", "resources": [
-                _resource_discovery(r) for r in RESOURCES if r.group == name and r.version == v
-            ]}
+            {
+                "version": v,
+                "freshness": "Current",
+                "resources": [
+                    _resource_discovery(r) for r in RESOURCES if r.group == name and r.version == v
+                ],
+            }
             for v in versions
         ],
     }
@@ -144,7 +154,14 @@ def _group_discovery(name: str, versions: list[str]) -> Obj:
 
 def aggregated(version: str, *, core: bool) -> Obj:
     """``/api`` (``core``) or ``/apis`` as one APIGroupDiscoveryList."""
-    items = ([_group_discovery("", ["v1"])] if core else
-             [_group_discovery(name, versions) for name, versions in groups().items()])
-    return {"kind": "APIGroupDiscoveryList", "apiVersion": f"apidiscovery.k8s.io/{version}",
-            "metadata": {}, "items": items}
+    items = (
+        [_group_discovery("", ["v1"])]
+        if core
+        else [_group_discovery(name, versions) for name, versions in groups().items()]
+    )
+    return {
+        "kind": "APIGroupDiscoveryList",
+        "apiVersion": f"apidiscovery.k8s.io/{version}",
+        "metadata": {},
+        "items": items,
+    }

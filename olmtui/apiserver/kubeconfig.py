@@ -12,8 +12,14 @@ from typing import Any
 import yaml
 
 
-def kubeconfig(server_url: str, *, context: str = "loopback", namespace: str | None = None,
-               user: str = "olmtui-test", token: str | None = None) -> dict[str, Any]:
+def kubeconfig(
+    server_url: str,
+    *,
+    context: str = "loopback",
+    namespace: str | None = None,
+    user: str = "olmtui-test",
+    token: str | None = None,
+) -> dict[str, Any]:
     """The kubeconfig document: one cluster, one user, one (current) context."""
     context_entry: dict[str, Any] = {"cluster": context, "user": user}
     if namespace:
@@ -29,14 +35,19 @@ def kubeconfig(server_url: str, *, context: str = "loopback", namespace: str | N
     }
 
 
-def write_kubeconfig(path: str | Path, server_url: str, *, context: str = "loopback",
-                     namespace: str | None = None, user: str = "olmtui-test",
-                     token: str | None = None) -> Path:
+def write_kubeconfig(
+    path: str | Path,
+    server_url: str,
+    *,
+    context: str = "loopback",
+    namespace: str | None = None,
+    user: str = "olmtui-test",
+    token: str | None = None,
+) -> Path:
     """Write the kubeconfig (mode 0600, as kubectl expects) and return its path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    document = kubeconfig(server_url, context=context, namespace=namespace, user=user,
-                          token=token)
+    document = kubeconfig(server_url, context=context, namespace=namespace, user=user, token=token)
     path.write_text(yaml.safe_dump(document, sort_keys=False))
     path.chmod(0o600)
     return path

@@ -66,8 +66,7 @@ class ListSnapshots:
         """Forget every snapshot (compaction): all outstanding tokens expire."""
         self._open.clear()
 
-    def _page(self, snapshot_id: int, items: list[Obj], rv: int, offset: int,
-              limit: int) -> Page:
+    def _page(self, snapshot_id: int, items: list[Obj], rv: int, offset: int, limit: int) -> Page:
         end = len(items) if not limit else offset + limit
         if end >= len(items):
             return Page(items[offset:], rv, None, 0)

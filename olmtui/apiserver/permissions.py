@@ -16,18 +16,24 @@ class Permissions:
     def __init__(self) -> None:
         self._denied: set[tuple[str, str | None, str]] = set()
 
-    def forbid(self, resource: Resource, namespace: str | None = None,
-               verbs: Iterable[str] = READ_VERBS) -> None:
+    def forbid(
+        self, resource: Resource, namespace: str | None = None, verbs: Iterable[str] = READ_VERBS
+    ) -> None:
         self._denied.update((resource.plural, namespace, verb) for verb in verbs)
 
-    def allow(self, resource: Resource, namespace: str | None = None,
-              verbs: Iterable[str] = READ_VERBS) -> None:
+    def allow(
+        self, resource: Resource, namespace: str | None = None, verbs: Iterable[str] = READ_VERBS
+    ) -> None:
         """Undo :meth:`forbid`; with ``namespace=None`` every denial of the verbs goes."""
         verbs = set(verbs)
         self._denied = {
-            (plural, ns, verb) for plural, ns, verb in self._denied
-            if not (plural == resource.plural and verb in verbs
-                    and (namespace is None or ns == namespace))
+            (plural, ns, verb)
+            for plural, ns, verb in self._denied
+            if not (
+                plural == resource.plural
+                and verb in verbs
+                and (namespace is None or ns == namespace)
+            )
         }
 
     def allowed(self, resource: Resource, verb: str, namespace: str | None) -> bool:

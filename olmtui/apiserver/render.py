@@ -23,69 +23,122 @@ _NAME_COLUMN = {
     "type": "string",
     "format": "name",
     "description": "Name must be unique within a namespace. More info: "
-                   "https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names",
+    "https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names",
     "priority": 0,
 }
 _PATH_STEP = re.compile(r"^([^\[\]]*)((?:\[\d+\])*)$")
 
 
 def partial_metadata(obj: Obj, rep: Representation) -> Obj:
-    return {"kind": "PartialObjectMetadata", "apiVersion": rep.meta_api_version,
-            "metadata": obj.get("metadata", {})}
+    return {
+        "kind": "PartialObjectMetadata",
+        "apiVersion": rep.meta_api_version,
+        "metadata": obj.get("metadata", {}),
+    }
 
 
-def represent(obj: Obj, rep: Representation, resource: Resource, *,
-              include_object: str = "Metadata", now: dt.datetime | None = None) -> Obj:
+def represent(
+    obj: Obj,
+    rep: Representation,
+    resource: Resource,
+    *,
+    include_object: str = "Metadata",
+    now: dt.datetime | None = None,
+) -> Obj:
     """One object (a get or a watch event) in the negotiated shape."""
     if rep.shape is Shape.METADATA:
         return partial_metadata(obj, rep)
     if rep.shape is Shape.TABLE:
-        return table(resource, [obj], rep, {"resourceVersion": _rv_of(obj)},
-                     include_object=include_object, now=now)
+        return table(
+            resource,
+            [obj],
+            rep,
+            {"resourceVersion": _rv_of(obj)},
+            include_object=include_object,
+            now=now,
+        )
     return obj
 
 
-def object_list(resource: Resource, items: list[Obj], rep: Representation,
-                list_meta: Obj, *, include_object: str = "Metadata") -> Obj:
+def object_list(
+    resource: Resource,
+    items: list[Obj],
+    rep: Representation,
+    list_meta: Obj,
+    *,
+    include_object: str = "Metadata",
+) -> Obj:
     """A list response in the negotiated shape."""
     if rep.shape is Shape.METADATA:
-        return {"kind": "PartialObjectMetadataList", "apiVersion": rep.meta_api_version,
-                "metadata": list_meta, "items": [partial_metadata(o, rep) for o in items]}
+        return {
+            "kind": "PartialObjectMetadataList",
+            "apiVersion": rep.meta_api_version,
+            "metadata": list_meta,
+            "items": [partial_metadata(o, rep) for o in items],
+        }
     if rep.shape is Shape.TABLE:
         return table(resource, items, rep, list_meta, include_object=include_object)
-    return {"apiVersion": resource.api_version, "kind": resource.list_kind,
-            "metadata": list_meta, "items": items}
+    return {
+        "apiVersion": resource.api_version,
+        "kind": resource.list_kind,
+        "metadata": list_meta,
+        "items": items,
+    }
 
 
 def bookmark(resource: Resource, rv: int, rep: Representation) -> Obj:
     """The object of a BOOKMARK event: only kind, apiVersion and the resourceVersion."""
     if rep.shape is Shape.METADATA:
-        return {"kind": "PartialObjectMetadata", "apiVersion": rep.meta_api_version,
-                "metadata": {"resourceVersion": str(rv)}}
-    return {"kind": resource.kind, "apiVersion": resource.api_version,
-            "metadata": {"resourceVersion": str(rv)}}
+        return {
+            "kind": "PartialObjectMetadata",
+            "apiVersion": rep.meta_api_version,
+            "metadata": {"resourceVersion": str(rv)},
+        }
+    return {
+        "kind": resource.kind,
+        "apiVersion": resource.api_version,
+        "metadata": {"resourceVersion": str(rv)},
+    }
 
 
-def table(resource: Resource, objs: Iterable[Obj], rep: Representation, list_meta: Obj, *,
-          include_object: str = "Metadata", now: dt.datetime | None = None) -> Obj:
+def table(
+    resource: Resource,
+    objs: Iterable[Obj],
+    rep: Representation,
+    list_meta: Obj,
+    *,
+    include_object: str = "Metadata",
+    now: dt.datetime | None = None,
+) -> Obj:
     now = now or dt.datetime.now(dt.UTC)
     columns = [_NAME_COLUMN, *(_column_definition(c) for c in resource.columns)]
     rows = []
     for obj in objs:
-        row: Obj = {"cells": [obj["metadata"].get("name"),
-                              *(_cell(obj, c, now) for c in resource.columns)]}
+        row: Obj = {
+            "cells": [obj["metadata"].get("name"), *(_cell(obj, c, now) for c in resource.columns)]
+        }
         if include_object == "Object":
             row["object"] = obj
         elif include_object != "None":
             row["object"] = partial_metadata(obj, rep)
         rows.append(row)
-    return {"kind": "Table", "apiVersion": rep.meta_api_version, "metadata": list_meta,
-            "columnDefinitions": columns, "rows": rows}
+    return {
+        "kind": "Table",
+        "apiVersion": rep.meta_api_version,
+        "metadata": list_meta,
+        "columnDefinitions": columns,
+        "rows": rows,
+    }
 
 
 def _column_definition(column: PrinterColumn) -> Obj:
-    return {"name": column.name, "type": column.type, "format": "",
-            "description": column.description, "priority": 0}
+    return {
+        "name": column.name,
+        "type": column.type,
+        "format": "",
+        "description": column.description,
+        "priority": 0,
+    }
 
 
 def _rv_of(obj: Obj) -> str:

@@ -60,62 +60,143 @@ _AGE = PrinterColumn("Age", ".metadata.creationTimestamp", "date")
 OLM = "operators.coreos.com"
 
 RESOURCES: tuple[Resource, ...] = (
-    Resource("", "v1", "Namespace", "namespaces", "namespace", False, ("ns",),
-             columns=(PrinterColumn("Status", ".status.phase"), _AGE)),
-    Resource("apiextensions.k8s.io", "v1", "CustomResourceDefinition",
-             "customresourcedefinitions", "customresourcedefinition", False, ("crd", "crds"),
-             ("api-extensions",),
-             columns=(PrinterColumn("Created At", ".metadata.creationTimestamp", "date"),)),
-    Resource(OLM, "v1alpha1", "ClusterServiceVersion", "clusterserviceversions",
-             "clusterserviceversion", True, ("csv", "csvs"), ("olm",),
-             columns=(
-                 PrinterColumn("Display", ".spec.displayName", description="The name of the CSV"),
-                 PrinterColumn("Version", ".spec.version", description="The version of the CSV"),
-                 PrinterColumn("Replaces", ".spec.replaces",
-                               description="The name of a CSV that this one replaces"),
-                 PrinterColumn("Phase", ".status.phase"),
-             )),
-    Resource(OLM, "v1alpha1", "Subscription", "subscriptions", "subscription", True,
-             ("sub", "subs"), ("olm",),
-             columns=(
-                 PrinterColumn("Package", ".spec.name", description="The package subscribed to"),
-                 PrinterColumn("Source", ".spec.source",
-                               description="The catalog source for the specified package"),
-                 PrinterColumn("Channel", ".spec.channel",
-                               description="The channel of updates to subscribe to"),
-             )),
-    Resource(OLM, "v1alpha1", "InstallPlan", "installplans", "installplan", True, ("ip",),
-             ("olm",),
-             columns=(
-                 PrinterColumn("CSV", ".spec.clusterServiceVersionNames[0]",
-                               description="The first CSV in the list of "
-                                           "clusterServiceVersionNames"),
-                 PrinterColumn("Approval", ".spec.approval", description="The approval mode"),
-                 PrinterColumn("Approved", ".spec.approved", "boolean"),
-             )),
-    Resource(OLM, "v1alpha1", "CatalogSource", "catalogsources", "catalogsource", True,
-             ("catsrc",), ("olm",),
-             columns=(
-                 PrinterColumn("Display", ".spec.displayName",
-                               description="The pretty name of the catalog"),
-                 PrinterColumn("Type", ".spec.sourceType", description="The type of the catalog"),
-                 PrinterColumn("Publisher", ".spec.publisher",
-                               description="The publisher of the catalog"),
-                 _AGE,
-             )),
-    Resource(OLM, "v1", "OperatorGroup", "operatorgroups", "operatorgroup", True, ("og",),
-             ("olm",), columns=(_AGE,)),
-    Resource(OLM, "v1", "OLMConfig", "olmconfigs", "olmconfig", False, (), ("olm",),
-             columns=(_AGE,)),
-    Resource(OLM, "v1", "Operator", "operators", "operator", False, (), ("olm",),
-             columns=(_AGE,)),
-    Resource(OLM, "v2", "OperatorCondition", "operatorconditions", "operatorcondition", True,
-             ("condition",), ("olm",), columns=(_AGE,)),
+    Resource(
+        "",
+        "v1",
+        "Namespace",
+        "namespaces",
+        "namespace",
+        False,
+        ("ns",),
+        columns=(PrinterColumn("Status", ".status.phase"), _AGE),
+    ),
+    Resource(
+        "apiextensions.k8s.io",
+        "v1",
+        "CustomResourceDefinition",
+        "customresourcedefinitions",
+        "customresourcedefinition",
+        False,
+        ("crd", "crds"),
+        ("api-extensions",),
+        columns=(PrinterColumn("Created At", ".metadata.creationTimestamp", "date"),),
+    ),
+    Resource(
+        OLM,
+        "v1alpha1",
+        "ClusterServiceVersion",
+        "clusterserviceversions",
+        "clusterserviceversion",
+        True,
+        ("csv", "csvs"),
+        ("olm",),
+        columns=(
+            PrinterColumn("Display", ".spec.displayName", description="The name of the CSV"),
+            PrinterColumn("Version", ".spec.version", description="The version of the CSV"),
+            PrinterColumn(
+                "Replaces", ".spec.replaces", description="The name of a CSV that this one replaces"
+            ),
+            PrinterColumn("Phase", ".status.phase"),
+        ),
+    ),
+    Resource(
+        OLM,
+        "v1alpha1",
+        "Subscription",
+        "subscriptions",
+        "subscription",
+        True,
+        ("sub", "subs"),
+        ("olm",),
+        columns=(
+            PrinterColumn("Package", ".spec.name", description="The package subscribed to"),
+            PrinterColumn(
+                "Source", ".spec.source", description="The catalog source for the specified package"
+            ),
+            PrinterColumn(
+                "Channel", ".spec.channel", description="The channel of updates to subscribe to"
+            ),
+        ),
+    ),
+    Resource(
+        OLM,
+        "v1alpha1",
+        "InstallPlan",
+        "installplans",
+        "installplan",
+        True,
+        ("ip",),
+        ("olm",),
+        columns=(
+            PrinterColumn(
+                "CSV",
+                ".spec.clusterServiceVersionNames[0]",
+                description="The first CSV in the list of clusterServiceVersionNames",
+            ),
+            PrinterColumn("Approval", ".spec.approval", description="The approval mode"),
+            PrinterColumn("Approved", ".spec.approved", "boolean"),
+        ),
+    ),
+    Resource(
+        OLM,
+        "v1alpha1",
+        "CatalogSource",
+        "catalogsources",
+        "catalogsource",
+        True,
+        ("catsrc",),
+        ("olm",),
+        columns=(
+            PrinterColumn(
+                "Display", ".spec.displayName", description="The pretty name of the catalog"
+            ),
+            PrinterColumn("Type", ".spec.sourceType", description="The type of the catalog"),
+            PrinterColumn(
+                "Publisher", ".spec.publisher", description="The publisher of the catalog"
+            ),
+            _AGE,
+        ),
+    ),
+    Resource(
+        OLM,
+        "v1",
+        "OperatorGroup",
+        "operatorgroups",
+        "operatorgroup",
+        True,
+        ("og",),
+        ("olm",),
+        columns=(_AGE,),
+    ),
+    Resource(
+        OLM, "v1", "OLMConfig", "olmconfigs", "olmconfig", False, (), ("olm",), columns=(_AGE,)
+    ),
+    Resource(OLM, "v1", "Operator", "operators", "operator", False, (), ("olm",), columns=(_AGE,)),
+    Resource(
+        OLM,
+        "v2",
+        "OperatorCondition",
+        "operatorconditions",
+        "operatorcondition",
+        True,
+        ("condition",),
+        ("olm",),
+        columns=(_AGE,),
+    ),
     # packageserver's ClusterRole grants only get and list on packagemanifests, so the
     # loopback server refuses watches of them (405) and does not advertise the verb.
-    Resource("packages.operators.coreos.com", "v1", "PackageManifest", "packagemanifests",
-             "packagemanifest", True, (), ("olm",), ("get", "list"),
-             columns=(PrinterColumn("Catalog", ".status.catalogSourceDisplayName"), _AGE)),
+    Resource(
+        "packages.operators.coreos.com",
+        "v1",
+        "PackageManifest",
+        "packagemanifests",
+        "packagemanifest",
+        True,
+        (),
+        ("olm",),
+        ("get", "list"),
+        columns=(PrinterColumn("Catalog", ".status.catalogSourceDisplayName"), _AGE),
+    ),
 )
 
 _BY_KIND = {r.kind: r for r in RESOURCES}

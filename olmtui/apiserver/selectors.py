@@ -163,7 +163,7 @@ def parse_field_selector(text: str | None) -> FieldSelector:
             raise SelectorError(f"invalid selector: {part!r}; can't understand {part!r}")
         field, op, value = match.groups()
         if field not in _FIELDS:
-            raise SelectorError(f'field label not supported: {field}')
+            raise SelectorError(f"field label not supported: {field}")
         terms.append((field, op != "!=", value))
     return FieldSelector(tuple(terms))
 

@@ -72,8 +72,13 @@ class LoopbackAPIServer:
     """A read-only Kubernetes API server for OLM objects on ``http://127.0.0.1:<port>``."""
 
     def __init__(
-        self, *, bookmark_interval: float = 60.0, watch_timeout: float = 1800.0,
-        history: int = 10000, continue_ttl: float = 300.0, user: str = "olmtui-test",
+        self,
+        *,
+        bookmark_interval: float = 60.0,
+        watch_timeout: float = 1800.0,
+        history: int = 10000,
+        continue_ttl: float = 300.0,
+        user: str = "olmtui-test",
         port: int = 0,
     ) -> None:
         self.state = ClusterState(history=history)
@@ -107,8 +112,9 @@ class LoopbackAPIServer:
         self._hub.delivered_rv = self.state.current_rv
         app = web.Application()
         app.router.add_route("*", "/{tail:.*}", self._handle)
-        runner = web.AppRunner(app, handler_cancellation=True, access_log=None,
-                               shutdown_timeout=1.0)
+        runner = web.AppRunner(
+            app, handler_cancellation=True, access_log=None, shutdown_timeout=1.0
+        )
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", self._port, reuse_address=True)
         try:
@@ -137,22 +143,39 @@ class LoopbackAPIServer:
             self.compact()
         return await self.start()
 
-    def write_kubeconfig(self, path: str | Path, *, context: str = "loopback",
-                         namespace: str | None = None, token: str | None = None) -> Path:
+    def write_kubeconfig(
+        self,
+        path: str | Path,
+        *,
+        context: str = "loopback",
+        namespace: str | None = None,
+        token: str | None = None,
+    ) -> Path:
         """Write a kubeconfig whose current context points at this server."""
         if not self.url:
             raise RuntimeError("start the server before writing a kubeconfig for it")
-        return write_kubeconfig(path, self.url, context=context, namespace=namespace,
-                                user=self.user, token=token)
+        return write_kubeconfig(
+            path, self.url, context=context, namespace=namespace, user=self.user, token=token
+        )
 
     # -- test controls -------------------------------------------------------------------
-    def forbid(self, kind_or_plural: str, namespace: str | None = None, *,
-               verbs: Iterable[str] = READ_VERBS) -> None:
+    def forbid(
+        self,
+        kind_or_plural: str,
+        namespace: str | None = None,
+        *,
+        verbs: Iterable[str] = READ_VERBS,
+    ) -> None:
         """Answer ``verbs`` on the resource with 403, everywhere or in one namespace."""
         self.permissions.forbid(lookup(kind_or_plural), namespace, verbs)
 
-    def allow(self, kind_or_plural: str, namespace: str | None = None, *,
-              verbs: Iterable[str] = READ_VERBS) -> None:
+    def allow(
+        self,
+        kind_or_plural: str,
+        namespace: str | None = None,
+        *,
+        verbs: Iterable[str] = READ_VERBS,
+    ) -> None:
         """Undo :meth:`forbid`."""
         self.permissions.allow(lookup(kind_or_plural), namespace, verbs)
 
@@ -186,10 +209,14 @@ class LoopbackAPIServer:
         self._on_loop(self._hub.publish, event)
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
-        self.requests.append(RequestRecord(
-            request.method, request.path, dict(request.query),
-            request.headers.get("Accept", ""),
-        ))
+        self.requests.append(
+            RequestRecord(
+                request.method,
+                request.path,
+                dict(request.query),
+                request.headers.get("Accept", ""),
+            )
+        )
         if self._unreachable:
             if request.transport is not None:
                 request.transport.abort()
@@ -206,20 +233,26 @@ class LoopbackAPIServer:
         if segments in (["api"], ["apis"]):
             version = discovery.aggregated_version(request.headers.get("Accept"))
             if version is not None:
-                return _json(discovery.aggregated(version, core=segments == ["api"]),
-                             content_type=discovery.aggregated_content_type(version))
+                return _json(
+                    discovery.aggregated(version, core=segments == ["api"]),
+                    content_type=discovery.aggregated_content_type(version),
+                )
         routed = self._route(segments)
         if routed is None:
             return _json(st.path_not_found(), 404)
         if not isinstance(routed, _Target):
             return _json(routed)
         query = request.query
-        verb = "get" if routed.name else (
-            "watch" if query.get("watch", "").lower() in _TRUE else "list")
+        verb = (
+            "get"
+            if routed.name
+            else ("watch" if query.get("watch", "").lower() in _TRUE else "list")
+        )
         resource = routed.resource
         if not self.permissions.allowed(resource, verb, routed.namespace):
-            return _json(st.forbidden(resource, verb, self.user, routed.namespace,
-                                      routed.name), 403)
+            return _json(
+                st.forbidden(resource, verb, self.user, routed.namespace, routed.name), 403
+            )
         if not resource.can(verb):
             return _json(st.method_not_allowed(), 405)
         accept = request.headers.get("Accept", "")
@@ -241,20 +274,36 @@ class LoopbackAPIServer:
             raise _BadRequest(str(exc)) from exc
         resource_version = query.get("resourceVersion", "")
         if resource_version and not resource_version.isdigit():
-            raise _BadRequest(f'resourceVersion: Invalid value: "{resource_version}": '
-                              "must be an integer")
+            raise _BadRequest(
+                f'resourceVersion: Invalid value: "{resource_version}": must be an integer'
+            )
         if verb == "watch":
-            return await self._hub.serve(request, WatchRequest(
-                resource, routed.namespace, selection, rep, resource_version,
-                query.get("allowWatchBookmarks", "").lower() in _TRUE,
-                min(_number(query, "timeoutSeconds", 0) or self.watch_timeout,
-                    self.watch_timeout),
-                include_object,
-            ))
+            return await self._hub.serve(
+                request,
+                WatchRequest(
+                    resource,
+                    routed.namespace,
+                    selection,
+                    rep,
+                    resource_version,
+                    query.get("allowWatchBookmarks", "").lower() in _TRUE,
+                    min(
+                        _number(query, "timeoutSeconds", 0) or self.watch_timeout,
+                        self.watch_timeout,
+                    ),
+                    include_object,
+                ),
+            )
         return self._list(routed, selection, rep, query, include_object)
 
-    def _list(self, routed: _Target, selection: Selection, rep: Representation,
-              query: Any, include_object: str) -> web.Response:
+    def _list(
+        self,
+        routed: _Target,
+        selection: Selection,
+        rep: Representation,
+        query: Any,
+        include_object: str,
+    ) -> web.Response:
         """A list, or one page of it: every page of a paginated list comes from the
         snapshot taken for its first page."""
         try:
@@ -277,8 +326,9 @@ class LoopbackAPIServer:
             list_meta["continue"] = page.continue_token
             if selection.empty:
                 list_meta["remainingItemCount"] = page.remaining
-        body = render.object_list(routed.resource, page.items, rep, list_meta,
-                                  include_object=include_object)
+        body = render.object_list(
+            routed.resource, page.items, rep, list_meta, include_object=include_object
+        )
         return _json(body, content_type=rep.content_type)
 
     def _route(self, segments: list[str]) -> Obj | _Target | None:
@@ -325,5 +375,8 @@ def _number(query: Any, name: str, default: float) -> float:
 
 
 def _json(body: Obj, status: int = 200, content_type: str = JSON) -> web.Response:
-    return web.Response(body=json.dumps(body, separators=(",", ":")).encode(), status=status,
-                        headers={"Content-Type": content_type})
+    return web.Response(
+        body=json.dumps(body, separators=(",", ":")).encode(),
+        status=status,
+        headers={"Content-Type": content_type},
+    )

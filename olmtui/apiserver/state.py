@@ -153,12 +153,17 @@ class ClusterState:
         """The stored objects (shared, never mutate them) in etcd key order."""
         with self._lock:
             bucket = self._bucket(resource)
-            slots = sorted(bucket) if namespace is None else sorted(
-                s for s in bucket if s[0] == namespace)
+            slots = (
+                sorted(bucket)
+                if namespace is None
+                else sorted(s for s in bucket if s[0] == namespace)
+            )
             return [bucket[s] for s in slots]
 
     def snapshot_with_rv(
-        self, resource: Resource, namespace: str | None = None,
+        self,
+        resource: Resource,
+        namespace: str | None = None,
     ) -> tuple[list[Obj], int]:
         """Objects and the resourceVersion they are current at, taken atomically."""
         with self._lock:
@@ -303,7 +308,11 @@ class ClusterState:
         return self._commit("MODIFIED", resource, slot, stored, old)
 
     def _commit(
-        self, kind: EventType, resource: Resource, slot: tuple[str, str], stored: Obj,
+        self,
+        kind: EventType,
+        resource: Resource,
+        slot: tuple[str, str],
+        stored: Obj,
         old: Obj | None,
     ) -> Obj:
         self._rv += 1

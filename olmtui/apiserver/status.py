@@ -28,23 +28,30 @@ def status(code: int, reason: str, message: str, details: Obj | None = None) -> 
 
 
 def not_found(resource: Resource, name: str) -> Obj:
-    return status(404, "NotFound", f'{resource.qualified_plural} "{name}" not found',
-                  {"name": name, "group": resource.group, "kind": resource.plural})
+    return status(
+        404,
+        "NotFound",
+        f'{resource.qualified_plural} "{name}" not found',
+        {"name": name, "group": resource.group, "kind": resource.plural},
+    )
 
 
 def path_not_found() -> Obj:
     return status(404, "NotFound", "the server could not find the requested resource")
 
 
-def forbidden(resource: Resource, verb: str, user: str, namespace: str | None,
-              name: str | None = None) -> Obj:
+def forbidden(
+    resource: Resource, verb: str, user: str, namespace: str | None, name: str | None = None
+) -> Obj:
     subject = resource.qualified_plural + (f' "{name}"' if name else "")
     scope = f'in the namespace "{namespace}"' if namespace else "at the cluster scope"
     details: Obj = {"group": resource.group, "kind": resource.plural}
     if name:
         details = {"name": name, **details}
-    message = (f'{subject} is forbidden: User "{user}" cannot {verb} resource '
-               f'"{resource.plural}" in API group "{resource.group}" {scope}')
+    message = (
+        f'{subject} is forbidden: User "{user}" cannot {verb} resource '
+        f'"{resource.plural}" in API group "{resource.group}" {scope}'
+    )
     return status(403, "Forbidden", message, details)
 
 
@@ -64,16 +71,23 @@ CONTINUE_EXPIRED = (
 
 def too_large_resource_version(message: str) -> Obj:
     """kube-apiserver's answer when asked for a resourceVersion it has not reached."""
-    return status(504, "Timeout", f"Timeout: {message}", {
-        "causes": [{"reason": "ResourceVersionTooLarge",
-                    "message": "Too large resource version"}],
-        "retryAfterSeconds": 1,
-    })
+    return status(
+        504,
+        "Timeout",
+        f"Timeout: {message}",
+        {
+            "causes": [
+                {"reason": "ResourceVersionTooLarge", "message": "Too large resource version"}
+            ],
+            "retryAfterSeconds": 1,
+        },
+    )
 
 
 def method_not_allowed() -> Obj:
-    return status(405, "MethodNotAllowed",
-                  "the server does not allow this method on the requested resource")
+    return status(
+        405, "MethodNotAllowed", "the server does not allow this method on the requested resource"
+    )
 
 
 def bad_request(message: str) -> Obj:
@@ -81,6 +95,8 @@ def bad_request(message: str) -> Obj:
 
 
 def not_acceptable(accept: str) -> Obj:
-    return status(406, "NotAcceptable",
-                  f"only the following media types are accepted: application/json "
-                  f"(asked for: {accept})")
+    return status(
+        406,
+        "NotAcceptable",
+        f"only the following media types are accepted: application/json (asked for: {accept})",
+    )

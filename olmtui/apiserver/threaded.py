@@ -29,8 +29,9 @@ class ServerThread:
         self.timeout = timeout
         self.loop = asyncio.new_event_loop()
         started: Future[str] = Future()
-        self._thread = threading.Thread(target=self._run, args=(started,), daemon=True,
-                                        name="olmtui-apiserver")
+        self._thread = threading.Thread(
+            target=self._run, args=(started,), daemon=True, name="olmtui-apiserver"
+        )
         self._thread.start()
         self.url = started.result(timeout)
 
@@ -48,8 +49,10 @@ class ServerThread:
     # -- calling into the loop -----------------------------------------------------------
     def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a plain function on the server's loop and return its result."""
+
         async def invoke() -> T:
             return fn(*args, **kwargs)
+
         return self.run(invoke())
 
     def run(self, coro: Awaitable[T]) -> T:

@@ -123,8 +123,9 @@ class WatchHub:
             self._open.discard(watch)
         return response
 
-    async def _serve(self, watch: _OpenWatch, response: web.StreamResponse,
-                     params: WatchRequest) -> None:
+    async def _serve(
+        self, watch: _OpenWatch, response: web.StreamResponse, params: WatchRequest
+    ) -> None:
         while self.stalled and not (watch.dropped or watch.closing):
             watch.poke.clear()
             await watch.poke.wait()
@@ -202,12 +203,14 @@ class _Stream:
 
     def _encode(self, event_type: str, obj: Obj) -> bytes:
         p = self.params
-        return _line(event_type, render.represent(obj, p.representation, p.resource,
-                                                  include_object=p.include_object))
+        return _line(
+            event_type,
+            render.represent(obj, p.representation, p.resource, include_object=p.include_object),
+        )
 
     async def send_all(self, events: list[tuple[str, Obj]]) -> None:
         for start in range(0, len(events), 500):
-            chunk = events[start:start + 500]
+            chunk = events[start : start + 500]
             await self.response.write(b"".join(self._encode(t, o) for t, o in chunk))
 
     async def send_events(self, events: list[StoredEvent]) -> None:

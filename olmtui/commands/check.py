@@ -29,29 +29,39 @@ SAMPLE = "cluster.yaml"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.epilog = ("exit status: 0 when no finding is an error, 1 when one is, 2 when the "
-                     "input cannot be used")
+    parser.epilog = (
+        "exit status: 0 when no finding is an error, 1 when one is, 2 when the input cannot be used"
+    )
     parser.add_argument(
-        "paths", nargs="*", metavar="PATH",
+        "paths",
+        nargs="*",
+        metavar="PATH",
         help="YAML/JSON files, directories, must-gather trees or .tar(.gz) archives",
     )
     parser.add_argument(
-        "--sample", action="store_true",
+        "--sample",
+        action="store_true",
         help="check the small example cluster shipped with olmtui instead of PATHs",
     )
     parser.add_argument(
-        "--live", action="store_true",
+        "--live",
+        action="store_true",
         help="read the cluster of the current kubeconfig context instead of PATHs",
     )
     add_connection_arguments(parser)
     parser.add_argument(
-        "--catalog", action="append", default=[], dest="catalogs",
+        "--catalog",
+        action="append",
+        default=[],
+        dest="catalogs",
         metavar="[NAMESPACE/NAME=]PATH",
         help="catalog content (FBC, bundle directories or package manifests) for upgrade "
-             "graphs, for one CatalogSource or, without NAMESPACE/NAME=, for all; repeatable",
+        "graphs, for one CatalogSource or, without NAMESPACE/NAME=, for all; repeatable",
     )
     parser.add_argument(
-        "--output", choices=("text", "json"), default="text",
+        "--output",
+        choices=("text", "json"),
+        default="text",
         help="text (a readable summary, the default) or json (report format 1)",
     )
 
@@ -104,11 +114,16 @@ def check(args: argparse.Namespace) -> Checked:
     else:
         load_result = load_snapshot(args.paths, store)
     # --catalog content first: it beats PackageManifests for the same CatalogSource.
-    catalogs = [*(load_catalog(spec) for spec in args.catalogs),
-                *catalog_from_packagemanifests(store.list("PackageManifest"))]
+    catalogs = [
+        *(load_catalog(spec) for spec in args.catalogs),
+        *catalog_from_packagemanifests(store.list("PackageManifest")),
+    ]
     model = Model(store, upgrades=upgrade_hook(catalogs))
     report = report_json(
-        "live" if args.live else "snapshot", model, store, load_result,
+        "live" if args.live else "snapshot",
+        model,
+        store,
+        load_result,
         channels=channel_states(catalogs),
         health=health_findings(store, catalogs, model.subscriptions()),
     )

@@ -23,8 +23,10 @@ if TYPE_CHECKING:
     from olmtui.ui.session import ConnectionState
 
 NAME = "demo"
-HELP = ("Watch a demo cluster of real operators change live (a loopback API server, "
-        "nothing to install).")
+HELP = (
+    "Watch a demo cluster of real operators change live (a loopback API server, "
+    "nothing to install)."
+)
 
 #: ``--print``: at most one report per this many seconds.
 REPORT_PERIOD = 1.0
@@ -32,19 +34,27 @@ REPORT_PERIOD = 1.0
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--speed", default="normal", metavar="SPEED",
+        "--speed",
+        default="normal",
+        metavar="SPEED",
         help="time between two changes: slow, normal (the default), fast, or seconds",
     )
     parser.add_argument(
-        "--cycles", type=int, metavar="N",
+        "--cycles",
+        type=int,
+        metavar="N",
         help="stop after N cycles of the script (default: run until stopped)",
     )
     parser.add_argument(
-        "--print", action="store_true", dest="print_reports",
+        "--print",
+        action="store_true",
+        dest="print_reports",
         help="print the text report on every change instead of opening the dashboard",
     )
     parser.add_argument(
-        "--view", default="overview", metavar="VIEW",
+        "--view",
+        default="overview",
+        metavar="VIEW",
         help="the view to open first (overview, ns, og, csv, sub, graph, findings, ...)",
     )
 
@@ -84,10 +94,16 @@ def _dashboard(cluster: DemoCluster, view: str) -> None:
     from olmtui.ui.app import OlmApp
     from olmtui.ui.session import Session
 
-    session = Session(cluster.store, cluster.model, "demo", cluster.label,
-                      catalogs=[cluster.catalog], runner=cluster.run,
-                      status=lambda: connection_state(cluster),
-                      upgrade_count=lambda: cluster.upgrade_count)
+    session = Session(
+        cluster.store,
+        cluster.model,
+        "demo",
+        cluster.label,
+        catalogs=[cluster.catalog],
+        runner=cluster.run,
+        status=lambda: connection_state(cluster),
+        upgrade_count=lambda: cluster.upgrade_count,
+    )
     OlmApp(session, initial_view=view).run()
 
 
@@ -103,10 +119,16 @@ def connection_state(cluster: DemoCluster) -> ConnectionState:
         state = "reconnecting" if live is not None and live.reconnecting_since else "connecting"
     else:
         state = "live" if all(s.state == "live" for s in live.streams.values()) else "syncing"
-    detail = (f"step {cluster.steps_done}: {cluster.last_step}" if cluster.steps_done
-              else "the script starts soon")
-    no_access = () if live is None else tuple(
-        sorted(n for n, s in live.streams.items() if s.state == "no access"))
+    detail = (
+        f"step {cluster.steps_done}: {cluster.last_step}"
+        if cluster.steps_done
+        else "the script starts soon"
+    )
+    no_access = (
+        ()
+        if live is None
+        else tuple(sorted(n for n, s in live.streams.items() if s.state == "no access"))
+    )
     return ConnectionState(state, detail, cluster.last_event_age(), no_access)
 
 
@@ -126,12 +148,18 @@ async def print_reports(cluster: DemoCluster, out: TextIO) -> None:
         if cluster.model.version == printed or not cluster.store.count("Namespace"):
             return
         printed = cluster.model.version
-        step = (f"step {cluster.steps_done}/{cluster.steps_per_cycle * (cluster.cycles or 0)}"
-                if cluster.cycles else f"step {cluster.steps_done}")
+        step = (
+            f"step {cluster.steps_done}/{cluster.steps_per_cycle * (cluster.cycles or 0)}"
+            if cluster.cycles
+            else f"step {cluster.steps_done}"
+        )
         when = dt.datetime.now().strftime("%H:%M:%S")
         out.write(f"=== {cluster.label} · {step}: {cluster.last_step or 'start'} · {when}\n")
         report = report_json(
-            "live", cluster.model, cluster.store, channels=channels,
+            "live",
+            cluster.model,
+            cluster.store,
+            channels=channels,
             upgrade_count=cluster.upgrade_count,
             health=health_findings(cluster.store, catalogs, cluster.model.subscriptions()),
         )

@@ -28,22 +28,31 @@ Obj = dict[str, Any]
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("package", metavar="PACKAGE", help="the package to draw")
     parser.add_argument(
-        "paths", nargs="*", metavar="PATH",
+        "paths",
+        nargs="*",
+        metavar="PATH",
         help="snapshot files, directories, must-gathers or archives: their Subscription for "
-             "PACKAGE marks the installed CSV, their PackageManifests serve without --catalog",
+        "PACKAGE marks the installed CSV, their PackageManifests serve without --catalog",
     )
     parser.add_argument(
-        "--channel", metavar="CHANNEL",
+        "--channel",
+        metavar="CHANNEL",
         help="the channel to draw (default: the Subscription's channel, else the package's "
-             "default channel)",
+        "default channel)",
     )
     parser.add_argument(
-        "--catalog", action="append", default=[], dest="catalogs",
+        "--catalog",
+        action="append",
+        default=[],
+        dest="catalogs",
         metavar="[NAMESPACE/NAME=]PATH",
         help="catalog content (FBC, bundle directories or package manifests); repeatable",
     )
     parser.add_argument(
-        "--format", choices=("mermaid", "text"), default="mermaid", dest="output_format",
+        "--format",
+        choices=("mermaid", "text"),
+        default="mermaid",
+        dest="output_format",
         help="mermaid (a flowchart to paste into a ticket, the default) or text",
     )
 
@@ -61,8 +70,12 @@ def _snapshot(paths: list[str]) -> Store:
 def _subscription_for(package: str, subs: Iterable[Obj]) -> Obj | None:
     """The first Subscription (by namespace, name) for the package."""
     mine = [s for s in subs if (s.get("spec") or {}).get("name") == package]
-    mine.sort(key=lambda s: ((s.get("metadata") or {}).get("namespace") or "",
-                             (s.get("metadata") or {}).get("name") or ""))
+    mine.sort(
+        key=lambda s: (
+            (s.get("metadata") or {}).get("namespace") or "",
+            (s.get("metadata") or {}).get("name") or "",
+        )
+    )
     return mine[0] if mine else None
 
 
@@ -75,15 +88,19 @@ def _catalog_for(package: str, catalogs: list[Catalog], sub: Obj | None) -> Cata
     if not having:
         known = sorted({p for c in catalogs for p in c.packages})
         shown = ", ".join(known[:10]) + (", ..." if len(known) > 10 else "")
-        raise UsageError(f"package {package} is not in the catalog content given "
-                         f"(packages: {shown or 'none'})")
+        raise UsageError(
+            f"package {package} is not in the catalog content given (packages: {shown or 'none'})"
+        )
     having.sort(key=lambda c: c.graph != "catalog")
     return having[0]
 
 
 def _channel_name(package: Package, requested: str | None, sub: Obj | None) -> str:
-    name = requested or ((sub.get("spec") or {}).get("channel") if sub else None) \
+    name = (
+        requested
+        or ((sub.get("spec") or {}).get("channel") if sub else None)
         or package.default_channel
+    )
     if name not in package.channels:
         channels = ", ".join(sorted(package.channels)) or "none"
         what = f"no channel {name}" if name else "no default channel"
@@ -100,8 +117,10 @@ def run(args: argparse.Namespace) -> int:
     if not catalogs:
         catalogs = catalog_from_packagemanifests(store.list("PackageManifest"))
     if not catalogs:
-        raise UsageError("no catalog content: give --catalog PATH, or a snapshot PATH that "
-                         "holds PackageManifests")
+        raise UsageError(
+            "no catalog content: give --catalog PATH, or a snapshot PATH that "
+            "holds PackageManifests"
+        )
     sub = _subscription_for(args.package, store.list("Subscription"))
     catalog = _catalog_for(args.package, catalogs, sub)
     package = catalog.packages[args.package]

@@ -15,16 +15,23 @@ HELP = "Browse saved snapshots (YAML/JSON files, directories, must-gathers) in t
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "paths", nargs="+", metavar="PATH",
+        "paths",
+        nargs="+",
+        metavar="PATH",
         help="YAML/JSON files, directories, must-gather trees or .tar(.gz) archives",
     )
     parser.add_argument(
-        "--catalog", action="append", default=[], dest="catalogs",
+        "--catalog",
+        action="append",
+        default=[],
+        dest="catalogs",
         metavar="[NAMESPACE/NAME=]PATH",
         help="catalog content (FBC or bundle directories) for upgrade graphs; repeatable",
     )
     parser.add_argument(
-        "--view", default="overview", metavar="VIEW",
+        "--view",
+        default="overview",
+        metavar="VIEW",
         help="the view to open first (overview, ns, og, csv, sub, graph, findings, ...)",
     )
 

@@ -33,7 +33,10 @@ except AttributeError:  # PyYAML built without libyaml
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "-o", "--output", required=True, metavar="FILE|DIR",
+        "-o",
+        "--output",
+        required=True,
+        metavar="FILE|DIR",
         help="FILE.yaml for one multi-document file, or a directory (one file per kind)",
     )
     add_connection_arguments(parser)
@@ -75,12 +78,18 @@ def save_snapshot(store: Store, target: Path, *, single: bool) -> Path:
 
 def _objects(store: Store, kinds: tuple[str, ...]) -> Iterator[Obj]:
     for kind in kinds:
-        for _, obj in sorted(store.items(kind), key=lambda item: (item[0].namespace,
-                                                                 item[0].name)):
+        for _, obj in sorted(store.items(kind), key=lambda item: (item[0].namespace, item[0].name)):
             yield obj
 
 
 def _dump(objs: Iterator[Obj], path: Path) -> None:
     with path.open("w", encoding="utf-8") as stream:
-        yaml.dump_all(objs, stream, Dumper=Dumper, explicit_start=True, sort_keys=False,
-                      default_flow_style=False, allow_unicode=True)
+        yaml.dump_all(
+            objs,
+            stream,
+            Dumper=Dumper,
+            explicit_start=True,
+            sort_keys=False,
+            default_flow_style=False,
+            allow_unicode=True,
+        )

@@ -34,8 +34,13 @@ SYNC_POLL = 0.05
 class DemoCluster:
     """Use as a context manager (starts and stops the server), then ``await run()``."""
 
-    def __init__(self, interval: float, *, cycles: int | None = None,
-                 on_step: Callable[[Step], None] | None = None) -> None:
+    def __init__(
+        self,
+        interval: float,
+        *,
+        cycles: int | None = None,
+        on_step: Callable[[Step], None] | None = None,
+    ) -> None:
         self.interval = interval
         self.cycles = cycles
         self.on_step = on_step
@@ -92,8 +97,13 @@ class DemoCluster:
                 while not self._listed(source) and not watching.done():
                     await asyncio.sleep(SYNC_POLL)
                 self.synced.set()
-                await run_script(self.server.state, self.start, self.interval,
-                                 cycles=self.cycles, on_step=self._stepped)
+                await run_script(
+                    self.server.state,
+                    self.start,
+                    self.interval,
+                    cycles=self.cycles,
+                    on_step=self._stepped,
+                )
                 deadline = time.monotonic() + SETTLE
                 while not self.caught_up() and time.monotonic() < deadline:
                     await asyncio.sleep(SYNC_POLL)
@@ -112,8 +122,10 @@ class DemoCluster:
 
     def caught_up(self) -> bool:
         """Whether the cache holds every object of the server at its current version."""
+
         def versions(objs: Iterable[Obj]) -> dict[Key, str | None]:
             return {key_of(o): o["metadata"].get("resourceVersion") for o in objs}
+
         for kind in KINDS:
             if versions(self.server.state.list(kind)) != versions(self.store.list(kind)):
                 return False

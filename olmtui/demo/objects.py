@@ -33,8 +33,10 @@ PHASE_STATUS: dict[str, tuple[str, str]] = {
     "InstallReady": ("AllRequirementsMet", "all requirements found, attempting install"),
     "Installing": ("InstallSucceeded", "waiting for install components to report healthy"),
     "Succeeded": ("InstallSucceeded", "install strategy completed with no errors"),  # R-CSV-I
-    "Deleting": ("Replaced", "has been replaced by a newer ClusterServiceVersion that has "
-                 "successfully installed."),  # R-CSV-R
+    "Deleting": (
+        "Replaced",
+        "has been replaced by a newer ClusterServiceVersion that has successfully installed.",
+    ),  # R-CSV-R
 }
 #: R-CSV-H: OLM keeps the newest 20 entries of a CSV's condition history.
 HISTORY = 20
@@ -65,16 +67,20 @@ def namespace(name: str, now: str, labels: dict[str, str] | None = None) -> Obj:
 
 
 def operator_group(
-    ns: str, name: str, now: str, *, targets: Sequence[str] | None,
-    apis: Iterable[str] = (), conditions: Sequence[Obj] = (),
+    ns: str,
+    name: str,
+    now: str,
+    *,
+    targets: Sequence[str] | None,
+    apis: Iterable[str] = (),
+    conditions: Sequence[Obj] = (),
 ) -> Obj:
     """An OperatorGroup OLM has synced: ``targets`` None is a global group (R-OG-1 rule 2,
     status ``[""]``), else ``spec.targetNamespaces`` (status = the same list, R-OG-2)."""
     spec: Obj = {"upgradeStrategy": "Default"}
     if targets is not None:
         spec["targetNamespaces"] = list(targets)
-    status: Obj = {"namespaces": [""] if targets is None else sorted(targets),
-                   "lastUpdated": now}
+    status: Obj = {"namespaces": [""] if targets is None else sorted(targets), "lastUpdated": now}
     if conditions:
         status["conditions"] = list(conditions)
     return {
@@ -110,8 +116,9 @@ def og_uid_label(og: Obj) -> dict[str, str]:
     return {f"olm.operatorgroup.uid/{og['metadata']['uid']}": ""}
 
 
-def with_phase(csv: Obj, phase: str, now: str, *, reason: str | None = None,
-               message: str | None = None) -> Obj:
+def with_phase(
+    csv: Obj, phase: str, now: str, *, reason: str | None = None, message: str | None = None
+) -> Obj:
     """The CSV after OLM moved it to ``phase``: status and condition history (R-CSV-H)."""
     default_reason, default_message = PHASE_STATUS.get(phase, ("", ""))
     reason = default_reason if reason is None else reason
@@ -123,8 +130,15 @@ def with_phase(csv: Obj, phase: str, now: str, *, reason: str | None = None,
     # whenever phase or reason differs from the last one.
     transition = old.get("lastTransitionTime", now) if old.get("phase") == phase else now
     if (last.get("phase"), last.get("reason")) != (phase, reason):
-        history.append({"phase": phase, "reason": reason, "message": message,
-                        "lastUpdateTime": now, "lastTransitionTime": transition})
+        history.append(
+            {
+                "phase": phase,
+                "reason": reason,
+                "message": message,
+                "lastUpdateTime": now,
+                "lastTransitionTime": transition,
+            }
+        )
     status = {
         **old,
         "phase": phase,
@@ -141,15 +155,23 @@ def with_phase(csv: Obj, phase: str, now: str, *, reason: str | None = None,
 def requirement_status(csv: Obj) -> list[Obj]:
     """R-CSV-P: every owned and required CRD, Present (the install went through)."""
     spec = csv.get("spec") or {}
-    names = sorted({
-        entry["name"]
-        for which in ("owned", "required")
-        for entry in (spec.get("customresourcedefinitions") or {}).get(which) or []
-    })
+    names = sorted(
+        {
+            entry["name"]
+            for which in ("owned", "required")
+            for entry in (spec.get("customresourcedefinitions") or {}).get(which) or []
+        }
+    )
     return [
-        {"group": "apiextensions.k8s.io", "version": "v1", "kind": "CustomResourceDefinition",
-         "name": name, "status": "Present", "uuid": uid_for("CustomResourceDefinition", name),
-         "message": "CRD is present and Established condition is true"}
+        {
+            "group": "apiextensions.k8s.io",
+            "version": "v1",
+            "kind": "CustomResourceDefinition",
+            "name": name,
+            "status": "Present",
+            "uuid": uid_for("CustomResourceDefinition", name),
+            "message": "CRD is present and Established condition is true",
+        }
         for name in names
     ]
 
@@ -177,8 +199,7 @@ def member_csv(published: Obj, og: Obj, package: str, now: str) -> Obj:
             f"{COMPONENT_LABEL_PREFIX}{package}.{ns}": "",
         },
     )
-    return {**published, "apiVersion": CSV_API, "kind": "ClusterServiceVersion",
-            "metadata": meta}
+    return {**published, "apiVersion": CSV_API, "kind": "ClusterServiceVersion", "metadata": meta}
 
 
 def succeeded_csv(published: Obj, og: Obj, package: str, now: str) -> Obj:
@@ -193,10 +214,16 @@ def copy_of(csv: Obj, target: str) -> Obj:
     """R-COPY-4: the copy OLM keeps of ``csv`` in namespace ``target``."""
     meta = csv["metadata"]
     source_ns = meta["namespace"]
-    annotations = {k: v for k, v in (meta.get("annotations") or {}).items()
-                   if k not in (TARGETS_ANNOTATION, LAST_APPLIED)}
-    labels = {k: v for k, v in (meta.get("labels") or {}).items()
-              if not k.startswith(COMPONENT_LABEL_PREFIX)}
+    annotations = {
+        k: v
+        for k, v in (meta.get("annotations") or {}).items()
+        if k not in (TARGETS_ANNOTATION, LAST_APPLIED)
+    }
+    labels = {
+        k: v
+        for k, v in (meta.get("labels") or {}).items()
+        if not k.startswith(COMPONENT_LABEL_PREFIX)
+    }
     labels[COPIED_FROM_LABEL] = source_ns
     status = {
         **(csv.get("status") or {}),
@@ -235,8 +262,10 @@ def catalog_health(catalogs: Sequence[Obj], now: str) -> list[Obj]:
     return [
         {
             "catalogSourceRef": {
-                "apiVersion": CSV_API, "kind": "CatalogSource",
-                "name": c["metadata"]["name"], "namespace": c["metadata"]["namespace"],
+                "apiVersion": CSV_API,
+                "kind": "CatalogSource",
+                "name": c["metadata"]["name"],
+                "namespace": c["metadata"]["namespace"],
                 "uid": c["metadata"]["uid"],
             },
             "healthy": is_healthy(c),
@@ -247,31 +276,49 @@ def catalog_health(catalogs: Sequence[Obj], now: str) -> list[Obj]:
 
 
 def is_healthy(catalog: Obj) -> bool:
-    state = ((catalog.get("status") or {}).get("connectionState") or {})
+    state = (catalog.get("status") or {}).get("connectionState") or {}
     return state.get("lastObservedState") == "READY"
 
 
 def catalog_condition(catalogs: Sequence[Obj], source: str, source_ns: str, now: str) -> Obj:
     """R-SUB-8: ``CatalogSourcesUnhealthy`` as the catalog operator writes it."""
     target_healthy = any(
-        is_healthy(c) for c in catalogs
+        is_healthy(c)
+        for c in catalogs
         if (c["metadata"]["name"], c["metadata"]["namespace"]) == (source, source_ns)
     )
     condition: Obj = {"type": "CatalogSourcesUnhealthy", "lastTransitionTime": now}
     if not target_healthy:
-        condition.update(status="True", reason="UnhealthyCatalogSourceFound",
-                         message=f"targeted catalogsource {source_ns}/{source} unhealthy")
+        condition.update(
+            status="True",
+            reason="UnhealthyCatalogSourceFound",
+            message=f"targeted catalogsource {source_ns}/{source} unhealthy",
+        )
     elif all(is_healthy(c) for c in catalogs):
-        condition.update(status="False", reason="AllCatalogSourcesHealthy",
-                         message="all available catalogsources are healthy")
+        condition.update(
+            status="False",
+            reason="AllCatalogSourcesHealthy",
+            message="all available catalogsources are healthy",
+        )
     else:
         condition.update(status="True", reason="UnhealthyCatalogSourceFound")
     return condition
 
 
 def subscription(
-    ns: str, name: str, now: str, *, package: str, channel: str, source: str, source_ns: str,
-    approval: str, installed: str | None, current: str, plan: Obj, catalogs: Sequence[Obj],
+    ns: str,
+    name: str,
+    now: str,
+    *,
+    package: str,
+    channel: str,
+    source: str,
+    source_ns: str,
+    approval: str,
+    installed: str | None,
+    current: str,
+    plan: Obj,
+    catalogs: Sequence[Obj],
 ) -> Obj:
     """A Subscription with the status OLM writes (§12): AtLatestKnown when ``current`` is
     installed, else UpgradePending with the referenced InstallPlan's pending condition."""
@@ -280,16 +327,31 @@ def subscription(
     plan_phase = (plan.get("status") or {}).get("phase") or ""
     if plan_phase in ("Planning", "Installing", "RequiresApproval"):
         # R-SUB-5: the plan's phase is the reason while it is pending.
-        conditions.append({"type": "InstallPlanPending", "status": "True",
-                           "reason": plan_phase, "lastTransitionTime": now})
-    plan_ref = {"apiVersion": CSV_API, "kind": "InstallPlan", "name": plan["metadata"]["name"],
-                "namespace": ns, "uid": plan["metadata"]["uid"]}
+        conditions.append(
+            {
+                "type": "InstallPlanPending",
+                "status": "True",
+                "reason": plan_phase,
+                "lastTransitionTime": now,
+            }
+        )
+    plan_ref = {
+        "apiVersion": CSV_API,
+        "kind": "InstallPlan",
+        "name": plan["metadata"]["name"],
+        "namespace": ns,
+        "uid": plan["metadata"]["uid"],
+    }
     status: Obj = {
         "currentCSV": current,
         "state": "AtLatestKnown" if at_latest else "UpgradePending",  # R-SUB-2
         "installPlanRef": plan_ref,
-        "installplan": {"apiVersion": CSV_API, "kind": "InstallPlan",
-                        "name": plan["metadata"]["name"], "uuid": plan["metadata"]["uid"]},
+        "installplan": {
+            "apiVersion": CSV_API,
+            "kind": "InstallPlan",
+            "name": plan["metadata"]["name"],
+            "uuid": plan["metadata"]["uid"],
+        },
         "installPlanGeneration": plan["spec"]["generation"],
         "catalogHealth": catalog_health(catalogs, now),
         "conditions": conditions,
@@ -301,19 +363,36 @@ def subscription(
         "apiVersion": CSV_API,
         "kind": "Subscription",
         "metadata": {
-            "name": name, "namespace": ns, "uid": uid_for("Subscription", ns, name),
-            "creationTimestamp": now, "generation": 1,
+            "name": name,
+            "namespace": ns,
+            "uid": uid_for("Subscription", ns, name),
+            "creationTimestamp": now,
+            "generation": 1,
             "labels": {f"{COMPONENT_LABEL_PREFIX}{package}.{ns}": ""},
         },
-        "spec": {"channel": channel, "installPlanApproval": approval, "name": package,
-                 "source": source, "sourceNamespace": source_ns},
+        "spec": {
+            "channel": channel,
+            "installPlanApproval": approval,
+            "name": package,
+            "source": source,
+            "sourceNamespace": source_ns,
+        },
         "status": status,
     }
 
 
 def install_plan(
-    ns: str, name: str, now: str, *, csvs: Sequence[Obj], approval: str, approved: bool,
-    phase: str, generation: int, source: str, source_ns: str,
+    ns: str,
+    name: str,
+    now: str,
+    *,
+    csvs: Sequence[Obj],
+    approval: str,
+    approved: bool,
+    phase: str,
+    generation: int,
+    source: str,
+    source_ns: str,
 ) -> Obj:
     """An InstallPlan (§13): R-IP-1 steps (CSVs first, then their CRDs) and R-IP-3's
     ``Installed`` condition once Complete."""
@@ -321,18 +400,37 @@ def install_plan(
     done = phase == "Complete"
     for csv in csvs:
         csv_name = csv["metadata"]["name"]
-        steps.append({"resolving": csv_name, "status": "Created" if done else "Unknown",
-                      "resource": {"group": OLM, "version": "v1alpha1",
-                                   "kind": "ClusterServiceVersion", "name": csv_name,
-                                   "sourceName": source, "sourceNamespace": source_ns}})
+        steps.append(
+            {
+                "resolving": csv_name,
+                "status": "Created" if done else "Unknown",
+                "resource": {
+                    "group": OLM,
+                    "version": "v1alpha1",
+                    "kind": "ClusterServiceVersion",
+                    "name": csv_name,
+                    "sourceName": source,
+                    "sourceNamespace": source_ns,
+                },
+            }
+        )
     for csv in csvs:
         owned = ((csv.get("spec") or {}).get("customresourcedefinitions") or {}).get("owned")
         for crd in sorted({o["name"] for o in owned or []}):
-            steps.append({"resolving": csv["metadata"]["name"],
-                          "status": "Present" if done else "Unknown",
-                          "resource": {"group": "apiextensions.k8s.io", "version": "v1",
-                                       "kind": "CustomResourceDefinition", "name": crd,
-                                       "sourceName": source, "sourceNamespace": source_ns}})
+            steps.append(
+                {
+                    "resolving": csv["metadata"]["name"],
+                    "status": "Present" if done else "Unknown",
+                    "resource": {
+                        "group": "apiextensions.k8s.io",
+                        "version": "v1",
+                        "kind": "CustomResourceDefinition",
+                        "name": crd,
+                        "sourceName": source,
+                        "sourceNamespace": source_ns,
+                    },
+                }
+            )
     status: Obj = {
         "phase": phase,
         "catalogSources": [source],
@@ -340,13 +438,24 @@ def install_plan(
         "conditions": [],
     }
     if done:
-        status["conditions"].append({"type": "Installed", "status": "True",
-                                     "lastTransitionTime": now, "lastUpdateTime": now})
+        status["conditions"].append(
+            {
+                "type": "Installed",
+                "status": "True",
+                "lastTransitionTime": now,
+                "lastUpdateTime": now,
+            }
+        )
     return {
         "apiVersion": CSV_API,
         "kind": "InstallPlan",
-        "metadata": {"name": name, "namespace": ns, "uid": uid_for("InstallPlan", ns, name),
-                     "creationTimestamp": now, "generation": 1},
+        "metadata": {
+            "name": name,
+            "namespace": ns,
+            "uid": uid_for("InstallPlan", ns, name),
+            "creationTimestamp": now,
+            "generation": 1,
+        },
         "spec": {
             "approval": approval,
             "approved": approved,
@@ -357,20 +466,37 @@ def install_plan(
     }
 
 
-def catalog_source(ns: str, name: str, now: str, *, display: str, image: str,
-                   state: str) -> Obj:
+def catalog_source(ns: str, name: str, now: str, *, display: str, image: str, state: str) -> Obj:
     """A grpc CatalogSource with the connection state the catalog operator observed."""
     return {
         "apiVersion": CSV_API,
         "kind": "CatalogSource",
-        "metadata": {"name": name, "namespace": ns, "uid": uid_for("CatalogSource", ns, name),
-                     "creationTimestamp": now, "generation": 1},
-        "spec": {"sourceType": "grpc", "image": image, "displayName": display,
-                 "publisher": "Red Hat", "updateStrategy": {"registryPoll": {"interval": "10m"}}},
+        "metadata": {
+            "name": name,
+            "namespace": ns,
+            "uid": uid_for("CatalogSource", ns, name),
+            "creationTimestamp": now,
+            "generation": 1,
+        },
+        "spec": {
+            "sourceType": "grpc",
+            "image": image,
+            "displayName": display,
+            "publisher": "Red Hat",
+            "updateStrategy": {"registryPoll": {"interval": "10m"}},
+        },
         "status": {
-            "connectionState": {"address": f"{name}.{ns}.svc:50051", "lastConnect": now,
-                                "lastObservedState": state},
-            "registryService": {"createdAt": now, "port": "50051", "protocol": "grpc",
-                                "serviceName": name, "serviceNamespace": ns},
+            "connectionState": {
+                "address": f"{name}.{ns}.svc:50051",
+                "lastConnect": now,
+                "lastObservedState": state,
+            },
+            "registryService": {
+                "createdAt": now,
+                "port": "50051",
+                "protocol": "grpc",
+                "serviceName": name,
+                "serviceNamespace": ns,
+            },
         },
     }

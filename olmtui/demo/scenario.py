@@ -63,16 +63,42 @@ ETCD_SUB = "etcd"
 PENDING_PLAN = "install-kc263"
 
 _SYSTEM = (
-    GLOBAL_NS, MARKETPLACE, "openshift-operator-lifecycle-manager", "openshift-monitoring",
-    "openshift-ingress", "openshift-console", "openshift-dns", "kube-system", "kube-public",
+    GLOBAL_NS,
+    MARKETPLACE,
+    "openshift-operator-lifecycle-manager",
+    "openshift-monitoring",
+    "openshift-ingress",
+    "openshift-console",
+    "openshift-dns",
+    "kube-system",
+    "kube-public",
     "default",
 )
 _APPS = (
-    "payments", "checkout", "catalog-api", "search", "inventory", "shipping", "billing",
-    "identity", "analytics", "reporting", "frontend", "ml-training", "ml-serving", "logging",
+    "payments",
+    "checkout",
+    "catalog-api",
+    "search",
+    "inventory",
+    "shipping",
+    "billing",
+    "identity",
+    "analytics",
+    "reporting",
+    "frontend",
+    "ml-training",
+    "ml-serving",
+    "logging",
 )
 NAMESPACES: tuple[str, ...] = (
-    *_SYSTEM, TEAM_A_OPERATORS, TEAM_A, TEAM_B_OPERATORS, TEAM_B, TWO_GROUPS_NS, OPS_NS, *_APPS,
+    *_SYSTEM,
+    TEAM_A_OPERATORS,
+    TEAM_A,
+    TEAM_B_OPERATORS,
+    TEAM_B,
+    TWO_GROUPS_NS,
+    OPS_NS,
+    *_APPS,
 )
 
 PACKAGE_CHANNELS: dict[str, tuple[str, str]] = {  # csv -> (package, channel)
@@ -117,25 +143,41 @@ class _Builder:
         self.now = now
         self.objects: list[Obj] = []
         self.catalogs = [
-            o.catalog_source(MARKETPLACE, CATALOG, now, display="Community Operators",
-                             image="registry.redhat.io/redhat/community-operator-index:v4.16",
-                             state="READY"),
-            o.catalog_source(MARKETPLACE, BROKEN_CATALOG, now, display="Certified Operators",
-                             image="registry.redhat.io/redhat/certified-operator-index:v4.16",
-                             state="TRANSIENT_FAILURE"),
+            o.catalog_source(
+                MARKETPLACE,
+                CATALOG,
+                now,
+                display="Community Operators",
+                image="registry.redhat.io/redhat/community-operator-index:v4.16",
+                state="READY",
+            ),
+            o.catalog_source(
+                MARKETPLACE,
+                BROKEN_CATALOG,
+                now,
+                display="Certified Operators",
+                image="registry.redhat.io/redhat/certified-operator-index:v4.16",
+                state="TRANSIENT_FAILURE",
+            ),
         ]
         self.objects += self.catalogs
 
-    def group(self, ns: str, name: str, targets: list[str] | None, csvs: Iterable[str],
-              conditions: tuple[Obj, ...] = ()) -> Obj:
+    def group(
+        self,
+        ns: str,
+        name: str,
+        targets: list[str] | None,
+        csvs: Iterable[str],
+        conditions: tuple[Obj, ...] = (),
+    ) -> Obj:
         apis = {api for csv in csvs for api in o.provided_apis(fixture_csv(csv))}
-        og = o.operator_group(ns, name, self.now, targets=targets, apis=apis,
-                              conditions=conditions)
+        og = o.operator_group(ns, name, self.now, targets=targets, apis=apis, conditions=conditions)
         self.objects.append(og)
         return og
 
-    def install(self, og: Obj, csv_name: str, *, approval: str = "Automatic",
-                copies: bool = True) -> Obj:
+    def install(
+        self, og: Obj, csv_name: str, *, approval: str = "Automatic", copies: bool = True
+    ) -> Obj:
         """A CSV that installed and succeeded, its copies, its Subscription and the
         Complete InstallPlan that installed it."""
         package = PACKAGE_CHANNELS[csv_name][0]
@@ -143,24 +185,39 @@ class _Builder:
         self.objects.append(csv)
         if copies:
             self.objects += [o.copy_of(csv, n) for n in o.copy_targets(og, NAMESPACES)]
-        self.subscribe(og["metadata"]["namespace"], csv_name, installed=csv_name,
-                       approval=approval)
+        self.subscribe(og["metadata"]["namespace"], csv_name, installed=csv_name, approval=approval)
         return csv
 
-    def subscribe(self, ns: str, csv_name: str, *, installed: str | None, approval: str,
-                  pending: bool = False) -> Obj:
+    def subscribe(
+        self, ns: str, csv_name: str, *, installed: str | None, approval: str, pending: bool = False
+    ) -> Obj:
         package, channel = PACKAGE_CHANNELS[csv_name]
         sub_name = ETCD_SUB if package == "etcd" else package
         plan = o.install_plan(
-            ns, PENDING_PLAN if pending else plan_name(ns, sub_name, csv_name), self.now,
-            csvs=[fixture_csv(csv_name)], approval=approval, approved=not pending,
-            phase="RequiresApproval" if pending else "Complete", generation=1,
-            source=CATALOG, source_ns=MARKETPLACE,
+            ns,
+            PENDING_PLAN if pending else plan_name(ns, sub_name, csv_name),
+            self.now,
+            csvs=[fixture_csv(csv_name)],
+            approval=approval,
+            approved=not pending,
+            phase="RequiresApproval" if pending else "Complete",
+            generation=1,
+            source=CATALOG,
+            source_ns=MARKETPLACE,
         )
         sub = o.subscription(
-            ns, sub_name, self.now, package=package, channel=channel, source=CATALOG,
-            source_ns=MARKETPLACE, approval=approval, installed=installed, current=csv_name,
-            plan=plan, catalogs=self.catalogs,
+            ns,
+            sub_name,
+            self.now,
+            package=package,
+            channel=channel,
+            source=CATALOG,
+            source_ns=MARKETPLACE,
+            approval=approval,
+            installed=installed,
+            current=csv_name,
+            plan=plan,
+            catalogs=self.catalogs,
         )
         self.objects += [plan, sub]
         return sub
@@ -170,8 +227,9 @@ def build_scenario(now: str | None = None) -> Scenario:
     """Every object of the demo cluster at the start of a cycle (see the module docstring)."""
     now = now or timestamp()
     b = _Builder(now)
-    global_og = b.group(GLOBAL_NS, GLOBAL_OG, None, (CERT_MANAGER, NODE_HEALTHCHECK,
-                                                     ETCD_CLUSTERWIDE))
+    global_og = b.group(
+        GLOBAL_NS, GLOBAL_OG, None, (CERT_MANAGER, NODE_HEALTHCHECK, ETCD_CLUSTERWIDE)
+    )
     for csv in (CERT_MANAGER, NODE_HEALTHCHECK, ETCD_CLUSTERWIDE):
         b.install(global_og, csv)
 
@@ -180,21 +238,35 @@ def build_scenario(now: str | None = None) -> Scenario:
     b.install(team_a, RABBITMQ_TOPOLOGY)
     keycloak = o.succeeded_csv(fixture_csv(KEYCLOAK_OLD), team_a, "keycloak-operator", now)
     b.objects += [keycloak, o.copy_of(keycloak, TEAM_A)]
-    b.subscribe(TEAM_A_OPERATORS, KEYCLOAK_NEXT, installed=KEYCLOAK_OLD, approval="Manual",
-                pending=True)
-    b.objects.append(o.install_plan(
-        TEAM_A_OPERATORS, plan_name(TEAM_A_OPERATORS, KEYCLOAK_SUB, KEYCLOAK_OLD), now,
-        csvs=[fixture_csv(KEYCLOAK_OLD)], approval="Manual", approved=True, phase="Complete",
-        generation=1, source=CATALOG, source_ns=MARKETPLACE,
-    ))
+    b.subscribe(
+        TEAM_A_OPERATORS, KEYCLOAK_NEXT, installed=KEYCLOAK_OLD, approval="Manual", pending=True
+    )
+    b.objects.append(
+        o.install_plan(
+            TEAM_A_OPERATORS,
+            plan_name(TEAM_A_OPERATORS, KEYCLOAK_SUB, KEYCLOAK_OLD),
+            now,
+            csvs=[fixture_csv(KEYCLOAK_OLD)],
+            approval="Manual",
+            approved=True,
+            phase="Complete",
+            generation=1,
+            source=CATALOG,
+            source_ns=MARKETPLACE,
+        )
+    )
 
     # Tenant B: keycloak at the head; etcd conflicts with the global group (R-API-5).
     team_b = b.group(TEAM_B_OPERATORS, TEAM_B_OG, [TEAM_B], (KEYCLOAK_HEAD,))
     b.install(team_b, KEYCLOAK_HEAD)
     etcd = o.member_csv(fixture_csv(ETCD), team_b, "etcd", now)
-    etcd = o.with_phase(o.with_phase(etcd, "Pending", now), "Failed", now,
-                        reason="InterOperatorGroupOwnerConflict",
-                        message="intersecting operatorgroups provide the same apis")
+    etcd = o.with_phase(
+        o.with_phase(etcd, "Pending", now),
+        "Failed",
+        now,
+        reason="InterOperatorGroupOwnerConflict",
+        message="intersecting operatorgroups provide the same apis",
+    )
     b.objects.append(etcd)
     b.subscribe(TEAM_B_OPERATORS, ETCD, installed=ETCD, approval="Automatic")
 
@@ -202,15 +274,19 @@ def build_scenario(now: str | None = None) -> Scenario:
     multiple = (o.multiple_groups_condition(now),)
     first = b.group(TWO_GROUPS_NS, TWO_GROUPS[0], [TWO_GROUPS_NS], (RABBITMQ_TOPOLOGY,), multiple)
     second = b.group(TWO_GROUPS_NS, TWO_GROUPS[1], [TWO_GROUPS_NS], (), multiple)
-    stuck = o.succeeded_csv(fixture_csv(RABBITMQ_TOPOLOGY), first,
-                            "rabbitmq-messaging-topology-operator", now)
+    stuck = o.succeeded_csv(
+        fixture_csv(RABBITMQ_TOPOLOGY), first, "rabbitmq-messaging-topology-operator", now
+    )
     stuck = o.with_phase(
-        stuck, "Failed", now, reason="TooManyOperatorGroups",
+        stuck,
+        "Failed",
+        now,
+        reason="TooManyOperatorGroups",
         message="csv created in namespace with multiple operatorgroups, can't pick one "
-                "automatically")
+        "automatically",
+    )
     b.objects.append(stuck)
-    b.subscribe(TWO_GROUPS_NS, RABBITMQ_TOPOLOGY, installed=RABBITMQ_TOPOLOGY,
-                approval="Automatic")
+    b.subscribe(TWO_GROUPS_NS, RABBITMQ_TOPOLOGY, installed=RABBITMQ_TOPOLOGY, approval="Automatic")
 
     ops = b.group(OPS_NS, OPS_OG, [OPS_NS], ())
 
@@ -238,31 +314,49 @@ def package_manifests(now: str) -> list[Obj]:
                 continue
             bundle = package.bundles[head]
             entries = sorted(
-                ({"name": e.name, "version": package.bundles[e.name].version or "0.0.0"}
-                 for e in channel.entries),
+                (
+                    {"name": e.name, "version": package.bundles[e.name].version or "0.0.0"}
+                    for e in channel.entries
+                ),
                 key=lambda e: parse_version(e["version"]) or ZERO,
                 reverse=True,
             )
             desc = _head_desc(bundle.version, bundle.install_modes)
-            channels.append({"name": channel.name, "currentCSV": head,
-                             "currentCSVDesc": desc, "entries": entries})
-        out.append({
-            "apiVersion": "packages.operators.coreos.com/v1",
-            "kind": "PackageManifest",
-            "metadata": {
-                "name": package.name, "namespace": MARKETPLACE, "creationTimestamp": now,
-                "uid": o.uid_for("PackageManifest", CATALOG, package.name),
-                "labels": {"catalog": CATALOG, "catalog-namespace": MARKETPLACE,
-                           "operatorframework.io/arch.amd64": "supported"},
-            },
-            "spec": {},
-            "status": {
-                "catalogSource": CATALOG, "catalogSourceNamespace": MARKETPLACE,
-                "catalogSourceDisplayName": "Community Operators",
-                "catalogSourcePublisher": "Red Hat", "packageName": package.name,
-                "defaultChannel": package.default_channel, "channels": channels,
-            },
-        })
+            channels.append(
+                {
+                    "name": channel.name,
+                    "currentCSV": head,
+                    "currentCSVDesc": desc,
+                    "entries": entries,
+                }
+            )
+        out.append(
+            {
+                "apiVersion": "packages.operators.coreos.com/v1",
+                "kind": "PackageManifest",
+                "metadata": {
+                    "name": package.name,
+                    "namespace": MARKETPLACE,
+                    "creationTimestamp": now,
+                    "uid": o.uid_for("PackageManifest", CATALOG, package.name),
+                    "labels": {
+                        "catalog": CATALOG,
+                        "catalog-namespace": MARKETPLACE,
+                        "operatorframework.io/arch.amd64": "supported",
+                    },
+                },
+                "spec": {},
+                "status": {
+                    "catalogSource": CATALOG,
+                    "catalogSourceNamespace": MARKETPLACE,
+                    "catalogSourceDisplayName": "Community Operators",
+                    "catalogSourcePublisher": "Red Hat",
+                    "packageName": package.name,
+                    "defaultChannel": package.default_channel,
+                    "channels": channels,
+                },
+            }
+        )
     return out
 
 
@@ -270,7 +364,8 @@ def _head_desc(version: str | None, modes: tuple[str, ...]) -> Obj:
     """``currentCSVDesc`` of a channel head: its version and install modes."""
     return {
         "version": version,
-        "installModes": [{"type": t, "supported": t in modes}
-                         for t in ("OwnNamespace", "SingleNamespace", "MultiNamespace",
-                                   "AllNamespaces")],
+        "installModes": [
+            {"type": t, "supported": t in modes}
+            for t in ("OwnNamespace", "SingleNamespace", "MultiNamespace", "AllNamespaces")
+        ],
     }

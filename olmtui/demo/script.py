@@ -83,8 +83,9 @@ def _get(cluster: Cluster, kind: str, ns: str, name: str) -> Obj:
 
 def _group_of(cluster: Cluster, csv: Obj) -> Obj:
     annotations = csv["metadata"].get("annotations") or {}
-    return _get(cluster, "OperatorGroup", csv["metadata"]["namespace"],
-                annotations[o.GROUP_ANNOTATION])
+    return _get(
+        cluster, "OperatorGroup", csv["metadata"]["namespace"], annotations[o.GROUP_ANNOTATION]
+    )
 
 
 def _namespaces(cluster: Cluster) -> list[str]:
@@ -111,8 +112,11 @@ def delete_csv(cluster: Cluster, ns: str, name: str) -> None:
     cluster.delete(CSV, ns, name)
     for copy in cluster.list(CSV):
         meta = copy["metadata"]
-        if (meta["name"] == name and is_copied_csv(copy)
-                and (meta.get("labels") or {}).get(COPIED_FROM_LABEL) == ns):
+        if (
+            meta["name"] == name
+            and is_copied_csv(copy)
+            and (meta.get("labels") or {}).get(COPIED_FROM_LABEL) == ns
+        ):
             cluster.delete(CSV, meta["namespace"], name)
     sync_provided_apis(cluster, _group_of(cluster, csv))
 
@@ -146,8 +150,14 @@ def set_plan(cluster: Cluster, ns: str, name: str, phase: str, now: str) -> None
     if phase == "Complete":
         for step in status["plan"]:
             step["status"] = "Created" if step["resource"]["kind"] == CSV else "Present"
-        status["conditions"] = [{"type": "Installed", "status": "True",
-                                 "lastTransitionTime": now, "lastUpdateTime": now}]
+        status["conditions"] = [
+            {
+                "type": "Installed",
+                "status": "True",
+                "lastTransitionTime": now,
+                "lastUpdateTime": now,
+            }
+        ]
     cluster.apply(plan)
     for sub in cluster.list(SUB, ns):
         if (sub.get("status") or {}).get("installPlanRef", {}).get("name") == name:
@@ -157,12 +167,20 @@ def set_plan(cluster: Cluster, ns: str, name: str, phase: str, now: str) -> None
 def _plan_condition(cluster: Cluster, sub: Obj, phase: str, now: str) -> None:
     """R-SUB-5: a pending plan's phase is the reason of ``InstallPlanPending``; a Complete
     plan leaves no plan condition."""
-    conditions = [c for c in sub["status"].get("conditions") or []
-                  if c["type"] not in ("InstallPlanPending", "InstallPlanMissing",
-                                       "InstallPlanFailed")]
+    conditions = [
+        c
+        for c in sub["status"].get("conditions") or []
+        if c["type"] not in ("InstallPlanPending", "InstallPlanMissing", "InstallPlanFailed")
+    ]
     if phase in ("Planning", "Installing", "RequiresApproval"):
-        conditions.append({"type": "InstallPlanPending", "status": "True", "reason": phase,
-                           "lastTransitionTime": now})
+        conditions.append(
+            {
+                "type": "InstallPlanPending",
+                "status": "True",
+                "reason": phase,
+                "lastTransitionTime": now,
+            }
+        )
     sub["status"]["conditions"] = conditions
     sub["status"]["lastUpdated"] = now
     cluster.apply(sub)
@@ -171,8 +189,9 @@ def _plan_condition(cluster: Cluster, sub: Obj, phase: str, now: str) -> None:
 def installed(cluster: Cluster, ns: str, sub_name: str, now: str) -> None:
     """R-SUB-2: the current CSV exists, so it is the installed one: AtLatestKnown."""
     sub = _get(cluster, SUB, ns, sub_name)
-    sub["status"].update(installedCSV=sub["status"]["currentCSV"], state="AtLatestKnown",
-                         lastUpdated=now)
+    sub["status"].update(
+        installedCSV=sub["status"]["currentCSV"], state="AtLatestKnown", lastUpdated=now
+    )
     cluster.apply(sub)
 
 
@@ -197,8 +216,15 @@ def _create_next_keycloak(cluster: Cluster, now: str) -> None:
 
 
 def _old_keycloak_replacing(cluster: Cluster, now: str) -> None:
-    move_csv(cluster, s.TEAM_A_OPERATORS, s.KEYCLOAK_OLD, "Replacing", now,
-             reason="BeingReplaced", message=f"being replaced by csv: {s.KEYCLOAK_NEXT}")
+    move_csv(
+        cluster,
+        s.TEAM_A_OPERATORS,
+        s.KEYCLOAK_OLD,
+        "Replacing",
+        now,
+        reason="BeingReplaced",
+        message=f"being replaced by csv: {s.KEYCLOAK_NEXT}",
+    )
 
 
 def _next_keycloak(phase: str) -> Callable[[Cluster, str], None]:
@@ -206,6 +232,7 @@ def _next_keycloak(phase: str) -> Callable[[Cluster, str], None]:
         move_csv(cluster, s.TEAM_A_OPERATORS, s.KEYCLOAK_NEXT, phase, now)
         if phase == "Succeeded":
             set_plan(cluster, s.TEAM_A_OPERATORS, s.PENDING_PLAN, "Complete", now)
+
     return change
 
 
@@ -223,13 +250,33 @@ _OPS_PLAN = s.plan_name(s.OPS_NS, s.ETCD_SUB, s.ETCD)
 def _subscribe_etcd(cluster: Cluster, now: str) -> None:
     """R-SUB-3/R-SUB-4: resolution creates an Automatic plan, the Subscription waits on it."""
     package, channel = s.PACKAGE_CHANNELS[s.ETCD]
-    plan = o.install_plan(s.OPS_NS, _OPS_PLAN, now, csvs=[fixture_csv(s.ETCD)],
-                          approval="Automatic", approved=True, phase="Installing",
-                          generation=1, source=s.CATALOG, source_ns=s.MARKETPLACE)
+    plan = o.install_plan(
+        s.OPS_NS,
+        _OPS_PLAN,
+        now,
+        csvs=[fixture_csv(s.ETCD)],
+        approval="Automatic",
+        approved=True,
+        phase="Installing",
+        generation=1,
+        source=s.CATALOG,
+        source_ns=s.MARKETPLACE,
+    )
     catalogs = cluster.list("CatalogSource", s.MARKETPLACE)
-    sub = o.subscription(s.OPS_NS, s.ETCD_SUB, now, package=package, channel=channel,
-                         source=s.CATALOG, source_ns=s.MARKETPLACE, approval="Automatic",
-                         installed=None, current=s.ETCD, plan=plan, catalogs=catalogs)
+    sub = o.subscription(
+        s.OPS_NS,
+        s.ETCD_SUB,
+        now,
+        package=package,
+        channel=channel,
+        source=s.CATALOG,
+        source_ns=s.MARKETPLACE,
+        approval="Automatic",
+        installed=None,
+        current=s.ETCD,
+        plan=plan,
+        catalogs=catalogs,
+    )
     cluster.apply(plan)
     cluster.apply(sub)
 
@@ -244,9 +291,15 @@ def _create_etcd(cluster: Cluster, now: str) -> None:
 
 def _etcd_conflicts(cluster: Cluster, now: str) -> None:
     # R-API-5/R-API-6: global-operators already claims EtcdCluster in every namespace.
-    move_csv(cluster, s.OPS_NS, s.ETCD, "Failed", now,
-             reason="InterOperatorGroupOwnerConflict",
-             message="intersecting operatorgroups provide the same apis")
+    move_csv(
+        cluster,
+        s.OPS_NS,
+        s.ETCD,
+        "Failed",
+        now,
+        reason="InterOperatorGroupOwnerConflict",
+        message="intersecting operatorgroups provide the same apis",
+    )
 
 
 def _remove_etcd(cluster: Cluster, now: str) -> None:
@@ -288,7 +341,11 @@ def cycle(start: s.Scenario) -> list[Step]:
 
 
 async def run_script(
-    cluster: Cluster, start: s.Scenario, interval: float, *, cycles: int | None = None,
+    cluster: Cluster,
+    start: s.Scenario,
+    interval: float,
+    *,
+    cycles: int | None = None,
     on_step: Callable[[Step], None] | None = None,
 ) -> None:
     """Apply the cycle's steps every ``interval`` seconds, ``cycles`` times (None: forever)."""

@@ -22,25 +22,31 @@ _COPIES = ("MissingCopiedCSV", "StaleCopiedCSV")
 
 #: By kind: the finding codes derived from the absence of objects of that kind.
 ABSENCE_CODES: dict[str, frozenset[str]] = {
-    "ClusterServiceVersion": frozenset({
-        "StaleProvidedAPIs",  # R-API-8: claims no CSV of the namespace provides
-        "StaticProvidedAPIs",  # R-API-6: reserved APIs no CSV of the namespace provides
-        *_COPIES,  # R-COPY-3/R-COPY-6: copies counted against CSVs
-        "CopiedCSVsConditionStale",  # R-COPY-8: the condition against the copies present
-        "RequiredAPIMissing",  # seed 001 §2.2.1: no installed operator provides it
-    }),
-    "OperatorGroup": frozenset({
-        "NoOperatorGroup",  # R-MEM-1
-        "SubscriptionStalled",  # R-SUB-9 with no group
-        *_COPIES,  # R-COPY-2: copies follow the groups' targets
-        "NamespaceLabelDrift",  # R-OG-5: labels no group accounts for
-    }),
-    "Namespace": frozenset({
-        "SelectorMatchesNothing",  # R-OG-1: the selector matched no namespace read
-        "TargetNamespaceMissing",  # R-OG-1: listed namespaces not among those read
-        "NoTargetNamespaces",  # R-MEM-3: the group selected no namespace read
-        *_COPIES,  # R-COPY-3: copies only into existing namespaces
-    }),
+    "ClusterServiceVersion": frozenset(
+        {
+            "StaleProvidedAPIs",  # R-API-8: claims no CSV of the namespace provides
+            "StaticProvidedAPIs",  # R-API-6: reserved APIs no CSV of the namespace provides
+            *_COPIES,  # R-COPY-3/R-COPY-6: copies counted against CSVs
+            "CopiedCSVsConditionStale",  # R-COPY-8: the condition against the copies present
+            "RequiredAPIMissing",  # seed 001 §2.2.1: no installed operator provides it
+        }
+    ),
+    "OperatorGroup": frozenset(
+        {
+            "NoOperatorGroup",  # R-MEM-1
+            "SubscriptionStalled",  # R-SUB-9 with no group
+            *_COPIES,  # R-COPY-2: copies follow the groups' targets
+            "NamespaceLabelDrift",  # R-OG-5: labels no group accounts for
+        }
+    ),
+    "Namespace": frozenset(
+        {
+            "SelectorMatchesNothing",  # R-OG-1: the selector matched no namespace read
+            "TargetNamespaceMissing",  # R-OG-1: listed namespaces not among those read
+            "NoTargetNamespaces",  # R-MEM-3: the group selected no namespace read
+            *_COPIES,  # R-COPY-3: copies only into existing namespaces
+        }
+    ),
     "OLMConfig": frozenset(_COPIES),  # R-COPY-7: copies may be disabled
     "InstallPlan": frozenset({"InstallPlanMissing"}),  # §12: the referenced plan not found
     "CatalogSource": frozenset({"CatalogSourceMissing", "CatalogSourceNotFound"}),  # R-SUB-8
@@ -58,10 +64,15 @@ _OBSERVED_SEVERITY = {"InstallPlanMissing": "error"}
 #: plan its Subscription names (§12). A kind unreadable in some namespaces only (a
 #: ``--namespace`` session) leaves them standing elsewhere; the other codes rest on objects
 #: of other namespaces too (copies, catalogs, every installed operator) and fall everywhere.
-LOCAL_CODES = frozenset({
-    "NoOperatorGroup", "SubscriptionStalled", "StaleProvidedAPIs", "StaticProvidedAPIs",
-    "InstallPlanMissing",
-})
+LOCAL_CODES = frozenset(
+    {
+        "NoOperatorGroup",
+        "SubscriptionStalled",
+        "StaleProvidedAPIs",
+        "StaticProvidedAPIs",
+        "InstallPlanMissing",
+    }
+)
 
 
 def is_unreliable(code: str, namespace: str, unreadable: Mapping[str, Unreadable]) -> bool:
@@ -75,35 +86,50 @@ def is_unreliable(code: str, namespace: str, unreadable: Mapping[str, Unreadable
     return False
 
 
-def readable_findings(findings: Iterable[Finding], unreadable: Mapping[str, Unreadable]
-                      ) -> list[Finding]:
+def readable_findings(
+    findings: Iterable[Finding], unreadable: Mapping[str, Unreadable]
+) -> list[Finding]:
     """``findings`` without those that rest on the absence of an unreadable kind."""
     if not unreadable:
         return list(findings)
-    return [f for f in findings
-            if not is_unreliable(f.code, f.namespace, unreadable)
-            or _OBSERVED_SEVERITY.get(f.code) == f.severity]
+    return [
+        f
+        for f in findings
+        if not is_unreliable(f.code, f.namespace, unreadable)
+        or _OBSERVED_SEVERITY.get(f.code) == f.severity
+    ]
 
 
 def no_access_findings(unreadable: Mapping[str, Unreadable]) -> list[Finding]:
     """One warning per unreadable kind: what cannot be seen, and what was left out."""
     out = []
     for kind, why in sorted(unreadable.items()):
-        recheck = (f" olmtui asks again every {minutes(why.recheck)}."
-                   if why.recheck is not None else "")
+        recheck = (
+            f" olmtui asks again every {minutes(why.recheck)}." if why.recheck is not None else ""
+        )
         there, advice = "", "or pass --namespace for the namespaces you may read."
         if why.namespaces is not None:
             names = ", ".join(why.namespaces)
             there, advice = f" in {names}", f"or leave {names} out of --namespace."
         left_out = sorted(ABSENCE_CODES.get(kind, ()))
-        dropped = (f" Findings that would rest on their absence ({', '.join(left_out)}) are "
-                   "left out." if left_out else "")
-        out.append(Finding(
-            "warning", NO_ACCESS, kind, "", why.scope,
-            f"no access to {why.scope} (RBAC): {why.reason}. Any {kind} objects shown{there} "
-            f"are the last ones seen, and none shown does not mean none exist.{dropped}{recheck} "
-            f"Ask for list/watch access, {advice}",
-        ))
+        dropped = (
+            f" Findings that would rest on their absence ({', '.join(left_out)}) are left out."
+            if left_out
+            else ""
+        )
+        out.append(
+            Finding(
+                "warning",
+                NO_ACCESS,
+                kind,
+                "",
+                why.scope,
+                f"no access to {why.scope} (RBAC): {why.reason}. Any {kind} objects shown{there} "
+                f"are the last ones seen, and none shown does not mean none exist."
+                f"{dropped}{recheck} "
+                f"Ask for list/watch access, {advice}",
+            )
+        )
     return out
 
 

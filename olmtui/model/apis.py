@@ -134,8 +134,9 @@ def api_step(
     if static and result in ("AddAPIs", "RemoveAPIs"):
         if current_reason == CONFLICT_REASON:
             # §16 quirk: a CSV already failed for a conflict stays as it is.
-            return APIStep(Verdict("Failed", CONFLICT_REASON, current_message or CONFLICT_MESSAGE,
-                                   "R-API-6"))
+            return APIStep(
+                Verdict("Failed", CONFLICT_REASON, current_message or CONFLICT_MESSAGE, "R-API-6")
+            )
         return APIStep(Verdict("Failed", STATIC_REASON, STATIC_MESSAGE, "R-API-6"))
     if result == "APIConflict":
         return APIStep(Verdict("Failed", CONFLICT_REASON, CONFLICT_MESSAGE, "R-API-6"))
@@ -178,10 +179,13 @@ def pruning_blockers(
 ) -> tuple[str, ...]:
     """R-API-8: names of CSVs in phase ``""`` or ``Pending`` providing an API the group does not
     claim yet; while any exists OLM skips pruning for that pass."""
-    return tuple(sorted(
-        name for name, phase, apis in siblings
-        if (phase or "") in ("", "Pending") and not apis <= group_apis
-    ))
+    return tuple(
+        sorted(
+            name
+            for name, phase, apis in siblings
+            if (phase or "") in ("", "Pending") and not apis <= group_apis
+        )
+    )
 
 
 # -- R-CSV-O --------------------------------------------------------------------------------
@@ -190,7 +194,8 @@ def pruning_blockers(
 def owned_crd_names(csv: Obj) -> frozenset[str]:
     spec = csv.get("spec") or {}
     return frozenset(
-        str(e.get("name")) for e in _entries(spec, "customresourcedefinitions", "owned")
+        str(e.get("name"))
+        for e in _entries(spec, "customresourcedefinitions", "owned")
         if e.get("name")
     )
 

@@ -27,7 +27,10 @@ _BROKEN_REASONS = frozenset({"SpecInvalidError", "ConfigMapError", "RegistryServ
 #: The catalog serves, but its update polling is off (``spec.updateStrategy`` is invalid).
 _POLL_REASON = "InvalidIntervalError"
 _STATE_SEVERITY: dict[str, Severity] = {
-    "TRANSIENT_FAILURE": "error", "SHUTDOWN": "error", "CONNECTING": "warning", "IDLE": "warning",
+    "TRANSIENT_FAILURE": "error",
+    "SHUTDOWN": "error",
+    "CONNECTING": "warning",
+    "IDLE": "warning",
 }
 
 
@@ -98,37 +101,62 @@ def catalog_health_findings(healths: Iterable[CatalogHealth]) -> list[Finding]:
     for h in healths:
         detail = f": {h.message}" if h.message else ""
         if h.reason in _BROKEN_REASONS:
-            findings.append(Finding(
-                "error", h.reason, "CatalogSource", h.namespace, h.name,
-                f"CatalogSource {h.ref} cannot serve ({h.reason}{detail}). OLM counts it as "
-                "unhealthy, and every Subscription of its namespace (every namespace, if it "
-                "is in the global catalog namespace) reports CatalogSourcesUnhealthy; "
-                "resolution may fail until it is fixed (R-SUB-8). Fix its spec (image, "
-                "address or ConfigMap) or delete it.", "R-SUB-8",
-            ))
+            findings.append(
+                Finding(
+                    "error",
+                    h.reason,
+                    "CatalogSource",
+                    h.namespace,
+                    h.name,
+                    f"CatalogSource {h.ref} cannot serve ({h.reason}{detail}). OLM counts it as "
+                    "unhealthy, and every Subscription of its namespace (every namespace, if it "
+                    "is in the global catalog namespace) reports CatalogSourcesUnhealthy; "
+                    "resolution may fail until it is fixed (R-SUB-8). Fix its spec (image, "
+                    "address or ConfigMap) or delete it.",
+                    "R-SUB-8",
+                )
+            )
         elif h.state != READY:
             severity = _STATE_SEVERITY.get(h.state or "", "warning")
-            seen = f"its connection is {h.state}" if h.state else \
-                "it has not reported a connection state"
-            findings.append(Finding(
-                severity, "CatalogSourceNotReady", "CatalogSource", h.namespace, h.name,
-                f"CatalogSource {h.ref} is not READY: {seen}{detail}. OLM cannot read its "
-                "content now, so installs and upgrades that need it wait or fail to resolve "
-                f"(R-SUB-8). Check the registry pod and service"
-                f"{' ' + h.registry_service if h.registry_service else ''}.", "R-SUB-8",
-            ))
+            seen = (
+                f"its connection is {h.state}"
+                if h.state
+                else "it has not reported a connection state"
+            )
+            findings.append(
+                Finding(
+                    severity,
+                    "CatalogSourceNotReady",
+                    "CatalogSource",
+                    h.namespace,
+                    h.name,
+                    f"CatalogSource {h.ref} is not READY: {seen}{detail}. OLM cannot read its "
+                    "content now, so installs and upgrades that need it wait or fail to resolve "
+                    f"(R-SUB-8). Check the registry pod and service"
+                    f"{' ' + h.registry_service if h.registry_service else ''}.",
+                    "R-SUB-8",
+                )
+            )
         if h.reason == _POLL_REASON:
-            findings.append(Finding(
-                "warning", _POLL_REASON, "CatalogSource", h.namespace, h.name,
-                f"CatalogSource {h.ref} has an invalid update interval{detail}. It still "
-                "serves, but OLM does not poll its image for new content, so new bundles "
-                "never show; fix spec.updateStrategy.registryPoll.interval.", "R-SUB-8",
-            ))
+            findings.append(
+                Finding(
+                    "warning",
+                    _POLL_REASON,
+                    "CatalogSource",
+                    h.namespace,
+                    h.name,
+                    f"CatalogSource {h.ref} has an invalid update interval{detail}. It still "
+                    "serves, but OLM does not poll its image for new content, so new bundles "
+                    "never show; fix spec.updateStrategy.registryPoll.interval.",
+                    "R-SUB-8",
+                )
+            )
     return findings
 
 
 def subscription_source_findings(
-    subs: Iterable[Obj], healths: Iterable[CatalogHealth],
+    subs: Iterable[Obj],
+    healths: Iterable[CatalogHealth],
 ) -> list[Finding]:
     """Subscriptions whose own CatalogSource (``spec.source`` in ``spec.sourceNamespace``)
     is missing or unhealthy. OLM reports these as ``targeted catalogsource <ns>/<name>
@@ -143,24 +171,38 @@ def subscription_source_findings(
         target = (spec.get("sourceNamespace") or "", spec.get("source") or "")
         health = by_ref.get(target)
         if health is None:
-            findings.append(Finding(
-                "error", "CatalogSourceMissing", "Subscription", ns, name,
-                f"Subscription {name} targets CatalogSource {ref(*target)}, which does not "
-                f"exist: OLM reports 'targeted catalogsource {ref(*target)} missing' "
-                "(R-SUB-8) and cannot install or upgrade it, since a Subscription's bundles "
-                "come only from its own catalog (R-UPG-2). Create that CatalogSource or point "
-                "spec.source/spec.sourceNamespace at one that exists.", "R-SUB-8",
-                (ObjectRef("CatalogSource", *target),),
-            ))
+            findings.append(
+                Finding(
+                    "error",
+                    "CatalogSourceMissing",
+                    "Subscription",
+                    ns,
+                    name,
+                    f"Subscription {name} targets CatalogSource {ref(*target)}, which does not "
+                    f"exist: OLM reports 'targeted catalogsource {ref(*target)} missing' "
+                    "(R-SUB-8) and cannot install or upgrade it, since a Subscription's bundles "
+                    "come only from its own catalog (R-UPG-2). Create that CatalogSource or point "
+                    "spec.source/spec.sourceNamespace at one that exists.",
+                    "R-SUB-8",
+                    (ObjectRef("CatalogSource", *target),),
+                )
+            )
         elif not health.healthy:
-            findings.append(Finding(
-                "warning", "TargetedCatalogSourceUnhealthy", "Subscription", ns, name,
-                f"Subscription {name} gets its bundles from CatalogSource {health.ref}, which "
-                f"is unhealthy (state {health.state or 'unknown'}"
-                f"{', reason ' + health.reason if health.reason else ''}); it cannot install "
-                "or upgrade until that catalog serves again (R-SUB-8, R-UPG-2).", "R-SUB-8",
-                (health.object_ref,),
-            ))
+            findings.append(
+                Finding(
+                    "warning",
+                    "TargetedCatalogSourceUnhealthy",
+                    "Subscription",
+                    ns,
+                    name,
+                    f"Subscription {name} gets its bundles from CatalogSource {health.ref}, which "
+                    f"is unhealthy (state {health.state or 'unknown'}"
+                    f"{', reason ' + health.reason if health.reason else ''}); it cannot install "
+                    "or upgrade until that catalog serves again (R-SUB-8, R-UPG-2).",
+                    "R-SUB-8",
+                    (health.object_ref,),
+                )
+            )
     return findings
 
 
@@ -172,25 +214,34 @@ def catalog_findings(catalog_sources: Iterable[Obj], subs: Iterable[Obj]) -> lis
     return sorted(findings, key=lambda f: f.sort_key)
 
 
-def catalog_content_without_source(catalogs: Iterable[Catalog],
-                                   catalog_sources: Iterable[Obj]) -> list[Finding]:
+def catalog_content_without_source(
+    catalogs: Iterable[Catalog], catalog_sources: Iterable[Obj]
+) -> list[Finding]:
     """``--catalog NAMESPACE/NAME=PATH`` content attributed to a CatalogSource that is not
     among the objects read: OLM resolves only from CatalogSources that exist (R-SUB-8), so
     no Subscription can get bundles from it."""
-    present = {ref(str(meta.get("namespace") or ""), str(meta.get("name") or ""))
-               for meta in ((c.get("metadata") or {}) for c in catalog_sources)}
+    present = {
+        ref(str(meta.get("namespace") or ""), str(meta.get("name") or ""))
+        for meta in ((c.get("metadata") or {}) for c in catalog_sources)
+    }
     findings = []
     for catalog in catalogs:
         if catalog.graph != "catalog" or catalog.ref is None or catalog.ref in present:
             continue
         namespace, _, name = catalog.ref.partition("/")
-        findings.append(Finding(
-            "warning", "CatalogSourceNotFound", "CatalogSource", namespace, name,
-            f"--catalog gives content ({catalog.origin}) for CatalogSource {catalog.ref}, but "
-            f"no CatalogSource {catalog.ref} is among the objects read. OLM resolves "
-            "Subscriptions only from CatalogSources that exist (R-SUB-8), so no Subscription "
-            "can use this content; its channels are shown for reference only. Check the "
-            "NAMESPACE/NAME given to --catalog, or that the snapshot holds that CatalogSource.",
-            "R-SUB-8",
-        ))
+        findings.append(
+            Finding(
+                "warning",
+                "CatalogSourceNotFound",
+                "CatalogSource",
+                namespace,
+                name,
+                f"--catalog gives content ({catalog.origin}) for CatalogSource {catalog.ref}, but "
+                f"no CatalogSource {catalog.ref} is among the objects read. OLM resolves "
+                "Subscriptions only from CatalogSources that exist (R-SUB-8), so no Subscription "
+                "can use this content; its channels are shown for reference only. Check the "
+                "NAMESPACE/NAME given to --catalog, or that the snapshot holds that CatalogSource.",
+                "R-SUB-8",
+            )
+        )
     return sorted(findings, key=lambda f: f.sort_key)

@@ -99,16 +99,20 @@ def stale_reason(namespace: str, annotated: bool, source: CopySource) -> str | N
     if source.gc_reason:
         return source.gc_reason
     if not nsset.contains(source.parent_targets, namespace):
-        return (f"the olm.targetNamespaces of {source.parent} no longer include its "
-                "namespace, so OLM deletes it (R-COPY-6)")
+        return (
+            f"the olm.targetNamespaces of {source.parent} no longer include its "
+            "namespace, so OLM deletes it (R-COPY-6)"
+        )
     if namespace in source.expected:
         return None
     if source.not_copied:
         return source.not_copied
     # An active, copiable parent whose targets include the namespace: only a namespace that
     # does not exist (any more) gets no copy (R-COPY-3).
-    return (f"its namespace is not an existing namespace that OperatorGroup {source.group} "
-            "targets, so OLM keeps no copy there (R-COPY-3)")
+    return (
+        f"its namespace is not an existing namespace that OperatorGroup {source.group} "
+        "targets, so OLM keeps no copy there (R-COPY-3)"
+    )
 
 
 def olmconfig_condition(disabled: bool, missing: bool, unexpected: bool) -> tuple[str, str, str]:
@@ -117,23 +121,38 @@ def olmconfig_condition(disabled: bool, missing: bool, unexpected: bool) -> tupl
     ``unexpected``: copies of a global group's CSV exist while copies are disabled."""
     if not disabled:
         if missing:
-            return ("False", "CopiedCSVsEnabled",
-                    "Copied CSVs are enabled and at least one copied CSVs is missing")
-        return ("False", "CopiedCSVsEnabled",
-                "Copied CSVs are enabled and present across the cluster")
+            return (
+                "False",
+                "CopiedCSVsEnabled",
+                "Copied CSVs are enabled and at least one copied CSVs is missing",
+            )
+        return (
+            "False",
+            "CopiedCSVsEnabled",
+            "Copied CSVs are enabled and present across the cluster",
+        )
     if unexpected:
-        return ("False", "CopiedCSVsDisabled",
-                "Copied CSVs are disabled and at least one unexpected copied CSV was found for "
-                "an operator installed in AllNamespace mode")
-    return ("True", "CopiedCSVsDisabled",
-            "Copied CSVs are disabled and no unexpected copied CSVs were found for operators "
-            "installed in AllNamespace mode")
+        return (
+            "False",
+            "CopiedCSVsDisabled",
+            "Copied CSVs are disabled and at least one unexpected copied CSV was found for "
+            "an operator installed in AllNamespace mode",
+        )
+    return (
+        "True",
+        "CopiedCSVsDisabled",
+        "Copied CSVs are disabled and no unexpected copied CSVs were found for operators "
+        "installed in AllNamespace mode",
+    )
 
 
 def observed_condition(olmconfig: Obj | None) -> tuple[str, str, str] | None:
     """The ``DisabledCopiedCSVs`` condition as the OLMConfig's status shows it."""
     for condition in ((olmconfig or {}).get("status") or {}).get("conditions") or []:
         if isinstance(condition, Mapping) and condition.get("type") == "DisabledCopiedCSVs":
-            return (str(condition.get("status") or ""), str(condition.get("reason") or ""),
-                    str(condition.get("message") or ""))
+            return (
+                str(condition.get("status") or ""),
+                str(condition.get("reason") or ""),
+                str(condition.get("message") or ""),
+            )
     return None

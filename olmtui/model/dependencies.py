@@ -63,8 +63,7 @@ def _required_crd_names(csv: Obj) -> dict[str, str]:
     """Required API key -> CRD name, for required CRDs (key as in R-API-1)."""
     spec = csv.get("spec") or {}
     return {
-        f"{e.get('kind') or ''}.{e.get('version') or ''}.{e['name'].split('.', 1)[1]}":
-            e["name"]
+        f"{e.get('kind') or ''}.{e.get('version') or ''}.{e['name'].split('.', 1)[1]}": e["name"]
         for e in (spec.get("customresourcedefinitions") or {}).get("required") or ()
         if "." in (e.get("name") or "")
     }
@@ -93,29 +92,42 @@ def missing_requirement_findings(csvs: Iterable[Obj], crds: Iterable[Obj]) -> li
         crd_names = _required_crd_names(csv)
         present = _present_requirements(csv)
         missing = [
-            api for api in sorted(required)
-            if api not in served and not providers.get(api, set()) - {(ns, name)}
+            api
+            for api in sorted(required)
+            if api not in served
+            and not providers.get(api, set()) - {(ns, name)}
             and (api not in crd_names or crd_names[api] not in present)
         ]
         if not missing:
             continue
-        where = "no CRD in the snapshot serves it" if crds else \
-            "the snapshot holds no CRDs to check against"
-        findings.append(Finding(
-            "error" if crds else "warning", "RequiredAPIMissing", "ClusterServiceVersion",
-            ns, name,
-            f"CSV {name} requires {', '.join(missing)}, but no installed operator provides "
-            f"{'it' if len(missing) == 1 else 'them'} and {where}. OLM never installs an "
-            "operator whose required APIs cannot be provided (seed 001 §2.2.1); a CSV in this "
-            "state stays Pending with RequirementsNotMet. Install the operator that owns "
-            f"{'this API' if len(missing) == 1 else 'these APIs'} (a Subscription to its "
-            "package), or create the CRD.", SEED_DEPENDENCIES,
-        ))
+        where = (
+            "no CRD in the snapshot serves it"
+            if crds
+            else "the snapshot holds no CRDs to check against"
+        )
+        findings.append(
+            Finding(
+                "error" if crds else "warning",
+                "RequiredAPIMissing",
+                "ClusterServiceVersion",
+                ns,
+                name,
+                f"CSV {name} requires {', '.join(missing)}, but no installed operator provides "
+                f"{'it' if len(missing) == 1 else 'them'} and {where}. OLM never installs an "
+                "operator whose required APIs cannot be provided (seed 001 §2.2.1); a CSV in this "
+                "state stays Pending with RequirementsNotMet. Install the operator that owns "
+                f"{'this API' if len(missing) == 1 else 'these APIs'} (a Subscription to its "
+                "package), or create the CRD.",
+                SEED_DEPENDENCIES,
+            )
+        )
     return findings
 
 
 def _dropped_api_findings(
-    csv_id: tuple[str, str], bundle: Bundle, surfaces: Mapping[tuple[str, str], APISurface],
+    csv_id: tuple[str, str],
+    bundle: Bundle,
+    surfaces: Mapping[tuple[str, str], APISurface],
 ) -> list[Finding]:
     old = surfaces[csv_id].provided
     # An empty provided list means the catalog did not say (e.g. a PackageManifest graph),
@@ -132,22 +144,30 @@ def _dropped_api_findings(
         if not dependents:
             continue
         names = ", ".join(ref(*i) for i in dependents)
-        findings.append(Finding(
-            "error", "UpgradeDropsRequiredAPI", "ClusterServiceVersion", ns, name,
-            f"The next bundle of CSV {name}, {bundle.name}, no longer provides {api}, which "
-            f"{names} {'requires' if len(dependents) == 1 else 'require'}. OLM refuses an "
-            "update that breaks an operator depending on it (seed 001 §2.2.3, deprecating "
-            "dependent APIs), so this upgrade will not resolve while "
-            f"{'it is' if len(dependents) == 1 else 'they are'} installed. Upgrade or remove "
-            "the dependent operators first, or install another provider of the API.",
-            SEED_DEPENDENCIES,
-            tuple(ObjectRef("ClusterServiceVersion", *i) for i in dependents),
-        ))
+        findings.append(
+            Finding(
+                "error",
+                "UpgradeDropsRequiredAPI",
+                "ClusterServiceVersion",
+                ns,
+                name,
+                f"The next bundle of CSV {name}, {bundle.name}, no longer provides {api}, which "
+                f"{names} {'requires' if len(dependents) == 1 else 'require'}. OLM refuses an "
+                "update that breaks an operator depending on it (seed 001 §2.2.3, deprecating "
+                "dependent APIs), so this upgrade will not resolve while "
+                f"{'it is' if len(dependents) == 1 else 'they are'} installed. Upgrade or remove "
+                "the dependent operators first, or install another provider of the API.",
+                SEED_DEPENDENCIES,
+                tuple(ObjectRef("ClusterServiceVersion", *i) for i in dependents),
+            )
+        )
     return findings
 
 
 def _crd_version_findings(
-    csv_id: tuple[str, str], bundle: Bundle, crds_by_name: Mapping[str, Obj],
+    csv_id: tuple[str, str],
+    bundle: Bundle,
+    crds_by_name: Mapping[str, Obj],
 ) -> list[Finding]:
     ns, name = csv_id
     all_versions = dict(bundle.crd_versions)
@@ -166,39 +186,54 @@ def _crd_version_findings(
         # only in a later upgrade.
         removed = [v for v in cluster_served if v and v not in defined]
         if removed and known is not None:
-            findings.append(Finding(
-                "warning", "CRDServedVersionRemoved", "ClusterServiceVersion", ns, name,
-                f"The next bundle of CSV {name}, {bundle.name}, removes "
-                f"{', '.join(removed)} from CRD {crd_name} while the cluster still serves "
-                f"{'it' if len(removed) == 1 else 'them'}. OLM's CRD upgrade procedure "
-                "removes a version only after an earlier upgrade set it to served: false "
-                "(seed 001 §2.2.2.2); clients and operators using it break at this upgrade. "
-                "Upgrade through a bundle that stops serving it first.", SEED_DEPENDENCIES,
-                related,
-            ))
+            findings.append(
+                Finding(
+                    "warning",
+                    "CRDServedVersionRemoved",
+                    "ClusterServiceVersion",
+                    ns,
+                    name,
+                    f"The next bundle of CSV {name}, {bundle.name}, removes "
+                    f"{', '.join(removed)} from CRD {crd_name} while the cluster still serves "
+                    f"{'it' if len(removed) == 1 else 'them'}. OLM's CRD upgrade procedure "
+                    "removes a version only after an earlier upgrade set it to served: false "
+                    "(seed 001 §2.2.2.2); clients and operators using it break at this upgrade. "
+                    "Upgrade through a bundle that stops serving it first.",
+                    SEED_DEPENDENCIES,
+                    related,
+                )
+            )
         # OLM refuses a CRD update that drops a version still listed in status.storedVersions
         # ("risk of data loss", pkg/lib/crd/storage.go); the InstallPlan fails.
         gone = [v for v in stored if v not in defined]
         if gone:
             certain = known is not None
-            findings.append(Finding(
-                "error" if certain else "warning", "CRDStoredVersionRemoved",
-                "ClusterServiceVersion", ns, name,
-                f"The next bundle of CSV {name}, {bundle.name}, "
-                + ("drops" if certain else "neither serves nor stores")
-                + f" {', '.join(gone)} of CRD {crd_name}, still listed in the CRD's "
-                "status.storedVersions. "
-                + ("" if certain else "If its CRD leaves the version out of spec.versions, ")
-                + "OLM refuses the CRD update as a risk of data loss and the InstallPlan "
-                "fails (seed 001 §2.2.2.2). Migrate the stored objects to the storage version "
-                "and remove the old version from status.storedVersions before upgrading.",
-                SEED_DEPENDENCIES, related,
-            ))
+            findings.append(
+                Finding(
+                    "error" if certain else "warning",
+                    "CRDStoredVersionRemoved",
+                    "ClusterServiceVersion",
+                    ns,
+                    name,
+                    f"The next bundle of CSV {name}, {bundle.name}, "
+                    + ("drops" if certain else "neither serves nor stores")
+                    + f" {', '.join(gone)} of CRD {crd_name}, still listed in the CRD's "
+                    "status.storedVersions. "
+                    + ("" if certain else "If its CRD leaves the version out of spec.versions, ")
+                    + "OLM refuses the CRD update as a risk of data loss and the InstallPlan "
+                    "fails (seed 001 §2.2.2.2). Migrate the stored objects to the storage version "
+                    "and remove the old version from status.storedVersions before upgrading.",
+                    SEED_DEPENDENCIES,
+                    related,
+                )
+            )
     return findings
 
 
 def upgrade_dependency_findings(
-    csvs: Iterable[Obj], crds: Iterable[Obj], next_bundles: Mapping[str, Bundle],
+    csvs: Iterable[Obj],
+    crds: Iterable[Obj],
+    next_bundles: Mapping[str, Bundle],
 ) -> list[Finding]:
     """For each installed CSV (``"namespace/name"`` key of ``next_bundles``) and the bundle
     its Subscription would move to next: dropped APIs others require, and CRD changes OLM's
@@ -219,7 +254,9 @@ def upgrade_dependency_findings(
 
 
 def dependency_findings(
-    csvs: Iterable[Obj], crds: Iterable[Obj], next_bundles: Mapping[str, Bundle] | None = None,
+    csvs: Iterable[Obj],
+    crds: Iterable[Obj],
+    next_bundles: Mapping[str, Bundle] | None = None,
 ) -> list[Finding]:
     """All dependency findings, sorted (see the two functions above)."""
     csvs = list(csvs)

@@ -248,8 +248,15 @@ class Model:
         self._reset_dirty()
         changes = [
             Change("ADDED", key, None, obj)
-            for kind in ("Namespace", "OperatorGroup", "ClusterServiceVersion", "Subscription",
-                         "InstallPlan", "OLMConfig", "PackageManifest")
+            for kind in (
+                "Namespace",
+                "OperatorGroup",
+                "ClusterServiceVersion",
+                "Subscription",
+                "InstallPlan",
+                "OLMConfig",
+                "PackageManifest",
+            )
             for key, obj in store.items(kind)
         ]
         self._apply(changes)
@@ -283,9 +290,7 @@ class Model:
         return sorted(self._copies.get((namespace, name), ()))
 
     def subscriptions(self) -> list[SubscriptionState]:
-        return self._cached(
-            "subs", lambda: [self._sub_states[k] for k in sorted(self._sub_states)]
-        )
+        return self._cached("subs", lambda: [self._sub_states[k] for k in sorted(self._sub_states)])
 
     def findings(self) -> list[Finding]:
         return self._cached("findings", self._build_findings)
@@ -295,8 +300,9 @@ class Model:
         for source in self._pending_copy_findings:
             self._recompute_source_findings(source)
         self._pending_copy_findings.clear()
-        return sorted((f for group in self._findings.values() for f in group),
-                      key=lambda f: f.sort_key)
+        return sorted(
+            (f for group in self._findings.values() for f in group), key=lambda f: f.sort_key
+        )
 
     def namespaces(self) -> list[str]:
         return self._cached("namespaces", lambda: sorted(self._namespaces))
@@ -317,8 +323,9 @@ class Model:
         )
         stale = []
         for (namespace, name), reason in self._stale.items():
-            stale.append(StaleCopy(namespace, name, self._copy_source[(namespace, name)][0],
-                                   reason))
+            stale.append(
+                StaleCopy(namespace, name, self._copy_source[(namespace, name)][0], reason)
+            )
         stale.sort(key=lambda s: (s.namespace, s.name))
         return CopiedCSVState(len(self._copy_source), tuple(missing), tuple(stale))
 
@@ -457,9 +464,7 @@ class Model:
             for name in effective:
                 self._eff_index.setdefault(name, set()).add(key)
 
-    def _intersecting_candidates(
-        self, signature: tuple[nsset.NSSet, APISet] | None
-    ) -> set[NSKey]:
+    def _intersecting_candidates(self, signature: tuple[nsset.NSSet, APISet] | None) -> set[NSKey]:
         """Groups whose effective set may meet ``signature``'s (R-API-4, R-NS-3)."""
         if signature is None or not signature[0]:
             return set()
@@ -515,8 +520,7 @@ class Model:
         # What the other CSVs of the namespace read from this one: the CRDs it owns (R-CSV-O)
         # and the CSV it replaces (R-CSV-F 1).
         owned = owned_crd_names(new)
-        if (old is None or self._owned.get(key) != owned
-                or _replaces(old) != _replaces(new)):
+        if old is None or self._owned.get(key) != owned or _replaces(old) != _replaces(new):
             self._mark_csvs_of(key[0])
         self._owned[key] = owned
 
@@ -706,7 +710,9 @@ class Model:
         group_ref = ref(*og_key) if og_key else None
         selection = self._selection.get(og_key) if og_key else None
         check = group_checks(
-            csv, [g for _, g in groups], selection.namespaces if selection else None,
+            csv,
+            [g for _, g in groups],
+            selection.namespaces if selection else None,
             surface.malformed,
         )
         found: list[Finding] = []
@@ -724,21 +730,36 @@ class Model:
             claimed = frozenset(api for api in surface.provided if api in links.claims)
             reconciliation = reconcile_api_intersection(surface.provided, group_apis, claimed)
             conflicts = self._conflicts(surface.provided, links)
-            step = api_step(reconciliation, static, reason, message, surface.provided,
-                            group_apis, raw)
+            step = api_step(
+                reconciliation, static, reason, message, surface.provided, group_apis, raw
+            )
             verdict = step.verdict
             if reconciliation == "RemoveAPIs" and not static:
-                found.append(F.pending_api_conflict(namespace, name, group_ref or "", conflicts,
-                                                    reason == "InterOperatorGroupOwnerConflict"))
-            elif (verdict is not None and verdict.reason == "InterOperatorGroupOwnerConflict"
-                  and conflicts):
-                found.append(F.api_conflict(namespace, name, group_ref or "", conflicts,
-                                            reason == verdict.reason))
+                found.append(
+                    F.pending_api_conflict(
+                        namespace,
+                        name,
+                        group_ref or "",
+                        conflicts,
+                        reason == "InterOperatorGroupOwnerConflict",
+                    )
+                )
+            elif (
+                verdict is not None
+                and verdict.reason == "InterOperatorGroupOwnerConflict"
+                and conflicts
+            ):
+                found.append(
+                    F.api_conflict(
+                        namespace, name, group_ref or "", conflicts, reason == verdict.reason
+                    )
+                )
             elif verdict is not None:
                 found.append(F.verdict_finding(namespace, name, verdict, group_ref))
             if step.new_annotation is not None and verdict is None and step.proceeds:
-                found.append(F.pending_api_addition(namespace, name, group_ref or "",
-                                                    step.new_annotation))
+                found.append(
+                    F.pending_api_addition(namespace, name, group_ref or "", step.new_annotation)
+                )
             if verdict is None and step.proceeds:
                 verdict = recovery_verdict(csv, og, replaced_by(name, replaces))
                 owners = crd_owner_conflicts(
@@ -756,22 +777,32 @@ class Model:
             if check.annotation_drift and verdict.reason == "NoTargetNamespaces":
                 # R-MEM-3: the group selects nothing, so its status.namespaces stays absent
                 # and OLM never writes the targets annotation that would let the CSV in.
-                detail = (" OLM writes no olm.targetNamespaces on it while the group's "
-                          "status.namespaces is absent, so this lasts until the group selects "
-                          "a namespace.")
+                detail = (
+                    " OLM writes no olm.targetNamespaces on it while the group's "
+                    "status.namespaces is absent, so this lasts until the group selects "
+                    "a namespace."
+                )
             found.append(F.verdict_finding(namespace, name, verdict, group_ref, detail))
         if check.skipped == "R-MEM-0":
             found.append(F.no_retry(namespace, name))
         elif check.skipped == "R-API-1":
             found.append(F.malformed_crds(namespace, name, surface.malformed))
         if check.annotation_drift and group_ref and og is not None and check.verdict is None:
-            found.append(F.annotation_drift(namespace, name, group_ref, check.annotation_drift,
-                                            status_namespaces(og),
-                                            selection.namespaces if selection else ()))
+            found.append(
+                F.annotation_drift(
+                    namespace,
+                    name,
+                    group_ref,
+                    check.annotation_drift,
+                    status_namespaces(og),
+                    selection.namespaces if selection else (),
+                )
+            )
         successor = replaced_by(name, replaces)
         if successor:
-            found.append(F.being_replaced(namespace, name, successor,
-                                          replaces_existing(name, replaces)))
+            found.append(
+                F.being_replaced(namespace, name, successor, replaces_existing(name, replaces))
+            )
         cycle = replacement_cycle(name, replaces)
         if cycle:
             found.append(F.replacement_cycle(namespace, name, cycle))
@@ -819,41 +850,58 @@ class Model:
         )
 
     def _copy_source_for(
-        self, key: NSKey, csv: Obj, og_key: NSKey | None, og: Obj | None,
-        drift: tuple[Any, ...], verdict: Verdict | None,
+        self,
+        key: NSKey,
+        csv: Obj,
+        og_key: NSKey | None,
+        og: Obj | None,
+        drift: tuple[Any, ...],
+        verdict: Verdict | None,
     ) -> CopySource:
         """R-COPY-2/3/6/7: where this CSV's copies belong, and why not elsewhere."""
         phase, reason, _ = status_of(csv)
         parent = ref(*key)
         gc_reason = None
         if phase == "Failed" and reason == "InterOperatorGroupOwnerConflict":
-            gc_reason = (f"its parent {parent} is Failed/InterOperatorGroupOwnerConflict, so OLM "
-                         "deletes it (R-COPY-6)")
+            gc_reason = (
+                f"its parent {parent} is Failed/InterOperatorGroupOwnerConflict, so OLM "
+                "deletes it (R-COPY-6)"
+            )
         parent_targets = nsset.parse(annotations(csv).get(TARGETS_ANNOTATION, ""))
         count = len(self._ogs.get(key[0], {}))
         if og is None or og_key is None:
             return CopySource(
-                gc_reason=gc_reason, parent_targets=parent_targets, parent=parent,
+                gc_reason=gc_reason,
+                parent_targets=parent_targets,
+                parent=parent,
                 not_copied=f"{key[0]} has {count} OperatorGroups, so {parent} is not copied "
-                           "(R-COPY-2); OLM leaves this copy as it is",
+                "(R-COPY-2); OLM leaves this copy as it is",
             )
         group = ref(*og_key)
         after_phase, after_reason = (verdict.phase, verdict.reason) if verdict else (phase, reason)
         status = status_namespaces(og)
         not_copied = None
         if drift:
-            not_copied = (f"{parent} is not an active member of {group} (R-MEM-8), so OLM "
-                          "neither copies nor refreshes it")
+            not_copied = (
+                f"{parent} is not an active member of {group} (R-MEM-8), so OLM "
+                "neither copies nor refreshes it"
+            )
         elif not is_copiable(after_phase, after_reason):
-            not_copied = (f"its parent {parent} is {after_phase or '(no phase)'}/"
-                          f"{after_reason or ''} and not copiable (R-COPY-2); OLM no longer "
-                          "refreshes it but does not delete it")
+            not_copied = (
+                f"its parent {parent} is {after_phase or '(no phase)'}/"
+                f"{after_reason or ''} and not copiable (R-COPY-2); OLM no longer "
+                "refreshes it but does not delete it"
+            )
         elif status is not None and tuple(status) == (key[0],):
-            not_copied = (f"{group} targets only its own namespace, so OLM neither copies nor "
-                          "prunes (R-COPY-2)")
+            not_copied = (
+                f"{group} targets only its own namespace, so OLM neither copies nor "
+                "prunes (R-COPY-2)"
+            )
         elif nsset.is_all(frozenset(status or ())) and copies_disabled(self._olmconfig):
-            not_copied = ("copied CSVs are disabled by OLMConfig cluster, so OLM deletes copies "
-                          "of AllNamespaces operators (R-COPY-7)")
+            not_copied = (
+                "copied CSVs are disabled by OLMConfig cluster, so OLM deletes copies "
+                "of AllNamespaces operators (R-COPY-7)"
+            )
         expected = frozenset() if not_copied else self._expected_copies(key[0], status)
         return CopySource(expected, gc_reason, parent_targets, not_copied, group, parent)
 
@@ -884,12 +932,12 @@ class Model:
         evals = [e for m in members if (e := self._csv_evals.get((namespace, m)))]
         sibling_apis = frozenset().union(*(e.provided for e in evals))
         single = len(self._ogs.get(namespace, {})) == 1
-        added = frozenset().union(*(
-            e.provided for e in evals if single and e.state.api_reconciliation == "AddAPIs"
-        ))
-        removed = frozenset().union(*(
-            e.provided for e in evals if single and e.state.api_reconciliation == "RemoveAPIs"
-        ))
+        added = frozenset().union(
+            *(e.provided for e in evals if single and e.state.api_reconciliation == "AddAPIs")
+        )
+        removed = frozenset().union(
+            *(e.provided for e in evals if single and e.state.api_reconciliation == "RemoveAPIs")
+        )
         expected = expected_group_apis(static, group_apis, sibling_apis, added, removed)
         status = status_namespaces(og)
         state = OperatorGroupState(
@@ -914,23 +962,25 @@ class Model:
             found.append(F.selection_error(code, namespace, name, text, bool(members)))
         if selection.source == "list" and len(selection.namespaces) > 1:
             found.append(F.multiple_targets(namespace, name, selection.namespaces))
-        if selection.source == "selector" and not codes & (BLOCKING_ERRORS
-                                                           | {SELECTOR_MATCHES_NOTHING}):
+        if selection.source == "selector" and not codes & (
+            BLOCKING_ERRORS | {SELECTOR_MATCHES_NOTHING}
+        ):
             found.append(F.label_selector(namespace, name, selection.namespaces))
         # R-API-8 prunes only the claims no non-copied CSV of the namespace provides; claims
         # a member's RemoveAPIs strips are the PendingAPIConflict finding's story.
         stale = group_apis - sibling_apis
         if stale and not static:
-            blockers = pruning_blockers(group_apis, (
-                (e.state.name, e.state.phase, e.provided) for e in evals
-            ))
+            blockers = pruning_blockers(
+                group_apis, ((e.state.name, e.state.phase, e.provided) for e in evals)
+            )
             found.append(F.stale_provided_apis(namespace, name, api_list(stale), blockers))
         unbacked = group_apis - sibling_apis
         if static and unbacked:
             found.append(F.unbacked_static_apis(namespace, name, api_list(unbacked)))
         if not codes & BLOCKING_ERRORS and set(status or ()) != set(selection.namespaces):
-            found.append(F.status_not_synced(namespace, name, state.status_namespaces,
-                                             selection.namespaces))
+            found.append(
+                F.status_not_synced(namespace, name, state.status_namespaces, selection.namespaces)
+            )
         self._findings[("og", *key)] = tuple(found)
         if self._og_states.get(key) != state:
             self._og_states[key] = state
@@ -942,7 +992,7 @@ class Model:
         if evaluation is None or self._csvs.get(source[0], {}).get(source[1]) is None:
             context = CopySource(
                 gc_reason=f"its parent {ref(*source)} no longer exists, so OLM deletes it "
-                          "(R-COPY-6)",
+                "(R-COPY-6)",
                 parent=ref(*source),
             )
         else:
@@ -955,9 +1005,12 @@ class Model:
                 self._sources[source] = context
             else:
                 self._sources.pop(source, None)
-            if old is not None and old.group == context.group and (
-                old.gc_reason, old.parent_targets, old.not_copied
-            ) == (context.gc_reason, context.parent_targets, context.not_copied):
+            if (
+                old is not None
+                and old.group == context.group
+                and (old.gc_reason, old.parent_targets, old.not_copied)
+                == (context.gc_reason, context.parent_targets, context.not_copied)
+            ):
                 # Only the expected namespaces moved (a namespace came or went): recheck the
                 # copies there, not all of them.
                 shifted = old.expected ^ context.expected
@@ -976,8 +1029,9 @@ class Model:
         else:
             self._missing.pop(source, None)
 
-    def _move_missing(self, source: NSKey, expected: frozenset[str], held: dict[str, Obj],
-                      moved: set[str]) -> bool:
+    def _move_missing(
+        self, source: NSKey, expected: frozenset[str], held: dict[str, Obj], moved: set[str]
+    ) -> bool:
         """R-COPY-3 again, when only copies came or went (in ``moved``): a global operator
         expects a copy in every namespace, so a relist of its copies must not rescan them."""
         missing = self._missing.get(source)
@@ -1022,8 +1076,7 @@ class Model:
         missing = self._missing.get(source)
         context = self._sources.get(source)
         if missing and context is not None and context.group:
-            found.append(F.missing_copies(source[0], source[1], _sorted_ns(missing),
-                                          context.group))
+            found.append(F.missing_copies(source[0], source[1], _sorted_ns(missing), context.group))
         stale = self._stale_by_source.get(source)
         if stale:
             by_reason: dict[str, list[str]] = {}
@@ -1044,8 +1097,11 @@ class Model:
             return
         approval = effective_approval(subs.values())
         groups = sorted(self._ogs.get(namespace, {}))
-        manual = sorted(n for n, s in subs.items()
-                        if (s.get("spec") or {}).get("installPlanApproval") == "Manual")
+        manual = sorted(
+            n
+            for n, s in subs.items()
+            if (s.get("spec") or {}).get("installPlanApproval") == "Manual"
+        )
         found: list[Finding] = []
         for name, sub in sorted(subs.items()):
             upgrade = self._upgrades(sub, self._store) if self._upgrades else None
@@ -1060,9 +1116,7 @@ class Model:
                 found.extend(self._head_preflight(sub, state, (namespace, groups[0])))
         self._findings[("subs", namespace)] = tuple(found)
 
-    def _head_preflight(
-        self, sub: Obj, state: SubscriptionState, og_key: NSKey
-    ) -> list[Finding]:
+    def _head_preflight(self, sub: Obj, state: SubscriptionState, og_key: NSKey) -> list[Finding]:
         """§15.5: the channel head's install modes (from its PackageManifest) against the
         target string its CSV will carry in this namespace's group (R-OG-3, R-IM-1)."""
         held = self._manifests.get(subscription_package(sub))
@@ -1076,13 +1130,22 @@ class Model:
         selection = self._selection.get(og_key)
         targets = status if status is not None else (selection.namespaces if selection else ())
         message = install_mode_verdict(
-            install_mode_set(head[1]).supported, build_target_namespaces(targets).split(","),
+            install_mode_set(head[1]).supported,
+            build_target_namespaces(targets).split(","),
             state.namespace,
         )
         if message is None:
             return []
-        return [F.head_unsupported(state.namespace, state.name, head[0], message, ref(*og_key),
-                                   state.installed_csv is not None)]
+        return [
+            F.head_unsupported(
+                state.namespace,
+                state.name,
+                head[0],
+                message,
+                ref(*og_key),
+                state.installed_csv is not None,
+            )
+        ]
 
     def _plan(self, namespace: str, name: str) -> Obj | None:
         return self._store.get("InstallPlan", namespace, name)
@@ -1111,8 +1174,9 @@ class Model:
         actual = {k for k in self._namespaces[namespace] if k.startswith(UID_LABEL_PREFIX)}
         if expected == actual:
             return []
-        return [F.label_drift(namespace, sorted(expected - actual), sorted(actual - expected),
-                              owners)]
+        return [
+            F.label_drift(namespace, sorted(expected - actual), sorted(actual - expected), owners)
+        ]
 
     def _recompute_olmconfig(self) -> None:
         """R-COPY-7 and R-COPY-8 findings; cheap (one look per CSV of a global group), so
@@ -1128,7 +1192,8 @@ class Model:
             # Active namespaces minus one, whatever the CSV's own state.
             wanted = len(self._active) - 1
             expected = olmconfig_condition(
-                disabled, any(len(self._copies.get(s, ())) != wanted for s in sources),
+                disabled,
+                any(len(self._copies.get(s, ())) != wanted for s in sources),
                 any(s in self._copies for s in sources),
             )
             if observed != expected:

@@ -33,45 +33,67 @@ def og_ref(namespace: str, name: str) -> ObjectRef:
 # -- OperatorGroups (§15.9, seeds) ------------------------------------------------------------
 
 
-def selection_error(
-    code: str, namespace: str, name: str, text: str, has_members: bool
-) -> Finding:
+def selection_error(code: str, namespace: str, name: str, text: str, has_members: bool) -> Finding:
     """R-OG-1 errors that never reach the group's status."""
     if code == "TargetNamespacesContainAll":
         return Finding(
-            "error", code, OG, namespace, name,
-            f"{text} (R-OG-1). Its member CSVs keep the targets they had. Remove the \"\" entry; "
+            "error",
+            code,
+            OG,
+            namespace,
+            name,
+            f'{text} (R-OG-1). Its member CSVs keep the targets they had. Remove the "" entry; '
             "to watch all namespaces, drop spec.targetNamespaces and spec.selector instead.",
             "R-OG-1",
         )
     if code == "InvalidSelector":
         return Finding(
-            "error", code, OG, namespace, name,
+            "error",
+            code,
+            OG,
+            namespace,
+            name,
             f"{text} (R-OG-1). Fix spec.selector (matchLabels values must be strings; In/NotIn "
-            "need values, Exists/DoesNotExist take none).", "R-OG-1",
+            "need values, Exists/DoesNotExist take none).",
+            "R-OG-1",
         )
     if code == "SelectorMatchesNothing":
         blocked = (
-            "Its member CSVs fail with NoTargetNamespaces (R-MEM-3)" if has_members
+            "Its member CSVs fail with NoTargetNamespaces (R-MEM-3)"
+            if has_members
             else "A CSV installed here would fail with NoTargetNamespaces (R-MEM-3)"
         )
         return Finding(
-            "error" if has_members else "warning", code, OG, namespace, name,
+            "error" if has_members else "warning",
+            code,
+            OG,
+            namespace,
+            name,
             f"{text}, which looks exactly like a group OLM has not synced yet: status.namespaces "
             f"stays absent (R-OG-2). {blocked}. Label the namespaces it should target or change "
-            "the selector.", "R-OG-1",
+            "the selector.",
+            "R-OG-1",
         )
     return Finding(
-        "warning", code, OG, namespace, name,
+        "warning",
+        code,
+        OG,
+        namespace,
+        name,
         f"{text}. OLM does not check that listed namespaces exist (R-OG-1): nothing is copied "
         "or granted there until they are created (R-COPY-3). Create them or remove them from "
-        "spec.targetNamespaces.", "R-OG-1",
+        "spec.targetNamespaces.",
+        "R-OG-1",
     )
 
 
 def multiple_targets(namespace: str, name: str, targets: Sequence[str]) -> Finding:
     return Finding(
-        "warning", "MultipleTargetNamespaces", OG, namespace, name,
+        "warning",
+        "MultipleTargetNamespaces",
+        OG,
+        namespace,
+        name,
         f"The group lists {len(targets)} target namespaces ({names(targets)}). Listing several "
         "namespaces is discouraged: support for more than one target namespace in an "
         "OperatorGroup will likely be removed, and few operators support MultiNamespace. Prefer "
@@ -82,7 +104,11 @@ def multiple_targets(namespace: str, name: str, targets: Sequence[str]) -> Findi
 
 def label_selector(namespace: str, name: str, targets: Sequence[str]) -> Finding:
     return Finding(
-        "warning", "LabelSelectorTargets", OG, namespace, name,
+        "warning",
+        "LabelSelectorTargets",
+        OG,
+        namespace,
+        name,
         f"The group picks its targets with spec.selector (now {len(targets)} namespaces: "
         f"{names(targets)}). Selecting namespaces by label is discouraged: support for it will "
         "likely be removed, and relabelling a namespace silently changes what the operator "
@@ -99,12 +125,16 @@ def stale_provided_apis(
         "OLM prunes them at its next OperatorGroup sync, but not while "
         + names(blockers)
         + " is Pending with an API the group does not claim yet (R-API-8)"
-        if blockers else
-        "OLM prunes them at its next OperatorGroup sync, unless a CSV of the namespace is "
+        if blockers
+        else "OLM prunes them at its next OperatorGroup sync, unless a CSV of the namespace is "
         "Pending with a new API (R-API-8)"
     )
     return Finding(
-        "warning", "StaleProvidedAPIs", OG, namespace, name,
+        "warning",
+        "StaleProvidedAPIs",
+        OG,
+        namespace,
+        name,
         f"olm.providedAPIs claims {names(stale)}, which no CSV of {namespace} provides. "
         f"{why}. Until then the claims block other groups reaching these namespaces from "
         "providing the same APIs (R-API-5).",
@@ -114,11 +144,16 @@ def stale_provided_apis(
 
 def unbacked_static_apis(namespace: str, name: str, apis: Sequence[str]) -> Finding:
     return Finding(
-        "info", "StaticProvidedAPIs", OG, namespace, name,
+        "info",
+        "StaticProvidedAPIs",
+        OG,
+        namespace,
+        name,
         f"The group is static (spec.staticProvidedAPIs) and reserves {names(apis)} without a "
         "CSV of its namespace providing them. OLM never changes a static group's "
         "olm.providedAPIs, so other groups reaching the same namespaces cannot install operators "
-        "providing these APIs (R-API-6).", "R-API-6",
+        "providing these APIs (R-API-6).",
+        "R-API-6",
     )
 
 
@@ -127,10 +162,15 @@ def status_not_synced(
 ) -> Finding:
     shown = "absent" if status is None else f"[{names(status)}]"
     return Finding(
-        "info", "TargetsNotSynced", OG, namespace, name,
+        "info",
+        "TargetsNotSynced",
+        OG,
+        namespace,
+        name,
         f"status.namespaces is {shown} but the spec selects [{names(targets)}] now. OLM writes "
         "the new list at the group's next sync (R-OG-2); until then copies, RBAC and conflict "
-        "checks follow the old list (R-OG-4).", "R-OG-2",
+        "checks follow the old list (R-OG-4).",
+        "R-OG-2",
     )
 
 
@@ -139,11 +179,16 @@ def status_not_synced(
 
 def multiple_groups(namespace: str, groups: Sequence[str]) -> Finding:
     return Finding(
-        "error", "MultipleOperatorGroupsFound", NS, "", namespace,
+        "error",
+        "MultipleOperatorGroupsFound",
+        NS,
+        "",
+        namespace,
         f"Namespace {namespace} holds {len(groups)} OperatorGroups ({names(groups)}). OLM can't "
         "pick one: every CSV here fails with TooManyOperatorGroups (R-MEM-2) and its "
         "Subscriptions stall without a condition (R-SUB-9). Delete all but one.",
-        "R-OG-6", tuple(og_ref(namespace, g) for g in groups),
+        "R-OG-6",
+        tuple(og_ref(namespace, g) for g in groups),
     )
 
 
@@ -156,12 +201,17 @@ def label_drift(
     if extra:
         parts.append(f"carries {names(extra)} that no group targeting it accounts for")
     return Finding(
-        "warning", "NamespaceLabelDrift", NS, "", namespace,
+        "warning",
+        "NamespaceLabelDrift",
+        NS,
+        "",
+        namespace,
         f"Namespace {namespace} " + " and ".join(parts) + ". OLM labels every namespace a "
         "non-global OperatorGroup's status.namespaces contains with olm.operatorgroup.uid/<uid> "
         "and removes other such labels (R-OG-5); the labels fix themselves at OLM's next "
         "namespace sync. If they persist, check that the olm-operator is running.",
-        "R-OG-5", tuple(groups),
+        "R-OG-5",
+        tuple(groups),
     )
 
 
@@ -170,39 +220,53 @@ def label_drift(
 
 _VERDICT_ADVICE = {
     "NoOperatorGroup": "Create one OperatorGroup in the namespace whose targets the CSV's "
-                       "install modes support.",
+    "install modes support.",
     "TooManyOperatorGroups": "Delete all but one OperatorGroup in the namespace.",
     "NoTargetNamespaces": "Make the OperatorGroup select at least one namespace.",
     "InvalidInstallModes": "The CSV lists an install mode type twice; the bundle must be "
-                           "fixed (install a corrected version).",
+    "fixed (install a corrected version).",
     "UnsupportedOperatorGroup": "Change the OperatorGroup's targets to a shape the CSV supports, "
-                                "or install the operator in a namespace whose group fits.",
-    "CannotModifyStaticOperatorGroupProvidedAPIs":
-        "Add the CSV's APIs to the static group's olm.providedAPIs, or make the group "
-        "non-static.",
+    "or install the operator in a namespace whose group fits.",
+    "CannotModifyStaticOperatorGroupProvidedAPIs": (
+        "Add the CSV's APIs to the static group's olm.providedAPIs, or make the group non-static."
+    ),
     "OwnerConflict": "Another CSV in the namespace owns the same CRD; remove one of them.",
 }
 
 
 def verdict_finding(
-    namespace: str, name: str, verdict: Verdict, operator_group: str | None,
-    detail: str = "", related: Sequence[ObjectRef] = (),
+    namespace: str,
+    name: str,
+    verdict: Verdict,
+    operator_group: str | None,
+    detail: str = "",
+    related: Sequence[ObjectRef] = (),
 ) -> Finding:
     """A CSV the group rules fail (error) or return to Pending (info)."""
     if verdict.phase == "Failed":
         advice = _VERDICT_ADVICE.get(verdict.reason, "")
         where = f" in OperatorGroup {operator_group}" if operator_group else ""
         return Finding(
-            "error", verdict.reason, CSV, namespace, name,
+            "error",
+            verdict.reason,
+            CSV,
+            namespace,
+            name,
             f"OLM sets this CSV{where} to Failed/{verdict.reason}: {verdict.message} "
             f"({verdict.rule}).{detail} {advice}".rstrip(),
-            verdict.rule, tuple(related),
+            verdict.rule,
+            tuple(related),
         )
     return Finding(
-        "info", "GroupFailureRecovers", CSV, namespace, name,
+        "info",
+        "GroupFailureRecovers",
+        CSV,
+        namespace,
+        name,
         f"The group rules pass again, so OLM's next sync moves this CSV to "
         f"{verdict.phase}/{verdict.reason}: {verdict.message} ({verdict.rule}).",
-        verdict.rule, tuple(related),
+        verdict.rule,
+        tuple(related),
     )
 
 
@@ -214,40 +278,56 @@ def describe_conflicts(conflicts: Sequence[Conflict]) -> str:
 
 
 def api_conflict(
-    namespace: str, name: str, operator_group: str, conflicts: Sequence[Conflict],
+    namespace: str,
+    name: str,
+    operator_group: str,
+    conflicts: Sequence[Conflict],
     already: bool,
 ) -> Finding:
     state = "is Failed" if already else "fails"
     return Finding(
-        "error", "InterOperatorGroupOwnerConflict", CSV, namespace, name,
+        "error",
+        "InterOperatorGroupOwnerConflict",
+        CSV,
+        namespace,
+        name,
         f"This CSV {state} with InterOperatorGroupOwnerConflict: {describe_conflicts(conflicts)}, "
         f"where its group {operator_group} also reaches (R-API-4, R-API-5). OLM says only "
         "'intersecting operatorgroups provide the same apis'. Uninstall one of the operators, or "
         "change the groups' targets so they no longer overlap; OLM then returns the CSV to "
         "Pending (R-API-9).",
-        "R-API-5", tuple(_conflict_refs(conflicts)),
+        "R-API-5",
+        tuple(_conflict_refs(conflicts)),
     )
 
 
 def pending_api_conflict(
-    namespace: str, name: str, operator_group: str, conflicts: Sequence[Conflict],
+    namespace: str,
+    name: str,
+    operator_group: str,
+    conflicts: Sequence[Conflict],
     already: bool,
 ) -> Finding:
     """§15.2: RemoveAPIs is no verdict (the phase does not change in that sync), so this
     finding carries both steps."""
     then = (
         "and the sync after that finds it still Failed with InterOperatorGroupOwnerConflict"
-        if already else
-        "and the sync after that fails it with InterOperatorGroupOwnerConflict"
+        if already
+        else "and the sync after that fails it with InterOperatorGroupOwnerConflict"
     )
     return Finding(
-        "error", "PendingAPIConflict", CSV, namespace, name,
+        "error",
+        "PendingAPIConflict",
+        CSV,
+        namespace,
+        name,
         f"Its APIs are in {operator_group}'s olm.providedAPIs, but "
         f"{describe_conflicts(conflicts)}. "
         "OLM's next sync strips all of this CSV's APIs from its group (RemoveAPIs) without "
         f"changing its phase, {then} (R-API-6, two steps). Remove the overlap before it "
         "happens.",
-        "R-API-6", tuple(_conflict_refs(conflicts)),
+        "R-API-6",
+        tuple(_conflict_refs(conflicts)),
     )
 
 
@@ -262,16 +342,24 @@ def _conflict_refs(conflicts: Sequence[Conflict]) -> list[ObjectRef]:
 def pending_api_addition(namespace: str, name: str, operator_group: str, new: str) -> Finding:
     shown = new or '""'
     return Finding(
-        "info", "ProvidedAPIsPendingAddition", CSV, namespace, name,
+        "info",
+        "ProvidedAPIsPendingAddition",
+        CSV,
+        namespace,
+        name,
         f"OLM's next sync adds this CSV's APIs to {operator_group}'s olm.providedAPIs "
         f"(new value: {shown}) and only then lets the CSV proceed (R-API-6, AddAPIs).",
-        "R-API-6", (og_ref(*operator_group.split("/", 1)),),
+        "R-API-6",
+        (og_ref(*operator_group.split("/", 1)),),
     )
 
 
 def annotation_drift(
-    namespace: str, name: str, operator_group: str,
-    drift: Sequence[tuple[str, str, str | None]], status_targets: Sequence[str] | None,
+    namespace: str,
+    name: str,
+    operator_group: str,
+    drift: Sequence[tuple[str, str, str | None]],
+    status_targets: Sequence[str] | None,
     spec_targets: Sequence[str],
 ) -> Finding:
     """R-MEM-3 disagreement that OLM repairs by itself: the group selects namespaces from its
@@ -288,19 +376,28 @@ def annotation_drift(
         else:
             parts.append(f"{key} is {shown}, expected {expected!r}")
     return Finding(
-        "warning", "AnnotationDrift", CSV, namespace, name,
+        "warning",
+        "AnnotationDrift",
+        CSV,
+        namespace,
+        name,
         f"Its group annotations disagree with {operator_group}: {'; '.join(parts)} (R-MEM-3). "
         "OLM rewrites them and stops this sync without a phase change; until they agree the "
         "CSV is not an active member (no copies, no target RBAC, R-MEM-8). This settles by "
         "itself at OLM's next syncs of the group and the CSV; if it persists, check that the "
         "olm-operator is running.",
-        "R-MEM-3", (og_ref(*operator_group.split("/", 1)),),
+        "R-MEM-3",
+        (og_ref(*operator_group.split("/", 1)),),
     )
 
 
 def unknown_install_modes(namespace: str, name: str, unknown: Sequence[str]) -> Finding:
     return Finding(
-        "warning", "UnknownInstallMode", CSV, namespace, name,
+        "warning",
+        "UnknownInstallMode",
+        CSV,
+        namespace,
+        name,
         f"spec.installModes has types OLM does not know: {names(repr(u) for u in unknown)}. "
         "OLM treats them as unsupported (there is no inference between types, §5), so the CSV "
         "supports fewer target shapes than its author may think. The bundle needs fixing.",
@@ -314,29 +411,44 @@ def owner_conflict(
     shown = "; ".join(f"{other} owns {names(crds)}" for other, crds in others)
     state = "is Failed" if already else "will fail"
     return Finding(
-        "error", "OwnerConflict", CSV, namespace, name,
+        "error",
+        "OwnerConflict",
+        CSV,
+        namespace,
+        name,
         f"This CSV {state} with OwnerConflict ('conflicting CRD owner in namespace'): {shown}, "
         "and they are not in one replacement chain (R-CSV-O). Remove one of the operators from "
         f"{namespace}.",
-        "R-CSV-O", tuple(ObjectRef(CSV, namespace, other) for other, _ in others),
+        "R-CSV-O",
+        tuple(ObjectRef(CSV, namespace, other) for other, _ in others),
     )
 
 
 def malformed_crds(namespace: str, name: str, crds: Sequence[str]) -> Finding:
     return Finding(
-        "error", "MalformedCRDName", CSV, namespace, name,
+        "error",
+        "MalformedCRDName",
+        CSV,
+        namespace,
+        name,
         f"CRD names without a '.' ({names(repr(c) for c in crds)}): OLM cannot derive their API "
         "group and aborts every sync of this CSV silently, so its status never changes "
-        "(R-MEM-0, R-API-1). The bundle needs fixing.", "R-API-1",
+        "(R-MEM-0, R-API-1). The bundle needs fixing.",
+        "R-API-1",
     )
 
 
 def no_retry(namespace: str, name: str) -> Finding:
     return Finding(
-        "warning", "InstallComponentFailedNoRetry", CSV, namespace, name,
+        "warning",
+        "InstallComponentFailedNoRetry",
+        CSV,
+        namespace,
+        name,
         "OLM skips this CSV entirely while its reason is InstallComponentFailedNoRetry (R-MEM-0): "
         "nothing moves it until its reason changes. Delete the CSV (and re-install) once the "
-        "cause is fixed.", "R-MEM-0",
+        "cause is fixed.",
+        "R-MEM-0",
     )
 
 
@@ -345,12 +457,17 @@ def no_retry(namespace: str, name: str) -> Finding:
 
 def missing_copies(namespace: str, name: str, missing: Sequence[str], group: str) -> Finding:
     return Finding(
-        "warning", "MissingCopiedCSV", CSV, namespace, name,
+        "warning",
+        "MissingCopiedCSV",
+        CSV,
+        namespace,
+        name,
         f"{len(missing)} copied CSV(s) expected but absent in {names(missing)}. OLM copies an "
         f"active member of {group} into every existing namespace the group targets "
         "(R-COPY-2, R-COPY-3); users there cannot see the operator. OLM creates them at its "
         "next sync of this CSV; if they stay missing, check the olm-operator.",
-        "R-COPY-3", (og_ref(*group.split("/", 1)),),
+        "R-COPY-3",
+        (og_ref(*group.split("/", 1)),),
     )
 
 
@@ -367,20 +484,30 @@ def stale_copies(source: str, by_reason: dict[str, list[str]], parent_exists: bo
         whose = f"of {source}"
     else:
         subject = copies[0]
-        related = (ObjectRef(CSV, namespace, name),
-                   *(ObjectRef(CSV, ns, name) for ns in copies[1:]))
+        related = (
+            ObjectRef(CSV, namespace, name),
+            *(ObjectRef(CSV, ns, name) for ns in copies[1:]),
+        )
         whose = f"of {source}, which no longer exists,"
     return Finding(
-        "warning", "StaleCopiedCSV", CSV, subject, name,
-        f"{total} copied CSV(s) {whose} are present but not expected — "
-        + "; ".join(parts) + ".",
-        "R-COPY-6", related,
+        "warning",
+        "StaleCopiedCSV",
+        CSV,
+        subject,
+        name,
+        f"{total} copied CSV(s) {whose} are present but not expected — " + "; ".join(parts) + ".",
+        "R-COPY-6",
+        related,
     )
 
 
 def copies_disabled(global_sources: int) -> Finding:
     return Finding(
-        "info", "CopiedCSVsDisabled", "OLMConfig", "", "cluster",
+        "info",
+        "CopiedCSVsDisabled",
+        "OLMConfig",
+        "",
+        "cluster",
         "spec.features.disableCopiedCSVs is true: OLM does not copy the "
         f"{global_sources} CSV(s) of AllNamespaces groups and deletes their copies (R-COPY-7); "
         "users of other namespaces cannot discover those operators with `oc get csv`.",
@@ -399,37 +526,54 @@ def subscription_stalled(namespace: str, name: str, groups: Sequence[str]) -> Fi
         why = "no OperatorGroup"
         fix = "Create one OperatorGroup whose targets the operator's install modes support."
     return Finding(
-        "error", "SubscriptionStalled", SUB, namespace, name,
+        "error",
+        "SubscriptionStalled",
+        SUB,
+        namespace,
+        name,
         f"Namespace {namespace} has {why}, so OLM's catalog operator resolves nothing there and "
         "writes no condition on this Subscription (R-SUB-9): it looks idle, not broken. " + fix,
-        "R-SUB-9", tuple(og_ref(namespace, g) for g in groups),
+        "R-SUB-9",
+        tuple(og_ref(namespace, g) for g in groups),
     )
 
 
 def manual_contagion(namespace: str, name: str, manual: Sequence[str]) -> Finding:
     return Finding(
-        "warning", "ManualApprovalContagion", SUB, namespace, name,
+        "warning",
+        "ManualApprovalContagion",
+        SUB,
+        namespace,
+        name,
         f"This Subscription asks for Automatic approval, but {names(manual)} in the same "
         "namespace is Manual, and OLM makes every new InstallPlan of a namespace Manual when any "
         "of its Subscriptions is (R-SUB-4): its upgrades wait for someone to approve them. Approve "
         "the InstallPlans, or move the operators to separate namespaces.",
-        "R-SUB-4", tuple(ObjectRef(SUB, namespace, m) for m in manual),
+        "R-SUB-4",
+        tuple(ObjectRef(SUB, namespace, m) for m in manual),
     )
 
 
 def head_unsupported(
-    namespace: str, name: str, head: str, message: str, operator_group: str, installed: bool,
+    namespace: str,
+    name: str,
+    head: str,
+    message: str,
+    operator_group: str,
+    installed: bool,
 ) -> Finding:
-    when = (
-        "an upgrade to it would fail" if installed
-        else "the install will fail"
-    )
+    when = "an upgrade to it would fail" if installed else "the install will fail"
     return Finding(
-        "warning" if installed else "error", "HeadInstallModeUnsupported", SUB, namespace, name,
+        "warning" if installed else "error",
+        "HeadInstallModeUnsupported",
+        SUB,
+        namespace,
+        name,
         f"The channel head {head} does not support the targets of OperatorGroup "
         f"{operator_group}: '{message}' (R-IM-1), so {when} with UnsupportedOperatorGroup "
         "(R-MEM-6). Pick a channel or package whose install modes fit, or change the group.",
-        "R-IM-1", (og_ref(*operator_group.split("/", 1)),),
+        "R-IM-1",
+        (og_ref(*operator_group.split("/", 1)),),
     )
 
 
@@ -439,29 +583,45 @@ def head_unsupported(
 def being_replaced(namespace: str, name: str, successor: str, waits_for: str | None) -> Finding:
     wait = (
         f" It also still replaces {waits_for}, so it waits until that one is gone: OLM "
-        "garbage-collects only the oldest link of a chain." if waits_for else ""
+        "garbage-collects only the oldest link of a chain."
+        if waits_for
+        else ""
     )
     return Finding(
-        "info", "BeingReplaced", CSV, namespace, name,
+        "info",
+        "BeingReplaced",
+        CSV,
+        namespace,
+        name,
         f"{successor} replaces this CSV (spec.replaces). Once this CSV is Succeeded OLM moves it "
         f"to Replacing, and deletes it when {successor} is Succeeded (R-CSV-S, R-CSV-R).{wait}",
-        "R-CSV-R", (ObjectRef(CSV, namespace, successor),),
+        "R-CSV-R",
+        (ObjectRef(CSV, namespace, successor),),
     )
 
 
 def replacement_cycle(namespace: str, name: str, cycle: Sequence[str]) -> Finding:
     return Finding(
-        "warning", "ReplacementCycle", CSV, namespace, name,
+        "warning",
+        "ReplacementCycle",
+        CSV,
+        namespace,
+        name,
         f"spec.replaces forms a loop: {' -> '.join([*cycle, cycle[0]])}. Every CSV on it still "
         "replaces an existing one, so OLM never deletes any of them (R-CSV-R). Delete the CSV "
         "that should no longer be installed.",
-        "R-CSV-R", tuple(ObjectRef(CSV, namespace, c) for c in cycle if c != name),
+        "R-CSV-R",
+        tuple(ObjectRef(CSV, namespace, c) for c in cycle if c != name),
     )
 
 
 def olmconfig_condition_stale(observed: Sequence[str], expected: Sequence[str]) -> Finding:
     return Finding(
-        "info", "CopiedCSVsConditionStale", "OLMConfig", "", "cluster",
+        "info",
+        "CopiedCSVsConditionStale",
+        "OLMConfig",
+        "",
+        "cluster",
         f"The OLMConfig's DisabledCopiedCSVs condition says {observed[1]}: '{observed[2]}', but "
         f"the copies present now call for {expected[1]}: '{expected[2]}' (R-COPY-8). OLM "
         "rewrites it at its next OLMConfig sync; until then do not trust it.",

@@ -24,11 +24,19 @@ from olmtui.model.upgrades import (
 
 #: Mermaid entity codes for characters that would end or change a quoted label.
 _MERMAID_ESCAPES = {
-    "#": "#35;", '"': "#34;", "&": "#38;", "<": "#60;", ">": "#62;", "|": "#124;",
-    "`": "#96;", "\\": "#92;",
+    "#": "#35;",
+    '"': "#34;",
+    "&": "#38;",
+    "<": "#60;",
+    ">": "#62;",
+    "|": "#124;",
+    "`": "#96;",
+    "\\": "#92;",
 }
-PARTIAL_NOTE = ("from a PackageManifest: only the head and its skipRange are known, the entries' "
-                "replaces and skips edges are not")
+PARTIAL_NOTE = (
+    "from a PackageManifest: only the head and its skipRange are known, the entries' "
+    "replaces and skips edges are not"
+)
 _ARROWS = {"replaces": "-->", "skips": "-.->", "skipRange": "-.->"}
 
 
@@ -66,8 +74,12 @@ def _version(package: Package, name: str) -> Version | None:
     return version_of(bundle.version if bundle else None)
 
 
-def channel_view(channel: Channel, package: Package, installed: str | None = None,
-                 installed_version: str | None = None) -> ChannelView:
+def channel_view(
+    channel: Channel,
+    package: Package,
+    installed: str | None = None,
+    installed_version: str | None = None,
+) -> ChannelView:
     """Collect the channel's entries, marks and edges. An installed CSV that is not an entry
     gets the edges of the entries that admit it (``installed_version`` absent: ``0.0.0``)."""
     order, errors = channel_order(channel)
@@ -79,14 +91,18 @@ def channel_view(channel: Channel, package: Package, installed: str | None = Non
     for e in entries:
         if e.replaces:
             (edges if e.replaces in names else outside).append(
-                UpgradeEdge(e.replaces, e.name, "replaces"))
+                UpgradeEdge(e.replaces, e.name, "replaces")
+            )
         for s in e.skips:
             (edges if s in names else outside).append(UpgradeEdge(s, e.name, "skips"))
         if e.skip_range is None:
             continue
         for other in entries:
-            if other.name != e.name and other.name not in (e.replaces, *e.skips) and \
-                    admitting_edge(e, other.name, versions[other.name]) == "skipRange":
+            if (
+                other.name != e.name
+                and other.name not in (e.replaces, *e.skips)
+                and admitting_edge(e, other.name, versions[other.name]) == "skipRange"
+            ):
                 edges.append(UpgradeEdge(other.name, e.name, "skipRange"))
     if installed and installed not in names:
         version = version_of(installed_version)
@@ -100,10 +116,17 @@ def channel_view(channel: Channel, package: Package, installed: str | None = Non
     if installed and installed not in names:
         bundle_versions[installed] = installed_version
     return ChannelView(
-        package=package.name, channel=channel.name, head=order[0] if order else None,
-        entries=tuple(entries), versions=bundle_versions,
-        skipped=frozenset(skipped_names(channel)), edges=tuple(edges), outside=tuple(outside),
-        errors=tuple(errors), installed=installed, partial=edges_unknown(channel),
+        package=package.name,
+        channel=channel.name,
+        head=order[0] if order else None,
+        entries=tuple(entries),
+        versions=bundle_versions,
+        skipped=frozenset(skipped_names(channel)),
+        edges=tuple(edges),
+        outside=tuple(outside),
+        errors=tuple(errors),
+        installed=installed,
+        partial=edges_unknown(channel),
     )
 
 
@@ -172,16 +195,27 @@ def render_text(view: ChannelView) -> str:
     vwidth = max((len(view.versions.get(n) or "-") for n in names), default=1)
     ranges = {e.name: e.skip_range for e in view.entries}
     for name in names:
-        marks = [m for m, on in (
-            ("[head]", name == view.head), ("[installed]", name == view.installed),
-            ("[skipped]", name in view.skipped),
-            ("[not in channel]", name not in in_channel)) if on]
+        marks = [
+            m
+            for m, on in (
+                ("[head]", name == view.head),
+                ("[installed]", name == view.installed),
+                ("[skipped]", name in view.skipped),
+                ("[not in channel]", name not in in_channel),
+            )
+            if on
+        ]
         parts = []
         for via in ("replaces", "skips", "skipRange"):
             sources = [
-                s.source + ("" if s.source in in_channel or s.source == view.installed
-                            else " (not in channel)")
-                for s in incoming.get(name, []) if s.via == via
+                s.source
+                + (
+                    ""
+                    if s.source in in_channel or s.source == view.installed
+                    else " (not in channel)"
+                )
+                for s in incoming.get(name, [])
+                if s.via == via
             ]
             if not sources:
                 continue

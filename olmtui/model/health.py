@@ -44,8 +44,9 @@ def _csvs_by_namespace(store: Store) -> dict[str, dict[str, Obj]]:
     return by_ns
 
 
-def next_bundles(catalogs: Sequence[Catalog],
-                 subscriptions: Iterable[SubscriptionState]) -> dict[str, Bundle]:
+def next_bundles(
+    catalogs: Sequence[Catalog], subscriptions: Iterable[SubscriptionState]
+) -> dict[str, Bundle]:
     """``"namespace/installed CSV"`` -> the bundle its Subscription upgrades to next
     (R-UPG-2), looked up in the content serving the Subscription's CatalogSource (content
     for that CatalogSource first, then content that serves every source)."""
@@ -63,8 +64,9 @@ def next_bundles(catalogs: Sequence[Catalog],
     return found
 
 
-def health_findings(store: Store, catalogs: Sequence[Catalog] = (),
-                    subscriptions: Iterable[SubscriptionState] = ()) -> list[Finding]:
+def health_findings(
+    store: Store, catalogs: Sequence[Catalog] = (), subscriptions: Iterable[SubscriptionState] = ()
+) -> list[Finding]:
     """Catalog, Subscription, InstallPlan, upgrade, multitenancy and dependency findings for
     the cached objects.
 
@@ -81,8 +83,11 @@ def health_findings(store: Store, catalogs: Sequence[Catalog] = (),
     plans_known = store.count("InstallPlan") > 0
     for namespace in sorted(subs_by_ns):
         found += namespace_subscription_findings(
-            namespace, subs_by_ns[namespace], plans_by_ns.get(namespace, ()),
-            by_ns.get(namespace, {}).values(), install_plans_known=plans_known,
+            namespace,
+            subs_by_ns[namespace],
+            plans_by_ns.get(namespace, ()),
+            by_ns.get(namespace, {}).values(),
+            install_plans_known=plans_known,
         )
     content = [c for c in catalogs if c.graph == "catalog"]
     if content:
@@ -109,9 +114,12 @@ def without_model_duplicates(health: Iterable[Finding], model: Iterable[Finding]
     return [f for f in health if _key(f) not in known]
 
 
-def merged_findings(*groups: Iterable[Finding], model: Iterable[Finding] = (),
-                    health: Iterable[Finding] = (),
-                    unreadable: Mapping[str, Unreadable] | None = None) -> list[Finding]:
+def merged_findings(
+    *groups: Iterable[Finding],
+    model: Iterable[Finding] = (),
+    health: Iterable[Finding] = (),
+    unreadable: Mapping[str, Unreadable] | None = None,
+) -> list[Finding]:
     """Every finding once, worst first: ``groups`` (e.g. the loader's), the engine's, then
     the health rules' that the engine has not already reported. For each kind in
     ``unreadable`` (``Store.unreadable``), the findings resting on the absence of its

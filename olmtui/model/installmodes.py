@@ -79,7 +79,8 @@ def install_mode_set(modes: Any) -> InstallModeSet:
         )
         duplicates = f"InstallMode list contains duplicates, cannot make set: [{shown}]"
     return InstallModeSet(
-        frozenset(k for k, ok in seen.items() if ok and k in KNOWN_TYPES), duplicates,
+        frozenset(k for k, ok in seen.items() if ok and k in KNOWN_TYPES),
+        duplicates,
         tuple(unknown),
     )
 

@@ -116,6 +116,7 @@ class PendingApproval:
 
 # -- reading one InstallPlan ------------------------------------------------------------------
 
+
 def _waits(phase: str | None, approved: bool) -> bool:
     """R-IP-2: a plan leaves ``RequiresApproval`` only once ``spec.approved`` is true."""
     return phase == "RequiresApproval" and not approved
@@ -130,8 +131,10 @@ def _waits_raw(ip: Obj) -> bool:
 def _conditions(raw: Iterable[Obj] | None) -> tuple[ConditionState, ...]:
     return tuple(
         ConditionState(
-            str(c.get("type", "")), str(c.get("status", "")),
-            c.get("reason") or None, c.get("message") or None,
+            str(c.get("type", "")),
+            str(c.get("status", "")),
+            c.get("reason") or None,
+            c.get("message") or None,
         )
         for c in raw or ()
     )
@@ -170,8 +173,11 @@ def _csv_step_facts(step: Obj) -> PlannedCSV | None:
 def _merge(a: PlannedCSV, b: PlannedCSV) -> PlannedCSV:
     """Fill the gaps of ``a`` with what ``b`` knows about the same CSV."""
     return PlannedCSV(
-        a.name, a.package or b.package, a.version or b.version,
-        a.replaces or b.replaces, a.catalog or b.catalog,
+        a.name,
+        a.package or b.package,
+        a.version or b.version,
+        a.replaces or b.replaces,
+        a.catalog or b.catalog,
     )
 
 
@@ -190,15 +196,21 @@ def summarize_install_plan(ip: Obj) -> InstallPlanSummary:
         catalog_ref = lookup.get("catalogSourceRef") or {}
         catalog = (
             ref(catalog_ref.get("namespace") or "", catalog_ref["name"])
-            if catalog_ref.get("name") else None
+            if catalog_ref.get("name")
+            else None
         )
         identifier = lookup.get("identifier") or ""
         package, version = package_property(lookup.get("properties"))
         replaces = lookup.get("replaces") or None
-        lookups.append(BundleLookupState(
-            identifier, lookup.get("path") or "", catalog, replaces,
-            _conditions(lookup.get("conditions")),
-        ))
+        lookups.append(
+            BundleLookupState(
+                identifier,
+                lookup.get("path") or "",
+                catalog,
+                replaces,
+                _conditions(lookup.get("conditions")),
+            )
+        )
         if identifier:
             facts = PlannedCSV(identifier, package, version, replaces, catalog)
             planned[identifier] = _merge(planned.get(identifier, facts), facts)
@@ -210,12 +222,17 @@ def summarize_install_plan(ip: Obj) -> InstallPlanSummary:
         step_status = step.get("status") or "Unknown"
         if step_status in _BAD_STEPS or (phase == "Failed" and step_status not in _DONE_STEPS):
             resource = step.get("resource") or {}
-            failed.append(StepState(
-                step.get("resolving") or "", resource.get("kind") or "",
-                resource.get("name") or "", step_status,
-            ))
+            failed.append(
+                StepState(
+                    step.get("resolving") or "",
+                    resource.get("kind") or "",
+                    resource.get("name") or "",
+                    step_status,
+                )
+            )
     owners = tuple(
-        o["name"] for o in meta.get("ownerReferences") or ()
+        o["name"]
+        for o in meta.get("ownerReferences") or ()
         if o.get("kind") == "Subscription" and o.get("name")
     )
     return InstallPlanSummary(
@@ -242,8 +259,11 @@ def expected_subscription_condition(ip: Obj) -> ConditionState | None:
     installed = next(
         (c for c in status.get("conditions") or () if c.get("type") == "Installed"), None
     )
-    if installed is not None and installed.get("status") in ("True", "False") \
-            and installed.get("message"):
+    if (
+        installed is not None
+        and installed.get("status") in ("True", "False")
+        and installed.get("message")
+    ):
         message = installed["message"]
     else:
         pending = [
@@ -254,20 +274,21 @@ def expected_subscription_condition(ip: Obj) -> ConditionState | None:
         ]
         message = " ".join(f"{m}." for m in pending)
     if phase == "":
-        return ConditionState("InstallPlanPending", "True", "InstallPlanNotYetReconciled",
-                              message or None)
+        return ConditionState(
+            "InstallPlanPending", "True", "InstallPlanNotYetReconciled", message or None
+        )
     if phase in ("Planning", "Installing", "RequiresApproval"):
         return ConditionState("InstallPlanPending", "True", phase, message or None)
     if phase == "Failed":
         reason = "InstallPlanFailed"
-        if installed is not None and installed.get("status") == "False" \
-                and installed.get("reason"):
+        if installed is not None and installed.get("status") == "False" and installed.get("reason"):
             reason = installed["reason"]
         return ConditionState("InstallPlanFailed", "True", reason, message or None)
     return None
 
 
 # -- which Subscriptions a plan moves -------------------------------------------------------
+
 
 def _moves(planned: PlannedCSV, sub: Obj, csv_replaces: Mapping[str, str]) -> bool:
     """Whether installing ``planned`` moves the operator of ``sub``: the CSV is the one the
@@ -292,7 +313,9 @@ def _replaces_by_name(csvs: Iterable[Obj]) -> dict[str, str]:
 
 
 def subscriptions_moved(
-    summary: InstallPlanSummary, subs: Iterable[Obj], csvs: Iterable[Obj] = (),
+    summary: InstallPlanSummary,
+    subs: Iterable[Obj],
+    csvs: Iterable[Obj] = (),
 ) -> dict[str, tuple[str, ...]]:
     """For each Subscription of the plan's namespace that the plan moves, the names of the
     plan's CSVs that move it (``csvs`` supply ``spec.replaces`` of CSVs already created)."""
@@ -300,7 +323,9 @@ def subscriptions_moved(
 
 
 def _moved(
-    summary: InstallPlanSummary, subs: Iterable[Obj], csv_replaces: Mapping[str, str],
+    summary: InstallPlanSummary,
+    subs: Iterable[Obj],
+    csv_replaces: Mapping[str, str],
 ) -> dict[str, tuple[str, ...]]:
     moved: dict[str, tuple[str, ...]] = {}
     for sub in subs:
@@ -314,7 +339,9 @@ def _moved(
 
 
 def pending_approvals(
-    install_plans: Iterable[Obj], subs: Iterable[Obj] = (), csvs: Iterable[Obj] = (),
+    install_plans: Iterable[Obj],
+    subs: Iterable[Obj] = (),
+    csvs: Iterable[Obj] = (),
 ) -> list[PendingApproval]:
     """Every InstallPlan waiting for approval (R-IP-2), with the operators it would move,
     sorted by namespace and name."""
@@ -328,12 +355,12 @@ def pending_approvals(
             continue
         summary = summarize_install_plan(ip)
         moved = _moved(summary, subs_by_ns.get(summary.namespace, ()), csv_replaces)
-        pending.append(PendingApproval(summary.namespace, summary.name, summary.csvs,
-                                       tuple(moved)))
+        pending.append(PendingApproval(summary.namespace, summary.name, summary.csvs, tuple(moved)))
     return sorted(pending, key=lambda p: (p.namespace, p.name))
 
 
 # -- findings for one namespace -------------------------------------------------------------
+
 
 def _describe(planned: PlannedCSV) -> str:
     parts = [planned.name]
@@ -355,34 +382,45 @@ def _contagion_findings(namespace: str, subs: list[Obj]) -> list[Finding]:
             continue
         name = (sub.get("metadata") or {}).get("name", "")
         # R-SUB-4: the plan's approval is Manual if ANY Subscription in the namespace is.
-        findings.append(Finding(
-            "warning", "ManualApprovalContagion", "Subscription", namespace, name,
-            f"Subscription {name} asks for Automatic approval but works as Manual: "
-            f"{'Subscription' if len(manual) == 1 else 'Subscriptions'} "
-            f"{', '.join(manual)} in namespace {namespace} "
-            f"{'asks' if len(manual) == 1 else 'ask'} for Manual approval, and OLM makes "
-            "every new InstallPlan of a namespace Manual when any Subscription there is "
-            "Manual (R-SUB-4). Its upgrades wait for someone to approve them. To upgrade it "
-            "automatically, install it in its own namespace with its own OperatorGroup, or "
-            "give every Subscription of this namespace the same approval.",
-            rule="R-SUB-4",
-            related=tuple(ObjectRef("Subscription", namespace, m) for m in manual),
-        ))
+        findings.append(
+            Finding(
+                "warning",
+                "ManualApprovalContagion",
+                "Subscription",
+                namespace,
+                name,
+                f"Subscription {name} asks for Automatic approval but works as Manual: "
+                f"{'Subscription' if len(manual) == 1 else 'Subscriptions'} "
+                f"{', '.join(manual)} in namespace {namespace} "
+                f"{'asks' if len(manual) == 1 else 'ask'} for Manual approval, and OLM makes "
+                "every new InstallPlan of a namespace Manual when any Subscription there is "
+                "Manual (R-SUB-4). Its upgrades wait for someone to approve them. To upgrade it "
+                "automatically, install it in its own namespace with its own OperatorGroup, or "
+                "give every Subscription of this namespace the same approval.",
+                rule="R-SUB-4",
+                related=tuple(ObjectRef("Subscription", namespace, m) for m in manual),
+            )
+        )
     return findings
 
 
 def _shared_plan_finding(
-    summary: InstallPlanSummary, moved: dict[str, tuple[str, ...]],
+    summary: InstallPlanSummary,
+    moved: dict[str, tuple[str, ...]],
 ) -> Finding:
     pending = summary.waiting_for_approval
     listing = "; ".join(f"{sub}: {', '.join(names)}" for sub, names in moved.items())
     consequence = (
         "approving it upgrades all of them at once"
-        if pending else "all of them succeed or fail together"
+        if pending
+        else "all of them succeed or fail together"
     )
     return Finding(
-        "warning" if pending else "info", "SharedInstallPlan", "InstallPlan",
-        summary.namespace, summary.name,
+        "warning" if pending else "info",
+        "SharedInstallPlan",
+        "InstallPlan",
+        summary.namespace,
+        summary.name,
         f"InstallPlan {summary.name} carries the CSVs of {len(moved)} operators ({listing}). "
         "OLM resolves all Subscriptions of a namespace together and puts every CSV it "
         "changes into one InstallPlan (seed 004, colocation), so "
@@ -396,19 +434,26 @@ def _shared_plan_finding(
 def _approval_finding(summary: InstallPlanSummary, moved: dict[str, tuple[str, ...]]) -> Finding:
     what = "; ".join(_describe(p) for p in summary.csvs) or "no CSV"
     return Finding(
-        "info", "InstallPlanRequiresApproval", "InstallPlan", summary.namespace, summary.name,
+        "info",
+        "InstallPlanRequiresApproval",
+        "InstallPlan",
+        summary.namespace,
+        summary.name,
         f"InstallPlan {summary.name} waits for approval (phase RequiresApproval, "
         f"spec.approved false): it would install {what}. OLM starts it only once "
         "spec.approved is true (R-IP-2): review it, then approve it with "
         f"`oc patch installplan {summary.name} -n {summary.namespace} --type merge "
-        "-p '{\"spec\":{\"approved\":true}}'`.",
+        '-p \'{"spec":{"approved":true}}\'`.',
         rule="R-IP-2",
         related=tuple(ObjectRef("Subscription", summary.namespace, s) for s in moved),
     )
 
 
 def namespace_installplan_findings(
-    namespace: str, subs: Iterable[Obj], ips: Iterable[Obj], csvs: Iterable[Obj] = (),
+    namespace: str,
+    subs: Iterable[Obj],
+    ips: Iterable[Obj],
+    csvs: Iterable[Obj] = (),
 ) -> list[Finding]:
     """Manual-approval contagion, shared InstallPlans and plans waiting for approval in one
     namespace (R-SUB-4, R-IP-2, seed 004). Only the InstallPlans that some Subscription
@@ -430,4 +475,3 @@ def namespace_installplan_findings(
         if summary.waiting_for_approval:
             findings.append(_approval_finding(summary, moved))
     return sorted(findings, key=lambda f: f.sort_key)
-

@@ -32,23 +32,33 @@ RECOVERABLE_GROUP_REASONS = frozenset(
     {"NoTargetNamespaces", "NoOperatorGroup", "TooManyOperatorGroups", "UnsupportedOperatorGroup"}
 )
 #: §1.4: a CSV with one of these reasons (or phase ``""``) is never copied.
-UNCOPIABLE_REASONS = frozenset({
-    "Copied", "InvalidInstallModes", "NoTargetNamespaces", "UnsupportedOperatorGroup",
-    "NoOperatorGroup", "TooManyOperatorGroups", "InterOperatorGroupOwnerConflict",
-    "CannotModifyStaticOperatorGroupProvidedAPIs",
-})
+UNCOPIABLE_REASONS = frozenset(
+    {
+        "Copied",
+        "InvalidInstallModes",
+        "NoTargetNamespaces",
+        "UnsupportedOperatorGroup",
+        "NoOperatorGroup",
+        "TooManyOperatorGroups",
+        "InterOperatorGroupOwnerConflict",
+        "CannotModifyStaticOperatorGroupProvidedAPIs",
+    }
+)
 
 NO_GROUP = Verdict(
     "Failed", "NoOperatorGroup", "csv in namespace with no operatorgroups", "R-MEM-1"
 )
 TOO_MANY = Verdict(
-    "Failed", "TooManyOperatorGroups",
+    "Failed",
+    "TooManyOperatorGroups",
     "csv created in namespace with multiple operatorgroups, can't pick one automatically",
     "R-MEM-2",
 )
 NOTHING_SELECTED = Verdict(
-    "Failed", "NoTargetNamespaces",
-    "no targetNamespaces are matched operatorgroups namespace selection", "R-MEM-3",
+    "Failed",
+    "NoTargetNamespaces",
+    "no targetNamespaces are matched operatorgroups namespace selection",
+    "R-MEM-3",
 )
 NO_TARGETS_ANNOTATION = Verdict(
     "Failed", "NoTargetNamespaces", "csv missing olm.targetNamespaces annotation", "R-MEM-5"
@@ -114,7 +124,9 @@ def is_active_member(csv: Obj, og: Obj) -> bool:
 
 
 def group_checks(
-    csv: Obj, groups: Sequence[Obj], spec_targets: tuple[str, ...] | None,
+    csv: Obj,
+    groups: Sequence[Obj],
+    spec_targets: tuple[str, ...] | None,
     malformed_crds: Sequence[str] = (),
 ) -> GroupCheck:
     """R-MEM-0 to R-MEM-6 for a non-copied CSV.
@@ -140,8 +152,9 @@ def group_checks(
         return GroupCheck(False, None, og, drift)
     modes = install_mode_set((csv.get("spec") or {}).get("installModes"))
     if modes.duplicates:
-        return GroupCheck(False, Verdict("Failed", "InvalidInstallModes", modes.duplicates,
-                                         "R-MEM-4"), og)
+        return GroupCheck(
+            False, Verdict("Failed", "InvalidInstallModes", modes.duplicates, "R-MEM-4"), og
+        )
     have = annotations(csv)
     if TARGETS_ANNOTATION not in have:
         return GroupCheck(False, NO_TARGETS_ANNOTATION, og)
@@ -149,8 +162,9 @@ def group_checks(
     csv_namespace = (csv.get("metadata") or {}).get("namespace", "")
     message = install_mode_verdict(modes.supported, targets, csv_namespace)
     if message is not None:
-        return GroupCheck(False, Verdict("Failed", "UnsupportedOperatorGroup", message, "R-MEM-6"),
-                          og)
+        return GroupCheck(
+            False, Verdict("Failed", "UnsupportedOperatorGroup", message, "R-MEM-6"), og
+        )
     return GroupCheck(True, None, og)
 
 
@@ -162,12 +176,14 @@ def recovery_verdict(csv: Obj, og: Obj, replaced_by: str | None) -> Verdict | No
     if phase != "Failed":
         return None
     if reason not in RECOVERABLE_GROUP_REASONS and reason not in (
-        "InterOperatorGroupOwnerConflict", "CannotModifyStaticOperatorGroupProvidedAPIs"
+        "InterOperatorGroupOwnerConflict",
+        "CannotModifyStaticOperatorGroupProvidedAPIs",
     ):
         return None
     if upgrade_strategy(og) == FAIL_FORWARD and replaced_by:
         return Verdict(
-            "Replacing", "BeingReplaced",
+            "Replacing",
+            "BeingReplaced",
             f"Fail Forward is enabled, allowing Failed csv to be replaced by csv: {replaced_by}",
             "R-CSV-F",
         )
@@ -180,9 +196,7 @@ def recovery_verdict(csv: Obj, og: Obj, replaced_by: str | None) -> Verdict | No
     return Verdict("Pending", "RequirementsUnknown", message, "R-CSV-F")
 
 
-OWNER_CONFLICT = Verdict(
-    "Failed", "OwnerConflict", "conflicting CRD owner in namespace", "R-CSV-O"
-)
+OWNER_CONFLICT = Verdict("Failed", "OwnerConflict", "conflicting CRD owner in namespace", "R-CSV-O")
 
 
 def is_copiable(phase: str | None, reason: str | None) -> bool:

@@ -98,7 +98,8 @@ def replacements_in_progress(csvs: Sequence[CSVState]) -> int:
     """CSVs whose ``spec.replaces`` names another existing CSV of their namespace (R-CSV-R2)."""
     present = {(c.namespace, c.name) for c in csvs}
     return sum(
-        1 for c in csvs
+        1
+        for c in csvs
         if c.replaces and c.replaces != c.name and (c.namespace, c.replaces) in present
     )
 
@@ -110,15 +111,21 @@ def seed_metrics(store: Store, model: MetricsModel, upgrade_count: int | None = 
     the replacements in progress stand in, and the note says which one was used.
     """
     csvs = list(model.csvs())
-    abnormal = tuple(sorted(
-        (AbnormalCSV(c.name, c.namespace, c.phase or "", c.reason or "", c.version or "")
-         for c in csvs if c.phase != "Succeeded"),
-        key=lambda a: (a.namespace, a.name),
-    ))
+    abnormal = tuple(
+        sorted(
+            (
+                AbnormalCSV(c.name, c.namespace, c.phase or "", c.reason or "", c.version or "")
+                for c in csvs
+                if c.phase != "Succeeded"
+            ),
+            key=lambda a: (a.namespace, a.name),
+        )
+    )
     watched = upgrade_count is not None
     unknown = {
         metric: f"no access to {store.unreadable[kind].scope} (RBAC): unknown, not 0"
-        for metric, kind in METRIC_KINDS.items() if kind in store.unreadable
+        for metric, kind in METRIC_KINDS.items()
+        if kind in store.unreadable
     }
 
     def count(metric: str, value: int) -> int | None:
@@ -130,7 +137,8 @@ def seed_metrics(store: Store, model: MetricsModel, upgrade_count: int | None = 
         csv_succeeded=count("csv_succeeded", len(csvs) - len(abnormal)),
         csv_abnormal=() if "csv_abnormal" in unknown else abnormal,
         csv_upgrade_count=count(
-            "csv_upgrade_count", upgrade_count if watched else replacements_in_progress(csvs)),
+            "csv_upgrade_count", upgrade_count if watched else replacements_in_progress(csvs)
+        ),
         csv_upgrade_count_source="watch" if watched else "snapshot",
         csv_upgrade_count_note=WATCH_UPGRADE_NOTE if watched else SNAPSHOT_UPGRADE_NOTE,
         install_plan_count=count("install_plan_count", store.count("InstallPlan")),

@@ -81,7 +81,7 @@ def package_of(csv: Obj, subs_by_csv: Mapping[tuple[str, str], Obj]) -> str:
     suffix = f".{ns}"
     for label in meta.get("labels") or {}:
         if label.startswith(COMPONENT_LABEL_PREFIX) and label.endswith(suffix):
-            package = label[len(COMPONENT_LABEL_PREFIX):-len(suffix)]
+            package = label[len(COMPONENT_LABEL_PREFIX) : -len(suffix)]
             if package:
                 return package
     from_properties = _package_from_properties(meta.get("annotations") or {})
@@ -122,16 +122,21 @@ def installed_instances(csvs: Iterable[Obj], subs: Iterable[Obj]) -> list[Instan
         spec = csv.get("spec") or {}
         owned = (spec.get("customresourcedefinitions") or {}).get("owned") or ()
         sub_meta = (subs_by_csv.get((ns, name)) or {}).get("metadata") or {}
-        instances.append(Instance(
-            package=package, namespace=ns, csv=name,
-            version=spec.get("version") or None,
-            owned_crds=frozenset((e.get("name") or "", e.get("version") or "") for e in owned),
-            required_apis=api_surface(dict(csv)).required,
-            conversion_webhook=any(
-                w.get("type") == "ConversionWebhook" for w in spec.get("webhookdefinitions") or ()
-            ),
-            generated_by=(sub_meta.get("annotations") or {}).get(GENERATED_BY) or None,
-        ))
+        instances.append(
+            Instance(
+                package=package,
+                namespace=ns,
+                csv=name,
+                version=spec.get("version") or None,
+                owned_crds=frozenset((e.get("name") or "", e.get("version") or "") for e in owned),
+                required_apis=api_surface(dict(csv)).required,
+                conversion_webhook=any(
+                    w.get("type") == "ConversionWebhook"
+                    for w in spec.get("webhookdefinitions") or ()
+                ),
+                generated_by=(sub_meta.get("annotations") or {}).get(GENERATED_BY) or None,
+            )
+        )
     return instances
 
 
@@ -156,7 +161,7 @@ def _listing(items: list[str]) -> str:
 
 def _others(group: list[Instance], inst: Instance) -> tuple[ObjectRef, ...]:
     """Related objects of an instance's finding: the first other instances (capped)."""
-    return tuple(o.object_ref for o in group[:_SHOWN + 1] if o is not inst)[:_SHOWN]
+    return tuple(o.object_ref for o in group[: _SHOWN + 1] if o is not inst)[:_SHOWN]
 
 
 def _crd_list(crds: frozenset[tuple[str, str]]) -> str:
@@ -180,33 +185,47 @@ def _skew_findings(package: str, group: list[Instance]) -> list[Finding]:
         others = _others(group, inst)
         reference = newest or next(o for o in group if o is not inst)
         if inst.owned_crds != reference.owned_crds:
-            findings.append(Finding(
-                "warning", "MultiInstanceCRDMismatch", "ClusterServiceVersion",
-                inst.namespace, inst.csv,
-                f"Package {package} is installed in {len(group)} namespaces ({everyone}) and "
-                f"the instances ship different CRDs: this one owns {_crd_list(inst.owned_crds)}"
-                f", {reference.label} owns {_crd_list(reference.owned_crds)}. CRDs are "
-                "cluster-wide, so only one definition of each exists and the last install or "
-                "upgrade wrote it; OLM supports several instances only when they ship the exact "
-                "same CRDs, or none (seed 000). Move every instance to the same version.",
-                SEED_CRD_LIMITS, others,
-            ))
+            findings.append(
+                Finding(
+                    "warning",
+                    "MultiInstanceCRDMismatch",
+                    "ClusterServiceVersion",
+                    inst.namespace,
+                    inst.csv,
+                    f"Package {package} is installed in {len(group)} namespaces ({everyone}) and "
+                    f"the instances ship different CRDs: this one owns {_crd_list(inst.owned_crds)}"
+                    f", {reference.label} owns {_crd_list(reference.owned_crds)}. CRDs are "
+                    "cluster-wide, so only one definition of each exists and the last install or "
+                    "upgrade wrote it; OLM supports several instances only when they ship the "
+                    "exact same CRDs, or none (seed 000). Move every instance to the same version.",
+                    SEED_CRD_LIMITS,
+                    others,
+                )
+            )
         elif inst.version != reference.version:
             no_crds = not any(i.owned_crds for i in group)
-            findings.append(Finding(
-                "info" if no_crds else "warning", "MultiInstanceVersionSkew",
-                "ClusterServiceVersion", inst.namespace, inst.csv,
-                f"Package {package} is installed in {len(group)} namespaces at different "
-                f"versions ({everyone}). "
-                + ("None of them owns a CRD, which the docs support (seed 000), but "
-                   if no_crds else
-                   "They own the same CRD list, yet CRDs are cluster-wide: the newest "
-                   "instance's CRD definition wins and OLM blocks installing an instance "
-                   "whose CRD lacks versions already in use. ")
-                + "OLM documents that all instances of an operator must be the same version "
-                "(seed 002): upgrade them together, to one channel and version.",
-                SEED_MULTITENANCY, others,
-            ))
+            findings.append(
+                Finding(
+                    "info" if no_crds else "warning",
+                    "MultiInstanceVersionSkew",
+                    "ClusterServiceVersion",
+                    inst.namespace,
+                    inst.csv,
+                    f"Package {package} is installed in {len(group)} namespaces at different "
+                    f"versions ({everyone}). "
+                    + (
+                        "None of them owns a CRD, which the docs support (seed 000), but "
+                        if no_crds
+                        else "They own the same CRD list, yet CRDs are cluster-wide: the newest "
+                        "instance's CRD definition wins and OLM blocks installing an instance "
+                        "whose CRD lacks versions already in use. "
+                    )
+                    + "OLM documents that all instances of an operator must be the same version "
+                    "(seed 002): upgrade them together, to one channel and version.",
+                    SEED_MULTITENANCY,
+                    others,
+                )
+            )
     return findings
 
 
@@ -221,31 +240,45 @@ def _instance_limit_findings(package: str, group: list[Instance]) -> list[Findin
         if inst.required_apis:
             reasons.append(f"its CSV requires {', '.join(sorted(inst.required_apis))}")
         if inst.generated_by:
-            reasons.append(f"OLM installed it as a dependency (its Subscription was "
-                           f"generated by InstallPlan {inst.generated_by}, R-SUB-12)")
+            reasons.append(
+                f"OLM installed it as a dependency (its Subscription was "
+                f"generated by InstallPlan {inst.generated_by}, R-SUB-12)"
+            )
         if reasons:
-            findings.append(Finding(
-                "warning", "MultiInstanceWithDependencies", "ClusterServiceVersion",
-                inst.namespace, inst.csv,
-                f"Package {package} is installed in several namespaces ({where}) and has "
-                f"dependencies: {'; '.join(reasons)}. OLM resolves dependencies per "
-                "namespace, so each instance pulls in its own copy of every dependency, "
-                "which then runs at several versions over the same cluster-wide CRDs; the "
-                "docs rule this out for multi-instance operators (seed 002). Install "
-                "dependencies once, cluster-wide, or use a single global instance.",
-                SEED_MULTITENANCY, others,
-            ))
+            findings.append(
+                Finding(
+                    "warning",
+                    "MultiInstanceWithDependencies",
+                    "ClusterServiceVersion",
+                    inst.namespace,
+                    inst.csv,
+                    f"Package {package} is installed in several namespaces ({where}) and has "
+                    f"dependencies: {'; '.join(reasons)}. OLM resolves dependencies per "
+                    "namespace, so each instance pulls in its own copy of every dependency, "
+                    "which then runs at several versions over the same cluster-wide CRDs; the "
+                    "docs rule this out for multi-instance operators (seed 002). Install "
+                    "dependencies once, cluster-wide, or use a single global instance.",
+                    SEED_MULTITENANCY,
+                    others,
+                )
+            )
         if inst.conversion_webhook:
-            findings.append(Finding(
-                "warning", "MultiInstanceConversionWebhook", "ClusterServiceVersion",
-                inst.namespace, inst.csv,
-                f"Package {package} is installed in several namespaces ({where}) and ships a "
-                "CRD conversion webhook. A CRD names one conversion service, so each instance "
-                "points the shared CRD at its own namespace when it installs, and removing or "
-                "downgrading that instance breaks conversion for all; the docs rule this out "
-                "(seed 002). Keep a single, global instance of this operator.",
-                SEED_MULTITENANCY, others,
-            ))
+            findings.append(
+                Finding(
+                    "warning",
+                    "MultiInstanceConversionWebhook",
+                    "ClusterServiceVersion",
+                    inst.namespace,
+                    inst.csv,
+                    f"Package {package} is installed in several namespaces ({where}) and ships a "
+                    "CRD conversion webhook. A CRD names one conversion service, so each instance "
+                    "points the shared CRD at its own namespace when it installs, and removing or "
+                    "downgrading that instance breaks conversion for all; the docs rule this out "
+                    "(seed 002). Keep a single, global instance of this operator.",
+                    SEED_MULTITENANCY,
+                    others,
+                )
+            )
     return findings
 
 
@@ -275,20 +308,29 @@ def _shared_crd_findings(instances: list[Instance], crds: Iterable[Obj]) -> list
             spec = on_cluster[crd_name].get("spec") or {}
             names = [v.get("name") for v in spec.get("versions") or () if v.get("served")]
             served = f" The CRD on the cluster serves {', '.join(names) or 'no version'}."
-        findings.append(Finding(
-            severity, "SharedCRDOwners", "CustomResourceDefinition", "", crd_name,
-            f"CRD {crd_name} is owned by CSVs of {what} in several namespaces ({listing})."
-            f"{served} A CRD is cluster-wide: every install or upgrade of one owner rewrites "
-            "the definition all of them use, the newest one wins, and an owner whose CRD "
-            "lacks versions already in use is blocked (seed 000). OLM checks owners only "
-            "within a namespace (R-CSV-O). Keep one owner, or the same version everywhere.",
-            SEED_CRD_LIMITS, tuple(i.object_ref for i in group[:_SHOWN]),
-        ))
+        findings.append(
+            Finding(
+                severity,
+                "SharedCRDOwners",
+                "CustomResourceDefinition",
+                "",
+                crd_name,
+                f"CRD {crd_name} is owned by CSVs of {what} in several namespaces ({listing})."
+                f"{served} A CRD is cluster-wide: every install or upgrade of one owner rewrites "
+                "the definition all of them use, the newest one wins, and an owner whose CRD "
+                "lacks versions already in use is blocked (seed 000). OLM checks owners only "
+                "within a namespace (R-CSV-O). Keep one owner, or the same version everywhere.",
+                SEED_CRD_LIMITS,
+                tuple(i.object_ref for i in group[:_SHOWN]),
+            )
+        )
     return findings
 
 
 def multitenancy_findings(
-    csvs: Iterable[Obj], subs: Iterable[Obj], crds: Iterable[Obj] = (),
+    csvs: Iterable[Obj],
+    subs: Iterable[Obj],
+    crds: Iterable[Obj] = (),
 ) -> list[Finding]:
     """All multitenancy-limit findings of the cluster, sorted."""
     instances = installed_instances(csvs, subs)

@@ -118,18 +118,22 @@ def target_namespaces(og: Obj, namespaces: Mapping[str, Labels]) -> TargetSelect
         names = tuple(sorted({str(n) if n is not None else "" for n in listed}))
         errors = []
         if "" in names:
-            errors.append((
-                TARGETS_CONTAIN_ALL,
-                "spec.targetNamespaces contains \"\" (all namespaces): OLM's sync fails with "
-                "'TargetNamespaces cannot contain NamespaceAll' and status.namespaces is not "
-                "updated",
-            ))
+            errors.append(
+                (
+                    TARGETS_CONTAIN_ALL,
+                    'spec.targetNamespaces contains "" (all namespaces): OLM\'s sync fails with '
+                    "'TargetNamespaces cannot contain NamespaceAll' and status.namespaces is not "
+                    "updated",
+                )
+            )
         missing = [n for n in names if n and n not in namespaces]
         if missing:
-            errors.append((
-                TARGET_NAMESPACE_MISSING,
-                "listed target namespaces do not exist: " + ", ".join(missing),
-            ))
+            errors.append(
+                (
+                    TARGET_NAMESPACE_MISSING,
+                    "listed target namespaces do not exist: " + ", ".join(missing),
+                )
+            )
         return TargetSelection(names, tuple(errors), "list")
     selector = spec.get("selector")
     if is_empty_selector(selector):
@@ -139,15 +143,22 @@ def target_namespaces(og: Obj, namespaces: Mapping[str, Labels]) -> TargetSelect
             (), ((INVALID_SELECTOR, "spec.selector is not a label selector"),), "selector"
         )
     try:
-        selected = tuple(sorted(
-            n for n, labels in namespaces.items() if selector_matches(selector, labels)
-        ))
+        selected = tuple(
+            sorted(n for n, labels in namespaces.items() if selector_matches(selector, labels))
+        )
         if not namespaces:
             selector_matches(selector, {})  # still validate the selector
     except SelectorError as exc:
         return TargetSelection(
-            (), ((INVALID_SELECTOR, f"spec.selector cannot be parsed ({exc}): OLM's sync fails "
-                  "and status is not updated"),), "selector",
+            (),
+            (
+                (
+                    INVALID_SELECTOR,
+                    f"spec.selector cannot be parsed ({exc}): OLM's sync fails "
+                    "and status is not updated",
+                ),
+            ),
+            "selector",
         )
     errors = () if selected else ((SELECTOR_MATCHES_NOTHING, "spec.selector matches no namespace"),)
     return TargetSelection(selected, errors, "selector")
@@ -193,7 +204,7 @@ def is_static(og: Obj) -> bool:
 
 def upgrade_strategy(og: Obj) -> str:
     """R-OG-9: anything but fail-forward behaves as ``Default``."""
-    strategy = ((og.get("spec") or {}).get("upgradeStrategy") or {})
+    strategy = (og.get("spec") or {}).get("upgradeStrategy") or {}
     name = strategy.get("name") if isinstance(strategy, Mapping) else strategy
     return FAIL_FORWARD if name == FAIL_FORWARD else "Default"
 

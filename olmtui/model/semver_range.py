@@ -23,8 +23,10 @@ _ALPHANUM = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTU
 _UINT64_MAX = 2**64 - 1
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 #: Go's ``unicode.IsSpace``, which ``strings.TrimSpace`` uses (differs from ``str.isspace``).
-_GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007" \
+_GO_SPACE = (
+    "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
     "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
 _GO_ATOI = re.compile(r"[+-]?[0-9]+\Z")
 
 
@@ -97,8 +99,9 @@ def _number(text: str, what: str) -> int:
     if not _only(text, _NUMBERS):
         raise ValueError(f"Invalid character(s) found in {what} number {_go_quote(text)}")
     if len(text) > 1 and text[0] == "0":
-        raise ValueError(f"{what.capitalize()} number must not contain leading zeroes "
-                         f"{_go_quote(text)}")
+        raise ValueError(
+            f"{what.capitalize()} number must not contain leading zeroes {_go_quote(text)}"
+        )
     if not text or int(text) > _UINT64_MAX:
         raise ValueError(f"strconv.ParseUint: parsing {_go_quote(text)}: invalid syntax")
     return int(text)
@@ -109,8 +112,9 @@ def _prerelease(text: str) -> int | str:
         raise ValueError("Prerelease is empty")
     if _only(text, _NUMBERS):
         if len(text) > 1 and text[0] == "0":
-            raise ValueError(f"Numeric PreRelease version must not contain leading zeroes "
-                             f"{_go_quote(text)}")
+            raise ValueError(
+                f"Numeric PreRelease version must not contain leading zeroes {_go_quote(text)}"
+            )
         if int(text) > _UINT64_MAX:
             raise ValueError(f"strconv.ParseUint: parsing {_go_quote(text)}: value out of range")
         return int(text)
@@ -162,6 +166,7 @@ def version_key(text: str | None) -> tuple:
 
 # --- R-SEM-2: tokenizing -------------------------------------------------------------------
 
+
 def _split_and_trim(text: str) -> list[str]:
     """Split on spaces, except a space right after ``>``, ``<`` or ``=`` (R-SEM-2).
 
@@ -210,6 +215,7 @@ def _split_operator(token: str) -> tuple[str, str]:
 
 
 # --- R-SEM-5: wildcards ---------------------------------------------------------------------
+
 
 def _go_atoi(text: str) -> int | None:
     if not _GO_ATOI.match(text):
@@ -311,14 +317,17 @@ class Comparator:
 def _comparator(token: str) -> Comparator:
     op, version_text = _split_operator(token)
     if op not in _COMPARATORS:
-        raise RangeError(f"Could not parse Range {_go_quote(token)}: Could not parse comparator "
-                         f"{_go_quote(op)} in {_go_quote(op + version_text)}")
+        raise RangeError(
+            f"Could not parse Range {_go_quote(token)}: Could not parse comparator "
+            f"{_go_quote(op)} in {_go_quote(op + version_text)}"
+        )
     try:
         version = _parse_strict(version_text)
     except ValueError as exc:
-        raise RangeError(f"Could not parse Range {_go_quote(token)}: Could not parse version "
-                         f"{_go_quote(version_text)} in {_go_quote(op + version_text)}: {exc}"
-                         ) from None
+        raise RangeError(
+            f"Could not parse Range {_go_quote(token)}: Could not parse version "
+            f"{_go_quote(version_text)} in {_go_quote(op + version_text)}: {exc}"
+        ) from None
     return Comparator(_COMPARATORS[op][0], version)
 
 
@@ -350,8 +359,7 @@ def parse_range(text: str) -> Range:
     """blang/semver v4.0.0 ``ParseRange`` (R-SEM-2..5); raises ``RangeError``."""
     groups = _split_or(_split_and_trim(text))
     expanded = [
-        [part for token in group
-         for part in (_expand_wildcard(token) if "x" in token else [token])]
+        [part for token in group for part in (_expand_wildcard(token) if "x" in token else [token])]
         for group in groups
     ]
     return Range(text, tuple(tuple(_comparator(t) for t in group) for group in expanded))

@@ -62,10 +62,19 @@ class _Builder:
         self.name = meta.get("name") or ""
         self.findings: list[Finding] = []
 
-    def add(self, severity: Severity, code: str, message: str, rule: str,
-            related: tuple[ObjectRef, ...] = ()) -> None:
-        self.findings.append(Finding(severity, code, "Subscription", self.namespace,
-                                     self.name, message, rule, related))
+    def add(
+        self,
+        severity: Severity,
+        code: str,
+        message: str,
+        rule: str,
+        related: tuple[ObjectRef, ...] = (),
+    ) -> None:
+        self.findings.append(
+            Finding(
+                severity, code, "Subscription", self.namespace, self.name, message, rule, related
+            )
+        )
 
 
 def _resolution(b: _Builder, sub: Obj, cond: ConditionState) -> None:
@@ -83,14 +92,21 @@ def _resolution(b: _Builder, sub: Obj, cond: ConditionState) -> None:
             "or broken CatalogSource: fix the error above; OLM retries on its own."
         ),
     }.get(cond.reason or "", "OLM clears this condition after the next successful resolution.")
-    b.add("error", cond.reason or "ResolutionFailed",
-          f"OLM cannot resolve Subscription {b.name} ({_what(sub)}): "
-          f"{(cond.message or 'no message').rstrip('.')}. {advice}", "R-SUB-7")
+    b.add(
+        "error",
+        cond.reason or "ResolutionFailed",
+        f"OLM cannot resolve Subscription {b.name} ({_what(sub)}): "
+        f"{(cond.message or 'no message').rstrip('.')}. {advice}",
+        "R-SUB-7",
+    )
 
 
 def _plan_condition(
-    b: _Builder, sub: Obj, observed: dict[str, ConditionState],
-    plan: InstallPlanSummary | None, expected: ConditionState | None,
+    b: _Builder,
+    sub: Obj,
+    observed: dict[str, ConditionState],
+    plan: InstallPlanSummary | None,
+    expected: ConditionState | None,
 ) -> None:
     """R-SUB-5 / R-SUB-6, once: the observed condition, else the one OLM is about to write."""
     cond = next((observed[t] for t in _PLAN_CONDITIONS if t in observed), expected)
@@ -105,43 +121,65 @@ def _plan_condition(
     if cond.type == "InstallPlanFailed":
         steps = ""
         if plan and plan.failed_steps:
-            steps = " Steps not completed: " + ", ".join(
-                f"{s.kind} {s.name} ({s.status})" for s in plan.failed_steps) + "."
-        b.add("error", "InstallPlanFailed",
-              f"InstallPlan {ip_name} of Subscription {b.name} failed{lag} "
-              f"(reason {cond.reason or 'InstallPlanFailed'}): "
-              f"{(cond.message or 'no message').rstrip('.')}."
-              f"{steps} OLM does not retry a Failed InstallPlan (R-IP-3): fix the cause, then "
-              "delete the failed InstallPlan, or the Subscription and any CSV it left, so "
-              "that OLM resolves again.", "R-SUB-5", related)
+            steps = (
+                " Steps not completed: "
+                + ", ".join(f"{s.kind} {s.name} ({s.status})" for s in plan.failed_steps)
+                + "."
+            )
+        b.add(
+            "error",
+            "InstallPlanFailed",
+            f"InstallPlan {ip_name} of Subscription {b.name} failed{lag} "
+            f"(reason {cond.reason or 'InstallPlanFailed'}): "
+            f"{(cond.message or 'no message').rstrip('.')}."
+            f"{steps} OLM does not retry a Failed InstallPlan (R-IP-3): fix the cause, then "
+            "delete the failed InstallPlan, or the Subscription and any CSV it left, so "
+            "that OLM resolves again.",
+            "R-SUB-5",
+            related,
+        )
     elif cond.type == "InstallPlanMissing":
-        b.add("error", "InstallPlanMissing",
-              f"Subscription {b.name} references InstallPlan {ip_name}, which does not "
-              f"exist{lag} (reason {cond.reason or 'ReferencedInstallPlanNotFound'}). OLM only "
-              "re-resolves by itself while the state is UpgradePending (R-SUB-6); delete and "
-              "recreate the Subscription to get a new InstallPlan.", "R-SUB-6", related)
+        b.add(
+            "error",
+            "InstallPlanMissing",
+            f"Subscription {b.name} references InstallPlan {ip_name}, which does not "
+            f"exist{lag} (reason {cond.reason or 'ReferencedInstallPlanNotFound'}). OLM only "
+            "re-resolves by itself while the state is UpgradePending (R-SUB-6); delete and "
+            "recreate the Subscription to get a new InstallPlan.",
+            "R-SUB-6",
+            related,
+        )
     elif cond.reason == "RequiresApproval" and plan and plan.waiting_for_approval:
         _waiting_for_approval(b, sub, plan)
     else:
-        b.add("info", "InstallPlanPending",
-              f"InstallPlan {ip_name} of Subscription {b.name} is in progress{lag} "
-              f"(reason {cond.reason or '?'}"
-              f"{': ' + cond.message if cond.message else ''}). Nothing to do unless it "
-              "stays there; bundle unpacking and install steps show on the InstallPlan.",
-              "R-SUB-5", related)
+        b.add(
+            "info",
+            "InstallPlanPending",
+            f"InstallPlan {ip_name} of Subscription {b.name} is in progress{lag} "
+            f"(reason {cond.reason or '?'}"
+            f"{': ' + cond.message if cond.message else ''}). Nothing to do unless it "
+            "stays there; bundle unpacking and install steps show on the InstallPlan.",
+            "R-SUB-5",
+            related,
+        )
 
 
 def _waiting_for_approval(b: _Builder, sub: Obj, plan: InstallPlanSummary) -> None:
-    what = ", ".join(
-        p.name + (f" ({p.version})" if p.version else "") for p in plan.csvs) or "no CSV"
+    what = (
+        ", ".join(p.name + (f" ({p.version})" if p.version else "") for p in plan.csvs) or "no CSV"
+    )
     state = (sub.get("status") or {}).get("state") or ""
-    b.add("warning", "UpgradePending",
-          f"Subscription {b.name} (state {state or 'none'}) waits for InstallPlan "
-          f"{plan.name} to be approved; it would install {what}. The plan is Manual because "
-          "this or another Subscription of the namespace asks for Manual approval (R-SUB-4). "
-          f"Approve it with `oc patch installplan {plan.name} -n {b.namespace} --type merge "
-          "-p '{\"spec\":{\"approved\":true}}'`.", "R-IP-2",
-          (ObjectRef("InstallPlan", b.namespace, plan.name),))
+    b.add(
+        "warning",
+        "UpgradePending",
+        f"Subscription {b.name} (state {state or 'none'}) waits for InstallPlan "
+        f"{plan.name} to be approved; it would install {what}. The plan is Manual because "
+        "this or another Subscription of the namespace asks for Manual approval (R-SUB-4). "
+        f"Approve it with `oc patch installplan {plan.name} -n {b.namespace} --type merge "
+        '-p \'{"spec":{"approved":true}}\'`.',
+        "R-IP-2",
+        (ObjectRef("InstallPlan", b.namespace, plan.name),),
+    )
 
 
 def _catalog_health(b: _Builder, sub: Obj, cond: ConditionState) -> None:
@@ -152,22 +190,33 @@ def _catalog_health(b: _Builder, sub: Obj, cond: ConditionState) -> None:
     )
     names = ", ".join(f"{r.namespace}/{r.name}" for r in unhealthy)
     if cond.reason == "NoCatalogSourcesFound":
-        b.add("error", "NoCatalogSourcesFound",
-              f"Subscription {b.name} has no CatalogSource to resolve from, neither in its "
-              "namespace nor in the global catalog namespace (R-SUB-8): "
-              f"{cond.message or ''}. Create the CatalogSource it names.", "R-SUB-8")
+        b.add(
+            "error",
+            "NoCatalogSourcesFound",
+            f"Subscription {b.name} has no CatalogSource to resolve from, neither in its "
+            "namespace nor in the global catalog namespace (R-SUB-8): "
+            f"{cond.message or ''}. Create the CatalogSource it names.",
+            "R-SUB-8",
+        )
         return
-    b.add("warning", "CatalogSourcesUnhealthy",
-          f"Catalogs that Subscription {b.name} resolves against are unhealthy: "
-          f"{cond.message or cond.reason or ''}"
-          f"{' (unhealthy: ' + names + ')' if names else ''}. OLM resolves against every "
-          "CatalogSource of the namespace plus the global catalog namespace (R-SUB-8), so a "
-          "broken catalog can block installs and upgrades; see the CatalogSource status.",
-          "R-SUB-8", unhealthy)
+    b.add(
+        "warning",
+        "CatalogSourcesUnhealthy",
+        f"Catalogs that Subscription {b.name} resolves against are unhealthy: "
+        f"{cond.message or cond.reason or ''}"
+        f"{' (unhealthy: ' + names + ')' if names else ''}. OLM resolves against every "
+        "CatalogSource of the namespace plus the global catalog namespace (R-SUB-8), so a "
+        "broken catalog can block installs and upgrades; see the CatalogSource status.",
+        "R-SUB-8",
+        unhealthy,
+    )
 
 
 def subscription_condition_findings(
-    sub: Obj, install_plan: Obj | None = None, *, install_plans_known: bool = True,
+    sub: Obj,
+    install_plan: Obj | None = None,
+    *,
+    install_plans_known: bool = True,
 ) -> list[Finding]:
     """Findings from one Subscription's conditions and state (§12), given the InstallPlan it
     references (``None`` when it references none or it is not in the cache). Pass
@@ -179,59 +228,91 @@ def subscription_condition_findings(
     plan = summarize_install_plan(install_plan) if install_plan is not None else None
     expected = expected_subscription_condition(install_plan) if install_plan else None
     ip_name = _plan_name(sub)
-    if install_plan is None and ip_name and install_plans_known \
-            and "InstallPlanMissing" not in observed:
+    if (
+        install_plan is None
+        and ip_name
+        and install_plans_known
+        and "InstallPlanMissing" not in observed
+    ):
         if status.get("state") == "UpgradePending":
-            b.add("info", "InstallPlanMissing",
-                  f"Subscription {b.name} references InstallPlan {ip_name}, which does not "
-                  "exist; as the state is UpgradePending, OLM clears the reference and "
-                  "resolves again (R-SUB-6). Nothing to do unless it persists.", "R-SUB-6",
-                  (ObjectRef("InstallPlan", b.namespace, ip_name),))
+            b.add(
+                "info",
+                "InstallPlanMissing",
+                f"Subscription {b.name} references InstallPlan {ip_name}, which does not "
+                "exist; as the state is UpgradePending, OLM clears the reference and "
+                "resolves again (R-SUB-6). Nothing to do unless it persists.",
+                "R-SUB-6",
+                (ObjectRef("InstallPlan", b.namespace, ip_name),),
+            )
         else:
-            expected = ConditionState("InstallPlanMissing", "True",
-                                      "ReferencedInstallPlanNotFound", None)
+            expected = ConditionState(
+                "InstallPlanMissing", "True", "ReferencedInstallPlanNotFound", None
+            )
 
     if "ResolutionFailed" in observed:
         _resolution(b, sub, observed["ResolutionFailed"])
     _plan_condition(b, sub, observed, plan, expected)
-    if status.get("state") == "UpgradePending" and plan and plan.waiting_for_approval \
-            and not any(f.code == "UpgradePending" for f in b.findings):
+    if (
+        status.get("state") == "UpgradePending"
+        and plan
+        and plan.waiting_for_approval
+        and not any(f.code == "UpgradePending" for f in b.findings)
+    ):
         _waiting_for_approval(b, sub, plan)
     if status.get("state") == "UpgradeFailed":
-        b.add("error", "UpgradeFailed",
-              f"Subscription {b.name} is UpgradeFailed: its InstallPlan failed while the "
-              "OperatorGroup's upgradeStrategy is TechPreviewUnsafeFailForward (R-SUB-2, "
-              "R-UPG-8). A newer bundle in the channel can replace the failed CSV; publish or "
-              "pick one, or fix the failure and recreate the InstallPlan.", "R-UPG-8")
+        b.add(
+            "error",
+            "UpgradeFailed",
+            f"Subscription {b.name} is UpgradeFailed: its InstallPlan failed while the "
+            "OperatorGroup's upgradeStrategy is TechPreviewUnsafeFailForward (R-SUB-2, "
+            "R-UPG-8). A newer bundle in the channel can replace the failed CSV; publish or "
+            "pick one, or fix the failure and recreate the InstallPlan.",
+            "R-UPG-8",
+        )
     if "CatalogSourcesUnhealthy" in observed:
         _catalog_health(b, sub, observed["CatalogSourcesUnhealthy"])
     if "BundleUnpackFailed" in observed:
         cond = observed["BundleUnpackFailed"]
-        b.add("error", "BundleUnpackFailed",
-              f"OLM could not unpack the bundle for Subscription {b.name}: "
-              f"{cond.message or cond.reason or ''}. The unpack Job failed or timed out "
-              "(R-SUB-11): check that the bundle image can be pulled, and the "
-              "operatorframework.io/bundle-unpack-timeout annotation of the OperatorGroup.",
-              "R-SUB-11")
+        b.add(
+            "error",
+            "BundleUnpackFailed",
+            f"OLM could not unpack the bundle for Subscription {b.name}: "
+            f"{cond.message or cond.reason or ''}. The unpack Job failed or timed out "
+            "(R-SUB-11): check that the bundle image can be pulled, and the "
+            "operatorframework.io/bundle-unpack-timeout annotation of the OperatorGroup.",
+            "R-SUB-11",
+        )
     elif "BundleUnpacking" in observed:
         cond = observed["BundleUnpacking"]
-        b.add("info", "BundleUnpacking",
-              f"OLM is unpacking the bundle for Subscription {b.name} "
-              f"({cond.message or cond.reason or 'in progress'}), R-SUB-11.", "R-SUB-11")
+        b.add(
+            "info",
+            "BundleUnpacking",
+            f"OLM is unpacking the bundle for Subscription {b.name} "
+            f"({cond.message or cond.reason or 'in progress'}), R-SUB-11.",
+            "R-SUB-11",
+        )
     deprecations = [observed[t] for t in _DEPRECATIONS if t in observed]
     if not deprecations and "Deprecated" in observed:
         deprecations = [observed["Deprecated"]]
     for cond in deprecations:
-        b.add("warning", cond.type,
-              f"The catalog marks what Subscription {b.name} installed as deprecated "
-              f"({cond.type}): {cond.message or 'no message'}. Plan a move to a supported "
-              "package, channel or version (R-SUB-10).", "R-SUB-10")
+        b.add(
+            "warning",
+            cond.type,
+            f"The catalog marks what Subscription {b.name} installed as deprecated "
+            f"({cond.type}): {cond.message or 'no message'}. Plan a move to a supported "
+            "package, channel or version (R-SUB-10).",
+            "R-SUB-10",
+        )
     return b.findings
 
 
 def namespace_subscription_findings(
-    namespace: str, subs: Iterable[Obj], ips: Iterable[Obj], csvs: Iterable[Obj] = (),
-    *, install_plans_known: bool = True,
+    namespace: str,
+    subs: Iterable[Obj],
+    ips: Iterable[Obj],
+    csvs: Iterable[Obj] = (),
+    *,
+    install_plans_known: bool = True,
 ) -> list[Finding]:
     """Every Subscription and InstallPlan finding of one namespace, sorted: the conditions of
     each Subscription (with the InstallPlan it references) plus the namespace-wide approval
@@ -244,6 +325,7 @@ def namespace_subscription_findings(
     for sub in subs:
         name = _plan_name(sub)
         findings += subscription_condition_findings(
-            sub, by_name.get(name) if name else None, install_plans_known=install_plans_known)
+            sub, by_name.get(name) if name else None, install_plans_known=install_plans_known
+        )
     findings += namespace_installplan_findings(namespace, subs, ips, csvs)
     return sorted(findings, key=lambda f: f.sort_key)

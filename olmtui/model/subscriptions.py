@@ -53,7 +53,8 @@ def install_plan_ref(sub: Obj, lookup: InstallPlanLookup) -> InstallPlanRef | No
         return InstallPlanRef(found[1], None, None)
     approved = (plan.get("spec") or {}).get("approved")
     return InstallPlanRef(
-        found[1], (plan.get("status") or {}).get("phase"),
+        found[1],
+        (plan.get("status") or {}).get("phase"),
         approved if isinstance(approved, bool) else None,
     )
 

@@ -49,6 +49,7 @@ def edges_unknown(channel: Channel) -> bool:
 
 # --- R-UPG-1: the resolver's channel order ----------------------------------------------------
 
+
 def skipped_names(channel: Channel) -> set[str]:
     """Entries of the channel that another entry of the same channel lists in ``skips``:
     R-UPG-1 leaves them out of the channel order."""
@@ -114,6 +115,7 @@ def channel_order(channel: Channel) -> tuple[list[str], list[str]]:
 
 # --- R-UPG-7: catalog validation (opm) ----------------------------------------------------------
 
+
 @dataclass(frozen=True, slots=True)
 class SkipRangeProblem:
     entry: str
@@ -155,7 +157,7 @@ def _replaces_chain_error(channel: Channel) -> str | None:
         if target in skipped:
             break
         if target in reached:
-            cycle = " -> ".join([*list(walked)[walked[target]:], target])
+            cycle = " -> ".join([*list(walked)[walked[target] :], target])
             return f"detected cycle in replaces chain of upgrade graph: {cycle}"
         reached.add(target)
         current = by_name.get(target)
@@ -194,15 +196,22 @@ def channel_states(catalogs: Iterable[Catalog]) -> list[ChannelState]:
             for channel in package.channels.values():
                 order, errors = channel_order(channel)
                 errors += [e for e in validate_channel(channel) if e not in errors]
-                states.append(ChannelState(
-                    catalog=catalog.ref, package=package.name, channel=channel.name,
-                    head=order[0] if order else None, order=tuple(order), errors=tuple(errors),
-                ))
+                states.append(
+                    ChannelState(
+                        catalog=catalog.ref,
+                        package=package.name,
+                        channel=channel.name,
+                        head=order[0] if order else None,
+                        order=tuple(order),
+                        errors=tuple(errors),
+                    )
+                )
     states.sort(key=lambda s: (s.catalog or "", s.package, s.channel))
     return states
 
 
 # --- R-UPG-2: candidates and the next bundle ----------------------------------------------------
+
 
 @lru_cache(maxsize=4096)
 def _parsed_range(text: str) -> Range | None:
@@ -324,8 +333,10 @@ class UpgradeGraph:
         """``(channel, entry)`` pairs whose ``skips`` list ``name``, for R-UPG-1 findings."""
         return [
             (channel.name, e.name)
-            for channel in self.channels if name in self.skipped[channel.name]
-            for e in channel.entries if name in e.skips
+            for channel in self.channels
+            if name in self.skipped[channel.name]
+            for e in channel.entries
+            if name in e.skips
         ]
 
     def admitting(self, name: str, version: Version | None) -> list[str]:
@@ -404,6 +415,7 @@ class UpgradeGraph:
 
 # --- which catalog, package and channels a Subscription sees -------------------------------------
 
+
 @dataclass(frozen=True, slots=True)
 class SubscriptionScope:
     """What a Subscription can resolve against (R-UPG-2). ``error`` is OLM's R-UPG-6 message
@@ -457,18 +469,21 @@ def subscription_scope(catalogs: Iterable[Catalog], sub: Obj) -> SubscriptionSco
     serving.sort(key=lambda c: (c.graph != "catalog", c.ref is None))
     exact = next((c for c in serving if c.ref == ref and c.graph == "catalog"), None)
     # Content given for exactly this CatalogSource is what it serves: nothing else counts.
-    catalog = next((c for c in ([exact] if exact else serving) if package_name in c.packages),
-                   None)
+    catalog = next((c for c in ([exact] if exact else serving) if package_name in c.packages), None)
     if catalog is None:
         if exact is None:
             return SubscriptionScope(None)
         namespace, _, source = ref.partition("/")
         if not exact.packages:
-            error = (f"no operators found from catalog {source} in namespace {namespace} "
-                     f"referenced by subscription {sub_name}")
+            error = (
+                f"no operators found from catalog {source} in namespace {namespace} "
+                f"referenced by subscription {sub_name}"
+            )
         else:
-            error = (f"no operators found in package {package_name} in the catalog referenced "
-                     f"by subscription {sub_name}")
+            error = (
+                f"no operators found in package {package_name} in the catalog referenced "
+                f"by subscription {sub_name}"
+            )
         return SubscriptionScope(exact, error=error)
     package = catalog.packages[package_name]
     channel_name = spec.get("channel") or ""
@@ -476,9 +491,14 @@ def subscription_scope(catalogs: Iterable[Catalog], sub: Obj) -> SubscriptionSco
         return SubscriptionScope(catalog, package, tuple(ordered_channels(package)))
     channel = package.channels.get(channel_name)
     if channel is None:
-        return SubscriptionScope(catalog, package, error=(
-            f"no operators found in channel {channel_name} of package {package_name} in the "
-            f"catalog referenced by subscription {sub_name}"))
+        return SubscriptionScope(
+            catalog,
+            package,
+            error=(
+                f"no operators found in channel {channel_name} of package {package_name} in the "
+                f"catalog referenced by subscription {sub_name}"
+            ),
+        )
     return SubscriptionScope(catalog, package, (channel,))
 
 
@@ -488,12 +508,15 @@ def _starting_csv_error(sub: Obj, graph: UpgradeGraph) -> str | None:
     starting = spec.get("startingCSV")
     if not starting or graph.contains(starting):
         return None
-    return (f"no operators found with name {starting} in channel {spec.get('channel') or ''} "
-            f"of package {spec.get('name') or ''} in the catalog referenced by subscription "
-            f"{_meta(sub).get('name') or ''}")
+    return (
+        f"no operators found with name {starting} in channel {spec.get('channel') or ''} "
+        f"of package {spec.get('name') or ''} in the catalog referenced by subscription "
+        f"{_meta(sub).get('name') or ''}"
+    )
 
 
 # --- the Subscription's upgrade ----------------------------------------------------------------
+
 
 def installed_version(csv: Obj) -> Version | None:
     """R-SEM-7: the installed CSV's ``spec.version``; absent means ``0.0.0``."""
@@ -501,7 +524,9 @@ def installed_version(csv: Obj) -> Version | None:
 
 
 def _packagemanifest_upgrade(
-    scope: SubscriptionScope, sub: Obj, installed_csv: Obj | None,
+    scope: SubscriptionScope,
+    sub: Obj,
+    installed_csv: Obj | None,
 ) -> UpgradeInfo:
     """§11: only the head and its skipRange are known; entries carry no edges."""
     channel = scope.channels[0]
@@ -524,19 +549,30 @@ def _catalog_upgrade(sub: Obj, installed_csv: Obj | None, graph: UpgradeGraph) -
         starting = _spec(sub).get("startingCSV")
         if starting:
             # startingCSV is taken by name even when another entry skips it (R-UPG-2).
-            start = starting if graph.contains(starting) and not graph.prohibited(starting) \
-                else None
+            start = (
+                starting if graph.contains(starting) and not graph.prohibited(starting) else None
+            )
         else:
             start = graph.first_installable()
         if start is None:
             return UpgradeInfo("catalog", graph.head)
         hops = graph.path(start, graph.version(start))
-        return UpgradeInfo("catalog", graph.head, start,
-                           (start, *(h.target for h in hops)), tuple(h.edge() for h in hops))
+        return UpgradeInfo(
+            "catalog",
+            graph.head,
+            start,
+            (start, *(h.target for h in hops)),
+            tuple(h.edge() for h in hops),
+        )
     name = _meta(installed_csv).get("name") or ""
     hops = graph.path(name, installed_version(installed_csv))
-    return UpgradeInfo("catalog", graph.head, hops[0].target if hops else None,
-                       tuple(h.target for h in hops), tuple(h.edge() for h in hops))
+    return UpgradeInfo(
+        "catalog",
+        graph.head,
+        hops[0].target if hops else None,
+        tuple(h.target for h in hops),
+        tuple(h.edge() for h in hops),
+    )
 
 
 class _Graphs:
@@ -562,8 +598,9 @@ class _Graphs:
         return self._checks[key]
 
 
-def _resolve(scope: SubscriptionScope, sub: Obj, installed_csv: Obj | None,
-             graphs: _Graphs) -> UpgradeInfo:
+def _resolve(
+    scope: SubscriptionScope, sub: Obj, installed_csv: Obj | None, graphs: _Graphs
+) -> UpgradeInfo:
     if scope.graph == "none":
         return UpgradeInfo()
     if scope.graph == "packagemanifest":
@@ -572,7 +609,9 @@ def _resolve(scope: SubscriptionScope, sub: Obj, installed_csv: Obj | None,
 
 
 def resolve_upgrade(
-    catalogs: Iterable[Catalog], sub: Obj, installed_csv: Obj | None,
+    catalogs: Iterable[Catalog],
+    sub: Obj,
+    installed_csv: Obj | None,
 ) -> UpgradeInfo:
     """R-UPG-2 and R-UPG-5 for one Subscription.
 
@@ -597,8 +636,11 @@ def upgrade_hook(catalogs: Iterable[Catalog]) -> Callable[[Obj, CSVLookup], Upgr
 
     def hook(sub: Obj, store: CSVLookup) -> UpgradeInfo:
         installed = (sub.get("status") or {}).get("installedCSV")
-        csv = store.get("ClusterServiceVersion", _meta(sub).get("namespace") or "",
-                        installed) if installed else None
+        csv = (
+            store.get("ClusterServiceVersion", _meta(sub).get("namespace") or "", installed)
+            if installed
+            else None
+        )
         return _resolve(subscription_scope(catalogs, sub), sub, csv, graphs)
 
     return hook
@@ -607,25 +649,34 @@ def upgrade_hook(catalogs: Iterable[Catalog]) -> Callable[[Obj, CSVLookup], Upgr
 def unknowable_reason(upgrade: UpgradeInfo, installed: str | None) -> str:
     """What cannot be known about the upgrade without catalog content; ``""`` if nothing."""
     if upgrade.graph == "none":
-        return ("No catalog content for this package from the Subscription's CatalogSource: "
-                "the next bundle and the upgrade path need the catalog (olmtui --catalog) or "
-                "its PackageManifest.")
+        return (
+            "No catalog content for this package from the Subscription's CatalogSource: "
+            "the next bundle and the upgrade path need the catalog (olmtui --catalog) or "
+            "its PackageManifest."
+        )
     if upgrade.graph != "packagemanifest":
         return ""
-    edges = ("a PackageManifest lists each channel's head and the head's skipRange, but not "
-             "the entries' replaces/skips edges (§11)")
+    edges = (
+        "a PackageManifest lists each channel's head and the head's skipRange, but not "
+        "the entries' replaces/skips edges (§11)"
+    )
     if installed is not None and upgrade.next is None and installed != upgrade.head:
-        return (f"The head {upgrade.head} does not admit {installed}; whether another entry "
-                f"replaces or skips {installed} cannot be known: {edges}. Load the catalog "
-                "(olmtui --catalog) to see the path.")
+        return (
+            f"The head {upgrade.head} does not admit {installed}; whether another entry "
+            f"replaces or skips {installed} cannot be known: {edges}. Load the catalog "
+            "(olmtui --catalog) to see the path."
+        )
     if installed is None and upgrade.next is not None and upgrade.next != upgrade.head:
-        return (f"After {upgrade.next} is installed, the hops to the head {upgrade.head} cannot "
-                f"be known: {edges}. Load the catalog (olmtui --catalog) to see them.")
+        return (
+            f"After {upgrade.next} is installed, the hops to the head {upgrade.head} cannot "
+            f"be known: {edges}. Load the catalog (olmtui --catalog) to see them."
+        )
     return ""
 
 
-def replaces_rewrite(catalogs: Iterable[Catalog], sub: Obj,
-                     installed_csv: Obj) -> tuple[str | None, str | None] | None:
+def replaces_rewrite(
+    catalogs: Iterable[Catalog], sub: Obj, installed_csv: Obj
+) -> tuple[str | None, str | None] | None:
     """R-UPG-4: ``(on-cluster spec.replaces, catalog replaces)`` when the cluster's is set
     and differs.
 
@@ -636,8 +687,9 @@ def replaces_rewrite(catalogs: Iterable[Catalog], sub: Obj,
     return _replaces_rewrite(subscription_scope(catalogs, sub), installed_csv)
 
 
-def _replaces_rewrite(scope: SubscriptionScope,
-                      installed_csv: Obj) -> tuple[str | None, str | None] | None:
+def _replaces_rewrite(
+    scope: SubscriptionScope, installed_csv: Obj
+) -> tuple[str | None, str | None] | None:
     if scope.graph != "catalog":
         return None
     name = _meta(installed_csv).get("name") or ""
@@ -653,6 +705,7 @@ def _replaces_rewrite(scope: SubscriptionScope,
 
 # --- findings ----------------------------------------------------------------------------------
 
+
 @dataclass
 class _SubjectFindings:
     """Findings about one Subscription, with its identity filled in."""
@@ -663,47 +716,72 @@ class _SubjectFindings:
 
     def add(self, severity: Severity, code: str, message: str, rule: str) -> None:
         meta = _meta(self.sub)
-        self.out.append(Finding(severity, code, "Subscription", meta.get("namespace") or "",
-                                meta.get("name") or "", message, rule, self.related))
+        self.out.append(
+            Finding(
+                severity,
+                code,
+                "Subscription",
+                meta.get("namespace") or "",
+                meta.get("name") or "",
+                message,
+                rule,
+                self.related,
+            )
+        )
 
 
 def _catalog_label(catalog: Catalog) -> str:
     return f"CatalogSource {catalog.ref}" if catalog.ref else f"catalog {catalog.origin}"
 
 
-def _channel_findings(f: _SubjectFindings, scope: SubscriptionScope, graph: UpgradeGraph,
-                      graphs: _Graphs) -> None:
+def _channel_findings(
+    f: _SubjectFindings, scope: SubscriptionScope, graph: UpgradeGraph, graphs: _Graphs
+) -> None:
     """R-UPG-1 errors of the channels the Subscription uses, then opm's (R-UPG-7)."""
     assert scope.catalog is not None and scope.package is not None
     where = _catalog_label(scope.catalog)
     for channel in scope.channels:
         resolver_errors = graph.errors.get(channel.name, [])
         for error in resolver_errors:
-            f.add("error", "ChannelGraphError",
-                  f"OLM's resolver cannot order channel {channel.name} of package "
-                  f"{scope.package.name} in {where}: \"{error}\". Resolution fails with this "
-                  "error (ResolutionFailed / ErrorPreventedResolution) until the catalog is "
-                  "fixed; olmtui ranks the channel by version to show what would follow.",
-                  "R-UPG-1")
+            f.add(
+                "error",
+                "ChannelGraphError",
+                f"OLM's resolver cannot order channel {channel.name} of package "
+                f'{scope.package.name} in {where}: "{error}". Resolution fails with this '
+                "error (ResolutionFailed / ErrorPreventedResolution) until the catalog is "
+                "fixed; olmtui ranks the channel by version to show what would follow.",
+                "R-UPG-1",
+            )
         if edges_unknown(channel):
             continue
         chain_error, range_problems = graphs.opm_checks(channel)
         if chain_error and chain_error.startswith("channel contains one or more stranded"):
-            f.add("warning", "StrandedBundles",
-                  f"opm validation rejects channel {channel.name} of package "
-                  f"{scope.package.name} in {where}: \"{chain_error}\". The replaces chain "
-                  "from the head never reaches them; OLM's resolver does not check this, but "
-                  "the catalog cannot be rebuilt with opm as it is.", "R-UPG-7")
+            f.add(
+                "warning",
+                "StrandedBundles",
+                f"opm validation rejects channel {channel.name} of package "
+                f'{scope.package.name} in {where}: "{chain_error}". The replaces chain '
+                "from the head never reaches them; OLM's resolver does not check this, but "
+                "the catalog cannot be rebuilt with opm as it is.",
+                "R-UPG-7",
+            )
         elif chain_error and not resolver_errors:
-            f.add("warning", "ChannelGraphError",
-                  f"opm validation rejects channel {channel.name} of package "
-                  f"{scope.package.name} in {where}: \"{chain_error}\".", "R-UPG-7")
+            f.add(
+                "warning",
+                "ChannelGraphError",
+                f"opm validation rejects channel {channel.name} of package "
+                f'{scope.package.name} in {where}: "{chain_error}".',
+                "R-UPG-7",
+            )
         for p in range_problems:
-            f.add("warning", "InvalidSkipRange",
-                  f"Bundle {p.entry} in channel {channel.name} ({where}) has olm.skipRange "
-                  f"{p.skip_range!r}, which does not parse ({p.error}). OLM ignores it, so it "
-                  "admits no installed version, and opm validation rejects the catalog.",
-                  "R-SEM-7")
+            f.add(
+                "warning",
+                "InvalidSkipRange",
+                f"Bundle {p.entry} in channel {channel.name} ({where}) has olm.skipRange "
+                f"{p.skip_range!r}, which does not parse ({p.error}). OLM ignores it, so it "
+                "admits no installed version, and opm validation rejects the catalog.",
+                "R-SEM-7",
+            )
 
 
 def _deprecation_findings(f: _SubjectFindings, scope: SubscriptionScope, installed: str) -> None:
@@ -712,18 +790,30 @@ def _deprecation_findings(f: _SubjectFindings, scope: SubscriptionScope, install
     package = scope.package
     rule = "R-SUB-10"
     if package.deprecation:
-        f.add("warning", "PackageDeprecated",
-              f"Package {package.name} is deprecated: {package.deprecation}", rule)
+        f.add(
+            "warning",
+            "PackageDeprecated",
+            f"Package {package.name} is deprecated: {package.deprecation}",
+            rule,
+        )
     channel_name = _spec(f.sub).get("channel")
     channel = package.channels.get(channel_name) if channel_name else None
     if channel is not None and channel.deprecation:
-        f.add("warning", "ChannelDeprecated",
-              f"Channel {channel.name} of package {package.name} is deprecated: "
-              f"{channel.deprecation}", rule)
+        f.add(
+            "warning",
+            "ChannelDeprecated",
+            f"Channel {channel.name} of package {package.name} is deprecated: "
+            f"{channel.deprecation}",
+            rule,
+        )
     bundle = package.bundles.get(installed)
     if bundle is not None and bundle.deprecation:
-        f.add("warning", "BundleDeprecated",
-              f"Installed bundle {installed} is deprecated: {bundle.deprecation}", rule)
+        f.add(
+            "warning",
+            "BundleDeprecated",
+            f"Installed bundle {installed} is deprecated: {bundle.deprecation}",
+            rule,
+        )
 
 
 def _manual_namespaces(subs: Iterable[Obj]) -> set[str]:
@@ -734,27 +824,41 @@ def _manual_namespaces(subs: Iterable[Obj]) -> set[str]:
 def _stall_note(namespace: str, groups: int) -> str:
     """R-SUB-9: with 0 or 2+ OperatorGroups OLM resolves nothing in the namespace."""
     have = "no OperatorGroup" if groups == 0 else f"{groups} OperatorGroups"
-    return (f"But {namespace} has {have}, so OLM resolves nothing there and no upgrade happens "
-            "until it has exactly one (R-SUB-9, see SubscriptionStalled).")
+    return (
+        f"But {namespace} has {have}, so OLM resolves nothing there and no upgrade happens "
+        "until it has exactly one (R-SUB-9, see SubscriptionStalled)."
+    )
 
 
-def _upgrade_state_findings(f: _SubjectFindings, graph: UpgradeGraph, upgrade: UpgradeInfo,
-                            installed: str, version: Version | None, manual: bool,
-                            stalled: str | None = None) -> None:
+def _upgrade_state_findings(
+    f: _SubjectFindings,
+    graph: UpgradeGraph,
+    upgrade: UpgradeInfo,
+    installed: str,
+    version: Version | None,
+    manual: bool,
+    stalled: str | None = None,
+) -> None:
     if upgrade.next is not None:
         hops = " -> ".join((installed, *upgrade.path))
         end = upgrade.path[-1]
         picks = "would pick" if stalled else "picks"
-        message = (f"{installed} is behind: OLM {picks} {upgrade.next} next (admitted by its "
-                   f"{upgrade.edges[0].via}), {len(upgrade.path)} hop(s) in all: {hops}.")
+        message = (
+            f"{installed} is behind: OLM {picks} {upgrade.next} next (admitted by its "
+            f"{upgrade.edges[0].via}), {len(upgrade.path)} hop(s) in all: {hops}."
+        )
         if upgrade.head and end != upgrade.head:
-            message += f" The path stops at {end}: nothing admits it, so the head " \
-                       f"{upgrade.head} is not reached."
+            message += (
+                f" The path stops at {end}: nothing admits it, so the head "
+                f"{upgrade.head} is not reached."
+            )
         if stalled:
             message += " " + stalled
         elif manual:
-            message += (" Approval is Manual in this namespace, so every hop waits for its "
-                        "InstallPlan to be approved.")
+            message += (
+                " Approval is Manual in this namespace, so every hop waits for its "
+                "InstallPlan to be approved."
+            )
         f.add("info", "UpgradeAvailable", message, "R-UPG-5")
         return
     # A channel OLM cannot order has no head; its newest entry stands in for it here.
@@ -764,25 +868,35 @@ def _upgrade_state_findings(f: _SubjectFindings, graph: UpgradeGraph, upgrade: U
     admitting = graph.admitting(installed, version)
     if admitting:
         if all(graph.prohibited(n) or n == installed for n in admitting):
-            why = (f"the only entries that admit it ({', '.join(admitting)}) are deprecated "
-                   "bundles (olm.deprecated), which OLM never chooses")
+            why = (
+                f"the only entries that admit it ({', '.join(admitting)}) are deprecated "
+                "bundles (olm.deprecated), which OLM never chooses"
+            )
         else:
             return
     elif graph.contains(installed):
-        why = "no entry replaces it, lists it in skips, or has a skipRange containing its " \
-              "version"
+        why = "no entry replaces it, lists it in skips, or has a skipRange containing its version"
     else:
-        why = ("it is not in the channel and no entry replaces it, lists it in skips, or has a "
-               "skipRange containing its version")
-    f.add("warning", "NoUpgradeEdge",
-          f"OLM will never upgrade {installed} from channel(s) "
-          f"{', '.join(c.name for c in graph.channels)}: {why}. Move the Subscription to a "
-          "channel with an edge from this version, or reinstall the operator.", "R-UPG-2")
+        why = (
+            "it is not in the channel and no entry replaces it, lists it in skips, or has a "
+            "skipRange containing its version"
+        )
+    f.add(
+        "warning",
+        "NoUpgradeEdge",
+        f"OLM will never upgrade {installed} from channel(s) "
+        f"{', '.join(c.name for c in graph.channels)}: {why}. Move the Subscription to a "
+        "channel with an edge from this version, or reinstall the operator.",
+        "R-UPG-2",
+    )
 
 
-def upgrade_findings(catalogs: Iterable[Catalog], subs: Iterable[Obj],
-                     csvs_by_ns: Mapping[str, Mapping[str, Obj]],
-                     groups_by_ns: Mapping[str, int] | None = None) -> list[Finding]:
+def upgrade_findings(
+    catalogs: Iterable[Catalog],
+    subs: Iterable[Obj],
+    csvs_by_ns: Mapping[str, Mapping[str, Obj]],
+    groups_by_ns: Mapping[str, int] | None = None,
+) -> list[Finding]:
     """Upgrade facts and problems for every Subscription, as findings.
 
     ``csvs_by_ns`` maps namespace -> CSV name -> CSV object (non-copied CSVs). Catalog
@@ -802,9 +916,12 @@ def upgrade_findings(catalogs: Iterable[Catalog], subs: Iterable[Obj],
         source_ns, _, source = source_ref(sub).partition("/")
         f = _SubjectFindings(sub, (ObjectRef("CatalogSource", source_ns, source),))
         if scope.error:
-            f.add("error", "NoOperatorsFound",
-                  f"{scope.error}. OLM reports this as ResolutionFailed and installs nothing.",
-                  "R-UPG-6")
+            f.add(
+                "error",
+                "NoOperatorsFound",
+                f"{scope.error}. OLM reports this as ResolutionFailed and installs nothing.",
+                "R-UPG-6",
+            )
         installed_name = (sub.get("status") or {}).get("installedCSV")
         csv = (csvs_by_ns.get(namespace) or {}).get(installed_name) if installed_name else None
         upgrade = _resolve(scope, sub, csv, graphs)
@@ -820,8 +937,12 @@ def upgrade_findings(catalogs: Iterable[Catalog], subs: Iterable[Obj],
             starting = spec.get("startingCSV")
             start_error = _starting_csv_error(sub, graph)
             if start_error:
-                f.add("error", "NoOperatorsFound",
-                      f"{start_error}. OLM reports this as ResolutionFailed.", "R-UPG-6")
+                f.add(
+                    "error",
+                    "NoOperatorsFound",
+                    f"{start_error}. OLM reports this as ResolutionFailed.",
+                    "R-UPG-6",
+                )
             elif starting:
                 _skipped_finding(f, graph, starting, "startingCSV")
             findings.extend(f.out)
@@ -830,18 +951,23 @@ def upgrade_findings(catalogs: Iterable[Catalog], subs: Iterable[Obj],
         _skipped_finding(f, graph, installed_name, "installed CSV")
         groups = None if groups_by_ns is None else groups_by_ns.get(namespace, 0)
         stalled = _stall_note(namespace, groups) if groups is not None and groups != 1 else None
-        _upgrade_state_findings(f, graph, upgrade, installed_name, version, namespace in manual,
-                                stalled)
+        _upgrade_state_findings(
+            f, graph, upgrade, installed_name, version, namespace in manual, stalled
+        )
         _deprecation_findings(f, scope, installed_name)
         rewrite = _replaces_rewrite(scope, csv)
         if rewrite is not None:
             on_cluster, in_catalog = rewrite
-            f.add("info", "ReplacesRewritten",
-                  f"On the cluster {installed_name} has spec.replaces "
-                  f"{on_cluster}, the catalog says {in_catalog or '(none)'}: OLM overwrites "
-                  "spec.replaces with the CSV an upgrade actually replaced, so the cluster "
-                  "shows the edge it took, not the catalog graph (the bundle's own CSV may "
-                  "also disagree with the catalog's channel entry).", "R-UPG-4")
+            f.add(
+                "info",
+                "ReplacesRewritten",
+                f"On the cluster {installed_name} has spec.replaces "
+                f"{on_cluster}, the catalog says {in_catalog or '(none)'}: OLM overwrites "
+                "spec.replaces with the CSV an upgrade actually replaced, so the cluster "
+                "shows the edge it took, not the catalog graph (the bundle's own CSV may "
+                "also disagree with the catalog's channel entry).",
+                "R-UPG-4",
+            )
         findings.extend(f.out)
     findings.sort(key=lambda x: x.sort_key)
     return findings
@@ -853,7 +979,11 @@ def _skipped_finding(f: _SubjectFindings, graph: UpgradeGraph, name: str, what: 
     if not by:
         return
     listed = ", ".join(f"{entry} (channel {channel})" for channel, entry in by)
-    f.add("info", "SkippedBundleInstalled",
-          f"The {what} {name} is listed in skips of {listed}: OLM leaves it out of the channel "
-          "order, so it is never chosen as an upgrade target; it is left through those "
-          "entries' skips edges.", "R-UPG-1")
+    f.add(
+        "info",
+        "SkippedBundleInstalled",
+        f"The {what} {name} is listed in skips of {listed}: OLM leaves it out of the channel "
+        "order, so it is never chosen as an upgrade target; it is left through those "
+        "entries' skips edges.",
+        "R-UPG-1",
+    )

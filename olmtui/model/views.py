@@ -38,6 +38,7 @@ CONFLICT_REASONS = frozenset({CONFLICT_REASON, STATIC_REASON})
 
 # -- namespaces -------------------------------------------------------------------------------
 
+
 def group_targets(og: OperatorGroupState) -> tuple[str, ...]:
     """What the group's operators watch: ``status.namespaces`` once OLM wrote it, else the
     targets derived from the spec (R-OG-1); ``("",)`` is every namespace."""
@@ -87,13 +88,16 @@ def namespace_summaries(
             if og.namespace == name:
                 continue
             watchers.extend((c.ref, og.ref) for c in by_ns.get(og.namespace, ()))
-        out.append(NamespaceSummary(
-            name, own, tuple(c.name for c in by_ns.get(name, ())), tuple(sorted(set(watchers)))
-        ))
+        out.append(
+            NamespaceSummary(
+                name, own, tuple(c.name for c in by_ns.get(name, ())), tuple(sorted(set(watchers)))
+            )
+        )
     return out
 
 
 # -- R-OG-8 cluster roles -------------------------------------------------------------------
+
 
 def api_hash(api: str) -> str:
     """64-bit FNV-1a of ``Kind.version.group``, lower-case hex without padding (§1.2)."""
@@ -131,9 +135,7 @@ class GroupClusterRole:
     aggregates: tuple[tuple[str, str], ...]
 
 
-def group_cluster_roles(
-    og: OperatorGroupState, csvs: Iterable[CSVState]
-) -> list[GroupClusterRole]:
+def group_cluster_roles(og: OperatorGroupState, csvs: Iterable[CSVState]) -> list[GroupClusterRole]:
     """R-OG-8: the admin/edit/view ClusterRoles OLM keeps for ``og``. They aggregate one
     selector per API of the providedAPIs annotation plus the APIs of the (non-copied) CSVs
     in the group's namespace; with no API there is no aggregation rule."""
@@ -142,14 +144,19 @@ def group_cluster_roles(
     roles = []
     for suffix in ROLE_SUFFIXES:
         labels = sorted((f"{AGGREGATE_PREFIX}{api_hash(a)}-{suffix}", a) for a in apis)
-        roles.append(GroupClusterRole(
-            cluster_role_name(og.namespace, og.name, suffix), suffix, ROLE_GRANTS[suffix],
-            tuple((api, label) for label, api in labels),
-        ))
+        roles.append(
+            GroupClusterRole(
+                cluster_role_name(og.namespace, og.name, suffix),
+                suffix,
+                ROLE_GRANTS[suffix],
+                tuple((api, label) for label, api in labels),
+            )
+        )
     return roles
 
 
 # -- change log -------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class ChangeEntry:
@@ -184,21 +191,31 @@ def _csv_entries(change: Change, target: ObjectRef) -> list[ChangeEntry]:
     before, after = _status(old), _status(new)
     if before.get("phase") != after.get("phase"):
         severity = "error" if after.get("phase") == "Failed" else "info"
-        entries.append(ChangeEntry(
-            "phase", target,
-            f"{before.get('phase') or '-'} -> {after.get('phase') or '-'}"
-            f" ({after.get('reason') or 'no reason'})", severity,
-        ))
+        entries.append(
+            ChangeEntry(
+                "phase",
+                target,
+                f"{before.get('phase') or '-'} -> {after.get('phase') or '-'}"
+                f" ({after.get('reason') or 'no reason'})",
+                severity,
+            )
+        )
     was = before.get("reason") in CONFLICT_REASONS
     now = after.get("reason") in CONFLICT_REASONS
     if now and not was:
-        entries.append(ChangeEntry("conflict", target,
-                                   f"{after.get('reason')}: {after.get('message') or ''}",
-                                   "error"))
+        entries.append(
+            ChangeEntry(
+                "conflict", target, f"{after.get('reason')}: {after.get('message') or ''}", "error"
+            )
+        )
     elif was and not now:
-        entries.append(ChangeEntry("conflict resolved", target,
-                                   f"{before.get('reason')} is gone; now "
-                                   f"{after.get('reason') or 'no reason'}"))
+        entries.append(
+            ChangeEntry(
+                "conflict resolved",
+                target,
+                f"{before.get('reason')} is gone; now {after.get('reason') or 'no reason'}",
+            )
+        )
     return entries
 
 
@@ -209,8 +226,9 @@ def _installplan_entries(change: Change, target: ObjectRef) -> list[ChangeEntry]
     if change.type == "ADDED":
         approval = spec_new.get("approval") or "?"
         waiting = "" if spec_new.get("approved") else ", waiting for approval"
-        return [ChangeEntry("new InstallPlan", target,
-                            f"{csvs or 'no CSVs'} ({approval}{waiting})")]
+        return [
+            ChangeEntry("new InstallPlan", target, f"{csvs or 'no CSVs'} ({approval}{waiting})")
+        ]
     if change.type == "DELETED":
         return [ChangeEntry("InstallPlan deleted", target, "")]
     entries = []
@@ -220,8 +238,9 @@ def _installplan_entries(change: Change, target: ObjectRef) -> list[ChangeEntry]
     before, after = _status(old).get("phase"), _status(new).get("phase")
     if before != after:
         severity = "error" if after == "Failed" else "info"
-        entries.append(ChangeEntry("plan phase", target, f"{before or '-'} -> {after or '-'}",
-                                   severity))
+        entries.append(
+            ChangeEntry("plan phase", target, f"{before or '-'} -> {after or '-'}", severity)
+        )
     return entries
 
 
@@ -233,12 +252,19 @@ def _subscription_entries(change: Change, target: ObjectRef) -> list[ChangeEntry
     before, after = _status(change.old), _status(change.new)
     entries = []
     if before.get("state") != after.get("state"):
-        entries.append(ChangeEntry("state", target,
-                                   f"{before.get('state') or '-'} -> {after.get('state') or '-'}"))
+        entries.append(
+            ChangeEntry(
+                "state", target, f"{before.get('state') or '-'} -> {after.get('state') or '-'}"
+            )
+        )
     if before.get("installedCSV") != after.get("installedCSV"):
-        entries.append(ChangeEntry("installed", target,
-                                   f"{before.get('installedCSV') or '-'} -> "
-                                   f"{after.get('installedCSV') or '-'}"))
+        entries.append(
+            ChangeEntry(
+                "installed",
+                target,
+                f"{before.get('installedCSV') or '-'} -> {after.get('installedCSV') or '-'}",
+            )
+        )
     return entries
 
 
@@ -255,8 +281,15 @@ def _access_entries(change: Change, _target: ObjectRef) -> list[ChangeEntry]:
         resource = ((change.old or {}).get("status") or {}).get("resource") or change.key.name
         return [ChangeEntry("access back", kind, f"{resource} readable again")]
     status = change.new.get("status") or {}
-    return [ChangeEntry("no access", kind, f"no access to {status.get('resource')} (RBAC): "
-                        f"{status.get('reason')}; the rows shown are the last seen", "warning")]
+    return [
+        ChangeEntry(
+            "no access",
+            kind,
+            f"no access to {status.get('resource')} (RBAC): "
+            f"{status.get('reason')}; the rows shown are the last seen",
+            "warning",
+        )
+    ]
 
 
 _DERIVERS = {

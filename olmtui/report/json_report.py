@@ -114,7 +114,9 @@ def csv_json(csv: CSVState) -> dict[str, Any]:
         "operatorGroup": csv.operator_group,
         "providedAPIs": sorted(csv.provided_apis),
         "requiredAPIs": sorted(csv.required_apis),
-        "verdict": None if verdict is None else {
+        "verdict": None
+        if verdict is None
+        else {
             "phase": verdict.phase,
             "reason": verdict.reason,
             "message": verdict.message,
@@ -140,8 +142,12 @@ def copied_csvs_json(copies: CopiedCSVState) -> dict[str, Any]:
         "present": copies.present,
         "missing": [{"csv": m.csv, "namespace": m.namespace} for m in missing],
         "stale": [
-            {"namespace": s.namespace, "name": s.name, "copiedFrom": s.copied_from,
-             "reason": s.reason}
+            {
+                "namespace": s.namespace,
+                "name": s.name,
+                "copiedFrom": s.copied_from,
+                "reason": s.reason,
+            }
             for s in stale
         ],
     }
@@ -173,8 +179,12 @@ def subscription_json(sub: SubscriptionState) -> dict[str, Any]:
         "state": sub.state,
         "installedCSV": sub.installed_csv,
         "currentCSV": sub.current_csv,
-        "installPlan": None if plan is None else {
-            "name": plan.name, "phase": plan.phase, "approved": plan.approved,
+        "installPlan": None
+        if plan is None
+        else {
+            "name": plan.name,
+            "phase": plan.phase,
+            "approved": plan.approved,
         },
         "upgrade": upgrade_json(sub.upgrade),
     }
@@ -200,8 +210,13 @@ def metrics_json(metrics: Metrics) -> dict[str, Any]:
         "csv_count": metrics.csv_count,
         "csv_succeeded": metrics.csv_succeeded,
         "csv_abnormal": [
-            {"name": a.name, "namespace": a.namespace, "phase": a.phase, "reason": a.reason,
-             "version": a.version}
+            {
+                "name": a.name,
+                "namespace": a.namespace,
+                "phase": a.phase,
+                "reason": a.reason,
+                "version": a.version,
+            }
             for a in metrics.csv_abnormal
         ],
         "csv_upgrade_count": metrics.csv_upgrade_count,
@@ -237,15 +252,15 @@ def report_json(
     """
     findings = merged_findings(
         load_result.findings if load_result is not None else (),
-        model=model.findings(), health=health, unreadable=store.unreadable,
+        model=model.findings(),
+        health=health,
+        unreadable=store.unreadable,
     )
     operator_groups = sorted(model.operator_groups(), key=lambda o: (o.namespace, o.name))
     csvs = sorted(model.csvs(), key=lambda c: (c.namespace, c.name))
     copies = model.copied_csvs()
     subscriptions = sorted(model.subscriptions(), key=lambda s: (s.namespace, s.name))
-    ordered_channels = sorted(
-        channels, key=lambda c: (c.catalog or "", c.package, c.channel)
-    )
+    ordered_channels = sorted(channels, key=lambda c: (c.catalog or "", c.package, c.channel))
     by_severity = dict.fromkeys(SEVERITY_ORDER, 0)
     for finding in findings:
         by_severity[finding.severity] += 1

@@ -73,9 +73,15 @@ class _Writer:
     def wrapped(self, text: str, indent: int, hang: int = 0) -> None:
         """``text`` wrapped at WIDTH, its lines after the first ``hang`` columns deeper."""
         self.lines.extend(
-            textwrap.wrap(text, WIDTH, initial_indent=" " * indent,
-                          subsequent_indent=" " * (indent + hang),
-                          break_on_hyphens=False, break_long_words=False) or [" " * indent]
+            textwrap.wrap(
+                text,
+                WIDTH,
+                initial_indent=" " * indent,
+                subsequent_indent=" " * (indent + hang),
+                break_on_hyphens=False,
+                break_long_words=False,
+            )
+            or [" " * indent]
         )
 
     def heading(self, text: str, sgr: str = "1") -> None:
@@ -90,35 +96,54 @@ def _header(out: _Writer, report: Report) -> None:
         origin = "live cluster"
     else:
         origin = f"snapshot of {_plural(len(source['paths']), 'path')}"
-    out.line(f"olmtui check: {origin}, {_plural(source['objects'], 'object')} read, "
-             f"{source['skipped']} skipped")
+    out.line(
+        f"olmtui check: {origin}, {_plural(source['objects'], 'object')} read, "
+        f"{source['skipped']} skipped"
+    )
     if source["skipped"]:
-        out.line(out.paint(
-            f"{_plural(source['skipped'], 'document')} could not be read — the snapshot is "
-            "incomplete, findings may be missing or wrong", _SEVERITY_COLOURS["warning"]))
+        out.line(
+            out.paint(
+                f"{_plural(source['skipped'], 'document')} could not be read — the snapshot is "
+                "incomplete, findings may be missing or wrong",
+                _SEVERITY_COLOURS["warning"],
+            )
+        )
     # kinds olmtui may not read (LiveNoAccess): their counts are unknown, not 0
     unread = {f["kind"] for f in report["findings"] if f["code"] == "LiveNoAccess"}
 
     def count(key: str, kind: str, noun: str) -> str:
         return f"? {noun}s (no access)" if kind in unread else _plural(summary[key], noun)
 
-    csvs = "? CSVs (no access)" if "ClusterServiceVersion" in unread else \
-        f"{_plural(summary['csvs'], 'CSV')} (+{summary['copiedCSVs']} copied)"
-    out.line(", ".join([
-        count("namespaces", "Namespace", "namespace"),
-        count("operatorGroups", "OperatorGroup", "OperatorGroup"),
-        csvs,
-        count("subscriptions", "Subscription", "Subscription"),
-        count("installPlans", "InstallPlan", "InstallPlan"),
-        count("catalogSources", "CatalogSource", "CatalogSource"),
-    ]))
+    csvs = (
+        "? CSVs (no access)"
+        if "ClusterServiceVersion" in unread
+        else f"{_plural(summary['csvs'], 'CSV')} (+{summary['copiedCSVs']} copied)"
+    )
+    out.line(
+        ", ".join(
+            [
+                count("namespaces", "Namespace", "namespace"),
+                count("operatorGroups", "OperatorGroup", "OperatorGroup"),
+                csvs,
+                count("subscriptions", "Subscription", "Subscription"),
+                count("installPlans", "InstallPlan", "InstallPlan"),
+                count("catalogSources", "CatalogSource", "CatalogSource"),
+            ]
+        )
+    )
     counts = summary["findings"]
-    out.line("Findings: " + ", ".join([
-        out.paint(_plural(counts["error"], "error"), _SEVERITY_COLOURS["error"])
-        if counts["error"] else "0 errors",
-        _plural(counts["warning"], "warning"),
-        f"{counts['info']} info",
-    ]))
+    out.line(
+        "Findings: "
+        + ", ".join(
+            [
+                out.paint(_plural(counts["error"], "error"), _SEVERITY_COLOURS["error"])
+                if counts["error"]
+                else "0 errors",
+                _plural(counts["warning"], "warning"),
+                f"{counts['info']} info",
+            ]
+        )
+    )
     metrics = summary.get("metrics")
     if metrics is not None:
         out.line(_metrics_line(metrics))
@@ -133,19 +158,22 @@ def _metrics_line(metrics: dict[str, Any]) -> str:
         value = metrics[name]
         return "? (no access)" if value is None else str(value)
 
-    abnormal = "? (no access)" if metrics["csv_count"] is None else \
-        str(len(metrics["csv_abnormal"]))
-    return "Metrics: " + ", ".join([
-        f"catalog_source_count {shown('catalog_source_count')}",
-        f"csv_count {shown('csv_count')}",
-        f"csv_succeeded {shown('csv_succeeded')}",
-        f"csv_abnormal {abnormal}",
-        f"csv_upgrade_count {shown('csv_upgrade_count')} "
-        f"({metrics['csv_upgrade_count_source']})",
-        f"install_plan_count {shown('install_plan_count')}",
-        f"subscription_count {shown('subscription_count')}",
-        f"subscription_sync_total {'not observable' if sync is None else sync}",
-    ])
+    abnormal = (
+        "? (no access)" if metrics["csv_count"] is None else str(len(metrics["csv_abnormal"]))
+    )
+    return "Metrics: " + ", ".join(
+        [
+            f"catalog_source_count {shown('catalog_source_count')}",
+            f"csv_count {shown('csv_count')}",
+            f"csv_succeeded {shown('csv_succeeded')}",
+            f"csv_abnormal {abnormal}",
+            f"csv_upgrade_count {shown('csv_upgrade_count')} "
+            f"({metrics['csv_upgrade_count_source']})",
+            f"install_plan_count {shown('install_plan_count')}",
+            f"subscription_count {shown('subscription_count')}",
+            f"subscription_sync_total {'not observable' if sync is None else sync}",
+        ]
+    )
 
 
 def _findings(out: _Writer, findings: Sequence[dict[str, Any]]) -> None:
@@ -158,8 +186,12 @@ def _findings(out: _Writer, findings: Sequence[dict[str, Any]]) -> None:
             same_code = list(group)
             for finding in same_code[:FINDINGS_PER_CODE]:
                 subject = " ".join(
-                    part for part in (safe(finding["kind"] or ""),
-                                      _ref(finding["namespace"], finding["name"])) if part
+                    part
+                    for part in (
+                        safe(finding["kind"] or ""),
+                        _ref(finding["namespace"], finding["name"]),
+                    )
+                    if part
                 )
                 out.line(f"  {out.paint(safe(code), _SEVERITY_COLOURS[severity])}  {subject}")
                 out.wrapped(_one_line(finding["message"]), 6)
@@ -198,8 +230,9 @@ def _operator_groups(out: _Writer, report: Report) -> None:
     for og in report["operatorGroups"]:
         flags = ", static" if og["static"] else ""
         if og["targetNamespaces"]:
-            shape = (f"{safe(og.get('mode') or '')}{flags}, "
-                     f"targets: {_names(og['targetNamespaces'])}")
+            shape = (
+                f"{safe(og.get('mode') or '')}{flags}, targets: {_names(og['targetNamespaces'])}"
+            )
         else:
             shape = f"{_NO_TARGETS}{flags}"
         out.wrapped(f"{_ref(og['namespace'], og['name'])}  {shape}", 2, 4)
@@ -207,8 +240,11 @@ def _operator_groups(out: _Writer, report: Report) -> None:
             observed = og["statusNamespaces"]
             out.line(f"    status.namespaces: {'absent' if observed is None else _names(observed)}")
         if og["providedAPIs"] != og["expectedProvidedAPIs"]:
-            out.wrapped(f"olm.providedAPIs: {_names(og['providedAPIs'])}; "
-                        f"expected: {_names(og['expectedProvidedAPIs'])}", 4)
+            out.wrapped(
+                f"olm.providedAPIs: {_names(og['providedAPIs'])}; "
+                f"expected: {_names(og['expectedProvidedAPIs'])}",
+                4,
+            )
         if not og["members"]:
             out.line("    members: none")
         for member in og["members"]:
@@ -227,13 +263,18 @@ def _operator_groups(out: _Writer, report: Report) -> None:
 
 def _copied_csvs(out: _Writer, copies: dict[str, Any]) -> None:
     out.heading("COPIED CSVs")
-    out.line(f"  {copies['present']} present, {len(copies['missing'])} missing, "
-             f"{len(copies['stale'])} stale")
+    out.line(
+        f"  {copies['present']} present, {len(copies['missing'])} missing, "
+        f"{len(copies['stale'])} stale"
+    )
     for csv, group in groupby(copies["missing"], key=lambda m: m["csv"]):
         out.wrapped(f"missing: {safe(csv)} in {_names([m['namespace'] for m in group])}", 4)
     for stale in copies["stale"][:LIST_LIMIT]:
-        out.wrapped(f"stale: {_ref(stale['namespace'], stale['name'])} (from "
-                    f"{safe(stale['copiedFrom'])}): {_one_line(stale['reason'])}", 4)
+        out.wrapped(
+            f"stale: {_ref(stale['namespace'], stale['name'])} (from "
+            f"{safe(stale['copiedFrom'])}): {_one_line(stale['reason'])}",
+            4,
+        )
     if len(copies["stale"]) > LIST_LIMIT:
         out.line(f"    ... and {len(copies['stale']) - LIST_LIMIT} more stale copies")
 
@@ -245,14 +286,21 @@ def _subscriptions(out: _Writer, subscriptions: Iterable[dict[str, Any]]) -> Non
     out.heading("SUBSCRIPTIONS")
     for sub in subscriptions:
         channel = f"@{safe(sub['channel'])}" if sub["channel"] else ""
-        out.wrapped(f"{_ref(sub['namespace'], sub['name'])}  {safe(sub['package'])}{channel} "
-                    f"from {_ref(sub['sourceNamespace'], sub['source'])}", 2, 4)
+        out.wrapped(
+            f"{_ref(sub['namespace'], sub['name'])}  {safe(sub['package'])}{channel} "
+            f"from {_ref(sub['sourceNamespace'], sub['source'])}",
+            2,
+            4,
+        )
         approval = safe(sub["approval"])
         if sub["effectiveApproval"] != sub["approval"]:
             approval += f" (effective {safe(sub['effectiveApproval'])}: another Subscription"
             approval += " in the namespace is Manual)"
-        details = [f"approval {approval}", f"state {safe(sub['state'] or 'none')}",
-                   f"installed {safe(sub['installedCSV'] or 'nothing')}"]
+        details = [
+            f"approval {approval}",
+            f"state {safe(sub['state'] or 'none')}",
+            f"installed {safe(sub['installedCSV'] or 'nothing')}",
+        ]
         plan = sub["installPlan"]
         if plan is not None:
             details.append(f"InstallPlan {safe(plan['name'])} {safe(plan['phase'] or '')}".rstrip())

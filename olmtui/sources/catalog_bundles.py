@@ -65,8 +65,9 @@ class BundleDir:
     entry: ChannelEntry
 
 
-def manifests_in(directory: Path, findings: list[Finding], *, recursive: bool = True
-                 ) -> tuple[list[Obj], list[Obj]]:
+def manifests_in(
+    directory: Path, findings: list[Finding], *, recursive: bool = True
+) -> tuple[list[Obj], list[Obj]]:
     """``(CSVs, CRDs)`` among the YAML/JSON manifests under ``directory``."""
     csvs: list[Obj] = []
     crds: list[Obj] = []
@@ -92,12 +93,17 @@ def read_bundle_dir(directory: Path, findings: list[Finding]) -> BundleDir | Non
     manifests_dir = directory / str(annotations.get(MANIFESTS_ANNOTATION) or "manifests/")
     csvs, crds = manifests_in(manifests_dir, findings)
     if len(csvs) != 1:
-        findings.append(unreadable(
-            manifests_dir, f"a bundle needs exactly one ClusterServiceVersion, found {len(csvs)}"))
+        findings.append(
+            unreadable(
+                manifests_dir,
+                f"a bundle needs exactly one ClusterServiceVersion, found {len(csvs)}",
+            )
+        )
         return None
     csv = csvs[0]
-    channels = tuple(c.strip() for c in str(annotations.get(CHANNELS_ANNOTATION) or "").split(",")
-                     if c.strip())
+    channels = tuple(
+        c.strip() for c in str(annotations.get(CHANNELS_ANNOTATION) or "").split(",") if c.strip()
+    )
     default = str(annotations.get(DEFAULT_CHANNEL_ANNOTATION) or "").strip() or None
     if default is None and len(channels) == 1:
         default = channels[0]
@@ -105,7 +111,9 @@ def read_bundle_dir(directory: Path, findings: list[Finding]) -> BundleDir | Non
     dependencies = read_mapping(deps_path, findings) if deps_path.is_file() else None
     package = str(annotations.get(PACKAGE_ANNOTATION) or directory.parent.name)
     bundle = bundle_from_csv(
-        csv, package, crds=crds,
+        csv,
+        package,
+        crds=crds,
         dependency_items=(dependencies or {}).get("dependencies"),
     )
     return BundleDir(directory, package, channels, default, bundle, entry_from_csv(csv))
@@ -121,18 +129,19 @@ def update_graph_mode(bundle_dir: Path, findings: list[Finding]) -> str | None:
     return None
 
 
-def _semver_chain(entries: list[ChannelEntry], versions: dict[str, str | None]
-                  ) -> list[ChannelEntry]:
+def _semver_chain(
+    entries: list[ChannelEntry], versions: dict[str, str | None]
+) -> list[ChannelEntry]:
     """opm semver mode: each entry replaces the next lower version in the channel."""
     ordered = sorted(entries, key=lambda e: (version_key(versions.get(e.name)), e.name))
     chained = [dataclasses.replace(e, replaces=None) for e in ordered[:1]]
-    chained += [dataclasses.replace(e, replaces=lower.name)
-                for lower, e in pairwise(ordered)]
+    chained += [dataclasses.replace(e, replaces=lower.name) for lower, e in pairwise(ordered)]
     return chained
 
 
-def add_bundle_package(name: str, bundles: list[BundleDir], mode: str | None,
-                       catalog: Catalog) -> None:
+def add_bundle_package(
+    name: str, bundles: list[BundleDir], mode: str | None, catalog: Catalog
+) -> None:
     """One package from its bundle directories; entries newest first."""
     package = catalog.packages.setdefault(name, Package(name))
     for found in bundles:
@@ -145,13 +154,16 @@ def add_bundle_package(name: str, bundles: list[BundleDir], mode: str | None,
     for channel, entries in sorted(by_channel.items()):
         if mode == SEMVER_MODE:
             entries = _semver_chain(entries, versions)
-        entries = sorted(entries, key=lambda e: (version_key(versions.get(e.name)), e.name),
-                         reverse=True)
+        entries = sorted(
+            entries, key=lambda e: (version_key(versions.get(e.name)), e.name), reverse=True
+        )
         package.channels[channel] = Channel(name, channel, tuple(entries))
-    newest_first = sorted(bundles, key=lambda b: (version_key(b.bundle.version), b.bundle.name),
-                          reverse=True)
+    newest_first = sorted(
+        bundles, key=lambda b: (version_key(b.bundle.version), b.bundle.name), reverse=True
+    )
     package.default_channel = next(
-        (b.default_channel for b in newest_first if b.default_channel), None)
+        (b.default_channel for b in newest_first if b.default_channel), None
+    )
 
 
 def load_bundle_dirs(directories: list[Path], catalog: Catalog) -> None:

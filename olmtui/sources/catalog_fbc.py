@@ -117,12 +117,16 @@ class _FBCReader:
         elif schema == "olm.deprecations" and package:
             self.deprecations.append(doc)
         else:
-            self.findings.append(unreadable(
-                path, f"line {line}: {schema} document without "
-                      f"{'name' if not name else 'package'}"))
+            self.findings.append(
+                unreadable(
+                    path,
+                    f"line {line}: {schema} document without {'name' if not name else 'package'}",
+                )
+            )
 
-    def bundle(self, path: Path, line: int, name: str, package: str | None,
-               properties: Any) -> Bundle:
+    def bundle(
+        self, path: Path, line: int, name: str, package: str | None, properties: Any
+    ) -> Bundle:
         version = None
         provided: list[str] = []
         required: list[str] = []
@@ -165,9 +169,13 @@ class _FBCReader:
                         modes = supported_install_modes((obj.get("spec") or {}).get("installModes"))
                         webhook = webhook or csv_has_conversion_webhook(obj)
             except (binascii.Error, ValueError, yaml.YAMLError) as exc:
-                self.findings.append(unreadable(
-                    path, f"line {line}: an olm.bundle.object of bundle {name} does not "
-                          f"decode ({exc})"))
+                self.findings.append(
+                    unreadable(
+                        path,
+                        f"line {line}: an olm.bundle.object of bundle {name} does not "
+                        f"decode ({exc})",
+                    )
+                )
         return Bundle(
             name=name,
             package=package or "",
@@ -184,7 +192,8 @@ class _FBCReader:
     def finish(self) -> None:
         for (package_name, channel_name), entries in self.entries.items():
             self.package(package_name).channels[channel_name] = Channel(
-                package_name, channel_name, tuple(entries))
+                package_name, channel_name, tuple(entries)
+            )
         for doc in self.deprecations:
             self.apply_deprecations(doc)
 
@@ -201,10 +210,12 @@ class _FBCReader:
                 package.deprecation = message
             elif schema == "olm.channel" and name in package.channels:
                 package.channels[name] = dataclasses.replace(
-                    package.channels[name], deprecation=message)
+                    package.channels[name], deprecation=message
+                )
             elif schema == "olm.bundle" and name in package.bundles:
                 package.bundles[name] = dataclasses.replace(
-                    package.bundles[name], deprecation=message)
+                    package.bundles[name], deprecation=message
+                )
 
 
 def load_fbc(files: Iterable[Path], catalog: Catalog) -> None:

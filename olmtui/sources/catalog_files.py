@@ -31,7 +31,11 @@ _TOP_LEVEL = re.compile(rb"^[^ \r\n#]", re.MULTILINE)
 def unreadable(path: Path, detail: str) -> Finding:
     """A warning for a catalog file (or one document in it) that was skipped."""
     return Finding(
-        "warning", UNREADABLE, "File", "", str(path),
+        "warning",
+        UNREADABLE,
+        "File",
+        "",
+        str(path),
         f"{path}: {detail}; skipped, the rest of the catalog was loaded.",
     )
 
@@ -40,8 +44,9 @@ def _block_end(indent: int) -> re.Pattern[bytes]:
     """The first line after a skipped ``spec`` key that is no longer part of it: not blank, not
     a comment, indented at most ``indent``, and not a block-sequence item at ``indent`` (YAML
     lets a key's sequence items sit at the key's own indentation)."""
-    return re.compile(rb"^(?! {%d})(?! *#)(?! {%d}-(?:[ \r\n]|$)) *[^ \r\n]" % (indent + 1, indent),
-                      re.MULTILINE)
+    return re.compile(
+        rb"^(?! {%d})(?! *#)(?! {%d}-(?:[ \r\n]|$)) *[^ \r\n]" % (indent + 1, indent), re.MULTILINE
+    )
 
 
 def slim_csv_yaml(data: bytes) -> bytes:
@@ -67,14 +72,18 @@ def slim_csv_yaml(data: bytes) -> bytes:
             line_end = data.find(b"\n", found.start())
             stop = end_of_block.search(data, len(data) if line_end < 0 else line_end + 1)
             stop_at = len(data) if stop is None else stop.start()
-            pieces += [data[done:found.start()], b"\n" * data.count(b"\n", found.start(), stop_at)]
+            pieces += [
+                data[done : found.start()],
+                b"\n" * data.count(b"\n", found.start(), stop_at),
+            ]
             done = pos = stop_at
     pieces.append(data[done:])
     return b"".join(pieces)
 
 
-def read_documents(path: Path, findings: list[Finding], *, slim: bool = False
-                   ) -> Iterator[tuple[int, Any]]:
+def read_documents(
+    path: Path, findings: list[Finding], *, slim: bool = False
+) -> Iterator[tuple[int, Any]]:
     """``(line, value)`` for every non-empty document of ``path``; problems go to ``findings``.
     With ``slim``, YAML CSVs are read without their unused parts (falling back to the whole
     file if that does not parse)."""

@@ -63,7 +63,9 @@ def load_legacy_package(package_file: Path, catalog: Catalog) -> None:
         head = str(channel.get("currentCSV") or "")
         found = channel_entries(head, entries)
         if not found:
-            catalog.findings.append(unreadable(
-                package_file, f"channel {channel['name']}: currentCSV {head!r} has no CSV here"))
+            catalog.findings.append(
+                unreadable(
+                    package_file, f"channel {channel['name']}: currentCSV {head!r} has no CSV here"
+                )
+            )
         package.channels[str(channel["name"])] = Channel(name, str(channel["name"]), tuple(found))
-

@@ -46,8 +46,9 @@ def default_channel(status: Mapping[str, Any], channels: list[str]) -> str | Non
     return channels[0] if len(channels) == 1 else None
 
 
-def head_bundle(package: str, head: str, desc: Mapping[str, Any], deprecation: str | None
-                ) -> Bundle:
+def head_bundle(
+    package: str, head: str, desc: Mapping[str, Any], deprecation: str | None
+) -> Bundle:
     """The head's bundle from ``currentCSVDesc`` (APIs, install modes, version)."""
     surface = api_surface({"spec": dict(desc)})
     return Bundle(
@@ -63,8 +64,11 @@ def head_bundle(package: str, head: str, desc: Mapping[str, Any], deprecation: s
 
 def package_from_manifest(obj: Obj) -> Package:
     status = mapping(obj.get("status"))
-    name = scalar_text(status.get("packageName")) or scalar_text(
-        mapping(obj.get("metadata")).get("name")) or ""
+    name = (
+        scalar_text(status.get("packageName"))
+        or scalar_text(mapping(obj.get("metadata")).get("name"))
+        or ""
+    )
     package = Package(name, deprecation=_deprecation(status))
     heads: dict[str, Bundle] = {}
     raw_channels = status.get("channels")
@@ -75,30 +79,41 @@ def package_from_manifest(obj: Obj) -> Package:
             continue
         desc = mapping(raw.get("currentCSVDesc"))
         raw_entries = [
-            e for e in map(mapping, raw.get("entries") or ()) if scalar_text(e.get("name"))]
+            e for e in map(mapping, raw.get("entries") or ()) if scalar_text(e.get("name"))
+        ]
         names = [str(e["name"]) for e in raw_entries]
         if head and head not in names:
             names.insert(0, head)
         skip_range = scalar_text(mapping(desc.get("annotations")).get(SKIP_RANGE_ANNOTATION))
         entries = tuple(
-            ChannelEntry(n, skip_range=skip_range if n == head else None) for n in names)
+            ChannelEntry(n, skip_range=skip_range if n == head else None) for n in names
+        )
         for entry in raw_entries:
-            package.bundles.setdefault(str(entry["name"]), Bundle(
-                str(entry["name"]), name, version=scalar_text(entry.get("version")),
-                deprecation=_deprecation(entry)))
+            package.bundles.setdefault(
+                str(entry["name"]),
+                Bundle(
+                    str(entry["name"]),
+                    name,
+                    version=scalar_text(entry.get("version")),
+                    deprecation=_deprecation(entry),
+                ),
+            )
         if head:
             entry_deprecation = next(
-                (_deprecation(e) for e in raw_entries if e.get("name") == head), None)
+                (_deprecation(e) for e in raw_entries if e.get("name") == head), None
+            )
             heads[head] = head_bundle(name, head, desc, entry_deprecation)
         package.channels[channel_name] = Channel(
-            name, channel_name, entries, deprecation=_deprecation(raw), reported_head=head)
+            name, channel_name, entries, deprecation=_deprecation(raw), reported_head=head
+        )
     package.bundles.update(heads)
     package.default_channel = default_channel(status, sorted(package.channels))
     return package
 
 
-def catalog_from_packagemanifests(objs: Iterable[Obj], catalog_ref: str | None = None
-                                  ) -> list[Catalog]:
+def catalog_from_packagemanifests(
+    objs: Iterable[Obj], catalog_ref: str | None = None
+) -> list[Catalog]:
     """One Catalog per CatalogSource (``catalog-namespace``/``catalog`` labels), sorted by ref.
     With ``catalog_ref`` only that CatalogSource's PackageManifests are taken."""
     catalogs: dict[str, Catalog] = {}

@@ -34,7 +34,9 @@ __all__ = ["catalog_from_packagemanifests", "load_catalog", "parse_catalog_spec"
 #: ``NAMESPACE/NAME=`` with Kubernetes name syntax, so that a path holding ``=`` still works.
 _SPEC = re.compile(
     r"(?P<ns>[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)/(?P<name>[a-z0-9](?:[-.a-z0-9]*[a-z0-9])?)="
-    r"(?P<path>.*)\Z", re.DOTALL)
+    r"(?P<path>.*)\Z",
+    re.DOTALL,
+)
 
 
 def parse_catalog_spec(spec: str) -> tuple[str | None, Path]:

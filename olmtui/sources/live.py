@@ -92,9 +92,15 @@ class LiveSource:
             await self.close()
             raise
         timeout = self.options.read_timeout
-        self._build(Requester(client, timeout), Requester(
-            client, timeout, list_accept=METADATA_LIST_ACCEPT, watch_accept=METADATA_WATCH_ACCEPT,
-        ))
+        self._build(
+            Requester(client, timeout),
+            Requester(
+                client,
+                timeout,
+                list_accept=METADATA_LIST_ACCEPT,
+                watch_accept=METADATA_WATCH_ACCEPT,
+            ),
+        )
         self.status.set_reachable(True)
 
     @staticmethod
@@ -132,8 +138,16 @@ class LiveSource:
             requester = metadata if spec.metadata_only else full
             hook = self._count_upgrade if _is_real_csv_stream(spec) else None
             for ns in scopes:
-                informer = Informer(spec, version, ns, requester, self.store, self.status,
-                                    self.options, on_added=hook)
+                informer = Informer(
+                    spec,
+                    version,
+                    ns,
+                    requester,
+                    self.store,
+                    self.status,
+                    self.options,
+                    on_added=hook,
+                )
                 self._informers.append(informer)
                 self._access.track(informer.name, spec.resource.kind, spec.resource.plural, ns)
         if self.options.namespaces:
@@ -143,9 +157,7 @@ class LiveSource:
             self._access.cover(NamespaceReader.NAME, "Namespace")
         version = self.discovery.version_of(PACKAGE_MANIFEST)
         if version is None:
-            self.status.set_state(
-                "PackageManifest", "unavailable", "packageserver is not serving"
-            )
+            self.status.set_state("PackageManifest", "unavailable", "packageserver is not serving")
         else:
             self._poller = PackageManifestPoller(
                 full, version, self.options.namespaces, self.store, self.status, self.options

@@ -28,8 +28,7 @@ class AccessTracker:
         #: stream name -> the stream whose "no access" it makes up for when live
         self._covers: dict[str, str] = {}
 
-    def track(self, stream: str, kind: str, resource: str, namespace: str | None = None
-              ) -> None:
+    def track(self, stream: str, kind: str, resource: str, namespace: str | None = None) -> None:
         """A stream reading objects of ``kind`` (``resource`` is its plural), in
         ``namespace`` or cluster-wide."""
         self._streams[stream] = (kind, resource, namespace)
@@ -45,7 +44,8 @@ class AccessTracker:
         #: forbidden
         where: dict[str, set[str] | None] = {}
         covered = {
-            target for name, target in self._covers.items()
+            target
+            for name, target in self._covers.items()
             if name in status.streams and status.streams[name].state == "live"
         }
         for name, (kind, resource, namespace) in self._streams.items():
@@ -64,7 +64,13 @@ class AccessTracker:
                 self.store.set_unreadable(kind, None)
         for kind, reasons in forbidden.items():
             namespaces = where[kind]
-            self.store.set_unreadable(kind, Unreadable(
-                resources[kind], "; ".join(sorted(reasons)), time.time(), self.recheck,
-                None if namespaces is None else tuple(sorted(namespaces)),
-            ))
+            self.store.set_unreadable(
+                kind,
+                Unreadable(
+                    resources[kind],
+                    "; ".join(sorted(reasons)),
+                    time.time(),
+                    self.recheck,
+                    None if namespaces is None else tuple(sorted(namespaces)),
+                ),
+            )

@@ -14,11 +14,16 @@ from olmtui.sources.live_options import LiveOptions
 def add_connection_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--context", metavar="NAME", help="kubeconfig context to use")
     parser.add_argument(
-        "--kubeconfig", metavar="FILE",
+        "--kubeconfig",
+        metavar="FILE",
         help="kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)",
     )
     parser.add_argument(
-        "--namespace", action="append", default=[], dest="namespaces", metavar="NS",
+        "--namespace",
+        action="append",
+        default=[],
+        dest="namespaces",
+        metavar="NS",
         help="read namespaced kinds only in NS (repeatable), for users who may not list "
         "cluster-wide",
     )

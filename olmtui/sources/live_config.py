@@ -81,7 +81,9 @@ async def load_cluster_config(kubeconfig: str | None, context: str | None) -> Cl
     configuration = Configuration()
     try:
         loader = await kube_config.load_kube_config(
-            config_file=joined, context=name, client_configuration=configuration,
+            config_file=joined,
+            context=name,
+            client_configuration=configuration,
             persist_config=False,
         )
     except Exception as exc:  # exec plugins and bad certificates fail in many ways

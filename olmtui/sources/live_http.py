@@ -59,7 +59,8 @@ def status_error(code: int, body: bytes | Obj) -> StatusError:
         else:
             status = {"message": body.decode("utf-8", "replace").strip()[:300]}
     return StatusError(
-        int(status.get("code") or code), str(status.get("reason") or ""),
+        int(status.get("code") or code),
+        str(status.get("reason") or ""),
         str(status.get("message") or ""),
     )
 
@@ -83,20 +84,29 @@ class Requester:
     request decides what the server sends: full objects, or PartialObjectMetadataList for a
     list and PartialObjectMetadata for the events of a watch."""
 
-    def __init__(self, client: ApiClient, read_timeout: float, *,
-                 list_accept: str = JSON, watch_accept: str = JSON) -> None:
+    def __init__(
+        self,
+        client: ApiClient,
+        read_timeout: float,
+        *,
+        list_accept: str = JSON,
+        watch_accept: str = JSON,
+    ) -> None:
         self.client = client
         self.read_timeout = read_timeout
         self.list_accept = list_accept
         self.watch_accept = watch_accept
 
-    async def open(self, path: str, query: Query, *, watch: bool = False
-                   ) -> aiohttp.ClientResponse:
+    async def open(self, path: str, query: Query, *, watch: bool = False) -> aiohttp.ClientResponse:
         """Send a GET and return the response once its status is known to be 2xx."""
         accept = self.watch_accept if watch else self.list_accept
         response = await self.client.call_api(
-            path, "GET", query_params=list(query), header_params={"Accept": accept},
-            auth_settings=["BearerToken"], _preload_content=False,
+            path,
+            "GET",
+            query_params=list(query),
+            header_params={"Accept": accept},
+            auth_settings=["BearerToken"],
+            _preload_content=False,
             _request_timeout=timeout_of(self.read_timeout),
         )
         if not 200 <= response.status <= 299:
@@ -114,8 +124,9 @@ class Requester:
         finally:
             response.release()
 
-    async def list_pages(self, path: str, query: Query, page_size: int = PAGE_SIZE
-                         ) -> AsyncGenerator[Obj, None]:
+    async def list_pages(
+        self, path: str, query: Query, page_size: int = PAGE_SIZE
+    ) -> AsyncGenerator[Obj, None]:
         """Pages of one list (``limit``/``continue``), all served from the same snapshot;
         the last page's ``metadata.resourceVersion`` is the version to watch from.
 
@@ -152,13 +163,20 @@ class Requester:
             with contextlib.suppress(asyncio.CancelledError):
                 await fetcher
 
-    async def open_watch(self, path: str, query: Query, resource_version: str
-                         ) -> aiohttp.ClientResponse:
+    async def open_watch(
+        self, path: str, query: Query, resource_version: str
+    ) -> aiohttp.ClientResponse:
         """Start a watch from ``resource_version``, with bookmarks."""
-        return await self.open(path, [
-            *query, ("watch", "true"), ("allowWatchBookmarks", "true"),
-            ("resourceVersion", resource_version),
-        ], watch=True)
+        return await self.open(
+            path,
+            [
+                *query,
+                ("watch", "true"),
+                ("allowWatchBookmarks", "true"),
+                ("resourceVersion", resource_version),
+            ],
+            watch=True,
+        )
 
 
 #: JSON read into one watch batch at most (about a dozen full CSVs): with the model's work
@@ -203,8 +221,7 @@ class EventLines:
         return any(part.strip() for part in self._parts)
 
 
-async def watch_batches(response: aiohttp.ClientResponse, size: int
-                        ) -> AsyncIterator[list[Obj]]:
+async def watch_batches(response: aiohttp.ClientResponse, size: int) -> AsyncIterator[list[Obj]]:
     """The events of an open watch in batches of at most ``size`` events or about
     :data:`WATCH_BATCH_BYTES` of JSON, each parsed just before it is handed over, so that a
     burst is applied in few batches yet no batch holds the loop long. Ends when the server

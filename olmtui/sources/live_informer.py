@@ -30,7 +30,10 @@ from olmtui.store import Obj, Store, slot_of
 
 #: Errors after which the connection, not the data, is in doubt.
 NETWORK_ERRORS = (
-    aiohttp.ClientError, asyncio.TimeoutError, ConnectionError, json.JSONDecodeError,
+    aiohttp.ClientError,
+    asyncio.TimeoutError,
+    ConnectionError,
+    json.JSONDecodeError,
 )
 
 #: Watch events handed to the store, and the model behind it, at a time: the model
@@ -49,8 +52,7 @@ class Pacer:
     expected copies be recomputed), and shrinking those would only multiply them.
     """
 
-    def __init__(self, budget: float = 0.008, least: int = APPLY_SLICE, most: int = 1000
-                 ) -> None:
+    def __init__(self, budget: float = 0.008, least: int = APPLY_SLICE, most: int = 1000) -> None:
         self.budget = budget
         self.least = least
         self.most = most
@@ -60,6 +62,7 @@ class Pacer:
         """Learn from a slice of ``count`` objects that took ``seconds``."""
         if count and seconds > 0:
             self.size = max(self.least, min(self.most, int(self.budget * count / seconds)))
+
 
 #: Called with each non-copied object ADDED by a watch, before it reaches the store.
 AddedHook = Callable[[Obj], None]
@@ -85,8 +88,12 @@ class Shaper:
 
 
 async def relist(
-    store: Store, kind: str, pages: AsyncGenerator[Obj, None], shape: Callable[[Obj], Obj],
-    namespace: str | None, owns: Callable[[Obj], bool],
+    store: Store,
+    kind: str,
+    pages: AsyncGenerator[Obj, None],
+    shape: Callable[[Obj], Obj],
+    namespace: str | None,
+    owns: Callable[[Obj], bool],
 ) -> str:
     """Make the cached objects of ``kind`` (in ``namespace``, of this stream) equal a fresh
     list; return the list's resourceVersion.
@@ -105,7 +112,7 @@ async def relist(
             seen.update(map(slot_of, objs))
             start = 0
             while start < len(objs):
-                piece = objs[start:start + pacer.size]
+                piece = objs[start : start + pacer.size]
                 began = time.perf_counter()
                 store.apply_many(piece)
                 pacer.measured(len(piece), time.perf_counter() - began)
@@ -113,7 +120,8 @@ async def relist(
                 await asyncio.sleep(0)
             resource_version = (page.get("metadata") or {}).get("resourceVersion") or ""
     gone = {
-        id(obj) for slot, obj in store.slots(kind)
+        id(obj)
+        for slot, obj in store.slots(kind)
         if slot not in seen and namespace in (None, slot[0]) and owns(obj)
     }
     if gone:
@@ -126,8 +134,14 @@ class Informer:
     for cluster trouble (cancel it to stop)."""
 
     def __init__(
-        self, spec: StreamSpec, version: str, namespace: str | None, requester: Requester,
-        store: Store, status: LiveStatus, options: LiveOptions,
+        self,
+        spec: StreamSpec,
+        version: str,
+        namespace: str | None,
+        requester: Requester,
+        store: Store,
+        status: LiveStatus,
+        options: LiveOptions,
         on_added: AddedHook | None = None,
     ) -> None:
         self.spec = spec
@@ -148,7 +162,11 @@ class Informer:
         """One full relist into the store (raises StatusError or network errors)."""
         pages = self.requester.list_pages(self.path, self.query, self.spec.page_size)
         self.resource_version = await relist(
-            self.store, self.spec.resource.kind, pages, self.shape, self.namespace,
+            self.store,
+            self.spec.resource.kind,
+            pages,
+            self.shape,
+            self.namespace,
             self.spec.owns,
         )
         self.status.saw_events(self.name, self.resource_version)
@@ -181,9 +199,7 @@ class Informer:
 
     async def _watch(self) -> bool:
         """Watch until the server ends the stream; True when it delivered anything."""
-        response = await self.requester.open_watch(
-            self.path, self.query, self.resource_version
-        )
+        response = await self.requester.open_watch(self.path, self.query, self.resource_version)
         self.status.set_state(self.name, "live")
         delivered = False
         async with contextlib.aclosing(watch_batches(response, APPLY_SLICE)) as batches:

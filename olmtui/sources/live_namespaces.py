@@ -26,8 +26,14 @@ class NamespaceReader:
 
     NAME = "Namespace (one by one)"
 
-    def __init__(self, requester: Requester, namespaces: list[str], store: Store,
-                 status: LiveStatus, options: LiveOptions) -> None:
+    def __init__(
+        self,
+        requester: Requester,
+        namespaces: list[str],
+        store: Store,
+        status: LiveStatus,
+        options: LiveOptions,
+    ) -> None:
         self.requester = requester
         self.namespaces = list(namespaces)
         self.store = store
@@ -51,7 +57,8 @@ class NamespaceReader:
             found.append({**obj, "kind": "Namespace", "apiVersion": "v1"})
         wanted = set(self.namespaces)
         self.store.replace(
-            "Namespace", found,
+            "Namespace",
+            found,
             keep=lambda obj: (obj.get("metadata") or {}).get("name") in wanted,
         )
         self.status.set_state(self.name, "live")

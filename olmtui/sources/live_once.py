@@ -44,7 +44,11 @@ def access_findings(source: LiveSource) -> list[Finding]:
     says so (``olmtui.model.access``)."""
     return [
         Finding(
-            "info", "LiveKindUnavailable", stream.name, "", "",
+            "info",
+            "LiveKindUnavailable",
+            stream.name,
+            "",
+            "",
             f"the cluster does not serve {stream.name} ({stream.last_error}); an older "
             "OLM, or a component not installed.",
         )

@@ -44,8 +44,13 @@ class PackageManifestPoller:
     """Keeps the store's PackageManifests equal to the cluster's, by listing."""
 
     def __init__(
-        self, requester: Requester, version: str, namespaces: list[str], store: Store,
-        status: LiveStatus, options: LiveOptions,
+        self,
+        requester: Requester,
+        version: str,
+        namespaces: list[str],
+        store: Store,
+        status: LiveStatus,
+        options: LiveOptions,
     ) -> None:
         self.requester = requester
         self.store = store

@@ -84,7 +84,10 @@ OPERATOR_CONDITION = Resource(
     "OperatorCondition", OLM_GROUP, ("v2", "v1"), "operatorconditions", True
 )
 CRD = Resource(
-    "CustomResourceDefinition", "apiextensions.k8s.io", ("v1",), "customresourcedefinitions",
+    "CustomResourceDefinition",
+    "apiextensions.k8s.io",
+    ("v1",),
+    "customresourcedefinitions",
     False,
 )
 PACKAGE_MANIFEST = Resource("PackageManifest", PACKAGES_GROUP, ("v1",), "packagemanifests", True)
@@ -94,8 +97,12 @@ COPIES = "ClusterServiceVersion (copies)"
 STREAMS: tuple[StreamSpec, ...] = (
     StreamSpec("Namespace", NAMESPACE),
     StreamSpec("OperatorGroup", OPERATOR_GROUP),
-    StreamSpec("ClusterServiceVersion", CSV, label_selector=f"!{COPIED_FROM_LABEL}",
-               page_size=LARGE_OBJECT_PAGE),
+    StreamSpec(
+        "ClusterServiceVersion",
+        CSV,
+        label_selector=f"!{COPIED_FROM_LABEL}",
+        page_size=LARGE_OBJECT_PAGE,
+    ),
     StreamSpec(COPIES, CSV, label_selector=COPIED_FROM_LABEL, metadata_only=True),
     StreamSpec("Subscription", SUBSCRIPTION),
     StreamSpec("InstallPlan", INSTALL_PLAN, page_size=LARGE_OBJECT_PAGE),

@@ -126,21 +126,28 @@ class _Loader:
         if len(self.batch) >= BATCH_SIZE:
             self.flush()
 
-    def _skip(self, file_name: str, code: str, line: int | None, detail: str,
-              truncated: bool = False) -> None:
+    def _skip(
+        self, file_name: str, code: str, line: int | None, detail: str, truncated: bool = False
+    ) -> None:
         """Record a skipped document or object as a finding naming the file and line: a
         warning, or an error when an archive ended early (its later files are lost)."""
         self.result.skipped += 1
         if self.first_skip is None:
             self.first_skip = f"{file_name}: {detail}"
         if truncated:
-            self.result.findings.append(Finding(
-                "error", code, "File", "", file_name,
-                f"The archive ends early here ({detail}): this file and every file after it "
-                "are missing from the snapshot, so findings may be missing or wrong (a group, "
-                "CSV or Namespace a rule needs may be among the lost ones). Check again with "
-                "a complete copy of the archive.",
-            ))
+            self.result.findings.append(
+                Finding(
+                    "error",
+                    code,
+                    "File",
+                    "",
+                    file_name,
+                    f"The archive ends early here ({detail}): this file and every file after it "
+                    "are missing from the snapshot, so findings may be missing or wrong (a group, "
+                    "CSV or Namespace a rule needs may be among the lost ones). Check again with "
+                    "a complete copy of the archive.",
+                )
+            )
             return
         if code == "InvalidObject":
             message = f"The object in the document at line {line} was skipped: {detail}."
@@ -161,21 +168,28 @@ class _Loader:
     def infer_namespaces(self) -> None:
         """Synthesize the namespaces that hold objects but have no Namespace object."""
         missing = sorted(
-            ns for ns in self.namespaces_held - self.namespaces_present
+            ns
+            for ns in self.namespaces_held - self.namespaces_present
             if self.store.get("Namespace", "", ns) is None
         )
         if not missing:
             return
         self.store.apply_many(inferred_namespace(ns) for ns in missing)
         self.result.inferred_namespaces = missing
-        self.result.findings.append(Finding(
-            "info", "NamespacesInferred", "Namespace", "", "",
-            f"{len(missing)} namespace(s) hold objects but have no Namespace object in the "
-            f"snapshot (must-gathers often leave some out): {', '.join(missing)}. They are "
-            "taken to exist, without labels, so that OperatorGroup targets and copied CSVs "
-            "come out as on the cluster; an OperatorGroup label selector will not match them.",
-            related=tuple(ObjectRef("Namespace", "", ns) for ns in missing),
-        ))
+        self.result.findings.append(
+            Finding(
+                "info",
+                "NamespacesInferred",
+                "Namespace",
+                "",
+                "",
+                f"{len(missing)} namespace(s) hold objects but have no Namespace object in the "
+                f"snapshot (must-gathers often leave some out): {', '.join(missing)}. They are "
+                "taken to exist, without labels, so that OperatorGroup targets and copied CSVs "
+                "come out as on the cluster; an OperatorGroup label selector will not match them.",
+                related=tuple(ObjectRef("Namespace", "", ns) for ns in missing),
+            )
+        )
 
 
 def inferred_namespace(name: str) -> Obj:

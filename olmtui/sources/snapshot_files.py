@@ -27,7 +27,13 @@ from olmtui.sources.snapshot_archive import tar_stream
 
 SNAPSHOT_SUFFIXES: tuple[str, ...] = (".yaml", ".yml", ".json")
 ARCHIVE_SUFFIXES: tuple[str, ...] = (
-    ".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2",
+    ".tar",
+    ".tar.gz",
+    ".tgz",
+    ".tar.xz",
+    ".txz",
+    ".tar.bz2",
+    ".tbz2",
 )
 MUST_GATHER_TREES: frozenset[str] = frozenset({"namespaces", "cluster-scoped-resources"})
 
@@ -131,8 +137,7 @@ def _archive_files(archive: Path, shown: str) -> Iterator[SourceFile]:
                 reading = None
     except (OSError, EOFError, tarfile.TarError) as exc:
         where = shown if reading is None else f"{shown}:{reading}"
-        failure = SourceFile(where, b"", False, error=f"unreadable archive ({exc})",
-                             truncated=True)
+        failure = SourceFile(where, b"", False, error=f"unreadable archive ({exc})", truncated=True)
     for name in select_files(members):
         yield SourceFile(f"{shown}:{name}", members[name], name.lower().endswith(".json"))
     if failure is not None:

@@ -24,7 +24,12 @@ def empty_text(unreadable: Unreadable) -> str:
 def stale_text(unreadable: Unreadable) -> str:
     """The banner over rows read before access was lost."""
     since = time.strftime("%H:%M", time.localtime(unreadable.since))
-    shown = ("showing the last data seen" if unreadable.namespaces is None else
-             f"rows in {', '.join(unreadable.namespaces)}, if any, are the last seen")
-    return (f"no access to {unreadable.scope} since {since} (RBAC) — {shown}; "
-            f"{recheck_text(unreadable)}")
+    shown = (
+        "showing the last data seen"
+        if unreadable.namespaces is None
+        else f"rows in {', '.join(unreadable.namespaces)}, if any, are the last seen"
+    )
+    return (
+        f"no access to {unreadable.scope} since {since} (RBAC) — {shown}; "
+        f"{recheck_text(unreadable)}"
+    )

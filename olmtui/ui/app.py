@@ -141,8 +141,9 @@ class OlmApp(App):
             return screen.selected_ref()
         return None
 
-    def open_object(self, ref: ObjectRef, tab: str = "summary",
-                    extra: Sequence[Relation] = ()) -> None:
+    def open_object(
+        self, ref: ObjectRef, tab: str = "summary", extra: Sequence[Relation] = ()
+    ) -> None:
         """Push the object detail (``extra``: more objects to offer, e.g. a finding's).
         The detail screens are installed once per mode and depth and refilled, so opening
         one costs a refill, not a new screen."""
@@ -165,9 +166,12 @@ class OlmApp(App):
         ref = self._selected()
         screen: Screen | None = views.graph_screen(self.session, ref)
         if screen is None:
-            self.notify("no upgrade graph: select an operator or Subscription whose package "
-                        "the catalog content (--catalog or PackageManifests) knows",
-                        severity="information", markup=False)
+            self.notify(
+                "no upgrade graph: select an operator or Subscription whose package "
+                "the catalog content (--catalog or PackageManifests) knows",
+                severity="information",
+                markup=False,
+            )
         else:
             self.push_screen(screen)
 
@@ -178,23 +182,31 @@ class OlmApp(App):
         yield from super().get_system_commands(screen)
         for spec in views.VIEWS:
             yield SystemCommand(
-                f"Show {spec.title}", f":{spec.name} — {spec.help}",
+                f"Show {spec.title}",
+                f":{spec.name} — {spec.help}",
                 lambda name=spec.name: self.show_view(name),
             )
         yield SystemCommand("Show YAML", "y — YAML of the selected object", self.action_yaml)
-        yield SystemCommand("Show upgrade graph", "g — graph of the selected operator",
-                            self.action_graph)
+        yield SystemCommand(
+            "Show upgrade graph", "g — graph of the selected operator", self.action_graph
+        )
         yield SystemCommand("Help: olmtui keys", "? — every key of olmtui", self.action_help)
         yield SystemCommand("Back", "esc — the previous view or screen", self.action_back)
         if isinstance(screen, ViewScreen):
-            yield SystemCommand("Filter", "/ — filter the rows (/!text inverts)",
-                                lambda: screen.action_prompt("filter"))
-            yield SystemCommand("Clear the filter", "show every row again",
-                                lambda: screen.apply_filter(""))
+            yield SystemCommand(
+                "Filter",
+                "/ — filter the rows (/!text inverts)",
+                lambda: screen.action_prompt("filter"),
+            )
+            yield SystemCommand(
+                "Clear the filter", "show every row again", lambda: screen.apply_filter("")
+            )
         # the screen's own keys (c: copies, c: next channel, ...), so the palette has every action
         for binding in screen.BINDINGS:
-            method = getattr(screen, f"action_{binding.action}", None) \
-                if isinstance(binding, Binding) and binding.action.isidentifier() else None
+            method = (
+                getattr(screen, f"action_{binding.action}", None)
+                if isinstance(binding, Binding) and binding.action.isidentifier()
+                else None
+            )
             if method is not None and binding.description:
-                yield SystemCommand(binding.description, f"{binding.key} — on this screen",
-                                    method)
+                yield SystemCommand(binding.description, f"{binding.key} — on this screen", method)

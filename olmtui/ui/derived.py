@@ -36,43 +36,63 @@ def cached(session: Session, name: str, build: Callable[[], T]) -> T:
 def catalogs(session: Session) -> list[Catalog]:
     """Catalog content for upgrade graphs: the session's (``--catalog``, then the
     PackageManifests it was built with) or, live, the PackageManifests cached right now."""
+
     def build() -> list[Catalog]:
         if session.kind != "live":
             return list(session.catalogs)
-        return [*session.catalogs,
-                *catalog_from_packagemanifests(session.store.list("PackageManifest"))]
+        return [
+            *session.catalogs,
+            *catalog_from_packagemanifests(session.store.list("PackageManifest")),
+        ]
+
     return cached(session, "catalogs", build)
 
 
 def all_findings(session: Session) -> list[Finding]:
     """Every finding, worst first, exactly as ``olmtui check`` reports them."""
-    return cached(session, "findings", lambda: merged_findings(
-        session.load_findings, model=session.model.findings(),
-        health=health_findings(session.store, catalogs(session), session.model.subscriptions()),
-        unreadable=session.store.unreadable,
-    ))
+    return cached(
+        session,
+        "findings",
+        lambda: merged_findings(
+            session.load_findings,
+            model=session.model.findings(),
+            health=health_findings(session.store, catalogs(session), session.model.subscriptions()),
+            unreadable=session.store.unreadable,
+        ),
+    )
 
 
 def catalog_healths(session: Session) -> list[CatalogHealth]:
-    return cached(session, "catalog_health",
-                  lambda: catalog_health(session.store.list("CatalogSource")))
+    return cached(
+        session, "catalog_health", lambda: catalog_health(session.store.list("CatalogSource"))
+    )
 
 
 def approvals(session: Session) -> list[PendingApproval]:
     """InstallPlans waiting for someone to approve them (R-IP-2)."""
     store = session.store
-    return cached(session, "approvals", lambda: pending_approvals(
-        store.list("InstallPlan"), store.list("Subscription"),
-        [c for c in store.list("ClusterServiceVersion") if not is_copied_csv(c)],
-    ))
+    return cached(
+        session,
+        "approvals",
+        lambda: pending_approvals(
+            store.list("InstallPlan"),
+            store.list("Subscription"),
+            [c for c in store.list("ClusterServiceVersion") if not is_copied_csv(c)],
+        ),
+    )
 
 
 def behind_head(session: Session) -> list[SubscriptionState]:
     """Subscriptions whose installed CSV is not their channel's head (R-UPG-1, R-UPG-5)."""
-    return cached(session, "behind", lambda: [
-        s for s in session.model.subscriptions()
-        if s.upgrade.head and s.installed_csv and s.installed_csv != s.upgrade.head
-    ])
+    return cached(
+        session,
+        "behind",
+        lambda: [
+            s
+            for s in session.model.subscriptions()
+            if s.upgrade.head and s.installed_csv and s.installed_csv != s.upgrade.head
+        ],
+    )
 
 
 def subscription_for_csv(session: Session, csv: CSVState) -> SubscriptionState | None:
@@ -85,9 +105,11 @@ def subscription_for_csv(session: Session, csv: CSVState) -> SubscriptionState |
 
 def metrics(session: Session) -> Metrics:
     """The seed's OLM metrics (``olmtui.model.metrics``), as ``check`` reports them."""
+
     def build() -> Metrics:
         count = session.upgrade_count() if session.upgrade_count is not None else None
         return seed_metrics(session.store, session.model, count)
+
     return cached(session, "metrics", build)
 
 
@@ -104,8 +126,14 @@ def packages_of_catalog(session: Session, namespace: str, name: str) -> list[str
 
 def channel_list(session: Session) -> list[tuple[Catalog, str, str]]:
     """``(catalog, package, channel)`` for every channel of the loaded content."""
+
     def build() -> list[tuple[Catalog, str, str]]:
-        out = [(c, p.name, ch) for c in catalogs(session) for p in c.packages.values()
-               for ch in p.channels]
+        out = [
+            (c, p.name, ch)
+            for c in catalogs(session)
+            for p in c.packages.values()
+            for ch in p.channels
+        ]
         return sorted(out, key=lambda t: (t[1], t[2], t[0].ref or ""))
+
     return cached(session, "channels", build)

@@ -8,11 +8,23 @@ from rich.text import Text
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 PHASE_STYLE = {
-    "Succeeded": "green", "Failed": "bold red", "Pending": "yellow", "Installing": "yellow",
-    "InstallReady": "yellow", "Replacing": "cyan", "Deleting": "magenta", "Unknown": "magenta",
-    "Complete": "green", "RequiresApproval": "bold yellow", "AtLatestKnown": "green",
-    "UpgradePending": "yellow", "UpgradeAvailable": "cyan", "UpgradeFailed": "bold red",
-    "READY": "green", "TRANSIENT_FAILURE": "bold red", "CONNECTING": "yellow",
+    "Succeeded": "green",
+    "Failed": "bold red",
+    "Pending": "yellow",
+    "Installing": "yellow",
+    "InstallReady": "yellow",
+    "Replacing": "cyan",
+    "Deleting": "magenta",
+    "Unknown": "magenta",
+    "Complete": "green",
+    "RequiresApproval": "bold yellow",
+    "AtLatestKnown": "green",
+    "UpgradePending": "yellow",
+    "UpgradeAvailable": "cyan",
+    "UpgradeFailed": "bold red",
+    "READY": "green",
+    "TRANSIENT_FAILURE": "bold red",
+    "CONNECTING": "yellow",
 }
 #: How many names a cell or a detail line lists before it says "and N more".
 LIST_LIMIT = 40

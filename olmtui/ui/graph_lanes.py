@@ -77,8 +77,7 @@ def layout(view: ChannelView, path_edges: frozenset[tuple[str, str]] = frozenset
         else:
             ends[column] = bottom
         lanes.append(Lane(column, target, row[target], via, top, bottom, sources, on_path))
-    return Layout(tuple(names), tuple(lanes), len(ends),
-                  {k: tuple(v) for k, v in incoming.items()})
+    return Layout(tuple(names), tuple(lanes), len(ends), {k: tuple(v) for k, v in incoming.items()})
 
 
 def lane_cells(lay: Layout, index: int) -> list[tuple[str, str, bool]]:

@@ -23,20 +23,28 @@ def _og(reference: str) -> ObjectRef:
 
 
 def _subscription(session: Session, target: ObjectRef) -> list[Relation]:
-    sub = next((s for s in session.model.subscriptions()
-                if (s.namespace, s.name) == (target.namespace, target.name)), None)
+    sub = next(
+        (
+            s
+            for s in session.model.subscriptions()
+            if (s.namespace, s.name) == (target.namespace, target.name)
+        ),
+        None,
+    )
     if sub is None:
         return []
     out: list[Relation] = []
     if sub.install_plan is not None:
-        out.append(("InstallPlan", ObjectRef("InstallPlan", sub.namespace,
-                                              sub.install_plan.name)))
+        out.append(("InstallPlan", ObjectRef("InstallPlan", sub.namespace, sub.install_plan.name)))
     for what, name in (("installed CSV", sub.installed_csv), ("current CSV", sub.current_csv)):
         if name and (what == "installed CSV" or name != sub.installed_csv):
             out.append((what, ObjectRef("ClusterServiceVersion", sub.namespace, name)))
     out.append(("catalog", ObjectRef("CatalogSource", sub.source_namespace, sub.source)))
-    out.extend(("OperatorGroup", ObjectRef("OperatorGroup", og.namespace, og.name))
-               for og in session.model.operator_groups() if og.namespace == sub.namespace)
+    out.extend(
+        ("OperatorGroup", ObjectRef("OperatorGroup", og.namespace, og.name))
+        for og in session.model.operator_groups()
+        if og.namespace == sub.namespace
+    )
     return out
 
 
@@ -44,10 +52,13 @@ def _csv(session: Session, target: ObjectRef) -> list[Relation]:
     obj = session.store.get("ClusterServiceVersion", target.namespace, target.name)
     if obj is not None and is_copied_csv(obj):
         source = ((obj.get("metadata") or {}).get("annotations") or {}).get(
-            "olm.operatorNamespace") or ((obj.get("metadata") or {}).get("labels") or {}).get(
-            "olm.copiedFrom")
-        return [("copied from", ObjectRef("ClusterServiceVersion", source, target.name))] \
-            if source else []
+            "olm.operatorNamespace"
+        ) or ((obj.get("metadata") or {}).get("labels") or {}).get("olm.copiedFrom")
+        return (
+            [("copied from", ObjectRef("ClusterServiceVersion", source, target.name))]
+            if source
+            else []
+        )
     out: list[Relation] = []
     state = session.model.csv(target.namespace, target.name)
     if state is not None:
@@ -56,19 +67,27 @@ def _csv(session: Session, target: ObjectRef) -> list[Relation]:
         for conflict in state.conflicts:
             out.append((f"conflicts: {', '.join(conflict.apis)}", _og(conflict.operator_group)))
         if state.replaces:
-            out.append(("replaces", ObjectRef("ClusterServiceVersion", target.namespace,
-                                              state.replaces)))
+            out.append(
+                ("replaces", ObjectRef("ClusterServiceVersion", target.namespace, state.replaces))
+            )
     for sub in session.model.subscriptions():
-        if sub.namespace == target.namespace and target.name in (sub.installed_csv,
-                                                                 sub.current_csv):
+        if sub.namespace == target.namespace and target.name in (
+            sub.installed_csv,
+            sub.current_csv,
+        ):
             out.append(("Subscription", ObjectRef("Subscription", sub.namespace, sub.name)))
     for plan in session.store.list("InstallPlan", target.namespace):
         if target.name in ((plan.get("spec") or {}).get("clusterServiceVersionNames") or []):
-            out.append(("InstallPlan", ObjectRef("InstallPlan", target.namespace,
-                                                 plan["metadata"]["name"])))
+            out.append(
+                (
+                    "InstallPlan",
+                    ObjectRef("InstallPlan", target.namespace, plan["metadata"]["name"]),
+                )
+            )
     copies = session.model.copies_of(target.namespace, target.name)
-    out.extend(("copy", ObjectRef("ClusterServiceVersion", ns, target.name))
-               for ns in copies[:COPY_LIMIT])
+    out.extend(
+        ("copy", ObjectRef("ClusterServiceVersion", ns, target.name)) for ns in copies[:COPY_LIMIT]
+    )
     return out
 
 
@@ -80,13 +99,18 @@ def _operator_group(session: Session, target: ObjectRef) -> list[Relation]:
         ("member", ObjectRef("ClusterServiceVersion", og.namespace, name)) for name in og.members
     ]
     for other in og.intersecting:
-        out.append((f"intersects in {', '.join(other.namespaces) or 'all'}",
-                    _og(other.operator_group)))
+        out.append(
+            (f"intersects in {', '.join(other.namespaces) or 'all'}", _og(other.operator_group))
+        )
     for csv in session.model.csvs():
         for conflict in csv.conflicts:
             if conflict.operator_group == og.ref:
-                out.append((f"conflicting CSV ({', '.join(conflict.apis)})",
-                            ObjectRef("ClusterServiceVersion", csv.namespace, csv.name)))
+                out.append(
+                    (
+                        f"conflicting CSV ({', '.join(conflict.apis)})",
+                        ObjectRef("ClusterServiceVersion", csv.namespace, csv.name),
+                    )
+                )
     return out
 
 
@@ -105,22 +129,35 @@ def _install_plan(session: Session, target: ObjectRef) -> list[Relation]:
 
 
 def _catalog_source(session: Session, target: ObjectRef) -> list[Relation]:
-    return [("Subscription", ObjectRef("Subscription", s.namespace, s.name))
-            for s in session.model.subscriptions()
-            if (s.source_namespace, s.source) == (target.namespace, target.name)]
+    return [
+        ("Subscription", ObjectRef("Subscription", s.namespace, s.name))
+        for s in session.model.subscriptions()
+        if (s.source_namespace, s.source) == (target.namespace, target.name)
+    ]
 
 
 def _namespace(session: Session, target: ObjectRef) -> list[Relation]:
     name = target.name
-    out: list[Relation] = [("OperatorGroup", ObjectRef("OperatorGroup", og.namespace, og.name))
-                           for og in session.model.operator_groups() if og.namespace == name]
-    out.extend(("CSV", ObjectRef("ClusterServiceVersion", c.namespace, c.name))
-               for c in session.model.csvs() if c.namespace == name)
-    out.extend(("Subscription", ObjectRef("Subscription", s.namespace, s.name))
-               for s in session.model.subscriptions() if s.namespace == name)
-    out.extend(("watched by", ObjectRef("OperatorGroup", og.namespace, og.name))
-               for og in watching_groups(session.model.operator_groups(), name)
-               if og.namespace != name)
+    out: list[Relation] = [
+        ("OperatorGroup", ObjectRef("OperatorGroup", og.namespace, og.name))
+        for og in session.model.operator_groups()
+        if og.namespace == name
+    ]
+    out.extend(
+        ("CSV", ObjectRef("ClusterServiceVersion", c.namespace, c.name))
+        for c in session.model.csvs()
+        if c.namespace == name
+    )
+    out.extend(
+        ("Subscription", ObjectRef("Subscription", s.namespace, s.name))
+        for s in session.model.subscriptions()
+        if s.namespace == name
+    )
+    out.extend(
+        ("watched by", ObjectRef("OperatorGroup", og.namespace, og.name))
+        for og in watching_groups(session.model.operator_groups(), name)
+        if og.namespace != name
+    )
     return out
 
 

@@ -25,20 +25,29 @@ SETTLED = frozenset({"live", "no access", "unavailable"})
 
 def _catalogs(specs: Sequence[str], store: Store) -> list[Catalog]:
     """``--catalog`` content first: it beats PackageManifests for the same CatalogSource."""
-    return [*(load_catalog(spec) for spec in specs),
-            *catalog_from_packagemanifests(store.list("PackageManifest"))]
+    return [
+        *(load_catalog(spec) for spec in specs),
+        *catalog_from_packagemanifests(store.list("PackageManifest")),
+    ]
 
 
-def snapshot_session(paths: Sequence[str], catalog_specs: Sequence[str] = (),
-                     label: str | None = None) -> Session:
+def snapshot_session(
+    paths: Sequence[str], catalog_specs: Sequence[str] = (), label: str | None = None
+) -> Session:
     """A replay of saved snapshots (``UsageError`` for a path that cannot be used); the
     header shows ``label`` or the paths."""
     store = Store()
     result = load_snapshot(list(paths), store)
     catalogs = _catalogs(catalog_specs, store)
     model = Model(store, upgrades=upgrade_hook(catalogs))
-    return Session(store, model, "snapshot", label or " ".join(paths), catalogs=catalogs,
-                   load_findings=list(result.findings))
+    return Session(
+        store,
+        model,
+        "snapshot",
+        label or " ".join(paths),
+        catalogs=catalogs,
+        load_findings=list(result.findings),
+    )
 
 
 async def _probe(options: LiveOptions) -> None:
@@ -82,6 +91,13 @@ def live_session(options: LiveOptions, catalog_specs: Sequence[str] = ()) -> Ses
         age = None if live.last_event is None else max(time.time() - live.last_event, 0.0)
         return ConnectionState(state, "", age, no_access, options.forbidden_recheck)
 
-    return Session(store, model, "live", source.label or options.context or "current context",
-                   catalogs=catalogs, runner=runner, status=status,
-                   upgrade_count=lambda: source.csv_upgrade_count)
+    return Session(
+        store,
+        model,
+        "live",
+        source.label or options.context or "current context",
+        catalogs=catalogs,
+        runner=runner,
+        status=status,
+        upgrade_count=lambda: source.csv_upgrade_count,
+    )

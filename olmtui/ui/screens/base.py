@@ -145,8 +145,9 @@ class TableScreen(ViewScreen):
 
     def _show_access(self, has_rows: bool) -> None:
         unreadable = self.session.store.unreadable.get(self.ACCESS_KIND or "")
-        self.table.empty_text = self.EMPTY_TEXT if unreadable is None else \
-            access.empty_text(unreadable)
+        self.table.empty_text = (
+            self.EMPTY_TEXT if unreadable is None else access.empty_text(unreadable)
+        )
         notice = self.query_one("#access-notice", Static)
         notice.display = unreadable is not None and has_rows
         if unreadable is not None and has_rows:
@@ -159,8 +160,11 @@ class TableScreen(ViewScreen):
     def _count_rows(self) -> None:
         """k9s-style count in the header: ``[rows]``, or ``[shown/all]`` under a filter."""
         table = self.table
-        count = f"[{table.row_count}]" if not table.filter_text.strip() else \
-            f"[{table.row_count}/{table.total_count} /{table.filter_text}]"
+        count = (
+            f"[{table.row_count}]"
+            if not table.filter_text.strip()
+            else f"[{table.row_count}/{table.total_count} /{table.filter_text}]"
+        )
         for header in self.query(SourceHeader):
             header.view_title = f"{self.VIEW_TITLE} {count}"
             header.redraw()

@@ -35,11 +35,18 @@ class CatalogsScreen(TableScreen):
         for key, h in self._health.items():
             used = sum(1 for s in subs if (s.source_namespace, s.source) == key)
             packages = derived.packages_of_catalog(self.session, *key)
-            yield Row(key, (
-                h.namespace, h.name, h.source_type or "-", phase(h.state),
-                Text("yes", style="green") if h.healthy else Text("no", style="bold red"),
-                str(len(packages)) if packages else "?", str(used),
-            ))
+            yield Row(
+                key,
+                (
+                    h.namespace,
+                    h.name,
+                    h.source_type or "-",
+                    phase(h.state),
+                    Text("yes", style="green") if h.healthy else Text("no", style="bold red"),
+                    str(len(packages)) if packages else "?",
+                    str(used),
+                ),
+            )
 
     def describe(self, key: Hashable) -> RenderableType:
         h: CatalogHealth | None = getattr(self, "_health", {}).get(key)
@@ -49,17 +56,25 @@ class CatalogsScreen(TableScreen):
         parts: list[RenderableType] = [
             line("CatalogSource", f"{h.ref} ({h.source_type or 'no type'})"),
             line("connection", phase(h.state)),
-            line("healthy", "yes: the resolver can read it" if h.healthy else
-                 "no: resolution against it fails or is skipped (R-SUB-8)",
-                 style="" if h.healthy else "bold red"),
+            line(
+                "healthy",
+                "yes: the resolver can read it"
+                if h.healthy
+                else "no: resolution against it fails or is skipped (R-SUB-8)",
+                style="" if h.healthy else "bold red",
+            ),
         ]
         if h.reason or h.message:
             parts.append(line("reason", f"{h.reason or ''} {h.message or ''}".strip()))
         parts += [
             line("registry service", h.registry_service or "-"),
             line("last registry poll", h.last_poll or "-"),
-            line("packages", names(packages, 60, empty="unknown: no PackageManifests or "
-                                                        "--catalog content for it")),
+            line(
+                "packages",
+                names(
+                    packages, 60, empty="unknown: no PackageManifests or --catalog content for it"
+                ),
+            ),
         ]
         return Group(*parts)
 

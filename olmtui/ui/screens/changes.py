@@ -32,12 +32,20 @@ class ChangesScreen(TableScreen):
         for logged in log.entries():
             self._logged[logged.seq] = logged
             entry = logged.entry
-            yield Row(logged.seq, (
-                time.strftime("%H:%M:%S", time.localtime(logged.at)),
-                Text(entry.what, style=SEVERITY_STYLE.get(entry.severity, "")
-                     if entry.severity != "info" else "bold"),
-                str(entry.ref), entry.message,
-            ))
+            yield Row(
+                logged.seq,
+                (
+                    time.strftime("%H:%M:%S", time.localtime(logged.at)),
+                    Text(
+                        entry.what,
+                        style=SEVERITY_STYLE.get(entry.severity, "")
+                        if entry.severity != "info"
+                        else "bold",
+                    ),
+                    str(entry.ref),
+                    entry.message,
+                ),
+            )
 
     def describe(self, key: Hashable) -> RenderableType:
         logged = getattr(self, "_logged", {}).get(key)

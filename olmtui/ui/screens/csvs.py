@@ -31,8 +31,7 @@ def verdict_text(csv: CSVState, unreadable: Mapping[str, Unreadable] | None = No
     if unreadable and is_unreliable(csv.verdict.reason, csv.namespace, unreadable):
         return Text("? (no access)", style="magenta")
     same = (csv.verdict.phase, csv.verdict.reason) == (csv.phase, csv.reason)
-    text = Text(f"{csv.verdict.phase}/{csv.verdict.reason}",
-                style="" if same else "bold yellow")
+    text = Text(f"{csv.verdict.phase}/{csv.verdict.reason}", style="" if same else "bold yellow")
     return text
 
 
@@ -57,8 +56,7 @@ class CSVsScreen(TableScreen):
     def action_toggle_copies(self) -> None:
         self.show_copies = not self.show_copies
         self.refresh_data()
-        self.notify("copied CSVs shown" if self.show_copies else "copied CSVs hidden",
-                    timeout=2)
+        self.notify("copied CSVs shown" if self.show_copies else "copied CSVs hidden", timeout=2)
 
     def build_rows(self) -> Iterable[Row]:
         model = self.session.model
@@ -67,18 +65,38 @@ class CSVsScreen(TableScreen):
         rows: list[Row] = []
         for c in model.csvs():
             copies = model.copies_of(c.namespace, c.name)
-            rows.append(Row(("csv", c.namespace, c.name), (
-                c.namespace, c.name, c.version or "-", phase(c.phase), c.reason or "-",
-                verdict_text(c, unreadable), c.operator_group or "-", str(len(copies)),
-            )))
+            rows.append(
+                Row(
+                    ("csv", c.namespace, c.name),
+                    (
+                        c.namespace,
+                        c.name,
+                        c.version or "-",
+                        phase(c.phase),
+                        c.reason or "-",
+                        verdict_text(c, unreadable),
+                        c.operator_group or "-",
+                        str(len(copies)),
+                    ),
+                )
+            )
             if self.show_copies:
                 # every copy row shares the cells after its namespace
-                tail = (c.name, c.version or "-", COPIED, f"copy of {c.namespace}", "-",
-                        c.operator_group or "-", "")
+                tail = (
+                    c.name,
+                    c.version or "-",
+                    COPIED,
+                    f"copy of {c.namespace}",
+                    "-",
+                    c.operator_group or "-",
+                    "",
+                )
                 # and what `/` matches: the row's haystack, built from the shared part once
                 hay = Row(None, tail).haystack()
-                rows.extend(Row(("copy", ns, c.name), (ns, *tail), "dim", f"{ns.lower()} {hay}")
-                            for ns in copies)
+                rows.extend(
+                    Row(("copy", ns, c.name), (ns, *tail), "dim", f"{ns.lower()} {hay}")
+                    for ns in copies
+                )
         return rows
 
     def describe(self, key: Hashable) -> RenderableType:
@@ -86,8 +104,10 @@ class CSVsScreen(TableScreen):
             return Text("")
         csv: CSVState | None = getattr(self, "_csvs", {}).get(key[1:])
         if key[0] == "copy":
-            return Text(f"Copied CSV {key[1]}/{key[2]}: OLM copies a CSV into every namespace "
-                        "its group targets so users there see the operator (R-COPY-2).")
+            return Text(
+                f"Copied CSV {key[1]}/{key[2]}: OLM copies a CSV into every namespace "
+                "its group targets so users there see the operator (R-COPY-2)."
+            )
         if csv is None:
             return Text("")
         status = Text(f"{csv.phase or '-'} / {csv.reason or '-'}")
@@ -98,12 +118,15 @@ class CSVsScreen(TableScreen):
             line("status", status),
         ]
         if csv.verdict is not None:
-            unsure = is_unreliable(csv.verdict.reason, csv.namespace,
-                                   self.session.store.unreadable)
-            parts.append(line("OLM verdict", f"{csv.verdict.phase}/{csv.verdict.reason}: "
-                              f"{csv.verdict.message} ({csv.verdict.rule})"
-                              + ("; unsure: it rests on objects olmtui may not read"
-                                 if unsure else "")))
+            unsure = is_unreliable(csv.verdict.reason, csv.namespace, self.session.store.unreadable)
+            parts.append(
+                line(
+                    "OLM verdict",
+                    f"{csv.verdict.phase}/{csv.verdict.reason}: "
+                    f"{csv.verdict.message} ({csv.verdict.rule})"
+                    + ("; unsure: it rests on objects olmtui may not read" if unsure else ""),
+                )
+            )
         parts += [
             line("OperatorGroup", csv.operator_group or "none"),
             line("API reconciliation (R-API-5)", csv.api_reconciliation or "-"),
@@ -112,12 +135,22 @@ class CSVsScreen(TableScreen):
             line("replaces", csv.replaces or "-"),
         ]
         for c in csv.conflicts:
-            parts.append(Text(f"conflict with {c.operator_group}: {', '.join(c.apis)} in "
-                              f"{names(c.namespaces)}", style="bold red"))
+            parts.append(
+                Text(
+                    f"conflict with {c.operator_group}: {', '.join(c.apis)} in "
+                    f"{names(c.namespaces)}",
+                    style="bold red",
+                )
+            )
         sub = derived.subscription_for_csv(self.session, csv)
         if sub is not None:
-            parts.append(line("Subscription", f"{sub.ref} ({sub.package}, channel "
-                              f"{sub.channel or 'default'}); g shows its upgrade graph"))
+            parts.append(
+                line(
+                    "Subscription",
+                    f"{sub.ref} ({sub.package}, channel "
+                    f"{sub.channel or 'default'}); g shows its upgrade graph",
+                )
+            )
         copies = self.session.model.copies_of(csv.namespace, csv.name)
         parts.append(section(f"Copies ({len(copies)}; c shows them as rows)"))
         parts.append(Text(names(copies, 60, empty="none")))

@@ -28,10 +28,17 @@ def finding_ref(finding: Finding) -> ObjectRef | None:
 
 
 def finding_search(finding: Finding) -> str:
-    return " ".join((
-        f"sev:{finding.severity}", f"kind:{finding.kind}", f"ns:{finding.namespace}",
-        finding.code, finding.name, finding.rule, finding.message,
-    )).lower()
+    return " ".join(
+        (
+            f"sev:{finding.severity}",
+            f"kind:{finding.kind}",
+            f"ns:{finding.namespace}",
+            finding.code,
+            finding.name,
+            finding.rule,
+            finding.message,
+        )
+    ).lower()
 
 
 def explain(finding: Finding) -> RenderableType:
@@ -44,8 +51,7 @@ def explain(finding: Finding) -> RenderableType:
     if finding.rule:
         parts.append(Text(f"rule: {finding.rule} (olm-rules.md)", style="dim"))
     if finding.related:
-        parts.append(Text("objects: " + ", ".join(str(r) for r in finding.related),
-                          style="dim"))
+        parts.append(Text("objects: " + ", ".join(str(r) for r in finding.related), style="dim"))
     return Group(*parts)
 
 

@@ -43,8 +43,7 @@ def _deprecated(package: Package, name: str) -> str | None:
 def graph_rows(view: ChannelView, package: Package, sub: SubscriptionState | None) -> list[Row]:
     """One row per version: path gutter, node mark, lanes, version, name, marks, edges."""
     path = tuple(sub.upgrade.path) if sub else ()
-    path_edges = frozenset((e.source, e.target) for e in sub.upgrade.edges) if sub else \
-        frozenset()
+    path_edges = frozenset((e.source, e.target) for e in sub.upgrade.edges) if sub else frozenset()
     lay: Layout = layout(view, path_edges)
     on_path = set(path) | ({view.installed} if view.installed and path else set())
     nxt = sub.upgrade.next if sub else None
@@ -74,8 +73,11 @@ def graph_rows(view: ChannelView, package: Package, sub: SubscriptionState | Non
             ("path", name in path and name != nxt, PATH_STYLE),
             ("skipped", name in view.skipped, "dim"),
             ("deprecated", bool(_deprecated(package, name)), "red"),
-            ("not in channel", name == view.installed and
-             name not in {e.name for e in view.entries}, "yellow"),
+            (
+                "not in channel",
+                name == view.installed and name not in {e.name for e in view.entries},
+                "yellow",
+            ),
         ):
             if on:
                 marks.append(f"[{mark}]", style=style)
@@ -84,8 +86,9 @@ def graph_rows(view: ChannelView, package: Package, sub: SubscriptionState | Non
             edges.append(f" ← {edge.via} ", style=KIND_STYLE[edge.via])
             edges.append(view.versions.get(edge.source) or edge.source)
         style = "dim" if name in view.skipped else ""
-        rows.append(Row(name, (graph, view.versions.get(name) or "-", name, marks, edges),
-                        style=style))
+        rows.append(
+            Row(name, (graph, view.versions.get(name) or "-", name, marks, edges), style=style)
+        )
     return rows
 
 
@@ -93,8 +96,14 @@ def find_subscription(session: Session, target: ObjectRef | None) -> Subscriptio
     if target is None:
         return None
     if target.kind == "Subscription":
-        return next((s for s in session.model.subscriptions()
-                     if (s.namespace, s.name) == (target.namespace, target.name)), None)
+        return next(
+            (
+                s
+                for s in session.model.subscriptions()
+                if (s.namespace, s.name) == (target.namespace, target.name)
+            ),
+            None,
+        )
     if target.kind == "ClusterServiceVersion":
         csv = session.model.csv(target.namespace, target.name)
         return derived.subscription_for_csv(session, csv) if csv else None
@@ -110,8 +119,9 @@ def graph_for(session: Session, target: ObjectRef | None) -> GraphScreen | None:
         obj = session.store.get("Subscription", sub.namespace, sub.name)
         scope = subscription_scope(catalogs, obj) if obj else None
         if scope and scope.catalog and scope.package and scope.channels:
-            return GraphScreen(session, scope.catalog, scope.package.name,
-                               scope.channels[0].name, sub)
+            return GraphScreen(
+                session, scope.catalog, scope.package.name, scope.channels[0].name, sub
+            )
         return None
     if target is not None and target.kind == "ClusterServiceVersion":
         for catalog in catalogs:
@@ -136,8 +146,14 @@ class GraphScreen(TableScreen):
     EMPTY_TEXT = "the channel has no entries"
     BINDINGS = [Binding("c", "next_channel", "Channel")]
 
-    def __init__(self, session: Session, catalog: Catalog, package: str, channel: str,
-                 sub: SubscriptionState | None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        catalog: Catalog,
+        package: str,
+        channel: str,
+        sub: SubscriptionState | None,
+    ) -> None:
         super().__init__(session)
         self.catalog = catalog
         self.package = catalog.packages[package]
@@ -171,15 +187,24 @@ class GraphScreen(TableScreen):
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append(f"{view.package}", style="bold")
         title.append(f"  channel {view.channel}", style="bold")
-        title.append(f"  ({len(view.entries)} entries, head {view.head or '?'}; "
-                     f"catalog {self.catalog.ref or self.catalog.origin})", style="dim")
+        title.append(
+            f"  ({len(view.entries)} entries, head {view.head or '?'}; "
+            f"catalog {self.catalog.ref or self.catalog.origin})",
+            style="dim",
+        )
         parts: list[RenderableType] = [title]
         if self.sub is not None:
             u = self.sub.upgrade
-            parts.append(Text(f"{self.sub.ref}: {self.sub.installed_csv or '(nothing)'} → "
-                              f"next {u.next or '-'} → head {u.head or '?'} "
-                              f"({len(u.path)} hops)", style=PATH_STYLE, no_wrap=True,
-                              overflow="ellipsis"))
+            parts.append(
+                Text(
+                    f"{self.sub.ref}: {self.sub.installed_csv or '(nothing)'} → "
+                    f"next {u.next or '-'} → head {u.head or '?'} "
+                    f"({len(u.path)} hops)",
+                    style=PATH_STYLE,
+                    no_wrap=True,
+                    overflow="ellipsis",
+                )
+            )
         legend = Text(no_wrap=True, overflow="ellipsis")
         for via, glyph in (("replaces", "│"), ("skips", "┆"), ("skipRange", "┊")):
             legend.append(f"{glyph} {via}  ", style=KIND_STYLE[via])
@@ -212,8 +237,13 @@ class GraphScreen(TableScreen):
         if deprecated:
             parts.append(line("deprecated", deprecated, style="red"))
         if key in view.skipped:
-            parts.append(Text("skipped: another entry of the channel skips it, so OLM never "
-                              "installs it from this channel (R-UPG-1)", style="dim"))
+            parts.append(
+                Text(
+                    "skipped: another entry of the channel skips it, so OLM never "
+                    "installs it from this channel (R-UPG-1)",
+                    style="dim",
+                )
+            )
         return Group(*parts)
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:
@@ -225,8 +255,7 @@ class GraphScreen(TableScreen):
         channels = [c.name for c in ordered_channels(self.package)]
         self.channel = channels[(channels.index(self.channel) + 1) % len(channels)]
         sub = self._home_sub
-        self.sub = sub if sub is not None and (sub.channel or channels[0]) == self.channel \
-            else None
+        self.sub = sub if sub is not None and (sub.channel or channels[0]) == self.channel else None
         self._placed = False
         self.refresh_data()
         self.table.action_jump(0)
@@ -245,8 +274,7 @@ class ChannelsScreen(TableScreen):
         Column("head", "HEAD"),
         Column("subs", "SUBSCRIBED", 10),
     )
-    EMPTY_TEXT = ("no catalog content: give --catalog PATH, or a snapshot with "
-                  "PackageManifests")
+    EMPTY_TEXT = "no catalog content: give --catalog PATH, or a snapshot with PackageManifests"
 
     def build_rows(self) -> Iterable[Row]:
         subs = self.session.model.subscriptions()
@@ -256,12 +284,24 @@ class ChannelsScreen(TableScreen):
             self._channels[key] = (catalog, package, channel)
             entries = catalog.packages[package].channels[channel]
             order, _ = channel_order(entries)
-            used = sum(1 for s in subs if s.package == package and
-                       (s.channel or catalog.packages[package].default_channel) == channel)
-            yield Row(key, (package, channel, catalog.ref or "(any source)",
-                            "catalog" if catalog.graph == "catalog" else "PackageManifest",
-                            str(len(entries.entries)),
-                            entries.reported_head or (order[0] if order else "?"), str(used)))
+            used = sum(
+                1
+                for s in subs
+                if s.package == package
+                and (s.channel or catalog.packages[package].default_channel) == channel
+            )
+            yield Row(
+                key,
+                (
+                    package,
+                    channel,
+                    catalog.ref or "(any source)",
+                    "catalog" if catalog.graph == "catalog" else "PackageManifest",
+                    str(len(entries.entries)),
+                    entries.reported_head or (order[0] if order else "?"),
+                    str(used),
+                ),
+            )
 
     def describe(self, key: Hashable) -> RenderableType:
         item = getattr(self, "_channels", {}).get(key)
@@ -278,6 +318,13 @@ class ChannelsScreen(TableScreen):
         if item is None:
             return
         catalog, package, channel = item
-        sub = next((s for s in self.session.model.subscriptions() if s.package == package and
-                    (s.channel or catalog.packages[package].default_channel) == channel), None)
+        sub = next(
+            (
+                s
+                for s in self.session.model.subscriptions()
+                if s.package == package
+                and (s.channel or catalog.packages[package].default_channel) == channel
+            ),
+            None,
+        )
         self.app.push_screen(GraphScreen(self.session, catalog, package, channel, sub))

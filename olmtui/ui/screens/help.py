@@ -10,10 +10,16 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 KEYS: tuple[tuple[str, str], ...] = (
-    (":", "jump to a view by name (Tab completes): overview, ns, og, csv, sub, graph, "
-          "findings, catsrc, changes"),
-    ("/", "filter the table; /!text inverts; in Findings also sev:error, kind:Subscription, "
-          "ns:team-a"),
+    (
+        ":",
+        "jump to a view by name (Tab completes): overview, ns, og, csv, sub, graph, "
+        "findings, catsrc, changes",
+    ),
+    (
+        "/",
+        "filter the table; /!text inverts; in Findings also sev:error, kind:Subscription, "
+        "ns:team-a",
+    ),
     ("Enter", "drill down into the selected row (double-click too)"),
     ("Esc", "back"),
     ("y", "YAML of the selected object (s: back to its summary)"),

@@ -30,14 +30,24 @@ class NamespacesScreen(TableScreen):
 
     def build_rows(self) -> Iterable[Row]:
         model = self.session.model
-        summaries = derived.cached(self.session, "ns_summaries", lambda: namespace_summaries(
-            model.namespaces(), model.operator_groups(), model.csvs()))
+        summaries = derived.cached(
+            self.session,
+            "ns_summaries",
+            lambda: namespace_summaries(model.namespaces(), model.operator_groups(), model.csvs()),
+        )
         self._summaries = {s.name: s for s in summaries}
         for s in summaries:
-            groups = Text(", ".join(s.groups) or "-",
-                          style="bold red" if len(s.groups) > 1 else "")
-            yield Row(s.name, (s.name, groups, str(len(s.installed)), str(len(s.watched_by)),
-                               names(s.installed, 5)))
+            groups = Text(", ".join(s.groups) or "-", style="bold red" if len(s.groups) > 1 else "")
+            yield Row(
+                s.name,
+                (
+                    s.name,
+                    groups,
+                    str(len(s.installed)),
+                    str(len(s.watched_by)),
+                    names(s.installed, 5),
+                ),
+            )
 
     def _summary(self, key: Hashable) -> NamespaceSummary | None:
         return getattr(self, "_summaries", {}).get(key)
@@ -48,9 +58,15 @@ class NamespacesScreen(TableScreen):
             return Text("")
         parts: list[RenderableType] = [
             line("namespace", s.name),
-            line("OperatorGroups", names(s.groups, empty="none: CSVs here fail with "
-                                         "NoOperatorGroup (R-MEM-1)" if s.installed else
-                                         "none")),
+            line(
+                "OperatorGroups",
+                names(
+                    s.groups,
+                    empty="none: CSVs here fail with NoOperatorGroup (R-MEM-1)"
+                    if s.installed
+                    else "none",
+                ),
+            ),
             line("installed operators", names(s.installed, empty="none")),
             section("Operators of other namespaces that watch it"),
         ]

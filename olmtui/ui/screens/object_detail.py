@@ -32,41 +32,52 @@ _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 EXPLAINED: dict[str, str] = {
     "olm.operatorGroup": "name of the OperatorGroup that owns this CSV",
     "olm.operatorNamespace": "namespace of the owning OperatorGroup; on a CSV of another "
-                             "namespace it marks a copy (R-COPY-1)",
+    "namespace it marks a copy (R-COPY-1)",
     "olm.targetNamespaces": "the namespaces the operator watches, comma-joined; empty means "
-                            "all (R-OG-3)",
+    "all (R-OG-3)",
     "olm.providedAPIs": "the APIs the group's operators provide (Kind.version.group), used to "
-                        "find conflicts between intersecting groups (R-API-2..5)",
+    "find conflicts between intersecting groups (R-API-2..5)",
     "olm.skipRange": "semver range of installed versions this bundle upgrades from (R-UPG-2)",
     "olm.generated-by": "the InstallPlan that created this Subscription",
-    "olm.operatorframework.io/exclude-global-namespace-resolution":
-        "resolution here ignores the global catalog namespace",
-    "operatorframework.io/properties": "the bundle's properties (package, version, GVKs) as "
-                                       "JSON",
+    "olm.operatorframework.io/exclude-global-namespace-resolution": (
+        "resolution here ignores the global catalog namespace"
+    ),
+    "operatorframework.io/properties": "the bundle's properties (package, version, GVKs) as JSON",
     "operatorframework.io/bundle-unpack-timeout": "how long bundle unpack Jobs may run here",
-    "operatorframework.io/bundle-unpack-min-retry-interval": "wait before retrying a failed "
-                                                              "unpack",
+    "operatorframework.io/bundle-unpack-min-retry-interval": "wait before retrying a failed unpack",
     "olm.copiedFrom": "label: this CSV is a copy from that namespace (R-COPY-1)",
     "olm.managed": "label: OLM created this object",
     "olm.owner": "label: the object that owns it (with olm.owner.namespace, olm.owner.kind)",
 }
 _PREFIXES: tuple[tuple[str, str], ...] = (
-    ("olm.operatorgroup.uid/", "label: a non-global OperatorGroup targets this namespace "
-                               "(R-OG-5)"),
-    ("olm.api.", "label: provides (or requires) this API; the key is an FNV hash of "
-                 "Kind.version.group"),
-    ("olm.opgroup.permissions/aggregate-to-", "label: aggregated into an OperatorGroup "
-                                              "ClusterRole (R-OG-8)"),
+    ("olm.operatorgroup.uid/", "label: a non-global OperatorGroup targets this namespace (R-OG-5)"),
+    (
+        "olm.api.",
+        "label: provides (or requires) this API; the key is an FNV hash of Kind.version.group",
+    ),
+    (
+        "olm.opgroup.permissions/aggregate-to-",
+        "label: aggregated into an OperatorGroup ClusterRole (R-OG-8)",
+    ),
 )
 
 
 #: The keys of this screen in one line: a Footer costs a third of a second to mount, and this
 #: screen is opened and closed all the time (ctrl+p still lists every action).
 KEYS_LINE = Text.assemble(
-    *(part for key, what in (("esc", "back"), ("enter", "open related"), ("y", "YAML"),
-                             ("s", "summary"), ("g", "graph"), ("?", "keys"),
-                             ("^p", "palette"))
-      for part in ((f" {key} ", "bold reverse"), (f" {what} ", "")))
+    *(
+        part
+        for key, what in (
+            ("esc", "back"),
+            ("enter", "open related"),
+            ("y", "YAML"),
+            ("s", "summary"),
+            ("g", "graph"),
+            ("?", "keys"),
+            ("^p", "palette"),
+        )
+        for part in ((f" {key} ", "bold reverse"), (f" {what} ", ""))
+    )
 )
 
 
@@ -106,8 +117,11 @@ def annotations_explained(obj: dict) -> RenderableType:
     table.add_column(style="dim", ratio=1)
     # name the API behind each olm.api.<hash> label (§1.2: FNV-1a of Kind.version.group)
     surface = api_surface(obj) if obj.get("kind") == "ClusterServiceVersion" else None
-    hashes = {} if surface is None else {
-        f"olm.api.{api_hash(a)}": a for a in (*surface.provided, *surface.required)}
+    hashes = (
+        {}
+        if surface is None
+        else {f"olm.api.{api_hash(a)}": a for a in (*surface.provided, *surface.required)}
+    )
     shown = 0
     for key, value in sorted(marks):
         text = explanation(key)
@@ -116,8 +130,9 @@ def annotations_explained(obj: dict) -> RenderableType:
         if text is not None:
             shown += 1
             value = str(value)
-            table.add_row(Text(key), Text(value if len(value) < 300 else value[:300] + "…"),
-                          Text(text))
+            table.add_row(
+                Text(key), Text(value if len(value) < 300 else value[:300] + "…"), Text(text)
+            )
     return table if shown else Text("no OLM annotations or labels", style="dim")
 
 
@@ -129,8 +144,11 @@ def summary(obj: dict | None, target: ObjectRef) -> RenderableType:
     head.append(f"{target.kind} ", style="bold")
     head.append(f"{target.namespace}/{target.name}" if target.namespace else target.name)
     parts: list[RenderableType] = [head]
-    state = status.get("phase") or status.get("state") or \
-        (status.get("connectionState") or {}).get("lastObservedState")
+    state = (
+        status.get("phase")
+        or status.get("state")
+        or (status.get("connectionState") or {}).get("lastObservedState")
+    )
     if state:
         line = Text("status: ", style="bold")
         line.append_text(phase(state))
@@ -139,8 +157,12 @@ def summary(obj: dict | None, target: ObjectRef) -> RenderableType:
         parts.append(line)
     if status.get("message"):
         parts.append(Text(str(status["message"])))
-    parts += [section("OLM annotations and labels"), annotations_explained(obj),
-              section("Conditions"), conditions_table(obj)]
+    parts += [
+        section("OLM annotations and labels"),
+        annotations_explained(obj),
+        section("Conditions"),
+        conditions_table(obj),
+    ]
     return Group(*parts)
 
 
@@ -155,8 +177,13 @@ class ObjectScreen(Screen):
         Binding("question_mark", "app.help", "Keys", key_display="?"),
     ]
 
-    def __init__(self, session: Session, target: ObjectRef, tab: str = "summary",
-                 extra: Sequence[Relation] = ()) -> None:
+    def __init__(
+        self,
+        session: Session,
+        target: ObjectRef,
+        tab: str = "summary",
+        extra: Sequence[Relation] = (),
+    ) -> None:
         super().__init__()
         self.session = session
         self.target = target
@@ -169,9 +196,12 @@ class ObjectScreen(Screen):
             with Vertical(id="summary"):
                 with VerticalScroll(classes="object-summary"):
                     yield Static("", id="object-summary", markup=False)
-                yield VirtualTable((Column("relation", "RELATED"), Column("object", "OBJECT")),
-                                   empty_text="no related objects", id="related",
-                                   classes="related-table")
+                yield VirtualTable(
+                    (Column("relation", "RELATED"), Column("object", "OBJECT")),
+                    empty_text="no related objects",
+                    id="related",
+                    classes="related-table",
+                )
             yield YamlView(id="yaml")
         yield Static(KEYS_LINE, classes="keys-line", markup=False)
 
@@ -181,8 +211,7 @@ class ObjectScreen(Screen):
     def on_mount(self) -> None:
         self._fill()
 
-    def show(self, target: ObjectRef, tab: str = "summary",
-             extra: Sequence[Relation] = ()) -> None:
+    def show(self, target: ObjectRef, tab: str = "summary", extra: Sequence[Relation] = ()) -> None:
         """Show another object in this (already mounted) screen: the app keeps a few of
         them, since building a screen costs far more than filling one. ``extra`` are more
         objects to jump to (those a finding names), listed first."""
@@ -215,7 +244,8 @@ class ObjectScreen(Screen):
             self._yaml_of = self.target
             obj = self._object()
             self.query_one("#yaml", YamlView).show(
-                object_yaml(obj) if obj else "# object not in the cache")
+                object_yaml(obj) if obj else "# object not in the cache"
+            )
 
     def selected_ref(self) -> ObjectRef | None:
         key = self.query_one("#related", VirtualTable).selected_key

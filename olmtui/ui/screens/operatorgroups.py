@@ -16,8 +16,11 @@ from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.widgets.virtual_table import Column, Row
 
 MODE_LABEL = {
-    "OwnNamespace": "own namespace", "SingleNamespace": "single namespace",
-    "MultiNamespace": "multi namespace", "AllNamespaces": "all namespaces", "None": "no targets",
+    "OwnNamespace": "own namespace",
+    "SingleNamespace": "single namespace",
+    "MultiNamespace": "multi namespace",
+    "AllNamespaces": "all namespaces",
+    "None": "no targets",
 }
 
 
@@ -44,10 +47,16 @@ class OperatorGroupsScreen(TableScreen):
             count = len(conflicts.get(g.ref, ()))
             yield Row(
                 (g.namespace, g.name),
-                (g.namespace, g.name, MODE_LABEL.get(g.mode, g.mode),
-                 names(group_targets(g), 4), "yes" if g.static else "no",
-                 str(len(g.members)), str(len(g.intersecting)),
-                 Text(str(count), style="bold red") if count else "0"),
+                (
+                    g.namespace,
+                    g.name,
+                    MODE_LABEL.get(g.mode, g.mode),
+                    names(group_targets(g), 4),
+                    "yes" if g.static else "no",
+                    str(len(g.members)),
+                    str(len(g.intersecting)),
+                    Text(str(count), style="bold red") if count else "0",
+                ),
             )
 
     def _conflicts(self) -> dict[str, list[tuple[str, str, tuple[str, ...], tuple[str, ...]]]]:
@@ -57,24 +66,27 @@ class OperatorGroupsScreen(TableScreen):
             for c in csv.conflicts:
                 if csv.operator_group:
                     out.setdefault(csv.operator_group, []).append(
-                        (csv.ref, c.operator_group, c.apis, c.namespaces))
+                        (csv.ref, c.operator_group, c.apis, c.namespaces)
+                    )
                 out.setdefault(c.operator_group, []).append(
-                    (csv.ref, csv.operator_group or "?", c.apis, c.namespaces))
+                    (csv.ref, csv.operator_group or "?", c.apis, c.namespaces)
+                )
         return out
 
     def describe(self, key: Hashable) -> RenderableType:
         g: OperatorGroupState | None = getattr(self, "_groups", {}).get(key)
         if g is None:
             return Text("")
-        status = "not written yet" if g.status_namespaces is None else \
-            names(g.status_namespaces)
+        status = "not written yet" if g.status_namespaces is None else names(g.status_namespaces)
         parts: list[RenderableType] = [
             line("OperatorGroup", g.ref),
             line("mode", MODE_LABEL.get(g.mode, g.mode)),
             line("targets (derived from spec)", names(g.target_namespaces)),
             line("status.namespaces", status),
-            line("static providedAPIs", "yes: OLM never changes the annotation (R-API-7)"
-                 if g.static else "no"),
+            line(
+                "static providedAPIs",
+                "yes: OLM never changes the annotation (R-API-7)" if g.static else "no",
+            ),
             line("upgrade strategy", g.upgrade_strategy),
             line("service account", g.service_account or "-"),
             line("providedAPIs annotation", names(g.provided_apis)),
@@ -91,15 +103,22 @@ class OperatorGroupsScreen(TableScreen):
         if conflicts:
             parts.append(section("Conflicts (R-API-5)"))
             for csv, other, apis, namespaces in conflicts:
-                parts.append(Text(f"  {csv} vs {other}: {', '.join(apis)} in {names(namespaces)}",
-                                  style="red"))
+                parts.append(
+                    Text(
+                        f"  {csv} vs {other}: {', '.join(apis)} in {names(namespaces)}", style="red"
+                    )
+                )
         parts.append(section("ClusterRoles OLM generates (R-OG-8): what tenants get"))
         for role in group_cluster_roles(g, self.session.model.csvs()):
             parts.append(Text(f"  {role.name}", style="bold"))
-            parts.append(Text(f"    {role.suffix}: {role.grants}; aggregates "
-                              f"{len(role.aggregates)} API role(s)"
-                              + ("" if role.aggregates else " (no APIs: no aggregation rule)"),
-                              style="dim"))
+            parts.append(
+                Text(
+                    f"    {role.suffix}: {role.grants}; aggregates "
+                    f"{len(role.aggregates)} API role(s)"
+                    + ("" if role.aggregates else " (no APIs: no aggregation rule)"),
+                    style="dim",
+                )
+            )
             for api, label in role.aggregates[:20]:
                 parts.append(Text(f"    {api}  <- {label}", style="dim"))
         return Group(*parts)

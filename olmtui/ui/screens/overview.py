@@ -29,34 +29,48 @@ def metrics_text(session: Session) -> Text:
     healthy = sum(1 for h in derived.catalog_healths(session) if h.healthy)
     csvs_unread = "ClusterServiceVersion" in session.store.unreadable
     copied = "?" if csvs_unread else str(session.model.copied_csvs().present)
-    catalogs = "?" if m.catalog_source_count is None else \
-        f"{m.catalog_source_count} ({healthy} healthy)"
+    catalogs = (
+        "?" if m.catalog_source_count is None else f"{m.catalog_source_count} ({healthy} healthy)"
+    )
     text = Text()
     for name, value, alarm in (
         ("csv_count", _count(m.csv_count), False),
         ("csv_succeeded", _count(m.csv_succeeded), False),
-        ("csv_abnormal", "?" if m.csv_count is None else str(len(m.csv_abnormal)),
-         bool(m.csv_abnormal)),
+        (
+            "csv_abnormal",
+            "?" if m.csv_count is None else str(len(m.csv_abnormal)),
+            bool(m.csv_abnormal),
+        ),
         ("csv_upgrade_count", _count(m.csv_upgrade_count), False),
         ("subscription_count", _count(m.subscription_count), False),
         ("install_plan_count", _count(m.install_plan_count), False),
-        ("catalog_source_count", catalogs,
-         m.catalog_source_count is not None and healthy < m.catalog_source_count),
+        (
+            "catalog_source_count",
+            catalogs,
+            m.catalog_source_count is not None and healthy < m.catalog_source_count,
+        ),
         ("copied CSVs", copied, False),
     ):
         text.append(f"{name} ", style="dim")
         text.append(value, style="bold red" if alarm else "bold")
         text.append("   ")
     if session.store.unreadable:
-        text.append("\n? = no access (RBAC): "
-                    + ", ".join(access.empty_text(u).removeprefix("no access to ")
-                                for _, u in sorted(session.store.unreadable.items())),
-                    style="magenta")
+        text.append(
+            "\n? = no access (RBAC): "
+            + ", ".join(
+                access.empty_text(u).removeprefix("no access to ")
+                for _, u in sorted(session.store.unreadable.items())
+            ),
+            style="magenta",
+        )
     text.append("\nfindings: ", style="dim")
     for sev, count in counts.items():
         text.append(f"{count} {sev}  ", style=SEVERITY_STYLE[sev] if count else "dim")
-    text.append(f"· {len(derived.approvals(session))} pending approvals · "
-                f"{len(derived.behind_head(session))} behind channel head", style="dim")
+    text.append(
+        f"· {len(derived.approvals(session))} pending approvals · "
+        f"{len(derived.behind_head(session))} behind channel head",
+        style="dim",
+    )
     return text
 
 
@@ -90,47 +104,89 @@ class OverviewScreen(TableScreen):
             key = ("finding", i)
             self._items[key] = (finding_ref(f), explain(f))
             self._finding_rows[key] = f
-            yield Row(key, (severity(f.severity), f.code, _object(f.kind, f.namespace, f.name),
-                            f.message.splitlines()[0] if f.message else ""),
-                      search=finding_search(f))
+            yield Row(
+                key,
+                (
+                    severity(f.severity),
+                    f.code,
+                    _object(f.kind, f.namespace, f.name),
+                    f.message.splitlines()[0] if f.message else "",
+                ),
+                search=finding_search(f),
+            )
         for csv in derived.metrics(session).csv_abnormal:
             key = ("abnormal", csv.namespace, csv.name)
             target = ObjectRef("ClusterServiceVersion", csv.namespace, csv.name)
             state = session.model.csv(csv.namespace, csv.name)
-            detail = Text(f"{csv.name} {csv.version or ''} in {csv.namespace}: "
-                          f"{csv.phase or 'no phase'} / {csv.reason or 'no reason'}\n"
-                          f"{state.message if state and state.message else ''}")
+            detail = Text(
+                f"{csv.name} {csv.version or ''} in {csv.namespace}: "
+                f"{csv.phase or 'no phase'} / {csv.reason or 'no reason'}\n"
+                f"{state.message if state and state.message else ''}"
+            )
             self._items[key] = (target, detail)
-            yield Row(key, (Text("abnormal CSV", style="yellow"), phase(csv.phase),
-                            f"{csv.namespace}/{csv.name}",
-                            f"{csv.version or '-'} {csv.reason or ''}"))
+            yield Row(
+                key,
+                (
+                    Text("abnormal CSV", style="yellow"),
+                    phase(csv.phase),
+                    f"{csv.namespace}/{csv.name}",
+                    f"{csv.version or '-'} {csv.reason or ''}",
+                ),
+            )
         for plan in derived.approvals(session):
             key = ("approval", plan.namespace, plan.name)
             target = ObjectRef("InstallPlan", plan.namespace, plan.name)
             moves = ", ".join(p.name for p in plan.csvs) or "no CSVs"
-            self._items[key] = (target, Text(
-                f"InstallPlan {plan.ref} waits for approval (R-IP-2). Approving it installs "
-                f"{moves}; it moves Subscriptions {', '.join(plan.subscriptions) or '-'}."))
-            yield Row(key, (Text("approval", style="bold yellow"), "RequiresApproval",
-                            plan.ref, moves))
+            self._items[key] = (
+                target,
+                Text(
+                    f"InstallPlan {plan.ref} waits for approval (R-IP-2). Approving it installs "
+                    f"{moves}; it moves Subscriptions {', '.join(plan.subscriptions) or '-'}."
+                ),
+            )
+            yield Row(
+                key, (Text("approval", style="bold yellow"), "RequiresApproval", plan.ref, moves)
+            )
         for health in derived.catalog_healths(session):
             if health.healthy:
                 continue
             key = ("catalog", health.namespace, health.name)
-            self._items[key] = (health.object_ref, Text(
-                f"CatalogSource {health.ref}: {health.state or 'no connection state'} "
-                f"{health.reason or ''} {health.message or ''}"))
-            yield Row(key, (Text("catalog", style="red"), phase(health.state), health.ref,
-                            health.message or health.reason or ""))
+            self._items[key] = (
+                health.object_ref,
+                Text(
+                    f"CatalogSource {health.ref}: {health.state or 'no connection state'} "
+                    f"{health.reason or ''} {health.message or ''}"
+                ),
+            )
+            yield Row(
+                key,
+                (
+                    Text("catalog", style="red"),
+                    phase(health.state),
+                    health.ref,
+                    health.message or health.reason or "",
+                ),
+            )
         for sub in derived.behind_head(session):
             key = ("behind", sub.namespace, sub.name)
             nxt = sub.upgrade.next or "?"
-            self._items[key] = (ObjectRef("Subscription", sub.namespace, sub.name), Text(
-                f"Subscription {sub.ref} ({sub.package}, channel {sub.channel or 'default'}) "
-                f"has {sub.installed_csv}; next {nxt}, head {sub.upgrade.head}; "
-                f"{len(sub.upgrade.path)} hop(s) to the head. Press g for the graph."))
-            yield Row(key, (Text("behind head", style="cyan"), sub.package, sub.ref,
-                            f"{sub.installed_csv} -> {nxt} … {sub.upgrade.head}"))
+            self._items[key] = (
+                ObjectRef("Subscription", sub.namespace, sub.name),
+                Text(
+                    f"Subscription {sub.ref} ({sub.package}, channel {sub.channel or 'default'}) "
+                    f"has {sub.installed_csv}; next {nxt}, head {sub.upgrade.head}; "
+                    f"{len(sub.upgrade.path)} hop(s) to the head. Press g for the graph."
+                ),
+            )
+            yield Row(
+                key,
+                (
+                    Text("behind head", style="cyan"),
+                    sub.package,
+                    sub.ref,
+                    f"{sub.installed_csv} -> {nxt} … {sub.upgrade.head}",
+                ),
+            )
 
     def describe(self, key: Hashable) -> RenderableType:
         item = getattr(self, "_items", {}).get(key)

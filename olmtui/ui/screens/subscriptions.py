@@ -56,14 +56,30 @@ class SubscriptionsScreen(TableScreen):
             head = s.upgrade.head or "?"
             at_head = s.installed_csv is not None and s.installed_csv == s.upgrade.head
             cells = (
-                s.namespace, s.name, s.package, s.channel or "(default)",
-                short_csv(s.installed_csv, s.package), short_csv(s.upgrade.next, s.package),
+                s.namespace,
+                s.name,
+                s.package,
+                s.channel or "(default)",
+                short_csv(s.installed_csv, s.package),
+                short_csv(s.upgrade.next, s.package),
                 Text(short_csv(head, s.package), style="green" if at_head else ""),
-                approval_text(s), phase(s.state),
+                approval_text(s),
+                phase(s.state),
             )
-            search = " ".join((s.namespace, s.name, s.package, s.channel or "",
-                               s.installed_csv or "", s.upgrade.next or "", head,
-                               s.approval, s.effective_approval, s.state or "")).lower()
+            search = " ".join(
+                (
+                    s.namespace,
+                    s.name,
+                    s.package,
+                    s.channel or "",
+                    s.installed_csv or "",
+                    s.upgrade.next or "",
+                    head,
+                    s.approval,
+                    s.effective_approval,
+                    s.state or "",
+                )
+            ).lower()
             yield Row((s.namespace, s.name), cells, search=search)
 
     def describe(self, key: Hashable) -> RenderableType:
@@ -72,24 +88,35 @@ class SubscriptionsScreen(TableScreen):
             return Text("")
         store = self.session.store
         parts: list[RenderableType] = [
-            line("Subscription", f"{sub.ref}: package {sub.package}, channel "
-                 f"{sub.channel or '(default)'}, from {sub.source_namespace}/{sub.source}"),
+            line(
+                "Subscription",
+                f"{sub.ref}: package {sub.package}, channel "
+                f"{sub.channel or '(default)'}, from {sub.source_namespace}/{sub.source}",
+            ),
             line("state", phase(sub.state)),
-            line("installed -> next -> head",
-                 f"{sub.installed_csv or '(nothing)'} -> {sub.upgrade.next or '-'} -> "
-                 f"{sub.upgrade.head or '?'}"),
+            line(
+                "installed -> next -> head",
+                f"{sub.installed_csv or '(nothing)'} -> {sub.upgrade.next or '-'} -> "
+                f"{sub.upgrade.head or '?'}",
+            ),
         ]
         if sub.upgrade.path:
-            parts.append(line(f"path to the head ({len(sub.upgrade.path)} hops, R-UPG-5)",
-                              names(sub.upgrade.path, 12)))
+            parts.append(
+                line(
+                    f"path to the head ({len(sub.upgrade.path)} hops, R-UPG-5)",
+                    names(sub.upgrade.path, 12),
+                )
+            )
         unknown = unknowable_reason(sub.upgrade, sub.installed_csv)
         if unknown:
             parts.append(Text(unknown, style="dim"))
         approval = Text(sub.approval)
         if sub.approval != sub.effective_approval:
-            approval.append(f", functioning as {sub.effective_approval}: another Subscription "
-                            "of the namespace is Manual, so every InstallPlan here is (R-SUB-4)",
-                            style="bold yellow")
+            approval.append(
+                f", functioning as {sub.effective_approval}: another Subscription "
+                "of the namespace is Manual, so every InstallPlan here is (R-SUB-4)",
+                style="bold yellow",
+            )
         parts.append(line("approval", approval))
         if sub.install_plan is not None:
             plan = store.get("InstallPlan", sub.namespace, sub.install_plan.name)
@@ -98,26 +125,46 @@ class SubscriptionsScreen(TableScreen):
             else:
                 summary = summarize_install_plan(plan)
                 approved = "approved" if summary.approved else "not approved"
-                parts.append(line("InstallPlan", f"{summary.name}: {summary.phase or '-'}, "
-                                  f"{summary.approval}, {approved}"))
+                parts.append(
+                    line(
+                        "InstallPlan",
+                        f"{summary.name}: {summary.phase or '-'}, {summary.approval}, {approved}",
+                    )
+                )
                 for planned in summary.csvs:
-                    parts.append(Text(f"  installs {planned.name} {planned.version or ''}"
-                                      + (f" replacing {planned.replaces}"
-                                         if planned.replaces else "")))
+                    parts.append(
+                        Text(
+                            f"  installs {planned.name} {planned.version or ''}"
+                            + (f" replacing {planned.replaces}" if planned.replaces else "")
+                        )
+                    )
                 for step in summary.failed_steps:
-                    parts.append(Text(f"  step {step.kind} {step.name}: {step.status}",
-                                      style="red"))
+                    parts.append(
+                        Text(f"  step {step.kind} {step.name}: {step.status}", style="red")
+                    )
                 if summary.message:
                     parts.append(Text(f"  {summary.message}", style="red"))
-        health = next((h for h in derived.catalog_healths(self.session)
-                       if (h.namespace, h.name) == (sub.source_namespace, sub.source)), None)
+        health = next(
+            (
+                h
+                for h in derived.catalog_healths(self.session)
+                if (h.namespace, h.name) == (sub.source_namespace, sub.source)
+            ),
+            None,
+        )
         if health is None:
-            parts.append(line("catalog", f"{sub.source_namespace}/{sub.source} is not in "
-                              "the cache", style="yellow"))
+            parts.append(
+                line(
+                    "catalog",
+                    f"{sub.source_namespace}/{sub.source} is not in the cache",
+                    style="yellow",
+                )
+            )
         else:
-            state = Text(f"{health.state or 'no state'}"
-                         + (f" {health.reason}" if health.reason else ""),
-                         style="green" if health.healthy else "bold red")
+            state = Text(
+                f"{health.state or 'no state'}" + (f" {health.reason}" if health.reason else ""),
+                style="green" if health.healthy else "bold red",
+            )
             parts.append(line("catalog health", state))
         obj = store.get("Subscription", sub.namespace, sub.name) or {}
         conditions = (obj.get("status") or {}).get("conditions") or []
@@ -125,10 +172,17 @@ class SubscriptionsScreen(TableScreen):
         if not conditions:
             parts.append(Text("none", style="dim"))
         for c in conditions:
-            style = "bold red" if c.get("type") == "ResolutionFailed" and \
-                c.get("status") == "True" else ""
-            parts.append(Text(f"{c.get('type')}={c.get('status')} {c.get('reason') or ''}",
-                              style=style or "bold"))
+            style = (
+                "bold red"
+                if c.get("type") == "ResolutionFailed" and c.get("status") == "True"
+                else ""
+            )
+            parts.append(
+                Text(
+                    f"{c.get('type')}={c.get('status')} {c.get('reason') or ''}",
+                    style=style or "bold",
+                )
+            )
             if c.get("message"):
                 parts.append(Text(f"  {c['message']}"))
         return Group(*parts)
@@ -144,6 +198,6 @@ def short_csv(name: str | None, package: str) -> str:
         return "-"
     prefix = f"{package}."
     if name.startswith(prefix) and len(name) > len(prefix):
-        return name[len(prefix):]
+        return name[len(prefix) :]
     version = _VERSION_SUFFIX.search(name)
     return version.group(1) if version else name

@@ -18,8 +18,10 @@ from textual.widgets import Footer
 
 def shown_keys(screen: Screen) -> tuple[Hashable, ...]:
     """Everything Footer.compose reads from the screen's bindings, as a comparable value."""
-    return tuple((binding, enabled, tooltip)  # Binding is a frozen dataclass
-                 for _, binding, enabled, tooltip in screen.active_bindings.values())
+    return tuple(
+        (binding, enabled, tooltip)  # Binding is a frozen dataclass
+        for _, binding, enabled, tooltip in screen.active_bindings.values()
+    )
 
 
 class KeysFooter(Footer):

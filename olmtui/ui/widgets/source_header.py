@@ -34,7 +34,7 @@ def _fit_left(label: str, room: int) -> str:
     """Keep the end of a long label (the snapshot's own folder name), cut at the left."""
     if room <= 1 or len(label) <= room:
         return label if room > 1 else ""
-    return "…" + label[len(label) - room + 1:]
+    return "…" + label[len(label) - room + 1 :]
 
 
 def header_text(session: Session, view_title: str, width: int = 200) -> Text:
@@ -62,10 +62,10 @@ def header_text(session: Session, view_title: str, width: int = 200) -> Text:
         if status.detail:
             text.append(f" · {status.detail}", style="dim")
         if status.no_access:
-            again = "" if status.recheck is None else \
-                f" (re-checked every {minutes(status.recheck)})"
-            text.append(f" · no access: {', '.join(status.no_access)}{again}",
-                        style="magenta")
+            again = (
+                "" if status.recheck is None else f" (re-checked every {minutes(status.recheck)})"
+            )
+            text.append(f" · no access: {', '.join(status.no_access)}{again}", style="magenta")
     return text
 
 

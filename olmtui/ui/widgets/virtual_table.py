@@ -241,12 +241,19 @@ class VirtualTable(ScrollView, can_focus=True):
             self._widths = list(natural)
             return
         flexible = [c.width is None for c in self.columns]
-        floor = [min(w, c.min_width or max(6, min(len(c.label), 10))) if flex else w
-                 for w, c, flex in zip(natural, self.columns, flexible, strict=True)]
+        floor = [
+            min(w, c.min_width or max(6, min(len(c.label), 10))) if flex else w
+            for w, c, flex in zip(natural, self.columns, flexible, strict=True)
+        ]
 
         def total(cap: int) -> int:
-            return sum(max(min(w, cap), f) if flex else w
-                       for w, f, flex in zip(natural, floor, flexible, strict=True)) + gaps
+            return (
+                sum(
+                    max(min(w, cap), f) if flex else w
+                    for w, f, flex in zip(natural, floor, flexible, strict=True)
+                )
+                + gaps
+            )
 
         low, high = 0, max(natural, default=0)
         while low < high:
@@ -255,8 +262,10 @@ class VirtualTable(ScrollView, can_focus=True):
                 low = mid
             else:
                 high = mid - 1
-        self._widths = [max(min(w, low), f) if flex else w
-                        for w, f, flex in zip(natural, floor, flexible, strict=True)]
+        self._widths = [
+            max(min(w, low), f) if flex else w
+            for w, f, flex in zip(natural, floor, flexible, strict=True)
+        ]
 
     def on_resize(self) -> None:
         self._fit(self.scrollable_content_region.width)
@@ -344,8 +353,9 @@ class VirtualTable(ScrollView, can_focus=True):
         style = self.rich_style + (Style.parse(row.style) if row.style else Style())
         return self._strip(row.cells, style, scroll_x, width)
 
-    def _strip(self, cells: Sequence[Cell], style: Style, scroll_x: int, width: int,
-               cursor: bool = False) -> Strip:
+    def _strip(
+        self, cells: Sequence[Cell], style: Style, scroll_x: int, width: int, cursor: bool = False
+    ) -> Strip:
         """One painted line. On the cursor row the cursor colours win over the cells' own
         (a yellow cell on an accent bar would vanish); the last column is cut with an
         ellipsis when the row was fitted to the view."""

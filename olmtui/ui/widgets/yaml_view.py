@@ -89,7 +89,7 @@ class YamlView(ScrollView, can_focus=True):
         strip = self._painted.get(key)
         if strip is None:
             # the dump escapes non-ASCII text, so characters and cells agree
-            part = self._lines[index][left:left + width]
+            part = self._lines[index][left : left + width]
             strip = Strip(list(part.render(self.app.console))).apply_style(self.rich_style)
             strip = self._painted[key] = strip.extend_cell_length(width, self.rich_style)
         return strip
