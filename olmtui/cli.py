@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from olmtui import __version__
 from olmtui.errors import UsageError
 from olmtui.report.text_report import safe
-from olmtui.sources.live_args import add_connection_arguments
+from olmtui.sources.live_args import add_connection_arguments, merge_leading_connection
 
 #: Sub-command modules; each defines ``NAME``, ``HELP``, ``add_arguments(parser)`` and
 #: ``run(args) -> int``.
@@ -27,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="See what Operator Lifecycle Manager (OLM v0) decides on a cluster, and why.",
     )
     parser.add_argument("--version", action="version", version=f"olmtui {__version__}")
-    add_connection_arguments(parser)
+    add_connection_arguments(parser, leading=True)
     parser.set_defaults(run=_run_dashboard)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module_name in COMMAND_MODULES:
@@ -52,6 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        merge_leading_connection(args)
         return int(args.run(args))
     except UsageError as exc:
         # paths and names in the message come from the user and the snapshot: never obeyed

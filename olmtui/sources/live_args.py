@@ -1,20 +1,43 @@
-"""The command-line flags every live command shares (``check --live``, ``snapshot``).
+"""The command-line flags every live command shares (the dashboard, ``check --live``,
+``snapshot``), and how the ones given before a sub-command reach it.
 
 Kept apart from the live source so that building the CLI parser does not import the
 Kubernetes client.
+
+The flags are accepted both before the sub-command (``olmtui --context prod check --live``)
+and after it. argparse lets a sub-command's defaults overwrite what the top level parsed, so
+the two places store into different attributes and :func:`merge_leading_connection` joins
+them: a value given in one place applies; the same flag given twice with different values,
+or given to a sub-command that reads no cluster, is a usage error. Never silently dropped:
+that read the current context's cluster when the user named another.
 """
 
 from __future__ import annotations
 
 import argparse
 
+from olmtui.errors import UsageError
 from olmtui.sources.live_options import LiveOptions
 
+#: Flag -> the attribute a sub-command's parser stores it in.
+CONNECTION_FLAGS: dict[str, str] = {
+    "--context": "context",
+    "--kubeconfig": "kubeconfig",
+    "--namespace": "namespaces",
+}
+#: Prefix of the attributes the top-level parser stores the flags in.
+LEADING = "leading_"
 
-def add_connection_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--context", metavar="NAME", help="kubeconfig context to use")
+
+def add_connection_arguments(parser: argparse.ArgumentParser, *, leading: bool = False) -> None:
+    """The connection flags; ``leading`` for the top-level parser (before the sub-command)."""
+    prefix = LEADING if leading else ""
+    parser.add_argument(
+        "--context", dest=f"{prefix}context", metavar="NAME", help="kubeconfig context to use"
+    )
     parser.add_argument(
         "--kubeconfig",
+        dest=f"{prefix}kubeconfig",
         metavar="FILE",
         help="kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)",
     )
@@ -22,11 +45,40 @@ def add_connection_arguments(parser: argparse.ArgumentParser) -> None:
         "--namespace",
         action="append",
         default=[],
-        dest="namespaces",
+        dest=f"{prefix}namespaces",
         metavar="NS",
         help="read namespaced kinds only in NS (repeatable), for users who may not list "
         "cluster-wide",
     )
+
+
+def merge_leading_connection(args: argparse.Namespace) -> None:
+    """Move the flags given before the sub-command into the attributes it reads.
+
+    ``--namespace`` is repeatable, so both places add up. ``UsageError`` when a sub-command
+    that takes no connection flags got one, or when ``--context``/``--kubeconfig`` were given
+    in both places with different values.
+    """
+    command = getattr(args, "command", None)
+    for flag, dest in CONNECTION_FLAGS.items():
+        leading = getattr(args, LEADING + dest)
+        delattr(args, LEADING + dest)
+        if command is None:  # the dashboard: only the top level exists
+            setattr(args, dest, leading)
+            continue
+        if not leading:
+            continue
+        if not hasattr(args, dest):
+            raise UsageError(f"{flag} does not apply to `olmtui {command}` (it reads no cluster)")
+        given = getattr(args, dest)
+        if dest == "namespaces":
+            setattr(args, dest, list(dict.fromkeys([*leading, *given])))
+        elif given is None:
+            setattr(args, dest, leading)
+        elif given != leading:
+            raise UsageError(
+                f"{flag} given twice: {leading} before `{command}` and {given} after it; give one"
+            )
 
 
 def options_from_args(args: argparse.Namespace) -> LiveOptions:
