@@ -16,6 +16,7 @@ import signal
 import sys
 from typing import TYPE_CHECKING, TextIO
 
+from olmtui.commands.view_option import add_view_argument, initial_view
 from olmtui.errors import UsageError
 
 if TYPE_CHECKING:
@@ -51,18 +52,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         dest="print_reports",
         help="print the text report on every change instead of opening the dashboard",
     )
-    parser.add_argument(
-        "--view",
-        default="overview",
-        metavar="VIEW",
-        help="the view to open first (overview, ns, og, csv, sub, graph, findings, ...)",
-    )
+    add_view_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from olmtui.demo.cluster import DemoCluster
     from olmtui.demo.script import parse_speed
 
+    view = initial_view(args.view)
     try:
         interval = parse_speed(args.speed)
     except ValueError as exc:
@@ -74,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
             _exit_on_hangup()
             asyncio.run(print_reports(cluster, sys.stdout))
         else:
-            _dashboard(cluster, args.view)
+            _dashboard(cluster, view)
     return 0
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 
+from olmtui.commands.view_option import add_view_argument, initial_view
+
 NAME = "replay"
 HELP = "Browse saved snapshots (YAML/JSON files, directories, must-gathers) in the dashboard."
 
@@ -28,18 +30,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="[NAMESPACE/NAME=]PATH",
         help="catalog content (FBC or bundle directories) for upgrade graphs; repeatable",
     )
-    parser.add_argument(
-        "--view",
-        default="overview",
-        metavar="VIEW",
-        help="the view to open first (overview, ns, og, csv, sub, graph, findings, ...)",
-    )
+    add_view_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    view = initial_view(args.view)
     from olmtui.ui.app import OlmApp
     from olmtui.ui.session_builders import snapshot_session
 
     session = snapshot_session(args.paths, args.catalogs)
-    OlmApp(session, initial_view=args.view).run()
+    OlmApp(session, initial_view=view).run()
     return 0
