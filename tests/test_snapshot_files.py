@@ -1,5 +1,5 @@
-"""Which files a snapshot path stands for: directories sorted, must-gather roots found,
-archives streamed."""
+"""Which files a snapshot path stands for: directories sorted, must-gather roots found and
+told apart, archives streamed."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import io
 import tarfile
 from pathlib import Path
 
-from olmtui.sources.snapshot_files import SourceFile, iter_source_files, select_files
+from olmtui.sources.snapshot_files import SourceFile, path_content, select_files
 
 DATA = Path(__file__).parent / "data" / "snapshots"
 MUST_GATHER = DATA / "must-gather-mini"
@@ -18,6 +18,10 @@ def names(files: list[SourceFile], prefix: str) -> list[str]:
     return [f.name.removeprefix(prefix) for f in files]
 
 
+def source_files(path: Path, shown: str) -> list[SourceFile]:
+    return list(path_content(path, shown).files)
+
+
 def tar_of(directory: Path, target: Path, mode: str) -> Path:
     with tarfile.open(target, mode) as tar:
         tar.add(directory, arcname=directory.name)
@@ -25,7 +29,7 @@ def tar_of(directory: Path, target: Path, mode: str) -> Path:
 
 
 def test_select_only_yaml_and_json_sorted_by_path_components() -> None:
-    assert select_files(["b/x.json", "a.YML", "notes.txt", "a/z.yaml", "b.tar.gz"]) == [
+    assert select_files(["b/x.json", "a.YML", "notes.txt", "a/z.yaml", "b.tar.gz"]).files == [
         "a/z.yaml",
         "a.YML",
         "b/x.json",
@@ -41,32 +45,62 @@ def test_select_must_gather_root_reads_only_its_resource_trees() -> None:
         "mg/timestamp",
         "other/plain.yaml",
     ]
-    assert select_files(paths) == [
+    assert select_files(paths).files == [
         "mg/img/cluster-scoped-resources/g/things/a.yaml",
         "mg/img/namespaces/ns1/ns1.yaml",
         "other/plain.yaml",
     ]
 
 
-def test_select_several_must_gather_roots_all_read() -> None:
+def test_select_image_directories_of_one_must_gather_are_one_must_gather() -> None:
     paths = [
-        "img-a/namespaces/ns/ns.yaml",
-        "img-b/cluster-scoped-resources/g/p/x.yaml",
-        "img-b/version.json",
-        "img-a/summary.yaml",
+        "mg/quay-io-a-sha256-0a1b/namespaces/ns/ns.yaml",
+        "mg/quay-io-b-sha256-2c3d/cluster-scoped-resources/g/p/x.yaml",
+        "mg/quay-io-b-sha256-2c3d/version.json",
+        "mg/quay-io-a-sha256-0a1b/summary.yaml",
     ]
-    assert select_files(paths) == [
-        "img-a/namespaces/ns/ns.yaml",
-        "img-b/cluster-scoped-resources/g/p/x.yaml",
+    selection = select_files(paths)
+    assert selection.files == [
+        "mg/quay-io-a-sha256-0a1b/namespaces/ns/ns.yaml",
+        "mg/quay-io-b-sha256-2c3d/cluster-scoped-resources/g/p/x.yaml",
     ]
+    assert selection.must_gathers == ["mg"]
+
+
+def test_select_roots_beside_the_timestamp_file_are_one_must_gather() -> None:
+    paths = ["mg/timestamp", "mg/img-a/namespaces/ns/ns.yaml", "mg/img-b/namespaces/n/n.yaml"]
+    assert select_files(paths).must_gathers == ["mg"]
+
+
+def test_select_names_each_must_gather_of_a_parent_folder() -> None:
+    paths = [
+        "dumps/aws/quay-io-x-sha256-0a1b/namespaces/ns/ns.yaml",
+        "dumps/azure/quay-io-x-sha256-0a1b/namespaces/ns/ns.yaml",
+        "dumps/inspect/namespaces/ns/ns.yaml",
+        "dumps/inspect/cluster-scoped-resources/g/p/x.yaml",
+        "namespaces/ns/ns.yaml",
+    ]
+    assert select_files(paths).must_gathers == ["", "dumps/aws", "dumps/azure", "dumps/inspect"]
+
+
+def test_directory_and_archive_name_their_must_gathers_as_the_user_sees_them(
+    tmp_path: Path,
+) -> None:
+    assert path_content(MUST_GATHER, "mg-dir").must_gathers == ["mg-dir"]
+    assert path_content(DATA, "snap").must_gathers == ["snap/must-gather-mini"]
+    archive = tar_of(MUST_GATHER, tmp_path / "mg.tgz", "w:gz")
+    assert path_content(archive, "mg.tgz").must_gathers == ["mg.tgz:must-gather-mini"]
+    assert path_content(DATA / "multi.yaml", "multi.yaml").must_gathers == []
 
 
 def test_select_a_file_named_like_a_tree_is_not_a_root() -> None:
-    assert select_files(["namespaces.yaml", "side.yaml"]) == ["namespaces.yaml", "side.yaml"]
+    selection = select_files(["namespaces.yaml", "side.yaml"])
+    assert selection.files == ["namespaces.yaml", "side.yaml"]
+    assert selection.must_gathers == []
 
 
 def test_directory_files_from_must_gather_parent_folder() -> None:
-    files = list(iter_source_files(MUST_GATHER, str(MUST_GATHER)))
+    files = list(source_files(MUST_GATHER, str(MUST_GATHER)))
     assert all(f.error is None and f.data for f in files)
     assert names(files, f"{MUST_GATHER}/{IMAGE}/") == [
         "cluster-scoped-resources/operators.coreos.com/operators/"
@@ -85,7 +119,7 @@ def test_directory_files_from_must_gather_parent_folder() -> None:
 
 
 def test_json_chosen_by_suffix_in_directories() -> None:
-    files = {Path(f.name).name: f for f in iter_source_files(DATA, "snap")}
+    files = {Path(f.name).name: f for f in source_files(DATA, "snap")}
     assert files["csv-list.json"].json_format
     assert not files["multi.yaml"].json_format
     assert files["csv-list.json"].name == "snap/csv-list.json"
@@ -94,16 +128,16 @@ def test_json_chosen_by_suffix_in_directories() -> None:
 def test_explicit_file_without_known_suffix_sniffed(tmp_path: Path) -> None:
     (tmp_path / "dump").write_bytes(b'  {"kind": "List", "items": []}')
     (tmp_path / "notes").write_bytes(b"kind: List\nitems: []\n")
-    [dump] = iter_source_files(tmp_path / "dump", "dump")
-    [notes] = iter_source_files(tmp_path / "notes", "notes")
+    [dump] = source_files(tmp_path / "dump", "dump")
+    [notes] = source_files(tmp_path / "notes", "notes")
     assert dump.json_format
     assert not notes.json_format
 
 
 def test_tgz_of_must_gather_streamed_with_member_names(tmp_path: Path) -> None:
     archive = tar_of(MUST_GATHER, tmp_path / "mg.tgz", "w:gz")
-    files = list(iter_source_files(archive, "mg.tgz"))
-    on_disk = list(iter_source_files(MUST_GATHER, "must-gather-mini"))
+    files = source_files(archive, "mg.tgz")
+    on_disk = source_files(MUST_GATHER, "must-gather-mini")
     assert [f.name for f in files] == [f"mg.tgz:{f.name}" for f in on_disk]
     assert [f.data for f in files] == [f.data for f in on_disk]
 
@@ -115,7 +149,7 @@ def test_plain_tar_of_a_directory_with_dot_slash_names(tmp_path: Path) -> None:
             info = tarfile.TarInfo(name)
             info.size = 2
             tar.addfile(info, io.BytesIO(b"{}"))
-    files = list(iter_source_files(archive, "snap.tar"))
+    files = source_files(archive, "snap.tar")
     assert [(f.name, f.json_format) for f in files] == [
         ("snap.tar:a.yaml", False),
         ("snap.tar:b.json", True),
@@ -126,7 +160,7 @@ def test_truncated_archive_keeps_members_read_and_reports_the_rest(tmp_path: Pat
     whole = tar_of(MUST_GATHER, tmp_path / "whole.tar", "w").read_bytes()
     cut = tmp_path / "cut.tar"
     cut.write_bytes(whole[: len(whole) // 2])
-    files = list(iter_source_files(cut, "cut.tar"))
+    files = source_files(cut, "cut.tar")
     assert files[-1].error is not None
     assert files[-1].error.startswith("unreadable archive")
     assert files[-1].name.startswith("cut.tar")
@@ -136,7 +170,7 @@ def test_truncated_archive_keeps_members_read_and_reports_the_rest(tmp_path: Pat
 def test_garbage_with_archive_suffix_reported_not_raised(tmp_path: Path) -> None:
     bogus = tmp_path / "bogus.tgz"
     bogus.write_bytes(b"this is not gzip")
-    [only] = iter_source_files(bogus, "bogus.tgz")
+    [only] = source_files(bogus, "bogus.tgz")
     assert only.name == "bogus.tgz"
     assert only.error is not None
 
@@ -166,7 +200,7 @@ def test_an_archive_cut_anywhere_is_reported_in_every_compression(tmp_path: Path
         ("w:xz", ".tar.xz"),
     ):
         whole = archive_with_skipped_members(tmp_path, mode, suffix)
-        assert not any(f.error for f in iter_source_files(whole, whole.name)), mode
+        assert not any(f.error for f in source_files(whole, whole.name)), mode
         data = whole.read_bytes()
         cut = tmp_path / f"cut{suffix}"
         step = max(1, len(data) // 97)
@@ -176,7 +210,7 @@ def test_an_archive_cut_anywhere_is_reported_in_every_compression(tmp_path: Path
         end = len(data) if mode != "w" else last.offset_data + last.size + tarfile.BLOCKSIZE
         for length in range(1, end - 1, step):
             cut.write_bytes(data[:length])
-            files = list(iter_source_files(cut, cut.name))
+            files = source_files(cut, cut.name)
             assert files[-1].truncated, (mode, length, len(data))
 
 
@@ -189,6 +223,6 @@ def test_a_plain_tar_cut_only_in_its_trailing_padding_lost_nothing(tmp_path: Pat
     data = whole.read_bytes()
     cut = tmp_path / "cut.tar"
     cut.write_bytes(data[: end_block + tarfile.BLOCKSIZE])
-    assert not any(f.error for f in iter_source_files(cut, "cut.tar"))
+    assert not any(f.error for f in source_files(cut, "cut.tar"))
     cut.write_bytes(data[: end_block + tarfile.BLOCKSIZE - 1])
-    assert list(iter_source_files(cut, "cut.tar"))[-1].truncated
+    assert source_files(cut, "cut.tar")[-1].truncated

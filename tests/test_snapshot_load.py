@@ -17,6 +17,12 @@ DATA = Path(__file__).parent / "data" / "snapshots"
 MUST_GATHER = DATA / "must-gather-mini"
 
 
+#: An OLM object to add where a test is about something else: PATHs without one are refused.
+OLM_CONFIG = (
+    "---\napiVersion: operators.coreos.com/v1\nkind: OLMConfig\nmetadata: {name: cluster}\n"
+)
+
+
 def load(*paths: str | Path) -> tuple[Store, LoadResult]:
     store = Store()
     return store, load_snapshot(list(paths), store)
@@ -150,7 +156,9 @@ def test_broken_document_reported_with_file_and_line_rest_loaded(tmp_path: Path)
             "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: three}\n"
         ),
     )
-    write(tmp_path, "b.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: four}\n")
+    write(
+        tmp_path, "b.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: four}\n" + OLM_CONFIG
+    )
     store, result = load(tmp_path)
     assert keys(store, "Namespace") == [("", "four"), ("", "one"), ("", "three")]
     [finding] = result.findings
@@ -164,11 +172,11 @@ def test_broken_document_reported_with_file_and_line_rest_loaded(tmp_path: Path)
     assert "line 4" in finding.message
     assert "line 8, column 1" in finding.message
     assert result.skipped == 1
-    assert result.objects == 3
+    assert result.objects == 4
 
 
 def test_broken_member_inside_archive_named_archive_colon_member(tmp_path: Path) -> None:
-    write(tmp_path, "src/ok.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: ok}\n")
+    write(tmp_path, "src/ok.yaml", OLM_CONFIG)
     write(tmp_path, "src/bad.yaml", "---\nkind: Namespace\n  name: x\n")
     archive = tmp_path / "snap.tgz"
     with tarfile.open(archive, "w:gz") as tar:
@@ -192,6 +200,7 @@ def test_invalid_objects_skipped_with_line(tmp_path: Path) -> None:
             "metadata: {name: c, namespace: n, labels: [x]}\n"
             "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: good}\n"
             "---\napiVersion: v1\nkind: Namespace\nmetadata: {name: x, annotations: {1: one}}\n"
+            + OLM_CONFIG
         ),
     )
     store, result = load(tmp_path / "x.yaml")
@@ -216,7 +225,7 @@ def test_list_item_without_kind_in_plain_list_is_invalid(tmp_path: Path) -> None
         '{"metadata": {"name": "nokind"}},'
         '{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "ok"}}]}',
     )
-    store, result = load(tmp_path / "l.json")
+    store, result = load(tmp_path / "l.json", write(tmp_path, "olmconfig.yaml", OLM_CONFIG))
     assert keys(store, "Namespace") == [("", "ok")]
     [finding] = result.findings
     assert finding.code == "InvalidObject"
@@ -329,9 +338,29 @@ def test_binary_file_is_a_usage_error_naming_the_problem(tmp_path: Path) -> None
         load(path)
 
 
-def test_empty_list_is_a_snapshot_of_nothing(tmp_path: Path) -> None:
-    write(tmp_path, "none.yaml", "apiVersion: v1\nkind: List\nitems: []\n")
-    store, result = load(tmp_path / "none.yaml")
-    assert len(store) == 0
-    assert result.objects == 0
-    assert result.findings == []
+def test_paths_without_any_olm_object_are_a_usage_error_saying_what_they_hold(
+    tmp_path: Path,
+) -> None:
+    """A report on them would say "all clear" about a cluster olmtui never saw."""
+    none = write(tmp_path, "none.yaml", "apiVersion: v1\nkind: List\nitems: []\n")
+    with pytest.raises(UsageError) as raised:
+        load(none)
+    assert str(raised.value).startswith(f"{none}: no OLM objects (nothing); expected ")
+    app = write(
+        tmp_path,
+        "app/all.yaml",
+        "apiVersion: v1\nkind: Namespace\nmetadata: {name: app}\n---\n"
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: app}\n",
+    )
+    with pytest.raises(UsageError) as raised:
+        load(app, none)
+    assert str(raised.value).startswith(
+        f"any of {app}, {none}: no OLM objects (only Deployment, Namespace); expected "
+    )
+
+
+def test_namespaces_with_one_olm_object_are_a_snapshot(tmp_path: Path) -> None:
+    write(tmp_path, "ns.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n")
+    write(tmp_path, "olm/config.yaml", OLM_CONFIG)
+    store, result = load(tmp_path / "ns.yaml", tmp_path / "olm")
+    assert (store.count("Namespace"), store.count("OLMConfig"), result.objects) == (1, 1, 2)

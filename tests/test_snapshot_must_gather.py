@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from shared_data import SHARED
 
+from olmtui.errors import UsageError
 from olmtui.sources.snapshot import INFERRED_ANNOTATION, load_snapshot
 from olmtui.store import Store, is_copied_csv
 
@@ -83,10 +84,11 @@ def test_real_must_gather_tar_xz_as_originally_shipped(tmp_path: Path) -> None:
         assert dict(from_tar.items(kind)) == dict(from_dir.items(kind))
 
 
-def test_all_dumps_from_their_common_parent_read_every_root() -> None:
-    store = Store()
-    result = load_snapshot([MUST_GATHERS], store)
-    assert result.objects == sum(
-        t[0] + t[2] + t[3] + t[4] + t[5] + t[6] + t[8] for t in TABLE.values()
+def test_the_dumps_common_parent_is_four_clusters_refused_by_name() -> None:
+    """Read together they made one cluster that never existed (CSVs of four clusters)."""
+    with pytest.raises(UsageError) as raised:
+        load_snapshot([MUST_GATHERS], Store())
+    dumps = ", ".join(str(MUST_GATHERS / f"must-gather-{d}") for d in sorted(TABLE))
+    assert str(raised.value) == (
+        f"{MUST_GATHERS} holds 4 must-gathers ({dumps}), that is 4 clusters: give one"
     )
-    assert result.ignored_kinds == {"Operator": 6}

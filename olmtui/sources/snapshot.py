@@ -3,8 +3,11 @@
 Objects reach the store in batches through ``Store.apply_many``, so the model sees the same
 change feed as from a live watch. What cannot be used becomes a finding, never an exception:
 a document that does not parse (``UnreadableDocument``) or an object without apiVersion, kind
-or name (``InvalidObject``) is skipped and the rest is read. Only a path that does not exist
-or holds nothing readable stops the load, as a one-line ``UsageError``.
+or name (``InvalidObject``) is skipped and the rest is read. Only unusable input stops the
+load, as a one-line ``UsageError``: a path that does not exist, is a FIFO, socket or device
+(never opened: a FIFO read blocks forever), or holds nothing readable; several must-gathers
+(several clusters, never merged into one that did not exist); or PATHs that hold no OLM
+object at all (a report on them would say "all clear" about a cluster it never saw).
 
 An archive that ends early (truncated download or copy) is the one ``UnreadableDocument``
 that is an error: everything after the break is lost, so findings may be missing or wrong
@@ -18,6 +21,7 @@ targets and copied CSVs come out as OLM saw them.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,12 +31,14 @@ from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.model.engine import INFERRED_ANNOTATION
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.sources.snapshot_documents import parse_documents
-from olmtui.sources.snapshot_files import SourceFile, iter_source_files
+from olmtui.sources.snapshot_files import PathContent, SourceFile, path_content, special_file
 from olmtui.sources.snapshot_objects import Invalid, ignored_as, is_list_object, objects_in
-from olmtui.store import Obj, Store
+from olmtui.store import KINDS, Obj, Store
 
 #: Objects per ``apply_many`` call: large enough to be cheap, small enough to show progress.
 BATCH_SIZE = 500
+#: The kept kinds that are OLM's own: PATHs holding none of them are no OLM snapshot.
+OLM_KINDS: frozenset[str] = frozenset(KINDS) - {"Namespace", "CustomResourceDefinition"}
 
 
 @dataclass
@@ -48,20 +54,62 @@ class LoadResult:
 
 
 def load_snapshot(paths: Sequence[str | Path], store: Store) -> LoadResult:
-    """Read every path into ``store``; raise ``UsageError`` for a path that cannot be used."""
+    """Read every path into ``store``; raise ``UsageError`` for input that cannot be used."""
     shown = [str(p) for p in paths]
     if not shown:
         raise UsageError("no snapshot path given")
     for path in shown:
-        if not Path(path).exists():
-            raise UsageError(f"{path}: no such file or directory")
+        _check_path(path)
+    contents = [(path, path_content(Path(path), path)) for path in shown]
+    _check_one_cluster(shown, contents)
     loader = _Loader(store, LoadResult(paths=shown))
     with cyclic_gc_paused():
-        for path in shown:
-            loader.read_path(path)
+        for path, content in contents:
+            loader.read_path(path, content)
         loader.flush()
+        # An archive cut short says more than "no OLM objects": its report says it, exit 1.
+        if not loader.kinds_kept & OLM_KINDS and not loader.cut_short:
+            raise UsageError(
+                _no_olm_objects(shown, [*loader.kinds_kept, *loader.result.ignored_kinds])
+            )
         loader.infer_namespaces()
     return loader.result
+
+
+def _check_path(path: str) -> None:
+    """A path that exists and is a regular file or a directory (followed through links)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such file or directory") from None
+    except OSError as exc:
+        raise UsageError(f"{path}: {exc.strerror or exc}") from None
+    special = special_file(mode)
+    if special is not None:
+        raise UsageError(f"{path} is {special}, not a snapshot file, directory or archive")
+
+
+def _check_one_cluster(shown: list[str], contents: list[tuple[str, PathContent]]) -> None:
+    """At most one must-gather in all PATHs: each is a cluster, and two are never merged."""
+    found = list(dict.fromkeys(name for _, content in contents for name in content.must_gathers))
+    if len(found) < 2:
+        return
+    where = shown[0] if len(shown) == 1 else "the PATHs"
+    verb = "holds" if len(shown) == 1 else "hold"
+    raise UsageError(
+        f"{where} {verb} {len(found)} must-gathers ({', '.join(found)}), that is "
+        f"{len(found)} clusters: give one"
+    )
+
+
+def _no_olm_objects(shown: list[str], kinds_read: list[str]) -> str:
+    """The message for PATHs that hold Kubernetes objects, but none of OLM's."""
+    found = f"only {', '.join(sorted(kinds_read))}" if kinds_read else "nothing"
+    return (
+        f"{'' if len(shown) == 1 else 'any of '}{', '.join(shown)}: no OLM objects ({found}); "
+        "expected OperatorGroups, ClusterServiceVersions, Subscriptions, InstallPlans, "
+        "CatalogSources, PackageManifests, OperatorConditions or an OLMConfig"
+    )
 
 
 class _Loader:
@@ -75,12 +123,14 @@ class _Loader:
         self.namespaces_present: set[str] = set()
         self.usable_documents = 0
         self.first_skip: str | None = None
+        self.kinds_kept: set[str] = set()
+        self.cut_short = False
 
-    def read_path(self, path: str) -> None:
+    def read_path(self, path: str, content: PathContent) -> None:
         files = 0
         usable_before = self.usable_documents
         self.first_skip = None
-        for source in iter_source_files(Path(path), path):
+        for source in content.files:
             files += 1
             self.read_file(source)
         if self.usable_documents > usable_before:
@@ -121,6 +171,7 @@ class _Loader:
             return
         if obj["kind"] == "Namespace":
             self.namespaces_present.add(metadata["name"])
+        self.kinds_kept.add(obj["kind"])
         self.batch.append(obj)
         self.result.objects += 1
         if len(self.batch) >= BATCH_SIZE:
@@ -135,6 +186,7 @@ class _Loader:
         if self.first_skip is None:
             self.first_skip = f"{file_name}: {detail}"
         if truncated:
+            self.cut_short = True
             self.result.findings.append(
                 Finding(
                     "error",

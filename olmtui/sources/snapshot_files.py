@@ -8,8 +8,16 @@ A must-gather nests its objects under ``<root>/namespaces/<ns>/...`` and
 ``<root>/cluster-scoped-resources/...``, often below an image directory, and keeps other YAML
 and JSON next to them (Prometheus rules, etcd status) that are not Kubernetes objects. So a
 folder holding one of those two trees is a must-gather root, and under a root only the two
-trees are read. A parent folder may hold several roots (several images, several dumps);
-all are read, and files outside every root are read as plain snapshot files.
+trees are read; files outside every root are read as plain snapshot files.
+
+One must-gather is one cluster. ``oc adm must-gather`` writes one image directory per
+gathering image (``quay-io-...-sha256-<digest>``) beside a ``timestamp`` file, so the roots
+that are image directories, or that sit beside ``timestamp``/``event-filter.html``, make one
+must-gather with their parent; any other root is a must-gather of its own. Several
+must-gathers are several clusters: the selection names them so that the loader can refuse
+them rather than merge them into one cluster that never existed.
+
+Special files (FIFOs, sockets, devices) are never opened: a FIFO would block the read forever.
 
 Archives are streamed (never unpacked to disk, see ``snapshot_archive``); the chosen
 members' bytes are kept in memory until they are parsed.
@@ -18,6 +26,8 @@ members' bytes are kept in memory until they are parsed.
 from __future__ import annotations
 
 import os
+import re
+import stat
 import tarfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -36,6 +46,10 @@ ARCHIVE_SUFFIXES: tuple[str, ...] = (
     ".tbz2",
 )
 MUST_GATHER_TREES: frozenset[str] = frozenset({"namespaces", "cluster-scoped-resources"})
+#: Files ``oc adm must-gather`` writes beside its image directories.
+MUST_GATHER_MARKERS: frozenset[str] = frozenset({"timestamp", "event-filter.html"})
+#: An image directory's name: the image reference with ``/``, ``:``, ``.`` and ``@`` as ``-``.
+_IMAGE_DIRECTORY = re.compile(r"-sha256-[0-9a-f]+$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,17 +75,30 @@ def is_archive(name: str) -> bool:
     return name.lower().endswith(ARCHIVE_SUFFIXES)
 
 
-def select_files(relative_paths: Iterable[str]) -> list[str]:
-    """The files (``/``-separated, relative) that hold snapshot objects, in load order.
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """The files of one snapshot path to load, and the must-gathers among them.
+
+    Both are ``/``-separated and relative to the path; a must-gather ``""`` is the path
+    itself."""
+
+    files: list[str]
+    must_gathers: list[str]
+
+
+def select_files(relative_paths: Iterable[str]) -> Selection:
+    """The files that hold snapshot objects, in load order, and the must-gathers found.
 
     Only YAML/JSON files count; inside a must-gather root only its ``namespaces/`` and
     ``cluster-scoped-resources/`` trees do.
     """
-    candidates = [tuple(p.split("/")) for p in relative_paths if is_snapshot_file(p)]
+    listed = [tuple(p.split("/")) for p in relative_paths]
     roots: set[tuple[str, ...]] = set()
     chosen: list[tuple[str, ...]] = []
     rest: list[tuple[str, ...]] = []
-    for parts in candidates:
+    for parts in listed:
+        if not is_snapshot_file(parts[-1]):
+            continue
         tree = next((i for i, part in enumerate(parts[:-1]) if part in MUST_GATHER_TREES), None)
         if tree is None:
             rest.append(parts)
@@ -81,32 +108,79 @@ def select_files(relative_paths: Iterable[str]) -> list[str]:
     for parts in rest:
         if not any(parts[:i] in roots for i in range(len(parts))):
             chosen.append(parts)
-    return ["/".join(parts) for parts in sorted(chosen)]
+    marked = {parts[:-1] for parts in listed if parts[-1] in MUST_GATHER_MARKERS}
+    dumps = {_must_gather_of(root, marked) for root in roots}
+    return Selection(
+        files=["/".join(parts) for parts in sorted(chosen)],
+        must_gathers=sorted("/".join(parts) for parts in dumps),
+    )
 
 
-def iter_source_files(path: Path, shown: str) -> Iterator[SourceFile]:
-    """The files behind one existing snapshot path; ``shown`` is the path as the user gave it."""
+def _must_gather_of(root: tuple[str, ...], marked: set[tuple[str, ...]]) -> tuple[str, ...]:
+    """The must-gather a root belongs to: its parent when the root is an image directory of
+    ``oc adm must-gather`` (by its name, or by the marker files beside it), else itself."""
+    if root and (_IMAGE_DIRECTORY.search(root[-1]) or root[:-1] in marked):
+        return root[:-1]
+    return root
+
+
+def special_file(mode: int) -> str | None:
+    """What a file of this ``st_mode`` is when it is neither a regular file nor a directory:
+    never opened, since reading a FIFO blocks until a writer comes (forever, here)."""
+    for test, what in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
+        if test(mode):
+            return what
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    return "not a regular file"
+
+
+@dataclass(frozen=True, slots=True)
+class PathContent:
+    """One snapshot path, listed: the must-gathers it holds (as findings and messages name
+    them) and its files, read as they are iterated."""
+
+    must_gathers: list[str]
+    files: Iterator[SourceFile]
+
+
+def path_content(path: Path, shown: str) -> PathContent:
+    """The content of one existing snapshot path (a regular file or directory; the caller
+    refuses special files); ``shown`` is the path as the user gave it."""
     if path.is_dir():
-        yield from _directory_files(path, shown)
-    elif is_archive(path.name):
-        yield from _archive_files(path, shown)
-    else:
-        yield _read(path, shown, explicit=True)
+        return _directory_content(path, shown)
+    if is_archive(path.name):
+        return _archive_content(path, shown)
+    return PathContent([], iter([_read(path, shown, explicit=True)]))
 
 
-def _directory_files(directory: Path, shown: str) -> Iterator[SourceFile]:
+def _directory_content(directory: Path, shown: str) -> PathContent:
     relative: list[str] = []
     for folder, dirs, files in os.walk(directory):
         dirs.sort()
         base = Path(folder).relative_to(directory).as_posix()
         prefix = "" if base == "." else base + "/"
         relative.extend(prefix + f for f in files)
-    for rel in select_files(relative):
-        yield _read(directory / rel, os.path.join(shown, rel), explicit=False)
+    selection = select_files(relative)
+    return PathContent(
+        [os.path.join(shown, d) if d else shown for d in selection.must_gathers],
+        (
+            _read(directory / rel, os.path.join(shown, rel), explicit=False)
+            for rel in selection.files
+        ),
+    )
 
 
 def _read(path: Path, shown: str, *, explicit: bool) -> SourceFile:
     try:
+        special = special_file(path.stat().st_mode)
+        if special is not None:
+            return SourceFile(shown, b"", False, error=f"{special}, not read")
         data = path.read_bytes()
     except OSError as exc:
         return SourceFile(shown, b"", False, error=exc.strerror or str(exc))
@@ -121,7 +195,10 @@ def looks_like_json(data: bytes) -> bool:
     return data.lstrip(b" \t\r\n\xef\xbb\xbf")[:1] in (b"{", b"[")
 
 
-def _archive_files(archive: Path, shown: str) -> Iterator[SourceFile]:
+def _archive_content(archive: Path, shown: str) -> PathContent:
+    """Read the whole archive now (a stream is read once), keeping the bytes of its YAML and
+    JSON members and the names of all (for the must-gather marker files)."""
+    names: set[str] = set()
     members: dict[str, bytes] = {}
     reading: str | None = None
     failure: SourceFile | None = None
@@ -129,7 +206,10 @@ def _archive_files(archive: Path, shown: str) -> Iterator[SourceFile]:
         with tar_stream(archive) as tar:
             for member in tar:
                 name = member.name.removeprefix("./")
-                if not (member.isfile() and is_snapshot_file(name)):
+                if not member.isfile():
+                    continue
+                names.add(name)
+                if not is_snapshot_file(name):
                     continue
                 reading = name
                 handle = tar.extractfile(member)
@@ -138,7 +218,13 @@ def _archive_files(archive: Path, shown: str) -> Iterator[SourceFile]:
     except (OSError, EOFError, tarfile.TarError) as exc:
         where = shown if reading is None else f"{shown}:{reading}"
         failure = SourceFile(where, b"", False, error=f"unreadable archive ({exc})", truncated=True)
-    for name in select_files(members):
-        yield SourceFile(f"{shown}:{name}", members[name], name.lower().endswith(".json"))
-    if failure is not None:
-        yield failure
+    selection = select_files(names)
+    files = [
+        SourceFile(f"{shown}:{name}", members[name], name.lower().endswith(".json"))
+        for name in selection.files
+        if name in members
+    ]
+    return PathContent(
+        [f"{shown}:{d}" if d else shown for d in selection.must_gathers],
+        iter([*files, *([failure] if failure is not None else [])]),
+    )
