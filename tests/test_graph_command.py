@@ -51,7 +51,7 @@ def test_graph_defaults_to_the_packages_default_channel_as_mermaid(
         "  %% package etcd, channel singlenamespace-alpha",
     ]
     assert '  n0["0.9.4<br/>etcdoperator.v0.9.4"]' in out
-    assert "  n1 -->|replaces| n0" in out and "  n2 -->|replaces| n1" in out
+    assert "  n1 -->|replaced by| n0" in out and "  n2 -->|replaced by| n1" in out
     assert out.rstrip().endswith("class n0 head")
 
 
@@ -134,3 +134,43 @@ def test_graph_usage_errors_are_one_line_exit_2(
 ) -> None:
     code, out, err = run(capsys, *argv)
     assert (code, out, err) == (2, "", message)
+
+
+TWO_CHAINS = """\
+schema: olm.package
+name: p
+defaultChannel: stable
+---
+schema: olm.channel
+package: p
+name: stable
+entries:
+- {name: p.v3, replaces: p.v2}
+- {name: p.v1}
+"""
+
+
+@pytest.mark.parametrize("output_format", ["mermaid", "text"])
+def test_graph_of_a_channel_with_errors_exits_1_and_shows_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], output_format: str
+) -> None:
+    catalog = tmp_path / "catalog.yaml"
+    catalog.write_text(TWO_CHAINS)
+    code, out, err = run(capsys, "p", "--catalog", str(catalog), "--format", output_format)
+    assert (code, err) == (1, "")
+    if output_format == "mermaid":
+        assert "  %% error: multiple channel heads found in graph: p.v1, p.v3" in out
+        assert out.endswith("  class nohead nohead\n  class n0,n1 competing\n")
+    else:
+        assert "error: multiple channel heads found in graph: p.v1, p.v3" in out
+        assert "p.v3  - [competing head]  <- replaces p.v2 (not in channel)" in out
+
+
+def test_graph_of_a_clean_channel_exits_0(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    catalog = tmp_path / "catalog.yaml"
+    catalog.write_text(TWO_CHAINS.replace("{name: p.v1}", "{name: p.v2, replaces: p.v1}"))
+    code, out, err = run(capsys, "p", "--catalog", str(catalog))
+    assert (code, err) == (0, "")
+    assert "  n1 -->|replaced by| n0" in out and "%% error" not in out

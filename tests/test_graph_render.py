@@ -33,14 +33,14 @@ flowchart BT
   n2["1.1.0<br/>op.v1.1.0"]
   n3["1.0.0<br/>op.v1.0.0"]
   n4["1.1.5<br/>op.v1.1.5"]
-  n1 -->|replaces| n0
-  n2 -.->|skipRange| n0
-  n3 -.->|skipRange| n0
-  n4 -.->|skipRange| n0
-  n2 -->|replaces| n1
-  n4 -.->|skips| n1
-  n3 -->|replaces| n2
-  n2 -->|replaces| n4
+  n1 -->|replaced by| n0
+  n2 -.->|in skipRange of| n0
+  n3 -.->|in skipRange of| n0
+  n4 -.->|in skipRange of| n0
+  n2 -->|replaced by| n1
+  n4 -.->|skipped by| n1
+  n3 -->|replaced by| n2
+  n2 -->|replaced by| n4
   linkStyle 5 stroke-dasharray:6 4
   linkStyle 1,2,3 stroke-dasharray:2 3
   class n4 skipped
@@ -88,7 +88,7 @@ def test_installed_csv_outside_the_channel_gets_the_edges_that_admit_it() -> Non
     ]
     mermaid = render_mermaid(v)
     assert '  n5["1.0.5<br/>op.v1.0.5<br/>installed, not in this channel"]' in mermaid
-    assert "  n5 -.->|skipRange| n0" in mermaid
+    assert "  n5 -.->|in skipRange of| n0" in mermaid
     assert "  class n5 installed" in mermaid
     assert render_text(v).endswith("op.v1.0.5  1.0.5 [installed] [not in channel]\n")
 
@@ -125,7 +125,67 @@ def test_unorderable_channel_has_no_head_and_shows_olms_error() -> None:
     assert text.splitlines()[0] == "package p, channel c, head (none)"
     assert text.splitlines()[1].startswith("error: a unique replacement chain")
     assert [e.name for e in v.entries] == ["b.v2", "a.v1"]  # newest first
-    assert "class" not in render_mermaid(v).split("classDef skipped")[1]
+    assert text.splitlines()[3:] == [
+        "b.v2  2.0.0 [competing head]",
+        "a.v1  1.0.0 [competing head]",
+    ]
+
+
+def test_mermaid_of_a_headless_channel_carries_the_errors_and_marks_the_missing_head() -> None:
+    pkg = Package(
+        "p",
+        "c",
+        {"c": Channel("p", "c", (E("b.v2"), E("a.v1")))},
+        {"b.v2": Bundle("b.v2", "p", "2.0.0"), "a.v1": Bundle("a.v1", "p", "1.0.0")},
+    )
+    mermaid = render_mermaid(channel_view(pkg.channels["c"], pkg))
+    check_mermaid_statements(mermaid)
+    lines = mermaid.splitlines()
+    assert lines[2].startswith(
+        "  %% error: a unique replacement chain within a channel is required"
+    )
+    assert lines[3] == "  %% error: multiple channel heads found in graph: a.v1, b.v2"
+    assert '  nohead["no channel head<br/>2 entries compete for it (marked)"]' in lines
+    assert lines[-2:] == ["  class nohead nohead", "  class n0,n1 competing"]
+    assert not any(line.endswith(" head") for line in lines)  # no entry drawn as the head
+
+
+def test_a_replacement_cycle_has_no_competing_heads_and_says_why_in_the_node() -> None:
+    entries = (E("a.v1", "b.v2"), E("b.v2", "a.v1"))
+    pkg = Package("p", "c", {"c": Channel("p", "c", entries)}, {})
+    v = channel_view(pkg.channels["c"], pkg)
+    assert (v.head, v.competing_heads) == (None, ())
+    mermaid = render_mermaid(v)
+    assert (
+        '  nohead["no channel head<br/>no channel heads (entries not replaced by another '
+        'entry) found in channel #34;c#34; of package #34;p#34;"]'
+    ) in mermaid
+    assert "competing" not in mermaid.split("classDef competing")[1]
+
+
+def test_edges_run_from_the_replaced_bundle_and_read_replaced_by() -> None:
+    """B replaces A: A upgrades to B. The arrow A --> B must not read "A replaces B"."""
+    entries = (E("op.b", "op.a", skips=("op.s",)), E("op.a"), E("op.s"))
+    pkg = Package("op", "c", {"c": Channel("op", "c", entries)}, {})
+    lines = render_mermaid(channel_view(pkg.channels["c"], pkg)).splitlines()
+    assert lines[5:8] == [  # the chain first (op.b, op.a), then the skipped op.s
+        '  n0["no version<br/>op.b"]',
+        '  n1["no version<br/>op.a"]',
+        '  n2["no version<br/>op.s"]',
+    ]
+    assert lines[8:10] == ["  n1 -->|replaced by| n0", "  n2 -.->|skipped by| n0"]
+
+
+def test_a_channel_opm_rejects_keeps_its_head_and_carries_the_error() -> None:
+    entries = (E("p.v2", "p.v1", skip_range="not a range"), E("p.v1"))
+    pkg = Package("p", "c", {"c": Channel("p", "c", entries)}, {})
+    v = channel_view(pkg.channels["c"], pkg)
+    assert v.head == "p.v2"
+    [error] = v.errors
+    assert error.startswith('invalid bundle "p.v2": invalid skipRange "not a range"')
+    mermaid = render_mermaid(v)
+    assert f"  %% error: {error}" in mermaid.splitlines()
+    assert "nohead" not in mermaid and mermaid.endswith("  class n0 head\n")
 
 
 def check_mermaid_statements(text: str) -> None:
@@ -133,8 +193,8 @@ def check_mermaid_statements(text: str) -> None:
     strings without raw quotes, ids are declared before use, linkStyle indices exist."""
     import re
 
-    node = re.compile(r'  (n\d+)\["([^"]*)"\]\Z')
-    edge = re.compile(r"  (n\d+) (-->|-\.->)\|(replaces|skips|skipRange)\| (n\d+)\Z")
+    node = re.compile(r'  (n\d+|nohead)\["([^"]*)"\]\Z')
+    edge = re.compile(r"  (n\d+) (-->|-\.->)\|(replaced by|skipped by|in skipRange of)\| (n\d+)\Z")
     declared: set[str] = set()
     edges = 0
     lines = text.splitlines()
@@ -144,7 +204,7 @@ def check_mermaid_statements(text: str) -> None:
             declared.add(m[1])
         elif m := edge.match(line):
             assert {m[1], m[4]} <= declared
-            assert (m[2] == "-->") == (m[3] == "replaces")
+            assert (m[2] == "-->") == (m[3] == "replaced by")
             edges += 1
         elif line.startswith("  linkStyle "):
             indices = line.split()[1].split(",")
@@ -172,7 +232,7 @@ def test_the_mermaid_checker_rejects_a_broken_drawing() -> None:
     good = render_mermaid(view())
     check_mermaid_statements(good)
     for broken in (
-        good.replace("  n1 -->|replaces| n0", "  n9 -->|replaces| n0"),
+        good.replace("  n1 -->|replaced by| n0", "  n9 -->|replaced by| n0"),
         good.replace("linkStyle 5 ", "linkStyle 8 "),
         good.replace('n1["1.2.0', 'n1["1."2.0'),
     ):

@@ -4,6 +4,9 @@ The graph comes from ``--catalog`` content, or else from the PackageManifests of
 (then only the head and its skipRange are known). With a snapshot holding a Subscription for
 the package, its installed CSV is marked and its channel is the one drawn. Names come from
 catalogs and clusters, so control characters in them are printed escaped, never obeyed.
+
+Exit status as for ``check``: 1 when the channel has errors (OLM cannot order it, or ``opm
+validate`` rejects it; the drawing carries them), 2 when the input cannot be used.
 """
 
 from __future__ import annotations
@@ -26,6 +29,10 @@ Obj = dict[str, Any]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = (
+        "exit status: 0 for a channel without errors, 1 when it has some, 2 when the input "
+        "cannot be used"
+    )
     parser.add_argument("package", metavar="PACKAGE", help="the package to draw")
     parser.add_argument(
         "paths",
@@ -134,4 +141,4 @@ def run(args: argparse.Namespace) -> int:
     view = channel_view(channel, package, installed, version)
     render = render_mermaid if args.output_format == "mermaid" else render_text
     sys.stdout.write("\n".join(safe(line) for line in render(view).split("\n")))
-    return 0
+    return 1 if view.errors else 0

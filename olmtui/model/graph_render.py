@@ -5,6 +5,13 @@ and ``skips`` to the entries they name, and ``olm.skipRange`` to every entry of 
 whose version the range admits (R-UPG-2). Names outside the channel are left out of the
 Mermaid drawing to keep it readable; the text form lists them. The channel head (R-UPG-1)
 and the installed CSV are marked. Pure functions returning strings.
+
+An edge runs from the older bundle to the one that upgrades it, and its label reads that way
+("A replaced by B"): the label "replaces" on an arrow A --> B read as "A replaces B", the
+opposite of OLM's meaning. A channel OLM cannot order (R-UPG-1) or ``opm validate`` rejects
+(R-UPG-7) carries its errors; without a head, the drawing shows a "no channel head" node and
+marks the entries competing to be the head, so that a ticket never shows a headless graph as
+if it were fine.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from olmtui.model.upgrades import (
     channel_order,
     edges_unknown,
     skipped_names,
+    validate_channel,
     version_of,
 )
 
@@ -38,6 +46,10 @@ PARTIAL_NOTE = (
     "replaces and skips edges are not"
 )
 _ARROWS = {"replaces": "-->", "skips": "-.->", "skipRange": "-.->"}
+#: Edge labels, read from the older bundle (source) to the newer one (target).
+EDGE_LABELS = {"replaces": "replaced by", "skips": "skipped by", "skipRange": "in skipRange of"}
+#: The Mermaid id of the node that stands for a missing channel head.
+NO_HEAD = "nohead"
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +65,11 @@ class ChannelView:
     edges: tuple[UpgradeEdge, ...]
     #: Edges from names that are not entries of the channel (text form only).
     outside: tuple[UpgradeEdge, ...]
+    #: OLM's resolver errors (R-UPG-1), then ``opm validate``'s (R-UPG-7).
     errors: tuple[str, ...]
     installed: str | None = None
+    #: Without a head: the entries no other entry replaces or skips, each one a would-be head.
+    competing_heads: tuple[str, ...] = ()
     #: Read from a PackageManifest: entries carry no replaces/skips edges (§11).
     partial: bool = False
 
@@ -83,6 +98,7 @@ def channel_view(
     """Collect the channel's entries, marks and edges. An installed CSV that is not an entry
     gets the edges of the entries that admit it (``installed_version`` absent: ``0.0.0``)."""
     order, errors = channel_order(channel)
+    errors += [e for e in validate_channel(channel) if e not in errors]
     entries = _display_order(channel, package, order)
     names = {e.name for e in entries}
     versions = {e.name: _version(package, e.name) for e in entries}
@@ -115,6 +131,7 @@ def channel_view(
     }
     if installed and installed not in names:
         bundle_versions[installed] = installed_version
+    upgraded = {e.source for e in edges if e.via != "skipRange"}
     return ChannelView(
         package=package.name,
         channel=channel.name,
@@ -127,6 +144,7 @@ def channel_view(
         errors=tuple(errors),
         installed=installed,
         partial=edges_unknown(channel),
+        competing_heads=(() if order else tuple(e.name for e in entries if e.name not in upgraded)),
     )
 
 
@@ -137,8 +155,9 @@ def mermaid_text(text: str) -> str:
 
 
 def render_mermaid(view: ChannelView) -> str:
-    """A ``flowchart BT``: older bundles below, each edge pointing to the bundle that
-    upgrades from it. Solid = replaces, dashed = skips, dotted = skipRange."""
+    """A ``flowchart BT``: older bundles below, each edge pointing from a bundle to one that
+    upgrades it ("replaced by"). Solid = replaces, dashed = skips, dotted = skipRange. Errors
+    are comments; a missing head is a node of its own, with the competing heads marked."""
     names = [e.name for e in view.entries]
     if view.installed and view.installed not in names:
         names.append(view.installed)
@@ -147,10 +166,17 @@ def render_mermaid(view: ChannelView) -> str:
         "flowchart BT",
         f"  %% package {mermaid_text(view.package)}, channel {mermaid_text(view.channel)}",
         *([f"  %% {PARTIAL_NOTE}"] if view.partial else []),
+        # a comment ends at the line end only: one line, no entity codes to read through
+        *(f"  %% error: {' '.join(error.split())}" for error in view.errors),
         "  classDef head fill:#d8f5d0,stroke:#2e7d32,stroke-width:3px",
         "  classDef installed fill:#d6e4ff,stroke:#1f4fbf,stroke-width:3px",
         "  classDef skipped fill:#eeeeee,stroke:#8a8a8a,color:#555555",
     ]
+    headless = view.head is None and bool(names)
+    if headless:
+        lines.append("  classDef nohead fill:#ffd6d6,stroke:#c62828,stroke-width:3px")
+        lines.append("  classDef competing stroke:#c62828,stroke-width:3px")
+        lines.append(f'  {NO_HEAD}["no channel head<br/>{mermaid_text(_no_head_reason(view))}"]')
     ranges = {e.name: e.skip_range for e in view.entries}
     for name in names:
         label = [view.versions.get(name) or "no version", name]
@@ -163,20 +189,30 @@ def render_mermaid(view: ChannelView) -> str:
     styled: dict[str, list[str]] = {"skips": [], "skipRange": []}
     for i, edge in enumerate(view.edges):
         arrow = _ARROWS[edge.via]
-        lines.append(f"  {ids[edge.source]} {arrow}|{edge.via}| {ids[edge.target]}")
+        label = EDGE_LABELS[edge.via]
+        lines.append(f"  {ids[edge.source]} {arrow}|{label}| {ids[edge.target]}")
         if edge.via in styled:
             styled[edge.via].append(str(i))
     for via, dashes in (("skips", "6 4"), ("skipRange", "2 3")):
         if styled[via]:
             lines.append(f"  linkStyle {','.join(styled[via])} stroke-dasharray:{dashes}")
     for cls, members in (
-        ("skipped", [n for n in names if n in view.skipped]),
-        ("head", [view.head] if view.head in ids else []),
-        ("installed", [view.installed] if view.installed in ids else []),
+        ("skipped", [ids[n] for n in names if n in view.skipped]),
+        ("head", [ids[view.head]] if view.head in ids else []),
+        ("installed", [ids[view.installed]] if view.installed in ids else []),
+        ("nohead", [NO_HEAD] if headless else []),
+        ("competing", [ids[n] for n in view.competing_heads]),
     ):
         if members:
-            lines.append(f"  class {','.join(ids[m] for m in members)} {cls}")
+            lines.append(f"  class {','.join(members)} {cls}")
     return "\n".join(lines) + "\n"
+
+
+def _no_head_reason(view: ChannelView) -> str:
+    """Why the channel has no head, short enough for a node label (the comments say more)."""
+    if len(view.competing_heads) > 1:
+        return f"{len(view.competing_heads)} entries compete for it (marked)"
+    return view.errors[0] if view.errors else "OLM finds none"
 
 
 def render_text(view: ChannelView) -> str:
@@ -199,6 +235,7 @@ def render_text(view: ChannelView) -> str:
             m
             for m, on in (
                 ("[head]", name == view.head),
+                ("[competing head]", name in view.competing_heads),
                 ("[installed]", name == view.installed),
                 ("[skipped]", name in view.skipped),
                 ("[not in channel]", name not in in_channel),
