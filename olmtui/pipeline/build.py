@@ -113,7 +113,10 @@ def live_session(options: LiveOptions, catalog_specs: Sequence[str] = ()) -> Ses
 
     async def runner() -> None:
         await source.connect()
-        await source.run()
+        try:
+            await source.run()
+        finally:
+            await source.close()
 
     return _assemble(
         store,
