@@ -45,6 +45,9 @@ def _no_catalogs() -> list[Catalog]:
 
 @dataclass(slots=True)
 class Session:
+    """A built pipeline: ``model`` derives from ``store`` with the upgrade graphs of
+    ``catalogs``; ``kind`` and ``label`` say where the objects come from."""
+
     store: Store
     model: Model
     kind: SourceKind
