@@ -23,10 +23,10 @@ from textual.app import App
 from textual.widgets import Static
 
 from olmtui.model.engine import Model
+from olmtui.pipeline.session import Session
 from olmtui.store import Store
 from olmtui.ui.app import OlmApp
 from olmtui.ui.screens.csvs import CSVsScreen
-from olmtui.ui.session import Session
 from olmtui.ui.widgets.virtual_table import VirtualTable
 
 GLOBAL_NS = "openshift-operators"

@@ -40,9 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _run_dashboard(args: argparse.Namespace) -> int:
     """``olmtui`` without a sub-command: the dashboard over the live cluster."""
+    from olmtui.pipeline.build import live_session
     from olmtui.sources.live_args import options_from_args
     from olmtui.ui.app import OlmApp
-    from olmtui.ui.session_builders import live_session
 
     OlmApp(live_session(options_from_args(args))).run()
     return 0

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
+from olmtui.pipeline.session import Session
 from olmtui.ui.app import OlmApp
-from olmtui.ui.session import Session
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
 SIZE = (140, 42)
@@ -96,25 +96,16 @@ def main() -> int:
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
     if args.sample:
-        from olmtui.ui.session_builders import snapshot_session
+        from olmtui.pipeline.build import snapshot_session
 
         sample = str(files("olmtui").joinpath("samples", "cluster.yaml"))
         written = asyncio.run(take(snapshot_session([sample], label="sample cluster"), "etcd"))
     else:
-        from olmtui.commands.demo import connection_state
         from olmtui.demo.cluster import DemoCluster
+        from olmtui.pipeline.build import demo_session
 
         with DemoCluster(QUIET, cycles=1) as cluster:
-            session = Session(
-                cluster.store,
-                cluster.model,
-                "demo",
-                cluster.label,
-                catalogs=[cluster.catalog],
-                runner=cluster.run,
-                status=lambda: connection_state(cluster),
-            )
-            written = asyncio.run(take(session, "keycloak"))
+            written = asyncio.run(take(demo_session(cluster), "keycloak"))
     for path in written:
         print(path)
     return 0

@@ -14,13 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from olmtui.commands.demo import connection_state
 from olmtui.demo import scenario as s
 from olmtui.demo.cluster import DemoCluster
 from olmtui.model.metrics import seed_metrics
+from olmtui.pipeline.build import demo_session, demo_status
 from olmtui.store import Change
 from olmtui.ui.app import OlmApp
-from olmtui.ui.session import Session
 
 CSV = "ClusterServiceVersion"
 
@@ -29,6 +28,7 @@ async def test_model_follows_the_script_through_the_live_watcher() -> None:
     """R-CSV phases of the new keycloak, the old one replaced and deleted, the Subscription
     moving (R-SUB-2) and the watcher counting the upgrade, all seen through watch events."""
     with DemoCluster(0.05, cycles=1) as demo:
+        model = demo_session(demo).model
         new_phases: list[str] = []
         old_phases: list[str] = []
         installed: list[str] = []
@@ -62,14 +62,14 @@ async def test_model_follows_the_script_through_the_live_watcher() -> None:
                         installed.append(current)
             conflicts.update(
                 f"{f.namespace}/{f.name}"
-                for f in demo.model.findings()
+                for f in model.findings()
                 if f.code == "InterOperatorGroupOwnerConflict"
             )
 
         demo.store.subscribe(follow)
         metrics_during = []
         demo.on_step = lambda step: metrics_during.append(
-            seed_metrics(demo.store, demo.model, demo.upgrade_count).csv_upgrade_count
+            seed_metrics(demo.store, model, demo.upgrade_count).csv_upgrade_count
         )
         await demo.run()
 
@@ -141,15 +141,7 @@ async def test_dashboard_runs_the_demo_as_its_live_source() -> None:
     """``olmtui demo`` without --print: the app runs the watcher and the script as its
     worker and the header names the demo cluster and the script's latest step."""
     with DemoCluster(0.05, cycles=1) as demo:
-        session = Session(
-            demo.store,
-            demo.model,
-            "demo",
-            demo.label,
-            catalogs=[demo.catalog],
-            runner=demo.run,
-            status=lambda: connection_state(demo),
-        )
+        session = demo_session(demo)
         app = OlmApp(session)
         async with app.run_test(size=(160, 40)) as pilot:
             for _ in range(600):
@@ -163,7 +155,7 @@ async def test_dashboard_runs_the_demo_as_its_live_source() -> None:
     header = rows[0]
     assert demo.label in header
     assert "stopped" in header and "the demo rewinds to the start" in header
-    assert connection_state(demo).state == "stopped"
+    assert demo_status(demo).state == "stopped"
 
 
 def test_demo_print_ends_cleanly_on_ctrl_c() -> None:

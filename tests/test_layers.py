@@ -1,52 +1,294 @@
-"""The model layer stays pure: no Textual, no Kubernetes client, anywhere under olmtui/model."""
+"""The layers of olmtui hold: which part may import which, no import cycle, a pure model.
+
+The import graph is read from the source with ``ast``: ``import`` and ``from`` statements,
+absolute and relative, wherever they stand (function bodies, ``try`` blocks and ``if
+TYPE_CHECKING:`` blocks too). A TYPE_CHECKING import never runs, but the type it names is
+still a dependency on that layer, so it counts like any other. ``from p import x`` is an
+arrow to ``p.x`` when that is a module, else to ``p``. The CLI's sub-commands are imported
+by name (``importlib``) and are not arrows here; ``cli`` may import ``commands`` anyway.
+
+A *part* is a top-level module or package of olmtui (``model``, ``store``, ``ui``, ...).
+"""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-MODEL_DIR = Path(__file__).resolve().parent.parent / "olmtui" / "model"
-FORBIDDEN = (
-    "textual",
-    "kubernetes",
-    "kubernetes_asyncio",
-    "aiohttp",
-    "olmtui.ui",
-    "olmtui.sources",
-)
+PACKAGE_DIR = Path(__file__).resolve().parent.parent / "olmtui"
+
+#: The parts each part may import (besides itself). From the bottom: the leaves, the cache,
+#: the pure model and report, the sources, the pipeline that wires them, the screens that
+#: read a built pipeline, and the commands and the CLI on top.
+ALLOWED: dict[str, frozenset[str]] = {
+    "__init__": frozenset(),
+    "errors": frozenset(),
+    "gc_pause": frozenset(),
+    "apiserver": frozenset(),
+    "store": frozenset({"gc_pause"}),
+    "model": frozenset({"store", "gc_pause"}),
+    "report": frozenset({"model", "store"}),
+    "sources": frozenset({"model", "store", "errors", "gc_pause"}),
+    "demo": frozenset({"apiserver", "sources", "model", "store"}),
+    "pipeline": frozenset({"sources", "demo", "model", "store", "report"}),
+    "ui": frozenset({"pipeline", "model", "store", "report", "gc_pause"}),
+    "commands": frozenset(
+        {"pipeline", "ui", "demo", "sources", "model", "store", "report", "errors"}
+    ),
+    "cli": frozenset({"__init__", "commands", "ui", "pipeline", "sources", "report", "errors"}),
+    "__main__": frozenset({"cli"}),
+}
+#: What the screens never load, directly or through anything they import (package
+#: ``__init__`` modules included): they receive a built Session and read it.
+UI_NEVER_LOADS = ("sources", "apiserver", "demo", "commands", "cli")
+#: The sources read objects into the store; the rules that judge them (the Model, in
+#: ``model/engine.py``) are never loaded by a source, not even for a constant.
+SOURCES_NEVER_LOAD = ("olmtui.model.engine",)
+#: Third-party libraries the model does without: no UI, no Kubernetes client.
+MODEL_FORBIDDEN_LIBRARIES = ("textual", "rich", "kubernetes", "kubernetes_asyncio", "aiohttp")
 
 
-def imported_modules(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(), filename=str(path))
+@dataclass(frozen=True)
+class Module:
+    name: str
+    path: Path
+    is_package: bool
+
+    @property
+    def package(self) -> str:
+        """The package relative imports start from."""
+        return self.name if self.is_package else self.name.rpartition(".")[0]
+
+
+def modules_under(package_dir: Path) -> dict[str, Module]:
+    """Every module of the package at ``package_dir``, by dotted name."""
+    found = {}
+    for path in sorted(package_dir.rglob("*.py")):
+        parts = [package_dir.name, *path.relative_to(package_dir).with_suffix("").parts]
+        is_package = parts[-1] == "__init__"
+        name = ".".join(parts[:-1] if is_package else parts)
+        found[name] = Module(name, path, is_package)
+    return found
+
+
+def imported_names(module: Module, known: Mapping[str, Module]) -> set[str]:
+    """Every name the module imports, anywhere in it; ``from p import x`` gives ``p.x`` when
+    that is a known module, else ``p``."""
+    tree = ast.parse(module.path.read_text(), filename=str(module.path))
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module.package.split(".")[: len(module.package.split(".")) - node.level + 1]
+                source = ".".join([*base, node.module] if node.module else base)
+            else:
+                source = node.module or ""
+            for alias in node.names:
+                submodule = f"{source}.{alias.name}"
+                names.add(submodule if submodule in known else source)
     return names
 
 
-def forbidden_in(path: Path) -> set[str]:
-    return {
-        name
-        for name in imported_modules(path)
-        if any(name == f or name.startswith(f + ".") for f in FORBIDDEN)
+def import_graph(package_dir: Path) -> dict[str, set[str]]:
+    """Module -> the modules of the same package it imports (a name that is no module, such
+    as ``olmtui.model.engine.Model``, stands for the module that defines it)."""
+    known = modules_under(package_dir)
+    graph: dict[str, set[str]] = {}
+    for name, module in known.items():
+        targets = set()
+        for imported in imported_names(module, known):
+            while imported and imported not in known:
+                imported = imported.rpartition(".")[0]
+            if imported and imported != name:
+                targets.add(imported)
+        graph[name] = targets
+    return graph
+
+
+def part_of(name: str) -> str:
+    """``olmtui.model.engine`` -> ``model``; the package itself is ``__init__``."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def forbidden_arrows(
+    graph: Mapping[str, set[str]], allowed: Mapping[str, frozenset[str]]
+) -> list[str]:
+    """``importer -> imported`` for every import between parts that ``allowed`` does not let."""
+    return sorted(
+        f"{importer} -> {imported}"
+        for importer, targets in graph.items()
+        for imported in targets
+        if part_of(imported) != part_of(importer)
+        and part_of(imported) not in allowed.get(part_of(importer), frozenset())
+    )
+
+
+def import_cycles(graph: Mapping[str, set[str]]) -> list[list[str]]:
+    """The modules that import each other in a circle (Tarjan's strongly connected
+    components of more than one module), each sorted."""
+    index: dict[str, int] = {}
+    lowlink: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = lowlink[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                lowlink[node] = min(lowlink[node], lowlink[target])
+            elif target in on_stack:
+                lowlink[node] = min(lowlink[node], index[target])
+        if lowlink[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(cycles)
+
+
+def loaded_by(graph: Mapping[str, set[str]], start: Iterable[str]) -> set[str]:
+    """Every module that importing ``start`` loads: what they import, transitively, and the
+    packages (``__init__``) above each of them."""
+    seen: set[str] = set()
+    todo = list(start)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo.extend(graph.get(name, ()))
+        parent = name.rpartition(".")[0]
+        if parent:
+            todo.append(parent)
+    return seen
+
+
+GRAPH = import_graph(PACKAGE_DIR)
+
+
+def test_every_part_has_its_rule() -> None:
+    assert {part_of(name) for name in GRAPH} <= set(ALLOWED), "add the new part to ALLOWED"
+
+
+def test_parts_import_only_what_their_layer_allows() -> None:
+    assert forbidden_arrows(GRAPH, ALLOWED) == []
+
+
+def test_no_import_cycle_anywhere() -> None:
+    assert import_cycles(GRAPH) == []
+
+
+def test_nothing_but_main_imports_the_cli() -> None:
+    assert {name for name, targets in GRAPH.items() if "olmtui.cli" in targets} == {
+        "olmtui.__main__"
     }
 
 
-@pytest.mark.parametrize("path", sorted(MODEL_DIR.rglob("*.py")), ids=lambda p: p.name)
-def test_model_module_imports_no_ui_or_kubernetes_client(path: Path) -> None:
-    assert forbidden_in(path) == set()
+def test_the_screens_never_load_a_source() -> None:
+    ui_modules = [name for name in GRAPH if part_of(name) == "ui"]
+    assert len(ui_modules) > 10
+    loaded = loaded_by(GRAPH, ui_modules)
+    assert sorted(name for name in loaded if part_of(name) in UI_NEVER_LOADS) == []
 
 
-def test_the_guard_catches_a_forbidden_import(tmp_path: Path) -> None:
-    bad = tmp_path / "bad.py"
-    bad.write_text("import textual.app\nfrom kubernetes_asyncio import client\nimport json\n")
-    assert forbidden_in(bad) == {"textual.app", "kubernetes_asyncio"}
+def test_the_sources_never_load_the_engine() -> None:
+    loaded = loaded_by(GRAPH, [name for name in GRAPH if part_of(name) == "sources"])
+    assert "olmtui.model.catalog" in loaded
+    assert sorted(loaded.intersection(SOURCES_NEVER_LOAD)) == []
 
 
-def test_model_directory_is_not_empty() -> None:
-    assert len(list(MODEL_DIR.rglob("*.py"))) > 2
+def library_of(name: str) -> str:
+    return name.partition(".")[0]
+
+
+@pytest.mark.parametrize(
+    "module",
+    [m for m in modules_under(PACKAGE_DIR).values() if part_of(m.name) == "model"],
+    ids=lambda m: m.name,
+)
+def test_model_module_imports_no_ui_or_kubernetes_client(module: Module) -> None:
+    libraries = {library_of(n) for n in imported_names(module, modules_under(PACKAGE_DIR))}
+    assert libraries.isdisjoint(MODEL_FORBIDDEN_LIBRARIES)
+
+
+# -- the checks catch what they are for ---------------------------------------------------------
+
+
+def write_package(root: Path, files: Mapping[str, str]) -> Path:
+    """A package ``pkg`` under ``root`` with ``files`` (path -> source); every directory
+    gets an ``__init__.py``."""
+    package = root / "pkg"
+    for relative, source in {"__init__.py": "", **files}.items():
+        path = package / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        for directory in [path.parent, *path.parent.parents]:
+            if directory == root:
+                break
+            (directory / "__init__.py").touch()
+        path.write_text(source)
+    return package
+
+
+def test_a_cycle_through_a_function_local_relative_import_is_caught(tmp_path: Path) -> None:
+    package = write_package(
+        tmp_path,
+        {
+            "a.py": "from pkg import b\n",
+            "b.py": "def later():\n    from . import c\n",
+            "c.py": "import pkg.a\n",
+            "d.py": "import pkg.a\n",
+        },
+    )
+    assert import_cycles(import_graph(package)) == [["pkg.a", "pkg.b", "pkg.c"]]
+
+
+def test_a_forbidden_arrow_is_caught_also_under_type_checking(tmp_path: Path) -> None:
+    package = write_package(
+        tmp_path,
+        {
+            "low/x.py": (
+                "from typing import TYPE_CHECKING\n"
+                "if TYPE_CHECKING:\n"
+                "    from pkg.high.y import Thing\n"
+            ),
+            "high/y.py": "from ..low import x\nclass Thing: ...\n",
+        },
+    )
+    allowed = {"__init__": frozenset(), "low": frozenset(), "high": frozenset({"low"})}
+    graph = import_graph(package)
+    assert graph["pkg.high.y"] == {"pkg.low.x"}
+    assert forbidden_arrows(graph, allowed) == ["pkg.low.x -> pkg.high.y"]
+
+
+def test_loading_a_module_loads_its_packages_init_and_what_that_imports(tmp_path: Path) -> None:
+    package = write_package(
+        tmp_path,
+        {
+            "screen.py": "from pkg.wiring.types import Session\n",
+            "wiring/__init__.py": "from pkg.wiring import build\n",
+            "wiring/types.py": "class Session: ...\n",
+            "wiring/build.py": "import pkg.source\n",
+            "source.py": "",
+        },
+    )
+    assert "pkg.source" in loaded_by(import_graph(package), ["pkg.screen"])

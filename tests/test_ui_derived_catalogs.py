@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from shared_data import SHARED
 
+from olmtui.pipeline.build import snapshot_session
 from olmtui.ui import derived
-from olmtui.ui.session_builders import snapshot_session
 
 DATA = SHARED / "data"
 MUST_GATHER = DATA / "must-gather/must-gather-clean/must-gather-vsphere"

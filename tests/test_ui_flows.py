@@ -15,12 +15,12 @@ import pytest
 from rich.console import Console
 
 from olmtui.model.types import ObjectRef
+from olmtui.pipeline.build import snapshot_session
 from olmtui.ui.app import OlmApp
 from olmtui.ui.screens.csvs import CSVsScreen
 from olmtui.ui.screens.graph import GraphScreen
 from olmtui.ui.screens.object_detail import ObjectScreen, summary
 from olmtui.ui.screens.overview import OverviewScreen
-from olmtui.ui.session_builders import snapshot_session
 from olmtui.ui.widgets.virtual_table import VirtualTable
 from olmtui.ui.widgets.yaml_view import YamlView
 

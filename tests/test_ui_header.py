@@ -4,8 +4,8 @@ last event, also on an 80-column terminal; never markup."""
 from __future__ import annotations
 
 from olmtui.model.engine import Model
+from olmtui.pipeline.session import ConnectionState, Session
 from olmtui.store import Store
-from olmtui.ui.session import ConnectionState, Session
 from olmtui.ui.widgets.source_header import header_text
 
 

@@ -11,9 +11,9 @@ import yaml
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.errors import UsageError
+from olmtui.pipeline.build import live_session
 from olmtui.sources.live_options import LiveOptions
 from olmtui.ui.app import OlmApp
-from olmtui.ui.session_builders import live_session
 from olmtui.ui.widgets.source_header import header_text
 
 SAMPLE = files("olmtui").joinpath("samples", "cluster.yaml")

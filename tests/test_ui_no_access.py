@@ -11,13 +11,13 @@ from test_live_support import must_gather_objects
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.model.engine import Model
+from olmtui.pipeline.build import live_session
+from olmtui.pipeline.session import Session
 from olmtui.sources.live_options import LiveOptions
 from olmtui.store import Store, Unreadable
 from olmtui.ui.app import OlmApp
 from olmtui.ui.derived import all_findings
 from olmtui.ui.screens.overview import metrics_text
-from olmtui.ui.session import Session
-from olmtui.ui.session_builders import live_session
 from olmtui.ui.widgets.source_header import header_text
 
 CSV = "ClusterServiceVersion"

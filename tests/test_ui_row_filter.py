@@ -8,8 +8,8 @@ from importlib.resources import files
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from olmtui.pipeline.build import snapshot_session
 from olmtui.ui.screens.csvs import CSVsScreen
-from olmtui.ui.session_builders import snapshot_session
 from olmtui.ui.widgets.row_filter import KEPT, RowFilter, parse_query
 from olmtui.ui.widgets.virtual_table import Row
 

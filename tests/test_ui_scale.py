@@ -11,10 +11,10 @@ from textual.app import App, ComposeResult
 from textual.widget import Widget
 from textual.widgets import Footer
 
+from olmtui.pipeline.build import snapshot_session
 from olmtui.ui.app import OlmApp
 from olmtui.ui.screens.csvs import CSVsScreen
 from olmtui.ui.screens.object_detail import ObjectScreen
-from olmtui.ui.session_builders import snapshot_session
 from olmtui.ui.widgets.keys_footer import KeysFooter, shown_keys
 from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
 from olmtui.ui.widgets.yaml_view import YamlView

@@ -8,8 +8,8 @@ import os
 from importlib.resources import files
 from pathlib import Path
 
+from olmtui.pipeline.build import snapshot_session
 from olmtui.ui.app import OlmApp
-from olmtui.ui.session_builders import snapshot_session
 
 SAMPLE = str(files("olmtui").joinpath("samples", "cluster.yaml"))
 #: Relative to the repository root (where pytest runs): the graph screen shows the catalog's

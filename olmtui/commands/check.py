@@ -10,7 +10,6 @@ import argparse
 import os
 import sys
 from dataclasses import dataclass
-from importlib.resources import as_file, files
 from typing import TYPE_CHECKING
 
 from olmtui.errors import UsageError
@@ -23,9 +22,6 @@ if TYPE_CHECKING:
 
 NAME = "check"
 HELP = "Check a snapshot (or the live cluster) once and print the findings (text or JSON)."
-
-#: The cluster dump shipped in the package, for ``olmtui check --sample``.
-SAMPLE = "cluster.yaml"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -94,40 +90,17 @@ def check(args: argparse.Namespace) -> Checked:
     """Read what ``args`` names (PATHs, the sample or the live cluster, plus ``--catalog``
     content), derive, and build the report: everything ``run`` does but printing."""
     _check_inputs(args)
-    from olmtui.model.engine import Model
-    from olmtui.model.health import health_findings
-    from olmtui.model.upgrades import channel_states, upgrade_hook
-    from olmtui.report import report_json
-    from olmtui.sources.catalogs import catalog_from_packagemanifests, load_catalog
-    from olmtui.sources.snapshot import load_snapshot
-    from olmtui.store import Store
+    from olmtui.pipeline.build import cluster_once_session, sample_session, snapshot_session
 
-    store = Store()
     if args.live:
         from olmtui.sources.live_args import options_from_args
-        from olmtui.sources.live_once import read_cluster_once
 
-        load_result = read_cluster_once(options_from_args(args), store)
+        session = cluster_once_session(options_from_args(args), args.catalogs)
     elif args.sample:
-        with as_file(files("olmtui").joinpath("samples", SAMPLE)) as sample_path:
-            load_result = load_snapshot([str(sample_path)], store)
+        session = sample_session(args.catalogs)
     else:
-        load_result = load_snapshot(args.paths, store)
-    # --catalog content first: it beats PackageManifests for the same CatalogSource.
-    catalogs = [
-        *(load_catalog(spec) for spec in args.catalogs),
-        *catalog_from_packagemanifests(store.list("PackageManifest")),
-    ]
-    model = Model(store, upgrades=upgrade_hook(catalogs))
-    report = report_json(
-        "live" if args.live else "snapshot",
-        model,
-        store,
-        load_result,
-        channels=channel_states(catalogs),
-        health=health_findings(store, catalogs, model.subscriptions()),
-    )
-    return Checked(store, model, report)
+        session = snapshot_session(args.paths, args.catalogs)
+    return Checked(session.store, session.model, session.report())
 
 
 def run(args: argparse.Namespace) -> int:

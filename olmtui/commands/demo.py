@@ -21,7 +21,6 @@ from olmtui.errors import UsageError
 
 if TYPE_CHECKING:
     from olmtui.demo.cluster import DemoCluster
-    from olmtui.ui.session import ConnectionState
 
 NAME = "demo"
 HELP = (
@@ -88,63 +87,26 @@ def _exit_on_hangup() -> None:
 
 
 def _dashboard(cluster: DemoCluster, view: str) -> None:
+    from olmtui.pipeline.build import demo_session
     from olmtui.ui.app import OlmApp
-    from olmtui.ui.session import Session
 
-    session = Session(
-        cluster.store,
-        cluster.model,
-        "demo",
-        cluster.label,
-        catalogs=[cluster.catalog],
-        runner=cluster.run,
-        status=lambda: connection_state(cluster),
-        upgrade_count=lambda: cluster.upgrade_count,
-    )
-    OlmApp(session, initial_view=view).run()
-
-
-def connection_state(cluster: DemoCluster) -> ConnectionState:
-    """The header line: the watcher's state, and the script's latest step as the detail."""
-    from olmtui.ui.session import ConnectionState
-
-    source = cluster.source
-    live = source.status if source is not None else None
-    if cluster.finished:
-        state = "stopped"
-    elif live is None or not live.connected:
-        state = "reconnecting" if live is not None and live.reconnecting_since else "connecting"
-    else:
-        state = "live" if all(s.state == "live" for s in live.streams.values()) else "syncing"
-    detail = (
-        f"step {cluster.steps_done}: {cluster.last_step}"
-        if cluster.steps_done
-        else "the script starts soon"
-    )
-    no_access = (
-        ()
-        if live is None
-        else tuple(sorted(n for n, s in live.streams.items() if s.state == "no access"))
-    )
-    return ConnectionState(state, detail, cluster.last_event_age(), no_access)
+    OlmApp(demo_session(cluster), initial_view=view).run()
 
 
 async def print_reports(cluster: DemoCluster, out: TextIO) -> None:
     """Run the demo and print the report whenever the model changed, at most once per
     :data:`REPORT_PERIOD`."""
-    from olmtui.model.health import health_findings
-    from olmtui.model.upgrades import channel_states
-    from olmtui.report import render_text, report_json
+    from olmtui.pipeline.build import demo_session
+    from olmtui.report import render_text
 
-    catalogs = [cluster.catalog]
-    channels = channel_states(catalogs)
+    session = demo_session(cluster)
     printed = -1
 
     def report_if_changed() -> None:
         nonlocal printed
-        if cluster.model.version == printed or not cluster.store.count("Namespace"):
+        if session.model.version == printed or not session.store.count("Namespace"):
             return
-        printed = cluster.model.version
+        printed = session.model.version
         step = (
             f"step {cluster.steps_done}/{cluster.steps_per_cycle * (cluster.cycles or 0)}"
             if cluster.cycles
@@ -152,15 +114,7 @@ async def print_reports(cluster: DemoCluster, out: TextIO) -> None:
         )
         when = dt.datetime.now().strftime("%H:%M:%S")
         out.write(f"=== {cluster.label} · {step}: {cluster.last_step or 'start'} · {when}\n")
-        report = report_json(
-            "live",
-            cluster.model,
-            cluster.store,
-            channels=channels,
-            upgrade_count=cluster.upgrade_count,
-            health=health_findings(cluster.store, catalogs, cluster.model.subscriptions()),
-        )
-        out.write(render_text(report))
+        out.write(render_text(session.report()))
         out.flush()
 
     running = asyncio.ensure_future(cluster.run())

@@ -35,8 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     view = initial_view(args.view)
+    from olmtui.pipeline.build import snapshot_session
     from olmtui.ui.app import OlmApp
-    from olmtui.ui.session_builders import snapshot_session
 
     session = snapshot_session(args.paths, args.catalogs)
     OlmApp(session, initial_view=view).run()

@@ -4,7 +4,9 @@ through kubernetes-asyncio, and the script changing it.
 The server runs on its own loop in a daemon thread (so its port is known before any screen
 opens and its work never competes with the screen's loop); the watcher and the script run
 on the caller's loop. The script writes through the server's thread-safe state API, so
-every change reaches the model the way a real cluster's would: as a watch event.
+every change reaches the model the way a real cluster's would: as a watch event. The
+cluster fills ``store`` only: ``olmtui.pipeline.build.demo_session`` derives from it, as the
+pipeline does for any live cluster.
 """
 
 from __future__ import annotations
@@ -20,8 +22,6 @@ from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread
 from olmtui.demo.scenario import Scenario, build_scenario, demo_catalog
 from olmtui.demo.script import Step, cycle, run_script
 from olmtui.model.catalog import Catalog
-from olmtui.model.engine import Model
-from olmtui.model.upgrades import upgrade_hook
 from olmtui.sources.live import LiveOptions, LiveSource
 from olmtui.store import KINDS, Key, Obj, Store, key_of
 
@@ -47,7 +47,6 @@ class DemoCluster:
         self.start: Scenario = build_scenario()
         self.catalog: Catalog = demo_catalog()
         self.store = Store()
-        self.model = Model(self.store, upgrades=upgrade_hook([self.catalog]))
         self.server = LoopbackAPIServer()
         self.server.state.load(self.start.objects)
         self.steps_done = 0

@@ -100,7 +100,7 @@ UpgradeHook = Callable[[Obj, Store], UpgradeInfo]
 UID_LABEL_PREFIX = "olm.operatorgroup.uid/"
 #: Set by the snapshot loader on Namespaces it synthesizes: their labels are unknown, so
 #: label drift (R-OG-5) is not judged on them.
-INFERRED_ANNOTATION = "olmtui.dev/inferred"
+from olmtui.model.inferred import INFERRED_ANNOTATION  # noqa: E402, I001 (engine split: move up)
 
 
 #: One intersecting group as another group sees it: where they meet, and what it claims.

@@ -8,49 +8,32 @@ install modes, dependencies, owned CRDs) becomes the bundle.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from olmtui.model.apis import api_surface
 from olmtui.model.catalog import Bundle, ChannelEntry
+from olmtui.model.manifest_fields import (
+    SKIP_RANGE_ANNOTATION,
+    mapping,
+    supported_install_modes,
+    trimmed_text,
+)
 
 Obj = dict[str, Any]
 
-SKIP_RANGE_ANNOTATION = "olm.skipRange"
 CSV_KIND = "ClusterServiceVersion"
 CRD_KIND = "CustomResourceDefinition"
-
-
-def _text(value: Any) -> str | None:
-    """A scalar of a CSV as trimmed text (YAML may hand a version such as ``1.0`` over as a
-    number)."""
-    if value is None or isinstance(value, (dict, list)):
-        return None
-    text = str(value).strip()
-    return text or None
-
-
-def scalar_text(value: Any) -> str | None:
-    """A scalar exactly as written, for names read from catalogs and PackageManifests:
-    ``None`` for null, an empty string, a mapping or a list."""
-    if value is None or isinstance(value, (dict, list)):
-        return None
-    return str(value) or None
-
-
-def mapping(value: Any) -> Mapping[str, Any]:
-    """A parsed YAML/JSON value as a mapping; anything else reads as an empty one."""
-    return value if isinstance(value, Mapping) else {}
 
 
 def _names(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list):
         return ()
-    return tuple(t for t in (_text(v) for v in value) if t)
+    return tuple(t for t in (trimmed_text(v) for v in value) if t)
 
 
 def csv_name(csv: Obj) -> str | None:
-    return _text(mapping(csv.get("metadata")).get("name"))
+    return trimmed_text(mapping(csv.get("metadata")).get("name"))
 
 
 def entry_from_csv(csv: Obj) -> ChannelEntry:
@@ -59,24 +42,10 @@ def entry_from_csv(csv: Obj) -> ChannelEntry:
     annotations = mapping(mapping(csv.get("metadata")).get("annotations"))
     return ChannelEntry(
         name=csv_name(csv) or "",
-        replaces=_text(spec.get("replaces")),
+        replaces=trimmed_text(spec.get("replaces")),
         skips=_names(spec.get("skips")),
-        skip_range=_text(annotations.get(SKIP_RANGE_ANNOTATION)),
+        skip_range=trimmed_text(annotations.get(SKIP_RANGE_ANNOTATION)),
     )
-
-
-def supported_install_modes(modes: Any) -> tuple[str, ...]:
-    """Types marked ``supported: true``, in CSV order. Unknown types (the real typo
-    ``OwnNamespacejl``) are kept as written: OLM's InstallModeSet simply never asks for them."""
-    if not isinstance(modes, list):
-        return ()
-    supported = []
-    for mode in modes:
-        mode = mapping(mode)
-        kind = _text(mode.get("type"))
-        if kind and mode.get("supported") is True and kind not in supported:
-            supported.append(kind)
-    return tuple(supported)
 
 
 def crd_served(crd: Obj) -> tuple[str, tuple[str, ...], str | None]:
@@ -88,14 +57,14 @@ def crd_served(crd: Obj) -> tuple[str, tuple[str, ...], str | None]:
     if isinstance(versions, list) and versions:
         for version in versions:
             version = mapping(version)
-            name = _text(version.get("name"))
+            name = trimmed_text(version.get("name"))
             if name and version.get("served", True) is not False:
                 served.append(name)
             if name and version.get("storage") is True:
                 storage = name
-    elif _text(spec.get("version")):
+    elif trimmed_text(spec.get("version")):
         # v1beta1 with a single top-level version: served and stored.
-        storage = _text(spec.get("version"))
+        storage = trimmed_text(spec.get("version"))
         served.append(storage or "")
     return csv_name(crd) or "", tuple(served), storage
 
@@ -104,9 +73,13 @@ def crd_all_versions(crd: Obj) -> tuple[str, tuple[str, ...]]:
     """``(name, every version defined)``, served or not."""
     spec = mapping(crd.get("spec"))
     versions = spec.get("versions")
-    names = [_text(mapping(v).get("name")) for v in versions] if isinstance(versions, list) else []
-    if not names and _text(spec.get("version")):
-        names = [_text(spec.get("version"))]
+    names = (
+        [trimmed_text(mapping(v).get("name")) for v in versions]
+        if isinstance(versions, list)
+        else []
+    )
+    if not names and trimmed_text(spec.get("version")):
+        names = [trimmed_text(spec.get("version"))]
     return csv_name(crd) or "", tuple(n for n in names if n)
 
 
@@ -133,10 +106,10 @@ def csv_has_conversion_webhook(csv: Obj) -> bool:
 def gvk_key(value: Any) -> str | None:
     """An ``olm.gvk`` value as the API key ``Kind.version.group``."""
     value = mapping(value)
-    kind, version = _text(value.get("kind")), _text(value.get("version"))
+    kind, version = trimmed_text(value.get("kind")), trimmed_text(value.get("version"))
     if not kind or not version:
         return None
-    return f"{kind}.{version}.{_text(value.get('group')) or ''}"
+    return f"{kind}.{version}.{trimmed_text(value.get('group')) or ''}"
 
 
 def dependencies(items: Any) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
@@ -149,8 +122,8 @@ def dependencies(items: Any) -> tuple[tuple[str, ...], tuple[tuple[str, str], ..
         kind, value = item.get("type"), mapping(item.get("value"))
         if kind == "olm.gvk" and (key := gvk_key(value)):
             apis.append(key)
-        elif kind == "olm.package" and (name := _text(value.get("packageName"))):
-            packages.append((name, _text(value.get("version")) or ""))
+        elif kind == "olm.package" and (name := trimmed_text(value.get("packageName"))):
+            packages.append((name, trimmed_text(value.get("version")) or ""))
     return tuple(apis), tuple(packages)
 
 
@@ -170,7 +143,7 @@ def bundle_from_csv(
     return Bundle(
         name=csv_name(csv) or "",
         package=package,
-        version=_text(spec.get("version")),
+        version=trimmed_text(spec.get("version")),
         prohibited=prohibited,
         provided_apis=tuple(sorted(surface.provided)),
         required_apis=tuple(sorted(surface.required | set(dep_apis))),

@@ -26,6 +26,7 @@ from typing import Any
 import yaml
 
 from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
+from olmtui.model.manifest_fields import scalar_text, supported_install_modes
 from olmtui.model.types import Finding
 from olmtui.sources.catalog_csv import (
     CRD_KIND,
@@ -34,8 +35,6 @@ from olmtui.sources.catalog_csv import (
     crds_fields,
     csv_has_conversion_webhook,
     gvk_key,
-    scalar_text,
-    supported_install_modes,
 )
 from olmtui.sources.catalog_files import read_documents, unreadable
 from olmtui.sources.snapshot_documents import YamlLoader

@@ -23,11 +23,11 @@ from pathlib import Path
 
 from olmtui.errors import UsageError
 from olmtui.model.catalog import Catalog
+from olmtui.model.packagemanifest_catalog import catalog_from_packagemanifests
 from olmtui.sources.catalog_bundles import annotations_file, load_bundle_dirs
 from olmtui.sources.catalog_fbc import load_fbc
 from olmtui.sources.catalog_files import catalog_files
 from olmtui.sources.catalog_legacy import is_package_file, load_legacy_package
-from olmtui.sources.catalog_packagemanifests import catalog_from_packagemanifests
 
 __all__ = ["catalog_from_packagemanifests", "load_catalog", "parse_catalog_spec"]
 

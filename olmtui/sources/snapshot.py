@@ -28,7 +28,7 @@ from pathlib import Path
 
 from olmtui.errors import UsageError
 from olmtui.gc_pause import cyclic_gc_paused
-from olmtui.model.engine import INFERRED_ANNOTATION
+from olmtui.model.inferred import INFERRED_ANNOTATION
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.sources.snapshot_documents import parse_documents
 from olmtui.sources.snapshot_files import PathContent, SourceFile, path_content, special_file

@@ -14,12 +14,12 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from olmtui.model.types import ObjectRef
+from olmtui.pipeline.session import Session
 from olmtui.ui import views
 from olmtui.ui.change_log import ChangeLog
 from olmtui.ui.related import Relation
 from olmtui.ui.screens.base import ViewScreen
 from olmtui.ui.screens.object_detail import ObjectScreen
-from olmtui.ui.session import Session
 from olmtui.ui.styles import stylesheet
 
 #: How often the ticker looks for model changes (seconds): "a few refreshes per second".

@@ -12,13 +12,12 @@ from typing import TypeVar
 
 from olmtui.model.catalog import Catalog
 from olmtui.model.catalog_health import CatalogHealth, catalog_health
-from olmtui.model.health import health_findings, merged_findings
+from olmtui.model.health import merged_findings
 from olmtui.model.installplans import PendingApproval, pending_approvals
 from olmtui.model.metrics import Metrics, seed_metrics
 from olmtui.model.types import CSVState, Finding, SubscriptionState
-from olmtui.sources.catalogs import catalog_from_packagemanifests
+from olmtui.pipeline.session import Session
 from olmtui.store import is_copied_csv
-from olmtui.ui.session import Session
 
 T = TypeVar("T")
 
@@ -34,18 +33,8 @@ def cached(session: Session, name: str, build: Callable[[], T]) -> T:
 
 
 def catalogs(session: Session) -> list[Catalog]:
-    """Catalog content for upgrade graphs: the session's (``--catalog``, then the
-    PackageManifests it was built with) or, live, the PackageManifests cached right now."""
-
-    def build() -> list[Catalog]:
-        if session.kind != "live":
-            return list(session.catalogs)
-        return [
-            *session.catalogs,
-            *catalog_from_packagemanifests(session.store.list("PackageManifest")),
-        ]
-
-    return cached(session, "catalogs", build)
+    """Catalog content for upgrade graphs, as the model's upgrade hook sees it now."""
+    return session.catalogs()
 
 
 def all_findings(session: Session) -> list[Finding]:
@@ -56,7 +45,7 @@ def all_findings(session: Session) -> list[Finding]:
         lambda: merged_findings(
             session.load_findings,
             model=session.model.findings(),
-            health=health_findings(session.store, catalogs(session), session.model.subscriptions()),
+            health=session.health_findings(),
             unreadable=session.store.unreadable,
         ),
     )

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from olmtui.model.types import ObjectRef
 from olmtui.model.views import watching_groups
+from olmtui.pipeline.session import Session
 from olmtui.store import is_copied_csv
-from olmtui.ui.session import Session
 
 Relation = tuple[str, ObjectRef]
 #: Copies listed one by one in the detail, at most (the CSV view counts the rest).

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from textual.screen import Screen
 
 from olmtui.model.types import ObjectRef
+from olmtui.pipeline.session import Session
 from olmtui.ui.screens.catalogs import CatalogsScreen
 from olmtui.ui.screens.changes import ChangesScreen
 from olmtui.ui.screens.csvs import CSVsScreen
@@ -18,7 +19,6 @@ from olmtui.ui.screens.namespaces import NamespacesScreen
 from olmtui.ui.screens.operatorgroups import OperatorGroupsScreen
 from olmtui.ui.screens.overview import OverviewScreen
 from olmtui.ui.screens.subscriptions import SubscriptionsScreen
-from olmtui.ui.session import Session
 
 
 @dataclass(frozen=True, slots=True)

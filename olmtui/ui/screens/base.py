@@ -16,8 +16,8 @@ from textual.widgets import Static
 
 from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.model.types import ObjectRef
+from olmtui.pipeline.session import Session
 from olmtui.ui import access
-from olmtui.ui.session import Session
 from olmtui.ui.widgets.command_bar import CommandBar
 from olmtui.ui.widgets.keys_footer import KeysFooter
 from olmtui.ui.widgets.source_header import SourceHeader

@@ -21,11 +21,11 @@ from olmtui.model.catalog import Catalog, Package
 from olmtui.model.graph_render import PARTIAL_NOTE, ChannelView, channel_view
 from olmtui.model.types import ObjectRef, SubscriptionState
 from olmtui.model.upgrades import channel_order, ordered_channels, subscription_scope
+from olmtui.pipeline.session import Session
 from olmtui.ui import derived
 from olmtui.ui.formatting import line, names
 from olmtui.ui.graph_lanes import KIND_STYLE, Layout, lane_cells, layout
 from olmtui.ui.screens.base import TableScreen
-from olmtui.ui.session import Session
 from olmtui.ui.widgets.virtual_table import Column, Row
 
 PATH_STYLE = "bold green"

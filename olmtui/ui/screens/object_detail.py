@@ -19,9 +19,9 @@ from textual.widgets import ContentSwitcher, Static
 from olmtui.model.apis import api_surface
 from olmtui.model.types import ObjectRef
 from olmtui.model.views import api_hash
+from olmtui.pipeline.session import Session
 from olmtui.ui.formatting import phase, section
 from olmtui.ui.related import Relation, related
-from olmtui.ui.session import Session
 from olmtui.ui.widgets.source_header import SourceHeader
 from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
 from olmtui.ui.widgets.yaml_view import YamlView

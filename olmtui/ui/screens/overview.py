@@ -12,11 +12,11 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from olmtui.model.types import SEVERITY_ORDER, Finding, ObjectRef
+from olmtui.pipeline.session import Session
 from olmtui.ui import access, derived
 from olmtui.ui.formatting import SEVERITY_STYLE, phase, severity
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.screens.findings import explain, finding_ref, finding_search
-from olmtui.ui.session import Session
 from olmtui.ui.widgets.virtual_table import Column, Row
 
 

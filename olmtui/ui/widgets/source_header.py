@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from olmtui.model.access import minutes
-from olmtui.ui.session import Session
+from olmtui.pipeline.session import Session
 
 _STATE_STYLES = {
     "live": "bold green",

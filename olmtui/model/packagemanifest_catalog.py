@@ -4,6 +4,9 @@ The packageserver reports, per channel, the head (``currentCSV``) with the head'
 description, and the entries by name and version only (§11). So the channels built here
 know their head and the head's ``olm.skipRange`` but no replaces/skips edges: they are
 marked ``graph="packagemanifest"`` and carry ``reported_head`` for the upgrade model.
+
+A pure derivation from cached objects, so it lives in the model: the sources that load
+catalogs and the screens that show them both use it without reaching into each other.
 """
 
 from __future__ import annotations
@@ -13,13 +16,13 @@ from typing import Any
 
 from olmtui.model.apis import api_surface
 from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
-from olmtui.model.types import ref
-from olmtui.sources.catalog_csv import (
+from olmtui.model.manifest_fields import (
     SKIP_RANGE_ANNOTATION,
     mapping,
     scalar_text,
     supported_install_modes,
 )
+from olmtui.model.types import ref
 
 Obj = dict[str, Any]
 ORIGIN = "packagemanifests"

@@ -1,0 +1,183 @@
+"""Sessions for every entry point: the sources differ, the wiring after them does not.
+
+Each builder fills a Store from its source and hands it to :func:`_assemble`, the one place
+that puts ``--catalog`` content and the store's PackageManifests (:class:`CatalogSet`) under
+the Model. A snapshot is read before the Model is built; a live cluster (the dashboard, the
+demo) is read by the session's ``runner`` afterwards, and the catalogs and the Model follow
+it through the store's change feed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from importlib.resources import as_file, files
+from typing import TYPE_CHECKING
+
+from olmtui.model.catalog import Catalog
+from olmtui.model.engine import Model
+from olmtui.pipeline.catalogs import CatalogSet
+from olmtui.pipeline.session import ConnectionState, Session, SourceKind
+from olmtui.report.json_report import LoadSummary
+from olmtui.sources.catalogs import load_catalog
+from olmtui.sources.live_options import LiveOptions
+from olmtui.sources.snapshot import load_snapshot
+from olmtui.store import Store
+
+if TYPE_CHECKING:
+    from olmtui.demo.cluster import DemoCluster
+    from olmtui.sources.live import LiveSource
+
+#: The cluster dump shipped in the package, for ``olmtui check --sample``.
+SAMPLE = "cluster.yaml"
+#: Stream states that will not change by waiting: read, forbidden (403) or not served (404).
+SETTLED = frozenset({"live", "no access", "unavailable"})
+
+
+def _assemble(
+    store: Store,
+    kind: SourceKind,
+    label: str,
+    loaded: Sequence[Catalog],
+    *,
+    load: LoadSummary | None = None,
+    runner: Callable[[], Awaitable[None]] | None = None,
+    status: Callable[[], ConnectionState] | None = None,
+    upgrade_count: Callable[[], int] | None = None,
+) -> Session:
+    """Store -> catalogs -> Model, the same for every source. The CatalogSet subscribes to
+    the store before the Model does, so PackageManifest changes reach the upgrade graphs
+    before the Model asks them."""
+    catalogs = CatalogSet(store, loaded)
+    model = Model(store, upgrades=catalogs.resolve)
+    return Session(
+        store,
+        model,
+        kind,
+        label,
+        catalogs=catalogs.current,
+        load=load,
+        runner=runner,
+        status=status,
+        upgrade_count=upgrade_count,
+    )
+
+
+def snapshot_session(
+    paths: Sequence[str], catalog_specs: Sequence[str] = (), label: str | None = None
+) -> Session:
+    """Saved snapshots, read once (``UsageError`` for a path that cannot be used); the
+    header shows ``label`` or the paths."""
+    store = Store()
+    load = load_snapshot(list(paths), store)
+    loaded = [load_catalog(spec) for spec in catalog_specs]
+    return _assemble(store, "snapshot", label or " ".join(paths), loaded, load=load)
+
+
+def sample_session(catalog_specs: Sequence[str] = ()) -> Session:
+    """The small example cluster shipped with olmtui (``olmtui check --sample``)."""
+    with as_file(files("olmtui").joinpath("samples", SAMPLE)) as sample_path:
+        return snapshot_session([str(sample_path)], catalog_specs)
+
+
+def cluster_once_session(options: LiveOptions, catalog_specs: Sequence[str] = ()) -> Session:
+    """The cluster of ``options`` listed once and left (``olmtui check --live``)."""
+    from olmtui.sources.live_once import read_cluster_once
+
+    store = Store()
+    load = read_cluster_once(options, store)
+    loaded = [load_catalog(spec) for spec in catalog_specs]
+    return _assemble(store, "live", " ".join(load.paths), loaded, load=load)
+
+
+async def _probe(options: LiveOptions) -> None:
+    """Reach the cluster once before the screen opens, so that a bad kubeconfig or an
+    unreachable cluster is one line on stderr rather than an empty dashboard."""
+    from olmtui.sources.live import LiveSource
+
+    probe = LiveSource(Store(), options)
+    await probe.connect()
+    await probe.close()
+
+
+def live_session(options: LiveOptions, catalog_specs: Sequence[str] = ()) -> Session:
+    """The cluster of ``options`` followed live: connects first (``UsageError`` when the
+    cluster cannot be reached), then the app runs the watcher as the session's runner."""
+    from olmtui.sources.live import LiveSource
+
+    asyncio.run(_probe(options))
+    store = Store()
+    source = LiveSource(store, options)
+    loaded = [load_catalog(spec) for spec in catalog_specs]
+
+    async def runner() -> None:
+        await source.connect()
+        try:
+            await source.run()
+        finally:
+            await source.close()
+
+    return _assemble(
+        store,
+        "live",
+        source.label or options.context or "current context",
+        loaded,
+        runner=runner,
+        status=lambda: live_status(source, store, options),
+        upgrade_count=lambda: source.csv_upgrade_count,
+    )
+
+
+def live_status(source: LiveSource, store: Store, options: LiveOptions) -> ConnectionState:
+    """The header line of a live session: syncing until every stream settled."""
+    live = source.status
+    unreadable = store.unreadable
+    if live.connected:
+        # a stream that got 403 or 404 has settled too: the session is live with what
+        # it may read ("partial" when some kind is unreadable), not syncing for good
+        settled = all(s.state in SETTLED for s in live.streams.values())
+        state = "syncing" if not settled else "live, partial" if unreadable else "live"
+    else:
+        state = "reconnecting" if live.reconnecting_since else "unavailable"
+    no_access = tuple(sorted(u.scope for u in unreadable.values()))
+    age = None if live.last_event is None else max(time.time() - live.last_event, 0.0)
+    return ConnectionState(state, "", age, no_access, options.forbidden_recheck)
+
+
+def demo_session(cluster: DemoCluster) -> Session:
+    """The running demo (``olmtui demo``): its loopback cluster read live, with the
+    scenario's catalog content loaded as ``--catalog`` would load it."""
+    return _assemble(
+        cluster.store,
+        "demo",
+        cluster.label,
+        [cluster.catalog],
+        runner=cluster.run,
+        status=lambda: demo_status(cluster),
+        upgrade_count=lambda: cluster.upgrade_count,
+    )
+
+
+def demo_status(cluster: DemoCluster) -> ConnectionState:
+    """The header line of the demo: the watcher's state, and the script's latest step as
+    the detail."""
+    source = cluster.source
+    live = source.status if source is not None else None
+    if cluster.finished:
+        state = "stopped"
+    elif live is None or not live.connected:
+        state = "reconnecting" if live is not None and live.reconnecting_since else "connecting"
+    else:
+        state = "live" if all(s.state == "live" for s in live.streams.values()) else "syncing"
+    detail = (
+        f"step {cluster.steps_done}: {cluster.last_step}"
+        if cluster.steps_done
+        else "the script starts soon"
+    )
+    no_access = (
+        ()
+        if live is None
+        else tuple(sorted(n for n, s in live.streams.items() if s.state == "no access"))
+    )
+    return ConnectionState(state, detail, cluster.last_event_age(), no_access)

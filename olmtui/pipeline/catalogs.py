@@ -1,0 +1,51 @@
+"""Catalog content for upgrade graphs, kept current as the source's PackageManifests change.
+
+``--catalog`` content comes first: it beats PackageManifests for the same CatalogSource
+(``subscription_scope`` takes the first catalog that serves the package). The
+PackageManifests are read from the store, so a live cluster's catalogs follow its
+packageserver; a snapshot's simply never change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from olmtui.model.catalog import Catalog
+from olmtui.model.packagemanifest_catalog import catalog_from_packagemanifests
+from olmtui.model.types import UpgradeInfo
+from olmtui.model.upgrades import upgrade_hook
+from olmtui.store import Change, Obj, Store
+
+
+class CatalogSet:
+    """The catalogs of one source: ``loaded`` (``--catalog``) and the store's PackageManifests.
+
+    Build it before the Model over the same store: it must hear of a PackageManifest change
+    before the Model recomputes the Subscriptions of that package through :meth:`resolve`.
+    """
+
+    def __init__(self, store: Store, loaded: Sequence[Catalog] = ()) -> None:
+        self.loaded = list(loaded)
+        self._store = store
+        self._current: list[Catalog] | None = None
+        self._resolver: Callable[[Obj, Store], UpgradeInfo] | None = None
+        store.subscribe(self._on_changes)
+
+    def _on_changes(self, changes: list[Change]) -> None:
+        if any(change.key.kind == "PackageManifest" for change in changes):
+            self._current = None
+            self._resolver = None
+
+    def current(self) -> list[Catalog]:
+        """The catalogs now: ``loaded`` first, then one per CatalogSource of PackageManifests."""
+        if self._current is None:
+            manifests = self._store.list("PackageManifest")
+            self._current = [*self.loaded, *catalog_from_packagemanifests(manifests)]
+        return self._current
+
+    def resolve(self, sub: Obj, store: Store) -> UpgradeInfo:
+        """The Model's upgrade hook over :meth:`current` (its graphs shared until the
+        PackageManifests change)."""
+        if self._resolver is None:
+            self._resolver = upgrade_hook(self.current())
+        return self._resolver(sub, store)

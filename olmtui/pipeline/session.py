@@ -1,0 +1,88 @@
+"""One source's data as every mode uses it: the cache, the model, the catalogs, and the source.
+
+:mod:`olmtui.pipeline.build` makes a Session for each entry point; ``olmtui check`` turns it
+into the report once, the screens read it as it changes. A live session also carries a
+``runner`` coroutine (the watcher) that the app starts as a worker, and a ``status``
+callable that says, in one line, how the connection is doing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from olmtui.model.catalog import Catalog
+from olmtui.model.health import health_findings
+from olmtui.model.types import Finding
+from olmtui.model.upgrades import channel_states
+from olmtui.report import Report, report_json
+from olmtui.report.json_report import LoadSummary
+from olmtui.store import Store
+
+if TYPE_CHECKING:
+    from olmtui.model.engine import Model
+
+SourceKind = Literal["live", "snapshot", "demo"]
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionState:
+    """How the live source is doing, for the header: ``state`` is live/reconnecting/...;
+    ``last_event_age`` is seconds since the last event (None when nothing arrived yet);
+    ``no_access`` what it may not read, asked again every ``recheck`` seconds."""
+
+    state: str
+    detail: str = ""
+    last_event_age: float | None = None
+    no_access: tuple[str, ...] = ()
+    recheck: float | None = None
+
+
+def _no_catalogs() -> list[Catalog]:
+    return []
+
+
+@dataclass(slots=True)
+class Session:
+    """A built pipeline: ``model`` derives from ``store`` with the upgrade graphs of
+    ``catalogs``; ``kind`` and ``label`` say where the objects come from."""
+
+    store: Store
+    model: Model
+    kind: SourceKind
+    label: str
+    #: The catalog content the model's upgrade graphs use, as it is now (it follows a live
+    #: cluster's PackageManifests): ``CatalogSet.current`` of the pipeline.
+    catalogs: Callable[[], list[Catalog]] = _no_catalogs
+    #: What loading a snapshot (or reading the cluster once) did: paths, counts, findings.
+    load: LoadSummary | None = None
+    runner: Callable[[], Awaitable[None]] | None = None
+    status: Callable[[], ConnectionState] | None = None
+    #: OLM's csv_upgrade_count as a watcher counts it (live sources); without it the
+    #: Overview counts CSVs that replace a CSV still present in their namespace.
+    upgrade_count: Callable[[], int] | None = None
+    #: What the screens derive from the model, per model version (see ``ui/derived.py``).
+    derived_cache: dict[str, tuple[int, Any]] = field(default_factory=dict)
+
+    @property
+    def load_findings(self) -> list[Finding]:
+        """The loader's own findings (unreadable documents, kinds the cluster lacks)."""
+        return list(self.load.findings) if self.load is not None else []
+
+    def health_findings(self) -> list[Finding]:
+        """The findings of the rules outside the model (``olmtui.model.health``)."""
+        return health_findings(self.store, self.catalogs(), self.model.subscriptions())
+
+    def report(self) -> Report:
+        """The ``olmtui check`` report of what the session holds now (a demo reports as
+        the live cluster it is)."""
+        return report_json(
+            "snapshot" if self.kind == "snapshot" else "live",
+            self.model,
+            self.store,
+            self.load,
+            channels=channel_states(self.catalogs()),
+            upgrade_count=self.upgrade_count() if self.upgrade_count is not None else None,
+            health=self.health_findings(),
+        )

@@ -1,0 +1,39 @@
+"""The pipeline's catalogs: ``--catalog`` content first, then the store's PackageManifests,
+re-derived when they change, so that the Model's upgrade graphs follow them."""
+
+from __future__ import annotations
+
+from test_pipeline_live_catalogs import MARKETPLACE, SUBSCRIPTION, package_manifest
+
+from olmtui.model.catalog import Catalog
+from olmtui.model.engine import Model
+from olmtui.pipeline.catalogs import CatalogSet
+from olmtui.store import Store
+
+COMMUNITY = f"{MARKETPLACE}/community"
+
+
+def test_loaded_content_comes_before_the_packagemanifests() -> None:
+    store = Store()
+    store.apply("ADDED", package_manifest("etcdoperator.v0.9.4"))
+    loaded = Catalog(COMMUNITY, "catalog.yaml")
+    assert [(c.ref, c.origin) for c in CatalogSet(store, [loaded]).current()] == [
+        (COMMUNITY, "catalog.yaml"),
+        (COMMUNITY, "packagemanifests"),
+    ]
+
+
+def test_the_models_head_follows_the_packagemanifests_as_they_change() -> None:
+    store = Store()
+    catalogs = CatalogSet(store)
+    model = Model(store, upgrades=catalogs.resolve)
+    store.apply("ADDED", SUBSCRIPTION)
+    assert model.subscriptions()[0].upgrade.graph == "none"
+    store.apply("ADDED", package_manifest("etcdoperator.v0.9.4"))
+    assert model.subscriptions()[0].upgrade.head == "etcdoperator.v0.9.4"
+    store.apply("MODIFIED", package_manifest("etcdoperator.v0.9.5"))
+    assert model.subscriptions()[0].upgrade.head == "etcdoperator.v0.9.5"
+    assert [c.ref for c in catalogs.current()] == [COMMUNITY]
+    store.apply("DELETED", package_manifest("etcdoperator.v0.9.5"))
+    assert model.subscriptions()[0].upgrade.graph == "none"
+    assert catalogs.current() == []

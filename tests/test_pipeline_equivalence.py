@@ -1,0 +1,142 @@
+"""Every mode builds the same pipeline: the same objects give the same report through
+``check PATH``, ``replay``, ``check --live``, the live dashboard and ``demo``.
+
+The objects are the demo scenario's, served by one loopback API server (the demo's own) and
+dumped to a file for the snapshot modes; the demo's catalog content is given as
+``--catalog`` wherever a mode takes it. What may differ is what describes the source, not
+the cluster:
+
+* the ``source`` block: the kind of source, its paths, how many objects the loader read;
+* for the modes that watch (the dashboard, the demo), how ``csv_upgrade_count`` was
+  counted: ``csv_upgrade_count_source`` is ``watch`` rather than ``snapshot``, with its
+  note. The count itself is compared: nothing changes while the cluster is watched here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import time
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+
+from olmtui.apiserver import LoopbackAPIServer
+from olmtui.cli import build_parser
+from olmtui.commands.check import check
+from olmtui.demo.bundles import CATALOG_PATH
+from olmtui.demo.cluster import DemoCluster
+from olmtui.demo.scenario import CATALOG_REF
+from olmtui.pipeline.build import demo_session, live_session, snapshot_session
+from olmtui.pipeline.session import Session
+from olmtui.report import Report
+from olmtui.sources.live_options import LiveOptions
+from olmtui.store import KINDS, Key, Obj, Store, key_of
+
+CATALOG_SPEC = f"{CATALOG_REF}={CATALOG_PATH}"
+#: The demo's script waits this long before its first change: never, within a test.
+NO_CHANGES = 3600.0
+
+
+def cluster_part(report: Report, *, watched: bool) -> Report:
+    """The report without what describes the source (see the module docstring)."""
+    part = copy.deepcopy({key: value for key, value in report.items() if key != "source"})
+    metrics = part["summary"]["metrics"]
+    assert metrics.pop("csv_upgrade_count_source") == ("watch" if watched else "snapshot")
+    metrics["notes"].pop("csv_upgrade_count")
+    return part
+
+
+def test_the_comparison_sees_a_difference_in_the_cluster() -> None:
+    def report(source: str, counted: str, csvs: list[str]) -> Report:
+        metrics = {"csv_upgrade_count_source": counted, "notes": {"csv_upgrade_count": counted}}
+        return {"source": {"kind": source}, "summary": {"metrics": metrics}, "csvs": csvs}
+
+    watched = cluster_part(report("live", "watch", ["a"]), watched=True)
+    assert watched == cluster_part(report("snapshot", "snapshot", ["a"]), watched=False)
+    assert watched != cluster_part(report("snapshot", "snapshot", ["b"]), watched=False)
+
+
+def holds_everything(store: Store, server: LoopbackAPIServer) -> bool:
+    """Whether the cache holds every object of the server, at the server's version."""
+
+    def versions(objs: Iterable[Obj]) -> dict[Key, str | None]:
+        return {key_of(o): o["metadata"].get("resourceVersion") for o in objs}
+
+    return all(versions(server.state.list(kind)) == versions(store.list(kind)) for kind in KINDS)
+
+
+async def wait_for(condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+async def settled_report(session: Session, server: LoopbackAPIServer) -> Report:
+    """Run the session's watcher as the app does until its header says ``live`` and the
+    cache holds the server's objects, and report then."""
+    assert session.runner is not None and session.status is not None
+    status = session.status
+    watching = asyncio.ensure_future(session.runner())
+    try:
+        await wait_for(
+            lambda: status().state == "live" and holds_everything(session.store, server),
+            "the sync to settle",
+        )
+        return session.report()
+    finally:
+        watching.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watching
+
+
+def check_report(*argv: str) -> Report:
+    """What ``olmtui check ARGV --output json`` prints, as a dict."""
+    return check(build_parser().parse_args(["check", *argv])).report
+
+
+@pytest.fixture
+def demo() -> Iterator[DemoCluster]:
+    with DemoCluster(NO_CHANGES, cycles=1) as cluster:
+        yield cluster
+
+
+@pytest.mark.parametrize("specs", [[CATALOG_SPEC], []], ids=["--catalog", "packagemanifests"])
+async def test_every_mode_reports_the_same(
+    demo: DemoCluster, tmp_path: Path, specs: list[str]
+) -> None:
+    """With the demo's catalog content, and without it: then the upgrade graphs come from
+    the cluster's PackageManifests alone (the demo always loads its catalog)."""
+    snapshot = tmp_path / "cluster.yaml"
+    snapshot.write_text(yaml.safe_dump_all(o for k in KINDS for o in demo.server.state.list(k)))
+    kubeconfig = str(demo.server.write_kubeconfig(tmp_path / "kubeconfig"))
+    catalog_args = [arg for spec in specs for arg in ("--catalog", spec)]
+    reference = check_report(str(snapshot), *catalog_args)
+    # a report worth comparing: upgrade graphs, heads and findings of every severity
+    assert reference["summary"]["subscriptions"] > 0 and reference["channels"]
+    assert any(s["upgrade"]["head"] for s in reference["subscriptions"])
+    assert all(reference["summary"]["findings"].values())
+
+    reports = {
+        "replay": snapshot_session([str(snapshot)], specs).report(),
+        # check --live and the dashboard connect with asyncio.run: off this test's loop
+        "check --live": await asyncio.to_thread(
+            check_report, "--live", "--kubeconfig", kubeconfig, *catalog_args
+        ),
+        "live dashboard": await settled_report(
+            await asyncio.to_thread(live_session, LiveOptions(kubeconfig=kubeconfig), specs),
+            demo.server,
+        ),
+    }
+    if specs == [CATALOG_SPEC]:
+        reports["demo"] = await settled_report(demo_session(demo), demo.server)
+    want = cluster_part(reference, watched=False)
+    for mode, report in reports.items():
+        got = cluster_part(report, watched=mode in ("live dashboard", "demo"))
+        assert sorted(k for k in want if got.get(k) != want[k]) == [], mode
+        assert got == want, mode

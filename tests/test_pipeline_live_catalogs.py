@@ -1,0 +1,126 @@
+"""The live dashboard's model takes the cluster's PackageManifests as catalogs, as ``check
+--live`` does, and follows them when packageserver reports a new head (issue 10: the
+dashboard showed head ``?`` where ``check --live`` knew it)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread
+from olmtui.model.types import SubscriptionState
+from olmtui.pipeline.build import live_session
+from olmtui.pipeline.session import Session
+from olmtui.sources.live_options import LiveOptions
+from olmtui.ui import derived
+
+MARKETPLACE = "openshift-marketplace"
+Obj = dict[str, Any]
+
+
+def package_manifest(head: str) -> Obj:
+    """What packageserver serves for etcd in the ``community`` CatalogSource."""
+    return {
+        "apiVersion": "packages.operators.coreos.com/v1",
+        "kind": "PackageManifest",
+        "metadata": {
+            "name": "etcd",
+            "namespace": MARKETPLACE,
+            "labels": {"catalog": "community", "catalog-namespace": MARKETPLACE},
+        },
+        "status": {
+            "packageName": "etcd",
+            "catalogSource": "community",
+            "catalogSourceNamespace": MARKETPLACE,
+            "defaultChannel": "stable",
+            "channels": [
+                {
+                    "name": "stable",
+                    "currentCSV": head,
+                    "currentCSVDesc": {"version": head.removeprefix("etcdoperator.v")},
+                    "entries": [{"name": head, "version": head.removeprefix("etcdoperator.v")}],
+                }
+            ],
+        },
+    }
+
+
+SUBSCRIPTION: Obj = {
+    "apiVersion": "operators.coreos.com/v1alpha1",
+    "kind": "Subscription",
+    "metadata": {"name": "etcd", "namespace": "team-a"},
+    "spec": {
+        "name": "etcd",
+        "channel": "stable",
+        "source": "community",
+        "sourceNamespace": MARKETPLACE,
+    },
+}
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[tuple[ServerThread, LiveOptions]]:
+    server = LoopbackAPIServer()
+    server.state.load([package_manifest("etcdoperator.v0.9.4"), SUBSCRIPTION])
+    thread = run_in_thread(server)
+    kubeconfig = server.write_kubeconfig(tmp_path / "kubeconfig")
+    options = LiveOptions(
+        kubeconfig=str(kubeconfig),
+        backoff_initial=0.02,
+        backoff_max=0.2,
+        packagemanifest_interval=0.2,
+        packagemanifest_debounce=0.05,
+    )
+    yield thread, options
+    thread.stop()
+
+
+async def wait_for(condition: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+def subscription(session: Session) -> SubscriptionState | None:
+    subs = session.model.subscriptions()
+    return subs[0] if subs else None
+
+
+async def test_live_dashboard_knows_the_head_from_the_clusters_packagemanifest(cluster) -> None:
+    thread, options = cluster
+    # live_session probes the cluster with asyncio.run: call it off this test's loop
+    session = await asyncio.to_thread(live_session, options)
+    assert session.runner is not None and session.status is not None
+    watching = asyncio.ensure_future(session.runner())
+    try:
+        await wait_for(lambda: session.status().state == "live", "the sync to settle")
+        await wait_for(lambda: subscription(session) is not None, "the Subscription")
+        sub = subscription(session)
+        assert sub is not None
+        assert sub.upgrade.graph == "packagemanifest"
+        assert sub.upgrade.head == "etcdoperator.v0.9.4"
+        assert [(c.ref, p, ch) for c, p, ch in derived.channel_list(session)] == [
+            (f"{MARKETPLACE}/community", "etcd", "stable")
+        ]
+
+        # packageserver reports a new head: the next poll moves the model's head with it
+        thread.apply(package_manifest("etcdoperator.v0.9.5"))
+        await wait_for(
+            lambda: (
+                (s := subscription(session)) is not None and s.upgrade.head == "etcdoperator.v0.9.5"
+            ),
+            "the new head",
+        )
+        assert [c.ref for c in derived.catalogs(session)] == [f"{MARKETPLACE}/community"]
+    finally:
+        watching.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watching
