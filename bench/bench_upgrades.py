@@ -1,4 +1,4 @@
-"""Bench for upgrade resolution over every catalog in /work/shared/data/catalogs. A script,
+"""Bench for upgrade resolution over every catalog in tests/data/catalogs. A script,
 not a test.
 
 For every package channel: the channel order (R-UPG-1), the catalog validation (R-UPG-7),
@@ -20,7 +20,7 @@ from olmtui.model.catalog import Catalog, Channel, Package
 from olmtui.model.upgrades import UpgradeGraph, channel_order, validate_channel
 from olmtui.sources.catalogs import load_catalog
 
-CATALOGS = Path("/work/shared/data/catalogs")
+CATALOGS = Path(__file__).resolve().parent.parent / "tests/data/catalogs"
 TARGET_MS = 20.0
 TARGET_PACKAGE = "keycloak-operator"
 

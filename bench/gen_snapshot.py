@@ -27,7 +27,7 @@ from typing import Any
 import yaml
 
 REPO = Path(__file__).resolve().parent.parent
-CATALOG = REPO.parent / "shared/data/catalogs/community-operators-prod/operators/etcd"
+CATALOG = REPO / "tests/data/catalogs/community-operators-prod/operators/etcd"
 GLOBAL_TEMPLATE = (
     CATALOG
     / "0.9.4-clusterwide/manifests"

@@ -7,14 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from shared_data import SHARED
+from data_paths import DATA
 
 from olmtui.model.engine import Model
 from olmtui.store import Store
 
 Obj = dict[str, Any]
-DATA = SHARED / "data"
-MODEL_DATA = Path(__file__).resolve().parent / "data" / "model"
+MODEL_DATA = DATA / "model"
 ABSENT = object()
 
 

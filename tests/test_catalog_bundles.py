@@ -1,6 +1,6 @@
 """Bundle-format directories: channels from annotations, edges from CSVs, default channel from
 the newest bundle, ci.yaml semver mode, dependencies, install modes, owned CRDs. Real
-published operators from /work/shared/data/catalogs/community-operators-prod (SOURCES.md)."""
+published operators from tests/data/catalogs/community-operators-prod (SOURCES.md)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import shutil
 from pathlib import Path
 
 import pytest
-from shared_data import SHARED
+from data_paths import DATA
 
 from olmtui.model.catalog import Catalog, Package
 from olmtui.model.semver_range import version_key
 from olmtui.sources.catalogs import load_catalog
 
-PROD = SHARED / "data/catalogs/community-operators-prod/operators"
+PROD = DATA / "catalogs/community-operators-prod/operators"
 
 
 def load_package(path: Path, name: str | None = None) -> Package:

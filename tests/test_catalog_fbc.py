@@ -1,5 +1,5 @@
 """File-based catalogs (FBC): YAML and JSON streams, bundle properties, olm.bundle.object,
-olm.deprecations, bad documents. Real data from /work/shared/data/catalogs (see SOURCES.md)."""
+olm.deprecations, bad documents. Real data from tests/data/catalogs (see SOURCES.md)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
-from shared_data import SHARED
+from data_paths import DATA
 
 from olmtui.model.catalog import Catalog, ChannelEntry
 from olmtui.sources.catalogs import load_catalog
 
-CATALOGS = SHARED / "data/catalogs"
+CATALOGS = DATA / "catalogs"
 DESCHEDULER = CATALOGS / "cluster-kube-descheduler-operator"
 PROD_FBC = CATALOGS / "community-operators-prod" / "catalogs" / "v4.20"
 OLM_FIXTURES = CATALOGS / "operator-lifecycle-manager/test/e2e/testdata/subscription"

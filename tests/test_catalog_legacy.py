@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from shared_data import SHARED
+from data_paths import DATA
 
 from olmtui.model.catalog import ChannelEntry, Package
 from olmtui.sources.catalogs import load_catalog
 
-CATALOGS = SHARED / "data/catalogs"
+CATALOGS = DATA / "catalogs"
 LEGACY = CATALOGS / "community-operators" / "upstream-community-operators"
 PROD = CATALOGS / "community-operators-prod" / "operators"
 

@@ -1,5 +1,5 @@
 """``--catalog [NAMESPACE/NAME=]PATH``: the spec, the choice of format, bad paths, and every
-real catalog in /work/shared/data/catalogs loading without a crash."""
+real catalog in tests/data/catalogs loading without a crash."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from shared_data import SHARED
+from data_paths import DATA
 
 from olmtui.errors import UsageError
 from olmtui.sources.catalogs import load_catalog, parse_catalog_spec
 
-CATALOGS = SHARED / "data/catalogs"
+CATALOGS = DATA / "catalogs"
 PROD_ROOT = CATALOGS / "community-operators-prod"
 
 
@@ -92,7 +92,7 @@ def test_path_into_catalogs_is_fbc() -> None:
 
 
 def _catalog_paths() -> list[Path]:
-    """Every package directory, FBC directory, FBC file and OLM fixture in the shared data."""
+    """Every package directory, FBC directory, FBC file and OLM fixture in tests/data."""
     paths = sorted(p for p in (PROD_ROOT / "operators").iterdir() if p.is_dir())
     paths += sorted((PROD_ROOT / "catalogs" / "v4.20").iterdir())
     paths += sorted(

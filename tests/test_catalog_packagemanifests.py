@@ -1,22 +1,20 @@
 """PackageManifests as catalogs (olm-rules.md §11): one Catalog per CatalogSource, heads and the
 head's skipRange known, no edges. Data: the OpenShift console's PackageManifest fixtures
-(/work/shared/data/cluster, SOURCES.md) plus small hand-made objects for what they lack."""
+(tests/data/cluster, tests/data/SOURCES.md) plus small hand-made objects for what they lack."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 import yaml
-from shared_data import SHARED
+from data_paths import DATA
 
 from olmtui.model.catalog import Catalog, ChannelEntry
 from olmtui.sources.catalogs import catalog_from_packagemanifests
 
-MOCKS = Path(
-    SHARED,
-    "data/cluster/openshift-console/frontend/packages/"
-    "operator-lifecycle-manager/mocks.packagemanifests.yaml",
+MOCKS = (
+    DATA
+    / "cluster/openshift-console/frontend/packages/operator-lifecycle-manager"
+    / "mocks.packagemanifests.yaml"
 )
 
 

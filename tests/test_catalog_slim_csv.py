@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-from shared_data import SHARED
+from data_paths import DATA
 
 from olmtui.sources.catalog_files import slim_csv_yaml
 
-PROD = SHARED / "data/catalogs/community-operators-prod/operators"
+PROD = DATA / "catalogs/community-operators-prod/operators"
 DROPPED = ("install", "icon", "description", "relatedImages")
 
 
@@ -24,9 +24,18 @@ def without_dropped(doc: dict) -> dict:
     return {**doc, "spec": spec}
 
 
-REAL_CSVS = sorted(PROD.glob("*/*/manifests/*.clusterserviceversion.yaml"))[::17] + sorted(
-    PROD.glob("*/*/bundle/manifests/*.clusterserviceversion.yaml")
-)
+#: The published CSVs tests/data keeps whole (SOURCES.md: the others are already slimmed),
+#: in both bundle layouts.
+REAL_CSVS = [
+    path
+    for path in sorted(PROD.glob("*/*/**/manifests/*.clusterserviceversion.yaml"))
+    if b"\n  install:" in path.read_bytes()
+]
+
+
+def test_the_whole_csvs_cover_both_bundle_layouts() -> None:
+    layouts = {path.parent.parent.name == "bundle" for path in REAL_CSVS}
+    assert len(REAL_CSVS) == 9 and layouts == {True, False}
 
 
 @pytest.mark.parametrize("path", REAL_CSVS, ids=lambda p: str(p.relative_to(PROD)))

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from shared_data import SHARED
+from data_paths import DATA
 
 from olmtui.cli import main
 from olmtui.report import load_schema
 
-OPERATORS = SHARED / "data/catalogs/community-operators-prod/operators"
+OPERATORS = DATA / "catalogs/community-operators-prod/operators"
 COMMUNITY = "openshift-marketplace/community-operators"
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from shared_data import SHARED
+from data_paths import DATA
 
 from olmtui.report import load_schema
 
-MUST_GATHERS = SHARED / "data/must-gather/must-gather-clean"
+MUST_GATHERS = DATA / "must-gather/must-gather-clean"
 #: The aws dump holds no error finding (packageserver Succeeded, no copies): exit 0.
 CLEAN = MUST_GATHERS / "must-gather-aws"
 

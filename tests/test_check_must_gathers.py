@@ -1,6 +1,7 @@
-"""``olmtui check`` on the four real must-gathers: the report validates and counts what is there.
+"""``olmtui check`` on the three real must-gathers in tests/data: the report validates and counts
+what is there.
 
-Expected counts come from the table in /work/shared/data/must-gather/SOURCES.md (its CSV
+Expected counts come from the table in tests/data/must-gather/SOURCES.md (its CSV
 column counts copies too: non-copied CSVs = CSV - copied) plus the namespaces the loader
 infers because the dump holds objects in them but no Namespace object.
 """
@@ -14,18 +15,17 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from shared_data import SHARED
+from data_paths import DATA
 
 from olmtui.cli import main
 from olmtui.report import load_schema
 
-MUST_GATHERS = SHARED / "data/must-gather/must-gather-clean"
+MUST_GATHERS = DATA / "must-gather/must-gather-clean"
 
 # dump: (CSV incl. copies, copied, Sub, IP, OG, CatSrc, Namespace objects)
 TABLE = {
     "aws": (1, 0, 0, 0, 3, 4, 56),
     "azure": (131, 128, 2, 2, 4, 6, 56),
-    "vsphere": (131, 128, 2, 2, 4, 6, 56),
     "metal": (135, 132, 2, 2, 4, 6, 58),
 }
 

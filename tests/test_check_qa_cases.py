@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from data_paths import DATA
 from model_builders import MODEL_DATA, load_yaml
-from shared_data import SHARED
 
 from olmtui.cli import build_parser
 from olmtui.commands.check import check
@@ -42,7 +42,7 @@ def test_r_og_1_text_names_a_group_that_selects_nothing_in_words() -> None:
     assert "None" not in text
 
 
-KEYCLOAK = str(SHARED / "data/catalogs/community-operators-prod/operators/keycloak-operator")
+KEYCLOAK = str(DATA / "catalogs/community-operators-prod/operators/keycloak-operator")
 
 
 def test_r_sub_9_upgrade_in_a_stalled_namespace_says_it_will_not_happen() -> None:
@@ -77,7 +77,7 @@ def test_r_sub_9_upgrade_in_a_stalled_namespace_says_it_will_not_happen() -> Non
 
 
 MARKETPLACE = next(
-    (SHARED / "data/must-gather/must-gather-clean/must-gather-azure").glob(
+    (DATA / "must-gather/must-gather-clean/must-gather-azure").glob(
         "*/namespaces/openshift-marketplace/operators.coreos.com/catalogsources"
     )
 )
@@ -100,7 +100,7 @@ def test_r_sub_8_catalog_content_for_a_catalog_source_that_does_not_exist() -> N
     assert "no Subscription can use this content" in found[0].message
 
 
-AWS = SHARED / "data/must-gather/must-gather-clean/must-gather-aws"
+AWS = DATA / "must-gather/must-gather-clean/must-gather-aws"
 
 
 def test_truncated_archive_is_an_error_and_the_header_says_the_snapshot_is_incomplete(

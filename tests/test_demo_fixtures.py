@@ -1,7 +1,7 @@
 """The demo's fixtures are real: its CSVs are the published ones minus the icon, and its
 catalog is the published graph of each package, written as a file-based catalog.
 
-The functions here also (re)generate the fixtures from /work/shared/data:
+The functions here also (re)generate the fixtures from tests/data:
 ``python -c "import sys; sys.path.insert(0, 'tests'); import test_demo_fixtures as t;
 t.write_fixtures()"``.
 """
@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from shared_data import SHARED
+from data_paths import DATA
 
 from olmtui.demo.bundles import CATALOG_PATH, CSV_DIR, PACKAGES, fixture_csv
 from olmtui.model.catalog import Catalog, Package
 from olmtui.sources.catalogs import load_catalog
 
-PROD = SHARED / "data/catalogs/community-operators-prod"
+PROD = DATA / "catalogs/community-operators-prod"
 #: Where each package's real graph comes from. rabbitmq's bundle directories disagree with
 #: each other (two heads, see SOURCES.md); its rendered v4.20 FBC is the graph OLM serves.
 SOURCES: dict[str, Path] = {
@@ -136,7 +136,7 @@ def published_catalog(package: str) -> Catalog:
 
 
 def write_fixtures() -> None:
-    """Regenerate ``olmtui/demo/fixtures`` from the shared data."""
+    """Regenerate ``olmtui/demo/fixtures`` from tests/data (its whole CSVs and its graphs)."""
     CSV_DIR.mkdir(parents=True, exist_ok=True)
     for name in CSV_SOURCES:
         (CSV_DIR / f"{name}.yaml").write_text(

@@ -98,7 +98,7 @@ def test_seed_001_required_api_nobody_provides_without_crds_is_a_warning() -> No
     ]
     assert RABBIT_API in findings[0].message
     assert "the snapshot holds no CRDs" in findings[0].message
-    assert findings[0].rule == "seed 001_7c2d741abfa91083 §2.2"
+    assert findings[0].rule == "R-DOC-4"
 
 
 def test_seed_001_required_api_nobody_provides_with_crds_is_an_error() -> None:

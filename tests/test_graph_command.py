@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from shared_data import SHARED
+from data_paths import DATA
 
 from olmtui.cli import main
 
-DATA = SHARED / "data"
 ETCD = DATA / "catalogs" / "community-operators-prod" / "operators" / "etcd"
 MOCK_MANIFESTS = (
     DATA

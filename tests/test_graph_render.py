@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shared_data import SHARED
+from data_paths import DATA
 
 from olmtui.model.catalog import Bundle, Channel, ChannelEntry, Package
 from olmtui.model.graph_render import channel_view, mermaid_text, render_mermaid, render_text
@@ -218,7 +218,7 @@ def check_mermaid_statements(text: str) -> None:
 def test_mermaid_of_every_real_etcd_and_keycloak_channel_is_well_formed() -> None:
     from olmtui.sources.catalogs import load_catalog
 
-    operators = f"{SHARED}/data/catalogs/community-operators-prod/operators/"
+    operators = f"{DATA}/catalogs/community-operators-prod/operators/"
     for name in ("etcd", "keycloak-operator", "cert-manager"):
         package = load_catalog(operators + name).packages[name]
         for channel in package.channels.values():

@@ -14,14 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from shared_data import SHARED
+from data_paths import DATA
 
 from olmtui.apiserver import LoopbackAPIServer
 from olmtui.sources.live import LiveOptions, LiveSource
 from olmtui.sources.live_resources import csv_from_partial
 from olmtui.store import COPIED_FROM_LABEL, KINDS, Store
 
-DATA = SHARED / "data"
 AZURE = DATA / "must-gather" / "must-gather-clean" / "must-gather-azure"
 PACKAGE_MANIFESTS = (
     DATA

@@ -4,7 +4,7 @@ demo cluster mid-upgrade."""
 from __future__ import annotations
 
 import pytest
-from shared_data import SHARED
+from data_paths import DATA
 
 from olmtui.apiserver import ClusterState
 from olmtui.demo import scenario as s
@@ -20,7 +20,7 @@ from olmtui.model.metrics import (
 from olmtui.sources.snapshot import load_snapshot
 from olmtui.store import Store
 
-AZURE = SHARED / "data/must-gather/must-gather-clean/must-gather-azure"
+AZURE = DATA / "must-gather/must-gather-clean/must-gather-azure"
 
 
 @pytest.fixture(scope="module")

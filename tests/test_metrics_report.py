@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import jsonschema
-from shared_data import SHARED
+from data_paths import DATA
 
 from olmtui.cli import main
 from olmtui.model.engine import Model
@@ -14,7 +14,7 @@ from olmtui.report import load_schema, render_text, report_json
 from olmtui.sources.snapshot import load_snapshot
 from olmtui.store import Store
 
-AZURE = SHARED / "data/must-gather/must-gather-clean/must-gather-azure"
+AZURE = DATA / "must-gather/must-gather-clean/must-gather-azure"
 
 
 def _report(upgrade_count: int | None = None) -> dict:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import jsonschema
-from shared_data import SHARED
+from data_paths import DATA
 from test_report_json import build_model, cluster_store
 
 from olmtui.model.engine import Model
@@ -16,7 +16,7 @@ from olmtui.report import load_schema, report_json
 from olmtui.sources.snapshot import load_snapshot
 from olmtui.store import Store
 
-AZURE = SHARED / "data/must-gather/must-gather-clean/must-gather-azure"
+AZURE = DATA / "must-gather/must-gather-clean/must-gather-azure"
 
 
 def test_r_sub_5_failed_install_plan_of_a_real_subscription_is_an_error() -> None:
@@ -73,7 +73,7 @@ def test_health_findings_count_in_summary_and_sort_with_the_rest() -> None:
 
 
 SAMPLE = Path(__file__).resolve().parent.parent / "olmtui" / "samples" / "cluster.yaml"
-KEYCLOAK = SHARED / "data/catalogs/community-operators-prod/operators/keycloak-operator"
+KEYCLOAK = DATA / "catalogs/community-operators-prod/operators/keycloak-operator"
 
 
 def test_multitenancy_limits_reach_the_report_seed_002() -> None:

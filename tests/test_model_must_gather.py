@@ -1,4 +1,4 @@
-"""The model over the four real must-gathers: what OLM wrote there must come out again."""
+"""The model over the real must-gathers in tests/data: what OLM wrote there must come out again."""
 
 from __future__ import annotations
 

@@ -61,7 +61,7 @@ def test_seed_002_two_namespaces_at_different_versions() -> None:
     skew = [f for f in findings if f.code == "MultiInstanceVersionSkew"]
     assert codes(skew) == [("MultiInstanceVersionSkew", "tenant-a", name(old))]
     assert skew[0].severity == "warning"
-    assert skew[0].rule == "seed 002_a6b7088198a05c3a"
+    assert skew[0].rule == "R-DOC-2"
     assert "tenant-a/rabbitmq-messaging-topology-operator.v1.16.0 (1.16.0)" in skew[0].message
     assert "CRDs are cluster-wide" in skew[0].message
     assert skew[0].related == (ObjectRef("ClusterServiceVersion", "tenant-b", name(new)),)
@@ -109,7 +109,7 @@ def test_seed_000_instances_shipping_different_crd_lists() -> None:
     findings = multitenancy_findings([old, new], [])
     mismatch = [f for f in findings if f.code == "MultiInstanceCRDMismatch"]
     assert codes(mismatch) == [("MultiInstanceCRDMismatch", "tenant-a", name(old))]
-    assert mismatch[0].rule == "seed 000_f3cdec6941bb6131"
+    assert mismatch[0].rule == "R-DOC-1"
     assert "superstreams.rabbitmq.com v1alpha1" in mismatch[0].message
     # The version skew is part of the mismatch finding, not repeated.
     assert not [f for f in findings if f.code == "MultiInstanceVersionSkew"]

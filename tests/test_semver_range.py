@@ -379,7 +379,7 @@ def test_r_sem_7_a_non_semver_version_is_in_no_range() -> None:
     assert not matches(">=0.0.0", "v1.0.0")
 
 
-# --- real skipRanges from /work/shared/data/catalogs ----------------------------------------
+# --- real skipRanges from tests/data/catalogs ----------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The four real must-gathers load with the object counts their SOURCES.md table gives."""
+"""The three real must-gathers in tests/data load with the counts their SOURCES.md table gives."""
 
 from __future__ import annotations
 
@@ -6,20 +6,19 @@ import tarfile
 from pathlib import Path
 
 import pytest
-from shared_data import SHARED
+from data_paths import DATA
 
 from olmtui.errors import UsageError
 from olmtui.sources.snapshot import INFERRED_ANNOTATION, load_snapshot
 from olmtui.store import Store, is_copied_csv
 
-MUST_GATHERS = SHARED / "data/must-gather/must-gather-clean"
+MUST_GATHERS = DATA / "must-gather/must-gather-clean"
 
-# From /work/shared/data/must-gather/SOURCES.md: CSV (copies included), copied CSV, Sub, IP,
-# OG, CatSrc, OpCond, Operator (v1, a kind olmtui ignores), Namespace objects.
+# From tests/data/must-gather/SOURCES.md (vsphere is not copied): CSV (copies included), copied
+# CSV, Sub, IP, OG, CatSrc, OpCond, Operator (v1, a kind olmtui ignores), Namespace objects.
 TABLE = {
     "aws": (1, 0, 0, 0, 3, 4, 1, 0, 56),
     "azure": (131, 128, 2, 2, 4, 6, 3, 2, 56),
-    "vsphere": (131, 128, 2, 2, 4, 6, 3, 2, 56),
     "metal": (135, 132, 2, 2, 4, 6, 3, 2, 58),
 }
 
@@ -85,10 +84,11 @@ def test_real_must_gather_tar_xz_as_originally_shipped(tmp_path: Path) -> None:
 
 
 def test_the_dumps_common_parent_is_four_clusters_refused_by_name() -> None:
-    """Read together they made one cluster that never existed (CSVs of four clusters)."""
+    """Read together they made one cluster that never existed (CSVs of three clusters)."""
     with pytest.raises(UsageError) as raised:
         load_snapshot([MUST_GATHERS], Store())
     dumps = ", ".join(str(MUST_GATHERS / f"must-gather-{d}") for d in sorted(TABLE))
+    n = len(TABLE)
     assert str(raised.value) == (
-        f"{MUST_GATHERS} holds 4 must-gathers ({dumps}), that is 4 clusters: give one"
+        f"{MUST_GATHERS} holds {n} must-gathers ({dumps}), that is {n} clusters: give one"
     )

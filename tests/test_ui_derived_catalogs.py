@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from shared_data import SHARED
+from data_paths import DATA
 
 from olmtui.pipeline.build import snapshot_session
 from olmtui.ui import derived
 
-DATA = SHARED / "data"
-MUST_GATHER = DATA / "must-gather/must-gather-clean/must-gather-vsphere"
+MUST_GATHER = DATA / "must-gather/must-gather-clean/must-gather-azure"
 KEYCLOAK = DATA / "catalogs/community-operators-prod/operators/keycloak-operator"
 
 

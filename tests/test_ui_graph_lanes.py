@@ -13,13 +13,13 @@ from olmtui.model.graph_render import channel_view
 from olmtui.sources.catalogs import load_catalog
 from olmtui.ui.graph_lanes import lane_cells, layout
 
-SHARED = DATA / "catalogs" / "community-operators-prod" / "operators"
+PROD = DATA / "catalogs" / "community-operators-prod" / "operators"
 KEYCLOAK = Path(__file__).parent / "data" / "ui" / "keycloak-catalog"
 
 
 @pytest.fixture(scope="module")
 def infinispan():
-    catalog = load_catalog(str(SHARED / "infinispan"))
+    catalog = load_catalog(str(PROD / "infinispan"))
     package = next(iter(catalog.packages.values()))
     return channel_view(package.channels["stable"], package)
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from shared_data import SHARED
+from data_paths import DATA
 
 from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.types import Finding, ObjectRef
@@ -13,9 +12,7 @@ from olmtui.model.upgrades import upgrade_findings
 from olmtui.sources.catalogs import load_catalog
 
 E = ChannelEntry
-OLM_FIXTURES = Path(
-    SHARED, "data/catalogs/operator-lifecycle-manager/test/e2e/testdata/subscription"
-)
+OLM_FIXTURES = DATA / "catalogs/operator-lifecycle-manager/test/e2e/testdata/subscription"
 
 
 def package(

@@ -1,4 +1,4 @@
-"""R-UPG-1/2/5/7 on real published catalogs from /work/shared/data/catalogs (see SOURCES.md
+"""R-UPG-1/2/5/7 on real published catalogs from tests/data/catalogs (see SOURCES.md
 there), read through ``load_catalog``."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import itertools
 from typing import Any
 
 import pytest
-from shared_data import SHARED
+from data_paths import DATA
 
 from olmtui.model.catalog import Catalog, Channel
 from olmtui.model.types import UpgradeEdge
@@ -23,7 +23,7 @@ from olmtui.model.upgrades import (
 )
 from olmtui.sources.catalogs import load_catalog
 
-CATALOGS = SHARED / "data/catalogs"
+CATALOGS = DATA / "catalogs"
 PROD = CATALOGS / "community-operators-prod" / "operators"
 
 

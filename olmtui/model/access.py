@@ -128,6 +128,7 @@ def no_access_findings(unreadable: Mapping[str, Unreadable]) -> list[Finding]:
                 f"are the last ones seen, and none shown does not mean none exist."
                 f"{dropped}{recheck} "
                 f"Ask for list/watch access, {advice}",
+                rule="R-SRC-3",
             )
         )
     return out

@@ -23,7 +23,8 @@ from olmtui.store import is_copied_csv
 
 Obj = Mapping[str, Any]
 
-SEED_DEPENDENCIES = "seed 001_7c2d741abfa91083 §2.2"
+SEED_DEPENDENCIES = "R-DOC-4"  # docs/rules.md; from seed 001 §2.2.1, §2.2.3
+SEED_CRD_UPGRADES = "R-DOC-5"  # docs/rules.md; from seed 001 §2.2.2
 
 
 def _surfaces(csvs: Iterable[Obj]) -> dict[tuple[str, str], APISurface]:
@@ -199,7 +200,7 @@ def _crd_version_findings(
                     "removes a version only after an earlier upgrade set it to served: false "
                     "(seed 001 §2.2.2.2); clients and operators using it break at this upgrade. "
                     "Upgrade through a bundle that stops serving it first.",
-                    SEED_DEPENDENCIES,
+                    SEED_CRD_UPGRADES,
                     related,
                 )
             )
@@ -223,7 +224,7 @@ def _crd_version_findings(
                     + "OLM refuses the CRD update as a risk of data loss and the InstallPlan "
                     "fails (seed 001 §2.2.2.2). Migrate the stored objects to the storage version "
                     "and remove the old version from status.storedVersions before upgrading.",
-                    SEED_DEPENDENCIES,
+                    SEED_CRD_UPGRADES,
                     related,
                 )
             )

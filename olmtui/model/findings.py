@@ -98,7 +98,7 @@ def multiple_targets(namespace: str, name: str, targets: Sequence[str]) -> Findi
         "namespaces is discouraged: support for more than one target namespace in an "
         "OperatorGroup will likely be removed, and few operators support MultiNamespace. Prefer "
         "one group per target namespace, or an AllNamespaces install.",
-        "seed:operator-groups",
+        "R-DOC-3",
     )
 
 
@@ -113,7 +113,7 @@ def label_selector(namespace: str, name: str, targets: Sequence[str]) -> Finding
         f"{names(targets)}). Selecting namespaces by label is discouraged: support for it will "
         "likely be removed, and relabelling a namespace silently changes what the operator "
         "watches. Prefer spec.targetNamespaces with one namespace.",
-        "seed:operator-groups",
+        "R-DOC-3",
     )
 
 

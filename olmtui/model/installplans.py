@@ -23,7 +23,7 @@ from olmtui.model.types import Finding, ObjectRef, ref
 
 Obj = Mapping[str, Any]
 
-SEED_COLOCATION = "seed 004_56cfb3cf94008c4c"
+SEED_COLOCATION = "R-DOC-6"  # docs/rules.md; from seed 004 (colocation)
 #: Step statuses that mean the step is done (§1.9).
 _DONE_STEPS = frozenset({"Created", "Present"})
 #: Step statuses that are failures whatever the plan phase (§1.9).

@@ -24,8 +24,8 @@ from olmtui.store import is_copied_csv
 
 Obj = Mapping[str, Any]
 
-SEED_MULTITENANCY = "seed 002_a6b7088198a05c3a"
-SEED_CRD_LIMITS = "seed 000_f3cdec6941bb6131"
+SEED_MULTITENANCY = "R-DOC-2"  # docs/rules.md; from seed 002
+SEED_CRD_LIMITS = "R-DOC-1"  # docs/rules.md; from seed 000
 GENERATED_BY = "olm.generated-by"
 #: Where a CSV carries its bundle properties: the current annotation, then the older one.
 PROPERTIES_ANNOTATIONS = (PROPERTIES_ANNOTATION, "olm.properties")

@@ -41,7 +41,7 @@ class Finding:
     """One problem or notable fact, with the why and what-to-do a person needs.
 
     ``code`` is stable (OLM's own reason string where OLM has one); ``rule`` names the rule
-    id from olm-rules.md (or the seed) that backs it; ``related`` are the other objects.
+    id from docs/rules.md that backs it; ``related`` are the other objects.
     """
 
     severity: Severity

@@ -37,6 +37,7 @@ def unreadable(path: Path, detail: str) -> Finding:
         "",
         str(path),
         f"{path}: {detail}; skipped, the rest of the catalog was loaded.",
+        rule="R-SRC-1",
     )
 
 

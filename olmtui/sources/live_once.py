@@ -51,6 +51,7 @@ def access_findings(source: LiveSource) -> list[Finding]:
             "",
             f"the cluster does not serve {stream.name} ({stream.last_error}); an older "
             "OLM, or a component not installed.",
+            rule="R-SRC-3",
         )
         for stream in source.status.streams.values()
         if stream.state == "unavailable" and stream.name not in OPTIONAL_STREAMS

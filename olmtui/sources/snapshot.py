@@ -198,6 +198,7 @@ class _Loader:
                     "are missing from the snapshot, so findings may be missing or wrong (a group, "
                     "CSV or Namespace a rule needs may be among the lost ones). Check again with "
                     "a complete copy of the archive.",
+                    rule="R-SRC-1",
                 )
             )
             return
@@ -210,7 +211,9 @@ class _Loader:
                 f"The document starting at line {line} does not parse ({detail}); "
                 "it was skipped and the rest of the file was read."
             )
-        self.result.findings.append(Finding("warning", code, "File", "", file_name, message))
+        self.result.findings.append(
+            Finding("warning", code, "File", "", file_name, message, rule="R-SRC-1")
+        )
 
     def flush(self) -> None:
         if self.batch:
@@ -239,6 +242,7 @@ class _Loader:
                 f"snapshot (must-gathers often leave some out): {', '.join(missing)}. They are "
                 "taken to exist, without labels, so that OperatorGroup targets and copied CSVs "
                 "come out as on the cluster; an OperatorGroup label selector will not match them.",
+                rule="R-SRC-2",
                 related=tuple(ObjectRef("Namespace", "", ns) for ns in missing),
             )
         )

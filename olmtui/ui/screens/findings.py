@@ -49,7 +49,7 @@ def explain(finding: Finding) -> RenderableType:
     title.append(f"{finding.kind} {finding.namespace}/{finding.name}".replace(" /", " "))
     parts: list[RenderableType] = [title, Text(finding.message)]
     if finding.rule:
-        parts.append(Text(f"rule: {finding.rule} (olm-rules.md)", style="dim"))
+        parts.append(Text(f"rule: {finding.rule} (docs/rules.md)", style="dim"))
     if finding.related:
         parts.append(Text("objects: " + ", ".join(str(r) for r in finding.related), style="dim"))
     return Group(*parts)

@@ -1,0 +1,8 @@
+"""Where the tests' real OLM data is: ``tests/data`` in this repository (provenance and trimming
+in ``tests/data/SOURCES.md``), so a fresh clone runs its tests with nothing beside it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent / "data"
