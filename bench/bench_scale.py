@@ -4,7 +4,8 @@ against the bare parse of the same files in the same run (issue 10 §4). A scrip
 For each size (``--namespaces``, default 3,000 then 10,000, with 20 AllNamespaces operators:
 ~60,000 and ~200,000 copied CSVs) it generates the ``gen_snapshot.py`` cluster, then runs
 three child processes, one at a time, and reads each one's own CPU time and peak RSS
-(``getrusage(RUSAGE_SELF)`` in the child, so one child's peak does not hide the next):
+(``getrusage(RUSAGE_SELF)`` and ``VmHWM`` in the child, so one child's peak does not hide
+the next):
 
 (a) the bare parse: ``yaml.load_all(bytes, Loader=yaml.CSafeLoader)`` of every file, with the
     cyclic GC paused as olmtui's loader pauses it (as ``bench_check.py``'s (a'));
@@ -35,12 +36,16 @@ CHECK_RATIO_TARGET = 1.25
 SCREEN_RATIO_TARGET = 2.0
 RSS_TARGET_MB = 2048
 
+#: Peak RSS from VmHWM: Linux keeps ru_maxrss across execve, so a child's getrusage reports
+#: the parent's peak (the generator's) whenever that is higher; VmHWM starts afresh.
 _REPORT = """
 import json, resource, sys, time
 def report(extra):
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    json.dump({"cpu": usage.ru_utime + usage.ru_stime, "rss_mb": usage.ru_maxrss / 1024,
-               **extra}, sys.stderr)
+    with open("/proc/self/status") as status:
+        hwm = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    json.dump({"cpu": usage.ru_utime + usage.ru_stime, "rss_mb": hwm / 1024, **extra},
+              sys.stderr)
 """
 PARSE = (
     _REPORT
