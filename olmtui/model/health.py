@@ -13,10 +13,17 @@ object, the engine's finding is kept.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from olmtui.model.access import no_access_findings, readable_findings
 from olmtui.model.catalog import Bundle, Catalog
-from olmtui.model.catalog_health import catalog_content_without_source, catalog_findings
+from olmtui.model.catalog_health import (
+    CatalogHealth,
+    catalog_content_without_source,
+    catalog_health_findings,
+    health_of,
+    subscription_source_findings,
+)
 from olmtui.model.dependencies import dependency_findings
 from olmtui.model.multitenancy import multitenancy_findings
 from olmtui.model.subscription_health import namespace_subscription_findings
@@ -64,11 +71,78 @@ def next_bundles(
     return found
 
 
+def catalog_source_findings(catalog_source: Obj) -> list[Finding]:
+    """The findings of one CatalogSource's own health (R-SUB-8): they read nothing else."""
+    return catalog_health_findings([health_of(catalog_source)])
+
+
+def catalog_target(sub: Obj) -> tuple[str, str]:
+    """The CatalogSource a Subscription takes its bundles from (``spec.sourceNamespace``,
+    ``spec.source``; R-SUB-8, R-UPG-2): its namespace's findings read that one's health."""
+    spec = sub.get("spec") or {}
+    return (spec.get("sourceNamespace") or "", spec.get("source") or "")
+
+
+def namespace_health_findings(
+    namespace: str,
+    subs: Sequence[Obj],
+    plans: Iterable[Obj],
+    csvs: Mapping[str, Obj],
+    *,
+    healths: Iterable[CatalogHealth],
+    install_plans_known: bool,
+    content: Sequence[Catalog] = (),
+    groups: int = 0,
+) -> list[Finding]:
+    """Every health finding about one namespace's Subscriptions and InstallPlans.
+
+    Its inputs, all of the namespace except where said: the Subscriptions, the InstallPlans,
+    the non-copied CSVs (R-COPY-1) by name, the OperatorGroup count (R-SUB-9), the health of
+    the CatalogSources the Subscriptions target (R-SUB-8; possibly in the global catalog
+    namespace), whether any InstallPlan is known at all, and the catalog content
+    (``graph == "catalog"``) for the upgrade rules (§9). Recompute it when one of these
+    changes; nothing else moves it.
+    """
+    found = subscription_source_findings(subs, healths)
+    found += namespace_subscription_findings(
+        namespace, subs, plans, csvs.values(), install_plans_known=install_plans_known
+    )
+    if content:
+        found += upgrade_findings(content, subs, {namespace: csvs}, {namespace: groups})
+    return found
+
+
+def content_findings(catalogs: Sequence[Catalog], catalog_sources: Iterable[Obj]) -> list[Finding]:
+    """Findings about the catalog content itself: its load problems, and content given for a
+    CatalogSource that does not exist (R-SUB-8). Inputs: the content and the CatalogSources."""
+    content = [c for c in catalogs if c.graph == "catalog"]
+    found = catalog_content_without_source(content, catalog_sources) if content else []
+    for catalog in catalogs:
+        found += catalog.findings
+    return found
+
+
+def cluster_health_findings(
+    installed: Sequence[Obj],
+    subs: Iterable[Obj],
+    crds: Iterable[Obj],
+    next_bundles: Mapping[str, Bundle],
+) -> list[Finding]:
+    """The cluster-wide rules: multitenancy limits (seeds 000/002) and dependencies (seed 001
+    §2.2). Inputs: the non-copied CSVs (copies never count, R-COPY-1), every Subscription,
+    the CRDs and the next bundle of each upgrade (R-UPG-2)."""
+    crds = list(crds)
+    return multitenancy_findings(installed, subs, crds) + dependency_findings(
+        installed, crds, next_bundles
+    )
+
+
 def health_findings(
     store: Store, catalogs: Sequence[Catalog] = (), subscriptions: Iterable[SubscriptionState] = ()
 ) -> list[Finding]:
     """Catalog, Subscription, InstallPlan, upgrade, multitenancy and dependency findings for
-    the cached objects.
+    the cached objects, computed from scratch (``olmtui check``; the screens keep the same
+    findings per subject in ``olmtui.model.health_index``).
 
     ``catalogs`` is the catalog content known (``--catalog`` and PackageManifests); its load
     problems are findings too. Upgrade rules need edges, so only catalog content (not
@@ -76,31 +150,46 @@ def health_findings(
     bundle) let the dependency rules look at what an upgrade would change.
     """
     subs = list(store.list("Subscription"))
-    found = catalog_findings(store.list("CatalogSource"), subs)
+    sources = list(store.list("CatalogSource"))
+    found: list[Finding] = []
+    for source in sources:
+        found += catalog_source_findings(source)
+    healths = [health_of(c) for c in sources]
     by_ns = _csvs_by_namespace(store)
     subs_by_ns = _by_namespace(subs)
     plans_by_ns = _by_namespace(store.list("InstallPlan"))
     plans_known = store.count("InstallPlan") > 0
+    content = [c for c in catalogs if c.graph == "catalog"]
+    groups = {ns: len(ogs) for ns, ogs in _by_namespace(store.list("OperatorGroup")).items()}
     for namespace in sorted(subs_by_ns):
-        found += namespace_subscription_findings(
+        found += namespace_health_findings(
             namespace,
             subs_by_ns[namespace],
             plans_by_ns.get(namespace, ()),
-            by_ns.get(namespace, {}).values(),
+            by_ns.get(namespace, {}),
+            healths=healths,
             install_plans_known=plans_known,
+            content=content,
+            groups=groups.get(namespace, 0),
         )
-    content = [c for c in catalogs if c.graph == "catalog"]
-    if content:
-        groups = {ns: len(ogs) for ns, ogs in _by_namespace(store.list("OperatorGroup")).items()}
-        found += upgrade_findings(content, subs, by_ns, groups)
-        found += catalog_content_without_source(content, store.list("CatalogSource"))
+    found += content_findings(catalogs, sources)
     installed = [csv for csvs in by_ns.values() for csv in csvs.values()]
-    crds = list(store.list("CustomResourceDefinition"))
-    found += multitenancy_findings(installed, subs, crds)
-    found += dependency_findings(installed, crds, next_bundles(content, subscriptions))
-    for catalog in catalogs:
-        found += catalog.findings
+    crds = store.list("CustomResourceDefinition")
+    found += cluster_health_findings(installed, subs, crds, next_bundles(content, subscriptions))
     return found
+
+
+def finding_order(finding: Finding) -> tuple[Any, ...]:
+    """The order findings are shown and reported in: worst first, then code, object and
+    message (``Finding.sort_key``), then kind, rule and related objects, so that two
+    findings equal in everything shown still have one order however they were gathered
+    (the incremental list and a from-scratch one must agree)."""
+    return (
+        finding.sort_key,
+        finding.kind,
+        finding.rule,
+        tuple((r.kind, r.namespace, r.name) for r in finding.related),
+    )
 
 
 def _key(finding: Finding) -> tuple[str, str, str, str]:
@@ -130,4 +219,4 @@ def merged_findings(
     merged += without_model_duplicates(health, model)
     if unreadable:
         merged = readable_findings(merged, unreadable) + no_access_findings(unreadable)
-    return sorted(merged, key=lambda f: f.sort_key)
+    return sorted(merged, key=finding_order)

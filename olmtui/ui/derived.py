@@ -1,35 +1,59 @@
-"""What the screens show beyond the model's own records, computed once per model version.
+"""What the screens show beyond the model's own records, kept current without a pass over
+the cluster per model version.
 
-The health rules (catalogs, Subscription conditions, InstallPlans, upgrades) are pure
-functions over the cached objects; the screens need them on every redraw, so each result is
-kept in the session until the model's ``version`` moves.
+The findings come from the session's :class:`olmtui.model.health_index.HealthIndex`, which
+follows the Store's change feed and patches the merged list by subject, so one change costs
+the UI loop O(changed), however many copies the cluster holds. The other derivations here
+are stamped with the index's generation counters of their inputs (a copied CSV moves none
+of them) rather than the model's version, so they are rebuilt only when one of their
+inputs changed, at most once per coalesced refresh.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
 
 from olmtui.model.catalog import Catalog
 from olmtui.model.catalog_health import CatalogHealth, catalog_health
-from olmtui.model.health import merged_findings
+from olmtui.model.health_index import HealthIndex
 from olmtui.model.installplans import PendingApproval, pending_approvals
 from olmtui.model.metrics import Metrics, seed_metrics
 from olmtui.model.types import CSVState, Finding, SubscriptionState
 from olmtui.pipeline.session import Session
-from olmtui.store import is_copied_csv
 
 T = TypeVar("T")
 
+#: Where the session's HealthIndex is kept in ``derived_cache`` (never stale: it follows
+#: the Store itself).
+_INDEX = "health-index"
+
 
 def cached(session: Session, name: str, build: Callable[[], T]) -> T:
-    version = session.model.version
+    """``build()`` once per model version."""
+    return cached_on(session, name, session.model.version, build)
+
+
+def cached_on(session: Session, name: str, stamp: Hashable, build: Callable[[], T]) -> T:
+    """``build()`` once per value of ``stamp`` (what its inputs' versions are)."""
     hit = session.derived_cache.get(name)
-    if hit is not None and hit[0] == version:
+    if hit is not None and hit[0] == stamp:
         return hit[1]
     value = build()
-    session.derived_cache[name] = (version, value)
+    session.derived_cache[name] = (stamp, value)  # type: ignore[assignment]
     return value
+
+
+def health_index(session: Session) -> HealthIndex:
+    """The session's HealthIndex, made on first use from the objects cached then; it reads
+    catalog content from the session's catalog set (``--catalog``, then PackageManifests)."""
+    hit = session.derived_cache.get(_INDEX)
+    if hit is not None:
+        index: HealthIndex = hit[1]
+        return index
+    index = HealthIndex(session.store, session.model, session.catalogs, session.load_findings)
+    session.derived_cache[_INDEX] = (-1, index)
+    return index
 
 
 def catalogs(session: Session) -> list[Catalog]:
@@ -37,45 +61,49 @@ def catalogs(session: Session) -> list[Catalog]:
     return session.catalogs()
 
 
-def all_findings(session: Session) -> list[Finding]:
-    """Every finding, worst first, exactly as ``olmtui check`` reports them."""
-    return cached(
-        session,
-        "findings",
-        lambda: merged_findings(
-            session.load_findings,
-            model=session.model.findings(),
-            health=session.health_findings(),
-            unreadable=session.store.unreadable,
-        ),
-    )
+def all_findings(session: Session) -> Sequence[Finding]:
+    """Every finding, worst first, exactly as ``olmtui check`` reports them. The sequence is
+    the index's own, patched in place on later changes."""
+    return health_index(session).findings()
+
+
+def severity_counts(session: Session) -> dict[str, int]:
+    """How many findings of each severity (kept by the index, no pass over the findings)."""
+    return health_index(session).severity_counts()
 
 
 def catalog_healths(session: Session) -> list[CatalogHealth]:
-    return cached(
-        session, "catalog_health", lambda: catalog_health(session.store.list("CatalogSource"))
+    index = health_index(session)
+    return cached_on(
+        session,
+        "catalog_health",
+        index.catalog_sources_generation,
+        lambda: catalog_health(session.store.list("CatalogSource")),
     )
 
 
 def approvals(session: Session) -> list[PendingApproval]:
-    """InstallPlans waiting for someone to approve them (R-IP-2)."""
-    store = session.store
-    return cached(
+    """InstallPlans waiting for someone to approve them (R-IP-2); rebuilt when an
+    InstallPlan, Subscription or non-copied CSV changed, never for a copy."""
+    index = health_index(session)
+    return cached_on(
         session,
         "approvals",
+        index.operators_generation,
         lambda: pending_approvals(
-            store.list("InstallPlan"),
-            store.list("Subscription"),
-            [c for c in store.list("ClusterServiceVersion") if not is_copied_csv(c)],
+            index.install_plans(), index.subscriptions(), index.installed_csvs()
         ),
     )
 
 
 def behind_head(session: Session) -> list[SubscriptionState]:
-    """Subscriptions whose installed CSV is not their channel's head (R-UPG-1, R-UPG-5)."""
-    return cached(
+    """Subscriptions whose installed CSV is not their channel's head (R-UPG-1, R-UPG-5).
+    A Subscription's record reads its own object, its InstallPlan, its installed CSV and the
+    catalog content: the index's operators generation covers all of them."""
+    return cached_on(
         session,
         "behind",
+        health_index(session).operators_generation,
         lambda: [
             s
             for s in session.model.subscriptions()
@@ -94,12 +122,14 @@ def subscription_for_csv(session: Session, csv: CSVState) -> SubscriptionState |
 
 def metrics(session: Session) -> Metrics:
     """The seed's OLM metrics (``olmtui.model.metrics``), as ``check`` reports them."""
-
-    def build() -> Metrics:
-        count = session.upgrade_count() if session.upgrade_count is not None else None
-        return seed_metrics(session.store, session.model, count)
-
-    return cached(session, "metrics", build)
+    count = session.upgrade_count() if session.upgrade_count is not None else None
+    index = health_index(session)
+    # The metrics read the non-copied CSVs' own status and the counts of CatalogSources,
+    # InstallPlans and Subscriptions: copies move none of them (R-COPY-1).
+    stamp = (index.operators_generation, index.catalog_sources_generation, count)
+    return cached_on(
+        session, "metrics", stamp, lambda: seed_metrics(session.store, session.model, count)
+    )
 
 
 def packages_of_catalog(session: Session, namespace: str, name: str) -> list[str]:
@@ -125,4 +155,4 @@ def channel_list(session: Session) -> list[tuple[Catalog, str, str]]:
         ]
         return sorted(out, key=lambda t: (t[1], t[2], t[0].ref or ""))
 
-    return cached(session, "channels", build)
+    return cached_on(session, "channels", health_index(session).manifests_generation, build)

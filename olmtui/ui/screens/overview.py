@@ -11,7 +11,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from olmtui.model.types import SEVERITY_ORDER, Finding, ObjectRef
+from olmtui.model.types import Finding, ObjectRef
 from olmtui.pipeline.session import Session
 from olmtui.ui import access, derived
 from olmtui.ui.formatting import SEVERITY_STYLE, phase, severity
@@ -23,9 +23,7 @@ from olmtui.ui.widgets.virtual_table import Column, Row
 def metrics_text(session: Session) -> Text:
     """The seed's metrics and the finding counts, as one paragraph that wraps to any width."""
     m = derived.metrics(session)
-    counts = dict.fromkeys(SEVERITY_ORDER, 0)
-    for f in derived.all_findings(session):
-        counts[f.severity] += 1
+    counts = derived.severity_counts(session)
     healthy = sum(1 for h in derived.catalog_healths(session) if h.healthy)
     csvs_unread = "ClusterServiceVersion" in session.store.unreadable
     copied = "?" if csvs_unread else str(session.model.copied_csvs().present)

@@ -1,0 +1,436 @@
+"""The health findings kept per subject from the Store's change feed, and the merged, sorted
+list of every finding kept up to date from them (issue 10 §4).
+
+``olmtui check`` computes :func:`olmtui.model.health.health_findings` once; the screens need
+the same list after every change, and recomputing it walked every CSV (copies included) on
+each model version. Here each rule's findings are kept per subject, keyed by exactly the
+inputs the rule reads, and a change marks only the subjects it can move:
+
+* ``("catalog", ns, name)``: one CatalogSource's own health (R-SUB-8); that CatalogSource.
+* ``("ns", ns)``: the Subscription and InstallPlan rules of one namespace (§12, R-SUB-4,
+  R-IP-2, seed 004), whether its Subscriptions' CatalogSources are missing or unhealthy
+  (R-SUB-8; the CatalogSource may sit in the global catalog namespace) and the upgrade rules
+  (§9); it reads the namespace's Subscriptions, InstallPlans, non-copied CSVs and
+  OperatorGroup count, the CatalogSources its Subscriptions target, whether any InstallPlan
+  exists, and the catalog content.
+* ``("cluster",)``: multitenancy limits and dependencies (seeds 000/001/002), over the
+  non-copied CSVs, Subscriptions and CRDs. Copies never feed them (R-COPY-1).
+* ``("content",)``: the catalog content's own findings, and content without a CatalogSource.
+
+A copied CSV feeds no health rule, so the change of a copy costs one dict lookup here. The
+catalog content (``--catalog``, PackageManifests) changes rarely: every subject is then
+recomputed. Reading :meth:`HealthIndex.findings` settles the marked subjects and patches
+the merged list (loader findings, the engine's, then the health findings the engine does not
+already report, as :func:`olmtui.model.health.merged_findings` builds it) in place, so
+reading findings after one change costs O(changed findings), not O(cluster). The engine's
+own findings are taken by difference from ``model.findings()``: the engine keeps the
+findings of unchanged subjects as the same objects.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol
+
+from olmtui.model.access import no_access_findings, readable_findings
+from olmtui.model.catalog import Catalog
+from olmtui.model.catalog_health import CatalogHealth, health_of
+from olmtui.model.health import (
+    catalog_source_findings,
+    catalog_target,
+    cluster_health_findings,
+    content_findings,
+    finding_order,
+    namespace_health_findings,
+    next_bundles,
+)
+from olmtui.model.types import SEVERITY_ORDER, Finding, SubscriptionState
+from olmtui.store import ACCESS, Change, Obj, Store, is_copied_csv
+
+NSKey = tuple[str, str]
+Subject = tuple[str, ...]
+#: What makes a model finding hide a health finding: one code on one object.
+DuplicateKey = tuple[str, str, str, str]
+CLUSTER: Subject = ("cluster",)
+CONTENT: Subject = ("content",)
+
+
+class FindingsModel(Protocol):
+    """What the index reads from the reconciliation model (``olmtui.model.engine.Model``)."""
+
+    @property
+    def version(self) -> int: ...
+
+    def findings(self) -> list[Finding]: ...
+
+    def subscriptions(self) -> list[SubscriptionState]: ...
+
+
+def _duplicate_key(finding: Finding) -> DuplicateKey:
+    return (finding.code, finding.kind, finding.namespace, finding.name)
+
+
+def _slot(obj: Obj) -> NSKey:
+    meta = obj.get("metadata") or {}
+    return (meta.get("namespace") or "", meta.get("name") or "")
+
+
+class _SortedFindings:
+    """Findings in :func:`finding_order`, patched one at a time (bisect on kept keys), with
+    a count per severity."""
+
+    def __init__(self) -> None:
+        self.items: list[Finding] = []
+        self._keys: list[tuple[Any, ...]] = []
+        self.counts: Counter[str] = Counter()
+
+    def reset(self, findings: Iterable[Finding]) -> None:
+        self.items = sorted(findings, key=finding_order)
+        self._keys = [finding_order(f) for f in self.items]
+        self.counts = Counter(f.severity for f in self.items)
+
+    def add(self, finding: Finding) -> None:
+        key = finding_order(finding)
+        at = bisect_right(self._keys, key)
+        self._keys.insert(at, key)
+        self.items.insert(at, finding)
+        self.counts[finding.severity] += 1
+
+    def remove(self, finding: Finding) -> None:
+        key = finding_order(finding)
+        at = bisect_left(self._keys, key)
+        end = bisect_right(self._keys, key, lo=at)
+        # The very object first; an equal one will do (equal findings are interchangeable).
+        hit = next((i for i in range(at, end) if self.items[i] is finding), at)
+        if hit >= end:
+            raise KeyError(finding)
+        del self._keys[hit]
+        del self.items[hit]
+        self.counts[finding.severity] -= 1
+
+
+class HealthIndex:
+    """Health findings per subject plus the merged finding list, kept from the change feed.
+
+    ``catalogs`` returns the catalog content known now (``--catalog``, then PackageManifests);
+    it is called again only after a PackageManifest changed. ``load_findings`` are the
+    loader's, fixed for the session.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        model: FindingsModel,
+        catalogs: Callable[[], Sequence[Catalog]],
+        load_findings: Sequence[Finding] = (),
+    ) -> None:
+        self._store = store
+        self._model = model
+        self._catalog_source = catalogs
+        self._load_findings = tuple(load_findings)
+        # -- the objects the rules read, by namespace (Store.list with a namespace scans a
+        #    whole kind)
+        self._subs: dict[str, dict[str, Obj]] = {}
+        self._plans: dict[str, dict[str, Obj]] = {}
+        self._installed: dict[str, dict[str, Obj]] = {}
+        self._groups: Counter[str] = Counter()
+        self._sources: dict[NSKey, Obj] = {}
+        self._healths: dict[NSKey, CatalogHealth] = {}
+        #: CatalogSource -> namespaces whose Subscriptions target it, with how many.
+        self._source_users: dict[NSKey, Counter[str]] = {}
+        self._catalogs: list[Catalog] = []
+        self._content: list[Catalog] = []
+        # -- per subject
+        self._health: dict[Subject, tuple[Finding, ...]] = {}
+        self._dirty: set[Subject] = set()
+        self._catalogs_dirty = True
+        #: Bumped when an input of the Subscription-level derivations (approvals, metrics,
+        #: Subscriptions behind their head) changes: anything but a copy or a CatalogSource.
+        self.operators_generation = 0
+        #: Bumped when a CatalogSource changes.
+        self.catalog_sources_generation = 0
+        #: Bumped when a PackageManifest changes (the content may have changed).
+        self.manifests_generation = 0
+        # -- the merged list
+        self._merged = _SortedFindings()
+        self._model_findings: list[Finding] = []
+        self._model_version: int | None = None
+        self._model_keys: Counter[DuplicateKey] = Counter()
+        self._health_by_key: dict[DuplicateKey, list[Finding]] = {}
+        self._rebuild = True
+        self._dirty |= {CLUSTER, CONTENT}
+        self._on_changes(
+            [
+                Change("ADDED", key, None, obj)
+                for kind in (
+                    "ClusterServiceVersion",
+                    "Subscription",
+                    "InstallPlan",
+                    "OperatorGroup",
+                    "CatalogSource",
+                )
+                for key, obj in store.items(kind)
+            ]
+        )
+        store.subscribe(self._on_changes)
+
+    def close(self) -> None:
+        """Stop following the Store."""
+        self._store.unsubscribe(self._on_changes)
+
+    # -- reading ----------------------------------------------------------------------------
+    def findings(self) -> Sequence[Finding]:
+        """Every finding once, in :func:`finding_order`: what ``merged_findings`` gives for
+        the same objects. The list is patched in place by later reads: copy it to keep it."""
+        self._settle()
+        return self._merged.items
+
+    def severity_counts(self) -> dict[str, int]:
+        """How many findings of each severity :meth:`findings` holds."""
+        self._settle()
+        return {s: self._merged.counts[s] for s in SEVERITY_ORDER}
+
+    def catalogs(self) -> list[Catalog]:
+        """The catalog content as last read (after the last PackageManifest change)."""
+        self._settle_catalogs()
+        return self._catalogs
+
+    def installed_csvs(self) -> Iterable[Obj]:
+        """The non-copied CSVs (R-COPY-1), without a pass over the copies."""
+        return (csv for csvs in self._installed.values() for csv in csvs.values())
+
+    def subscriptions(self) -> Iterable[Obj]:
+        return (sub for subs in self._subs.values() for sub in subs.values())
+
+    def install_plans(self) -> Iterable[Obj]:
+        return (plan for plans in self._plans.values() for plan in plans.values())
+
+    # -- the change feed --------------------------------------------------------------------
+    def _on_changes(self, changes: list[Change]) -> None:
+        for change in changes:
+            handler = self._handlers.get(change.key.kind)
+            if handler is not None:
+                handler(self, change)
+
+    @staticmethod
+    def _put(index: dict[str, dict[str, Obj]], change: Change, keep: bool) -> None:
+        namespace, name = change.key.namespace, change.key.name
+        if keep and change.new is not None:
+            index.setdefault(namespace, {})[name] = change.new
+            return
+        held = index.get(namespace)
+        if held is not None and held.pop(name, None) is not None and not held:
+            del index[namespace]
+
+    def _on_csv(self, change: Change) -> None:
+        old_installed = change.old is not None and not is_copied_csv(change.old)
+        new_installed = change.new is not None and not is_copied_csv(change.new)
+        if not (old_installed or new_installed):
+            return  # a copy: no health rule reads copies (R-COPY-1)
+        self._put(self._installed, change, new_installed)
+        self._dirty |= {("ns", change.key.namespace), CLUSTER}
+        self.operators_generation += 1
+
+    def _on_subscription(self, change: Change) -> None:
+        namespace = change.key.namespace
+        for obj, step in ((change.old, -1), (change.new, 1)):
+            if obj is None:
+                continue
+            target = catalog_target(obj)
+            users = self._source_users.setdefault(target, Counter())
+            users[namespace] += step
+            if users[namespace] <= 0:
+                del users[namespace]
+            if not users:
+                del self._source_users[target]
+        self._put(self._subs, change, True)
+        self._dirty |= {("ns", namespace), CLUSTER}
+        self.operators_generation += 1
+
+    def _on_install_plan(self, change: Change) -> None:
+        known_before = bool(self._plans)
+        self._put(self._plans, change, True)
+        self._dirty.add(("ns", change.key.namespace))
+        if bool(self._plans) != known_before:
+            # InstallPlanMissing is only judged when InstallPlans are known at all (§12).
+            self._dirty |= {("ns", ns) for ns in self._subs}
+        self.operators_generation += 1
+
+    def _on_operator_group(self, change: Change) -> None:
+        step = (change.new is not None) - (change.old is not None)
+        if step:
+            self._groups[change.key.namespace] += step
+            if self._groups[change.key.namespace] <= 0:
+                del self._groups[change.key.namespace]
+            self._dirty.add(("ns", change.key.namespace))  # R-SUB-9 notes on upgrades
+
+    def _on_catalog_source(self, change: Change) -> None:
+        slot = (change.key.namespace, change.key.name)
+        if change.new is None:
+            self._sources.pop(slot, None)
+            self._healths.pop(slot, None)
+        else:
+            self._sources[slot] = change.new
+            self._healths[slot] = health_of(change.new)
+        self._dirty |= {("catalog", *slot), CONTENT}
+        self._dirty |= {("ns", ns) for ns in self._source_users.get(slot, ())}
+        self.catalog_sources_generation += 1
+
+    def _on_crd(self, change: Change) -> None:
+        self._dirty.add(CLUSTER)
+
+    def _on_package_manifest(self, change: Change) -> None:
+        self._catalogs_dirty = True
+        self.manifests_generation += 1
+        self.operators_generation += 1
+
+    def _on_access(self, change: Change) -> None:
+        self._rebuild = True
+        self.operators_generation += 1
+        self.catalog_sources_generation += 1
+
+    _handlers: dict[str, Callable[[HealthIndex, Change], None]] = {
+        "ClusterServiceVersion": _on_csv,
+        "Subscription": _on_subscription,
+        "InstallPlan": _on_install_plan,
+        "OperatorGroup": _on_operator_group,
+        "CatalogSource": _on_catalog_source,
+        "CustomResourceDefinition": _on_crd,
+        "PackageManifest": _on_package_manifest,
+        ACCESS: _on_access,
+    }
+
+    # -- recomputation ----------------------------------------------------------------------
+    def _settle_catalogs(self) -> None:
+        if not self._catalogs_dirty:
+            return
+        self._catalogs_dirty = False
+        self._catalogs = list(self._catalog_source())
+        content = [c for c in self._catalogs if c.graph == "catalog"]
+        # Content is compared by identity: PackageManifests make new Catalog objects each
+        # time, and a rare full recompute beats comparing whole package graphs.
+        if len(content) != len(self._content) or any(
+            a is not b for a, b in zip(content, self._content, strict=True)
+        ):
+            self._content = content
+            self._dirty |= {("ns", ns) for ns in self._subs} | {CLUSTER}
+        self._dirty.add(CONTENT)
+
+    def _compute(self, subject: Subject) -> list[Finding]:
+        kind = subject[0]
+        if kind == "catalog":
+            source = self._sources.get((subject[1], subject[2]))
+            return [] if source is None else catalog_source_findings(source)
+        if kind == "ns":
+            namespace = subject[1]
+            subs = list(self._subs.get(namespace, {}).values())
+            if not subs:
+                return []
+            targets = {catalog_target(s) for s in subs}
+            return namespace_health_findings(
+                namespace,
+                subs,
+                self._plans.get(namespace, {}).values(),
+                self._installed.get(namespace, {}),
+                healths=[h for t in targets if (h := self._healths.get(t)) is not None],
+                install_plans_known=bool(self._plans),
+                content=self._content,
+                groups=self._groups.get(namespace, 0),
+            )
+        if kind == "cluster":
+            bundles = (
+                next_bundles(self._content, self._model.subscriptions()) if self._content else {}
+            )
+            return cluster_health_findings(
+                list(self.installed_csvs()),
+                list(self.subscriptions()),
+                self._store.list("CustomResourceDefinition"),
+                bundles,
+            )
+        return content_findings(self._catalogs, self._sources.values())
+
+    def _settle(self) -> None:
+        self._settle_catalogs()
+        unreadable = self._store.unreadable
+        dirty, self._dirty = self._dirty, set()
+        for subject in dirty:
+            found = tuple(self._compute(subject))
+            old = self._health.get(subject, ())
+            if found == old:
+                continue
+            if found:
+                self._health[subject] = found
+            else:
+                self._health.pop(subject, None)
+            for finding in old:
+                self._unkeep_health(finding, unreadable)
+            for finding in found:
+                self._keep_health(finding, unreadable)
+        if self._model.version != self._model_version:
+            self._model_version = self._model.version
+            self._take_model_findings(self._model.findings(), unreadable)
+        if self._rebuild:
+            self._rebuild = False
+            self._merged.reset(self._visible(unreadable))
+
+    def _visible(self, unreadable: Any) -> list[Finding]:
+        """The merged list from scratch (``merged_findings``), for a change of access."""
+        health = [
+            f
+            for found in self._health.values()
+            for f in found
+            if not self._model_keys[_duplicate_key(f)]
+        ]
+        merged = [*self._load_findings, *self._model_findings, *health]
+        if unreadable:
+            merged = readable_findings(merged, unreadable) + no_access_findings(unreadable)
+        return merged
+
+    @staticmethod
+    def _shown(finding: Finding, unreadable: Any) -> bool:
+        """Whether the finding survives ``readable_findings`` (a per-finding test)."""
+        return not unreadable or bool(readable_findings([finding], unreadable))
+
+    def _keep_health(self, finding: Finding, unreadable: Any) -> None:
+        key = _duplicate_key(finding)
+        self._health_by_key.setdefault(key, []).append(finding)
+        if not self._model_keys[key] and not self._rebuild and self._shown(finding, unreadable):
+            self._merged.add(finding)
+
+    def _unkeep_health(self, finding: Finding, unreadable: Any) -> None:
+        key = _duplicate_key(finding)
+        held = self._health_by_key[key]
+        held.remove(finding)
+        if not held:
+            del self._health_by_key[key]
+        if not self._model_keys[key] and not self._rebuild and self._shown(finding, unreadable):
+            self._merged.remove(finding)
+
+    def _take_model_findings(self, findings: list[Finding], unreadable: Any) -> None:
+        """Patch the merged list with the difference between the engine's last list and this
+        one (its unchanged subjects keep the same Finding objects)."""
+        before = {id(f): f for f in self._model_findings}
+        now = {id(f): f for f in findings}
+        self._model_findings = findings
+        for gone in [f for i, f in before.items() if i not in now]:
+            self._model_finding(gone, -1, unreadable)
+        for new in [f for i, f in now.items() if i not in before]:
+            self._model_finding(new, 1, unreadable)
+
+    def _model_finding(self, finding: Finding, step: int, unreadable: Any) -> None:
+        key = _duplicate_key(finding)
+        was_hiding = bool(self._model_keys[key])
+        self._model_keys[key] += step
+        if self._model_keys[key] <= 0:
+            del self._model_keys[key]
+        if self._rebuild:
+            return
+        hiding = bool(self._model_keys[key])
+        if hiding != was_hiding:
+            for health in self._health_by_key.get(key, ()):
+                if self._shown(health, unreadable):
+                    (self._merged.remove if hiding else self._merged.add)(health)
+        if self._shown(finding, unreadable):
+            (self._merged.add if step > 0 else self._merged.remove)(finding)

@@ -1,0 +1,260 @@
+"""The HealthIndex's findings equal a from-scratch ``merged_findings`` after any sequence of
+changes (as tests/test_model_incremental.py does for the engine), and a copy's change costs
+no recomputation.
+
+Hypothesis draws small clusters with what the health rules read (Subscriptions pointing at
+present, missing and unhealthy CatalogSources in their own or the global catalog namespace,
+InstallPlans, CSVs and copies, OperatorGroups, CRDs, lost and regained access) and random
+add/modify/delete sequences, with and without catalog content for the upgrade rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from model_builders import copy_of, install_plan, namespace, operator_group
+from model_builders import csv as make_csv
+
+from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
+from olmtui.model.engine import Model
+from olmtui.model.health import health_findings, merged_findings
+from olmtui.model.health_index import HealthIndex
+from olmtui.model.types import Finding
+from olmtui.model.upgrades import upgrade_hook
+from olmtui.store import Store, Unreadable
+
+NS = ["a", "b", "marketplace"]
+CSV_NAMES = ["pkg.v1.0.0", "pkg.v1.1.0", "pkg.v2.0.0"]
+LOAD = [Finding("warning", "UnreadableFile", "", "", "x.yaml", "could not read x.yaml")]
+E = ChannelEntry
+CONTENT = Catalog(
+    "marketplace/cat",
+    "test",
+    packages={
+        "pkg": Package(
+            "pkg",
+            "stable",
+            {
+                "stable": Channel(
+                    "pkg",
+                    "stable",
+                    (E(CSV_NAMES[2], CSV_NAMES[1]), E(CSV_NAMES[1], CSV_NAMES[0]), E(CSV_NAMES[0])),
+                )
+            },
+            {n: Bundle(n, "pkg", n.partition(".v")[2]) for n in CSV_NAMES},
+        )
+    },
+)
+names = st.sampled_from
+
+
+def subscription(ns: str, name: str, source: tuple[str, str], approval: str | None, **status: Any):
+    spec = {"name": "pkg", "channel": "stable", "source": source[1], "sourceNamespace": source[0]}
+    if approval:
+        spec["installPlanApproval"] = approval
+    return {
+        "apiVersion": "operators.coreos.com/v1alpha1",
+        "kind": "Subscription",
+        "metadata": {"name": name, "namespace": ns},
+        "spec": spec,
+        "status": {k: v for k, v in status.items() if v},
+    }
+
+
+def catalog_source(ns: str, name: str, state: str | None, reason: str | None):
+    status: dict[str, Any] = {}
+    if state:
+        status["connectionState"] = {"lastObservedState": state}
+    if reason:
+        status["reason"] = reason
+    return {
+        "apiVersion": "operators.coreos.com/v1alpha1",
+        "kind": "CatalogSource",
+        "metadata": {"name": name, "namespace": ns},
+        "spec": {"sourceType": "grpc"},
+        "status": status,
+    }
+
+
+def crd(name: str, served: bool):
+    plural, group = name.split(".", 1)
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": name},
+        "spec": {
+            "group": group,
+            "names": {"kind": plural.title()},
+            "versions": [{"name": "v1", "served": served}],
+        },
+    }
+
+
+subscriptions = st.builds(
+    lambda ns, name, source, approval, installed, plan: subscription(
+        ns,
+        name,
+        source,
+        approval,
+        installedCSV=installed,
+        currentCSV=installed,
+        installPlanRef={"kind": "InstallPlan", "name": plan, "namespace": ns} if plan else None,
+    ),
+    names(NS),
+    names(["s1", "s2"]),
+    names([("marketplace", "cat"), ("a", "cat"), ("marketplace", "gone")]),
+    names([None, "Manual", "Automatic"]),
+    names([None, *CSV_NAMES]),
+    names([None, "p1", "p2"]),
+)
+plans = st.builds(
+    install_plan,
+    names(NS),
+    names(["p1", "p2"]),
+    names(["Complete", "RequiresApproval"]),
+    st.booleans(),
+)
+csvs = st.builds(
+    lambda ns, name, owned, phase, replaces: make_csv(
+        ns, name, owned=owned, group="g1", targets="", phase=phase, replaces=replaces
+    ),
+    names(NS),
+    names(CSV_NAMES),
+    names([(), (("A", "v1", "as.g"),), (("B", "v1", "bs.g"),)]),
+    names(["Succeeded", "Failed", "Installing"]),
+    names([None, *CSV_NAMES]),
+)
+copies = st.builds(copy_of, csvs, names(NS))
+sources = st.builds(
+    catalog_source,
+    names(["marketplace", "a"]),
+    names(["cat", "other"]),
+    names(["READY", "TRANSIENT_FAILURE", None]),
+    names([None, "SpecInvalidError", "InvalidIntervalError"]),
+)
+crds = st.builds(crd, names(["as.g", "bs.g"]), st.booleans())
+groups = st.builds(
+    lambda ns, name: operator_group(ns, name, status=[""]), names(NS), names(["g1", "g2"])
+)
+objects = st.one_of(
+    subscriptions, plans, csvs, copies, sources, crds, groups, st.builds(namespace, names(NS))
+)
+access = st.tuples(
+    st.just("access"), names(["Subscription", "InstallPlan", "CatalogSource"]), st.booleans()
+)
+steps = st.one_of(
+    st.tuples(st.just("put"), objects),
+    st.tuples(st.just("delete"), objects),
+    st.tuples(st.just("batch"), st.lists(objects, min_size=1, max_size=5)),
+    access,
+)
+
+
+def from_scratch(store: Store, model: Model, catalogs: list[Catalog]) -> list[Finding]:
+    return merged_findings(
+        LOAD,
+        model=model.findings(),
+        health=health_findings(store, catalogs, model.subscriptions()),
+        unreadable=store.unreadable,
+    )
+
+
+def assert_same(index: HealthIndex, store: Store, model: Model, catalogs: list[Catalog]) -> None:
+    expected = from_scratch(store, model, catalogs)
+    assert list(index.findings()) == expected
+    counts = index.severity_counts()
+    assert counts == {s: sum(f.severity == s for f in expected) for s in counts}
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    initial=st.lists(objects, max_size=12),
+    sequence=st.lists(steps, min_size=1, max_size=12),
+    with_content=st.booleans(),
+)
+def test_incremental_findings_equal_a_fresh_merge(initial, sequence, with_content):
+    catalogs = [CONTENT] if with_content else []
+    store = Store()
+    store.apply_many(initial)
+    model = Model(store, upgrades=upgrade_hook(catalogs))
+    index = HealthIndex(store, model, lambda: catalogs, LOAD)
+    assert_same(index, store, model, catalogs)
+    for action, *payload in sequence:
+        if action == "put":
+            store.apply("MODIFIED", payload[0])
+        elif action == "delete":
+            store.apply("DELETED", payload[0])
+        elif action == "batch":
+            store.apply_many(payload[0])
+        else:
+            kind, lost = payload
+            store.set_unreadable(
+                kind, Unreadable(kind.lower() + "s", "forbidden", 0.0) if lost else None
+            )
+        assert_same(index, store, model, catalogs)
+
+
+def _cluster() -> tuple[Store, Model, HealthIndex, list[dict[str, Any]]]:
+    parent = make_csv("a", CSV_NAMES[0], group="g1", targets="", phase="Succeeded")
+    copied = copy_of(parent, "b")
+    objs = [
+        namespace("a"),
+        namespace("b"),
+        operator_group("a", "g1", status=[""]),
+        parent,
+        copied,
+        subscription("a", "s1", ("marketplace", "gone"), "Manual", installedCSV=CSV_NAMES[0]),
+        install_plan("a", "p1", "RequiresApproval", False),
+    ]
+    store = Store()
+    store.apply_many(objs)
+    model = Model(store)
+    return store, model, HealthIndex(store, model, lambda: [], LOAD), [parent, copied]
+
+
+def test_a_copy_change_recomputes_no_subject(monkeypatch: pytest.MonkeyPatch) -> None:
+    store, model, index, (_, copied) = _cluster()
+    index.findings()
+    generation = index.operators_generation
+    computed: list[tuple[str, ...]] = []
+    real = HealthIndex._compute
+    monkeypatch.setattr(
+        HealthIndex,
+        "_compute",
+        lambda self, subject: computed.append(subject) or real(self, subject),
+    )
+    copied = {**copied, "status": {"phase": "Failed", "reason": "Copied"}}
+    assert store.apply("MODIFIED", copied) is not None
+    assert list(index.findings()) == from_scratch(store, model, [])
+    assert computed == []
+    assert index.operators_generation == generation
+
+
+def test_a_subscription_change_recomputes_its_namespace_and_the_cluster_rules(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    store, model, index, _ = _cluster()
+    index.findings()
+    computed: list[tuple[str, ...]] = []
+    real = HealthIndex._compute
+    monkeypatch.setattr(
+        HealthIndex,
+        "_compute",
+        lambda self, subject: computed.append(subject) or real(self, subject),
+    )
+    store.apply("MODIFIED", subscription("a", "s1", ("marketplace", "cat"), None))
+    assert list(index.findings()) == from_scratch(store, model, [])
+    assert sorted(computed) == [("cluster",), ("ns", "a")]
+
+
+def test_a_catalog_source_change_reaches_the_namespaces_that_use_it() -> None:
+    store, model, index, _ = _cluster()
+    assert "CatalogSourceMissing" in {f.code for f in index.findings()}
+    store.apply("ADDED", catalog_source("marketplace", "gone", "TRANSIENT_FAILURE", None))
+    codes = {f.code for f in index.findings()}
+    assert "CatalogSourceMissing" not in codes
+    assert {"TargetedCatalogSourceUnhealthy", "CatalogSourceNotReady"} <= codes
+    assert list(index.findings()) == from_scratch(store, model, [])
