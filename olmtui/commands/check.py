@@ -19,6 +19,7 @@ from olmtui.sources.live_args import add_connection_arguments
 if TYPE_CHECKING:
     from olmtui.model.engine import Model
     from olmtui.report import Report
+    from olmtui.report.json_report import LoadSummary
     from olmtui.store import Store
 
 NAME = "check"
@@ -103,6 +104,7 @@ def check(args: argparse.Namespace) -> Checked:
     from olmtui.store import Store
 
     store = Store()
+    load_result: LoadSummary
     if args.live:
         from olmtui.sources.live_args import options_from_args
         from olmtui.sources.live_once import read_cluster_once

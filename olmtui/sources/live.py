@@ -36,7 +36,7 @@ from olmtui.sources.live_resources import (
     STREAMS,
     StreamSpec,
 )
-from olmtui.sources.live_status import LiveStatus
+from olmtui.sources.live_status import LiveStatus, StreamState
 from olmtui.store import Change, Obj, Store
 
 __all__ = ["LiveOptions", "LiveSource", "LiveStatus"]
@@ -82,7 +82,7 @@ class LiveSource:
         self._cluster = cluster
         self.label = self.status.label = cluster.label
         client = self._api = self._client(cluster)
-        server = cluster.configuration.host
+        server = cluster.configuration.host or ""
         probe = Requester(client, min(self.options.read_timeout, CONNECT_TIMEOUT))
         try:
             self.discovery = await discover(probe, server)
@@ -185,7 +185,7 @@ class LiveSource:
                 return
             except StatusError as exc:
                 if exc.code in (403, 404):
-                    state = "no access" if exc.code == 403 else "unavailable"
+                    state: StreamState = "no access" if exc.code == 403 else "unavailable"
                     self.status.set_state(name, state, str(exc))
                     return
                 error = str(exc)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncGenerator, AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncGenerator, Iterator, Sequence
 from typing import Any
 
 import aiohttp
@@ -221,7 +221,9 @@ class EventLines:
         return any(part.strip() for part in self._parts)
 
 
-async def watch_batches(response: aiohttp.ClientResponse, size: int) -> AsyncIterator[list[Obj]]:
+async def watch_batches(
+    response: aiohttp.ClientResponse, size: int
+) -> AsyncGenerator[list[Obj], None]:
     """The events of an open watch in batches of at most ``size`` events or about
     :data:`WATCH_BATCH_BYTES` of JSON, each parsed just before it is handed over, so that a
     burst is applied in few batches yet no batch holds the loop long. Ends when the server
