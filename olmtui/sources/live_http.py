@@ -67,9 +67,9 @@ def status_error(code: int, body: bytes | Obj) -> StatusError:
 
 def parse_json(raw: bytes) -> Any:
     """``json.loads`` with the cyclic collector paused: a parsed page is thousands of fresh,
-    acyclic containers, and next to a cache that ``gc.freeze`` keeps out of the collector's
-    view, collections set off mid-parse made it three to four times slower (measured). What
-    it parses mostly becomes cache entries, so it is frozen at once too."""
+    acyclic containers, and the collections they set off mid-parse walk them again and
+    again for nothing. What it parses mostly becomes cache entries, so it is frozen at once
+    too."""
     with cyclic_gc_paused(keep=True):
         return json.loads(raw)
 
@@ -188,8 +188,8 @@ class EventLines:
     """The complete lines of a newline-delimited stream, fed one network read at a time.
 
     Lines are cut lazily, one by one, from the read itself: a client that falls behind gets
-    reads of several MB, and splitting (and copying) such a read whole held the event loop
-    for up to 45 ms (measured). Consume each :meth:`feed` to the end before the next one.
+    large reads, and splitting (and copying) such a read whole would hold the event loop for
+    all of it in one turn. Consume each :meth:`feed` to the end before the next one.
     """
 
     def __init__(self) -> None:

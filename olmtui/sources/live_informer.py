@@ -204,8 +204,8 @@ class Informer:
         delivered = False
         async with contextlib.aclosing(watch_batches(response, APPLY_SLICE)) as batches:
             async for batch in batches:
-                # Parsing a batch and applying it are a loop turn each: on a busy machine
-                # either took 12 ms for one batch of CSVs (measured), both together twice that.
+                # Parsing a batch and applying it are a loop turn each, so the longest turn
+                # is the longer of the two, not their sum.
                 await asyncio.sleep(0)
                 self._apply(batch)
                 delivered = True
