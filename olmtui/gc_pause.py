@@ -2,8 +2,8 @@
 
 Parsed objects, trimmed cache entries, model records and table rows hold no reference
 cycles, yet building many of them next to a large cache sets off full collections that walk
-the whole cache again and again (measured: an eighth of a 20,000-copy load, ~40% of a full
-model build). Reference counting still frees everything; the collector runs as usual after.
+the whole cache again and again. Reference counting still frees everything; the collector
+runs as usual after.
 """
 
 from __future__ import annotations

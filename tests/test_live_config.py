@@ -85,6 +85,22 @@ async def test_kubeconfig_env_list_is_read_at_call_time_and_merged(
         await load_cluster_config(None, "a")
 
 
+async def test_the_first_file_of_a_kubeconfig_list_wins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """kubectl's merge: the first file that sets the current context, or names a context,
+    wins (kubernetes-asyncio's own merger lets the last current-context win)."""
+    first = write_kubeconfig(tmp_path / "one", {"a": "http://127.0.0.1:1001"}, "a")
+    second = write_kubeconfig(
+        tmp_path / "two", {"a": "http://127.0.0.1:2001", "b": "http://127.0.0.1:2002"}, "b"
+    )
+    monkeypatch.setenv("KUBECONFIG", f"{first}:{second}")
+    current = await load_cluster_config(None, None)
+    assert (current.label, current.configuration.host) == ("a", "http://127.0.0.1:1001")
+    other = await load_cluster_config(None, "b")
+    assert other.configuration.host == "http://127.0.0.1:2002"
+
+
 async def test_in_cluster_service_account_when_no_kubeconfig(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

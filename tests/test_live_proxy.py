@@ -15,7 +15,7 @@ from kubernetes_asyncio.client import Configuration
 from test_live_support import differences, fast_options, must_gather_objects, start_server
 
 from olmtui.sources.live import LiveSource
-from olmtui.sources.live_config import proxy_from_environment
+from olmtui.sources.live_config import ClusterConfig, proxy_from_environment
 from olmtui.store import Store
 
 PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY")
@@ -92,6 +92,27 @@ def test_credentials_in_the_proxy_url_become_a_header(monkeypatch: pytest.Monkey
     proxy_from_environment(configuration)
     assert configuration.proxy == "http://proxy.example:3128"
     assert configuration.proxy_headers == {"Proxy-Authorization": "Basic YWxpY2U6czNjcmV0"}
+
+
+def test_an_https_proxy_is_taken_as_kubectl_takes_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HTTPS_PROXY", "https://proxy.example:3129")
+    configuration = configuration_for("https://api.cluster.example:6443")
+    proxy_from_environment(configuration)
+    assert configuration.proxy == "https://proxy.example:3129"
+
+
+async def test_the_clients_session_does_not_trust_the_environment() -> None:
+    """The session kubernetes-asyncio made (trusting the environment) is replaced by one on
+    the same connection pool that does not; closing the client closes both."""
+    configuration = configuration_for("https://api.cluster.example:6443")
+    client = LiveSource._client(ClusterConfig(configuration, "test"))
+    session = client.rest_client.pool_manager
+    try:
+        assert session.trust_env is False
+        assert not session.closed
+    finally:
+        await client.close()
+    assert session.closed
 
 
 class ForwardingProxy:

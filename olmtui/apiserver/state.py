@@ -12,6 +12,7 @@ so lists, continue snapshots and watch events can share them without copying.
 
 from __future__ import annotations
 
+import builtins
 import datetime as dt
 import json
 import threading
@@ -146,10 +147,11 @@ class ClusterState:
             return self._bucket(resource).get(self._slot(resource, namespace, name))
 
     def list(self, kind: str, namespace: str | None = None) -> list[Obj]:
-        """Copies of the objects of one kind, in (namespace, name) order."""
+        """Copies of the objects of one kind, in (namespace, name) order. (Below this method
+        the class body's ``list`` is the method, so annotations say ``builtins.list``.)"""
         return [_copy(o) for o in self.snapshot(lookup(kind), namespace)]
 
-    def snapshot(self, resource: Resource, namespace: str | None = None) -> list[Obj]:
+    def snapshot(self, resource: Resource, namespace: str | None = None) -> builtins.list[Obj]:
         """The stored objects (shared, never mutate them) in etcd key order."""
         with self._lock:
             bucket = self._bucket(resource)
@@ -164,12 +166,12 @@ class ClusterState:
         self,
         resource: Resource,
         namespace: str | None = None,
-    ) -> tuple[list[Obj], int]:
+    ) -> tuple[builtins.list[Obj], int]:
         """Objects and the resourceVersion they are current at, taken atomically."""
         with self._lock:
             return self.snapshot(resource, namespace), self._rv
 
-    def events_since(self, rv: int, resource: Resource) -> list[StoredEvent]:
+    def events_since(self, rv: int, resource: Resource) -> builtins.list[StoredEvent]:
         """The changes to ``resource`` after ``rv``; raises ResourceVersionTooOld, or
         ResourceVersionTooLarge for an ``rv`` the store has not reached."""
         with self._lock:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, TypeVar
@@ -55,7 +55,7 @@ class ServerThread:
 
         return self.run(invoke())
 
-    def run(self, coro: Awaitable[T]) -> T:
+    def run(self, coro: Coroutine[Any, Any, T]) -> T:
         """Run a coroutine (e.g. ``server.restart()``) on the server's loop; wait for it."""
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(self.timeout)
 

@@ -26,7 +26,7 @@ HELP = "Save the live cluster's OLM objects as YAML (one file, or a directory pe
 SINGLE_FILE_SUFFIXES = (".yaml", ".yml")
 
 try:
-    Dumper: type[yaml.SafeDumper] = yaml.CSafeDumper
+    Dumper: type[yaml.CSafeDumper | yaml.SafeDumper] = yaml.CSafeDumper
 except AttributeError:  # PyYAML built without libyaml
     Dumper = yaml.SafeDumper
 

@@ -202,7 +202,9 @@ class _FBCReader:
         for item in doc.get("entries") or ():
             if not isinstance(item, dict):
                 continue
-            reference = item.get("reference") if isinstance(item.get("reference"), dict) else {}
+            reference = item.get("reference")
+            if not isinstance(reference, dict):
+                reference = {}
             message = scalar_text(item.get("message")) or ""
             schema, name = reference.get("schema"), scalar_text(reference.get("name"))
             if schema == "olm.package":

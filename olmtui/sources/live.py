@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
 
+import aiohttp
 from kubernetes_asyncio.client import ApiClient
 
 from olmtui.errors import UsageError
@@ -35,7 +36,7 @@ from olmtui.sources.live_resources import (
     STREAMS,
     StreamSpec,
 )
-from olmtui.sources.live_status import LiveStatus
+from olmtui.sources.live_status import LiveStatus, StreamState
 from olmtui.store import Change, Obj, Store
 
 __all__ = ["LiveOptions", "LiveSource", "LiveStatus"]
@@ -44,6 +45,9 @@ __all__ = ["LiveOptions", "LiveSource", "LiveStatus"]
 CONNECT_TIMEOUT = 15.0
 #: How many times ``sync_once`` retries a list that failed on the network.
 SYNC_ATTEMPTS = 4
+#: The read buffer kubernetes-asyncio gives its HTTP session (2 MiB: one watch event holds a
+#: whole object, up to etcd's 1.5 MiB request limit).
+KUBERNETES_ASYNCIO_READ_BUFSIZE = 2**21
 
 
 class LiveSource:
@@ -78,7 +82,7 @@ class LiveSource:
         self._cluster = cluster
         self.label = self.status.label = cluster.label
         client = self._api = self._client(cluster)
-        server = cluster.configuration.host
+        server = cluster.configuration.host or ""
         probe = Requester(client, min(self.options.read_timeout, CONNECT_TIMEOUT))
         try:
             self.discovery = await discover(probe, server)
@@ -112,12 +116,7 @@ class LiveSource:
         cluster.configuration.connection_pool_maxsize = 0
         client = ApiClient(cluster.configuration)
         client.user_agent = "olmtui"
-        # The session kubernetes-asyncio makes trusts the environment, and aiohttp then
-        # looks the proxy up again for every request, in a worker thread: a thread hop per
-        # list page that, with the loop busy parsing, made the initial sync ~15 % slower
-        # (measured). The environment's proxy was resolved once for this cluster instead
-        # (live_config.proxy_from_environment).
-        client.rest_client.pool_manager._trust_env = False
+        client.rest_client.pool_manager = _without_environment(client.rest_client.pool_manager)
         return client
 
     def _build(self, full: Requester, metadata: Requester) -> None:
@@ -186,7 +185,7 @@ class LiveSource:
                 return
             except StatusError as exc:
                 if exc.code in (403, 404):
-                    state = "no access" if exc.code == 403 else "unavailable"
+                    state: StreamState = "no access" if exc.code == 403 else "unavailable"
                     self.status.set_state(name, state, str(exc))
                     return
                 error = str(exc)
@@ -255,6 +254,24 @@ class LiveSource:
             return
         if self.store.get("ClusterServiceVersion", meta.get("namespace") or "", replaces):
             self.status.count_upgrade()
+
+
+def _without_environment(session: aiohttp.ClientSession) -> aiohttp.ClientSession:
+    """``session``'s connection pool (and so its TLS settings) in a session that does not
+    trust the environment.
+
+    kubernetes-asyncio makes its session with ``trust_env=True``, and aiohttp then looks the
+    proxy up again for every request, in a worker thread: a thread hop per list page while
+    the loop is busy parsing. The environment's proxy was resolved once for this cluster
+    instead (``live_config.proxy_from_environment``). ``detach`` hands the pool over without
+    closing it; the read buffer is kubernetes-asyncio's, sized for watch events that carry
+    large objects.
+    """
+    connector = session.connector
+    session.detach()
+    return aiohttp.ClientSession(
+        connector=connector, trust_env=False, read_bufsize=KUBERNETES_ASYNCIO_READ_BUFSIZE
+    )
 
 
 def _is_real_csv_stream(spec: StreamSpec) -> bool:

@@ -10,17 +10,20 @@ written back (``persist_config=False``).
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import ipaddress
 import logging
 import os
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from aiohttp.helpers import get_env_proxy_for_url
+import yaml
 from kubernetes_asyncio import config as kube_config
 from kubernetes_asyncio.client import Configuration
-from kubernetes_asyncio.config.kube_config import KubeConfigLoader, KubeConfigMerger
+from kubernetes_asyncio.config.kube_config import KubeConfigLoader
 from yarl import URL
 
 from olmtui.errors import UsageError
@@ -71,7 +74,7 @@ async def load_cluster_config(kubeconfig: str | None, context: str | None) -> Cl
         raise UsageError(f"no kubeconfig found at {where}{hint}")
     joined = os.pathsep.join(paths)
     shown = ", ".join(paths)
-    names, current = _contexts(joined, shown)
+    names, current = _contexts(paths, shown)
     if context is not None and context not in names:
         known = ", ".join(sorted(names)) or "none"
         raise UsageError(f"context {context!r} not found in {shown} (known: {known})")
@@ -100,16 +103,19 @@ def proxy_from_environment(configuration: Configuration) -> None:
     session then never consults the environment per request (see ``LiveSource._client``)."""
     if configuration.proxy:
         return
-    url = URL(configuration.host)
-    if _is_loopback(url.host or ""):
+    url = URL(configuration.host or "")
+    host = url.host or ""
+    if _is_loopback(host) or urllib.request.proxy_bypass(host):
         return
-    try:
-        proxy, auth = get_env_proxy_for_url(url)
-    except LookupError:
+    setting = urllib.request.getproxies().get(url.scheme or "")
+    if not setting:
         return
-    configuration.proxy = str(proxy)
-    if auth is not None:
-        configuration.proxy_headers = {"Proxy-Authorization": auth.encode()}
+    proxy = URL(setting)
+    configuration.proxy = str(proxy.with_user(None))
+    if proxy.user is not None or proxy.password is not None:
+        credentials = f"{proxy.user or ''}:{proxy.password or ''}".encode()
+        basic = base64.b64encode(credentials).decode("ascii")
+        configuration.proxy_headers = {"Proxy-Authorization": f"Basic {basic}"}
 
 
 def _is_loopback(host: str) -> bool:
@@ -122,17 +128,32 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-def _contexts(joined: str, shown: str) -> tuple[list[str], str]:
-    """Context names and the current context of the merged files (first file wins, as in
-    kubectl)."""
+def _contexts(paths: list[str], shown: str) -> tuple[list[str], str]:
+    """Context names and the current context of the merged files, by kubectl's rules: the
+    first file that names a context wins, and so does the first that sets a current
+    context."""
+    names: list[str] = []
+    current = ""
     try:
-        merged = KubeConfigMerger(joined).config
-        doc = merged.value if merged is not None else {}
-        entries = [getattr(c, "value", c) for c in doc.get("contexts") or []]
-        names = [str(e["name"]) for e in entries]
-    except Exception as exc:  # the library raises assorted errors on malformed files
+        for path in paths:
+            doc = _kubeconfig_document(path)
+            for entry in doc.get("contexts") or []:
+                name = str(entry["name"])
+                if name not in names:
+                    names.append(name)
+            current = current or str(doc.get("current-context") or "")
+    except (OSError, yaml.YAMLError, LookupError, TypeError, ValueError) as exc:
         raise UsageError(f"cannot read kubeconfig {shown}: {one_line(str(exc))}") from None
-    return names, str(doc.get("current-context") or "")
+    return names, current
+
+
+def _kubeconfig_document(path: str) -> dict[str, Any]:
+    """One kubeconfig file as a mapping."""
+    with open(path, encoding="utf-8") as stream:
+        doc = yaml.safe_load(stream)
+    if not isinstance(doc, dict):
+        raise ValueError(f"{path} is not a mapping")
+    return doc
 
 
 def _in_cluster_config() -> ClusterConfig:

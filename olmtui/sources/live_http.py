@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncGenerator, AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncGenerator, Iterator, Sequence
 from typing import Any
 
 import aiohttp
@@ -67,9 +67,9 @@ def status_error(code: int, body: bytes | Obj) -> StatusError:
 
 def parse_json(raw: bytes) -> Any:
     """``json.loads`` with the cyclic collector paused: a parsed page is thousands of fresh,
-    acyclic containers, and next to a cache that ``gc.freeze`` keeps out of the collector's
-    view, collections set off mid-parse made it three to four times slower (measured). What
-    it parses mostly becomes cache entries, so it is frozen at once too."""
+    acyclic containers, and the collections they set off mid-parse walk them again and
+    again for nothing. What it parses mostly becomes cache entries, so it is frozen at once
+    too."""
     with cyclic_gc_paused(keep=True):
         return json.loads(raw)
 
@@ -188,8 +188,8 @@ class EventLines:
     """The complete lines of a newline-delimited stream, fed one network read at a time.
 
     Lines are cut lazily, one by one, from the read itself: a client that falls behind gets
-    reads of several MB, and splitting (and copying) such a read whole held the event loop
-    for up to 45 ms (measured). Consume each :meth:`feed` to the end before the next one.
+    large reads, and splitting (and copying) such a read whole would hold the event loop for
+    all of it in one turn. Consume each :meth:`feed` to the end before the next one.
     """
 
     def __init__(self) -> None:
@@ -221,7 +221,9 @@ class EventLines:
         return any(part.strip() for part in self._parts)
 
 
-async def watch_batches(response: aiohttp.ClientResponse, size: int) -> AsyncIterator[list[Obj]]:
+async def watch_batches(
+    response: aiohttp.ClientResponse, size: int
+) -> AsyncGenerator[list[Obj], None]:
     """The events of an open watch in batches of at most ``size`` events or about
     :data:`WATCH_BATCH_BYTES` of JSON, each parsed just before it is handed over, so that a
     burst is applied in few batches yet no batch holds the loop long. Ends when the server

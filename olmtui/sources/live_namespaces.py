@@ -15,7 +15,7 @@ from olmtui.sources.live_http import Requester, StatusError
 from olmtui.sources.live_informer import NETWORK_ERRORS, describe
 from olmtui.sources.live_options import LiveOptions
 from olmtui.sources.live_resources import NAMESPACE
-from olmtui.sources.live_status import LiveStatus
+from olmtui.sources.live_status import LiveStatus, StreamState
 from olmtui.store import Obj, Store
 
 STREAM = "Namespace"
@@ -75,7 +75,7 @@ class NamespaceReader:
                     await self.read_once()
                     failures = 0
                 except StatusError as exc:
-                    state = "no access" if exc.code == 403 else "reconnecting"
+                    state: StreamState = "no access" if exc.code == 403 else "reconnecting"
                     self.status.set_state(self.name, state, str(exc))
                 except NETWORK_ERRORS as exc:
                     failures += 1

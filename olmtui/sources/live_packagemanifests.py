@@ -13,7 +13,7 @@ from olmtui.sources.live_http import Requester, StatusError
 from olmtui.sources.live_informer import NETWORK_ERRORS, Shaper, describe, relist
 from olmtui.sources.live_options import LiveOptions
 from olmtui.sources.live_resources import PACKAGE_MANIFEST, StreamSpec
-from olmtui.sources.live_status import LiveStatus
+from olmtui.sources.live_status import LiveStatus, StreamState
 from olmtui.store import Change, Obj, Store
 
 SPEC = StreamSpec("PackageManifest", PACKAGE_MANIFEST)
@@ -88,7 +88,7 @@ class PackageManifestPoller:
                 wait = self.options.packagemanifest_interval
             except StatusError as exc:
                 if exc.code in (403, 404):
-                    state = "no access" if exc.code == 403 else "unavailable"
+                    state: StreamState = "no access" if exc.code == 403 else "unavailable"
                     self.status.set_state(self.name, state, str(exc))
                     wait = self.options.forbidden_recheck
                 else:

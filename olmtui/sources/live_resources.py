@@ -18,7 +18,8 @@ OLM_GROUP = "operators.coreos.com"
 PACKAGES_GROUP = "packages.operators.coreos.com"
 
 #: The list limit for kinds whose objects run to tens of KB (full CSVs, InstallPlans with
-#: their step manifests, CRDs with their schemas): a page then parses in ~20 ms.
+#: their step manifests, CRDs with their schemas), so that parsing one page, which holds the
+#: event loop, stays short.
 LARGE_OBJECT_PAGE = 100
 
 #: Accept headers of the metadata-only client (PartialObjectMetadata, meta.k8s.io/v1).
@@ -53,8 +54,7 @@ class StreamSpec:
 
     ``optional`` streams (CRDs) are nice to have: a missing resource or a 403 is shown, never
     an error of the session. ``page_size`` is the list ``limit``: json.loads holds the event
-    loop for a whole page, and a full CSV is ~20 KB of JSON (a 500-CSV page took 75-140 ms to
-    parse), so the kinds with large objects are listed in smaller pages.
+    loop for a whole page, so the kinds with large objects are listed in smaller pages.
     """
 
     name: str

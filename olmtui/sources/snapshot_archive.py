@@ -17,9 +17,8 @@ import lzma
 import tarfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from io import BufferedReader
+from io import BufferedIOBase, BufferedReader
 from pathlib import Path
-from typing import BinaryIO
 
 _DRAIN_CHUNK = 1 << 20
 
@@ -27,7 +26,7 @@ _DRAIN_CHUNK = 1 << 20
 class _CountingReader:
     """The decompressed stream, counting what ``tarfile`` and the final drain read of it."""
 
-    def __init__(self, stream: BinaryIO) -> None:
+    def __init__(self, stream: BufferedIOBase) -> None:
         self.stream = stream
         self.count = 0
 
@@ -37,7 +36,7 @@ class _CountingReader:
         return data
 
 
-def _decompressed(raw: BufferedReader) -> BinaryIO:
+def _decompressed(raw: BufferedReader) -> BufferedIOBase:
     """The tar stream inside ``raw``, recognised by its magic bytes rather than its name."""
     head = raw.peek(6)
     if head.startswith(b"\x1f\x8b"):
@@ -58,7 +57,8 @@ def tar_stream(archive: Path) -> Iterator[tarfile.TarFile]:
     """
     with archive.open("rb") as raw, _decompressed(raw) as data:
         stream = _CountingReader(data)
-        with tarfile.open(fileobj=stream, mode="r|") as tar:
+        # typeshed's file protocol also asks for write, tell and seek; pipe mode only reads.
+        with tarfile.open(fileobj=stream, mode="r|") as tar:  # type: ignore[call-overload]
             yield tar
             while stream.read(_DRAIN_CHUNK):
                 pass

@@ -73,6 +73,13 @@ def _yaml_problem(exc: yaml.YAMLError, first_line: int) -> str:
     return f"line {first_line + mark.line}, column {mark.column + 1}: {problem}"
 
 
+def _after_space(text: str, pos: int) -> int:
+    """Where the JSON whitespace at ``pos`` ends (the pattern also matches none)."""
+    match = _JSON_SPACE.match(text, pos)
+    assert match is not None
+    return match.end()
+
+
 def _parse_json(data: bytes) -> Iterator[Document]:
     try:
         text = data.decode("utf-8-sig")
@@ -80,7 +87,7 @@ def _parse_json(data: bytes) -> Iterator[Document]:
         yield Document(1, problem=f"line 1: not UTF-8 text ({exc.reason} at byte {exc.start})")
         return
     decoder = json.JSONDecoder()
-    pos = _JSON_SPACE.match(text, 0).end()
+    pos = _after_space(text, 0)
     line = 1 + text.count("\n", 0, pos)
     while pos < len(text):
         try:
@@ -93,6 +100,6 @@ def _parse_json(data: bytes) -> Iterator[Document]:
             yield Document(line, value)
         line += text.count("\n", pos, end)
         pos = end
-        skipped = _JSON_SPACE.match(text, pos).end()
+        skipped = _after_space(text, pos)
         line += text.count("\n", pos, skipped)
         pos = skipped

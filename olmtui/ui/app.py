@@ -128,7 +128,9 @@ class OlmApp(App):
             return
         self.show_view(word)
 
-    def action_back(self) -> None:
+    # Textual's App.action_back is a coroutine; Textual runs plain and async actions alike,
+    # and going back here awaits nothing.
+    def action_back(self) -> None:  # type: ignore[override]
         if len(self.screen_stack) > 1:
             self.pop_screen()
         elif len(self._history) > 1:
@@ -203,10 +205,8 @@ class OlmApp(App):
             )
         # the screen's own keys (c: copies, c: next channel, ...), so the palette has every action
         for binding in screen.BINDINGS:
-            method = (
-                getattr(screen, f"action_{binding.action}", None)
-                if isinstance(binding, Binding) and binding.action.isidentifier()
-                else None
-            )
+            if not isinstance(binding, Binding) or not binding.action.isidentifier():
+                continue
+            method = getattr(screen, f"action_{binding.action}", None)
             if method is not None and binding.description:
                 yield SystemCommand(binding.description, f"{binding.key} — on this screen", method)

@@ -3,7 +3,7 @@ objects to jump to, and the YAML with syntax highlighting (``y``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 import yaml
 from rich.console import Group, RenderableType
@@ -232,7 +232,7 @@ class ObjectScreen(Screen):
         rows = related(self.session, self.target)
         known = {r for _, r in rows}
         rows = [*(e for e in self.extra if e[1] not in known), *rows]
-        self._related = {i: r for i, (_, r) in enumerate(rows)}
+        self._related: dict[Hashable, ObjectRef] = {i: r for i, (_, r) in enumerate(rows)}
         table.set_rows([Row(i, (how, str(r))) for i, (how, r) in enumerate(rows)])
         table.action_jump(0)
         self.action_tab(self.tab)
@@ -261,6 +261,6 @@ class ObjectScreen(Screen):
 
     @on(VirtualTable.RowSelected, "#related")
     def _open(self, event: VirtualTable.RowSelected) -> None:
-        target = self._related.get(event.key)  # type: ignore[call-overload]
+        target = self._related.get(event.key)
         if target is not None:
             self.app.open_object(target)  # type: ignore[attr-defined]

@@ -99,7 +99,7 @@ class OverviewScreen(TableScreen):
         self._items: dict[Hashable, tuple[ObjectRef | None, RenderableType]] = {}
         self._finding_rows: dict[Hashable, Finding] = {}
         for i, f in enumerate(derived.all_findings(session)):
-            key = ("finding", i)
+            key: Hashable = ("finding", i)
             self._items[key] = (finding_ref(f), explain(f))
             self._finding_rows[key] = f
             yield Row(

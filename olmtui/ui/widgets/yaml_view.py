@@ -41,7 +41,7 @@ class YamlView(ScrollView, can_focus=True):
     def show(self, yaml_text: str) -> None:
         """Show another document from its first line."""
         syntax = Syntax(yaml_text, "yaml", theme="ansi_dark")
-        self._lines = syntax.highlight(yaml_text).split("\n", allow_blank=True)
+        self._lines = list(syntax.highlight(yaml_text).split("\n", allow_blank=True))
         if self._lines and not self._lines[-1].plain:
             self._lines.pop()  # the dump's final newline
         width = max((cell_len(line.plain) for line in self._lines), default=0)
