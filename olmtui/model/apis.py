@@ -12,9 +12,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from olmtui.model.objects import Obj, annotations_of, spec
 from olmtui.model.types import APIReconciliation, Verdict
 
-Obj = dict[str, Any]
 APISet = frozenset[str]
 
 PROVIDED_APIS_ANNOTATION = "olm.providedAPIs"
@@ -54,17 +54,17 @@ def _entries(spec: Mapping[str, Any], section: str, which: str) -> list[Mapping[
 
 def api_surface(csv: Obj) -> APISurface:
     """R-API-1: owned CRDs and owned APIServices are provided; required ones are required."""
-    spec = csv.get("spec") or {}
+    csv_spec = spec(csv)
     result: dict[str, set[str]] = {"owned": set(), "required": set()}
     malformed: list[str] = []
     for which in ("owned", "required"):
-        for entry in _entries(spec, "customresourcedefinitions", which):
+        for entry in _entries(csv_spec, "customresourcedefinitions", which):
             key, ok = _crd_key(entry)
             if ok and key is not None:
                 result[which].add(key)
             else:
                 malformed.append(str(entry.get("name") or ""))
-        for entry in _entries(spec, "apiservicedefinitions", which):
+        for entry in _entries(csv_spec, "apiservicedefinitions", which):
             result[which].add(
                 f"{entry.get('kind') or ''}.{entry.get('version') or ''}.{entry.get('group') or ''}"
             )
@@ -90,7 +90,7 @@ def format_provided_apis(apis: Iterable[str]) -> str:
 
 def group_provided_apis(og: Obj) -> tuple[str | None, APISet]:
     """The raw ``olm.providedAPIs`` value of a group (``None`` when absent) and its parse."""
-    raw = ((og.get("metadata") or {}).get("annotations") or {}).get(PROVIDED_APIS_ANNOTATION)
+    raw = annotations_of(og).get(PROVIDED_APIS_ANNOTATION)
     return raw, parse_provided_apis(raw)
 
 
@@ -192,10 +192,10 @@ def pruning_blockers(
 
 
 def owned_crd_names(csv: Obj) -> frozenset[str]:
-    spec = csv.get("spec") or {}
+    csv_spec = spec(csv)
     return frozenset(
         str(e.get("name"))
-        for e in _entries(spec, "customresourcedefinitions", "owned")
+        for e in _entries(csv_spec, "customresourcedefinitions", "owned")
         if e.get("name")
     )
 

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from olmtui.model import nsset
-
-Obj = dict[str, Any]
+from olmtui.model.objects import Obj, meta, spec, status
 
 COPIED_FROM_LABEL = "olm.copiedFrom"
 OPERATOR_NAMESPACE_ANNOTATION = "olm.operatorNamespace"
@@ -24,23 +22,23 @@ def copies_disabled(olmconfig: Obj | None) -> bool:
     ``spec.features.disableCopiedCSVs: true``."""
     if not olmconfig:
         return False
-    features = (olmconfig.get("spec") or {}).get("features") or {}
+    features = spec(olmconfig).get("features") or {}
     return isinstance(features, Mapping) and features.get("disableCopiedCSVs") is True
 
 
 def copy_source(copy: Obj) -> tuple[str, str]:
     """The ``(namespace, name)`` of the CSV a copy was made from: the namespace named by
     ``olm.operatorNamespace`` (what OLM's garbage collection follows), else ``olm.copiedFrom``."""
-    meta = copy.get("metadata") or {}
-    namespace = (meta.get("annotations") or {}).get(OPERATOR_NAMESPACE_ANNOTATION)
+    copy_meta = meta(copy)
+    namespace = (copy_meta.get("annotations") or {}).get(OPERATOR_NAMESPACE_ANNOTATION)
     if namespace is None:
-        namespace = (meta.get("labels") or {}).get(COPIED_FROM_LABEL) or ""
-    return namespace, meta.get("name", "")
+        namespace = (copy_meta.get("labels") or {}).get(COPIED_FROM_LABEL) or ""
+    return namespace, copy_meta.get("name", "")
 
 
 def has_operator_namespace(copy: Obj) -> bool:
-    meta = copy.get("metadata") or {}
-    return OPERATOR_NAMESPACE_ANNOTATION in (meta.get("annotations") or {})
+    copy_meta = meta(copy)
+    return OPERATOR_NAMESPACE_ANNOTATION in (copy_meta.get("annotations") or {})
 
 
 def expected_copy_namespaces(
@@ -148,7 +146,7 @@ def olmconfig_condition(disabled: bool, missing: bool, unexpected: bool) -> tupl
 
 def observed_condition(olmconfig: Obj | None) -> tuple[str, str, str] | None:
     """The ``DisabledCopiedCSVs`` condition as the OLMConfig's status shows it."""
-    for condition in ((olmconfig or {}).get("status") or {}).get("conditions") or []:
+    for condition in status(olmconfig or {}).get("conditions") or []:
         if isinstance(condition, Mapping) and condition.get("type") == "DisabledCopiedCSVs":
             return (
                 str(condition.get("status") or ""),

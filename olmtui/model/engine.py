@@ -44,12 +44,12 @@ from olmtui.model.installmodes import install_mode_set, install_mode_verdict
 from olmtui.model.membership import (
     OWNER_CONFLICT,
     TARGETS_ANNOTATION,
-    annotations,
     group_checks,
     is_copiable,
     recovery_verdict,
     status_of,
 )
+from olmtui.model.objects import Obj, annotations_of, labels, spec, status
 from olmtui.model.operatorgroups import (
     BLOCKING_ERRORS,
     SELECTOR_MATCHES_NOTHING,
@@ -91,7 +91,6 @@ from olmtui.model.types import (
 )
 from olmtui.store import Change, Store, is_copied_csv
 
-Obj = dict[str, Any]
 NSKey = tuple[str, str]  # (namespace, name)
 Subject = tuple[str, ...]
 #: Plugs the upgrade rules into Subscription records: (subscription, store) -> UpgradeInfo.
@@ -175,16 +174,8 @@ class _CSVEval:
 _NO_SOURCE = CopySource()
 
 
-def _meta(obj: Obj) -> dict[str, Any]:
-    return obj.get("metadata") or {}
-
-
-def _labels(obj: Obj) -> dict[str, str]:
-    return _meta(obj).get("labels") or {}
-
-
 def _replaces(csv: Obj) -> str | None:
-    return (csv.get("spec") or {}).get("replaces")
+    return spec(csv).get("replaces")
 
 
 def _sorted_ns(names: Iterable[str]) -> tuple[str, ...]:
@@ -360,16 +351,16 @@ class Model:
             self._namespaces.pop(name, None)
             self._inferred.discard(name)
         else:
-            self._namespaces[name] = dict(_labels(change.new))
-            if (change.new.get("status") or {}).get("phase") == "Active":
+            self._namespaces[name] = dict(labels(change.new))
+            if status(change.new).get("phase") == "Active":
                 self._active.add(name)
-            inferred = (_meta(change.new).get("annotations") or {}).get(INFERRED_ANNOTATION)
+            inferred = annotations_of(change.new).get(INFERRED_ANNOTATION)
             if inferred == "true":
                 self._inferred.add(name)
             else:
                 self._inferred.discard(name)
-        old_labels = _labels(change.old) if change.old else None
-        new_labels = _labels(change.new) if change.new else None
+        old_labels = labels(change.old) if change.old else None
+        new_labels = labels(change.new) if change.new else None
         if change.type != "MODIFIED" or old_labels != new_labels:
             self._d_selection |= self._selector_ogs
         if change.type != "MODIFIED":
@@ -433,7 +424,7 @@ class Model:
             del self._ogs[key[0]]
         self._selector_ogs.discard(key)
         if old is not None:
-            for name in (old.get("spec") or {}).get("targetNamespaces") or []:
+            for name in spec(old).get("targetNamespaces") or []:
                 self._listed_by.get(str(name), set()).discard(key)
             for name in self._status_set(old):
                 self._status_members.get(name, set()).discard(key)
@@ -446,12 +437,12 @@ class Model:
 
     def _index_og(self, key: NSKey, og: Obj) -> None:
         self._ogs.setdefault(key[0], {})[key[1]] = og
-        spec = og.get("spec") or {}
-        listed = spec.get("targetNamespaces") or []
+        og_spec = spec(og)
+        listed = og_spec.get("targetNamespaces") or []
         if isinstance(listed, list) and listed:
             for name in listed:
                 self._listed_by.setdefault(str(name), set()).add(key)
-        elif not is_empty_selector(spec.get("selector")):
+        elif not is_empty_selector(og_spec.get("selector")):
             self._selector_ogs.add(key)
         for name in self._status_set(og):
             self._status_members.setdefault(name, set()).add(key)
@@ -529,8 +520,7 @@ class Model:
             self._pending_og_states |= {(key[0], n) for n in self._ogs.get(key[0], {})}
         # The upgrade hook reads the installed CSV (its spec.version) of each Subscription.
         if self._upgrades is not None and any(
-            (s.get("status") or {}).get("installedCSV") == key[1]
-            for s in self._subs.get(key[0], {}).values()
+            status(s).get("installedCSV") == key[1] for s in self._subs.get(key[0], {}).values()
         ):
             self._d_sub_ns.add(key[0])
 
@@ -701,7 +691,7 @@ class Model:
     def _evaluate_csv(self, key: NSKey, csv: Obj) -> _CSVEval:
         """§4 and §6 for one CSV, then where it is copied (§8)."""
         namespace, name = key
-        spec = csv.get("spec") or {}
+        csv_spec = spec(csv)
         phase, reason, message = status_of(csv)
         surface = api_surface(csv)
         groups = sorted(self._ogs.get(namespace, {}).items())
@@ -806,14 +796,14 @@ class Model:
         cycle = replacement_cycle(name, replaces)
         if cycle:
             found.append(F.replacement_cycle(namespace, name, cycle))
-        unknown = install_mode_set(spec.get("installModes")).unknown
+        unknown = install_mode_set(csv_spec.get("installModes")).unknown
         if unknown:
             found.append(F.unknown_install_modes(namespace, name, unknown))
         source = self._copy_source_for(key, csv, og_key, og, check.annotation_drift, verdict)
         state = CSVState(
             namespace=namespace,
             name=name,
-            version=str(spec["version"]) if spec.get("version") is not None else None,
+            version=str(csv_spec["version"]) if csv_spec.get("version") is not None else None,
             phase=phase,
             reason=reason,
             message=message,
@@ -824,8 +814,8 @@ class Model:
             api_reconciliation=reconciliation,
             conflicts=conflicts,
             expected_copies=self._expected_tuple(source.expected),
-            replaces=spec.get("replaces") or None,
-            display_name=spec.get("displayName") or None,
+            replaces=csv_spec.get("replaces") or None,
+            display_name=csv_spec.get("displayName") or None,
         )
         return _CSVEval(state, surface.provided, tuple(found), source)
 
@@ -867,7 +857,7 @@ class Model:
                 f"its parent {parent} is Failed/InterOperatorGroupOwnerConflict, so OLM "
                 "deletes it (R-COPY-6)"
             )
-        parent_targets = nsset.parse(annotations(csv).get(TARGETS_ANNOTATION, ""))
+        parent_targets = nsset.parse(annotations_of(csv).get(TARGETS_ANNOTATION, ""))
         count = len(self._ogs.get(key[0], {}))
         if og is None or og_key is None:
             return CopySource(
@@ -1098,9 +1088,7 @@ class Model:
         approval = effective_approval(subs.values())
         groups = sorted(self._ogs.get(namespace, {}))
         manual = sorted(
-            n
-            for n, s in subs.items()
-            if (s.get("spec") or {}).get("installPlanApproval") == "Manual"
+            n for n, s in subs.items() if spec(s).get("installPlanApproval") == "Manual"
         )
         found: list[Finding] = []
         for name, sub in sorted(subs.items()):

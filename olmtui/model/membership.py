@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from olmtui.model.installmodes import install_mode_set, install_mode_verdict
+from olmtui.model.objects import Obj, annotations_of, meta, spec, status
 from olmtui.model.operatorgroups import (
     FAIL_FORWARD,
     build_target_namespaces,
@@ -19,8 +19,6 @@ from olmtui.model.operatorgroups import (
     upgrade_strategy,
 )
 from olmtui.model.types import Verdict
-
-Obj = dict[str, Any]
 
 OPERATOR_GROUP_ANNOTATION = "olm.operatorGroup"
 OPERATOR_NAMESPACE_ANNOTATION = "olm.operatorNamespace"
@@ -65,13 +63,9 @@ NO_TARGETS_ANNOTATION = Verdict(
 )
 
 
-def annotations(obj: Obj) -> dict[str, str]:
-    return (obj.get("metadata") or {}).get("annotations") or {}
-
-
 def status_of(csv: Obj) -> tuple[str | None, str | None, str | None]:
-    status = csv.get("status") or {}
-    return status.get("phase"), status.get("reason"), status.get("message")
+    csv_status = status(csv)
+    return csv_status.get("phase"), csv_status.get("reason"), csv_status.get("message")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,11 +88,11 @@ class GroupCheck:
 def expected_annotations(og: Obj) -> dict[str, str | None]:
     """R-MEM-3: the three annotations an agreeing member carries (targets only once the
     group's ``status.namespaces`` exists)."""
-    meta = og.get("metadata") or {}
+    og_meta = meta(og)
     status = status_namespaces(og)
     return {
-        OPERATOR_NAMESPACE_ANNOTATION: meta.get("namespace", ""),
-        OPERATOR_GROUP_ANNOTATION: meta.get("name", ""),
+        OPERATOR_NAMESPACE_ANNOTATION: og_meta.get("namespace", ""),
+        OPERATOR_GROUP_ANNOTATION: og_meta.get("name", ""),
         TARGETS_ANNOTATION: None if status is None else build_target_namespaces(status),
     }
 
@@ -108,7 +102,7 @@ def annotation_drift(csv: Obj, og: Obj) -> tuple[tuple[str, str, str | None], ..
 
     A group without ``status.namespaces`` expects ``""`` as its target string (R-OG-3).
     """
-    have = annotations(csv)
+    have = annotations_of(csv)
     want = expected_annotations(og)
     drift = []
     for key in (OPERATOR_NAMESPACE_ANNOTATION, OPERATOR_GROUP_ANNOTATION, TARGETS_ANNOTATION):
@@ -150,16 +144,16 @@ def group_checks(
         if not spec_targets:
             return GroupCheck(False, NOTHING_SELECTED, og, drift)
         return GroupCheck(False, None, og, drift)
-    modes = install_mode_set((csv.get("spec") or {}).get("installModes"))
+    modes = install_mode_set(spec(csv).get("installModes"))
     if modes.duplicates:
         return GroupCheck(
             False, Verdict("Failed", "InvalidInstallModes", modes.duplicates, "R-MEM-4"), og
         )
-    have = annotations(csv)
+    have = annotations_of(csv)
     if TARGETS_ANNOTATION not in have:
         return GroupCheck(False, NO_TARGETS_ANNOTATION, og)
     targets = have[TARGETS_ANNOTATION].split(",")
-    csv_namespace = (csv.get("metadata") or {}).get("namespace", "")
+    csv_namespace = meta(csv).get("namespace", "")
     message = install_mode_verdict(modes.supported, targets, csv_namespace)
     if message is not None:
         return GroupCheck(

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from olmtui.model import nsset
+from olmtui.model.objects import Obj, meta, spec, status
 from olmtui.model.types import GroupMode
 
-Obj = dict[str, Any]
 Labels = Mapping[str, str]
 
 FAIL_FORWARD = "TechPreviewUnsafeFailForward"
@@ -112,8 +112,8 @@ def target_namespaces(og: Obj, namespaces: Mapping[str, Labels]) -> TargetSelect
     sentence, since nothing is copied there. A ``""`` entry or an unparsable selector makes
     OLM's sync fail without touching status.
     """
-    spec = og.get("spec") or {}
-    listed = spec.get("targetNamespaces") or []
+    og_spec = spec(og)
+    listed = og_spec.get("targetNamespaces") or []
     if isinstance(listed, list) and listed:
         names = tuple(sorted({str(n) if n is not None else "" for n in listed}))
         errors = []
@@ -135,7 +135,7 @@ def target_namespaces(og: Obj, namespaces: Mapping[str, Labels]) -> TargetSelect
                 )
             )
         return TargetSelection(names, tuple(errors), "list")
-    selector = spec.get("selector")
+    selector = og_spec.get("selector")
     if is_empty_selector(selector):
         return TargetSelection(("",), (), "global")
     if not isinstance(selector, Mapping):
@@ -166,7 +166,7 @@ def target_namespaces(og: Obj, namespaces: Mapping[str, Labels]) -> TargetSelect
 
 def status_namespaces(og: Obj) -> tuple[str, ...] | None:
     """``status.namespaces`` as observed (order kept: R-OG-4 looks at the first entry)."""
-    found = (og.get("status") or {}).get("namespaces")
+    found = status(og).get("namespaces")
     if not isinstance(found, list):
         return None
     return tuple("" if n is None else str(n) for n in found)
@@ -199,21 +199,21 @@ def group_mode(og_namespace: str, targets: tuple[str, ...]) -> GroupMode:
 
 
 def is_static(og: Obj) -> bool:
-    return (og.get("spec") or {}).get("staticProvidedAPIs") is True
+    return spec(og).get("staticProvidedAPIs") is True
 
 
 def upgrade_strategy(og: Obj) -> str:
     """R-OG-9: anything but fail-forward behaves as ``Default``."""
-    strategy = (og.get("spec") or {}).get("upgradeStrategy") or {}
+    strategy = spec(og).get("upgradeStrategy") or {}
     name = strategy.get("name") if isinstance(strategy, Mapping) else strategy
     return FAIL_FORWARD if name == FAIL_FORWARD else "Default"
 
 
 def service_account(og: Obj) -> str | None:
-    return (og.get("spec") or {}).get("serviceAccountName") or None
+    return spec(og).get("serviceAccountName") or None
 
 
 def uid_label(og: Obj) -> str | None:
     """R-OG-5: the namespace label a non-global group's targets carry."""
-    uid = (og.get("metadata") or {}).get("uid")
+    uid = meta(og).get("uid")
     return f"olm.operatorgroup.uid/{uid}" if uid else None
