@@ -7,7 +7,8 @@ OLM resolves every Subscription of a namespace together, so one Manual Subscript
 new InstallPlan there Manual (R-SUB-4) and one InstallPlan may carry the CSVs of several
 operators (seed 004, "Colocation of Operators in a namespace"). This module rebuilds those
 facts from plain dicts: a summary per InstallPlan, the plans waiting for approval, and the
-contagion / shared-plan findings of one namespace.
+shared-plan findings of one namespace. The contagion finding itself (R-SUB-4) is the engine's,
+made per Subscription in ``findings.manual_contagion``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION, package_property
 from olmtui.model.objects import Obj, annotations_of, meta, spec, status
-from olmtui.model.subscriptions import approval, install_plan_name
+from olmtui.model.subscriptions import install_plan_name
 from olmtui.model.types import Finding, ObjectRef, ref
 
 SEED_COLOCATION = "seed 004_56cfb3cf94008c4c"
@@ -366,38 +367,6 @@ def _describe(planned: PlannedCSV) -> str:
     return " ".join(parts)
 
 
-def _contagion_findings(namespace: str, subs: list[Obj]) -> list[Finding]:
-    manual = sorted(meta(s).get("name", "") for s in subs if approval(s) == "Manual")
-    if not manual:
-        return []
-    findings = []
-    for sub in subs:
-        if approval(sub) == "Manual":
-            continue
-        name = meta(sub).get("name", "")
-        # R-SUB-4: the plan's approval is Manual if ANY Subscription in the namespace is.
-        findings.append(
-            Finding(
-                "warning",
-                "ManualApprovalContagion",
-                "Subscription",
-                namespace,
-                name,
-                f"Subscription {name} asks for Automatic approval but works as Manual: "
-                f"{'Subscription' if len(manual) == 1 else 'Subscriptions'} "
-                f"{', '.join(manual)} in namespace {namespace} "
-                f"{'asks' if len(manual) == 1 else 'ask'} for Manual approval, and OLM makes "
-                "every new InstallPlan of a namespace Manual when any Subscription there is "
-                "Manual (R-SUB-4). Its upgrades wait for someone to approve them. To upgrade it "
-                "automatically, install it in its own namespace with its own OperatorGroup, or "
-                "give every Subscription of this namespace the same approval.",
-                rule="R-SUB-4",
-                related=tuple(ObjectRef("Subscription", namespace, m) for m in manual),
-            )
-        )
-    return findings
-
-
 def _shared_plan_finding(
     summary: InstallPlanSummary,
     moved: dict[str, tuple[str, ...]],
@@ -449,12 +418,12 @@ def namespace_installplan_findings(
     ips: Iterable[Obj],
     csvs: Iterable[Obj] = (),
 ) -> list[Finding]:
-    """Manual-approval contagion, shared InstallPlans and plans waiting for approval in one
-    namespace (R-SUB-4, R-IP-2, seed 004). Only the InstallPlans that some Subscription
+    """Shared InstallPlans and plans waiting for approval in one namespace (R-IP-2, seed
+    004). Only the InstallPlans that some Subscription
     references now, or that wait for approval, are looked at: older plans are history."""
     subs = [s for s in subs if (meta(s).get("namespace") or "") == namespace]
     csv_replaces = _replaces_by_name(csvs)
-    findings = _contagion_findings(namespace, subs)
+    findings: list[Finding] = []
     referenced = {found[1] for s in subs if (found := install_plan_name(s))}
     for ip in ips:
         ip_meta = meta(ip)

@@ -6,7 +6,7 @@ BundleUnpackFailed, the deprecation conditions) and as ``status.state``. Conditi
 the referenced InstallPlan is at hand, the condition OLM is about to write (R-SUB-5, R-SUB-6)
 is derived from it, so a failed plan shows even before OLM records it on the Subscription.
 Approval, effective approval and the 0-or-2+ OperatorGroup stall (R-SUB-4, R-SUB-9) live in
-``subscriptions.py``; the namespace-wide approval effects live in ``installplans.py``.
+``subscriptions.py``; the shared and pending InstallPlans live in ``installplans.py``.
 """
 
 from __future__ import annotations
@@ -313,9 +313,9 @@ def namespace_subscription_findings(
     install_plans_known: bool = True,
 ) -> list[Finding]:
     """Every Subscription and InstallPlan finding of one namespace, sorted: the conditions of
-    each Subscription (with the InstallPlan it references) plus the namespace-wide approval
-    effects (R-SUB-4, R-IP-2, seed 004). Recompute it when a Subscription, InstallPlan or
-    CSV of the namespace changes."""
+    each Subscription (with the InstallPlan it references) plus the namespace-wide InstallPlan
+    effects (R-IP-2, seed 004); the engine reports the approval contagion (R-SUB-4). Recompute
+    it when a Subscription, InstallPlan or CSV of the namespace changes."""
     subs = [s for s in subs if (meta(s).get("namespace") or "") == namespace]
     ips = [i for i in ips if (meta(i).get("namespace") or "") == namespace]
     by_name = {meta(i).get("name") or "": i for i in ips}
