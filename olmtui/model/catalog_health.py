@@ -180,7 +180,7 @@ def subscription_source_findings(
                     f"exist: OLM reports 'targeted catalogsource {ref(*target)} missing' "
                     "(R-SUB-8) and cannot install or upgrade it, since a Subscription's bundles "
                     "come only from its own catalog (R-UPG-2). Create that CatalogSource or point "
-                    "spec.source/sub_spec.sourceNamespace at one that exists.",
+                    "spec.source/spec.sourceNamespace at one that exists.",
                     "R-SUB-8",
                     (ObjectRef("CatalogSource", *target),),
                 )

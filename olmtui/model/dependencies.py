@@ -217,11 +217,7 @@ def _crd_version_findings(
                     + ("drops" if certain else "neither serves nor stores")
                     + f" {', '.join(gone)} of CRD {crd_name}, still listed in the CRD's "
                     "status.storedVersions. "
-                    + (
-                        ""
-                        if certain
-                        else "If its CRD leaves the version out of crd_spec.versions, "
-                    )
+                    + ("" if certain else "If its CRD leaves the version out of spec.versions, ")
                     + "OLM refuses the CRD update as a risk of data loss and the InstallPlan "
                     "fails (seed 001 §2.2.2.2). Migrate the stored objects to the storage version "
                     "and remove the old version from status.storedVersions before upgrading.",

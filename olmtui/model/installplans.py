@@ -216,9 +216,9 @@ def summarize_install_plan(ip: Obj) -> InstallPlanSummary:
             planned[identifier] = _merge(planned.get(identifier, facts), facts)
     failed = []
     for step in ip_status.get("plan") or ():
-        facts = _csv_step_facts(step)
-        if facts is not None:
-            planned[facts.name] = _merge(planned.get(facts.name, facts), facts)
+        step_facts = _csv_step_facts(step)
+        if step_facts is not None:
+            planned[step_facts.name] = _merge(planned.get(step_facts.name, step_facts), step_facts)
         step_status = step.get("status") or "Unknown"
         if step_status in _BAD_STEPS or (phase == "Failed" and step_status not in _DONE_STEPS):
             resource = step.get("resource") or {}

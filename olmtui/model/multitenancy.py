@@ -82,7 +82,7 @@ def package_of(csv: Obj, subs_by_csv: Mapping[tuple[str, str], Obj]) -> str:
         if label.startswith(COMPONENT_LABEL_PREFIX) and label.endswith(suffix):
             package = label[len(COMPONENT_LABEL_PREFIX) : -len(suffix)]
             if package:
-                return package
+                return str(package)
     from_properties = _package_from_properties(csv_meta.get("annotations") or {})
     if from_properties:
         return from_properties

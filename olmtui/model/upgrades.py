@@ -914,7 +914,7 @@ def upgrade_findings(
                 f"{scope.error}. OLM reports this as ResolutionFailed and installs nothing.",
                 "R-UPG-6",
             )
-        installed_name = status(sub).get("installedCSV")
+        installed_name = str(status(sub).get("installedCSV") or "")
         csv = (csvs_by_ns.get(namespace) or {}).get(installed_name) if installed_name else None
         upgrade = _resolve(scope, sub, csv, graphs)
         reason = unknowable_reason(upgrade, installed_name if csv is not None else None)
@@ -953,7 +953,7 @@ def upgrade_findings(
             f.add(
                 "info",
                 "ReplacesRewritten",
-                f"On the cluster {installed_name} has sub_spec.replaces "
+                f"On the cluster {installed_name} has spec.replaces "
                 f"{on_cluster}, the catalog says {in_catalog or '(none)'}: OLM overwrites "
                 "spec.replaces with the CSV an upgrade actually replaced, so the cluster "
                 "shows the edge it took, not the catalog graph (the bundle's own CSV may "
