@@ -480,7 +480,8 @@ def stale_copies(source: str, by_reason: dict[str, list[str]], parent_exists: bo
     parts = [f"in {names(sorted(ns))}: {reason}" for reason, ns in sorted(by_reason.items())]
     copies = sorted(ns for held in by_reason.values() for ns in held)
     if parent_exists:
-        subject, related = namespace, (ObjectRef(CSV, namespace, name),)
+        subject = namespace
+        related: tuple[ObjectRef, ...] = (ObjectRef(CSV, namespace, name),)
         whose = f"of {source}"
     else:
         subject = copies[0]

@@ -12,9 +12,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from olmtui.model import nsset
+from olmtui.model import findings, nsset
 from olmtui.model.objects import Obj, meta, spec, status
-from olmtui.model.types import GroupMode
+from olmtui.model.types import Finding, GroupMode, ObjectRef
 
 Labels = Mapping[str, str]
 
@@ -160,8 +160,10 @@ def target_namespaces(og: Obj, namespaces: Mapping[str, Labels]) -> TargetSelect
             ),
             "selector",
         )
-    errors = () if selected else ((SELECTOR_MATCHES_NOTHING, "spec.selector matches no namespace"),)
-    return TargetSelection(selected, errors, "selector")
+    if selected:
+        return TargetSelection(selected, (), "selector")
+    nothing = (SELECTOR_MATCHES_NOTHING, "spec.selector matches no namespace")
+    return TargetSelection(selected, (nothing,), "selector")
 
 
 def status_namespaces(og: Obj) -> tuple[str, ...] | None:
@@ -213,7 +215,68 @@ def service_account(og: Obj) -> str | None:
     return spec(og).get("serviceAccountName") or None
 
 
+UID_LABEL_PREFIX = "olm.operatorgroup.uid/"
+
+
 def uid_label(og: Obj) -> str | None:
     """R-OG-5: the namespace label a non-global group's targets carry."""
     uid = meta(og).get("uid")
-    return f"olm.operatorgroup.uid/{uid}" if uid else None
+    return f"{UID_LABEL_PREFIX}{uid}" if uid else None
+
+
+def selection_findings(
+    namespace: str,
+    name: str,
+    selection: TargetSelection,
+    status: tuple[str, ...] | None,
+    has_members: bool,
+) -> list[Finding]:
+    """R-OG-1..3 for one group: errors that keep its targets from status, a target list or a
+    selector worth knowing about, and a ``status.namespaces`` OLM has yet to sync."""
+    codes = {code for code, _ in selection.errors}
+    found = [
+        findings.selection_error(code, namespace, name, text, has_members)
+        for code, text in selection.errors
+    ]
+    if selection.source == "list" and len(selection.namespaces) > 1:
+        found.append(findings.multiple_targets(namespace, name, selection.namespaces))
+    if selection.source == "selector" and not codes & (
+        BLOCKING_ERRORS | {SELECTOR_MATCHES_NOTHING}
+    ):
+        found.append(findings.label_selector(namespace, name, selection.namespaces))
+    if not codes & BLOCKING_ERRORS and set(status or ()) != set(selection.namespaces):
+        shown = None if status is None else tuple(sorted(set(status)))
+        found.append(findings.status_not_synced(namespace, name, shown, selection.namespaces))
+    return found
+
+
+def namespace_findings(
+    namespace: str,
+    groups: list[str],
+    labels: Mapping[str, str] | None,
+    members: Iterable[tuple[tuple[str, str], Obj]],
+) -> list[Finding]:
+    """R-OG-1 and R-OG-5 for one namespace: more than one group, and the uid labels OLM keeps
+    on it (one per group whose status names it: ``members``, (namespace, name) -> group, in
+    order) against the ones it carries.
+    ``labels`` is ``None`` when the namespace's labels are unknown."""
+    found: list[Finding] = []
+    if len(groups) > 1:
+        found.append(findings.multiple_groups(namespace, groups))
+    if labels is None:
+        return found
+    expected: set[str] = set()
+    owners: list[ObjectRef] = []
+    for key, og in members:
+        label = uid_label(og)
+        if label:
+            expected.add(label)
+            owners.append(findings.og_ref(*key))
+    actual = {k for k in labels if k.startswith(UID_LABEL_PREFIX)}
+    if expected != actual:
+        found.append(
+            findings.label_drift(
+                namespace, sorted(expected - actual), sorted(actual - expected), owners
+            )
+        )
+    return found

@@ -8,11 +8,14 @@ plug their :class:`UpgradeInfo` in through its ``upgrade`` argument.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal
 
+from olmtui.model import findings
+from olmtui.model.installmodes import install_mode_set, install_mode_verdict
 from olmtui.model.objects import Obj, meta, spec, status
-from olmtui.model.types import InstallPlanRef, SubscriptionState, UpgradeInfo
+from olmtui.model.operatorgroups import build_target_namespaces
+from olmtui.model.types import Finding, InstallPlanRef, SubscriptionState, UpgradeInfo
 
 Approval = Literal["Manual", "Automatic"]
 #: Looks an InstallPlan up by (namespace, name).
@@ -126,3 +129,47 @@ def channel_head(pm: Obj, channel: str | None) -> tuple[str, Any] | None:
             modes = (entry.get("currentCSVDesc") or {}).get("installModes")
             return (str(entry["currentCSV"]), modes) if modes else None
     return None
+
+
+def subscription_findings(
+    state: SubscriptionState, groups: Sequence[str], manual: Sequence[str]
+) -> list[Finding]:
+    """R-SUB-9 (no single OperatorGroup: nothing resolves, silently) and R-SUB-4 (an
+    Automatic Subscription beside the ``manual`` ones works as Manual) for one Subscription
+    of a namespace with OperatorGroups ``groups``."""
+    found: list[Finding] = []
+    if len(groups) != 1:
+        found.append(findings.subscription_stalled(state.namespace, state.name, groups))
+    if state.approval == "Automatic" and manual:
+        found.append(findings.manual_contagion(state.namespace, state.name, manual))
+    return found
+
+
+def head_preflight(
+    state: SubscriptionState,
+    head: tuple[str, Any] | None,
+    targets: Sequence[str],
+    group_ref: str,
+) -> list[Finding]:
+    """§15.5: the channel head's install modes (``head``: its name and modes, from its
+    PackageManifest) against the target string its CSV will carry in this namespace's
+    group, whose targets are ``targets`` (R-OG-3, R-IM-1)."""
+    if head is None:
+        return []
+    message = install_mode_verdict(
+        install_mode_set(head[1]).supported,
+        build_target_namespaces(targets).split(","),
+        state.namespace,
+    )
+    if message is None:
+        return []
+    return [
+        findings.head_unsupported(
+            state.namespace,
+            state.name,
+            head[0],
+            message,
+            group_ref,
+            state.installed_csv is not None,
+        )
+    ]
