@@ -77,7 +77,8 @@ class GroupLinks:
             self.claims[api] = alone if held is None else tuple(sorted((*held, claim)))
 
 
-#: The view of a group that meets no other group (or is not indexed yet).
+#: The view of a group that meets no other group (or is not indexed yet); shared, so only
+#: ever read, never patched.
 NO_LINKS = GroupLinks()
 
 

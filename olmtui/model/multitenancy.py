@@ -120,7 +120,7 @@ def installed_instances(csvs: Iterable[Obj], subs: Iterable[Obj]) -> list[Instan
         name = meta(csv).get("name") or ""
         csv_spec = spec(csv)
         owned = (csv_spec.get("customresourcedefinitions") or {}).get("owned") or ()
-        sub_meta = (subs_by_csv.get((ns, name)) or {}).get("metadata") or {}
+        sub_meta = meta(subs_by_csv.get((ns, name)) or {})
         instances.append(
             Instance(
                 package=package,
