@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.model.objects import Obj as Obj  # re-exported: the cache hands out these objects
-from olmtui.model.objects import meta, status
+from olmtui.model.objects import meta
 
 ChangeType = Literal["ADDED", "MODIFIED", "DELETED"]
 
@@ -98,10 +98,11 @@ class Unreadable:
 def is_copied_csv(obj: Obj) -> bool:
     """R-COPY-1: a CSV is a copy if its reason is Copied, its operator namespace annotation
     names another namespace, or it carries the ``olm.copiedFrom`` label."""
-    obj_meta = meta(obj)
+    # Read inline, not through objects.meta/status: this runs for every copy, twice.
+    obj_meta = obj.get("metadata") or {}
     if (obj_meta.get("labels") or {}).get(COPIED_FROM_LABEL) is not None:
         return True
-    if (status(obj).get("reason")) == "Copied":
+    if (obj.get("status") or {}).get("reason") == "Copied":
         return True
     op_ns = (obj_meta.get("annotations") or {}).get(OPERATOR_NAMESPACE_ANNOTATION)
     return op_ns is not None and op_ns != obj_meta.get("namespace", "")
@@ -199,11 +200,12 @@ def trim(obj: Obj, shared: SharedMaps | None = None) -> Obj:
     the copies of one CSV share their labels and annotations."""
     kind = obj.get("kind")
     if kind == "ClusterServiceVersion" and is_copied_csv(obj):
-        obj_status = status(obj)
+        # Read inline, not through objects.meta/status: copies come by the hundred thousand.
+        obj_status = obj.get("status") or {}
         return {
             "apiVersion": sys.intern(obj.get("apiVersion", "operators.coreos.com/v1alpha1")),
             "kind": "ClusterServiceVersion",
-            "metadata": _copy_metadata(meta(obj), shared or SharedMaps()),
+            "metadata": _copy_metadata(obj.get("metadata") or {}, shared or SharedMaps()),
             "status": _interned_map(
                 {k: obj_status[k] for k in ("phase", "reason", "message") if k in obj_status}
             ),

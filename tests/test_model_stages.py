@@ -74,7 +74,7 @@ def test_reset_opens_every_stage_for_the_next_batch() -> None:
 def test_the_engine_refuses_a_csv_that_marks_its_group_targets(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    _, store = model_of(
+    model, store = model_of(
         namespace("ns"), operator_group("ns", "og", status=["ns"]), csv("ns", "a.v1")
     )
 
@@ -84,3 +84,10 @@ def test_the_engine_refuses_a_csv_that_marks_its_group_targets(
     monkeypatch.setattr(Model, "_recompute_csv", backwards)
     with pytest.raises(StageOrderError, match="TARGETS marked dirty while CSVS runs"):
         store.apply("ADDED", csv("ns", "b.v1"))
+    # What the failed batch marked is retried with the next one.
+    monkeypatch.undo()
+    store.apply("ADDED", namespace("other"))
+    fresh = Model(store)
+    assert [c.name for c in model.csvs()] == ["a.v1", "b.v1"]
+    assert model.csvs() == fresh.csvs()
+    assert model.findings() == fresh.findings()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from olmtui.model import findings, nsset
 from olmtui.model.membership import is_copiable
-from olmtui.model.objects import Obj, meta, spec, status
+from olmtui.model.objects import Obj, spec, status
 from olmtui.model.types import Finding, ref
 
 COPIED_FROM_LABEL = "olm.copiedFrom"
@@ -31,7 +31,8 @@ def copies_disabled(olmconfig: Obj | None) -> bool:
 def copy_source(copy: Obj) -> tuple[str, str]:
     """The ``(namespace, name)`` of the CSV a copy was made from: the namespace named by
     ``olm.operatorNamespace`` (what OLM's garbage collection follows), else ``olm.copiedFrom``."""
-    copy_meta = meta(copy)
+    # Read inline, not through objects.meta: this runs for every copy.
+    copy_meta = copy.get("metadata") or {}
     namespace = (copy_meta.get("annotations") or {}).get(OPERATOR_NAMESPACE_ANNOTATION)
     if namespace is None:
         namespace = (copy_meta.get("labels") or {}).get(COPIED_FROM_LABEL) or ""
@@ -39,8 +40,9 @@ def copy_source(copy: Obj) -> tuple[str, str]:
 
 
 def has_operator_namespace(copy: Obj) -> bool:
-    copy_meta = meta(copy)
-    return OPERATOR_NAMESPACE_ANNOTATION in (copy_meta.get("annotations") or {})
+    # Read inline, not through objects.meta: this runs for every copy.
+    annotations = (copy.get("metadata") or {}).get("annotations") or {}
+    return OPERATOR_NAMESPACE_ANNOTATION in annotations
 
 
 def expected_copy_namespaces(
@@ -244,20 +246,24 @@ def copy_findings(
 
 
 def olmconfig_findings(
-    olmconfig: Obj | None, active_namespaces: int, copies_per_global_source: Iterable[int]
+    olmconfig: Obj | None,
+    active_namespaces: int,
+    global_sources: int,
+    copies_per_global_source: Iterable[int],
 ) -> tuple[Finding, ...]:
-    """R-COPY-7 and R-COPY-8 for the ``cluster`` OLMConfig, given how many copies each CSV
-    of a global group has."""
+    """R-COPY-7 and R-COPY-8 for the ``cluster`` OLMConfig: ``global_sources`` CSVs belong
+    to global groups, with ``copies_per_global_source`` copies each (only counted when the
+    OLMConfig shows the condition)."""
     disabled = copies_disabled(olmconfig)
-    counts = list(copies_per_global_source)
     found: list[Finding] = []
     if disabled:
-        found.append(findings.copies_disabled(len(counts)))
+        found.append(findings.copies_disabled(global_sources))
     observed = observed_condition(olmconfig)
     if observed is not None:
         # R-COPY-8 counts, for every CSV of a global group, its copies against the Active
         # namespaces minus one, whatever the CSV's own state.
         wanted = active_namespaces - 1
+        counts = list(copies_per_global_source)
         expected = olmconfig_condition(
             disabled, any(n != wanted for n in counts), any(n > 0 for n in counts)
         )

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, TypeVar
 
 from olmtui.gc_pause import cyclic_gc_paused
@@ -41,6 +42,7 @@ from olmtui.model.copies import (
     parent_gc_reason,
 )
 from olmtui.model.copy_tracking import CopyTracker
+from olmtui.model.group_index import GroupIndex, status_set
 from olmtui.model.group_links import NO_LINKS, GroupLinks, LinkEntry, conflicts, link_entry
 from olmtui.model.installmodes import unknown_mode_findings
 from olmtui.model.membership import (
@@ -54,9 +56,7 @@ from olmtui.model.membership import (
 from olmtui.model.objects import Obj, annotations_of, labels, spec, status
 from olmtui.model.operatorgroups import (
     TargetSelection,
-    effective_namespaces,
     group_mode,
-    is_empty_selector,
     is_static,
     namespace_findings,
     selection_findings,
@@ -137,7 +137,7 @@ class Model:
         self._namespaces: dict[str, dict[str, str]] = {}
         self._inferred: set[str] = set()
         self._active: set[str] = set()
-        self._ogs: dict[str, dict[str, Obj]] = {}
+        self._groups = GroupIndex()
         self._csvs: dict[str, dict[str, Obj]] = {}
         #: The CRDs each non-copied CSV owns (R-CSV-O), made once per version of the CSV:
         #: its siblings' evaluations read them all.
@@ -147,13 +147,6 @@ class Model:
         self._olmconfig: Obj | None = None
         self._manifests: dict[PackageKey, dict[NSKey, Obj]] = {}
         self._subs_by_package: dict[PackageKey, set[NSKey]] = {}
-        self._selector_ogs: set[NSKey] = set()
-        self._listed_by: dict[str, set[NSKey]] = {}
-        self._effective: dict[NSKey, nsset.NSSet] = {}
-        self._og_apis: dict[NSKey, APISet] = {}
-        self._eff_index: dict[str, set[NSKey]] = {}
-        self._global_ogs: set[NSKey] = set()
-        self._status_members: dict[str, set[NSKey]] = {}
         # -- derived, per subject
         self._selection: dict[NSKey, TargetSelection] = {}
         self._links: dict[NSKey, GroupLinks] = {}
@@ -218,8 +211,10 @@ class Model:
     def _build_findings(self) -> list[Finding]:
         self._settle_og_states()
         self._copies.settle_findings(self._csv_exists)
-        groups = (*self._findings.values(), *self._copies.findings.values())
-        return sorted((f for group in groups for f in group), key=lambda f: f.sort_key)
+        found = list(chain.from_iterable(self._findings.values()))
+        found += chain.from_iterable(self._copies.findings.values())
+        found.sort(key=lambda f: f.sort_key)
+        return found
 
     def namespaces(self) -> list[str]:
         return self._cached("namespaces", lambda: sorted(self._namespaces))
@@ -266,31 +261,27 @@ class Model:
         old_labels = labels(change.old) if change.old else None
         new_labels = labels(change.new) if change.new else None
         if change.type != "MODIFIED" or old_labels != new_labels:
-            dirty.targets |= self._selector_ogs
+            dirty.targets |= self._groups.selecting
         if change.type != "MODIFIED":
             self._copies.namespaces_changed()
-            dirty.targets |= self._listed_by.get(name, set())
+            dirty.targets |= self._groups.listing(name)
             # Copies follow the existing namespaces (R-COPY-3).
-            for og in self._global_ogs | self._status_members.get(name, set()):
+            for og in self._groups.global_groups | self._groups.naming_in_status(name):
                 self._mark_csvs_of(og[0])
             dirty.copies |= {(name, c) for c in self._copies.in_namespace(name)}
         dirty.namespaces.add(name)
-
-    def _og_signature(self, key: NSKey) -> tuple[nsset.NSSet, APISet] | None:
-        if key not in self._effective:
-            return None
-        return self._effective[key], self._og_apis[key]
 
     def _on_operator_group(self, change: Change) -> None:
         key = (change.key.namespace, change.key.name)
         namespace = key[0]
         dirty = self._dirty
-        before = self._og_signature(key)
-        old_status = self._status_set(change.old)
+        groups = self._groups
+        before = groups.signature(key)
+        old_status = status_set(change.old)
         old_uid = uid_label(change.old) if change.old else None
-        self._unindex_og(key, change.old)
+        groups.remove(key, change.old)
         if change.new is not None:
-            self._index_og(key, change.new)
+            groups.add(key, change.new)
             dirty.targets.add(key)
             dirty.links.add(key)
         else:
@@ -298,78 +289,20 @@ class Model:
             self._links.pop(key, None)
             self._og_states.pop(key, None)
             self._findings.pop(("og", *key), None)
-        after = self._og_signature(key)
+        after = groups.signature(key)
         if before != after:
-            candidates = self._intersecting_candidates(before)
-            candidates |= self._intersecting_candidates(after)
+            candidates = groups.candidates(before) | groups.candidates(after)
             dirty.link_patches |= {(other, key) for other in candidates if other != key}
-        new_status = self._status_set(change.new)
+        new_status = status_set(change.new)
         new_uid = uid_label(change.new) if change.new else None
         if old_uid != new_uid:
             dirty.namespaces |= old_status | new_status
         else:
             dirty.namespaces |= old_status ^ new_status
         dirty.namespaces.add(namespace)
-        self._pending_og_states |= {(namespace, n) for n in self._ogs.get(namespace, {})}
+        self._pending_og_states |= {(namespace, n) for n in self._groups.in_namespace(namespace)}
         self._mark_csvs_of(namespace)
         dirty.subscriptions.add(namespace)
-
-    @staticmethod
-    def _status_set(og: Obj | None) -> set[str]:
-        """Namespaces a non-global group's status names (R-OG-5 labels, copy targets)."""
-        if og is None:
-            return set()
-        named = frozenset(status_namespaces(og) or ())
-        return set() if nsset.is_all(named) else {n for n in named if n}
-
-    def _unindex_og(self, key: NSKey, old: Obj | None) -> None:
-        self._ogs.get(key[0], {}).pop(key[1], None)
-        if key[0] in self._ogs and not self._ogs[key[0]]:
-            del self._ogs[key[0]]
-        self._selector_ogs.discard(key)
-        if old is not None:
-            for name in spec(old).get("targetNamespaces") or []:
-                self._listed_by.get(str(name), set()).discard(key)
-            for name in self._status_set(old):
-                self._status_members.get(name, set()).discard(key)
-        effective = self._effective.pop(key, None)
-        self._og_apis.pop(key, None)
-        self._global_ogs.discard(key)
-        if effective is not None and not nsset.is_all(effective):
-            for name in effective:
-                self._eff_index.get(name, set()).discard(key)
-
-    def _index_og(self, key: NSKey, og: Obj) -> None:
-        self._ogs.setdefault(key[0], {})[key[1]] = og
-        og_spec = spec(og)
-        listed = og_spec.get("targetNamespaces") or []
-        if isinstance(listed, list) and listed:
-            for name in listed:
-                self._listed_by.setdefault(str(name), set()).add(key)
-        elif not is_empty_selector(og_spec.get("selector")):
-            self._selector_ogs.add(key)
-        for name in self._status_set(og):
-            self._status_members.setdefault(name, set()).add(key)
-        effective = effective_namespaces(key[0], status_namespaces(og))
-        self._effective[key] = effective
-        self._og_apis[key] = group_provided_apis(og)[1]
-        if nsset.is_all(effective):
-            self._global_ogs.add(key)
-        else:
-            for name in effective:
-                self._eff_index.setdefault(name, set()).add(key)
-
-    def _intersecting_candidates(self, signature: tuple[nsset.NSSet, APISet] | None) -> set[NSKey]:
-        """Groups whose effective set may meet ``signature``'s (R-API-4, R-NS-3)."""
-        if signature is None or not signature[0]:
-            return set()
-        effective = signature[0]
-        if nsset.is_all(effective):
-            return {k for k, e in self._effective.items() if e}
-        found = set(self._global_ogs)
-        for name in effective:
-            found |= self._eff_index.get(name, set())
-        return found
 
     def _mark_csvs_of(self, namespace: str) -> None:
         self._dirty.csvs |= {(namespace, n) for n in self._csvs.get(namespace, {})}
@@ -386,16 +319,19 @@ class Model:
                 # A copy's status or metadata changed: only its own stale reason can change.
                 self._dirty.copies.add(key)
                 return
+        # Copies come by the hundred thousand: they are indexed here, without a further call.
         if change.old is not None:
-            if old_copy:
-                self._remove_copy(key)
-            else:
+            if not old_copy:
                 self._remove_csv(key)
+            elif (source := self._copies.remove(key)) is not None:
+                self._dirty.sources.setdefault(source, set()).add(key[0])
         if change.new is not None:
-            if new_copy:
-                self._add_copy(key, change.new)
-            else:
+            if not new_copy:
                 self._add_csv(key, change.new, None)
+            else:
+                source = self._copies.add(key, change.new)
+                self._dirty.copies.add(key)
+                self._dirty.sources.setdefault(source, set()).add(key[0])
 
     def _remove_csv(self, key: NSKey) -> None:
         self._csvs.get(key[0], {}).pop(key[1], None)
@@ -420,23 +356,12 @@ class Model:
 
     def _mark_namespace_csv_change(self, key: NSKey, *, membership: bool = True) -> None:
         if membership:
-            self._pending_og_states |= {(key[0], n) for n in self._ogs.get(key[0], {})}
+            self._pending_og_states |= {(key[0], n) for n in self._groups.in_namespace(key[0])}
         # The upgrade hook reads the installed CSV (its spec.version) of each Subscription.
         if self._upgrades is not None and any(
             status(s).get("installedCSV") == key[1] for s in self._subs.get(key[0], {}).values()
         ):
             self._dirty.subscriptions.add(key[0])
-
-    def _remove_copy(self, key: NSKey) -> None:
-        source = self._copies.remove(key)
-        if source is not None:
-            self._dirty.sources.setdefault(source, set()).add(key[0])
-
-    def _add_copy(self, key: NSKey, copy: Obj) -> None:
-        source = self._copies.add(key, copy)
-        dirty = self._dirty
-        dirty.copies.add(key)
-        dirty.sources.setdefault(source, set()).add(key[0])
 
     def _on_subscription(self, change: Change) -> None:
         key = (change.key.namespace, change.key.name)
@@ -475,7 +400,7 @@ class Model:
         before = copies_disabled(self._olmconfig)
         self._olmconfig = change.new
         if copies_disabled(self._olmconfig) != before:
-            for og in self._global_ogs:
+            for og in self._groups.global_groups:
                 self._mark_csvs_of(og[0])
 
     _handlers: dict[str, Callable[[Model, Change], None]] = {
@@ -490,7 +415,14 @@ class Model:
 
     # -- recomputation, stage by stage --------------------------------------------------------
     def _recompute(self) -> None:
-        dirty = self._dirty
+        try:
+            self._run_stages(self._dirty)
+        except BaseException:
+            self._dirty.reset(keep_marks=True)
+            raise
+        self._dirty.reset()
+
+    def _run_stages(self, dirty: DirtySet) -> None:
         for key in dirty.take(Stage.TARGETS):
             self._recompute_selection(key)
         rebuilt: set[NSKey] = dirty.take(Stage.LINKS)
@@ -511,10 +443,9 @@ class Model:
         for namespace in dirty.take(Stage.NAMESPACES):
             self._recompute_namespace(namespace)
         self._recompute_olmconfig()
-        dirty.reset()
 
     def _recompute_selection(self, key: NSKey) -> None:
-        og = self._ogs.get(key[0], {}).get(key[1])
+        og = self._groups.get(key)
         if og is None:
             return
         selection = target_namespaces(og, self._namespaces)
@@ -526,17 +457,17 @@ class Model:
         self._pending_og_states.add(key)
 
     def _link_entry(self, key: NSKey, other: NSKey) -> LinkEntry | None:
-        theirs = self._effective.get(other)
-        apis = self._og_apis.get(other, frozenset())
-        return link_entry(self._effective.get(key), other, theirs, apis)
+        effective = self._groups.effective
+        apis = self._groups.apis.get(other, frozenset())
+        return link_entry(effective.get(key), other, effective.get(other), apis)
 
     def _recompute_links(self, key: NSKey) -> None:
         """A group's whole view of the others, rebuilt."""
-        effective = self._effective.get(key)
+        effective = self._groups.effective.get(key)
         if effective is None:
             return
         links = GroupLinks()
-        for other in self._intersecting_candidates((effective, frozenset())):
+        for other in self._groups.candidates((effective, frozenset())):
             if other != key:
                 links.put(other, self._link_entry(key, other))
         old = self._links.get(key)
@@ -570,7 +501,7 @@ class Model:
         if old is None or old.source != evaluation.source:
             self._dirty.sources.setdefault(key, set())
         if old is None or old.group_facts != evaluation.group_facts:
-            self._pending_og_states |= {(key[0], n) for n in self._ogs.get(key[0], {})}
+            self._pending_og_states |= {(key[0], n) for n in self._groups.in_namespace(key[0])}
 
     def _evaluate_csv(self, key: NSKey, csv: Obj) -> _CSVEval:
         """§4 and §6 for one CSV, then where it is copied (§8)."""
@@ -578,7 +509,7 @@ class Model:
         csv_spec = spec(csv)
         phase, reason, message = status_of(csv)
         surface = api_surface(csv)
-        groups = sorted(self._ogs.get(namespace, {}).items())
+        groups = sorted(self._groups.in_namespace(namespace).items())
         og_key = (namespace, groups[0][0]) if len(groups) == 1 else None
         og = groups[0][1] if og_key else None
         group_ref = ref(*og_key) if og_key else None
@@ -624,7 +555,8 @@ class Model:
         )
         found += replacement_findings(namespace, name, replaces)
         found += unknown_mode_findings(namespace, name, csv_spec.get("installModes"))
-        source = self._copy_source_for(key, csv, og_key, og, bool(check.annotation_drift), verdict)
+        drift = bool(check.annotation_drift)
+        source = self._copy_source_for(key, csv, len(groups), og_key, og, drift, verdict)
         state = CSVState(
             namespace=namespace,
             name=name,
@@ -648,6 +580,7 @@ class Model:
         self,
         key: NSKey,
         csv: Obj,
+        group_count: int,
         og_key: NSKey | None,
         og: Obj | None,
         drift: bool,
@@ -663,7 +596,7 @@ class Model:
             parent,
             group,
             key[0],
-            len(self._ogs.get(key[0], {})),
+            group_count,
             drift,
             (verdict.phase, verdict.reason) if verdict else (phase, reason),
             og_status,
@@ -687,7 +620,7 @@ class Model:
         self._pending_og_states.clear()
 
     def _recompute_og_state(self, key: NSKey) -> None:
-        og = self._ogs.get(key[0], {}).get(key[1])
+        og = self._groups.get(key)
         if og is None:
             return
         namespace, name = key
@@ -698,7 +631,7 @@ class Model:
         members = sorted(self._csvs.get(namespace, {}))
         evals = [e for m in members if (e := self._csv_evals.get((namespace, m)))]
         sibling_apis: APISet = frozenset().union(*(e.provided for e in evals))
-        single = len(self._ogs.get(namespace, {})) == 1
+        single = len(self._groups.in_namespace(namespace)) == 1
         added: APISet = frozenset().union(
             *(e.provided for e in evals if single and e.state.api_reconciliation == "AddAPIs")
         )
@@ -713,7 +646,7 @@ class Model:
             mode=group_mode(namespace, selection.namespaces),
             target_namespaces=selection.namespaces,
             status_namespaces=None if og_status is None else _sorted_ns(set(og_status)),
-            effective_namespaces=_sorted_ns(self._effective[key]),
+            effective_namespaces=_sorted_ns(self._groups.effective[key]),
             static=static,
             provided_apis=api_list(group_apis),
             expected_provided_apis=api_list(expected),
@@ -751,7 +684,7 @@ class Model:
             self._findings.pop(("subs", namespace), None)
             return
         approval = effective_approval(subs.values())
-        groups = sorted(self._ogs.get(namespace, {}))
+        groups = sorted(self._groups.in_namespace(namespace))
         manual = sorted(
             n for n, s in subs.items() if spec(s).get("installPlanApproval") == "Manual"
         )
@@ -772,7 +705,7 @@ class Model:
         held = self._manifests.get(subscription_package(sub))
         if not held:
             return []
-        og_status = status_namespaces(self._ogs[og_key[0]][og_key[1]])
+        og_status = status_namespaces(self._groups.in_namespace(og_key[0])[og_key[1]])
         selection = self._selection.get(og_key)
         targets = (
             og_status if og_status is not None else (selection.namespaces if selection else ())
@@ -785,13 +718,14 @@ class Model:
 
     def _recompute_namespace(self, namespace: str) -> None:
         known = namespace in self._namespaces and namespace not in self._inferred
+        groups = self._groups
         members = [
-            (key, self._ogs[key[0]][key[1]])
-            for key in sorted(self._status_members.get(namespace, ()))
+            (key, groups.in_namespace(key[0])[key[1]])
+            for key in sorted(groups.naming_in_status(namespace))
         ]
         found = namespace_findings(
             namespace,
-            sorted(self._ogs.get(namespace, {})),
+            sorted(self._groups.in_namespace(namespace)),
             self._namespaces[namespace] if known else None,
             members,
         )
@@ -803,12 +737,14 @@ class Model:
     def _recompute_olmconfig(self) -> None:
         """R-COPY-7 and R-COPY-8 findings; cheap (one look per CSV of a global group), so
         done on every batch."""
-        counts = (
-            self._copies.count((og[0], name))
-            for og in self._global_ogs
-            for name in self._csvs.get(og[0], {})
-        )
-        found = olmconfig_findings(self._olmconfig, len(self._active), counts)
+        if self._olmconfig is None:  # R-COPY-7/8 need the cluster OLMConfig
+            self._findings.pop(("olmconfig",), None)
+            return
+        sources = [
+            (og[0], name) for og in self._groups.global_groups for name in self._csvs.get(og[0], {})
+        ]
+        counts = (self._copies.count(source) for source in sources)
+        found = olmconfig_findings(self._olmconfig, len(self._active), len(sources), counts)
         if found:
             self._findings[("olmconfig",)] = found
         else:

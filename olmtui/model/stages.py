@@ -81,15 +81,23 @@ class _ClosedDict(dict[Any, Any]):
         self._closed.add(None)
 
 
+#: The DirtySet attribute holding each stage's subjects.
+_ATTRIBUTE = {stage: stage.name.lower() for stage in Stage}
+
+
 class DirtySet:
     """What one batch of changes made dirty, per stage.
 
     Marking is a plain set (or dict) operation on the stage's attribute, so the hot paths
     (one mark per changed copy) pay nothing for the check. :meth:`take` hands a stage its
-    subjects and closes its attribute; :meth:`reset` reopens every stage for the next batch.
+    subjects and puts a closed stand-in in their place; :meth:`reset` empties the subjects
+    handed out and puts them back, open, for the next batch (the model keeps no reference to
+    them past its recomputation).
     """
 
     __slots__ = (
+        "_closed",
+        "_taken",
         "copies",
         "csvs",
         "link_patches",
@@ -103,11 +111,6 @@ class DirtySet:
 
     def __init__(self) -> None:
         self.running: Stage | None = None
-        self.reset()
-
-    def reset(self) -> None:
-        """Open every stage, empty, for the next batch."""
-        self.running = None
         self.targets: set[NSKey] = set()
         self.links: set[NSKey] = set()
         #: (group, other group whose entry in the group's view changed)
@@ -119,17 +122,34 @@ class DirtySet:
         self.copies: set[NSKey] = set()
         self.subscriptions: set[str] = set()
         self.namespaces: set[str] = set()
+        self._closed: dict[Stage, _ClosedSet | _ClosedDict] = {}
+        for stage in Stage:
+            closed = _ClosedSet(self, stage)
+            is_dict = isinstance(getattr(self, _ATTRIBUTE[stage]), dict)
+            self._closed[stage] = _ClosedDict(closed) if is_dict else closed
+        self._taken: list[tuple[str, Any]] = []
 
     def take(self, stage: Stage) -> Any:
         """Start ``stage``: return its dirty subjects and refuse further marks on it.
 
         Stages must be taken in order; the ones before ``stage`` are closed already.
         """
-        if self.running is not None and stage <= self.running:
-            raise StageOrderError(f"{stage.name} started after {self.running.name}")
+        running = self.running
+        if running is not None and stage <= running:
+            raise StageOrderError(f"{stage.name} started after {running.name}")
         self.running = stage
-        attribute = stage.name.lower()
+        attribute = _ATTRIBUTE[stage]
         subjects = getattr(self, attribute)
-        closed = _ClosedSet(self, stage)
-        setattr(self, attribute, _ClosedDict(closed) if isinstance(subjects, dict) else closed)
+        setattr(self, attribute, self._closed[stage])
+        self._taken.append((attribute, subjects))
         return subjects
+
+    def reset(self, *, keep_marks: bool = False) -> None:
+        """Open every stage, empty, for the next batch; with ``keep_marks`` (a recomputation
+        that failed) the subjects stay marked, so the next batch retries them."""
+        for attribute, subjects in self._taken:
+            if not keep_marks:
+                subjects.clear()
+            setattr(self, attribute, subjects)
+        self._taken.clear()
+        self.running = None
