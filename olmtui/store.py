@@ -16,8 +16,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from olmtui.gc_pause import cyclic_gc_paused
+from olmtui.model.objects import Obj as Obj  # re-exported: the cache hands out these objects
+from olmtui.model.objects import meta
 
-Obj = dict[str, Any]
 ChangeType = Literal["ADDED", "MODIFIED", "DELETED"]
 
 #: The kinds olmtui keeps; everything else is counted and ignored.
@@ -97,13 +98,14 @@ class Unreadable:
 def is_copied_csv(obj: Obj) -> bool:
     """R-COPY-1: a CSV is a copy if its reason is Copied, its operator namespace annotation
     names another namespace, or it carries the ``olm.copiedFrom`` label."""
-    meta = obj.get("metadata") or {}
-    if (meta.get("labels") or {}).get(COPIED_FROM_LABEL) is not None:
+    # Read inline, not through objects.meta/status: this runs for every copy, twice.
+    obj_meta = obj.get("metadata") or {}
+    if (obj_meta.get("labels") or {}).get(COPIED_FROM_LABEL) is not None:
         return True
-    if ((obj.get("status") or {}).get("reason")) == "Copied":
+    if (obj.get("status") or {}).get("reason") == "Copied":
         return True
-    op_ns = (meta.get("annotations") or {}).get(OPERATOR_NAMESPACE_ANNOTATION)
-    return op_ns is not None and op_ns != meta.get("namespace", "")
+    op_ns = (obj_meta.get("annotations") or {}).get(OPERATOR_NAMESPACE_ANNOTATION)
+    return op_ns is not None and op_ns != obj_meta.get("namespace", "")
 
 
 def slot_of(obj: Obj) -> tuple[str, str]:
@@ -198,26 +200,27 @@ def trim(obj: Obj, shared: SharedMaps | None = None) -> Obj:
     the copies of one CSV share their labels and annotations."""
     kind = obj.get("kind")
     if kind == "ClusterServiceVersion" and is_copied_csv(obj):
-        status = obj.get("status") or {}
+        # Read inline, not through objects.meta/status: copies come by the hundred thousand.
+        obj_status = obj.get("status") or {}
         return {
             "apiVersion": sys.intern(obj.get("apiVersion", "operators.coreos.com/v1alpha1")),
             "kind": "ClusterServiceVersion",
             "metadata": _copy_metadata(obj.get("metadata") or {}, shared or SharedMaps()),
             "status": _interned_map(
-                {k: status[k] for k in ("phase", "reason", "message") if k in status}
+                {k: obj_status[k] for k in ("phase", "reason", "message") if k in obj_status}
             ),
         }
-    meta = dict(obj.get("metadata") or {})
-    meta.pop("managedFields", None)
-    annotations = meta.get("annotations")
+    kept_meta = dict(meta(obj))
+    kept_meta.pop("managedFields", None)
+    annotations = kept_meta.get("annotations")
     if annotations and LAST_APPLIED in annotations:
-        meta["annotations"] = _without_last_applied(annotations)
+        kept_meta["annotations"] = _without_last_applied(annotations)
     # Other objects are few next to the copies: only their labels (which selectors and the
     # model read, and which repeat) are interned, not the rest of the tree.
-    if "labels" in meta:
-        meta["labels"] = _interned_map(meta["labels"])
+    if "labels" in kept_meta:
+        kept_meta["labels"] = _interned_map(kept_meta["labels"])
     trimmed = dict(obj)
-    trimmed["metadata"] = meta
+    trimmed["metadata"] = kept_meta
     if kind == "ClusterServiceVersion":
         spec = trimmed.get("spec")
         if isinstance(spec, dict) and "icon" in spec:

@@ -1,5 +1,5 @@
-"""InstallPlan summaries, pending approvals, Manual-approval contagion and shared InstallPlans
-(R-IP-1..4, R-SUB-4, seed 004 colocation)."""
+"""InstallPlan summaries, pending approvals and shared InstallPlans (R-IP-1..4, seed 004
+colocation); Manual-approval contagion (R-SUB-4) is the engine's."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from olmtui.model.installplans import (
     subscriptions_moved,
     summarize_install_plan,
 )
-from olmtui.model.types import ObjectRef
 
 DATA = Path(__file__).parent / "data" / "health"
 
@@ -185,29 +184,11 @@ def test_seed_004_plan_maps_csvs_through_the_replaces_of_created_csvs() -> None:
 # -- R-SUB-4 contagion ------------------------------------------------------------------------
 
 
-def test_r_sub_4_automatic_subscriptions_beside_a_manual_one_work_as_manual() -> None:
-    subs = [sub("a", "Manual"), sub("b", "Automatic"), sub("c", None), sub("x", ns="other")]
-    findings = namespace_installplan_findings("team", subs, [])
-    assert [(f.severity, f.code, f.name, f.rule) for f in findings] == [
-        ("warning", "ManualApprovalContagion", "b", "R-SUB-4"),
-        ("warning", "ManualApprovalContagion", "c", "R-SUB-4"),
-    ]
-    assert findings[0].related == (ObjectRef("Subscription", "team", "a"),)
-    assert "Subscription a in namespace team asks for Manual" in findings[0].message
-
-
-def test_r_sub_4_no_contagion_when_approvals_agree() -> None:
-    assert namespace_installplan_findings("team", [sub("a"), sub("b")], []) == []
-    assert (
-        namespace_installplan_findings("team", [sub("a", "Manual"), sub("b", "Manual")], []) == []
-    )
-
-
-def test_r_sub_4_several_manual_subscriptions_are_all_named() -> None:
-    subs = [sub("m1", "Manual"), sub("m2", "Manual"), sub("auto")]
-    (finding,) = namespace_installplan_findings("team", subs, [])
-    assert "Subscriptions m1, m2" in finding.message
-    assert [r.name for r in finding.related] == ["m1", "m2"]
+def test_r_sub_4_contagion_is_left_to_the_engine() -> None:
+    # The engine says it per Subscription (test_model_subscriptions); saying it here too would
+    # make two findings with two wordings for one fact.
+    subs = [sub("a", "Manual"), sub("b", "Automatic")]
+    assert namespace_installplan_findings("team", subs, []) == []
 
 
 # -- seed 004 shared InstallPlans -------------------------------------------------------------

@@ -9,12 +9,15 @@ from typing import Any
 import pytest
 import yaml
 
+from olmtui.model.engine import Model
+from olmtui.model.health import health_findings, merged_findings
 from olmtui.model.installplans import ConditionState, expected_subscription_condition
 from olmtui.model.subscription_health import (
     namespace_subscription_findings,
     subscription_condition_findings,
 )
 from olmtui.model.types import ObjectRef
+from olmtui.store import Store
 
 DATA = Path(__file__).parent / "data" / "health"
 
@@ -374,12 +377,21 @@ def test_r_sub_5_whole_real_namespace_gives_the_one_failed_plan() -> None:
     assert namespace_subscription_findings("other-namespace", subs, ips) == []
 
 
-def test_r_sub_4_namespace_findings_join_conditions_and_contagion() -> None:
+def test_r_sub_4_check_joins_conditions_and_contagion_once_each() -> None:
+    # As `olmtui check` merges them: the conditions are the health rules', the contagion the
+    # engine's, and neither appears twice.
     manual = copy.deepcopy(sub(state="UpgradeFailed"))
     manual["metadata"]["name"] = "manual-one"
     manual["spec"]["installPlanApproval"] = "Manual"
-    findings = namespace_subscription_findings("ns1", [sub(), manual], [])
-    assert [(f.severity, f.code, f.name) for f in findings] == [
-        ("error", "UpgradeFailed", "manual-one"),
-        ("warning", "ManualApprovalContagion", "etcd"),
+    store = Store()
+    store.apply_many([sub(), manual])
+    model = Model(store)
+    findings = merged_findings(model=model.findings(), health=health_findings(store))
+    found = [(f.severity, f.code, f.name) for f in findings]
+    assert ("error", "UpgradeFailed", "manual-one") in found
+    assert found.count(("warning", "ManualApprovalContagion", "etcd")) == 1
+    keys = [(f.code, f.kind, f.namespace, f.name) for f in findings]
+    assert len(keys) == len(set(keys))
+    assert namespace_subscription_findings("ns1", [sub(), manual], []) == [
+        f for f in findings if f.code == "UpgradeFailed"
     ]

@@ -16,6 +16,7 @@ from model_builders import (
 )
 
 from olmtui.model.subscriptions import approval, effective_approval, install_plan_name
+from olmtui.model.types import Finding, ObjectRef
 
 
 def test_r_sub_4_anything_but_manual_is_automatic():
@@ -34,6 +35,42 @@ def test_r_sub_4_one_manual_subscription_makes_the_namespace_manual():
     contagion = [f for f in model.findings() if f.code == "ManualApprovalContagion"]
     assert [f.name for f in contagion] == ["a"]
     assert contagion[0].related[0].name == "b"
+
+
+def _contagion(*subs: dict[str, object]) -> list[Finding]:
+    model, _ = model_of(namespace("team"), operator_group("team", "g", status=[""]), *subs)
+    return [f for f in model.findings() if f.code == "ManualApprovalContagion"]
+
+
+def test_r_sub_4_automatic_subscriptions_beside_a_manual_one_work_as_manual():
+    findings = _contagion(
+        subscription("team", "a", approval="Manual"),
+        subscription("team", "b", approval="Automatic"),
+        subscription("team", "c"),
+        subscription("other", "x"),
+    )
+    assert [(f.severity, f.code, f.name, f.rule) for f in findings] == [
+        ("warning", "ManualApprovalContagion", "b", "R-SUB-4"),
+        ("warning", "ManualApprovalContagion", "c", "R-SUB-4"),
+    ]
+    assert findings[0].related == (ObjectRef("Subscription", "team", "a"),)
+    assert "Subscription a in namespace team asks for Manual" in findings[0].message
+
+
+def test_r_sub_4_no_contagion_when_approvals_agree():
+    assert _contagion(subscription("team", "a"), subscription("team", "b")) == []
+    manual = [subscription("team", n, approval="Manual") for n in ("a", "b")]
+    assert _contagion(*manual) == []
+
+
+def test_r_sub_4_several_manual_subscriptions_are_all_named():
+    (finding,) = _contagion(
+        subscription("team", "m1", approval="Manual"),
+        subscription("team", "m2", approval="Manual"),
+        subscription("team", "auto"),
+    )
+    assert "Subscriptions m1, m2 in namespace team ask for Manual" in finding.message
+    assert [r.name for r in finding.related] == ["m1", "m2"]
 
 
 def test_r_sub_9_no_operator_group_stalls_silently():

@@ -12,9 +12,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from olmtui.model.types import APIReconciliation, Verdict
+from olmtui.model import findings
+from olmtui.model.objects import Obj, annotations_of, spec
+from olmtui.model.types import APIReconciliation, Conflict, Finding, Verdict
 
-Obj = dict[str, Any]
 APISet = frozenset[str]
 
 PROVIDED_APIS_ANNOTATION = "olm.providedAPIs"
@@ -54,17 +55,17 @@ def _entries(spec: Mapping[str, Any], section: str, which: str) -> list[Mapping[
 
 def api_surface(csv: Obj) -> APISurface:
     """R-API-1: owned CRDs and owned APIServices are provided; required ones are required."""
-    spec = csv.get("spec") or {}
+    csv_spec = spec(csv)
     result: dict[str, set[str]] = {"owned": set(), "required": set()}
     malformed: list[str] = []
     for which in ("owned", "required"):
-        for entry in _entries(spec, "customresourcedefinitions", which):
+        for entry in _entries(csv_spec, "customresourcedefinitions", which):
             key, ok = _crd_key(entry)
             if ok and key is not None:
                 result[which].add(key)
             else:
                 malformed.append(str(entry.get("name") or ""))
-        for entry in _entries(spec, "apiservicedefinitions", which):
+        for entry in _entries(csv_spec, "apiservicedefinitions", which):
             result[which].add(
                 f"{entry.get('kind') or ''}.{entry.get('version') or ''}.{entry.get('group') or ''}"
             )
@@ -90,7 +91,7 @@ def format_provided_apis(apis: Iterable[str]) -> str:
 
 def group_provided_apis(og: Obj) -> tuple[str | None, APISet]:
     """The raw ``olm.providedAPIs`` value of a group (``None`` when absent) and its parse."""
-    raw = ((og.get("metadata") or {}).get("annotations") or {}).get(PROVIDED_APIS_ANNOTATION)
+    raw = annotations_of(og).get(PROVIDED_APIS_ANNOTATION)
     return raw, parse_provided_apis(raw)
 
 
@@ -192,10 +193,10 @@ def pruning_blockers(
 
 
 def owned_crd_names(csv: Obj) -> frozenset[str]:
-    spec = csv.get("spec") or {}
+    csv_spec = spec(csv)
     return frozenset(
         str(e.get("name"))
-        for e in _entries(spec, "customresourcedefinitions", "owned")
+        for e in _entries(csv_spec, "customresourcedefinitions", "owned")
         if e.get("name")
     )
 
@@ -246,3 +247,76 @@ def crd_owner_conflicts(
 def api_list(apis: Iterable[str]) -> tuple[str, ...]:
     """Sorted tuple for records (byte order, like OLM's formatting)."""
     return tuple(sorted(apis, key=lambda s: s.encode()))
+
+
+# -- the API step of one CSV, and its group's claims ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class APIOutcome:
+    """R-API-5/6 for one CSV: the reconciliation, the verdict it writes, what to tell, and
+    whether the CSV goes on to its recovery checks (``proceeds``)."""
+
+    reconciliation: APIReconciliation
+    verdict: Verdict | None
+    findings: tuple[Finding, ...]
+    proceeds: bool
+
+
+def csv_api_outcome(
+    namespace: str,
+    name: str,
+    og: Obj,
+    group_ref: str,
+    provided: APISet,
+    claimed: APISet,
+    conflicts: tuple[Conflict, ...],
+    status: tuple[str | None, str | None],
+    static: bool,
+) -> APIOutcome:
+    """R-API-5/6 for a CSV its group rules let through. ``claimed`` are the CSV's APIs that
+    an intersecting group claims; ``conflicts`` say which group claims which, where;
+    ``status`` is the CSV's (reason, message)."""
+    reason, message = status
+    raw, group_apis = group_provided_apis(og)
+    reconciliation = reconcile_api_intersection(provided, group_apis, claimed)
+    step = api_step(reconciliation, static, reason, message, provided, group_apis, raw)
+    verdict = step.verdict
+    found: list[Finding] = []
+    if reconciliation == "RemoveAPIs" and not static:
+        found.append(
+            findings.pending_api_conflict(
+                namespace, name, group_ref, conflicts, reason == "InterOperatorGroupOwnerConflict"
+            )
+        )
+    elif verdict is not None and verdict.reason == "InterOperatorGroupOwnerConflict" and conflicts:
+        found.append(
+            findings.api_conflict(namespace, name, group_ref, conflicts, reason == verdict.reason)
+        )
+    elif verdict is not None:
+        found.append(findings.verdict_finding(namespace, name, verdict, group_ref))
+    proceeds = verdict is None and step.proceeds
+    if step.new_annotation is not None and proceeds:
+        found.append(findings.pending_api_addition(namespace, name, group_ref, step.new_annotation))
+    return APIOutcome(reconciliation, verdict, tuple(found), proceeds)
+
+
+def group_api_findings(
+    namespace: str,
+    name: str,
+    group_apis: APISet,
+    static: bool,
+    members: Iterable[tuple[str, str | None, APISet]],
+) -> list[Finding]:
+    """R-API-7/8 for one group: claims no non-copied CSV of the namespace provides, which
+    OLM prunes (or, on a static group, never backs). ``members`` are the namespace's CSVs as
+    (name, phase, provided APIs). Claims a member's RemoveAPIs strips are the
+    PendingAPIConflict finding's story."""
+    members = list(members)
+    unbacked = group_apis - frozenset().union(*(apis for _, _, apis in members))
+    if not unbacked:
+        return []
+    if static:
+        return [findings.unbacked_static_apis(namespace, name, api_list(unbacked))]
+    blockers = pruning_blockers(group_apis, members)
+    return [findings.stale_provided_apis(namespace, name, api_list(unbacked), blockers)]

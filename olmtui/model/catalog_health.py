@@ -10,14 +10,12 @@ of the last image poll. This module turns those into one record per catalog and 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from olmtui.model.catalog import Catalog
+from olmtui.model.objects import Obj, meta, name_of, namespace_of, spec, status
 from olmtui.model.types import Finding, ObjectRef, Severity, ref
-
-Obj = Mapping[str, Any]
 
 #: The gRPC connection state of a serving catalog.
 READY = "READY"
@@ -72,21 +70,21 @@ def _registry_service(status: Obj) -> str | None:
 def health_of(catalog_source: Obj) -> CatalogHealth:
     """The health record of one CatalogSource. Healthy means no error reason and a READY
     connection: the resolver can read it now (R-SUB-8)."""
-    meta = catalog_source.get("metadata") or {}
-    spec = catalog_source.get("spec") or {}
-    status = catalog_source.get("status") or {}
-    state = (status.get("connectionState") or {}).get("lastObservedState") or None
-    reason = status.get("reason") or None
+    source_meta = meta(catalog_source)
+    source_spec = spec(catalog_source)
+    source_status = status(catalog_source)
+    state = (source_status.get("connectionState") or {}).get("lastObservedState") or None
+    reason = source_status.get("reason") or None
     return CatalogHealth(
-        namespace=meta.get("namespace") or "",
-        name=meta.get("name") or "",
-        source_type=spec.get("sourceType") or None,
+        namespace=source_meta.get("namespace") or "",
+        name=source_meta.get("name") or "",
+        source_type=source_spec.get("sourceType") or None,
         state=state,
         reason=reason,
-        message=status.get("message") or None,
-        last_poll=status.get("latestImageRegistryPoll") or None,
+        message=source_status.get("message") or None,
+        last_poll=source_status.get("latestImageRegistryPoll") or None,
         healthy=reason not in _BROKEN_REASONS and state == READY,
-        registry_service=_registry_service(status),
+        registry_service=_registry_service(source_status),
     )
 
 
@@ -165,10 +163,10 @@ def subscription_source_findings(
     by_ref = {(h.namespace, h.name): h for h in healths}
     findings = []
     for sub in subs:
-        meta = sub.get("metadata") or {}
-        spec = sub.get("spec") or {}
-        ns, name = meta.get("namespace") or "", meta.get("name") or ""
-        target = (spec.get("sourceNamespace") or "", spec.get("source") or "")
+        sub_meta = meta(sub)
+        sub_spec = spec(sub)
+        ns, name = sub_meta.get("namespace") or "", sub_meta.get("name") or ""
+        target = (sub_spec.get("sourceNamespace") or "", sub_spec.get("source") or "")
         health = by_ref.get(target)
         if health is None:
             findings.append(
@@ -220,10 +218,7 @@ def catalog_content_without_source(
     """``--catalog NAMESPACE/NAME=PATH`` content attributed to a CatalogSource that is not
     among the objects read: OLM resolves only from CatalogSources that exist (R-SUB-8), so
     no Subscription can get bundles from it."""
-    present = {
-        ref(str(meta.get("namespace") or ""), str(meta.get("name") or ""))
-        for meta in ((c.get("metadata") or {}) for c in catalog_sources)
-    }
+    present = {ref(namespace_of(c), name_of(c)) for c in catalog_sources}
     findings = []
     for catalog in catalogs:
         if catalog.graph != "catalog" or catalog.ref is None or catalog.ref in present:

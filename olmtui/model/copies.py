@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from olmtui.model import nsset
-
-Obj = dict[str, Any]
+from olmtui.model import findings, nsset
+from olmtui.model.membership import is_copiable
+from olmtui.model.objects import Obj, spec, status
+from olmtui.model.types import Finding, ref
 
 COPIED_FROM_LABEL = "olm.copiedFrom"
 OPERATOR_NAMESPACE_ANNOTATION = "olm.operatorNamespace"
@@ -24,23 +24,25 @@ def copies_disabled(olmconfig: Obj | None) -> bool:
     ``spec.features.disableCopiedCSVs: true``."""
     if not olmconfig:
         return False
-    features = (olmconfig.get("spec") or {}).get("features") or {}
+    features = spec(olmconfig).get("features") or {}
     return isinstance(features, Mapping) and features.get("disableCopiedCSVs") is True
 
 
 def copy_source(copy: Obj) -> tuple[str, str]:
     """The ``(namespace, name)`` of the CSV a copy was made from: the namespace named by
     ``olm.operatorNamespace`` (what OLM's garbage collection follows), else ``olm.copiedFrom``."""
-    meta = copy.get("metadata") or {}
-    namespace = (meta.get("annotations") or {}).get(OPERATOR_NAMESPACE_ANNOTATION)
+    # Read inline, not through objects.meta: this runs for every copy.
+    copy_meta = copy.get("metadata") or {}
+    namespace = (copy_meta.get("annotations") or {}).get(OPERATOR_NAMESPACE_ANNOTATION)
     if namespace is None:
-        namespace = (meta.get("labels") or {}).get(COPIED_FROM_LABEL) or ""
-    return namespace, meta.get("name", "")
+        namespace = (copy_meta.get("labels") or {}).get(COPIED_FROM_LABEL) or ""
+    return namespace, copy_meta.get("name", "")
 
 
 def has_operator_namespace(copy: Obj) -> bool:
-    meta = copy.get("metadata") or {}
-    return OPERATOR_NAMESPACE_ANNOTATION in (meta.get("annotations") or {})
+    # Read inline, not through objects.meta: this runs for every copy.
+    annotations = (copy.get("metadata") or {}).get("annotations") or {}
+    return OPERATOR_NAMESPACE_ANNOTATION in annotations
 
 
 def expected_copy_namespaces(
@@ -148,7 +150,7 @@ def olmconfig_condition(disabled: bool, missing: bool, unexpected: bool) -> tupl
 
 def observed_condition(olmconfig: Obj | None) -> tuple[str, str, str] | None:
     """The ``DisabledCopiedCSVs`` condition as the OLMConfig's status shows it."""
-    for condition in ((olmconfig or {}).get("status") or {}).get("conditions") or []:
+    for condition in status(olmconfig or {}).get("conditions") or []:
         if isinstance(condition, Mapping) and condition.get("type") == "DisabledCopiedCSVs":
             return (
                 str(condition.get("status") or ""),
@@ -156,3 +158,115 @@ def observed_condition(olmconfig: Obj | None) -> tuple[str, str, str] | None:
                 str(condition.get("message") or ""),
             )
     return None
+
+
+def parent_gc_reason(parent: str, phase: str | None, reason: str | None) -> str | None:
+    """R-COPY-6: why OLM's garbage collection deletes every copy of an existing parent."""
+    if phase == "Failed" and reason == "InterOperatorGroupOwnerConflict":
+        return (
+            f"its parent {parent} is Failed/InterOperatorGroupOwnerConflict, so OLM "
+            "deletes it (R-COPY-6)"
+        )
+    return None
+
+
+def not_copied_reason(
+    parent: str,
+    group: str | None,
+    namespace: str,
+    group_count: int,
+    drift: bool,
+    after: tuple[str | None, str | None],
+    status: tuple[str, ...] | None,
+    disabled: bool,
+) -> str | None:
+    """R-COPY-2/7: why an existing parent in ``namespace`` expects no copies at all, or
+    ``None`` when it is copied. ``after`` is its (phase, reason) once the group rules have
+    ruled; ``drift`` says its group annotations disagree (R-MEM-8); ``status`` is its group's
+    ``status.namespaces``; ``group`` is its OperatorGroup, ``None`` unless its namespace has
+    exactly one."""
+    if group is None:
+        return (
+            f"{namespace} has {group_count} OperatorGroups, so {parent} is not copied "
+            "(R-COPY-2); OLM leaves this copy as it is"
+        )
+    after_phase, after_reason = after
+    if drift:
+        return (
+            f"{parent} is not an active member of {group} (R-MEM-8), so OLM "
+            "neither copies nor refreshes it"
+        )
+    if not is_copiable(after_phase, after_reason):
+        return (
+            f"its parent {parent} is {after_phase or '(no phase)'}/"
+            f"{after_reason or ''} and not copiable (R-COPY-2); OLM no longer "
+            "refreshes it but does not delete it"
+        )
+    if status is not None and tuple(status) == (namespace,):
+        return (
+            f"{group} targets only its own namespace, so OLM neither copies nor prunes (R-COPY-2)"
+        )
+    if nsset.is_all(frozenset(status or ())) and disabled:
+        return (
+            "copied CSVs are disabled by OLMConfig cluster, so OLM deletes copies "
+            "of AllNamespaces operators (R-COPY-7)"
+        )
+    return None
+
+
+def orphaned_source(source: tuple[str, str]) -> CopySource:
+    """R-COPY-6: the context of copies whose parent CSV no longer exists."""
+    parent = ref(*source)
+    return CopySource(
+        gc_reason=f"its parent {parent} no longer exists, so OLM deletes it (R-COPY-6)",
+        parent=parent,
+    )
+
+
+def copy_findings(
+    source: tuple[str, str],
+    missing: Iterable[str] | None,
+    context: CopySource | None,
+    stale: Mapping[str, str] | None,
+    parent_exists: bool,
+) -> tuple[Finding, ...]:
+    """R-COPY-3 (expected copies missing) and R-COPY-4..7 (copies present but not expected,
+    grouped by reason) for one source CSV."""
+    found: list[Finding] = []
+    if missing and context is not None and context.group:
+        found.append(
+            findings.missing_copies(source[0], source[1], tuple(sorted(missing)), context.group)
+        )
+    if stale:
+        by_reason: dict[str, list[str]] = {}
+        for namespace, reason in stale.items():
+            by_reason.setdefault(reason, []).append(namespace)
+        found.append(findings.stale_copies(ref(*source), by_reason, parent_exists))
+    return tuple(found)
+
+
+def olmconfig_findings(
+    olmconfig: Obj | None,
+    active_namespaces: int,
+    global_sources: int,
+    copies_per_global_source: Iterable[int],
+) -> tuple[Finding, ...]:
+    """R-COPY-7 and R-COPY-8 for the ``cluster`` OLMConfig: ``global_sources`` CSVs belong
+    to global groups, with ``copies_per_global_source`` copies each (only counted when the
+    OLMConfig shows the condition)."""
+    disabled = copies_disabled(olmconfig)
+    found: list[Finding] = []
+    if disabled:
+        found.append(findings.copies_disabled(global_sources))
+    observed = observed_condition(olmconfig)
+    if observed is not None:
+        # R-COPY-8 counts, for every CSV of a global group, its copies against the Active
+        # namespaces minus one, whatever the CSV's own state.
+        wanted = active_namespaces - 1
+        counts = list(copies_per_global_source)
+        expected = olmconfig_condition(
+            disabled, any(n != wanted for n in counts), any(n > 0 for n in counts)
+        )
+        if observed != expected:
+            found.append(findings.olmconfig_condition_stale(observed, expected))
+    return tuple(found)

@@ -14,14 +14,12 @@ API keys are ``Kind.version.group`` as in R-API-1. Copied CSVs never count as pr
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from olmtui.model.apis import APISurface, api_surface
 from olmtui.model.catalog import Bundle
+from olmtui.model.objects import Obj, meta, spec, status
 from olmtui.model.types import Finding, ObjectRef, ref
 from olmtui.store import is_copied_csv
-
-Obj = Mapping[str, Any]
 
 SEED_DEPENDENCIES = "R-DOC-4"  # docs/rules.md; from seed 001 §2.2.1, §2.2.3
 SEED_CRD_UPGRADES = "R-DOC-5"  # docs/rules.md; from seed 001 §2.2.2
@@ -36,12 +34,12 @@ def _surfaces(csvs: Iterable[Obj]) -> dict[tuple[str, str], APISurface]:
 def crd_served_apis(crd: Obj) -> set[str]:
     """The ``Kind.version.group`` keys (R-API-1) a CRD object serves now (``served: true`` versions;
     a v1beta1 CRD's single ``spec.version`` counts as served)."""
-    spec = crd.get("spec") or {}
-    kind = (spec.get("names") or {}).get("kind") or ""
-    group = spec.get("group") or ""
-    versions = [v.get("name") for v in spec.get("versions") or () if v.get("served")]
-    if not spec.get("versions") and spec.get("version"):
-        versions = [spec["version"]]
+    crd_spec = spec(crd)
+    kind = (crd_spec.get("names") or {}).get("kind") or ""
+    group = crd_spec.get("group") or ""
+    versions = [v.get("name") for v in crd_spec.get("versions") or () if v.get("served")]
+    if not crd_spec.get("versions") and crd_spec.get("version"):
+        versions = [crd_spec["version"]]
     return {f"{kind}.{v}.{group}" for v in versions if v}
 
 
@@ -50,22 +48,22 @@ def _present_requirements(csv: Obj) -> set[str]:
     cluster had them when OLM last checked, whoever installed them."""
     return {
         r.get("name") or ""
-        for r in (csv.get("status") or {}).get("requirementStatus") or ()
+        for r in status(csv).get("requirementStatus") or ()
         if r.get("kind") == "CustomResourceDefinition" and r.get("status") == "Present"
     }
 
 
 def _csv_id(csv: Obj) -> tuple[str, str]:
-    meta = csv.get("metadata") or {}
-    return meta.get("namespace") or "", meta.get("name") or ""
+    csv_meta = meta(csv)
+    return csv_meta.get("namespace") or "", csv_meta.get("name") or ""
 
 
 def _required_crd_names(csv: Obj) -> dict[str, str]:
     """Required API key -> CRD name, for required CRDs (key as in R-API-1)."""
-    spec = csv.get("spec") or {}
+    csv_spec = spec(csv)
     return {
         f"{e.get('kind') or ''}.{e.get('version') or ''}.{e['name'].split('.', 1)[1]}": e["name"]
-        for e in (spec.get("customresourcedefinitions") or {}).get("required") or ()
+        for e in (csv_spec.get("customresourcedefinitions") or {}).get("required") or ()
         if "." in (e.get("name") or "")
     }
 
@@ -177,9 +175,9 @@ def _crd_version_findings(
         current = crds_by_name.get(crd_name)
         if current is None:
             continue
-        spec = current.get("spec") or {}
-        cluster_served = [v.get("name") for v in spec.get("versions") or () if v.get("served")]
-        stored = list((current.get("status") or {}).get("storedVersions") or ())
+        crd_spec = spec(current)
+        cluster_served = [v.get("name") for v in crd_spec.get("versions") or () if v.get("served")]
+        stored = list(status(current).get("storedVersions") or ())
         known = all_versions.get(crd_name)
         defined = set(known) if known is not None else set(served) | ({storage} - {None})
         related = (ObjectRef("CustomResourceDefinition", "", crd_name),)
@@ -242,7 +240,7 @@ def upgrade_dependency_findings(
     if not next_bundles:
         return []
     surfaces = _surfaces(csvs)
-    crds_by_name = {(c.get("metadata") or {}).get("name") or "": c for c in crds}
+    crds_by_name = {meta(c).get("name") or "": c for c in crds}
     by_ref = {ref(*i): i for i in surfaces}
     findings = []
     for csv_ref, bundle in sorted(next_bundles.items()):

@@ -480,7 +480,8 @@ def stale_copies(source: str, by_reason: dict[str, list[str]], parent_exists: bo
     parts = [f"in {names(sorted(ns))}: {reason}" for reason, ns in sorted(by_reason.items())]
     copies = sorted(ns for held in by_reason.values() for ns in held)
     if parent_exists:
-        subject, related = namespace, (ObjectRef(CSV, namespace, name),)
+        subject = namespace
+        related: tuple[ObjectRef, ...] = (ObjectRef(CSV, namespace, name),)
         whose = f"of {source}"
     else:
         subject = copies[0]
@@ -539,16 +540,20 @@ def subscription_stalled(namespace: str, name: str, groups: Sequence[str]) -> Fi
 
 
 def manual_contagion(namespace: str, name: str, manual: Sequence[str]) -> Finding:
+    one = len(manual) == 1
     return Finding(
         "warning",
         "ManualApprovalContagion",
         SUB,
         namespace,
         name,
-        f"This Subscription asks for Automatic approval, but {names(manual)} in the same "
-        "namespace is Manual, and OLM makes every new InstallPlan of a namespace Manual when any "
-        "of its Subscriptions is (R-SUB-4): its upgrades wait for someone to approve them. Approve "
-        "the InstallPlans, or move the operators to separate namespaces.",
+        f"Subscription {name} asks for Automatic approval but works as Manual: "
+        f"{'Subscription' if one else 'Subscriptions'} {names(manual)} in namespace {namespace} "
+        f"{'asks' if one else 'ask'} for Manual approval, and OLM makes every new InstallPlan of "
+        "a namespace Manual when any Subscription there is Manual (R-SUB-4). Its upgrades wait "
+        "for someone to approve them. To upgrade it automatically, install it in its own "
+        "namespace with its own OperatorGroup, or give every Subscription of this namespace "
+        "the same approval.",
         "R-SUB-4",
         tuple(ObjectRef(SUB, namespace, m) for m in manual),
     )

@@ -189,8 +189,8 @@ def render_mermaid(view: ChannelView) -> str:
     styled: dict[str, list[str]] = {"skips": [], "skipRange": []}
     for i, edge in enumerate(view.edges):
         arrow = _ARROWS[edge.via]
-        label = EDGE_LABELS[edge.via]
-        lines.append(f"  {ids[edge.source]} {arrow}|{label}| {ids[edge.target]}")
+        edge_label = EDGE_LABELS[edge.via]
+        lines.append(f"  {ids[edge.source]} {arrow}|{edge_label}| {ids[edge.target]}")
         if edge.via in styled:
             styled[edge.via].append(str(i))
     for via, dashes in (("skips", "6 4"), ("skipRange", "2 3")):

@@ -26,10 +26,11 @@ from olmtui.model.catalog_health import (
 )
 from olmtui.model.dependencies import dependency_findings
 from olmtui.model.multitenancy import multitenancy_findings
+from olmtui.model.objects import Obj, meta
 from olmtui.model.subscription_health import namespace_subscription_findings
 from olmtui.model.types import Finding, SubscriptionState
 from olmtui.model.upgrades import upgrade_findings
-from olmtui.store import Obj, Store, Unreadable, is_copied_csv
+from olmtui.store import Store, Unreadable, is_copied_csv
 
 
 def _by_namespace(objs: Iterable[Obj]) -> dict[str, list[Obj]]:
@@ -37,7 +38,7 @@ def _by_namespace(objs: Iterable[Obj]) -> dict[str, list[Obj]]:
     whole kind, once per namespace)."""
     by_ns: dict[str, list[Obj]] = {}
     for obj in objs:
-        by_ns.setdefault((obj.get("metadata") or {}).get("namespace") or "", []).append(obj)
+        by_ns.setdefault(meta(obj).get("namespace") or "", []).append(obj)
     return by_ns
 
 
@@ -46,8 +47,8 @@ def _csvs_by_namespace(store: Store) -> dict[str, dict[str, Obj]]:
     by_ns: dict[str, dict[str, Obj]] = {}
     for csv in store.list("ClusterServiceVersion"):
         if not is_copied_csv(csv):
-            meta = csv.get("metadata") or {}
-            by_ns.setdefault(meta.get("namespace") or "", {})[meta.get("name") or ""] = csv
+            csv_meta = meta(csv)
+            by_ns.setdefault(csv_meta.get("namespace") or "", {})[csv_meta.get("name") or ""] = csv
     return by_ns
 
 

@@ -11,6 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from olmtui.model import findings
+from olmtui.model.types import Finding
+
 OWN = "OwnNamespace"
 SINGLE = "SingleNamespace"
 MULTI = "MultiNamespace"
@@ -106,3 +109,9 @@ def install_mode_verdict(
         if target == "":
             return MULTI_ALL_MESSAGE
     return None
+
+
+def unknown_mode_findings(namespace: str, name: str, modes: Any) -> list[Finding]:
+    """Install mode types OLM does not know (R-IM-1 ignores them), from ``spec.installModes``."""
+    unknown = install_mode_set(modes).unknown
+    return [findings.unknown_install_modes(namespace, name, unknown)] if unknown else []

@@ -7,7 +7,8 @@ OLM resolves every Subscription of a namespace together, so one Manual Subscript
 new InstallPlan there Manual (R-SUB-4) and one InstallPlan may carry the CSVs of several
 operators (seed 004, "Colocation of Operators in a namespace"). This module rebuilds those
 facts from plain dicts: a summary per InstallPlan, the plans waiting for approval, and the
-contagion / shared-plan findings of one namespace.
+shared-plan findings of one namespace. The contagion finding itself (R-SUB-4) is the engine's,
+made per Subscription in ``findings.manual_contagion``.
 """
 
 from __future__ import annotations
@@ -18,10 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION, package_property
-from olmtui.model.subscriptions import approval, install_plan_name
+from olmtui.model.objects import Obj, annotations_of, meta, spec, status
+from olmtui.model.subscriptions import install_plan_name
 from olmtui.model.types import Finding, ObjectRef, ref
-
-Obj = Mapping[str, Any]
 
 SEED_COLOCATION = "R-DOC-6"  # docs/rules.md; from seed 004 (colocation)
 #: Step statuses that mean the step is done (§1.9).
@@ -124,8 +124,8 @@ def _waits(phase: str | None, approved: bool) -> bool:
 
 def _waits_raw(ip: Obj) -> bool:
     """:func:`_waits` on the raw object, to pass over history without summarizing it."""
-    phase = (ip.get("status") or {}).get("phase")
-    return _waits(phase, bool((ip.get("spec") or {}).get("approved")))
+    phase = status(ip).get("phase")
+    return _waits(phase, bool(spec(ip).get("approved")))
 
 
 def _conditions(raw: Iterable[Obj] | None) -> tuple[ConditionState, ...]:
@@ -159,10 +159,10 @@ def _csv_step_facts(step: Obj) -> PlannedCSV | None:
         except ValueError:
             doc = None
     if isinstance(doc, dict) and doc.get("kind") == "ClusterServiceVersion":
-        spec = doc.get("spec") or {}
-        version = spec.get("version") or None
-        replaces = spec.get("replaces") or None
-        annotations = (doc.get("metadata") or {}).get("annotations") or {}
+        doc_spec = spec(doc)
+        version = doc_spec.get("version") or None
+        replaces = doc_spec.get("replaces") or None
+        annotations = annotations_of(doc)
         package, _ = package_property(annotations.get(PROPERTIES_ANNOTATION))
     elif isinstance(doc, dict):
         replaces = doc.get("replaces") or None
@@ -183,16 +183,16 @@ def _merge(a: PlannedCSV, b: PlannedCSV) -> PlannedCSV:
 
 def summarize_install_plan(ip: Obj) -> InstallPlanSummary:
     """The summary of one InstallPlan (R-IP-1..4)."""
-    meta = ip.get("metadata") or {}
-    spec = ip.get("spec") or {}
-    status = ip.get("status") or {}
-    phase = status.get("phase") or None
+    ip_meta = meta(ip)
+    ip_spec = spec(ip)
+    ip_status = status(ip)
+    phase = ip_status.get("phase") or None
     planned: dict[str, PlannedCSV] = {}
-    names = tuple(spec.get("clusterServiceVersionNames") or ())
+    names = tuple(ip_spec.get("clusterServiceVersionNames") or ())
     for name in names:
         planned[name] = PlannedCSV(name)
     lookups = []
-    for lookup in status.get("bundleLookups") or ():
+    for lookup in ip_status.get("bundleLookups") or ():
         catalog_ref = lookup.get("catalogSourceRef") or {}
         catalog = (
             ref(catalog_ref.get("namespace") or "", catalog_ref["name"])
@@ -215,10 +215,10 @@ def summarize_install_plan(ip: Obj) -> InstallPlanSummary:
             facts = PlannedCSV(identifier, package, version, replaces, catalog)
             planned[identifier] = _merge(planned.get(identifier, facts), facts)
     failed = []
-    for step in status.get("plan") or ():
-        facts = _csv_step_facts(step)
-        if facts is not None:
-            planned[facts.name] = _merge(planned.get(facts.name, facts), facts)
+    for step in ip_status.get("plan") or ():
+        step_facts = _csv_step_facts(step)
+        if step_facts is not None:
+            planned[step_facts.name] = _merge(planned.get(step_facts.name, step_facts), step_facts)
         step_status = step.get("status") or "Unknown"
         if step_status in _BAD_STEPS or (phase == "Failed" and step_status not in _DONE_STEPS):
             resource = step.get("resource") or {}
@@ -232,21 +232,21 @@ def summarize_install_plan(ip: Obj) -> InstallPlanSummary:
             )
     owners = tuple(
         o["name"]
-        for o in meta.get("ownerReferences") or ()
+        for o in ip_meta.get("ownerReferences") or ()
         if o.get("kind") == "Subscription" and o.get("name")
     )
     return InstallPlanSummary(
-        namespace=meta.get("namespace") or "",
-        name=meta.get("name") or "",
+        namespace=ip_meta.get("namespace") or "",
+        name=ip_meta.get("name") or "",
         phase=phase,
-        approval="Manual" if spec.get("approval") == "Manual" else "Automatic",
-        approved=bool(spec.get("approved")),
+        approval="Manual" if ip_spec.get("approval") == "Manual" else "Automatic",
+        approved=bool(ip_spec.get("approved")),
         csv_names=names,
         csvs=tuple(planned.values()),
         bundle_lookups=tuple(lookups),
         failed_steps=tuple(failed),
-        conditions=_conditions(status.get("conditions")),
-        message=status.get("message") or None,
+        conditions=_conditions(ip_status.get("conditions")),
+        message=ip_status.get("message") or None,
         owners=owners,
     )
 
@@ -254,10 +254,10 @@ def summarize_install_plan(ip: Obj) -> InstallPlanSummary:
 def expected_subscription_condition(ip: Obj) -> ConditionState | None:
     """R-SUB-5: the InstallPlan condition OLM writes on a Subscription that references ``ip``
     (``InstallPlanPending`` / ``InstallPlanFailed``), or ``None`` for a Complete plan."""
-    status = ip.get("status") or {}
-    phase = status.get("phase") or ""
+    ip_status = status(ip)
+    phase = ip_status.get("phase") or ""
     installed = next(
-        (c for c in status.get("conditions") or () if c.get("type") == "Installed"), None
+        (c for c in ip_status.get("conditions") or () if c.get("type") == "Installed"), None
     )
     if (
         installed is not None
@@ -268,7 +268,7 @@ def expected_subscription_condition(ip: Obj) -> ConditionState | None:
     else:
         pending = [
             c.get("message") or ""
-            for lookup in status.get("bundleLookups") or ()
+            for lookup in ip_status.get("bundleLookups") or ()
             for c in lookup.get("conditions") or ()
             if c.get("type") == "BundleLookupPending"
         ]
@@ -294,22 +294,19 @@ def _moves(planned: PlannedCSV, sub: Obj, csv_replaces: Mapping[str, str]) -> bo
     """Whether installing ``planned`` moves the operator of ``sub``: the CSV is the one the
     Subscription is at or heading to, it replaces the installed one (R-UPG-4), or it is a
     bundle of the Subscription's package."""
-    spec = sub.get("spec") or {}
-    status = sub.get("status") or {}
-    installed = status.get("installedCSV")
-    if planned.name in (status.get("currentCSV"), installed):
+    sub_spec = spec(sub)
+    sub_status = status(sub)
+    installed = sub_status.get("installedCSV")
+    if planned.name in (sub_status.get("currentCSV"), installed):
         return True
     replaces = planned.replaces or csv_replaces.get(planned.name)
     if installed and replaces == installed:
         return True
-    return bool(planned.package) and planned.package == spec.get("name")
+    return bool(planned.package) and planned.package == sub_spec.get("name")
 
 
 def _replaces_by_name(csvs: Iterable[Obj]) -> dict[str, str]:
-    return {
-        (c.get("metadata") or {}).get("name", ""): (c.get("spec") or {}).get("replaces") or ""
-        for c in csvs
-    }
+    return {meta(c).get("name", ""): spec(c).get("replaces") or "" for c in csvs}
 
 
 def subscriptions_moved(
@@ -329,12 +326,12 @@ def _moved(
 ) -> dict[str, tuple[str, ...]]:
     moved: dict[str, tuple[str, ...]] = {}
     for sub in subs:
-        meta = sub.get("metadata") or {}
-        if (meta.get("namespace") or "") != summary.namespace:
+        sub_meta = meta(sub)
+        if (sub_meta.get("namespace") or "") != summary.namespace:
             continue
         names = tuple(p.name for p in summary.csvs if _moves(p, sub, csv_replaces))
         if names:
-            moved[meta.get("name", "")] = names
+            moved[sub_meta.get("name", "")] = names
     return dict(sorted(moved.items()))
 
 
@@ -347,7 +344,7 @@ def pending_approvals(
     sorted by namespace and name."""
     subs_by_ns: dict[str, list[Obj]] = {}
     for sub in subs:
-        subs_by_ns.setdefault((sub.get("metadata") or {}).get("namespace") or "", []).append(sub)
+        subs_by_ns.setdefault(meta(sub).get("namespace") or "", []).append(sub)
     csv_replaces = _replaces_by_name(csvs)
     pending = []
     for ip in install_plans:
@@ -368,40 +365,6 @@ def _describe(planned: PlannedCSV) -> str:
         parts.append(f"({' '.join(x for x in (planned.package, planned.version) if x)})")
     parts.append(f"replacing {planned.replaces}" if planned.replaces else "as a new install")
     return " ".join(parts)
-
-
-def _contagion_findings(namespace: str, subs: list[Obj]) -> list[Finding]:
-    manual = sorted(
-        (s.get("metadata") or {}).get("name", "") for s in subs if approval(s) == "Manual"
-    )
-    if not manual:
-        return []
-    findings = []
-    for sub in subs:
-        if approval(sub) == "Manual":
-            continue
-        name = (sub.get("metadata") or {}).get("name", "")
-        # R-SUB-4: the plan's approval is Manual if ANY Subscription in the namespace is.
-        findings.append(
-            Finding(
-                "warning",
-                "ManualApprovalContagion",
-                "Subscription",
-                namespace,
-                name,
-                f"Subscription {name} asks for Automatic approval but works as Manual: "
-                f"{'Subscription' if len(manual) == 1 else 'Subscriptions'} "
-                f"{', '.join(manual)} in namespace {namespace} "
-                f"{'asks' if len(manual) == 1 else 'ask'} for Manual approval, and OLM makes "
-                "every new InstallPlan of a namespace Manual when any Subscription there is "
-                "Manual (R-SUB-4). Its upgrades wait for someone to approve them. To upgrade it "
-                "automatically, install it in its own namespace with its own OperatorGroup, or "
-                "give every Subscription of this namespace the same approval.",
-                rule="R-SUB-4",
-                related=tuple(ObjectRef("Subscription", namespace, m) for m in manual),
-            )
-        )
-    return findings
 
 
 def _shared_plan_finding(
@@ -455,18 +418,18 @@ def namespace_installplan_findings(
     ips: Iterable[Obj],
     csvs: Iterable[Obj] = (),
 ) -> list[Finding]:
-    """Manual-approval contagion, shared InstallPlans and plans waiting for approval in one
-    namespace (R-SUB-4, R-IP-2, seed 004). Only the InstallPlans that some Subscription
+    """Shared InstallPlans and plans waiting for approval in one namespace (R-IP-2, seed
+    004). Only the InstallPlans that some Subscription
     references now, or that wait for approval, are looked at: older plans are history."""
-    subs = [s for s in subs if ((s.get("metadata") or {}).get("namespace") or "") == namespace]
+    subs = [s for s in subs if (meta(s).get("namespace") or "") == namespace]
     csv_replaces = _replaces_by_name(csvs)
-    findings = _contagion_findings(namespace, subs)
+    findings: list[Finding] = []
     referenced = {found[1] for s in subs if (found := install_plan_name(s))}
     for ip in ips:
-        meta = ip.get("metadata") or {}
-        if (meta.get("namespace") or "") != namespace:
+        ip_meta = meta(ip)
+        if (ip_meta.get("namespace") or "") != namespace:
             continue
-        if (meta.get("name") or "") not in referenced and not _waits_raw(ip):
+        if (ip_meta.get("name") or "") not in referenced and not _waits_raw(ip):
             continue
         summary = summarize_install_plan(ip)
         moved = _moved(summary, subs, csv_replaces)

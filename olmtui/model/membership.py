@@ -9,18 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from olmtui.model import findings
 from olmtui.model.installmodes import install_mode_set, install_mode_verdict
+from olmtui.model.objects import Obj, annotations_of, meta, spec, status
 from olmtui.model.operatorgroups import (
     FAIL_FORWARD,
     build_target_namespaces,
     status_namespaces,
     upgrade_strategy,
 )
-from olmtui.model.types import Verdict
-
-Obj = dict[str, Any]
+from olmtui.model.types import Finding, Verdict
 
 OPERATOR_GROUP_ANNOTATION = "olm.operatorGroup"
 OPERATOR_NAMESPACE_ANNOTATION = "olm.operatorNamespace"
@@ -65,13 +64,9 @@ NO_TARGETS_ANNOTATION = Verdict(
 )
 
 
-def annotations(obj: Obj) -> dict[str, str]:
-    return (obj.get("metadata") or {}).get("annotations") or {}
-
-
 def status_of(csv: Obj) -> tuple[str | None, str | None, str | None]:
-    status = csv.get("status") or {}
-    return status.get("phase"), status.get("reason"), status.get("message")
+    csv_status = status(csv)
+    return csv_status.get("phase"), csv_status.get("reason"), csv_status.get("message")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,11 +89,11 @@ class GroupCheck:
 def expected_annotations(og: Obj) -> dict[str, str | None]:
     """R-MEM-3: the three annotations an agreeing member carries (targets only once the
     group's ``status.namespaces`` exists)."""
-    meta = og.get("metadata") or {}
+    og_meta = meta(og)
     status = status_namespaces(og)
     return {
-        OPERATOR_NAMESPACE_ANNOTATION: meta.get("namespace", ""),
-        OPERATOR_GROUP_ANNOTATION: meta.get("name", ""),
+        OPERATOR_NAMESPACE_ANNOTATION: og_meta.get("namespace", ""),
+        OPERATOR_GROUP_ANNOTATION: og_meta.get("name", ""),
         TARGETS_ANNOTATION: None if status is None else build_target_namespaces(status),
     }
 
@@ -108,11 +103,11 @@ def annotation_drift(csv: Obj, og: Obj) -> tuple[tuple[str, str, str | None], ..
 
     A group without ``status.namespaces`` expects ``""`` as its target string (R-OG-3).
     """
-    have = annotations(csv)
+    have = annotations_of(csv)
     want = expected_annotations(og)
-    drift = []
+    drift: list[tuple[str, str, str | None]] = []
     for key in (OPERATOR_NAMESPACE_ANNOTATION, OPERATOR_GROUP_ANNOTATION, TARGETS_ANNOTATION):
-        expected = want[key] if want[key] is not None else ""
+        expected = want[key] or ""
         if have.get(key) != expected:
             drift.append((key, expected, have.get(key)))
     return tuple(drift)
@@ -150,16 +145,16 @@ def group_checks(
         if not spec_targets:
             return GroupCheck(False, NOTHING_SELECTED, og, drift)
         return GroupCheck(False, None, og, drift)
-    modes = install_mode_set((csv.get("spec") or {}).get("installModes"))
+    modes = install_mode_set(spec(csv).get("installModes"))
     if modes.duplicates:
         return GroupCheck(
             False, Verdict("Failed", "InvalidInstallModes", modes.duplicates, "R-MEM-4"), og
         )
-    have = annotations(csv)
+    have = annotations_of(csv)
     if TARGETS_ANNOTATION not in have:
         return GroupCheck(False, NO_TARGETS_ANNOTATION, og)
     targets = have[TARGETS_ANNOTATION].split(",")
-    csv_namespace = (csv.get("metadata") or {}).get("namespace", "")
+    csv_namespace = meta(csv).get("namespace", "")
     message = install_mode_verdict(modes.supported, targets, csv_namespace)
     if message is not None:
         return GroupCheck(
@@ -202,3 +197,76 @@ OWNER_CONFLICT = Verdict("Failed", "OwnerConflict", "conflicting CRD owner in na
 def is_copiable(phase: str | None, reason: str | None) -> bool:
     """R-COPY-2: phase set and reason not in the uncopiable list."""
     return bool(phase) and reason not in UNCOPIABLE_REASONS
+
+
+def blocked_findings(
+    namespace: str, name: str, check: GroupCheck, group_ref: str | None
+) -> list[Finding]:
+    """The verdict of a CSV the group rules stop (R-MEM-1..6), and why."""
+    if check.verdict is None:
+        return []
+    detail = ""
+    if check.annotation_drift and check.verdict.reason == "NoTargetNamespaces":
+        # R-MEM-3: the group selects nothing, so its status.namespaces stays absent and OLM
+        # never writes the targets annotation that would let the CSV in.
+        detail = (
+            " OLM writes no olm.targetNamespaces on it while the group's "
+            "status.namespaces is absent, so this lasts until the group selects "
+            "a namespace."
+        )
+    return [findings.verdict_finding(namespace, name, check.verdict, group_ref, detail)]
+
+
+def recovery(
+    namespace: str,
+    name: str,
+    csv: Obj,
+    og: Obj,
+    group_ref: str,
+    successor: str | None,
+    owners: Sequence[tuple[str, Sequence[str]]],
+) -> tuple[Verdict | None, list[Finding]]:
+    """Once the group and API rules let a CSV proceed: its fail-forward or recovery verdict
+    (R-CSV-F) and the CRD owner conflicts in its namespace (R-CSV-O). ``owners`` are
+    :func:`olmtui.model.apis.crd_owner_conflicts`'s."""
+    phase, reason, _ = status_of(csv)
+    verdict = recovery_verdict(csv, og, successor)
+    found: list[Finding] = []
+    if verdict is None and owners and phase == "Pending":
+        verdict = OWNER_CONFLICT
+        found.append(findings.owner_conflict(namespace, name, owners, False))
+    elif owners and phase == "Failed" and reason == "OwnerConflict":
+        found.append(findings.owner_conflict(namespace, name, owners, True))
+    if verdict is not None and verdict is not OWNER_CONFLICT:
+        found.append(findings.verdict_finding(namespace, name, verdict, group_ref))
+    return verdict, found
+
+
+def member_findings(
+    namespace: str,
+    name: str,
+    check: GroupCheck,
+    malformed_crds: Sequence[str],
+    group_ref: str | None,
+    og: Obj | None,
+    spec_targets: tuple[str, ...],
+) -> list[Finding]:
+    """What the group rules skipped (R-MEM-0, R-API-1) and the group annotations OLM is about
+    to rewrite (R-MEM-3)."""
+    found: list[Finding] = []
+    if check.skipped == "R-MEM-0":
+        found.append(findings.no_retry(namespace, name))
+    elif check.skipped == "R-API-1":
+        found.append(findings.malformed_crds(namespace, name, malformed_crds))
+    if check.annotation_drift and group_ref and og is not None and check.verdict is None:
+        found.append(
+            findings.annotation_drift(
+                namespace,
+                name,
+                group_ref,
+                check.annotation_drift,
+                status_namespaces(og),
+                spec_targets,
+            )
+        )
+    return found

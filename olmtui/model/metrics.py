@@ -137,7 +137,8 @@ def seed_metrics(store: Store, model: MetricsModel, upgrade_count: int | None = 
         csv_succeeded=count("csv_succeeded", len(csvs) - len(abnormal)),
         csv_abnormal=() if "csv_abnormal" in unknown else abnormal,
         csv_upgrade_count=count(
-            "csv_upgrade_count", upgrade_count if watched else replacements_in_progress(csvs)
+            "csv_upgrade_count",
+            upgrade_count if upgrade_count is not None else replacements_in_progress(csvs),
         ),
         csv_upgrade_count_source="watch" if watched else "snapshot",
         csv_upgrade_count_note=WATCH_UPGRADE_NOTE if watched else SNAPSHOT_UPGRADE_NOTE,

@@ -18,11 +18,10 @@ from typing import Any
 
 from olmtui.model.apis import api_surface
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION, package_property
+from olmtui.model.objects import Obj, meta, spec, status
 from olmtui.model.semver_range import parse_version
 from olmtui.model.types import Finding, ObjectRef, Severity
 from olmtui.store import is_copied_csv
-
-Obj = Mapping[str, Any]
 
 SEED_MULTITENANCY = "R-DOC-2"  # docs/rules.md; from seed 002
 SEED_CRD_LIMITS = "R-DOC-1"  # docs/rules.md; from seed 000
@@ -73,18 +72,18 @@ def package_of(csv: Obj, subs_by_csv: Mapping[tuple[str, str], Obj]) -> str:
     """The package a CSV belongs to: its Subscription's ``spec.name``; else the component
     label ``operators.coreos.com/<package>.<namespace>`` (§1.2); else the ``olm.package`` bundle
     property; else the CSV name up to its version."""
-    meta = csv.get("metadata") or {}
-    ns, name = meta.get("namespace") or "", meta.get("name") or ""
+    csv_meta = meta(csv)
+    ns, name = csv_meta.get("namespace") or "", csv_meta.get("name") or ""
     sub = subs_by_csv.get((ns, name))
-    if sub is not None and (sub.get("spec") or {}).get("name"):
+    if sub is not None and spec(sub).get("name"):
         return str(sub["spec"]["name"])
     suffix = f".{ns}"
-    for label in meta.get("labels") or {}:
+    for label in csv_meta.get("labels") or {}:
         if label.startswith(COMPONENT_LABEL_PREFIX) and label.endswith(suffix):
             package = label[len(COMPONENT_LABEL_PREFIX) : -len(suffix)]
             if package:
-                return package
-    from_properties = _package_from_properties(meta.get("annotations") or {})
+                return str(package)
+    from_properties = _package_from_properties(csv_meta.get("annotations") or {})
     if from_properties:
         return from_properties
     match = _NAME_VERSION.match(name)
@@ -94,11 +93,11 @@ def package_of(csv: Obj, subs_by_csv: Mapping[tuple[str, str], Obj]) -> str:
 def _subs_by_csv(subs: Iterable[Obj]) -> dict[tuple[str, str], Obj]:
     out: dict[tuple[str, str], Obj] = {}
     for sub in subs:
-        ns = (sub.get("metadata") or {}).get("namespace") or ""
-        status = sub.get("status") or {}
+        ns = meta(sub).get("namespace") or ""
+        sub_status = status(sub)
         for key in ("currentCSV", "installedCSV"):
-            if status.get(key):
-                out[(ns, status[key])] = sub
+            if sub_status.get(key):
+                out[(ns, sub_status[key])] = sub
     return out
 
 
@@ -109,30 +108,30 @@ def installed_instances(csvs: Iterable[Obj], subs: Iterable[Obj]) -> list[Instan
     subs_by_csv = _subs_by_csv(subs)
     candidates: dict[tuple[str, str], list[Obj]] = {}
     for csv in csvs:
-        if is_copied_csv(csv) or (csv.get("status") or {}).get("phase") in _LEAVING:
+        if is_copied_csv(csv) or status(csv).get("phase") in _LEAVING:
             continue
-        ns = (csv.get("metadata") or {}).get("namespace") or ""
+        ns = meta(csv).get("namespace") or ""
         candidates.setdefault((package_of(csv, subs_by_csv), ns), []).append(csv)
     instances = []
     for (package, ns), group in sorted(candidates.items()):
-        replaced = {(c.get("spec") or {}).get("replaces") for c in group}
-        current = [c for c in group if (c.get("metadata") or {}).get("name") not in replaced]
-        csv = min(current or group, key=lambda c: (c.get("metadata") or {}).get("name") or "")
-        name = (csv.get("metadata") or {}).get("name") or ""
-        spec = csv.get("spec") or {}
-        owned = (spec.get("customresourcedefinitions") or {}).get("owned") or ()
-        sub_meta = (subs_by_csv.get((ns, name)) or {}).get("metadata") or {}
+        replaced = {spec(c).get("replaces") for c in group}
+        current = [c for c in group if meta(c).get("name") not in replaced]
+        csv = min(current or group, key=lambda c: meta(c).get("name") or "")
+        name = meta(csv).get("name") or ""
+        csv_spec = spec(csv)
+        owned = (csv_spec.get("customresourcedefinitions") or {}).get("owned") or ()
+        sub_meta = meta(subs_by_csv.get((ns, name)) or {})
         instances.append(
             Instance(
                 package=package,
                 namespace=ns,
                 csv=name,
-                version=spec.get("version") or None,
+                version=csv_spec.get("version") or None,
                 owned_crds=frozenset((e.get("name") or "", e.get("version") or "") for e in owned),
                 required_apis=api_surface(dict(csv)).required,
                 conversion_webhook=any(
                     w.get("type") == "ConversionWebhook"
-                    for w in spec.get("webhookdefinitions") or ()
+                    for w in csv_spec.get("webhookdefinitions") or ()
                 ),
                 generated_by=(sub_meta.get("annotations") or {}).get(GENERATED_BY) or None,
             )
@@ -286,7 +285,7 @@ def _shared_crd_findings(instances: list[Instance], crds: Iterable[Obj]) -> list
     """CRDs owned from several namespaces by different packages or different versions. OLM
     checks CRD owners only inside one namespace (R-CSV-O); across namespaces the owners take
     turns rewriting the one cluster-wide definition (seed 000)."""
-    on_cluster = {(c.get("metadata") or {}).get("name") or "": c for c in crds}
+    on_cluster = {meta(c).get("name") or "": c for c in crds}
     owners: dict[str, list[Instance]] = {}
     for inst in instances:
         for crd_name in {n for n, _ in inst.owned_crds}:
@@ -305,8 +304,8 @@ def _shared_crd_findings(instances: list[Instance], crds: Iterable[Obj]) -> list
         listing = _listing([f"{i.package} {i.label}" for i in group])
         served = ""
         if crd_name in on_cluster:
-            spec = on_cluster[crd_name].get("spec") or {}
-            names = [v.get("name") for v in spec.get("versions") or () if v.get("served")]
+            crd_spec = spec(on_cluster[crd_name])
+            names = [v.get("name") for v in crd_spec.get("versions") or () if v.get("served")]
             served = f" The CRD on the cluster serves {', '.join(names) or 'no version'}."
         findings.append(
             Finding(

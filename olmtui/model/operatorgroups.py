@@ -12,10 +12,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from olmtui.model import nsset
-from olmtui.model.types import GroupMode
+from olmtui.model import findings, nsset
+from olmtui.model.objects import Obj, meta, spec, status
+from olmtui.model.types import Finding, GroupMode, ObjectRef
 
-Obj = dict[str, Any]
 Labels = Mapping[str, str]
 
 FAIL_FORWARD = "TechPreviewUnsafeFailForward"
@@ -112,8 +112,8 @@ def target_namespaces(og: Obj, namespaces: Mapping[str, Labels]) -> TargetSelect
     sentence, since nothing is copied there. A ``""`` entry or an unparsable selector makes
     OLM's sync fail without touching status.
     """
-    spec = og.get("spec") or {}
-    listed = spec.get("targetNamespaces") or []
+    og_spec = spec(og)
+    listed = og_spec.get("targetNamespaces") or []
     if isinstance(listed, list) and listed:
         names = tuple(sorted({str(n) if n is not None else "" for n in listed}))
         errors = []
@@ -135,7 +135,7 @@ def target_namespaces(og: Obj, namespaces: Mapping[str, Labels]) -> TargetSelect
                 )
             )
         return TargetSelection(names, tuple(errors), "list")
-    selector = spec.get("selector")
+    selector = og_spec.get("selector")
     if is_empty_selector(selector):
         return TargetSelection(("",), (), "global")
     if not isinstance(selector, Mapping):
@@ -160,13 +160,15 @@ def target_namespaces(og: Obj, namespaces: Mapping[str, Labels]) -> TargetSelect
             ),
             "selector",
         )
-    errors = () if selected else ((SELECTOR_MATCHES_NOTHING, "spec.selector matches no namespace"),)
-    return TargetSelection(selected, errors, "selector")
+    if selected:
+        return TargetSelection(selected, (), "selector")
+    nothing = (SELECTOR_MATCHES_NOTHING, "spec.selector matches no namespace")
+    return TargetSelection(selected, (nothing,), "selector")
 
 
 def status_namespaces(og: Obj) -> tuple[str, ...] | None:
     """``status.namespaces`` as observed (order kept: R-OG-4 looks at the first entry)."""
-    found = (og.get("status") or {}).get("namespaces")
+    found = status(og).get("namespaces")
     if not isinstance(found, list):
         return None
     return tuple("" if n is None else str(n) for n in found)
@@ -199,21 +201,82 @@ def group_mode(og_namespace: str, targets: tuple[str, ...]) -> GroupMode:
 
 
 def is_static(og: Obj) -> bool:
-    return (og.get("spec") or {}).get("staticProvidedAPIs") is True
+    return spec(og).get("staticProvidedAPIs") is True
 
 
 def upgrade_strategy(og: Obj) -> str:
     """R-OG-9: anything but fail-forward behaves as ``Default``."""
-    strategy = (og.get("spec") or {}).get("upgradeStrategy") or {}
+    strategy = spec(og).get("upgradeStrategy") or {}
     name = strategy.get("name") if isinstance(strategy, Mapping) else strategy
     return FAIL_FORWARD if name == FAIL_FORWARD else "Default"
 
 
 def service_account(og: Obj) -> str | None:
-    return (og.get("spec") or {}).get("serviceAccountName") or None
+    return spec(og).get("serviceAccountName") or None
+
+
+UID_LABEL_PREFIX = "olm.operatorgroup.uid/"
 
 
 def uid_label(og: Obj) -> str | None:
     """R-OG-5: the namespace label a non-global group's targets carry."""
-    uid = (og.get("metadata") or {}).get("uid")
-    return f"olm.operatorgroup.uid/{uid}" if uid else None
+    uid = meta(og).get("uid")
+    return f"{UID_LABEL_PREFIX}{uid}" if uid else None
+
+
+def selection_findings(
+    namespace: str,
+    name: str,
+    selection: TargetSelection,
+    status: tuple[str, ...] | None,
+    has_members: bool,
+) -> list[Finding]:
+    """R-OG-1..3 for one group: errors that keep its targets from status, a target list or a
+    selector worth knowing about, and a ``status.namespaces`` OLM has yet to sync."""
+    codes = {code for code, _ in selection.errors}
+    found = [
+        findings.selection_error(code, namespace, name, text, has_members)
+        for code, text in selection.errors
+    ]
+    if selection.source == "list" and len(selection.namespaces) > 1:
+        found.append(findings.multiple_targets(namespace, name, selection.namespaces))
+    if selection.source == "selector" and not codes & (
+        BLOCKING_ERRORS | {SELECTOR_MATCHES_NOTHING}
+    ):
+        found.append(findings.label_selector(namespace, name, selection.namespaces))
+    if not codes & BLOCKING_ERRORS and set(status or ()) != set(selection.namespaces):
+        shown = None if status is None else tuple(sorted(set(status)))
+        found.append(findings.status_not_synced(namespace, name, shown, selection.namespaces))
+    return found
+
+
+def namespace_findings(
+    namespace: str,
+    groups: list[str],
+    labels: Mapping[str, str] | None,
+    members: Iterable[tuple[tuple[str, str], Obj]],
+) -> list[Finding]:
+    """R-OG-1 and R-OG-5 for one namespace: more than one group, and the uid labels OLM keeps
+    on it (one per group whose status names it: ``members``, (namespace, name) -> group, in
+    order) against the ones it carries.
+    ``labels`` is ``None`` when the namespace's labels are unknown."""
+    found: list[Finding] = []
+    if len(groups) > 1:
+        found.append(findings.multiple_groups(namespace, groups))
+    if labels is None:
+        return found
+    expected: set[str] = set()
+    owners: list[ObjectRef] = []
+    for key, og in members:
+        label = uid_label(og)
+        if label:
+            expected.add(label)
+            owners.append(findings.og_ref(*key))
+    actual = {k for k in labels if k.startswith(UID_LABEL_PREFIX)}
+    if expected != actual:
+        found.append(
+            findings.label_drift(
+                namespace, sorted(expected - actual), sorted(actual - expected), owners
+            )
+        )
+    return found

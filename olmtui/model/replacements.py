@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from olmtui.model import findings
+from olmtui.model.types import Finding
+
 
 def replaced_by(name: str, replaces: Mapping[str, str | None]) -> str | None:
     """R-CSV-R2 "being replaced": a CSV other than this one whose ``spec.replaces`` names it
@@ -38,3 +41,19 @@ def replacement_cycle(name: str, replaces: Mapping[str, str | None]) -> tuple[st
         seen.append(target)
         current = target
     return ()
+
+
+def replacement_findings(
+    namespace: str, name: str, replaces: Mapping[str, str | None]
+) -> list[Finding]:
+    """R-CSV-R2 (a CSV another one is replacing) and R-CSV-R (a ``spec.replaces`` loop)."""
+    found: list[Finding] = []
+    successor = replaced_by(name, replaces)
+    if successor:
+        found.append(
+            findings.being_replaced(namespace, name, successor, replaces_existing(name, replaces))
+        )
+    cycle = replacement_cycle(name, replaces)
+    if cycle:
+        found.append(findings.replacement_cycle(namespace, name, cycle))
+    return found

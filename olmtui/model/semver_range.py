@@ -17,6 +17,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 _NUMBERS = frozenset("0123456789")
 _ALPHANUM = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-")
@@ -47,7 +48,7 @@ class Version:
     build: tuple[str, ...] = ()
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         """Sort key for R-SEM-6: a release outranks its pre-releases; numeric identifiers
         rank below alphanumeric ones; a longer identifier list wins when the shared ones tie."""
         if not self.pre:
@@ -158,7 +159,7 @@ def parse_version(text: str) -> Version | None:
         return None
 
 
-def version_key(text: str | None) -> tuple:
+def version_key(text: str | None) -> tuple[Any, ...]:
     """Sort key for version strings; unparsable ones sort as ``0.0.0`` (as the packageserver
     sorts PackageManifest entries, §11)."""
     return (parse_version(text or "") or ZERO).key

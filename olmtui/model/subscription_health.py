@@ -6,13 +6,12 @@ BundleUnpackFailed, the deprecation conditions) and as ``status.state``. Conditi
 the referenced InstallPlan is at hand, the condition OLM is about to write (R-SUB-5, R-SUB-6)
 is derived from it, so a failed plan shows even before OLM records it on the Subscription.
 Approval, effective approval and the 0-or-2+ OperatorGroup stall (R-SUB-4, R-SUB-9) live in
-``subscriptions.py``; the namespace-wide approval effects live in ``installplans.py``.
+``subscriptions.py``; the shared and pending InstallPlans live in ``installplans.py``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
 from olmtui.model.installplans import (
     ConditionState,
@@ -21,11 +20,10 @@ from olmtui.model.installplans import (
     namespace_installplan_findings,
     summarize_install_plan,
 )
+from olmtui.model.objects import Obj, meta, spec, status
 from olmtui.model.subscriptions import install_plan_name
 from olmtui.model.types import Finding, ObjectRef, Severity
 from olmtui.model.upgrades import source_ref
-
-Obj = Mapping[str, Any]
 
 _DEPRECATIONS = ("PackageDeprecated", "ChannelDeprecated", "BundleDeprecated")
 _PLAN_CONDITIONS = ("InstallPlanPending", "InstallPlanFailed", "InstallPlanMissing")
@@ -34,7 +32,7 @@ _PLAN_CONDITIONS = ("InstallPlanPending", "InstallPlanFailed", "InstallPlanMissi
 def _true_conditions(sub: Obj) -> dict[str, ConditionState]:
     """Conditions with status True, by type (OLM keeps one per type)."""
     out = {}
-    for c in (sub.get("status") or {}).get("conditions") or ():
+    for c in status(sub).get("conditions") or ():
         if c.get("status") == "True" and c.get("type"):
             out[c["type"]] = ConditionState(
                 c["type"], "True", c.get("reason") or None, c.get("message") or None
@@ -48,18 +46,18 @@ def _plan_name(sub: Obj) -> str | None:
 
 
 def _what(sub: Obj) -> str:
-    spec = sub.get("spec") or {}
-    channel = f", channel {spec['channel']}" if spec.get("channel") else ""
-    return f"package {spec.get('name') or '?'}{channel}, catalog {source_ref(sub)}"
+    sub_spec = spec(sub)
+    channel = f", channel {sub_spec['channel']}" if sub_spec.get("channel") else ""
+    return f"package {sub_spec.get('name') or '?'}{channel}, catalog {source_ref(sub)}"
 
 
 class _Builder:
     """Collects the findings of one Subscription with its identity filled in."""
 
     def __init__(self, sub: Obj) -> None:
-        meta = sub.get("metadata") or {}
-        self.namespace = meta.get("namespace") or ""
-        self.name = meta.get("name") or ""
+        sub_meta = meta(sub)
+        self.namespace = sub_meta.get("namespace") or ""
+        self.name = sub_meta.get("name") or ""
         self.findings: list[Finding] = []
 
     def add(
@@ -168,7 +166,7 @@ def _waiting_for_approval(b: _Builder, sub: Obj, plan: InstallPlanSummary) -> No
     what = (
         ", ".join(p.name + (f" ({p.version})" if p.version else "") for p in plan.csvs) or "no CSV"
     )
-    state = (sub.get("status") or {}).get("state") or ""
+    state = status(sub).get("state") or ""
     b.add(
         "warning",
         "UpgradePending",
@@ -185,7 +183,7 @@ def _waiting_for_approval(b: _Builder, sub: Obj, plan: InstallPlanSummary) -> No
 def _catalog_health(b: _Builder, sub: Obj, cond: ConditionState) -> None:
     unhealthy = tuple(
         ObjectRef("CatalogSource", r.get("namespace") or "", r.get("name") or "")
-        for h in (sub.get("status") or {}).get("catalogHealth") or ()
+        for h in status(sub).get("catalogHealth") or ()
         if not h.get("healthy") and (r := h.get("catalogSourceRef") or {}).get("name")
     )
     names = ", ".join(f"{r.namespace}/{r.name}" for r in unhealthy)
@@ -223,7 +221,7 @@ def subscription_condition_findings(
     ``install_plans_known=False`` when InstallPlans were not collected at all, so that a
     missing one is not reported."""
     b = _Builder(sub)
-    status = sub.get("status") or {}
+    sub_status = status(sub)
     observed = _true_conditions(sub)
     plan = summarize_install_plan(install_plan) if install_plan is not None else None
     expected = expected_subscription_condition(install_plan) if install_plan else None
@@ -234,7 +232,7 @@ def subscription_condition_findings(
         and install_plans_known
         and "InstallPlanMissing" not in observed
     ):
-        if status.get("state") == "UpgradePending":
+        if sub_status.get("state") == "UpgradePending":
             b.add(
                 "info",
                 "InstallPlanMissing",
@@ -253,13 +251,13 @@ def subscription_condition_findings(
         _resolution(b, sub, observed["ResolutionFailed"])
     _plan_condition(b, sub, observed, plan, expected)
     if (
-        status.get("state") == "UpgradePending"
+        sub_status.get("state") == "UpgradePending"
         and plan
         and plan.waiting_for_approval
         and not any(f.code == "UpgradePending" for f in b.findings)
     ):
         _waiting_for_approval(b, sub, plan)
-    if status.get("state") == "UpgradeFailed":
+    if sub_status.get("state") == "UpgradeFailed":
         b.add(
             "error",
             "UpgradeFailed",
@@ -315,12 +313,12 @@ def namespace_subscription_findings(
     install_plans_known: bool = True,
 ) -> list[Finding]:
     """Every Subscription and InstallPlan finding of one namespace, sorted: the conditions of
-    each Subscription (with the InstallPlan it references) plus the namespace-wide approval
-    effects (R-SUB-4, R-IP-2, seed 004). Recompute it when a Subscription, InstallPlan or
-    CSV of the namespace changes."""
-    subs = [s for s in subs if ((s.get("metadata") or {}).get("namespace") or "") == namespace]
-    ips = [i for i in ips if ((i.get("metadata") or {}).get("namespace") or "") == namespace]
-    by_name = {(i.get("metadata") or {}).get("name") or "": i for i in ips}
+    each Subscription (with the InstallPlan it references) plus the namespace-wide InstallPlan
+    effects (R-IP-2, seed 004); the engine reports the approval contagion (R-SUB-4). Recompute
+    it when a Subscription, InstallPlan or CSV of the namespace changes."""
+    subs = [s for s in subs if (meta(s).get("namespace") or "") == namespace]
+    ips = [i for i in ips if (meta(i).get("namespace") or "") == namespace]
+    by_name = {meta(i).get("name") or "": i for i in ips}
     findings = []
     for sub in subs:
         name = _plan_name(sub)

@@ -8,12 +8,15 @@ plug their :class:`UpgradeInfo` in through its ``upgrade`` argument.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal
 
-from olmtui.model.types import InstallPlanRef, SubscriptionState, UpgradeInfo
+from olmtui.model import findings
+from olmtui.model.installmodes import install_mode_set, install_mode_verdict
+from olmtui.model.objects import Obj, meta, spec, status
+from olmtui.model.operatorgroups import build_target_namespaces
+from olmtui.model.types import Finding, InstallPlanRef, SubscriptionState, UpgradeInfo
 
-Obj = dict[str, Any]
 Approval = Literal["Manual", "Automatic"]
 #: Looks an InstallPlan up by (namespace, name).
 InstallPlanLookup = Callable[[str, str], Obj | None]
@@ -21,7 +24,7 @@ InstallPlanLookup = Callable[[str, str], Obj | None]
 
 def approval(sub: Obj) -> Approval:
     """§1.8: anything but ``Manual`` counts as Automatic."""
-    wanted = (sub.get("spec") or {}).get("installPlanApproval")
+    wanted = spec(sub).get("installPlanApproval")
     return "Manual" if wanted == "Manual" else "Automatic"
 
 
@@ -33,10 +36,10 @@ def effective_approval(subs: Iterable[Obj]) -> Approval:
 def install_plan_name(sub: Obj) -> tuple[str, str] | None:
     """The ``(namespace, name)`` of the InstallPlan a Subscription references, from
     ``status.installPlanRef`` or the older ``status.installplan``."""
-    status = sub.get("status") or {}
-    namespace = (sub.get("metadata") or {}).get("namespace", "")
+    sub_status = status(sub)
+    namespace = meta(sub).get("namespace", "")
     for field in ("installPlanRef", "installplan"):
-        ref = status.get(field)
+        ref = sub_status.get(field)
         if isinstance(ref, dict) and ref.get("name"):
             return ref.get("namespace") or namespace, str(ref["name"])
     return None
@@ -51,10 +54,10 @@ def install_plan_ref(sub: Obj, lookup: InstallPlanLookup) -> InstallPlanRef | No
     plan = lookup(*found)
     if plan is None:
         return InstallPlanRef(found[1], None, None)
-    approved = (plan.get("spec") or {}).get("approved")
+    approved = spec(plan).get("approved")
     return InstallPlanRef(
         found[1],
-        (plan.get("status") or {}).get("phase"),
+        status(plan).get("phase"),
         approved if isinstance(approved, bool) else None,
     )
 
@@ -66,25 +69,25 @@ def subscription_state(
     upgrade: UpgradeInfo | None = None,
 ) -> SubscriptionState:
     """The record the report and the screens show for one Subscription."""
-    meta = sub.get("metadata") or {}
-    spec = sub.get("spec") or {}
-    status = sub.get("status") or {}
-    namespace = meta.get("namespace", "")
+    sub_meta = meta(sub)
+    sub_spec = spec(sub)
+    sub_status = status(sub)
+    namespace = sub_meta.get("namespace", "")
     return SubscriptionState(
         namespace=namespace,
-        name=meta.get("name", ""),
-        package=spec.get("name") or "",
-        channel=spec.get("channel") or None,
-        source=spec.get("source") or "",
-        source_namespace=spec.get("sourceNamespace") or "",
+        name=sub_meta.get("name", ""),
+        package=sub_spec.get("name") or "",
+        channel=sub_spec.get("channel") or None,
+        source=sub_spec.get("source") or "",
+        source_namespace=sub_spec.get("sourceNamespace") or "",
         approval=approval(sub),
         effective_approval=namespace_approval,
-        state=status.get("state") or None,
-        installed_csv=status.get("installedCSV") or None,
-        current_csv=status.get("currentCSV") or None,
+        state=sub_status.get("state") or None,
+        installed_csv=sub_status.get("installedCSV") or None,
+        current_csv=sub_status.get("currentCSV") or None,
         install_plan=install_plan_ref(sub, lookup),
         upgrade=upgrade if upgrade is not None else UpgradeInfo(),
-        starting_csv=spec.get("startingCSV") or None,
+        starting_csv=sub_spec.get("startingCSV") or None,
     )
 
 
@@ -92,29 +95,33 @@ PackageKey = tuple[str, str, str]  # (catalog namespace, catalog name, package)
 
 
 def subscription_package(sub: Obj) -> PackageKey:
-    spec = sub.get("spec") or {}
-    return (spec.get("sourceNamespace") or "", spec.get("source") or "", spec.get("name") or "")
+    sub_spec = spec(sub)
+    return (
+        sub_spec.get("sourceNamespace") or "",
+        sub_spec.get("source") or "",
+        sub_spec.get("name") or "",
+    )
 
 
 def package_manifest_key(pm: Obj) -> PackageKey:
     """Which catalog and package a PackageManifest describes (§11): from its status, else
     from its ``catalog``/``catalog-namespace`` labels and name."""
-    meta = pm.get("metadata") or {}
-    labels = meta.get("labels") or {}
-    status = pm.get("status") or {}
+    manifest_meta = meta(pm)
+    labels = manifest_meta.get("labels") or {}
+    manifest_status = status(pm)
     return (
-        status.get("catalogSourceNamespace") or labels.get("catalog-namespace") or "",
-        status.get("catalogSource") or labels.get("catalog") or "",
-        status.get("packageName") or meta.get("name") or "",
+        manifest_status.get("catalogSourceNamespace") or labels.get("catalog-namespace") or "",
+        manifest_status.get("catalogSource") or labels.get("catalog") or "",
+        manifest_status.get("packageName") or manifest_meta.get("name") or "",
     )
 
 
 def channel_head(pm: Obj, channel: str | None) -> tuple[str, Any] | None:
     """The head CSV of the Subscription's channel and its install modes (§11: the default
     channel when none is named, or the only one); ``None`` when the manifest does not say."""
-    status = pm.get("status") or {}
-    channels = [c for c in status.get("channels") or [] if isinstance(c, dict)]
-    wanted = channel or status.get("defaultChannel")
+    manifest_status = status(pm)
+    channels = [c for c in manifest_status.get("channels") or [] if isinstance(c, dict)]
+    wanted = channel or manifest_status.get("defaultChannel")
     if not wanted and len(channels) == 1:
         wanted = channels[0].get("name")
     for entry in channels:
@@ -122,3 +129,47 @@ def channel_head(pm: Obj, channel: str | None) -> tuple[str, Any] | None:
             modes = (entry.get("currentCSVDesc") or {}).get("installModes")
             return (str(entry["currentCSV"]), modes) if modes else None
     return None
+
+
+def subscription_findings(
+    state: SubscriptionState, groups: Sequence[str], manual: Sequence[str]
+) -> list[Finding]:
+    """R-SUB-9 (no single OperatorGroup: nothing resolves, silently) and R-SUB-4 (an
+    Automatic Subscription beside the ``manual`` ones works as Manual) for one Subscription
+    of a namespace with OperatorGroups ``groups``."""
+    found: list[Finding] = []
+    if len(groups) != 1:
+        found.append(findings.subscription_stalled(state.namespace, state.name, groups))
+    if state.approval == "Automatic" and manual:
+        found.append(findings.manual_contagion(state.namespace, state.name, manual))
+    return found
+
+
+def head_preflight(
+    state: SubscriptionState,
+    head: tuple[str, Any] | None,
+    targets: Sequence[str],
+    group_ref: str,
+) -> list[Finding]:
+    """§15.5: the channel head's install modes (``head``: its name and modes, from its
+    PackageManifest) against the target string its CSV will carry in this namespace's
+    group, whose targets are ``targets`` (R-OG-3, R-IM-1)."""
+    if head is None:
+        return []
+    message = install_mode_verdict(
+        install_mode_set(head[1]).supported,
+        build_target_namespaces(targets).split(","),
+        state.namespace,
+    )
+    if message is None:
+        return []
+    return [
+        findings.head_unsupported(
+            state.namespace,
+            state.name,
+            head[0],
+            message,
+            group_ref,
+            state.installed_csv is not None,
+        )
+    ]

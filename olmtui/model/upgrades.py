@@ -18,9 +18,10 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from olmtui.model.catalog import Catalog, Channel, ChannelEntry, Package
+from olmtui.model.objects import Obj, meta, spec, status
 from olmtui.model.semver_range import ZERO, Range, RangeError, Version, parse_range, parse_version
 from olmtui.model.subscriptions import approval
 from olmtui.model.types import (
@@ -32,7 +33,6 @@ from olmtui.model.types import (
     UpgradeInfo,
 )
 
-Obj = dict[str, Any]
 EdgeKind = Literal["replaces", "skips", "skipRange"]
 
 
@@ -433,18 +433,10 @@ class SubscriptionScope:
         return self.catalog.graph
 
 
-def _spec(sub: Obj) -> Obj:
-    return sub.get("spec") or {}
-
-
-def _meta(obj: Obj) -> Obj:
-    return obj.get("metadata") or {}
-
-
 def source_ref(sub: Obj) -> str:
     """``namespace/name`` of the Subscription's CatalogSource."""
-    spec = _spec(sub)
-    return f"{spec.get('sourceNamespace') or ''}/{spec.get('source') or ''}"
+    sub_spec = spec(sub)
+    return f"{sub_spec.get('sourceNamespace') or ''}/{sub_spec.get('source') or ''}"
 
 
 def ordered_channels(package: Package) -> list[Channel]:
@@ -461,10 +453,10 @@ def subscription_scope(catalogs: Iterable[Catalog], sub: Obj) -> SubscriptionSco
     """Only the Subscription's own CatalogSource counts (R-UPG-2): catalog content given for
     that ``ref`` if any, else catalog content with ``ref=None`` (it serves every source),
     else the source's PackageManifests."""
-    spec = _spec(sub)
+    sub_spec = spec(sub)
     ref = source_ref(sub)
-    package_name = spec.get("name") or ""
-    sub_name = _meta(sub).get("name") or ""
+    package_name = sub_spec.get("name") or ""
+    sub_name = meta(sub).get("name") or ""
     serving = [c for c in catalogs if c.ref == ref or c.ref is None]
     serving.sort(key=lambda c: (c.graph != "catalog", c.ref is None))
     exact = next((c for c in serving if c.ref == ref and c.graph == "catalog"), None)
@@ -486,7 +478,7 @@ def subscription_scope(catalogs: Iterable[Catalog], sub: Obj) -> SubscriptionSco
             )
         return SubscriptionScope(exact, error=error)
     package = catalog.packages[package_name]
-    channel_name = spec.get("channel") or ""
+    channel_name = sub_spec.get("channel") or ""
     if not channel_name:
         return SubscriptionScope(catalog, package, tuple(ordered_channels(package)))
     channel = package.channels.get(channel_name)
@@ -504,14 +496,14 @@ def subscription_scope(catalogs: Iterable[Catalog], sub: Obj) -> SubscriptionSco
 
 def _starting_csv_error(sub: Obj, graph: UpgradeGraph) -> str | None:
     """R-UPG-6: the startingCSV names no entry of the Subscription's channels."""
-    spec = _spec(sub)
-    starting = spec.get("startingCSV")
+    sub_spec = spec(sub)
+    starting = sub_spec.get("startingCSV")
     if not starting or graph.contains(starting):
         return None
     return (
-        f"no operators found with name {starting} in channel {spec.get('channel') or ''} "
-        f"of package {spec.get('name') or ''} in the catalog referenced by subscription "
-        f"{_meta(sub).get('name') or ''}"
+        f"no operators found with name {starting} in channel {sub_spec.get('channel') or ''} "
+        f"of package {sub_spec.get('name') or ''} in the catalog referenced by subscription "
+        f"{meta(sub).get('name') or ''}"
     )
 
 
@@ -520,7 +512,7 @@ def _starting_csv_error(sub: Obj, graph: UpgradeGraph) -> str | None:
 
 def installed_version(csv: Obj) -> Version | None:
     """R-SEM-7: the installed CSV's ``spec.version``; absent means ``0.0.0``."""
-    return version_of((csv.get("spec") or {}).get("version"))
+    return version_of(spec(csv).get("version"))
 
 
 def _packagemanifest_upgrade(
@@ -533,11 +525,11 @@ def _packagemanifest_upgrade(
     head = channel.reported_head
     head_entry = next((e for e in channel.entries if e.name == head), ChannelEntry(head or ""))
     if installed_csv is None:
-        starting = _spec(sub).get("startingCSV")
+        starting = spec(sub).get("startingCSV")
         names = {e.name for c in scope.channels for e in c.entries}
         target = (starting if starting in names else None) if starting else head
         return UpgradeInfo("packagemanifest", head, target, (target,) if target else ())
-    name = _meta(installed_csv).get("name") or ""
+    name = meta(installed_csv).get("name") or ""
     via = admitting_edge(head_entry, name, installed_version(installed_csv))
     if head is None or name == head or via is None:
         return UpgradeInfo("packagemanifest", head)
@@ -546,7 +538,7 @@ def _packagemanifest_upgrade(
 
 def _catalog_upgrade(sub: Obj, installed_csv: Obj | None, graph: UpgradeGraph) -> UpgradeInfo:
     if installed_csv is None:
-        starting = _spec(sub).get("startingCSV")
+        starting = spec(sub).get("startingCSV")
         if starting:
             # startingCSV is taken by name even when another entry skips it (R-UPG-2).
             start = (
@@ -564,7 +556,7 @@ def _catalog_upgrade(sub: Obj, installed_csv: Obj | None, graph: UpgradeGraph) -
             (start, *(h.target for h in hops)),
             tuple(h.edge() for h in hops),
         )
-    name = _meta(installed_csv).get("name") or ""
+    name = meta(installed_csv).get("name") or ""
     hops = graph.path(name, installed_version(installed_csv))
     return UpgradeInfo(
         "catalog",
@@ -635,9 +627,9 @@ def upgrade_hook(catalogs: Iterable[Catalog]) -> Callable[[Obj, CSVLookup], Upgr
     graphs = _Graphs()
 
     def hook(sub: Obj, store: CSVLookup) -> UpgradeInfo:
-        installed = (sub.get("status") or {}).get("installedCSV")
+        installed = status(sub).get("installedCSV")
         csv = (
-            store.get("ClusterServiceVersion", _meta(sub).get("namespace") or "", installed)
+            store.get("ClusterServiceVersion", meta(sub).get("namespace") or "", installed)
             if installed
             else None
         )
@@ -692,11 +684,11 @@ def _replaces_rewrite(
 ) -> tuple[str | None, str | None] | None:
     if scope.graph != "catalog":
         return None
-    name = _meta(installed_csv).get("name") or ""
+    name = meta(installed_csv).get("name") or ""
     entry = next((e for c in scope.channels for e in c.entries if e.name == name), None)
     if entry is None:
         return None
-    on_cluster = (installed_csv.get("spec") or {}).get("replaces") or None
+    on_cluster = spec(installed_csv).get("replaces") or None
     catalog = entry.replaces or None
     # A CSV without spec.replaces is a fresh install of a bundle whose own CSV has none (an
     # FBC may still give the entry a replaces edge): nothing was rewritten.
@@ -715,14 +707,14 @@ class _SubjectFindings:
     out: list[Finding] = field(default_factory=list)
 
     def add(self, severity: Severity, code: str, message: str, rule: str) -> None:
-        meta = _meta(self.sub)
+        sub_meta = meta(self.sub)
         self.out.append(
             Finding(
                 severity,
                 code,
                 "Subscription",
-                meta.get("namespace") or "",
-                meta.get("name") or "",
+                sub_meta.get("namespace") or "",
+                sub_meta.get("name") or "",
                 message,
                 rule,
                 self.related,
@@ -796,7 +788,7 @@ def _deprecation_findings(f: _SubjectFindings, scope: SubscriptionScope, install
             f"Package {package.name} is deprecated: {package.deprecation}",
             rule,
         )
-    channel_name = _spec(f.sub).get("channel")
+    channel_name = spec(f.sub).get("channel")
     channel = package.channels.get(channel_name) if channel_name else None
     if channel is not None and channel.deprecation:
         f.add(
@@ -818,7 +810,7 @@ def _deprecation_findings(f: _SubjectFindings, scope: SubscriptionScope, install
 
 def _manual_namespaces(subs: Iterable[Obj]) -> set[str]:
     """R-SUB-4: one Manual Subscription makes every InstallPlan of its namespace Manual."""
-    return {_meta(s).get("namespace") or "" for s in subs if approval(s) == "Manual"}
+    return {meta(s).get("namespace") or "" for s in subs if approval(s) == "Manual"}
 
 
 def _stall_note(namespace: str, groups: int) -> str:
@@ -910,8 +902,8 @@ def upgrade_findings(
     graphs = _Graphs()
     findings: list[Finding] = []
     for sub in subs:
-        meta, spec = _meta(sub), _spec(sub)
-        namespace = meta.get("namespace") or ""
+        sub_meta, sub_spec = meta(sub), spec(sub)
+        namespace = sub_meta.get("namespace") or ""
         scope = subscription_scope(catalogs, sub)
         source_ns, _, source = source_ref(sub).partition("/")
         f = _SubjectFindings(sub, (ObjectRef("CatalogSource", source_ns, source),))
@@ -922,7 +914,7 @@ def upgrade_findings(
                 f"{scope.error}. OLM reports this as ResolutionFailed and installs nothing.",
                 "R-UPG-6",
             )
-        installed_name = (sub.get("status") or {}).get("installedCSV")
+        installed_name = str(status(sub).get("installedCSV") or "")
         csv = (csvs_by_ns.get(namespace) or {}).get(installed_name) if installed_name else None
         upgrade = _resolve(scope, sub, csv, graphs)
         reason = unknowable_reason(upgrade, installed_name if csv is not None else None)
@@ -934,7 +926,7 @@ def upgrade_findings(
         graph = graphs.get(scope)
         _channel_findings(f, scope, graph, graphs)
         if csv is None:
-            starting = spec.get("startingCSV")
+            starting = sub_spec.get("startingCSV")
             start_error = _starting_csv_error(sub, graph)
             if start_error:
                 f.add(

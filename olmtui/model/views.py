@@ -6,16 +6,14 @@ from the Store's change feed. Pure functions over the model's records and plain 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from olmtui.model import nsset
 from olmtui.model.apis import CONFLICT_REASON, STATIC_REASON
+from olmtui.model.objects import spec, status
 from olmtui.model.types import CSVState, ObjectRef, OperatorGroupState
 from olmtui.store import ACCESS, Change, is_copied_csv
-
-Obj = dict[str, Any]
 
 #: R-OG-8: the three ClusterRoles per OperatorGroup, and what a tenant bound to the
 #: namespace role of the same name gets on the group's APIs (seed 002).
@@ -168,27 +166,19 @@ class ChangeEntry:
     severity: str = "info"
 
 
-def _meta(obj: Obj | None) -> Mapping[str, Any]:
-    return (obj or {}).get("metadata") or {}
-
-
-def _status(obj: Obj | None) -> Mapping[str, Any]:
-    return (obj or {}).get("status") or {}
-
-
 def _csv_entries(change: Change, target: ObjectRef) -> list[ChangeEntry]:
     old, new = change.old, change.new
     if (new is not None and is_copied_csv(new)) or (old is not None and is_copied_csv(old)):
         return []  # copies follow their source (R-COPY-1); their churn is not news
     if change.type == "ADDED":
-        phase = _status(new).get("phase") or "no phase yet"
-        replaces = ((new or {}).get("spec") or {}).get("replaces")
+        phase = status(new or {}).get("phase") or "no phase yet"
+        replaces = spec(new or {}).get("replaces")
         extra = f", replaces {replaces}" if replaces else ""
         return [ChangeEntry("CSV added", target, f"{phase}{extra}")]
     if change.type == "DELETED":
-        return [ChangeEntry("CSV deleted", target, str(_status(old).get("phase") or ""))]
+        return [ChangeEntry("CSV deleted", target, str(status(old or {}).get("phase") or ""))]
     entries = []
-    before, after = _status(old), _status(new)
+    before, after = status(old or {}), status(new or {})
     if before.get("phase") != after.get("phase"):
         severity = "error" if after.get("phase") == "Failed" else "info"
         entries.append(
@@ -221,7 +211,7 @@ def _csv_entries(change: Change, target: ObjectRef) -> list[ChangeEntry]:
 
 def _installplan_entries(change: Change, target: ObjectRef) -> list[ChangeEntry]:
     old, new = change.old, change.new
-    spec_new = (new or {}).get("spec") or {}
+    spec_new = spec(new or {})
     csvs = ", ".join(spec_new.get("clusterServiceVersionNames") or [])
     if change.type == "ADDED":
         approval = spec_new.get("approval") or "?"
@@ -232,10 +222,10 @@ def _installplan_entries(change: Change, target: ObjectRef) -> list[ChangeEntry]
     if change.type == "DELETED":
         return [ChangeEntry("InstallPlan deleted", target, "")]
     entries = []
-    spec_old = (old or {}).get("spec") or {}
+    spec_old = spec(old or {})
     if spec_new.get("approved") and not spec_old.get("approved"):
         entries.append(ChangeEntry("approved", target, csvs))  # R-IP-2
-    before, after = _status(old).get("phase"), _status(new).get("phase")
+    before, after = status(old or {}).get("phase"), status(new or {}).get("phase")
     if before != after:
         severity = "error" if after == "Failed" else "info"
         entries.append(
@@ -246,10 +236,10 @@ def _installplan_entries(change: Change, target: ObjectRef) -> list[ChangeEntry]
 
 def _subscription_entries(change: Change, target: ObjectRef) -> list[ChangeEntry]:
     if change.type != "MODIFIED":
-        package = ((change.new or change.old or {}).get("spec") or {}).get("name") or ""
+        package = spec(change.new or change.old or {}).get("name") or ""
         what = "Subscription added" if change.type == "ADDED" else "Subscription deleted"
         return [ChangeEntry(what, target, package)]
-    before, after = _status(change.old), _status(change.new)
+    before, after = status(change.old or {}), status(change.new or {})
     entries = []
     if before.get("state") != after.get("state"):
         entries.append(
@@ -278,15 +268,15 @@ def _access_entries(change: Change, _target: ObjectRef) -> list[ChangeEntry]:
     """The source lost or regained the right to read a kind (``Store.unreadable``)."""
     kind = ObjectRef(change.key.name, "", "")
     if change.new is None:
-        resource = ((change.old or {}).get("status") or {}).get("resource") or change.key.name
+        resource = status(change.old or {}).get("resource") or change.key.name
         return [ChangeEntry("access back", kind, f"{resource} readable again")]
-    status = change.new.get("status") or {}
+    new_status = status(change.new)
     return [
         ChangeEntry(
             "no access",
             kind,
-            f"no access to {status.get('resource')} (RBAC): "
-            f"{status.get('reason')}; the rows shown are the last seen",
+            f"no access to {new_status.get('resource')} (RBAC): "
+            f"{new_status.get('reason')}; the rows shown are the last seen",
             "warning",
         )
     ]
