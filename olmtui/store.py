@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from olmtui.gc_pause import cyclic_gc_paused
-from olmtui.model.objects import Obj as Obj  # re-exported: the cache hands out these objects
-from olmtui.model.objects import meta
+from olmtui.objects import Obj as Obj  # re-exported: the cache hands out these objects
+from olmtui.objects import meta
 
 ChangeType = Literal["ADDED", "MODIFIED", "DELETED"]
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from olmtui.model import findings
-from olmtui.model.objects import Obj, annotations_of, spec
 from olmtui.model.types import APIReconciliation, Conflict, Finding, Verdict
+from olmtui.objects import Obj, annotations_of, spec
 
 APISet = frozenset[str]
 

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from olmtui.model.catalog import Catalog
-from olmtui.model.objects import Obj, meta, name_of, namespace_of, spec, status
 from olmtui.model.types import Finding, ObjectRef, Severity, ref
+from olmtui.objects import Obj, meta, name_of, namespace_of, spec, status
 
 #: The gRPC connection state of a serving catalog.
 READY = "READY"

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from olmtui.model import findings, nsset
 from olmtui.model.membership import is_copiable
-from olmtui.model.objects import Obj, spec, status
 from olmtui.model.types import Finding, ref
+from olmtui.objects import Obj, spec, status
 
 COPIED_FROM_LABEL = "olm.copiedFrom"
 OPERATOR_NAMESPACE_ANNOTATION = "olm.operatorNamespace"

@@ -20,9 +20,9 @@ from olmtui.model.copies import (
     has_operator_namespace,
     stale_reason,
 )
-from olmtui.model.objects import Obj
 from olmtui.model.stages import NSKey
 from olmtui.model.types import CopiedCSVState, Finding, MissingCopy, StaleCopy, ref
+from olmtui.objects import Obj
 
 _NO_SOURCE = CopySource()
 

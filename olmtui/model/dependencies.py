@@ -17,8 +17,8 @@ from collections.abc import Iterable, Mapping
 
 from olmtui.model.apis import APISurface, api_surface
 from olmtui.model.catalog import Bundle
-from olmtui.model.objects import Obj, meta, spec, status
 from olmtui.model.types import Finding, ObjectRef, ref
+from olmtui.objects import Obj, meta, spec, status
 from olmtui.store import is_copied_csv
 
 SEED_DEPENDENCIES = "R-DOC-4"  # docs/rules.md; from seed 001 §2.2.1, §2.2.3

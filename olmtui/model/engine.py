@@ -53,7 +53,6 @@ from olmtui.model.membership import (
     recovery,
     status_of,
 )
-from olmtui.model.objects import Obj, annotations_of, labels, spec, status
 from olmtui.model.operatorgroups import (
     TargetSelection,
     group_mode,
@@ -89,6 +88,7 @@ from olmtui.model.types import (
     Verdict,
     ref,
 )
+from olmtui.objects import Obj, annotations_of, labels, spec, status
 from olmtui.store import Change, Store, is_copied_csv
 
 #: What the model keeps findings under: ("og" | "csv", namespace, name), ("subs" | "ns",

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from olmtui.model import nsset
 from olmtui.model.apis import APISet, group_provided_apis
-from olmtui.model.objects import Obj, spec
 from olmtui.model.operatorgroups import effective_namespaces, is_empty_selector, status_namespaces
 from olmtui.model.stages import NSKey
+from olmtui.objects import Obj, spec
 
 #: A group as the others see it: its effective namespaces and the APIs it claims.
 Signature = tuple[nsset.NSSet, APISet]

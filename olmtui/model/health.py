@@ -26,10 +26,10 @@ from olmtui.model.catalog_health import (
 )
 from olmtui.model.dependencies import dependency_findings
 from olmtui.model.multitenancy import multitenancy_findings
-from olmtui.model.objects import Obj, meta
 from olmtui.model.subscription_health import namespace_subscription_findings
 from olmtui.model.types import Finding, SubscriptionState
 from olmtui.model.upgrades import upgrade_findings
+from olmtui.objects import Obj, meta
 from olmtui.store import Store, Unreadable, is_copied_csv
 
 

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION, package_property
-from olmtui.model.objects import Obj, annotations_of, meta, spec, status
 from olmtui.model.subscriptions import install_plan_name
 from olmtui.model.types import Finding, ObjectRef, ref
+from olmtui.objects import Obj, annotations_of, meta, spec, status
 
 SEED_COLOCATION = "R-DOC-6"  # docs/rules.md; from seed 004 (colocation)
 #: Step statuses that mean the step is done (§1.9).

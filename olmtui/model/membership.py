@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from olmtui.model import findings
 from olmtui.model.installmodes import install_mode_set, install_mode_verdict
-from olmtui.model.objects import Obj, annotations_of, meta, spec, status
 from olmtui.model.operatorgroups import (
     FAIL_FORWARD,
     build_target_namespaces,
@@ -20,6 +19,7 @@ from olmtui.model.operatorgroups import (
     upgrade_strategy,
 )
 from olmtui.model.types import Finding, Verdict
+from olmtui.objects import Obj, annotations_of, meta, spec, status
 
 OPERATOR_GROUP_ANNOTATION = "olm.operatorGroup"
 OPERATOR_NAMESPACE_ANNOTATION = "olm.operatorNamespace"

@@ -18,9 +18,9 @@ from typing import Any
 
 from olmtui.model.apis import api_surface
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION, package_property
-from olmtui.model.objects import Obj, meta, spec, status
 from olmtui.model.semver_range import parse_version
 from olmtui.model.types import Finding, ObjectRef, Severity
+from olmtui.objects import Obj, meta, spec, status
 from olmtui.store import is_copied_csv
 
 SEED_MULTITENANCY = "R-DOC-2"  # docs/rules.md; from seed 002

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from olmtui.model import findings, nsset
-from olmtui.model.objects import Obj, meta, spec, status
 from olmtui.model.types import Finding, GroupMode, ObjectRef
+from olmtui.objects import Obj, meta, spec, status
 
 Labels = Mapping[str, str]
 

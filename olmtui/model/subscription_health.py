@@ -20,10 +20,10 @@ from olmtui.model.installplans import (
     namespace_installplan_findings,
     summarize_install_plan,
 )
-from olmtui.model.objects import Obj, meta, spec, status
 from olmtui.model.subscriptions import install_plan_name
 from olmtui.model.types import Finding, ObjectRef, Severity
 from olmtui.model.upgrades import source_ref
+from olmtui.objects import Obj, meta, spec, status
 
 _DEPRECATIONS = ("PackageDeprecated", "ChannelDeprecated", "BundleDeprecated")
 _PLAN_CONDITIONS = ("InstallPlanPending", "InstallPlanFailed", "InstallPlanMissing")

@@ -13,9 +13,9 @@ from typing import Any, Literal
 
 from olmtui.model import findings
 from olmtui.model.installmodes import install_mode_set, install_mode_verdict
-from olmtui.model.objects import Obj, meta, spec, status
 from olmtui.model.operatorgroups import build_target_namespaces
 from olmtui.model.types import Finding, InstallPlanRef, SubscriptionState, UpgradeInfo
+from olmtui.objects import Obj, meta, spec, status
 
 Approval = Literal["Manual", "Automatic"]
 #: Looks an InstallPlan up by (namespace, name).

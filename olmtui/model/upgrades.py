@@ -21,7 +21,6 @@ from functools import lru_cache
 from typing import Literal, Protocol
 
 from olmtui.model.catalog import Catalog, Channel, ChannelEntry, Package
-from olmtui.model.objects import Obj, meta, spec, status
 from olmtui.model.semver_range import ZERO, Range, RangeError, Version, parse_range, parse_version
 from olmtui.model.subscriptions import approval
 from olmtui.model.types import (
@@ -32,6 +31,7 @@ from olmtui.model.types import (
     UpgradeEdge,
     UpgradeInfo,
 )
+from olmtui.objects import Obj, meta, spec, status
 
 EdgeKind = Literal["replaces", "skips", "skipRange"]
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from olmtui.model import nsset
 from olmtui.model.apis import CONFLICT_REASON, STATIC_REASON
-from olmtui.model.objects import spec, status
 from olmtui.model.types import CSVState, ObjectRef, OperatorGroupState
+from olmtui.objects import spec, status
 from olmtui.store import ACCESS, Change, is_copied_csv
 
 #: R-OG-8: the three ClusterRoles per OperatorGroup, and what a tenant bound to the
