@@ -233,7 +233,7 @@ def test_a_copy_change_recomputes_no_subject(monkeypatch: pytest.MonkeyPatch) ->
     assert index.operators_generation == generation
 
 
-def test_a_subscription_change_recomputes_its_namespace_and_the_cluster_rules(
+def test_a_subscription_change_recomputes_its_namespace_only(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     store, model, index, _ = _cluster()
@@ -247,7 +247,8 @@ def test_a_subscription_change_recomputes_its_namespace_and_the_cluster_rules(
     )
     store.apply("MODIFIED", subscription("a", "s1", ("marketplace", "cat"), None))
     assert list(index.findings()) == from_scratch(store, model, [])
-    assert sorted(computed) == [("cluster",), ("ns", "a")]
+    # The instance of package pkg in "a" did not move, so no cluster-wide partition did.
+    assert sorted(computed) == [("ns", "a")]
 
 
 def test_a_catalog_source_change_reaches_the_namespaces_that_use_it() -> None:
@@ -258,3 +259,49 @@ def test_a_catalog_source_change_reaches_the_namespaces_that_use_it() -> None:
     assert "CatalogSourceMissing" not in codes
     assert {"TargetedCatalogSourceUnhealthy", "CatalogSourceNotReady"} <= codes
     assert list(index.findings()) == from_scratch(store, model, [])
+
+
+def test_a_csv_change_recomputes_only_the_partitions_it_touches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two packages each installed in two namespaces: changing one CSV recomputes its
+    namespace, its package, the CRD it owns and its own requirements, not the other
+    package's partitions (issue 10 §4)."""
+
+    def instance(ns: str, name: str, crd_name: str, version: str = "") -> dict[str, Any]:
+        version = version or name.partition(".v")[2]
+        owned = (("K", "v1", crd_name),)
+        return make_csv(ns, name, owned=owned, group="g1", targets="", version=version)
+
+    objs = [
+        instance("a", "one.v1.0.0", "ks.one"),
+        instance("b", "one.v1.1.0", "ks.one"),
+        instance("a", "two.v1.0.0", "ks.two"),
+        instance("b", "two.v1.1.0", "ks.two"),
+    ]
+    store = Store()
+    store.apply_many(objs)
+    model = Model(store)
+    index = HealthIndex(store, model, lambda: [], LOAD)
+    assert {f.code for f in index.findings()} >= {"MultiInstanceVersionSkew", "SharedCRDOwners"}
+    computed: list[tuple[str, ...]] = []
+    real = HealthIndex._compute
+    monkeypatch.setattr(
+        HealthIndex,
+        "_compute",
+        lambda self, subject: computed.append(subject) or real(self, subject),
+    )
+    store.apply("MODIFIED", {**instance("a", "one.v1.0.0", "ks.one"), "status": {"phase": "X"}})
+    assert list(index.findings()) == from_scratch(store, model, [])
+    assert sorted(computed) == [("ns", "a"), ("req", "a", "one.v1.0.0")]
+    computed.clear()
+    store.apply("MODIFIED", instance("a", "one.v1.0.0", "ks.one", version="1.1.0"))
+    assert list(index.findings()) == from_scratch(store, model, [])
+    skewed = {f.name for f in index.findings() if f.code == "MultiInstanceVersionSkew"}
+    assert skewed == {"two.v1.0.0"}
+    assert sorted(computed) == [
+        ("crd", "ks.one"),
+        ("ns", "a"),
+        ("pkg", "one"),
+        ("req", "a", "one.v1.0.0"),
+    ]
