@@ -22,9 +22,10 @@ from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.engine import Model
 from olmtui.model.health import health_findings, merged_findings
 from olmtui.model.health_index import HealthIndex
+from olmtui.model.installplans import pending_approvals
 from olmtui.model.types import Finding
 from olmtui.model.upgrades import upgrade_hook
-from olmtui.store import Store, Unreadable
+from olmtui.store import Store, Unreadable, is_copied_csv
 
 NS = ["a", "b", "marketplace"]
 CSV_NAMES = ["pkg.v1.0.0", "pkg.v1.1.0", "pkg.v2.0.0"]
@@ -111,11 +112,15 @@ subscriptions = st.builds(
     names([None, "p1", "p2"]),
 )
 plans = st.builds(
-    install_plan,
+    lambda ns, name, phase, approved, planned: {
+        **install_plan(ns, name, phase, approved),
+        "spec": {"approved": approved, "approval": "Manual", "clusterServiceVersionNames": planned},
+    },
     names(NS),
     names(["p1", "p2"]),
     names(["Complete", "RequiresApproval"]),
     st.booleans(),
+    st.lists(names(CSV_NAMES), max_size=2, unique=True),
 )
 csvs = st.builds(
     lambda ns, name, owned, phase, replaces: make_csv(
@@ -167,6 +172,12 @@ def assert_same(index: HealthIndex, store: Store, model: Model, catalogs: list[C
     assert list(index.findings()) == expected
     counts = index.severity_counts()
     assert counts == {s: sum(f.severity == s for f in expected) for s in counts}
+    installed = [c for c in store.list("ClusterServiceVersion") if not is_copied_csv(c)]
+    approvals = pending_approvals(
+        store.list("InstallPlan"), store.list("Subscription"), reversed(installed)
+    )
+    # The CSVs in the other order: ``replaces_for`` must not depend on it.
+    assert index.approvals() == approvals
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 from olmtui.model.access import no_access_findings, readable_findings
+from olmtui.model.approval_index import ApprovalIndex
 from olmtui.model.catalog import Catalog
 from olmtui.model.catalog_health import CatalogHealth, health_of
 from olmtui.model.cluster_index import UPGRADE_DEPS, ClusterRules
@@ -48,6 +49,7 @@ from olmtui.model.health import (
     namespace_health_findings,
     next_bundles,
 )
+from olmtui.model.installplans import PendingApproval
 from olmtui.model.types import SEVERITY_ORDER, Finding, SubscriptionState
 from olmtui.store import ACCESS, Change, Obj, Store, is_copied_csv
 
@@ -144,6 +146,7 @@ class HealthIndex:
         self._catalogs: list[Catalog] = []
         self._content: list[Catalog] = []
         self._cluster = ClusterRules()
+        self._approvals = ApprovalIndex()
         # -- per subject
         self._health: dict[Subject, tuple[Finding, ...]] = {}
         self._dirty: set[Subject] = set()
@@ -200,6 +203,11 @@ class HealthIndex:
         self._settle_catalogs()
         return self._catalogs
 
+    def approvals(self) -> list[PendingApproval]:
+        """What ``pending_approvals`` gives over :meth:`install_plans`, :meth:`subscriptions`
+        and :meth:`installed_csvs`, recomputed only for the namespaces a change reached."""
+        return self._approvals.approvals(self._plans, self._subs)
+
     def installed_csvs(self) -> Iterable[Obj]:
         """The non-copied CSVs (R-COPY-1), without a pass over the copies."""
         return (csv for csvs in self._installed.values() for csv in csvs.values())
@@ -233,9 +241,9 @@ class HealthIndex:
         if not (old_installed or new_installed):
             return  # a copy: no health rule reads copies (R-COPY-1)
         self._put(self._installed, change, new_installed)
-        self._cluster.csv_changed(
-            (change.key.namespace, change.key.name), change.new if new_installed else None
-        )
+        new = change.new if new_installed else None
+        self._cluster.csv_changed((change.key.namespace, change.key.name), new)
+        self._approvals.csv_changed(change.key.namespace, change.key.name, new)
         self._dirty.add(("ns", change.key.namespace))
         self._upgrades_moved()
         self.operators_generation += 1
@@ -260,6 +268,7 @@ class HealthIndex:
                 del self._source_users[target]
         self._put(self._subs, change, True)
         self._cluster.subscriptions_changed(namespace)
+        self._approvals.namespace_changed(namespace)
         self._dirty.add(("ns", namespace))
         self._upgrades_moved()
         self.operators_generation += 1
@@ -267,6 +276,7 @@ class HealthIndex:
     def _on_install_plan(self, change: Change) -> None:
         known_before = bool(self._plans)
         self._put(self._plans, change, True)
+        self._approvals.plan_changed(change.key.namespace, change.old, change.new)
         self._dirty.add(("ns", change.key.namespace))
         if bool(self._plans) != known_before:
             # InstallPlanMissing is only judged when InstallPlans are known at all (§12).
