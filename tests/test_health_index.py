@@ -22,9 +22,10 @@ from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.engine import Model
 from olmtui.model.health import health_findings, merged_findings
 from olmtui.model.health_index import HealthIndex
+from olmtui.model.installplans import pending_approvals
 from olmtui.model.types import Finding
 from olmtui.model.upgrades import upgrade_hook
-from olmtui.store import Store, Unreadable
+from olmtui.store import Store, Unreadable, is_copied_csv
 
 NS = ["a", "b", "marketplace"]
 CSV_NAMES = ["pkg.v1.0.0", "pkg.v1.1.0", "pkg.v2.0.0"]
@@ -111,11 +112,15 @@ subscriptions = st.builds(
     names([None, "p1", "p2"]),
 )
 plans = st.builds(
-    install_plan,
+    lambda ns, name, phase, approved, planned: {
+        **install_plan(ns, name, phase, approved),
+        "spec": {"approved": approved, "approval": "Manual", "clusterServiceVersionNames": planned},
+    },
     names(NS),
     names(["p1", "p2"]),
     names(["Complete", "RequiresApproval"]),
     st.booleans(),
+    st.lists(names(CSV_NAMES), max_size=2, unique=True),
 )
 csvs = st.builds(
     lambda ns, name, owned, phase, replaces: make_csv(
@@ -167,6 +172,12 @@ def assert_same(index: HealthIndex, store: Store, model: Model, catalogs: list[C
     assert list(index.findings()) == expected
     counts = index.severity_counts()
     assert counts == {s: sum(f.severity == s for f in expected) for s in counts}
+    installed = [c for c in store.list("ClusterServiceVersion") if not is_copied_csv(c)]
+    approvals = pending_approvals(
+        store.list("InstallPlan"), store.list("Subscription"), reversed(installed)
+    )
+    # The CSVs in the other order: ``replaces_for`` must not depend on it.
+    assert index.approvals() == approvals
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -233,7 +244,7 @@ def test_a_copy_change_recomputes_no_subject(monkeypatch: pytest.MonkeyPatch) ->
     assert index.operators_generation == generation
 
 
-def test_a_subscription_change_recomputes_its_namespace_and_the_cluster_rules(
+def test_a_subscription_change_recomputes_its_namespace_only(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     store, model, index, _ = _cluster()
@@ -247,7 +258,8 @@ def test_a_subscription_change_recomputes_its_namespace_and_the_cluster_rules(
     )
     store.apply("MODIFIED", subscription("a", "s1", ("marketplace", "cat"), None))
     assert list(index.findings()) == from_scratch(store, model, [])
-    assert sorted(computed) == [("cluster",), ("ns", "a")]
+    # The instance of package pkg in "a" did not move, so no cluster-wide partition did.
+    assert sorted(computed) == [("ns", "a")]
 
 
 def test_a_catalog_source_change_reaches_the_namespaces_that_use_it() -> None:
@@ -258,3 +270,49 @@ def test_a_catalog_source_change_reaches_the_namespaces_that_use_it() -> None:
     assert "CatalogSourceMissing" not in codes
     assert {"TargetedCatalogSourceUnhealthy", "CatalogSourceNotReady"} <= codes
     assert list(index.findings()) == from_scratch(store, model, [])
+
+
+def test_a_csv_change_recomputes_only_the_partitions_it_touches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two packages each installed in two namespaces: changing one CSV recomputes its
+    namespace, its package, the CRD it owns and its own requirements, not the other
+    package's partitions (issue 10 §4)."""
+
+    def instance(ns: str, name: str, crd_name: str, version: str = "") -> dict[str, Any]:
+        version = version or name.partition(".v")[2]
+        owned = (("K", "v1", crd_name),)
+        return make_csv(ns, name, owned=owned, group="g1", targets="", version=version)
+
+    objs = [
+        instance("a", "one.v1.0.0", "ks.one"),
+        instance("b", "one.v1.1.0", "ks.one"),
+        instance("a", "two.v1.0.0", "ks.two"),
+        instance("b", "two.v1.1.0", "ks.two"),
+    ]
+    store = Store()
+    store.apply_many(objs)
+    model = Model(store)
+    index = HealthIndex(store, model, lambda: [], LOAD)
+    assert {f.code for f in index.findings()} >= {"MultiInstanceVersionSkew", "SharedCRDOwners"}
+    computed: list[tuple[str, ...]] = []
+    real = HealthIndex._compute
+    monkeypatch.setattr(
+        HealthIndex,
+        "_compute",
+        lambda self, subject: computed.append(subject) or real(self, subject),
+    )
+    store.apply("MODIFIED", {**instance("a", "one.v1.0.0", "ks.one"), "status": {"phase": "X"}})
+    assert list(index.findings()) == from_scratch(store, model, [])
+    assert sorted(computed) == [("ns", "a"), ("req", "a", "one.v1.0.0")]
+    computed.clear()
+    store.apply("MODIFIED", instance("a", "one.v1.0.0", "ks.one", version="1.1.0"))
+    assert list(index.findings()) == from_scratch(store, model, [])
+    skewed = {f.name for f in index.findings() if f.code == "MultiInstanceVersionSkew"}
+    assert skewed == {"two.v1.0.0"}
+    assert sorted(computed) == [
+        ("crd", "ks.one"),
+        ("ns", "a"),
+        ("pkg", "one"),
+        ("req", "a", "one.v1.0.0"),
+    ]

@@ -13,7 +13,8 @@ API keys are ``Kind.version.group`` as in R-API-1. Copied CSVs never count as pr
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 
 from olmtui.model.apis import APISurface, api_surface
 from olmtui.model.catalog import Bundle
@@ -28,7 +29,7 @@ SEED_CRD_UPGRADES = "R-DOC-5"  # docs/rules.md; from seed 001 §2.2.2
 def _surfaces(csvs: Iterable[Obj]) -> dict[tuple[str, str], APISurface]:
     """The API surface (R-API-1) of each non-copied CSV, by (namespace, name); copies never
     provide anything (R-COPY-1)."""
-    return {_csv_id(c): api_surface(dict(c)) for c in csvs if not is_copied_csv(c)}
+    return {csv_key(c): api_surface(dict(c)) for c in csvs if not is_copied_csv(c)}
 
 
 def crd_served_apis(crd: Obj) -> set[str]:
@@ -53,7 +54,7 @@ def _present_requirements(csv: Obj) -> set[str]:
     }
 
 
-def _csv_id(csv: Obj) -> tuple[str, str]:
+def csv_key(csv: Obj) -> tuple[str, str]:
     csv_meta = meta(csv)
     return csv_meta.get("namespace") or "", csv_meta.get("name") or ""
 
@@ -70,8 +71,7 @@ def _required_crd_names(csv: Obj) -> dict[str, str]:
 
 def missing_requirement_findings(csvs: Iterable[Obj], crds: Iterable[Obj]) -> list[Finding]:
     """CSVs requiring an API that no installed non-copied CSV provides and no CRD in the
-    snapshot serves (seed 001 §2.2.1). When the snapshot holds no CRDs at all (must-gathers
-    leave them out), the finding is a warning: the API may come from outside OLM."""
+    snapshot serves (seed 001 §2.2.1)."""
     csvs = [c for c in csvs if not is_copied_csv(c)]
     surfaces = _surfaces(csvs)
     crds = list(crds)
@@ -84,43 +84,59 @@ def missing_requirement_findings(csvs: Iterable[Obj], crds: Iterable[Obj]) -> li
             providers.setdefault(api, set()).add(csv_id)
     findings = []
     for csv in csvs:
-        ns, name = _csv_id(csv)
-        required = surfaces[(ns, name)].required
-        if not required:
-            continue
-        crd_names = _required_crd_names(csv)
-        present = _present_requirements(csv)
-        missing = [
-            api
-            for api in sorted(required)
-            if api not in served
-            and not providers.get(api, set()) - {(ns, name)}
-            and (api not in crd_names or crd_names[api] not in present)
-        ]
-        if not missing:
-            continue
-        where = (
-            "no CRD in the snapshot serves it"
-            if crds
-            else "the snapshot holds no CRDs to check against"
-        )
-        findings.append(
-            Finding(
-                "error" if crds else "warning",
-                "RequiredAPIMissing",
-                "ClusterServiceVersion",
-                ns,
-                name,
-                f"CSV {name} requires {', '.join(missing)}, but no installed operator provides "
-                f"{'it' if len(missing) == 1 else 'them'} and {where}. OLM never installs an "
-                "operator whose required APIs cannot be provided (seed 001 §2.2.1); a CSV in this "
-                "state stays Pending with RequirementsNotMet. Install the operator that owns "
-                f"{'this API' if len(missing) == 1 else 'these APIs'} (a Subscription to its "
-                "package), or create the CRD.",
-                SEED_DEPENDENCIES,
-            )
-        )
+        me = csv_key(csv)
+        available = partial(_available, me=me, served=served, providers=providers)
+        found = missing_requirement_finding(csv, surfaces[me].required, available, bool(crds))
+        if found is not None:
+            findings.append(found)
     return findings
+
+
+def _available(
+    api: str, me: tuple[str, str], served: set[str], providers: Mapping[str, set[tuple[str, str]]]
+) -> bool:
+    return api in served or bool(providers.get(api, set()) - {me})
+
+
+def missing_requirement_finding(
+    csv: Obj, required: Iterable[str], available: Callable[[str], bool], have_crds: bool
+) -> Finding | None:
+    """The finding of one CSV whose required APIs (R-API-1) include one that is not
+    ``available`` (served by a CRD or provided by another non-copied CSV) and that its own
+    ``status.requirementStatus`` does not report Present either. When the snapshot holds no
+    CRDs at all (``have_crds`` false: must-gathers leave them out), it is a warning: the API
+    may come from outside OLM. It reads only these, so it can be kept per CSV."""
+    if not required:
+        return None
+    ns, name = csv_key(csv)
+    crd_names = _required_crd_names(csv)
+    present = _present_requirements(csv)
+    missing = [
+        api
+        for api in sorted(required)
+        if not available(api) and (api not in crd_names or crd_names[api] not in present)
+    ]
+    if not missing:
+        return None
+    where = (
+        "no CRD in the snapshot serves it"
+        if have_crds
+        else "the snapshot holds no CRDs to check against"
+    )
+    return Finding(
+        "error" if have_crds else "warning",
+        "RequiredAPIMissing",
+        "ClusterServiceVersion",
+        ns,
+        name,
+        f"CSV {name} requires {', '.join(missing)}, but no installed operator provides "
+        f"{'it' if len(missing) == 1 else 'them'} and {where}. OLM never installs an "
+        "operator whose required APIs cannot be provided (seed 001 §2.2.1); a CSV in this "
+        "state stays Pending with RequirementsNotMet. Install the operator that owns "
+        f"{'this API' if len(missing) == 1 else 'these APIs'} (a Subscription to its "
+        "package), or create the CRD.",
+        SEED_DEPENDENCIES,
+    )
 
 
 def _dropped_api_findings(

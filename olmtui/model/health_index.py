@@ -13,8 +13,9 @@ inputs the rule reads, and a change marks only the subjects it can move:
   (§9); it reads the namespace's Subscriptions, InstallPlans, non-copied CSVs and
   OperatorGroup count, the CatalogSources its Subscriptions target, whether any InstallPlan
   exists, and the catalog content.
-* ``("cluster",)``: multitenancy limits and dependencies (seeds 000/001/002), over the
-  non-copied CSVs, Subscriptions and CRDs. Copies never feed them (R-COPY-1).
+* ``("pkg", package)``, ``("crd", name)``, ``("req", ns, name)``, ``("upgrade-deps",)``:
+  multitenancy limits and dependencies (seeds 000/001/002), partitioned by the group each
+  finding reads (``olmtui.model.cluster_index``). Copies never feed them (R-COPY-1).
 * ``("content",)``: the catalog content's own findings, and content without a CatalogSource.
 
 A copied CSV feeds no health rule, so the change of a copy costs one dict lookup here. The
@@ -35,17 +36,20 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 from olmtui.model.access import no_access_findings, readable_findings
+from olmtui.model.approval_index import ApprovalIndex
 from olmtui.model.catalog import Catalog
 from olmtui.model.catalog_health import CatalogHealth, health_of
+from olmtui.model.cluster_index import UPGRADE_DEPS, ClusterRules
+from olmtui.model.dependencies import upgrade_dependency_findings
 from olmtui.model.health import (
     catalog_source_findings,
     catalog_target,
-    cluster_health_findings,
     content_findings,
     finding_order,
     namespace_health_findings,
     next_bundles,
 )
+from olmtui.model.installplans import PendingApproval
 from olmtui.model.types import SEVERITY_ORDER, Finding, SubscriptionState
 from olmtui.store import ACCESS, Change, Obj, Store, is_copied_csv
 
@@ -53,7 +57,6 @@ NSKey = tuple[str, str]
 Subject = tuple[str, ...]
 #: What makes a model finding hide a health finding: one code on one object.
 DuplicateKey = tuple[str, str, str, str]
-CLUSTER: Subject = ("cluster",)
 CONTENT: Subject = ("content",)
 
 
@@ -142,6 +145,8 @@ class HealthIndex:
         self._source_users: dict[NSKey, Counter[str]] = {}
         self._catalogs: list[Catalog] = []
         self._content: list[Catalog] = []
+        self._cluster = ClusterRules()
+        self._approvals = ApprovalIndex()
         # -- per subject
         self._health: dict[Subject, tuple[Finding, ...]] = {}
         self._dirty: set[Subject] = set()
@@ -160,11 +165,12 @@ class HealthIndex:
         self._model_keys: Counter[DuplicateKey] = Counter()
         self._health_by_key: dict[DuplicateKey, list[Finding]] = {}
         self._rebuild = True
-        self._dirty |= {CLUSTER, CONTENT}
+        self._dirty |= {UPGRADE_DEPS, CONTENT}
         self._on_changes(
             [
                 Change("ADDED", key, None, obj)
                 for kind in (
+                    "CustomResourceDefinition",
                     "ClusterServiceVersion",
                     "Subscription",
                     "InstallPlan",
@@ -196,6 +202,11 @@ class HealthIndex:
         """The catalog content as last read (after the last PackageManifest change)."""
         self._settle_catalogs()
         return self._catalogs
+
+    def approvals(self) -> list[PendingApproval]:
+        """What ``pending_approvals`` gives over :meth:`install_plans`, :meth:`subscriptions`
+        and :meth:`installed_csvs`, recomputed only for the namespaces a change reached."""
+        return self._approvals.approvals(self._plans, self._subs)
 
     def installed_csvs(self) -> Iterable[Obj]:
         """The non-copied CSVs (R-COPY-1), without a pass over the copies."""
@@ -230,8 +241,18 @@ class HealthIndex:
         if not (old_installed or new_installed):
             return  # a copy: no health rule reads copies (R-COPY-1)
         self._put(self._installed, change, new_installed)
-        self._dirty |= {("ns", change.key.namespace), CLUSTER}
+        new = change.new if new_installed else None
+        self._cluster.csv_changed((change.key.namespace, change.key.name), new)
+        self._approvals.csv_changed(change.key.namespace, change.key.name, new)
+        self._dirty.add(("ns", change.key.namespace))
+        self._upgrades_moved()
         self.operators_generation += 1
+
+    def _upgrades_moved(self) -> None:
+        """An input of the upgrade dependency rules changed; without catalog content they
+        find nothing (R-UPG-2) and loading content marks them anyway."""
+        if self._content:
+            self._dirty.add(UPGRADE_DEPS)
 
     def _on_subscription(self, change: Change) -> None:
         namespace = change.key.namespace
@@ -246,12 +267,16 @@ class HealthIndex:
             if not users:
                 del self._source_users[target]
         self._put(self._subs, change, True)
-        self._dirty |= {("ns", namespace), CLUSTER}
+        self._cluster.subscriptions_changed(namespace)
+        self._approvals.namespace_changed(namespace)
+        self._dirty.add(("ns", namespace))
+        self._upgrades_moved()
         self.operators_generation += 1
 
     def _on_install_plan(self, change: Change) -> None:
         known_before = bool(self._plans)
         self._put(self._plans, change, True)
+        self._approvals.plan_changed(change.key.namespace, change.old, change.new)
         self._dirty.add(("ns", change.key.namespace))
         if bool(self._plans) != known_before:
             # InstallPlanMissing is only judged when InstallPlans are known at all (§12).
@@ -279,7 +304,8 @@ class HealthIndex:
         self.catalog_sources_generation += 1
 
     def _on_crd(self, change: Change) -> None:
-        self._dirty.add(CLUSTER)
+        self._cluster.crd_changed(change.old, change.new)
+        self._upgrades_moved()
 
     def _on_package_manifest(self, change: Change) -> None:
         self._catalogs_dirty = True
@@ -315,7 +341,7 @@ class HealthIndex:
             a is not b for a, b in zip(content, self._content, strict=True)
         ):
             self._content = content
-            self._dirty |= {("ns", ns) for ns in self._subs} | {CLUSTER}
+            self._dirty |= {("ns", ns) for ns in self._subs} | {UPGRADE_DEPS}
         self._dirty.add(CONTENT)
 
     def _compute(self, subject: Subject) -> list[Finding]:
@@ -339,21 +365,22 @@ class HealthIndex:
                 content=self._content,
                 groups=self._groups.get(namespace, 0),
             )
-        if kind == "cluster":
-            bundles = (
-                next_bundles(self._content, self._model.subscriptions()) if self._content else {}
-            )
-            return cluster_health_findings(
+        if kind in ("pkg", "crd", "req"):
+            return self._cluster.compute(subject)
+        if kind == "upgrade-deps":
+            if not self._content:
+                return []  # the upgrade rules need catalog edges (R-UPG-2)
+            return upgrade_dependency_findings(
                 list(self.installed_csvs()),
-                list(self.subscriptions()),
                 self._store.list("CustomResourceDefinition"),
-                bundles,
+                next_bundles(self._content, self._model.subscriptions()),
             )
         return content_findings(self._catalogs, self._sources.values())
 
     def _settle(self) -> None:
         self._settle_catalogs()
         unreadable = self._store.unreadable
+        self._dirty |= self._cluster.settle(self._installed, self._subs)
         dirty, self._dirty = self._dirty, set()
         for subject in dirty:
             found = tuple(self._compute(subject))

@@ -341,19 +341,60 @@ def pending_approvals(
     csvs: Iterable[Obj] = (),
 ) -> list[PendingApproval]:
     """Every InstallPlan waiting for approval (R-IP-2), with the operators it would move,
-    sorted by namespace and name."""
+    sorted by namespace and name. ``csvs`` (non-copied) supply ``spec.replaces`` of CSVs
+    already created, in the plan's namespace first (see :func:`replaces_for`)."""
     subs_by_ns: dict[str, list[Obj]] = {}
     for sub in subs:
         subs_by_ns.setdefault(meta(sub).get("namespace") or "", []).append(sub)
-    csv_replaces = _replaces_by_name(csvs)
-    pending = []
-    for ip in install_plans:
-        if not _waits_raw(ip):
-            continue
-        summary = summarize_install_plan(ip)
-        moved = _moved(summary, subs_by_ns.get(summary.namespace, ()), csv_replaces)
-        pending.append(PendingApproval(summary.namespace, summary.name, summary.csvs, tuple(moved)))
+    replaces = replaces_by_namespace(csvs)
+    pending = [
+        approval
+        for ip in install_plans
+        if (approval := pending_approval(ip, subs_by_ns.get(_namespace(ip), ()), replaces))
+    ]
     return sorted(pending, key=lambda p: (p.namespace, p.name))
+
+
+def _namespace(obj: Obj) -> str:
+    return meta(obj).get("namespace") or ""
+
+
+def replaces_by_namespace(csvs: Iterable[Obj]) -> dict[str, dict[str, str]]:
+    """CSV name -> namespace -> its ``spec.replaces`` (``""`` for none)."""
+    out: dict[str, dict[str, str]] = {}
+    for csv in csvs:
+        out.setdefault(meta(csv).get("name", ""), {})[_namespace(csv)] = (
+            spec(csv).get("replaces") or ""
+        )
+    return out
+
+
+def replaces_for(
+    namespace: str, names: Iterable[str], replaces: Mapping[str, Mapping[str, str]]
+) -> dict[str, str]:
+    """``spec.replaces`` of the CSVs ``names`` as a plan of ``namespace`` sees them: the
+    CSV of that name in the plan's own namespace (the one the plan creates), else the one in
+    the first namespace by name, so the answer never depends on the order CSVs were seen."""
+    out = {}
+    for name in names:
+        held = replaces.get(name)
+        if held:
+            out[name] = held[namespace] if namespace in held else held[min(held)]
+    return out
+
+
+def pending_approval(
+    ip: Obj, subs: Iterable[Obj], replaces: Mapping[str, Mapping[str, str]]
+) -> PendingApproval | None:
+    """The approval one InstallPlan waits for (R-IP-2), if it does, with the Subscriptions of
+    its namespace (``subs``) it would move. It reads only these and the ``spec.replaces`` of
+    the CSVs it plans, so it can be kept per namespace."""
+    if not _waits_raw(ip):
+        return None
+    summary = summarize_install_plan(ip)
+    csv_replaces = replaces_for(summary.namespace, (p.name for p in summary.csvs), replaces)
+    moved = _moved(summary, subs, csv_replaces)
+    return PendingApproval(summary.namespace, summary.name, summary.csvs, tuple(moved))
 
 
 # -- findings for one namespace -------------------------------------------------------------

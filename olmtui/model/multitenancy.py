@@ -6,7 +6,8 @@ it. The docs therefore support several instances only when they are the same ver
 the exact same CRDs, or none), have no dependencies and ship no CRD conversion webhook
 ("Limitations and considerations", seed 002; "Limitations for multitenant Operator
 management", seed 000). None of this shows in any status field; this module finds it from
-the non-copied CSVs, their Subscriptions and the CRDs, cluster-wide but in one linear pass.
+the non-copied CSVs, their Subscriptions and the CRDs, cluster-wide but in one linear pass; the
+screens keep the same findings per package and per CRD (``olmtui.model.cluster_index``).
 """
 
 from __future__ import annotations
@@ -102,9 +103,10 @@ def _subs_by_csv(subs: Iterable[Obj]) -> dict[tuple[str, str], Obj]:
 
 
 def installed_instances(csvs: Iterable[Obj], subs: Iterable[Obj]) -> list[Instance]:
-    """One :class:`Instance` per package and namespace: the non-copied CSV (R-COPY-1) that is
-    not being replaced (a CSV named by another one's ``spec.replaces`` is the older link,
-    R-CSV-R2)."""
+    """One :class:`Instance` per package and namespace, sorted by (package, namespace): the
+    non-copied CSV (R-COPY-1) that is not being replaced (a CSV named by another one's
+    ``spec.replaces`` is the older link, R-CSV-R2). An instance reads only its own
+    namespace's CSVs and Subscriptions, so one namespace's instances can be rebuilt alone."""
     subs_by_csv = _subs_by_csv(subs)
     candidates: dict[tuple[str, str], list[Obj]] = {}
     for csv in csvs:
@@ -112,31 +114,34 @@ def installed_instances(csvs: Iterable[Obj], subs: Iterable[Obj]) -> list[Instan
             continue
         ns = meta(csv).get("namespace") or ""
         candidates.setdefault((package_of(csv, subs_by_csv), ns), []).append(csv)
-    instances = []
-    for (package, ns), group in sorted(candidates.items()):
-        replaced = {spec(c).get("replaces") for c in group}
-        current = [c for c in group if meta(c).get("name") not in replaced]
-        csv = min(current or group, key=lambda c: meta(c).get("name") or "")
-        name = meta(csv).get("name") or ""
-        csv_spec = spec(csv)
-        owned = (csv_spec.get("customresourcedefinitions") or {}).get("owned") or ()
-        sub_meta = meta(subs_by_csv.get((ns, name)) or {})
-        instances.append(
-            Instance(
-                package=package,
-                namespace=ns,
-                csv=name,
-                version=csv_spec.get("version") or None,
-                owned_crds=frozenset((e.get("name") or "", e.get("version") or "") for e in owned),
-                required_apis=api_surface(dict(csv)).required,
-                conversion_webhook=any(
-                    w.get("type") == "ConversionWebhook"
-                    for w in csv_spec.get("webhookdefinitions") or ()
-                ),
-                generated_by=(sub_meta.get("annotations") or {}).get(GENERATED_BY) or None,
-            )
-        )
-    return instances
+    return [
+        _instance(package, ns, group, subs_by_csv)
+        for (package, ns), group in sorted(candidates.items())
+    ]
+
+
+def _instance(
+    package: str, ns: str, group: list[Obj], subs_by_csv: Mapping[tuple[str, str], Obj]
+) -> Instance:
+    replaced = {spec(c).get("replaces") for c in group}
+    current = [c for c in group if meta(c).get("name") not in replaced]
+    csv = min(current or group, key=lambda c: meta(c).get("name") or "")
+    name = meta(csv).get("name") or ""
+    csv_spec = spec(csv)
+    owned = (csv_spec.get("customresourcedefinitions") or {}).get("owned") or ()
+    sub_meta = meta(subs_by_csv.get((ns, name)) or {})
+    return Instance(
+        package=package,
+        namespace=ns,
+        csv=name,
+        version=csv_spec.get("version") or None,
+        owned_crds=frozenset((e.get("name") or "", e.get("version") or "") for e in owned),
+        required_apis=api_surface(dict(csv)).required,
+        conversion_webhook=any(
+            w.get("type") == "ConversionWebhook" for w in csv_spec.get("webhookdefinitions") or ()
+        ),
+        generated_by=(sub_meta.get("annotations") or {}).get(GENERATED_BY) or None,
+    )
 
 
 def _newest(instances: list[Instance]) -> Instance | None:
@@ -282,48 +287,67 @@ def _instance_limit_findings(package: str, group: list[Instance]) -> list[Findin
 
 
 def _shared_crd_findings(instances: list[Instance], crds: Iterable[Obj]) -> list[Finding]:
-    """CRDs owned from several namespaces by different packages or different versions. OLM
-    checks CRD owners only inside one namespace (R-CSV-O); across namespaces the owners take
-    turns rewriting the one cluster-wide definition (seed 000)."""
+    """CRDs owned from several namespaces by different packages or different versions."""
     on_cluster = {meta(c).get("name") or "": c for c in crds}
     owners: dict[str, list[Instance]] = {}
     for inst in instances:
-        for crd_name in {n for n, _ in inst.owned_crds}:
+        for crd_name in crd_names(inst):
             owners.setdefault(crd_name, []).append(inst)
-    findings = []
-    for crd_name, group in sorted(owners.items()):
-        if len({i.namespace for i in group}) < 2:
-            continue
-        packages = {i.package for i in group}
-        if len(packages) < 2 and len({i.version for i in group}) < 2:
-            continue
-        # Different packages fight over the definition; one package at several versions is
-        # already reported per instance, so here it is only context for the CRD.
-        severity: Severity = "warning" if len(packages) > 1 else "info"
-        what = "different packages" if len(packages) > 1 else "different versions"
-        listing = _listing([f"{i.package} {i.label}" for i in group])
-        served = ""
-        if crd_name in on_cluster:
-            crd_spec = spec(on_cluster[crd_name])
-            names = [v.get("name") for v in crd_spec.get("versions") or () if v.get("served")]
-            served = f" The CRD on the cluster serves {', '.join(names) or 'no version'}."
-        findings.append(
-            Finding(
-                severity,
-                "SharedCRDOwners",
-                "CustomResourceDefinition",
-                "",
-                crd_name,
-                f"CRD {crd_name} is owned by CSVs of {what} in several namespaces ({listing})."
-                f"{served} A CRD is cluster-wide: every install or upgrade of one owner rewrites "
-                "the definition all of them use, the newest one wins, and an owner whose CRD "
-                "lacks versions already in use is blocked (seed 000). OLM checks owners only "
-                "within a namespace (R-CSV-O). Keep one owner, or the same version everywhere.",
-                SEED_CRD_LIMITS,
-                tuple(i.object_ref for i in group[:_SHOWN]),
-            )
-        )
-    return findings
+    return [
+        finding
+        for crd_name, group in sorted(owners.items())
+        if (finding := shared_crd_finding(crd_name, group, on_cluster.get(crd_name)))
+    ]
+
+
+def crd_names(inst: Instance) -> set[str]:
+    """The names of the CRDs an instance owns (whatever versions)."""
+    return {n for n, _ in inst.owned_crds}
+
+
+def shared_crd_finding(crd_name: str, group: list[Instance], crd: Obj | None) -> Finding | None:
+    """The finding of one CRD owned by ``group`` (in (package, namespace) order) when the
+    owners sit in several namespaces with different packages or versions. OLM checks CRD
+    owners only inside one namespace (R-CSV-O); across namespaces the owners take turns
+    rewriting the one cluster-wide definition (seed 000). ``crd`` is the CRD on the cluster,
+    if any. It reads nothing else, so it can be kept per CRD."""
+    if len({i.namespace for i in group}) < 2:
+        return None
+    packages = {i.package for i in group}
+    if len(packages) < 2 and len({i.version for i in group}) < 2:
+        return None
+    # Different packages fight over the definition; one package at several versions is
+    # already reported per instance, so here it is only context for the CRD.
+    severity: Severity = "warning" if len(packages) > 1 else "info"
+    what = "different packages" if len(packages) > 1 else "different versions"
+    listing = _listing([f"{i.package} {i.label}" for i in group])
+    served = ""
+    if crd is not None:
+        names = [v.get("name") for v in spec(crd).get("versions") or () if v.get("served")]
+        served = f" The CRD on the cluster serves {', '.join(names) or 'no version'}."
+    return Finding(
+        severity,
+        "SharedCRDOwners",
+        "CustomResourceDefinition",
+        "",
+        crd_name,
+        f"CRD {crd_name} is owned by CSVs of {what} in several namespaces ({listing})."
+        f"{served} A CRD is cluster-wide: every install or upgrade of one owner rewrites "
+        "the definition all of them use, the newest one wins, and an owner whose CRD "
+        "lacks versions already in use is blocked (seed 000). OLM checks owners only "
+        "within a namespace (R-CSV-O). Keep one owner, or the same version everywhere.",
+        SEED_CRD_LIMITS,
+        tuple(i.object_ref for i in group[:_SHOWN]),
+    )
+
+
+def package_findings(package: str, group: list[Instance]) -> list[Finding]:
+    """The findings of one package's instances (in namespace order): version or CRD skew
+    and the multi-instance limits (seed 002), when it runs in several namespaces. They read
+    only the package's instances, so they can be kept per package."""
+    if len({i.namespace for i in group}) < 2:
+        return []
+    return _skew_findings(package, group) + _instance_limit_findings(package, group)
 
 
 def multitenancy_findings(
@@ -338,9 +362,6 @@ def multitenancy_findings(
         by_package.setdefault(inst.package, []).append(inst)
     findings = []
     for package, group in sorted(by_package.items()):
-        if len({i.namespace for i in group}) < 2:
-            continue
-        findings += _skew_findings(package, group)
-        findings += _instance_limit_findings(package, group)
+        findings += package_findings(package, group)
     findings += _shared_crd_findings(instances, crds)
     return sorted(findings, key=lambda f: f.sort_key)

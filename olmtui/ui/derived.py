@@ -17,7 +17,7 @@ from typing import TypeVar
 from olmtui.model.catalog import Catalog
 from olmtui.model.catalog_health import CatalogHealth, catalog_health
 from olmtui.model.health_index import HealthIndex
-from olmtui.model.installplans import PendingApproval, pending_approvals
+from olmtui.model.installplans import PendingApproval
 from olmtui.model.metrics import Metrics, seed_metrics
 from olmtui.model.types import CSVState, Finding, SubscriptionState
 from olmtui.pipeline.session import Session
@@ -83,16 +83,15 @@ def catalog_healths(session: Session) -> list[CatalogHealth]:
 
 
 def approvals(session: Session) -> list[PendingApproval]:
-    """InstallPlans waiting for someone to approve them (R-IP-2); rebuilt when an
-    InstallPlan, Subscription or non-copied CSV changed, never for a copy."""
+    """InstallPlans waiting for someone to approve them (R-IP-2); the index recomputes only
+    the namespaces an InstallPlan, Subscription or non-copied CSV change reached, never for
+    a copy."""
     index = health_index(session)
     return cached_on(
         session,
         "approvals",
         index.operators_generation,
-        lambda: pending_approvals(
-            index.install_plans(), index.subscriptions(), index.installed_csvs()
-        ),
+        index.approvals,
     )
 
 
