@@ -259,7 +259,7 @@ def test_a_subscription_change_recomputes_its_namespace_only(
     store.apply("MODIFIED", subscription("a", "s1", ("marketplace", "cat"), None))
     assert list(index.findings()) == from_scratch(store, model, [])
     # The instance of package pkg in "a" did not move, so no cluster-wide partition did.
-    assert sorted(computed) == [("ns", "a")]
+    assert sorted(computed) == [("csv", "a"), ("ns", "a")]
 
 
 def test_a_catalog_source_change_reaches_the_namespaces_that_use_it() -> None:
@@ -304,7 +304,7 @@ def test_a_csv_change_recomputes_only_the_partitions_it_touches(
     )
     store.apply("MODIFIED", {**instance("a", "one.v1.0.0", "ks.one"), "status": {"phase": "X"}})
     assert list(index.findings()) == from_scratch(store, model, [])
-    assert sorted(computed) == [("ns", "a"), ("req", "a", "one.v1.0.0")]
+    assert sorted(computed) == [("csv", "a"), ("ns", "a"), ("req", "a", "one.v1.0.0")]
     computed.clear()
     store.apply("MODIFIED", instance("a", "one.v1.0.0", "ks.one", version="1.1.0"))
     assert list(index.findings()) == from_scratch(store, model, [])
@@ -312,6 +312,7 @@ def test_a_csv_change_recomputes_only_the_partitions_it_touches(
     assert skewed == {"two.v1.0.0"}
     assert sorted(computed) == [
         ("crd", "ks.one"),
+        ("csv", "a"),
         ("ns", "a"),
         ("pkg", "one"),
         ("req", "a", "one.v1.0.0"),

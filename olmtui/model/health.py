@@ -24,6 +24,7 @@ from olmtui.model.catalog_health import (
     health_of,
     subscription_source_findings,
 )
+from olmtui.model.csv_phase_findings import csv_phase_findings
 from olmtui.model.dependencies import dependency_findings
 from olmtui.model.multitenancy import multitenancy_findings
 from olmtui.model.subscription_health import namespace_subscription_findings
@@ -141,9 +142,9 @@ def cluster_health_findings(
 def health_findings(
     store: Store, catalogs: Sequence[Catalog] = (), subscriptions: Iterable[SubscriptionState] = ()
 ) -> list[Finding]:
-    """Catalog, Subscription, InstallPlan, upgrade, multitenancy and dependency findings for
-    the cached objects, computed from scratch (``olmtui check``; the screens keep the same
-    findings per subject in ``olmtui.model.health_index``).
+    """Catalog, Subscription, InstallPlan, CSV phase, upgrade, multitenancy and dependency
+    findings for the cached objects, computed from scratch (``olmtui check``; the screens keep
+    the same findings per subject in ``olmtui.model.health_index``).
 
     ``catalogs`` is the catalog content known (``--catalog`` and PackageManifests); its load
     problems are findings too. Upgrade rules need edges, so only catalog content (not
@@ -172,6 +173,13 @@ def health_findings(
             install_plans_known=plans_known,
             content=content,
             groups=groups.get(namespace, 0),
+        )
+    for namespace in sorted(by_ns):
+        found += csv_phase_findings(
+            namespace,
+            by_ns[namespace],
+            plans_by_ns.get(namespace, ()),
+            subs_by_ns.get(namespace, ()),
         )
     found += content_findings(catalogs, sources)
     installed = [csv for csvs in by_ns.values() for csv in csvs.values()]

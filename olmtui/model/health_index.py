@@ -13,6 +13,8 @@ inputs the rule reads, and a change marks only the subjects it can move:
   (§9); it reads the namespace's Subscriptions, InstallPlans, non-copied CSVs and
   OperatorGroup count, the CatalogSources its Subscriptions target, whether any InstallPlan
   exists, and the catalog content.
+* ``("csv", ns)``: the phase of each non-copied CSV of one namespace (issue 11, R-CSV-*); it
+  reads the namespace's non-copied CSVs, InstallPlans and Subscriptions (their times).
 * ``("pkg", package)``, ``("crd", name)``, ``("req", ns, name)``, ``("upgrade-deps",)``:
   multitenancy limits and dependencies (seeds 000/001/002), partitioned by the group each
   finding reads (``olmtui.model.cluster_index``). Copies never feed them (R-COPY-1).
@@ -40,6 +42,7 @@ from olmtui.model.approval_index import ApprovalIndex
 from olmtui.model.catalog import Catalog
 from olmtui.model.catalog_health import CatalogHealth, health_of
 from olmtui.model.cluster_index import UPGRADE_DEPS, ClusterRules
+from olmtui.model.csv_phase_findings import csv_phase_findings
 from olmtui.model.dependencies import upgrade_dependency_findings
 from olmtui.model.health import (
     catalog_source_findings,
@@ -244,7 +247,7 @@ class HealthIndex:
         new = change.new if new_installed else None
         self._cluster.csv_changed((change.key.namespace, change.key.name), new)
         self._approvals.csv_changed(change.key.namespace, change.key.name, new)
-        self._dirty.add(("ns", change.key.namespace))
+        self._dirty |= {("ns", change.key.namespace), ("csv", change.key.namespace)}
         self._upgrades_moved()
         self.operators_generation += 1
 
@@ -269,7 +272,7 @@ class HealthIndex:
         self._put(self._subs, change, True)
         self._cluster.subscriptions_changed(namespace)
         self._approvals.namespace_changed(namespace)
-        self._dirty.add(("ns", namespace))
+        self._dirty |= {("ns", namespace), ("csv", namespace)}
         self._upgrades_moved()
         self.operators_generation += 1
 
@@ -277,7 +280,7 @@ class HealthIndex:
         known_before = bool(self._plans)
         self._put(self._plans, change, True)
         self._approvals.plan_changed(change.key.namespace, change.old, change.new)
-        self._dirty.add(("ns", change.key.namespace))
+        self._dirty |= {("ns", change.key.namespace), ("csv", change.key.namespace)}
         if bool(self._plans) != known_before:
             # InstallPlanMissing is only judged when InstallPlans are known at all (§12).
             self._dirty |= {("ns", ns) for ns in self._subs}
@@ -364,6 +367,14 @@ class HealthIndex:
                 install_plans_known=bool(self._plans),
                 content=self._content,
                 groups=self._groups.get(namespace, 0),
+            )
+        if kind == "csv":
+            namespace = subject[1]
+            return csv_phase_findings(
+                namespace,
+                self._installed.get(namespace, {}),
+                self._plans.get(namespace, {}).values(),
+                self._subs.get(namespace, {}).values(),
             )
         if kind in ("pkg", "crd", "req"):
             return self._cluster.compute(subject)

@@ -1,0 +1,133 @@
+"""Issue 11: every installed CSV not Succeeded is a finding, its severity by phase and age."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from data_paths import DATA
+
+from olmtui.model.csv_phase_findings import csv_phase_findings
+from olmtui.model.health import health_findings
+from olmtui.sources.snapshot import load_snapshot
+from olmtui.store import Store
+
+NOW = dt.datetime(2024, 1, 1, 12, 0, tzinfo=dt.UTC)
+
+
+def csv(name: str, phase: str, reason: str = "", minutes: int = 1, **extra: Any) -> dict:
+    since = (NOW - dt.timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return {
+        "kind": "ClusterServiceVersion",
+        "metadata": {"namespace": "ns", "name": name},
+        "spec": {"replaces": extra.pop("replaces", None)},
+        "status": {
+            "phase": phase,
+            "reason": reason,
+            "message": f"{phase} message",
+            "lastTransitionTime": since,
+            **extra,
+        },
+    }
+
+
+REQUIREMENTS = [
+    {"kind": "CustomResourceDefinition", "name": "a.example.com", "status": "Present"},
+    {"kind": "CustomResourceDefinition", "name": "b.example.com", "status": "NotPresent"},
+    {
+        "kind": "ServiceAccount",
+        "name": "op-sa",
+        "status": "PresentNotSatisfied",
+        "dependents": [
+            {"kind": "PolicyRule", "status": "NotSatisfied", "message": "cluster rule: nodes"},
+            {"kind": "PolicyRule", "status": "Satisfied", "message": "fine"},
+        ],
+    },
+]
+
+
+@pytest.mark.parametrize(
+    ("obj", "severity", "rule", "words"),
+    [
+        (
+            csv("x", "Failed", "InstallCheckFailed"),
+            "error",
+            "R-CSV-F",
+            ["Failed/InstallCheckFailed"],
+        ),
+        (csv("x", "Failed", "ComponentUnhealthy"), "error", "R-CSV-F", ["ComponentUnhealthy"]),
+        (
+            csv("x", "Pending", "RequirementsNotMet", requirementStatus=REQUIREMENTS),
+            "warning",
+            "R-CSV-P",
+            ["b.example.com: NotPresent", "ServiceAccount op-sa", "cluster rule: nodes"],
+        ),
+        (
+            csv("x", "Pending", "RequirementsNotMet", 11, requirementStatus=REQUIREMENTS),
+            "error",
+            "R-CSV-P",
+            ["for 11m 0s"],
+        ),
+        (csv("x", "Installing", "InstallWaiting", 2), "warning", "R-CSV-I", ["for 2m 0s"]),
+        (csv("x", "Installing", "InstallWaiting", 30), "error", "R-CSV-I", ["for 30m 0s"]),
+        (csv("x", "InstallReady", "", 5), "warning", "R-CSV-IR", []),
+        (csv("x", "Replacing", "BeingReplaced"), "info", "R-CSV-R", ["y replaces it"]),
+        (csv("x", "Replacing", "BeingReplaced", 45), "warning", "R-CSV-R", ["45m 0s"]),
+        (csv("x", "Deleting", "Replaced"), "info", "R-CSV-D", ["OLM deletes it"]),
+    ],
+)
+def test_one_finding_per_phase(obj: dict, severity: str, rule: str, words: list[str]) -> None:
+    successor = csv("y", "Succeeded", replaces="x")
+    (found,) = csv_phase_findings("ns", {"x": obj, "y": successor}, now=NOW)
+    assert (found.severity, found.rule, found.name) == (severity, rule, "x")
+    for word in words:
+        assert word in found.message
+    assert "a.example.com" not in found.message
+
+
+def test_succeeded_and_group_reasons_are_left_alone() -> None:
+    csvs = {
+        "ok": csv("ok", "Succeeded"),
+        "og": csv("og", "Failed", "TooManyOperatorGroups"),
+        "conflict": csv("conflict", "Failed", "InterOperatorGroupOwnerConflict"),
+    }
+    assert csv_phase_findings("ns", csvs, now=NOW) == []
+
+
+def test_copied_csvs_give_no_finding() -> None:
+    store = Store()
+    copy = csv("x", "Failed", "Copied")
+    copy["metadata"]["labels"] = {"olm.copiedFrom": "operators"}
+    store.apply("ADDED", copy)
+    assert [f for f in health_findings(store) if f.code.startswith("CSV")] == []
+
+
+def test_without_a_clock_the_age_is_a_lower_bound_from_the_namespace() -> None:
+    old = csv("x", "Installing", "InstallWaiting", 40)
+    newer = csv("y", "Succeeded", minutes=0)
+    (found,) = csv_phase_findings("ns", {"x": old, "y": newer})
+    assert found.severity == "error"
+    assert (
+        "for at least 40m 0s" in found.message
+        and "snapshot was taken then or later" in found.message
+    )
+    unknown = csv("x", "Installing", "InstallWaiting")
+    del unknown["status"]["lastTransitionTime"]
+    (found,) = csv_phase_findings("ns", {"x": unknown}, now=NOW)
+    assert found.severity == "warning" and "for how long is unknown" in found.message
+
+
+def test_must_gather_image_caching_operator_pending_after_its_plan_failed_is_an_error() -> None:
+    store = Store()
+    load_snapshot([str(DATA / "must-gather/must-gather-clean/must-gather-azure")], store)
+    found = {(f.code, f.name): f for f in health_findings(store) if f.code.startswith("CSV")}
+    assert sorted(found) == [
+        ("CSVInstalling", "projectrequestlimits.v0.0.1"),
+        ("CSVPending", "image-caching-operator.v0.0.1"),
+    ]
+    pending = found[("CSVPending", "image-caching-operator.v0.0.1")]
+    assert pending.severity == "error"
+    assert "ServiceAccount image-caching-operator-controller-manager" in pending.message
+    assert "install-bfnbn" in pending.message
+    assert found[("CSVInstalling", "projectrequestlimits.v0.0.1")].severity == "warning"
