@@ -307,6 +307,7 @@ def group_api_findings(
     group_apis: APISet,
     static: bool,
     members: Iterable[tuple[str, str | None, APISet]],
+    platform: bool = False,
 ) -> list[Finding]:
     """R-API-7/8 for one group: claims no non-copied CSV of the namespace provides, which
     OLM prunes (or, on a static group, never backs). ``members`` are the namespace's CSVs as
@@ -317,6 +318,6 @@ def group_api_findings(
     if not unbacked:
         return []
     if static:
-        return [findings.unbacked_static_apis(namespace, name, api_list(unbacked))]
+        return [findings.unbacked_static_apis(namespace, name, api_list(unbacked), platform)]
     blockers = pruning_blockers(group_apis, members)
     return [findings.stale_provided_apis(namespace, name, api_list(unbacked), blockers)]
