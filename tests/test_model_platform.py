@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from model_builders import MODEL_DATA, load_all, model_of, namespace, operator_group
+from model_builders import MODEL_DATA, csv, load_all, model_of, namespace, operator_group
 from test_check_must_gathers import MUST_GATHERS, check_json
 
 from olmtui.model.platform import is_platform_owned
@@ -104,3 +104,18 @@ def test_r_doc_7_must_gather_monitoring_group_has_no_warning(dump: str) -> None:
     assert {f["severity"] for f in on_group} == {"info"}
     (selector,) = [f for f in on_group if f["code"] == "LabelSelectorTargets"]
     assert "by design" in selector["message"]
+
+
+@pytest.mark.parametrize("platform", [True, False])
+def test_r_doc_7_csv_failing_in_platform_group_is_not_told_to_change_it(platform):
+    """The CSV's failure stays an error (it is the admin's), but the advice no longer asks
+    to edit a group the release payload owns."""
+    og = operator_group("n", "g", targets=["a"], status=["a"])
+    if platform:
+        og["metadata"]["annotations"] = {"include.release.openshift.io/ibm-cloud-managed": "true"}
+    member = csv("n", "own-only.v1", modes=("OwnNamespace",), group="g", targets="a")
+    model, _ = model_of(namespace("a"), namespace("n"), og, member)
+    (finding,) = [f for f in model.findings() if f.code == "UnsupportedOperatorGroup"]
+    assert finding.severity == "error"
+    assert ("by design" in finding.message) is platform
+    assert ("Change the OperatorGroup" in finding.message) is not platform

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from olmtui.model import findings
+from olmtui.model.platform import is_platform_owned
 from olmtui.model.types import APIReconciliation, Conflict, Finding, Verdict
 from olmtui.objects import Obj, annotations_of, spec
 
@@ -294,7 +295,10 @@ def csv_api_outcome(
             findings.api_conflict(namespace, name, group_ref, conflicts, reason == verdict.reason)
         )
     elif verdict is not None:
-        found.append(findings.verdict_finding(namespace, name, verdict, group_ref))
+        platform = is_platform_owned(og)
+        found.append(
+            findings.verdict_finding(namespace, name, verdict, group_ref, platform=platform)
+        )
     proceeds = verdict is None and step.proceeds
     if step.new_annotation is not None and proceeds:
         found.append(findings.pending_api_addition(namespace, name, group_ref, step.new_annotation))

@@ -550,7 +550,8 @@ class Model:
                 )
                 found += recovered
         else:
-            found = blocked_findings(namespace, name, check, group_ref)
+            platform = og is not None and is_platform_owned(og)
+            found = blocked_findings(namespace, name, check, group_ref, platform)
         found += member_findings(
             namespace, name, check, surface.malformed, group_ref, og, spec_targets or ()
         )

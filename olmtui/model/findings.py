@@ -263,6 +263,16 @@ _VERDICT_ADVICE = {
 }
 
 
+#: Verdicts whose advice edits the CSV's OperatorGroup.
+_GROUP_EDIT_ADVICE = frozenset(
+    {
+        "NoTargetNamespaces",
+        "UnsupportedOperatorGroup",
+        "CannotModifyStaticOperatorGroupProvidedAPIs",
+    }
+)
+
+
 def verdict_finding(
     namespace: str,
     name: str,
@@ -270,10 +280,18 @@ def verdict_finding(
     operator_group: str | None,
     detail: str = "",
     related: Sequence[ObjectRef] = (),
+    platform: bool = False,
 ) -> Finding:
-    """A CSV the group rules fail (error) or return to Pending (info)."""
+    """A CSV the group rules fail (error) or return to Pending (info). In a ``platform``
+    group (R-DOC-7) the advice never asks to change the group."""
     if verdict.phase == "Failed":
         advice = _VERDICT_ADVICE.get(verdict.reason, "")
+        if platform and verdict.reason in _GROUP_EDIT_ADVICE:
+            advice = (
+                f"OperatorGroup {operator_group} is set by the OpenShift release payload by "
+                "design and is not the admin's to change (R-DOC-7): install this operator in "
+                "a namespace of its own, with its own OperatorGroup."
+            )
         where = f" in OperatorGroup {operator_group}" if operator_group else ""
         return Finding(
             "error",
