@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from olmtui.model import findings
+from olmtui.model.platform import is_platform_owned
 from olmtui.model.types import APIReconciliation, Conflict, Finding, Verdict
 from olmtui.objects import Obj, annotations_of, spec
 
@@ -294,7 +295,10 @@ def csv_api_outcome(
             findings.api_conflict(namespace, name, group_ref, conflicts, reason == verdict.reason)
         )
     elif verdict is not None:
-        found.append(findings.verdict_finding(namespace, name, verdict, group_ref))
+        platform = is_platform_owned(og)
+        found.append(
+            findings.verdict_finding(namespace, name, verdict, group_ref, platform=platform)
+        )
     proceeds = verdict is None and step.proceeds
     if step.new_annotation is not None and proceeds:
         found.append(findings.pending_api_addition(namespace, name, group_ref, step.new_annotation))
@@ -307,6 +311,7 @@ def group_api_findings(
     group_apis: APISet,
     static: bool,
     members: Iterable[tuple[str, str | None, APISet]],
+    platform: bool = False,
 ) -> list[Finding]:
     """R-API-7/8 for one group: claims no non-copied CSV of the namespace provides, which
     OLM prunes (or, on a static group, never backs). ``members`` are the namespace's CSVs as
@@ -317,6 +322,6 @@ def group_api_findings(
     if not unbacked:
         return []
     if static:
-        return [findings.unbacked_static_apis(namespace, name, api_list(unbacked))]
+        return [findings.unbacked_static_apis(namespace, name, api_list(unbacked), platform)]
     blockers = pruning_blockers(group_apis, members)
     return [findings.stale_provided_apis(namespace, name, api_list(unbacked), blockers)]

@@ -65,6 +65,7 @@ from olmtui.model.operatorgroups import (
     uid_label,
     upgrade_strategy,
 )
+from olmtui.model.platform import is_platform_owned
 from olmtui.model.replacements import replaced_by, replacement_findings
 from olmtui.model.stages import DirtySet, NSKey, Stage
 from olmtui.model.subscriptions import (
@@ -549,7 +550,8 @@ class Model:
                 )
                 found += recovered
         else:
-            found = blocked_findings(namespace, name, check, group_ref)
+            platform = og is not None and is_platform_owned(og)
+            found = blocked_findings(namespace, name, check, group_ref, platform)
         found += member_findings(
             namespace, name, check, surface.malformed, group_ref, og, spec_targets or ()
         )
@@ -656,13 +658,15 @@ class Model:
             service_account=service_account(og),
             selection_errors=tuple(text for _, text in selection.errors),
         )
-        found = selection_findings(namespace, name, selection, og_status, bool(members))
+        platform = is_platform_owned(og)
+        found = selection_findings(namespace, name, selection, og_status, bool(members), platform)
         found += group_api_findings(
             namespace,
             name,
             group_apis,
             static,
             ((e.state.name, e.state.phase, e.provided) for e in evals),
+            platform,
         )
         self._findings[("og", *key)] = tuple(found)
         if self._og_states.get(key) != state:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from olmtui.model.platform import BY_DESIGN
 from olmtui.model.types import Conflict, Finding, ObjectRef, Verdict
 
 OG = "OperatorGroup"
@@ -87,7 +88,19 @@ def selection_error(code: str, namespace: str, name: str, text: str, has_members
     )
 
 
-def multiple_targets(namespace: str, name: str, targets: Sequence[str]) -> Finding:
+def multiple_targets(
+    namespace: str, name: str, targets: Sequence[str], platform: bool = False
+) -> Finding:
+    if platform:
+        return Finding(
+            "info",
+            "MultipleTargetNamespaces",
+            OG,
+            namespace,
+            name,
+            f"The group lists {len(targets)} target namespaces ({names(targets)}). {BY_DESIGN}",
+            "R-DOC-7",
+        )
     return Finding(
         "warning",
         "MultipleTargetNamespaces",
@@ -102,7 +115,21 @@ def multiple_targets(namespace: str, name: str, targets: Sequence[str]) -> Findi
     )
 
 
-def label_selector(namespace: str, name: str, targets: Sequence[str]) -> Finding:
+def label_selector(
+    namespace: str, name: str, targets: Sequence[str], platform: bool = False
+) -> Finding:
+    """R-DOC-3; a platform-owned group (R-DOC-7) selects by label by design: info, no remedy."""
+    if platform:
+        return Finding(
+            "info",
+            "LabelSelectorTargets",
+            OG,
+            namespace,
+            name,
+            f"The group picks its targets with spec.selector (now {len(targets)} namespaces: "
+            f"{names(targets)}). {BY_DESIGN}",
+            "R-DOC-7",
+        )
     return Finding(
         "warning",
         "LabelSelectorTargets",
@@ -142,7 +169,9 @@ def stale_provided_apis(
     )
 
 
-def unbacked_static_apis(namespace: str, name: str, apis: Sequence[str]) -> Finding:
+def unbacked_static_apis(
+    namespace: str, name: str, apis: Sequence[str], platform: bool = False
+) -> Finding:
     return Finding(
         "info",
         "StaticProvidedAPIs",
@@ -152,7 +181,7 @@ def unbacked_static_apis(namespace: str, name: str, apis: Sequence[str]) -> Find
         f"The group is static (spec.staticProvidedAPIs) and reserves {names(apis)} without a "
         "CSV of its namespace providing them. OLM never changes a static group's "
         "olm.providedAPIs, so other groups reaching the same namespaces cannot install operators "
-        "providing these APIs (R-API-6).",
+        "providing these APIs (R-API-6)." + (f" {BY_DESIGN}" if platform else ""),
         "R-API-6",
     )
 
@@ -234,6 +263,16 @@ _VERDICT_ADVICE = {
 }
 
 
+#: Verdicts whose advice edits the CSV's OperatorGroup.
+_GROUP_EDIT_ADVICE = frozenset(
+    {
+        "NoTargetNamespaces",
+        "UnsupportedOperatorGroup",
+        "CannotModifyStaticOperatorGroupProvidedAPIs",
+    }
+)
+
+
 def verdict_finding(
     namespace: str,
     name: str,
@@ -241,10 +280,18 @@ def verdict_finding(
     operator_group: str | None,
     detail: str = "",
     related: Sequence[ObjectRef] = (),
+    platform: bool = False,
 ) -> Finding:
-    """A CSV the group rules fail (error) or return to Pending (info)."""
+    """A CSV the group rules fail (error) or return to Pending (info). In a ``platform``
+    group (R-DOC-7) the advice never asks to change the group."""
     if verdict.phase == "Failed":
         advice = _VERDICT_ADVICE.get(verdict.reason, "")
+        if platform and verdict.reason in _GROUP_EDIT_ADVICE:
+            advice = (
+                f"OperatorGroup {operator_group} is set by the OpenShift release payload by "
+                "design and is not the admin's to change (R-DOC-7): install this operator in "
+                "a namespace of its own, with its own OperatorGroup."
+            )
         where = f" in OperatorGroup {operator_group}" if operator_group else ""
         return Finding(
             "error",

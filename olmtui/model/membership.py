@@ -200,7 +200,7 @@ def is_copiable(phase: str | None, reason: str | None) -> bool:
 
 
 def blocked_findings(
-    namespace: str, name: str, check: GroupCheck, group_ref: str | None
+    namespace: str, name: str, check: GroupCheck, group_ref: str | None, platform: bool = False
 ) -> list[Finding]:
     """The verdict of a CSV the group rules stop (R-MEM-1..6), and why."""
     if check.verdict is None:
@@ -214,7 +214,11 @@ def blocked_findings(
             "status.namespaces is absent, so this lasts until the group selects "
             "a namespace."
         )
-    return [findings.verdict_finding(namespace, name, check.verdict, group_ref, detail)]
+    return [
+        findings.verdict_finding(
+            namespace, name, check.verdict, group_ref, detail, platform=platform
+        )
+    ]
 
 
 def recovery(

@@ -230,20 +230,23 @@ def selection_findings(
     selection: TargetSelection,
     status: tuple[str, ...] | None,
     has_members: bool,
+    platform: bool = False,
 ) -> list[Finding]:
     """R-OG-1..3 for one group: errors that keep its targets from status, a target list or a
-    selector worth knowing about, and a ``status.namespaces`` OLM has yet to sync."""
+    selector worth knowing about, and a ``status.namespaces`` OLM has yet to sync. A
+    ``platform`` group (R-DOC-7) targets as it does by design: its target list or selector is
+    info, without advice to change it."""
     codes = {code for code, _ in selection.errors}
     found = [
         findings.selection_error(code, namespace, name, text, has_members)
         for code, text in selection.errors
     ]
     if selection.source == "list" and len(selection.namespaces) > 1:
-        found.append(findings.multiple_targets(namespace, name, selection.namespaces))
+        found.append(findings.multiple_targets(namespace, name, selection.namespaces, platform))
     if selection.source == "selector" and not codes & (
         BLOCKING_ERRORS | {SELECTOR_MATCHES_NOTHING}
     ):
-        found.append(findings.label_selector(namespace, name, selection.namespaces))
+        found.append(findings.label_selector(namespace, name, selection.namespaces, platform))
     if not codes & BLOCKING_ERRORS and set(status or ()) != set(selection.namespaces):
         shown = None if status is None else tuple(sorted(set(status)))
         found.append(findings.status_not_synced(namespace, name, shown, selection.namespaces))
