@@ -187,9 +187,11 @@ def _pending(
     )
     if failed:
         text += (
-            f" InstallPlan {', '.join(failed)} that installs it Failed, so nothing will create "
-            "what is missing: fix the plan's error, then delete the plan (or the Subscription "
-            "and this CSV) so OLM plans again."
+            f" InstallPlan {', '.join(failed)} that installs it Failed and OLM does not retry a "
+            "Failed InstallPlan, so nothing will create what is missing. Deleting only the "
+            "InstallPlan does not help while this CSV exists (OLM then only reports "
+            "InstallPlanMissing, R-SUB-6): delete the Subscription and this CSV and create the "
+            "Subscription again (the operator's custom resources stay)."
         )
     else:
         text += " OLM installs it once every requirement is met (its InstallPlan creates them)."

@@ -88,59 +88,44 @@ def selection_error(code: str, namespace: str, name: str, text: str, has_members
     )
 
 
+def _discouraged_shape(
+    code: str, namespace: str, name: str, fact: str, advice: str, platform: bool
+) -> Finding:
+    """A group shape the seed documents discourage (R-DOC-3): a warning with ``advice``; on a
+    platform-owned group (R-DOC-7) the same fact as info, by design, with no advice."""
+    if platform:
+        return Finding("info", code, OG, namespace, name, f"{fact} {BY_DESIGN}", "R-DOC-7")
+    return Finding("warning", code, OG, namespace, name, f"{fact} {advice}", "R-DOC-3")
+
+
 def multiple_targets(
     namespace: str, name: str, targets: Sequence[str], platform: bool = False
 ) -> Finding:
-    if platform:
-        return Finding(
-            "info",
-            "MultipleTargetNamespaces",
-            OG,
-            namespace,
-            name,
-            f"The group lists {len(targets)} target namespaces ({names(targets)}). {BY_DESIGN}",
-            "R-DOC-7",
-        )
-    return Finding(
-        "warning",
+    return _discouraged_shape(
         "MultipleTargetNamespaces",
-        OG,
         namespace,
         name,
-        f"The group lists {len(targets)} target namespaces ({names(targets)}). Listing several "
-        "namespaces is discouraged: support for more than one target namespace in an "
-        "OperatorGroup will likely be removed, and few operators support MultiNamespace. Prefer "
-        "one group per target namespace, or an AllNamespaces install.",
-        "R-DOC-3",
+        f"The group lists {len(targets)} target namespaces ({names(targets)}).",
+        "Listing several namespaces is discouraged: support for more than one target namespace "
+        "in an OperatorGroup will likely be removed, and few operators support MultiNamespace. "
+        "Prefer one group per target namespace, or an AllNamespaces install.",
+        platform,
     )
 
 
 def label_selector(
     namespace: str, name: str, targets: Sequence[str], platform: bool = False
 ) -> Finding:
-    """R-DOC-3; a platform-owned group (R-DOC-7) selects by label by design: info, no remedy."""
-    if platform:
-        return Finding(
-            "info",
-            "LabelSelectorTargets",
-            OG,
-            namespace,
-            name,
-            f"The group picks its targets with spec.selector (now {len(targets)} namespaces: "
-            f"{names(targets)}). {BY_DESIGN}",
-            "R-DOC-7",
-        )
-    return Finding(
-        "warning",
+    return _discouraged_shape(
         "LabelSelectorTargets",
-        OG,
         namespace,
         name,
         f"The group picks its targets with spec.selector (now {len(targets)} namespaces: "
-        f"{names(targets)}). Selecting namespaces by label is discouraged: support for it will "
-        "likely be removed, and relabelling a namespace silently changes what the operator "
-        "watches. Prefer spec.targetNamespaces with one namespace.",
-        "R-DOC-3",
+        f"{names(targets)}).",
+        "Selecting namespaces by label is discouraged: support for it will likely be removed, "
+        "and relabelling a namespace silently changes what the operator watches. Prefer "
+        "spec.targetNamespaces with one namespace.",
+        platform,
     )
 
 
