@@ -131,3 +131,14 @@ def test_must_gather_image_caching_operator_pending_after_its_plan_failed_is_an_
     assert "ServiceAccount image-caching-operator-controller-manager" in pending.message
     assert "install-bfnbn" in pending.message
     assert found[("CSVInstalling", "projectrequestlimits.v0.0.1")].severity == "warning"
+
+
+def test_a_csv_olm_has_not_reported_on_yet_is_news_not_a_warning() -> None:
+    """No status at all: nothing shows the CSV has waited (the demo's freshly created CSVs)."""
+    fresh = {"kind": "ClusterServiceVersion", "metadata": {"namespace": "ns", "name": "x"}}
+    (found,) = csv_phase_findings("ns", {"x": fresh}, now=NOW)
+    assert (found.severity, found.rule, found.code) == ("info", "R-CSV-N", "CSVNoPhase")
+    assert "has not written a status" in found.message
+    waited = csv("x", "", minutes=31)
+    (found,) = csv_phase_findings("ns", {"x": waited}, now=NOW)
+    assert (found.severity, found.rule) == ("error", "R-CSV-N")

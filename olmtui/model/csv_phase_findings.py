@@ -10,7 +10,8 @@ been in it (``status.lastTransitionTime``):
   that installs this CSV failed (nothing else creates the missing objects); else a warning.
   The message decodes ``status.requirementStatus``.
 * ``Pending`` (other reasons), ``InstallReady`` (R-CSV-IR), ``Installing`` (R-CSV-I), no phase
-  (R-CSV-N): warning, error after 30 minutes.
+  (R-CSV-N): warning, error after 30 minutes; no status at all (no phase, no time): info, as
+  nothing shows the CSV has waited.
 * ``Replacing`` (R-CSV-R), ``Deleting`` (R-CSV-D): info, warning after 30 minutes.
 
 Copied CSVs never count (they mirror their parent, R-COPY-1): callers pass the non-copied
@@ -254,6 +255,13 @@ def _one(
         severity, text, rule, related = _pending(namespace, name, csv, age, plans)
     elif phase in ("Replacing", "Deleting"):
         severity, text, rule, related = _replacing(namespace, name, csv, age, replaces)
+    elif not phase and age.since is None:
+        # R-CSV-N: OLM has not written a status yet; nothing shows it has waited long.
+        severity, rule = "info", "R-CSV-N"
+        text = (
+            "OLM has not written a status for this CSV yet (no status.phase): it was created "
+            "moments ago, or OLM is not processing its namespace."
+        )
     else:
         severity = "error" if age.over(_STUCK_LIMIT) else "warning"
         text = _base(phase, reason, message, age)
