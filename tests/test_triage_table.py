@@ -1,0 +1,100 @@
+"""Issue 11's triage table: one snapshot per failure state (``tests/data/triage/<case>/``),
+each checked end to end as ``olmtui check`` reports it. ``expect.yaml`` beside each snapshot
+says which findings must appear, which must not, and the exit status (format in
+``tests/data/triage/README.md``). The three real must-gathers are rows too: they may warn
+only about their real problems."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from data_paths import DATA
+
+from olmtui.cli import main
+
+TRIAGE = DATA / "triage"
+CASES = sorted(p.parent.name for p in TRIAGE.glob("*/expect.yaml"))
+#: Matcher keys compared for equality with the finding's JSON fields.
+EQUAL_KEYS = ("code", "severity", "kind", "namespace", "name", "rule")
+
+
+def expectations(case: str) -> dict[str, Any]:
+    with open(TRIAGE / case / "expect.yaml", encoding="utf-8") as handle:
+        loaded: dict[str, Any] = yaml.safe_load(handle)
+    return loaded
+
+
+def input_of(case: str, expect: dict[str, Any]) -> Path:
+    """The snapshot a case checks: its ``cluster.yaml``, or ``input`` (relative to tests/data)."""
+    if "input" in expect:
+        return DATA / expect["input"]
+    return TRIAGE / case / "cluster.yaml"
+
+
+def catalog_args(case: str, expect: dict[str, Any]) -> list[str]:
+    """``--catalog`` options, their paths taken relative to the case's directory."""
+    args: list[str] = []
+    for spec in expect.get("catalogs", []):
+        ref, _, path = spec.rpartition("=")
+        resolved = str((TRIAGE / case / path).resolve())
+        args += ["--catalog", f"{ref}={resolved}" if ref else resolved]
+    return args
+
+
+def run_check(argv: list[str]) -> tuple[int, dict[str, Any]]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = main(["check", *argv, "--output", "json"])
+    return status, json.loads(out.getvalue())
+
+
+def matches(matcher: dict[str, Any], finding: dict[str, Any]) -> bool:
+    for key in EQUAL_KEYS:
+        if key in matcher and finding.get(key) != matcher[key]:
+            return False
+    if "severity_in" in matcher and finding["severity"] not in matcher["severity_in"]:
+        return False
+    if "text" in matcher:
+        message = " ".join(finding["message"].split())
+        if " ".join(str(matcher["text"]).split()) not in message:
+            return False
+    return True
+
+
+def shown(findings: list[dict[str, Any]]) -> str:
+    return "\n".join(
+        f"  {f['severity']} {f['code']} {f['kind']} {f['namespace']}/{f['name']}: "
+        f"{f['message'][:160]}"
+        for f in findings
+    )
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_triage_case(case: str) -> None:
+    expect = expectations(case)
+    status, report = run_check([str(input_of(case, expect)), *catalog_args(case, expect)])
+    findings = report["findings"]
+    for matcher in expect.get("must", []):
+        assert any(matches(matcher, f) for f in findings), (
+            f"{case}: no finding matches {matcher}; findings:\n{shown(findings)}"
+        )
+    for matcher in expect.get("must_not", []):
+        hits = [f for f in findings if matches(matcher, f)]
+        assert not hits, f"{case}: {matcher} must not appear but:\n{shown(hits)}"
+    if expect.get("only_listed"):
+        loud = [f for f in findings if f["severity"] != "info"]
+        stray = [f for f in loud if not any(matches(m, f) for m in expect.get("must", []))]
+        assert not stray, f"{case}: warnings/errors not in `must`:\n{shown(stray)}"
+    assert status == expect["exit"], f"{case}: exit {status}; findings:\n{shown(findings)}"
+
+
+def test_the_table_holds_at_least_25_failure_states() -> None:
+    """Issue 11: at least 25 distinct failure states besides the real must-gathers."""
+    states = [c for c in CASES if "input" not in expectations(c)]
+    assert len(states) >= 25, f"only {len(states)} triage cases"
