@@ -32,6 +32,7 @@ VERBATIM: tuple[str, ...] = (
     "must-gather/must-gather-clean/must-gather-aws",
     "must-gather/must-gather-clean/must-gather-azure",
     "must-gather/must-gather-clean/must-gather-metal",
+    "must-gather/must-gather-clean/must-gather-vsphere",
     "cluster/openshift-console/frontend/packages/operator-lifecycle-manager/mocks.packagemanifests.yaml",
     "catalogs/operator-lifecycle-manager",
     "catalogs/SOURCES.md",

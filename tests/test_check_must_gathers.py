@@ -1,4 +1,4 @@
-"""``olmtui check`` on the three real must-gathers in tests/data: the report validates and counts
+"""``olmtui check`` on the four real must-gathers in tests/data: the report validates and counts
 what is there.
 
 Expected counts come from the table in tests/data/must-gather/SOURCES.md (its CSV
@@ -27,6 +27,7 @@ TABLE = {
     "aws": (1, 0, 0, 0, 3, 4, 56),
     "azure": (131, 128, 2, 2, 4, 6, 56),
     "metal": (135, 132, 2, 2, 4, 6, 58),
+    "vsphere": (131, 128, 2, 2, 4, 6, 56),
 }
 
 
@@ -59,7 +60,7 @@ def test_must_gather_report_validates_and_has_the_expected_counts(dump: str) -> 
     assert report["source"]["skipped"] == 0
 
 
-@pytest.mark.parametrize("dump", ["azure", "metal"])
+@pytest.mark.parametrize("dump", ["azure", "metal", "vsphere"])
 def test_r_copy_3_every_copy_of_the_global_operators_is_present(dump: str) -> None:
     _, report = check_json(MUST_GATHERS / f"must-gather-{dump}")
     assert report["copiedCSVs"]["missing"] == [] and report["copiedCSVs"]["stale"] == []

@@ -92,7 +92,7 @@ def test_r_doc_7_ownership_change_is_seen_incrementally():
     assert {f.severity for f in model.findings() if f.code == "LabelSelectorTargets"} == {"warning"}
 
 
-@pytest.mark.parametrize("dump", ["aws", "azure", "metal"])
+@pytest.mark.parametrize("dump", ["aws", "azure", "metal", "vsphere"])
 def test_r_doc_7_must_gather_monitoring_group_has_no_warning(dump: str) -> None:
     _, report = check_json(Path(MUST_GATHERS) / f"must-gather-{dump}")
     on_group = [
