@@ -449,7 +449,13 @@ def test_top_level_fields_and_source() -> None:
 
 def test_live_source_counts_the_cache_and_has_no_paths() -> None:
     report = report_json("live", build_model(), cluster_store())
-    assert report["source"] == {"kind": "live", "paths": [], "objects": 3, "skipped": 0, "namespaces": None}
+    assert report["source"] == {
+        "kind": "live",
+        "paths": [],
+        "objects": 3,
+        "skipped": 0,
+        "namespaces": None,
+    }
     jsonschema.validate(report, load_schema())
 
 

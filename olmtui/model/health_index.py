@@ -38,7 +38,6 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 from olmtui.model.access import no_access_findings, readable_findings
-from olmtui.model.scope import out_of_scope, scope_findings, scoped_findings
 from olmtui.model.approval_index import ApprovalIndex
 from olmtui.model.catalog import Catalog
 from olmtui.model.catalog_health import CatalogHealth, health_of
@@ -54,6 +53,7 @@ from olmtui.model.health import (
     next_bundles,
 )
 from olmtui.model.installplans import PendingApproval
+from olmtui.model.scope import out_of_scope, scope_findings, scoped_findings
 from olmtui.model.types import SEVERITY_ORDER, Finding, SubscriptionState
 from olmtui.store import ACCESS, Change, Obj, Store, is_copied_csv
 

@@ -282,5 +282,7 @@ def namespace_findings(
     actual = {k for k in labels if k.startswith(UID_LABEL_PREFIX)}
     extra = actual - expected if all_groups_read else set()
     if expected - actual or extra:
-        found.append(findings.label_drift(namespace, sorted(expected - actual), sorted(extra), owners))
+        found.append(
+            findings.label_drift(namespace, sorted(expected - actual), sorted(extra), owners)
+        )
     return found
