@@ -21,14 +21,9 @@ from olmtui.model.types import Finding
 #: The code of the info finding that says which namespaces were read.
 NOT_READ = "NamespacesNotRead"
 
-#: Findings resting on the absence of objects anywhere in the cluster (every installed
-#: operator, every copy): held back whenever the session read only some namespaces.
-_CLUSTER_WIDE = frozenset(
-    {
-        "RequiredAPIMissing",  # seed 001 §2.2.1: no installed operator (anywhere) provides it
-        "CopiedCSVsConditionStale",  # R-COPY-8: the condition against every copy present
-    }
-)
+#: Findings resting on the absence of objects anywhere in the cluster (every copy): held
+#: back whenever the session read only some namespaces.
+_CLUSTER_WIDE = frozenset({"CopiedCSVsConditionStale"})  # R-COPY-8: against every copy present
 
 
 def _absent_in(finding: Finding) -> str | None:
@@ -48,6 +43,10 @@ def out_of_scope(finding: Finding, read: Collection[str] | None) -> bool:
         return False
     if finding.code in _CLUSTER_WIDE:
         return True
+    if finding.code == "RequiredAPIMissing":
+        # seed 001 §2.2.1: its error rests on the CRDs (cluster-scoped, read) serving none of
+        # the APIs; without CRDs it rests on no installed operator, anywhere, providing them.
+        return finding.severity != "error"
     namespace = _absent_in(finding)
     return namespace is not None and namespace not in read
 
