@@ -35,6 +35,7 @@ def test_required_apis_rest_on_the_crds_read_or_on_every_operator():
     assert not out_of_scope(finding("RequiredAPIMissing", severity="error"), READ)
     assert out_of_scope(finding("RequiredAPIMissing", severity="warning"), READ)
     assert out_of_scope(finding("CopiedCSVsConditionStale", ""), READ)
+    assert out_of_scope(finding("TargetNamespaceMissing"), READ)  # namespaces got by name
     assert not out_of_scope(finding("CSVFailed"), READ)
 
 

@@ -21,9 +21,18 @@ from olmtui.model.types import Finding
 #: The code of the info finding that says which namespaces were read.
 NOT_READ = "NamespacesNotRead"
 
-#: Findings resting on the absence of objects anywhere in the cluster (every copy): held
-#: back whenever the session read only some namespaces.
-_CLUSTER_WIDE = frozenset({"CopiedCSVsConditionStale"})  # R-COPY-8: against every copy present
+#: Findings resting on the absence of objects anywhere in the cluster: held back whenever
+#: the session read only some namespaces. Namespaces themselves count: a user who may not
+#: list them gets the given ones fetched by name (``live_namespaces``), so a target
+#: namespace not among them may well exist.
+_CLUSTER_WIDE = frozenset(
+    {
+        "CopiedCSVsConditionStale",  # R-COPY-8: the condition against every copy present
+        "TargetNamespaceMissing",  # R-OG-1: listed namespaces not among those read
+        "SelectorMatchesNothing",  # R-OG-1: the selector matched no namespace read
+        "NoTargetNamespaces",  # R-MEM-3: the group selected no namespace read
+    }
+)
 
 
 def _absent_in(finding: Finding) -> str | None:
@@ -72,9 +81,9 @@ def scope_findings(read: Collection[str] | None) -> list[Finding]:
             "",
             names,
             f"read: namespaces {names} only (--namespace). Objects in other namespaces are "
-            "unknown, not absent: a CatalogSource, a copied CSV's parent, an OperatorGroup or "
-            "an operator that would live elsewhere is not reported missing, and copies expected "
-            "elsewhere are not counted. Run without --namespace, with cluster-wide read "
+            "unknown, not absent: a CatalogSource, a copied CSV's parent, an OperatorGroup, a "
+            "target namespace or an operator that would live elsewhere is not reported missing, "
+            "and copies expected elsewhere are not counted. Run without --namespace, with cluster-wide read "
             "access, to check those too.",
             rule="R-DOC-10",
         )
