@@ -83,8 +83,8 @@ def scope_findings(read: Collection[str] | None) -> list[Finding]:
             f"read: namespaces {names} only (--namespace). Objects in other namespaces are "
             "unknown, not absent: a CatalogSource, a copied CSV's parent, an OperatorGroup, a "
             "target namespace or an operator that would live elsewhere is not reported missing, "
-            "and copies expected elsewhere are not counted. Run without --namespace, with cluster-wide read "
-            "access, to check those too.",
+            "and copies expected elsewhere are not counted. Run without --namespace, with "
+            "cluster-wide read access, to check those too.",
             rule="R-DOC-10",
         )
     ]
