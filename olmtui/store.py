@@ -261,6 +261,10 @@ class Store:
         self._shared = SharedMaps()
         #: Kinds the source could not read, set and cleared by the source (snapshots never).
         self.unreadable: dict[str, Unreadable] = {}
+        #: The namespaces namespaced kinds were read in (a ``--namespace`` session), ``None``
+        #: when they were read cluster-wide. Set by the source before it feeds anything and
+        #: fixed for the session: objects elsewhere are unknown, not absent.
+        self.read_namespaces: frozenset[str] | None = None
 
     # -- feeding -------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> None:

@@ -164,6 +164,7 @@ def from_scratch(store: Store, model: Model, catalogs: list[Catalog]) -> list[Fi
         model=model.findings(),
         health=health_findings(store, catalogs, model.subscriptions()),
         unreadable=store.unreadable,
+        read_namespaces=store.read_namespaces,
     )
 
 
@@ -185,10 +186,12 @@ def assert_same(index: HealthIndex, store: Store, model: Model, catalogs: list[C
     initial=st.lists(objects, max_size=12),
     sequence=st.lists(steps, min_size=1, max_size=12),
     with_content=st.booleans(),
+    read=st.sampled_from([None, frozenset({"a"}), frozenset({"a", "b"})]),
 )
-def test_incremental_findings_equal_a_fresh_merge(initial, sequence, with_content):
+def test_incremental_findings_equal_a_fresh_merge(initial, sequence, with_content, read):
     catalogs = [CONTENT] if with_content else []
     store = Store()
+    store.read_namespaces = read  # a --namespace session (R-DOC-10), fixed for the session
     store.apply_many(initial)
     model = Model(store, upgrades=upgrade_hook(catalogs))
     index = HealthIndex(store, model, lambda: catalogs, LOAD)

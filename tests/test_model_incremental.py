@@ -198,6 +198,7 @@ steps = st.one_of(
 
 def fresh_model(store: Store) -> Model:
     copy = Store()
+    copy.read_namespaces = store.read_namespaces
     copy.apply_many([obj for kind in KINDS for obj in store.list(kind)])
     return Model(copy)
 
@@ -222,9 +223,14 @@ def assert_same(live: Model, store: Store) -> None:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(initial=st.lists(objects, max_size=12), sequence=st.lists(steps, min_size=1, max_size=12))
-def test_incremental_model_equals_a_fresh_recompute(initial, sequence):
+@given(
+    initial=st.lists(objects, max_size=12),
+    sequence=st.lists(steps, min_size=1, max_size=12),
+    read=st.sampled_from([None, frozenset({"a"}), frozenset({"a", "b"})]),
+)
+def test_incremental_model_equals_a_fresh_recompute(initial, sequence, read):
     store = Store()
+    store.read_namespaces = read  # a --namespace session: copies elsewhere are not missing
     store.apply_many(initial)
     model = Model(store)
     assert_same(model, store)

@@ -443,12 +443,19 @@ def test_top_level_fields_and_source() -> None:
         "paths": ["snapshots/cluster.yaml", "more/"],
         "objects": 42,
         "skipped": 1,
+        "namespaces": None,
     }
 
 
 def test_live_source_counts_the_cache_and_has_no_paths() -> None:
     report = report_json("live", build_model(), cluster_store())
-    assert report["source"] == {"kind": "live", "paths": [], "objects": 3, "skipped": 0}
+    assert report["source"] == {
+        "kind": "live",
+        "paths": [],
+        "objects": 3,
+        "skipped": 0,
+        "namespaces": None,
+    }
     jsonschema.validate(report, load_schema())
 
 

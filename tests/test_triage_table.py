@@ -2,7 +2,9 @@
 each checked end to end as ``olmtui check`` reports it. ``expect.yaml`` beside each snapshot
 says which findings must appear, which must not, and the exit status (format in
 ``tests/data/triage/README.md``). The three real must-gathers are rows too: they may warn
-only about their real problems."""
+only about their real problems. A case with ``live_namespaces`` is served by the loopback API
+server to a user who may not list across namespaces, and checked as ``check --live
+--namespace ...``: what lives in a namespace not read is unknown, not absent (R-DOC-10)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ import pytest
 import yaml
 from data_paths import DATA
 
+from olmtui.apiserver import LoopbackAPIServer, run_in_thread
+from olmtui.apiserver.resources import RESOURCES
 from olmtui.cli import main
 
 TRIAGE = DATA / "triage"
@@ -75,10 +79,37 @@ def shown(findings: list[dict[str, Any]]) -> str:
     )
 
 
+def run_live_check(
+    snapshot: Path, namespaces: list[str], extra: list[str], tmp_path: Path
+) -> tuple[int, dict[str, Any]]:
+    """``check --live --namespace ...`` against ``snapshot`` served by the loopback API
+    server, whose user may not list or watch any namespaced kind across namespaces (403 at
+    the cluster scope), as an RBAC-limited user; namespaces themselves may be listed."""
+    server = LoopbackAPIServer()
+    with open(snapshot, encoding="utf-8") as handle:
+        server.state.load(list(yaml.safe_load_all(handle)), skip_unknown=True)
+    for resource in RESOURCES:
+        if resource.namespaced:
+            server.forbid(resource.plural, "", verbs=("list", "watch"))
+    thread = run_in_thread(server)
+    try:
+        kubeconfig = server.write_kubeconfig(tmp_path / "kubeconfig")
+        scope = [arg for ns in namespaces for arg in ("--namespace", ns)]
+        return run_check(["--live", "--kubeconfig", str(kubeconfig), *scope, *extra])
+    finally:
+        thread.stop()
+
+
 @pytest.mark.parametrize("case", CASES)
-def test_triage_case(case: str) -> None:
+def test_triage_case(case: str, tmp_path: Path) -> None:
     expect = expectations(case)
-    status, report = run_check([str(input_of(case, expect)), *catalog_args(case, expect)])
+    if "live_namespaces" in expect:
+        status, report = run_live_check(
+            input_of(case, expect), expect["live_namespaces"], catalog_args(case, expect), tmp_path
+        )
+        assert report["source"]["namespaces"] == sorted(expect["live_namespaces"])
+    else:
+        status, report = run_check([str(input_of(case, expect)), *catalog_args(case, expect)])
     findings = report["findings"]
     for matcher in expect.get("must", []):
         assert any(matches(matcher, f) for f in findings), (

@@ -49,3 +49,13 @@ def test_header_never_parses_markup_in_labels():
     assert "[red]ctx[/red]" in text.plain
     assert "[bold]detail[/bold]" in text.plain
     assert "no events yet" in text.plain
+
+
+def test_namespace_session_header_says_what_was_read():
+    """R-DOC-10: a --namespace session says so, so that absent rows read as unknown."""
+    session = _session("ctx", ConnectionState("live", last_event_age=3.0))
+    session.store.read_namespaces = frozenset({"team-b", "team-a"})
+    plain = header_text(session, "Overview", 200).plain
+    assert "read: namespaces team-a, team-b only" in plain
+    session.store.read_namespaces = None
+    assert "read: namespaces" not in header_text(session, "Overview", 200).plain

@@ -2,7 +2,8 @@
 
 RBAC is additive on a real cluster; here everything is allowed unless a test forbids it:
 a verb on a resource either everywhere (``namespace=None``, which includes the cluster
-scope) or in one namespace only.
+scope), at the cluster scope only (``namespace=""``: a user who may not list across
+namespaces but may read their own), or in one namespace only.
 """
 
 from __future__ import annotations
@@ -40,4 +41,6 @@ class Permissions:
         """Whether ``verb`` is allowed at the cluster scope (None) or in ``namespace``."""
         if (resource.plural, None, verb) in self._denied:
             return False
-        return namespace is None or (resource.plural, namespace, verb) not in self._denied
+        if namespace is None:
+            return (resource.plural, "", verb) not in self._denied
+        return (resource.plural, namespace, verb) not in self._denied

@@ -166,7 +166,8 @@ class LoopbackAPIServer:
         *,
         verbs: Iterable[str] = READ_VERBS,
     ) -> None:
-        """Answer ``verbs`` on the resource with 403, everywhere or in one namespace."""
+        """Answer ``verbs`` on the resource with 403, everywhere, at the cluster scope only
+        (``namespace=""``) or in one namespace."""
         self.permissions.forbid(lookup(kind_or_plural), namespace, verbs)
 
     def allow(

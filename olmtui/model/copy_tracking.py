@@ -29,9 +29,13 @@ _NO_SOURCE = CopySource()
 
 class CopyTracker:
     """Copies by source and by namespace, their sources' contexts, the expected copies each
-    source lacks (R-COPY-3) and the copies OLM does not expect (R-COPY-4..7)."""
+    source lacks (R-COPY-3) and the copies OLM does not expect (R-COPY-4..7).
 
-    def __init__(self) -> None:
+    ``visible`` are the namespaces whose copies were read (``Store.read_namespaces``,
+    ``None`` for all): a copy expected elsewhere may well be there, so it is not missing."""
+
+    def __init__(self, visible: frozenset[str] | None = None) -> None:
+        self._visible = visible
         #: Source CSV -> namespace -> its copy there.
         self._held: dict[NSKey, dict[str, Obj]] = {}
         #: Copy -> its source CSV.
@@ -168,6 +172,8 @@ class CopyTracker:
         else:
             recheck = {(ns, source[1]) for ns in held}
         missing = context.expected.difference(held)
+        if self._visible is not None:
+            missing &= self._visible
         if missing:
             self._missing[source] = set(missing)
         else:
@@ -183,7 +189,7 @@ class CopyTracker:
         missing = self._missing.get(source)
         changed = False
         for namespace in moved:
-            wanted = namespace in expected and namespace not in held
+            wanted = namespace in expected and namespace not in held and self._seen(namespace)
             if wanted == (missing is not None and namespace in missing):
                 continue
             changed = True
@@ -195,6 +201,10 @@ class CopyTracker:
         if missing is not None and not missing:
             del self._missing[source]
         return changed
+
+    def _seen(self, namespace: str) -> bool:
+        """Whether the copies of ``namespace`` were read, so that none there means none."""
+        return self._visible is None or namespace in self._visible
 
     def recompute_copy(self, key: NSKey) -> None:
         """R-COPY-4..7: whether OLM expects this copy where it is."""

@@ -144,7 +144,7 @@ class Model:
         #: its siblings' evaluations read them all.
         self._owned: dict[NSKey, frozenset[str]] = {}
         self._subs: dict[str, dict[str, Obj]] = {}
-        self._copies = CopyTracker()
+        self._copies = CopyTracker(store.read_namespaces)
         self._olmconfig: Obj | None = None
         self._manifests: dict[PackageKey, dict[NSKey, Obj]] = {}
         self._subs_by_package: dict[PackageKey, set[NSKey]] = {}
@@ -732,6 +732,7 @@ class Model:
             sorted(self._groups.in_namespace(namespace)),
             self._namespaces[namespace] if known else None,
             members,
+            all_groups_read=self._store.read_namespaces is None,
         )
         if found:
             self._findings[("ns", namespace)] = tuple(found)

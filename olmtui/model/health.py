@@ -27,6 +27,7 @@ from olmtui.model.catalog_health import (
 from olmtui.model.csv_phase_findings import csv_phase_findings
 from olmtui.model.dependencies import dependency_findings
 from olmtui.model.multitenancy import multitenancy_findings
+from olmtui.model.scope import scope_findings, scoped_findings
 from olmtui.model.subscription_health import namespace_subscription_findings
 from olmtui.model.types import Finding, SubscriptionState
 from olmtui.model.upgrades import upgrade_findings
@@ -217,15 +218,20 @@ def merged_findings(
     model: Iterable[Finding] = (),
     health: Iterable[Finding] = (),
     unreadable: Mapping[str, Unreadable] | None = None,
+    read_namespaces: frozenset[str] | None = None,
 ) -> list[Finding]:
     """Every finding once, worst first: ``groups`` (e.g. the loader's), the engine's, then
     the health rules' that the engine has not already reported. For each kind in
     ``unreadable`` (``Store.unreadable``), the findings resting on the absence of its
-    objects are dropped and one warning says so instead (``olmtui.model.access``)."""
+    objects are dropped and one warning says so instead (``olmtui.model.access``); with
+    ``read_namespaces`` (``Store.read_namespaces``), so are those resting on the absence of
+    objects in namespaces not read, and one info says what was read (``olmtui.model.scope``)."""
     model = list(model)
     merged = [f for group in groups for f in group]
     merged += model
     merged += without_model_duplicates(health, model)
     if unreadable:
         merged = readable_findings(merged, unreadable) + no_access_findings(unreadable)
+    if read_namespaces is not None:
+        merged = scoped_findings(merged, read_namespaces) + scope_findings(read_namespaces)
     return sorted(merged, key=finding_order)

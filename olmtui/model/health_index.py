@@ -53,6 +53,7 @@ from olmtui.model.health import (
     next_bundles,
 )
 from olmtui.model.installplans import PendingApproval
+from olmtui.model.scope import out_of_scope, scope_findings, scoped_findings
 from olmtui.model.types import SEVERITY_ORDER, Finding, SubscriptionState
 from olmtui.store import ACCESS, Change, Obj, Store, is_copied_csv
 
@@ -424,11 +425,16 @@ class HealthIndex:
         merged = [*self._load_findings, *self._model_findings, *health]
         if unreadable:
             merged = readable_findings(merged, unreadable) + no_access_findings(unreadable)
+        read = self._store.read_namespaces
+        if read is not None:
+            merged = scoped_findings(merged, read) + scope_findings(read)
         return merged
 
-    @staticmethod
-    def _shown(finding: Finding, unreadable: Any) -> bool:
-        """Whether the finding survives ``readable_findings`` (a per-finding test)."""
+    def _shown(self, finding: Finding, unreadable: Any) -> bool:
+        """Whether the finding survives ``readable_findings`` and ``scoped_findings`` (a
+        per-finding test; the read namespaces are fixed for the session)."""
+        if out_of_scope(finding, self._store.read_namespaces):
+            return False
         return not unreadable or bool(readable_findings([finding], unreadable))
 
     def _keep_health(self, finding: Finding, unreadable: Any) -> None:

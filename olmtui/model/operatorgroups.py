@@ -258,11 +258,15 @@ def namespace_findings(
     groups: list[str],
     labels: Mapping[str, str] | None,
     members: Iterable[tuple[tuple[str, str], Obj]],
+    *,
+    all_groups_read: bool = True,
 ) -> list[Finding]:
     """R-OG-1 and R-OG-5 for one namespace: more than one group, and the uid labels OLM keeps
     on it (one per group whose status names it: ``members``, (namespace, name) -> group, in
     order) against the ones it carries.
-    ``labels`` is ``None`` when the namespace's labels are unknown."""
+    ``labels`` is ``None`` when the namespace's labels are unknown. Without
+    ``all_groups_read`` (a ``--namespace`` session) a label no group read accounts for may
+    belong to a group in a namespace not read: only the labels missing are drift."""
     found: list[Finding] = []
     if len(groups) > 1:
         found.append(findings.multiple_groups(namespace, groups))
@@ -276,10 +280,9 @@ def namespace_findings(
             expected.add(label)
             owners.append(findings.og_ref(*key))
     actual = {k for k in labels if k.startswith(UID_LABEL_PREFIX)}
-    if expected != actual:
+    extra = actual - expected if all_groups_read else set()
+    if expected - actual or extra:
         found.append(
-            findings.label_drift(
-                namespace, sorted(expected - actual), sorted(actual - expected), owners
-            )
+            findings.label_drift(namespace, sorted(expected - actual), sorted(extra), owners)
         )
     return found

@@ -255,12 +255,14 @@ def report_json(
         model=model.findings(),
         health=health,
         unreadable=store.unreadable,
+        read_namespaces=store.read_namespaces,
     )
     operator_groups = sorted(model.operator_groups(), key=lambda o: (o.namespace, o.name))
     csvs = sorted(model.csvs(), key=lambda c: (c.namespace, c.name))
     copies = model.copied_csvs()
     subscriptions = sorted(model.subscriptions(), key=lambda s: (s.namespace, s.name))
     ordered_channels = sorted(channels, key=lambda c: (c.catalog or "", c.package, c.channel))
+    read = store.read_namespaces
     by_severity = dict.fromkeys(SEVERITY_ORDER, 0)
     for finding in findings:
         by_severity[finding.severity] += 1
@@ -271,6 +273,8 @@ def report_json(
             "paths": [str(p) for p in load_result.paths] if load_result is not None else [],
             "objects": load_result.objects if load_result is not None else len(store),
             "skipped": load_result.skipped if load_result is not None else 0,
+            # where namespaced kinds were read (--namespace); null: cluster-wide
+            "namespaces": None if read is None else sorted(read),
         },
         "summary": {
             "namespaces": len(model.namespaces()),

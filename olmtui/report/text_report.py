@@ -100,6 +100,9 @@ def _header(out: _Writer, report: Report) -> None:
         f"olmtui check: {origin}, {_plural(source['objects'], 'object')} read, "
         f"{source['skipped']} skipped"
     )
+    read = source.get("namespaces")
+    if read is not None:  # a --namespace session: elsewhere is unknown, not absent
+        out.line(f"read: namespaces {safe(', '.join(read))} only")
     if source["skipped"]:
         out.line(
             out.paint(

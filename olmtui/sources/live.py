@@ -66,6 +66,8 @@ class LiveSource:
         self._namespace_reader: NamespaceReader | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._access = AccessTracker(store, options.forbidden_recheck)
+        if options.namespaces:  # namespaced kinds are read only there (unknown elsewhere)
+            store.read_namespaces = frozenset(options.namespaces)
         self.status.subscribe(self._access)
 
     @property

@@ -41,8 +41,8 @@ def header_text(session: Session, view_title: str, width: int = 200) -> Text:
     """Plain Text (never markup): labels and paths come from the user and the cluster.
 
     What must survive a narrow terminal comes first: the view, the source, the connection
-    state and the age of the last event; the status detail and the no-access list take
-    what is left and end in an ellipsis.
+    state and the age of the last event; the namespaces read (``--namespace``), the status
+    detail and the no-access list take what is left and end in an ellipsis.
     """
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(" olmtui ", style="bold reverse")
@@ -58,6 +58,9 @@ def header_text(session: Session, view_title: str, width: int = 200) -> Text:
     room = width - text.cell_len - essential.cell_len - 1
     text.append(_fit_left(session.label, max(room, 8)))
     text.append_text(essential)
+    read = session.store.read_namespaces
+    if read is not None:  # a --namespace session: elsewhere is unknown, not absent
+        text.append(f" · read: namespaces {', '.join(sorted(read))} only", style="yellow")
     if status is not None:
         if status.detail:
             text.append(f" · {status.detail}", style="dim")
