@@ -24,6 +24,8 @@ from olmtui.model.catalog_health import (
     health_of,
     subscription_source_findings,
 )
+from olmtui.model.cluster_upgrade import cluster_operator_findings, max_version_findings
+from olmtui.model.conversion_webhooks import conversion_webhook_findings
 from olmtui.model.csv_phase_findings import csv_phase_findings
 from olmtui.model.dependencies import dependency_findings
 from olmtui.model.multitenancy import multitenancy_findings
@@ -139,6 +141,18 @@ def cluster_health_findings(
     )
 
 
+def services_by_namespace(services: Iterable[Obj]) -> dict[str, set[str]]:
+    """Service names by namespace, for the namespaces whose Services are in the source: the
+    conversion webhook rule (R-DOC-17) judges only those."""
+    by_ns: dict[str, set[str]] = {}
+    for service in services:
+        service_meta = meta(service)
+        by_ns.setdefault(service_meta.get("namespace") or "", set()).add(
+            service_meta.get("name") or ""
+        )
+    return by_ns
+
+
 def health_findings(
     store: Store, catalogs: Sequence[Catalog] = (), subscriptions: Iterable[SubscriptionState] = ()
 ) -> list[Finding]:
@@ -185,6 +199,12 @@ def health_findings(
     installed = [csv for csvs in by_ns.values() for csv in csvs.values()]
     crds = store.list("CustomResourceDefinition")
     found += cluster_health_findings(installed, subs, crds, next_bundles(content, subscriptions))
+    # R-DOC-16: cluster upgrade readiness; R-DOC-17: conversion webhooks without a Service.
+    found += max_version_findings(installed, store.list("ClusterVersion"))
+    found += cluster_operator_findings(store.list("ClusterOperator"))
+    found += conversion_webhook_findings(
+        store.list("CustomResourceDefinition"), services_by_namespace(store.list("Service"))
+    )
     return found
 
 
