@@ -1,5 +1,5 @@
 """The findings beyond the group rules: catalogs, Subscriptions, InstallPlans, upgrades,
-multitenancy limits and dependencies.
+multitenancy limits, dependencies, cluster upgrade readiness and conversion webhooks.
 
 The engine keeps the group rules incrementally; the health rules (CatalogSource health
 R-SUB-8, Subscription conditions §12, InstallPlans and approval R-SUB-4/R-IP-2, upgrade
@@ -156,8 +156,9 @@ def services_by_namespace(services: Iterable[Obj]) -> dict[str, set[str]]:
 def health_findings(
     store: Store, catalogs: Sequence[Catalog] = (), subscriptions: Iterable[SubscriptionState] = ()
 ) -> list[Finding]:
-    """Catalog, Subscription, InstallPlan, CSV phase, upgrade, multitenancy and dependency
-    findings for the cached objects, computed from scratch (``olmtui check``; the screens keep
+    """Catalog, Subscription, InstallPlan, CSV phase, upgrade, multitenancy, dependency,
+    cluster upgrade readiness (R-DOC-16) and conversion webhook (R-DOC-17) findings for the
+    cached objects, computed from scratch (``olmtui check``; the screens keep
     the same findings per subject in ``olmtui.model.health_index``).
 
     ``catalogs`` is the catalog content known (``--catalog`` and PackageManifests); its load
