@@ -33,8 +33,18 @@ KINDS: tuple[str, ...] = (
     "PackageManifest",
     "CustomResourceDefinition",
     "OperatorCondition",
+    "ClusterVersion",
+    "ClusterOperator",
+    "Service",
 )
-CLUSTER_SCOPED: frozenset[str] = frozenset({"Namespace", "OLMConfig", "CustomResourceDefinition"})
+CLUSTER_SCOPED: frozenset[str] = frozenset(
+    {"Namespace", "OLMConfig", "CustomResourceDefinition", "ClusterVersion", "ClusterOperator"}
+)
+#: Kinds kept for a few platform rules (cluster upgrade readiness, conversion webhooks), not
+#: OLM's own: trimmed hard on the way in (``_trim_platform``).
+PLATFORM_KINDS: frozenset[str] = frozenset({"ClusterVersion", "ClusterOperator", "Service"})
+#: A Service keeps its ports only when they are this few.
+_FEW_PORTS = 8
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 COPIED_FROM_LABEL = "olm.copiedFrom"
@@ -195,6 +205,33 @@ def _without_last_applied(annotations: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in annotations.items() if k != LAST_APPLIED}
 
 
+def _trim_platform(obj: Obj, kind: str) -> Obj:
+    """A ClusterVersion, ClusterOperator or Service as the platform rules read it: identity,
+    and the few status or spec fields those rules use (the history's versions and states,
+    the conditions, a Service's ports when few)."""
+    obj_meta = meta(obj)
+    fields = ("name", "namespace", "uid", "resourceVersion", "creationTimestamp")
+    kept_meta = {k: obj_meta[k] for k in (*fields, "ownerReferences") if k in obj_meta}
+    kept: Obj = {"apiVersion": obj.get("apiVersion", ""), "kind": kind, "metadata": kept_meta}
+    if kind == "Service":
+        ports = (obj.get("spec") or {}).get("ports")
+        if isinstance(ports, list) and len(ports) <= _FEW_PORTS:
+            kept["spec"] = {"ports": ports}
+        return kept
+    status = obj.get("status") or {}
+    kept_status = {k: status[k] for k in ("conditions", "desired") if k in status}
+    history = status.get("history")
+    if isinstance(history, list):
+        kept_status["history"] = [
+            {k: h[k] for k in ("state", "version", "completionTime") if k in h}
+            for h in history
+            if isinstance(h, dict)
+        ]
+    if kept_status:
+        kept["status"] = kept_status
+    return kept
+
+
 def trim(obj: Obj, shared: SharedMaps | None = None) -> Obj:
     """Return the object as the cache keeps it (see the module docstring). ``shared`` lets
     the copies of one CSV share their labels and annotations."""
@@ -210,6 +247,8 @@ def trim(obj: Obj, shared: SharedMaps | None = None) -> Obj:
                 {k: obj_status[k] for k in ("phase", "reason", "message") if k in obj_status}
             ),
         }
+    if kind in PLATFORM_KINDS:
+        return _trim_platform(obj, kind)
     kept_meta = dict(meta(obj))
     kept_meta.pop("managedFields", None)
     annotations = kept_meta.get("annotations")

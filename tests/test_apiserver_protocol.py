@@ -91,7 +91,8 @@ async def test_aggregated_discovery_when_asked_for_first() -> None:
         assert (csv["scope"], csv["shortNames"]) == ("Namespaced", ["csv", "csvs"])
         core = await get_json(session, "/api", accept=aggregated)
         assert [r["resource"] for r in core["items"][0]["versions"][0]["resources"]] == [
-            "namespaces"
+            "namespaces",
+            "services",
         ]
         # a client that prefers the legacy form gets it
         legacy = await get_json(session, "/apis", accept="application/json")

@@ -10,6 +10,7 @@ add/modify/delete sequences, with and without catalog content for the upgrade ru
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -80,8 +81,12 @@ def catalog_source(ns: str, name: str, state: str | None, reason: str | None):
     }
 
 
-def crd(name: str, served: bool):
+def crd(name: str, served: bool, webhook: tuple[str, str] | None = None):
     plural, group = name.split(".", 1)
+    conversion: dict[str, Any] = {"strategy": "None"}
+    if webhook is not None:
+        service = {"namespace": webhook[0], "name": webhook[1]}
+        conversion = {"strategy": "Webhook", "webhook": {"clientConfig": {"service": service}}}
     return {
         "apiVersion": "apiextensions.k8s.io/v1",
         "kind": "CustomResourceDefinition",
@@ -90,7 +95,40 @@ def crd(name: str, served: bool):
             "group": group,
             "names": {"kind": plural.title()},
             "versions": [{"name": "v1", "served": served}],
+            "conversion": conversion,
         },
+    }
+
+
+def with_max_ocp(csv: dict[str, Any], maximum: str | None) -> dict[str, Any]:
+    """R-DOC-16: the CSV with an ``olm.maxOpenShiftVersion`` property (or none)."""
+    if maximum is not None:
+        props = {"properties": [{"type": "olm.maxOpenShiftVersion", "value": maximum}]}
+        annotations = csv["metadata"].setdefault("annotations", {})
+        annotations["operatorframework.io/properties"] = json.dumps(props)
+    return csv
+
+
+def service(ns: str, name: str) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "Service", "metadata": {"name": name, "namespace": ns}}
+
+
+def cluster_version(version: str) -> dict[str, Any]:
+    return {
+        "apiVersion": "config.openshift.io/v1",
+        "kind": "ClusterVersion",
+        "metadata": {"name": "version"},
+        "status": {"history": [{"state": "Completed", "version": version}]},
+    }
+
+
+def cluster_operator(upgradeable: str, message: str) -> dict[str, Any]:
+    condition = {"type": "Upgradeable", "status": upgradeable, "message": message}
+    return {
+        "apiVersion": "config.openshift.io/v1",
+        "kind": "ClusterOperator",
+        "metadata": {"name": "operator-lifecycle-manager"},
+        "status": {"conditions": [condition]},
     }
 
 
@@ -123,14 +161,16 @@ plans = st.builds(
     st.lists(names(CSV_NAMES), max_size=2, unique=True),
 )
 csvs = st.builds(
-    lambda ns, name, owned, phase, replaces: make_csv(
-        ns, name, owned=owned, group="g1", targets="", phase=phase, replaces=replaces
+    lambda ns, name, owned, phase, replaces, maximum: with_max_ocp(
+        make_csv(ns, name, owned=owned, group="g1", targets="", phase=phase, replaces=replaces),
+        maximum,
     ),
     names(NS),
     names(CSV_NAMES),
     names([(), (("A", "v1", "as.g"),), (("B", "v1", "bs.g"),)]),
     names(["Succeeded", "Failed", "Installing"]),
     names([None, *CSV_NAMES]),
+    names([None, "4.12", "4.14", "4.12.1"]),
 )
 copies = st.builds(copy_of, csvs, names(NS))
 sources = st.builds(
@@ -140,12 +180,27 @@ sources = st.builds(
     names(["READY", "TRANSIENT_FAILURE", None]),
     names([None, "SpecInvalidError", "InvalidIntervalError"]),
 )
-crds = st.builds(crd, names(["as.g", "bs.g"]), st.booleans())
+crds = st.builds(
+    crd, names(["as.g", "bs.g"]), st.booleans(), names([None, ("a", "hook"), ("b", "hook")])
+)
+platform = st.one_of(
+    st.builds(service, names(["a", "b"]), names(["hook", "metrics"])),
+    st.builds(cluster_version, names(["4.12.3", "4.13.0"])),
+    st.builds(cluster_operator, names(["True", "False"]), names(["", "- a/pkg.v1.0.0 is 4.12"])),
+)
 groups = st.builds(
     lambda ns, name: operator_group(ns, name, status=[""]), names(NS), names(["g1", "g2"])
 )
 objects = st.one_of(
-    subscriptions, plans, csvs, copies, sources, crds, groups, st.builds(namespace, names(NS))
+    subscriptions,
+    plans,
+    csvs,
+    copies,
+    sources,
+    crds,
+    groups,
+    platform,
+    st.builds(namespace, names(NS)),
 )
 access = st.tuples(
     st.just("access"), names(["Subscription", "InstallPlan", "CatalogSource"]), st.booleans()

@@ -183,6 +183,28 @@ RESOURCES: tuple[Resource, ...] = (
         ("olm",),
         columns=(_AGE,),
     ),
+    # OpenShift's config API and the core Service: olmtui reads the ClusterVersion and
+    # ClusterOperators for cluster upgrade readiness and Services for conversion webhooks.
+    Resource(
+        "config.openshift.io",
+        "v1",
+        "ClusterVersion",
+        "clusterversions",
+        "clusterversion",
+        False,
+        columns=(PrinterColumn("Version", ".status.desired.version"), _AGE),
+    ),
+    Resource(
+        "config.openshift.io",
+        "v1",
+        "ClusterOperator",
+        "clusteroperators",
+        "clusteroperator",
+        False,
+        ("co",),
+        columns=(_AGE,),
+    ),
+    Resource("", "v1", "Service", "services", "service", True, ("svc",), columns=(_AGE,)),
     # packageserver's ClusterRole grants only get and list on packagemanifests, so the
     # loopback server refuses watches of them (405) and does not advertise the verb.
     Resource(

@@ -1,5 +1,5 @@
 """The findings beyond the group rules: catalogs, Subscriptions, InstallPlans, upgrades,
-multitenancy limits and dependencies.
+multitenancy limits, dependencies, cluster upgrade readiness and conversion webhooks.
 
 The engine keeps the group rules incrementally; the health rules (CatalogSource health
 R-SUB-8, Subscription conditions §12, InstallPlans and approval R-SUB-4/R-IP-2, upgrade
@@ -24,6 +24,8 @@ from olmtui.model.catalog_health import (
     health_of,
     subscription_source_findings,
 )
+from olmtui.model.cluster_upgrade import cluster_operator_findings, max_version_findings
+from olmtui.model.conversion_webhooks import conversion_webhook_findings
 from olmtui.model.csv_phase_findings import csv_phase_findings
 from olmtui.model.dependencies import dependency_findings
 from olmtui.model.multitenancy import multitenancy_findings
@@ -140,11 +142,24 @@ def cluster_health_findings(
     )
 
 
+def services_by_namespace(services: Iterable[Obj]) -> dict[str, set[str]]:
+    """Service names by namespace, for the namespaces whose Services are in the source: the
+    conversion webhook rule (R-DOC-17) judges only those."""
+    by_ns: dict[str, set[str]] = {}
+    for service in services:
+        service_meta = meta(service)
+        by_ns.setdefault(service_meta.get("namespace") or "", set()).add(
+            service_meta.get("name") or ""
+        )
+    return by_ns
+
+
 def health_findings(
     store: Store, catalogs: Sequence[Catalog] = (), subscriptions: Iterable[SubscriptionState] = ()
 ) -> list[Finding]:
-    """Catalog, Subscription, InstallPlan, CSV phase, upgrade, multitenancy and dependency
-    findings for the cached objects, computed from scratch (``olmtui check``; the screens keep
+    """Catalog, Subscription, InstallPlan, CSV phase, upgrade, multitenancy, dependency,
+    cluster upgrade readiness (R-DOC-16) and conversion webhook (R-DOC-17) findings for the
+    cached objects, computed from scratch (``olmtui check``; the screens keep
     the same findings per subject in ``olmtui.model.health_index``).
 
     ``catalogs`` is the catalog content known (``--catalog`` and PackageManifests); its load
@@ -186,6 +201,12 @@ def health_findings(
     installed = [csv for csvs in by_ns.values() for csv in csvs.values()]
     crds = store.list("CustomResourceDefinition")
     found += cluster_health_findings(installed, subs, crds, next_bundles(content, subscriptions))
+    # R-DOC-16: cluster upgrade readiness; R-DOC-17: conversion webhooks without a Service.
+    found += max_version_findings(installed, store.list("ClusterVersion"))
+    found += cluster_operator_findings(store.list("ClusterOperator"))
+    found += conversion_webhook_findings(
+        store.list("CustomResourceDefinition"), services_by_namespace(store.list("Service"))
+    )
     return found
 
 

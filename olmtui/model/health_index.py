@@ -19,6 +19,12 @@ inputs the rule reads, and a change marks only the subjects it can move:
   multitenancy limits and dependencies (seeds 000/001/002), partitioned by the group each
   finding reads (``olmtui.model.cluster_index``). Copies never feed them (R-COPY-1).
 * ``("content",)``: the catalog content's own findings, and content without a CatalogSource.
+* ``("max-ocp",)``: installed CSVs' ``olm.maxOpenShiftVersion`` against the ClusterVersion
+  (R-DOC-16); it reads the non-copied CSVs' properties annotations and the ClusterVersion, so
+  a CSV change marks it only when that annotation moved.
+* ``("cluster-operator",)``: OLM's ClusterOperator Upgradeable condition (R-DOC-16).
+* ``("webhooks",)``: CRD conversion webhooks whose Service is missing (R-DOC-17); it reads
+  the CRDs' conversion Services and which Services exist (names only).
 
 A copied CSV feeds no health rule, so the change of a copy costs one dict lookup here. The
 catalog content (``--catalog``, PackageManifests) changes rarely: every subject is then
@@ -39,9 +45,12 @@ from typing import Any, Protocol
 
 from olmtui.model.access import no_access_findings, readable_findings
 from olmtui.model.approval_index import ApprovalIndex
+from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION
 from olmtui.model.catalog import Catalog
 from olmtui.model.catalog_health import CatalogHealth, health_of
 from olmtui.model.cluster_index import UPGRADE_DEPS, ClusterRules
+from olmtui.model.cluster_upgrade import cluster_operator_findings, max_version_findings
+from olmtui.model.conversion_webhooks import conversion_service, conversion_webhook_findings
 from olmtui.model.csv_phase_findings import csv_phase_findings
 from olmtui.model.dependencies import upgrade_dependency_findings
 from olmtui.model.health import (
@@ -62,6 +71,9 @@ Subject = tuple[str, ...]
 #: What makes a model finding hide a health finding: one code on one object.
 DuplicateKey = tuple[str, str, str, str]
 CONTENT: Subject = ("content",)
+MAX_OCP: Subject = ("max-ocp",)
+CLUSTER_OPERATOR: Subject = ("cluster-operator",)
+WEBHOOKS: Subject = ("webhooks",)
 
 
 class FindingsModel(Protocol):
@@ -77,6 +89,13 @@ class FindingsModel(Protocol):
 
 def _duplicate_key(finding: Finding) -> DuplicateKey:
     return (finding.code, finding.kind, finding.namespace, finding.name)
+
+
+def _properties(obj: Obj | None) -> str | None:
+    """The properties annotation of an installed CSV (what R-DOC-16 reads of it)."""
+    if obj is None:
+        return None
+    return ((obj.get("metadata") or {}).get("annotations") or {}).get(PROPERTIES_ANNOTATION)
 
 
 def _slot(obj: Obj) -> NSKey:
@@ -150,6 +169,10 @@ class HealthIndex:
         self._catalogs: list[Catalog] = []
         self._content: list[Catalog] = []
         self._cluster = ClusterRules()
+        self._cluster_versions: dict[str, Obj] = {}
+        self._cluster_operators: dict[str, Obj] = {}
+        #: Service names by namespace (R-DOC-17 reads only which exist).
+        self._services: dict[str, set[str]] = {}
         self._approvals = ApprovalIndex()
         # -- per subject
         self._health: dict[Subject, tuple[Finding, ...]] = {}
@@ -169,11 +192,14 @@ class HealthIndex:
         self._model_keys: Counter[DuplicateKey] = Counter()
         self._health_by_key: dict[DuplicateKey, list[Finding]] = {}
         self._rebuild = True
-        self._dirty |= {UPGRADE_DEPS, CONTENT}
+        self._dirty |= {UPGRADE_DEPS, CONTENT, MAX_OCP, CLUSTER_OPERATOR, WEBHOOKS}
         self._on_changes(
             [
                 Change("ADDED", key, None, obj)
                 for kind in (
+                    "ClusterVersion",
+                    "ClusterOperator",
+                    "Service",
                     "CustomResourceDefinition",
                     "ClusterServiceVersion",
                     "Subscription",
@@ -246,6 +272,9 @@ class HealthIndex:
             return  # a copy: no health rule reads copies (R-COPY-1)
         self._put(self._installed, change, new_installed)
         new = change.new if new_installed else None
+        old = change.old if old_installed else None
+        if _properties(old) != _properties(new):
+            self._dirty.add(MAX_OCP)
         self._cluster.csv_changed((change.key.namespace, change.key.name), new)
         self._approvals.csv_changed(change.key.namespace, change.key.name, new)
         self._dirty |= {("ns", change.key.namespace), ("csv", change.key.namespace)}
@@ -310,6 +339,38 @@ class HealthIndex:
     def _on_crd(self, change: Change) -> None:
         self._cluster.crd_changed(change.old, change.new)
         self._upgrades_moved()
+        old = None if change.old is None else conversion_service(change.old)
+        new = None if change.new is None else conversion_service(change.new)
+        if old is not None or new is not None:
+            self._dirty.add(WEBHOOKS)
+
+    def _on_cluster_version(self, change: Change) -> None:
+        self._keep_cluster_scoped(self._cluster_versions, change)
+        self._dirty.add(MAX_OCP)
+
+    def _on_cluster_operator(self, change: Change) -> None:
+        self._keep_cluster_scoped(self._cluster_operators, change)
+        self._dirty.add(CLUSTER_OPERATOR)
+
+    @staticmethod
+    def _keep_cluster_scoped(held: dict[str, Obj], change: Change) -> None:
+        if change.new is None:
+            held.pop(change.key.name, None)
+        else:
+            held[change.key.name] = change.new
+
+    def _on_service(self, change: Change) -> None:
+        if (change.old is None) == (change.new is None):
+            return  # a Service that stays: R-DOC-17 reads only that it exists
+        namespace, name = change.key.namespace, change.key.name
+        if change.new is not None:
+            self._services.setdefault(namespace, set()).add(name)
+        else:
+            names = self._services.get(namespace, set())
+            names.discard(name)
+            if not names:
+                self._services.pop(namespace, None)
+        self._dirty.add(WEBHOOKS)
 
     def _on_package_manifest(self, change: Change) -> None:
         self._catalogs_dirty = True
@@ -328,6 +389,9 @@ class HealthIndex:
         "OperatorGroup": _on_operator_group,
         "CatalogSource": _on_catalog_source,
         "CustomResourceDefinition": _on_crd,
+        "ClusterVersion": _on_cluster_version,
+        "ClusterOperator": _on_cluster_operator,
+        "Service": _on_service,
         "PackageManifest": _on_package_manifest,
         ACCESS: _on_access,
     }
@@ -386,6 +450,14 @@ class HealthIndex:
                 list(self.installed_csvs()),
                 self._store.list("CustomResourceDefinition"),
                 next_bundles(self._content, self._model.subscriptions()),
+            )
+        if subject == MAX_OCP:
+            return max_version_findings(self.installed_csvs(), self._cluster_versions.values())
+        if subject == CLUSTER_OPERATOR:
+            return cluster_operator_findings(self._cluster_operators.values())
+        if subject == WEBHOOKS:
+            return conversion_webhook_findings(
+                self._store.list("CustomResourceDefinition"), self._services
             )
         return content_findings(self._catalogs, self._sources.values())
 

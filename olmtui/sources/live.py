@@ -33,6 +33,7 @@ from olmtui.sources.live_resources import (
     METADATA_LIST_ACCEPT,
     METADATA_WATCH_ACCEPT,
     PACKAGE_MANIFEST,
+    QUIET_ACCESS,
     STREAMS,
     StreamSpec,
 )
@@ -150,7 +151,8 @@ class LiveSource:
                     on_added=hook,
                 )
                 self._informers.append(informer)
-                self._access.track(informer.name, spec.resource.kind, spec.resource.plural, ns)
+                if spec.name not in QUIET_ACCESS:
+                    self._access.track(informer.name, spec.resource.kind, spec.resource.plural, ns)
         if self.options.namespaces:
             self._namespace_reader = NamespaceReader(
                 full, self.options.namespaces, self.store, self.status, self.options

@@ -90,6 +90,10 @@ CRD = Resource(
     "customresourcedefinitions",
     False,
 )
+CONFIG_GROUP = "config.openshift.io"
+#: OpenShift only: on plain Kubernetes they are not served, and their streams are optional.
+CLUSTER_VERSION = Resource("ClusterVersion", CONFIG_GROUP, ("v1",), "clusterversions", False)
+CLUSTER_OPERATOR = Resource("ClusterOperator", CONFIG_GROUP, ("v1",), "clusteroperators", False)
 PACKAGE_MANIFEST = Resource("PackageManifest", PACKAGES_GROUP, ("v1",), "packagemanifests", True)
 
 COPIES = "ClusterServiceVersion (copies)"
@@ -110,7 +114,14 @@ STREAMS: tuple[StreamSpec, ...] = (
     StreamSpec("OLMConfig", OLM_CONFIG),
     StreamSpec("OperatorCondition", OPERATOR_CONDITION),
     StreamSpec("CustomResourceDefinition", CRD, optional=True, page_size=LARGE_OBJECT_PAGE),
+    # A few objects each. Services are not watched (a cluster holds thousands): the
+    # conversion webhook rule (R-DOC-17) then does not judge.
+    StreamSpec("ClusterVersion", CLUSTER_VERSION, optional=True),
+    StreamSpec("ClusterOperator", CLUSTER_OPERATOR, optional=True),
 )
+#: Streams whose 403 hides nothing: no rule reads the absence of their objects, so a user
+#: who may not read them gets no "no access" warning (the rules just do not judge).
+QUIET_ACCESS: frozenset[str] = frozenset({"ClusterVersion", "ClusterOperator"})
 
 
 def csv_from_partial(partial: Obj, api_version: str) -> Obj:

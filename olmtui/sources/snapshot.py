@@ -33,12 +33,14 @@ from olmtui.model.types import Finding, ObjectRef
 from olmtui.sources.snapshot_documents import parse_documents
 from olmtui.sources.snapshot_files import PathContent, SourceFile, path_content, special_file
 from olmtui.sources.snapshot_objects import Invalid, ignored_as, is_list_object, objects_in
-from olmtui.store import KINDS, Obj, Store
+from olmtui.store import KINDS, PLATFORM_KINDS, Obj, Store
 
 #: Objects per ``apply_many`` call: large enough to be cheap, small enough to show progress.
 BATCH_SIZE = 500
 #: The kept kinds that are OLM's own: PATHs holding none of them are no OLM snapshot.
-OLM_KINDS: frozenset[str] = frozenset(KINDS) - {"Namespace", "CustomResourceDefinition"}
+OLM_KINDS: frozenset[str] = (
+    frozenset(KINDS) - {"Namespace", "CustomResourceDefinition"} - PLATFORM_KINDS
+)
 
 
 @dataclass

@@ -29,6 +29,9 @@ KIND_GROUPS: dict[str, str] = {
     "PackageManifest": "packages.operators.coreos.com",
     "CustomResourceDefinition": "apiextensions.k8s.io",
     "OperatorCondition": "operators.coreos.com",
+    "ClusterVersion": "config.openshift.io",
+    "ClusterOperator": "config.openshift.io",
+    "Service": "",
 }
 
 _MAPPING_FIELDS = ("spec", "status")
