@@ -93,6 +93,18 @@ def parse_id(text: str) -> BundleId | None:
     return BundleId(*parts)
 
 
+def describe_id(text: str) -> str:
+    """A variable id in words: ``installed CSV X`` or ``bundle X (catalog ns/name, channel
+    c)``; anything else as written."""
+    parsed = parse_id(text)
+    if parsed is None:
+        return text
+    if parsed.installed:
+        return f"installed CSV {parsed.name}"
+    channel = f", channel {parsed.channel}" if parsed.channel else ""
+    return f"bundle {parsed.name} (catalog {parsed.catalog_namespace}/{parsed.catalog}{channel})"
+
+
 def id_list(text: str) -> tuple[str, ...]:
     """``a``, ``a or b``, ``a, b and c``, ``at least one of a, b or c`` as ids."""
     text = text.removeprefix("at least one of ")

@@ -15,7 +15,13 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from olmtui.model.resolution_clauses import Clause, catalog_of, parse_id, parse_message
+from olmtui.model.resolution_clauses import (
+    Clause,
+    catalog_of,
+    describe_id,
+    parse_id,
+    parse_message,
+)
 from olmtui.model.types import Finding, ObjectRef, Severity
 from olmtui.objects import Obj, meta, spec, status
 
@@ -173,7 +179,7 @@ def _apis(r: _Reading, out: _Out, csvs: Mapping[str, Obj]) -> None:
                 csvs,
                 bundle,
                 "ResolutionAPIConflict",
-                f"provides {api}, and so does {', '.join(others)}; OLM allows one provider of "
+                f"provides {api}, and so does {', '.join(map(describe_id, others))}; OLM allows one provider of "
                 f"an API per namespace. Remove the other provider of {api} from namespace "
                 f"{out.namespace}, or install this operator in another namespace.",
             )
