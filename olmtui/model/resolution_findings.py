@@ -173,14 +173,15 @@ def _apis(r: _Reading, out: _Out, csvs: Mapping[str, Obj]) -> None:
         if _name(bundle) in r.orphans:
             continue  # its orphan finding says it
         for api, others in entries:
+            also = ", ".join(map(describe_id, others))
             _on_bundle(
                 r,
                 out,
                 csvs,
                 bundle,
                 "ResolutionAPIConflict",
-                f"provides {api}, and so does {', '.join(map(describe_id, others))}; OLM allows one provider of "
-                f"an API per namespace. Remove the other provider of {api} from namespace "
+                f"provides {api}, and so does {also}; OLM allows one provider of an API per "
+                "namespace. Remove the other provider of {api} from namespace "
                 f"{out.namespace}, or install this operator in another namespace.",
             )
 
