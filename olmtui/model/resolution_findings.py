@@ -181,7 +181,7 @@ def _apis(r: _Reading, out: _Out, csvs: Mapping[str, Obj]) -> None:
                 bundle,
                 "ResolutionAPIConflict",
                 f"provides {api}, and so does {also}; OLM allows one provider of an API per "
-                "namespace. Remove the other provider of {api} from namespace "
+                f"namespace. Remove the other provider of {api} from namespace "
                 f"{out.namespace}, or install this operator in another namespace.",
             )
 
