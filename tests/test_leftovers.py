@@ -128,3 +128,24 @@ def test_a_clause_about_a_catalog_source_lands_on_it_only_when_it_exists() -> No
         "spec": {"sourceType": "grpc"},
     }
     assert codes(findings(failing, source), "ResolutionCatalogEmpty") == [("warning", "cat")]
+
+
+def test_an_orphan_clause_is_dropped_once_a_subscription_references_the_csv() -> None:
+    message = (
+        "constraints not satisfiable: clusterserviceversion pkg.v1 exists and is not "
+        "referenced by a subscription, @existing/a//pkg.v1 and cat/a/stable/pkg.v2 originate "
+        "from package pkg, subscription t exists, subscription t requires cat/a/stable/pkg.v2"
+    )
+    condition = {
+        "type": "ResolutionFailed",
+        "status": "True",
+        "reason": "ConstraintsNotSatisfiable",
+        "message": message,
+    }
+    failing = sub("t", conditions=[condition])
+    csv = make_csv("a", "pkg.v1")
+    assert codes(findings(failing, csv), "ResolutionOrphanedCSV") == [("error", "pkg.v1")]
+    # The orphan clause speaks for the CSV: no second finding about the same leftover.
+    assert not codes(findings(failing, csv), "UnreferencedCSV")
+    adopted = sub("s", installedCSV="pkg.v1", currentCSV="pkg.v1", state="AtLatestKnown")
+    assert not codes(findings(failing, adopted, csv), "ResolutionOrphanedCSV")

@@ -125,9 +125,10 @@ class _Out:
 def _orphans(r: _Reading, out: _Out, csvs: Mapping[str, Obj], subs: list[Obj]) -> None:
     # R-SUB-7: "clusterserviceversion X exists and is not referenced by a subscription" makes
     # X mandatory; with "... originate from package P" it keeps P from being installed.
+    adopted = {status(s).get("installedCSV") for s in subs}
     for name in sorted(set(r.orphans)):
-        if name not in csvs:
-            continue
+        if name not in csvs or name in adopted:
+            continue  # not in the source, or a Subscription took it since (the message lags)
         package = r.packages.get(name, "")
         blocks = [
             str(meta(s).get("name")) for s in subs if package and spec(s).get("name") == package
