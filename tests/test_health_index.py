@@ -132,15 +132,49 @@ def cluster_operator(upgradeable: str, message: str) -> dict[str, Any]:
     }
 
 
+#: ConstraintsNotSatisfiable messages naming CSVs, bundles and CatalogSources (R-SUB-7).
+RESOLUTION = [
+    None,
+    "constraints not satisfiable: @existing/a//pkg.v1.0.0 and marketplace/cat/stable/pkg.v2.0.0 "
+    "originate from package pkg, clusterserviceversion pkg.v1.0.0 exists and is not referenced "
+    "by a subscription, subscription s1 exists, subscription s1 requires "
+    "cat/marketplace/stable/pkg.v2.0.0",
+    "constraints not satisfiable: @existing/b//pkg.v1.1.0, cat/marketplace/stable/pkg.v2.0.0 "
+    "and cat/a/stable/pkg.v1.0.0 provide A (g/v1), bundle cat/marketplace/stable/pkg.v2.0.0 "
+    "is deprecated, bundle pkg.v1.1.0 requires an operator with package: x, subscription s2 "
+    "requires at least one of cat/marketplace/stable/pkg.v2.0.0, @existing/b//pkg.v1.1.0 or "
+    "cat/a/stable/pkg.v1.0.0",
+    "constraints not satisfiable: no operators found from catalog other in namespace "
+    "marketplace referenced by subscription s1, subscription s1 exists",
+]
+
+
+def with_resolution(sub: dict[str, Any], message: str | None) -> dict[str, Any]:
+    if message:
+        sub["status"]["conditions"] = [
+            {
+                "type": "ResolutionFailed",
+                "status": "True",
+                "reason": "ConstraintsNotSatisfiable",
+                "message": message,
+            }
+        ]
+    return sub
+
+
 subscriptions = st.builds(
-    lambda ns, name, source, approval, installed, plan: subscription(
-        ns,
-        name,
-        source,
-        approval,
-        installedCSV=installed,
-        currentCSV=installed,
-        installPlanRef={"kind": "InstallPlan", "name": plan, "namespace": ns} if plan else None,
+    lambda ns, name, source, approval, installed, plan, state, message: with_resolution(
+        subscription(
+            ns,
+            name,
+            source,
+            approval,
+            installedCSV=installed,
+            currentCSV=installed,
+            state=state,
+            installPlanRef={"kind": "InstallPlan", "name": plan, "namespace": ns} if plan else None,
+        ),
+        message,
     ),
     names(NS),
     names(["s1", "s2"]),
@@ -148,22 +182,56 @@ subscriptions = st.builds(
     names([None, "Manual", "Automatic"]),
     names([None, *CSV_NAMES]),
     names([None, "p1", "p2"]),
+    names([None, "AtLatestKnown", "UpgradePending"]),
+    names(RESOLUTION),
 )
+
+
+def owned_by(plan: dict[str, Any], owner: str | None) -> dict[str, Any]:
+    if owner:
+        owners = [{"apiVersion": "operators.coreos.com/v1alpha1", "kind": "Subscription"}]
+        plan["metadata"]["ownerReferences"] = [{**owners[0], "name": owner, "uid": owner}]
+    return plan
+
+
 plans = st.builds(
-    lambda ns, name, phase, approved, planned: {
-        **install_plan(ns, name, phase, approved),
-        "spec": {"approved": approved, "approval": "Manual", "clusterServiceVersionNames": planned},
-    },
+    lambda ns, name, phase, approved, planned, owner: owned_by(
+        {
+            **install_plan(ns, name, phase, approved),
+            "spec": {
+                "approved": approved,
+                "approval": "Manual",
+                "clusterServiceVersionNames": planned,
+            },
+        },
+        owner,
+    ),
     names(NS),
-    names(["p1", "p2"]),
-    names(["Complete", "RequiresApproval"]),
+    # Enough names for a pile of Failed plans (R-DOC-15).
+    names(["p1", "p2", "p3", "p4", "p5", "p6"]),
+    names(["Complete", "RequiresApproval", "Failed"]),
     st.booleans(),
     st.lists(names(CSV_NAMES), max_size=2, unique=True),
+    names([None, "s1", "s2"]),
 )
+
+
+def labelled(csv: dict[str, Any], package_label: bool) -> dict[str, Any]:
+    """The CSV with OLM's ``operators.coreos.com/<package>.<namespace>`` label (the package a
+    leftover CSV belongs to, R-DOC-14)."""
+    if package_label:
+        ns = csv["metadata"]["namespace"]
+        csv["metadata"].setdefault("labels", {})[f"operators.coreos.com/pkg.{ns}"] = ""
+    return csv
+
+
 csvs = st.builds(
-    lambda ns, name, owned, phase, replaces, maximum: with_max_ocp(
-        make_csv(ns, name, owned=owned, group="g1", targets="", phase=phase, replaces=replaces),
-        maximum,
+    lambda ns, name, owned, phase, replaces, maximum, package_label: labelled(
+        with_max_ocp(
+            make_csv(ns, name, owned=owned, group="g1", targets="", phase=phase, replaces=replaces),
+            maximum,
+        ),
+        package_label,
     ),
     names(NS),
     names(CSV_NAMES),
@@ -171,6 +239,7 @@ csvs = st.builds(
     names(["Succeeded", "Failed", "Installing"]),
     names([None, *CSV_NAMES]),
     names([None, "4.12", "4.14", "4.12.1"]),
+    st.booleans(),
 )
 copies = st.builds(copy_of, csvs, names(NS))
 sources = st.builds(
@@ -205,7 +274,17 @@ objects = st.one_of(
 access = st.tuples(
     st.just("access"), names(["Subscription", "InstallPlan", "CatalogSource"]), st.booleans()
 )
+#: A pile of Failed InstallPlans in one namespace, up to more than OLM keeps (R-DOC-15).
+piles = st.builds(
+    lambda ns, count, owner: [
+        owned_by(install_plan(ns, f"p{i}", "Failed", True), owner) for i in range(1, count + 1)
+    ],
+    names(NS),
+    st.integers(3, 6),
+    names([None, "s1", "s2"]),
+)
 steps = st.one_of(
+    st.tuples(st.just("batch"), piles),
     st.tuples(st.just("put"), objects),
     st.tuples(st.just("delete"), objects),
     st.tuples(st.just("batch"), st.lists(objects, min_size=1, max_size=5)),
@@ -317,7 +396,7 @@ def test_a_subscription_change_recomputes_its_namespace_only(
     store.apply("MODIFIED", subscription("a", "s1", ("marketplace", "cat"), None))
     assert list(index.findings()) == from_scratch(store, model, [])
     # The instance of package pkg in "a" did not move, so no cluster-wide partition did.
-    assert sorted(computed) == [("csv", "a"), ("ns", "a")]
+    assert sorted(computed) == [("csv", "a"), ("left", "a"), ("ns", "a")]
 
 
 def test_a_catalog_source_change_reaches_the_namespaces_that_use_it() -> None:
@@ -362,7 +441,12 @@ def test_a_csv_change_recomputes_only_the_partitions_it_touches(
     )
     store.apply("MODIFIED", {**instance("a", "one.v1.0.0", "ks.one"), "status": {"phase": "X"}})
     assert list(index.findings()) == from_scratch(store, model, [])
-    assert sorted(computed) == [("csv", "a"), ("ns", "a"), ("req", "a", "one.v1.0.0")]
+    assert sorted(computed) == [
+        ("csv", "a"),
+        ("left", "a"),
+        ("ns", "a"),
+        ("req", "a", "one.v1.0.0"),
+    ]
     computed.clear()
     store.apply("MODIFIED", instance("a", "one.v1.0.0", "ks.one", version="1.1.0"))
     assert list(index.findings()) == from_scratch(store, model, [])
@@ -371,6 +455,7 @@ def test_a_csv_change_recomputes_only_the_partitions_it_touches(
     assert sorted(computed) == [
         ("crd", "ks.one"),
         ("csv", "a"),
+        ("left", "a"),
         ("ns", "a"),
         ("pkg", "one"),
         ("req", "a", "one.v1.0.0"),

@@ -29,8 +29,10 @@ ABSENCE_CODES: dict[str, frozenset[str]] = {
             *_COPIES,  # R-COPY-3/R-COPY-6: copies counted against CSVs
             "CopiedCSVsConditionStale",  # R-COPY-8: the condition against the copies present
             "RequiredAPIMissing",  # seed 001 §2.2.1: no installed operator provides it
+            "InstalledCSVGone",  # R-DOC-14: the Subscription's installed CSV not found
         }
     ),
+    "Subscription": frozenset({"UnreferencedCSV"}),  # R-DOC-14: no Subscription names it
     "OperatorGroup": frozenset(
         {
             "NoOperatorGroup",  # R-MEM-1
@@ -71,6 +73,8 @@ LOCAL_CODES = frozenset(
         "StaleProvidedAPIs",
         "StaticProvidedAPIs",
         "InstallPlanMissing",
+        "InstalledCSVGone",
+        "UnreferencedCSV",
     }
 )
 

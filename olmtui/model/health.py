@@ -12,7 +12,7 @@ object, the engine's finding is kept.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from olmtui.model.access import no_access_findings, readable_findings
@@ -28,7 +28,9 @@ from olmtui.model.cluster_upgrade import cluster_operator_findings, max_version_
 from olmtui.model.conversion_webhooks import conversion_webhook_findings
 from olmtui.model.csv_phase_findings import csv_phase_findings
 from olmtui.model.dependencies import dependency_findings
+from olmtui.model.leftovers import namespace_leftover_findings
 from olmtui.model.multitenancy import multitenancy_findings
+from olmtui.model.resolution_findings import resolution_clause_findings
 from olmtui.model.scope import scope_findings, scoped_findings
 from olmtui.model.subscription_health import namespace_subscription_findings
 from olmtui.model.types import Finding, SubscriptionState
@@ -117,6 +119,22 @@ def namespace_health_findings(
     return found
 
 
+def leftover_findings(
+    namespace: str,
+    subs: Sequence[Obj],
+    plans: Iterable[Obj],
+    csvs: Mapping[str, Obj],
+    catalog_sources: Collection[tuple[str, str]],
+) -> list[Finding]:
+    """The leftovers of one namespace (R-DOC-14/15) and the objects its resolution failure
+    names (R-SUB-7). Inputs: the namespace's Subscriptions, InstallPlans and non-copied CSVs,
+    and which CatalogSources exist (namespace, name)."""
+    by_name = {meta(p).get("name") or "": p for p in plans}
+    return namespace_leftover_findings(namespace, csvs, subs, by_name) + resolution_clause_findings(
+        namespace, subs, csvs, catalog_sources
+    )
+
+
 def content_findings(catalogs: Sequence[Catalog], catalog_sources: Iterable[Obj]) -> list[Finding]:
     """Findings about the catalog content itself: its load problems, and content given for a
     CatalogSource that does not exist (R-SUB-8). Inputs: the content and the CatalogSources."""
@@ -196,6 +214,15 @@ def health_findings(
             by_ns[namespace],
             plans_by_ns.get(namespace, ()),
             subs_by_ns.get(namespace, ()),
+        )
+    source_keys = {(meta(c).get("namespace") or "", meta(c).get("name") or "") for c in sources}
+    for namespace in sorted(set(by_ns) | set(subs_by_ns) | set(plans_by_ns)):
+        found += leftover_findings(
+            namespace,
+            subs_by_ns.get(namespace, ()),
+            plans_by_ns.get(namespace, ()),
+            by_ns.get(namespace, {}),
+            source_keys,
         )
     found += content_findings(catalogs, sources)
     installed = [csv for csvs in by_ns.values() for csv in csvs.values()]

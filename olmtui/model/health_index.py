@@ -15,6 +15,9 @@ inputs the rule reads, and a change marks only the subjects it can move:
   exists, and the catalog content.
 * ``("csv", ns)``: the phase of each non-copied CSV of one namespace (issue 11, R-CSV-*); it
   reads the namespace's non-copied CSVs, InstallPlans and Subscriptions (their times).
+* ``("left", ns)``: the leftovers of one namespace (R-DOC-14/15) and the objects its
+  resolution failure names (R-SUB-7); it reads the namespace's non-copied CSVs,
+  Subscriptions and InstallPlans, and which CatalogSources exist.
 * ``("pkg", package)``, ``("crd", name)``, ``("req", ns, name)``, ``("upgrade-deps",)``:
   multitenancy limits and dependencies (seeds 000/001/002), partitioned by the group each
   finding reads (``olmtui.model.cluster_index``). Copies never feed them (R-COPY-1).
@@ -58,6 +61,7 @@ from olmtui.model.health import (
     catalog_target,
     content_findings,
     finding_order,
+    leftover_findings,
     namespace_health_findings,
     next_bundles,
 )
@@ -278,6 +282,7 @@ class HealthIndex:
         self._cluster.csv_changed((change.key.namespace, change.key.name), new)
         self._approvals.csv_changed(change.key.namespace, change.key.name, new)
         self._dirty |= {("ns", change.key.namespace), ("csv", change.key.namespace)}
+        self._dirty.add(("left", change.key.namespace))
         self._upgrades_moved()
         self.operators_generation += 1
 
@@ -302,7 +307,7 @@ class HealthIndex:
         self._put(self._subs, change, True)
         self._cluster.subscriptions_changed(namespace)
         self._approvals.namespace_changed(namespace)
-        self._dirty |= {("ns", namespace), ("csv", namespace)}
+        self._dirty |= {("ns", namespace), ("csv", namespace), ("left", namespace)}
         self._upgrades_moved()
         self.operators_generation += 1
 
@@ -311,6 +316,7 @@ class HealthIndex:
         self._put(self._plans, change, True)
         self._approvals.plan_changed(change.key.namespace, change.old, change.new)
         self._dirty |= {("ns", change.key.namespace), ("csv", change.key.namespace)}
+        self._dirty.add(("left", change.key.namespace))
         if bool(self._plans) != known_before:
             # InstallPlanMissing is only judged when InstallPlans are known at all (§12).
             self._dirty |= {("ns", ns) for ns in self._subs}
@@ -334,6 +340,9 @@ class HealthIndex:
             self._healths[slot] = health_of(change.new)
         self._dirty |= {("catalog", *slot), CONTENT}
         self._dirty |= {("ns", ns) for ns in self._source_users.get(slot, ())}
+        if change.old is None or change.new is None:
+            # A resolution failure's clause may name any CatalogSource (R-SUB-7).
+            self._dirty |= {("left", ns) for ns in self._subs}
         self.catalog_sources_generation += 1
 
     def _on_crd(self, change: Change) -> None:
@@ -440,6 +449,15 @@ class HealthIndex:
                 self._installed.get(namespace, {}),
                 self._plans.get(namespace, {}).values(),
                 self._subs.get(namespace, {}).values(),
+            )
+        if kind == "left":
+            namespace = subject[1]
+            return leftover_findings(
+                namespace,
+                list(self._subs.get(namespace, {}).values()),
+                self._plans.get(namespace, {}).values(),
+                self._installed.get(namespace, {}),
+                self._sources.keys(),
             )
         if kind in ("pkg", "crd", "req"):
             return self._cluster.compute(subject)
