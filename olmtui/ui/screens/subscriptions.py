@@ -12,10 +12,19 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from olmtui.model.installplans import summarize_install_plan
-from olmtui.model.types import ObjectRef, SubscriptionState
+from olmtui.model.types import Finding, ObjectRef, SubscriptionState
 from olmtui.model.upgrades import unknowable_reason
+from olmtui.model.views import (
+    STATE_PROBLEMS_SHOWN,
+    StateView,
+    SubjectKey,
+    findings_by_subject,
+    subscription_catalog_view,
+    subscription_state_view,
+)
+from olmtui.objects import status
 from olmtui.ui import derived
-from olmtui.ui.formatting import line, names, phase, section
+from olmtui.ui.formatting import SEVERITY_STYLE, line, names, phase, section
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.widgets.virtual_table import Column, Row
 
@@ -41,7 +50,7 @@ class SubscriptionsScreen(TableScreen):
         Column("next", "NEXT"),
         Column("head", "HEAD"),
         Column("approval", "APPROVAL"),
-        Column("state", "STATE"),
+        Column("state", "STATE", min_width=33),
     )
     EMPTY_TEXT = "no Subscriptions"
     ACCESS_KIND = "Subscription"
@@ -52,6 +61,8 @@ class SubscriptionsScreen(TableScreen):
         and the filter keep the full names."""
         subs = self.session.model.subscriptions()
         self._subs = {(s.namespace, s.name): s for s in subs}
+        by_subject = findings_by_subject(derived.all_findings(self.session))
+        self._states = {(s.namespace, s.name): self._state_view(s, by_subject) for s in subs}
         for s in subs:
             head = s.upgrade.head or "?"
             at_head = s.installed_csv is not None and s.installed_csv == s.upgrade.head
@@ -64,7 +75,7 @@ class SubscriptionsScreen(TableScreen):
                 short_csv(s.upgrade.next, s.package),
                 Text(short_csv(head, s.package), style="green" if at_head else ""),
                 approval_text(s),
-                phase(s.state),
+                state_text(self._states[(s.namespace, s.name)]),
             )
             search = " ".join(
                 (
@@ -77,10 +88,27 @@ class SubscriptionsScreen(TableScreen):
                     head,
                     s.approval,
                     s.effective_approval,
-                    s.state or "",
+                    self._states[(s.namespace, s.name)].text,
                 )
             ).lower()
             yield Row((s.namespace, s.name), cells, search=search)
+
+    def _state_view(
+        self, sub: SubscriptionState, by_subject: dict[SubjectKey, list[Finding]]
+    ) -> StateView:
+        """The state cell's record: the Subscription's findings and conditions, and its
+        installed CSV's phase with that CSV's findings (the same findings ``check`` lists)."""
+        obj = self.session.store.get("Subscription", sub.namespace, sub.name) or {}
+        csv = (
+            self.session.model.csv(sub.namespace, sub.installed_csv) if sub.installed_csv else None
+        )
+        return subscription_state_view(
+            sub.state,
+            status(obj).get("conditions") or (),
+            by_subject.get(("Subscription", sub.namespace, sub.name), ()),
+            None if csv is None else csv.phase or "",
+            by_subject.get(("ClusterServiceVersion", sub.namespace, sub.installed_csv or ""), ()),
+        )
 
     def describe(self, key: Hashable) -> RenderableType:
         sub: SubscriptionState | None = getattr(self, "_subs", {}).get(key)
@@ -93,7 +121,7 @@ class SubscriptionsScreen(TableScreen):
                 f"{sub.ref}: package {sub.package}, channel "
                 f"{sub.channel or '(default)'}, from {sub.source_namespace}/{sub.source}",
             ),
-            line("state", phase(sub.state)),
+            line("state", state_text(self._states[(sub.namespace, sub.name)], limit=None)),
             line(
                 "installed -> next -> head",
                 f"{sub.installed_csv or '(nothing)'} -> {sub.upgrade.next or '-'} -> "
@@ -144,28 +172,7 @@ class SubscriptionsScreen(TableScreen):
                     )
                 if summary.message:
                     parts.append(Text(f"  {summary.message}", style="red"))
-        health = next(
-            (
-                h
-                for h in derived.catalog_healths(self.session)
-                if (h.namespace, h.name) == (sub.source_namespace, sub.source)
-            ),
-            None,
-        )
-        if health is None:
-            parts.append(
-                line(
-                    "catalog",
-                    f"{sub.source_namespace}/{sub.source} is not in the cache",
-                    style="yellow",
-                )
-            )
-        else:
-            state = Text(
-                f"{health.state or 'no state'}" + (f" {health.reason}" if health.reason else ""),
-                style="green" if health.healthy else "bold red",
-            )
-            parts.append(line("catalog health", state))
+        parts.extend(self._catalog_lines(sub))
         obj = store.get("Subscription", sub.namespace, sub.name) or {}
         conditions = (obj.get("status") or {}).get("conditions") or []
         parts.append(section("Conditions"))
@@ -187,8 +194,49 @@ class SubscriptionsScreen(TableScreen):
                 parts.append(Text(f"  {c['message']}"))
         return Group(*parts)
 
+    def _catalog_lines(self, sub: SubscriptionState) -> list[Text]:
+        """The CatalogSource's own state and OLM's CatalogSourcesUnhealthy on the
+        Subscription, side by side: they can disagree, and neither is shown alone (R-SUB-8)."""
+        target = (sub.source_namespace, sub.source)
+        health = next(
+            (h for h in derived.catalog_healths(self.session) if (h.namespace, h.name) == target),
+            None,
+        )
+        unreadable = self.session.store.unreadable.get("CatalogSource")
+        obj = self.session.store.get("Subscription", sub.namespace, sub.name) or {}
+        view = subscription_catalog_view(
+            f"{sub.source_namespace}/{sub.source}",
+            health,
+            status(obj),
+            readable=unreadable is None
+            or (
+                unreadable.namespaces is not None
+                and sub.source_namespace not in unreadable.namespaces
+            ),
+        )
+        lines = [
+            line("catalog", _severity_text(view.source, view.source_severity)),
+            line("OLM says (R-SUB-8)", _severity_text(view.olm, view.olm_severity)),
+        ]
+        if view.note:
+            lines.append(Text(f"  {view.note}", style="yellow"))
+        return lines
+
     def ref_for(self, key: Hashable) -> ObjectRef | None:
         return ObjectRef("Subscription", *key) if isinstance(key, tuple) else None
+
+
+def _severity_text(text: str, severity: str | None) -> Text:
+    return Text(text, style="green" if severity is None else SEVERITY_STYLE[severity])
+
+
+def state_text(view: StateView, limit: int | None = STATE_PROBLEMS_SHOWN) -> Text:
+    """The state cell: OLM's state in its own colour when nothing contradicts it, else the
+    state and its problems in the worst problem's colour (never a green AtLatestKnown on a
+    Subscription ``check`` reports as broken)."""
+    if view.severity is None:
+        return phase(view.state)
+    return Text(view.label(limit), style=SEVERITY_STYLE[view.severity])
 
 
 def short_csv(name: str | None, package: str) -> str:
