@@ -487,9 +487,10 @@ def subscription_catalog_view(
     if own is None and olm_severity is not None:
         others = [r for r in _unhealthy_in_status(sub_status) if r != target]
         note = (
-            f"OLM also resolves against {', '.join(others)}, which it found unhealthy"
+            f"OLM also resolves against {', '.join(others)}, which it found unhealthy "
+            "(R-SUB-8: every CatalogSource of the namespace and the global catalog namespace)"
             if others
-            else "OLM's condition is older than, or disagrees with, the CatalogSource's "
-            "state; it is rewritten on OLM's next resolution"
-        ) + " (R-SUB-8: every CatalogSource of the namespace and the global catalog namespace)"
+            else "the CatalogSource serves now, but OLM's condition says otherwise: OLM wrote "
+            "it at its last resolution of this namespace and rewrites it at the next (R-SUB-8)"
+        )
     return CatalogView(source, own, olm, olm_severity, note)

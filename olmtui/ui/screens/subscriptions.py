@@ -22,7 +22,6 @@ from olmtui.model.views import (
     subscription_catalog_view,
     subscription_state_view,
 )
-from olmtui.objects import status
 from olmtui.ui import derived
 from olmtui.ui.formatting import SEVERITY_STYLE, line, names, phase, section
 from olmtui.ui.screens.base import TableScreen
@@ -104,7 +103,7 @@ class SubscriptionsScreen(TableScreen):
         )
         return subscription_state_view(
             sub.state,
-            status(obj).get("conditions") or (),
+            (obj.get("status") or {}).get("conditions") or (),
             by_subject.get(("Subscription", sub.namespace, sub.name), ()),
             None if csv is None else csv.phase or "",
             by_subject.get(("ClusterServiceVersion", sub.namespace, sub.installed_csv or ""), ()),
@@ -207,7 +206,7 @@ class SubscriptionsScreen(TableScreen):
         view = subscription_catalog_view(
             f"{sub.source_namespace}/{sub.source}",
             health,
-            status(obj),
+            obj.get("status") or {},
             readable=unreadable is None
             or (
                 unreadable.namespaces is not None
