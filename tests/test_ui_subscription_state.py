@@ -20,6 +20,7 @@ from textual.widgets import Static
 from olmtui.cli import main
 from olmtui.pipeline.build import snapshot_session
 from olmtui.ui.app import OlmApp
+from olmtui.ui.screens.object_detail import ObjectScreen
 from olmtui.ui.widgets.virtual_table import Row, VirtualTable
 
 SAMPLE = str(files("olmtui").joinpath("samples", "cluster.yaml"))
@@ -65,6 +66,20 @@ async def test_r_sub_5_at_latest_known_with_a_failed_install_plan_is_not_green()
         assert cell.style == "bold red"
         detail = await _detail(app, pilot, ("ops", "foo"))
         assert "state: AtLatestKnown · InstallPlanFailed" in detail
+
+
+async def test_r_sub_5_object_detail_of_the_subscription_says_the_same():
+    app = _app(TRIAGE / "sub-atlatest-installplan-failed" / "cluster.yaml", "sub")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert _table(app).select_key(("ops", "foo"))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ObjectScreen)
+        shown = app.screen.query_one("#object-summary", Static).content
+        console = Console(file=io.StringIO(), width=400)
+        console.print(shown)
+        assert "status: AtLatestKnown · InstallPlanFailed" in console.file.getvalue()  # type: ignore[attr-defined]
 
 
 async def test_r_sub_9_at_latest_known_in_a_stalled_namespace_is_not_green():

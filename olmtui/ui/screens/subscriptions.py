@@ -1,7 +1,9 @@
 """Subscriptions and upgrades: installed -> next -> head, approval and effective approval
 (R-SUB-4: one Manual Subscription makes the namespace's plans Manual), the InstallPlan and
-its CSVs, the conditions with ResolutionFailed messages in full, the catalog's health.
-``g`` opens the upgrade graph."""
+its CSVs, the conditions with ResolutionFailed messages in full, the CatalogSource's own state
+beside what OLM wrote about it (R-SUB-8). The state column never shows OLM's state alone when
+the findings or conditions contradict it (``model.views.subscription_state_view``). ``g``
+opens the upgrade graph."""
 
 from __future__ import annotations
 
@@ -12,18 +14,11 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from olmtui.model.installplans import summarize_install_plan
-from olmtui.model.types import Finding, ObjectRef, SubscriptionState
+from olmtui.model.types import ObjectRef, SubscriptionState
 from olmtui.model.upgrades import unknowable_reason
-from olmtui.model.views import (
-    STATE_PROBLEMS_SHOWN,
-    StateView,
-    SubjectKey,
-    findings_by_subject,
-    subscription_catalog_view,
-    subscription_state_view,
-)
+from olmtui.model.views import subscription_catalog_view
 from olmtui.ui import derived
-from olmtui.ui.formatting import SEVERITY_STYLE, line, names, phase, section
+from olmtui.ui.formatting import line, names, section, severity_text, state_text
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.widgets.virtual_table import Column, Row
 
@@ -60,8 +55,7 @@ class SubscriptionsScreen(TableScreen):
         and the filter keep the full names."""
         subs = self.session.model.subscriptions()
         self._subs = {(s.namespace, s.name): s for s in subs}
-        by_subject = findings_by_subject(derived.all_findings(self.session))
-        self._states = {(s.namespace, s.name): self._state_view(s, by_subject) for s in subs}
+        self._states = derived.subscription_states(self.session, subs)
         for s in subs:
             head = s.upgrade.head or "?"
             at_head = s.installed_csv is not None and s.installed_csv == s.upgrade.head
@@ -91,23 +85,6 @@ class SubscriptionsScreen(TableScreen):
                 )
             ).lower()
             yield Row((s.namespace, s.name), cells, search=search)
-
-    def _state_view(
-        self, sub: SubscriptionState, by_subject: dict[SubjectKey, list[Finding]]
-    ) -> StateView:
-        """The state cell's record: the Subscription's findings and conditions, and its
-        installed CSV's phase with that CSV's findings (the same findings ``check`` lists)."""
-        obj = self.session.store.get("Subscription", sub.namespace, sub.name) or {}
-        csv = (
-            self.session.model.csv(sub.namespace, sub.installed_csv) if sub.installed_csv else None
-        )
-        return subscription_state_view(
-            sub.state,
-            (obj.get("status") or {}).get("conditions") or (),
-            by_subject.get(("Subscription", sub.namespace, sub.name), ()),
-            None if csv is None else csv.phase or "",
-            by_subject.get(("ClusterServiceVersion", sub.namespace, sub.installed_csv or ""), ()),
-        )
 
     def describe(self, key: Hashable) -> RenderableType:
         sub: SubscriptionState | None = getattr(self, "_subs", {}).get(key)
@@ -214,8 +191,8 @@ class SubscriptionsScreen(TableScreen):
             ),
         )
         lines = [
-            line("catalog", _severity_text(view.source, view.source_severity)),
-            line("OLM says (R-SUB-8)", _severity_text(view.olm, view.olm_severity)),
+            line("catalog", severity_text(view.source, view.source_severity)),
+            line("OLM says (R-SUB-8)", severity_text(view.olm, view.olm_severity)),
         ]
         if view.note:
             lines.append(Text(f"  {view.note}", style="yellow"))
@@ -223,19 +200,6 @@ class SubscriptionsScreen(TableScreen):
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:
         return ObjectRef("Subscription", *key) if isinstance(key, tuple) else None
-
-
-def _severity_text(text: str, severity: str | None) -> Text:
-    return Text(text, style="green" if severity is None else SEVERITY_STYLE[severity])
-
-
-def state_text(view: StateView, limit: int | None = STATE_PROBLEMS_SHOWN) -> Text:
-    """The state cell: OLM's state in its own colour when nothing contradicts it, else the
-    state and its problems in the worst problem's colour (never a green AtLatestKnown on a
-    Subscription ``check`` reports as broken)."""
-    if view.severity is None:
-        return phase(view.state)
-    return Text(view.label(limit), style=SEVERITY_STYLE[view.severity])
 
 
 def short_csv(name: str | None, package: str) -> str:
