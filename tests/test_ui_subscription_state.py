@@ -160,3 +160,11 @@ def test_r_copy_4_json_report_invents_no_phase_for_copies():
     assert _phases(report["copiedCSVs"]) == []  # copies are counted, never given a phase
     # the sample's copies are not CSV entries of their own
     assert not [c for c in report["csvs"] if c["reason"] == "Copied"]
+
+
+def test_check_text_report_qualifies_the_state_as_the_screen_does():
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(["check", str(TRIAGE / "sub-atlatest-namespace-stalled" / "cluster.yaml")])
+    text = " ".join(out.getvalue().split())
+    assert "state AtLatestKnown (SubscriptionStalled, CSV Failed)" in text
