@@ -288,7 +288,13 @@ def _state_problems(report: Report) -> dict[tuple[str, str], tuple[str, ...]]:
     failed or whose namespace resolves nothing (R-SUB-5, R-SUB-9)."""
     findings = [
         Finding(
-            f["severity"], f["code"], f["kind"] or "", f["namespace"] or "", f["name"] or "", ""
+            f["severity"],
+            f["code"],
+            f["kind"] or "",
+            f["namespace"] or "",
+            f["name"] or "",
+            f["message"],
+            f["rule"],
         )
         for f in report["findings"]
     ]
