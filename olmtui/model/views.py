@@ -1,17 +1,28 @@
 """Small derivations the screens show that no rule module computes: which groups watch a
-namespace, the ClusterRoles an OperatorGroup generates (R-OG-8), and a readable change log
-from the Store's change feed. Pure functions over the model's records and plain dicts.
+namespace, the ClusterRoles an OperatorGroup generates (R-OG-8), a readable change log
+from the Store's change feed, and a Subscription's state and catalog health as the findings
+and OLM's own conditions qualify them (so a screen never shows green where ``check`` reports
+a problem). Pure functions over the model's records and plain dicts.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from olmtui.model import nsset
 from olmtui.model.apis import CONFLICT_REASON, STATIC_REASON
-from olmtui.model.types import CSVState, ObjectRef, OperatorGroupState
+from olmtui.model.catalog_health import CatalogHealth
+from olmtui.model.types import (
+    SEVERITY_ORDER,
+    CSVState,
+    Finding,
+    ObjectRef,
+    OperatorGroupState,
+    Severity,
+)
 from olmtui.objects import spec, status
 from olmtui.store import ACCESS, Change, is_copied_csv
 
@@ -317,3 +328,169 @@ def change_entries(changes: Iterable[Change]) -> list[ChangeEntry]:
             target = ObjectRef(change.key.kind, change.key.namespace, change.key.name)
             out.extend(derive(change, target))
     return out
+
+
+# -- a Subscription's state, qualified ------------------------------------------------------
+
+#: True Subscription conditions that say OLM is stuck, with the severity the health findings
+#: give them: a failed plan (R-SUB-5), a missing one (R-SUB-6), a failed resolution (R-SUB-7),
+#: unhealthy catalogs (R-SUB-8), a failed unpack (R-SUB-11).
+PROBLEM_CONDITIONS: dict[str, Severity] = {
+    "InstallPlanFailed": "error",  # R-SUB-5
+    "InstallPlanMissing": "error",  # R-SUB-6
+    "ResolutionFailed": "error",  # R-SUB-7
+    "CatalogSourcesUnhealthy": "warning",  # R-SUB-8
+    "BundleUnpackFailed": "error",  # R-SUB-11
+}
+#: How many problems the state cell names before it counts the rest.
+STATE_PROBLEMS_SHOWN = 2
+
+SubjectKey = tuple[str, str, str]
+
+
+def findings_by_subject(findings: Iterable[Finding]) -> dict[SubjectKey, list[Finding]]:
+    """``(kind, namespace, name)`` -> the findings about that object, in the given order."""
+    out: dict[SubjectKey, list[Finding]] = {}
+    for f in findings:
+        out.setdefault((f.kind, f.namespace, f.name), []).append(f)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class StateView:
+    """A Subscription's ``status.state`` with what contradicts it: OLM writes
+    ``AtLatestKnown`` on a Subscription whose plan failed, whose namespace resolves nothing
+    (R-SUB-9: no condition is written) or whose CSV never succeeded. ``severity`` is the
+    worst problem's, ``None`` when nothing qualifies the state."""
+
+    state: str | None
+    problems: tuple[str, ...]
+    severity: Severity | None
+
+    @property
+    def text(self) -> str:
+        """For a table cell: the first problems and a count of the rest."""
+        return self.label(STATE_PROBLEMS_SHOWN)
+
+    def label(self, limit: int | None = None) -> str:
+        """``AtLatestKnown · InstallPlanFailed · CSV Pending``: the state, then up to
+        ``limit`` problems (all with ``None``)."""
+        shown = list(self.problems[:limit])
+        rest = len(self.problems) - len(shown)
+        if rest > 0:
+            shown.append(f"+{rest} more")
+        return " · ".join([self.state or "no state", *shown]) if shown else self.state or "-"
+
+
+def _worst(severities: Iterable[Severity]) -> Severity | None:
+    return min(severities, key=SEVERITY_ORDER.__getitem__, default=None)
+
+
+def subscription_state_view(
+    state: str | None,
+    conditions: Iterable[Mapping[str, Any]],
+    findings: Iterable[Finding],
+    csv_phase: str | None = None,
+    csv_findings: Iterable[Finding] = (),
+) -> StateView:
+    """The state of a Subscription with every problem on it, worst first: its warning and
+    error ``findings`` (their codes, as ``check`` reports them), the True problem conditions
+    OLM wrote that no finding already names (by type or reason), and its installed CSV's
+    phase when that is not Succeeded (``csv_phase``; ``None`` when there is no installed CSV
+    record), as severe as the worst of ``csv_findings`` or, with none, an error when Failed
+    and a warning otherwise (§5: only Succeeded is a working operator)."""
+    problems: dict[str, Severity] = {}
+    for f in findings:
+        if f.severity != "info" and f.code != state:
+            problems.setdefault(f.code, f.severity)
+    named = set(problems)
+    for c in conditions:
+        kind = c.get("type") or ""
+        if (
+            c.get("status") == "True"
+            and kind in PROBLEM_CONDITIONS
+            and not {kind, c.get("reason") or ""} & named
+        ):
+            problems.setdefault(kind, PROBLEM_CONDITIONS[kind])
+    if csv_phase is not None and csv_phase != "Succeeded":
+        fallback: Severity = "error" if csv_phase == "Failed" else "warning"
+        worst = _worst(f.severity for f in csv_findings)
+        problems[f"CSV {csv_phase or 'without phase'}"] = worst or fallback
+    ordered = sorted(problems.items(), key=lambda p: SEVERITY_ORDER[p[1]])
+    return StateView(state, tuple(p for p, _ in ordered), _worst(problems.values()))
+
+
+# -- a Subscription's catalog, both ways ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogView:
+    """A Subscription's catalog as two facts that may disagree (R-SUB-8): the
+    CatalogSource's own state (``source``), and what OLM wrote on the Subscription
+    (``olm``, from its CatalogSourcesUnhealthy condition). ``*_severity`` is ``None`` when
+    the fact is healthy; ``note`` explains a disagreement."""
+
+    source: str
+    source_severity: Severity | None
+    olm: str
+    olm_severity: Severity | None
+    note: str = ""
+
+
+def _olm_catalog_words(conditions: Iterable[Mapping[str, Any]]) -> tuple[str, Severity | None]:
+    cond = next((c for c in conditions if c.get("type") == "CatalogSourcesUnhealthy"), None)
+    if cond is None:
+        return "no CatalogSourcesUnhealthy condition written", None
+    said = f"CatalogSourcesUnhealthy={cond.get('status')} {cond.get('reason') or ''}".rstrip()
+    if cond.get("message"):
+        said += f": {cond['message']}"
+    return said, ("warning" if cond.get("status") == "True" else None)
+
+
+def _unhealthy_in_status(sub_status: Mapping[str, Any]) -> list[str]:
+    """The catalogs ``status.catalogHealth`` marks unhealthy, as ``namespace/name``."""
+    out = []
+    for h in sub_status.get("catalogHealth") or ():
+        source = h.get("catalogSourceRef") or {}
+        if not h.get("healthy") and source.get("name"):
+            out.append(f"{source.get('namespace') or ''}/{source['name']}")
+    return out
+
+
+def subscription_catalog_view(
+    target: str,
+    health: CatalogHealth | None,
+    sub_status: Mapping[str, Any],
+    readable: bool = True,
+) -> CatalogView:
+    """The Subscription's own CatalogSource ``target`` (``namespace/name``) and OLM's word on
+    the catalogs it resolves against (R-SUB-8). ``health`` is ``None`` when the CatalogSource
+    is not among the objects read: missing when CatalogSources were ``readable`` there,
+    unknown otherwise (absence from what could not be read proves nothing)."""
+    olm, olm_severity = _olm_catalog_words(sub_status.get("conditions") or ())
+    if health is None and readable:
+        return CatalogView(
+            f"{target} missing: no such CatalogSource among those read", "error", olm, olm_severity
+        )
+    if health is None:
+        return CatalogView(
+            f"{target} unknown: CatalogSources there could not be read",
+            "warning",
+            olm,
+            olm_severity,
+        )
+    source = f"{target} {health.state or 'no connection state'}" + (
+        f" ({health.reason})" if health.reason else ""
+    )
+    own: Severity | None = None if health.healthy else "error"
+    note = ""
+    if own is None and olm_severity is not None:
+        others = [r for r in _unhealthy_in_status(sub_status) if r != target]
+        note = (
+            f"OLM also resolves against {', '.join(others)}, which it found unhealthy "
+            "(R-SUB-8: every CatalogSource of the namespace and the global catalog namespace)"
+            if others
+            else "the CatalogSource serves now, but OLM's condition says otherwise: OLM wrote "
+            "it at its last resolution of this namespace and rewrites it at the next (R-SUB-8)"
+        )
+    return CatalogView(source, own, olm, olm_severity, note)

@@ -17,6 +17,8 @@ from collections.abc import Iterable, Sequence
 from itertools import groupby
 from typing import Any
 
+from olmtui.model.types import Finding
+from olmtui.model.views import findings_by_subject, subscription_state_view
 from olmtui.report.json_report import Report
 
 WIDTH = 100
@@ -282,7 +284,44 @@ def _copied_csvs(out: _Writer, copies: dict[str, Any]) -> None:
         out.line(f"    ... and {len(copies['stale']) - LIST_LIMIT} more stale copies")
 
 
-def _subscriptions(out: _Writer, subscriptions: Iterable[dict[str, Any]]) -> None:
+def _state_problems(report: Report) -> dict[tuple[str, str], tuple[str, ...]]:
+    """``(namespace, name)`` -> what qualifies each Subscription's state, worst first, from the
+    report's own findings and CSV phases (``model.views.subscription_state_view``, as the
+    Subscriptions view shows it): OLM leaves ``AtLatestKnown`` on a Subscription whose plan
+    failed or whose namespace resolves nothing (R-SUB-5, R-SUB-9)."""
+    findings = [
+        Finding(
+            f["severity"],
+            f["code"],
+            f["kind"] or "",
+            f["namespace"] or "",
+            f["name"] or "",
+            f["message"],
+            f["rule"],
+        )
+        for f in report["findings"]
+    ]
+    by_subject = findings_by_subject(findings)
+    phases = {(c["namespace"], c["name"]): c["phase"] or "" for c in report["csvs"]}
+    out = {}
+    for sub in report["subscriptions"]:
+        ns, installed = sub["namespace"], sub["installedCSV"] or ""
+        view = subscription_state_view(
+            sub["state"],
+            (),
+            by_subject.get(("Subscription", ns, sub["name"]), ()),
+            phases.get((ns, installed)),
+            by_subject.get(("ClusterServiceVersion", ns, installed), ()),
+        )
+        out[(ns, sub["name"])] = view.problems
+    return out
+
+
+def _subscriptions(
+    out: _Writer,
+    subscriptions: Iterable[dict[str, Any]],
+    problems: dict[tuple[str, str], tuple[str, ...]],
+) -> None:
     subscriptions = list(subscriptions)
     if not subscriptions:
         return
@@ -299,9 +338,11 @@ def _subscriptions(out: _Writer, subscriptions: Iterable[dict[str, Any]]) -> Non
         if sub["effectiveApproval"] != sub["approval"]:
             approval += f" (effective {safe(sub['effectiveApproval'])}: another Subscription"
             approval += " in the namespace is Manual)"
+        qualified = problems.get((sub["namespace"], sub["name"])) or ()
         details = [
             f"approval {approval}",
-            f"state {safe(sub['state'] or 'none')}",
+            f"state {safe(sub['state'] or 'none')}"
+            + (f" ({safe(', '.join(qualified))})" if qualified else ""),
             f"installed {safe(sub['installedCSV'] or 'nothing')}",
         ]
         plan = sub["installPlan"]
@@ -332,5 +373,5 @@ def render_text(report: Report, *, colour: bool = False) -> str:
     _findings(out, report["findings"])
     _operator_groups(out, report)
     _copied_csvs(out, report["copiedCSVs"])
-    _subscriptions(out, report["subscriptions"])
+    _subscriptions(out, report["subscriptions"], _state_problems(report))
     return "\n".join(out.lines) + "\n"

@@ -20,6 +20,7 @@ from olmtui.model.health_index import HealthIndex
 from olmtui.model.installplans import PendingApproval
 from olmtui.model.metrics import Metrics, seed_metrics
 from olmtui.model.types import CSVState, Finding, SubscriptionState
+from olmtui.model.views import StateView, findings_by_subject, subscription_state_view
 from olmtui.pipeline.session import Session
 
 T = TypeVar("T")
@@ -109,6 +110,27 @@ def behind_head(session: Session) -> list[SubscriptionState]:
             if s.upgrade.head and s.installed_csv and s.installed_csv != s.upgrade.head
         ],
     )
+
+
+def subscription_states(
+    session: Session, subs: Sequence[SubscriptionState]
+) -> dict[tuple[str, str], StateView]:
+    """``(namespace, name)`` -> the state each Subscription shows: OLM's state with the
+    problems the findings (the same ``check`` lists) and its conditions name, and its
+    installed CSV's phase with that CSV's findings (``model.views.subscription_state_view``)."""
+    by_subject = findings_by_subject(all_findings(session))
+    out = {}
+    for sub in subs:
+        obj = session.store.get("Subscription", sub.namespace, sub.name) or {}
+        csv = session.model.csv(sub.namespace, sub.installed_csv) if sub.installed_csv else None
+        out[(sub.namespace, sub.name)] = subscription_state_view(
+            sub.state,
+            (obj.get("status") or {}).get("conditions") or (),
+            by_subject.get(("Subscription", sub.namespace, sub.name), ()),
+            None if csv is None else csv.phase or "",
+            by_subject.get(("ClusterServiceVersion", sub.namespace, sub.installed_csv or ""), ()),
+        )
+    return out
 
 
 def subscription_for_csv(session: Session, csv: CSVState) -> SubscriptionState | None:

@@ -6,6 +6,8 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
+from olmtui.model.views import STATE_PROBLEMS_SHOWN, StateView
+
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 PHASE_STYLE = {
     "Succeeded": "green",
@@ -60,3 +62,17 @@ def line(title: str, value: str | Text, style: str = "") -> Text:
 
 def section(title: str) -> Text:
     return Text(f"\n{title}", style="bold underline")
+
+
+def severity_text(text: str, severity: str | None) -> Text:
+    """``text`` in a severity's colour; green when ``severity`` is ``None`` (healthy)."""
+    return Text(text, style="green" if severity is None else SEVERITY_STYLE[severity])
+
+
+def state_text(view: StateView, limit: int | None = STATE_PROBLEMS_SHOWN) -> Text:
+    """The state cell: OLM's state in its own colour when nothing contradicts it, else the
+    state and its problems in the worst problem's colour (never a green AtLatestKnown on a
+    Subscription ``check`` reports as broken)."""
+    if view.severity is None:
+        return phase(view.state)
+    return Text(view.label(limit), style=SEVERITY_STYLE[view.severity])

@@ -4,7 +4,7 @@ shows them as rows (the virtual table holds a hundred thousand)."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -16,11 +16,7 @@ from olmtui.store import Unreadable
 from olmtui.ui import derived
 from olmtui.ui.formatting import line, names, phase, section
 from olmtui.ui.screens.base import TableScreen
-from olmtui.ui.widgets.virtual_table import Column, Row
-
-#: One Text for every copy row (the table copies cells when it paints them): building a
-#: Text per row is most of the cost of showing a hundred thousand copies.
-COPIED = Text("Copied", style="dim")
+from olmtui.ui.widgets.virtual_table import Cell, Column, Row
 
 
 def verdict_text(csv: CSVState, unreadable: Mapping[str, Unreadable] | None = None) -> Text:
@@ -81,33 +77,40 @@ class CSVsScreen(TableScreen):
                 )
             )
             if self.show_copies:
-                # every copy row shares the cells after its namespace
-                tail = (
-                    c.name,
-                    c.version or "-",
-                    COPIED,
-                    f"copy of {c.namespace}",
+                rows.extend(self._copy_rows(c, copies))
+        return rows
+
+    def _copy_rows(self, csv: CSVState, copies: list[str]) -> Iterator[Row]:
+        """A copy's rows show the phase and reason the copy carries: OLM writes its parent's
+        phase with reason ``Copied`` (R-COPY-4), and a copy no longer refreshed keeps an older
+        one. The cells after the namespace, and what ``/`` matches in them, are built once
+        per (phase, reason) and shared: a Text per row is most of the cost of showing a
+        hundred thousand copies."""
+        get = self.session.store.get
+        shared: dict[tuple[str | None, str | None], tuple[tuple[Cell, ...], str]] = {}
+        for ns in copies:
+            copy_status = (get("ClusterServiceVersion", ns, csv.name) or {}).get("status") or {}
+            key = (copy_status.get("phase"), copy_status.get("reason"))
+            cells = shared.get(key)
+            if cells is None:
+                tail: tuple[Cell, ...] = (
+                    csv.name,
+                    csv.version or "-",
+                    phase(key[0]),
+                    f"{key[1] or '-'} from {csv.namespace}",
                     "-",
-                    c.operator_group or "-",
+                    csv.operator_group or "-",
                     "",
                 )
-                # and what `/` matches: the row's haystack, built from the shared part once
-                hay = Row(None, tail).haystack()
-                rows.extend(
-                    Row(("copy", ns, c.name), (ns, *tail), "dim", f"{ns.lower()} {hay}")
-                    for ns in copies
-                )
-        return rows
+                cells = shared[key] = (tail, Row(None, tail).haystack())
+            yield Row(("copy", ns, csv.name), (ns, *cells[0]), "dim", f"{ns.lower()} {cells[1]}")
 
     def describe(self, key: Hashable) -> RenderableType:
         if not isinstance(key, tuple):
             return Text("")
         csv: CSVState | None = getattr(self, "_csvs", {}).get(key[1:])
         if key[0] == "copy":
-            return Text(
-                f"Copied CSV {key[1]}/{key[2]}: OLM copies a CSV into every namespace "
-                "its group targets so users there see the operator (R-COPY-2)."
-            )
+            return self._describe_copy(key[1], key[2])
         if csv is None:
             return Text("")
         status = Text(f"{csv.phase or '-'} / {csv.reason or '-'}")
@@ -155,6 +158,22 @@ class CSVsScreen(TableScreen):
         parts.append(section(f"Copies ({len(copies)}; c shows them as rows)"))
         parts.append(Text(names(copies, 60, empty="none")))
         return Group(*parts)
+
+    def _describe_copy(self, namespace: str, name: str) -> Text:
+        copy_status = (self.session.store.get("ClusterServiceVersion", namespace, name) or {}).get(
+            "status"
+        ) or {}
+        out = Text(f"Copied CSV {namespace}/{name}: ")
+        out.append_text(phase(copy_status.get("phase")))
+        out.append(f" / {copy_status.get('reason') or '-'}")
+        if copy_status.get("message"):
+            out.append(f": {copy_status['message']}")
+        out.append(
+            "\nA copy carries its parent's phase with reason Copied (R-COPY-4): OLM copies a "
+            "CSV into every namespace its group targets so users there see the operator "
+            "(R-COPY-2)."
+        )
+        return out
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:
         if not isinstance(key, tuple):

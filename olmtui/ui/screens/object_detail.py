@@ -20,7 +20,8 @@ from olmtui.model.apis import api_surface
 from olmtui.model.types import ObjectRef
 from olmtui.model.views import api_hash
 from olmtui.pipeline.session import Session
-from olmtui.ui.formatting import phase, section
+from olmtui.ui import derived
+from olmtui.ui.formatting import phase, section, state_text
 from olmtui.ui.related import Relation, related
 from olmtui.ui.widgets.source_header import SourceHeader
 from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
@@ -136,7 +137,9 @@ def annotations_explained(obj: dict) -> RenderableType:
     return table if shown else Text("no OLM annotations or labels", style="dim")
 
 
-def summary(obj: dict | None, target: ObjectRef) -> RenderableType:
+def summary(obj: dict | None, target: ObjectRef, state_text: Text | None = None) -> RenderableType:
+    """The object's status and OLM marks; ``state_text`` replaces the status word when the
+    caller knows better (a Subscription's state qualified by its findings)."""
     if obj is None:
         return Text(f"{target} is not in the cache (deleted, or not collected).", style="dim")
     status = obj.get("status") or {}
@@ -151,7 +154,7 @@ def summary(obj: dict | None, target: ObjectRef) -> RenderableType:
     )
     if state:
         line = Text("status: ", style="bold")
-        line.append_text(phase(state))
+        line.append_text(state_text or phase(state))
         if status.get("reason"):
             line.append(f" ({status['reason']})")
         parts.append(line)
@@ -205,6 +208,20 @@ class ObjectScreen(Screen):
             yield YamlView(id="yaml")
         yield Static(KEYS_LINE, classes="keys-line", markup=False)
 
+    def _state_text(self) -> Text | None:
+        """A Subscription's state as the Subscriptions view shows it (never a green state
+        its findings contradict); ``None`` for other kinds."""
+        if self.target.kind != "Subscription":
+            return None
+        subs = [
+            s
+            for s in self.session.model.subscriptions()
+            if (s.namespace, s.name) == (self.target.namespace, self.target.name)
+        ]
+        views = derived.subscription_states(self.session, subs)
+        view = views.get((self.target.namespace, self.target.name))
+        return None if view is None else state_text(view, limit=None)
+
     def _object(self) -> dict | None:
         return self.session.store.get(self.target.kind, self.target.namespace, self.target.name)
 
@@ -225,7 +242,9 @@ class ObjectScreen(Screen):
         header = self.query_one(SourceHeader)
         header.view_title = str(self.target)
         header.redraw()
-        self.query_one("#object-summary", Static).update(summary(self._object(), self.target))
+        self.query_one("#object-summary", Static).update(
+            summary(self._object(), self.target, self._state_text())
+        )
         self.query_one(".object-summary", VerticalScroll).scroll_home(animate=False)
         self._yaml_of: ObjectRef | None = None  # the YAML tab is filled when first shown
         table = self.query_one("#related", VirtualTable)

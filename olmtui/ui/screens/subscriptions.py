@@ -1,7 +1,9 @@
 """Subscriptions and upgrades: installed -> next -> head, approval and effective approval
 (R-SUB-4: one Manual Subscription makes the namespace's plans Manual), the InstallPlan and
-its CSVs, the conditions with ResolutionFailed messages in full, the catalog's health.
-``g`` opens the upgrade graph."""
+its CSVs, the conditions with ResolutionFailed messages in full, the CatalogSource's own state
+beside what OLM wrote about it (R-SUB-8). The state column never shows OLM's state alone when
+the findings or conditions contradict it (``model.views.subscription_state_view``). ``g``
+opens the upgrade graph."""
 
 from __future__ import annotations
 
@@ -14,8 +16,9 @@ from rich.text import Text
 from olmtui.model.installplans import summarize_install_plan
 from olmtui.model.types import ObjectRef, SubscriptionState
 from olmtui.model.upgrades import unknowable_reason
+from olmtui.model.views import subscription_catalog_view
 from olmtui.ui import derived
-from olmtui.ui.formatting import line, names, phase, section
+from olmtui.ui.formatting import line, names, section, severity_text, state_text
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.widgets.virtual_table import Column, Row
 
@@ -41,7 +44,7 @@ class SubscriptionsScreen(TableScreen):
         Column("next", "NEXT"),
         Column("head", "HEAD"),
         Column("approval", "APPROVAL"),
-        Column("state", "STATE"),
+        Column("state", "STATE", min_width=33),
     )
     EMPTY_TEXT = "no Subscriptions"
     ACCESS_KIND = "Subscription"
@@ -52,6 +55,7 @@ class SubscriptionsScreen(TableScreen):
         and the filter keep the full names."""
         subs = self.session.model.subscriptions()
         self._subs = {(s.namespace, s.name): s for s in subs}
+        self._states = derived.subscription_states(self.session, subs)
         for s in subs:
             head = s.upgrade.head or "?"
             at_head = s.installed_csv is not None and s.installed_csv == s.upgrade.head
@@ -64,7 +68,7 @@ class SubscriptionsScreen(TableScreen):
                 short_csv(s.upgrade.next, s.package),
                 Text(short_csv(head, s.package), style="green" if at_head else ""),
                 approval_text(s),
-                phase(s.state),
+                state_text(self._states[(s.namespace, s.name)]),
             )
             search = " ".join(
                 (
@@ -77,7 +81,7 @@ class SubscriptionsScreen(TableScreen):
                     head,
                     s.approval,
                     s.effective_approval,
-                    s.state or "",
+                    self._states[(s.namespace, s.name)].text,
                 )
             ).lower()
             yield Row((s.namespace, s.name), cells, search=search)
@@ -93,7 +97,7 @@ class SubscriptionsScreen(TableScreen):
                 f"{sub.ref}: package {sub.package}, channel "
                 f"{sub.channel or '(default)'}, from {sub.source_namespace}/{sub.source}",
             ),
-            line("state", phase(sub.state)),
+            line("state", state_text(self._states[(sub.namespace, sub.name)], limit=None)),
             line(
                 "installed -> next -> head",
                 f"{sub.installed_csv or '(nothing)'} -> {sub.upgrade.next or '-'} -> "
@@ -144,28 +148,7 @@ class SubscriptionsScreen(TableScreen):
                     )
                 if summary.message:
                     parts.append(Text(f"  {summary.message}", style="red"))
-        health = next(
-            (
-                h
-                for h in derived.catalog_healths(self.session)
-                if (h.namespace, h.name) == (sub.source_namespace, sub.source)
-            ),
-            None,
-        )
-        if health is None:
-            parts.append(
-                line(
-                    "catalog",
-                    f"{sub.source_namespace}/{sub.source} is not in the cache",
-                    style="yellow",
-                )
-            )
-        else:
-            state = Text(
-                f"{health.state or 'no state'}" + (f" {health.reason}" if health.reason else ""),
-                style="green" if health.healthy else "bold red",
-            )
-            parts.append(line("catalog health", state))
+        parts.extend(self._catalog_lines(sub))
         obj = store.get("Subscription", sub.namespace, sub.name) or {}
         conditions = (obj.get("status") or {}).get("conditions") or []
         parts.append(section("Conditions"))
@@ -186,6 +169,34 @@ class SubscriptionsScreen(TableScreen):
             if c.get("message"):
                 parts.append(Text(f"  {c['message']}"))
         return Group(*parts)
+
+    def _catalog_lines(self, sub: SubscriptionState) -> list[Text]:
+        """The CatalogSource's own state and OLM's CatalogSourcesUnhealthy on the
+        Subscription, side by side: they can disagree, and neither is shown alone (R-SUB-8)."""
+        target = (sub.source_namespace, sub.source)
+        health = next(
+            (h for h in derived.catalog_healths(self.session) if (h.namespace, h.name) == target),
+            None,
+        )
+        unreadable = self.session.store.unreadable.get("CatalogSource")
+        obj = self.session.store.get("Subscription", sub.namespace, sub.name) or {}
+        view = subscription_catalog_view(
+            f"{sub.source_namespace}/{sub.source}",
+            health,
+            obj.get("status") or {},
+            readable=unreadable is None
+            or (
+                unreadable.namespaces is not None
+                and sub.source_namespace not in unreadable.namespaces
+            ),
+        )
+        lines = [
+            line("catalog", severity_text(view.source, view.source_severity)),
+            line("OLM says (R-SUB-8)", severity_text(view.olm, view.olm_severity)),
+        ]
+        if view.note:
+            lines.append(Text(f"  {view.note}", style="yellow"))
+        return lines
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:
         return ObjectRef("Subscription", *key) if isinstance(key, tuple) else None
