@@ -8,7 +8,7 @@ from data_paths import DATA
 
 from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.types import Finding, ObjectRef
-from olmtui.model.upgrades import upgrade_findings
+from olmtui.model.upgrades import resolve_upgrade, upgrade_findings
 from olmtui.sources.catalogs import load_catalog
 
 E = ChannelEntry
@@ -130,9 +130,10 @@ def test_r_upg_2_no_upgrade_edge_when_only_deprecated_bundles_admit_it() -> None
 def test_r_upg_1_channel_graph_error_carries_olms_text() -> None:
     pkg = package((E("op.v1.1.0"), E("op.v1.0.0")))
     found = upgrade_findings([catalog(pkg)], [sub("op.v1.0.0")], csvs(("op.v1.0.0", "1.0.0")))
-    assert codes(found) == ["ChannelGraphError", "NoUpgradeEdge"]
+    # Resolution fails on the channel: there is no next, so no NoUpgradeEdge guess either.
+    assert codes(found) == ["ChannelGraphError"]
     assert found[0].severity == "error"
-    # The newest entry of an unorderable channel is not "never upgraded": it is the top.
+    assert "there is no next bundle" in found[0].message
     newest = upgrade_findings([catalog(pkg)], [sub("op.v1.1.0")], csvs(("op.v1.1.0", "1.1.0")))
     assert codes(newest) == ["ChannelGraphError"]
     assert (
@@ -252,3 +253,15 @@ def test_r_sub_10_deprecations_from_the_olm_e2e_catalog() -> None:
         installed,
     )
     assert codes(found) == ["BundleDeprecated", "PackageDeprecated"]
+
+
+def test_r_upg_1_unorderable_channel_has_no_next_and_no_upgrade_available() -> None:
+    """Two replaces chains: OLM cannot order the channel, so it picks nothing next (issue 11)."""
+    pkg = package((E("op.v1.2.0", "op.v1.0.0"), E("op.v1.1.0"), E("op.v1.0.0")))
+    cat = catalog(pkg)
+    upgrade = resolve_upgrade([cat], sub("op.v1.0.0"), csvs(("op.v1.0.0", "1.0.0"))["ns"]["op.v1.0.0"])
+    assert (upgrade.graph, upgrade.head, upgrade.next, upgrade.path) == ("catalog", None, None, ())
+    fresh = resolve_upgrade([cat], sub(None), None)
+    assert (fresh.head, fresh.next) == (None, None)
+    found = upgrade_findings([cat], [sub("op.v1.0.0")], csvs(("op.v1.0.0", "1.0.0")))
+    assert codes(found) == ["ChannelGraphError"]

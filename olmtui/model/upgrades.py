@@ -537,6 +537,10 @@ def _packagemanifest_upgrade(
 
 
 def _catalog_upgrade(sub: Obj, installed_csv: Obj | None, graph: UpgradeGraph) -> UpgradeInfo:
+    if graph.errors:
+        # R-UPG-1: OLM cannot order the channel, so resolution fails: there is no head and
+        # no next bundle, whatever a version ranking would suggest.
+        return UpgradeInfo("catalog")
     if installed_csv is None:
         starting = spec(sub).get("startingCSV")
         if starting:
@@ -741,7 +745,9 @@ def _channel_findings(
                 f"OLM's resolver cannot order channel {channel.name} of package "
                 f'{scope.package.name} in {where}: "{error}". Resolution fails with this '
                 "error (ResolutionFailed / ErrorPreventedResolution) until the catalog is "
-                "fixed; olmtui ranks the channel by version to show what would follow.",
+                "fixed, so there is no next bundle: OLM installs or upgrades nothing from "
+                "this channel. Fix the catalog so the channel has one replaces chain with "
+                "a single head, or move the Subscription to a channel OLM can order.",
                 "R-UPG-1",
             )
         if edges_unknown(channel):
@@ -853,9 +859,9 @@ def _upgrade_state_findings(
             )
         f.add("info", "UpgradeAvailable", message, "R-UPG-5")
         return
-    # A channel OLM cannot order has no head; its newest entry stands in for it here.
-    head = upgrade.head or graph.first_installable()
-    if head is None or installed == head:
+    head = upgrade.head
+    # R-UPG-1: a channel OLM cannot order has no head and no next (ChannelGraphError says so).
+    if graph.errors or head is None or installed == head:
         return
     admitting = graph.admitting(installed, version)
     if admitting:
