@@ -172,7 +172,9 @@ def test_r_upg_1_skipped_bundle_installed_is_explained() -> None:
 
 
 def test_r_upg_6_missing_channel_package_and_starting_csv_use_olms_text() -> None:
+    # A whole catalog (as the source's PackageManifests are) shows what OLM finds (R-DOC-8).
     cat = catalog(package(CHAIN))
+    cat.whole = True
     [f] = upgrade_findings([cat], [sub(channel="beta")], {})
     assert (f.code, f.severity) == ("NoOperatorsFound", "error")
     assert f.message.startswith(
@@ -188,10 +190,36 @@ def test_r_upg_6_missing_channel_package_and_starting_csv_use_olms_text() -> Non
         "no operators found with name op.v9.9.9 in channel stable of "
         "package op in the catalog referenced by subscription op-sub."
     )
-    [f] = upgrade_findings([Catalog("olm/cat", "empty")], [sub()], {})
+    [f] = upgrade_findings([Catalog("olm/cat", "empty", whole=True)], [sub()], {})
     assert f.message.startswith(
         "no operators found from catalog cat in namespace olm referenced by subscription op-sub."
     )
+
+
+def test_r_doc_8_partial_content_says_not_in_the_content_given() -> None:
+    """Content that is not the whole catalog (any --catalog PATH) shows nothing missing."""
+    cat = catalog(package(CHAIN))
+    for missing in (sub(channel="beta"), sub(package_name="nope"), sub(starting="op.v9.9.9")):
+        [f] = upgrade_findings([cat], [missing], {})
+        assert (f.code, f.severity, f.rule) == ("NotInCatalogContent", "info", "R-DOC-8")
+        assert "not the whole catalog" in f.message
+    [f] = upgrade_findings([cat], [sub(package_name="nope")], {})
+    assert "not in the catalog content given (test)" in f.message
+
+
+def test_r_doc_8_partial_content_falls_back_to_the_sources_packagemanifests() -> None:
+    pm = Package(
+        "other",
+        "stable",
+        {"stable": Channel("other", "stable", (E("o.v1"),), reported_head="o.v1")},
+    )
+    manifests = Catalog("olm/cat", "packagemanifests", "packagemanifest", {"other": pm}, whole=True)
+    found = upgrade_findings([catalog(package(CHAIN)), manifests], [sub(package_name="other")], {})
+    assert "NotInCatalogContent" not in codes(found)
+    assert "NoOperatorsFound" not in codes(found)
+    # ... and a package neither holds is missing from the whole catalog: OLM finds none.
+    found = upgrade_findings([catalog(package(CHAIN)), manifests], [sub(package_name="x")], {})
+    assert [(f.code, f.severity) for f in found] == [("NoOperatorsFound", "error")]
 
 
 def test_r_upg_6_catalog_without_ref_says_nothing_about_missing_packages() -> None:
@@ -259,7 +287,9 @@ def test_r_upg_1_unorderable_channel_has_no_next_and_no_upgrade_available() -> N
     """Two replaces chains: OLM cannot order the channel, so it picks nothing next (issue 11)."""
     pkg = package((E("op.v1.2.0", "op.v1.0.0"), E("op.v1.1.0"), E("op.v1.0.0")))
     cat = catalog(pkg)
-    upgrade = resolve_upgrade([cat], sub("op.v1.0.0"), csvs(("op.v1.0.0", "1.0.0"))["ns"]["op.v1.0.0"])
+    upgrade = resolve_upgrade(
+        [cat], sub("op.v1.0.0"), csvs(("op.v1.0.0", "1.0.0"))["ns"]["op.v1.0.0"]
+    )
     assert (upgrade.graph, upgrade.head, upgrade.next, upgrade.path) == ("catalog", None, None, ())
     fresh = resolve_upgrade([cat], sub(None), None)
     assert (fresh.head, fresh.next) == (None, None)
