@@ -18,7 +18,8 @@ from olmtui.model.catalog import Catalog
 from olmtui.model.catalog_health import CatalogHealth, catalog_health
 from olmtui.model.health_index import HealthIndex
 from olmtui.model.installplans import PendingApproval
-from olmtui.model.metrics import Metrics, seed_metrics
+from olmtui.model.metrics import HeadCounts, Metrics, seed_metrics
+from olmtui.model.metrics import head_counts as count_heads
 from olmtui.model.types import CSVState, Finding, SubscriptionState
 from olmtui.pipeline.session import Session
 
@@ -108,6 +109,17 @@ def behind_head(session: Session) -> list[SubscriptionState]:
             for s in session.model.subscriptions()
             if s.upgrade.head and s.installed_csv and s.installed_csv != s.upgrade.head
         ],
+    )
+
+
+def head_counts(session: Session) -> HeadCounts:
+    """Subscriptions behind their head and those whose head is unknown, for the overview;
+    cached like :func:`behind_head`, over the same records."""
+    return cached_on(
+        session,
+        "head_counts",
+        health_index(session).operators_generation,
+        lambda: count_heads(session.model.subscriptions()),
     )
 
 
