@@ -39,6 +39,9 @@ def test_r_copy_3_every_global_operator_is_copied_into_every_other_namespace(
         "subscriptions": 16,
         "installPlans": 16,
         "catalogSources": 1,
+        # no catalog content: every installed Subscription's head is unknown, none "behind"
+        "subscriptionsBehindHead": 0,
+        "subscriptionsHeadUnknown": 13,
     }
     assert report["copiedCSVs"]["missing"] == [] and report["copiedCSVs"]["stale"] == []
     for csv in report["csvs"]:

@@ -47,7 +47,13 @@ def test_must_gather_report_validates_and_has_the_expected_counts(dump: str) -> 
     inferred = [f for f in report["findings"] if f["code"] == "NamespacesInferred"]
     inferred_count = len(inferred[0]["related"]) if inferred else 0
     summary = report["summary"]
-    assert {k: v for k, v in summary.items() if k not in ("findings", "metrics")} == {
+    heads = ("subscriptionsBehindHead", "subscriptionsHeadUnknown")
+    # No catalog content in a must-gather: no head is known, so none is "behind".
+    assert summary["subscriptionsBehindHead"] == 0
+    assert summary["subscriptionsHeadUnknown"] == sum(
+        1 for s in report["subscriptions"] if s["installedCSV"]
+    )
+    assert {k: v for k, v in summary.items() if k not in ("findings", "metrics", *heads)} == {
         "namespaces": namespace_objects + inferred_count,
         "operatorGroups": groups,
         "csvs": csvs - copied,

@@ -59,6 +59,8 @@ def test_sample_summary_counts(report: dict) -> None:
         "subscriptions": 5,
         "installPlans": 5,
         "catalogSources": 3,
+        "subscriptionsBehindHead": 0,
+        "subscriptionsHeadUnknown": 5,
     }
 
 

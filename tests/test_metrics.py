@@ -100,3 +100,39 @@ def test_r_csv_r2_snapshot_upgrade_count_is_replacements_in_progress() -> None:
     for step in steps[2:8]:  # ... until the old CSV is gone
         step.change(state, "2026-11-21T22:00:10Z")
     assert seed_metrics(store, model).csv_upgrade_count == 0
+
+
+def test_head_counts_tell_unknown_heads_from_none_behind():
+    """R-UPG-1/R-UPG-5: no catalog content, or a channel OLM cannot order, is "unknown"."""
+    from olmtui.model.metrics import head_counts
+    from olmtui.model.types import SubscriptionState, UpgradeInfo
+
+    def state(
+        name: str, upgrade: UpgradeInfo, installed: str | None = "op.v1"
+    ) -> SubscriptionState:
+        return SubscriptionState(
+            "ns",
+            name,
+            "op",
+            "stable",
+            "cat",
+            "olm",
+            "Automatic",
+            "Automatic",
+            None,
+            installed,
+            installed,
+            None,
+            upgrade,
+        )
+
+    subs = [
+        state("none", UpgradeInfo()),
+        state("unorderable", UpgradeInfo("catalog")),
+        state("fresh", UpgradeInfo(), installed=None),
+    ]
+    counts = head_counts(subs)
+    assert (counts.installed, counts.behind, counts.unknown) == (2, 0, 2)
+    assert counts.unknown_reason == "no catalog content or channel OLM cannot order"
+    behind = head_counts([*subs, state("behind", UpgradeInfo("catalog", "op.v2", "op.v2"))])
+    assert (behind.installed, behind.behind, behind.unknown) == (3, 1, 2)

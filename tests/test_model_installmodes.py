@@ -143,3 +143,21 @@ def test_r_im_1_percona_in_own_namespace_group_is_unsupported_with_a_finding():
     assert {"UnknownInstallMode", "UnsupportedOperatorGroup"} <= codes(model)
     unknown = next(f for f in model.findings() if f.code == "UnknownInstallMode")
     assert "OwnNamespacejl" in unknown.message and unknown.severity == "warning"
+
+
+def test_r_im_1_install_mode_advice_names_the_shapes_that_fit():
+    from olmtui.model.install_advice import install_mode_advice
+
+    assert install_mode_advice({"AllNamespaces"}).startswith(
+        "This CSV supports only AllNamespaces: install it in a global group (an OperatorGroup "
+        "with no targetNamespaces and no selector), such as global-operators in "
+        "openshift-operators"
+    )
+    both = install_mode_advice({"OwnNamespace", "SingleNamespace", "Bogus"})
+    assert both.startswith("This CSV supports only OwnNamespace, SingleNamespace: install it in")
+    assert "targets exactly one other namespace" in both
+    every = install_mode_advice(
+        {"OwnNamespace", "SingleNamespace", "MultiNamespace", "AllNamespaces"}
+    )
+    assert every.startswith("This CSV supports AllNamespaces, OwnNamespace")
+    assert "no OperatorGroup fits" in install_mode_advice(())

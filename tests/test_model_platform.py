@@ -118,4 +118,8 @@ def test_r_doc_7_csv_failing_in_platform_group_is_not_told_to_change_it(platform
     (finding,) = [f for f in model.findings() if f.code == "UnsupportedOperatorGroup"]
     assert finding.severity == "error"
     assert ("by design" in finding.message) is platform
-    assert ("Change the OperatorGroup" in finding.message) is not platform
+    assert ("change OperatorGroup n/g" in finding.message) is not platform
+    # R-IM-1: the advice names the shape that fits this CSV, not "change the group".
+    assert "This CSV supports only OwnNamespace: install it in a namespace whose" in (
+        finding.message
+    )

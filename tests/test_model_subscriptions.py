@@ -148,3 +148,26 @@ def test_r_im_1_preflight_of_the_channel_head_against_the_group():
     assert "OwnNamespace InstallModeType not supported" in found.message
     store.apply("MODIFIED", operator_group("n", "g", targets=["other"], status=["other"]))
     assert "HeadInstallModeUnsupported" not in codes(model)
+
+
+def test_r_im_1_preflight_advice_is_concrete_and_spares_a_platform_group():
+    """An AllNamespaces-only head: the advice names a global group; in a group the release
+    payload owns (R-DOC-7) it never asks to change the group."""
+    modes = [
+        {"type": t, "supported": t == "AllNamespaces"}
+        for t in ("OwnNamespace", "SingleNamespace", "MultiNamespace", "AllNamespaces")
+    ]
+    pm = package_manifest("cat", "openshift-marketplace", "pkg", "all.v1", modes)
+    group = operator_group("n", "g", targets=["n"], status=["n"])
+    model, store = model_of(namespace("n"), group, subscription("n", "s"), pm)
+    found = next(f for f in model.findings() if f.code == "HeadInstallModeUnsupported")
+    assert "This CSV supports only AllNamespaces: install it in a global group" in found.message
+    assert "openshift-operators" in found.message
+    assert "change OperatorGroup n/g to that shape" in found.message
+    group["metadata"]["annotations"] = {
+        "include.release.openshift.io/self-managed-high-availability": "true"
+    }
+    store.apply("MODIFIED", group)
+    found = next(f for f in model.findings() if f.code == "HeadInstallModeUnsupported")
+    assert "not the admin's to change (R-DOC-7)" in found.message
+    assert "change OperatorGroup" not in found.message and "change the group" not in found.message

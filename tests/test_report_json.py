@@ -470,6 +470,9 @@ def test_summary_counts_records_and_store_kinds() -> None:
         "installPlans": 2,
         "catalogSources": 1,
         "findings": {"error": 2, "warning": 3, "info": 1},
+        # additions to format 1: one Subscription installed, no catalog content for it
+        "subscriptionsBehindHead": 0,
+        "subscriptionsHeadUnknown": 1,
     }
 
 

@@ -118,3 +118,12 @@ def test_r_mem_1_csv_outside_every_group_is_listed_on_its_own() -> None:
 def test_r_upg_5_subscription_line_shows_next_bundle_and_hops_to_head() -> None:
     text = render_text(build_report())
     assert "next etcdoperator.v0.9.2 (2 hops to etcdoperator.v0.9.4)" in " ".join(text.split())
+
+
+def test_r_upg_1_unorderable_channel_says_there_is_no_next() -> None:
+    """A channel OLM cannot order has no head: the line says no next, not a guess."""
+    report = build_report()
+    sub = next(s for s in report["subscriptions"] if s["installedCSV"])
+    sub["upgrade"] = {"graph": "catalog", "head": None, "next": None, "path": [], "edges": []}
+    text = " ".join(render_text(report).split())
+    assert "no next: OLM cannot order the channel (see ChannelGraphError)" in text

@@ -8,7 +8,7 @@ from data_paths import DATA
 
 from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.types import Finding, ObjectRef
-from olmtui.model.upgrades import upgrade_findings
+from olmtui.model.upgrades import resolve_upgrade, upgrade_findings
 from olmtui.sources.catalogs import load_catalog
 
 E = ChannelEntry
@@ -130,9 +130,10 @@ def test_r_upg_2_no_upgrade_edge_when_only_deprecated_bundles_admit_it() -> None
 def test_r_upg_1_channel_graph_error_carries_olms_text() -> None:
     pkg = package((E("op.v1.1.0"), E("op.v1.0.0")))
     found = upgrade_findings([catalog(pkg)], [sub("op.v1.0.0")], csvs(("op.v1.0.0", "1.0.0")))
-    assert codes(found) == ["ChannelGraphError", "NoUpgradeEdge"]
+    # Resolution fails on the channel: there is no next, so no NoUpgradeEdge guess either.
+    assert codes(found) == ["ChannelGraphError"]
     assert found[0].severity == "error"
-    # The newest entry of an unorderable channel is not "never upgraded": it is the top.
+    assert "there is no next bundle" in found[0].message
     newest = upgrade_findings([catalog(pkg)], [sub("op.v1.1.0")], csvs(("op.v1.1.0", "1.1.0")))
     assert codes(newest) == ["ChannelGraphError"]
     assert (
@@ -171,7 +172,9 @@ def test_r_upg_1_skipped_bundle_installed_is_explained() -> None:
 
 
 def test_r_upg_6_missing_channel_package_and_starting_csv_use_olms_text() -> None:
+    # A whole catalog (as the source's PackageManifests are) shows what OLM finds (R-DOC-8).
     cat = catalog(package(CHAIN))
+    cat.whole = True
     [f] = upgrade_findings([cat], [sub(channel="beta")], {})
     assert (f.code, f.severity) == ("NoOperatorsFound", "error")
     assert f.message.startswith(
@@ -187,10 +190,36 @@ def test_r_upg_6_missing_channel_package_and_starting_csv_use_olms_text() -> Non
         "no operators found with name op.v9.9.9 in channel stable of "
         "package op in the catalog referenced by subscription op-sub."
     )
-    [f] = upgrade_findings([Catalog("olm/cat", "empty")], [sub()], {})
+    [f] = upgrade_findings([Catalog("olm/cat", "empty", whole=True)], [sub()], {})
     assert f.message.startswith(
         "no operators found from catalog cat in namespace olm referenced by subscription op-sub."
     )
+
+
+def test_r_doc_8_partial_content_says_not_in_the_content_given() -> None:
+    """Content that is not the whole catalog (any --catalog PATH) shows nothing missing."""
+    cat = catalog(package(CHAIN))
+    for missing in (sub(channel="beta"), sub(package_name="nope"), sub(starting="op.v9.9.9")):
+        [f] = upgrade_findings([cat], [missing], {})
+        assert (f.code, f.severity, f.rule) == ("NotInCatalogContent", "info", "R-DOC-8")
+        assert "not the whole catalog" in f.message
+    [f] = upgrade_findings([cat], [sub(package_name="nope")], {})
+    assert "not in the catalog content given (test)" in f.message
+
+
+def test_r_doc_8_partial_content_falls_back_to_the_sources_packagemanifests() -> None:
+    pm = Package(
+        "other",
+        "stable",
+        {"stable": Channel("other", "stable", (E("o.v1"),), reported_head="o.v1")},
+    )
+    manifests = Catalog("olm/cat", "packagemanifests", "packagemanifest", {"other": pm}, whole=True)
+    found = upgrade_findings([catalog(package(CHAIN)), manifests], [sub(package_name="other")], {})
+    assert "NotInCatalogContent" not in codes(found)
+    assert "NoOperatorsFound" not in codes(found)
+    # ... and a package neither holds is missing from the whole catalog: OLM finds none.
+    found = upgrade_findings([catalog(package(CHAIN)), manifests], [sub(package_name="x")], {})
+    assert [(f.code, f.severity) for f in found] == [("NoOperatorsFound", "error")]
 
 
 def test_r_upg_6_catalog_without_ref_says_nothing_about_missing_packages() -> None:
@@ -252,3 +281,17 @@ def test_r_sub_10_deprecations_from_the_olm_e2e_catalog() -> None:
         installed,
     )
     assert codes(found) == ["BundleDeprecated", "PackageDeprecated"]
+
+
+def test_r_upg_1_unorderable_channel_has_no_next_and_no_upgrade_available() -> None:
+    """Two replaces chains: OLM cannot order the channel, so it picks nothing next (issue 11)."""
+    pkg = package((E("op.v1.2.0", "op.v1.0.0"), E("op.v1.1.0"), E("op.v1.0.0")))
+    cat = catalog(pkg)
+    upgrade = resolve_upgrade(
+        [cat], sub("op.v1.0.0"), csvs(("op.v1.0.0", "1.0.0"))["ns"]["op.v1.0.0"]
+    )
+    assert (upgrade.graph, upgrade.head, upgrade.next, upgrade.path) == ("catalog", None, None, ())
+    fresh = resolve_upgrade([cat], sub(None), None)
+    assert (fresh.head, fresh.next) == (None, None)
+    found = upgrade_findings([cat], [sub("op.v1.0.0")], csvs(("op.v1.0.0", "1.0.0")))
+    assert codes(found) == ["ChannelGraphError"]

@@ -257,8 +257,9 @@ def test_r_upg_2_unknown_channel_gives_no_upgrade() -> None:
     assert info == UpgradeInfo()
 
 
-def test_r_upg_1_unorderable_channel_still_ranks_candidates_by_version() -> None:
-    # Semver-mode bundles without replaces: OLM's order fails, skipRanges still admit.
+def test_r_upg_1_unorderable_channel_has_no_next() -> None:
+    # Semver-mode bundles without replaces: OLM's order fails, so resolution fails and
+    # nothing is next, even where a skipRange would admit the installed version.
     pkg = package(
         {
             "stable": (
@@ -269,7 +270,7 @@ def test_r_upg_1_unorderable_channel_still_ranks_candidates_by_version() -> None
         }
     )
     info = resolve_upgrade([catalog(pkg)], sub(installed="op.v1.0.0"), csv("op.v1.0.0", "1.0.0"))
-    assert (info.head, info.next, info.path) == (None, "op.v1.2.0", ("op.v1.2.0",))
+    assert (info.graph, info.head, info.next, info.path) == ("catalog", None, None, ())
 
 
 def test_s11_packagemanifest_head_admits_installed_by_skip_range() -> None:

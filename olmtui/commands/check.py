@@ -52,7 +52,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         dest="catalogs",
         metavar="[NAMESPACE/NAME=]PATH",
         help="catalog content (FBC, bundle directories or package manifests) for upgrade "
-        "graphs, for one CatalogSource or, without NAMESPACE/NAME=, for all; repeatable",
+        "graphs, for one CatalogSource or, without NAMESPACE/NAME=, for all; repeatable "
+        "(several for one CatalogSource are merged into one catalog). Content given is never "
+        "taken as the whole catalog: a package missing from it is 'not in the catalog "
+        "content given' (info); only the source's PackageManifests (whole) or OLM's "
+        "ResolutionFailed condition make it an error",
     )
     parser.add_argument(
         "--output",

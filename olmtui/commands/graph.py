@@ -116,10 +116,11 @@ def _channel_name(package: Package, requested: str | None, sub: Obj | None) -> s
 
 
 def run(args: argparse.Namespace) -> int:
+    from olmtui.model.catalog_merge import merge_catalogs
     from olmtui.report.text_report import safe
     from olmtui.sources.catalogs import catalog_from_packagemanifests, load_catalog
 
-    catalogs = [load_catalog(spec) for spec in args.catalogs]
+    catalogs = merge_catalogs([load_catalog(spec) for spec in args.catalogs])
     store = _snapshot(args.paths)
     if not catalogs:
         catalogs = catalog_from_packagemanifests(store.list("PackageManifest"))

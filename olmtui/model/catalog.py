@@ -79,3 +79,7 @@ class Catalog:
     #: Problems met while loading (``UnreadableCatalogFile``, with file and line); the rest
     #: of the catalog still loaded.
     findings: list[Finding] = field(default_factory=list)
+    #: Whether this is everything the CatalogSource serves (R-DOC-8): only then does a package
+    #: (channel, bundle) missing from it show that OLM finds none. ``--catalog`` content never
+    #: is (a directory cannot show it holds the whole image); the source's PackageManifests are.
+    whole: bool = False

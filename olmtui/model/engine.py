@@ -44,7 +44,7 @@ from olmtui.model.copies import (
 from olmtui.model.copy_tracking import CopyTracker
 from olmtui.model.group_index import GroupIndex, status_set
 from olmtui.model.group_links import NO_LINKS, GroupLinks, LinkEntry, conflicts, link_entry
-from olmtui.model.installmodes import unknown_mode_findings
+from olmtui.model.installmodes import install_mode_set, unknown_mode_findings
 from olmtui.model.membership import (
     TARGETS_ANNOTATION,
     blocked_findings,
@@ -551,7 +551,8 @@ class Model:
                 found += recovered
         else:
             platform = og is not None and is_platform_owned(og)
-            found = blocked_findings(namespace, name, check, group_ref, platform)
+            supported = install_mode_set(csv_spec.get("installModes")).supported
+            found = blocked_findings(namespace, name, check, group_ref, platform, supported)
         found += member_findings(
             namespace, name, check, surface.malformed, group_ref, og, spec_targets or ()
         )
@@ -709,13 +710,14 @@ class Model:
         held = self._manifests.get(subscription_package(sub))
         if not held:
             return []
-        og_status = status_namespaces(self._groups.in_namespace(og_key[0])[og_key[1]])
+        og = self._groups.in_namespace(og_key[0])[og_key[1]]
+        og_status = status_namespaces(og)
         selection = self._selection.get(og_key)
         targets = (
             og_status if og_status is not None else (selection.namespaces if selection else ())
         )
         head = channel_head(held[min(held)], state.channel)
-        return head_preflight(state, head, targets, ref(*og_key))
+        return head_preflight(state, head, targets, ref(*og_key), is_platform_owned(og))
 
     def _plan(self, namespace: str, name: str) -> Obj | None:
         return self._store.get("InstallPlan", namespace, name)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from olmtui.model.install_advice import install_mode_advice
 from olmtui.model.platform import BY_DESIGN
 from olmtui.model.types import Conflict, Finding, ObjectRef, Verdict
 
@@ -258,6 +259,38 @@ _GROUP_EDIT_ADVICE = frozenset(
 )
 
 
+#: Verdicts about the group's shape, where the CSV's install modes say which shape fits.
+_SHAPE_VERDICTS = frozenset({"NoOperatorGroup", "UnsupportedOperatorGroup"})
+
+
+def _verdict_advice(
+    verdict: Verdict, operator_group: str | None, platform: bool, supported: frozenset[str] | None
+) -> str:
+    """What to do about a Failed verdict: concrete where the CSV's install modes are known
+    (R-IM-1), never an edit of a platform group (R-DOC-7)."""
+    shapes = (
+        install_mode_advice(supported)
+        if supported is not None and verdict.reason in _SHAPE_VERDICTS
+        else None
+    )
+    if platform and verdict.reason in _GROUP_EDIT_ADVICE:
+        return (
+            f"OperatorGroup {operator_group} is set by the OpenShift release payload by "
+            "design and is not the admin's to change (R-DOC-7)"
+            + (
+                f". {shapes}"
+                if shapes
+                else ": install this operator in a namespace of its own, with its own "
+                "OperatorGroup."
+            )
+        )
+    if shapes is None:
+        return _VERDICT_ADVICE.get(verdict.reason, "")
+    if verdict.reason == "NoOperatorGroup":
+        return f"Create one OperatorGroup in the namespace, of a shape the CSV supports. {shapes}"
+    return f"{shapes} Or change OperatorGroup {operator_group} to that shape."
+
+
 def verdict_finding(
     namespace: str,
     name: str,
@@ -266,17 +299,13 @@ def verdict_finding(
     detail: str = "",
     related: Sequence[ObjectRef] = (),
     platform: bool = False,
+    supported: frozenset[str] | None = None,
 ) -> Finding:
     """A CSV the group rules fail (error) or return to Pending (info). In a ``platform``
-    group (R-DOC-7) the advice never asks to change the group."""
+    group (R-DOC-7) the advice never asks to change the group; with the CSV's ``supported``
+    install modes it names the group shapes that fit (R-IM-1)."""
     if verdict.phase == "Failed":
-        advice = _VERDICT_ADVICE.get(verdict.reason, "")
-        if platform and verdict.reason in _GROUP_EDIT_ADVICE:
-            advice = (
-                f"OperatorGroup {operator_group} is set by the OpenShift release payload by "
-                "design and is not the admin's to change (R-DOC-7): install this operator in "
-                "a namespace of its own, with its own OperatorGroup."
-            )
+        advice = _verdict_advice(verdict, operator_group, platform, supported)
         where = f" in OperatorGroup {operator_group}" if operator_group else ""
         return Finding(
             "error",
@@ -598,8 +627,20 @@ def head_unsupported(
     message: str,
     operator_group: str,
     installed: bool,
+    supported: frozenset[str],
+    platform: bool = False,
 ) -> Finding:
+    """R-IM-1 before the install: the head's install modes against the group's targets. The
+    advice names the shapes that fit; a platform group (R-DOC-7) is never to be changed."""
     when = "an upgrade to it would fail" if installed else "the install will fail"
+    change = (
+        f" OperatorGroup {operator_group} is set by the OpenShift release payload by design "
+        "and is not the admin's to change (R-DOC-7): install the operator in another "
+        "namespace, or pick a channel whose head fits."
+        if platform
+        else f" Or pick a channel whose head fits, or change OperatorGroup {operator_group} "
+        "to that shape."
+    )
     return Finding(
         "warning" if installed else "error",
         "HeadInstallModeUnsupported",
@@ -608,7 +649,7 @@ def head_unsupported(
         name,
         f"The channel head {head} does not support the targets of OperatorGroup "
         f"{operator_group}: '{message}' (R-IM-1), so {when} with UnsupportedOperatorGroup "
-        "(R-MEM-6). Pick a channel or package whose install modes fit, or change the group.",
+        f"(R-MEM-6). {install_mode_advice(supported)}{change}",
         "R-IM-1",
         (og_ref(*operator_group.split("/", 1)),),
     )

@@ -200,9 +200,15 @@ def is_copiable(phase: str | None, reason: str | None) -> bool:
 
 
 def blocked_findings(
-    namespace: str, name: str, check: GroupCheck, group_ref: str | None, platform: bool = False
+    namespace: str,
+    name: str,
+    check: GroupCheck,
+    group_ref: str | None,
+    platform: bool = False,
+    supported: frozenset[str] | None = None,
 ) -> list[Finding]:
-    """The verdict of a CSV the group rules stop (R-MEM-1..6), and why."""
+    """The verdict of a CSV the group rules stop (R-MEM-1..6), and why; ``supported`` (its
+    install modes) makes the advice name the group shapes that fit (R-IM-1)."""
     if check.verdict is None:
         return []
     detail = ""
@@ -216,7 +222,13 @@ def blocked_findings(
         )
     return [
         findings.verdict_finding(
-            namespace, name, check.verdict, group_ref, detail, platform=platform
+            namespace,
+            name,
+            check.verdict,
+            group_ref,
+            detail,
+            platform=platform,
+            supported=supported,
         )
     ]
 

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from olmtui.model.types import CSVState
+from olmtui.model.types import CSVState, SubscriptionState
 from olmtui.store import Store
 
 UpgradeSource = Literal["watch", "snapshot"]
@@ -146,3 +146,36 @@ def seed_metrics(store: Store, model: MetricsModel, upgrade_count: int | None = 
         subscription_count=count("subscription_count", store.count("Subscription")),
         unknown=unknown,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class HeadCounts:
+    """Installed Subscriptions (``installed``) against their channel's head (R-UPG-1, R-UPG-5).
+
+    ``behind`` counts those whose head is known and is not the installed CSV; ``unknown``
+    those with a CSV installed whose head is not known, so "0 behind" never stands for "no
+    head to compare with". ``unknown_reason`` says why in a few words, for a screen.
+    """
+
+    installed: int
+    behind: int
+    unknown: int
+    unknown_reason: str
+
+
+def head_counts(subs: Sequence[SubscriptionState]) -> HeadCounts:
+    """How many installed Subscriptions are behind their head, and how many cannot be told."""
+    installed = [s for s in subs if s.installed_csv]
+    behind = sum(1 for s in installed if s.upgrade.head and s.installed_csv != s.upgrade.head)
+    no_content = sum(1 for s in installed if s.upgrade.graph == "none")
+    # R-UPG-1: with catalog content but no head, OLM cannot order the channel.
+    unorderable = sum(1 for s in installed if s.upgrade.graph != "none" and not s.upgrade.head)
+    reasons = [
+        why
+        for count, why in (
+            (no_content, "no catalog content"),
+            (unorderable, "channel OLM cannot order"),
+        )
+        if count
+    ]
+    return HeadCounts(len(installed), behind, no_content + unorderable, " or ".join(reasons))

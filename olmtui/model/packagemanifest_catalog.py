@@ -126,7 +126,10 @@ def catalog_from_packagemanifests(
         source = catalog_ref_of(obj)
         if catalog_ref is not None and source != catalog_ref:
             continue
-        catalog = catalogs.setdefault(source, Catalog(source, ORIGIN, graph="packagemanifest"))
+        # R-DOC-8: the packageserver lists every package a served CatalogSource holds.
+        catalog = catalogs.setdefault(
+            source, Catalog(source, ORIGIN, graph="packagemanifest", whole=True)
+        )
         package = package_from_manifest(obj)
         catalog.packages[package.name] = package
     return [catalogs[key] for key in sorted(catalogs)]

@@ -150,14 +150,17 @@ def head_preflight(
     head: tuple[str, Any] | None,
     targets: Sequence[str],
     group_ref: str,
+    platform: bool = False,
 ) -> list[Finding]:
     """§15.5: the channel head's install modes (``head``: its name and modes, from its
     PackageManifest) against the target string its CSV will carry in this namespace's
-    group, whose targets are ``targets`` (R-OG-3, R-IM-1)."""
+    group, whose targets are ``targets`` (R-OG-3, R-IM-1); a ``platform`` group (R-DOC-7)
+    is not the admin's to change."""
     if head is None:
         return []
+    supported = install_mode_set(head[1]).supported
     message = install_mode_verdict(
-        install_mode_set(head[1]).supported,
+        supported,
         build_target_namespaces(targets).split(","),
         state.namespace,
     )
@@ -171,5 +174,7 @@ def head_preflight(
             message,
             group_ref,
             state.installed_csv is not None,
+            supported,
+            platform,
         )
     ]

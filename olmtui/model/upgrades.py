@@ -419,12 +419,15 @@ class UpgradeGraph:
 @dataclass(frozen=True, slots=True)
 class SubscriptionScope:
     """What a Subscription can resolve against (R-UPG-2). ``error`` is OLM's R-UPG-6 message
-    when the scope is empty; ``catalog`` is ``None`` when no given catalog covers the source."""
+    when the scope is empty and the catalog is whole; ``absent`` says the same of content
+    that is not the whole catalog (R-DOC-8), so it shows nothing about what OLM finds;
+    ``catalog`` is ``None`` when no given catalog covers the source."""
 
     catalog: Catalog | None
     package: Package | None = None
     channels: tuple[Channel, ...] = ()
     error: str | None = None
+    absent: str | None = None
 
     @property
     def graph(self) -> Literal["catalog", "packagemanifest", "none"]:
@@ -459,14 +462,23 @@ def subscription_scope(catalogs: Iterable[Catalog], sub: Obj) -> SubscriptionSco
     sub_name = meta(sub).get("name") or ""
     serving = [c for c in catalogs if c.ref == ref or c.ref is None]
     serving.sort(key=lambda c: (c.graph != "catalog", c.ref is None))
-    exact = next((c for c in serving if c.ref == ref and c.graph == "catalog"), None)
-    # Content given for exactly this CatalogSource is what it serves: nothing else counts.
-    catalog = next((c for c in ([exact] if exact else serving) if package_name in c.packages), None)
+    exact = [c for c in serving if c.ref == ref]
+    # Content given for exactly this CatalogSource stands for it: content for every source
+    # then no longer counts. Where that content is not the whole catalog, the source's own
+    # PackageManifests may still know a package it lacks (R-DOC-8).
+    if any(c.graph == "catalog" for c in exact):
+        serving = exact
+    catalog = next((c for c in serving if package_name in c.packages), None)
     if catalog is None:
-        if exact is None:
+        if not exact:
             return SubscriptionScope(None)
         namespace, _, source = ref.partition("/")
-        if not exact.packages:
+        whole = next((c for c in exact if c.whole), None)
+        if whole is None:
+            return SubscriptionScope(
+                exact[0], absent=_absent(package_name, None, sub_name, exact[0], ref)
+            )
+        if not whole.packages:
             error = (
                 f"no operators found from catalog {source} in namespace {namespace} "
                 f"referenced by subscription {sub_name}"
@@ -476,13 +488,17 @@ def subscription_scope(catalogs: Iterable[Catalog], sub: Obj) -> SubscriptionSco
                 f"no operators found in package {package_name} in the catalog referenced "
                 f"by subscription {sub_name}"
             )
-        return SubscriptionScope(exact, error=error)
+        return SubscriptionScope(whole, error=error)
     package = catalog.packages[package_name]
     channel_name = sub_spec.get("channel") or ""
     if not channel_name:
         return SubscriptionScope(catalog, package, tuple(ordered_channels(package)))
     channel = package.channels.get(channel_name)
     if channel is None:
+        if not catalog.whole:
+            return SubscriptionScope(
+                catalog, package, absent=_absent(package_name, channel_name, sub_name, catalog, ref)
+            )
         return SubscriptionScope(
             catalog,
             package,
@@ -492,6 +508,17 @@ def subscription_scope(catalogs: Iterable[Catalog], sub: Obj) -> SubscriptionSco
             ),
         )
     return SubscriptionScope(catalog, package, (channel,))
+
+
+def _absent(package: str, channel: str | None, sub_name: str, catalog: Catalog, ref: str) -> str:
+    """R-DOC-8: what partial content does not hold, said without claiming OLM finds none."""
+    what = f"channel {channel} of package {package}" if channel else f"package {package}"
+    return (
+        f"Subscription {sub_name} asks for {what} from CatalogSource {ref}: it is not in the "
+        f"catalog content given ({catalog.origin}), which is not the whole catalog, so "
+        "nothing shows whether the CatalogSource serves it. OLM says so itself if it does "
+        "not (ResolutionFailed on the Subscription); give the whole catalog to know."
+    )
 
 
 def _starting_csv_error(sub: Obj, graph: UpgradeGraph) -> str | None:
@@ -537,6 +564,10 @@ def _packagemanifest_upgrade(
 
 
 def _catalog_upgrade(sub: Obj, installed_csv: Obj | None, graph: UpgradeGraph) -> UpgradeInfo:
+    if graph.errors:
+        # R-UPG-1: OLM cannot order the channel, so resolution fails: there is no head and
+        # no next bundle, whatever a version ranking would suggest.
+        return UpgradeInfo("catalog")
     if installed_csv is None:
         starting = spec(sub).get("startingCSV")
         if starting:
@@ -741,7 +772,9 @@ def _channel_findings(
                 f"OLM's resolver cannot order channel {channel.name} of package "
                 f'{scope.package.name} in {where}: "{error}". Resolution fails with this '
                 "error (ResolutionFailed / ErrorPreventedResolution) until the catalog is "
-                "fixed; olmtui ranks the channel by version to show what would follow.",
+                "fixed, so there is no next bundle: OLM installs or upgrades nothing from "
+                "this channel. Fix the catalog so the channel has one replaces chain with "
+                "a single head, or move the Subscription to a channel OLM can order.",
                 "R-UPG-1",
             )
         if edges_unknown(channel):
@@ -853,9 +886,9 @@ def _upgrade_state_findings(
             )
         f.add("info", "UpgradeAvailable", message, "R-UPG-5")
         return
-    # A channel OLM cannot order has no head; its newest entry stands in for it here.
-    head = upgrade.head or graph.first_installable()
-    if head is None or installed == head:
+    head = upgrade.head
+    # R-UPG-1: a channel OLM cannot order has no head and no next (ChannelGraphError says so).
+    if graph.errors or head is None or installed == head:
         return
     admitting = graph.admitting(installed, version)
     if admitting:
@@ -914,6 +947,8 @@ def upgrade_findings(
                 f"{scope.error}. OLM reports this as ResolutionFailed and installs nothing.",
                 "R-UPG-6",
             )
+        elif scope.absent:
+            f.add("info", "NotInCatalogContent", scope.absent, "R-DOC-8")
         installed_name = str(status(sub).get("installedCSV") or "")
         csv = (csvs_by_ns.get(namespace) or {}).get(installed_name) if installed_name else None
         upgrade = _resolve(scope, sub, csv, graphs)
@@ -928,7 +963,18 @@ def upgrade_findings(
         if csv is None:
             starting = sub_spec.get("startingCSV")
             start_error = _starting_csv_error(sub, graph)
-            if start_error:
+            assert scope.catalog is not None
+            if start_error and not scope.catalog.whole:
+                # R-DOC-8: partial content does not show the bundle is missing from the source.
+                f.add(
+                    "info",
+                    "NotInCatalogContent",
+                    f"startingCSV {starting} is not in the Subscription's channel(s) in the "
+                    f"catalog content given ({scope.catalog.origin}), which is not the whole "
+                    "catalog, so nothing shows whether the CatalogSource serves it.",
+                    "R-DOC-8",
+                )
+            elif start_error:
                 f.add(
                     "error",
                     "NoOperatorsFound",

@@ -1,7 +1,8 @@
 """Catalog content for upgrade graphs, kept current as the source's PackageManifests change.
 
 ``--catalog`` content comes first: it beats PackageManifests for the same CatalogSource
-(``subscription_scope`` takes the first catalog that serves the package). The
+(``subscription_scope`` takes the first catalog that serves the package). Pieces given for
+one CatalogSource are merged into one catalog first (R-DOC-8). The
 PackageManifests are read from the store, so a live cluster's catalogs follow its
 packageserver; a snapshot's simply never change.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from olmtui.model.catalog import Catalog
+from olmtui.model.catalog_merge import merge_catalogs
 from olmtui.model.packagemanifest_catalog import catalog_from_packagemanifests
 from olmtui.model.types import UpgradeInfo
 from olmtui.model.upgrades import upgrade_hook
@@ -25,7 +27,7 @@ class CatalogSet:
     """
 
     def __init__(self, store: Store, loaded: Sequence[Catalog] = ()) -> None:
-        self.loaded = list(loaded)
+        self.loaded = merge_catalogs(loaded)
         self._store = store
         self._current: list[Catalog] | None = None
         self._resolver: Callable[[Obj, Store], UpgradeInfo] | None = None

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Literal, Protocol
 
 from olmtui.model.health import merged_findings
-from olmtui.model.metrics import Metrics, seed_metrics
+from olmtui.model.metrics import Metrics, head_counts, seed_metrics
 from olmtui.model.types import (
     SEVERITY_ORDER,
     ChannelState,
@@ -263,6 +263,7 @@ def report_json(
     subscriptions = sorted(model.subscriptions(), key=lambda s: (s.namespace, s.name))
     ordered_channels = sorted(channels, key=lambda c: (c.catalog or "", c.package, c.channel))
     read = store.read_namespaces
+    heads = head_counts(subscriptions)
     by_severity = dict.fromkeys(SEVERITY_ORDER, 0)
     for finding in findings:
         by_severity[finding.severity] += 1
@@ -286,6 +287,10 @@ def report_json(
             "catalogSources": store.count("CatalogSource"),
             "findings": by_severity,
             "metrics": metrics_json(seed_metrics(store, model, upgrade_count)),
+            # Additions to format 1: installed Subscriptions behind their channel head, and
+            # those whose head is unknown (no catalog content, or a channel OLM cannot order).
+            "subscriptionsBehindHead": heads.behind,
+            "subscriptionsHeadUnknown": heads.unknown,
         },
         "operatorGroups": [operator_group_json(o) for o in operator_groups],
         "csvs": [csv_json(c) for c in csvs],

@@ -361,6 +361,9 @@ def _upgrade_details(sub: dict[str, Any]) -> list[str]:
     if upgrade["next"]:
         to_head = f" ({len(path)} hops to {safe(path[-1])})" if len(path) > 1 else ""
         return [f"next {safe(upgrade['next'])}{to_head}"]
+    if upgrade["graph"] == "catalog" and upgrade["head"] is None:
+        # R-UPG-1: a channel OLM cannot order has no head, so nothing is next.
+        return ["no next: OLM cannot order the channel (see ChannelGraphError)"]
     if sub["installedCSV"] and sub["installedCSV"] == upgrade["head"]:
         return ["at the channel head"]
     return ["no upgrade known from here"]

@@ -18,7 +18,8 @@ from olmtui.model.catalog import Catalog
 from olmtui.model.catalog_health import CatalogHealth, catalog_health
 from olmtui.model.health_index import HealthIndex
 from olmtui.model.installplans import PendingApproval
-from olmtui.model.metrics import Metrics, seed_metrics
+from olmtui.model.metrics import HeadCounts, Metrics, seed_metrics
+from olmtui.model.metrics import head_counts as count_heads
 from olmtui.model.types import CSVState, Finding, SubscriptionState
 from olmtui.model.views import StateView, findings_by_subject, subscription_state_view
 from olmtui.pipeline.session import Session
@@ -131,6 +132,17 @@ def subscription_states(
             by_subject.get(("ClusterServiceVersion", sub.namespace, sub.installed_csv or ""), ()),
         )
     return out
+
+
+def head_counts(session: Session) -> HeadCounts:
+    """Subscriptions behind their head and those whose head is unknown, for the overview;
+    cached like :func:`behind_head`, over the same records."""
+    return cached_on(
+        session,
+        "head_counts",
+        health_index(session).operators_generation,
+        lambda: count_heads(session.model.subscriptions()),
+    )
 
 
 def subscription_for_csv(session: Session, csv: CSVState) -> SubscriptionState | None:

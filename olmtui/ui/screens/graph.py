@@ -198,7 +198,8 @@ class GraphScreen(TableScreen):
             parts.append(
                 Text(
                     f"{self.sub.ref}: {self.sub.installed_csv or '(nothing)'} → "
-                    f"next {u.next or '-'} → head {u.head or '?'} "
+                    f"next {u.next or ('none' if u.graph == 'catalog' and u.head is None else '-')}"
+                    f" → head {u.head or '?'} "
                     f"({len(u.path)} hops)",
                     style=PATH_STYLE,
                     no_wrap=True,

@@ -11,6 +11,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
+from olmtui.model.metrics import HeadCounts
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.pipeline.session import Session
 from olmtui.ui import access, derived
@@ -64,11 +65,18 @@ def metrics_text(session: Session) -> Text:
     text.append("\nfindings: ", style="dim")
     for sev, count in counts.items():
         text.append(f"{count} {sev}  ", style=SEVERITY_STYLE[sev] if count else "dim")
-    text.append(
-        f"· {len(derived.approvals(session))} pending approvals · "
-        f"{len(derived.behind_head(session))} behind channel head",
-        style="dim",
-    )
+    text.append(f"· {len(derived.approvals(session))} pending approvals · ", style="dim")
+    text.append(_behind_text(derived.head_counts(session)), style="dim")
+    return text
+
+
+def _behind_text(heads: HeadCounts) -> str:
+    """ "0 behind" must not stand for "no head to compare with" (R-UPG-1, R-UPG-5)."""
+    if heads.unknown and heads.unknown == heads.installed:
+        return f"behind channel head: unknown ({heads.unknown_reason})"
+    text = f"{heads.behind} behind channel head"
+    if heads.unknown:
+        text += f", {heads.unknown} unknown ({heads.unknown_reason})"
     return text
 
 

@@ -1,0 +1,70 @@
+"""R-DOC-8: pieces of catalog content given for one CatalogSource are one catalog."""
+
+from __future__ import annotations
+
+from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
+from olmtui.model.catalog_merge import merge_catalogs
+from olmtui.model.upgrades import upgrade_findings
+
+E = ChannelEntry
+
+
+def pkg(name: str, *entries: ChannelEntry, channel: str = "stable") -> Package:
+    return Package(
+        name,
+        channel,
+        {channel: Channel(name, channel, entries)},
+        {e.name: Bundle(e.name, name, e.name.partition(".v")[2]) for e in entries},
+    )
+
+
+def piece(origin: str, *packages: Package, ref: str | None = "olm/cat") -> Catalog:
+    return Catalog(ref, origin, packages={p.name: p for p in packages})
+
+
+def sub(package: str) -> dict[str, object]:
+    return {
+        "metadata": {"namespace": "ns", "name": f"{package}-sub"},
+        "spec": {"name": package, "source": "cat", "sourceNamespace": "olm", "channel": "stable"},
+    }
+
+
+def test_two_packages_for_one_source_are_one_catalog() -> None:
+    a, b = piece("dir-a", pkg("a", E("a.v1"))), piece("dir-b", pkg("b", E("b.v1")))
+    [merged] = merge_catalogs([a, b])
+    assert sorted(merged.packages) == ["a", "b"]
+    assert merged.origin == "dir-a + dir-b"
+    assert sorted(a.packages) == ["a"]  # the pieces are left as given
+    found = upgrade_findings([merged], [sub("a"), sub("b")], {})
+    assert not [f for f in found if f.code in ("NoOperatorsFound", "NotInCatalogContent")]
+
+
+def test_other_sources_and_graph_kinds_stay_apart() -> None:
+    a = piece("dir-a", pkg("a", E("a.v1")))
+    other = piece("dir-b", pkg("b", E("b.v1")), ref="olm/other")
+    anywhere = piece("dir-c", pkg("c", E("c.v1")), ref=None)
+    assert merge_catalogs([a, other, anywhere]) == [a, other, anywhere]
+
+
+def test_same_package_twice_merges_channels_and_bundles() -> None:
+    first = piece("v1", pkg("a", E("a.v1")))
+    second = piece("v2", pkg("a", E("a.v2", "a.v1"), E("a.v1")))
+    second.packages["a"].channels["fast"] = Channel("a", "fast", (E("a.v2"),))
+    [merged] = merge_catalogs([first, second])
+    package = merged.packages["a"]
+    assert [e.name for e in package.channels["stable"].entries] == ["a.v1", "a.v2"]
+    assert sorted(package.channels) == ["fast", "stable"]
+    assert sorted(package.bundles) == ["a.v1", "a.v2"]
+    assert merged.findings == []
+
+
+def test_disagreeing_pieces_are_a_finding_and_the_first_is_kept() -> None:
+    first = piece("dir-a", pkg("a", E("a.v2", "a.v1"), E("a.v1")))
+    second = piece("dir-b", pkg("a", E("a.v2", "a.v0"), E("a.v1")))
+    [merged] = merge_catalogs([first, second])
+    assert merged.packages["a"].channels["stable"].entries[0] == E("a.v2", "a.v1")
+    [f] = merged.findings
+    assert (f.severity, f.code, f.rule) == ("warning", "CatalogContentConflict", "R-DOC-8")
+    assert (f.kind, f.namespace, f.name) == ("CatalogSource", "olm", "cat")
+    assert "entry a.v2 of channel stable has other edges" in f.message
+    assert "dir-b" in f.message
