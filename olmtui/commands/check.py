@@ -55,8 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "graphs, for one CatalogSource or, without NAMESPACE/NAME=, for all; repeatable "
         "(several for one CatalogSource are merged into one catalog). Content given is never "
         "taken as the whole catalog: a package missing from it is 'not in the catalog "
-        "content given' (info); only the source's PackageManifests (whole) or OLM's "
-        "ResolutionFailed condition make it an error",
+        "content given' (info); only the source's PackageManifests listed live "
+        "(whole) or OLM's ResolutionFailed condition make it an error",
     )
     parser.add_argument(
         "--output",

@@ -115,10 +115,13 @@ def package_from_manifest(obj: Obj) -> Package:
 
 
 def catalog_from_packagemanifests(
-    objs: Iterable[Obj], catalog_ref: str | None = None
+    objs: Iterable[Obj], catalog_ref: str | None = None, *, whole: bool = False
 ) -> list[Catalog]:
     """One Catalog per CatalogSource (``catalog-namespace``/``catalog`` labels), sorted by ref.
-    With ``catalog_ref`` only that CatalogSource's PackageManifests are taken."""
+    With ``catalog_ref`` only that CatalogSource's PackageManifests are taken. ``whole``: the
+    PackageManifests were listed from the cluster's packageserver, which lists every package
+    a served CatalogSource holds (R-DOC-8); a snapshot may hold any subset of them, so its
+    PackageManifests show what a source serves, never what it lacks."""
     catalogs: dict[str, Catalog] = {}
     for obj in objs:
         if not isinstance(obj, dict) or obj.get("kind") != "PackageManifest":
@@ -126,9 +129,8 @@ def catalog_from_packagemanifests(
         source = catalog_ref_of(obj)
         if catalog_ref is not None and source != catalog_ref:
             continue
-        # R-DOC-8: the packageserver lists every package a served CatalogSource holds.
         catalog = catalogs.setdefault(
-            source, Catalog(source, ORIGIN, graph="packagemanifest", whole=True)
+            source, Catalog(source, ORIGIN, graph="packagemanifest", whole=whole)
         )
         package = package_from_manifest(obj)
         catalog.packages[package.name] = package

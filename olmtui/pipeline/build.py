@@ -48,8 +48,9 @@ def _assemble(
 ) -> Session:
     """Store -> catalogs -> Model, the same for every source. The CatalogSet subscribes to
     the store before the Model does, so PackageManifest changes reach the upgrade graphs
-    before the Model asks them."""
-    catalogs = CatalogSet(store, loaded)
+    before the Model asks them. PackageManifests count as whole catalogs only when listed
+    from a cluster (R-DOC-8)."""
+    catalogs = CatalogSet(store, loaded, listed_live=kind != "snapshot")
     model = Model(store, upgrades=catalogs.resolve)
     return Session(
         store,

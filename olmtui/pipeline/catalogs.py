@@ -26,8 +26,13 @@ class CatalogSet:
     before the Model recomputes the Subscriptions of that package through :meth:`resolve`.
     """
 
-    def __init__(self, store: Store, loaded: Sequence[Catalog] = ()) -> None:
+    def __init__(
+        self, store: Store, loaded: Sequence[Catalog] = (), *, listed_live: bool = False
+    ) -> None:
         self.loaded = merge_catalogs(loaded)
+        #: R-DOC-8: PackageManifests listed from the packageserver hold every package a
+        #: served CatalogSource has; a saved file may hold any subset of them.
+        self.listed_live = listed_live
         self._store = store
         self._current: list[Catalog] | None = None
         self._resolver: Callable[[Obj, Store], UpgradeInfo] | None = None
@@ -42,7 +47,8 @@ class CatalogSet:
         """The catalogs now: ``loaded`` first, then one per CatalogSource of PackageManifests."""
         if self._current is None:
             manifests = self._store.list("PackageManifest")
-            self._current = [*self.loaded, *catalog_from_packagemanifests(manifests)]
+            listed = catalog_from_packagemanifests(manifests, whole=self.listed_live)
+            self._current = [*self.loaded, *listed]
         return self._current
 
     def resolve(self, sub: Obj, store: Store) -> UpgradeInfo:
