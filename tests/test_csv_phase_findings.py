@@ -59,7 +59,7 @@ REQUIREMENTS = [
         (csv("x", "Failed", "ComponentUnhealthy"), "error", "R-CSV-F", ["ComponentUnhealthy"]),
         (
             csv("x", "Pending", "RequirementsNotMet", requirementStatus=REQUIREMENTS),
-            "warning",
+            "info",
             "R-CSV-P",
             ["b.example.com: NotPresent", "ServiceAccount op-sa", "cluster rule: nodes"],
         ),
@@ -69,9 +69,11 @@ REQUIREMENTS = [
             "R-CSV-P",
             ["for 11m 0s"],
         ),
-        (csv("x", "Installing", "InstallWaiting", 2), "warning", "R-CSV-I", ["for 2m 0s"]),
+        (csv("x", "Installing", "InstallWaiting", 2), "info", "R-CSV-I", ["for 2m 0s"]),
+        (csv("x", "Installing", "InstallWaiting", 10), "warning", "R-CSV-I", ["for 10m 0s"]),
         (csv("x", "Installing", "InstallWaiting", 30), "error", "R-CSV-I", ["for 30m 0s"]),
-        (csv("x", "InstallReady", "", 5), "warning", "R-CSV-IR", []),
+        (csv("x", "InstallReady", "", 5), "info", "R-CSV-IR", []),
+        (csv("x", "InstallReady", "", 12), "warning", "R-CSV-IR", []),
         (csv("x", "Replacing", "BeingReplaced"), "info", "R-CSV-R", ["y replaces it"]),
         (csv("x", "Replacing", "BeingReplaced", 45), "warning", "R-CSV-R", ["45m 0s"]),
         (csv("x", "Deleting", "Replaced"), "info", "R-CSV-D", ["OLM deletes it"]),
@@ -130,7 +132,11 @@ def test_must_gather_image_caching_operator_pending_after_its_plan_failed_is_an_
     assert pending.severity == "error"
     assert "ServiceAccount image-caching-operator-controller-manager" in pending.message
     assert "install-bfnbn" in pending.message
-    assert found[("CSVInstalling", "projectrequestlimits.v0.0.1")].severity == "warning"
+    assert "ownerReferences.apiVersion" in pending.message
+    assert "OLM defect" in pending.message
+    assert "delete Subscription image-caching-operator-v0-0-1-sub and CSV" in pending.message
+    # Installing for a few minutes is news, not a problem (issue 11).
+    assert found[("CSVInstalling", "projectrequestlimits.v0.0.1")].severity == "info"
 
 
 def test_a_csv_olm_has_not_reported_on_yet_is_news_not_a_warning() -> None:
