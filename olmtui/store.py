@@ -33,7 +33,13 @@ KINDS: tuple[str, ...] = (
     "PackageManifest",
     "CustomResourceDefinition",
     "OperatorCondition",
+    "Deployment",
 )
+#: Kinds kept when a snapshot holds them but never watched on a live cluster: a cluster has
+#: many Deployments and OLM's findings need only the few its CSVs wait for (R-CSV-I).
+SNAPSHOT_ONLY_KINDS: frozenset[str] = frozenset({"Deployment"})
+#: The kinds a live cluster (and the demo's server) is read for.
+WATCHED_KINDS: tuple[str, ...] = tuple(k for k in KINDS if k not in SNAPSHOT_ONLY_KINDS)
 CLUSTER_SCOPED: frozenset[str] = frozenset({"Namespace", "OLMConfig", "CustomResourceDefinition"})
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
@@ -195,6 +201,26 @@ def _without_last_applied(annotations: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in annotations.items() if k != LAST_APPLIED}
 
 
+_DEPLOYMENT_METADATA = ("name", "namespace", "labels", "ownerReferences", "resourceVersion")
+_DEPLOYMENT_STATUS = ("replicas", "readyReplicas", "availableReplicas", "conditions")
+
+
+def _trim_deployment(obj: Obj) -> Obj:
+    """A Deployment as the CSV findings read it (R-CSV-I): who owns it, how many replicas it
+    wants and has, and its conditions; its pod template (most of it) is dropped."""
+    obj_meta = meta(obj)
+    obj_spec = obj.get("spec") or {}
+    obj_status = obj.get("status") or {}
+    kept: Obj = {
+        "apiVersion": obj.get("apiVersion", "apps/v1"),
+        "kind": "Deployment",
+        "metadata": {k: obj_meta[k] for k in _DEPLOYMENT_METADATA if k in obj_meta},
+        "spec": {"replicas": obj_spec["replicas"]} if "replicas" in obj_spec else {},
+        "status": {k: obj_status[k] for k in _DEPLOYMENT_STATUS if k in obj_status},
+    }
+    return kept
+
+
 def trim(obj: Obj, shared: SharedMaps | None = None) -> Obj:
     """Return the object as the cache keeps it (see the module docstring). ``shared`` lets
     the copies of one CSV share their labels and annotations."""
@@ -210,6 +236,8 @@ def trim(obj: Obj, shared: SharedMaps | None = None) -> Obj:
                 {k: obj_status[k] for k in ("phase", "reason", "message") if k in obj_status}
             ),
         }
+    if kind == "Deployment":
+        return _trim_deployment(obj)
     kept_meta = dict(meta(obj))
     kept_meta.pop("managedFields", None)
     annotations = kept_meta.get("annotations")

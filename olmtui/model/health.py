@@ -12,6 +12,7 @@ object, the engine's finding is kept.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -41,6 +42,13 @@ def _by_namespace(objs: Iterable[Obj]) -> dict[str, list[Obj]]:
     for obj in objs:
         by_ns.setdefault(meta(obj).get("namespace") or "", []).append(obj)
     return by_ns
+
+
+def _named_by_namespace(objs: Iterable[Obj]) -> dict[str, dict[str, Obj]]:
+    """Objects by namespace and name."""
+    return {
+        ns: {meta(o).get("name") or "": o for o in held} for ns, held in _by_namespace(objs).items()
+    }
 
 
 def _csvs_by_namespace(store: Store) -> dict[str, dict[str, Obj]]:
@@ -140,7 +148,11 @@ def cluster_health_findings(
 
 
 def health_findings(
-    store: Store, catalogs: Sequence[Catalog] = (), subscriptions: Iterable[SubscriptionState] = ()
+    store: Store,
+    catalogs: Sequence[Catalog] = (),
+    subscriptions: Iterable[SubscriptionState] = (),
+    *,
+    now: dt.datetime | None = None,
 ) -> list[Finding]:
     """Catalog, Subscription, InstallPlan, CSV phase, upgrade, multitenancy and dependency
     findings for the cached objects, computed from scratch (``olmtui check``; the screens keep
@@ -149,7 +161,8 @@ def health_findings(
     ``catalogs`` is the catalog content known (``--catalog`` and PackageManifests); its load
     problems are findings too. Upgrade rules need edges, so only catalog content (not
     PackageManifests) feeds them. ``subscriptions`` (the engine's records, with their next
-    bundle) let the dependency rules look at what an upgrade would change.
+    bundle) let the dependency rules look at what an upgrade would change. ``now`` is a live
+    session's wall clock (CSV ages); snapshots have none.
     """
     subs = list(store.list("Subscription"))
     sources = list(store.list("CatalogSource"))
@@ -174,12 +187,17 @@ def health_findings(
             content=content,
             groups=groups.get(namespace, 0),
         )
+    deployments = _named_by_namespace(store.list("Deployment"))
+    conditions = _named_by_namespace(store.list("OperatorCondition"))
     for namespace in sorted(by_ns):
         found += csv_phase_findings(
             namespace,
             by_ns[namespace],
             plans_by_ns.get(namespace, ()),
             subs_by_ns.get(namespace, ()),
+            deployments=deployments.get(namespace, {}),
+            conditions=conditions.get(namespace, {}),
+            now=now,
         )
     found += content_findings(catalogs, sources)
     installed = [csv for csvs in by_ns.values() for csv in csvs.values()]

@@ -10,6 +10,7 @@ it through the store's change feed.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from importlib.resources import as_file, files
@@ -35,6 +36,11 @@ SAMPLE = "cluster.yaml"
 SETTLED = frozenset({"live", "no access", "unavailable"})
 
 
+def wall_clock() -> dt.datetime:
+    """Now, in UTC: what a live session measures CSV ages against (issue 11)."""
+    return dt.datetime.now(dt.UTC)
+
+
 def _assemble(
     store: Store,
     kind: SourceKind,
@@ -48,7 +54,8 @@ def _assemble(
 ) -> Session:
     """Store -> catalogs -> Model, the same for every source. The CatalogSet subscribes to
     the store before the Model does, so PackageManifest changes reach the upgrade graphs
-    before the Model asks them."""
+    before the Model asks them. A live cluster (and the demo) is read now, so CSV ages are
+    measured against the wall clock; a snapshot gets none."""
     catalogs = CatalogSet(store, loaded)
     model = Model(store, upgrades=catalogs.resolve)
     return Session(
@@ -61,6 +68,7 @@ def _assemble(
         runner=runner,
         status=status,
         upgrade_count=upgrade_count,
+        clock=wall_clock if kind in ("live", "demo") else None,
     )
 
 

@@ -38,7 +38,11 @@ from olmtui.store import KINDS, Obj, Store
 #: Objects per ``apply_many`` call: large enough to be cheap, small enough to show progress.
 BATCH_SIZE = 500
 #: The kept kinds that are OLM's own: PATHs holding none of them are no OLM snapshot.
-OLM_KINDS: frozenset[str] = frozenset(KINDS) - {"Namespace", "CustomResourceDefinition"}
+OLM_KINDS: frozenset[str] = frozenset(KINDS) - {
+    "Namespace",
+    "CustomResourceDefinition",
+    "Deployment",
+}
 
 
 @dataclass

@@ -29,6 +29,7 @@ KIND_GROUPS: dict[str, str] = {
     "PackageManifest": "packages.operators.coreos.com",
     "CustomResourceDefinition": "apiextensions.k8s.io",
     "OperatorCondition": "operators.coreos.com",
+    "Deployment": "apps",
 }
 
 _MAPPING_FIELDS = ("spec", "status")
