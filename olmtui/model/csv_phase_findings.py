@@ -7,11 +7,14 @@ been in it (``status.lastTransitionTime``):
 
 * ``Failed`` (R-CSV-F): error.
 * ``Pending``/``RequirementsNotMet`` (R-CSV-P): error after 10 minutes, or when an InstallPlan
-  that installs this CSV failed (nothing else creates the missing objects); else a warning.
-  The message decodes ``status.requirementStatus``.
-* ``Pending`` (other reasons), ``InstallReady`` (R-CSV-IR), ``Installing`` (R-CSV-I), no phase
-  (R-CSV-N): warning, error after 30 minutes; no status at all (no phase, no time): info, as
-  nothing shows the CSV has waited.
+  that installs this CSV failed (nothing else creates the missing objects; the finding names
+  the plan, its error and the remedy for the Subscription's state); info before. The message
+  decodes ``status.requirementStatus``.
+* ``Pending`` (other reasons), ``InstallReady`` (R-CSV-IR), ``Installing`` (R-CSV-I, naming the
+  Deployment it waits for), no phase (R-CSV-N): info under 10 minutes ("Installing for two
+  minutes is news, for thirty it is a problem"), warning to 30, error after; a warning when the
+  age is unknown; no status at all (no phase, no time): info, as nothing shows it has waited.
+* ``Pending``/``OperatorConditionNotUpgradeable`` (R-CSV-P 1): told by ``operator_conditions``.
 * ``Replacing`` (R-CSV-R), ``Deleting`` (R-CSV-D): info, warning after 30 minutes.
 
 Copied CSVs never count (they mirror their parent, R-COPY-1): callers pass the non-copied
@@ -32,7 +35,7 @@ from typing import Any
 
 from olmtui.model.deployments import deployments_text
 from olmtui.model.installplans import failed_plan_remedy, olm_defect, plan_error
-from olmtui.model.operator_conditions import HELD_REASON, held_findings, held_upgrades
+from olmtui.model.operator_conditions import held_findings, held_upgrades
 from olmtui.model.replacements import replaced_by
 from olmtui.model.subscriptions import install_plan_name
 from olmtui.model.types import Finding, ObjectRef, Severity
@@ -182,8 +185,17 @@ def _failed_plans(name: str, plans: Iterable[Obj]) -> list[Obj]:
 
 def _base(phase: str, reason: str, message: str, age: _Age) -> str:
     state = f"{phase or '(no phase)'}/{reason}" if reason else phase or "(no phase)"
-    said = f": {message}" if message else ""
+    said = f": {message.rstrip('.')}" if message else ""
     return f"This CSV has been {state}{age.text()}{said}."
+
+
+def _complete_plans(name: str, plans: Iterable[Obj]) -> list[str]:
+    return sorted(
+        meta(p).get("name") or ""
+        for p in plans
+        if status(p).get("phase") == "Complete"
+        and name in (spec(p).get("clusterServiceVersionNames") or ())
+    )
 
 
 def _subscription_of(name: str, plan: str, subs: Iterable[Obj]) -> Obj | None:
@@ -244,6 +256,13 @@ def _pending(
     )
     if failed:
         text += _chain(namespace, name, failed, subs)
+    elif _complete_plans(name, plans):
+        text += (
+            f" InstallPlan {', '.join(_complete_plans(name, plans))} that installed it is "
+            "Complete, so no InstallPlan will create what is missing again (it was deleted "
+            "after the install): create it again, or delete the Subscription and this CSV "
+            "and create the Subscription again (the operator's custom resources stay)."
+        )
     else:
         text += " OLM installs it once every requirement is met (its InstallPlan creates them)."
     severity: Severity = "error" if failed or age.over(_REQUIREMENTS_LIMIT) else _young(age)
@@ -304,17 +323,21 @@ class _Namespace:
         plans: list[Obj],
         subs: list[Obj],
         deployments: Mapping[str, Obj],
+        conditions: Mapping[str, Obj],
     ) -> None:
         self.namespace = namespace
         self.plans = plans
         self.subs = subs
         self.deployments = deployments
         self.replaces = {n: spec(c).get("replaces") for n, c in csvs.items()}
+        #: The held upgrades (R-CSV-P 1) and the CSVs they hold.
+        self.upgrades_held = held_upgrades(csvs, conditions)
+        self.held = {h.new for h in self.upgrades_held}
 
 
 def _one(ns: _Namespace, name: str, csv: Obj, age: _Age) -> Finding | None:
     phase, reason, message = _phase(csv)
-    if phase == "Succeeded" or reason in EXPLAINED_REASONS or reason == HELD_REASON:
+    if phase == "Succeeded" or reason in EXPLAINED_REASONS or name in ns.held:
         return None  # R-CSV-P 1 (held) is told by operator_conditions
     namespace = ns.namespace
     related: tuple[ObjectRef, ...] = ()
@@ -332,6 +355,8 @@ def _one(ns: _Namespace, name: str, csv: Obj, age: _Age) -> Finding | None:
     elif phase == "Pending":
         severity, text, rule, related = _pending(namespace, name, csv, age, ns.plans, ns.subs)
     elif phase in ("Replacing", "Deleting"):
+        if phase == "Replacing" and replaced_by(name, ns.replaces) in ns.held:
+            return None  # the upgrade is held (R-CSV-P 1): nothing replaces it yet
         severity, text, rule, related = _replacing(namespace, name, csv, age, ns.replaces)
     elif not phase and age.since is None:
         # R-CSV-N: OLM has not written a status yet; nothing shows it has waited long.
@@ -368,7 +393,7 @@ def csv_phase_findings(
     (OperatorConditions, by name) are the namespace's (a failed InstallPlan, the Deployment a
     CSV waits for, their times)."""
     deployments = deployments or {}
-    space = _Namespace(namespace, csvs, list(plans), list(subs), deployments)
+    space = _Namespace(namespace, csvs, list(plans), list(subs), deployments, conditions or {})
     reference = now or newest_time([*csvs.values(), *space.plans, *space.subs])
     found = []
     for name in sorted(csvs):
@@ -377,5 +402,5 @@ def csv_phase_findings(
         finding = _one(space, name, csv, age)
         if finding is not None:
             found.append(finding)
-    found += held_findings(namespace, held_upgrades(csvs, conditions or {}), space.subs)
+    found += held_findings(namespace, space.upgrades_held, space.subs)
     return found
