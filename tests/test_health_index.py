@@ -122,15 +122,63 @@ plans = st.builds(
     st.booleans(),
     st.lists(names(CSV_NAMES), max_size=2, unique=True),
 )
+
+
+def waiting_csv(ns: str, name: str, owned: tuple, phase: tuple[str, str], replaces: Any):
+    """A CSV whose message names the Deployment ``op`` it waits for (R-CSV-I)."""
+    obj = make_csv(
+        ns,
+        name,
+        owned=owned,
+        group="g1",
+        targets="",
+        phase=phase[0],
+        reason=phase[1],
+        replaces=replaces,
+    )
+    obj["status"]["message"] = "installing: waiting for deployment op to become ready: no"
+    return obj
+
+
 csvs = st.builds(
-    lambda ns, name, owned, phase, replaces: make_csv(
-        ns, name, owned=owned, group="g1", targets="", phase=phase, replaces=replaces
-    ),
+    waiting_csv,
     names(NS),
     names(CSV_NAMES),
     names([(), (("A", "v1", "as.g"),), (("B", "v1", "bs.g"),)]),
-    names(["Succeeded", "Failed", "Installing"]),
+    names(
+        [
+            ("Succeeded", "InstallSucceeded"),
+            ("Failed", "InstallCheckFailed"),
+            ("Installing", "InstallWaiting"),
+            ("Pending", "OperatorConditionNotUpgradeable"),
+            ("Replacing", "BeingReplaced"),
+        ]
+    ),
     names([None, *CSV_NAMES]),
+)
+#: What the CSV findings read besides CSVs (issue 11): the Deployment a CSV waits for, and
+#: the OperatorCondition that holds an upgrade (R-CSV-P 1).
+deployments = st.builds(
+    lambda ns, available: {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"namespace": ns, "name": "op"},
+        "spec": {"replicas": 1},
+        "status": {"availableReplicas": int(available)},
+    },
+    names(NS),
+    st.booleans(),
+)
+operator_conditions = st.builds(
+    lambda ns, name, upgradeable: {
+        "apiVersion": "operators.coreos.com/v2",
+        "kind": "OperatorCondition",
+        "metadata": {"namespace": ns, "name": name},
+        "status": {"conditions": [{"type": "Upgradeable", "status": upgradeable}]},
+    },
+    names(NS),
+    names(CSV_NAMES),
+    names(["True", "False"]),
 )
 copies = st.builds(copy_of, csvs, names(NS))
 sources = st.builds(
@@ -145,7 +193,16 @@ groups = st.builds(
     lambda ns, name: operator_group(ns, name, status=[""]), names(NS), names(["g1", "g2"])
 )
 objects = st.one_of(
-    subscriptions, plans, csvs, copies, sources, crds, groups, st.builds(namespace, names(NS))
+    subscriptions,
+    plans,
+    csvs,
+    copies,
+    sources,
+    crds,
+    groups,
+    deployments,
+    operator_conditions,
+    st.builds(namespace, names(NS)),
 )
 access = st.tuples(
     st.just("access"), names(["Subscription", "InstallPlan", "CatalogSource"]), st.booleans()
@@ -317,3 +374,31 @@ def test_a_csv_change_recomputes_only_the_partitions_it_touches(
         ("pkg", "one"),
         ("req", "a", "one.v1.0.0"),
     ]
+
+
+def test_a_live_clock_measures_csv_ages_against_now_and_moves_on() -> None:
+    """Issue 11: in a live session the CSV subjects are recomputed when the clock has moved,
+    and equal ``health_findings`` at that time (``now``)."""
+    import datetime as dt
+
+    from olmtui.model.health import health_findings as scratch
+
+    start = dt.datetime(2024, 1, 1, 10, 0, tzinfo=dt.UTC)
+    clock = [start + dt.timedelta(minutes=2)]
+    installing = make_csv("a", CSV_NAMES[0], group="g1", targets="", phase="Installing")
+    installing["status"].update(reason="InstallWaiting", lastTransitionTime="2024-01-01T10:00:00Z")
+    store = Store()
+    store.apply_many([namespace("a"), operator_group("a", "g1", status=[""]), installing])
+    model = Model(store)
+    index = HealthIndex(store, model, lambda: [], clock=lambda: clock[0])
+
+    def csv_findings() -> list[Finding]:
+        return [f for f in index.findings() if f.code == "CSVInstalling"]
+
+    (young,) = csv_findings()
+    assert young.severity == "info" and "for 2m 0s" in young.message
+    assert young in scratch(store, now=clock[0])
+    clock[0] = start + dt.timedelta(minutes=31)
+    (old,) = csv_findings()
+    assert old.severity == "error" and "for 31m 0s" in old.message
+    assert old in scratch(store, now=clock[0])
