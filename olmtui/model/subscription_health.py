@@ -330,8 +330,10 @@ def subscription_condition_findings(
             "UpgradeFailed",
             f"Subscription {b.name} is UpgradeFailed: its InstallPlan failed while the "
             "OperatorGroup's upgradeStrategy is TechPreviewUnsafeFailForward (R-SUB-2, "
-            "R-UPG-8). A newer bundle in the channel can replace the failed CSV; publish or "
-            "pick one, or fix the failure and recreate the InstallPlan.",
+            "R-UPG-8). A newer bundle in the channel can replace the failed CSV: publish or "
+            "pick one. Otherwise fix the cause, then delete the Subscription (and any CSV the "
+            "plan created) and create it again: in this state deleting only the InstallPlan "
+            "gives InstallPlanMissing (R-SUB-6).",
             "R-UPG-8",
         )
     if "CatalogSourcesUnhealthy" in observed:

@@ -51,11 +51,13 @@ def _assemble(
     runner: Callable[[], Awaitable[None]] | None = None,
     status: Callable[[], ConnectionState] | None = None,
     upgrade_count: Callable[[], int] | None = None,
+    clock: Callable[[], dt.datetime] | None = None,
 ) -> Session:
     """Store -> catalogs -> Model, the same for every source. The CatalogSet subscribes to
     the store before the Model does, so PackageManifest changes reach the upgrade graphs
-    before the Model asks them. A live cluster (and the demo) is read now, so CSV ages are
-    measured against the wall clock; a snapshot gets none."""
+    before the Model asks them. A followed cluster (a live session, the demo) passes the wall
+    ``clock`` CSV ages are measured against; a snapshot, and a cluster read once (whose report
+    must equal that of its saved snapshot), get none."""
     catalogs = CatalogSet(store, loaded)
     model = Model(store, upgrades=catalogs.resolve)
     return Session(
@@ -68,7 +70,7 @@ def _assemble(
         runner=runner,
         status=status,
         upgrade_count=upgrade_count,
-        clock=wall_clock if kind in ("live", "demo") else None,
+        clock=clock,
     )
 
 
@@ -134,6 +136,7 @@ def live_session(options: LiveOptions, catalog_specs: Sequence[str] = ()) -> Ses
         runner=runner,
         status=lambda: live_status(source, store, options),
         upgrade_count=lambda: source.csv_upgrade_count,
+        clock=wall_clock,
     )
 
 
@@ -164,6 +167,7 @@ def demo_session(cluster: DemoCluster) -> Session:
         runner=cluster.run,
         status=lambda: demo_status(cluster),
         upgrade_count=lambda: cluster.upgrade_count,
+        clock=wall_clock,
     )
 
 
