@@ -36,6 +36,7 @@ KINDS: tuple[str, ...] = (
     "ClusterVersion",
     "ClusterOperator",
     "Service",
+    "Deployment",
 )
 CLUSTER_SCOPED: frozenset[str] = frozenset(
     {"Namespace", "OLMConfig", "CustomResourceDefinition", "ClusterVersion", "ClusterOperator"}
@@ -45,6 +46,12 @@ CLUSTER_SCOPED: frozenset[str] = frozenset(
 PLATFORM_KINDS: frozenset[str] = frozenset({"ClusterVersion", "ClusterOperator", "Service"})
 #: A Service keeps its ports only when they are this few.
 _FEW_PORTS = 8
+#: Kinds kept when a snapshot holds them but never watched on a live cluster: a cluster has
+#: many Deployments and Services, and the findings need only the few its CSVs wait for
+#: (R-CSV-I) or its conversion webhooks name (R-DOC-17).
+SNAPSHOT_ONLY_KINDS: frozenset[str] = frozenset({"Deployment", "Service"})
+#: The kinds a live cluster (and the demo's server) is read for.
+WATCHED_KINDS: tuple[str, ...] = tuple(k for k in KINDS if k not in SNAPSHOT_ONLY_KINDS)
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 COPIED_FROM_LABEL = "olm.copiedFrom"
@@ -232,6 +239,26 @@ def _trim_platform(obj: Obj, kind: str) -> Obj:
     return kept
 
 
+_DEPLOYMENT_METADATA = ("name", "namespace", "labels", "ownerReferences", "resourceVersion")
+_DEPLOYMENT_STATUS = ("replicas", "readyReplicas", "availableReplicas", "conditions")
+
+
+def _trim_deployment(obj: Obj) -> Obj:
+    """A Deployment as the CSV findings read it (R-CSV-I): who owns it, how many replicas it
+    wants and has, and its conditions; its pod template (most of it) is dropped."""
+    obj_meta = meta(obj)
+    obj_spec = obj.get("spec") or {}
+    obj_status = obj.get("status") or {}
+    kept: Obj = {
+        "apiVersion": obj.get("apiVersion", "apps/v1"),
+        "kind": "Deployment",
+        "metadata": {k: obj_meta[k] for k in _DEPLOYMENT_METADATA if k in obj_meta},
+        "spec": {"replicas": obj_spec["replicas"]} if "replicas" in obj_spec else {},
+        "status": {k: obj_status[k] for k in _DEPLOYMENT_STATUS if k in obj_status},
+    }
+    return kept
+
+
 def trim(obj: Obj, shared: SharedMaps | None = None) -> Obj:
     """Return the object as the cache keeps it (see the module docstring). ``shared`` lets
     the copies of one CSV share their labels and annotations."""
@@ -249,6 +276,8 @@ def trim(obj: Obj, shared: SharedMaps | None = None) -> Obj:
         }
     if kind in PLATFORM_KINDS:
         return _trim_platform(obj, kind)
+    if kind == "Deployment":
+        return _trim_deployment(obj)
     kept_meta = dict(meta(obj))
     kept_meta.pop("managedFields", None)
     annotations = kept_meta.get("annotations")

@@ -59,7 +59,7 @@ REQUIREMENTS = [
         (csv("x", "Failed", "ComponentUnhealthy"), "error", "R-CSV-F", ["ComponentUnhealthy"]),
         (
             csv("x", "Pending", "RequirementsNotMet", requirementStatus=REQUIREMENTS),
-            "warning",
+            "info",
             "R-CSV-P",
             ["b.example.com: NotPresent", "ServiceAccount op-sa", "cluster rule: nodes"],
         ),
@@ -69,9 +69,11 @@ REQUIREMENTS = [
             "R-CSV-P",
             ["for 11m 0s"],
         ),
-        (csv("x", "Installing", "InstallWaiting", 2), "warning", "R-CSV-I", ["for 2m 0s"]),
+        (csv("x", "Installing", "InstallWaiting", 2), "info", "R-CSV-I", ["for 2m 0s"]),
+        (csv("x", "Installing", "InstallWaiting", 10), "warning", "R-CSV-I", ["for 10m 0s"]),
         (csv("x", "Installing", "InstallWaiting", 30), "error", "R-CSV-I", ["for 30m 0s"]),
-        (csv("x", "InstallReady", "", 5), "warning", "R-CSV-IR", []),
+        (csv("x", "InstallReady", "", 5), "info", "R-CSV-IR", []),
+        (csv("x", "InstallReady", "", 12), "warning", "R-CSV-IR", []),
         (csv("x", "Replacing", "BeingReplaced"), "info", "R-CSV-R", ["y replaces it"]),
         (csv("x", "Replacing", "BeingReplaced", 45), "warning", "R-CSV-R", ["45m 0s"]),
         (csv("x", "Deleting", "Replaced"), "info", "R-CSV-D", ["OLM deletes it"]),
@@ -130,7 +132,11 @@ def test_must_gather_image_caching_operator_pending_after_its_plan_failed_is_an_
     assert pending.severity == "error"
     assert "ServiceAccount image-caching-operator-controller-manager" in pending.message
     assert "install-bfnbn" in pending.message
-    assert found[("CSVInstalling", "projectrequestlimits.v0.0.1")].severity == "warning"
+    assert "ownerReferences.apiVersion" in pending.message
+    assert "OLM defect" in pending.message
+    assert "delete Subscription image-caching-operator-v0-0-1-sub and CSV" in pending.message
+    # Installing for a few minutes is news, not a problem (issue 11).
+    assert found[("CSVInstalling", "projectrequestlimits.v0.0.1")].severity == "info"
 
 
 def test_a_csv_olm_has_not_reported_on_yet_is_news_not_a_warning() -> None:
@@ -142,3 +148,123 @@ def test_a_csv_olm_has_not_reported_on_yet_is_news_not_a_warning() -> None:
     waited = csv("x", "", minutes=31)
     (found,) = csv_phase_findings("ns", {"x": waited}, now=NOW)
     assert (found.severity, found.rule) == ("error", "R-CSV-N")
+
+
+def deployment(available: int, wanted: int = 1) -> dict:
+    return {
+        "kind": "Deployment",
+        "metadata": {"namespace": "ns", "name": "op"},
+        "spec": {"replicas": wanted},
+        "status": {
+            "replicas": wanted,
+            "availableReplicas": available,
+            "conditions": [
+                {
+                    "type": "Available",
+                    "status": "False",
+                    "reason": "MinimumReplicasUnavailable",
+                    "message": "Deployment does not have minimum availability.",
+                }
+            ],
+        },
+    }
+
+
+WAITING = 'installing: waiting for deployment op to become ready: deployment "op" not available'
+
+
+def test_installing_names_the_deployment_it_waits_for_and_what_it_says() -> None:
+    """R-CSV-I: the Deployment from OLM's message, and from the Deployment when present."""
+    obj = csv("x", "Installing", "InstallWaiting", 40)
+    obj["status"]["message"] = WAITING
+    (found,) = csv_phase_findings("ns", {"x": obj}, deployments={"op": deployment(0)}, now=NOW)
+    assert found.severity == "error"
+    assert "Deployment op has 0/1 replicas available" in found.message
+    assert "Available=False (MinimumReplicasUnavailable" in found.message
+    (found,) = csv_phase_findings("ns", {"x": obj}, now=NOW)
+    assert "Deployment op is not in the input" in found.message
+
+
+def test_a_failed_install_check_names_the_deployment_from_its_condition_history() -> None:
+    """R-CSV-H: the InstallWaiting message stays in the conditions after InstallCheckFailed."""
+    obj = csv("x", "Failed", "InstallCheckFailed", conditions=[{"message": WAITING}])
+    obj["status"]["message"] = "install timeout"
+    (found,) = csv_phase_findings("ns", {"x": obj}, now=NOW)
+    assert "Deployment op is not in the input" in found.message
+
+
+def test_a_zero_age_in_a_snapshot_is_not_at_least_0s() -> None:
+    obj = csv("x", "Installing", "InstallWaiting", 0)
+    (found,) = csv_phase_findings("ns", {"x": obj})
+    assert "at least 0s" not in found.message
+    assert "for how long is unknown" in found.message
+    assert found.severity == "info"
+    (found,) = csv_phase_findings("ns", {"x": obj}, now=NOW)
+    assert "(just now)" in found.message
+
+
+def test_a_live_clock_gives_the_age_not_a_lower_bound() -> None:
+    obj = csv("x", "Installing", "InstallWaiting", 12)
+    (found,) = csv_phase_findings("ns", {"x": obj}, now=NOW)
+    assert "for 12m 0s (since" in found.message and "at least" not in found.message
+    assert found.severity == "warning"
+
+
+def condition(name: str, status_value: str | None, override: str | None = None) -> dict:
+    obj: dict[str, Any] = {
+        "kind": "OperatorCondition",
+        "metadata": {"namespace": "ns", "name": name},
+        "spec": {},
+        "status": {},
+    }
+    if status_value is not None:
+        obj["status"]["conditions"] = [
+            {"type": "Upgradeable", "status": status_value, "reason": "Busy", "message": "wait"}
+        ]
+    if override is not None:
+        obj["spec"]["overrides"] = [
+            {"type": "Upgradeable", "status": override, "reason": "Forced", "message": "admin"}
+        ]
+    return obj
+
+
+@pytest.mark.parametrize(
+    ("status_value", "override", "held_by"),
+    [
+        ("False", None, "Busy: wait"),
+        ("True", None, None),
+        ("False", "True", None),  # R-CSV-P 1: spec.overrides win
+        ("True", "False", "Forced: admin"),
+        (None, None, None),
+    ],
+)
+def test_r_csv_p_an_operator_condition_holds_the_upgrade(
+    status_value: str | None, override: str | None, held_by: str | None
+) -> None:
+    old = csv("x.v1", "Replacing", "BeingReplaced")
+    new = csv("x.v2", "Pending", "RequirementsUnknown", replaces="x.v1")
+    sub = {
+        "kind": "Subscription",
+        "metadata": {"namespace": "ns", "name": "s"},
+        "status": {"installedCSV": "x.v2", "currentCSV": "x.v2"},
+    }
+    found = csv_phase_findings(
+        "ns",
+        {"x.v1": old, "x.v2": new},
+        subs=[sub],
+        conditions={"x.v1": condition("x.v1", status_value, override)},
+        now=NOW,
+    )
+    held = {(f.kind, f.name, f.severity) for f in found if f.code == "UpgradeHeld"}
+    if held_by is None:
+        assert held == set()
+        assert any(f.code == "CSVReplacing" for f in found)
+        return
+    assert held == {
+        ("ClusterServiceVersion", "x.v2", "warning"),
+        ("ClusterServiceVersion", "x.v1", "info"),
+        ("Subscription", "s", "warning"),
+    }
+    assert all(held_by in f.message for f in found if f.code == "UpgradeHeld")
+    # Nothing says x.v1 will be replaced while the upgrade is held.
+    assert not [f for f in found if f.code in ("CSVReplacing", "CSVPending")]

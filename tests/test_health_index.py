@@ -225,21 +225,72 @@ def labelled(csv: dict[str, Any], package_label: bool) -> dict[str, Any]:
     return csv
 
 
+def waiting_csv(
+    ns: str,
+    name: str,
+    owned: tuple,
+    phase: tuple[str, str],
+    replaces: Any,
+    maximum: str | None,
+    package_label: bool,
+) -> dict[str, Any]:
+    """A CSV whose message names the Deployment ``op`` it waits for (R-CSV-I), with an
+    ``olm.maxOpenShiftVersion`` (R-DOC-16) and a package label (R-DOC-14) or not."""
+    obj = make_csv(
+        ns,
+        name,
+        owned=owned,
+        group="g1",
+        targets="",
+        phase=phase[0],
+        reason=phase[1],
+        replaces=replaces,
+    )
+    obj["status"]["message"] = "installing: waiting for deployment op to become ready: no"
+    return labelled(with_max_ocp(obj, maximum), package_label)
+
+
 csvs = st.builds(
-    lambda ns, name, owned, phase, replaces, maximum, package_label: labelled(
-        with_max_ocp(
-            make_csv(ns, name, owned=owned, group="g1", targets="", phase=phase, replaces=replaces),
-            maximum,
-        ),
-        package_label,
-    ),
+    waiting_csv,
     names(NS),
     names(CSV_NAMES),
     names([(), (("A", "v1", "as.g"),), (("B", "v1", "bs.g"),)]),
-    names(["Succeeded", "Failed", "Installing"]),
+    names(
+        [
+            ("Succeeded", "InstallSucceeded"),
+            ("Failed", "InstallCheckFailed"),
+            ("Installing", "InstallWaiting"),
+            ("Pending", "OperatorConditionNotUpgradeable"),
+            ("Replacing", "BeingReplaced"),
+        ]
+    ),
     names([None, *CSV_NAMES]),
     names([None, "4.12", "4.14", "4.12.1"]),
     st.booleans(),
+)
+#: What the CSV findings read besides CSVs (issue 11): the Deployment a CSV waits for, and
+#: the OperatorCondition that holds an upgrade (R-CSV-P 1).
+deployments = st.builds(
+    lambda ns, available: {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"namespace": ns, "name": "op"},
+        "spec": {"replicas": 1},
+        "status": {"availableReplicas": int(available)},
+    },
+    names(NS),
+    st.booleans(),
+)
+operator_conditions = st.builds(
+    lambda ns, name, upgradeable: {
+        "apiVersion": "operators.coreos.com/v2",
+        "kind": "OperatorCondition",
+        "metadata": {"namespace": ns, "name": name},
+        "status": {"conditions": [{"type": "Upgradeable", "status": upgradeable}]},
+    },
+    names(NS),
+    names(CSV_NAMES),
+    names(["True", "False"]),
 )
 copies = st.builds(copy_of, csvs, names(NS))
 sources = st.builds(
@@ -269,6 +320,8 @@ objects = st.one_of(
     crds,
     groups,
     platform,
+    deployments,
+    operator_conditions,
     st.builds(namespace, names(NS)),
 )
 access = st.tuples(
@@ -460,3 +513,31 @@ def test_a_csv_change_recomputes_only_the_partitions_it_touches(
         ("pkg", "one"),
         ("req", "a", "one.v1.0.0"),
     ]
+
+
+def test_a_live_clock_measures_csv_ages_against_now_and_moves_on() -> None:
+    """Issue 11: in a live session the CSV subjects are recomputed when the clock has moved,
+    and equal ``health_findings`` at that time (``now``)."""
+    import datetime as dt
+
+    from olmtui.model.health import health_findings as scratch
+
+    start = dt.datetime(2024, 1, 1, 10, 0, tzinfo=dt.UTC)
+    clock = [start + dt.timedelta(minutes=2)]
+    installing = make_csv("a", CSV_NAMES[0], group="g1", targets="", phase="Installing")
+    installing["status"].update(reason="InstallWaiting", lastTransitionTime="2024-01-01T10:00:00Z")
+    store = Store()
+    store.apply_many([namespace("a"), operator_group("a", "g1", status=[""]), installing])
+    model = Model(store)
+    index = HealthIndex(store, model, lambda: [], clock=lambda: clock[0])
+
+    def csv_findings() -> list[Finding]:
+        return [f for f in index.findings() if f.code == "CSVInstalling"]
+
+    (young,) = csv_findings()
+    assert young.severity == "info" and "for 2m 0s" in young.message
+    assert young in scratch(store, now=clock[0])
+    clock[0] = start + dt.timedelta(minutes=31)
+    (old,) = csv_findings()
+    assert old.severity == "error" and "for 31m 0s" in old.message
+    assert old in scratch(store, now=clock[0])

@@ -6,13 +6,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from olmtui.model.installplans import (
     PendingApproval,
     PlannedCSV,
+    failed_plan_remedy,
     namespace_installplan_findings,
+    olm_defect,
     pending_approvals,
+    plan_error,
     subscriptions_moved,
     summarize_install_plan,
 )
@@ -252,3 +256,51 @@ def test_r_ip_2_pending_approvals_across_namespaces() -> None:
 def test_r_ip_2_approved_plan_in_requires_approval_is_not_pending() -> None:
     # OLM moves it to Installing on its next sync (R-IP-2).
     assert pending_approvals([plan("install-1", [("a.v2", None)], approved=True)]) == []
+
+
+# -- issue 11: a failed InstallPlan's error, whose fault, and the remedy per state ----------
+
+
+def test_plan_error_is_the_installed_condition_message_as_olm_copies_it() -> None:
+    """R-SUB-5: the Installed condition's message, else status.message."""
+    failed = {
+        "status": {
+            "phase": "Failed",
+            "message": "short",
+            "conditions": [{"type": "Installed", "status": "False", "message": "long"}],
+        }
+    }
+    assert plan_error(failed) == "long"
+    assert plan_error({"status": {"message": "short"}}) == "short"
+
+
+def test_the_empty_owner_reference_api_version_is_an_olm_defect() -> None:
+    said = 'metadata.ownerReferences.apiVersion: Invalid value: "": version must not be empty'
+    assert "OLM defect" in olm_defect(said)
+    assert olm_defect("exceeded quota") == ""
+
+
+@pytest.mark.parametrize(
+    ("state", "left", "words", "not_words"),
+    [
+        (
+            "UpgradePending",
+            [],
+            ["delete InstallPlan p1", "resolves again and makes a new one (R-SUB-6)"],
+            ["CSV"],
+        ),
+        ("AtLatestKnown", ["c.v1"], ["delete Subscription s and CSV c.v1"], ["InstallPlan p1 ("]),
+        ("UpgradePending", ["c.v1"], ["delete Subscription s and CSV c.v1"], []),
+        ("", [], ["delete Subscription s", "(no state)"], []),
+        ("UpgradeFailed", [], ["delete Subscription s", "InstallPlanMissing"], []),
+    ],
+)
+def test_failed_plan_remedy_works_in_the_state_observed(
+    state: str, left: list[str], words: list[str], not_words: list[str]
+) -> None:
+    text = failed_plan_remedy("ns", "p1", "s", state, left)
+    assert all(w in text for w in words), text
+    assert not any(w in text for w in not_words), text
+    assert "Fix the cause" in text
+    assert "Then delete" in failed_plan_remedy("ns", "p1", "s", state, left, olm_fault=True)
+    assert "wait for approval" in failed_plan_remedy("ns", "p1", "s", state, left, manual=True)

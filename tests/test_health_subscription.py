@@ -395,3 +395,85 @@ def test_r_sub_4_check_joins_conditions_and_contagion_once_each() -> None:
     assert namespace_subscription_findings("ns1", [sub(), manual], []) == [
         f for f in findings if f.code == "UpgradeFailed"
     ]
+
+
+# -- issue 11: the remedy for a failed InstallPlan is the one that works in the state seen ----
+
+OWNER_REF_ERROR = (
+    'error creating role r: Role.rbac.authorization.k8s.io "r" is invalid: '
+    'metadata.ownerReferences.apiVersion: Invalid value: "": version must not be empty'
+)
+
+
+def _failed(message: str = "quota exceeded") -> dict[str, Any]:
+    return plan(
+        phase="Failed",
+        conditions=[
+            {
+                "type": "Installed",
+                "status": "False",
+                "reason": "InstallComponentFailed",
+                "message": message,
+            }
+        ],
+    )
+
+
+def _csv(phase: str, reason: str) -> dict[str, Any]:
+    return {
+        "kind": "ClusterServiceVersion",
+        "metadata": {"name": "etcdoperator.v0.9.4", "namespace": "ns1"},
+        "status": {"phase": phase, "reason": reason},
+    }
+
+
+def _plan_failed(subscription: dict[str, Any], csvs: list[dict[str, Any]], message: str = "x"):
+    found = namespace_subscription_findings("ns1", [subscription], [_failed(message)], csvs)
+    (finding,) = [f for f in found if f.code == "InstallPlanFailed"]
+    return finding
+
+
+def test_upgrade_pending_without_the_csv_deleting_the_plan_resolves_again() -> None:
+    """R-SUB-6: in UpgradePending OLM clears a missing plan's reference and resolves again."""
+    finding = _plan_failed(sub(state="UpgradePending", plan="install-abc"), [])
+    assert "Fix the cause, then delete InstallPlan install-abc" in finding.message
+    assert "resolves again" in finding.message
+    assert "delete Subscription" not in finding.message
+
+
+def test_at_latest_known_with_the_csv_the_subscription_and_csv_go() -> None:
+    """Issue 11: AtLatestKnown with its CSV present: deleting the plan only gives
+    InstallPlanMissing (R-SUB-6); delete the Subscription and the CSV, create it again."""
+    subscription = sub(state="AtLatestKnown", plan="install-abc")
+    subscription["status"]["installedCSV"] = "etcdoperator.v0.9.4"
+    finding = _plan_failed(subscription, [_csv("Pending", "RequirementsNotMet")])
+    assert "deleting only the InstallPlan does not help" in finding.message
+    assert "delete Subscription etcd and CSV etcdoperator.v0.9.4" in finding.message
+    assert "It left CSV etcdoperator.v0.9.4 (Pending/RequirementsNotMet) behind" in finding.message
+    assert ObjectRef("ClusterServiceVersion", "ns1", "etcdoperator.v0.9.4") in finding.related
+    assert "OLM defect" not in finding.message
+    assert "wait for approval" not in finding.message
+
+
+def test_an_olm_defect_is_said_and_a_manual_namespace_waits_for_approval() -> None:
+    subscription = sub(state="AtLatestKnown", plan="install-abc")
+    subscription["spec"]["installPlanApproval"] = "Manual"
+    finding = _plan_failed(subscription, [_csv("Pending", "RequirementsNotMet")], OWNER_REF_ERROR)
+    assert "This error comes from OLM itself" in finding.message
+    assert "Then delete Subscription etcd" in finding.message
+    assert "Fix the cause" not in finding.message
+    assert "The new InstallPlan will wait for approval" in finding.message
+
+
+def test_install_plan_missing_with_a_stuck_csv_deletes_the_csv_too() -> None:
+    subscription = sub(
+        (("InstallPlanMissing", "True", "ReferencedInstallPlanNotFound", ""),),
+        state="AtLatestKnown",
+        plan="install-gone",
+    )
+    subscription["status"]["installedCSV"] = "etcdoperator.v0.9.4"
+    found = namespace_subscription_findings(
+        "ns1", [subscription], [], [_csv("Pending", "RequirementsNotMet")]
+    )
+    (finding,) = [f for f in found if f.code == "InstallPlanMissing"]
+    assert "delete Subscription etcd and CSV etcdoperator.v0.9.4" in finding.message

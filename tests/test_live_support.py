@@ -19,7 +19,7 @@ from data_paths import DATA
 from olmtui.apiserver import LoopbackAPIServer
 from olmtui.sources.live import LiveOptions, LiveSource
 from olmtui.sources.live_resources import csv_from_partial
-from olmtui.store import COPIED_FROM_LABEL, KINDS, Store
+from olmtui.store import COPIED_FROM_LABEL, WATCHED_KINDS, Store
 
 AZURE = DATA / "must-gather" / "must-gather-clean" / "must-gather-azure"
 PACKAGE_MANIFESTS = (
@@ -92,7 +92,7 @@ def expected_store(server: LoopbackAPIServer) -> Store:
     """What the live cache must hold for the server's current state: every kept kind in
     full, except copied CSVs, which olmtui reads as metadata only."""
     store = Store()
-    for kind in KINDS:
+    for kind in WATCHED_KINDS:
         for obj in server.state.list(kind):
             labels = (obj.get("metadata") or {}).get("labels") or {}
             if kind == "ClusterServiceVersion" and COPIED_FROM_LABEL in labels:
@@ -102,14 +102,16 @@ def expected_store(server: LoopbackAPIServer) -> Store:
 
 
 def contents(store: Store) -> dict[str, dict[tuple[str, str], Obj]]:
-    return {kind: {(k.namespace, k.name): o for k, o in store.items(kind)} for kind in KINDS}
+    return {
+        kind: {(k.namespace, k.name): o for k, o in store.items(kind)} for kind in WATCHED_KINDS
+    }
 
 
 def differences(store: Store, server: LoopbackAPIServer) -> list[str]:
     """Readable differences between the cache and the server (empty when equal)."""
     want, have = contents(expected_store(server)), contents(store)
     out = []
-    for kind in KINDS:
+    for kind in WATCHED_KINDS:
         for slot in sorted(set(want[kind]) | set(have[kind])):
             if want[kind].get(slot) != have[kind].get(slot):
                 state = (

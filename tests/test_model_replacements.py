@@ -59,3 +59,26 @@ def test_r_csv_r_cycle_is_a_warning():
     cycles = [f for f in model.findings() if f.code == "ReplacementCycle"]
     assert {f.name for f in cycles} == {"a", "b"}
     assert all(f.severity == "warning" for f in cycles)
+
+
+def test_r_csv_p_a_held_successor_does_not_replace_anything_yet():
+    """Issue 11: while OLM holds v2 for v1's OperatorCondition (R-CSV-P 1), nothing says v1
+    is being replaced; once v2 moves on, BeingReplaced comes back."""
+    held = make_csv(
+        "n",
+        "v2",
+        group="g",
+        targets="",
+        phase="Pending",
+        reason="OperatorConditionNotUpgradeable",
+        replaces="v1",
+    )
+    model, store = model_of(
+        namespace("n"),
+        operator_group("n", "g", status=[""]),
+        make_csv("n", "v1", group="g", targets=""),
+        held,
+    )
+    assert "BeingReplaced" not in codes(model, "v1")
+    store.apply("MODIFIED", {**held, "status": {"phase": "InstallReady", "reason": "x"}})
+    assert "BeingReplaced" in codes(model, "v1")

@@ -34,7 +34,7 @@ from olmtui.pipeline.build import demo_session, live_session, snapshot_session
 from olmtui.pipeline.session import Session
 from olmtui.report import Report
 from olmtui.sources.live_options import LiveOptions
-from olmtui.store import KINDS, Key, Obj, Store, key_of
+from olmtui.store import WATCHED_KINDS, Key, Obj, Store, key_of
 
 CATALOG_SPEC = f"{CATALOG_REF}={CATALOG_PATH}"
 #: The demo's script waits this long before its first change: never, within a test.
@@ -66,7 +66,9 @@ def holds_everything(store: Store, server: LoopbackAPIServer) -> bool:
     def versions(objs: Iterable[Obj]) -> dict[Key, str | None]:
         return {key_of(o): o["metadata"].get("resourceVersion") for o in objs}
 
-    return all(versions(server.state.list(kind)) == versions(store.list(kind)) for kind in KINDS)
+    return all(
+        versions(server.state.list(kind)) == versions(store.list(kind)) for kind in WATCHED_KINDS
+    )
 
 
 async def wait_for(condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
@@ -113,7 +115,9 @@ async def test_every_mode_reports_the_same(
     """With the demo's catalog content, and without it: then the upgrade graphs come from
     the cluster's PackageManifests alone (the demo always loads its catalog)."""
     snapshot = tmp_path / "cluster.yaml"
-    snapshot.write_text(yaml.safe_dump_all(o for k in KINDS for o in demo.server.state.list(k)))
+    snapshot.write_text(
+        yaml.safe_dump_all(o for k in WATCHED_KINDS for o in demo.server.state.list(k))
+    )
     kubeconfig = str(demo.server.write_kubeconfig(tmp_path / "kubeconfig"))
     catalog_args = [arg for spec in specs for arg in ("--catalog", spec)]
     reference = check_report(str(snapshot), *catalog_args)

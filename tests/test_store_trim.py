@@ -140,3 +140,39 @@ def test_copies_of_one_csv_share_equal_annotations_but_never_different_ones() ->
     assert a["metadata"]["labels"] is b["metadata"]["labels"]
     assert c["metadata"]["annotations"] == {**shared, "olm.targetNamespaces": "c"}
     assert a["metadata"]["annotations"] == shared
+
+
+def test_a_deployment_keeps_what_the_csv_findings_read_only() -> None:
+    """Issue 11 (R-CSV-I): owner, replicas wanted and available, conditions; no pod template."""
+    deployment = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {
+            "name": "op",
+            "namespace": "ns",
+            "labels": {"olm.owner": "op.v1"},
+            "ownerReferences": [{"kind": "ClusterServiceVersion", "name": "op.v1"}],
+            "annotations": {"deployment.kubernetes.io/revision": "1"},
+            "managedFields": [{"manager": "olm"}],
+        },
+        "spec": {"replicas": 2, "template": {"spec": {"containers": [{"name": "m"}]}}},
+        "status": {
+            "replicas": 2,
+            "availableReplicas": 1,
+            "observedGeneration": 3,
+            "conditions": [{"type": "Available", "status": "False"}],
+        },
+    }
+    kept = trim(deployment)
+    assert kept["metadata"] == {
+        "name": "op",
+        "namespace": "ns",
+        "labels": {"olm.owner": "op.v1"},
+        "ownerReferences": [{"kind": "ClusterServiceVersion", "name": "op.v1"}],
+    }
+    assert kept["spec"] == {"replicas": 2}
+    assert kept["status"] == {
+        "replicas": 2,
+        "availableReplicas": 1,
+        "conditions": [{"type": "Available", "status": "False"}],
+    }

@@ -23,7 +23,7 @@ from olmtui.demo.scenario import Scenario, build_scenario, demo_catalog
 from olmtui.demo.script import Step, cycle, run_script
 from olmtui.model.catalog import Catalog
 from olmtui.sources.live import LiveOptions, LiveSource
-from olmtui.store import KINDS, Key, Obj, Store, key_of
+from olmtui.store import WATCHED_KINDS, Key, Obj, Store, key_of
 
 #: After the last step, how long the watcher may take to deliver it before the demo ends.
 SETTLE = 10.0
@@ -125,7 +125,7 @@ class DemoCluster:
         def versions(objs: Iterable[Obj]) -> dict[Key, str | None]:
             return {key_of(o): o["metadata"].get("resourceVersion") for o in objs}
 
-        for kind in KINDS:
+        for kind in WATCHED_KINDS:
             if versions(self.server.state.list(kind)) != versions(self.store.list(kind)):
                 return False
         return True

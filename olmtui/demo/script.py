@@ -30,7 +30,7 @@ from olmtui.demo import scenario as s
 from olmtui.demo.bundles import fixture_csv
 from olmtui.model.apis import format_provided_apis, group_provided_apis
 from olmtui.model.membership import is_copiable
-from olmtui.store import COPIED_FROM_LABEL, KINDS, is_copied_csv, key_of
+from olmtui.store import COPIED_FROM_LABEL, WATCHED_KINDS, is_copied_csv, key_of
 
 Obj = dict[str, Any]
 CSV = "ClusterServiceVersion"
@@ -312,7 +312,7 @@ def rewind(cluster: Cluster, start: s.Scenario) -> None:
     """Make the cluster equal the scenario again: objects the cycle added go, changed ones
     are restored (an update that changes nothing is no event at all)."""
     wanted = {key_of(obj): obj for obj in start.objects}
-    for kind in KINDS:
+    for kind in WATCHED_KINDS:
         for obj in cluster.list(kind):
             if key_of(obj) not in wanted:
                 cluster.delete(kind, obj["metadata"].get("namespace"), obj["metadata"]["name"])

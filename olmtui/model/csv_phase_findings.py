@@ -7,11 +7,14 @@ been in it (``status.lastTransitionTime``):
 
 * ``Failed`` (R-CSV-F): error.
 * ``Pending``/``RequirementsNotMet`` (R-CSV-P): error after 10 minutes, or when an InstallPlan
-  that installs this CSV failed (nothing else creates the missing objects); else a warning.
-  The message decodes ``status.requirementStatus``.
-* ``Pending`` (other reasons), ``InstallReady`` (R-CSV-IR), ``Installing`` (R-CSV-I), no phase
-  (R-CSV-N): warning, error after 30 minutes; no status at all (no phase, no time): info, as
-  nothing shows the CSV has waited.
+  that installs this CSV failed (nothing else creates the missing objects; the finding names
+  the plan, its error and the remedy for the Subscription's state); info before. The message
+  decodes ``status.requirementStatus``.
+* ``Pending`` (other reasons), ``InstallReady`` (R-CSV-IR), ``Installing`` (R-CSV-I, naming the
+  Deployment it waits for), no phase (R-CSV-N): info under 10 minutes ("Installing for two
+  minutes is news, for thirty it is a problem"), warning to 30, error after; a warning when the
+  age is unknown; no status at all (no phase, no time): info, as nothing shows it has waited.
+* ``Pending``/``OperatorConditionNotUpgradeable`` (R-CSV-P 1): told by ``operator_conditions``.
 * ``Replacing`` (R-CSV-R), ``Deleting`` (R-CSV-D): info, warning after 30 minutes.
 
 Copied CSVs never count (they mirror their parent, R-COPY-1): callers pass the non-copied
@@ -30,7 +33,11 @@ import datetime as dt
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from olmtui.model.deployments import deployments_text
+from olmtui.model.installplans import failed_plan_remedy, olm_defect, plan_error
+from olmtui.model.operator_conditions import held_findings, held_upgrades
 from olmtui.model.replacements import replaced_by
+from olmtui.model.subscriptions import install_plan_name
 from olmtui.model.types import Finding, ObjectRef, Severity
 from olmtui.objects import Obj, meta, spec, status
 
@@ -57,6 +64,7 @@ EXPLAINED_REASONS = frozenset(
 _MET = frozenset({"Present", "Satisfied"})
 _MINUTE = 60
 _REQUIREMENTS_LIMIT = 10 * _MINUTE
+_YOUNG_LIMIT = 10 * _MINUTE
 _STUCK_LIMIT = 30 * _MINUTE
 _TIME_KEYS = ("lastUpdateTime", "lastTransitionTime", "lastUpdated")
 
@@ -121,6 +129,13 @@ class _Age:
         stamp = self.since.strftime("%Y-%m-%dT%H:%M:%SZ")
         if self.seconds is None or self.reference is None:
             return f" since {stamp}"
+        if self.seconds < 1:
+            if self.live:
+                return f" since {stamp} (just now)"
+            return (
+                f" since {stamp}, the newest time this namespace's objects record (the "
+                "snapshot was taken then or later, so for how long is unknown)"
+            )
         if self.live:
             return f" for {age_text(self.seconds)} (since {stamp})"
         newest = self.reference.strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -156,29 +171,82 @@ def unmet_requirements(csv: Obj) -> list[str]:
     ]
 
 
-def _failed_plans(name: str, plans: Iterable[Obj]) -> list[str]:
+def _failed_plans(name: str, plans: Iterable[Obj]) -> list[Obj]:
     return sorted(
-        meta(p).get("name") or ""
-        for p in plans
-        if status(p).get("phase") == "Failed"
-        and name in (spec(p).get("clusterServiceVersionNames") or ())
+        (
+            p
+            for p in plans
+            if status(p).get("phase") == "Failed"
+            and name in (spec(p).get("clusterServiceVersionNames") or ())
+        ),
+        key=lambda p: meta(p).get("name") or "",
     )
 
 
 def _base(phase: str, reason: str, message: str, age: _Age) -> str:
     state = f"{phase or '(no phase)'}/{reason}" if reason else phase or "(no phase)"
-    said = f": {message}" if message else ""
+    said = f": {message.rstrip('.')}" if message else ""
     return f"This CSV has been {state}{age.text()}{said}."
 
 
+def _complete_plans(name: str, plans: Iterable[Obj]) -> list[str]:
+    return sorted(
+        meta(p).get("name") or ""
+        for p in plans
+        if status(p).get("phase") == "Complete"
+        and name in (spec(p).get("clusterServiceVersionNames") or ())
+    )
+
+
+def _subscription_of(name: str, plan: str, subs: Iterable[Obj]) -> Obj | None:
+    """The Subscription at this CSV (R-SUB-1) or referencing the plan (R-SUB-3)."""
+    for sub in subs:
+        sub_status = status(sub)
+        found = install_plan_name(sub)
+        if name in (sub_status.get("installedCSV"), sub_status.get("currentCSV")) or (
+            found and found[1] == plan
+        ):
+            return sub
+    return None
+
+
+def _chain(namespace: str, name: str, failed: list[Obj], subs: list[Obj]) -> str:
+    """The failed InstallPlan that left this CSV Pending, its error, and the one remedy that
+    works in the Subscription's state (R-IP-3, R-SUB-6)."""
+    plan = failed[0]
+    plan_name = meta(plan).get("name") or ""
+    error = plan_error(plan)
+    sub = _subscription_of(name, plan_name, subs)
+    sub_name = meta(sub).get("name") if sub is not None else None
+    state = status(sub).get("state") or "" if sub is not None else ""
+    manual = any(spec(s).get("installPlanApproval") == "Manual" for s in subs)
+    text = (
+        f" InstallPlan {plan_name}"
+        + (f" of Subscription {sub_name}" if sub_name else "")
+        + " that installs it Failed"
+        + (f" ({error.rstrip('.')})" if error else "")
+        + ", so nothing creates what is missing."
+    )
+    defect = olm_defect(error)
+    if defect:
+        text += " " + defect
+    return (
+        text
+        + " "
+        + failed_plan_remedy(
+            namespace, plan_name, sub_name, state, [name], manual=manual, olm_fault=bool(defect)
+        )
+    )
+
+
 def _pending(
-    namespace: str, name: str, csv: Obj, age: _Age, plans: Iterable[Obj]
+    namespace: str, name: str, csv: Obj, age: _Age, plans: Iterable[Obj], subs: list[Obj]
 ) -> tuple[Severity, str, str, tuple[ObjectRef, ...]]:
     _, reason, message = _phase(csv)
     text = _base("Pending", reason, message, age)
     if reason != "RequirementsNotMet":
-        severity: Severity = "error" if age.over(_STUCK_LIMIT) else "warning"
-        return severity, text + " OLM checks its requirements before installing it.", "R-CSV-P", ()
+        text += " OLM checks its requirements before installing it."
+        return _waiting(age), text, "R-CSV-P", ()
     unmet = unmet_requirements(csv)
     failed = _failed_plans(name, plans)
     text += (
@@ -187,18 +255,31 @@ def _pending(
         else " status.requirementStatus lists no unmet entry."
     )
     if failed:
+        text += _chain(namespace, name, failed, subs)
+    elif _complete_plans(name, plans):
         text += (
-            f" InstallPlan {', '.join(failed)} that installs it Failed and OLM does not retry a "
-            "Failed InstallPlan, so nothing will create what is missing. Deleting only the "
-            "InstallPlan does not help while this CSV exists (OLM then only reports "
-            "InstallPlanMissing, R-SUB-6): delete the Subscription and this CSV and create the "
-            "Subscription again (the operator's custom resources stay)."
+            f" InstallPlan {', '.join(_complete_plans(name, plans))} that installed it is "
+            "Complete, so no InstallPlan will create what is missing again (it was deleted "
+            "after the install): create it again, or delete the Subscription and this CSV "
+            "and create the Subscription again (the operator's custom resources stay)."
         )
     else:
         text += " OLM installs it once every requirement is met (its InstallPlan creates them)."
-    severity = "error" if failed or age.over(_REQUIREMENTS_LIMIT) else "warning"
-    refs = tuple(ObjectRef("InstallPlan", namespace, p) for p in failed)
+    severity: Severity = "error" if failed or age.over(_REQUIREMENTS_LIMIT) else _young(age)
+    refs = tuple(ObjectRef("InstallPlan", namespace, meta(p).get("name") or "") for p in failed)
     return severity, text, "R-CSV-P", refs
+
+
+def _young(age: _Age) -> Severity:
+    """A CSV seen waiting for a short while is news (info); for an unknown time, a warning."""
+    return "warning" if age.seconds is None else "info"
+
+
+def _waiting(age: _Age) -> Severity:
+    """R-CSV-N/P/IR/I: info under 10 minutes, warning up to 30, error after (docs/rules.md)."""
+    if age.over(_STUCK_LIMIT):
+        return "error"
+    return "warning" if age.over(_YOUNG_LIMIT) else _young(age)
 
 
 def _replacing(
@@ -232,29 +313,51 @@ def _phase(csv: Obj) -> tuple[str, str, str]:
 _WAITING_RULES = {"": "R-CSV-N", "InstallReady": "R-CSV-IR", "Installing": "R-CSV-I"}
 
 
-def _one(
-    namespace: str,
-    name: str,
-    csv: Obj,
-    age: _Age,
-    plans: Iterable[Obj],
-    replaces: Mapping[str, str | None],
-) -> Finding | None:
+class _Namespace:
+    """What the findings of one namespace read besides the CSV itself."""
+
+    def __init__(
+        self,
+        namespace: str,
+        csvs: Mapping[str, Obj],
+        plans: list[Obj],
+        subs: list[Obj],
+        deployments: Mapping[str, Obj],
+        conditions: Mapping[str, Obj],
+    ) -> None:
+        self.namespace = namespace
+        self.plans = plans
+        self.subs = subs
+        self.deployments = deployments
+        self.replaces = {n: spec(c).get("replaces") for n, c in csvs.items()}
+        #: The held upgrades (R-CSV-P 1) and the CSVs they hold.
+        self.upgrades_held = held_upgrades(csvs, conditions)
+        self.held = {h.new for h in self.upgrades_held}
+
+
+def _one(ns: _Namespace, name: str, csv: Obj, age: _Age) -> Finding | None:
     phase, reason, message = _phase(csv)
-    if phase == "Succeeded" or reason in EXPLAINED_REASONS:
-        return None
+    if phase == "Succeeded" or reason in EXPLAINED_REASONS or name in ns.held:
+        return None  # R-CSV-P 1 (held) is told by operator_conditions
+    namespace = ns.namespace
     related: tuple[ObjectRef, ...] = ()
     if phase == "Failed":
         severity: Severity = "error"
-        text = _base(phase, reason, message, age) + (
-            " OLM retries it; it stays Failed until the cause is fixed (or a newer CSV "
-            "replaces it with fail-forward upgrades)."
+        text = (
+            _base(phase, reason, message, age)
+            + deployments_text(csv, ns.deployments)
+            + (
+                " OLM retries it; it stays Failed until the cause is fixed (or a newer CSV "
+                "replaces it with fail-forward upgrades)."
+            )
         )
         rule = "R-CSV-F"
     elif phase == "Pending":
-        severity, text, rule, related = _pending(namespace, name, csv, age, plans)
+        severity, text, rule, related = _pending(namespace, name, csv, age, ns.plans, ns.subs)
     elif phase in ("Replacing", "Deleting"):
-        severity, text, rule, related = _replacing(namespace, name, csv, age, replaces)
+        if phase == "Replacing" and replaced_by(name, ns.replaces) in ns.held:
+            return None  # the upgrade is held (R-CSV-P 1): nothing replaces it yet
+        severity, text, rule, related = _replacing(namespace, name, csv, age, ns.replaces)
     elif not phase and age.since is None:
         # R-CSV-N: OLM has not written a status yet; nothing shows it has waited long.
         severity, rule = "info", "R-CSV-N"
@@ -263,11 +366,11 @@ def _one(
             "moments ago, or OLM is not processing its namespace."
         )
     else:
-        severity = "error" if age.over(_STUCK_LIMIT) else "warning"
+        severity = _waiting(age)
         text = _base(phase, reason, message, age)
         rule = _WAITING_RULES.get(phase, "R-CSV-I")
         if phase == "Installing":
-            text += (
+            text += deployments_text(csv, ns.deployments) + (
                 " OLM waits for its Deployments to become available, and fails it "
                 "(InstallCheckFailed) after five minutes of failed checks."
             )
@@ -280,19 +383,24 @@ def csv_phase_findings(
     plans: Iterable[Obj] = (),
     subs: Iterable[Obj] = (),
     *,
+    deployments: Mapping[str, Obj] | None = None,
+    conditions: Mapping[str, Obj] | None = None,
     now: dt.datetime | None = None,
 ) -> list[Finding]:
     """One finding per CSV of ``csvs`` (the namespace's non-copied CSVs by name) whose phase
-    is not Succeeded and whose reason no other finding explains. ``plans`` and ``subs`` are
-    the namespace's InstallPlans and Subscriptions (a failed InstallPlan; their times)."""
-    plans = list(plans)
-    reference = now or newest_time([*csvs.values(), *plans, *subs])
-    replaces = {n: spec(c).get("replaces") for n, c in csvs.items()}
+    is not Succeeded and whose reason no other finding explains, plus the upgrades held by an
+    OperatorCondition (R-CSV-P 1). ``plans``, ``subs``, ``deployments`` and ``conditions``
+    (OperatorConditions, by name) are the namespace's (a failed InstallPlan, the Deployment a
+    CSV waits for, their times)."""
+    deployments = deployments or {}
+    space = _Namespace(namespace, csvs, list(plans), list(subs), deployments, conditions or {})
+    reference = now or newest_time([*csvs.values(), *space.plans, *space.subs])
     found = []
     for name in sorted(csvs):
         csv = csvs[name]
         age = _Age(parse_time(status(csv).get("lastTransitionTime")), reference, now is not None)
-        finding = _one(namespace, name, csv, age, plans, replaces)
+        finding = _one(space, name, csv, age)
         if finding is not None:
             found.append(finding)
+    found += held_findings(namespace, space.upgrades_held, space.subs)
     return found

@@ -53,6 +53,7 @@ from olmtui.model.membership import (
     recovery,
     status_of,
 )
+from olmtui.model.operator_conditions import HELD_REASON
 from olmtui.model.operatorgroups import (
     TargetSelection,
     group_mode,
@@ -121,6 +122,11 @@ class _CSVEval:
 def _replaces(csv: Obj) -> str | None:
     found: str | None = spec(csv).get("replaces")
     return found
+
+
+def _is_held(csv: Obj) -> bool:
+    """R-CSV-P 1: OLM holds this CSV for its predecessor's OperatorCondition."""
+    return status(csv).get("reason") == HELD_REASON
 
 
 def _sorted_ns(names: frozenset[str] | set[str]) -> tuple[str, ...]:
@@ -351,9 +357,18 @@ class Model:
         # What the other CSVs of the namespace read from this one: the CRDs it owns (R-CSV-O)
         # and the CSV it replaces (R-CSV-F 1).
         owned = owned_crd_names(new)
-        if old is None or self._owned.get(key) != owned or _replaces(old) != _replaces(new):
+        if (
+            old is None
+            or self._owned.get(key) != owned
+            or _replaces(old) != _replaces(new)
+            or _is_held(old) != _is_held(new)
+        ):
             self._mark_csvs_of(key[0])
         self._owned[key] = owned
+
+    def _held(self, namespace: str) -> frozenset[str]:
+        """The CSVs of the namespace OLM holds Pending/OperatorConditionNotUpgradeable."""
+        return frozenset(n for n, c in self._csvs.get(namespace, {}).items() if _is_held(c))
 
     def _mark_namespace_csv_change(self, key: NSKey, *, membership: bool = True) -> None:
         if membership:
@@ -556,7 +571,7 @@ class Model:
         found += member_findings(
             namespace, name, check, surface.malformed, group_ref, og, spec_targets or ()
         )
-        found += replacement_findings(namespace, name, replaces)
+        found += replacement_findings(namespace, name, replaces, held=self._held(namespace))
         found += unknown_mode_findings(namespace, name, csv_spec.get("installModes"))
         drift = bool(check.annotation_drift)
         source = self._copy_source_for(key, csv, len(groups), og_key, og, drift, verdict)

@@ -12,6 +12,7 @@ object, the engine's finding is kept.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -46,6 +47,13 @@ def _by_namespace(objs: Iterable[Obj]) -> dict[str, list[Obj]]:
     for obj in objs:
         by_ns.setdefault(meta(obj).get("namespace") or "", []).append(obj)
     return by_ns
+
+
+def _named_by_namespace(objs: Iterable[Obj]) -> dict[str, dict[str, Obj]]:
+    """Objects by namespace and name."""
+    return {
+        ns: {meta(o).get("name") or "": o for o in held} for ns, held in _by_namespace(objs).items()
+    }
 
 
 def _csvs_by_namespace(store: Store) -> dict[str, dict[str, Obj]]:
@@ -173,7 +181,11 @@ def services_by_namespace(services: Iterable[Obj]) -> dict[str, set[str]]:
 
 
 def health_findings(
-    store: Store, catalogs: Sequence[Catalog] = (), subscriptions: Iterable[SubscriptionState] = ()
+    store: Store,
+    catalogs: Sequence[Catalog] = (),
+    subscriptions: Iterable[SubscriptionState] = (),
+    *,
+    now: dt.datetime | None = None,
 ) -> list[Finding]:
     """Catalog, Subscription, InstallPlan, CSV phase, upgrade, multitenancy, dependency,
     cluster upgrade readiness (R-DOC-16) and conversion webhook (R-DOC-17) findings for the
@@ -183,7 +195,8 @@ def health_findings(
     ``catalogs`` is the catalog content known (``--catalog`` and PackageManifests); its load
     problems are findings too. Upgrade rules need edges, so only catalog content (not
     PackageManifests) feeds them. ``subscriptions`` (the engine's records, with their next
-    bundle) let the dependency rules look at what an upgrade would change.
+    bundle) let the dependency rules look at what an upgrade would change. ``now`` is a live
+    session's wall clock (CSV ages); snapshots have none.
     """
     subs = list(store.list("Subscription"))
     sources = list(store.list("CatalogSource"))
@@ -208,12 +221,17 @@ def health_findings(
             content=content,
             groups=groups.get(namespace, 0),
         )
+    deployments = _named_by_namespace(store.list("Deployment"))
+    conditions = _named_by_namespace(store.list("OperatorCondition"))
     for namespace in sorted(by_ns):
         found += csv_phase_findings(
             namespace,
             by_ns[namespace],
             plans_by_ns.get(namespace, ()),
             subs_by_ns.get(namespace, ()),
+            deployments=deployments.get(namespace, {}),
+            conditions=conditions.get(namespace, {}),
+            now=now,
         )
     source_keys = {(meta(c).get("namespace") or "", meta(c).get("name") or "") for c in sources}
     for namespace in sorted(set(by_ns) | set(subs_by_ns) | set(plans_by_ns)):

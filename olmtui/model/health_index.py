@@ -41,6 +41,7 @@ findings of unchanged subjects as the same objects.
 
 from __future__ import annotations
 
+import datetime as dt
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -71,6 +72,8 @@ from olmtui.model.types import SEVERITY_ORDER, Finding, SubscriptionState
 from olmtui.store import ACCESS, Change, Obj, Store, is_copied_csv
 
 NSKey = tuple[str, str]
+#: How far a live session's clock moves before CSV ages are measured again.
+_TICK_SECONDS = 60
 Subject = tuple[str, ...]
 #: What makes a model finding hide a health finding: one code on one object.
 DuplicateKey = tuple[str, str, str, str]
@@ -155,8 +158,15 @@ class HealthIndex:
         model: FindingsModel,
         catalogs: Callable[[], Sequence[Catalog]],
         load_findings: Sequence[Finding] = (),
+        *,
+        clock: Callable[[], dt.datetime] | None = None,
     ) -> None:
         self._store = store
+        #: A live session's wall clock: CSV ages are measured against it (issue 11), so the
+        #: CSV subjects are recomputed when it has moved on (see ``_tick``); snapshots have
+        #: none and stay clock-free.
+        self._clock = clock
+        self._ticked: dt.datetime | None = None
         self._model = model
         self._catalog_source = catalogs
         self._load_findings = tuple(load_findings)
@@ -165,6 +175,8 @@ class HealthIndex:
         self._subs: dict[str, dict[str, Obj]] = {}
         self._plans: dict[str, dict[str, Obj]] = {}
         self._installed: dict[str, dict[str, Obj]] = {}
+        self._deployments: dict[str, dict[str, Obj]] = {}
+        self._conditions: dict[str, dict[str, Obj]] = {}
         self._groups: Counter[str] = Counter()
         self._sources: dict[NSKey, Obj] = {}
         self._healths: dict[NSKey, CatalogHealth] = {}
@@ -210,6 +222,8 @@ class HealthIndex:
                     "InstallPlan",
                     "OperatorGroup",
                     "CatalogSource",
+                    "Deployment",
+                    "OperatorCondition",
                 )
                 for key, obj in store.items(kind)
             ]
@@ -330,6 +344,13 @@ class HealthIndex:
                 del self._groups[change.key.namespace]
             self._dirty.add(("ns", change.key.namespace))  # R-SUB-9 notes on upgrades
 
+    def _on_csv_input(self, change: Change) -> None:
+        """A Deployment (R-CSV-I) or an OperatorCondition (R-CSV-P 1): the CSV findings of
+        its namespace read it."""
+        index = self._deployments if change.key.kind == "Deployment" else self._conditions
+        self._put(index, change, True)
+        self._dirty.add(("csv", change.key.namespace))
+
     def _on_catalog_source(self, change: Change) -> None:
         slot = (change.key.namespace, change.key.name)
         if change.new is None:
@@ -401,6 +422,8 @@ class HealthIndex:
         "ClusterVersion": _on_cluster_version,
         "ClusterOperator": _on_cluster_operator,
         "Service": _on_service,
+        "Deployment": _on_csv_input,
+        "OperatorCondition": _on_csv_input,
         "PackageManifest": _on_package_manifest,
         ACCESS: _on_access,
     }
@@ -449,6 +472,9 @@ class HealthIndex:
                 self._installed.get(namespace, {}),
                 self._plans.get(namespace, {}).values(),
                 self._subs.get(namespace, {}).values(),
+                deployments=self._deployments.get(namespace, {}),
+                conditions=self._conditions.get(namespace, {}),
+                now=self._ticked,
             )
         if kind == "left":
             namespace = subject[1]
@@ -479,7 +505,18 @@ class HealthIndex:
             )
         return content_findings(self._catalogs, self._sources.values())
 
+    def _tick(self) -> None:
+        """Live sessions: once the clock has moved a minute on, every CSV subject is
+        recomputed against it (ages, and the severities they set, follow the wall clock)."""
+        if self._clock is None:
+            return
+        now = self._clock()
+        if self._ticked is None or (now - self._ticked).total_seconds() >= _TICK_SECONDS:
+            self._ticked = now
+            self._dirty |= {("csv", ns) for ns in self._installed}
+
     def _settle(self) -> None:
+        self._tick()
         self._settle_catalogs()
         unreadable = self._store.unreadable
         self._dirty |= self._cluster.settle(self._installed, self._subs)

@@ -479,3 +479,86 @@ def namespace_installplan_findings(
         if summary.waiting_for_approval:
             findings.append(_approval_finding(summary, moved))
     return sorted(findings, key=lambda f: f.sort_key)
+
+
+# -- a failed InstallPlan: its error, whose fault, and the remedy in the state observed ------
+
+#: Errors OLM itself causes, not the bundle or the admin's input: the text they contain and
+#: what it means. An ownerReference OLM writes from a CSV object read without its TypeMeta has
+#: an empty apiVersion, and the API server refuses the Role/RoleBinding it creates (seen on
+#: OCP 4.8 must-gathers).
+_OLM_DEFECTS = (
+    (
+        "ownerReferences.apiVersion",
+        "This error comes from OLM itself, not from the bundle or your input: OLM wrote an "
+        "ownerReference without an apiVersion on an object it creates (an OLM defect). "
+        "Running the install again usually gets past it; if the same error returns, the fix "
+        "is an OLM (cluster) update.",
+    ),
+)
+
+
+def plan_error(ip: Obj) -> str:
+    """What a Failed InstallPlan says went wrong: its ``Installed`` condition's message
+    (what OLM copies onto the Subscription, R-SUB-5), else ``status.message``."""
+    ip_status = status(ip)
+    for cond in ip_status.get("conditions") or ():
+        if cond.get("type") == "Installed" and cond.get("message"):
+            return str(cond["message"])
+    return str(ip_status.get("message") or "")
+
+
+def olm_defect(message: str) -> str:
+    """The sentence saying the error is OLM's own defect, or ``""``."""
+    return next((said for needle, said in _OLM_DEFECTS if needle in message), "")
+
+
+def failed_plan_remedy(
+    namespace: str,
+    plan: str,
+    sub: str | None,
+    state: str,
+    left: Iterable[str],
+    *,
+    manual: bool = False,
+    olm_fault: bool = False,
+) -> str:
+    """The remedy for a Failed InstallPlan (R-IP-3: OLM does not retry it) that works in the
+    state observed: with the state ``UpgradePending`` (the plan's CSV not created) deleting
+    the plan makes OLM resolve again (R-SUB-6); in any other state (``AtLatestKnown``: the
+    CSV exists) OLM would only report ``InstallPlanMissing``, so the Subscription and the CSV
+    it ``left`` are deleted and the Subscription created again (operands, the custom
+    resources, stay). ``manual``: a Subscription of the namespace asks for Manual approval,
+    so the new InstallPlan will wait for it (R-SUB-4). ``olm_fault``: the error is OLM's own
+    (there is no cause of the user's to fix first)."""
+    left = sorted(left)
+    fix = "Then" if olm_fault else "Fix the cause, then"
+    approval = (
+        " The new InstallPlan will wait for approval: a Subscription of this namespace asks "
+        "for Manual approval (R-SUB-4)."
+        if manual
+        else ""
+    )
+    if sub is None:
+        return (
+            f"OLM does not retry a Failed InstallPlan (R-IP-3). {fix} delete "
+            f"InstallPlan {plan} and the Subscription that made it, and create that "
+            f"Subscription again.{approval}"
+        )
+    if state == "UpgradePending" and not left:
+        return (
+            f"OLM does not retry a Failed InstallPlan (R-IP-3). {fix} delete "
+            f"InstallPlan {plan} (`oc delete installplan {plan} -n {namespace}`); as the "
+            "Subscription is UpgradePending, OLM then resolves again and makes a new one "
+            f"(R-SUB-6).{approval}"
+        )
+    csvs = " and CSV " + ", ".join(left) if left else ""
+    delete_csvs = "".join(f" && oc delete csv {c} -n {namespace}" for c in left)
+    return (
+        "OLM does not retry a Failed InstallPlan (R-IP-3), and deleting only the InstallPlan "
+        f"does not help in this state ({state or 'no state'}{', CSV present' if left else ''}):"
+        f" OLM then only reports InstallPlanMissing (R-SUB-6). {fix} delete "
+        f"Subscription {sub}{csvs} (`oc delete subscription {sub} -n {namespace}"
+        f"{delete_csvs}`) and create the Subscription again with the same spec; the "
+        f"operator's custom resources stay.{approval}"
+    )

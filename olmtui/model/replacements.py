@@ -6,7 +6,7 @@ in a namespace, which one OLM deletes next, and ``spec.replaces`` loops.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from olmtui.model import findings
 from olmtui.model.types import Finding
@@ -44,12 +44,17 @@ def replacement_cycle(name: str, replaces: Mapping[str, str | None]) -> tuple[st
 
 
 def replacement_findings(
-    namespace: str, name: str, replaces: Mapping[str, str | None]
+    namespace: str,
+    name: str,
+    replaces: Mapping[str, str | None],
+    held: Collection[str] = (),
 ) -> list[Finding]:
-    """R-CSV-R2 (a CSV another one is replacing) and R-CSV-R (a ``spec.replaces`` loop)."""
+    """R-CSV-R2 (a CSV another one is replacing) and R-CSV-R (a ``spec.replaces`` loop).
+    While the successor is in ``held`` (Pending/OperatorConditionNotUpgradeable, R-CSV-P 1)
+    nothing says this CSV is being replaced: the held-upgrade finding tells it."""
     found: list[Finding] = []
     successor = replaced_by(name, replaces)
-    if successor:
+    if successor and successor not in held:
         found.append(
             findings.being_replaced(namespace, name, successor, replaces_existing(name, replaces))
         )

@@ -11,13 +11,15 @@ Approval, effective approval and the 0-or-2+ OperatorGroup stall (R-SUB-4, R-SUB
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from olmtui.model.installplans import (
     ConditionState,
     InstallPlanSummary,
     expected_subscription_condition,
+    failed_plan_remedy,
     namespace_installplan_findings,
+    olm_defect,
     summarize_install_plan,
 )
 from olmtui.model.subscriptions import install_plan_name
@@ -54,8 +56,12 @@ def _what(sub: Obj) -> str:
 class _Builder:
     """Collects the findings of one Subscription with its identity filled in."""
 
-    def __init__(self, sub: Obj) -> None:
+    def __init__(self, sub: Obj, csvs: Mapping[str, Obj], manual: bool) -> None:
         sub_meta = meta(sub)
+        #: The namespace's non-copied CSVs by name, and whether any Subscription of it is
+        #: Manual (R-SUB-4): the remedies depend on both.
+        self.csvs = csvs
+        self.manual = manual
         self.namespace = sub_meta.get("namespace") or ""
         self.name = sub_meta.get("name") or ""
         self.findings: list[Finding] = []
@@ -117,33 +123,15 @@ def _plan_condition(
     related = (ObjectRef("InstallPlan", b.namespace, ip_name),)
     lag = "" if cond.type in observed else " (OLM has not written this condition yet)"
     if cond.type == "InstallPlanFailed":
-        steps = ""
-        if plan and plan.failed_steps:
-            steps = (
-                " Steps not completed: "
-                + ", ".join(f"{s.kind} {s.name} ({s.status})" for s in plan.failed_steps)
-                + "."
-            )
-        b.add(
-            "error",
-            "InstallPlanFailed",
-            f"InstallPlan {ip_name} of Subscription {b.name} failed{lag} "
-            f"(reason {cond.reason or 'InstallPlanFailed'}): "
-            f"{(cond.message or 'no message').rstrip('.')}."
-            f"{steps} OLM does not retry a Failed InstallPlan (R-IP-3): fix the cause, then "
-            "delete the failed InstallPlan, or the Subscription and any CSV it left, so "
-            "that OLM resolves again.",
-            "R-SUB-5",
-            related,
-        )
+        _plan_failed(b, sub, cond, plan, ip_name, lag, related)
     elif cond.type == "InstallPlanMissing":
         b.add(
             "error",
             "InstallPlanMissing",
             f"Subscription {b.name} references InstallPlan {ip_name}, which does not "
             f"exist{lag} (reason {cond.reason or 'ReferencedInstallPlanNotFound'}). OLM only "
-            "re-resolves by itself while the state is UpgradePending (R-SUB-6); delete and "
-            "recreate the Subscription to get a new InstallPlan.",
+            "re-resolves by itself while the state is UpgradePending (R-SUB-6)"
+            + _missing_remedy(b, sub),
             "R-SUB-6",
             related,
         )
@@ -160,6 +148,81 @@ def _plan_condition(
             "R-SUB-5",
             related,
         )
+
+
+def _missing_remedy(b: _Builder, sub: Obj) -> str:
+    """R-SUB-6 outside UpgradePending: recreate the Subscription; a CSV it left not
+    Succeeded goes too, or the new Subscription finds it in the way."""
+    installed = status(sub).get("installedCSV") or ""
+    csv = b.csvs.get(installed)
+    approval = (
+        " The new InstallPlan will wait for approval (a Subscription of this namespace is "
+        "Manual, R-SUB-4)."
+        if b.manual
+        else ""
+    )
+    if csv is not None and status(csv).get("phase") != "Succeeded":
+        return (
+            f": delete Subscription {b.name} and CSV {installed}, which is not Succeeded, and "
+            "create the Subscription again with the same spec; the operator's custom "
+            f"resources stay.{approval}"
+        )
+    return ": delete and recreate the Subscription (same spec) to get a new InstallPlan." + approval
+
+
+def _left_behind(b: _Builder, plan: InstallPlanSummary | None) -> tuple[list[str], str]:
+    """The plan's CSVs that exist (R-SUB-1), and a sentence on those it left not Succeeded."""
+    if plan is None:
+        return [], ""
+    names = [p.name for p in plan.csvs] or list(plan.csv_names)
+    left = [n for n in dict.fromkeys(names) if n in b.csvs]
+    stuck = [
+        f"{n} ({'/'.join(x for x in (st.get('phase'), st.get('reason')) if x) or 'no phase'})"
+        for n in left
+        if (st := status(b.csvs[n])).get("phase") != "Succeeded"
+    ]
+    if not stuck:
+        return left, ""
+    return left, (
+        f" It left CSV {', '.join(stuck)} behind, which stays there: the objects it needs were "
+        "to be created by this plan."
+    )
+
+
+def _plan_failed(
+    b: _Builder,
+    sub: Obj,
+    cond: ConditionState,
+    plan: InstallPlanSummary | None,
+    ip_name: str,
+    lag: str,
+    related: tuple[ObjectRef, ...],
+) -> None:
+    """R-SUB-5 InstallPlanFailed: the error, the CSV it left stuck, whose fault it is and
+    the remedy that works in the Subscription's state (R-IP-3, R-SUB-6)."""
+    steps = ""
+    if plan and plan.failed_steps:
+        steps = (
+            " Steps not completed: "
+            + ", ".join(f"{s.kind} {s.name} ({s.status})" for s in plan.failed_steps)
+            + "."
+        )
+    left, stuck = _left_behind(b, plan)
+    message = cond.message or "no message"
+    defect = olm_defect(message)
+    state = status(sub).get("state") or ""
+    remedy = failed_plan_remedy(
+        b.namespace, ip_name, b.name, state, left, manual=b.manual, olm_fault=bool(defect)
+    )
+    b.add(
+        "error",
+        "InstallPlanFailed",
+        f"InstallPlan {ip_name} of Subscription {b.name} failed{lag} "
+        f"(reason {cond.reason or 'InstallPlanFailed'}): {message.rstrip('.')}."
+        f"{steps}{stuck}{' ' + defect if defect else ''} {remedy}",
+        "R-SUB-5",
+        related + tuple(ObjectRef("ClusterServiceVersion", b.namespace, n) for n in left),
+    )
 
 
 def _waiting_for_approval(b: _Builder, sub: Obj, plan: InstallPlanSummary) -> None:
@@ -215,12 +278,16 @@ def subscription_condition_findings(
     install_plan: Obj | None = None,
     *,
     install_plans_known: bool = True,
+    csvs: Mapping[str, Obj] | None = None,
+    manual: bool = False,
 ) -> list[Finding]:
     """Findings from one Subscription's conditions and state (§12), given the InstallPlan it
     references (``None`` when it references none or it is not in the cache). Pass
     ``install_plans_known=False`` when InstallPlans were not collected at all, so that a
-    missing one is not reported."""
-    b = _Builder(sub)
+    missing one is not reported. ``csvs`` are the namespace's non-copied CSVs by name and
+    ``manual`` whether a Subscription of the namespace asks for Manual approval (R-SUB-4):
+    the remedies depend on them."""
+    b = _Builder(sub, csvs or {}, manual)
     sub_status = status(sub)
     observed = _true_conditions(sub)
     plan = summarize_install_plan(install_plan) if install_plan is not None else None
@@ -263,8 +330,10 @@ def subscription_condition_findings(
             "UpgradeFailed",
             f"Subscription {b.name} is UpgradeFailed: its InstallPlan failed while the "
             "OperatorGroup's upgradeStrategy is TechPreviewUnsafeFailForward (R-SUB-2, "
-            "R-UPG-8). A newer bundle in the channel can replace the failed CSV; publish or "
-            "pick one, or fix the failure and recreate the InstallPlan.",
+            "R-UPG-8). A newer bundle in the channel can replace the failed CSV: publish or "
+            "pick one. Otherwise fix the cause, then delete the Subscription (and any CSV the "
+            "plan created) and create it again: in this state deleting only the InstallPlan "
+            "gives InstallPlanMissing (R-SUB-6).",
             "R-UPG-8",
         )
     if "CatalogSourcesUnhealthy" in observed:
@@ -319,11 +388,18 @@ def namespace_subscription_findings(
     subs = [s for s in subs if (meta(s).get("namespace") or "") == namespace]
     ips = [i for i in ips if (meta(i).get("namespace") or "") == namespace]
     by_name = {meta(i).get("name") or "": i for i in ips}
+    csvs = list(csvs)
+    csv_names = {meta(c).get("name") or "": c for c in csvs}
+    manual = any(spec(s).get("installPlanApproval") == "Manual" for s in subs)
     findings = []
     for sub in subs:
         name = _plan_name(sub)
         findings += subscription_condition_findings(
-            sub, by_name.get(name) if name else None, install_plans_known=install_plans_known
+            sub,
+            by_name.get(name) if name else None,
+            install_plans_known=install_plans_known,
+            csvs=csv_names,
+            manual=manual,
         )
     findings += namespace_installplan_findings(namespace, subs, ips, csvs)
     return sorted(findings, key=lambda f: f.sort_key)

@@ -10,6 +10,7 @@ it through the store's change feed.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from importlib.resources import as_file, files
@@ -35,6 +36,11 @@ SAMPLE = "cluster.yaml"
 SETTLED = frozenset({"live", "no access", "unavailable"})
 
 
+def wall_clock() -> dt.datetime:
+    """Now, in UTC: what a live session measures CSV ages against (issue 11)."""
+    return dt.datetime.now(dt.UTC)
+
+
 def _assemble(
     store: Store,
     kind: SourceKind,
@@ -45,11 +51,14 @@ def _assemble(
     runner: Callable[[], Awaitable[None]] | None = None,
     status: Callable[[], ConnectionState] | None = None,
     upgrade_count: Callable[[], int] | None = None,
+    clock: Callable[[], dt.datetime] | None = None,
 ) -> Session:
     """Store -> catalogs -> Model, the same for every source. The CatalogSet subscribes to
     the store before the Model does, so PackageManifest changes reach the upgrade graphs
     before the Model asks them. PackageManifests count as whole catalogs only when listed
-    from a cluster (R-DOC-8)."""
+    from a cluster (R-DOC-8). A followed cluster (a live session, the demo) passes the wall
+    ``clock`` CSV ages are measured against; a snapshot, and a cluster read once (whose report
+    must equal that of its saved snapshot), get none."""
     catalogs = CatalogSet(store, loaded, listed_live=kind != "snapshot")
     model = Model(store, upgrades=catalogs.resolve)
     return Session(
@@ -62,6 +71,7 @@ def _assemble(
         runner=runner,
         status=status,
         upgrade_count=upgrade_count,
+        clock=clock,
     )
 
 
@@ -127,6 +137,7 @@ def live_session(options: LiveOptions, catalog_specs: Sequence[str] = ()) -> Ses
         runner=runner,
         status=lambda: live_status(source, store, options),
         upgrade_count=lambda: source.csv_upgrade_count,
+        clock=wall_clock,
     )
 
 
@@ -157,6 +168,7 @@ def demo_session(cluster: DemoCluster) -> Session:
         runner=cluster.run,
         status=lambda: demo_status(cluster),
         upgrade_count=lambda: cluster.upgrade_count,
+        clock=wall_clock,
     )
 
 

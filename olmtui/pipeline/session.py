@@ -8,6 +8,7 @@ callable that says, in one line, how the connection is doing.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -62,6 +63,9 @@ class Session:
     #: OLM's csv_upgrade_count as a watcher counts it (live sources); without it the
     #: Overview counts CSVs that replace a CSV still present in their namespace.
     upgrade_count: Callable[[], int] | None = None
+    #: A live session's wall clock, which CSV ages are measured against (issue 11); a
+    #: snapshot has none (ages are then lower bounds from the objects' own times).
+    clock: Callable[[], dt.datetime] | None = None
     #: What the screens derive from the model, per model version (see ``ui/derived.py``).
     derived_cache: dict[str, tuple[int, Any]] = field(default_factory=dict)
 
@@ -72,7 +76,8 @@ class Session:
 
     def health_findings(self) -> list[Finding]:
         """The findings of the rules outside the model (``olmtui.model.health``)."""
-        return health_findings(self.store, self.catalogs(), self.model.subscriptions())
+        now = self.clock() if self.clock is not None else None
+        return health_findings(self.store, self.catalogs(), self.model.subscriptions(), now=now)
 
     def report(self) -> Report:
         """The ``olmtui check`` report of what the session holds now (a demo reports as

@@ -39,7 +39,7 @@ from olmtui.store import KINDS, PLATFORM_KINDS, Obj, Store
 BATCH_SIZE = 500
 #: The kept kinds that are OLM's own: PATHs holding none of them are no OLM snapshot.
 OLM_KINDS: frozenset[str] = (
-    frozenset(KINDS) - {"Namespace", "CustomResourceDefinition"} - PLATFORM_KINDS
+    frozenset(KINDS) - {"Namespace", "CustomResourceDefinition", "Deployment"} - PLATFORM_KINDS
 )
 
 

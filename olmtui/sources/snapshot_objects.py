@@ -32,6 +32,7 @@ KIND_GROUPS: dict[str, str] = {
     "ClusterVersion": "config.openshift.io",
     "ClusterOperator": "config.openshift.io",
     "Service": "",
+    "Deployment": "apps",
 }
 
 _MAPPING_FIELDS = ("spec", "status")

@@ -53,7 +53,13 @@ def health_index(session: Session) -> HealthIndex:
     if hit is not None:
         index: HealthIndex = hit[1]
         return index
-    index = HealthIndex(session.store, session.model, session.catalogs, session.load_findings)
+    index = HealthIndex(
+        session.store,
+        session.model,
+        session.catalogs,
+        session.load_findings,
+        clock=session.clock,
+    )
     session.derived_cache[_INDEX] = (-1, index)
     return index
 
