@@ -302,5 +302,6 @@ def test_failed_plan_remedy_works_in_the_state_observed(
     assert all(w in text for w in words), text
     assert not any(w in text for w in not_words), text
     assert "Fix the cause" in text
-    assert "Then delete" in failed_plan_remedy("ns", "p1", "s", state, left, olm_fault=True)
+    olm_fault = failed_plan_remedy("ns", "p1", "s", state, left, olm_fault=True)
+    assert "Fix the cause" not in olm_fault and ". Delete " in olm_fault
     assert "wait for approval" in failed_plan_remedy("ns", "p1", "s", state, left, manual=True)

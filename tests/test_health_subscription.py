@@ -460,7 +460,7 @@ def test_an_olm_defect_is_said_and_a_manual_namespace_waits_for_approval() -> No
     subscription["spec"]["installPlanApproval"] = "Manual"
     finding = _plan_failed(subscription, [_csv("Pending", "RequirementsNotMet")], OWNER_REF_ERROR)
     assert "This error comes from OLM itself" in finding.message
-    assert "Then delete Subscription etcd" in finding.message
+    assert "Delete Subscription etcd" in finding.message
     assert "Fix the cause" not in finding.message
     assert "The new InstallPlan will wait for approval" in finding.message
 

@@ -491,9 +491,9 @@ _OLM_DEFECTS = (
     (
         "ownerReferences.apiVersion",
         "This error comes from OLM itself, not from the bundle or your input: OLM wrote an "
-        "ownerReference without an apiVersion on an object it creates (an OLM defect). "
-        "Running the install again usually gets past it; if the same error returns, the fix "
-        "is an OLM (cluster) update.",
+        "ownerReference without an apiVersion on an object it creates (an OLM defect), so "
+        "nothing in the bundle or the Subscription needs changing. If the same error returns "
+        "after the steps below, the fix is an OLM (cluster) update.",
     ),
 )
 
@@ -532,7 +532,7 @@ def failed_plan_remedy(
     so the new InstallPlan will wait for it (R-SUB-4). ``olm_fault``: the error is OLM's own
     (there is no cause of the user's to fix first)."""
     left = sorted(left)
-    fix = "Then" if olm_fault else "Fix the cause, then"
+    fix = "Delete" if olm_fault else "Fix the cause, then delete"
     approval = (
         " The new InstallPlan will wait for approval: a Subscription of this namespace asks "
         "for Manual approval (R-SUB-4)."
@@ -541,13 +541,13 @@ def failed_plan_remedy(
     )
     if sub is None:
         return (
-            f"OLM does not retry a Failed InstallPlan (R-IP-3). {fix} delete "
+            f"OLM does not retry a Failed InstallPlan (R-IP-3). {fix} "
             f"InstallPlan {plan} and the Subscription that made it, and create that "
             f"Subscription again.{approval}"
         )
     if state == "UpgradePending" and not left:
         return (
-            f"OLM does not retry a Failed InstallPlan (R-IP-3). {fix} delete "
+            f"OLM does not retry a Failed InstallPlan (R-IP-3). {fix} "
             f"InstallPlan {plan} (`oc delete installplan {plan} -n {namespace}`); as the "
             "Subscription is UpgradePending, OLM then resolves again and makes a new one "
             f"(R-SUB-6).{approval}"
@@ -557,7 +557,7 @@ def failed_plan_remedy(
     return (
         "OLM does not retry a Failed InstallPlan (R-IP-3), and deleting only the InstallPlan "
         f"does not help in this state ({state or 'no state'}{', CSV present' if left else ''}):"
-        f" OLM then only reports InstallPlanMissing (R-SUB-6). {fix} delete "
+        f" OLM then only reports InstallPlanMissing (R-SUB-6). {fix} "
         f"Subscription {sub}{csvs} (`oc delete subscription {sub} -n {namespace}"
         f"{delete_csvs}`) and create the Subscription again with the same spec; the "
         f"operator's custom resources stay.{approval}"
