@@ -28,9 +28,20 @@ CASES = sorted(p.parent.name for p in TRIAGE.glob("*/expect.yaml"))
 EQUAL_KEYS = ("code", "severity", "kind", "namespace", "name", "rule")
 
 
+class UniqueKeyLoader(yaml.SafeLoader):
+    """YAML keeps the last of two equal keys silently; an expectation written twice (two
+    ``must_not:`` lists) would then drop checks without a word."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        keys = [self.construct_object(key, deep=deep) for key, _ in node.value]
+        duplicated = sorted({str(k) for k in keys if keys.count(k) > 1})
+        assert not duplicated, f"{node.start_mark}: keys given twice: {duplicated}"
+        return super().construct_mapping(node, deep=deep)
+
+
 def expectations(case: str) -> dict[str, Any]:
     with open(TRIAGE / case / "expect.yaml", encoding="utf-8") as handle:
-        loaded: dict[str, Any] = yaml.safe_load(handle)
+        loaded: dict[str, Any] = yaml.load(handle, Loader=UniqueKeyLoader)
     return loaded
 
 

@@ -102,8 +102,8 @@ def unreferenced_csv_findings(
                 "it running but never upgrades it, and a new Subscription for its package in "
                 "this namespace will not resolve while it is here. If it is a leftover, delete "
                 f"ClusterServiceVersion {namespace}/{name} (its custom resources and CRDs "
-                "stay); to keep it, create a Subscription for its package with "
-                f"spec.startingCSV {name}."
+                "stay); to keep it managed instead, delete it all the same and create a "
+                f"Subscription for its package with spec.startingCSV: {name}."
             )
         found.append(
             Finding(

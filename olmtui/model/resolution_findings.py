@@ -99,18 +99,23 @@ def _name(bundle: str) -> str:
     return parsed.name if parsed else bundle
 
 
-def _adoption(package: str, subs: Iterable[Obj]) -> str:
-    """How to write the Subscription that adopts an orphan of ``package``: the channel and
-    catalog of a Subscription of the same package, when one exists."""
-    for sub in sorted(subs, key=lambda s: str(meta(s).get("name"))):
-        sub_spec = spec(sub)
-        if package and sub_spec.get("name") == package:
-            return (
-                f" (package {package}, channel {sub_spec.get('channel') or 'default'}, source "
-                f"{sub_spec.get('sourceNamespace') or '?'}/{sub_spec.get('source') or '?'}, "
-                f"as Subscription {meta(sub).get('name')} asks)"
-            )
-    return f" (package {package})" if package else ""
+def _after_deletion(name: str, package: str, blocked: list[str]) -> str:
+    """What happens once the orphan is deleted, and how to keep its version: a Subscription
+    never adopts an installed CSV by being created, since OLM counts a CSV as a
+    Subscription's only through that Subscription's ``status.installedCSV`` (R-RES-7.2); a
+    Subscription without one installs the ``startingCSV`` it names (R-RES-10.3)."""
+    if blocked:
+        subs = ", ".join(blocked)
+        return (
+            f" Subscription {subs} then installs what it asks for; to stay on {name}, set "
+            f"spec.startingCSV: {name} on it first (its channel must hold that bundle)."
+        )
+    what = f" of package {package}" if package else ""
+    return (
+        f" A Subscription created now does not adopt it (OLM takes a CSV as a Subscription's "
+        f"only through that Subscription's status.installedCSV): to keep the operator managed, "
+        f"delete the CSV and create a Subscription{what} with spec.startingCSV: {name}."
+    )
 
 
 class _Out:
@@ -130,12 +135,12 @@ def _orphans(r: _Reading, out: _Out, csvs: Mapping[str, Obj], subs: list[Obj]) -
         if name not in csvs or name in adopted:
             continue  # not in the source, or a Subscription took it since (the message lags)
         package = r.packages.get(name, "")
-        blocks = [
+        blocks = sorted(
             str(meta(s).get("name")) for s in subs if package and spec(s).get("name") == package
-        ]
+        )
         what = f"package {package}" if package else "the resolution of this namespace"
         if blocks:
-            what += f" for Subscription {', '.join(sorted(blocks))}"
+            what += f" for Subscription {', '.join(blocks)}"
         out.add(
             "error" if package or name in _installed_api_ids(r) else "warning",
             "ResolutionOrphanedCSV",
@@ -144,8 +149,7 @@ def _orphans(r: _Reading, out: _Out, csvs: Mapping[str, Obj], subs: list[Obj]) -
             f"CSV {name} is installed but no Subscription references it, so OLM must keep it "
             f"and it blocks {what} (OLM: clusterserviceversion {name} exists and is not "
             f"referenced by a subscription). Delete ClusterServiceVersion {out.namespace}/"
-            f"{name} (its custom resources and CRDs stay), or create a Subscription whose "
-            f"status will reference it{_adoption(package, subs)}.",
+            f"{name} (its custom resources and CRDs stay).{_after_deletion(name, package, blocks)}",
         )
 
 
