@@ -134,7 +134,7 @@ def test_must_gather_image_caching_operator_pending_after_its_plan_failed_is_an_
     assert "install-bfnbn" in pending.message
     assert "ownerReferences.apiVersion" in pending.message
     assert "OLM defect" in pending.message
-    assert "delete Subscription image-caching-operator-v0-0-1-sub and CSV" in pending.message
+    assert "Delete Subscription image-caching-operator-v0-0-1-sub and CSV" in pending.message
     # Installing for a few minutes is news, not a problem (issue 11).
     assert found[("CSVInstalling", "projectrequestlimits.v0.0.1")].severity == "info"
 
