@@ -102,8 +102,8 @@ def _name(bundle: str) -> str:
 def _after_deletion(name: str, package: str, blocked: list[str]) -> str:
     """What happens once the orphan is deleted, and how to keep its version: a Subscription
     never adopts an installed CSV by being created, since OLM counts a CSV as a
-    Subscription's only through that Subscription's ``status.installedCSV`` (R-RES-7.2); a
-    Subscription without one installs the ``startingCSV`` it names (R-RES-10.3)."""
+    Subscription's only through that Subscription's ``status.installedCSV``; a
+    Subscription without one installs the ``startingCSV`` it names (R-DOC-14)."""
     if blocked:
         subs = ", ".join(blocked)
         return (
