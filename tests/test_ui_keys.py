@@ -3,16 +3,20 @@ filter before leaving, Tab completes the ``:`` prompt, ``:view`` lands on the li
 
 from __future__ import annotations
 
+import io
 from importlib.resources import files
 from pathlib import Path
 
 import pytest
+from rich.console import Console
+from textual.containers import VerticalScroll
+from textual.widgets import Static
 
 from olmtui.pipeline.build import snapshot_session
 from olmtui.ui.app import OlmApp
 from olmtui.ui.completion import candidates, extend
 from olmtui.ui.screens.csvs import CSVsScreen
-from olmtui.ui.screens.help import HelpScreen
+from olmtui.ui.screens.help import KEYS, HelpScreen, keys_table
 from olmtui.ui.screens.object_detail import ObjectScreen
 from olmtui.ui.screens.overview import OverviewScreen
 from olmtui.ui.widgets.command_bar import CommandBar
@@ -163,3 +167,21 @@ async def _command_from_detail(pilot, app: OlmApp, view: str) -> None:
     app.show_view(view)
     await pilot.pause()
     assert len(app.screen_stack) == 1
+
+
+async def test_help_shows_every_key_whole_at_80x24(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        box = app.screen.query_one(VerticalScroll)
+        assert box.max_scroll_y == 0  # nothing below the fold
+        assert box.region.height <= 24 and box.region.width <= 80
+        body = box.query_one(Static)
+        console = Console(width=body.content_region.width, file=io.StringIO())
+        with console.capture() as captured:
+            console.print(keys_table())
+        lines = captured.get().splitlines()
+        assert len(lines) == len(KEYS) <= body.content_region.height
+        for (key, what), line in zip(KEYS, lines, strict=True):
+            assert line.startswith(key) and line.rstrip().endswith(what), line
