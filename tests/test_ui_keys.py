@@ -9,12 +9,15 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from textual.command import CommandList
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from olmtui.model.types import ObjectRef
 from olmtui.pipeline.build import snapshot_session
 from olmtui.ui.app import OlmApp
 from olmtui.ui.completion import candidates, extend
+from olmtui.ui.object_finder import LIMIT, ObjectsProvider
 from olmtui.ui.screens.csvs import CSVsScreen
 from olmtui.ui.screens.help import KEYS, HelpScreen, keys_table
 from olmtui.ui.screens.object_detail import ObjectScreen
@@ -185,3 +188,47 @@ async def test_help_shows_every_key_whole_at_80x24(app):
         assert len(lines) == len(KEYS) <= body.content_region.height
         for (key, what), line in zip(KEYS, lines, strict=True):
             assert line.startswith(key) and line.rstrip().endswith(what), line
+
+
+async def test_the_palette_finds_objects_by_name_and_opens_them(app):
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"etcdoperator")
+        for _ in range(20):
+            await pilot.pause(0.1)
+            options = app.screen.query_one(CommandList).options
+            shown = [str(o.prompt).split("\n")[0] for o in options]
+            if any(s.startswith("CSV team-a/etcdoperator") for s in shown):
+                break
+        assert "CSV team-a/etcdoperator.v0.9.4" in shown
+        index = shown.index("CSV team-a/etcdoperator.v0.9.4")
+        app.screen.query_one(CommandList).highlighted = index
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, ObjectScreen)
+        assert app.screen.target == ObjectRef(
+            "ClusterServiceVersion", "team-a", "etcdoperator.v0.9.4"
+        )
+
+
+async def test_the_object_finder_lists_no_copies_and_caps_its_hits():
+    import copy as copying
+
+    session = snapshot_session([SAMPLE], label="sample")
+    original = session.store.get("ClusterServiceVersion", "team-a", "etcdoperator.v0.9.4")
+    copies = []
+    for i in range(5000):
+        obj = copying.deepcopy(original)
+        obj["metadata"]["namespace"] = f"copy-{i}"
+        obj["metadata"].setdefault("labels", {})["olm.copiedFrom"] = "team-a"
+        obj["status"] = {"reason": "Copied", "phase": "Succeeded"}
+        copies.append(obj)
+    session.store.apply_many(copies)
+    app = OlmApp(session)
+    async with app.run_test(size=SIZE):
+        provider = ObjectsProvider(app.screen)
+        hits = [hit async for hit in provider.search("etcd")]
+        texts = [h.text for h in hits]
+        assert texts and len(texts) <= LIMIT
+        assert not any("copy-" in t for t in texts)

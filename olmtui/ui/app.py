@@ -18,6 +18,7 @@ from olmtui.model.types import ObjectRef
 from olmtui.pipeline.session import Session
 from olmtui.ui import completion, views
 from olmtui.ui.change_log import ChangeLog
+from olmtui.ui.object_finder import ObjectsProvider
 from olmtui.ui.related import Relation
 from olmtui.ui.screens.base import ViewScreen
 from olmtui.ui.screens.object_detail import ObjectScreen
@@ -36,6 +37,7 @@ class OlmApp(App):
 
     TITLE = "olmtui"
     CSS_PATH = [stylesheet("app.tcss")]
+    COMMANDS = App.COMMANDS | {ObjectsProvider}
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
         # k9s, kubectl and every shell habit: ctrl+c ends the program (Textual's default
