@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from olmtui.model.catalog import Catalog
 from olmtui.model.engine import Model
 from olmtui.pipeline.catalogs import CatalogSet
-from olmtui.pipeline.session import ConnectionState, Session, SourceKind
+from olmtui.pipeline.session import ConnectionState, ContextUnavailable, Session, SourceKind
 from olmtui.report.json_report import LoadSummary
 from olmtui.sources.catalogs import load_catalog
 from olmtui.sources.live_options import LiveOptions
@@ -123,8 +123,13 @@ def live_session(options: LiveOptions, catalog_specs: Sequence[str] = ()) -> Ses
 async def _on_context(options: LiveOptions, loaded: list[Catalog], context: str) -> Session:
     """``:ctx NAME``: the same session (options, catalogs) on another kubeconfig context,
     reached once first, so a bad context is a message and the old session stays."""
+    from olmtui.sources.live import UsageError  # what a source raises, in one line
+
     other = dataclasses.replace(options, context=context)
-    await _probe(other)
+    try:
+        await _probe(other)
+    except UsageError as exc:
+        raise ContextUnavailable(str(exc)) from None
     return _live(other, loaded)
 
 

@@ -40,6 +40,10 @@ class ConnectionState:
     recheck: float | None = None
 
 
+class ContextUnavailable(Exception):
+    """``:ctx NAME`` could not reach that context; the message says why, in one line."""
+
+
 def _no_catalogs() -> list[Catalog]:
     return []
 

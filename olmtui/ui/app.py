@@ -13,9 +13,8 @@ from textual.app import App, ScreenStackError, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from olmtui.errors import UsageError
 from olmtui.model.types import ObjectRef
-from olmtui.pipeline.session import Session
+from olmtui.pipeline.session import ContextUnavailable, Session
 from olmtui.ui import completion, views
 from olmtui.ui.change_log import ChangeLog
 from olmtui.ui.object_finder import ObjectsProvider
@@ -148,7 +147,7 @@ class OlmApp(App):
     async def _switch_to(self, name: str, switch: Callable[[str], Awaitable[Session]]) -> None:
         try:
             session = await switch(name)
-        except UsageError as exc:
+        except ContextUnavailable as exc:
             self.notify(str(exc), title=f"context {name} not used", severity="error", markup=False)
             return
         await self.use_session(session)
