@@ -10,6 +10,7 @@ it through the store's change feed.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING
 from olmtui.model.catalog import Catalog
 from olmtui.model.engine import Model
 from olmtui.pipeline.catalogs import CatalogSet
-from olmtui.pipeline.session import ConnectionState, Session, SourceKind
+from olmtui.pipeline.session import ConnectionState, ContextUnavailable, Session, SourceKind
 from olmtui.report.json_report import LoadSummary
 from olmtui.sources.catalogs import load_catalog
 from olmtui.sources.live_options import LiveOptions
@@ -115,12 +116,29 @@ async def _probe(options: LiveOptions) -> None:
 def live_session(options: LiveOptions, catalog_specs: Sequence[str] = ()) -> Session:
     """The cluster of ``options`` followed live: connects first (``UsageError`` when the
     cluster cannot be reached), then the app runs the watcher as the session's runner."""
-    from olmtui.sources.live import LiveSource
-
     asyncio.run(_probe(options))
+    return _live(options, [load_catalog(spec) for spec in catalog_specs])
+
+
+async def _on_context(options: LiveOptions, loaded: list[Catalog], context: str) -> Session:
+    """``:ctx NAME``: the same session (options, catalogs) on another kubeconfig context,
+    reached once first, so a bad context is a message and the old session stays."""
+    from olmtui.sources.live import UsageError  # what a source raises, in one line
+
+    other = dataclasses.replace(options, context=context)
+    try:
+        await _probe(other)
+    except UsageError as exc:
+        raise ContextUnavailable(str(exc)) from None
+    return _live(other, loaded)
+
+
+def _live(options: LiveOptions, loaded: list[Catalog]) -> Session:
+    from olmtui.sources.live import LiveSource
+    from olmtui.sources.live_config import context_names
+
     store = Store()
     source = LiveSource(store, options)
-    loaded = [load_catalog(spec) for spec in catalog_specs]
 
     async def runner() -> None:
         await source.connect()
@@ -129,7 +147,7 @@ def live_session(options: LiveOptions, catalog_specs: Sequence[str] = ()) -> Ses
         finally:
             await source.close()
 
-    return _assemble(
+    session = _assemble(
         store,
         "live",
         source.label or options.context or "current context",
@@ -139,6 +157,9 @@ def live_session(options: LiveOptions, catalog_specs: Sequence[str] = ()) -> Ses
         upgrade_count=lambda: source.csv_upgrade_count,
         clock=wall_clock,
     )
+    session.contexts = lambda: context_names(options.kubeconfig)
+    session.switch_context = lambda context: _on_context(options, loaded, context)
+    return session
 
 
 def live_status(source: LiveSource, store: Store, options: LiveOptions) -> ConnectionState:

@@ -40,6 +40,10 @@ class ConnectionState:
     recheck: float | None = None
 
 
+class ContextUnavailable(Exception):
+    """``:ctx NAME`` could not reach that context; the message says why, in one line."""
+
+
 def _no_catalogs() -> list[Catalog]:
     return []
 
@@ -66,6 +70,10 @@ class Session:
     #: A live session's wall clock, which CSV ages are measured against (issue 11); a
     #: snapshot has none (ages are then lower bounds from the objects' own times).
     clock: Callable[[], dt.datetime] | None = None
+    #: A live session's kubeconfig context names (``:ctx`` completes them), and how to
+    #: build the same session (same options) on another context (``:ctx NAME``).
+    contexts: Callable[[], list[str]] | None = None
+    switch_context: Callable[[str], Awaitable[Session]] | None = None
     #: What the screens derive from the model, per model version (see ``ui/derived.py``).
     derived_cache: dict[str, tuple[int, Any]] = field(default_factory=dict)
 

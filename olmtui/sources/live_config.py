@@ -128,6 +128,16 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
+def context_names(kubeconfig: str | None) -> list[str]:
+    """The context names of the kubeconfig a session was started with (``:ctx`` completes
+    them); none when it cannot be read now."""
+    try:
+        paths = kubeconfig_paths(kubeconfig)
+        return _contexts(paths, ", ".join(paths))[0]
+    except UsageError:
+        return []
+
+
 def _contexts(paths: list[str], shown: str) -> tuple[list[str], str]:
     """Context names and the current context of the merged files, by kubectl's rules: the
     first file that names a context wins, and so does the first that sets a current

@@ -7,16 +7,17 @@ import asyncio
 import contextlib
 import gc
 import signal
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 
 from textual.app import App, ScreenStackError, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
 from olmtui.model.types import ObjectRef
-from olmtui.pipeline.session import Session
-from olmtui.ui import views
+from olmtui.pipeline.session import ContextUnavailable, Session
+from olmtui.ui import completion, views
 from olmtui.ui.change_log import ChangeLog
+from olmtui.ui.object_finder import ObjectsProvider
 from olmtui.ui.related import Relation
 from olmtui.ui.screens.base import ViewScreen
 from olmtui.ui.screens.object_detail import ObjectScreen
@@ -24,6 +25,8 @@ from olmtui.ui.styles import stylesheet
 
 #: How often the ticker looks for model changes (seconds): "a few refreshes per second".
 REFRESH_INTERVAL = 0.25
+#: The blank mode shown while ``:ctx`` rebuilds every view on the new session.
+SWITCHING = "switching-context"
 #: After a change arrives, how long to wait for more before redrawing (coalescing).
 SETTLE = 0.1
 
@@ -33,9 +36,14 @@ class OlmApp(App):
 
     TITLE = "olmtui"
     CSS_PATH = [stylesheet("app.tcss")]
+    COMMANDS = App.COMMANDS | {ObjectsProvider}
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
-        Binding("q", "quit", "Quit", show=False),
+        # k9s, kubectl and every shell habit: ctrl+c ends the program (Textual's default
+        # only tells you to press ctrl+q). Priority, so no focused input swallows it.
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+        # less habit: q leaves what you look at; on a view with nothing pushed, the program
+        Binding("q", "leave", "Back/Quit", show=False),
     ]
 
     def __init__(self, session: Session, initial_view: str = "overview") -> None:
@@ -46,8 +54,10 @@ class OlmApp(App):
         self._seen_version = -1
         self.change_log = ChangeLog(session.store)
         self._signals: list[int] = []
+        self._object_screens: set[str] = set()
         for spec in views.VIEWS:
             self.add_mode(spec.name, self._factory(spec))
+        self.add_mode(SWITCHING, Screen)
 
     def _factory(self, spec: views.ViewSpec):
         return lambda: spec.screen(self.session, views.command_words())
@@ -109,28 +119,110 @@ class OlmApp(App):
                 with self.batch_update():
                     screen.refresh_data()
 
+    # -- :ctx -----------------------------------------------------------------------------
+    def switch_context(self, name: str) -> None:
+        """``:ctx NAME``: follow another kubeconfig context in this window. The new
+        context is reached first; only then is the watcher stopped and every view rebuilt
+        on the new session, so a context that cannot be reached leaves the old one up."""
+        switch = self.session.switch_context
+        if switch is None:
+            self.notify(
+                ":ctx applies to live sessions only (this is a snapshot or the demo)",
+                severity="warning",
+                markup=False,
+            )
+            return
+        if not name:
+            known = self.session.contexts() if self.session.contexts is not None else []
+            self.notify(
+                "contexts: " + (", ".join(known) or "none found") + " (:ctx NAME switches)",
+                markup=False,
+            )
+            return
+        self.notify(f"connecting to context {name} ...", markup=False)
+        self.run_worker(
+            self._switch_to(name, switch), group="switch", exclusive=True, exit_on_error=False
+        )
+
+    async def _switch_to(self, name: str, switch: Callable[[str], Awaitable[Session]]) -> None:
+        try:
+            session = await switch(name)
+        except ContextUnavailable as exc:
+            self.notify(str(exc), title=f"context {name} not used", severity="error", markup=False)
+            return
+        await self.use_session(session)
+        self.notify(f"now following context {name}", markup=False)
+
+    async def use_session(self, session: Session) -> None:
+        """Swap in ``session``: stop the old watcher, rebuild every view on the new one
+        (and forget the detail screens bound to the old), keep the view in use."""
+        self.workers.cancel_group(self, "source")
+        self.change_log.close()
+        self.session.store.unsubscribe(self._on_store_changes)
+        self.session = session
+        self.change_log = ChangeLog(session.store)
+        session.store.subscribe(self._on_store_changes)
+        self._seen_version = -1
+        current = self.current_mode
+        self._pop_pushed()
+        await self.switch_mode(SWITCHING)
+        for spec in views.VIEWS:
+            await self.remove_mode(spec.name)
+            self.add_mode(spec.name, self._factory(spec))
+        for name in self._object_screens:
+            self.uninstall_screen(name)
+        self._object_screens.clear()
+        await self.switch_mode(current)
+        self._history = [current]
+        if session.runner is not None:
+            self.run_worker(session.runner(), group="source", exit_on_error=False)
+
     # -- navigation ------------------------------------------------------------------------
     def show_view(self, name: str) -> bool:
+        """Land on the list of view ``name``, never on a screen pushed over it earlier:
+        the current view's pushed screens (detail, YAML, graph, help) are closed first, so
+        every other view is always at its list when it is switched to."""
         target = views.resolve(name)
         if target is None:
             self.notify(f"no view named {name!r}", severity="warning", markup=False)
             return False
+        self._pop_pushed()
         if target != self.current_mode:
             self._history.append(target)
             self.switch_mode(target)
         return True
 
     def run_command_line(self, line: str) -> None:
-        """``:`` input: a view name (k9s style) or ``q``/``quit``."""
-        word = line.strip().lstrip(":")
-        if word in ("q", "quit", "q!"):
+        """``:`` input: a view name (k9s style), ``q``/``quit``, or ``ctx NAME``.
+        A view registered in :data:`olmtui.ui.views.VIEWS` is reachable here, completes
+        on Tab and is offered by the palette with nothing more to wire."""
+        word = line.strip().lstrip(":").strip()
+        head, _, arg = word.partition(" ")
+        if head.lower() in completion.QUIT_WORDS:
             self.exit()
-            return
-        self.show_view(word)
+        elif head.lower() in completion.CONTEXT_WORDS:
+            self.switch_context(arg.strip())
+        else:
+            self.show_view(word)
+
+    def _pop_pushed(self) -> None:
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+
+    def action_leave(self) -> None:
+        """``q``: back from a pushed screen (detail, YAML, graph); quit from a view."""
+        if len(self.screen_stack) > 1:
+            self.pop_screen()
+        else:
+            self.exit()
 
     # Textual's App.action_back is a coroutine; Textual runs plain and async actions alike,
     # and going back here awaits nothing.
     def action_back(self) -> None:  # type: ignore[override]
+        self.go_back()
+
+    def go_back(self) -> None:
+        """Esc: close the pushed screen, else return to the previous view."""
         if len(self.screen_stack) > 1:
             self.pop_screen()
         elif len(self._history) > 1:
@@ -157,6 +249,7 @@ class OlmApp(App):
             screen.show(ref, tab, extra)
         else:
             self.install_screen(ObjectScreen(self.session, ref, tab, extra), name)
+            self._object_screens.add(name)
         self.push_screen(name)
 
     def action_yaml(self) -> None:

@@ -17,7 +17,7 @@ from textual.widgets import Static
 from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.model.types import ObjectRef
 from olmtui.pipeline.session import Session
-from olmtui.ui import access
+from olmtui.ui import access, completion
 from olmtui.ui.widgets.command_bar import CommandBar
 from olmtui.ui.widgets.keys_footer import KeysFooter
 from olmtui.ui.widgets.source_header import SourceHeader
@@ -32,7 +32,7 @@ class ViewScreen(Screen):
     BINDINGS = [
         Binding(":", "prompt('command')", "Jump", key_display=":"),
         Binding("slash", "prompt('filter')", "Filter", key_display="/"),
-        Binding("escape", "app.back", "Back"),
+        Binding("escape", "back", "Back"),
         Binding("y", "app.yaml", "YAML"),
         Binding("g", "app.graph", "Graph"),
         Binding("question_mark", "app.help", "Keys", key_display="?"),
@@ -46,7 +46,7 @@ class ViewScreen(Screen):
     def compose(self) -> ComposeResult:
         yield SourceHeader(self.session, self.VIEW_TITLE)
         yield from self.compose_body()
-        yield CommandBar(self._commands)
+        yield CommandBar(self._commands, completer=self.complete_command)
         yield KeysFooter()
 
     def compose_body(self) -> ComposeResult:
@@ -71,11 +71,29 @@ class ViewScreen(Screen):
     def apply_filter(self, query: str) -> None:
         """Filter the view (``/``); a leading ``!`` inverts."""
 
+    def filter_active(self) -> bool:
+        """Whether a ``/`` filter hides rows now (Esc then clears it before leaving)."""
+        return False
+
+    def action_back(self) -> None:
+        """Esc: clear an active filter first (less and k9s habit), then go back."""
+        if self.filter_active():
+            self.apply_filter("")
+        else:
+            self.app.go_back()  # type: ignore[attr-defined]
+
     def redraw_header(self) -> None:
         for header in self.query(SourceHeader):
             header.redraw()
 
     # -- prompt ----------------------------------------------------------------------------
+    def complete_command(self, line: str) -> list[str]:
+        """Tab in the ``:`` prompt: views and commands, namespaces, kubeconfig contexts."""
+        contexts = self.session.contexts() if self.session.contexts is not None else ()
+        return completion.candidates(
+            line, self._commands, self.session.model.namespaces(), contexts
+        )
+
     def action_prompt(self, mode: str) -> None:
         bar = self.query_one(CommandBar)
         bar.open("filter" if mode == "filter" else "command")
@@ -156,6 +174,9 @@ class TableScreen(ViewScreen):
     def apply_filter(self, query: str) -> None:
         self.table.set_filter(query)
         self._count_rows()
+
+    def filter_active(self) -> bool:
+        return bool(self.table.filter_text.strip())
 
     def _count_rows(self) -> None:
         """k9s-style count in the header: ``[rows]``, or ``[shown/all]`` under a filter."""

@@ -1,4 +1,5 @@
-"""``?``: every key, as k9s users expect them."""
+"""``?``: every key, as k9s users expect them, on one 80x24 screen (one line per key;
+tests/test_ui_keys.py checks that nothing is cut at that size)."""
 
 from __future__ import annotations
 
@@ -9,26 +10,24 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+#: (keys, what they do): keep each text within 56 characters, so a row is one line at 80.
 KEYS: tuple[tuple[str, str], ...] = (
-    (
-        ":",
-        "jump to a view by name (Tab completes): overview, ns, og, csv, sub, graph, "
-        "findings, catsrc, changes",
-    ),
-    (
-        "/",
-        "filter the table; /!text inverts; in Findings also sev:error, kind:Subscription, "
-        "ns:team-a",
-    ),
-    ("Enter", "drill down into the selected row (double-click too)"),
-    ("Esc", "back"),
-    ("y", "YAML of the selected object (s: back to its summary)"),
+    (":", "view: overview ns og csv sub graph findings catsrc changes"),
+    (":  Tab", "complete view, namespace, context; Tab again: next"),
+    (":ctx NAME", "follow another kubeconfig context (live sessions)"),
+    (":q ctrl+c ctrl+q", "quit (olmtui never changes the cluster)"),
+    ("/", "filter rows; /!text inverts; Findings: sev: kind: ns:"),
+    ("Enter", "open the selected row (double-click too)"),
+    ("Esc", "clear the filter, else back (closes any prompt)"),
+    ("q", "back from a detail, YAML, graph or help; quit on a view"),
+    ("y  s", "YAML of the selected object / back to its summary"),
     ("g", "upgrade graph of the selected operator or Subscription"),
-    ("c", "Operators: show or hide copied CSVs; Upgrade graph: next channel"),
-    ("ctrl+p", "command palette: every action"),
-    ("↑ ↓ j k PgUp PgDn Home End", "move"),
+    ("c", "Operators: show/hide copied CSVs; graph: next channel"),
+    ("ctrl+p", "palette: every action, and objects by name"),
+    ("↑ ↓ j k", "move"),
+    ("PgUp PgDn", "page up, page down"),
+    ("Home End", "first row, last row"),
     ("?", "this help"),
-    ("q, ctrl+q", "quit (olmtui never changes the cluster)"),
 )
 
 
@@ -37,15 +36,20 @@ class HelpScreen(ModalScreen[None]):
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
-    HelpScreen > VerticalScroll { width: 90; height: auto; max-height: 80%;
+    HelpScreen > VerticalScroll { width: 100%; max-width: 90; height: auto; max-height: 100%;
         border: round $accent; background: $surface; padding: 0 1; }
     """
 
     def compose(self) -> ComposeResult:
-        table = Table(show_header=False, box=None, expand=True)
-        table.add_column(style="bold cyan", no_wrap=True)
-        table.add_column()
-        for key, text in KEYS:
-            table.add_row(key, text)
         with VerticalScroll():
-            yield Static(table)
+            yield Static(keys_table())
+
+
+def keys_table() -> Table:
+    """One row per key; a text too long for the screen is cut visibly, never wrapped."""
+    table = Table(show_header=False, box=None, expand=True, padding=(0, 1, 0, 0))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column(no_wrap=True, overflow="ellipsis")
+    for key, text in KEYS:
+        table.add_row(key, text)
+    return table

@@ -1,8 +1,13 @@
-"""The k9s prompt at the bottom: ``:`` jumps to a view (with completion), ``/`` filters."""
+"""The k9s prompt at the bottom: ``:`` jumps to a view (with completion), ``/`` filters.
+
+Tab completes the ``:`` line (see :mod:`olmtui.ui.completion`): the one match, else the
+prefix the matches share, and pressed again cycles through them. Tab never moves the focus
+away from an open prompt, and Esc always closes it.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 from textual import on
@@ -10,6 +15,8 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.suggester import SuggestFromList
 from textual.widgets import Input
+
+from olmtui.ui import completion
 
 Mode = Literal["command", "filter"]
 
@@ -28,7 +35,10 @@ class CommandBar(Input):
     }
     """
 
-    BINDINGS = [Binding("escape", "dismiss", "Cancel", show=False)]
+    BINDINGS = [
+        Binding("escape", "dismiss", "Cancel", show=False),
+        Binding("tab", "complete", "Complete", show=False),
+    ]
 
     class Entered(Message):
         def __init__(self, mode: Mode, value: str) -> None:
@@ -41,10 +51,19 @@ class CommandBar(Input):
             super().__init__()
             self.value = value
 
-    def __init__(self, commands: Sequence[str]) -> None:
-        super().__init__(suggester=SuggestFromList(commands, case_sensitive=False))
+    def __init__(
+        self,
+        commands: Sequence[str],
+        completer: Callable[[str], list[str]] | None = None,
+    ) -> None:
+        words = [*commands, *completion.COMMANDS]
+        super().__init__(suggester=SuggestFromList(words, case_sensitive=False))
         self.mode: Mode = "command"
-        self._commands = SuggestFromList(commands, case_sensitive=False)
+        self._commands = SuggestFromList(words, case_sensitive=False)
+        self._complete = completer or (lambda line: completion.candidates(line, words))
+        #: The matches Tab cycles through, and the line Tab last wrote.
+        self._matches: list[str] = []
+        self._written: str | None = None
 
     def open(self, mode: Mode, value: str = "") -> None:
         self.mode = mode
@@ -57,6 +76,30 @@ class CommandBar(Input):
         self.value = value
         self.add_class("-shown")
         self.focus()
+
+    def action_complete(self) -> None:
+        """Tab: complete the ``:`` line; again: the next match. In ``/`` it does nothing
+        (the filter is matched as typed)."""
+        if self.mode != "command":
+            return
+        if self.value == self._written and len(self._matches) > 1:
+            at = self._matches.index(self.value) if self.value in self._matches else -1
+            self._write(self._matches[(at + 1) % len(self._matches)])
+            return
+        self._matches = self._complete(self.value)
+        if not self._matches:
+            self.app.bell()
+            return
+        self._write(completion.extend(self.value, self._matches))
+        if len(self._matches) > 1:
+            shown = "  ".join(m.rpartition(" ")[2] for m in self._matches[:12])
+            more = f"  (+{len(self._matches) - 12})" if len(self._matches) > 12 else ""
+            self.app.notify(shown + more, title="Tab again for the next", markup=False)
+
+    def _write(self, value: str) -> None:
+        self._written = value
+        self.value = value
+        self.cursor_position = len(value)
 
     def action_dismiss(self) -> None:
         if self.mode == "filter":

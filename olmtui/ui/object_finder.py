@@ -1,0 +1,61 @@
+"""The command palette's objects (ctrl+p): type part of a name, pick "CSV ns/name", jump to
+its detail.
+
+Read per keystroke over what the cache holds, so it stays cheap at a hundred thousand
+copied CSVs: CSVs come from the model's own list (copies are not in it), the other kinds
+are few; a plain substring test selects, and at most :data:`LIMIT` hits are scored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from textual.command import Hit, Hits, Provider
+
+from olmtui.model.types import ObjectRef
+
+#: Hits offered per query: the palette shows a screenful; more is noise and time.
+LIMIT = 40
+#: (kind, label) of the objects offered besides CSVs.
+KINDS = (
+    ("Subscription", "Subscription"),
+    ("OperatorGroup", "OperatorGroup"),
+    ("CatalogSource", "CatalogSource"),
+    ("InstallPlan", "InstallPlan"),
+)
+
+
+class ObjectsProvider(Provider):
+    """Objects by name, for the palette (the app must have ``session`` and ``open_object``)."""
+
+    def _refs(self, needle: str) -> Iterator[ObjectRef]:
+        session = self.app.session  # type: ignore[attr-defined]
+        for csv in session.model.csvs():
+            if needle in csv.name.lower() or needle in csv.namespace.lower():
+                yield ObjectRef("ClusterServiceVersion", csv.namespace, csv.name)
+        for kind, _ in KINDS:
+            for (namespace, name), _obj in session.store.slots(kind):
+                if needle in name.lower() or needle in namespace.lower():
+                    yield ObjectRef(kind, namespace, name)
+
+    async def search(self, query: str) -> Hits:
+        needle = query.strip().lower()
+        if len(needle) < 2:
+            return
+        matcher = self.matcher(query)
+        for count, ref in enumerate(self._refs(needle)):
+            if count >= LIMIT:
+                return
+            text = f"{_label(ref.kind)} {ref.namespace}/{ref.name}"
+            score = matcher.match(text) or 0.01
+            yield Hit(
+                score,
+                matcher.highlight(text),
+                lambda ref=ref: self.app.open_object(ref),  # type: ignore[attr-defined]
+                text=text,
+                help="open its detail",
+            )
+
+
+def _label(kind: str) -> str:
+    return "CSV" if kind == "ClusterServiceVersion" else kind
