@@ -13,7 +13,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     (
         ":",
         "jump to a view by name (Tab completes): overview, ns, og, csv, sub, graph, "
-        "findings, catsrc, changes",
+        "findings, catsrc, changes, ip, xray",
     ),
     (
         "/",
@@ -25,6 +25,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("y", "YAML of the selected object (s: back to its summary)"),
     ("g", "upgrade graph of the selected operator or Subscription"),
     ("c", "Operators: show or hide copied CSVs; Upgrade graph: next channel"),
+    ("x", "Subscriptions, Operators: X-ray tree of the selected operator"),
     ("ctrl+p", "command palette: every action"),
     ("↑ ↓ j k PgUp PgDn Home End", "move"),
     ("?", "this help"),
