@@ -122,9 +122,12 @@ def _copies_node(ref: ObjectRef, copies: CopyFacts) -> XrayNode:
     return XrayNode(", ".join(parts), copies_of=ref)
 
 
-def copy_nodes(source: ObjectRef, copies: CopyFacts, cap: int = COPIES_SHOWN) -> list[XrayNode]:
+def copy_nodes(
+    source: ObjectRef, copies: CopyFacts, get: Lookup, cap: int = COPIES_SHOWN
+) -> list[XrayNode]:
     """The children of a copies node, problems first: the missing (R-COPY-3), the stale
-    (R-COPY-4), then at most ``cap`` present copies and a count of the rest."""
+    (R-COPY-4), then at most ``cap`` present copies, each with the phase it carries
+    (R-COPY-4), and a count of the rest."""
     out = [
         XrayNode(f"missing in {ns}", severity="warning", state="Missing")
         for ns in copies.missing[:cap]
@@ -138,10 +141,10 @@ def copy_nodes(source: ObjectRef, copies: CopyFacts, cap: int = COPIES_SHOWN) ->
         for s in copies.stale[:cap]
     ]
     shown = copies.present[:cap]
-    out += [
-        XrayNode(f"copy in {ns}", ObjectRef(CSV, ns, source.name), state="Succeeded")
-        for ns in shown
-    ]
+    for ns in shown:
+        phase = status(get(CSV, ns, source.name) or {}).get("phase") or None
+        label = f"copy in {ns}: {phase or '-'}"
+        out.append(XrayNode(label, ObjectRef(CSV, ns, source.name), state=phase))
     if len(copies.present) > len(shown):
         out.append(XrayNode(f"… and {len(copies.present) - len(shown)} more copies"))
     return out

@@ -120,10 +120,7 @@ def _findings_on(
     (a failed plan's finding is often the Subscription's or the CSV's, naming the plan)."""
     own = list(by_subject.get((target.kind, target.namespace, target.name), ()))
     named = [
-        f
-        for found in by_subject.values()
-        for f in found
-        if target in f.related and f not in own
+        f for found in by_subject.values() for f in found if target in f.related and f not in own
     ]
     return own + named
 

@@ -31,6 +31,8 @@ from olmtui.ui.screens.base import ViewScreen
 
 #: A mark per health, so it reads without colour (NO_COLOR) too.
 MARKS = {"error": "✗ ", "warning": "! ", "info": "i "}
+#: Phases that speak for themselves when no finding is about the object.
+PHASE_MARKS = {"Failed": "✗ ", "UpgradeFailed": "✗ ", "Missing": "! "}
 CSV = "ClusterServiceVersion"
 
 
@@ -42,7 +44,8 @@ def node_label(node: XrayNode) -> Text:
     elif node.healthy:
         style, mark = "green", "✓ "
     else:
-        style, mark = PHASE_STYLE.get(node.state or "", ""), "  " if node.ref else ""
+        style = PHASE_STYLE.get(node.state or "", "")
+        mark = PHASE_MARKS.get(node.state or "", "  " if node.ref else "")
     out = Text(mark + node.label, style=style)
     if node.codes:
         out.append(f"  [{', '.join(node.codes)}]", style="dim")
@@ -68,15 +71,15 @@ class XrayScreen(ViewScreen):
         yield tree
 
     @property
-    def tree(self) -> Tree[XrayNode]:
+    def xray_tree(self) -> Tree[XrayNode]:
         return self.query_one("#xray", Tree)
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.tree.focus()
+        self.xray_tree.focus()
 
     def focus_main(self) -> None:
-        self.tree.focus()
+        self.xray_tree.focus()
 
     # -- building --------------------------------------------------------------------------
     def _copies(self, namespace: str, name: str) -> CopyFacts:
@@ -124,18 +127,25 @@ class XrayScreen(ViewScreen):
     def refresh_data(self) -> None:
         """Rebuild the tree, keeping the nodes that were open open."""
         self._shown_version = self.session.model.version
-        tree = self.tree
-        opened = {path for path in _open_paths(tree.root)}
+        tree = self.xray_tree
+        opened = set(_open_paths(tree.root))
+        line = max(tree.cursor_line, 0)
         tree.clear()
         roots = self.roots()
         for root in roots:
             self._add(tree.root, root, opened, expand=self.only is not None, path=())
         if not roots:
             tree.root.add_leaf(Text("no operator" if not self._query else "no match", "dim"))
+        # after the tree lays its lines out again, the cursor stays where it was
+        self.call_after_refresh(self._restore_cursor, line)
         count = f"[{len(roots)}]" + (f" /{self._query}" if self._query else "")
         for header in self.query("SourceHeader"):
             header.view_title = f"{self.VIEW_TITLE} {count}"  # type: ignore[attr-defined]
         self.redraw_header()
+
+    def _restore_cursor(self, line: int) -> None:
+        tree = self.xray_tree
+        tree.cursor_line = min(line, max(tree.last_line, 0))
 
     def _add(
         self,
@@ -163,7 +173,7 @@ class XrayScreen(ViewScreen):
         if data is None or data.copies_of is None or node.children:
             return
         src = data.copies_of
-        for item in copy_nodes(src, self._copies(src.namespace, src.name)):
+        for item in copy_nodes(src, self._copies(src.namespace, src.name), self.session.store.get):
             node.add_leaf(node_label(item), item)
 
     @on(Tree.NodeExpanded)
@@ -180,7 +190,7 @@ class XrayScreen(ViewScreen):
 
     # -- hooks -----------------------------------------------------------------------------
     def selected_ref(self) -> ObjectRef | None:
-        node = self.tree.cursor_node
+        node = self.xray_tree.cursor_node
         return None if node is None or node.data is None else node.data.ref
 
     def apply_filter(self, query: str) -> None:
@@ -191,7 +201,8 @@ class XrayScreen(ViewScreen):
 
 def _key(node: XrayNode) -> str:
     """What identifies a node across rebuilds: its object, else its label (a group)."""
-    return node.label if node.ref is None else f"{node.ref.kind}/{node.ref.namespace}/{node.ref.name}"
+    target = node.ref
+    return node.label if target is None else f"{target.kind}/{target.namespace}/{target.name}"
 
 
 def _open_paths(node: TreeNode[XrayNode], path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
