@@ -118,7 +118,7 @@ def test_xray_tree_follows_subscription_plan_csv_and_marks_findings():
         {("ClusterServiceVersion", NS, "foo.v2"): [finding, finding]},
         CopyFacts(present=["a", "b"], missing=["c"]),
     )
-    assert tree.label == "Subscription ops/foo (foo): AtLatestKnown"
+    assert tree.label == "Subscription ops/foo: AtLatestKnown"
     (plan,) = tree.children
     assert (plan.label, plan.state, plan.ref) == (
         "InstallPlan install-abc: Failed",

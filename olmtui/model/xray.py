@@ -206,7 +206,9 @@ def subscription_tree(
             label = f"InstallPlan {plan_name}: {phase or '-'}"
             below = [_node(findings, plan_ref, label, phase, [*leaf, *others])]
     ref = ObjectRef("Subscription", sub.namespace, sub.name)
-    label = f"Subscription {sub.namespace}/{sub.name} ({sub.package}): {sub.state or '-'}"
+    # the package only when the name does not already say it, so the codes after it fit
+    package = "" if sub.package in sub.name else f" ({sub.package})"
+    label = f"Subscription {sub.namespace}/{sub.name}{package}: {sub.state or '-'}"
     return _node(findings, ref, label, sub.state, below)
 
 
