@@ -79,9 +79,11 @@ async def test_ip_lists_the_failed_plan_and_details_its_steps_and_approval():
         assert "approved (spec.approved is true)" in text
         assert "Steps (11)" in text
         assert (
-            "image-caching-operator.v0.0.1: Role "
-            "image-caching-operator.v0.0.1-image-caching-operator-86998f54f6 Unknown"
+            "resolving: image-caching-operator.v0.0.1 ClusterServiceVersion "
+            "image-caching-operator.v0.0.1 Created"
         ) in text
+        role = "image-caching-operator.v0.0.1-image-caching-operator-86998f54f6"
+        assert f"Role {role} Unknown" in text
         assert (
             "image-caching-operator.v0.0.1 from cfe-test-namespace/image-caching-operator-catalog"
             ": quay.io/josefkarasek/image-caching-operator-bundle:v0.0.1"

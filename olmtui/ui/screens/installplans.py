@@ -80,8 +80,12 @@ class InstallPlansScreen(TableScreen):
         parts.append(section(f"Steps ({len(row.steps)})"))
         if not row.steps:
             parts.append(Text("none", style="dim"))
+        resolving = None
         for step in row.steps[:STEPS_SHOWN]:
-            out = Text(f"{step.resolving}: {step.kind} {step.name} ")
+            if step.resolving != resolving:  # OLM lists a bundle's steps together
+                resolving = step.resolving
+                parts.append(line("resolving", resolving or "-"))
+            out = Text(f"  {step.kind} {step.name} ")
             out.append_text(_step_status(step.status))
             parts.append(out)
         if len(row.steps) > STEPS_SHOWN:
