@@ -11,7 +11,8 @@ from olmtui.commands.view_option import initial_view
 from olmtui.errors import UsageError
 
 VIEWS = (
-    "overview, namespaces, operatorgroups, csvs, subscriptions, graphs, findings, catalogs, changes"
+    "overview, namespaces, operatorgroups, csvs, subscriptions, installplans, xray, graphs, "
+    "findings, catalogs, changes"
 )
 
 

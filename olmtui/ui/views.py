@@ -15,10 +15,12 @@ from olmtui.ui.screens.csvs import CSVsScreen
 from olmtui.ui.screens.findings import FindingsScreen
 from olmtui.ui.screens.graph import ChannelsScreen, graph_for
 from olmtui.ui.screens.help import HelpScreen
+from olmtui.ui.screens.installplans import InstallPlansScreen
 from olmtui.ui.screens.namespaces import NamespacesScreen
 from olmtui.ui.screens.operatorgroups import OperatorGroupsScreen
 from olmtui.ui.screens.overview import OverviewScreen
 from olmtui.ui.screens.subscriptions import SubscriptionsScreen
+from olmtui.ui.screens.xray import XrayScreen
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,20 @@ VIEWS: tuple[ViewSpec, ...] = (
         ("sub", "subs", "subscription"),
         "upgrades, approvals, InstallPlans and conditions",
         SubscriptionsScreen,
+    ),
+    ViewSpec(
+        "installplans",
+        "InstallPlans",
+        ("ip", "installplan"),
+        "steps, approval, bundle lookups and the CSVs each installs",
+        InstallPlansScreen,
+    ),
+    ViewSpec(
+        "xray",
+        "X-ray",
+        ("tree",),
+        "per operator: Subscription -> InstallPlan -> CSV -> Deployments, CRDs, copies",
+        XrayScreen,
     ),
     ViewSpec(
         "graphs",

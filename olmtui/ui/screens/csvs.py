@@ -16,6 +16,7 @@ from olmtui.store import Unreadable
 from olmtui.ui import derived
 from olmtui.ui.formatting import line, names, phase, section
 from olmtui.ui.screens.base import TableScreen
+from olmtui.ui.screens.xray import open_xray
 from olmtui.ui.widgets.virtual_table import Cell, Column, Row
 
 
@@ -45,7 +46,10 @@ class CSVsScreen(TableScreen):
     )
     EMPTY_TEXT = "no ClusterServiceVersions"
     ACCESS_KIND = "ClusterServiceVersion"
-    BINDINGS = [Binding("c", "toggle_copies", "Copies")]
+    BINDINGS = [Binding("c", "toggle_copies", "Copies"), Binding("x", "xray", "X-ray")]
+
+    def action_xray(self) -> None:
+        open_xray(self)
 
     show_copies = False
 

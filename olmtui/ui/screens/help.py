@@ -12,7 +12,8 @@ from textual.widgets import Static
 
 #: (keys, what they do): keep each text within 56 characters, so a row is one line at 80.
 KEYS: tuple[tuple[str, str], ...] = (
-    (":", "view: overview ns og csv sub graph findings catsrc changes"),
+    (":", "view: overview ns og csv sub ip xray graph findings"),
+    ("", "  catsrc changes; a view always opens on its list"),
     (":  Tab", "complete view, namespace, context; Tab again: next"),
     (":ctx NAME", "follow another kubeconfig context (live sessions)"),
     (":q ctrl+c ctrl+q", "quit (olmtui never changes the cluster)"),
@@ -23,6 +24,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("y  s", "YAML of the selected object / back to its summary"),
     ("g", "upgrade graph of the selected operator or Subscription"),
     ("c", "Operators: show/hide copied CSVs; graph: next channel"),
+    ("x", "Subscriptions, Operators: X-ray tree of that operator"),
     ("ctrl+p", "palette: every action, and objects by name"),
     ("↑ ↓ j k", "move"),
     ("PgUp PgDn", "page up, page down"),

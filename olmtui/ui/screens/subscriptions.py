@@ -12,6 +12,7 @@ from collections.abc import Hashable, Iterable
 
 from rich.console import Group, RenderableType
 from rich.text import Text
+from textual.binding import Binding
 
 from olmtui.model.installplans import summarize_install_plan
 from olmtui.model.types import ObjectRef, SubscriptionState
@@ -20,6 +21,7 @@ from olmtui.model.views import subscription_catalog_view
 from olmtui.ui import derived
 from olmtui.ui.formatting import line, names, section, severity_text, state_text
 from olmtui.ui.screens.base import TableScreen
+from olmtui.ui.screens.xray import open_xray
 from olmtui.ui.widgets.virtual_table import Column, Row
 
 
@@ -48,6 +50,10 @@ class SubscriptionsScreen(TableScreen):
     )
     EMPTY_TEXT = "no Subscriptions"
     ACCESS_KIND = "Subscription"
+    BINDINGS = [Binding("x", "xray", "X-ray")]
+
+    def action_xray(self) -> None:
+        open_xray(self)
 
     def build_rows(self) -> Iterable[Row]:
         """CSV names in the INSTALLED/NEXT/HEAD columns drop their ``<package>.`` prefix

@@ -1,0 +1,160 @@
+"""``:ip`` and ``:xray`` on the azure must-gather (a Failed InstallPlan with steps and bundle
+lookups, in a namespace with Manual Subscriptions; an operator with 64 copies)."""
+
+from __future__ import annotations
+
+import pytest
+from data_paths import DATA
+from rich.console import Console
+from textual.widgets import Static, Tree
+
+from olmtui.model.types import ObjectRef
+from olmtui.pipeline.build import snapshot_session
+from olmtui.ui.app import OlmApp
+from olmtui.ui.screens.installplans import InstallPlansScreen
+from olmtui.ui.screens.object_detail import ObjectScreen
+from olmtui.ui.screens.xray import XrayScreen
+from olmtui.ui.widgets.virtual_table import VirtualTable
+
+AZURE = str(DATA / "must-gather/must-gather-clean/must-gather-azure")
+SIZE = (140, 45)
+PLAN = ("cfe-test-namespace", "install-bfnbn")
+
+
+def _app(view: str) -> OlmApp:
+    return OlmApp(snapshot_session([AZURE], [], label="azure"), initial_view=view)
+
+
+def _detail(app: OlmApp) -> str:
+    console = Console(width=200, record=True, color_system=None)
+    console.print(app.screen.query_one("#detail", Static).content)
+    return console.export_text()
+
+
+def _lines(tree: Tree) -> list[tuple[str, str]]:
+    """``(indent + label, style)`` of the visible nodes."""
+    out: list[tuple[str, str]] = []
+
+    def walk(node, depth: int) -> None:
+        for child in node.children:
+            out.append(("  " * depth + child.label.plain, str(child.label.style)))
+            if child.is_expanded:
+                walk(child, depth + 1)
+
+    walk(tree.root, 0)
+    return out
+
+
+async def _goto(pilot, table: VirtualTable, key) -> None:
+    while table.selected_key != key:
+        await pilot.press("down")
+    await pilot.pause()
+
+
+async def test_ip_lists_the_failed_plan_and_details_its_steps_and_approval():
+    app = _app("ip")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, InstallPlansScreen)
+        table = app.screen.query_one("#table", VirtualTable)
+        await _goto(pilot, table, PLAN)
+        row = next(r for r in table.shown_rows if r.key == PLAN)
+        assert [str(c) for c in row.cells] == [
+            "cfe-test-namespace",
+            "install-bfnbn",
+            "Failed",
+            "Manual",
+            "yes",
+            "image-caching-operator.v0.0.1",
+            "image-caching-operator-v0-0-1-sub",
+            "2021-09-13 15:27",
+        ]
+        assert "red" in str(row.cells[1].style)  # type: ignore[union-attr]
+        text = " ".join(_detail(app).split())
+        assert (
+            "Manual: Manual Subscriptions in cfe-test-namespace: "
+            "image-caching-operator-v0-0-1-sub, projectrequestlimits-v0-0-1-sub; one Manual "
+            "Subscription makes every InstallPlan of its namespace Manual (R-SUB-4)"
+        ) in text
+        assert "approved (spec.approved is true)" in text
+        assert "Steps (11)" in text
+        assert (
+            "resolving: image-caching-operator.v0.0.1 ClusterServiceVersion "
+            "image-caching-operator.v0.0.1 Created"
+        ) in text
+        role = "image-caching-operator.v0.0.1-image-caching-operator-86998f54f6"
+        assert f"Role {role} Unknown" in text
+        assert (
+            "image-caching-operator.v0.0.1 from cfe-test-namespace/image-caching-operator-catalog"
+            ": quay.io/josefkarasek/image-caching-operator-bundle:v0.0.1"
+        ) in text
+        assert "Installed=False InstallComponentFailed" in text
+        assert "error InstallPlanFailed (R-SUB-5)" in text
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, ObjectScreen)
+        assert app.screen.target == ObjectRef("InstallPlan", *PLAN)
+
+
+async def test_x_on_a_subscription_shows_its_operator_tree_with_marks_and_lazy_copies():
+    app = _app("sub")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#table", VirtualTable)
+        await _goto(pilot, table, ("cfe-test-namespace", "image-caching-operator-v0-0-1-sub"))
+        await pilot.press("x")
+        await pilot.pause()
+        assert isinstance(app.screen, XrayScreen)
+        tree = app.screen.query_one("#xray", Tree)
+        lines = _lines(tree)
+        assert lines[:4] == [
+            (
+                "✗ Subscription cfe-test-namespace/image-caching-operator-v0-0-1-sub: "
+                "AtLatestKnown  [InstallPlanFailed]",
+                "bold red",
+            ),
+            ("  ✗ InstallPlan install-bfnbn: Failed", "bold red"),
+            (
+                "    ✗ CSV image-caching-operator.v0.0.1: Pending (RequirementsNotMet)  "
+                "[CSVPending]",
+                "bold red",
+            ),
+            ("      Deployments (1)", ""),
+        ]
+        copies = [i for i, (label, _) in enumerate(lines) if label.endswith("64 copies")]
+        assert len(copies) == 1 and len(lines) == copies[0] + 1  # one count node, closed
+        for _ in range(copies[0]):
+            await pilot.press("down")
+        await pilot.press("space")
+        await pilot.pause()
+        opened = _lines(tree)[copies[0] + 1 :]
+        assert len(opened) == 64
+        assert opened[0][0].strip().startswith("copy in ")
+        # Enter on a node opens its object; Esc comes back to the tree
+        await pilot.press("up", "up")
+        await pilot.press("home")
+        await pilot.press("down")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ObjectScreen)
+        assert app.screen.target == ObjectRef("InstallPlan", *PLAN)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, XrayScreen)
+
+
+@pytest.mark.parametrize("command", ["xray", "tree"])
+async def test_xray_command_has_one_root_per_operator(command: str):
+    app = _app("overview")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("colon", *command, "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, XrayScreen)
+        roots = [label for label, _ in _lines(app.screen.query_one("#xray", Tree))]
+        assert roots == [
+            "✗ Subscription cfe-test-namespace/image-caching-operator-v0-0-1-sub: "
+            "AtLatestKnown  [InstallPlanFailed]",
+            "✓ Subscription cfe-test-namespace/projectrequestlimits-v0-0-1-sub: AtLatestKnown",
+            "✓ CSV openshift-operator-lifecycle-manager/packageserver: Succeeded (no Subscription)",
+        ]
