@@ -205,3 +205,69 @@ async def test_g_on_an_object_without_a_graph_says_so(app):
         assert isinstance(app.screen, ObjectScreen)
         messages = [n.message for n in app._notifications]
         assert any("no upgrade graph for this OperatorGroup" in m for m in messages)
+
+
+# -- the Changes view follows new events as tail -f does ----------------------------------
+
+
+def _phase_change(app: OlmApp, phase: str) -> None:
+    store = app.session.store
+    obj = copy.deepcopy(store.get(CSV.kind, CSV.namespace, CSV.name))
+    obj["status"] = {"phase": phase, "reason": "Testing", "message": f"now {phase}"}
+    store.apply("MODIFIED", obj)
+
+
+async def _changes(app: OlmApp, pilot, phases: list[str]) -> None:
+    for phase in phases:
+        _phase_change(app, phase)
+        await pilot.pause(0.3)
+
+
+def _notice(app: OlmApp) -> str:
+    return _plain(app.screen.query_one("#follow-notice").content)
+
+
+async def test_changes_stay_pinned_to_the_newest_event_while_following(app):
+    async with app.run_test(size=(120, 20)) as pilot:
+        app.show_view("changes")
+        await pilot.pause()
+        table = app.screen.query_one("#table")
+        phases = [p for _ in range(8) for p in ("Pending", "Installing")]
+        await _changes(app, pilot, phases)
+        assert table.row_count > table.scrollable_content_region.height
+        assert table.cursor == table.row_count - 1  # on the newest row, at the bottom
+        assert "-> Installing" in table.shown_rows[table.cursor].cells[3]
+        bottom = round(table.scroll_y) + table.scrollable_content_region.height - 1
+        assert bottom >= table.cursor  # and it is on screen
+        assert "following new events" in _notice(app)
+
+
+async def test_changes_scrolled_away_stay_put_and_count_new_events_until_end(app):
+    async with app.run_test(size=(120, 20)) as pilot:
+        app.show_view("changes")
+        await pilot.pause()
+        table = app.screen.query_one("#table")
+        await _changes(app, pilot, ["Pending", "Installing", "Pending", "Installing"])
+        await pilot.press("home")
+        await pilot.pause()
+        kept, top = table.selected_key, table.scroll_y
+        before = app.change_log.newest_seq
+        await _changes(app, pilot, ["Pending", "Installing"])
+        arrived = app.change_log.newest_seq - before
+        assert arrived >= 2
+        assert table.selected_key == kept and table.cursor == 0 and table.scroll_y == top
+        assert f"{arrived} new below, press End or G to follow" in _notice(app)
+        await pilot.press("end")
+        await pilot.pause()
+        assert table.cursor == table.row_count - 1
+        assert "following new events" in _notice(app)
+        await _changes(app, pilot, ["Pending"])
+        assert table.cursor == table.row_count - 1  # following again
+        await pilot.press("up")
+        await pilot.pause()
+        assert "not following" in _notice(app)
+        await _changes(app, pilot, ["Installing"])
+        await pilot.press("G")
+        await pilot.pause()
+        assert table.cursor == table.row_count - 1
+        assert "-> Installing" in table.shown_rows[table.cursor].cells[3]
