@@ -249,7 +249,8 @@ class ObjectScreen(Screen):
             self.refresh_data()
 
     def redraw_header(self) -> None:
-        self.query_one(SourceHeader).redraw()
+        for header in self.query(SourceHeader):  # none while the screen is torn down
+            header.redraw()
 
     def show(self, target: ObjectRef, tab: str = "summary", extra: Sequence[Relation] = ()) -> None:
         """Show another object in this (already mounted) screen: the app keeps a few of
