@@ -166,7 +166,10 @@ class OlmApp(App):
             self.open_object(ref, "yaml")
 
     def action_graph(self) -> None:
-        self.show_graph(self._selected())
+        """``g``: on a list, the graph of the selected row's object; on a detail, of the
+        object shown (not of the related row under the cursor)."""
+        screen = self.screen
+        self.show_graph(screen.target if isinstance(screen, ObjectScreen) else self._selected())
 
     def show_graph(self, ref: ObjectRef | None) -> None:
         """The upgrade graph of ``ref`` (a Subscription or an operator's CSV), or a note

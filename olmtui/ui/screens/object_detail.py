@@ -184,7 +184,7 @@ class ObjectScreen(Screen):
         Binding("y", "tab('yaml')", "YAML"),
         Binding("s", "tab('summary')", "Summary"),
         Binding("slash", "search", "Search the YAML", key_display="/"),
-        Binding("g", "graph", "Graph"),
+        Binding("g", "app.graph", "Graph"),
         Binding("question_mark", "app.help", "Keys", key_display="?"),
     ]
 
@@ -345,10 +345,6 @@ class ObjectScreen(Screen):
             pane.clear_search()
         else:
             self.app.pop_screen()
-
-    def action_graph(self) -> None:
-        """``g``: the upgrade graph of the object shown (not of the related row)."""
-        self.app.show_graph(self.target)  # type: ignore[attr-defined]
 
     @on(VirtualTable.RowSelected, "#related")
     def _open(self, event: VirtualTable.RowSelected) -> None:
