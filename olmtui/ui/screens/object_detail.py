@@ -79,7 +79,7 @@ KEYS_LINE = Text.assemble(
             ("enter", "open related"),
             ("y", "YAML"),
             ("s", "summary"),
-            ("/", "search YAML"),
+            ("/", "search"),
             ("g", "graph"),
             ("?", "keys"),
             ("^p", "palette"),
