@@ -271,3 +271,28 @@ async def test_changes_scrolled_away_stay_put_and_count_new_events_until_end(app
         await pilot.pause()
         assert table.cursor == table.row_count - 1
         assert "-> Installing" in table.shown_rows[table.cursor].cells[3]
+
+
+async def test_esc_in_the_search_prompt_cancels_the_search_only(app):
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(app, pilot, CSV, "yaml")
+        view = _yaml(app)
+        await pilot.press("slash", *"etcd")
+        await pilot.pause()
+        assert view.match_status.startswith("match 1/")  # marked as typed
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ObjectScreen)
+        assert view.query_text == "" and view.has_focus
+
+
+async def test_summary_keeps_its_scroll_across_a_live_update(app):
+    async with app.run_test(size=(100, 16)) as pilot:
+        screen = await _open(app, pilot, CSV)
+        scroll = screen.query_one(".object-summary")
+        assert scroll.max_scroll_y > 2
+        scroll.scroll_to(y=2, animate=False, immediate=True)
+        _phase_change(app, "Installing")
+        await pilot.pause(0.5)
+        assert "Installing" in _summary(app)
+        assert scroll.scroll_y == 2
