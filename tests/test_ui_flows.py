@@ -137,10 +137,10 @@ async def test_live_changes_log_receives_a_phase_transition(app):
         store.apply("MODIFIED", obj)
         await pilot.pause(0.3)
         rows = _table(app).shown_rows
-        # newest first: both entries of the batch, then nothing older
-        assert [r.cells[1].plain for r in rows] == ["conflict resolved", "phase"]
-        assert rows[1].cells[3].startswith("Failed -> Pending")
-        assert rows[0].cells[2] == "ClusterServiceVersion team-a/etcdoperator.v0.9.4"
+        # oldest first, as a log reads: both entries of the batch, nothing older
+        assert [r.cells[1].plain for r in rows] == ["phase", "conflict resolved"]
+        assert rows[0].cells[3].startswith("Failed -> Pending")
+        assert rows[1].cells[2] == "ClusterServiceVersion team-a/etcdoperator.v0.9.4"
 
 
 async def test_cursor_keeps_its_row_across_a_live_update(app):

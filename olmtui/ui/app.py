@@ -111,7 +111,8 @@ class OlmApp(App):
             screen = self.screen
         except ScreenStackError:  # between modes: the new mode's screen is not up yet
             return
-        if isinstance(screen, ViewScreen) and screen.is_mounted:  # not while composing
+        # list views and pushed details alike follow the model (graphs are ViewScreens)
+        if isinstance(screen, ViewScreen | ObjectScreen) and screen.is_mounted:  # not composing
             screen.redraw_header()
             version = self.session.model.version
             if version != self._seen_version:
@@ -258,7 +259,22 @@ class OlmApp(App):
             self.open_object(ref, "yaml")
 
     def action_graph(self) -> None:
-        ref = self._selected()
+        """``g``: on a list, the graph of the selected row's object; on a detail, of the
+        object shown (not of the related row under the cursor)."""
+        screen = self.screen
+        self.show_graph(screen.target if isinstance(screen, ObjectScreen) else self._selected())
+
+    def show_graph(self, ref: ObjectRef | None) -> None:
+        """The upgrade graph of ``ref`` (a Subscription or an operator's CSV), or a note
+        saying why there is none."""
+        if ref is not None and ref.kind not in ("Subscription", "ClusterServiceVersion"):
+            self.notify(
+                f"no upgrade graph for this {ref.kind}: g draws the graph of an operator (CSV) "
+                "or a Subscription",
+                severity="information",
+                markup=False,
+            )
+            return
         screen: Screen | None = views.graph_screen(self.session, ref)
         if screen is None:
             self.notify(

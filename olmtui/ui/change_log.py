@@ -37,8 +37,14 @@ class ChangeLog:
             self._entries.append(LoggedChange(self._seq, now, entry))
 
     def entries(self) -> list[LoggedChange]:
-        """Newest first."""
-        return list(reversed(self._entries))
+        """Oldest first, as a log reads (``tail -f``)."""
+        return list(self._entries)
+
+    @property
+    def newest_seq(self) -> int:
+        """The sequence number of the newest entry (0 before the first); entries are
+        numbered one by one, so the difference of two is how many arrived between them."""
+        return self._seq
 
     def close(self) -> None:
         self._store.unsubscribe(self._on_changes)

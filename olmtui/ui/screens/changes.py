@@ -1,5 +1,10 @@
 """Changes: a scrolling log of what changed when (phase transitions, new InstallPlans,
-approvals, conflicts appearing and resolving), newest first. Live sessions fill it."""
+approvals, conflicts appearing and resolving), newest at the bottom. Live sessions fill it.
+
+It follows new events as ``tail -f`` does: while the cursor is on the newest row it stays
+there as rows arrive; moved away, it stays put and the line above the table counts what
+arrived since, until End (or ``G``) follows again.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +13,16 @@ from collections.abc import Hashable, Iterable
 
 from rich.console import RenderableType
 from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Static
 
 from olmtui.model.types import ObjectRef
 from olmtui.ui.change_log import LoggedChange
 from olmtui.ui.formatting import SEVERITY_STYLE
 from olmtui.ui.screens.base import TableScreen
-from olmtui.ui.widgets.virtual_table import Column, Row
+from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
 
 
 class ChangesScreen(TableScreen):
@@ -25,6 +34,54 @@ class ChangesScreen(TableScreen):
         Column("message", "DETAIL"),
     )
     EMPTY_TEXT = "no changes since the session started (a snapshot does not change)"
+    BINDINGS = [Binding("G", "follow", "Follow", key_display="G")]
+
+    #: Whether the cursor rides on the newest row; the newest entry seen while it did.
+    _following = True
+    _seen_seq = 0
+
+    def compose_summary(self) -> ComposeResult:
+        notice = Static("", id="follow-notice", classes="metrics", markup=False)
+        notice.display = False
+        yield notice
+
+    def refresh_data(self) -> None:
+        table = self.table
+        following = self._following
+        cursor, top = table.cursor, table.scroll_y
+        super().refresh_data()
+        if following:
+            table.action_jump(-1)
+        elif table.cursor != cursor:  # the oldest entries dropped off: keep the view put
+            table.scroll_to(y=top + table.cursor - cursor, animate=False, immediate=True)
+        self._show_following()
+
+    def action_follow(self) -> None:
+        """``G`` (as ``less``): to the newest row, and follow new ones again."""
+        self.table.action_jump(-1)
+        self.table.focus()
+
+    @on(VirtualTable.RowHighlighted)
+    def _moved(self, _event: VirtualTable.RowHighlighted) -> None:
+        self._show_following()
+
+    def _show_following(self) -> None:
+        table = self.table
+        log = self.app.change_log  # type: ignore[attr-defined]
+        self._following = table.cursor >= table.row_count - 1
+        if self._following:
+            self._seen_seq = log.newest_seq
+        notice = self.query_one("#follow-notice", Static)
+        notice.display = table.total_count > 0
+        unseen = log.newest_seq - self._seen_seq
+        if self._following:
+            notice.update(Text("following new events (newest at the bottom)", style="dim"))
+        elif unseen:
+            notice.update(
+                Text(f"{unseen} new below, press End or G to follow", style="bold reverse")
+            )
+        else:
+            notice.update(Text("not following: End or G follows new events", style="bold"))
 
     def build_rows(self) -> Iterable[Row]:
         log = self.app.change_log  # type: ignore[attr-defined]

@@ -1,8 +1,14 @@
 """Object detail: what OLM's annotations on it mean, its conditions as a table, the related
-objects to jump to, and the YAML with syntax highlighting (``y``)."""
+objects to jump to, and the YAML with syntax highlighting (``y``) and search (``/``).
+
+It follows the object live: the app's ticker calls :meth:`ObjectScreen.refresh_data` (a few
+times a second at most) when the model moved, the screen re-renders in place where the reader
+is, and a deleted object stays on screen, marked with when it went.
+"""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Hashable, Sequence
 
 import yaml
@@ -25,7 +31,7 @@ from olmtui.ui.formatting import phase, section, state_text
 from olmtui.ui.related import Relation, related
 from olmtui.ui.widgets.source_header import SourceHeader
 from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
-from olmtui.ui.widgets.yaml_view import YamlView
+from olmtui.ui.widgets.yaml_pane import YamlPane
 
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -73,6 +79,7 @@ KEYS_LINE = Text.assemble(
             ("enter", "open related"),
             ("y", "YAML"),
             ("s", "summary"),
+            ("/", "search"),
             ("g", "graph"),
             ("?", "keys"),
             ("^p", "palette"),
@@ -173,9 +180,10 @@ class ObjectScreen(Screen):
     """One object. Enter on a related object opens it; Esc goes back."""
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back"),
+        Binding("escape", "back", "Back"),
         Binding("y", "tab('yaml')", "YAML"),
         Binding("s", "tab('summary')", "Summary"),
+        Binding("slash", "search", "Search the YAML", key_display="/"),
         Binding("g", "app.graph", "Graph"),
         Binding("question_mark", "app.help", "Keys", key_display="?"),
     ]
@@ -192,9 +200,16 @@ class ObjectScreen(Screen):
         self.target = target
         self.tab = tab
         self.extra = tuple(extra)
+        #: The object's last state seen, kept when it is deleted; when that was seen.
+        self._last: dict | None = None
+        self._deleted_at: float | None = None
+        self._shown_version = -1  # the model version shown; -1 until first rendered
+        self._yaml_of: dict | None = None
+        self._yaml_shown = False  # the YAML tab is filled when first shown
 
     def compose(self) -> ComposeResult:
         yield SourceHeader(self.session, str(self.target))
+        yield Static("", id="object-notice", markup=False)
         with ContentSwitcher(initial=self.tab):
             with Vertical(id="summary"):
                 with VerticalScroll(classes="object-summary"):
@@ -205,7 +220,7 @@ class ObjectScreen(Screen):
                     id="related",
                     classes="related-table",
                 )
-            yield YamlView(id="yaml")
+            yield YamlPane(id="yaml")
         yield Static(KEYS_LINE, classes="keys-line", markup=False)
 
     def _state_text(self) -> Text | None:
@@ -228,6 +243,15 @@ class ObjectScreen(Screen):
     def on_mount(self) -> None:
         self._fill()
 
+    def on_screen_resume(self) -> None:
+        # back from a related object or a graph: catch up if the model moved meanwhile
+        if self._shown_version not in (-1, self.session.model.version):
+            self.refresh_data()
+
+    def redraw_header(self) -> None:
+        for header in self.query(SourceHeader):  # none while the screen is torn down
+            header.redraw()
+
     def show(self, target: ObjectRef, tab: str = "summary", extra: Sequence[Relation] = ()) -> None:
         """Show another object in this (already mounted) screen: the app keeps a few of
         them, since building a screen costs far more than filling one. ``extra`` are more
@@ -242,29 +266,59 @@ class ObjectScreen(Screen):
         header = self.query_one(SourceHeader)
         header.view_title = str(self.target)
         header.redraw()
-        self.query_one("#object-summary", Static).update(
-            summary(self._object(), self.target, self._state_text())
-        )
+        self._last = self._object()
+        self._deleted_at = None
+        self._yaml_shown = False
+        self._show_state()
         self.query_one(".object-summary", VerticalScroll).scroll_home(animate=False)
-        self._yaml_of: ObjectRef | None = None  # the YAML tab is filled when first shown
+        self.query_one("#related", VirtualTable).action_jump(0)
+        self.action_tab(self.tab)
+
+    def refresh_data(self) -> None:
+        """Show the object's current state where the reader is (the app calls this at most a
+        few times a second, when the model moved); a deleted object keeps its last state."""
+        if self._shown_version == -1:  # still composing: on_mount fills it
+            return
+        obj = self._object()
+        if obj is None and self._last is not None:
+            self._deleted_at = self._deleted_at or time.time()
+        else:
+            self._deleted_at = None
+            self._last = obj
+        self._show_state()
+        if self.query_one(ContentSwitcher).current == "yaml":
+            self._fill_yaml()
+
+    def _show_state(self) -> None:
+        """Summary, related objects and the deletion notice from the last state seen."""
+        self._shown_version = self.session.model.version
+        self.query_one("#object-summary", Static).update(
+            summary(self._last, self.target, self._state_text())
+        )
+        notice = self.query_one("#object-notice", Static)
+        deleted = self._deleted_at is not None
+        notice.set_class(deleted, "-shown")
+        if self._deleted_at is not None:
+            when = time.strftime("%H:%M:%S", time.localtime(self._deleted_at))
+            notice.update(Text(f" deleted at {when}; showing its last state"))
         table = self.query_one("#related", VirtualTable)
         rows = related(self.session, self.target)
         known = {r for _, r in rows}
         rows = [*(e for e in self.extra if e[1] not in known), *rows]
         self._related: dict[Hashable, ObjectRef] = {i: r for i, (_, r) in enumerate(rows)}
         table.set_rows([Row(i, (how, str(r))) for i, (how, r) in enumerate(rows)])
-        table.action_jump(0)
-        self.action_tab(self.tab)
 
     def _fill_yaml(self) -> None:
-        """The YAML is highlighted on first view only: a CSV's spec runs to thousands of
-        lines, and most visits never look at it."""
-        if self._yaml_of != self.target:
-            self._yaml_of = self.target
-            obj = self._object()
-            self.query_one("#yaml", YamlView).show(
-                object_yaml(obj) if obj else "# object not in the cache"
-            )
+        """The YAML is highlighted when first viewed and again only when the object changed:
+        a CSV's spec runs to thousands of lines, and most visits never look at it."""
+        obj = self._last
+        if self._yaml_shown and self._yaml_of is obj:
+            return
+        again = self._yaml_shown
+        self._yaml_of, self._yaml_shown = obj, True
+        self.query_one(YamlPane).show(
+            object_yaml(obj) if obj else "# object not in the cache", keep_position=again
+        )
 
     def selected_ref(self) -> ObjectRef | None:
         key = self.query_one("#related", VirtualTable).selected_key
@@ -274,9 +328,23 @@ class ObjectScreen(Screen):
         self.query_one(ContentSwitcher).current = tab
         if tab == "yaml":
             self._fill_yaml()
-            self.query_one("#yaml", YamlView).focus()
+            self.query_one(YamlPane).focus_text()
         else:
             self.query_one("#related", VirtualTable).focus()
+
+    def action_search(self) -> None:
+        """``/``: search the YAML (from the summary too: it shows the YAML first)."""
+        if self.query_one(ContentSwitcher).current != "yaml":
+            self.action_tab("yaml")
+        self.query_one(YamlPane).open_search()
+
+    def action_back(self) -> None:
+        """Esc: clear a YAML search first, then leave."""
+        pane = self.query_one(YamlPane)
+        if self.query_one(ContentSwitcher).current == "yaml" and pane.searching:
+            pane.clear_search()
+        else:
+            self.app.pop_screen()
 
     @on(VirtualTable.RowSelected, "#related")
     def _open(self, event: VirtualTable.RowSelected) -> None:
