@@ -18,13 +18,15 @@ from typing import TYPE_CHECKING
 
 from olmtui.model.catalog import Catalog
 from olmtui.model.engine import Model
+from olmtui.model.source_facts import newest_time
 from olmtui.pipeline.catalogs import CatalogSet
-from olmtui.pipeline.session import ConnectionState, Session, SourceKind
+from olmtui.pipeline.session import ConnectionState, Session, SourceInfo, SourceKind
 from olmtui.report.json_report import LoadSummary
 from olmtui.sources.catalogs import load_catalog
 from olmtui.sources.live_options import LiveOptions
 from olmtui.sources.snapshot import load_snapshot
-from olmtui.store import Store
+from olmtui.sources.snapshot_time import must_gather_time
+from olmtui.store import KINDS, Store
 
 if TYPE_CHECKING:
     from olmtui.demo.cluster import DemoCluster
@@ -52,6 +54,7 @@ def _assemble(
     status: Callable[[], ConnectionState] | None = None,
     upgrade_count: Callable[[], int] | None = None,
     clock: Callable[[], dt.datetime] | None = None,
+    info: Callable[[], SourceInfo] | None = None,
 ) -> Session:
     """Store -> catalogs -> Model, the same for every source. The CatalogSet subscribes to
     the store before the Model does, so PackageManifest changes reach the upgrade graphs
@@ -61,7 +64,7 @@ def _assemble(
     must equal that of its saved snapshot), get none."""
     catalogs = CatalogSet(store, loaded, listed_live=kind != "snapshot")
     model = Model(store, upgrades=catalogs.resolve)
-    return Session(
+    session = Session(
         store,
         model,
         kind,
@@ -73,6 +76,19 @@ def _assemble(
         upgrade_count=upgrade_count,
         clock=clock,
     )
+    if info is not None:
+        session.info = info
+    return session
+
+
+def snapshot_info(paths: Sequence[str], store: Store) -> SourceInfo:
+    """A snapshot's moment: its must-gather's ``timestamp`` file, else the newest time its
+    objects record (it was taken then or later)."""
+    gathered = must_gather_time(paths)
+    if gathered is not None:
+        return SourceInfo(snapshot_time=gathered, gathered=True)
+    objects = (obj for kind in KINDS for obj in store.list(kind))
+    return SourceInfo(snapshot_time=newest_time(objects))
 
 
 def snapshot_session(
@@ -83,7 +99,10 @@ def snapshot_session(
     store = Store()
     load = load_snapshot(list(paths), store)
     loaded = [load_catalog(spec) for spec in catalog_specs]
-    return _assemble(store, "snapshot", label or " ".join(paths), loaded, load=load)
+    info = snapshot_info(paths, store)
+    return _assemble(
+        store, "snapshot", label or " ".join(paths), loaded, load=load, info=lambda: info
+    )
 
 
 def sample_session(catalog_specs: Sequence[str] = ()) -> Session:
@@ -138,6 +157,17 @@ def live_session(options: LiveOptions, catalog_specs: Sequence[str] = ()) -> Ses
         status=lambda: live_status(source, store, options),
         upgrade_count=lambda: source.csv_upgrade_count,
         clock=wall_clock,
+        info=lambda: live_info(source, options),
+    )
+
+
+def live_info(source: LiveSource, options: LiveOptions) -> SourceInfo:
+    """Which cluster a live session reads: context, server, user and its version."""
+    return SourceInfo(
+        context=source.label or options.context or "",
+        server=source.server,
+        user=source.user,
+        kubernetes_version=source.server_version,
     )
 
 

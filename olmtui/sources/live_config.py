@@ -43,6 +43,8 @@ class ClusterConfig:
     configuration: Configuration
     label: str
     loader: KubeConfigLoader | None = None
+    #: The context's kubeconfig user (for the header); "" for a pod's service account.
+    user: str = ""
 
 
 def kubeconfig_paths(explicit: str | None) -> list[str]:
@@ -92,7 +94,15 @@ async def load_cluster_config(kubeconfig: str | None, context: str | None) -> Cl
     except Exception as exc:  # exec plugins and bad certificates fail in many ways
         raise UsageError(f"cannot use context {name!r}: {one_line(str(exc))}") from None
     proxy_from_environment(configuration)
-    return ClusterConfig(configuration, name, loader)
+    return ClusterConfig(configuration, name, loader, _context_user(loader))
+
+
+def _context_user(loader: KubeConfigLoader) -> str:
+    """The ``user`` the loaded context names ("" when it names none)."""
+    context = loader.current_context
+    entry = context.safe_get("context") if context is not None else None
+    user = entry.safe_get("user") if entry is not None else None
+    return str(user) if user else ""
 
 
 def proxy_from_environment(configuration: Configuration) -> None:

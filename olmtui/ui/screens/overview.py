@@ -14,7 +14,7 @@ from textual.widgets import Static
 from olmtui.model.metrics import HeadCounts
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.pipeline.session import Session
-from olmtui.ui import access, derived
+from olmtui.ui import access, derived, palette
 from olmtui.ui.formatting import SEVERITY_STYLE, phase, severity
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.screens.findings import explain, finding_ref, finding_search
@@ -50,8 +50,8 @@ def metrics_text(session: Session) -> Text:
         ),
         ("copied CSVs", copied, False),
     ):
-        text.append(f"{name} ", style="dim")
-        text.append(value, style="bold red" if alarm else "bold")
+        text.append(f"{name} ", style=palette.MUTED)
+        text.append(value, style=palette.ERROR if alarm else "bold")
         text.append("   ")
     if session.store.unreadable:
         text.append(
@@ -60,13 +60,13 @@ def metrics_text(session: Session) -> Text:
                 access.empty_text(u).removeprefix("no access to ")
                 for _, u in sorted(session.store.unreadable.items())
             ),
-            style="magenta",
+            style=palette.UNKNOWN,
         )
-    text.append("\nfindings: ", style="dim")
+    text.append("\nfindings: ", style=palette.MUTED)
     for sev, count in counts.items():
-        text.append(f"{count} {sev}  ", style=SEVERITY_STYLE[sev] if count else "dim")
-    text.append(f"· {len(derived.approvals(session))} pending approvals · ", style="dim")
-    text.append(_behind_text(derived.head_counts(session)), style="dim")
+        text.append(f"{count} {sev}  ", style=SEVERITY_STYLE[sev] if count else palette.MUTED)
+    text.append(f"· {len(derived.approvals(session))} pending approvals · ", style=palette.MUTED)
+    text.append(_behind_text(derived.head_counts(session)), style=palette.MUTED)
     return text
 
 
@@ -133,7 +133,7 @@ class OverviewScreen(TableScreen):
             yield Row(
                 key,
                 (
-                    Text("abnormal CSV", style="yellow"),
+                    Text("abnormal CSV", style=palette.WARNING),
                     phase(csv.phase),
                     f"{csv.namespace}/{csv.name}",
                     f"{csv.version or '-'} {csv.reason or ''}",
@@ -151,7 +151,13 @@ class OverviewScreen(TableScreen):
                 ),
             )
             yield Row(
-                key, (Text("approval", style="bold yellow"), "RequiresApproval", plan.ref, moves)
+                key,
+                (
+                    Text("approval", style=palette.WARNING_STRONG),
+                    "RequiresApproval",
+                    plan.ref,
+                    moves,
+                ),
             )
         for health in derived.catalog_healths(session):
             if health.healthy:
@@ -167,7 +173,7 @@ class OverviewScreen(TableScreen):
             yield Row(
                 key,
                 (
-                    Text("catalog", style="red"),
+                    Text("catalog", style=palette.ERROR),
                     phase(health.state),
                     health.ref,
                     health.message or health.reason or "",
@@ -187,7 +193,7 @@ class OverviewScreen(TableScreen):
             yield Row(
                 key,
                 (
-                    Text("behind head", style="cyan"),
+                    Text("behind head", style=palette.INFO),
                     sub.package,
                     sub.ref,
                     f"{sub.installed_csv} -> {nxt} … {sub.upgrade.head}",

@@ -1,23 +1,31 @@
-"""The top line: which source is shown (context or snapshot path) and, live, how it is doing."""
+"""The top line: which source is shown (the cluster, or the snapshot and its moment), which
+version it runs, and, live, how the connection is doing."""
 
 from __future__ import annotations
+
+import datetime as dt
 
 from rich.text import Text
 from textual.widgets import Static
 
 from olmtui.model.access import minutes
-from olmtui.pipeline.session import Session
+from olmtui.model.source_facts import openshift_version
+from olmtui.pipeline.session import ConnectionState, Session, SourceInfo
+from olmtui.ui import palette
 
 _STATE_STYLES = {
-    "live": "bold green",
-    "live, partial": "bold magenta",
-    "syncing": "bold yellow",
-    "reconnecting": "bold red",
-    "unavailable": "bold red",
-    "no access": "bold magenta",
-    "connecting": "bold yellow",
+    "live": palette.OK_STRONG,
+    "live, partial": palette.UNKNOWN_STRONG,
+    "syncing": palette.WARNING_STRONG,
+    "reconnecting": palette.ERROR,
+    "unavailable": palette.ERROR,
+    "no access": palette.UNKNOWN_STRONG,
+    "connecting": palette.WARNING_STRONG,
     "stopped": "bold",
 }
+#: The source label keeps at least this many cells before the facts about it give way.
+_LABEL_ROOM = 24
+_SEP = " · "
 
 
 def _age(seconds: float | None) -> str:
@@ -37,39 +45,85 @@ def _fit_left(label: str, room: int) -> str:
     return "…" + label[len(label) - room + 1 :]
 
 
+def _when(moment: dt.datetime) -> str:
+    return moment.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _version(session: Session, info: SourceInfo) -> str:
+    """OpenShift's version when the ClusterVersion is known, else the API server's."""
+    openshift = openshift_version(session.store.list("ClusterVersion"))
+    if openshift:
+        return f"OpenShift {openshift}"
+    return f"Kubernetes {info.kubernetes_version}" if info.kubernetes_version else ""
+
+
+def source_facts(session: Session) -> list[str]:
+    """What the header says about the source after its label, most important first (the
+    last ones give way first on a narrow terminal)."""
+    info = session.info()
+    facts = [_version(session, info)]
+    if info.snapshot_time is not None:
+        when = _when(info.snapshot_time)
+        facts.insert(0, f"gathered {when}" if info.gathered else f"snapshot of {when} or later")
+    if info.server:
+        facts.append(info.server)
+    if info.user:
+        facts.append(f"user {info.user}")
+    return [f for f in facts if f]
+
+
+def _fit_facts(facts: list[str], label: str, room: int) -> list[str]:
+    """Drop the least important facts until the label keeps its room (or has no more)."""
+    kept = list(facts)
+    while kept and room - sum(len(_SEP) + len(f) for f in kept) < min(len(label), _LABEL_ROOM):
+        kept.pop()
+    return kept
+
+
 def header_text(session: Session, view_title: str, width: int = 200) -> Text:
     """Plain Text (never markup): labels and paths come from the user and the cluster.
 
     What must survive a narrow terminal comes first: the view, the source, the connection
-    state and the age of the last event; the namespaces read (``--namespace``), the status
-    detail and the no-access list take what is left and end in an ellipsis.
+    state and the age of the last event; the facts about the source (version, snapshot
+    time, server, user) give way next, least important first; the namespaces read
+    (``--namespace``), the status detail and the no-access list take what is left and end
+    in an ellipsis.
     """
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(" olmtui ", style="bold reverse")
     text.append(f" {view_title} ", style="bold")
-    text.append("│ ", style="dim")
-    text.append(f"{session.kind}: ", style="dim")
+    text.append("│ ", style=palette.MUTED)
+    text.append(f"{session.kind}: ", style=palette.MUTED)
     status = session.status() if session.status is not None else None
     essential = Text()
     if status is not None:
-        essential.append(" │ ", style="dim")
+        essential.append(" │ ", style=palette.MUTED)
         essential.append(status.state, style=_STATE_STYLES.get(status.state, "bold"))
-        essential.append(f" · {_age(status.last_event_age)}", style="dim")
+        essential.append(f" · {_age(status.last_event_age)}", style=palette.MUTED)
     room = width - text.cell_len - essential.cell_len - 1
+    facts = _fit_facts(source_facts(session), session.label, room)
+    room -= sum(len(_SEP) + len(f) for f in facts)
     text.append(_fit_left(session.label, max(room, 8)))
+    for fact in facts:
+        text.append(_SEP, style=palette.MUTED)
+        text.append(fact)
     text.append_text(essential)
+    _append_tail(text, session, status)
+    return text
+
+
+def _append_tail(text: Text, session: Session, status: ConnectionState | None) -> None:
+    """What may end in an ellipsis: namespaces read, the status detail, no access."""
     read = session.store.read_namespaces
     if read is not None:  # a --namespace session: elsewhere is unknown, not absent
-        text.append(f" · read: namespaces {', '.join(sorted(read))} only", style="yellow")
-    if status is not None:
-        if status.detail:
-            text.append(f" · {status.detail}", style="dim")
-        if status.no_access:
-            again = (
-                "" if status.recheck is None else f" (re-checked every {minutes(status.recheck)})"
-            )
-            text.append(f" · no access: {', '.join(status.no_access)}{again}", style="magenta")
-    return text
+        text.append(f" · read: namespaces {', '.join(sorted(read))} only", style=palette.WARNING)
+    if status is None:
+        return
+    if status.detail:
+        text.append(f" · {status.detail}", style=palette.MUTED)
+    if status.no_access:
+        again = "" if status.recheck is None else f" (re-checked every {minutes(status.recheck)})"
+        text.append(f" · no access: {', '.join(status.no_access)}{again}", style=palette.UNKNOWN)
 
 
 class SourceHeader(Static):
@@ -93,8 +147,9 @@ class SourceHeader(Static):
     def on_resize(self) -> None:
         self.redraw()
 
-    def redraw(self) -> None:
+    def redraw(self, force: bool = False) -> None:
+        """Update when the text changed, or ``force`` (a new theme restyles the same text)."""
         text = header_text(self.session, self.view_title, self.size.width or 200)
-        if text != getattr(self, "_shown", None):
+        if force or text != getattr(self, "_shown", None):
             self._shown = text
             self.update(text)
