@@ -113,13 +113,13 @@ async def test_r_sub_8_ready_catalog_is_never_shown_alone_beside_olms_unhealthy(
         detail = await _detail(app, pilot, ("ops", "foo"))
         assert "catalog: ops/ops-catalog READY" in detail
         assert (
-            "OLM says (R-SUB-8): CatalogSourcesUnhealthy=True UnhealthyCatalogSourceFound: "
+            "OLM says (R-SUB-8): ▲ CatalogSourcesUnhealthy=True UnhealthyCatalogSourceFound: "
             "targeted catalogsource ops/ops-catalog unhealthy" in detail
         )
         assert "OLM's condition says otherwise" in detail
         assert "catalog health: READY" not in detail
         missing = await _detail(app, pilot, ("ops", "bar"))
-        assert "catalog: ops/gone-catalog missing" in missing
+        assert "catalog: ✖ ops/gone-catalog missing" in missing
         assert "targeted catalogsource ops/gone-catalog missing" in missing
 
 

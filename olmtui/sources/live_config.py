@@ -16,6 +16,7 @@ import ipaddress
 import logging
 import os
 import urllib.request
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -100,8 +101,8 @@ async def load_cluster_config(kubeconfig: str | None, context: str | None) -> Cl
 def _context_user(loader: KubeConfigLoader) -> str:
     """The ``user`` the loaded context names ("" when it names none)."""
     context = loader.current_context
-    entry = context.safe_get("context") if context is not None else None
-    user = entry.safe_get("user") if entry is not None else None
+    entry = context.get("context") if isinstance(context, Mapping) else None
+    user = entry.get("user") if isinstance(entry, Mapping) else None
     return str(user) if user else ""
 
 
