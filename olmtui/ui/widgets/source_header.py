@@ -24,7 +24,7 @@ _STATE_STYLES = {
     "stopped": "bold",
 }
 #: The source label keeps at least this many cells before the facts about it give way.
-_LABEL_ROOM = 24
+_LABEL_ROOM = 16
 _SEP = " · "
 
 
@@ -45,39 +45,59 @@ def _fit_left(label: str, room: int) -> str:
     return "…" + label[len(label) - room + 1 :]
 
 
-def _when(moment: dt.datetime) -> str:
-    return moment.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+def _when(moment: dt.datetime, short: bool = False) -> str:
+    utc = moment.astimezone(dt.UTC)
+    return utc.strftime("%Y-%m-%d %H:%MZ" if short else "%Y-%m-%d %H:%M UTC")
 
 
-def _version(session: Session, info: SourceInfo) -> str:
+def _version(session: Session, info: SourceInfo) -> tuple[str, ...]:
     """OpenShift's version when the ClusterVersion is known, else the API server's."""
     openshift = openshift_version(session.store.list("ClusterVersion"))
     if openshift:
-        return f"OpenShift {openshift}"
-    return f"Kubernetes {info.kubernetes_version}" if info.kubernetes_version else ""
+        return (f"OpenShift {openshift}", f"OCP {openshift}")
+    version = info.kubernetes_version
+    return (f"Kubernetes {version}", f"k8s {version}") if version else ()
 
 
-def source_facts(session: Session) -> list[str]:
-    """What the header says about the source after its label, most important first (the
-    last ones give way first on a narrow terminal)."""
+def _moment(info: SourceInfo) -> tuple[str, ...]:
+    if info.snapshot_time is None:
+        return ()
+    long, short = _when(info.snapshot_time), _when(info.snapshot_time, short=True)
+    if info.gathered:  # the must-gather's own timestamp file
+        return (f"gathered {long}", short)
+    return (f"snapshot of {long} or later", f"≥ {short}")
+
+
+def source_facts(session: Session) -> list[tuple[str, ...]]:
+    """What the header says about the source after its label, most important first, each
+    as its forms from the longest to the shortest (a narrow terminal shortens, then drops,
+    the last ones first)."""
     info = session.info()
-    facts = [_version(session, info)]
-    if info.snapshot_time is not None:
-        when = _when(info.snapshot_time)
-        facts.insert(0, f"gathered {when}" if info.gathered else f"snapshot of {when} or later")
+    facts = [_moment(info), _version(session, info)]
     if info.server:
-        facts.append(info.server)
+        facts.append((info.server, info.server.split("://", 1)[-1]))
     if info.user:
-        facts.append(f"user {info.user}")
+        facts.append((f"user {info.user}",))
     return [f for f in facts if f]
 
 
-def _fit_facts(facts: list[str], label: str, room: int) -> list[str]:
-    """Drop the least important facts until the label keeps its room (or has no more)."""
-    kept = list(facts)
-    while kept and room - sum(len(_SEP) + len(f) for f in kept) < min(len(label), _LABEL_ROOM):
-        kept.pop()
-    return kept
+def _fit_facts(facts: list[tuple[str, ...]], label: str, room: int) -> list[str]:
+    """The form of each fact that lets the label keep its room: the least important fact
+    is shortened, then dropped, before the next one is touched."""
+    chosen = [0] * len(facts)
+    kept = len(facts)
+    need = min(len(label), _LABEL_ROOM)
+
+    def used() -> int:
+        return sum(len(_SEP) + len(facts[i][chosen[i]]) for i in range(kept))
+
+    while kept and room - used() < need:
+        last = kept - 1
+        if chosen[last] + 1 < len(facts[last]):
+            chosen[last] += 1
+        else:
+            kept -= 1
+    return [facts[i][chosen[i]] for i in range(kept)]
 
 
 def header_text(session: Session, view_title: str, width: int = 200) -> Text:
