@@ -183,3 +183,39 @@ def test_palette_follows_the_theme_variables():
     assert theme.styles[palette.ERROR].bold
     # a variable the theme lacks leaves the style plain, never an exception
     assert theme.styles[palette.OK].color is None
+
+
+async def test_live_header_names_context_server_and_version(tmp_path):
+    """A live session on the loopback API server: its context, its server, the server's
+    /version, and OpenShift's version once the ClusterVersion arrives."""
+    import asyncio
+
+    from olmtui.apiserver import LoopbackAPIServer, run_in_thread
+    from olmtui.pipeline.build import live_session
+    from olmtui.sources.live_options import LiveOptions
+
+    objects = [o for o in yaml.safe_load_all(Path(MAX_OCP).read_text()) if o]
+    server = LoopbackAPIServer()
+    server.state.load(objects, skip_unknown=True)
+    thread = run_in_thread(server)
+    try:
+        kubeconfig = str(server.write_kubeconfig(tmp_path / "kubeconfig"))
+        session = await asyncio.to_thread(live_session, LiveOptions(kubeconfig=kubeconfig))
+        app = OlmApp(session)
+        async with app.run_test(size=(200, 30)) as pilot:
+            for _ in range(50):
+                await pilot.pause(0.1)
+                if session.store.count("ClusterVersion"):
+                    break
+            info = session.info()
+            assert info.server.startswith("http") and "127.0.0.1" in info.server
+            assert info.kubernetes_version == "v1.32.0-olmtui-loopback"
+            plain = header_text(session, "Overview", 200).plain
+            assert f"live: {info.context}" in plain
+            assert "OpenShift 4.12.45" in plain  # the ClusterVersion outranks /version
+            assert info.server in plain
+            narrow = _fits(header_text(session, "Overview", 80), 80)
+            assert "live ·" in narrow or "syncing ·" in narrow  # the state stays
+            assert "4.12.45" in narrow
+    finally:
+        thread.stop()

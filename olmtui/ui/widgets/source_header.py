@@ -68,11 +68,10 @@ def _moment(info: SourceInfo) -> tuple[str, ...]:
     return (f"snapshot of {long} or later", f"≥ {short}")
 
 
-def source_facts(session: Session) -> list[tuple[str, ...]]:
+def source_facts(session: Session, info: SourceInfo) -> list[tuple[str, ...]]:
     """What the header says about the source after its label, most important first, each
     as its forms from the longest to the shortest (a narrow terminal shortens, then drops,
     the last ones first)."""
-    info = session.info()
     facts = [_moment(info), _version(session, info)]
     if info.server:
         facts.append((info.server, info.server.split("://", 1)[-1]))
@@ -121,9 +120,11 @@ def header_text(session: Session, view_title: str, width: int = 200) -> Text:
         essential.append(status.state, style=_STATE_STYLES.get(status.state, "bold"))
         essential.append(f" · {_age(status.last_event_age)}", style=palette.MUTED)
     room = width - text.cell_len - essential.cell_len - 1
-    facts = _fit_facts(source_facts(session), session.label, room)
+    info = session.info()
+    label = info.context or session.label  # the context, once a live source resolved it
+    facts = _fit_facts(source_facts(session, info), label, room)
     room -= sum(len(_SEP) + len(f) for f in facts)
-    text.append(_fit_left(session.label, max(room, 8)))
+    text.append(_fit_left(label, max(room, 8)))
     for fact in facts:
         text.append(_SEP, style=palette.MUTED)
         text.append(fact)
