@@ -60,7 +60,7 @@ def explain(finding: Finding) -> RenderableType:
 class FindingsScreen(TableScreen):
     VIEW_TITLE = "Findings"
     COLUMNS = (
-        Column("severity", "SEVERITY", 8),
+        Column("severity", "SEVERITY", 9),  # "▲ warning": the mark and the word
         Column("code", "CODE", min_width=22),
         Column("kind", "KIND"),
         Column("namespace", "NAMESPACE"),
