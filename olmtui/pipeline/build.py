@@ -199,16 +199,7 @@ def demo_session(cluster: DemoCluster) -> Session:
         status=lambda: demo_status(cluster),
         upgrade_count=lambda: cluster.upgrade_count,
         clock=wall_clock,
-        info=lambda: demo_info(cluster),
     )
-
-
-def demo_info(cluster: DemoCluster) -> SourceInfo:
-    """The demo's loopback server, once its watcher connected."""
-    source = cluster.source
-    if source is None:
-        return SourceInfo(context=cluster.label)
-    return SourceInfo(cluster.label, source.server, source.user, source.server_version)
 
 
 def demo_status(cluster: DemoCluster) -> ConnectionState:

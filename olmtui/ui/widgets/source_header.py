@@ -68,29 +68,32 @@ def _moment(info: SourceInfo) -> tuple[str, ...]:
     return (f"snapshot of {long} or later", f"≥ {short}")
 
 
-def source_facts(session: Session, info: SourceInfo) -> list[tuple[str, ...]]:
+def source_facts(session: Session, info: SourceInfo) -> tuple[list[tuple[str, ...]], int]:
     """What the header says about the source after its label, most important first, each
-    as its forms from the longest to the shortest (a narrow terminal shortens, then drops,
-    the last ones first)."""
-    facts = [_moment(info), _version(session, info)]
+    as its forms from the longest to the shortest, and how many lead: the moment and the
+    version, which outrank the whole label; the server and the user give way to it."""
+    facts = [f for f in (_moment(info), _version(session, info)) if f]
+    lead = len(facts)
     if info.server:
         facts.append((info.server, info.server.split("://", 1)[-1]))
     if info.user:
         facts.append((f"user {info.user}",))
-    return [f for f in facts if f]
+    return facts, lead
 
 
-def _fit_facts(facts: list[tuple[str, ...]], label: str, room: int) -> list[str]:
-    """The form of each fact that lets the label keep its room: the least important fact
-    is shortened, then dropped, before the next one is touched."""
+def _fit_facts(facts: list[tuple[str, ...]], lead: int, label: str, room: int) -> list[str]:
+    """The form of each fact that fits beside the label: the least important fact is
+    shortened, then dropped, before the next one is touched. The label stays whole while
+    a fact after the ``lead`` ones is shown, and keeps at least ``_LABEL_ROOM`` cells."""
     chosen = [0] * len(facts)
     kept = len(facts)
-    need = min(len(label), _LABEL_ROOM)
 
-    def used() -> int:
-        return sum(len(_SEP) + len(facts[i][chosen[i]]) for i in range(kept))
+    def short() -> bool:
+        need = len(label) if kept > lead else min(len(label), _LABEL_ROOM)
+        used = sum(len(_SEP) + len(facts[i][chosen[i]]) for i in range(kept))
+        return room - used < need
 
-    while kept and room - used() < need:
+    while kept and short():
         last = kept - 1
         if chosen[last] + 1 < len(facts[last]):
             chosen[last] += 1
@@ -122,7 +125,7 @@ def header_text(session: Session, view_title: str, width: int = 200) -> Text:
     room = width - text.cell_len - essential.cell_len - 1
     info = session.info()
     label = info.context or session.label  # the context, once a live source resolved it
-    facts = _fit_facts(source_facts(session, info), label, room)
+    facts = _fit_facts(*source_facts(session, info), label, room)
     room -= sum(len(_SEP) + len(f) for f in facts)
     text.append(_fit_left(label, max(room, 8)))
     for fact in facts:
