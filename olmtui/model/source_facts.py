@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from olmtui.model.cluster_upgrade import CLUSTER_VERSION_NAME
 from olmtui.objects import Obj, meta
@@ -18,6 +17,7 @@ from olmtui.objects import Obj, meta
 _META_TIMES = ("creationTimestamp", "deletionTimestamp")
 _STATUS_TIMES = ("lastUpdateTime", "lastTransitionTime", "lastUpdated", "lastSync")
 _CONDITION_TIMES = ("lastUpdateTime", "lastTransitionTime", "lastHeartbeatTime", "lastProbeTime")
+_HISTORY_TIMES = ("startedTime", "completionTime")
 
 
 def openshift_version(cluster_versions: Iterable[Obj]) -> str | None:
@@ -48,29 +48,34 @@ def parse_time(raw: object) -> dt.datetime | None:
     return parsed.astimezone(dt.UTC) if parsed.tzinfo else parsed.replace(tzinfo=dt.UTC)
 
 
-def _times(obj: Obj) -> Iterable[object]:
-    obj_meta = meta(obj)
-    yield from (obj_meta.get(f) for f in _META_TIMES)
+def _newest_of(values: Iterable[object], newest: str) -> str:
+    for value in values:
+        # RFC 3339 UTC strings of one shape sort as their times: parse only the winner
+        if type(value) is str and value > newest and value.endswith("Z"):
+            newest = value
+    return newest
+
+
+def _newest_in(obj: Obj, newest: str) -> str:
+    obj_meta = obj.get("metadata")
+    if isinstance(obj_meta, Mapping):
+        newest = _newest_of((obj_meta.get(f) for f in _META_TIMES), newest)
     status = obj.get("status")
     if not isinstance(status, Mapping):
-        return
-    yield from (status.get(f) for f in _STATUS_TIMES)
-    for condition in _list(status.get("conditions")):
-        yield from (condition.get(f) for f in _CONDITION_TIMES)
-    for entry in _list(status.get("history")):
-        yield from (entry.get(f) for f in ("startedTime", "completionTime"))
-
-
-def _list(value: Any) -> list[Mapping[str, Any]]:
-    return [v for v in value if isinstance(v, Mapping)] if isinstance(value, list) else []
+        return newest
+    newest = _newest_of((status.get(f) for f in _STATUS_TIMES), newest)
+    for key, fields in (("conditions", _CONDITION_TIMES), ("history", _HISTORY_TIMES)):
+        entries = status.get(key)
+        if isinstance(entries, list):
+            for entry in entries:
+                if isinstance(entry, Mapping):
+                    newest = _newest_of((entry.get(f) for f in fields), newest)
+    return newest
 
 
 def newest_time(objects: Iterable[Obj]) -> dt.datetime | None:
     """The newest time the objects record; ``None`` when none records one."""
-    newest: str | None = None
+    newest = ""
     for obj in objects:
-        for raw in _times(obj):
-            # RFC 3339 UTC strings of one shape sort as their times: parse only the winner
-            if isinstance(raw, str) and raw.endswith("Z") and (newest is None or raw > newest):
-                newest = raw
-    return parse_time(newest)
+        newest = _newest_in(obj, newest)
+    return parse_time(newest) if newest else None

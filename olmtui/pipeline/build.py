@@ -99,10 +99,22 @@ def snapshot_session(
     store = Store()
     load = load_snapshot(list(paths), store)
     loaded = [load_catalog(spec) for spec in catalog_specs]
-    info = snapshot_info(paths, store)
     return _assemble(
-        store, "snapshot", label or " ".join(paths), loaded, load=load, info=lambda: info
+        store, "snapshot", label or " ".join(paths), loaded, load=load, info=_once(paths, store)
     )
+
+
+def _once(paths: Sequence[str], store: Store) -> Callable[[], SourceInfo]:
+    """:func:`snapshot_info` on first use: only the header asks, and ``check`` never pays
+    for the pass over every object."""
+    found: list[SourceInfo] = []
+
+    def info() -> SourceInfo:
+        if not found:
+            found.append(snapshot_info(paths, store))
+        return found[0]
+
+    return info
 
 
 def sample_session(catalog_specs: Sequence[str] = ()) -> Session:
