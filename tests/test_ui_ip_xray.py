@@ -62,14 +62,14 @@ async def test_ip_lists_the_failed_plan_and_details_its_steps_and_approval():
         assert [str(c) for c in row.cells] == [
             "cfe-test-namespace",
             "install-bfnbn",
-            "Failed",
+            "✖ Failed",
             "Manual",
             "yes",
             "image-caching-operator.v0.0.1",
             "image-caching-operator-v0-0-1-sub",
             "2021-09-13 15:27",
         ]
-        assert "red" in str(row.cells[1].style)  # type: ignore[union-attr]
+        assert str(row.cells[1].style) == "olm.error"  # type: ignore[union-attr]
         text = " ".join(_detail(app).split())
         assert (
             "Manual: Manual Subscriptions in cfe-test-namespace: "
@@ -109,15 +109,15 @@ async def test_x_on_a_subscription_shows_its_operator_tree_with_marks_and_lazy_c
         lines = _lines(tree)
         assert lines[:4] == [
             (
-                "✗ Subscription cfe-test-namespace/image-caching-operator-v0-0-1-sub: "
+                "✖ Subscription cfe-test-namespace/image-caching-operator-v0-0-1-sub: "
                 "AtLatestKnown  [InstallPlanFailed]",
-                "bold red",
+                "olm.error",
             ),
-            ("  ✗ InstallPlan install-bfnbn: Failed", "bold red"),
+            ("  ✖ InstallPlan install-bfnbn: Failed", "olm.error"),
             (
-                "    ✗ CSV image-caching-operator.v0.0.1: Pending (RequirementsNotMet)  "
+                "    ✖ CSV image-caching-operator.v0.0.1: Pending (RequirementsNotMet)  "
                 "[CSVPending]",
-                "bold red",
+                "olm.error",
             ),
             ("      Deployments (1)", ""),
         ]
@@ -153,7 +153,7 @@ async def test_xray_command_has_one_root_per_operator(command: str):
         assert isinstance(app.screen, XrayScreen)
         roots = [label for label, _ in _lines(app.screen.query_one("#xray", Tree))]
         assert roots == [
-            "✗ Subscription cfe-test-namespace/image-caching-operator-v0-0-1-sub: "
+            "✖ Subscription cfe-test-namespace/image-caching-operator-v0-0-1-sub: "
             "AtLatestKnown  [InstallPlanFailed]",
             "✓ Subscription cfe-test-namespace/projectrequestlimits-v0-0-1-sub: AtLatestKnown",
             "✓ CSV openshift-operator-lifecycle-manager/packageserver: Succeeded (no Subscription)",

@@ -19,6 +19,7 @@ from textual.widgets import Static
 
 from olmtui.cli import main
 from olmtui.pipeline.build import snapshot_session
+from olmtui.ui import palette
 from olmtui.ui.app import OlmApp
 from olmtui.ui.screens.object_detail import ObjectScreen
 from olmtui.ui.widgets.virtual_table import Row, VirtualTable
@@ -62,10 +63,10 @@ async def test_r_sub_5_at_latest_known_with_a_failed_install_plan_is_not_green()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         cell = _state_cell(app, ("ops", "foo"))
-        assert cell.plain == "AtLatestKnown · InstallPlanFailed"
-        assert cell.style == "bold red"
+        assert cell.plain == "✖ AtLatestKnown · InstallPlanFailed"  # the mark reads without colour
+        assert cell.style == palette.ERROR
         detail = await _detail(app, pilot, ("ops", "foo"))
-        assert "state: AtLatestKnown · InstallPlanFailed" in detail
+        assert "state: ✖ AtLatestKnown · InstallPlanFailed" in detail
 
 
 async def test_r_sub_5_object_detail_of_the_subscription_says_the_same():
@@ -79,7 +80,7 @@ async def test_r_sub_5_object_detail_of_the_subscription_says_the_same():
         shown = app.screen.query_one("#object-summary", Static).content
         console = Console(file=io.StringIO(), width=400)
         console.print(shown)
-        assert "status: AtLatestKnown · InstallPlanFailed" in console.file.getvalue()  # type: ignore[attr-defined]
+        assert "status: ✖ AtLatestKnown · InstallPlanFailed" in console.file.getvalue()  # type: ignore[attr-defined]
 
 
 async def test_r_sub_9_at_latest_known_in_a_stalled_namespace_is_not_green():
@@ -87,8 +88,8 @@ async def test_r_sub_9_at_latest_known_in_a_stalled_namespace_is_not_green():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         cell = _state_cell(app, ("ops", "foo"))
-        assert cell.plain == "AtLatestKnown · SubscriptionStalled · CSV Failed"
-        assert cell.style == "bold red"
+        assert cell.plain == "✖ AtLatestKnown · SubscriptionStalled · CSV Failed"
+        assert cell.style == palette.ERROR
 
 
 async def test_healthy_subscription_keeps_its_green_state():
@@ -96,28 +97,29 @@ async def test_healthy_subscription_keeps_its_green_state():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         cell = _state_cell(app, ("openshift-operators", "etcd"))
-        assert (cell.plain, cell.style) == ("AtLatestKnown", "green")
+        assert (cell.plain, cell.style) == ("AtLatestKnown", palette.OK)
         # the sample's failed InstallPlan (image-caching-operator) is never green
         broken = _state_cell(app, ("cfe-test-namespace", "image-caching-operator-v0-0-1-sub"))
-        assert broken.plain.startswith("AtLatestKnown · InstallPlanFailed")
-        assert broken.style == "bold red"
+        assert broken.plain.startswith("✖ AtLatestKnown · InstallPlanFailed")
+        assert broken.style == palette.ERROR
 
 
 async def test_r_sub_8_ready_catalog_is_never_shown_alone_beside_olms_unhealthy():
     app = _app(DATA / "ui" / "catalog-unhealthy.yaml", "sub")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert _state_cell(app, ("ops", "foo")).plain == "AtLatestKnown · CatalogSourcesUnhealthy"
+        cell = _state_cell(app, ("ops", "foo"))
+        assert cell.plain.endswith("AtLatestKnown · CatalogSourcesUnhealthy")
         detail = await _detail(app, pilot, ("ops", "foo"))
         assert "catalog: ops/ops-catalog READY" in detail
         assert (
-            "OLM says (R-SUB-8): CatalogSourcesUnhealthy=True UnhealthyCatalogSourceFound: "
+            "OLM says (R-SUB-8): ▲ CatalogSourcesUnhealthy=True UnhealthyCatalogSourceFound: "
             "targeted catalogsource ops/ops-catalog unhealthy" in detail
         )
         assert "OLM's condition says otherwise" in detail
         assert "catalog health: READY" not in detail
         missing = await _detail(app, pilot, ("ops", "bar"))
-        assert "catalog: ops/gone-catalog missing" in missing
+        assert "catalog: ✖ ops/gone-catalog missing" in missing
         assert "targeted catalogsource ops/gone-catalog missing" in missing
 
 
@@ -135,7 +137,7 @@ async def test_r_copy_4_copied_csv_rows_show_the_phase_the_copy_carries():
             status = session.store.get("ClusterServiceVersion", ns, name)["status"]
             phase_cell, reason_cell = row.cells[3], row.cells[4]
             assert isinstance(phase_cell, Text)
-            assert phase_cell.plain == status["phase"] != "Copied"
+            assert phase_cell.plain.removeprefix("✖ ") == status["phase"] != "Copied"
             assert str(reason_cell).startswith("Copied from ")
         detail = await _detail(app, pilot, ("copy", "team-a", "image-caching-operator.v0.0.1"))
         assert "Copied CSV team-a/image-caching-operator.v0.0.1: Pending / Copied" in detail

@@ -19,13 +19,21 @@ from typing import TYPE_CHECKING
 
 from olmtui.model.catalog import Catalog
 from olmtui.model.engine import Model
+from olmtui.model.source_facts import newest_time
 from olmtui.pipeline.catalogs import CatalogSet
-from olmtui.pipeline.session import ConnectionState, ContextUnavailable, Session, SourceKind
+from olmtui.pipeline.session import (
+    ConnectionState,
+    ContextUnavailable,
+    Session,
+    SourceInfo,
+    SourceKind,
+)
 from olmtui.report.json_report import LoadSummary
 from olmtui.sources.catalogs import load_catalog
 from olmtui.sources.live_options import LiveOptions
 from olmtui.sources.snapshot import load_snapshot
-from olmtui.store import Store
+from olmtui.sources.snapshot_time import must_gather_time
+from olmtui.store import KINDS, Store
 
 if TYPE_CHECKING:
     from olmtui.demo.cluster import DemoCluster
@@ -53,6 +61,7 @@ def _assemble(
     status: Callable[[], ConnectionState] | None = None,
     upgrade_count: Callable[[], int] | None = None,
     clock: Callable[[], dt.datetime] | None = None,
+    info: Callable[[], SourceInfo] | None = None,
 ) -> Session:
     """Store -> catalogs -> Model, the same for every source. The CatalogSet subscribes to
     the store before the Model does, so PackageManifest changes reach the upgrade graphs
@@ -62,7 +71,7 @@ def _assemble(
     must equal that of its saved snapshot), get none."""
     catalogs = CatalogSet(store, loaded, listed_live=kind != "snapshot")
     model = Model(store, upgrades=catalogs.resolve)
-    return Session(
+    session = Session(
         store,
         model,
         kind,
@@ -74,6 +83,19 @@ def _assemble(
         upgrade_count=upgrade_count,
         clock=clock,
     )
+    if info is not None:
+        session.info = info
+    return session
+
+
+def snapshot_info(paths: Sequence[str], store: Store) -> SourceInfo:
+    """A snapshot's moment: its must-gather's ``timestamp`` file, else the newest time its
+    objects record (it was taken then or later)."""
+    gathered = must_gather_time(paths)
+    if gathered is not None:
+        return SourceInfo(snapshot_time=gathered, gathered=True)
+    objects = (obj for kind in KINDS for obj in store.list(kind))
+    return SourceInfo(snapshot_time=newest_time(objects))
 
 
 def snapshot_session(
@@ -84,7 +106,22 @@ def snapshot_session(
     store = Store()
     load = load_snapshot(list(paths), store)
     loaded = [load_catalog(spec) for spec in catalog_specs]
-    return _assemble(store, "snapshot", label or " ".join(paths), loaded, load=load)
+    return _assemble(
+        store, "snapshot", label or " ".join(paths), loaded, load=load, info=_once(paths, store)
+    )
+
+
+def _once(paths: Sequence[str], store: Store) -> Callable[[], SourceInfo]:
+    """:func:`snapshot_info` on first use: only the header asks, and ``check`` never pays
+    for the pass over every object."""
+    found: list[SourceInfo] = []
+
+    def info() -> SourceInfo:
+        if not found:
+            found.append(snapshot_info(paths, store))
+        return found[0]
+
+    return info
 
 
 def sample_session(catalog_specs: Sequence[str] = ()) -> Session:
@@ -156,10 +193,21 @@ def _live(options: LiveOptions, loaded: list[Catalog]) -> Session:
         status=lambda: live_status(source, store, options),
         upgrade_count=lambda: source.csv_upgrade_count,
         clock=wall_clock,
+        info=lambda: live_info(source, options),
     )
     session.contexts = lambda: context_names(options.kubeconfig)
     session.switch_context = lambda context: _on_context(options, loaded, context)
     return session
+
+
+def live_info(source: LiveSource, options: LiveOptions) -> SourceInfo:
+    """Which cluster a live session reads: context, server, user and its version."""
+    return SourceInfo(
+        context=source.label or options.context or "",
+        server=source.server,
+        user=source.user,
+        kubernetes_version=source.server_version,
+    )
 
 
 def live_status(source: LiveSource, store: Store, options: LiveOptions) -> ConnectionState:

@@ -44,6 +44,26 @@ class ContextUnavailable(Exception):
     """``:ctx NAME`` could not reach that context; the message says why, in one line."""
 
 
+@dataclass(frozen=True, slots=True)
+class SourceInfo:
+    """What the session knows of the cluster behind it, for the header. Live: the
+    kubeconfig ``context``, the API ``server``, the kubeconfig ``user`` and the server's own
+    ``kubernetes_version`` (``/version``). A snapshot: ``snapshot_time``, the moment it was
+    taken, exact when ``gathered`` (a must-gather's ``timestamp`` file), else the newest
+    time its objects record (it was taken then or later). Empty fields are unknown."""
+
+    context: str = ""
+    server: str = ""
+    user: str = ""
+    kubernetes_version: str = ""
+    snapshot_time: dt.datetime | None = None
+    gathered: bool = False
+
+
+def _no_info() -> SourceInfo:
+    return SourceInfo()
+
+
 def _no_catalogs() -> list[Catalog]:
     return []
 
@@ -74,6 +94,8 @@ class Session:
     #: build the same session (same options) on another context (``:ctx NAME``).
     contexts: Callable[[], list[str]] | None = None
     switch_context: Callable[[str], Awaitable[Session]] | None = None
+    #: Which cluster, which version, which moment (the header), as known now.
+    info: Callable[[], SourceInfo] = _no_info
     #: What the screens derive from the model, per model version (see ``ui/derived.py``).
     derived_cache: dict[str, tuple[int, Any]] = field(default_factory=dict)
 

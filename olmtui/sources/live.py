@@ -60,6 +60,8 @@ class LiveSource:
         self.status = LiveStatus()
         self.label = options.context or ""
         self.discovery: Discovery | None = None
+        #: The API server's ``gitVersion`` (``GET /version``), once connected; "" if unknown.
+        self.server_version = ""
         self._cluster: ClusterConfig | None = None
         self._api: ApiClient | None = None
         self._informers: list[Informer] = []
@@ -98,6 +100,7 @@ class LiveSource:
         except UsageError:
             await self.close()
             raise
+        self.server_version = await _server_version(probe)
         timeout = self.options.read_timeout
         self._build(
             Requester(client, timeout),
@@ -109,6 +112,16 @@ class LiveSource:
             ),
         )
         self.status.set_reachable(True)
+
+    @property
+    def server(self) -> str:
+        """The API server's URL ("" before connecting)."""
+        return self._cluster.configuration.host or "" if self._cluster is not None else ""
+
+    @property
+    def user(self) -> str:
+        """The kubeconfig user of the context ("" in a pod or before connecting)."""
+        return self._cluster.user if self._cluster is not None else ""
 
     @staticmethod
     def _client(cluster: ClusterConfig) -> ApiClient:
@@ -280,3 +293,14 @@ def _without_environment(session: aiohttp.ClientSession) -> aiohttp.ClientSessio
 
 def _is_real_csv_stream(spec: StreamSpec) -> bool:
     return spec.resource.kind == "ClusterServiceVersion" and not spec.metadata_only
+
+
+async def _server_version(probe: Requester) -> str:
+    """``gitVersion`` of ``GET /version`` (shown in the header); "" when the server does not
+    say: the version is a courtesy, never a reason to fail connecting."""
+    try:
+        info = await probe.get_json("/version")
+    except (StatusError, UsageError, ValueError, *NETWORK_ERRORS):
+        return ""
+    version = info.get("gitVersion") if isinstance(info, dict) else None
+    return version if isinstance(version, str) else ""

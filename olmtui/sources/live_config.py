@@ -16,6 +16,7 @@ import ipaddress
 import logging
 import os
 import urllib.request
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,8 @@ class ClusterConfig:
     configuration: Configuration
     label: str
     loader: KubeConfigLoader | None = None
+    #: The context's kubeconfig user (for the header); "" for a pod's service account.
+    user: str = ""
 
 
 def kubeconfig_paths(explicit: str | None) -> list[str]:
@@ -92,7 +95,15 @@ async def load_cluster_config(kubeconfig: str | None, context: str | None) -> Cl
     except Exception as exc:  # exec plugins and bad certificates fail in many ways
         raise UsageError(f"cannot use context {name!r}: {one_line(str(exc))}") from None
     proxy_from_environment(configuration)
-    return ClusterConfig(configuration, name, loader)
+    return ClusterConfig(configuration, name, loader, _context_user(loader))
+
+
+def _context_user(loader: KubeConfigLoader) -> str:
+    """The ``user`` the loaded context names ("" when it names none)."""
+    context = loader.current_context
+    entry = context.get("context") if isinstance(context, Mapping) else None
+    user = entry.get("user") if isinstance(entry, Mapping) else None
+    return str(user) if user else ""
 
 
 def proxy_from_environment(configuration: Configuration) -> None:

@@ -15,7 +15,7 @@ from textual.screen import Screen
 
 from olmtui.model.types import ObjectRef
 from olmtui.pipeline.session import ContextUnavailable, Session
-from olmtui.ui import completion, views
+from olmtui.ui import completion, palette, views
 from olmtui.ui.change_log import ChangeLog
 from olmtui.ui.object_finder import ObjectsProvider
 from olmtui.ui.related import Relation
@@ -58,6 +58,8 @@ class OlmApp(App):
         for spec in views.VIEWS:
             self.add_mode(spec.name, self._factory(spec))
         self.add_mode(SWITCHING, Screen)
+        self._palette_pushed = False
+        self._use_theme_palette()
 
     def _factory(self, spec: views.ViewSpec):
         return lambda: spec.screen(self.session, views.command_words())
@@ -75,6 +77,7 @@ class OlmApp(App):
         if self.session.runner is not None:
             self.run_worker(self.session.runner(), group="source", exit_on_error=False)
         self._exit_on_signals()
+        self.theme_changed_signal.subscribe(self, self._on_theme_changed)
 
     def _exit_on_signals(self) -> None:
         """Closing the terminal (SIGHUP) or ``kill`` (SIGTERM) ends the app the way ``q``
@@ -85,6 +88,22 @@ class OlmApp(App):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(signum, self.exit)
                 self._signals.append(signum)
+
+    # -- theme -----------------------------------------------------------------------------
+    def _use_theme_palette(self) -> None:
+        """Define the screens' olm.* styles from the current theme (``ui/palette.py``)."""
+        if self._palette_pushed:
+            self.console.pop_theme()
+        self.console.push_theme(palette.rich_theme(self.get_css_variables()))
+        self._palette_pushed = True
+
+    def _on_theme_changed(self, _theme: object) -> None:
+        """A new theme: new olm.* colours, and the shown screens re-render their text
+        (the other views do when they come back, see ``ViewScreen.on_screen_resume``)."""
+        self._use_theme_palette()
+        for screen in self.screen_stack:
+            if isinstance(screen, ViewScreen) and screen.is_mounted:
+                screen.restyle()
 
     # -- refresh coalescing ----------------------------------------------------------------
     def on_unmount(self) -> None:

@@ -7,37 +7,51 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from olmtui.model.views import STATE_PROBLEMS_SHOWN, StateView
+from olmtui.ui import palette
 
-SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+SEVERITY_STYLE = {"error": palette.ERROR, "warning": palette.WARNING, "info": palette.INFO}
 PHASE_STYLE = {
-    "Succeeded": "green",
-    "Failed": "bold red",
-    "Pending": "yellow",
-    "Installing": "yellow",
-    "InstallReady": "yellow",
-    "Replacing": "cyan",
-    "Deleting": "magenta",
-    "Unknown": "magenta",
-    "Complete": "green",
-    "RequiresApproval": "bold yellow",
-    "AtLatestKnown": "green",
-    "UpgradePending": "yellow",
-    "UpgradeAvailable": "cyan",
-    "UpgradeFailed": "bold red",
-    "READY": "green",
-    "TRANSIENT_FAILURE": "bold red",
-    "CONNECTING": "yellow",
+    "Succeeded": palette.OK,
+    "Failed": palette.ERROR,
+    "Pending": palette.WARNING,
+    "Installing": palette.WARNING,
+    "InstallReady": palette.WARNING,
+    "Replacing": palette.INFO,
+    "Deleting": palette.UNKNOWN,
+    "Unknown": palette.UNKNOWN,
+    "Complete": palette.OK,
+    "RequiresApproval": palette.WARNING_STRONG,
+    "AtLatestKnown": palette.OK,
+    "UpgradePending": palette.WARNING,
+    "UpgradeAvailable": palette.INFO,
+    "UpgradeFailed": palette.ERROR,
+    "READY": palette.OK,
+    "TRANSIENT_FAILURE": palette.ERROR,
+    "CONNECTING": palette.WARNING,
 }
+#: Phases that are a failure: their cell carries the error mark too (readable without colour).
+_FAILED_PHASES = frozenset({"Failed", "UpgradeFailed", "TRANSIENT_FAILURE"})
 #: How many names a cell or a detail line lists before it says "and N more".
 LIST_LIMIT = 40
 
 
 def phase(text: str | None) -> Text:
-    return Text(text or "-", style=PHASE_STYLE.get(text or "", ""))
+    """OLM's phase word, in its colour; a failed phase also carries the error mark."""
+    word = text or "-"
+    if word in _FAILED_PHASES:
+        word = f"{palette.SEVERITY_MARK['error']} {word}"
+    return Text(word, style=PHASE_STYLE.get(text or "", ""))
+
+
+def mark(severity: str) -> str:
+    """The glyph of a severity (``✖ ▲ ●``): severity must read without colour."""
+    return palette.SEVERITY_MARK.get(severity, "")
 
 
 def severity(text: str) -> Text:
-    return Text(text, style=SEVERITY_STYLE.get(text, ""))
+    """A severity word with its mark, in its colour."""
+    glyph = mark(text)
+    return Text(f"{glyph} {text}" if glyph else text, style=SEVERITY_STYLE.get(text, ""))
 
 
 def names(items: Sequence[str], limit: int = LIST_LIMIT, empty: str = "-") -> str:
@@ -65,14 +79,17 @@ def section(title: str) -> Text:
 
 
 def severity_text(text: str, severity: str | None) -> Text:
-    """``text`` in a severity's colour; green when ``severity`` is ``None`` (healthy)."""
-    return Text(text, style="green" if severity is None else SEVERITY_STYLE[severity])
+    """``text`` in a severity's colour and after its mark; the healthy colour, unmarked,
+    when ``severity`` is ``None``."""
+    if severity is None:
+        return Text(text, style=palette.OK)
+    return Text(f"{mark(severity)} {text}", style=SEVERITY_STYLE[severity])
 
 
 def state_text(view: StateView, limit: int | None = STATE_PROBLEMS_SHOWN) -> Text:
     """The state cell: OLM's state in its own colour when nothing contradicts it, else the
-    state and its problems in the worst problem's colour (never a green AtLatestKnown on a
-    Subscription ``check`` reports as broken)."""
+    state and its problems in the worst problem's colour and after its mark (never a healthy
+    AtLatestKnown on a Subscription ``check`` reports as broken)."""
     if view.severity is None:
         return phase(view.state)
-    return Text(view.label(limit), style=SEVERITY_STYLE[view.severity])
+    return severity_text(view.label(limit), view.severity)

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 
 from olmtui.model.graph_render import ChannelView
 from olmtui.model.types import UpgradeEdge
+from olmtui.ui import palette
 
 #: Line glyph of each edge kind: solid, dashed, dotted (as the Mermaid rendering).
 KIND_GLYPH = {"replaces": "│", "skips": "┆", "skipRange": "┊"}
-KIND_STYLE = {"replaces": "green", "skips": "yellow", "skipRange": "magenta"}
+KIND_STYLE = {"replaces": palette.OK, "skips": palette.WARNING, "skipRange": palette.UNKNOWN}
 
 
 @dataclass(frozen=True, slots=True)

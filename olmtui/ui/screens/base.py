@@ -17,7 +17,7 @@ from textual.widgets import Static
 from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.model.types import ObjectRef
 from olmtui.pipeline.session import Session
-from olmtui.ui import access, completion
+from olmtui.ui import access, completion, palette
 from olmtui.ui.widgets.command_bar import CommandBar
 from olmtui.ui.widgets.keys_footer import KeysFooter
 from olmtui.ui.widgets.source_header import SourceHeader
@@ -40,6 +40,7 @@ class ViewScreen(Screen):
 
     def __init__(self, session: Session, commands: Sequence[str] = ()) -> None:
         super().__init__()
+        self._shown_theme: str | None = None
         self.session = session
         self._commands = tuple(commands)
 
@@ -53,12 +54,21 @@ class ViewScreen(Screen):
         yield Static("")
 
     def on_mount(self) -> None:
+        self._shown_theme = self.app.theme
         self.refresh_data()
 
     def on_screen_resume(self) -> None:
-        # coming back from a detail: rebuild only if the model moved meanwhile
-        if getattr(self, "_shown_version", None) != self.session.model.version:
+        # coming back from a detail: rebuild only if the model (or the theme) moved meanwhile
+        if self._shown_theme is not None and self._shown_theme != self.app.theme:
+            self.restyle()
+        elif getattr(self, "_shown_version", None) != self.session.model.version:
             self.refresh_data()
+
+    def restyle(self) -> None:
+        """Paint the view again in the app's current theme: its text was styled when built."""
+        self._shown_theme = self.app.theme
+        self.redraw_header(force=True)
+        self.refresh_data()
 
     # -- hooks -----------------------------------------------------------------------------
     def refresh_data(self) -> None:
@@ -82,9 +92,9 @@ class ViewScreen(Screen):
         else:
             self.app.go_back()  # type: ignore[attr-defined]
 
-    def redraw_header(self) -> None:
+    def redraw_header(self, force: bool = False) -> None:
         for header in self.query(SourceHeader):
-            header.redraw()
+            header.redraw(force)
 
     # -- prompt ----------------------------------------------------------------------------
     def complete_command(self, line: str) -> list[str]:
@@ -169,7 +179,7 @@ class TableScreen(ViewScreen):
         notice = self.query_one("#access-notice", Static)
         notice.display = unreadable is not None and has_rows
         if unreadable is not None and has_rows:
-            notice.update(Text(access.stale_text(unreadable), style="bold magenta"))
+            notice.update(Text(access.stale_text(unreadable), style=palette.UNKNOWN_STRONG))
 
     def apply_filter(self, query: str) -> None:
         self.table.set_filter(query)

@@ -9,7 +9,7 @@ from rich.text import Text
 
 from olmtui.model.catalog_health import CatalogHealth
 from olmtui.model.types import ObjectRef
-from olmtui.ui import derived
+from olmtui.ui import derived, palette
 from olmtui.ui.formatting import line, names, phase
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.widgets.virtual_table import Column, Row
@@ -42,7 +42,7 @@ class CatalogsScreen(TableScreen):
                     h.name,
                     h.source_type or "-",
                     phase(h.state),
-                    Text("yes", style="green") if h.healthy else Text("no", style="bold red"),
+                    Text("yes", style=palette.OK) if h.healthy else Text("no", style=palette.ERROR),
                     str(len(packages)) if packages else "?",
                     str(used),
                 ),
@@ -61,7 +61,7 @@ class CatalogsScreen(TableScreen):
                 "yes: the resolver can read it"
                 if h.healthy
                 else "no: resolution against it fails or is skipped (R-SUB-8)",
-                style="" if h.healthy else "bold red",
+                style="" if h.healthy else palette.ERROR,
             ),
         ]
         if h.reason or h.message:

@@ -13,7 +13,7 @@ from textual.binding import Binding
 from olmtui.model.access import is_unreliable
 from olmtui.model.types import CSVState, ObjectRef
 from olmtui.store import Unreadable
-from olmtui.ui import derived
+from olmtui.ui import derived, palette
 from olmtui.ui.formatting import line, names, phase, section
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.screens.xray import open_xray
@@ -24,11 +24,13 @@ def verdict_text(csv: CSVState, unreadable: Mapping[str, Unreadable] | None = No
     """What OLM's next sync would write, marked when it differs from the current status;
     ``?`` when it rests on the absence of objects the source may not read (``unreadable``)."""
     if csv.verdict is None:
-        return Text("-", style="dim")
+        return Text("-", style=palette.MUTED)
     if unreadable and is_unreliable(csv.verdict.reason, csv.namespace, unreadable):
-        return Text("? (no access)", style="magenta")
+        return Text("? (no access)", style=palette.UNKNOWN)
     same = (csv.verdict.phase, csv.verdict.reason) == (csv.phase, csv.reason)
-    text = Text(f"{csv.verdict.phase}/{csv.verdict.reason}", style="" if same else "bold yellow")
+    text = Text(
+        f"{csv.verdict.phase}/{csv.verdict.reason}", style="" if same else palette.WARNING_STRONG
+    )
     return text
 
 
@@ -146,7 +148,7 @@ class CSVsScreen(TableScreen):
                 Text(
                     f"conflict with {c.operator_group}: {', '.join(c.apis)} in "
                     f"{names(c.namespaces)}",
-                    style="bold red",
+                    style=palette.ERROR,
                 )
             )
         sub = derived.subscription_for_csv(self.session, csv)

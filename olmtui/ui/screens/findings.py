@@ -12,7 +12,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from olmtui.model.types import Finding, ObjectRef
-from olmtui.ui import derived
+from olmtui.ui import derived, palette
 from olmtui.ui.formatting import SEVERITY_STYLE, severity
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.widgets.virtual_table import Column, Row
@@ -49,16 +49,18 @@ def explain(finding: Finding) -> RenderableType:
     title.append(f"{finding.kind} {finding.namespace}/{finding.name}".replace(" /", " "))
     parts: list[RenderableType] = [title, Text(finding.message)]
     if finding.rule:
-        parts.append(Text(f"rule: {finding.rule} (docs/rules.md)", style="dim"))
+        parts.append(Text(f"rule: {finding.rule} (docs/rules.md)", style=palette.MUTED))
     if finding.related:
-        parts.append(Text("objects: " + ", ".join(str(r) for r in finding.related), style="dim"))
+        parts.append(
+            Text("objects: " + ", ".join(str(r) for r in finding.related), style=palette.MUTED)
+        )
     return Group(*parts)
 
 
 class FindingsScreen(TableScreen):
     VIEW_TITLE = "Findings"
     COLUMNS = (
-        Column("severity", "SEVERITY", 8),
+        Column("severity", "SEVERITY", 9),  # "▲ warning": the mark and the word
         Column("code", "CODE", min_width=22),
         Column("kind", "KIND"),
         Column("namespace", "NAMESPACE"),

@@ -22,13 +22,13 @@ from olmtui.model.graph_render import PARTIAL_NOTE, ChannelView, channel_view
 from olmtui.model.types import ObjectRef, SubscriptionState
 from olmtui.model.upgrades import channel_order, ordered_channels, subscription_scope
 from olmtui.pipeline.session import Session
-from olmtui.ui import derived
+from olmtui.ui import derived, palette
 from olmtui.ui.formatting import line, names
 from olmtui.ui.graph_lanes import KIND_STYLE, Layout, lane_cells, layout
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.widgets.virtual_table import Column, Row
 
-PATH_STYLE = "bold green"
+PATH_STYLE = palette.OK_STRONG
 
 
 def _deprecated(package: Package, name: str) -> str | None:
@@ -52,13 +52,13 @@ def graph_rows(view: ChannelView, package: Package, sub: SubscriptionState | Non
         graph = Text(no_wrap=True)
         graph.append("┃" if name in on_path else " ", style=PATH_STYLE)
         if name == view.installed:
-            graph.append("◉", style="bold cyan")
+            graph.append("◉", style=palette.INFO_STRONG)
         elif name == view.head:
-            graph.append("★", style="bold green")
+            graph.append("★", style=palette.OK_STRONG)
         elif name in view.skipped:
-            graph.append("○", style="dim")
+            graph.append("○", style=palette.MUTED)
         elif _deprecated(package, name):
-            graph.append("✗", style="red")
+            graph.append("✗", style=palette.ERROR)
         else:
             graph.append("●")
         graph.append(" ")
@@ -67,16 +67,16 @@ def graph_rows(view: ChannelView, package: Package, sub: SubscriptionState | Non
             graph.append(glyph, style=f"bold reverse {style}" if highlighted else style)
         marks = Text(no_wrap=True)
         for mark, on, style in (
-            ("head", name == view.head, "bold green"),
-            ("installed", name == view.installed, "bold cyan"),
-            ("next", name == nxt, "bold yellow"),
+            ("head", name == view.head, palette.OK_STRONG),
+            ("installed", name == view.installed, palette.INFO_STRONG),
+            ("next", name == nxt, palette.WARNING_STRONG),
             ("path", name in path and name != nxt, PATH_STYLE),
-            ("skipped", name in view.skipped, "dim"),
-            ("deprecated", bool(_deprecated(package, name)), "red"),
+            ("skipped", name in view.skipped, palette.MUTED),
+            ("deprecated", bool(_deprecated(package, name)), palette.ERROR),
             (
                 "not in channel",
                 name == view.installed and name not in {e.name for e in view.entries},
-                "yellow",
+                palette.WARNING,
             ),
         ):
             if on:
@@ -85,7 +85,7 @@ def graph_rows(view: ChannelView, package: Package, sub: SubscriptionState | Non
         for edge in lay.incoming.get(name, ()):
             edges.append(f" ← {edge.via} ", style=KIND_STYLE[edge.via])
             edges.append(view.versions.get(edge.source) or edge.source)
-        style = "dim" if name in view.skipped else ""
+        style = palette.MUTED if name in view.skipped else ""
         rows.append(
             Row(name, (graph, view.versions.get(name) or "-", name, marks, edges), style=style)
         )
@@ -190,7 +190,7 @@ class GraphScreen(TableScreen):
         title.append(
             f"  ({len(view.entries)} entries, head {view.head or '?'}; "
             f"catalog {self.catalog.ref or self.catalog.origin})",
-            style="dim",
+            style=palette.MUTED,
         )
         parts: list[RenderableType] = [title]
         if self.sub is not None:
@@ -209,14 +209,14 @@ class GraphScreen(TableScreen):
         legend = Text(no_wrap=True, overflow="ellipsis")
         for via, glyph in (("replaces", "│"), ("skips", "┆"), ("skipRange", "┊")):
             legend.append(f"{glyph} {via}  ", style=KIND_STYLE[via])
-        legend.append("★ head ◉ installed ○ skipped ✗ deprecated ┃ path", style="dim")
+        legend.append("★ head ◉ installed ○ skipped ✗ deprecated ┃ path", style=palette.MUTED)
         parts.append(legend)
         if view.partial:
-            parts.append(Text(f"note: {PARTIAL_NOTE}", style="yellow"))
+            parts.append(Text(f"note: {PARTIAL_NOTE}", style=palette.WARNING))
         channel = self.package.channels[self.channel]
         if channel.deprecation:
-            parts.append(Text(f"channel deprecated: {channel.deprecation}", style="red"))
-        parts += [Text(f"error: {e}", style="red") for e in view.errors]
+            parts.append(Text(f"channel deprecated: {channel.deprecation}", style=palette.ERROR))
+        parts += [Text(f"error: {e}", style=palette.ERROR) for e in view.errors]
         return Group(*parts)
 
     def build_rows(self) -> Iterable[Row]:
@@ -236,13 +236,13 @@ class GraphScreen(TableScreen):
             ]
         deprecated = _deprecated(self.package, key)
         if deprecated:
-            parts.append(line("deprecated", deprecated, style="red"))
+            parts.append(line("deprecated", deprecated, style=palette.ERROR))
         if key in view.skipped:
             parts.append(
                 Text(
                     "skipped: another entry of the channel skips it, so OLM never "
                     "installs it from this channel (R-UPG-1)",
-                    style="dim",
+                    style=palette.MUTED,
                 )
             )
         return Group(*parts)

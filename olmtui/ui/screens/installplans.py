@@ -14,7 +14,7 @@ from olmtui.model.installplan_view import InstallPlanRow, approval_lines, instal
 from olmtui.model.installplans import ConditionState
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.model.views import findings_by_subject
-from olmtui.ui import derived
+from olmtui.ui import derived, palette
 from olmtui.ui.formatting import SEVERITY_STYLE, line, names, phase, section, severity
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.widgets.virtual_table import Column, Row
@@ -53,7 +53,7 @@ class InstallPlansScreen(TableScreen):
                 Text(s.name, style=style),
                 phase(s.phase),
                 s.approval,
-                Text("yes" if s.approved else "no", style="" if s.approved else "yellow"),
+                Text("yes" if s.approved else "no", style="" if s.approved else palette.WARNING),
                 names(s.csv_names or tuple(p.name for p in s.csvs), 3),
                 names(s.owners, 3),
                 r.age,
@@ -79,7 +79,7 @@ class InstallPlansScreen(TableScreen):
         parts += [Text(t) for t in approval_lines(ip, subs, csvs)]
         parts.append(section(f"Steps ({len(row.steps)})"))
         if not row.steps:
-            parts.append(Text("none", style="dim"))
+            parts.append(Text("none", style=palette.MUTED))
         resolving = None
         for step in row.steps[:STEPS_SHOWN]:
             if step.resolving != resolving:  # OLM lists a bundle's steps together
@@ -89,7 +89,9 @@ class InstallPlansScreen(TableScreen):
             out.append_text(_step_status(step.status))
             parts.append(out)
         if len(row.steps) > STEPS_SHOWN:
-            parts.append(Text(f"… and {len(row.steps) - STEPS_SHOWN} more steps", style="dim"))
+            parts.append(
+                Text(f"… and {len(row.steps) - STEPS_SHOWN} more steps", style=palette.MUTED)
+            )
         parts.append(section(f"Bundle lookups ({len(s.bundle_lookups)}, R-IP-4)"))
         for lookup in s.bundle_lookups:
             parts.append(
@@ -100,13 +102,13 @@ class InstallPlansScreen(TableScreen):
             )
             parts += _conditions(lookup.conditions, "  ")
         parts.append(section("Conditions"))
-        parts += _conditions(s.conditions, "") or [Text("none", style="dim")]
+        parts += _conditions(s.conditions, "") or [Text("none", style=palette.MUTED)]
         if s.message and all(c.message != s.message for c in s.conditions):
-            parts.append(line("message", Text(s.message, style="red")))
+            parts.append(line("message", Text(s.message, style=palette.ERROR)))
         parts.append(section("Findings (about it, or naming it)"))
         about = _findings_on(self._findings, ObjectRef("InstallPlan", s.namespace, s.name))
         if not about:
-            parts.append(Text("none", style="dim"))
+            parts.append(Text("none", style=palette.MUTED))
         for f in about:
             out = severity(f.severity)
             out.append(f" {f.code} ({f.rule}): {f.message}")
@@ -132,10 +134,10 @@ def _findings_on(
 def _step_status(text: str) -> Text:
     """Created/Present green, the failures OLM names red, anything else yellow (R-IP-3)."""
     if text in ("Created", "Present"):
-        return Text(text, style="green")
+        return Text(text, style=palette.OK)
     if text in ("NotCreated", "UnsupportedResource"):
-        return Text(text, style="bold red")
-    return Text(text, style="yellow")
+        return Text(text, style=palette.ERROR)
+    return Text(text, style=palette.WARNING)
 
 
 def _conditions(conditions: Iterable[ConditionState], indent: str) -> list[Text]:

@@ -10,7 +10,7 @@ from rich.text import Text
 
 from olmtui.model.types import ObjectRef
 from olmtui.model.views import NamespaceSummary, namespace_summaries
-from olmtui.ui import derived
+from olmtui.ui import derived, palette
 from olmtui.ui.formatting import line, names, section
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.widgets.virtual_table import Column, Row
@@ -37,7 +37,9 @@ class NamespacesScreen(TableScreen):
         )
         self._summaries = {s.name: s for s in summaries}
         for s in summaries:
-            groups = Text(", ".join(s.groups) or "-", style="bold red" if len(s.groups) > 1 else "")
+            groups = Text(
+                ", ".join(s.groups) or "-", style=palette.ERROR if len(s.groups) > 1 else ""
+            )
             yield Row(
                 s.name,
                 (
@@ -71,11 +73,11 @@ class NamespacesScreen(TableScreen):
             section("Operators of other namespaces that watch it"),
         ]
         if not s.watched_by:
-            parts.append(Text("none", style="dim"))
+            parts.append(Text("none", style=palette.MUTED))
         for csv, og in s.watched_by[:40]:
             parts.append(Text(f"  {csv}  through OperatorGroup {og}"))
         if len(s.watched_by) > 40:
-            parts.append(Text(f"  … and {len(s.watched_by) - 40} more", style="dim"))
+            parts.append(Text(f"  … and {len(s.watched_by) - 40} more", style=palette.MUTED))
         return Group(*parts)
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:

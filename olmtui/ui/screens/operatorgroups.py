@@ -11,6 +11,7 @@ from rich.text import Text
 
 from olmtui.model.types import ObjectRef, OperatorGroupState
 from olmtui.model.views import group_cluster_roles, group_targets
+from olmtui.ui import palette
 from olmtui.ui.formatting import line, names, section
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.widgets.virtual_table import Column, Row
@@ -55,7 +56,7 @@ class OperatorGroupsScreen(TableScreen):
                     "yes" if g.static else "no",
                     str(len(g.members)),
                     str(len(g.intersecting)),
-                    Text(str(count), style="bold red") if count else "0",
+                    Text(str(count), style=palette.ERROR) if count else "0",
                 ),
             )
 
@@ -94,18 +95,19 @@ class OperatorGroupsScreen(TableScreen):
             line("members", names(g.members)),
         ]
         for error in g.selection_errors:
-            parts.append(Text(f"selection error: {error}", style="red"))
+            parts.append(Text(f"selection error: {error}", style=palette.ERROR))
         parts.append(section("Intersecting groups (R-API-4)"))
         parts += [Text(f"  {i.operator_group} in {names(i.namespaces)}") for i in g.intersecting]
         if not g.intersecting:
-            parts.append(Text("  none", style="dim"))
+            parts.append(Text("  none", style=palette.MUTED))
         conflicts = self._conflicts().get(g.ref, [])
         if conflicts:
             parts.append(section("Conflicts (R-API-5)"))
             for csv, other, apis, namespaces in conflicts:
                 parts.append(
                     Text(
-                        f"  {csv} vs {other}: {', '.join(apis)} in {names(namespaces)}", style="red"
+                        f"  {csv} vs {other}: {', '.join(apis)} in {names(namespaces)}",
+                        style=palette.ERROR,
                     )
                 )
         parts.append(section("ClusterRoles OLM generates (R-OG-8): what tenants get"))
@@ -116,11 +118,11 @@ class OperatorGroupsScreen(TableScreen):
                     f"    {role.suffix}: {role.grants}; aggregates "
                     f"{len(role.aggregates)} API role(s)"
                     + ("" if role.aggregates else " (no APIs: no aggregation rule)"),
-                    style="dim",
+                    style=palette.MUTED,
                 )
             )
             for api, label in role.aggregates[:20]:
-                parts.append(Text(f"    {api}  <- {label}", style="dim"))
+                parts.append(Text(f"    {api}  <- {label}", style=palette.MUTED))
         return Group(*parts)
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:

@@ -14,45 +14,47 @@ from textual.widgets import Static
 from olmtui.model.metrics import HeadCounts
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.pipeline.session import Session
-from olmtui.ui import access, derived
-from olmtui.ui.formatting import SEVERITY_STYLE, phase, severity
+from olmtui.ui import access, derived, palette
+from olmtui.ui.formatting import SEVERITY_STYLE, mark, phase, severity
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.screens.findings import explain, finding_ref, finding_search
 from olmtui.ui.widgets.virtual_table import Column, Row
 
 
 def metrics_text(session: Session) -> Text:
-    """The seed's metrics and the finding counts, as one paragraph that wraps to any width."""
+    """What the source holds and how it is, in words, as one paragraph that wraps to any
+    width: ``8 operators, 2 not healthy, 90 copies · 5 Subscriptions, 1 waiting for approval
+    · ...``. The same numbers keep their metric names in ``olmtui check --output json``."""
     m = derived.metrics(session)
-    counts = derived.severity_counts(session)
     healthy = sum(1 for h in derived.catalog_healths(session) if h.healthy)
     csvs_unread = "ClusterServiceVersion" in session.store.unreadable
-    copied = "?" if csvs_unread else str(session.model.copied_csvs().present)
-    catalogs = (
-        "?" if m.catalog_source_count is None else f"{m.catalog_source_count} ({healthy} healthy)"
-    )
+    copies = None if csvs_unread else session.model.copied_csvs().present
+    waiting = {(p.namespace, s) for p in derived.approvals(session) for s in p.subscriptions}
     text = Text()
-    for name, value, alarm in (
-        ("csv_count", _count(m.csv_count), False),
-        ("csv_succeeded", _count(m.csv_succeeded), False),
-        (
-            "csv_abnormal",
-            "?" if m.csv_count is None else str(len(m.csv_abnormal)),
-            bool(m.csv_abnormal),
-        ),
-        ("csv_upgrade_count", _count(m.csv_upgrade_count), False),
-        ("subscription_count", _count(m.subscription_count), False),
-        ("install_plan_count", _count(m.install_plan_count), False),
-        (
-            "catalog_source_count",
-            catalogs,
-            m.catalog_source_count is not None and healthy < m.catalog_source_count,
-        ),
-        ("copied CSVs", copied, False),
-    ):
-        text.append(f"{name} ", style="dim")
-        text.append(value, style="bold red" if alarm else "bold")
-        text.append("   ")
+    groups: list[list[tuple[str, str]]] = [
+        [
+            (count(m.csv_count, "operator"), ""),
+            (
+                f"{'?' if m.csv_count is None else len(m.csv_abnormal)} not healthy",
+                palette.ERROR if m.csv_abnormal else "",
+            ),
+            (count(copies, "copy", "copies"), ""),
+        ],
+        [(count(m.csv_upgrade_count, "upgrade") + " seen", "")],
+        [
+            (count(m.subscription_count, "Subscription"), ""),
+            (f"{len(waiting)} waiting for approval", palette.WARNING_STRONG if waiting else ""),
+        ],
+        [(count(m.install_plan_count, "InstallPlan"), "")],
+        [_catalogs(m.catalog_source_count, healthy)],
+    ]
+    for i, group in enumerate(groups):
+        if i:
+            text.append(" · ", style=palette.MUTED)
+        for j, (words, style) in enumerate(group):
+            if j:
+                text.append(", ")
+            text.append(words, style=style or "bold")
     if session.store.unreadable:
         text.append(
             "\n? = no access (RBAC): "
@@ -60,13 +62,43 @@ def metrics_text(session: Session) -> Text:
                 access.empty_text(u).removeprefix("no access to ")
                 for _, u in sorted(session.store.unreadable.items())
             ),
-            style="magenta",
+            style=palette.UNKNOWN,
         )
-    text.append("\nfindings: ", style="dim")
-    for sev, count in counts.items():
-        text.append(f"{count} {sev}  ", style=SEVERITY_STYLE[sev] if count else "dim")
-    text.append(f"· {len(derived.approvals(session))} pending approvals · ", style="dim")
-    text.append(_behind_text(derived.head_counts(session)), style="dim")
+    text.append("\n")
+    text.append_text(_findings_text(derived.severity_counts(session)))
+    text.append(" · " + _behind_text(derived.head_counts(session)), style=palette.MUTED)
+    return text
+
+
+def count(value: int | None, word: str, plural: str | None = None) -> str:
+    """``1 operator``, ``2 operators``, ``? operators`` (no access is not zero)."""
+    if value is None:
+        return f"? {plural or word + 's'}"
+    return f"{value} {word if value == 1 else plural or word + 's'}"
+
+
+def _catalogs(total: int | None, healthy: int) -> tuple[str, str]:
+    if total is None:
+        return "? catalogs", ""
+    unhealthy = total - healthy
+    words = count(total, "catalog") + (f" ({unhealthy} unhealthy)" if unhealthy else "")
+    return words, palette.ERROR if unhealthy else ""
+
+
+_SEVERITY_WORDS = {"error": ("error", "errors"), "warning": ("warning", "warnings")}
+
+
+def _findings_text(counts: dict[str, int]) -> Text:
+    """``✖ 2 errors  ▲ 1 warning  ● 3 info``, or ``no findings``."""
+    text = Text()
+    if not any(counts.values()):
+        return Text("no findings", style=palette.OK)
+    for i, (sev, n) in enumerate(counts.items()):
+        one, many = _SEVERITY_WORDS.get(sev, (sev, sev))
+        text.append("  " if i else "")
+        text.append(
+            f"{mark(sev)} {count(n, one, many)}", style=SEVERITY_STYLE[sev] if n else palette.MUTED
+        )
     return text
 
 
@@ -78,11 +110,6 @@ def _behind_text(heads: HeadCounts) -> str:
     if heads.unknown:
         text += f", {heads.unknown} unknown ({heads.unknown_reason})"
     return text
-
-
-def _count(value: int | None) -> str:
-    """A metric; ``?`` when the source may not read its kind (no access is not zero)."""
-    return "?" if value is None else str(value)
 
 
 class OverviewScreen(TableScreen):
@@ -133,7 +160,7 @@ class OverviewScreen(TableScreen):
             yield Row(
                 key,
                 (
-                    Text("abnormal CSV", style="yellow"),
+                    Text("abnormal CSV", style=palette.WARNING),
                     phase(csv.phase),
                     f"{csv.namespace}/{csv.name}",
                     f"{csv.version or '-'} {csv.reason or ''}",
@@ -151,7 +178,13 @@ class OverviewScreen(TableScreen):
                 ),
             )
             yield Row(
-                key, (Text("approval", style="bold yellow"), "RequiresApproval", plan.ref, moves)
+                key,
+                (
+                    Text("approval", style=palette.WARNING_STRONG),
+                    "RequiresApproval",
+                    plan.ref,
+                    moves,
+                ),
             )
         for health in derived.catalog_healths(session):
             if health.healthy:
@@ -167,7 +200,7 @@ class OverviewScreen(TableScreen):
             yield Row(
                 key,
                 (
-                    Text("catalog", style="red"),
+                    Text("catalog", style=palette.ERROR),
                     phase(health.state),
                     health.ref,
                     health.message or health.reason or "",
@@ -187,7 +220,7 @@ class OverviewScreen(TableScreen):
             yield Row(
                 key,
                 (
-                    Text("behind head", style="cyan"),
+                    Text("behind head", style=palette.INFO),
                     sub.package,
                     sub.ref,
                     f"{sub.installed_csv} -> {nxt} … {sub.upgrade.head}",

@@ -18,7 +18,7 @@ from olmtui.model.installplans import summarize_install_plan
 from olmtui.model.types import ObjectRef, SubscriptionState
 from olmtui.model.upgrades import unknowable_reason
 from olmtui.model.views import subscription_catalog_view
-from olmtui.ui import derived
+from olmtui.ui import derived, palette
 from olmtui.ui.formatting import line, names, section, severity_text, state_text
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.screens.xray import open_xray
@@ -27,7 +27,7 @@ from olmtui.ui.widgets.virtual_table import Column, Row
 
 def approval_text(sub: SubscriptionState) -> Text:
     if sub.approval != sub.effective_approval:
-        return Text(f"{sub.approval} (as {sub.effective_approval})", style="bold yellow")
+        return Text(f"{sub.approval} (as {sub.effective_approval})", style=palette.WARNING_STRONG)
     return Text(sub.approval)
 
 
@@ -72,7 +72,7 @@ class SubscriptionsScreen(TableScreen):
                 s.channel or "(default)",
                 short_csv(s.installed_csv, s.package),
                 short_csv(s.upgrade.next, s.package),
-                Text(short_csv(head, s.package), style="green" if at_head else ""),
+                Text(short_csv(head, s.package), style=palette.OK if at_head else ""),
                 approval_text(s),
                 state_text(self._states[(s.namespace, s.name)]),
             )
@@ -119,13 +119,13 @@ class SubscriptionsScreen(TableScreen):
             )
         unknown = unknowable_reason(sub.upgrade, sub.installed_csv)
         if unknown:
-            parts.append(Text(unknown, style="dim"))
+            parts.append(Text(unknown, style=palette.MUTED))
         approval = Text(sub.approval)
         if sub.approval != sub.effective_approval:
             approval.append(
                 f", functioning as {sub.effective_approval}: another Subscription "
                 "of the namespace is Manual, so every InstallPlan here is (R-SUB-4)",
-                style="bold yellow",
+                style=palette.WARNING_STRONG,
             )
         parts.append(line("approval", approval))
         if sub.install_plan is not None:
@@ -150,19 +150,19 @@ class SubscriptionsScreen(TableScreen):
                     )
                 for step in summary.failed_steps:
                     parts.append(
-                        Text(f"  step {step.kind} {step.name}: {step.status}", style="red")
+                        Text(f"  step {step.kind} {step.name}: {step.status}", style=palette.ERROR)
                     )
                 if summary.message:
-                    parts.append(Text(f"  {summary.message}", style="red"))
+                    parts.append(Text(f"  {summary.message}", style=palette.ERROR))
         parts.extend(self._catalog_lines(sub))
         obj = store.get("Subscription", sub.namespace, sub.name) or {}
         conditions = (obj.get("status") or {}).get("conditions") or []
         parts.append(section("Conditions"))
         if not conditions:
-            parts.append(Text("none", style="dim"))
+            parts.append(Text("none", style=palette.MUTED))
         for c in conditions:
             style = (
-                "bold red"
+                palette.ERROR
                 if c.get("type") == "ResolutionFailed" and c.get("status") == "True"
                 else ""
             )
@@ -201,7 +201,7 @@ class SubscriptionsScreen(TableScreen):
             line("OLM says (R-SUB-8)", severity_text(view.olm, view.olm_severity)),
         ]
         if view.note:
-            lines.append(Text(f"  {view.note}", style="yellow"))
+            lines.append(Text(f"  {view.note}", style=palette.WARNING))
         return lines
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:

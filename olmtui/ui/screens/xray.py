@@ -25,14 +25,18 @@ from olmtui.model.xray import (
     unsubscribed,
 )
 from olmtui.pipeline.session import Session
-from olmtui.ui import derived
+from olmtui.ui import derived, palette
 from olmtui.ui.formatting import PHASE_STYLE, SEVERITY_STYLE
 from olmtui.ui.screens.base import ViewScreen
 
 #: A mark per health, so it reads without colour (NO_COLOR) too.
-MARKS = {"error": "✗ ", "warning": "! ", "info": "i "}
+MARKS = {severity: f"{glyph} " for severity, glyph in palette.SEVERITY_MARK.items()}
 #: Phases that speak for themselves when no finding is about the object.
-PHASE_MARKS = {"Failed": "✗ ", "UpgradeFailed": "✗ ", "Missing": "! "}
+PHASE_MARKS = {
+    "Failed": MARKS["error"],
+    "UpgradeFailed": MARKS["error"],
+    "Missing": MARKS["warning"],
+}
 CSV = "ClusterServiceVersion"
 
 
@@ -42,13 +46,13 @@ def node_label(node: XrayNode) -> Text:
     if node.severity is not None:
         style, mark = SEVERITY_STYLE[node.severity], MARKS[node.severity]
     elif node.healthy:
-        style, mark = "green", "✓ "
+        style, mark = palette.OK, "✓ "
     else:
         style = PHASE_STYLE.get(node.state or "", "")
         mark = PHASE_MARKS.get(node.state or "", "  " if node.ref else "")
     out = Text(mark + node.label, style=style)
     if node.codes:
-        out.append(f"  [{', '.join(node.codes)}]", style="dim")
+        out.append(f"  [{', '.join(node.codes)}]", style=palette.MUTED)
     return out
 
 
@@ -135,7 +139,9 @@ class XrayScreen(ViewScreen):
         for root in roots:
             self._add(tree.root, root, opened, expand=self.only is not None, path=())
         if not roots:
-            tree.root.add_leaf(Text("no operator" if not self._query else "no match", "dim"))
+            tree.root.add_leaf(
+                Text("no operator" if not self._query else "no match", palette.MUTED)
+            )
         # after the tree lays its lines out again, the cursor stays where it was
         self.call_after_refresh(self._restore_cursor, line)
         count = f"[{len(roots)}]" + (f" /{self._query}" if self._query else "")
