@@ -87,27 +87,27 @@ def wait_for_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 30) 
 
 @contextlib.contextmanager
 def started(argv: list[str]) -> Iterator[subprocess.Popen[bytes]]:
-    """A process that is stopped (its whole group) when the block ends."""
+    """A process that is stopped (its whole group) when the block ends. Its output goes to
+    a file (a pipe nobody reads would stop it once full), printed when the test fails."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
-        argv,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    try:
-        yield proc
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, 15)
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            argv, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, 9)
-            proc.wait()
-        if proc.stderr is not None:
-            proc.stderr.close()
+            yield proc
+        except BaseException:
+            log.seek(0)
+            print(f"--- output of {argv[0]} ...:\n{log.read()[-4000:].decode(errors='replace')}")
+            raise
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, 15)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, 9)
+                proc.wait()
 
 
 class Page:
@@ -127,6 +127,17 @@ class Page:
                     raise AssertionError(f"{method}: {data['error']}")
                 return dict(data.get("result") or {})
         raise AssertionError("the browser closed the DevTools connection")
+
+    async def open(self, url: str) -> None:
+        """Load textual-serve's page with the terminal catcher in place. The page asks for
+        a web font from fonts.googleapis.com; that request is blocked, since the terminal
+        only connects on the window's load event, which a request hanging where there is
+        no network would hold back (the font falls back to a local monospace one)."""
+        await self.send("Network.enable")
+        await self.send("Network.setBlockedURLs", urls=["*://fonts.googleapis.com/*"])
+        await self.send("Page.enable")
+        await self.send("Page.addScriptToEvaluateOnNewDocument", source=CATCH_TERMINAL)
+        await self.send("Page.navigate", url=url)
 
     async def screen(self) -> str:
         result = await self.send("Runtime.evaluate", expression=SCREEN_TEXT, returnByValue=True)
@@ -192,9 +203,7 @@ async def test_serve_shows_the_dashboard_and_takes_keys_in_a_browser() -> None:
     with started(serve) as server, tempfile.TemporaryDirectory() as profile:
         wait_for_http(url, server)
         async with browser_page(profile) as page:
-            await page.send("Page.enable")
-            await page.send("Page.addScriptToEvaluateOnNewDocument", source=CATCH_TERMINAL)
-            await page.send("Page.navigate", url=url)
+            await page.open(url)
             overview = await page.wait_for("Overview", timeout=60)
             assert "snapshot" in overview and "InstallPlanFailed" in overview
             assert "PHASE" not in overview
@@ -208,3 +217,16 @@ async def test_serve_shows_the_dashboard_and_takes_keys_in_a_browser() -> None:
             await page.type("\r")
             csvs = await page.wait_for("PHASE")
             assert re.search(r"keycloak-operator\S*\s+15\.0\.2\s+Failed", csvs), csvs
+
+
+async def test_serve_demo_shows_the_live_demo_cluster_in_a_browser() -> None:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    serve = [sys.executable, "-m", "olmtui", "serve", "--demo", "--port", str(port)]
+    with started(serve) as server, tempfile.TemporaryDirectory() as profile:
+        wait_for_http(url, server)
+        async with browser_page(profile) as page:
+            await page.open(url)
+            await page.wait_for("demo cluster", timeout=90)
+            header = (await page.wait_for("live", timeout=60)).splitlines()[0]
+            assert "Overview" in header and "demo cluster" in header
