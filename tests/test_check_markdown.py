@@ -131,3 +131,27 @@ def test_md_makes_untrusted_text_inert(text: str, shown: str) -> None:
 def test_a_backtick_run_in_a_mermaid_comment_cannot_close_the_fence() -> None:
     drawing = 'flowchart BT\n  %% error: bad ```\n  n0["x"]\n'
     assert "`" not in _fenced(drawing)
+
+
+def test_long_lists_are_cut_with_a_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    from olmtui.report import markdown_report
+
+    monkeypatch.setattr(markdown_report, "OBJECT_LIMIT", 1)
+    _, note = run("--sample", "--output", "markdown")
+    assert "- ... and 5 more\n" in note  # of the 6 errors in the summary
+    assert len([t for t in headings(note) if t.startswith("### ")]) == 1
+    assert "more objects with findings (`olmtui check --output json` lists them all)" in note
+
+
+def test_a_live_note_names_the_context_and_the_time_read() -> None:
+    import datetime as dt
+
+    from olmtui.report.markdown_report import render_markdown
+
+    _, raw = run("--sample", "--output", "json")
+    report = json.loads(raw)
+    report["source"] = {**report["source"], "kind": "live", "namespaces": ["a|b"]}
+    when = dt.datetime(2026, 11, 24, 15, 0, tzinfo=dt.UTC)
+    note = render_markdown(report, label="prod*", when=when)
+    assert "Source: live cluster prod\\* (read at 2026-11-24 15:00:00 UTC)." in note
+    assert r"Only namespaces a\|b were read: elsewhere is unknown, not absent." in note

@@ -193,6 +193,8 @@ def _summary(report: Report) -> list[str]:
         lines += [
             f"- `{f['code']}` on {_subject_title(*_subject(f))}" for f in errors[:OBJECT_LIMIT]
         ]
+        if len(errors) > OBJECT_LIMIT:
+            lines.append(f"- ... and {len(errors) - OBJECT_LIMIT} more")
     return lines
 
 
