@@ -7,6 +7,7 @@ input cannot be used at all (the CLI turns ``UsageError`` into one line on stder
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import os
 import sys
 from dataclasses import dataclass
@@ -17,11 +18,17 @@ from olmtui.sources.live_args import add_connection_arguments
 
 if TYPE_CHECKING:
     from olmtui.model.engine import Model
+    from olmtui.pipeline.session import Session
     from olmtui.report import Report
     from olmtui.store import Store
 
 NAME = "check"
-HELP = "Check a snapshot (or the live cluster) once and print the findings (text or JSON)."
+HELP = (
+    "Check a snapshot (or the live cluster) once and print the findings (text, JSON, or a "
+    "Markdown incident note)."
+)
+#: The kinds whose status times date a snapshot in the Markdown note's title.
+DATED_KINDS = ("ClusterServiceVersion", "Subscription", "InstallPlan", "CatalogSource")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -60,9 +67,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--output",
-        choices=("text", "json"),
+        choices=("text", "json", "markdown"),
         default="text",
-        help="text (a readable summary, the default) or json (report format 1)",
+        help="text (a readable summary, the default), json (report format 1) or markdown (an "
+        "incident note for a ticket: summary, findings by object with their remedies, "
+        "Mermaid graphs of pending upgrades)",
     )
 
 
@@ -83,11 +92,13 @@ def _colour_wanted() -> bool:
 
 @dataclass(frozen=True)
 class Checked:
-    """One check: the cache as read, the model over it, and the report built from both."""
+    """One check: the cache as read, the model over it, and the report built from both
+    (``session`` holds the rest: catalogs, the source's label)."""
 
     store: Store
     model: Model
     report: Report
+    session: Session
 
 
 def check(args: argparse.Namespace) -> Checked:
@@ -104,15 +115,40 @@ def check(args: argparse.Namespace) -> Checked:
         session = sample_session(args.catalogs)
     else:
         session = snapshot_session(args.paths, args.catalogs)
-    return Checked(session.store, session.model, session.report())
+    return Checked(session.store, session.model, session.report(), session)
+
+
+def markdown(checked: Checked) -> str:
+    """The Markdown incident note of a check; a snapshot is dated by the newest time its
+    objects record, a live read by the clock."""
+    from olmtui.model.csv_phase_findings import newest_time
+    from olmtui.report.markdown_report import pending_graphs, render_markdown
+
+    session = checked.session
+    if session.kind == "snapshot":
+        when = newest_time(o for kind in DATED_KINDS for o in checked.store.list(kind))
+    else:
+        when = session.clock() if session.clock is not None else dt.datetime.now(dt.UTC)
+
+    def csv_version(namespace: str, name: str) -> str | None:
+        csv = checked.model.csv(namespace, name)
+        return csv.version if csv else None
+
+    graphs = pending_graphs(
+        checked.store, session.catalogs(), checked.model.subscriptions(), csv_version
+    )
+    return render_markdown(checked.report, label=session.label, when=when, graphs=graphs)
 
 
 def run(args: argparse.Namespace) -> int:
     from olmtui.report import dumps, has_errors, render_text
 
-    report = check(args).report
+    checked = check(args)
+    report = checked.report
     if args.output == "json":
         sys.stdout.write(dumps(report))
+    elif args.output == "markdown":
+        sys.stdout.write(markdown(checked))
     else:
         sys.stdout.write(render_text(report, colour=_colour_wanted()))
     return 1 if has_errors(report) else 0

@@ -1,0 +1,187 @@
+"""``olmtui serve``: the dashboard in a web browser, through textual-serve.
+
+textual-serve runs one ``olmtui`` process per browser tab (the same process a terminal runs:
+``olmtui replay PATH...``, ``olmtui demo`` or ``olmtui`` on the live cluster) and relays its
+screen to xterm.js in the page. Nothing new is reachable through it: the dashboard stays
+read-only, whoever opens the page sees what the user running ``serve`` may read.
+
+It listens on the loopback interface unless ``--host`` names another address; then it says so
+on stderr, since anyone who reaches the port sees the cluster through the user's kubeconfig.
+A browser's WebSocket is not bound by the same-origin policy, so a web page from elsewhere
+could otherwise open a session on the loopback port and read the screens: the session socket
+only accepts the origins the server is reached at.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import shlex
+import sys
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from olmtui.commands.view_option import add_view_argument, initial_view
+from olmtui.errors import UsageError
+from olmtui.sources.live_args import add_connection_arguments
+
+if TYPE_CHECKING:
+    from aiohttp import web
+    from aiohttp.typedefs import Middleware
+
+NAME = "serve"
+HELP = (
+    "Serve the dashboard to a web browser (textual-serve; loopback only unless --host says "
+    "otherwise)."
+)
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+#: Loopback names a browser on this machine may use for the page.
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="serve these snapshots (as `olmtui replay` does); without PATHs or --demo, the "
+        "live cluster",
+    )
+    parser.add_argument(
+        "--demo",
+        action="store_true",
+        help="serve the demo cluster (as `olmtui demo` does); every browser tab gets its own",
+    )
+    parser.add_argument(
+        "--catalog",
+        action="append",
+        default=[],
+        dest="catalogs",
+        metavar="[NAMESPACE/NAME=]PATH",
+        help="catalog content for upgrade graphs, with PATHs; repeatable",
+    )
+    add_view_argument(parser)
+    add_connection_arguments(parser)
+    parser.add_argument(
+        "--host",
+        default=DEFAULT_HOST,
+        metavar="ADDRESS",
+        help=f"address to listen on (default {DEFAULT_HOST}, this machine only); any other "
+        "address lets whoever reaches it see the dashboard",
+    )
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, metavar="N", help=f"default {DEFAULT_PORT}"
+    )
+    parser.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="the address browsers open, when it differs from http://ADDRESS:PORT (behind a "
+        "proxy; required with --host 0.0.0.0 or ::); only pages of this origin (and, on "
+        "loopback, of localhost) may open a session",
+    )
+
+
+def dashboard_argv(args: argparse.Namespace) -> list[str]:
+    """The ``olmtui`` command line each browser session runs: what a terminal would."""
+    if args.demo and args.paths:
+        raise UsageError("give PATHs or --demo, not both")
+    live_flags = bool(args.context or args.kubeconfig or args.namespaces)
+    if live_flags and (args.demo or args.paths):
+        raise UsageError("--context, --kubeconfig and --namespace only apply to the live cluster")
+    if args.catalogs and not args.paths:
+        raise UsageError("--catalog applies to PATHs")
+    base = [sys.executable, "-m", "olmtui"]
+    if args.demo:
+        return [*base, "demo", "--view", args.view]
+    if args.paths:
+        catalogs = [f"--catalog={spec}" for spec in args.catalogs]
+        return [*base, "replay", *args.paths, *catalogs, "--view", args.view]
+    if args.view != "overview":
+        raise UsageError("--view applies to PATHs or --demo; the live dashboard opens the overview")
+    live = [f"--context={args.context}"] if args.context else []
+    live += [f"--kubeconfig={args.kubeconfig}"] if args.kubeconfig else []
+    live += [f"--namespace={ns}" for ns in args.namespaces]
+    return [*base, *live]
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _unspecified(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_unspecified
+    except ValueError:
+        return False
+
+
+def allowed_origins(public_url: str, port: int, loopback: bool) -> frozenset[str]:
+    """The page origins whose scripts may open a session: the public URL's, and on loopback
+    the other names of this machine."""
+    parts = urlsplit(public_url)
+    origins = {f"{parts.scheme}://{parts.netloc}"}
+    if loopback:
+        origins |= {f"http://{name}:{port}" for name in LOOPBACK_NAMES}
+    return frozenset(origins)
+
+
+def origin_guard(origins: frozenset[str]) -> Middleware:
+    """An aiohttp middleware refusing a session socket opened from a page of another origin
+    (a request without Origin comes from no browser page, and is let through)."""
+    from aiohttp import web
+
+    @web.middleware
+    async def guard(
+        request: web.Request,
+        handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
+    ) -> web.StreamResponse:
+        origin = request.headers.get("Origin")
+        if request.path == "/ws" and origin is not None and origin not in origins:
+            raise web.HTTPForbidden(text="this dashboard only serves pages of its own origin\n")
+        return await handler(request)
+
+    return guard
+
+
+def run(args: argparse.Namespace) -> int:
+    args.view = initial_view(args.view)
+    command = shlex.join(dashboard_argv(args))
+    if not 0 < args.port < 65536:
+        raise UsageError("--port must be between 1 and 65535")
+    if args.public_url is None and _unspecified(args.host):
+        raise UsageError(
+            f"--host {args.host} listens on every address: give --public-url "
+            f"http://NAME:{args.port}, the address browsers open"
+        )
+    from textual_serve.server import Server
+
+    loopback = is_loopback(args.host)
+    if not loopback:
+        print(
+            f"olmtui serve: listening on {args.host}, not loopback: anyone who reaches port "
+            f"{args.port} sees the dashboard with your cluster access",
+            file=sys.stderr,
+        )
+    host = f"[{args.host}]" if ":" in args.host and not args.host.startswith("[") else args.host
+    public_url = args.public_url or f"http://{host}:{args.port}"
+    guard = origin_guard(allowed_origins(public_url, args.port, loopback))
+
+    class GuardedServer(Server):
+        """textual-serve's server with the origin check in front of its routes."""
+
+        async def _make_app(self) -> web.Application:
+            app = await super()._make_app()
+            app.middlewares.append(guard)
+            return app
+
+    GuardedServer(
+        command, host=args.host, port=args.port, title="olmtui", public_url=public_url
+    ).serve()
+    return 0

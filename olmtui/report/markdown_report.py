@@ -1,0 +1,282 @@
+"""``olmtui check --output markdown``: an incident note to paste into a ticket.
+
+Rendered from the same JSON report dict as the text output (so all three outputs say the same
+thing), plus Mermaid drawings of the pending upgrades, which the report dict does not carry:
+those come from the catalogs through ``model/graph_render`` (the drawing ``olmtui graph``
+prints), trimmed to the bundles on the Subscription's way to the channel head so that a
+ticket stays readable.
+
+Findings are grouped by the object they are about, worst object first, each with the
+message the model wrote (which carries the remedy) and its rule id. Every name and message
+comes from the cluster or the snapshot: Markdown's active characters in them are
+backslash-escaped and control characters shown as escapes, so no text can open a code span,
+a link, an HTML tag or a table cell, or close the Mermaid fence.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from olmtui.model.catalog import Catalog
+from olmtui.model.graph_render import ChannelView, channel_view, render_mermaid
+from olmtui.model.types import SEVERITY_ORDER, SubscriptionState
+from olmtui.model.upgrades import subscription_scope
+from olmtui.report.json_report import Report
+from olmtui.report.text_report import safe
+from olmtui.store import Store
+
+#: Where the rule ids are explained, relative to the repository root (ticket readers follow
+#: the id there; the README links the same file).
+RULES_DOC = "docs/rules.md"
+#: Objects listed before "... and N more" (``--output json`` has everything).
+OBJECT_LIMIT = 200
+#: Pending-upgrade drawings before "... and N more".
+GRAPH_LIMIT = 20
+_ICONS = {"error": "🔴 error", "warning": "🟠 warning", "info": "🔵 info"}
+#: What Markdown (CommonMark + GitHub's tables and strike-through) or HTML acts on anywhere in
+#: a line; "(" and "!" only act next to "[", which is escaped.
+_ACTIVE = re.compile(r"([\\`*_\[\]<>#|~&])")
+#: What acts only at the start of a line (a list item, a quote, a setext heading, a rule).
+_LEADING = re.compile(r"^([-+=>]|\d+[.)])")
+
+
+def md(text: object) -> str:
+    """Untrusted text as inert Markdown on one line: control characters escaped, runs of
+    white space made one space, and every character Markdown or HTML could act on
+    backslash-escaped (CommonMark: any ASCII punctuation may be)."""
+    one_line = _ACTIVE.sub(r"\\\1", safe(" ".join(str(text).split())))
+    return _LEADING.sub(lambda m: m.group(0)[:-1] + "\\" + m.group(0)[-1], one_line)
+
+
+@dataclass(frozen=True)
+class PendingGraph:
+    """One Subscription whose next bundle is not the installed one, and its drawing."""
+
+    namespace: str
+    name: str
+    installed: str | None
+    next: str
+    mermaid: str
+
+
+def _trimmed(view: ChannelView, keep: set[str]) -> ChannelView:
+    """The view with only the entries in ``keep`` and the edges between them."""
+    return replace(
+        view,
+        entries=tuple(e for e in view.entries if e.name in keep),
+        edges=tuple(e for e in view.edges if e.source in keep and e.target in keep),
+        outside=(),
+        competing_heads=tuple(n for n in view.competing_heads if n in keep),
+    )
+
+
+def _fenced(mermaid: str) -> str:
+    """The drawing with control characters escaped and no backtick left: labels are already
+    entity-coded, but OLM's error texts in ``%%`` comments are not, and a backtick run there
+    could close the fence."""
+    return "\n".join(safe(line).replace("`", "'") for line in mermaid.rstrip("\n").split("\n"))
+
+
+def pending_graphs(
+    store: Store, catalogs: Sequence[Catalog], subs: Iterable[SubscriptionState], csv_version: Any
+) -> list[PendingGraph]:
+    """A drawing per Subscription with a next bundle (R-UPG-2) other than its installed CSV,
+    sorted by namespace and name. ``csv_version(namespace, name)`` gives the installed CSV's
+    ``spec.version`` (or None)."""
+    graphs = []
+    for sub in sorted(subs, key=lambda s: (s.namespace, s.name)):
+        upgrade = sub.upgrade
+        if not upgrade.next or upgrade.next == sub.installed_csv:
+            continue
+        obj = store.get("Subscription", sub.namespace, sub.name)
+        scope = subscription_scope(catalogs, obj) if obj else None
+        if scope is None or scope.package is None or not scope.channels:
+            continue
+        installed = sub.installed_csv
+        version = csv_version(sub.namespace, installed) if installed else None
+        view = channel_view(scope.channels[0], scope.package, installed, version)
+        keep = {n for n in (installed, upgrade.next, upgrade.head, *upgrade.path) if n}
+        graphs.append(
+            PendingGraph(
+                sub.namespace,
+                sub.name,
+                installed,
+                upgrade.next,
+                _fenced(render_mermaid(_trimmed(view, keep))),
+            )
+        )
+    return graphs
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _subject(finding: dict[str, Any]) -> tuple[str, str, str]:
+    return (finding["kind"] or "", finding["namespace"] or "", finding["name"] or "")
+
+
+def _subject_title(kind: str, namespace: str, name: str) -> str:
+    if not (kind or name):
+        return "The input as a whole"
+    ref = f"{namespace}/{name}" if namespace else name
+    return f"{md(kind)} {md(ref)}".strip()
+
+
+def _by_object(findings: Sequence[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Findings grouped by subject; worst subject first (its worst severity, then how many
+    findings of each severity), then by kind, namespace and name."""
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for finding in findings:
+        groups.setdefault(_subject(finding), []).append(finding)
+
+    def rank(key: tuple[str, str, str]) -> tuple[Any, ...]:
+        severities = [SEVERITY_ORDER[f["severity"]] for f in groups[key]]
+        counts = tuple(-severities.count(level) for level in sorted(set(SEVERITY_ORDER.values())))
+        return (min(severities), counts, key)
+
+    ordered = sorted(groups, key=rank)
+    return [
+        sorted(groups[key], key=lambda f: (SEVERITY_ORDER[f["severity"]], f["code"]))
+        for key in ordered
+    ]
+
+
+def _source_line(report: Report, label: str, when: dt.datetime | None) -> str:
+    source = report["source"]
+    if source["kind"] == "live":
+        origin = f"live cluster {md(label)}"
+        time = f"read at {when:%Y-%m-%d %H:%M:%S} UTC" if when else "read time unknown"
+    else:
+        origin = f"snapshot {md(label)}"
+        time = (
+            f"newest time its objects record: {when:%Y-%m-%d %H:%M:%S} UTC"
+            if when
+            else "no time recorded in its objects"
+        )
+    return f"{origin} ({time})"
+
+
+def _summary(report: Report) -> list[str]:
+    summary, source = report["summary"], report["source"]
+    counts = summary["findings"]
+    lines = [
+        "## Summary",
+        "",
+        "| errors | warnings | info | namespaces | OperatorGroups | CSVs (+copied) "
+        "| Subscriptions | InstallPlans | CatalogSources |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"| {counts['error']} | {counts['warning']} | {counts['info']} "
+        f"| {summary['namespaces']} | {summary['operatorGroups']} "
+        f"| {summary['csvs']} (+{summary['copiedCSVs']}) | {summary['subscriptions']} "
+        f"| {summary['installPlans']} | {summary['catalogSources']} |",
+        "",
+        f"{_plural(source['objects'], 'object')} read, {source['skipped']} skipped.",
+    ]
+    if source.get("namespaces") is not None:
+        lines.append(
+            f"Only namespaces {md(', '.join(source['namespaces']))} were read: elsewhere is "
+            "unknown, not absent."
+        )
+    if source["skipped"]:
+        lines.append(
+            f"**{_plural(source['skipped'], 'document')} could not be read: the snapshot is "
+            "incomplete, findings may be missing or wrong.**"
+        )
+    errors = [f for f in report["findings"] if f["severity"] == "error"]
+    if errors:
+        lines += ["", "Errors:", ""]
+        lines += [
+            f"- `{f['code']}` on {_subject_title(*_subject(f))}" for f in errors[:OBJECT_LIMIT]
+        ]
+        if len(errors) > OBJECT_LIMIT:
+            lines.append(f"- ... and {len(errors) - OBJECT_LIMIT} more")
+    return lines
+
+
+def _finding_lines(finding: dict[str, Any]) -> list[str]:
+    rule = md(finding["rule"] or "")
+    head = f"- **{_ICONS.get(finding['severity'], md(finding['severity']))}** `{finding['code']}`"
+    if rule:
+        head += f" (rule [{rule}]({RULES_DOC}))"
+    lines = [head, f"  {md(finding['message'])}"]
+    related = [
+        f"{md(r['kind'])} {md(r['namespace'] + '/' if r['namespace'] else '')}{md(r['name'])}"
+        for r in finding.get("related") or ()
+    ]
+    if related:
+        lines.append(f"  Related: {', '.join(related)}")
+    return lines
+
+
+def _findings(report: Report) -> list[str]:
+    groups = _by_object(report["findings"])
+    lines = ["## Findings by object", ""]
+    if not groups:
+        return [*lines, "No findings."]
+    for group in groups[:OBJECT_LIMIT]:
+        lines += [f"### {_subject_title(*_subject(group[0]))}", ""]
+        for finding in group:
+            lines += _finding_lines(finding)
+        lines.append("")
+    if len(groups) > OBJECT_LIMIT:
+        lines.append(
+            f"... and {len(groups) - OBJECT_LIMIT} more objects with findings "
+            "(`olmtui check --output json` lists them all)."
+        )
+    return lines
+
+
+def _graphs(graphs: Sequence[PendingGraph]) -> list[str]:
+    lines = ["## Pending upgrades", ""]
+    if not graphs:
+        return [*lines, "No Subscription has a next bundle other than its installed CSV."]
+    for graph in graphs[:GRAPH_LIMIT]:
+        ref = md(f"{graph.namespace}/{graph.name}")
+        lines += [
+            f"### Subscription {ref}: {md(graph.installed or '(nothing installed)')} → "
+            f"{md(graph.next)}",
+            "",
+            "Bundles on its way to the channel head (`olmtui graph` draws the whole channel):",
+            "",
+            "```mermaid",
+            graph.mermaid,
+            "```",
+            "",
+        ]
+    if len(graphs) > GRAPH_LIMIT:
+        lines.append(f"... and {len(graphs) - GRAPH_LIMIT} more pending upgrades.")
+    return lines
+
+
+def render_markdown(
+    report: Report,
+    *,
+    label: str,
+    when: dt.datetime | None,
+    graphs: Sequence[PendingGraph] = (),
+) -> str:
+    """The note: title with the source and its time, summary, findings by object, then the
+    pending upgrades drawn in Mermaid. ``label`` names the source (context or paths)."""
+    counts = report["summary"]["findings"]
+    verdict = (
+        _plural(counts["error"], "error")
+        if counts["error"]
+        else ("no errors" if not counts["warning"] else _plural(counts["warning"], "warning"))
+    )
+    lines = [
+        f"# OLM check: {verdict}",
+        "",
+        f"Source: {_source_line(report, label, when)}.",
+        "",
+        *_summary(report),
+        "",
+        *_findings(report),
+        "",
+        *_graphs(graphs),
+    ]
+    return "\n".join(lines).rstrip("\n") + "\n"

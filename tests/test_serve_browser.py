@@ -1,0 +1,232 @@
+"""``olmtui serve`` in a real browser: Debian's headless chromium opens the page, a key typed
+into it reaches the dashboard, and the screen xterm.js draws shows the result.
+
+The browser is driven through the Chrome DevTools Protocol over a WebSocket (aiohttp, already
+a dependency): no browser-automation package. textual-serve's page draws into a canvas and
+keeps its xterm.js Terminal in a closure; a script run before the page's own catches the
+object that owns it when its constructor sets ``fitAddon``, and the test reads the screen
+through xterm.js's public buffer API (``terminal.buffer.active.getLine(y)``).
+
+Skipped only when chromium is not installed (``.ci/run`` installs it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "olmtui" / "samples" / "cluster.yaml"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)"
+)
+
+#: Run before textual-serve's script: keep the object whose constructor sets ``fitAddon``
+#: (textual.js's terminal session, which holds the xterm.js Terminal as ``.terminal``).
+CATCH_TERMINAL = """
+Object.defineProperty(Object.prototype, "fitAddon", {
+  configurable: true,
+  set(value) {
+    window.__olmtuiSession = this;
+    Object.defineProperty(this, "fitAddon", {value, writable: true, configurable: true});
+  },
+});
+"""
+SCREEN_TEXT = """
+(() => {
+  const session = window.__olmtuiSession;
+  if (!session || !session.terminal) return "";
+  const buffer = session.terminal.buffer.active;
+  const lines = [];
+  for (let y = 0; y < session.terminal.rows; y++) {
+    const line = buffer.getLine(buffer.viewportY + y);
+    lines.push(line ? line.translateToString(true) : "");
+  }
+  return lines.join("\\n");
+})()
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"olmtui serve exited with {proc.returncode}")
+        with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=2) as response:
+            if response.status == 200:
+                return
+        time.sleep(0.2)
+    raise AssertionError(f"{url} did not answer in {timeout}s")
+
+
+@contextlib.contextmanager
+def started(argv: list[str]) -> Iterator[subprocess.Popen[bytes]]:
+    """A process that is stopped (its whole group) when the block ends. Its output goes to
+    a file (a pipe nobody reads would stop it once full), printed when the test fails."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(
+            argv, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        try:
+            yield proc
+        except BaseException:
+            log.seek(0)
+            print(f"--- output of {argv[0]} ...:\n{log.read()[-4000:].decode(errors='replace')}")
+            raise
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, 15)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, 9)
+                proc.wait()
+
+
+class Page:
+    """One browser tab over the DevTools Protocol: send a command, await its result."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+        self.ids = itertools.count(1)
+
+    async def send(self, method: str, **params: Any) -> dict[str, Any]:
+        call_id = next(self.ids)
+        await self.ws.send_str(json.dumps({"id": call_id, "method": method, "params": params}))
+        async for message in self.ws:
+            data = json.loads(message.data)
+            if data.get("id") == call_id:
+                if "error" in data:
+                    raise AssertionError(f"{method}: {data['error']}")
+                return dict(data.get("result") or {})
+        raise AssertionError("the browser closed the DevTools connection")
+
+    async def open(self, url: str) -> None:
+        """Load textual-serve's page with the terminal catcher in place. The page asks for
+        a web font from fonts.googleapis.com; that request is blocked, since the terminal
+        only connects on the window's load event, which a request hanging where there is
+        no network would hold back (the font falls back to a local monospace one)."""
+        await self.send("Network.enable")
+        await self.send("Network.setBlockedURLs", urls=["*://fonts.googleapis.com/*"])
+        await self.send("Page.enable")
+        await self.send("Page.addScriptToEvaluateOnNewDocument", source=CATCH_TERMINAL)
+        await self.send("Page.navigate", url=url)
+
+    async def screen(self) -> str:
+        result = await self.send("Runtime.evaluate", expression=SCREEN_TEXT, returnByValue=True)
+        return str(result["result"].get("value") or "")
+
+    async def wait_for(self, text: str, timeout: float = 30) -> str:
+        deadline = time.monotonic() + timeout
+        shown = ""
+        while time.monotonic() < deadline:
+            shown = await self.screen()
+            if text in shown:
+                return shown
+            await asyncio.sleep(0.2)
+        raise AssertionError(f"{text!r} not on the screen after {timeout}s:\n{shown}")
+
+    async def wait_for_change(self, before: str, timeout: float = 30) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            shown = await self.screen()
+            if shown != before:
+                return shown
+            await asyncio.sleep(0.1)
+        raise AssertionError(f"the screen did not change in {timeout}s:\n{before}")
+
+    async def type(self, text: str) -> None:
+        """Key presses as a user's, one ``keyDown``/``keyUp`` pair per character."""
+        for ch in text:
+            key = {"\r": "Enter"}.get(ch, ch)
+            extra = {"windowsVirtualKeyCode": 13, "code": "Enter"} if ch == "\r" else {}
+            await self.send("Input.dispatchKeyEvent", type="keyDown", key=key, text=ch, **extra)
+            await self.send("Input.dispatchKeyEvent", type="keyUp", key=key, **extra)
+
+
+@contextlib.asynccontextmanager
+async def browser_page(profile: str) -> AsyncIterator[Page]:
+    assert CHROMIUM is not None
+    port = free_port()
+    argv = [
+        CHROMIUM,
+        "--headless=new",
+        "--no-sandbox",  # CI runs as root
+        "--disable-gpu",
+        "--no-first-run",
+        f"--user-data-dir={profile}",
+        f"--remote-debugging-port={port}",
+        "--window-size=1400,900",
+        "about:blank",
+    ]
+    with started(argv) as proc:
+        wait_for_http(f"http://127.0.0.1:{port}/json/version", proc)
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"http://127.0.0.1:{port}/json/list") as response:
+                targets = await response.json()
+            tab = next(t for t in targets if t["type"] == "page")
+            async with http.ws_connect(tab["webSocketDebuggerUrl"], max_msg_size=0) as ws:
+                yield Page(ws)
+
+
+async def test_serve_shows_the_dashboard_and_takes_keys_in_a_browser() -> None:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    serve = [sys.executable, "-m", "olmtui", "serve", str(SAMPLE), "--port", str(port)]
+    with started(serve) as server, tempfile.TemporaryDirectory() as profile:
+        wait_for_http(url, server)
+        async with browser_page(profile) as page:
+            await page.open(url)
+            overview = await page.wait_for("Overview", timeout=60)
+            assert "snapshot" in overview and "InstallPlanFailed" in overview
+            assert "PHASE" not in overview
+            await page.send(
+                "Runtime.evaluate", expression="window.__olmtuiSession.terminal.focus()"
+            )
+            await page.type(":")
+            prompt = await page.wait_for_change(overview)  # the `:` prompt opened
+            await page.type("csv")
+            await page.wait_for_change(prompt)
+            await page.type("\r")
+            csvs = await page.wait_for("PHASE")
+            assert re.search(r"keycloak-operator\S*\s+15\.0\.2\s+Failed", csvs), csvs
+
+
+async def test_serve_demo_shows_the_live_demo_cluster_in_a_browser() -> None:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    serve = [sys.executable, "-m", "olmtui", "serve", "--demo", "--port", str(port)]
+    with started(serve) as server, tempfile.TemporaryDirectory() as profile:
+        wait_for_http(url, server)
+        async with browser_page(profile) as page:
+            await page.open(url)
+            await page.wait_for("demo cluster", timeout=90)
+            header = (await page.wait_for("live", timeout=60)).splitlines()[0]
+            assert "Overview" in header and "demo cluster" in header
