@@ -26,7 +26,7 @@ from olmtui.model.apis import api_surface
 from olmtui.model.types import ObjectRef
 from olmtui.model.views import api_hash
 from olmtui.pipeline.session import Session
-from olmtui.ui import derived, palette
+from olmtui.ui import derived
 from olmtui.ui.formatting import phase, section, state_text
 from olmtui.ui.related import Relation, related
 from olmtui.ui.widgets.source_header import SourceHeader
@@ -120,7 +120,7 @@ def annotations_explained(obj: dict) -> RenderableType:
     meta = obj.get("metadata") or {}
     marks = [*(meta.get("annotations") or {}).items(), *(meta.get("labels") or {}).items()]
     table = Table(expand=True, show_header=False, box=None)
-    table.add_column(style=palette.INFO_STRONG, no_wrap=True, max_width=50)
+    table.add_column(style="bold", no_wrap=True, max_width=50)
     table.add_column(ratio=1)
     table.add_column(style="dim", ratio=1)
     # name the API behind each olm.api.<hash> label (§1.2: FNV-1a of Kind.version.group)
