@@ -216,7 +216,7 @@ async def test_serve_shows_the_dashboard_and_takes_keys_in_a_browser() -> None:
             await page.wait_for_change(prompt)
             await page.type("\r")
             csvs = await page.wait_for("PHASE")
-            assert re.search(r"keycloak-operator\S*\s+15\.0\.2\s+Failed", csvs), csvs
+            assert re.search(r"keycloak-operator\S*\s+15\.0\.2\s+✖ Failed", csvs), csvs
 
 
 async def test_serve_demo_shows_the_live_demo_cluster_in_a_browser() -> None:
