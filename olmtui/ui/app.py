@@ -44,6 +44,8 @@ class OlmApp(App):
         self.initial_view = views.resolve(initial_view) or "overview"
         self._history: list[str] = []
         self._seen_version = -1
+        #: ``:ns NAME``: the namespace every view shows (``None``: all of them).
+        self.namespace_scope: str | None = None
         self.change_log = ChangeLog(session.store)
         self._signals: list[int] = []
         for spec in views.VIEWS:
@@ -121,12 +123,30 @@ class OlmApp(App):
         return True
 
     def run_command_line(self, line: str) -> None:
-        """``:`` input: a view name (k9s style) or ``q``/``quit``."""
+        """``:`` input: a view name (k9s style), ``ns [NAME]`` or ``q``/``quit``."""
         word = line.strip().lstrip(":")
         if word in ("q", "quit", "q!"):
             self.exit()
             return
+        command, _, argument = word.partition(" ")
+        if command == "ns":
+            argument = argument.strip()
+            self.set_namespace_scope(None if argument in ("", "-", "all") else argument)
+            return
         self.show_view(word)
+
+    def set_namespace_scope(self, namespace: str | None) -> None:
+        """Scope every view to ``namespace`` (``None``: every namespace). The views filter
+        the rows they already built: the current one now, the others when shown again."""
+        self.namespace_scope = namespace or None
+        screen = self.screen
+        if isinstance(screen, ViewScreen) and screen.is_mounted:
+            screen.apply_scope()
+        self.notify(
+            f"scope: namespace {namespace}" if namespace else "scope: every namespace",
+            timeout=2,
+            markup=False,
+        )
 
     # Textual's App.action_back is a coroutine; Textual runs plain and async actions alike,
     # and going back here awaits nothing.

@@ -3,7 +3,7 @@ hooks the app calls (``refresh_data`` when the model changed, ``selected_ref`` f
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -59,6 +59,16 @@ class ViewScreen(Screen):
         # coming back from a detail: rebuild only if the model moved meanwhile
         if getattr(self, "_shown_version", None) != self.session.model.version:
             self.refresh_data()
+        else:
+            self.apply_scope()  # ``:ns`` may have changed while another view was up
+
+    @property
+    def namespace_scope(self) -> str | None:
+        """The app's ``:ns`` scope (``None``: every namespace)."""
+        return getattr(self.app, "namespace_scope", None)
+
+    def apply_scope(self) -> None:
+        """Show the app's ``:ns`` scope; a cheap filter over the rows already built."""
 
     # -- hooks -----------------------------------------------------------------------------
     def refresh_data(self) -> None:
@@ -107,6 +117,10 @@ class TableScreen(ViewScreen):
     COLUMNS: Sequence[Column] = ()
     EMPTY_TEXT = "nothing to show"
     ACCESS_KIND: str | None = None
+    #: How ``:ns NAME`` narrows the rows: the key of the column holding the namespace (the
+    #: fast path), ``"ref"`` for the namespace of each row's object (``ref_for``; rows of no
+    #: object are hidden), or ``None`` where namespaces do not apply (upgrade graphs).
+    SCOPE: str | None = "namespace"
 
     def compose_body(self) -> ComposeResult:
         with Vertical(classes="table-view"):
@@ -139,6 +153,7 @@ class TableScreen(ViewScreen):
         with cyclic_gc_paused():
             rows = list(self.build_rows())
         self._show_access(bool(rows))
+        self._set_scope(apply=False)
         table.set_rows(rows)
         self._describe(table.selected_key)
         self._count_rows()
@@ -157,6 +172,44 @@ class TableScreen(ViewScreen):
         self.table.set_filter(query)
         self._count_rows()
 
+    def apply_scope(self) -> None:
+        if self._set_scope(apply=True):
+            self._describe(self.table.selected_key)
+            self._count_rows()
+
+    def _set_scope(self, apply: bool) -> bool:
+        """Hand the scope to the table; whether it changed. With ``apply=False`` the table
+        only records it (``set_rows`` follows and applies it)."""
+        scope = self.namespace_scope if self.SCOPE is not None else None
+        if scope == getattr(self, "_shown_scope", None):
+            return False
+        self._shown_scope = scope
+        table = self.table
+        if scope is None:
+            table.set_scope(None, None, apply=apply)
+        elif self.SCOPE is not None and self.SCOPE in {c.key for c in self.COLUMNS}:
+            table.set_scope((self.SCOPE, scope), _cell_is(self._column(self.SCOPE), scope), apply)
+        else:
+            table.set_scope(("ref", scope), self._ref_in(scope), apply=apply)
+        return True
+
+    def _column(self, key: str) -> int:
+        return [c.key for c in self.COLUMNS].index(key)
+
+    def _ref_in(self, namespace: str) -> Callable[[Row], bool]:
+        def test(row: Row) -> bool:
+            ref = self.ref_for(row.key)
+            return ref is not None and ref.namespace == namespace
+
+        return test
+
+    def _scope_title(self) -> str:
+        """The header's word for the scope: ``ns:NAME``, or that this view ignores it."""
+        scope = self.namespace_scope
+        if scope is None:
+            return ""
+        return f" ns:{scope}" if self.SCOPE is not None else f" (ns:{scope} not applied here)"
+
     def _count_rows(self) -> None:
         """k9s-style count in the header: ``[rows]``, or ``[shown/all]`` under a filter."""
         table = self.table
@@ -166,7 +219,7 @@ class TableScreen(ViewScreen):
             else f"[{table.row_count}/{table.total_count} /{table.filter_text}]"
         )
         for header in self.query(SourceHeader):
-            header.view_title = f"{self.VIEW_TITLE} {count}"
+            header.view_title = f"{self.VIEW_TITLE}{self._scope_title()} {count}"
             header.redraw()
 
     def build_rows(self) -> Iterable[Row]:
@@ -200,3 +253,13 @@ class TableScreen(ViewScreen):
     @on(VirtualTable.RowSelected)
     def _selected(self, event: VirtualTable.RowSelected) -> None:
         self.open(event.key)
+
+
+def _cell_is(column: int, value: str) -> Callable[[Row], bool]:
+    """Whether a row's cell in ``column`` reads ``value`` (plain text of a Text cell)."""
+
+    def test(row: Row) -> bool:
+        cell = row.cells[column]
+        return (cell.plain if isinstance(cell, Text) else cell) == value
+
+    return test
