@@ -175,7 +175,7 @@ class TableScreen(ViewScreen):
     def apply_scope(self) -> None:
         if self._set_scope(apply=True):
             self._describe(self.table.selected_key)
-            self._count_rows()
+        self._count_rows()  # the header names the scope, applied here or not
 
     def _set_scope(self, apply: bool) -> bool:
         """Hand the scope to the table; whether it changed. With ``apply=False`` the table
