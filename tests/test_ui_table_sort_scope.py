@@ -37,7 +37,7 @@ def test_versions_sort_in_semver_order_not_as_text():
 def test_counts_severities_and_names_sort_by_meaning():
     assert sorted(["12", "-", "9", "100"], key=number_key) == ["9", "12", "100", "-"]
     assert sorted(["info", "warning", "error"], key=severity_key) == ["error", "warning", "info"]
-    assert sorted(["app-10", "App-9", "app-1"], key=text_key) == ["app-1", "App-9", "app-10"]
+    assert sorted(["beta", "Alpha", "alpha-2"], key=text_key) == ["Alpha", "alpha-2", "beta"]
 
 
 ROWS = [
@@ -56,6 +56,7 @@ class TableApp(App):
                 Column("count", "COUNT", sort="number"),
                 Column("severity", "SEVERITY", sort="severity"),
             ),
+            sortable=True,
             id="table",
         )
 

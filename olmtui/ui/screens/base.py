@@ -21,7 +21,7 @@ from olmtui.ui import access
 from olmtui.ui.widgets.command_bar import CommandBar
 from olmtui.ui.widgets.keys_footer import KeysFooter
 from olmtui.ui.widgets.source_header import SourceHeader
-from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
+from olmtui.ui.widgets.virtual_table import Column, Row, Scope, VirtualTable
 
 
 class ViewScreen(Screen):
@@ -128,7 +128,7 @@ class TableScreen(ViewScreen):
             notice = Static("", id="access-notice", markup=False)
             notice.display = False
             yield notice
-            yield VirtualTable(self.COLUMNS, empty_text=self.EMPTY_TEXT, id="table")
+            yield VirtualTable(self.COLUMNS, empty_text=self.EMPTY_TEXT, sortable=True, id="table")
             with VerticalScroll(classes="detail-pane", can_focus=False):
                 yield Static("", id="detail", markup=False)
 
@@ -184,17 +184,14 @@ class TableScreen(ViewScreen):
         if scope == getattr(self, "_shown_scope", None):
             return False
         self._shown_scope = scope
-        table = self.table
+        keys = [c.key for c in self.COLUMNS]
         if scope is None:
-            table.set_scope(None, None, apply=apply)
-        elif self.SCOPE is not None and self.SCOPE in {c.key for c in self.COLUMNS}:
-            table.set_scope((self.SCOPE, scope), _cell_is(self._column(self.SCOPE), scope), apply)
+            self.table.set_scope(None, apply=apply)
+        elif self.SCOPE in keys:
+            self.table.set_scope(Scope(scope, column=keys.index(self.SCOPE)), apply=apply)
         else:
-            table.set_scope(("ref", scope), self._ref_in(scope), apply=apply)
+            self.table.set_scope(Scope(scope, test=self._ref_in(scope)), apply=apply)
         return True
-
-    def _column(self, key: str) -> int:
-        return [c.key for c in self.COLUMNS].index(key)
 
     def _ref_in(self, namespace: str) -> Callable[[Row], bool]:
         def test(row: Row) -> bool:
@@ -253,13 +250,3 @@ class TableScreen(ViewScreen):
     @on(VirtualTable.RowSelected)
     def _selected(self, event: VirtualTable.RowSelected) -> None:
         self.open(event.key)
-
-
-def _cell_is(column: int, value: str) -> Callable[[Row], bool]:
-    """Whether a row's cell in ``column`` reads ``value`` (plain text of a Text cell)."""
-
-    def test(row: Row) -> bool:
-        cell = row.cells[column]
-        return (cell.plain if isinstance(cell, Text) else cell) == value
-
-    return test

@@ -15,7 +15,7 @@ that ``openshift-operators`` and ``openshift-operator-lifecycle-manager`` stay d
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 from rich.cells import cell_len, set_cell_size
@@ -61,6 +61,17 @@ class Column:
     cut: Cut = "end"
 
 
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """Which rows a scope (``:ns``) keeps: those whose cell in ``column`` reads ``value``
+    (the fast path: rows are grouped by that cell once), else those ``test`` accepts.
+    ``value`` names the scope: two scopes with the same value and column are the same."""
+
+    value: str
+    column: int | None = None
+    test: Callable[[Row], bool] | None = field(default=None, compare=False)
+
+
 class Row(NamedTuple):
     """One row: a tuple, as a hundred thousand of them are built when copies are shown."""
 
@@ -87,7 +98,7 @@ class VirtualTable(ScrollView, can_focus=True):
         Binding("home", "jump(0)", "First", show=False),
         Binding("end", "jump(-1)", "Last", show=False),
         Binding("enter", "select", "Open", show=False),
-        Binding("s", "sort_next", "Sort", show=False),
+        Binding("s", "sort_next", "Sort"),
         Binding("S", "sort_reverse", "Reverse sort", show=False),
     ]
 
@@ -143,6 +154,7 @@ class VirtualTable(ScrollView, can_focus=True):
         columns: Sequence[Column],
         *,
         empty_text: str = "nothing to show",
+        sortable: bool = False,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -150,6 +162,9 @@ class VirtualTable(ScrollView, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self.columns: tuple[Column, ...] = tuple(columns)
         self.empty_text = empty_text
+        #: ``s``/``S`` sort only the views' tables: elsewhere (a detail's related objects)
+        #: the keys stay the screen's.
+        self.sortable = sortable
         self._all: list[Row] = []
         self._filter: RowFilter | None = None  # built on the first filter of a set of rows
         self._shown: list[Row] = []
@@ -161,8 +176,12 @@ class VirtualTable(ScrollView, can_focus=True):
         #: ``(column index, descending)`` or ``None`` (the order the view built).
         self._sort: tuple[int, bool] | None = None
         self._sort_keys: list[SortKey] | None = None  # per row of ``_all``, for ``_sort``
-        #: ``(token, test)``: only rows ``test`` accepts are shown (``set_scope``).
-        self._scope: tuple[Hashable, Callable[[Row], bool]] | None = None
+        self._scope: Scope | None = None
+        #: Row indices by the plain text of the scope's column, built on the first scoped
+        #: selection of a set of rows: a scope switch then reads one list.
+        self._groups: tuple[int, dict[str, list[int]]] | None = None
+        #: Row indices of ``_all`` in the sort's order, for selections of every row.
+        self._order: list[int] | None = None
 
     # -- data ----------------------------------------------------------------------------
     @property
@@ -193,6 +212,8 @@ class VirtualTable(ScrollView, can_focus=True):
         self._all = list(rows)
         self._filter = None
         self._sort_keys = None
+        self._groups = None
+        self._order = None
         self._size_columns()
         self._apply(keep=self.selected_key)
 
@@ -210,22 +231,25 @@ class VirtualTable(ScrollView, can_focus=True):
     def set_sort(self, column: str | None, descending: bool = False) -> None:
         """Sort by the column with key ``column`` (``None``: the view's own order)."""
         index = None if column is None else [c.key for c in self.columns].index(column)
+        if index is None or self._sort is None or self._sort[0] != index:
+            self._sort_keys = None  # the keys of the same column serve both directions
         self._sort = None if index is None else (index, descending)
-        self._sort_keys = None
+        self._order = None
         self._size_columns()  # the header's mark may widen the column
         self._apply(keep=self.selected_key)
 
-    def set_scope(
-        self, token: Hashable | None, test: Callable[[Row], bool] | None, apply: bool = True
-    ) -> None:
-        """Show only rows ``test`` accepts (``None``: every row); ``token`` names the test,
-        so that setting the same scope again costs nothing. ``apply=False`` only records it
-        for the next ``set_rows``."""
-        scope = None if token is None or test is None else (token, test)
-        if (scope and scope[0]) != (self._scope and self._scope[0]):
+    def set_scope(self, scope: Scope | None, apply: bool = True) -> None:
+        """Show only the rows in ``scope`` (``None``: every row); setting the same scope
+        again costs nothing. ``apply=False`` only records it for the next ``set_rows``."""
+        if scope != self._scope:
             self._scope = scope
             if apply:
                 self._apply(keep=self.selected_key)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("sort_next", "sort_reverse"):
+            return self.sortable
+        return True
 
     def action_sort_next(self) -> None:
         """``s``: the next column (after the last one, the view's own order again)."""
@@ -262,26 +286,52 @@ class VirtualTable(ScrollView, can_focus=True):
     def _select(self) -> list[Row]:
         """The rows to show: in scope, matching the filter, in the sort's order."""
         everything = self._all
-        matches: list[int] | range | None = None
+        matches: list[int] | None = None
         if parse_query(self._query) is not None:
             if self._filter is None:  # haystacks once per set of rows, not per key typed
                 self._filter = RowFilter([r.haystack() for r in self._all])
             matches = self._filter.matches(self._query)
         if self._scope is not None:
-            test = self._scope[1]
-            candidates = range(len(everything)) if matches is None else matches
-            matches = [i for i in candidates if test(everything[i])]
+            scoped = self._in_scope(self._scope)
+            if matches is None:
+                matches = scoped
+            else:
+                wanted = set(scoped)
+                matches = [i for i in matches if i in wanted]
         if self._sort is not None:
-            column, descending = self._sort
-            if self._sort_keys is None:
-                self._sort_keys = column_keys(
-                    [r.cells[column] for r in everything], self.columns[column].sort
-                )
-            candidates = range(len(everything)) if matches is None else matches
-            matches = sorted(candidates, key=self._sort_keys.__getitem__, reverse=descending)
+            keys = self._keys_of(*self._sort)
+            if matches is None:
+                if self._order is None:
+                    self._order = sorted(
+                        range(len(everything)), key=keys.__getitem__, reverse=self._sort[1]
+                    )
+                matches = self._order
+            else:
+                matches = sorted(matches, key=keys.__getitem__, reverse=self._sort[1])
         if matches is None:
             return list(everything)
         return [everything[i] for i in matches]
+
+    def _keys_of(self, column: int, _descending: bool) -> list[SortKey]:
+        if self._sort_keys is None:
+            self._sort_keys = column_keys(
+                [r.cells[column] for r in self._all], self.columns[column].sort
+            )
+        return self._sort_keys
+
+    def _in_scope(self, scope: Scope) -> list[int]:
+        """Indices of the rows in ``scope``, ascending."""
+        if scope.column is None:
+            test = scope.test
+            return [i for i, row in enumerate(self._all) if test is None or test(row)]
+        if self._groups is None or self._groups[0] != scope.column:
+            groups: dict[str, list[int]] = {}
+            column = scope.column
+            for i, row in enumerate(self._all):
+                cell = row.cells[column]
+                groups.setdefault(cell.plain if isinstance(cell, Text) else cell, []).append(i)
+            self._groups = (column, groups)
+        return self._groups[1].get(scope.value, [])
 
     def _index_of(self, key: Hashable | None) -> int:
         """Where the cursor goes for ``key``: its row, else the same place (clamped).
