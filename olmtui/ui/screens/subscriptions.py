@@ -37,7 +37,7 @@ class SubscriptionsScreen(TableScreen):
     VIEW_TITLE = "Subscriptions"
     COLUMNS = (
         Column("namespace", "NAMESPACE", cut="middle"),
-        Column("name", "NAME", min_width=22, cut="middle"),
+        Column("name", "NAME", cut="middle"),
         Column("package", "PACKAGE", cut="middle"),
         Column("channel", "CHANNEL"),
         Column("installed", "INSTALLED", sort="version", cut="never"),

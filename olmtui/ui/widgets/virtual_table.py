@@ -45,6 +45,11 @@ _LINES_KEPT = 400
 SORT_MARKS = {False: "▲", True: "▼"}
 
 Cut = Literal["end", "middle", "never"]
+#: Where the first rounds of fitting stop shrinking a column: what reads as a word or a name.
+_COMFORT = 16
+#: The narrowest a name cut in its middle gets unless its column says otherwise: its first
+#: and last five or six characters (``openshift-operators`` -> ``opensh…ators``).
+_NAME_FLOOR = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,24 +368,36 @@ class VirtualTable(ScrollView, can_focus=True):
 
     def _fit(self, available: int) -> None:
         """Shrink the widest sized-from-content columns until the row fits ``available``
-        (water filling: one cap for all of them), so that narrow terminals still show every
-        column; the last column takes what is left. Text cut at its end (reasons, messages)
-        gives way first, names (cut in the middle) next; versions and codes never."""
+        (water filling: one cap for a set of columns), so that narrow terminals still show
+        every column; the last column takes what is left. Text cut at its end (reasons,
+        messages) gives way first down to ``_COMFORT`` cells, names (cut in the middle)
+        next, then all of them down to their floor together (a name's is ``_NAME_FLOOR``);
+        versions and codes never shrink."""
         if available == self._fitted_to:
             return
         self._fitted_to = available
         natural = self._natural
-        gaps = 2 * (len(natural) - 1)
+        room = available - 2 * (len(natural) - 1)
         widths = list(natural)
         floor = [
             min(w, c.min_width or max(6, min(len(c.label), 10)))
             for w, c in zip(natural, self.columns, strict=True)
         ]
-        for cut in ("end", "middle"):
-            if available <= 0 or sum(widths) + gaps <= available:
+        # a name cut in its middle stays long enough to tell two apart by both ends
+        floor = [
+            max(f, min(w, _NAME_FLOOR)) if c.cut == "middle" else f
+            for w, f, c in zip(natural, floor, self.columns, strict=True)
+        ]
+        comfort = [max(f, min(w, _COMFORT)) for w, f in zip(natural, floor, strict=True)]
+        flexible = [i for i, c in enumerate(self.columns) if c.width is None and c.cut != "never"]
+        for group, lowest in (
+            ([i for i in flexible if self.columns[i].cut == "end"], comfort),
+            ([i for i in flexible if self.columns[i].cut == "middle"], comfort),
+            (flexible, floor),
+        ):
+            if available <= 0 or sum(widths) <= room:
                 break
-            group = [i for i, c in enumerate(self.columns) if c.width is None and c.cut == cut]
-            widths = _water_fill(widths, natural, floor, group, available - gaps)
+            widths = _water_fill(widths if lowest is comfort else natural, lowest, group, room)
         self._widths = widths
 
     def on_resize(self) -> None:
@@ -512,19 +529,17 @@ class VirtualTable(ScrollView, can_focus=True):
         return strip.crop_extend(scroll_x, scroll_x + width, style)
 
 
-def _water_fill(
-    widths: list[int], natural: list[int], floor: list[int], group: list[int], room: int
-) -> list[int]:
+def _water_fill(widths: list[int], floor: list[int], group: list[int], room: int) -> list[int]:
     """``widths`` with the columns of ``group`` capped at the widest cap (never below their
     ``floor``) that makes the row fit ``room``."""
 
     def capped(cap: int) -> list[int]:
         out = list(widths)
         for i in group:
-            out[i] = max(min(natural[i], cap), floor[i])
+            out[i] = max(min(widths[i], cap), floor[i])
         return out
 
-    low, high = 0, max(natural, default=0)
+    low, high = 0, max(widths, default=0)
     while low < high:
         mid = (low + high + 1) // 2
         if sum(capped(mid)) <= room:
