@@ -5,7 +5,8 @@ Builds the cluster in memory (one AllNamespaces group, ``--operators`` operators
 the copies shown, and times in a headless app: scrolling a page, filtering, opening a
 detail, opening the YAML of the selected row, sorting every row (``s``: the next column,
 ``S``: the other direction) and switching the ``:ns`` scope (Enter on ``:ns app-0NNNN``, then
-on ``:ns`` to clear it). Each figure is measured around ``pilot.press`` + ``pilot.pause()``
+on ``:ns`` to clear it; Enter on ``:csvs``, the view shown, is the prompt's own cost; and
+``set_namespace_scope`` alone). Each figure is measured around ``pilot.press`` + ``pilot.pause()``
 and has the cost of a keypress on an empty screen (measured in the same run) subtracted.
 Targets (issue 12): p95 <= 100 ms, a sort of every row <= 300 ms; RSS of the process
 <= 1.5 GB. Each p95 is also printed as a ratio of its target.
@@ -122,6 +123,19 @@ async def timed(
     return out
 
 
+async def timed_call(pilot, app: OlmApp, runs: int) -> list[float]:
+    """``app.set_namespace_scope`` and the repaint, without the prompt around it."""
+    out = []
+    cpu = CPU.setdefault("scope alone", [])
+    for turn in range(runs):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        app.set_namespace_scope(f"app-{turn * 53 % 5000:05d}" if turn % 2 == 0 else None)
+        await pilot.pause()
+        out.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - start_cpu) * 1000)
+    return out
+
+
 class _Empty(App):
     def compose(self):
         yield Static("")
@@ -197,7 +211,15 @@ async def main(namespaces: int, operators: int, runs: int) -> None:
 
         await type_scope()
         figures[":ns scope switch"] = await timed(pilot, ("enter",), runs, between=type_scope)
+
+        async def type_noop() -> None:
+            await pilot.press("colon", *"csvs")  # the view already shown: the prompt's cost
+            await pilot.pause()
+
+        await type_noop()
+        figures[":csvs (no-op) Enter"] = await timed(pilot, ("enter",), runs, between=type_noop)
         await pilot.press("escape")
+        figures["scope alone"] = await timed_call(pilot, app, runs)
         print(
             f"baseline keypress on an empty screen: {base:.1f} ms wall, "
             f"{statistics.median(CPU['x']):.1f} ms CPU (subtracted)"
@@ -211,8 +233,9 @@ async def main(namespaces: int, operators: int, runs: int) -> None:
             "reverse sort (S)": "S",
         }
         cpu_runs = dict(CPU)
-        # ``enter`` is timed twice (a detail, then the scope): split its CPU runs
-        cpu_runs[":ns scope switch"] = CPU["enter"][runs:]
+        # ``enter`` is timed three times (a detail, the scope, the no-op): split its CPU runs
+        cpu_runs[":ns scope switch"] = CPU["enter"][runs : 2 * runs]
+        cpu_runs[":csvs (no-op) Enter"] = CPU["enter"][2 * runs :]
         for name, values in figures.items():
             net = [max(v - base, 0.0) for v in values]
             own = cpu_runs[name] if name in cpu_runs else CPU[keys[name]][:runs]

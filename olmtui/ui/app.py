@@ -138,15 +138,20 @@ class OlmApp(App):
     def set_namespace_scope(self, namespace: str | None) -> None:
         """Scope every view to ``namespace`` (``None``: every namespace). The views filter
         the rows they already built: the current one now, the others when shown again."""
-        self.namespace_scope = namespace or None
+        namespace = namespace or None
+        self.namespace_scope = namespace
         screen = self.screen
         if isinstance(screen, ViewScreen) and screen.is_mounted:
             screen.apply_scope()
-        self.notify(
-            f"scope: namespace {namespace}" if namespace else "scope: every namespace",
-            timeout=2,
-            markup=False,
-        )
+        # the header names the scope; a toast (a widget mounted and styled) only for a
+        # name no Namespace carries, most likely a typo
+        if namespace is not None and self.session.store.get("Namespace", "", namespace) is None:
+            self.notify(
+                f"scope: namespace {namespace}: no such Namespace seen",
+                severity="warning",
+                timeout=3,
+                markup=False,
+            )
 
     # Textual's App.action_back is a coroutine; Textual runs plain and async actions alike,
     # and going back here awaits nothing.
