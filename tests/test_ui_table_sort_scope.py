@@ -255,3 +255,25 @@ async def test_graph_views_say_the_scope_does_not_apply():
         await _command(pilot, "ns team-a")
         assert app.screen.query_one("#table", VirtualTable).row_count == rows
         assert "not applied" in _title(app)
+
+
+async def test_scope_set_under_a_detail_applies_when_the_list_is_back():
+    app = OlmApp(snapshot_session([SAMPLE]), initial_view="csv")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        await _command(pilot, "ns team-b")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert _namespaces(app, 0) == {"team-b"}
+        assert "ns:team-b" in _title(app)
+
+
+async def test_a_namespace_no_object_is_in_shows_an_empty_scoped_view():
+    app = OlmApp(snapshot_session([SAMPLE]), initial_view="csv")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        await _command(pilot, "ns no-such-namespace")
+        assert app.screen.query_one("#table", VirtualTable).row_count == 0
+        assert "ns:no-such-namespace [0]" in _title(app)
