@@ -185,8 +185,8 @@ class VirtualTable(ScrollView, can_focus=True):
         #: Row indices by the plain text of the scope's column, built on the first scoped
         #: selection of a set of rows: a scope switch then reads one list.
         self._groups: tuple[int, dict[str, list[int]]] | None = None
-        #: Row indices of ``_all`` in the sort's order, for selections of every row.
-        self._order: list[int] | None = None
+        #: Every row in the sort's order (shared with ``_shown``, never changed in place).
+        self._order: list[Row] | None = None
 
     # -- data ----------------------------------------------------------------------------
     @property
@@ -307,10 +307,11 @@ class VirtualTable(ScrollView, can_focus=True):
             keys = self._keys_of(*self._sort)
             if matches is None:
                 if self._order is None:
-                    self._order = sorted(
+                    order = sorted(
                         range(len(everything)), key=keys.__getitem__, reverse=self._sort[1]
                     )
-                matches = self._order
+                    self._order = [everything[i] for i in order]
+                return self._order
             else:
                 matches = sorted(matches, key=keys.__getitem__, reverse=self._sort[1])
         if matches is None:
