@@ -304,7 +304,7 @@ class VirtualTable(ScrollView, can_focus=True):
                 wanted = set(scoped)
                 matches = [i for i in matches if i in wanted]
         if self._sort is not None:
-            keys = self._keys_of(*self._sort)
+            keys = self._keys_of(self._sort[0])
             if matches is None:
                 if self._order is None:
                     order = sorted(
@@ -318,7 +318,8 @@ class VirtualTable(ScrollView, can_focus=True):
             return list(everything)
         return [everything[i] for i in matches]
 
-    def _keys_of(self, column: int, _descending: bool) -> list[SortKey]:
+    def _keys_of(self, column: int) -> list[SortKey]:
+        """The sort keys of ``column`` for every row, built once per set of rows."""
         if self._sort_keys is None:
             self._sort_keys = column_keys(
                 [r.cells[column] for r in self._all], self.columns[column].sort
