@@ -52,6 +52,8 @@ class OlmApp(App):
         self.initial_view = views.resolve(initial_view) or "overview"
         self._history: list[str] = []
         self._seen_version = -1
+        #: ``:ns NAME``: the namespace every view shows (``None``: all of them).
+        self.namespace_scope: str | None = None
         self.change_log = ChangeLog(session.store)
         self._signals: list[int] = []
         self._object_screens: set[str] = set()
@@ -213,15 +215,19 @@ class OlmApp(App):
         return True
 
     def run_command_line(self, line: str) -> None:
-        """``:`` input: a view name (k9s style), ``q``/``quit``, or ``ctx NAME``.
-        A view registered in :data:`olmtui.ui.views.VIEWS` is reachable here, completes
-        on Tab and is offered by the palette with nothing more to wire."""
+        """``:`` input: a view name (k9s style), ``ns [NAME]`` (scope every view to a
+        namespace, or clear it), ``ctx NAME`` or ``q``/``quit``. A view registered in
+        :data:`olmtui.ui.views.VIEWS` is reachable here, completes on Tab and is offered by
+        the palette with nothing more to wire."""
         word = line.strip().lstrip(":").strip()
         head, _, arg = word.partition(" ")
         if head.lower() in completion.QUIT_WORDS:
             self.exit()
         elif head.lower() in completion.CONTEXT_WORDS:
             self.switch_context(arg.strip())
+        elif head == "ns":
+            argument = arg.strip()
+            self.set_namespace_scope(None if argument in ("", "-", "all") else argument)
         else:
             self.show_view(word)
 
@@ -235,6 +241,24 @@ class OlmApp(App):
             self.pop_screen()
         else:
             self.exit()
+
+    def set_namespace_scope(self, namespace: str | None) -> None:
+        """Scope every view to ``namespace`` (``None``: every namespace). The views filter
+        the rows they already built: the current one now, the others when shown again."""
+        namespace = namespace or None
+        self.namespace_scope = namespace
+        screen = self.screen
+        if isinstance(screen, ViewScreen) and screen.is_mounted:
+            screen.apply_scope()
+        # the header names the scope; a toast (a widget mounted and styled) only for a
+        # name no Namespace carries, most likely a typo
+        if namespace is not None and self.session.store.get("Namespace", "", namespace) is None:
+            self.notify(
+                f"scope: namespace {namespace}: no such Namespace seen",
+                severity="warning",
+                timeout=3,
+                markup=False,
+            )
 
     # Textual's App.action_back is a coroutine; Textual runs plain and async actions alike,
     # and going back here awaits nothing.

@@ -43,6 +43,7 @@ VIEWS: tuple[ViewSpec, ...] = (
     ViewSpec(
         "namespaces",
         "Namespaces",
+        # ``olmtui view ns`` opens it; in the ``:`` prompt ``ns [NAME]`` scopes the views
         ("ns", "namespace"),
         "groups, operators and watchers per namespace",
         NamespacesScreen,

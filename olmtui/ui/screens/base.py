@@ -3,7 +3,7 @@ hooks the app calls (``refresh_data`` when the model changed, ``selected_ref`` f
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -21,7 +21,7 @@ from olmtui.ui import access, completion, palette
 from olmtui.ui.widgets.command_bar import CommandBar
 from olmtui.ui.widgets.keys_footer import KeysFooter
 from olmtui.ui.widgets.source_header import SourceHeader
-from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
+from olmtui.ui.widgets.virtual_table import Column, Row, Scope, VirtualTable
 
 
 class ViewScreen(Screen):
@@ -63,6 +63,16 @@ class ViewScreen(Screen):
             self.restyle()
         elif getattr(self, "_shown_version", None) != self.session.model.version:
             self.refresh_data()
+        else:
+            self.apply_scope()  # ``:ns`` may have changed while another view was up
+
+    @property
+    def namespace_scope(self) -> str | None:
+        """The app's ``:ns`` scope (``None``: every namespace)."""
+        return getattr(self.app, "namespace_scope", None)
+
+    def apply_scope(self) -> None:
+        """Show the app's ``:ns`` scope; a cheap filter over the rows already built."""
 
     def restyle(self) -> None:
         """Paint the view again in the app's current theme: its text was styled when built."""
@@ -135,6 +145,10 @@ class TableScreen(ViewScreen):
     COLUMNS: Sequence[Column] = ()
     EMPTY_TEXT = "nothing to show"
     ACCESS_KIND: str | None = None
+    #: How ``:ns NAME`` narrows the rows: the key of the column holding the namespace (the
+    #: fast path), ``"ref"`` for the namespace of each row's object (``ref_for``; rows of no
+    #: object are hidden), or ``None`` where namespaces do not apply (upgrade graphs).
+    SCOPE: str | None = "namespace"
 
     def compose_body(self) -> ComposeResult:
         with Vertical(classes="table-view"):
@@ -142,7 +156,7 @@ class TableScreen(ViewScreen):
             notice = Static("", id="access-notice", markup=False)
             notice.display = False
             yield notice
-            yield VirtualTable(self.COLUMNS, empty_text=self.EMPTY_TEXT, id="table")
+            yield VirtualTable(self.COLUMNS, empty_text=self.EMPTY_TEXT, sortable=True, id="table")
             with VerticalScroll(classes="detail-pane", can_focus=False):
                 yield Static("", id="detail", markup=False)
 
@@ -167,6 +181,7 @@ class TableScreen(ViewScreen):
         with cyclic_gc_paused():
             rows = list(self.build_rows())
         self._show_access(bool(rows))
+        self._set_scope(apply=False)
         table.set_rows(rows)
         self._describe(table.selected_key)
         self._count_rows()
@@ -188,6 +203,41 @@ class TableScreen(ViewScreen):
     def filter_active(self) -> bool:
         return bool(self.table.filter_text.strip())
 
+    def apply_scope(self) -> None:
+        if self._set_scope(apply=True):
+            self._describe(self.table.selected_key)
+        self._count_rows()  # the header names the scope, applied here or not
+
+    def _set_scope(self, apply: bool) -> bool:
+        """Hand the scope to the table; whether it changed. With ``apply=False`` the table
+        only records it (``set_rows`` follows and applies it)."""
+        scope = self.namespace_scope if self.SCOPE is not None else None
+        if scope == getattr(self, "_shown_scope", None):
+            return False
+        self._shown_scope = scope
+        keys = [c.key for c in self.COLUMNS]
+        if scope is None:
+            self.table.set_scope(None, apply=apply)
+        elif self.SCOPE in keys:
+            self.table.set_scope(Scope(scope, column=keys.index(self.SCOPE)), apply=apply)
+        else:
+            self.table.set_scope(Scope(scope, test=self._ref_in(scope)), apply=apply)
+        return True
+
+    def _ref_in(self, namespace: str) -> Callable[[Row], bool]:
+        def test(row: Row) -> bool:
+            ref = self.ref_for(row.key)
+            return ref is not None and ref.namespace == namespace
+
+        return test
+
+    def _scope_title(self) -> str:
+        """The header's word for the scope: ``ns:NAME``, or that this view ignores it."""
+        scope = self.namespace_scope
+        if scope is None:
+            return ""
+        return f" ns:{scope}" if self.SCOPE is not None else f" (ns:{scope} not applied here)"
+
     def _count_rows(self) -> None:
         """k9s-style count in the header: ``[rows]``, or ``[shown/all]`` under a filter."""
         table = self.table
@@ -197,7 +247,7 @@ class TableScreen(ViewScreen):
             else f"[{table.row_count}/{table.total_count} /{table.filter_text}]"
         )
         for header in self.query(SourceHeader):
-            header.view_title = f"{self.VIEW_TITLE} {count}"
+            header.view_title = f"{self.VIEW_TITLE}{self._scope_title()} {count}"
             header.redraw()
 
     def build_rows(self) -> Iterable[Row]:

@@ -18,13 +18,13 @@ from olmtui.ui.widgets.virtual_table import Column, Row
 class CatalogsScreen(TableScreen):
     VIEW_TITLE = "Catalogs"
     COLUMNS = (
-        Column("namespace", "NAMESPACE"),
-        Column("name", "NAME"),
+        Column("namespace", "NAMESPACE", cut="middle"),
+        Column("name", "NAME", cut="middle"),
         Column("type", "TYPE", 10),
         Column("state", "STATE", 17),
         Column("healthy", "HEALTHY", 7),
-        Column("packages", "PACKAGES", 8),
-        Column("subs", "SUBSCRIPTIONS", 13),
+        Column("packages", "PACKAGES", 8, sort="number"),
+        Column("subs", "SUBSCRIPTIONS", 13, sort="number"),
     )
     EMPTY_TEXT = "no CatalogSources"
     ACCESS_KIND = "CatalogSource"

@@ -37,14 +37,14 @@ def verdict_text(csv: CSVState, unreadable: Mapping[str, Unreadable] | None = No
 class CSVsScreen(TableScreen):
     VIEW_TITLE = "Operators (CSVs)"
     COLUMNS = (
-        Column("namespace", "NAMESPACE"),
-        Column("name", "NAME", min_width=22),
-        Column("version", "VERSION"),
+        Column("namespace", "NAMESPACE", cut="middle"),
+        Column("name", "NAME", min_width=22, cut="middle"),
+        Column("version", "VERSION", sort="version", cut="never"),
         Column("phase", "PHASE", 12),
         Column("reason", "REASON"),
         Column("verdict", "OLM VERDICT"),
-        Column("group", "OPERATORGROUP"),
-        Column("copies", "COPIES", 6),
+        Column("group", "OPERATORGROUP", cut="middle"),
+        Column("copies", "COPIES", 6, sort="number"),
     )
     EMPTY_TEXT = "no ClusterServiceVersions"
     ACCESS_KIND = "ClusterServiceVersion"

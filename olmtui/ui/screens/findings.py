@@ -60,11 +60,11 @@ def explain(finding: Finding) -> RenderableType:
 class FindingsScreen(TableScreen):
     VIEW_TITLE = "Findings"
     COLUMNS = (
-        Column("severity", "SEVERITY", 9),  # "▲ warning": the mark and the word
-        Column("code", "CODE", min_width=22),
+        Column("severity", "SEVERITY", 9, sort="severity"),  # "▲ warning": mark and word
+        Column("code", "CODE", cut="never"),
         Column("kind", "KIND"),
-        Column("namespace", "NAMESPACE"),
-        Column("name", "NAME"),
+        Column("namespace", "NAMESPACE", cut="middle"),
+        Column("name", "NAME", cut="middle"),
         Column("message", "MESSAGE"),
     )
     EMPTY_TEXT = "no findings: OLM has nothing to complain about here"

@@ -136,10 +136,11 @@ class GraphScreen(TableScreen):
     """One channel of one package. ``c`` cycles through the package's channels."""
 
     VIEW_TITLE = "Upgrade graph"
+    SCOPE = None  # catalog content: no namespace to scope by
     COLUMNS = (
         Column("graph", "GRAPH"),
-        Column("version", "VERSION"),
-        Column("name", "BUNDLE", min_width=22),
+        Column("version", "VERSION", sort="version", cut="never"),
+        Column("name", "BUNDLE", min_width=22, cut="middle"),
         Column("marks", "MARKS"),
         Column("edges", "UPGRADES FROM"),
     )
@@ -266,13 +267,14 @@ class ChannelsScreen(TableScreen):
     """Every channel of the loaded catalog content; Enter draws it."""
 
     VIEW_TITLE = "Upgrade graphs"
+    SCOPE = None  # catalog content: no namespace to scope by
     COLUMNS = (
         Column("package", "PACKAGE", min_width=22),
         Column("channel", "CHANNEL"),
         Column("catalog", "CATALOG"),
         Column("content", "FROM", 15),
-        Column("entries", "ENTRIES", 7),
-        Column("head", "HEAD"),
+        Column("entries", "ENTRIES", 7, sort="number"),
+        Column("head", "HEAD", cut="never"),
         Column("subs", "SUBSCRIBED", 10),
     )
     EMPTY_TEXT = "no catalog content: give --catalog PATH, or a snapshot with PackageManifests"

@@ -12,8 +12,9 @@ from textual.widgets import Static
 
 #: (keys, what they do): keep each text within 56 characters, so a row is one line at 80.
 KEYS: tuple[tuple[str, str], ...] = (
-    (":", "view: overview ns og csv sub ip xray graph findings"),
-    ("", "  catsrc changes; a view always opens on its list"),
+    (":", "view: overview namespaces og csv sub ip xray graph"),
+    ("", "  findings catsrc changes; always opens on its list"),
+    (":ns NAME  :ns", "scope every view to namespace NAME / clear the scope"),
     (":  Tab", "complete view, namespace, context; Tab again: next"),
     (":ctx NAME", "follow another kubeconfig context (live sessions)"),
     (":q ctrl+c ctrl+q", "quit (olmtui never changes the cluster)"),
@@ -22,7 +23,8 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("Enter", "open the selected row (double-click too)"),
     ("Esc", "clear the filter, else back (closes any prompt)"),
     ("q", "back from a detail, YAML, graph or help; quit on a view"),
-    ("y  s", "YAML of the selected object / back to its summary"),
+    ("s  S", "sort by the next column / reverse (header: NAME▲)"),
+    ("y  s", "detail: YAML of the object / back to its summary"),
     ("g", "upgrade graph of the selected row, or of the detail"),
     ("c", "Operators: show/hide copied CSVs; graph: next channel"),
     ("x", "Subscriptions, Operators: X-ray tree of that operator"),

@@ -18,11 +18,12 @@ from olmtui.ui.widgets.virtual_table import Column, Row
 
 class NamespacesScreen(TableScreen):
     VIEW_TITLE = "Namespaces"
+    SCOPE = "name"  # ``:ns NAME`` keeps that namespace's row
     COLUMNS = (
-        Column("name", "NAMESPACE", min_width=22),
+        Column("name", "NAMESPACE", min_width=22, cut="middle"),
         Column("groups", "OPERATORGROUPS"),
-        Column("installed", "INSTALLED", 9),
-        Column("watched", "WATCHED BY", 10),
+        Column("installed", "INSTALLED", 9, sort="number"),
+        Column("watched", "WATCHED BY", 10, sort="number"),
         Column("operators", "OPERATORS HERE"),
     )
     EMPTY_TEXT = "no namespaces in this source"

@@ -28,12 +28,12 @@ MODE_LABEL = {
 class OperatorGroupsScreen(TableScreen):
     VIEW_TITLE = "OperatorGroups"
     COLUMNS = (
-        Column("namespace", "NAMESPACE"),
-        Column("name", "NAME", min_width=22),
+        Column("namespace", "NAMESPACE", cut="middle"),
+        Column("name", "NAME", min_width=22, cut="middle"),
         Column("mode", "MODE", 16),
         Column("targets", "TARGETS"),
         Column("static", "STATIC", 6),
-        Column("members", "MEMBERS", 7),
+        Column("members", "MEMBERS", 7, sort="number"),
         Column("intersects", "INTERSECTS", 10),
         Column("conflicts", "CONFLICTS", 9),
     )

@@ -38,13 +38,13 @@ _VERSION_SUFFIX = re.compile(r"\.(v?\d.*)$")
 class SubscriptionsScreen(TableScreen):
     VIEW_TITLE = "Subscriptions"
     COLUMNS = (
-        Column("namespace", "NAMESPACE"),
-        Column("name", "NAME", min_width=22),
-        Column("package", "PACKAGE"),
+        Column("namespace", "NAMESPACE", cut="middle"),
+        Column("name", "NAME", cut="middle"),
+        Column("package", "PACKAGE", cut="middle"),
         Column("channel", "CHANNEL"),
-        Column("installed", "INSTALLED"),
-        Column("next", "NEXT"),
-        Column("head", "HEAD"),
+        Column("installed", "INSTALLED", sort="version", cut="never"),
+        Column("next", "NEXT", sort="version", cut="never"),
+        Column("head", "HEAD", sort="version", cut="never"),
         Column("approval", "APPROVAL"),
         Column("state", "STATE", min_width=33),
     )

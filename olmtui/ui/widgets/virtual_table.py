@@ -4,13 +4,19 @@ Textual's DataTable measures every cell of every row and rebuilds O(n) caches on
 (tech-notes §B4), so past a few thousand rows it stalls. This widget keeps rows as a Python
 list, filters and sorts them there, and paints only ``render_line(y)`` for visible lines
 (the Line API). Selection is tracked by row key, so live updates never move the cursor.
+
+Sorting (``s`` picks the next column, ``S`` reverses; the header marks it ``NAME▲``) and the
+namespace scope (``set_scope``) reorder or narrow the rows already built: no view rebuilds
+its rows for them. Columns that must stay whole (``cut="never"``: versions, finding codes)
+keep their full width; the others shrink, names losing their middle (``cut="middle"``) so
+that ``openshift-operators`` and ``openshift-operator-lifecycle-manager`` stay distinct.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
-from typing import NamedTuple
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, NamedTuple
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -25,6 +31,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from olmtui.ui.sort_keys import SortKey, SortOrder, column_keys
 from olmtui.ui.widgets.row_filter import RowFilter, parse_query
 
 Cell = str | Text
@@ -34,6 +41,15 @@ _MAX_AUTO_WIDTH = 60
 #: Painted lines kept, a few screens' worth: the repaints that do not scroll (the cursor
 #: moving, the detail pane below changing size) reuse them instead of formatting rows again.
 _LINES_KEPT = 400
+#: The header's marks of the sort column: ascending (severity: worst first), descending.
+SORT_MARKS = {False: "▲", True: "▼"}
+
+Cut = Literal["end", "middle", "never"]
+#: Where the first rounds of fitting stop shrinking a column: what reads as a word or a name.
+_COMFORT = 16
+#: The narrowest a name cut in its middle gets unless its column says otherwise: its first
+#: and last five or six characters (``openshift-operators`` -> ``opensh…ators``).
+_NAME_FLOOR = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +59,22 @@ class Column:
     width: int | None = None  # None: sized from the header and a sample of the rows
     #: When the row does not fit, a sized-from-content column shrinks down to this.
     min_width: int | None = None
+    #: How ``s`` orders the column's cells (``olmtui.ui.sort_keys``).
+    sort: SortOrder = "text"
+    #: How a cell too wide is shortened: its end, its middle (names), or never (versions,
+    #: finding codes: the column gets its full width before any other shrinks).
+    cut: Cut = "end"
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """Which rows a scope (``:ns``) keeps: those whose cell in ``column`` reads ``value``
+    (the fast path: rows are grouped by that cell once), else those ``test`` accepts.
+    ``value`` names the scope: two scopes with the same value and column are the same."""
+
+    value: str
+    column: int | None = None
+    test: Callable[[Row], bool] | None = field(default=None, compare=False)
 
 
 class Row(NamedTuple):
@@ -71,6 +103,8 @@ class VirtualTable(ScrollView, can_focus=True):
         Binding("home", "jump(0)", "First", show=False),
         Binding("end", "jump(-1)", "Last", show=False),
         Binding("enter", "select", "Open", show=False),
+        Binding("s", "sort_next", "Sort"),
+        Binding("S", "sort_reverse", "Reverse sort", show=False),
     ]
 
     COMPONENT_CLASSES = {
@@ -125,6 +159,7 @@ class VirtualTable(ScrollView, can_focus=True):
         columns: Sequence[Column],
         *,
         empty_text: str = "nothing to show",
+        sortable: bool = False,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -132,6 +167,9 @@ class VirtualTable(ScrollView, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self.columns: tuple[Column, ...] = tuple(columns)
         self.empty_text = empty_text
+        #: ``s``/``S`` sort only the views' tables: elsewhere (a detail's related objects)
+        #: the keys stay the screen's.
+        self.sortable = sortable
         self._all: list[Row] = []
         self._filter: RowFilter | None = None  # built on the first filter of a set of rows
         self._shown: list[Row] = []
@@ -140,6 +178,15 @@ class VirtualTable(ScrollView, can_focus=True):
         self._widths: list[int] = list(self._natural)
         self._fitted_to = -1
         self._lines: LRUCache[tuple[Hashable, ...], Strip] = LRUCache(_LINES_KEPT)
+        #: ``(column index, descending)`` or ``None`` (the order the view built).
+        self._sort: tuple[int, bool] | None = None
+        self._sort_keys: list[SortKey] | None = None  # per row of ``_all``, for ``_sort``
+        self._scope: Scope | None = None
+        #: Row indices by the plain text of the scope's column, built on the first scoped
+        #: selection of a set of rows: a scope switch then reads one list.
+        self._groups: tuple[int, dict[str, list[int]]] | None = None
+        #: Every row in the sort's order (shared with ``_shown``, never changed in place).
+        self._order: list[Row] | None = None
 
     # -- data ----------------------------------------------------------------------------
     @property
@@ -169,12 +216,56 @@ class VirtualTable(ScrollView, can_focus=True):
         """Replace the rows, keeping the cursor on the same key (live updates)."""
         self._all = list(rows)
         self._filter = None
+        self._sort_keys = None
+        self._groups = None
+        self._order = None
         self._size_columns()
         self._apply(keep=self.selected_key)
 
     def set_filter(self, query: str) -> None:
         self._query = query
         self._apply(keep=self.selected_key)
+
+    @property
+    def sort_state(self) -> tuple[str, bool] | None:
+        """``(column key, descending)`` of the sort in force, ``None`` for the view's order."""
+        if self._sort is None:
+            return None
+        return self.columns[self._sort[0]].key, self._sort[1]
+
+    def set_sort(self, column: str | None, descending: bool = False) -> None:
+        """Sort by the column with key ``column`` (``None``: the view's own order)."""
+        index = None if column is None else [c.key for c in self.columns].index(column)
+        if index is None or self._sort is None or self._sort[0] != index:
+            self._sort_keys = None  # the keys of the same column serve both directions
+        self._sort = None if index is None else (index, descending)
+        self._order = None
+        self._size_columns()  # the header's mark may widen the column
+        self._apply(keep=self.selected_key)
+
+    def set_scope(self, scope: Scope | None, apply: bool = True) -> None:
+        """Show only the rows in ``scope`` (``None``: every row); setting the same scope
+        again costs nothing. ``apply=False`` only records it for the next ``set_rows``."""
+        if scope != self._scope:
+            self._scope = scope
+            if apply:
+                self._apply(keep=self.selected_key)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("sort_next", "sort_reverse"):
+            return self.sortable
+        return True
+
+    def action_sort_next(self) -> None:
+        """``s``: the next column (after the last one, the view's own order again)."""
+        current = -1 if self._sort is None else self._sort[0]
+        following = current + 1
+        self.set_sort(self.columns[following].key if following < len(self.columns) else None)
+
+    def action_sort_reverse(self) -> None:
+        """``S``: the other direction (on the view's order: the first column, descending)."""
+        index, descending = self._sort or (0, False)
+        self.set_sort(self.columns[index].key, not descending)
 
     def select_key(self, key: Hashable) -> bool:
         for index, row in enumerate(self._shown):
@@ -187,13 +278,7 @@ class VirtualTable(ScrollView, can_focus=True):
     def _apply(self, keep: Hashable | None) -> None:
         before = len(self._shown)
         self._lines.clear()
-        matches = None
-        if parse_query(self._query) is not None:
-            if self._filter is None:  # haystacks once per set of rows, not per key typed
-                self._filter = RowFilter([r.haystack() for r in self._all])
-            matches = self._filter.matches(self._query)
-        everything = self._all
-        self._shown = list(everything) if matches is None else [everything[i] for i in matches]
+        self._shown = self._select()
         index = self._index_of(keep)
         self.set_reactive(VirtualTable.cursor, index)
         self._fit(self.scrollable_content_region.width)
@@ -202,6 +287,58 @@ class VirtualTable(ScrollView, can_focus=True):
         self._scroll_to_cursor()
         self.refresh(layout=len(self._shown) != before)
         self.post_message(self.RowHighlighted(self, self.selected_key))
+
+    def _select(self) -> list[Row]:
+        """The rows to show: in scope, matching the filter, in the sort's order."""
+        everything = self._all
+        matches: list[int] | None = None
+        if parse_query(self._query) is not None:
+            if self._filter is None:  # haystacks once per set of rows, not per key typed
+                self._filter = RowFilter([r.haystack() for r in self._all])
+            matches = self._filter.matches(self._query)
+        if self._scope is not None:
+            scoped = self._in_scope(self._scope)
+            if matches is None:
+                matches = scoped
+            else:
+                wanted = set(scoped)
+                matches = [i for i in matches if i in wanted]
+        if self._sort is not None:
+            keys = self._keys_of(self._sort[0])
+            if matches is None:
+                if self._order is None:
+                    order = sorted(
+                        range(len(everything)), key=keys.__getitem__, reverse=self._sort[1]
+                    )
+                    self._order = [everything[i] for i in order]
+                return self._order
+            else:
+                matches = sorted(matches, key=keys.__getitem__, reverse=self._sort[1])
+        if matches is None:
+            return list(everything)
+        return [everything[i] for i in matches]
+
+    def _keys_of(self, column: int) -> list[SortKey]:
+        """The sort keys of ``column`` for every row, built once per set of rows."""
+        if self._sort_keys is None:
+            self._sort_keys = column_keys(
+                [r.cells[column] for r in self._all], self.columns[column].sort
+            )
+        return self._sort_keys
+
+    def _in_scope(self, scope: Scope) -> list[int]:
+        """Indices of the rows in ``scope``, ascending."""
+        if scope.column is None:
+            test = scope.test
+            return [i for i, row in enumerate(self._all) if test is None or test(row)]
+        if self._groups is None or self._groups[0] != scope.column:
+            groups: dict[str, list[int]] = {}
+            column = scope.column
+            for i, row in enumerate(self._all):
+                cell = row.cells[column]
+                groups.setdefault(cell.plain if isinstance(cell, Text) else cell, []).append(i)
+            self._groups = (column, groups)
+        return self._groups[1].get(scope.value, [])
 
     def _index_of(self, key: Hashable | None) -> int:
         """Where the cursor goes for ``key``: its row, else the same place (clamped).
@@ -217,11 +354,14 @@ class VirtualTable(ScrollView, can_focus=True):
     def _size_columns(self) -> None:
         widths = []
         for index, column in enumerate(self.columns):
+            label = len(self._label(index))
             if column.width is not None:
-                widths.append(column.width)
-                continue
-            sample = (_cell_len(r.cells[index]) for r in self._all[:_WIDTH_SAMPLE])
-            widths.append(min(max([len(column.label), *sample]), _MAX_AUTO_WIDTH))
+                widths.append(max(column.width, label))
+            elif column.cut == "never":  # every row: a version past the sample is not cut
+                widths.append(max([label, *(_cell_len(r.cells[index]) for r in self._all)]))
+            else:
+                sample = (_cell_len(r.cells[index]) for r in self._all[:_WIDTH_SAMPLE])
+                widths.append(min(max([label, *sample]), _MAX_AUTO_WIDTH))
         self._natural = widths
         self._fitted_to = -1
 
@@ -230,42 +370,37 @@ class VirtualTable(ScrollView, can_focus=True):
 
     def _fit(self, available: int) -> None:
         """Shrink the widest sized-from-content columns until the row fits ``available``
-        (water filling: one cap for all of them), so that narrow terminals still show every
-        column; the last column takes what is left."""
+        (water filling: one cap for a set of columns), so that narrow terminals still show
+        every column; the last column takes what is left. Text cut at its end (reasons,
+        messages) gives way first down to ``_COMFORT`` cells, names (cut in the middle)
+        next, then all of them down to their floor together (a name's is ``_NAME_FLOOR``);
+        versions and codes never shrink."""
         if available == self._fitted_to:
             return
         self._fitted_to = available
         natural = self._natural
-        gaps = 2 * (len(natural) - 1)
-        if available <= 0 or sum(natural) + gaps <= available:
-            self._widths = list(natural)
-            return
-        flexible = [c.width is None for c in self.columns]
+        room = available - 2 * (len(natural) - 1)
+        widths = list(natural)
         floor = [
-            min(w, c.min_width or max(6, min(len(c.label), 10))) if flex else w
-            for w, c, flex in zip(natural, self.columns, flexible, strict=True)
+            min(w, c.min_width or max(6, min(len(c.label), 10)))
+            for w, c in zip(natural, self.columns, strict=True)
         ]
-
-        def total(cap: int) -> int:
-            return (
-                sum(
-                    max(min(w, cap), f) if flex else w
-                    for w, f, flex in zip(natural, floor, flexible, strict=True)
-                )
-                + gaps
-            )
-
-        low, high = 0, max(natural, default=0)
-        while low < high:
-            mid = (low + high + 1) // 2
-            if total(mid) <= available:
-                low = mid
-            else:
-                high = mid - 1
-        self._widths = [
-            max(min(w, low), f) if flex else w
-            for w, f, flex in zip(natural, floor, flexible, strict=True)
+        # a name cut in its middle stays long enough to tell two apart by both ends
+        floor = [
+            max(f, min(w, _NAME_FLOOR)) if c.cut == "middle" else f
+            for w, f, c in zip(natural, floor, self.columns, strict=True)
         ]
+        comfort = [max(f, min(w, _COMFORT)) for w, f in zip(natural, floor, strict=True)]
+        flexible = [i for i, c in enumerate(self.columns) if c.width is None and c.cut != "never"]
+        for group, lowest in (
+            ([i for i in flexible if self.columns[i].cut == "end"], comfort),
+            ([i for i in flexible if self.columns[i].cut == "middle"], comfort),
+            (flexible, floor),
+        ):
+            if available <= 0 or sum(widths) <= room:
+                break
+            widths = _water_fill(widths if lowest is comfort else natural, lowest, group, room)
+        self._widths = widths
 
     def on_resize(self) -> None:
         self._fit(self.scrollable_content_region.width)
@@ -338,7 +473,7 @@ class VirtualTable(ScrollView, can_focus=True):
     def _paint(self, index: int, width: int, scroll_x: int) -> Strip:
         """Line ``index`` of the shown rows (-1: the header), cut to the view."""
         if index < 0:
-            labels = tuple(Text(c.label) for c in self.columns)
+            labels = tuple(Text(self._label(i)) for i in range(len(self.columns)))
             style = self.get_component_rich_style("virtual-table--header")
             return self._strip(labels, style, scroll_x, width)
         if index >= len(self._shown):
@@ -353,6 +488,13 @@ class VirtualTable(ScrollView, can_focus=True):
         style = self.rich_style + (Style.parse(row.style) if row.style else Style())
         return self._strip(row.cells, style, scroll_x, width)
 
+    def _label(self, index: int) -> str:
+        """A column's header, with the sort mark on the sort column."""
+        label = self.columns[index].label
+        if self._sort is not None and self._sort[0] == index:
+            return label + SORT_MARKS[self._sort[1]]
+        return label
+
     def _strip(
         self, cells: Sequence[Cell], style: Style, scroll_x: int, width: int, cursor: bool = False
     ) -> Strip:
@@ -366,6 +508,7 @@ class VirtualTable(ScrollView, can_focus=True):
         segments: list[Segment] = []
         for index, cell in enumerate(cells):
             size = self._widths[index] if index < last else (room if fitted else None)
+            middle = self.columns[index].cut == "middle"
             if isinstance(cell, Text):
                 text = cell.copy()
                 text.no_wrap = True
@@ -373,10 +516,12 @@ class VirtualTable(ScrollView, can_focus=True):
                     text.stylize_before(text.style)
                     text.style = ""
                 if size is not None:
+                    if middle:
+                        text = _middle_text(text, size)
                     text.truncate(size, overflow="ellipsis", pad=index < last)
                 segments.extend(text.render(console, end=""))
             else:
-                segments.append(Segment(_fit_text(cell, size, pad=index < last)))
+                segments.append(Segment(_fit_text(cell, size, pad=index < last, middle=middle)))
             if index < last:
                 segments.append(Segment("  "))
         if cursor:
@@ -386,15 +531,53 @@ class VirtualTable(ScrollView, can_focus=True):
         return strip.crop_extend(scroll_x, scroll_x + width, style)
 
 
-def _fit_text(text: str, size: int | None, pad: bool) -> str:
-    """A plain cell cut to ``size`` cells with an ellipsis (and padded when ``pad``)."""
+def _water_fill(widths: list[int], floor: list[int], group: list[int], room: int) -> list[int]:
+    """``widths`` with the columns of ``group`` capped at the widest cap (never below their
+    ``floor``) that makes the row fit ``room``."""
+
+    def capped(cap: int) -> list[int]:
+        out = list(widths)
+        for i in group:
+            out[i] = max(min(widths[i], cap), floor[i])
+        return out
+
+    low, high = 0, max(widths, default=0)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if sum(capped(mid)) <= room:
+            low = mid
+        else:
+            high = mid - 1
+    return capped(low)
+
+
+def _fit_text(text: str, size: int | None, pad: bool, middle: bool = False) -> str:
+    """A plain cell cut to ``size`` cells with an ellipsis at its end (in its middle when
+    ``middle``), and padded when ``pad``."""
     text = text.replace("\n", " ")
     if size is None:
         return text
     length = cell_len(text)
     if length > size:
-        return set_cell_size(text, max(size - 1, 0)) + "…" if size > 0 else ""
+        if size <= 0:
+            return ""
+        if middle and size >= 5 and length == len(text):  # one cell a character
+            head = size // 2
+            return text[:head] + "…" + text[length - (size - 1 - head) :]
+        return set_cell_size(text, size - 1) + "…"
     return text + " " * (size - length) if pad else text
+
+
+def _middle_text(text: Text, size: int) -> Text:
+    """``text`` shortened in its middle to ``size`` cells, its styles kept."""
+    length = len(text.plain)
+    if text.cell_len <= size or size < 5 or text.cell_len != length:
+        return text
+    head = size // 2
+    out = text[:head]
+    out.append("…")
+    out.append_text(text[length - (size - 1 - head) :])
+    return out
 
 
 def _cell_len(cell: Cell) -> int:
