@@ -30,7 +30,7 @@ class ChangesScreen(TableScreen):
     COLUMNS = (
         Column("time", "TIME", 8),
         Column("what", "WHAT", 18),
-        Column("object", "OBJECT"),
+        Column("object", "OBJECT", cut="middle"),
         Column("message", "DETAIL"),
     )
     EMPTY_TEXT = "no changes since the session started (a snapshot does not change)"

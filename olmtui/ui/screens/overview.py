@@ -116,8 +116,8 @@ class OverviewScreen(TableScreen):
     VIEW_TITLE = "Overview"
     COLUMNS = (
         Column("what", "WHAT", 12),
-        Column("code", "CODE", min_width=22),
-        Column("object", "OBJECT", min_width=22),
+        Column("code", "CODE", cut="never"),
+        Column("object", "OBJECT", min_width=22, cut="middle"),
         Column("detail", "DETAIL"),
     )
     EMPTY_TEXT = "nothing needs attention"
