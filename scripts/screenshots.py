@@ -60,6 +60,8 @@ def shots(subscription_filter: str) -> list[tuple[str, Step]]:
         ("findings", "findings"),
         ("catalogs", "catalogs"),
         ("changes", "changes"),
+        ("installplans", "installplans"),
+        ("xray", "xray"),
     ]
     steps: list[tuple[str, Step]] = [
         (name, lambda pilot, view=view: _view(pilot, view)) for name, view in simple
