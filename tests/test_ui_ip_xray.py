@@ -158,3 +158,18 @@ async def test_xray_command_has_one_root_per_operator(command: str):
             "✓ Subscription cfe-test-namespace/projectrequestlimits-v0-0-1-sub: AtLatestKnown",
             "✓ CSV openshift-operator-lifecycle-manager/packageserver: Succeeded (no Subscription)",
         ]
+
+
+def test_x_on_a_copied_csv_stands_for_its_parent_operator():
+    """R-COPY-1: a copy has no tree of its own; its X-ray is the parent's (olm.copiedFrom)."""
+    from olmtui.ui.screens.xray import parent_of_copy
+
+    session = snapshot_session([AZURE], [], label="azure")
+    csv = "ClusterServiceVersion"
+    copy = ObjectRef(csv, "openshift-config", "image-caching-operator.v0.0.1")
+    assert session.store.get(csv, copy.namespace, copy.name) is not None
+    assert parent_of_copy(session, copy) == ObjectRef(
+        csv, "cfe-test-namespace", "image-caching-operator.v0.0.1"
+    )
+    parent = ObjectRef(csv, "cfe-test-namespace", "image-caching-operator.v0.0.1")
+    assert parent_of_copy(session, parent) == parent

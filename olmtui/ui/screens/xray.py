@@ -25,6 +25,7 @@ from olmtui.model.xray import (
     unsubscribed,
 )
 from olmtui.pipeline.session import Session
+from olmtui.store import COPIED_FROM_LABEL, is_copied_csv
 from olmtui.ui import derived, palette
 from olmtui.ui.formatting import PHASE_STYLE, SEVERITY_STYLE
 from olmtui.ui.screens.base import ViewScreen
@@ -230,5 +231,18 @@ def open_xray(screen: ViewScreen) -> None:
     if target is None or target.kind not in ("Subscription", CSV):
         screen.notify("x: select a Subscription or an operator (CSV)", severity="information")
         return
+    target = parent_of_copy(screen.session, target)
     app = screen.app
     app.push_screen(XrayScreen(screen.session, screen._commands, only=target))
+
+
+def parent_of_copy(session: Session, target: ObjectRef) -> ObjectRef:
+    """A copied CSV stands for the operator in its parent's namespace (R-COPY-1: label
+    ``olm.copiedFrom``): its X-ray is the parent's, since a copy has no tree of its own."""
+    if target.kind != CSV:
+        return target
+    obj = session.store.get(CSV, target.namespace, target.name)
+    if obj is None or not is_copied_csv(obj):
+        return target
+    parent = (obj.get("metadata", {}).get("labels") or {}).get(COPIED_FROM_LABEL)
+    return ObjectRef(CSV, parent, target.name) if parent else target
