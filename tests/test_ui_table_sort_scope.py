@@ -8,6 +8,7 @@ from importlib.resources import files
 from model_builders import csv, namespace, operator_group
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.widgets import Static
 
 from olmtui.model.engine import Model
 from olmtui.pipeline.build import snapshot_session
@@ -219,6 +220,9 @@ async def test_ns_scopes_every_view_and_survives_view_switches():
         table = app.screen.query_one("#table", VirtualTable)
         refs = [app.screen.ref_for(r.key) for r in table.shown_rows]  # type: ignore[attr-defined]
         assert refs and all(r is not None and r.namespace == "team-a" for r in refs)
+        # the counts are the whole source's and say so rather than pass for team-a's
+        metrics = str(app.screen.query_one("#metrics", Static).render())
+        assert "counts above are cluster-wide; the rows below show ns:team-a only" in metrics
         await _command(pilot, "csv")  # back to a view built before the scope: still scoped
         assert _namespaces(app, 0) == {"team-a"}
 

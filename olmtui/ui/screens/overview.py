@@ -126,8 +126,24 @@ class OverviewScreen(TableScreen):
         yield Static("", id="metrics", classes="metrics", markup=False)
 
     def refresh_data(self) -> None:
-        self.query_one("#metrics", Static).update(metrics_text(self.session))
+        self._show_metrics()
         super().refresh_data()
+
+    def apply_scope(self) -> None:
+        self._show_metrics()
+        super().apply_scope()
+
+    def _show_metrics(self) -> None:
+        """The counts are the whole source's: under ``:ns`` they say so rather than pass
+        for the namespace's (the rows below follow the scope)."""
+        text = metrics_text(self.session)
+        scope = self.namespace_scope
+        if scope is not None:
+            text.append(
+                f"\ncounts above are cluster-wide; the rows below show ns:{scope} only",
+                style=palette.MUTED,
+            )
+        self.query_one("#metrics", Static).update(text)
 
     def build_rows(self) -> Iterable[Row]:
         session = self.session
