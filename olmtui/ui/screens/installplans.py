@@ -26,13 +26,14 @@ STEPS_SHOWN = 60
 class InstallPlansScreen(TableScreen):
     VIEW_TITLE = "InstallPlans"
     COLUMNS = (
-        Column("namespace", "NAMESPACE"),
-        Column("name", "NAME"),
+        Column("namespace", "NAMESPACE", cut="middle"),
+        Column("name", "NAME", cut="middle"),
         Column("phase", "PHASE", min_width=8),
         Column("approval", "APPROVAL"),
         Column("approved", "APPROVED"),
-        Column("csvs", "CSVS", min_width=20),
-        Column("owners", "SUBSCRIPTIONS", min_width=12),
+        # a CSV name keeps its version, at its end: cut in the middle
+        Column("csvs", "CSVS", min_width=20, cut="middle"),
+        Column("owners", "SUBSCRIPTIONS", min_width=12, cut="middle"),
         Column("age", "AGE"),
     )
     EMPTY_TEXT = "no InstallPlans"
