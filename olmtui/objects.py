@@ -8,6 +8,7 @@ per object on the model's hot paths: each is one lookup, no copying, no validati
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
@@ -53,3 +54,17 @@ def name_of(obj: Mapping[str, Any]) -> str:
 def namespace_of(obj: Mapping[str, Any]) -> str:
     """``metadata.namespace``; ``""`` for cluster-scoped objects."""
     return str((obj.get("metadata") or {}).get("namespace") or "")
+
+
+def parse_time(value: Any) -> dt.datetime | None:
+    """An RFC 3339 time as the API writes it (``2024-01-02T03:04:05Z``; YAML loaders may
+    give a datetime), in UTC when it names no zone; ``None`` when it is not one."""
+    if isinstance(value, dt.datetime):
+        return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        parsed = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt.UTC)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION
@@ -83,23 +83,38 @@ def max_openshift_version(csv: Obj) -> tuple[Minor | None, str | None]:
     return (int(match.group(1)), int(match.group(2) or 0)), None
 
 
-def cluster_version(cluster_versions: Iterable[Obj]) -> Minor | None:
-    """The cluster's ``(major, minor)`` from the ClusterVersion ``version``: the newest
-    Completed history entry, else the desired version; ``None`` when it is not in the source
-    or says neither."""
+def _version_candidates(cluster_versions: Iterable[Obj]) -> Iterator[str]:
+    """The versions the ClusterVersion ``version`` says the cluster runs, best first: its
+    newest Completed history entry (OpenShift writes the history newest first), then the
+    desired version."""
     for cv in cluster_versions:
         if meta(cv).get("name") != CLUSTER_VERSION_NAME:
             continue
         status = cv.get("status") or {}
         history = status.get("history") or []
         completed = [h for h in history if isinstance(h, dict) and h.get("state") == "Completed"]
-        # OpenShift writes the history newest first.
-        candidates = [h.get("version") for h in completed[:1]]
-        candidates.append((status.get("desired") or {}).get("version"))
-        for raw in candidates:
-            match = _VERSION.match(str(raw or ""))
-            if match is not None:
-                return int(match.group(1)), int(match.group(2) or 0)
+        for raw in (
+            *(h.get("version") for h in completed[:1]),
+            (status.get("desired") or {}).get("version"),
+        ):
+            if raw:
+                yield str(raw)
+        return
+
+
+def openshift_version(cluster_versions: Iterable[Obj]) -> str | None:
+    """The full version the cluster runs (e.g. ``4.14.12``), for the header; ``None`` when
+    the ClusterVersion is not in the source or says none."""
+    return next(_version_candidates(cluster_versions), None)
+
+
+def cluster_version(cluster_versions: Iterable[Obj]) -> Minor | None:
+    """The cluster's ``(major, minor)``: the first version :func:`_version_candidates`
+    gives that parses; ``None`` when it is not in the source or says none."""
+    for raw in _version_candidates(cluster_versions):
+        match = _VERSION.match(raw)
+        if match is not None:
+            return int(match.group(1)), int(match.group(2) or 0)
     return None
 
 

@@ -39,7 +39,7 @@ from olmtui.model.operator_conditions import held_findings, held_upgrades
 from olmtui.model.replacements import replaced_by
 from olmtui.model.subscriptions import install_plan_name
 from olmtui.model.types import Finding, ObjectRef, Severity
-from olmtui.objects import Obj, meta, spec, status
+from olmtui.objects import Obj, meta, parse_time, spec, status
 
 CSV = "ClusterServiceVersion"
 
@@ -67,19 +67,6 @@ _REQUIREMENTS_LIMIT = 10 * _MINUTE
 _YOUNG_LIMIT = 10 * _MINUTE
 _STUCK_LIMIT = 30 * _MINUTE
 _TIME_KEYS = ("lastUpdateTime", "lastTransitionTime", "lastUpdated")
-
-
-def parse_time(value: Any) -> dt.datetime | None:
-    """An RFC 3339 timestamp as the API writes it (YAML loaders may give a datetime)."""
-    if isinstance(value, dt.datetime):
-        return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        parsed = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt.UTC)
 
 
 def newest_time(objs: Iterable[Obj]) -> dt.datetime | None:

@@ -22,7 +22,7 @@ from olmtui.model.installplans import (
 )
 from olmtui.model.subscriptions import approval
 from olmtui.model.types import SEVERITY_ORDER, Finding
-from olmtui.objects import Obj, meta, status
+from olmtui.objects import Obj, meta, parse_time, status
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,12 +85,9 @@ def age_of(obj: Obj, now: dt.datetime | None) -> str:
     """Age from ``metadata.creationTimestamp``; without a clock the timestamp itself, as a
     snapshot's age would only be measured against the reader's own clock."""
     stamp = meta(obj).get("creationTimestamp")
-    if not isinstance(stamp, str) or not stamp:
-        return "-"
-    try:
-        created = dt.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-    except ValueError:
-        return stamp
+    created = parse_time(stamp)
+    if created is None:
+        return str(stamp) if stamp else "-"
     if now is None:
         return created.strftime("%Y-%m-%d %H:%M")
     return age_text((now - created).total_seconds()) or "0s"

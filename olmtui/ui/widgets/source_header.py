@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from olmtui.model.access import minutes
-from olmtui.model.source_facts import openshift_version
+from olmtui.model.cluster_upgrade import openshift_version
 from olmtui.pipeline.session import ConnectionState, Session, SourceInfo
 from olmtui.ui import palette
 
