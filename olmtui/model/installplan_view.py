@@ -16,23 +16,15 @@ from dataclasses import dataclass
 from olmtui.model.csv_phase_findings import age_text
 from olmtui.model.installplans import (
     InstallPlanSummary,
+    StepState,
     pending_approval,
     replaces_by_namespace,
+    step_state,
     summarize_install_plan,
 )
 from olmtui.model.subscriptions import approval
 from olmtui.model.types import SEVERITY_ORDER, Finding
 from olmtui.objects import Obj, meta, parse_time, status
-
-
-@dataclass(frozen=True, slots=True)
-class PlanStep:
-    """One ``status.plan`` step, whatever its status (R-IP-1)."""
-
-    resolving: str
-    kind: str
-    name: str
-    status: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,24 +37,12 @@ class InstallPlanRow:
     severity: str | None
     #: ``3d 4h`` against the clock, or the creation time when there is no clock (a snapshot).
     age: str
-    steps: tuple[PlanStep, ...]
+    steps: tuple[StepState, ...]
 
 
-def plan_steps(ip: Obj) -> tuple[PlanStep, ...]:
-    """Every step of ``status.plan`` in OLM's order (R-IP-1); ``Unknown`` for a step without
-    a status."""
-    out = []
-    for step in status(ip).get("plan") or ():
-        resource = step.get("resource") or {}
-        out.append(
-            PlanStep(
-                step.get("resolving") or "",
-                resource.get("kind") or "",
-                resource.get("name") or "",
-                step.get("status") or "Unknown",
-            )
-        )
-    return tuple(out)
+def plan_steps(ip: Obj) -> tuple[StepState, ...]:
+    """Every step of ``status.plan`` in OLM's order (R-IP-1), whatever its status."""
+    return tuple(step_state(step) for step in status(ip).get("plan") or ())
 
 
 def phase_severity(summary: InstallPlanSummary) -> str | None:

@@ -66,12 +66,23 @@ class BundleLookupState:
 
 @dataclass(frozen=True, slots=True)
 class StepState:
-    """One ``status.plan`` step that did not complete."""
+    """One ``status.plan`` step (R-IP-1): the bundle it resolves, its resource and status."""
 
     resolving: str
     kind: str
     name: str
     status: str
+
+
+def step_state(step: Obj) -> StepState:
+    """A ``status.plan`` entry as read; ``Unknown`` for a step without a status."""
+    resource = step.get("resource") or {}
+    return StepState(
+        step.get("resolving") or "",
+        resource.get("kind") or "",
+        resource.get("name") or "",
+        step.get("status") or "Unknown",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,17 +230,9 @@ def summarize_install_plan(ip: Obj) -> InstallPlanSummary:
         step_facts = _csv_step_facts(step)
         if step_facts is not None:
             planned[step_facts.name] = _merge(planned.get(step_facts.name, step_facts), step_facts)
-        step_status = step.get("status") or "Unknown"
-        if step_status in _BAD_STEPS or (phase == "Failed" and step_status not in _DONE_STEPS):
-            resource = step.get("resource") or {}
-            failed.append(
-                StepState(
-                    step.get("resolving") or "",
-                    resource.get("kind") or "",
-                    resource.get("name") or "",
-                    step_status,
-                )
-            )
+        state = step_state(step)
+        if state.status in _BAD_STEPS or (phase == "Failed" and state.status not in _DONE_STEPS):
+            failed.append(state)
     owners = tuple(
         o["name"]
         for o in ip_meta.get("ownerReferences") or ()
