@@ -12,9 +12,9 @@ from olmtui.model.installplan_view import (
     approval_lines,
     install_plan_rows,
     plan_steps,
-    worst,
 )
 from olmtui.model.types import Finding, ObjectRef, StaleCopy
+from olmtui.model.views import worst
 from olmtui.model.xray import CopyFacts, copy_nodes, subscription_tree, unsubscribed
 
 NS = "ops"

@@ -13,8 +13,9 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from olmtui.commands.catalog_option import add_catalog_argument
 from olmtui.errors import UsageError
-from olmtui.sources.live_args import add_connection_arguments
+from olmtui.sources.live_args import add_connection_arguments, connection_given
 
 if TYPE_CHECKING:
     from olmtui.model.engine import Model
@@ -52,13 +53,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="read the cluster of the current kubeconfig context instead of PATHs",
     )
     add_connection_arguments(parser)
-    parser.add_argument(
-        "--catalog",
-        action="append",
-        default=[],
-        dest="catalogs",
-        metavar="[NAMESPACE/NAME=]PATH",
-        help="catalog content (FBC, bundle directories or package manifests) for upgrade "
+    add_catalog_argument(
+        parser,
+        "catalog content (FBC, bundle directories or package manifests) for upgrade "
         "graphs, for one CatalogSource or, without NAMESPACE/NAME=, for all; repeatable "
         "(several for one CatalogSource are merged into one catalog). Content given is never "
         "taken as the whole catalog: a package missing from it is 'not in the catalog "
@@ -81,7 +78,7 @@ def _check_inputs(args: argparse.Namespace) -> None:
         raise UsageError("give PATHs, --sample or --live, not several of them")
     if not any(given):
         raise UsageError("nothing to check: give snapshot PATHs, --sample or --live")
-    if (args.context or args.kubeconfig or args.namespaces) and not args.live:
+    if connection_given(args) and not args.live:
         raise UsageError("--context, --kubeconfig and --namespace only apply with --live")
 
 

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
+from olmtui.commands.catalog_option import add_catalog_argument
 from olmtui.errors import UsageError
 from olmtui.model.catalog import Catalog, Package
 from olmtui.model.graph_render import channel_view, render_mermaid, render_text
@@ -47,13 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the channel to draw (default: the Subscription's channel, else the package's "
         "default channel)",
     )
-    parser.add_argument(
-        "--catalog",
-        action="append",
-        default=[],
-        dest="catalogs",
-        metavar="[NAMESPACE/NAME=]PATH",
-        help="catalog content (FBC, bundle directories or package manifests); repeatable",
+    add_catalog_argument(
+        parser,
+        "catalog content (FBC, bundle directories or package manifests); repeatable",
     )
     parser.add_argument(
         "--format",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 
+from olmtui.commands.catalog_option import add_catalog_argument
 from olmtui.commands.view_option import add_view_argument, initial_view
 
 NAME = "replay"
@@ -22,13 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="YAML/JSON files, directories, must-gather trees or .tar(.gz) archives",
     )
-    parser.add_argument(
-        "--catalog",
-        action="append",
-        default=[],
-        dest="catalogs",
-        metavar="[NAMESPACE/NAME=]PATH",
-        help="catalog content (FBC or bundle directories) for upgrade graphs; repeatable",
+    add_catalog_argument(
+        parser,
+        "catalog content (FBC or bundle directories) for upgrade graphs; repeatable",
     )
     add_view_argument(parser)
 

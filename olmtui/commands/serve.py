@@ -22,9 +22,10 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from olmtui.commands.catalog_option import add_catalog_argument
 from olmtui.commands.view_option import add_view_argument, initial_view
 from olmtui.errors import UsageError
-from olmtui.sources.live_args import add_connection_arguments
+from olmtui.sources.live_args import CONNECTION_FLAGS, add_connection_arguments, connection_given
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -54,13 +55,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="serve the demo cluster (as `olmtui demo` does); every browser tab gets its own",
     )
-    parser.add_argument(
-        "--catalog",
-        action="append",
-        default=[],
-        dest="catalogs",
-        metavar="[NAMESPACE/NAME=]PATH",
-        help="catalog content for upgrade graphs, with PATHs; repeatable",
+    add_catalog_argument(
+        parser,
+        "catalog content for upgrade graphs, with PATHs; repeatable",
     )
     add_view_argument(parser)
     add_connection_arguments(parser)
@@ -87,7 +84,7 @@ def dashboard_argv(args: argparse.Namespace) -> list[str]:
     """The ``olmtui`` command line each browser session runs: what a terminal would."""
     if args.demo and args.paths:
         raise UsageError("give PATHs or --demo, not both")
-    live_flags = bool(args.context or args.kubeconfig or args.namespaces)
+    live_flags = connection_given(args)
     if live_flags and (args.demo or args.paths):
         raise UsageError("--context, --kubeconfig and --namespace only apply to the live cluster")
     if args.catalogs and not args.paths:
@@ -100,10 +97,18 @@ def dashboard_argv(args: argparse.Namespace) -> list[str]:
         return [*base, "replay", *args.paths, *catalogs, "--view", args.view]
     if args.view != "overview":
         raise UsageError("--view applies to PATHs or --demo; the live dashboard opens the overview")
-    live = [f"--context={args.context}"] if args.context else []
-    live += [f"--kubeconfig={args.kubeconfig}"] if args.kubeconfig else []
-    live += [f"--namespace={ns}" for ns in args.namespaces]
-    return [*base, *live]
+    return [*base, *live_argv(args)]
+
+
+def live_argv(args: argparse.Namespace) -> list[str]:
+    """The connection options given, as flags again (every one of :data:`CONNECTION_FLAGS`,
+    so a new option cannot be dropped from the browser sessions)."""
+    argv: list[str] = []
+    for flag, dest in CONNECTION_FLAGS.items():
+        value = getattr(args, dest, None)
+        for item in value if isinstance(value, list) else [value] if value else []:
+            argv.append(f"{flag}={item}")
+    return argv
 
 
 def is_loopback(host: str) -> bool:

@@ -23,7 +23,8 @@ from olmtui.model.installplans import (
     summarize_install_plan,
 )
 from olmtui.model.subscriptions import approval
-from olmtui.model.types import SEVERITY_ORDER, Finding
+from olmtui.model.types import Finding, Severity
+from olmtui.model.views import worst
 from olmtui.objects import Obj, meta, parse_time, status
 
 
@@ -34,7 +35,7 @@ class InstallPlanRow:
     summary: InstallPlanSummary
     #: ``error`` (Failed), ``warning`` (waiting for approval) or ``None`` (R-IP-2, R-IP-3);
     #: worsened by the findings about the plan.
-    severity: str | None
+    severity: Severity | None
     #: ``3d 4h`` against the clock, or the creation time when there is no clock (a snapshot).
     age: str
     steps: tuple[StepState, ...]
@@ -45,7 +46,7 @@ def plan_steps(ip: Obj) -> tuple[StepState, ...]:
     return tuple(step_state(step) for step in status(ip).get("plan") or ())
 
 
-def phase_severity(summary: InstallPlanSummary) -> str | None:
+def phase_severity(summary: InstallPlanSummary) -> Severity | None:
     """A Failed plan is not retried (R-IP-3): error. One waiting for approval holds its
     namespace's upgrades (R-IP-2): warning. Anything else: none from the phase alone."""
     if summary.phase == "Failed":
@@ -53,12 +54,6 @@ def phase_severity(summary: InstallPlanSummary) -> str | None:
     if summary.waiting_for_approval:
         return "warning"
     return None
-
-
-def worst(severities: Iterable[str | None]) -> str | None:
-    """The worst of the severities given (``None`` is healthy)."""
-    present = [s for s in severities if s is not None]
-    return min(present, key=SEVERITY_ORDER.__getitem__) if present else None
 
 
 def age_of(obj: Obj, now: dt.datetime | None) -> str:

@@ -382,8 +382,11 @@ class StateView:
         return " · ".join([self.state or "no state", *shown]) if shown else self.state or "-"
 
 
-def _worst(severities: Iterable[Severity]) -> Severity | None:
-    return min(severities, key=SEVERITY_ORDER.__getitem__, default=None)
+def worst(severities: Iterable[Severity | None]) -> Severity | None:
+    """The worst of the severities given; ``None`` (healthy) when none is."""
+    return min(
+        (s for s in severities if s is not None), key=SEVERITY_ORDER.__getitem__, default=None
+    )
 
 
 def subscription_state_view(
@@ -414,10 +417,10 @@ def subscription_state_view(
             problems.setdefault(kind, PROBLEM_CONDITIONS[kind])
     if csv_phase is not None and csv_phase != "Succeeded":
         fallback: Severity = "error" if csv_phase == "Failed" else "warning"
-        worst = _worst(f.severity for f in csv_findings)
-        problems[f"CSV {csv_phase or 'without phase'}"] = worst or fallback
+        found = worst(f.severity for f in csv_findings)
+        problems[f"CSV {csv_phase or 'without phase'}"] = found or fallback
     ordered = sorted(problems.items(), key=lambda p: SEVERITY_ORDER[p[1]])
-    return StateView(state, tuple(p for p, _ in ordered), _worst(problems.values()))
+    return StateView(state, tuple(p for p, _ in ordered), worst(problems.values()))
 
 
 # -- a Subscription's catalog, both ways ----------------------------------------------------

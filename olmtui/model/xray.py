@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from olmtui.model.installplan_view import worst
 from olmtui.model.types import CSVState, Finding, ObjectRef, StaleCopy, SubscriptionState
+from olmtui.model.views import worst
 from olmtui.objects import Obj, spec, status
 
 #: Looks an object up by (kind, namespace, name); ``None`` when the cache does not hold it.

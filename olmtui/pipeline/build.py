@@ -83,7 +83,7 @@ def _assemble(
         upgrade_count=upgrade_count,
         clock=clock,
     )
-    if info is not None:
+    if info is not None:  # else the dataclass default: nothing known of the source
         session.info = info
     return session
 

@@ -29,6 +29,12 @@ CONNECTION_FLAGS: dict[str, str] = {
 LEADING = "leading_"
 
 
+def connection_given(args: argparse.Namespace) -> bool:
+    """Whether any connection option (:data:`CONNECTION_FLAGS`) was given: commands that
+    read no cluster refuse them."""
+    return any(getattr(args, dest, None) for dest in CONNECTION_FLAGS.values())
+
+
 def add_connection_arguments(parser: argparse.ArgumentParser, *, leading: bool = False) -> None:
     """The connection flags; ``leading`` for the top-level parser (before the sub-command)."""
     prefix = LEADING if leading else ""

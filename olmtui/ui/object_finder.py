@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from textual.command import Hit, Hits, Provider
+from textual.markup import escape
 
 from olmtui.model.types import ObjectRef
 
@@ -50,7 +51,7 @@ class ObjectsProvider(Provider):
             score = matcher.match(text) or 0.01
             yield Hit(
                 score,
-                matcher.highlight(text),
+                matcher.highlight(escape(text)),  # names are data, never markup
                 lambda ref=ref: self.app.open_object(ref),  # type: ignore[attr-defined]
                 text=text,
                 help="open its detail",

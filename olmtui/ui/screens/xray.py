@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from olmtui.model.copies import copy_source
 from olmtui.model.types import ObjectRef, ref
 from olmtui.model.views import findings_by_subject
 from olmtui.model.xray import (
@@ -25,7 +26,7 @@ from olmtui.model.xray import (
     unsubscribed,
 )
 from olmtui.pipeline.session import Session
-from olmtui.store import COPIED_FROM_LABEL, is_copied_csv
+from olmtui.store import is_copied_csv
 from olmtui.ui import derived, palette
 from olmtui.ui.formatting import PHASE_STYLE, SEVERITY_STYLE
 from olmtui.ui.screens.base import ViewScreen
@@ -237,12 +238,12 @@ def open_xray(screen: ViewScreen) -> None:
 
 
 def parent_of_copy(session: Session, target: ObjectRef) -> ObjectRef:
-    """A copied CSV stands for the operator in its parent's namespace (R-COPY-1: label
-    ``olm.copiedFrom``): its X-ray is the parent's, since a copy has no tree of its own."""
+    """A copied CSV stands for the operator it was copied from (R-COPY-1, ``copy_source``):
+    its X-ray is the parent's, since a copy has no tree of its own."""
     if target.kind != CSV:
         return target
     obj = session.store.get(CSV, target.namespace, target.name)
     if obj is None or not is_copied_csv(obj):
         return target
-    parent = (obj.get("metadata", {}).get("labels") or {}).get(COPIED_FROM_LABEL)
-    return ObjectRef(CSV, parent, target.name) if parent else target
+    namespace, name = copy_source(obj)
+    return ObjectRef(CSV, namespace, name) if namespace else target
