@@ -44,8 +44,16 @@ def test_an_unreferenced_csv_is_info_and_copies_upgrades_and_payload_are_not() -
     payload["metadata"]["annotations"] = {"include.release.openshift.io/self-managed": "true"}
     olm_ns = make_csv("openshift-operator-lifecycle-manager", "packageserver")
     copied = copy_of(make_csv("b", "other.v1"), "a")
-    found = findings(old, new, payload, olm_ns, copied, make_csv("a", "lone.v1"))
+    elsewhere = sub("other", "other-pkg")
+    elsewhere["metadata"]["namespace"] = "z"  # Subscriptions were read: none is in "a"
+    found = findings(old, new, payload, olm_ns, copied, make_csv("a", "lone.v1"), elsewhere)
     assert codes(found, "UnreferencedCSV") == [("info", "lone.v1"), ("info", "pkg.v2")]
+
+
+def test_a_source_without_subscriptions_judges_no_csv_unreferenced() -> None:
+    """R-DOC-14: a snapshot holding no Subscription at all may simply have left the kind
+    out; unknown is not absent."""
+    assert not codes(findings(make_csv("a", "lone.v1")), "UnreferencedCSV")
 
 
 def test_a_subscription_for_the_package_makes_it_a_warning() -> None:
@@ -71,7 +79,13 @@ def test_installed_csv_gone() -> None:
         state="UpgradePending",
         installPlanRef={"name": "p1", "namespace": "a", "kind": "InstallPlan"},
     )
-    assert codes(findings(plan_gone), "InstalledCSVGone") == [("info", "s")]
+    found = findings(plan_gone, plan("other", "Complete", owner=None))
+    assert codes(found, "InstalledCSVGone") == [("info", "s")]
+    assert "is gone too and the state" in next(f.message for f in found if f.code == "InstalledCSVGone")
+    # without any InstallPlan in the input, whether p1 is gone is unknown (R-SUB-6)
+    (unknown,) = [f for f in findings(plan_gone) if f.code == "InstalledCSVGone"]
+    assert unknown.severity == "info" and "holds no InstallPlans" in unknown.message
+    assert "is gone too and the state" not in unknown.message
 
 
 def test_unread_kinds_prove_nothing() -> None:

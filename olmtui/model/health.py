@@ -133,14 +133,19 @@ def leftover_findings(
     plans: Iterable[Obj],
     csvs: Mapping[str, Obj],
     catalog_sources: Collection[tuple[str, str]],
+    *,
+    subs_known: bool,
+    plans_known: bool,
 ) -> list[Finding]:
     """The leftovers of one namespace (R-DOC-14/15) and the objects its resolution failure
     names (R-SUB-7). Inputs: the namespace's Subscriptions, InstallPlans and non-copied CSVs,
-    and which CatalogSources exist (namespace, name)."""
+    which CatalogSources exist (namespace, name), and whether any Subscription / InstallPlan
+    is known at all."""
     by_name = {meta(p).get("name") or "": p for p in plans}
-    return namespace_leftover_findings(namespace, csvs, subs, by_name) + resolution_clause_findings(
-        namespace, subs, csvs, catalog_sources
+    leftovers = namespace_leftover_findings(
+        namespace, csvs, subs, by_name, subs_known=subs_known, plans_known=plans_known
     )
+    return leftovers + resolution_clause_findings(namespace, subs, csvs, catalog_sources)
 
 
 def content_findings(catalogs: Sequence[Catalog], catalog_sources: Iterable[Obj]) -> list[Finding]:
@@ -241,6 +246,8 @@ def health_findings(
             plans_by_ns.get(namespace, ()),
             by_ns.get(namespace, {}),
             source_keys,
+            subs_known=bool(subs),
+            plans_known=plans_known,
         )
     found += content_findings(catalogs, sources)
     installed = [csv for csvs in by_ns.values() for csv in csvs.values()]

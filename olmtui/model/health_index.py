@@ -318,7 +318,11 @@ class HealthIndex:
                 del users[namespace]
             if not users:
                 del self._source_users[target]
+        known_before = bool(self._subs)
         self._put(self._subs, change, True)
+        if bool(self._subs) != known_before:
+            # R-DOC-14: CSVs are judged unreferenced only when Subscriptions are known at all
+            self._dirty |= {("left", ns) for ns in self._installed}
         self._cluster.subscriptions_changed(namespace)
         self._approvals.namespace_changed(namespace)
         self._dirty |= {("ns", namespace), ("csv", namespace), ("left", namespace)}
@@ -332,8 +336,9 @@ class HealthIndex:
         self._dirty |= {("ns", change.key.namespace), ("csv", change.key.namespace)}
         self._dirty.add(("left", change.key.namespace))
         if bool(self._plans) != known_before:
-            # InstallPlanMissing is only judged when InstallPlans are known at all (§12).
-            self._dirty |= {("ns", ns) for ns in self._subs}
+            # InstallPlanMissing is only judged when InstallPlans are known at all (§12), and
+            # whether a gone InstallPlan heals an UpgradePending Subscription (R-SUB-6).
+            self._dirty |= {("ns", ns) for ns in self._subs} | {("left", ns) for ns in self._subs}
         self.operators_generation += 1
 
     def _on_operator_group(self, change: Change) -> None:
@@ -484,6 +489,8 @@ class HealthIndex:
                 self._plans.get(namespace, {}).values(),
                 self._installed.get(namespace, {}),
                 self._sources.keys(),
+                subs_known=bool(self._subs),
+                plans_known=bool(self._plans),
             )
         if kind in ("pkg", "crd", "req"):
             return self._cluster.compute(subject)

@@ -121,9 +121,15 @@ def unreferenced_csv_findings(
 
 
 def installed_csv_gone_findings(
-    namespace: str, csvs: Mapping[str, Obj], subs: list[Obj], plans: Mapping[str, Obj]
+    namespace: str,
+    csvs: Mapping[str, Obj],
+    subs: list[Obj],
+    plans: Mapping[str, Obj],
+    plans_known: bool = True,
 ) -> list[Finding]:
-    """R-DOC-14: a Subscription whose ``status.installedCSV`` is not in the namespace."""
+    """R-DOC-14: a Subscription whose ``status.installedCSV`` is not in the namespace.
+    ``plans_known``: InstallPlans were read at all; when not, a plan missing from the input
+    proves nothing (whether OLM heals by itself, R-SUB-6, turns on it)."""
     found = []
     for sub in subs:
         sub_status = status(sub)
@@ -134,7 +140,15 @@ def installed_csv_gone_findings(
         name = str(meta(sub).get("name") or "")
         plan = (sub_status.get("installPlanRef") or {}).get("name") or ""
         severity: Severity
-        if sub_status.get("state") == "UpgradePending" and plan and plan not in plans:
+        if sub_status.get("state") == "UpgradePending" and plan and not plans_known:
+            severity, advice = (
+                "info",
+                f"the state is UpgradePending, and the input holds no InstallPlans: if its "
+                f"InstallPlan {plan} is gone too, OLM clears the reference and resolves the "
+                "Subscription again by itself (R-SUB-6); if the plan still exists, delete the "
+                "Subscription and create it again (the operator's custom resources stay).",
+            )
+        elif sub_status.get("state") == "UpgradePending" and plan and plan not in plans:
             # R-SUB-6: OLM clears the reference and resolves again by itself.
             severity, advice = (
                 "info",
@@ -220,12 +234,21 @@ def piling_plan_findings(namespace: str, plans: Mapping[str, Obj]) -> list[Findi
 
 
 def namespace_leftover_findings(
-    namespace: str, csvs: Mapping[str, Obj], subs: Iterable[Obj], plans: Mapping[str, Obj]
+    namespace: str,
+    csvs: Mapping[str, Obj],
+    subs: Iterable[Obj],
+    plans: Mapping[str, Obj],
+    *,
+    subs_known: bool = True,
+    plans_known: bool = True,
 ) -> list[Finding]:
-    """Every leftover finding of one namespace."""
+    """Every leftover finding of one namespace. ``subs_known`` / ``plans_known``: the input
+    holds Subscriptions / InstallPlans at all (a snapshot may leave a kind out); a CSV is
+    judged unreferenced only when Subscriptions were read (R-DOC-14)."""
     subs = list(subs)
+    unreferenced = unreferenced_csv_findings(namespace, csvs, subs) if subs_known else []
     return (
-        unreferenced_csv_findings(namespace, csvs, subs)
-        + installed_csv_gone_findings(namespace, csvs, subs, plans)
+        unreferenced
+        + installed_csv_gone_findings(namespace, csvs, subs, plans, plans_known)
         + piling_plan_findings(namespace, plans)
     )
