@@ -81,7 +81,8 @@ def test_installed_csv_gone() -> None:
     )
     found = findings(plan_gone, plan("other", "Complete", owner=None))
     assert codes(found, "InstalledCSVGone") == [("info", "s")]
-    assert "is gone too and the state" in next(f.message for f in found if f.code == "InstalledCSVGone")
+    (known,) = [f for f in found if f.code == "InstalledCSVGone"]
+    assert "is gone too and the state" in known.message
     # without any InstallPlan in the input, whether p1 is gone is unknown (R-SUB-6)
     (unknown,) = [f for f in findings(plan_gone) if f.code == "InstalledCSVGone"]
     assert unknown.severity == "info" and "holds no InstallPlans" in unknown.message
