@@ -55,6 +55,11 @@ class Bundle:
     #: catalog carries the CRDs: tells a version set to ``served: false`` from one removed.
     crd_versions: tuple[tuple[str, tuple[str, ...]], ...] = ()
     has_conversion_webhook: bool = False
+    #: The properties the resolver reads (R-RES-6, R-RES-12), in file order, as
+    #: ``(type, value as compact JSON text)``: ``olm.package``, ``olm.gvk``,
+    #: ``olm.gvk.required``, ``olm.package.required``, ``olm.label``, ``olm.label.required``,
+    #: ``olm.constraint``, ``olm.deprecated``. Bulky ones (``olm.bundle.object``) are not kept.
+    properties: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(slots=True)
