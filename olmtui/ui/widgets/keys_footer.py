@@ -13,14 +13,17 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.widgets import Footer, Input
 
 
 def shown_keys(screen: Screen) -> tuple[Hashable, ...]:
-    """Everything Footer.compose reads from the screen's bindings, as a comparable value."""
+    """Everything Footer.compose reads from the screen's bindings, as a comparable value:
+    the bindings it shows and the command palette's."""
+    palette = screen.app.COMMAND_PALETTE_BINDING
     return tuple(
         (binding, enabled, tooltip)  # Binding is a frozen dataclass
-        for _, binding, enabled, tooltip in screen.active_bindings.values()
+        for key, binding, enabled, tooltip in screen.active_bindings.values()
+        if binding.show or key == palette
     )
 
 
@@ -32,6 +35,11 @@ class KeysFooter(Footer):
     def bindings_changed(self, screen: Screen) -> None:
         if self._shown is not None and not screen.is_current:
             return  # hidden under a pushed screen: its resume refreshes the bindings again
+        if self._shown is not None and isinstance(screen.focused, Input):
+            # the ``:`` and ``/`` prompts take the printable keys while they are open; the
+            # footer keeps the view's keys, which are back when the prompt closes, rather
+            # than being rebuilt twice around every command typed
+            return
         keys = shown_keys(screen)
         if keys == self._shown:
             return
