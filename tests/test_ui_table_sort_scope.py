@@ -15,6 +15,7 @@ from olmtui.pipeline.build import snapshot_session
 from olmtui.pipeline.session import Session
 from olmtui.store import Store
 from olmtui.ui.app import OlmApp
+from olmtui.ui.screens.overview import count
 from olmtui.ui.sort_keys import number_key, severity_key, text_key, version_key
 from olmtui.ui.widgets.source_header import SourceHeader
 from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
@@ -220,9 +221,20 @@ async def test_ns_scopes_every_view_and_survives_view_switches():
         table = app.screen.query_one("#table", VirtualTable)
         refs = [app.screen.ref_for(r.key) for r in table.shown_rows]  # type: ignore[attr-defined]
         assert refs and all(r is not None and r.namespace == "team-a" for r in refs)
-        # the counts are the whole source's and say so rather than pass for team-a's
+        # the counts follow the scope too: team-a's own, said to be so
+        store = app.session.store
         metrics = str(app.screen.query_one("#metrics", Static).render())
-        assert "counts above are cluster-wide; the rows below show ns:team-a only" in metrics
+        subs = sum(1 for _ in store.list("Subscription", "team-a"))
+        plans = sum(1 for _ in store.list("InstallPlan", "team-a"))
+        assert subs != store.count("Subscription")
+        assert metrics.startswith("in team-a: ")
+        assert f"{count(subs, 'Subscription')}," in metrics
+        assert f"{count(plans, 'InstallPlan')} ·" in metrics
+        await _command(pilot, "ns")
+        metrics = str(app.screen.query_one("#metrics", Static).render())
+        assert not metrics.startswith("in ")
+        assert f"{count(store.count('Subscription'), 'Subscription')}," in metrics
+        await _command(pilot, "ns team-a")
         await _command(pilot, "csv")  # back to a view built before the scope: still scoped
         assert _namespaces(app, 0) == {"team-a"}
 

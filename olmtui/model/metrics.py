@@ -19,12 +19,12 @@ cannot be seen from outside OLM, the record says so rather than guessing:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from olmtui.model.types import CSVState, SubscriptionState
-from olmtui.store import Store
+from olmtui.store import Unreadable
 
 UpgradeSource = Literal["watch", "snapshot"]
 
@@ -40,6 +40,15 @@ SYNC_NOTE = (
     "OLM counts its own Subscription syncs; they change no object, so no reader of the "
     "cluster can see them. Read OLM's metrics endpoint for this one."
 )
+
+
+class MetricsStore(Protocol):
+    """What the metrics read from the cache: the whole Store, or one namespace of it (``:ns``)."""
+
+    @property
+    def unreadable(self) -> Mapping[str, Unreadable]: ...
+
+    def count(self, kind: str) -> int: ...
 
 
 class MetricsModel(Protocol):
@@ -104,7 +113,9 @@ def replacements_in_progress(csvs: Sequence[CSVState]) -> int:
     )
 
 
-def seed_metrics(store: Store, model: MetricsModel, upgrade_count: int | None = None) -> Metrics:
+def seed_metrics(
+    store: MetricsStore, model: MetricsModel, upgrade_count: int | None = None
+) -> Metrics:
     """The metrics of seed 001 §2.1.5 for the cluster in ``store``.
 
     ``upgrade_count`` is the live watcher's count of CSV upgrades; without it (a snapshot)

@@ -11,7 +11,8 @@ inputs changed, at most once per coalesced refresh.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 from olmtui.model.catalog import Catalog
@@ -20,9 +21,10 @@ from olmtui.model.health_index import HealthIndex
 from olmtui.model.installplans import PendingApproval
 from olmtui.model.metrics import HeadCounts, Metrics, seed_metrics
 from olmtui.model.metrics import head_counts as count_heads
-from olmtui.model.types import CSVState, Finding, SubscriptionState
+from olmtui.model.types import SEVERITY_ORDER, CSVState, Finding, SubscriptionState
 from olmtui.model.views import StateView, findings_by_subject, subscription_state_view
 from olmtui.pipeline.session import Session
+from olmtui.store import Unreadable, is_copied_csv
 
 T = TypeVar("T")
 
@@ -168,6 +170,85 @@ def metrics(session: Session) -> Metrics:
     stamp = (index.operators_generation, index.catalog_sources_generation, count)
     return cached_on(
         session, "metrics", stamp, lambda: seed_metrics(session.store, session.model, count)
+    )
+
+
+class _NamespaceCounts:
+    """The Store and the model narrowed to one namespace, as :func:`seed_metrics` reads them:
+    the Overview under ``:ns`` counts that namespace's objects only."""
+
+    def __init__(self, session: Session, namespace: str) -> None:
+        self._session = session
+        self._namespace = namespace
+
+    @property
+    def unreadable(self) -> Mapping[str, Unreadable]:
+        return self._session.store.unreadable
+
+    def count(self, kind: str) -> int:
+        return sum(1 for _ in self._session.store.list(kind, self._namespace))
+
+    def csvs(self) -> list[CSVState]:
+        return [c for c in self._session.model.csvs() if c.namespace == self._namespace]
+
+
+@dataclass(frozen=True, slots=True)
+class OverviewCounts:
+    """Every number the Overview's summary says, for the whole source or one namespace."""
+
+    metrics: Metrics
+    #: Copied CSVs (R-COPY-1); ``None`` when CSVs cannot be read.
+    copies: int | None
+    #: Subscriptions waiting for an InstallPlan's approval (R-IP-2).
+    waiting: int
+    healthy_catalogs: int
+    severities: dict[str, int]
+    heads: HeadCounts
+
+
+def overview_counts(session: Session, namespace: str | None = None) -> OverviewCounts:
+    """The Overview's numbers: the cached cluster-wide ones, or those of ``namespace``
+    (``:ns``) counted afresh, which reads that namespace's objects once."""
+    csvs_unread = "ClusterServiceVersion" in session.store.unreadable
+    waiting = {
+        (p.namespace, s)
+        for p in approvals(session)
+        if namespace is None or p.namespace == namespace
+        for s in p.subscriptions
+    }
+    healthy = sum(
+        1
+        for h in catalog_healths(session)
+        if h.healthy and (namespace is None or h.namespace == namespace)
+    )
+    if namespace is None:
+        copies = None if csvs_unread else session.model.copied_csvs().present
+        return OverviewCounts(
+            metrics(session),
+            copies,
+            len(waiting),
+            healthy,
+            severity_counts(session),
+            head_counts(session),
+        )
+    scoped = _NamespaceCounts(session, namespace)
+    copies = None
+    if not csvs_unread:
+        copies = sum(
+            1 for o in session.store.list("ClusterServiceVersion", namespace) if is_copied_csv(o)
+        )
+    severities = dict.fromkeys(SEVERITY_ORDER, 0)
+    for finding in all_findings(session):
+        if finding.namespace == namespace:
+            severities[finding.severity] += 1
+    subs = [s for s in session.model.subscriptions() if s.namespace == namespace]
+    return OverviewCounts(
+        seed_metrics(scoped, scoped),
+        copies,
+        len(waiting),
+        healthy,
+        severities,
+        count_heads(subs),
     )
 
 

@@ -21,15 +21,13 @@ from olmtui.ui.screens.findings import explain, finding_ref, finding_search
 from olmtui.ui.widgets.virtual_table import Column, Row
 
 
-def metrics_text(session: Session) -> Text:
+def metrics_text(session: Session, namespace: str | None = None) -> Text:
     """What the source holds and how it is, in words, as one paragraph that wraps to any
     width: ``8 operators, 2 not healthy, 90 copies · 5 Subscriptions, 1 waiting for approval
-    · ...``. The same numbers keep their metric names in ``olmtui check --output json``."""
-    m = derived.metrics(session)
-    healthy = sum(1 for h in derived.catalog_healths(session) if h.healthy)
-    csvs_unread = "ClusterServiceVersion" in session.store.unreadable
-    copies = None if csvs_unread else session.model.copied_csvs().present
-    waiting = {(p.namespace, s) for p in derived.approvals(session) for s in p.subscriptions}
+    · ...``; under ``:ns`` the namespace's own. The same numbers keep their metric names in
+    ``olmtui check --output json``."""
+    counts = derived.overview_counts(session, namespace)
+    m = counts.metrics
     text = Text()
     groups: list[list[tuple[str, str]]] = [
         [
@@ -38,16 +36,21 @@ def metrics_text(session: Session) -> Text:
                 f"{'?' if m.csv_count is None else len(m.csv_abnormal)} not healthy",
                 palette.ERROR if m.csv_abnormal else "",
             ),
-            (count(copies, "copy", "copies"), ""),
+            (count(counts.copies, "copy", "copies"), ""),
         ],
         [(count(m.csv_upgrade_count, "upgrade") + " seen", "")],
         [
             (count(m.subscription_count, "Subscription"), ""),
-            (f"{len(waiting)} waiting for approval", palette.WARNING_STRONG if waiting else ""),
+            (
+                f"{counts.waiting} waiting for approval",
+                palette.WARNING_STRONG if counts.waiting else "",
+            ),
         ],
         [(count(m.install_plan_count, "InstallPlan"), "")],
-        [_catalogs(m.catalog_source_count, healthy)],
+        [_catalogs(m.catalog_source_count, counts.healthy_catalogs)],
     ]
+    if namespace is not None:
+        text.append(f"in {namespace}: ", style=palette.MUTED)
     for i, group in enumerate(groups):
         if i:
             text.append(" · ", style=palette.MUTED)
@@ -65,8 +68,8 @@ def metrics_text(session: Session) -> Text:
             style=palette.UNKNOWN,
         )
     text.append("\n")
-    text.append_text(_findings_text(derived.severity_counts(session)))
-    text.append(" · " + _behind_text(derived.head_counts(session)), style=palette.MUTED)
+    text.append_text(_findings_text(counts.severities))
+    text.append(" · " + _behind_text(counts.heads), style=palette.MUTED)
     return text
 
 
@@ -134,16 +137,8 @@ class OverviewScreen(TableScreen):
         super().apply_scope()
 
     def _show_metrics(self) -> None:
-        """The counts are the whole source's: under ``:ns`` they say so rather than pass
-        for the namespace's (the rows below follow the scope)."""
-        text = metrics_text(self.session)
-        scope = self.namespace_scope
-        if scope is not None:
-            text.append(
-                f"\ncounts above are cluster-wide; the rows below show ns:{scope} only",
-                style=palette.MUTED,
-            )
-        self.query_one("#metrics", Static).update(text)
+        """The counts follow the ``:ns`` scope, as the rows below do."""
+        self.query_one("#metrics", Static).update(metrics_text(self.session, self.namespace_scope))
 
     def build_rows(self) -> Iterable[Row]:
         session = self.session
