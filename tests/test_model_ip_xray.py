@@ -67,7 +67,9 @@ def test_rows_are_coloured_by_phase_and_findings():
 def test_age_is_a_duration_with_a_clock_and_the_creation_time_without():
     ip = _plan("Complete", True)
     now = dt.datetime(2024, 5, 1, 13, 30, tzinfo=dt.UTC)
-    assert age_of(ip, now) == "3h 30m"
+    assert age_of(ip, now) == "3h"  # the largest unit, as kubectl shows an old object
+    assert age_of(ip, now - dt.timedelta(hours=3, minutes=29, seconds=15)) == "45s"
+    assert age_of(ip, now - dt.timedelta(hours=4)) == "0s"  # a clock behind the creation
     assert age_of(ip, None) == "2024-05-01 10:00"
 
 

@@ -3,6 +3,8 @@ lookups, in a namespace with Manual Subscriptions; an operator with 64 copies)."
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from data_paths import DATA
 from rich.console import Console
@@ -173,3 +175,33 @@ def test_x_on_a_copied_csv_stands_for_its_parent_operator():
     )
     parent = ObjectRef(csv, "cfe-test-namespace", "image-caching-operator.v0.0.1")
     assert parent_of_copy(session, parent) == parent
+
+
+async def test_ip_ages_move_with_the_clock_alone():
+    """On a session whose clock is now (live, the demo) an InstallPlan's age grows with no
+    change to the cluster: the view rebuilds once its ages are AGE_STEP behind."""
+    session = snapshot_session([AZURE], [], label="azure")
+    plan = session.store.get("InstallPlan", *PLAN)
+    assert plan is not None
+    created = dt.datetime.fromisoformat(plan["metadata"]["creationTimestamp"])
+    now = [created + dt.timedelta(minutes=5)]
+    session.clock = lambda: now[0]
+    app = OlmApp(session, initial_view="ip")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#table", VirtualTable)
+        await _goto(pilot, table, PLAN)
+        version = session.model.version
+
+        def age() -> str:
+            row = next(r for r in table.shown_rows if r.key == PLAN)
+            return str(row.cells[-1])
+
+        assert age() == "5m"
+        now[0] += dt.timedelta(seconds=65)
+        await pilot.pause(0.3)
+        assert age() == "6m"
+        now[0] += dt.timedelta(minutes=60)
+        await pilot.pause(0.3)
+        assert age() == "1h"
+        assert session.model.version == version

@@ -57,15 +57,17 @@ def phase_severity(summary: InstallPlanSummary) -> Severity | None:
 
 
 def age_of(obj: Obj, now: dt.datetime | None) -> str:
-    """Age from ``metadata.creationTimestamp``; without a clock the timestamp itself, as a
-    snapshot's age would only be measured against the reader's own clock."""
+    """Age from ``metadata.creationTimestamp`` in its largest unit (``45s``, ``5m``, ``3h``,
+    ``2d``, as ``kubectl get`` shows an old object), so a list that follows the clock needs
+    redrawing only every few seconds; without a clock the timestamp itself, as a snapshot's
+    age would only be measured against the reader's own clock."""
     stamp = meta(obj).get("creationTimestamp")
     created = parse_time(stamp)
     if created is None:
         return str(stamp) if stamp else "-"
     if now is None:
         return created.strftime("%Y-%m-%d %H:%M")
-    return age_text((now - created).total_seconds()) or "0s"
+    return age_text((now - created).total_seconds()).split(" ")[0]
 
 
 def install_plan_rows(

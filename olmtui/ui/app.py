@@ -19,7 +19,7 @@ from olmtui.ui import completion, palette, views
 from olmtui.ui.change_log import ChangeLog
 from olmtui.ui.object_finder import ObjectsProvider
 from olmtui.ui.related import Relation
-from olmtui.ui.screens.base import ViewScreen
+from olmtui.ui.screens.base import TableScreen, ViewScreen
 from olmtui.ui.screens.object_detail import ObjectScreen
 from olmtui.ui.styles import stylesheet
 
@@ -140,6 +140,9 @@ class OlmApp(App):
                 self._seen_version = version
                 with self.batch_update():
                     screen.refresh_data()
+            elif isinstance(screen, TableScreen) and screen.ages_stale():
+                with self.batch_update():
+                    screen.refresh_data()  # nothing changed but the time: the ages move
 
     # -- :ctx -----------------------------------------------------------------------------
     def switch_context(self, name: str) -> None:

@@ -3,6 +3,7 @@ hooks the app calls (``refresh_data`` when the model changed, ``selected_ref`` f
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Hashable, Iterable, Sequence
 
 from rich.console import RenderableType
@@ -149,6 +150,16 @@ class TableScreen(ViewScreen):
     #: fast path), ``"ref"`` for the namespace of each row's object (``ref_for``; rows of no
     #: object are hidden), or ``None`` where namespaces do not apply (upgrade graphs).
     SCOPE: str | None = "namespace"
+    #: How old the rows' ages (``AGE 5m``) may grow on a session whose clock is now (live,
+    #: the demo) before the view rebuilds with no change to show; ``None``: no ages shown.
+    AGE_STEP: dt.timedelta | None = None
+    _built_at: dt.datetime | None = None
+
+    def ages_stale(self) -> bool:
+        """Whether the ages shown have fallen ``AGE_STEP`` behind the session's clock."""
+        if self.AGE_STEP is None or self.session.clock is None or self._built_at is None:
+            return False
+        return self.session.clock() - self._built_at >= self.AGE_STEP
 
     def compose_body(self) -> ComposeResult:
         with Vertical(classes="table-view"):
@@ -178,6 +189,7 @@ class TableScreen(ViewScreen):
     def refresh_data(self) -> None:
         table = self.table
         self._shown_version = self.session.model.version
+        self._built_at = self.session.clock() if self.session.clock is not None else None
         with cyclic_gc_paused():
             rows = list(self.build_rows())
         self._show_access(bool(rows))

@@ -5,6 +5,7 @@ conditions and the findings about it."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 from rich.console import Group, RenderableType
@@ -38,6 +39,7 @@ class InstallPlansScreen(TableScreen):
     )
     EMPTY_TEXT = "no InstallPlans"
     ACCESS_KIND = "InstallPlan"
+    AGE_STEP = dt.timedelta(seconds=5)  # ages read 45s, 5m, 3h: a few seconds behind at most
 
     def build_rows(self) -> Iterable[Row]:
         now = self.session.clock() if self.session.clock is not None else None
