@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
 from pathlib import Path
+
+from olmtui.model.types import Verdict
+from olmtui.pipeline.build import sample_session
+from olmtui.ui.screens.csvs import verdict_text
 
 ROOT = Path(__file__).resolve().parent.parent
 UI = ROOT / "olmtui" / "ui"
@@ -122,3 +127,13 @@ def test_allowed_entries_are_still_needed():
     """An allow-list entry goes when its string does."""
     for (rel, value), _reason in ALLOWED.items():
         assert repr(value) in (ROOT / rel).read_text() or f'"{value}"' in (ROOT / rel).read_text()
+
+
+def test_a_verdict_that_differs_reads_without_colour():
+    """OLM's next verdict differing from the CSV's status is marked ``→`` (will become), not
+    by its colour alone; an agreeing verdict carries no mark."""
+    csv = sample_session().model.csvs()[0]
+    same = replace(csv, verdict=Verdict(csv.phase or "", csv.reason or "", ""))
+    assert verdict_text(same).plain == f"{csv.phase}/{csv.reason}"
+    differs = replace(csv, verdict=Verdict("Failed", "UnsupportedOperatorGroup", ""))
+    assert verdict_text(differs).plain == "→ Failed/UnsupportedOperatorGroup"

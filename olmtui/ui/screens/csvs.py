@@ -21,17 +21,18 @@ from olmtui.ui.widgets.virtual_table import Cell, Column, Row
 
 
 def verdict_text(csv: CSVState, unreadable: Mapping[str, Unreadable] | None = None) -> Text:
-    """What OLM's next sync would write, marked when it differs from the current status;
+    """What OLM's next sync would write; when it differs from the current status, ``→ ``
+    (will become) and the warning colour, so it reads without colour too (``NO_COLOR``);
     ``?`` when it rests on the absence of objects the source may not read (``unreadable``)."""
     if csv.verdict is None:
         return Text("-", style=palette.MUTED)
     if unreadable and is_unreliable(csv.verdict.reason, csv.namespace, unreadable):
         return Text("? (no access)", style=palette.UNKNOWN)
     same = (csv.verdict.phase, csv.verdict.reason) == (csv.phase, csv.reason)
-    text = Text(
-        f"{csv.verdict.phase}/{csv.verdict.reason}", style="" if same else palette.WARNING_STRONG
-    )
-    return text
+    verdict = f"{csv.verdict.phase}/{csv.verdict.reason}"
+    if same:
+        return Text(verdict)
+    return Text(f"→ {verdict}", style=palette.WARNING_STRONG)
 
 
 class CSVsScreen(TableScreen):
