@@ -5,9 +5,11 @@ reads without them."""
 from __future__ import annotations
 
 import datetime as dt
+import tarfile
 from importlib.resources import files
 from pathlib import Path
 
+import pytest
 import yaml
 from rich.text import Text
 
@@ -39,6 +41,17 @@ def test_must_gather_header_says_when_it_was_gathered():
     narrow = _fits(header_text(session, "Overview", 80), 80)
     assert "2021-09-13 15:45" in narrow  # shortened before dropped, never lost at 80
     assert "must-gather-mini" in narrow
+
+
+@pytest.mark.parametrize("compress", ["", "gz"])
+def test_must_gather_archive_header_says_when_it_was_gathered(tmp_path, compress):
+    """The ``timestamp`` file is read from a tarball too, as the archive is read once for
+    its objects, under the folder ``oc`` makes around the must-gather."""
+    archive = tmp_path / f"must-gather.tar{'.' + compress if compress else ''}"
+    with tarfile.open(archive, f"w:{compress}") as tar:
+        tar.add(MUST_GATHER, arcname="must-gather.local.123")
+    session = snapshot_session([str(archive)])
+    assert "gathered 2021-09-13 15:45 UTC" in header_text(session, "Overview", 200).plain
 
 
 def test_snapshot_without_timestamp_file_says_or_later():

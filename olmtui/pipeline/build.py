@@ -31,8 +31,7 @@ from olmtui.pipeline.session import (
 from olmtui.report.json_report import LoadSummary
 from olmtui.sources.catalogs import load_catalog
 from olmtui.sources.live_options import LiveOptions
-from olmtui.sources.snapshot import load_snapshot
-from olmtui.sources.snapshot_time import must_gather_time
+from olmtui.sources.snapshot import LoadResult, load_snapshot
 from olmtui.store import KINDS, Store
 
 if TYPE_CHECKING:
@@ -88,12 +87,11 @@ def _assemble(
     return session
 
 
-def snapshot_info(paths: Sequence[str], store: Store) -> SourceInfo:
-    """A snapshot's moment: its must-gather's ``timestamp`` file, else the newest time its
-    objects record (it was taken then or later)."""
-    gathered = must_gather_time(paths)
-    if gathered is not None:
-        return SourceInfo(snapshot_time=gathered, gathered=True)
+def snapshot_info(load: LoadResult, store: Store) -> SourceInfo:
+    """A snapshot's moment: its must-gather's ``timestamp`` file (in a folder or an
+    archive), else the newest time its objects record (it was taken then or later)."""
+    if load.gathered_at is not None:
+        return SourceInfo(snapshot_time=load.gathered_at, gathered=True)
     objects = (obj for kind in KINDS for obj in store.list(kind))
     return SourceInfo(snapshot_time=newest_time(objects))
 
@@ -107,18 +105,18 @@ def snapshot_session(
     load = load_snapshot(list(paths), store)
     loaded = [load_catalog(spec) for spec in catalog_specs]
     return _assemble(
-        store, "snapshot", label or " ".join(paths), loaded, load=load, info=_once(paths, store)
+        store, "snapshot", label or " ".join(paths), loaded, load=load, info=_once(load, store)
     )
 
 
-def _once(paths: Sequence[str], store: Store) -> Callable[[], SourceInfo]:
+def _once(load: LoadResult, store: Store) -> Callable[[], SourceInfo]:
     """:func:`snapshot_info` on first use: only the header asks, and ``check`` never pays
     for the pass over every object."""
     found: list[SourceInfo] = []
 
     def info() -> SourceInfo:
         if not found:
-            found.append(snapshot_info(paths, store))
+            found.append(snapshot_info(load, store))
         return found[0]
 
     return info

@@ -21,6 +21,7 @@ targets and copied CSVs come out as OLM saw them.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -53,6 +54,8 @@ class LoadResult:
     ignored_kinds: dict[str, int] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
     inferred_namespaces: list[str] = field(default_factory=list)
+    #: When the must-gathers read were taken (their ``timestamp`` files), if any says.
+    gathered_at: dt.datetime | None = None
 
 
 def load_snapshot(paths: Sequence[str | Path], store: Store) -> LoadResult:
@@ -64,7 +67,8 @@ def load_snapshot(paths: Sequence[str | Path], store: Store) -> LoadResult:
         _check_path(path)
     contents = [(path, path_content(Path(path), path)) for path in shown]
     _check_one_cluster(shown, contents)
-    loader = _Loader(store, LoadResult(paths=shown))
+    gathered = [c.gathered_at for _, c in contents if c.gathered_at is not None]
+    loader = _Loader(store, LoadResult(paths=shown, gathered_at=max(gathered, default=None)))
     with cyclic_gc_paused():
         for path, content in contents:
             loader.read_path(path, content)

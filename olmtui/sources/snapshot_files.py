@@ -25,6 +25,7 @@ members' bytes are kept in memory until they are parsed.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import re
 import stat
@@ -34,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from olmtui.sources.snapshot_archive import tar_stream
+from olmtui.sources.snapshot_time import gathered_time, is_timestamp_member, must_gather_time
 
 SNAPSHOT_SUFFIXES: tuple[str, ...] = (".yaml", ".yml", ".json")
 ARCHIVE_SUFFIXES: tuple[str, ...] = (
@@ -147,6 +149,8 @@ class PathContent:
 
     must_gathers: list[str]
     files: Iterator[SourceFile]
+    #: When the must-gather(s) it holds were taken (their ``timestamp`` files), if known.
+    gathered_at: dt.datetime | None = None
 
 
 def path_content(path: Path, shown: str) -> PathContent:
@@ -173,6 +177,7 @@ def _directory_content(directory: Path, shown: str) -> PathContent:
             _read(directory / rel, os.path.join(shown, rel), explicit=False)
             for rel in selection.files
         ),
+        must_gather_time([str(directory)]),
     )
 
 
@@ -200,6 +205,7 @@ def _archive_content(archive: Path, shown: str) -> PathContent:
     JSON members and the names of all (for the must-gather marker files)."""
     names: set[str] = set()
     members: dict[str, bytes] = {}
+    stamps: list[str] = []
     reading: str | None = None
     failure: SourceFile | None = None
     try:
@@ -209,6 +215,10 @@ def _archive_content(archive: Path, shown: str) -> PathContent:
                 if not member.isfile():
                     continue
                 names.add(name)
+                if is_timestamp_member(name):
+                    handle = tar.extractfile(member)
+                    if handle is not None:
+                        stamps.append(handle.read(4096).decode(errors="replace"))
                 if not is_snapshot_file(name):
                     continue
                 reading = name
@@ -227,4 +237,5 @@ def _archive_content(archive: Path, shown: str) -> PathContent:
     return PathContent(
         [f"{shown}:{d}" if d else shown for d in selection.must_gathers],
         iter([*files, *([failure] if failure is not None else [])]),
+        gathered_time(stamps),
     )

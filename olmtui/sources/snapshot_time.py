@@ -2,15 +2,16 @@
 
 ``oc adm must-gather`` writes, beside the image folders, a ``timestamp`` file whose first
 line is the moment gathering started (``2021-09-13 15:45:01.297713385 +0000 UTC m=+0.04``)
-and, once it finished, a second line with that moment. Only folders are looked into (an
-archive's file is not extracted for this); the finish, else the start, is the snapshot's time.
+and, once it finished, a second line with that moment. The finish, else the start, is the
+snapshot's time: read from a folder here, from an archive while it is read for its objects
+(``snapshot_files``: a stream is read once).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 TIMESTAMP_FILE = "timestamp"
@@ -26,10 +27,27 @@ def parse_timestamp_line(line: str) -> dt.datetime | None:
     return parsed.astimezone(dt.UTC)
 
 
+def is_timestamp_member(name: str) -> bool:
+    """Whether an archive member is a must-gather's ``timestamp`` file: at the archive's root
+    or one folder down (the folder ``oc`` made around the must-gather)."""
+    parts = name.split("/")
+    return parts[-1] == TIMESTAMP_FILE and len(parts) <= 2
+
+
+def gathered_time(texts: Iterable[str]) -> dt.datetime | None:
+    """The newest moment the given ``timestamp`` files record (each file's last readable
+    line: the finish, else the start); ``None`` when none has one."""
+    found: list[dt.datetime] = []
+    for text in texts:
+        times = [t for t in map(parse_timestamp_line, text.splitlines()) if t is not None]
+        found += times[-1:]
+    return max(found) if found else None
+
+
 def must_gather_time(paths: Sequence[str]) -> dt.datetime | None:
     """The newest time of the ``timestamp`` files in the given folders or one level below
     (the must-gather root, or the folder ``oc`` made around it); ``None`` when there is none."""
-    found: list[dt.datetime] = []
+    texts: list[str] = []
     for raw in paths:
         folder = Path(raw)
         if not folder.is_dir():
@@ -37,9 +55,7 @@ def must_gather_time(paths: Sequence[str]) -> dt.datetime | None:
         candidates = [folder / TIMESTAMP_FILE, *sorted(folder.glob(f"*/{TIMESTAMP_FILE}"))]
         for candidate in candidates:
             try:
-                lines = candidate.read_text(errors="replace").splitlines()
+                texts.append(candidate.read_text(errors="replace"))
             except OSError:
                 continue
-            times = [t for t in map(parse_timestamp_line, lines) if t is not None]
-            found += times[-1:]
-    return max(found) if found else None
+    return gathered_time(texts)
