@@ -112,19 +112,23 @@ def _slot(obj: Obj) -> NSKey:
 
 class _SortedFindings:
     """Findings in :func:`finding_order`, patched one at a time (bisect on kept keys), with
-    a count per severity."""
+    a count per severity and a generation that moves with every change, so readers can
+    keep what they derive from the list until it moves."""
 
     def __init__(self) -> None:
         self.items: list[Finding] = []
         self._keys: list[tuple[Any, ...]] = []
         self.counts: Counter[str] = Counter()
+        self.generation = 0
 
     def reset(self, findings: Iterable[Finding]) -> None:
+        self.generation += 1
         self.items = sorted(findings, key=finding_order)
         self._keys = [finding_order(f) for f in self.items]
         self.counts = Counter(f.severity for f in self.items)
 
     def add(self, finding: Finding) -> None:
+        self.generation += 1
         key = finding_order(finding)
         at = bisect_right(self._keys, key)
         self._keys.insert(at, key)
@@ -139,6 +143,7 @@ class _SortedFindings:
         hit = next((i for i in range(at, end) if self.items[i] is finding), at)
         if hit >= end:
             raise KeyError(finding)
+        self.generation += 1
         del self._keys[hit]
         del self.items[hit]
         self.counts[finding.severity] -= 1
@@ -240,6 +245,12 @@ class HealthIndex:
         the same objects. The list is patched in place by later reads: copy it to keep it."""
         self._settle()
         return self._merged.items
+
+    def findings_generation(self) -> int:
+        """A number that changes whenever :meth:`findings` does: a stamp for what screens
+        derive from the findings (``ui/derived.py``)."""
+        self._settle()
+        return self._merged.generation
 
     def severity_counts(self) -> dict[str, int]:
         """How many findings of each severity :meth:`findings` holds."""

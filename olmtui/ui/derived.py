@@ -22,7 +22,8 @@ from olmtui.model.installplans import PendingApproval
 from olmtui.model.metrics import HeadCounts, Metrics, seed_metrics
 from olmtui.model.metrics import head_counts as count_heads
 from olmtui.model.types import SEVERITY_ORDER, CSVState, Finding, SubscriptionState
-from olmtui.model.views import StateView, findings_by_subject, subscription_state_view
+from olmtui.model.views import StateView, SubjectKey, subscription_state_view
+from olmtui.model.views import findings_by_subject as by_subject
 from olmtui.pipeline.session import Session
 from olmtui.store import Unreadable, is_copied_csv
 
@@ -77,6 +78,18 @@ def all_findings(session: Session) -> Sequence[Finding]:
     return health_index(session).findings()
 
 
+def findings_by_subject(session: Session) -> dict[SubjectKey, list[Finding]]:
+    """The findings by ``(kind, namespace, name)`` of their object, rebuilt only when the
+    findings moved (not per screen refresh)."""
+    index = health_index(session)
+    return cached_on(
+        session,
+        "findings-by-subject",
+        index.findings_generation(),
+        lambda: by_subject(index.findings()),
+    )
+
+
 def severity_counts(session: Session) -> dict[str, int]:
     """How many findings of each severity (kept by the index, no pass over the findings)."""
     return health_index(session).severity_counts()
@@ -127,7 +140,7 @@ def subscription_states(
     """``(namespace, name)`` -> the state each Subscription shows: OLM's state with the
     problems the findings (the same ``check`` lists) and its conditions name, and its
     installed CSV's phase with that CSV's findings (``model.views.subscription_state_view``)."""
-    by_subject = findings_by_subject(all_findings(session))
+    subjects = findings_by_subject(session)
     out = {}
     for sub in subs:
         obj = session.store.get("Subscription", sub.namespace, sub.name) or {}
@@ -135,9 +148,9 @@ def subscription_states(
         out[(sub.namespace, sub.name)] = subscription_state_view(
             sub.state,
             (obj.get("status") or {}).get("conditions") or (),
-            by_subject.get(("Subscription", sub.namespace, sub.name), ()),
+            subjects.get(("Subscription", sub.namespace, sub.name), ()),
             None if csv is None else csv.phase or "",
-            by_subject.get(("ClusterServiceVersion", sub.namespace, sub.installed_csv or ""), ()),
+            subjects.get(("ClusterServiceVersion", sub.namespace, sub.installed_csv or ""), ()),
         )
     return out
 

@@ -14,7 +14,6 @@ from rich.text import Text
 from olmtui.model.installplan_view import InstallPlanRow, approval_lines, install_plan_rows
 from olmtui.model.installplans import ConditionState
 from olmtui.model.types import Finding, ObjectRef
-from olmtui.model.views import findings_by_subject
 from olmtui.ui import derived, palette
 from olmtui.ui.formatting import SEVERITY_STYLE, line, names, phase, section, severity
 from olmtui.ui.screens.base import TableScreen
@@ -43,7 +42,7 @@ class InstallPlansScreen(TableScreen):
 
     def build_rows(self) -> Iterable[Row]:
         now = self.session.clock() if self.session.clock is not None else None
-        by_subject = findings_by_subject(derived.all_findings(self.session))
+        by_subject = derived.findings_by_subject(self.session)
         rows = install_plan_rows(self.session.store.list("InstallPlan"), by_subject, now)
         self._rows = {(r.summary.namespace, r.summary.name): r for r in rows}
         self._findings = by_subject

@@ -16,7 +16,6 @@ from textual.widgets.tree import TreeNode
 
 from olmtui.model.copies import copy_source
 from olmtui.model.types import ObjectRef, ref
-from olmtui.model.views import findings_by_subject
 from olmtui.model.xray import (
     CopyFacts,
     XrayNode,
@@ -102,7 +101,7 @@ class XrayScreen(ViewScreen):
         """One root per Subscription, then per CSV no Subscription installed."""
         model = self.session.model
         get = self.session.store.get
-        findings = findings_by_subject(derived.all_findings(self.session))
+        findings = derived.findings_by_subject(self.session)
         subs = model.subscriptions()
         out = []
         for sub in subs:

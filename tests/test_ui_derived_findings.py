@@ -1,0 +1,35 @@
+"""The findings by object, as the InstallPlans, X-ray and Subscriptions views read them: built
+once per change of the findings, not once per screen refresh."""
+
+from __future__ import annotations
+
+import copy
+from importlib.resources import files
+
+from olmtui.pipeline.build import snapshot_session
+from olmtui.ui import derived
+
+SAMPLE = str(files("olmtui").joinpath("samples", "cluster.yaml"))
+
+
+def test_findings_by_subject_is_kept_until_the_findings_move() -> None:
+    session = snapshot_session([SAMPLE])
+    first = derived.findings_by_subject(session)
+    assert derived.findings_by_subject(session) is first
+    csv = next(
+        c
+        for c in session.store.list("ClusterServiceVersion")
+        if (c.get("status") or {}).get("phase") == "Succeeded"
+    )
+    key = ("ClusterServiceVersion", csv["metadata"]["namespace"], csv["metadata"]["name"])
+    assert all(f.code != "CSVFailed" for f in first.get(key, ()))
+    failed = copy.deepcopy(csv)
+    failed["status"]["phase"] = "Failed"
+    failed["status"]["reason"] = "InstallComponentFailed"
+    session.store.apply("MODIFIED", failed)
+    moved = derived.findings_by_subject(session)
+    assert moved is not first
+    assert moved[key] == [
+        f for f in derived.all_findings(session) if (f.kind, f.namespace, f.name) == key
+    ]
+    assert moved[key]
