@@ -18,7 +18,7 @@ from olmtui.ui.app import OlmApp
 from olmtui.ui.screens.overview import count
 from olmtui.ui.sort_keys import number_key, severity_key, text_key, version_key
 from olmtui.ui.widgets.source_header import SourceHeader
-from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
+from olmtui.ui.widgets.virtual_table import Column, Row, Scope, VirtualTable
 
 SAMPLE = str(files("olmtui").joinpath("samples", "cluster.yaml"))
 
@@ -102,6 +102,28 @@ async def test_s_cycles_the_sort_column_and_S_reverses_it_with_a_mark_in_the_hea
         assert table.sort_state is None
         assert _keys(table) == ["a", "b", "c"]
         assert "▲" not in _header(table) and "▼" not in _header(table)
+
+
+async def test_a_tested_scope_runs_its_test_once_per_row_not_per_filter_key():
+    calls: list[object] = []
+
+    def in_scope(row: Row) -> bool:
+        calls.append(row.key)
+        return row.key != "b"
+
+    app = TableApp()
+    async with app.run_test() as pilot:
+        table = app.query_one(VirtualTable)
+        table.set_scope(Scope("team-a", test=in_scope))
+        assert _keys(table) == ["a", "c"]
+        assert len(calls) == len(ROWS)
+        for query in ("g", "ga", "gam", ""):
+            table.set_filter(query)
+            await pilot.pause()
+        assert _keys(table) == ["a", "c"]
+        assert len(calls) == len(ROWS)
+        table.set_rows(ROWS)  # new rows: tested again
+        assert len(calls) == 2 * len(ROWS)
 
 
 async def test_sort_survives_new_rows_and_the_filter():

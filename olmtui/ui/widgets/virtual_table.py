@@ -185,6 +185,9 @@ class VirtualTable(ScrollView, can_focus=True):
         #: Row indices by the plain text of the scope's column, built on the first scoped
         #: selection of a set of rows: a scope switch then reads one list.
         self._groups: tuple[int, dict[str, list[int]]] | None = None
+        #: The rows a ``test`` scope keeps, found once per set of rows and scope: a filter
+        #: typed under ``:ns`` then does not call the test on every row per key.
+        self._tested: tuple[Scope, list[int]] | None = None
         #: Every row in the sort's order (shared with ``_shown``, never changed in place).
         self._order: list[Row] | None = None
 
@@ -218,6 +221,7 @@ class VirtualTable(ScrollView, can_focus=True):
         self._filter = None
         self._sort_keys = None
         self._groups = None
+        self._tested = None
         self._order = None
         self._size_columns()
         self._apply(keep=self.selected_key)
@@ -329,8 +333,11 @@ class VirtualTable(ScrollView, can_focus=True):
     def _in_scope(self, scope: Scope) -> list[int]:
         """Indices of the rows in ``scope``, ascending."""
         if scope.column is None:
-            test = scope.test
-            return [i for i, row in enumerate(self._all) if test is None or test(row)]
+            if self._tested is None or self._tested[0] != scope:
+                test = scope.test
+                kept = [i for i, row in enumerate(self._all) if test is None or test(row)]
+                self._tested = (scope, kept)
+            return self._tested[1]
         if self._groups is None or self._groups[0] != scope.column:
             groups: dict[str, list[int]] = {}
             column = scope.column
