@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from textual import events
 from textual.command import CommandList
 from textual.containers import VerticalScroll
 from textual.widgets import Static
@@ -232,3 +233,23 @@ async def test_the_object_finder_lists_no_copies_and_caps_its_hits():
         texts = [h.text for h in hits]
         assert texts and len(texts) <= LIMIT
         assert not any("copy-" in t for t in texts)
+
+
+async def test_a_command_typed_in_one_burst_lands_in_the_prompt(app):
+    """A slow link batches keys: ``:csv`` and Enter arrive before the app has drawn the
+    prompt, and every one must reach the prompt; ``:`` and ``/`` typed in an open prompt are
+    text there."""
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, OverviewScreen)
+        burst = [("colon", ":"), ("c", "c"), ("s", "s"), ("v", "v"), ("enter", None)]
+        for key, character in burst:
+            app.post_message(events.Key(key, character))
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, CSVsScreen)
+        bar = app.screen.query_one(CommandBar)
+        assert not bar.has_class("-shown")
+        await pilot.press("slash", *"a/b:c")
+        assert bar.has_class("-shown") and bar.mode == "filter"
+        assert bar.value == "a/b:c"

@@ -31,8 +31,10 @@ class ViewScreen(Screen):
     VIEW_TITLE = "olmtui"
 
     BINDINGS = [
-        Binding(":", "prompt('command')", "Jump", key_display=":"),
-        Binding("slash", "prompt('filter')", "Filter", key_display="/"),
+        # priority: the app opens the prompt before it hands on the next key, so ``:csv``
+        # arriving in one burst (a slow link batches keys) is typed into the prompt
+        Binding(":", "prompt('command')", "Jump", key_display=":", priority=True),
+        Binding("slash", "prompt('filter')", "Filter", key_display="/", priority=True),
         Binding("escape", "back", "Back"),
         Binding("y", "app.yaml", "YAML"),
         Binding("g", "app.graph", "Graph"),
@@ -115,6 +117,12 @@ class ViewScreen(Screen):
             line, self._commands, self.session.model.namespaces(), contexts
         )
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While the prompt is open, ``:`` and ``/`` are text in it (``ns/name``)."""
+        if action == "prompt":
+            return not self.query_one(CommandBar).has_class("-shown")
+        return True
+
     def action_prompt(self, mode: str) -> None:
         bar = self.query_one(CommandBar)
         bar.open("filter" if mode == "filter" else "command")
@@ -124,7 +132,8 @@ class ViewScreen(Screen):
         self.apply_filter(event.value)
 
     def focus_main(self) -> None:
-        """Give the keys back to the view when the prompt closes."""
+        """Give the keys back to the view when the prompt closes: at once (``set_focus``),
+        so keys typed right after Enter reach the view, not the hidden prompt."""
 
     @on(CommandBar.Entered)
     def _submitted(self, event: CommandBar.Entered) -> None:
@@ -184,7 +193,7 @@ class TableScreen(ViewScreen):
         self.table.focus()
 
     def focus_main(self) -> None:
-        self.table.focus()
+        self.set_focus(self.table)
 
     def refresh_data(self) -> None:
         table = self.table

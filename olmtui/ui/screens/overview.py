@@ -118,7 +118,7 @@ def _behind_text(heads: HeadCounts) -> str:
 class OverviewScreen(TableScreen):
     VIEW_TITLE = "Overview"
     COLUMNS = (
-        Column("what", "WHAT", 12),
+        Column("what", "WHAT", 9),
         Column("code", "CODE", cut="never"),
         Column("object", "OBJECT", min_width=22, cut="middle"),
         Column("detail", "DETAIL"),
@@ -171,9 +171,9 @@ class OverviewScreen(TableScreen):
             yield Row(
                 key,
                 (
-                    Text("abnormal CSV", style=palette.WARNING),
+                    Text("abnormal", style=palette.WARNING),
                     phase(csv.phase),
-                    f"{csv.namespace}/{csv.name}",
+                    _object("ClusterServiceVersion", csv.namespace, csv.name),
                     f"{csv.version or '-'} {csv.reason or ''}",
                 ),
             )
@@ -193,7 +193,7 @@ class OverviewScreen(TableScreen):
                 (
                     Text("approval", style=palette.WARNING_STRONG),
                     "RequiresApproval",
-                    plan.ref,
+                    _object("InstallPlan", plan.namespace, plan.name),
                     moves,
                 ),
             )
@@ -213,7 +213,7 @@ class OverviewScreen(TableScreen):
                 (
                     Text("catalog", style=palette.ERROR),
                     phase(health.state),
-                    health.ref,
+                    _object("CatalogSource", health.namespace, health.name),
                     health.message or health.reason or "",
                 ),
             )
@@ -231,9 +231,9 @@ class OverviewScreen(TableScreen):
             yield Row(
                 key,
                 (
-                    Text("behind head", style=palette.INFO),
+                    Text("behind", style=palette.INFO),
                     sub.package,
-                    sub.ref,
+                    _object("Subscription", sub.namespace, sub.name),
                     f"{sub.installed_csv} -> {nxt} … {sub.upgrade.head}",
                 ),
             )
@@ -255,5 +255,25 @@ class OverviewScreen(TableScreen):
         self.app.open_object(target, extra=extra)  # type: ignore[attr-defined]
 
 
+#: ``oc get``'s short names, so that the OBJECT cell keeps room for the name at 80 columns.
+SHORT_KINDS = {
+    "ClusterServiceVersion": "csv",
+    "Subscription": "sub",
+    "OperatorGroup": "og",
+    "CatalogSource": "catsrc",
+    "InstallPlan": "ip",
+    "Namespace": "ns",
+    "CustomResourceDefinition": "crd",
+    "OperatorCondition": "condition",
+    "PackageManifest": "packagemanifest",
+    "ClusterOperator": "co",
+    "ClusterVersion": "clusterversion",
+    "Deployment": "deploy",
+    "Service": "svc",
+}
+
+
 def _object(kind: str, namespace: str, name: str) -> str:
-    return " ".join(p for p in (kind, f"{namespace}/{name}" if namespace else name) if p)
+    """``sub team-a/etcd``: the kind as ``oc get`` spells it short, then the object."""
+    short = SHORT_KINDS.get(kind, kind)
+    return " ".join(p for p in (short, f"{namespace}/{name}" if namespace else name) if p)

@@ -84,7 +84,7 @@ class XrayScreen(ViewScreen):
         self.xray_tree.focus()
 
     def focus_main(self) -> None:
-        self.xray_tree.focus()
+        self.set_focus(self.xray_tree)
 
     # -- building --------------------------------------------------------------------------
     def _copies(self, namespace: str, name: str) -> CopyFacts:

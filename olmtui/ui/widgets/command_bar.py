@@ -75,7 +75,9 @@ class CommandBar(Input):
         )
         self.value = value
         self.add_class("-shown")
-        self.focus()
+        # now, not after the keys already queued (``focus()`` waits its turn): ``:csv`` typed
+        # or pasted in one burst lands in the prompt, not on the view's own keys
+        self.screen.set_focus(self)
 
     def action_complete(self) -> None:
         """Tab: complete the ``:`` line; again: the next match. In ``/`` it does nothing
