@@ -80,10 +80,8 @@ def build(packages: int, bundles: int, subscriptions: int, orphan: bool) -> list
     for p, ids in sorted(members.items()):
         if len(ids) > 1:
             for kind, text in ((f"p{p}", "originate from package"), (f"K{p} (g/v1)", "provide")):
-                variables[kind] = Variable(
-                    kind,
-                    (Mandatory(f"there can be only one ... {kind}"), AtMost(1, tuple(sorted(ids)), text)),
-                )
+                only_one = Mandatory(f"there can be only one ... {kind}")
+                variables[kind] = Variable(kind, (only_one, AtMost(1, tuple(sorted(ids)), text)))
     return list(variables.values())
 
 
