@@ -1,12 +1,13 @@
 """OLM's solver over the abstract problem of ``constraints``: which variables it selects, or a
 minimal set of constraints that cannot hold together (R-RES-15..18).
 
-One python-sat instance serves the whole job. Every applied constraint gets an activation
-literal (a *selector*): its clauses hold only while the selector is assumed true. So the same
-instance answers the preference search (assumptions = all selectors + the variables chosen so
-far), the minimisation, and unsatisfiable cores (the selectors in ``get_core()`` name the
-constraints). Variables are numbered 1..N in construction order (R-RES-13), so the encoding,
-and with it every answer, is the same for the same input.
+A satisfiable problem (the common case) is solved on its plain CNF: one incremental python-sat
+instance runs the preference search, the variables chosen so far being its assumptions. An
+unsatisfiable one is encoded again with an activation literal (a *selector*) per applied
+constraint: its clauses hold only while its selector is assumed true, so the selectors in
+``get_core()`` name the constraints of a core, and the same instance shrinks it. Variables
+are numbered 1..N in construction order (R-RES-13), so the encoding, and with it every
+answer, is the same for the same input.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from pysat.card import CardEnc, EncType, ITotalizer
+from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
 
 from .constraints import (
@@ -29,8 +30,10 @@ from .constraints import (
     Variable,
 )
 
-#: MiniSat 2.2: incremental, assumptions and cores, and deterministic for a given clause order.
-_SOLVER = "minisat22"
+#: MiniSat (GitHub version): incremental, assumptions and cores, deterministic for a given
+#: clause order, and it keeps the phases it is given (MiniSat 2.2 and Glucose overwrite them
+#: by phase saving), which spares the preference search most of its SAT calls.
+_SOLVER = "minisat-gh"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,15 +87,18 @@ def solve(variables: Sequence[Variable], anchors: Sequence[str]) -> Solution | N
         if anchor not in problem.index:
             raise ValueError(f"anchor {anchor!r} is not a variable")
     with Solver(name=_SOLVER, bootstrap_with=problem.clauses) as sat:
-        if not sat.solve(assumptions=problem.selectors):
-            core = sat.get_core() or []
-            return NotSatisfiable(_minimal_core(sat, problem, core))
-        chosen = _preference_search(sat, problem, anchors)
-        return Solution(_minimise(sat, problem, chosen))
+        if sat.solve():
+            return Solution(_smallest(problem, _preference_search(sat, problem, anchors)))
+    with Solver(name=_SOLVER, bootstrap_with=problem.guarded()) as sat:
+        sat.solve(assumptions=problem.selectors)
+        return NotSatisfiable(_minimal_core(sat, problem, sat.get_core() or []))
 
 
 class _Problem:
-    """The CNF of the applied constraints, each guarded by its own selector literal."""
+    """The CNF of the applied constraints; ``guarded()`` adds each one's selector literal.
+
+    Selectors are numbered after every other variable, so the plain CNF (the satisfiable
+    case, the common one) has no gaps and small models."""
 
     def __init__(self, variables: Sequence[Variable]) -> None:
         self.variables = tuple(variables)
@@ -103,30 +109,33 @@ class _Problem:
             self.index[variable.id] = number
         self.top = len(self.variables)
         self.clauses: list[list[int]] = []
+        #: position in ``applied`` of each clause's constraint
+        self.owner: list[int] = []
         self.applied: list[AppliedConstraint] = []
-        self.selectors: list[int] = []
-        #: selector literal -> position in ``applied``
-        self.by_selector: dict[int, int] = {}
         #: variable number -> the known ids of each of its Dependency constraints, in order
         self.dependencies: dict[int, list[list[int]]] = {}
         self.mandatory: list[int] = []
         for number, variable in enumerate(self.variables, start=1):
             for constraint in variable.constraints:
                 self._add(number, variable.id, constraint)
+        self.selectors = [self.top + 1 + k for k in range(len(self.applied))]
+        #: selector literal -> position in ``applied``
+        self.by_selector = {s: k for k, s in enumerate(self.selectors)}
+
+    def guarded(self) -> list[list[int]]:
+        """Every clause with ``¬selector`` of its constraint added."""
+        return [[-self.selectors[k], *c] for k, c in zip(self.owner, self.clauses, strict=True)]
 
     def known(self, ids: Iterable[str]) -> list[int]:
         """The numbers of the ids that are variables, in order, once each (unknown = false)."""
         return list(dict.fromkeys(self.index[i] for i in ids if i in self.index))
 
     def _add(self, x: int, name: str, constraint: Constraint) -> None:
-        """The clauses of one applied constraint (R-RES-15), each with ``¬selector`` added."""
-        self.top += 1
-        selector = self.top
-        self.by_selector[selector] = len(self.applied)
+        """The clauses of one applied constraint (R-RES-15)."""
+        clauses = self._encode(x, constraint)
+        self.owner.extend([len(self.applied)] * len(clauses))
+        self.clauses.extend(clauses)
         self.applied.append(AppliedConstraint(name, constraint))
-        self.selectors.append(selector)
-        for clause in self._encode(x, constraint):
-            self.clauses.append([-selector, *clause])
 
     def _encode(self, x: int, constraint: Constraint) -> list[list[int]]:
         """R-RES-15: Mandatory x; Prohibited ¬x; Dependency x -> ∨ids (empty: ¬x); Conflict
@@ -166,21 +175,28 @@ def _preference_search(sat: Solver, problem: _Problem, anchors: Sequence[str]) -
     """R-RES-17 steps 1-2: breadth first over the choices, each time the first option that
     keeps the problem satisfiable with everything chosen so far.
 
-    The last model found satisfies every choice made so far; an option already true in it is
-    satisfiable without a SAT call, which spares one call per invariant anchor."""
-    model = _truth(sat)
+    Runs on the plain CNF once it is known satisfiable: the assumptions are the choices. The
+    last model found satisfies every choice made so far; an option already true in it is
+    satisfiable without a SAT call. Phases favour the first option of every Dependency, which
+    makes that the common case. Mandatory variables the caller left out of ``anchors``
+    follow them, in construction order, so that every anchor is chosen."""
+    firsts = {ids[0] for lists in problem.dependencies.values() for ids in lists if ids}
+    sat.set_phases([n if n in firsts else -n for n in range(1, len(problem.variables) + 1)])
+    sat.solve()
+    model = sat.get_model() or []
     chosen: list[int] = []
     taken: set[int] = set()
-    queue: deque[list[int]] = deque([problem.index[a]] for a in anchors)
+    seeds = dict.fromkeys([*(problem.index[a] for a in anchors), *problem.mandatory])
+    queue: deque[list[int]] = deque([n] for n in seeds)
     while queue:
         options = queue.popleft()
         if any(o in taken for o in options):
             continue
         for option in options:
-            if not model[option]:
-                if not sat.solve(assumptions=[*problem.selectors, *chosen, option]):
+            if model[option - 1] < 0:
+                if not sat.solve(assumptions=[*chosen, option]):
                     continue
-                model = _truth(sat)
+                model = sat.get_model() or []
             chosen.append(option)
             taken.add(option)
             queue.extend(ids for ids in problem.dependencies.get(option, []) if ids)
@@ -188,83 +204,15 @@ def _preference_search(sat: Solver, problem: _Problem, anchors: Sequence[str]) -
     return chosen
 
 
-def _minimise(sat: Solver, problem: _Problem, chosen: list[int]) -> tuple[str, ...]:
-    """R-RES-17 step 4: among the models with every choice true, one with the fewest selected
-    variables; among those, the one selecting variables earliest in construction order
-    (lexicographically greatest in construction order).
+def _smallest(problem: _Problem, chosen: list[int]) -> tuple[str, ...]:
+    """R-RES-17 steps 4-5: the chosen set itself, in construction order.
 
-    Only variables reachable from the choices through Dependency ids can be selected in a
-    smallest model (dropping the others keeps every constraint: all but Dependency hold on a
-    subset, and a reachable variable's Dependency is met by reachable ones), so the others are
-    fixed false and the count runs over the reachable ones only: a totalizer bound lowered
-    until unsatisfiable, then the greedy lexicographic pass over the same few variables."""
-    reachable = _reachable(problem, [*chosen, *problem.mandatory])
-    for number in range(1, len(problem.variables) + 1):
-        if number not in reachable:
-            sat.add_clause([-number])
-    base = [*problem.selectors, *chosen]
-    fixed = set(chosen)
-    free = [n for n in sorted(reachable) if n not in fixed]
-    if not sat.solve(assumptions=base):  # pragma: no cover - the search ended satisfiable
-        raise AssertionError("the chosen set stopped being satisfiable")
-    model = _truth(sat)
-    selected = sum(1 for n in free if model[n])
-    if free and selected:
-        with ITotalizer(lits=free, ubound=selected, top_id=_top(sat, problem)) as counter:
-            sat.append_formula(counter.cnf.clauses)
-            while selected and sat.solve(assumptions=[*base, -counter.rhs[selected - 1]]):
-                model = _truth(sat)
-                selected = sum(1 for n in free if model[n])
-            bound = [-counter.rhs[selected]] if selected < len(counter.rhs) else []
-            model = _lexicographic(sat, [*base, *bound], free, selected, model)
-    return tuple(v.id for n, v in enumerate(problem.variables, start=1) if model[n])
-
-
-def _lexicographic(
-    sat: Solver, base: list[int], free: list[int], count: int, model: list[bool]
-) -> list[bool]:
-    """Greedy over ``free`` in construction order: keep each variable true if some model of
-    the bound does; stop once ``count`` are fixed true (the rest are then false)."""
-    fixed: list[int] = []
-    taken = 0
-    for n in free:
-        if taken == count:
-            fixed.append(-n)
-            continue
-        if model[n] or sat.solve(assumptions=[*base, *fixed, n]):
-            if not model[n]:
-                model = _truth(sat)
-            fixed.append(n)
-            taken += 1
-        else:
-            fixed.append(-n)
-    return model
-
-
-def _reachable(problem: _Problem, chosen: list[int]) -> set[int]:
-    seen = set(chosen)
-    stack = list(chosen)
-    while stack:
-        for ids in problem.dependencies.get(stack.pop(), []):
-            for n in ids:
-                if n not in seen:
-                    seen.add(n)
-                    stack.append(n)
-    return seen
-
-
-def _top(sat: Solver, problem: _Problem) -> int:
-    return max(problem.top, int(sat.nof_vars()))
-
-
-def _truth(sat: Solver) -> list[bool]:
-    """The last model as a list indexed by variable number (index 0 unused)."""
-    model = sat.get_model() or []
-    truth = [False] * (len(model) + 1)
-    for lit in model:
-        if lit > 0:
-            truth[lit] = True
-    return truth
+    It is a model, hence the unique smallest one containing it (so no tie to break): every
+    anchor is chosen; every Dependency of a chosen variable got an option chosen (the last
+    model meets it with some option, which was therefore satisfiable); and Prohibited,
+    Conflict and AtMost hold on any subset of a model, the chosen set being one."""
+    taken = set(chosen)
+    return tuple(v.id for n, v in enumerate(problem.variables, start=1) if n in taken)
 
 
 def _minimal_core(sat: Solver, problem: _Problem, core: list[int]) -> tuple[AppliedConstraint, ...]:
