@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from olmtui.model.resolution.constraints import (
     AppliedConstraint,
     AtMost,
@@ -169,3 +174,58 @@ def test_conflict_and_gvk_provider() -> None:
     )
     invariant = one("EtcdCluster (e/v1)", Mandatory("there can be only one provider of ..."))
     assert invariant.objects == ()
+
+
+POOL = ["subscription:s", ORPHAN, HEAD, "community/olm/alpha/etcd.v0.9.0", "etcd", "K (g/v)"]
+TEXTS = [
+    "subscription s exists",
+    "clusterserviceversion etcd.v0.9.2 exists and is not referenced by a subscription",
+    "no operators found in package etcd in the catalog referenced by subscription s",
+    f"bundle {HEAD} is deprecated",
+    "bundle etcd.v0.9.4 requires an operator with package: q and with version in range: >=1",
+    "bundle etcd.v0.9.4 requires an operator providing an API with group: g, version: v, kind: K",
+    "no operators found matching the criteria of subscription s",
+    f"{ORPHAN} and {HEAD} originate from package etcd",
+    f"{ORPHAN} and {HEAD} provide K (g/v)",
+    "free text",
+]
+OBJECT = re.compile(
+    r"(Subscription team/s|ClusterServiceVersion team/etcd\.v0\.9\.2"
+    r"|bundle etcd\.v0\.9\.[04] \(catalog olm/community\))"
+)
+
+
+@st.composite
+def applied_sets(draw: st.DrawFn) -> NotSatisfiable:
+    ids = st.sampled_from(POOL)
+    text = st.sampled_from(TEXTS)
+    constraint = st.one_of(
+        st.builds(Mandatory, text),
+        st.builds(Prohibited, text),
+        st.builds(Dependency, st.lists(ids, max_size=3).map(tuple), text),
+        st.builds(Conflict, ids, text),
+        st.builds(AtMost, st.just(1), st.lists(ids, max_size=3).map(tuple), text),
+    )
+    return NotSatisfiable(tuple(draw(st.lists(st.builds(AppliedConstraint, ids, constraint)))))
+
+
+@settings(max_examples=200, deadline=None)
+@given(applied_sets(), st.booleans())
+def test_every_constraint_is_explained_stably(nots: NotSatisfiable, with_facts: bool) -> None:
+    facts = ExplainFacts({"q": [Offer("q.v0.1", "q", "0.1.0", "a", "olm/community")]})
+    explained = explain(nots, NS, facts if with_facts else None)
+    assert explained == explain(nots, NS, facts if with_facts else None)
+    assert [e.constraint for e in explained] == [c.constraint.text for c in nots.constraints]
+    for e in explained:
+        assert e.fix and "create a Subscription" not in e.fix
+        assert all(OBJECT.fullmatch(o) for o in e.objects), e.objects
+        assert len(set(e.objects)) == len(e.objects)
+
+
+def test_other_prohibitions() -> None:
+    assert one(HEAD, Prohibited("bundle requires OpenShift < 4.12")).fix == (
+        "bundle etcd.v0.9.4 (catalog olm/community) may not be installed here: pick another bundle"
+    )
+    assert one("subscription:s", Prohibited("something new")).fix == (
+        "fix spec.source/sourceNamespace/name/channel/startingCSV of Subscription team/s"
+    )

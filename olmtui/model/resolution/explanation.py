@@ -171,6 +171,8 @@ def _prohibited_fix(variable: str, text: str, namespace: str) -> str:
             f"{object_of(variable, namespace)} is deprecated: pick a non-deprecated bundle "
             "(spec.startingCSV) or a different channel"
         )
+    if sub is None or not variable.startswith("subscription:"):
+        return f"{sub or variable} may not be installed here: pick another bundle"
     return f"fix spec.source/sourceNamespace/name/channel/startingCSV of {sub}"
 
 
