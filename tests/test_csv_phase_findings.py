@@ -268,3 +268,22 @@ def test_r_csv_p_an_operator_condition_holds_the_upgrade(
     assert all(held_by in f.message for f in found if f.code == "UpgradeHeld")
     # Nothing says x.v1 will be replaced while the upgrade is held.
     assert not [f for f in found if f.code in ("CSVReplacing", "CSVPending")]
+
+
+def test_pending_with_nothing_unmet_asks_for_nothing_to_be_created() -> None:
+    """A RequirementsNotMet CSV whose status lists no unmet entry has nothing missing to
+    create again: no "create it again" advice, even after a Complete plan."""
+    obj = csv("foo.v1", "Pending", "RequirementsNotMet", minutes=1)
+    obj["status"]["requirementStatus"] = [
+        {"group": "", "version": "v1", "kind": "ServiceAccount", "name": "foo", "status": "Present"}
+    ]
+    plan = {
+        "kind": "InstallPlan",
+        "metadata": {"name": "install-a", "namespace": "ns"},
+        "spec": {"clusterServiceVersionNames": ["foo.v1"]},
+        "status": {"phase": "Complete"},
+    }
+    [finding] = csv_phase_findings("ns", {"foo.v1": obj}, [plan], now=NOW)
+    assert "lists no unmet entry" in finding.message
+    assert "checks them again at its next sync" in finding.message
+    assert "create it again" not in finding.message

@@ -158,16 +158,39 @@ def unmet_requirements(csv: Obj) -> list[str]:
     ]
 
 
-def _failed_plans(name: str, plans: Iterable[Obj]) -> list[Obj]:
+def _plans_of(name: str, plans: Iterable[Obj], phase: str) -> list[Obj]:
+    """The InstallPlans in ``phase`` that install the CSV ``name``, by name."""
     return sorted(
         (
             p
             for p in plans
-            if status(p).get("phase") == "Failed"
+            if status(p).get("phase") == phase
             and name in (spec(p).get("clusterServiceVersionNames") or ())
         ),
         key=lambda p: meta(p).get("name") or "",
     )
+
+
+def _failed_plans(name: str, plans: Iterable[Obj]) -> list[Obj]:
+    """The Failed InstallPlans for this CSV that no later plan for it completed after: a
+    plan that failed and was followed by one that installed the CSV is history, not the
+    cause of what the CSV waits for now (R-IP-1)."""
+    plans = list(plans)
+    completed = [
+        t
+        for t in (
+            parse_time(meta(p).get("creationTimestamp")) for p in _plans_of(name, plans, "Complete")
+        )
+        if t is not None
+    ]
+    newest = max(completed, default=None)
+    return [
+        p
+        for p in _plans_of(name, plans, "Failed")
+        if newest is None
+        or (created := parse_time(meta(p).get("creationTimestamp"))) is None
+        or created > newest
+    ]
 
 
 def _base(phase: str, reason: str, message: str, age: _Age) -> str:
@@ -177,12 +200,7 @@ def _base(phase: str, reason: str, message: str, age: _Age) -> str:
 
 
 def _complete_plans(name: str, plans: Iterable[Obj]) -> list[str]:
-    return sorted(
-        meta(p).get("name") or ""
-        for p in plans
-        if status(p).get("phase") == "Complete"
-        and name in (spec(p).get("clusterServiceVersionNames") or ())
-    )
+    return [meta(p).get("name") or "" for p in _plans_of(name, plans, "Complete")]
 
 
 def _subscription_of(name: str, plan: str, subs: Iterable[Obj]) -> Obj | None:
@@ -235,7 +253,9 @@ def _pending(
         text += " OLM checks its requirements before installing it."
         return _waiting(age), text, "R-CSV-P", ()
     unmet = unmet_requirements(csv)
+    plans = list(plans)
     failed = _failed_plans(name, plans)
+    complete = _complete_plans(name, plans)
     text += (
         f" Unmet requirements: {'; '.join(unmet)}."
         if unmet
@@ -243,9 +263,13 @@ def _pending(
     )
     if failed:
         text += _chain(namespace, name, failed, subs)
-    elif _complete_plans(name, plans):
+    elif not unmet:
+        # nothing is missing as far as the status shows: OLM's next sync of the CSV checks
+        # its requirements again (R-CSV-P); there is nothing to create
+        text += " OLM checks them again at its next sync of the CSV."
+    elif complete:
         text += (
-            f" InstallPlan {', '.join(_complete_plans(name, plans))} that installed it is "
+            f" InstallPlan {', '.join(complete)} that installed it is "
             "Complete, so no InstallPlan will create what is missing again (it was deleted "
             "after the install): create it again, or delete the Subscription and this CSV "
             "and create the Subscription again (the operator's custom resources stay)."
