@@ -315,3 +315,21 @@ async def test_a_namespace_no_object_is_in_shows_an_empty_scoped_view():
         await _command(pilot, "ns no-such-namespace")
         assert app.screen.query_one("#table", VirtualTable).row_count == 0
         assert "ns:no-such-namespace [0]" in _title(app)
+
+
+async def test_the_cursor_keeps_its_row_when_the_scope_clears_and_under_a_sort():
+    app = TableApp()
+    async with app.run_test() as pilot:
+        table = app.query_one(VirtualTable)
+        table.set_scope(Scope("gamma", column=0))
+        assert _keys(table) == ["c"]
+        table.set_scope(None)  # every row again, in the given order: found by its key
+        assert table.selected_key == "c" and table.cursor == 2
+        table.set_sort("count")  # 9, 12, 100
+        assert table.selected_key == "c" and table.cursor == 2
+        table.set_scope(Scope("alpha", column=0))
+        table.set_scope(None)
+        assert table.selected_key == "b" and table.cursor == 0
+        table.set_sort(None)
+        assert table.selected_key == "b" and table.cursor == 1
+        await pilot.pause()

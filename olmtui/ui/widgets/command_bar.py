@@ -24,9 +24,13 @@ Mode = Literal["command", "filter"]
 class CommandBar(Input):
     """Hidden until asked for; posts :class:`CommandBar.Entered` and hides again."""
 
+    # On a layer of its own, over the footer and the detail pane: opening and closing the
+    # prompt resizes nothing under it, so the table keeps its painted lines (most of a
+    # ``:ns`` Enter was the table and the pane laid out and painted again at a new height).
     DEFAULT_CSS = """
     CommandBar {
         dock: bottom;
+        layer: prompt;
         display: none;
         height: 3;
     }

@@ -188,6 +188,10 @@ class VirtualTable(ScrollView, can_focus=True):
         #: The rows a ``test`` scope keeps, found once per set of rows and scope: a filter
         #: typed under ``:ns`` then does not call the test on every row per key.
         self._tested: tuple[Scope, list[int]] | None = None
+        #: Each row's place among all rows by key, built when first needed per set of rows:
+        #: the cursor finds its row at once when every row is shown again (``:ns`` cleared).
+        self._positions: dict[Hashable, int] | None = None
+        self._whole = False
         #: Every row in the sort's order (shared with ``_shown``, never changed in place).
         self._order: list[Row] | None = None
 
@@ -222,6 +226,7 @@ class VirtualTable(ScrollView, can_focus=True):
         self._sort_keys = None
         self._groups = None
         self._tested = None
+        self._positions = None
         self._order = None
         self._size_columns()
         self._apply(keep=self.selected_key)
@@ -295,6 +300,7 @@ class VirtualTable(ScrollView, can_focus=True):
     def _select(self) -> list[Row]:
         """The rows to show: in scope, matching the filter, in the sort's order."""
         everything = self._all
+        self._whole = False  # every row, in the given order (set at the end)
         matches: list[int] | None = None
         if parse_query(self._query) is not None:
             if self._filter is None:  # haystacks once per set of rows, not per key typed
@@ -318,6 +324,7 @@ class VirtualTable(ScrollView, can_focus=True):
                 return self._order
             else:
                 matches = sorted(matches, key=keys.__getitem__, reverse=self._sort[1])
+        self._whole = matches is None
         if matches is None:
             return list(everything)
         return [everything[i] for i in matches]
@@ -356,6 +363,10 @@ class VirtualTable(ScrollView, can_focus=True):
         clamped = min(self.cursor, max(len(shown) - 1, 0))
         if shown and shown[clamped].key == key:
             return clamped
+        if self._whole and len(shown) == len(self._all):
+            if self._positions is None:
+                self._positions = {r.key: i for i, r in enumerate(self._all)}
+            return self._positions.get(key, clamped)
         return next((i for i, r in enumerate(shown) if r.key == key), clamped)
 
     def _size_columns(self) -> None:
