@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
-from collections.abc import Callable
+import sys
+from pathlib import Path
 
 from olmtui.model.resolution.constraints import (
     AtMost,
@@ -29,6 +29,9 @@ from olmtui.model.resolution.constraints import (
 )
 from olmtui.model.resolution.explanation import explain
 from olmtui.model.resolution.solver import NotSatisfiable, Solution, solve
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_catalog_load import best_of
 
 
 def bundle_id(package: int, version: int) -> str:
@@ -94,15 +97,6 @@ def run(problem: list[Variable]) -> object:
     """Solve, and explain an unsatisfiable result as ``check`` will."""
     result = solve(problem, anchors(problem))
     return explain(result, "ns") if isinstance(result, NotSatisfiable) else result
-
-
-def best_of(repeat: int, work: Callable[[], object]) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:

@@ -174,7 +174,7 @@ def _plans_of(name: str, plans: Iterable[Obj], phase: str) -> list[Obj]:
 def _failed_plans(name: str, plans: Iterable[Obj]) -> list[Obj]:
     """The Failed InstallPlans for this CSV that no later plan for it completed after: a
     plan that failed and was followed by one that installed the CSV is history, not the
-    cause of what the CSV waits for now (R-IP-1)."""
+    cause of what the CSV waits for now (R-IP-3)."""
     plans = list(plans)
     completed = [
         t

@@ -13,9 +13,16 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .constraints import AppliedConstraint, AtMost, Conflict, Dependency, Mandatory, Prohibited
-from .result import ExplainedConstraint
-from .solver import NotSatisfiable
+from olmtui.model.resolution.constraints import (
+    AppliedConstraint,
+    AtMost,
+    Conflict,
+    Dependency,
+    Mandatory,
+    Prohibited,
+)
+from olmtui.model.resolution.result import ExplainedConstraint
+from olmtui.model.resolution.solver import NotSatisfiable
 
 EXISTING = "@existing"
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
 
-from .constraints import (
+from olmtui.model.resolution.constraints import (
     AppliedConstraint,
     AtMost,
     Conflict,

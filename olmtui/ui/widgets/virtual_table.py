@@ -191,7 +191,6 @@ class VirtualTable(ScrollView, can_focus=True):
         #: Each row's place among all rows by key, built when first needed per set of rows:
         #: the cursor finds its row at once when every row is shown again (``:ns`` cleared).
         self._positions: dict[Hashable, int] | None = None
-        self._whole = False
         #: Every row in the sort's order (shared with ``_shown``, never changed in place).
         self._order: list[Row] | None = None
 
@@ -300,7 +299,6 @@ class VirtualTable(ScrollView, can_focus=True):
     def _select(self) -> list[Row]:
         """The rows to show: in scope, matching the filter, in the sort's order."""
         everything = self._all
-        self._whole = False  # every row, in the given order (set at the end)
         matches: list[int] | None = None
         if parse_query(self._query) is not None:
             if self._filter is None:  # haystacks once per set of rows, not per key typed
@@ -324,7 +322,6 @@ class VirtualTable(ScrollView, can_focus=True):
                 return self._order
             else:
                 matches = sorted(matches, key=keys.__getitem__, reverse=self._sort[1])
-        self._whole = matches is None
         if matches is None:
             return list(everything)
         return [everything[i] for i in matches]
@@ -363,7 +360,8 @@ class VirtualTable(ScrollView, can_focus=True):
         clamped = min(self.cursor, max(len(shown) - 1, 0))
         if shown and shown[clamped].key == key:
             return clamped
-        if self._whole and len(shown) == len(self._all):
+        # every row shown, in the given order: the row's place among all rows is its place
+        if self._scope is None and self._sort is None and parse_query(self._query) is None:
             if self._positions is None:
                 self._positions = {r.key: i for i, r in enumerate(self._all)}
             return self._positions.get(key, clamped)
