@@ -232,3 +232,13 @@ async def test_live_header_names_context_server_and_version(tmp_path):
             assert "4.12.45" in narrow
     finally:
         thread.stop()
+
+
+def test_scoped_counts_do_not_claim_the_watchers_upgrades_for_one_namespace():
+    """A live watcher counts upgrades cluster-wide; under ``:ns`` the count is unknown for
+    the namespace rather than the namespace's replacements in progress ("0 seen")."""
+    session = snapshot_session([SAMPLE])
+    assert "0 upgrades seen" in metrics_text(session, "team-a").plain  # a snapshot: its own
+    session.upgrade_count = lambda: 3
+    assert "3 upgrades seen" in metrics_text(session).plain
+    assert "? upgrades seen" in metrics_text(session, "team-a").plain

@@ -12,7 +12,7 @@ inputs changed, at most once per coalesced refresh.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from olmtui.model.catalog import Catalog
@@ -255,8 +255,13 @@ def overview_counts(session: Session, namespace: str | None = None) -> OverviewC
         if finding.namespace == namespace:
             severities[finding.severity] += 1
     subs = [s for s in session.model.subscriptions() if s.namespace == namespace]
+    scoped_metrics = seed_metrics(scoped, scoped)
+    if session.upgrade_count is not None:
+        # a live watcher counts the upgrades it saw cluster-wide, not per namespace: the
+        # namespace's replacements in progress would understate them ("0 seen" after one)
+        scoped_metrics = replace(scoped_metrics, csv_upgrade_count=None)
     return OverviewCounts(
-        seed_metrics(scoped, scoped),
+        scoped_metrics,
         copies,
         len(waiting),
         healthy,
