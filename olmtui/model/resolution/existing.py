@@ -54,13 +54,17 @@ def _api_properties(csv: Obj, section: str) -> list[str]:
     sorted by JSON text."""
     definitions = _spec(csv).get(section.split(".")[0]) or {}
     values: list[str] = []
-    for crd in (definitions.get(section.split(".")[1]) or []) if isinstance(definitions, dict) else []:
+    for crd in (
+        (definitions.get(section.split(".")[1]) or []) if isinstance(definitions, dict) else []
+    ):
         if not isinstance(crd, dict):
             continue
         name = str(crd.get("name") or "")
         if "." not in name:
             raise SourceError(f"error parsing crd name: {name}")
-        values.append(_gvk(name.split(".", 1)[1], str(crd.get("version") or ""), str(crd.get("kind") or "")))
+        values.append(
+            _gvk(name.split(".", 1)[1], str(crd.get("version") or ""), str(crd.get("kind") or ""))
+        )
     return values
 
 
@@ -72,9 +76,15 @@ def _derived(csv: Obj, subscriptions: Sequence[Obj]) -> tuple[tuple[str, str], .
     required: list[str] = []
     for kind, out in (("owned", provided), ("required", required)):
         out.extend(_api_properties(csv, f"customresourcedefinitions.{kind}"))
-        for svc in ((spec.get("apiservicedefinitions") or {}).get(kind) or []):
+        for svc in (spec.get("apiservicedefinitions") or {}).get(kind) or []:
             if isinstance(svc, dict):
-                out.append(_gvk(str(svc.get("group") or ""), str(svc.get("version") or ""), str(svc.get("kind") or "")))
+                out.append(
+                    _gvk(
+                        str(svc.get("group") or ""),
+                        str(svc.get("version") or ""),
+                        str(svc.get("kind") or ""),
+                    )
+                )
     props = [("olm.gvk", v) for v in sorted(provided)]
     props += [("olm.gvk.required", v) for v in sorted(required)]
     packages = {
@@ -107,19 +117,17 @@ def _chain_ends_in_failure(csv: Obj, replaced_by: Mapping[str, Obj], namespace: 
     ``Replacing``; true when the last is ``Failed``."""
     seen: set[str] = set()
     current = csv
-    while True:
+    while (successor := replaced_by.get(_name(current))) is not None:
         name = _name(current)
-        if name in seen:
-            raise SourceError(f"csv {namespace}/{name} has already been seen")
-        seen.add(name)
-        successor = replaced_by.get(name)
-        if successor is None:
-            return _phase(current) == "Failed"
         if _phase(current) != "Replacing":
             raise SourceError(
                 f"csv {namespace}/{name} in phase {_phase(current)} instead of Replacing"
             )
+        if name in seen:
+            raise SourceError(f"csv {namespace}/{name} has already been seen")
+        seen.add(name)
         current = successor
+    return _phase(current) == "Failed"
 
 
 def existing_entries(
@@ -136,13 +144,15 @@ def existing_entries(
     entries: list[Entry] = []
     for csv in own:
         # R-RES-7.5 / R-RES-21: a Replacing CSV whose successors ended in Failed is left out.
-        if fail_forward and _chain_ends_in_failure(csv, replaced_by, namespace):
-            if _phase(csv) == "Replacing":
-                continue
+        ends_in_failure = fail_forward and _chain_ends_in_failure(csv, replaced_by, namespace)
+        if ends_in_failure and _phase(csv) == "Replacing":
+            continue
         annotation = ((csv.get("metadata") or {}).get("annotations") or {}).get(
             PROPERTIES_ANNOTATION
         )
-        props = _annotated(csv, annotation) if annotation is not None else _derived(csv, subscriptions)
+        props = (
+            _annotated(csv, annotation) if annotation is not None else _derived(csv, subscriptions)
+        )
         values = decode(props)
         package = ""
         for kind, value in values:  # R-RES-7.3: the last olm.package property names it

@@ -1,0 +1,90 @@
+"""The resolver's inputs: catalog entries (R-RES-6) and the ``@existing`` catalog (R-RES-7,
+R-RES-21). Objects are built inline, shaped as OLM writes them."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
+from olmtui.model.resolution.entries import CatalogKey, catalog_entries, parse_tolerant
+from olmtui.model.resolution.existing import SourceError, existing_entries
+
+
+def _csv(name: str, phase: str = "Succeeded", replaces: str | None = None, **spec: Any) -> dict:
+    body: dict[str, Any] = {"version": "1.0.0", **spec}
+    if replaces:
+        body["replaces"] = replaces
+    return {
+        "kind": "ClusterServiceVersion",
+        "metadata": {"name": name, "namespace": "ns"},
+        "spec": body,
+        "status": {"phase": phase},
+    }
+
+
+def test_parse_tolerant() -> None:
+    assert str(parse_tolerant("v1.2")) == "1.2.0"
+    assert str(parse_tolerant(" 01.02.3 ")) == "1.2.3"
+    assert parse_tolerant("1.2-rc") is None
+    assert parse_tolerant(None) is None
+
+
+def test_entries_one_per_channel_membership_and_ensure_package_property() -> None:
+    package = Package(
+        "a",
+        default_channel="stable",
+        channels={
+            "alpha": Channel("a", "alpha", (ChannelEntry("a.v1"), ChannelEntry("missing"))),
+            "stable": Channel("a", "stable", (ChannelEntry("a.v1", skip_range="not a range"),)),
+        },
+        bundles={"a.v1": Bundle("a.v1", "a", version="v1.0")},
+    )
+    catalog = Catalog(ref="ns/cat", origin="test", packages={"a": package})
+    entries = list(catalog_entries(catalog, CatalogKey("cat", "ns")))
+    assert [e.id for e in entries] == ["cat/ns/alpha/a.v1", "cat/ns/stable/a.v1"]
+    assert [e.default_channel for e in entries] == [False, True]
+    assert entries[0].properties == (("olm.package", '{"packageName":"a","version":"v1.0"}'),)
+    assert str(entries[0].version) == "1.0.0"
+    assert entries[1].skip_range is None
+
+
+def test_existing_derives_properties_and_skips_copies() -> None:
+    owned = {"owned": [{"name": "ks.g", "version": "v", "kind": "K"}]}
+    csv = _csv("a.v1", customresourcedefinitions=owned)
+    copy = _csv("b.v1")
+    copy["metadata"]["labels"] = {"olm.copiedFrom": "other"}
+    sub = {"spec": {"name": "a"}, "status": {"installedCSV": "a.v1"}}
+    [entry] = existing_entries("ns", [csv, copy], [sub], fail_forward=False)
+    assert entry.id == "@existing/ns//a.v1"
+    assert entry.referenced and entry.package == "a"
+    assert entry.properties == (
+        ("olm.gvk", '{"group":"g","kind":"K","version":"v"}'),
+        ("olm.package", '{"packageName":"a","version":"1.0.0"}'),
+    )
+
+
+def test_existing_crd_name_without_dot_is_a_source_error() -> None:
+    csv = _csv("a.v1", customresourcedefinitions={"owned": [{"name": "bad", "kind": "K"}]})
+    with pytest.raises(SourceError, match="error parsing crd name: bad"):
+        existing_entries("ns", [csv], [], fail_forward=False)
+
+
+def test_fail_forward_drops_replacing_csv_whose_chain_ends_in_failure() -> None:
+    csvs = [_csv("a.v1", "Replacing"), _csv("a.v2", "Failed", replaces="a.v1")]
+    names = [e.name for e in existing_entries("ns", csvs, [], fail_forward=True)]
+    assert names == ["a.v2"]
+    assert [e.name for e in existing_entries("ns", csvs, [], fail_forward=False)] == [
+        "a.v1",
+        "a.v2",
+    ]
+
+
+def test_fail_forward_walk_requires_replacing_phase() -> None:
+    csvs = [_csv("a.v1", "Succeeded"), _csv("a.v2", "Failed", replaces="a.v1")]
+    with pytest.raises(
+        SourceError, match=re.escape("csv ns/a.v1 in phase Succeeded instead of Replacing")
+    ):
+        existing_entries("ns", csvs, [], fail_forward=True)
