@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
-from olmtui.model.resolution.entries import CatalogKey, catalog_entries, parse_tolerant
+from olmtui.model.resolution.channel_order import ResolutionError, sort_channel
+from olmtui.model.resolution.entries import CatalogKey, Entry, catalog_entries, parse_tolerant
 from olmtui.model.resolution.existing import SourceError, existing_entries
 
 
@@ -88,3 +89,41 @@ def test_fail_forward_walk_requires_replacing_phase() -> None:
         SourceError, match=re.escape("csv ns/a.v1 in phase Succeeded instead of Replacing")
     ):
         existing_entries("ns", csvs, [], fail_forward=True)
+
+
+def _e(name: str, replaces: str = "", skips: tuple[str, ...] = ()) -> Entry:
+    return Entry(name, "p", "c", CatalogKey("cat", "ns"), replaces=replaces, skips=skips)
+
+
+def test_sort_channel_follows_replaces_and_drops_skipped() -> None:
+    entries = [_e("a.v1"), _e("a.v2", "a.v1"), _e("a.v3", "a.v2", ("a.v2",))]
+    assert [e.name for e in sort_channel(entries)] == ["a.v3", "a.v1"]
+
+
+def test_sort_channel_no_heads() -> None:
+    with pytest.raises(ResolutionError) as err:
+        sort_channel([_e("a", "b"), _e("b", "a")])
+    assert str(err.value) == (
+        'no channel heads (entries not replaced by another entry) found in channel "c" of '
+        'package "p"'
+    )
+
+
+def test_sort_channel_multiple_heads() -> None:
+    with pytest.raises(ResolutionError) as err:
+        sort_channel([_e("a.v1"), _e("a.v2", "a.v1"), _e("b.v1")])
+    assert str(err.value) == (
+        "a unique replacement chain within a channel is required to determine the relative "
+        "order between channel entries, but 2 replacement chains were found in channel "
+        '"c" of package "p": a.v2...a.v1, b.v1'
+    )
+
+
+def test_sort_channel_cycle() -> None:
+    # Head h replaces x, x replaces y, y replaces x: a cycle below the head.
+    with pytest.raises(ResolutionError) as err:
+        sort_channel([_e("h", "x"), _e("x", "y"), _e("y", "x")])
+    assert str(err.value) == (
+        'a cycle exists in the chain of replacement beginning with "h" in channel "c" of '
+        'package "p"'
+    )
