@@ -10,8 +10,15 @@ import pytest
 
 from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.resolution.channel_order import ResolutionError, sort_channel
-from olmtui.model.resolution.entries import CatalogKey, Entry, catalog_entries, parse_tolerant
+from olmtui.model.resolution.entries import (
+    CatalogKey,
+    Entry,
+    catalog_entries,
+    decode,
+    parse_tolerant,
+)
 from olmtui.model.resolution.existing import SourceError, existing_entries
+from olmtui.model.resolution.predicates import dependency_predicates
 
 
 def _csv(name: str, phase: str = "Succeeded", replaces: str | None = None, **spec: Any) -> dict:
@@ -127,3 +134,32 @@ def test_sort_channel_cycle() -> None:
         'a cycle exists in the chain of replacement beginning with "h" in channel "c" of '
         'package "p"'
     )
+
+
+def _with(*props: tuple[str, str]) -> Entry:
+    return Entry("b.v1", "b", "c", CatalogKey("cat", "ns"), properties=props, values=decode(props))
+
+
+def test_dependency_predicate_texts() -> None:
+    entry = _with(
+        ("olm.gvk.required", '{"group":"g","version":"v","kind":"K"}'),
+        ("olm.package.required", '{"packageName":"p","versionRange":">=1.0.0 <2.0.0"}'),
+        (
+            "olm.constraint",
+            '{"not":{"constraints":[{"gvk":{"group":"g","version":"v","kind":"K"}},'
+            '{"package":{"packageName":"q","versionRange":"1.0.1"}}]}}',
+        ),
+    )
+    assert [str(p) for p in dependency_predicates(entry)] == [
+        "providing an API with group: g, version: v, kind: K",
+        "with package: p and with version in range: >=1.0.0 <2.0.0",
+        "providing an API with group: g, version: v, kind: K and not with package: q and with "
+        "version in range: 1.0.1",
+    ]
+
+
+def test_constraint_unknown_key_and_empty() -> None:
+    with pytest.raises(ResolutionError, match='json: unknown field "bogus"'):
+        dependency_predicates(_with(("olm.constraint", '{"bogus":{}}')))
+    with pytest.raises(ResolutionError, match="constraint is empty"):
+        dependency_predicates(_with(("olm.constraint", '{"failureMessage":"x"}')))
