@@ -3,7 +3,9 @@ R-RES-21). Objects are built inline, shaped as OLM writes them."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +21,7 @@ from olmtui.model.resolution.entries import (
 )
 from olmtui.model.resolution.existing import SourceError, existing_entries
 from olmtui.model.resolution.predicates import dependency_predicates
+from olmtui.sources.catalog_fbc import load_fbc
 
 
 def _csv(name: str, phase: str = "Succeeded", replaces: str | None = None, **spec: Any) -> dict:
@@ -163,3 +166,24 @@ def test_constraint_unknown_key_and_empty() -> None:
         dependency_predicates(_with(("olm.constraint", '{"bogus":{}}')))
     with pytest.raises(ResolutionError, match="constraint is empty"):
         dependency_predicates(_with(("olm.constraint", '{"failureMessage":"x"}')))
+
+
+def test_fbc_bundle_properties_kept_in_file_order(tmp_path: Path) -> None:
+    doc = {
+        "schema": "olm.bundle",
+        "name": "a.v1",
+        "package": "a",
+        "properties": [
+            {"type": "olm.gvk", "value": {"group": "g", "kind": "K", "version": "v"}},
+            {"type": "olm.bundle.object", "value": {"data": "e30="}},
+            {"type": "olm.package", "value": {"packageName": "a", "version": "1.0.0"}},
+        ],
+    }
+    path = tmp_path / "catalog.json"
+    path.write_text(json.dumps(doc))
+    catalog = Catalog(ref="ns/cat", origin="test")
+    load_fbc([path], catalog)
+    assert catalog.packages["a"].bundles["a.v1"].properties == (
+        ("olm.gvk", '{"group":"g","kind":"K","version":"v"}'),
+        ("olm.package", '{"packageName":"a","version":"1.0.0"}'),
+    )
