@@ -43,6 +43,19 @@ Obj = dict[str, Any]
 
 #: Enough base64 to show ``{"apiVersion": ..., "kind": ...}`` at the start of an object.
 _HEAD = 400
+#: The property types the resolver reads (``Bundle.properties``, R-RES-6).
+_RESOLVER_TYPES = frozenset(
+    (
+        "olm.package",
+        "olm.gvk",
+        "olm.gvk.required",
+        "olm.package.required",
+        "olm.label",
+        "olm.label.required",
+        "olm.constraint",
+        "olm.deprecated",
+    )
+)
 _KIND = re.compile(rb'"kind"\s*:\s*"([A-Za-z0-9]+)"|^kind:\s*([A-Za-z0-9]+)', re.MULTILINE)
 
 
@@ -133,10 +146,13 @@ class _FBCReader:
         modes: tuple[str, ...] | None = None
         prohibited = False
         objects: list[str] = []
+        kept: list[tuple[str, str]] = []
         for prop in properties if isinstance(properties, list) else ():
             if not isinstance(prop, dict):
                 continue
             kind, value = prop.get("type"), prop.get("value")
+            if kind in _RESOLVER_TYPES:
+                kept.append((str(kind), json.dumps(value, separators=(",", ":"), sort_keys=False)))
             value = value if isinstance(value, dict) else {}
             if kind == "olm.package":
                 version = scalar_text(value.get("version"))
@@ -186,6 +202,7 @@ class _FBCReader:
             install_modes=modes or (),
             **crds_fields(crds),
             has_conversion_webhook=webhook or any(crd_has_conversion_webhook(c) for c in crds),
+            properties=tuple(kept),
         )
 
     def finish(self) -> None:

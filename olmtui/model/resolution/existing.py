@@ -1,0 +1,179 @@
+"""The ``@existing`` virtual catalog: the installed CSVs of a namespace (R-RES-7, R-RES-21).
+
+OLM offers what is installed to the solver as one more catalog, so an installed operator can
+satisfy a dependency, must stay when no Subscription references it, and is what an upgrade
+replaces. Its properties come from the annotation OLM projects onto every CSV it creates, or
+are derived from the owned and required APIs when the annotation is missing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION
+from olmtui.model.resolution.entries import (
+    EXISTING,
+    CatalogKey,
+    Entry,
+    compact,
+    decode,
+    parse_tolerant,
+)
+from olmtui.store import is_copied_csv
+
+Obj = dict[str, Any]
+
+_FAIL_FORWARD = "UnsafeFailForward"
+
+
+class SourceError(Exception):
+    """The ``@existing`` source cannot produce a snapshot (R-RES-5); the message is OLM's
+    cause text."""
+
+
+def _name(obj: Mapping[str, Any]) -> str:
+    return str((obj.get("metadata") or {}).get("name") or "")
+
+
+def _spec(obj: Mapping[str, Any]) -> Mapping[str, Any]:
+    return obj.get("spec") or {}
+
+
+def _phase(obj: Mapping[str, Any]) -> str:
+    return str((obj.get("status") or {}).get("phase") or "")
+
+
+def _gvk(group: str, version: str, kind: str) -> str:
+    return compact({"group": group, "kind": kind, "version": version})
+
+
+def _api_properties(csv: Obj, section: str) -> list[str]:
+    """``olm.gvk`` values of the owned (or required) CRDs and APIServices (R-RES-7.4),
+    sorted by JSON text."""
+    definitions = _spec(csv).get(section.split(".")[0]) or {}
+    values: list[str] = []
+    for crd in (
+        (definitions.get(section.split(".")[1]) or []) if isinstance(definitions, dict) else []
+    ):
+        if not isinstance(crd, dict):
+            continue
+        name = str(crd.get("name") or "")
+        if "." not in name:
+            raise SourceError(f"error parsing crd name: {name}")
+        values.append(
+            _gvk(name.split(".", 1)[1], str(crd.get("version") or ""), str(crd.get("kind") or ""))
+        )
+    return values
+
+
+def _derived(csv: Obj, subscriptions: Sequence[Obj]) -> tuple[tuple[str, str], ...]:
+    """R-RES-7.4 without the annotation: provided then required APIs, then an inferred
+    ``olm.package`` when exactly one package names this CSV as installed."""
+    spec = _spec(csv)
+    provided: list[str] = []
+    required: list[str] = []
+    for kind, out in (("owned", provided), ("required", required)):
+        out.extend(_api_properties(csv, f"customresourcedefinitions.{kind}"))
+        for svc in (spec.get("apiservicedefinitions") or {}).get(kind) or []:
+            if isinstance(svc, dict):
+                out.append(
+                    _gvk(
+                        str(svc.get("group") or ""),
+                        str(svc.get("version") or ""),
+                        str(svc.get("kind") or ""),
+                    )
+                )
+    props = [("olm.gvk", v) for v in sorted(provided)]
+    props += [("olm.gvk.required", v) for v in sorted(required)]
+    packages = {
+        str(_spec(s).get("name") or "")
+        for s in subscriptions
+        if (s.get("status") or {}).get("installedCSV") == _name(csv)
+    } - {""}
+    if len(packages) == 1:
+        version = parse_tolerant(str(spec.get("version") or ""))
+        text = str(version) if version and str(version) != "0.0.0" else ""
+        props.append(("olm.package", compact({"packageName": packages.pop(), "version": text})))
+    return tuple(props)
+
+
+def _annotated(csv: Obj, text: str) -> tuple[tuple[str, str], ...]:
+    """R-RES-7.4: exactly the properties of the annotation."""
+    try:
+        listed = json.loads(text).get("properties") or []
+        return tuple((str(p["type"]), compact(p.get("value"))) for p in listed)
+    except (ValueError, AttributeError, TypeError, KeyError) as exc:
+        raise SourceError(f'failed to retrieve properties of csv "{_name(csv)}": {exc}') from exc
+
+
+def _replaced_by(csvs: Sequence[Obj]) -> dict[str, Obj]:
+    return {str(_spec(c).get("replaces")): c for c in csvs if _spec(c).get("replaces")}
+
+
+def _chain_ends_in_failure(csv: Obj, replaced_by: Mapping[str, Obj], namespace: str) -> bool:
+    """R-RES-21: follow the CSVs that replace ``csv``; every one before the last must be
+    ``Replacing``; true when the last is ``Failed``."""
+    seen: set[str] = set()
+    current = csv
+    while (successor := replaced_by.get(_name(current))) is not None:
+        name = _name(current)
+        if _phase(current) != "Replacing":
+            raise SourceError(
+                f"csv {namespace}/{name} in phase {_phase(current)} instead of Replacing"
+            )
+        if name in seen:
+            raise SourceError(f"csv {namespace}/{name} has already been seen")
+        seen.add(name)
+        current = successor
+    return _phase(current) == "Failed"
+
+
+def existing_entries(
+    namespace: str,
+    csvs: Sequence[Obj],
+    subscriptions: Sequence[Obj],
+    fail_forward: bool,
+) -> list[Entry]:
+    """R-RES-7: the ``@existing`` entries of ``namespace``; raises ``SourceError``."""
+    key = CatalogKey(EXISTING, namespace)
+    installed = {(s.get("status") or {}).get("installedCSV") for s in subscriptions}
+    own = [c for c in csvs if not is_copied_csv(c)]  # R-RES-7.1
+    replaced_by = _replaced_by(own)
+    entries: list[Entry] = []
+    for csv in own:
+        # R-RES-7.5 / R-RES-21: a Replacing CSV whose successors ended in Failed is left out.
+        ends_in_failure = fail_forward and _chain_ends_in_failure(csv, replaced_by, namespace)
+        if ends_in_failure and _phase(csv) == "Replacing":
+            continue
+        annotation = ((csv.get("metadata") or {}).get("annotations") or {}).get(
+            PROPERTIES_ANNOTATION
+        )
+        props = (
+            _annotated(csv, annotation) if annotation is not None else _derived(csv, subscriptions)
+        )
+        values = decode(props)
+        package = ""
+        for kind, value in values:  # R-RES-7.3: the last olm.package property names it
+            if kind == "olm.package" and isinstance(value, dict):
+                package = str(value.get("packageName") or "")
+        entries.append(
+            Entry(
+                name=_name(csv),
+                package=package,
+                channel="",
+                catalog=key,
+                version=parse_tolerant(str(_spec(csv).get("version") or "")),
+                properties=props,
+                values=values,
+                referenced=_name(csv) in installed,  # R-RES-7.2
+            )
+        )
+    return entries
+
+
+def fail_forward_enabled(operator_group: Mapping[str, Any]) -> bool:
+    """R-RES-21: the OperatorGroup opts into ``UnsafeFailForward``."""
+    strategy = _spec(operator_group).get("upgradeStrategy") or {}
+    return isinstance(strategy, dict) and strategy.get("name") == _FAIL_FORWARD

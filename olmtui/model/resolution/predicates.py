@@ -1,0 +1,186 @@
+"""Dependency predicates of a bundle (R-RES-11.2, R-RES-12).
+
+Each dependency property of a bundle becomes one predicate over entries; its ``str()`` is
+OLM's wording, which ends up in ``bundle X requires an operator <predicate>``. CEL rules
+(``olm.constraint`` with ``cel``) are not evaluated yet: testing one raises ``NotEvaluated``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from olmtui.model.resolution.channel_order import ResolutionError, go_quote
+from olmtui.model.resolution.entries import Entry, parse_tolerant
+from olmtui.model.semver_range import Range, RangeError, parse_range
+
+
+class NotEvaluated(Exception):
+    """olmtui cannot decide this predicate offline (R-RES-23); the message is the reason."""
+
+
+def _props(entry: Entry, kind: str) -> list[dict[str, Any]]:
+    return [v for k, v in entry.values if k == kind and isinstance(v, dict)]
+
+
+@dataclass(frozen=True, slots=True)
+class Gvk:
+    group: str
+    version: str
+    kind: str
+
+    def test(self, entry: Entry) -> bool:
+        return any(
+            (p.get("group"), p.get("version"), p.get("kind"))
+            == (self.group, self.version, self.kind)
+            for p in _props(entry, "olm.gvk")
+        )
+
+    def __str__(self) -> str:
+        return (
+            f"providing an API with group: {self.group}, version: {self.version}, kind: {self.kind}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Package:
+    name: str
+
+    def test(self, entry: Entry) -> bool:
+        return entry.package == self.name or any(
+            p.get("packageName") == self.name for p in _props(entry, "olm.package")
+        )
+
+    def __str__(self) -> str:
+        return f"with package: {self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class VersionInRange:
+    range: Range
+    text: str
+
+    def test(self, entry: Entry) -> bool:
+        for p in _props(entry, "olm.package"):
+            version = parse_tolerant(str(p.get("version") or ""))
+            if version is not None and self.range.contains(version):
+                return True
+        return entry.version is not None and self.range.contains(entry.version)
+
+    def __str__(self) -> str:
+        return f"with version in range: {self.text}"
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    label: str
+
+    def test(self, entry: Entry) -> bool:
+        return any(p.get("label") == self.label for p in _props(entry, "olm.label"))
+
+    def __str__(self) -> str:
+        return f"with label: {self.label}"
+
+
+@dataclass(frozen=True, slots=True)
+class Cel:
+    rule: str
+    message: str
+
+    def test(self, entry: Entry) -> bool:
+        raise NotEvaluated(f"CEL rule not supported offline: {self.rule}")  # R-RES-23
+
+    def __str__(self) -> str:
+        return f"with constraint: {go_quote(self.rule)} and message: {go_quote(self.message)}"
+
+
+@dataclass(frozen=True, slots=True)
+class All:
+    parts: tuple[Predicate, ...]
+
+    def test(self, entry: Entry) -> bool:
+        return all(p.test(entry) for p in self.parts)
+
+    def __str__(self) -> str:
+        return " and ".join(map(str, self.parts))
+
+
+@dataclass(frozen=True, slots=True)
+class Any_:
+    parts: tuple[Predicate, ...]
+
+    def test(self, entry: Entry) -> bool:
+        return any(p.test(entry) for p in self.parts)
+
+    def __str__(self) -> str:
+        return " or ".join(map(str, self.parts))
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    parts: tuple[Predicate, ...]
+
+    def test(self, entry: Entry) -> bool:
+        return not any(p.test(entry) for p in self.parts)
+
+    def __str__(self) -> str:
+        return " and not ".join(map(str, self.parts))
+
+
+Predicate = Gvk | Package | VersionInRange | Label | Cel | All | Any_ | Not
+
+
+def _package(value: dict[str, Any]) -> Predicate:
+    """``with package: P and with version in range: R`` (R-RES-12)."""
+    text = str(value.get("versionRange") or "")
+    try:
+        version_range = parse_range(text)
+    except RangeError as exc:
+        raise ResolutionError(str(exc)) from exc
+    return All((Package(str(value.get("packageName") or "")), VersionInRange(version_range, text)))
+
+
+def _gvk(value: dict[str, Any]) -> Gvk:
+    return Gvk(
+        str(value.get("group") or ""), str(value.get("version") or ""), str(value.get("kind") or "")
+    )
+
+
+_CONSTRAINT_KEYS = ("failureMessage", "gvk", "package", "cel", "all", "any", "not")
+
+
+def _constraint(value: dict[str, Any], message: str) -> Predicate:
+    """R-RES-12 ``olm.constraint``: exactly one of gvk/package/cel/all/any/not."""
+    for key in value:
+        if key not in _CONSTRAINT_KEYS:
+            raise ResolutionError(f'json: unknown field "{key}"')
+    if isinstance(value.get("gvk"), dict):
+        return _gvk(value["gvk"])
+    if isinstance(value.get("package"), dict):
+        return _package(value["package"])
+    if isinstance(value.get("cel"), dict):
+        return Cel(str(value["cel"].get("rule") or ""), message)
+    for key, combine in (("all", All), ("any", Any_), ("not", Not)):
+        if isinstance(value.get(key), dict):
+            inner = value[key].get("constraints") or []
+            parts = tuple(_constraint(c, message) for c in inner if isinstance(c, dict))
+            return combine(parts)
+    raise ResolutionError("constraint is empty")
+
+
+def dependency_predicates(entry: Entry) -> list[Predicate]:
+    """R-RES-12: one predicate per dependency property, in property order; a parse error
+    raises ``ResolutionError`` (it aborts OLM's resolution)."""
+    out: list[Predicate] = []
+    for kind, value in entry.values:
+        if not isinstance(value, dict):
+            continue
+        if kind == "olm.gvk.required":
+            out.append(_gvk(value))
+        elif kind == "olm.package.required":
+            out.append(_package(value))
+        elif kind == "olm.label.required":
+            out.append(Label(str(value.get("label") or "")))
+        elif kind == "olm.constraint":
+            out.append(_constraint(value, str(value.get("failureMessage") or "")))
+    return out
