@@ -1,0 +1,62 @@
+"""One provider per API, one operator per package (R-RES-14).
+
+OLM adds these over every bundle variable it made, chosen or not: for each API (``olm.gvk``)
+and each package (``olm.package``) with two or more variables, one more variable that is
+mandatory and allows at most one of them. Their texts list the ids in byte order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from olmtui.model.resolution.constraints import AtMost, Mandatory, Variable
+from olmtui.model.resolution.sources import Sources, gvks_of, packages_of
+from olmtui.model.resolution.variables import Draft
+
+
+def _joined(ids: list[str]) -> str:
+    return f"{', '.join(ids[:-1])} and {ids[-1]}"
+
+
+def invariants(drafts: Iterable[Draft], sources: Sources) -> list[Variable]:
+    """R-RES-14: the invariant variables, APIs first (by id), then packages (by name)."""
+    apis: dict[tuple[str, str, str], list[str]] = {}
+    packages: dict[str, list[str]] = {}
+    for draft in drafts:
+        entry = draft.entry
+        if entry is None:
+            continue
+        # R-RES-14: a variable not found back as exactly one entry is skipped.
+        if len(sources.exactly(entry.catalog, entry.name, entry.channel)) != 1:
+            continue
+        for gvk in gvks_of(entry):
+            apis.setdefault(gvk, []).append(draft.id)
+        for package in packages_of(entry):
+            packages.setdefault(package, []).append(draft.id)
+    out: list[Variable] = []
+    for (group, version, kind), ids in apis.items():
+        if len(ids) > 1:
+            api = f"{kind} ({group}/{version})"
+            ids = sorted(ids, key=str.encode)
+            out.append(
+                Variable(
+                    api,
+                    (
+                        Mandatory(f"there can be only one provider of {api}"),
+                        AtMost(1, tuple(ids), f"{_joined(ids)} provide {api}"),
+                    ),
+                )
+            )
+    for package, ids in packages.items():
+        if len(ids) > 1:
+            ids = sorted(ids, key=str.encode)
+            out.append(
+                Variable(
+                    package,
+                    (
+                        Mandatory(f"there can be only one operator from package {package}"),
+                        AtMost(1, tuple(ids), f"{_joined(ids)} originate from package {package}"),
+                    ),
+                )
+            )
+    return sorted(out, key=lambda v: v.id.encode())
