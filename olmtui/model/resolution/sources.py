@@ -101,21 +101,25 @@ class Sources:
     #: (first by name), part of OLM's source info of that entry (R-RES-7.2).
     owners: dict[str, str] = field(default_factory=dict)
     _by_key: dict[CatalogKey, Snapshot] = field(init=False)
+    _orders: dict[tuple[CatalogKey | None, str], list[Snapshot]] = field(init=False)
+    _candidates: dict[tuple[CatalogKey, Predicate], list[Entry]] = field(init=False)
 
     def __post_init__(self) -> None:
         self._by_key = {s.key: s for s in self.snapshots}
+        self._orders = {}
+        self._candidates = {}
 
     @property
     def existing(self) -> CatalogKey:
         return CatalogKey("@existing", self.namespace)
 
-    def catalog(self, key: CatalogKey) -> Sequence[Entry]:
+    def catalog(self, key: CatalogKey) -> list[Snapshot]:
         """``Catalog(key)``: every source in OLM's plain order when the key is empty (R-RES-10.2),
-        else that source's entries (none when it is not visible)."""
+        else that source (none when it is not visible)."""
         if not key.name and not key.namespace:
-            return [e for s in self.ordered(None, "") for e in s.entries]
+            return self.ordered(None, "")
         snapshot = self._by_key.get(key)
-        return snapshot.entries if snapshot is not None else ()
+        return [snapshot] if snapshot is not None else []
 
     def exactly(self, key: CatalogKey, name: str, channel: str) -> list[Entry]:
         """The entries of ``key`` named ``name`` in ``channel`` (``ExactlyOne`` wants one)."""
@@ -126,6 +130,9 @@ class Sources:
         """R-RES-12 (``sortableSnapshots.Less``): ``@existing`` of ``namespace`` first, then
         ``preferred``, then higher priority, then a source in ``namespace`` before one that
         is not, then by name."""
+        cached = self._orders.get((preferred, namespace))
+        if cached is not None:
+            return cached
         existing = CatalogKey("@existing", namespace) if namespace else None
 
         def less(a: Snapshot, b: Snapshot) -> bool:
@@ -146,7 +153,9 @@ class Sources:
         def compare(a: Snapshot, b: Snapshot) -> int:
             return -1 if less(a, b) else (1 if less(b, a) else 0)
 
-        return sorted(self.snapshots, key=cmp_to_key(compare))
+        order = sorted(self.snapshots, key=cmp_to_key(compare))
+        self._orders[(preferred, namespace)] = order
+        return order
 
     def matching(self, predicate: Predicate) -> Iterable[Entry]:
         """Entries of every source that satisfy ``predicate``, in no particular order (only
@@ -157,7 +166,15 @@ class Sources:
         """R-RES-12.1-3: every entry of a (catalog, package, channel) group holding a match
         (for ``@existing``, just the matching CSV), in OLM's preference order, then kept when
         it matches. Raises ``ResolutionError`` when a channel has no single chain."""
-        groups: set[tuple[CatalogKey, str, str]] = set()
+        cached = self._candidates.get((bundle.catalog, predicate))
+        if cached is None:
+            cached = self._candidates[(bundle.catalog, predicate)] = self._candidates_of(
+                bundle.catalog, predicate
+            )
+        return cached
+
+    def _candidates_of(self, catalog: CatalogKey, predicate: Predicate) -> list[Entry]:
+        groups: dict[CatalogKey, set[tuple[str, str]]] = {}
         existing: dict[tuple[str, str | None], str] = {}
         for entry in self.matching(predicate):
             if entry.catalog.virtual:
@@ -165,16 +182,15 @@ class Sources:
                 # and the owning Subscription, so the first CSV of such a pair stands for both.
                 existing.setdefault((entry.package, self.owners.get(entry.name)), entry.name)
             else:
-                groups.add((entry.catalog, entry.package, entry.channel))
+                groups.setdefault(entry.catalog, set()).add((entry.package, entry.channel))
         chosen = set(existing.values())
         selected: list[Entry] = []
-        for snapshot in self.ordered(bundle.catalog, self.namespace):
+        for snapshot in self.ordered(catalog, self.namespace):
             if snapshot.key.virtual:
                 selected += [e for e in snapshot.entries if e.name in chosen]
                 continue
-            for key, group in snapshot.groups.items():
-                if (snapshot.key, *key) in groups:
-                    selected += group
+            for key in groups.get(snapshot.key, ()):
+                selected += snapshot.groups[key]
         return [e for e in sort_bundles(selected) if predicate.test(e)]
 
 

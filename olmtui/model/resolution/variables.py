@@ -24,7 +24,7 @@ from olmtui.model.resolution.constraints import (
 )
 from olmtui.model.resolution.entries import CatalogKey, Entry
 from olmtui.model.resolution.predicates import dependency_predicates
-from olmtui.model.resolution.sources import Sources, packages_of, subscription_order
+from olmtui.model.resolution.sources import Sources, subscription_order
 from olmtui.model.semver_range import ZERO
 
 
@@ -88,7 +88,7 @@ class Builder:
 
     def existing(self) -> None:
         """R-RES-13.1: every installed CSV, and what their dependencies reach."""
-        self.bundles(list(self.sources.catalog(self.sources.existing)))
+        self.bundles([e for s in self.sources.catalog(self.sources.existing) for e in s.entries])
 
     def bundles(self, stack: list[Entry]) -> list[str]:
         """``getBundleVariables`` (R-RES-12): a variable per entry of ``stack`` and, depth
@@ -134,10 +134,8 @@ class Builder:
 
     def subscription(self, sub: SubscriptionSpec) -> None:
         """``getSubscriptionVariables`` (R-RES-10)."""
-        current = next(
-            (e for e in self.sources.catalog(self.sources.existing) if e.name == sub.installed_csv),
-            None,
-        )
+        installed = (e for s in self.sources.catalog(self.sources.existing) for e in s.entries)
+        current = next((e for e in installed if e.name == sub.installed_csv), None)
         found, invalid = self._filter(sub, current)
         if invalid is not None:
             self.drafts[f"subscription:{sub.name}"] = Draft(
@@ -185,19 +183,18 @@ class Builder:
         or OLM's text for the first counter left at zero."""
         counts = [0, 0, 0, 0]
         found: list[Entry] = []
-        package = sub.package
-        for entry in self.sources.catalog(CatalogKey(sub.source, sub.source_namespace)):
-            counts[0] += 1
-            if not (entry.package == package or package in packages_of(entry)):
-                continue
-            counts[1] += 1
-            if sub.channel and entry.channel != sub.channel:
-                continue
-            counts[2] += 1
-            if current is None and sub.starting_csv and entry.name != sub.starting_csv:
-                continue
-            counts[3] += 1
-            found.append(entry)
+        for snapshot in self.sources.catalog(CatalogKey(sub.source, sub.source_namespace)):
+            counts[0] += len(snapshot.entries)
+            # The package index holds exactly the entries OLM's package predicate accepts.
+            for entry in snapshot.by_package.get(sub.package, ()):
+                counts[1] += 1
+                if sub.channel and entry.channel != sub.channel:
+                    continue
+                counts[2] += 1
+                if current is None and sub.starting_csv and entry.name != sub.starting_csv:
+                    continue
+                counts[3] += 1
+                found.append(entry)
         texts = (
             f"no operators found from catalog {sub.source} in namespace "
             f"{sub.source_namespace} referenced by subscription {sub.name}",
