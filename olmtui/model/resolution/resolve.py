@@ -324,19 +324,38 @@ def _resolved(
     return NamespaceResolution(ns, "resolved", operators=operators, changes=changes)
 
 
-def namespace_objects(store: Store, namespace: str) -> NamespaceObjects:
-    """The objects of ``namespace`` resolution reads, from the cache."""
+def _by_namespace(store: Store, kind: str, wanted: set[str]) -> dict[str, list[Obj]]:
+    """The objects of ``kind`` in the ``wanted`` namespaces, sorted by name: one pass over
+    the kind, however many namespaces (a cluster may hold 100,000 copied CSVs)."""
+    out: dict[str, list[Obj]] = {}
+    for (namespace, _), obj in store.slots(kind):
+        if namespace in wanted:
+            out.setdefault(namespace, []).append(obj)
+    for objs in out.values():
+        objs.sort(key=_name)
+    return out
+
+
+def cluster_objects(store: Store, namespaces: Iterable[str]) -> list[NamespaceObjects]:
+    """What the resolution of each of ``namespaces`` reads, from the cache."""
+    wanted = set(namespaces)
+    groups = _by_namespace(store, "OperatorGroup", wanted)
+    subs = _by_namespace(store, "Subscription", wanted)
+    csvs = _by_namespace(store, "ClusterServiceVersion", wanted)
     sources: dict[str, list[Obj]] = {}
-    for source in store.list("CatalogSource"):
-        sources.setdefault(str(_meta(source).get("namespace") or ""), []).append(source)
-    return NamespaceObjects(
-        namespace=namespace,
-        operator_groups=sorted(store.list("OperatorGroup", namespace), key=_name),
-        subscriptions=sorted(store.list("Subscription", namespace), key=_name),
-        csvs=sorted(store.list("ClusterServiceVersion", namespace), key=_name),
-        catalog_sources=sources,
-        catalog_sources_read="CatalogSource" not in store.unreadable,
-    )
+    for (namespace, _), source in store.slots("CatalogSource"):
+        sources.setdefault(namespace, []).append(source)
+    return [
+        NamespaceObjects(
+            namespace=ns,
+            operator_groups=groups.get(ns, []),
+            subscriptions=subs.get(ns, []),
+            csvs=csvs.get(ns, []),
+            catalog_sources=sources,
+            catalog_sources_read="CatalogSource" not in store.unreadable,
+        )
+        for ns in sorted(wanted)
+    ]
 
 
 def resolve_cluster(
@@ -347,7 +366,8 @@ def resolve_cluster(
     PackageManifests); ``global_namespace`` None means OLM's default (R-RES-3)."""
     global_ns = global_namespace or global_catalog_namespace(store)
     content = CatalogContent(catalogs)
-    namespaces = sorted({str(_meta(s).get("namespace") or "") for s in store.list("Subscription")})
+    namespaces = {namespace for (namespace, _), _ in store.slots("Subscription")}
     return [
-        resolve_namespace(namespace_objects(store, ns), content, global_ns) for ns in namespaces
+        resolve_namespace(objects, content, global_ns)
+        for objects in cluster_objects(store, namespaces)
     ]
