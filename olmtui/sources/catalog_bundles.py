@@ -115,9 +115,7 @@ def read_bundle_dir(directory: Path, findings: list[Finding]) -> BundleDir | Non
         package,
         crds=crds,
         dependency_items=dependency_items,
-        properties=bundle_properties(
-            csv, str(annotations.get(PACKAGE_ANNOTATION) or ""), crds, listed, dependencies
-        ),
+        properties=bundle_properties(csv, package, crds, listed, dependencies),
     )
     return BundleDir(directory, package, channels, default, bundle, entry_from_csv(csv))
 

@@ -30,7 +30,9 @@ text as written in an annotation, whitespace included; here on the compact text)
 read from a YAML metadata file have their keys sorted, as opm's YAML-to-JSON conversion does,
 while those from JSON (a JSON file, the annotation) keep their order. A property opm would
 reject (an unparsable ``olm.gvk`` or ``olm.package`` value, which fails ``opm render``) is
-left out here, and a required CRD whose name has no group is skipped.
+left out here, and a required CRD whose name has no group is skipped. A bundle directory whose
+annotations name no package gets the package the loader settles on (its parent folder's
+name) in ``olm.package``, where opm would write an empty name.
 """
 
 from __future__ import annotations
@@ -151,6 +153,8 @@ def _dedupe(properties: Iterable[Property]) -> list[Property]:
 
 
 def _csv_version(csv: Obj, key: str) -> str:
+    """``spec.version`` or ``spec.release`` as opm reads it: absent is ``""``; a YAML number
+    (``release: 2``) is its text, as opm's ``GetRelease`` accepts it."""
     value = mapping(csv.get("spec")).get(key)
     if isinstance(value, bool) or value is None:
         return ""
@@ -179,7 +183,7 @@ def bundle_properties(
     base = _dedupe(
         [
             *listed,
-            *([("olm.package", own_package)] if package and own_package else []),
+            *([("olm.package", own_package)] if own_package else []),
             *annotation_properties(csv),
             *(("olm.gvk", g) for g in _crd_gvks(crds)),
         ]
