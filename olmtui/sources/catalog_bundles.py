@@ -35,6 +35,7 @@ from olmtui.sources.catalog_csv import (
     entry_from_csv,
 )
 from olmtui.sources.catalog_files import catalog_files, read_documents, read_mapping, unreadable
+from olmtui.sources.catalog_properties import bundle_properties, metadata_lists
 
 Obj = dict[str, Any]
 
@@ -107,14 +108,14 @@ def read_bundle_dir(directory: Path, findings: list[Finding]) -> BundleDir | Non
     default = str(annotations.get(DEFAULT_CHANNEL_ANNOTATION) or "").strip() or None
     if default is None and len(channels) == 1:
         default = channels[0]
-    deps_path = directory / "metadata" / "dependencies.yaml"
-    dependencies = read_mapping(deps_path, findings) if deps_path.is_file() else None
+    listed, dependencies, dependency_items = metadata_lists(directory, findings)
     package = str(annotations.get(PACKAGE_ANNOTATION) or directory.parent.name)
     bundle = bundle_from_csv(
         csv,
         package,
         crds=crds,
-        dependency_items=(dependencies or {}).get("dependencies"),
+        dependency_items=dependency_items,
+        properties=bundle_properties(csv, package, crds, listed, dependencies),
     )
     return BundleDir(directory, package, channels, default, bundle, entry_from_csv(csv))
 

@@ -134,8 +134,11 @@ def bundle_from_csv(
     crds: Iterable[Obj] = (),
     dependency_items: Any = None,
     prohibited: bool = False,
+    properties: tuple[tuple[str, str], ...] = (),
 ) -> Bundle:
-    """A Bundle from its CSV, the CRD manifests shipped with it and its dependencies file."""
+    """A Bundle from its CSV, the CRD manifests shipped with it and its dependencies file.
+    ``properties`` are the resolver's (``catalog_properties``); an ``olm.deprecated`` among
+    them makes the bundle one that is never newly chosen (R-UPG-2), as in an FBC."""
     spec = mapping(csv.get("spec"))
     surface = api_surface(csv)
     dep_apis, dep_packages = dependencies(dependency_items)
@@ -144,7 +147,7 @@ def bundle_from_csv(
         name=csv_name(csv) or "",
         package=package,
         version=trimmed_text(spec.get("version")),
-        prohibited=prohibited,
+        prohibited=prohibited or any(kind == "olm.deprecated" for kind, _ in properties),
         provided_apis=tuple(sorted(surface.provided)),
         required_apis=tuple(sorted(surface.required | set(dep_apis))),
         required_packages=dep_packages,
@@ -152,4 +155,5 @@ def bundle_from_csv(
         **crds_fields(crds),
         has_conversion_webhook=csv_has_conversion_webhook(csv)
         or any(crd_has_conversion_webhook(c) for c in crds),
+        properties=properties,
     )

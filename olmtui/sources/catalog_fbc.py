@@ -27,6 +27,7 @@ import yaml
 
 from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.manifest_fields import scalar_text, supported_install_modes
+from olmtui.model.resolution.entries import compact
 from olmtui.model.types import Finding
 from olmtui.sources.catalog_csv import (
     CRD_KIND,
@@ -37,25 +38,13 @@ from olmtui.sources.catalog_csv import (
     gvk_key,
 )
 from olmtui.sources.catalog_files import read_documents, unreadable
+from olmtui.sources.catalog_properties import RESOLVER_TYPES
 from olmtui.sources.snapshot_documents import YamlLoader
 
 Obj = dict[str, Any]
 
 #: Enough base64 to show ``{"apiVersion": ..., "kind": ...}`` at the start of an object.
 _HEAD = 400
-#: The property types the resolver reads (``Bundle.properties``, R-RES-6).
-_RESOLVER_TYPES = frozenset(
-    (
-        "olm.package",
-        "olm.gvk",
-        "olm.gvk.required",
-        "olm.package.required",
-        "olm.label",
-        "olm.label.required",
-        "olm.constraint",
-        "olm.deprecated",
-    )
-)
 _KIND = re.compile(rb'"kind"\s*:\s*"([A-Za-z0-9]+)"|^kind:\s*([A-Za-z0-9]+)', re.MULTILINE)
 
 
@@ -151,8 +140,8 @@ class _FBCReader:
             if not isinstance(prop, dict):
                 continue
             kind, value = prop.get("type"), prop.get("value")
-            if kind in _RESOLVER_TYPES:
-                kept.append((str(kind), json.dumps(value, separators=(",", ":"), sort_keys=False)))
+            if kind in RESOLVER_TYPES:
+                kept.append((str(kind), compact(value)))
             value = value if isinstance(value, dict) else {}
             if kind == "olm.package":
                 version = scalar_text(value.get("version"))

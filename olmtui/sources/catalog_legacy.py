@@ -15,6 +15,7 @@ from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.sources.catalog_bundles import manifests_in
 from olmtui.sources.catalog_csv import bundle_from_csv, entry_from_csv
 from olmtui.sources.catalog_files import catalog_files, read_mapping, unreadable
+from olmtui.sources.catalog_properties import legacy_properties
 
 
 def is_package_file(path: Path) -> bool:
@@ -50,7 +51,8 @@ def load_legacy_package(package_file: Path, catalog: Catalog) -> None:
         # A version directory: its CSV and the CRDs shipped beside it.
         csvs, crds = manifests_in(directory, catalog.findings, recursive=False)
         for csv in csvs:
-            bundle = bundle_from_csv(csv, name, crds=crds)
+            properties = legacy_properties(csv, name, crds)
+            bundle = bundle_from_csv(csv, name, crds=crds, properties=properties)
             bundles[bundle.name] = bundle
             entries[bundle.name] = entry_from_csv(csv)
     package = catalog.packages.setdefault(name, Package(name))
