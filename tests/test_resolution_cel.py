@@ -215,6 +215,7 @@ def test_values_types_literals_and_functions() -> None:
         _of_type("custom", "size(p.value.tags) == 2 && p.value.tags.size() == 2"),
         _of_type("custom", "p.value.tags[1] == 'b' && p.value.ratio == 0.5"),
         "properties.exists(p, p.type == 'olm.gvk' && p.value != 'k' && p.value != {'group': 'g'})",
+        _of_type("custom", "p.value.replicas > -1 && semver_compare('1.0.0', '1.0.1') == -1"),
         "true",
     ]
     for rule in true_rules:
@@ -224,6 +225,7 @@ def test_values_types_literals_and_functions() -> None:
         "properties.exists(p, p.type == 'olm.gvk' && has(p.value.plural))",
         "properties.exists(p, p.type == 'custom' && p.value.tags[5] == 'b')",
         "properties.exists_one(p, p.type != 'x')",
+        "properties.exists(p, p.type == 'olm.gvk' && {'a': 1, 'a': 1} == {'a': 1})",  # an error
     ]
     for rule in false_rules:
         assert not evaluate(rule, props), rule
@@ -243,6 +245,8 @@ def test_unparsable_property_is_an_empty_map() -> None:
         "cluster.version == '4.14'",  # undeclared
         "properties.exists(p, p.type == 'olm.gvk') ? true : false",
         "size(properties) + 1 > 2",
+        "properties.size() - 1 > 0",
+        "-properties.size() < 0",
         "properties.exists(p, p.value.matches('^a'))",
         "properties.map(p, p.type).size() > 0",
         "properties.exists(p, p.type == 'unterminated)",

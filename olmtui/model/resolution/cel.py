@@ -126,7 +126,7 @@ _TOKEN = re.compile(
     | (?P<int>\d+)(?![\w.])
     | (?P<str>'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")
     | (?P<name>[A-Za-z_]\w*)
-    | (?P<op>==|!=|<=|>=|&&|\|\||[<>!()\[\]{},.:])
+    | (?P<op>==|!=|<=|>=|&&|\|\||[-<>!()\[\]{},.:])
     )""",
     re.VERBOSE,
 )
@@ -223,6 +223,11 @@ class _Parser:
     def unary(self) -> Node:
         if self.accept("!"):
             return Unary("!", self.unary())
+        if self.accept("-"):  # only a negative number literal
+            kind, value = self.take()
+            if kind not in ("int", "float"):
+                raise Unsupported("negation")
+            return self.member(Lit(-value))
         return self.member(self.primary())
 
     def member(self, node: Node) -> Node:
@@ -517,6 +522,8 @@ def _map(node: MapLit, env: Env) -> Any:
     error = _first_error(x for pair in pairs for x in pair)
     if error is None and any(_kind(k) not in ("string", "number", "bool") for k, _ in pairs):
         error = CelError("unsupported key type")
+    if error is None and len(dict(pairs)) != len(pairs):
+        error = CelError("repeated key")
     return error or dict(pairs)
 
 
