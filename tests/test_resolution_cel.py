@@ -131,6 +131,7 @@ def test_documented_examples_need_the_whole_property_list() -> None:
     [
         "properties.exists(p, p.value.packageName == 'another-package')",  # any type
         "properties.exists(p, p.type != 'olm.gvk')",
+        "properties.exists(p, p.type in ['olm.gvk', 'custom'] && p.value.kind == 'k')",
         "properties.all(p, p.type == 'olm.package')",
         "size(properties) > 1",
         "properties[0].type == 'olm.package'",
@@ -147,6 +148,7 @@ def test_catalog_entries_only_decide_rules_confined_to_kept_types(rule: str) -> 
     ("rule", "expected"),
     [
         ("properties.all(p, p.type != 'olm.deprecated')", True),
+        ("properties.exists(p, p.type in ['olm.gvk', 'olm.label'] && p.value.kind == 'k')", True),
         ("!properties.exists(p, p.type == 'olm.deprecated')", True),
         ("properties.all(p, !(p.type == 'olm.package') || p.value.version == '1.0.1')", True),
         ("properties.exists(p, 'olm.gvk' == p['type'] && p.value['kind'] == 'k')", True),

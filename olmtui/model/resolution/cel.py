@@ -593,14 +593,28 @@ def _is_bool(node: Node) -> bool:
     )
 
 
-def _type_literal(node: Binary, var: str) -> str | None:
-    """``var.type == 'T'`` (either side, ``var['type']`` too): ``T``."""
+def _is_type_of(node: Node, var: str) -> bool:
+    """``var.type`` or ``var['type']``."""
+    if isinstance(node, Select):
+        return node.field == "type" and node.operand == Ident(var)
+    return isinstance(node, Index) and node.key == Lit("type") and node.operand == Ident(var)
+
+
+def _strings(nodes: Sequence[Node]) -> tuple[str, ...] | None:
+    texts = tuple(n.value for n in nodes if isinstance(n, Lit) and isinstance(n.value, str))
+    return texts if len(texts) == len(nodes) else None
+
+
+def _type_test(node: Binary, var: str) -> tuple[str, ...] | None:
+    """The types named by ``var.type == 'T'`` / ``!=`` (either side) or
+    ``var.type in ['T1', 'T2']``."""
+    if node.op == "in" and _is_type_of(node.left, var) and isinstance(node.right, ListLit):
+        return _strings(node.right.items)
+    if node.op not in ("==", "!="):
+        return None
     for a, b in ((node.left, node.right), (node.right, node.left)):
-        is_type = (isinstance(a, Select) and a.field == "type" and a.operand == Ident(var)) or (
-            isinstance(a, Index) and a.key == Lit("type") and a.operand == Ident(var)
-        )
-        if is_type and isinstance(b, Lit) and isinstance(b.value, str):
-            return b.value
+        if _is_type_of(a, var):
+            return _strings((b,))
     return None
 
 
@@ -614,8 +628,8 @@ def _confined(node: Node, var: str, known: frozenset[str], falsy: bool) -> bool:
     if node.op in ("&&", "||"):
         parts = [_confined(x, var, known, falsy) for x in (node.left, node.right)]
         return any(parts) if (node.op == "&&") == falsy else all(parts)
-    literal = _type_literal(node, var) if node.op in ("==", "!=") else None
-    return literal in known and (node.op == "==") == falsy
+    types = _type_test(node, var)
+    return types is not None and known.issuperset(types) and (node.op != "!=") == falsy
 
 
 def _check_confined(node: Node, known: frozenset[str]) -> None:
