@@ -2,7 +2,8 @@
 
 Each dependency property of a bundle becomes one predicate over entries; its ``str()`` is
 OLM's wording, which ends up in ``bundle X requires an operator <predicate>``. CEL rules
-(``olm.constraint`` with ``cel``) are not evaluated yet: testing one raises ``NotEvaluated``.
+(``olm.constraint`` with ``cel``) are evaluated by ``cel.py`` where olmtui can decide them;
+other rules raise ``NotEvaluated``.
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from olmtui.model.resolution.cel import Unsupported, cel_properties, evaluate
 from olmtui.model.resolution.channel_order import ResolutionError, go_quote
-from olmtui.model.resolution.entries import Entry, parse_tolerant
+from olmtui.model.resolution.entries import Entry, decode, parse_tolerant
 from olmtui.model.semver_range import Range, RangeError, parse_range
 
 
@@ -88,7 +90,16 @@ class Cel:
     message: str
 
     def test(self, entry: Entry) -> bool:
-        raise NotEvaluated(f"CEL rule not supported offline: {self.rule}")  # R-RES-23
+        """R-RES-11.2: the rule over the candidate's own properties. A catalog entry keeps
+        only the types the resolver reads, an ``@existing`` entry all of them (R-RES-7.4)."""
+        values = entry.values
+        if len(values) != len(entry.properties):
+            values = decode(entry.properties)
+        properties = cel_properties(entry.properties, values)
+        try:
+            return evaluate(self.rule, properties, complete=entry.catalog.virtual)
+        except Unsupported:
+            raise NotEvaluated(f"CEL rule not supported offline: {self.rule}") from None  # R-RES-23
 
     def __str__(self) -> str:
         return f"with constraint: {go_quote(self.rule)} and message: {go_quote(self.message)}"
