@@ -15,6 +15,21 @@ from olmtui.model.types import Finding
 
 GraphKind = Literal["catalog", "packagemanifest"]
 
+#: The property types catalog loaders keep in ``Bundle.properties``: those the resolver
+#: reads (R-RES-6, R-RES-12). A catalog entry's property list is complete for these only.
+RESOLVER_PROPERTY_TYPES = frozenset(
+    (
+        "olm.package",
+        "olm.gvk",
+        "olm.gvk.required",
+        "olm.package.required",
+        "olm.label",
+        "olm.label.required",
+        "olm.constraint",
+        "olm.deprecated",
+    )
+)
+
 
 @dataclass(frozen=True, slots=True)
 class ChannelEntry:
@@ -55,10 +70,9 @@ class Bundle:
     #: catalog carries the CRDs: tells a version set to ``served: false`` from one removed.
     crd_versions: tuple[tuple[str, tuple[str, ...]], ...] = ()
     has_conversion_webhook: bool = False
-    #: The properties the resolver reads (R-RES-6, R-RES-12), in file order, as
-    #: ``(type, value as compact JSON text)``: ``olm.package``, ``olm.gvk``,
-    #: ``olm.gvk.required``, ``olm.package.required``, ``olm.label``, ``olm.label.required``,
-    #: ``olm.constraint``, ``olm.deprecated``. Bulky ones (``olm.bundle.object``) are not kept.
+    #: The properties of the types in ``RESOLVER_PROPERTY_TYPES``, in the order ``opm render``
+    #: writes them, as ``(type, value as compact JSON text)``. Bulky ones
+    #: (``olm.bundle.object``) are not kept.
     properties: tuple[tuple[str, str], ...] = ()
 
 

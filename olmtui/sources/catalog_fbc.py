@@ -25,7 +25,14 @@ from typing import Any
 
 import yaml
 
-from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
+from olmtui.model.catalog import (
+    RESOLVER_PROPERTY_TYPES,
+    Bundle,
+    Catalog,
+    Channel,
+    ChannelEntry,
+    Package,
+)
 from olmtui.model.manifest_fields import scalar_text, supported_install_modes
 from olmtui.model.resolution.entries import compact
 from olmtui.model.types import Finding
@@ -38,7 +45,6 @@ from olmtui.sources.catalog_csv import (
     gvk_key,
 )
 from olmtui.sources.catalog_files import read_documents, unreadable
-from olmtui.sources.catalog_properties import RESOLVER_TYPES
 from olmtui.sources.snapshot_documents import YamlLoader
 
 Obj = dict[str, Any]
@@ -140,7 +146,7 @@ class _FBCReader:
             if not isinstance(prop, dict):
                 continue
             kind, value = prop.get("type"), prop.get("value")
-            if kind in RESOLVER_TYPES:
+            if kind in RESOLVER_PROPERTY_TYPES:
                 kept.append((str(kind), compact(value)))
             value = value if isinstance(value, dict) else {}
             if kind == "olm.package":

@@ -42,6 +42,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from olmtui.model.catalog import RESOLVER_PROPERTY_TYPES
 from olmtui.model.manifest_fields import mapping
 from olmtui.model.resolution.entries import compact
 from olmtui.model.types import Finding
@@ -51,25 +52,12 @@ from olmtui.sources.snapshot_files import looks_like_json
 Obj = dict[str, Any]
 Property = tuple[str, str]
 
-#: The property types the resolver reads (``Bundle.properties``, R-RES-6).
-RESOLVER_TYPES = frozenset(
-    (
-        "olm.package",
-        "olm.gvk",
-        "olm.gvk.required",
-        "olm.package.required",
-        "olm.label",
-        "olm.label.required",
-        "olm.constraint",
-        "olm.deprecated",
-    )
-)
 #: The CSV annotation opm reads properties from: a JSON list of ``{type, value}``.
 OPM_PROPERTIES_ANNOTATION = "olm.properties"
 
 
 def keep_resolver_types(properties: Iterable[Property]) -> tuple[Property, ...]:
-    return tuple(p for p in properties if p[0] in RESOLVER_TYPES)
+    return tuple(p for p in properties if p[0] in RESOLVER_PROPERTY_TYPES)
 
 
 def _gvk(value: Any) -> str | None:

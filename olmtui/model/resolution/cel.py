@@ -24,22 +24,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from olmtui.model.catalog import RESOLVER_PROPERTY_TYPES
 from olmtui.model.resolution.entries import parse_tolerant
-
-#: The property types catalog loaders keep in ``Bundle.properties`` (R-RES-6): a catalog
-#: entry's list is complete for these types only.
-RESOLVER_PROPERTY_TYPES = frozenset(
-    (
-        "olm.package",
-        "olm.gvk",
-        "olm.gvk.required",
-        "olm.package.required",
-        "olm.label",
-        "olm.label.required",
-        "olm.constraint",
-        "olm.deprecated",
-    )
-)
 
 
 class Unsupported(Exception):
