@@ -325,6 +325,8 @@ async def test_the_cursor_keeps_its_row_when_the_scope_clears_and_under_a_sort()
         assert _keys(table) == ["c"]
         table.set_scope(None)  # every row again, in the given order: found by its key
         assert table.selected_key == "c" and table.cursor == 2
+        # found from where the scoped rows sat, without mapping every row's key (100,000)
+        assert table._positions is None
         table.set_sort("count")  # 9, 12, 100
         assert table.selected_key == "c" and table.cursor == 2
         table.set_scope(Scope("alpha", column=0))

@@ -191,6 +191,10 @@ class VirtualTable(ScrollView, can_focus=True):
         #: Each row's place among all rows by key, built when first needed per set of rows:
         #: the cursor finds its row at once when every row is shown again (``:ns`` cleared).
         self._positions: dict[Hashable, int] | None = None
+        #: Where the shown rows sit among all rows, when they are a subset in that order
+        #: (a scope or a filter, no sort): clearing it finds the cursor's row without a
+        #: pass over 100,000 rows.
+        self._shown_indices: list[int] | None = None
         #: Every row in the sort's order (shared with ``_shown``, never changed in place).
         self._order: list[Row] | None = None
 
@@ -285,9 +289,11 @@ class VirtualTable(ScrollView, can_focus=True):
 
     def _apply(self, keep: Hashable | None) -> None:
         before = len(self._shown)
+        was = (self._shown_indices, self.cursor)
         self._lines.clear()
+        self._shown_indices = None
         self._shown = self._select()
-        index = self._index_of(keep)
+        index = self._index_of(keep, was)
         self.set_reactive(VirtualTable.cursor, index)
         self._fit(self.scrollable_content_region.width)
         width = self._row_width()
@@ -324,6 +330,7 @@ class VirtualTable(ScrollView, can_focus=True):
                 matches = sorted(matches, key=keys.__getitem__, reverse=self._sort[1])
         if matches is None:
             return list(everything)
+        self._shown_indices = matches
         return [everything[i] for i in matches]
 
     def _keys_of(self, column: int) -> list[SortKey]:
@@ -351,9 +358,10 @@ class VirtualTable(ScrollView, can_focus=True):
             self._groups = (column, groups)
         return self._groups[1].get(scope.value, [])
 
-    def _index_of(self, key: Hashable | None) -> int:
+    def _index_of(self, key: Hashable | None, was: tuple[list[int] | None, int] = (None, 0)) -> int:
         """Where the cursor goes for ``key``: its row, else the same place (clamped).
-        A live update rarely moves the selected row, so its old place is looked at first."""
+        A live update rarely moves the selected row, so its old place is looked at first;
+        ``was`` is where the rows shown before sat among all rows, and the old cursor."""
         if key is None:
             return 0
         shown = self._shown
@@ -362,6 +370,13 @@ class VirtualTable(ScrollView, can_focus=True):
             return clamped
         # every row shown, in the given order: the row's place among all rows is its place
         if self._scope is None and self._sort is None and parse_query(self._query) is None:
+            indices, cursor = was
+            if (
+                indices is not None
+                and 0 <= cursor < len(indices)
+                and self._all[indices[cursor]].key == key
+            ):
+                return indices[cursor]
             if self._positions is None:
                 self._positions = {r.key: i for i, r in enumerate(self._all)}
             return self._positions.get(key, clamped)
