@@ -20,7 +20,6 @@ from olmtui.model.resolution.result import NamespaceResolution
 from olmtui.model.resolution_outcome import resolution_outcome_findings
 from olmtui.model.types import Finding
 from olmtui.model.upgrades import channel_states
-from olmtui.objects import meta
 from olmtui.report import Report, report_json
 from olmtui.report.json_report import LoadSummary
 from olmtui.store import Store
@@ -76,7 +75,7 @@ def _resolver_pending(store: Store) -> list[NamespaceResolution]:
     """TEMPORARY (res-report branch, issue 13): ``resolve_cluster``'s body is being written on
     main; until it lands every namespace holding a Subscription is ``not-evaluated``. Remove
     this function and its caller's ``except`` at the merge."""
-    namespaces = {meta(sub).get("namespace") or "" for sub in store.list("Subscription")}
+    namespaces = {sub["metadata"]["namespace"] for sub in store.list("Subscription")}
     return [
         NamespaceResolution(ns, "not-evaluated", "the resolver is not built yet")
         for ns in sorted(namespaces)

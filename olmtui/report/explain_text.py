@@ -60,7 +60,7 @@ def render_explain(entry: dict[str, Any], subscription: str | None = None) -> st
     subject = (
         f"namespace {ns}" if subscription is None else f"Subscription {ns}/{safe(subscription)}"
     )
-    out.line(f"olmtui explain {subject}: {_OUTCOMES[entry['status']]}")
+    out.wrapped(f"olmtui explain {subject}: {_OUTCOMES[entry['status']]}", 0, 4)
     out.line("(a prediction from the objects and catalog content given)")
     out.line()
     resolution_lines(out, shown, 0)
