@@ -66,6 +66,9 @@ def run(args: argparse.Namespace) -> int:
     if not namespace:
         raise UsageError(f"explain: {args.target!r} names no namespace")
     session = session_of(args)
+    read = session.store.read_namespaces
+    if read is not None and namespace not in read:
+        raise UsageError(f"explain: namespace {namespace} was not read (see --namespace)")
     if subscription and session.store.get("Subscription", namespace, subscription) is None:
         raise UsageError(f"explain: no Subscription {namespace}/{subscription} in the input")
     entries = [r for r in session.resolutions() if r.namespace == namespace]
