@@ -319,8 +319,7 @@ def test_text_section_tells_each_outcome(fake: FakeResolver, tmp_path: Path) -> 
     assert lines[:5] == [
         "  what OLM's next sync would decide, from the objects and catalog content given",
         "  a  resolved: the next InstallPlan installs 2 bundles",
-        "    dep.v1 (package dep, channel stable, catalog olm/community; for dependency of "
-        "etcd.v2)",
+        "    dep.v1 (package dep, channel stable, catalog olm/community; a dependency of etcd.v2)",
         "    etcd.v2 replaces etcd.v1 (package etcd, channel stable, catalog olm/community; for "
         "Subscription",
         "        a/etcd)",
@@ -404,7 +403,8 @@ def test_explain_text_puts_the_cause_first(fake: FakeResolver, tmp_path: Path) -
     _, out, _ = run("explain", "a", *with_catalog(snapshot(tmp_path)))
     assert "the next InstallPlan installs 2 bundles" in out
     assert (
-        "operators of the solution:" in out and "other.v3 (catalog @existing; for existing)" in out
+        "operators of the solution:" in out
+        and "other.v3 (catalog @existing; installed, kept)" in out
     )
     _, out, _ = run("explain", "c", *with_catalog(snapshot(tmp_path)))
     assert "c  failed: OLM stops with: expected 1 OperatorGroup in the namespace, found 2" in out
@@ -446,3 +446,31 @@ def test_explain_help_documents_the_exit_status() -> None:
     text = " ".join(out.getvalue().split())
     assert "exit status: 0 when the namespace resolves, 1 when" in text
     assert "--global-catalog-namespace NS" in text
+
+
+def test_finding_messages_say_it_is_a_prediction_and_leave_out_an_empty_fix() -> None:
+    no_fix = NamespaceResolution(
+        "b", "unsatisfiable", explanation=(ExplainedConstraint("subscription s exists", (), ""),)
+    )
+    (fail,) = resolution_outcome_findings([no_fix], catalog_content=True)
+    assert fail.message == (
+        "From the objects and catalog content given, OLM's next resolution of namespace b "
+        "cannot succeed: no set of operators satisfies every constraint, so OLM would set "
+        "ResolutionFailed (ConstraintsNotSatisfiable) on every Subscription there and install "
+        "or upgrade nothing in it. The cause: subscription s exists. `olmtui explain b` shows the whole explanation."
+    )
+    assert (fail.severity, fail.rule, fail.related) == ("warning", "R-RES-18", ())
+    (stop,) = resolution_outcome_findings([OUTCOMES[2]], catalog_content=True)
+    assert (stop.severity, stop.rule) == ("warning", "R-RES-19")
+    (unknown,) = resolution_outcome_findings([OUTCOMES[3]], catalog_content=True)
+    assert (unknown.severity, unknown.rule) == ("info", "R-RES-22")
+    assert "says nothing about whether OLM succeeds there" in unknown.message
+    resolved = resolution_outcome_findings([OUTCOMES[0], OUTCOMES[4]], catalog_content=True)
+    assert resolved == []
+
+
+def test_check_help_offers_the_global_catalog_namespace() -> None:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
+        main(["check", "--help"])
+    assert "--global-catalog-namespace NS" in out.getvalue()

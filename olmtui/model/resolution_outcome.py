@@ -58,12 +58,15 @@ def _would_fail(resolution: NamespaceResolution) -> Finding:
     # ResolutionFailed / ConstraintsNotSatisfiable on every Subscription of the namespace.
     ns = resolution.namespace
     explanation = resolution.explanation
-    cause = (
-        f" The cause, first of {len(explanation)} constraints that cannot all hold: "
-        f"{explanation[0].constraint}. Fix: {explanation[0].fix}."
-        if explanation
-        else ""
-    )
+    cause = ""
+    if explanation:
+        first = explanation[0]
+        which = (
+            "The cause"
+            if len(explanation) == 1
+            else f"The cause, first of {len(explanation)} constraints that cannot all hold"
+        )
+        cause = f" {which}: {first.constraint}." + (f" Fix: {first.fix}." if first.fix else "")
     return Finding(
         "warning",
         "ResolutionWouldFail",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from olmtui.report.text_report import Writer, resolution_lines, safe
+from olmtui.report.text_report import Writer, resolution_lines, safe, why
 
 #: What each status means for OLM's next sync of the namespace.
 _OUTCOMES = {
@@ -68,8 +68,8 @@ def render_explain(entry: dict[str, Any], subscription: str | None = None) -> st
         out.line("  operators of the solution:")
         for operator in shown["operators"]:
             out.wrapped(
-                f"{safe(operator['name'])} (catalog {safe(operator['catalog'])}; for "
-                f"{safe(operator['for'])})",
+                f"{safe(operator['name'])} (catalog {safe(operator['catalog'])}; "
+                f"{safe(why(operator))})",
                 4,
                 4,
             )

@@ -26,7 +26,7 @@ from olmtui.model.graph_render import ChannelView, channel_view, render_mermaid
 from olmtui.model.types import SEVERITY_ORDER, SubscriptionState
 from olmtui.model.upgrades import subscription_scope
 from olmtui.report.json_report import Report
-from olmtui.report.text_report import safe, unevaluated_without_catalog
+from olmtui.report.text_report import safe, unevaluated_without_catalog, why
 from olmtui.store import Store
 
 #: Where the rule ids are explained, relative to the repository root (ticket readers follow
@@ -247,8 +247,8 @@ def _resolved(entry: dict[str, Any]) -> list[str]:
         replaces = f" replaces {md(operator['replaces'])}" if operator["replaces"] else ""
         lines.append(
             f"- {md(name)}{replaces} (package {md(operator['package'])}, channel "
-            f"{md(operator['channel'])}, catalog {md(operator['catalog'])}; for "
-            f"{md(operator['for'])})"
+            f"{md(operator['channel'])}, catalog {md(operator['catalog'])}; "
+            f"{md(why(operator))})"
         )
     return lines
 

@@ -402,6 +402,16 @@ def unevaluated_without_catalog(report: Report) -> bool:
     )
 
 
+def why(operator: dict[str, Any]) -> str:
+    """Why an operator is in the solution, from its ``for`` (R-RES-20), as words."""
+    reason = str(operator["for"])
+    if reason == "existing":
+        return "installed, kept"
+    if reason.startswith("dependency of "):
+        return f"a {reason}"
+    return f"for {reason}"
+
+
 def change_lines(entry: dict[str, Any]) -> list[str]:
     """The bundles the next InstallPlan would install: name, what it replaces, why."""
     operators = {o["name"]: o for o in entry["operators"]}
@@ -414,8 +424,8 @@ def change_lines(entry: dict[str, Any]) -> list[str]:
         replaces = f" replaces {safe(operator['replaces'])}" if operator["replaces"] else ""
         lines.append(
             f"{safe(name)}{replaces} (package {safe(operator['package'])}, channel "
-            f"{safe(operator['channel'])}, catalog {safe(operator['catalog'])}; for "
-            f"{safe(operator['for'])})"
+            f"{safe(operator['channel'])}, catalog {safe(operator['catalog'])}; "
+            f"{safe(why(operator))})"
         )
     return lines
 
