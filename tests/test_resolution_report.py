@@ -457,7 +457,8 @@ def test_finding_messages_say_it_is_a_prediction_and_leave_out_an_empty_fix() ->
         "From the objects and catalog content given, OLM's next resolution of namespace b "
         "cannot succeed: no set of operators satisfies every constraint, so OLM would set "
         "ResolutionFailed (ConstraintsNotSatisfiable) on every Subscription there and install "
-        "or upgrade nothing in it. The cause: subscription s exists. `olmtui explain b` shows the whole explanation."
+        "or upgrade nothing in it. The cause: subscription s exists. `olmtui explain b` shows "
+        "the whole explanation."
     )
     assert (fail.severity, fail.rule, fail.related) == ("warning", "R-RES-18", ())
     (stop,) = resolution_outcome_findings([OUTCOMES[2]], catalog_content=True)
