@@ -341,13 +341,13 @@ def test_text_section_is_one_line_without_catalog_content(
     monkeypatch.setattr(resolve, "resolve_cluster", FakeResolver(unevaluated))
     _, out, _ = run("check", str(snapshot(tmp_path)))
     assert out.endswith(
-        "\nRESOLUTION\n  not evaluated (5 namespaces with Subscriptions): resolution needs "
-        "catalog content, give --catalog\n"
+        "\nRESOLUTION\n  not evaluated in 5 namespaces with Subscriptions: resolution needs "
+        "--catalog content\n"
     )
     _, note, _ = run("check", str(snapshot(tmp_path)), "--output", "markdown")
     assert (
-        "## Resolution\n\nNot evaluated (5 namespaces with Subscriptions): resolution needs "
-        "catalog content, give `--catalog`.\n" in note
+        "## Resolution\n\nNot evaluated in 5 namespaces with Subscriptions: resolution needs "
+        "`--catalog` content.\n" in note
     )
 
 
@@ -475,3 +475,24 @@ def test_check_help_offers_the_global_catalog_namespace() -> None:
     with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
         main(["check", "--help"])
     assert "--global-catalog-namespace NS" in out.getvalue()
+
+
+def test_without_catalog_content_decided_namespaces_show_and_the_rest_share_a_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A failure OLM meets before any catalog is read (R-RES-2) is decided without catalog
+    content; the namespaces that needed it are counted on one line."""
+    outcomes = [OUTCOMES[2], *(NamespaceResolution(ns, "not-evaluated", "x") for ns in "abde")]
+    monkeypatch.setattr(resolve, "resolve_cluster", FakeResolver(outcomes))
+    _, out, _ = run("check", str(snapshot(tmp_path)))
+    assert out.split("\nRESOLUTION\n", 1)[1] == (
+        "  what OLM's next sync would decide, from the objects and catalog content given\n"
+        "  c  failed: OLM stops with: expected 1 OperatorGroup in the namespace, found 2\n"
+        "  not evaluated in 4 more namespaces with Subscriptions: resolution needs --catalog "
+        "content\n"
+    )
+    _, note, _ = run("check", str(snapshot(tmp_path)), "--output", "markdown")
+    assert (
+        "### Namespace c\n\nFailed: OLM stops with: expected 1 OperatorGroup in the namespace, "
+        "found 2\n\nNot evaluated in 4 more namespaces with Subscriptions" in note
+    )

@@ -26,7 +26,7 @@ from olmtui.model.graph_render import ChannelView, channel_view, render_mermaid
 from olmtui.model.types import SEVERITY_ORDER, SubscriptionState
 from olmtui.model.upgrades import subscription_scope
 from olmtui.report.json_report import Report
-from olmtui.report.text_report import safe, unevaluated_without_catalog, why
+from olmtui.report.text_report import safe, split_unevaluated, why
 from olmtui.store import Store
 
 #: Where the rule ids are explained, relative to the repository root (ticket readers follow
@@ -268,37 +268,41 @@ def _unsatisfiable(entry: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _entry_lines(entry: dict[str, Any]) -> list[str]:
+    status = entry["status"]
+    if status == "resolved":
+        return _resolved(entry)
+    if status == "unsatisfiable":
+        return _unsatisfiable(entry)
+    if status == "failed":
+        return [f"Failed: OLM stops with: {md(entry['reason'] or '')}"]
+    return [f"Not evaluated: {md(entry['reason'] or '')}"]
+
+
 def _resolution(report: Report) -> list[str]:
-    """What OLM's next sync would decide per namespace; one line when no catalog content was
-    given (nothing could be evaluated)."""
+    """What OLM's next sync would decide per namespace; without catalog content the
+    namespaces it could not evaluate share one line."""
     entries = report.get("resolution") or []
     lines = ["## Resolution", ""]
     if not entries:
         return [*lines, "No namespace holds a Subscription."]
-    if unevaluated_without_catalog(report):
-        return [
-            *lines,
-            f"Not evaluated ({_plural(len(entries), 'namespace')} with Subscriptions): "
-            "resolution needs catalog content, give `--catalog`.",
+    shown, unevaluated = split_unevaluated(report)
+    if shown:
+        lines += [
+            "What OLM's next sync would decide, from the objects and catalog content given.",
+            "",
         ]
-    lines += [
-        "What OLM's next sync would decide, from the objects and catalog content given.",
-        "",
-    ]
-    for entry in entries[:OBJECT_LIMIT]:
-        lines += [f"### Namespace {md(entry['namespace'])}", ""]
-        status = entry["status"]
-        if status == "resolved":
-            lines += _resolved(entry)
-        elif status == "unsatisfiable":
-            lines += _unsatisfiable(entry)
-        elif status == "failed":
-            lines.append(f"Failed: OLM stops with: {md(entry['reason'] or '')}")
-        else:
-            lines.append(f"Not evaluated: {md(entry['reason'] or '')}")
-        lines.append("")
-    if len(entries) > OBJECT_LIMIT:
-        lines.append(f"... and {len(entries) - OBJECT_LIMIT} more namespaces.")
+    for entry in shown[:OBJECT_LIMIT]:
+        lines += [f"### Namespace {md(entry['namespace'])}", "", *_entry_lines(entry), ""]
+    if len(shown) > OBJECT_LIMIT:
+        lines += [f"... and {len(shown) - OBJECT_LIMIT} more namespaces.", ""]
+    if unevaluated:
+        more = " more" if shown else ""
+        lines.append(
+            f"Not evaluated in {unevaluated}{more} "
+            f"{'namespace' if unevaluated == 1 else 'namespaces'} with Subscriptions: "
+            "resolution needs `--catalog` content."
+        )
     return lines
 
 

@@ -374,32 +374,38 @@ def _upgrade_details(sub: dict[str, Any]) -> list[str]:
 
 
 def _resolution(out: Writer, report: Report) -> None:
-    """What OLM's next sync would decide per namespace (``resolution[]``); one line when no
-    catalog content was given, since then nothing could be evaluated."""
+    """What OLM's next sync would decide per namespace (``resolution[]``). Without catalog
+    content the namespaces it could not evaluate share one line, so that a report made
+    without ``--catalog`` stays as short as before."""
     entries = report.get("resolution") or []
     if not entries:
         return
     out.heading("RESOLUTION")
-    if unevaluated_without_catalog(report):
+    shown, unevaluated = split_unevaluated(report)
+    if shown:
+        out.line("  what OLM's next sync would decide, from the objects and catalog content given")
+    for entry in shown:
+        resolution_lines(out, entry, 2)
+    if unevaluated:
+        more = " more" if shown else ""
+        noun = "namespace" if unevaluated == 1 else "namespaces"
         out.wrapped(
-            f"not evaluated ({_plural(len(entries), 'namespace')} with Subscriptions): "
-            "resolution needs catalog content, give --catalog",
+            f"not evaluated in {unevaluated}{more} {noun} with Subscriptions: resolution needs "
+            "--catalog content",
             2,
             4,
         )
-        return
-    out.line("  what OLM's next sync would decide, from the objects and catalog content given")
-    for entry in entries:
-        resolution_lines(out, entry, 2)
 
 
-def unevaluated_without_catalog(report: Report) -> bool:
-    """No catalog content was given and so no namespace could be resolved (R-RES-22): the
-    Resolution section is then one line rather than one per namespace."""
+def split_unevaluated(report: Report) -> tuple[list[dict[str, Any]], int]:
+    """The ``resolution[]`` entries to show one by one, and how many not-evaluated ones to
+    count in one line instead: all of them when no catalog content was given (R-RES-22,
+    each would only say that it is missing), none otherwise."""
     entries = report.get("resolution") or []
-    return not report["source"].get("catalogContent") and all(
-        e["status"] == "not-evaluated" for e in entries
-    )
+    if report["source"].get("catalogContent"):
+        return list(entries), 0
+    shown = [e for e in entries if e["status"] != "not-evaluated"]
+    return shown, len(entries) - len(shown)
 
 
 def why(operator: dict[str, Any]) -> str:
