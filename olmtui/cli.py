@@ -18,7 +18,15 @@ from olmtui.sources.live_args import add_connection_arguments, merge_leading_con
 
 #: Sub-command modules; each defines ``NAME``, ``HELP``, ``add_arguments(parser)`` and
 #: ``run(args) -> int``.
-COMMAND_MODULES: tuple[str, ...] = ("check", "graph", "snapshot", "replay", "demo", "serve")
+COMMAND_MODULES: tuple[str, ...] = (
+    "check",
+    "explain",
+    "graph",
+    "snapshot",
+    "replay",
+    "demo",
+    "serve",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

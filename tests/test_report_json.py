@@ -436,6 +436,7 @@ def test_top_level_fields_and_source() -> None:
         "subscriptions",
         "channels",
         "findings",
+        "resolution",
     ]
     assert report["format"] == 1
     assert report["source"] == {
@@ -444,6 +445,7 @@ def test_top_level_fields_and_source() -> None:
         "objects": 42,
         "skipped": 1,
         "namespaces": None,
+        "catalogContent": False,
     }
 
 
@@ -455,6 +457,7 @@ def test_live_source_counts_the_cache_and_has_no_paths() -> None:
         "objects": 3,
         "skipped": 0,
         "namespaces": None,
+        "catalogContent": False,
     }
     jsonschema.validate(report, load_schema())
 

@@ -84,10 +84,6 @@ def compare_explanation(entry: dict[str, Any], expect: dict[str, Any]) -> None:
         assert entry["explanation"] == []
 
 
-# Issue 13 is in progress: the solver and the explanation are on main, the problem builder
-# and the report's resolution[] section are not yet. Strict: the day a case passes, this
-# marker fails the suite and must go.
-@pytest.mark.xfail(strict=True, reason="issue 13: resolution[] is not in the report yet")
 @pytest.mark.parametrize("case", CASES)
 def test_resolution_case(case: str) -> None:
     expect = expectations(case)

@@ -7,6 +7,7 @@ minimal, and the same input gives the same answer."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -381,3 +382,36 @@ def test_random_namespaces_solve_soundly_minimally_and_stably(
         for k in range(len(core)):
             assert models(variables, core[:k] + core[k + 1 :])
     assert resolve_namespace(obj, content, GLOBAL) == resolve_namespace(obj, content, GLOBAL)
+
+
+def test_a_package_missing_from_content_given_is_unknown_not_absent() -> None:
+    """R-DOC-8, R-RES-22: content given may be part of the catalog; only the source's live
+    PackageManifests (the whole list) show a package is really not served."""
+    obj = objects([sub("app", "app", "main")], [source(GLOBAL, "main")])
+    partial = catalog(f"{GLOBAL}/main", db_package("db.v1"))
+    result = resolve_namespace(obj, CatalogContent([partial]), GLOBAL)
+    assert (result.status, result.reason) == (
+        "not-evaluated",
+        "package app of Subscription team/app is not in the catalog content given for "
+        "CatalogSource olm/main",
+    )
+    listed = Catalog(f"{GLOBAL}/main", "PackageManifests", graph="packagemanifest", whole=True)
+    listed.packages["db"] = Package("db")
+    result = resolve_namespace(obj, CatalogContent([partial, listed]), GLOBAL)
+    assert result.status == "unsatisfiable"
+    assert result.explanation[0].constraint == (
+        "no operators found in package app in the catalog referenced by subscription app"
+    )
+
+
+def test_a_namespace_session_that_did_not_read_the_global_catalogs_is_not_evaluated() -> None:
+    """R-DOC-10: CatalogSources in a namespace not read are unknown."""
+    content = CatalogContent([catalog(f"{GLOBAL}/main", db_package("db.v1"))])
+    obj = objects([sub("db", "db", "main")], [])
+    scoped = dataclasses.replace(obj, read_namespaces=frozenset({NS}))
+    result = resolve_namespace(scoped, content, GLOBAL)
+    assert (result.status, result.reason) == (
+        "not-evaluated",
+        "CatalogSources in olm were not read (--namespace session)",
+    )
+    assert resolve_namespace(obj, content, GLOBAL).status == "unsatisfiable"

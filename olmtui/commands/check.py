@@ -32,10 +32,10 @@ HELP = (
 DATED_KINDS = ("ClusterServiceVersion", "Subscription", "InstallPlan", "CatalogSource")
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.epilog = (
-        "exit status: 0 when no finding is an error, 1 when one is, 2 when the input cannot be used"
-    )
+def add_input_arguments(parser: argparse.ArgumentParser, catalog_help: str) -> None:
+    """What to read: PATHs, ``--sample`` or ``--live`` (with its connection options),
+    ``--catalog`` content and ``--global-catalog-namespace``; ``check`` and ``explain``
+    share them, and :func:`session_of` reads them back."""
     parser.add_argument(
         "paths",
         nargs="*",
@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--sample",
         action="store_true",
-        help="check the small example cluster shipped with olmtui instead of PATHs",
+        help="read the small example cluster shipped with olmtui instead of PATHs",
     )
     parser.add_argument(
         "--live",
@@ -53,13 +53,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="read the cluster of the current kubeconfig context instead of PATHs",
     )
     add_connection_arguments(parser)
-    add_catalog_argument(
+    add_catalog_argument(parser, catalog_help)
+    parser.add_argument(
+        "--global-catalog-namespace",
+        metavar="NS",
+        dest="global_namespace",
+        help="the catalog operator's global catalog namespace, whose CatalogSources every "
+        "namespace sees in resolution (its -namespace flag; default: openshift-marketplace "
+        "when that Namespace exists, else olm)",
+    )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = (
+        "exit status: 0 when no finding is an error, 1 when one is, 2 when the input cannot be used"
+    )
+    add_input_arguments(
         parser,
         "catalog content (FBC, bundle directories or package manifests) for upgrade "
-        "graphs, for one CatalogSource or, without NAMESPACE/NAME=, for all; repeatable "
-        "(several for one CatalogSource are merged into one catalog). Content given is never "
-        "taken as the whole catalog: a package missing from it is 'not in the catalog "
-        "content given' (info); only the source's PackageManifests listed live "
+        "graphs and resolution, for one CatalogSource or, without NAMESPACE/NAME=, for all; "
+        "repeatable (several for one CatalogSource are merged into one catalog). Content "
+        "given is never taken as the whole catalog: a package missing from it is 'not in the "
+        "catalog content given' (info); only the source's PackageManifests listed live "
         "(whole) or OLM's ResolutionFailed condition make it an error",
     )
     parser.add_argument(
@@ -98,20 +113,25 @@ class Checked:
     session: Session
 
 
-def check(args: argparse.Namespace) -> Checked:
-    """Read what ``args`` names (PATHs, the sample or the live cluster, plus ``--catalog``
-    content), derive, and build the report: everything ``run`` does but printing."""
+def session_of(args: argparse.Namespace) -> Session:
+    """The session of what :func:`add_input_arguments` read: PATHs, the sample or the live
+    cluster read once, with ``--catalog`` content and the global catalog namespace."""
     _check_inputs(args)
     from olmtui.pipeline.build import cluster_once_session, sample_session, snapshot_session
 
     if args.live:
         from olmtui.sources.live_args import options_from_args
 
-        session = cluster_once_session(options_from_args(args), args.catalogs)
-    elif args.sample:
-        session = sample_session(args.catalogs)
-    else:
-        session = snapshot_session(args.paths, args.catalogs)
+        return cluster_once_session(options_from_args(args), args.catalogs, args.global_namespace)
+    if args.sample:
+        return sample_session(args.catalogs, args.global_namespace)
+    return snapshot_session(args.paths, args.catalogs, global_namespace=args.global_namespace)
+
+
+def check(args: argparse.Namespace) -> Checked:
+    """Read what ``args`` names (PATHs, the sample or the live cluster, plus ``--catalog``
+    content), derive, and build the report: everything ``run`` does but printing."""
+    session = session_of(args)
     return Checked(session.store, session.model, session.report(), session)
 
 

@@ -61,13 +61,15 @@ def _assemble(
     upgrade_count: Callable[[], int] | None = None,
     clock: Callable[[], dt.datetime] | None = None,
     info: Callable[[], SourceInfo] | None = None,
+    global_namespace: str | None = None,
 ) -> Session:
     """Store -> catalogs -> Model, the same for every source. The CatalogSet subscribes to
     the store before the Model does, so PackageManifest changes reach the upgrade graphs
     before the Model asks them. PackageManifests count as whole catalogs only when listed
     from a cluster (R-DOC-8). A followed cluster (a live session, the demo) passes the wall
     ``clock`` CSV ages are measured against; a snapshot, and a cluster read once (whose report
-    must equal that of its saved snapshot), get none."""
+    must equal that of its saved snapshot), get none. ``global_namespace`` is the catalog
+    operator's global catalog namespace for the resolver (None: OLM's default, R-RES-3)."""
     catalogs = CatalogSet(store, loaded, listed_live=kind != "snapshot")
     model = Model(store, upgrades=catalogs.resolve)
     session = Session(
@@ -81,6 +83,7 @@ def _assemble(
         status=status,
         upgrade_count=upgrade_count,
         clock=clock,
+        global_namespace=global_namespace,
     )
     if info is not None:  # else the dataclass default: nothing known of the source
         session.info = info
@@ -97,7 +100,10 @@ def snapshot_info(load: LoadResult, store: Store) -> SourceInfo:
 
 
 def snapshot_session(
-    paths: Sequence[str], catalog_specs: Sequence[str] = (), label: str | None = None
+    paths: Sequence[str],
+    catalog_specs: Sequence[str] = (),
+    label: str | None = None,
+    global_namespace: str | None = None,
 ) -> Session:
     """Saved snapshots, read once (``UsageError`` for a path that cannot be used); the
     header shows ``label`` or the paths."""
@@ -105,7 +111,13 @@ def snapshot_session(
     load = load_snapshot(list(paths), store)
     loaded = [load_catalog(spec) for spec in catalog_specs]
     return _assemble(
-        store, "snapshot", label or " ".join(paths), loaded, load=load, info=_once(load, store)
+        store,
+        "snapshot",
+        label or " ".join(paths),
+        loaded,
+        load=load,
+        info=_once(load, store),
+        global_namespace=global_namespace,
     )
 
 
@@ -122,20 +134,28 @@ def _once(load: LoadResult, store: Store) -> Callable[[], SourceInfo]:
     return info
 
 
-def sample_session(catalog_specs: Sequence[str] = ()) -> Session:
+def sample_session(
+    catalog_specs: Sequence[str] = (), global_namespace: str | None = None
+) -> Session:
     """The small example cluster shipped with olmtui (``olmtui check --sample``)."""
     with as_file(files("olmtui").joinpath("samples", SAMPLE)) as sample_path:
-        return snapshot_session([str(sample_path)], catalog_specs)
+        return snapshot_session(
+            [str(sample_path)], catalog_specs, global_namespace=global_namespace
+        )
 
 
-def cluster_once_session(options: LiveOptions, catalog_specs: Sequence[str] = ()) -> Session:
+def cluster_once_session(
+    options: LiveOptions, catalog_specs: Sequence[str] = (), global_namespace: str | None = None
+) -> Session:
     """The cluster of ``options`` listed once and left (``olmtui check --live``)."""
     from olmtui.sources.live_once import read_cluster_once
 
     store = Store()
     load = read_cluster_once(options, store)
     loaded = [load_catalog(spec) for spec in catalog_specs]
-    return _assemble(store, "live", " ".join(load.paths), loaded, load=load)
+    return _assemble(
+        store, "live", " ".join(load.paths), loaded, load=load, global_namespace=global_namespace
+    )
 
 
 async def _probe(options: LiveOptions) -> None:

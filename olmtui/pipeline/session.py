@@ -15,6 +15,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from olmtui.model.catalog import Catalog
 from olmtui.model.health import health_findings
+from olmtui.model.resolution import resolve as resolver
+from olmtui.model.resolution.result import NamespaceResolution
+from olmtui.model.resolution_outcome import resolution_outcome_findings
 from olmtui.model.types import Finding
 from olmtui.model.upgrades import channel_states
 from olmtui.report import Report, report_json
@@ -98,6 +101,10 @@ class Session:
     info: Callable[[], SourceInfo] = _no_info
     #: What the screens derive from the model, per model version (see ``ui/derived.py``).
     derived_cache: dict[str, tuple[int, Any]] = field(default_factory=dict)
+    #: The catalog operator's global catalog namespace (``--global-catalog-namespace``);
+    #: None: OLM's default, ``openshift-marketplace`` when that Namespace exists, else ``olm``
+    #: (R-RES-3).
+    global_namespace: str | None = None
 
     @property
     def load_findings(self) -> list[Finding]:
@@ -109,9 +116,29 @@ class Session:
         now = self.clock() if self.clock is not None else None
         return health_findings(self.store, self.catalogs(), self.model.subscriptions(), now=now)
 
+    def catalog_content(self) -> bool:
+        """Whether catalog content with edges and properties was given (``--catalog``, the
+        demo's catalog), not only PackageManifests: what resolution needs (R-RES-22)."""
+        return any(catalog.graph == "catalog" for catalog in self.catalogs())
+
+    def resolutions(self) -> list[NamespaceResolution]:
+        """What OLM's next sync would decide in each namespace holding a Subscription. The
+        whole resolver runs on every call: ``check`` and ``explain`` ask once, nothing asks
+        as objects change."""
+        return resolver.resolve_cluster(self.store, self.catalogs(), self.global_namespace)
+
     def report(self) -> Report:
         """The ``olmtui check`` report of what the session holds now (a demo reports as
-        the live cluster it is)."""
+        the live cluster it is), with the resolver's ``resolution[]`` and the findings
+        drawn from it."""
+        health = self.health_findings()
+        resolutions = self.resolutions()
+        catalog_content = self.catalog_content()
+        predicted = resolution_outcome_findings(
+            resolutions,
+            catalog_content=catalog_content,
+            known=[*health, *self.model.findings()],
+        )
         return report_json(
             "snapshot" if self.kind == "snapshot" else "live",
             self.model,
@@ -119,5 +146,7 @@ class Session:
             self.load,
             channels=channel_states(self.catalogs()),
             upgrade_count=self.upgrade_count() if self.upgrade_count is not None else None,
-            health=self.health_findings(),
+            health=[*health, *predicted],
+            resolutions=resolutions,
+            catalog_content=catalog_content,
         )

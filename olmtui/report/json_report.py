@@ -14,6 +14,7 @@ from typing import Any, Literal, Protocol
 
 from olmtui.model.health import merged_findings
 from olmtui.model.metrics import Metrics, head_counts, seed_metrics
+from olmtui.model.resolution.result import NamespaceResolution
 from olmtui.model.types import (
     SEVERITY_ORDER,
     ChannelState,
@@ -202,6 +203,32 @@ def channel_json(channel: ChannelState) -> dict[str, Any]:
     }
 
 
+def resolution_json(resolution: NamespaceResolution) -> dict[str, Any]:
+    """One ``resolution[]`` entry (R-RES-18, R-RES-20): operators sorted by name, changes
+    sorted, the explanation kept in its causes-first order (the order is the content)."""
+    return {
+        "namespace": resolution.namespace,
+        "status": resolution.status,
+        "reason": resolution.reason,
+        "operators": [
+            {
+                "name": o.name,
+                "package": o.package,
+                "channel": o.channel,
+                "catalog": o.catalog,
+                "replaces": o.replaces,
+                "for": o.reason,
+            }
+            for o in sorted(resolution.operators, key=lambda o: (o.name, o.catalog, o.channel))
+        ],
+        "changes": sorted(resolution.changes),
+        "explanation": [
+            {"constraint": e.constraint, "objects": list(e.objects), "fix": e.fix}
+            for e in resolution.explanation
+        ],
+    }
+
+
 def metrics_json(metrics: Metrics) -> dict[str, Any]:
     """OLM's metrics (seed 001 §2.1.5) under their Prometheus names, with notes where the
     value is an equivalent rather than OLM's own number."""
@@ -240,6 +267,8 @@ def report_json(
     channels: Iterable[ChannelState] = (),
     upgrade_count: int | None = None,
     health: Iterable[Finding] = (),
+    resolutions: Iterable[NamespaceResolution] = (),
+    catalog_content: bool = False,
 ) -> Report:
     """The whole report as a JSON-ready dict.
 
@@ -248,7 +277,10 @@ def report_json(
     and ``objects`` is the number of objects cached. ``upgrade_count`` is the live
     watcher's count of CSV upgrades, for the ``csv_upgrade_count`` metric. ``health`` holds
     the findings of the rules outside the model (``olmtui.model.health``); one the model
-    already reports (same code on the same object) is left out.
+    already reports (same code on the same object) is left out. ``resolutions`` is what
+    the resolver decided per namespace (``resolution[]``; empty when it did not run); the
+    findings drawn from it come in ``health``. ``catalog_content`` says whether catalog
+    content with edges and properties (``--catalog``) was given, which resolution needs.
     """
     findings = merged_findings(
         load_result.findings if load_result is not None else (),
@@ -276,6 +308,8 @@ def report_json(
             "skipped": load_result.skipped if load_result is not None else 0,
             # where namespaced kinds were read (--namespace); null: cluster-wide
             "namespaces": None if read is None else sorted(read),
+            # resolution needs catalog content (R-RES-22): PackageManifests alone are not it
+            "catalogContent": catalog_content,
         },
         "summary": {
             "namespaces": len(model.namespaces()),
@@ -298,6 +332,7 @@ def report_json(
         "subscriptions": [subscription_json(s) for s in subscriptions],
         "channels": [channel_json(c) for c in ordered_channels],
         "findings": [finding_json(f) for f in findings],
+        "resolution": [resolution_json(r) for r in sorted(resolutions, key=lambda r: r.namespace)],
     }
 
 

@@ -26,7 +26,7 @@ from olmtui.model.graph_render import ChannelView, channel_view, render_mermaid
 from olmtui.model.types import SEVERITY_ORDER, SubscriptionState
 from olmtui.model.upgrades import subscription_scope
 from olmtui.report.json_report import Report
-from olmtui.report.text_report import safe
+from olmtui.report.text_report import safe, split_unevaluated, why
 from olmtui.store import Store
 
 #: Where the rule ids are explained, relative to the repository root (ticket readers follow
@@ -231,6 +231,81 @@ def _findings(report: Report) -> list[str]:
     return lines
 
 
+def _resolved(entry: dict[str, Any]) -> list[str]:
+    operators = {o["name"]: o for o in entry["operators"]}
+    if not entry["changes"]:
+        return ["Resolved: nothing to install."]
+    lines = [
+        f"Resolved: the next InstallPlan installs {_plural(len(entry['changes']), 'bundle')}:",
+        "",
+    ]
+    for name in entry["changes"]:
+        operator = operators.get(name)
+        if operator is None:
+            lines.append(f"- {md(name)}")
+            continue
+        replaces = f" replaces {md(operator['replaces'])}" if operator["replaces"] else ""
+        lines.append(
+            f"- {md(name)}{replaces} (package {md(operator['package'])}, channel "
+            f"{md(operator['channel'])}, catalog {md(operator['catalog'])}; "
+            f"{md(why(operator))})"
+        )
+    return lines
+
+
+def _unsatisfiable(entry: dict[str, Any]) -> list[str]:
+    lines = [
+        "Unsatisfiable: these constraints cannot all hold (causes first; drop any one and a "
+        "solution exists):",
+        "",
+    ]
+    for number, constraint in enumerate(entry["explanation"], 1):
+        lines.append(f"{number}. {md(constraint['constraint'])}")
+        if constraint["objects"]:
+            lines.append(f"   Objects: {', '.join(md(o) for o in constraint['objects'])}")
+        if constraint["fix"]:
+            lines.append(f"   Fix: {md(constraint['fix'])}")
+    return lines
+
+
+def _entry_lines(entry: dict[str, Any]) -> list[str]:
+    status = entry["status"]
+    if status == "resolved":
+        return _resolved(entry)
+    if status == "unsatisfiable":
+        return _unsatisfiable(entry)
+    if status == "failed":
+        return [f"Failed: OLM stops with: {md(entry['reason'] or '')}"]
+    return [f"Not evaluated: {md(entry['reason'] or '')}"]
+
+
+def _resolution(report: Report) -> list[str]:
+    """What OLM's next sync would decide per namespace; without catalog content the
+    namespaces it could not evaluate share one line."""
+    entries = report.get("resolution") or []
+    lines = ["## Resolution", ""]
+    if not entries:
+        return [*lines, "No namespace holds a Subscription."]
+    shown, unevaluated = split_unevaluated(report)
+    if shown:
+        lines += [
+            "What OLM's next sync would decide, from the objects and catalog content given.",
+            "",
+        ]
+    for entry in shown[:OBJECT_LIMIT]:
+        lines += [f"### Namespace {md(entry['namespace'])}", "", *_entry_lines(entry), ""]
+    if len(shown) > OBJECT_LIMIT:
+        lines += [f"... and {len(shown) - OBJECT_LIMIT} more namespaces.", ""]
+    if unevaluated:
+        more = " more" if shown else ""
+        lines.append(
+            f"Not evaluated in {unevaluated}{more} "
+            f"{'namespace' if unevaluated == 1 else 'namespaces'} with Subscriptions: "
+            "resolution needs `--catalog` content."
+        )
+    return lines
+
+
 def _graphs(graphs: Sequence[PendingGraph]) -> list[str]:
     lines = ["## Pending upgrades", ""]
     if not graphs:
@@ -260,8 +335,9 @@ def render_markdown(
     when: dt.datetime | None,
     graphs: Sequence[PendingGraph] = (),
 ) -> str:
-    """The note: title with the source and its time, summary, findings by object, then the
-    pending upgrades drawn in Mermaid. ``label`` names the source (context or paths)."""
+    """The note: title with the source and its time, summary, findings by object, what the
+    resolver decides per namespace, then the pending upgrades drawn in Mermaid. ``label``
+    names the source (context or paths)."""
     counts = report["summary"]["findings"]
     verdict = (
         _plural(counts["error"], "error")
@@ -276,6 +352,8 @@ def render_markdown(
         *_summary(report),
         "",
         *_findings(report),
+        "",
+        *_resolution(report),
         "",
         *_graphs(graphs),
     ]

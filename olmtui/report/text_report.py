@@ -3,7 +3,8 @@
 Short and scannable: the counts, then the findings grouped by severity (errors first),
 then one block per OperatorGroup (targets, members, the conflicts of each member; which
 groups merely intersect is left to the JSON), the CSVs that are in no group, copied-CSV
-status and the Subscriptions with their effective approval.
+status, the Subscriptions with their effective approval, and what OLM's resolver would
+decide per namespace (one line when no catalog content was given).
 Long namespace lists and long runs of one finding code are cut, with a count of what was
 left out (``--output json`` has everything). Every name and message comes from the
 cluster, so control characters are escaped before printing: nothing in them can move the
@@ -61,7 +62,10 @@ def _names(items: Sequence[str], limit: int = LIST_LIMIT) -> str:
     return shown if len(items) <= limit else f"{shown} (+{len(items) - limit} more)"
 
 
-class _Writer:
+class Writer:
+    """Lines of text output, wrapped and (on a terminal) coloured; ``explain`` writes with
+    it too."""
+
     def __init__(self, colour: bool) -> None:
         self.colour = colour
         self.lines: list[str] = []
@@ -92,7 +96,7 @@ class _Writer:
         self.line(self.paint(text, sgr))
 
 
-def _header(out: _Writer, report: Report) -> None:
+def _header(out: Writer, report: Report) -> None:
     source, summary = report["source"], report["summary"]
     if source["kind"] == "live":
         origin = "live cluster"
@@ -181,7 +185,7 @@ def _metrics_line(metrics: dict[str, Any]) -> str:
     )
 
 
-def _findings(out: _Writer, findings: Sequence[dict[str, Any]]) -> None:
+def _findings(out: Writer, findings: Sequence[dict[str, Any]]) -> None:
     for severity, title in _SEVERITY_TITLES:
         of_severity = [f for f in findings if f["severity"] == severity]
         if not of_severity:
@@ -215,7 +219,7 @@ def _status(csv: dict[str, Any]) -> str:
     return f"{observed} -> next sync: {safe(verdict['phase'])}/{safe(verdict['reason'])}"
 
 
-def _csv_lines(out: _Writer, csv: dict[str, Any], indent: int, label: str) -> None:
+def _csv_lines(out: Writer, csv: dict[str, Any], indent: int, label: str) -> None:
     pad = " " * indent
     version = f" {safe(csv['version'])}" if csv["version"] else ""
     out.line(f"{pad}{label}{version}  {_status(csv)}")
@@ -227,7 +231,7 @@ def _csv_lines(out: _Writer, csv: dict[str, Any], indent: int, label: str) -> No
         )
 
 
-def _operator_groups(out: _Writer, report: Report) -> None:
+def _operator_groups(out: Writer, report: Report) -> None:
     csvs = {(csv["namespace"], csv["name"]): csv for csv in report["csvs"]}
     grouped: set[tuple[str, str]] = set()
     if report["operatorGroups"]:
@@ -266,7 +270,7 @@ def _operator_groups(out: _Writer, report: Report) -> None:
             _csv_lines(out, csv, 2, _ref(csv["namespace"], csv["name"]))
 
 
-def _copied_csvs(out: _Writer, copies: dict[str, Any]) -> None:
+def _copied_csvs(out: Writer, copies: dict[str, Any]) -> None:
     out.heading("COPIED CSVs")
     out.line(
         f"  {copies['present']} present, {len(copies['missing'])} missing, "
@@ -318,7 +322,7 @@ def _state_problems(report: Report) -> dict[tuple[str, str], tuple[str, ...]]:
 
 
 def _subscriptions(
-    out: _Writer,
+    out: Writer,
     subscriptions: Iterable[dict[str, Any]],
     problems: dict[tuple[str, str], tuple[str, ...]],
 ) -> None:
@@ -369,12 +373,112 @@ def _upgrade_details(sub: dict[str, Any]) -> list[str]:
     return ["no upgrade known from here"]
 
 
+def _resolution(out: Writer, report: Report) -> None:
+    """What OLM's next sync would decide per namespace (``resolution[]``). Without catalog
+    content the namespaces it could not evaluate share one line, so that a report made
+    without ``--catalog`` stays as short as before."""
+    entries = report.get("resolution") or []
+    if not entries:
+        return
+    out.heading("RESOLUTION")
+    shown, unevaluated = split_unevaluated(report)
+    if shown:
+        out.line("  what OLM's next sync would decide, from the objects and catalog content given")
+    for entry in shown:
+        resolution_lines(out, entry, 2)
+    if unevaluated:
+        more = " more" if shown else ""
+        noun = "namespace" if unevaluated == 1 else "namespaces"
+        out.wrapped(
+            f"not evaluated in {unevaluated}{more} {noun} with Subscriptions: resolution needs "
+            "--catalog content",
+            2,
+            4,
+        )
+
+
+def split_unevaluated(report: Report) -> tuple[list[dict[str, Any]], int]:
+    """The ``resolution[]`` entries to show one by one, and how many not-evaluated ones to
+    count in one line instead: all of them when no catalog content was given (R-RES-22,
+    each would only say that it is missing), none otherwise."""
+    entries = report.get("resolution") or []
+    if report["source"].get("catalogContent"):
+        return list(entries), 0
+    shown = [e for e in entries if e["status"] != "not-evaluated"]
+    return shown, len(entries) - len(shown)
+
+
+def why(operator: dict[str, Any]) -> str:
+    """Why an operator is in the solution, from its ``for`` (R-RES-20), as words."""
+    reason = str(operator["for"])
+    if reason == "existing":
+        return "installed, kept"
+    if reason.startswith("dependency of "):
+        return f"a {reason}"
+    return f"for {reason}"
+
+
+def change_lines(entry: dict[str, Any]) -> list[str]:
+    """The bundles the next InstallPlan would install: name, what it replaces, why."""
+    operators = {o["name"]: o for o in entry["operators"]}
+    lines = []
+    for name in entry["changes"]:
+        operator = operators.get(name)
+        if operator is None:
+            lines.append(safe(name))
+            continue
+        replaces = f" replaces {safe(operator['replaces'])}" if operator["replaces"] else ""
+        lines.append(
+            f"{safe(name)}{replaces} (package {safe(operator['package'])}, channel "
+            f"{safe(operator['channel'])}, catalog {safe(operator['catalog'])}; "
+            f"{safe(why(operator))})"
+        )
+    return lines
+
+
+def resolution_lines(out: Writer, entry: dict[str, Any], indent: int) -> None:
+    """One namespace's outcome: the changes, the explanation (causes first, each constraint
+    in OLM's words with its objects and fix), or why resolution stopped or was not done."""
+    pad = indent + 2
+    status, ns = entry["status"], safe(entry["namespace"])
+    if status == "resolved":
+        changes = change_lines(entry)
+        if not changes:
+            out.wrapped(f"{ns}  resolved: nothing to install", indent, 4)
+            return
+        out.wrapped(
+            f"{ns}  resolved: the next InstallPlan installs {_plural(len(changes), 'bundle')}",
+            indent,
+            4,
+        )
+        for line in changes:
+            out.wrapped(line, pad, 4)
+    elif status == "unsatisfiable":
+        out.wrapped(
+            f"{ns}  unsatisfiable: these constraints cannot all hold (causes first; drop any "
+            "one and a solution exists)",
+            indent,
+            4,
+        )
+        for number, constraint in enumerate(entry["explanation"], 1):
+            out.wrapped(f"{number}. {_one_line(constraint['constraint'])}", pad, 3)
+            if constraint["objects"]:
+                out.wrapped(f"objects: {', '.join(map(safe, constraint['objects']))}", pad + 3, 4)
+            if constraint["fix"]:
+                out.wrapped(f"fix: {_one_line(constraint['fix'])}", pad + 3, 4)
+    elif status == "failed":
+        out.wrapped(f"{ns}  failed: OLM stops with: {_one_line(entry['reason'] or '')}", indent, 4)
+    else:
+        out.wrapped(f"{ns}  not evaluated: {_one_line(entry['reason'] or '')}", indent, 4)
+
+
 def render_text(report: Report, *, colour: bool = False) -> str:
     """The text output of ``olmtui check`` for a report built by ``report_json``."""
-    out = _Writer(colour)
+    out = Writer(colour)
     _header(out, report)
     _findings(out, report["findings"])
     _operator_groups(out, report)
     _copied_csvs(out, report["copiedCSVs"])
     _subscriptions(out, report["subscriptions"], _state_problems(report))
+    _resolution(out, report)
     return "\n".join(out.lines) + "\n"

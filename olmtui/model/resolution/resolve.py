@@ -10,7 +10,7 @@ then the operators and changes of a solution (R-RES-20) or the explanation of a 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,6 +75,14 @@ class CatalogContent:
         listed = [c for c in self._catalogs if c.ref == ref]
         return next(iter(bound or unbound or listed), None)
 
+    def known_absent(self, ref: str, package: str) -> bool:
+        """Whether ``package`` is known to be missing from CatalogSource ``ref``: the
+        PackageManifests listed live hold every package it serves (R-DOC-8)."""
+        return any(
+            c.ref == ref and c.graph == "packagemanifest" and c.whole and package not in c.packages
+            for c in self._catalogs
+        )
+
     def snapshot(self, source: Obj, catalog: Catalog) -> Snapshot:
         priority = (source.get("spec") or {}).get("priority")
         priority = priority if isinstance(priority, int) else 0  # R-RES-4: default 0
@@ -99,6 +107,8 @@ class NamespaceObjects:
     catalog_sources: Mapping[str, Sequence[Obj]]
     #: Whether CatalogSources could be read at all.
     catalog_sources_read: bool = True
+    #: The namespaces a ``--namespace`` session read (``Store.read_namespaces``); None: all.
+    read_namespaces: Collection[str] | None = None
 
 
 @dataclass(slots=True)
@@ -114,14 +124,23 @@ def _aggregate(errors: Sequence[str]) -> str:
     return errors[0] if len(errors) == 1 else f"[{', '.join(errors)}]"
 
 
-def _visible_sources(objects: NamespaceObjects, global_namespace: str) -> list[Obj]:
-    """R-RES-3, R-RES-4: every CatalogSource of the namespace, then of the global catalog
-    namespace unless the OperatorGroup opts out."""
+def _visible_namespaces(objects: NamespaceObjects, global_namespace: str) -> list[str]:
+    """R-RES-3: the namespace, then the global catalog namespace unless the OperatorGroup
+    opts out."""
     annotations = _meta(objects.operator_groups[0]).get("annotations") or {}
     namespaces = [objects.namespace]
     if annotations.get(EXCLUDE_GLOBAL) != "true" and global_namespace != objects.namespace:
         namespaces.append(global_namespace)
-    return [s for ns in namespaces for s in sorted(objects.catalog_sources.get(ns, ()), key=_name)]
+    return namespaces
+
+
+def _visible_sources(objects: NamespaceObjects, global_namespace: str) -> list[Obj]:
+    """R-RES-4: every CatalogSource of the visible namespaces."""
+    return [
+        source
+        for ns in _visible_namespaces(objects, global_namespace)
+        for source in sorted(objects.catalog_sources.get(ns, ()), key=_name)
+    ]
 
 
 def _never_connected(source: Obj) -> bool:
@@ -131,10 +150,20 @@ def _never_connected(source: Obj) -> bool:
     return bool(observed) and observed != "READY" and not state.get("lastConnect")
 
 
-def _unknown_sources(objects: NamespaceObjects) -> str | None:
-    """R-RES-22: a Subscription's CatalogSource that OLM saw but that was not read."""
+def _unknown_sources(objects: NamespaceObjects, global_namespace: str) -> str | None:
+    """R-RES-22, R-DOC-10: CatalogSources that exist for all olmtui knows but were not read:
+    no access, a namespace a ``--namespace`` session did not read, or one a Subscription's
+    ``status.catalogHealth`` names."""
     if not objects.catalog_sources_read:
         return "CatalogSources could not be read"
+    if objects.read_namespaces is not None:
+        unread = [
+            ns
+            for ns in _visible_namespaces(objects, global_namespace)
+            if ns not in objects.read_namespaces
+        ]
+        if unread:
+            return f"CatalogSources in {', '.join(unread)} were not read (--namespace session)"
     for sub in objects.subscriptions:
         for health in (sub.get("status") or {}).get("catalogHealth") or ():
             ref = (health or {}).get("catalogSourceRef") or {}
@@ -180,6 +209,33 @@ def _snapshots(
             "without upgrade edges or properties); give its content with --catalog",
         )
     return snapshots
+
+
+def _uncovered(
+    objects: NamespaceObjects, snapshots: Sequence[Snapshot], content: CatalogContent
+) -> None:
+    """R-DOC-8, R-RES-22: content given is never known to be the whole catalog, so a
+    Subscription whose package it lacks altogether is not evaluated (a partial catalog proves
+    nothing is missing), unless the source's live PackageManifests show the package is not
+    served; raises ``_Stop``."""
+    for sub in map(SubscriptionSpec.of, objects.subscriptions):
+        named = CatalogKey(sub.source, sub.source_namespace)
+        given = [
+            s
+            for s in snapshots
+            if not s.key.virtual
+            and (s.key == named or (not sub.source and not sub.source_namespace))
+        ]
+        if not given or any(s.by_package.get(sub.package) for s in given):
+            continue
+        if all(content.known_absent(s.key.ref, sub.package) for s in given):
+            continue
+        where = f"CatalogSource {given[0].key.ref}" if len(given) == 1 else "any CatalogSource"
+        raise _Stop(
+            "not-evaluated",
+            f"package {sub.package} of Subscription {objects.namespace}/{sub.name} is not in "
+            f"the catalog content given for {where}",
+        )
 
 
 def _existing(objects: NamespaceObjects) -> Snapshot:
@@ -274,10 +330,11 @@ def resolve_namespace(
                 "failed",
                 f"expected 1 OperatorGroup in the namespace, found {len(objects.operator_groups)}",
             )
-        if (unknown := _unknown_sources(objects)) is not None:
+        if (unknown := _unknown_sources(objects, global_namespace)) is not None:
             raise _Stop("not-evaluated", unknown)
         existing = _existing(objects)
         snapshots = [existing, *_snapshots(objects, content, global_namespace)]
+        _uncovered(objects, snapshots, content)
         sources = Sources(ns, snapshots, _owners(objects, existing))
         builder, extra = _build(objects, sources)
     except _Stop as stop:
@@ -353,6 +410,7 @@ def cluster_objects(store: Store, namespaces: Iterable[str]) -> list[NamespaceOb
             csvs=csvs.get(ns, []),
             catalog_sources=sources,
             catalog_sources_read="CatalogSource" not in store.unreadable,
+            read_namespaces=store.read_namespaces,
         )
         for ns in sorted(wanted)
     ]

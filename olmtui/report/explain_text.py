@@ -1,0 +1,85 @@
+"""The text ``olmtui explain`` prints: one namespace's ``resolution[]`` entry, cause first.
+
+Rendered from the same entry dict the JSON report carries (``json_report.resolution_json``),
+so ``explain`` and ``check`` never disagree. With a Subscription named, only what concerns it
+is kept (its operators and their dependencies, the constraints that name it), and the text
+says that OLM resolves the namespace as a whole. Names and messages come from the cluster and
+the catalogs: control characters in them are shown escaped, never obeyed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from olmtui.report.text_report import Writer, resolution_lines, safe, why
+
+#: What each status means for OLM's next sync of the namespace.
+_OUTCOMES = {
+    "resolved": "OLM's next resolution succeeds",
+    "unsatisfiable": "OLM's next resolution fails: ResolutionFailed (ConstraintsNotSatisfiable) "
+    "on every Subscription of the namespace, nothing installed or upgraded there",
+    "failed": "OLM's next resolution stops with an error: ResolutionFailed "
+    "(ErrorPreventedResolution) on every Subscription of the namespace",
+    "not-evaluated": "olmtui cannot predict OLM's next resolution: an input is missing",
+}
+
+
+def for_subscription(entry: dict[str, Any], subscription: str) -> dict[str, Any]:
+    """The part of a namespace's entry that concerns Subscription ``subscription``: the
+    operators it brings (its candidate and, transitively, their dependencies), the changes
+    among them, and the constraints that name it (all of them when none does, so that a
+    cause is never hidden)."""
+    ref = f"Subscription {entry['namespace']}/{subscription}"
+    kept = {o["name"] for o in entry["operators"] if o["for"] == ref}
+    grew = True
+    while grew:
+        more = {
+            o["name"]
+            for o in entry["operators"]
+            if o["for"].startswith("dependency of ")
+            and o["for"].removeprefix("dependency of ") in kept
+        }
+        grew = not more <= kept
+        kept |= more
+    naming = [c for c in entry["explanation"] if ref in c["objects"]]
+    return {
+        **entry,
+        "operators": [o for o in entry["operators"] if o["name"] in kept],
+        "changes": [c for c in entry["changes"] if c in kept],
+        "explanation": naming or entry["explanation"],
+    }
+
+
+def render_explain(entry: dict[str, Any], subscription: str | None = None) -> str:
+    """The explanation of one namespace (or, with ``subscription``, of what concerns one of
+    its Subscriptions): the outcome, then the cause first (the constraints with their objects
+    and fixes), what the next InstallPlan holds, or why resolution stopped or was not done."""
+    out = Writer(colour=False)
+    ns = safe(entry["namespace"])
+    shown = entry if subscription is None else for_subscription(entry, subscription)
+    subject = (
+        f"namespace {ns}" if subscription is None else f"Subscription {ns}/{safe(subscription)}"
+    )
+    out.wrapped(f"olmtui explain {subject}: {_OUTCOMES[entry['status']]}", 0, 4)
+    out.line("(a prediction from the objects and catalog content given)")
+    out.line()
+    resolution_lines(out, shown, 0)
+    if shown["status"] == "resolved" and shown["operators"]:
+        out.line("  operators of the solution:")
+        for operator in shown["operators"]:
+            out.wrapped(
+                f"{safe(operator['name'])} (catalog {safe(operator['catalog'])}; "
+                f"{safe(why(operator))})",
+                4,
+                4,
+            )
+    if subscription is not None:
+        out.line()
+        hidden = len(entry["explanation"]) - len(shown["explanation"])
+        more = f"; {hidden} more constraints do not name this Subscription" if hidden else ""
+        out.wrapped(
+            f"OLM resolves namespace {ns} as a whole: every Subscription there succeeds or "
+            f"fails together{more} (`olmtui explain {ns}` shows everything).",
+            0,
+        )
+    return "\n".join(out.lines) + "\n"
