@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rich.console import RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -54,10 +56,25 @@ CATALOG_HINT = (
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One line of the view: its text and the object Enter opens (if any)."""
+    """One line of the view: its text, the object Enter opens (if any), and what goes
+    before it (marks, numbers, indent): wrapped text stays to the right of it."""
 
     text: Text
     target: ObjectRef | None = None
+    prefix: Text | None = None
+
+    def prompt(self) -> RenderableType:
+        if self.prefix is None or not self.prefix.cell_len:
+            return self.text
+        grid = Table.grid()
+        grid.add_column(width=self.prefix.cell_len, no_wrap=True)
+        grid.add_column(ratio=1)
+        grid.add_row(self.prefix, self.text)
+        return grid
+
+
+def _prefix(text: str, style: str = "") -> Text:
+    return Text(text, style=style)
 
 
 def status_text(resolution: NamespaceResolution | None, namespace: str, busy: bool) -> Text:
@@ -109,24 +126,24 @@ def resolved_lines(
     kept = [o for o in resolution.operators if o.name not in changes]
     out = [_heading(f"Next InstallPlan would install ({len(new)})")]
     if not new:
-        out.append(Line(Text("  nothing", style=palette.MUTED)))
+        out.append(Line(Text("nothing", style=palette.MUTED), None, _prefix("  ")))
     for op in [*new, *kept]:
         if op is (kept[0] if kept else None):
             out.append(_heading(f"Kept as they are ({len(kept)})"))
         mark = _focus_mark(op.name in mine, sub is not None)
-        text = Text(f"{mark}{op.name}", style="bold" if op.name in mine else "")
-        text.append(f"  package {op.package}, channel {op.channel or '(default)'}, ")
-        text.append(f"from {op.catalog}")
-        if op.name in changes:
-            text.append(
-                f"\n{' ' * len(mark)}    {_replaces(op.replaces, installed)}; "
-                f"there for: {_why(op.reason)}",
-                style=palette.MUTED,
-            )
         target = object_ref(op.reason)
         if target is None and op.catalog == "@existing":
             target = ObjectRef("ClusterServiceVersion", resolution.namespace, op.name)
-        out.append(Line(text, target))
+        text = Text(op.name, style="bold" if op.name in mine else "")
+        text.append(f"  package {op.package}, channel {op.channel or '(default)'}, ")
+        text.append(f"from {op.catalog}")
+        out.append(Line(text, target, _prefix(mark)))
+        if op.name in changes:
+            why = Text(
+                f"{_replaces(op.replaces, installed)}; there for: {_why(op.reason)}",
+                style=palette.MUTED,
+            )
+            out.append(Line(why, target, _prefix(" " * (len(mark) + 4))))
     return out
 
 
@@ -161,20 +178,24 @@ def _constraint_lines(
 ) -> list[Line]:
     mark = _focus_mark(on, focused)
     dim = palette.MUTED if focused and not on else ""
-    head = Text(f"{mark}{number}. ", style="bold")
-    head.append(constraint.constraint, style=dim or "bold")
-    out = [Line(head)]
+    number_text = f"{number}. "
+    head = Line(
+        Text(constraint.constraint, style=dim or "bold"),
+        _fix_target(constraint),
+        _prefix(f"{mark}{number_text}", "bold"),
+    )
+    indent = _prefix(" " * (len(mark) + len(number_text) + 2))
+    out = [head]
     for named in constraint.objects:
         target = object_ref(named)
-        opens = ""
+        text = Text(named, style=dim)
         if target is not None:
             opens = " (Enter: its CatalogSource)" if named.startswith("bundle ") else " (Enter)"
-        text = Text(f"{' ' * len(mark)}     {named}", style=dim)
-        text.append(opens, style=palette.MUTED)
-        out.append(Line(text, target))
-    fix = Text(f"{' ' * len(mark)}     fix: ", style=palette.OK_STRONG)
+            text.append(opens, style=palette.MUTED)
+        out.append(Line(text, target, indent))
+    fix = Text("fix: ", style=palette.OK_STRONG)
     fix.append(constraint.fix, style=dim)
-    out.append(Line(fix, _fix_target(constraint)))
+    out.append(Line(fix, _fix_target(constraint), indent))
     return out
 
 
@@ -188,13 +209,13 @@ def other_lines(resolution: NamespaceResolution, has_content: bool) -> list[Line
     """Stopped: OLM's error. Not evaluated: why, and what to give olmtui."""
     if resolution.status == "failed":
         out = [_heading("OLM's error")]
-        out.append(Line(Text(f"  {resolution.reason or '(no message)'}")))
+        out.append(Line(Text(resolution.reason or "(no message)"), None, _prefix("  ")))
         return out
     out = [_heading("Why olmtui cannot tell")]
-    out.append(Line(Text(f"  {resolution.reason or '(no reason given)'}")))
+    out.append(Line(Text(resolution.reason or "(no reason given)"), None, _prefix("  ")))
     reason = resolution.reason or ""
     if not has_content or "catalog content" in reason or "--catalog" in reason:
-        out.append(Line(Text(f"  {CATALOG_HINT}", style=palette.INFO)))
+        out.append(Line(Text(CATALOG_HINT, style=palette.INFO), None, _prefix("  ")))
     return out
 
 
@@ -319,15 +340,13 @@ class ResolutionScreen(ViewScreen):
             for c in (given.objects.csvs if given is not None else ())
         )
         lines = body_lines(self.result, self.subscription, has_content, installed)
-        if [(line.text, line.target) for line in lines] == [
-            (line.text, line.target) for line in self._lines
-        ]:
+        if lines == self._lines:
             return
         self._lines = lines
         view = self.lines_list
         highlighted = view.highlighted
         view.clear_options()
-        view.add_options([Option(line.text) for line in lines])
+        view.add_options([Option(line.prompt()) for line in lines])
         if lines:
             view.highlighted = min(highlighted or 0, len(lines) - 1)
 
