@@ -12,13 +12,15 @@ from data_paths import DATA
 from rich.console import Console
 from textual.widgets import OptionList, Static
 
+from olmtui.model.resolution.result import NamespaceResolution, ResolvedOperator
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.pipeline.build import snapshot_session
 from olmtui.pipeline.session import Session
 from olmtui.ui import completion, derived
 from olmtui.ui.app import OlmApp
+from olmtui.ui.resolution import catalog_content, inputs, subscription_operators
 from olmtui.ui.screens.object_detail import ObjectScreen
-from olmtui.ui.screens.resolution import ResolutionScreen
+from olmtui.ui.screens.resolution import ResolutionScreen, resolved_lines
 from olmtui.ui.widgets.virtual_table import VirtualTable
 
 CASES = DATA / "resolution"
@@ -234,3 +236,45 @@ async def test_r_is_in_the_footer(view: str):
         await pilot.pause()
         keys = {b.key for _, b, _, _ in app.screen.active_bindings.values() if b.show}
         assert "r" in keys
+
+
+def test_catalog_content_is_made_once_per_catalog_list():
+    """Every resolution of the session shares one content (its snapshots are the slow
+    part); a new catalog list (PackageManifests moved) gets a new one."""
+    session = _session("upgrade-replaces-skiprange")
+    content = catalog_content(session)
+    assert catalog_content(session) is content
+    assert inputs(session, "team").content is content
+    assert inputs(session, "team").same_as(inputs(session, "team"))
+    session.catalogs = lambda: list(session.derived_cache["resolution-content"][1][0])
+    assert catalog_content(session) is not content
+
+
+def test_a_subscriptions_lines_follow_its_dependencies_and_kept_operators_are_listed():
+    ops = (
+        ResolvedOperator("app.v2", "app", "stable", "m/cat", "app.v1", "Subscription team/app"),
+        ResolvedOperator("db.v2", "db", "stable", "m/cat", None, "dependency of app.v2"),
+        ResolvedOperator("cache.v1", "cache", "", "m/cat", None, "dependency of db.v2"),
+        ResolvedOperator("other.v1", "other", "a", "@existing", None, "existing"),
+    )
+    result = NamespaceResolution(
+        "team", "resolved", operators=ops, changes=("app.v2", "cache.v1", "db.v2")
+    )
+    assert subscription_operators(result, "team/app") == {"app.v2", "db.v2", "cache.v1"}
+    lines = resolved_lines(result, "team/app", frozenset({"app.v1", "other.v1"}))
+    text = [(_plain(line.prompt()).rstrip(), line.target) for line in lines]
+    sub = ObjectRef("Subscription", "team", "app")
+    assert text == [
+        ("Next InstallPlan would install (3)", None),
+        ("» app.v2  package app, channel stable, from m/cat", sub),
+        ("      upgrades app.v1; there for: Subscription team/app", sub),
+        ("» db.v2  package db, channel stable, from m/cat", None),
+        ("      a new install; there for: dependency of app.v2", None),
+        ("» cache.v1  package cache, channel (default), from m/cat", None),
+        ("      a new install; there for: dependency of db.v2", None),
+        ("Kept as they are (1)", None),
+        (
+            "  other.v1  package other, channel a, from @existing",
+            ObjectRef("ClusterServiceVersion", "team", "other.v1"),
+        ),
+    ]

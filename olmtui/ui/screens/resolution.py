@@ -322,11 +322,12 @@ class ResolutionScreen(ViewScreen):
         self._busy = False
         self.result = result
         self._resolved_inputs = given
+        if not self.is_mounted:  # closed meanwhile: nothing to show, nothing to follow
+            return
         latest = self._inputs
         if latest is not None and not latest.same_as(given):
             self._start(latest)
-        if self.is_mounted:
-            self._show()
+        self._show()
 
     def _show(self) -> None:
         status = self.query_one("#resolution-status", Static)
@@ -349,6 +350,11 @@ class ResolutionScreen(ViewScreen):
         view.add_options([Option(line.prompt()) for line in lines])
         if lines:
             view.highlighted = min(highlighted or 0, len(lines) - 1)
+
+    def restyle(self) -> None:
+        """A new theme: the lines are rebuilt (the list keeps what it rendered)."""
+        self._lines = []
+        super().restyle()
 
     # -- hooks -----------------------------------------------------------------------------
     def selected_ref(self) -> ObjectRef | None:
