@@ -50,3 +50,24 @@ def test_graph_screen_highlights_installed_next_and_path(snap_compare):
 
 def test_findings_screen_worst_first(snap_compare):
     assert snap_compare(_app("findings"), terminal_size=SIZE, press=["down"])
+
+
+def test_resolution_screen_explains_the_orphan_cause_first(snap_compare):
+    """``r`` on a Subscription its orphaned CSV blocks: the minimal explanation, each
+    constraint with its objects and fix, the Subscription's lines marked."""
+    case = Path(__file__).parent / "data" / "resolution" / "orphaned-csv-blocks-package"
+    catalog = (
+        f"openshift-marketplace/community-operators={case / 'catalog-community-operators.yaml'}"
+    )
+    session = snapshot_session([str(case / "cluster.yaml")], [catalog], label="orphaned CSV")
+
+    async def resolve(pilot) -> None:
+        await pilot.press("r")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if getattr(pilot.app.screen, "result", None) is not None:
+                break
+        await pilot.pause()
+
+    app = OlmApp(session, initial_view="sub")
+    assert snap_compare(app, terminal_size=SIZE, run_before=resolve)

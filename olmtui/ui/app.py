@@ -21,6 +21,7 @@ from olmtui.ui.object_finder import ObjectsProvider
 from olmtui.ui.related import Relation
 from olmtui.ui.screens.base import TableScreen, ViewScreen
 from olmtui.ui.screens.object_detail import ObjectScreen
+from olmtui.ui.screens.resolution import ResolutionScreen
 from olmtui.ui.styles import stylesheet
 
 #: How often the ticker looks for model changes (seconds): "a few refreshes per second".
@@ -219,9 +220,9 @@ class OlmApp(App):
 
     def run_command_line(self, line: str) -> None:
         """``:`` input: a view name (k9s style), ``ns [NAME]`` (scope every view to a
-        namespace, or clear it), ``ctx NAME`` or ``q``/``quit``. A view registered in
-        :data:`olmtui.ui.views.VIEWS` is reachable here, completes on Tab and is offered by
-        the palette with nothing more to wire."""
+        namespace, or clear it), ``res [NAMESPACE]`` (a namespace's resolution), ``ctx NAME``
+        or ``q``/``quit``. A view registered in :data:`olmtui.ui.views.VIEWS` is reachable
+        here, completes on Tab and is offered by the palette with nothing more to wire."""
         word = line.strip().lstrip(":").strip()
         head, _, arg = word.partition(" ")
         if head.lower() in completion.QUIT_WORDS:
@@ -231,6 +232,8 @@ class OlmApp(App):
         elif head == "ns":
             argument = arg.strip()
             self.set_namespace_scope(None if argument in ("", "-", "all") else argument)
+        elif head.lower() in completion.RESOLUTION_WORDS:
+            self.resolution_command(arg.strip())
         else:
             self.show_view(word)
 
@@ -299,6 +302,48 @@ class OlmApp(App):
             self._object_screens.add(name)
         self.push_screen(name)
 
+    def resolution_command(self, namespace: str) -> None:
+        """``:res [NAMESPACE]``: that namespace's resolution; without one, the selected
+        row's (a Subscription's own view), else the ``:ns`` scope's."""
+        if namespace:
+            self.show_resolution(namespace)
+            return
+        selected = self._selected()
+        if selected is not None and selected.kind == "Subscription":
+            self.show_resolution(selected.namespace, selected.name)
+        elif selected is not None and (selected.namespace or selected.kind == "Namespace"):
+            self.show_resolution(selected.namespace or selected.name)
+        elif self.namespace_scope is not None:
+            self.show_resolution(self.namespace_scope)
+        else:
+            self.notify(
+                ":res NAMESPACE — which namespace? (or select a row of one first)",
+                severity="information",
+                markup=False,
+            )
+
+    def action_resolution(self) -> None:
+        """``r``: the resolution of the selected Subscription or namespace (on a detail,
+        of the object shown)."""
+        screen = self.screen
+        target = screen.target if isinstance(screen, ObjectScreen) else self._selected()
+        if target is not None and target.kind == "Subscription":
+            self.show_resolution(target.namespace, target.name)
+        elif target is not None and target.kind == "Namespace":
+            self.show_resolution(target.name)
+        else:
+            self.notify(
+                "r: select a Subscription or a namespace (or type :res NAMESPACE)",
+                severity="information",
+                markup=False,
+            )
+
+    def show_resolution(self, namespace: str, subscription: str | None = None) -> None:
+        """Push the Resolution view of ``namespace`` (about ``subscription`` if given)."""
+        self.push_screen(
+            ResolutionScreen(self.session, views.command_words(), namespace, subscription)
+        )
+
     def action_yaml(self) -> None:
         ref = self._selected()
         if ref is not None:
@@ -346,6 +391,11 @@ class OlmApp(App):
         yield SystemCommand("Show YAML", "y — YAML of the selected object", self.action_yaml)
         yield SystemCommand(
             "Show upgrade graph", "g — graph of the selected operator", self.action_graph
+        )
+        yield SystemCommand(
+            "Show resolution",
+            "r — what OLM installs next in the namespace, or why it cannot",
+            self.action_resolution,
         )
         yield SystemCommand("Help: olmtui keys", "? — every key of olmtui", self.action_help)
         yield SystemCommand("Back", "esc — the previous view or screen", self.action_back)

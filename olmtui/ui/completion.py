@@ -1,5 +1,5 @@
 """Tab completion of the ``:`` line: a view name or command first, then the argument of
-the commands that take one (``ctx`` a kubeconfig context, ``ns`` a namespace).
+the commands that take one (``ctx`` a kubeconfig context, ``ns`` and ``res`` a namespace).
 
 Pure: the caller hands in the words it knows; candidates are whole lines, so the prompt
 can show one as it is.
@@ -12,9 +12,11 @@ from collections.abc import Iterable, Sequence
 #: Commands of the ``:`` line that are not views.
 QUIT_WORDS = ("q", "quit", "q!")
 CONTEXT_WORDS = ("ctx", "context")
-COMMANDS = ("quit", "ctx")
-#: Words whose argument is a namespace (``:ns NAME``).
-NAMESPACE_WORDS = ("ns", "namespace", "namespaces")
+#: ``:res [NAMESPACE]``: a namespace's resolution (what OLM installs next, or why not).
+RESOLUTION_WORDS = ("res", "resolution")
+COMMANDS = ("quit", "ctx", "res")
+#: Words whose argument is a namespace (``:ns NAME``, ``:res NAME``).
+NAMESPACE_WORDS = ("ns", "namespace", "namespaces", *RESOLUTION_WORDS)
 
 
 def candidates(

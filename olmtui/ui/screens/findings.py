@@ -1,7 +1,8 @@
 """Findings: every problem, worst first, with what, why, which rule and objects, what to do.
 
 ``/`` filters on the text and on ``sev:``, ``kind:`` and ``ns:`` words (``/sev:error``,
-``/!ns:openshift``); Enter opens the object, whose detail lists the related ones to jump to.
+``/!ns:openshift``); Enter opens the object, whose detail lists the related ones to jump to,
+or, on a finding about a namespace's resolution, that namespace's Resolution view.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from rich.text import Text
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.ui import derived, palette
 from olmtui.ui.formatting import SEVERITY_STYLE, severity
+from olmtui.ui.resolution import RESOLUTION_CODES
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.widgets.virtual_table import Column, Row
 
@@ -25,6 +27,14 @@ def finding_ref(finding: Finding) -> ObjectRef | None:
     if finding.name:
         return ObjectRef(finding.kind, finding.namespace, finding.name)
     return finding.related[0]
+
+
+def resolution_namespace(finding: Finding) -> str | None:
+    """The namespace whose Resolution view a finding opens (its subject is the namespace's
+    resolution, not an object), else ``None``."""
+    if finding.code not in RESOLUTION_CODES:
+        return None
+    return finding.name or finding.namespace or None
 
 
 def finding_search(finding: Finding) -> str:
@@ -97,8 +107,13 @@ class FindingsScreen(TableScreen):
         return None if finding is None else finding_ref(finding)
 
     def open(self, key: Hashable) -> None:
-        """Enter: the finding's object, with the other objects it names to jump to."""
+        """Enter: the finding's object, with the other objects it names to jump to (a
+        resolution finding: its namespace's Resolution view)."""
         finding = self._finding(key)
+        namespace = None if finding is None else resolution_namespace(finding)
+        if namespace is not None:
+            self.app.show_resolution(namespace)  # type: ignore[attr-defined]
+            return
         target = None if finding is None else finding_ref(finding)
         if finding is not None and target is not None:
             extra = [(finding.code, r) for r in finding.related if r != target]

@@ -28,6 +28,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("g", "upgrade graph of the selected row, or of the detail"),
     ("c", "Operators: show/hide copied CSVs; graph: next channel"),
     ("x", "Subscriptions, Operators: X-ray tree of that operator"),
+    ("r  :res [NS]", "resolution: next InstallPlan, or why none (Sub, ns)"),
     ("ctrl+p", "palette: every action, and objects by name"),
     ("↑ ↓ j k", "move"),
     ("PgUp PgDn", "page up, page down"),

@@ -1,5 +1,6 @@
 """Namespaces: each with its OperatorGroup(s), the operators installed in it, and the
-operators that watch it through some group's targets (and from where). Enter drills in."""
+operators that watch it through some group's targets (and from where). Enter drills in;
+``r`` shows what OLM's next resolution of the namespace yields."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Hashable, Iterable
 
 from rich.console import Group, RenderableType
 from rich.text import Text
+from textual.binding import Binding
 
 from olmtui.model.types import ObjectRef
 from olmtui.model.views import NamespaceSummary, namespace_summaries
@@ -28,6 +30,7 @@ class NamespacesScreen(TableScreen):
     )
     EMPTY_TEXT = "no namespaces in this source"
     ACCESS_KIND = "Namespace"
+    BINDINGS = [Binding("r", "app.resolution", "Resolution")]
 
     def build_rows(self) -> Iterable[Row]:
         model = self.session.model

@@ -81,6 +81,7 @@ KEYS_LINE = Text.assemble(
             ("s", "summary"),
             ("/", "search"),
             ("g", "graph"),
+            ("r", "resolution"),
             ("?", "keys"),
             ("^p", "palette"),
         )
@@ -185,6 +186,7 @@ class ObjectScreen(Screen):
         Binding("s", "tab('summary')", "Summary"),
         Binding("slash", "search", "Search the YAML", key_display="/"),
         Binding("g", "app.graph", "Graph"),
+        Binding("r", "app.resolution", "Resolution"),
         Binding("question_mark", "app.help", "Keys", key_display="?"),
     ]
 

@@ -17,7 +17,12 @@ from olmtui.pipeline.session import Session
 from olmtui.ui import access, derived, palette
 from olmtui.ui.formatting import SEVERITY_STYLE, mark, phase, severity
 from olmtui.ui.screens.base import TableScreen
-from olmtui.ui.screens.findings import explain, finding_ref, finding_search
+from olmtui.ui.screens.findings import (
+    explain,
+    finding_ref,
+    finding_search,
+    resolution_namespace,
+)
 from olmtui.ui.widgets.virtual_table import Column, Row
 
 
@@ -248,6 +253,10 @@ class OverviewScreen(TableScreen):
 
     def open(self, key: Hashable) -> None:
         finding = getattr(self, "_finding_rows", {}).get(key)
+        namespace = None if finding is None else resolution_namespace(finding)
+        if namespace is not None:
+            self.app.show_resolution(namespace)  # type: ignore[attr-defined]
+            return
         target = self.ref_for(key)
         if target is None:
             return

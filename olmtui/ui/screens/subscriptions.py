@@ -50,7 +50,7 @@ class SubscriptionsScreen(TableScreen):
     )
     EMPTY_TEXT = "no Subscriptions"
     ACCESS_KIND = "Subscription"
-    BINDINGS = [Binding("x", "xray", "X-ray")]
+    BINDINGS = [Binding("x", "xray", "X-ray"), Binding("r", "app.resolution", "Resolution")]
 
     def action_xray(self) -> None:
         open_xray(self)
