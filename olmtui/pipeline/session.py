@@ -99,7 +99,6 @@ class Session:
     switch_context: Callable[[str], Awaitable[Session]] | None = None
     #: Which cluster, which version, which moment (the header), as known now.
     info: Callable[[], SourceInfo] = _no_info
-    global_namespace: str | None = None
     #: What the screens derive from the model, per model version (see ``ui/derived.py``).
     derived_cache: dict[str, tuple[int, Any]] = field(default_factory=dict)
     #: The catalog operator's global catalog namespace (``--global-catalog-namespace``);

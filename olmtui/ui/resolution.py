@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from olmtui.model.resolution.resolve import (
     CatalogContent,
     NamespaceObjects,
+    cluster_objects,
     global_catalog_namespace,
-    namespace_objects,
     resolve_namespace,
 )
 from olmtui.model.resolution.result import ExplainedConstraint, NamespaceResolution
@@ -94,7 +94,7 @@ def inputs(session: Session, namespace: str) -> ResolutionInputs:
     given = session.global_namespace
     content = catalog_content(session)
     return ResolutionInputs(
-        namespace_objects(store, namespace),
+        cluster_objects(store, [namespace])[0],
         content,
         given or global_catalog_namespace(store),
         any(c.graph == "catalog" for c in session.catalogs()),
