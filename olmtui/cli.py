@@ -12,6 +12,11 @@ import sys
 from collections.abc import Sequence
 
 from olmtui import __version__
+from olmtui.commands.catalog_option import (
+    add_catalog_argument,
+    add_global_namespace_argument,
+    refuse_leading_catalogs,
+)
 from olmtui.errors import UsageError
 from olmtui.report.text_report import safe
 from olmtui.sources.live_args import add_connection_arguments, merge_leading_connection
@@ -36,6 +41,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"olmtui {__version__}")
     add_connection_arguments(parser, leading=True)
+    add_catalog_argument(
+        parser,
+        "catalog content for the live dashboard's upgrade graphs and resolution (OLM's "
+        "registry cannot be read with GET requests): FBC, bundle directories or package "
+        "manifests, for one CatalogSource or, without NAMESPACE/NAME=, for all; repeatable",
+        dashboard=True,
+    )
+    add_global_namespace_argument(parser, dashboard=True)
     parser.set_defaults(run=_run_dashboard)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module_name in COMMAND_MODULES:
@@ -52,7 +65,10 @@ def _run_dashboard(args: argparse.Namespace) -> int:
     from olmtui.sources.live_args import options_from_args
     from olmtui.ui.app import OlmApp
 
-    OlmApp(live_session(options_from_args(args))).run()
+    session = live_session(
+        options_from_args(args), args.dashboard_catalogs, args.dashboard_global_namespace
+    )
+    OlmApp(session).run()
     return 0
 
 
@@ -61,6 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         merge_leading_connection(args)
+        refuse_leading_catalogs(args)
         return int(args.run(args))
     except UsageError as exc:
         # paths and names in the message come from the user and the snapshot: never obeyed

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from olmtui.commands.catalog_option import add_catalog_argument
+from olmtui.commands.catalog_option import add_catalog_argument, add_global_namespace_argument
 from olmtui.errors import UsageError
 from olmtui.sources.live_args import add_connection_arguments, connection_given
 
@@ -54,14 +54,7 @@ def add_input_arguments(parser: argparse.ArgumentParser, catalog_help: str) -> N
     )
     add_connection_arguments(parser)
     add_catalog_argument(parser, catalog_help)
-    parser.add_argument(
-        "--global-catalog-namespace",
-        metavar="NS",
-        dest="global_namespace",
-        help="the catalog operator's global catalog namespace, whose CatalogSources every "
-        "namespace sees in resolution (its -namespace flag; default: openshift-marketplace "
-        "when that Namespace exists, else olm)",
-    )
+    add_global_namespace_argument(parser)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

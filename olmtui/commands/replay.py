@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from olmtui.commands.catalog_option import add_catalog_argument
+from olmtui.commands.catalog_option import add_catalog_argument, add_global_namespace_argument
 from olmtui.commands.view_option import add_view_argument, initial_view
 
 NAME = "replay"
@@ -25,8 +25,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_catalog_argument(
         parser,
-        "catalog content (FBC or bundle directories) for upgrade graphs; repeatable",
+        "catalog content (FBC, bundle directories or package manifests) for upgrade graphs "
+        "and resolution (the Resolution view, r); repeatable",
     )
+    add_global_namespace_argument(parser)
     add_view_argument(parser)
 
 
@@ -35,6 +37,6 @@ def run(args: argparse.Namespace) -> int:
     from olmtui.pipeline.build import snapshot_session
     from olmtui.ui.app import OlmApp
 
-    session = snapshot_session(args.paths, args.catalogs)
+    session = snapshot_session(args.paths, args.catalogs, global_namespace=args.global_namespace)
     OlmApp(session, initial_view=view).run()
     return 0

@@ -168,14 +168,18 @@ async def _probe(options: LiveOptions) -> None:
     await probe.close()
 
 
-def live_session(options: LiveOptions, catalog_specs: Sequence[str] = ()) -> Session:
+def live_session(
+    options: LiveOptions, catalog_specs: Sequence[str] = (), global_namespace: str | None = None
+) -> Session:
     """The cluster of ``options`` followed live: connects first (``UsageError`` when the
     cluster cannot be reached), then the app runs the watcher as the session's runner."""
     asyncio.run(_probe(options))
-    return _live(options, [load_catalog(spec) for spec in catalog_specs])
+    return _live(options, [load_catalog(spec) for spec in catalog_specs], global_namespace)
 
 
-async def _on_context(options: LiveOptions, loaded: list[Catalog], context: str) -> Session:
+async def _on_context(
+    options: LiveOptions, loaded: list[Catalog], global_namespace: str | None, context: str
+) -> Session:
     """``:ctx NAME``: the same session (options, catalogs) on another kubeconfig context,
     reached once first, so a bad context is a message and the old session stays."""
     from olmtui.sources.live import UsageError  # what a source raises, in one line
@@ -185,10 +189,10 @@ async def _on_context(options: LiveOptions, loaded: list[Catalog], context: str)
         await _probe(other)
     except UsageError as exc:
         raise ContextUnavailable(str(exc)) from None
-    return _live(other, loaded)
+    return _live(other, loaded, global_namespace)
 
 
-def _live(options: LiveOptions, loaded: list[Catalog]) -> Session:
+def _live(options: LiveOptions, loaded: list[Catalog], global_namespace: str | None) -> Session:
     from olmtui.sources.live import LiveSource
     from olmtui.sources.live_config import context_names
 
@@ -212,9 +216,10 @@ def _live(options: LiveOptions, loaded: list[Catalog]) -> Session:
         upgrade_count=lambda: source.csv_upgrade_count,
         clock=wall_clock,
         info=lambda: live_info(source, options),
+        global_namespace=global_namespace,
     )
     session.contexts = lambda: context_names(options.kubeconfig)
-    session.switch_context = lambda context: _on_context(options, loaded, context)
+    session.switch_context = lambda context: _on_context(options, loaded, global_namespace, context)
     return session
 
 
