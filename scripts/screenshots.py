@@ -2,8 +2,10 @@
 
 The screens show ``olmtui demo``'s cluster (real operators on a loopback API server) as it
 stands once the watcher has listed it, before the script changes anything; ``--sample``
-uses a replay of the packaged sample cluster instead. SVGs go to ``screenshots/`` as they
-are (no conversion: the README shows SVGs).
+uses a replay of the packaged sample cluster instead. The Resolution view is shot on a
+replay of one of the resolution cases (``tests/data/resolution/orphaned-csv-blocks-package``,
+a snapshot plus its catalog content), where OLM's next resolution fails. SVGs go to
+``screenshots/`` as they are (no conversion: the README shows SVGs).
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from textual.pilot import Pilot
 from olmtui.pipeline.session import Session
 from olmtui.ui.app import OlmApp
 
-OUT = Path(__file__).resolve().parent.parent / "screenshots"
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "screenshots"
+RESOLUTION_CASE = ROOT / "tests/data/resolution/orphaned-csv-blocks-package"
 SIZE = (140, 42)
 #: The demo script waits this long before its first change: long enough for every shot.
 QUIET = 3600.0
@@ -88,6 +92,32 @@ async def take(session: Session, subscription_filter: str) -> list[Path]:
     return written
 
 
+async def resolution_shot() -> Path:
+    """The Resolution view of a Subscription whose namespace cannot be resolved."""
+    from olmtui.pipeline.build import snapshot_session
+    from olmtui.ui.screens.resolution import ResolutionScreen
+
+    catalog = RESOLUTION_CASE / "catalog-community-operators.yaml"
+    session = snapshot_session(
+        [str(RESOLUTION_CASE / "cluster.yaml")],
+        [f"openshift-marketplace/community-operators={catalog}"],
+        label="orphaned-csv-blocks-package",
+    )
+    app = OlmApp(session, initial_view="subscriptions")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.5)
+        await pilot.press("r")
+        for _ in range(100):
+            await pilot.pause(0.1)
+            screen = app.screen
+            if isinstance(screen, ResolutionScreen) and screen.result is not None:
+                break
+        await pilot.pause(0.3)
+        path = OUT / "resolution.svg"
+        path.write_text(app.export_screenshot(title="olmtui: resolution"))
+    return path
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -108,6 +138,7 @@ def main() -> int:
 
         with DemoCluster(QUIET, cycles=1) as cluster:
             written = asyncio.run(take(demo_session(cluster), "keycloak"))
+    written.append(asyncio.run(resolution_shot()))
     for path in written:
         print(path)
     return 0

@@ -176,11 +176,12 @@ def explanation_lines(resolution: NamespaceResolution, sub: str | None) -> list[
 def _constraint_lines(
     number: int, constraint: ExplainedConstraint, on: bool, focused: bool
 ) -> list[Line]:
+    # Never dimmed: every constraint of a minimal set is part of the cause, and the one
+    # that names no Subscription (an orphaned CSV) is often the one to act on.
     mark = _focus_mark(on, focused)
-    dim = palette.MUTED if focused and not on else ""
     number_text = f"{number}. "
     head = Line(
-        Text(constraint.constraint, style=dim or "bold"),
+        Text(constraint.constraint, style="bold"),
         _fix_target(constraint),
         _prefix(f"{mark}{number_text}", "bold"),
     )
@@ -188,13 +189,13 @@ def _constraint_lines(
     out = [head]
     for named in constraint.objects:
         target = object_ref(named)
-        text = Text(named, style=dim)
+        text = Text(named)
         if target is not None:
             opens = " (Enter: its CatalogSource)" if named.startswith("bundle ") else " (Enter)"
             text.append(opens, style=palette.MUTED)
         out.append(Line(text, target, indent))
     fix = Text("fix: ", style=palette.OK_STRONG)
-    fix.append(constraint.fix, style=dim)
+    fix.append(constraint.fix)
     out.append(Line(fix, _fix_target(constraint), indent))
     return out
 
