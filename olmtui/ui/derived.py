@@ -107,7 +107,7 @@ def follow_resolution(session: Session, host: App[Any]) -> None:
     """Resolve again in a worker when the model moved (``ui/predicted.py``); nothing is made
     or read without catalog content with edges, where no such finding can appear."""
     if session.catalog_content():
-        predicted.predicted(session).follow(host, health_index(session).findings())
+        predicted.predicted(session).follow(host, health_index(session).findings)
 
 
 def all_findings(session: Session) -> Sequence[Finding]:

@@ -14,7 +14,7 @@ nothing runs at all.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,10 +66,10 @@ class PredictedFindings:
         (the session replaces it when the content changes)."""
         return (self._session.model.version, id(self._session.catalogs()))
 
-    def follow(self, host: App[Any], known: Sequence[Finding]) -> None:
+    def follow(self, host: App[Any], known: Callable[[], Sequence[Finding]]) -> None:
         """Start a run in a thread worker when the inputs moved since the last one, none is
-        running and the last started :data:`MIN_INTERVAL` seconds ago. ``known`` are the
-        dashboard's other findings now (read here, on the UI thread)."""
+        running and the last started :data:`MIN_INTERVAL` seconds ago. ``known`` gives the
+        dashboard's other findings now (asked only when a run starts, on the UI thread)."""
         if self._busy or not self._session.catalog_content():
             return
         stamp = self._stamp()
@@ -85,7 +85,7 @@ class PredictedFindings:
             exit_on_error=False,
         )
 
-    def _gather(self, stamp: object, known: Sequence[Finding]) -> _Run:
+    def _gather(self, stamp: object, known: Callable[[], Sequence[Finding]]) -> _Run:
         session = self._session
         store = session.store
         content = catalog_content(session)
@@ -97,7 +97,7 @@ class PredictedFindings:
                 ResolutionInputs(objects, content, global_ns, True)
                 for objects in cluster_objects(store, namespaces)
             ),
-            tuple(f for f in known if f.code in ALREADY_SAID),
+            tuple(f for f in known() if f.code in ALREADY_SAID),
         )
 
     def _resolve(self, run: _Run) -> list[Resolved]:
