@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import gc
 import signal
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Sequence
 
 from textual.app import App, ScreenStackError, SystemCommand
 from textual.binding import Binding
@@ -15,7 +15,7 @@ from textual.screen import Screen
 
 from olmtui.model.types import ObjectRef
 from olmtui.pipeline.session import ContextUnavailable, Session
-from olmtui.ui import completion, palette, views
+from olmtui.ui import completion, derived, palette, views
 from olmtui.ui.change_log import ChangeLog
 from olmtui.ui.object_finder import ObjectsProvider
 from olmtui.ui.related import Relation
@@ -52,7 +52,8 @@ class OlmApp(App):
         self.session = session
         self.initial_view = views.resolve(initial_view) or "overview"
         self._history: list[str] = []
-        self._seen_version = -1
+        #: What the current screen was last refreshed for (``derived.shown_stamp``).
+        self._seen_version: Hashable = -1
         #: ``:ns NAME``: the namespace every view shows (``None``: all of them).
         self.namespace_scope: str | None = None
         self.change_log = ChangeLog(session.store)
@@ -73,7 +74,7 @@ class OlmApp(App):
         gc.freeze()
         self.switch_mode(self.initial_view)
         self._history = [self.initial_view]
-        self._seen_version = self.session.model.version
+        self._seen_version = derived.shown_stamp(self.session)
         self.set_interval(REFRESH_INTERVAL, self._tick)
         self._settling = False
         self.session.store.subscribe(self._on_store_changes)
@@ -129,6 +130,8 @@ class OlmApp(App):
         self._tick()
 
     def _tick(self) -> None:
+        # the resolver's findings follow the model in a worker; one landing moves the stamp
+        derived.follow_resolution(self.session, self)
         try:
             screen = self.screen
         except ScreenStackError:  # between modes: the new mode's screen is not up yet
@@ -136,7 +139,7 @@ class OlmApp(App):
         # list views and pushed details alike follow the model (graphs are ViewScreens)
         if isinstance(screen, ViewScreen | ObjectScreen) and screen.is_mounted:  # not composing
             screen.redraw_header()
-            version = self.session.model.version
+            version = derived.shown_stamp(self.session)
             if version != self._seen_version:
                 self._seen_version = version
                 with self.batch_update():

@@ -11,21 +11,28 @@ inputs changed, at most once per coalesced refresh.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from textual.app import App
+
+from olmtui.model.access import readable_findings
 from olmtui.model.catalog import Catalog
 from olmtui.model.catalog_health import CatalogHealth, catalog_health
+from olmtui.model.health import finding_order
 from olmtui.model.health_index import HealthIndex
 from olmtui.model.installplans import PendingApproval
 from olmtui.model.metrics import HeadCounts, Metrics, seed_metrics
 from olmtui.model.metrics import head_counts as count_heads
+from olmtui.model.scope import scoped_findings
 from olmtui.model.types import SEVERITY_ORDER, CSVState, Finding, SubscriptionState
 from olmtui.model.views import StateView, SubjectKey, subscription_state_view
 from olmtui.model.views import findings_by_subject as by_subject
 from olmtui.pipeline.session import Session
 from olmtui.store import Unreadable, is_copied_csv
+from olmtui.ui import predicted
 
 T = TypeVar("T")
 
@@ -72,27 +79,71 @@ def catalogs(session: Session) -> list[Catalog]:
     return session.catalogs()
 
 
+def predicted_findings(session: Session) -> list[Finding]:
+    """The resolver's findings of the last run (``ui/predicted.py``), worst first, without
+    those ``check`` would drop for an unreadable kind or a namespace not read (as
+    ``merged_findings`` drops them)."""
+    found = predicted.findings(session)
+    if not found:
+        return []
+    store = session.store
+    kept = scoped_findings(found, store.read_namespaces)
+    return sorted(readable_findings(kept, store.unreadable), key=finding_order)
+
+
+def findings_stamp(session: Session) -> tuple[int, int]:
+    """A stamp that changes whenever :func:`all_findings` does: the index's generation and
+    that of the predicted findings."""
+    return (health_index(session).findings_generation(), predicted.generation(session))
+
+
+def shown_stamp(session: Session) -> tuple[int, int]:
+    """What a screen has shown: the model's version and the predicted findings' generation
+    (a resolution run that lands moves only the latter)."""
+    return (session.model.version, predicted.generation(session))
+
+
+def follow_resolution(session: Session, host: App[Any]) -> None:
+    """Resolve again in a worker when the model moved (``ui/predicted.py``); nothing is made
+    or read without catalog content with edges, where no such finding can appear."""
+    if session.catalog_content():
+        predicted.predicted(session).follow(host, health_index(session).findings)
+
+
 def all_findings(session: Session) -> Sequence[Finding]:
-    """Every finding, worst first, exactly as ``olmtui check`` reports them. The sequence is
-    the index's own, patched in place on later changes."""
-    return health_index(session).findings()
+    """Every finding, worst first, exactly as ``olmtui check`` reports them. Without
+    predicted findings the sequence is the index's own, patched in place on later changes;
+    with them, a merged copy made once per :func:`findings_stamp`."""
+    index = health_index(session)
+    extra = predicted_findings(session)
+    if not extra:
+        return index.findings()
+    return cached_on(
+        session,
+        "all-findings",
+        findings_stamp(session),
+        lambda: list(heapq.merge(index.findings(), extra, key=finding_order)),
+    )
 
 
 def findings_by_subject(session: Session) -> dict[SubjectKey, list[Finding]]:
     """The findings by ``(kind, namespace, name)`` of their object, rebuilt only when the
     findings moved (not per screen refresh)."""
-    index = health_index(session)
     return cached_on(
         session,
         "findings-by-subject",
-        index.findings_generation(),
-        lambda: by_subject(index.findings()),
+        findings_stamp(session),
+        lambda: by_subject(all_findings(session)),
     )
 
 
 def severity_counts(session: Session) -> dict[str, int]:
-    """How many findings of each severity (kept by the index, no pass over the findings)."""
-    return health_index(session).severity_counts()
+    """How many findings of each severity (kept by the index, no pass over the findings),
+    with the predicted ones."""
+    counts = health_index(session).severity_counts()
+    for finding in predicted_findings(session):
+        counts[finding.severity] += 1
+    return counts
 
 
 def catalog_healths(session: Session) -> list[CatalogHealth]:

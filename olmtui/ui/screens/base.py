@@ -18,7 +18,7 @@ from textual.widgets import Static
 from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.model.types import ObjectRef
 from olmtui.pipeline.session import Session
-from olmtui.ui import access, completion, palette
+from olmtui.ui import access, completion, derived, palette
 from olmtui.ui.widgets.command_bar import CommandBar
 from olmtui.ui.widgets.keys_footer import KeysFooter
 from olmtui.ui.widgets.source_header import SourceHeader
@@ -64,7 +64,7 @@ class ViewScreen(Screen):
         # coming back from a detail: rebuild only if the model (or the theme) moved meanwhile
         if self._shown_theme is not None and self._shown_theme != self.app.theme:
             self.restyle()
-        elif getattr(self, "_shown_version", None) != self.session.model.version:
+        elif getattr(self, "_shown_version", None) != derived.shown_stamp(self.session):
             self.refresh_data()
         else:
             self.apply_scope()  # ``:ns`` may have changed while another view was up
@@ -201,7 +201,7 @@ class TableScreen(ViewScreen):
 
     def refresh_data(self) -> None:
         table = self.table
-        self._shown_version = self.session.model.version
+        self._shown_version = derived.shown_stamp(self.session)
         self._built_at = self.session.clock() if self.session.clock is not None else None
         with cyclic_gc_paused():
             rows = list(self.build_rows())

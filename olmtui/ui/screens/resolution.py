@@ -28,7 +28,7 @@ from textual.widgets.option_list import Option
 from olmtui.model.resolution.result import ExplainedConstraint, NamespaceResolution
 from olmtui.model.types import ObjectRef
 from olmtui.pipeline.session import Session
-from olmtui.ui import palette
+from olmtui.ui import derived, palette
 from olmtui.ui.resolution import (
     ResolutionInputs,
     inputs,
@@ -295,7 +295,7 @@ class ResolutionScreen(ViewScreen):
     # -- resolving -------------------------------------------------------------------------
     def refresh_data(self) -> None:
         """The model moved: resolve again if the namespace's inputs did (in a worker)."""
-        self._shown_version = self.session.model.version
+        self._shown_version = derived.shown_stamp(self.session)
         self._inputs = inputs(self.session, self.namespace)
         if self._inputs.same_as(self._resolved_inputs) and self.result is not None:
             self._show()

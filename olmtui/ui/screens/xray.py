@@ -131,7 +131,7 @@ class XrayScreen(ViewScreen):
 
     def refresh_data(self) -> None:
         """Rebuild the tree, keeping the nodes that were open open."""
-        self._shown_version = self.session.model.version
+        self._shown_version = derived.shown_stamp(self.session)
         tree = self.xray_tree
         opened = set(_open_paths(tree.root))
         line = max(tree.cursor_line, 0)
