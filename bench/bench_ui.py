@@ -8,7 +8,11 @@ detail, opening the YAML of the selected row, sorting every row (``s``: the next
 on ``:ns`` to clear it; Enter on ``:csvs``, the view shown, is the prompt's own cost; and
 ``set_namespace_scope`` alone). Each figure is measured around ``pilot.press`` + ``pilot.pause()``
 and has the cost of a keypress on an empty screen (measured in the same run) subtracted
-(not from "scope alone", which presses no key).
+(not from "scope alone", which presses no key). That wall figure is coarse: ``pilot.pause``
+waits for the process to idle in 20 ms slices. So each run also records when the driver
+delivered the (last) key and when the app last handed a frame to its driver after it
+(``App._display``: the compositor's update is made by then; a headless driver skips only the
+terminal bytes): "repaint", the time from the key to that frame, is what the user waits for.
 Targets (issue 12): p95 <= 100 ms, a sort of every row <= 300 ms; RSS of the process
 <= 1.5 GB. Each p95 is also printed as a ratio of its target.
 
@@ -106,6 +110,34 @@ def p95(values: list[float]) -> float:
 
 #: CPU milliseconds of each timed run (the wall figures include the event loop idling).
 CPU: dict[str, list[float]] = {}
+#: Milliseconds from each timed key to the last frame the app displayed after it.
+REPAINT: dict[str, list[float]] = {}
+#: When the app handed each frame to its driver (``perf_counter`` seconds).
+FRAMES: list[float] = []
+#: When the driver last delivered a key to the app (``perf_counter`` seconds).
+KEY_SENT: list[float] = [0.0]
+
+
+def record_frames(app: App) -> None:
+    """Note the time of every frame ``app`` displays from now on, and of every key its driver
+    delivers (the pilot waits before it sends one: that wait is not the app's)."""
+    driver = app._driver
+    assert driver is not None
+    send = driver.send_message
+
+    def sending(message: object) -> None:
+        KEY_SENT[0] = time.perf_counter()
+        send(message)  # type: ignore[arg-type]
+
+    driver.send_message = sending  # type: ignore[method-assign]
+    display = app._display
+
+    def recording(screen: object, renderable: object) -> None:
+        display(screen, renderable)  # type: ignore[arg-type]
+        if renderable is not None:
+            FRAMES.append(time.perf_counter())
+
+    app._display = recording  # type: ignore[method-assign]
 
 
 async def timed(
@@ -113,12 +145,16 @@ async def timed(
 ) -> list[float]:
     out = []
     cpu = CPU.setdefault(" ".join(keys), [])
+    repaint = REPAINT.setdefault(" ".join(keys), [])
     for _ in range(runs):
         start, start_cpu = time.perf_counter(), time.process_time()
         await pilot.press(*keys)
         await pilot.pause()
         out.append((time.perf_counter() - start) * 1000)
         cpu.append((time.process_time() - start_cpu) * 1000)
+        sent = max(KEY_SENT[0], start)
+        painted = [t for t in FRAMES if t >= sent]
+        repaint.append((max(painted) - sent) * 1000 if painted else 0.0)
         if between is not None:
             await between()
     return out
@@ -167,6 +203,7 @@ async def main(namespaces: int, operators: int, runs: int) -> None:
     app = OlmApp(session, initial_view="csv")
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
+        record_frames(app)
         screen = app.screen
         assert isinstance(screen, CSVsScreen)
         start = time.perf_counter()
@@ -238,6 +275,9 @@ async def main(namespaces: int, operators: int, runs: int) -> None:
         # ``enter`` is timed three times (a detail, the scope, the no-op): split its CPU runs
         cpu_runs[":ns scope switch"] = CPU["enter"][runs : 2 * runs]
         cpu_runs[":csvs (no-op) Enter"] = CPU["enter"][2 * runs :]
+        repaints = {name: REPAINT[key][:runs] for name, key in keys.items()}
+        repaints[":ns scope switch"] = REPAINT["enter"][runs : 2 * runs]
+        repaints[":csvs (no-op) Enter"] = REPAINT["enter"][2 * runs :]
         for name, values in figures.items():
             # a keypress's own cost is subtracted; "scope alone" presses no key
             wall_base, cpu_base = (0.0, 0.0) if name == "scope alone" else (base, base_cpu)
@@ -245,10 +285,16 @@ async def main(namespaces: int, operators: int, runs: int) -> None:
             own = cpu_runs[name] if name in cpu_runs else CPU[keys[name]][:runs]
             cpu = [max(v - cpu_base, 0.0) for v in own]
             target = 300.0 if "sort" in name else 100.0
+            painted = repaints.get(name)
+            repaint = (
+                f"repaint median {statistics.median(painted):6.1f} ms, p95 {p95(painted):6.1f} "
+                f"ms (target p95 <= {target:.0f} ms: {p95(painted) / target:.2f} of it); "
+                if painted
+                else ""
+            )
             print(
-                f"{name:>18}: wall median {statistics.median(net):6.1f} ms, "
-                f"p95 {p95(net):6.1f} ms; CPU p95 {p95(cpu):6.1f} ms "
-                f"(target p95 <= {target:.0f} ms: {p95(net) / target:.2f} of it)"
+                f"{name:>18}: {repaint}wall median {statistics.median(net):6.1f} ms, "
+                f"p95 {p95(net):6.1f} ms ({p95(net) / target:.2f}); CPU p95 {p95(cpu):6.1f} ms"
             )
     print(f"RSS: {rss_mb():.0f} MB (target <= 1536 MB)")
 
