@@ -1,5 +1,5 @@
 """What operator-controller would resolve a ClusterExtension to, from the catalog content
-given (R-V1-8..R-V1-20): one bundle, or its exact error text."""
+given: one bundle, or its exact error text."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ Obj = dict[str, Any]
 
 @dataclass(frozen=True, slots=True)
 class V1Resolution:
-    """The report's ``resolved``/``error`` of one ClusterExtension (R-V1-20).
+    """The report's ``resolved``/``error`` of one ClusterExtension.
 
     ``bundle``/``version``/``catalog`` are set when a bundle is picked; ``error`` holds
     operator-controller's text when none can be; ``unknown`` says why olmtui could not
@@ -32,7 +32,7 @@ class V1Resolution:
 def content_by_catalog(
     catalogs: Sequence[Catalog], cluster_catalogs: Sequence[Obj]
 ) -> dict[str, Catalog]:
-    """ClusterCatalog name -> its content (R-V1-22): content bound with ``--catalog NAME=PATH``
+    """ClusterCatalog name -> its content: content bound with ``--catalog NAME=PATH``
     (a ref without ``/``), else content given without a binding, which serves every
     ClusterCatalog."""
     bound = {c.ref: c for c in catalogs if c.ref and "/" not in c.ref and c.graph == "catalog"}
@@ -49,6 +49,6 @@ def content_by_catalog(
 def resolve_extension(
     extension: Obj, cluster_catalogs: Sequence[Obj], content: Mapping[str, Catalog]
 ) -> V1Resolution:
-    """R-V1-8..R-V1-19 for one ClusterExtension over the ClusterCatalogs read and the content
+    """Resolve one ClusterExtension over the ClusterCatalogs read and the content
     given per ClusterCatalog name (``content_by_catalog``)."""
     raise NotImplementedError("helper v1-resolve writes this")
