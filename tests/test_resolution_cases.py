@@ -115,3 +115,27 @@ def test_the_table_translates_olm_tests_and_holds_the_famous_failures() -> None:
     assert famous <= set(CASES)
     statuses = {expectations(c)["resolution"]["status"] for c in CASES}
     assert statuses == {"resolved", "unsatisfiable", "failed", "not-evaluated"}
+
+
+@pytest.mark.parametrize("case", ["orphaned-csv-blocks-package", "upgrade-replaces-skiprange"])
+def test_the_same_input_gives_the_same_bytes_in_any_process(case: str) -> None:
+    """Stable output (issue 13): two processes with different hash seeds (set and dict
+    orders of strings differ between them) print the same explanation, byte for byte."""
+    import os
+    import subprocess
+    import sys
+
+    argv = [sys.executable, "-m", "olmtui", "explain", expectations(case)["namespace"]]
+    argv.append(str(RESOLUTION / case / "cluster.yaml"))
+    for spec in expectations(case)["catalogs"]:
+        ref, _, path = spec.partition("=")
+        argv += ["--catalog", f"{ref}={(RESOLUTION / case / path).resolve()}"]
+    outputs = set()
+    for seed in ("1", "2"):
+        for output in ("text", "json"):
+            env = {**os.environ, "PYTHONHASHSEED": seed}
+            run = subprocess.run(
+                [*argv, "--output", output], capture_output=True, env=env, check=False
+            )
+            outputs.add((output, run.returncode, run.stdout))
+    assert len(outputs) == 2  # one text, one JSON, whatever the seed
