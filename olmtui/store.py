@@ -37,9 +37,20 @@ KINDS: tuple[str, ...] = (
     "ClusterOperator",
     "Service",
     "Deployment",
+    # OLM v1 (olm.operatorframework.io/v1, R-V1-1): both cluster-scoped.
+    "ClusterExtension",
+    "ClusterCatalog",
 )
 CLUSTER_SCOPED: frozenset[str] = frozenset(
-    {"Namespace", "OLMConfig", "CustomResourceDefinition", "ClusterVersion", "ClusterOperator"}
+    {
+        "Namespace",
+        "OLMConfig",
+        "CustomResourceDefinition",
+        "ClusterVersion",
+        "ClusterOperator",
+        "ClusterExtension",
+        "ClusterCatalog",
+    }
 )
 #: Kinds kept for a few platform rules (cluster upgrade readiness, conversion webhooks), not
 #: OLM's own: trimmed hard on the way in (``_trim_platform``).
