@@ -65,6 +65,11 @@ _REMEDIES = (
 )
 
 
+def _quoted(reason: str, message: str) -> str:
+    """A condition's reason and, when it has one, its message quoted."""
+    return f"{reason}: {message!r}" if message else reason
+
+
 def _remedy(message: str) -> str:
     for words, remedy in _REMEDIES:
         if words in message:
@@ -328,7 +333,7 @@ def catalog_findings(catalog_obj: Obj, extensions: Iterable[Obj]) -> list[Findin
                 CC,
                 "",
                 catalog.name,
-                f"catalogd is not serving it ({serving.reason}): {serving.message!r}; every "
+                f"catalogd is not serving it ({_quoted(serving.reason, serving.message)}); every "
                 f"ClusterExtension whose catalogs include it fails to resolve — {effect}; fix "
                 "what its Progressing condition reports, or set spec.availabilityMode: "
                 "Unavailable to take it out of resolution",
