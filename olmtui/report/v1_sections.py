@@ -32,6 +32,9 @@ def _extension_words(entry: dict[str, Any]) -> tuple[str, str]:
         asks += f", version {entry['versionRange']}"
     if entry["channels"]:
         asks += f", channels {', '.join(entry['channels'])}"
+    if entry["serviceAccount"]:
+        # R-V1-2: shown as given, but current operator-controller ignores it.
+        asks += f", service account {entry['serviceAccount']} (deprecated, ignored)"
     installed = entry["installed"]
     holds = (
         f"installed {installed['bundle']} ({installed['version']})"
