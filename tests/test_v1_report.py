@@ -149,7 +149,7 @@ def test_text_and_markdown_sections_with_v1_objects() -> None:
     assert "argocd  package argocd-operator into namespace argocd" in text
     assert "Installed" in text and "operatorhubio  priority 0, serving" in text
     with_account = render_text(report_of([extension(service_account="installer")]))
-    assert "service account installer (deprecated, ignored)" in with_account
+    assert "service account installer (deprecated, ignored)" in " ".join(with_account.split())
     note = render_markdown(report, label="x", when=None)
     assert "## OLM v1" in note
     assert "- ClusterCatalog operatorhubio: priority 0, serving" in note
