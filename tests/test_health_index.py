@@ -676,3 +676,26 @@ def test_a_live_clock_measures_csv_ages_against_now_and_moves_on() -> None:
     (old,) = csv_findings()
     assert old.severity == "error" and "for 31m 0s" in old.message
     assert old in scratch(store, now=clock[0])
+
+
+def test_a_cluster_extension_change_recomputes_its_subject_and_the_catalogs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """R-V1-*: an extension's findings read it and every ClusterCatalog; a catalog's read it
+    and every extension (which select it). Nothing else moves."""
+    store, model, index, _ = _cluster()
+    store.apply_many([cluster_catalog("cc1", "False", "Available", False, 0)])
+    index.findings()
+    computed: list[tuple[str, ...]] = []
+    real = HealthIndex._compute
+    monkeypatch.setattr(
+        HealthIndex,
+        "_compute",
+        lambda self, subject: computed.append(subject) or real(self, subject),
+    )
+    store.apply("ADDED", cluster_extension("e1", None, PROGRESSING[2], False, None, None))
+    assert list(index.findings()) == from_scratch(store, model, [])
+    assert sorted(computed) == [("cc", "cc1"), ("ce", "e1")]
+    assert {"ClusterCatalogNotServing", "ClusterExtensionRetrying"} <= {
+        f.code for f in index.findings()
+    }
