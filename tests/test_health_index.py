@@ -4,14 +4,17 @@ no recomputation.
 
 Hypothesis draws small clusters with what the health rules read (Subscriptions pointing at
 present, missing and unhealthy CatalogSources in their own or the global catalog namespace,
-InstallPlans, CSVs and copies, OperatorGroups, CRDs, lost and regained access) and random
-add/modify/delete sequences, with and without catalog content for the upgrade rules.
+InstallPlans, CSVs and copies, OperatorGroups, CRDs, OLM v1 ClusterExtensions and
+ClusterCatalogs, lost and regained access) and random add/modify/delete sequences, with and
+without catalog content for the upgrade rules and the v1 resolution (a stand-in resolver that
+reads every input the real one does, R-V1-20).
 """
 
 from __future__ import annotations
 
 import json
 from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -26,6 +29,8 @@ from olmtui.model.health_index import HealthIndex
 from olmtui.model.installplans import pending_approvals
 from olmtui.model.types import Finding
 from olmtui.model.upgrades import upgrade_hook
+from olmtui.model.v1 import resolve as v1_resolve
+from olmtui.model.v1.resolve import V1Resolution
 from olmtui.store import Store, Unreadable, is_copied_csv
 
 NS = ["a", "b", "marketplace"]
@@ -50,6 +55,8 @@ CONTENT = Catalog(
         )
     },
 )
+#: Content bound to the ClusterCatalog ``cc1`` (``--catalog cc1=PATH``, R-V1-22).
+V1_CONTENT = Catalog("cc1", "test", packages=CONTENT.packages)
 names = st.sampled_from
 
 
@@ -311,7 +318,130 @@ platform = st.one_of(
 groups = st.builds(
     lambda ns, name: operator_group(ns, name, status=[""]), names(NS), names(["g1", "g2"])
 )
+
+
+def cluster_extension(
+    name: str,
+    installed: str | None,
+    progressing: tuple[str, str, str] | None,
+    deprecated: bool,
+    account: str | None,
+    selector: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """A ClusterExtension as operator-controller writes it (R-V1-2..R-V1-4)."""
+    conditions = []
+    if progressing is not None:
+        status, reason, message = progressing
+        conditions.append(
+            {"type": "Progressing", "status": status, "reason": reason, "message": message}
+        )
+    conditions.append(
+        {
+            "type": "Installed",
+            "status": "True" if installed else "False",
+            "reason": "Succeeded" if installed else "Failed",
+            "message": "Installed bundle quay.io/x successfully" if installed else "none",
+        }
+    )
+    conditions.append(
+        {
+            "type": "BundleDeprecated",
+            "status": "True" if deprecated else "False",
+            "reason": "Deprecated" if deprecated else "NotDeprecated",
+            "message": "pkg.v1.0.0 is deprecated" if deprecated else "bundle not deprecated",
+        }
+    )
+    catalog: dict[str, Any] = {"packageName": "pkg"}
+    if selector is not None:
+        catalog["selector"] = selector
+    spec: dict[str, Any] = {
+        "namespace": "a",
+        "source": {"sourceType": "Catalog", "catalog": catalog},
+    }
+    if account:
+        spec["serviceAccount"] = {"name": account}
+    status_: dict[str, Any] = {"conditions": conditions}
+    if installed:
+        status_["install"] = {"bundle": {"name": installed, "version": installed[5:]}}
+    return {
+        "apiVersion": "olm.operatorframework.io/v1",
+        "kind": "ClusterExtension",
+        "metadata": {"name": name},
+        "spec": spec,
+        "status": status_,
+    }
+
+
+def cluster_catalog(
+    name: str, serving: str | None, mode: str, retrying: bool, priority: int
+) -> dict[str, Any]:
+    """A ClusterCatalog as catalogd writes it (R-V1-6, R-V1-7)."""
+    conditions = []
+    if serving is not None:
+        reason = "Available" if serving == "True" else "Unavailable"
+        conditions.append({"type": "Serving", "status": serving, "reason": reason, "message": ""})
+    if retrying:
+        conditions.append(
+            {"type": "Progressing", "status": "True", "reason": "Retrying", "message": "pull"}
+        )
+    return {
+        "apiVersion": "olm.operatorframework.io/v1",
+        "kind": "ClusterCatalog",
+        "metadata": {"name": name},
+        "spec": {
+            "source": {"type": "Image", "image": {"ref": f"quay.io/{name}:latest"}},
+            "priority": priority,
+            "availabilityMode": mode,
+        },
+        "status": {"conditions": conditions},
+    }
+
+
+def stand_in_resolver(
+    extension: dict[str, Any], cluster_catalogs: Any, content: Any
+) -> V1Resolution:
+    """Reads what ``resolve_extension`` reads (the extension, every ClusterCatalog, the
+    content per catalog) and answers each kind of V1Resolution, so the property test covers
+    the resolution findings (R-V1-20) while the real resolver is not there."""
+    names_ = sorted(c["metadata"]["name"] for c in cluster_catalogs)
+    missing = [n for n in names_ if n not in content]
+    if missing:
+        return V1Resolution(unknown=missing[0])
+    if not names_:
+        return V1Resolution(error='no bundles found for package "pkg"')
+    bundle = CSV_NAMES[(len(names_) + len(extension["metadata"]["name"])) % 3]
+    deprecated = ("deprecated bundle",) if bundle == CSV_NAMES[0] else ()
+    return V1Resolution(
+        bundle=bundle, version=bundle[5:], catalog=names_[-1], deprecations=deprecated
+    )
+
+
+PROGRESSING = [
+    None,
+    ("True", "Succeeded", "Desired state reached"),
+    ("True", "Retrying", 'no bundles found for package "pkg"'),
+    ("False", "Blocked", "bad config"),
+]
+cluster_extensions = st.builds(
+    cluster_extension,
+    names(["e1", "e2"]),
+    names([None, *CSV_NAMES]),
+    names(PROGRESSING),
+    st.booleans(),
+    names([None, "sa"]),
+    names([None, {}, {"matchLabels": {"olm.operatorframework.io/metadata.name": "cc1"}}]),
+)
+cluster_catalogs = st.builds(
+    cluster_catalog,
+    names(["cc1", "cc2"]),
+    names(["True", "False", None]),
+    names(["Available", "Unavailable"]),
+    st.booleans(),
+    names([0, 1]),
+)
 objects = st.one_of(
+    cluster_extensions,
+    cluster_catalogs,
     subscriptions,
     plans,
     csvs,
@@ -376,7 +506,12 @@ def assert_same(index: HealthIndex, store: Store, model: Model, catalogs: list[C
     read=st.sampled_from([None, frozenset({"a"}), frozenset({"a", "b"})]),
 )
 def test_incremental_findings_equal_a_fresh_merge(initial, sequence, with_content, read):
-    catalogs = [CONTENT] if with_content else []
+    with mock.patch.object(v1_resolve, "resolve_extension", stand_in_resolver):
+        _incremental_equals_fresh(initial, sequence, with_content, read)
+
+
+def _incremental_equals_fresh(initial, sequence, with_content, read):
+    catalogs = [CONTENT, V1_CONTENT] if with_content else []
     store = Store()
     store.read_namespaces = read  # a --namespace session (R-DOC-10), fixed for the session
     store.apply_many(initial)
@@ -541,3 +676,26 @@ def test_a_live_clock_measures_csv_ages_against_now_and_moves_on() -> None:
     (old,) = csv_findings()
     assert old.severity == "error" and "for 31m 0s" in old.message
     assert old in scratch(store, now=clock[0])
+
+
+def test_a_cluster_extension_change_recomputes_its_subject_and_the_catalogs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """R-V1-*: an extension's findings read it and every ClusterCatalog; a catalog's read it
+    and every extension (which select it). Nothing else moves."""
+    store, model, index, _ = _cluster()
+    store.apply_many([cluster_catalog("cc1", "False", "Available", False, 0)])
+    index.findings()
+    computed: list[tuple[str, ...]] = []
+    real = HealthIndex._compute
+    monkeypatch.setattr(
+        HealthIndex,
+        "_compute",
+        lambda self, subject: computed.append(subject) or real(self, subject),
+    )
+    store.apply("ADDED", cluster_extension("e1", None, PROGRESSING[2], False, None, None))
+    assert list(index.findings()) == from_scratch(store, model, [])
+    assert sorted(computed) == [("cc", "cc1"), ("ce", "e1")]
+    assert {"ClusterCatalogNotServing", "ClusterExtensionRetrying"} <= {
+        f.code for f in index.findings()
+    }

@@ -437,6 +437,8 @@ def test_top_level_fields_and_source() -> None:
         "channels",
         "findings",
         "resolution",
+        "clusterExtensions",
+        "clusterCatalogs",
     ]
     assert report["format"] == 1
     assert report["source"] == {

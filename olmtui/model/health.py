@@ -36,6 +36,7 @@ from olmtui.model.scope import scope_findings, scoped_findings
 from olmtui.model.subscription_health import namespace_subscription_findings
 from olmtui.model.types import Finding, SubscriptionState
 from olmtui.model.upgrades import upgrade_findings
+from olmtui.model.v1.findings import v1_findings
 from olmtui.objects import Obj, meta
 from olmtui.store import Store, Unreadable, is_copied_csv
 
@@ -193,7 +194,8 @@ def health_findings(
     now: dt.datetime | None = None,
 ) -> list[Finding]:
     """Catalog, Subscription, InstallPlan, CSV phase, upgrade, multitenancy, dependency,
-    cluster upgrade readiness (R-DOC-16) and conversion webhook (R-DOC-17) findings for the
+    cluster upgrade readiness (R-DOC-16), conversion webhook (R-DOC-17) and OLM v1 (R-V1-*)
+    findings for the
     cached objects, computed from scratch (``olmtui check``; the screens keep
     the same findings per subject in ``olmtui.model.health_index``).
 
@@ -259,6 +261,8 @@ def health_findings(
     found += conversion_webhook_findings(
         store.list("CustomResourceDefinition"), services_by_namespace(store.list("Service"))
     )
+    # R-V1-*: OLM v1's ClusterExtensions and ClusterCatalogs (none on a cluster without it).
+    found += v1_findings(store.list("ClusterExtension"), store.list("ClusterCatalog"), catalogs)
     return found
 
 

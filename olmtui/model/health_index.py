@@ -28,6 +28,10 @@ inputs the rule reads, and a change marks only the subjects it can move:
 * ``("cluster-operator",)``: OLM's ClusterOperator Upgradeable condition (R-DOC-16).
 * ``("webhooks",)``: CRD conversion webhooks whose Service is missing (R-DOC-17); it reads
   the CRDs' conversion Services and which Services exist (names only).
+* ``("ce", name)``: one ClusterExtension's conditions and what it would resolve to (R-V1-4,
+  R-V1-5, R-V1-20); it reads that extension, every ClusterCatalog and the catalog content.
+* ``("cc", name)``: one ClusterCatalog's serving and progress (R-V1-7, R-V1-9); it reads that
+  catalog and every ClusterExtension (which of them select it).
 
 A copied CSV feeds no health rule, so the change of a copy costs one dict lookup here. The
 catalog content (``--catalog``, PackageManifests) changes rarely: every subject is then
@@ -69,6 +73,8 @@ from olmtui.model.health import (
 from olmtui.model.installplans import PendingApproval
 from olmtui.model.scope import out_of_scope, scope_findings, scoped_findings
 from olmtui.model.types import SEVERITY_ORDER, Finding, SubscriptionState
+from olmtui.model.v1.findings import catalog_findings, extension_findings
+from olmtui.model.v1.resolve import content_by_catalog
 from olmtui.store import ACCESS, Change, Obj, Store, is_copied_csv
 
 NSKey = tuple[str, str]
@@ -195,6 +201,9 @@ class HealthIndex:
         #: Service names by namespace (R-DOC-17 reads only which exist).
         self._services: dict[str, set[str]] = {}
         self._approvals = ApprovalIndex()
+        #: OLM v1 objects by name (cluster-scoped, R-V1-1).
+        self._extensions: dict[str, Obj] = {}
+        self._cluster_catalogs: dict[str, Obj] = {}
         # -- per subject
         self._health: dict[Subject, tuple[Finding, ...]] = {}
         self._dirty: set[Subject] = set()
@@ -229,6 +238,8 @@ class HealthIndex:
                     "CatalogSource",
                     "Deployment",
                     "OperatorCondition",
+                    "ClusterExtension",
+                    "ClusterCatalog",
                 )
                 for key, obj in store.items(kind)
             ]
@@ -418,6 +429,20 @@ class HealthIndex:
                 self._services.pop(namespace, None)
         self._dirty.add(WEBHOOKS)
 
+    def _on_cluster_extension(self, change: Change) -> None:
+        """R-V1-*: the extension's own subject, and every ClusterCatalog's (which
+        extensions select it)."""
+        self._keep_cluster_scoped(self._extensions, change)
+        self._dirty.add(("ce", change.key.name))
+        self._dirty |= {("cc", name) for name in self._cluster_catalogs}
+
+    def _on_cluster_catalog(self, change: Change) -> None:
+        """R-V1-*: the catalog's own subject, and every extension's (its resolution reads
+        every ClusterCatalog)."""
+        self._keep_cluster_scoped(self._cluster_catalogs, change)
+        self._dirty.add(("cc", change.key.name))
+        self._dirty |= {("ce", name) for name in self._extensions}
+
     def _on_package_manifest(self, change: Change) -> None:
         self._catalogs_dirty = True
         self.manifests_generation += 1
@@ -441,6 +466,8 @@ class HealthIndex:
         "Deployment": _on_csv_input,
         "OperatorCondition": _on_csv_input,
         "PackageManifest": _on_package_manifest,
+        "ClusterExtension": _on_cluster_extension,
+        "ClusterCatalog": _on_cluster_catalog,
         ACCESS: _on_access,
     }
 
@@ -458,6 +485,7 @@ class HealthIndex:
         ):
             self._content = content
             self._dirty |= {("ns", ns) for ns in self._subs} | {UPGRADE_DEPS}
+            self._dirty |= {("ce", name) for name in self._extensions}
         self._dirty.add(CONTENT)
 
     def _compute(self, subject: Subject) -> list[Finding]:
@@ -513,6 +541,8 @@ class HealthIndex:
                 self._store.list("CustomResourceDefinition"),
                 next_bundles(self._content, self._model.subscriptions()),
             )
+        if kind in ("ce", "cc"):
+            return self._compute_v1(subject)
         if subject == MAX_OCP:
             return max_version_findings(self.installed_csvs(), self._cluster_versions.values())
         if subject == CLUSTER_OPERATOR:
@@ -522,6 +552,17 @@ class HealthIndex:
                 self._store.list("CustomResourceDefinition"), self._services
             )
         return content_findings(self._catalogs, self._sources.values())
+
+    def _compute_v1(self, subject: Subject) -> list[Finding]:
+        """One ClusterExtension's or ClusterCatalog's findings (R-V1-*)."""
+        if subject[0] == "cc":
+            catalog = self._cluster_catalogs.get(subject[1])
+            return [] if catalog is None else catalog_findings(catalog, self._extensions.values())
+        extension = self._extensions.get(subject[1])
+        if extension is None:
+            return []
+        catalogs = list(self._cluster_catalogs.values())
+        return extension_findings(extension, catalogs, content_by_catalog(self._content, catalogs))
 
     def _tick(self) -> None:
         """Live sessions: once the clock has moved a minute on, every CSV subject is

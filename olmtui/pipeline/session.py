@@ -149,4 +149,5 @@ class Session:
             health=[*health, *predicted],
             resolutions=resolutions,
             catalog_content=catalog_content,
+            catalogs=self.catalogs(),
         )

@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal, Protocol
 
+from olmtui.model.catalog import Catalog
 from olmtui.model.health import merged_findings
 from olmtui.model.metrics import Metrics, head_counts, seed_metrics
 from olmtui.model.resolution.result import NamespaceResolution
@@ -25,6 +26,11 @@ from olmtui.model.types import (
     SubscriptionState,
     UpgradeInfo,
 )
+from olmtui.model.v1.catalogs import decode_catalog
+from olmtui.model.v1.extensions import decode_extension
+from olmtui.model.v1.outcome import extension_resolution
+from olmtui.model.v1.resolve import V1Resolution, content_by_catalog
+from olmtui.objects import Obj
 from olmtui.store import Store
 
 FORMAT = 1
@@ -229,6 +235,70 @@ def resolution_json(resolution: NamespaceResolution) -> dict[str, Any]:
     }
 
 
+def cluster_extension_json(extension_obj: Obj, resolution: V1Resolution | None) -> dict[str, Any]:
+    """One ``clusterExtensions[]`` entry (R-V1-2, R-V1-3, R-V1-20). ``resolved``/``error`` are
+    null when the resolution is not computed (no resolver, or a catalog without content)."""
+    extension = decode_extension(extension_obj)
+    installed = extension.installed
+    picked = resolution is not None and resolution.bundle is not None
+    return {
+        "name": extension.name,
+        "namespace": extension.namespace,
+        "serviceAccount": extension.service_account,
+        "package": extension.package,
+        "versionRange": extension.version_range,
+        "channels": list(extension.channels),
+        "upgradeConstraintPolicy": extension.upgrade_constraint_policy,
+        "installed": None
+        if installed is None
+        else {"bundle": installed.bundle, "version": installed.version},
+        "conditions": {
+            kind: {"status": c.status, "reason": c.reason, "message": c.message}
+            for kind, c in sorted(extension.conditions.items())
+        },
+        "resolved": {
+            "bundle": resolution.bundle,
+            "version": resolution.version,
+            "catalog": resolution.catalog,
+        }
+        if picked and resolution is not None
+        else None,
+        "error": resolution.error if resolution is not None else None,
+    }
+
+
+def cluster_catalog_json(catalog_obj: Obj) -> dict[str, Any]:
+    """One ``clusterCatalogs[]`` entry (R-V1-6, R-V1-7)."""
+    catalog = decode_catalog(catalog_obj)
+    return {
+        "name": catalog.name,
+        "priority": catalog.priority,
+        "serving": catalog.serving,
+        "ref": catalog.ref,
+        "resolvedRef": catalog.resolved_ref,
+        "lastUnpacked": catalog.last_unpacked,
+    }
+
+
+def v1_json(store: Store, catalogs: Sequence[Catalog]) -> dict[str, list[dict[str, Any]]]:
+    """``clusterExtensions[]`` and ``clusterCatalogs[]``, sorted by name; empty on a cluster
+    without OLM v1. Each extension is resolved against the content bound to its catalogs
+    (R-V1-22)."""
+    cluster_catalogs = sorted(store.list("ClusterCatalog"), key=_name)
+    content = content_by_catalog(catalogs, cluster_catalogs)
+    return {
+        "clusterExtensions": [
+            cluster_extension_json(e, extension_resolution(e, cluster_catalogs, content))
+            for e in sorted(store.list("ClusterExtension"), key=_name)
+        ],
+        "clusterCatalogs": [cluster_catalog_json(c) for c in cluster_catalogs],
+    }
+
+
+def _name(obj: Obj) -> str:
+    return str((obj.get("metadata") or {}).get("name") or "")
+
+
 def metrics_json(metrics: Metrics) -> dict[str, Any]:
     """OLM's metrics (seed 001 §2.1.5) under their Prometheus names, with notes where the
     value is an equivalent rather than OLM's own number."""
@@ -269,6 +339,7 @@ def report_json(
     health: Iterable[Finding] = (),
     resolutions: Iterable[NamespaceResolution] = (),
     catalog_content: bool = False,
+    catalogs: Sequence[Catalog] = (),
 ) -> Report:
     """The whole report as a JSON-ready dict.
 
@@ -281,6 +352,7 @@ def report_json(
     the resolver decided per namespace (``resolution[]``; empty when it did not run); the
     findings drawn from it come in ``health``. ``catalog_content`` says whether catalog
     content with edges and properties (``--catalog``) was given, which resolution needs.
+    ``catalogs`` is that content, bound to ClusterCatalogs for ``clusterExtensions[]``.
     """
     findings = merged_findings(
         load_result.findings if load_result is not None else (),
@@ -333,6 +405,7 @@ def report_json(
         "channels": [channel_json(c) for c in ordered_channels],
         "findings": [finding_json(f) for f in findings],
         "resolution": [resolution_json(r) for r in sorted(resolutions, key=lambda r: r.namespace)],
+        **v1_json(store, catalogs),
     }
 
 

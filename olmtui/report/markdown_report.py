@@ -27,6 +27,7 @@ from olmtui.model.types import SEVERITY_ORDER, SubscriptionState
 from olmtui.model.upgrades import subscription_scope
 from olmtui.report.json_report import Report
 from olmtui.report.text_report import safe, split_unevaluated, why
+from olmtui.report.v1_sections import catalog_rows, extension_rows
 from olmtui.store import Store
 
 #: Where the rule ids are explained, relative to the repository root (ticket readers follow
@@ -328,6 +329,17 @@ def _graphs(graphs: Sequence[PendingGraph]) -> list[str]:
     return lines
 
 
+def _v1(report: Report) -> list[str]:
+    """The OLM v1 objects (R-V1-*); no lines on a cluster without them."""
+    extensions, catalogs = extension_rows(report), catalog_rows(report)
+    if not extensions and not catalogs:
+        return []
+    lines = ["## OLM v1", ""]
+    lines += [f"- ClusterExtension {md(n)}: {md(a)}; {md(b)}" for n, a, b in extensions]
+    lines += [f"- ClusterCatalog {md(n)}: {md(words)}" for n, words in catalogs]
+    return [*lines, ""]
+
+
 def render_markdown(
     report: Report,
     *,
@@ -355,6 +367,7 @@ def render_markdown(
         "",
         *_resolution(report),
         "",
+        *_v1(report),
         *_graphs(graphs),
     ]
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -21,6 +21,7 @@ from typing import Any
 from olmtui.model.types import Finding
 from olmtui.model.views import findings_by_subject, subscription_state_view
 from olmtui.report.json_report import Report
+from olmtui.report.v1_sections import catalog_rows, extension_rows
 
 WIDTH = 100
 #: How many names of a list to print before "(+N more)".
@@ -472,6 +473,23 @@ def resolution_lines(out: Writer, entry: dict[str, Any], indent: int) -> None:
         out.wrapped(f"{ns}  not evaluated: {_one_line(entry['reason'] or '')}", indent, 4)
 
 
+def _v1(out: Writer, report: Report) -> None:
+    """The OLM v1 objects (R-V1-*); nothing on a cluster without them."""
+    extensions, catalogs = extension_rows(report), catalog_rows(report)
+    if not extensions and not catalogs:
+        return
+    out.heading("OLM V1")
+    if extensions:
+        out.line("  ClusterExtensions")
+    for name, first, second in extensions:
+        out.wrapped(f"{safe(name)}  {safe(first)}", 4, 4)
+        out.wrapped(safe(second), 6, 4)
+    if catalogs:
+        out.line("  ClusterCatalogs")
+    for name, words in catalogs:
+        out.wrapped(f"{safe(name)}  {safe(words)}", 4, 4)
+
+
 def render_text(report: Report, *, colour: bool = False) -> str:
     """The text output of ``olmtui check`` for a report built by ``report_json``."""
     out = Writer(colour)
@@ -481,4 +499,5 @@ def render_text(report: Report, *, colour: bool = False) -> str:
     _copied_csvs(out, report["copiedCSVs"])
     _subscriptions(out, report["subscriptions"], _state_problems(report))
     _resolution(out, report)
+    _v1(out, report)
     return "\n".join(out.lines) + "\n"

@@ -33,6 +33,8 @@ KIND_GROUPS: dict[str, str] = {
     "ClusterOperator": "config.openshift.io",
     "Service": "",
     "Deployment": "apps",
+    "ClusterExtension": "olm.operatorframework.io",
+    "ClusterCatalog": "olm.operatorframework.io",
 }
 
 _MAPPING_FIELDS = ("spec", "status")
