@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from olmtui.model.catalog import Bundle, Catalog, Channel, Package
+from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.semver_range import RangeError, Version, parse_range, parse_version_strict
 from olmtui.model.v1.catalog_selector import SelectorError, catalog_labels, catalog_selector
 from olmtui.model.v1.versions import (
@@ -182,38 +182,44 @@ def _request(extension: Obj) -> _Request:
     )
 
 
-def _edge(bundle: Bundle, channels: Sequence[Channel], installed: _Installed) -> str | None:
-    """R-V1-15 (1): the channel entry that names ``bundle`` as a direct successor of the
-    installed bundle's name or version, described; None when there is none."""
+#: A package's channel entries by bundle name, with their channel: what R-V1-13 and R-V1-15
+#: look a bundle up in (built once per catalog, not once per bundle).
+_Entries = dict[str, list[tuple[Channel, ChannelEntry]]]
+
+
+def _entries(channels: Sequence[Channel]) -> _Entries:
+    out: _Entries = {}
     for channel in channels:
         for entry in channel.entries:
-            if entry.name != bundle.name:
-                continue
-            if entry.replaces == installed.name:
-                return f"replaces {installed.name} in channel {channel.name}"
-            if installed.name in entry.skips:
-                return f"skips {installed.name} in channel {channel.name}"
-            if entry.skip_range:
-                # R-V1-15: skipRange is blang's grammar, as in OLM v0; unparsable admits nothing.
-                try:
-                    if parse_range(entry.skip_range).contains(installed.version):
-                        return f"skipRange {entry.skip_range!r} in channel {channel.name}"
-                except RangeError:
-                    pass
+            out.setdefault(entry.name, []).append((channel, entry))
+    return out
+
+
+def _edge(entries: Sequence[tuple[Channel, ChannelEntry]], installed: _Installed) -> str | None:
+    """R-V1-15 (1): the channel entry (of the bundle) that makes it a direct successor of the
+    installed bundle's name or version, described; None when there is none."""
+    for channel, entry in entries:
+        if entry.replaces == installed.name:
+            return f"replaces {installed.name} in channel {channel.name}"
+        if installed.name in entry.skips:
+            return f"skips {installed.name} in channel {channel.name}"
+        if entry.skip_range:
+            # R-V1-15: skipRange is blang's grammar, as in OLM v0; unparsable admits nothing.
+            try:
+                if parse_range(entry.skip_range).contains(installed.version):
+                    return f"skipRange {entry.skip_range!r} in channel {channel.name}"
+            except RangeError:
+                pass
     return None
 
 
 def _candidate(
-    bundle: Bundle,
-    request: _Request,
-    channels: Sequence[Channel] | None,
-    edge_channels: Sequence[Channel],
+    bundle: Bundle, request: _Request, entries: _Entries, filtered: bool
 ) -> tuple[bool, str | None]:
-    """Whether ``bundle`` passes R-V1-13, R-V1-14 and R-V1-15 (ANDed), and what admitted it."""
+    """Whether ``bundle`` passes R-V1-13, R-V1-14 and R-V1-15 (ANDed), and what admitted it.
+    ``entries`` are those of the requested channels when ``filtered``, else of all."""
     # R-V1-13: in one of the requested channels (unknown channel names are ignored).
-    if channels is not None and not any(
-        entry.name == bundle.name for channel in channels for entry in channel.entries
-    ):
+    if filtered and bundle.name not in entries:
         return False, None
     version_release = bundle_version_release(package_version(bundle.properties))
     # R-V1-14 / R-V1-12: the range applies to the version only (release ignored).
@@ -229,7 +235,7 @@ def _candidate(
     # R-V1-15 (2): the installed version+release itself may stay.
     if version_release is not None and version_release.key == installed.version_release.key:
         return True, "installed"
-    via = _edge(bundle, edge_channels, installed)
+    via = _edge(entries.get(bundle.name, ()), installed)
     return via is not None, via
 
 
@@ -243,16 +249,12 @@ def _rank(bundle: Bundle) -> tuple[Any, ...]:
 
 def _catalog_pick(name: str, priority: int, package: Package, request: _Request) -> _Pick | None:
     """R-V1-10..R-V1-17 inside one catalog: its best candidate, if any."""
-    channels = (
-        [c for c in package.channels.values() if c.name in request.channels]
-        if request.channels
-        else None
-    )
+    wanted = request.channels
     # R-V1-13: the filtered channel set is also the only source of upgrade edges.
-    edge_channels = channels if channels is not None else list(package.channels.values())
+    entries = _entries([c for c in package.channels.values() if not wanted or c.name in wanted])
     candidates: list[tuple[Bundle, str | None]] = []
     for bundle in package.bundles.values():
-        ok, via = _candidate(bundle, request, channels, edge_channels)
+        ok, via = _candidate(bundle, request, entries, bool(request.channels))
         if ok:
             candidates.append((bundle, via))
     if not candidates:
