@@ -1,4 +1,4 @@
-"""``--catalog [NAMESPACE/NAME=]PATH``: the spec, the choice of format, bad paths, and every
+"""``--catalog [NAMESPACE/NAME=|NAME=]PATH``: the spec, the choice of format, bad paths, and every
 real catalog in tests/data/catalogs loading without a crash."""
 
 from __future__ import annotations
@@ -28,16 +28,42 @@ PROD_ROOT = CATALOGS / "community-operators-prod"
         ("dir/with=sign.yaml", ("dir/with", Path("sign.yaml"))),
         ("./dir/with=sign.yaml", (None, Path("./dir/with=sign.yaml"))),
         ("Upper/Case=x", (None, Path("Upper/Case=x"))),
-        ("a=b", (None, Path("a=b"))),
+        # R-V1-22: NAME=PATH binds a ClusterCatalog; what is no DNS-1123 name stays a path.
+        ("a=b", ("a", Path("b"))),
+        ("operatorhubio=/tmp/cat.jsonl", ("operatorhubio", Path("/tmp/cat.jsonl"))),
+        ("my.catalog=dir/x=y.yaml", ("my.catalog", Path("dir/x=y.yaml"))),
+        ("Upper=x", (None, Path("Upper=x"))),
+        ("C:\\cats\\a=b.yaml", (None, Path("C:\\cats\\a=b.yaml"))),
+        ("c:/cats=b.yaml", (None, Path("c:/cats=b.yaml"))),
+        ("-a=b", (None, Path("-a=b"))),
+        ("a.=b", (None, Path("a.=b"))),
     ],
 )
 def test_parse_catalog_spec(spec: str, expected: tuple) -> None:
     assert parse_catalog_spec(spec) == expected
 
 
-def test_parse_catalog_spec_without_path_is_a_usage_error() -> None:
+@pytest.mark.parametrize("spec", ["olm/community=", "operatorhubio="])
+def test_parse_catalog_spec_without_path_is_a_usage_error(spec: str) -> None:
     with pytest.raises(UsageError):
-        parse_catalog_spec("olm/community=")
+        parse_catalog_spec(spec)
+
+
+def test_r_v1_22_an_existing_file_named_name_eq_path_is_a_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file called ``a=b`` given as is stays that file; ``a=other`` still binds."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a=b").write_text("")
+    assert parse_catalog_spec("a=b") == (None, Path("a=b"))
+    assert parse_catalog_spec("a=other") == ("a", Path("other"))
+
+
+def test_r_v1_22_name_eq_path_loads_content_for_the_cluster_catalog() -> None:
+    catalog = load_catalog(f"operatorhubio={DATA / 'v1-resolution' / 'gen-package'}")
+    assert catalog.ref == "operatorhubio"
+    assert catalog.for_cluster_catalog
+    assert "foo" in catalog.packages
 
 
 def test_missing_path_is_a_one_line_usage_error(tmp_path: Path) -> None:

@@ -68,3 +68,25 @@ def test_disagreeing_pieces_are_a_finding_and_the_first_is_kept() -> None:
     assert (f.kind, f.namespace, f.name) == ("CatalogSource", "olm", "cat")
     assert "entry a.v2 of channel stable has other edges" in f.message
     assert "dir-b" in f.message
+
+
+def test_r_v1_22_pieces_for_a_cluster_catalog_conflict_on_the_cluster_catalog() -> None:
+    """``--catalog NAME=PATH`` content is for a ClusterCatalog: a conflict names that kind."""
+    first = piece("dir-a", pkg("a", E("a.v2", "a.v1"), E("a.v1")), ref="cat")
+    second = piece("dir-b", pkg("a", E("a.v2", "a.v0"), E("a.v1")), ref="cat")
+    [merged] = merge_catalogs([first, second])
+    [f] = merged.findings
+    assert (f.kind, f.namespace, f.name) == ("ClusterCatalog", "", "cat")
+    assert "once per ClusterCatalog" in f.message
+
+
+def test_r_v1_22_content_for_a_cluster_catalog_serves_no_catalog_source() -> None:
+    """Content bound to ClusterCatalog ``cat`` is not CatalogSource ``olm/cat``'s: the
+    Subscription finds neither it nor unbound content, as with no content at all."""
+    from olmtui.model.resolution.resolve import CatalogContent
+
+    v1 = piece("dir-a", pkg("a", E("a.v1")), ref="cat")
+    assert CatalogContent([v1]).find("olm/cat") is None
+    with_v1 = upgrade_findings([v1], [sub("a")], {})
+    without = upgrade_findings([], [sub("a")], {})
+    assert [(f.code, f.message) for f in with_v1] == [(f.code, f.message) for f in without]

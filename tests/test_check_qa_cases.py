@@ -100,6 +100,18 @@ def test_r_sub_8_catalog_content_for_a_catalog_source_that_does_not_exist() -> N
     assert "no Subscription can use this content" in found[0].message
 
 
+def test_r_v1_22_content_bound_to_a_cluster_catalog_is_not_for_a_catalog_source() -> None:
+    """``--catalog NAME=PATH`` (no ``/``) is OLM v1 content: never reported as content for a
+    missing CatalogSource, whatever CatalogSources exist."""
+    from olmtui.model.catalog_health import catalog_content_without_source
+    from olmtui.sources.catalogs import load_catalog
+
+    sources = [load_yaml(p) for p in sorted(MARKETPLACE.glob("*.yaml"))]
+    bound = load_catalog(f"community-operators={KEYCLOAK}")
+    assert bound.ref == "community-operators"
+    assert catalog_content_without_source([bound], sources) == []
+
+
 AWS = DATA / "must-gather/must-gather-clean/must-gather-aws"
 
 

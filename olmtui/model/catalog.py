@@ -88,8 +88,9 @@ class Package:
 
 @dataclass(slots=True)
 class Catalog:
-    """One catalog's content. ``ref`` is ``"namespace/name"`` of the CatalogSource it stands
-    for, or ``None`` when it serves every CatalogSource (packages matched by name)."""
+    """One catalog's content. ``ref`` is ``"namespace/name"`` of the OLM v0 CatalogSource it
+    stands for, ``"name"`` (no ``/``) of the OLM v1 ClusterCatalog it stands for (R-V1-22), or
+    ``None`` when it serves every catalog of either kind (packages matched by name)."""
 
     ref: str | None
     origin: str
@@ -102,3 +103,9 @@ class Catalog:
     #: (channel, bundle) missing from it show that OLM finds none. ``--catalog`` content never
     #: is (a directory cannot show it holds the whole image); the source's PackageManifests are.
     whole: bool = False
+
+    @property
+    def for_cluster_catalog(self) -> bool:
+        """Bound to an OLM v1 ClusterCatalog (``--catalog NAME=PATH``): never a CatalogSource's
+        content, whatever its name (R-V1-22)."""
+        return self.ref is not None and "/" not in self.ref

@@ -223,6 +223,8 @@ def catalog_content_without_source(
     for catalog in catalogs:
         if catalog.graph != "catalog" or catalog.ref is None or catalog.ref in present:
             continue
+        if catalog.for_cluster_catalog:
+            continue  # R-V1-22: ``--catalog NAME=PATH`` is for an OLM v1 ClusterCatalog
         namespace, _, name = catalog.ref.partition("/")
         findings.append(
             Finding(

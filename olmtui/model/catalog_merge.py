@@ -103,15 +103,17 @@ def _merge_channel(first: Channel, second: Channel, conflicts: list[str]) -> Cha
 
 
 def _conflict(catalog: Catalog, package: str, origin: str, conflicts: list[str]) -> Finding:
-    namespace, _, name = (catalog.ref or "").partition("/")
+    namespace, _, name = (catalog.ref or "").rpartition("/")
+    # R-V1-22: a ref without ``/`` names an OLM v1 ClusterCatalog (cluster-scoped).
+    kind = "ClusterCatalog" if catalog.for_cluster_catalog else "CatalogSource"
     return Finding(
         "warning",
         CONFLICT,
-        "CatalogSource" if catalog.ref else "Catalog",
+        kind if catalog.ref else "Catalog",
         namespace,
         name or catalog.origin,
         f"Package {package} is given more than once for this catalog and the pieces disagree "
         f"({'; '.join(conflicts)}): the first given is used, {origin} is not for those. "
-        "Give each package once per CatalogSource, as the catalog image holds it.",
+        f"Give each package once per {kind}, as the catalog image holds it.",
         "R-DOC-8",
     )

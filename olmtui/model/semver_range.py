@@ -150,6 +150,12 @@ def _parse_strict(text: str) -> Version:
     return Version(major, minor, patch, pre_ids, tuple(build))
 
 
+def parse_version_strict(text: str) -> Version:
+    """blang ``Parse``: the version in ``text``, or ``ValueError`` with blang's own reason, for
+    callers that quote it (OLM v1's installed-version error, R-V1-15)."""
+    return _parse_strict(text)
+
+
 def parse_version(text: str) -> Version | None:
     """The strict semver version in ``text`` (no ``v``, no leading zeros, three parts), or
     ``None`` (R-SEM-1)."""

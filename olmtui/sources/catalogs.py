@@ -1,4 +1,6 @@
-"""Catalog content for upgrade graphs: ``--catalog [NAMESPACE/NAME=]PATH`` and PackageManifests.
+"""Catalog content for upgrade graphs: ``--catalog [NAMESPACE/NAME=|NAME=]PATH`` and
+PackageManifests. ``NAMESPACE/NAME=`` binds the content to an OLM v0 CatalogSource, ``NAME=``
+(no ``/``) to an OLM v1 ClusterCatalog (R-V1-22), nothing to every catalog of either kind.
 
 A PATH is read as one of three formats, decided from what it holds:
 
@@ -37,12 +39,26 @@ _SPEC = re.compile(
     r"(?P<path>.*)\Z",
     re.DOTALL,
 )
+#: ``NAME=`` of a ClusterCatalog (a DNS-1123 subdomain: lower case, digits, ``-`` and ``.``),
+#: so a Windows path (``C:\x=y``) or a relative one (``./a=b``) is never taken for a name.
+_CLUSTER_SPEC = re.compile(
+    r"(?P<name>[a-z0-9](?:[-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)*)="
+    r"(?P<path>.*)\Z",
+    re.DOTALL,
+)
 
 
 def parse_catalog_spec(spec: str) -> tuple[str | None, Path]:
-    """``"ns/name=path"`` -> ``("ns/name", Path("path"))``; ``"path"`` -> ``(None, Path)``."""
+    """``"ns/name=path"`` -> ``("ns/name", Path("path"))`` (a CatalogSource);
+    ``"name=path"`` -> ``("name", Path("path"))`` (a ClusterCatalog, R-V1-22), unless a file
+    named ``name=path`` exists: then, as ``"path"``, it is ``(None, Path)``."""
     match = _SPEC.match(spec)
-    ref, path = (f"{match['ns']}/{match['name']}", match["path"]) if match else (None, spec)
+    if match:
+        ref, path = f"{match['ns']}/{match['name']}", match["path"]
+    elif (cluster := _CLUSTER_SPEC.match(spec)) and not Path(spec).exists():
+        ref, path = cluster["name"], cluster["path"]
+    else:
+        ref, path = None, spec
     if not path:
         raise UsageError(f"--catalog {spec}: no PATH given")
     return ref, Path(path)
