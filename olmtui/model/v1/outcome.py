@@ -1,5 +1,5 @@
 """The one place the findings and the report ask what a ClusterExtension would resolve to
-(R-V1-20), so that "not computed" is decided once."""
+(R-V1-20): one entry point, which tests replace with a stand-in resolver."""
 
 from __future__ import annotations
 
@@ -13,12 +13,7 @@ from olmtui.objects import Obj
 
 def extension_resolution(
     extension: Obj, cluster_catalogs: Sequence[Obj], content: Mapping[str, Catalog]
-) -> V1Resolution | None:
-    """What operator-controller would resolve ``extension`` to from ``content`` (R-V1-8..19),
-    or None when the resolver is not there to say (the report then writes null/null)."""
-    try:
-        return v1_resolve.resolve_extension(extension, cluster_catalogs, content)
-    except NotImplementedError:
-        # TEMPORARY until v1-resolve lands: resolve_extension is a stub that raises; treat
-        # it as "not computed". Remove this except when the resolver is written.
-        return None
+) -> V1Resolution:
+    """What operator-controller would resolve ``extension`` to from ``content`` (R-V1-8..19);
+    ``V1Resolution.unknown`` says when olmtui cannot compute it offline."""
+    return v1_resolve.resolve_extension(extension, cluster_catalogs, content)
