@@ -37,9 +37,19 @@ KINDS: tuple[str, ...] = (
     "ClusterOperator",
     "Service",
     "Deployment",
+    "ClusterExtension",
+    "ClusterCatalog",
 )
 CLUSTER_SCOPED: frozenset[str] = frozenset(
-    {"Namespace", "OLMConfig", "CustomResourceDefinition", "ClusterVersion", "ClusterOperator"}
+    {
+        "Namespace",
+        "OLMConfig",
+        "CustomResourceDefinition",
+        "ClusterVersion",
+        "ClusterOperator",
+        "ClusterExtension",
+        "ClusterCatalog",
+    }
 )
 #: Kinds kept for a few platform rules (cluster upgrade readiness, conversion webhooks), not
 #: OLM's own: trimmed hard on the way in (``_trim_platform``).

@@ -237,3 +237,22 @@ def load_fbc(files: Iterable[Path], catalog: Catalog) -> None:
     for path in files:
         reader.read_file(path)
     reader.finish()
+
+
+class FBCIndexer:
+    """Index FBC documents that arrive one at a time, already decoded (the JSON Lines of
+    catalogd's ``all``, R-V1-21): the same reading as :func:`load_fbc`, so content fetched
+    live and the same FBC loaded from a file make equal catalogs. ``origin`` names the
+    source in findings; call :meth:`finish` once after the last document."""
+
+    def __init__(self, catalog: Catalog, origin: Path) -> None:
+        self._reader = _FBCReader(catalog)
+        self._origin = origin
+        self.documents = 0
+
+    def add(self, doc: Any) -> None:
+        self.documents += 1
+        self._reader.read_document(self._origin, self.documents, doc)
+
+    def finish(self) -> None:
+        self._reader.finish()
