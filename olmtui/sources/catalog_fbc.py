@@ -51,6 +51,7 @@ Obj = dict[str, Any]
 
 #: Enough base64 to show ``{"apiVersion": ..., "kind": ...}`` at the start of an object.
 _HEAD = 400
+_NO_CRDS = crds_fields(())
 _KIND = re.compile(rb'"kind"\s*:\s*"([A-Za-z0-9]+)"|^kind:\s*([A-Za-z0-9]+)', re.MULTILINE)
 
 
@@ -92,6 +93,8 @@ class _FBCReader:
         self.catalog = catalog
         self.entries: dict[tuple[str, str], list[ChannelEntry]] = {}
         self.deprecations: list[Obj] = []
+        self._gvks: dict[tuple[Any, ...], tuple[str, str | None]] = {}
+        self._modes: dict[tuple[tuple[Any, bool], ...], tuple[str, ...]] = {}
 
     @property
     def findings(self) -> list[Finding]:
@@ -131,6 +134,39 @@ class _FBCReader:
                 )
             )
 
+    # Every bundle of a package repeats its APIs and install modes: each distinct value is
+    # read once (so indexing costs little more than decoding, issue 14 bench). Only values
+    # whose scalars are all strings are remembered: a string never equals a number or a
+    # bool, so a key found always stands for the same JSON text.
+    def gvk(self, kind: str, value: Any) -> tuple[str, str | None]:
+        """An ``olm.gvk``/``olm.gvk.required`` value: its compact text and API key."""
+        memo_key = (kind, *value.items()) if type(value) is dict else None
+        try:
+            hit = self._gvks.get(memo_key) if memo_key is not None else None
+        except TypeError:  # a list or mapping inside: not remembered
+            hit = memo_key = None
+        if hit is not None:
+            return hit
+        found = (compact(value), gvk_key(value) if isinstance(value, dict) else None)
+        if memo_key is not None and all(type(v) is str for v in value.values()):
+            self._gvks[memo_key] = found
+        return found
+
+    def install_modes(self, modes: Any) -> tuple[str, ...]:
+        """``supported_install_modes`` of an ``olm.csv.metadata`` value's list."""
+        if type(modes) is not list:
+            return supported_install_modes(modes)
+        try:
+            memo_key = tuple([(m.get("type"), m.get("supported") is True) for m in modes])
+        except AttributeError:  # not a list of mappings
+            return supported_install_modes(modes)
+        hit = self._modes.get(memo_key)
+        if hit is None:
+            hit = supported_install_modes(modes)
+            if all(type(t) is str for t, _ in memo_key):
+                self._modes[memo_key] = hit
+        return hit
+
     def bundle(
         self, path: Path, line: int, name: str, package: str | None, properties: Any
     ) -> Bundle:
@@ -146,21 +182,23 @@ class _FBCReader:
             if not isinstance(prop, dict):
                 continue
             kind, value = prop.get("type"), prop.get("value")
+            if kind == "olm.gvk" or kind == "olm.gvk.required":
+                text, key = self.gvk(kind, value)
+                kept.append((kind, text))
+                if key:
+                    (provided if kind == "olm.gvk" else required).append(key)
+                continue
             if kind in RESOLVER_PROPERTY_TYPES:
                 kept.append((str(kind), compact(value)))
             value = value if isinstance(value, dict) else {}
             if kind == "olm.package":
                 version = scalar_text(value.get("version"))
                 package = package or scalar_text(value.get("packageName"))
-            elif kind == "olm.gvk" and (key := gvk_key(value)):
-                provided.append(key)
-            elif kind == "olm.gvk.required" and (key := gvk_key(value)):
-                required.append(key)
             elif kind == "olm.package.required" and scalar_text(value.get("packageName")):
                 version_range = scalar_text(value.get("versionRange")) or ""
                 packages.append((str(value["packageName"]), version_range))
             elif kind == "olm.csv.metadata":
-                modes = supported_install_modes(value.get("installModes"))
+                modes = self.install_modes(value.get("installModes"))
             elif kind == "olm.deprecated":
                 # Legacy property: the bundle can never be newly chosen (R-UPG-2).
                 prohibited = True
@@ -195,7 +233,7 @@ class _FBCReader:
             required_apis=tuple(sorted(set(required))),
             required_packages=tuple(packages),
             install_modes=modes or (),
-            **crds_fields(crds),
+            **(crds_fields(crds) if crds else _NO_CRDS),
             has_conversion_webhook=webhook or any(crd_has_conversion_webhook(c) for c in crds),
             properties=tuple(kept),
         )

@@ -27,6 +27,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
 
+from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.model.catalog import Catalog
 from olmtui.sources.catalog_fbc import FBCIndexer
 from olmtui.sources.catalog_files import unreadable
@@ -117,11 +118,14 @@ async def index_lines(chunks: Any, catalog: Catalog, origin: str) -> None:
     lines = EventLines()
     count = 0
     async for chunk in chunks:
-        for line in lines.feed(chunk):
-            indexer.add(_decode(line, catalog, origin, indexer.documents + 1))
-            count += 1
-            if count % LINES_PER_TURN == 0:
-                await asyncio.sleep(0)
+        # The decoded documents are dropped as soon as they are read: nothing for the
+        # cyclic collector to find, yet their allocations would set it off again and again.
+        with cyclic_gc_paused():
+            for line in lines.feed(chunk):
+                indexer.add(_decode(line, catalog, origin, indexer.documents + 1))
+                count += 1
+                if count % LINES_PER_TURN == 0:
+                    await asyncio.sleep(0)
     if lines.partial:
         raise ValueError(f"{origin}: the content ended inside a line")
     indexer.finish()
