@@ -141,9 +141,7 @@ def generate(bundles: int, objects: float, seed: int = 14) -> list[bytes]:
         if count <= 0:
             break
         group = f"{package}.example.com"
-        docs: list[dict] = [
-            {"schema": "olm.package", "name": package, "defaultChannel": "stable"}
-        ]
+        docs: list[dict] = [{"schema": "olm.package", "name": package, "defaultChannel": "stable"}]
         names = [f"{package}.v1.{i // 10}.{i % 10}" for i in range(count)]
         entries = [
             {
@@ -154,7 +152,9 @@ def generate(bundles: int, objects: float, seed: int = 14) -> list[bytes]:
             }
             for i, n in enumerate(names)
         ]
-        docs.append({"schema": "olm.channel", "package": package, "name": "stable", "entries": entries})
+        docs.append(
+            {"schema": "olm.channel", "package": package, "name": "stable", "entries": entries}
+        )
         docs.append(
             {"schema": "olm.channel", "package": package, "name": "fast", "entries": entries[-5:]}
         )
