@@ -39,8 +39,9 @@ from olmtui.model.types import Finding
 from olmtui.sources.catalog_csv import (
     CRD_KIND,
     CSV_KIND,
+    crd_all_versions,
     crd_has_conversion_webhook,
-    crds_fields,
+    crd_served,
     csv_has_conversion_webhook,
     gvk_key,
 )
@@ -51,7 +52,10 @@ Obj = dict[str, Any]
 
 #: Enough base64 to show ``{"apiVersion": ..., "kind": ...}`` at the start of an object.
 _HEAD = 400
-_NO_CRDS = crds_fields(())
+Modes = tuple[str, ...] | None
+#: What a Bundle keeps of one CRD: served versions and storage, all versions, whether it
+#: converts through a webhook.
+CrdFacts = tuple[tuple[str, tuple[str, ...], str | None], tuple[str, tuple[str, ...]], bool]
 _KIND = re.compile(rb'"kind"\s*:\s*"([A-Za-z0-9]+)"|^kind:\s*([A-Za-z0-9]+)', re.MULTILINE)
 
 
@@ -94,6 +98,9 @@ class _FBCReader:
         self.entries: dict[tuple[str, str], list[ChannelEntry]] = {}
         self.deprecations: list[Obj] = []
         self._gvks: dict[tuple[Any, ...], tuple[str, str | None]] = {}
+        #: an ``olm.bundle.object`` CRD (base64, as given) -> what a Bundle keeps of it: the
+        #: bundles of a package mostly carry the same CRDs, decoded once
+        self._crds: dict[str, CrdFacts] = {}
         self._modes: dict[tuple[tuple[Any, bool], ...], tuple[str, ...]] = {}
 
     @property
@@ -167,6 +174,42 @@ class _FBCReader:
                 self._modes[memo_key] = hit
         return hit
 
+    def objects(
+        self, path: Path, line: int, name: str, objects: list[str], modes: Modes
+    ) -> tuple[list[CrdFacts], Modes, bool]:
+        """What a bundle's ``olm.bundle.object`` manifests add: its CRDs, and the CSV's
+        install modes and conversion webhooks when no ``olm.csv.metadata`` gave the modes."""
+        crds: list[CrdFacts] = []
+        webhook = False
+        for data in objects:
+            known = self._crds.get(data)
+            if known is not None:
+                crds.append(known)
+                continue
+            try:
+                kind = _object_kind(data)
+                if kind == CRD_KIND:
+                    crd = _decode(data) or {}
+                    known = self._crds[data] = (
+                        crd_served(crd),
+                        crd_all_versions(crd),
+                        crd_has_conversion_webhook(crd),
+                    )
+                    crds.append(known)
+                elif kind == CSV_KIND and modes is None:
+                    csv = _decode(data) or {}
+                    modes = supported_install_modes((csv.get("spec") or {}).get("installModes"))
+                    webhook = webhook or csv_has_conversion_webhook(csv)
+            except (binascii.Error, ValueError, yaml.YAMLError) as exc:
+                self.findings.append(
+                    unreadable(
+                        path,
+                        f"line {line}: an olm.bundle.object of bundle {name} does not "
+                        f"decode ({exc})",
+                    )
+                )
+        return crds, modes, webhook
+
     def bundle(
         self, path: Path, line: int, name: str, package: str | None, properties: Any
     ) -> Bundle:
@@ -174,7 +217,7 @@ class _FBCReader:
         provided: list[str] = []
         required: list[str] = []
         packages: list[tuple[str, str]] = []
-        modes: tuple[str, ...] | None = None
+        modes: Modes = None
         prohibited = False
         objects: list[str] = []
         kept: list[tuple[str, str]] = []
@@ -204,26 +247,7 @@ class _FBCReader:
                 prohibited = True
             elif kind == "olm.bundle.object" and isinstance(value.get("data"), str):
                 objects.append(value["data"])
-        crds: list[Obj] = []
-        webhook = False
-        for data in objects:
-            try:
-                kind = _object_kind(data)
-                if kind == CRD_KIND or (kind == CSV_KIND and modes is None):
-                    obj = _decode(data) or {}
-                    if kind == CRD_KIND:
-                        crds.append(obj)
-                    else:
-                        modes = supported_install_modes((obj.get("spec") or {}).get("installModes"))
-                        webhook = webhook or csv_has_conversion_webhook(obj)
-            except (binascii.Error, ValueError, yaml.YAMLError) as exc:
-                self.findings.append(
-                    unreadable(
-                        path,
-                        f"line {line}: an olm.bundle.object of bundle {name} does not "
-                        f"decode ({exc})",
-                    )
-                )
+        crds, modes, webhook = self.objects(path, line, name, objects, modes)
         return Bundle(
             name=name,
             package=package or "",
@@ -233,8 +257,9 @@ class _FBCReader:
             required_apis=tuple(sorted(set(required))),
             required_packages=tuple(packages),
             install_modes=modes or (),
-            **(crds_fields(crds) if crds else _NO_CRDS),
-            has_conversion_webhook=webhook or any(crd_has_conversion_webhook(c) for c in crds),
+            crds=tuple(sorted(served for served, _, _ in crds)),
+            crd_versions=tuple(sorted(versions for _, versions, _ in crds)),
+            has_conversion_webhook=webhook or any(hook for _, _, hook in crds),
             properties=tuple(kept),
         )
 
