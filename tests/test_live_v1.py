@@ -438,3 +438,20 @@ def test_catalog_set_adds_fetched_content_after_bindings() -> None:
     for listener in fetched.listeners:
         listener()
     assert [c.ref for c in catalogs.current()] == ["b", "c"]
+
+
+def test_check_live_reads_the_clustercatalog_content_too(tmp_path: Path) -> None:
+    """``olmtui check --live``: the content fetched while listing once joins the session's
+    catalogs, and no CatalogSource warning is made of a ClusterCatalog's name."""
+    from olmtui.apiserver import LoopbackAPIServer, run_in_thread
+    from olmtui.pipeline.build import cluster_once_session
+
+    server = LoopbackAPIServer()
+    server.state.load(v1_objects())
+    server.catalogd.serve("operatorhubio", fbc_lines(FBC_FILES[1:2]))
+    with run_in_thread(server) as handle:
+        kubeconfig = handle.write_kubeconfig(tmp_path / "kubeconfig")
+        session = cluster_once_session(fast_options(kubeconfig))
+    (catalog,) = session.catalogs()
+    assert catalog.ref == "operatorhubio" and "infinispan" in catalog.packages
+    assert not [f for f in session.health_findings() if f.code == "CatalogSourceNotFound"]

@@ -223,6 +223,8 @@ def catalog_content_without_source(
     for catalog in catalogs:
         if catalog.graph != "catalog" or catalog.ref is None or catalog.ref in present:
             continue
+        if "/" not in catalog.ref:  # a ClusterCatalog's content (OLM v1, R-V1-22)
+            continue
         namespace, _, name = catalog.ref.partition("/")
         findings.append(
             Finding(

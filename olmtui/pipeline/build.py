@@ -157,6 +157,9 @@ def cluster_once_session(
     store = Store()
     load = read_cluster_once(options, store)
     loaded = [load_catalog(spec) for spec in catalog_specs]
+    # R-V1-21: the ClusterCatalogs' content read from catalogd, unless bound with --catalog
+    bound = {c.ref for c in loaded}
+    loaded += [c for c in load.catalogs if c.ref not in bound]
     return _assemble(
         store, "live", " ".join(load.paths), loaded, load=load, global_namespace=global_namespace
     )
