@@ -61,14 +61,8 @@ _FEW_PORTS = 8
 #: many Deployments and Services, and the findings need only the few its CSVs wait for
 #: (R-CSV-I) or its conversion webhooks name (R-DOC-17).
 SNAPSHOT_ONLY_KINDS: frozenset[str] = frozenset({"Deployment", "Service"})
-#: OLM v1's kinds (R-V1-1). Read from snapshots; the live streams and the loopback server's
-#: resources for them are added with the live source of OLM v1 (issue 14, helper v1-live),
-#: which then drops them from this set.
-NOT_YET_WATCHED_KINDS: frozenset[str] = frozenset({"ClusterExtension", "ClusterCatalog"})
 #: The kinds a live cluster (and the demo's server) is read for.
-WATCHED_KINDS: tuple[str, ...] = tuple(
-    k for k in KINDS if k not in SNAPSHOT_ONLY_KINDS and k not in NOT_YET_WATCHED_KINDS
-)
+WATCHED_KINDS: tuple[str, ...] = tuple(k for k in KINDS if k not in SNAPSHOT_ONLY_KINDS)
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 COPIED_FROM_LABEL = "olm.copiedFrom"

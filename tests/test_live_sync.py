@@ -18,6 +18,7 @@ from test_live_support import (
     wait_until,
 )
 
+from olmtui.apiserver import LoopbackAPIServer
 from olmtui.errors import UsageError
 from olmtui.sources.live import LiveSource
 from olmtui.sources.live_resources import METADATA_LIST_ACCEPT, METADATA_WATCH_ACCEPT
@@ -149,22 +150,12 @@ async def test_only_get_requests_leave_olmtui(tmp_path: Path) -> None:
         await server.stop()
 
 
-async def test_no_olm_on_the_cluster_is_one_clear_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Discovery without operators.coreos.com (the loopback server always serves it, so
-    its group list is filtered here) is a clear message, not a crash."""
-    from olmtui.apiserver import discovery
-
-    original = discovery.group_list
-
-    def without_olm() -> dict:
-        doc = original()
-        doc["groups"] = [g for g in doc["groups"] if "operators.coreos.com" not in g["name"]]
-        return doc
-
-    monkeypatch.setattr(discovery, "group_list", without_olm)
-    server, kubeconfig = await start_server(tmp_path, [])
+async def test_no_olm_on_the_cluster_is_one_clear_line(tmp_path: Path) -> None:
+    """Discovery without operators.coreos.com is a clear message, not a crash."""
+    server = LoopbackAPIServer(bookmark_interval=0.1)
+    server.hide_group("operators.coreos.com")
+    await server.start()
+    kubeconfig = server.write_kubeconfig(tmp_path / "kubeconfig")
     source = LiveSource(Store(), fast_options(kubeconfig))
     try:
         with pytest.raises(UsageError, match=r"no OLM on .*operators\.coreos\.com"):

@@ -529,3 +529,15 @@ def test_r_v1_22_content_by_catalog_binds_by_name_else_unbound() -> None:
     catalogs = [cluster_catalog("c"), cluster_catalog("d")]
     assert content_by_catalog([v0, bound, anywhere], catalogs) == {"c": bound, "d": anywhere}
     assert content_by_catalog([v0, bound], catalogs) == {"c": bound}
+
+
+def test_no_clustercatalog_read_is_unknown_not_no_bundles() -> None:
+    """R-V1-9 (olmtui): a snapshot without ClusterCatalogs may simply not hold them; the input
+    checks still speak, since they need no catalog."""
+    assert resolve_extension(extension(), [], {}) == V1Resolution(
+        unknown="no ClusterCatalog among the objects read"
+    )
+    broken = resolve_extension(extension(version="foobar"), [], {})
+    assert broken.error == (
+        'desired version range "foobar" is invalid: improper constraint: "foobar"'
+    )

@@ -9,6 +9,8 @@ changed through the Python API, which emits the watch events. On the caller's lo
     server.write_kubeconfig(tmp / "kubeconfig", namespace="default")
     server.state.update(changed_csv)      # watchers see MODIFIED
     server.forbid("csv")                  # 403 from now on; server.allow("csv") undoes it
+    server.catalogd.serve("operatorhubio", jsonl)   # catalogd behind the service proxy
+    server.hide_group("olm.operatorframework.io")   # a cluster without OLM v1
     await server.stop()
 
 On a loop of its own (for a blocking caller such as a kubectl subprocess test)::

@@ -8,6 +8,7 @@ that ask for it first in their Accept header, as kubectl 1.32 does, and the lega
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from olmtui.apiserver.negotiation import JSON, JSON_TYPES, parse_accept_entry
@@ -46,16 +47,17 @@ def _group(name: str, versions: list[str]) -> Obj:
     return {"name": name, "versions": entries, "preferredVersion": entries[0]}
 
 
-def group_list() -> Obj:
+def group_list(hidden: Collection[str] = ()) -> Obj:
+    """``GET /apis``; ``hidden`` groups are left out (a cluster without them)."""
     return {
         "kind": "APIGroupList",
         "apiVersion": "v1",
-        "groups": [_group(name, versions) for name, versions in groups().items()],
+        "groups": [_group(name, versions) for name, versions in groups(hidden).items()],
     }
 
 
-def api_group(name: str) -> Obj | None:
-    versions = groups().get(name)
+def api_group(name: str, hidden: Collection[str] = ()) -> Obj | None:
+    versions = groups(hidden).get(name)
     if versions is None:
         return None
     return {"kind": "APIGroup", "apiVersion": "v1", **_group(name, versions)}
@@ -152,12 +154,12 @@ def _group_discovery(name: str, versions: list[str]) -> Obj:
     }
 
 
-def aggregated(version: str, *, core: bool) -> Obj:
+def aggregated(version: str, *, core: bool, hidden: Collection[str] = ()) -> Obj:
     """``/api`` (``core``) or ``/apis`` as one APIGroupDiscoveryList."""
     items = (
         [_group_discovery("", ["v1"])]
         if core
-        else [_group_discovery(name, versions) for name, versions in groups().items()]
+        else [_group_discovery(name, versions) for name, versions in groups(hidden).items()]
     )
     return {
         "kind": "APIGroupDiscoveryList",

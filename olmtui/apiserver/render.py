@@ -26,7 +26,9 @@ _NAME_COLUMN = {
     "https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names",
     "priority": 0,
 }
-_PATH_STEP = re.compile(r"^([^\[\]]*)((?:\[\d+\])*)$")
+_STEP = re.compile(
+    r"""\.([A-Za-z0-9_$-]+)|\[(\d+)\]|\[\?\(@\.([A-Za-z0-9_]+)\s*==\s*['"]([^'"]*)['"]\)\]"""
+)
 
 
 def partial_metadata(obj: Obj, rep: Representation) -> Obj:
@@ -146,22 +148,28 @@ def _rv_of(obj: Obj) -> str:
 
 
 def json_path(obj: Any, path: str) -> Any:
-    """Follow a simple CRD printer-column path such as ``.spec.names[0]``; None if absent."""
-    value = obj
-    for step in path.lstrip(".").split("."):
-        match = _PATH_STEP.match(step)
-        if match is None:
+    """Follow a CRD printer-column path: ``.spec.names[0]``, or with a filter such as
+    ``.status.conditions[?(@.type=='Installed')].status`` (OLM v1's columns); None if absent.
+    A filter may match several items: the first match is the cell, as kubectl shows it
+    for conditions, whose types are unique."""
+    values = [obj]
+    position = 0
+    while position < len(path):
+        step = _STEP.match(path, position)
+        if step is None:
             return None
-        name, indexes = match.groups()
-        if name:
-            if not isinstance(value, dict) or name not in value:
-                return None
-            value = value[name]
-        for index in re.findall(r"\d+", indexes):
-            if not isinstance(value, list) or int(index) >= len(value):
-                return None
-            value = value[int(index)]
-    return value
+        position = step.end()
+        field, index, key, wanted = step.groups()
+        found: list[Any] = []
+        for value in values:
+            if field is not None and isinstance(value, dict) and field in value:
+                found.append(value[field])
+            elif index is not None and isinstance(value, list) and int(index) < len(value):
+                found.append(value[int(index)])
+            elif key is not None and isinstance(value, list):
+                found += [v for v in value if isinstance(v, dict) and v.get(key) == wanted]
+        values = found
+    return values[0] if values else None
 
 
 def _cell(obj: Obj, column: PrinterColumn, now: dt.datetime) -> Any:

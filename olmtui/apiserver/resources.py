@@ -9,6 +9,7 @@ and print as they do on a real cluster. Every resource is served at exactly one 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 READ_VERBS: tuple[str, ...] = ("get", "list", "watch")
@@ -221,6 +222,42 @@ RESOURCES: tuple[Resource, ...] = (
     ),
 )
 
+
+#: OLM v1 (operator-controller and catalogd): cluster-scoped, no short names; the columns
+#: are the CRDs' ``+kubebuilder:printcolumn`` markers (api/v1 in operator-controller).
+V1 = "olm.operatorframework.io"
+V1_RESOURCES: tuple[Resource, ...] = (
+    Resource(
+        V1,
+        "v1",
+        "ClusterExtension",
+        "clusterextensions",
+        "clusterextension",
+        False,
+        columns=(
+            PrinterColumn("Installed Bundle", ".status.install.bundle.name"),
+            PrinterColumn("Version", ".status.install.bundle.version"),
+            PrinterColumn("Installed", ".status.conditions[?(@.type=='Installed')].status"),
+            PrinterColumn("Progressing", ".status.conditions[?(@.type=='Progressing')].status"),
+            _AGE,
+        ),
+    ),
+    Resource(
+        V1,
+        "v1",
+        "ClusterCatalog",
+        "clustercatalogs",
+        "clustercatalog",
+        False,
+        columns=(
+            PrinterColumn("LastUnpacked", ".status.lastUnpacked", "date"),
+            PrinterColumn("Serving", '.status.conditions[?(@.type=="Serving")].status'),
+            _AGE,
+        ),
+    ),
+)
+RESOURCES = (*RESOURCES, *V1_RESOURCES)
+
 _BY_KIND = {r.kind: r for r in RESOURCES}
 _BY_PATH = {(r.group, r.version, r.plural): r for r in RESOURCES}
 _BY_NAME: dict[str, Resource] = {}
@@ -247,10 +284,13 @@ def lookup(name: str) -> Resource:
         raise KeyError(f"the server doesn't have a resource type {name!r}") from None
 
 
-def groups() -> dict[str, list[str]]:
-    """Served groups (core excluded) mapped to their versions, preferred version first."""
+def groups(hidden: Collection[str] = ()) -> dict[str, list[str]]:
+    """Served groups (core excluded, and ``hidden`` ones) mapped to their versions, preferred
+    version first."""
     out: dict[str, list[str]] = {}
     for r in RESOURCES:
+        if r.group in hidden:
+            continue
         if r.group and r.version not in out.setdefault(r.group, []):
             out[r.group].append(r.version)
     for versions in out.values():

@@ -3,13 +3,15 @@
 No kube-apiserver can run where olmtui is tested or demonstrated, so this serves the
 subset of the protocol olmtui, kubernetes-asyncio and kubectl use: discovery, get, list
 with selectors and ``limit``/``continue`` pagination, watch with bookmarks and 410
-handling, server-side Tables and metadata-only (PartialObjectMetadata) answers. Every
+handling, server-side Tables and metadata-only (PartialObjectMetadata) answers, and
+catalogd behind the service proxy (``catalogd``, see :mod:`olmtui.apiserver.catalogd`). Every
 method but GET is refused with 405, and every request is recorded in ``requests`` so a
 test can prove that a client only ever reads.
 
 Objects are changed through the Python API (``server.state``), which emits the watch
 events. Test controls reproduce what clients must survive on a real cluster: 403 per
-resource (``forbid``), streams cut mid-line (``drop_connections``), a server that closes
+resource (``forbid``, ``forbid_service_proxy``), a cluster without a group
+(``hide_group``), streams cut mid-line (``drop_connections``), a server that closes
 every connection (``set_unreachable``), half-open watches (``stall_watches``), a restart
 on the same port (``restart``) and history compaction (``compact``, then old
 resourceVersions and continue tokens give 410).
@@ -32,6 +34,7 @@ from aiohttp import web
 
 from olmtui.apiserver import discovery, render
 from olmtui.apiserver import status as st
+from olmtui.apiserver.catalogd import SERVICE_PROXY, Catalogd
 from olmtui.apiserver.kubeconfig import write_kubeconfig
 from olmtui.apiserver.negotiation import JSON, Representation, negotiate
 from olmtui.apiserver.pagination import ContinueExpired, ListSnapshots
@@ -87,6 +90,10 @@ class LoopbackAPIServer:
         self.user = user
         self.watch_timeout = watch_timeout
         self.permissions = Permissions()
+        #: catalogd behind the service proxy: ``catalogd.serve(name, jsonl_bytes)``.
+        self.catalogd = Catalogd()
+        #: API groups the server acts as if it did not serve (discovery and paths: 404).
+        self.hidden_groups: set[str] = set()
         self._snapshots = ListSnapshots(ttl=continue_ttl)
         self._hub = WatchHub(self.state, bookmark_interval=bookmark_interval)
         self._unreachable = False
@@ -180,6 +187,15 @@ class LoopbackAPIServer:
         """Undo :meth:`forbid`."""
         self.permissions.allow(lookup(kind_or_plural), namespace, verbs)
 
+    def forbid_service_proxy(self, namespace: str | None = None) -> None:
+        """Answer ``get services/proxy`` with 403 (everywhere, or in one namespace)."""
+        self.permissions.forbid(SERVICE_PROXY, namespace, ("get",))
+
+    def hide_group(self, group: str) -> None:
+        """Act as a cluster without ``group`` (e.g. no OLM v1): absent from discovery, its
+        paths answer 404."""
+        self.hidden_groups.add(group)
+
     def drop_connections(self) -> None:
         """Cut every open watch stream mid-stream (no terminating chunk)."""
         self._on_loop(self._hub.drop_all)
@@ -235,9 +251,14 @@ class LoopbackAPIServer:
             version = discovery.aggregated_version(request.headers.get("Accept"))
             if version is not None:
                 return _json(
-                    discovery.aggregated(version, core=segments == ["api"]),
+                    discovery.aggregated(
+                        version, core=segments == ["api"], hidden=self.hidden_groups
+                    ),
                     content_type=discovery.aggregated_content_type(version),
                 )
+        match segments:
+            case ["api", "v1", "namespaces", namespace, "services", service, "proxy", *rest]:
+                return self._proxy(request, namespace, service, rest)
         routed = self._route(segments)
         if routed is None:
             return _json(st.path_not_found(), 404)
@@ -297,6 +318,24 @@ class LoopbackAPIServer:
             )
         return self._list(routed, selection, rep, query, include_object)
 
+    def _proxy(
+        self, request: web.Request, namespace: str, service: str, rest: list[str]
+    ) -> web.Response:
+        """The service proxy: only catalogd's services are behind it (R-V1-21)."""
+        if not self.permissions.allowed(SERVICE_PROXY, "get", namespace):
+            name = service.split(":")[1] if service.count(":") == 2 else service.split(":")[0]
+            return _json(
+                st.status(
+                    403,
+                    "Forbidden",
+                    f'services "{name}" is forbidden: User "{self.user}" cannot get resource '
+                    f'"services/proxy" in API group "" in the namespace "{namespace}"',
+                    {"name": name, "kind": "services"},
+                ),
+                403,
+            )
+        return self.catalogd.handle(request, namespace, service, rest)
+
     def _list(
         self,
         routed: _Target,
@@ -340,13 +379,14 @@ class LoopbackAPIServer:
             case ["api"]:
                 return discovery.api_versions(f"127.0.0.1:{self._port}")
             case ["apis"]:
-                return discovery.group_list()
+                return discovery.group_list(self.hidden_groups)
             case ["apis", group]:
-                return discovery.api_group(group)
+                return discovery.api_group(group, self.hidden_groups)
             case ["api", "v1", *rest]:
                 group, version = "", "v1"
             case ["apis", group, version, *rest]:
-                pass
+                if group in self.hidden_groups:
+                    return None
             case _:
                 return None
         if not rest:

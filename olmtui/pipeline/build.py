@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from olmtui.model.catalog import Catalog
 from olmtui.model.engine import Model
 from olmtui.model.source_facts import newest_time
-from olmtui.pipeline.catalogs import CatalogSet
+from olmtui.pipeline.catalogs import CatalogSet, LiveCatalogs
 from olmtui.pipeline.session import (
     ConnectionState,
     ContextUnavailable,
@@ -62,6 +62,7 @@ def _assemble(
     clock: Callable[[], dt.datetime] | None = None,
     info: Callable[[], SourceInfo] | None = None,
     global_namespace: str | None = None,
+    live_catalogs: LiveCatalogs | None = None,
 ) -> Session:
     """Store -> catalogs -> Model, the same for every source. The CatalogSet subscribes to
     the store before the Model does, so PackageManifest changes reach the upgrade graphs
@@ -69,8 +70,11 @@ def _assemble(
     from a cluster (R-DOC-8). A followed cluster (a live session, the demo) passes the wall
     ``clock`` CSV ages are measured against; a snapshot, and a cluster read once (whose report
     must equal that of its saved snapshot), get none. ``global_namespace`` is the catalog
-    operator's global catalog namespace for the resolver (None: OLM's default, R-RES-3)."""
+    operator's global catalog namespace for the resolver (None: OLM's default, R-RES-3).
+    ``live_catalogs``: ClusterCatalog content a live source fetches from catalogd (R-V1-21)."""
     catalogs = CatalogSet(store, loaded, listed_live=kind != "snapshot")
+    if live_catalogs is not None:
+        catalogs.follow(live_catalogs)
     model = Model(store, upgrades=catalogs.resolve)
     session = Session(
         store,
@@ -153,6 +157,9 @@ def cluster_once_session(
     store = Store()
     load = read_cluster_once(options, store)
     loaded = [load_catalog(spec) for spec in catalog_specs]
+    # R-V1-21: the ClusterCatalogs' content read from catalogd, unless bound with --catalog
+    bound = {c.ref for c in loaded}
+    loaded += [c for c in load.catalogs if c.ref not in bound]
     return _assemble(
         store, "live", " ".join(load.paths), loaded, load=load, global_namespace=global_namespace
     )
@@ -217,6 +224,7 @@ def _live(options: LiveOptions, loaded: list[Catalog], global_namespace: str | N
         clock=wall_clock,
         info=lambda: live_info(source, options),
         global_namespace=global_namespace,
+        live_catalogs=source.catalogd,
     )
     session.contexts = lambda: context_names(options.kubeconfig)
     session.switch_context = lambda context: _on_context(options, loaded, global_namespace, context)

@@ -10,6 +10,7 @@ packageserver; a snapshot's simply never change.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from olmtui.model.catalog import Catalog
 from olmtui.model.catalog_merge import merge_catalogs
@@ -17,6 +18,15 @@ from olmtui.model.packagemanifest_catalog import catalog_from_packagemanifests
 from olmtui.model.types import UpgradeInfo
 from olmtui.model.upgrades import upgrade_hook
 from olmtui.store import Change, Obj, Store
+
+
+class LiveCatalogs(Protocol):
+    """Catalog content a live source fetches itself: ClusterCatalogs from catalogd
+    (``olmtui.sources.catalogd.CatalogdFetcher``), one Catalog per ClusterCatalog name."""
+
+    def catalogs(self) -> list[Catalog]: ...
+
+    def subscribe(self, listener: Callable[[], None]) -> None: ...
 
 
 class CatalogSet:
@@ -36,19 +46,33 @@ class CatalogSet:
         self._store = store
         self._current: list[Catalog] | None = None
         self._resolver: Callable[[Obj, Store], UpgradeInfo] | None = None
+        self._live: LiveCatalogs | None = None
         store.subscribe(self._on_changes)
+
+    def follow(self, live: LiveCatalogs) -> None:
+        """Add the ClusterCatalog content a live session fetches from catalogd (R-V1-21)
+        after the other catalogs; content bound with ``--catalog NAME=PATH`` for the same
+        ClusterCatalog beats it (given offline on purpose)."""
+        self._live = live
+        live.subscribe(self._forget)
+
+    def _forget(self) -> None:
+        self._current = None
+        self._resolver = None
 
     def _on_changes(self, changes: list[Change]) -> None:
         if any(change.key.kind == "PackageManifest" for change in changes):
-            self._current = None
-            self._resolver = None
+            self._forget()
 
     def current(self) -> list[Catalog]:
-        """The catalogs now: ``loaded`` first, then one per CatalogSource of PackageManifests."""
+        """The catalogs now: ``loaded`` first, then one per CatalogSource of PackageManifests,
+        then the ClusterCatalogs' content fetched live (:meth:`follow`)."""
         if self._current is None:
             manifests = self._store.list("PackageManifest")
             listed = catalog_from_packagemanifests(manifests, whole=self.listed_live)
-            self._current = [*self.loaded, *listed]
+            fetched = self._live.catalogs() if self._live is not None else []
+            bound = {c.ref for c in self.loaded if c.graph == "catalog"}
+            self._current = [*self.loaded, *listed, *(c for c in fetched if c.ref not in bound)]
         return self._current
 
     def resolve(self, sub: Obj, store: Store) -> UpgradeInfo:

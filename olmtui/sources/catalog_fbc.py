@@ -39,8 +39,9 @@ from olmtui.model.types import Finding
 from olmtui.sources.catalog_csv import (
     CRD_KIND,
     CSV_KIND,
+    crd_all_versions,
     crd_has_conversion_webhook,
-    crds_fields,
+    crd_served,
     csv_has_conversion_webhook,
     gvk_key,
 )
@@ -51,6 +52,10 @@ Obj = dict[str, Any]
 
 #: Enough base64 to show ``{"apiVersion": ..., "kind": ...}`` at the start of an object.
 _HEAD = 400
+Modes = tuple[str, ...] | None
+#: What a Bundle keeps of one CRD: served versions and storage, all versions, whether it
+#: converts through a webhook.
+CrdFacts = tuple[tuple[str, tuple[str, ...], str | None], tuple[str, tuple[str, ...]], bool]
 _KIND = re.compile(rb'"kind"\s*:\s*"([A-Za-z0-9]+)"|^kind:\s*([A-Za-z0-9]+)', re.MULTILINE)
 
 
@@ -92,6 +97,11 @@ class _FBCReader:
         self.catalog = catalog
         self.entries: dict[tuple[str, str], list[ChannelEntry]] = {}
         self.deprecations: list[Obj] = []
+        self._gvks: dict[tuple[Any, ...], tuple[str, str | None]] = {}
+        #: an ``olm.bundle.object`` CRD (base64, as given) -> what a Bundle keeps of it: the
+        #: bundles of a package mostly carry the same CRDs, decoded once
+        self._crds: dict[str, CrdFacts] = {}
+        self._modes: dict[tuple[tuple[Any, bool], ...], tuple[str, ...]] = {}
 
     @property
     def findings(self) -> list[Finding]:
@@ -131,53 +141,65 @@ class _FBCReader:
                 )
             )
 
-    def bundle(
-        self, path: Path, line: int, name: str, package: str | None, properties: Any
-    ) -> Bundle:
-        version = None
-        provided: list[str] = []
-        required: list[str] = []
-        packages: list[tuple[str, str]] = []
-        modes: tuple[str, ...] | None = None
-        prohibited = False
-        objects: list[str] = []
-        kept: list[tuple[str, str]] = []
-        for prop in properties if isinstance(properties, list) else ():
-            if not isinstance(prop, dict):
-                continue
-            kind, value = prop.get("type"), prop.get("value")
-            if kind in RESOLVER_PROPERTY_TYPES:
-                kept.append((str(kind), compact(value)))
-            value = value if isinstance(value, dict) else {}
-            if kind == "olm.package":
-                version = scalar_text(value.get("version"))
-                package = package or scalar_text(value.get("packageName"))
-            elif kind == "olm.gvk" and (key := gvk_key(value)):
-                provided.append(key)
-            elif kind == "olm.gvk.required" and (key := gvk_key(value)):
-                required.append(key)
-            elif kind == "olm.package.required" and scalar_text(value.get("packageName")):
-                version_range = scalar_text(value.get("versionRange")) or ""
-                packages.append((str(value["packageName"]), version_range))
-            elif kind == "olm.csv.metadata":
-                modes = supported_install_modes(value.get("installModes"))
-            elif kind == "olm.deprecated":
-                # Legacy property: the bundle can never be newly chosen (R-UPG-2).
-                prohibited = True
-            elif kind == "olm.bundle.object" and isinstance(value.get("data"), str):
-                objects.append(value["data"])
-        crds: list[Obj] = []
+    # Every bundle of a package repeats its APIs and install modes: each distinct value is
+    # read once (so indexing costs little more than decoding, issue 14 bench). Only values
+    # whose scalars are all strings are remembered: a string never equals a number or a
+    # bool, so a key found always stands for the same JSON text.
+    def gvk(self, kind: str, value: Any) -> tuple[str, str | None]:
+        """An ``olm.gvk``/``olm.gvk.required`` value: its compact text and API key."""
+        memo_key = (kind, *value.items()) if type(value) is dict else None
+        try:
+            hit = self._gvks.get(memo_key) if memo_key is not None else None
+        except TypeError:  # a list or mapping inside: not remembered
+            hit = memo_key = None
+        if hit is not None:
+            return hit
+        found = (compact(value), gvk_key(value) if isinstance(value, dict) else None)
+        if memo_key is not None and all(type(v) is str for v in value.values()):
+            self._gvks[memo_key] = found
+        return found
+
+    def install_modes(self, modes: Any) -> tuple[str, ...]:
+        """``supported_install_modes`` of an ``olm.csv.metadata`` value's list."""
+        if type(modes) is not list:
+            return supported_install_modes(modes)
+        try:
+            memo_key = tuple([(m.get("type"), m.get("supported") is True) for m in modes])
+        except AttributeError:  # not a list of mappings
+            return supported_install_modes(modes)
+        hit = self._modes.get(memo_key)
+        if hit is None:
+            hit = supported_install_modes(modes)
+            if all(type(t) is str for t, _ in memo_key):
+                self._modes[memo_key] = hit
+        return hit
+
+    def objects(
+        self, path: Path, line: int, name: str, objects: list[str], modes: Modes
+    ) -> tuple[list[CrdFacts], Modes, bool]:
+        """What a bundle's ``olm.bundle.object`` manifests add: its CRDs, and the CSV's
+        install modes and conversion webhooks when no ``olm.csv.metadata`` gave the modes."""
+        crds: list[CrdFacts] = []
         webhook = False
         for data in objects:
+            known = self._crds.get(data)
+            if known is not None:
+                crds.append(known)
+                continue
             try:
                 kind = _object_kind(data)
-                if kind == CRD_KIND or (kind == CSV_KIND and modes is None):
-                    obj = _decode(data) or {}
-                    if kind == CRD_KIND:
-                        crds.append(obj)
-                    else:
-                        modes = supported_install_modes((obj.get("spec") or {}).get("installModes"))
-                        webhook = webhook or csv_has_conversion_webhook(obj)
+                if kind == CRD_KIND:
+                    crd = _decode(data) or {}
+                    known = self._crds[data] = (
+                        crd_served(crd),
+                        crd_all_versions(crd),
+                        crd_has_conversion_webhook(crd),
+                    )
+                    crds.append(known)
+                elif kind == CSV_KIND and modes is None:
+                    csv = _decode(data) or {}
+                    modes = supported_install_modes((csv.get("spec") or {}).get("installModes"))
+                    webhook = webhook or csv_has_conversion_webhook(csv)
             except (binascii.Error, ValueError, yaml.YAMLError) as exc:
                 self.findings.append(
                     unreadable(
@@ -186,6 +208,46 @@ class _FBCReader:
                         f"decode ({exc})",
                     )
                 )
+        return crds, modes, webhook
+
+    def bundle(
+        self, path: Path, line: int, name: str, package: str | None, properties: Any
+    ) -> Bundle:
+        version = None
+        provided: list[str] = []
+        required: list[str] = []
+        packages: list[tuple[str, str]] = []
+        modes: Modes = None
+        prohibited = False
+        objects: list[str] = []
+        kept: list[tuple[str, str]] = []
+        for prop in properties if isinstance(properties, list) else ():
+            if not isinstance(prop, dict):
+                continue
+            kind, value = prop.get("type"), prop.get("value")
+            if kind == "olm.gvk" or kind == "olm.gvk.required":
+                text, key = self.gvk(kind, value)
+                kept.append((kind, text))
+                if key:
+                    (provided if kind == "olm.gvk" else required).append(key)
+                continue
+            if kind in RESOLVER_PROPERTY_TYPES:
+                kept.append((str(kind), compact(value)))
+            value = value if isinstance(value, dict) else {}
+            if kind == "olm.package":
+                version = scalar_text(value.get("version"))
+                package = package or scalar_text(value.get("packageName"))
+            elif kind == "olm.package.required" and scalar_text(value.get("packageName")):
+                version_range = scalar_text(value.get("versionRange")) or ""
+                packages.append((str(value["packageName"]), version_range))
+            elif kind == "olm.csv.metadata":
+                modes = self.install_modes(value.get("installModes"))
+            elif kind == "olm.deprecated":
+                # Legacy property: the bundle can never be newly chosen (R-UPG-2).
+                prohibited = True
+            elif kind == "olm.bundle.object" and isinstance(value.get("data"), str):
+                objects.append(value["data"])
+        crds, modes, webhook = self.objects(path, line, name, objects, modes)
         return Bundle(
             name=name,
             package=package or "",
@@ -195,8 +257,9 @@ class _FBCReader:
             required_apis=tuple(sorted(set(required))),
             required_packages=tuple(packages),
             install_modes=modes or (),
-            **crds_fields(crds),
-            has_conversion_webhook=webhook or any(crd_has_conversion_webhook(c) for c in crds),
+            crds=tuple(sorted(served for served, _, _ in crds)),
+            crd_versions=tuple(sorted(versions for _, versions, _ in crds)),
+            has_conversion_webhook=webhook or any(hook for _, _, hook in crds),
             properties=tuple(kept),
         )
 
@@ -237,3 +300,22 @@ def load_fbc(files: Iterable[Path], catalog: Catalog) -> None:
     for path in files:
         reader.read_file(path)
     reader.finish()
+
+
+class FBCIndexer:
+    """Index FBC documents that arrive one at a time, already decoded (the JSON Lines of
+    catalogd's ``all``, R-V1-21): the same reading as :func:`load_fbc`, so content fetched
+    live and the same FBC loaded from a file make equal catalogs. ``origin`` names the
+    source in findings; call :meth:`finish` once after the last document."""
+
+    def __init__(self, catalog: Catalog, origin: Path) -> None:
+        self._reader = _FBCReader(catalog)
+        self._origin = origin
+        self.documents = 0
+
+    def add(self, doc: Any) -> None:
+        self.documents += 1
+        self._reader.read_document(self._origin, self.documents, doc)
+
+    def finish(self) -> None:
+        self._reader.finish()

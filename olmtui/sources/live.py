@@ -21,6 +21,7 @@ import aiohttp
 from kubernetes_asyncio.client import ApiClient
 
 from olmtui.errors import UsageError
+from olmtui.sources.catalogd import CatalogdFetcher
 from olmtui.sources.live_access import AccessTracker
 from olmtui.sources.live_config import ClusterConfig, keep_credentials_fresh, load_cluster_config
 from olmtui.sources.live_discovery import Discovery, discover
@@ -30,6 +31,7 @@ from olmtui.sources.live_namespaces import NamespaceReader
 from olmtui.sources.live_options import LiveOptions
 from olmtui.sources.live_packagemanifests import PackageManifestPoller, changes_catalog_content
 from olmtui.sources.live_resources import (
+    CLUSTER_CATALOG,
     METADATA_LIST_ACCEPT,
     METADATA_WATCH_ACCEPT,
     PACKAGE_MANIFEST,
@@ -69,6 +71,9 @@ class LiveSource:
         self._namespace_reader: NamespaceReader | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._access = AccessTracker(store, options.forbidden_recheck)
+        #: ClusterCatalog content from catalogd (R-V1-21); fetches only on a cluster that
+        #: serves ClusterCatalogs (its requester is set on connecting).
+        self.catalogd = CatalogdFetcher(None, store, options.forbidden_recheck)
         if options.namespaces:  # namespaced kinds are read only there (unknown elsewhere)
             store.read_namespaces = frozenset(options.namespaces)
         self.status.subscribe(self._access)
@@ -166,6 +171,8 @@ class LiveSource:
                 self._informers.append(informer)
                 if spec.name not in QUIET_ACCESS:
                     self._access.track(informer.name, spec.resource.kind, spec.resource.plural, ns)
+        if self.discovery.version_of(CLUSTER_CATALOG) is not None:
+            self.catalogd.requester = full
         if self.options.namespaces:
             self._namespace_reader = NamespaceReader(
                 full, self.options.namespaces, self.store, self.status, self.options
@@ -193,6 +200,7 @@ class LiveSource:
         reader = self._namespace_reader
         if reader is not None and reader.needed():
             await self._sync(reader.name, reader.read_once)
+        await self.catalogd.refresh()
 
     async def _sync(self, name: str, list_once: Callable[[], Awaitable[None]]) -> None:
         for attempt in range(1, SYNC_ATTEMPTS + 1):
@@ -224,6 +232,8 @@ class LiveSource:
             tasks.append(self._poller.run())
         if self._namespace_reader is not None:
             tasks.append(self._namespace_reader.run())
+        if self.catalogd.requester is not None:
+            tasks.append(self.catalogd.run())
         if self._cluster is not None:
             tasks.append(keep_credentials_fresh(self._cluster, self.options.credential_refresh))
         self._tasks = [asyncio.ensure_future(t) for t in tasks]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncGenerator, Iterator, Sequence
+from collections.abc import AsyncGenerator, Container, Iterator, Mapping, Sequence
 from typing import Any
 
 import aiohttp
@@ -97,19 +97,28 @@ class Requester:
         self.list_accept = list_accept
         self.watch_accept = watch_accept
 
-    async def open(self, path: str, query: Query, *, watch: bool = False) -> aiohttp.ClientResponse:
-        """Send a GET and return the response once its status is known to be 2xx."""
+    async def open(
+        self,
+        path: str,
+        query: Query,
+        *,
+        watch: bool = False,
+        headers: Mapping[str, str] | None = None,
+        also_ok: Container[int] = (),
+    ) -> aiohttp.ClientResponse:
+        """Send a GET and return the response once its status is known to be 2xx (or one of
+        ``also_ok``, e.g. 304 to a conditional GET); ``headers`` add to or replace Accept."""
         accept = self.watch_accept if watch else self.list_accept
         response = await self.client.call_api(
             path,
             "GET",
             query_params=list(query),
-            header_params={"Accept": accept},
+            header_params={"Accept": accept, **(headers or {})},
             auth_settings=["BearerToken"],
             _preload_content=False,
             _request_timeout=timeout_of(self.read_timeout),
         )
-        if not 200 <= response.status <= 299:
+        if not 200 <= response.status <= 299 and response.status not in also_ok:
             try:
                 body = await response.read()
             finally:

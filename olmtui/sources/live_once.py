@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
+from olmtui.model.catalog import Catalog
 from olmtui.model.types import Finding
 from olmtui.sources.live import LiveOptions, LiveSource
 from olmtui.sources.live_resources import STREAMS
@@ -21,6 +22,8 @@ class LiveLoad:
     objects: int
     skipped: int = 0
     findings: list[Finding] = field(default_factory=list)
+    #: The serving ClusterCatalogs' content, fetched from catalogd (R-V1-21).
+    catalogs: list[Catalog] = field(default_factory=list)
 
 
 def read_cluster_once(options: LiveOptions, store: Store) -> LiveLoad:
@@ -35,7 +38,12 @@ async def _read(options: LiveOptions, store: Store) -> LiveLoad:
         await source.sync_once()
     finally:
         await source.close()
-    return LiveLoad([source.label], len(store), findings=access_findings(source))
+    return LiveLoad(
+        [source.label],
+        len(store),
+        findings=access_findings(source),
+        catalogs=source.catalogd.catalogs(),
+    )
 
 
 def access_findings(source: LiveSource) -> list[Finding]:

@@ -95,6 +95,11 @@ CONFIG_GROUP = "config.openshift.io"
 CLUSTER_VERSION = Resource("ClusterVersion", CONFIG_GROUP, ("v1",), "clusterversions", False)
 CLUSTER_OPERATOR = Resource("ClusterOperator", CONFIG_GROUP, ("v1",), "clusteroperators", False)
 PACKAGE_MANIFEST = Resource("PackageManifest", PACKAGES_GROUP, ("v1",), "packagemanifests", True)
+#: OLM v1 (operator-controller, catalogd), cluster-scoped (R-V1-1). A cluster without OLM v1
+#: does not serve the group: normal, so their streams are optional and say nothing then.
+V1_GROUP = "olm.operatorframework.io"
+CLUSTER_EXTENSION = Resource("ClusterExtension", V1_GROUP, ("v1",), "clusterextensions", False)
+CLUSTER_CATALOG = Resource("ClusterCatalog", V1_GROUP, ("v1",), "clustercatalogs", False)
 
 COPIES = "ClusterServiceVersion (copies)"
 
@@ -118,6 +123,9 @@ STREAMS: tuple[StreamSpec, ...] = (
     # conversion webhook rule (R-DOC-17) then does not judge.
     StreamSpec("ClusterVersion", CLUSTER_VERSION, optional=True),
     StreamSpec("ClusterOperator", CLUSTER_OPERATOR, optional=True),
+    # R-V1-1: a 403 on these is "no access" for them only; a 404 is "no OLM v1", silent.
+    StreamSpec("ClusterExtension", CLUSTER_EXTENSION, optional=True),
+    StreamSpec("ClusterCatalog", CLUSTER_CATALOG, optional=True),
 )
 #: Streams whose 403 hides nothing: no rule reads the absence of their objects, so a user
 #: who may not read them gets no "no access" warning (the rules just do not judge).

@@ -33,6 +33,7 @@ KIND_GROUPS: dict[str, str] = {
     "ClusterOperator": "config.openshift.io",
     "Service": "",
     "Deployment": "apps",
+    # OLM v1 (R-V1-1)
     "ClusterExtension": "olm.operatorframework.io",
     "ClusterCatalog": "olm.operatorframework.io",
 }

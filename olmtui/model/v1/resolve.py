@@ -413,6 +413,10 @@ def resolve_extension(
             return V1Resolution(
                 error=f"desired version range {_quote(request.version)} is invalid: {exc}"
             )
+    if not cluster_catalogs:
+        # R-V1-9 (olmtui): no ClusterCatalog read may mean none was gathered; unknown, not
+        # "no bundles found".
+        return V1Resolution(unknown="no ClusterCatalog among the objects read")
     # R-V1-9: selector over labels + the name label; Unavailable catalogs do not exist.
     catalogs = sorted(
         (
