@@ -20,7 +20,7 @@ from olmtui.ui.v1_derived import CE, resolution_words, v1_state
 from olmtui.ui.widgets.virtual_table import Column, Row
 
 #: States that are on their way (no mark of a problem) and those that need a reader.
-_MOVING = frozenset({"Installing", "Rolling out"})
+MOVING = frozenset({"Installing", "Rolling out"})
 
 
 def state_cell(state: ExtensionState) -> Text:
@@ -28,7 +28,7 @@ def state_cell(state: ExtensionState) -> Text:
     ``●`` on its way, ``?`` unknown, ``▲`` installed but retrying, ``✖`` otherwise."""
     if state.settled:
         return Text(state.label, style=palette.OK)
-    if state.label in _MOVING:
+    if state.label in MOVING:
         return Text(f"{mark('info')} {state.label}", style=palette.INFO)
     if state.label == "Unknown":
         return Text(f"? {state.label}", style=palette.UNKNOWN)
