@@ -127,9 +127,7 @@ async def test_ce_detail_shows_conditions_findings_and_why_not_computed(v1_file)
         # not serving is still selected (R-V1-9): it fails the resolution, it is not skipped
         assert "catalogs selected: operatorhubio, team-catalog" in text
         keycloak = _text(screen.describe("keycloak"))
-        assert (
-            "catalog selector: olm.operatorframework.io/metadata.name=operatorhubio" in keycloak
-        )
+        assert "catalog selector: olm.operatorframework.io/metadata.name=operatorhubio" in keycloak
 
 
 async def test_ce_shows_the_resolved_bundle_once_the_resolver_gives_one(v1_file, monkeypatch):
@@ -223,7 +221,8 @@ async def test_g_on_an_extension_without_content_says_so(v1_file):
         await pilot.pause()
         assert isinstance(app.screen, ClusterExtensionsScreen)
         messages = [str(n.message) for n in app._notifications]
-        assert any("no catalog content given for ClusterCatalog operatorhubio" in m for m in messages)
+        wanted = "no catalog content given for ClusterCatalog operatorhubio"
+        assert any(wanted in m for m in messages)
 
 
 async def test_overview_counts_v1_beside_v0_only_with_v1_objects(v1_file):
