@@ -2,8 +2,9 @@
 Progressing quirk shown as installed, R-V1-5), ``g`` on a ClusterExtension, the Overview's v1
 counts (only when the source has v1 objects) and a CSV's OLM v1 readiness (R-V1-23).
 
-Objects from tests/v1_objects.py; catalog content: the keycloak-operator FBC of
-tests/data/ui/keycloak-catalog, given unbound (it then serves every ClusterCatalog)."""
+Objects: tests/data/ui/v1-cluster.yaml (see its header); catalog content: the
+keycloak-operator FBC of tests/data/ui/keycloak-catalog, given unbound (it then serves every
+ClusterCatalog)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from importlib.resources import files
 from pathlib import Path
 
 import pytest
-import yaml
 from rich.console import Console, RenderableType
 
 from olmtui.model.types import ObjectRef
@@ -27,47 +27,17 @@ from olmtui.ui.screens.object_detail import ObjectScreen
 from olmtui.ui.screens.overview import metrics_text
 from olmtui.ui.widgets.virtual_table import VirtualTable
 from olmtui.ui.widgets.yaml_view import YamlView
-from tests import v1_objects as v1
 
 SAMPLE = str(files("olmtui").joinpath("samples", "cluster.yaml"))
 KEYCLOAK = str(Path(__file__).parent / "data" / "ui" / "keycloak-catalog")
 SIZE = (160, 48)
+V1_CLUSTER = str(Path(__file__).parent / "data" / "ui" / "v1-cluster.yaml")
 RETRY = 'no bundles found for package "argocd-operator" matching version "9.9.9"'
 
 
-def v1_objects() -> list[dict]:
-    """A settled extension (the quirk), one retrying a resolution error with nothing
-    installed, one of keycloak-operator for the graph; a serving and a not-serving catalog."""
-    failing = [
-        v1.condition("Installed", "False", "Failed", "No bundle installed"),
-        v1.condition("Progressing", "True", "Retrying", RETRY),
-    ]
-    return [
-        v1.catalog("operatorhubio", priority=0),
-        v1.catalog(
-            "team-catalog",
-            serving=("False", "Unavailable", ""),
-            progressing=("True", "Retrying", "manifest unknown"),
-            unpacked=False,
-        ),
-        v1.extension("argocd"),
-        v1.extension("broken", version="9.9.9", installed=None, conditions=failing),
-        v1.extension(
-            "keycloak",
-            package="keycloak-operator",
-            namespace="keycloak",
-            channels=["alpha"],
-            installed=("keycloak-operator.v15.0.2", "15.0.2"),
-            selector={"matchLabels": {"olm.operatorframework.io/metadata.name": "operatorhubio"}},
-        ),
-    ]
-
-
 @pytest.fixture
-def v1_file(tmp_path: Path) -> str:
-    path = tmp_path / "v1-cluster.yaml"
-    path.write_text(yaml.safe_dump_all(v1_objects()))
-    return str(path)
+def v1_file() -> str:
+    return V1_CLUSTER
 
 
 def _app(path: str, view: str, catalogs: tuple[str, ...] = ()) -> OlmApp:
@@ -105,12 +75,12 @@ async def test_ce_rows_show_the_progressing_quirk_as_installed_and_mark_findings
         rows = _rows(app)
         assert set(rows) == {"argocd", "broken", "keycloak"}
         assert rows["argocd"][:4] == ("argocd", "argocd-operator", "0.6.0", "Installed")
-        assert rows["argocd"][7] == "-"
+        assert rows["argocd"][4] == "-"
         assert rows["broken"][3] == "✖ Retrying"
-        assert rows["broken"][4] == "version 9.9.9"
-        assert rows["broken"][7].startswith("✖1")
-        assert rows["keycloak"][4] == "channels alpha"
-        assert rows["argocd"][6] == "not computed"
+        assert rows["broken"][6] == "version 9.9.9"
+        assert rows["broken"][4].startswith("✖1")
+        assert rows["keycloak"][6] == "channels alpha"
+        assert rows["argocd"][5] == "not computed"
 
 
 async def test_ce_detail_shows_conditions_findings_and_why_not_computed(v1_file):
@@ -139,7 +109,7 @@ async def test_ce_shows_the_resolved_bundle_once_the_resolver_gives_one(v1_file,
     app = _app(v1_file, "ce")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert _rows(app)["argocd"][6] == "argocd-operator.v0.7.0"
+        assert _rows(app)["argocd"][5] == "argocd-operator.v0.7.0"
         text = _text(app.screen.describe("argocd"))
         assert (
             "would resolve to: argocd-operator.v0.7.0 (0.7.0) from ClusterCatalog operatorhubio"
@@ -170,12 +140,12 @@ async def test_cc_rows_detail_and_extensions_selecting_it(v1_file):
         await pilot.pause()
         assert isinstance(app.screen, ClusterCatalogsScreen)
         rows = _rows(app)
-        assert rows["operatorhubio"][1:4] == ("0", "Available", "yes")
+        assert rows["operatorhubio"][1:3] == ("yes", "0")
         assert rows["operatorhubio"][5] == "sha256:3cd8fde1dfd4"
-        assert rows["operatorhubio"][7] == "argocd, broken, keycloak"
-        assert rows["team-catalog"][3] == "✖ no"
-        assert rows["team-catalog"][7] == "argocd, broken"
-        assert rows["team-catalog"][8].startswith("▲")
+        assert rows["operatorhubio"][4] == "argocd, broken, keycloak"
+        assert rows["team-catalog"][1] == "✖ no"
+        assert rows["team-catalog"][4] == "argocd, broken"
+        assert rows["team-catalog"][3].startswith("▲")
         text = _text(app.screen.describe("team-catalog"))
         assert "Progressing True/Retrying: manifest unknown" in text
         assert "ClusterCatalogNotServing" in text

@@ -46,14 +46,14 @@ class ClusterCatalogsScreen(TableScreen):
     SCOPE = None  # cluster-scoped, and not tied to a namespace
     COLUMNS = (
         Column("name", "NAME", min_width=14, cut="middle"),
-        Column("priority", "PRIORITY", 8, sort="number"),
-        Column("mode", "AVAILABILITY", 12),
         Column("serving", "SERVING", 7),
-        Column("ref", "REF", cut="middle"),
-        Column("resolved", "RESOLVED", cut="middle"),
-        Column("unpacked", "LAST UNPACKED", 20),
-        Column("users", "EXTENSIONS"),
+        Column("priority", "PRIORITY", 8, sort="number"),
         Column("findings", "FINDINGS", 8),
+        Column("users", "EXTENSIONS", min_width=10),
+        Column("resolved", "RESOLVED", cut="never"),
+        Column("unpacked", "LAST UNPACKED", 20),
+        Column("mode", "AVAILABILITY", 12),
+        Column("ref", "REF", cut="middle"),
     )
     EMPTY_TEXT = "no ClusterCatalogs (OLM v1)"
     ACCESS_KIND = CC
@@ -66,14 +66,14 @@ class ClusterCatalogsScreen(TableScreen):
                 c.name,
                 (
                     c.name,
-                    str(c.priority),
-                    c.availability_mode,
                     serving_cell(c.serving, c.user_unavailable),
-                    c.ref or "-",
+                    str(c.priority),
+                    finding_marks(subjects.get((CC, "", c.name), ())),
+                    names(state.users(c.name), 4, empty="-"),
                     short_digest(c.resolved_ref).rpartition("@")[2] or "-",
                     c.last_unpacked or "-",
-                    names(state.users(c.name), 4, empty="-"),
-                    finding_marks(subjects.get((CC, "", c.name), ())),
+                    c.availability_mode,
+                    c.ref or "-",
                 ),
             )
 

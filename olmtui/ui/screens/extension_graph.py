@@ -115,7 +115,10 @@ class ExtensionGraphScreen(GraphScreen):
             else "OLM v1 takes every entry whose edge names the installed bundle; the highest "
             "version wins, not the head (R-V1-15)"
         )
-        parts: list[RenderableType] = [about, Text(rule, style=palette.MUTED)]
+        parts: list[RenderableType] = [
+            about,
+            Text(rule, style=palette.MUTED, no_wrap=True, overflow="ellipsis"),
+        ]
         if isinstance(base, Group):
             parts = [*base.renderables[:1], *parts, *base.renderables[1:]]
         return Group(*parts)

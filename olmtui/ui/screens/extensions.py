@@ -106,13 +106,13 @@ class ClusterExtensionsScreen(TableScreen):
     VIEW_TITLE = "ClusterExtensions"
     COLUMNS = (
         Column("name", "NAME", min_width=14, cut="middle"),
-        Column("package", "PACKAGE", cut="middle"),
+        Column("package", "PACKAGE", min_width=12, cut="middle"),
         Column("installed", "INSTALLED", cut="never"),
-        Column("state", "STATE"),
-        Column("wants", "CHANNELS / VERSION"),
-        Column("policy", "POLICY", 15),
-        Column("resolved", "RESOLVES TO", cut="middle"),
+        Column("state", "STATE", cut="never"),
         Column("findings", "FINDINGS", 8),
+        Column("resolved", "RESOLVES TO", min_width=12, cut="middle"),
+        Column("wants", "CHANNELS / VERSION"),
+        Column("policy", "POLICY"),
         Column("namespace", "NAMESPACE", cut="middle"),
     )
     EMPTY_TEXT = "no ClusterExtensions (OLM v1)"
@@ -130,10 +130,10 @@ class ClusterExtensionsScreen(TableScreen):
                     e.package or "-",
                     e.installed.version or e.installed.bundle if e.installed else "-",
                     state_cell(e.state),
+                    finding_marks(subjects.get((CE, "", e.name), ())),
+                    short,
                     _spec_words(e),
                     e.upgrade_constraint_policy,
-                    short,
-                    finding_marks(subjects.get((CE, "", e.name), ())),
                     e.namespace or "-",
                 ),
             )
