@@ -5,19 +5,20 @@ how many namespaces hold an operator of its package. Information only, never a f
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from rich.console import RenderableType
 from rich.text import Text
 
 from olmtui.model.multitenancy import installed_instances, package_of
 from olmtui.model.v1.eligibility import Point, eligibility
-from olmtui.objects import Obj
 from olmtui.pipeline.session import Session
 from olmtui.store import is_copied_csv
 from olmtui.ui import derived, palette
 from olmtui.ui.formatting import section
 
 CSV = "ClusterServiceVersion"
+Obj = dict[str, Any]
 _VERDICT = {
     "blocks": ("✖ blocks", palette.ERROR),
     "needs": ("▲ needs", palette.WARNING),
