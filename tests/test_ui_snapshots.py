@@ -71,3 +71,11 @@ def test_resolution_screen_explains_the_orphan_cause_first(snap_compare):
 
     app = OlmApp(session, initial_view="sub")
     assert snap_compare(app, terminal_size=SIZE, run_before=resolve)
+
+
+def test_cluster_extensions_screen_reads_the_progressing_quirk_as_installed(snap_compare):
+    """OLM v1 ``:ce``: a settled extension (Progressing=True/Succeeded) shows Installed, a
+    retrying one is marked, the resolution says "not computed" without catalog content."""
+    v1 = os.path.relpath(Path(__file__).parent / "data" / "ui" / "v1-cluster.yaml")
+    app = OlmApp(snapshot_session([v1], [], label="OLM v1"), initial_view="ce")
+    assert snap_compare(app, terminal_size=SIZE, press=["down"])

@@ -20,6 +20,7 @@ from olmtui.ui.change_log import ChangeLog
 from olmtui.ui.object_finder import ObjectsProvider
 from olmtui.ui.related import Relation
 from olmtui.ui.screens.base import TableScreen, ViewScreen
+from olmtui.ui.screens.extension_graph import extension_graph
 from olmtui.ui.screens.object_detail import ObjectScreen
 from olmtui.ui.screens.resolution import ResolutionScreen
 from olmtui.ui.styles import stylesheet
@@ -361,10 +362,13 @@ class OlmApp(App):
     def show_graph(self, ref: ObjectRef | None) -> None:
         """The upgrade graph of ``ref`` (a Subscription or an operator's CSV), or a note
         saying why there is none."""
+        if ref is not None and ref.kind == "ClusterExtension":
+            self._show_extension_graph(ref.name)
+            return
         if ref is not None and ref.kind not in ("Subscription", "ClusterServiceVersion"):
             self.notify(
-                f"no upgrade graph for this {ref.kind}: g draws the graph of an operator (CSV) "
-                "or a Subscription",
+                f"no upgrade graph for this {ref.kind}: g draws the graph of an operator (CSV), "
+                "a Subscription or a ClusterExtension",
                 severity="information",
                 markup=False,
             )
@@ -379,6 +383,14 @@ class OlmApp(App):
             )
         else:
             self.push_screen(screen)
+
+    def _show_extension_graph(self, name: str) -> None:
+        """``g`` on a ClusterExtension: its package's graph from its catalogs' content."""
+        found = extension_graph(self.session, name)
+        if isinstance(found, str):
+            self.notify(found, severity="information", markup=False)
+        else:
+            self.push_screen(found)
 
     def action_help(self) -> None:
         self.push_screen(views.help_screen())

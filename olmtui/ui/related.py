@@ -7,6 +7,7 @@ from olmtui.model.types import ObjectRef
 from olmtui.model.views import watching_groups
 from olmtui.pipeline.session import Session
 from olmtui.store import is_copied_csv
+from olmtui.ui.v1_derived import CC, CE, v1_state
 
 Relation = tuple[str, ObjectRef]
 #: Copies listed one by one in the detail, at most (the CSV view counts the rest).
@@ -161,6 +162,22 @@ def _namespace(session: Session, target: ObjectRef) -> list[Relation]:
     return out
 
 
+def _cluster_extension(session: Session, target: ObjectRef) -> list[Relation]:
+    """A ClusterExtension's selected ClusterCatalogs (R-V1-9)."""
+    state = v1_state(session)
+    extension = state.extensions.get(target.name)
+    if extension is None:
+        return []
+    return [("catalog", ObjectRef(CC, "", c.name)) for c in state.selected(extension)]
+
+
+def _cluster_catalog(session: Session, target: ObjectRef) -> list[Relation]:
+    """The ClusterExtensions whose selector takes this ClusterCatalog."""
+    return [
+        ("selected by", ObjectRef(CE, "", name)) for name in v1_state(session).users(target.name)
+    ]
+
+
 _BY_KIND = {
     "Subscription": _subscription,
     "ClusterServiceVersion": _csv,
@@ -168,6 +185,8 @@ _BY_KIND = {
     "InstallPlan": _install_plan,
     "CatalogSource": _catalog_source,
     "Namespace": _namespace,
+    CE: _cluster_extension,
+    CC: _cluster_catalog,
 }
 
 

@@ -11,7 +11,9 @@ from olmtui.model.types import ObjectRef
 from olmtui.pipeline.session import Session
 from olmtui.ui.screens.catalogs import CatalogsScreen
 from olmtui.ui.screens.changes import ChangesScreen
+from olmtui.ui.screens.clustercatalogs import ClusterCatalogsScreen
 from olmtui.ui.screens.csvs import CSVsScreen
+from olmtui.ui.screens.extensions import ClusterExtensionsScreen
 from olmtui.ui.screens.findings import FindingsScreen
 from olmtui.ui.screens.graph import ChannelsScreen, graph_for
 from olmtui.ui.screens.help import HelpScreen
@@ -103,6 +105,20 @@ VIEWS: tuple[ViewSpec, ...] = (
         ("catsrc", "catalogsources", "catalog"),
         "CatalogSources, health and packages",
         CatalogsScreen,
+    ),
+    ViewSpec(
+        "clusterextensions",
+        "ClusterExtensions",
+        ("ce", "clusterextension", "extensions"),
+        "OLM v1: installed bundle, state, what it would resolve to",
+        ClusterExtensionsScreen,
+    ),
+    ViewSpec(
+        "clustercatalogs",
+        "ClusterCatalogs",
+        ("cc", "clustercatalog"),
+        "OLM v1: serving, priority, resolved digest, extensions",
+        ClusterCatalogsScreen,
     ),
     ViewSpec("changes", "Changes", ("events", "log"), "what changed when (live)", ChangesScreen),
 )

@@ -13,7 +13,7 @@ from textual.widgets import Static
 #: (keys, what they do): keep each text within 56 characters, so a row is one line at 80.
 KEYS: tuple[tuple[str, str], ...] = (
     (":", "view: overview namespaces og csv sub ip xray graph"),
-    ("", "  findings catsrc changes; always opens on its list"),
+    ("", "  findings catsrc changes, v1: ce cc; opens its list"),
     (":ns NAME  :ns", "scope every view to namespace NAME / clear the scope"),
     (":  Tab", "complete view, namespace, context; Tab again: next"),
     (":ctx NAME", "follow another kubeconfig context (live sessions)"),

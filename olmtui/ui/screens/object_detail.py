@@ -28,6 +28,7 @@ from olmtui.model.views import api_hash
 from olmtui.pipeline.session import Session
 from olmtui.ui import derived
 from olmtui.ui.formatting import phase, section, state_text
+from olmtui.ui.readiness import readiness
 from olmtui.ui.related import Relation, related
 from olmtui.ui.widgets.source_header import SourceHeader
 from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
@@ -145,9 +146,15 @@ def annotations_explained(obj: dict) -> RenderableType:
     return table if shown else Text("no OLM annotations or labels", style="dim")
 
 
-def summary(obj: dict | None, target: ObjectRef, state_text: Text | None = None) -> RenderableType:
+def summary(
+    obj: dict | None,
+    target: ObjectRef,
+    state_text: Text | None = None,
+    more: Sequence[RenderableType] = (),
+) -> RenderableType:
     """The object's status and OLM marks; ``state_text`` replaces the status word when the
-    caller knows better (a Subscription's state qualified by its findings)."""
+    caller knows better (a Subscription's state qualified by its findings); ``more``: the
+    sections a kind adds at the end (a CSV's OLM v1 readiness)."""
     if obj is None:
         return Text(f"{target} is not in the cache (deleted, or not collected).", style="dim")
     status = obj.get("status") or {}
@@ -173,6 +180,7 @@ def summary(obj: dict | None, target: ObjectRef, state_text: Text | None = None)
         annotations_explained(obj),
         section("Conditions"),
         conditions_table(obj),
+        *more,
     ]
     return Group(*parts)
 
@@ -239,6 +247,12 @@ class ObjectScreen(Screen):
         view = views.get((self.target.namespace, self.target.name))
         return None if view is None else state_text(view, limit=None)
 
+    def _more(self) -> list[RenderableType]:
+        """A CSV's OLM v1 readiness (R-V1-23); nothing for other kinds."""
+        if self.target.kind != "ClusterServiceVersion":
+            return []
+        return readiness(self.session, self._last)
+
     def _object(self) -> dict | None:
         return self.session.store.get(self.target.kind, self.target.namespace, self.target.name)
 
@@ -295,7 +309,7 @@ class ObjectScreen(Screen):
         """Summary, related objects and the deletion notice from the last state seen."""
         self._shown_version = self.session.model.version
         self.query_one("#object-summary", Static).update(
-            summary(self._last, self.target, self._state_text())
+            summary(self._last, self.target, self._state_text(), self._more())
         )
         notice = self.query_one("#object-notice", Static)
         deleted = self._deleted_at is not None

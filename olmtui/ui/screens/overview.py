@@ -17,12 +17,14 @@ from olmtui.pipeline.session import Session
 from olmtui.ui import access, derived, palette
 from olmtui.ui.formatting import SEVERITY_STYLE, mark, phase, severity
 from olmtui.ui.screens.base import TableScreen
+from olmtui.ui.screens.extensions import MOVING
 from olmtui.ui.screens.findings import (
     explain,
     finding_ref,
     finding_search,
     resolution_namespace,
 )
+from olmtui.ui.v1_derived import has_v1, v1_state
 from olmtui.ui.widgets.virtual_table import Column, Row
 
 
@@ -63,6 +65,9 @@ def metrics_text(session: Session, namespace: str | None = None) -> Text:
             if j:
                 text.append(", ")
             text.append(words, style=style or "bold")
+    if namespace is None and has_v1(session):
+        text.append("\n")
+        text.append_text(v1_text(session))
     if session.store.unreadable:
         text.append(
             "\n? = no access (RBAC): "
@@ -75,6 +80,32 @@ def metrics_text(session: Session, namespace: str | None = None) -> Text:
     text.append("\n")
     text.append_text(_findings_text(counts.severities))
     text.append(" · " + _behind_text(counts.heads), style=palette.MUTED)
+    return text
+
+
+def v1_text(session: Session) -> Text:
+    """OLM v1 beside v0, for a source that holds v1 objects: ``OLM v1: 2 ClusterExtensions,
+    1 installed, 1 failing · 1 ClusterCatalog, 1 serving, 0 not serving``. Failing: neither
+    settled nor on its way (R-V1-5: Progressing=True/Succeeded is settled, not busy)."""
+    state = v1_state(session)
+    extensions = state.extensions.values()
+    installed = sum(1 for e in extensions if e.installed is not None)
+    failing = sum(1 for e in extensions if not e.state.settled and e.state.label not in MOVING)
+    serving = sum(1 for c in state.catalogs.values() if c.serving)
+    off = sum(1 for c in state.catalogs.values() if not c.serving and not c.user_unavailable)
+    text = Text("OLM v1: ", style=palette.MUTED)
+    for i, (words, style) in enumerate(
+        (
+            (count(len(extensions), "ClusterExtension"), ""),
+            (f"{installed} installed", ""),
+            (f"{failing} failing", palette.ERROR if failing else ""),
+            (count(len(state.catalogs), "ClusterCatalog"), ""),
+            (f"{serving} serving", ""),
+            (f"{off} not serving", palette.ERROR if off else ""),
+        )
+    ):
+        text.append(" · " if i == 3 else ", " if i else "", style=palette.MUTED if i == 3 else "")
+        text.append(words, style=style or "bold")
     return text
 
 
@@ -279,6 +310,9 @@ SHORT_KINDS = {
     "ClusterVersion": "clusterversion",
     "Deployment": "deploy",
     "Service": "svc",
+    # OLM v1: cluster-scoped, named like their views (``:ce``, ``:cc``)
+    "ClusterExtension": "ce",
+    "ClusterCatalog": "cc",
 }
 
 

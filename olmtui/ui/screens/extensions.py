@@ -1,0 +1,184 @@
+"""ClusterExtensions (OLM v1, ``:ce``): package, installed bundle, a state that reads
+operator-controller's conditions right (``Progressing=True/Succeeded`` is its settled state,
+not work in progress, R-V1-5), the spec's channels, range and policy, what olmtui computes it
+would resolve to, and the findings about it. ``g`` draws its package's upgrade graph."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from olmtui.model.types import Finding, ObjectRef
+from olmtui.model.v1.extensions import ClusterExtension, Condition, ExtensionState
+from olmtui.ui import derived, palette
+from olmtui.ui.formatting import SEVERITY_STYLE, line, mark, names, section, severity
+from olmtui.ui.screens.base import TableScreen
+from olmtui.ui.v1_derived import CE, resolution_words, v1_state
+from olmtui.ui.widgets.virtual_table import Column, Row
+
+#: States that are on their way (no mark of a problem) and those that need a reader.
+MOVING = frozenset({"Installing", "Rolling out"})
+
+
+def state_cell(state: ExtensionState) -> Text:
+    """The state word, with a mark so that it reads without colour: none when settled,
+    ``●`` on its way, ``?`` unknown, ``▲`` installed but retrying, ``✖`` otherwise."""
+    if state.settled:
+        return Text(state.label, style=palette.OK)
+    if state.label in MOVING:
+        return Text(f"{mark('info')} {state.label}", style=palette.INFO)
+    if state.label == "Unknown":
+        return Text(f"? {state.label}", style=palette.UNKNOWN)
+    if state.label.startswith("Installed"):
+        return Text(f"{mark('warning')} {state.label}", style=palette.WARNING_STRONG)
+    return Text(f"{mark('error')} {state.label}", style=palette.ERROR)
+
+
+def finding_marks(found: Sequence[Finding]) -> Text:
+    """``✖1 ▲2``: how many findings of each severity an object has (``-`` none)."""
+    counts: dict[str, int] = {}
+    for finding in found:
+        counts[finding.severity] = counts.get(finding.severity, 0) + 1
+    if not counts:
+        return Text("-", style=palette.MUTED)
+    out = Text()
+    for sev in ("error", "warning", "info"):
+        if counts.get(sev):
+            out.append(" " if out else "")
+            out.append(f"{mark(sev)}{counts[sev]}", style=SEVERITY_STYLE[sev])
+    return out
+
+
+def conditions_lines(conditions: Mapping[str, Condition]) -> list[Text]:
+    """One line per condition: type, status/reason, then the message as written (plain
+    text: messages come from the cluster)."""
+    if not conditions:
+        return [Text("  none yet", style=palette.MUTED)]
+    out = []
+    for c in conditions.values():
+        text = Text(f"  {c.type} ", style="bold")
+        text.append(f"{c.status or '-'}/{c.reason or '-'}")
+        if c.message:
+            text.append(f": {c.message}")
+        out.append(text)
+    return out
+
+
+def findings_lines(found: Sequence[Finding]) -> list[Text]:
+    if not found:
+        return [Text("  none", style=palette.MUTED)]
+    out = []
+    for f in found:
+        text = Text("  ")
+        text.append_text(severity(f.severity))
+        text.append(f" {f.code}: {f.message} ({f.rule})")
+        out.append(text)
+    return out
+
+
+def _spec_words(e: ClusterExtension) -> str:
+    """``channels stable · version >=1.0`` (``any`` when the spec narrows neither)."""
+    parts = []
+    if e.channels:
+        parts.append(f"channels {','.join(e.channels)}")
+    if e.version_range:
+        parts.append(f"version {e.version_range}")
+    return " · ".join(parts) or "any"
+
+
+def selector_words(selector: Mapping[str, Any] | None) -> str:
+    """A LabelSelector as ``kubectl -l`` spells it (``k=v, k in (a,b)``); ``all catalogs``
+    when unset or empty (R-V1-9)."""
+    if not selector:
+        return "all catalogs"
+    parts = [f"{k}={v}" for k, v in sorted((selector.get("matchLabels") or {}).items())]
+    for e in selector.get("matchExpressions") or ():
+        if isinstance(e, Mapping):
+            values = ",".join(str(v) for v in e.get("values") or ())
+            parts.append(f"{e.get('key')} {e.get('operator')} ({values})".replace(" ()", ""))
+    return ", ".join(parts) or "all catalogs"
+
+
+class ClusterExtensionsScreen(TableScreen):
+    VIEW_TITLE = "ClusterExtensions"
+    COLUMNS = (
+        Column("name", "NAME", min_width=14, cut="middle"),
+        Column("package", "PACKAGE", min_width=12, cut="middle"),
+        Column("installed", "INSTALLED", cut="never"),
+        Column("state", "STATE", cut="never"),
+        Column("findings", "FINDINGS", 8),
+        Column("resolved", "RESOLVES TO", min_width=12, cut="middle"),
+        Column("wants", "CHANNELS / VERSION"),
+        Column("policy", "POLICY"),
+        Column("namespace", "NAMESPACE", cut="middle"),
+    )
+    EMPTY_TEXT = "no ClusterExtensions (OLM v1)"
+    ACCESS_KIND = CE
+
+    def build_rows(self) -> Iterable[Row]:
+        state = v1_state(self.session)
+        subjects = derived.findings_by_subject(self.session)
+        for e in state.extensions.values():
+            short, _ = resolution_words(state.resolutions.get(e.name))
+            yield Row(
+                e.name,
+                (
+                    e.name,
+                    e.package or "-",
+                    e.installed.version or e.installed.bundle if e.installed else "-",
+                    state_cell(e.state),
+                    finding_marks(subjects.get((CE, "", e.name), ())),
+                    short,
+                    _spec_words(e),
+                    e.upgrade_constraint_policy,
+                    e.namespace or "-",
+                ),
+            )
+
+    def describe(self, key: Hashable) -> RenderableType:
+        state = v1_state(self.session)
+        e = state.extensions.get(key) if isinstance(key, str) else None
+        if e is None:
+            return Text("")
+        found = derived.findings_by_subject(self.session).get((CE, "", e.name), ())
+        status = state_cell(e.state)
+        if e.state.detail:
+            status.append(f": {e.state.detail}", style="")
+        installed = (
+            f"{e.installed.bundle} ({e.installed.version or 'no version'})"
+            if e.installed
+            else "nothing installed"
+        )
+        account = (
+            f"{e.service_account} (deprecated: operator-controller ignores it)"
+            if e.service_account
+            else "-"
+        )
+        parts: list[RenderableType] = [
+            line("ClusterExtension", f"{e.name}  package {e.package or '-'}"),
+            line("state (R-V1-5)", status),
+            line("installed", installed),
+            line("install namespace", e.namespace or "-"),
+            line("channels", names(e.channels, empty="any (or none)")),
+            line("version range", e.version_range or "any"),
+            line("upgrade policy", e.upgrade_constraint_policy),
+            line("catalog selector", selector_words(e.selector)),
+            line("catalogs selected", names([c.name for c in state.selected(e)], empty="none")),
+            line("service account", account),
+        ]
+        if e.watch_namespace:
+            parts.append(line("watch namespace", e.watch_namespace))
+        _, resolution = resolution_words(state.resolutions.get(e.name))
+        parts.append(line("would resolve to", resolution))
+        parts.append(section("Conditions"))
+        parts += conditions_lines(e.conditions)
+        parts.append(section(f"Findings ({len(found)})"))
+        parts += findings_lines(found)
+        parts.append(Text("\nEnter: the object (y: YAML) · g: upgrade graph", style=palette.MUTED))
+        return Group(*parts)
+
+    def ref_for(self, key: Hashable) -> ObjectRef | None:
+        return ObjectRef(CE, "", key) if isinstance(key, str) else None

@@ -1,0 +1,91 @@
+"""OLM v1 as the screens read it: the ClusterExtension and ClusterCatalog records, the content
+bound to each ClusterCatalog and what each extension would resolve to, built once per model
+version (``derived.cached``); a cluster without OLM v1 costs two empty lists.
+
+The resolution comes from ``model.v1.outcome.extension_resolution``, the one place that
+decides "not computed"; the screens only say it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from olmtui.model.catalog import Catalog
+from olmtui.model.v1.catalogs import ClusterCatalog, decode_catalog
+from olmtui.model.v1.extensions import ClusterExtension, decode_extension
+from olmtui.model.v1.findings import selected_catalogs
+from olmtui.model.v1.outcome import extension_resolution
+from olmtui.model.v1.resolve import V1Resolution, content_by_catalog
+from olmtui.pipeline.session import Session
+from olmtui.ui import derived
+
+CE = "ClusterExtension"
+CC = "ClusterCatalog"
+
+
+@dataclass(frozen=True, slots=True)
+class V1State:
+    """Every v1 record of the source, by name, with the content bound per catalog and the
+    resolution per extension (None: the resolver is not there to say)."""
+
+    extensions: Mapping[str, ClusterExtension]
+    catalogs: Mapping[str, ClusterCatalog]
+    content: Mapping[str, Catalog]
+    resolutions: Mapping[str, V1Resolution | None]
+
+    def selected(self, extension: ClusterExtension) -> list[ClusterCatalog]:
+        """The ClusterCatalogs the extension's selector takes (R-V1-9)."""
+        return selected_catalogs(extension, self.catalogs.values())
+
+    def users(self, catalog: str) -> list[str]:
+        """The extensions whose selector takes ``catalog``, by name."""
+        record = self.catalogs.get(catalog)
+        if record is None:
+            return []
+        return sorted(e.name for e in self.extensions.values() if selected_catalogs(e, [record]))
+
+
+def has_v1(session: Session) -> bool:
+    """Whether the source holds any OLM v1 object (a cluster without v1 shows nothing new)."""
+    store = session.store
+    return any(True for _ in store.list(CE)) or any(True for _ in store.list(CC))
+
+
+def v1_state(session: Session) -> V1State:
+    """The v1 records, rebuilt when the model moved."""
+    return derived.cached(session, "v1-state", lambda: _build(session))
+
+
+def _build(session: Session) -> V1State:
+    extension_objs = sorted(session.store.list(CE), key=_name)
+    catalog_objs = sorted(session.store.list(CC), key=_name)
+    content = content_by_catalog(session.catalogs(), catalog_objs) if catalog_objs else {}
+    return V1State(
+        extensions={_name(o): decode_extension(o) for o in extension_objs},
+        catalogs={_name(o): decode_catalog(o) for o in catalog_objs},
+        content=content,
+        resolutions={
+            _name(o): extension_resolution(o, catalog_objs, content) for o in extension_objs
+        },
+    )
+
+
+def _name(obj: Mapping) -> str:
+    return str((obj.get("metadata") or {}).get("name") or "")
+
+
+def resolution_words(resolution: V1Resolution | None) -> tuple[str, str]:
+    """``(short, long)``: the cell and the detail line of what the extension would resolve
+    to: the bundle, operator-controller's error, or why olmtui did not compute it."""
+    if resolution is None:
+        return "not computed", "not computed: olmtui's OLM v1 resolver is not available"
+    if resolution.unknown is not None:
+        return "not computed", f"not computed: {resolution.unknown}"
+    if resolution.error is not None:
+        return "error", f"would fail: {resolution.error}"
+    if resolution.bundle is None:
+        return "-", "nothing to resolve"
+    where = f" from ClusterCatalog {resolution.catalog}" if resolution.catalog else ""
+    version = f" ({resolution.version})" if resolution.version else ""
+    return resolution.bundle, f"{resolution.bundle}{version}{where}"
