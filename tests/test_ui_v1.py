@@ -75,15 +75,17 @@ async def test_ce_rows_show_the_progressing_quirk_as_installed_and_mark_findings
         rows = _rows(app)
         assert set(rows) == {"argocd", "broken", "keycloak"}
         assert rows["argocd"][:4] == ("argocd", "argocd-operator", "0.6.0", "Installed")
-        assert rows["argocd"][4] == "-"
+        # team-catalog is selected and not serving: operator-controller's next resolution
+        # fails for every extension selecting it, settled or not (R-V1-9)
+        assert rows["argocd"][4] == "▲1"
         assert rows["broken"][3] == "✖ Retrying"
         assert rows["broken"][6] == "version 9.9.9"
         assert rows["broken"][4].startswith("✖1")
         assert rows["keycloak"][6] == "channels alpha"
-        assert rows["argocd"][5] == "not computed"
+        assert rows["argocd"][5] == "error"
 
 
-async def test_ce_detail_shows_conditions_findings_and_why_not_computed(v1_file):
+async def test_ce_detail_shows_conditions_findings_and_the_resolution(v1_file):
     app = _app(v1_file, "ce")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -93,7 +95,9 @@ async def test_ce_detail_shows_conditions_findings_and_why_not_computed(v1_file)
         assert "state (R-V1-5): ✖ Retrying: " + RETRY in text
         assert "Progressing True/Retrying: " + RETRY in text
         assert "ClusterExtensionRetrying" in text
-        assert "would resolve to: not computed" in text
+        assert (
+            "would resolve to: would fail: error walking catalogs: error getting package " in text
+        )
         # not serving is still selected (R-V1-9): it fails the resolution, it is not skipped
         assert "catalogs selected: operatorhubio, team-catalog" in text
         keycloak = _text(screen.describe("keycloak"))

@@ -32,7 +32,7 @@ class V1State:
     extensions: Mapping[str, ClusterExtension]
     catalogs: Mapping[str, ClusterCatalog]
     content: Mapping[str, Catalog]
-    resolutions: Mapping[str, V1Resolution | None]
+    resolutions: Mapping[str, V1Resolution]
 
     def selected(self, extension: ClusterExtension) -> list[ClusterCatalog]:
         """The ClusterCatalogs the extension's selector takes (R-V1-9)."""
@@ -78,8 +78,8 @@ def _name(obj: Mapping) -> str:
 def resolution_words(resolution: V1Resolution | None) -> tuple[str, str]:
     """``(short, long)``: the cell and the detail line of what the extension would resolve
     to: the bundle, operator-controller's error, or why olmtui did not compute it."""
-    if resolution is None:
-        return "not computed", "not computed: olmtui's OLM v1 resolver is not available"
+    if resolution is None:  # an extension that appeared after the last derivation
+        return "not computed", "not computed yet"
     if resolution.unknown is not None:
         return "not computed", f"not computed: {resolution.unknown}"
     if resolution.error is not None:
