@@ -143,3 +143,18 @@ def test_every_real_catalog_loads_without_findings(path: Path) -> None:
 def test_whole_data_directory_loads() -> None:
     catalog = load_catalog(str(CATALOGS))
     assert {"etcd", "keycloak-operator", "strimzi-kafka-operator"} <= set(catalog.packages)
+
+
+def test_r_v1_22_a_saved_catalogd_all_body_in_a_directory_loads(tmp_path: Path) -> None:
+    """catalogd's ``/api/v1/all`` is JSON Lines; saved as ``all.jsonl`` in a directory it is
+    catalog content like ``opm render``'s output."""
+    lines = [
+        '{"schema":"olm.package","name":"p","defaultChannel":"stable"}',
+        '{"schema":"olm.channel","package":"p","name":"stable","entries":[{"name":"p.v1"}]}',
+        '{"schema":"olm.bundle","name":"p.v1","package":"p","properties":'
+        '[{"type":"olm.package","value":{"packageName":"p","version":"1.0.0"}}]}',
+    ]
+    (tmp_path / "all.jsonl").write_text("\n".join(lines) + "\n")
+    catalog = load_catalog(f"operatorhubio={tmp_path}")
+    assert catalog.ref == "operatorhubio"
+    assert list(catalog.packages["p"].bundles) == ["p.v1"]

@@ -17,7 +17,7 @@ from olmtui.model.types import Finding
 from olmtui.sources.snapshot_documents import parse_documents
 from olmtui.sources.snapshot_files import looks_like_json
 
-CATALOG_SUFFIXES: tuple[str, ...] = (".yaml", ".yml", ".json")
+CATALOG_SUFFIXES: tuple[str, ...] = (".yaml", ".yml", ".json", ".jsonl")
 UNREADABLE = "UnreadableCatalogFile"
 _UNUSED_SPEC_KEYS: tuple[bytes, ...] = (b"install", b"icon", b"description", b"relatedImages")
 #: ``spec:`` as a top-level key opening a block mapping.
