@@ -46,7 +46,10 @@ CONTENT_FILES: tuple[Path, ...] = (
 )
 #: The failing extension's range: keycloak-operator has no 27.x bundle in the content.
 KEYCLOAK_RANGE = ">=27.0.0"
-KEYCLOAK_ERROR = f'no bundles found for package "keycloak-operator" matching version "{KEYCLOAK_RANGE}"'
+#: operator-controller's resolution error for it, verbatim (R-V1-18).
+KEYCLOAK_ERROR = (
+    f'no bundles found for package "keycloak-operator" matching version "{KEYCLOAK_RANGE}"'
+)
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -181,7 +184,9 @@ def _installed(extension: Obj, bundle: str, version: str, image: str, now: str) 
     extension["status"] = {
         "install": {"bundle": {"name": bundle, "version": version}},
         "conditions": [
-            _condition("Installed", "True", "Succeeded", f"Installed bundle {image} successfully", now),
+            _condition(
+                "Installed", "True", "Succeeded", f"Installed bundle {image} successfully", now
+            ),
             _condition("Progressing", "True", "Succeeded", "Desired state reached", now),
             *_not_deprecated(now),
         ],
