@@ -5,8 +5,8 @@ The objects are the demo scenario's, served by one loopback API server (the demo
 dumped to a file for the snapshot modes; the demo's catalog content is given as
 ``--catalog`` wherever a mode takes it. The modes that read the cluster fetch the serving
 ClusterCatalog's content from the demo's catalogd (R-V1-21); the snapshot modes are given the
-same content with ``--catalog NAME=PATH``, as catalogd's ``api/v1/all`` saved to a file. What may differ is what describes the source, not
-the cluster:
+same content with ``--catalog NAME=PATH``, as catalogd's ``api/v1/all`` saved to a file.
+What may differ is what describes the source, not the cluster:
 
 * the ``source`` block: the kind of source, its paths, how many objects the loader read;
 * for the modes that watch (the dashboard, the demo), how ``csv_upgrade_count`` was
@@ -29,9 +29,9 @@ import yaml
 from olmtui.apiserver import LoopbackAPIServer
 from olmtui.cli import build_parser
 from olmtui.commands.check import check
+from olmtui.demo import v1
 from olmtui.demo.bundles import CATALOG_PATH
 from olmtui.demo.cluster import DemoCluster
-from olmtui.demo import v1
 from olmtui.demo.scenario import CATALOG_REF
 from olmtui.pipeline.build import demo_session, live_session, snapshot_session
 from olmtui.pipeline.session import Session
@@ -90,9 +90,11 @@ async def settled_report(session: Session, server: LoopbackAPIServer) -> Report:
     watching = asyncio.ensure_future(session.runner())
     try:
         await wait_for(
-            lambda: status().state == "live"
-            and holds_everything(session.store, server)
-            and any(c.ref == v1.COMMUNITY for c in session.catalogs()),
+            lambda: (
+                status().state == "live"
+                and holds_everything(session.store, server)
+                and any(c.ref == v1.COMMUNITY for c in session.catalogs())
+            ),
             "the sync to settle and catalogd's content to arrive",
         )
         return session.report()
