@@ -5,18 +5,24 @@ the dashboard shows), the model's version (what makes the screens redraw) and th
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import datetime as dt
+import html
+import re
 from pathlib import Path
 from typing import Any
 
 from test_live_support import fast_options, start_server, started_source, stop_source, wait_until
 from test_live_v1 import DIGEST, FBC_FILES, cluster_catalog, fbc_lines
 
-from olmtui.pipeline.build import _assemble
+from olmtui.apiserver import LoopbackAPIServer, run_in_thread
+from olmtui.pipeline.build import _assemble, live_session
 from olmtui.pipeline.catalogs import CatalogSet
+from olmtui.sources.live_options import LiveOptions
 from olmtui.store import CATALOG_CONTENT, Store
 from olmtui.ui import derived
+from olmtui.ui.app import OlmApp
 
 Obj = dict[str, Any]
 INFINISPAN = FBC_FILES[1]
@@ -144,3 +150,39 @@ def test_content_arrival_is_one_change_on_the_store_feed() -> None:
         "kind": CATALOG_CONTENT,
         "metadata": {"name": "ClusterCatalog"},
     }
+
+
+async def _until(pilot: Any, check: Any, tries: int = 300) -> bool:
+    for _ in range(tries):
+        await pilot.pause(0.1)
+        if check():
+            return True
+    return False
+
+
+def _shown(app: OlmApp) -> str:
+    """The text of the screen as exported (cells joined, markup gone)."""
+    svg = app.export_screenshot()
+    return html.unescape(" ".join(re.findall(r"<text[^>]*>(.*?)</text>", svg))).replace("\xa0", " ")
+
+
+async def test_the_dashboard_follows_new_catalogd_content(tmp_path: Path) -> None:
+    """The app redraws the findings when content arrives: nothing in the cluster's objects
+    moved but the content, so only the CATALOG_CONTENT change can tell it."""
+    server = LoopbackAPIServer()
+    server.state.load([cluster_catalog("operatorhubio"), infinispan_extension()])
+    server.catalogd.serve("operatorhubio", fbc_lines([RABBITMQ]), last_modified=UNPACKED)
+    thread = run_in_thread(server)
+    try:
+        kubeconfig = str(server.write_kubeconfig(tmp_path / "kubeconfig"))
+        session = await asyncio.to_thread(live_session, LiveOptions(kubeconfig=kubeconfig))
+        app = OlmApp(session, initial_view="findings")
+        async with app.run_test(size=(220, 50)) as pilot:
+            assert await _until(pilot, lambda: "WouldNotResolve" in _shown(app)), _shown(app)
+            later = UNPACKED + dt.timedelta(hours=1)
+            server.catalogd.serve("operatorhubio", fbc_lines([INFINISPAN]), last_modified=later)
+            server.state.update(cluster_catalog("operatorhubio", digest=DIGEST[:-1] + "b"))
+            assert await _until(pilot, lambda: "UpgradeAvailable" in _shown(app)), _shown(app)
+            assert "WouldNotResolve" not in _shown(app)
+    finally:
+        thread.stop()
