@@ -98,6 +98,11 @@ Listener = Callable[[list[Change]], None]
 #: again (DELETED); ``Key.name`` is the kind. Not an object kind: readers that index objects
 #: by kind never see it as one.
 ACCESS = "olmtui.access"
+#: The ``Key.kind`` of the change that says catalog content a live source fetches itself
+#: (ClusterCatalogs from catalogd, R-V1-21) arrived or changed; ``Key.name`` says whose.
+#: Not an object kind either: it lets what reads catalog content (the upgrade graphs, the
+#: v1 findings, the screens) re-derive through the one feed they already follow.
+CATALOG_CONTENT = "olmtui.catalog-content"
 
 
 @dataclass(frozen=True, slots=True)
@@ -451,6 +456,14 @@ class Store:
                 None if old is None else _access_obj(kind, old),
                 _access_obj(kind, unreadable),
             )
+        self._emit([change])
+        return change
+
+    def content_changed(self, origin: str) -> Change:
+        """Publish that the catalog content fetched by ``origin`` changed (a change of kind
+        :data:`CATALOG_CONTENT`); the cached objects stay as they are."""
+        obj: Obj = {"kind": CATALOG_CONTENT, "metadata": {"name": origin}}
+        change = Change("MODIFIED", Key(CATALOG_CONTENT, "", origin), obj, obj)
         self._emit([change])
         return change
 

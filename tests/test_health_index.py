@@ -472,6 +472,8 @@ steps = st.one_of(
     st.tuples(st.just("delete"), objects),
     st.tuples(st.just("batch"), st.lists(objects, min_size=1, max_size=5)),
     access,
+    # ClusterCatalog content fetched live arrives or goes (R-V1-21): a CATALOG_CONTENT change
+    st.tuples(st.just("content"), st.booleans()),
 )
 
 
@@ -525,6 +527,10 @@ def _incremental_equals_fresh(initial, sequence, with_content, read):
             store.apply("DELETED", payload[0])
         elif action == "batch":
             store.apply_many(payload[0])
+        elif action == "content":
+            catalogs[:] = [c for c in catalogs if c is not V1_CONTENT]
+            catalogs += [V1_CONTENT] if payload[0] else []
+            store.content_changed("ClusterCatalog")
         else:
             kind, lost = payload
             store.set_unreadable(

@@ -3,8 +3,10 @@
 
 The objects are the demo scenario's, served by one loopback API server (the demo's own) and
 dumped to a file for the snapshot modes; the demo's catalog content is given as
-``--catalog`` wherever a mode takes it. What may differ is what describes the source, not
-the cluster:
+``--catalog`` wherever a mode takes it. The modes that read the cluster fetch the serving
+ClusterCatalog's content from the demo's catalogd (R-V1-21); the snapshot modes are given the
+same content with ``--catalog NAME=PATH``, as catalogd's ``api/v1/all`` saved to a file.
+What may differ is what describes the source, not the cluster:
 
 * the ``source`` block: the kind of source, its paths, how many objects the loader read;
 * for the modes that watch (the dashboard, the demo), how ``csv_upgrade_count`` was
@@ -27,6 +29,7 @@ import yaml
 from olmtui.apiserver import LoopbackAPIServer
 from olmtui.cli import build_parser
 from olmtui.commands.check import check
+from olmtui.demo import v1
 from olmtui.demo.bundles import CATALOG_PATH
 from olmtui.demo.cluster import DemoCluster
 from olmtui.demo.scenario import CATALOG_REF
@@ -87,8 +90,12 @@ async def settled_report(session: Session, server: LoopbackAPIServer) -> Report:
     watching = asyncio.ensure_future(session.runner())
     try:
         await wait_for(
-            lambda: status().state == "live" and holds_everything(session.store, server),
-            "the sync to settle",
+            lambda: (
+                status().state == "live"
+                and holds_everything(session.store, server)
+                and any(c.ref == v1.COMMUNITY for c in session.catalogs())
+            ),
+            "the sync to settle and catalogd's content to arrive",
         )
         return session.report()
     finally:
@@ -120,14 +127,17 @@ async def test_every_mode_reports_the_same(
     )
     kubeconfig = str(demo.server.write_kubeconfig(tmp_path / "kubeconfig"))
     catalog_args = [arg for spec in specs for arg in ("--catalog", spec)]
-    reference = check_report(str(snapshot), *catalog_args)
+    served = tmp_path / "all.json"  # what catalogd serves for the ClusterCatalog
+    served.write_bytes(v1.catalogd_content())
+    saved = [*specs, f"{v1.COMMUNITY}={served}"]
+    reference = check_report(str(snapshot), *catalog_args, "--catalog", saved[-1])
     # a report worth comparing: upgrade graphs, heads and findings of every severity
     assert reference["summary"]["subscriptions"] > 0 and reference["channels"]
     assert any(s["upgrade"]["head"] for s in reference["subscriptions"])
     assert all(reference["summary"]["findings"].values())
 
     reports = {
-        "replay": snapshot_session([str(snapshot)], specs).report(),
+        "replay": snapshot_session([str(snapshot)], saved).report(),
         # check --live and the dashboard connect with asyncio.run: off this test's loop
         "check --live": await asyncio.to_thread(
             check_report, "--live", "--kubeconfig", kubeconfig, *catalog_args

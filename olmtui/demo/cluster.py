@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread
+from olmtui.demo import v1
 from olmtui.demo.scenario import Scenario, build_scenario, demo_catalog
 from olmtui.demo.script import Step, cycle, run_script
 from olmtui.model.catalog import Catalog
@@ -49,6 +50,8 @@ class DemoCluster:
         self.store = Store()
         self.server = LoopbackAPIServer()
         self.server.state.load(self.start.objects)
+        # catalogd behind the service proxy serves the serving ClusterCatalog (R-V1-21)
+        self.server.catalogd.serve(v1.COMMUNITY, v1.catalogd_content())
         self.steps_done = 0
         self.last_step = ""
         self.source: LiveSource | None = None

@@ -16,6 +16,8 @@ meet, and status written as OLM writes it.
 * ``ops-tools`` has an OperatorGroup and nothing installed yet: the script installs there.
 * Two CatalogSources in ``openshift-marketplace``: one READY, one TRANSIENT_FAILURE, with the
   PackageManifests packageserver would serve for the demo's packages.
+* OLM v1 beside it (``olmtui.demo.v1``): two ClusterCatalogs (one serving, one not) and three
+  ClusterExtensions: one settled, one with an upgrade available, one failing to resolve.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from olmtui.demo import objects as o
+from olmtui.demo import v1
 from olmtui.demo.bundles import CATALOG_PATH, fixture_csv
 from olmtui.model.catalog import Catalog
 from olmtui.model.semver_range import ZERO, parse_version
@@ -297,7 +300,7 @@ def build_scenario(now: str | None = None) -> Scenario:
             labels.setdefault(target, {}).update(o.og_uid_label(og))
     namespaces = [o.namespace(n, now, labels.get(n)) for n in NAMESPACES]
     manifests = package_manifests(now)
-    return Scenario(tuple(namespaces + b.objects + manifests))
+    return Scenario(tuple(namespaces + b.objects + manifests + v1.v1_objects(now)))
 
 
 def package_manifests(now: str) -> list[Obj]:

@@ -34,13 +34,14 @@ inputs the rule reads, and a change marks only the subjects it can move:
   catalog and every ClusterExtension (which of them select it).
 
 A copied CSV feeds no health rule, so the change of a copy costs one dict lookup here. The
-catalog content (``--catalog``, PackageManifests) changes rarely: every subject is then
-recomputed. Reading :meth:`HealthIndex.findings` settles the marked subjects and patches
-the merged list (loader findings, the engine's, then the health findings the engine does not
-already report, as :func:`olmtui.model.health.merged_findings` builds it) in place, so
-reading findings after one change costs O(changed findings), not O(cluster). The engine's
-own findings are taken by difference from ``model.findings()``: the engine keeps the
-findings of unchanged subjects as the same objects.
+catalog content (``--catalog``, PackageManifests, ClusterCatalog content fetched live: a
+``CATALOG_CONTENT`` change) changes rarely: every subject is then recomputed. Reading
+:meth:`HealthIndex.findings` settles the marked subjects and patches the merged list (loader
+findings, the engine's, then the health findings the engine does not already report, as
+:func:`olmtui.model.health.merged_findings` builds it) in place, so reading findings after
+one change costs O(changed findings), not O(cluster). The engine's own findings are taken by
+difference from ``model.findings()``: the engine keeps the findings of unchanged subjects as
+the same objects.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ from olmtui.model.scope import out_of_scope, scope_findings, scoped_findings
 from olmtui.model.types import SEVERITY_ORDER, Finding, SubscriptionState
 from olmtui.model.v1.findings import catalog_findings, extension_findings
 from olmtui.model.v1.resolve import content_by_catalog
-from olmtui.store import ACCESS, Change, Obj, Store, is_copied_csv
+from olmtui.store import ACCESS, CATALOG_CONTENT, Change, Obj, Store, is_copied_csv
 
 NSKey = tuple[str, str]
 #: How far a live session's clock moves before CSV ages are measured again.
@@ -158,9 +159,9 @@ class _SortedFindings:
 class HealthIndex:
     """Health findings per subject plus the merged finding list, kept from the change feed.
 
-    ``catalogs`` returns the catalog content known now (``--catalog``, then PackageManifests);
-    it is called again only after a PackageManifest changed. ``load_findings`` are the
-    loader's, fixed for the session.
+    ``catalogs`` returns the catalog content known now (``--catalog``, then PackageManifests,
+    then ClusterCatalog content fetched live); it is called again only after a PackageManifest
+    or that content changed. ``load_findings`` are the loader's, fixed for the session.
     """
 
     def __init__(
@@ -269,7 +270,8 @@ class HealthIndex:
         return {s: self._merged.counts[s] for s in SEVERITY_ORDER}
 
     def catalogs(self) -> list[Catalog]:
-        """The catalog content as last read (after the last PackageManifest change)."""
+        """The catalog content as last read (after the last PackageManifest or content
+        change)."""
         self._settle_catalogs()
         return self._catalogs
 
@@ -448,6 +450,13 @@ class HealthIndex:
         self.manifests_generation += 1
         self.operators_generation += 1
 
+    def _on_catalog_content(self, change: Change) -> None:
+        """ClusterCatalog content fetched live arrived or changed (R-V1-21): the catalogs
+        are read again, and every ClusterExtension subject with them when the content moved
+        (``_settle_catalogs``); no Subscription reads a ClusterCatalog's content."""
+        self._catalogs_dirty = True
+        self.manifests_generation += 1
+
     def _on_access(self, change: Change) -> None:
         self._rebuild = True
         self.operators_generation += 1
@@ -466,6 +475,7 @@ class HealthIndex:
         "Deployment": _on_csv_input,
         "OperatorCondition": _on_csv_input,
         "PackageManifest": _on_package_manifest,
+        CATALOG_CONTENT: _on_catalog_content,
         "ClusterExtension": _on_cluster_extension,
         "ClusterCatalog": _on_cluster_catalog,
         ACCESS: _on_access,

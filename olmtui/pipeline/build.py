@@ -259,7 +259,8 @@ def live_status(source: LiveSource, store: Store, options: LiveOptions) -> Conne
 
 def demo_session(cluster: DemoCluster) -> Session:
     """The running demo (``olmtui demo``): its loopback cluster read live, with the
-    scenario's catalog content loaded as ``--catalog`` would load it."""
+    scenario's catalog content loaded as ``--catalog`` would load it, and its ClusterCatalogs'
+    content fetched from catalogd like a live session's (R-V1-21)."""
     return _assemble(
         cluster.store,
         "demo",
@@ -269,6 +270,7 @@ def demo_session(cluster: DemoCluster) -> Session:
         status=lambda: demo_status(cluster),
         upgrade_count=lambda: cluster.upgrade_count,
         clock=wall_clock,
+        live_catalogs=cluster.source.catalogd if cluster.source is not None else None,
     )
 
 

@@ -4,7 +4,9 @@
 (``subscription_scope`` takes the first catalog that serves the package). Pieces given for
 one CatalogSource are merged into one catalog first (R-DOC-8). The
 PackageManifests are read from the store, so a live cluster's catalogs follow its
-packageserver; a snapshot's simply never change.
+packageserver; a snapshot's simply never change. ClusterCatalog content a live session
+fetches from catalogd comes last; when it changes, the set publishes a ``CATALOG_CONTENT``
+change on the store's feed, so everything that follows the store derives again from it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,11 @@ from olmtui.model.catalog_merge import merge_catalogs
 from olmtui.model.packagemanifest_catalog import catalog_from_packagemanifests
 from olmtui.model.types import UpgradeInfo
 from olmtui.model.upgrades import upgrade_hook
-from olmtui.store import Change, Obj, Store
+from olmtui.store import CATALOG_CONTENT, Change, Obj, Store
+
+#: The changes after which the catalogs are read again: packageserver's PackageManifests,
+#: and content fetched live (:meth:`CatalogSet.follow`).
+CONTENT_KINDS = frozenset({"PackageManifest", CATALOG_CONTENT})
 
 
 class LiveCatalogs(Protocol):
@@ -54,14 +60,20 @@ class CatalogSet:
         after the other catalogs; content bound with ``--catalog NAME=PATH`` for the same
         ClusterCatalog beats it (given offline on purpose)."""
         self._live = live
-        live.subscribe(self._forget)
+        live.subscribe(self._content_arrived)
+
+    def _content_arrived(self) -> None:
+        """New ClusterCatalog content: published on the store's change feed, which the Model,
+        the HealthIndex (its ClusterExtension subjects) and the screens already follow; this
+        set hears it there too and reads the catalogs again on next use."""
+        self._store.content_changed("ClusterCatalog")
 
     def _forget(self) -> None:
         self._current = None
         self._resolver = None
 
     def _on_changes(self, changes: list[Change]) -> None:
-        if any(change.key.kind == "PackageManifest" for change in changes):
+        if any(change.key.kind in CONTENT_KINDS for change in changes):
             self._forget()
 
     def current(self) -> list[Catalog]:

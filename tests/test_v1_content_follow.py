@@ -1,0 +1,188 @@
+"""ClusterCatalog content fetched live reaches what reads it (R-V1-20, R-V1-21): when catalogd
+serves new content, the session's catalogs, the HealthIndex's ClusterExtension findings (what
+the dashboard shows), the model's version (what makes the screens redraw) and the report's
+``clusterExtensions[].resolved`` follow, against the loopback API server."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import datetime as dt
+import html
+import re
+from pathlib import Path
+from typing import Any
+
+from test_live_support import fast_options, start_server, started_source, stop_source, wait_until
+from test_live_v1 import DIGEST, FBC_FILES, cluster_catalog, fbc_lines
+
+from olmtui.apiserver import LoopbackAPIServer, run_in_thread
+from olmtui.pipeline.build import _assemble, live_session
+from olmtui.pipeline.catalogs import CatalogSet
+from olmtui.sources.live_options import LiveOptions
+from olmtui.store import CATALOG_CONTENT, Store
+from olmtui.ui import derived
+from olmtui.ui.app import OlmApp
+
+Obj = dict[str, Any]
+INFINISPAN = FBC_FILES[1]
+RABBITMQ = FBC_FILES[2]
+UNPACKED = dt.datetime(2026, 3, 1, tzinfo=dt.UTC)
+
+
+def infinispan_extension() -> Obj:
+    """Installed at 2.5.13 on stable, as operator-controller writes it once settled (R-V1-5)."""
+    return {
+        "apiVersion": "olm.operatorframework.io/v1",
+        "kind": "ClusterExtension",
+        "metadata": {"name": "infinispan", "creationTimestamp": "2026-01-01T00:00:00Z"},
+        "spec": {
+            "namespace": "infinispan",
+            "serviceAccount": {"name": "infinispan-installer"},
+            "source": {
+                "sourceType": "Catalog",
+                "catalog": {"packageName": "infinispan", "channels": ["stable"]},
+            },
+        },
+        "status": {
+            "install": {"bundle": {"name": "infinispan-operator.v2.5.13", "version": "2.5.13"}},
+            "conditions": [
+                {"type": "Installed", "status": "True", "reason": "Succeeded", "message": ""},
+                {
+                    "type": "Progressing",
+                    "status": "True",
+                    "reason": "Succeeded",
+                    "message": "Desired state reached",
+                },
+            ],
+        },
+    }
+
+
+def codes(session: Any) -> set[str]:
+    return {
+        f.code for f in derived.health_index(session).findings() if f.kind == "ClusterExtension"
+    }
+
+
+def resolved(session: Any) -> tuple[Obj | None, str | None]:
+    (entry,) = session.report()["clusterExtensions"]
+    return entry["resolved"], entry["error"]
+
+
+async def test_new_catalogd_content_reaches_findings_and_report(tmp_path: Path) -> None:
+    server, kubeconfig = await start_server(
+        tmp_path, [cluster_catalog("operatorhubio"), infinispan_extension()]
+    )
+    server.catalogd.serve("operatorhubio", fbc_lines([RABBITMQ]), last_modified=UNPACKED)
+    store = Store()
+    source, task = await started_source(store, fast_options(kubeconfig))
+    session = _assemble(store, "live", "test", [], live_catalogs=source.catalogd)
+    try:
+        # content without the package: operator-controller's "no bundles found" (R-V1-18)
+        await wait_until(
+            lambda: "ClusterExtensionWouldNotResolve" in codes(session), what="first content"
+        )
+        assert resolved(session) == (
+            None,
+            'error upgrading from currently installed version "2.5.13": no bundles found for '
+            'package "infinispan" in channels [stable]',
+        )
+        version = session.model.version
+        # catalogd unpacks a new image: new digest, new content
+        later = UNPACKED + dt.timedelta(hours=1)
+        server.catalogd.serve("operatorhubio", fbc_lines([INFINISPAN]), last_modified=later)
+        server.state.update(cluster_catalog("operatorhubio", digest=DIGEST[:-1] + "b"))
+        await wait_until(
+            lambda: "ClusterExtensionUpgradeAvailable" in codes(session), what="new content"
+        )
+        assert "ClusterExtensionWouldNotResolve" not in codes(session)
+        assert session.model.version > version, "the screens redraw on a model version"
+        assert resolved(session) == (
+            {
+                "bundle": "infinispan-operator.v2.5.14",
+                "version": "2.5.14",
+                "catalog": "operatorhubio",
+            },
+            None,
+        )
+        # the catalog stops serving: its content is dropped, the resolution is not known
+        server.state.update(cluster_catalog("operatorhubio", serving=False))
+        await wait_until(
+            lambda: "ClusterExtensionUpgradeAvailable" not in codes(session), what="dropped"
+        )
+        assert resolved(session)[0] is None
+    finally:
+        await stop_source(source, task)
+        await server.stop()
+
+
+def test_content_arrival_is_one_change_on_the_store_feed() -> None:
+    """The CatalogSet turns the fetcher's notice into a ``CATALOG_CONTENT`` change and reads
+    the catalogs again on next use."""
+
+    class Fetched:
+        def __init__(self) -> None:
+            self.content: list[Any] = []
+            self.listeners: list[Any] = []
+
+        def catalogs(self) -> list[Any]:
+            return list(self.content)
+
+        def subscribe(self, listener: Any) -> None:
+            self.listeners.append(listener)
+
+    store = Store()
+    heard: list[Any] = []
+    catalogs = CatalogSet(store)
+    fetched = Fetched()
+    catalogs.follow(fetched)
+    store.subscribe(heard.extend)
+    assert catalogs.current() == []
+    from olmtui.model.catalog import Catalog
+
+    fetched.content.append(Catalog("operatorhubio", "test", whole=True))
+    for listener in fetched.listeners:
+        listener()
+    assert [c.key.kind for c in heard] == [CATALOG_CONTENT]
+    assert [c.ref for c in catalogs.current()] == ["operatorhubio"]
+    assert copy.deepcopy(heard[0].new) == {
+        "kind": CATALOG_CONTENT,
+        "metadata": {"name": "ClusterCatalog"},
+    }
+
+
+async def _until(pilot: Any, check: Any, tries: int = 300) -> bool:
+    for _ in range(tries):
+        await pilot.pause(0.1)
+        if check():
+            return True
+    return False
+
+
+def _shown(app: OlmApp) -> str:
+    """The text of the screen as exported (cells joined, markup gone)."""
+    svg = app.export_screenshot()
+    return html.unescape(" ".join(re.findall(r"<text[^>]*>(.*?)</text>", svg))).replace("\xa0", " ")
+
+
+async def test_the_dashboard_follows_new_catalogd_content(tmp_path: Path) -> None:
+    """The app redraws the findings when content arrives: nothing in the cluster's objects
+    moved but the content, so only the CATALOG_CONTENT change can tell it."""
+    server = LoopbackAPIServer()
+    server.state.load([cluster_catalog("operatorhubio"), infinispan_extension()])
+    server.catalogd.serve("operatorhubio", fbc_lines([RABBITMQ]), last_modified=UNPACKED)
+    thread = run_in_thread(server)
+    try:
+        kubeconfig = str(server.write_kubeconfig(tmp_path / "kubeconfig"))
+        session = await asyncio.to_thread(live_session, LiveOptions(kubeconfig=kubeconfig))
+        app = OlmApp(session, initial_view="findings")
+        async with app.run_test(size=(220, 50)) as pilot:
+            assert await _until(pilot, lambda: "WouldNotResolve" in _shown(app)), _shown(app)
+            later = UNPACKED + dt.timedelta(hours=1)
+            server.catalogd.serve("operatorhubio", fbc_lines([INFINISPAN]), last_modified=later)
+            server.state.update(cluster_catalog("operatorhubio", digest=DIGEST[:-1] + "b"))
+            assert await _until(pilot, lambda: "UpgradeAvailable" in _shown(app)), _shown(app)
+            assert "WouldNotResolve" not in _shown(app)
+    finally:
+        thread.stop()
