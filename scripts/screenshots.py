@@ -66,6 +66,8 @@ def shots(subscription_filter: str) -> list[tuple[str, Step]]:
         ("changes", "changes"),
         ("installplans", "installplans"),
         ("xray", "xray"),
+        ("clusterextensions", "clusterextensions"),
+        ("clustercatalogs", "clustercatalogs"),
     ]
     steps: list[tuple[str, Step]] = [
         (name, lambda pilot, view=view: _view(pilot, view)) for name, view in simple
