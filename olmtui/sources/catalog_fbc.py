@@ -269,7 +269,7 @@ class _FBCReader:
                 if key:
                     (provided if kind == "olm.gvk" else required).append(key)
                 continue
-            if kind in RESOLVER_PROPERTY_TYPES:
+            if isinstance(kind, str) and kind in RESOLVER_PROPERTY_TYPES:
                 kept.append((kind, _compact(value)))
             if type(value) is not dict:
                 value = value if isinstance(value, dict) else {}
