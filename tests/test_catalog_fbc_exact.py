@@ -13,6 +13,7 @@ import pytest
 from data_paths import DATA
 
 from olmtui.model.catalog import RESOLVER_PROPERTY_TYPES, Bundle, Catalog
+from olmtui.sources import catalogd
 from olmtui.sources.catalog_fbc import FBCIndexer, _compact
 from olmtui.sources.catalog_files import read_documents
 
@@ -160,3 +161,37 @@ def test_odd_documents_are_ignored_or_reported_as_before() -> None:
     ]
     channel = catalog.packages["p"].channels["c"]
     assert [entry.name for entry in channel.entries] == ["7"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"schema":"olm.bundle","name":"caf\\u00e9 \xc3\xa9 \\"q\\"","x":[1,2.5,true,null]}',
+        b'{"a":1} ',
+        b'{"a":1}\r',
+        b'{"a":1} {"b":2}',
+        b'{"a":"\xff"}',
+        b'{"a":"\xed\xa0\x80"}',
+        b'{"a":"\x01"}',
+        b'{"a":',
+        b' {"a":1}',
+        b"\xef\xbb\xbf" + b'{"a":1}',
+        '{"a":"\u00e9"}'.encode("utf-16-le"),
+        '{"a":"\u00e9"}'.encode("utf-16"),
+        b"[1,2]",
+    ],
+)
+def test_catalogd_line_decodes_as_json_loads_would(line: bytes) -> None:
+    """The live index skips ``json.loads``' encoding sniffing for lines starting ``{"``:
+    same value, or the same error text in the finding."""
+    catalog = Catalog("test", "test")
+    try:
+        expected: Any = json.loads(line)
+    except ValueError as exc:
+        expected = f"test: line 1: not JSON ({exc})"
+    got = catalogd._decode(line, catalog, "test", 1)
+    if isinstance(expected, str) and got is None:
+        assert [f.message.split("; skipped")[0] for f in catalog.findings] == [expected]
+    else:
+        assert got == expected
+        assert catalog.findings == []

@@ -286,21 +286,17 @@ class _FBCReader:
                 prohibited = True
             elif kind == "olm.bundle.object" and isinstance(value.get("data"), str):
                 objects.append(value["data"])
-        if not objects:
+        if not objects:  # the usual bundle: no CRDs to read
             return Bundle(
-                name,
-                package or "",
-                version,
-                prohibited,
-                None,
-                _sorted_set(provided),
-                _sorted_set(required),
-                tuple(packages),
-                modes or (),
-                (),
-                (),
-                False,
-                tuple(kept),
+                name=name,
+                package=package or "",
+                version=version,
+                prohibited=prohibited,
+                provided_apis=_sorted_set(provided),
+                required_apis=_sorted_set(required),
+                required_packages=tuple(packages),
+                install_modes=modes or (),
+                properties=tuple(kept),
             )
         crds, modes, webhook = self.objects(path, line, name, objects, modes)
         return Bundle(
@@ -312,8 +308,8 @@ class _FBCReader:
             required_apis=_sorted_set(required),
             required_packages=tuple(packages),
             install_modes=modes or (),
-            crds=tuple(sorted(served for served, _, _ in crds)),
-            crd_versions=tuple(sorted(versions for _, versions, _ in crds)),
+            crds=tuple(sorted([served for served, _, _ in crds])),
+            crd_versions=tuple(sorted([versions for _, versions, _ in crds])),
             has_conversion_webhook=webhook or any(hook for _, _, hook in crds),
             properties=tuple(kept),
         )
