@@ -156,7 +156,7 @@ class _FBCReader:
         if not isinstance(doc, dict):
             return
         schema = doc.get("schema")
-        if type(schema) is not str or schema not in _SCHEMAS:
+        if not isinstance(schema, str) or schema not in _SCHEMAS:
             return
         name, package = _text(doc.get("name")), _text(doc.get("package"))
         if schema == "olm.bundle" and name:
