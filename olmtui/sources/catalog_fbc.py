@@ -20,6 +20,7 @@ import dataclasses
 import json
 import re
 from collections.abc import Iterable
+from json.encoder import encode_basestring_ascii as _string
 from pathlib import Path
 from typing import Any
 
@@ -59,15 +60,39 @@ CrdFacts = tuple[tuple[str, tuple[str, ...], str | None], tuple[str, tuple[str, 
 _KIND = re.compile(rb'"kind"\s*:\s*"([A-Za-z0-9]+)"|^kind:\s*([A-Za-z0-9]+)', re.MULTILINE)
 
 
+def _text(value: Any) -> str | None:
+    """``scalar_text``, without its call for the usual string."""
+    if type(value) is str:
+        return value or None
+    return scalar_text(value)
+
+
+def _compact(value: Any) -> str:
+    """``compact(value)``: written directly for a mapping of strings (``olm.package``, the
+    usual kept value), as ``json.dumps(value, separators=(",", ":"))`` writes it."""
+    if type(value) is dict:
+        parts = [
+            _string(k) + ":" + _string(v)
+            for k, v in value.items()
+            if type(v) is str and type(k) is str
+        ]
+        if len(parts) == len(value):
+            return "{" + ",".join(parts) + "}"
+    return compact(value)
+
+
 def _entry(raw: Any) -> ChannelEntry | None:
-    if not isinstance(raw, dict) or not scalar_text(raw.get("name")):
+    if type(raw) is not dict and not isinstance(raw, dict):
+        return None
+    name = raw.get("name")
+    if not (name if type(name) is str else scalar_text(name)):
         return None
     skips = raw.get("skips")
     return ChannelEntry(
-        name=str(raw["name"]),
-        replaces=scalar_text(raw.get("replaces")),
-        skips=tuple(str(s) for s in skips) if isinstance(skips, list) else (),
-        skip_range=scalar_text(raw.get("skipRange")),
+        str(name),
+        _text(raw.get("replaces")),
+        tuple([str(s) for s in skips]) if isinstance(skips, list) else (),
+        _text(raw.get("skipRange")),
     )
 
 
@@ -89,6 +114,16 @@ def _object_kind(data: str) -> str | None:
     return str(obj.get("kind")) if obj else None
 
 
+def _sorted_set(items: list[str]) -> tuple[str, ...]:
+    """``tuple(sorted(set(items)))``, without the work for the usual zero or one item."""
+    if len(items) < 2:
+        return tuple(items)
+    return tuple(sorted(set(items)))
+
+
+_SCHEMAS = frozenset(("olm.package", "olm.channel", "olm.bundle", "olm.deprecations"))
+
+
 class _FBCReader:
     """Accumulates one catalog's FBC documents; channels and deprecations are applied last
     because an FBC may list them in any order."""
@@ -108,7 +143,10 @@ class _FBCReader:
         return self.catalog.findings
 
     def package(self, name: str) -> Package:
-        return self.catalog.packages.setdefault(name, Package(name))
+        found = self.catalog.packages.get(name)
+        if found is None:
+            found = self.catalog.packages[name] = Package(name)
+        return found
 
     def read_file(self, path: Path) -> None:
         for line, value in read_documents(path, self.findings):
@@ -118,19 +156,19 @@ class _FBCReader:
         if not isinstance(doc, dict):
             return
         schema = doc.get("schema")
-        if schema not in ("olm.package", "olm.channel", "olm.bundle", "olm.deprecations"):
+        if not isinstance(schema, str) or schema not in _SCHEMAS:
             return
-        name, package = scalar_text(doc.get("name")), scalar_text(doc.get("package"))
-        if schema == "olm.package" and name:
+        name, package = _text(doc.get("name")), _text(doc.get("package"))
+        if schema == "olm.bundle" and name:
+            bundle = self.bundle(path, line, name, package, doc.get("properties"))
+            if bundle.package:
+                self.package(bundle.package).bundles[name] = bundle
+        elif schema == "olm.package" and name:
             self.package(name).default_channel = scalar_text(doc.get("defaultChannel"))
         elif schema == "olm.channel" and name and package:
             raw = doc.get("entries")
             entries = [e for e in map(_entry, raw if isinstance(raw, list) else ()) if e]
             self.entries.setdefault((package, name), []).extend(entries)
-        elif schema == "olm.bundle" and name:
-            bundle = self.bundle(path, line, name, package, doc.get("properties"))
-            if bundle.package:
-                self.package(bundle.package).bundles[name] = bundle
         elif schema == "olm.deprecations" and package:
             self.deprecations.append(doc)
         else:
@@ -222,7 +260,7 @@ class _FBCReader:
         objects: list[str] = []
         kept: list[tuple[str, str]] = []
         for prop in properties if isinstance(properties, list) else ():
-            if not isinstance(prop, dict):
+            if type(prop) is not dict and not isinstance(prop, dict):
                 continue
             kind, value = prop.get("type"), prop.get("value")
             if kind == "olm.gvk" or kind == "olm.gvk.required":
@@ -231,34 +269,47 @@ class _FBCReader:
                 if key:
                     (provided if kind == "olm.gvk" else required).append(key)
                 continue
-            if kind in RESOLVER_PROPERTY_TYPES:
-                kept.append((str(kind), compact(value)))
-            value = value if isinstance(value, dict) else {}
+            if isinstance(kind, str) and kind in RESOLVER_PROPERTY_TYPES:
+                kept.append((kind, _compact(value)))
+            if type(value) is not dict:
+                value = value if isinstance(value, dict) else {}
             if kind == "olm.package":
-                version = scalar_text(value.get("version"))
-                package = package or scalar_text(value.get("packageName"))
+                version = _text(value.get("version"))
+                package = package or _text(value.get("packageName"))
+            elif kind == "olm.csv.metadata":
+                modes = self.install_modes(value.get("installModes"))
             elif kind == "olm.package.required" and scalar_text(value.get("packageName")):
                 version_range = scalar_text(value.get("versionRange")) or ""
                 packages.append((str(value["packageName"]), version_range))
-            elif kind == "olm.csv.metadata":
-                modes = self.install_modes(value.get("installModes"))
             elif kind == "olm.deprecated":
                 # Legacy property: the bundle can never be newly chosen (R-UPG-2).
                 prohibited = True
             elif kind == "olm.bundle.object" and isinstance(value.get("data"), str):
                 objects.append(value["data"])
+        if not objects:  # the usual bundle: no CRDs to read
+            return Bundle(
+                name=name,
+                package=package or "",
+                version=version,
+                prohibited=prohibited,
+                provided_apis=_sorted_set(provided),
+                required_apis=_sorted_set(required),
+                required_packages=tuple(packages),
+                install_modes=modes or (),
+                properties=tuple(kept),
+            )
         crds, modes, webhook = self.objects(path, line, name, objects, modes)
         return Bundle(
             name=name,
             package=package or "",
             version=version,
             prohibited=prohibited,
-            provided_apis=tuple(sorted(set(provided))),
-            required_apis=tuple(sorted(set(required))),
+            provided_apis=_sorted_set(provided),
+            required_apis=_sorted_set(required),
             required_packages=tuple(packages),
             install_modes=modes or (),
-            crds=tuple(sorted(served for served, _, _ in crds)),
-            crd_versions=tuple(sorted(versions for _, versions, _ in crds)),
+            crds=tuple(sorted([served for served, _, _ in crds])),
+            crd_versions=tuple(sorted([versions for _, versions, _ in crds])),
             has_conversion_webhook=webhook or any(hook for _, _, hook in crds),
             properties=tuple(kept),
         )

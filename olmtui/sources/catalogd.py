@@ -128,8 +128,16 @@ async def index_lines(chunks: Any, catalog: Catalog, origin: str) -> None:
     indexer.finish()
 
 
+#: ``json.loads`` of bytes first sniffs their encoding (BOMs, UTF-16/32) in Python; to it a
+#: line that starts with ``{"`` is UTF-8, so such a line is decoded as it would and handed
+#: straight to the same decoder (about 0.8 us a line saved, issue 14 bench).
+_JSON = json.JSONDecoder()
+
+
 def _decode(line: bytes, catalog: Catalog, origin: str, number: int) -> Any:
     try:
+        if line.startswith(b'{"'):
+            return _JSON.decode(line.decode("utf-8", "surrogatepass"))
         return json.loads(line)
     except ValueError as exc:
         catalog.findings.append(unreadable(Path(origin), f"line {number}: not JSON ({exc})"))
