@@ -335,3 +335,21 @@ async def test_the_cursor_keeps_its_row_when_the_scope_clears_and_under_a_sort()
         table.set_sort(None)
         assert table.selected_key == "b" and table.cursor == 1
         await pilot.pause()
+
+
+async def test_a_scope_or_a_filter_keeps_the_table_height_and_the_detail_pane_still():
+    """The table is as tall as its rows need before any scope or filter (up to 60%): ``:ns``
+    and ``/`` hide rows without laying the view out again, so the detail pane stays where
+    it was (and a switch at 100,000 rows stays within its time, bench/README.md)."""
+    app = OlmApp(snapshot_session([SAMPLE]), initial_view="csv")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#table", VirtualTable)
+        before = (table.region, app.screen.query_one(".detail-pane").region)
+        await _command(pilot, "ns team-b")
+        assert len(table.shown_rows) < len(table._all)
+        assert (table.region, app.screen.query_one(".detail-pane").region) == before
+        await pilot.press("slash", *"no-such-row")
+        await pilot.pause()
+        assert table.row_count == 0
+        assert (table.region, app.screen.query_one(".detail-pane").region) == before

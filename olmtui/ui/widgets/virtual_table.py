@@ -191,6 +191,8 @@ class VirtualTable(ScrollView, can_focus=True):
         #: Each row's place among all rows by key, built when first needed per set of rows:
         #: the cursor finds its row at once when every row is shown again (``:ns`` cleared).
         self._positions: dict[Hashable, int] | None = None
+        #: How many rows the table's height was last laid out for (see get_content_height).
+        self._laid_out = 0
         #: Where the shown rows sit among all rows, when they are a subset in that order
         #: (a scope or a filter, no sort): clearing it finds the cursor's row without a
         #: pass over 100,000 rows.
@@ -287,8 +289,15 @@ class VirtualTable(ScrollView, can_focus=True):
                 return True
         return False
 
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The header and every row, shown or not: a scope or a filter never changes the
+        table's height, so nothing around it is laid out again (a ``:ns`` switch at 100,000
+        rows) and the detail pane below does not jump."""
+        return len(self._all) + 1
+
     def _apply(self, keep: Hashable | None) -> None:
-        before = len(self._shown)
+        relayout = len(self._all) != self._laid_out
+        self._laid_out = len(self._all)
         was = (self._shown_indices, self.cursor)
         self._lines.clear()
         self._shown_indices = None
@@ -299,7 +308,7 @@ class VirtualTable(ScrollView, can_focus=True):
         width = self._row_width()
         self.virtual_size = Size(width, len(self._shown) + 1)
         self._scroll_to_cursor()
-        self.refresh(layout=len(self._shown) != before)
+        self.refresh(layout=relayout)
         self.post_message(self.RowHighlighted(self, self.selected_key))
 
     def _select(self) -> list[Row]:
