@@ -286,18 +286,6 @@ class _FBCReader:
                 prohibited = True
             elif kind == "olm.bundle.object" and isinstance(value.get("data"), str):
                 objects.append(value["data"])
-        if not objects:  # the usual bundle: no CRDs to read
-            return Bundle(
-                name=name,
-                package=package or "",
-                version=version,
-                prohibited=prohibited,
-                provided_apis=_sorted_set(provided),
-                required_apis=_sorted_set(required),
-                required_packages=tuple(packages),
-                install_modes=modes or (),
-                properties=tuple(kept),
-            )
         crds, modes, webhook = self.objects(path, line, name, objects, modes)
         return Bundle(
             name=name,
