@@ -3,6 +3,7 @@ server must look like a real cluster to an unmodified client."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -51,6 +52,15 @@ def kubectl(env: dict[str, str], *args: str) -> str:
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+def kubectl_fails(env: dict[str, str], *args: str) -> str:
+    """kubectl's stderr, once it is known to have exited with 1 (an API error)."""
+    done = subprocess.run(
+        [KUBECTL, *args], env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 1
+    return done.stderr
 
 
 def test_kubectl_get_csv_all_namespaces_lists_copies_with_olm_columns(cluster) -> None:
@@ -115,27 +125,11 @@ def test_kubectl_get_subscriptions_yaml_round_trips_the_objects(cluster) -> None
 
 def test_kubectl_reports_missing_and_forbidden_like_a_real_cluster(cluster) -> None:
     handle, env = cluster
-    missing = subprocess.run(
-        [KUBECTL, "get", "csv", "nope"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert missing.returncode == 1
-    assert 'clusterserviceversions.operators.coreos.com "nope" not found' in missing.stderr
+    missing = kubectl_fails(env, "get", "csv", "nope")
+    assert 'clusterserviceversions.operators.coreos.com "nope" not found' in missing
     handle.call(handle.server.forbid, "csv")
-    forbidden = subprocess.run(
-        [KUBECTL, "get", "csv", "-A"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert forbidden.returncode == 1
-    assert 'User "olmtui-test" cannot list resource "clusterserviceversions"' in forbidden.stderr
+    forbidden = kubectl_fails(env, "get", "csv", "-A")
+    assert 'User "olmtui-test" cannot list resource "clusterserviceversions"' in forbidden
 
 
 def _lines(stream: object, into: queue.Queue[str]) -> None:
@@ -143,7 +137,27 @@ def _lines(stream: object, into: queue.Queue[str]) -> None:
         into.put(line)
 
 
-def _wait_for(lines: queue.Queue[str], text: str, seconds: float) -> str:
+@contextlib.contextmanager
+def watching(env: dict[str, str], *args: str) -> Iterator[queue.Queue[str]]:
+    """``kubectl ARGS`` left running (a ``-w``): the lines it prints, as they come; killed
+    on leaving."""
+    watcher = subprocess.Popen(
+        [KUBECTL, *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=_lines, args=(watcher.stdout, lines), daemon=True).start()
+    try:
+        yield lines
+    finally:
+        watcher.kill()
+        watcher.wait(10)
+
+
+def wait_for(lines: queue.Queue[str], text: str, seconds: float) -> str:
     deadline = time.monotonic() + seconds
     while (left := deadline - time.monotonic()) > 0:
         try:
@@ -157,23 +171,11 @@ def _wait_for(lines: queue.Queue[str], text: str, seconds: float) -> str:
 
 def test_kubectl_watch_shows_a_change_made_through_the_python_api(cluster) -> None:
     handle, env = cluster
-    watcher = subprocess.Popen(
-        [KUBECTL, "get", "csv", "-A", "-w"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=_lines, args=(watcher.stdout, lines), daemon=True).start()
-    try:
-        _wait_for(lines, "packageserver", 30)
+    with watching(env, "get", "csv", "-A", "-w") as lines:
+        wait_for(lines, "packageserver", 30)
         csv = handle.get("csv", "openshift-operator-lifecycle-manager", "packageserver")
         assert csv is not None
         handle.update({**csv, "status": {**csv["status"], "phase": "Replacing"}})
-        changed = _wait_for(lines, "Replacing", 30)
+        changed = wait_for(lines, "Replacing", 30)
         assert changed.split()[:2] == ["openshift-operator-lifecycle-manager", "packageserver"]
         assert any(r.query.get("watch") == "true" for r in handle.server.requests)
-    finally:
-        watcher.kill()
-        watcher.wait(10)

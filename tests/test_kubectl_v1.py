@@ -4,14 +4,11 @@ printer columns, ``-w``, and catalogd's ``all`` through the service proxy (R-V1-
 from __future__ import annotations
 
 import os
-import queue
-import subprocess
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_kubectl import KUBECTL, _lines, _wait_for, kubectl
+from test_kubectl import kubectl, kubectl_fails, wait_for, watching
 from test_live_v1 import FBC_FILES, cluster_catalog, cluster_extension, fbc_lines
 
 from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread
@@ -70,48 +67,20 @@ def test_kubectl_get_clustercatalogs_prints_serving_and_last_unpacked(cluster) -
 
 def test_kubectl_watch_clusterextensions(cluster) -> None:
     handle, env = cluster
-    watcher = subprocess.Popen(
-        [KUBECTL, "get", "clusterextensions", "-w"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=_lines, args=(watcher.stdout, lines), daemon=True).start()
-    try:
-        _wait_for(lines, "argocd", 30)
+    with watching(env, "get", "clusterextensions", "-w") as lines:
+        wait_for(lines, "argocd", 30)
         handle.create(cluster_extension("quay", "quay-operator"))
-        added = _wait_for(lines, "quay", 30)
+        added = wait_for(lines, "quay", 30)
         assert added.split()[:3] == ["quay", "quay-operator.v2.4.0", "2.4.0"]
         watches = [r for r in handle.server.requests if r.query.get("watch") == "true"]
         assert any(r.path.endswith("/clusterextensions") for r in watches)
-    finally:
-        watcher.kill()
-        watcher.wait(10)
 
 
 def test_kubectl_get_raw_reads_catalogd_through_the_service_proxy(cluster) -> None:
     handle, env = cluster
     body = kubectl(env, "get", "--raw", PROXY.format("operatorhubio"))
     assert body.encode() == fbc_lines(FBC_FILES[1:2])
-    missing = subprocess.run(
-        [KUBECTL, "get", "--raw", PROXY.format("nope")],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert missing.returncode == 1
+    kubectl_fails(env, "get", "--raw", PROXY.format("nope"))
     handle.call(handle.server.forbid_service_proxy, "olmv1-system")
-    forbidden = subprocess.run(
-        [KUBECTL, "get", "--raw", PROXY.format("operatorhubio")],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert forbidden.returncode == 1
-    assert 'cannot get resource "services/proxy"' in forbidden.stderr
+    forbidden = kubectl_fails(env, "get", "--raw", PROXY.format("operatorhubio"))
+    assert 'cannot get resource "services/proxy"' in forbidden
