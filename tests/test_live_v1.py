@@ -22,6 +22,8 @@ from test_live_support import (
     wait_until,
 )
 
+from olmtui.apiserver import LoopbackAPIServer, run_in_thread
+from olmtui.cli import main
 from olmtui.model.catalog import Catalog
 from olmtui.pipeline.catalogs import CatalogSet
 from olmtui.sources.catalog_fbc import load_fbc
@@ -172,6 +174,22 @@ async def test_a_cluster_without_olm_v1_is_silent(tmp_path: Path) -> None:
     finally:
         await source.close()
         await server.stop()
+
+
+def test_olmtui_snapshot_saves_objects_without_fetching_catalog_content(tmp_path: Path) -> None:
+    """A saved snapshot holds objects only: ``olmtui snapshot`` never asks catalogd for the
+    whole FBC a report would read (R-V1-21), while the ClusterCatalogs themselves are saved."""
+    handle = run_in_thread(LoopbackAPIServer())
+    handle.load(v1_objects())
+    handle.call(handle.server.catalogd.serve, "operatorhubio", fbc_lines())
+    try:
+        kubeconfig = handle.write_kubeconfig(tmp_path / "kubeconfig")
+        out = tmp_path / "snapshot.yaml"
+        assert main(["snapshot", "-o", str(out), "--kubeconfig", str(kubeconfig)]) == 0
+        assert "clustercatalogs" in {r.path.rsplit("/", 1)[-1] for r in handle.server.requests}
+        assert not proxy_requests(handle.server)
+    finally:
+        handle.stop()
 
 
 async def test_403_on_the_v1_kinds_is_no_access_for_them_only(tmp_path: Path) -> None:

@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     if not single and target.exists() and not target.is_dir():
         raise UsageError(f"{target} exists and is not a directory")
     store = Store()
-    load = read_cluster_once(options_from_args(args), store)
+    load = read_cluster_once(options_from_args(args), store, catalog_content=False)
     written = save_snapshot(store, target, single=single)
     for finding in load.findings:
         print(f"olmtui: {finding.severity}: {finding.message}", file=sys.stderr)

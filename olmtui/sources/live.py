@@ -188,9 +188,10 @@ class LiveSource:
             self._access.track(self._poller.name, PACKAGE_MANIFEST.kind, PACKAGE_MANIFEST.plural)
 
     # -- reading -------------------------------------------------------------------------
-    async def sync_once(self) -> None:
-        """List every stream once into the store. Forbidden or missing kinds are marked in
-        the status and skipped (forbidden ones in ``Store.unreadable``, not re-checked); a
+    async def sync_once(self, *, catalog_content: bool = True) -> None:
+        """List every stream once into the store, then (``catalog_content``) fetch the
+        serving ClusterCatalogs' content from catalogd. Forbidden or missing kinds are marked
+        in the status and skipped (forbidden ones in ``Store.unreadable``, not re-checked); a
         cluster lost for good raises UsageError."""
         self._access.recheck = None
         jobs = [self._sync(inf.name, inf.list_once) for inf in self._informers]
@@ -200,7 +201,8 @@ class LiveSource:
         reader = self._namespace_reader
         if reader is not None and reader.needed():
             await self._sync(reader.name, reader.read_once)
-        await self.catalogd.refresh()
+        if catalog_content:
+            await self.catalogd.refresh()
 
     async def _sync(self, name: str, list_once: Callable[[], Awaitable[None]]) -> None:
         for attempt in range(1, SYNC_ATTEMPTS + 1):

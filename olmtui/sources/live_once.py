@@ -26,16 +26,20 @@ class LiveLoad:
     catalogs: list[Catalog] = field(default_factory=list)
 
 
-def read_cluster_once(options: LiveOptions, store: Store) -> LiveLoad:
-    """Connect, list every kind once into ``store``, disconnect (UsageError on failure)."""
-    return asyncio.run(_read(options, store))
+def read_cluster_once(
+    options: LiveOptions, store: Store, *, catalog_content: bool = True
+) -> LiveLoad:
+    """Connect, list every kind once into ``store``, disconnect (UsageError on failure).
+    ``catalog_content``: also fetch the ClusterCatalogs' content (whole FBCs, megabytes
+    each), which only a report reads; a saved snapshot holds objects only."""
+    return asyncio.run(_read(options, store, catalog_content))
 
 
-async def _read(options: LiveOptions, store: Store) -> LiveLoad:
+async def _read(options: LiveOptions, store: Store, catalog_content: bool) -> LiveLoad:
     source = LiveSource(store, options)
     await source.connect()
     try:
-        await source.sync_once()
+        await source.sync_once(catalog_content=catalog_content)
     finally:
         await source.close()
     return LiveLoad(
