@@ -17,9 +17,10 @@ from data_paths import DATA
 from olmtui.demo import v1
 from olmtui.demo.cluster import DemoCluster
 from olmtui.demo.scenario import build_scenario
+from olmtui.model.v1.catalogs import decode_catalog
 from olmtui.pipeline.build import demo_session, snapshot_session
 from olmtui.report import render_text
-from olmtui.sources.catalogd import is_serving, resolved_ref, service_of
+from olmtui.sources.catalogd import service_of
 
 Obj = dict[str, Any]
 V420 = DATA / "catalogs/community-operators-prod/catalogs/v4.20"
@@ -63,8 +64,9 @@ def test_cluster_catalogs_one_serving_one_not() -> None:
     catalogs = by_kind("ClusterCatalog")
     assert sorted(catalogs) == [v1.CERTIFIED, v1.COMMUNITY]
     community, certified = catalogs[v1.COMMUNITY], catalogs[v1.CERTIFIED]
-    assert is_serving(community) and not is_serving(certified)
-    assert resolved_ref(community) == v1.content_digest()
+    served, unserved = decode_catalog(community), decode_catalog(certified)
+    assert served.serving is True and unserved.serving is not True
+    assert served.resolved_ref == v1.content_digest()
     service = service_of(community["status"]["urls"]["base"])
     assert service is not None and service.proxy_path() == (
         "/api/v1/namespaces/olmv1-system/services/https:catalogd-service:443/proxy"

@@ -29,11 +29,12 @@ from urllib.parse import urlsplit
 
 from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.model.catalog import Catalog
+from olmtui.model.v1.catalogs import ClusterCatalog, decode_catalog
 from olmtui.sources.catalog_fbc import FBCIndexer
 from olmtui.sources.catalog_files import unreadable
 from olmtui.sources.live_http import EventLines, Requester, StatusError
 from olmtui.sources.live_informer import NETWORK_ERRORS, describe
-from olmtui.store import Change, Obj, Store
+from olmtui.store import Change, Store
 
 #: How many times a 404 is asked again before the catalog counts as not served.
 NOT_FOUND_ATTEMPTS = 4
@@ -75,29 +76,6 @@ def service_of(base_url: str) -> CatalogdService | None:
     default = 443 if parts.scheme == "https" else 80
     path = str(PurePosixPath("/" + parts.path.strip("/"))).rstrip("/")
     return CatalogdService(labels[1], labels[0], parts.scheme, port or default, path)
-
-
-def is_serving(cluster_catalog: Obj) -> bool:
-    """Whether the ClusterCatalog's ``Serving`` condition is True (R-V1-7)."""
-    conditions = (cluster_catalog.get("status") or {}).get("conditions") or []
-    return any(
-        isinstance(c, dict) and c.get("type") == "Serving" and c.get("status") == "True"
-        for c in conditions
-    )
-
-
-def resolved_ref(cluster_catalog: Obj) -> str | None:
-    """``status.resolvedSource.image.ref``: the digest served, the cache key (R-V1-21)."""
-    status = cluster_catalog.get("status") or {}
-    image = (status.get("resolvedSource") or {}).get("image") or {}
-    ref = image.get("ref")
-    return ref if isinstance(ref, str) and ref else None
-
-
-def base_url(cluster_catalog: Obj) -> str:
-    urls = (cluster_catalog.get("status") or {}).get("urls") or {}
-    base = urls.get("base")
-    return base if isinstance(base, str) else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,31 +196,29 @@ class CatalogdFetcher:
         drop the content of those gone or not serving; never raises for cluster trouble."""
         if self.requester is None:
             return
-        current = {
-            str((obj.get("metadata") or {}).get("name") or ""): obj
-            for obj in self.store.list("ClusterCatalog")
-        }
+        # read as the model reads them (R-V1-7), so fetched means what the screens say
+        current = {c.name: c for c in map(decode_catalog, self.store.list("ClusterCatalog"))}
         changed = False
         for name in list(self._fetched):
-            if name not in current or not is_serving(current[name]):
+            if name not in current or current[name].serving is not True:
                 del self._fetched[name]
                 changed = True
         for name in list(self.problems):
             if name not in current:
                 del self.problems[name]
-        for name, obj in sorted(current.items()):
-            if not name or not is_serving(obj):
+        for name, cluster_catalog in sorted(current.items()):
+            if not name or cluster_catalog.serving is not True:
                 continue
             cached = self._fetched.get(name)
-            if cached is not None and cached.resolved_ref == resolved_ref(obj):
+            if cached is not None and cached.resolved_ref == cluster_catalog.resolved_ref:
                 continue
-            changed = await self._fetch(name, obj, cached) or changed
+            changed = await self._fetch(cluster_catalog, cached) or changed
         if changed:
             self._changed()
 
-    async def _fetch(self, name: str, obj: Obj, cached: Fetched | None) -> bool:
+    async def _fetch(self, cluster_catalog: ClusterCatalog, cached: Fetched | None) -> bool:
         assert self.requester is not None
-        base = base_url(obj)
+        name, base = cluster_catalog.name, cluster_catalog.base_url or ""
         service = service_of(base)
         if service is None:
             self.problems[name] = f"status.urls.base {base!r} names no Service"
@@ -261,9 +237,9 @@ class CatalogdFetcher:
         self.problems.pop(name, None)
         if catalog is None:  # 304: same content under a new digest
             assert cached is not None
-            self._fetched[name] = Fetched(resolved_ref(obj), modified, cached.catalog)
+            self._fetched[name] = Fetched(cluster_catalog.resolved_ref, modified, cached.catalog)
             return False
-        self._fetched[name] = Fetched(resolved_ref(obj), modified, catalog)
+        self._fetched[name] = Fetched(cluster_catalog.resolved_ref, modified, catalog)
         return True
 
     async def run(self) -> None:
