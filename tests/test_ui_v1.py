@@ -8,6 +8,7 @@ ClusterCatalog)."""
 
 from __future__ import annotations
 
+import copy
 import io
 from importlib.resources import files
 from pathlib import Path
@@ -25,6 +26,7 @@ from olmtui.ui.screens.extension_graph import ExtensionGraphScreen
 from olmtui.ui.screens.extensions import ClusterExtensionsScreen
 from olmtui.ui.screens.object_detail import ObjectScreen
 from olmtui.ui.screens.overview import metrics_text
+from olmtui.ui.v1_derived import v1_state
 from olmtui.ui.widgets.virtual_table import VirtualTable
 from olmtui.ui.widgets.yaml_view import YamlView
 
@@ -229,3 +231,25 @@ async def test_csv_detail_lists_olm_v1_readiness_points():
         app.open_object(copy)
         await pilot.pause()
         assert "OLM v1 readiness" not in _text(app.screen.query_one("#object-summary").content)
+
+
+def test_v1_state_is_kept_while_only_v0_objects_move(v1_file):
+    """The v1 records are rebuilt when a v1 object changes, not per model version: churning
+    copied CSVs move the version on every refresh of a live cluster."""
+    session = snapshot_session([v1_file], [KEYCLOAK], label="v1")
+    first = v1_state(session)
+    version = session.model.version
+    csv = {
+        "apiVersion": "operators.coreos.com/v1alpha1",
+        "kind": "ClusterServiceVersion",
+        "metadata": {"name": "x.v1", "namespace": "team-a", "labels": {"olm.copiedFrom": "a"}},
+        "status": {"phase": "Succeeded", "reason": "Copied"},
+    }
+    session.store.apply("ADDED", csv)
+    session.model.csvs()
+    assert session.model.version != version
+    assert v1_state(session) is first
+    extension = copy.deepcopy(session.store.get("ClusterExtension", "", "argocd"))
+    extension["metadata"]["generation"] = 2
+    session.store.apply("MODIFIED", extension)
+    assert v1_state(session) is not first

@@ -33,6 +33,7 @@ from olmtui.model.views import findings_by_subject as by_subject
 from olmtui.pipeline.session import Session
 from olmtui.store import Unreadable, is_copied_csv
 from olmtui.ui import predicted
+from olmtui.ui.resolution import same_objects
 
 T = TypeVar("T")
 
@@ -53,6 +54,22 @@ def cached_on(session: Session, name: str, stamp: Hashable, build: Callable[[], 
         return hit[1]
     value = build()
     session.derived_cache[name] = (stamp, value)  # type: ignore[assignment]
+    return value
+
+
+def cached_on_objects(
+    session: Session, name: str, reads: tuple[object, ...], build: Callable[[], T]
+) -> T:
+    """``build()`` once per set of input objects ``reads``, compared by identity (see
+    :func:`olmtui.ui.resolution.same_objects`): for a derivation whose inputs are few
+    objects the model's version moves past (a copied CSV moves it, not them). The cache
+    holds ``reads``, so no id is reused while it is compared."""
+    hit = session.derived_cache.get(name)
+    if hit is not None and same_objects(hit[1][0], reads):
+        value: T = hit[1][1]
+        return value
+    value = build()
+    session.derived_cache[name] = (0, (reads, value))
     return value
 
 

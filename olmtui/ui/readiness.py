@@ -17,7 +17,6 @@ from olmtui.store import is_copied_csv
 from olmtui.ui import derived, palette
 from olmtui.ui.formatting import section
 
-CSV = "ClusterServiceVersion"
 Obj = dict[str, Any]
 _VERDICT = {
     "blocks": ("✖ blocks", palette.ERROR),
@@ -28,22 +27,18 @@ _VERDICT = {
 
 def _packages(session: Session) -> Mapping[tuple[str, str], tuple[str, int]]:
     """``(namespace, csv)`` -> (its package, how many namespaces hold that package), from one
-    pass over the non-copied CSVs and the Subscriptions, once per model version."""
+    pass over the non-copied CSVs and the Subscriptions the HealthIndex keeps, rebuilt when
+    one of them moved (its operators generation, which a copied CSV does not move)."""
+    index = derived.health_index(session)
 
     def build() -> dict[tuple[str, str], tuple[str, int]]:
-        store = session.store
-        csvs = [
-            obj
-            for c in session.model.csvs()
-            if (obj := store.get(CSV, c.namespace, c.name)) is not None
-        ]
-        instances = installed_instances(csvs, store.list("Subscription"))
+        instances = installed_instances(index.installed_csvs(), index.subscriptions())
         spread: dict[str, set[str]] = {}
         for i in instances:
             spread.setdefault(i.package, set()).add(i.namespace)
         return {(i.namespace, i.csv): (i.package, len(spread[i.package])) for i in instances}
 
-    return derived.cached(session, "v1-readiness-packages", build)
+    return derived.cached_on(session, "v1-readiness-packages", index.operators_generation, build)
 
 
 def readiness(session: Session, csv: Obj | None) -> list[RenderableType]:
@@ -53,11 +48,9 @@ def readiness(session: Session, csv: Obj | None) -> list[RenderableType]:
     meta = csv.get("metadata") or {}
     namespace, name = str(meta.get("namespace") or ""), str(meta.get("name") or "")
     package, spread = _packages(session).get((namespace, name), (package_of(csv, {}), 1))
-    conditions = [
-        c
-        for c in session.store.list("OperatorCondition", namespace)
-        if (c.get("metadata") or {}).get("name") == name
-    ]
+    # OLM names a CSV's OperatorCondition after it
+    condition = session.store.get("OperatorCondition", namespace, name)
+    conditions = [] if condition is None else [condition]
     result = eligibility(csv, conditions, package, spread)
     head = Text(
         "no point blocks a move to OLM v1 for this version"

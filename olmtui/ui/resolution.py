@@ -70,11 +70,11 @@ class ResolutionInputs:
         a, b = self.objects, other.objects
         return (
             a.catalog_sources_read == b.catalog_sources_read
-            and _same(a.operator_groups, b.operator_groups)
-            and _same(a.subscriptions, b.subscriptions)
-            and _same(a.csvs, b.csvs)
+            and same_objects(a.operator_groups, b.operator_groups)
+            and same_objects(a.subscriptions, b.subscriptions)
+            and same_objects(a.csvs, b.csvs)
             and a.catalog_sources.keys() == b.catalog_sources.keys()
-            and all(_same(v, b.catalog_sources[k]) for k, v in a.catalog_sources.items())
+            and all(same_objects(v, b.catalog_sources[k]) for k, v in a.catalog_sources.items())
         )
 
     def resolve(self) -> NamespaceResolution:
@@ -82,7 +82,9 @@ class ResolutionInputs:
         return resolve_namespace(self.objects, self.content, self.global_namespace)
 
 
-def _same(a: Iterable[object], b: Iterable[object]) -> bool:
+def same_objects(a: Iterable[object], b: Iterable[object]) -> bool:
+    """Whether ``a`` and ``b`` hold the very same objects in the same order (identity: the
+    cache and the catalog set replace what changes, never edit it in place)."""
     left, right = list(a), list(b)
     return len(left) == len(right) and all(x is y for x, y in zip(left, right, strict=True))
 

@@ -1,6 +1,7 @@
 """OLM v1 as the screens read it: the ClusterExtension and ClusterCatalog records, the content
-bound to each ClusterCatalog and what each extension would resolve to, built once per model
-version (``derived.cached``); a cluster without OLM v1 costs two empty lists.
+bound to each ClusterCatalog and what each extension would resolve to, built again only when
+a v1 object or the catalog content changed (not per model version: churning copies move that
+on every refresh); a cluster without OLM v1 costs two empty lists.
 
 The resolution comes from ``model.v1.outcome.extension_resolution``, the one place that
 decides "not computed"; the screens only say it.
@@ -8,8 +9,9 @@ decides "not computed"; the screens only say it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from olmtui.model.catalog import Catalog
 from olmtui.model.v1.catalogs import ClusterCatalog, decode_catalog
@@ -20,6 +22,7 @@ from olmtui.model.v1.resolve import V1Resolution, content_by_catalog
 from olmtui.pipeline.session import Session
 from olmtui.ui import derived
 
+Obj = dict[str, Any]
 CE = "ClusterExtension"
 CC = "ClusterCatalog"
 
@@ -53,14 +56,26 @@ def has_v1(session: Session) -> bool:
 
 
 def v1_state(session: Session) -> V1State:
-    """The v1 records, rebuilt when the model moved."""
-    return derived.cached(session, "v1-state", lambda: _build(session))
+    """The v1 records, rebuilt when what they are built from moved: the ClusterExtension
+    and ClusterCatalog objects and the session's catalog content, by identity."""
+    store = session.store
+    extension_objs = list(store.list(CE))
+    catalog_objs = list(store.list(CC))
+    catalogs = session.catalogs()
+    return derived.cached_on_objects(
+        session,
+        "v1-state",
+        (*extension_objs, *catalog_objs, *catalogs),
+        lambda: _build(extension_objs, catalog_objs, catalogs),
+    )
 
 
-def _build(session: Session) -> V1State:
-    extension_objs = sorted(session.store.list(CE), key=_name)
-    catalog_objs = sorted(session.store.list(CC), key=_name)
-    content = content_by_catalog(session.catalogs(), catalog_objs) if catalog_objs else {}
+def _build(
+    extension_objs: list[Obj], catalog_objs: list[Obj], catalogs: Sequence[Catalog]
+) -> V1State:
+    extension_objs = sorted(extension_objs, key=_name)
+    catalog_objs = sorted(catalog_objs, key=_name)
+    content = content_by_catalog(catalogs, catalog_objs) if catalog_objs else {}
     return V1State(
         extensions={_name(o): decode_extension(o) for o in extension_objs},
         catalogs={_name(o): decode_catalog(o) for o in catalog_objs},
@@ -72,6 +87,7 @@ def _build(session: Session) -> V1State:
 
 
 def _name(obj: Mapping) -> str:
+    """``metadata.name`` (``olmtui.objects.name_of``, which the UI layer may not import)."""
     return str((obj.get("metadata") or {}).get("name") or "")
 
 
