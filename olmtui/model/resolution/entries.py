@@ -37,6 +37,11 @@ class CatalogKey:
         """``namespace/name``, as error texts and ``Catalog.ref`` write it."""
         return f"{self.namespace}/{self.name}"
 
+    @property
+    def label(self) -> str:
+        """``@existing`` or ``namespace/name``: how reports and explanations name a catalog."""
+        return EXISTING if self.virtual else self.ref
+
 
 @dataclass(frozen=True, slots=True)
 class Entry:

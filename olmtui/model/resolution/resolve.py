@@ -313,7 +313,7 @@ def _facts(sources: Sources) -> ExplainFacts:
                     e.package,
                     str(e.version) if e.version is not None else None,
                     e.channel,
-                    EXISTING if e.catalog.virtual else e.catalog.ref,
+                    e.catalog.label,
                 )
             )
     return ExplainFacts(packages)

@@ -17,7 +17,7 @@ from functools import cmp_to_key
 
 from olmtui.model.catalog import Catalog
 from olmtui.model.resolution.channel_order import sort_channel
-from olmtui.model.resolution.entries import CatalogKey, Entry
+from olmtui.model.resolution.entries import EXISTING, CatalogKey, Entry
 from olmtui.model.resolution.predicates import All, Gvk, Package, Predicate
 
 #: (group, version, kind) of an ``olm.gvk`` property.
@@ -111,7 +111,7 @@ class Sources:
 
     @property
     def existing(self) -> CatalogKey:
-        return CatalogKey("@existing", self.namespace)
+        return CatalogKey(EXISTING, self.namespace)
 
     def catalog(self, key: CatalogKey) -> list[Snapshot]:
         """``Catalog(key)``: every source in OLM's plain order when the key is empty (R-RES-10.2),
@@ -133,7 +133,7 @@ class Sources:
         cached = self._orders.get((preferred, namespace))
         if cached is not None:
             return cached
-        existing = CatalogKey("@existing", namespace) if namespace else None
+        existing = CatalogKey(EXISTING, namespace) if namespace else None
 
         def less(a: Snapshot, b: Snapshot) -> bool:
             for first in (existing, preferred):
