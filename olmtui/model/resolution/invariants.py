@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from olmtui.model.resolution.constraints import AtMost, Mandatory, Variable
-from olmtui.model.resolution.sources import Sources, gvks_of, packages_of
+from olmtui.model.resolution.entries import gvks_of, packages_of
+from olmtui.model.resolution.sources import Sources
 from olmtui.model.resolution.variables import Draft
 
 

@@ -17,11 +17,15 @@ from functools import cmp_to_key
 
 from olmtui.model.catalog import Catalog
 from olmtui.model.resolution.channel_order import sort_channel
-from olmtui.model.resolution.entries import EXISTING, CatalogKey, Entry
+from olmtui.model.resolution.entries import (
+    EXISTING,
+    CatalogKey,
+    Entry,
+    GvkKey,
+    gvks_of,
+    packages_of,
+)
 from olmtui.model.resolution.predicates import All, Gvk, Package, Predicate
-
-#: (group, version, kind) of an ``olm.gvk`` property.
-GvkKey = tuple[str, str, str]
 
 
 class Snapshot:
@@ -69,25 +73,6 @@ class Snapshot:
 
 def _group_key(entry: Entry) -> tuple[str, str, bool]:
     return (entry.package, entry.channel, entry.default_channel)
-
-
-def gvks_of(entry: Entry) -> list[GvkKey]:
-    """The ``olm.gvk`` values of an entry as OLM decodes them (a value that is not an object
-    provides nothing)."""
-    return [
-        (str(v.get("group") or ""), str(v.get("version") or ""), str(v.get("kind") or ""))
-        for k, v in entry.values
-        if k == "olm.gvk" and isinstance(v, dict)
-    ]
-
-
-def packages_of(entry: Entry) -> list[str]:
-    """The ``packageName`` of each ``olm.package`` property of an entry."""
-    return [
-        str(v.get("packageName") or "")
-        for k, v in entry.values
-        if k == "olm.package" and isinstance(v, dict)
-    ]
 
 
 @dataclass(slots=True)
