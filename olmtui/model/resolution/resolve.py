@@ -407,14 +407,20 @@ def cluster_objects(store: Store, namespaces: Iterable[str]) -> list[NamespaceOb
 
 
 def resolve_cluster(
-    store: Store, catalogs: Sequence[Catalog], global_namespace: str | None = None
+    store: Store,
+    catalogs: Sequence[Catalog],
+    global_namespace: str | None = None,
+    only: Collection[str] | None = None,
 ) -> list[NamespaceResolution]:
-    """One ``NamespaceResolution`` per namespace holding a Subscription, sorted by namespace
-    (R-RES-1). ``catalogs`` is the session's catalog content (``--catalog`` first, then
-    PackageManifests); ``global_namespace`` None means OLM's default (R-RES-3)."""
+    """One ``NamespaceResolution`` per namespace holding a Subscription (R-RES-1), of
+    ``only`` those when given (``explain`` needs one), sorted by namespace. ``catalogs`` is
+    the session's catalog content (``--catalog`` first, then PackageManifests);
+    ``global_namespace`` None means OLM's default (R-RES-3)."""
     global_ns = global_namespace or global_catalog_namespace(store)
     content = CatalogContent(catalogs)
     namespaces = {namespace for (namespace, _), _ in store.slots("Subscription")}
+    if only is not None:
+        namespaces &= set(only)
     return [
         resolve_namespace(objects, content, global_ns)
         for objects in cluster_objects(store, namespaces)
