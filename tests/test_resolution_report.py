@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -126,10 +126,14 @@ class FakeResolver:
         self.calls: list[tuple[int, str | None]] = []
 
     def __call__(
-        self, store: Store, catalogs: Sequence[Catalog], global_namespace: str | None = None
+        self,
+        store: Store,
+        catalogs: Sequence[Catalog],
+        global_namespace: str | None = None,
+        only: Collection[str] | None = None,
     ) -> list[NamespaceResolution]:
         self.calls.append((len(catalogs), global_namespace))
-        return self.outcomes
+        return [o for o in self.outcomes if only is None or o.namespace in only]
 
 
 @pytest.fixture

@@ -322,6 +322,8 @@ def test_global_catalog_namespace_and_cluster_order() -> None:
     store.apply_many([{"kind": "Namespace", "metadata": {"name": "openshift-marketplace"}}])
     assert global_catalog_namespace(store) == "openshift-marketplace"
     assert [r.namespace for r in resolve_cluster(store, [])] == ["aaa", NS]
+    # explain resolves one namespace; one without a Subscription resolves nothing
+    assert [r.namespace for r in resolve_cluster(store, [], only=[NS, "empty"])] == [NS]
 
 
 # -- property test: random namespaces through the whole builder -----------------------------

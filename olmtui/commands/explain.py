@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"explain: namespace {namespace} was not read (see --namespace)")
     if subscription and session.store.get("Subscription", namespace, subscription) is None:
         raise UsageError(f"explain: no Subscription {namespace}/{subscription} in the input")
-    entries = [r for r in session.resolutions() if r.namespace == namespace]
+    entries = session.resolutions([namespace])
     if not entries:
         raise UsageError(
             f"explain: namespace {namespace} holds no Subscription: nothing to resolve"

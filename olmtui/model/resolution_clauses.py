@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from olmtui.model.resolution.entries import EXISTING
+
 PREFIX = "constraints not satisfiable"
-#: The catalog name OLM gives installed CSVs in variable ids.
-EXISTING = "@existing"
 
 _ID = r"[^\s,]+"
 _BARE_ID = re.compile(_ID)

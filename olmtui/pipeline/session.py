@@ -9,7 +9,7 @@ callable that says, in one line, how the connection is doing.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -121,11 +121,11 @@ class Session:
         demo's catalog), not only PackageManifests: what resolution needs (R-RES-22)."""
         return any(catalog.graph == "catalog" for catalog in self.catalogs())
 
-    def resolutions(self) -> list[NamespaceResolution]:
-        """What OLM's next sync would decide in each namespace holding a Subscription. The
-        whole resolver runs on every call: ``check`` and ``explain`` ask once, nothing asks
-        as objects change."""
-        return resolver.resolve_cluster(self.store, self.catalogs(), self.global_namespace)
+    def resolutions(self, only: Collection[str] | None = None) -> list[NamespaceResolution]:
+        """What OLM's next sync would decide in each namespace holding a Subscription (of
+        ``only`` those when given). The resolver runs on every call: ``check`` and
+        ``explain`` ask once, nothing asks as objects change."""
+        return resolver.resolve_cluster(self.store, self.catalogs(), self.global_namespace, only)
 
     def report(self) -> Report:
         """The ``olmtui check`` report of what the session holds now (a demo reports as

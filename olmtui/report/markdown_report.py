@@ -26,7 +26,7 @@ from olmtui.model.graph_render import ChannelView, channel_view, render_mermaid
 from olmtui.model.types import SEVERITY_ORDER, SubscriptionState
 from olmtui.model.upgrades import subscription_scope
 from olmtui.report.json_report import Report
-from olmtui.report.text_report import safe, split_unevaluated, why
+from olmtui.report.text_report import change_lines, safe, split_unevaluated
 from olmtui.report.v1_sections import catalog_rows, extension_rows
 from olmtui.store import Store
 
@@ -233,25 +233,14 @@ def _findings(report: Report) -> list[str]:
 
 
 def _resolved(entry: dict[str, Any]) -> list[str]:
-    operators = {o["name"]: o for o in entry["operators"]}
-    if not entry["changes"]:
+    changes = change_lines(entry, md)
+    if not changes:
         return ["Resolved: nothing to install."]
-    lines = [
-        f"Resolved: the next InstallPlan installs {_plural(len(entry['changes']), 'bundle')}:",
+    return [
+        f"Resolved: the next InstallPlan installs {_plural(len(changes), 'bundle')}:",
         "",
+        *(f"- {line}" for line in changes),
     ]
-    for name in entry["changes"]:
-        operator = operators.get(name)
-        if operator is None:
-            lines.append(f"- {md(name)}")
-            continue
-        replaces = f" replaces {md(operator['replaces'])}" if operator["replaces"] else ""
-        lines.append(
-            f"- {md(name)}{replaces} (package {md(operator['package'])}, channel "
-            f"{md(operator['channel'])}, catalog {md(operator['catalog'])}; "
-            f"{md(why(operator))})"
-        )
-    return lines
 
 
 def _unsatisfiable(entry: dict[str, Any]) -> list[str]:

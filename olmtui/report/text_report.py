@@ -14,7 +14,7 @@ cursor or change colours. Colour (plain ANSI, no markup parsing) only when asked
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import groupby
 from typing import Any
 
@@ -419,20 +419,21 @@ def why(operator: dict[str, Any]) -> str:
     return f"for {reason}"
 
 
-def change_lines(entry: dict[str, Any]) -> list[str]:
-    """The bundles the next InstallPlan would install: name, what it replaces, why."""
+def change_lines(entry: dict[str, Any], escape: Callable[[str], str] = safe) -> list[str]:
+    """The bundles the next InstallPlan would install: name, what it replaces, why; each
+    cluster or catalog text passed through ``escape`` (Markdown passes its own)."""
     operators = {o["name"]: o for o in entry["operators"]}
     lines = []
     for name in entry["changes"]:
         operator = operators.get(name)
         if operator is None:
-            lines.append(safe(name))
+            lines.append(escape(name))
             continue
-        replaces = f" replaces {safe(operator['replaces'])}" if operator["replaces"] else ""
+        replaces = f" replaces {escape(operator['replaces'])}" if operator["replaces"] else ""
         lines.append(
-            f"{safe(name)}{replaces} (package {safe(operator['package'])}, channel "
-            f"{safe(operator['channel'])}, catalog {safe(operator['catalog'])}; "
-            f"{safe(why(operator))})"
+            f"{escape(name)}{replaces} (package {escape(operator['package'])}, channel "
+            f"{escape(operator['channel'])}, catalog {escape(operator['catalog'])}; "
+            f"{escape(why(operator))})"
         )
     return lines
 

@@ -19,6 +19,9 @@ from olmtui.model.semver_range import Range, RangeError, Version, parse_range, p
 #: The name of the virtual catalog of installed CSVs (R-RES-7).
 EXISTING = "@existing"
 
+#: (group, version, kind) of an ``olm.gvk`` property.
+GvkKey = tuple[str, str, str]
+
 
 @dataclass(frozen=True, slots=True)
 class CatalogKey:
@@ -36,6 +39,11 @@ class CatalogKey:
     def ref(self) -> str:
         """``namespace/name``, as error texts and ``Catalog.ref`` write it."""
         return f"{self.namespace}/{self.name}"
+
+    @property
+    def label(self) -> str:
+        """``@existing`` or ``namespace/name``: how reports and explanations name a catalog."""
+        return EXISTING if self.virtual else self.ref
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +70,25 @@ class Entry:
     def id(self) -> str:
         """The solver identifier (R-RES-8): catalog name first, then namespace."""
         return f"{self.catalog.name}/{self.catalog.namespace}/{self.channel}/{self.name}"
+
+
+def props_of(entry: Entry, kind: str) -> list[dict[str, Any]]:
+    """The decoded values of ``entry``'s properties of type ``kind`` that are objects: OLM
+    decodes each into a struct, so any other value provides nothing."""
+    return [v for k, v in entry.values if k == kind and isinstance(v, dict)]
+
+
+def gvks_of(entry: Entry) -> list[GvkKey]:
+    """The ``olm.gvk`` values of an entry as OLM decodes them (absent fields are ``""``)."""
+    return [
+        (str(v.get("group") or ""), str(v.get("version") or ""), str(v.get("kind") or ""))
+        for v in props_of(entry, "olm.gvk")
+    ]
+
+
+def packages_of(entry: Entry) -> list[str]:
+    """The ``packageName`` of each ``olm.package`` property of an entry."""
+    return [str(v.get("packageName") or "") for v in props_of(entry, "olm.package")]
 
 
 def decode(properties: tuple[tuple[str, str], ...]) -> tuple[tuple[str, Any], ...]:

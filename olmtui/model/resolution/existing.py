@@ -21,6 +21,7 @@ from olmtui.model.resolution.entries import (
     decode,
     parse_tolerant,
 )
+from olmtui.objects import annotations_of, name_of, spec, status
 from olmtui.store import is_copied_csv
 
 Obj = dict[str, Any]
@@ -33,16 +34,8 @@ class SourceError(Exception):
     cause text."""
 
 
-def _name(obj: Mapping[str, Any]) -> str:
-    return str((obj.get("metadata") or {}).get("name") or "")
-
-
-def _spec(obj: Mapping[str, Any]) -> Mapping[str, Any]:
-    return obj.get("spec") or {}
-
-
 def _phase(obj: Mapping[str, Any]) -> str:
-    return str((obj.get("status") or {}).get("phase") or "")
+    return str(status(obj).get("phase") or "")
 
 
 def _gvk(group: str, version: str, kind: str) -> str:
@@ -52,7 +45,7 @@ def _gvk(group: str, version: str, kind: str) -> str:
 def _api_properties(csv: Obj, section: str) -> list[str]:
     """``olm.gvk`` values of the owned (or required) CRDs and APIServices (R-RES-7.4),
     sorted by JSON text."""
-    definitions = _spec(csv).get(section.split(".")[0]) or {}
+    definitions = spec(csv).get(section.split(".")[0]) or {}
     values: list[str] = []
     for crd in (
         (definitions.get(section.split(".")[1]) or []) if isinstance(definitions, dict) else []
@@ -71,12 +64,12 @@ def _api_properties(csv: Obj, section: str) -> list[str]:
 def _derived(csv: Obj, subscriptions: Sequence[Obj]) -> tuple[tuple[str, str], ...]:
     """R-RES-7.4 without the annotation: provided then required APIs, then an inferred
     ``olm.package`` when exactly one package names this CSV as installed."""
-    spec = _spec(csv)
+    csv_spec = spec(csv)
     provided: list[str] = []
     required: list[str] = []
     for kind, out in (("owned", provided), ("required", required)):
         out.extend(_api_properties(csv, f"customresourcedefinitions.{kind}"))
-        for svc in (spec.get("apiservicedefinitions") or {}).get(kind) or []:
+        for svc in (csv_spec.get("apiservicedefinitions") or {}).get(kind) or []:
             if isinstance(svc, dict):
                 out.append(
                     _gvk(
@@ -88,12 +81,12 @@ def _derived(csv: Obj, subscriptions: Sequence[Obj]) -> tuple[tuple[str, str], .
     props = [("olm.gvk", v) for v in sorted(provided)]
     props += [("olm.gvk.required", v) for v in sorted(required)]
     packages = {
-        str(_spec(s).get("name") or "")
+        str(spec(s).get("name") or "")
         for s in subscriptions
-        if (s.get("status") or {}).get("installedCSV") == _name(csv)
+        if status(s).get("installedCSV") == name_of(csv)
     } - {""}
     if len(packages) == 1:
-        version = parse_tolerant(str(spec.get("version") or ""))
+        version = parse_tolerant(str(csv_spec.get("version") or ""))
         text = str(version) if version and str(version) != "0.0.0" else ""
         props.append(("olm.package", compact({"packageName": packages.pop(), "version": text})))
     return tuple(props)
@@ -105,11 +98,11 @@ def _annotated(csv: Obj, text: str) -> tuple[tuple[str, str], ...]:
         listed = json.loads(text).get("properties") or []
         return tuple((str(p["type"]), compact(p.get("value"))) for p in listed)
     except (ValueError, AttributeError, TypeError, KeyError) as exc:
-        raise SourceError(f'failed to retrieve properties of csv "{_name(csv)}": {exc}') from exc
+        raise SourceError(f'failed to retrieve properties of csv "{name_of(csv)}": {exc}') from exc
 
 
 def _replaced_by(csvs: Sequence[Obj]) -> dict[str, Obj]:
-    return {str(_spec(c).get("replaces")): c for c in csvs if _spec(c).get("replaces")}
+    return {str(spec(c).get("replaces")): c for c in csvs if spec(c).get("replaces")}
 
 
 def _chain_ends_in_failure(csv: Obj, replaced_by: Mapping[str, Obj], namespace: str) -> bool:
@@ -117,8 +110,8 @@ def _chain_ends_in_failure(csv: Obj, replaced_by: Mapping[str, Obj], namespace: 
     ``Replacing``; true when the last is ``Failed``."""
     seen: set[str] = set()
     current = csv
-    while (successor := replaced_by.get(_name(current))) is not None:
-        name = _name(current)
+    while (successor := replaced_by.get(name_of(current))) is not None:
+        name = name_of(current)
         if _phase(current) != "Replacing":
             raise SourceError(
                 f"csv {namespace}/{name} in phase {_phase(current)} instead of Replacing"
@@ -138,7 +131,7 @@ def existing_entries(
 ) -> list[Entry]:
     """R-RES-7: the ``@existing`` entries of ``namespace``; raises ``SourceError``."""
     key = CatalogKey(EXISTING, namespace)
-    installed = {(s.get("status") or {}).get("installedCSV") for s in subscriptions}
+    installed = {status(s).get("installedCSV") for s in subscriptions}
     own = [c for c in csvs if not is_copied_csv(c)]  # R-RES-7.1
     replaced_by = _replaced_by(own)
     entries: list[Entry] = []
@@ -147,9 +140,7 @@ def existing_entries(
         ends_in_failure = fail_forward and _chain_ends_in_failure(csv, replaced_by, namespace)
         if ends_in_failure and _phase(csv) == "Replacing":
             continue
-        annotation = ((csv.get("metadata") or {}).get("annotations") or {}).get(
-            PROPERTIES_ANNOTATION
-        )
+        annotation = annotations_of(csv).get(PROPERTIES_ANNOTATION)
         props = (
             _annotated(csv, annotation) if annotation is not None else _derived(csv, subscriptions)
         )
@@ -160,14 +151,14 @@ def existing_entries(
                 package = str(value.get("packageName") or "")
         entries.append(
             Entry(
-                name=_name(csv),
+                name=name_of(csv),
                 package=package,
                 channel="",
                 catalog=key,
-                version=parse_tolerant(str(_spec(csv).get("version") or "")),
+                version=parse_tolerant(str(spec(csv).get("version") or "")),
                 properties=props,
                 values=values,
-                referenced=_name(csv) in installed,  # R-RES-7.2
+                referenced=name_of(csv) in installed,  # R-RES-7.2
             )
         )
     return entries
@@ -175,5 +166,5 @@ def existing_entries(
 
 def fail_forward_enabled(operator_group: Mapping[str, Any]) -> bool:
     """R-RES-21: the OperatorGroup opts into ``UnsafeFailForward``."""
-    strategy = _spec(operator_group).get("upgradeStrategy") or {}
+    strategy = spec(operator_group).get("upgradeStrategy") or {}
     return isinstance(strategy, dict) and strategy.get("name") == _FAIL_FORWARD

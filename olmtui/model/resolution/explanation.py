@@ -21,10 +21,9 @@ from olmtui.model.resolution.constraints import (
     Mandatory,
     Prohibited,
 )
+from olmtui.model.resolution.entries import EXISTING
 from olmtui.model.resolution.result import ExplainedConstraint
 from olmtui.model.resolution.solver import NotSatisfiable
-
-EXISTING = "@existing"
 
 
 @dataclass(frozen=True, slots=True)

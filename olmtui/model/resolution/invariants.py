@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from olmtui.model.resolution.constraints import AtMost, Mandatory, Variable
-from olmtui.model.resolution.sources import Sources, gvks_of, packages_of
+from olmtui.model.resolution.entries import gvks_of, packages_of
+from olmtui.model.resolution.sources import Sources
 from olmtui.model.resolution.variables import Draft
 
 
@@ -18,8 +19,21 @@ def _joined(ids: list[str]) -> str:
     return f"{', '.join(ids[:-1])} and {ids[-1]}"
 
 
+def _at_most_one(id: str, what: str, ids: list[str], verb: str) -> Variable:
+    """R-RES-14: a mandatory variable allowing at most one of ``ids`` (listed in byte order)."""
+    ids = sorted(ids, key=str.encode)
+    return Variable(
+        id,
+        (
+            Mandatory(f"there can be only one {what}"),
+            AtMost(1, tuple(ids), f"{_joined(ids)} {verb}"),
+        ),
+    )
+
+
 def invariants(drafts: Iterable[Draft], sources: Sources) -> list[Variable]:
-    """R-RES-14: the invariant variables, APIs first (by id), then packages (by name)."""
+    """R-RES-14: the invariant variables, one per API and per package with two or more
+    variables, sorted by id (byte order)."""
     apis: dict[tuple[str, str, str], list[str]] = {}
     packages: dict[str, list[str]] = {}
     for draft in drafts:
@@ -37,26 +51,12 @@ def invariants(drafts: Iterable[Draft], sources: Sources) -> list[Variable]:
     for (group, version, kind), ids in apis.items():
         if len(ids) > 1:
             api = f"{kind} ({group}/{version})"
-            ids = sorted(ids, key=str.encode)
-            out.append(
-                Variable(
-                    api,
-                    (
-                        Mandatory(f"there can be only one provider of {api}"),
-                        AtMost(1, tuple(ids), f"{_joined(ids)} provide {api}"),
-                    ),
-                )
-            )
-    for package, ids in packages.items():
-        if len(ids) > 1:
-            ids = sorted(ids, key=str.encode)
-            out.append(
-                Variable(
-                    package,
-                    (
-                        Mandatory(f"there can be only one operator from package {package}"),
-                        AtMost(1, tuple(ids), f"{_joined(ids)} originate from package {package}"),
-                    ),
-                )
-            )
+            out.append(_at_most_one(api, f"provider of {api}", ids, f"provide {api}"))
+    out += [
+        _at_most_one(
+            package, f"operator from package {package}", ids, f"originate from package {package}"
+        )
+        for package, ids in packages.items()
+        if len(ids) > 1
+    ]
     return sorted(out, key=lambda v: v.id.encode())

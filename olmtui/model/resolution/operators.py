@@ -82,7 +82,7 @@ def operators_of(
                 name=entry.name,
                 package=entry.package,
                 channel=entry.channel,
-                catalog="@existing" if existing else entry.catalog.ref,
+                catalog=entry.catalog.label,
                 replaces=(draft.replaces or entry.replaces or None) if not existing else None,
                 reason=_reason(draft, namespace, subscription_ids, selected),
             )

@@ -13,16 +13,12 @@ from typing import Any
 
 from olmtui.model.resolution.cel import Unsupported, cel_properties, evaluate
 from olmtui.model.resolution.channel_order import ResolutionError, go_quote
-from olmtui.model.resolution.entries import Entry, decode, parse_tolerant
+from olmtui.model.resolution.entries import Entry, decode, parse_tolerant, props_of
 from olmtui.model.semver_range import Range, RangeError, parse_range
 
 
 class NotEvaluated(Exception):
     """olmtui cannot decide this predicate offline (R-RES-23); the message is the reason."""
-
-
-def _props(entry: Entry, kind: str) -> list[dict[str, Any]]:
-    return [v for k, v in entry.values if k == kind and isinstance(v, dict)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +31,7 @@ class Gvk:
         return any(
             (p.get("group"), p.get("version"), p.get("kind"))
             == (self.group, self.version, self.kind)
-            for p in _props(entry, "olm.gvk")
+            for p in props_of(entry, "olm.gvk")
         )
 
     def __str__(self) -> str:
@@ -50,7 +46,7 @@ class Package:
 
     def test(self, entry: Entry) -> bool:
         return entry.package == self.name or any(
-            p.get("packageName") == self.name for p in _props(entry, "olm.package")
+            p.get("packageName") == self.name for p in props_of(entry, "olm.package")
         )
 
     def __str__(self) -> str:
@@ -63,7 +59,7 @@ class VersionInRange:
     text: str
 
     def test(self, entry: Entry) -> bool:
-        for p in _props(entry, "olm.package"):
+        for p in props_of(entry, "olm.package"):
             version = parse_tolerant(str(p.get("version") or ""))
             if version is not None and self.range.contains(version):
                 return True
@@ -78,7 +74,7 @@ class Label:
     label: str
 
     def test(self, entry: Entry) -> bool:
-        return any(p.get("label") == self.label for p in _props(entry, "olm.label"))
+        return any(p.get("label") == self.label for p in props_of(entry, "olm.label"))
 
     def __str__(self) -> str:
         return f"with label: {self.label}"

@@ -27,6 +27,7 @@ from olmtui.model.resolution.result import NamespaceResolution, ResolutionStatus
 from olmtui.model.resolution.solver import NotSatisfiable, solve
 from olmtui.model.resolution.sources import Snapshot, Sources
 from olmtui.model.resolution.variables import Builder, SubscriptionSpec
+from olmtui.objects import annotations_of, name_of, namespace_of, spec, status
 from olmtui.store import Store
 
 Obj = dict[str, Any]
@@ -37,16 +38,8 @@ OPENSHIFT_GLOBAL = "openshift-marketplace"
 UPSTREAM_GLOBAL = "olm"
 
 
-def _meta(obj: Obj) -> Mapping[str, Any]:
-    return obj.get("metadata") or {}
-
-
-def _name(obj: Obj) -> str:
-    return str(_meta(obj).get("name") or "")
-
-
 def _ref(obj: Obj) -> str:
-    return f"{_meta(obj).get('namespace') or ''}/{_name(obj)}"
+    return f"{namespace_of(obj)}/{name_of(obj)}"
 
 
 def global_catalog_namespace(store: Store) -> str:
@@ -84,11 +77,11 @@ class CatalogContent:
         )
 
     def snapshot(self, source: Obj, catalog: Catalog) -> Snapshot:
-        priority = (source.get("spec") or {}).get("priority")
+        priority = spec(source).get("priority")
         priority = priority if isinstance(priority, int) else 0  # R-RES-4: default 0
         cached = self._snapshots.get((_ref(source), priority))
         if cached is None or cached.catalog is not catalog:
-            key = CatalogKey(_name(source), str(_meta(source).get("namespace") or ""))
+            key = CatalogKey(name_of(source), namespace_of(source))
             cached = Snapshot(key, tuple(catalog_entries(catalog, key)), priority, catalog)
             self._snapshots[(_ref(source), priority)] = cached
         return cached
@@ -127,7 +120,7 @@ def _aggregate(errors: Sequence[str]) -> str:
 def _visible_namespaces(objects: NamespaceObjects, global_namespace: str) -> list[str]:
     """R-RES-3: the namespace, then the global catalog namespace unless the OperatorGroup
     opts out."""
-    annotations = _meta(objects.operator_groups[0]).get("annotations") or {}
+    annotations = annotations_of(objects.operator_groups[0])
     namespaces = [objects.namespace]
     if annotations.get(EXCLUDE_GLOBAL) != "true" and global_namespace != objects.namespace:
         namespaces.append(global_namespace)
@@ -139,13 +132,13 @@ def _visible_sources(objects: NamespaceObjects, global_namespace: str) -> list[O
     return [
         source
         for ns in _visible_namespaces(objects, global_namespace)
-        for source in sorted(objects.catalog_sources.get(ns, ()), key=_name)
+        for source in sorted(objects.catalog_sources.get(ns, ()), key=name_of)
     ]
 
 
 def _never_connected(source: Obj) -> bool:
     """R-RES-5: OLM has no registry client for a source that never connected."""
-    state = (source.get("status") or {}).get("connectionState") or {}
+    state = status(source).get("connectionState") or {}
     observed = state.get("lastObservedState")
     return bool(observed) and observed != "READY" and not state.get("lastConnect")
 
@@ -165,10 +158,10 @@ def _unknown_sources(objects: NamespaceObjects, global_namespace: str) -> str | 
         if unread:
             return f"CatalogSources in {', '.join(unread)} were not read (--namespace session)"
     for sub in objects.subscriptions:
-        for health in (sub.get("status") or {}).get("catalogHealth") or ():
+        for health in status(sub).get("catalogHealth") or ():
             ref = (health or {}).get("catalogSourceRef") or {}
             ns, name = str(ref.get("namespace") or ""), str(ref.get("name") or "")
-            if name and not any(_name(s) == name for s in objects.catalog_sources.get(ns, ())):
+            if name and not any(name_of(s) == name for s in objects.catalog_sources.get(ns, ())):
                 return f"CatalogSource {ns}/{name} is not among the objects read"
     return None
 
@@ -259,9 +252,9 @@ def _owners(objects: NamespaceObjects, existing: Snapshot) -> dict[str, str]:
     names = {e.name for e in existing.entries}
     owners: dict[str, str] = {}
     for sub in objects.subscriptions:
-        installed = str((sub.get("status") or {}).get("installedCSV") or "")
+        installed = str(status(sub).get("installedCSV") or "")
         if installed in names:
-            owners.setdefault(installed, _name(sub))
+            owners.setdefault(installed, name_of(sub))
     return owners
 
 
@@ -313,7 +306,7 @@ def _facts(sources: Sources) -> ExplainFacts:
                     e.package,
                     str(e.version) if e.version is not None else None,
                     e.channel,
-                    EXISTING if e.catalog.virtual else e.catalog.ref,
+                    e.catalog.label,
                 )
             )
     return ExplainFacts(packages)
@@ -366,17 +359,14 @@ def _resolved(
                     ns, "failed", f"expected exactly one operator, got {found}"
                 )
     specs = [SubscriptionSpec.of(s) for s in objects.subscriptions]
-    current = {
-        _name(s): str((s.get("status") or {}).get("currentCSV") or "")
-        for s in objects.subscriptions
-    }
+    current = {name_of(s): str(status(s).get("currentCSV") or "") for s in objects.subscriptions}
     operators, changes = operators_of(
         drafts,
         ns,
         specs,
         builder.subscription_ids,
         current,
-        {_name(c) for c in objects.csvs},
+        {name_of(c) for c in objects.csvs},
     )
     return NamespaceResolution(ns, "resolved", operators=operators, changes=changes)
 
@@ -389,7 +379,7 @@ def _by_namespace(store: Store, kind: str, wanted: set[str]) -> dict[str, list[O
         if namespace in wanted:
             out.setdefault(namespace, []).append(obj)
     for objs in out.values():
-        objs.sort(key=_name)
+        objs.sort(key=name_of)
     return out
 
 
@@ -417,14 +407,20 @@ def cluster_objects(store: Store, namespaces: Iterable[str]) -> list[NamespaceOb
 
 
 def resolve_cluster(
-    store: Store, catalogs: Sequence[Catalog], global_namespace: str | None = None
+    store: Store,
+    catalogs: Sequence[Catalog],
+    global_namespace: str | None = None,
+    only: Collection[str] | None = None,
 ) -> list[NamespaceResolution]:
-    """One ``NamespaceResolution`` per namespace holding a Subscription, sorted by namespace
-    (R-RES-1). ``catalogs`` is the session's catalog content (``--catalog`` first, then
-    PackageManifests); ``global_namespace`` None means OLM's default (R-RES-3)."""
+    """One ``NamespaceResolution`` per namespace holding a Subscription (R-RES-1), of
+    ``only`` those when given (``explain`` needs one), sorted by namespace. ``catalogs`` is
+    the session's catalog content (``--catalog`` first, then PackageManifests);
+    ``global_namespace`` None means OLM's default (R-RES-3)."""
     global_ns = global_namespace or global_catalog_namespace(store)
     content = CatalogContent(catalogs)
     namespaces = {namespace for (namespace, _), _ in store.slots("Subscription")}
+    if only is not None:
+        namespaces &= set(only)
     return [
         resolve_namespace(objects, content, global_ns)
         for objects in cluster_objects(store, namespaces)

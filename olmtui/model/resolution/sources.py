@@ -17,11 +17,15 @@ from functools import cmp_to_key
 
 from olmtui.model.catalog import Catalog
 from olmtui.model.resolution.channel_order import sort_channel
-from olmtui.model.resolution.entries import CatalogKey, Entry
+from olmtui.model.resolution.entries import (
+    EXISTING,
+    CatalogKey,
+    Entry,
+    GvkKey,
+    gvks_of,
+    packages_of,
+)
 from olmtui.model.resolution.predicates import All, Gvk, Package, Predicate
-
-#: (group, version, kind) of an ``olm.gvk`` property.
-GvkKey = tuple[str, str, str]
 
 
 class Snapshot:
@@ -71,25 +75,6 @@ def _group_key(entry: Entry) -> tuple[str, str, bool]:
     return (entry.package, entry.channel, entry.default_channel)
 
 
-def gvks_of(entry: Entry) -> list[GvkKey]:
-    """The ``olm.gvk`` values of an entry as OLM decodes them (a value that is not an object
-    provides nothing)."""
-    return [
-        (str(v.get("group") or ""), str(v.get("version") or ""), str(v.get("kind") or ""))
-        for k, v in entry.values
-        if k == "olm.gvk" and isinstance(v, dict)
-    ]
-
-
-def packages_of(entry: Entry) -> list[str]:
-    """The ``packageName`` of each ``olm.package`` property of an entry."""
-    return [
-        str(v.get("packageName") or "")
-        for k, v in entry.values
-        if k == "olm.package" and isinstance(v, dict)
-    ]
-
-
 @dataclass(slots=True)
 class Sources:
     """The namespaced cache of one resolution: ``snapshots`` in any order, ``@existing`` of
@@ -111,7 +96,7 @@ class Sources:
 
     @property
     def existing(self) -> CatalogKey:
-        return CatalogKey("@existing", self.namespace)
+        return CatalogKey(EXISTING, self.namespace)
 
     def catalog(self, key: CatalogKey) -> list[Snapshot]:
         """``Catalog(key)``: every source in OLM's plain order when the key is empty (R-RES-10.2),
@@ -133,7 +118,7 @@ class Sources:
         cached = self._orders.get((preferred, namespace))
         if cached is not None:
             return cached
-        existing = CatalogKey("@existing", namespace) if namespace else None
+        existing = CatalogKey(EXISTING, namespace) if namespace else None
 
         def less(a: Snapshot, b: Snapshot) -> bool:
             for first in (existing, preferred):

@@ -26,6 +26,7 @@ from olmtui.model.resolution.entries import CatalogKey, Entry
 from olmtui.model.resolution.predicates import dependency_predicates
 from olmtui.model.resolution.sources import Sources, subscription_order
 from olmtui.model.semver_range import ZERO
+from olmtui.objects import name_of, spec, status
 
 
 @dataclass(slots=True)
@@ -56,15 +57,15 @@ class SubscriptionSpec:
 
     @classmethod
     def of(cls, sub: Mapping[str, Any]) -> SubscriptionSpec:
-        spec = sub.get("spec") or {}
+        wanted = spec(sub)
         return cls(
-            name=str((sub.get("metadata") or {}).get("name") or ""),
-            package=str(spec.get("name") or ""),
-            channel=str(spec.get("channel") or ""),
-            source=str(spec.get("source") or ""),
-            source_namespace=str(spec.get("sourceNamespace") or ""),
-            starting_csv=str(spec.get("startingCSV") or ""),
-            installed_csv=str((sub.get("status") or {}).get("installedCSV") or ""),
+            name=name_of(sub),
+            package=str(wanted.get("name") or ""),
+            channel=str(wanted.get("channel") or ""),
+            source=str(wanted.get("source") or ""),
+            source_namespace=str(wanted.get("sourceNamespace") or ""),
+            starting_csv=str(wanted.get("startingCSV") or ""),
+            installed_csv=str(status(sub).get("installedCSV") or ""),
         )
 
 
