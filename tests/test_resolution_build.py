@@ -20,7 +20,8 @@ from olmtui.model.resolution.entries import (
     parse_tolerant,
 )
 from olmtui.model.resolution.existing import SourceError, existing_entries
-from olmtui.model.resolution.predicates import dependency_predicates
+from olmtui.model.resolution.predicates import Gvk, dependency_predicates
+from olmtui.model.resolution.predicates import Package as PackagePredicate
 from olmtui.sources.catalog_fbc import load_fbc
 
 
@@ -187,3 +188,13 @@ def test_fbc_bundle_properties_kept_in_file_order(tmp_path: Path) -> None:
         ("olm.gvk", '{"group":"g","kind":"K","version":"v"}'),
         ("olm.package", '{"packageName":"a","version":"1.0.0"}'),
     )
+
+
+def test_an_absent_gvk_field_matches_an_empty_one_as_in_olm() -> None:
+    """R-RES-11.2: OLM decodes properties into Go structs, where an absent field is "":
+    a core-group API (no ``group`` written) satisfies a requirement of group "" (and the
+    predicate agrees with the index dependencies are looked up in)."""
+    provider = _with(("olm.gvk", '{"kind":"Secret","version":"v1"}'))
+    assert Gvk("", "v1", "Secret").test(provider)
+    assert not Gvk("x", "v1", "Secret").test(provider)
+    assert PackagePredicate("").test(_with(("olm.package", '{"version":"1.0.0"}')))

@@ -13,7 +13,14 @@ from typing import Any
 
 from olmtui.model.resolution.cel import Unsupported, cel_properties, evaluate
 from olmtui.model.resolution.channel_order import ResolutionError, go_quote
-from olmtui.model.resolution.entries import Entry, decode, parse_tolerant, props_of
+from olmtui.model.resolution.entries import (
+    Entry,
+    decode,
+    gvks_of,
+    packages_of,
+    parse_tolerant,
+    props_of,
+)
 from olmtui.model.semver_range import Range, RangeError, parse_range
 
 
@@ -28,11 +35,8 @@ class Gvk:
     kind: str
 
     def test(self, entry: Entry) -> bool:
-        return any(
-            (p.get("group"), p.get("version"), p.get("kind"))
-            == (self.group, self.version, self.kind)
-            for p in props_of(entry, "olm.gvk")
-        )
+        # R-RES-11.2: decoded as OLM's Go structs do, an absent field is "" (as the index)
+        return (self.group, self.version, self.kind) in gvks_of(entry)
 
     def __str__(self) -> str:
         return (
@@ -45,9 +49,7 @@ class Package:
     name: str
 
     def test(self, entry: Entry) -> bool:
-        return entry.package == self.name or any(
-            p.get("packageName") == self.name for p in props_of(entry, "olm.package")
-        )
+        return entry.package == self.name or self.name in packages_of(entry)
 
     def __str__(self) -> str:
         return f"with package: {self.name}"
