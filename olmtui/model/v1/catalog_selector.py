@@ -13,7 +13,8 @@ from typing import Any
 from olmtui.objects import labels as labels_of
 from olmtui.objects import name_of
 
-#: The label every ClusterCatalog carries, equal to its name (catalogd's webhook, R-V1-6).
+#: The label every ClusterCatalog carries, equal to its name (catalogd's defaulting webhook,
+#: R-V1-6); snapshots may lack it, so the readers add it.
 NAME_LABEL = "olm.operatorframework.io/metadata.name"
 
 _QNAME = re.compile(r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\Z")

@@ -11,6 +11,7 @@ from typing import Any
 from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.semver_range import RangeError, Version, parse_range, parse_version_strict
 from olmtui.model.v1.catalog_selector import SelectorError, catalog_labels, catalog_selector
+from olmtui.model.v1.catalogs import priority_of
 from olmtui.model.v1.versions import (
     Constraint,
     ConstraintError,
@@ -275,11 +276,6 @@ def _not_served(cluster_catalog: Obj) -> bool:
     )
 
 
-def _priority(cluster_catalog: Obj) -> int:
-    value = spec(cluster_catalog).get("priority")
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
 def _walk(
     request: _Request, catalogs: Sequence[Obj], content: Mapping[str, Catalog]
 ) -> tuple[list[_Pick], list[str]]:
@@ -308,7 +304,8 @@ def _walk(
             if unknown:
                 break
             raise _Failure(edge_error)
-        pick = _catalog_pick(name, _priority(cluster_catalog), package, request)
+        priority = priority_of(spec(cluster_catalog).get("priority"))
+        pick = _catalog_pick(name, priority, package, request)
         if pick is not None:
             picks.append(pick)
     return picks, unknown
