@@ -154,6 +154,17 @@ def test_r_v1_9_catalog_not_serving_names_the_extensions_it_fails() -> None:
     assert not_serving.related == (ObjectRef("ClusterExtension", "", "argocd"),)
 
 
+def test_r_v1_9_not_serving_names_the_extensions_the_resolver_would_fail() -> None:
+    """The extensions named are those the resolver's own selector takes: a matchLabels value
+    written as a number (a snapshot's YAML) is read as its text, as by the resolver."""
+    down = catalog(serving=("False", "Unavailable", "no content yet"), labels={"tier": "1"})
+    numeric = extension(selector={"matchLabels": {"tier": 1}})
+    (not_serving,) = [f for f in observed([numeric], [down], []) if f.code.endswith("Serving")]
+    assert not_serving.related == (ObjectRef("ClusterExtension", "", "argocd"),)
+    resolution = v1_resolve.resolve_extension(numeric, [down], {})
+    assert resolution.error is not None and resolution.error.endswith("is not being served")
+
+
 NAME = "olm.operatorframework.io/metadata.name"
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from olmtui.model.catalog import Catalog
-from olmtui.model.operatorgroups import SelectorError, is_empty_selector, selector_matches
 from olmtui.model.types import Finding, ObjectRef, Severity
+from olmtui.model.v1.catalog_selector import SelectorError, catalog_selector
 from olmtui.model.v1.catalogs import ClusterCatalog, decode_catalog
 from olmtui.model.v1.extensions import SELF_CERTIFIED, ClusterExtension, decode_extension
 from olmtui.model.v1.outcome import extension_resolution
@@ -88,22 +88,14 @@ def selected_catalogs(
 ) -> list[ClusterCatalog]:
     """The ClusterCatalogs the extension's selector takes (R-V1-9: an unset or empty selector
     takes all; labels include the implicit name label), ``availabilityMode: Unavailable`` ones
-    left out. An invalid selector takes none (the extension's own condition says why)."""
-    chosen = []
-    for catalog in catalogs:
-        if catalog.user_unavailable:
-            continue
-        selector = extension.selector
-        try:
-            if (
-                selector is None
-                or is_empty_selector(selector)
-                or selector_matches(selector, catalog.labels)
-            ):
-                chosen.append(catalog)
-        except SelectorError:
-            return []
-    return chosen
+    left out: the resolver's own selector (``catalog_selector``), so the extensions a finding
+    names are those whose resolution reads the catalog. An invalid selector takes none (the
+    extension's own condition says why, R-V1-8)."""
+    try:
+        selected = catalog_selector(extension.selector)
+    except SelectorError:
+        return []
+    return [c for c in catalogs if not c.user_unavailable and selected(c.labels)]
 
 
 def condition_findings(extension: ClusterExtension) -> list[Finding]:
