@@ -256,6 +256,23 @@ def test_r_v1_18_error_already_in_progressing_is_not_repeated(
     assert NO_BUNDLES in would.message
 
 
+def test_r_v1_18_an_error_read_from_no_content_does_not_claim_content() -> None:
+    """A catalog not serving fails the resolution with no content given at all: the finding
+    says what it rests on, not "the catalog content given"."""
+    down = catalog(serving=("False", "Unavailable", "no content yet"))
+    found = {f.code: f for f in v1_findings([extension()], [down], [])}
+    would = found["ClusterExtensionWouldNotResolve"]
+    assert would.message.startswith("as the objects read stand, operator-controller would fail")
+    assert "content given" not in would.message
+    assert "ClusterCatalogNotServing" in found
+
+
+def test_r_v1_18_an_error_from_content_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    with_resolution(monkeypatch, V1Resolution(error=NO_BUNDLES))
+    (would,) = v1_findings([extension()], [catalog()], [])
+    assert would.message.startswith("with the catalog content given, operator-controller")
+
+
 def test_health_findings_read_v1_from_the_store(monkeypatch: pytest.MonkeyPatch) -> None:
     with_resolution(monkeypatch, V1Resolution(error=NO_BUNDLES))
     store = Store()

@@ -64,6 +64,14 @@ _REMEDIES = (
     ),
 )
 
+#: The resolver's errors that read no catalog content (R-V1-8: the selector, the version
+#: range; R-V1-9: a selected catalog not serving).
+_CONTENT_FREE = (
+    "desired catalog selector is invalid",
+    "desired version range",
+    "is not being served",
+)
+
 
 def _quoted(reason: str, message: str) -> str:
     """A condition's reason and, when it has one, its message quoted."""
@@ -75,6 +83,15 @@ def _remedy(message: str) -> str:
         if words in message:
             return remedy
     return "fix the cause it names; operator-controller retries on its own"
+
+
+def _basis(error: str) -> str:
+    """What a computed resolution error rests on: the extension's spec or a ClusterCatalog's
+    Serving condition alone (R-V1-8, R-V1-9), which hold with no content given at all, or
+    the catalog content given (R-V1-10..R-V1-19), which may not be what catalogd serves."""
+    if any(words in error for words in _CONTENT_FREE):
+        return "as the objects read stand"
+    return "with the catalog content given"
 
 
 def _extension_finding(
@@ -233,7 +250,7 @@ def resolution_findings(
                     extension,
                     "warning",
                     "ClusterExtensionWouldNotResolve",
-                    f"with the catalog content given, operator-controller would fail to "
+                    f"{_basis(resolution.error)}, operator-controller would fail to "
                     f"resolve: {resolution.error!r}; {_remedy(resolution.error)}",
                     "R-V1-18",
                 )
