@@ -153,6 +153,7 @@ def condition_findings(extension: ClusterExtension) -> list[Finding]:
             )
         )
     if installed is not None and installed.status == "Unknown":
+        # R-V1-4: Installed=Unknown: operator-controller could not read its own install.
         found.append(
             _extension_finding(
                 extension,
@@ -164,6 +165,7 @@ def condition_findings(extension: ClusterExtension) -> list[Finding]:
         )
     found += deprecation_findings(extension)
     if extension.service_account is not None:
+        # R-V1-2: deprecated, and ignored by current operator-controller.
         found.append(
             _extension_finding(
                 extension,
@@ -183,6 +185,7 @@ def deprecation_findings(extension: ClusterExtension) -> list[Finding]:
     rollup ``Deprecated`` only when it is True and none of the others says more."""
     found = []
     for condition_type, what in DEPRECATIONS:
+        # R-V1-4: each deprecation condition that is True, in the catalog's words.
         condition = extension.conditions.get(condition_type)
         if condition is not None and condition.status == "True":
             found.append(
@@ -221,6 +224,7 @@ def resolution_findings(
     if resolution is None:
         return []
     if resolution.unknown is not None:
+        # R-V1-9 (olmtui): a selected catalog without content given; unknown, not absent.
         selected = selected_catalogs(extension, catalogs)
         missing = sorted(c.name for c in selected if c.name not in content)
         why = (
@@ -243,6 +247,7 @@ def resolution_findings(
         ]
     found = []
     if resolution.error is not None:
+        # R-V1-18: the resolver's error, unless the extension's Progressing already quotes it.
         progressing = extension.conditions.get("Progressing")
         if progressing is None or resolution.error not in progressing.message:
             found.append(
@@ -268,6 +273,7 @@ def _pick_findings(extension: ClusterExtension, resolution: V1Resolution) -> lis
     found = []
     related = (ObjectRef(CC, "", resolution.catalog),) if resolution.catalog else ()
     installed = extension.installed
+    # R-V1-20: the pick is the installed bundle, or an upgrade from it.
     if installed is not None and installed.bundle == resolution.bundle:
         found.append(
             Finding(
@@ -303,6 +309,7 @@ def _pick_findings(extension: ClusterExtension, resolution: V1Resolution) -> lis
             )
         )
     for message in resolution.deprecations:
+        # R-V1-20: a deprecated pick, in the catalog's words.
         found.append(
             Finding(
                 "warning",
@@ -326,6 +333,7 @@ def catalog_findings(catalog_obj: Obj, extensions: Iterable[Obj]) -> list[Findin
     catalog = decode_catalog(catalog_obj)
     found: list[Finding] = []
     if catalog.serving is False and not catalog.user_unavailable:
+        # R-V1-9: a selected catalog not serving fails each resolution that reads it.
         users = sorted(
             e.name for e in map(decode_extension, extensions) if selected_catalogs(e, [catalog])
         )
@@ -351,6 +359,7 @@ def catalog_findings(catalog_obj: Obj, extensions: Iterable[Obj]) -> list[Findin
             )
         )
     progressing = catalog.conditions.get("Progressing")
+    # R-V1-7: catalogd blocked (Progressing=False) or retrying its unpack.
     if progressing is not None and (
         progressing.status == "False" or progressing.reason == "Retrying"
     ):
