@@ -215,7 +215,7 @@ def deprecation_findings(extension: ClusterExtension) -> list[Finding]:
 def resolution_findings(
     extension: ClusterExtension,
     resolution: V1Resolution | None,
-    catalogs: Sequence[ClusterCatalog],
+    cluster_catalogs: Sequence[Obj],
     content: Mapping[str, Catalog],
 ) -> list[Finding]:
     """R-V1-9, R-V1-20: what the resolution olmtui computed adds — not computed (which
@@ -225,7 +225,7 @@ def resolution_findings(
         return []
     if resolution.unknown is not None:
         # R-V1-9 (olmtui): a selected catalog without content given; unknown, not absent.
-        selected = selected_catalogs(extension, catalogs)
+        selected = selected_catalogs(extension, map(decode_catalog, cluster_catalogs))
         missing = sorted(c.name for c in selected if c.name not in content)
         why = (
             "no catalog content was given for ClusterCatalog " + ", ".join(missing)
@@ -388,9 +388,8 @@ def extension_findings(
     them)."""
     extension = decode_extension(extension_obj)
     resolution = extension_resolution(extension_obj, cluster_catalogs, content)
-    catalogs = [decode_catalog(c) for c in cluster_catalogs]
     return condition_findings(extension) + resolution_findings(
-        extension, resolution, catalogs, content
+        extension, resolution, cluster_catalogs, content
     )
 
 
