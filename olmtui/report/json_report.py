@@ -240,7 +240,6 @@ def cluster_extension_json(extension_obj: Obj, resolution: V1Resolution | None) 
     null when the resolution is not computed (no resolver, or a catalog without content)."""
     extension = decode_extension(extension_obj)
     installed = extension.installed
-    picked = resolution is not None and resolution.bundle is not None
     return {
         "name": extension.name,
         "namespace": extension.namespace,
@@ -261,7 +260,7 @@ def cluster_extension_json(extension_obj: Obj, resolution: V1Resolution | None) 
             "version": resolution.version,
             "catalog": resolution.catalog,
         }
-        if picked and resolution is not None
+        if resolution is not None and resolution.bundle is not None
         else None,
         "error": resolution.error if resolution is not None else None,
     }

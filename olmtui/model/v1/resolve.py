@@ -51,7 +51,7 @@ def content_by_catalog(
     """ClusterCatalog name -> its content: content bound with ``--catalog NAME=PATH``
     (a ref without ``/``), else content given without a binding, which serves every
     ClusterCatalog."""
-    bound = {c.ref: c for c in catalogs if c.ref and c.for_cluster_catalog and c.graph == "catalog"}
+    bound = {c.ref: c for c in catalogs if c.for_cluster_catalog and c.graph == "catalog"}
     unbound = next((c for c in catalogs if c.ref is None and c.graph == "catalog"), None)
     out: dict[str, Catalog] = {}
     for obj in cluster_catalogs:
