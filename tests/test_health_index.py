@@ -557,10 +557,8 @@ def _cluster() -> tuple[Store, Model, HealthIndex, list[dict[str, Any]]]:
     return store, model, HealthIndex(store, model, lambda: [], LOAD), [parent, copied]
 
 
-def test_a_copy_change_recomputes_no_subject(monkeypatch: pytest.MonkeyPatch) -> None:
-    store, model, index, (_, copied) = _cluster()
-    index.findings()
-    generation = index.operators_generation
+def record_computes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
+    """The subjects :class:`HealthIndex` recomputes from now on, in order."""
     computed: list[tuple[str, ...]] = []
     real = HealthIndex._compute
     monkeypatch.setattr(
@@ -568,6 +566,14 @@ def test_a_copy_change_recomputes_no_subject(monkeypatch: pytest.MonkeyPatch) ->
         "_compute",
         lambda self, subject: computed.append(subject) or real(self, subject),
     )
+    return computed
+
+
+def test_a_copy_change_recomputes_no_subject(monkeypatch: pytest.MonkeyPatch) -> None:
+    store, model, index, (_, copied) = _cluster()
+    index.findings()
+    generation = index.operators_generation
+    computed = record_computes(monkeypatch)
     copied = {**copied, "status": {"phase": "Failed", "reason": "Copied"}}
     assert store.apply("MODIFIED", copied) is not None
     assert list(index.findings()) == from_scratch(store, model, [])
@@ -580,13 +586,7 @@ def test_a_subscription_change_recomputes_its_namespace_only(
 ) -> None:
     store, model, index, _ = _cluster()
     index.findings()
-    computed: list[tuple[str, ...]] = []
-    real = HealthIndex._compute
-    monkeypatch.setattr(
-        HealthIndex,
-        "_compute",
-        lambda self, subject: computed.append(subject) or real(self, subject),
-    )
+    computed = record_computes(monkeypatch)
     store.apply("MODIFIED", subscription("a", "s1", ("marketplace", "cat"), None))
     assert list(index.findings()) == from_scratch(store, model, [])
     # The instance of package pkg in "a" did not move, so no cluster-wide partition did.
@@ -626,13 +626,7 @@ def test_a_csv_change_recomputes_only_the_partitions_it_touches(
     model = Model(store)
     index = HealthIndex(store, model, lambda: [], LOAD)
     assert {f.code for f in index.findings()} >= {"MultiInstanceVersionSkew", "SharedCRDOwners"}
-    computed: list[tuple[str, ...]] = []
-    real = HealthIndex._compute
-    monkeypatch.setattr(
-        HealthIndex,
-        "_compute",
-        lambda self, subject: computed.append(subject) or real(self, subject),
-    )
+    computed = record_computes(monkeypatch)
     store.apply("MODIFIED", {**instance("a", "one.v1.0.0", "ks.one"), "status": {"phase": "X"}})
     assert list(index.findings()) == from_scratch(store, model, [])
     assert sorted(computed) == [
@@ -692,13 +686,7 @@ def test_a_cluster_extension_change_recomputes_its_subject_and_the_catalogs(
     store, model, index, _ = _cluster()
     store.apply_many([cluster_catalog("cc1", "False", "Available", False, 0)])
     index.findings()
-    computed: list[tuple[str, ...]] = []
-    real = HealthIndex._compute
-    monkeypatch.setattr(
-        HealthIndex,
-        "_compute",
-        lambda self, subject: computed.append(subject) or real(self, subject),
-    )
+    computed = record_computes(monkeypatch)
     store.apply("ADDED", cluster_extension("e1", None, PROGRESSING[2], False, None, None))
     assert list(index.findings()) == from_scratch(store, model, [])
     assert sorted(computed) == [("cc", "cc1"), ("ce", "e1")]

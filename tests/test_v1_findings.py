@@ -154,6 +154,17 @@ def test_r_v1_9_catalog_not_serving_names_the_extensions_it_fails() -> None:
     assert not_serving.related == (ObjectRef("ClusterExtension", "", "argocd"),)
 
 
+def test_r_v1_9_not_serving_names_the_extensions_the_resolver_would_fail() -> None:
+    """The extensions named are those the resolver's own selector takes: a matchLabels value
+    written as a number (a snapshot's YAML) is read as its text, as by the resolver."""
+    down = catalog(serving=("False", "Unavailable", "no content yet"), labels={"tier": "1"})
+    numeric = extension(selector={"matchLabels": {"tier": 1}})
+    (not_serving,) = [f for f in observed([numeric], [down], []) if f.code.endswith("Serving")]
+    assert not_serving.related == (ObjectRef("ClusterExtension", "", "argocd"),)
+    resolution = v1_resolve.resolve_extension(numeric, [down], {})
+    assert resolution.error is not None and resolution.error.endswith("is not being served")
+
+
 NAME = "olm.operatorframework.io/metadata.name"
 
 
@@ -243,6 +254,23 @@ def test_r_v1_18_error_already_in_progressing_is_not_repeated(
     (would,) = v1_findings([extension()], [catalog()], [])
     assert (would.code, would.severity) == ("ClusterExtensionWouldNotResolve", "warning")
     assert NO_BUNDLES in would.message
+
+
+def test_r_v1_18_an_error_read_from_no_content_does_not_claim_content() -> None:
+    """A catalog not serving fails the resolution with no content given at all: the finding
+    says what it rests on, not "the catalog content given"."""
+    down = catalog(serving=("False", "Unavailable", "no content yet"))
+    found = {f.code: f for f in v1_findings([extension()], [down], [])}
+    would = found["ClusterExtensionWouldNotResolve"]
+    assert would.message.startswith("as the objects read stand, operator-controller would fail")
+    assert "content given" not in would.message
+    assert "ClusterCatalogNotServing" in found
+
+
+def test_r_v1_18_an_error_from_content_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    with_resolution(monkeypatch, V1Resolution(error=NO_BUNDLES))
+    (would,) = v1_findings([extension()], [catalog()], [])
+    assert would.message.startswith("with the catalog content given, operator-controller")
 
 
 def test_health_findings_read_v1_from_the_store(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -30,7 +30,7 @@ from olmtui.model.v1.catalogs import decode_catalog
 from olmtui.model.v1.extensions import decode_extension
 from olmtui.model.v1.outcome import extension_resolution
 from olmtui.model.v1.resolve import V1Resolution, content_by_catalog
-from olmtui.objects import Obj
+from olmtui.objects import Obj, name_of
 from olmtui.store import Store
 
 FORMAT = 1
@@ -240,7 +240,6 @@ def cluster_extension_json(extension_obj: Obj, resolution: V1Resolution | None) 
     null when the resolution is not computed (no resolver, or a catalog without content)."""
     extension = decode_extension(extension_obj)
     installed = extension.installed
-    picked = resolution is not None and resolution.bundle is not None
     return {
         "name": extension.name,
         "namespace": extension.namespace,
@@ -261,7 +260,7 @@ def cluster_extension_json(extension_obj: Obj, resolution: V1Resolution | None) 
             "version": resolution.version,
             "catalog": resolution.catalog,
         }
-        if picked and resolution is not None
+        if resolution is not None and resolution.bundle is not None
         else None,
         "error": resolution.error if resolution is not None else None,
     }
@@ -284,19 +283,15 @@ def v1_json(store: Store, catalogs: Sequence[Catalog]) -> dict[str, list[dict[st
     """``clusterExtensions[]`` and ``clusterCatalogs[]``, sorted by name; empty on a cluster
     without OLM v1. Each extension is resolved against the content bound to its catalogs
     (R-V1-22)."""
-    cluster_catalogs = sorted(store.list("ClusterCatalog"), key=_name)
+    cluster_catalogs = sorted(store.list("ClusterCatalog"), key=name_of)
     content = content_by_catalog(catalogs, cluster_catalogs)
     return {
         "clusterExtensions": [
             cluster_extension_json(e, extension_resolution(e, cluster_catalogs, content))
-            for e in sorted(store.list("ClusterExtension"), key=_name)
+            for e in sorted(store.list("ClusterExtension"), key=name_of)
         ],
         "clusterCatalogs": [cluster_catalog_json(c) for c in cluster_catalogs],
     }
-
-
-def _name(obj: Obj) -> str:
-    return str((obj.get("metadata") or {}).get("name") or "")
 
 
 def metrics_json(metrics: Metrics) -> dict[str, Any]:

@@ -10,7 +10,11 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-#: The label every ClusterCatalog carries, equal to its name (catalogd's webhook, R-V1-6).
+from olmtui.objects import labels as labels_of
+from olmtui.objects import name_of
+
+#: The label every ClusterCatalog carries, equal to its name (catalogd's defaulting webhook,
+#: R-V1-6); snapshots may lack it, so the readers add it.
 NAME_LABEL = "olm.operatorframework.io/metadata.name"
 
 _QNAME = re.compile(r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\Z")
@@ -156,8 +160,7 @@ def catalog_selector(selector: Any) -> Matcher:
 
 def catalog_labels(cluster_catalog: Mapping[str, Any]) -> dict[str, str]:
     """A ClusterCatalog's labels with the implicit name label (R-V1-6, R-V1-9)."""
-    metadata = cluster_catalog.get("metadata") or {}
-    raw = metadata.get("labels") or {}
+    raw = labels_of(cluster_catalog)
     labels = {str(k): str(v) for k, v in raw.items()} if isinstance(raw, Mapping) else {}
-    labels[NAME_LABEL] = str(metadata.get("name") or "")
+    labels[NAME_LABEL] = name_of(cluster_catalog)
     return labels

@@ -6,12 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from olmtui.model.v1.catalog_selector import NAME_LABEL
 from olmtui.model.v1.extensions import Condition, conditions_by_type
 from olmtui.objects import Obj, labels, meta, spec, status
 
-#: catalogd's defaulting webhook sets this label to the catalog's name (R-V1-6); snapshots
-#: may lack it, so it is added here.
-NAME_LABEL = "olm.operatorframework.io/metadata.name"
 AVAILABLE = "Available"
 UNAVAILABLE = "Unavailable"
 
@@ -42,7 +40,7 @@ def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def _priority(value: Any) -> int:
+def priority_of(value: Any) -> int:
     """``spec.priority``: an int32, 0 when unset (R-V1-6)."""
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
@@ -70,7 +68,7 @@ def decode_catalog(obj: Obj) -> ClusterCatalog:
     conditions = conditions_by_type(obj)
     return ClusterCatalog(
         name=name,
-        priority=_priority(catalog_spec.get("priority")),
+        priority=priority_of(catalog_spec.get("priority")),
         availability_mode=_text(catalog_spec.get("availabilityMode")) or AVAILABLE,
         serving=serving_of(conditions),
         ref=_text(image.get("ref")),

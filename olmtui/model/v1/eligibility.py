@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION
 from olmtui.model.installmodes import install_mode_set
+from olmtui.objects import annotations_of, name_of, spec
 
 Obj = Mapping[str, Any]
 Verdict = Literal["blocks", "needs", "ok"]
@@ -44,13 +45,8 @@ class Eligibility:
         return all(p.verdict != "blocks" for p in self.points)
 
 
-def _spec(csv: Obj) -> Mapping[str, Any]:
-    spec = csv.get("spec")
-    return spec if isinstance(spec, Mapping) else {}
-
-
 def _install_modes(csv: Obj) -> Point:
-    supported = install_mode_set(_spec(csv).get("installModes")).supported
+    supported = install_mode_set(spec(csv).get("installModes")).supported
     if "AllNamespaces" in supported:
         return Point("ok", "supports the AllNamespaces install mode, the one OLM v1 installs")
     if supported & {"SingleNamespace", "OwnNamespace"}:
@@ -66,7 +62,7 @@ def _install_modes(csv: Obj) -> Point:
 
 def _dependencies(csv: Obj) -> Point | None:
     """From the properties OLM projected onto the CSV; without them, unknown (None)."""
-    text = ((csv.get("metadata") or {}).get("annotations") or {}).get(PROPERTIES_ANNOTATION)
+    text = annotations_of(csv).get(PROPERTIES_ANNOTATION)
     if not isinstance(text, str):
         return None
     try:
@@ -86,10 +82,10 @@ def _dependencies(csv: Obj) -> Point | None:
 
 
 def _webhooks(csv: Obj) -> Point | None:
-    hooks = [w for w in _spec(csv).get("webhookdefinitions") or () if isinstance(w, Mapping)]
+    hooks = [w for w in spec(csv).get("webhookdefinitions") or () if isinstance(w, Mapping)]
     if not hooks:
         return None
-    supported = install_mode_set(_spec(csv).get("installModes")).supported
+    supported = install_mode_set(spec(csv).get("installModes")).supported
     kinds = sorted({str(w.get("type") or "") for w in hooks})
     if "ConversionWebhook" in kinds and supported != {"AllNamespaces"}:
         return Point(
@@ -105,8 +101,8 @@ def _webhooks(csv: Obj) -> Point | None:
 
 
 def _operator_condition(csv: Obj, conditions: Iterable[Obj]) -> Point | None:
-    name = (csv.get("metadata") or {}).get("name")
-    if any((c.get("metadata") or {}).get("name") == name for c in conditions):
+    name = name_of(csv)
+    if any(name_of(c) == name for c in conditions):
         return Point(
             "needs",
             "has an OperatorCondition: OLM v1 has no OperatorCondition API, so an upgrade "

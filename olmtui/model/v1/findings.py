@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from olmtui.model.catalog import Catalog
-from olmtui.model.operatorgroups import SelectorError, is_empty_selector, selector_matches
 from olmtui.model.types import Finding, ObjectRef, Severity
+from olmtui.model.v1.catalog_selector import SelectorError, catalog_selector
 from olmtui.model.v1.catalogs import ClusterCatalog, decode_catalog
 from olmtui.model.v1.extensions import SELF_CERTIFIED, ClusterExtension, decode_extension
 from olmtui.model.v1.outcome import extension_resolution
@@ -64,6 +64,14 @@ _REMEDIES = (
     ),
 )
 
+#: The resolver's errors that read no catalog content (R-V1-8: the selector, the version
+#: range; R-V1-9: a selected catalog not serving).
+_CONTENT_FREE = (
+    "desired catalog selector is invalid",
+    "desired version range",
+    "is not being served",
+)
+
 
 def _quoted(reason: str, message: str) -> str:
     """A condition's reason and, when it has one, its message quoted."""
@@ -77,6 +85,15 @@ def _remedy(message: str) -> str:
     return "fix the cause it names; operator-controller retries on its own"
 
 
+def _basis(error: str) -> str:
+    """What a computed resolution error rests on: the extension's spec or a ClusterCatalog's
+    Serving condition alone (R-V1-8, R-V1-9), which hold with no content given at all, or
+    the catalog content given (R-V1-10..R-V1-19), which may not be what catalogd serves."""
+    if any(words in error for words in _CONTENT_FREE):
+        return "as the objects read stand"
+    return "with the catalog content given"
+
+
 def _extension_finding(
     extension: ClusterExtension, severity: Severity, code: str, message: str, rule: str
 ) -> Finding:
@@ -88,22 +105,14 @@ def selected_catalogs(
 ) -> list[ClusterCatalog]:
     """The ClusterCatalogs the extension's selector takes (R-V1-9: an unset or empty selector
     takes all; labels include the implicit name label), ``availabilityMode: Unavailable`` ones
-    left out. An invalid selector takes none (the extension's own condition says why)."""
-    chosen = []
-    for catalog in catalogs:
-        if catalog.user_unavailable:
-            continue
-        selector = extension.selector
-        try:
-            if (
-                selector is None
-                or is_empty_selector(selector)
-                or selector_matches(selector, catalog.labels)
-            ):
-                chosen.append(catalog)
-        except SelectorError:
-            return []
-    return chosen
+    left out: the resolver's own selector (``catalog_selector``), so the extensions a finding
+    names are those whose resolution reads the catalog. An invalid selector takes none (the
+    extension's own condition says why, R-V1-8)."""
+    try:
+        selected = catalog_selector(extension.selector)
+    except SelectorError:
+        return []
+    return [c for c in catalogs if not c.user_unavailable and selected(c.labels)]
 
 
 def condition_findings(extension: ClusterExtension) -> list[Finding]:
@@ -144,6 +153,7 @@ def condition_findings(extension: ClusterExtension) -> list[Finding]:
             )
         )
     if installed is not None and installed.status == "Unknown":
+        # R-V1-4: Installed=Unknown: operator-controller could not read its own install.
         found.append(
             _extension_finding(
                 extension,
@@ -155,6 +165,7 @@ def condition_findings(extension: ClusterExtension) -> list[Finding]:
         )
     found += deprecation_findings(extension)
     if extension.service_account is not None:
+        # R-V1-2: deprecated, and ignored by current operator-controller.
         found.append(
             _extension_finding(
                 extension,
@@ -174,6 +185,7 @@ def deprecation_findings(extension: ClusterExtension) -> list[Finding]:
     rollup ``Deprecated`` only when it is True and none of the others says more."""
     found = []
     for condition_type, what in DEPRECATIONS:
+        # R-V1-4: each deprecation condition that is True, in the catalog's words.
         condition = extension.conditions.get(condition_type)
         if condition is not None and condition.status == "True":
             found.append(
@@ -203,7 +215,7 @@ def deprecation_findings(extension: ClusterExtension) -> list[Finding]:
 def resolution_findings(
     extension: ClusterExtension,
     resolution: V1Resolution | None,
-    catalogs: Sequence[ClusterCatalog],
+    cluster_catalogs: Sequence[Obj],
     content: Mapping[str, Catalog],
 ) -> list[Finding]:
     """R-V1-9, R-V1-20: what the resolution olmtui computed adds — not computed (which
@@ -212,7 +224,8 @@ def resolution_findings(
     if resolution is None:
         return []
     if resolution.unknown is not None:
-        selected = selected_catalogs(extension, catalogs)
+        # R-V1-9 (olmtui): a selected catalog without content given; unknown, not absent.
+        selected = selected_catalogs(extension, map(decode_catalog, cluster_catalogs))
         missing = sorted(c.name for c in selected if c.name not in content)
         why = (
             "no catalog content was given for ClusterCatalog " + ", ".join(missing)
@@ -234,6 +247,7 @@ def resolution_findings(
         ]
     found = []
     if resolution.error is not None:
+        # R-V1-18: the resolver's error, unless the extension's Progressing already quotes it.
         progressing = extension.conditions.get("Progressing")
         if progressing is None or resolution.error not in progressing.message:
             found.append(
@@ -241,7 +255,7 @@ def resolution_findings(
                     extension,
                     "warning",
                     "ClusterExtensionWouldNotResolve",
-                    f"with the catalog content given, operator-controller would fail to "
+                    f"{_basis(resolution.error)}, operator-controller would fail to "
                     f"resolve: {resolution.error!r}; {_remedy(resolution.error)}",
                     "R-V1-18",
                 )
@@ -259,6 +273,7 @@ def _pick_findings(extension: ClusterExtension, resolution: V1Resolution) -> lis
     found = []
     related = (ObjectRef(CC, "", resolution.catalog),) if resolution.catalog else ()
     installed = extension.installed
+    # R-V1-20: the pick is the installed bundle, or an upgrade from it.
     if installed is not None and installed.bundle == resolution.bundle:
         found.append(
             Finding(
@@ -294,6 +309,7 @@ def _pick_findings(extension: ClusterExtension, resolution: V1Resolution) -> lis
             )
         )
     for message in resolution.deprecations:
+        # R-V1-20: a deprecated pick, in the catalog's words.
         found.append(
             Finding(
                 "warning",
@@ -317,6 +333,7 @@ def catalog_findings(catalog_obj: Obj, extensions: Iterable[Obj]) -> list[Findin
     catalog = decode_catalog(catalog_obj)
     found: list[Finding] = []
     if catalog.serving is False and not catalog.user_unavailable:
+        # R-V1-9: a selected catalog not serving fails each resolution that reads it.
         users = sorted(
             e.name for e in map(decode_extension, extensions) if selected_catalogs(e, [catalog])
         )
@@ -342,6 +359,7 @@ def catalog_findings(catalog_obj: Obj, extensions: Iterable[Obj]) -> list[Findin
             )
         )
     progressing = catalog.conditions.get("Progressing")
+    # R-V1-7: catalogd blocked (Progressing=False) or retrying its unpack.
     if progressing is not None and (
         progressing.status == "False" or progressing.reason == "Retrying"
     ):
@@ -370,9 +388,8 @@ def extension_findings(
     them)."""
     extension = decode_extension(extension_obj)
     resolution = extension_resolution(extension_obj, cluster_catalogs, content)
-    catalogs = [decode_catalog(c) for c in cluster_catalogs]
     return condition_findings(extension) + resolution_findings(
-        extension, resolution, catalogs, content
+        extension, resolution, cluster_catalogs, content
     )
 
 

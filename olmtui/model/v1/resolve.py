@@ -11,6 +11,7 @@ from typing import Any
 from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.semver_range import RangeError, Version, parse_range, parse_version_strict
 from olmtui.model.v1.catalog_selector import SelectorError, catalog_labels, catalog_selector
+from olmtui.model.v1.catalogs import priority_of
 from olmtui.model.v1.versions import (
     Constraint,
     ConstraintError,
@@ -20,8 +21,7 @@ from olmtui.model.v1.versions import (
     package_version,
     parse_constraint,
 )
-
-Obj = dict[str, Any]
+from olmtui.objects import Obj, name_of, spec, status
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,11 +51,11 @@ def content_by_catalog(
     """ClusterCatalog name -> its content: content bound with ``--catalog NAME=PATH``
     (a ref without ``/``), else content given without a binding, which serves every
     ClusterCatalog."""
-    bound = {c.ref: c for c in catalogs if c.ref and c.for_cluster_catalog and c.graph == "catalog"}
+    bound = {c.ref: c for c in catalogs if c.for_cluster_catalog and c.graph == "catalog"}
     unbound = next((c for c in catalogs if c.ref is None and c.graph == "catalog"), None)
     out: dict[str, Catalog] = {}
     for obj in cluster_catalogs:
-        name = str((obj.get("metadata") or {}).get("name") or "")
+        name = name_of(obj)
         content = bound.get(name, unbound)
         if content is not None:
             out[name] = content
@@ -154,10 +154,9 @@ def _parse_installed(bundle: Obj) -> _Installed | str:
 
 
 def _request(extension: Obj) -> _Request:
-    spec = extension.get("spec") or {}
-    catalog = (spec.get("source") or {}).get("catalog") or {}
+    catalog = (spec(extension).get("source") or {}).get("catalog") or {}
     channels = catalog.get("channels") or []
-    installed_bundle = ((extension.get("status") or {}).get("install") or {}).get("bundle")
+    installed_bundle = (status(extension).get("install") or {}).get("bundle")
     installed = None
     if isinstance(installed_bundle, dict):
         installed = (
@@ -268,18 +267,13 @@ def _not_served(cluster_catalog: Obj) -> bool:
     """R-V1-9: a catalog whose Serving condition is not True fails the resolution. A snapshot
     object without any status is not known to be unserved: with its content given it counts
     as serving (olmtui's choice); without, it is unknown like any catalog without content."""
-    status = cluster_catalog.get("status")
-    if not isinstance(status, dict) or not status:
+    catalog_status = status(cluster_catalog)
+    if not isinstance(catalog_status, dict) or not catalog_status:
         return False
     return not any(
         isinstance(c, dict) and c.get("type") == "Serving" and c.get("status") == "True"
-        for c in status.get("conditions") or ()
+        for c in catalog_status.get("conditions") or ()
     )
-
-
-def _priority(cluster_catalog: Obj) -> int:
-    value = (cluster_catalog.get("spec") or {}).get("priority")
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def _walk(
@@ -292,7 +286,7 @@ def _walk(
     unknown: list[str] = []
     edge_error = request.parsed if isinstance(request.parsed, str) else None
     for cluster_catalog in catalogs:
-        name = str((cluster_catalog.get("metadata") or {}).get("name") or "")
+        name = name_of(cluster_catalog)
         if _not_served(cluster_catalog):
             if unknown and edge_error:
                 break  # an unread catalog before this one might have failed first
@@ -310,7 +304,8 @@ def _walk(
             if unknown:
                 break
             raise _Failure(edge_error)
-        pick = _catalog_pick(name, _priority(cluster_catalog), package, request)
+        priority = priority_of(spec(cluster_catalog).get("priority"))
+        pick = _catalog_pick(name, priority, package, request)
         if pick is not None:
             picks.append(pick)
     return picks, unknown
@@ -422,10 +417,9 @@ def resolve_extension(
         (
             c
             for c in cluster_catalogs
-            if selected(catalog_labels(c))
-            and (c.get("spec") or {}).get("availabilityMode") != "Unavailable"
+            if selected(catalog_labels(c)) and spec(c).get("availabilityMode") != "Unavailable"
         ),
-        key=lambda c: str((c.get("metadata") or {}).get("name") or ""),
+        key=name_of,
     )
     try:
         picks, unknown = _walk(request, catalogs, content)
