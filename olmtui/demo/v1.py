@@ -29,6 +29,7 @@ from typing import Any
 import yaml
 
 from olmtui.demo.bundles import CATALOG_PATH, FIXTURES
+from olmtui.model.v1.catalog_selector import NAME_LABEL
 
 Obj = dict[str, Any]
 
@@ -37,7 +38,6 @@ COMMUNITY = "openshift-community-operators"
 CERTIFIED = "openshift-certified-operators"
 #: Where catalogd serves a catalog's HTTP API (R-V1-21), as ``status.urls.base`` says.
 BASE_URL = "https://catalogd-service.olmv1-system.svc/catalogs/{}"
-NAME_LABEL = "olm.operatorframework.io/metadata.name"
 #: The FBC files catalogd serves for the community ClusterCatalog, in this order.
 CONTENT_FILES: tuple[Path, ...] = (
     CATALOG_PATH,
