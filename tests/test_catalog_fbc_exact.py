@@ -179,11 +179,15 @@ def test_odd_documents_are_ignored_or_reported_as_before() -> None:
         '{"a":"\u00e9"}'.encode("utf-16-le"),
         '{"a":"\u00e9"}'.encode("utf-16"),
         b"[1,2]",
+        b'{"a":NaN,"b":-Infinity}',
+        b'{"a":123456789012345678901234567890,"b":-9223372036854775809}',
+        b'{"a":"\\ud800"}',
+        b'{"a":1e400}',
     ],
 )
 def test_catalogd_line_decodes_as_json_loads_would(line: bytes) -> None:
-    """The live index skips ``json.loads``' encoding sniffing for lines starting ``{"``:
-    same value, or the same error text in the finding."""
+    """The live index decodes with msgspec and falls back to ``json.loads`` for what msgspec
+    refuses: same value, or the same error text in the finding."""
     catalog = Catalog("test", "test")
     try:
         expected: Any = json.loads(line)

@@ -85,13 +85,15 @@ def _entry(raw: Any) -> ChannelEntry | None:
     if type(raw) is not dict and not isinstance(raw, dict):
         return None
     name = raw.get("name")
-    if not (name if type(name) is str else scalar_text(name)):
+    if type(name) is not str:
+        name = scalar_text(name)
+    if not name:
         return None
     skips = raw.get("skips")
     return ChannelEntry(
-        str(name),
+        name,
         _text(raw.get("replaces")),
-        tuple([str(s) for s in skips]) if isinstance(skips, list) else (),
+        tuple([str(s) for s in skips]) if skips and isinstance(skips, list) else (),
         _text(raw.get("skipRange")),
     )
 
@@ -269,15 +271,16 @@ class _FBCReader:
                 if key:
                     (provided if kind == "olm.gvk" else required).append(key)
                 continue
-            if isinstance(kind, str) and kind in RESOLVER_PROPERTY_TYPES:
-                kept.append((kind, _compact(value)))
             if type(value) is not dict:
                 value = value if isinstance(value, dict) else {}
+            if kind == "olm.csv.metadata":  # the bulkiest and most common: asked first
+                modes = self.install_modes(value.get("installModes"))
+                continue
+            if isinstance(kind, str) and kind in RESOLVER_PROPERTY_TYPES:
+                kept.append((kind, _compact(prop.get("value"))))
             if kind == "olm.package":
                 version = _text(value.get("version"))
                 package = package or _text(value.get("packageName"))
-            elif kind == "olm.csv.metadata":
-                modes = self.install_modes(value.get("installModes"))
             elif kind == "olm.package.required" and scalar_text(value.get("packageName")):
                 version_range = scalar_text(value.get("versionRange")) or ""
                 packages.append((str(value["packageName"]), version_range))
@@ -286,6 +289,18 @@ class _FBCReader:
                 prohibited = True
             elif kind == "olm.bundle.object" and isinstance(value.get("data"), str):
                 objects.append(value["data"])
+        if not objects:  # most bundles of a rendered catalog: no manifests to read
+            return Bundle(
+                name=name,
+                package=package or "",
+                version=version,
+                prohibited=prohibited,
+                provided_apis=_sorted_set(provided),
+                required_apis=_sorted_set(required),
+                required_packages=tuple(packages),
+                install_modes=modes or (),
+                properties=tuple(kept),
+            )
         crds, modes, webhook = self.objects(path, line, name, objects, modes)
         return Bundle(
             name=name,
