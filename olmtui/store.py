@@ -11,7 +11,7 @@ phase/reason/message (R-COPY-1 decides what is a copy).
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -103,6 +103,15 @@ ACCESS = "olmtui.access"
 #: Not an object kind either: it lets what reads catalog content (the upgrade graphs, the
 #: v1 findings, the screens) re-derive through the one feed they already follow.
 CATALOG_CONTENT = "olmtui.catalog-content"
+
+
+@dataclass(frozen=True, slots=True)
+class ContentNews:
+    """What changed in the content fetched for one catalog, for the change log."""
+
+    catalog: str
+    message: str
+    severity: str = "info"
 
 
 @dataclass(frozen=True, slots=True)
@@ -459,10 +468,18 @@ class Store:
         self._emit([change])
         return change
 
-    def content_changed(self, origin: str) -> Change:
+    def content_changed(self, origin: str, news: Sequence[ContentNews] = ()) -> Change:
         """Publish that the catalog content fetched by ``origin`` changed (a change of kind
-        :data:`CATALOG_CONTENT`); the cached objects stay as they are."""
+        :data:`CATALOG_CONTENT`, with ``news`` as plain data in its ``status``); the cached
+        objects stay as they are."""
         obj: Obj = {"kind": CATALOG_CONTENT, "metadata": {"name": origin}}
+        if news:
+            obj["status"] = {
+                "news": [
+                    {"catalog": n.catalog, "message": n.message, "severity": n.severity}
+                    for n in news
+                ]
+            }
         change = Change("MODIFIED", Key(CATALOG_CONTENT, "", origin), obj, obj)
         self._emit([change])
         return change

@@ -321,8 +321,8 @@ async def test_fetched_again_only_when_the_resolved_digest_changes(tmp_path: Pat
     server.catalogd.serve("operatorhubio", fbc_lines(FBC_FILES[1:2]), last_modified=when)
     store = Store()
     source, task = await started_source(store, fast_options(kubeconfig))
-    heard: list[int] = []
-    source.catalogd.subscribe(lambda: heard.append(1))
+    heard: list[str] = []
+    source.catalogd.subscribe(lambda news: heard.extend(n.message for n in news))
     try:
         await wait_until(lambda: source.catalogd.catalogs() != [], what="fetched")
         (first,) = source.catalogd.catalogs()
@@ -342,9 +342,13 @@ async def test_fetched_again_only_when_the_resolved_digest_changes(tmp_path: Pat
             lambda: "cluster-kube-descheduler-operator" in source.catalogd.catalogs()[0].packages,
             what="new content",
         )
-        assert heard, "listeners hear of new content"
+        assert heard == [
+            "content fetched: 1 package, 49 bundles",
+            "content fetched: 4 packages, 94 bundles",
+        ], "listeners hear of new content, not of a 304 or a relabelling"
         server.state.update(cluster_catalog("operatorhubio", serving=False))
         await wait_until(lambda: source.catalogd.catalogs() == [], what="content dropped")
+        assert heard[-1] == "content dropped: not serving"
     finally:
         await stop_source(source, task)
         await server.stop()
@@ -454,7 +458,7 @@ def test_catalog_set_adds_fetched_content_after_bindings() -> None:
     fetched.content = [Catalog("c", "catalogd c")]
     assert len(catalogs.current()) == 2, "cached until told"
     for listener in fetched.listeners:
-        listener()
+        listener([])
     assert [c.ref for c in catalogs.current()] == ["b", "c"]
 
 

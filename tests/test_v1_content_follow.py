@@ -17,10 +17,12 @@ from test_live_support import fast_options, start_server, started_source, stop_s
 from test_live_v1 import DIGEST, FBC_FILES, cluster_catalog, fbc_lines
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
+from olmtui.model.views import change_entries
 from olmtui.pipeline.build import _assemble, live_session
 from olmtui.pipeline.catalogs import CatalogSet
+from olmtui.sources.catalogd import CatalogdFetcher
 from olmtui.sources.live_options import LiveOptions
-from olmtui.store import CATALOG_CONTENT, Store
+from olmtui.store import CATALOG_CONTENT, ContentNews, Store
 from olmtui.ui import derived
 from olmtui.ui.app import OlmApp
 
@@ -142,14 +144,66 @@ def test_content_arrival_is_one_change_on_the_store_feed() -> None:
     from olmtui.model.catalog import Catalog
 
     fetched.content.append(Catalog("operatorhubio", "test", whole=True))
+    news = [
+        ContentNews("operatorhubio", "content fetched: 1 package, 3 bundles"),
+        ContentNews("certified", "content not fetched: 403 Forbidden", "warning"),
+    ]
     for listener in fetched.listeners:
-        listener()
+        listener(news)
     assert [c.key.kind for c in heard] == [CATALOG_CONTENT]
     assert [c.ref for c in catalogs.current()] == ["operatorhubio"]
     assert copy.deepcopy(heard[0].new) == {
         "kind": CATALOG_CONTENT,
         "metadata": {"name": "ClusterCatalog"},
+        "status": {
+            "news": [
+                {
+                    "catalog": "operatorhubio",
+                    "message": "content fetched: 1 package, 3 bundles",
+                    "severity": "info",
+                },
+                {
+                    "catalog": "certified",
+                    "message": "content not fetched: 403 Forbidden",
+                    "severity": "warning",
+                },
+            ]
+        },
     }
+    # the change log says it, one line per catalog (R-V1-21)
+    assert [
+        (e.what, e.ref.kind, e.ref.name, e.message, e.severity) for e in change_entries(heard)
+    ] == [
+        (
+            "catalog content",
+            "ClusterCatalog",
+            "operatorhubio",
+            "content fetched: 1 package, 3 bundles",
+            "info",
+        ),
+        (
+            "catalog content",
+            "ClusterCatalog",
+            "certified",
+            "content not fetched: 403 Forbidden",
+            "warning",
+        ),
+    ]
+
+
+def test_a_reason_repeated_on_every_retry_is_news_once() -> None:
+    """Content that cannot be fetched is asked again every ``recheck`` seconds; the change
+    log hears of the reason when it is new, not on every retry."""
+    fetcher = CatalogdFetcher(None, Store(), 1.0)
+    heard: list[str] = []
+    fetcher.subscribe(lambda news: heard.extend(n.message for n in news))
+    for problem in ("403 Forbidden", "403 Forbidden", "connection refused"):
+        fetcher._problem("certified", problem)
+        fetcher._tell()
+    assert heard == [
+        "content not fetched: 403 Forbidden",
+        "content not fetched: connection refused",
+    ]
 
 
 async def _until(pilot: Any, check: Any, tries: int = 300) -> bool:

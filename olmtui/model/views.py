@@ -24,7 +24,7 @@ from olmtui.model.types import (
     Severity,
 )
 from olmtui.objects import spec, status
-from olmtui.store import ACCESS, Change, is_copied_csv
+from olmtui.store import ACCESS, CATALOG_CONTENT, Change, is_copied_csv
 
 #: R-OG-8: the three ClusterRoles per OperatorGroup, and what a tenant bound to the
 #: namespace role of the same name gets on the group's APIs (seed 002).
@@ -293,8 +293,22 @@ def _access_entries(change: Change, _target: ObjectRef) -> list[ChangeEntry]:
     ]
 
 
+def _content_entries(change: Change, _target: ObjectRef) -> list[ChangeEntry]:
+    """Catalog content fetched live arrived, went, or could not be fetched (R-V1-21)."""
+    return [
+        ChangeEntry(
+            "catalog content",
+            ObjectRef(change.key.name, "", str(news.get("catalog") or "")),
+            str(news.get("message") or ""),
+            "warning" if news.get("severity") == "warning" else "info",
+        )
+        for news in status(change.new or {}).get("news") or ()
+    ]
+
+
 _DERIVERS = {
     ACCESS: _access_entries,
+    CATALOG_CONTENT: _content_entries,
     "ClusterServiceVersion": _csv_entries,
     "InstallPlan": _installplan_entries,
     "Subscription": _subscription_entries,

@@ -19,7 +19,7 @@ from olmtui.model.catalog_merge import merge_catalogs
 from olmtui.model.packagemanifest_catalog import catalog_from_packagemanifests
 from olmtui.model.types import UpgradeInfo
 from olmtui.model.upgrades import upgrade_hook
-from olmtui.store import CATALOG_CONTENT, Change, Obj, Store
+from olmtui.store import CATALOG_CONTENT, Change, ContentNews, Obj, Store
 
 #: The changes after which the catalogs are read again: packageserver's PackageManifests,
 #: and content fetched live (:meth:`CatalogSet.follow`).
@@ -32,7 +32,7 @@ class LiveCatalogs(Protocol):
 
     def catalogs(self) -> list[Catalog]: ...
 
-    def subscribe(self, listener: Callable[[], None]) -> None: ...
+    def subscribe(self, listener: Callable[[Sequence[ContentNews]], None]) -> None: ...
 
 
 class CatalogSet:
@@ -62,11 +62,12 @@ class CatalogSet:
         self._live = live
         live.subscribe(self._content_arrived)
 
-    def _content_arrived(self) -> None:
+    def _content_arrived(self, news: Sequence[ContentNews]) -> None:
         """New ClusterCatalog content: published on the store's change feed, which the Model,
-        the HealthIndex (its ClusterExtension subjects) and the screens already follow; this
-        set hears it there too and reads the catalogs again on next use."""
-        self._store.content_changed("ClusterCatalog")
+        the HealthIndex (its ClusterExtension subjects), the change log and the screens
+        already follow; this set hears it there too and reads the catalogs again on next
+        use."""
+        self._store.content_changed("ClusterCatalog", news)
 
     def _forget(self) -> None:
         self._current = None

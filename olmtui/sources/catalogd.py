@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -34,7 +34,7 @@ from olmtui.sources.catalog_fbc import FBCIndexer
 from olmtui.sources.catalog_files import unreadable
 from olmtui.sources.live_http import EventLines, Requester, StatusError
 from olmtui.sources.live_informer import NETWORK_ERRORS, describe
-from olmtui.store import Change, Store
+from olmtui.store import Change, ContentNews, Store
 
 #: How many times a 404 is asked again before the catalog counts as not served.
 NOT_FOUND_ATTEMPTS = 4
@@ -151,6 +151,12 @@ async def fetch_catalog(
         response.close()
 
 
+def content_summary(catalog: Catalog) -> str:
+    bundles = sum(len(package.bundles) for package in catalog.packages.values())
+    packages = len(catalog.packages)
+    return f"{packages} package{'s' * (packages != 1)}, {bundles} bundle{'s' * (bundles != 1)}"
+
+
 class CatalogdFetcher:
     """Keeps the content of every serving ClusterCatalog in the store fetched (see the
     module docstring). :meth:`catalogs` is what a session's catalogs add; listeners given
@@ -163,7 +169,9 @@ class CatalogdFetcher:
         #: ClusterCatalog name -> why its content is not known (no access, not found, ...).
         self.problems: dict[str, str] = {}
         self._fetched: dict[str, Fetched] = {}
-        self._listeners: list[Callable[[], None]] = []
+        self._listeners: list[Callable[[Sequence[ContentNews]], None]] = []
+        #: what changed since listeners last heard, for the change log
+        self._news: list[ContentNews] = []
         self._wake = asyncio.Event()
         self.not_found_delay = NOT_FOUND_DELAY
 
@@ -171,12 +179,22 @@ class CatalogdFetcher:
         """The content fetched, one Catalog per ClusterCatalog, ordered by name."""
         return [self._fetched[name].catalog for name in sorted(self._fetched)]
 
-    def subscribe(self, listener: Callable[[], None]) -> None:
+    def subscribe(self, listener: Callable[[Sequence[ContentNews]], None]) -> None:
+        """``listener`` hears what changed in the content (or in why it is not known)."""
         self._listeners.append(listener)
 
-    def _changed(self) -> None:
-        for listener in list(self._listeners):
-            listener()
+    def _tell(self) -> None:
+        news, self._news = self._news, []
+        if news:
+            for listener in list(self._listeners):
+                listener(news)
+
+    def _problem(self, name: str, problem: str) -> None:
+        """Content that could not be fetched: news when the reason is new (the fetch is
+        retried every ``recheck`` seconds, and the same reason each time is not news)."""
+        if self.problems.get(name) != problem:
+            self._news.append(ContentNews(name, f"content not fetched: {problem}", "warning"))
+        self.problems[name] = problem
 
     def on_store_changes(self, changes: list[Change]) -> None:
         """A ClusterCatalog came, went or changed: look again soon."""
@@ -190,11 +208,11 @@ class CatalogdFetcher:
             return
         # read as the model reads them (R-V1-7), so fetched means what the screens say
         current = {c.name: c for c in map(decode_catalog, self.store.list("ClusterCatalog"))}
-        changed = False
         for name in list(self._fetched):
             if name not in current or current[name].serving is not True:
                 del self._fetched[name]
-                changed = True
+                why = "the ClusterCatalog is gone" if name not in current else "not serving"
+                self._news.append(ContentNews(name, f"content dropped: {why}"))
         for name in list(self.problems):
             if name not in current:
                 del self.problems[name]
@@ -204,35 +222,34 @@ class CatalogdFetcher:
             cached = self._fetched.get(name)
             if cached is not None and cached.resolved_ref == cluster_catalog.resolved_ref:
                 continue
-            changed = await self._fetch(cluster_catalog, cached) or changed
-        if changed:
-            self._changed()
+            await self._fetch(cluster_catalog, cached)
+        self._tell()
 
-    async def _fetch(self, cluster_catalog: ClusterCatalog, cached: Fetched | None) -> bool:
+    async def _fetch(self, cluster_catalog: ClusterCatalog, cached: Fetched | None) -> None:
         assert self.requester is not None
         name, base = cluster_catalog.name, cluster_catalog.base_url or ""
         service = service_of(base)
         if service is None:
-            self.problems[name] = f"status.urls.base {base!r} names no Service"
-            return False
+            self._problem(name, f"status.urls.base {base!r} names no Service")
+            return
         since = cached.last_modified if cached is not None else None
         try:
             catalog, modified = await fetch_catalog(
                 self.requester, name, base, service, since, delay=self.not_found_delay
             )
         except StatusError as exc:
-            self.problems[name] = str(exc)
-            return False
+            self._problem(name, str(exc))
+            return
         except (*NETWORK_ERRORS, ValueError) as exc:
-            self.problems[name] = describe(exc)
-            return False
+            self._problem(name, describe(exc))
+            return
         self.problems.pop(name, None)
         if catalog is None:  # 304: same content under a new digest
             assert cached is not None
             self._fetched[name] = Fetched(cluster_catalog.resolved_ref, modified, cached.catalog)
-            return False
+            return
         self._fetched[name] = Fetched(cluster_catalog.resolved_ref, modified, catalog)
-        return True
+        self._news.append(ContentNews(name, f"content fetched: {content_summary(catalog)}"))
 
     async def run(self) -> None:
         """Refresh now, then whenever a ClusterCatalog changes (and every ``recheck``
