@@ -5,11 +5,11 @@ are Kubernetes' validation wording, which the ClusterExtension's status quotes."
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from olmtui.model.v1.go_text import go_quote
 from olmtui.objects import labels as labels_of
 from olmtui.objects import name_of
 
@@ -45,15 +45,11 @@ class SelectorError(ValueError):
     """A selector apimachinery refuses; the text is apimachinery's."""
 
 
-def _quote(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
-
-
 def _go_strings(values: list[str] | None) -> str:
     """Go's ``%#v`` of a ``[]string``."""
     if values is None:
         return "[]string(nil)"
-    return "[]string{" + ", ".join(_quote(v) for v in values) + "}"
+    return "[]string{" + ", ".join(go_quote(v) for v in values) + "}"
 
 
 def _key_errors(key: str) -> list[str]:
@@ -97,7 +93,7 @@ def _requirement(key: str, op: str, values: list[str] | None) -> Matcher:
     """apimachinery ``NewRequirement``: every problem of one term, aggregated."""
     errs: list[str] = []
     if key_errs := _key_errors(key):
-        errs.append(f"key: Invalid value: {_quote(key)}: {'; '.join(key_errs)}")
+        errs.append(f"key: Invalid value: {go_quote(key)}: {'; '.join(key_errs)}")
     count = len(values or ())
     if op in ("in", "notin") and count == 0:
         errs.append(
@@ -117,7 +113,7 @@ def _requirement(key: str, op: str, values: list[str] | None) -> Matcher:
     for i, value in enumerate(values or ()):
         if value_errs := _value_errors(value):
             errs.append(
-                f"values[{i}][{key}]: Invalid value: {_quote(value)}: {'; '.join(value_errs)}"
+                f"values[{i}][{key}]: Invalid value: {go_quote(value)}: {'; '.join(value_errs)}"
             )
     if errs:
         unique = list(dict.fromkeys(errs))
@@ -152,7 +148,7 @@ def catalog_selector(selector: Any) -> Matcher:
         expr = expr if isinstance(expr, Mapping) else {}
         operator = str(expr.get("operator") or "")
         if operator not in _OPERATORS:
-            raise SelectorError(f"{_quote(operator)} is not a valid label selector operator")
+            raise SelectorError(f"{go_quote(operator)} is not a valid label selector operator")
         key, values = str(expr.get("key") or ""), _strings(expr.get("values"))
         requirements.append(_requirement(key, _OPERATORS[operator], values))
     return lambda labels: all(r(labels) for r in requirements)

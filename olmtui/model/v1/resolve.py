@@ -3,7 +3,6 @@ given: one bundle, or its exact error text."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -12,6 +11,7 @@ from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.semver_range import RangeError, Version, parse_range, parse_version_strict
 from olmtui.model.v1.catalog_selector import SelectorError, catalog_labels, catalog_selector
 from olmtui.model.v1.catalogs import priority_of
+from olmtui.model.v1.go_text import go_quote
 from olmtui.model.v1.versions import (
     Constraint,
     ConstraintError,
@@ -65,11 +65,6 @@ def content_by_catalog(
 #: The dependency properties OLM v1 refuses in a picked bundle (R-V1-19).
 _UNSUPPORTED = frozenset(("olm.package.required", "olm.gvk.required", "olm.constraint"))
 _WALK = "error walking catalogs: "
-
-
-def _quote(text: str) -> str:
-    """Go's ``%q`` for the printable text these messages hold."""
-    return json.dumps(text, ensure_ascii=False)
 
 
 class _Failure(Exception):
@@ -126,9 +121,8 @@ def _explicit_release(version: Version, release: str) -> VersionRelease:
             problems.append(f"segment {i}: {exc}")
     if problems:
         detail = "\n".join(problems)
-        raise ValueError(
-            f"error parsing release {_quote(release)}: invalid release {_quote(release)}: {detail}"
-        )
+        quoted = go_quote(release)
+        raise ValueError(f"error parsing release {quoted}: invalid release {quoted}: {detail}")
     return VersionRelease(version, parse_version_strict(f"0.0.0-{release}").pre)
 
 
@@ -143,7 +137,7 @@ def _parse_installed(bundle: Obj) -> _Installed | str:
             try:
                 version = parse_version_strict(text)
             except ValueError as exc:
-                raise ValueError(f"error parsing version {_quote(text)}: {exc}") from None
+                raise ValueError(f"error parsing version {go_quote(text)}: {exc}") from None
             version_release = _explicit_release(version, str(release))
     except ValueError as exc:
         why = "failed to get version and release of installed bundle"
@@ -291,8 +285,8 @@ def _walk(
             if unknown and edge_error:
                 break  # an unread catalog before this one might have failed first
             raise _Failure(
-                f"{_WALK}error getting package {_quote(request.package)} from catalog "
-                f"{_quote(name)}: catalog {_quote(name)} is not being served"
+                f"{_WALK}error getting package {go_quote(request.package)} from catalog "
+                f"{go_quote(name)}: catalog {go_quote(name)} is not being served"
             )
         if name not in content:
             unknown.append(name)
@@ -316,12 +310,12 @@ def _resolution_error(request: _Request, catalogs: Sequence[str]) -> str:
     parts = []
     if request.installed is not None:
         parts.append(
-            f"error upgrading from currently installed version {_quote(request.installed[1])}:"
+            f"error upgrading from currently installed version {go_quote(request.installed[1])}:"
         )
     verb = "found bundles" if len(catalogs) > 1 else "no bundles found"
-    parts.append(f"{verb} for package {_quote(request.package)}")
+    parts.append(f"{verb} for package {go_quote(request.package)}")
     if request.version:
-        parts.append(f"matching version {_quote(request.version)}")
+        parts.append(f"matching version {go_quote(request.version)}")
     if request.channels:
         parts.append(f"in channels [{' '.join(request.channels)}]")
     if len(catalogs) > 1:
@@ -346,7 +340,7 @@ def _deprecations(pick: _Pick, request: _Request) -> tuple[str, ...]:
 
 def _validate(pick: _Pick) -> str | None:
     """R-V1-19: the winner's version must read, and it may not declare dependencies."""
-    name = _quote(pick.bundle.name)
+    name = go_quote(pick.bundle.name)
     if pick.version_text is None:
         return (
             f"error getting resolved bundle version for bundle {name}: "
@@ -360,7 +354,7 @@ def _validate(pick: _Pick) -> str | None:
         if kind in _UNSUPPORTED:
             return (
                 f"validating bundle {name}: bundle {name} has a dependency declared via "
-                f"property {_quote(kind)} which is currently not supported"
+                f"property {go_quote(kind)} which is currently not supported"
             )
     return None
 
@@ -406,7 +400,7 @@ def resolve_extension(
             request = replace(request, constraint=parse_constraint(request.version))
         except ConstraintError as exc:
             return V1Resolution(
-                error=f"desired version range {_quote(request.version)} is invalid: {exc}"
+                error=f"desired version range {go_quote(request.version)} is invalid: {exc}"
             )
     if not cluster_catalogs:
         # R-V1-9 (olmtui): no ClusterCatalog read may mean none was gathered; unknown, not

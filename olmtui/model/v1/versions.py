@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from olmtui.model.semver_range import Version, parse_version, parse_version_strict
+from olmtui.model.v1.go_text import go_quote
 
 # --- R-V1-11: version and release of a bundle ------------------------------------------------
 
@@ -109,11 +110,6 @@ _ALLOWED = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-01234
 
 class ConstraintError(ValueError):
     """A version range Masterminds' ``NewConstraint`` rejects; the text is the library's."""
-
-
-def _go_quote(text: str) -> str:
-    """Go's ``%q`` for the printable text a constraint holds."""
-    return json.dumps(text, ensure_ascii=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +219,7 @@ def _term(text: str) -> Term:
     """Masterminds ``parseConstraint``: missing or wildcard parts make the term "dirty"."""
     m = _CONSTRAINT.match(text)
     if m is None:
-        raise ConstraintError(f"improper constraint: {_go_quote(text)}")
+        raise ConstraintError(f"improper constraint: {go_quote(text)}")
     op, orig, major, minor, patch, pre = m[1], m[2], m[3], m[4], m[5], m[6] or ""
     flags = (False, False, False)
     ver = orig
@@ -361,6 +357,6 @@ def parse_constraint(text: str) -> Constraint:
     groups: list[tuple[Term, ...]] = []
     for segment in _rewrite_hyphen_ranges(text).split("||"):
         if not _VALID.match(segment):
-            raise ConstraintError(f"improper constraint: {_go_quote(segment)}")
+            raise ConstraintError(f"improper constraint: {go_quote(segment)}")
         groups.append(tuple(_term(m[0]) for m in _FIND.finditer(segment)))
     return Constraint(text, tuple(groups))
