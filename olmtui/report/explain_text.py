@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from olmtui.model.resolution.operators import brought_by
 from olmtui.report.text_report import Writer, resolution_lines, safe, why
 
 #: What each status means for OLM's next sync of the namespace.
@@ -30,17 +31,7 @@ def for_subscription(entry: dict[str, Any], subscription: str) -> dict[str, Any]
     among them, and the constraints that name it (all of them when none does, so that a
     cause is never hidden)."""
     ref = f"Subscription {entry['namespace']}/{subscription}"
-    kept = {o["name"] for o in entry["operators"] if o["for"] == ref}
-    grew = True
-    while grew:
-        more = {
-            o["name"]
-            for o in entry["operators"]
-            if o["for"].startswith("dependency of ")
-            and o["for"].removeprefix("dependency of ") in kept
-        }
-        grew = not more <= kept
-        kept |= more
+    kept = brought_by(((o["name"], o["for"]) for o in entry["operators"]), ref)
     naming = [c for c in entry["explanation"] if ref in c["objects"]]
     return {
         **entry,

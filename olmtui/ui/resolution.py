@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from olmtui.model.resolution.operators import brought_by
 from olmtui.model.resolution.resolve import (
     CatalogContent,
     NamespaceObjects,
@@ -118,17 +119,7 @@ def object_ref(text: str) -> ObjectRef | None:
 def subscription_operators(resolution: NamespaceResolution, sub: str) -> set[str]:
     """The operators there for Subscription ``ns/name``: its own, and their dependencies
     (and theirs), by the reasons the resolver gives (R-RES-20)."""
-    mine = {o.name for o in resolution.operators if o.reason == f"Subscription {sub}"}
-    grew = True
-    while grew:
-        more = {
-            o.name
-            for o in resolution.operators
-            if o.name not in mine and o.reason.removeprefix("dependency of ") in mine
-        }
-        grew = bool(more)
-        mine |= more
-    return mine
+    return brought_by(((o.name, o.reason) for o in resolution.operators), f"Subscription {sub}")
 
 
 def subscription_constraints(resolution: NamespaceResolution, sub: str) -> set[ExplainedConstraint]:

@@ -8,7 +8,7 @@ there: a Subscription, a dependency of another selected bundle, or because it is
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from olmtui.model.resolution.constraints import Dependency
 from olmtui.model.resolution.result import ResolvedOperator
@@ -91,3 +91,26 @@ def operators_of(
             changes.append(entry.name)
     operators.sort(key=lambda o: (o.name, o.catalog, o.channel))
     return tuple(operators), tuple(sorted(changes))
+
+
+_DEPENDENCY = "dependency of "
+
+
+def brought_by(operators: Iterable[tuple[str, str]], subscription: str) -> set[str]:
+    """The operators there for ``subscription`` (``"Subscription ns/name"``), from
+    ``(name, reason)`` pairs as the resolver gives them (R-RES-20): the ones it selected,
+    and their dependencies, and theirs."""
+    operators = list(operators)
+    kept = {name for name, reason in operators if reason == subscription}
+    grew = True
+    while grew:
+        more = {
+            name
+            for name, reason in operators
+            if name not in kept
+            and reason.startswith(_DEPENDENCY)
+            and reason.removeprefix(_DEPENDENCY) in kept
+        }
+        grew = bool(more)
+        kept |= more
+    return kept
