@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from olmtui.model.catalog import Catalog
 from olmtui.model.engine import Model
 from olmtui.model.source_facts import newest_time
-from olmtui.pipeline.catalogs import CatalogSet, LiveCatalogs
+from olmtui.pipeline.catalogs import CatalogSet, FetchedOnce, LiveCatalogs
 from olmtui.pipeline.session import (
     ConnectionState,
     ContextUnavailable,
@@ -157,11 +157,14 @@ def cluster_once_session(
     store = Store()
     load = read_cluster_once(options, store)
     loaded = [load_catalog(spec) for spec in catalog_specs]
-    # R-V1-21: the ClusterCatalogs' content read from catalogd, unless bound with --catalog
-    bound = {c.ref for c in loaded}
-    loaded += [c for c in load.catalogs if c.ref not in bound]
     return _assemble(
-        store, "live", " ".join(load.paths), loaded, load=load, global_namespace=global_namespace
+        store,
+        "live",
+        " ".join(load.paths),
+        loaded,
+        load=load,
+        global_namespace=global_namespace,
+        live_catalogs=FetchedOnce(load.catalogs),
     )
 
 

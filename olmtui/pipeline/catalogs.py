@@ -35,6 +35,20 @@ class LiveCatalogs(Protocol):
     def subscribe(self, listener: Callable[[Sequence[ContentNews]], None]) -> None: ...
 
 
+class FetchedOnce:
+    """ClusterCatalog content read once with the cluster (``check --live``): it joins the
+    catalogs as a live session's does, under the same rule, and never changes."""
+
+    def __init__(self, catalogs: Sequence[Catalog]) -> None:
+        self._catalogs = list(catalogs)
+
+    def catalogs(self) -> list[Catalog]:
+        return self._catalogs
+
+    def subscribe(self, listener: Callable[[Sequence[ContentNews]], None]) -> None:
+        """Nothing to hear: the content was read once."""
+
+
 class CatalogSet:
     """The catalogs of one source: ``loaded`` (``--catalog``) and the store's PackageManifests.
 
