@@ -93,7 +93,8 @@ def _name(obj: Mapping) -> str:
 
 def resolution_words(resolution: V1Resolution | None) -> tuple[str, str]:
     """``(short, long)``: the cell and the detail line of what the extension would resolve
-    to: the bundle, operator-controller's error, or why olmtui did not compute it."""
+    to: the bundle (its version in the cell, which fits beside the installed one),
+    operator-controller's error, or why olmtui did not compute it."""
     if resolution is None:  # an extension that appeared after the last derivation
         return "not computed", "not computed yet"
     if resolution.unknown is not None:
@@ -104,4 +105,4 @@ def resolution_words(resolution: V1Resolution | None) -> tuple[str, str]:
         return "-", "nothing to resolve"
     where = f" from ClusterCatalog {resolution.catalog}" if resolution.catalog else ""
     version = f" ({resolution.version})" if resolution.version else ""
-    return resolution.bundle, f"{resolution.bundle}{version}{where}"
+    return resolution.version or resolution.bundle, f"{resolution.bundle}{version}{where}"

@@ -12,7 +12,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from olmtui.model.types import Finding, ObjectRef
-from olmtui.model.v1.extensions import ClusterExtension, Condition, ExtensionState
+from olmtui.model.v1.extensions import Condition, ExtensionState
 from olmtui.ui import derived, palette
 from olmtui.ui.formatting import SEVERITY_STYLE, line, mark, names, section, severity
 from olmtui.ui.screens.base import TableScreen
@@ -79,16 +79,6 @@ def findings_lines(found: Sequence[Finding]) -> list[Text]:
     return out
 
 
-def _spec_words(e: ClusterExtension) -> str:
-    """``channels stable · version >=1.0`` (``any`` when the spec narrows neither)."""
-    parts = []
-    if e.channels:
-        parts.append(f"channels {','.join(e.channels)}")
-    if e.version_range:
-        parts.append(f"version {e.version_range}")
-    return " · ".join(parts) or "any"
-
-
 def selector_words(selector: Mapping[str, Any] | None) -> str:
     """A LabelSelector as ``kubectl -l`` spells it (``k=v, k in (a,b)``); ``all catalogs``
     when unset or empty (R-V1-9)."""
@@ -105,15 +95,16 @@ def selector_words(selector: Mapping[str, Any] | None) -> str:
 class ClusterExtensionsScreen(TableScreen):
     VIEW_TITLE = "ClusterExtensions"
     COLUMNS = (
+        # the install namespace is in the detail: the names keep their width at 120 columns
         Column("name", "NAME", min_width=14, cut="middle"),
         Column("package", "PACKAGE", min_width=12, cut="middle"),
         Column("installed", "INSTALLED", cut="never"),
         Column("state", "STATE", cut="never"),
         Column("findings", "FINDINGS", 8),
-        Column("resolved", "RESOLVES TO", min_width=12, cut="middle"),
-        Column("wants", "CHANNELS / VERSION"),
+        Column("resolved", "RESOLVES TO", cut="never"),
+        Column("channels", "CHANNELS"),
+        Column("version", "VERSION", cut="never"),
         Column("policy", "POLICY"),
-        Column("namespace", "NAMESPACE", cut="middle"),
     )
     EMPTY_TEXT = "no ClusterExtensions (OLM v1)"
     ACCESS_KIND = CE
@@ -132,9 +123,9 @@ class ClusterExtensionsScreen(TableScreen):
                     state_cell(e.state),
                     finding_marks(subjects.get((CE, "", e.name), ())),
                     short,
-                    _spec_words(e),
+                    ",".join(e.channels) or "any",
+                    e.version_range or "any",
                     e.upgrade_constraint_policy,
-                    e.namespace or "-",
                 ),
             )
 
