@@ -22,25 +22,42 @@ def _app(view: str) -> OlmApp:
     return OlmApp(snapshot_session([SAMPLE], [KEYCLOAK], label="sample cluster"), initial_view=view)
 
 
+async def settled(pilot) -> None:
+    """Wait for the predicted findings' first run (a worker thread, ``ui/predicted.py``):
+    on a busy machine it may land after the first frames, and the picture must not depend
+    on when."""
+    for _ in range(400):
+        await pilot.pause(0.05)
+        hit = pilot.app.session.derived_cache.get("predicted-findings")
+        if hit is not None and hit[1].runs >= 1 and not hit[1]._busy:
+            break
+    else:
+        raise AssertionError("the predicted findings never ran")
+    await pilot.pause(0.3)  # the next tick redraws
+
+
 def test_overview_screen(snap_compare):
-    assert snap_compare(_app("overview"), terminal_size=SIZE)
+    assert snap_compare(_app("overview"), terminal_size=SIZE, run_before=settled)
 
 
 def test_operatorgroups_screen_shows_r_og_8_roles_of_the_conflicting_group(snap_compare):
     # rows sorted by namespace: cfe-test-namespace, openshift-operators (global-operators)
-    assert snap_compare(_app("og"), terminal_size=SIZE, press=["down"])
+    assert snap_compare(_app("og"), terminal_size=SIZE, press=["down"], run_before=settled)
 
 
 def test_csvs_screen_marks_the_conflict_verdict(snap_compare):
-    assert snap_compare(_app("csv"), terminal_size=SIZE, press=["down", "down", "down"])
+    assert snap_compare(
+        _app("csv"), terminal_size=SIZE, press=["down", "down", "down"], run_before=settled
+    )
 
 
 def test_subscriptions_screen_shows_functioning_as_manual(snap_compare):
-    assert snap_compare(_app("sub"), terminal_size=SIZE, press=["down"])
+    assert snap_compare(_app("sub"), terminal_size=SIZE, press=["down"], run_before=settled)
 
 
 def test_graph_screen_highlights_installed_next_and_path(snap_compare):
     async def open_graph(pilot) -> None:
+        await settled(pilot)
         await pilot.press("slash", *"keycloak", "enter")
         await pilot.press("g")
         await pilot.pause()
@@ -49,7 +66,7 @@ def test_graph_screen_highlights_installed_next_and_path(snap_compare):
 
 
 def test_findings_screen_worst_first(snap_compare):
-    assert snap_compare(_app("findings"), terminal_size=SIZE, press=["down"])
+    assert snap_compare(_app("findings"), terminal_size=SIZE, press=["down"], run_before=settled)
 
 
 def test_resolution_screen_explains_the_orphan_cause_first(snap_compare):
@@ -62,6 +79,7 @@ def test_resolution_screen_explains_the_orphan_cause_first(snap_compare):
     session = snapshot_session([str(case / "cluster.yaml")], [catalog], label="orphaned CSV")
 
     async def resolve(pilot) -> None:
+        await settled(pilot)
         await pilot.press("r")
         for _ in range(100):
             await pilot.pause(0.05)
