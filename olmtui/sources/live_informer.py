@@ -305,11 +305,13 @@ def shaped(items: object, shape: Callable[[Obj], Obj], on_skipped: OnSkipped) ->
 def apply_safely(store: Store, objs: list[Obj], on_skipped: OnSkipped) -> None:
     """``store.apply_many``, and when that raises, the objects one by one, skipping each
     one that raises: the store is the boundary that turns a malformed object into a
-    finding, and this is the guard behind it, so that whatever it misses costs one object,
-    never the stream."""
+    finding, and this is the guard behind it, so that whatever it misses costs that object,
+    never the stream. The failed batch is reported once (what raised may have been a
+    subscriber, after the store took the objects)."""
     try:
         store.apply_many(objs)
-    except Exception:
+    except Exception as exc:
+        on_skipped(exc)
         for obj in objs:
             guarded(on_skipped, store.apply, "ADDED", obj)
 
