@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ssl
 import time
 from collections.abc import Awaitable, Callable
 
@@ -94,10 +95,18 @@ class LiveSource:
     async def connect(self) -> None:
         """Load the configuration and run discovery; UsageError (one line) when the
         kubeconfig is unusable, the cluster unreachable or OLM absent."""
-        cluster = await load_cluster_config(self.options.kubeconfig, self.options.context)
+        options = self.options
+        cluster = await load_cluster_config(
+            options.kubeconfig, options.context, options.exec_timeout
+        )
         self._cluster = cluster
         self.label = self.status.label = cluster.label
-        client = self._api = self._client(cluster)
+        try:
+            client = self._api = self._client(cluster)
+        except (ssl.SSLError, OSError, ValueError) as exc:  # the TLS material is unusable
+            raise UsageError(
+                f"cannot use the TLS settings of context {cluster.label!r}: {describe(exc)}"
+            ) from None
         server = cluster.configuration.host or ""
         probe = Requester(client, min(self.options.read_timeout, CONNECT_TIMEOUT))
         try:
@@ -198,7 +207,20 @@ class LiveSource:
         """List every stream once into the store, then (``catalog_content``) fetch the
         serving ClusterCatalogs' content from catalogd. Forbidden or missing kinds are marked
         in the status and skipped (forbidden ones in ``Store.unreadable``, not re-checked); a
-        cluster lost for good raises UsageError."""
+        cluster lost for good, or one that does not finish answering within
+        ``request_timeout`` seconds, raises UsageError."""
+        timeout = self.options.request_timeout
+        try:
+            await asyncio.wait_for(self._sync_all(catalog_content), timeout)
+        except TimeoutError:
+            waiting = [n for n, s in self.status.streams.items() if s.state == "syncing"]
+            which = f" (still waiting for {', '.join(waiting[:3])})" if waiting else ""
+            raise UsageError(
+                f"the cluster at {self.server} did not answer within {timeout:g} s"
+                f"{which}; --request-timeout sets the limit"
+            ) from None
+
+    async def _sync_all(self, catalog_content: bool) -> None:
         self._access.recheck = None
         jobs = [self._sync(inf.name, inf.list_once) for inf in self._informers]
         if self._poller is not None:

@@ -62,11 +62,19 @@ def kubeconfig_paths(explicit: str | None) -> list[str]:
     return [p for p in (os.path.expanduser(c) for c in candidates if c) if os.path.isfile(p)]
 
 
-async def load_cluster_config(kubeconfig: str | None, context: str | None) -> ClusterConfig:
+#: How long an exec credential plugin may run before olmtui gives up on it (seconds).
+EXEC_TIMEOUT = 30.0
+
+
+async def load_cluster_config(
+    kubeconfig: str | None, context: str | None, exec_timeout: float = EXEC_TIMEOUT
+) -> ClusterConfig:
     """Load the client configuration for ``context`` (or the current one).
 
     With no kubeconfig file at all and ``KUBERNETES_SERVICE_HOST`` set, olmtui is running in
     a pod and uses its service account (whose token the library re-reads as it rotates).
+    Loading runs the context's exec credential plugin, if any: one that does not answer
+    within ``exec_timeout`` seconds is a UsageError, not a hang.
     """
     paths = kubeconfig_paths(kubeconfig)
     if not paths:
@@ -86,12 +94,20 @@ async def load_cluster_config(kubeconfig: str | None, context: str | None) -> Cl
     name = context or current
     configuration = Configuration()
     try:
-        loader = await kube_config.load_kube_config(
-            config_file=joined,
-            context=name,
-            client_configuration=configuration,
-            persist_config=False,
+        loader = await asyncio.wait_for(
+            kube_config.load_kube_config(
+                config_file=joined,
+                context=name,
+                client_configuration=configuration,
+                persist_config=False,
+            ),
+            exec_timeout,
         )
+    except TimeoutError:
+        raise UsageError(
+            f"cannot use context {name!r}: its credentials (exec plugin) did not come "
+            f"within {exec_timeout:g} s"
+        ) from None
     except Exception as exc:  # exec plugins and bad certificates fail in many ways
         raise UsageError(f"cannot use context {name!r}: {one_line(str(exc))}") from None
     proxy_from_environment(configuration)
