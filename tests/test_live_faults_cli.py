@@ -182,3 +182,30 @@ def test_check_live_with_a_malformed_object_is_a_report_not_a_traceback(tmp_path
         assert "malformed.v1" in result.stdout
     finally:
         thread.stop()
+
+
+async def test_a_credential_refresh_that_never_returns_is_not_doubled() -> None:
+    """An exec plugin hung on a refresh: logged after the timeout, and no second refresh
+    starts beside it while it runs."""
+    import asyncio
+    import contextlib
+
+    from kubernetes_asyncio.client import Configuration
+
+    from olmtui.sources.live_config import ClusterConfig, keep_credentials_fresh
+
+    started: list[int] = []
+
+    class HungLoader:
+        async def load_and_set(self, _configuration: Configuration) -> None:
+            started.append(1)
+            await asyncio.sleep(3600)
+
+    cluster = ClusterConfig(Configuration(), "c", HungLoader())  # type: ignore[arg-type]
+    refresher = asyncio.create_task(keep_credentials_fresh(cluster, interval=0.01, timeout=0.05))
+    await asyncio.sleep(0.5)
+    assert not refresher.done()
+    assert started == [1]
+    refresher.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await refresher

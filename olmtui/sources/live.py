@@ -266,9 +266,13 @@ class LiveSource:
             jobs.append((self._namespace_reader.name, self._namespace_reader.run))
         if self.catalogd.requester is not None:
             jobs.append((CATALOG_CONTENT, self.catalogd.run))
-        cluster, every = self._cluster, self.options.credential_refresh
+        cluster, every, limit = (
+            self._cluster,
+            self.options.credential_refresh,
+            self.options.exec_timeout,
+        )
         if cluster is not None:
-            jobs.append((CREDENTIALS, lambda: keep_credentials_fresh(cluster, every)))
+            jobs.append((CREDENTIALS, lambda: keep_credentials_fresh(cluster, every, limit)))
         self._tasks = [asyncio.ensure_future(self._supervised(n, job)) for n, job in jobs]
         try:
             await asyncio.gather(*self._tasks)

@@ -207,24 +207,33 @@ def _in_cluster_config() -> ClusterConfig:
     return ClusterConfig(configuration, f"in-cluster ({configuration.host})")
 
 
-async def keep_credentials_fresh(cluster: ClusterConfig, interval: float = 60) -> None:
+async def keep_credentials_fresh(
+    cluster: ClusterConfig, interval: float = 60, timeout: float = EXEC_TIMEOUT
+) -> None:
     """Re-run the kubeconfig's authentication every ``interval`` seconds, forever.
 
     This is what ``config.refresh_token`` does for exec and GCP credentials, widened to OIDC
     and ``tokenFile`` users: each pass only re-runs an exec plugin or refreshes an OIDC token
     once it has expired, so static tokens cost nothing. A failed refresh is logged; the
-    stream that then gets a 401 shows it to the user.
+    stream that then gets a 401 shows it to the user. A refresh still running after
+    ``timeout`` seconds (an exec plugin that never returns) is logged and left to finish:
+    no second one is started beside it.
     """
     if cluster.loader is None:
         return
+    loader = cluster.loader
+    refresh: asyncio.Future[None] | None = None
     while True:
         await asyncio.sleep(interval)
-        refresh = asyncio.ensure_future(cluster.loader.load_and_set(cluster.configuration))
+        if refresh is None or refresh.done():
+            refresh = asyncio.ensure_future(loader.load_and_set(cluster.configuration))
         try:
-            await asyncio.shield(refresh)
+            await asyncio.wait_for(asyncio.shield(refresh), timeout)
         except asyncio.CancelledError:
             await _let_finish(refresh)
             raise
+        except TimeoutError:
+            log.warning("credential refresh still running after %g s", timeout)
         except Exception as exc:  # keep the session; the next request reports the 401
             log.warning("credential refresh failed: %s", one_line(str(exc)))
 
