@@ -13,6 +13,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from test_live_support import (
     converged,
@@ -26,6 +27,7 @@ from test_live_support import (
 from olmtui.apiserver import LoopbackAPIServer
 from olmtui.pipeline.build import live_status
 from olmtui.sources.live import LiveOptions, LiveSource
+from olmtui.sources.live_http import StatusError, retry_after
 from olmtui.store import Change, Store
 
 SAMPLE = files("olmtui").joinpath("samples", "cluster.yaml")
@@ -286,3 +288,26 @@ async def test_every_request_of_the_faults_is_a_get(tmp_path: Path) -> None:
         assert {r.method for r in server.requests} == {"GET"}
     finally:
         await _close(server, source, task)
+
+
+async def test_429_carries_the_servers_retry_after(tmp_path: Path) -> None:
+    server, _options, _store, source, task = await _live(tmp_path)
+    try:
+        server.fail_watches(429, "TooManyRequests")
+        informer = source._informers[0]
+        with pytest.raises(StatusError) as raised:
+            await informer.requester.open_watch(informer.path, [], "")
+        assert (raised.value.code, raised.value.retry_after) == (429, 1.0)
+    finally:
+        server.fail_watches(None)
+        await _close(server, source, task)
+
+
+def test_retry_after_is_read_in_seconds_only() -> None:
+    assert [retry_after(v) for v in ("1", "2.5", None, "Wed, 21 Oct 2026 07:28:00 GMT", "-1")] == [
+        1.0,
+        2.5,
+        None,
+        None,
+        None,
+    ]

@@ -9,7 +9,8 @@ what it does about it:
   watch): back off with jitter, then watch again from the last version (safe after
   network errors);
 * 500, 429 or any other error status on a watch (or in its ``ERROR`` event): the data is
-  not in doubt, so back off and watch again from the last version, no relist;
+  not in doubt, so back off (at least the ``Retry-After`` asked, within the cap) and watch
+  again from the last version, no relist;
 * 410 Gone (history compacted): relist, which diffs the cache;
 * 403: the stream is "no access" and asks again with a backoff up to
   ``forbidden_recheck`` seconds, 404: the same as "unavailable"; neither ever stops the
@@ -183,6 +184,7 @@ class Informer:
     async def run(self) -> None:
         failures = refusals = 0
         while True:
+            asked = 0.0  # what the server asked to wait (Retry-After), within the cap
             try:
                 if not self.resource_version:
                     await self.list_once()
@@ -205,6 +207,7 @@ class Informer:
                     failures = 1
                 else:  # 500, 429, ...: the data is not in doubt, watch again later
                     failures += 1
+                    asked = min(exc.retry_after or 0.0, self.options.backoff_max)
                 self.status.set_state(self.name, "reconnecting", str(exc))
             except NETWORK_ERRORS as exc:
                 failures += 1
@@ -213,7 +216,7 @@ class Informer:
                 failures += 1
                 self.resource_version = ""  # what the cache holds is in doubt: relist
                 self.status.set_state(self.name, "failed", describe(exc))
-            await asyncio.sleep(self.options.backoff(failures))
+            await asyncio.sleep(max(self.options.backoff(failures), asked))
 
     async def _watch(self) -> bool:
         """Watch until the server ends the stream; True when it delivered anything."""
