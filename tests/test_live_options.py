@@ -17,5 +17,5 @@ def test_backoff_doubles_with_jitter_and_stops_at_the_cap() -> None:
 def test_defaults_match_the_documented_interface() -> None:
     options = LiveOptions()
     assert (options.kubeconfig, options.context, options.namespaces) == (None, None, [])
-    assert (options.read_timeout, options.backoff_initial, options.backoff_max) == (90, 0.5, 30)
+    assert (options.read_timeout, options.backoff_initial, options.backoff_max) == (90, 0.5, 5)
     assert options.packagemanifest_interval == 300

@@ -12,9 +12,10 @@ Objects are changed through the Python API (``server.state``), which emits the w
 events. Test controls reproduce what clients must survive on a real cluster: 403 per
 resource (``forbid``, ``forbid_service_proxy``), a cluster without a group
 (``hide_group``), streams cut mid-line (``drop_connections``), a server that closes
-every connection (``set_unreachable``), half-open watches (``stall_watches``), a restart
-on the same port (``restart``) and history compaction (``compact``, then old
-resourceVersions and continue tokens give 410).
+every connection (``set_unreachable``), half-open watches (``stall_watches``), lists that
+never answer (``stall_lists``), watches refused with an error status such as 500 or 429
+(``fail_watches``), a restart on the same port (``restart``) and history compaction
+(``compact``, then old resourceVersions and continue tokens give 410).
 
 The server runs on the event loop that calls :meth:`LoopbackAPIServer.start`; use
 :func:`olmtui.apiserver.threaded.run_in_thread` to give it a loop of its own.
@@ -97,6 +98,10 @@ class LoopbackAPIServer:
         self._snapshots = ListSnapshots(ttl=continue_ttl)
         self._hub = WatchHub(self.state, bookmark_interval=bookmark_interval)
         self._unreachable = False
+        self._lists_stalled = asyncio.Event()
+        self._lists_stalled.set()  # set: lists are answered
+        #: (code, reason) every watch request is answered with, until cleared.
+        self._watch_failure: tuple[int, str] | None = None
         self._runner: web.AppRunner | None = None
         self._port = port  # 0: a free port, chosen at the first start
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -208,6 +213,16 @@ class LoopbackAPIServer:
         """While set, watches (open and new) keep their connection but send nothing."""
         self._on_loop(self._hub.set_stalled, stalled)
 
+    def stall_lists(self, stalled: bool) -> None:
+        """While set, list requests are received but not answered."""
+        self._on_loop(self._lists_stalled.clear if stalled else self._lists_stalled.set)
+
+    def fail_watches(self, code: int | None, reason: str = "InternalError") -> None:
+        """Answer every new watch request with HTTP ``code`` and a Status (e.g. 500, or 429
+        ``TooManyRequests`` with ``Retry-After: 1``) until called with ``None``. Open
+        watches are not touched: cut them with :meth:`drop_connections`."""
+        self._watch_failure = None if code is None else (code, reason)
+
     def compact(self) -> None:
         """Forget the watch history and every continue snapshot: older RVs give 410."""
         self.state.compact()
@@ -300,7 +315,7 @@ class LoopbackAPIServer:
                 f'resourceVersion: Invalid value: "{resource_version}": must be an integer'
             )
         if verb == "watch":
-            return await self._hub.serve(
+            return await self._watch(
                 request,
                 WatchRequest(
                     resource,
@@ -316,7 +331,18 @@ class LoopbackAPIServer:
                     include_object,
                 ),
             )
+        await self._lists_stalled.wait()
         return self._list(routed, selection, rep, query, include_object)
+
+    async def _watch(self, request: web.Request, params: WatchRequest) -> web.StreamResponse:
+        """A watch, unless a test asked for watches to be refused (:meth:`fail_watches`)."""
+        if self._watch_failure is None:
+            return await self._hub.serve(request, params)
+        code, reason = self._watch_failure
+        failed = _json(st.status(code, reason, f"injected {code} on watch"), code)
+        if code == 429:
+            failed.headers["Retry-After"] = "1"
+        return failed
 
     def _proxy(
         self, request: web.Request, namespace: str, service: str, rest: list[str]

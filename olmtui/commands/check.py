@@ -52,7 +52,7 @@ def add_input_arguments(parser: argparse.ArgumentParser, catalog_help: str) -> N
         action="store_true",
         help="read the cluster of the current kubeconfig context instead of PATHs",
     )
-    add_connection_arguments(parser)
+    add_connection_arguments(parser, once=True)
     add_catalog_argument(parser, catalog_help)
     add_global_namespace_argument(parser)
 

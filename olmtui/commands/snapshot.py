@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE|DIR",
         help="FILE.yaml for one multi-document file, or a directory (one file per kind)",
     )
-    add_connection_arguments(parser)
+    add_connection_arguments(parser, once=True)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -37,6 +37,7 @@ from olmtui.store import KINDS, Store
 if TYPE_CHECKING:
     from olmtui.demo.cluster import DemoCluster
     from olmtui.sources.live import LiveSource
+    from olmtui.sources.live_status import LiveStatus
 
 #: The cluster dump shipped in the package, for ``olmtui check --sample``.
 SAMPLE = "cluster.yaml"
@@ -254,10 +255,27 @@ def live_status(source: LiveSource, store: Store, options: LiveOptions) -> Conne
         settled = all(s.state in SETTLED for s in live.streams.values())
         state = "syncing" if not settled else "live, partial" if unreadable else "live"
     else:
-        state = "reconnecting" if live.reconnecting_since else "unavailable"
+        state = down_state(live)
     no_access = tuple(sorted(u.scope for u in unreadable.values()))
     age = None if live.last_event is None else max(time.time() - live.last_event, 0.0)
-    return ConnectionState(state, "", age, no_access, options.forbidden_recheck)
+    return ConnectionState(state, failure(live), age, no_access, options.forbidden_recheck)
+
+
+def down_state(live: LiveStatus) -> str:
+    """What a source that is not connected is doing: a failed task outranks a reconnect
+    (it says why), a reconnect outranks not having reached the cluster yet."""
+    if live.failed:
+        return "failed"
+    return "reconnecting" if live.reconnecting_since else "unavailable"
+
+
+def failure(live: LiveStatus) -> str:
+    """The header's detail while a task failed: which, and why (its last error)."""
+    if not live.failed:
+        return ""
+    first = live.streams[live.failed[0]]
+    more = f" (and {len(live.failed) - 1} more)" if len(live.failed) > 1 else ""
+    return f"{first.name} failed: {first.last_error}{more}"
 
 
 def demo_session(cluster: DemoCluster) -> Session:
@@ -284,8 +302,10 @@ def demo_status(cluster: DemoCluster) -> ConnectionState:
     live = source.status if source is not None else None
     if cluster.finished:
         state = "stopped"
-    elif live is None or not live.connected:
-        state = "reconnecting" if live is not None and live.reconnecting_since else "connecting"
+    elif live is None:
+        state = "connecting"
+    elif not live.connected:
+        state = down_state(live) if live.reconnecting_since else "connecting"
     else:
         state = "live" if all(s.state == "live" for s in live.streams.values()) else "syncing"
     detail = (

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ssl
+import time
 from collections.abc import Awaitable, Callable
 
 import aiohttp
@@ -46,6 +48,11 @@ __all__ = ["LiveOptions", "LiveSource", "LiveStatus"]
 
 #: How long ``connect`` waits for the first answer before calling the cluster unreachable.
 CONNECT_TIMEOUT = 15.0
+#: The status names of the tasks that are no stream: ClusterCatalog content, credentials.
+CATALOG_CONTENT = "ClusterCatalog content"
+CREDENTIALS = "credentials"
+#: A task that ran this long (seconds) before failing starts its restart backoff afresh.
+RESTART_RESET = 60.0
 #: How many times ``sync_once`` retries a list that failed on the network.
 SYNC_ATTEMPTS = 4
 #: The read buffer kubernetes-asyncio gives its HTTP session (2 MiB: one watch event holds a
@@ -88,10 +95,18 @@ class LiveSource:
     async def connect(self) -> None:
         """Load the configuration and run discovery; UsageError (one line) when the
         kubeconfig is unusable, the cluster unreachable or OLM absent."""
-        cluster = await load_cluster_config(self.options.kubeconfig, self.options.context)
+        options = self.options
+        cluster = await load_cluster_config(
+            options.kubeconfig, options.context, options.exec_timeout
+        )
         self._cluster = cluster
         self.label = self.status.label = cluster.label
-        client = self._api = self._client(cluster)
+        try:
+            client = self._api = self._client(cluster)
+        except (ssl.SSLError, OSError, ValueError) as exc:  # the TLS material is unusable
+            raise UsageError(
+                f"cannot use the TLS settings of context {cluster.label!r}: {describe(exc)}"
+            ) from None
         server = cluster.configuration.host or ""
         probe = Requester(client, min(self.options.read_timeout, CONNECT_TIMEOUT))
         try:
@@ -192,7 +207,20 @@ class LiveSource:
         """List every stream once into the store, then (``catalog_content``) fetch the
         serving ClusterCatalogs' content from catalogd. Forbidden or missing kinds are marked
         in the status and skipped (forbidden ones in ``Store.unreadable``, not re-checked); a
-        cluster lost for good raises UsageError."""
+        cluster lost for good, or one that does not finish answering within
+        ``request_timeout`` seconds, raises UsageError."""
+        timeout = self.options.request_timeout
+        try:
+            await asyncio.wait_for(self._sync_all(catalog_content), timeout)
+        except TimeoutError:
+            waiting = [n for n, s in self.status.streams.items() if s.state == "syncing"]
+            which = f" (still waiting for {', '.join(waiting[:3])})" if waiting else ""
+            raise UsageError(
+                f"the cluster at {self.server} did not answer within {timeout:g} s"
+                f"{which}; --request-timeout sets the limit"
+            ) from None
+
+    async def _sync_all(self, catalog_content: bool) -> None:
         self._access.recheck = None
         jobs = [self._sync(inf.name, inf.list_once) for inf in self._informers]
         if self._poller is not None:
@@ -229,21 +257,51 @@ class LiveSource:
         if self.discovery is None:
             raise RuntimeError("LiveSource.run() before connect()")
         self.store.subscribe(self._on_changes)
-        tasks = [inf.run() for inf in self._informers]
+        jobs: list[tuple[str, Callable[[], Awaitable[None]]]] = [
+            (inf.name, inf.run) for inf in self._informers
+        ]
         if self._poller is not None:
-            tasks.append(self._poller.run())
+            jobs.append((self._poller.name, self._poller.run))
         if self._namespace_reader is not None:
-            tasks.append(self._namespace_reader.run())
+            jobs.append((self._namespace_reader.name, self._namespace_reader.run))
         if self.catalogd.requester is not None:
-            tasks.append(self.catalogd.run())
-        if self._cluster is not None:
-            tasks.append(keep_credentials_fresh(self._cluster, self.options.credential_refresh))
-        self._tasks = [asyncio.ensure_future(t) for t in tasks]
+            jobs.append((CATALOG_CONTENT, self.catalogd.run))
+        cluster, every, limit = (
+            self._cluster,
+            self.options.credential_refresh,
+            self.options.exec_timeout,
+        )
+        if cluster is not None:
+            jobs.append((CREDENTIALS, lambda: keep_credentials_fresh(cluster, every, limit)))
+        self._tasks = [asyncio.ensure_future(self._supervised(n, job)) for n, job in jobs]
         try:
             await asyncio.gather(*self._tasks)
         finally:
             await self._stop_tasks()
             self.store.unsubscribe(self._on_changes)
+
+    async def _supervised(self, name: str, job: Callable[[], Awaitable[None]]) -> None:
+        """Run ``job`` for good: each task handles cluster trouble itself, and whatever
+        escapes it anyway (a bug, an object nothing expected) must neither end the session
+        nor leave the header saying "live" over a dead stream. The stream says "failed"
+        with the reason until the restarted task reports again; restarts back off."""
+        crashes = 0
+        while True:
+            began = time.monotonic()
+            try:
+                await job()
+                return  # only the credential refresher ends, when there is nothing to renew
+            except Exception as exc:
+                crashes = 1 if time.monotonic() - began > RESTART_RESET else crashes + 1
+                self.status.set_state(name, "failed", describe(exc))
+            await asyncio.sleep(self.options.restart_backoff(crashes))
+            if name in (CATALOG_CONTENT, CREDENTIALS):  # no stream of their own reports
+                self.status.forget(name)
+            else:
+                self.status.set_state(name, "syncing")
+            for informer in self._informers:
+                if informer.name == name:  # the cache is in doubt: relist
+                    informer.resource_version = ""
 
     async def close(self) -> None:
         """Stop every stream and close the connections."""
@@ -277,11 +335,14 @@ class LiveSource:
     def _count_upgrade(self, obj: Obj) -> None:
         """csv_upgrade_count: an ADDED CSV whose ``spec.replaces`` names a CSV of its own
         namespace that is still there is an upgrade (R-CSV-R2's "replacing" lookup)."""
-        replaces = (obj.get("spec") or {}).get("replaces")
-        meta = obj.get("metadata") or {}
-        if not replaces or replaces == meta.get("name"):
+        spec, meta = obj.get("spec"), obj.get("metadata")
+        replaces = spec.get("replaces") if isinstance(spec, dict) else None
+        if not isinstance(replaces, str) or not isinstance(meta, dict):
             return
-        if self.store.get("ClusterServiceVersion", meta.get("namespace") or "", replaces):
+        namespace = meta.get("namespace") or ""
+        if not replaces or replaces == meta.get("name") or not isinstance(namespace, str):
+            return
+        if self.store.get("ClusterServiceVersion", namespace, replaces):
             self.status.count_upgrade()
 
 

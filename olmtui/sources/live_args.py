@@ -32,12 +32,26 @@ LEADING = "leading_"
 def connection_given(args: argparse.Namespace) -> bool:
     """Whether any connection option (:data:`CONNECTION_FLAGS`) was given: commands that
     read no cluster refuse them."""
-    return any(getattr(args, dest, None) for dest in CONNECTION_FLAGS.values())
+    given = any(getattr(args, dest, None) for dest in CONNECTION_FLAGS.values())
+    return given or getattr(args, "request_timeout", None) is not None
 
 
-def add_connection_arguments(parser: argparse.ArgumentParser, *, leading: bool = False) -> None:
-    """The connection flags; ``leading`` for the top-level parser (before the sub-command)."""
+def add_connection_arguments(
+    parser: argparse.ArgumentParser, *, leading: bool = False, once: bool = False
+) -> None:
+    """The connection flags; ``leading`` for the top-level parser (before the sub-command);
+    ``once`` for the commands that read the cluster once (``check``, ``explain``,
+    ``snapshot``): they also take ``--request-timeout``."""
     prefix = LEADING if leading else ""
+    if once:
+        parser.add_argument(
+            "--request-timeout",
+            type=duration,
+            default=None,
+            metavar="DURATION",
+            help="give up when the cluster has not answered everything within DURATION "
+            "(seconds, or with a unit: 30s, 2m; default 30s)",
+        )
     parser.add_argument(
         "--context", dest=f"{prefix}context", metavar="NAME", help="kubeconfig context to use"
     )
@@ -88,6 +102,28 @@ def merge_leading_connection(args: argparse.Namespace) -> None:
 
 
 def options_from_args(args: argparse.Namespace) -> LiveOptions:
-    return LiveOptions(
+    options = LiveOptions(
         kubeconfig=args.kubeconfig, context=args.context, namespaces=list(args.namespaces)
     )
+    timeout = getattr(args, "request_timeout", None)
+    if timeout is not None:  # it bounds the whole read, credentials included
+        options.request_timeout = timeout
+        options.exec_timeout = min(options.exec_timeout, timeout)
+    return options
+
+
+#: Seconds per unit of a ``--request-timeout`` value, as kubectl writes them.
+_UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+def duration(text: str) -> float:
+    """``--request-timeout``'s value in seconds: ``30``, ``30s``, ``1.5m``, ``500ms`` (> 0)."""
+    raw = text.strip()
+    unit = next((u for u in ("ms", "s", "m", "h") if raw.endswith(u)), "")
+    try:
+        seconds = float(raw[: len(raw) - len(unit)]) * _UNITS.get(unit, 1.0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a duration: {text!r} (e.g. 30s, 2m)") from None
+    if not seconds > 0 or seconds == float("inf"):
+        raise argparse.ArgumentTypeError(f"not a positive duration: {text!r}")
+    return seconds

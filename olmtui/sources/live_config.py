@@ -62,11 +62,19 @@ def kubeconfig_paths(explicit: str | None) -> list[str]:
     return [p for p in (os.path.expanduser(c) for c in candidates if c) if os.path.isfile(p)]
 
 
-async def load_cluster_config(kubeconfig: str | None, context: str | None) -> ClusterConfig:
+#: How long an exec credential plugin may run before olmtui gives up on it (seconds).
+EXEC_TIMEOUT = 30.0
+
+
+async def load_cluster_config(
+    kubeconfig: str | None, context: str | None, exec_timeout: float = EXEC_TIMEOUT
+) -> ClusterConfig:
     """Load the client configuration for ``context`` (or the current one).
 
     With no kubeconfig file at all and ``KUBERNETES_SERVICE_HOST`` set, olmtui is running in
     a pod and uses its service account (whose token the library re-reads as it rotates).
+    Loading runs the context's exec credential plugin, if any: one that does not answer
+    within ``exec_timeout`` seconds is a UsageError, not a hang.
     """
     paths = kubeconfig_paths(kubeconfig)
     if not paths:
@@ -86,12 +94,20 @@ async def load_cluster_config(kubeconfig: str | None, context: str | None) -> Cl
     name = context or current
     configuration = Configuration()
     try:
-        loader = await kube_config.load_kube_config(
-            config_file=joined,
-            context=name,
-            client_configuration=configuration,
-            persist_config=False,
+        loader = await asyncio.wait_for(
+            kube_config.load_kube_config(
+                config_file=joined,
+                context=name,
+                client_configuration=configuration,
+                persist_config=False,
+            ),
+            exec_timeout,
         )
+    except TimeoutError:
+        raise UsageError(
+            f"cannot use context {name!r}: its credentials (exec plugin) did not come "
+            f"within {exec_timeout:g} s"
+        ) from None
     except Exception as exc:  # exec plugins and bad certificates fail in many ways
         raise UsageError(f"cannot use context {name!r}: {one_line(str(exc))}") from None
     proxy_from_environment(configuration)
@@ -191,24 +207,33 @@ def _in_cluster_config() -> ClusterConfig:
     return ClusterConfig(configuration, f"in-cluster ({configuration.host})")
 
 
-async def keep_credentials_fresh(cluster: ClusterConfig, interval: float = 60) -> None:
+async def keep_credentials_fresh(
+    cluster: ClusterConfig, interval: float = 60, timeout: float = EXEC_TIMEOUT
+) -> None:
     """Re-run the kubeconfig's authentication every ``interval`` seconds, forever.
 
     This is what ``config.refresh_token`` does for exec and GCP credentials, widened to OIDC
     and ``tokenFile`` users: each pass only re-runs an exec plugin or refreshes an OIDC token
     once it has expired, so static tokens cost nothing. A failed refresh is logged; the
-    stream that then gets a 401 shows it to the user.
+    stream that then gets a 401 shows it to the user. A refresh still running after
+    ``timeout`` seconds (an exec plugin that never returns) is logged and left to finish:
+    no second one is started beside it.
     """
     if cluster.loader is None:
         return
+    loader = cluster.loader
+    refresh: asyncio.Future[None] | None = None
     while True:
         await asyncio.sleep(interval)
-        refresh = asyncio.ensure_future(cluster.loader.load_and_set(cluster.configuration))
+        if refresh is None or refresh.done():
+            refresh = asyncio.ensure_future(loader.load_and_set(cluster.configuration))
         try:
-            await asyncio.shield(refresh)
+            await asyncio.wait_for(asyncio.shield(refresh), timeout)
         except asyncio.CancelledError:
             await _let_finish(refresh)
             raise
+        except TimeoutError:
+            log.warning("credential refresh still running after %g s", timeout)
         except Exception as exc:  # keep the session; the next request reports the 401
             log.warning("credential refresh failed: %s", one_line(str(exc)))
 

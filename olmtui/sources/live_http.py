@@ -42,6 +42,8 @@ class StatusError(Exception):
         self.code = code
         self.reason = reason
         self.message = message
+        #: Seconds the server asked the client to wait (``Retry-After``, with 429 or 503).
+        self.retry_after: float | None = None
 
 
 def status_error(code: int, body: bytes | Obj) -> StatusError:
@@ -63,6 +65,16 @@ def status_error(code: int, body: bytes | Obj) -> StatusError:
         str(status.get("reason") or ""),
         str(status.get("message") or ""),
     )
+
+
+def retry_after(value: str | None) -> float | None:
+    """A ``Retry-After`` header in seconds (the API server sends whole seconds; an HTTP date
+    or anything else counts as absent)."""
+    try:
+        seconds = float(value) if value is not None else None
+    except ValueError:
+        return None
+    return seconds if seconds is not None and 0 <= seconds < float("inf") else None
 
 
 def parse_json(raw: bytes) -> Any:
@@ -123,7 +135,9 @@ class Requester:
                 body = await response.read()
             finally:
                 response.release()
-            raise status_error(response.status, body)
+            error = status_error(response.status, body)
+            error.retry_after = retry_after(response.headers.get("Retry-After"))
+            raise error
         return response
 
     async def get_json(self, path: str, query: Query = ()) -> Obj:

@@ -5,11 +5,19 @@ watch from the list's resourceVersion with bookmarks, apply events. What goes wr
 what it does about it:
 
 * the watch ends normally (server timeout): watch again from the last version;
-* a network error, a cut stream or a read timeout (half-open connection): back off with
-  jitter, then watch again from the last version (safe after network errors);
-* 410 Gone or an ``ERROR`` event (history compacted): relist, which diffs the cache;
-* 403: the stream is "no access" and asks again only every ``forbidden_recheck`` seconds,
-  404: the same as "unavailable"; neither ever stops the other streams.
+* a network error, a cut stream or a read timeout (half-open connection, a hung or silent
+  watch): back off with jitter, then watch again from the last version (safe after
+  network errors);
+* 500, 429 or any other error status on a watch (or in its ``ERROR`` event): the data is
+  not in doubt, so back off (at least the ``Retry-After`` asked, within the cap) and watch
+  again from the last version, no relist;
+* 410 Gone (history compacted): relist, which diffs the cache;
+* 403: the stream is "no access" and asks again with a backoff up to
+  ``forbidden_recheck`` seconds, 404: the same as "unavailable"; neither ever stops the
+  other streams;
+* an object the store or a hook cannot take (a field of the wrong type): that object is
+  skipped (counted in the stream's status), the stream goes on; any other unexpected
+  error: the stream says "failed" with the reason, relists after a backoff and goes on.
 """
 
 from __future__ import annotations
@@ -94,6 +102,7 @@ async def relist(
     shape: Callable[[Obj], Obj],
     namespace: str | None,
     owns: Callable[[Obj], bool],
+    on_skipped: OnSkipped,
 ) -> str:
     """Make the cached objects of ``kind`` (in ``namespace``, of this stream) equal a fresh
     list; return the list's resourceVersion.
@@ -108,13 +117,13 @@ async def relist(
     resource_version = ""
     async with contextlib.aclosing(pages):
         async for page in pages:
-            objs = [shape(item) for item in page.get("items") or []]
+            objs = shaped(page.get("items"), shape, on_skipped)
             seen.update(map(slot_of, objs))
             start = 0
             while start < len(objs):
                 piece = objs[start : start + pacer.size]
                 began = time.perf_counter()
-                store.apply_many(piece)
+                apply_safely(store, piece, on_skipped)
                 pacer.measured(len(piece), time.perf_counter() - began)
                 start += len(piece)
                 await asyncio.sleep(0)
@@ -168,34 +177,46 @@ class Informer:
             self.shape,
             self.namespace,
             self.spec.owns,
+            self._skipped,
         )
         self.status.saw_events(self.name, self.resource_version)
 
     async def run(self) -> None:
-        failures = 0
+        failures = refusals = 0
         while True:
+            asked = 0.0  # what the server asked to wait (Retry-After), within the cap
             try:
                 if not self.resource_version:
                     await self.list_once()
                     self.status.set_state(self.name, "live")
-                    failures = 0
+                    failures = refusals = 0
                 if await self._watch():
-                    failures = 0
+                    failures = refusals = 0
                     continue
                 failures += 1
             except StatusError as exc:
-                self.resource_version = ""
                 if exc.code in (403, 404):
+                    self.resource_version = ""
                     state: StreamState = "no access" if exc.code == 403 else "unavailable"
                     self.status.set_state(self.name, state, str(exc))
-                    await asyncio.sleep(self.options.forbidden_recheck)
+                    refusals += 1
+                    await asyncio.sleep(self.options.forbidden_backoff(refusals))
                     continue
-                failures = 1 if exc.code == 410 else failures + 1
+                if exc.code == 410:  # the history is gone: only a relist can catch up
+                    self.resource_version = ""
+                    failures = 1
+                else:  # 500, 429, ...: the data is not in doubt, watch again later
+                    failures += 1
+                    asked = min(exc.retry_after or 0.0, self.options.backoff_max)
                 self.status.set_state(self.name, "reconnecting", str(exc))
             except NETWORK_ERRORS as exc:
                 failures += 1
                 self.status.set_state(self.name, "reconnecting", describe(exc))
-            await asyncio.sleep(self.options.backoff(failures))
+            except Exception as exc:  # never let one stream's surprise end the session
+                failures += 1
+                self.resource_version = ""  # what the cache holds is in doubt: relist
+                self.status.set_state(self.name, "failed", describe(exc))
+            await asyncio.sleep(max(self.options.backoff(failures), asked))
 
     async def _watch(self) -> bool:
         """Watch until the server ends the stream; True when it delivered anything."""
@@ -213,37 +234,103 @@ class Informer:
         return delivered
 
     def _apply(self, events: list[Obj]) -> None:
-        """Apply one batch in order: runs of ADDED/MODIFIED go in together, DELETED alone."""
+        """Apply one batch in order: runs of ADDED/MODIFIED go in together, DELETED alone.
+        An event that is not an object, or an object the store cannot take, is skipped
+        (and counted): one bad object never stops the stream."""
         run: list[Obj] = []
         for event in events:
+            raw = event.get("object") if isinstance(event, dict) else None
+            if not isinstance(raw, dict):
+                self._skipped(ValueError("a watch event that holds no object"))
+                continue
             kind = event.get("type")
-            raw = event.get("object") or {}
             if kind == "ERROR":
                 self._flush(run)
                 raise status_error(500, raw)
-            version = (raw.get("metadata") or {}).get("resourceVersion") or ""
+            version = _resource_version(raw)
             if kind == "BOOKMARK":
                 self.resource_version = version or self.resource_version
                 continue
             if kind not in ("ADDED", "MODIFIED", "DELETED"):
                 continue
-            obj = self.shape(raw)
-            if kind == "DELETED":
+            obj = self._shaped(raw)
+            if obj is None:
+                pass
+            elif kind == "DELETED":
                 self._flush(run)
-                self.store.apply("DELETED", obj)
+                guarded(self._skipped, self.store.apply, "DELETED", obj)
             else:
                 if kind == "ADDED" and self.on_added is not None:
                     self._flush(run)
-                    self.on_added(obj)
+                    guarded(self._skipped, self.on_added, obj)
                 run.append(obj)
             self.resource_version = version or self.resource_version
         self._flush(run)
         self.status.saw_events(self.name, self.resource_version)
 
+    def _shaped(self, raw: Obj) -> Obj | None:
+        try:
+            return self.shape(raw)
+        except Exception as exc:
+            self._skipped(exc)
+            return None
+
     def _flush(self, run: list[Obj]) -> None:
         if run:
-            self.store.apply_many(run)
+            apply_safely(self.store, run, self._skipped)
             run.clear()
+
+    def _skipped(self, exc: Exception) -> None:
+        self.status.skipped_object(self.name, describe(exc))
+
+
+#: Told of each object skipped because applying it raised.
+OnSkipped = Callable[[Exception], None]
+
+
+def shaped(items: object, shape: Callable[[Obj], Obj], on_skipped: OnSkipped) -> list[Obj]:
+    """The listed ``items`` the store can be given: mappings only, shaped."""
+    out = []
+    for item in items if isinstance(items, list) else ():
+        if not isinstance(item, dict):
+            on_skipped(ValueError("a listed item that is not an object"))
+            continue
+        try:
+            obj = shape(item)
+            slot_of(obj)  # a name and namespace the cache can file it under
+        except Exception as exc:
+            on_skipped(exc)
+            continue
+        out.append(obj)
+    return out
+
+
+def apply_safely(store: Store, objs: list[Obj], on_skipped: OnSkipped) -> None:
+    """``store.apply_many``, and when that raises, the objects one by one, skipping each
+    one that raises: the store is the boundary that turns a malformed object into a
+    finding, and this is the guard behind it, so that whatever it misses costs that object,
+    never the stream. The failed batch is reported once (what raised may have been a
+    subscriber, after the store took the objects)."""
+    try:
+        store.apply_many(objs)
+    except Exception as exc:
+        on_skipped(exc)
+        for obj in objs:
+            guarded(on_skipped, store.apply, "ADDED", obj)
+
+
+def guarded(on_skipped: OnSkipped, fn: Callable[..., object], *args: object) -> None:
+    """Call ``fn``; an exception goes to ``on_skipped``, never up (see :func:`apply_safely`)."""
+    try:
+        fn(*args)
+    except Exception as exc:
+        on_skipped(exc)
+
+
+def _resource_version(raw: Obj) -> str:
+    meta = raw.get("metadata")
+    version = meta.get("resourceVersion") if isinstance(meta, dict) else None
+    return version if isinstance(version, str) else ""
 
 
 def describe(exc: BaseException) -> str:

@@ -12,11 +12,19 @@ class LiveOptions:
 
     ``namespaces`` non-empty means: watch namespaced kinds only in those namespaces (for users
     who may not list cluster-wide). ``read_timeout`` bounds silence on any connection, so it
-    must exceed the server's bookmark period (about a minute). ``forbidden_recheck`` is how
-    often a stream that got 403 (or 404) asks again (a refused request costs the server
-    next to nothing, and access given back should show within a minute);
-    ``packagemanifest_debounce`` groups CatalogSource changes into one PackageManifest
-    relist; ``credential_refresh`` is the period of exec/OIDC credential renewal.
+    must exceed the server's bookmark period (about a minute): a hung or silent watch is
+    replaced once it has been silent that long.
+
+    The defaults meet the reliability targets (README, "Reliability"): after a fault clears
+    the cache matches the server within 10 s, because no retry waits longer than
+    ``backoff_max``; a kind that was forbidden (403) is asked again with a backoff from
+    ``forbidden_initial`` up to ``forbidden_recheck``, so access given back shows within
+    30 s (a refused request costs the server next to nothing). ``packagemanifest_debounce``
+    groups CatalogSource changes into one PackageManifest relist; ``credential_refresh`` is
+    the period of exec/OIDC credential renewal; ``exec_timeout`` bounds one run of an exec
+    credential plugin; ``request_timeout`` bounds a one-shot read (``check --live``,
+    ``snapshot``) as a whole; ``task_restart_max`` caps the backoff before a watch task that
+    failed unexpectedly is started again.
     """
 
     kubeconfig: str | None = None
@@ -24,15 +32,33 @@ class LiveOptions:
     namespaces: list[str] = field(default_factory=list)
     read_timeout: float = 90
     backoff_initial: float = 0.5
-    backoff_max: float = 30
+    backoff_max: float = 5
     packagemanifest_interval: float = 300
     packagemanifest_debounce: float = 5
-    forbidden_recheck: float = 60
+    forbidden_initial: float = 2
+    forbidden_recheck: float = 20
     credential_refresh: float = 60
+    exec_timeout: float = 30
+    request_timeout: float = 30
+    task_restart_max: float = 5
 
     def backoff(self, failures: int) -> float:
         """Jittered exponential delay before retry number ``failures`` (1-based)."""
-        if failures <= 0:
-            return 0.0
-        ceiling = min(self.backoff_max, self.backoff_initial * 2 ** (failures - 1))
-        return random.uniform(ceiling / 2, ceiling)
+        return _jittered(failures, self.backoff_initial, self.backoff_max)
+
+    def forbidden_backoff(self, refusals: int) -> float:
+        """Delay before asking again after the ``refusals``-th 403 (or 404) in a row."""
+        first = min(self.forbidden_initial, self.forbidden_recheck)
+        return _jittered(refusals, first, self.forbidden_recheck)
+
+    def restart_backoff(self, crashes: int) -> float:
+        """Delay before restarting a task that ended with an unexpected error."""
+        most = self.task_restart_max
+        return _jittered(crashes, min(self.backoff_initial, most), most)
+
+
+def _jittered(failures: int, initial: float, most: float) -> float:
+    if failures <= 0:
+        return 0.0
+    ceiling = min(most, initial * 2 ** (failures - 1))
+    return random.uniform(ceiling / 2, ceiling)

@@ -72,7 +72,13 @@ class PackageManifestPoller:
         for namespace, path in self.paths.items():
             pages = self.requester.list_pages(path, ())
             version = await relist(
-                self.store, "PackageManifest", pages, self.shape, namespace, SPEC.owns
+                self.store,
+                "PackageManifest",
+                pages,
+                self.shape,
+                namespace,
+                SPEC.owns,
+                lambda exc: self.status.skipped_object(self.name, describe(exc)),
             )
             self.status.saw_events(self.name, version)
         self.status.set_state(self.name, "live")

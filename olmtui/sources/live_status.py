@@ -12,7 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-StreamState = Literal["syncing", "live", "reconnecting", "no access", "unavailable"]
+StreamState = Literal["syncing", "live", "reconnecting", "failed", "no access", "unavailable"]
+
+#: States in which a stream is not following the cluster although it should: the session is
+#: then not "live", whatever the others do.
+DOWN: frozenset[StreamState] = frozenset({"reconnecting", "failed"})
 
 StatusListener = Callable[["LiveStatus"], None]
 
@@ -33,21 +37,28 @@ class StreamStatus:
     last_event: float | None = None
     last_error: str = ""
     resource_version: str = ""
+    #: Objects skipped because they could not be applied (a field of the wrong type that
+    #: the store's boundary let through), and why the last one was.
+    skipped: int = 0
+    last_skipped: str = ""
 
 
 @dataclass
 class LiveStatus:
     """Overall connection state plus one :class:`StreamStatus` per stream.
 
-    ``connected`` is true while no stream is reconnecting; ``reconnecting_since`` is when the
-    oldest current reconnect began. ``csv_upgrade_count`` mirrors OLM's metric of the same name
-    as far as a watcher can see it: CSVs ADDED while watching whose ``spec.replaces`` names a
-    CSV present in their namespace.
+    ``connected`` is true while no stream is reconnecting or failed (a task that ended with
+    an unexpected error, restarted after a backoff); ``reconnecting_since`` is when the
+    oldest current reconnect (or failure) began, ``failed`` names the failed streams.
+    ``csv_upgrade_count`` mirrors OLM's metric of the same name as far as a watcher can see
+    it: CSVs ADDED while watching whose ``spec.replaces`` names a CSV present in their
+    namespace.
     """
 
     label: str = ""
     connected: bool = False
     reconnecting_since: float | None = None
+    failed: tuple[str, ...] = ()
     last_event: float | None = None
     version: int = 0
     csv_upgrade_count: int = 0
@@ -65,6 +76,11 @@ class LiveStatus:
         if name not in self.streams:
             self.streams[name] = StreamStatus(name)
         return self.streams[name]
+
+    def forget(self, name: str) -> None:
+        """Drop the record of ``name`` (a task that is no stream, once it runs again)."""
+        if self.streams.pop(name, None) is not None:
+            self._recompute()
 
     def set_state(self, name: str, state: StreamState, error: str = "") -> None:
         """Move a stream to ``state`` (``since`` changes only when the state does)."""
@@ -93,12 +109,20 @@ class LiveStatus:
             stream.resource_version = resource_version
         self._changed()
 
+    def skipped_object(self, name: str, reason: str) -> None:
+        """Record an object of stream ``name`` that could not be applied (the stream goes on)."""
+        stream = self.stream(name)
+        stream.skipped += 1
+        stream.last_skipped = one_line(reason)
+        self._changed()
+
     def count_upgrade(self) -> None:
         self.csv_upgrade_count += 1
         self._changed()
 
     def _recompute(self) -> None:
-        reconnecting = [s.since for s in self.streams.values() if s.state == "reconnecting"]
+        reconnecting = [s.since for s in self.streams.values() if s.state in DOWN]
+        self.failed = tuple(n for n, s in self.streams.items() if s.state == "failed")
         self.connected = self._reachable and not reconnecting
         self.reconnecting_since = min(reconnecting) if reconnecting else None
         self._changed()

@@ -18,6 +18,7 @@ _STATE_STYLES = {
     "live, partial": palette.UNKNOWN_STRONG,
     "syncing": palette.WARNING_STRONG,
     "reconnecting": palette.ERROR,
+    "failed": palette.ERROR,
     "unavailable": palette.ERROR,
     "no access": palette.UNKNOWN_STRONG,
     "connecting": palette.WARNING_STRONG,
