@@ -1,7 +1,9 @@
 """The ``olmtui`` command line: one sub-command per module under ``olmtui/commands``.
 
 Errors a user can fix (a missing path, a bad kubeconfig, an unreachable cluster) end with one
-line on stderr and exit status 2, never a traceback.
+line on stderr and exit status 2, never a traceback. Any other exception is a bug in olmtui:
+one line naming it and where to report it, exit status 3 (``olmtui.errors``), so that CI can
+tell a crash from exit 1, "an error finding".
 """
 
 from __future__ import annotations
@@ -17,7 +19,14 @@ from olmtui.commands.catalog_option import (
     add_global_namespace_argument,
     refuse_leading_catalogs,
 )
-from olmtui.errors import UsageError
+from olmtui.errors import (
+    EXIT_CRASH,
+    UsageError,
+    crash_line,
+    debug_wanted,
+    print_traceback,
+    run_app,
+)
 from olmtui.report.text_report import safe
 from olmtui.sources.live_args import add_connection_arguments, merge_leading_connection
 
@@ -32,12 +41,17 @@ COMMAND_MODULES: tuple[str, ...] = (
     "demo",
     "serve",
 )
+EXIT_STATUSES = (
+    "exit status: 0 no error finding, 1 an error finding, 2 unusable input or usage, "
+    "3 a crash (a bug in olmtui; OLMTUI_DEBUG=1 prints its traceback), 130 interrupted"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="olmtui",
         description="See what Operator Lifecycle Manager (OLM v0) decides on a cluster, and why.",
+        epilog=EXIT_STATUSES,
     )
     parser.add_argument("--version", action="version", version=f"olmtui {__version__}")
     add_connection_arguments(parser, leading=True)
@@ -68,8 +82,7 @@ def _run_dashboard(args: argparse.Namespace) -> int:
     session = live_session(
         options_from_args(args), args.dashboard_catalogs, args.dashboard_global_namespace
     )
-    OlmApp(session).run()
-    return 0
+    return run_app(OlmApp(session))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -85,3 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # every other exception is a crash: exit 3, never 1
+        if debug_wanted():
+            print_traceback(exc)
+        print(f"olmtui: {safe(crash_line(exc))}", file=sys.stderr)
+        return EXIT_CRASH
