@@ -23,6 +23,7 @@ import os
 import stat
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,9 +42,13 @@ EXPANSION_FLOOR_BYTES = 256 << 20
 MAX_EXPANSION_RATIO = 100
 #: How many more nodes than it holds a YAML document's aliases may make it stand for.
 MAX_ALIAS_NODES = 1_000_000
+#: Documents that may nest deeper than :data:`MAX_DEPTH` but not this deep are loaded, then
+#: measured: libyaml's composer (C recursion) loads 20,000 levels on an 8 MiB thread stack.
+#: Deeper ones are counted from the event stream before they are loaded.
+SAFE_LOAD_DEPTH = 10_000
 #: A block collection nests only by indentation or by ``- ``/``? ``/``: `` indicators, so a line
-#: whose leading run of blanks and indicators is shorter than this nests fewer block levels.
-_BLOCK_RUN = 200
+#: whose leading run of blanks and indicators is shorter than N nests at most N + 2 levels.
+_BLOCK_RUNS = (200, 4000)
 _BLOCK_CHARS = b" \t-?:"
 #: Blanks and indicators to ``" "``, everything else to ``"x"``.
 _BLOCK_TABLE = bytes(0x20 if b in _BLOCK_CHARS else 0x78 for b in range(256))
@@ -118,20 +123,45 @@ def _deeper_than(levels: int) -> str:
 DEPTH_PROBLEM = _deeper_than(MAX_DEPTH)
 
 
-def yaml_too_deep(chunk: bytes) -> int | None:
-    """The 0-based line of ``chunk`` (one YAML document) where its nesting passes
-    :data:`MAX_DEPTH`, or ``None`` when it does not.
+@dataclass(frozen=True, slots=True)
+class Nesting:
+    """What the bytes of one YAML document say of its nesting, before it is loaded."""
 
-    The nesting is bounded first from the bytes alone: flow collections nest at most once per
-    ``[``/``{``, block ones at most once per leading blank or indicator of a line. Only a
-    document that may pass the limit by that bound is counted exactly, from libyaml's event
-    stream (which keeps its own stacks: no recursion)."""
-    openers = chunk.count(b"[") + chunk.count(b"{")
-    if openers + _BLOCK_RUN + 2 <= MAX_DEPTH and b" " * _BLOCK_RUN not in chunk.translate(
-        _BLOCK_TABLE
-    ):
-        return None
-    return _yaml_depth_line(chunk)
+    #: The 0-based line of the document where it passes :data:`MAX_DEPTH`: not to be loaded.
+    too_deep_at: int | None = None
+    #: It may pass :data:`MAX_DEPTH` (but loads safely): measure the loaded value.
+    measure: bool = False
+
+
+def yaml_nesting(chunk: bytes) -> Nesting:
+    """How deep one YAML document may nest, bounded from its bytes alone.
+
+    Flow collections nest at most once per ``[``/``{``, block ones at most once per leading
+    blank or indicator of a line. Nearly every document is shallower than :data:`MAX_DEPTH`
+    by that bound. One whose bound passes :data:`SAFE_LOAD_DEPTH` (brackets in long strings,
+    or a hostile document) is counted exactly from libyaml's event stream, which keeps its own
+    stacks (no recursion), before it is loaded; one in between is loaded and measured."""
+    bound = chunk.count(b"[") + chunk.count(b"{") + _block_bound(chunk)
+    if bound <= MAX_DEPTH:
+        return _SHALLOW
+    if bound <= SAFE_LOAD_DEPTH:
+        return _MEASURE
+    line = _yaml_depth_line(chunk)
+    return _SHALLOW if line is None else Nesting(too_deep_at=line)
+
+
+def _block_bound(chunk: bytes) -> int:
+    """At most how many block collections the document nests: one per leading blank or
+    indicator (``-``, ``?``, ``:``) of a line, found as a long run of such characters."""
+    blanks = chunk.translate(_BLOCK_TABLE)
+    for run in _BLOCK_RUNS:
+        if b" " * run not in blanks:
+            return run + 2
+    return SAFE_LOAD_DEPTH + 1
+
+
+_SHALLOW = Nesting()
+_MEASURE = Nesting(measure=True)
 
 
 def _yaml_depth_line(chunk: bytes) -> int | None:
@@ -170,53 +200,79 @@ def json_depth_guard(text: str) -> None:
         sys.setrecursionlimit(needed)
 
 
-def alias_problem(value: Any, chunk: bytes) -> str | None:
-    """Why a loaded YAML document's aliases make it unusable, or ``None``.
+def value_problem(value: Any, chunk: bytes, nesting: Nesting) -> str | None:
+    """Why a loaded YAML document is unusable, or ``None``: nested deeper than
+    :data:`MAX_DEPTH` (measured only when its bytes allowed it), or aliases that make it contain
+    itself or stand for more than :data:`MAX_ALIAS_NODES` nodes beyond those it holds.
 
     libyaml builds an alias as a second reference to the anchored node, so a loaded "billion
-    laughs" is small, but every walk over it visits each reference: it is refused when it
-    stands for more than :data:`MAX_ALIAS_NODES` nodes beyond those it holds, or contains
-    itself. Only documents with both ``&`` and ``*`` can have aliases; the others are not
-    walked."""
-    if b"*" not in chunk or b"&" not in chunk or not isinstance(value, dict | list):
+    laughs" is small, but every later walk over it visits each reference. Only documents with
+    both ``&`` and ``*`` can have aliases. The walk visits each node once, whatever refers to
+    it, and keeps its own stack."""
+    aliased = b"*" in chunk and b"&" in chunk
+    if not (aliased or nesting.measure) or not isinstance(value, dict | list):
         return None
-    expanded: dict[int, int] = {}  # nodes each finished collection stands for
-    unique = 0
-    open_nodes: set[int] = set()
-    stack: list[tuple[Any, Iterator[Any]]] = []
-    totals: list[int] = []
+    return _Walk().problem(value)
 
-    def enter(node: Any) -> None:
-        nonlocal unique
-        unique += 1
-        open_nodes.add(id(node))
-        stack.append((node, iter(node.values() if isinstance(node, dict) else node)))
-        totals.append(1)
 
-    enter(value)
-    while stack:
-        node, children = stack[-1]
-        child = next(children, _END)
-        if child is _END:
-            stack.pop()
-            open_nodes.discard(id(node))
-            total = expanded[id(node)] = totals.pop()
-            if total - unique > MAX_ALIAS_NODES:
-                return (
-                    f"its aliases expand it to more than {MAX_ALIAS_NODES:,} nodes it does not "
-                    'hold (an alias bomb, "billion laughs"); not loaded'
-                )
-            if totals:
-                totals[-1] += total
-        elif not isinstance(child, dict | list):
-            totals[-1] += 1
-        elif id(child) in open_nodes:
-            return "an alias makes it contain itself (a recursive alias); not loaded"
-        elif id(child) in expanded:
-            totals[-1] += expanded[id(child)]
-        else:
-            enter(child)
-    return None
+class _Walk:
+    """One post-order walk over a loaded document, each collection visited once."""
+
+    def __init__(self) -> None:
+        #: per finished collection: (nodes it stands for, levels it nests)
+        self.done: dict[int, tuple[int, int]] = {}
+        self.unique = 0
+        self.open: set[int] = set()
+        self.stack: list[tuple[Any, Iterator[Any]]] = []
+        #: per open collection: [nodes so far, levels of its deepest child]
+        self.sizes: list[list[int]] = []
+
+    def enter(self, node: Any) -> str | None:
+        if len(self.stack) >= MAX_DEPTH:
+            return DEPTH_PROBLEM
+        self.unique += 1
+        self.open.add(id(node))
+        self.stack.append((node, iter(node.values() if isinstance(node, dict) else node)))
+        self.sizes.append([1, 0])
+        return None
+
+    def problem(self, value: Any) -> str | None:
+        problem = self.enter(value)
+        while self.stack and problem is None:
+            node, children = self.stack[-1]
+            child = next(children, _END)
+            if child is _END:
+                problem = self.leave(node)
+            elif not isinstance(child, dict | list):
+                self.sizes[-1][0] += 1
+            elif id(child) in self.open:
+                problem = "an alias makes it contain itself (a recursive alias); not loaded"
+            elif id(child) in self.done:
+                problem = self.add(*self.done[id(child)])
+            else:
+                problem = self.enter(child)
+        return problem
+
+    def add(self, nodes: int, levels: int) -> str | None:
+        """A finished child into the open collection above it."""
+        size = self.sizes[-1]
+        size[0] += nodes
+        size[1] = max(size[1], levels)
+        if len(self.stack) + levels > MAX_DEPTH:
+            return DEPTH_PROBLEM
+        return None
+
+    def leave(self, node: Any) -> str | None:
+        self.stack.pop()
+        self.open.discard(id(node))
+        nodes, child_levels = self.sizes.pop()
+        self.done[id(node)] = (nodes, child_levels + 1)
+        if nodes - self.unique > MAX_ALIAS_NODES:
+            return (
+                f"its aliases expand it to more than {MAX_ALIAS_NODES:,} nodes it does not hold "
+                '(an alias bomb, "billion laughs"); not loaded'
+            )
+        return self.add(nodes, child_levels + 1) if self.sizes else None
 
 
 _END = object()

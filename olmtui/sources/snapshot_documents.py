@@ -24,10 +24,10 @@ import yaml
 
 from olmtui.sources.input_limits import (
     DEPTH_PROBLEM,
-    alias_problem,
     integer_problem,
     json_depth_guard,
-    yaml_too_deep,
+    value_problem,
+    yaml_nesting,
 )
 
 YamlLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -72,18 +72,18 @@ def _parse_yaml(data: bytes) -> Iterator[Document]:
 
 def _yaml_document(chunk: bytes, line: int) -> Document:
     """One YAML document starting at ``line``, parsed unless the limits refuse it."""
-    deep = yaml_too_deep(chunk)
-    if deep is not None:
-        return Document(line, problem=f"line {line + deep}: {DEPTH_PROBLEM}")
+    nesting = yaml_nesting(chunk)
+    if nesting.too_deep_at is not None:
+        return Document(line, problem=f"line {line + nesting.too_deep_at}: {DEPTH_PROBLEM}")
     try:
         value = yaml.load(chunk, Loader=YamlLoader)
     except yaml.YAMLError as exc:
         return Document(line, problem=_yaml_problem(exc, line))
     except ValueError as exc:  # e.g. an impossible date such as 2021-13-45
         return Document(line, problem=f"line {line}: {integer_problem(exc) or exc}")
-    aliased = alias_problem(value, chunk)
-    if aliased is not None:
-        return Document(line, problem=f"line {line}: {aliased}")
+    unusable = value_problem(value, chunk, nesting)
+    if unusable is not None:
+        return Document(line, problem=f"line {line}: {unusable}")
     return Document(line, value)
 
 
