@@ -20,6 +20,7 @@ common case costs only a few ``bytes.count``/``bytes.find`` scans (bench/README.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 from collections.abc import Iterator
@@ -287,3 +288,41 @@ def integer_problem(error: ValueError) -> str | None:
         f"an integer of more than {sys.get_int_max_str_digits():,} digits (the most Python "
         "converts); not loaded"
     )
+
+
+#: A lone UTF-16 surrogate: JSON may write one as an escape (``"\ud800"``), no text holds it.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def may_hold_surrogates(text: str, start: int, end: int) -> bool:
+    """Whether the JSON text between ``start`` and ``end`` may decode to a lone surrogate:
+    only a ``\\uD800``-``\\uDFFF`` escape does (a pair decodes to one character)."""
+    return text.find("\\ud", start, end) >= 0 or text.find("\\uD", start, end) >= 0
+
+
+def replace_surrogates(value: Any) -> Any:
+    """``value`` with every lone surrogate in its strings (keys too) replaced by U+FFFD, as the
+    API server's JSON decoder (Go's ``encoding/json``) reads it: such an object on a cluster
+    holds U+FFFD. A lone surrogate has no UTF-8 form, so every ``str.encode`` over it (the
+    resolver's byte order, the report, the browser dashboard) would fail."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if not isinstance(value, dict | list):
+        return value
+    stack: list[Any] = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            for index, item in enumerate(node):
+                if isinstance(item, str):
+                    node[index] = _SURROGATE.sub("\ufffd", item)
+                elif isinstance(item, dict | list):
+                    stack.append(item)
+            continue
+        items = [(_SURROGATE.sub("\ufffd", k), v) for k, v in node.items()]
+        node.clear()
+        for key, item in items:
+            node[key] = _SURROGATE.sub("\ufffd", item) if isinstance(item, str) else item
+            if isinstance(item, dict | list):
+                stack.append(item)
+    return value

@@ -26,6 +26,8 @@ from olmtui.sources.input_limits import (
     DEPTH_PROBLEM,
     integer_problem,
     json_depth_guard,
+    may_hold_surrogates,
+    replace_surrogates,
     value_problem,
     yaml_nesting,
 )
@@ -126,6 +128,8 @@ def _parse_json(data: bytes) -> Iterator[Document]:
             yield Document(line, problem=f"line {line}: {integer_problem(exc) or exc}")
             end = _json_resume(text, pos)
         else:
+            if may_hold_surrogates(text, pos, end):
+                value = replace_surrogates(value)
             yield Document(line, value)
         line += text.count("\n", pos, end)
         pos = end
