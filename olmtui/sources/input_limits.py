@@ -114,14 +114,7 @@ def read_regular(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
     return data
 
 
-def _deeper_than(levels: int) -> str:
-    return (
-        f"nested deeper than {levels:,} levels (at least {levels + 1:,}); not parsed, as "
-        "no Kubernetes object nests like this"
-    )
-
-
-DEPTH_PROBLEM = _deeper_than(MAX_DEPTH)
+DEPTH_PROBLEM = f"nested deeper than {MAX_DEPTH:,} levels (no Kubernetes object nests that deep)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,7 +240,7 @@ class _Walk:
             elif not isinstance(child, dict | list):
                 self.sizes[-1][0] += 1
             elif id(child) in self.open:
-                problem = "an alias makes it contain itself (a recursive alias); not loaded"
+                problem = "an alias makes it contain itself (a recursive alias)"
             elif id(child) in self.done:
                 problem = self.add(*self.done[id(child)])
             else:
@@ -271,7 +264,7 @@ class _Walk:
         if nodes - self.unique > MAX_ALIAS_NODES:
             return (
                 f"its aliases expand it to more than {MAX_ALIAS_NODES:,} nodes it does not hold "
-                '(an alias bomb, "billion laughs"); not loaded'
+                '(an alias bomb, "billion laughs")'
             )
         return self.add(nodes, child_levels + 1) if self.sizes else None
 
@@ -286,7 +279,7 @@ def integer_problem(error: ValueError) -> str | None:
         return None
     return (
         f"an integer of more than {sys.get_int_max_str_digits():,} digits (the most Python "
-        "converts); not loaded"
+        "converts)"
     )
 
 
