@@ -59,8 +59,8 @@ def run_app(app: Any) -> int:
     would exit 0. So unless ``OLMTUI_DEBUG`` asks for it, that printout is dropped and the
     exception goes to the command line's one-line crash report instead (exit 3).
     """
-    if not debug_wanted():
-        printer = app._print_error_renderables
+    printer = getattr(app, "_print_error_renderables", None)  # Textual's, private: if present
+    if printer is not None and not debug_wanted():
 
         def quiet() -> None:
             if getattr(app, "_exception", None) is None:
