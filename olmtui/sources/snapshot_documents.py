@@ -83,6 +83,9 @@ def _yaml_document(chunk: bytes, line: int) -> Document:
         return Document(line, problem=_yaml_problem(exc, line))
     except ValueError as exc:  # e.g. an impossible date such as 2021-13-45
         return Document(line, problem=f"line {line}: {integer_problem(exc) or exc}")
+    except Exception as exc:  # PyYAML's constructors fail so on odd input (``!!int`` alone)
+        why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        return Document(line, problem=f"line {line}: PyYAML cannot load it ({why})")
     unusable = value_problem(value, chunk, nesting)
     if unusable is not None:
         return Document(line, problem=f"line {line}: {unusable}")
