@@ -314,5 +314,7 @@ def test_read_regular_stops_at_the_limit(tmp_path: Path) -> None:
     path = tmp_path / "f.yaml"
     path.write_bytes(b"x" * 100)
     assert input_limits.read_regular(path, 100) == b"x" * 100
-    with pytest.raises(input_limits.Refused, match="larger than the 99 bytes"):
+    with pytest.raises(input_limits.Refused, match="100 bytes, larger than the 99 bytes"):
         input_limits.read_regular(path, 99)
+    with pytest.raises(input_limits.Refused, match="holds more than the 99 bytes olmtui reads"):
+        input_limits.read_regular(Path("/proc/self/status"), 99)  # claims 0 bytes

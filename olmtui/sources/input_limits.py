@@ -108,9 +108,11 @@ def read_regular(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
             raise Refused(f"{special or 'a directory'}, not read")
         if status.st_size > limit:
             raise Refused(too_large(status.st_size, limit))
-        data = stream.read(limit + 1)
+        data = stream.read(min(status.st_size, limit) + 1)  # never a buffer of ``limit``
+        if len(data) > status.st_size:  # it holds more than it claims
+            data += stream.read(limit + 1 - len(data))
     if len(data) > limit:
-        raise Refused(too_large(len(data), limit))
+        raise Refused(f"holds more than the {size_text(limit)} olmtui reads of one file; not read")
     return data
 
 
