@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -43,8 +44,11 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 EXIT_STATUSES = (
     "exit status: 0 no error finding, 1 an error finding, 2 unusable input or usage, "
-    "3 a crash (a bug in olmtui; OLMTUI_DEBUG=1 prints its traceback), 130 interrupted"
+    "3 a crash (a bug in olmtui; OLMTUI_DEBUG=1 prints its traceback), 130 interrupted, "
+    "141 the output's reader went away"
 )
+#: As a shell reports a process killed by SIGPIPE.
+EXIT_CLOSED_PIPE = 141
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -86,9 +90,8 @@ def _run_dashboard(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)
         merge_leading_connection(args)
         refuse_leading_catalogs(args)
         return int(args.run(args))
@@ -98,6 +101,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (``| head``): no crash, nothing to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit
+        return EXIT_CLOSED_PIPE
     except Exception as exc:  # every other exception is a crash: exit 3, never 1
         if debug_wanted():
             print_traceback(exc)

@@ -4,6 +4,10 @@ traceback. Exit 1 stays "an error finding", so CI can tell the two apart."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -87,3 +91,18 @@ def test_a_dashboard_crash_is_raised_not_printed(
         run_app(_Crashing())
     captured = capsys.readouterr()
     assert "Traceback" not in captured.err + captured.out
+
+
+def test_a_closed_pipe_is_no_crash() -> None:
+    """``olmtui check ... | head``: the reader goes away; olmtui exits 141 without a word."""
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    command = [sys.executable, "-m", "olmtui", "check", "--sample", "--output", "json"]
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.close()
+        err = process.stderr.read()
+        assert process.wait(timeout=120) == 141
+    assert err == b""
