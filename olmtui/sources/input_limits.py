@@ -44,12 +44,13 @@ MAX_EXPANSION_RATIO = 100
 #: How many more nodes than it holds a YAML document's aliases may make it stand for.
 MAX_ALIAS_NODES = 1_000_000
 #: Documents that may nest deeper than :data:`MAX_DEPTH` but not this deep are loaded, then
-#: measured: libyaml's composer (C recursion) loads 20,000 levels on an 8 MiB thread stack.
-#: Deeper ones are counted from the event stream before they are loaded.
-SAFE_LOAD_DEPTH = 10_000
+#: measured: libyaml's composer recurses in C, 200-400 bytes of stack a level (it loads 2,500
+#: levels on a 1 MiB thread stack, and crashes at 5,000). Deeper ones are counted from the
+#: event stream before they are loaded.
+SAFE_LOAD_DEPTH = 2500
 #: A block collection nests only by indentation or by ``- ``/``? ``/``: `` indicators, so a line
 #: whose leading run of blanks and indicators is shorter than N nests at most N + 2 levels.
-_BLOCK_RUNS = (200, 4000)
+_BLOCK_RUNS = (200, 1000)
 _BLOCK_CHARS = b" \t-?:"
 #: Blanks and indicators to ``" "``, everything else to ``"x"``.
 _BLOCK_TABLE = bytes(0x20 if b in _BLOCK_CHARS else 0x78 for b in range(256))
