@@ -1,13 +1,16 @@
 """The ``olmtui`` command line: one sub-command per module under ``olmtui/commands``.
 
 Errors a user can fix (a missing path, a bad kubeconfig, an unreachable cluster) end with one
-line on stderr and exit status 2, never a traceback.
+line on stderr and exit status 2, never a traceback. Any other exception is a bug in olmtui:
+one line naming it and where to report it, exit status 3 (``olmtui.errors``), so that CI can
+tell a crash from exit 1, "an error finding".
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -17,7 +20,14 @@ from olmtui.commands.catalog_option import (
     add_global_namespace_argument,
     refuse_leading_catalogs,
 )
-from olmtui.errors import UsageError
+from olmtui.errors import (
+    EXIT_CRASH,
+    UsageError,
+    crash_line,
+    debug_wanted,
+    print_traceback,
+    run_app,
+)
 from olmtui.report.text_report import safe
 from olmtui.sources.live_args import add_connection_arguments, merge_leading_connection
 
@@ -32,12 +42,20 @@ COMMAND_MODULES: tuple[str, ...] = (
     "demo",
     "serve",
 )
+EXIT_STATUSES = (
+    "exit status: 0 no error finding, 1 an error finding, 2 unusable input or usage, "
+    "3 a crash (a bug in olmtui; OLMTUI_DEBUG=1 prints its traceback), 130 interrupted, "
+    "141 the output's reader went away"
+)
+#: As a shell reports a process killed by SIGPIPE.
+EXIT_CLOSED_PIPE = 141
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="olmtui",
         description="See what Operator Lifecycle Manager (OLM v0) decides on a cluster, and why.",
+        epilog=EXIT_STATUSES,
     )
     parser.add_argument("--version", action="version", version=f"olmtui {__version__}")
     add_connection_arguments(parser, leading=True)
@@ -68,14 +86,12 @@ def _run_dashboard(args: argparse.Namespace) -> int:
     session = live_session(
         options_from_args(args), args.dashboard_catalogs, args.dashboard_global_namespace
     )
-    OlmApp(session).run()
-    return 0
+    return run_app(OlmApp(session))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)
         merge_leading_connection(args)
         refuse_leading_catalogs(args)
         return int(args.run(args))
@@ -85,3 +101,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (``| head``): no crash, nothing to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit
+        return EXIT_CLOSED_PIPE
+    except Exception as exc:  # every other exception is a crash: exit 3, never 1
+        if debug_wanted():
+            print_traceback(exc)
+        print(f"olmtui: {safe(crash_line(exc))}", file=sys.stderr)
+        return EXIT_CRASH

@@ -17,7 +17,7 @@ import sys
 from typing import TYPE_CHECKING, TextIO
 
 from olmtui.commands.view_option import add_view_argument, initial_view
-from olmtui.errors import UsageError
+from olmtui.errors import UsageError, run_app
 
 if TYPE_CHECKING:
     from olmtui.demo.cluster import DemoCluster
@@ -90,7 +90,7 @@ def _dashboard(cluster: DemoCluster, view: str) -> None:
     from olmtui.pipeline.build import demo_session
     from olmtui.ui.app import OlmApp
 
-    OlmApp(demo_session(cluster), initial_view=view).run()
+    run_app(OlmApp(demo_session(cluster), initial_view=view))
 
 
 async def print_reports(cluster: DemoCluster, out: TextIO) -> None:

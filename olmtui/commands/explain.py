@@ -15,7 +15,6 @@ missing) or the input cannot be used at all (a namespace without Subscriptions i
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from olmtui.commands.check import add_input_arguments, session_of
@@ -60,7 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from olmtui.report.explain_text import render_explain
-    from olmtui.report.json_report import resolution_json
+    from olmtui.report.json_report import dump_json, resolution_json
 
     namespace, _, subscription = str(args.target).partition("/")
     if not namespace:
@@ -78,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         )
     entry = resolution_json(entries[0])
     if args.output == "json":
-        sys.stdout.write(json.dumps(entry, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(dump_json(entry))
     else:
         sys.stdout.write(render_explain(entry, subscription or None))
     return EXIT_STATUS[entry["status"]]

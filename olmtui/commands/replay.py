@@ -11,6 +11,7 @@ import argparse
 
 from olmtui.commands.catalog_option import add_catalog_argument, add_global_namespace_argument
 from olmtui.commands.view_option import add_view_argument, initial_view
+from olmtui.errors import run_app
 
 NAME = "replay"
 HELP = "Browse saved snapshots (YAML/JSON files, directories, must-gathers) in the dashboard."
@@ -38,5 +39,5 @@ def run(args: argparse.Namespace) -> int:
     from olmtui.ui.app import OlmApp
 
     session = snapshot_session(args.paths, args.catalogs, global_namespace=args.global_namespace)
-    OlmApp(session, initial_view=view).run()
+    run_app(OlmApp(session, initial_view=view))
     return 0

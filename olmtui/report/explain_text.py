@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from olmtui.model.resolution.operators import brought_by
+from olmtui.report.json_report import without_surrogates
 from olmtui.report.text_report import Writer, resolution_lines, safe, why
 
 #: What each status means for OLM's next sync of the namespace.
@@ -73,4 +74,4 @@ def render_explain(entry: dict[str, Any], subscription: str | None = None) -> st
             f"fails together{more} (`olmtui explain {ns}` shows everything).",
             0,
         )
-    return "\n".join(out.lines) + "\n"
+    return without_surrogates("\n".join(out.lines) + "\n")

@@ -9,6 +9,7 @@ input print the same bytes" is a promise of the format.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal, Protocol
 
@@ -406,7 +407,27 @@ def report_json(
 
 def dumps(report: Report) -> str:
     """The report as ``olmtui check --output json`` prints it (one trailing newline)."""
-    return json.dumps(report, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+    return dump_json(report)
+
+
+#: A UTF-16 surrogate: legal in JSON input as an escape (``"\ud800"``), not encodable alone.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def without_surrogates(text: str) -> str:
+    """``text`` with every lone surrogate as its escape ``\\udXXX``: a JSON input may hold one
+    in any string, and printing it raises ``UnicodeEncodeError`` (it has no UTF-8). In JSON
+    output the escape stands for the same string; in text it shows what the input held."""
+    if _SURROGATE.search(text) is None:
+        return text
+    return _SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+
+
+def dump_json(value: Any) -> str:
+    """JSON as olmtui prints it: indented, UTF-8 as it is, lone surrogates escaped."""
+    return (
+        without_surrogates(json.dumps(value, indent=2, sort_keys=False, ensure_ascii=False)) + "\n"
+    )
 
 
 def has_errors(report: Report) -> bool:

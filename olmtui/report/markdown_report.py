@@ -25,7 +25,7 @@ from olmtui.model.catalog import Catalog
 from olmtui.model.graph_render import ChannelView, channel_view, render_mermaid
 from olmtui.model.types import SEVERITY_ORDER, SubscriptionState
 from olmtui.model.upgrades import subscription_scope
-from olmtui.report.json_report import Report
+from olmtui.report.json_report import Report, without_surrogates
 from olmtui.report.text_report import change_lines, safe, split_unevaluated
 from olmtui.report.v1_sections import catalog_rows, extension_rows
 from olmtui.store import Store
@@ -359,4 +359,4 @@ def render_markdown(
         *_v1(report),
         *_graphs(graphs),
     ]
-    return "\n".join(lines).rstrip("\n") + "\n"
+    return without_surrogates("\n".join(lines).rstrip("\n") + "\n")

@@ -20,7 +20,7 @@ from typing import Any
 
 from olmtui.model.types import Finding
 from olmtui.model.views import findings_by_subject, subscription_state_view
-from olmtui.report.json_report import Report
+from olmtui.report.json_report import Report, without_surrogates
 from olmtui.report.v1_sections import catalog_rows, extension_rows
 
 WIDTH = 100
@@ -33,7 +33,11 @@ _SEVERITY_TITLES = (("error", "ERRORS"), ("warning", "WARNINGS"), ("info", "INFO
 _SEVERITY_COLOURS = {"error": "1;31", "warning": "1;33", "info": "1;36"}
 #: A group whose spec selects no namespace (report mode "None").
 _NO_TARGETS = "no targets (selects no namespace)"
-_CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x20), *range(0x7F, 0xA0)]}
+_CONTROL = {
+    **{c: f"\\x{c:02x}" for c in [*range(0x20), *range(0x7F, 0xA0)]},
+    # lone surrogates (JSON input may hold them) cannot be printed: shown as their escape
+    **{c: f"\\u{c:04x}" for c in range(0xD800, 0xE000)},
+}
 
 
 def safe(text: object) -> str:
@@ -501,4 +505,4 @@ def render_text(report: Report, *, colour: bool = False) -> str:
     _subscriptions(out, report["subscriptions"], _state_problems(report))
     _resolution(out, report)
     _v1(out, report)
-    return "\n".join(out.lines) + "\n"
+    return without_surrogates("\n".join(out.lines) + "\n")

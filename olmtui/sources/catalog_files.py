@@ -3,7 +3,8 @@
 Every catalog format (FBC, bundle directories, legacy package manifests) is a set of YAML or
 JSON files. One broken file or document must not lose the rest of the catalog, so problems
 become ``UnreadableCatalogFile`` warnings naming the file and line, collected by the caller.
-Parsing reuses the snapshot document splitter (libyaml on bytes, JSON streams).
+Parsing reuses the snapshot document splitter (libyaml on bytes, JSON streams), and reading
+the snapshot limits (``input_limits``: regular files only, of bounded size).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from olmtui.model.types import Finding
+from olmtui.sources.input_limits import Refused, read_regular
 from olmtui.sources.snapshot_documents import parse_documents
 from olmtui.sources.snapshot_files import looks_like_json
 
@@ -89,7 +91,10 @@ def read_documents(
     With ``slim``, YAML CSVs are read without their unused parts (falling back to the whole
     file if that does not parse)."""
     try:
-        data = path.read_bytes()
+        data = read_regular(path)
+    except Refused as refused:
+        findings.append(unreadable(path, str(refused)))
+        return
     except OSError as exc:
         findings.append(unreadable(path, f"cannot be read ({exc.strerror or exc})"))
         return

@@ -31,8 +31,9 @@ from olmtui.errors import UsageError
 from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.model.inferred import INFERRED_ANNOTATION
 from olmtui.model.types import Finding, ObjectRef
+from olmtui.sources.input_limits import special_file
 from olmtui.sources.snapshot_documents import parse_documents
-from olmtui.sources.snapshot_files import PathContent, SourceFile, path_content, special_file
+from olmtui.sources.snapshot_files import PathContent, SourceFile, path_content
 from olmtui.sources.snapshot_objects import Invalid, ignored_as, is_list_object, objects_in
 from olmtui.store import KINDS, PLATFORM_KINDS, Obj, Store
 

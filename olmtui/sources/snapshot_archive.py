@@ -7,6 +7,11 @@ without a word. So the archive is decompressed here, by the ``gzip``/``bz2``/``l
 that raise ``EOFError`` when a compressed stream lacks its end marker, the decompressed bytes
 are counted, and the stream is read to its very end once the members are read: a plain tar
 stream shorter than the place of its end-of-archive block is cut too.
+
+A compressed archive is read only until it has expanded past
+``input_limits.EXPANSION_FLOOR_BYTES`` and ``MAX_EXPANSION_RATIO`` times its own size: a
+4 MiB gzip bomb would otherwise be decompressed to its 4 GiB (the members' bytes are never
+all kept, but the time is spent); reading stops there with ``Refused``.
 """
 
 from __future__ import annotations
@@ -20,19 +25,32 @@ from contextlib import contextmanager
 from io import BufferedIOBase, BufferedReader
 from pathlib import Path
 
+from olmtui.sources.input_limits import (
+    EXPANSION_FLOOR_BYTES,
+    MAX_EXPANSION_RATIO,
+    Refused,
+    size_text,
+)
+
 _DRAIN_CHUNK = 1 << 20
 
 
 class _CountingReader:
     """The decompressed stream, counting what ``tarfile`` and the final drain read of it."""
 
-    def __init__(self, stream: BufferedIOBase) -> None:
+    def __init__(self, stream: BufferedIOBase, limit: int | None) -> None:
         self.stream = stream
         self.count = 0
+        self.limit = limit
 
     def read(self, size: int = -1) -> bytes:
         data = self.stream.read(size)
         self.count += len(data)
+        if self.limit is not None and self.count > self.limit:
+            raise Refused(
+                f"reading stopped after {size_text(self.limit)}: the archive expands to more "
+                f"than {MAX_EXPANSION_RATIO} times its compressed size (a compression bomb?)"
+            )
         return data
 
 
@@ -56,7 +74,10 @@ def tar_stream(archive: Path) -> Iterator[tarfile.TarFile]:
     compressed stream or the tar stream ends before its end marker.
     """
     with archive.open("rb") as raw, _decompressed(raw) as data:
-        stream = _CountingReader(data)
+        compressed = data is not raw
+        size = archive.stat().st_size
+        limit = max(EXPANSION_FLOOR_BYTES, MAX_EXPANSION_RATIO * size) if compressed else None
+        stream = _CountingReader(data, limit)
         # typeshed's file protocol also asks for write, tell and seek; pipe mode only reads.
         with tarfile.open(fileobj=stream, mode="r|") as tar:  # type: ignore[call-overload]
             yield tar

@@ -6,6 +6,9 @@ lose the rest, so YAML streams are cut on ``---`` separator lines here, not by P
 each piece is parsed on its own from bytes with libyaml (``CSafeLoader``): as fast as
 ``load_all`` and the only way to go on after an error. JSON files may hold one value or a
 stream of concatenated values (JSON lines included).
+
+Documents that would crash or exhaust the parse or a later walk (nested too deep, an alias
+bomb, a huge integer) come out as documents with a problem too (``input_limits``).
 """
 
 from __future__ import annotations
@@ -18,6 +21,16 @@ from itertools import pairwise
 from typing import Any
 
 import yaml
+
+from olmtui.sources.input_limits import (
+    DEPTH_PROBLEM,
+    integer_problem,
+    json_depth_guard,
+    may_hold_surrogates,
+    replace_surrogates,
+    value_problem,
+    yaml_nesting,
+)
 
 YamlLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -55,13 +68,28 @@ def _parse_yaml(data: bytes) -> Iterator[Document]:
     line = 1
     for begin, end in pairwise(starts):
         chunk = data[begin:end]
-        try:
-            yield Document(line, yaml.load(chunk, Loader=YamlLoader))
-        except yaml.YAMLError as exc:
-            yield Document(line, problem=_yaml_problem(exc, line))
-        except ValueError as exc:  # e.g. an impossible date such as 2021-13-45
-            yield Document(line, problem=f"line {line}: {exc}")
+        yield _yaml_document(chunk, line)
         line += chunk.count(b"\n")
+
+
+def _yaml_document(chunk: bytes, line: int) -> Document:
+    """One YAML document starting at ``line``, parsed unless the limits refuse it."""
+    nesting = yaml_nesting(chunk)
+    if nesting.too_deep_at is not None:
+        return Document(line, problem=f"line {line + nesting.too_deep_at}: {DEPTH_PROBLEM}")
+    try:
+        value = yaml.load(chunk, Loader=YamlLoader)
+    except yaml.YAMLError as exc:
+        return Document(line, problem=_yaml_problem(exc, line))
+    except ValueError as exc:  # e.g. an impossible date such as 2021-13-45
+        return Document(line, problem=f"line {line}: {integer_problem(exc) or exc}")
+    except Exception as exc:  # PyYAML's constructors fail so on odd input (``!!int`` alone)
+        why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        return Document(line, problem=f"line {line}: PyYAML cannot load it ({why})")
+    unusable = value_problem(value, chunk, nesting)
+    if unusable is not None:
+        return Document(line, problem=f"line {line}: {unusable}")
+    return Document(line, value)
 
 
 def _yaml_problem(exc: yaml.YAMLError, first_line: int) -> str:
@@ -87,6 +115,7 @@ def _parse_json(data: bytes) -> Iterator[Document]:
         yield Document(1, problem=f"line 1: not UTF-8 text ({exc.reason} at byte {exc.start})")
         return
     decoder = json.JSONDecoder()
+    json_depth_guard(text)
     pos = _after_space(text, 0)
     line = 1 + text.count("\n", 0, pos)
     while pos < len(text):
@@ -94,12 +123,26 @@ def _parse_json(data: bytes) -> Iterator[Document]:
             value, end = decoder.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
             yield Document(line, problem=f"line {exc.lineno}, column {exc.colno}: {exc.msg}")
-            resume = _JSON_RESUME.search(text, text.find("\n", exc.pos) + 1 or len(text))
-            end = len(text) if resume is None else resume.start()
+            end = _json_resume(text, exc.pos)
+        except RecursionError:
+            yield Document(line, problem=f"line {line}: {DEPTH_PROBLEM}")
+            end = _json_resume(text, pos)
+        except ValueError as exc:  # an integer past Python's digit limit
+            yield Document(line, problem=f"line {line}: {integer_problem(exc) or exc}")
+            end = _json_resume(text, pos)
         else:
+            if may_hold_surrogates(text, pos, end):
+                value = replace_surrogates(value)
             yield Document(line, value)
         line += text.count("\n", pos, end)
         pos = end
         skipped = _after_space(text, pos)
         line += text.count("\n", pos, skipped)
         pos = skipped
+
+
+def _json_resume(text: str, failed_at: int) -> int:
+    """Where to go on after a broken JSON value: the next line opening an object at column 0
+    after the line that failed, else the end."""
+    resume = _JSON_RESUME.search(text, text.find("\n", failed_at) + 1 or len(text))
+    return len(text) if resume is None else resume.start()

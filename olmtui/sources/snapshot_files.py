@@ -18,9 +18,12 @@ must-gathers are several clusters: the selection names them so that the loader c
 them rather than merge them into one cluster that never existed.
 
 Special files (FIFOs, sockets, devices) are never opened: a FIFO would block the read forever.
+Files and archive members larger than ``input_limits.MAX_FILE_BYTES`` are not read either;
+each refusal is a file that could not be read, named in a finding.
 
 Archives are streamed (never unpacked to disk, see ``snapshot_archive``); the chosen
-members' bytes are kept in memory until they are parsed.
+members' bytes are kept in memory until they are parsed, up to
+``input_limits.MAX_ARCHIVE_KEPT_BYTES`` in all.
 """
 
 from __future__ import annotations
@@ -28,12 +31,19 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-import stat
 import tarfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from olmtui.sources.input_limits import (
+    MAX_ARCHIVE_KEPT_BYTES,
+    MAX_FILE_BYTES,
+    Refused,
+    read_regular,
+    size_text,
+    too_large,
+)
 from olmtui.sources.snapshot_archive import tar_stream
 from olmtui.sources.snapshot_time import gathered_time, is_timestamp_member, must_gather_time
 
@@ -126,22 +136,6 @@ def _must_gather_of(root: tuple[str, ...], marked: set[tuple[str, ...]]) -> tupl
     return root
 
 
-def special_file(mode: int) -> str | None:
-    """What a file of this ``st_mode`` is when it is neither a regular file nor a directory:
-    never opened, since reading a FIFO blocks until a writer comes (forever, here)."""
-    for test, what in (
-        (stat.S_ISFIFO, "a FIFO"),
-        (stat.S_ISSOCK, "a socket"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-    ):
-        if test(mode):
-            return what
-    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
-        return None
-    return "not a regular file"
-
-
 @dataclass(frozen=True, slots=True)
 class PathContent:
     """One snapshot path, listed: the must-gathers it holds (as findings and messages name
@@ -183,10 +177,9 @@ def _directory_content(directory: Path, shown: str) -> PathContent:
 
 def _read(path: Path, shown: str, *, explicit: bool) -> SourceFile:
     try:
-        special = special_file(path.stat().st_mode)
-        if special is not None:
-            return SourceFile(shown, b"", False, error=f"{special}, not read")
-        data = path.read_bytes()
+        data = read_regular(path)
+    except Refused as refused:
+        return SourceFile(shown, b"", False, error=str(refused))
     except OSError as exc:
         return SourceFile(shown, b"", False, error=exc.strerror or str(exc))
     json_format = path.name.lower().endswith(".json") or (
@@ -205,6 +198,8 @@ def _archive_content(archive: Path, shown: str) -> PathContent:
     JSON members and the names of all (for the must-gather marker files)."""
     names: set[str] = set()
     members: dict[str, bytes] = {}
+    refused: dict[str, str] = {}
+    kept = 0
     stamps: list[str] = []
     reading: str | None = None
     failure: SourceFile | None = None
@@ -221,21 +216,43 @@ def _archive_content(archive: Path, shown: str) -> PathContent:
                         stamps.append(handle.read(4096).decode(errors="replace"))
                 if not is_snapshot_file(name):
                     continue
+                why = _refusal(member.size, kept)
+                if why is not None:
+                    refused[name] = why
+                    continue
                 reading = name
                 handle = tar.extractfile(member)
                 members[name] = handle.read() if handle is not None else b""
+                kept += len(members[name])
                 reading = None
-    except (OSError, EOFError, tarfile.TarError) as exc:
+    except (OSError, EOFError, tarfile.TarError, Refused) as exc:
         where = shown if reading is None else f"{shown}:{reading}"
-        failure = SourceFile(where, b"", False, error=f"unreadable archive ({exc})", truncated=True)
+        error = str(exc) if isinstance(exc, Refused) else f"unreadable archive ({exc})"
+        failure = SourceFile(where, b"", False, error=error, truncated=True)
     selection = select_files(names)
     files = [
         SourceFile(f"{shown}:{name}", members[name], name.lower().endswith(".json"))
-        for name in selection.files
         if name in members
+        else SourceFile(f"{shown}:{name}", b"", False, error=refused[name])
+        for name in selection.files
+        if name in members or name in refused
     ]
     return PathContent(
         [f"{shown}:{d}" if d else shown for d in selection.must_gathers],
         iter([*files, *([failure] if failure is not None else [])]),
         gathered_time(stamps),
     )
+
+
+def _refusal(size: int, kept: int) -> str | None:
+    """Why an archive member of ``size`` bytes is not read when ``kept`` bytes of members are
+    already held, or ``None``: the limits bound the memory a small archive can claim."""
+    if size > MAX_FILE_BYTES:
+        return too_large(size)
+    if kept + size > MAX_ARCHIVE_KEPT_BYTES:
+        return (
+            f"not read: the archive's YAML and JSON files before it already hold "
+            f"{size_text(kept)}, and olmtui keeps at most {size_text(MAX_ARCHIVE_KEPT_BYTES)} "
+            "of one archive"
+        )
+    return None

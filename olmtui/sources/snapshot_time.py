@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from olmtui.sources.input_limits import Refused, read_regular
+
 TIMESTAMP_FILE = "timestamp"
 _LINE = re.compile(r"^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.\d+)? ([+-]\d{4})")
 
@@ -54,8 +56,8 @@ def must_gather_time(paths: Sequence[str]) -> dt.datetime | None:
             continue
         candidates = [folder / TIMESTAMP_FILE, *sorted(folder.glob(f"*/{TIMESTAMP_FILE}"))]
         for candidate in candidates:
-            try:
-                texts.append(candidate.read_text(errors="replace"))
-            except OSError:
+            try:  # a FIFO or a link to /dev/zero named ``timestamp`` is no timestamp
+                texts.append(read_regular(candidate, 4096).decode(errors="replace"))
+            except (OSError, Refused):
                 continue
     return gathered_time(texts)
