@@ -58,8 +58,11 @@ class LoadResult:
     gathered_at: dt.datetime | None = None
 
 
-def load_snapshot(paths: Sequence[str | Path], store: Store) -> LoadResult:
-    """Read every path into ``store``; raise ``UsageError`` for input that cannot be used."""
+def load_snapshot(paths: Sequence[str | Path], store: Store, *, fast: bool = True) -> LoadResult:
+    """Read every path into ``store``; raise ``UsageError`` for input that cannot be used.
+
+    ``fast``: copied CSVs are parsed only as far as the store keeps them (``fast_yaml``);
+    ``False`` parses every document in full, the reference the fast path must equal."""
     shown = [str(p) for p in paths]
     if not shown:
         raise UsageError("no snapshot path given")
@@ -69,6 +72,7 @@ def load_snapshot(paths: Sequence[str | Path], store: Store) -> LoadResult:
     _check_one_cluster(shown, contents)
     gathered = [c.gathered_at for _, c in contents if c.gathered_at is not None]
     loader = _Loader(store, LoadResult(paths=shown, gathered_at=max(gathered, default=None)))
+    loader.fast = fast
     with cyclic_gc_paused():
         for path, content in contents:
             loader.read_path(path, content)
@@ -131,6 +135,7 @@ class _Loader:
         self.first_skip: str | None = None
         self.kinds_kept: set[str] = set()
         self.cut_short = False
+        self.fast = True
 
     def read_path(self, path: str, content: PathContent) -> None:
         files = 0
@@ -150,7 +155,8 @@ class _Loader:
         if source.error is not None:
             self._skip(source.name, "UnreadableDocument", None, source.error, source.truncated)
             return
-        for document in parse_documents(source.data, json_format=source.json_format):
+        documents = parse_documents(source.data, json_format=source.json_format, fast=self.fast)
+        for document in documents:
             if document.problem is not None:
                 self._skip(source.name, "UnreadableDocument", document.line, document.problem)
                 continue

@@ -19,6 +19,8 @@ from typing import Any
 
 import yaml
 
+from olmtui.sources.fast_yaml import copied_csv
+
 YamlLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 #: A document separator: ``---`` at the start of a line, then a blank, a line end or the end.
@@ -42,12 +44,15 @@ class Document:
     problem: str | None = None
 
 
-def parse_documents(data: bytes, *, json_format: bool) -> Iterator[Document]:
-    """Every document of one file, in order; parse errors come as documents with a problem."""
-    return _parse_json(data) if json_format else _parse_yaml(data)
+def parse_documents(data: bytes, *, json_format: bool, fast: bool = True) -> Iterator[Document]:
+    """Every document of one file, in order; parse errors come as documents with a problem.
+
+    ``fast``: a copied CSV comes as the store will keep it, its spec checked but not built
+    (``fast_yaml``); ``False`` parses every document in full (the reference for tests)."""
+    return _parse_json(data) if json_format else _parse_yaml(data, fast)
 
 
-def _parse_yaml(data: bytes) -> Iterator[Document]:
+def _parse_yaml(data: bytes, fast: bool) -> Iterator[Document]:
     starts = [m.start() for m in _SEPARATOR.finditer(data)]
     if not starts or starts[0] != 0:
         starts.insert(0, 0)
@@ -55,8 +60,10 @@ def _parse_yaml(data: bytes) -> Iterator[Document]:
     line = 1
     for begin, end in pairwise(starts):
         chunk = data[begin:end]
+        copy = copied_csv(chunk) if fast else None
         try:
-            yield Document(line, yaml.load(chunk, Loader=YamlLoader))
+            value = yaml.load(chunk, Loader=YamlLoader) if copy is None else copy
+            yield Document(line, value)
         except yaml.YAMLError as exc:
             yield Document(line, problem=_yaml_problem(exc, line))
         except ValueError as exc:  # e.g. an impossible date such as 2021-13-45
