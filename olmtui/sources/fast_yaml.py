@@ -9,7 +9,7 @@ Exactness comes from cutting a document at its top-level keys, where YAML itself
 A document qualifies when every line at column 0 is a known top-level key (``apiVersion``,
 ``kind``, ``metadata``, ``spec``, ``status``, each at most once), so that no column-0 line
 is a comment, directive, document marker, sequence entry or unusual key; nothing in it is an
-odd line break (CR, NEL, LS, PS) or a byte-order mark. Each such section is then a YAML
+carriage return or byte-order mark. Each such section is then a YAML
 document of its own, and it is parsed as one (libyaml, ``CSafeLoader``, as the full parse)
 and must come out as exactly its one key: a quoted or flow scalar running across a section
 line, an alias to another section's anchor, a tag, bad UTF-8 or any other oddity makes some
@@ -44,8 +44,10 @@ _SECTION_KEYS = (b"apiVersion", b"kind", b"metadata", b"spec", b"status")
 _COLUMN_ZERO = re.compile(rb"\n[^ \n]")
 #: A section start: one of the keys, its colon, then a blank or the line end.
 _SECTION_START = re.compile(rb"(apiVersion|kind|metadata|spec|status):(?=[ \n])")
-#: Line breaks other than LF that libyaml honours (CR; NEL, LS, PS in UTF-8), and a BOM.
-_ODD_BREAKS = (b"\r", b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9", b"\xef\xbb\xbf")
+#: A carriage return (CRLF files) and a byte-order mark: the full parse, to be plain. The
+#: other line breaks libyaml honours (NEL, LS, PS) stay inside a section, parse there as in
+#: the whole document, and a key they would start comes out as a second key of the section.
+_ODD = (b"\r", b"\xef\xbb\xbf")
 #: The status fields a copy keeps (``store.trim``).
 _COPY_STATUS = ("phase", "reason", "message")
 #: The hint that a document may be a copy, before anything is parsed.
@@ -120,7 +122,7 @@ def _sections(chunk: bytes) -> dict[str, bytes] | None:
         if not body.startswith(b"---\n"):
             return None
         body = body[4:]
-    if any(odd in body for odd in _ODD_BREAKS):
+    if _ODD[0] in body or _ODD[1] in body:
         return None
     starts = [0, *(m.start() + 1 for m in _COLUMN_ZERO.finditer(body))]
     sections: dict[str, bytes] = {}

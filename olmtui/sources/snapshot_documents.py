@@ -25,7 +25,9 @@ YamlLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 #: A document separator: ``---`` at the start of a line, then a blank, a line end or the end.
 #: YAML forbids this marker inside any scalar at column 0, so cutting here is always safe.
-_SEPARATOR = re.compile(rb"^---(?=[ \t\r\n]|\Z)", re.MULTILINE)
+#: Searched for after a line feed (a file's first document starts at 0 anyway): ``^`` with ``re.MULTILINE``
+#: finds the same places, but tries every byte of a file, 25 times slower.
+_SEPARATOR_AFTER_LF = re.compile(rb"\n---(?=[ \t\r\n]|\Z)")
 #: Where a JSON stream may resume after a broken value: a line opening an object at column 0
 #: (how ``kubectl get -o json`` output and JSON lines start each object).
 _JSON_RESUME = re.compile(r"^\{", re.MULTILINE)
@@ -53,9 +55,7 @@ def parse_documents(data: bytes, *, json_format: bool, fast: bool = True) -> Ite
 
 
 def _parse_yaml(data: bytes, fast: bool) -> Iterator[Document]:
-    starts = [m.start() for m in _SEPARATOR.finditer(data)]
-    if not starts or starts[0] != 0:
-        starts.insert(0, 0)
+    starts = [0, *(m.start() + 1 for m in _SEPARATOR_AFTER_LF.finditer(data))]
     starts.append(len(data))
     line = 1
     for begin, end in pairwise(starts):
