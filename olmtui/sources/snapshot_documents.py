@@ -25,8 +25,8 @@ YamlLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 #: A document separator: ``---`` at the start of a line, then a blank, a line end or the end.
 #: YAML forbids this marker inside any scalar at column 0, so cutting here is always safe.
-#: Searched for after a line feed (a file's first document starts at 0 anyway): ``^`` with ``re.MULTILINE``
-#: finds the same places, but tries every byte of a file, 25 times slower.
+#: Searched for after a line feed (a file's first document starts at 0 anyway): ``^`` with
+#: ``re.MULTILINE`` finds the same places, but tries every byte of a file, 25 times slower.
 _SEPARATOR_AFTER_LF = re.compile(rb"\n---(?=[ \t\r\n]|\Z)")
 #: Where a JSON stream may resume after a broken value: a line opening an object at column 0
 #: (how ``kubectl get -o json`` output and JSON lines start each object).
