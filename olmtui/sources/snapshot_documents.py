@@ -4,8 +4,9 @@ A snapshot file is often a long multi-document YAML stream (``kubectl get -o yam
 glued together, or a must-gather file starting with ``---``). One broken document must not
 lose the rest, so YAML streams are cut on ``---`` separator lines here, not by PyYAML, and
 each piece is parsed on its own from bytes with libyaml (``CSafeLoader``): as fast as
-``load_all`` and the only way to go on after an error. JSON files may hold one value or a
-stream of concatenated values (JSON lines included).
+``load_all`` and the only way to go on after an error. JSON files may hold one value (parsed by
+orjson when it accepts it, ``fast_json``) or a stream of concatenated values (JSON lines
+included).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from olmtui.sources import fast_json
 from olmtui.sources.fast_yaml import copied_csv
 
 YamlLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -93,9 +95,14 @@ def _parse_json(data: bytes) -> Iterator[Document]:
     except UnicodeDecodeError as exc:
         yield Document(1, problem=f"line 1: not UTF-8 text ({exc.reason} at byte {exc.start})")
         return
-    decoder = json.JSONDecoder()
     pos = _after_space(text, 0)
     line = 1 + text.count("\n", 0, pos)
+    if pos < len(text):  # one value, as kubectl writes it: orjson if it reads it exactly
+        value = fast_json.strict(data.removeprefix(b"\xef\xbb\xbf"))
+        if value is not fast_json.REFUSED:
+            yield Document(line, value)
+            return
+    decoder = json.JSONDecoder()
     while pos < len(text):
         try:
             value, end = decoder.raw_decode(text, pos)
