@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 import tarfile
 from collections.abc import Iterator
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from olmtui.cli import build_parser
 from olmtui.commands.check import check
 from olmtui.errors import UsageError
 from olmtui.report import dumps
-from olmtui.sources import fast_yaml, snapshot_documents
+from olmtui.sources import fast_yaml, parallel_load, snapshot_documents
 from olmtui.sources.snapshot import load_snapshot
 from olmtui.store import KINDS, Store
 
@@ -318,3 +319,39 @@ def test_a_copy_with_random_edits_loads_as_the_full_parse_reads_it(
     path = tmp_path / "edited.yaml"
     path.write_text("---\n" + "---\n".join(d if d.endswith("\n") else d + "\n" for d in docs))
     assert_same_load([path])
+
+
+def test_a_load_parsed_on_two_workers_equals_the_full_parse_in_order(
+    generated: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Parsed in a pool of worker processes, the store gets the same objects in the same
+    order (file order), and the same load result, as from one process."""
+    monkeypatch.setattr(parallel_load, "POOL_THRESHOLD", 0)
+    pooled = Store()
+    pooled_result = load_snapshot([generated], pooled, workers=2)
+    with full_parse():
+        alone = Store()
+        alone_result = load_snapshot([generated], alone, workers=1)
+    assert pooled_result == alone_result
+    for kind in KINDS:
+        assert list(pooled.slots(kind)) == list(alone.slots(kind))
+
+
+def test_a_broken_pool_leaves_the_rest_to_this_process(
+    generated: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workers that die (here: every file's parse in a worker fails as a killed one
+    would) cost time, not objects: the files not handed back are parsed in-process."""
+    monkeypatch.setattr(parallel_load, "POOL_THRESHOLD", 0)
+
+    def broken(*_: object, **__: object) -> None:
+        raise BrokenProcessPool("a worker died")
+
+    monkeypatch.setattr(parallel_load.ProcessPoolExecutor, "submit", broken)
+    assert loaded([generated]) == loaded_in_process([generated])
+
+
+def loaded_in_process(paths: list[Path]) -> Any:
+    store = Store()
+    result = load_snapshot(paths, store, workers=1)
+    return {kind: dict(store.slots(kind)) for kind in KINDS}, result
