@@ -6,16 +6,19 @@ loader takes them in the order the files were listed, whichever worker finishes 
 the store gets the same objects in the same order as from a load in one process: the
 result does not depend on the pool.
 
-Small inputs stay in-process: a pool costs a few hundred milliseconds to start (workers
-are spawned, not forked, so that a dashboard's threads are never copied mid-flight), more
-than parsing a few files takes. Only a few files per worker are in flight at once, so a
-large snapshot is never all in memory.
+Small inputs stay in-process: a pool costs time to start, more than parsing a few files
+takes. Workers are forked when this process runs one thread (``check``: no start-up cost,
+nothing imported again); with more threads (the dashboard) they are spawned, so that no
+thread's locks are copied mid-flight, and spawned workers import the main script again
+(the ``if __name__ == "__main__"`` guard olmtui's entry points have). Only a few files per
+worker are in flight at once, so a large snapshot is never all in memory.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -63,12 +66,19 @@ def parsed_files(
             size += len(source.data)
             if size >= POOL_THRESHOLD:
                 break
-    everything = chain(head, pending)
+    everything = chain(_drained(head), pending)
     if workers <= 1 or size < POOL_THRESHOLD:
         for source in everything:
             yield source, parse_file(source, fast)
         return
     yield from _in_pool(everything, fast, workers)
+
+
+def _drained(files: list[SourceFile]) -> Iterator[SourceFile]:
+    """The files, each let go once taken (their bytes are not kept for the whole load)."""
+    files.reverse()
+    while files:
+        yield files.pop()
 
 
 def _in_pool(
@@ -79,7 +89,7 @@ def _in_pool(
     need), the rest, from the first file not handed back, in-process."""
     waiting: deque[SourceFile] = deque()  # handed to the pool, not yet handed back
     futures: deque[Future[list[Document]]] = deque()
-    context = multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("fork" if threading.active_count() == 1 else "spawn")
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             try:
