@@ -24,6 +24,7 @@ from olmtui.errors import UsageError
 from olmtui.report import dumps
 from olmtui.sources import fast_yaml, parallel_load, snapshot_documents
 from olmtui.sources.snapshot import load_snapshot
+from olmtui.sources.snapshot_documents import load_yaml
 from olmtui.store import KINDS, Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -34,7 +35,7 @@ from gen_snapshot import Sizes, generate
 def full_parse() -> Iterator[None]:
     """Every document parsed in full, as before the fast path."""
     fast = snapshot_documents.copied_csv
-    snapshot_documents.copied_csv = lambda chunk: None
+    snapshot_documents.copied_csv = lambda chunk, load: None
     try:
         yield
     finally:
@@ -258,7 +259,7 @@ def test_a_tricky_copy_loads_as_the_full_parse_reads_it(name: str, tmp_path: Pat
 
 def test_plain_copies_take_the_fast_path() -> None:
     """The fast path is used at all (a copy's spec never reaches the store either way)."""
-    obj = fast_yaml.copied_csv(("---\n" + copy_in("ns-q")).encode())
+    obj = fast_yaml.copied_csv(("---\n" + copy_in("ns-q")).encode(), load_yaml)
     assert obj is not None
     assert "spec" not in obj
     assert obj["status"] == {

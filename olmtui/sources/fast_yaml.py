@@ -10,7 +10,7 @@ A document qualifies when every line at column 0 is a known top-level key (``api
 ``kind``, ``metadata``, ``spec``, ``status``, each at most once), so that no column-0 line
 is a comment, directive, document marker, sequence entry or unusual key; nothing in it is an
 carriage return or byte-order mark. Each such section is then a YAML
-document of its own, and it is parsed as one (libyaml, ``CSafeLoader``, as the full parse)
+document of its own, and it is parsed as one (by the full parse's own ``load``)
 and must come out as exactly its one key: a quoted or flow scalar running across a section
 line, an alias to another section's anchor, a tag, bad UTF-8 or any other oddity makes some
 section fail alone, and the document goes to the full parse. When every section parses
@@ -30,13 +30,14 @@ value or the error it gives today.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
-
-import yaml
 
 from olmtui.store import COPIED_FROM_LABEL, is_copied_csv
 
-YamlLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+#: How a YAML document is parsed: the caller's own (``snapshot_documents``), so that every
+#: limit it puts on a parse holds for the sections too.
+Load = Callable[[bytes], Any]
 
 #: The top-level keys a copied CSV document may have (any other key: the full parse).
 _SECTION_KEYS = (b"apiVersion", b"kind", b"metadata", b"spec", b"status")
@@ -74,21 +75,21 @@ class _Remembered:
             self.size = 0
         self.size += more
 
-    def spec_ok(self, text: bytes) -> bool:
+    def spec_ok(self, text: bytes, load: Load) -> bool:
         if text in self.specs:
             return True
-        value = _alone(text, "spec")
+        value = _alone(text, "spec", load)
         if value is _FAILED or not (value is None or isinstance(value, dict)):
             return False
         self._room(len(text))
         self.specs[text] = True
         return True
 
-    def status(self, text: bytes) -> dict[str, Any] | None:
+    def status(self, text: bytes, load: Load) -> dict[str, Any] | None:
         kept = self.statuses.get(text)
         if kept is not None:
             return dict(kept)
-        value = _alone(text, "status")
+        value = _alone(text, "status", load)
         if value is _FAILED or not (value is None or isinstance(value, dict)):
             return None
         kept = {k: value[k] for k in _COPY_STATUS if k in value} if value else {}
@@ -103,11 +104,11 @@ _FAILED = object()
 _remembered = _Remembered()
 
 
-def _alone(text: bytes, key: str) -> Any:
+def _alone(text: bytes, key: str, load: Load) -> Any:
     """The value of a section parsed as a document of its own, or ``_FAILED`` when it does
     not parse or is not exactly the one mapping key it should be."""
     try:
-        parsed = yaml.load(text, Loader=YamlLoader)
+        parsed = load(text)
     except Exception:  # anything at all: the full parse gives today's value or error
         return _FAILED
     if type(parsed) is not dict or len(parsed) != 1 or key not in parsed:
@@ -137,9 +138,10 @@ def _sections(chunk: bytes) -> dict[str, bytes] | None:
     return sections
 
 
-def copied_csv(chunk: bytes) -> dict[str, Any] | None:
+def copied_csv(chunk: bytes, load: Load) -> dict[str, Any] | None:
     """A copied CSV document as the store will keep it (metadata in full, the status
-    fields a copy keeps, no spec), or ``None``: parse this document in full."""
+    fields a copy keeps, no spec), or ``None``: parse this document in full. ``load``
+    parses one YAML document, as the full parse does."""
     if _COPY_HINT not in chunk or _CSV_HINT not in chunk:
         return None
     sections = _sections(chunk)
@@ -148,18 +150,18 @@ def copied_csv(chunk: bytes) -> dict[str, Any] | None:
     obj: dict[str, Any] = {}
     for key in ("apiVersion", "kind", "metadata"):
         if key in sections:
-            value = _alone(sections[key], key)
+            value = _alone(sections[key], key, load)
             if value is _FAILED:
                 return None
             obj[key] = value
     if "status" in sections:
-        status = _remembered.status(sections["status"])
+        status = _remembered.status(sections["status"], load)
         if status is None:
             return None
         obj["status"] = status
     if obj.get("kind") != "ClusterServiceVersion" or not _is_copy(obj):
         return None
-    if not _remembered.spec_ok(sections["spec"]):
+    if not _remembered.spec_ok(sections["spec"], load):
         return None
     return obj
 

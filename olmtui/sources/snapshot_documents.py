@@ -62,15 +62,20 @@ def _parse_yaml(data: bytes, fast: bool) -> Iterator[Document]:
     line = 1
     for begin, end in pairwise(starts):
         chunk = data[begin:end]
-        copy = copied_csv(chunk) if fast else None
+        copy = copied_csv(chunk, load_yaml) if fast else None
         try:
-            value = yaml.load(chunk, Loader=YamlLoader) if copy is None else copy
+            value = load_yaml(chunk) if copy is None else copy
             yield Document(line, value)
         except yaml.YAMLError as exc:
             yield Document(line, problem=_yaml_problem(exc, line))
         except ValueError as exc:  # e.g. an impossible date such as 2021-13-45
             yield Document(line, problem=f"line {line}: {exc}")
         line += chunk.count(b"\n")
+
+
+def load_yaml(chunk: bytes) -> Any:
+    """One YAML document, as every document and every fast-path section is parsed."""
+    return yaml.load(chunk, Loader=YamlLoader)
 
 
 def _yaml_problem(exc: yaml.YAMLError, first_line: int) -> str:
