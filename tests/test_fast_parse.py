@@ -86,7 +86,11 @@ def snapshot_paths() -> list[Path]:
     for folder in ("health", "store", "model", "ui", "apiserver"):
         found.extend(sorted((DATA / folder).rglob("*.yaml")))
         found.extend(sorted((DATA / folder).rglob("*.json")))
-    return [p for p in found if p.suffix in (".yaml", ".json") or p.is_dir()]
+    found = [p for p in found if p.suffix in (".yaml", ".json") or p.is_dir()]
+    # A fuzz corpus, when there is one: every file, whatever its name.
+    for corpus in sorted([*DATA.glob("fuzz*"), *DATA.glob("*corpus*")]):
+        found.extend(sorted(p for p in corpus.rglob("*") if p.is_file()))
+    return found
 
 
 @pytest.mark.parametrize("path", snapshot_paths(), ids=lambda p: str(p.relative_to(DATA)))
