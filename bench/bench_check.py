@@ -1,20 +1,25 @@
-"""Bench for ``olmtui check`` on a large synthetic snapshot (issue 2 §7). A script, not a test.
+"""Bench for ``olmtui check`` on a large synthetic snapshot (issues 2 §7 and 16). A script,
+not a test.
 
-Generates the snapshot of ``gen_snapshot.py`` into a temporary directory, then, in the same
+Generates the snapshot of ``gen_snapshot.py`` (or reuses ``--keep DIR``), then, in the same
 run and over the same files:
 
-(a) parses them with ``yaml.load_all(bytes, Loader=yaml.CSafeLoader)`` and nothing else;
-(b) runs the whole of ``olmtui check --output json`` in-process (load into the store, model,
-    health rules, report, JSON text) through ``olmtui.commands.check.check``;
+(a) parses them with ``yaml.load_all(bytes, Loader=yaml.CSafeLoader)`` and nothing else,
+    with the cyclic garbage collector paused as olmtui pauses it (CPU and wall);
+(b) runs ``python -m olmtui check --output json`` in a subprocess through a wrapper that
+    reports the child's own peak RSS (``getrusage(RUSAGE_SELF)`` in the child) and its
+    parse workers' (``RUSAGE_CHILDREN`` there); its CPU is its own plus its workers'
+    (``RUSAGE_CHILDREN`` here), its wall the clock's. Printed as ratios against (a):
+    targets CPU <= 0.2, RSS <= 1 GB;
+(c) runs the same check in-process with one worker, timing the copies' fast path
+    (``fast_yaml.copied_csv``) and the full parses apart: the scan/parse split;
+(d) times ``json.loads`` against msgspec (``fast_json.loads``) on the same objects as a
+    ``kubectl get -o json`` List and as watch events;
 
-and prints ``check/parse ratio`` (target <= 1.25), then runs ``python -m olmtui check
---output json`` in a subprocess for its peak RSS (target <= 1 GB), and finally times one
-incremental change on the loaded store: a modified copied CSV and a modified CSV applied
-through ``Store.apply`` until the model has absorbed them (target < 5 ms). In-process times
-are CPU seconds of this process (``time.process_time``), so other work on a shared machine
-does not skew the ratio; the subprocess is timed by the wall clock.
+then times one incremental change on the loaded store: a modified copied CSV and a modified
+CSV applied through ``Store.apply`` until the model has absorbed them (target < 5 ms).
 
-    python bench/bench_check.py [--keep DIR] [--profile FILE]
+    python bench/bench_check.py [--namespaces N] [--keep DIR] [--profile FILE]
 """
 
 from __future__ import annotations
@@ -23,13 +28,15 @@ import argparse
 import copy
 import cProfile
 import gc
+import json
 import os
 import resource
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -42,11 +49,28 @@ from olmtui.cli import build_parser
 from olmtui.commands.check import check
 from olmtui.model.engine import Model
 from olmtui.report import dumps
+from olmtui.sources import fast_json, snapshot_documents
 from olmtui.store import Store
 
-RATIO_TARGET = 1.25
+CPU_TARGET = 0.2
 RSS_TARGET_MB = 1024
 INCREMENTAL_TARGET_MS = 5.0
+#: Run in the child: ``olmtui check``, then its own peak RSS and its workers' on stderr.
+CHILD = """
+import json, resource, sys
+from olmtui.cli import main
+try:
+    code = main(sys.argv[1:])
+finally:
+    self_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    workers_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    sys.stderr.write("\\nRSS " + json.dumps([self_kb, workers_kb]) + "\\n")
+raise SystemExit(code)
+"""
+
+
+def snapshot_files(root: Path) -> list[Path]:
+    return sorted(root.rglob("*.yaml"))
 
 
 def parse_only(files: list[Path]) -> int:
@@ -58,34 +82,128 @@ def parse_only(files: list[Path]) -> int:
     return documents
 
 
+def timed(action: Callable[[], Any]) -> tuple[float, float, Any]:
+    """CPU seconds of this process and wall seconds."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = action()
+    return time.process_time() - cpu, time.perf_counter() - wall, result
+
+
+def paused(action: Callable[[], Any]) -> Callable[[], Any]:
+    """The action with the cyclic collector paused, as olmtui's loader runs."""
+
+    def run() -> Any:
+        gc.disable()
+        try:
+            return action()
+        finally:
+            gc.enable()
+
+    return run
+
+
+def check_in_child(root: Path) -> tuple[float, float, float, float]:
+    """(b): CPU (the child and its workers), wall, and the child's and its workers' peak
+    RSS (MB) of ``python -m olmtui check ROOT --output json``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, "check", str(root), "--output", "json"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        check=False,
+        text=True,
+    )
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    line = next(x for x in reversed(done.stderr.splitlines()) if x.startswith("RSS "))
+    self_kb, workers_kb = json.loads(line[4:])
+    return cpu, wall, self_kb / 1024, workers_kb / 1024
+
+
+class Split:
+    """CPU seconds in the copies' fast path (its scan and its section parses) and in full
+    parses of the other documents, counted while (c) runs."""
+
+    def __init__(self) -> None:
+        self.fast_s = 0.0
+        self.fast_n = 0
+        self.full_s = 0.0
+        self.full_n = 0
+
+    @contextmanager
+    def counting(self) -> Iterator[None]:
+        fast, load = snapshot_documents.copied_csv, snapshot_documents.load_yaml
+
+        def timed_fast(chunk: bytes, _: Any) -> Any:  # its sections: the untimed load
+            start = time.process_time()
+            try:
+                return fast(chunk, load)
+            finally:
+                self.fast_s += time.process_time() - start
+                self.fast_n += 1
+
+        def timed_load(chunk: bytes) -> Any:
+            start = time.process_time()
+            try:
+                return load(chunk)
+            finally:
+                self.full_s += time.process_time() - start
+                self.full_n += 1
+
+        snapshot_documents.copied_csv = timed_fast
+        snapshot_documents.load_yaml = timed_load
+        try:
+            yield
+        finally:
+            snapshot_documents.copied_csv = fast
+            snapshot_documents.load_yaml = load
+
+
 def check_in_process(root: Path) -> tuple[Store, Model, str]:
-    """(b): ``olmtui check ROOT --output json`` as the command runs it, printing included."""
-    args = build_parser().parse_args(["check", str(root), "--output", "json"])
-    checked = check(args)
+    """(c): ``olmtui check ROOT --output json`` as the command runs it, printing included,
+    parsing in this process (one worker) so that the split is all counted here."""
+    from olmtui.sources import parallel_load
+
+    workers = parallel_load.worker_count
+    parallel_load.worker_count = lambda: 1
+    try:
+        args = build_parser().parse_args(["check", str(root), "--output", "json"])
+        checked = check(args)
+    finally:
+        parallel_load.worker_count = workers
     text = dumps(checked.report)
     with open(os.devnull, "w") as sink:
         sink.write(text)
     return checked.store, checked.model, text
 
 
-def timed(action: Callable[[], Any]) -> tuple[float, Any]:
-    """CPU seconds of this process: the bench machine is shared, wall time is noise."""
-    start = time.process_time()
-    result = action()
-    return time.process_time() - start, result
+def json_texts(files: list[Path], limit: int = 40) -> tuple[bytes, list[bytes]]:
+    """The objects of the first files as one ``kubectl get -o json`` List (indent 4) and
+    as watch events (one compact line each)."""
+    objects = [
+        doc
+        for path in files[:limit]
+        for doc in yaml.load_all(path.read_bytes(), Loader=yaml.CSafeLoader)
+        if doc
+    ]
+    listed = json.dumps({"kind": "List", "items": objects}, indent=4, default=str).encode()
+    events = [json.dumps({"type": "ADDED", "object": o}, default=str).encode() for o in objects]
+    return listed, events
 
 
-def peak_rss_of_check(root: Path) -> tuple[float, float]:
-    """Wall time and peak RSS (MB) of ``python -m olmtui check ROOT --output json``."""
-    start = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "olmtui", "check", str(root), "--output", "json"],
-        stdout=subprocess.DEVNULL,
-        check=False,
-    )
-    elapsed = time.perf_counter() - start
-    # ru_maxrss is in KiB on Linux: the largest child waited for so far (the only one).
-    return elapsed, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+def json_ratios(files: list[Path]) -> tuple[float, float]:
+    """(d): msgspec's CPU over json.loads' for the List and for the events, GC paused."""
+    listed, events = json_texts(files)
+
+    def each(load: Callable[[bytes], Any], texts: list[bytes], rounds: int) -> float:
+        cpu, _, _ = timed(paused(lambda: [load(t) for _ in range(rounds) for t in texts]))
+        return cpu
+
+    list_ratio = each(fast_json.loads, [listed], 5) / each(json.loads, [listed], 5)
+    event_ratio = each(fast_json.loads, events, 5) / each(json.loads, events, 5)
+    return list_ratio, event_ratio
 
 
 def incremental(
@@ -116,50 +234,60 @@ def incremental(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--keep", type=Path, help="generate into DIR and keep it")
-    parser.add_argument("--profile", type=Path, help="write a cProfile of (b) to FILE")
+    parser.add_argument("--namespaces", type=int, default=Sizes.namespaces)
+    parser.add_argument("--keep", type=Path, help="generate into DIR (reused if there)")
+    parser.add_argument("--profile", type=Path, help="write a cProfile of (c) to FILE")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="olmtui-bench-") as tmp:
         root = args.keep or Path(tmp)
-        generated = generate(root, Sizes())
-        print(
-            f"snapshot: {len(generated.files)} files, {generated.bytes / 1e6:.0f} MB, "
-            f"{generated.csvs} CSVs, {generated.copies} copied CSVs"
-        )
-        for path in generated.files:  # warm the page cache so (a) and (b) read alike
+        if not root.exists() or not any(root.iterdir()):
+            generate(root, Sizes(namespaces=args.namespaces))
+        files = snapshot_files(root)
+        size = sum(p.stat().st_size for p in files)
+        print(f"snapshot: {root}, {len(files)} files, {size / 1e6:.0f} MB")
+        for path in files:  # warm the page cache so (a), (b) and (c) read alike
             path.read_bytes()
 
-        parse_s, documents = timed(lambda: parse_only(generated.files))
-        print(f"(a) parse only (CSafeLoader): {parse_s:.2f} s CPU, {documents} documents")
-        # The loader pauses the cyclic GC while it loads; the same parse with it paused
-        # shows what check adds on top of the parse alone.
-        gc.disable()
-        try:
-            paused_s, _ = timed(lambda: parse_only(generated.files))
-        finally:
-            gc.enable()
-        print(f"(a') parse only, GC paused: {paused_s:.2f} s CPU")
+        parse_cpu, parse_wall, documents = timed(paused(lambda: parse_only(files)))
+        print(
+            f"(a) parse only (CSafeLoader, GC paused): {parse_cpu:.2f} s CPU, "
+            f"{parse_wall:.2f} s wall, {documents} documents"
+        )
+        cpu, wall, rss, workers_rss = check_in_child(root)
+        print(
+            f"(b) check --output json, subprocess: {cpu:.2f} s CPU (with its workers), "
+            f"{wall:.2f} s wall; peak RSS {rss:.0f} MB, workers {workers_rss:.0f} MB each at most"
+        )
+        print(
+            f"    CPU/parse CPU {cpu / parse_cpu:.3f} (target <= {CPU_TARGET}), "
+            f"wall/parse wall {wall / parse_wall:.3f}, wall/parse CPU {wall / parse_cpu:.3f}; "
+            f"RSS {'within' if rss <= RSS_TARGET_MB else 'OVER'} {RSS_TARGET_MB} MB"
+        )
+
+        split = Split()
         profiler = cProfile.Profile() if args.profile else None
         if profiler:
             profiler.enable()
-        check_s, (store, model, text) = timed(lambda: check_in_process(root))
+        with split.counting():
+            check_s, _, (store, model, text) = timed(lambda: check_in_process(root))
         if profiler:
             profiler.disable()
             profiler.dump_stats(args.profile)
+        rest = check_s - split.fast_s - split.full_s
         print(
-            f"(b) check --output json in-process: {check_s:.2f} s CPU, "
-            f"report {len(text) / 1e6:.1f} MB, {len(store)} objects cached"
+            f"(c) check --output json in-process, one worker: {check_s:.2f} s CPU "
+            f"({check_s / parse_cpu:.3f} of the parse), report {len(text) / 1e6:.1f} MB, "
+            f"{len(store)} objects cached"
         )
-        ratio = check_s / parse_s
         print(
-            f"check/parse ratio: {ratio:.3f} (target <= {RATIO_TARGET}); "
-            f"against the GC-paused parse: {check_s / paused_s:.3f}"
+            f"    split: fast path (scan, copies' sections) {split.fast_s:.2f} s "
+            f"({split.fast_n} documents), full parses {split.full_s:.2f} s "
+            f"({split.full_n} documents), the rest (store, model, report) {rest:.2f} s"
         )
-
-        sub_s, rss_mb = peak_rss_of_check(root)
+        list_ratio, event_ratio = json_ratios(files)
         print(
-            f"subprocess check: {sub_s:.2f} s wall, peak RSS {rss_mb:.0f} MB "
-            f"(target <= {RSS_TARGET_MB} MB)"
+            f"(d) msgspec/json.loads CPU: {list_ratio:.2f} for a kubectl List, "
+            f"{event_ratio:.2f} for watch events"
         )
 
         copy_key = ("app-0001", "global-op-01.v0.9.4")

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.model.catalog import Catalog
 from olmtui.model.v1.catalogs import ClusterCatalog, decode_catalog
-from olmtui.sources import json_decode
+from olmtui.sources import fast_json
 from olmtui.sources.catalog_fbc import FBCIndexer
 from olmtui.sources.catalog_files import unreadable
 from olmtui.sources.live_http import EventLines, Requester, StatusError
@@ -108,7 +108,7 @@ async def index_lines(chunks: Any, catalog: Catalog, origin: str) -> None:
 
 def _decode(line: bytes, catalog: Catalog, origin: str, number: int) -> Any:
     try:
-        return json_decode.loads(line)
+        return fast_json.loads(line)
     except ValueError as exc:
         catalog.findings.append(unreadable(Path(origin), f"line {number}: not JSON ({exc})"))
         return None

@@ -2,10 +2,11 @@
 
 Requests go through kubernetes-asyncio's ``ApiClient.call_api`` (so TLS, proxies and
 credential refresh are the library's) with ``_preload_content=False``, and the bytes are
-parsed here with ``json.loads``: no typed models, no re-serialisation. Two measured facts
-shape this module (tech-notes §A3-A5): kubernetes-asyncio 36.1.0 does not raise on non-2xx
-raw responses, so the status is checked here; and a half-open connection hangs forever
-unless the client sets a socket read timeout, so every request carries one.
+parsed here with msgspec (``fast_json``; ``json.loads`` for what it refuses): no typed
+models, no re-serialisation. Two measured facts shape this module (tech-notes §A3-A5):
+kubernetes-asyncio 36.1.0 does not raise on non-2xx raw responses, so the status is checked
+here; and a half-open connection hangs forever unless the client sets a socket read timeout,
+so every request carries one.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import aiohttp
 from kubernetes_asyncio.client import ApiClient
 
 from olmtui.gc_pause import cyclic_gc_paused
+from olmtui.sources import fast_json
 from olmtui.store import Obj
 
 Query = Sequence[tuple[str, str]]
@@ -78,12 +80,12 @@ def retry_after(value: str | None) -> float | None:
 
 
 def parse_json(raw: bytes) -> Any:
-    """``json.loads`` with the cyclic collector paused: a parsed page is thousands of fresh,
-    acyclic containers, and the collections they set off mid-parse walk them again and
+    """``fast_json.loads`` with the cyclic collector paused: a parsed page is thousands of
+    fresh, acyclic containers, and the collections they set off mid-parse walk them again and
     again for nothing. What it parses mostly becomes cache entries, so it is frozen at once
     too."""
     with cyclic_gc_paused(keep=True):
-        return json.loads(raw)
+        return fast_json.loads(raw)
 
 
 def timeout_of(read_timeout: float) -> aiohttp.ClientTimeout:

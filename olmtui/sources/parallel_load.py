@@ -1,0 +1,112 @@
+"""Parse the files of a snapshot on every core, handing them back in file order.
+
+A must-gather is thousands of files and parsing them is nearly all of a load, so the files
+go to a pool of worker processes (one per core) and come back as parsed documents. The
+loader takes them in the order the files were listed, whichever worker finishes first, so
+the store gets the same objects in the same order as from a load in one process: the
+result does not depend on the pool.
+
+Small inputs stay in-process: a pool costs time to start, more than parsing a few files
+takes. Workers are forked when this process runs one thread (``check``: no start-up cost,
+nothing imported again); with more threads (the dashboard) they are spawned, so that no
+thread's locks are copied mid-flight, and spawned workers import the main script again
+(the ``if __name__ == "__main__"`` guard olmtui's entry points have). Only a few files per
+worker are in flight at once, so a large snapshot is never all in memory.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from itertools import chain
+
+from olmtui.gc_pause import cyclic_gc_paused
+from olmtui.sources.snapshot_documents import Document, parse_documents
+from olmtui.sources.snapshot_files import SourceFile
+
+#: Bytes read ahead before deciding: an input that ends before this is parsed in-process.
+POOL_THRESHOLD = 32 * 1024 * 1024
+#: Files handed to each worker ahead of the one the loader waits for.
+AHEAD_PER_WORKER = 4
+
+
+def parse_file(source: SourceFile, fast: bool) -> list[Document]:
+    """Every document of one file (none for a file that could not be read)."""
+    if source.error is not None:
+        return []
+    with cyclic_gc_paused():
+        return list(parse_documents(source.data, json_format=source.json_format, fast=fast))
+
+
+def worker_count() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def parsed_files(
+    files: Iterable[SourceFile], *, fast: bool = True, workers: int | None = None
+) -> Iterator[tuple[SourceFile, list[Document]]]:
+    """Each file with its documents, in the order of ``files``. ``workers``: processes to
+    parse in (``None``: one per core; 1: in-process)."""
+    workers = worker_count() if workers is None else workers
+    pending = iter(files)
+    head: list[SourceFile] = []
+    size = 0
+    if workers > 1:
+        for source in pending:
+            head.append(source)
+            size += len(source.data)
+            if size >= POOL_THRESHOLD:
+                break
+    everything = chain(_drained(head), pending)
+    if workers <= 1 or size < POOL_THRESHOLD:
+        for source in everything:
+            yield source, parse_file(source, fast)
+        return
+    yield from _in_pool(everything, fast, workers)
+
+
+def _drained(files: list[SourceFile]) -> Iterator[SourceFile]:
+    """The files, each let go once taken (their bytes are not kept for the whole load)."""
+    files.reverse()
+    while files:
+        yield files.pop()
+
+
+def _in_pool(
+    files: Iterator[SourceFile], fast: bool, workers: int
+) -> Iterator[tuple[SourceFile, list[Document]]]:
+    """The files parsed by the pool, in order; should the pool break (a worker killed, or
+    a main script without the ``if __name__ == "__main__"`` guard that spawned workers
+    need), the rest, from the first file not handed back, in-process."""
+    waiting: deque[SourceFile] = deque()  # handed to the pool, not yet handed back
+    futures: deque[Future[list[Document]]] = deque()
+    context = multiprocessing.get_context("fork" if threading.active_count() == 1 else "spawn")
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            try:
+                for source in files:
+                    waiting.append(source)
+                    futures.append(pool.submit(parse_file, source, fast))
+                    if len(waiting) >= workers * AHEAD_PER_WORKER:
+                        yield waiting[0], futures[0].result()
+                        waiting.popleft()
+                        futures.popleft()
+                while waiting:
+                    yield waiting[0], futures[0].result()
+                    waiting.popleft()
+                    futures.popleft()
+            finally:
+                for future in futures:
+                    future.cancel()
+    except BrokenProcessPool:
+        for source in chain(waiting, files):
+            yield source, parse_file(source, fast)
