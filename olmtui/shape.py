@@ -135,14 +135,37 @@ class Map(Shape):
         return cleaned
 
 
-class MapOf(Shape):
-    """A mapping whose every value has one shape (labels: strings)."""
+class Either(Shape):
+    """A scalar or a mapping, as the readers take both (an OperatorGroup's
+    ``upgradeStrategy``: ``Default`` or ``{name: Default}``)."""
 
-    __slots__ = ("values",)
+    __slots__ = ("expected", "scalar", "mapping")
+
+    def __init__(self, scalar: Leaf, mapping: Map) -> None:
+        self.expected = f"{scalar.expected} or a map"
+        self.scalar = scalar
+        self.mapping = mapping
+
+    def clean(self, value: Any, path: str, out: list[Problem]) -> Any:
+        if isinstance(value, dict):
+            return self.mapping.clean(value, path, out)
+        found = len(out)
+        kept = self.scalar.clean(value, path, out)
+        if len(out) > found:
+            out[found] = Problem(path, self.expected, out[found].found)
+        return kept
+
+
+class MapOf(Shape):
+    """A mapping whose every value has one shape (labels: strings), but for the ``named``
+    keys, which have their own."""
+
+    __slots__ = ("values", "named")
     expected = "a map"
 
-    def __init__(self, values: Shape) -> None:
+    def __init__(self, values: Shape, **named: Shape) -> None:
         self.values = values
+        self.named = named
 
     def clean(self, value: Any, path: str, out: list[Problem]) -> Any:
         if not isinstance(value, dict):
@@ -150,8 +173,10 @@ class MapOf(Shape):
                 out.append(Problem(path, self.expected, describe(value)))
             return ABSENT
         cleaned = value
+        named = self.named
         for name, field in value.items():
-            kept = self.values.clean(field, f"{path}[{name!r}]", out)
+            shape = named.get(name, self.values) if named else self.values
+            kept = shape.clean(field, f"{path}[{name!r}]", out)
             if kept is field:
                 continue
             if cleaned is value:
@@ -198,6 +223,22 @@ TIME = Leaf("a time (string)", str, dt.datetime)
 SCALAR = Leaf("a string or a number", str, int, float)
 STRINGS = ListOf(STR)
 STRING_MAP = MapOf(STR)
+#: Annotations: the ones the model parses must be strings; the others may be any scalar a
+#: hand-written YAML file gives (an unquoted ``createdAt`` is a datetime), never a map or list.
+ANNOTATIONS = MapOf(
+    Leaf("a string", str, int, float, bool, dt.datetime, dt.date),
+    **{
+        name: STR
+        for name in (
+            "olm.operatorNamespace",
+            "olm.operatorGroup",
+            "olm.targetNamespaces",
+            "olm.providedAPIs",
+            "olm.skipRange",
+            "operatorframework.io/properties",
+        )
+    },
+)
 CONDITIONS = ListOf(
     Map(
         type=STR,
@@ -219,6 +260,7 @@ OWNER_REFERENCES = ListOf(
 )
 #: What is checked before the cache trims an object: the trimming reads these.
 ENVELOPE = Map(
+    apiVersion=STR,
     metadata=Map(
         name=STR,
         namespace=STR,
@@ -228,7 +270,7 @@ ENVELOPE = Map(
         creationTimestamp=TIME,
         deletionTimestamp=TIME,
         labels=STRING_MAP,
-        annotations=STRING_MAP,
+        annotations=ANNOTATIONS,
         ownerReferences=OWNER_REFERENCES,
     ),
     spec=Map(),
@@ -308,7 +350,7 @@ _SUBSCRIPTION = Map(
         installPlanGeneration=INT,
         lastUpdated=TIME,
         installPlanRef=Map(name=STR, namespace=STR, kind=STR, apiVersion=STR, uid=STR),
-        installplan=Map(name=STR, kind=STR, apiVersion=STR, uuid=STR),
+        installplan=Map(name=STR, kind=STR, apiVersion=STR),
         conditions=CONDITIONS,
         catalogHealth=ListOf(
             Map(
@@ -367,7 +409,7 @@ _OPERATOR_GROUP = Map(
         selector=SELECTOR,
         serviceAccountName=STR,
         staticProvidedAPIs=BOOL,
-        upgradeStrategy=Map(name=STR),
+        upgradeStrategy=Either(STR, Map(name=STR)),
     ),
     status=Map(
         namespaces=STRINGS,
@@ -408,7 +450,7 @@ _CHANNEL = Map(
         version=STR,
         displayName=STR,
         installModes=ListOf(Map(type=STR, supported=BOOL)),
-        annotations=STRING_MAP,
+        annotations=ANNOTATIONS,
         customresourcedefinitions=Map(
             owned=ListOf(_CRD_DESCRIPTION), required=ListOf(_CRD_DESCRIPTION)
         ),

@@ -387,7 +387,7 @@ class Store:
         change made, if any."""
         problems: list[Problem] = []
         raw, obj = obj, clean_envelope(obj, problems)  # R-SRC-4: what trim and the model read
-        if type((obj.get("metadata") or {}).get("name")) is not str:
+        if type(obj.get("metadata", {}).get("name")) is not str:
             return None, None  # no name, no key: nothing to cache
         trimmed = clean(obj["kind"], trim(obj, self._shared), problems)
         key = key_of(trimmed)
@@ -428,8 +428,8 @@ class Store:
             return None
         if event_type != "DELETED":
             change = self._put(obj)
-        elif type((obj.get("metadata") or {}).get("name")) is str:
-            change = self._remove(key_of(clean_envelope(obj, [])))
+        elif type((cleaned := clean_envelope(obj, [])).get("metadata", {}).get("name")) is str:
+            change = self._remove(key_of(cleaned))
         else:
             return None
         if change is not None:
