@@ -139,7 +139,7 @@ class Either(Shape):
     """A scalar or a mapping, as the readers take both (an OperatorGroup's
     ``upgradeStrategy``: ``Default`` or ``{name: Default}``)."""
 
-    __slots__ = ("expected", "scalar", "mapping")
+    __slots__ = ("expected", "mapping", "scalar")
 
     def __init__(self, scalar: Leaf, mapping: Map) -> None:
         self.expected = f"{scalar.expected} or a map"
@@ -160,7 +160,7 @@ class MapOf(Shape):
     """A mapping whose every value has one shape (labels: strings), but for the ``named``
     keys, which have their own."""
 
-    __slots__ = ("values", "named")
+    __slots__ = ("named", "values")
     expected = "a map"
 
     def __init__(self, values: Shape, **named: Shape) -> None:

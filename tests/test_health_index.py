@@ -13,7 +13,6 @@ reads every input the real one does, R-V1-20).
 from __future__ import annotations
 
 import copy
-
 import json
 from typing import Any
 from unittest import mock

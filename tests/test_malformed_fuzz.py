@@ -127,6 +127,55 @@ def test_every_wrong_typed_field_fed_live_is_read_without_a_traceback() -> None:
     assert not store.malformed  # every object put back as it was
 
 
+def json_texts(value: Any, prefix: Path_ = ()) -> Iterator[tuple[Path_, Any]]:
+    """The fields holding JSON text (the properties annotation, an InstallPlan step's
+    manifest, a bundle lookup's properties), with the document each holds."""
+    if isinstance(value, dict):
+        for key, field in value.items():
+            yield from json_texts(field, (*prefix, key))
+    elif isinstance(value, list) and value:
+        yield from json_texts(value[0], (*prefix, 0))
+    elif isinstance(value, str) and value.lstrip().startswith(("{", "[")):
+        with contextlib.suppress(ValueError):
+            yield prefix, json.loads(value)
+
+
+def with_inline_csv(objs: list[dict[str, Any]]) -> dict[str, Any]:
+    """An InstallPlan whose first step inlines a whole CSV as JSON, as older OLM writes it
+    (R-IP-1)."""
+    csv = next(o for o in objs if o["kind"] == "ClusterServiceVersion")
+    plan = copy.deepcopy(
+        next(o for o in objs if o["kind"] == "InstallPlan" and o["status"].get("plan"))
+    )
+    plan["status"]["plan"][0]["resource"].update(
+        kind="ClusterServiceVersion", manifest=json.dumps(csv, default=str)
+    )
+    return plan
+
+
+def test_every_wrong_typed_field_inside_json_text_is_read_without_a_traceback() -> None:
+    """JSON text inside a field is never checked at the cache: its readers take only the
+    types OLM writes."""
+    session = snapshot_session([str(SAMPLE)])
+    store: Store = session.store
+    index = HealthIndex(store, session.model, session.catalogs, session.load_findings)
+    objs = sample_objects()
+    for obj in [*(objs[at] for at in representatives(objs)), with_inline_csv(objs)]:
+        for text_path, document in json_texts(obj):
+            for path in [(), *field_paths(document)]:
+                for value in WRONG:
+                    inner = mutated(document, path, value) if path else value
+                    bad = mutated(obj, text_path, json.dumps(inner))
+                    try:
+                        store.apply("MODIFIED", bad)
+                        _exercise(session, index)
+                    except Exception as exc:  # pragma: no cover - names the case
+                        raise AssertionError(f"{text_path} {path} = {value!r}") from exc
+                    finally:
+                        store.apply("DELETED", bad)
+                        store.apply("MODIFIED", obj)
+
+
 def _check(path: Path, output: str) -> tuple[int, str]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
@@ -202,7 +251,10 @@ def test_json_is_written_only_once_the_report_is_whole(
 
     monkeypatch.setattr(report_module, "dumps", broken)
     out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        with contextlib.suppress(BaseException):
-            main(["check", str(SAMPLE), "--output", "json"])
+    with (
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(io.StringIO()),
+        contextlib.suppress(BaseException),
+    ):
+        main(["check", str(SAMPLE), "--output", "json"])
     assert out.getvalue() == ""
