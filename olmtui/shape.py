@@ -104,14 +104,22 @@ class Leaf(Shape):
         return ABSENT
 
 
+def _plain_types(shape: Shape) -> tuple[type, ...]:
+    """The types a value of ``shape`` may have without a closer look: a leaf's, but int
+    (which must fit 64 bits)."""
+    return tuple(t for t in shape.types if t is not int) if isinstance(shape, Leaf) else ()
+
+
 class Map(Shape):
     """A mapping; the named fields are checked, the others kept as they are."""
 
-    __slots__ = ("fields",)
+    __slots__ = ("fields", "plain")
     expected = "a map"
 
     def __init__(self, **fields: Shape) -> None:
         self.fields = fields
+        #: Per field, the types that pass without a call (every object passes here).
+        self.plain = {name: _plain_types(shape) for name, shape in fields.items()}
 
     def clean(self, value: Any, path: str, out: list[Problem]) -> Any:
         if not isinstance(value, dict):
@@ -119,10 +127,13 @@ class Map(Shape):
                 out.append(Problem(path, self.expected, describe(value)))
             return ABSENT
         cleaned = value
+        plain = self.plain
         for name, shape in self.fields.items():
             if name not in value:
                 continue
             field = value[name]
+            if type(field) in plain[name]:
+                continue
             kept = shape.clean(field, f"{path}.{name}" if path else name, out)
             if kept is field:
                 continue
@@ -160,20 +171,27 @@ class MapOf(Shape):
     """A mapping whose every value has one shape (labels: strings), but for the ``named``
     keys, which have their own."""
 
-    __slots__ = ("named", "values")
+    __slots__ = ("named", "named_plain", "plain", "values")
     expected = "a map"
 
     def __init__(self, values: Shape, **named: Shape) -> None:
         self.values = values
         self.named = named
+        self.plain = _plain_types(values)
+        self.named_plain = {name: _plain_types(shape) for name, shape in named.items()}
 
     def clean(self, value: Any, path: str, out: list[Problem]) -> Any:
         if not isinstance(value, dict):
             if value is not None:
                 out.append(Problem(path, self.expected, describe(value)))
             return ABSENT
-        cleaned = value
+        plain = self.plain
+        if all(type(v) in plain for v in value.values()) and all(
+            type(value[n]) in types for n, types in self.named_plain.items() if n in value
+        ):
+            return value  # the common case, without a call per value
         named = self.named
+        cleaned = value
         for name, field in value.items():
             shape = named.get(name, self.values) if named else self.values
             kept = shape.clean(field, f"{path}[{name!r}]", out)
