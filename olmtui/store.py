@@ -5,7 +5,9 @@ or :meth:`Store.replace`; the reconciliation model and the screens read from her
 subscribe to the change feed. Objects are trimmed on the way in so that a hundred
 thousand copied CSVs fit in memory: ``managedFields`` and the last-applied annotation are
 dropped, CSV icons are dropped, and copied CSVs keep only their metadata plus
-phase/reason/message (R-COPY-1 decides what is a copy).
+phase/reason/message (R-COPY-1 decides what is a copy). Before that, the types of the fields
+olmtui reads are checked (``olmtui.shape``, R-SRC-4): a wrong-typed field is left out of the
+cached object and recorded in :attr:`Store.malformed`, so the model can trust what it reads.
 """
 
 from __future__ import annotations

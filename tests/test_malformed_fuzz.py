@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 import yaml
 from data_paths import DATA
@@ -30,7 +31,7 @@ from data_paths import DATA
 from olmtui.cli import main
 from olmtui.model.health_index import HealthIndex
 from olmtui.pipeline.build import snapshot_session
-from olmtui.report import dumps
+from olmtui.report import dumps, load_schema
 from olmtui.store import Store, is_copied_csv
 
 SAMPLE = DATA / "malformed" / "cluster.yaml"
@@ -193,6 +194,8 @@ def test_a_sample_of_mutated_snapshots_checks_with_exit_0_or_1_and_whole_json(
 ) -> None:
     objs = sample_objects()
     chosen = random.Random(15).sample(mutations(objs), CLI_SAMPLE)
+    schema = load_schema()
+    validator = jsonschema.validators.validator_for(schema)(schema)
     snapshot = tmp_path / "cluster.json"
     for at, path, value in chosen:
         spoiled = list(objs)
@@ -202,6 +205,7 @@ def test_a_sample_of_mutated_snapshots_checks_with_exit_0_or_1_and_whole_json(
         code, out = _check(snapshot, "json")
         assert code in (0, 1), case
         report = json.loads(out)
+        validator.validate(report)  # report format 1
         for finding in report["findings"]:
             if finding["code"] == "MalformedObject":
                 assert "cluster.json line " in finding["message"], case
