@@ -98,7 +98,7 @@ def test_the_sample_holds_every_kind_kept() -> None:
     from olmtui.store import KINDS
 
     kinds = {o["kind"] for o in sample_objects()}
-    assert kinds >= set(KINDS) - {"OLMConfig"}
+    assert kinds >= set(KINDS)
     assert len(mutations(sample_objects())) > 2000
 
 
