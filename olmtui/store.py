@@ -5,7 +5,9 @@ or :meth:`Store.replace`; the reconciliation model and the screens read from her
 subscribe to the change feed. Objects are trimmed on the way in so that a hundred
 thousand copied CSVs fit in memory: ``managedFields`` and the last-applied annotation are
 dropped, CSV icons are dropped, and copied CSVs keep only their metadata plus
-phase/reason/message (R-COPY-1 decides what is a copy).
+phase/reason/message (R-COPY-1 decides what is a copy). Before that, the types of the fields
+olmtui reads are checked (``olmtui.shape``, R-SRC-4): a wrong-typed field is left out of the
+cached object and recorded in :attr:`Store.malformed`, so the model can trust what it reads.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from typing import Any, Literal
 from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.objects import Obj as Obj  # re-exported: the cache hands out these objects
 from olmtui.objects import meta
+from olmtui.shape import Malformed as Malformed  # re-exported: the model reads these records
+from olmtui.shape import Problem, clean, clean_envelope
 
 ChangeType = Literal["ADDED", "MODIFIED", "DELETED"]
 
@@ -93,6 +97,10 @@ class Change:
 
 
 Listener = Callable[[list[Change]], None]
+#: Where an object came from, for its ``MalformedObject`` finding (R-SRC-4): given the
+#: object, a snapshot's ``file line N``; objects fed without one are a live cluster's.
+Origin = Callable[[Obj], str]
+LIVE = "live"
 
 #: The ``Key.kind`` of the changes that say a kind became unreadable (ADDED) or readable
 #: again (DELETED); ``Key.name`` is the kind. Not an object kind: readers that index objects
@@ -352,6 +360,9 @@ class Store:
         self._objects: dict[str, dict[tuple[str, str], Obj]] = {k: {} for k in KINDS}
         self._listeners: list[Listener] = []
         self._shared = SharedMaps()
+        #: The cached objects that had wrong-typed fields (R-SRC-4), by key: those fields are
+        #: absent from the cached object, and these records say what they were.
+        self.malformed: dict[Key, Malformed] = {}
         #: Kinds the source could not read, set and cleared by the source (snapshots never).
         self.unreadable: dict[str, Unreadable] = {}
         #: The namespaces namespaced kinds were read in (a ``--namespace`` session), ``None``
@@ -371,19 +382,51 @@ class Store:
             for listener in list(self._listeners):
                 listener(changes)
 
-    def _put(self, obj: Obj) -> Change | None:
-        trimmed = trim(obj, self._shared)
+    def _keeps(self, obj: Any) -> bool:
+        """Whether ``obj`` is an object of a kind the cache keeps (a live list may hold
+        anything)."""
+        if not isinstance(obj, dict):
+            return False
+        kind = obj.get("kind")
+        return type(kind) is str and kind in self._objects
+
+    def _put(self, obj: Obj, origin: Origin | None = None) -> Change | None:
+        return self._put_keyed(obj, origin)[1]
+
+    def _put_keyed(self, obj: Obj, origin: Origin | None) -> tuple[Key | None, Change | None]:
+        """Cache one object of a kept kind: its key (``None`` when it has no name) and the
+        change made, if any."""
+        problems: list[Problem] = []
+        raw, obj = obj, clean_envelope(obj, problems)  # R-SRC-4: what trim and the model read
+        if type(obj.get("metadata", {}).get("name")) is not str:
+            return None, None  # no name, no key: nothing to cache
+        trimmed = clean(obj["kind"], trim(obj, self._shared), problems)
         key = key_of(trimmed)
         bucket = self._objects[key.kind]
         slot = (key.namespace, key.name)
         old = bucket.get(slot)
+        moved = self._note_malformed(key, raw, problems, origin)
         if old is not None and _unchanged(old, trimmed):
-            return None
+            return key, Change("MODIFIED", key, old, old) if moved else None
         bucket[slot] = trimmed
-        return Change("ADDED" if old is None else "MODIFIED", key, old, trimmed)
+        return key, Change("ADDED" if old is None else "MODIFIED", key, old, trimmed)
+
+    def _note_malformed(
+        self, key: Key, obj: Obj, problems: list[Problem], origin: Origin | None
+    ) -> bool:
+        """Keep (or clear) the record of the object's wrong-typed fields; whether it moved."""
+        old = self.malformed.get(key)
+        if not problems:
+            return old is not None and self.malformed.pop(key) is not None
+        record = Malformed(LIVE if origin is None else origin(obj), tuple(problems))
+        if record == old:
+            return False
+        self.malformed[key] = record
+        return True
 
     def _remove(self, key: Key) -> Change | None:
         old = self._objects[key.kind].pop((key.namespace, key.name), None)
+        self.malformed.pop(key, None)
         return None if old is None else Change("DELETED", key, old, None)
 
     def apply(self, event_type: str, obj: Obj) -> Change | None:
@@ -392,19 +435,25 @@ class Store:
         An ADDED or MODIFIED that leaves the cached object as it was publishes nothing.
         Objects of kinds olmtui does not keep are ignored.
         """
-        if obj.get("kind") not in self._objects:
+        if not self._keeps(obj):
             return None
-        change = self._remove(key_of(obj)) if event_type == "DELETED" else self._put(obj)
+        if event_type != "DELETED":
+            change = self._put(obj)
+        elif type((cleaned := clean_envelope(obj, [])).get("metadata", {}).get("name")) is str:
+            change = self._remove(key_of(cleaned))
+        else:
+            return None
         if change is not None:
             self._emit([change])
         return change
 
-    def apply_many(self, objs: Iterable[Obj]) -> list[Change]:
+    def apply_many(self, objs: Iterable[Obj], origin: Origin | None = None) -> list[Change]:
         """Add or update many objects and publish them as one batch. What the batch keeps
         (objects, and what subscribers derive from them) is frozen out of the cyclic
-        collector's view before it resumes (see ``gc_pause``)."""
+        collector's view before it resumes (see ``gc_pause``). ``origin`` says where an
+        object came from (a snapshot's file and line) when it has wrong-typed fields."""
         with cyclic_gc_paused(keep=True):
-            changes = [c for o in objs if o.get("kind") in self._objects if (c := self._put(o))]
+            changes = [c for o in objs if self._keeps(o) if (c := self._put(o, origin))]
             self._emit(changes)
         return changes
 
@@ -426,8 +475,11 @@ class Store:
         seen: set[tuple[str, str]] = set()
         changes: list[Change] = []
         for obj in objs:
-            change = self._put(obj)
-            key = key_of(obj) if change is None else change.key
+            if not self._keeps(obj):
+                continue
+            key, change = self._put_keyed(obj, None)
+            if key is None:
+                continue
             seen.add((key.namespace, key.name))
             if change is not None:
                 changes.append(change)

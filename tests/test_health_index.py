@@ -12,6 +12,7 @@ reads every input the real one does, R-V1-20).
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 from unittest import mock
@@ -454,6 +455,25 @@ objects = st.one_of(
     operator_conditions,
     st.builds(namespace, names(NS)),
 )
+
+
+def spoiled(obj: dict[str, Any], where: str, value: Any) -> dict[str, Any]:
+    """The object with one field of the wrong type (R-SRC-4): the store reads it as absent
+    and records a ``MalformedObject`` finding."""
+    obj = copy.deepcopy(obj)
+    section, field = where.split(".")
+    obj[section] = {**(obj.get(section) or {}), field: value}
+    return obj
+
+
+#: Objects with a wrong-typed field, good ones of the same names set it right again.
+malformed = st.builds(
+    spoiled,
+    objects,
+    names(["metadata.labels", "status.conditions", "spec.version"]),
+    names([5, "text", {"a": 1}]),
+)
+objects = st.one_of(objects, malformed)
 access = st.tuples(
     st.just("access"), names(["Subscription", "InstallPlan", "CatalogSource"]), st.booleans()
 )

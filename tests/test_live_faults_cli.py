@@ -156,12 +156,6 @@ def test_request_timeout_takes_kubectl_durations() -> None:
             duration(bad)
 
 
-@pytest.mark.xfail(
-    reason="the model reads `spec: 5` until the store's type check at the boundary (issue 15, "
-    "helper b15-bound) turns it into a MalformedObject finding; the live source itself "
-    "survives it (test_live_faults.py)",
-    strict=False,
-)
 def test_check_live_with_a_malformed_object_is_a_report_not_a_traceback(tmp_path: Path) -> None:
     server = LoopbackAPIServer()
     server.state.load([o for o in yaml.safe_load_all(SAMPLE.read_bytes()) if o], skip_unknown=True)
@@ -180,6 +174,7 @@ def test_check_live_with_a_malformed_object_is_a_report_not_a_traceback(tmp_path
         assert "Traceback" not in result.stderr
         assert result.returncode in (0, 1), result.stderr
         assert "malformed.v1" in result.stdout
+        assert "MalformedObject" in result.stdout and "served live" in result.stdout
     finally:
         thread.stop()
 

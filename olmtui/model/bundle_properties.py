@@ -15,6 +15,10 @@ from typing import Any
 PROPERTIES_ANNOTATION = "operatorframework.io/properties"
 
 
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
 def package_property(properties: Any) -> tuple[str | None, str | None]:
     """``(packageName, version)`` of the first ``olm.package`` property, given as the JSON
     text OLM stores or as the parsed value (the ``{"properties": [...]}`` mapping or the list
@@ -29,6 +33,6 @@ def package_property(properties: Any) -> tuple[str | None, str | None]:
     for prop in properties if isinstance(properties, list) else ():
         if isinstance(prop, dict) and prop.get("type") == "olm.package":
             value = prop.get("value") or {}
-            if isinstance(value, dict):
-                return value.get("packageName") or None, value.get("version") or None
+            if isinstance(value, dict):  # JSON text: never checked at the cache (R-SRC-4)
+                return _text(value.get("packageName")), _text(value.get("version"))
     return None, None

@@ -5,11 +5,12 @@ decides when each applies.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from olmtui.model.install_advice import install_mode_advice
 from olmtui.model.platform import BY_DESIGN
-from olmtui.model.types import Conflict, Finding, ObjectRef, Verdict
+from olmtui.model.types import Conflict, Finding, ObjectRef, Verdict, ref
+from olmtui.store import LIVE, Key, Malformed
 
 OG = "OperatorGroup"
 CSV = "ClusterServiceVersion"
@@ -705,3 +706,40 @@ def olmconfig_condition_stale(observed: Sequence[str], expected: Sequence[str]) 
         "rewrites it at its next OLMConfig sync; until then do not trust it.",
         "R-COPY-8",
     )
+
+
+# -- input (R-SRC-4) ----------------------------------------------------------------------------
+
+#: A malformed object's message names this many of its wrong fields, then says how many more.
+SHOWN_FIELDS = 4
+
+
+def malformed_object(kind: str, namespace: str, name: str, record: Malformed) -> Finding:
+    """R-SRC-4: an object whose fields have types olmtui cannot read; they were read as absent."""
+    problems = record.problems
+    fields = "; ".join(
+        f"{p.path} is {p.found}, expected {p.expected}" for p in problems[:SHOWN_FIELDS]
+    )
+    if len(problems) > SHOWN_FIELDS:
+        fields += f"; and {len(problems) - SHOWN_FIELDS} more"
+    where = (
+        f"served live as {kind} {ref(namespace, name)}"
+        if record.origin == LIVE
+        else f"read from {record.origin}"
+    )
+    return Finding(
+        "warning",
+        "MalformedObject",
+        kind,
+        namespace,
+        name,
+        f"This object ({where}) has fields of the wrong type: {fields}. Each was read as "
+        "absent, so findings about this object may be missing or incomplete (R-SRC-4). Neither "
+        "the API server's schema nor OLM writes such values: fix the object or the file.",
+        "R-SRC-4",
+    )
+
+
+def malformed_findings(malformed: Mapping[Key, Malformed]) -> list[Finding]:
+    """One finding per cached object that had wrong-typed fields (``Store.malformed``)."""
+    return [malformed_object(k.kind, k.namespace, k.name, r) for k, r in malformed.items()]

@@ -29,6 +29,7 @@ from olmtui.model.cluster_upgrade import cluster_operator_findings, max_version_
 from olmtui.model.conversion_webhooks import conversion_webhook_findings
 from olmtui.model.csv_phase_findings import csv_phase_findings
 from olmtui.model.dependencies import dependency_findings
+from olmtui.model.findings import malformed_findings
 from olmtui.model.leftovers import namespace_leftover_findings
 from olmtui.model.multitenancy import multitenancy_findings
 from olmtui.model.resolution_findings import resolution_clause_findings
@@ -194,8 +195,8 @@ def health_findings(
     now: dt.datetime | None = None,
 ) -> list[Finding]:
     """Catalog, Subscription, InstallPlan, CSV phase, upgrade, multitenancy, dependency,
-    cluster upgrade readiness (R-DOC-16), conversion webhook (R-DOC-17) and OLM v1 (R-V1-*)
-    findings for the
+    cluster upgrade readiness (R-DOC-16), conversion webhook (R-DOC-17), OLM v1 (R-V1-*) and
+    malformed object (R-SRC-4) findings for the
     cached objects, computed from scratch (``olmtui check``; the screens keep
     the same findings per subject in ``olmtui.model.health_index``).
 
@@ -263,6 +264,8 @@ def health_findings(
     )
     # R-V1-*: OLM v1's ClusterExtensions and ClusterCatalogs (none on a cluster without it).
     found += v1_findings(store.list("ClusterExtension"), store.list("ClusterCatalog"), catalogs)
+    # R-SRC-4: the objects whose wrong-typed fields the cache read as absent.
+    found += malformed_findings(store.malformed)
     return found
 
 

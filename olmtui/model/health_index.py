@@ -32,6 +32,8 @@ inputs the rule reads, and a change marks only the subjects it can move:
   R-V1-5, R-V1-20); it reads that extension, every ClusterCatalog and the catalog content.
 * ``("cc", name)``: one ClusterCatalog's serving and progress (R-V1-7, R-V1-9); it reads that
   catalog and every ClusterExtension (which of them select it).
+* ``("malformed", kind, ns, name)``: one object's wrong-typed fields (R-SRC-4); it reads that
+  object's record in ``Store.malformed``, which moves only with a change of that object.
 
 A copied CSV feeds no health rule, so the change of a copy costs one dict lookup here. The
 catalog content (``--catalog``, PackageManifests, ClusterCatalog content fetched live: a
@@ -62,6 +64,7 @@ from olmtui.model.cluster_upgrade import cluster_operator_findings, max_version_
 from olmtui.model.conversion_webhooks import conversion_service, conversion_webhook_findings
 from olmtui.model.csv_phase_findings import csv_phase_findings
 from olmtui.model.dependencies import upgrade_dependency_findings
+from olmtui.model.findings import malformed_object
 from olmtui.model.health import (
     catalog_source_findings,
     catalog_target,
@@ -76,7 +79,7 @@ from olmtui.model.scope import out_of_scope, scope_findings, scoped_findings
 from olmtui.model.types import SEVERITY_ORDER, Finding, SubscriptionState
 from olmtui.model.v1.findings import catalog_findings, extension_findings
 from olmtui.model.v1.resolve import content_by_catalog
-from olmtui.store import ACCESS, CATALOG_CONTENT, Change, Obj, Store, is_copied_csv
+from olmtui.store import ACCESS, CATALOG_CONTENT, Change, Key, Obj, Store, is_copied_csv
 
 NSKey = tuple[str, str]
 #: How far a live session's clock moves before CSV ages are measured again.
@@ -110,6 +113,10 @@ def _properties(obj: Obj | None) -> str | None:
     if obj is None:
         return None
     return ((obj.get("metadata") or {}).get("annotations") or {}).get(PROPERTIES_ANNOTATION)
+
+
+def _malformed_subject(key: Key) -> Subject:
+    return ("malformed", key.kind, key.namespace, key.name)
 
 
 def _slot(obj: Obj) -> NSKey:
@@ -224,6 +231,9 @@ class HealthIndex:
         self._health_by_key: dict[DuplicateKey, list[Finding]] = {}
         self._rebuild = True
         self._dirty |= {UPGRADE_DEPS, CONTENT, MAX_OCP, CLUSTER_OPERATOR, WEBHOOKS}
+        #: The objects whose malformed subject (R-SRC-4) holds a finding now.
+        self._malformed: set[Key] = set()
+        self._dirty |= {_malformed_subject(key) for key in store.malformed}
         self._on_changes(
             [
                 Change("ADDED", key, None, obj)
@@ -292,7 +302,12 @@ class HealthIndex:
 
     # -- the change feed --------------------------------------------------------------------
     def _on_changes(self, changes: list[Change]) -> None:
+        malformed = self._store.malformed
         for change in changes:
+            if (malformed or self._malformed) and (
+                change.key in malformed or change.key in self._malformed
+            ):
+                self._dirty.add(_malformed_subject(change.key))
             handler = self._handlers.get(change.key.kind)
             if handler is not None:
                 handler(self, change)
@@ -553,6 +568,8 @@ class HealthIndex:
             )
         if kind in ("ce", "cc"):
             return self._compute_v1(subject)
+        if kind == "malformed":
+            return self._compute_malformed(Key(subject[1], subject[2], subject[3]))
         if subject == MAX_OCP:
             return max_version_findings(self.installed_csvs(), self._cluster_versions.values())
         if subject == CLUSTER_OPERATOR:
@@ -562,6 +579,15 @@ class HealthIndex:
                 self._store.list("CustomResourceDefinition"), self._services
             )
         return content_findings(self._catalogs, self._sources.values())
+
+    def _compute_malformed(self, key: Key) -> list[Finding]:
+        """One object's wrong-typed fields (R-SRC-4), as ``Store.malformed`` holds them."""
+        record = self._store.malformed.get(key)
+        if record is None:
+            self._malformed.discard(key)
+            return []
+        self._malformed.add(key)
+        return [malformed_object(key.kind, key.namespace, key.name, record)]
 
     def _compute_v1(self, subject: Subject) -> list[Finding]:
         """One ClusterExtension's or ClusterCatalog's findings (R-V1-*)."""

@@ -136,6 +136,9 @@ class _Loader:
         self.store = store
         self.result = result
         self.batch: list[Obj] = []
+        #: Where each batched object was read (file, line), by ``id``: the store names it
+        #: when the object has wrong-typed fields (R-SRC-4).
+        self.where: dict[int, tuple[str, int]] = {}
         self.namespaces_held: set[str] = set()
         self.namespaces_present: set[str] = set()
         self.usable_documents = 0
@@ -177,6 +180,7 @@ class _Loader:
                     self._skip(source.name, "InvalidObject", document.line, found.reason)
                 else:
                     usable = True
+                    self.where[id(found)] = (source.name, document.line)
                     self._take(found)
             self.usable_documents += usable
 
@@ -237,8 +241,14 @@ class _Loader:
 
     def flush(self) -> None:
         if self.batch:
-            self.store.apply_many(self.batch)
+            self.store.apply_many(self.batch, self.origin)
             self.batch = []
+        self.where = {}
+
+    def origin(self, obj: Obj) -> str:
+        """Where a batched object was read, as a ``MalformedObject`` finding says it."""
+        file_name, line = self.where.get(id(obj), ("?", 0))
+        return f"{file_name} line {line}"
 
     def infer_namespaces(self) -> None:
         """Synthesize the namespaces that hold objects but have no Namespace object."""
