@@ -17,7 +17,7 @@ from olmtui.ui import derived, palette
 from olmtui.ui.formatting import line, names, phase, section
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.screens.xray import open_xray
-from olmtui.ui.widgets.virtual_table import Cell, Column, Row
+from olmtui.ui.widgets.virtual_table import Cell, Column, Row, RowSet
 
 
 def verdict_text(csv: CSVState, unreadable: Mapping[str, Unreadable] | None = None) -> Text:
@@ -55,11 +55,28 @@ class CSVsScreen(TableScreen):
         open_xray(self)
 
     show_copies = False
+    #: The rows with and without the copies, each with what it was built from (the model's
+    #: version, the theme): ``c`` flips between them without building a hundred thousand
+    #: rows again, and the table finds its filter, sort and scope work on them still made.
+    _row_sets: dict[bool, tuple[object, RowSet]]
 
     def action_toggle_copies(self) -> None:
         self.show_copies = not self.show_copies
         self.refresh_data()
         self.notify("copied CSVs shown" if self.show_copies else "copied CSVs hidden", timeout=2)
+
+    def row_set(self) -> RowSet:
+        built_from = (derived.shown_stamp(self.session), self.app.theme)
+        kept = {
+            copies: entry
+            for copies, entry in getattr(self, "_row_sets", {}).items()
+            if entry[0] == built_from  # the other set is dropped once the model moves
+        }
+        entry = kept.get(self.show_copies)
+        if entry is None:
+            entry = kept[self.show_copies] = (built_from, RowSet(self.build_rows()))
+        self._row_sets = kept
+        return entry[1]
 
     def build_rows(self) -> Iterable[Row]:
         model = self.session.model
@@ -111,6 +128,10 @@ class CSVsScreen(TableScreen):
                 )
                 cells = shared[key] = (tail, Row(None, tail).haystack())
             yield Row(("copy", ns, csv.name), (ns, *cells[0]), "dim", f"{ns.lower()} {cells[1]}")
+
+    def describe_stamp(self) -> object:
+        """A row's detail reads the model (and is styled in the theme), nothing of the view's."""
+        return (derived.shown_stamp(self.session), self.app.theme)
 
     def describe(self, key: Hashable) -> RenderableType:
         if not isinstance(key, tuple):
