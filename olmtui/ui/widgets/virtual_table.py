@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter, itemgetter
 from typing import Literal, NamedTuple
 
 from rich.cells import cell_len, set_cell_size
@@ -116,6 +117,25 @@ class RowSet:
         self.positions: dict[Hashable, int] | None = None
         #: The widest cell of each column, in a sample (or every row for ``cut="never"``).
         self.cell_widths: list[int] | None = None
+
+    def widths(self, columns: Sequence[Column]) -> list[int]:
+        """The widest cell of each sized-from-content column of ``columns`` (the table's),
+        once per set of rows: of every row where the column is never cut (a version past
+        the sample is not cut), else of a sample. A view may ask ahead, while idle."""
+        if self.cell_widths is None:
+            cells = list(map(attrgetter("cells"), self.rows))
+            widths = []
+            for index, column in enumerate(columns):
+                if column.width is not None:
+                    widths.append(0)
+                    continue
+                measured = cells if column.cut == "never" else cells[:_WIDTH_SAMPLE]
+                of_column = list(map(itemgetter(index), measured))
+                # rows share cells (a copy's version is its parent's): each measured once
+                distinct = dict(zip(map(id, of_column), of_column, strict=True)).values()
+                widths.append(max(map(_cell_len, distinct), default=0))
+            self.cell_widths = widths
+        return self.cell_widths
 
 
 class VirtualTable(ScrollView, can_focus=True):
@@ -426,7 +446,7 @@ class VirtualTable(ScrollView, can_focus=True):
         return next((i for i, r in enumerate(shown) if r.key == key), clamped)
 
     def _size_columns(self) -> None:
-        cells = self._cell_widths()
+        cells = self._set.widths(self.columns)
         widths = []
         for index, column in enumerate(self.columns):
             label = len(self._label(index))
@@ -438,27 +458,6 @@ class VirtualTable(ScrollView, can_focus=True):
                 widths.append(min(max(label, cells[index]), _MAX_AUTO_WIDTH))
         self._natural = widths
         self._fitted_to = -1
-
-    def _cell_widths(self) -> list[int]:
-        """The widest cell of each sized-from-content column, once per set of rows: of every
-        row where the column is never cut (a version past the sample is not cut), else of a
-        sample."""
-        row_set = self._set
-        if row_set.cell_widths is None:
-            rows = row_set.rows
-            row_set.cell_widths = [
-                0
-                if column.width is not None
-                else max(
-                    (
-                        _cell_len(r.cells[index])
-                        for r in (rows if column.cut == "never" else rows[:_WIDTH_SAMPLE])
-                    ),
-                    default=0,
-                )
-                for index, column in enumerate(self.columns)
-            ]
-        return row_set.cell_widths
 
     def _row_width(self) -> int:
         return sum(self._widths) + 2 * (len(self._widths) - 1)
