@@ -9,6 +9,7 @@ from importlib.resources import files
 
 from olmtui.pipeline.build import snapshot_session
 from olmtui.ui.app import OlmApp
+from olmtui.ui.screens import csvs
 from olmtui.ui.screens.csvs import CSVsScreen
 from olmtui.ui.widgets.virtual_table import VirtualTable
 
@@ -107,3 +108,22 @@ async def test_clearing_a_filter_keeps_the_cursor_row_and_its_detail_pane():
         await pilot.press("escape", "down")
         await pilot.pause()
         assert made == [table.selected_key]  # another row: its pane is made
+
+
+async def test_the_copies_rows_are_made_ahead_while_idle_and_shown_by_the_first_c(monkeypatch):
+    monkeypatch.setattr(csvs, "AHEAD_FROM", 1)  # the sample's few copies count as many
+    app = OlmApp(snapshot_session([SAMPLE]), initial_view="csv")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CSVsScreen)
+        for _ in range(50):
+            if screen._ahead is None:
+                break
+            await pilot.pause(0.05)
+        made = screen._row_sets[True][1]
+        await pilot.press("c")
+        await pilot.pause()
+        table = _table(app)
+        assert table._set is made
+        assert [r.key for r in table.shown_rows] == [r.key for r in screen._rows(True)]

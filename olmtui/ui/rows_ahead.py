@@ -28,7 +28,6 @@ class RowsAhead:
         self.built_from = built_from
         self._rows = rows
         self._made: list[Row] = []
-        self.done = False
 
     def step(self) -> bool:
         """Make rows for about ``SLICE`` seconds; whether all are made. The rows are kept for
@@ -40,12 +39,10 @@ class RowsAhead:
                 made.append(row)
                 if count % _BATCH == 0 and time.perf_counter() > deadline:
                     return False
-        self.done = True
         return True
 
     def finish(self) -> RowSet:
         """Every row, making those not made yet now."""
         with cyclic_gc_paused(keep=True):
             self._made.extend(self._rows)
-        self.done = True
         return RowSet(self._made)
