@@ -117,7 +117,7 @@ async def test_the_copies_rows_are_made_ahead_while_idle_and_shown_by_the_first_
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, CSVsScreen)
-        for _ in range(50):
+        for _ in range(100):
             if screen._ahead is None:
                 break
             await pilot.pause(0.05)

@@ -42,6 +42,9 @@ def verdict_text(csv: CSVState, unreadable: Mapping[str, Unreadable] | None = No
 AHEAD_FROM = 5_000
 #: The app's time between two slices of that work, seconds.
 AHEAD_PAUSE = 0.02
+#: How long the model must stay as it is before that work starts, seconds: a live cluster
+#: that keeps changing would otherwise have it started again and again.
+AHEAD_WAIT = 1.0
 
 
 class CSVsScreen(TableScreen):
@@ -112,7 +115,7 @@ class CSVsScreen(TableScreen):
         ):
             return
         self._ahead = RowsAhead(self._rows(True), built_from)
-        self.set_timer(AHEAD_PAUSE, partial(self._step_ahead, self._ahead))
+        self.set_timer(AHEAD_WAIT, partial(self._step_ahead, self._ahead))
 
     def _step_ahead(self, ahead: RowsAhead) -> None:
         built_from = (derived.shown_stamp(self.session), self.app.theme)
