@@ -1,22 +1,27 @@
 """UI bench: keypress-to-repaint on a snapshot of 100,000 CSV rows (copies shown).
 
 Builds the cluster in memory (one AllNamespaces group, ``--operators`` operators copied into
-``--namespaces`` namespaces: operators x namespaces copied CSVs), opens the CSVs view with
-the copies shown, and times in a headless app: scrolling a page, filtering, opening a
-detail, opening the YAML of the selected row, sorting every row (``s``: the next column,
-``S``: the other direction) and switching the ``:ns`` scope (Enter on ``:ns app-0NNNN``, then
-on ``:ns`` to clear it; Enter on ``:csvs``, the view shown, is the prompt's own cost; and
-``set_namespace_scope`` alone). Each figure is measured around ``pilot.press`` + ``pilot.pause()``
-and has the cost of a keypress on an empty screen (measured in the same run) subtracted
-(not from "scope alone", which presses no key). That wall figure is coarse: ``pilot.pause``
-waits for the process to idle in 20 ms slices. So each run also records when the driver
-delivered the (last) key and when the app last handed a frame to its driver after it
-(``App._display``: the compositor's update is made by then; a headless driver skips only the
-terminal bytes): "repaint", the time from the key to that frame, is what the user waits for.
-Targets (issue 12): p95 <= 100 ms, a sort of every row <= 300 ms; RSS of the process
-<= 1.5 GB. Each p95 is also printed as a ratio of its target.
+``--namespaces`` namespaces: operators x namespaces copied CSVs), or loads ``--snapshot DIR``
+(``bench/gen_snapshot.py``'s), opens the CSVs view and waits while it makes the copies' rows
+ahead (printed: how long, then the first ``c``), and times in a headless app: hiding and
+showing the copies (``c``), scrolling a page, filtering, clearing a filter of 200 rows three
+ways (Esc in the prompt, Esc on the view once Enter applied it, Backspace emptying the
+prompt from a filter that keeps no row), opening a detail and closing it (Esc), opening the
+YAML of the selected row and closing it, sorting every row (``s``: the next column, ``S``:
+the other direction) and switching the ``:ns`` scope (Enter on ``:ns NAMESPACE``, then on
+``:ns`` to clear it; Enter on ``:csvs``, the view shown, is the prompt's own cost; and
+``set_namespace_scope`` alone). Each figure is measured around ``pilot.press`` +
+``pilot.pause()`` and has the cost of a keypress on an empty screen (measured in the same
+run) subtracted (not from "scope alone", which presses no key). That wall figure is coarse:
+``pilot.pause`` waits for the process to idle in 20 ms slices. So each run also records when
+the driver delivered the (last) key and when the app last handed a frame to its driver after
+it (``App._display``: the compositor's update is made by then; a headless driver skips only
+the terminal bytes): "repaint", the time from the key to that frame, is what the user waits
+for. CPU p95 is the process's own CPU time per key, the figure least moved by neighbours on
+a shared machine. Targets (issues 12 and 16): p95 <= 100 ms, a sort of every row <= 300 ms;
+RSS of the process <= 1.5 GB. Each p95 is also printed as a ratio of its target.
 
-    python bench/bench_ui.py [--namespaces 5000] [--operators 20] [--runs 30]
+    python bench/bench_ui.py [--namespaces 5000] [--operators 20] [--runs 30] [--snapshot DIR]
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from textual.app import App
 from textual.widgets import Static
 
 from olmtui.model.engine import Model
+from olmtui.pipeline.build import snapshot_session
 from olmtui.pipeline.session import Session
 from olmtui.store import Store
 from olmtui.ui.app import OlmApp
@@ -141,11 +147,18 @@ def record_frames(app: App) -> None:
 
 
 async def timed(
-    pilot, keys: tuple[str, ...], runs: int, between: Callable[[], Awaitable[None]] | None = None
+    pilot,
+    name: str,
+    keys: tuple[str, ...],
+    runs: int,
+    between: Callable[[], Awaitable[None]] | None = None,
 ) -> list[float]:
+    """Wall milliseconds of ``runs`` presses of ``keys``, each followed by ``between`` (the
+    step that makes the next press mean the same again: reopen what the key closed, ...);
+    CPU and repaint go to ``CPU[name]`` and ``REPAINT[name]``."""
     out = []
-    cpu = CPU.setdefault(" ".join(keys), [])
-    repaint = REPAINT.setdefault(" ".join(keys), [])
+    cpu = CPU.setdefault(name, [])
+    repaint = REPAINT.setdefault(name, [])
     for _ in range(runs):
         start, start_cpu = time.perf_counter(), time.process_time()
         await pilot.press(*keys)
@@ -164,9 +177,10 @@ async def timed_call(pilot, app: OlmApp, runs: int) -> list[float]:
     """``app.set_namespace_scope`` and the repaint, without the prompt around it."""
     out = []
     cpu = CPU.setdefault("scope alone", [])
+    namespaces = app.session.model.namespaces()
     for turn in range(runs):
         start, start_cpu = time.perf_counter(), time.process_time()
-        app.set_namespace_scope(f"app-{turn * 53 % 5000:05d}" if turn % 2 == 0 else None)
+        app.set_namespace_scope(namespaces[turn * 53 % len(namespaces)] if turn % 2 == 0 else None)
         await pilot.pause()
         out.append((time.perf_counter() - start) * 1000)
         cpu.append((time.process_time() - start_cpu) * 1000)
@@ -181,7 +195,7 @@ class _Empty(App):
 async def baseline(runs: int) -> float:
     async with _Empty().run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        return statistics.median(await timed(pilot, ("x",), runs))
+        return statistics.median(await timed(pilot, "x", ("x",), runs))
 
 
 def rss_mb() -> float:
@@ -192,13 +206,29 @@ def rss_mb() -> float:
     return float("nan")
 
 
-async def main(namespaces: int, operators: int, runs: int) -> None:
+async def alternate(
+    pilot, runs: int, first: tuple[str, tuple[str, ...]], second: tuple[str, tuple[str, ...]]
+) -> tuple[list[float], list[float]]:
+    """A key and the key that undoes it (open and close a detail, hide and show the copies),
+    ``runs`` times each, both timed."""
+    one: list[float] = []
+    two: list[float] = []
+    for _ in range(runs):
+        one += await timed(pilot, first[0], first[1], 1)
+        two += await timed(pilot, second[0], second[1], 1)
+    return one, two
+
+
+async def main(namespaces: int, operators: int, runs: int, snapshot: str | None) -> None:
     t0 = time.perf_counter()
-    session = build_session(namespaces, operators)
-    print(
-        f"cluster built in memory: {time.perf_counter() - t0:.1f} s, "
-        f"{session.model.copied_csvs().present} copied CSVs"
+    session = (
+        build_session(namespaces, operators) if snapshot is None else snapshot_session([snapshot])
     )
+    print(
+        f"cluster {'built in memory' if snapshot is None else 'loaded from ' + snapshot}: "
+        f"{time.perf_counter() - t0:.1f} s, {session.model.copied_csvs().present} copied CSVs"
+    )
+    names = session.model.namespaces()
     base = await baseline(runs)
     app = OlmApp(session, initial_view="csv")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -207,104 +237,118 @@ async def main(namespaces: int, operators: int, runs: int) -> None:
         screen = app.screen
         assert isinstance(screen, CSVsScreen)
         start = time.perf_counter()
+        while getattr(screen, "_ahead", None) is not None and time.perf_counter() - start < 60:
+            await pilot.pause(0.1)  # the copies' rows are made while the app is idle
+        ahead = time.perf_counter() - start
+        start = time.perf_counter()
         await pilot.press("c")
         await pilot.pause()
         toggle = (time.perf_counter() - start) * 1000
         table = screen.query_one("#table", VirtualTable)
         print(
-            f"rows shown: {table.row_count}; toggling copies on took {toggle:.0f} ms "
-            "(builds every row once)"
+            f"rows shown: {table.row_count}; their rows made ahead in {ahead:.1f} s of idle; "
+            f"then the first c took {toggle:.0f} ms"
         )
-        figures = {"scroll a page": await timed(pilot, ("pagedown",), runs)}
+        figures: dict[str, list[float]] = {}
+        figures["hide copies (c)"], figures["show copies (c)"] = await alternate(
+            pilot, runs, ("hide copies (c)", ("c",)), ("show copies (c)", ("c",))
+        )
+        figures["scroll a page"] = await timed(pilot, "scroll a page", ("pagedown",), runs)
 
-        async def clear_filter() -> None:
-            await pilot.press("escape")
-            await pilot.pause()
+        await pilot.press("slash", *"app-0420")
+        await pilot.pause()
+        figures["filter (last key)"] = await timed(
+            pilot, "filter (last key)", ("7",), runs, between=_press(pilot, "backspace")
+        )
+        # from a filter of 200 rows back to every row, three ways
+        figures["clear filter (Esc, prompt)"] = await timed(
+            pilot,
+            "clear filter (Esc, prompt)",
+            ("escape",),
+            runs,
+            between=_press(pilot, "slash", *"app-0420"),
+        )
+        await pilot.press("enter")  # the filter applied, the prompt closed
+        await pilot.pause()
+        figures["clear filter (Esc, view)"] = await timed(
+            pilot,
+            "clear filter (Esc, view)",
+            ("escape",),
+            runs,
+            between=_press(pilot, "slash", *"app-0420", "enter"),
+        )
+        await pilot.press("slash", "q")  # no row has a q: the filter shows none
+        await pilot.pause()
+        figures["clear filter (Backspace)"] = await timed(
+            pilot, "clear filter (Backspace)", ("backspace",), runs, between=_press(pilot, "q")
+        )
+        await pilot.press("backspace", "escape")
+        await pilot.pause()
 
-        async def open_filter() -> None:
-            await pilot.press("slash", *"app-0420")
-            await pilot.pause()
-
-        await open_filter()
-        figures["filter (last key)"] = await timed(pilot, ("7",), runs, between=_backspace(pilot))
-        await clear_filter()
-        await pilot.press("escape")
-
-        async def close_detail() -> None:
-            await pilot.press("escape")
-            await pilot.pause()
-
-        figures["open a detail"] = await timed(pilot, ("enter",), runs, between=close_detail)
-        figures["open its YAML"] = await timed(pilot, ("y",), runs, between=close_detail)
-        figures["sort (s)"] = await timed(pilot, ("s",), runs)
-        figures["reverse sort (S)"] = await timed(pilot, ("S",), runs)
+        figures["open a detail"], figures["close a detail (Esc)"] = await alternate(
+            pilot, runs, ("open a detail", ("enter",)), ("close a detail (Esc)", ("escape",))
+        )
+        figures["open its YAML"], figures["close its YAML (Esc)"] = await alternate(
+            pilot, runs, ("open its YAML", ("y",)), ("close its YAML (Esc)", ("escape",))
+        )
+        figures["sort (s)"] = await timed(pilot, "sort (s)", ("s",), runs)
+        figures["reverse sort (S)"] = await timed(pilot, "reverse sort (S)", ("S",), runs)
         scopes = iter(range(runs + 1))
 
         async def type_scope() -> None:
             """The next ``:ns`` line, without its Enter: a namespace, then none, ..."""
             turn = next(scopes)
-            line = f"ns app-{turn * 37 % namespaces:05d}" if turn % 2 == 0 else "ns"
+            line = f"ns {names[turn * 37 % len(names)]}" if turn % 2 == 0 else "ns"
             await pilot.press("colon", *line)
             await pilot.pause()
 
         await type_scope()
-        figures[":ns scope switch"] = await timed(pilot, ("enter",), runs, between=type_scope)
-
-        async def type_noop() -> None:
-            await pilot.press("colon", *"csvs")  # the view already shown: the prompt's cost
-            await pilot.pause()
-
-        await type_noop()
-        figures[":csvs (no-op) Enter"] = await timed(pilot, ("enter",), runs, between=type_noop)
+        figures[":ns scope switch"] = await timed(
+            pilot, ":ns scope switch", ("enter",), runs, between=type_scope
+        )
+        await _press(pilot, "colon", *"csvs")()  # the view already shown: the prompt's cost
+        figures[":csvs (no-op) Enter"] = await timed(
+            pilot,
+            ":csvs (no-op) Enter",
+            ("enter",),
+            runs,
+            between=_press(pilot, "colon", *"csvs"),
+        )
         await pilot.press("escape")
         figures["scope alone"] = await timed_call(pilot, app, runs)
+        base_cpu = statistics.median(CPU["x"])
         print(
             f"baseline keypress on an empty screen: {base:.1f} ms wall, "
-            f"{statistics.median(CPU['x']):.1f} ms CPU (subtracted)"
+            f"{base_cpu:.1f} ms CPU (subtracted)"
         )
-        keys = {
-            "scroll a page": "pagedown",
-            "filter (last key)": "7",
-            "open a detail": "enter",
-            "open its YAML": "y",
-            "sort (s)": "s",
-            "reverse sort (S)": "S",
-        }
-        base_cpu = statistics.median(CPU["x"])
-        cpu_runs = dict(CPU)
-        # ``enter`` is timed three times (a detail, the scope, the no-op): split its CPU runs
-        cpu_runs[":ns scope switch"] = CPU["enter"][runs : 2 * runs]
-        cpu_runs[":csvs (no-op) Enter"] = CPU["enter"][2 * runs :]
-        repaints = {name: REPAINT[key][:runs] for name, key in keys.items()}
-        repaints[":ns scope switch"] = REPAINT["enter"][runs : 2 * runs]
-        repaints[":csvs (no-op) Enter"] = REPAINT["enter"][2 * runs :]
         for name, values in figures.items():
             # a keypress's own cost is subtracted; "scope alone" presses no key
             wall_base, cpu_base = (0.0, 0.0) if name == "scope alone" else (base, base_cpu)
             net = [max(v - wall_base, 0.0) for v in values]
-            own = cpu_runs[name] if name in cpu_runs else CPU[keys[name]][:runs]
-            cpu = [max(v - cpu_base, 0.0) for v in own]
+            cpu = [max(v - cpu_base, 0.0) for v in CPU[name]]
             target = 300.0 if "sort" in name else 100.0
-            painted = repaints.get(name)
+            painted = REPAINT.get(name)
             repaint = (
                 f"repaint median {statistics.median(painted):6.1f} ms, p95 {p95(painted):6.1f} "
-                f"ms (target p95 <= {target:.0f} ms: {p95(painted) / target:.2f} of it); "
+                f"ms ({p95(painted) / target:.2f} of {target:.0f}); "
                 if painted
                 else ""
             )
             print(
-                f"{name:>18}: {repaint}wall median {statistics.median(net):6.1f} ms, "
+                f"{name:>26}: {repaint}wall median {statistics.median(net):6.1f} ms, "
                 f"p95 {p95(net):6.1f} ms ({p95(net) / target:.2f}); CPU p95 {p95(cpu):6.1f} ms"
             )
     print(f"RSS: {rss_mb():.0f} MB (target <= 1536 MB)")
 
 
-def _backspace(pilot) -> Callable[[], Awaitable[None]]:
-    async def undo() -> None:
-        await pilot.press("backspace")
+def _press(pilot, *keys: str) -> Callable[[], Awaitable[None]]:
+    """The untimed step between two timed presses: ``keys``, then the app idle."""
+
+    async def press() -> None:
+        await pilot.press(*keys)
         await pilot.pause()
 
-    return undo
+    return press
 
 
 if __name__ == "__main__":
@@ -312,5 +356,8 @@ if __name__ == "__main__":
     parser.add_argument("--namespaces", type=int, default=5000)
     parser.add_argument("--operators", type=int, default=20)
     parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument(
+        "--snapshot", help="a snapshot directory to load instead (bench/gen_snapshot.py's)"
+    )
     args = parser.parse_args()
-    asyncio.run(main(args.namespaces, args.operators, args.runs))
+    asyncio.run(main(args.namespaces, args.operators, args.runs, args.snapshot))

@@ -22,7 +22,7 @@ from olmtui.ui import access, completion, derived, palette
 from olmtui.ui.widgets.command_bar import CommandBar
 from olmtui.ui.widgets.keys_footer import KeysFooter
 from olmtui.ui.widgets.source_header import SourceHeader
-from olmtui.ui.widgets.virtual_table import Column, Row, Scope, VirtualTable
+from olmtui.ui.widgets.virtual_table import Column, Row, RowSet, Scope, VirtualTable
 
 
 class ViewScreen(Screen):
@@ -204,13 +204,13 @@ class TableScreen(ViewScreen):
         self._shown_version = derived.shown_stamp(self.session)
         self._built_at = self.session.clock() if self.session.clock is not None else None
         with cyclic_gc_paused():
-            rows = list(self.build_rows())
-        self._show_access(bool(rows))
+            rows = self.row_set()
+        self._show_access(bool(rows.rows))
         self._set_scope(apply=False)
         # A hundred thousand rows (copies shown) are kept until the next rebuild and hold no
         # cycles: moved out of the collector's view, so its full collections stop walking
         # them on later keys (they were the slowest ``:ns`` switches).
-        with cyclic_gc_paused(keep=len(rows) >= _FROZEN_ROWS):
+        with cyclic_gc_paused(keep=len(rows.rows) >= _FROZEN_ROWS):
             table.set_rows(rows)
         self._describe(table.selected_key)
         self._count_rows()
@@ -279,6 +279,10 @@ class TableScreen(ViewScreen):
             header.view_title = f"{self.VIEW_TITLE}{self._scope_title()} {count}"
             header.redraw()
 
+    def row_set(self) -> RowSet:
+        """The rows to show now; a view that flips between sets of rows keeps them here."""
+        return RowSet(self.build_rows())
+
     def build_rows(self) -> Iterable[Row]:
         return ()
 
@@ -299,12 +303,29 @@ class TableScreen(ViewScreen):
         if ref is not None:
             self.app.open_object(ref)  # type: ignore[attr-defined]
 
+    #: What the detail pane shows: the row's key and ``describe_stamp()`` when it was made.
+    _described: tuple[Hashable | None, object] | None = None
+
+    def describe_stamp(self) -> object:
+        """What ``describe`` reads besides the row (the model's version, the theme), for a
+        view that can say: the pane is then made again for the same row only when it moved
+        (a new pane lays the whole screen out again). By default a new object: always."""
+        return object()
+
     def _describe(self, key: Hashable | None) -> None:
+        shown = (key, self.describe_stamp())
+        if shown == self._described:
+            return
         for detail in self.query("#detail").results(Static):  # absent while composing
             detail.update(Text("") if key is None else self.describe(key))
+            self._described = shown
 
     @on(VirtualTable.RowHighlighted)
     def _highlighted(self, event: VirtualTable.RowHighlighted) -> None:
+        # the table says so after every change of its rows (a filter cleared, a sort): the
+        # row under the cursor, described since, needs no new pane
+        if self._described is not None and event.key == self._described[0]:
+            return
         self._describe(event.key)
 
     @on(VirtualTable.RowSelected)

@@ -5,6 +5,7 @@ shows them as rows (the virtual table holds a hundred thousand)."""
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator, Mapping
+from functools import partial
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -15,9 +16,10 @@ from olmtui.model.types import CSVState, ObjectRef
 from olmtui.store import Unreadable
 from olmtui.ui import derived, palette
 from olmtui.ui.formatting import line, names, phase, section
+from olmtui.ui.rows_ahead import RowsAhead
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.screens.xray import open_xray
-from olmtui.ui.widgets.virtual_table import Cell, Column, Row
+from olmtui.ui.widgets.virtual_table import Cell, Column, Row, RowSet
 
 
 def verdict_text(csv: CSVState, unreadable: Mapping[str, Unreadable] | None = None) -> Text:
@@ -33,6 +35,16 @@ def verdict_text(csv: CSVState, unreadable: Mapping[str, Unreadable] | None = No
     if same:
         return Text(verdict)
     return Text(f"→ {verdict}", style=palette.WARNING_STRONG)
+
+
+#: Copied CSVs from which their rows are made ahead, while the view shows them hidden
+#: (below, making them when ``c`` is pressed is quick).
+AHEAD_FROM = 5_000
+#: The app's time between two slices of that work, seconds.
+AHEAD_PAUSE = 0.02
+#: How long the model must stay as it is before that work starts, seconds: a live cluster
+#: that keeps changing would otherwise have it started again and again.
+AHEAD_WAIT = 1.0
 
 
 class CSVsScreen(TableScreen):
@@ -55,37 +67,92 @@ class CSVsScreen(TableScreen):
         open_xray(self)
 
     show_copies = False
+    #: The rows with and without the copies, each with what it was built from (the model's
+    #: version, the theme): ``c`` flips between them without building a hundred thousand
+    #: rows again, and the table finds its filter, sort and scope work on them still made.
+    _row_sets: dict[bool, tuple[object, RowSet]]
+    #: The rows with the copies, being made while the view shows them hidden.
+    _ahead: RowsAhead | None = None
 
     def action_toggle_copies(self) -> None:
         self.show_copies = not self.show_copies
         self.refresh_data()
         self.notify("copied CSVs shown" if self.show_copies else "copied CSVs hidden", timeout=2)
 
+    def refresh_data(self) -> None:
+        super().refresh_data()
+        self._start_ahead()
+
+    def row_set(self) -> RowSet:
+        built_from = (derived.shown_stamp(self.session), self.app.theme)
+        kept = {
+            copies: entry
+            for copies, entry in getattr(self, "_row_sets", {}).items()
+            if entry[0] == built_from  # the other set is dropped once the model moves
+        }
+        ahead = self._ahead
+        if ahead is not None and (ahead.built_from != built_from or self.show_copies):
+            self._ahead = None
+            if ahead.built_from == built_from:
+                kept.setdefault(True, (built_from, ahead.finish()))  # what is left, now
+        entry = kept.get(self.show_copies)
+        if entry is None:
+            rows = RowSet(self._rows(self.show_copies))
+            entry = kept[self.show_copies] = (built_from, rows)
+        self._row_sets = kept
+        return entry[1]
+
+    def _start_ahead(self) -> None:
+        """With the copies hidden and many of them (``AHEAD_FROM``), make their rows while
+        the app is idle, for the first ``c``."""
+        built_from = (derived.shown_stamp(self.session), self.app.theme)
+        ahead = self._ahead
+        if (
+            self.show_copies
+            or True in self._row_sets
+            or (ahead is not None and ahead.built_from == built_from)
+            or self.session.model.copied_csvs().present < AHEAD_FROM
+        ):
+            return
+        self._ahead = RowsAhead(self._rows(True), built_from)
+        self.set_timer(AHEAD_WAIT, partial(self._step_ahead, self._ahead))
+
+    def _step_ahead(self, ahead: RowsAhead) -> None:
+        built_from = (derived.shown_stamp(self.session), self.app.theme)
+        if ahead is not self._ahead or ahead.built_from != built_from:
+            return  # taken by ``c``, or the model moved: the next refresh starts again
+        if not ahead.step():
+            self.set_timer(AHEAD_PAUSE, partial(self._step_ahead, ahead))
+            return
+        self._ahead = None
+        rows = ahead.finish()
+        rows.widths(self.COLUMNS)  # what the table measures on them, made now too
+        self._row_sets.setdefault(True, (built_from, rows))
+
     def build_rows(self) -> Iterable[Row]:
+        return list(self._rows(self.show_copies))
+
+    def _rows(self, with_copies: bool) -> Iterator[Row]:
         model = self.session.model
         unreadable = self.session.store.unreadable
         self._csvs = {(c.namespace, c.name): c for c in model.csvs()}
-        rows: list[Row] = []
         for c in model.csvs():
             copies = model.copies_of(c.namespace, c.name)
-            rows.append(
-                Row(
-                    ("csv", c.namespace, c.name),
-                    (
-                        c.namespace,
-                        c.name,
-                        c.version or "-",
-                        phase(c.phase),
-                        c.reason or "-",
-                        verdict_text(c, unreadable),
-                        c.operator_group or "-",
-                        str(len(copies)),
-                    ),
-                )
+            yield Row(
+                ("csv", c.namespace, c.name),
+                (
+                    c.namespace,
+                    c.name,
+                    c.version or "-",
+                    phase(c.phase),
+                    c.reason or "-",
+                    verdict_text(c, unreadable),
+                    c.operator_group or "-",
+                    str(len(copies)),
+                ),
             )
-            if self.show_copies:
-                rows.extend(self._copy_rows(c, copies))
-        return rows
+            if with_copies:
+                yield from self._copy_rows(c, copies)
 
     def _copy_rows(self, csv: CSVState, copies: list[str]) -> Iterator[Row]:
         """A copy's rows show the phase and reason the copy carries: OLM writes its parent's
@@ -111,6 +178,10 @@ class CSVsScreen(TableScreen):
                 )
                 cells = shared[key] = (tail, Row(None, tail).haystack())
             yield Row(("copy", ns, csv.name), (ns, *cells[0]), "dim", f"{ns.lower()} {cells[1]}")
+
+    def describe_stamp(self) -> object:
+        """A row's detail reads the model (and is styled in the theme), nothing of the view's."""
+        return (derived.shown_stamp(self.session), self.app.theme)
 
     def describe(self, key: Hashable) -> RenderableType:
         if not isinstance(key, tuple):

@@ -177,4 +177,4 @@ class SourceHeader(Static):
         text = header_text(self.session, self.view_title, self.size.width or 200)
         if force or text != getattr(self, "_shown", None):
             self._shown = text
-            self.update(text)
+            self.update(text, layout=False)  # one line always: nothing to lay out again

@@ -14,8 +14,9 @@ that ``openshift-operators`` and ``openshift-operator-lifecycle-manager`` stay d
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter, itemgetter
 from typing import Literal, NamedTuple
 
 from rich.cells import cell_len, set_cell_size
@@ -90,6 +91,51 @@ class Row(NamedTuple):
         if self.search:
             return self.search
         return " ".join(c.plain if isinstance(c, Text) else c for c in self.cells).lower()
+
+
+class RowSet:
+    """One set of rows and what the table derives from it (the filter's haystacks, the sort
+    keys and orders, the scope's groups, each row's place, the cells' widths), built when
+    first needed. A view that switches between two sets (the CSVs with and without their
+    hundred thousand copies) hands the same ``RowSet`` back, and finds all of it still made."""
+
+    __slots__ = ("cell_widths", "filter", "groups", "order", "positions", "rows", "sort_keys")
+
+    def __init__(self, rows: Iterable[Row]) -> None:
+        self.rows: list[Row] = list(rows)
+        self.filter: RowFilter | None = None
+        #: ``(column index, keys)``: the sort keys of one column for every row.
+        self.sort_keys: tuple[int, list[SortKey]] | None = None
+        #: ``((column index, descending), rows)``: every row in that sort's order (shared
+        #: with the table's shown rows, never changed in place).
+        self.order: tuple[tuple[int, bool], list[Row]] | None = None
+        #: Row indices by the plain text of a column (the scope's), built on the first scoped
+        #: selection: a scope switch then reads one list.
+        self.groups: tuple[int, dict[str, list[int]]] | None = None
+        #: Each row's place by key: the cursor finds its row at once when every row is
+        #: shown again (``:ns`` cleared).
+        self.positions: dict[Hashable, int] | None = None
+        #: The widest cell of each column, in a sample (or every row for ``cut="never"``).
+        self.cell_widths: list[int] | None = None
+
+    def widths(self, columns: Sequence[Column]) -> list[int]:
+        """The widest cell of each sized-from-content column of ``columns`` (the table's),
+        once per set of rows: of every row where the column is never cut (a version past
+        the sample is not cut), else of a sample. A view may ask ahead, while idle."""
+        if self.cell_widths is None:
+            cells = list(map(attrgetter("cells"), self.rows))
+            widths = []
+            for index, column in enumerate(columns):
+                if column.width is not None:
+                    widths.append(0)
+                    continue
+                measured = cells if column.cut == "never" else cells[:_WIDTH_SAMPLE]
+                of_column = list(map(itemgetter(index), measured))
+                # rows share cells (a copy's version is its parent's): each measured once
+                distinct = dict(zip(map(id, of_column), of_column, strict=True)).values()
+                widths.append(max(map(_cell_len, distinct), default=0))
+            self.cell_widths = widths
+        return self.cell_widths
 
 
 class VirtualTable(ScrollView, can_focus=True):
@@ -170,8 +216,7 @@ class VirtualTable(ScrollView, can_focus=True):
         #: ``s``/``S`` sort only the views' tables: elsewhere (a detail's related objects)
         #: the keys stay the screen's.
         self.sortable = sortable
-        self._all: list[Row] = []
-        self._filter: RowFilter | None = None  # built on the first filter of a set of rows
+        self._set = RowSet(())
         self._shown: list[Row] = []
         self._query = ""
         self._natural: list[int] = [len(c.label) for c in self.columns]
@@ -180,27 +225,27 @@ class VirtualTable(ScrollView, can_focus=True):
         self._lines: LRUCache[tuple[Hashable, ...], Strip] = LRUCache(_LINES_KEPT)
         #: ``(column index, descending)`` or ``None`` (the order the view built).
         self._sort: tuple[int, bool] | None = None
-        self._sort_keys: list[SortKey] | None = None  # per row of ``_all``, for ``_sort``
         self._scope: Scope | None = None
-        #: Row indices by the plain text of the scope's column, built on the first scoped
-        #: selection of a set of rows: a scope switch then reads one list.
-        self._groups: tuple[int, dict[str, list[int]]] | None = None
         #: The rows a ``test`` scope keeps, found once per set of rows and scope: a filter
         #: typed under ``:ns`` then does not call the test on every row per key.
         self._tested: tuple[Scope, list[int]] | None = None
-        #: Each row's place among all rows by key, built when first needed per set of rows:
-        #: the cursor finds its row at once when every row is shown again (``:ns`` cleared).
-        self._positions: dict[Hashable, int] | None = None
         #: How many rows the table's height was last laid out for (see get_content_height).
         self._laid_out = 0
         #: Where the shown rows sit among all rows, when they are a subset in that order
         #: (a scope or a filter, no sort): clearing it finds the cursor's row without a
         #: pass over 100,000 rows.
         self._shown_indices: list[int] | None = None
-        #: Every row in the sort's order (shared with ``_shown``, never changed in place).
-        self._order: list[Row] | None = None
 
     # -- data ----------------------------------------------------------------------------
+    @property
+    def _all(self) -> list[Row]:
+        """Every row of the set shown, before any scope, filter or sort."""
+        return self._set.rows
+
+    @property
+    def _positions(self) -> dict[Hashable, int] | None:
+        return self._set.positions
+
     @property
     def row_count(self) -> int:
         return len(self._shown)
@@ -224,15 +269,11 @@ class VirtualTable(ScrollView, can_focus=True):
     def shown_rows(self) -> list[Row]:
         return self._shown
 
-    def set_rows(self, rows: Sequence[Row]) -> None:
-        """Replace the rows, keeping the cursor on the same key (live updates)."""
-        self._all = list(rows)
-        self._filter = None
-        self._sort_keys = None
-        self._groups = None
+    def set_rows(self, rows: Sequence[Row] | RowSet) -> None:
+        """Replace the rows, keeping the cursor on the same key (live updates). A
+        :class:`RowSet` shown before comes back with what was derived from it."""
+        self._set = rows if isinstance(rows, RowSet) else RowSet(rows)
         self._tested = None
-        self._positions = None
-        self._order = None
         self._size_columns()
         self._apply(keep=self.selected_key)
 
@@ -250,10 +291,7 @@ class VirtualTable(ScrollView, can_focus=True):
     def set_sort(self, column: str | None, descending: bool = False) -> None:
         """Sort by the column with key ``column`` (``None``: the view's own order)."""
         index = None if column is None else [c.key for c in self.columns].index(column)
-        if index is None or self._sort is None or self._sort[0] != index:
-            self._sort_keys = None  # the keys of the same column serve both directions
         self._sort = None if index is None else (index, descending)
-        self._order = None
         self._size_columns()  # the header's mark may widen the column
         self._apply(keep=self.selected_key)
 
@@ -306,19 +344,31 @@ class VirtualTable(ScrollView, can_focus=True):
         self.set_reactive(VirtualTable.cursor, index)
         self._fit(self.scrollable_content_region.width)
         width = self._row_width()
-        self.virtual_size = Size(width, len(self._shown) + 1)
+        self._set_virtual_size(Size(width, len(self._shown) + 1), relayout)
         self._scroll_to_cursor()
         self.refresh(layout=relayout)
         self.post_message(self.RowHighlighted(self, self.selected_key))
+
+    def _set_virtual_size(self, size: Size, relayout: bool) -> None:
+        """The scrollable size of the rows shown. Textual lays the whole screen out again on
+        every change of it, yet a scope or a filter leaves the table's own height as it was
+        (``get_content_height``): then only the scrollbars are updated, and they still ask
+        for a layout themselves when one appears or goes (a filter that keeps no row)."""
+        if relayout or not self.size or size == self.virtual_size:
+            self.virtual_size = size
+            return
+        self.set_reactive(VirtualTable.virtual_size, size)
+        self._scroll_update(size)
 
     def _select(self) -> list[Row]:
         """The rows to show: in scope, matching the filter, in the sort's order."""
         everything = self._all
         matches: list[int] | None = None
         if parse_query(self._query) is not None:
-            if self._filter is None:  # haystacks once per set of rows, not per key typed
-                self._filter = RowFilter([r.haystack() for r in self._all])
-            matches = self._filter.matches(self._query)
+            row_set = self._set
+            if row_set.filter is None:  # haystacks once per set of rows, not per key typed
+                row_set.filter = RowFilter([r.haystack() for r in everything])
+            matches = row_set.filter.matches(self._query)
         if self._scope is not None:
             scoped = self._in_scope(self._scope)
             if matches is None:
@@ -329,12 +379,13 @@ class VirtualTable(ScrollView, can_focus=True):
         if self._sort is not None:
             keys = self._keys_of(self._sort[0])
             if matches is None:
-                if self._order is None:
+                row_set = self._set
+                if row_set.order is None or row_set.order[0] != self._sort:
                     order = sorted(
                         range(len(everything)), key=keys.__getitem__, reverse=self._sort[1]
                     )
-                    self._order = [everything[i] for i in order]
-                return self._order
+                    row_set.order = (self._sort, [everything[i] for i in order])
+                return row_set.order[1]
             else:
                 matches = sorted(matches, key=keys.__getitem__, reverse=self._sort[1])
         if matches is None:
@@ -343,12 +394,13 @@ class VirtualTable(ScrollView, can_focus=True):
         return [everything[i] for i in matches]
 
     def _keys_of(self, column: int) -> list[SortKey]:
-        """The sort keys of ``column`` for every row, built once per set of rows."""
-        if self._sort_keys is None:
-            self._sort_keys = column_keys(
-                [r.cells[column] for r in self._all], self.columns[column].sort
-            )
-        return self._sort_keys
+        """The sort keys of ``column`` for every row, built once per set of rows and column
+        (they serve both directions)."""
+        row_set = self._set
+        if row_set.sort_keys is None or row_set.sort_keys[0] != column:
+            cells = [r.cells[column] for r in row_set.rows]
+            row_set.sort_keys = (column, column_keys(cells, self.columns[column].sort))
+        return row_set.sort_keys[1]
 
     def _in_scope(self, scope: Scope) -> list[int]:
         """Indices of the rows in ``scope``, ascending."""
@@ -358,14 +410,15 @@ class VirtualTable(ScrollView, can_focus=True):
                 kept = [i for i, row in enumerate(self._all) if test is None or test(row)]
                 self._tested = (scope, kept)
             return self._tested[1]
-        if self._groups is None or self._groups[0] != scope.column:
+        row_set = self._set
+        if row_set.groups is None or row_set.groups[0] != scope.column:
             groups: dict[str, list[int]] = {}
             column = scope.column
-            for i, row in enumerate(self._all):
+            for i, row in enumerate(row_set.rows):
                 cell = row.cells[column]
                 groups.setdefault(cell.plain if isinstance(cell, Text) else cell, []).append(i)
-            self._groups = (column, groups)
-        return self._groups[1].get(scope.value, [])
+            row_set.groups = (column, groups)
+        return row_set.groups[1].get(scope.value, [])
 
     def _index_of(self, key: Hashable | None, was: tuple[list[int] | None, int] = (None, 0)) -> int:
         """Where the cursor goes for ``key``: its row, else the same place (clamped).
@@ -386,22 +439,23 @@ class VirtualTable(ScrollView, can_focus=True):
                 and self._all[indices[cursor]].key == key
             ):
                 return indices[cursor]
-            if self._positions is None:
-                self._positions = {r.key: i for i, r in enumerate(self._all)}
-            return self._positions.get(key, clamped)
+            row_set = self._set
+            if row_set.positions is None:
+                row_set.positions = {r.key: i for i, r in enumerate(row_set.rows)}
+            return row_set.positions.get(key, clamped)
         return next((i for i, r in enumerate(shown) if r.key == key), clamped)
 
     def _size_columns(self) -> None:
+        cells = self._set.widths(self.columns)
         widths = []
         for index, column in enumerate(self.columns):
             label = len(self._label(index))
             if column.width is not None:
                 widths.append(max(column.width, label))
-            elif column.cut == "never":  # every row: a version past the sample is not cut
-                widths.append(max([label, *(_cell_len(r.cells[index]) for r in self._all)]))
+            elif column.cut == "never":
+                widths.append(max(label, cells[index]))
             else:
-                sample = (_cell_len(r.cells[index]) for r in self._all[:_WIDTH_SAMPLE])
-                widths.append(min(max([label, *sample]), _MAX_AUTO_WIDTH))
+                widths.append(min(max(label, cells[index]), _MAX_AUTO_WIDTH))
         self._natural = widths
         self._fitted_to = -1
 
