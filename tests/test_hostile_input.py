@@ -318,3 +318,17 @@ def test_read_regular_stops_at_the_limit(tmp_path: Path) -> None:
         input_limits.read_regular(path, 99)
     with pytest.raises(input_limits.Refused, match="holds more than the 99 bytes olmtui reads"):
         input_limits.read_regular(Path("/proc/self/status"), 99)  # claims 0 bytes
+
+
+def test_the_yaml_screen_dumps_the_deepest_object_the_input_keeps() -> None:
+    """An object nested as deep as the input limit allows (1,000 levels) is loaded, so its
+    YAML view must dump it (PyYAML's representer recursed past the default limit at ~330)."""
+    from olmtui.sources.input_limits import MAX_DEPTH
+    from olmtui.ui.screens.object_detail import object_yaml
+
+    obj: dict[str, Any] = {"kind": "ClusterServiceVersion"}
+    inner = obj
+    for _ in range(MAX_DEPTH - 1):
+        inner["x"] = {}
+        inner = inner["x"]
+    assert object_yaml(obj).count("\n") == MAX_DEPTH

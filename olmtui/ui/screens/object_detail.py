@@ -8,6 +8,7 @@ is, and a deleted object stays on screen, marked with when it went.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Hashable, Sequence
 
@@ -91,8 +92,21 @@ KEYS_LINE = Text.assemble(
 )
 
 
+#: Python frames PyYAML's representer and emitter take per level of nesting, with room to
+#: spare: the input keeps objects to 1,000 levels (``sources/input_limits``), which the default
+#: recursion limit of 1,000 frames cannot dump.
+_FRAMES_PER_LEVEL = 6
+_DEEPEST_KEPT = 1000
+
+
 def object_yaml(obj: dict) -> str:
-    return yaml.dump(obj, Dumper=_Dumper, sort_keys=False, default_flow_style=False, width=120)
+    needed = _FRAMES_PER_LEVEL * _DEEPEST_KEPT + 200
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, needed))
+    try:
+        return yaml.dump(obj, Dumper=_Dumper, sort_keys=False, default_flow_style=False, width=120)
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def conditions_table(obj: dict) -> Table | Text:
