@@ -332,3 +332,46 @@ def test_the_yaml_screen_dumps_the_deepest_object_the_input_keeps() -> None:
         inner["x"] = {}
         inner = inner["x"]
     assert object_yaml(obj).count("\n") == MAX_DEPTH
+
+
+def test_json_text_nested_too_deep_inside_a_field_is_unreadable_text(tmp_path: Path) -> None:
+    """JSON the model reads from a field (a CSV's properties annotation, an InstallPlan
+    step's manifest) passes the input's checks as a plain string; nested past what
+    ``json.loads`` recurses through, it is unreadable text like any other, not a crash."""
+    deep = "[" * 5_000 + "]" * 5_000
+    csv = {
+        "apiVersion": "operators.coreos.com/v1alpha1",
+        "kind": "ClusterServiceVersion",
+        "metadata": {
+            "name": "deep.v1.0.0",
+            "namespace": "team-a",
+            "annotations": {"operatorframework.io/properties": deep},
+        },
+        "spec": {"version": "1.0.0"},
+        "status": {"phase": "Succeeded", "reason": "InstallSucceeded"},
+    }
+    plan = {
+        "apiVersion": "operators.coreos.com/v1alpha1",
+        "kind": "InstallPlan",
+        "metadata": {"name": "install-deep", "namespace": "team-a"},
+        "spec": {"approval": "Automatic", "approved": True, "clusterServiceVersionNames": []},
+        "status": {
+            "phase": "Complete",
+            "plan": [
+                {
+                    "resolving": "deep.v1.0.0",
+                    "resource": {
+                        "kind": "ClusterServiceVersion",
+                        "name": "deep.v1.0.0",
+                        "manifest": deep,
+                    },
+                    "status": "Created",
+                }
+            ],
+        },
+    }
+    snapshot = tmp_path / "deep-text.json"
+    snapshot.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [csv, plan]}))
+    run = olmtui("check", snapshot)
+    assert run.status in (0, 1) and "internal error" not in run.err
+    assert run.report["source"]["objects"] == 2

@@ -9,8 +9,9 @@ step or a CSV with no Subscription is tied to its package.
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+from olmtui.model import json_text
 
 PROPERTIES_ANNOTATION = "operatorframework.io/properties"
 
@@ -25,7 +26,7 @@ def package_property(properties: Any) -> tuple[str | None, str | None]:
     itself); ``(None, None)`` when there is none or the text does not parse."""
     if isinstance(properties, str):
         try:
-            properties = json.loads(properties)
+            properties = json_text.loads(properties)
         except ValueError:
             return None, None
     if isinstance(properties, dict):

@@ -16,11 +16,11 @@ nothing is claimed about the cluster's version: a cap is only an info finding.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from olmtui.model import json_text
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.objects import Obj, annotations_of, meta
@@ -58,7 +58,7 @@ def max_openshift_version(csv: Obj) -> tuple[Minor | None, str | None]:
     if text is None:
         return None, None
     try:
-        parsed: Any = json.loads(text)
+        parsed: Any = json_text.loads(text)
     except ValueError:
         return None, "its properties annotation is not valid JSON"
     props = parsed.get("properties") if isinstance(parsed, dict) else parsed

@@ -13,11 +13,11 @@ made per Subscription in ``findings.manual_contagion``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from olmtui.model import json_text
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION, package_property
 from olmtui.model.subscriptions import install_plan_name
 from olmtui.model.types import Finding, ObjectRef, ref
@@ -166,7 +166,7 @@ def _csv_step_facts(step: Obj) -> PlannedCSV | None:
     doc: Any = None
     if isinstance(manifest, str) and manifest.lstrip().startswith("{"):
         try:
-            doc = json.loads(manifest)
+            doc = json_text.loads(manifest)
         except ValueError:
             doc = None
     # The document inside the JSON text was never checked where objects enter the cache

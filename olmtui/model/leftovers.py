@@ -15,9 +15,9 @@ Inputs: one namespace's Subscriptions, InstallPlans and non-copied CSVs.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 
+from olmtui.model import json_text
 from olmtui.model.platform import is_platform_owned
 from olmtui.model.resolution_findings import orphans_named
 from olmtui.model.types import Finding, ObjectRef, Severity
@@ -38,7 +38,7 @@ def csv_package(csv: Obj) -> str:
     its ``operators.coreos.com/<package>.<namespace>`` label; "" when neither says."""
     raw = annotations_of(csv).get("operatorframework.io/properties") or ""
     try:
-        properties = json.loads(raw).get("properties") or () if raw else ()
+        properties = json_text.loads(raw).get("properties") or () if raw else ()
     except (ValueError, AttributeError):
         properties = ()
     for prop in properties:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import base64
 import binascii
 import dataclasses
-import json
 import re
 from collections.abc import Iterable
 from json.encoder import encode_basestring_ascii as _string
@@ -26,6 +25,7 @@ from typing import Any
 
 import yaml
 
+from olmtui.model import json_text
 from olmtui.model.catalog import (
     RESOLVER_PROPERTY_TYPES,
     Bundle,
@@ -47,6 +47,7 @@ from olmtui.sources.catalog_csv import (
     gvk_key,
 )
 from olmtui.sources.catalog_files import read_documents, unreadable
+from olmtui.sources.input_limits import DEPTH_PROBLEM, yaml_nesting
 from olmtui.sources.snapshot_documents import YamlLoader
 
 Obj = dict[str, Any]
@@ -99,10 +100,14 @@ def _entry(raw: Any) -> ChannelEntry | None:
 
 
 def _decode(data: str) -> Obj | None:
+    """An ``olm.bundle.object`` manifest: JSON, else YAML; one nested past the input's
+    limit raises ``ValueError`` as any undecodable manifest does (libyaml would crash)."""
     raw = base64.b64decode(data, validate=False)
     try:
-        value = json.loads(raw)
+        value = json_text.loads(raw)
     except ValueError:
+        if yaml_nesting(raw).too_deep_at is not None:
+            raise ValueError(DEPTH_PROBLEM) from None
         value = yaml.load(raw, Loader=YamlLoader)
     return value if isinstance(value, dict) else None
 

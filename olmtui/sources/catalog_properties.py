@@ -42,6 +42,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from olmtui.model import json_text
 from olmtui.model.catalog import RESOLVER_PROPERTY_TYPES
 from olmtui.model.manifest_fields import mapping
 from olmtui.model.resolution.entries import compact
@@ -97,7 +98,7 @@ def annotation_properties(csv: Obj) -> list[Property]:
     parse, and so does this."""
     text = mapping(mapping(csv.get("metadata")).get("annotations")).get(OPM_PROPERTIES_ANNOTATION)
     try:
-        items = json.loads(text) if isinstance(text, str) else None
+        items = json_text.loads(text) if isinstance(text, str) else None
     except ValueError:
         return []
     return listed_properties(items, sort_keys=False)
@@ -183,9 +184,9 @@ def bundle_properties(
     out: list[Property] = []
     for kind, text in base:
         if kind == "olm.gvk":
-            provided.update(g for g in [_gvk(json.loads(text))] if g)
+            provided.update(g for g in [_gvk(json_text.loads(text))] if g)
         elif kind == "olm.package":
-            value = mapping(json.loads(text))
+            value = mapping(json_text.loads(text))
             rebuilt = _package(
                 value.get("packageName"), value.get("version"), value.get("release", "")
             )
@@ -193,7 +194,7 @@ def bundle_properties(
         else:
             out.append((kind, text))
     for kind, text in dependencies:
-        value = json.loads(text)
+        value = json_text.loads(text)
         if kind == "olm.gvk":
             needed.update(g for g in [_gvk(value)] if g)
         elif kind == "olm.package":
@@ -218,7 +219,7 @@ def legacy_properties(csv: Obj, package: str, crds: Iterable[Obj]) -> tuple[Prop
     provided = set(owned) | set(_crd_gvks(crds))
     out: list[Property] = []
     for kind, text in annotation_properties(csv):
-        gvk = _gvk(json.loads(text)) if kind == "olm.gvk" else None
+        gvk = _gvk(json_text.loads(text)) if kind == "olm.gvk" else None
         if gvk:
             provided.add(gvk)
         elif kind != "olm.gvk":

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from olmtui.model import json_text
 from olmtui.model.catalog import Catalog
 from olmtui.model.semver_range import Range, RangeError, Version, parse_range, parse_version
 
@@ -96,7 +97,7 @@ def decode(properties: tuple[tuple[str, str], ...]) -> tuple[tuple[str, Any], ..
     out: list[tuple[str, Any]] = []
     for kind, text in properties:
         try:
-            out.append((kind, json.loads(text)))
+            out.append((kind, json_text.loads(text)))
         except ValueError:
             out.append((kind, None))
     return tuple(out)

@@ -8,10 +8,10 @@ are derived from the owned and required APIs when the annotation is missing.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from olmtui.model import json_text
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION
 from olmtui.model.resolution.entries import (
     EXISTING,
@@ -95,7 +95,7 @@ def _derived(csv: Obj, subscriptions: Sequence[Obj]) -> tuple[tuple[str, str], .
 def _annotated(csv: Obj, text: str) -> tuple[tuple[str, str], ...]:
     """R-RES-7.4: exactly the properties of the annotation."""
     try:
-        listed = json.loads(text).get("properties") or []
+        listed = json_text.loads(text).get("properties") or []
         return tuple((str(p["type"]), compact(p.get("value"))) for p in listed)
     except (ValueError, AttributeError, TypeError, KeyError) as exc:
         raise SourceError(f'failed to retrieve properties of csv "{name_of(csv)}": {exc}') from exc

@@ -9,11 +9,11 @@ unsaid rather than guessed.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from olmtui.model import json_text
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION
 from olmtui.model.installmodes import install_mode_set
 from olmtui.objects import annotations_of, name_of, spec
@@ -66,7 +66,7 @@ def _dependencies(csv: Obj) -> Point | None:
     if not isinstance(text, str):
         return None
     try:
-        listed = json.loads(text).get("properties") or []
+        listed = json_text.loads(text).get("properties") or []
     except (ValueError, AttributeError):
         return None
     found = sorted(

@@ -12,12 +12,12 @@ quirks included, rather than approximated with the blang range parser.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from olmtui.model import json_text
 from olmtui.model.semver_range import Version, parse_version, parse_version_strict
 from olmtui.model.v1.go_text import go_quote
 
@@ -59,7 +59,7 @@ def package_version(properties: tuple[tuple[str, str], ...]) -> str | None:
     for kind, value in properties:
         if kind == "olm.package":
             try:
-                data = json.loads(value)
+                data = json_text.loads(value)
             except ValueError:
                 return ""
             version = data.get("version") if isinstance(data, dict) else None
