@@ -31,6 +31,7 @@ from olmtui.pipeline.session import (
 from olmtui.report.json_report import LoadSummary
 from olmtui.sources.catalogs import load_catalog
 from olmtui.sources.live_options import LiveOptions
+from olmtui.sources.load_progress import ProgressCallback
 from olmtui.sources.snapshot import LoadResult, load_snapshot
 from olmtui.store import KINDS, Store
 
@@ -108,11 +109,12 @@ def snapshot_session(
     catalog_specs: Sequence[str] = (),
     label: str | None = None,
     global_namespace: str | None = None,
+    progress: ProgressCallback | None = None,
 ) -> Session:
     """Saved snapshots, read once (``UsageError`` for a path that cannot be used); the
-    header shows ``label`` or the paths."""
+    header shows ``label`` or the paths; ``progress`` hears of each file read."""
     store = Store()
-    load = load_snapshot(list(paths), store)
+    load = load_snapshot(list(paths), store, progress)
     loaded = [load_catalog(spec) for spec in catalog_specs]
     return _assemble(
         store,

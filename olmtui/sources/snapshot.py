@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,7 @@ from olmtui.errors import UsageError
 from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.model.inferred import INFERRED_ANNOTATION
 from olmtui.model.types import Finding, ObjectRef
+from olmtui.sources.load_progress import ProgressCallback, ProgressCounter
 from olmtui.sources.snapshot_documents import parse_documents
 from olmtui.sources.snapshot_files import PathContent, SourceFile, path_content, special_file
 from olmtui.sources.snapshot_objects import Invalid, ignored_as, is_list_object, objects_in
@@ -58,8 +60,12 @@ class LoadResult:
     gathered_at: dt.datetime | None = None
 
 
-def load_snapshot(paths: Sequence[str | Path], store: Store) -> LoadResult:
-    """Read every path into ``store``; raise ``UsageError`` for input that cannot be used."""
+def load_snapshot(
+    paths: Sequence[str | Path], store: Store, progress: ProgressCallback | None = None
+) -> LoadResult:
+    """Read every path into ``store``; raise ``UsageError`` for input that cannot be used.
+    ``progress`` is called after each file, in file order (``load_progress``)."""
+    started = time.monotonic()
     shown = [str(p) for p in paths]
     if not shown:
         raise UsageError("no snapshot path given")
@@ -69,9 +75,10 @@ def load_snapshot(paths: Sequence[str | Path], store: Store) -> LoadResult:
     _check_one_cluster(shown, contents)
     gathered = [c.gathered_at for _, c in contents if c.gathered_at is not None]
     loader = _Loader(store, LoadResult(paths=shown, gathered_at=max(gathered, default=None)))
+    counter = ProgressCounter(progress, [c.sizes for _, c in contents], started, time.monotonic)
     with cyclic_gc_paused():
         for path, content in contents:
-            loader.read_path(path, content)
+            loader.read_path(path, content, counter)
         loader.flush()
         # An archive cut short says more than "no OLM objects": its report says it, exit 1.
         if not loader.kinds_kept & OLM_KINDS and not loader.cut_short:
@@ -132,13 +139,15 @@ class _Loader:
         self.kinds_kept: set[str] = set()
         self.cut_short = False
 
-    def read_path(self, path: str, content: PathContent) -> None:
+    def read_path(self, path: str, content: PathContent, counter: ProgressCounter) -> None:
         files = 0
         usable_before = self.usable_documents
         self.first_skip = None
         for source in content.files:
-            files += 1
             self.read_file(source)
+            if not source.truncated:  # an archive's early end is a record, not a file
+                counter.advance(content.sizes[files] if files < len(content.sizes) else 0)
+            files += 1
         if self.usable_documents > usable_before:
             return
         if files == 0:
