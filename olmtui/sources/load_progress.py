@@ -1,9 +1,10 @@
 """How far a snapshot load has gone, handed to an optional callback after each file.
 
 The loader (``load_snapshot(paths, store, progress=...)``) calls ``progress(LoadProgress)``
-once after each file it has parsed (an archive member counts as a file), in file order, from
-the thread that runs the load. Objects reach the store in batches (``BATCH_SIZE``), so the
-store may lag the count by one batch until the load ends. The
+once after each file is in the store (an archive member counts as a file), in file order,
+from the thread that runs the load: with a callback, the loader hands the store each file's
+objects as one batch (without one, batches of ``BATCH_SIZE`` objects), so what the progress
+counts is what a screen can show. The
 totals are known before the first file: they come from the listing, so a terminal bar and
 the dashboard can say "n of N" from the start.
 

@@ -65,6 +65,24 @@ def load_snapshot(
 ) -> LoadResult:
     """Read every path into ``store``; raise ``UsageError`` for input that cannot be used.
     ``progress`` is called after each file, in file order (``load_progress``)."""
+    return read_listing(list_snapshot(paths), store, progress)
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """The paths of a load, checked and listed (a directory's files are read later, as
+    they are loaded; an archive is read whole when listed); ``started`` on the monotonic
+    clock, for progress."""
+
+    shown: list[str]
+    contents: list[tuple[str, PathContent]]
+    started: float
+
+
+def list_snapshot(paths: Sequence[str | Path]) -> Listing:
+    """Check and list the paths: the ``UsageError`` of a path that cannot be used, or of
+    several must-gathers, comes from here, before any file is parsed (the dashboard
+    lists before it opens, and reads after)."""
     started = time.monotonic()
     shown = [str(p) for p in paths]
     if not shown:
@@ -73,9 +91,18 @@ def load_snapshot(
         _check_path(path)
     contents = [(path, path_content(Path(path), path)) for path in shown]
     _check_one_cluster(shown, contents)
+    return Listing(shown, contents, started)
+
+
+def read_listing(
+    listing: Listing, store: Store, progress: ProgressCallback | None = None
+) -> LoadResult:
+    """Read the listed files into ``store`` (``load_snapshot`` after the listing)."""
+    shown, contents = listing.shown, listing.contents
     gathered = [c.gathered_at for _, c in contents if c.gathered_at is not None]
     loader = _Loader(store, LoadResult(paths=shown, gathered_at=max(gathered, default=None)))
-    counter = ProgressCounter(progress, [c.sizes for _, c in contents], started, time.monotonic)
+    sizes = [c.sizes for _, c in contents]
+    counter = ProgressCounter(progress, sizes, listing.started, time.monotonic)
     with cyclic_gc_paused():
         for path, content in contents:
             loader.read_path(path, content, counter)
@@ -146,6 +173,8 @@ class _Loader:
         for source in content.files:
             self.read_file(source)
             if not source.truncated:  # an archive's early end is a record, not a file
+                if counter.callback is not None:
+                    self.flush()  # what progress reports is in the store
                 counter.advance(content.sizes[files] if files < len(content.sizes) else 0)
             files += 1
         if self.usable_documents > usable_before:
