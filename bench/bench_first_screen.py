@@ -14,7 +14,8 @@ cache, then times, in one process:
     screen: the way before issue 16) to its first frame with rows.
 
 Frames are those the app hands its (headless) driver (``App._display``), as in
-``bench_ui.py``; the conditions are polled every 10 ms, so each figure is up to ~10 ms late.
+``bench_ui.py``; each condition is looked at right after each frame, and the figure is the
+first frame at which it holds.
 Target: first screen with content <= 0.3 of (a).
 
     python bench/bench_first_screen.py [--namespaces 1000] [--keep DIR] [--sync]
@@ -61,17 +62,27 @@ def bare_parse(files: list[Path]) -> tuple[float, int]:
 
 
 class _Frames:
-    """When the app last handed a frame to its driver."""
+    """When the app first handed its driver a frame with each of ``tests`` holding: each
+    test is looked at right after each frame (``App._display``)."""
 
-    def __init__(self, app: OlmApp) -> None:
-        self.last = 0.0
+    def __init__(self, app: OlmApp, tests: dict[str, Callable[[], bool]]) -> None:
+        self.seen: dict[str, float] = {}
         original = app._display
 
         def display(*args: object, **kwargs: object) -> None:
             original(*args, **kwargs)  # type: ignore[arg-type]
-            self.last = time.perf_counter()
+            now = time.perf_counter()
+            for name, test in tests.items():
+                if name not in self.seen and test():
+                    self.seen[name] = now
 
         app._display = display  # type: ignore[method-assign]
+
+    async def wait(self, pilot: object, names: list[str], limit: float) -> None:
+        while not all(name in self.seen for name in names):
+            if time.perf_counter() > limit:
+                raise TimeoutError(f"never drawn: {names}")
+            await pilot.pause(POLL)  # type: ignore[attr-defined]
 
 
 def _rows(app: OlmApp) -> int:
@@ -79,35 +90,23 @@ def _rows(app: OlmApp) -> int:
     return tables.first(VirtualTable).total_count if tables else 0
 
 
-async def _first_frame_after(
-    frames: _Frames, pilot: object, test: Callable[[], bool], limit: float
-) -> float:
-    """The time of the first frame drawn once ``test()`` holds."""
-    while not test():
-        if time.perf_counter() > limit:
-            raise TimeoutError("the condition never held")
-        await pilot.pause(POLL)  # type: ignore[attr-defined]
-    seen = time.perf_counter()
-    while frames.last < seen:
-        await pilot.pause(POLL)  # type: ignore[attr-defined]
-    return frames.last
-
-
 async def streamed(root: Path, timeout: float) -> dict[str, float]:
     start = time.perf_counter()
     session = streaming_snapshot_session([str(root)])
     app = OlmApp(session, initial_view="csvs")
-    frames = _Frames(app)
-    limit = start + timeout
+    frames = _Frames(
+        app,
+        {
+            "bar": lambda: bool(app.query(LoadingBar)),
+            "rows": lambda: _rows(app) > 0,
+            "done": lambda: _loaded(session, app),
+        },
+    )
     async with app.run_test(size=SIZE) as pilot:
-        bar = await _first_frame_after(frames, pilot, lambda: bool(app.query(LoadingBar)), limit)
-        rows = await _first_frame_after(frames, pilot, lambda: _rows(app) > 0, limit)
-        done = await _first_frame_after(frames, pilot, lambda: _loaded(session, app), limit)
+        await frames.wait(pilot, ["bar", "rows", "done"], start + timeout)
         total = _rows(app)
     return {
-        "bar": bar - start,
-        "rows": rows - start,
-        "done": done - start,
+        **{name: at - start for name, at in frames.seen.items()},
         "rows_shown_at_end": total,
     }
 
@@ -120,10 +119,10 @@ async def synchronous(root: Path, timeout: float) -> float:
     start = time.perf_counter()
     session = snapshot_session([str(root)])
     app = OlmApp(session, initial_view="csvs")
-    frames = _Frames(app)
+    frames = _Frames(app, {"rows": lambda: _rows(app) > 0})
     async with app.run_test(size=SIZE) as pilot:
-        rows = await _first_frame_after(frames, pilot, lambda: _rows(app) > 0, start + timeout)
-    return rows - start
+        await frames.wait(pilot, ["rows"], start + timeout)
+    return frames.seen["rows"] - start
 
 
 def main(argv: list[str] | None = None) -> int:
