@@ -118,7 +118,10 @@ class LoopRelay(Store):
                     raise _Stopped from None
 
     def get(self, kind: str, namespace: str, name: str) -> Obj | None:
-        self.sync()
+        with self._lock:
+            pending = self._scheduled or bool(self._queued)
+        if pending:  # once landed, the loop writes nothing more until the next batch
+            self.sync()
         return self.target.get(kind, namespace, name)
 
 
