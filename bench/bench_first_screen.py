@@ -97,7 +97,7 @@ async def streamed(root: Path, timeout: float) -> dict[str, float]:
     frames = _Frames(
         app,
         {
-            "bar": lambda: bool(app.query(LoadingBar)),
+            "bar": lambda: bool(app.screen.query(LoadingBar)),
             "rows": lambda: _rows(app) > 0,
             "done": lambda: _loaded(session, app),
         },
@@ -112,7 +112,7 @@ async def streamed(root: Path, timeout: float) -> dict[str, float]:
 
 
 def _loaded(session: Session, app: OlmApp) -> bool:
-    return not session.loading_now and not app.query(LoadingBar)
+    return not session.loading_now and not app.screen.query(LoadingBar)
 
 
 async def synchronous(root: Path, timeout: float) -> float:

@@ -102,7 +102,9 @@ async def test_the_first_screen_shows_the_bar_and_partial_rows_then_the_whole(
             app.show_view("overview")
             await pilot.pause(0.3)
             go.set()
-            await _until(pilot, lambda: not session.loading_now and not app.query(LoadingBar))
+            await _until(
+                pilot, lambda: not session.loading_now and not app.screen.query(LoadingBar)
+            )
             await pilot.pause(0.5)
             assert not list(app.screen.query(LoadingBar))
             app.show_view("findings")
