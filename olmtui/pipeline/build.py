@@ -148,13 +148,15 @@ def streaming_snapshot_session(
     known: list[Callable[[], SourceInfo]] = []
 
     async def runner() -> None:
-        load = await read()
+        try:
+            load = await read()
+        finally:
+            loading.done = True  # with ``loading.error`` set when it failed
         if load is not None:
             session.load = load
             known.append(_once(load, store))
             # what was derived while loading (no findings, see LoadingState) is dropped
             session.derived_cache.clear()
-        loading.done = True
 
     session = _assemble(
         store,

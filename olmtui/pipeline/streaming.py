@@ -105,8 +105,12 @@ class LoopRelay(Store):
         landed: concurrent.futures.Future[None] = concurrent.futures.Future()
 
         def drain_now() -> None:
-            self._drain()
-            landed.set_result(None)
+            try:
+                self._drain()
+            except BaseException as exc:  # the loading thread raises it
+                landed.set_exception(exc)
+            else:
+                landed.set_result(None)
 
         self.loop.call_soon_threadsafe(drain_now, context=self.context.copy())
         while True:
@@ -167,6 +171,9 @@ def stream_into(
         except UsageError as exc:
             loading.error = str(exc)
             return None
+        except Exception as exc:  # never a bar that waits forever: the dashboard closes
+            loading.error = f"the snapshot could not be loaded: {exc!r}"
+            raise
         finally:
             stop.set()
 
