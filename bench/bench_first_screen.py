@@ -6,10 +6,11 @@ cache, then times, in one process:
 
 (a) the bare parse of every file (CSafeLoader, the cyclic GC paused as the loader pauses it:
     the baseline the issue's ratios are against);
-(b) ``olmtui replay`` in a headless app on the CSVs view (``streaming_snapshot_session``, the
-    same session ``replay`` builds): from the start (listing included) to the first frame
-    with the loading bar, to the first frame whose table holds rows ("first screen with
-    content"), and to the end of the load (bar gone, findings computed);
+(b) ``olmtui replay`` in a headless app on the Namespaces view
+    (``streaming_snapshot_session``, the session ``replay`` builds): from the start (listing
+    included) to the first frame with the loading bar, to the first frame whose table holds
+    rows ("first screen with content"), and to the end of the load (bar gone, findings
+    computed);
 (c) with ``--sync``, the same app over ``snapshot_session`` (everything read before the
     screen: the way before issue 16) to its first frame with rows.
 
@@ -44,6 +45,9 @@ from olmtui.ui.loading_bar import LoadingBar
 from olmtui.ui.widgets.virtual_table import VirtualTable
 
 SIZE = (160, 48)
+#: The view timed: the namespaces come first in every file (the CSVs view hides copies,
+#: and a must-gather's own CSVs may come in its last files).
+VIEW = "namespaces"
 POLL = 0.01
 
 
@@ -93,7 +97,7 @@ def _rows(app: OlmApp) -> int:
 async def streamed(root: Path, timeout: float) -> dict[str, float]:
     start = time.perf_counter()
     session = streaming_snapshot_session([str(root)])
-    app = OlmApp(session, initial_view="csvs")
+    app = OlmApp(session, initial_view=VIEW)
     frames = _Frames(
         app,
         {
@@ -118,7 +122,7 @@ def _loaded(session: Session, app: OlmApp) -> bool:
 async def synchronous(root: Path, timeout: float) -> float:
     start = time.perf_counter()
     session = snapshot_session([str(root)])
-    app = OlmApp(session, initial_view="csvs")
+    app = OlmApp(session, initial_view=VIEW)
     frames = _Frames(app, {"rows": lambda: _rows(app) > 0})
     async with app.run_test(size=SIZE) as pilot:
         await frames.wait(pilot, ["rows"], start + timeout)
@@ -150,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
             ("done", "load complete, findings shown"),
         ):
             print(f"(b) {label}: {got[key]:.2f} s = {got[key] / parse_s:.3f} of (a)")
-        print(f"    CSV rows at the end: {got['rows_shown_at_end']:.0f}")
+        print(f"    rows at the end: {got['rows_shown_at_end']:.0f}")
         if args.sync:
             sync_s = asyncio.run(synchronous(root, args.timeout))
             print(
