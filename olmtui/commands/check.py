@@ -118,7 +118,13 @@ def session_of(args: argparse.Namespace) -> Session:
         return cluster_once_session(options_from_args(args), args.catalogs, args.global_namespace)
     if args.sample:
         return sample_session(args.catalogs, args.global_namespace)
-    return snapshot_session(args.paths, args.catalogs, global_namespace=args.global_namespace)
+    from olmtui.commands.progress_line import terminal_progress
+
+    # a line on stderr, only on a terminal and only for a load over a second
+    with terminal_progress(sys.stderr) as progress:
+        return snapshot_session(
+            args.paths, args.catalogs, global_namespace=args.global_namespace, progress=progress
+        )
 
 
 def check(args: argparse.Namespace) -> Checked:

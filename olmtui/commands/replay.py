@@ -11,7 +11,7 @@ import argparse
 
 from olmtui.commands.catalog_option import add_catalog_argument, add_global_namespace_argument
 from olmtui.commands.view_option import add_view_argument, initial_view
-from olmtui.errors import run_app
+from olmtui.errors import UsageError, run_app
 
 NAME = "replay"
 HELP = "Browse saved snapshots (YAML/JSON files, directories, must-gathers) in the dashboard."
@@ -35,9 +35,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     view = initial_view(args.view)
-    from olmtui.pipeline.build import snapshot_session
+    from olmtui.pipeline.build import streaming_snapshot_session
     from olmtui.ui.app import OlmApp
 
-    session = snapshot_session(args.paths, args.catalogs, global_namespace=args.global_namespace)
+    # the first screen opens at once; the files stream in behind it (pipeline/streaming.py)
+    session = streaming_snapshot_session(
+        args.paths, args.catalogs, global_namespace=args.global_namespace
+    )
     run_app(OlmApp(session, initial_view=view))
+    if session.loading is not None and session.loading.crash is not None:
+        raise session.loading.crash  # a bug: one line and exit 3 (cli.py)
+    if session.loading is not None and session.loading.error is not None:
+        raise UsageError(session.loading.error)
     return 0

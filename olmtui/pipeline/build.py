@@ -31,7 +31,8 @@ from olmtui.pipeline.session import (
 from olmtui.report.json_report import LoadSummary
 from olmtui.sources.catalogs import load_catalog
 from olmtui.sources.live_options import LiveOptions
-from olmtui.sources.snapshot import LoadResult, load_snapshot
+from olmtui.sources.load_progress import ProgressCallback
+from olmtui.sources.snapshot import LoadResult, list_snapshot, load_snapshot
 from olmtui.store import KINDS, Store
 
 if TYPE_CHECKING:
@@ -109,11 +110,12 @@ def snapshot_session(
     catalog_specs: Sequence[str] = (),
     label: str | None = None,
     global_namespace: str | None = None,
+    progress: ProgressCallback | None = None,
 ) -> Session:
     """Saved snapshots, read once (``UsageError`` for a path that cannot be used); the
-    header shows ``label`` or the paths."""
+    header shows ``label`` or the paths; ``progress`` hears of each file read."""
     store = Store()
-    load = load_snapshot(list(paths), store)
+    load = load_snapshot(list(paths), store, progress)
     loaded = [load_catalog(spec) for spec in catalog_specs]
     return _assemble(
         store,
@@ -124,6 +126,50 @@ def snapshot_session(
         info=_once(load, store),
         global_namespace=global_namespace,
     )
+
+
+def streaming_snapshot_session(
+    paths: Sequence[str],
+    catalog_specs: Sequence[str] = (),
+    label: str | None = None,
+    global_namespace: str | None = None,
+    pace: Callable[[], None] | None = None,
+) -> Session:
+    """Saved snapshots read while the dashboard is up (``olmtui replay``): the session is
+    built over an empty store and its ``runner`` streams the files in off the UI loop
+    (``pipeline/streaming.py``); ``session.loading`` says how far it is. The store ends up as
+    :func:`snapshot_session` leaves it. ``pace`` slows the load (tests)."""
+    from olmtui.pipeline.streaming import Loading, stream_into
+
+    listing = list_snapshot(list(paths))  # unusable paths: one line, before the screen
+    store = Store()
+    loading = Loading()
+    loaded = [load_catalog(spec) for spec in catalog_specs]
+    read = stream_into(store, listing, loading, pace)
+    known: list[Callable[[], SourceInfo]] = []
+
+    async def runner() -> None:
+        try:
+            load = await read()
+        finally:
+            loading.done = True  # with ``loading.error`` set when it failed
+        if load is not None:
+            session.load = load
+            known.append(_once(load, store))
+            # what was derived while loading (no findings, see LoadingState) is dropped
+            session.derived_cache.clear()
+
+    session = _assemble(
+        store,
+        "snapshot",
+        label or " ".join(paths),
+        loaded,
+        runner=runner,
+        info=lambda: known[0]() if known else SourceInfo(),
+        global_namespace=global_namespace,
+    )
+    session.loading = loading
+    return session
 
 
 def _once(load: LoadResult, store: Store) -> Callable[[], SourceInfo]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from olmtui.model.catalog import Catalog
 from olmtui.model.health import health_findings
@@ -63,6 +63,24 @@ class SourceInfo:
     gathered: bool = False
 
 
+class LoadingState(Protocol):
+    """A snapshot still streaming into the store (``olmtui replay``, see
+    ``pipeline/streaming.py``): how far it is, for the loading bar, and whether it is done.
+    Until ``done`` the findings are not computed: an unread file proves nothing absent."""
+
+    done: bool
+    #: Why the input cannot be used (one line), once known: the dashboard closes with it.
+    error: str | None
+    #: An unexpected failure of the load (a bug): the dashboard closes, the command crashes.
+    crash: Exception | None
+
+    @property
+    def line(self) -> str: ...
+
+    @property
+    def fraction(self) -> float: ...
+
+
 def _no_info() -> SourceInfo:
     return SourceInfo()
 
@@ -105,6 +123,13 @@ class Session:
     #: None: OLM's default, ``openshift-marketplace`` when that Namespace exists, else ``olm``
     #: (R-RES-3).
     global_namespace: str | None = None
+    #: A snapshot still being read while the screens are up (None: read before them).
+    loading: LoadingState | None = None
+
+    @property
+    def loading_now(self) -> bool:
+        """Whether objects are still streaming in: no finding may be claimed yet."""
+        return self.loading is not None and not self.loading.done
 
     @property
     def load_findings(self) -> list[Finding]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,7 @@ from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.model.inferred import INFERRED_ANNOTATION
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.sources.input_limits import special_file
+from olmtui.sources.load_progress import ProgressCallback, ProgressCounter
 from olmtui.sources.parallel_load import parsed_files
 from olmtui.sources.snapshot_documents import Document
 from olmtui.sources.snapshot_files import PathContent, SourceFile, path_content
@@ -61,14 +63,39 @@ class LoadResult:
 
 
 def load_snapshot(
-    paths: Sequence[str | Path], store: Store, *, fast: bool = True, workers: int | None = None
+    paths: Sequence[str | Path],
+    store: Store,
+    progress: ProgressCallback | None = None,
+    *,
+    fast: bool = True,
+    workers: int | None = None,
 ) -> LoadResult:
     """Read every path into ``store``; raise ``UsageError`` for input that cannot be used.
 
-    ``fast``: copied CSVs are parsed only as far as the store keeps them (``fast_yaml``);
-    ``False`` parses every document in full, the reference the fast path must equal.
-    ``workers``: processes that parse large inputs (``parallel_load``; ``None``: one per
-    core, 1: none); the store gets the same objects in the same order either way."""
+    ``progress`` is called after each file, in file order (``load_progress``). ``fast``:
+    copied CSVs are parsed only as far as the store keeps them (``fast_yaml``); ``False``
+    parses every document in full, the reference the fast path must equal. ``workers``:
+    processes that parse large inputs (``parallel_load``; ``None``: one per core, 1: none);
+    the store gets the same objects in the same order either way."""
+    return read_listing(list_snapshot(paths), store, progress, fast=fast, workers=workers)
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """The paths of a load, checked and listed (a directory's files are read later, as
+    they are loaded; an archive is read whole when listed); ``started`` on the monotonic
+    clock, for progress."""
+
+    shown: list[str]
+    contents: list[tuple[str, PathContent]]
+    started: float
+
+
+def list_snapshot(paths: Sequence[str | Path]) -> Listing:
+    """Check and list the paths: the ``UsageError`` of a path that cannot be used, or of
+    several must-gathers, comes from here, before any file is parsed (the dashboard
+    lists before it opens, and reads after)."""
+    started = time.monotonic()
     shown = [str(p) for p in paths]
     if not shown:
         raise UsageError("no snapshot path given")
@@ -76,13 +103,28 @@ def load_snapshot(
         _check_path(path)
     contents = [(path, path_content(Path(path), path)) for path in shown]
     _check_one_cluster(shown, contents)
+    return Listing(shown, contents, started)
+
+
+def read_listing(
+    listing: Listing,
+    store: Store,
+    progress: ProgressCallback | None = None,
+    *,
+    fast: bool = True,
+    workers: int | None = None,
+) -> LoadResult:
+    """Read the listed files into ``store`` (``load_snapshot`` after the listing)."""
+    shown, contents = listing.shown, listing.contents
     gathered = [c.gathered_at for _, c in contents if c.gathered_at is not None]
     loader = _Loader(store, LoadResult(paths=shown, gathered_at=max(gathered, default=None)))
     loader.fast = fast
     loader.workers = workers
+    sizes = [c.sizes for _, c in contents]
+    counter = ProgressCounter(progress, sizes, listing.started, time.monotonic)
     with cyclic_gc_paused():
         for path, content in contents:
-            loader.read_path(path, content)
+            loader.read_path(path, content, counter)
         loader.flush()
         # An archive cut short says more than "no OLM objects": its report says it, exit 1.
         if not loader.kinds_kept & OLM_KINDS and not loader.cut_short:
@@ -148,14 +190,17 @@ class _Loader:
         self.fast = True
         self.workers: int | None = None
 
-    def read_path(self, path: str, content: PathContent) -> None:
+    def read_path(self, path: str, content: PathContent, counter: ProgressCounter) -> None:
         files = 0
         usable_before = self.usable_documents
         self.first_skip = None
         for source, documents in parsed_files(content.files, fast=self.fast, workers=self.workers):
-            files += 1
-            # Hook point for progress (files and bytes done, in file order): here.
             self.read_file(source, documents)
+            if not source.truncated:  # an archive's early end is a record, not a file
+                if counter.callback is not None:
+                    self.flush()  # what progress reports is in the store
+                counter.advance(content.sizes[files] if files < len(content.sizes) else 0)
+            files += 1
         if self.usable_documents > usable_before:
             return
         if files == 0:

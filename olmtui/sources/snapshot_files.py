@@ -145,6 +145,9 @@ class PathContent:
     files: Iterator[SourceFile]
     #: When the must-gather(s) it holds were taken (their ``timestamp`` files), if known.
     gathered_at: dt.datetime | None = None
+    #: The listed size of each file of ``files``, in order, for progress (``load_progress``):
+    #: ``stat`` sizes on disk, uncompressed member sizes in an archive.
+    sizes: tuple[int, ...] = ()
 
 
 def path_content(path: Path, shown: str) -> PathContent:
@@ -154,7 +157,16 @@ def path_content(path: Path, shown: str) -> PathContent:
         return _directory_content(path, shown)
     if is_archive(path.name):
         return _archive_content(path, shown)
-    return PathContent([], iter([_read(path, shown, explicit=True)]))
+    return PathContent([], iter([_read(path, shown, explicit=True)]), sizes=(_size(path),))
+
+
+def _size(path: Path) -> int:
+    """A file's size as listed, for progress only (0 when it cannot be stat'ed: its read
+    fails later and says why)."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _directory_content(directory: Path, shown: str) -> PathContent:
@@ -172,6 +184,7 @@ def _directory_content(directory: Path, shown: str) -> PathContent:
             for rel in selection.files
         ),
         must_gather_time([str(directory)]),
+        tuple(_size(directory / rel) for rel in selection.files),
     )
 
 
@@ -241,6 +254,7 @@ def _archive_content(archive: Path, shown: str) -> PathContent:
         [f"{shown}:{d}" if d else shown for d in selection.must_gathers],
         iter([*files, *([failure] if failure is not None else [])]),
         gathered_time(stamps),
+        tuple(len(f.data) for f in files),
     )
 
 

@@ -17,6 +17,7 @@ from olmtui.model.types import ObjectRef
 from olmtui.pipeline.session import ContextUnavailable, Session
 from olmtui.ui import completion, derived, palette, views
 from olmtui.ui.change_log import ChangeLog
+from olmtui.ui.loading_bar import LoadingMarks, follow_loading
 from olmtui.ui.object_finder import ObjectsProvider
 from olmtui.ui.related import Relation
 from olmtui.ui.screens.base import TableScreen, ViewScreen
@@ -65,6 +66,8 @@ class OlmApp(App):
         self.add_mode(SWITCHING, Screen)
         self._palette_pushed = False
         self._use_theme_palette()
+        #: A snapshot streaming in (``ui/loading_bar.py``): what shows it, until it ends.
+        self._loading = LoadingMarks()
 
     def _factory(self, spec: views.ViewSpec):
         return lambda: spec.screen(self.session, views.command_words())
@@ -137,6 +140,13 @@ class OlmApp(App):
             screen = self.screen
         except ScreenStackError:  # between modes: the new mode's screen is not up yet
             return
+        # a snapshot streaming in: its bar, and a full redraw (with findings) when it ends
+        if follow_loading(self.session, screen, self._loading):
+            self._seen_version = -1
+            loading = self.session.loading
+            if loading is not None and (loading.error is not None or loading.crash is not None):
+                self.exit(return_code=2)  # the command says why, once the screen is gone
+                return
         # list views and pushed details alike follow the model (graphs are ViewScreens)
         if isinstance(screen, ViewScreen | ObjectScreen) and screen.is_mounted:  # not composing
             screen.redraw_header()
@@ -190,6 +200,7 @@ class OlmApp(App):
         self.change_log.close()
         self.session.store.unsubscribe(self._on_store_changes)
         self.session = session
+        self._loading = LoadingMarks()
         self.change_log = ChangeLog(session.store)
         session.store.subscribe(self._on_store_changes)
         self._seen_version = -1

@@ -33,6 +33,7 @@ from olmtui.model.views import findings_by_subject as by_subject
 from olmtui.pipeline.session import Session
 from olmtui.store import Unreadable, is_copied_csv
 from olmtui.ui import predicted
+from olmtui.ui.loading_bar import pending_index
 from olmtui.ui.resolution import same_objects
 
 T = TypeVar("T")
@@ -75,7 +76,11 @@ def cached_on_objects(
 
 def health_index(session: Session) -> HealthIndex:
     """The session's HealthIndex, made on first use from the objects cached then; it reads
-    catalog content from the session's catalog set (``--catalog``, then PackageManifests)."""
+    catalog content from the session's catalog set (``--catalog``, then PackageManifests).
+    While a snapshot still streams in, an index over nothing (no finding yet, see
+    ``ui/loading_bar.py``)."""
+    if session.loading_now:
+        return pending_index(session)
     hit = session.derived_cache.get(_INDEX)
     if hit is not None:
         index: HealthIndex = hit[1]
@@ -123,7 +128,7 @@ def shown_stamp(session: Session) -> tuple[int, int]:
 def follow_resolution(session: Session, host: App[Any]) -> None:
     """Resolve again in a worker when the model moved (``ui/predicted.py``); nothing is made
     or read without catalog content with edges, where no such finding can appear."""
-    if session.catalog_content():
+    if session.catalog_content() and not session.loading_now:
         predicted.predicted(session).follow(host, health_index(session).findings)
 
 

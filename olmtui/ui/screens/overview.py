@@ -78,7 +78,10 @@ def metrics_text(session: Session, namespace: str | None = None) -> Text:
             style=palette.UNKNOWN,
         )
     text.append("\n")
-    text.append_text(_findings_text(counts.severities))
+    if session.loading_now:  # a partial snapshot proves no finding, nor their absence
+        text.append("findings when every file is read", style=palette.MUTED)
+    else:
+        text.append_text(_findings_text(counts.severities))
     text.append(" · " + _behind_text(counts.heads), style=palette.MUTED)
     return text
 

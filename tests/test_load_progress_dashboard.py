@@ -1,0 +1,183 @@
+"""``olmtui replay``: the first screen opens while the snapshot streams in, with a loading bar
+and the rows read so far; no finding is claimed before every file is read; at the end the
+bar goes and the screens hold what ``check`` would read."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+
+import pytest
+
+from olmtui.cli import main
+from olmtui.pipeline.build import snapshot_session, streaming_snapshot_session
+from olmtui.ui import derived
+from olmtui.ui.app import OlmApp
+from olmtui.ui.loading_bar import LOADING_TEXT, LoadingBar
+from olmtui.ui.widgets.virtual_table import VirtualTable
+
+FILES = 24
+HALF = FILES // 2
+SIZE = (140, 40)
+
+
+def _file(i: int) -> str:
+    ns = f"team-{i:02d}"
+    return f"""\
+apiVersion: v1
+kind: Namespace
+metadata: {{name: {ns}}}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata:
+  name: op.v1.0.{i}
+  namespace: {ns}
+  annotations: {{olm.operatorGroup: og, olm.operatorNamespace: {ns}, olm.targetNamespaces: {ns}}}
+spec: {{version: 1.0.{i}, installModes: [{{type: OwnNamespace, supported: true}}]}}
+status: {{phase: Succeeded, reason: InstallSucceeded}}
+"""
+
+
+def _groups() -> str:
+    """Every namespace's OperatorGroup, in the last file: until it is read, every CSV
+    seems to have none (a finding a partial load must not claim)."""
+    return "".join(
+        f"---\napiVersion: operators.coreos.com/v1\nkind: OperatorGroup\n"
+        f"metadata: {{name: og, namespace: team-{i:02d}}}\n"
+        f"spec: {{targetNamespaces: [team-{i:02d}]}}\n"
+        for i in range(FILES)
+    )
+
+
+@pytest.fixture
+def snapshot(tmp_path: Path) -> Path:
+    for i in range(FILES):
+        (tmp_path / f"a{i:02d}.yaml").write_text(_file(i))
+    (tmp_path / "z-groups.yaml").write_text(_groups())
+    return tmp_path
+
+
+def _table(app: OlmApp) -> VirtualTable:
+    return app.screen.query_one("#table", VirtualTable)
+
+
+async def _until(pilot, test, seconds: float = 10.0) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if test():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("never happened")
+
+
+async def test_the_first_screen_shows_the_bar_and_partial_rows_then_the_whole(
+    snapshot: Path,
+) -> None:
+    go = threading.Event()
+    calls = [0]
+
+    def pace() -> None:  # the loading thread stops halfway until the test has looked
+        calls[0] += 1
+        if calls[0] == HALF:
+            go.wait(20)
+
+    session = streaming_snapshot_session([str(snapshot)], pace=pace)
+    app = OlmApp(session, initial_view="csvs")
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await _until(pilot, lambda: _table(app).total_count == HALF)
+            bar = app.screen.query_one(LoadingBar)
+            text = str(bar.render())
+            assert f"files {HALF}/{FILES + 1}" in text and "MB/s" in text
+            assert "findings when every file is read" in text
+            assert session.loading_now
+            # the CSVs without their OperatorGroups yet: nothing claimed about them
+            assert list(derived.all_findings(session)) == []
+            app.show_view("findings")
+            await _until(pilot, lambda: bool(app.screen.query(LoadingBar)))
+            await pilot.pause(0.3)
+            assert _table(app).total_count == 0
+            assert _table(app).empty_text == LOADING_TEXT
+            app.show_view("overview")
+            await pilot.pause(0.3)
+            go.set()
+            await _until(
+                pilot, lambda: not session.loading_now and not app.screen.query(LoadingBar)
+            )
+            await pilot.pause(0.5)
+            assert not list(app.screen.query(LoadingBar))
+            app.show_view("findings")
+            await pilot.pause(0.3)
+            assert _table(app).empty_text != LOADING_TEXT
+            app.show_view("csvs")
+            await _until(pilot, lambda: _table(app).total_count == FILES)
+    finally:
+        go.set()
+    whole = snapshot_session([str(snapshot)])
+    assert list(session.store.items("ClusterServiceVersion")) == list(
+        whole.store.items("ClusterServiceVersion")
+    )
+    assert derived.all_findings(session) == derived.all_findings(whole)
+    assert session.report() == whole.report()
+    assert session.info() == whole.info()
+
+
+async def test_input_with_no_olm_objects_closes_the_dashboard_with_the_reason(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "ns.yaml").write_text("apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n")
+    session = streaming_snapshot_session([str(tmp_path)])
+    app = OlmApp(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await _until(pilot, lambda: session.loading is not None and session.loading.done)
+        await pilot.pause(0.5)
+    assert session.loading is not None and session.loading.error is not None
+    assert "no OLM objects" in session.loading.error
+    assert app.return_code == 2
+
+
+def test_replay_refuses_a_missing_path_before_any_screen(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["replay", str(tmp_path / "absent")])
+    captured = capsys.readouterr()
+    assert (code, captured.out) == (2, "")
+    assert "no such file or directory" in captured.err
+
+
+async def test_quitting_while_loading_leaves_at_once(snapshot: Path) -> None:
+    go = threading.Event()
+    session = streaming_snapshot_session([str(snapshot)], pace=lambda: go.wait(20) and None)
+    app = OlmApp(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.3)
+        assert session.loading_now
+        await pilot.press("ctrl+q")
+    go.set()
+    await asyncio.sleep(0)
+
+
+def test_a_bug_in_the_load_closes_the_dashboard_and_is_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An unexpected exception while the files stream in is not a usage error (exit 2): the
+    dashboard closes and ``olmtui replay`` reports it as any crash, one line and exit 3."""
+    import olmtui.pipeline.streaming as streaming
+
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(streaming, "read_listing", broken)
+    snapshot = tmp_path / "cluster.yaml"
+    snapshot.write_text("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n")
+
+    async def headless(self: OlmApp, *args: object, **kwargs: object) -> None:
+        async with self.run_test(size=(100, 30)) as pilot:
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if not self.is_running:
+                    break
+
+    monkeypatch.setattr(OlmApp, "run_async", headless, raising=True)
+    assert main(["replay", str(snapshot)]) == 3
