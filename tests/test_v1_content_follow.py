@@ -240,3 +240,25 @@ async def test_the_dashboard_follows_new_catalogd_content(tmp_path: Path) -> Non
             assert "WouldNotResolve" not in _shown(app)
     finally:
         thread.stop()
+
+
+def test_settled_means_every_serving_catalog_has_its_content_or_a_reason() -> None:
+    """A session caught up with the cluster includes the ClusterCatalogs' content: settled
+    once each serving one is fetched at its resolved digest or known not to be fetchable."""
+    from olmtui.model.catalog import Catalog
+    from olmtui.sources.catalogd import Fetched
+
+    store = Store()
+    store.apply("ADDED", cluster_catalog("operatorhubio"))
+    store.apply("ADDED", cluster_catalog("stale", serving=False))
+    fetcher = CatalogdFetcher(None, store, 1.0)
+    assert fetcher.settled(), "nothing can be fetched without a requester"
+    fetcher.requester = object()  # type: ignore[assignment]
+    assert not fetcher.settled()
+    fetcher._fetched["operatorhubio"] = Fetched("old-digest", None, Catalog("operatorhubio", "x"))
+    assert not fetcher.settled(), "content of another digest"
+    fetcher._fetched["operatorhubio"] = Fetched(DIGEST, None, Catalog("operatorhubio", "x"))
+    assert fetcher.settled()
+    del fetcher._fetched["operatorhubio"]
+    fetcher._problem("operatorhubio", "403 Forbidden")
+    assert fetcher.settled(), "a reason is known"

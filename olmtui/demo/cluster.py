@@ -120,7 +120,8 @@ class DemoCluster:
     @staticmethod
     def _listed(source: LiveSource) -> bool:
         streams = source.status.streams.values()
-        return source.status.connected and all(s.state != "syncing" for s in streams)
+        listed = source.status.connected and all(s.state != "syncing" for s in streams)
+        return listed and source.catalogd.settled()
 
     def caught_up(self) -> bool:
         """Whether the cache holds every object of the server at its current version."""
@@ -131,7 +132,8 @@ class DemoCluster:
         for kind in WATCHED_KINDS:
             if versions(self.server.state.list(kind)) != versions(self.store.list(kind)):
                 return False
-        return True
+        # and the ClusterCatalogs' content fetched at their digests (R-V1-21)
+        return self.source is None or self.source.catalogd.settled()
 
     def _stepped(self, step: Step) -> None:
         self.steps_done += 1

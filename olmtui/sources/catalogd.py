@@ -196,6 +196,20 @@ class CatalogdFetcher:
             self._news.append(ContentNews(name, f"content not fetched: {problem}", "warning"))
         self.problems[name] = problem
 
+    def settled(self) -> bool:
+        """Whether every serving ClusterCatalog of the store has its content fetched at its
+        resolved digest, or a reason it could not be (a session caught up with the cluster
+        includes the catalogs' content). Without a way to fetch, nothing is awaited."""
+        if self.requester is None:
+            return True
+        for cluster_catalog in map(decode_catalog, self.store.list("ClusterCatalog")):
+            if cluster_catalog.serving is not True or cluster_catalog.name in self.problems:
+                continue
+            fetched = self._fetched.get(cluster_catalog.name)
+            if fetched is None or fetched.resolved_ref != cluster_catalog.resolved_ref:
+                return False
+        return True
+
     def on_store_changes(self, changes: list[Change]) -> None:
         """A ClusterCatalog came, went or changed: look again soon."""
         if any(change.key.kind == "ClusterCatalog" for change in changes):
