@@ -8,8 +8,9 @@ runs as usual after.
 
 Frozen objects are never collected: whatever holds a cycle when frozen (the UI's widgets and
 render caches, asyncio's tasks) and is dropped later stays in memory for good. Freezing after
-every watch event made the dashboard grow ~0.5-1.7 KB an event (issue 15). So only a block
-that made many objects freezes (a small one costs the collector little), and
+every watch event made the dashboard grow ~0.5-1.7 KB an event (issue 15). So kept blocks
+freeze only once they made many objects between them (a watch event's few cost the
+collector little until then), and
 ``compact_frozen``, called from the app's refresh tick, thaws, collects and freezes again at
 most once a ``COMPACT_INTERVAL`` when the frozen generation grew by ``COMPACT_GROWTH``.
 """
@@ -21,8 +22,8 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-#: A kept block freezes only when it made at least this many tracked objects: below it the
-#: collector's own generations handle them for less than a compaction would cost.
+#: Kept blocks freeze once they made at least this many tracked objects since the last
+#: freeze: below it the collector's own generations handle them for little.
 FREEZE_MIN = 10_000
 #: Seconds between two counts of the frozen generation (a walk of it: ~40 ms per 500,000).
 COMPACT_INTERVAL = 60.0
@@ -40,14 +41,16 @@ class _Frozen:
 
     checked = time.monotonic()
     baseline = 0
+    #: Objects made by kept blocks since the last freeze.
+    pending = 0
 
 
 @contextmanager
 def cyclic_gc_paused(*, keep: bool = False) -> Iterator[None]:
     """Pause the collector for the block. ``keep``: what the block made is kept for long
-    (cache entries), so when it is much (``FREEZE_MIN``) it is moved out of the collector's
-    view (``gc.freeze``, O(1)) before the collector resumes; otherwise the first allocation
-    after the block would set off a collection walking all of it."""
+    (cache entries), so once kept blocks made much (``FREEZE_MIN``) it is moved out of the
+    collector's view (``gc.freeze``, O(1)) before the collector resumes; otherwise the first
+    allocation after the block would set off a collection walking all of it."""
     was_enabled = gc.isenabled()
     gc.disable()
     before = gc.get_count()[0]
@@ -56,8 +59,11 @@ def cyclic_gc_paused(*, keep: bool = False) -> Iterator[None]:
     finally:
         # gc.freeze empties generation 0's count: a nested block that froze leaves it lower
         after = gc.get_count()[0]
-        if keep and (after - before if after >= before else after) >= FREEZE_MIN:
-            gc.freeze()
+        if keep:
+            _Frozen.pending += after - before if after >= before else after
+            if _Frozen.pending >= FREEZE_MIN:
+                gc.freeze()
+                _Frozen.pending = 0
         if was_enabled:
             gc.enable()
 
@@ -66,6 +72,7 @@ def freeze_all() -> None:
     """Freeze everything now (a loaded cache, for the session) and make it the size the
     frozen generation is measured against."""
     gc.freeze()
+    _Frozen.pending = 0
     _Frozen.checked = time.monotonic()
     _Frozen.baseline = gc.get_freeze_count()
 
