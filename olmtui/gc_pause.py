@@ -26,7 +26,8 @@ from contextlib import contextmanager
 #: freeze: below it the collector's own generations handle them for little.
 FREEZE_MIN = 10_000
 #: Seconds between two counts of the frozen generation (a walk of it: ~40 ms per 500,000).
-COMPACT_INTERVAL = 60.0
+#: What a stream of events keeps frozen meanwhile (~7 objects an event) bounds the slack.
+COMPACT_INTERVAL = 10.0
 #: A compaction (a full collection over everything: ~0.4 s per 500,000 objects on a busy
 #: machine) runs when the frozen generation grew by this fraction since the last one, the
 #: slack Python's collector itself keeps for its oldest generation...

@@ -132,7 +132,7 @@ class OlmApp(App):
         self._tick()
 
     def _tick(self) -> None:
-        gc_pause.compact_frozen()  # at most once a minute: frees cycles dropped while frozen
+        gc_pause.compact_frozen()  # now and then: frees the cycles dropped while frozen
         # the resolver's findings follow the model in a worker; one landing moves the stamp
         derived.follow_resolution(self.session, self)
         try:
