@@ -235,9 +235,11 @@ class Soak:
     async def _idle(self) -> None:
         print(f"idle for {self.idle:.0f} s (live session, no events)", flush=True)
         samples: list[tuple[float, float]] = []
+        objects: list[tuple[float, float]] = []
         started = time.monotonic()
         while (now := time.monotonic() - started) < self.idle:
             samples.append((now / 60, rss_mb()))
+            objects.append((now / 60, gc_objects()))
             await asyncio.sleep(min(10.0, self.idle / 30))
         samples.append(((time.monotonic() - started) / 60, rss_mb()))
         warm = [s for s in samples if s[0] >= min(1.0, self.idle / 600)]
@@ -246,7 +248,7 @@ class Soak:
         print(
             f"idle: RSS {samples[0][1]:.1f} -> {samples[-1][1]:.1f} MB, "
             f"slope {per_min:+.2f} MB per minute: {verdict(abs(rise))} "
-            f"(gc objects {gc_objects():,})",
+            f"(gc objects {gc_objects():,}, {slope(objects):+,.0f} per minute)",
             flush=True,
         )
 
