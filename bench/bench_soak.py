@@ -149,7 +149,9 @@ def slope(points: list[tuple[float, float]]) -> float:
 
 
 def verdict(rise_mb: float) -> str:
-    return "flat" if rise_mb < NOISE_MB else "GROWING"
+    if rise_mb > NOISE_MB:
+        return "GROWING"
+    return "flat" if rise_mb > -NOISE_MB else "falling (memory given back)"
 
 
 @dataclass
@@ -227,7 +229,7 @@ class Soak:
         print(f"RSS at the end ({at_end[0]:,.0f} events): {at_end[1]:.1f} MB")
         print(
             f"slope after warm-up: {per_100k:+,.0f} KB per 100k events "
-            f"({objs_100k:+,.0f} gc objects per 100k events): {verdict(abs(rise))} "
+            f"({objs_100k:+,.0f} gc objects per 100k events): {verdict(rise)} "
             f"(fitted rise {rise:+.1f} MB, noise {NOISE_MB:.0f} MB)",
             flush=True,
         )
@@ -247,7 +249,7 @@ class Soak:
         rise = per_min * (warm[-1][0] - warm[0][0]) if warm else 0.0
         print(
             f"idle: RSS {samples[0][1]:.1f} -> {samples[-1][1]:.1f} MB, "
-            f"slope {per_min:+.2f} MB per minute: {verdict(abs(rise))} "
+            f"slope {per_min:+.2f} MB per minute: {verdict(rise)} "
             f"(gc objects {gc_objects():,}, {slope(objects):+,.0f} per minute)",
             flush=True,
         )
