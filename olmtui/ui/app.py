@@ -72,7 +72,7 @@ class OlmApp(App):
     def on_mount(self) -> None:
         # The cache loaded so far is long-lived: keep the cyclic collector from walking its
         # millions of objects on every full collection (they are still freed when dropped;
-        # cycles among them are by the tick's compaction).
+        # cycles among them are freed by the tick's compaction).
         gc_pause.freeze_all()
         self.switch_mode(self.initial_view)
         self._history = [self.initial_view]
