@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import signal
 from collections.abc import Awaitable, Callable, Hashable, Iterable, Sequence
 
@@ -13,6 +12,7 @@ from textual.app import App, ScreenStackError, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from olmtui import gc_pause
 from olmtui.model.types import ObjectRef
 from olmtui.pipeline.session import ContextUnavailable, Session
 from olmtui.ui import completion, derived, palette, views
@@ -74,8 +74,9 @@ class OlmApp(App):
 
     def on_mount(self) -> None:
         # The cache loaded so far is long-lived: keep the cyclic collector from walking its
-        # millions of objects on every full collection (they are still freed when dropped).
-        gc.freeze()
+        # millions of objects on every full collection (they are still freed when dropped;
+        # cycles among them are freed by the tick's compaction).
+        gc_pause.freeze_all()
         self.switch_mode(self.initial_view)
         self._history = [self.initial_view]
         self._seen_version = derived.shown_stamp(self.session)
@@ -134,6 +135,7 @@ class OlmApp(App):
         self._tick()
 
     def _tick(self) -> None:
+        gc_pause.compact_frozen()  # now and then: frees the cycles dropped while frozen
         # the resolver's findings follow the model in a worker; one landing moves the stamp
         derived.follow_resolution(self.session, self)
         try:

@@ -144,10 +144,6 @@ class ViewScreen(Screen):
             self.app.run_command_line(event.value)  # type: ignore[attr-defined]
 
 
-#: Row count from which a table's rows are frozen out of the cyclic collector's view.
-_FROZEN_ROWS = 10_000
-
-
 class TableScreen(ViewScreen):
     """A view that is a (virtual) table of rows plus a detail pane for the highlighted row.
 
@@ -203,14 +199,14 @@ class TableScreen(ViewScreen):
         table = self.table
         self._shown_version = derived.shown_stamp(self.session)
         self._built_at = self.session.clock() if self.session.clock is not None else None
-        with cyclic_gc_paused():
-            rows = self.row_set()
-        self._show_access(bool(rows.rows))
-        self._set_scope(apply=False)
         # A hundred thousand rows (copies shown) are kept until the next rebuild and hold no
         # cycles: moved out of the collector's view, so its full collections stop walking
-        # them on later keys (they were the slowest ``:ns`` switches).
-        with cyclic_gc_paused(keep=len(rows.rows) >= _FROZEN_ROWS):
+        # them on later keys (they were the slowest ``:ns`` switches); ``gc_pause`` freezes
+        # only a block that made enough objects to be worth it.
+        with cyclic_gc_paused(keep=True):
+            rows = self.row_set()
+            self._show_access(bool(rows.rows))
+            self._set_scope(apply=False)
             table.set_rows(rows)
         self._describe(table.selected_key)
         self._count_rows()
