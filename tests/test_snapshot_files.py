@@ -7,7 +7,12 @@ import io
 import tarfile
 from pathlib import Path
 
-from olmtui.sources.snapshot_files import SourceFile, path_content, select_files
+from olmtui.sources.snapshot_files import (
+    SourceFile,
+    path_content,
+    read_source,
+    select_files,
+)
 
 DATA = Path(__file__).parent / "data" / "snapshots"
 MUST_GATHER = DATA / "must-gather-mini"
@@ -19,7 +24,7 @@ def names(files: list[SourceFile], prefix: str) -> list[str]:
 
 
 def source_files(path: Path, shown: str) -> list[SourceFile]:
-    return list(path_content(path, shown).files)
+    return [read_source(f) for f in path_content(path, shown).files]
 
 
 def tar_of(directory: Path, target: Path, mode: str) -> Path:

@@ -12,6 +12,11 @@ nothing imported again); with more threads (the dashboard) they are spawned, so 
 thread's locks are copied mid-flight, and spawned workers import the main script again
 (the ``if __name__ == "__main__"`` guard olmtui's entry points have). Only a few files per
 worker are in flight at once, so a large snapshot is never all in memory.
+
+A directory's files are read where they are parsed: a worker gets a path, not the bytes,
+and hands back the file without its bytes. Pickling a file's bytes, pushing them through a
+pipe and unpickling them cost more CPU than reading it again from the page cache (~0.8 s
+of 1.2 s at 415 MB); an archive's members, read once from the stream, are still sent.
 """
 
 from __future__ import annotations
@@ -23,11 +28,12 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
 from itertools import chain
 
 from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.sources.snapshot_documents import Document, parse_documents
-from olmtui.sources.snapshot_files import SourceFile
+from olmtui.sources.snapshot_files import SourceFile, read_source
 
 #: Bytes read ahead before deciding: an input that ends before this is parsed in-process.
 POOL_THRESHOLD = 32 * 1024 * 1024
@@ -35,12 +41,18 @@ POOL_THRESHOLD = 32 * 1024 * 1024
 AHEAD_PER_WORKER = 4
 
 
-def parse_file(source: SourceFile, fast: bool) -> list[Document]:
-    """Every document of one file (none for a file that could not be read)."""
+Parsed = tuple[SourceFile, list[Document]]
+
+
+def parse_file(source: SourceFile, fast: bool) -> Parsed:
+    """The file as read, without its bytes (nothing needs them once parsed, and a worker
+    would send them back), and every document of it (none when it could not be read)."""
+    source = read_source(source)
     if source.error is not None:
-        return []
+        return source, []
     with cyclic_gc_paused():
-        return list(parse_documents(source.data, json_format=source.json_format, fast=fast))
+        documents = list(parse_documents(source.data, json_format=source.json_format, fast=fast))
+    return replace(source, data=b""), documents
 
 
 def worker_count() -> int:
@@ -53,7 +65,7 @@ def worker_count() -> int:
 
 def parsed_files(
     files: Iterable[SourceFile], *, fast: bool = True, workers: int | None = None
-) -> Iterator[tuple[SourceFile, list[Document]]]:
+) -> Iterator[Parsed]:
     """Each file with its documents, in the order of ``files``. ``workers``: processes to
     parse in (``None``: one per core; 1: in-process)."""
     workers = worker_count() if workers is None else workers
@@ -63,15 +75,25 @@ def parsed_files(
     if workers > 1:
         for source in pending:
             head.append(source)
-            size += len(source.data)
+            size += _size(source)
             if size >= POOL_THRESHOLD:
                 break
     everything = chain(_drained(head), pending)
     if workers <= 1 or size < POOL_THRESHOLD:
         for source in everything:
-            yield source, parse_file(source, fast)
+            yield parse_file(source, fast)
         return
     yield from _in_pool(everything, fast, workers)
+
+
+def _size(source: SourceFile) -> int:
+    """A file's bytes, read or not yet (0 when it cannot be stat'ed: its read says why)."""
+    if source.path is None:
+        return len(source.data)
+    try:
+        return os.stat(source.path).st_size
+    except OSError:
+        return 0
 
 
 def _drained(files: list[SourceFile]) -> Iterator[SourceFile]:
@@ -81,14 +103,12 @@ def _drained(files: list[SourceFile]) -> Iterator[SourceFile]:
         yield files.pop()
 
 
-def _in_pool(
-    files: Iterator[SourceFile], fast: bool, workers: int
-) -> Iterator[tuple[SourceFile, list[Document]]]:
+def _in_pool(files: Iterator[SourceFile], fast: bool, workers: int) -> Iterator[Parsed]:
     """The files parsed by the pool, in order; should the pool break (a worker killed, or
     a main script without the ``if __name__ == "__main__"`` guard that spawned workers
     need), the rest, from the first file not handed back, in-process."""
     waiting: deque[SourceFile] = deque()  # handed to the pool, not yet handed back
-    futures: deque[Future[list[Document]]] = deque()
+    futures: deque[Future[Parsed]] = deque()
     context = multiprocessing.get_context("fork" if threading.active_count() == 1 else "spawn")
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
@@ -97,11 +117,11 @@ def _in_pool(
                     waiting.append(source)
                     futures.append(pool.submit(parse_file, source, fast))
                     if len(waiting) >= workers * AHEAD_PER_WORKER:
-                        yield waiting[0], futures[0].result()
+                        yield futures[0].result()
                         waiting.popleft()
                         futures.popleft()
                 while waiting:
-                    yield waiting[0], futures[0].result()
+                    yield futures[0].result()
                     waiting.popleft()
                     futures.popleft()
             finally:
@@ -109,4 +129,4 @@ def _in_pool(
                     future.cancel()
     except BrokenProcessPool:
         for source in chain(waiting, files):
-            yield source, parse_file(source, fast)
+            yield parse_file(source, fast)

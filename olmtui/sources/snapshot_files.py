@@ -70,6 +70,9 @@ class SourceFile:
 
     ``error`` is set (and ``data`` empty) when the file or member could not be read;
     ``truncated`` when that error ended an archive early, so its later members are lost too.
+    ``path`` is set (and ``data`` empty) for a file of a directory not read yet
+    (``read_source`` reads it): a parse worker reads it from disk itself, cheaper than
+    receiving its bytes through a pipe.
     """
 
     name: str
@@ -77,6 +80,15 @@ class SourceFile:
     json_format: bool
     error: str | None = None
     truncated: bool = False
+    path: str | None = None
+
+
+def read_source(source: SourceFile) -> SourceFile:
+    """The file with its bytes (or why it could not be read): a file of a directory is read
+    now, any other came read."""
+    if source.path is None:
+        return source
+    return _read(Path(source.path), source.name, explicit=False)
 
 
 def is_snapshot_file(name: str) -> bool:
@@ -180,7 +192,7 @@ def _directory_content(directory: Path, shown: str) -> PathContent:
     return PathContent(
         [os.path.join(shown, d) if d else shown for d in selection.must_gathers],
         (
-            _read(directory / rel, os.path.join(shown, rel), explicit=False)
+            SourceFile(os.path.join(shown, rel), b"", False, path=str(directory / rel))
             for rel in selection.files
         ),
         must_gather_time([str(directory)]),
