@@ -5,6 +5,7 @@ the fast path as through the full parse of every document."""
 
 from __future__ import annotations
 
+import os
 import sys
 import tarfile
 from collections.abc import Iterator
@@ -25,6 +26,7 @@ from olmtui.report import dumps
 from olmtui.sources import fast_yaml, parallel_load, snapshot_documents
 from olmtui.sources.snapshot import load_snapshot
 from olmtui.sources.snapshot_documents import load_yaml
+from olmtui.sources.snapshot_files import path_content
 from olmtui.store import KINDS, Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -340,6 +342,24 @@ def test_a_load_parsed_on_two_workers_equals_the_full_parse_in_order(
     assert pooled_result == alone_result
     for kind in KINDS:
         assert list(pooled.slots(kind)) == list(alone.slots(kind))
+
+
+def test_a_directory_file_goes_to_a_worker_by_path_and_comes_back_without_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A directory's files are read where they are parsed (a worker reads from disk, which
+    costs less than their bytes through a pipe) and come back without their bytes; one
+    that cannot be read (a FIFO) says why, as it does in-process."""
+    (tmp_path / "a.yaml").write_text(PARENT)
+    os.mkfifo(tmp_path / "b.yaml")
+    listed = list(path_content(tmp_path, "snap").files)
+    assert [(f.data, f.path is not None) for f in listed] == [(b"", True), (b"", True)]
+    monkeypatch.setattr(parallel_load, "POOL_THRESHOLD", 0)
+    pooled = list(parallel_load.parsed_files(iter(listed), workers=2))
+    assert pooled == list(parallel_load.parsed_files(iter(listed), workers=1))
+    assert [source.data for source, _ in pooled] == [b"", b""]
+    assert pooled[0][1][0].value["kind"] == "ClusterServiceVersion"
+    assert pooled[1][0].error is not None and pooled[1][1] == []
 
 
 def test_a_broken_pool_leaves_the_rest_to_this_process(
