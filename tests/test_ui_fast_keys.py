@@ -5,11 +5,16 @@ not make the detail pane again for the row it already describes (bench/bench_ui.
 from __future__ import annotations
 
 import copy
+import io
 from importlib.resources import files
+
+from rich.console import Console
+from textual.widgets import Static
 
 from olmtui.pipeline.build import snapshot_session
 from olmtui.ui.app import OlmApp
 from olmtui.ui.screens import csvs
+from olmtui.ui.screens.base import NO_MATCH
 from olmtui.ui.screens.csvs import CSVsScreen
 from olmtui.ui.widgets.virtual_table import VirtualTable
 
@@ -127,3 +132,34 @@ async def test_the_copies_rows_are_made_ahead_while_idle_and_shown_by_the_first_
         table = _table(app)
         assert table._set is made
         assert [r.key for r in table.shown_rows] == [r.key for r in screen._rows(True)]
+
+
+def _text(pane: Static) -> str:
+    """What the detail pane says, as plain text."""
+    console = Console(width=100, file=io.StringIO(), record=True)
+    console.print(pane.content)
+    return console.export_text().strip()
+
+
+async def test_a_filter_that_keeps_no_row_says_so_and_clearing_it_brings_the_row_back():
+    app = OlmApp(snapshot_session([SAMPLE]), initial_view="csv")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CSVsScreen)
+        table = _table(app)
+        detail = screen.query_one("#detail", Static)
+        selected, described = table.selected_key, _text(detail)
+        height = detail.size.height
+        await pilot.press("slash", *"zzqq")
+        await pilot.pause()
+        assert table.row_count == 0 and table.selected_key is None
+        assert _text(detail) == NO_MATCH
+        assert detail.size.height == height  # held: clearing lays nothing new out
+        await pilot.press(*["backspace"] * 4)
+        await pilot.pause()
+        assert table.selected_key == selected and _text(detail) == described
+        assert detail.styles.min_height is None
+        await pilot.press("slash", "q", "escape")  # Esc in the prompt clears it too
+        await pilot.pause()
+        assert table.row_count > 0 and _text(detail) == described

@@ -144,6 +144,10 @@ class ViewScreen(Screen):
             self.app.run_command_line(event.value)  # type: ignore[attr-defined]
 
 
+#: The detail pane while a ``/`` filter keeps no row.
+NO_MATCH = "no row matches the filter (Backspace or Esc clears it)"
+
+
 class TableScreen(ViewScreen):
     """A view that is a (virtual) table of rows plus a detail pane for the highlighted row.
 
@@ -223,6 +227,9 @@ class TableScreen(ViewScreen):
 
     def apply_filter(self, query: str) -> None:
         self.table.set_filter(query)
+        # now, not on the table's "row highlighted" message: the pane's new text is then laid
+        # out in the same pass as the table's scrollbar (one layout of the screen, not two)
+        self._describe(self.table.selected_key)
         self._count_rows()
 
     def filter_active(self) -> bool:
@@ -313,7 +320,16 @@ class TableScreen(ViewScreen):
         if shown == self._described:
             return
         for detail in self.query("#detail").results(Static):  # absent while composing
-            detail.update(Text("") if key is None else self.describe(key))
+            if key is not None:
+                detail.styles.min_height = None
+                detail.update(self.describe(key))
+            elif self.filter_active():
+                # the pane keeps its height: clearing the filter then brings the row's text
+                # back at the same size, and Textual lays the screen out once, not three times
+                detail.styles.min_height = detail.size.height
+                detail.update(Text(NO_MATCH, style=palette.MUTED))
+            else:
+                detail.update(Text(""))
             self._described = shown
 
     @on(VirtualTable.RowHighlighted)

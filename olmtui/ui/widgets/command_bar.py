@@ -12,7 +12,9 @@ from typing import Literal
 
 from textual import on
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.suggester import SuggestFromList
 from textual.widgets import Input
 
@@ -38,6 +40,12 @@ class CommandBar(Input):
         display: block;
     }
     """
+
+    #: Input sets it on every key (the line's width) and Textual lays the whole screen out for
+    #: it; the prompt's own size never changes (3 lines, the screen's width) and Input
+    #: scrolls by it without a layout. That layout ran before the filter's own changes
+    #: reached the screen, so a key typed in ``/`` laid the screen out twice.
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
     BINDINGS = [
         Binding("escape", "dismiss", "Cancel", show=False),

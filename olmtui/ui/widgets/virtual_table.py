@@ -40,7 +40,8 @@ Cell = str | Text
 _WIDTH_SAMPLE = 500
 _MAX_AUTO_WIDTH = 60
 #: Painted lines kept, a few screens' worth: the repaints that do not scroll (the cursor
-#: moving, the detail pane below changing size) reuse them instead of formatting rows again.
+#: moving, the detail pane below changing size) and a filter cleared back to the rows shown
+#: before it reuse them instead of formatting rows again.
 _LINES_KEPT = 400
 #: The header's marks of the sort column: ascending (severity: worst first), descending.
 SORT_MARKS = {False: "▲", True: "▼"}
@@ -337,7 +338,6 @@ class VirtualTable(ScrollView, can_focus=True):
         relayout = len(self._all) != self._laid_out
         self._laid_out = len(self._all)
         was = (self._shown_indices, self.cursor)
-        self._lines.clear()
         self._shown_indices = None
         self._shown = self._select()
         index = self._index_of(keep, was)
@@ -446,6 +446,7 @@ class VirtualTable(ScrollView, can_focus=True):
         return next((i for i, r in enumerate(shown) if r.key == key), clamped)
 
     def _size_columns(self) -> None:
+        self._lines.clear()  # new rows, or the sort mark's column: every line paints anew
         cells = self._set.widths(self.columns)
         widths = []
         for index, column in enumerate(self.columns):
@@ -558,11 +559,21 @@ class VirtualTable(ScrollView, can_focus=True):
         self._fit(width)
         scroll_x = round(self.scroll_x)
         index = round(self.scroll_y) + y - 1 if y else -1  # -1: the header
-        key = (index, index == self.cursor, self.has_focus, width, scroll_x)
+        key = (self._line_id(index), index == self.cursor, self.has_focus, width, scroll_x)
         line = self._lines.get(key)
         if line is None:
             line = self._lines[key] = self._paint(index, width, scroll_x)
         return line
+
+    def _line_id(self, index: int) -> Hashable:
+        """What line ``index`` shows, for the painted lines kept: the row itself (by identity:
+        the rows live until ``set_rows``, which forgets the lines), so a filter, a scope or a
+        cleared filter finds the lines of the rows it shows again already painted."""
+        if 0 <= index < len(self._shown):
+            return id(self._shown[index])
+        if index < 0:
+            return "header"
+        return ("empty", self.empty_text) if index == 0 else "blank"
 
     def _paint(self, index: int, width: int, scroll_x: int) -> Strip:
         """Line ``index`` of the shown rows (-1: the header), cut to the view."""
