@@ -353,7 +353,7 @@ class _FBCReader:
         install modes are remembered by their text (equal text, equal value), the values of
         other types read are decoded, the rest never are."""
         props = _Props(package)
-        gvks, value = self._raw_gvks, fbc_typed.value
+        gvks, value, kept = self._raw_gvks, fbc_typed.value, props.kept
         for prop in properties:
             kind = prop.type
             if kind == "olm.gvk" or kind == "olm.gvk.required":
@@ -361,7 +361,9 @@ class _FBCReader:
                 hit = gvks.get(key)
                 if hit is None:
                     hit = gvks[key] = self.gvk(kind, value(prop.value))
-                props.api(kind, *hit)
+                kept.append((kind, hit[0]))
+                if hit[1]:  # as _Props.api, without its call: two or three a bundle
+                    (props.provided if kind == "olm.gvk" else props.required).append(hit[1])
             elif kind == "olm.csv.metadata":
                 props.modes = self.raw_install_modes(fbc_typed.install_modes(prop.value))
             elif type(kind) is str and kind in _READ:
