@@ -23,6 +23,7 @@ from json.encoder import encode_basestring_ascii as _string
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import yaml
 
 from olmtui.model import json_text
@@ -37,6 +38,7 @@ from olmtui.model.catalog import (
 from olmtui.model.manifest_fields import scalar_text, supported_install_modes
 from olmtui.model.resolution.entries import compact
 from olmtui.model.types import Finding
+from olmtui.sources import fbc_typed
 from olmtui.sources.catalog_csv import (
     CRD_KIND,
     CSV_KIND,
@@ -129,6 +131,60 @@ def _sorted_set(items: list[str]) -> tuple[str, ...]:
 
 
 _SCHEMAS = frozenset(("olm.package", "olm.channel", "olm.bundle", "olm.deprecations"))
+#: The property types whose values a bundle reads, besides APIs and install modes.
+_READ = RESOLVER_PROPERTY_TYPES | {"olm.bundle.object", "olm.deprecated"}
+
+
+class _Props:
+    """What a bundle's properties say, gathered in their order (shared by the reading of
+    decoded documents and of typed bundle lines, so both read alike)."""
+
+    __slots__ = (
+        "kept",
+        "modes",
+        "objects",
+        "package",
+        "packages",
+        "prohibited",
+        "provided",
+        "required",
+        "version",
+    )
+
+    def __init__(self, package: str | None) -> None:
+        self.package = package
+        self.version: str | None = None
+        self.provided: list[str] = []
+        self.required: list[str] = []
+        self.packages: list[tuple[str, str]] = []
+        self.modes: Modes = None
+        self.prohibited = False
+        self.objects: list[str] = []
+        self.kept: list[tuple[str, str]] = []
+
+    def api(self, kind: str, text: str, key: str | None) -> None:
+        """An ``olm.gvk``/``olm.gvk.required`` property, as :meth:`_FBCReader.gvk` read it."""
+        self.kept.append((kind, text))
+        if key:
+            (self.provided if kind == "olm.gvk" else self.required).append(key)
+
+    def other(self, kind: Any, value: Any) -> None:
+        """A property of any other type but ``olm.csv.metadata``."""
+        if isinstance(kind, str) and kind in RESOLVER_PROPERTY_TYPES:
+            self.kept.append((kind, _compact(value)))
+        if type(value) is not dict:
+            value = value if isinstance(value, dict) else {}
+        if kind == "olm.package":
+            self.version = _text(value.get("version"))
+            self.package = self.package or _text(value.get("packageName"))
+        elif kind == "olm.package.required" and scalar_text(value.get("packageName")):
+            version_range = scalar_text(value.get("versionRange")) or ""
+            self.packages.append((str(value["packageName"]), version_range))
+        elif kind == "olm.deprecated":
+            # Legacy property: the bundle can never be newly chosen (R-UPG-2).
+            self.prohibited = True
+        elif kind == "olm.bundle.object" and isinstance(value.get("data"), str):
+            self.objects.append(value["data"])
 
 
 class _FBCReader:
@@ -144,6 +200,9 @@ class _FBCReader:
         #: bundles of a package mostly carry the same CRDs, decoded once
         self._crds: dict[str, CrdFacts] = {}
         self._modes: dict[tuple[tuple[Any, bool], ...], tuple[str, ...]] = {}
+        #: the same two, remembered by the raw JSON text of typed bundle lines
+        self._raw_gvks: dict[tuple[str, bytes], tuple[str, str | None]] = {}
+        self._raw_modes: dict[bytes, tuple[str, ...]] = {}
 
     @property
     def findings(self) -> list[Finding]:
@@ -258,68 +317,101 @@ class _FBCReader:
     def bundle(
         self, path: Path, line: int, name: str, package: str | None, properties: Any
     ) -> Bundle:
-        version = None
-        provided: list[str] = []
-        required: list[str] = []
-        packages: list[tuple[str, str]] = []
-        modes: Modes = None
-        prohibited = False
-        objects: list[str] = []
-        kept: list[tuple[str, str]] = []
+        props = _Props(package)
         for prop in properties if isinstance(properties, list) else ():
             if type(prop) is not dict and not isinstance(prop, dict):
                 continue
             kind, value = prop.get("type"), prop.get("value")
             if kind == "olm.gvk" or kind == "olm.gvk.required":
-                text, key = self.gvk(kind, value)
-                kept.append((kind, text))
-                if key:
-                    (provided if kind == "olm.gvk" else required).append(key)
-                continue
-            if type(value) is not dict:
-                value = value if isinstance(value, dict) else {}
-            if kind == "olm.csv.metadata":  # the bulkiest and most common: asked first
-                modes = self.install_modes(value.get("installModes"))
-                continue
-            if isinstance(kind, str) and kind in RESOLVER_PROPERTY_TYPES:
-                kept.append((kind, _compact(prop.get("value"))))
-            if kind == "olm.package":
-                version = _text(value.get("version"))
-                package = package or _text(value.get("packageName"))
-            elif kind == "olm.package.required" and scalar_text(value.get("packageName")):
-                version_range = scalar_text(value.get("versionRange")) or ""
-                packages.append((str(value["packageName"]), version_range))
-            elif kind == "olm.deprecated":
-                # Legacy property: the bundle can never be newly chosen (R-UPG-2).
-                prohibited = True
-            elif kind == "olm.bundle.object" and isinstance(value.get("data"), str):
-                objects.append(value["data"])
-        if not objects:  # most bundles of a rendered catalog: no manifests to read
+                props.api(kind, *self.gvk(kind, value))
+            elif kind == "olm.csv.metadata":  # the bulkiest and most common: asked first
+                if type(value) is not dict:
+                    value = value if isinstance(value, dict) else {}
+                props.modes = self.install_modes(value.get("installModes"))
+            else:
+                props.other(kind, value)
+        return self.built(path, line, name, props)
+
+    def bundle_line(self, path: Path, line: int, doc: fbc_typed.BundleLine) -> bool:
+        """Read a bundle decoded by :func:`fbc_typed.bundle_line` as :meth:`read_document`
+        reads it decoded whole; False, having kept nothing, when it must be read that way
+        (no name: a finding; a value ``json.loads`` may read otherwise)."""
+        name = _text(doc.name)
+        if not name:
+            return False
+        try:
+            props = self.typed_props(_text(doc.package), doc.properties)
+        except (ValueError, RecursionError):
+            return False
+        bundle = self.built(path, line, name, props)
+        if bundle.package:
+            self.package(bundle.package).bundles[name] = bundle
+        return True
+
+    def typed_props(self, package: str | None, properties: list[fbc_typed.Prop]) -> _Props:
+        """:meth:`bundle`'s reading of properties whose values are raw JSON text: APIs and
+        install modes are remembered by their text (equal text, equal value), the values of
+        other types read are decoded, the rest never are."""
+        props = _Props(package)
+        gvks, value, kept = self._raw_gvks, fbc_typed.value, props.kept
+        for prop in properties:
+            kind = prop.type
+            if kind == "olm.gvk" or kind == "olm.gvk.required":
+                key = (kind, bytes(prop.value))
+                hit = gvks.get(key)
+                if hit is None:
+                    hit = gvks[key] = self.gvk(kind, value(prop.value))
+                kept.append((kind, hit[0]))
+                if hit[1]:  # as _Props.api, without its call: two or three a bundle
+                    (props.provided if kind == "olm.gvk" else props.required).append(hit[1])
+            elif kind == "olm.csv.metadata":
+                props.modes = self.raw_install_modes(fbc_typed.install_modes(prop.value))
+            elif type(kind) is str and kind in _READ:
+                props.other(kind, value(prop.value))
+        return props
+
+    def raw_install_modes(self, raw: msgspec.Raw) -> tuple[str, ...]:
+        """:meth:`install_modes` of a list given as raw JSON text, remembered by the text."""
+        text = bytes(raw)
+        modes = self._raw_modes.get(text)
+        if modes is None:
+            modes = self._raw_modes[text] = self.install_modes(fbc_typed.value(raw))
+        return modes
+
+    def built(self, path: Path, line: int, name: str, props: _Props) -> Bundle:
+        """The Bundle of what its properties said (positional: the fields' order)."""
+        provided, required = _sorted_set(props.provided), _sorted_set(props.required)
+        if not props.objects:  # most bundles of a rendered catalog: no manifests to read
             return Bundle(
-                name=name,
-                package=package or "",
-                version=version,
-                prohibited=prohibited,
-                provided_apis=_sorted_set(provided),
-                required_apis=_sorted_set(required),
-                required_packages=tuple(packages),
-                install_modes=modes or (),
-                properties=tuple(kept),
+                name,
+                props.package or "",
+                props.version,
+                props.prohibited,
+                None,
+                provided,
+                required,
+                tuple(props.packages),
+                props.modes or (),
+                (),
+                (),
+                False,
+                tuple(props.kept),
             )
-        crds, modes, webhook = self.objects(path, line, name, objects, modes)
+        crds, modes, webhook = self.objects(path, line, name, props.objects, props.modes)
         return Bundle(
-            name=name,
-            package=package or "",
-            version=version,
-            prohibited=prohibited,
-            provided_apis=_sorted_set(provided),
-            required_apis=_sorted_set(required),
-            required_packages=tuple(packages),
-            install_modes=modes or (),
-            crds=tuple(sorted([served for served, _, _ in crds])),
-            crd_versions=tuple(sorted([versions for _, versions, _ in crds])),
-            has_conversion_webhook=webhook or any(hook for _, _, hook in crds),
-            properties=tuple(kept),
+            name,
+            props.package or "",
+            props.version,
+            props.prohibited,
+            None,
+            provided,
+            required,
+            tuple(props.packages),
+            modes or (),
+            tuple(sorted([served for served, _, _ in crds])),
+            tuple(sorted([versions for _, versions, _ in crds])),
+            webhook or any(hook for _, _, hook in crds),
+            tuple(props.kept),
         )
 
     def finish(self) -> None:
@@ -375,6 +467,16 @@ class FBCIndexer:
     def add(self, doc: Any) -> None:
         self.documents += 1
         self._reader.read_document(self._origin, self.documents, doc)
+
+    def add_line(self, line: bytes) -> bool:
+        """Index one JSON line if it is a bundle the typed decoding reads (most lines of the
+        stream); False, having counted nothing, when the caller must decode it and
+        :meth:`add` it."""
+        doc = fbc_typed.bundle_line(line)
+        if doc is None or not self._reader.bundle_line(self._origin, self.documents + 1, doc):
+            return False
+        self.documents += 1
+        return True
 
     def finish(self) -> None:
         self._reader.finish()

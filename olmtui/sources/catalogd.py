@@ -99,7 +99,8 @@ async def index_lines(chunks: Any, catalog: Catalog, origin: str) -> None:
         # of the collector's view instead of being walked again by every collection.
         with cyclic_gc_paused(keep=True):
             for line in lines.feed(chunk):
-                indexer.add(_decode(line, catalog, origin, indexer.documents + 1))
+                if not indexer.add_line(line):
+                    indexer.add(_decode(line, catalog, origin, indexer.documents + 1))
         await asyncio.sleep(0)
     if lines.partial:
         raise ValueError(f"{origin}: the content ended inside a line")
