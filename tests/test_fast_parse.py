@@ -89,9 +89,10 @@ def snapshot_paths() -> list[Path]:
         found.extend(sorted((DATA / folder).rglob("*.yaml")))
         found.extend(sorted((DATA / folder).rglob("*.json")))
     found = [p for p in found if p.suffix in (".yaml", ".json") or p.is_dir()]
-    # A fuzz corpus, when there is one: every file, whatever its name.
-    for corpus in sorted([*DATA.glob("fuzz*"), *DATA.glob("*corpus*")]):
-        found.extend(sorted(p for p in corpus.rglob("*") if p.is_file()))
+    # The fuzz corpora: the hostile documents (issue 15) and the sample every wrong-typed
+    # field is set on (tests/test_malformed_fuzz.py)
+    for corpus in (DATA / "hostile", DATA / "malformed"):
+        found.extend(sorted(p for p in corpus.iterdir() if p.suffix in (".yaml", ".json")))
     return found
 
 
