@@ -375,3 +375,20 @@ def test_json_text_nested_too_deep_inside_a_field_is_unreadable_text(tmp_path: P
     run = olmtui("check", snapshot)
     assert run.status in (0, 1) and "internal error" not in run.err
     assert run.report["source"]["objects"] == 2
+
+
+def test_libyaml_s_own_depth_refusal_reads_as_ours() -> None:
+    """PyYAML 6.0.4's libyaml refuses nesting past 1,000 levels itself ("exceeded maximum
+    nesting depth"): whichever refuses first, the finding says the same, at the same line."""
+    import yaml
+
+    from olmtui.sources.input_limits import libyaml_too_deep
+
+    error = yaml.scanner.ScannerError(
+        "while increasing flow level",
+        None,
+        "exceeded maximum nesting depth",
+        yaml.Mark("", 0, 7, 3, None, None),
+    )
+    assert libyaml_too_deep(error) == 7
+    assert libyaml_too_deep(yaml.YAMLError("something else")) is None

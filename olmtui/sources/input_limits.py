@@ -172,9 +172,23 @@ def _yaml_depth_line(chunk: bytes) -> int | None:
                     return 0 if mark is None else int(mark.line)
             elif isinstance(event, _COLLECTION_END):
                 depth -= 1
-    except yaml.YAMLError:
-        return None  # the parse proper reports it, with its line
+    except yaml.YAMLError as exc:
+        return libyaml_too_deep(exc)  # else the parse proper reports it, with its line
     return None
+
+
+#: What libyaml itself says past its own nesting limit (PyYAML 6.0.4 and later: 1,000 levels,
+#: a block collection at exactly 1,000 included).
+_LIBYAML_TOO_DEEP = "exceeded maximum nesting depth"
+
+
+def libyaml_too_deep(error: yaml.YAMLError) -> int | None:
+    """The line (0-based, in the document) where libyaml stopped for nesting too deep, when
+    that is the error: the same refusal as :data:`DEPTH_PROBLEM`, said the same way."""
+    if getattr(error, "problem", None) != _LIBYAML_TOO_DEEP:
+        return None
+    mark = getattr(error, "problem_mark", None)
+    return 0 if mark is None else int(mark.line)
 
 
 def json_depth_guard(text: str) -> None:

@@ -30,6 +30,7 @@ from olmtui.sources.input_limits import (
     DEPTH_PROBLEM,
     integer_problem,
     json_depth_guard,
+    libyaml_too_deep,
     may_hold_surrogates,
     replace_surrogates,
     value_problem,
@@ -89,6 +90,9 @@ def _yaml_document(chunk: bytes, line: int, fast: bool) -> Document:
         copy = copied_csv(chunk, load_yaml) if fast else None
         value = load_yaml(chunk) if copy is None else copy
     except yaml.YAMLError as exc:
+        too_deep = libyaml_too_deep(exc)
+        if too_deep is not None:
+            return Document(line, problem=f"line {line + too_deep}: {DEPTH_PROBLEM}")
         return Document(line, problem=_yaml_problem(exc, line))
     except ValueError as exc:  # e.g. an impossible date such as 2021-13-45
         return Document(line, problem=f"line {line}: {integer_problem(exc) or exc}")
