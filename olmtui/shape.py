@@ -135,15 +135,21 @@ class Map(Shape):
             if type(field) in plain[name]:
                 continue
             kept = shape.clean(field, f"{path}.{name}" if path else name, out)
-            if kept is field:
-                continue
-            if cleaned is value:
-                cleaned = dict(value)
-            if kept is ABSENT:
-                del cleaned[name]
-            else:
-                cleaned[name] = kept
+            if kept is not field:
+                cleaned = _replaced(cleaned, value, name, kept)
         return cleaned
+
+
+def _replaced(cleaned: dict[Any, Any], original: dict[Any, Any], key: Any, kept: Any) -> Any:
+    """``cleaned`` with ``key`` set to ``kept`` (removed when ``ABSENT``), copied from
+    ``original`` on the first change: the input object itself is never changed."""
+    if cleaned is original:
+        cleaned = dict(original)
+    if kept is ABSENT:
+        del cleaned[key]
+    else:
+        cleaned[key] = kept
+    return cleaned
 
 
 class Either(Shape):
@@ -195,14 +201,8 @@ class MapOf(Shape):
         for name, field in value.items():
             shape = named.get(name, self.values) if named else self.values
             kept = shape.clean(field, f"{path}[{name!r}]", out)
-            if kept is field:
-                continue
-            if cleaned is value:
-                cleaned = dict(value)
-            if kept is ABSENT:
-                del cleaned[name]
-            else:
-                cleaned[name] = kept
+            if kept is not field:
+                cleaned = _replaced(cleaned, value, name, kept)
         return cleaned
 
 

@@ -380,37 +380,26 @@ class _FBCReader:
 
     def built(self, path: Path, line: int, name: str, props: _Props) -> Bundle:
         """The Bundle of what its properties said (positional: the fields' order)."""
-        provided, required = _sorted_set(props.provided), _sorted_set(props.required)
-        if not props.objects:  # most bundles of a rendered catalog: no manifests to read
-            return Bundle(
-                name,
-                props.package or "",
-                props.version,
-                props.prohibited,
-                None,
-                provided,
-                required,
-                tuple(props.packages),
-                props.modes or (),
-                (),
-                (),
-                False,
-                tuple(props.kept),
+        modes = props.modes
+        crd_facts: tuple[Any, Any, bool] = ((), (), False)
+        if props.objects:  # most bundles of a rendered catalog have no manifests to read
+            crds, modes, webhook = self.objects(path, line, name, props.objects, modes)
+            crd_facts = (
+                tuple(sorted([served for served, _, _ in crds])),
+                tuple(sorted([versions for _, versions, _ in crds])),
+                webhook or any(hook for _, _, hook in crds),
             )
-        crds, modes, webhook = self.objects(path, line, name, props.objects, props.modes)
         return Bundle(
             name,
             props.package or "",
             props.version,
             props.prohibited,
             None,
-            provided,
-            required,
+            _sorted_set(props.provided),
+            _sorted_set(props.required),
             tuple(props.packages),
             modes or (),
-            tuple(sorted([served for served, _, _ in crds])),
-            tuple(sorted([versions for _, versions, _ in crds])),
-            webhook or any(hook for _, _, hook in crds),
+            *crd_facts,
             tuple(props.kept),
         )
 
