@@ -37,7 +37,7 @@ from gen_snapshot import Sizes, generate
 def full_parse() -> Iterator[None]:
     """Every document parsed in full, as before the fast path."""
     fast = snapshot_documents.copied_csv
-    snapshot_documents.copied_csv = lambda chunk, load: None
+    snapshot_documents.copied_csv = lambda *_: None
     try:
         yield
     finally:
@@ -198,6 +198,11 @@ def copy_in(namespace: str, text: str = COPY) -> str:
     return text.replace("namespace: NS", f"namespace: {namespace}")
 
 
+#: Seven levels of ten aliases each: ten million nodes in a few lines.
+_ALIAS_BOMB = "  a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n" + "\n".join(
+    f"  a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 8)
+)
+
 #: Each a change to a copy's text that the fast path must notice (or that must not matter).
 TRICKY: dict[str, tuple[str, str]] = {
     "comment at column 0": ("spec:\n", "# a comment\nspec:\n"),
@@ -243,6 +248,61 @@ TRICKY: dict[str, tuple[str, str]] = {
     "directive": ("apiVersion", "%YAML 1.1\n---\napiVersion"),
     "status message a mapping": ("  message: The", "  message: {a: 1}\n  m: The"),
     "empty status": ("status:\n  phase: Succeeded\n", "status: {}\nstatus4:\n  phase: S\n"),
+    # The whole value checked (aliases, depth): the full parse refuses these.
+    "spec nested too deep": (
+        "  version: 0.9.4",
+        "  version: 0.9.4\n  d: " + "[" * 1100 + "]" * 1100,
+    ),
+    "alias bomb in spec": ("  version: 0.9.4", "  version: 0.9.4\n" + _ALIAS_BOMB),
+    "many brackets in a string": (
+        "  version: 0.9.4",
+        "  version: 0.9.4\n  x: '" + "[" * 1200 + "'",
+    ),
+    "ampersand and star in spec": ("  displayName: etcd", "  displayName: etcd & *bold*"),
+    "anchor and alias in spec": ("  version: 0.9.4", "  version: &v 0.9.4\n  again: *v"),
+    # The metadata cut at its own keys (labels and annotations remembered by their bytes).
+    "anchor in annotations, alias in labels": (
+        "    olm.operatorGroup: global-operators\n",
+        "    olm.operatorGroup: &g global-operators\n",
+    ),
+    "alias in labels": ("    olm.copiedFrom: openshift-operators", "    o: *g"),
+    "anchor in labels, alias in name": (
+        "    olm.copiedFrom: openshift-operators\n  name: etcd.v0.9.4",
+        "    olm.copiedFrom: &l openshift-operators\n  name: *l",
+    ),
+    "anchor in name, redefined in uid, alias after": (
+        "  name: etcd.v0.9.4\n  namespace: NS\n  resourceVersion: '7'",
+        "  name: &a etcd.v0.9.4\n  namespace: NS\n  resourceVersion: *a",
+    ),
+    "metadata key at column 1": ("  uid: 9c4a", " x: 1\n  uid: 9c4a"),
+    "metadata comment at its indentation": ("  uid: 9c4a", "  # c\n  uid: 9c4a"),
+    "metadata key twice": ("  uid: 9c4a", "  name: other\n  uid: 9c4a"),
+    "labels twice": ("  uid: 9c4a", "  labels: {a: b}\n  uid: 9c4a"),
+    "quoted metadata key": ("  uid: 9c4a", '  "uid": 9c4a'),
+    "quote across a metadata key": ("  resourceVersion: '7'", "  resourceVersion: '7\n  other: x'"),
+    "merge key in metadata": ("  uid: 9c4a", "  <<: {zz: 1}\n  uid: 9c4a"),
+    "complex key in metadata": ("  uid: 9c4a", "  ? zz\n  : 1\n  uid: 9c4a"),
+    "block scalar with an indentation indicator": ("  uid: 9c4a", "  zz: |1\n   x\n  uid: 9c4a"),
+    "a date in labels": (
+        "    olm.copiedFrom: openshift-operators",
+        "    olm.copiedFrom: openshift-operators\n    when: 2021-01-01",
+    ),
+    "a map in labels": (
+        "    olm.copiedFrom: openshift-operators",
+        "    olm.copiedFrom: openshift-operators\n    nested: {a: 1}",
+    ),
+    "flow labels": (
+        "  labels:\n    olm.copiedFrom: openshift-operators",
+        "  labels: {olm.copiedFrom: openshift-operators}",
+    ),
+    "tab before a metadata key": ("  uid: 9c4a", "\tx: 1\n  uid: 9c4a"),
+    "boolean metadata key": ("  uid: 9c4a", "  true: 1\n  uid: 9c4a"),
+    "null metadata key": ("  uid: 9c4a", "  null: 1\n  uid: 9c4a"),
+    "metadata indented by four": ("  annotations:\n", "    zz: 1\n  annotations:\n"),
+    "annotations deeper than the other keys": (
+        "  annotations:\n    olm",
+        "  annotations:\n      olm",
+    ),
 }
 
 
@@ -277,6 +337,19 @@ def test_plain_copies_take_the_fast_path() -> None:
     assert obj["metadata"]["namespace"] == "ns-q"
 
 
+def test_copies_share_their_labels_and_annotations_read_once() -> None:
+    """The metadata is cut at its keys: a second copy's labels and annotations are the first
+    copy's objects (remembered by their bytes), its own fields its own."""
+    first, second = (
+        fast_yaml.copied_csv(("---\n" + copy_in(ns)).encode(), load_yaml) for ns in ("n1", "n2")
+    )
+    assert first is not None and second is not None
+    for field in ("labels", "annotations"):
+        assert second["metadata"][field] is first["metadata"][field]
+    assert list(second["metadata"]) == list(first["metadata"])
+    assert (first["metadata"]["namespace"], second["metadata"]["namespace"]) == ("n1", "n2")
+
+
 #: Pieces that change how YAML reads a text, inserted anywhere into a copy.
 _PIECES = st.sampled_from(
     [
@@ -305,12 +378,15 @@ _PIECES = st.sampled_from(
         "\\",
         "\r",
         "\ufeff",
+        "\n  ",
+        "\n    x: ",
+        "\n labels: x\n",
     ]
 )
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(
     edits=st.lists(

@@ -20,7 +20,16 @@ The spec of a copy is only checked (a mapping or null, as ``object_problem`` wan
 copy's status gives only the fields the store keeps; both are remembered by their exact
 bytes, since a copy's spec and status are those of its parent, identical text in every
 namespace. A section whose bytes were seen and parsed alone before needs no parse again:
-the same bytes parse the same way. So a copy costs the parse of its metadata.
+the same bytes parse the same way. The same goes for ``apiVersion`` and ``kind``.
+
+The metadata is cut once more, at its own keys (every line at its mapping's indentation is
+a plain key, each once), by the same argument one level down. Its labels and annotations
+(alm-examples and all, most of its bytes) are the parent's in every copy: remembered by
+their bytes, parsed alone the first time, the one value shared by every copy after. The
+other fields (name, namespace, uid, timestamps) are parsed together, and must come out as
+exactly their keys in order; they may hold no alias (``*``), so no anchor a remembered
+field holds can be missed. When any of this does not hold, the metadata section is parsed
+alone as before. So a copy costs the parse of its few own fields.
 
 Anything else (a CSV that turns out not to be a copy, a section that fails, a spec that is
 not a mapping) returns ``None`` and the caller parses the document in full, which gives the
@@ -29,6 +38,7 @@ value or the error it gives today.
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Callable
 from typing import Any
@@ -38,6 +48,8 @@ from olmtui.store import COPIED_FROM_LABEL, is_copied_csv
 #: How a YAML document is parsed: the caller's own (``snapshot_documents``), so that every
 #: limit it puts on a parse holds for the sections too.
 Load = Callable[[bytes], Any]
+#: Why the full parse refuses a whole loaded document (aliases, depth), or ``None``.
+WholeProblem = Callable[[Any], "str | None"]
 
 #: The top-level keys a copied CSV document may have (any other key: the full parse).
 _SECTION_KEYS = (b"apiVersion", b"kind", b"metadata", b"spec", b"status")
@@ -57,23 +69,70 @@ _CSV_HINT = b"\nkind: ClusterServiceVersion\n"
 #: How many bytes of section text the remembered sections may hold (per process).
 _REMEMBERED_BYTES = 64 * 1024 * 1024
 _IMMUTABLE = (str, int, float, bool, type(None))
+#: The values a remembered map may hold: one object is shared by every copy.
+_SHAREABLE = (*_IMMUTABLE, datetime.date)
+#: The metadata fields remembered by their bytes: the same in every copy of a CSV.
+_REMEMBERED_FIELDS = frozenset({"labels", "annotations"})
+_METADATA_LINE = b"metadata:\n"
+#: The deepest indentation of a metadata mapping the cut handles (kubectl and oc use 2).
+_MAX_INDENT = 8
+
+
+def _field_patterns(indent: int) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    """For a metadata mapping at ``indent`` spaces: a plain key at that indentation (its
+    colon then a blank or the line end), and a line (after the first) indented no deeper."""
+    key_line = re.compile(rb" {%d}([A-Za-z0-9_][A-Za-z0-9_./-]*):(?=[ \n])" % indent)
+    shallow_line = re.compile(rb"\n {0,%d}[^ \n]" % indent)
+    return key_line, shallow_line
+
+
+_FIELD_PATTERNS = {indent: _field_patterns(indent) for indent in range(1, _MAX_INDENT + 1)}
 
 
 class _Remembered:
     """Sections parsed alone before, by their exact bytes: a spec that was a mapping or
-    null (``True``), a status as the fields a copy keeps (a dict of immutable values)."""
+    null (``True``), a status as the fields a copy keeps (a dict of immutable values), an
+    ``apiVersion`` or ``kind`` (an immutable value), a metadata field that is a map of
+    strings (labels, annotations: shared by the copies, never changed)."""
 
     def __init__(self) -> None:
         self.specs: dict[bytes, bool] = {}
         self.statuses: dict[bytes, dict[str, Any]] = {}
+        self.values: dict[bytes, Any] = {}
         self.size = 0
 
     def _room(self, more: int) -> None:
         if self.size + more > _REMEMBERED_BYTES:
             self.specs.clear()
             self.statuses.clear()
+            self.values.clear()
             self.size = 0
         self.size += more
+
+    def section(self, text: bytes, key: str, load: Load) -> Any:
+        """A top-level section's value (``_FAILED``: it does not parse alone)."""
+        if text in self.values:
+            return self.values[text]
+        value = _alone(text, key, load)
+        if isinstance(value, _IMMUTABLE):
+            self._room(len(text))
+            self.values[text] = value
+        return value
+
+    def field(self, text: bytes, key: str, load: Load) -> Any:
+        """A remembered metadata field's value: a map of string keys to immutable values
+        (YAML reads an unquoted date as a ``datetime``), or ``_FAILED`` (not one, or it does
+        not parse alone: remembered too, and then parsed with the copy's own fields)."""
+        if text in self.values:
+            return self.values[text]
+        value = _alone(text, key, load)
+        if type(value) is not dict or not all(
+            type(k) is str and isinstance(v, _SHAREABLE) for k, v in value.items()
+        ):
+            value = _FAILED
+        self._room(len(text))
+        self.values[text] = value
+        return value
 
     def spec_ok(self, text: bytes, load: Load) -> bool:
         if text in self.specs:
@@ -138,19 +197,84 @@ def _sections(chunk: bytes) -> dict[str, bytes] | None:
     return sections
 
 
-def copied_csv(chunk: bytes, load: Load) -> dict[str, Any] | None:
+def _metadata(text: bytes, load: Load) -> Any:
+    """The metadata section's value, its remembered fields shared (``_FAILED``: it does not
+    parse alone)."""
+    fields = _fields(text)
+    if fields is None:
+        return _alone(text, "metadata", load)
+    values: dict[str, Any] = {}
+    own: list[bytes] = []
+    for key, piece in fields:
+        if key in _REMEMBERED_FIELDS:
+            value = _remembered.field(piece, key, load)
+            if value is not _FAILED:
+                values[key] = value
+                continue
+        own.append(piece)
+    if own:
+        rest = b"".join(own)
+        parsed = _FAILED if b"*" in rest else _parsed_mapping(rest, load)
+        keys = [key for key, _ in fields if key not in values]
+        if type(parsed) is not dict or list(parsed) != keys:
+            return _alone(text, "metadata", load)
+        values.update(parsed)
+    return {key: values[key] for key, _ in fields}
+
+
+def _parsed_mapping(text: bytes, load: Load) -> Any:
+    """``text`` parsed as a document, or ``_FAILED``."""
+    try:
+        return load(text)
+    except Exception:  # anything at all: the metadata section is parsed alone instead
+        return _FAILED
+
+
+def _fields(text: bytes) -> list[tuple[str, bytes]] | None:
+    """A metadata section (``metadata:`` on its own line, then a block mapping) cut at its
+    keys, or ``None`` when it does not qualify: its first line is not a plain key, a line is
+    indented less than that key, or a line at the key's indentation is not a plain key
+    (a comment, a sequence entry, a quoted or complex key), or a key comes twice."""
+    if not text.startswith(_METADATA_LINE) or not text.endswith(b"\n"):
+        return None
+    body = text[len(_METADATA_LINE) :]
+    indent = len(body) - len(body.lstrip(b" "))
+    if not 0 < indent <= _MAX_INDENT:
+        return None
+    key_line, shallow_line = _FIELD_PATTERNS[indent]
+    starts = [0, *(m.start() + 1 for m in shallow_line.finditer(body))]
+    fields: list[tuple[str, bytes]] = []
+    for begin, end in zip(starts, [*starts[1:], len(body)], strict=True):
+        match = key_line.match(body, begin)
+        if match is None:
+            return None
+        fields.append((match.group(1).decode(), body[begin:end]))
+    if len({key for key, _ in fields}) != len(fields):
+        return None
+    return fields
+
+
+def copied_csv(
+    chunk: bytes, load: Load, whole_problem: WholeProblem | None = None
+) -> dict[str, Any] | None:
     """A copied CSV document as the store will keep it (metadata in full, the status
     fields a copy keeps, no spec), or ``None``: parse this document in full. ``load``
-    parses one YAML document, as the full parse does."""
+    parses one YAML document, as the full parse does. ``whole_problem``: the check the full
+    parse makes of the whole loaded value (aliases, depth), when it makes one."""
     if _COPY_HINT not in chunk or _CSV_HINT not in chunk:
         return None
     sections = _sections(chunk)
     if sections is None or "spec" not in sections or "metadata" not in sections:
         return None
+    if whole_problem is not None:
+        return _checked_whole(sections, load, whole_problem)
     obj: dict[str, Any] = {}
     for key in ("apiVersion", "kind", "metadata"):
         if key in sections:
-            value = _alone(sections[key], key, load)
+            if key == "metadata":
+                value = _metadata(sections[key], load)
+            else:
+                value = _remembered.section(sections[key], key, load)
             if value is _FAILED:
                 return None
             obj[key] = value
@@ -163,6 +287,32 @@ def copied_csv(chunk: bytes, load: Load) -> dict[str, Any] | None:
         return None
     if not _remembered.spec_ok(sections["spec"], load):
         return None
+    return obj
+
+
+def _checked_whole(
+    sections: dict[str, bytes], load: Load, whole_problem: WholeProblem
+) -> dict[str, Any] | None:
+    """The copy of a document whose whole value the full parse checks: every section parsed
+    alone, nothing remembered, and the check made of their union, which is the full parse's
+    value (the same keys in the same order, the same objects shared within a section, none
+    between sections: an alias to another section does not parse alone)."""
+    whole: dict[str, Any] = {}
+    for key, text in sections.items():
+        value = _alone(text, key, load)
+        if value is _FAILED:
+            return None
+        whole[key] = value
+    status = whole.get("status")
+    if not all(v is None or isinstance(v, dict) for v in (whole["spec"], status)):
+        return None
+    if whole.get("kind") != "ClusterServiceVersion" or not _is_copy(whole):
+        return None
+    if whole_problem(whole) is not None:
+        return None
+    obj = {key: whole[key] for key in ("apiVersion", "kind", "metadata") if key in whole}
+    if "status" in whole:
+        obj["status"] = {k: status[k] for k in _COPY_STATUS if k in status} if status else {}
     return obj
 
 

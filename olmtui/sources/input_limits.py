@@ -23,7 +23,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -211,19 +211,24 @@ def json_depth_guard(text: str) -> None:
         sys.setrecursionlimit(needed)
 
 
-def value_problem(value: Any, chunk: bytes, nesting: Nesting) -> str | None:
-    """Why a loaded YAML document is unusable, or ``None``: nested deeper than
-    :data:`MAX_DEPTH` (measured only when its bytes allowed it), or aliases that make it contain
-    itself or stand for more than :data:`MAX_ALIAS_NODES` nodes beyond those it holds.
+def whole_value_check(chunk: bytes, nesting: Nesting) -> Callable[[Any], str | None] | None:
+    """The check a loaded YAML document needs, or ``None`` when its bytes show it needs none:
+    why the value is unusable, or ``None``. It is unusable when nested deeper than
+    :data:`MAX_DEPTH` (measured only when its bytes allowed it), or when aliases make it
+    contain itself or stand for more than :data:`MAX_ALIAS_NODES` nodes beyond those it holds.
 
     libyaml builds an alias as a second reference to the anchored node, so a loaded "billion
     laughs" is small, but every later walk over it visits each reference. Only documents with
     both ``&`` and ``*`` can have aliases. The walk visits each node once, whatever refers to
     it, and keeps its own stack."""
     aliased = b"*" in chunk and b"&" in chunk
-    if not (aliased or nesting.measure) or not isinstance(value, dict | list):
+    if not (aliased or nesting.measure):
         return None
-    return _Walk().problem(value)
+    return _value_problem
+
+
+def _value_problem(value: Any) -> str | None:
+    return _Walk().problem(value) if isinstance(value, dict | list) else None
 
 
 class _Walk:

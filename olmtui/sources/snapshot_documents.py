@@ -33,7 +33,7 @@ from olmtui.sources.input_limits import (
     libyaml_too_deep,
     may_hold_surrogates,
     replace_surrogates,
-    value_problem,
+    whole_value_check,
     yaml_nesting,
 )
 
@@ -87,7 +87,8 @@ def _yaml_document(chunk: bytes, line: int, fast: bool) -> Document:
     if nesting.too_deep_at is not None:
         return Document(line, problem=f"line {line + nesting.too_deep_at}: {DEPTH_PROBLEM}")
     try:
-        copy = copied_csv(chunk, load_yaml) if fast else None
+        whole_problem = whole_value_check(chunk, nesting)
+        copy = copied_csv(chunk, load_yaml, whole_problem) if fast else None
         value = load_yaml(chunk) if copy is None else copy
     except yaml.YAMLError as exc:
         too_deep = libyaml_too_deep(exc)
@@ -99,7 +100,7 @@ def _yaml_document(chunk: bytes, line: int, fast: bool) -> Document:
     except Exception as exc:  # PyYAML's constructors fail so on odd input (``!!int`` alone)
         why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         return Document(line, problem=f"line {line}: PyYAML cannot load it ({why})")
-    unusable = value_problem(value, chunk, nesting)
+    unusable = None if whole_problem is None else whole_problem(value)
     if unusable is not None:
         return Document(line, problem=f"line {line}: {unusable}")
     return Document(line, value)
