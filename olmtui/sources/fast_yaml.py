@@ -310,7 +310,9 @@ def _checked_whole(
         return None
     if whole_problem(whole) is not None:
         return None
-    obj = {key: whole[key] for key in ("apiVersion", "kind", "metadata") if key in whole}
+    obj: dict[str, Any] = {
+        key: whole[key] for key in ("apiVersion", "kind", "metadata") if key in whole
+    }
     if "status" in whole:
         obj["status"] = {k: status[k] for k in _COPY_STATUS if k in status} if status else {}
     return obj
