@@ -205,20 +205,24 @@ class SharedMaps:
     """One dict for the many equal label and annotation maps of copied CSVs: OLM writes a
     CSV's labels and annotations (alm-examples and all) into every copy. The last map kept
     for a copy's name is the candidate, compared in full, so a map that differs is never
-    shared; a hit costs one comparison instead of building and interning a new map."""
+    shared; a hit costs one comparison instead of building and interning a new map. The
+    snapshot parse hands every copy of a CSV the one map it read (``fast_yaml``): the map it
+    came from, kept too, makes that hit an identity test."""
 
     def __init__(self) -> None:
         self._last: dict[tuple[str, str], Obj] = {}
+        self._source: dict[tuple[str, str], Obj] = {}
 
     def share(self, name: str, field: str, mapping: Any) -> Any:
         if not isinstance(mapping, dict):
             return mapping
         slot = (name, field)
         last = self._last.get(slot)
-        if last is not None and last == mapping:
+        if last is not None and (self._source[slot] is mapping or last == mapping):
             return last
         kept = _interned_map(mapping)
         self._last[slot] = kept
+        self._source[slot] = mapping
         return kept
 
 

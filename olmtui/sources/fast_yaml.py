@@ -99,6 +99,8 @@ class _Remembered:
         self.specs: dict[bytes, bool] = {}
         self.statuses: dict[bytes, dict[str, Any]] = {}
         self.values: dict[bytes, Any] = {}
+        #: The identities of the remembered metadata fields (see :func:`shared_field`).
+        self.shared: set[int] = set()
         self.size = 0
 
     def _room(self, more: int) -> None:
@@ -106,6 +108,7 @@ class _Remembered:
             self.specs.clear()
             self.statuses.clear()
             self.values.clear()
+            self.shared.clear()
             self.size = 0
         self.size += more
 
@@ -132,6 +135,8 @@ class _Remembered:
             value = _FAILED
         self._room(len(text))
         self.values[text] = value
+        if value is not _FAILED:
+            self.shared.add(id(value))
         return value
 
     def spec_ok(self, text: bytes, load: Load) -> bool:
@@ -161,6 +166,12 @@ class _Remembered:
 
 _FAILED = object()
 _remembered = _Remembered()
+
+
+def shared_field(value: Any) -> bool:
+    """Whether ``value`` is a remembered metadata field: one object in every copy that has
+    it, never changed (a parse worker sends it to the loader once)."""
+    return id(value) in _remembered.shared
 
 
 def _alone(text: bytes, key: str, load: Load) -> Any:

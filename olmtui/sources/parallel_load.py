@@ -17,12 +17,18 @@ A directory's files are read where they are parsed: a worker gets a path, not th
 and hands back the file without its bytes. Pickling a file's bytes, pushing them through a
 pipe and unpickling them cost more CPU than reading it again from the page cache (~0.8 s
 of 1.2 s at 415 MB); an archive's members, read once from the stream, are still sent.
+Copies' labels and annotations come back once per worker (``worker_maps``).
+
+A worker pickles its result itself: a document can nest deeper than pickle recurses
+(``MAX_DEPTH`` levels load, pickle stops short of 1,000), and such a file is then parsed
+by the loader instead, as in one process.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -34,6 +40,7 @@ from itertools import chain
 from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.sources.snapshot_documents import Document, parse_documents
 from olmtui.sources.snapshot_files import SourceFile, read_source
+from olmtui.sources.worker_maps import ReceivedMaps, SentMaps
 
 #: Bytes read ahead before deciding: an input that ends before this is parsed in-process.
 POOL_THRESHOLD = 32 * 1024 * 1024
@@ -53,6 +60,35 @@ def parse_file(source: SourceFile, fast: bool) -> Parsed:
     with cyclic_gc_paused():
         documents = list(parse_documents(source.data, json_format=source.json_format, fast=fast))
     return replace(source, data=b""), documents
+
+
+#: A worker's result: its process id and the pickled file, references and all; ``None``
+#: when it could not be pickled (the loader parses that file itself).
+WorkerResult = tuple[int, bytes] | None
+
+_sent_maps = SentMaps()
+
+
+def parse_in_worker(source: SourceFile, fast: bool) -> WorkerResult:
+    """:func:`parse_file` in a worker, pickled here with each copy's shared maps sent once."""
+    parsed = parse_file(source, fast)
+    references, new = _sent_maps.take_out(parsed[1])
+    try:
+        payload = pickle.dumps((parsed, references), protocol=pickle.HIGHEST_PROTOCOL)
+    except RecursionError:
+        return None
+    _sent_maps.commit(new)
+    return os.getpid(), payload
+
+
+def _unpacked(result: WorkerResult, source: SourceFile, fast: bool, maps: ReceivedMaps) -> Parsed:
+    """A worker's result as :func:`parse_file` gives it in this process."""
+    if result is None:
+        return parse_file(source, fast)
+    worker, payload = result
+    parsed, references = pickle.loads(payload)
+    maps.put_back(worker, parsed[1], references)
+    return parsed
 
 
 def worker_count() -> int:
@@ -108,20 +144,21 @@ def _in_pool(files: Iterator[SourceFile], fast: bool, workers: int) -> Iterator[
     a main script without the ``if __name__ == "__main__"`` guard that spawned workers
     need), the rest, from the first file not handed back, in-process."""
     waiting: deque[SourceFile] = deque()  # handed to the pool, not yet handed back
-    futures: deque[Future[Parsed]] = deque()
+    futures: deque[Future[WorkerResult]] = deque()
+    maps = ReceivedMaps()
     context = multiprocessing.get_context("fork" if threading.active_count() == 1 else "spawn")
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             try:
                 for source in files:
                     waiting.append(source)
-                    futures.append(pool.submit(parse_file, source, fast))
+                    futures.append(pool.submit(parse_in_worker, source, fast))
                     if len(waiting) >= workers * AHEAD_PER_WORKER:
-                        yield futures[0].result()
+                        yield _unpacked(futures[0].result(), waiting[0], fast, maps)
                         waiting.popleft()
                         futures.popleft()
                 while waiting:
-                    yield futures[0].result()
+                    yield _unpacked(futures[0].result(), waiting[0], fast, maps)
                     waiting.popleft()
                     futures.popleft()
             finally:
