@@ -82,10 +82,19 @@ class _Frames:
 
         app._display = display  # type: ignore[method-assign]
 
-    async def wait(self, pilot: object, names: list[str], limit: float) -> None:
+    async def wait(
+        self, pilot: object, names: list[str], limit: float, session: Session | None = None
+    ) -> None:
         while not all(name in self.seen for name in names):
             if time.perf_counter() > limit:
                 raise TimeoutError(f"never drawn: {names}")
+            failed = (
+                session is not None
+                and session.loading is not None
+                and (session.loading.error or session.loading.crash)
+            )
+            if failed:
+                raise RuntimeError(f"the load failed: {failed}")
             await pilot.pause(POLL)  # type: ignore[attr-defined]
 
 
@@ -107,7 +116,7 @@ async def streamed(root: Path, timeout: float) -> dict[str, float]:
         },
     )
     async with app.run_test(size=SIZE) as pilot:
-        await frames.wait(pilot, ["bar", "rows", "done"], start + timeout)
+        await frames.wait(pilot, ["bar", "rows", "done"], start + timeout, session)
         total = _rows(app)
     return {
         **{name: at - start for name, at in frames.seen.items()},

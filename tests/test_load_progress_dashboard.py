@@ -5,6 +5,8 @@ bar goes and the screens hold what ``check`` would read."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -181,3 +183,42 @@ def test_a_bug_in_the_load_closes_the_dashboard_and_is_a_crash(
 
     monkeypatch.setattr(OlmApp, "run_async", headless, raising=True)
     assert main(["replay", str(snapshot)]) == 3
+
+
+_POOLED_REPLAY = """
+import asyncio, sys
+from olmtui.sources import parallel_load
+parallel_load.POOL_THRESHOLD = 0
+parallel_load.worker_count = lambda: 2
+from olmtui.pipeline.build import streaming_snapshot_session
+from olmtui.ui.app import OlmApp
+
+async def main():
+    session = streaming_snapshot_session([sys.argv[1]])
+    app = OlmApp(session, initial_view="namespaces")
+    async with app.run_test(size=(140, 40)) as pilot:
+        while session.loading_now:
+            await pilot.pause(0.05)
+    print(session.loading.error, session.loading.crash, len(dict(session.store.slots("Namespace"))))
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def test_a_replay_parsed_by_a_spawned_pool_loads_everything(snapshot: Path, tmp_path: Path) -> None:
+    """A snapshot large enough for the parse workers, in a fresh process as ``olmtui replay``
+    runs it: the pool is spawned from the loading thread once Textual holds ``sys.stderr``
+    (a stand-in without a file descriptor); it once failed the load ("bad value(s) in
+    fds_to_keep") when multiprocessing's resource tracker started only then."""
+    script = tmp_path / "replay_pooled.py"
+    script.write_text(_POOLED_REPLAY)
+    done = subprocess.run(
+        [sys.executable, str(script), str(snapshot)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["None", "None", str(FILES)]

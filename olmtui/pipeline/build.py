@@ -32,6 +32,7 @@ from olmtui.report.json_report import LoadSummary
 from olmtui.sources.catalogs import load_catalog
 from olmtui.sources.live_options import LiveOptions
 from olmtui.sources.load_progress import ProgressCallback
+from olmtui.sources.parallel_load import ready_to_spawn
 from olmtui.sources.snapshot import LoadResult, list_snapshot, load_snapshot
 from olmtui.store import KINDS, Store
 
@@ -142,6 +143,7 @@ def streaming_snapshot_session(
     from olmtui.pipeline.streaming import Loading, stream_into
 
     listing = list_snapshot(list(paths))  # unusable paths: one line, before the screen
+    ready_to_spawn(sum(sum(content.sizes) for _, content in listing.contents))
     store = Store()
     loading = Loading()
     loaded = [load_catalog(spec) for spec in catalog_specs]

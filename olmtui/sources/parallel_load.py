@@ -36,6 +36,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from itertools import chain
+from multiprocessing import resource_tracker
 
 from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.sources.snapshot_documents import Document, parse_documents
@@ -89,6 +90,16 @@ def _unpacked(result: WorkerResult, source: SourceFile, fast: bool, maps: Receiv
     parsed, references = pickle.loads(payload)
     maps.put_back(worker, parsed[1], references)
     return parsed
+
+
+def ready_to_spawn(listed_bytes: int) -> None:
+    """Start multiprocessing's resource tracker now, while this process's stderr is its own,
+    when a load of ``listed_bytes`` will take a pool: the dashboard's pool is spawned later
+    from its loading thread, once Textual has put a stand-in without a file descriptor in
+    place of ``sys.stderr``, and starting the tracker then fails ("bad value(s) in
+    fds_to_keep"), which failed the whole ``replay``."""
+    if listed_bytes >= POOL_THRESHOLD and worker_count() > 1:
+        resource_tracker.ensure_running()
 
 
 def worker_count() -> int:
