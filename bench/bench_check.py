@@ -136,10 +136,10 @@ class Split:
     def counting(self) -> Iterator[None]:
         fast, load = snapshot_documents.copied_csv, snapshot_documents.load_yaml
 
-        def timed_fast(chunk: bytes, _: Any) -> Any:  # its sections: the untimed load
-            start = time.process_time()
+        def timed_fast(chunk: bytes, _: Any, whole_problem: Any = None) -> Any:
+            start = time.process_time()  # its sections: the untimed load
             try:
-                return fast(chunk, load)
+                return fast(chunk, load, whole_problem)
             finally:
                 self.fast_s += time.process_time() - start
                 self.fast_n += 1
