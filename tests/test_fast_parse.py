@@ -23,7 +23,7 @@ from olmtui.cli import build_parser
 from olmtui.commands.check import check
 from olmtui.errors import UsageError
 from olmtui.report import dumps
-from olmtui.sources import fast_yaml, parallel_load, snapshot_documents
+from olmtui.sources import fast_yaml, parallel_load
 from olmtui.sources.snapshot import load_snapshot
 from olmtui.sources.snapshot_documents import load_yaml
 from olmtui.sources.snapshot_files import path_content
@@ -36,12 +36,12 @@ from gen_snapshot import Sizes, generate
 @contextmanager
 def full_parse() -> Iterator[None]:
     """Every document parsed in full, as before the fast path."""
-    fast = snapshot_documents.copied_csv
-    snapshot_documents.copied_csv = lambda *_: None
+    cut = fast_yaml.cut
+    fast_yaml.cut = lambda _: None
     try:
         yield
     finally:
-        snapshot_documents.copied_csv = fast
+        fast_yaml.cut = cut
 
 
 def loaded(paths: list[Path]) -> Any:
@@ -109,10 +109,24 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_a_generated_snapshot_and_its_report_are_the_same_fast_and_in_full(
-    generated: Path,
+    generated: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert_same_load([generated])
     assert_same_report([generated])
+    copies: list[object] = []
+    copy_of = fast_yaml.copy_of
+
+    def counted(*args: Any) -> Any:
+        copies.append(copy_of(*args))
+        return copies[-1]
+
+    monkeypatch.setattr(fast_yaml, "copy_of", counted)
+    loaded([generated])
+    assert len(copies) >= 15 and None not in copies  # the comparisons had a fast side
+    with full_parse():
+        copies.clear()
+        loaded([generated])
+        assert copies == []
 
 
 def test_a_tarball_of_a_must_gather_and_its_report_are_the_same(tmp_path: Path) -> None:
@@ -299,6 +313,11 @@ TRICKY: dict[str, tuple[str, str]] = {
     "boolean metadata key": ("  uid: 9c4a", "  true: 1\n  uid: 9c4a"),
     "null metadata key": ("  uid: 9c4a", "  null: 1\n  uid: 9c4a"),
     "metadata indented by four": ("  annotations:\n", "    zz: 1\n  annotations:\n"),
+    # A remembered spec's lines are not searched again, up to the last status line.
+    "a key between spec and status": ("status:\n  phase: S", "kind: X\nstatus:\n  phase: S"),
+    "a second status after the spec": ("status:\n  phase: S", "status: {}\nstatus:\n  phase: S"),
+    "a status line inside the spec": ("  version: 0.9.4", "  version: 0.9.4\nstatus: x\n  v: 1"),
+    "spec last": ("status:\n  phase: Succeeded\n", "x-status:\n  phase: Succeeded\n"),
     "annotations deeper than the other keys": (
         "  annotations:\n    olm",
         "  annotations:\n      olm",

@@ -41,8 +41,10 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from olmtui.sources.input_limits import block_bound
 from olmtui.store import COPIED_FROM_LABEL, is_copied_csv
 
 #: How a YAML document is parsed: the caller's own (``snapshot_documents``), so that every
@@ -91,12 +93,13 @@ _FIELD_PATTERNS = {indent: _field_patterns(indent) for indent in range(1, _MAX_I
 
 class _Remembered:
     """Sections parsed alone before, by their exact bytes: a spec that was a mapping or
-    null (``True``), a status as the fields a copy keeps (a dict of immutable values), an
+    null, a status as the fields a copy keeps (a dict of immutable values), an
     ``apiVersion`` or ``kind`` (an immutable value), a metadata field that is a map of
     strings (labels, annotations: shared by the copies, never changed)."""
 
     def __init__(self) -> None:
-        self.specs: dict[bytes, bool] = {}
+        #: a spec that was a mapping or null: its brackets and block bound (``cut``)
+        self.specs: dict[bytes, tuple[int, int]] = {}
         self.statuses: dict[bytes, dict[str, Any]] = {}
         self.values: dict[bytes, Any] = {}
         #: The identities of the remembered metadata fields (see :func:`shared_field`).
@@ -146,7 +149,7 @@ class _Remembered:
         if value is _FAILED or not (value is None or isinstance(value, dict)):
             return False
         self._room(len(text))
-        self.specs[text] = True
+        self.specs[text] = (text.count(b"[") + text.count(b"{"), block_bound(text))
         return True
 
     def status(self, text: bytes, load: Load) -> dict[str, Any] | None:
@@ -186,6 +189,57 @@ def _alone(text: bytes, key: str, load: Load) -> Any:
     return parsed[key]
 
 
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """A document that may be a copied CSV, cut at its top-level keys before anything is
+    parsed, and the bound its bytes put on its nesting (``input_limits.nesting_bound`` of the
+    whole document: the sections' bracket counts added, the largest of their block bounds;
+    a remembered spec's are remembered with it)."""
+
+    sections: dict[str, bytes]
+    bound: int
+
+
+def cut(chunk: bytes) -> Cut | None:
+    """The document cut at its top-level keys, or ``None`` when it is no copied CSV the fast
+    path may read (parse it in full)."""
+    if _COPY_HINT not in chunk or _CSV_HINT not in chunk:
+        return None
+    sections = _sections(chunk)
+    if sections is None or "spec" not in sections or "metadata" not in sections:
+        return None
+    brackets = block = 0
+    for key, text in sections.items():
+        known = _remembered.specs.get(text) if key == "spec" else None
+        spec_brackets, spec_block = known or (
+            text.count(b"[") + text.count(b"{"),
+            block_bound(text),
+        )
+        brackets += spec_brackets
+        block = max(block, spec_block)
+    return Cut(sections, brackets + block)
+
+
+def _column_zero_starts(body: bytes) -> list[int]:
+    """Where each line at column 0 starts (the first line's included). A spec section whose
+    bytes are remembered, up to the last ``status:`` line, holds no such line (it was cut
+    so when first seen): its lines are not searched again."""
+    starts = [0]
+    position = 0
+    while True:
+        start = starts[-1]
+        if body.startswith(b"spec:", start):
+            end = body.rfind(b"\nstatus:", start) + 1
+            if end > start and body[start:end] in _remembered.specs:
+                starts.append(end)
+                position = end
+        match = _COLUMN_ZERO.search(body, position)
+        if match is None:
+            return starts
+        position = match.start() + 1
+        starts.append(position)
+
+
 def _sections(chunk: bytes) -> dict[str, bytes] | None:
     """The document cut at its top-level keys, or ``None`` when it does not qualify."""
     body = chunk
@@ -195,7 +249,7 @@ def _sections(chunk: bytes) -> dict[str, bytes] | None:
         body = body[4:]
     if _ODD[0] in body or _ODD[1] in body:
         return None
-    starts = [0, *(m.start() + 1 for m in _COLUMN_ZERO.finditer(body))]
+    starts = _column_zero_starts(body)
     sections: dict[str, bytes] = {}
     for begin, end in zip(starts, [*starts[1:], len(body)], strict=True):
         match = _SECTION_START.match(body, begin)
@@ -268,15 +322,20 @@ def _fields(text: bytes) -> list[tuple[str, bytes]] | None:
 def copied_csv(
     chunk: bytes, load: Load, whole_problem: WholeProblem | None = None
 ) -> dict[str, Any] | None:
+    """:func:`copy_of` the document's :func:`cut` (``None`` when it has none)."""
+    document_cut = cut(chunk)
+    return None if document_cut is None else copy_of(document_cut, load, whole_problem)
+
+
+def copy_of(
+    document_cut: Cut, load: Load, whole_problem: WholeProblem | None = None
+) -> dict[str, Any] | None:
     """A copied CSV document as the store will keep it (metadata in full, the status
     fields a copy keeps, no spec), or ``None``: parse this document in full. ``load``
     parses one YAML document, as the full parse does. ``whole_problem``: the check the full
-    parse makes of the whole loaded value (aliases, depth), when it makes one."""
-    if _COPY_HINT not in chunk or _CSV_HINT not in chunk:
-        return None
-    sections = _sections(chunk)
-    if sections is None or "spec" not in sections or "metadata" not in sections:
-        return None
+    parse makes of the whole loaded value (aliases, depth), when it makes one. The caller
+    has checked the document's nesting (``document_cut.bound``) before."""
+    sections = document_cut.sections
     if whole_problem is not None:
         return _checked_whole(sections, load, whole_problem)
     obj: dict[str, Any] = {}

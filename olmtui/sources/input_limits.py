@@ -138,7 +138,18 @@ def yaml_nesting(chunk: bytes) -> Nesting:
     by that bound. One whose bound passes :data:`SAFE_LOAD_DEPTH` (brackets in long strings,
     or a hostile document) is counted exactly from libyaml's event stream, which keeps its own
     stacks (no recursion), before it is loaded; one in between is loaded and measured."""
-    bound = chunk.count(b"[") + chunk.count(b"{") + _block_bound(chunk)
+    return nesting_of(chunk, nesting_bound(chunk))
+
+
+def nesting_bound(text: bytes) -> int:
+    """The bound :func:`yaml_nesting` puts on a document from its bytes. For a document cut
+    at line starts into parts it is the sum of the parts' bracket counts plus the largest
+    of their block bounds (a run of blanks never spans a line feed)."""
+    return text.count(b"[") + text.count(b"{") + block_bound(text)
+
+
+def nesting_of(chunk: bytes, bound: int) -> Nesting:
+    """:func:`yaml_nesting` of ``chunk`` given its bound (from :func:`nesting_bound`)."""
     if bound <= MAX_DEPTH:
         return _SHALLOW
     if bound <= SAFE_LOAD_DEPTH:
@@ -147,7 +158,7 @@ def yaml_nesting(chunk: bytes) -> Nesting:
     return _SHALLOW if line is None else Nesting(too_deep_at=line)
 
 
-def _block_bound(chunk: bytes) -> int:
+def block_bound(chunk: bytes) -> int:
     """At most how many block collections the document nests: one per leading blank or
     indicator (``-``, ``?``, ``:``) of a line, found as a long run of such characters."""
     blanks = chunk.translate(_BLOCK_TABLE)

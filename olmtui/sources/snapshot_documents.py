@@ -24,14 +24,14 @@ from typing import Any
 
 import yaml
 
-from olmtui.sources import fast_json
-from olmtui.sources.fast_yaml import copied_csv
+from olmtui.sources import fast_json, fast_yaml
 from olmtui.sources.input_limits import (
     DEPTH_PROBLEM,
     integer_problem,
     json_depth_guard,
     libyaml_too_deep,
     may_hold_surrogates,
+    nesting_of,
     replace_surrogates,
     whole_value_check,
     yaml_nesting,
@@ -83,12 +83,13 @@ def _parse_yaml(data: bytes, fast: bool) -> Iterator[Document]:
 def _yaml_document(chunk: bytes, line: int, fast: bool) -> Document:
     """One YAML document starting at ``line``, parsed unless the limits refuse it; a copied
     CSV only in the parts the store keeps when ``fast``."""
-    nesting = yaml_nesting(chunk)
+    copy_cut = fast_yaml.cut(chunk) if fast else None
+    nesting = yaml_nesting(chunk) if copy_cut is None else nesting_of(chunk, copy_cut.bound)
     if nesting.too_deep_at is not None:
         return Document(line, problem=f"line {line + nesting.too_deep_at}: {DEPTH_PROBLEM}")
     try:
         whole_problem = whole_value_check(chunk, nesting)
-        copy = copied_csv(chunk, load_yaml, whole_problem) if fast else None
+        copy = None if copy_cut is None else fast_yaml.copy_of(copy_cut, load_yaml, whole_problem)
         value = load_yaml(chunk) if copy is None else copy
     except yaml.YAMLError as exc:
         too_deep = libyaml_too_deep(exc)
