@@ -318,6 +318,11 @@ TRICKY: dict[str, tuple[str, str]] = {
     "a second status after the spec": ("status:\n  phase: S", "status: {}\nstatus:\n  phase: S"),
     "a status line inside the spec": ("  version: 0.9.4", "  version: 0.9.4\nstatus: x\n  v: 1"),
     "spec last": ("status:\n  phase: Succeeded\n", "x-status:\n  phase: Succeeded\n"),
+    # Own fields read without a parser (``simple_fields``) or left to it.
+    "uid a boolean": ("  uid: 9c4a97e2-b688-5f5f-aae9-42772769abcd", "  uid: yes"),
+    "resourceVersion octal": ("  resourceVersion: '7'", "  resourceVersion: 010"),
+    "name double-quoted with an escape": ("  name: etcd.v0.9.4", '  name: "etcd\\x41"'),
+    "name with a comment": ("  name: etcd.v0.9.4", "  name: etcd.v0.9.4 # c"),
     "annotations deeper than the other keys": (
         "  annotations:\n    olm",
         "  annotations:\n      olm",
