@@ -21,6 +21,7 @@ from olmtui.ui.screens.csvs import CSVsScreen
 from olmtui.ui.screens.graph import GraphScreen
 from olmtui.ui.screens.object_detail import ObjectScreen, summary
 from olmtui.ui.screens.overview import OverviewScreen
+from olmtui.ui.widgets.source_header import SourceHeader
 from olmtui.ui.widgets.virtual_table import VirtualTable
 from olmtui.ui.widgets.yaml_view import YamlView
 
@@ -124,6 +125,13 @@ async def test_copied_csvs_hidden_until_toggled(app):
         copies = app.session.model.copied_csvs().present
         assert copies > 0
         assert table.row_count == hidden + copies
+        # the header says so, for as long as they are shown (no toast that goes)
+        header = app.screen.query_one(SourceHeader)
+        assert header.view_title.startswith("Operators (CSVs) + copies [")
+        await pilot.press("c")
+        await pilot.pause()
+        assert table.row_count == hidden
+        assert "copies" not in header.view_title
 
 
 async def test_live_changes_log_receives_a_phase_transition(app):

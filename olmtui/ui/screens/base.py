@@ -263,6 +263,11 @@ class TableScreen(ViewScreen):
 
         return test
 
+    def title_note(self) -> str:
+        """What the header adds to the view's title about how the rows are chosen (the CSVs
+        view: that the copies are shown)."""
+        return ""
+
     def _scope_title(self) -> str:
         """The header's word for the scope: ``ns:NAME``, or that this view ignores it."""
         scope = self.namespace_scope
@@ -279,7 +284,7 @@ class TableScreen(ViewScreen):
             else f"[{table.row_count}/{table.total_count} /{table.filter_text}]"
         )
         for header in self.query(SourceHeader):
-            header.view_title = f"{self.VIEW_TITLE}{self._scope_title()} {count}"
+            header.view_title = f"{self.VIEW_TITLE}{self.title_note()}{self._scope_title()} {count}"
             header.redraw()
 
     def row_set(self) -> RowSet:

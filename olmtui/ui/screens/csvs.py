@@ -75,9 +75,13 @@ class CSVsScreen(TableScreen):
     _ahead: RowsAhead | None = None
 
     def action_toggle_copies(self) -> None:
+        # The header says it ("+ copies"), redrawn in the same frame as the rows: a toast
+        # would be one more layout of the screen, after the rows (the slowest part of ``c``).
         self.show_copies = not self.show_copies
         self.refresh_data()
-        self.notify("copied CSVs shown" if self.show_copies else "copied CSVs hidden", timeout=2)
+
+    def title_note(self) -> str:
+        return " + copies" if self.show_copies else ""
 
     def refresh_data(self) -> None:
         super().refresh_data()
