@@ -163,3 +163,50 @@ async def test_a_filter_that_keeps_no_row_says_so_and_clearing_it_brings_the_row
         await pilot.press("slash", "q", "escape")  # Esc in the prompt clears it too
         await pilot.pause()
         assert table.row_count > 0 and _text(detail) == described
+
+
+def _count_layouts(app: OlmApp) -> list[int]:
+    """One entry per layout of the screen from now on."""
+    laid: list[int] = []
+    screen = app.screen
+    layout = screen._refresh_layout
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        laid.append(1)
+        return layout(*args, **kwargs)
+
+    screen._refresh_layout = counting  # type: ignore[method-assign]
+    return laid
+
+
+async def test_with_many_copies_c_lays_out_the_table_alone_at_the_height_it_keeps(monkeypatch):
+    """The table keeps the height of the rows with the copies, shown or not, so ``c`` moves
+    no other widget: one layout to hide them; to show them one, and one more for the
+    vertical scrollbar Textual adds, set before the rows are fitted (no horizontal one).
+    The detail pane had shrunk or grown with the table: three layouts a key, ~40-60 ms of
+    waiting between them (bench/README.md)."""
+    monkeypatch.setattr(csvs, "AHEAD_FROM", 1)  # the sample's few copies count as many
+    app = OlmApp(snapshot_session([SAMPLE]), initial_view="csv")
+    async with app.run_test(size=(120, 26)) as pilot:  # the CSVs fit, not with the copies
+        await pilot.pause(0.3)
+        table = _table(app)
+        pane = app.screen.query_one(".detail-pane")
+        regions = (table.region, pane.region)
+        assert table.row_count < table.region.height - 1 < table.rows_for_height
+        for shown in (True, False, True):
+            laid = _count_layouts(app)
+            await pilot.press("c")
+            await pilot.pause(0.2)
+            assert (table.region, pane.region) == regions
+            assert table.show_vertical_scrollbar is shown
+            assert not table.show_horizontal_scrollbar
+            assert len(laid) <= (2 if shown else 1)
+
+
+async def test_with_few_copies_the_table_is_as_tall_as_its_rows():
+    """Few copies: the detail pane keeps the room the CSVs' rows leave."""
+    app = OlmApp(snapshot_session([SAMPLE]), initial_view="csv")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        table = _table(app)
+        assert table.region.height == table.row_count + 1

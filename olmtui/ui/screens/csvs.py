@@ -84,6 +84,15 @@ class CSVsScreen(TableScreen):
         return " + copies" if self.show_copies else ""
 
     def refresh_data(self) -> None:
+        # With many copies the table keeps the height of every row with them, shown or not:
+        # ``c`` then lays out nothing around it (the detail pane would shrink or grow with
+        # the table, a second and a third layout after the rows). With few, the pane keeps
+        # the room the CSVs' rows leave, and ``c`` is quick anyway.
+        model = self.session.model
+        many = model.copied_csvs().present >= AHEAD_FROM
+        self.table.rows_for_height = (
+            sum(1 + len(model.copies_of(c.namespace, c.name)) for c in model.csvs()) if many else 0
+        )
         super().refresh_data()
         self._start_ahead()
 

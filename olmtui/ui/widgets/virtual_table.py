@@ -232,6 +232,9 @@ class VirtualTable(ScrollView, can_focus=True):
         self._tested: tuple[Scope, list[int]] | None = None
         #: How many rows the table's height was last laid out for (see get_content_height).
         self._laid_out = 0
+        #: Rows the height counts beyond those the table holds: a view that shows more rows
+        #: on a key (the CSVs view's copies) keeps the height of all of them.
+        self.rows_for_height = 0
         #: Where the shown rows sit among all rows, when they are a subset in that order
         #: (a scope or a filter, no sort): clearing it finds the cursor's row without a
         #: pass over 100,000 rows.
@@ -332,16 +335,19 @@ class VirtualTable(ScrollView, can_focus=True):
         """The header and every row, shown or not: a scope or a filter never changes the
         table's height, so nothing around it is laid out again (a ``:ns`` switch at 100,000
         rows) and the detail pane below does not jump."""
-        return len(self._all) + 1
+        return max(len(self._all), self.rows_for_height) + 1
 
     def _apply(self, keep: Hashable | None) -> None:
-        relayout = len(self._all) != self._laid_out
-        self._laid_out = len(self._all)
+        rows = max(len(self._all), self.rows_for_height)
+        relayout = rows != self._laid_out
+        self._laid_out = rows
         was = (self._shown_indices, self.cursor)
         self._shown_indices = None
         self._shown = self._select()
         index = self._index_of(keep, was)
         self.set_reactive(VirtualTable.cursor, index)
+        if not relayout and self.size:
+            self._show_vertical_scrollbar(len(self._shown) + 1 > self.container_size.height)
         self._fit(self.scrollable_content_region.width)
         width = self._row_width()
         self._set_virtual_size(Size(width, len(self._shown) + 1), relayout)
@@ -359,6 +365,17 @@ class VirtualTable(ScrollView, can_focus=True):
             return
         self.set_reactive(VirtualTable.virtual_size, size)
         self._scroll_update(size)
+
+    def _show_vertical_scrollbar(self, shown: bool) -> None:
+        """The vertical scrollbar as the new rows want it at the table's height (which they
+        leave as it is), set before they are fitted to the width it leaves: when the layout
+        finds it instead, the rows fitted to the old width show a horizontal scrollbar and
+        are fitted again after one more layout (the copies shown: 20 rows to 100,000)."""
+        if self.styles.overflow_y != "auto" or self.show_vertical_scrollbar == shown:
+            return
+        self.show_vertical_scrollbar = shown
+        if self._vertical_scrollbar is not None or shown:
+            self.vertical_scrollbar.display = shown
 
     def _select(self) -> list[Row]:
         """The rows to show: in scope, matching the filter, in the sort's order."""
