@@ -97,7 +97,7 @@ class _Remembered:
     """Sections parsed alone before, by their exact bytes: a spec that was a mapping or
     null, a status as the fields a copy keeps (a dict of immutable values), an
     ``apiVersion`` or ``kind`` (an immutable value), a metadata field that is a map of
-    strings (labels, annotations: shared by the copies, never changed)."""
+    immutable values (labels, annotations: shared by the copies, never changed)."""
 
     def __init__(self) -> None:
         #: a spec that was a mapping or null: its brackets and block bound (``cut``)
@@ -213,12 +213,12 @@ def cut(chunk: bytes) -> Cut | None:
     brackets = block = 0
     for key, text in sections.items():
         known = _remembered.specs.get(text) if key == "spec" else None
-        spec_brackets, spec_block = known or (
+        section_brackets, section_block = known or (
             text.count(b"[") + text.count(b"{"),
             block_bound(text),
         )
-        brackets += spec_brackets
-        block = max(block, spec_block)
+        brackets += section_brackets
+        block = max(block, section_block)
     return Cut(sections, brackets + block)
 
 
