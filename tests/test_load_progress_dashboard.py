@@ -17,6 +17,8 @@ from olmtui.pipeline.build import snapshot_session, streaming_snapshot_session
 from olmtui.ui import derived
 from olmtui.ui.app import OlmApp
 from olmtui.ui.loading_bar import LOADING_TEXT, LoadingBar
+from olmtui.ui.screens.base import TableScreen
+from olmtui.ui.screens.overview import OverviewScreen
 from olmtui.ui.widgets.virtual_table import VirtualTable
 
 FILES = 24
@@ -101,17 +103,27 @@ async def test_the_first_screen_shows_the_bar_and_partial_rows_then_the_whole(
             await pilot.pause(0.3)
             assert _table(app).total_count == 0
             assert _table(app).empty_text == LOADING_TEXT
-            app.show_view("overview")
+            app.show_view("overview")  # it lists findings: none claimed, none denied
             await pilot.pause(0.3)
+            assert _table(app).total_count == 0
+            assert _table(app).empty_text == LOADING_TEXT
+            app.show_view("og")  # the groups come in the last file: no "no OperatorGroups"
+            await pilot.pause(0.3)
+            assert _table(app).total_count == 0
+            assert _table(app).empty_text == TableScreen.LOADING_EMPTY_TEXT
             go.set()
             await _until(
                 pilot, lambda: not session.loading_now and not app.screen.query(LoadingBar)
             )
             await pilot.pause(0.5)
             assert not list(app.screen.query(LoadingBar))
+            # the screen shown meanwhile is refreshed, its groups in
+            await _until(pilot, lambda: _table(app).total_count == FILES)
             app.show_view("findings")
             await pilot.pause(0.3)
             assert _table(app).empty_text != LOADING_TEXT
+            app.show_view("overview")
+            await _until(pilot, lambda: _table(app).empty_text == OverviewScreen.EMPTY_TEXT)
             app.show_view("csvs")
             await _until(pilot, lambda: _table(app).total_count == FILES)
     finally:

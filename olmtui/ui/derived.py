@@ -119,10 +119,12 @@ def findings_stamp(session: Session) -> tuple[int, int]:
     return (health_index(session).findings_generation(), predicted.generation(session))
 
 
-def shown_stamp(session: Session) -> tuple[int, int]:
-    """What a screen has shown: the model's version and the predicted findings' generation
-    (a resolution run that lands moves only the latter)."""
-    return (session.model.version, predicted.generation(session))
+def shown_stamp(session: Session) -> tuple[int, int, bool]:
+    """What a screen has shown: the model's version, the predicted findings' generation (a
+    resolution run that lands moves only the latter) and whether a snapshot was still
+    streaming in (its end brings the findings, and the tables' true empty texts, to every
+    screen shown meanwhile, the model unmoved)."""
+    return (session.model.version, predicted.generation(session), session.loading_now)
 
 
 def follow_resolution(session: Session, host: App[Any]) -> None:

@@ -20,7 +20,6 @@ from olmtui.pipeline.session import LoadingState, Session
 from olmtui.store import Store
 from olmtui.ui import palette
 from olmtui.ui.widgets.source_header import SourceHeader
-from olmtui.ui.widgets.virtual_table import VirtualTable
 
 #: Cells of the gauge.
 GAUGE_WIDTH = 20
@@ -68,28 +67,23 @@ class LoadingBar(Static):
 
 class LoadingMarks:
     """What the app put on its screens while loading, to take off when the load ends: the
-    bars, and the findings tables told to say "loading" (with what they said before)."""
+    bars. (An empty table says "loading" by itself, ``TableScreen.LOADING_EMPTY_TEXT``.)"""
 
     def __init__(self) -> None:
         self.bars: list[LoadingBar] = []
-        self.tables: list[tuple[VirtualTable, str]] = []
         self.ended = False
 
     def clear(self) -> None:
         for bar in self.bars:
             if bar.is_attached:
                 bar.remove()
-        for table, text in self.tables:
-            table.empty_text = text
-            table.refresh()
         self.bars.clear()
-        self.tables.clear()
 
 
 def follow_loading(session: Session, screen: Screen[object], marks: LoadingMarks) -> bool:
-    """Per tick of the app while a snapshot streams in: keep a bar on the screen shown, and
-    its findings table saying "loading"; once the load ended, take them all off and say True
-    (the screens must redraw: the findings are computed now)."""
+    """Per tick of the app while a snapshot streams in: keep a bar on the screen shown; once
+    the load ended, take them all off and say True (the screens must redraw: the findings
+    are computed now)."""
     loading = session.loading
     if loading is None or marks.ended:
         return False
@@ -99,12 +93,6 @@ def follow_loading(session: Session, screen: Screen[object], marks: LoadingMarks
         return True
     if not screen.is_mounted:
         return False
-    if getattr(screen, "VIEW_TITLE", "") == "Findings":
-        for table in screen.query(VirtualTable):
-            if table.empty_text != LOADING_TEXT:
-                marks.tables.append((table, table.empty_text))
-                table.empty_text = LOADING_TEXT
-                table.refresh()
     shown = screen.query(LoadingBar)
     if shown:
         shown.first().redraw()

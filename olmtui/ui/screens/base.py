@@ -158,6 +158,8 @@ class TableScreen(ViewScreen):
 
     COLUMNS: Sequence[Column] = ()
     EMPTY_TEXT = "nothing to show"
+    #: What an empty table says while a snapshot still streams in, instead of "no ...".
+    LOADING_EMPTY_TEXT = "loading: none read yet"
     ACCESS_KIND: str | None = None
     #: How ``:ns NAME`` narrows the rows: the key of the column holding the namespace (the
     #: fast path), ``"ref"`` for the namespace of each row's object (``ref_for``; rows of no
@@ -217,9 +219,12 @@ class TableScreen(ViewScreen):
 
     def _show_access(self, has_rows: bool) -> None:
         unreadable = self.session.store.unreadable.get(self.ACCESS_KIND or "")
-        self.table.empty_text = (
-            self.EMPTY_TEXT if unreadable is None else access.empty_text(unreadable)
-        )
+        if self.session.loading_now:  # a partial snapshot proves nothing absent
+            self.table.empty_text = self.LOADING_EMPTY_TEXT
+        elif unreadable is None:
+            self.table.empty_text = self.EMPTY_TEXT
+        else:
+            self.table.empty_text = access.empty_text(unreadable)
         notice = self.query_one("#access-notice", Static)
         notice.display = unreadable is not None and has_rows
         if unreadable is not None and has_rows:

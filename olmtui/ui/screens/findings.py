@@ -15,6 +15,7 @@ from rich.text import Text
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.ui import derived, palette
 from olmtui.ui.formatting import SEVERITY_STYLE, severity
+from olmtui.ui.loading_bar import LOADING_TEXT
 from olmtui.ui.resolution import RESOLUTION_CODES
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.widgets.virtual_table import Column, Row
@@ -78,6 +79,7 @@ class FindingsScreen(TableScreen):
         Column("message", "MESSAGE"),
     )
     EMPTY_TEXT = "no findings: OLM has nothing to complain about here"
+    LOADING_EMPTY_TEXT = LOADING_TEXT
 
     def build_rows(self) -> Iterable[Row]:
         self._findings = dict(enumerate(derived.all_findings(self.session)))

@@ -16,6 +16,7 @@ from olmtui.model.types import Finding, ObjectRef
 from olmtui.pipeline.session import Session
 from olmtui.ui import access, derived, palette
 from olmtui.ui.formatting import SEVERITY_STYLE, mark, phase, severity
+from olmtui.ui.loading_bar import LOADING_TEXT
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.screens.extensions import MOVING
 from olmtui.ui.screens.findings import (
@@ -163,6 +164,7 @@ class OverviewScreen(TableScreen):
         Column("detail", "DETAIL"),
     )
     EMPTY_TEXT = "nothing needs attention"
+    LOADING_EMPTY_TEXT = LOADING_TEXT
 
     def compose_summary(self) -> ComposeResult:
         yield Static("", id="metrics", classes="metrics", markup=False)
