@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
 
 from olmtui.cli import main
 from olmtui.pipeline.build import snapshot_session, streaming_snapshot_session
@@ -107,6 +108,9 @@ async def test_the_first_screen_shows_the_bar_and_partial_rows_then_the_whole(
             await pilot.pause(0.3)
             assert _table(app).total_count == 0
             assert _table(app).empty_text == LOADING_TEXT
+            metrics = str(app.screen.query_one("#metrics", Static).render())
+            assert "findings and channel heads when every file is read" in metrics
+            assert "behind" not in metrics  # not "0 behind channel head" from half the files
             app.show_view("og")  # the groups come in the last file: no "no OperatorGroups"
             await pilot.pause(0.3)
             assert _table(app).total_count == 0

@@ -80,9 +80,9 @@ def metrics_text(session: Session, namespace: str | None = None) -> Text:
         )
     text.append("\n")
     if session.loading_now:  # a partial snapshot proves no finding, nor their absence
-        text.append("findings when every file is read", style=palette.MUTED)
-    else:
-        text.append_text(_findings_text(counts.severities))
+        text.append("findings and channel heads when every file is read", style=palette.MUTED)
+        return text
+    text.append_text(_findings_text(counts.severities))
     text.append(" · " + _behind_text(counts.heads), style=palette.MUTED)
     return text
 
