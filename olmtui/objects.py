@@ -56,6 +56,17 @@ def namespace_of(obj: Mapping[str, Any]) -> str:
     return str((obj.get("metadata") or {}).get("namespace") or "")
 
 
+def text_of(value: Any) -> str | None:
+    """A field read as OLM writes it, a non-empty string; anything else is absent (JSON text
+    inside a field, never checked where objects enter the cache)."""
+    return value if isinstance(value, str) and value else None
+
+
+def mapping_of(value: Any) -> dict[str, Any]:
+    """A section read as OLM writes it, a mapping; anything else is an empty one."""
+    return value if isinstance(value, dict) else {}
+
+
 def parse_time(value: Any) -> dt.datetime | None:
     """An RFC 3339 time as the API writes it (``2024-01-02T03:04:05Z``; YAML loaders may
     give a datetime), in UTC when it names no zone; ``None`` when it is not one."""

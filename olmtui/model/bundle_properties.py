@@ -12,12 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from olmtui.model import json_text
+from olmtui.objects import text_of
 
 PROPERTIES_ANNOTATION = "operatorframework.io/properties"
-
-
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
 
 
 def package_property(properties: Any) -> tuple[str | None, str | None]:
@@ -35,5 +32,5 @@ def package_property(properties: Any) -> tuple[str | None, str | None]:
         if isinstance(prop, dict) and prop.get("type") == "olm.package":
             value = prop.get("value") or {}
             if isinstance(value, dict):  # JSON text: never checked at the cache (R-SRC-4)
-                return _text(value.get("packageName")), _text(value.get("version"))
+                return text_of(value.get("packageName")), text_of(value.get("version"))
     return None, None

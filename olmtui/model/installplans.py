@@ -21,7 +21,7 @@ from olmtui.model import json_text
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION, package_property
 from olmtui.model.subscriptions import install_plan_name
 from olmtui.model.types import Finding, ObjectRef, ref
-from olmtui.objects import Obj, meta, spec, status
+from olmtui.objects import Obj, mapping_of, meta, spec, status, text_of
 
 SEED_COLOCATION = "R-DOC-6"  # docs/rules.md; from seed 004 (colocation)
 #: Step statuses that mean the step is done (§1.9).
@@ -172,23 +172,15 @@ def _csv_step_facts(step: Obj) -> PlannedCSV | None:
     # The document inside the JSON text was never checked where objects enter the cache
     # (R-SRC-4): its fields are read only when of the type OLM writes.
     if isinstance(doc, dict) and doc.get("kind") == "ClusterServiceVersion":
-        doc_spec = _mapping(doc.get("spec"))
-        version = _text(doc_spec.get("version"))
-        replaces = _text(doc_spec.get("replaces"))
-        annotations = _mapping(_mapping(doc.get("metadata")).get("annotations"))
+        doc_spec = mapping_of(doc.get("spec"))
+        version = text_of(doc_spec.get("version"))
+        replaces = text_of(doc_spec.get("replaces"))
+        annotations = mapping_of(mapping_of(doc.get("metadata")).get("annotations"))
         package, _ = package_property(annotations.get(PROPERTIES_ANNOTATION))
     elif isinstance(doc, dict):
-        replaces = _text(doc.get("replaces"))
+        replaces = text_of(doc.get("replaces"))
         package, version = package_property(doc.get("properties"))
     return PlannedCSV(resource["name"], package, version, replaces, catalog)
-
-
-def _mapping(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
 
 
 def _merge(a: PlannedCSV, b: PlannedCSV) -> PlannedCSV:

@@ -8,7 +8,7 @@ from typing import Any
 
 from olmtui.model.v1.catalog_selector import NAME_LABEL
 from olmtui.model.v1.extensions import Condition, conditions_by_type
-from olmtui.objects import Obj, labels, meta, spec, status
+from olmtui.objects import Obj, labels, meta, spec, status, text_of
 
 AVAILABLE = "Available"
 UNAVAILABLE = "Unavailable"
@@ -36,10 +36,6 @@ class ClusterCatalog:
         return self.availability_mode == UNAVAILABLE
 
 
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
 def priority_of(value: Any) -> int:
     """``spec.priority``: an int32, 0 when unset (R-V1-6)."""
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
@@ -49,7 +45,7 @@ def _time(value: Any) -> str | None:
     """``status.lastUnpacked`` as written (YAML loaders may give a datetime)."""
     if hasattr(value, "isoformat"):
         return str(value.isoformat()).replace("+00:00", "Z")
-    return _text(value)
+    return text_of(value)
 
 
 def serving_of(conditions: Mapping[str, Condition]) -> bool | None:
@@ -69,12 +65,12 @@ def decode_catalog(obj: Obj) -> ClusterCatalog:
     return ClusterCatalog(
         name=name,
         priority=priority_of(catalog_spec.get("priority")),
-        availability_mode=_text(catalog_spec.get("availabilityMode")) or AVAILABLE,
+        availability_mode=text_of(catalog_spec.get("availabilityMode")) or AVAILABLE,
         serving=serving_of(conditions),
-        ref=_text(image.get("ref")),
-        resolved_ref=_text(resolved.get("ref")),
+        ref=text_of(image.get("ref")),
+        resolved_ref=text_of(resolved.get("ref")),
         last_unpacked=_time(catalog_status.get("lastUnpacked")),
-        base_url=_text((catalog_status.get("urls") or {}).get("base")),
+        base_url=text_of((catalog_status.get("urls") or {}).get("base")),
         labels={**labels(obj), NAME_LABEL: name},
         conditions=conditions,
     )

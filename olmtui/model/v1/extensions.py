@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from olmtui.objects import Obj, meta, spec, status
+from olmtui.objects import Obj, meta, spec, status, text_of
 
 CATALOG_PROVIDED = "CatalogProvided"
 SELF_CERTIFIED = "SelfCertified"
@@ -100,7 +100,7 @@ def _watch_namespace(extension_spec: Mapping[str, Any]) -> str | None:
     """R-V1-2: ``spec.config.inline.watchNamespace`` when given."""
     inline = (extension_spec.get("config") or {}).get("inline")
     value = inline.get("watchNamespace") if isinstance(inline, Mapping) else None
-    return value if isinstance(value, str) and value else None
+    return text_of(value)
 
 
 def decode_extension(obj: Obj) -> ClusterExtension:
