@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from data_paths import DATA
+from data_paths import DATA, FBC_FILES
 
 from olmtui.model.catalog import RESOLVER_PROPERTY_TYPES, Bundle, Catalog
 from olmtui.sources import catalogd
@@ -18,12 +18,6 @@ from olmtui.sources.catalog_fbc import FBCIndexer, _compact
 from olmtui.sources.catalog_files import read_documents
 
 CATALOGS = DATA / "catalogs"
-FBC_FILES = sorted(
-    path
-    for pattern in ("catalog.json", "catalog.yaml")
-    for path in CATALOGS.rglob(pattern)
-    if "/catalog" in str(path.parent)
-)
 
 
 def compact_text(value: Any) -> str:

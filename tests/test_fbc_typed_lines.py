@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from data_paths import DATA
+from data_paths import DATA, FBC_FILES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,12 +28,6 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
 from bench_catalogd_index import generate
 
 CATALOGS = DATA / "catalogs"
-FBC_FILES = sorted(
-    path
-    for pattern in ("catalog.json", "catalog.yaml")
-    for path in CATALOGS.rglob(pattern)
-    if "/catalog" in str(path.parent)
-)
 BENCH_LINES = generate(400, 0.3)
 LIMIT = sys.get_int_max_str_digits()
 
