@@ -10,6 +10,7 @@ hang fails the test instead of hanging the suite.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -164,6 +165,24 @@ def test_a_kubeconfig_alias_bomb_is_one_line(tmp_path: Path) -> None:
     one_line_exit_2(check_live(str(config)), "alias bomb")
 
 
+@pytest.mark.parametrize("key", ["tokenFile", "kubeconfig"])
+def test_a_file_claiming_gigabytes_is_refused_unread(tmp_path: Path, key: str) -> None:
+    """A sparse file claims any size; it is refused by its size, never read."""
+    sparse = tmp_path / "sparse"
+    with sparse.open("wb") as stream:
+        stream.truncate(4 << 30)
+    config = str(sparse) if key == "kubeconfig" else kubeconfig(tmp_path / "kc", {key: str(sparse)})
+    one_line_exit_2(check_live(config), str(sparse), "4.0 GiB, larger than")
+
+
+@pytest.mark.parametrize("key", ["server", "proxy-url", "tls-server-name"])
+def test_a_cluster_field_that_is_no_string_is_one_line(tmp_path: Path, key: str) -> None:
+    """``proxy-url: 5`` crashed (exit 3) with a TypeError inside aiohttp."""
+    cluster = {"server": "https://127.0.0.1:9", key: 5}
+    config = kubeconfig(tmp_path / "kc", {"token": "t"}, **cluster)
+    one_line_exit_2(check_live(config), key, "not a string")
+
+
 # -- credentials no request may carry -----------------------------------------------------
 @pytest.mark.parametrize("token", ["abc\r\nX-Injected: 1", "abc\ndef", "abc\x00def"])
 def test_a_token_no_header_may_carry_is_one_line(tmp_path: Path, token: str) -> None:
@@ -213,6 +232,22 @@ def test_a_client_key_with_a_passphrase_is_refused_before_openssl_prompts(
     one_line_exit_2(check_live(config), "passphrase", str(encrypted_key["key"]))
 
 
+def test_a_client_key_with_a_passphrase_from_an_exec_plugin_is_refused(
+    tmp_path: Path, encrypted_key: dict[str, Path]
+) -> None:
+    status = {
+        "clientCertificateData": encrypted_key["cert"].read_text(),
+        "clientKeyData": encrypted_key["key"].read_text(),
+    }
+    answer = {"apiVersion": EXEC_API, "kind": "ExecCredential", "status": status}
+    plugin = tmp_path / "plugin.py"
+    plugin.write_text(f"print({json.dumps(answer)!r})\n")
+    user = {"exec": {"apiVersion": EXEC_API, "command": sys.executable, "args": [str(plugin)]}}
+    cluster = {"insecure-skip-tls-verify": True}
+    config = kubeconfig(tmp_path / "kc", user, "https://127.0.0.1:9", **cluster)
+    one_line_exit_2(check_live(config), "passphrase", "exec plugin")
+
+
 def test_both_forms_of_an_encrypted_pem_key_are_seen(encrypted_key: dict[str, Path]) -> None:
     assert b"BEGIN ENCRYPTED PRIVATE KEY" in encrypted_key["key"].read_bytes()
     assert b"Proc-Type: 4,ENCRYPTED" in encrypted_key["old"].read_bytes()
@@ -247,11 +282,20 @@ def test_a_proxy_that_never_answers_connect_is_bounded_by_the_request_timeout(
     one_line_exit_2(check_live(config), "did not answer within 2 s", "--request-timeout")
 
 
+@pytest.mark.parametrize("command", ["check", "snapshot", "explain"])
 def test_a_server_that_never_answers_is_bounded_by_the_request_timeout(
-    tmp_path: Path, silent_port: int
+    tmp_path: Path, silent_port: int, command: str
 ) -> None:
+    """``--request-timeout`` bounds the whole read, connecting (discovery) included."""
     config = kubeconfig(tmp_path / "kc", {"token": "t"}, f"http://127.0.0.1:{silent_port}")
-    one_line_exit_2(check_live(config), "did not answer within 2 s")
+    argv = {
+        "check": ["check", "--live"],
+        "snapshot": ["snapshot", "-o", str(tmp_path / "out.tar.gz")],
+        "explain": ["explain", "--live", "operators"],
+    }[command]
+    result = olmtui(*argv, "--kubeconfig", config, "--request-timeout", "2s")
+    one_line_exit_2(result, "did not answer within 2 s")
+    assert not (tmp_path / "out.tar.gz").exists()
 
 
 HANGING_PLUGIN = """

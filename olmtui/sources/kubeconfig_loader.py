@@ -42,6 +42,9 @@ from olmtui.sources.kubeconfig_files import (
 MERGED_LISTS = ("clusters", "contexts", "users")
 #: An exec credential is renewed this long before it expires (as kubernetes-asyncio does).
 EXPIRY_MARGIN = datetime.timedelta(minutes=5)
+#: The cluster's fields that must be strings: else the library fails an assertion (no
+#: message) or aiohttp raises ``TypeError`` inside the first request (a crash, exit 3).
+STRING_FIELDS = ("server", "proxy-url", "tls-server-name")
 #: Where the library keeps the files of an exec plugin's client certificate, and their keys.
 EXEC_FILES = (("cert_file", "clientCertificateData"), ("key_file", "clientKeyData"))
 
@@ -91,6 +94,10 @@ class BoundedLoader(KubeConfigLoader):
     def _load_cluster_info(self) -> None:
         cluster = self._cluster
         assert cluster is not None
+        for key in STRING_FIELDS:
+            value = cluster.safe_get(key)
+            if value is not None and not isinstance(value, str):
+                raise KubeconfigRefused(f"its cluster's {key} is not a string")
         if str(cluster.safe_get("server") or "").startswith("https"):
             base = self._get_base_path(cluster.path)
             self._cluster = _inlined(cluster, CLUSTER_FILES, base)
