@@ -26,8 +26,9 @@ from olmtui.sources.input_limits import size_text
 MAX_OUTPUT_BYTES = 1 << 20
 
 
-class PluginTimeout(TimeoutError):
-    """The plugin did not answer in time (it has been killed)."""
+class PluginTimeout(ConfigException):
+    """The plugin did not answer in time (it has been killed). Not a ``TimeoutError``: the
+    caller's own timeouts mean something else (a credential refresh still running)."""
 
 
 async def exec_credential(exec_config: ConfigNode, timeout: float) -> Any:

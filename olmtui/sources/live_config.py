@@ -4,7 +4,11 @@ kubernetes-asyncio reads ``KUBECONFIG`` once at import time; olmtui reads it whe
 connects, so a test or a wrapper script can set it late. Every problem a user can fix (a
 missing file, an unknown context, a kubeconfig that does not parse) becomes one
 :class:`~olmtui.errors.UsageError` line, never a traceback. The kubeconfig is only read, never
-written back (``persist_config=False``).
+written back. It and every file it names are read within bounds (``kubeconfig_files``): a
+FIFO, a device, a file of gigabytes, a document nested 100,000 levels deep or a credential
+no HTTP header may carry is refused with one line too, never a hang, an exhausted memory or
+a crash; and kubernetes-asyncio's loader runs with its file reads and exec plugins bounded
+(``kubeconfig_loader``).
 """
 
 from __future__ import annotations
@@ -86,7 +90,7 @@ async def load_cluster_config(
     With no kubeconfig file at all and ``KUBERNETES_SERVICE_HOST`` set, olmtui is running in
     a pod and uses its service account (whose token the library re-reads as it rotates).
     Loading runs the context's exec credential plugin, if any: one that does not answer
-    within ``exec_timeout`` seconds is a UsageError, not a hang.
+    within ``exec_timeout`` seconds is killed and is a UsageError, not a hang.
     """
     paths = kubeconfig_paths(kubeconfig)
     if not paths:
@@ -96,7 +100,7 @@ async def load_cluster_config(
         hint = " (--context needs a kubeconfig)" if context else ""
         raise UsageError(f"no kubeconfig found at {where}{hint}")
     shown = ", ".join(paths)
-    documents = _documents(paths, shown)
+    documents = _documents(paths)
     names, current = _contexts(documents, shown)
     if context is not None and context not in names:
         known = ", ".join(sorted(names)) or "none"
@@ -165,13 +169,12 @@ def context_names(kubeconfig: str | None) -> list[str]:
     them); none when it cannot be read now."""
     try:
         paths = kubeconfig_paths(kubeconfig)
-        shown = ", ".join(paths)
-        return _contexts(_documents(paths, shown), shown)[0]
+        return _contexts(_documents(paths), ", ".join(paths))[0]
     except UsageError:
         return []
 
 
-def _documents(paths: list[str], shown: str) -> list[tuple[str, dict[str, Any]]]:
+def _documents(paths: list[str]) -> list[tuple[str, dict[str, Any]]]:
     """Each kubeconfig file as a mapping, read within ``kubeconfig_files``' limits."""
     try:
         return [(path, read_kubeconfig(path)) for path in paths]
@@ -219,9 +222,10 @@ async def keep_credentials_fresh(
     This is what ``config.refresh_token`` does for exec and GCP credentials, widened to OIDC
     and ``tokenFile`` users: each pass only re-runs an exec plugin or refreshes an OIDC token
     once it has expired, so static tokens cost nothing. A failed refresh is logged; the
-    stream that then gets a 401 shows it to the user. A refresh still running after
-    ``timeout`` seconds (an exec plugin that never returns) is logged and left to finish:
-    no second one is started beside it.
+    stream that then gets a 401 shows it to the user. An exec plugin that does not answer
+    within ``timeout`` seconds is killed (``BoundedLoader``); any other refresh still running
+    then (an OIDC token endpoint that never answers) is logged and left to finish: no second
+    one is started beside it.
     """
     if cluster.loader is None:
         return
