@@ -202,6 +202,18 @@ def openssl(*args: str) -> None:
     subprocess.run(["openssl", *args], check=True, capture_output=True)
 
 
+def test_a_malformed_user_is_reported_without_its_secrets(tmp_path: Path) -> None:
+    """kubernetes-asyncio named each entry by its whole content in its messages: a user
+    whose token sits one level too high was printed, token and all."""
+    config = tmp_path / "kc"
+    doc = yaml.safe_load(kubeconfig(config, {"token": "t"}) and config.read_text())
+    doc["users"] = [{"name": "u", "token": "hunter2-secret"}]
+    config.write_text(yaml.safe_dump(doc))
+    result = check_live(str(config))
+    one_line_exit_2(result, "context 'c'")
+    assert "hunter2" not in result.stderr
+
+
 @pytest.fixture(scope="module")
 def encrypted_key(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """A certificate with its key protected by a passphrase (PKCS #8), and the same key in
