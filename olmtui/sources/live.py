@@ -203,15 +203,16 @@ class LiveSource:
             self._access.track(self._poller.name, PACKAGE_MANIFEST.kind, PACKAGE_MANIFEST.plural)
 
     # -- reading -------------------------------------------------------------------------
-    async def sync_once(self, *, catalog_content: bool = True) -> None:
+    async def sync_once(self, *, catalog_content: bool = True, within: float | None = None) -> None:
         """List every stream once into the store, then (``catalog_content``) fetch the
         serving ClusterCatalogs' content from catalogd. Forbidden or missing kinds are marked
         in the status and skipped (forbidden ones in ``Store.unreadable``, not re-checked); a
         cluster lost for good, or one that does not finish answering within
-        ``request_timeout`` seconds, raises UsageError."""
+        ``request_timeout`` seconds (or ``within``, what is left of it after connecting),
+        raises UsageError."""
         timeout = self.options.request_timeout
         try:
-            await asyncio.wait_for(self._sync_all(catalog_content), timeout)
+            await asyncio.wait_for(self._sync_all(catalog_content), within or timeout)
         except TimeoutError:
             waiting = [n for n, s in self.status.streams.items() if s.state == "syncing"]
             which = f" (still waiting for {', '.join(waiting[:3])})" if waiting else ""

@@ -4,7 +4,11 @@ kubernetes-asyncio reads ``KUBECONFIG`` once at import time; olmtui reads it whe
 connects, so a test or a wrapper script can set it late. Every problem a user can fix (a
 missing file, an unknown context, a kubeconfig that does not parse) becomes one
 :class:`~olmtui.errors.UsageError` line, never a traceback. The kubeconfig is only read, never
-written back (``persist_config=False``).
+written back. It and every file it names are read within bounds (``kubeconfig_files``): a
+FIFO, a device, a file of gigabytes, a document nested 100,000 levels deep or a credential
+no HTTP header may carry is refused with one line too, never a hang, an exhausted memory or
+a crash; and kubernetes-asyncio's loader runs with its file reads and exec plugins bounded
+(``kubeconfig_loader``).
 """
 
 from __future__ import annotations
@@ -21,13 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
 from kubernetes_asyncio import config as kube_config
 from kubernetes_asyncio.client import Configuration
 from kubernetes_asyncio.config.kube_config import KubeConfigLoader
 from yarl import URL
 
 from olmtui.errors import UsageError
+from olmtui.sources.kubeconfig_files import KubeconfigRefused, not_a_file, read_kubeconfig
+from olmtui.sources.kubeconfig_loader import BoundedLoader, merged_config
 from olmtui.sources.live_status import one_line
 
 log = logging.getLogger(__name__)
@@ -51,15 +56,26 @@ class ClusterConfig:
 def kubeconfig_paths(explicit: str | None) -> list[str]:
     """The kubeconfig files to merge, as kubectl picks them: ``--kubeconfig``, else the
     ``KUBECONFIG`` list (read now), else ``~/.kube/config``. Only existing files are kept;
-    an explicit file that does not exist is an error."""
+    an explicit file that does not exist is an error, and so is any path that names a FIFO,
+    a device or a directory (said as such: reading it would block or never end)."""
     if explicit:
         path = os.path.expanduser(explicit)
+        _refuse_not_a_file(path, explicit)
         if not os.path.isfile(path):
             raise UsageError(f"kubeconfig not found: {explicit}")
         return [path]
     env = os.environ.get("KUBECONFIG")
     candidates = env.split(os.pathsep) if env else [str(DEFAULT_KUBECONFIG)]
-    return [p for p in (os.path.expanduser(c) for c in candidates if c) if os.path.isfile(p)]
+    paths = [os.path.expanduser(c) for c in candidates if c]
+    for path in paths:
+        _refuse_not_a_file(path, path)
+    return [p for p in paths if os.path.isfile(p)]
+
+
+def _refuse_not_a_file(path: str, shown: str) -> None:
+    what = not_a_file(path)
+    if what is not None:
+        raise UsageError(f"kubeconfig {shown} is {what}, not a regular file; not read")
 
 
 #: How long an exec credential plugin may run before olmtui gives up on it (seconds).
@@ -74,7 +90,7 @@ async def load_cluster_config(
     With no kubeconfig file at all and ``KUBERNETES_SERVICE_HOST`` set, olmtui is running in
     a pod and uses its service account (whose token the library re-reads as it rotates).
     Loading runs the context's exec credential plugin, if any: one that does not answer
-    within ``exec_timeout`` seconds is a UsageError, not a hang.
+    within ``exec_timeout`` seconds is killed and is a UsageError, not a hang.
     """
     paths = kubeconfig_paths(kubeconfig)
     if not paths:
@@ -83,9 +99,9 @@ async def load_cluster_config(
         where = os.environ.get("KUBECONFIG") or str(DEFAULT_KUBECONFIG)
         hint = " (--context needs a kubeconfig)" if context else ""
         raise UsageError(f"no kubeconfig found at {where}{hint}")
-    joined = os.pathsep.join(paths)
     shown = ", ".join(paths)
-    names, current = _contexts(paths, shown)
+    documents = _documents(paths)
+    names, current = _contexts(documents, shown)
     if context is not None and context not in names:
         known = ", ".join(sorted(names)) or "none"
         raise UsageError(f"context {context!r} not found in {shown} (known: {known})")
@@ -94,15 +110,8 @@ async def load_cluster_config(
     name = context or current
     configuration = Configuration()
     try:
-        loader = await asyncio.wait_for(
-            kube_config.load_kube_config(
-                config_file=joined,
-                context=name,
-                client_configuration=configuration,
-                persist_config=False,
-            ),
-            exec_timeout,
-        )
+        loader = BoundedLoader(merged_config(documents), name, exec_timeout)
+        await asyncio.wait_for(loader.load_and_set(configuration), exec_timeout)
     except TimeoutError:
         raise UsageError(
             f"cannot use context {name!r}: its credentials (exec plugin) did not come "
@@ -160,37 +169,35 @@ def context_names(kubeconfig: str | None) -> list[str]:
     them); none when it cannot be read now."""
     try:
         paths = kubeconfig_paths(kubeconfig)
-        return _contexts(paths, ", ".join(paths))[0]
+        return _contexts(_documents(paths), ", ".join(paths))[0]
     except UsageError:
         return []
 
 
-def _contexts(paths: list[str], shown: str) -> tuple[list[str], str]:
+def _documents(paths: list[str]) -> list[tuple[str, dict[str, Any]]]:
+    """Each kubeconfig file as a mapping, read within ``kubeconfig_files``' limits."""
+    try:
+        return [(path, read_kubeconfig(path)) for path in paths]
+    except KubeconfigRefused as exc:
+        raise UsageError(f"cannot read kubeconfig {one_line(str(exc))}") from None
+
+
+def _contexts(documents: list[tuple[str, dict[str, Any]]], shown: str) -> tuple[list[str], str]:
     """Context names and the current context of the merged files, by kubectl's rules: the
     first file that names a context wins, and so does the first that sets a current
     context."""
     names: list[str] = []
     current = ""
     try:
-        for path in paths:
-            doc = _kubeconfig_document(path)
+        for _, doc in documents:
             for entry in doc.get("contexts") or []:
                 name = str(entry["name"])
                 if name not in names:
                     names.append(name)
             current = current or str(doc.get("current-context") or "")
-    except (OSError, yaml.YAMLError, LookupError, TypeError, ValueError) as exc:
+    except (LookupError, TypeError, ValueError) as exc:
         raise UsageError(f"cannot read kubeconfig {shown}: {one_line(str(exc))}") from None
     return names, current
-
-
-def _kubeconfig_document(path: str) -> dict[str, Any]:
-    """One kubeconfig file as a mapping."""
-    with open(path, encoding="utf-8") as stream:
-        doc = yaml.safe_load(stream)
-    if not isinstance(doc, dict):
-        raise ValueError(f"{path} is not a mapping")
-    return doc
 
 
 def _in_cluster_config() -> ClusterConfig:
@@ -215,9 +222,10 @@ async def keep_credentials_fresh(
     This is what ``config.refresh_token`` does for exec and GCP credentials, widened to OIDC
     and ``tokenFile`` users: each pass only re-runs an exec plugin or refreshes an OIDC token
     once it has expired, so static tokens cost nothing. A failed refresh is logged; the
-    stream that then gets a 401 shows it to the user. A refresh still running after
-    ``timeout`` seconds (an exec plugin that never returns) is logged and left to finish:
-    no second one is started beside it.
+    stream that then gets a 401 shows it to the user. An exec plugin that does not answer
+    within ``timeout`` seconds is killed (``BoundedLoader``); any other refresh still running
+    then (an OIDC token endpoint that never answers) is logged and left to finish: no second
+    one is started beside it.
     """
     if cluster.loader is None:
         return

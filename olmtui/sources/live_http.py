@@ -89,8 +89,12 @@ def parse_json(raw: bytes) -> Any:
 
 
 def timeout_of(read_timeout: float) -> aiohttp.ClientTimeout:
-    """No total limit (watches are long), but silence longer than ``read_timeout`` fails."""
-    return aiohttp.ClientTimeout(sock_read=read_timeout, sock_connect=read_timeout)
+    """No total limit (watches are long), but silence longer than ``read_timeout`` fails,
+    and so does getting a connection: ``connect`` covers a proxy's answer to ``CONNECT``,
+    which neither socket timeout does (a proxy that never answers hung olmtui for good)."""
+    return aiohttp.ClientTimeout(
+        connect=read_timeout, sock_read=read_timeout, sock_connect=read_timeout
+    )
 
 
 class Requester:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 
+from olmtui.errors import UsageError
 from olmtui.model.catalog import Catalog
 from olmtui.model.types import Finding
 from olmtui.sources.live import LiveOptions, LiveSource
@@ -37,9 +39,11 @@ def read_cluster_once(
 
 async def _read(options: LiveOptions, store: Store, catalog_content: bool) -> LiveLoad:
     source = LiveSource(store, options)
-    await source.connect()
+    began = time.monotonic()
     try:
-        await source.sync_once(catalog_content=catalog_content)
+        await _connect(source, options.request_timeout)
+        left = options.request_timeout - (time.monotonic() - began)
+        await source.sync_once(catalog_content=catalog_content, within=max(left, 0.001))
     finally:
         await source.close()
     return LiveLoad(
@@ -48,6 +52,25 @@ async def _read(options: LiveOptions, store: Store, catalog_content: bool) -> Li
         findings=access_findings(source),
         catalogs=source.catalogd.catalogs(),
     )
+
+
+async def _connect(source: LiveSource, timeout: float) -> None:
+    """``source.connect()``, given up after ``timeout`` seconds (``--request-timeout``
+    bounds the whole read: a proxy that never answers, a server that accepts and says
+    nothing, credentials that never come)."""
+    try:
+        await asyncio.wait_for(source.connect(), timeout)
+    except TimeoutError:
+        if not source.server:  # still loading the kubeconfig's credentials
+            which = f" of context {source.label!r}" if source.label else ""
+            raise UsageError(
+                f"the credentials{which} (exec plugin or token refresh) did not come within "
+                f"{timeout:g} s; --request-timeout sets the limit"
+            ) from None
+        raise UsageError(
+            f"the cluster at {source.server} did not answer within {timeout:g} s (connecting); "
+            "--request-timeout sets the limit"
+        ) from None
 
 
 def access_findings(source: LiveSource) -> list[Finding]:
