@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 from model_builders import codes, model_of, namespace, operator_group
 from model_builders import csv as make_csv
 
@@ -148,3 +151,28 @@ def test_r_csv_p_a_held_successor_does_not_replace_anything_yet():
     assert "BeingReplaced" not in codes(model, "v1")
     store.apply("MODIFIED", {**held, "status": {"phase": "InstallReady", "reason": "x"}})
     assert "BeingReplaced" in codes(model, "v1")
+
+
+def test_r_csv_r_a_loop_is_read_from_any_member_up_to_a_length() -> None:
+    loop = ReplacementIndex({"a": "b", "b": "c", "c": "d", "d": "a"})
+    assert loop.cycle("c", most=3) == ("c", "d", "a")
+    assert loop.cycle("c", most=9) == ("c", "d", "a", "b")
+    assert loop.loop_size("b") == 4
+    assert CHAIN.loop_size("v2") == 0
+
+
+def test_r_csv_r_a_loop_of_thousands_names_a_dozen_csvs_in_each_finding() -> None:
+    """Issue 24: each member's finding listing the whole loop made a loop of 2,000 CSVs hold
+    4 million names (half a gigabyte); each names the loop's first CSVs and its length."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    from bench_replaces_chain import chain_objects, csv_name
+
+    model, _ = model_of(*chain_objects(2000, cycle=True))
+    cycles = {f.name: f for f in model.findings() if f.code == "ReplacementCycle"}
+    assert len(cycles) == 2000
+    first = cycles[csv_name(5)]
+    names = " -> ".join(csv_name(i % 2000) for i in range(5, -7, -1))
+    assert f"spec.replaces forms a loop (2000 CSVs): {names} -> ... -> {csv_name(5)}." in (
+        first.message
+    )
+    assert all(len(f.related) == 11 for f in cycles.values())

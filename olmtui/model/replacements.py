@@ -98,14 +98,22 @@ class ReplacementIndex:
         """R-CSV-R2 "replacing": the CSV this one replaces, when it still exists."""
         return self._next.get(name)
 
-    def cycle(self, name: str) -> tuple[str, ...]:
+    def cycle(self, name: str, most: int | None = None) -> tuple[str, ...]:
         """The loop of existing CSVs ``name`` sits on, following ``spec.replaces``, in walking
-        order starting at ``name``; empty when it is on none. OLM never garbage-collects such
-        a chain because every member still replaces an existing CSV (R-CSV-R)."""
+        order starting at ``name`` (its first ``most`` CSVs); empty when it is on none. OLM
+        never garbage-collects such a chain because every member still replaces an existing
+        CSV (R-CSV-R)."""
         if name not in self._loop:
             return ()
         loop, place = self._loop[name]
-        return loop[place:] + loop[:place]
+        rotated = loop[place:] + loop[:place] if most is None else loop[place : place + most]
+        if most is not None and len(rotated) < most:
+            rotated += loop[: min(place, most - len(rotated))]
+        return rotated
+
+    def loop_size(self, name: str) -> int:
+        """How many CSVs the loop ``name`` sits on holds (0 when none)."""
+        return len(self._loop[name][0]) if name in self._loop else 0
 
     def reaches(self, start: str, name: str) -> bool:
         """Whether following ``spec.replaces`` from ``start`` (itself included) meets
@@ -145,7 +153,10 @@ def replacement_findings(
         found.append(
             findings.being_replaced(namespace, name, successor, index.replaces_existing(name))
         )
-    cycle = index.cycle(name)
-    if cycle:
-        found.append(findings.replacement_cycle(namespace, name, cycle))
+    # A finding names at most LOOP_SHOWN CSVs of a loop: one of thousands listed whole by each
+    # member would cost memory quadratic in its length (issue 24).
+    size = index.loop_size(name)
+    if size:
+        shown = index.cycle(name, findings.LOOP_SHOWN)
+        found.append(findings.replacement_cycle(namespace, name, shown, size))
     return found

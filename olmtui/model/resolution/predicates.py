@@ -174,7 +174,7 @@ def _constraint(value: dict[str, Any], message: str, depth: int = 0) -> Predicat
         return _package(value["package"])
     if isinstance(value.get("cel"), dict):
         rule = str(value["cel"].get("rule") or "")
-        if (refused := refusal(rule)) is not None:  # issue 24: cel-go's own limits
+        if (refused := refusal(rule)) is not None:  # R-RES-23: cel-go's own limits
             raise ResolutionError(f"convert olm.constraint to resolver predicate: {refused}")
         return Cel(rule, message)
     for key, combine in (("all", All), ("any", Any_), ("not", Not)):
