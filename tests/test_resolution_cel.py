@@ -388,3 +388,14 @@ def test_compound_constraints_nested_too_deep_are_not_evaluated() -> None:
         value = {"not": {"constraints": [value]}}
     with pytest.raises(NotEvaluated, match="nested deeper than"):
         dependency_predicates(_entry(("olm.constraint", {"failureMessage": "m", **value})))
+
+
+def test_loops_nested_into_millions_of_steps_are_not_evaluated() -> None:
+    """Four loops over 100 properties nest into 100 million steps: not left to hang."""
+    props = _props(*((f"olm.t{i}", i) for i in range(100)))
+    rule = "false"
+    for var in "abcd":
+        rule = f"properties.exists({var}, {rule})"
+    with pytest.raises(Unsupported, match="more than 10000 loop steps"):
+        evaluate(rule, props)
+    assert evaluate(_of_type("olm.t99", "p.value == 99"), props) is True
