@@ -399,3 +399,11 @@ def test_loops_nested_into_millions_of_steps_are_not_evaluated() -> None:
     with pytest.raises(Unsupported, match="more than 10000 loop steps"):
         evaluate(rule, props)
     assert evaluate(_of_type("olm.t99", "p.value == 99"), props) is True
+
+
+def test_brackets_inside_a_triple_quoted_string_are_no_refusal() -> None:
+    """olmtui's tokens do not read CEL's triple-quoted strings: no claim about them."""
+    rule = "'''a'" + "(" * 300 + "'''" + " == ''"
+    assert refusal(rule) is None
+    with pytest.raises(Unsupported):
+        evaluate(rule, _props(("olm.test", "1")))

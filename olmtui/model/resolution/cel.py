@@ -374,6 +374,8 @@ def refusal(rule: str) -> str | None:
             "ERROR: <input>:-1:0: expression code point size exceeds limit: "
             f"size: {len(rule)}, limit {CEL_SIZE_LIMIT}"
         )
+    if "'''" in rule or '"""' in rule:
+        return None  # CEL's triple-quoted strings, which olmtui's tokens do not read
     try:
         toks = _tokens(rule)
     except Unsupported:
