@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from olmtui.model.catalog import RESOLVER_PROPERTY_TYPES
+from olmtui.model.digits import INT64_MAX, bounded
 from olmtui.model.resolution.entries import parse_tolerant
 
 
@@ -158,13 +159,12 @@ def _unquote(text: str) -> str:
 def _int_literal(text: str) -> int:
     """An int literal: cel-go refuses one beyond int64 (and Python's ``int()`` one of over
     4,300 digits), so olmtui does not evaluate it."""
-    digits = text.lstrip("0")
-    if len(digits) > len(str(_INT64_MAX)) or int(text) > _INT64_MAX:
+    value = bounded(text, INT64_MAX)
+    if value is None:
         raise Unsupported("int literal out of range")
-    return int(text)
+    return value
 
 
-_INT64_MAX = 2**63 - 1
 _CONVERT: dict[str, Callable[[str], Any]] = {"float": float, "int": _int_literal, "str": _unquote}
 
 
