@@ -16,15 +16,15 @@ from model_builders import (
 from model_builders import csv as make_csv
 
 from olmtui.model.apis import (
+    CrdOwners,
     api_step,
     api_surface,
-    crd_owner_conflicts,
     expected_group_apis,
     format_provided_apis,
     parse_provided_apis,
     reconcile_api_intersection,
-    replacement_chain,
 )
+from olmtui.model.replacements import ReplacementIndex
 
 GOOSE = ("Goose", "v1alpha1", "geese.birds.com")
 GOOSE_KEY = "Goose.v1alpha1.birds.com"
@@ -346,16 +346,27 @@ def test_r_api_8_stale_claims_and_blocked_pruning():
 
 
 def test_r_csv_o_replacement_chain_walks_both_ways_and_stops_on_cycles():
-    replaces = {
-        "v1": None,
-        "v2": "v1",
-        "v3": "v2",
-        "other": None,
-        "loop1": "loop2",
-        "loop2": "loop1",
-    }
-    assert replacement_chain("v2", replaces) == {"v1", "v2", "v3"}
-    assert replacement_chain("loop1", replaces) == {"loop1", "loop2"}
+    index = ReplacementIndex(
+        {
+            "v1": None,
+            "v2": "v1",
+            "v3": "v2",
+            "other": None,
+            "loop1": "loop2",
+            "loop2": "loop1",
+        }
+    )
+    names = ("v1", "v2", "v3", "other", "loop1", "loop2")
+    assert {n for n in names if index.same_chain("v2", n)} == {"v1", "v2", "v3"}
+    assert {n for n in names if index.same_chain("loop1", n)} == {"loop1", "loop2"}
+
+
+def test_r_csv_o_siblings_are_not_in_one_chain_but_their_ancestors_are():
+    """Issue 24: a fork (two CSVs replacing v1) is two chains that share v1."""
+    index = ReplacementIndex({"v1": None, "a": "v1", "b": "v1", "a2": "a", "t": "l", "l": "t"})
+    assert index.same_chain("a2", "v1") and index.same_chain("v1", "b")
+    assert not index.same_chain("a", "b") and not index.same_chain("a2", "b")
+    assert not index.same_chain("a", "t")
 
 
 def test_r_csv_o_owner_conflict_outside_the_chain():
@@ -365,7 +376,18 @@ def test_r_csv_o_owner_conflict_outside_the_chain():
         "other": frozenset({"geese.birds.com", "ducks.birds.com"}),
     }
     replaces = {"v1": None, "v2": "v1", "other": None}
-    assert crd_owner_conflicts("v2", owned, replaces) == (("other", ("geese.birds.com",)),)
+    owners = CrdOwners(owned, ReplacementIndex(replaces))
+    assert owners.conflicts("v2") == (("other", ("geese.birds.com",)),)
+
+
+def test_r_csv_o_owner_conflicts_between_siblings_of_a_fork():
+    owned = dict.fromkeys(("v1", "a", "b", "a2", "x"), frozenset({"geese.birds.com"}))
+    replaces = {"v1": None, "a": "v1", "b": "v1", "a2": "a", "x": None}
+    owners = CrdOwners(owned, ReplacementIndex(replaces))
+    goose = ("geese.birds.com",)
+    assert owners.conflicts("a2") == (("b", goose), ("x", goose))
+    assert owners.conflicts("v1") == (("x", goose),)
+    assert owners.conflicts("x") == (("a", goose), ("a2", goose), ("b", goose), ("v1", goose))
 
 
 def test_r_csv_o_pending_csv_fails_with_owner_conflict_and_copies_are_invisible():

@@ -9,13 +9,28 @@ false on any remaining error)."""
 from __future__ import annotations
 
 import json
+import sys
+import threading
 from typing import Any
 
 import pytest
 
-from olmtui.model.resolution.cel import Unsupported, cel_properties, evaluate, semver_compare
+from olmtui.model.resolution.cel import (
+    MAX_NESTING,
+    Unsupported,
+    cel_properties,
+    evaluate,
+    refusal,
+    semver_compare,
+)
+from olmtui.model.resolution.channel_order import ResolutionError
 from olmtui.model.resolution.entries import EXISTING, CatalogKey, Entry, decode
-from olmtui.model.resolution.predicates import Cel, NotEvaluated, dependency_predicates
+from olmtui.model.resolution.predicates import (
+    MAX_COMPOUND_DEPTH,
+    Cel,
+    NotEvaluated,
+    dependency_predicates,
+)
 
 GVK = {"group": "g", "version": "v", "kind": "k"}
 PACKAGE = {"packageName": "another-package", "version": "1.0.1"}
@@ -263,3 +278,132 @@ def test_rules_outside_the_subset_are_not_evaluated(rule: str) -> None:
     with pytest.raises(NotEvaluated) as info:
         Cel(rule, "m").test(_entry(("olm.package", PACKAGE), existing=True))
     assert str(info.value) == f"CEL rule not supported offline: {rule}"
+
+
+# -- hostile rules (issue 24): cel-go's limits, and no deep recursion in olmtui -----------------
+
+RECURSION_REFUSAL = "ERROR: <input>:-1:0: expression recursion limit exceeded: 250"
+
+
+def _nested(depth: int) -> str:
+    return "(" * depth + "true" + ")" * depth
+
+
+def test_a_rule_nested_in_300_parentheses_is_refused_as_cel_go_does() -> None:
+    """cel-go's parser stops at 250 nested ``expr`` rules: OLM cannot build the predicate and
+    resolution stops with its message, as for any constraint it cannot convert."""
+    assert refusal(_nested(300)) == RECURSION_REFUSAL
+    assert refusal(_nested(250)) == RECURSION_REFUSAL  # 251 expr rules
+    assert refusal(_nested(249)) is None  # 250: within cel-go's limit
+    entry = _entry(("olm.constraint", {"failureMessage": "m", "cel": {"rule": _nested(300)}}))
+    with pytest.raises(ResolutionError) as caught:
+        dependency_predicates(entry)
+    assert str(caught.value) == (
+        f"convert olm.constraint to resolver predicate: {RECURSION_REFUSAL}"
+    )
+
+
+def test_a_rule_cel_go_accepts_but_nested_too_deep_for_olmtui_is_not_evaluated() -> None:
+    """249 parentheses or 150 nested calls are within cel-go's limits: olmtui does not
+    decide them (R-RES-23) rather than recurse that deep."""
+    calls = "semver_compare(" * 150 + "'1.0.0', '1.0.0'" + ")" * 150 + " == 0"
+    for rule in (_nested(249), calls, "properties[0]" + ".value" * 400 + " == 1"):
+        assert refusal(rule) is None
+        with pytest.raises(Unsupported, match="nested deeper than"):
+            evaluate(rule, _props(("olm.test", "1.0.0")))
+        predicate = dependency_predicates(
+            _entry(("olm.constraint", {"failureMessage": "m", "cel": {"rule": rule}}))
+        )[0]
+        with pytest.raises(NotEvaluated):
+            predicate.test(_entry(("olm.test", "1.0.0")))
+
+
+def test_a_run_of_3000_nots_collapses_as_in_cel_go() -> None:
+    """cel-go's parser keeps one ``!`` of an odd run and none of an even one."""
+    props = _props(("olm.test", "1.0.0"))
+    assert evaluate("!" * 3000 + "true", props) is True
+    assert evaluate("!" * 3001 + "true", props) is False
+    assert evaluate("!" * 3001 + _of_type("olm.test", "p.value == '1.0.0'"), props) is False
+
+
+def test_long_and_or_chains_are_balanced_as_cel_go_builds_them() -> None:
+    props = _props(("olm.test", "1.0.0"))
+    assert evaluate(" || ".join(["false"] * 10_000 + ["true"]), props) is True
+    assert evaluate(" && ".join(["true"] * 10_000 + ["false"]), props) is False
+
+
+def test_a_rule_over_100000_code_points_is_refused_as_cel_go_does() -> None:
+    rule = "true || " * 12_500 + "true"
+    assert refusal(rule) == (
+        "ERROR: <input>:-1:0: expression code point size exceeds limit: "
+        f"size: {len(rule)}, limit 100000"
+    )
+
+
+def test_an_int_literal_of_5000_digits_is_not_evaluated() -> None:
+    with pytest.raises(Unsupported, match="int literal out of range"):
+        evaluate(_of_type("olm.test", "p.value == " + "9" * 5000), _props(("olm.test", "1")))
+
+
+def test_deeply_nested_property_values_are_read_without_recursion() -> None:
+    deep: Any = "x"
+    for _ in range(5000):
+        deep = [deep]
+    props = cel_properties((("olm.test", "[]"),), (("olm.test", deep),))
+    rule = _of_type("olm.test", "size(p.value) == 1")
+    assert evaluate(rule, props) is True
+    with pytest.raises(Unsupported, match="too deep"):
+        evaluate(_of_type("olm.test", "p.value == p.value"), props)
+
+
+def test_the_nesting_olmtui_evaluates_fits_in_a_worker_thread_with_a_used_stack() -> None:
+    """The dashboard resolves in worker threads, whose frames count against the same
+    recursion limit: a rule at olmtui's nesting limit still evaluates with most of the
+    limit already used by the caller."""
+    rule = "(" * (MAX_NESTING - 1) + "properties.size() == 1" + ")" * (MAX_NESTING - 1)
+    results: list[Any] = []
+
+    def at_depth(left: int) -> None:
+        if left:
+            at_depth(left - 1)
+        else:
+            results.append(evaluate(rule + " || false", _props(("olm.test", "1"))))
+
+    worker = threading.Thread(target=at_depth, args=(sys.getrecursionlimit() - 500,))
+    worker.start()
+    worker.join()
+    assert results == [True]
+
+
+def test_an_olm_constraint_over_131072_bytes_is_refused_as_olm_does() -> None:
+    rule = "true" + " " * (2 << 16)
+    entry = _entry(("olm.constraint", {"failureMessage": "m", "cel": {"rule": rule}}))
+    with pytest.raises(ResolutionError, match="greater than max constraint size 131072 bytes"):
+        dependency_predicates(entry)
+
+
+def test_compound_constraints_nested_too_deep_are_not_evaluated() -> None:
+    value: dict[str, Any] = {"gvk": GVK}
+    for _ in range(MAX_COMPOUND_DEPTH + 1):
+        value = {"not": {"constraints": [value]}}
+    with pytest.raises(NotEvaluated, match="nested deeper than"):
+        dependency_predicates(_entry(("olm.constraint", {"failureMessage": "m", **value})))
+
+
+def test_loops_nested_into_millions_of_steps_are_not_evaluated() -> None:
+    """Four loops over 100 properties nest into 100 million steps: not left to hang."""
+    props = _props(*((f"olm.t{i}", i) for i in range(100)))
+    rule = "false"
+    for var in "abcd":
+        rule = f"properties.exists({var}, {rule})"
+    with pytest.raises(Unsupported, match="more than 10000 loop steps"):
+        evaluate(rule, props)
+    assert evaluate(_of_type("olm.t99", "p.value == 99"), props) is True
+
+
+def test_brackets_inside_a_triple_quoted_string_are_no_refusal() -> None:
+    """olmtui's tokens do not read CEL's triple-quoted strings: no claim about them."""
+    rule = "'''a'" + "(" * 300 + "'''" + " == ''"
+    assert refusal(rule) is None
+    with pytest.raises(Unsupported):
+        evaluate(rule, _props(("olm.test", "1")))

@@ -36,6 +36,20 @@ def test_versions_sort_in_semver_order_not_as_text():
     ]
 
 
+def test_a_version_of_thousands_of_digits_sorts_last_among_versions():
+    """Issue 24: ``int()`` refuses over 4,300 digits; the key compares digit runs without it."""
+    huge = "4" * 4400
+    versions = [f"{huge}.0.0", "1.0.0", f"1.0.0-{huge}", "1.0.0-2", "-", "010.0.0"]
+    assert sorted(versions, key=version_key) == [
+        "1.0.0-2",
+        f"1.0.0-{huge}",
+        "1.0.0",
+        "010.0.0",
+        f"{huge}.0.0",
+        "-",
+    ]
+
+
 def test_counts_severities_and_names_sort_by_meaning():
     assert sorted(["12", "-", "9", "100"], key=number_key) == ["9", "12", "100", "-"]
     assert sorted(["info", "warning", "error"], key=severity_key) == ["error", "warning", "info"]

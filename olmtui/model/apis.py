@@ -14,6 +14,7 @@ from typing import Any
 
 from olmtui.model import findings
 from olmtui.model.platform import is_platform_owned
+from olmtui.model.replacements import ReplacementIndex
 from olmtui.model.types import APIReconciliation, Conflict, Finding, Verdict
 from olmtui.objects import Obj, annotations_of, spec
 
@@ -202,47 +203,36 @@ def owned_crd_names(csv: Obj) -> frozenset[str]:
     )
 
 
-def replacement_chain(name: str, replaces: Mapping[str, str | None]) -> frozenset[str]:
-    """R-CSV-O: the CSVs linked to ``name`` by ``spec.replaces``, forward and backward,
-    stopping on cycles. ``replaces`` maps each CSV of the namespace to its ``spec.replaces``."""
-    chain = {name}
-    current = name
-    while (previous := replaces.get(current)) and previous in replaces and previous not in chain:
-        chain.add(previous)
-        current = previous
-    replaced_by: dict[str, list[str]] = {}
-    for csv_name, target in replaces.items():
-        if target:
-            replaced_by.setdefault(target, []).append(csv_name)
-    frontier = [name]
-    while frontier:
-        for successor in replaced_by.get(frontier.pop(), ()):
-            if successor not in chain:
-                chain.add(successor)
-                frontier.append(successor)
-    return frozenset(chain)
+class CrdOwners:
+    """R-CSV-O over one namespace's non-copied CSVs (copies are invisible here): the owners
+    of each CRD, grouped by replacement chain, so that a CSV's conflicts cost the owners
+    outside its chain, not a walk of the chain per owner (issue 24)."""
 
+    def __init__(self, owned: Mapping[str, frozenset[str]], index: ReplacementIndex) -> None:
+        self._owned = owned
+        self._index = index
+        self._by_crd: dict[str, dict[str | None, list[str]]] = {}
+        for name in sorted(owned):
+            chain = index.chain_id(name)
+            for crd in owned[name]:
+                self._by_crd.setdefault(crd, {}).setdefault(chain, []).append(name)
 
-def crd_owner_conflicts(
-    name: str,
-    owned: Mapping[str, frozenset[str]],
-    replaces: Mapping[str, str | None],
-) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """R-CSV-O: other CSVs of the namespace, outside this CSV's replacement chain, owning a CRD
-    this CSV owns, as ``(csv name, shared CRD names)`` sorted. ``owned`` and ``replaces``
-    cover the namespace's non-copied CSVs (copies are invisible here)."""
-    mine = owned.get(name, frozenset())
-    if not mine:
-        return ()
-    chain = replacement_chain(name, replaces)
-    found = []
-    for other, crds in owned.items():
-        if other in chain:
-            continue
-        shared = mine & crds
-        if shared:
-            found.append((other, tuple(sorted(shared))))
-    return tuple(sorted(found))
+    def conflicts(self, name: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Other CSVs, outside ``name``'s replacement chain (its ancestors and descendants
+        by ``spec.replaces``), owning a CRD it owns, as ``(csv name, shared CRD names)``
+        sorted."""
+        index = self._index
+        mine = self._owned.get(name, frozenset())
+        own = index.chain_id(name)
+        found: dict[str, set[str]] = {}
+        for crd in mine:
+            for chain, owners in self._by_crd[crd].items():
+                if chain == own and own not in index.forked_chains:
+                    continue  # an unforked chain is the chain of each of its members
+                for other in owners:
+                    if chain != own or (other != name and not index.same_chain(name, other)):
+                        found.setdefault(other, set()).add(crd)
+        return tuple(sorted((other, tuple(sorted(crds))) for other, crds in found.items()))
 
 
 def api_list(apis: Iterable[str]) -> tuple[str, ...]:

@@ -22,6 +22,7 @@ from typing import Any
 
 from olmtui.model import json_text
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION
+from olmtui.model.digits import UINT64_MAX, bounded
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.objects import Obj, annotations_of, meta
 
@@ -50,6 +51,19 @@ def _shown(version: Minor) -> str:
     return f"{version[0]}.{version[1]}"
 
 
+def _minor_of(match: re.Match[str]) -> Minor | None:
+    """``(major, minor)`` of a version ``_VERSION`` matched; ``None`` when a number is beyond
+    uint64, where Go's semver parsing fails (and Python's ``int()`` refuses over 4,300
+    digits, issue 24)."""
+    major, minor = bounded(match.group(1), UINT64_MAX), bounded(match.group(2) or "0", UINT64_MAX)
+    return None if major is None or minor is None else (major, minor)
+
+
+def _quoted(value: str) -> str:
+    """``value`` quoted for a message, its middle left out when it is long."""
+    return repr(value if len(value) <= 64 else f"{value[:30]}...{value[-30:]}")
+
+
 def max_openshift_version(csv: Obj) -> tuple[Minor | None, str | None]:
     """``(major, minor)`` of the CSV's ``olm.maxOpenShiftVersion``, or ``(None, None)`` when it
     has none; ``(None, why)`` when OLM cannot read it (OLM's ``maxOpenShiftVersion``: it then
@@ -75,12 +89,13 @@ def max_openshift_version(csv: Obj) -> tuple[Minor | None, str | None]:
     if not value:
         return None, 'its value is "" (an empty string)'
     match = _VERSION.match(value)
-    if match is None:
-        return None, f"{value!r} is not a version"
+    minor = _minor_of(match) if match is not None else None
+    if match is None or minor is None:
+        return None, f"{_quoted(value)} is not a version"
     patch = match.group(3)
-    if (patch is not None and int(patch) != 0) or "-" in value or "+" in value:
-        return None, f"{value!r} must be only <major>.<minor>"
-    return (int(match.group(1)), int(match.group(2) or 0)), None
+    if (patch is not None and patch.strip("0")) or "-" in value or "+" in value:
+        return None, f"{_quoted(value)} must be only <major>.<minor>"
+    return minor, None
 
 
 def _version_candidates(cluster_versions: Iterable[Obj]) -> Iterator[str]:
@@ -113,8 +128,9 @@ def cluster_version(cluster_versions: Iterable[Obj]) -> Minor | None:
     gives that parses; ``None`` when it is not in the source or says none."""
     for raw in _version_candidates(cluster_versions):
         match = _VERSION.match(raw)
-        if match is not None:
-            return int(match.group(1)), int(match.group(2) or 0)
+        minor = _minor_of(match) if match is not None else None
+        if minor is not None:
+            return minor
     return None
 
 
@@ -123,8 +139,9 @@ def _csv_ref(csv: Obj) -> tuple[str, str]:
     return csv_meta.get("namespace") or "", csv_meta.get("name") or ""
 
 
-def _csv_finding(csv: Obj, current: Minor | None) -> Finding | None:
-    """The finding of one installed CSV's cap, if any."""
+def _csv_finding(csv: Obj, current: Minor | None, unknown: str) -> Finding | None:
+    """The finding of one installed CSV's cap, if any; ``unknown`` says why ``current`` is
+    ``None``."""
     maximum, invalid = max_openshift_version(csv)
     namespace, name = _csv_ref(csv)
     if invalid is not None:
@@ -152,8 +169,7 @@ def _csv_finding(csv: Obj, current: Minor | None) -> Finding | None:
             name,
             f"This operator caps the cluster at OpenShift {_shown(maximum)} "
             f"({MAX_OCP_PROPERTY}): OLM holds cluster upgrades past {_shown(maximum)} while "
-            "it is installed. The cluster version is not in the source, so whether it holds "
-            "one now is not known.",
+            f"it is installed. {unknown}, so whether it holds one now is not known.",
             RULE,
         )
     target = _next_minor(current)
@@ -187,8 +203,15 @@ def max_version_findings(
     """R-DOC-16 per installed (non-copied, R-COPY-1) CSV: a cap that holds the next minor
     upgrade of the cluster version in the source (warning), or, without one, an info that
     it caps the cluster. Inputs: those CSVs' properties annotations and the ClusterVersion."""
+    cluster_versions = list(cluster_versions)
     current = cluster_version(cluster_versions)
-    found = [_csv_finding(csv, current) for csv in installed]
+    shown = openshift_version(cluster_versions)
+    unknown = (
+        "The cluster version is not in the source"
+        if shown is None
+        else f"The ClusterVersion's version {_quoted(shown)} cannot be read as a version"
+    )
+    found = [_csv_finding(csv, current, unknown) for csv in installed]
     return [f for f in found if f is not None]
 
 

@@ -36,7 +36,7 @@ from typing import Any
 from olmtui.model.deployments import deployments_text
 from olmtui.model.installplans import failed_plan_remedy, olm_defect, plan_error
 from olmtui.model.operator_conditions import held_findings, held_upgrades
-from olmtui.model.replacements import replaced_by
+from olmtui.model.replacements import ReplacementIndex
 from olmtui.model.subscriptions import install_plan_name
 from olmtui.model.types import Finding, ObjectRef, Severity
 from olmtui.objects import Obj, meta, parse_time, spec, status
@@ -294,10 +294,10 @@ def _waiting(age: _Age) -> Severity:
 
 
 def _replacing(
-    namespace: str, name: str, csv: Obj, age: _Age, replaces: Mapping[str, str | None]
+    namespace: str, name: str, csv: Obj, age: _Age, replacements: ReplacementIndex
 ) -> tuple[Severity, str, str, tuple[ObjectRef, ...]]:
     phase, reason, message = _phase(csv)
-    successor = replaced_by(name, replaces)
+    successor = replacements.replaced_by(name)
     severity: Severity = "warning" if age.over(_STUCK_LIMIT) else "info"
     text = _base(phase, reason, message, age)
     if phase == "Deleting":
@@ -340,7 +340,7 @@ class _Namespace:
         self.plans = plans
         self.subs = subs
         self.deployments = deployments
-        self.replaces = {n: spec(c).get("replaces") for n, c in csvs.items()}
+        self.replacements = ReplacementIndex({n: spec(c).get("replaces") for n, c in csvs.items()})
         #: The held upgrades (R-CSV-P 1) and the CSVs they hold.
         self.upgrades_held = held_upgrades(csvs, conditions)
         self.held = {h.new for h in self.upgrades_held}
@@ -366,9 +366,9 @@ def _one(ns: _Namespace, name: str, csv: Obj, age: _Age) -> Finding | None:
     elif phase == "Pending":
         severity, text, rule, related = _pending(namespace, name, csv, age, ns.plans, ns.subs)
     elif phase in ("Replacing", "Deleting"):
-        if phase == "Replacing" and replaced_by(name, ns.replaces) in ns.held:
+        if phase == "Replacing" and ns.replacements.replaced_by(name) in ns.held:
             return None  # the upgrade is held (R-CSV-P 1): nothing replaces it yet
-        severity, text, rule, related = _replacing(namespace, name, csv, age, ns.replaces)
+        severity, text, rule, related = _replacing(namespace, name, csv, age, ns.replacements)
     elif not phase and age.since is None:
         # R-CSV-N: OLM has not written a status yet; nothing shows it has waited long.
         severity, rule = "info", "R-CSV-N"

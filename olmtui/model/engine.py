@@ -24,9 +24,9 @@ from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.model import nsset
 from olmtui.model.apis import (
     APISet,
+    CrdOwners,
     api_list,
     api_surface,
-    crd_owner_conflicts,
     csv_api_outcome,
     expected_group_apis,
     group_api_findings,
@@ -67,7 +67,7 @@ from olmtui.model.operatorgroups import (
     upgrade_strategy,
 )
 from olmtui.model.platform import is_platform_owned
-from olmtui.model.replacements import replaced_by, replacement_findings
+from olmtui.model.replacements import ReplacementIndex, replacement_findings
 from olmtui.model.stages import DirtySet, NSKey, Stage
 from olmtui.model.subscriptions import (
     PackageKey,
@@ -103,6 +103,17 @@ _T = TypeVar("_T")
 #: Set by the snapshot loader on Namespaces it synthesizes: their labels are unknown, so
 #: label drift (R-OG-5) is not judged on them.
 from olmtui.model.inferred import INFERRED_ANNOTATION  # noqa: E402 (engine split: move up)
+
+
+@dataclass(frozen=True, slots=True)
+class _Chains:
+    """What every CSV of a namespace reads from its siblings, indexed once per change of
+    the namespace's CSVs (issue 24: a chain of thousands costs linear time)."""
+
+    replacements: ReplacementIndex
+    owners: CrdOwners
+    #: The CSVs OLM holds Pending/OperatorConditionNotUpgradeable (R-CSV-P 1).
+    held: frozenset[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +160,10 @@ class Model:
         #: The CRDs each non-copied CSV owns (R-CSV-O), made once per version of the CSV:
         #: its siblings' evaluations read them all.
         self._owned: dict[NSKey, frozenset[str]] = {}
+        #: Per namespace, its CSVs' chains; dropped when one of its CSVs changes.
+        self._chains: dict[str, _Chains] = {}
+        #: The namespaces whose CSVs are all marked dirty in the batch being applied.
+        self._csvs_marked: set[str] = set()
         self._subs: dict[str, dict[str, Obj]] = {}
         self._copies = CopyTracker(store.read_namespaces)
         self._olmconfig: Obj | None = None
@@ -312,7 +327,11 @@ class Model:
         dirty.subscriptions.add(namespace)
 
     def _mark_csvs_of(self, namespace: str) -> None:
-        self._dirty.csvs |= {(namespace, n) for n in self._csvs.get(namespace, {})}
+        # Once per batch: a CSV added later in the batch marks itself (_add_csv), so loading
+        # a namespace of thousands of CSVs costs linear time (issue 24).
+        if namespace not in self._csvs_marked:
+            self._csvs_marked.add(namespace)
+            self._dirty.csvs |= {(namespace, n) for n in self._csvs.get(namespace, {})}
 
     def _on_csv(self, change: Change) -> None:
         key = (change.key.namespace, change.key.name)
@@ -366,11 +385,18 @@ class Model:
             self._mark_csvs_of(key[0])
         self._owned[key] = owned
 
-    def _held(self, namespace: str) -> frozenset[str]:
-        """The CSVs of the namespace OLM holds Pending/OperatorConditionNotUpgradeable."""
-        return frozenset(n for n, c in self._csvs.get(namespace, {}).items() if _is_held(c))
+    def _chains_of(self, namespace: str) -> _Chains:
+        found = self._chains.get(namespace)
+        if found is None:
+            csvs = self._csvs.get(namespace, {})
+            index = ReplacementIndex({n: _replaces(c) for n, c in csvs.items()})
+            owned = {n: self._owned[(namespace, n)] for n in csvs}
+            held = frozenset(n for n, c in csvs.items() if _is_held(c))
+            found = self._chains[namespace] = _Chains(index, CrdOwners(owned, index), held)
+        return found
 
     def _mark_namespace_csv_change(self, key: NSKey, *, membership: bool = True) -> None:
+        self._chains.pop(key[0], None)
         if membership:
             self._pending_og_states |= {(key[0], n) for n in self._groups.in_namespace(key[0])}
         # The upgrade hook reads the installed CSV (its spec.version) of each Subscription.
@@ -436,6 +462,8 @@ class Model:
         except BaseException:
             self._dirty.reset(keep_marks=True)
             raise
+        finally:
+            self._csvs_marked.clear()
         self._dirty.reset()
 
     def _run_stages(self, dirty: DirtySet) -> None:
@@ -535,7 +563,7 @@ class Model:
         verdict: Verdict | None = check.verdict
         reconciliation = None
         found_conflicts: tuple[Conflict, ...] = ()
-        replaces = {n: _replaces(c) for n, c in self._csvs.get(namespace, {}).items()}
+        chains = self._chains_of(namespace)
         if check.proceed and og is not None and og_key is not None and group_ref is not None:
             links = self._links.get(og_key) or NO_LINKS
             # R-API-5 only asks whether the CSV's APIs meet the other groups' claims: the
@@ -556,10 +584,8 @@ class Model:
             reconciliation, verdict = outcome.reconciliation, outcome.verdict
             found = list(outcome.findings)
             if outcome.proceeds:
-                owners = crd_owner_conflicts(
-                    name, {n: self._owned[(namespace, n)] for n in replaces}, replaces
-                )
-                successor = replaced_by(name, replaces)
+                owners = chains.owners.conflicts(name)
+                successor = chains.replacements.replaced_by(name)
                 verdict, recovered = recovery(
                     namespace, name, csv, og, group_ref, successor, owners
                 )
@@ -571,7 +597,7 @@ class Model:
         found += member_findings(
             namespace, name, check, surface.malformed, group_ref, og, spec_targets or ()
         )
-        found += replacement_findings(namespace, name, replaces, held=self._held(namespace))
+        found += replacement_findings(namespace, name, chains.replacements, held=chains.held)
         found += unknown_mode_findings(namespace, name, csv_spec.get("installModes"))
         drift = bool(check.annotation_drift)
         source = self._copy_source_for(key, csv, len(groups), og_key, og, drift, verdict)

@@ -679,18 +679,26 @@ def being_replaced(namespace: str, name: str, successor: str, waits_for: str | N
     )
 
 
-def replacement_cycle(namespace: str, name: str, cycle: Sequence[str]) -> Finding:
+#: How many CSVs of a ``spec.replaces`` loop a ReplacementCycle finding names.
+LOOP_SHOWN = 12
+
+
+def replacement_cycle(namespace: str, name: str, shown: Sequence[str], size: int) -> Finding:
+    """R-CSV-R: ``shown`` is the loop from ``name`` on, whole or its first ``LOOP_SHOWN`` of
+    ``size`` CSVs."""
+    path = " -> ".join([*shown, *(["..."] if size > len(shown) else []), shown[0]])
+    whole = f" ({size} CSVs)" if size > len(shown) else ""
     return Finding(
         "warning",
         "ReplacementCycle",
         CSV,
         namespace,
         name,
-        f"spec.replaces forms a loop: {' -> '.join([*cycle, cycle[0]])}. Every CSV on it still "
-        "replaces an existing one, so OLM never deletes any of them (R-CSV-R). Delete the CSV "
-        "that should no longer be installed.",
+        f"spec.replaces forms a loop{whole}: {path}. Every CSV on it still replaces an "
+        "existing one, so OLM never deletes any of them (R-CSV-R). Delete the CSV that should "
+        "no longer be installed.",
         "R-CSV-R",
-        tuple(ObjectRef(CSV, namespace, c) for c in cycle if c != name),
+        tuple(ObjectRef(CSV, namespace, c) for c in shown if c != name),
     )
 
 

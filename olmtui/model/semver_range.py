@@ -19,10 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from olmtui.model.digits import INT64_MAX, UINT64_MAX, bounded
+
 _NUMBERS = frozenset("0123456789")
 _ALPHANUM = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-")
-_UINT64_MAX = 2**64 - 1
-_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+_INT64_MIN = -(2**63)
 #: Go's ``unicode.IsSpace``, which ``strings.TrimSpace`` uses (differs from ``str.isspace``).
 _GO_SPACE = (
     "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
@@ -103,9 +104,10 @@ def _number(text: str, what: str) -> int:
         raise ValueError(
             f"{what.capitalize()} number must not contain leading zeroes {_go_quote(text)}"
         )
-    if not text or int(text) > _UINT64_MAX:
+    value = bounded(text, UINT64_MAX) if text else None
+    if value is None:
         raise ValueError(f"strconv.ParseUint: parsing {_go_quote(text)}: invalid syntax")
-    return int(text)
+    return value
 
 
 def _prerelease(text: str) -> int | str:
@@ -116,9 +118,10 @@ def _prerelease(text: str) -> int | str:
             raise ValueError(
                 f"Numeric PreRelease version must not contain leading zeroes {_go_quote(text)}"
             )
-        if int(text) > _UINT64_MAX:
+        value = bounded(text, UINT64_MAX)
+        if value is None:
             raise ValueError(f"strconv.ParseUint: parsing {_go_quote(text)}: value out of range")
-        return int(text)
+        return value
     if _only(text, _ALPHANUM):
         return text
     raise ValueError(f"Invalid character(s) found in prerelease {_go_quote(text)}")
@@ -227,13 +230,16 @@ def _split_operator(token: str) -> tuple[str, str]:
 def _go_atoi(text: str) -> int | None:
     if not _GO_ATOI.match(text):
         return None
-    value = int(text)
-    return value if _INT64_MIN <= value <= _INT64_MAX else None
+    # int64 holds -2**63, one more than INT64_MAX: a negative number is bounded by that.
+    magnitude = bounded(text.lstrip("+-"), INT64_MAX + text.startswith("-"))
+    if magnitude is None:
+        return None
+    return -magnitude if text.startswith("-") else magnitude
 
 
 def _go_itoa_plus_one(value: int) -> str:
     """``strconv.Itoa(i + 1)`` with Go's int64 wrap-around."""
-    return str(_INT64_MIN if value == _INT64_MAX else value + 1)
+    return str(_INT64_MIN if value == INT64_MAX else value + 1)
 
 
 def _increment(flat: str, index: int) -> str:

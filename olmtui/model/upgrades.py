@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Literal, Protocol
 
 from olmtui.model.catalog import Catalog, Channel, ChannelEntry, Package
+from olmtui.model.chain_ends import ChainEnds, Ends
 from olmtui.model.semver_range import ZERO, Range, RangeError, Version, parse_range, parse_version
 from olmtui.model.subscriptions import approval
 from olmtui.model.types import (
@@ -82,35 +83,31 @@ def channel_order(channel: Channel) -> tuple[list[str], list[str]]:
     heads = [e for e in entries if e.name not in replaced]
     if not heads:
         return [], [f"no channel heads (entries not replaced by another entry) found {where}"]
-    chains: list[list[str]] = []
+    # Each head's walk, summed up over walks shared from entry to entry (issue 24).
+    following = {n: e.replaces for n, e in by_name.items() if e.replaces in by_name}
+    walks = ChainEnds(following, skipped)
+    chains: list[Ends] = []
     for head in heads:
-        chain: list[str] = []
-        visited: set[str] = set()
-        current = head
-        while True:
-            visited.add(current.name)
-            if current.name not in skipped:
-                chain.append(current.name)
-            nxt = by_name.get(current.replaces) if current.replaces else None
-            if nxt is None:
-                break
-            if nxt.name in visited:
-                return [], [
-                    f"a cycle exists in the chain of replacement beginning with {_q(head.name)} "
-                    f"{where}"
-                ]
-            current = nxt
-        chains.append(chain)
+        ends = walks.walk(head.name, head.replaces if head.replaces in by_name else None)
+        if ends.loops:
+            return [], [
+                f"a cycle exists in the chain of replacement beginning with {_q(head.name)} {where}"
+            ]
+        chains.append(ends)
     if len(chains) > 1:
-        shown = ", ".join(
-            "[]" if not c else c[0] if len(c) == 1 else f"{c[0]}...{c[-1]}" for c in chains
-        )
+        shown = ", ".join(c.text() for c in chains)
         return [], [
             "a unique replacement chain within a channel is required to determine the relative "
             f"order between channel entries, but {len(chains)} replacement chains were found "
             f"{where}: {shown}"
         ]
-    return chains[0], []
+    chain: list[str] = []
+    current: ChannelEntry | None = heads[0]
+    while current is not None:  # the one walk, without a loop
+        if current.name not in skipped:
+            chain.append(current.name)
+        current = by_name.get(current.replaces) if current.replaces else None
+    return chain, []
 
 
 # --- R-UPG-7: catalog validation (opm) ----------------------------------------------------------

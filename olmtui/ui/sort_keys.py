@@ -29,6 +29,13 @@ def _plain(cell: str | Text) -> str:
     return cell.plain if isinstance(cell, Text) else cell
 
 
+def _digits_key(digits: str) -> tuple[int, str]:
+    """A run of digits in numeric order without ``int()``, which refuses a run of over
+    4,300 digits (a hostile version, issue 24): shorter first, then by the digits."""
+    significant = digits.lstrip("0")
+    return (len(significant), significant)
+
+
 def text_key(value: str) -> SortKey:
     """Case-insensitive text. Plain on purpose: a key per digit run made sorting a hundred
     thousand distinct namespaces five times slower; versions have their own order."""
@@ -42,11 +49,13 @@ def version_key(value: str) -> SortKey:
     found = _SEMVER.match(value.strip())
     if found is None:
         return (1, (), 0, (), value.casefold())
-    numbers = tuple(int(n) for n in found.group(1).split("."))
-    numbers += (0,) * max(3 - len(numbers), 0)
+    numbers = tuple(_digits_key(n) for n in found.group(1).split("."))
+    numbers += ((0, ""),) * max(3 - len(numbers), 0)
     pre = found.group(2)
     identifiers = (
-        tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in pre.split(".")) if pre else ()
+        tuple((0, _digits_key(p), "") if p.isdigit() else (1, (0, ""), p) for p in pre.split("."))
+        if pre
+        else ()
     )
     return (0, numbers, 0 if pre else 1, identifiers, "")
 

@@ -15,6 +15,14 @@ Catalog entries keep only the property types the resolver reads (``RESOLVER_PROP
 see ``Bundle.properties``), so a rule over a catalog entry is only decided when each of its
 loops over ``properties`` is confined to those types (``p.type == 'olm.gvk' && ...``): a
 dropped property could otherwise change the answer.
+
+A rule is text from a bundle, so it may be hostile (issue 24). cel-go's parser refuses a rule
+over 100,000 code points or nested deeper than 250 (parentheses, calls, lists, indexes): OLM
+then cannot build the constraint and resolution stops; :func:`refusal` gives cel-go's message
+for those. What cel-go accepts, olmtui parses without deep recursion (a run of ``!`` collapses
+as in cel-go, ``&&``/``||`` chains become balanced trees as cel-go builds them) and evaluates
+only up to a nesting depth well inside Python's recursion limit, in any thread; a deeper rule
+is not evaluated (R-RES-23).
 """
 
 from __future__ import annotations
@@ -25,11 +33,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from olmtui.model.catalog import RESOLVER_PROPERTY_TYPES
+from olmtui.model.digits import INT64_MAX, bounded
 from olmtui.model.resolution.entries import parse_tolerant
 
 
 class Unsupported(Exception):
     """The rule is outside the subset olmtui evaluates (R-RES-23)."""
+
+
+#: cel-go's parser defaults (``parser.NewParser``), which OLM's environment keeps
+#: (operator-framework/api ``constraints.NewCelEnvironment``).
+CEL_SIZE_LIMIT = 100_000
+CEL_RECURSION_LIMIT = 250
+#: How deep olmtui parses and evaluates a rule: each level costs a few Python frames, so
+#: this stays far inside the default recursion limit of 1,000 whatever the caller's stack.
+MAX_NESTING = 48
 
 
 # --- the AST ---------------------------------------------------------------------------
@@ -138,13 +156,22 @@ def _unquote(text: str) -> str:
     return "".join(out)
 
 
-_CONVERT: dict[str, Callable[[str], Any]] = {"float": float, "int": int, "str": _unquote}
+def _int_literal(text: str) -> int:
+    """An int literal: cel-go refuses one beyond int64 (and Python's ``int()`` one of over
+    4,300 digits), so olmtui does not evaluate it."""
+    value = bounded(text, INT64_MAX)
+    if value is None:
+        raise Unsupported("int literal out of range")
+    return value
+
+
+_CONVERT: dict[str, Callable[[str], Any]] = {"float": float, "int": _int_literal, "str": _unquote}
 
 
 def _tokens(rule: str) -> list[tuple[str, Any]]:
     out: list[tuple[str, Any]] = []
-    pos = 0
-    while rule[pos:].strip():
+    pos, end = 0, len(rule.rstrip())
+    while pos < end:
         match = _TOKEN.match(rule, pos)
         if match is None or match.lastgroup is None:
             raise Unsupported(rule[pos:])
@@ -161,9 +188,10 @@ class _Parser:
     """Recursive descent over CEL's grammar, restricted to the subset (no arithmetic, no
     ternary, no message literals)."""
 
-    def __init__(self, rule: str) -> None:
-        self.toks = _tokens(rule)
+    def __init__(self, toks: list[tuple[str, Any]]) -> None:
+        self.toks = toks
         self.pos = 0
+        self.depth = 0
 
     def peek(self) -> tuple[str, Any]:
         return self.toks[self.pos]
@@ -188,16 +216,20 @@ class _Parser:
         return node
 
     def expr(self) -> Node:
-        node = self.conjunction()
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise Unsupported(f"nested deeper than {MAX_NESTING}")
+        terms = [self.conjunction()]
         while self.accept("||"):
-            node = Binary("||", node, self.conjunction())
-        return node
+            terms.append(self.conjunction())
+        self.depth -= 1
+        return _balanced("||", terms)
 
     def conjunction(self) -> Node:
-        node = self.relation()
+        terms = [self.relation()]
         while self.accept("&&"):
-            node = Binary("&&", node, self.relation())
-        return node
+            terms.append(self.relation())
+        return _balanced("&&", terms)
 
     def relation(self) -> Node:
         node = self.unary()
@@ -207,8 +239,14 @@ class _Parser:
         return node
 
     def unary(self) -> Node:
-        if self.accept("!"):
-            return Unary("!", self.unary())
+        nots = 0
+        while self.accept("!"):
+            nots += 1
+        if nots:
+            # cel-go's VisitLogicalNot: an even run of ``!`` is the operand itself, an odd
+            # one a single ``!`` (so 3,000 of them parse flat, as there).
+            operand = self.member(self.primary())
+            return Unary("!", operand) if nots % 2 else operand
         if self.accept("-"):  # only a negative number literal
             kind, value = self.take()
             if kind not in ("int", "float"):
@@ -288,6 +326,63 @@ class _Parser:
             self.take(":")
             out.append((key, self.expr()))
         return MapLit(tuple(out))
+
+
+def _balanced(op: str, terms: list[Node]) -> Node:
+    """cel-go's ``logicManager.balancedTree``: a chain of ``&&`` or ``||`` as a balanced tree
+    (the operators are associative, so only the depth differs from a left-deep chain)."""
+    if len(terms) == 1:
+        return terms[0]
+    mid = (len(terms) - 1) // 2 + 1
+    return Binary(op, _balanced(op, terms[:mid]), _balanced(op, terms[mid:]))
+
+
+def _depth(root: Node) -> int:
+    """The AST's depth, walked without recursion (a long member chain is deep)."""
+    deepest = 0
+    stack = [(root, 1)]
+    while stack:
+        node, level = stack.pop()
+        deepest = max(deepest, level)
+        children = (node.target, node.body) if isinstance(node, Macro) else _children(node)
+        stack.extend((child, level + 1) for child in children)
+    return deepest
+
+
+def _bracket_depth(toks: Sequence[tuple[str, Any]]) -> int:
+    """How deep the rule nests brackets around a token: each ``(`` (a group or a call's
+    arguments), ``[`` (a list or an index) and ``{`` holding a token is one more nested
+    ``expr`` rule in cel-go's grammar."""
+    depth = deepest = 0
+    for kind, value in toks:
+        if kind == "op" and value in ("(", "[", "{"):
+            depth += 1
+        elif kind == "op" and value in (")", "]", "}"):
+            depth -= 1
+        else:
+            deepest = max(deepest, depth)
+    return deepest
+
+
+def refusal(rule: str) -> str | None:
+    """cel-go's compile error when its parser refuses ``rule`` by its own limits (issue 24):
+    over 100,000 code points, or an ``expr`` rule nested over 250 deep (a token inside 250
+    brackets). OLM then cannot build the predicate (``CreateCelPredicate``). ``None`` when
+    the rule is within those limits, or olmtui cannot read it (then it is not evaluated)."""
+    if len(rule) > CEL_SIZE_LIMIT:
+        return (
+            "ERROR: <input>:-1:0: expression code point size exceeds limit: "
+            f"size: {len(rule)}, limit {CEL_SIZE_LIMIT}"
+        )
+    if "'''" in rule or '"""' in rule:
+        return None  # CEL's triple-quoted strings, which olmtui's tokens do not read
+    try:
+        toks = _tokens(rule)
+    except Unsupported:
+        return None
+    if _bracket_depth(toks) + 1 > CEL_RECURSION_LIMIT:
+        return f"ERROR: <input>:-1:0: expression recursion limit exceeded: {CEL_RECURSION_LIMIT}"
+    return None
 
 
 # --- values ------------------------------------------------------------------------------
@@ -476,13 +571,29 @@ def _call(node: Call, env: Env) -> Any:
     return table[(node.name, len(args))](*args)
 
 
+#: Where the environment keeps the loop steps left (not an identifier: no rule can name it).
+_STEPS = " steps"
+#: How many loop steps one evaluation may take. Loops over ``properties`` nested in each
+#: other multiply (four deep over 100 properties: 100 million steps, minutes); OLM's own rules
+#: take tens. Beyond it the rule is not evaluated rather than left to hang olmtui.
+MAX_STEPS = 10_000
+
+
+def _looped(env: Env, var: str, item: Any) -> Env:
+    steps: list[int] = env[_STEPS]
+    steps[0] -= 1
+    if steps[0] < 0:
+        raise Unsupported(f"evaluation takes more than {MAX_STEPS} loop steps")
+    return {**env, var: item}
+
+
 def _macro(node: Macro, env: Env) -> Any:
     """The comprehension macros as cel-go expands them: ``exists`` folds with ``||`` and
     stops at ``true``, ``all`` folds with ``&&`` and stops at ``false``."""
     target = _eval(node.target, env)
     if isinstance(target, CelError) or not isinstance(target, list | dict):
         return target if isinstance(target, CelError) else CelError("no such overload")
-    results = (_eval(node.body, {**env, node.var: item}) for item in target)
+    results = (_eval(node.body, _looped(env, node.var, item)) for item in target)
     if node.name == "exists_one":
         values = list(results)
         error = _first_error(values) or _first_error(
@@ -632,7 +743,7 @@ def _check_confined(node: Node, known: frozenset[str]) -> None:
         _check_confined(child, known)
 
 
-_COMPILED: dict[tuple[str, bool], Node] = {}
+_COMPILED: dict[tuple[str, bool], Node | Unsupported] = {}
 
 
 def compile_rule(rule: str, complete: bool) -> Node:
@@ -640,25 +751,53 @@ def compile_rule(rule: str, complete: bool) -> Node:
     property list is the entry's whole list (else only ``RESOLVER_PROPERTY_TYPES``)."""
     key = (rule, complete)
     if key not in _COMPILED:
-        node = _Parser(rule).parse()
-        _check_names(node, frozenset(("properties",)))
-        if not _is_bool(node):
-            raise Unsupported("not a bool expression")
-        if not complete:
-            _check_confined(node, RESOLVER_PROPERTY_TYPES)
-        _COMPILED[key] = node
-    return _COMPILED[key]
+        try:
+            _COMPILED[key] = _compile(rule, complete)
+        except Unsupported as exc:
+            _COMPILED[key] = exc  # a hostile rule is read once, not once per candidate
+    found = _COMPILED[key]
+    if isinstance(found, Unsupported):
+        raise Unsupported(*found.args)
+    return found
+
+
+def _compile(rule: str, complete: bool) -> Node:
+    if (refused := refusal(rule)) is not None:
+        raise Unsupported(refused)
+    node = _Parser(_tokens(rule)).parse()
+    if _depth(node) > MAX_NESTING:
+        raise Unsupported(f"nested deeper than {MAX_NESTING}")
+    _check_names(node, frozenset(("properties",)))
+    if not _is_bool(node):
+        raise Unsupported("not a bool expression")
+    if not complete:
+        _check_confined(node, RESOLVER_PROPERTY_TYPES)
+    return node
+
+
+def _as_cel_scalar(value: Any) -> Any:
+    return float(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
 
 def _as_cel(value: Any) -> Any:
-    """Go's ``json.Unmarshal`` into ``interface{}``: every JSON number is a double."""
-    if isinstance(value, bool) or value is None or isinstance(value, str | float):
-        return value
-    if isinstance(value, int):
-        return float(value)
-    if isinstance(value, list):
-        return [_as_cel(v) for v in value]
-    return {k: _as_cel(v) for k, v in value.items()}
+    """Go's ``json.Unmarshal`` into ``interface{}``: every JSON number is a double. Copied
+    without recursion: a property value may nest as deep as the JSON reader allowed."""
+    if not isinstance(value, list | dict):
+        return _as_cel_scalar(value)
+    root: list[Any] | dict[str, Any] = [] if isinstance(value, list) else {}
+    stack: list[tuple[Any, Any]] = [(value, root)]
+    while stack:
+        source, target = stack.pop()
+        for key, item in enumerate(source) if isinstance(source, list) else source.items():
+            copied: Any = _as_cel_scalar(item)
+            if isinstance(item, list | dict):
+                copied = [] if isinstance(item, list) else {}
+                stack.append((item, copied))
+            if isinstance(target, list):
+                target.append(copied)
+            else:
+                target[key] = copied
+    return root
 
 
 def cel_properties(
@@ -678,5 +817,11 @@ def cel_properties(
 def evaluate(rule: str, properties: list[dict[str, Any]], complete: bool = True) -> bool:
     """R-RES-11.2: the rule over one candidate's properties; an evaluation error or a
     non-bool result is false, as in OLM. Raises ``Unsupported`` outside the subset."""
-    result = _eval(compile_rule(rule, complete), {"properties": properties})
+    node = compile_rule(rule, complete)
+    try:
+        result = _eval(node, {"properties": properties, _STEPS: [MAX_STEPS]})
+    except RecursionError:
+        # The rule is shallow (MAX_NESTING) but two property values compared with each
+        # other may nest as deep as their JSON did: olmtui does not decide that (R-RES-23).
+        raise Unsupported("values nested too deep to compare") from None
     return result is True

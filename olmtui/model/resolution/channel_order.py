@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from olmtui.model.chain_ends import ChainEnds, Ends
 from olmtui.model.resolution.entries import Entry
 
 
@@ -22,14 +23,6 @@ class ResolutionError(Exception):
 def go_quote(text: str) -> str:
     """Go's ``%q`` for the names that appear in channel errors."""
     return json.dumps(text, ensure_ascii=False)
-
-
-def _chain_text(chain: Sequence[Entry]) -> str:
-    if not chain:
-        return "[]"
-    if len(chain) == 1:
-        return chain[0].name
-    return f"{chain[0].name}...{chain[-1].name}"
 
 
 def sort_channel(entries: Sequence[Entry]) -> list[Entry]:
@@ -56,26 +49,28 @@ def sort_channel(entries: Sequence[Entry]) -> list[Entry]:
             "no channel heads (entries not replaced by another entry) found in channel "
             f"{channel} of package {package}"
         )
-    chains: list[list[Entry]] = []
+    # Each head's walk, summed up over walks shared from entry to entry (issue 24).
+    following = {name: entry.name for name, entry in replaces.items()}
+    walks = ChainEnds(following, skipped)
+    chains: list[Ends] = []
     for head in heads:
-        chain: list[Entry] = []
-        visited: set[str] = set()
-        current: Entry | None = head
-        while current is not None:
-            visited.add(current.name)
-            if current.name not in skipped:
-                chain.append(current)
-            current = replaces.get(current.name)
-            if current is not None and current.name in visited:
-                raise ResolutionError(
-                    "a cycle exists in the chain of replacement beginning with "
-                    f"{go_quote(head.name)} in channel {channel} of package {package}"
-                )
-        chains.append(chain)
+        ends = walks.walk(head.name, following.get(head.name))
+        if ends.loops:
+            raise ResolutionError(
+                "a cycle exists in the chain of replacement beginning with "
+                f"{go_quote(head.name)} in channel {channel} of package {package}"
+            )
+        chains.append(ends)
     if len(chains) > 1:
         raise ResolutionError(
             "a unique replacement chain within a channel is required to determine the relative "
             f"order between channel entries, but {len(chains)} replacement chains were found in "
-            f"channel {channel} of package {package}: " + ", ".join(_chain_text(c) for c in chains)
+            f"channel {channel} of package {package}: " + ", ".join(c.text() for c in chains)
         )
-    return chains[0]
+    chain: list[Entry] = []
+    current: Entry | None = heads[0]
+    while current is not None:  # the one walk, without a loop
+        if current.name not in skipped:
+            chain.append(current)
+        current = replaces.get(current.name)
+    return chain

@@ -105,22 +105,50 @@ def _replaced_by(csvs: Sequence[Obj]) -> dict[str, Obj]:
     return {str(spec(c).get("replaces")): c for c in csvs if spec(c).get("replaces")}
 
 
-def _chain_ends_in_failure(csv: Obj, replaced_by: Mapping[str, Obj], namespace: str) -> bool:
-    """R-RES-21: follow the CSVs that replace ``csv``; every one before the last must be
-    ``Replacing``; true when the last is ``Failed``."""
-    seen: set[str] = set()
-    current = csv
-    while (successor := replaced_by.get(name_of(current))) is not None:
-        name = name_of(current)
-        if _phase(current) != "Replacing":
-            raise SourceError(
-                f"csv {namespace}/{name} in phase {_phase(current)} instead of Replacing"
-            )
-        if name in seen:
-            raise SourceError(f"csv {namespace}/{name} has already been seen")
-        seen.add(name)
-        current = successor
-    return _phase(current) == "Failed"
+class _FailureChains:
+    """R-RES-21 for every CSV of a namespace, each chain walked once (issue 24: a chain of
+    thousands of Replacing CSVs, walked again from each member, cost quadratic time).
+
+    OLM follows the CSVs that replace a CSV; every one before the last must be
+    ``Replacing``, else (or on a loop) an error; the chain ends in failure when the last is
+    ``Failed``. A CSV's outcome is its successor's, unless its own step decides it."""
+
+    def __init__(self, replaced_by: Mapping[str, Obj], namespace: str) -> None:
+        self._replaced_by = replaced_by
+        self._namespace = namespace
+        #: Per CSV name: whether its chain ends in failure, or the error OLM reports.
+        self._outcomes: dict[str, bool | str] = {}
+
+    def ends_in_failure(self, csv: Obj) -> bool:
+        """Raises ``SourceError`` with OLM's message."""
+        outcome = self._outcome(csv)
+        if isinstance(outcome, str):
+            raise SourceError(outcome)
+        return outcome
+
+    def _outcome(self, csv: Obj) -> bool | str:
+        outcomes, namespace = self._outcomes, self._namespace
+        path: dict[str, int] = {}
+        current = csv
+        while (name := name_of(current)) not in outcomes:
+            successor = self._replaced_by.get(name)
+            if successor is None:
+                outcomes[name] = _phase(current) == "Failed"
+            elif _phase(current) != "Replacing":
+                outcomes[name] = (
+                    f"csv {namespace}/{name} in phase {_phase(current)} instead of Replacing"
+                )
+            elif name in path:
+                # A loop: the walk from each CSV on it comes back to that CSV first.
+                for looped in list(path)[path[name] :]:
+                    outcomes[looped] = f"csv {namespace}/{looped} has already been seen"
+            else:
+                path[name] = len(path)
+                current = successor
+        outcome = outcomes[name]
+        for walked in path:
+            outcomes.setdefault(walked, outcome)
+        return outcome
 
 
 def existing_entries(
@@ -133,11 +161,11 @@ def existing_entries(
     key = CatalogKey(EXISTING, namespace)
     installed = {status(s).get("installedCSV") for s in subscriptions}
     own = [c for c in csvs if not is_copied_csv(c)]  # R-RES-7.1
-    replaced_by = _replaced_by(own)
+    chains = _FailureChains(_replaced_by(own), namespace)
     entries: list[Entry] = []
     for csv in own:
         # R-RES-7.5 / R-RES-21: a Replacing CSV whose successors ended in Failed is left out.
-        ends_in_failure = fail_forward and _chain_ends_in_failure(csv, replaced_by, namespace)
+        ends_in_failure = fail_forward and chains.ends_in_failure(csv)
         if ends_in_failure and _phase(csv) == "Replacing":
             continue
         annotation = annotations_of(csv).get(PROPERTIES_ANNOTATION)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from olmtui.model.resolution.cel import Unsupported, cel_properties, evaluate
+from olmtui.model.resolution.cel import Unsupported, cel_properties, evaluate, refusal
 from olmtui.model.resolution.channel_order import ResolutionError, go_quote
 from olmtui.model.resolution.entries import (
     Entry,
@@ -93,8 +93,8 @@ class Cel:
         values = entry.values
         if len(values) != len(entry.properties):
             values = decode(entry.properties)
-        properties = cel_properties(entry.properties, values)
         try:
+            properties = cel_properties(entry.properties, values)
             return evaluate(self.rule, properties, complete=entry.catalog.virtual)
         except Unsupported:
             raise NotEvaluated(f"CEL rule not supported offline: {self.rule}") from None  # R-RES-23
@@ -156,9 +156,14 @@ def _gvk(value: dict[str, Any]) -> Gvk:
 
 
 _CONSTRAINT_KEYS = ("failureMessage", "gvk", "package", "cel", "all", "any", "not")
+#: operator-framework/api ``maxConstraintSize``: OLM refuses a longer olm.constraint value.
+MAX_CONSTRAINT_SIZE = 2 << 16
+#: How deep olmtui follows all/any/not: each level costs Python frames when the predicate is
+#: built, tested and printed. OLM's own bound is the size above.
+MAX_COMPOUND_DEPTH = 64
 
 
-def _constraint(value: dict[str, Any], message: str) -> Predicate:
+def _constraint(value: dict[str, Any], message: str, depth: int = 0) -> Predicate:
     """R-RES-12 ``olm.constraint``: exactly one of gvk/package/cel/all/any/not."""
     for key in value:
         if key not in _CONSTRAINT_KEYS:
@@ -168,11 +173,16 @@ def _constraint(value: dict[str, Any], message: str) -> Predicate:
     if isinstance(value.get("package"), dict):
         return _package(value["package"])
     if isinstance(value.get("cel"), dict):
-        return Cel(str(value["cel"].get("rule") or ""), message)
+        rule = str(value["cel"].get("rule") or "")
+        if (refused := refusal(rule)) is not None:  # R-RES-23: cel-go's own limits
+            raise ResolutionError(f"convert olm.constraint to resolver predicate: {refused}")
+        return Cel(rule, message)
     for key, combine in (("all", All), ("any", Any_), ("not", Not)):
         if isinstance(value.get(key), dict):
+            if depth >= MAX_COMPOUND_DEPTH:
+                raise NotEvaluated(f"olm.constraint nested deeper than {MAX_COMPOUND_DEPTH}")
             inner = value[key].get("constraints") or []
-            parts = tuple(_constraint(c, message) for c in inner if isinstance(c, dict))
+            parts = tuple(_constraint(c, message, depth + 1) for c in inner if isinstance(c, dict))
             return combine(parts)
     raise ResolutionError("constraint is empty")
 
@@ -181,7 +191,11 @@ def dependency_predicates(entry: Entry) -> list[Predicate]:
     """R-RES-12: one predicate per dependency property, in property order; a parse error
     raises ``ResolutionError`` (it aborts OLM's resolution)."""
     out: list[Predicate] = []
-    for kind, value in entry.values:
+    # The JSON text of each value, as OLM measures it (an entry built with values only has
+    # no text to measure).
+    aligned = len(entry.properties) == len(entry.values)
+    texts = [text for _, text in entry.properties] if aligned else [""] * len(entry.values)
+    for (kind, value), text in zip(entry.values, texts, strict=True):
         if not isinstance(value, dict):
             continue
         if kind == "olm.gvk.required":
@@ -191,5 +205,10 @@ def dependency_predicates(entry: Entry) -> list[Predicate]:
         elif kind == "olm.label.required":
             out.append(Label(str(value.get("label") or "")))
         elif kind == "olm.constraint":
+            if len(text.encode()) > MAX_CONSTRAINT_SIZE:
+                raise ResolutionError(
+                    "parse olm.constraint: olm.constraint value is greater than max "
+                    f"constraint size {MAX_CONSTRAINT_SIZE} bytes"
+                )
             out.append(_constraint(value, str(value.get("failureMessage") or "")))
     return out

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from olmtui.model import json_text
+from olmtui.model.digits import UINT64_MAX, bounded
 from olmtui.model.semver_range import Version, parse_version, parse_version_strict
 from olmtui.model.v1.go_text import go_quote
 
@@ -104,7 +105,6 @@ _LOOSE = re.compile(
     r"(-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?"
     r"(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?\Z"
 )
-_UINT64_MAX = 2**64 - 1
 _ALLOWED = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-0123456789")
 
 
@@ -145,14 +145,19 @@ def _compare_pre_part(s: str, o: str) -> int:
         return -1
     if o == "":
         return 1
-    s_num, o_num = s.isdigit() and s.isascii(), o.isdigit() and o.isascii()
-    if not s_num and not o_num:
+    # Masterminds: a part is a number when strconv.ParseUint reads it (beyond uint64: text).
+    s_num, o_num = _uint64(s), _uint64(o)
+    if s_num is None and o_num is None:
         return 1 if s > o else -1
-    if not o_num:
+    if o_num is None:
         return -1
-    if not s_num:
+    if s_num is None:
         return 1
-    return 1 if int(s) > int(o) else -1
+    return 1 if s_num > o_num else -1
+
+
+def _uint64(part: str) -> int | None:
+    return bounded(part, UINT64_MAX) if part.isdigit() and part.isascii() else None
 
 
 def _compare_pre(v: str, o: str) -> int:
@@ -193,10 +198,12 @@ def _coerce(text: str) -> MMVersion:
     m = _LOOSE.match(text)
     if m is None:
         raise ValueError(text)
-    numbers = [int(m[1]), int((m[2] or ".0")[1:]), int((m[3] or ".0")[1:])]
-    if any(n > _UINT64_MAX for n in numbers) or (m[5] and not _valid_pre(m[5])):
+    major, minor, patch = (
+        bounded(g, UINT64_MAX) for g in (m[1], (m[2] or ".0")[1:], (m[3] or ".0")[1:])
+    )
+    if major is None or minor is None or patch is None or (m[5] and not _valid_pre(m[5])):
         raise ValueError(text)
-    return MMVersion(numbers[0], numbers[1], numbers[2], m[5] or "", m[8] or "")
+    return MMVersion(major, minor, patch, m[5] or "", m[8] or "")
 
 
 @dataclass(frozen=True, slots=True)
