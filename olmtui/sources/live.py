@@ -121,14 +121,15 @@ class LiveSource:
             await self.close()
             raise
         self.server_version = await _server_version(probe)
-        timeout = self.options.read_timeout
+        timeout, list_timeout = self.options.read_timeout, self.options.list_timeout
         self._build(
-            Requester(client, timeout),
+            Requester(client, timeout, list_timeout=list_timeout),
             Requester(
                 client,
                 timeout,
                 list_accept=METADATA_LIST_ACCEPT,
                 watch_accept=METADATA_WATCH_ACCEPT,
+                list_timeout=list_timeout,
             ),
         )
         self.status.set_reachable(True)
