@@ -104,8 +104,10 @@ class LoopbackAPIServer:
         self._lists_stalled.set()  # set: lists are answered
         #: (code, reason) every watch request is answered with, until cleared.
         self._watch_failure: tuple[int, str] | None = None
-        #: (code, Retry-After seconds, how many more) discovery requests are answered with.
+        #: (code, Retry-After seconds, how many more) discovery requests, and list requests,
+        #: are answered with.
         self._discovery_failure: tuple[int, int, int] | None = None
+        self._list_failure: tuple[int, int, int] | None = None
         self._runner: web.AppRunner | None = None
         self._port = port  # 0: a free port, chosen at the first start
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -239,6 +241,10 @@ class LoopbackAPIServer:
         sheds load: a burst that a client must wait out, not fail on."""
         self._discovery_failure = (code, retry_after, times) if times > 0 else None
 
+    def fail_lists(self, code: int, times: int, retry_after: int = 1) -> None:
+        """Answer the next ``times`` list requests as :meth:`fail_discovery` does."""
+        self._list_failure = (code, retry_after, times) if times > 0 else None
+
     def compact(self) -> None:
         """Forget the watch history and every continue snapshot: older RVs give 410."""
         self.state.compact()
@@ -272,7 +278,8 @@ class LoopbackAPIServer:
         if request.method != "GET":
             return _json(st.method_not_allowed(), 405)
         if self._discovery_failure is not None and _is_discovery(request.path):
-            return self._failed_discovery()
+            self._discovery_failure, failed = _injected(self._discovery_failure, "discovery")
+            return failed
         try:
             return await self._get(request)
         except _BadRequest as exc:
@@ -362,16 +369,6 @@ class LoopbackAPIServer:
             failed.headers["Retry-After"] = "1"
         return failed
 
-    def _failed_discovery(self) -> web.Response:
-        assert self._discovery_failure is not None
-        code, wait, times = self._discovery_failure
-        self._discovery_failure = (code, wait, times - 1) if times > 1 else None
-        reason = {429: "TooManyRequests", 503: "ServiceUnavailable"}.get(code, "InternalError")
-        failed = _json(st.status(code, reason, f"injected {code} on discovery"), code)
-        if code in (429, 503):
-            failed.headers["Retry-After"] = str(wait)
-        return failed
-
     def _proxy(
         self, request: web.Request, namespace: str, service: str, rest: list[str]
     ) -> web.Response:
@@ -400,6 +397,9 @@ class LoopbackAPIServer:
     ) -> web.Response:
         """A list, or one page of it: every page of a paginated list comes from the
         snapshot taken for its first page."""
+        if self._list_failure is not None:
+            self._list_failure, failed = _injected(self._list_failure, "list")
+            return failed
         try:
             self.state.check_reached(int(query.get("resourceVersion") or 0))
         except ResourceVersionTooLarge as exc:
@@ -454,6 +454,18 @@ class LoopbackAPIServer:
             if resource is not None and not (len(rest) == 2 and resource.namespaced):
                 return _Target(resource, None, rest[1] if len(rest) == 2 else None)
         return None
+
+
+def _injected(
+    failure: tuple[int, int, int], what: str
+) -> tuple[tuple[int, int, int] | None, web.Response]:
+    """The answer of an injected failure, and the failure left for the next requests."""
+    code, wait, times = failure
+    reason = {429: "TooManyRequests", 503: "ServiceUnavailable"}.get(code, "InternalError")
+    failed = _json(st.status(code, reason, f"injected {code} on {what}"), code)
+    if code in (429, 503):
+        failed.headers["Retry-After"] = str(wait)
+    return ((code, wait, times - 1) if times > 1 else None), failed
 
 
 def _is_discovery(path: str) -> bool:
