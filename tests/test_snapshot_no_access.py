@@ -14,9 +14,13 @@ from test_live_support import must_gather_objects
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.cli import main
+from olmtui.pipeline.build import snapshot_session
 from olmtui.sources.snapshot import load_snapshot
 from olmtui.sources.snapshot_access import FILE_NAME, KIND
 from olmtui.store import Store
+from olmtui.ui.app import OlmApp
+from olmtui.ui.screens.overview import metrics_text
+from olmtui.ui.widgets.virtual_table import VirtualTable
 
 
 @pytest.fixture
@@ -102,3 +106,22 @@ def test_a_broken_refused_entry_is_reported_and_the_rest_is_read(tmp_path: Path)
     assert store.unreadable["InstallPlan"].scope == "installplans in a, b"
     skipped = [f for f in result.findings if f.code == "InvalidObject"]
     assert len(skipped) == 2 and all(f.name == str(path) for f in skipped), skipped
+
+
+async def test_the_dashboard_on_such_a_snapshot_says_no_access(tmp_path: Path) -> None:
+    """Replay: the Subscriptions view of the saved snapshot says "no access", not "no
+    Subscriptions", and the Overview counts them as unknown, not 0."""
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "apiVersion: operators.coreos.com/v1\nkind: OperatorGroup\n"
+        "metadata: {name: og, namespace: ns}\n---\n"
+        f"apiVersion: olmtui.dev/v1\nkind: {KIND}\nmetadata: {{name: olmtui-snapshot}}\n"
+        "refused:\n- {kind: Subscription, resource: subscriptions, reason: 403 Forbidden}\n"
+    )
+    app = OlmApp(snapshot_session([str(path)], [], label="test"), initial_view="sub")
+    async with app.run_test(size=(200, 40)) as pilot:
+        await pilot.pause(0.3)
+        table = app.screen.query_one("#table", VirtualTable)
+        assert table.row_count == 0
+        assert table.empty_text.startswith("no access to subscriptions (RBAC)")
+    assert "? subscriptions" in metrics_text(app.session).plain.lower()
