@@ -26,6 +26,7 @@ from test_live_support import (
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.cli import main
+from olmtui.pipeline.build import live_session
 from olmtui.sources import live_retry
 from olmtui.sources.live import LiveOptions
 from olmtui.sources.live_http import StatusError
@@ -86,7 +87,18 @@ def test_a_burst_of_429_on_the_lists_is_waited_out(busy: tuple[LoopbackAPIServer
     assert server.requests[-1].query.get("limit"), "the last list was answered"
 
 
-async def test_the_dashboards_start_waits_out_a_burst_on_discovery(tmp_path: Path) -> None:
+def test_the_dashboard_opens_after_a_burst_of_429_on_discovery(
+    busy: tuple[LoopbackAPIServer, str],
+) -> None:
+    """``olmtui --live``: the session is built (its probe connects), no exit 2."""
+    server, kubeconfig = busy
+    server.fail_discovery(429, times=2, retry_after=1)
+    session = live_session(LiveOptions(kubeconfig=kubeconfig))
+    assert session.store is not None
+    assert discovery_requests(server) == 3
+
+
+async def test_a_live_source_waits_out_a_burst_on_discovery(tmp_path: Path) -> None:
     server, kubeconfig = await start_server(tmp_path, sample_objects())
     server.fail_discovery(503, times=2, retry_after=1)
     store = Store()
