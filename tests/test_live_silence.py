@@ -29,7 +29,7 @@ from olmtui.sources.live import LiveSource
 from olmtui.sources.live_status import LiveStatus
 from olmtui.store import Store
 
-#: Short bounds for tests; the defaults are 6 s, 9 s and 8 s (``LiveOptions``).
+#: Short bounds for tests; the defaults are 6 s, 8 s and 8 s (``LiveOptions``).
 QUICK = {"read_timeout": 60.0, "watch_timeout": 1, "watch_silence": 1.5, "list_timeout": 0.5}
 
 
@@ -106,14 +106,14 @@ async def test_a_list_that_never_answers_is_asked_again(tmp_path: Path) -> None:
     try:
         await server.stop()
         server.state.create(namespace("after-compaction"))
-        server.stall_lists(True)
+        server.lose_lists(True)
         await server.restart(clear_history=True)
         stream = source.status.stream("Namespace")
         await wait_until(lambda: "read timeout" in stream.last_error, 10, "the hung list seen")
         assert header_state(source, store, _options) == "reconnecting"
-        server.stall_lists(False)
+        server.lose_lists(False)  # the lists asked meanwhile stay unanswered
         await converged(store, server, timeout=5)
     finally:
-        server.stall_lists(False)
+        server.lose_lists(False)
         await stop_source(source, task)
         await server.stop()

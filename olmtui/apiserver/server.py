@@ -13,10 +13,10 @@ events. Test controls reproduce what clients must survive on a real cluster: 403
 resource (``forbid``, ``forbid_service_proxy``), a cluster without a group
 (``hide_group``), streams cut mid-line (``drop_connections``), a server that closes
 every connection (``set_unreachable``), stalled watches (``stall_watches``), half-open
-watches that never send again (``half_open_watches``), lists that never answer
-(``stall_lists``), watches refused with an error status such as 500, 429 or 410
-(``fail_watches``), discovery refused (``fail_discovery``, e.g. a burst of 429 with
-``Retry-After``), a restart on the same port (``restart``) and history compaction
+watches that never send again (``half_open_watches``), lists answered late (``stall_lists``)
+or never (``lose_lists``), watches refused with an error status such as 500, 429 or 410
+(``fail_watches``), discovery or lists refused (``fail_discovery``, ``fail_lists``: e.g. a
+burst of 429 with ``Retry-After``), a restart on the same port (``restart``) and history compaction
 (``compact``, then old resourceVersions and continue tokens give 410).
 
 The server runs on the event loop that calls :meth:`LoopbackAPIServer.start`; use
@@ -102,6 +102,8 @@ class LoopbackAPIServer:
         self._unreachable = False
         self._lists_stalled = asyncio.Event()
         self._lists_stalled.set()  # set: lists are answered
+        #: While set, list requests are lost: never answered, even after it is cleared.
+        self._lists_lost = False
         #: (code, reason) every watch request is answered with, until cleared.
         self._watch_failure: tuple[int, str] | None = None
         #: (code, Retry-After seconds, how many more) discovery requests, and list requests,
@@ -227,6 +229,11 @@ class LoopbackAPIServer:
     def stall_lists(self, stalled: bool) -> None:
         """While set, list requests are received but not answered."""
         self._on_loop(self._lists_stalled.clear if stalled else self._lists_stalled.set)
+
+    def lose_lists(self, lost: bool) -> None:
+        """While set, list requests are received and never answered, not even once it is
+        cleared (the answer was lost on the way: only the client giving up ends them)."""
+        self._lists_lost = lost
 
     def fail_watches(self, code: int | None, reason: str = "InternalError") -> None:
         """Answer every new watch request with HTTP ``code`` and a Status (e.g. 500, or 429
@@ -356,8 +363,15 @@ class LoopbackAPIServer:
                     include_object,
                 ),
             )
-        await self._lists_stalled.wait()
+        await self._list_answerable()
         return self._list(routed, selection, rep, query, include_object)
+
+    async def _list_answerable(self) -> None:
+        """Return when a list may be answered (:meth:`stall_lists`); never for a list asked
+        while lists are lost (:meth:`lose_lists`): the client's giving up cancels it."""
+        if self._lists_lost:
+            await asyncio.Event().wait()
+        await self._lists_stalled.wait()
 
     async def _watch(self, request: web.Request, params: WatchRequest) -> web.StreamResponse:
         """A watch, unless a test asked for watches to be refused (:meth:`fail_watches`)."""

@@ -42,7 +42,7 @@ class LiveOptions:
     namespaces: list[str] = field(default_factory=list)
     read_timeout: float = 90
     watch_timeout: float = 6
-    watch_silence: float = 9
+    watch_silence: float = 8
     list_timeout: float = 8
     backoff_initial: float = 0.5
     backoff_max: float = 5
