@@ -19,3 +19,13 @@ def test_defaults_match_the_documented_interface() -> None:
     assert (options.kubeconfig, options.context, options.namespaces) == (None, None, [])
     assert (options.read_timeout, options.backoff_initial, options.backoff_max) == (90, 0.5, 5)
     assert options.packagemanifest_interval == 300
+
+
+def test_silence_bounds_meet_the_heal_target() -> None:
+    """Issue 24: a working watch ends (the ``timeoutSeconds`` it asks) well before it could
+    be taken for a dead one, and a dead watch or an unanswered list page is replaced within
+    the 10 s heal target, far below the 90 s read timeout."""
+    options = LiveOptions()
+    assert options.watch_seconds() + 2 <= options.watch_silence < 10
+    assert options.list_timeout < 10 < options.read_timeout
+    assert LiveOptions(watch_timeout=0.3).watch_seconds() == 1  # whole seconds, at least 1

@@ -12,9 +12,11 @@ Objects are changed through the Python API (``server.state``), which emits the w
 events. Test controls reproduce what clients must survive on a real cluster: 403 per
 resource (``forbid``, ``forbid_service_proxy``), a cluster without a group
 (``hide_group``), streams cut mid-line (``drop_connections``), a server that closes
-every connection (``set_unreachable``), half-open watches (``stall_watches``), lists that
-never answer (``stall_lists``), watches refused with an error status such as 500 or 429
-(``fail_watches``), a restart on the same port (``restart``) and history compaction
+every connection (``set_unreachable``), stalled watches (``stall_watches``), half-open
+watches that never send again (``half_open_watches``), lists answered late (``stall_lists``)
+or never (``lose_lists``), watches refused with an error status such as 500, 429 or 410
+(``fail_watches``), discovery or lists refused (``fail_discovery``, ``fail_lists``: e.g. a
+burst of 429 with ``Retry-After``), a restart on the same port (``restart``) and history compaction
 (``compact``, then old resourceVersions and continue tokens give 410).
 
 The server runs on the event loop that calls :meth:`LoopbackAPIServer.start`; use
@@ -100,8 +102,14 @@ class LoopbackAPIServer:
         self._unreachable = False
         self._lists_stalled = asyncio.Event()
         self._lists_stalled.set()  # set: lists are answered
+        #: While set, list requests are lost: never answered, even after it is cleared.
+        self._lists_lost = False
         #: (code, reason) every watch request is answered with, until cleared.
         self._watch_failure: tuple[int, str] | None = None
+        #: (code, Retry-After seconds, how many more) discovery requests, and list requests,
+        #: are answered with.
+        self._discovery_failure: tuple[int, int, int] | None = None
+        self._list_failure: tuple[int, int, int] | None = None
         self._runner: web.AppRunner | None = None
         self._port = port  # 0: a free port, chosen at the first start
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -213,15 +221,36 @@ class LoopbackAPIServer:
         """While set, watches (open and new) keep their connection but send nothing."""
         self._on_loop(self._hub.set_stalled, stalled)
 
+    def half_open_watches(self) -> None:
+        """Every open watch goes half-open for good: open, silent, never ended (a NAT or a
+        server that forgot the connection); new watches work."""
+        self._on_loop(self._hub.half_open)
+
     def stall_lists(self, stalled: bool) -> None:
         """While set, list requests are received but not answered."""
         self._on_loop(self._lists_stalled.clear if stalled else self._lists_stalled.set)
+
+    def lose_lists(self, lost: bool) -> None:
+        """While set, list requests are received and never answered, not even once it is
+        cleared (the answer was lost on the way: only the client giving up ends them)."""
+        self._lists_lost = lost
 
     def fail_watches(self, code: int | None, reason: str = "InternalError") -> None:
         """Answer every new watch request with HTTP ``code`` and a Status (e.g. 500, or 429
         ``TooManyRequests`` with ``Retry-After: 1``) until called with ``None``. Open
         watches are not touched: cut them with :meth:`drop_connections`."""
         self._watch_failure = None if code is None else (code, reason)
+
+    def fail_discovery(self, code: int, times: int, retry_after: int = 1) -> None:
+        """Answer the next ``times`` discovery requests (``/version``, ``/api``, ``/apis``
+        and below, down to a group version) with HTTP ``code`` (429 ``TooManyRequests`` or
+        503 with ``Retry-After: retry_after``, another code without), as a busy API server
+        sheds load: a burst that a client must wait out, not fail on."""
+        self._discovery_failure = (code, retry_after, times) if times > 0 else None
+
+    def fail_lists(self, code: int, times: int, retry_after: int = 1) -> None:
+        """Answer the next ``times`` list requests as :meth:`fail_discovery` does."""
+        self._list_failure = (code, retry_after, times) if times > 0 else None
 
     def compact(self) -> None:
         """Forget the watch history and every continue snapshot: older RVs give 410."""
@@ -255,6 +284,9 @@ class LoopbackAPIServer:
             return web.Response()  # its write fails on the dead connection, unsent
         if request.method != "GET":
             return _json(st.method_not_allowed(), 405)
+        if self._discovery_failure is not None and _is_discovery(request.path):
+            self._discovery_failure, failed = _injected(self._discovery_failure, "discovery")
+            return failed
         try:
             return await self._get(request)
         except _BadRequest as exc:
@@ -331,8 +363,15 @@ class LoopbackAPIServer:
                     include_object,
                 ),
             )
-        await self._lists_stalled.wait()
+        await self._list_answerable()
         return self._list(routed, selection, rep, query, include_object)
+
+    async def _list_answerable(self) -> None:
+        """Return when a list may be answered (:meth:`stall_lists`); never for a list asked
+        while lists are lost (:meth:`lose_lists`): the client's giving up cancels it."""
+        if self._lists_lost:
+            await asyncio.Event().wait()
+        await self._lists_stalled.wait()
 
     async def _watch(self, request: web.Request, params: WatchRequest) -> web.StreamResponse:
         """A watch, unless a test asked for watches to be refused (:meth:`fail_watches`)."""
@@ -372,6 +411,9 @@ class LoopbackAPIServer:
     ) -> web.Response:
         """A list, or one page of it: every page of a paginated list comes from the
         snapshot taken for its first page."""
+        if self._list_failure is not None:
+            self._list_failure, failed = _injected(self._list_failure, "list")
+            return failed
         try:
             self.state.check_reached(int(query.get("resourceVersion") or 0))
         except ResourceVersionTooLarge as exc:
@@ -426,6 +468,26 @@ class LoopbackAPIServer:
             if resource is not None and not (len(rest) == 2 and resource.namespaced):
                 return _Target(resource, None, rest[1] if len(rest) == 2 else None)
         return None
+
+
+def _injected(
+    failure: tuple[int, int, int], what: str
+) -> tuple[tuple[int, int, int] | None, web.Response]:
+    """The answer of an injected failure, and the failure left for the next requests."""
+    code, wait, times = failure
+    reason = {429: "TooManyRequests", 503: "ServiceUnavailable"}.get(code, "InternalError")
+    failed = _json(st.status(code, reason, f"injected {code} on {what}"), code)
+    if code in (429, 503):
+        failed.headers["Retry-After"] = str(wait)
+    return ((code, wait, times - 1) if times > 1 else None), failed
+
+
+def _is_discovery(path: str) -> bool:
+    """``/version``, ``/api``, ``/api/v1``, ``/apis``, ``/apis/GROUP``, ``/apis/GROUP/VERSION``."""
+    match [s for s in path.split("/") if s]:
+        case ["version"] | ["api"] | ["api", _] | ["apis"] | ["apis", _] | ["apis", _, _]:
+            return True
+    return False
 
 
 def _number(query: Any, name: str, default: float) -> float:

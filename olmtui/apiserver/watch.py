@@ -12,8 +12,9 @@ Selectors apply to events as on a real apiserver: an object modified so that it 
 matching is sent as ``DELETED``, one that starts matching as ``ADDED``.
 
 The hub also carries the test controls that act on open streams: dropping them mid-stream,
-stalling them (the connection stays open but nothing is sent, like a half-open TCP
-connection) and closing them cleanly when the server stops.
+stalling them (the connection stays open but nothing is sent until the stall ends), making
+them half-open for good (nothing is ever sent again) and closing them cleanly when the
+server stops.
 """
 
 from __future__ import annotations
@@ -53,6 +54,9 @@ class _OpenWatch:
     poke: asyncio.Event = field(default_factory=asyncio.Event)
     dropped: bool = False
     closing: bool = False
+    #: Half-open: the client's end is still open, but nothing it will ever receive again,
+    #: not even the end of the stream (see ``WatchHub.half_open``).
+    dead: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +105,14 @@ class WatchHub:
         """End every open stream cleanly, as the server does when it shuts down."""
         for watch in self._open:
             watch.closing = True
+            watch.poke.set()
+
+    def half_open(self) -> None:
+        """Make every open watch half-open, for good: the connection stays open on the
+        client's side but sends nothing more, not even its end at ``timeoutSeconds`` (the
+        server, or a NAT between, forgot it). Watches opened later work."""
+        for watch in self._open:
+            watch.dead = True
             watch.poke.set()
 
     def set_stalled(self, stalled: bool) -> None:
@@ -170,7 +182,7 @@ class WatchHub:
                 return
             if watch.closing:
                 return
-            if self.stalled:
+            if self.stalled or watch.dead:
                 watch.poke.clear()
                 await watch.poke.wait()
                 continue

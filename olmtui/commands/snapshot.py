@@ -5,11 +5,16 @@ The objects are written as olmtui's cache holds them (managedFields and CSV icon
 copied CSVs as the metadata they were read as), PackageManifests included. A path ending in
 ``.yaml``/``.yml`` gets one multi-document file; any other path is a directory with one file
 per kind. Either reads back with ``olmtui check PATH`` to the same model.
+
+A kind olmtui may not read (RBAC) is not saved, and that is said: on stderr, and in the
+snapshot as a ``SnapshotAccess`` document (``snapshot_access``), so that a later ``check`` or
+replay of it says "no access", never "none" (R-SRC-3).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +23,7 @@ import yaml
 
 from olmtui.errors import UsageError
 from olmtui.sources.live_args import add_connection_arguments, options_from_args
+from olmtui.sources.snapshot_access import FILE_NAME, access_document
 from olmtui.store import KINDS, Obj, Store
 
 NAME = "snapshot"
@@ -56,21 +62,33 @@ def run(args: argparse.Namespace) -> int:
     written = save_snapshot(store, target, single=single)
     for finding in load.findings:
         print(f"olmtui: {finding.severity}: {finding.message}", file=sys.stderr)
+    for why in sorted(store.unreadable.values(), key=lambda why: why.scope):
+        print(
+            f"olmtui: warning: no access to {why.scope} (RBAC): {why.reason}; not saved, and "
+            "the snapshot records it, so reading it back says 'no access', not 'none'",
+            file=sys.stderr,
+        )
     print(f"olmtui: saved {len(store)} objects from {', '.join(load.paths)} to {written}")
     return 0
 
 
 def save_snapshot(store: Store, target: Path, *, single: bool) -> Path:
-    """Write the store's objects in a stable order (kind, namespace, name)."""
+    """Write the store's objects in a stable order (kind, namespace, name), then what could
+    not be read (``Store.unreadable``) as a SnapshotAccess document (R-SRC-3)."""
+    refused = [access_document(store.unreadable)] if store.unreadable else []
     try:
         if single:
             target.parent.mkdir(parents=True, exist_ok=True)
-            _dump(_objects(store, KINDS), target)
+            _dump(itertools.chain(_objects(store, KINDS), refused), target)
         else:
             target.mkdir(parents=True, exist_ok=True)
             for kind in KINDS:
                 if store.count(kind):
                     _dump(_objects(store, (kind,)), target / f"{kind.lower()}s.yaml")
+            if refused:
+                _dump(iter(refused), target / FILE_NAME)
+            else:  # an earlier snapshot's refusals are not this one's
+                (target / FILE_NAME).unlink(missing_ok=True)
     except OSError as exc:
         raise UsageError(f"cannot write {target}: {exc.strerror or exc}") from None
     return target

@@ -41,6 +41,7 @@ from olmtui.sources.live_resources import (
     STREAMS,
     StreamSpec,
 )
+from olmtui.sources.live_retry import Patience
 from olmtui.sources.live_status import LiveStatus, StreamState
 from olmtui.store import Change, Obj, Store
 
@@ -53,8 +54,6 @@ CATALOG_CONTENT = "ClusterCatalog content"
 CREDENTIALS = "credentials"
 #: A task that ran this long (seconds) before failing starts its restart backoff afresh.
 RESTART_RESET = 60.0
-#: How many times ``sync_once`` retries a list that failed on the network.
-SYNC_ATTEMPTS = 4
 #: The read buffer kubernetes-asyncio gives its HTTP session (2 MiB: one watch event holds a
 #: whole object, up to etcd's 1.5 MiB request limit).
 KUBERNETES_ASYNCIO_READ_BUFSIZE = 2**21
@@ -110,7 +109,8 @@ class LiveSource:
         server = cluster.configuration.host or ""
         probe = Requester(client, min(self.options.read_timeout, CONNECT_TIMEOUT))
         try:
-            self.discovery = await discover(probe, server)
+            patience = Patience(options, options.request_timeout)
+            self.discovery = await discover(probe, server, patience)
         except StatusError as exc:
             await self.close()
             raise UsageError(f"the cluster at {server} refused discovery: {exc}") from None
@@ -121,14 +121,15 @@ class LiveSource:
             await self.close()
             raise
         self.server_version = await _server_version(probe)
-        timeout = self.options.read_timeout
+        timeout, list_timeout = self.options.read_timeout, self.options.list_timeout
         self._build(
-            Requester(client, timeout),
+            Requester(client, timeout, list_timeout=list_timeout),
             Requester(
                 client,
                 timeout,
                 list_accept=METADATA_LIST_ACCEPT,
                 watch_accept=METADATA_WATCH_ACCEPT,
+                list_timeout=list_timeout,
             ),
         )
         self.status.set_reachable(True)
@@ -234,23 +235,24 @@ class LiveSource:
             await self.catalogd.refresh()
 
     async def _sync(self, name: str, list_once: Callable[[], Awaitable[None]]) -> None:
-        for attempt in range(1, SYNC_ATTEMPTS + 1):
-            try:
-                await list_once()
-                self.status.set_state(name, "live")
-                return
-            except StatusError as exc:
-                if exc.code in (403, 404):
-                    state: StreamState = "no access" if exc.code == 403 else "unavailable"
-                    self.status.set_state(name, state, str(exc))
-                    return
-                error = str(exc)
-            except NETWORK_ERRORS as exc:
-                error = describe(exc)
-            self.status.set_state(name, "reconnecting", error)
-            if attempt < SYNC_ATTEMPTS:
-                await asyncio.sleep(self.options.backoff(attempt))
-        raise UsageError(f"lost the cluster while listing {name}: {error}")
+        """List one stream, waiting out a busy server (429, 5xx with ``Retry-After``; 410:
+        a continue token expired) within ``request_timeout``, as client-go would."""
+        patience = Patience(
+            self.options, self.options.request_timeout, also=frozenset({410}), timeouts=True
+        )
+        try:
+            await patience.call(
+                list_once, lambda error: self.status.set_state(name, "reconnecting", error)
+            )
+        except StatusError as exc:
+            if exc.code not in (403, 404):
+                raise UsageError(f"lost the cluster while listing {name}: {exc}") from None
+            state: StreamState = "no access" if exc.code == 403 else "unavailable"
+            self.status.set_state(name, state, str(exc))
+            return
+        except NETWORK_ERRORS as exc:
+            raise UsageError(f"lost the cluster while listing {name}: {describe(exc)}") from None
+        self.status.set_state(name, "live")
 
     async def run(self) -> None:
         """List then watch every stream until cancelled; network trouble only shows in

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from olmtui.errors import UsageError
 from olmtui.sources.live_http import Requester
 from olmtui.sources.live_resources import OLM_GROUP, Resource
+from olmtui.sources.live_retry import Patience
 
 
 @dataclass(frozen=True)
@@ -37,9 +38,10 @@ def parse_group_list(group_list: dict) -> Discovery:
     return Discovery(groups)
 
 
-async def discover(requester: Requester, server: str) -> Discovery:
-    """``GET /apis`` and check that OLM is installed (raises UsageError otherwise)."""
-    discovery = parse_group_list(await requester.get_json("/apis"))
+async def discover(requester: Requester, server: str, patience: Patience) -> Discovery:
+    """``GET /apis`` and check that OLM is installed (raises UsageError otherwise). A busy
+    server's 429 or 5xx is waited out (``Retry-After`` honoured) within ``patience``."""
+    discovery = parse_group_list(await patience.call(lambda: requester.get_json("/apis")))
     if OLM_GROUP not in discovery.groups:
         raise UsageError(
             f"no OLM on {server}: the API group {OLM_GROUP} is not served "

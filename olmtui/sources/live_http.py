@@ -100,7 +100,9 @@ def timeout_of(read_timeout: float) -> aiohttp.ClientTimeout:
 class Requester:
     """GETs through one kubernetes-asyncio ``ApiClient``. The ``Accept`` header of each
     request decides what the server sends: full objects, or PartialObjectMetadataList for a
-    list and PartialObjectMetadata for the events of a watch."""
+    list and PartialObjectMetadata for the events of a watch. ``list_timeout``: the tighter
+    bound on silence for a request that is no watch (a list page the server never answers
+    heals in seconds, not at ``read_timeout``)."""
 
     def __init__(
         self,
@@ -109,9 +111,11 @@ class Requester:
         *,
         list_accept: str = JSON,
         watch_accept: str = JSON,
+        list_timeout: float | None = None,
     ) -> None:
         self.client = client
         self.read_timeout = read_timeout
+        self.list_timeout = min(read_timeout, list_timeout or read_timeout)
         self.list_accept = list_accept
         self.watch_accept = watch_accept
 
@@ -134,7 +138,7 @@ class Requester:
             header_params={"Accept": accept, **(headers or {})},
             auth_settings=["BearerToken"],
             _preload_content=False,
-            _request_timeout=timeout_of(self.read_timeout),
+            _request_timeout=timeout_of(self.read_timeout if watch else self.list_timeout),
         )
         if not 200 <= response.status <= 299 and response.status not in also_ok:
             try:

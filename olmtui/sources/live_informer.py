@@ -4,14 +4,22 @@ The informer pattern (tech-notes §A6): list in pages, make the cache equal to t
 watch from the list's resourceVersion with bookmarks, apply events. What goes wrong and
 what it does about it:
 
-* the watch ends normally (server timeout): watch again from the last version;
-* a network error, a cut stream or a read timeout (half-open connection, a hung or silent
-  watch): back off with jitter, then watch again from the last version (safe after
-  network errors);
+* the watch ends normally (the ``timeoutSeconds`` it asked for): watch again from the last
+  version, at once;
+* a watch whose answer or next data does not come within ``watch_silence`` (a half-open
+  connection, a hung or silent watch; a working one ends at its ``timeoutSeconds``): the
+  stream says "reconnecting" and watches again from the last version, at once (the silence
+  was the wait);
+* a network error, a cut stream, a list page unanswered for ``list_timeout``: back off with
+  jitter, then watch again from the last version (safe after network errors) or list again.
+  A backoff counts from the start of the attempt that failed: an attempt that already took
+  longer is followed by the next one at once, so a fault that clears is seen within one
+  bound, not a bound plus a backoff;
 * 500, 429 or any other error status on a watch (or in its ``ERROR`` event): the data is
   not in doubt, so back off (at least the ``Retry-After`` asked, within the cap) and watch
   again from the last version, no relist;
-* 410 Gone (history compacted): relist, which diffs the cache;
+* 410 Gone (history compacted): relist, which diffs the cache; 410 again and again (a server
+  whose history keeps being compacted) backs off like any failure, until a watch delivers;
 * 403: the stream is "no access" and asks again with a backoff up to
   ``forbidden_recheck`` seconds, 404: the same as "unavailable"; neither ever stops the
   other streams;
@@ -182,16 +190,17 @@ class Informer:
         self.status.saw_events(self.name, self.resource_version)
 
     async def run(self) -> None:
-        failures = refusals = 0
+        failures = refusals = gone = 0
         while True:
             asked = 0.0  # what the server asked to wait (Retry-After), within the cap
+            began = time.monotonic()
             try:
                 if not self.resource_version:
                     await self.list_once()
                     self.status.set_state(self.name, "live")
                     failures = refusals = 0
                 if await self._watch():
-                    failures = refusals = 0
+                    failures = refusals = gone = 0
                     continue
                 failures += 1
             except StatusError as exc:
@@ -204,7 +213,8 @@ class Informer:
                     continue
                 if exc.code == 410:  # the history is gone: only a relist can catch up
                     self.resource_version = ""
-                    failures = 1
+                    gone += 1  # but not 480 relists in 8 s when it keeps being gone
+                    failures = gone
                 else:  # 500, 429, ...: the data is not in doubt, watch again later
                     failures += 1
                     asked = min(exc.retry_after or 0.0, self.options.backoff_max)
@@ -216,22 +226,40 @@ class Informer:
                 failures += 1
                 self.resource_version = ""  # what the cache holds is in doubt: relist
                 self.status.set_state(self.name, "failed", describe(exc))
-            await asyncio.sleep(max(self.options.backoff(failures), asked))
+            spent = time.monotonic() - began
+            await asyncio.sleep(max(self.options.backoff(failures) - spent, asked))
 
     async def _watch(self) -> bool:
-        """Watch until the server ends the stream; True when it delivered anything."""
-        response = await self.requester.open_watch(self.path, self.query, self.resource_version)
-        self.status.set_state(self.name, "live")
-        delivered = False
-        async with contextlib.aclosing(watch_batches(response, APPLY_SLICE)) as batches:
-            async for batch in batches:
-                # Parsing a batch and applying it are a loop turn each, so the longest turn
-                # is the longer of the two, not their sum.
-                await asyncio.sleep(0)
-                self._apply(batch)
-                delivered = True
-                await asyncio.sleep(0)
-        return delivered
+        """Watch until the server ends the stream; True when it delivered anything or lasted
+        its ``timeoutSeconds`` (a quiet kind). Raises :class:`WatchSilent` when the answer,
+        or the next data, does not come within ``watch_silence`` seconds."""
+        options = self.options
+        silence = options.watch_silence
+        asked = options.watch_seconds()
+        query = [*self.query, ("timeoutSeconds", str(asked))]
+        began = time.monotonic()
+        deadline = asyncio.timeout(silence)
+        try:
+            async with deadline:
+                response = await self.requester.open_watch(self.path, query, self.resource_version)
+                self.status.set_state(self.name, "live")
+                delivered = False
+                async with contextlib.aclosing(watch_batches(response, APPLY_SLICE)) as batches:
+                    async for batch in batches:
+                        # Parsing a batch and applying it are a loop turn each, so the
+                        # longest turn is the longer of the two, not their sum. A batch cut
+                        # off by the deadline before it is applied is sent again: the next
+                        # watch starts from the last version applied.
+                        await asyncio.sleep(0)
+                        self._apply(batch)
+                        delivered = True
+                        await asyncio.sleep(0)
+                        deadline.reschedule(asyncio.get_running_loop().time() + silence)
+        except TimeoutError:
+            if deadline.expired():  # not the read timeout of the connection, said as such
+                raise WatchSilent(silence) from None
+            raise
+        return delivered or time.monotonic() - began >= asked / 2
 
     def _apply(self, events: list[Obj]) -> None:
         """Apply one batch in order: runs of ADDED/MODIFIED go in together, DELETED alone.
@@ -282,6 +310,17 @@ class Informer:
 
     def _skipped(self, exc: Exception) -> None:
         self.status.skipped_object(self.name, describe(exc))
+
+
+class WatchSilent(TimeoutError):
+    """A watch that sent neither its answer, an event, a BOOKMARK nor its end for longer than
+    a working one would (``watch_silence``): a half-open connection or a hung server."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(
+            f"watch silent for {seconds:g} s, longer than a working one is "
+            "(half-open connection?): watching again"
+        )
 
 
 #: Told of each object skipped because applying it raised.
@@ -335,6 +374,8 @@ def _resource_version(raw: Obj) -> str:
 
 def describe(exc: BaseException) -> str:
     """An exception as one short line for the status bar."""
+    if isinstance(exc, WatchSilent):
+        return str(exc)
     if isinstance(exc, asyncio.TimeoutError | aiohttp.ServerTimeoutError):
         return "no data within the read timeout (connection lost?)"
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__

@@ -11,9 +11,19 @@ class LiveOptions:
     """Connection and timing settings of a live session.
 
     ``namespaces`` non-empty means: watch namespaced kinds only in those namespaces (for users
-    who may not list cluster-wide). ``read_timeout`` bounds silence on any connection, so it
-    must exceed the server's bookmark period (about a minute): a hung or silent watch is
-    replaced once it has been silent that long.
+    who may not list cluster-wide). ``read_timeout`` bounds silence on any connection, the
+    last guard behind the tighter bounds below.
+
+    A half-open connection or a request the server never answers shows only as silence, so
+    silence has bounds that meet the 10 s target (issue 24): each watch asks the server to
+    end it after ``watch_timeout`` seconds (``timeoutSeconds``; olmtui then watches again from
+    the last resourceVersion: no relist, nothing lost), so a working watch is never silent
+    longer, whatever the BOOKMARK interval (about a minute on a real API server). A watch
+    whose answer or next data does not come within ``watch_silence`` seconds is suspect: the
+    stream says "reconnecting" and the watch is replaced at once. A list page whose answer
+    stops for ``list_timeout`` seconds is asked again (a server that is merely slow still
+    sends bytes). The price is one watch request per quiet stream every ``watch_timeout``
+    seconds, which the API server answers from its watch cache.
 
     The defaults meet the reliability targets (README, "Reliability"): after a fault clears
     the cache matches the server within 10 s, because no retry waits longer than
@@ -31,6 +41,9 @@ class LiveOptions:
     context: str | None = None
     namespaces: list[str] = field(default_factory=list)
     read_timeout: float = 90
+    watch_timeout: float = 6
+    watch_silence: float = 8
+    list_timeout: float = 8
     backoff_initial: float = 0.5
     backoff_max: float = 5
     packagemanifest_interval: float = 300
@@ -45,6 +58,10 @@ class LiveOptions:
     def backoff(self, failures: int) -> float:
         """Jittered exponential delay before retry number ``failures`` (1-based)."""
         return _jittered(failures, self.backoff_initial, self.backoff_max)
+
+    def watch_seconds(self) -> int:
+        """The ``timeoutSeconds`` a watch asks for: a whole number of seconds, at least 1."""
+        return max(1, int(self.watch_timeout))
 
     def forbidden_backoff(self, refusals: int) -> float:
         """Delay before asking again after the ``refusals``-th 403 (or 404) in a row."""

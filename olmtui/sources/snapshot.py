@@ -35,6 +35,7 @@ from olmtui.model.types import Finding, ObjectRef
 from olmtui.sources.input_limits import special_file
 from olmtui.sources.load_progress import ProgressCallback, ProgressCounter
 from olmtui.sources.parallel_load import parsed_files
+from olmtui.sources.snapshot_access import is_access_document, read_access
 from olmtui.sources.snapshot_documents import Document
 from olmtui.sources.snapshot_files import PathContent, SourceFile, path_content
 from olmtui.sources.snapshot_objects import Invalid, ignored_as, is_list_object, objects_in
@@ -126,8 +127,9 @@ def read_listing(
         for path, content in contents:
             loader.read_path(path, content, counter)
         loader.flush()
-        # An archive cut short says more than "no OLM objects": its report says it, exit 1.
-        if not loader.kinds_kept & OLM_KINDS and not loader.cut_short:
+        # An archive cut short says more than "no OLM objects": its report says it, exit 1;
+        # a snapshot of a cluster whose OLM kinds were all refused says "no access" (R-SRC-3).
+        if not loader.kinds_kept & OLM_KINDS and not loader.cut_short and not loader.refused:
             raise UsageError(
                 _no_olm_objects(shown, [*loader.kinds_kept, *loader.result.ignored_kinds])
             )
@@ -187,6 +189,8 @@ class _Loader:
         self.first_skip: str | None = None
         self.kinds_kept: set[str] = set()
         self.cut_short = False
+        #: Kinds a SnapshotAccess document said the snapshot could not read (R-SRC-3).
+        self.refused: set[str] = set()
         self.fast = True
         self.workers: int | None = None
 
@@ -223,11 +227,24 @@ class _Loader:
             for found in objects_in(document.value):
                 if isinstance(found, Invalid):
                     self._skip(source.name, "InvalidObject", document.line, found.reason)
+                elif is_access_document(found):
+                    usable = True
+                    self._refused(source.name, document.line, found)
                 else:
                     usable = True
                     self.where[id(found)] = (source.name, document.line)
                     self._take(found)
             self.usable_documents += usable
+
+    def _refused(self, file_name: str, line: int, obj: Obj) -> None:
+        """R-SRC-3: the kinds the snapshot could not read are "no access", as they were live
+        (never "none"); an entry that cannot be used is skipped with a warning."""
+        refused, problems = read_access(obj)
+        for problem in problems:
+            self._skip(file_name, "InvalidObject", line, problem)
+        for kind, why in refused.items():
+            self.refused.add(kind)
+            self.store.set_unreadable(kind, why)
 
     def _take(self, obj: Obj) -> None:
         metadata = obj["metadata"]
