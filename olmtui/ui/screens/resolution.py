@@ -38,6 +38,7 @@ from olmtui.ui.resolution import (
     subscription_operators,
 )
 from olmtui.ui.screens.base import ViewScreen
+from olmtui.ui.widgets.inert_static import InertStatic
 
 MARK = palette.SEVERITY_MARK
 #: The mark of the lines that concern the Subscription the view was opened on.
@@ -269,8 +270,8 @@ class ResolutionScreen(ViewScreen):
 
     def compose_body(self) -> ComposeResult:
         with Vertical(classes="resolution-view"):
-            yield Static("", id="resolution-status", markup=False)
-            note = Static("", id="resolution-note", markup=False)
+            yield InertStatic(id="resolution-status")
+            note = InertStatic(id="resolution-note")
             note.display = self.subscription is not None
             yield note
             yield OptionList(id="resolution-lines")
