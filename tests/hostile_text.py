@@ -32,8 +32,10 @@ INJECTED = ("\x1b]0;PWNED", "\x1b[2J", "\x1b]8;", "\x1b]52;", "\x1b[31mRED", "\x
 SAMPLE = DATA / "malformed" / "cluster.yaml"
 #: Fields whose string is the object's type: spoiled, the object would not be read at all.
 _KEPT = frozenset({"kind", "apiVersion"})
-#: Textual's own sequences in what it writes: SGR colours, cursor moves, synchronised output.
-_TEXTUAL_CSI = re.compile(r"\x1b\[[0-9;?<>=]*[A-Za-z]")
+#: Textual's own sequences in what it writes: the mouse pointer's shape (OSC 22), and CSI
+#: ones (colours, cursor moves, modes, synchronised output).
+_TEXTUAL_OSC = re.compile(r"\x1b\]22;[a-z-]*\x07")
+_TEXTUAL_CSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
 #: What no data may put in a segment's text (``olmtui.safe_text``, line feed included).
 _RAW = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 
@@ -92,6 +94,7 @@ class TerminalTap:
 def injected_in(written: str) -> list[str]:
     """The data's sequences found in terminal output: :data:`INJECTED` itself, and any
     escape, control or bidi character left once Textual's own CSI sequences are taken out."""
+    written = _TEXTUAL_OSC.sub("", written)
     found = [s for s in INJECTED if s in written]
     rest = _TEXTUAL_CSI.sub("", written).replace("\n", "").replace("\r", "")
     found += sorted({repr(c) for c in _RAW.findall(rest)})
