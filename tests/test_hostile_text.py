@@ -10,6 +10,7 @@ view by view (rows, details, YAML) with what would be written to a terminal capt
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from hostile_text import (
     HOSTILE,
     SHOWN,
     TerminalTap,
+    hostile_objects,
     injected_in,
     raw_in_segments,
     write_hostile_snapshot,
@@ -201,3 +203,78 @@ async def test_no_escape_sequence_from_a_snapshot_reaches_the_terminal(
     # the reader sees what the input held, in the detail panes at least
     assert {"csvs", "subscriptions", "operatorgroups"} <= {w.split()[0] for w in showed}
     assert any(w.endswith("detail") for w in showed)
+
+
+async def test_a_widget_that_skips_the_sanitiser_still_paints_nothing_raw(
+    hostile_snapshot: Path,
+) -> None:
+    """The net: a widget showing cluster text as it is (none does; a future one might)."""
+    from textual.widgets import Static
+
+    app = OlmApp(snapshot_session([str(hostile_snapshot)], label="hostile"))
+    async with app.run_test(size=(160, 40)) as pilot:
+        tap = TerminalTap(app)
+        await app.screen.mount(Static(Text(f"raw {HOSTILE} end"), markup=False))
+        await pilot.pause()
+        assert raw_in_segments(tap.screen_segments()) == []
+        assert any("raw ]0;PWNED[2J[31mRED" in line for line in tap.screen_lines())
+    assert injected_in("".join(tap.written)) == []
+
+
+# -- the dashboard live ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def hostile_cluster(tmp_path: Path):
+    from olmtui.apiserver import LoopbackAPIServer, run_in_thread
+
+    server = LoopbackAPIServer()
+    server.state.load(hostile_objects(), skip_unknown=True)
+    thread = run_in_thread(server)
+    kubeconfig = server.write_kubeconfig(tmp_path / "kubeconfig")
+    yield thread, str(kubeconfig)
+    thread.stop()
+
+
+async def test_no_escape_sequence_from_a_live_cluster_reaches_the_terminal(
+    hostile_cluster,
+) -> None:
+    """Live: every view on a hostile cluster, then one status patch that brings a new hostile
+    message while the CSV's detail is shown."""
+    import asyncio
+
+    from olmtui.pipeline.build import live_session
+    from olmtui.sources.live_options import LiveOptions
+
+    thread, kubeconfig = hostile_cluster
+    session = await asyncio.to_thread(live_session, LiveOptions(kubeconfig=kubeconfig))
+    app = OlmApp(session, initial_view="csvs")
+    async with app.run_test(size=(220, 60)) as pilot:
+        tap = TerminalTap(app)
+        for _ in range(100):
+            await pilot.pause(0.1)
+            if session.store.count("ClusterServiceVersion") >= 20:
+                break
+        showed = await walk_every_view(app, pilot, tap)
+        assert app.show_view("csvs")
+        await pilot.pause()
+        await pilot.press("enter")  # the first CSV's detail, followed live
+        await pilot.pause()
+        screen = app.screen
+        target = screen.target  # type: ignore[attr-defined]
+        csv = copy.deepcopy(session.store.get(target.kind, target.namespace, target.name))
+        csv["status"]["message"] = "patched \x1b]0;LIVEPWN\x07\x1b[2J\u202e"
+        csv["metadata"].pop("resourceVersion", None)
+        thread.apply(csv)
+        for _ in range(100):
+            await pilot.pause(0.1)
+            if any("\\x1b]0;LIVEPWN" in line for line in tap.screen_lines()):
+                break
+        assert raw_in_segments(tap.screen_segments()) == []
+        # shown as text (Rich itself drops BEL, BS, VT, FF and CR from a Text it builds)
+        assert any("patched \\x1b]0;LIVEPWN" in line for line in tap.screen_lines())
+        assert any("\\x1b[2J\\u202e" in line for line in tap.screen_lines())
+    written = "".join(tap.written)
+    assert injected_in(written) == []
+    assert "\x1b]0;LIVEPWN" not in written and "LIVEPWN" in written
+    assert {"csvs", "subscriptions", "operatorgroups"} <= {w.split()[0] for w in showed}
