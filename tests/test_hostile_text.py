@@ -196,7 +196,20 @@ async def test_no_escape_sequence_from_a_snapshot_reaches_the_terminal(
         await pilot.pause()
         app.notify(f"a notification naming {HOSTILE}", markup=False)
         showed = await walk_every_view(app, pilot, tap)
+        # a Subscription's resolution: namespaces, operators and OLM's words, in a list
+        assert app.show_view("subscriptions")
         await pilot.pause()
+        await pilot.press("r")
+        for _ in range(50):
+            await pilot.pause(0.1)
+            if any("\\x1b]0;PWNED" in line for line in tap.screen_lines()[2:]):
+                break
+        assert type(app.screen).__name__ == "ResolutionScreen"
+        assert raw_in_segments(tap.screen_segments()) == []
+        assert any("\\x1b]0;PWNED" in line for line in tap.screen_lines()[2:])
+        lines = app.screen.query_one("#resolution-lines").region
+        shown = tap.screen_lines()[lines.y : lines.bottom]
+        assert any("\\x1b]0;PWNED" in line for line in shown), shown
     written = "".join(tap.written)
     assert len(tap.written) > 50  # the views were painted, and captured
     assert injected_in(written) == []

@@ -30,6 +30,7 @@ from olmtui.model.resolution.result import ExplainedConstraint, NamespaceResolut
 from olmtui.model.types import ObjectRef
 from olmtui.pipeline.session import Session
 from olmtui.ui import derived, palette
+from olmtui.ui.inert import inert_text
 from olmtui.ui.resolution import (
     ResolutionInputs,
     inputs,
@@ -66,12 +67,14 @@ class Line:
     prefix: Text | None = None
 
     def prompt(self) -> RenderableType:
+        """The option shown: names, constraints and OLM's messages inert (``ui/inert``)."""
+        text = inert_text(self.text)
         if self.prefix is None or not self.prefix.cell_len:
-            return self.text
+            return text
         grid = Table.grid()
         grid.add_column(width=self.prefix.cell_len, no_wrap=True)
         grid.add_column(ratio=1)
-        grid.add_row(self.prefix, self.text)
+        grid.add_row(self.prefix, text)
         return grid
 
 
