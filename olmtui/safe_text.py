@@ -39,6 +39,8 @@ def _escaped(found: re.Match[str]) -> str:
 def visible(text: str, *, keep_newlines: bool = False) -> str:
     """``text`` with every unsafe character shown as its escape, never obeyed; a line break
     kept when ``keep_newlines``. Text with nothing to escape is returned as it is (no copy)."""
+    if text.isprintable():  # the common case, in C: no control, format or separator char
+        return text
     pattern = UNSAFE_BUT_NEWLINE if keep_newlines else UNSAFE
     if pattern.search(text) is None:
         return text

@@ -34,6 +34,8 @@ def inert_text(text: Text) -> Text:
     """``text`` with every control and bidi character but the line feed shown as its escape,
     its styles kept on the same characters (each span moved by the escapes before it)."""
     plain = text.plain
+    if plain.isprintable():  # the common case, in C
+        return text
     found = [m.start() for m in UNSAFE_BUT_NEWLINE.finditer(plain)]
     if not found:
         return text
@@ -78,7 +80,8 @@ class InertFilter(LineFilter):
     docstring): the net under every widget, cheap when there is none (one search a line)."""
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
-        if UNSAFE.search("".join([segment.text for segment in segments])) is None:
+        line = "".join([segment.text for segment in segments])
+        if line.isprintable() or UNSAFE.search(line) is None:
             return segments
         out = []
         for text, style, control in segments:

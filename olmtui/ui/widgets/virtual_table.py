@@ -709,4 +709,6 @@ def _middle_text(text: Text, size: int) -> Text:
 
 def _cell_len(cell: Cell) -> int:
     """The cells a cell takes as painted: its control characters as escapes (``ui/inert``)."""
-    return inert_text(cell).cell_len if isinstance(cell, Text) else len(visible(cell))
+    if isinstance(cell, Text):
+        return inert_text(cell).cell_len
+    return len(cell) if cell.isprintable() else len(visible(cell))  # a hundred thousand: inline
