@@ -8,6 +8,10 @@ every line every widget paints (``OlmApp.get_line_filters``), drops whatever con
 character is still in a segment's text, so no widget, present or future, can hand one to the
 terminal. Rich measures these characters as zero cells wide, so dropping them keeps every
 line's width (a lone surrogate, one cell wide, becomes U+FFFD, one cell too).
+
+Rich itself drops BEL, BS, VT, FF and CR from the text of a ``Text`` as it is built, so a pane
+built from Text shows the rest of a sequence without them (the table, built from strings,
+and the reports show them escaped too).
 """
 
 from __future__ import annotations
