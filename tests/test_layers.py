@@ -31,13 +31,14 @@ ALLOWED: dict[str, frozenset[str]] = {
     "objects": frozenset(),
     "apiserver": frozenset(),
     "shape": frozenset(),
+    "safe_text": frozenset(),
     "store": frozenset({"objects", "gc_pause", "shape"}),
     "model": frozenset({"objects", "store", "gc_pause"}),
-    "report": frozenset({"objects", "model", "store"}),
+    "report": frozenset({"objects", "model", "store", "safe_text"}),
     "sources": frozenset({"objects", "model", "store", "errors", "gc_pause"}),
     "demo": frozenset({"apiserver", "sources", "model", "store"}),
     "pipeline": frozenset({"sources", "demo", "model", "store", "report"}),
-    "ui": frozenset({"pipeline", "model", "store", "report", "gc_pause"}),
+    "ui": frozenset({"pipeline", "model", "store", "report", "gc_pause", "safe_text"}),
     "commands": frozenset(
         {"pipeline", "ui", "demo", "sources", "model", "store", "report", "errors"}
     ),

@@ -32,6 +32,7 @@ from olmtui.model.v1.extensions import decode_extension
 from olmtui.model.v1.outcome import extension_resolution
 from olmtui.model.v1.resolve import V1Resolution, content_by_catalog
 from olmtui.objects import Obj, name_of
+from olmtui.safe_text import json_inert
 from olmtui.store import Store
 
 FORMAT = 1
@@ -424,10 +425,10 @@ def without_surrogates(text: str) -> str:
 
 
 def dump_json(value: Any) -> str:
-    """JSON as olmtui prints it: indented, UTF-8 as it is, lone surrogates escaped."""
-    return (
-        without_surrogates(json.dumps(value, indent=2, sort_keys=False, ensure_ascii=False)) + "\n"
-    )
+    """JSON as olmtui prints it: indented, UTF-8 as it is, but what a terminal could obey or
+    that reorders text (C1 controls, bidi controls, lone surrogates: ``safe_text``) escaped
+    as ``\\uXXXX``, the same string for a parser."""
+    return json_inert(json.dumps(value, indent=2, sort_keys=False, ensure_ascii=False)) + "\n"
 
 
 def has_errors(report: Report) -> bool:

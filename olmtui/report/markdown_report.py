@@ -75,6 +75,13 @@ def _trimmed(view: ChannelView, keep: set[str]) -> ChannelView:
     )
 
 
+def _code(text: str) -> str:
+    """A finding code as a code span: some codes carry a word from the cluster (a condition's
+    type), so control characters are escaped and a backtick, which would close the span,
+    becomes a quote."""
+    return safe(text).replace("`", "'")
+
+
 def _fenced(mermaid: str) -> str:
     """The drawing with control characters escaped and no backtick left: labels are already
     entity-coded, but OLM's error texts in ``%%`` comments are not, and a backtick run there
@@ -192,7 +199,8 @@ def _summary(report: Report) -> list[str]:
     if errors:
         lines += ["", "Errors:", ""]
         lines += [
-            f"- `{f['code']}` on {_subject_title(*_subject(f))}" for f in errors[:OBJECT_LIMIT]
+            f"- `{_code(f['code'])}` on {_subject_title(*_subject(f))}"
+            for f in errors[:OBJECT_LIMIT]
         ]
         if len(errors) > OBJECT_LIMIT:
             lines.append(f"- ... and {len(errors) - OBJECT_LIMIT} more")
@@ -201,7 +209,8 @@ def _summary(report: Report) -> list[str]:
 
 def _finding_lines(finding: dict[str, Any]) -> list[str]:
     rule = md(finding["rule"] or "")
-    head = f"- **{_ICONS.get(finding['severity'], md(finding['severity']))}** `{finding['code']}`"
+    severity = _ICONS.get(finding["severity"], md(finding["severity"]))
+    head = f"- **{severity}** `{_code(finding['code'])}`"
     if rule:
         head += f" (rule [{rule}]({RULES_DOC}))"
     lines = [head, f"  {md(finding['message'])}"]

@@ -22,6 +22,7 @@ from olmtui.model.types import Finding
 from olmtui.model.views import findings_by_subject, subscription_state_view
 from olmtui.report.json_report import Report, without_surrogates
 from olmtui.report.v1_sections import catalog_rows, extension_rows
+from olmtui.safe_text import visible
 
 WIDTH = 100
 #: How many names of a list to print before "(+N more)".
@@ -33,16 +34,12 @@ _SEVERITY_TITLES = (("error", "ERRORS"), ("warning", "WARNINGS"), ("info", "INFO
 _SEVERITY_COLOURS = {"error": "1;31", "warning": "1;33", "info": "1;36"}
 #: A group whose spec selects no namespace (report mode "None").
 _NO_TARGETS = "no targets (selects no namespace)"
-_CONTROL = {
-    **{c: f"\\x{c:02x}" for c in [*range(0x20), *range(0x7F, 0xA0)]},
-    # lone surrogates (JSON input may hold them) cannot be printed: shown as their escape
-    **{c: f"\\u{c:04x}" for c in range(0xD800, 0xE000)},
-}
 
 
 def safe(text: object) -> str:
-    """Untrusted text with every control character shown as an escape, never obeyed."""
-    return str(text).translate(_CONTROL)
+    """Untrusted text with every control and bidi character shown as an escape, never
+    obeyed (``olmtui.safe_text``, the sanitiser the dashboard uses too)."""
+    return visible(str(text))
 
 
 def _one_line(text: str) -> str:

@@ -10,13 +10,17 @@ from collections.abc import Awaitable, Callable, Hashable, Iterable, Sequence
 
 from textual.app import App, ScreenStackError, SystemCommand
 from textual.binding import Binding
+from textual.filter import LineFilter
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from olmtui import gc_pause
 from olmtui.model.types import ObjectRef
 from olmtui.pipeline.session import ContextUnavailable, Session
+from olmtui.safe_text import visible
 from olmtui.ui import completion, derived, palette, views
 from olmtui.ui.change_log import ChangeLog
+from olmtui.ui.inert import InertFilter
 from olmtui.ui.loading_bar import LoadingMarks, follow_loading
 from olmtui.ui.object_finder import ObjectsProvider
 from olmtui.ui.related import Relation
@@ -68,6 +72,32 @@ class OlmApp(App):
         self._use_theme_palette()
         #: A snapshot streaming in (``ui/loading_bar.py``): what shows it, until it ends.
         self._loading = LoadingMarks()
+        #: The net under every widget: no control or bidi character reaches the terminal.
+        self._inert_filter = InertFilter()
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, then the one that keeps cluster text inert (``ui/inert.py``):
+        every line of every widget passes through them before it is written."""
+        return [*super().get_line_filters(), self._inert_filter]
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """A toast, its message and title shown inert: they may name cluster objects (a
+        completion's namespaces, a context's error)."""
+        super().notify(
+            visible(message, keep_newlines=True),
+            title=visible(title),
+            severity=severity,
+            timeout=timeout,
+            markup=markup,
+        )
 
     def _factory(self, spec: views.ViewSpec):
         return lambda: spec.screen(self.session, views.command_words())

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.screen import Screen
-from textual.widgets import Static
 
 from olmtui.model.health_index import HealthIndex
 from olmtui.model.types import Finding, SubscriptionState
 from olmtui.pipeline.session import LoadingState, Session
 from olmtui.store import Store
 from olmtui.ui import palette
+from olmtui.ui.widgets.inert_static import InertStatic
 from olmtui.ui.widgets.source_header import SourceHeader
 
 #: Cells of the gauge.
@@ -44,8 +44,9 @@ def bar_text(loading: LoadingState) -> Text:
     return text
 
 
-class LoadingBar(Static):
-    """One line under the header while the snapshot loads; never parses markup."""
+class LoadingBar(InertStatic):
+    """One line under the header while the snapshot loads (it names the files read: shown
+    inert); never parses markup."""
 
     DEFAULT_CSS = """
     LoadingBar {
@@ -55,7 +56,7 @@ class LoadingBar(Static):
     """
 
     def __init__(self, loading: LoadingState) -> None:
-        super().__init__(markup=False)
+        super().__init__()
         self.state = loading
 
     def on_mount(self) -> None:

@@ -14,6 +14,7 @@ from textual.command import Hit, Hits, Provider
 from textual.markup import escape
 
 from olmtui.model.types import ObjectRef
+from olmtui.safe_text import visible
 
 #: Hits offered per query: the palette shows a screenful; more is noise and time.
 LIMIT = 40
@@ -47,7 +48,7 @@ class ObjectsProvider(Provider):
         for count, ref in enumerate(self._refs(needle)):
             if count >= LIMIT:
                 return
-            text = f"{_label(ref.kind)} {ref.namespace}/{ref.name}"
+            text = visible(f"{_label(ref.kind)} {ref.namespace}/{ref.name}")
             score = matcher.match(text) or 0.01
             yield Hit(
                 score,

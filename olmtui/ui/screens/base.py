@@ -20,6 +20,7 @@ from olmtui.model.types import ObjectRef
 from olmtui.pipeline.session import Session
 from olmtui.ui import access, completion, derived, palette
 from olmtui.ui.widgets.command_bar import CommandBar
+from olmtui.ui.widgets.inert_static import InertStatic
 from olmtui.ui.widgets.keys_footer import KeysFooter
 from olmtui.ui.widgets.source_header import SourceHeader
 from olmtui.ui.widgets.virtual_table import Column, Row, RowSet, Scope, VirtualTable
@@ -179,12 +180,12 @@ class TableScreen(ViewScreen):
     def compose_body(self) -> ComposeResult:
         with Vertical(classes="table-view"):
             yield from self.compose_summary()
-            notice = Static("", id="access-notice", markup=False)
+            notice = InertStatic(id="access-notice")
             notice.display = False
             yield notice
             yield VirtualTable(self.COLUMNS, empty_text=self.EMPTY_TEXT, sortable=True, id="table")
             with VerticalScroll(classes="detail-pane", can_focus=False):
-                yield Static("", id="detail", markup=False)
+                yield InertStatic(id="detail")
 
     def compose_summary(self) -> ComposeResult:
         """Widgets above the table (a view's counts or legend); none by default."""

@@ -26,6 +26,7 @@ from olmtui.ui import derived, palette
 from olmtui.ui.formatting import line, names
 from olmtui.ui.graph_lanes import KIND_STYLE, Layout, lane_cells, layout
 from olmtui.ui.screens.base import TableScreen
+from olmtui.ui.widgets.inert_static import InertStatic
 from olmtui.ui.widgets.virtual_table import Column, Row
 
 PATH_STYLE = palette.OK_STRONG
@@ -163,7 +164,7 @@ class GraphScreen(TableScreen):
         self._home_sub = sub
 
     def compose_summary(self) -> ComposeResult:
-        yield Static("", id="graph-info", classes="graph-info", markup=False)
+        yield InertStatic(id="graph-info", classes="graph-info")
 
     def _view(self) -> ChannelView:
         channel = self.package.channels[self.channel]

@@ -31,6 +31,7 @@ from olmtui.ui import derived
 from olmtui.ui.formatting import phase, section, state_text
 from olmtui.ui.readiness import readiness
 from olmtui.ui.related import Relation, related
+from olmtui.ui.widgets.inert_static import InertStatic
 from olmtui.ui.widgets.source_header import SourceHeader
 from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
 from olmtui.ui.widgets.yaml_pane import YamlPane
@@ -233,11 +234,11 @@ class ObjectScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield SourceHeader(self.session, str(self.target))
-        yield Static("", id="object-notice", markup=False)
+        yield InertStatic(id="object-notice")
         with ContentSwitcher(initial=self.tab):
             with Vertical(id="summary"):
                 with VerticalScroll(classes="object-summary"):
-                    yield Static("", id="object-summary", markup=False)
+                    yield InertStatic(id="object-summary")
                 yield VirtualTable(
                     (Column("relation", "RELATED"), Column("object", "OBJECT")),
                     empty_text="no related objects",

@@ -26,6 +26,7 @@ from olmtui.ui.screens.findings import (
     resolution_namespace,
 )
 from olmtui.ui.v1_derived import has_v1, v1_state
+from olmtui.ui.widgets.inert_static import InertStatic
 from olmtui.ui.widgets.virtual_table import Column, Row
 
 
@@ -167,7 +168,7 @@ class OverviewScreen(TableScreen):
     LOADING_EMPTY_TEXT = LOADING_TEXT
 
     def compose_summary(self) -> ComposeResult:
-        yield Static("", id="metrics", classes="metrics", markup=False)
+        yield InertStatic(id="metrics", classes="metrics")
 
     def refresh_data(self) -> None:
         self._show_metrics()

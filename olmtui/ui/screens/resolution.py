@@ -30,6 +30,7 @@ from olmtui.model.resolution.result import ExplainedConstraint, NamespaceResolut
 from olmtui.model.types import ObjectRef
 from olmtui.pipeline.session import Session
 from olmtui.ui import derived, palette
+from olmtui.ui.inert import inert_text
 from olmtui.ui.resolution import (
     ResolutionInputs,
     inputs,
@@ -38,6 +39,7 @@ from olmtui.ui.resolution import (
     subscription_operators,
 )
 from olmtui.ui.screens.base import ViewScreen
+from olmtui.ui.widgets.inert_static import InertStatic
 
 MARK = palette.SEVERITY_MARK
 #: The mark of the lines that concern the Subscription the view was opened on.
@@ -65,12 +67,14 @@ class Line:
     prefix: Text | None = None
 
     def prompt(self) -> RenderableType:
+        """The option shown: names, constraints and OLM's messages inert (``ui/inert``)."""
+        text = inert_text(self.text)
         if self.prefix is None or not self.prefix.cell_len:
-            return self.text
+            return text
         grid = Table.grid()
         grid.add_column(width=self.prefix.cell_len, no_wrap=True)
         grid.add_column(ratio=1)
-        grid.add_row(self.prefix, self.text)
+        grid.add_row(self.prefix, text)
         return grid
 
 
@@ -269,8 +273,8 @@ class ResolutionScreen(ViewScreen):
 
     def compose_body(self) -> ComposeResult:
         with Vertical(classes="resolution-view"):
-            yield Static("", id="resolution-status", markup=False)
-            note = Static("", id="resolution-note", markup=False)
+            yield InertStatic(id="resolution-status")
+            note = InertStatic(id="resolution-note")
             note.display = self.subscription is not None
             yield note
             yield OptionList(id="resolution-lines")

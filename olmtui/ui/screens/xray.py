@@ -25,6 +25,7 @@ from olmtui.model.xray import (
     unsubscribed,
 )
 from olmtui.pipeline.session import Session
+from olmtui.safe_text import visible
 from olmtui.store import is_copied_csv
 from olmtui.ui import derived, palette
 from olmtui.ui.formatting import PHASE_STYLE, SEVERITY_STYLE
@@ -51,7 +52,7 @@ def node_label(node: XrayNode) -> Text:
     else:
         style = PHASE_STYLE.get(node.state or "", "")
         mark = PHASE_MARKS.get(node.state or "", "  " if node.ref else "")
-    out = Text(mark + node.label, style=style)
+    out = Text(mark + visible(node.label), style=style)
     if node.codes:
         out.append(f"  [{', '.join(node.codes)}]", style=palette.MUTED)
     return out

@@ -6,12 +6,12 @@ from __future__ import annotations
 import datetime as dt
 
 from rich.text import Text
-from textual.widgets import Static
 
 from olmtui.model.access import minutes
 from olmtui.model.cluster_upgrade import openshift_version
 from olmtui.pipeline.session import ConnectionState, Session, SourceInfo
 from olmtui.ui import palette
+from olmtui.ui.widgets.inert_static import InertStatic
 
 _STATE_STYLES = {
     "live": palette.OK_STRONG,
@@ -151,8 +151,8 @@ def _append_tail(text: Text, session: Session, status: ConnectionState | None) -
         text.append(f" · no access: {', '.join(status.no_access)}{again}", style=palette.UNKNOWN)
 
 
-class SourceHeader(Static):
-    """Redrawn by the app's ticker; never parses markup."""
+class SourceHeader(InertStatic):
+    """Redrawn by the app's ticker; never parses markup, shows controls as escapes."""
 
     DEFAULT_CSS = """
     SourceHeader {
@@ -162,7 +162,7 @@ class SourceHeader(Static):
     """
 
     def __init__(self, session: Session, view_title: str) -> None:
-        super().__init__(markup=False)
+        super().__init__()
         self.session = session
         self.view_title = view_title
 

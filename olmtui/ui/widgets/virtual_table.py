@@ -32,6 +32,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from olmtui.safe_text import visible
+from olmtui.ui.inert import inert_text
 from olmtui.ui.sort_keys import SortKey, SortOrder, column_keys
 from olmtui.ui.widgets.row_filter import RowFilter, parse_query
 
@@ -601,7 +603,8 @@ class VirtualTable(ScrollView, can_focus=True):
         if index >= len(self._shown):
             if index == 0:
                 style = self.get_component_rich_style("virtual-table--empty")
-                return Strip([Segment(self.empty_text.ljust(width)[:width], style)])
+                empty = visible(self.empty_text)  # may quote the API server's refusal
+                return Strip([Segment(empty.ljust(width)[:width], style)])
             return Strip.blank(width, self.rich_style)
         row = self._shown[index]
         if index == self.cursor:
@@ -632,7 +635,7 @@ class VirtualTable(ScrollView, can_focus=True):
             size = self._widths[index] if index < last else (room if fitted else None)
             middle = self.columns[index].cut == "middle"
             if isinstance(cell, Text):
-                text = cell.copy()
+                text = inert_text(cell).copy()
                 text.no_wrap = True
                 if text.style:  # Text.render paints spans only: make the base style one
                     text.stylize_before(text.style)
@@ -643,7 +646,9 @@ class VirtualTable(ScrollView, can_focus=True):
                     text.truncate(size, overflow="ellipsis", pad=index < last)
                 segments.extend(text.render(console, end=""))
             else:
-                segments.append(Segment(_fit_text(cell, size, pad=index < last, middle=middle)))
+                segments.append(
+                    Segment(_fit_text(visible(cell), size, pad=index < last, middle=middle))
+                )
             if index < last:
                 segments.append(Segment("  "))
         if cursor:
@@ -703,4 +708,7 @@ def _middle_text(text: Text, size: int) -> Text:
 
 
 def _cell_len(cell: Cell) -> int:
-    return cell.cell_len if isinstance(cell, Text) else len(cell)
+    """The cells a cell takes as painted: its control characters as escapes (``ui/inert``)."""
+    if isinstance(cell, Text):
+        return inert_text(cell).cell_len
+    return len(cell) if cell.isprintable() else len(visible(cell))  # a hundred thousand: inline

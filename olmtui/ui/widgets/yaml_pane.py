@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input, Static
 
+from olmtui.ui.widgets.inert_static import InertStatic
 from olmtui.ui.widgets.yaml_view import YamlView
 
 
@@ -61,7 +62,7 @@ class YamlPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield YamlView(id="yaml-text")
-        yield Static("", id="yaml-status", markup=False)
+        yield InertStatic(id="yaml-status")
         yield SearchPrompt(placeholder="search the YAML (lower case matches any case)")
 
     @property
