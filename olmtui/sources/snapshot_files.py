@@ -229,8 +229,9 @@ def _archive_content(archive: Path, shown: str) -> PathContent:
     reading: str | None = None
     failure: SourceFile | None = None
     try:
-        with tar_stream(archive) as tar:
-            for member in tar:
+        with tar_stream(archive) as stream:
+            tar = stream.tar
+            for member in stream.members():
                 name = member.name.removeprefix("./")
                 if not member.isfile():
                     continue

@@ -1,0 +1,92 @@
+"""Small inputs that hung olmtui or expanded to gigabytes (issue 24, items 2, 7 and 9): each
+ends, within the harness's timeout and 2 GiB address-space cap, in a finding naming the file
+(and member or line), and never in exit 3.
+
+The inputs are made at test time (``tests/data/hostile/README.md``); the runs are real
+``olmtui`` subprocesses (``test_hostile_input.olmtui``).
+"""
+
+from __future__ import annotations
+
+import gzip
+import tarfile
+from pathlib import Path
+
+from test_hostile_input import GOOD, MIB, olmtui
+
+#: The size a pax header declares in the hanging archive of issue 24: 10^20 bytes.
+HUGE_SIZE = 10**20
+
+
+def _member(name: str, data: bytes, pax_size: int | None = None) -> bytes:
+    """One member as ``tarfile`` writes it in pax format, its size replaced by ``pax_size``
+    in the pax header when given (the data then stays as it is)."""
+    info = tarfile.TarInfo(name)
+    info.size = len(data)
+    if pax_size is not None:
+        info.pax_headers = {"size": str(pax_size)}
+    padding = b"\0" * (-len(data) % tarfile.BLOCKSIZE)
+    return info.tobuf(format=tarfile.PAX_FORMAT) + data + padding
+
+
+def _hanging_tar() -> bytes:
+    """Issue 24's 3.5 KB archive: a good member, one whose pax header declares 10^20 bytes,
+    and a good member after it that cannot be found."""
+    good = GOOD.read_bytes()
+    return (
+        _member("good.yaml", good)
+        + _member("huge.yaml", b"", pax_size=HUGE_SIZE)
+        + _member("after.yaml", good)
+    )
+
+
+def test_a_pax_size_of_10_to_the_20_is_refused_at_once(tmp_path: Path) -> None:
+    """``tarfile`` skipped the member one block at a time after the data ended: for ever."""
+    path = tmp_path / "huge.tar"
+    path.write_bytes(_hanging_tar())
+    assert path.stat().st_size == 3584
+    run = olmtui("check", path)
+    assert run.status == 1  # what follows the member is lost: an error, as for a cut archive
+    stop, member = sorted(run.findings(), key=lambda f: f["severity"])  # error, warning
+    assert (member["severity"], member["name"]) == ("warning", f"{path}:huge.yaml")
+    assert "GiB, larger than the 256.0 MiB olmtui reads of one file" in member["message"]
+    assert (stop["severity"], stop["name"]) == ("error", str(path))
+    assert (
+        "member huge.yaml declares 100,000,000,000,000,000,000 bytes, more than the 3,584 "
+        "bytes of the whole archive: it is cut short or damaged" in stop["message"]
+    )
+    assert run.report["source"]["objects"] == 2  # good.yaml, read before it
+
+
+def test_the_same_member_in_a_compressed_archive(tmp_path: Path) -> None:
+    path = tmp_path / "huge.tar.gz"
+    path.write_bytes(gzip.compress(_hanging_tar()))
+    run = olmtui("check", path)
+    assert run.status == 1
+    stop, member = sorted(run.findings(), key=lambda f: f["severity"])
+    assert member["name"] == f"{path}:huge.yaml"
+    assert stop["name"] == str(path)
+    assert "reading stopped at member huge.yaml, whose header declares" in stop["message"]
+    assert run.report["source"]["objects"] == 2
+
+
+def test_a_member_that_fits_the_limit_but_not_the_data_ends_the_skip(tmp_path: Path) -> None:
+    """A 200 MiB member (under every cap) in a 3 KB gzip: skipped until the data ends."""
+    good = GOOD.read_bytes()
+    path = tmp_path / "cut.tar.gz"
+    path.write_bytes(gzip.compress(_member("good.yaml", good) + _member("x.log", b"", 200 * MIB)))
+    run = olmtui("check", path)
+    assert run.status == 1
+    (finding,) = run.findings()
+    assert finding["name"] == str(path)
+    assert "the data ends inside member x.log" in finding["message"]
+    assert run.report["source"]["objects"] == 2
+
+
+def test_explain_ends_too(tmp_path: Path) -> None:
+    """``explain`` (and ``replay``) load through the same reader: it ends, on its own terms."""
+    path = tmp_path / "huge.tar"
+    path.write_bytes(_hanging_tar())
+    run = olmtui("explain", "team-a", path, "--output", "json")
+    assert run.status == 2
+    assert run.err.endswith("namespace team-a holds no Subscription: nothing to resolve\n")
