@@ -93,7 +93,8 @@ class ArchiveStream:
             member = tar.next()
             if member is None:
                 return
-            tar.members.clear()  # pipe mode never looks back: no header is needed again
+            # pipe mode never looks back: no header is needed again (typeshed omits the list)
+            tar.members.clear()  # type: ignore[attr-defined]
             yield member
             self._skip_to(tar.offset, member)
 
