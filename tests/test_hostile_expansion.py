@@ -8,12 +8,20 @@ The inputs are made at test time (``tests/data/hostile/README.md``); the runs ar
 
 from __future__ import annotations
 
+import errno
 import gzip
+import json
+import os
 import tarfile
 from pathlib import Path
+from typing import Any
 
+import pytest
 from test_hostile_input import GOOD, MIB, olmtui
 
+from olmtui import cli
+
+DENIED = "Permission denied"
 #: The size a pax header declares in the hanging archive of issue 24: 10^20 bytes.
 HUGE_SIZE = 10**20
 
@@ -90,3 +98,71 @@ def test_explain_ends_too(tmp_path: Path) -> None:
     run = olmtui("explain", "team-a", path, "--output", "json")
     assert run.status == 2
     assert run.err.endswith("namespace team-a holds no Subscription: nothing to resolve\n")
+
+
+# --- item 9: an unreadable subdirectory -------------------------------------------------------
+
+
+def _unlistable(monkeypatch: pytest.MonkeyPatch, *paths: Path) -> None:
+    """``os.scandir`` fails on ``paths`` as on a directory of mode 000 (``chmod`` does not
+    stop root, and the tests may run as root)."""
+    real = os.scandir
+    refused = {str(p) for p in paths}
+
+    def scandir(path: Any = ".") -> Any:
+        if str(path) in refused:
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+
+
+def _must_gather(root: Path) -> Path:
+    """A must-gather with a good namespace, an unread namespace and an unread log folder."""
+    dump = root / "mg"
+    for folder in ("namespaces/team-a", "namespaces/team-b", "host_service_logs/masters"):
+        (dump / folder).mkdir(parents=True)
+    (dump / "namespaces/team-a/objects.yaml").write_bytes(GOOD.read_bytes())
+    (dump / "namespaces/team-b/objects.yaml").write_bytes(GOOD.read_bytes())
+    return dump
+
+
+def test_an_unreadable_subdirectory_is_reported_as_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dump = _must_gather(tmp_path)
+    _unlistable(monkeypatch, dump / "namespaces/team-b", dump / "host_service_logs/masters")
+    status = cli.main(["check", str(dump), "--output", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert status == 0  # as for an unreadable file: a warning
+    (finding,) = [f for f in report["findings"] if f["code"] == "UnreadableDocument"]
+    # the log folder is one olmtui would not read anyway: no word about it
+    assert (finding["severity"], finding["name"]) == ("warning", str(dump / "namespaces/team-b"))
+    assert finding["message"] == (
+        "The directory could not be read (Permission denied): the files in it are missing "
+        "from the snapshot, so findings may be missing or wrong."
+    )
+    assert report["source"]["objects"] == 2
+
+
+def test_an_unreadable_snapshot_directory_is_one_line_and_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _unlistable(monkeypatch, tmp_path)
+    assert cli.main(["check", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"olmtui: {tmp_path}: no Kubernetes objects found ({tmp_path}: {DENIED})\n"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads a directory of mode 000")
+def test_a_mode_000_subdirectory_for_real(tmp_path: Path) -> None:
+    dump = _must_gather(tmp_path)
+    unread = dump / "namespaces/team-b"
+    unread.chmod(0)
+    try:
+        run = olmtui("check", dump)
+    finally:
+        unread.chmod(0o755)
+    (finding,) = run.findings()
+    assert finding["name"] == str(unread)
+    assert "The directory could not be read (Permission denied)" in finding["message"]

@@ -209,6 +209,9 @@ class _Loader:
         raise UsageError(f"{path}: no Kubernetes objects found{why}")
 
     def read_file(self, source: SourceFile, documents: list[Document]) -> None:
+        if source.error is not None and source.directory:
+            self._skip(source.name, "UnreadableDocument", None, source.error, directory=True)
+            return
         if source.error is not None:
             self._skip(source.name, "UnreadableDocument", None, source.error, source.truncated)
             return
@@ -247,7 +250,14 @@ class _Loader:
             self.flush()
 
     def _skip(
-        self, file_name: str, code: str, line: int | None, detail: str, truncated: bool = False
+        self,
+        file_name: str,
+        code: str,
+        line: int | None,
+        detail: str,
+        truncated: bool = False,
+        *,
+        directory: bool = False,
     ) -> None:
         """Record a skipped document or object as a finding naming the file and line: a
         warning, or an error when an archive ended early (its later files are lost)."""
@@ -273,6 +283,11 @@ class _Loader:
             return
         if code == "InvalidObject":
             message = f"The object in the document at line {line} was skipped: {detail}."
+        elif directory:
+            message = (
+                f"The directory could not be read ({detail}): the files in it are missing from "
+                "the snapshot, so findings may be missing or wrong."
+            )
         elif line is None:
             message = f"The file could not be read and was skipped: {detail}."
         else:
