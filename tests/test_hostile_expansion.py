@@ -20,6 +20,7 @@ import pytest
 from test_hostile_input import GOOD, MIB, olmtui
 
 from olmtui import cli
+from olmtui.sources.snapshot_skips import MAX_REASONS, FileSkips
 
 DENIED = "Permission denied"
 #: The size a pax header declares in the hanging archive of issue 24: 10^20 bytes.
@@ -166,3 +167,48 @@ def test_a_mode_000_subdirectory_for_real(tmp_path: Path) -> None:
     (finding,) = run.findings()
     assert finding["name"] == str(unread)
     assert "The directory could not be read (Permission denied)" in finding["message"]
+
+
+# --- item 7: small inputs that expand -----------------------------------------------------------
+
+
+def test_a_million_empty_objects_are_one_finding(tmp_path: Path) -> None:
+    """7 MB of ``{}`` documents: a million findings took 2.4 GB (past the 2 GiB cap)."""
+    path = tmp_path / "empty.yaml"
+    path.write_bytes(GOOD.read_bytes() + b"---\n{}\n" * 1_000_000 + b"--- 7\n")
+    run = olmtui("check", path)
+    assert run.status == 0
+    invalid = run.findings("InvalidObject")
+    assert [f["message"] for f in invalid] == [
+        "1,000,000 objects of this file were skipped for this reason, the first in the document "
+        "at line 22: it has no apiVersion.",
+        "The object in the document at line 2000022 was skipped: the document is a scalar "
+        "(int), not an object.",
+    ]
+    assert run.report["source"]["skipped"] == 1_000_001
+    assert run.report["source"]["objects"] == 2
+
+
+def test_skips_are_grouped_by_reason_whatever_their_line_or_item() -> None:
+    skips = FileSkips("f.yaml")
+    for index in range(3):
+        skips.add("InvalidObject", 4, f"item {index} of this List: it has no apiVersion")
+        skips.add("UnreadableDocument", 10 + index, f"line {10 + index}, column 2: bad")
+    for index in range(MAX_REASONS + 5):
+        skips.add("UnreadableDocument", 100 + index, f"line {100 + index}: reason {index}")
+    found = skips.findings()
+    assert len(found) == MAX_REASONS + 1
+    assert found[0].message == (
+        "3 objects of this file were skipped for this reason, the first in the document at "
+        "line 4: item 0 of this List: it has no apiVersion."
+    )
+    assert found[1].message.startswith(
+        "3 documents of this file do not parse for this reason, the first starting at line 10 "
+        "(line 10, column 2: bad)"
+    )
+    assert found[2].message.startswith("The document starting at line 100 does not parse")
+    assert found[-1].message == (
+        "7 more documents or objects of this file were skipped for other reasons, the first "
+        "at line 118 (line 118: reason 18)."
+    )
+    assert {f.name for f in found} == {"f.yaml"}

@@ -54,12 +54,17 @@ Parsed = tuple[SourceFile, list[Document]]
 
 def parse_file(source: SourceFile, fast: bool) -> Parsed:
     """The file as read, without its bytes (nothing needs them once parsed, and a worker
-    would send them back), and every document of it (none when it could not be read)."""
+    would send them back), and every document of it that is not empty (none when it could
+    not be read): a file of a million empty documents holds nothing to keep."""
     source = read_source(source)
     if source.error is not None:
         return source, []
     with cyclic_gc_paused():
-        documents = list(parse_documents(source.data, json_format=source.json_format, fast=fast))
+        documents = [
+            document
+            for document in parse_documents(source.data, json_format=source.json_format, fast=fast)
+            if document.value is not None or document.problem is not None
+        ]
     return replace(source, data=b""), documents
 
 

@@ -3,7 +3,8 @@
 Objects reach the store in batches through ``Store.apply_many``, so the model sees the same
 change feed as from a live watch. What cannot be used becomes a finding, never an exception:
 a document that does not parse (``UnreadableDocument``) or an object without apiVersion, kind
-or name (``InvalidObject``) is skipped and the rest is read. Only unusable input stops the
+or name (``InvalidObject``) is skipped and the rest is read; each file's skips are said once
+per reason, with their count (``snapshot_skips``). Only unusable input stops the
 load, as a one-line ``UsageError``: a path that does not exist, is a FIFO, socket or device
 (never opened: a FIFO read blocks forever), or holds nothing readable; several must-gathers
 (several clusters, never merged into one that did not exist); or PATHs that hold no OLM
@@ -38,6 +39,7 @@ from olmtui.sources.parallel_load import parsed_files
 from olmtui.sources.snapshot_documents import Document
 from olmtui.sources.snapshot_files import PathContent, SourceFile, path_content
 from olmtui.sources.snapshot_objects import Invalid, ignored_as, is_list_object, objects_in
+from olmtui.sources.snapshot_skips import FileSkips
 from olmtui.store import KINDS, PLATFORM_KINDS, Obj, Store
 
 #: Objects per ``apply_many`` call: large enough to be cheap, small enough to show progress.
@@ -209,15 +211,14 @@ class _Loader:
         raise UsageError(f"{path}: no Kubernetes objects found{why}")
 
     def read_file(self, source: SourceFile, documents: list[Document]) -> None:
-        if source.error is not None and source.directory:
-            self._skip(source.name, "UnreadableDocument", None, source.error, directory=True)
-            return
         if source.error is not None:
-            self._skip(source.name, "UnreadableDocument", None, source.error, source.truncated)
+            self._skip(source.name, source.error, source.truncated, directory=source.directory)
             return
+        skips = FileSkips(source.name)
         for document in documents:
             if document.problem is not None:
-                self._skip(source.name, "UnreadableDocument", document.line, document.problem)
+                self._count_skip(source.name, document.problem)
+                skips.add("UnreadableDocument", document.line, document.problem)
                 continue
             if document.value is None:
                 continue
@@ -225,12 +226,14 @@ class _Loader:
             usable = is_list_object(document.value) and not document.value["items"]
             for found in objects_in(document.value):
                 if isinstance(found, Invalid):
-                    self._skip(source.name, "InvalidObject", document.line, found.reason)
+                    self._count_skip(source.name, found.reason)
+                    skips.add("InvalidObject", document.line, found.reason)
                 else:
                     usable = True
                     self.where[id(found)] = (source.name, document.line)
                     self._take(found)
             self.usable_documents += usable
+        self.result.findings += skips.findings()
 
     def _take(self, obj: Obj) -> None:
         metadata = obj["metadata"]
@@ -249,21 +252,19 @@ class _Loader:
         if len(self.batch) >= BATCH_SIZE:
             self.flush()
 
-    def _skip(
-        self,
-        file_name: str,
-        code: str,
-        line: int | None,
-        detail: str,
-        truncated: bool = False,
-        *,
-        directory: bool = False,
-    ) -> None:
-        """Record a skipped document or object as a finding naming the file and line: a
-        warning, or an error when an archive ended early (its later files are lost)."""
+    def _count_skip(self, file_name: str, detail: str) -> None:
         self.result.skipped += 1
         if self.first_skip is None:
             self.first_skip = f"{file_name}: {detail}"
+
+    def _skip(
+        self, file_name: str, detail: str, truncated: bool = False, *, directory: bool = False
+    ) -> None:
+        """Record a file that could not be read as a finding naming it: a warning, or an
+        error when an archive ended early (its later files are lost). Its documents' and
+        objects' skips are said per reason (``FileSkips``)."""
+        self._count_skip(file_name, detail)
+        code = "UnreadableDocument"
         if truncated:
             self.cut_short = True
             self.result.findings.append(
@@ -281,20 +282,13 @@ class _Loader:
                 )
             )
             return
-        if code == "InvalidObject":
-            message = f"The object in the document at line {line} was skipped: {detail}."
-        elif directory:
+        if directory:
             message = (
                 f"The directory could not be read ({detail}): the files in it are missing from "
                 "the snapshot, so findings may be missing or wrong."
             )
-        elif line is None:
-            message = f"The file could not be read and was skipped: {detail}."
         else:
-            message = (
-                f"The document starting at line {line} does not parse ({detail}); "
-                "it was skipped and the rest of the file was read."
-            )
+            message = f"The file could not be read and was skipped: {detail}."
         self.result.findings.append(
             Finding("warning", code, "File", "", file_name, message, rule="R-SRC-1")
         )
