@@ -20,6 +20,7 @@ import pytest
 from test_hostile_input import GOOD, MIB, olmtui
 
 from olmtui import cli
+from olmtui.sources.snapshot_documents import parse_documents
 from olmtui.sources.snapshot_skips import MAX_REASONS, FileSkips
 
 DENIED = "Permission denied"
@@ -212,3 +213,48 @@ def test_skips_are_grouped_by_reason_whatever_their_line_or_item() -> None:
         "at line 118 (line 118: reason 18)."
     )
     assert {f.name for f in found} == {"f.yaml"}
+
+
+def _aliased_csv(copied: bool) -> bytes:
+    """1.1 MB: a CSV whose spec aliases one 1 MiB string 3,000 times, 3,000 nodes but 3 GiB
+    of text (``y`` on it died with ``MemoryError``); ``copied``: a copy, for the fast path."""
+    label = "  labels:\n    olm.copiedFrom: team-a\n" if copied else ""
+    return (
+        "apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\n"
+        f"metadata:\n  name: bomb\n  namespace: team-b\n{label}  annotations:\n"
+        f"    a: &s {'x' * MIB}\nspec:\n  x: [{', '.join(['*s'] * 3000)}]\nstatus:\n"
+        "  phase: Succeeded\n"
+    ).encode()
+
+
+def test_aliases_are_bounded_by_text_as_well_as_nodes(tmp_path: Path) -> None:
+    path = tmp_path / "alias.yaml"
+    path.write_bytes(GOOD.read_bytes() + b"---\n" + _aliased_csv(copied=False))
+    assert path.stat().st_size < 1_100_000
+    run = olmtui("check", path)
+    assert run.status == 0
+    (finding,) = run.findings()
+    assert finding["name"] == str(path)
+    assert finding["message"] == (
+        "The document starting at line 22 does not parse (line 22: its aliases expand it to "
+        "more than 16.0 MiB of text beyond its own 1.0 MiB (an alias bomb)); it was skipped "
+        "and the rest of the file was read."
+    )
+    assert run.report["source"]["objects"] == 2
+
+
+def test_the_fast_path_refuses_the_aliased_copy_as_the_full_parse_does() -> None:
+    data = _aliased_csv(copied=True)
+    fast, full = (list(parse_documents(data, json_format=False, fast=f)) for f in (True, False))
+    assert fast == full
+    assert [d.problem for d in full] == [
+        "line 1: its aliases expand it to more than 16.0 MiB of text beyond its own 1.0 MiB "
+        "(an alias bomb)"
+    ]
+
+
+def test_aliases_of_a_few_small_strings_still_load() -> None:
+    data = b"a: &x " + b"y" * 1000 + b"\nb: [" + b", ".join([b"*x"] * 10_000) + b"]\n"
+    (document,) = parse_documents(data, json_format=False)
+    assert document.problem is None  # 10 MB of text: under the bound
+    assert len(document.value["b"]) == 10_000
