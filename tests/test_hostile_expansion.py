@@ -17,11 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from test_hostile_input import GOOD, MIB, olmtui
 
 from olmtui import cli
+from olmtui.sources import parallel_load
 from olmtui.sources.snapshot_documents import parse_documents
+from olmtui.sources.snapshot_files import path_content
 from olmtui.sources.snapshot_skips import MAX_REASONS, FileSkips
+from olmtui.store import Store
 
 DENIED = "Permission denied"
 #: The size a pax header declares in the hanging archive of issue 24: 10^20 bytes.
@@ -258,3 +262,41 @@ def test_aliases_of_a_few_small_strings_still_load() -> None:
     (document,) = parse_documents(data, json_format=False)
     assert document.problem is None  # 10 MB of text: under the bound
     assert len(document.value["b"]) == 10_000
+
+
+def _namespaces(count: int) -> bytes:
+    return b"".join(
+        b"---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns-%07d\n" % index
+        for index in range(count)
+    )
+
+
+def test_a_large_file_is_parsed_as_it_is_loaded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 64 MB file of a million Namespaces held 1.6 GiB: all its documents as one list (and
+    a worker's pickle of them) beside the cache. A file over ``STREAMED_FILE_BYTES`` is
+    parsed by the loader one document at a time, pool or not, in the same order."""
+    (tmp_path / "a.yaml").write_bytes(GOOD.read_bytes())
+    (tmp_path / "b.yaml").write_bytes(_namespaces(50))
+    (tmp_path / "c.yaml").write_bytes(GOOD.read_bytes().replace(b"team-a", b"team-c"))
+    listed = list(path_content(tmp_path, "snap").files)
+    expected = [parallel_load.parse_file(source, True) for source in listed]
+    monkeypatch.setattr(parallel_load, "STREAMED_FILE_BYTES", 1000)
+    monkeypatch.setattr(parallel_load, "POOL_THRESHOLD", 0)
+    for workers in (1, 2):
+        parsed = list(parallel_load.parsed_files(iter(listed), workers=workers))
+        assert [isinstance(documents, list) for _, documents in parsed] == [True, False, True]
+        assert [(source, list(docs)) for source, docs in parsed] == expected
+
+
+def test_the_cache_shares_the_keys_and_kinds_of_its_objects() -> None:
+    """Each parsed object brings its own ``"apiVersion"``, ``"metadata"``, ``"name"``...:
+    the cache keeps one of each (a third of what a million Namespaces held)."""
+    store = Store()
+    store.apply_many(yaml.safe_load_all(_namespaces(2).decode()))
+    first, second = store.list("Namespace")
+    assert first is not second
+    for one, other in ((first, second), (first["metadata"], second["metadata"])):
+        assert all(a is b for a, b in zip(one, other, strict=True))
+    assert first["kind"] is second["kind"] and first["apiVersion"] is second["apiVersion"]

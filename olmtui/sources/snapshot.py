@@ -25,7 +25,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -210,7 +210,7 @@ class _Loader:
         why = "" if self.first_skip is None else f" ({self.first_skip})"
         raise UsageError(f"{path}: no Kubernetes objects found{why}")
 
-    def read_file(self, source: SourceFile, documents: list[Document]) -> None:
+    def read_file(self, source: SourceFile, documents: Iterable[Document]) -> None:
         if source.error is not None:
             self._skip(source.name, source.error, source.truncated, directory=source.directory)
             return
