@@ -56,6 +56,27 @@ def namespaces(path: Path) -> Path:
     return target
 
 
+def namespaces_100mb(path: Path) -> Path:
+    """100 MB: 1,600,000 Namespaces in one YAML stream, each as short as it can be."""
+    target = path / "namespaces-100mb.yaml"
+    with target.open("wb") as stream:
+        stream.write(GOOD)
+        for index in range(1_600_000):
+            stream.write(b"---\napiVersion: v1\nkind: Namespace\nmetadata: {name: n%07d}\n" % index)
+    return target
+
+
+def namespace_list(path: Path) -> Path:
+    """100 MB: ``kubectl get namespaces -o json`` of 1,400,000 Namespaces (one List)."""
+    target = path / "namespaces.json"
+    item = b'{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"n%07d"}}'
+    with target.open("wb") as stream:
+        stream.write(b'{"apiVersion":"v1","kind":"List","items":[')
+        stream.write(b",".join(item % index for index in range(1_400_000)))
+        stream.write(b"]}\n")
+    return target
+
+
 def namespaced_groups(path: Path) -> Path:
     """~100 MB: 400,000 OperatorGroups, each in a namespace that has no Namespace object
     (every one inferred)."""
@@ -87,6 +108,8 @@ CASES: dict[str, Callable[[Path], Path]] = {
     "empty-documents": empty_documents,
     "alias-bytes": alias_bytes,
     "namespaces": namespaces,
+    "namespaces-100mb": namespaces_100mb,
+    "namespace-list": namespace_list,
     "inferred-namespaces": namespaced_groups,
     "empty-members": empty_members,
 }

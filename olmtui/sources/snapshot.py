@@ -224,7 +224,7 @@ class _Loader:
                 continue
             # An empty list is a snapshot of nothing, still a usable document.
             usable = is_list_object(document.value) and not document.value["items"]
-            for found in objects_in(document.value):
+            for found in objects_in(document.value, release=True):
                 if isinstance(found, Invalid):
                     self._count_skip(source.name, found.reason)
                     skips.add("InvalidObject", document.line, found.reason)
