@@ -22,6 +22,7 @@ from test_hostile_input import GOOD, MIB, olmtui
 
 from olmtui import cli
 from olmtui.sources import parallel_load
+from olmtui.sources.snapshot import load_snapshot
 from olmtui.sources.snapshot_documents import parse_documents
 from olmtui.sources.snapshot_files import path_content
 from olmtui.sources.snapshot_skips import MAX_REASONS, FileSkips
@@ -300,3 +301,18 @@ def test_the_cache_shares_the_keys_and_kinds_of_its_objects() -> None:
     for one, other in ((first, second), (first["metadata"], second["metadata"])):
         assert all(a is b for a, b in zip(one, other, strict=True))
     assert first["kind"] is second["kind"] and first["apiVersion"] is second["apiVersion"]
+
+
+def test_inferred_namespaces_are_named_up_to_fifty(tmp_path: Path) -> None:
+    path = tmp_path / "groups.yaml"
+    group = (
+        "---\napiVersion: operators.coreos.com/v1\nkind: OperatorGroup\nmetadata:\n  name: og\n"
+        "  namespace: ns-{0:03d}\n"
+    )
+    path.write_text("".join(group.format(index) for index in range(60)))
+    result = load_snapshot([path], Store())
+    assert len(result.inferred_namespaces) == 60
+    (finding,) = [f for f in result.findings if f.code == "NamespacesInferred"]
+    assert finding.message.startswith("60 namespace(s) hold objects")
+    assert "ns-048, ns-049 and 10 more. They are taken to exist" in finding.message
+    assert len(finding.related) == 60
