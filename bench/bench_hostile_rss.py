@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import subprocess
 import sys
@@ -20,6 +21,8 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 GOOD = (ROOT / "tests/data/hostile/good.yaml").read_bytes()
@@ -72,6 +75,7 @@ def namespace_list(path: Path) -> Path:
     item = b'{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"n%07d"}}'
     with target.open("wb") as stream:
         stream.write(b'{"apiVersion":"v1","kind":"List","items":[')
+        stream.write(json.dumps(list(yaml.safe_load_all(GOOD))).encode()[1:-1] + b",")
         stream.write(b",".join(item % index for index in range(1_400_000)))
         stream.write(b"]}\n")
     return target

@@ -184,7 +184,6 @@ class _Loader:
         #: when the object has wrong-typed fields (R-SRC-4).
         self.where: dict[int, tuple[str, int]] = {}
         self.namespaces_held: set[str] = set()
-        self.namespaces_present: set[str] = set()
         self.usable_documents = 0
         self.first_skip: str | None = None
         self.kinds_kept: set[str] = set()
@@ -244,8 +243,6 @@ class _Loader:
         if label is not None:
             self.result.ignored_kinds[label] = self.result.ignored_kinds.get(label, 0) + 1
             return
-        if obj["kind"] == "Namespace":
-            self.namespaces_present.add(metadata["name"])
         self.kinds_kept.add(obj["kind"])
         self.batch.append(obj)
         self.result.objects += 1
@@ -306,10 +303,10 @@ class _Loader:
 
     def infer_namespaces(self) -> None:
         """Synthesize the namespaces that hold objects but have no Namespace object."""
+        # the cache says which are present: a set of their names too was 100 MB for a
+        # million Namespaces
         missing = sorted(
-            ns
-            for ns in self.namespaces_held - self.namespaces_present
-            if self.store.get("Namespace", "", ns) is None
+            ns for ns in self.namespaces_held if self.store.get("Namespace", "", ns) is None
         )
         if not missing:
             return

@@ -145,7 +145,9 @@ def _parse_json(data: bytes) -> Iterator[Document]:
     if start < len(raw):
         value = fast_json.strict(raw)
         if value is not fast_json.REFUSED:
-            yield Document(1 + raw.count(b"\n", 0, start), value)
+            line = 1 + raw.count(b"\n", 0, start)
+            del data, raw  # not held beside the objects while the loader takes them
+            yield Document(line, value)
             return
     try:
         text = data.decode("utf-8-sig")

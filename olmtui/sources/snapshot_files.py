@@ -85,6 +85,8 @@ class SourceFile:
     path: str | None = None
     #: The error is a directory's that could not be listed: its files are unknown.
     directory: bool = False
+    #: Named on the command line: JSON when it opens like JSON, whatever its name says.
+    named: bool = False
 
 
 def read_source(source: SourceFile) -> SourceFile:
@@ -92,7 +94,7 @@ def read_source(source: SourceFile) -> SourceFile:
     now, any other came read."""
     if source.path is None:
         return source
-    return _read(Path(source.path), source.name, explicit=False)
+    return _read(Path(source.path), source.name, explicit=source.named)
 
 
 def is_snapshot_file(name: str) -> bool:
@@ -173,7 +175,9 @@ def path_content(path: Path, shown: str) -> PathContent:
         return _directory_content(path, shown)
     if is_archive(path.name):
         return _archive_content(path, shown)
-    return PathContent([], iter([_read(path, shown, explicit=True)]), sizes=(_size(path),))
+    # read when its turn comes (``read_source``), not held by the listing while it is parsed
+    named = SourceFile(shown, b"", False, path=str(path), named=True)
+    return PathContent([], iter([named]), sizes=(_size(path),))
 
 
 def _size(path: Path) -> int:
