@@ -188,6 +188,8 @@ class _Loader:
         self.first_skip: str | None = None
         self.kinds_kept: set[str] = set()
         self.cut_short = False
+        #: The skipped documents and objects of the file being read.
+        self.file_skips = FileSkips("")
         self.fast = True
         self.workers: int | None = None
 
@@ -211,13 +213,19 @@ class _Loader:
 
     def read_file(self, source: SourceFile, documents: Iterable[Document]) -> None:
         if source.error is not None:
-            self._skip(source.name, source.error, source.truncated, directory=source.directory)
+            self._skip(
+                source.name,
+                "UnreadableDocument",
+                None,
+                source.error,
+                source.truncated,
+                directory=source.directory,
+            )
             return
-        skips = FileSkips(source.name)
+        self.file_skips = FileSkips(source.name)
         for document in documents:
             if document.problem is not None:
-                self._count_skip(source.name, document.problem)
-                skips.add("UnreadableDocument", document.line, document.problem)
+                self._skip(source.name, "UnreadableDocument", document.line, document.problem)
                 continue
             if document.value is None:
                 continue
@@ -225,14 +233,13 @@ class _Loader:
             usable = is_list_object(document.value) and not document.value["items"]
             for found in objects_in(document.value, release=True):
                 if isinstance(found, Invalid):
-                    self._count_skip(source.name, found.reason)
-                    skips.add("InvalidObject", document.line, found.reason)
+                    self._skip(source.name, "InvalidObject", document.line, found.reason)
                 else:
                     usable = True
                     self.where[id(found)] = (source.name, document.line)
                     self._take(found)
             self.usable_documents += usable
-        self.result.findings += skips.findings()
+        self.result.findings += self.file_skips.findings()
 
     def _take(self, obj: Obj) -> None:
         metadata = obj["metadata"]
@@ -249,19 +256,26 @@ class _Loader:
         if len(self.batch) >= BATCH_SIZE:
             self.flush()
 
-    def _count_skip(self, file_name: str, detail: str) -> None:
+    def _skip(
+        self,
+        file_name: str,
+        code: str,
+        line: int | None,
+        detail: str,
+        truncated: bool = False,
+        *,
+        directory: bool = False,
+    ) -> None:
+        """Record a skipped document or object (at ``line``) of the file being read, said
+        with the others of its reason when the file is read (``FileSkips``); or a file that
+        could not be read (``line`` ``None``) as a finding naming it: a warning, or an error
+        when an archive ended early (its later files are lost)."""
         self.result.skipped += 1
         if self.first_skip is None:
             self.first_skip = f"{file_name}: {detail}"
-
-    def _skip(
-        self, file_name: str, detail: str, truncated: bool = False, *, directory: bool = False
-    ) -> None:
-        """Record a file that could not be read as a finding naming it: a warning, or an
-        error when an archive ended early (its later files are lost). Its documents' and
-        objects' skips are said per reason (``FileSkips``)."""
-        self._count_skip(file_name, detail)
-        code = "UnreadableDocument"
+        if line is not None:
+            self.file_skips.add(code, line, detail)
+            return
         if truncated:
             self.cut_short = True
             self.result.findings.append(
