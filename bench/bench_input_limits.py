@@ -2,8 +2,8 @@
 YAML document before and after it is parsed, against the parse itself.
 
 ``input_limits.yaml_nesting`` bounds each document's nesting from its bytes (two
-``bytes.count``, one ``translate`` and a ``find``) and ``value_problem`` walks the loaded value
-only when the bytes say it may be deep or hold aliases. Prints CPU seconds and the ratios
+``bytes.count``, one ``translate`` and a ``find``) and ``whole_value_check`` walks the loaded
+value only when the bytes say it may be deep or hold aliases. Prints CPU seconds and the ratios
 (the machine is shared: the ratio is the figure).
 
     python bench/bench_input_limits.py [--keep DIR] [--namespaces N]
@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gen_snapshot import Sizes, generate
 
-from olmtui.sources.input_limits import value_problem, yaml_nesting
-from olmtui.sources.snapshot_documents import _SEPARATOR, YamlLoader
+from olmtui.sources.input_limits import whole_value_check, yaml_nesting
+from olmtui.sources.snapshot_documents import _SEPARATOR_AFTER_LF, YamlLoader
 
 
 def documents(directory: Path) -> list[bytes]:
@@ -33,10 +33,7 @@ def documents(directory: Path) -> list[bytes]:
     chunks: list[bytes] = []
     for path in sorted(directory.rglob("*.yaml")):
         data = path.read_bytes()
-        starts = [m.start() for m in _SEPARATOR.finditer(data)]
-        if not starts or starts[0] != 0:
-            starts.insert(0, 0)
-        starts.append(len(data))
+        starts = [0, *(m.start() + 1 for m in _SEPARATOR_AFTER_LF.finditer(data)), len(data)]
         chunks += [data[a:b] for a, b in pairwise(starts)]
     return chunks
 
@@ -50,7 +47,8 @@ def bench(directory: Path) -> None:
     nestings = [yaml_nesting(chunk) for chunk in chunks]
     bound = time.process_time() - started
     started = time.process_time()
-    problems = [value_problem(v, c, n) for v, c, n in zip(values, chunks, nestings, strict=True)]
+    checks = [whole_value_check(c, n) for c, n in zip(chunks, nestings, strict=True)]
+    problems = [check(v) for v, check in zip(values, checks, strict=True) if check is not None]
     walk = time.process_time() - started
     size = sum(map(len, chunks)) / (1 << 20)
     print(f"{len(chunks)} documents, {size:.0f} MiB of YAML")

@@ -9,8 +9,10 @@ not be able to hang, crash or exhaust the process that reads it:
 - a document nested deeper than :data:`MAX_DEPTH` is refused before it is parsed: libyaml's
   composer recurses in C, and a document 100,000 levels deep overflows the C stack (SIGSEGV);
 - YAML aliases may not expand a document past :data:`MAX_ALIAS_NODES` nodes it does not hold
-  ("billion laughs"), nor make it contain itself: every later walk over it (the store, the
-  report, the YAML screen) would take exponential time or never end.
+  ("billion laughs"), nor past :data:`MAX_ALIAS_TEXT` characters of text beyond its own size
+  (one long string aliased thousands of times), nor make it contain itself: every later walk
+  over it (the store, the report, the YAML screen) would take exponential time or memory, or
+  never end.
 
 Each refusal is a sentence for a finding that names the file (and line): the rest of the input
 is still read. The checks run on every document of a multi-gigabyte must-gather, so the
@@ -25,6 +27,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +46,10 @@ EXPANSION_FLOOR_BYTES = 256 << 20
 MAX_EXPANSION_RATIO = 100
 #: How many more nodes than it holds a YAML document's aliases may make it stand for.
 MAX_ALIAS_NODES = 1_000_000
+#: How many more characters of text (keys and strings) than its own bytes a YAML document's
+#: aliases may make it stand for: 3,000 aliases of a 1 MiB string are 3,000 nodes, but 3 GiB
+#: for every dump of the object (the YAML screen's ``y``).
+MAX_ALIAS_TEXT = 16 << 20
 #: Documents that may nest deeper than :data:`MAX_DEPTH` but not this deep are loaded, then
 #: measured: libyaml's composer recurses in C, 200-400 bytes of stack a level (it loads 2,500
 #: levels on a 1 MiB thread stack, and crashes at 5,000). Deeper ones are counted from the
@@ -226,7 +233,9 @@ def whole_value_check(chunk: bytes, nesting: Nesting) -> Callable[[Any], str | N
     """The check a loaded YAML document needs, or ``None`` when its bytes show it needs none:
     why the value is unusable, or ``None``. It is unusable when nested deeper than
     :data:`MAX_DEPTH` (measured only when its bytes allowed it), or when aliases make it
-    contain itself or stand for more than :data:`MAX_ALIAS_NODES` nodes beyond those it holds.
+    contain itself or stand for more than :data:`MAX_ALIAS_NODES` nodes beyond those it holds
+    or :data:`MAX_ALIAS_TEXT` characters of keys and strings beyond its own bytes (a string's
+    characters never outnumber the bytes that write it, so aliases alone pass that bound).
 
     libyaml builds an alias as a second reference to the anchored node, so a loaded "billion
     laughs" is small, but every later walk over it visits each reference. Only documents with
@@ -235,23 +244,25 @@ def whole_value_check(chunk: bytes, nesting: Nesting) -> Callable[[Any], str | N
     aliased = b"*" in chunk and b"&" in chunk
     if not (aliased or nesting.measure):
         return None
-    return _value_problem
+    return partial(_value_problem, held=len(chunk))
 
 
-def _value_problem(value: Any) -> str | None:
-    return _Walk().problem(value) if isinstance(value, dict | list) else None
+def _value_problem(value: Any, held: int) -> str | None:
+    return _Walk(held).problem(value) if isinstance(value, dict | list) else None
 
 
 class _Walk:
     """One post-order walk over a loaded document, each collection visited once."""
 
-    def __init__(self) -> None:
-        #: per finished collection: (nodes it stands for, levels it nests)
-        self.done: dict[int, tuple[int, int]] = {}
+    def __init__(self, held: int) -> None:
+        #: the document's own bytes: no more text than this without aliases
+        self.held = held
+        #: per finished collection: (nodes it stands for, levels it nests, characters)
+        self.done: dict[int, tuple[int, int, int]] = {}
         self.unique = 0
         self.open: set[int] = set()
         self.stack: list[tuple[Any, Iterator[Any]]] = []
-        #: per open collection: [nodes so far, levels of its deepest child]
+        #: per open collection: [nodes so far, levels of its deepest child, characters]
         self.sizes: list[list[int]] = []
 
     def enter(self, node: Any) -> str | None:
@@ -259,8 +270,9 @@ class _Walk:
             return DEPTH_PROBLEM
         self.unique += 1
         self.open.add(id(node))
+        keys = sum(map(_text_size, node)) if isinstance(node, dict) else 0
         self.stack.append((node, iter(node.values() if isinstance(node, dict) else node)))
-        self.sizes.append([1, 0])
+        self.sizes.append([1, 0, keys])
         return None
 
     def problem(self, value: Any) -> str | None:
@@ -272,6 +284,7 @@ class _Walk:
                 problem = self.leave(node)
             elif not isinstance(child, dict | list):
                 self.sizes[-1][0] += 1
+                self.sizes[-1][2] += _text_size(child)
             elif id(child) in self.open:
                 problem = "an alias makes it contain itself (a recursive alias)"
             elif id(child) in self.done:
@@ -280,11 +293,12 @@ class _Walk:
                 problem = self.enter(child)
         return problem
 
-    def add(self, nodes: int, levels: int) -> str | None:
+    def add(self, nodes: int, levels: int, text: int) -> str | None:
         """A finished child into the open collection above it."""
         size = self.sizes[-1]
         size[0] += nodes
         size[1] = max(size[1], levels)
+        size[2] += text
         if len(self.stack) + levels > MAX_DEPTH:
             return DEPTH_PROBLEM
         return None
@@ -292,14 +306,24 @@ class _Walk:
     def leave(self, node: Any) -> str | None:
         self.stack.pop()
         self.open.discard(id(node))
-        nodes, child_levels = self.sizes.pop()
-        self.done[id(node)] = (nodes, child_levels + 1)
+        nodes, child_levels, text = self.sizes.pop()
+        self.done[id(node)] = (nodes, child_levels + 1, text)
         if nodes - self.unique > MAX_ALIAS_NODES:
             return (
                 f"its aliases expand it to more than {MAX_ALIAS_NODES:,} nodes it does not hold "
                 '(an alias bomb, "billion laughs")'
             )
-        return self.add(nodes, child_levels + 1) if self.sizes else None
+        if text - self.held > MAX_ALIAS_TEXT:
+            return (
+                f"its aliases expand it to more than {size_text(MAX_ALIAS_TEXT)} of text beyond "
+                f"its own {size_text(self.held)} (an alias bomb)"
+            )
+        return self.add(nodes, child_levels + 1, text) if self.sizes else None
+
+
+def _text_size(value: Any) -> int:
+    """The characters a key or scalar writes as text (strings and binary; others: none)."""
+    return len(value) if isinstance(value, str | bytes) else 0
 
 
 _END = object()

@@ -47,20 +47,36 @@ from olmtui.sources.worker_maps import ReceivedMaps, SentMaps
 POOL_THRESHOLD = 32 * 1024 * 1024
 #: Files handed to each worker ahead of the one the loader waits for.
 AHEAD_PER_WORKER = 4
+#: A file larger than this is parsed by the loader, one document at a time as it takes them
+#: (:func:`parse_streamed`), never as a whole list, in a worker or not. Must-gather files
+#: are far smaller; one large file gains nothing from a worker anyway.
+STREAMED_FILE_BYTES = 16 * 1024 * 1024
 
 
 Parsed = tuple[SourceFile, list[Document]]
+#: A file and its documents, in a list or parsed as they are taken (a large file).
+Loaded = tuple[SourceFile, Iterable[Document]]
 
 
 def parse_file(source: SourceFile, fast: bool) -> Parsed:
     """The file as read, without its bytes (nothing needs them once parsed, and a worker
-    would send them back), and every document of it (none when it could not be read)."""
+    would send them back), and every document of it that is not empty (none when it could
+    not be read): a file of a million empty documents holds nothing to keep."""
+    source, documents = parse_streamed(source, fast)
+    with cyclic_gc_paused():
+        return source, list(documents)
+
+
+def parse_streamed(source: SourceFile, fast: bool) -> Loaded:
+    """:func:`parse_file`, its documents parsed one at a time as the caller takes them:
+    a 64 MB file of a million Namespaces is a GiB of objects as a list (and a worker's
+    pickle of them besides), while the store keeps a third of that."""
     source = read_source(source)
     if source.error is not None:
         return source, []
-    with cyclic_gc_paused():
-        documents = list(parse_documents(source.data, json_format=source.json_format, fast=fast))
-    return replace(source, data=b""), documents
+    documents = parse_documents(source.data, json_format=source.json_format, fast=fast)
+    kept = (d for d in documents if d.value is not None or d.problem is not None)
+    return replace(source, data=b""), kept
 
 
 #: A worker's result: its process id and the pickled file, references and all; ``None``
@@ -112,7 +128,7 @@ def worker_count() -> int:
 
 def parsed_files(
     files: Iterable[SourceFile], *, fast: bool = True, workers: int | None = None
-) -> Iterator[Parsed]:
+) -> Iterator[Loaded]:
     """Each file with its documents, in the order of ``files``. ``workers``: processes to
     parse in (``None``: one per core; 1: in-process)."""
     workers = worker_count() if workers is None else workers
@@ -128,9 +144,16 @@ def parsed_files(
     everything = chain(_drained(head), pending)
     if workers <= 1 or size < POOL_THRESHOLD:
         for source in everything:
-            yield parse_file(source, fast)
+            yield _parsed_here(source, fast)
         return
     yield from _in_pool(everything, fast, workers)
+
+
+def _parsed_here(source: SourceFile, fast: bool) -> Loaded:
+    """A file parsed in this process: streamed when it is large."""
+    if _size(source) > STREAMED_FILE_BYTES:
+        return parse_streamed(source, fast)
+    return parse_file(source, fast)
 
 
 def _size(source: SourceFile) -> int:
@@ -150,31 +173,43 @@ def _drained(files: list[SourceFile]) -> Iterator[SourceFile]:
         yield files.pop()
 
 
-def _in_pool(files: Iterator[SourceFile], fast: bool, workers: int) -> Iterator[Parsed]:
-    """The files parsed by the pool, in order; should the pool break (a worker killed, or
-    a main script without the ``if __name__ == "__main__"`` guard that spawned workers
-    need), the rest, from the first file not handed back, in-process."""
+def _in_pool(files: Iterator[SourceFile], fast: bool, workers: int) -> Iterator[Loaded]:
+    """The files parsed by the pool, in order, a large one by this process when its turn
+    comes; should the pool break (a worker killed, or a main script without the
+    ``if __name__ == "__main__"`` guard that spawned workers need), the rest, from the first
+    file not handed back, in-process."""
     waiting: deque[SourceFile] = deque()  # handed to the pool, not yet handed back
-    futures: deque[Future[WorkerResult]] = deque()
+    futures: deque[Future[WorkerResult] | None] = deque()  # None: a large file, parsed here
     maps = ReceivedMaps()
     context = multiprocessing.get_context("fork" if threading.active_count() == 1 else "spawn")
+
+    def first() -> Loaded:
+        """The first file waiting, let go of once handed back (not before: should the pool
+        break meanwhile, it is parsed again)."""
+        source, future = waiting[0], futures[0]
+        if future is None:
+            loaded = parse_streamed(source, fast)
+        else:
+            loaded = _unpacked(future.result(), source, fast, maps)
+        waiting.popleft()
+        futures.popleft()
+        return loaded
+
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             try:
                 for source in files:
                     waiting.append(source)
-                    futures.append(pool.submit(parse_in_worker, source, fast))
+                    large = _size(source) > STREAMED_FILE_BYTES
+                    futures.append(None if large else pool.submit(parse_in_worker, source, fast))
                     if len(waiting) >= workers * AHEAD_PER_WORKER:
-                        yield _unpacked(futures[0].result(), waiting[0], fast, maps)
-                        waiting.popleft()
-                        futures.popleft()
+                        yield first()
                 while waiting:
-                    yield _unpacked(futures[0].result(), waiting[0], fast, maps)
-                    waiting.popleft()
-                    futures.popleft()
+                    yield first()
             finally:
                 for future in futures:
-                    future.cancel()
+                    if future is not None:
+                        future.cancel()
     except BrokenProcessPool:
         for source in chain(waiting, files):
-            yield parse_file(source, fast)
+            yield _parsed_here(source, fast)

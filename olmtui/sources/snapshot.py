@@ -3,7 +3,8 @@
 Objects reach the store in batches through ``Store.apply_many``, so the model sees the same
 change feed as from a live watch. What cannot be used becomes a finding, never an exception:
 a document that does not parse (``UnreadableDocument``) or an object without apiVersion, kind
-or name (``InvalidObject``) is skipped and the rest is read. Only unusable input stops the
+or name (``InvalidObject``) is skipped and the rest is read; each file's skips are said once
+per reason, with their count (``snapshot_skips``). Only unusable input stops the
 load, as a one-line ``UsageError``: a path that does not exist, is a FIFO, socket or device
 (never opened: a FIFO read blocks forever), or holds nothing readable; several must-gathers
 (several clusters, never merged into one that did not exist); or PATHs that hold no OLM
@@ -24,7 +25,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,6 +40,7 @@ from olmtui.sources.snapshot_access import is_access_document, read_access
 from olmtui.sources.snapshot_documents import Document
 from olmtui.sources.snapshot_files import PathContent, SourceFile, path_content
 from olmtui.sources.snapshot_objects import Invalid, ignored_as, is_list_object, objects_in
+from olmtui.sources.snapshot_skips import FileSkips
 from olmtui.store import KINDS, PLATFORM_KINDS, Obj, Store
 
 #: Objects per ``apply_many`` call: large enough to be cheap, small enough to show progress.
@@ -184,13 +186,14 @@ class _Loader:
         #: when the object has wrong-typed fields (R-SRC-4).
         self.where: dict[int, tuple[str, int]] = {}
         self.namespaces_held: set[str] = set()
-        self.namespaces_present: set[str] = set()
         self.usable_documents = 0
         self.first_skip: str | None = None
         self.kinds_kept: set[str] = set()
         self.cut_short = False
         #: Kinds a SnapshotAccess document said the snapshot could not read (R-SRC-3).
         self.refused: set[str] = set()
+        #: The skipped documents and objects of the file being read.
+        self.file_skips = FileSkips("")
         self.fast = True
         self.workers: int | None = None
 
@@ -212,10 +215,18 @@ class _Loader:
         why = "" if self.first_skip is None else f" ({self.first_skip})"
         raise UsageError(f"{path}: no Kubernetes objects found{why}")
 
-    def read_file(self, source: SourceFile, documents: list[Document]) -> None:
+    def read_file(self, source: SourceFile, documents: Iterable[Document]) -> None:
         if source.error is not None:
-            self._skip(source.name, "UnreadableDocument", None, source.error, source.truncated)
+            self._skip(
+                source.name,
+                "UnreadableDocument",
+                None,
+                source.error,
+                source.truncated,
+                directory=source.directory,
+            )
             return
+        self.file_skips = FileSkips(source.name)
         for document in documents:
             if document.problem is not None:
                 self._skip(source.name, "UnreadableDocument", document.line, document.problem)
@@ -224,7 +235,7 @@ class _Loader:
                 continue
             # An empty list is a snapshot of nothing, still a usable document.
             usable = is_list_object(document.value) and not document.value["items"]
-            for found in objects_in(document.value):
+            for found in objects_in(document.value, release=True):
                 if isinstance(found, Invalid):
                     self._skip(source.name, "InvalidObject", document.line, found.reason)
                 elif is_access_document(found):
@@ -235,6 +246,7 @@ class _Loader:
                     self.where[id(found)] = (source.name, document.line)
                     self._take(found)
             self.usable_documents += usable
+        self.result.findings += self.file_skips.findings()
 
     def _refused(self, file_name: str, line: int, obj: Obj) -> None:
         """R-SRC-3: the kinds the snapshot could not read are "no access", as they were live
@@ -255,8 +267,6 @@ class _Loader:
         if label is not None:
             self.result.ignored_kinds[label] = self.result.ignored_kinds.get(label, 0) + 1
             return
-        if obj["kind"] == "Namespace":
-            self.namespaces_present.add(metadata["name"])
         self.kinds_kept.add(obj["kind"])
         self.batch.append(obj)
         self.result.objects += 1
@@ -264,13 +274,25 @@ class _Loader:
             self.flush()
 
     def _skip(
-        self, file_name: str, code: str, line: int | None, detail: str, truncated: bool = False
+        self,
+        file_name: str,
+        code: str,
+        line: int | None,
+        detail: str,
+        truncated: bool = False,
+        *,
+        directory: bool = False,
     ) -> None:
-        """Record a skipped document or object as a finding naming the file and line: a
-        warning, or an error when an archive ended early (its later files are lost)."""
+        """Record a skipped document or object (at ``line``) of the file being read, said
+        with the others of its reason when the file is read (``FileSkips``); or a file that
+        could not be read (``line`` ``None``) as a finding naming it: a warning, or an error
+        when an archive ended early (its later files are lost)."""
         self.result.skipped += 1
         if self.first_skip is None:
             self.first_skip = f"{file_name}: {detail}"
+        if line is not None:
+            self.file_skips.add(code, line, detail)
+            return
         if truncated:
             self.cut_short = True
             self.result.findings.append(
@@ -288,15 +310,13 @@ class _Loader:
                 )
             )
             return
-        if code == "InvalidObject":
-            message = f"The object in the document at line {line} was skipped: {detail}."
-        elif line is None:
-            message = f"The file could not be read and was skipped: {detail}."
-        else:
+        if directory:
             message = (
-                f"The document starting at line {line} does not parse ({detail}); "
-                "it was skipped and the rest of the file was read."
+                f"The directory could not be read ({detail}): the files in it are missing from "
+                "the snapshot, so findings may be missing or wrong."
             )
+        else:
+            message = f"The file could not be read and was skipped: {detail}."
         self.result.findings.append(
             Finding("warning", code, "File", "", file_name, message, rule="R-SRC-1")
         )
@@ -314,10 +334,10 @@ class _Loader:
 
     def infer_namespaces(self) -> None:
         """Synthesize the namespaces that hold objects but have no Namespace object."""
+        # the cache says which are present: a set of their names too was 100 MB for a
+        # million Namespaces
         missing = sorted(
-            ns
-            for ns in self.namespaces_held - self.namespaces_present
-            if self.store.get("Namespace", "", ns) is None
+            ns for ns in self.namespaces_held if self.store.get("Namespace", "", ns) is None
         )
         if not missing:
             return
@@ -331,13 +351,25 @@ class _Loader:
                 "",
                 "",
                 f"{len(missing)} namespace(s) hold objects but have no Namespace object in the "
-                f"snapshot (must-gathers often leave some out): {', '.join(missing)}. They are "
+                f"snapshot (must-gathers often leave some out): {_named(missing)}. They are "
                 "taken to exist, without labels, so that OperatorGroup targets and copied CSVs "
                 "come out as on the cluster; an OperatorGroup label selector will not match them.",
                 rule="R-SRC-2",
                 related=tuple(ObjectRef("Namespace", "", ns) for ns in missing),
             )
         )
+
+
+#: Names a message lists before it says how many more (its ``related`` holds them all).
+NAMED_AT_MOST = 50
+
+
+def _named(names: list[str]) -> str:
+    """The names, the first :data:`NAMED_AT_MOST` of a longer list and a count of the rest:
+    400,000 names made one line of 5 MB in every report."""
+    if len(names) <= NAMED_AT_MOST:
+        return ", ".join(names)
+    return f"{', '.join(names[:NAMED_AT_MOST])} and {len(names) - NAMED_AT_MOST:,} more"
 
 
 def inferred_namespace(name: str) -> Obj:

@@ -12,6 +12,15 @@ A compressed archive is read only until it has expanded past
 ``input_limits.EXPANSION_FLOOR_BYTES`` and ``MAX_EXPANSION_RATIO`` times its own size: a
 4 MiB gzip bomb would otherwise be decompressed to its 4 GiB (the members' bytes are never
 all kept, but the time is spent); reading stops there with ``Refused``.
+
+Members are walked here rather than by ``tarfile``'s iterator. In pipe mode ``tarfile`` skips
+a member it was not asked to read one 10 KiB block at a time, and goes on asking for blocks
+after the data ends: a 3.5 KB archive whose pax header declares a member of 10^20 bytes kept
+it at 100% CPU for ever. So members are skipped here, a MiB at a time, and the end of the
+data stops the skip; a member whose declared end lies past what the archive can hold (the
+file's size, or what a compressed archive may expand to) stops the reading at once, without
+reading what it cannot find. ``tarfile`` also keeps every header it reads; they are let go
+as the walk goes (a small archive of a million empty members would hold them all).
 """
 
 from __future__ import annotations
@@ -33,6 +42,7 @@ from olmtui.sources.input_limits import (
 )
 
 _DRAIN_CHUNK = 1 << 20
+_SKIP_CHUNK = 1 << 20
 
 
 class _CountingReader:
@@ -66,9 +76,53 @@ def _decompressed(raw: BufferedReader) -> BufferedIOBase:
     return raw
 
 
+class ArchiveStream:
+    """A pipe-mode ``TarFile``, the archive's ``size`` and, when it is compressed, the
+    ``limit`` it is read to (the most its stream may hold; a plain one holds ``size``)."""
+
+    def __init__(self, tar: tarfile.TarFile, size: int, limit: int | None) -> None:
+        self.tar = tar
+        self.size = size
+        self.limit = limit
+
+    def members(self) -> Iterator[tarfile.TarInfo]:
+        """Each member in order. The caller may read the member's data (``extractfile``)
+        before asking for the next; whatever it left is skipped here, bounded (R-SRC-1)."""
+        tar = self.tar
+        while True:
+            member = tar.next()
+            if member is None:
+                return
+            # pipe mode never looks back: no header is needed again (typeshed omits the list)
+            tar.members.clear()  # type: ignore[attr-defined]
+            yield member
+            self._skip_to(tar.offset, member)
+
+    def _skip_to(self, offset: int, member: tarfile.TarInfo) -> None:
+        """Read the stream up to ``offset`` (the next header), a MiB at a time; refuse at
+        once a member that ends past what the stream can hold."""
+        if self.limit is not None and offset > self.limit:
+            raise Refused(
+                f"reading stopped at member {member.name}, whose header declares "
+                f"{size_text(member.size)}: the archive expands to more than "
+                f"{MAX_EXPANSION_RATIO} times its compressed size before its end (a "
+                "compression bomb, or a damaged header?)"
+            )
+        if self.limit is None and offset > self.size:
+            raise tarfile.ReadError(
+                f"member {member.name} declares {member.size:,} bytes, more than the "
+                f"{self.size:,} bytes of the whole archive: it is cut short or damaged"
+            )
+        stream = self.tar.fileobj
+        assert stream is not None
+        while (left := offset - stream.tell()) > 0:
+            if not stream.read(min(left, _SKIP_CHUNK)):
+                raise tarfile.ReadError(f"the data ends inside member {member.name}")
+
+
 @contextmanager
-def tar_stream(archive: Path) -> Iterator[tarfile.TarFile]:
-    """The archive as a pipe-mode ``TarFile`` to iterate once.
+def tar_stream(archive: Path) -> Iterator[ArchiveStream]:
+    """The archive as a pipe-mode ``TarFile`` to walk once (``ArchiveStream.members``).
 
     Leaving the block normally checks that the archive was whole: ``EOFError`` when the
     compressed stream or the tar stream ends before its end marker.
@@ -80,7 +134,7 @@ def tar_stream(archive: Path) -> Iterator[tarfile.TarFile]:
         stream = _CountingReader(data, limit)
         # typeshed's file protocol also asks for write, tell and seek; pipe mode only reads.
         with tarfile.open(fileobj=stream, mode="r|") as tar:  # type: ignore[call-overload]
-            yield tar
+            yield ArchiveStream(tar, size, limit)
             while stream.read(_DRAIN_CHUNK):
                 pass
             if stream.count < tar.offset + tarfile.BLOCKSIZE:

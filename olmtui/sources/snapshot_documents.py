@@ -48,6 +48,7 @@ _SEPARATOR_AFTER_LF = re.compile(rb"\n---(?=[ \t\r\n]|\Z)")
 #: (how ``kubectl get -o json`` output and JSON lines start each object).
 _JSON_RESUME = re.compile(r"^\{", re.MULTILINE)
 _JSON_SPACE = re.compile(r"[ \t\r\n]*")
+_JSON_SPACE_BYTES = re.compile(rb"[ \t\r\n]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +129,26 @@ def _after_space(text: str, pos: int) -> int:
     return match.end()
 
 
+def _after_space_bytes(data: bytes) -> int:
+    """Where the JSON whitespace at the start of ``data`` ends."""
+    match = _JSON_SPACE_BYTES.match(data)
+    assert match is not None
+    return match.end()
+
+
 def _parse_json(data: bytes) -> Iterator[Document]:
+    # One value, as kubectl writes it: msgspec if it reads it exactly, from the bytes (it
+    # refuses bad UTF-8): the text is decoded only for what it refuses, never beside a
+    # 100 MB List's objects.
+    raw = data.removeprefix(b"\xef\xbb\xbf")
+    start = _after_space_bytes(raw)
+    if start < len(raw):
+        value = fast_json.strict(raw)
+        if value is not fast_json.REFUSED:
+            line = 1 + raw.count(b"\n", 0, start)
+            del data, raw  # not held beside the objects while the loader takes them
+            yield Document(line, value)
+            return
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -136,11 +156,6 @@ def _parse_json(data: bytes) -> Iterator[Document]:
         return
     pos = _after_space(text, 0)
     line = 1 + text.count("\n", 0, pos)
-    if pos < len(text):  # one value, as kubectl writes it: msgspec if it reads it exactly
-        value = fast_json.strict(data.removeprefix(b"\xef\xbb\xbf"))
-        if value is not fast_json.REFUSED:
-            yield Document(line, value)
-            return
     decoder = json.JSONDecoder()
     json_depth_guard(text)
     while pos < len(text):

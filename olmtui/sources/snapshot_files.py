@@ -34,6 +34,7 @@ import re
 import tarfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 
 from olmtui.sources.input_limits import (
@@ -69,7 +70,8 @@ class SourceFile:
     """One file to parse. ``name`` is what findings show: the path, or ``archive:member``.
 
     ``error`` is set (and ``data`` empty) when the file or member could not be read;
-    ``truncated`` when that error ended an archive early, so its later members are lost too.
+    ``truncated`` when that error ended an archive early, so its later members are lost too;
+    ``directory`` when it is a directory that could not be listed (its files are unknown).
     ``path`` is set (and ``data`` empty) for a file of a directory not read yet
     (``read_source`` reads it): a parse worker reads it from disk itself, cheaper than
     receiving its bytes through a pipe.
@@ -81,6 +83,10 @@ class SourceFile:
     error: str | None = None
     truncated: bool = False
     path: str | None = None
+    #: The error is a directory's that could not be listed: its files are unknown.
+    directory: bool = False
+    #: Named on the command line: JSON when it opens like JSON, whatever its name says.
+    named: bool = False
 
 
 def read_source(source: SourceFile) -> SourceFile:
@@ -88,7 +94,7 @@ def read_source(source: SourceFile) -> SourceFile:
     now, any other came read."""
     if source.path is None:
         return source
-    return _read(Path(source.path), source.name, explicit=False)
+    return _read(Path(source.path), source.name, explicit=source.named)
 
 
 def is_snapshot_file(name: str) -> bool:
@@ -169,7 +175,9 @@ def path_content(path: Path, shown: str) -> PathContent:
         return _directory_content(path, shown)
     if is_archive(path.name):
         return _archive_content(path, shown)
-    return PathContent([], iter([_read(path, shown, explicit=True)]), sizes=(_size(path),))
+    # read when its turn comes (``read_source``), not held by the listing while it is parsed
+    named = SourceFile(shown, b"", False, path=str(path), named=True)
+    return PathContent([], iter([named]), sizes=(_size(path),))
 
 
 def _size(path: Path) -> int:
@@ -183,21 +191,56 @@ def _size(path: Path) -> int:
 
 def _directory_content(directory: Path, shown: str) -> PathContent:
     relative: list[str] = []
-    for folder, dirs, files in os.walk(directory):
+    unlisted: list[OSError] = []
+    for folder, dirs, files in os.walk(directory, onerror=unlisted.append):
         dirs.sort()
         base = Path(folder).relative_to(directory).as_posix()
         prefix = "" if base == "." else base + "/"
         relative.extend(prefix + f for f in files)
     selection = select_files(relative)
+    unread = _unread_directories(directory, shown, relative, unlisted)
     return PathContent(
         [os.path.join(shown, d) if d else shown for d in selection.must_gathers],
-        (
-            SourceFile(os.path.join(shown, rel), b"", False, path=str(directory / rel))
-            for rel in selection.files
+        chain(
+            (
+                SourceFile(os.path.join(shown, rel), b"", False, path=str(directory / rel))
+                for rel in selection.files
+            ),
+            unread,
         ),
         must_gather_time([str(directory)]),
-        tuple(_size(directory / rel) for rel in selection.files),
+        (*(_size(directory / rel) for rel in selection.files), *(0 for _ in unread)),
     )
+
+
+#: A file name no directory holds (no name has a NUL): it stands for "any file in it".
+_ANY_FILE = "\0.yaml"
+
+
+def _unread_directories(
+    directory: Path, shown: str, relative: list[str], unlisted: list[OSError]
+) -> list[SourceFile]:
+    """The directories ``os.walk`` could not list, as files that could not be read: any of
+    their files might have held objects (unknown is not absent, R-SRC-1). A directory none
+    of whose files would be read (beside a must-gather's two trees) is left out."""
+    places: dict[str, OSError] = {}
+    for error in unlisted:
+        where = Path(error.filename or directory).relative_to(directory).as_posix()
+        places["" if where == "." else where + "/"] = error
+    if not places:
+        return []
+    chosen = set(select_files([*relative, *(p + _ANY_FILE for p in places)]).files)
+    return [
+        SourceFile(
+            os.path.join(shown, place.rstrip("/")) if place else shown,
+            b"",
+            False,
+            error=error.strerror or str(error),
+            directory=True,
+        )
+        for place, error in sorted(places.items())
+        if place + _ANY_FILE in chosen
+    ]
 
 
 def _read(path: Path, shown: str, *, explicit: bool) -> SourceFile:
@@ -229,8 +272,9 @@ def _archive_content(archive: Path, shown: str) -> PathContent:
     reading: str | None = None
     failure: SourceFile | None = None
     try:
-        with tar_stream(archive) as tar:
-            for member in tar:
+        with tar_stream(archive) as stream:
+            tar = stream.tar
+            for member in stream.members():
                 name = member.name.removeprefix("./")
                 if not member.isfile():
                     continue

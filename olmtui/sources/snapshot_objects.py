@@ -49,13 +49,18 @@ class Invalid:
     reason: str
 
 
-def objects_in(value: Any) -> Iterator[Obj | Invalid]:
-    """The objects one parsed document holds (a list object yields its items)."""
+def objects_in(value: Any, *, release: bool = False) -> Iterator[Obj | Invalid]:
+    """The objects one parsed document holds (a list object yields its items).
+
+    ``release``: the document's list lets go of each item as it is taken (the loader's
+    cache keeps its own copy, and a 100 MB ``kubectl get -o json`` of a million small
+    objects would otherwise be held whole beside it until the last is taken). Only the
+    document's own list does: a list nested in it may be an alias of another."""
     if not isinstance(value, dict):
         yield Invalid(f"the document is a {_shape(value)}, not an object")
         return
     if is_list_object(value):
-        yield from _list_items(value, value["kind"])
+        yield from _list_items(value, value["kind"], release)
         return
     problem = object_problem(value)
     yield value if problem is None else Invalid(problem)
@@ -69,7 +74,8 @@ def is_list_object(value: Any) -> bool:
     return isinstance(kind, str) and kind.endswith("List") and "items" in value
 
 
-def _list_items(value: Obj, list_kind: str) -> Iterator[Obj | Invalid]:
+def _list_items(value: Obj, list_kind: str, release: bool) -> Iterator[Obj | Invalid]:
+    """The items of a list object; ``release``: each let go of by the list as it is taken."""
     items = value["items"]
     if items is None:
         return
@@ -78,14 +84,17 @@ def _list_items(value: Obj, list_kind: str) -> Iterator[Obj | Invalid]:
         return
     item_kind = list_kind.removesuffix("List")
     api_version = value.get("apiVersion")
-    for index, item in enumerate(items):
+    for index in range(len(items)):
+        item = items[index]
+        if release:
+            items[index] = None
         if isinstance(item, dict) and item_kind:
             # A typed list (``ClusterServiceVersionList``) names its items' kind once.
             if not item.get("kind"):
                 item["kind"] = item_kind
             if not item.get("apiVersion") and isinstance(api_version, str):
                 item["apiVersion"] = api_version
-        for found in objects_in(item):
+        for found in objects_in(item):  # nested: never released
             if isinstance(found, Invalid):
                 found = Invalid(f"item {index} of this {list_kind}: {found.reason}")
             yield found
