@@ -15,9 +15,9 @@ view of each other ``group_links``'.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, islice
 from typing import Any, TypeVar
 
 from olmtui.gc_pause import cyclic_gc_paused
@@ -140,6 +140,9 @@ _INITIAL_KINDS = (
     "OLMConfig",
     "PackageManifest",
 )
+#: Objects per batch of the model's first build: few enough that what one batch holds
+#: (its change records, what they mark to recompute) is small beside the cache.
+INITIAL_BATCH = 50_000
 #: The labels of every Namespace that has none; never changed.
 _NO_LABELS: dict[str, str] = {}
 
@@ -195,14 +198,19 @@ class Model:
         self._pending_og_states: set[NSKey] = set()
         self._cache: dict[str, tuple[int, Any]] = {}
         self._dirty = DirtySet()
-        # One batch, its change records made as they are handled: a list of them all was
-        # ~300 MB beside a cache of 1,600,000 Namespaces (issue 24).
+        # The cached objects in batches, as a live list feeds them: one batch of 1,600,000
+        # Namespaces held a change record for each (~300 MB) and a set of them all to
+        # recompute (~100 MB) beside the cache (issue 24). A snapshot of fewer objects than
+        # a batch is one batch, as it always was.
         changes = (
             Change("ADDED", key, None, obj)
             for kind in _INITIAL_KINDS
             for key, obj in store.items(kind)
         )
-        self._apply(changes)
+        while batch := list(islice(changes, INITIAL_BATCH)):
+            self._apply(batch)
+        if self.version == 0:  # an empty store: derived once all the same
+            self._apply([])
         store.subscribe(self._apply)
 
     # -- public API -----------------------------------------------------------------------
@@ -263,7 +271,7 @@ class Model:
         return self._csvs.get(key[0], {}).get(key[1]) is not None
 
     # -- the change feed --------------------------------------------------------------------
-    def _apply(self, changes: Iterable[Change]) -> None:
+    def _apply(self, changes: list[Change]) -> None:
         with cyclic_gc_paused(keep=True):
             for change in changes:
                 handler = self._handlers.get(change.key.kind)

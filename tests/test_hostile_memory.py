@@ -1,0 +1,115 @@
+"""What a million small objects cost (issue 24, item 7: ``check`` under 1 GB on any input of
+100 MB or less): the cache, the model's first build and the YAML split, measured with
+``tracemalloc`` on a few thousand objects (``bench/bench_hostile_rss.py`` measures the real
+runs). The bounds are bytes per object, each well between what the fix costs and what the
+code before it did (noted in each test), so a small change of CPython's sizes moves neither.
+"""
+
+from __future__ import annotations
+
+import sys
+import tracemalloc
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from olmtui.model import engine
+from olmtui.model.engine import Model
+from olmtui.pipeline.build import sample_session, snapshot_session
+from olmtui.report import dumps
+from olmtui.sources.snapshot_documents import parse_documents
+from olmtui.store import Store
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from gen_snapshot import Sizes, generate
+
+DATA = Path(__file__).resolve().parent / "data"
+#: Objects measured: enough that per-object costs drown the fixed ones.
+COUNT = 20_000
+
+
+def _namespaces(count: int) -> bytes:
+    return b"".join(
+        b"---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns-%07d\n" % index
+        for index in range(count)
+    )
+
+
+def _objects(data: bytes) -> Iterator[object]:
+    return (document.value for document in parse_documents(data, json_format=False))
+
+
+@pytest.fixture
+def traced() -> Iterator[None]:
+    tracemalloc.start()
+    try:
+        yield
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_yaml_stream_is_split_as_its_documents_are_taken(traced: None) -> None:
+    """Where every document starts was a list of ints made before the first one was
+    parsed: 64 MB beside the cache for 1,600,000 Namespaces (~40 bytes a document)."""
+    data = _namespaces(COUNT)
+    before = tracemalloc.get_traced_memory()[0]
+    tracemalloc.reset_peak()
+    documents = parse_documents(data, json_format=False)
+    first = next(documents)
+    assert first.value["metadata"]["name"] == "ns-0000000"
+    assert tracemalloc.get_traced_memory()[1] - before < COUNT * 5
+    assert sum(1 for _ in documents) == COUNT - 1
+
+
+def test_a_cached_namespace_costs_its_object_and_name_only(traced: None) -> None:
+    """A cluster-scoped object is kept under its name, not a ``("", name)`` tuple: ~450
+    bytes a Namespace (its two maps and its name), ~530 with the tuple."""
+    data = _namespaces(COUNT)
+    store = Store()
+    before = tracemalloc.get_traced_memory()[0]
+    store.apply_many(_objects(data))
+    assert store.count("Namespace") == COUNT
+    assert (tracemalloc.get_traced_memory()[0] - before) / COUNT < 490
+
+
+def test_the_first_build_holds_one_batch_at_a_time(
+    traced: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The model's first build made a change record for every cached object at once, and
+    marked them all to recompute in one set: ~260 bytes an object beside the cache while it
+    ran (~20 with batches). What it keeps of a Namespace without labels is its entry in an
+    index (~20 bytes), not a copy of its (empty) labels besides (~100 bytes)."""
+    monkeypatch.setattr(engine, "INITIAL_BATCH", 1000)
+    store = Store()
+    store.apply_many(_objects(_namespaces(COUNT)))
+    before = tracemalloc.get_traced_memory()[0]
+    tracemalloc.reset_peak()
+    model = Model(store)
+    kept, peak = tracemalloc.get_traced_memory()
+    assert len(model.namespaces()) == COUNT
+    assert (kept - before) / COUNT < 50
+    assert (peak - kept) / COUNT < 60
+
+
+def _reports(sessions: list[object]) -> list[str]:
+    return [dumps(session.report()) for session in sessions]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("batch", [1, 7])
+def test_the_first_build_in_batches_derives_what_one_batch_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch: int
+) -> None:
+    """A snapshot of more objects than a batch is derived batch by batch, as a live list
+    feeds the model: the report is the same, copies, groups and findings alike."""
+    sizes = Sizes(namespaces=30, global_operators=2, single_operators=6, subscriptions=12)
+    generate(tmp_path, sizes)
+    must_gather = DATA / "must-gather/must-gather-clean/must-gather-aws"
+    paths = [[str(tmp_path)], [str(must_gather)], [str(DATA / "model/qa")]]
+
+    def sessions() -> list[object]:
+        return [sample_session(), *(snapshot_session(p) for p in paths)]
+
+    whole = _reports(sessions())
+    monkeypatch.setattr(engine, "INITIAL_BATCH", batch)
+    assert _reports(sessions()) == whole
