@@ -36,6 +36,7 @@ from olmtui.sources.input_limits import (
     whole_value_check,
     yaml_nesting,
 )
+from olmtui.sources.json_list_items import lazy_list
 
 YamlLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -63,12 +64,17 @@ class Document:
     problem: str | None = None
 
 
-def parse_documents(data: bytes, *, json_format: bool, fast: bool = True) -> Iterator[Document]:
+def parse_documents(
+    data: bytes, *, json_format: bool, fast: bool = True, lazy_lists: bool = False
+) -> Iterator[Document]:
     """Every document of one file, in order; parse errors come as documents with a problem.
 
     ``fast``: a copied CSV comes as the store will keep it, its spec checked but not built
-    (``fast_yaml``); ``False`` parses every document in full (the reference for tests)."""
-    return _parse_json(data) if json_format else _parse_yaml(data, fast)
+    (``fast_yaml``); ``False`` parses every document in full (the reference for tests).
+    ``lazy_lists``: a JSON file that is one List has its ``items`` as a
+    :class:`~olmtui.sources.json_list_items.ListItems`, each decoded when taken (the
+    snapshot loader's large files)."""
+    return _parse_json(data, lazy_lists) if json_format else _parse_yaml(data, fast)
 
 
 def _parse_yaml(data: bytes, fast: bool) -> Iterator[Document]:
@@ -138,14 +144,16 @@ def _after_space_bytes(data: bytes) -> int:
     return match.end()
 
 
-def _parse_json(data: bytes) -> Iterator[Document]:
+def _parse_json(data: bytes, lazy_lists: bool) -> Iterator[Document]:
     # One value, as kubectl writes it: msgspec if it reads it exactly, from the bytes (it
     # refuses bad UTF-8): the text is decoded only for what it refuses, never beside a
     # 100 MB List's objects.
     raw = data.removeprefix(b"\xef\xbb\xbf")
     start = _after_space_bytes(raw)
     if start < len(raw):
-        value = fast_json.strict(raw)
+        value = lazy_list(raw) if lazy_lists else fast_json.REFUSED
+        if value is fast_json.REFUSED:
+            value = fast_json.strict(raw)
         if value is not fast_json.REFUSED:
             line = 1 + raw.count(b"\n", 0, start)
             del data, raw  # not held beside the objects while the loader takes them
