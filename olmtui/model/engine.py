@@ -33,6 +33,7 @@ from olmtui.model.apis import (
     group_provided_apis,
     owned_crd_names,
 )
+from olmtui.model.cached_namespaces import CachedNamespaces
 from olmtui.model.copies import (
     CopySource,
     copies_disabled,
@@ -143,8 +144,6 @@ _INITIAL_KINDS = (
 #: Objects per batch of the model's first build: few enough that what one batch holds
 #: (its change records, what they mark to recompute) is small beside the cache.
 INITIAL_BATCH = 50_000
-#: The labels of every Namespace that has none; never changed.
-_NO_LABELS: dict[str, str] = {}
 
 
 def _replaces(csv: Obj) -> str | None:
@@ -169,7 +168,7 @@ class Model:
         self._upgrades = upgrades
         self.version = 0
         # -- indices of the cached objects
-        self._namespaces: dict[str, dict[str, str]] = {}
+        self._namespaces = CachedNamespaces(store)
         self._inferred: set[str] = set()
         self._active: set[str] = set()
         self._groups = GroupIndex()
@@ -286,12 +285,8 @@ class Model:
         dirty = self._dirty
         self._active.discard(name)
         if change.new is None:
-            self._namespaces.pop(name, None)
             self._inferred.discard(name)
         else:
-            # The cached object's own labels (the store never changes an object it holds),
-            # or one shared empty map: a copy each was ~80 bytes a Namespace (issue 24).
-            self._namespaces[name] = labels(change.new) or _NO_LABELS
             if status(change.new).get("phase") == "Active":
                 self._active.add(name)
             if annotations_of(change.new).get(INFERRED_ANNOTATION) == "true":

@@ -50,6 +50,9 @@ _SEPARATOR_AFTER_LF = re.compile(rb"\n---(?=[ \t\r\n]|\Z)")
 _JSON_RESUME = re.compile(r"^\{", re.MULTILINE)
 _JSON_SPACE = re.compile(r"[ \t\r\n]*")
 _JSON_SPACE_BYTES = re.compile(rb"[ \t\r\n]*")
+#: A YAML stream larger than this lets go of each document's bytes as it is taken (the
+#: snapshot loader parses files this large itself, one document at a time).
+RELEASED_BYTES = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,15 +81,39 @@ def parse_documents(
 
 
 def _parse_yaml(data: bytes, fast: bool) -> Iterator[Document]:
-    # The separators are found as the documents are taken: a list of where 1,600,000
-    # documents start was 64 MB of ints beside the objects being cached (issue 24).
-    found = (m.start() + 1 for m in _SEPARATOR_AFTER_LF.finditer(data))
-    starts = chain((0,), found, (len(data),))
+    pieces = _released_pieces(data) if len(data) > RELEASED_BYTES else _pieces(data)
+    del data  # a large stream is held by its pieces' generator alone, which lets it go
     line = 1
-    for begin, end in pairwise(starts):
-        chunk = data[begin:end]
+    for chunk in pieces:
         yield _yaml_document(chunk, line, fast)
         line += chunk.count(b"\n")
+
+
+def _pieces(data: bytes) -> Iterator[bytes]:
+    """The documents of a YAML stream, cut on its separator lines (always one, if empty).
+    The separators are found as the documents are taken: a list of where 1,600,000
+    documents start was 64 MB of ints beside the objects being cached (issue 24)."""
+    found = (m.start() + 1 for m in _SEPARATOR_AFTER_LF.finditer(data))
+    starts = chain((0,), found, (len(data),))
+    for begin, end in pairwise(starts):
+        yield data[begin:end]
+
+
+def _released_pieces(data: bytes) -> Iterator[bytes]:
+    """:func:`_pieces`, the bytes of each piece let go of once it is cut: the 100 MB of a
+    stream of 1,600,000 Namespaces were held until its last document was cached (issue
+    24). A ``bytearray`` cut at its front gives back its memory as it shrinks."""
+    rest = bytearray(data)
+    del data
+    while True:
+        found = _SEPARATOR_AFTER_LF.search(rest)
+        end = len(rest) if found is None else found.start() + 1
+        with memoryview(rest) as view:
+            piece = bytes(view[:end])
+        del rest[:end]
+        yield piece
+        if found is None:
+            return
 
 
 def _yaml_document(chunk: bytes, line: int, fast: bool) -> Document:
