@@ -3,8 +3,8 @@ takes them (issue 24: ``check`` under 1 GB on any input of 100 MB or less).
 
 A 98 MB List of 1,400,000 Namespaces decoded whole was ~700 MB of objects at once, beside
 the cache being filled from them. Here msgspec decodes the List with each item left as its
-raw bytes (``msgspec.Raw``: a view of the file's bytes, not a copy, ~60 bytes an item), and
-:meth:`ListItems.take` decodes an item when the loader takes it.
+raw bytes (``msgspec.Raw``, a view of the file's), copied out so that the file's bytes go at
+once and an item's as it is taken, and :meth:`ListItems.take` decodes it then.
 
 Every item is decoded once beforehand and dropped at once: should msgspec refuse one (what
 ``json.loads`` reads differently, ``fast_json``), or the value not be a List of items,
@@ -64,5 +64,7 @@ def lazy_list(raw: bytes) -> Any:
         return fast_json.REFUSED
     if any(fast_json.strict(item) is fast_json.REFUSED for item in raw_items):
         return fast_json.REFUSED
-    value["items"] = ListItems(raw_items)
+    # Each item's own bytes, not a view of the file's: those of an item taken are given back
+    # (a view keeps the whole file's until the last item is taken).
+    value["items"] = ListItems([bytes(item) for item in raw_items])
     return value
