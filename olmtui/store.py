@@ -592,8 +592,13 @@ class Store:
         return bucket.items()  # type: ignore[return-value]  # namespaced: every slot a tuple
 
     def items(self, kind: str) -> Iterator[tuple[Key, Obj]]:
-        for slot, obj in self.slots(kind):
-            yield Key(kind, *slot), obj
+        bucket = self._objects[kind]
+        if kind in CLUSTER_SCOPED:
+            for name, obj in bucket.items():
+                yield Key(kind, "", name), obj  # type: ignore[arg-type]  # a name alone
+            return
+        for (ns, name), obj in bucket.items():  # type: ignore[str-unpack]  # namespaced: tuples
+            yield Key(kind, ns, name), obj
 
     def count(self, kind: str) -> int:
         return len(self._objects[kind])
