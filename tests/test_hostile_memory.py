@@ -17,6 +17,7 @@ import pytest
 from olmtui.model import engine
 from olmtui.model.engine import Model
 from olmtui.pipeline.build import sample_session, snapshot_session
+from olmtui.pipeline.session import Session
 from olmtui.report import dumps
 from olmtui.sources import parallel_load, snapshot_documents
 from olmtui.sources.snapshot_documents import parse_documents
@@ -109,8 +110,8 @@ def test_the_first_build_holds_one_batch_at_a_time(
     assert (peak - kept) / COUNT < 60
 
 
-def _reports(sessions: list[object]) -> list[str]:
-    return [dumps(session.report()) for session in sessions]  # type: ignore[attr-defined]
+def _reports(sessions: list[Session]) -> list[str]:
+    return [dumps(session.report()) for session in sessions]
 
 
 @pytest.mark.parametrize("batch", [1, 7])
@@ -124,7 +125,7 @@ def test_the_first_build_in_batches_derives_what_one_batch_does(
     must_gather = DATA / "must-gather/must-gather-clean/must-gather-aws"
     paths = [[str(tmp_path)], [str(must_gather)], [str(DATA / "model/qa")]]
 
-    def sessions() -> list[object]:
+    def sessions() -> list[Session]:
         return [sample_session(), *(snapshot_session(p) for p in paths)]
 
     whole = _reports(sessions())
