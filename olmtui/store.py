@@ -176,6 +176,22 @@ def key_of(obj: Obj) -> Key:
     return Key(obj["kind"], *slot_of(obj))
 
 
+#: Where a bucket keeps one object: ``(namespace, name)``, or the name alone for a
+#: cluster-scoped kind (its namespace is always ``""``).
+Slot = tuple[str, str] | str
+
+
+def _slot(kind: str, namespace: str, name: str) -> Slot:
+    """The bucket key of an object: a tuple per cached Namespace (or any cluster-scoped
+    object) was 72 of the ~550 bytes each of a million costs (issue 24)."""
+    return name if kind in CLUSTER_SCOPED else (namespace, name)
+
+
+def _unslot(slot: Slot) -> tuple[str, str]:
+    """The ``(namespace, name)`` of a bucket key."""
+    return ("", slot) if isinstance(slot, str) else slot
+
+
 def _interned_map(mapping: Any) -> Any:
     """Labels or annotations with their keys and string values interned: the copies of one
     CSV carry the same ones (alm-examples and all) in every namespace, and then share them."""
@@ -374,7 +390,7 @@ class Store:
     """
 
     def __init__(self) -> None:
-        self._objects: dict[str, dict[tuple[str, str], Obj]] = {k: {} for k in KINDS}
+        self._objects: dict[str, dict[Slot, Obj]] = {k: {} for k in KINDS}
         self._listeners: list[Listener] = []
         self._shared = SharedMaps()
         #: The cached objects that had wrong-typed fields (R-SRC-4), by key: those fields are
@@ -420,7 +436,7 @@ class Store:
         trimmed = clean(obj["kind"], trim(obj, self._shared), problems)
         key = key_of(trimmed)
         bucket = self._objects[key.kind]
-        slot = (key.namespace, key.name)
+        slot = _slot(key.kind, key.namespace, key.name)
         old = bucket.get(slot)
         moved = self._note_malformed(key, raw, problems, origin)
         if old is not None and _unchanged(old, trimmed):
@@ -442,7 +458,7 @@ class Store:
         return True
 
     def _remove(self, key: Key) -> Change | None:
-        old = self._objects[key.kind].pop((key.namespace, key.name), None)
+        old = self._objects[key.kind].pop(_slot(key.kind, key.namespace, key.name), None)
         self.malformed.pop(key, None)
         return None if old is None else Change("DELETED", key, old, None)
 
@@ -489,7 +505,7 @@ class Store:
         relist, e.g. copies only). Objects missing from ``objs`` become deletions.
         """
         scope = None if namespaces is None else set(namespaces)
-        seen: set[tuple[str, str]] = set()
+        seen: set[Slot] = set()
         changes: list[Change] = []
         for obj in objs:
             if not self._keeps(obj):
@@ -497,16 +513,17 @@ class Store:
             key, change = self._put_keyed(obj, None)
             if key is None:
                 continue
-            seen.add((key.namespace, key.name))
+            seen.add(_slot(key.kind, key.namespace, key.name))
             if change is not None:
                 changes.append(change)
         bucket = self._objects[kind]
         for slot in [s for s in bucket if s not in seen]:
-            if scope is not None and slot[0] not in scope:
+            namespace, name = _unslot(slot)
+            if scope is not None and namespace not in scope:
                 continue
             if keep is not None and not keep(bucket[slot]):
                 continue
-            change = self._remove(Key(kind, *slot))
+            change = self._remove(Key(kind, namespace, name))
             if change is not None:
                 changes.append(change)
         self._emit(changes)
@@ -555,22 +572,32 @@ class Store:
 
     # -- reading -------------------------------------------------------------------------
     def get(self, kind: str, namespace: str, name: str) -> Obj | None:
+        if kind in CLUSTER_SCOPED:
+            return self._objects[kind].get(name) if namespace == "" else None
         return self._objects[kind].get((namespace, name))
 
     def list(self, kind: str, namespace: str | None = None) -> Iterator[Obj]:
         """Objects of one kind, optionally of one namespace (unordered)."""
         bucket = self._objects[kind]
-        if namespace is None:
+        if namespace is None or (namespace == "" and kind in CLUSTER_SCOPED):
             return iter(bucket.values())
-        return (o for (ns, _), o in bucket.items() if ns == namespace)
+        return (o for slot, o in self.slots(kind) if slot[0] == namespace)
 
     def slots(self, kind: str) -> Iterable[tuple[tuple[str, str], Obj]]:
         """``((namespace, name), object)`` of one kind: :meth:`items` without building keys,
         for a pass over a hundred thousand copies."""
-        return self._objects[kind].items()
+        bucket = self._objects[kind]
+        if kind in CLUSTER_SCOPED:
+            return ((_unslot(slot), obj) for slot, obj in bucket.items())
+        return bucket.items()  # type: ignore[return-value]  # namespaced: every slot a tuple
 
     def items(self, kind: str) -> Iterator[tuple[Key, Obj]]:
-        for (ns, name), obj in self._objects[kind].items():
+        bucket = self._objects[kind]
+        if kind in CLUSTER_SCOPED:
+            for name, obj in bucket.items():
+                yield Key(kind, "", name), obj  # type: ignore[arg-type]  # a name alone
+            return
+        for (ns, name), obj in bucket.items():  # type: ignore[str-unpack]  # namespaced: tuples
             yield Key(kind, ns, name), obj
 
     def count(self, kind: str) -> int:

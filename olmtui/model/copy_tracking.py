@@ -10,7 +10,7 @@ copies. The rules themselves (what is expected where, why a copy is stale) are
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from olmtui.model.copies import (
     CopySource,
@@ -120,7 +120,7 @@ class CopyTracker:
         self,
         og_namespace: str,
         status: tuple[str, ...] | None,
-        namespaces: dict[str, dict[str, str]],
+        namespaces: Iterable[str],
         disabled: bool,
     ) -> frozenset[str]:
         slot = (og_namespace, status, disabled)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, islice
 from typing import Any, TypeVar
 
 from olmtui.gc_pause import cyclic_gc_paused
@@ -33,6 +33,7 @@ from olmtui.model.apis import (
     group_provided_apis,
     owned_crd_names,
 )
+from olmtui.model.cached_namespaces import CachedNamespaces
 from olmtui.model.copies import (
     CopySource,
     copies_disabled,
@@ -130,6 +131,21 @@ class _CSVEval:
         return self.provided, self.state.phase, self.state.api_reconciliation
 
 
+#: The kinds the model reads, in the order the initial build hands it the cached objects.
+_INITIAL_KINDS = (
+    "Namespace",
+    "OperatorGroup",
+    "ClusterServiceVersion",
+    "Subscription",
+    "InstallPlan",
+    "OLMConfig",
+    "PackageManifest",
+)
+#: Objects per batch of the model's first build: few enough that what one batch holds
+#: (its change records, what they mark to recompute) is small beside the cache.
+INITIAL_BATCH = 50_000
+
+
 def _replaces(csv: Obj) -> str | None:
     found: str | None = spec(csv).get("replaces")
     return found
@@ -152,7 +168,7 @@ class Model:
         self._upgrades = upgrades
         self.version = 0
         # -- indices of the cached objects
-        self._namespaces: dict[str, dict[str, str]] = {}
+        self._namespaces = CachedNamespaces(store)
         self._inferred: set[str] = set()
         self._active: set[str] = set()
         self._groups = GroupIndex()
@@ -181,20 +197,19 @@ class Model:
         self._pending_og_states: set[NSKey] = set()
         self._cache: dict[str, tuple[int, Any]] = {}
         self._dirty = DirtySet()
-        changes = [
+        # The cached objects in batches, as a live list feeds them: one batch of 1,600,000
+        # Namespaces held a change record for each (~300 MB) and a set of them all to
+        # recompute (~100 MB) beside the cache (issue 24). A snapshot of fewer objects than
+        # a batch is one batch, as it always was.
+        changes = (
             Change("ADDED", key, None, obj)
-            for kind in (
-                "Namespace",
-                "OperatorGroup",
-                "ClusterServiceVersion",
-                "Subscription",
-                "InstallPlan",
-                "OLMConfig",
-                "PackageManifest",
-            )
+            for kind in _INITIAL_KINDS
             for key, obj in store.items(kind)
-        ]
-        self._apply(changes)
+        )
+        while batch := list(islice(changes, INITIAL_BATCH)):
+            self._apply(batch)
+        if self.version == 0:  # an empty store: derived once all the same
+            self._apply([])
         store.subscribe(self._apply)
 
     # -- public API -----------------------------------------------------------------------
@@ -270,10 +285,8 @@ class Model:
         dirty = self._dirty
         self._active.discard(name)
         if change.new is None:
-            self._namespaces.pop(name, None)
             self._inferred.discard(name)
         else:
-            self._namespaces[name] = dict(labels(change.new))
             if status(change.new).get("phase") == "Active":
                 self._active.add(name)
             if annotations_of(change.new).get(INFERRED_ANNOTATION) == "true":

@@ -67,14 +67,17 @@ def parse_file(source: SourceFile, fast: bool) -> Parsed:
         return source, list(documents)
 
 
-def parse_streamed(source: SourceFile, fast: bool) -> Loaded:
+def parse_streamed(source: SourceFile, fast: bool, *, lazy_lists: bool = False) -> Loaded:
     """:func:`parse_file`, its documents parsed one at a time as the caller takes them:
     a 64 MB file of a million Namespaces is a GiB of objects as a list (and a worker's
-    pickle of them besides), while the store keeps a third of that."""
+    pickle of them besides), while the store keeps a third of that. ``lazy_lists``: a
+    JSON List's items are decoded one at a time too (``json_list_items``)."""
     source = read_source(source)
     if source.error is not None:
         return source, []
-    documents = parse_documents(source.data, json_format=source.json_format, fast=fast)
+    documents = parse_documents(
+        source.data, json_format=source.json_format, fast=fast, lazy_lists=lazy_lists
+    )
     kept = (d for d in documents if d.value is not None or d.problem is not None)
     return replace(source, data=b""), kept
 
@@ -152,7 +155,7 @@ def parsed_files(
 def _parsed_here(source: SourceFile, fast: bool) -> Loaded:
     """A file parsed in this process: streamed when it is large."""
     if _size(source) > STREAMED_FILE_BYTES:
-        return parse_streamed(source, fast)
+        return parse_streamed(source, fast, lazy_lists=True)
     return parse_file(source, fast)
 
 
@@ -188,7 +191,7 @@ def _in_pool(files: Iterator[SourceFile], fast: bool, workers: int) -> Iterator[
         break meanwhile, it is parsed again)."""
         source, future = waiting[0], futures[0]
         if future is None:
-            loaded = parse_streamed(source, fast)
+            loaded = parse_streamed(source, fast, lazy_lists=True)
         else:
             loaded = _unpacked(future.result(), source, fast, maps)
         waiting.popleft()

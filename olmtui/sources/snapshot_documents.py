@@ -19,7 +19,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import chain, pairwise
 from typing import Any
 
 import yaml
@@ -36,6 +36,7 @@ from olmtui.sources.input_limits import (
     whole_value_check,
     yaml_nesting,
 )
+from olmtui.sources.json_list_items import lazy_list
 
 YamlLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -49,6 +50,9 @@ _SEPARATOR_AFTER_LF = re.compile(rb"\n---(?=[ \t\r\n]|\Z)")
 _JSON_RESUME = re.compile(r"^\{", re.MULTILINE)
 _JSON_SPACE = re.compile(r"[ \t\r\n]*")
 _JSON_SPACE_BYTES = re.compile(rb"[ \t\r\n]*")
+#: A YAML stream larger than this lets go of each document's bytes as it is taken (the
+#: snapshot loader parses files this large itself, one document at a time).
+RELEASED_BYTES = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,22 +67,53 @@ class Document:
     problem: str | None = None
 
 
-def parse_documents(data: bytes, *, json_format: bool, fast: bool = True) -> Iterator[Document]:
+def parse_documents(
+    data: bytes, *, json_format: bool, fast: bool = True, lazy_lists: bool = False
+) -> Iterator[Document]:
     """Every document of one file, in order; parse errors come as documents with a problem.
 
     ``fast``: a copied CSV comes as the store will keep it, its spec checked but not built
-    (``fast_yaml``); ``False`` parses every document in full (the reference for tests)."""
-    return _parse_json(data) if json_format else _parse_yaml(data, fast)
+    (``fast_yaml``); ``False`` parses every document in full (the reference for tests).
+    ``lazy_lists``: a JSON file that is one List has its ``items`` as a
+    :class:`~olmtui.sources.json_list_items.ListItems`, each decoded when taken (the
+    snapshot loader's large files)."""
+    return _parse_json(data, lazy_lists) if json_format else _parse_yaml(data, fast)
 
 
 def _parse_yaml(data: bytes, fast: bool) -> Iterator[Document]:
-    starts = [0, *(m.start() + 1 for m in _SEPARATOR_AFTER_LF.finditer(data))]
-    starts.append(len(data))
+    pieces = _released_pieces(data) if len(data) > RELEASED_BYTES else _pieces(data)
+    del data  # a large stream is held by its pieces' generator alone, which lets it go
     line = 1
-    for begin, end in pairwise(starts):
-        chunk = data[begin:end]
+    for chunk in pieces:
         yield _yaml_document(chunk, line, fast)
         line += chunk.count(b"\n")
+
+
+def _pieces(data: bytes) -> Iterator[bytes]:
+    """The documents of a YAML stream, cut on its separator lines (always one, if empty).
+    The separators are found as the documents are taken: a list of where 1,600,000
+    documents start was 64 MB of ints beside the objects being cached (issue 24)."""
+    found = (m.start() + 1 for m in _SEPARATOR_AFTER_LF.finditer(data))
+    starts = chain((0,), found, (len(data),))
+    for begin, end in pairwise(starts):
+        yield data[begin:end]
+
+
+def _released_pieces(data: bytes) -> Iterator[bytes]:
+    """:func:`_pieces`, the bytes of each piece let go of once it is cut: the 100 MB of a
+    stream of 1,600,000 Namespaces were held until its last document was cached (issue
+    24). A ``bytearray`` cut at its front gives back its memory as it shrinks."""
+    rest = bytearray(data)
+    del data
+    while True:
+        found = _SEPARATOR_AFTER_LF.search(rest)
+        end = len(rest) if found is None else found.start() + 1
+        with memoryview(rest) as view:
+            piece = bytes(view[:end])
+        del rest[:end]
+        yield piece
+        if found is None:
+            return
 
 
 def _yaml_document(chunk: bytes, line: int, fast: bool) -> Document:
@@ -136,14 +171,16 @@ def _after_space_bytes(data: bytes) -> int:
     return match.end()
 
 
-def _parse_json(data: bytes) -> Iterator[Document]:
+def _parse_json(data: bytes, lazy_lists: bool) -> Iterator[Document]:
     # One value, as kubectl writes it: msgspec if it reads it exactly, from the bytes (it
     # refuses bad UTF-8): the text is decoded only for what it refuses, never beside a
     # 100 MB List's objects.
     raw = data.removeprefix(b"\xef\xbb\xbf")
     start = _after_space_bytes(raw)
     if start < len(raw):
-        value = fast_json.strict(raw)
+        value = lazy_list(raw) if lazy_lists else fast_json.REFUSED
+        if value is fast_json.REFUSED:
+            value = fast_json.strict(raw)
         if value is not fast_json.REFUSED:
             line = 1 + raw.count(b"\n", 0, start)
             del data, raw  # not held beside the objects while the loader takes them

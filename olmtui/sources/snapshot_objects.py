@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from olmtui.sources.json_list_items import ListItems
 from olmtui.store import Obj
 
 #: The API group each kept kind comes from. A kind of the same name from another group (ACM's
@@ -79,15 +80,19 @@ def _list_items(value: Obj, list_kind: str, release: bool) -> Iterator[Obj | Inv
     items = value["items"]
     if items is None:
         return
-    if not isinstance(items, list):
+    lazy = isinstance(items, ListItems)  # a large JSON List: each item decoded when taken
+    if not lazy and not isinstance(items, list):
         yield Invalid(f"the items of this {list_kind} are a {_shape(items)}, not a list")
         return
     item_kind = list_kind.removesuffix("List")
     api_version = value.get("apiVersion")
     for index in range(len(items)):
-        item = items[index]
-        if release:
-            items[index] = None
+        if lazy:
+            item = items.take(index, release)
+        else:
+            item = items[index]
+            if release:
+                items[index] = None
         if isinstance(item, dict) and item_kind:
             # A typed list (``ClusterServiceVersionList``) names its items' kind once.
             if not item.get("kind"):
