@@ -157,13 +157,16 @@ def markdown(checked: Checked) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from olmtui.report import dumps, has_errors, render_text
+    from olmtui.report import has_errors, render_text, write_json
 
+    if args.output == "json":
+        # the long lists are built entry by entry as they are written (issue 24)
+        report = session_of(args).report(streamed=True)
+        write_json(report, sys.stdout)
+        return 1 if has_errors(report) else 0
     checked = check(args)
     report = checked.report
-    if args.output == "json":
-        sys.stdout.write(dumps(report))
-    elif args.output == "markdown":
+    if args.output == "markdown":
         sys.stdout.write(markdown(checked))
     else:
         sys.stdout.write(render_text(report, colour=_colour_wanted()))

@@ -1,0 +1,91 @@
+"""``olmtui check --output json`` writes its report in pieces, built as written (issue 24:
+``check`` stays under 1 GB on any input of 100 MB or less), and the bytes stay those of
+``json.dumps(report, indent=2, ensure_ascii=False)`` made inert."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from pathlib import Path
+
+import pytest
+
+from olmtui.cli import build_parser, main
+from olmtui.commands.check import check
+from olmtui.pipeline.build import sample_session, snapshot_session
+from olmtui.report.json_report import Entries, dump_json, dumps, report_json, write_json
+
+HOSTILE = Path(__file__).parent / "data" / "hostile"
+
+
+class Recorder(io.StringIO):
+    """stdout that remembers the length of each write."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sizes: list[int] = []
+
+    def write(self, text: str) -> int:
+        self.sizes.append(len(text))
+        return super().write(text)
+
+
+def _groups(path: Path, count: int) -> Path:
+    """``count`` OperatorGroups, each in a namespace without a Namespace object and with a
+    status that lags its spec: a group entry, a TargetsNotSynced finding and an inferred
+    Namespace each."""
+    target = path / "groups.yaml"
+    target.write_text(
+        "".join(
+            "---\napiVersion: operators.coreos.com/v1\nkind: OperatorGroup\nmetadata:\n"
+            f"  name: og\n  namespace: ns-{index:05d}\nspec:\n  targetNamespaces:\n"
+            f"  - ns-{index:05d}\n  - 'b\u202eidi'\n"
+            for index in range(count)
+        )
+    )
+    return target
+
+
+@pytest.mark.parametrize("where", ["sample", "hostile"])
+def test_the_streamed_report_is_the_same_bytes_as_the_whole_one(where: str) -> None:
+    session = sample_session([], None) if where == "sample" else snapshot_session([str(HOSTILE)])
+    whole = dump_json(session.report())
+    out = io.StringIO()
+    write_json(session.report(streamed=True), out)
+    assert out.getvalue() == whole
+    assert dumps(session.report()) == whole
+    assert dumps(session.report(streamed=True)) == whole
+
+
+def test_streamed_lists_are_entries_built_as_written() -> None:
+    session = sample_session([], None)
+    streamed = session.report(streamed=True)
+    for key in ("operatorGroups", "csvs", "subscriptions", "findings"):
+        assert isinstance(streamed[key], Entries)
+    whole = session.report()
+    assert {key: list(v) if isinstance(v, Entries) else v for key, v in streamed.items()} == whole
+
+
+def test_empty_lists_and_objects_print_as_json_does() -> None:
+    for value in ({}, [], {"a": []}, {"a": {}}, {"a": [[], {}, [1, {"b": []}]]}, [{"c": "\u202e"}]):
+        assert dumps(value) == dump_json(value)
+    assert dumps({"x": Entries((), dict)}) == dump_json({"x": []})
+
+
+def test_check_writes_a_large_json_report_in_pieces(tmp_path: Path) -> None:
+    target = _groups(tmp_path, 3000)
+    out = Recorder()
+    with contextlib.redirect_stdout(out):
+        status = main(["check", str(target), "--output", "json"])
+    assert status == 0
+    assert len(out.getvalue()) > 3 << 20
+    assert max(out.sizes) < 2 << 20
+    checked = check(build_parser().parse_args(["check", str(target), "--output", "json"]))
+    assert out.getvalue() == dump_json(checked.report)
+    assert "\\u202e" in out.getvalue() and "\u202e" not in out.getvalue()
+
+
+def test_report_json_without_streamed_is_plain_lists() -> None:
+    session = sample_session([], None)
+    report = report_json("snapshot", session.model, session.store)
+    assert all(not isinstance(v, Entries) for v in report.values())
