@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from olmtui.model import nsset
 from olmtui.model.apis import APISet, group_provided_apis
+from olmtui.model.keys_by_name import KeysByName
 from olmtui.model.operatorgroups import effective_namespaces, is_empty_selector, status_namespaces
 from olmtui.model.stages import NSKey
 from olmtui.objects import Obj, spec
@@ -16,7 +17,6 @@ from olmtui.objects import Obj, spec
 Signature = tuple[nsset.NSSet, APISet]
 
 _NO_GROUPS: dict[str, Obj] = {}
-_NO_KEYS: frozenset[NSKey] = frozenset()
 
 
 def status_set(og: Obj | None) -> set[str]:
@@ -34,12 +34,12 @@ class GroupIndex:
         self._by_namespace: dict[str, dict[str, Obj]] = {}
         #: Groups that select namespaces by label: any label change may move their targets.
         self.selecting: set[NSKey] = set()
-        self._listed_by: dict[str, set[NSKey]] = {}
-        self._status_members: dict[str, set[NSKey]] = {}
+        self._listed_by = KeysByName()
+        self._status_members = KeysByName()
         #: Each group's effective namespaces (R-NS-3) and claimed APIs (R-API-4).
         self.effective: dict[NSKey, nsset.NSSet] = {}
         self.apis: dict[NSKey, APISet] = {}
-        self._reaching: dict[str, set[NSKey]] = {}
+        self._reaching = KeysByName()
         #: Groups whose effective namespaces are all namespaces.
         self.global_groups: set[NSKey] = set()
 
@@ -53,11 +53,11 @@ class GroupIndex:
 
     def listing(self, namespace: str) -> frozenset[NSKey] | set[NSKey]:
         """Groups whose ``spec.targetNamespaces`` names ``namespace``."""
-        return self._listed_by.get(namespace, _NO_KEYS)
+        return self._listed_by.get(namespace)
 
     def naming_in_status(self, namespace: str) -> frozenset[NSKey] | set[NSKey]:
         """Non-global groups whose ``status.namespaces`` names ``namespace``."""
-        return self._status_members.get(namespace, _NO_KEYS)
+        return self._status_members.get(namespace)
 
     def signature(self, key: NSKey) -> Signature | None:
         if key not in self.effective:
@@ -73,7 +73,7 @@ class GroupIndex:
             return {k for k, e in self.effective.items() if e}
         found = set(self.global_groups)
         for name in effective:
-            found |= self._reaching.get(name, set())
+            found |= self._reaching.get(name)
         return found
 
     # -- the change feed --------------------------------------------------------------------
@@ -86,15 +86,15 @@ class GroupIndex:
         self.selecting.discard(key)
         if old is not None:
             for name in spec(old).get("targetNamespaces") or []:
-                self._listed_by.get(str(name), set()).discard(key)
+                self._listed_by.discard(str(name), key)
             for name in status_set(old):
-                self._status_members.get(name, set()).discard(key)
+                self._status_members.discard(name, key)
         effective = self.effective.pop(key, None)
         self.apis.pop(key, None)
         self.global_groups.discard(key)
         if effective is not None and not nsset.is_all(effective):
             for name in effective:
-                self._reaching.get(name, set()).discard(key)
+                self._reaching.discard(name, key)
 
     def add(self, key: NSKey, og: Obj) -> None:
         self._by_namespace.setdefault(key[0], {})[key[1]] = og
@@ -102,11 +102,11 @@ class GroupIndex:
         listed = og_spec.get("targetNamespaces") or []
         if isinstance(listed, list) and listed:
             for name in listed:
-                self._listed_by.setdefault(str(name), set()).add(key)
+                self._listed_by.add(str(name), key)
         elif not is_empty_selector(og_spec.get("selector")):
             self.selecting.add(key)
         for name in status_set(og):
-            self._status_members.setdefault(name, set()).add(key)
+            self._status_members.add(name, key)
         effective = effective_namespaces(key[0], status_namespaces(og))
         self.effective[key] = effective
         self.apis[key] = group_provided_apis(og)[1]
@@ -114,4 +114,4 @@ class GroupIndex:
             self.global_groups.add(key)
         else:
             for name in effective:
-                self._reaching.setdefault(name, set()).add(key)
+                self._reaching.add(name, key)

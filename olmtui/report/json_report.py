@@ -442,12 +442,12 @@ def dumps(report: Report) -> str:
 
 
 #: How much JSON text :func:`write_json` gathers before each write.
-_WRITE_CHUNK = 1 << 20
+_WRITE_CHUNK = 1 << 16
 
 
 def write_json(report: Report, stream: TextIO) -> None:
     """Write the report to ``stream`` as :func:`dumps` prints it, the same bytes, in pieces
-    of about a MiB: the whole text of a report on 400,000 objects is hundreds of MB, and
+    of about 64 KiB: the whole text of a report on 400,000 objects is hundreds of MB, and
     ``json.dumps`` (indented: the pure-Python encoder) holds it as millions of small strings
     before joining them (issue 24). ``json_inert`` escapes single characters, so escaping
     piece by piece gives what escaping the whole text gives."""
