@@ -70,6 +70,16 @@ def test_empty_lists_and_objects_print_as_json_does() -> None:
     for value in ({}, [], {"a": []}, {"a": {}}, {"a": [[], {}, [1, {"b": []}]]}, [{"c": "\u202e"}]):
         assert dumps(value) == dump_json(value)
     assert dumps({"x": Entries((), dict)}) == dump_json({"x": []})
+    deep = {"a": [{"b": 1, "c": Entries([{"d": [1, {}]}, {}], dict)}]}
+    assert dumps(deep) == dump_json({"a": [{"b": 1, "c": [{"d": [1, {}]}, {}]}]})
+
+
+def test_a_finding_naming_many_objects_lists_them_as_written(tmp_path: Path) -> None:
+    session = snapshot_session([str(_groups(tmp_path, 100))])
+    streamed = session.report(streamed=True)
+    (inferred,) = [f for f in streamed["findings"] if f["code"] == "NamespacesInferred"]
+    assert isinstance(inferred["related"], Entries) and len(inferred["related"]) == 100
+    assert dumps(streamed) == dump_json(session.report())
 
 
 def test_check_writes_a_large_json_report_in_pieces(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from olmtui.model.types import (
     CopiedCSVState,
     CSVState,
     Finding,
+    ObjectRef,
     OperatorGroupState,
     SubscriptionState,
     UpgradeInfo,
@@ -96,7 +97,18 @@ def _or_none(text: str | None) -> str | None:
     return text or None
 
 
-def finding_json(finding: Finding) -> dict[str, Any]:
+def related_json(related: ObjectRef) -> dict[str, Any]:
+    return {"kind": related.kind, "namespace": _or_none(related.namespace), "name": related.name}
+
+
+#: Beyond this many related objects, a streamed finding's ``related`` is :class:`Entries`: a
+#: finding may name every Namespace of the input (``NamespacesInferred``), 400,000 of them.
+_LONG = 64
+
+
+def finding_json(finding: Finding, streamed: bool = False) -> dict[str, Any]:
+    """One ``findings[]`` entry; ``streamed``: a long ``related`` built as it is written."""
+    related = finding.related
     return {
         "severity": finding.severity,
         "code": finding.code,
@@ -105,11 +117,14 @@ def finding_json(finding: Finding) -> dict[str, Any]:
         "name": _or_none(finding.name),
         "message": finding.message,
         "rule": finding.rule,
-        "related": [
-            {"kind": r.kind, "namespace": _or_none(r.namespace), "name": r.name}
-            for r in finding.related
-        ],
+        "related": Entries(related, related_json)
+        if streamed and len(related) > _LONG
+        else [related_json(r) for r in related],
     }
+
+
+def streamed_finding_json(finding: Finding) -> dict[str, Any]:
+    return finding_json(finding, streamed=True)
 
 
 def operator_group_json(og: OperatorGroupState) -> dict[str, Any]:
@@ -430,7 +445,9 @@ def report_json(
         "copiedCSVs": copied_csvs_json(copies),
         "subscriptions": _entries(subscriptions, subscription_json, streamed),
         "channels": [channel_json(c) for c in ordered_channels],
-        "findings": _entries(findings, finding_json, streamed),
+        "findings": _entries(
+            findings, streamed_finding_json if streamed else finding_json, streamed
+        ),
         "resolution": [resolution_json(r) for r in sorted(resolutions, key=lambda r: r.namespace)],
         **v1_json(store, catalogs),
     }
@@ -443,6 +460,10 @@ def dumps(report: Report) -> str:
 
 #: How much JSON text :func:`write_json` gathers before each write.
 _WRITE_CHUNK = 1 << 16
+
+
+def _holds_entries(value: dict[str, Any]) -> bool:
+    return any(isinstance(item, Entries) for item in value.values())
 
 
 def write_json(report: Report, stream: TextIO) -> None:
@@ -463,14 +484,15 @@ def write_json(report: Report, stream: TextIO) -> None:
 
 
 def _report_chunks(value: Any, level: int = 0) -> Iterator[str]:
-    """The text of ``json.dumps(value, indent=2, ensure_ascii=False)`` in pieces: the report
-    and its top-level lists and objects are walked here (an :class:`Entries` builds each
-    entry only now), each entry below them is one ``json.dumps`` indented to its depth (JSON
-    text holds a newline only between tokens, never inside a string)."""
+    """The text of ``json.dumps(value, indent=2, ensure_ascii=False)`` in pieces: the report,
+    its top-level lists and objects, every :class:`Entries` (which builds each entry only
+    now) and the objects holding one are walked here; anything else is one ``json.dumps``
+    indented to its depth (JSON text holds a newline only between tokens, never inside a
+    string)."""
     members: Iterable[tuple[str | None, Any]]
-    if isinstance(value, dict) and value and level < 2:
+    if isinstance(value, dict) and value and (level < 2 or _holds_entries(value)):
         opening, closing, members = "{", "}", value.items()
-    elif isinstance(value, (list, Entries)) and level < 2:
+    elif isinstance(value, Entries) or (isinstance(value, list) and level < 2):
         if not value:
             yield "[]"
             return
