@@ -14,6 +14,7 @@ from olmtui.cli import build_parser, main
 from olmtui.commands.check import check
 from olmtui.pipeline.build import sample_session, snapshot_session
 from olmtui.report.json_report import Entries, dump_json, dumps, report_json, write_json
+from olmtui.report.text_report import render_text, write_text
 
 HOSTILE = Path(__file__).parent / "data" / "hostile"
 
@@ -99,3 +100,25 @@ def test_report_json_without_streamed_is_plain_lists() -> None:
     session = sample_session([], None)
     report = report_json("snapshot", session.model, session.store)
     assert all(not isinstance(v, Entries) for v in report.values())
+
+
+@pytest.mark.parametrize("colour", [False, True])
+def test_the_streamed_text_is_the_same_as_the_whole_one(colour: bool) -> None:
+    for session in (sample_session([], None), snapshot_session([str(HOSTILE)])):
+        whole = render_text(session.report(), colour=colour)
+        out = io.StringIO()
+        write_text(session.report(streamed=True), out, colour=colour)
+        assert out.getvalue() == whole
+        assert render_text(session.report(streamed=True), colour=colour) == whole
+
+
+def test_check_writes_a_large_text_report_in_pieces(tmp_path: Path) -> None:
+    target = _groups(tmp_path, 3000)
+    out = Recorder()
+    with contextlib.redirect_stdout(out):
+        status = main(["check", str(target)])
+    assert status == 0
+    assert len(out.sizes) > 2
+    checked = check(build_parser().parse_args(["check", str(target)]))
+    assert out.getvalue() == render_text(checked.report)
+    assert "... and 2995 more TargetsNotSynced" in out.getvalue()

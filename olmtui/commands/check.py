@@ -157,17 +157,17 @@ def markdown(checked: Checked) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from olmtui.report import has_errors, render_text, write_json
+    from olmtui.report import has_errors, write_json, write_text
 
-    if args.output == "json":
-        # the long lists are built entry by entry as they are written (issue 24)
-        report = session_of(args).report(streamed=True)
-        write_json(report, sys.stdout)
-        return 1 if has_errors(report) else 0
-    checked = check(args)
-    report = checked.report
     if args.output == "markdown":
+        checked = check(args)
         sys.stdout.write(markdown(checked))
+        return 1 if has_errors(checked.report) else 0
+    # the long lists are built entry by entry as they are written, the output written in
+    # pieces: neither is ever held whole (issue 24)
+    report = session_of(args).report(streamed=True)
+    if args.output == "json":
+        write_json(report, sys.stdout)
     else:
-        sys.stdout.write(render_text(report, colour=_colour_wanted()))
+        write_text(report, sys.stdout, colour=_colour_wanted())
     return 1 if has_errors(report) else 0

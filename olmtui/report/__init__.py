@@ -19,7 +19,7 @@ from olmtui.report.json_report import (
     report_json,
     write_json,
 )
-from olmtui.report.text_report import render_text
+from olmtui.report.text_report import render_text, write_text
 
 __all__ = [
     "FORMAT",
@@ -30,6 +30,7 @@ __all__ = [
     "render_text",
     "report_json",
     "write_json",
+    "write_text",
 ]
 
 
