@@ -155,8 +155,8 @@ class Session:
     def report(self, streamed: bool = False) -> Report:
         """The ``olmtui check`` report of what the session holds now (a demo reports as
         the live cluster it is), with the resolver's ``resolution[]`` and the findings
-        drawn from it; ``streamed``: its long lists built only as ``write_json`` writes
-        them (``report_json``)."""
+        drawn from it; ``streamed``: its long lists built only as they are written
+        (``report_json``: for ``write_json`` and ``write_text``)."""
         health = self.health_findings()
         resolutions = self.resolutions()
         catalog_content = self.catalog_content()

@@ -48,8 +48,9 @@ class Entries(Generic[_Record]):
     """A report list whose entries are built one at a time as it is written, from the
     model's records: a report of 400,000 OperatorGroups then never holds 400,000 entry
     dicts at once (issue 24: ``check`` stays under 1 GB on any input of 100 MB or less).
-    Only :func:`write_json` and :func:`dumps` read it; :func:`report_json` without
-    ``streamed`` gives plain lists, for everything else."""
+    Each pass over it builds the entries anew. The writers (:func:`write_json`,
+    :func:`dumps`, ``text_report``) read it; :func:`report_json` without ``streamed`` gives
+    plain lists, for everything else (the screens, ``explain``, the Markdown note)."""
 
     records: Sequence[_Record]
     entry: Callable[[_Record], dict[str, Any]]
@@ -394,7 +395,8 @@ def report_json(
     content with edges and properties (``--catalog``) was given, which resolution needs.
     ``catalogs`` is that content, bound to ClusterCatalogs for ``clusterExtensions[]``.
     ``streamed``: the long lists (groups, CSVs, Subscriptions, findings) are
-    :class:`Entries`, built as :func:`write_json` writes them, not held all at once.
+    :class:`Entries`, built as they are written (:func:`write_json`, ``write_text``), never
+    held all at once.
     """
     findings = merged_findings(
         load_result.findings if load_result is not None else (),
