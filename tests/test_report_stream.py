@@ -122,3 +122,20 @@ def test_check_writes_a_large_text_report_in_pieces(tmp_path: Path) -> None:
     checked = check(build_parser().parse_args(["check", str(target)]))
     assert out.getvalue() == render_text(checked.report)
     assert "... and 2995 more TargetsNotSynced" in out.getvalue()
+
+
+@pytest.mark.parametrize(("output", "writer"), [("json", "write_json"), ("text", "write_text")])
+def test_a_report_failing_halfway_prints_nothing(
+    output: str, writer: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import olmtui.report as report_module
+
+    def broken(report: object, stream: io.StringIO, **_: object) -> None:
+        stream.write("olmtui check: half of it\n")
+        raise RuntimeError("broken while writing")
+
+    monkeypatch.setattr(report_module, writer, broken)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["check", "--sample", "--output", output]) == 3
+    assert out.getvalue() == ""

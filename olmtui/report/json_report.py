@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, Protocol, TextIO, TypeVar
+from typing import IO, Any, Generic, Literal, Protocol, TypeVar
 
 from olmtui.model.catalog import Catalog
 from olmtui.model.health import merged_findings
@@ -468,7 +468,7 @@ def _holds_entries(value: dict[str, Any]) -> bool:
     return any(isinstance(item, Entries) for item in value.values())
 
 
-def write_json(report: Report, stream: TextIO) -> None:
+def write_json(report: Report, stream: IO[str]) -> None:
     """Write the report to ``stream`` as :func:`dumps` prints it, the same bytes, in pieces
     of about 64 KiB: the whole text of a report on 400,000 objects is hundreds of MB, and
     ``json.dumps`` (indented: the pure-Python encoder) holds it as millions of small strings

@@ -17,7 +17,7 @@ import textwrap
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from itertools import groupby
-from typing import Any, TextIO
+from typing import IO, Any
 
 from olmtui.model.types import Finding
 from olmtui.model.views import findings_by_subject, subscription_state_view
@@ -529,7 +529,7 @@ def render_text(report: Report, *, colour: bool = False) -> str:
     return without_surrogates("\n".join(out.lines) + "\n")
 
 
-def write_text(report: Report, stream: TextIO, *, colour: bool = False) -> None:
+def write_text(report: Report, stream: IO[str], *, colour: bool = False) -> None:
     """:func:`render_text` written to ``stream`` a few thousand lines at a time, the same
     text (``without_surrogates`` escapes single characters, so piece by piece is the same)."""
     out = Writer(colour, stream.write)
