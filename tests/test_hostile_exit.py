@@ -25,7 +25,7 @@ def _boom(*_args: Any, **_kwargs: Any) -> Any:
     ("argv", "target"),
     [
         (["check", "--sample"], "olmtui.commands.check.run"),
-        (["check", "--sample", "--output", "json"], "olmtui.report.dumps"),
+        (["check", "--sample", "--output", "json"], "olmtui.report.write_json"),
         (["explain", "ns", "--sample", "--catalog", "x"], "olmtui.commands.explain.run"),
         (["graph", "pkg", "x.yaml"], "olmtui.commands.graph.run"),
         (["replay", "x.yaml"], "olmtui.commands.replay.run"),

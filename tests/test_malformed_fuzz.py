@@ -250,10 +250,11 @@ def test_json_is_written_only_once_the_report_is_whole(
     """A report that fails while it is built prints nothing: never half a document."""
     import olmtui.report as report_module
 
-    def broken(report: Any) -> str:
+    def broken(report: Any, stream: io.StringIO) -> None:
+        stream.write('{\n  "format": 1,')  # written in pieces: part of it is out already
         raise RuntimeError("broken while building")
 
-    monkeypatch.setattr(report_module, "dumps", broken)
+    monkeypatch.setattr(report_module, "write_json", broken)
     out = io.StringIO()
     with (
         contextlib.redirect_stdout(out),

@@ -9,9 +9,11 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
+import shutil
 import sys
+import tempfile
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from olmtui.commands.catalog_option import add_catalog_argument, add_global_namespace_argument
 from olmtui.errors import UsageError
@@ -157,14 +159,37 @@ def markdown(checked: Checked) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from olmtui.report import dumps, has_errors, render_text
+    from olmtui.report import has_errors, write_json, write_text
 
-    checked = check(args)
-    report = checked.report
-    if args.output == "json":
-        sys.stdout.write(dumps(report))
-    elif args.output == "markdown":
+    if args.output == "markdown":
+        checked = check(args)
         sys.stdout.write(markdown(checked))
-    else:
-        sys.stdout.write(render_text(report, colour=_colour_wanted()))
+        return 1 if has_errors(checked.report) else 0
+    # the long lists are built entry by entry as they are written, the output written in
+    # pieces: neither is ever held whole (issue 24)
+    report = session_of(args).report(streamed=True)
+    colour = _colour_wanted()
+    with _spool() as spool:
+        if args.output == "json":
+            write_json(report, spool)
+        else:
+            write_text(report, spool, colour=colour)
+        spool.seek(0)
+        shutil.copyfileobj(spool, sys.stdout, _COPY_CHUNK)
     return 1 if has_errors(report) else 0
+
+
+#: Output kept in memory before the spool moves to a temporary file.
+_SPOOL_MEMORY = 32 << 20
+#: Characters copied from the spool to stdout at a time.
+_COPY_CHUNK = 1 << 16
+
+
+def _spool() -> IO[str]:
+    """Where the report is written before stdout: a report that fails while it is written
+    prints nothing, never half a document, yet a large one is never held whole (in memory
+    up to ``_SPOOL_MEMORY``, then in a temporary file). Every character the writers emit
+    has a UTF-8 encoding (lone surrogates come escaped)."""
+    return tempfile.SpooledTemporaryFile(
+        max_size=_SPOOL_MEMORY, mode="w+", encoding="utf-8", newline=""
+    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from olmtui.model import nsset
 from olmtui.model.apis import APISet, group_provided_apis
+from olmtui.model.keys_by_name import KeysByName
 from olmtui.model.operatorgroups import effective_namespaces, is_empty_selector, status_namespaces
 from olmtui.model.stages import NSKey
 from olmtui.objects import Obj, spec
@@ -16,7 +17,6 @@ from olmtui.objects import Obj, spec
 Signature = tuple[nsset.NSSet, APISet]
 
 _NO_GROUPS: dict[str, Obj] = {}
-_NO_KEYS: frozenset[NSKey] = frozenset()
 
 
 def status_set(og: Obj | None) -> set[str]:
@@ -31,33 +31,36 @@ class GroupIndex:
     """OperatorGroups by namespace and name, and the reverse lookups a change needs."""
 
     def __init__(self) -> None:
-        self._by_namespace: dict[str, dict[str, Obj]] = {}
+        #: Name -> group per namespace; a namespace's lone group as ``(name, group)``, without
+        #: a dict of one (~130 bytes a group less; issue 24: 400,000 namespaces of one group).
+        self._by_namespace: dict[str, dict[str, Obj] | tuple[str, Obj]] = {}
         #: Groups that select namespaces by label: any label change may move their targets.
         self.selecting: set[NSKey] = set()
-        self._listed_by: dict[str, set[NSKey]] = {}
-        self._status_members: dict[str, set[NSKey]] = {}
+        self._listed_by = KeysByName()
+        self._status_members = KeysByName()
         #: Each group's effective namespaces (R-NS-3) and claimed APIs (R-API-4).
         self.effective: dict[NSKey, nsset.NSSet] = {}
         self.apis: dict[NSKey, APISet] = {}
-        self._reaching: dict[str, set[NSKey]] = {}
+        self._reaching = KeysByName()
         #: Groups whose effective namespaces are all namespaces.
         self.global_groups: set[NSKey] = set()
 
     # -- reading ----------------------------------------------------------------------------
     def get(self, key: NSKey) -> Obj | None:
-        return self._by_namespace.get(key[0], _NO_GROUPS).get(key[1])
+        return self.in_namespace(key[0]).get(key[1])
 
     def in_namespace(self, namespace: str) -> dict[str, Obj]:
         """Name -> group, of one namespace (never to be changed by the caller)."""
-        return self._by_namespace.get(namespace, _NO_GROUPS)
+        groups = self._by_namespace.get(namespace, _NO_GROUPS)
+        return {groups[0]: groups[1]} if isinstance(groups, tuple) else groups
 
     def listing(self, namespace: str) -> frozenset[NSKey] | set[NSKey]:
         """Groups whose ``spec.targetNamespaces`` names ``namespace``."""
-        return self._listed_by.get(namespace, _NO_KEYS)
+        return self._listed_by.get(namespace)
 
     def naming_in_status(self, namespace: str) -> frozenset[NSKey] | set[NSKey]:
         """Non-global groups whose ``status.namespaces`` names ``namespace``."""
-        return self._status_members.get(namespace, _NO_KEYS)
+        return self._status_members.get(namespace)
 
     def signature(self, key: NSKey) -> Signature | None:
         if key not in self.effective:
@@ -73,40 +76,49 @@ class GroupIndex:
             return {k for k, e in self.effective.items() if e}
         found = set(self.global_groups)
         for name in effective:
-            found |= self._reaching.get(name, set())
+            found |= self._reaching.get(name)
         return found
 
     # -- the change feed --------------------------------------------------------------------
     def remove(self, key: NSKey, old: Obj | None) -> None:
         groups = self._by_namespace.get(key[0])
-        if groups is not None:
+        if isinstance(groups, tuple):
+            if groups[0] == key[1]:
+                del self._by_namespace[key[0]]
+        elif groups is not None:
             groups.pop(key[1], None)
             if not groups:
                 del self._by_namespace[key[0]]
         self.selecting.discard(key)
         if old is not None:
             for name in spec(old).get("targetNamespaces") or []:
-                self._listed_by.get(str(name), set()).discard(key)
+                self._listed_by.discard(str(name), key)
             for name in status_set(old):
-                self._status_members.get(name, set()).discard(key)
+                self._status_members.discard(name, key)
         effective = self.effective.pop(key, None)
         self.apis.pop(key, None)
         self.global_groups.discard(key)
         if effective is not None and not nsset.is_all(effective):
             for name in effective:
-                self._reaching.get(name, set()).discard(key)
+                self._reaching.discard(name, key)
 
     def add(self, key: NSKey, og: Obj) -> None:
-        self._by_namespace.setdefault(key[0], {})[key[1]] = og
+        groups = self._by_namespace.get(key[0])
+        if groups is None or (isinstance(groups, tuple) and groups[0] == key[1]):
+            self._by_namespace[key[0]] = (key[1], og)
+        elif isinstance(groups, tuple):
+            self._by_namespace[key[0]] = {groups[0]: groups[1], key[1]: og}
+        else:
+            groups[key[1]] = og
         og_spec = spec(og)
         listed = og_spec.get("targetNamespaces") or []
         if isinstance(listed, list) and listed:
             for name in listed:
-                self._listed_by.setdefault(str(name), set()).add(key)
+                self._listed_by.add(str(name), key)
         elif not is_empty_selector(og_spec.get("selector")):
             self.selecting.add(key)
         for name in status_set(og):
-            self._status_members.setdefault(name, set()).add(key)
+            self._status_members.add(name, key)
         effective = effective_namespaces(key[0], status_namespaces(og))
         self.effective[key] = effective
         self.apis[key] = group_provided_apis(og)[1]
@@ -114,4 +126,4 @@ class GroupIndex:
             self.global_groups.add(key)
         else:
             for name in effective:
-                self._reaching.setdefault(name, set()).add(key)
+                self._reaching.add(name, key)

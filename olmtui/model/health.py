@@ -35,7 +35,7 @@ from olmtui.model.multitenancy import multitenancy_findings
 from olmtui.model.resolution_findings import resolution_clause_findings
 from olmtui.model.scope import scope_findings, scoped_findings
 from olmtui.model.subscription_health import namespace_subscription_findings
-from olmtui.model.types import Finding, SubscriptionState
+from olmtui.model.types import SEVERITY_ORDER, Finding, SubscriptionState
 from olmtui.model.upgrades import upgrade_findings
 from olmtui.model.v1.findings import v1_findings
 from olmtui.objects import Obj, meta
@@ -273,9 +273,14 @@ def finding_order(finding: Finding) -> tuple[Any, ...]:
     """The order findings are shown and reported in: worst first, then code, object and
     message (``Finding.sort_key``), then kind, rule and related objects, so that two
     findings equal in everything shown still have one order however they were gathered
-    (the incremental list and a from-scratch one must agree)."""
+    (the incremental list and a from-scratch one must agree). One flat tuple, the same
+    order as ``(sort_key, kind, rule, related)``: a sort holds a key per finding at once."""
     return (
-        finding.sort_key,
+        SEVERITY_ORDER[finding.severity],
+        finding.code,
+        finding.namespace,
+        finding.name,
+        finding.message,
         finding.kind,
         finding.rule,
         tuple((r.kind, r.namespace, r.name) for r in finding.related),
@@ -288,8 +293,13 @@ def _key(finding: Finding) -> tuple[str, str, str, str]:
 
 def without_model_duplicates(health: Iterable[Finding], model: Iterable[Finding]) -> list[Finding]:
     """The health findings the model has not already reported: when both speak of one code on
-    one object, the model's wording stays (as on the screens)."""
-    known = {_key(f) for f in model}
+    one object, the model's wording stays (as on the screens). Only the health findings'
+    keys are held: the model may have hundreds of thousands of findings (issue 24)."""
+    health = list(health)
+    if not health:
+        return []
+    asked = {_key(f) for f in health}
+    known = {key for f in model if (key := _key(f)) in asked}
     return [f for f in health if _key(f) not in known]
 
 

@@ -152,10 +152,11 @@ class Session:
         ``explain`` ask once, nothing asks as objects change."""
         return resolver.resolve_cluster(self.store, self.catalogs(), self.global_namespace, only)
 
-    def report(self) -> Report:
+    def report(self, streamed: bool = False) -> Report:
         """The ``olmtui check`` report of what the session holds now (a demo reports as
         the live cluster it is), with the resolver's ``resolution[]`` and the findings
-        drawn from it."""
+        drawn from it; ``streamed``: its long lists built only as they are written
+        (``report_json``: for ``write_json`` and ``write_text``)."""
         health = self.health_findings()
         resolutions = self.resolutions()
         catalog_content = self.catalog_content()
@@ -175,4 +176,5 @@ class Session:
             resolutions=resolutions,
             catalog_content=catalog_content,
             catalogs=self.catalogs(),
+            streamed=streamed,
         )

@@ -11,10 +11,27 @@ import json
 from importlib.resources import files
 from typing import Any
 
-from olmtui.report.json_report import FORMAT, Report, dumps, has_errors, report_json
-from olmtui.report.text_report import render_text
+from olmtui.report.json_report import (
+    FORMAT,
+    Report,
+    dumps,
+    has_errors,
+    report_json,
+    write_json,
+)
+from olmtui.report.text_report import render_text, write_text
 
-__all__ = ["FORMAT", "Report", "dumps", "has_errors", "load_schema", "render_text", "report_json"]
+__all__ = [
+    "FORMAT",
+    "Report",
+    "dumps",
+    "has_errors",
+    "load_schema",
+    "render_text",
+    "report_json",
+    "write_json",
+    "write_text",
+]
 
 
 def load_schema() -> dict[str, Any]:

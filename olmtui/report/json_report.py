@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
-from typing import Any, Literal, Protocol
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import IO, Any, Generic, Literal, Protocol, TypeVar
 
 from olmtui.model.catalog import Catalog
 from olmtui.model.health import merged_findings
@@ -23,6 +24,7 @@ from olmtui.model.types import (
     CopiedCSVState,
     CSVState,
     Finding,
+    ObjectRef,
     OperatorGroupState,
     SubscriptionState,
     UpgradeInfo,
@@ -38,6 +40,33 @@ from olmtui.store import Store
 FORMAT = 1
 SourceKind = Literal["snapshot", "live"]
 Report = dict[str, Any]
+_Record = TypeVar("_Record")
+
+
+@dataclass(frozen=True)
+class Entries(Generic[_Record]):
+    """A report list whose entries are built one at a time as it is written, from the
+    model's records: a report of 400,000 OperatorGroups then never holds 400,000 entry
+    dicts at once (issue 24: ``check`` stays under 1 GB on any input of 100 MB or less).
+    Each pass over it builds the entries anew. The writers (:func:`write_json`,
+    :func:`dumps`, ``text_report``) read it; :func:`report_json` without ``streamed`` gives
+    plain lists, for everything else (the screens, ``explain``, the Markdown note)."""
+
+    records: Sequence[_Record]
+    entry: Callable[[_Record], dict[str, Any]]
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return map(self.entry, self.records)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+
+def _entries(
+    records: Sequence[_Record], entry: Callable[[_Record], dict[str, Any]], streamed: bool
+) -> Entries[_Record] | list[dict[str, Any]]:
+    """``records`` as report entries: built as written when ``streamed``, else a list."""
+    return Entries(records, entry) if streamed else [entry(r) for r in records]
 
 
 class ReportModel(Protocol):
@@ -69,7 +98,18 @@ def _or_none(text: str | None) -> str | None:
     return text or None
 
 
-def finding_json(finding: Finding) -> dict[str, Any]:
+def related_json(related: ObjectRef) -> dict[str, Any]:
+    return {"kind": related.kind, "namespace": _or_none(related.namespace), "name": related.name}
+
+
+#: Beyond this many related objects, a streamed finding's ``related`` is :class:`Entries`: a
+#: finding may name every Namespace of the input (``NamespacesInferred``), 400,000 of them.
+_LONG = 64
+
+
+def finding_json(finding: Finding, streamed: bool = False) -> dict[str, Any]:
+    """One ``findings[]`` entry; ``streamed``: a long ``related`` built as it is written."""
+    related = finding.related
     return {
         "severity": finding.severity,
         "code": finding.code,
@@ -78,11 +118,14 @@ def finding_json(finding: Finding) -> dict[str, Any]:
         "name": _or_none(finding.name),
         "message": finding.message,
         "rule": finding.rule,
-        "related": [
-            {"kind": r.kind, "namespace": _or_none(r.namespace), "name": r.name}
-            for r in finding.related
-        ],
+        "related": Entries(related, related_json)
+        if streamed and len(related) > _LONG
+        else [related_json(r) for r in related],
     }
+
+
+def streamed_finding_json(finding: Finding) -> dict[str, Any]:
+    return finding_json(finding, streamed=True)
 
 
 def operator_group_json(og: OperatorGroupState) -> dict[str, Any]:
@@ -337,6 +380,7 @@ def report_json(
     resolutions: Iterable[NamespaceResolution] = (),
     catalog_content: bool = False,
     catalogs: Sequence[Catalog] = (),
+    streamed: bool = False,
 ) -> Report:
     """The whole report as a JSON-ready dict.
 
@@ -350,6 +394,9 @@ def report_json(
     findings drawn from it come in ``health``. ``catalog_content`` says whether catalog
     content with edges and properties (``--catalog``) was given, which resolution needs.
     ``catalogs`` is that content, bound to ClusterCatalogs for ``clusterExtensions[]``.
+    ``streamed``: the long lists (groups, CSVs, Subscriptions, findings) are
+    :class:`Entries`, built as they are written (:func:`write_json`, ``write_text``), never
+    held all at once.
     """
     findings = merged_findings(
         load_result.findings if load_result is not None else (),
@@ -395,12 +442,14 @@ def report_json(
             "subscriptionsBehindHead": heads.behind,
             "subscriptionsHeadUnknown": heads.unknown,
         },
-        "operatorGroups": [operator_group_json(o) for o in operator_groups],
-        "csvs": [csv_json(c) for c in csvs],
+        "operatorGroups": _entries(operator_groups, operator_group_json, streamed),
+        "csvs": _entries(csvs, csv_json, streamed),
         "copiedCSVs": copied_csvs_json(copies),
-        "subscriptions": [subscription_json(s) for s in subscriptions],
+        "subscriptions": _entries(subscriptions, subscription_json, streamed),
         "channels": [channel_json(c) for c in ordered_channels],
-        "findings": [finding_json(f) for f in findings],
+        "findings": _entries(
+            findings, streamed_finding_json if streamed else finding_json, streamed
+        ),
         "resolution": [resolution_json(r) for r in sorted(resolutions, key=lambda r: r.namespace)],
         **v1_json(store, catalogs),
     }
@@ -408,7 +457,59 @@ def report_json(
 
 def dumps(report: Report) -> str:
     """The report as ``olmtui check --output json`` prints it (one trailing newline)."""
-    return dump_json(report)
+    return json_inert("".join(_report_chunks(report))) + "\n"
+
+
+#: How much JSON text :func:`write_json` gathers before each write.
+_WRITE_CHUNK = 1 << 16
+
+
+def _holds_entries(value: dict[str, Any]) -> bool:
+    return any(isinstance(item, Entries) for item in value.values())
+
+
+def write_json(report: Report, stream: IO[str]) -> None:
+    """Write the report to ``stream`` as :func:`dumps` prints it, the same bytes, in pieces
+    of about 64 KiB: the whole text of a report on 400,000 objects is hundreds of MB, and
+    ``json.dumps`` (indented: the pure-Python encoder) holds it as millions of small strings
+    before joining them (issue 24). ``json_inert`` escapes single characters, so escaping
+    piece by piece gives what escaping the whole text gives."""
+    pending: list[str] = []
+    size = 0
+    for chunk in _report_chunks(report):
+        pending.append(chunk)
+        size += len(chunk)
+        if size >= _WRITE_CHUNK:
+            stream.write(json_inert("".join(pending)))
+            pending, size = [], 0
+    stream.write(json_inert("".join(pending)) + "\n")
+
+
+def _report_chunks(value: Any, level: int = 0) -> Iterator[str]:
+    """The text of ``json.dumps(value, indent=2, ensure_ascii=False)`` in pieces: the report,
+    its top-level lists and objects, every :class:`Entries` (which builds each entry only
+    now) and the objects holding one are walked here; anything else is one ``json.dumps``
+    indented to its depth (JSON text holds a newline only between tokens, never inside a
+    string)."""
+    members: Iterable[tuple[str | None, Any]]
+    if isinstance(value, dict) and value and (level < 2 or _holds_entries(value)):
+        opening, closing, members = "{", "}", value.items()
+    elif isinstance(value, Entries) or (isinstance(value, list) and level < 2):
+        if not value:
+            yield "[]"
+            return
+        opening, closing, members = "[", "]", ((None, item) for item in value)
+    else:
+        text = json.dumps(value, indent=2, ensure_ascii=False)
+        yield text.replace("\n", "\n" + "  " * level) if level else text
+        return
+    inner = "\n" + "  " * (level + 1)
+    separator = opening + inner
+    for key, item in members:
+        yield separator if key is None else f"{separator}{json.dumps(key, ensure_ascii=False)}: "
+        yield from _report_chunks(item, level + 1)
+        separator = "," + inner
+    yield "\n" + "  " * level + closing
 
 
 #: A UTF-16 surrogate: legal in JSON input as an escape (``"\ud800"``), not encodable alone.

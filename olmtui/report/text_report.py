@@ -14,9 +14,10 @@ cursor or change colours. Colour (plain ANSI, no markup parsing) only when asked
 from __future__ import annotations
 
 import textwrap
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from itertools import groupby
-from typing import Any
+from typing import IO, Any
 
 from olmtui.model.types import Finding
 from olmtui.model.views import findings_by_subject, subscription_state_view
@@ -32,6 +33,8 @@ FINDINGS_PER_CODE = 5
 
 _SEVERITY_TITLES = (("error", "ERRORS"), ("warning", "WARNINGS"), ("info", "INFO"))
 _SEVERITY_COLOURS = {"error": "1;31", "warning": "1;33", "info": "1;36"}
+#: The kinds whose findings qualify a Subscription's state (``subscription_state_view``).
+_QUALIFYING = frozenset({"Subscription", "ClusterServiceVersion"})
 #: A group whose spec selects no namespace (report mode "None").
 _NO_TARGETS = "no targets (selects no namespace)"
 
@@ -64,19 +67,35 @@ def _names(items: Sequence[str], limit: int = LIST_LIMIT) -> str:
     return shown if len(items) <= limit else f"{shown} (+{len(items) - limit} more)"
 
 
+#: Lines a :class:`Writer` with a sink gathers before passing them on.
+_FLUSH_LINES = 2000
+
+
 class Writer:
     """Lines of text output, wrapped and (on a terminal) coloured; ``explain`` writes with
-    it too."""
+    it too. With a ``sink``, the lines go to it a few thousand at a time, as text ending in a
+    newline (issue 24: the output on 400,000 groups is never held whole)."""
 
-    def __init__(self, colour: bool) -> None:
+    def __init__(self, colour: bool, sink: Callable[[str], object] | None = None) -> None:
         self.colour = colour
         self.lines: list[str] = []
+        self._sink = sink
+        self._passed_on = False
+
+    def flush(self) -> None:
+        """Pass the lines gathered on to the sink (none: they stay in ``lines``)."""
+        if self._sink is not None and self.lines:
+            self._sink(without_surrogates("\n".join(self.lines) + "\n"))
+            self.lines = []
+            self._passed_on = True
 
     def paint(self, text: str, sgr: str) -> str:
         return f"\x1b[{sgr}m{text}\x1b[0m" if self.colour else text
 
     def line(self, text: str = "") -> None:
         self.lines.append(text)
+        if len(self.lines) >= _FLUSH_LINES:
+            self.flush()
 
     def wrapped(self, text: str, indent: int, hang: int = 0) -> None:
         """``text`` wrapped at WIDTH, its lines after the first ``hang`` columns deeper."""
@@ -91,9 +110,11 @@ class Writer:
             )
             or [" " * indent]
         )
+        if len(self.lines) >= _FLUSH_LINES:
+            self.flush()
 
     def heading(self, text: str, sgr: str = "1") -> None:
-        if self.lines:
+        if self.lines or self._passed_on:
             self.line()
         self.line(self.paint(text, sgr))
 
@@ -187,15 +208,21 @@ def _metrics_line(metrics: dict[str, Any]) -> str:
     )
 
 
-def _findings(out: Writer, findings: Sequence[dict[str, Any]]) -> None:
+def _findings(out: Writer, findings: Iterable[dict[str, Any]]) -> None:
+    """Findings by severity, at most ``FINDINGS_PER_CODE`` of a run of one code: read anew
+    per severity, never held (a report's findings may be entries built as read)."""
+    counts = Counter(f["severity"] for f in findings)
     for severity, title in _SEVERITY_TITLES:
-        of_severity = [f for f in findings if f["severity"] == severity]
-        if not of_severity:
+        if not counts[severity]:
             continue
-        out.heading(f"{title} ({len(of_severity)})", _SEVERITY_COLOURS[severity])
+        out.heading(f"{title} ({counts[severity]})", _SEVERITY_COLOURS[severity])
+        of_severity = (f for f in findings if f["severity"] == severity)
         for code, group in groupby(of_severity, key=lambda f: f["code"]):
-            same_code = list(group)
-            for finding in same_code[:FINDINGS_PER_CODE]:
+            left = 0
+            for index, finding in enumerate(group):
+                if index >= FINDINGS_PER_CODE:
+                    left += 1
+                    continue
                 subject = " ".join(
                     part
                     for part in (
@@ -206,8 +233,8 @@ def _findings(out: Writer, findings: Sequence[dict[str, Any]]) -> None:
                 )
                 out.line(f"  {out.paint(safe(code), _SEVERITY_COLOURS[severity])}  {subject}")
                 out.wrapped(_one_line(finding["message"]), 6)
-            if len(same_code) > FINDINGS_PER_CODE:
-                out.line(f"  ... and {len(same_code) - FINDINGS_PER_CODE} more {safe(code)}")
+            if left:
+                out.line(f"  ... and {left} more {safe(code)}")
 
 
 def _status(csv: dict[str, Any]) -> str:
@@ -294,7 +321,10 @@ def _state_problems(report: Report) -> dict[tuple[str, str], tuple[str, ...]]:
     """``(namespace, name)`` -> what qualifies each Subscription's state, worst first, from the
     report's own findings and CSV phases (``model.views.subscription_state_view``, as the
     Subscriptions view shows it): OLM leaves ``AtLatestKnown`` on a Subscription whose plan
-    failed or whose namespace resolves nothing (R-SUB-5, R-SUB-9)."""
+    failed or whose namespace resolves nothing (R-SUB-5, R-SUB-9). Only the findings on
+    Subscriptions and CSVs are taken, and none when there is no Subscription."""
+    if not report["subscriptions"]:
+        return {}
     findings = [
         Finding(
             f["severity"],
@@ -306,6 +336,7 @@ def _state_problems(report: Report) -> dict[tuple[str, str], tuple[str, ...]]:
             f["rule"],
         )
         for f in report["findings"]
+        if f["kind"] in _QUALIFYING
     ]
     by_subject = findings_by_subject(findings)
     phases = {(c["namespace"], c["name"]): c["phase"] or "" for c in report["csvs"]}
@@ -325,10 +356,9 @@ def _state_problems(report: Report) -> dict[tuple[str, str], tuple[str, ...]]:
 
 def _subscriptions(
     out: Writer,
-    subscriptions: Iterable[dict[str, Any]],
+    subscriptions: Sequence[dict[str, Any]],
     problems: dict[tuple[str, str], tuple[str, ...]],
 ) -> None:
-    subscriptions = list(subscriptions)
     if not subscriptions:
         return
     out.heading("SUBSCRIPTIONS")
@@ -495,6 +525,19 @@ def _v1(out: Writer, report: Report) -> None:
 def render_text(report: Report, *, colour: bool = False) -> str:
     """The text output of ``olmtui check`` for a report built by ``report_json``."""
     out = Writer(colour)
+    _render(out, report)
+    return without_surrogates("\n".join(out.lines) + "\n")
+
+
+def write_text(report: Report, stream: IO[str], *, colour: bool = False) -> None:
+    """:func:`render_text` written to ``stream`` a few thousand lines at a time, the same
+    text (``without_surrogates`` escapes single characters, so piece by piece is the same)."""
+    out = Writer(colour, stream.write)
+    _render(out, report)
+    out.flush()
+
+
+def _render(out: Writer, report: Report) -> None:
     _header(out, report)
     _findings(out, report["findings"])
     _operator_groups(out, report)
@@ -502,4 +545,3 @@ def render_text(report: Report, *, colour: bool = False) -> str:
     _subscriptions(out, report["subscriptions"], _state_problems(report))
     _resolution(out, report)
     _v1(out, report)
-    return without_surrogates("\n".join(out.lines) + "\n")
