@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -139,3 +140,19 @@ def test_a_report_failing_halfway_prints_nothing(
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
         assert main(["check", "--sample", "--output", output]) == 3
     assert out.getvalue() == ""
+
+
+@pytest.mark.parametrize("output", ["json", "text"])
+def test_a_temporary_directory_that_cannot_be_written_is_one_line_and_exit_2(
+    output: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import olmtui.commands.check as check_module
+
+    monkeypatch.setattr(check_module, "_SPOOL_MEMORY", 16)  # past it at once: a file is asked
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "gone"))
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        assert main(["check", "--sample", "--output", output]) == 2
+    assert out.getvalue() == ""
+    lines = err.getvalue().splitlines()
+    assert len(lines) == 1 and "TMPDIR" in lines[0] and "gone" in lines[0]

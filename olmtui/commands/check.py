@@ -170,10 +170,16 @@ def run(args: argparse.Namespace) -> int:
     report = session_of(args).report(streamed=True)
     colour = _colour_wanted()
     with _spool() as spool:
-        if args.output == "json":
-            write_json(report, spool)
-        else:
-            write_text(report, spool, colour=colour)
+        try:
+            if args.output == "json":
+                write_json(report, spool)
+            else:
+                write_text(report, spool, colour=colour)
+        except OSError as exc:  # the spool's temporary file: TMPDIR missing, read-only, full
+            raise UsageError(
+                f"cannot keep the report in a temporary file ({tempfile.gettempdir()}): "
+                f"{exc.strerror or exc}; set TMPDIR to a writable directory"
+            ) from exc
         spool.seek(0)
         shutil.copyfileobj(spool, sys.stdout, _COPY_CHUNK)
     return 1 if has_errors(report) else 0
