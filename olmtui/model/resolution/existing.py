@@ -26,8 +26,6 @@ from olmtui.store import is_copied_csv
 
 Obj = dict[str, Any]
 
-_FAIL_FORWARD = "UnsafeFailForward"
-
 
 class SourceError(Exception):
     """The ``@existing`` source cannot produce a snapshot (R-RES-5); the message is OLM's
@@ -190,9 +188,3 @@ def existing_entries(
             )
         )
     return entries
-
-
-def fail_forward_enabled(operator_group: Mapping[str, Any]) -> bool:
-    """R-RES-21: the OperatorGroup opts into ``UnsafeFailForward``."""
-    strategy = spec(operator_group).get("upgradeStrategy") or {}
-    return isinstance(strategy, dict) and strategy.get("name") == _FAIL_FORWARD

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from olmtui.model.catalog import Catalog
+from olmtui.model.operatorgroups import FAIL_FORWARD, upgrade_strategy
 from olmtui.model.resolution.channel_order import ResolutionError
 from olmtui.model.resolution.constraints import Variable
 from olmtui.model.resolution.entries import EXISTING, CatalogKey, catalog_entries
-from olmtui.model.resolution.existing import SourceError, existing_entries, fail_forward_enabled
+from olmtui.model.resolution.existing import SourceError, existing_entries
 from olmtui.model.resolution.explanation import ExplainFacts, Offer, explain
 from olmtui.model.resolution.invariants import invariants
 from olmtui.model.resolution.operators import operators_of
@@ -238,7 +239,8 @@ def _existing(objects: NamespaceObjects) -> Snapshot:
             objects.namespace,
             objects.csvs,
             objects.subscriptions,
-            fail_forward_enabled(objects.operator_groups[0]),
+            # R-RES-21: OLM's value is TechPreviewUnsafeFailForward, read as R-OG-9 reads it
+            upgrade_strategy(objects.operator_groups[0]) == FAIL_FORWARD,
         )
     except SourceError as exc:
         raise _Stop(
