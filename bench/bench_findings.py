@@ -2,10 +2,10 @@
 snapshot (issue 10 §4). A script, not a test.
 
 Loads the ``gen_snapshot.py`` cluster (1,000 namespaces, 19,980 copies) into a Store with the
-engine and the screens' HealthIndex (``olmtui.ui.derived``) following it, then, for one
+engine and the screens' HealthIndex (``olmtui.pipeline.analysis``) following it, then, for one
 change of each kind (a copied CSV, a single-namespace CSV, a Subscription, an InstallPlan),
 times (i) ``Store.apply`` with the engine's own recompute and (ii) the screens' reads after
-it: ``derived.all_findings``, ``severity_counts``, ``approvals``, ``behind_head`` and
+it: ``Analysis.all_findings``, ``severity_counts``, ``approvals``, ``behind_head`` and
 ``metrics``. It prints the medians of 11 runs in CPU ms and the ratio (ii)/(i) (target:
 (ii) < 5 ms), and, for reference, one from-scratch ``merged_findings`` + ``health_findings``
 (what the screens did per model version before).
@@ -30,7 +30,6 @@ from gen_snapshot import Sizes, generate
 from olmtui.model.health import health_findings, merged_findings
 from olmtui.pipeline.build import snapshot_session
 from olmtui.pipeline.session import Session
-from olmtui.ui import derived
 
 TARGET_MS = 5.0
 RUNS = 11
@@ -38,11 +37,11 @@ RUNS = 11
 
 def read_back(session: Session) -> None:
     """What the Overview and Findings screens read after a change."""
-    derived.all_findings(session)
-    derived.severity_counts(session)
-    derived.approvals(session)
-    derived.behind_head(session)
-    derived.metrics(session)
+    session.analysis.all_findings()
+    session.analysis.severity_counts()
+    session.analysis.approvals()
+    session.analysis.behind_head()
+    session.analysis.metrics()
 
 
 def changed(obj: dict[str, Any], run: int, edit: Callable[[dict[str, Any], int], None]) -> Any:
@@ -94,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{store.count('ClusterServiceVersion')} CSVs cached; first read (index built): "
             f"{(time.process_time() - start) * 1000:.1f} ms CPU, "
-            f"{len(derived.all_findings(session))} findings"
+            f"{len(session.analysis.all_findings())} findings"
         )
         start = time.process_time()
         for _ in range(RUNS):

@@ -74,14 +74,13 @@ SCREEN = (
 import asyncio
 from olmtui.ui.app import OlmApp
 from olmtui.pipeline.build import snapshot_session
-from olmtui.ui import derived
 
 async def first_screen():
     session = snapshot_session([sys.argv[1]])
     app = OlmApp(session, initial_view="overview")
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.pause()
-        return len(derived.all_findings(session))
+        return len(session.analysis.all_findings())
 
 report({"findings": asyncio.run(first_screen())})
 """

@@ -142,7 +142,9 @@ def test_check_on_the_saved_demo_with_the_served_content(tmp_path: Path) -> None
     snapshot.write_text(yaml.safe_dump_all(build_scenario().objects))
     served = tmp_path / "all.json"
     served.write_bytes(v1.catalogd_content())
-    check_expected(snapshot_session([str(snapshot)], [f"{v1.COMMUNITY}={served}"]).report())
+    check_expected(
+        snapshot_session([str(snapshot)], [f"{v1.COMMUNITY}={served}"]).analysis.report()
+    )
 
 
 async def test_the_demo_fetches_its_content_from_catalogd_and_reports_it() -> None:
@@ -155,10 +157,10 @@ async def test_the_demo_fetches_its_content_from_catalogd_and_reports_it() -> No
         try:
             await asyncio.wait_for(demo.synced.wait(), 30)
             for _ in range(600):
-                if v1_part(session.report())["resolved"] == RESOLVED:
+                if v1_part(session.analysis.report())["resolved"] == RESOLVED:
                     break
                 await asyncio.sleep(0.05)
-            report = session.report()
+            report = session.analysis.report()
         finally:
             running.cancel()
             with contextlib.suppress(asyncio.CancelledError):

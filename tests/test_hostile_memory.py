@@ -111,7 +111,7 @@ def test_the_first_build_holds_one_batch_at_a_time(
 
 
 def _reports(sessions: list[Session]) -> list[str]:
-    return [dumps(session.report()) for session in sessions]
+    return [dumps(session.analysis.report()) for session in sessions]
 
 
 @pytest.mark.parametrize("batch", [1, 7])
@@ -198,8 +198,8 @@ def test_a_large_json_list_loads_as_it_did_whole(
     path.write_bytes(_json_list(50))
     good = (DATA / "hostile/good.yaml").read_text()
     (tmp_path / "good.yaml").write_text(good)
-    whole = dumps(snapshot_session([str(tmp_path)]).report())
+    whole = dumps(snapshot_session([str(tmp_path)]).analysis.report())
     monkeypatch.setattr(parallel_load, "STREAMED_FILE_BYTES", 100)
     session = snapshot_session([str(tmp_path)])
     assert session.store.count("Namespace") >= 50
-    assert dumps(session.report()) == whole
+    assert dumps(session.analysis.report()) == whole

@@ -140,7 +140,7 @@ def hostile_snapshot(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_reports_show_no_raw_control_or_bidi_character(hostile_snapshot: Path) -> None:
     session = snapshot_session([str(hostile_snapshot)], label="hostile")
-    report = session.report()
+    report = session.analysis.report()
     text = render_text(report)
     markdown = render_markdown(report, label=f"hostile{HOSTILE}", when=None)
     printed = dumps(report)

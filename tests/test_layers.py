@@ -53,6 +53,31 @@ UI_NEVER_LOADS = ("sources", "apiserver", "demo", "commands", "cli")
 SOURCES_NEVER_LOAD = ("olmtui.model.engine",)
 #: Third-party libraries the model does without: no UI, no Kubernetes client.
 MODEL_FORBIDDEN_LIBRARIES = ("textual", "rich", "kubernetes", "kubernetes_asyncio", "aiohttp")
+#: What makes a module of ``ui/`` a UI module: it draws, with Textual or Rich. The analysis
+#: the screens show lives in ``pipeline/analysis.py`` (and ``model/``), never under ``ui/``.
+UI_LIBRARIES = ("textual", "rich")
+#: The modules of ``ui/`` that draw nothing themselves and are no analysis either: texts and
+#: helpers of the screens alone (a package's ``__init__`` is exempt).
+UI_HELPERS = frozenset(
+    {
+        "olmtui.ui.access",  # what a screen says of a kind it may not read
+        "olmtui.ui.completion",  # the command line's completion
+        "olmtui.ui.graph_lanes",  # the lanes an upgrade graph is drawn in
+        "olmtui.ui.rows_ahead",  # a table's rows built ahead of the scroll
+        "olmtui.ui.styles",  # where the stylesheet is
+        "olmtui.ui.widgets.row_filter",  # the ``/`` filter of a table
+    }
+)
+#: The analysis machinery: the screens read its results through ``Session.analysis``, they
+#: never build or drive it themselves.
+UI_NEVER_IMPORTS = (
+    "olmtui.model.health",
+    "olmtui.model.health_index",
+    "olmtui.model.resolution.resolve",
+    "olmtui.pipeline.memo",
+    "olmtui.pipeline.pending_index",
+    "olmtui.pipeline.predicted",
+)
 
 
 @dataclass(frozen=True)
@@ -224,6 +249,46 @@ def library_of(name: str) -> str:
     return name.partition(".")[0]
 
 
+def analysis_in_ui(package_dir: Path, helpers: frozenset[str]) -> list[str]:
+    """The modules of the package's ``ui`` part that neither import a UI library nor are
+    among ``helpers``: code that computes rather than draws (packages' ``__init__`` aside)."""
+    known = modules_under(package_dir)
+    return sorted(
+        m.name
+        for m in known.values()
+        if part_of(m.name) == "ui"
+        and not m.is_package
+        and m.name not in helpers
+        and not {library_of(n) for n in imported_names(m, known)} & set(UI_LIBRARIES)
+    )
+
+
+def test_every_ui_module_draws_or_is_a_named_ui_helper() -> None:
+    assert analysis_in_ui(PACKAGE_DIR, UI_HELPERS) == []
+    assert all(name in GRAPH for name in UI_HELPERS), "a helper that is gone: drop it"
+
+
+def test_the_screens_never_import_the_analysis_machinery() -> None:
+    imported = {
+        f"{name} -> {target}"
+        for name, targets in GRAPH.items()
+        if part_of(name) == "ui"
+        for target in targets
+        if target in UI_NEVER_IMPORTS
+    }
+    assert sorted(imported) == []
+
+
+def test_no_string_keyed_derived_cache_anywhere() -> None:
+    """What the screens derive is typed (``pipeline/analysis.py``), not a bag of strings."""
+    holding = [
+        str(path.relative_to(PACKAGE_DIR))
+        for path in sorted(PACKAGE_DIR.rglob("*.py"))
+        if "derived_cache" in path.read_text()
+    ]
+    assert holding == []
+
+
 @pytest.mark.parametrize(
     "module",
     [m for m in modules_under(PACKAGE_DIR).values() if part_of(m.name) == "model"],
@@ -281,6 +346,20 @@ def test_a_forbidden_arrow_is_caught_also_under_type_checking(tmp_path: Path) ->
     graph = import_graph(package)
     assert graph["pkg.high.y"] == {"pkg.low.x"}
     assert forbidden_arrows(graph, allowed) == ["pkg.low.x -> pkg.high.y"]
+
+
+def test_a_ui_module_that_draws_nothing_is_caught(tmp_path: Path) -> None:
+    package = write_package(
+        tmp_path,
+        {
+            "ui/screen.py": "from textual.screen import Screen\n",
+            "ui/table.py": "from rich.text import Text\n",
+            "ui/texts.py": "import time\n",
+            "ui/derived.py": "from pkg.model import engine\n",
+            "model/engine.py": "",
+        },
+    )
+    assert analysis_in_ui(package, frozenset({"pkg.ui.texts"})) == ["pkg.ui.derived"]
 
 
 def test_loading_a_module_loads_its_packages_init_and_what_that_imports(tmp_path: Path) -> None:

@@ -476,4 +476,4 @@ def test_check_live_reads_the_clustercatalog_content_too(tmp_path: Path) -> None
         session = cluster_once_session(fast_options(kubeconfig))
     (catalog,) = session.catalogs()
     assert catalog.ref == "operatorhubio" and "infinispan" in catalog.packages
-    assert not [f for f in session.health_findings() if f.code == "CatalogSourceNotFound"]
+    assert not [f for f in session.analysis.health_findings() if f.code == "CatalogSourceNotFound"]

@@ -15,7 +15,6 @@ from textual.widgets import Static
 
 from olmtui.cli import main
 from olmtui.pipeline.build import snapshot_session, streaming_snapshot_session
-from olmtui.ui import derived
 from olmtui.ui.app import OlmApp
 from olmtui.ui.loading_bar import LOADING_TEXT, LoadingBar
 from olmtui.ui.screens.base import TableScreen
@@ -100,7 +99,7 @@ async def test_the_first_screen_shows_the_bar_and_partial_rows_then_the_whole(
             assert "findings when every file is read" in text
             assert session.loading_now
             # the CSVs without their OperatorGroups yet: nothing claimed about them
-            assert list(derived.all_findings(session)) == []
+            assert list(session.analysis.all_findings()) == []
             app.show_view("findings")
             await _until(pilot, lambda: bool(app.screen.query(LoadingBar)))
             await pilot.pause(0.3)
@@ -138,8 +137,8 @@ async def test_the_first_screen_shows_the_bar_and_partial_rows_then_the_whole(
     assert list(session.store.items("ClusterServiceVersion")) == list(
         whole.store.items("ClusterServiceVersion")
     )
-    assert derived.all_findings(session) == derived.all_findings(whole)
-    assert session.report() == whole.report()
+    assert session.analysis.all_findings() == whole.analysis.all_findings()
+    assert session.analysis.report() == whole.analysis.report()
     assert session.info() == whole.info()
 
 

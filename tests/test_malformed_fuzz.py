@@ -104,7 +104,7 @@ def test_the_sample_holds_every_kind_kept() -> None:
 
 def _exercise(session: Any, index: HealthIndex) -> None:
     """What ``check --output json`` and the screens read after one change."""
-    text = dumps(session.report())
+    text = dumps(session.analysis.report())
     assert json.loads(text)["format"] == 1
     index.findings()
     index.approvals()

@@ -97,7 +97,7 @@ async def settled_report(session: Session, server: LoopbackAPIServer) -> Report:
             ),
             "the sync to settle and catalogd's content to arrive",
         )
-        return session.report()
+        return session.analysis.report()
     finally:
         watching.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -137,7 +137,7 @@ async def test_every_mode_reports_the_same(
     assert all(reference["summary"]["findings"].values())
 
     reports = {
-        "replay": snapshot_session([str(snapshot)], saved).report(),
+        "replay": snapshot_session([str(snapshot)], saved).analysis.report(),
         # check --live and the dashboard connect with asyncio.run: off this test's loop
         "check --live": await asyncio.to_thread(
             check_report, "--live", "--kubeconfig", kubeconfig, *catalog_args

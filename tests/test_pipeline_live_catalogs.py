@@ -18,7 +18,6 @@ from olmtui.model.types import SubscriptionState
 from olmtui.pipeline.build import live_session
 from olmtui.pipeline.session import Session
 from olmtui.sources.live_options import LiveOptions
-from olmtui.ui import derived
 
 MARKETPLACE = "openshift-marketplace"
 Obj = dict[str, Any]
@@ -107,7 +106,7 @@ async def test_live_dashboard_knows_the_head_from_the_clusters_packagemanifest(c
         assert sub is not None
         assert sub.upgrade.graph == "packagemanifest"
         assert sub.upgrade.head == "etcdoperator.v0.9.4"
-        assert [(c.ref, p, ch) for c, p, ch in derived.channel_list(session)] == [
+        assert [(c.ref, p, ch) for c, p, ch in session.analysis.channel_list()] == [
             (f"{MARKETPLACE}/community", "etcd", "stable")
         ]
 
@@ -119,7 +118,7 @@ async def test_live_dashboard_knows_the_head_from_the_clusters_packagemanifest(c
             ),
             "the new head",
         )
-        assert [c.ref for c in derived.catalogs(session)] == [f"{MARKETPLACE}/community"]
+        assert [c.ref for c in session.analysis.catalogs()] == [f"{MARKETPLACE}/community"]
     finally:
         watching.cancel()
         with contextlib.suppress(asyncio.CancelledError):

@@ -51,20 +51,20 @@ def _groups(path: Path, count: int) -> Path:
 @pytest.mark.parametrize("where", ["sample", "hostile"])
 def test_the_streamed_report_is_the_same_bytes_as_the_whole_one(where: str) -> None:
     session = sample_session([], None) if where == "sample" else snapshot_session([str(HOSTILE)])
-    whole = dump_json(session.report())
+    whole = dump_json(session.analysis.report())
     out = io.StringIO()
-    write_json(session.report(streamed=True), out)
+    write_json(session.analysis.report(streamed=True), out)
     assert out.getvalue() == whole
-    assert dumps(session.report()) == whole
-    assert dumps(session.report(streamed=True)) == whole
+    assert dumps(session.analysis.report()) == whole
+    assert dumps(session.analysis.report(streamed=True)) == whole
 
 
 def test_streamed_lists_are_entries_built_as_written() -> None:
     session = sample_session([], None)
-    streamed = session.report(streamed=True)
+    streamed = session.analysis.report(streamed=True)
     for key in ("operatorGroups", "csvs", "subscriptions", "findings"):
         assert isinstance(streamed[key], Entries)
-    whole = session.report()
+    whole = session.analysis.report()
     assert {key: list(v) if isinstance(v, Entries) else v for key, v in streamed.items()} == whole
 
 
@@ -78,10 +78,10 @@ def test_empty_lists_and_objects_print_as_json_does() -> None:
 
 def test_a_finding_naming_many_objects_lists_them_as_written(tmp_path: Path) -> None:
     session = snapshot_session([str(_groups(tmp_path, 100))])
-    streamed = session.report(streamed=True)
+    streamed = session.analysis.report(streamed=True)
     (inferred,) = [f for f in streamed["findings"] if f["code"] == "NamespacesInferred"]
     assert isinstance(inferred["related"], Entries) and len(inferred["related"]) == 100
-    assert dumps(streamed) == dump_json(session.report())
+    assert dumps(streamed) == dump_json(session.analysis.report())
 
 
 def test_check_writes_a_large_json_report_in_pieces(tmp_path: Path) -> None:
@@ -106,11 +106,11 @@ def test_report_json_without_streamed_is_plain_lists() -> None:
 @pytest.mark.parametrize("colour", [False, True])
 def test_the_streamed_text_is_the_same_as_the_whole_one(colour: bool) -> None:
     for session in (sample_session([], None), snapshot_session([str(HOSTILE)])):
-        whole = render_text(session.report(), colour=colour)
+        whole = render_text(session.analysis.report(), colour=colour)
         out = io.StringIO()
-        write_text(session.report(streamed=True), out, colour=colour)
+        write_text(session.analysis.report(streamed=True), out, colour=colour)
         assert out.getvalue() == whole
-        assert render_text(session.report(streamed=True), colour=colour) == whole
+        assert render_text(session.analysis.report(streamed=True), colour=colour) == whole
 
 
 def test_check_writes_a_large_text_report_in_pieces(tmp_path: Path) -> None:

@@ -45,7 +45,7 @@ async def test_a_live_session_resolves_against_the_catalog_content_given(cluster
     watching = asyncio.ensure_future(session.runner())
     try:
         await wait_for(lambda: session.status().state == "live", "the sync to settle")
-        [team] = [r for r in session.resolutions() if r.namespace == "team"]
+        [team] = [r for r in session.analysis.resolutions() if r.namespace == "team"]
         assert (team.status, team.changes) == ("resolved", ("app.v1.2.0",))
         assert [(o.name, o.replaces) for o in team.operators] == [("app.v1.2.0", "app.v1.0.0")]
     finally:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from data_paths import DATA
 
 from olmtui.pipeline.build import snapshot_session
-from olmtui.ui import derived
 
 MUST_GATHER = DATA / "must-gather/must-gather-clean/must-gather-azure"
 KEYCLOAK = DATA / "catalogs/community-operators-prod/operators/keycloak-operator"
@@ -14,7 +13,7 @@ KEYCLOAK = DATA / "catalogs/community-operators-prod/operators/keycloak-operator
 def test_catalog_without_a_source_serves_every_catalogsource() -> None:
     session = snapshot_session([str(MUST_GATHER)], [str(KEYCLOAK)])
     for source in ("community-operators", "redhat-operators"):
-        assert derived.packages_of_catalog(session, "openshift-marketplace", source) == [
+        assert session.analysis.packages_of_catalog("openshift-marketplace", source) == [
             "keycloak-operator"
         ]
 
@@ -22,7 +21,7 @@ def test_catalog_without_a_source_serves_every_catalogsource() -> None:
 def test_catalog_for_one_source_serves_only_that_one() -> None:
     spec = f"openshift-marketplace/community-operators={KEYCLOAK}"
     session = snapshot_session([str(MUST_GATHER)], [spec])
-    assert derived.packages_of_catalog(session, "openshift-marketplace", "community-operators") == [
+    assert session.analysis.packages_of_catalog("openshift-marketplace", "community-operators") == [
         "keycloak-operator"
     ]
-    assert derived.packages_of_catalog(session, "openshift-marketplace", "redhat-operators") == []
+    assert session.analysis.packages_of_catalog("openshift-marketplace", "redhat-operators") == []

@@ -7,15 +7,14 @@ import copy
 from importlib.resources import files
 
 from olmtui.pipeline.build import snapshot_session
-from olmtui.ui import derived
 
 SAMPLE = str(files("olmtui").joinpath("samples", "cluster.yaml"))
 
 
 def test_findings_by_subject_is_kept_until_the_findings_move() -> None:
     session = snapshot_session([SAMPLE])
-    first = derived.findings_by_subject(session)
-    assert derived.findings_by_subject(session) is first
+    first = session.analysis.findings_by_subject()
+    assert session.analysis.findings_by_subject() is first
     csv = next(
         c
         for c in session.store.list("ClusterServiceVersion")
@@ -27,9 +26,9 @@ def test_findings_by_subject_is_kept_until_the_findings_move() -> None:
     failed["status"]["phase"] = "Failed"
     failed["status"]["reason"] = "InstallComponentFailed"
     session.store.apply("MODIFIED", failed)
-    moved = derived.findings_by_subject(session)
+    moved = session.analysis.findings_by_subject()
     assert moved is not first
     assert moved[key] == [
-        f for f in derived.all_findings(session) if (f.kind, f.namespace, f.name) == key
+        f for f in session.analysis.all_findings() if (f.kind, f.namespace, f.name) == key
     ]
     assert moved[key]

@@ -16,7 +16,6 @@ from olmtui.pipeline.session import Session
 from olmtui.sources.live_options import LiveOptions
 from olmtui.store import Store, Unreadable
 from olmtui.ui.app import OlmApp
-from olmtui.ui.derived import all_findings
 from olmtui.ui.screens.overview import metrics_text
 from olmtui.ui.widgets.source_header import header_text
 
@@ -152,7 +151,7 @@ async def test_a_namespace_without_access_is_named_and_the_others_stay_live(tmp_
             shown = str(notice.render())
             assert "no access to clusterserviceversions in openshift-monitoring since" in shown
             assert "rows in openshift-monitoring, if any, are the last seen" in shown
-            warning = next(f for f in all_findings(session) if f.code == "LiveNoAccess")
+            warning = next(f for f in session.analysis.all_findings() if f.code == "LiveNoAccess")
             assert "in openshift-monitoring" in warning.message
             assert "leave openshift-monitoring out of --namespace" in warning.message
     finally:

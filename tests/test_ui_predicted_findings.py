@@ -8,10 +8,10 @@ import pytest
 import yaml
 from data_paths import DATA
 
+from olmtui.pipeline import predicted
 from olmtui.pipeline.build import snapshot_session
 from olmtui.pipeline.session import Session
 from olmtui.report.json_report import finding_json
-from olmtui.ui import derived, predicted
 from olmtui.ui.app import OlmApp
 from olmtui.ui.screens.findings import FindingsScreen
 from olmtui.ui.screens.overview import OverviewScreen
@@ -32,15 +32,15 @@ def _session(catalogs: bool = True) -> Session:
 
 
 def _codes(session: Session) -> list[str]:
-    return [f.code for f in derived.all_findings(session)]
+    return [f.code for f in session.analysis.all_findings()]
 
 
 async def _runs(pilot, session: Session, at_least: int) -> None:
     """Wait until the follower's worker has landed ``at_least`` runs in all."""
     for _ in range(200):
         await pilot.pause(0.05)
-        hit = session.derived_cache.get("predicted-findings")
-        if hit is not None and hit[1].runs >= at_least and not hit[1]._busy:
+        hit = session.analysis.predicted
+        if hit is not None and hit.runs >= at_least and not hit._busy:
             await pilot.pause(0.3)  # the next tick redraws
             return
     raise AssertionError("no resolution run landed")
@@ -72,21 +72,21 @@ async def test_findings_screen_shows_the_predicted_failure_and_enter_opens_its_r
 
 async def test_overview_counts_and_rows_include_the_predicted_finding():
     session = _session()
-    before = derived.severity_counts(session)
+    before = session.analysis.severity_counts()
     app = OlmApp(session, initial_view="overview")
     async with app.run_test(size=SIZE) as pilot:
         await _runs(pilot, session, 1)
-        counts = derived.overview_counts(session).severities
+        counts = session.analysis.overview_counts().severities
         assert counts["warning"] == before["warning"] + 1
-        assert derived.overview_counts(session, "team").severities["warning"] >= 1
+        assert session.analysis.overview_counts("team").severities["warning"] >= 1
         assert "ResolutionWouldFail" in _rows(app)
-        subjects = derived.findings_by_subject(session)
+        subjects = session.analysis.findings_by_subject()
         assert [f.code for f in subjects[("Namespace", "", "team")]] == ["ResolutionWouldFail"]
 
 
 async def test_without_catalog_content_nothing_is_resolved(monkeypatch):
     session = _session(catalogs=False)
-    assert not session.catalog_content()
+    assert not session.analysis.has_catalog_content()
 
     def refuse(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("resolved without catalog content")
@@ -95,7 +95,7 @@ async def test_without_catalog_content_nothing_is_resolved(monkeypatch):
     app = OlmApp(session, initial_view="findings")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(0.6)
-        assert "predicted-findings" not in session.derived_cache
+        assert session.analysis.predicted is None
         assert not any(c.startswith("Resolution") for c in _rows(app))
 
 
@@ -125,7 +125,8 @@ async def test_a_run_waits_for_the_interval(monkeypatch):
         assert csv is not None
         session.store.apply("DELETED", csv)
         await pilot.pause(0.6)
-        assert predicted.predicted(session).runs == 1
+        assert session.analysis.predicted is not None
+        assert session.analysis.predicted.runs == 1
         assert "ResolutionWouldFail" in _rows(app)
 
 
@@ -138,7 +139,7 @@ async def test_the_dashboard_and_check_agree(catalogs: bool):
             await _runs(pilot, session, 1)
         else:
             await pilot.pause(0.3)
-        shown = [finding_json(f) for f in derived.all_findings(session)]
-    report = session.report()["findings"]
+        shown = [finding_json(f) for f in session.analysis.all_findings()]
+    report = session.analysis.report()["findings"]
     assert shown == report
     assert ("ResolutionWouldFail" in [f["code"] for f in report]) is catalogs

@@ -12,13 +12,13 @@ from data_paths import DATA
 from rich.console import Console
 from textual.widgets import OptionList, Static
 
+from olmtui.model.resolution.concerns import subscription_operators
 from olmtui.model.resolution.result import NamespaceResolution, ResolvedOperator
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.pipeline.build import snapshot_session
 from olmtui.pipeline.session import Session
-from olmtui.ui import completion, derived
+from olmtui.ui import completion
 from olmtui.ui.app import OlmApp
-from olmtui.ui.resolution import catalog_content, inputs, subscription_operators
 from olmtui.ui.screens.object_detail import ObjectScreen
 from olmtui.ui.screens.resolution import ResolutionScreen, resolved_lines
 from olmtui.ui.widgets.virtual_table import VirtualTable
@@ -137,8 +137,8 @@ async def test_enter_on_a_resolution_finding_opens_its_namespace(monkeypatch):
         "OLM cannot resolve namespace team",
         "R-RES-18",
     )
-    found = list(derived.all_findings(session))
-    monkeypatch.setattr(derived, "all_findings", lambda _session: [finding, *found])
+    found = list(session.analysis.all_findings())
+    monkeypatch.setattr(session.analysis, "all_findings", lambda: [finding, *found])
     app = OlmApp(session, initial_view="findings")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -242,12 +242,15 @@ def test_catalog_content_is_made_once_per_catalog_list():
     """Every resolution of the session shares one content (its snapshots are the slow
     part); a new catalog list (PackageManifests moved) gets a new one."""
     session = _session("upgrade-replaces-skiprange")
-    content = catalog_content(session)
-    assert catalog_content(session) is content
-    assert inputs(session, "team").content is content
-    assert inputs(session, "team").same_as(inputs(session, "team"))
-    session.catalogs = lambda: list(session.derived_cache["resolution-content"][1][0])
-    assert catalog_content(session) is not content
+    content = session.analysis.resolution_content()
+    assert session.analysis.resolution_content() is content
+    assert session.analysis.resolution_inputs("team").content is content
+    assert session.analysis.resolution_inputs("team").same_as(
+        session.analysis.resolution_inputs("team")
+    )
+    listed = session.catalogs()
+    session.catalogs = lambda: list(listed)
+    assert session.analysis.resolution_content() is not content
 
 
 def test_a_subscriptions_lines_follow_its_dependencies_and_kept_operators_are_listed():

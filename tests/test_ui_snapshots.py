@@ -23,13 +23,13 @@ def _app(view: str) -> OlmApp:
 
 
 async def settled(pilot) -> None:
-    """Wait for the predicted findings' first run (a worker thread, ``ui/predicted.py``):
+    """Wait for the predicted findings' first run (a worker thread, ``pipeline/predicted.py``):
     on a busy machine it may land after the first frames, and the picture must not depend
     on when."""
     for _ in range(400):
         await pilot.pause(0.05)
-        hit = pilot.app.session.derived_cache.get("predicted-findings")
-        if hit is not None and hit[1].runs >= 1 and not hit[1]._busy:
+        hit = pilot.app.session.analysis.predicted
+        if hit is not None and hit.runs >= 1 and not hit._busy:
             break
     else:
         raise AssertionError("the predicted findings never ran")

@@ -26,7 +26,6 @@ from olmtui.ui.screens.extension_graph import ExtensionGraphScreen
 from olmtui.ui.screens.extensions import ClusterExtensionsScreen
 from olmtui.ui.screens.object_detail import ObjectScreen
 from olmtui.ui.screens.overview import metrics_text
-from olmtui.ui.v1_derived import v1_state
 from olmtui.ui.widgets.virtual_table import VirtualTable
 from olmtui.ui.widgets.yaml_view import YamlView
 
@@ -237,7 +236,7 @@ def test_v1_state_is_kept_while_only_v0_objects_move(v1_file):
     """The v1 records are rebuilt when a v1 object changes, not per model version: churning
     copied CSVs move the version on every refresh of a live cluster."""
     session = snapshot_session([v1_file], [KEYCLOAK], label="v1")
-    first = v1_state(session)
+    first = session.analysis.v1_state()
     version = session.model.version
     csv = {
         "apiVersion": "operators.coreos.com/v1alpha1",
@@ -248,8 +247,8 @@ def test_v1_state_is_kept_while_only_v0_objects_move(v1_file):
     session.store.apply("ADDED", csv)
     session.model.csvs()
     assert session.model.version != version
-    assert v1_state(session) is first
+    assert session.analysis.v1_state() is first
     extension = copy.deepcopy(session.store.get("ClusterExtension", "", "argocd"))
     extension["metadata"]["generation"] = 2
     session.store.apply("MODIFIED", extension)
-    assert v1_state(session) is not first
+    assert session.analysis.v1_state() is not first

@@ -23,7 +23,6 @@ from olmtui.pipeline.catalogs import CatalogSet
 from olmtui.sources.catalogd import CatalogdFetcher
 from olmtui.sources.live_options import LiveOptions
 from olmtui.store import CATALOG_CONTENT, ContentNews, Store
-from olmtui.ui import derived
 from olmtui.ui.app import OlmApp
 
 Obj = dict[str, Any]
@@ -63,12 +62,12 @@ def infinispan_extension() -> Obj:
 
 def codes(session: Any) -> set[str]:
     return {
-        f.code for f in derived.health_index(session).findings() if f.kind == "ClusterExtension"
+        f.code for f in session.analysis.health_index().findings() if f.kind == "ClusterExtension"
     }
 
 
 def resolved(session: Any) -> tuple[Obj | None, str | None]:
-    (entry,) = session.report()["clusterExtensions"]
+    (entry,) = session.analysis.report()["clusterExtensions"]
     return entry["resolved"], entry["error"]
 
 

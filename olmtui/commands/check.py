@@ -133,7 +133,7 @@ def check(args: argparse.Namespace) -> Checked:
     """Read what ``args`` names (PATHs, the sample or the live cluster, plus ``--catalog``
     content), derive, and build the report: everything ``run`` does but printing."""
     session = session_of(args)
-    return Checked(session.store, session.model, session.report(), session)
+    return Checked(session.store, session.model, session.analysis.report(), session)
 
 
 def markdown(checked: Checked) -> str:
@@ -167,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
         return 1 if has_errors(checked.report) else 0
     # the long lists are built entry by entry as they are written, the output written in
     # pieces: neither is ever held whole (issue 24)
-    report = session_of(args).report(streamed=True)
+    report = session_of(args).analysis.report(streamed=True)
     colour = _colour_wanted()
     with _spool() as spool:
         try:

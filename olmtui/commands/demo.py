@@ -114,7 +114,7 @@ async def print_reports(cluster: DemoCluster, out: TextIO) -> None:
         )
         when = dt.datetime.now().strftime("%H:%M:%S")
         out.write(f"=== {cluster.label} · {step}: {cluster.last_step or 'start'} · {when}\n")
-        out.write(render_text(session.report()))
+        out.write(render_text(session.analysis.report()))
         out.flush()
 
     running = asyncio.ensure_future(cluster.run())

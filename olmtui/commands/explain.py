@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"explain: namespace {namespace} was not read (see --namespace)")
     if subscription and session.store.get("Subscription", namespace, subscription) is None:
         raise UsageError(f"explain: no Subscription {namespace}/{subscription} in the input")
-    entries = session.resolutions([namespace])
+    entries = session.analysis.resolutions([namespace])
     if not entries:
         raise UsageError(
             f"explain: namespace {namespace} holds no Subscription: nothing to resolve"

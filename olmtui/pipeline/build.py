@@ -67,14 +67,16 @@ def _assemble(
     global_namespace: str | None = None,
     live_catalogs: LiveCatalogs | None = None,
 ) -> Session:
-    """Store -> catalogs -> Model, the same for every source. The CatalogSet subscribes to
-    the store before the Model does, so PackageManifest changes reach the upgrade graphs
-    before the Model asks them. PackageManifests count as whole catalogs only when listed
-    from a cluster (R-DOC-8). A followed cluster (a live session, the demo) passes the wall
-    ``clock`` CSV ages are measured against; a snapshot, and a cluster read once (whose report
-    must equal that of its saved snapshot), get none. ``global_namespace`` is the catalog
-    operator's global catalog namespace for the resolver (None: OLM's default, R-RES-3).
-    ``live_catalogs``: ClusterCatalog content a live source fetches from catalogd (R-V1-21)."""
+    """Store -> catalogs -> Model -> Analysis, the same for every source. The CatalogSet
+    subscribes to the store before the Model does, so PackageManifest changes reach the
+    upgrade graphs before the Model asks them; the Session makes its Analysis over them.
+    PackageManifests count as whole catalogs only when listed from a cluster (R-DOC-8).
+    A followed cluster (a live session, the demo) passes the wall ``clock`` CSV ages are
+    measured against; a snapshot, and a cluster read once (whose report must equal that
+    of its saved snapshot), get none. ``global_namespace`` is the catalog operator's
+    global catalog namespace for the resolver (None: OLM's default, R-RES-3).
+    ``live_catalogs``: ClusterCatalog content a live source fetches from catalogd
+    (R-V1-21)."""
     catalogs = CatalogSet(store, loaded, listed_live=kind != "snapshot")
     if live_catalogs is not None:
         catalogs.follow(live_catalogs)
@@ -159,7 +161,7 @@ def streaming_snapshot_session(
             session.load = load
             known.append(_once(load, store))
             # what was derived while loading (no findings, see LoadingState) is dropped
-            session.derived_cache.clear()
+            session.analysis.reset()
 
     session = _assemble(
         store,

@@ -1,26 +1,22 @@
 """One source's data as every mode uses it: the cache, the model, the catalogs, and the source.
 
-:mod:`olmtui.pipeline.build` makes a Session for each entry point; ``olmtui check`` turns it
-into the report once, the screens read it as it changes. A live session also carries a
-``runner`` coroutine (the watcher) that the app starts as a worker, and a ``status``
-callable that says, in one line, how the connection is doing.
+:mod:`olmtui.pipeline.build` makes a Session for each entry point; its ``analysis``
+(``pipeline/analysis.py``) is what ``olmtui check`` turns into the report once and what the
+screens read as it changes. A live session also carries a ``runner`` coroutine (the
+watcher) that the app starts as a worker, and a ``status`` callable that says, in one line,
+how the connection is doing.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from olmtui.model.catalog import Catalog
-from olmtui.model.health import health_findings
-from olmtui.model.resolution import resolve as resolver
-from olmtui.model.resolution.result import NamespaceResolution
-from olmtui.model.resolution_outcome import resolution_outcome_findings
 from olmtui.model.types import Finding
-from olmtui.model.upgrades import channel_states
-from olmtui.report import Report, report_json
+from olmtui.pipeline.analysis import Analysis
 from olmtui.report.json_report import LoadSummary
 from olmtui.store import Store
 
@@ -117,14 +113,17 @@ class Session:
     switch_context: Callable[[str], Awaitable[Session]] | None = None
     #: Which cluster, which version, which moment (the header), as known now.
     info: Callable[[], SourceInfo] = _no_info
-    #: What the screens derive from the model, per model version (see ``ui/derived.py``).
-    derived_cache: dict[str, tuple[int, Any]] = field(default_factory=dict)
     #: The catalog operator's global catalog namespace (``--global-catalog-namespace``);
     #: None: OLM's default, ``openshift-marketplace`` when that Namespace exists, else ``olm``
     #: (R-RES-3).
     global_namespace: str | None = None
     #: A snapshot still being read while the screens are up (None: read before them).
     loading: LoadingState | None = None
+    #: What the screens and the reports derive from the session (``pipeline/analysis.py``).
+    analysis: Analysis = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.analysis = Analysis(self)
 
     @property
     def loading_now(self) -> bool:
@@ -135,46 +134,3 @@ class Session:
     def load_findings(self) -> list[Finding]:
         """The loader's own findings (unreadable documents, kinds the cluster lacks)."""
         return list(self.load.findings) if self.load is not None else []
-
-    def health_findings(self) -> list[Finding]:
-        """The findings of the rules outside the model (``olmtui.model.health``)."""
-        now = self.clock() if self.clock is not None else None
-        return health_findings(self.store, self.catalogs(), self.model.subscriptions(), now=now)
-
-    def catalog_content(self) -> bool:
-        """Whether catalog content with edges and properties was given (``--catalog``, the
-        demo's catalog), not only PackageManifests: what resolution needs (R-RES-22)."""
-        return any(catalog.graph == "catalog" for catalog in self.catalogs())
-
-    def resolutions(self, only: Collection[str] | None = None) -> list[NamespaceResolution]:
-        """What OLM's next sync would decide in each namespace holding a Subscription (of
-        ``only`` those when given). The resolver runs on every call: ``check`` and
-        ``explain`` ask once, nothing asks as objects change."""
-        return resolver.resolve_cluster(self.store, self.catalogs(), self.global_namespace, only)
-
-    def report(self, streamed: bool = False) -> Report:
-        """The ``olmtui check`` report of what the session holds now (a demo reports as
-        the live cluster it is), with the resolver's ``resolution[]`` and the findings
-        drawn from it; ``streamed``: its long lists built only as they are written
-        (``report_json``: for ``write_json`` and ``write_text``)."""
-        health = self.health_findings()
-        resolutions = self.resolutions()
-        catalog_content = self.catalog_content()
-        predicted = resolution_outcome_findings(
-            resolutions,
-            catalog_content=catalog_content,
-            known=[*health, *self.model.findings()],
-        )
-        return report_json(
-            "snapshot" if self.kind == "snapshot" else "live",
-            self.model,
-            self.store,
-            self.load,
-            channels=channel_states(self.catalogs()),
-            upgrade_count=self.upgrade_count() if self.upgrade_count is not None else None,
-            health=[*health, *predicted],
-            resolutions=resolutions,
-            catalog_content=catalog_content,
-            catalogs=self.catalogs(),
-            streamed=streamed,
-        )

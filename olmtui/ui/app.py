@@ -16,14 +16,14 @@ from textual.screen import Screen
 
 from olmtui import gc_pause
 from olmtui.model.types import ObjectRef
+from olmtui.pipeline.change_log import ChangeLog
+from olmtui.pipeline.related import Relation
 from olmtui.pipeline.session import ContextUnavailable, Session
 from olmtui.safe_text import visible
-from olmtui.ui import completion, derived, palette, views
-from olmtui.ui.change_log import ChangeLog
+from olmtui.ui import completion, palette, views
 from olmtui.ui.inert import InertFilter
 from olmtui.ui.loading_bar import LoadingMarks, follow_loading
 from olmtui.ui.object_finder import ObjectsProvider
-from olmtui.ui.related import Relation
 from olmtui.ui.screens.base import TableScreen, ViewScreen
 from olmtui.ui.screens.extension_graph import extension_graph
 from olmtui.ui.screens.object_detail import ObjectScreen
@@ -58,7 +58,7 @@ class OlmApp(App):
         self.session = session
         self.initial_view = views.resolve(initial_view) or "overview"
         self._history: list[str] = []
-        #: What the current screen was last refreshed for (``derived.shown_stamp``).
+        #: What the current screen was last refreshed for (``Analysis.shown_stamp``).
         self._seen_version: Hashable = -1
         #: ``:ns NAME``: the namespace every view shows (``None``: all of them).
         self.namespace_scope: str | None = None
@@ -109,7 +109,7 @@ class OlmApp(App):
         gc_pause.freeze_all()
         self.switch_mode(self.initial_view)
         self._history = [self.initial_view]
-        self._seen_version = derived.shown_stamp(self.session)
+        self._seen_version = self.session.analysis.shown_stamp()
         self.set_interval(REFRESH_INTERVAL, self._tick)
         self._settling = False
         self.session.store.subscribe(self._on_store_changes)
@@ -167,7 +167,7 @@ class OlmApp(App):
     def _tick(self) -> None:
         gc_pause.compact_frozen()  # now and then: frees the cycles dropped while frozen
         # the resolver's findings follow the model in a worker; one landing moves the stamp
-        derived.follow_resolution(self.session, self)
+        self.session.analysis.follow_resolution(self)
         try:
             screen = self.screen
         except ScreenStackError:  # between modes: the new mode's screen is not up yet
@@ -182,7 +182,7 @@ class OlmApp(App):
         # list views and pushed details alike follow the model (graphs are ViewScreens)
         if isinstance(screen, ViewScreen | ObjectScreen) and screen.is_mounted:  # not composing
             screen.redraw_header()
-            version = derived.shown_stamp(self.session)
+            version = self.session.analysis.shown_stamp()
             if version != self._seen_version:
                 self._seen_version = version
                 with self.batch_update():

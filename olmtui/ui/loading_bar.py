@@ -4,8 +4,9 @@ show of findings meanwhile.
 The first screen opens as soon as the dashboard does; the tables fill as the objects land
 (the app's ticker coalesces the redraws). One line under the header says how far the load is
 (files, MB, elapsed, MB/s) and that the findings wait for its end: an unread file proves
-nothing absent, so no finding is computed before every file is in (``pending_index``). When
-the load ends, the bar goes and the screens redraw with the findings.
+nothing absent, so no finding is computed before every file is in
+(``pipeline/pending_index.py``). When the load ends, the bar goes and the screens redraw
+with the findings.
 """
 
 from __future__ import annotations
@@ -13,18 +14,13 @@ from __future__ import annotations
 from rich.text import Text
 from textual.screen import Screen
 
-from olmtui.model.health_index import HealthIndex
-from olmtui.model.types import Finding, SubscriptionState
 from olmtui.pipeline.session import LoadingState, Session
-from olmtui.store import Store
 from olmtui.ui import palette
 from olmtui.ui.widgets.inert_static import InertStatic
 from olmtui.ui.widgets.source_header import SourceHeader
 
 #: Cells of the gauge.
 GAUGE_WIDTH = 20
-#: Where the stand-in index is kept in ``derived_cache`` while loading.
-_PENDING = "health-index-pending"
 _NOTE = " · findings when every file is read"
 #: What an empty findings table says while loading (not "no findings").
 LOADING_TEXT = "loading: findings when every file is read"
@@ -104,28 +100,3 @@ def follow_loading(session: Session, screen: Screen[object], marks: LoadingMarks
         screen.mount(bar, after=headers.first())
         marks.bars.append(bar)
     return False
-
-
-class _NothingYet:
-    """The model as the pending index sees it: no findings and no Subscriptions yet."""
-
-    version = 0
-
-    def findings(self) -> list[Finding]:
-        return []
-
-    def subscriptions(self) -> list[SubscriptionState]:
-        return []
-
-
-def pending_index(session: Session) -> HealthIndex:
-    """What the screens read as the health index while the snapshot loads: one over no
-    objects, so no finding is claimed from a partial snapshot. Dropped when the load ends
-    (the session's ``derived_cache`` is cleared), and the real index is built then."""
-    hit = session.derived_cache.get(_PENDING)
-    if hit is not None:
-        index: HealthIndex = hit[1]
-        return index
-    index = HealthIndex(Store(), _NothingYet(), list)
-    session.derived_cache[_PENDING] = (-1, index)
-    return index

@@ -18,7 +18,7 @@ from textual.widgets import Static
 from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.model.types import ObjectRef
 from olmtui.pipeline.session import Session
-from olmtui.ui import access, completion, derived, palette
+from olmtui.ui import access, completion, palette
 from olmtui.ui.widgets.command_bar import CommandBar
 from olmtui.ui.widgets.inert_static import InertStatic
 from olmtui.ui.widgets.keys_footer import KeysFooter
@@ -65,7 +65,7 @@ class ViewScreen(Screen):
         # coming back from a detail: rebuild only if the model (or the theme) moved meanwhile
         if self._shown_theme is not None and self._shown_theme != self.app.theme:
             self.restyle()
-        elif getattr(self, "_shown_version", None) != derived.shown_stamp(self.session):
+        elif getattr(self, "_shown_version", None) != self.session.analysis.shown_stamp():
             self.refresh_data()
         else:
             self.apply_scope()  # ``:ns`` may have changed while another view was up
@@ -204,7 +204,7 @@ class TableScreen(ViewScreen):
 
     def refresh_data(self) -> None:
         table = self.table
-        self._shown_version = derived.shown_stamp(self.session)
+        self._shown_version = self.session.analysis.shown_stamp()
         self._built_at = self.session.clock() if self.session.clock is not None else None
         # A hundred thousand rows (copies shown) are kept until the next rebuild and hold no
         # cycles: moved out of the collector's view, so its full collections stop walking

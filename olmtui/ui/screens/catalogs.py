@@ -9,7 +9,7 @@ from rich.text import Text
 
 from olmtui.model.catalog_health import CatalogHealth
 from olmtui.model.types import ObjectRef
-from olmtui.ui import derived, palette
+from olmtui.ui import palette
 from olmtui.ui.formatting import line, names, phase
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.widgets.virtual_table import Column, Row
@@ -31,10 +31,10 @@ class CatalogsScreen(TableScreen):
 
     def build_rows(self) -> Iterable[Row]:
         subs = self.session.model.subscriptions()
-        self._health = {(h.namespace, h.name): h for h in derived.catalog_healths(self.session)}
+        self._health = {(h.namespace, h.name): h for h in self.session.analysis.catalog_healths()}
         for key, h in self._health.items():
             used = sum(1 for s in subs if (s.source_namespace, s.source) == key)
-            packages = derived.packages_of_catalog(self.session, *key)
+            packages = self.session.analysis.packages_of_catalog(*key)
             yield Row(
                 key,
                 (
@@ -52,7 +52,7 @@ class CatalogsScreen(TableScreen):
         h: CatalogHealth | None = getattr(self, "_health", {}).get(key)
         if h is None:
             return Text("")
-        packages = derived.packages_of_catalog(self.session, h.namespace, h.name)
+        packages = self.session.analysis.packages_of_catalog(h.namespace, h.name)
         parts: list[RenderableType] = [
             line("CatalogSource", f"{h.ref} ({h.source_type or 'no type'})"),
             line("connection", phase(h.state)),

@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from olmtui.model.types import ObjectRef
-from olmtui.ui.change_log import LoggedChange
+from olmtui.pipeline.change_log import LoggedChange
 from olmtui.ui.formatting import SEVERITY_STYLE
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable

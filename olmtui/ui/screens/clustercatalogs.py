@@ -10,11 +10,11 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from olmtui.model.types import ObjectRef
-from olmtui.ui import derived, palette
+from olmtui.model.v1.state import CC
+from olmtui.ui import palette
 from olmtui.ui.formatting import line, mark, names, section
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.screens.extensions import conditions_lines, finding_marks, findings_lines
-from olmtui.ui.v1_derived import CC, v1_state
 from olmtui.ui.widgets.virtual_table import Column, Row
 
 
@@ -59,8 +59,8 @@ class ClusterCatalogsScreen(TableScreen):
     ACCESS_KIND = CC
 
     def build_rows(self) -> Iterable[Row]:
-        state = v1_state(self.session)
-        subjects = derived.findings_by_subject(self.session)
+        state = self.session.analysis.v1_state()
+        subjects = self.session.analysis.findings_by_subject()
         for c in state.catalogs.values():
             yield Row(
                 c.name,
@@ -78,11 +78,11 @@ class ClusterCatalogsScreen(TableScreen):
             )
 
     def describe(self, key: Hashable) -> RenderableType:
-        state = v1_state(self.session)
+        state = self.session.analysis.v1_state()
         c = state.catalogs.get(key) if isinstance(key, str) else None
         if c is None:
             return Text("")
-        found = derived.findings_by_subject(self.session).get((CC, "", c.name), ())
+        found = self.session.analysis.findings_by_subject().get((CC, "", c.name), ())
         mode = c.availability_mode + (
             ": resolution treats it as absent (R-V1-9)" if c.user_unavailable else ""
         )

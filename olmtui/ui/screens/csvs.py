@@ -14,7 +14,7 @@ from textual.binding import Binding
 from olmtui.model.access import is_unreliable
 from olmtui.model.types import CSVState, ObjectRef
 from olmtui.store import Unreadable
-from olmtui.ui import derived, palette
+from olmtui.ui import palette
 from olmtui.ui.formatting import line, names, phase, section
 from olmtui.ui.rows_ahead import RowsAhead
 from olmtui.ui.screens.base import TableScreen
@@ -97,7 +97,7 @@ class CSVsScreen(TableScreen):
         self._start_ahead()
 
     def row_set(self) -> RowSet:
-        built_from = (derived.shown_stamp(self.session), self.app.theme)
+        built_from = (self.session.analysis.shown_stamp(), self.app.theme)
         kept = {
             copies: entry
             for copies, entry in getattr(self, "_row_sets", {}).items()
@@ -118,7 +118,7 @@ class CSVsScreen(TableScreen):
     def _start_ahead(self) -> None:
         """With the copies hidden and many of them (``AHEAD_FROM``), make their rows while
         the app is idle, for the first ``c``."""
-        built_from = (derived.shown_stamp(self.session), self.app.theme)
+        built_from = (self.session.analysis.shown_stamp(), self.app.theme)
         ahead = self._ahead
         if (
             self.show_copies
@@ -131,7 +131,7 @@ class CSVsScreen(TableScreen):
         self.set_timer(AHEAD_WAIT, partial(self._step_ahead, self._ahead))
 
     def _step_ahead(self, ahead: RowsAhead) -> None:
-        built_from = (derived.shown_stamp(self.session), self.app.theme)
+        built_from = (self.session.analysis.shown_stamp(), self.app.theme)
         if ahead is not self._ahead or ahead.built_from != built_from:
             return  # taken by ``c``, or the model moved: the next refresh starts again
         if not ahead.step():
@@ -194,7 +194,7 @@ class CSVsScreen(TableScreen):
 
     def describe_stamp(self) -> object:
         """A row's detail reads the model (and is styled in the theme), nothing of the view's."""
-        return (derived.shown_stamp(self.session), self.app.theme)
+        return (self.session.analysis.shown_stamp(), self.app.theme)
 
     def describe(self, key: Hashable) -> RenderableType:
         if not isinstance(key, tuple):
@@ -236,7 +236,7 @@ class CSVsScreen(TableScreen):
                     style=palette.ERROR,
                 )
             )
-        sub = derived.subscription_for_csv(self.session, csv)
+        sub = self.session.analysis.subscription_for_csv(csv)
         if sub is not None:
             parts.append(
                 line(

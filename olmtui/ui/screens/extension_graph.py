@@ -20,10 +20,10 @@ from olmtui.model.types import ObjectRef
 from olmtui.model.upgrades import ordered_channels
 from olmtui.model.v1.extensions import SELF_CERTIFIED, ClusterExtension
 from olmtui.model.v1.resolve import V1Resolution
+from olmtui.model.v1.state import CE, resolution_words
 from olmtui.pipeline.session import Session
 from olmtui.ui import palette
 from olmtui.ui.screens.graph import GraphScreen, graph_rows
-from olmtui.ui.v1_derived import CE, resolution_words, v1_state
 from olmtui.ui.widgets.virtual_table import Row
 
 
@@ -37,7 +37,7 @@ def _channel(package: Package, extension: ClusterExtension) -> str:
 
 def extension_graph(session: Session, name: str) -> ExtensionGraphScreen | str:
     """The graph screen of ClusterExtension ``name``, or why there is none."""
-    state = v1_state(session)
+    state = session.analysis.v1_state()
     extension = state.extensions.get(name)
     if extension is None:
         return f"ClusterExtension {name} is not in the source"

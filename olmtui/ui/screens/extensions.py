@@ -13,10 +13,10 @@ from rich.text import Text
 
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.model.v1.extensions import Condition, ExtensionState
-from olmtui.ui import derived, palette
+from olmtui.model.v1.state import CE, resolution_words
+from olmtui.ui import palette
 from olmtui.ui.formatting import SEVERITY_STYLE, line, mark, names, section, severity
 from olmtui.ui.screens.base import TableScreen
-from olmtui.ui.v1_derived import CE, resolution_words, v1_state
 from olmtui.ui.widgets.virtual_table import Column, Row
 
 #: States that are on their way (no mark of a problem) and those that need a reader.
@@ -110,8 +110,8 @@ class ClusterExtensionsScreen(TableScreen):
     ACCESS_KIND = CE
 
     def build_rows(self) -> Iterable[Row]:
-        state = v1_state(self.session)
-        subjects = derived.findings_by_subject(self.session)
+        state = self.session.analysis.v1_state()
+        subjects = self.session.analysis.findings_by_subject()
         for e in state.extensions.values():
             short, _ = resolution_words(state.resolutions.get(e.name))
             yield Row(
@@ -130,11 +130,11 @@ class ClusterExtensionsScreen(TableScreen):
             )
 
     def describe(self, key: Hashable) -> RenderableType:
-        state = v1_state(self.session)
+        state = self.session.analysis.v1_state()
         e = state.extensions.get(key) if isinstance(key, str) else None
         if e is None:
             return Text("")
-        found = derived.findings_by_subject(self.session).get((CE, "", e.name), ())
+        found = self.session.analysis.findings_by_subject().get((CE, "", e.name), ())
         status = state_cell(e.state)
         if e.state.detail:
             status.append(f": {e.state.detail}", style="")

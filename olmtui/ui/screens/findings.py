@@ -12,11 +12,11 @@ from collections.abc import Hashable, Iterable
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from olmtui.model.resolution.concerns import RESOLUTION_CODES
 from olmtui.model.types import Finding, ObjectRef
-from olmtui.ui import derived, palette
+from olmtui.ui import palette
 from olmtui.ui.formatting import SEVERITY_STYLE, severity
 from olmtui.ui.loading_bar import LOADING_TEXT
-from olmtui.ui.resolution import RESOLUTION_CODES
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.widgets.virtual_table import Column, Row
 
@@ -82,7 +82,7 @@ class FindingsScreen(TableScreen):
     LOADING_EMPTY_TEXT = LOADING_TEXT
 
     def build_rows(self) -> Iterable[Row]:
-        self._findings = dict(enumerate(derived.all_findings(self.session)))
+        self._findings = dict(enumerate(self.session.analysis.all_findings()))
         for index, finding in self._findings.items():
             yield Row(
                 index,

@@ -22,7 +22,7 @@ from olmtui.model.graph_render import PARTIAL_NOTE, ChannelView, channel_view
 from olmtui.model.types import ObjectRef, SubscriptionState
 from olmtui.model.upgrades import channel_order, ordered_channels, subscription_scope
 from olmtui.pipeline.session import Session
-from olmtui.ui import derived, palette
+from olmtui.ui import palette
 from olmtui.ui.formatting import line, names
 from olmtui.ui.graph_lanes import KIND_STYLE, Layout, lane_cells, layout
 from olmtui.ui.screens.base import TableScreen
@@ -107,7 +107,7 @@ def find_subscription(session: Session, target: ObjectRef | None) -> Subscriptio
         )
     if target.kind == "ClusterServiceVersion":
         csv = session.model.csv(target.namespace, target.name)
-        return derived.subscription_for_csv(session, csv) if csv else None
+        return session.analysis.subscription_for_csv(csv) if csv else None
     return None
 
 
@@ -115,7 +115,7 @@ def graph_for(session: Session, target: ObjectRef | None) -> GraphScreen | None:
     """The graph of the operator or Subscription ``target`` (None when no content knows
     its package)."""
     sub = find_subscription(session, target)
-    catalogs = derived.catalogs(session)
+    catalogs = session.analysis.catalogs()
     if sub is not None:
         obj = session.store.get("Subscription", sub.namespace, sub.name)
         scope = subscription_scope(catalogs, obj) if obj else None
@@ -283,7 +283,7 @@ class ChannelsScreen(TableScreen):
     def build_rows(self) -> Iterable[Row]:
         subs = self.session.model.subscriptions()
         self._channels: dict[Hashable, tuple[Catalog, str, str]] = {}
-        for catalog, package, channel in derived.channel_list(self.session):
+        for catalog, package, channel in self.session.analysis.channel_list():
             key = (catalog.ref or catalog.origin, package, channel)
             self._channels[key] = (catalog, package, channel)
             entries = catalog.packages[package].channels[channel]

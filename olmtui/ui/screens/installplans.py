@@ -14,7 +14,7 @@ from rich.text import Text
 from olmtui.model.installplan_view import InstallPlanRow, approval_lines, install_plan_rows
 from olmtui.model.installplans import ConditionState
 from olmtui.model.types import Finding, ObjectRef
-from olmtui.ui import derived, palette
+from olmtui.ui import palette
 from olmtui.ui.formatting import SEVERITY_STYLE, line, names, phase, section, severity
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.widgets.virtual_table import Column, Row
@@ -42,7 +42,7 @@ class InstallPlansScreen(TableScreen):
 
     def build_rows(self) -> Iterable[Row]:
         now = self.session.clock() if self.session.clock is not None else None
-        by_subject = derived.findings_by_subject(self.session)
+        by_subject = self.session.analysis.findings_by_subject()
         rows = install_plan_rows(self.session.store.list("InstallPlan"), by_subject, now)
         self._rows = {(r.summary.namespace, r.summary.name): r for r in rows}
         self._findings = by_subject

@@ -11,8 +11,8 @@ from rich.text import Text
 from textual.binding import Binding
 
 from olmtui.model.types import ObjectRef
-from olmtui.model.views import NamespaceSummary, namespace_summaries
-from olmtui.ui import derived, palette
+from olmtui.model.views import NamespaceSummary
+from olmtui.ui import palette
 from olmtui.ui.formatting import line, names, section
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.widgets.virtual_table import Column, Row
@@ -33,12 +33,7 @@ class NamespacesScreen(TableScreen):
     BINDINGS = [Binding("r", "app.resolution", "Resolution")]
 
     def build_rows(self) -> Iterable[Row]:
-        model = self.session.model
-        summaries = derived.cached(
-            self.session,
-            "ns_summaries",
-            lambda: namespace_summaries(model.namespaces(), model.operator_groups(), model.csvs()),
-        )
+        summaries = self.session.analysis.namespace_summaries()
         self._summaries = {s.name: s for s in summaries}
         for s in summaries:
             groups = Text(

@@ -26,11 +26,10 @@ from textual.widgets import ContentSwitcher, Static
 from olmtui.model.apis import api_surface
 from olmtui.model.types import ObjectRef
 from olmtui.model.views import api_hash
+from olmtui.pipeline.related import Relation
 from olmtui.pipeline.session import Session
-from olmtui.ui import derived
 from olmtui.ui.formatting import phase, section, state_text
 from olmtui.ui.readiness import readiness
-from olmtui.ui.related import Relation, related
 from olmtui.ui.widgets.inert_static import InertStatic
 from olmtui.ui.widgets.source_header import SourceHeader
 from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
@@ -258,7 +257,7 @@ class ObjectScreen(Screen):
             for s in self.session.model.subscriptions()
             if (s.namespace, s.name) == (self.target.namespace, self.target.name)
         ]
-        views = derived.subscription_states(self.session, subs)
+        views = self.session.analysis.subscription_states(subs)
         view = views.get((self.target.namespace, self.target.name))
         return None if view is None else state_text(view, limit=None)
 
@@ -333,7 +332,7 @@ class ObjectScreen(Screen):
             when = time.strftime("%H:%M:%S", time.localtime(self._deleted_at))
             notice.update(Text(f" deleted at {when}; showing its last state"))
         table = self.query_one("#related", VirtualTable)
-        rows = related(self.session, self.target)
+        rows = self.session.analysis.related(self.target)
         known = {r for _, r in rows}
         rows = [*(e for e in self.extra if e[1] not in known), *rows]
         self._related: dict[Hashable, ObjectRef] = {i: r for i, (_, r) in enumerate(rows)}

@@ -14,7 +14,7 @@ from textual.widgets import Static
 from olmtui.model.metrics import HeadCounts
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.pipeline.session import Session
-from olmtui.ui import access, derived, palette
+from olmtui.ui import access, palette
 from olmtui.ui.formatting import SEVERITY_STYLE, mark, phase, severity
 from olmtui.ui.loading_bar import LOADING_TEXT
 from olmtui.ui.screens.base import TableScreen
@@ -25,7 +25,6 @@ from olmtui.ui.screens.findings import (
     finding_search,
     resolution_namespace,
 )
-from olmtui.ui.v1_derived import has_v1, v1_state
 from olmtui.ui.widgets.inert_static import InertStatic
 from olmtui.ui.widgets.virtual_table import Column, Row
 
@@ -35,7 +34,7 @@ def metrics_text(session: Session, namespace: str | None = None) -> Text:
     width: ``8 operators, 2 not healthy, 90 copies · 5 Subscriptions, 1 waiting for approval
     · ...``; under ``:ns`` the namespace's own. The same numbers keep their metric names in
     ``olmtui check --output json``."""
-    counts = derived.overview_counts(session, namespace)
+    counts = session.analysis.overview_counts(namespace)
     m = counts.metrics
     text = Text()
     groups: list[list[tuple[str, str]]] = [
@@ -67,7 +66,7 @@ def metrics_text(session: Session, namespace: str | None = None) -> Text:
             if j:
                 text.append(", ")
             text.append(words, style=style or "bold")
-    if namespace is None and has_v1(session):
+    if namespace is None and session.analysis.has_v1():
         text.append("\n")
         text.append_text(v1_text(session))
     if session.store.unreadable:
@@ -92,7 +91,7 @@ def v1_text(session: Session) -> Text:
     """OLM v1 beside v0, for a source that holds v1 objects: ``OLM v1: 2 ClusterExtensions,
     1 installed, 1 failing · 1 ClusterCatalog, 1 serving, 0 not serving``. Failing: neither
     settled nor on its way (R-V1-5: Progressing=True/Succeeded is settled, not busy)."""
-    state = v1_state(session)
+    state = session.analysis.v1_state()
     extensions = state.extensions.values()
     installed = sum(1 for e in extensions if e.installed is not None)
     failing = sum(1 for e in extensions if not e.state.settled and e.state.label not in MOVING)
@@ -186,7 +185,7 @@ class OverviewScreen(TableScreen):
         session = self.session
         self._items: dict[Hashable, tuple[ObjectRef | None, RenderableType]] = {}
         self._finding_rows: dict[Hashable, Finding] = {}
-        for i, f in enumerate(derived.all_findings(session)):
+        for i, f in enumerate(session.analysis.all_findings()):
             key: Hashable = ("finding", i)
             self._items[key] = (finding_ref(f), explain(f))
             self._finding_rows[key] = f
@@ -200,7 +199,7 @@ class OverviewScreen(TableScreen):
                 ),
                 search=finding_search(f),
             )
-        for csv in derived.metrics(session).csv_abnormal:
+        for csv in session.analysis.metrics().csv_abnormal:
             key = ("abnormal", csv.namespace, csv.name)
             target = ObjectRef("ClusterServiceVersion", csv.namespace, csv.name)
             state = session.model.csv(csv.namespace, csv.name)
@@ -219,7 +218,7 @@ class OverviewScreen(TableScreen):
                     f"{csv.version or '-'} {csv.reason or ''}",
                 ),
             )
-        for plan in derived.approvals(session):
+        for plan in session.analysis.approvals():
             key = ("approval", plan.namespace, plan.name)
             target = ObjectRef("InstallPlan", plan.namespace, plan.name)
             moves = ", ".join(p.name for p in plan.csvs) or "no CSVs"
@@ -239,7 +238,7 @@ class OverviewScreen(TableScreen):
                     moves,
                 ),
             )
-        for health in derived.catalog_healths(session):
+        for health in session.analysis.catalog_healths():
             if health.healthy:
                 continue
             key = ("catalog", health.namespace, health.name)
@@ -259,7 +258,7 @@ class OverviewScreen(TableScreen):
                     health.message or health.reason or "",
                 ),
             )
-        for sub in derived.behind_head(session):
+        for sub in session.analysis.behind_head():
             key = ("behind", sub.namespace, sub.name)
             nxt = sub.upgrade.next or "?"
             self._items[key] = (

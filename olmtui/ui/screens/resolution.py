@@ -25,19 +25,18 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from olmtui.model.resolution.entries import EXISTING
-from olmtui.model.resolution.result import ExplainedConstraint, NamespaceResolution
-from olmtui.model.types import ObjectRef
-from olmtui.pipeline.session import Session
-from olmtui.ui import derived, palette
-from olmtui.ui.inert import inert_text
-from olmtui.ui.resolution import (
-    ResolutionInputs,
-    inputs,
+from olmtui.model.resolution.concerns import (
     object_ref,
     subscription_constraints,
     subscription_operators,
 )
+from olmtui.model.resolution.entries import EXISTING
+from olmtui.model.resolution.result import ExplainedConstraint, NamespaceResolution
+from olmtui.model.types import ObjectRef
+from olmtui.pipeline.resolution_inputs import ResolutionInputs
+from olmtui.pipeline.session import Session
+from olmtui.ui import palette
+from olmtui.ui.inert import inert_text
 from olmtui.ui.screens.base import ViewScreen
 from olmtui.ui.widgets.inert_static import InertStatic
 
@@ -300,8 +299,8 @@ class ResolutionScreen(ViewScreen):
     # -- resolving -------------------------------------------------------------------------
     def refresh_data(self) -> None:
         """The model moved: resolve again if the namespace's inputs did (in a worker)."""
-        self._shown_version = derived.shown_stamp(self.session)
-        self._inputs = inputs(self.session, self.namespace)
+        self._shown_version = self.session.analysis.shown_stamp()
+        self._inputs = self.session.analysis.resolution_inputs(self.namespace)
         if self._inputs.same_as(self._resolved_inputs) and self.result is not None:
             self._show()
             return

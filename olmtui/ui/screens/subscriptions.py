@@ -18,7 +18,7 @@ from olmtui.model.installplans import summarize_install_plan
 from olmtui.model.types import ObjectRef, SubscriptionState
 from olmtui.model.upgrades import unknowable_reason
 from olmtui.model.views import subscription_catalog_view
-from olmtui.ui import derived, palette
+from olmtui.ui import palette
 from olmtui.ui.formatting import line, names, section, severity_text, state_text
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.screens.xray import open_xray
@@ -61,7 +61,7 @@ class SubscriptionsScreen(TableScreen):
         and the filter keep the full names."""
         subs = self.session.model.subscriptions()
         self._subs = {(s.namespace, s.name): s for s in subs}
-        self._states = derived.subscription_states(self.session, subs)
+        self._states = self.session.analysis.subscription_states(subs)
         for s in subs:
             head = s.upgrade.head or "?"
             at_head = s.installed_csv is not None and s.installed_csv == s.upgrade.head
@@ -181,7 +181,7 @@ class SubscriptionsScreen(TableScreen):
         Subscription, side by side: they can disagree, and neither is shown alone (R-SUB-8)."""
         target = (sub.source_namespace, sub.source)
         health = next(
-            (h for h in derived.catalog_healths(self.session) if (h.namespace, h.name) == target),
+            (h for h in self.session.analysis.catalog_healths() if (h.namespace, h.name) == target),
             None,
         )
         unreadable = self.session.store.unreadable.get("CatalogSource")

@@ -27,7 +27,7 @@ from olmtui.model.xray import (
 from olmtui.pipeline.session import Session
 from olmtui.safe_text import visible
 from olmtui.store import is_copied_csv
-from olmtui.ui import derived, palette
+from olmtui.ui import palette
 from olmtui.ui.formatting import PHASE_STYLE, SEVERITY_STYLE
 from olmtui.ui.screens.base import ViewScreen
 
@@ -102,7 +102,7 @@ class XrayScreen(ViewScreen):
         """One root per Subscription, then per CSV no Subscription installed."""
         model = self.session.model
         get = self.session.store.get
-        findings = derived.findings_by_subject(self.session)
+        findings = self.session.analysis.findings_by_subject()
         subs = model.subscriptions()
         out = []
         for sub in subs:
@@ -132,7 +132,7 @@ class XrayScreen(ViewScreen):
 
     def refresh_data(self) -> None:
         """Rebuild the tree, keeping the nodes that were open open."""
-        self._shown_version = derived.shown_stamp(self.session)
+        self._shown_version = self.session.analysis.shown_stamp()
         tree = self.xray_tree
         opened = set(_open_paths(tree.root))
         line = max(tree.cursor_line, 0)

@@ -2,13 +2,13 @@
 check`` draws them from ``resolution[]``, kept current off the UI thread.
 
 Resolving a whole cluster against a large catalog takes most of a second, so it never runs
-on the UI thread: the app's ticker calls :meth:`PredictedFindings.follow`, which gathers the
-namespaces' objects on the UI thread (the only thread that may read the cache) and resolves
-them in a thread worker, one run at a time and at most once every :data:`MIN_INTERVAL`
-seconds, when the model moved since the last run. A namespace whose objects (and the
-content) are the very ones of the last run keeps its last resolution. Without catalog
-content with edges (``--catalog``, the demo's) none of these findings can appear and
-nothing runs at all.
+on the UI thread: the app's ticker calls :meth:`PredictedFindings.follow` (through
+``Analysis.follow_resolution``), which gathers the namespaces' objects on the UI thread (the
+only thread that may read the cache) and resolves them in a thread worker, one run at a time
+and at most once every :data:`MIN_INTERVAL` seconds, when the inputs moved since the last
+run. A namespace whose objects (and the content) are the very ones of the last run keeps its
+last resolution. Without catalog content with edges (``--catalog``, the demo's) none of these
+findings can appear and nothing runs at all.
 """
 
 from __future__ import annotations
@@ -16,23 +16,27 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
-from textual.app import App
-
-from olmtui.model.resolution.resolve import cluster_objects, global_catalog_namespace
 from olmtui.model.resolution.result import NamespaceResolution
 from olmtui.model.resolution_outcome import ALREADY_SAID, resolution_outcome_findings
 from olmtui.model.types import Finding
-from olmtui.pipeline.session import Session
-from olmtui.ui.resolution import ResolutionInputs, catalog_content
+from olmtui.pipeline.resolution_inputs import ResolutionInputs
 
 #: One namespace's inputs and what they resolved to.
 Resolved = tuple[ResolutionInputs, NamespaceResolution]
-#: Where the follower is kept in ``session.derived_cache``.
-_KEY = "predicted-findings"
 #: Seconds between the starts of two runs: a live cluster changes often, resolving is slow.
 MIN_INTERVAL = 3.0
+
+
+class WorkerHost(Protocol):
+    """What runs a run off the UI thread and brings its result back (the Textual app)."""
+
+    def run_worker(
+        self, work: Callable[[], object], *, group: str, exit_on_error: bool, thread: bool
+    ) -> object: ...
+
+    def call_from_thread(self, callback: Callable[..., None], *args: object) -> object: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,11 +51,18 @@ class _Run:
 
 
 class PredictedFindings:
-    """The resolution findings of one session, and a generation that moves when they do."""
+    """The resolution findings of one session, and a generation that moves when they do.
+    ``stamp`` says what a run depends on now (the objects and the catalog list); ``gather``
+    takes the inputs of every namespace holding a Subscription (on the UI thread)."""
 
-    def __init__(self, session: Session) -> None:
-        self._session = session
-        #: The findings of the last run, in no particular order (``derived`` merges them).
+    def __init__(
+        self,
+        stamp: Callable[[], object],
+        gather: Callable[[], tuple[ResolutionInputs, ...]],
+    ) -> None:
+        self._stamp = stamp
+        self._gather_inputs = gather
+        #: The findings of the last run, in no particular order (the Analysis merges them).
         self.findings: tuple[Finding, ...] = ()
         self.generation = 0
         #: How many runs have finished (tests, and nothing else, read it).
@@ -61,21 +72,20 @@ class PredictedFindings:
         self._started = float("-inf")
         self._last: dict[str, Resolved] = {}
 
-    def _stamp(self) -> object:
-        """What a run depends on: the objects (the model's version) and the catalog list
-        (the session replaces it when the content changes)."""
-        return (self._session.model.version, id(self._session.catalogs()))
-
-    def follow(self, host: App[Any], known: Callable[[], Sequence[Finding]]) -> None:
+    def follow(self, host: WorkerHost, known: Callable[[], Sequence[Finding]]) -> None:
         """Start a run in a thread worker when the inputs moved since the last one, none is
         running and the last started :data:`MIN_INTERVAL` seconds ago. ``known`` gives the
         dashboard's other findings now (asked only when a run starts, on the UI thread)."""
-        if self._busy or not self._session.catalog_content():
+        if self._busy:
             return
         stamp = self._stamp()
         if stamp == self._version or time.monotonic() - self._started < MIN_INTERVAL:
             return
-        run = self._gather(stamp, known)
+        run = _Run(
+            stamp,
+            self._gather_inputs(),
+            tuple(f for f in known() if f.code in ALREADY_SAID),
+        )
         self._busy = True
         self._started = time.monotonic()
         host.run_worker(
@@ -83,21 +93,6 @@ class PredictedFindings:
             thread=True,
             group="predicted-findings",
             exit_on_error=False,
-        )
-
-    def _gather(self, stamp: object, known: Callable[[], Sequence[Finding]]) -> _Run:
-        session = self._session
-        store = session.store
-        content = catalog_content(session)
-        global_ns = session.global_namespace or global_catalog_namespace(store)
-        namespaces = {namespace for (namespace, _), _ in store.slots("Subscription")}
-        return _Run(
-            stamp,
-            tuple(
-                ResolutionInputs(objects, content, global_ns, True)
-                for objects in cluster_objects(store, namespaces)
-            ),
-            tuple(f for f in known() if f.code in ALREADY_SAID),
         )
 
     def _resolve(self, run: _Run) -> list[Resolved]:
@@ -131,27 +126,3 @@ class PredictedFindings:
         if found != self.findings:
             self.findings = found
             self.generation += 1
-
-
-def predicted(session: Session) -> PredictedFindings:
-    """The session's follower, made on first use."""
-    hit = session.derived_cache.get(_KEY)
-    if hit is not None:
-        follower: PredictedFindings = hit[1]
-        return follower
-    follower = PredictedFindings(session)
-    session.derived_cache[_KEY] = (-1, follower)
-    return follower
-
-
-def findings(session: Session) -> tuple[Finding, ...]:
-    """The session's predicted findings now (none before the first run lands)."""
-    hit = session.derived_cache.get(_KEY)
-    return () if hit is None else hit[1].findings
-
-
-def generation(session: Session) -> int:
-    """The generation of the session's predicted findings (0 before any), without making a
-    follower."""
-    hit = session.derived_cache.get(_KEY)
-    return 0 if hit is None else hit[1].generation

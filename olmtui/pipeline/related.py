@@ -1,17 +1,31 @@
 """Which objects relate to which, for "jump to" in the object detail:
-Subscription -> InstallPlan -> CSV -> copies; CSV -> group -> other groups; and back."""
+Subscription -> InstallPlan -> CSV -> copies; CSV -> group -> other groups; and back.
+Read from the cache, the model's records and the v1 state, when the detail asks
+(``Analysis.related``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from olmtui.model.engine import Model
 from olmtui.model.types import ObjectRef
+from olmtui.model.v1.state import CC, CE, V1State
 from olmtui.model.views import watching_groups
-from olmtui.pipeline.session import Session
-from olmtui.store import is_copied_csv
-from olmtui.ui.v1_derived import CC, CE, v1_state
+from olmtui.store import Store, is_copied_csv
 
 Relation = tuple[str, ObjectRef]
 #: Copies listed one by one in the detail, at most (the CSV view counts the rest).
 COPY_LIMIT = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Reads:
+    """What the relations are read from: the cache, the model and the v1 state now."""
+
+    store: Store
+    model: Model
+    v1_state: Callable[[], V1State]
 
 
 def _split(reference: str | None) -> tuple[str, str]:
@@ -23,11 +37,11 @@ def _og(reference: str) -> ObjectRef:
     return ObjectRef("OperatorGroup", *_split(reference))
 
 
-def _subscription(session: Session, target: ObjectRef) -> list[Relation]:
+def _subscription(reads: Reads, target: ObjectRef) -> list[Relation]:
     sub = next(
         (
             s
-            for s in session.model.subscriptions()
+            for s in reads.model.subscriptions()
             if (s.namespace, s.name) == (target.namespace, target.name)
         ),
         None,
@@ -43,14 +57,14 @@ def _subscription(session: Session, target: ObjectRef) -> list[Relation]:
     out.append(("catalog", ObjectRef("CatalogSource", sub.source_namespace, sub.source)))
     out.extend(
         ("OperatorGroup", ObjectRef("OperatorGroup", og.namespace, og.name))
-        for og in session.model.operator_groups()
+        for og in reads.model.operator_groups()
         if og.namespace == sub.namespace
     )
     return out
 
 
-def _csv(session: Session, target: ObjectRef) -> list[Relation]:
-    obj = session.store.get("ClusterServiceVersion", target.namespace, target.name)
+def _csv(reads: Reads, target: ObjectRef) -> list[Relation]:
+    obj = reads.store.get("ClusterServiceVersion", target.namespace, target.name)
     if obj is not None and is_copied_csv(obj):
         source = ((obj.get("metadata") or {}).get("annotations") or {}).get(
             "olm.operatorNamespace"
@@ -61,7 +75,7 @@ def _csv(session: Session, target: ObjectRef) -> list[Relation]:
             else []
         )
     out: list[Relation] = []
-    state = session.model.csv(target.namespace, target.name)
+    state = reads.model.csv(target.namespace, target.name)
     if state is not None:
         if state.operator_group:
             out.append(("its OperatorGroup", _og(state.operator_group)))
@@ -71,13 +85,13 @@ def _csv(session: Session, target: ObjectRef) -> list[Relation]:
             out.append(
                 ("replaces", ObjectRef("ClusterServiceVersion", target.namespace, state.replaces))
             )
-    for sub in session.model.subscriptions():
+    for sub in reads.model.subscriptions():
         if sub.namespace == target.namespace and target.name in (
             sub.installed_csv,
             sub.current_csv,
         ):
             out.append(("Subscription", ObjectRef("Subscription", sub.namespace, sub.name)))
-    for plan in session.store.list("InstallPlan", target.namespace):
+    for plan in reads.store.list("InstallPlan", target.namespace):
         if target.name in ((plan.get("spec") or {}).get("clusterServiceVersionNames") or []):
             out.append(
                 (
@@ -85,15 +99,15 @@ def _csv(session: Session, target: ObjectRef) -> list[Relation]:
                     ObjectRef("InstallPlan", target.namespace, plan["metadata"]["name"]),
                 )
             )
-    copies = session.model.copies_of(target.namespace, target.name)
+    copies = reads.model.copies_of(target.namespace, target.name)
     out.extend(
         ("copy", ObjectRef("ClusterServiceVersion", ns, target.name)) for ns in copies[:COPY_LIMIT]
     )
     return out
 
 
-def _operator_group(session: Session, target: ObjectRef) -> list[Relation]:
-    og = session.model.operator_group(target.namespace, target.name)
+def _operator_group(reads: Reads, target: ObjectRef) -> list[Relation]:
+    og = reads.model.operator_group(target.namespace, target.name)
     if og is None:
         return []
     out: list[Relation] = [
@@ -103,7 +117,7 @@ def _operator_group(session: Session, target: ObjectRef) -> list[Relation]:
         out.append(
             (f"intersects in {', '.join(other.namespaces) or 'all'}", _og(other.operator_group))
         )
-    for csv in session.model.csvs():
+    for csv in reads.model.csvs():
         for conflict in csv.conflicts:
             if conflict.operator_group == og.ref:
                 out.append(
@@ -115,8 +129,8 @@ def _operator_group(session: Session, target: ObjectRef) -> list[Relation]:
     return out
 
 
-def _install_plan(session: Session, target: ObjectRef) -> list[Relation]:
-    plan = session.store.get("InstallPlan", target.namespace, target.name)
+def _install_plan(reads: Reads, target: ObjectRef) -> list[Relation]:
+    plan = reads.store.get("InstallPlan", target.namespace, target.name)
     if plan is None:
         return []
     out: list[Relation] = [
@@ -129,52 +143,52 @@ def _install_plan(session: Session, target: ObjectRef) -> list[Relation]:
     return out
 
 
-def _catalog_source(session: Session, target: ObjectRef) -> list[Relation]:
+def _catalog_source(reads: Reads, target: ObjectRef) -> list[Relation]:
     return [
         ("Subscription", ObjectRef("Subscription", s.namespace, s.name))
-        for s in session.model.subscriptions()
+        for s in reads.model.subscriptions()
         if (s.source_namespace, s.source) == (target.namespace, target.name)
     ]
 
 
-def _namespace(session: Session, target: ObjectRef) -> list[Relation]:
+def _namespace(reads: Reads, target: ObjectRef) -> list[Relation]:
     name = target.name
     out: list[Relation] = [
         ("OperatorGroup", ObjectRef("OperatorGroup", og.namespace, og.name))
-        for og in session.model.operator_groups()
+        for og in reads.model.operator_groups()
         if og.namespace == name
     ]
     out.extend(
         ("CSV", ObjectRef("ClusterServiceVersion", c.namespace, c.name))
-        for c in session.model.csvs()
+        for c in reads.model.csvs()
         if c.namespace == name
     )
     out.extend(
         ("Subscription", ObjectRef("Subscription", s.namespace, s.name))
-        for s in session.model.subscriptions()
+        for s in reads.model.subscriptions()
         if s.namespace == name
     )
     out.extend(
         ("watched by", ObjectRef("OperatorGroup", og.namespace, og.name))
-        for og in watching_groups(session.model.operator_groups(), name)
+        for og in watching_groups(reads.model.operator_groups(), name)
         if og.namespace != name
     )
     return out
 
 
-def _cluster_extension(session: Session, target: ObjectRef) -> list[Relation]:
+def _cluster_extension(reads: Reads, target: ObjectRef) -> list[Relation]:
     """A ClusterExtension's selected ClusterCatalogs (R-V1-9)."""
-    state = v1_state(session)
+    state = reads.v1_state()
     extension = state.extensions.get(target.name)
     if extension is None:
         return []
     return [("catalog", ObjectRef(CC, "", c.name)) for c in state.selected(extension)]
 
 
-def _cluster_catalog(session: Session, target: ObjectRef) -> list[Relation]:
+def _cluster_catalog(reads: Reads, target: ObjectRef) -> list[Relation]:
     """The ClusterExtensions whose selector takes this ClusterCatalog."""
     return [
-        ("selected by", ObjectRef(CE, "", name)) for name in v1_state(session).users(target.name)
+        ("selected by", ObjectRef(CE, "", name)) for name in reads.v1_state().users(target.name)
     ]
 
 
@@ -190,7 +204,7 @@ _BY_KIND = {
 }
 
 
-def related(session: Session, target: ObjectRef) -> list[Relation]:
+def related(reads: Reads, target: ObjectRef) -> list[Relation]:
     """``(how it relates, object)`` pairs for the object detail, in a stable order."""
     build = _BY_KIND.get(target.kind)
-    return build(session, target) if build else []
+    return build(reads, target) if build else []

@@ -1,10 +1,11 @@
 """OLM v1 as the screens read it: the ClusterExtension and ClusterCatalog records, the content
-bound to each ClusterCatalog and what each extension would resolve to, built again only when
-a v1 object or the catalog content changed (not per model version: churning copies move that
-on every refresh); a cluster without OLM v1 costs two empty lists.
+bound to each ClusterCatalog and what each extension would resolve to, derived from the v1
+objects and the catalog content (the Analysis builds it again only when one of them changed,
+not per model version: churning copies move that on every refresh); a cluster without OLM
+v1 costs two empty lists.
 
 The resolution comes from ``model.v1.outcome.extension_resolution``, the one place that
-decides "not computed"; the screens only say it.
+decides "not computed"; the screens only say it (:func:`resolution_words`).
 """
 
 from __future__ import annotations
@@ -19,8 +20,7 @@ from olmtui.model.v1.extensions import ClusterExtension, decode_extension
 from olmtui.model.v1.findings import selected_catalogs
 from olmtui.model.v1.outcome import extension_resolution
 from olmtui.model.v1.resolve import V1Resolution, content_by_catalog
-from olmtui.pipeline.session import Session
-from olmtui.ui import derived
+from olmtui.objects import name_of
 
 Obj = dict[str, Any]
 CE = "ClusterExtension"
@@ -49,46 +49,22 @@ class V1State:
         return sorted(e.name for e in self.extensions.values() if selected_catalogs(e, [record]))
 
 
-def has_v1(session: Session) -> bool:
-    """Whether the source holds any OLM v1 object (a cluster without v1 shows nothing new)."""
-    store = session.store
-    return any(True for _ in store.list(CE)) or any(True for _ in store.list(CC))
-
-
-def v1_state(session: Session) -> V1State:
-    """The v1 records, rebuilt when what they are built from moved: the ClusterExtension
-    and ClusterCatalog objects and the session's catalog content, by identity."""
-    store = session.store
-    extension_objs = list(store.list(CE))
-    catalog_objs = list(store.list(CC))
-    catalogs = session.catalogs()
-    return derived.cached_on_objects(
-        session,
-        "v1-state",
-        (*extension_objs, *catalog_objs, *catalogs),
-        lambda: _build(extension_objs, catalog_objs, catalogs),
-    )
-
-
-def _build(
-    extension_objs: list[Obj], catalog_objs: list[Obj], catalogs: Sequence[Catalog]
+def v1_state(
+    extension_objs: Sequence[Obj], catalog_objs: Sequence[Obj], catalogs: Sequence[Catalog]
 ) -> V1State:
-    extension_objs = sorted(extension_objs, key=_name)
-    catalog_objs = sorted(catalog_objs, key=_name)
+    """The records of the ClusterExtension and ClusterCatalog objects, with the content of
+    ``catalogs`` bound to each ClusterCatalog and each extension's resolution."""
+    extension_objs = sorted(extension_objs, key=name_of)
+    catalog_objs = sorted(catalog_objs, key=name_of)
     content = content_by_catalog(catalogs, catalog_objs) if catalog_objs else {}
     return V1State(
-        extensions={_name(o): decode_extension(o) for o in extension_objs},
-        catalogs={_name(o): decode_catalog(o) for o in catalog_objs},
+        extensions={name_of(o): decode_extension(o) for o in extension_objs},
+        catalogs={name_of(o): decode_catalog(o) for o in catalog_objs},
         content=content,
         resolutions={
-            _name(o): extension_resolution(o, catalog_objs, content) for o in extension_objs
+            name_of(o): extension_resolution(o, catalog_objs, content) for o in extension_objs
         },
     )
-
-
-def _name(obj: Mapping) -> str:
-    """``metadata.name`` (``olmtui.objects.name_of``, which the UI layer may not import)."""
-    return str((obj.get("metadata") or {}).get("name") or "")
 
 
 def resolution_words(resolution: V1Resolution | None) -> tuple[str, str]:

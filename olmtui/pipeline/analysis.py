@@ -1,0 +1,568 @@
+"""One session's analysis: everything the screens and the reports derive from the cache, in
+typed slots, each kept current incrementally.
+
+Every :class:`~olmtui.pipeline.session.Session` carries one (``session.analysis``), whichever
+builder of ``pipeline/build.py`` made it: ``check``, ``explain`` and ``graph`` ask it for the
+report or the resolutions once, the dashboard's screens read it as the store changes.
+
+The findings come from the :class:`HealthIndex`, which follows the Store's change feed and
+patches the merged list by subject, so one change costs the UI loop O(changed), however many
+copies the cluster holds. The other derivations are stamped (:mod:`olmtui.pipeline.memo`)
+with the index's generation counters of their inputs (a copied CSV moves none of them) rather
+than the model's version, so they are rebuilt only when one of their inputs changed, at most
+once per coalesced refresh. The resolver's findings (:mod:`olmtui.pipeline.predicted`) are
+kept current off the UI thread.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import heapq
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+from olmtui.model.access import readable_findings
+from olmtui.model.catalog import Catalog
+from olmtui.model.catalog_health import CatalogHealth, catalog_health
+from olmtui.model.engine import Model
+from olmtui.model.health import finding_order, health_findings
+from olmtui.model.health_index import HealthIndex
+from olmtui.model.installplans import PendingApproval
+from olmtui.model.metrics import HeadCounts, Metrics, seed_metrics
+from olmtui.model.metrics import head_counts as count_heads
+from olmtui.model.multitenancy import installed_instances, package_of
+from olmtui.model.resolution import resolve as resolver
+from olmtui.model.resolution.resolve import (
+    CatalogContent,
+    cluster_objects,
+    global_catalog_namespace,
+)
+from olmtui.model.resolution.result import NamespaceResolution
+from olmtui.model.resolution_outcome import resolution_outcome_findings
+from olmtui.model.scope import scoped_findings
+from olmtui.model.types import SEVERITY_ORDER, CSVState, Finding, ObjectRef, SubscriptionState
+from olmtui.model.upgrades import channel_states
+from olmtui.model.v1.eligibility import Eligibility, eligibility
+from olmtui.model.v1.state import CC, CE, V1State, v1_state
+from olmtui.model.views import (
+    NamespaceSummary,
+    StateView,
+    SubjectKey,
+    namespace_summaries,
+    subscription_state_view,
+)
+from olmtui.model.views import findings_by_subject as by_subject
+from olmtui.pipeline.memo import Memo, ObjectsMemo
+from olmtui.pipeline.pending_index import pending_index
+from olmtui.pipeline.predicted import PredictedFindings, WorkerHost
+from olmtui.pipeline.related import Reads, Relation, related
+from olmtui.pipeline.resolution_inputs import ResolutionInputs
+from olmtui.report import Report, report_json
+from olmtui.report.json_report import LoadSummary
+from olmtui.store import Obj, Store, Unreadable, is_copied_csv
+
+#: ``(namespace, csv)`` -> (its package, how many namespaces hold that package).
+PackageSpread = dict[tuple[str, str], tuple[str, int]]
+
+
+class AnalysisSource(Protocol):
+    """What the Analysis reads of its session (``pipeline/session.py``): the cache and the
+    model over it, the catalogs now, and what the source says of itself. Read on each use:
+    a streamed snapshot sets ``load`` when it ends, a test may replace ``catalogs``."""
+
+    @property
+    def store(self) -> Store: ...
+    @property
+    def model(self) -> Model: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def catalogs(self) -> Callable[[], list[Catalog]]: ...
+    @property
+    def load(self) -> LoadSummary | None: ...
+    @property
+    def load_findings(self) -> list[Finding]: ...
+    @property
+    def loading_now(self) -> bool: ...
+    @property
+    def clock(self) -> Callable[[], dt.datetime] | None: ...
+    @property
+    def upgrade_count(self) -> Callable[[], int] | None: ...
+    @property
+    def global_namespace(self) -> str | None: ...
+
+
+@dataclass(slots=True)
+class _Derived:
+    """What was derived so far, each with what it was built from. Replaced whole when a
+    streamed snapshot ends (what was derived from a partial one is dropped)."""
+
+    index: HealthIndex | None = None
+    #: The stand-in index while a snapshot streams in (no finding from a partial snapshot).
+    pending: HealthIndex | None = None
+    predicted: PredictedFindings | None = None
+    #: The resolver's catalog content, one per catalog list the session hands out.
+    content: ObjectsMemo[CatalogContent] = field(default_factory=ObjectsMemo)
+    all_findings: Memo[list[Finding]] = field(default_factory=Memo)
+    by_subject: Memo[dict[SubjectKey, list[Finding]]] = field(default_factory=Memo)
+    catalog_healths: Memo[list[CatalogHealth]] = field(default_factory=Memo)
+    approvals: Memo[list[PendingApproval]] = field(default_factory=Memo)
+    behind: Memo[list[SubscriptionState]] = field(default_factory=Memo)
+    heads: Memo[HeadCounts] = field(default_factory=Memo)
+    metrics: Memo[Metrics] = field(default_factory=Memo)
+    channels: Memo[list[tuple[Catalog, str, str]]] = field(default_factory=Memo)
+    namespaces: Memo[list[NamespaceSummary]] = field(default_factory=Memo)
+    v1: ObjectsMemo[V1State] = field(default_factory=ObjectsMemo)
+    packages: Memo[PackageSpread] = field(default_factory=Memo)
+
+
+class Analysis:
+    """The findings, the predicted resolution, the OLM v1 state, the relations and the
+    counts of one session, derived from its store, model and catalogs."""
+
+    def __init__(self, source: AnalysisSource) -> None:
+        self._source = source
+        self._derived = _Derived()
+
+    @property
+    def store(self) -> Store:
+        return self._source.store
+
+    @property
+    def model(self) -> Model:
+        return self._source.model
+
+    def catalogs(self) -> list[Catalog]:
+        """Catalog content for upgrade graphs, as the model's upgrade hook sees it now."""
+        return self._source.catalogs()
+
+    def reset(self) -> None:
+        """A streamed snapshot ended: what was derived while it loaded (no findings, see
+        ``pipeline/pending_index.py``) is dropped and built again from the whole of it."""
+        self._derived = _Derived()
+
+    # -- the health findings ---------------------------------------------------------------
+
+    def health_index(self) -> HealthIndex:
+        """The session's HealthIndex, made on first use from the objects cached then; it
+        reads catalog content from the session's catalog set (``--catalog``, then
+        PackageManifests). While a snapshot still streams in, an index over nothing."""
+        derived, source = self._derived, self._source
+        if source.loading_now:
+            if derived.pending is None:
+                derived.pending = pending_index()
+            return derived.pending
+        if derived.index is None:
+            derived.index = HealthIndex(
+                source.store,
+                source.model,
+                source.catalogs,
+                source.load_findings,
+                clock=source.clock,
+            )
+        return derived.index
+
+    def predicted_findings(self) -> list[Finding]:
+        """The resolver's findings of the last run, worst first, without those ``check``
+        would drop for an unreadable kind or a namespace not read (as ``merged_findings``
+        drops them)."""
+        follower = self._derived.predicted
+        if follower is None or not follower.findings:
+            return []
+        store = self.store
+        kept = scoped_findings(follower.findings, store.read_namespaces)
+        return sorted(readable_findings(kept, store.unreadable), key=finding_order)
+
+    @property
+    def predicted(self) -> PredictedFindings | None:
+        """The resolution follower, once :meth:`follow_resolution` made it."""
+        return self._derived.predicted
+
+    def predicted_generation(self) -> int:
+        """The generation of the predicted findings (0 before any run)."""
+        follower = self._derived.predicted
+        return 0 if follower is None else follower.generation
+
+    def findings_stamp(self) -> tuple[int, int]:
+        """A stamp that changes whenever :meth:`all_findings` does: the index's generation
+        and that of the predicted findings."""
+        return (self.health_index().findings_generation(), self.predicted_generation())
+
+    def shown_stamp(self) -> tuple[int, int, bool]:
+        """What a screen has shown: the model's version, the predicted findings' generation
+        (a resolution run that lands moves only the latter) and whether a snapshot was
+        still streaming in (its end brings the findings, and the tables' true empty texts,
+        to every screen shown meanwhile, the model unmoved)."""
+        return (self.model.version, self.predicted_generation(), self._source.loading_now)
+
+    def follow_resolution(self, host: WorkerHost) -> None:
+        """Resolve again in a worker when the inputs moved (``pipeline/predicted.py``);
+        nothing is made or read without catalog content with edges, where no such finding
+        can appear."""
+        if not self.has_catalog_content() or self._source.loading_now:
+            return
+        if self._derived.predicted is None:
+            self._derived.predicted = PredictedFindings(self._resolution_stamp, self._gather)
+        self._derived.predicted.follow(host, self.health_index().findings)
+
+    def _resolution_stamp(self) -> object:
+        """What a resolution run depends on: the objects (the model's version) and the
+        catalog list (the session replaces it when the content changes)."""
+        return (self.model.version, id(self.catalogs()))
+
+    def _gather(self) -> tuple[ResolutionInputs, ...]:
+        """The inputs of every namespace holding a Subscription, from the cache now."""
+        store = self.store
+        content = self.resolution_content()
+        global_ns = self._source.global_namespace or global_catalog_namespace(store)
+        namespaces = {namespace for (namespace, _), _ in store.slots("Subscription")}
+        return tuple(
+            ResolutionInputs(objects, content, global_ns, True)
+            for objects in cluster_objects(store, namespaces)
+        )
+
+    def all_findings(self) -> Sequence[Finding]:
+        """Every finding, worst first, exactly as ``olmtui check`` reports them. Without
+        predicted findings the sequence is the index's own, patched in place on later
+        changes; with them, a merged copy made once per :meth:`findings_stamp`."""
+        index = self.health_index()
+        extra = self.predicted_findings()
+        if not extra:
+            return index.findings()
+        return self._derived.all_findings.get(
+            self.findings_stamp(),
+            lambda: list(heapq.merge(index.findings(), extra, key=finding_order)),
+        )
+
+    def findings_by_subject(self) -> dict[SubjectKey, list[Finding]]:
+        """The findings by ``(kind, namespace, name)`` of their object, rebuilt only when
+        the findings moved (not per screen refresh)."""
+        return self._derived.by_subject.get(
+            self.findings_stamp(), lambda: by_subject(self.all_findings())
+        )
+
+    def severity_counts(self) -> dict[str, int]:
+        """How many findings of each severity (kept by the index, no pass over the
+        findings), with the predicted ones."""
+        counts = self.health_index().severity_counts()
+        for finding in self.predicted_findings():
+            counts[finding.severity] += 1
+        return counts
+
+    # -- what the screens count and list ---------------------------------------------------
+
+    def catalog_healths(self) -> list[CatalogHealth]:
+        return self._derived.catalog_healths.get(
+            self.health_index().catalog_sources_generation,
+            lambda: catalog_health(self.store.list("CatalogSource")),
+        )
+
+    def approvals(self) -> list[PendingApproval]:
+        """InstallPlans waiting for someone to approve them (R-IP-2); the index recomputes
+        only the namespaces an InstallPlan, Subscription or non-copied CSV change reached,
+        never for a copy."""
+        index = self.health_index()
+        return self._derived.approvals.get(index.operators_generation, index.approvals)
+
+    def behind_head(self) -> list[SubscriptionState]:
+        """Subscriptions whose installed CSV is not their channel's head (R-UPG-1,
+        R-UPG-5). A Subscription's record reads its own object, its InstallPlan, its
+        installed CSV and the catalog content: the index's operators generation covers all
+        of them."""
+        return self._derived.behind.get(
+            self.health_index().operators_generation,
+            lambda: [
+                s
+                for s in self.model.subscriptions()
+                if s.upgrade.head and s.installed_csv and s.installed_csv != s.upgrade.head
+            ],
+        )
+
+    def head_counts(self) -> HeadCounts:
+        """Subscriptions behind their head and those whose head is unknown, for the
+        overview; cached like :meth:`behind_head`, over the same records."""
+        return self._derived.heads.get(
+            self.health_index().operators_generation,
+            lambda: count_heads(self.model.subscriptions()),
+        )
+
+    def subscription_states(
+        self, subs: Sequence[SubscriptionState]
+    ) -> dict[tuple[str, str], StateView]:
+        """``(namespace, name)`` -> the state each Subscription shows: OLM's state with the
+        problems the findings (the same ``check`` lists) and its conditions name, and its
+        installed CSV's phase with that CSV's findings
+        (``model.views.subscription_state_view``)."""
+        subjects = self.findings_by_subject()
+        out = {}
+        for sub in subs:
+            obj = self.store.get("Subscription", sub.namespace, sub.name) or {}
+            csv = self.model.csv(sub.namespace, sub.installed_csv) if sub.installed_csv else None
+            out[(sub.namespace, sub.name)] = subscription_state_view(
+                sub.state,
+                (obj.get("status") or {}).get("conditions") or (),
+                subjects.get(("Subscription", sub.namespace, sub.name), ()),
+                None if csv is None else csv.phase or "",
+                subjects.get(("ClusterServiceVersion", sub.namespace, sub.installed_csv or ""), ()),
+            )
+        return out
+
+    def subscription_for_csv(self, csv: CSVState) -> SubscriptionState | None:
+        """The Subscription that installed a CSV (``status.installedCSV``/``currentCSV``)."""
+        for sub in self.model.subscriptions():
+            if sub.namespace == csv.namespace and csv.name in (sub.installed_csv, sub.current_csv):
+                return sub
+        return None
+
+    def metrics(self) -> Metrics:
+        """The seed's OLM metrics (``olmtui.model.metrics``), as ``check`` reports them."""
+        counter = self._source.upgrade_count
+        count = counter() if counter is not None else None
+        index = self.health_index()
+        # The metrics read the non-copied CSVs' own status and the counts of CatalogSources,
+        # InstallPlans and Subscriptions: copies move none of them (R-COPY-1).
+        stamp = (index.operators_generation, index.catalog_sources_generation, count)
+        return self._derived.metrics.get(stamp, lambda: seed_metrics(self.store, self.model, count))
+
+    def overview_counts(self, namespace: str | None = None) -> OverviewCounts:
+        """The Overview's numbers: the cached cluster-wide ones, or those of ``namespace``
+        (``:ns``) counted afresh, which reads that namespace's objects once."""
+        store, model = self.store, self.model
+        csvs_unread = "ClusterServiceVersion" in store.unreadable
+        waiting = {
+            (p.namespace, s)
+            for p in self.approvals()
+            if namespace is None or p.namespace == namespace
+            for s in p.subscriptions
+        }
+        healthy = sum(
+            1
+            for h in self.catalog_healths()
+            if h.healthy and (namespace is None or h.namespace == namespace)
+        )
+        if namespace is None:
+            copies = None if csvs_unread else model.copied_csvs().present
+            return OverviewCounts(
+                self.metrics(),
+                copies,
+                len(waiting),
+                healthy,
+                self.severity_counts(),
+                self.head_counts(),
+            )
+        scoped = _NamespaceCounts(store, model, namespace)
+        copies = None
+        if not csvs_unread:
+            copies = sum(
+                1 for o in store.list("ClusterServiceVersion", namespace) if is_copied_csv(o)
+            )
+        severities = dict.fromkeys(SEVERITY_ORDER, 0)
+        for finding in self.all_findings():
+            if finding.namespace == namespace:
+                severities[finding.severity] += 1
+        subs = [s for s in model.subscriptions() if s.namespace == namespace]
+        scoped_metrics = seed_metrics(scoped, scoped)
+        if self._source.upgrade_count is not None:
+            # a live watcher counts the upgrades it saw cluster-wide, not per namespace: the
+            # namespace's replacements in progress would understate them ("0 seen" after one)
+            scoped_metrics = replace(scoped_metrics, csv_upgrade_count=None)
+        return OverviewCounts(
+            scoped_metrics,
+            copies,
+            len(waiting),
+            healthy,
+            severities,
+            count_heads(subs),
+        )
+
+    def namespace_summaries(self) -> list[NamespaceSummary]:
+        """Each namespace's OperatorGroups and operators, once per model version."""
+        model = self.model
+        return self._derived.namespaces.get(
+            model.version,
+            lambda: namespace_summaries(model.namespaces(), model.operator_groups(), model.csvs()),
+        )
+
+    def packages_of_catalog(self, namespace: str, name: str) -> list[str]:
+        """Packages the CatalogSource serves, from content loaded for it or for every source
+        (``--catalog PATH`` without ``NS/NAME=``)."""
+        wanted = f"{namespace}/{name}"
+        found: set[str] = set()
+        for catalog in self.catalogs():
+            if catalog.ref in (wanted, None):
+                found.update(catalog.packages)
+        return sorted(found)
+
+    def channel_list(self) -> list[tuple[Catalog, str, str]]:
+        """``(catalog, package, channel)`` for every channel of the loaded content."""
+
+        def build() -> list[tuple[Catalog, str, str]]:
+            out = [
+                (c, p.name, ch)
+                for c in self.catalogs()
+                for p in c.packages.values()
+                for ch in p.channels
+            ]
+            return sorted(out, key=lambda t: (t[1], t[2], t[0].ref or ""))
+
+        return self._derived.channels.get(self.health_index().manifests_generation, build)
+
+    def package_spread(self) -> Mapping[tuple[str, str], tuple[str, int]]:
+        """``(namespace, csv)`` -> (its package, how many namespaces hold that package),
+        for the OLM v1 readiness of a CSV (R-V1-23): one pass over the non-copied CSVs and
+        the Subscriptions the HealthIndex keeps, rebuilt when one of them moved (its
+        operators generation, which a copied CSV does not move)."""
+        index = self.health_index()
+
+        def build() -> PackageSpread:
+            instances = installed_instances(index.installed_csvs(), index.subscriptions())
+            spread: dict[str, set[str]] = {}
+            for i in instances:
+                spread.setdefault(i.package, set()).add(i.namespace)
+            return {(i.namespace, i.csv): (i.package, len(spread[i.package])) for i in instances}
+
+        return self._derived.packages.get(index.operators_generation, build)
+
+    def v1_readiness(self, csv: Obj | None) -> Eligibility | None:
+        """The OLM v1 readiness checklist of a CSV object (R-V1-23), fed with its
+        OperatorCondition and how many namespaces hold an operator of its package; None for
+        a copy or a missing object."""
+        if csv is None or is_copied_csv(csv):
+            return None
+        meta = csv.get("metadata") or {}
+        namespace, name = str(meta.get("namespace") or ""), str(meta.get("name") or "")
+        package, spread = self.package_spread().get((namespace, name), (package_of(csv, {}), 1))
+        # OLM names a CSV's OperatorCondition after it
+        condition = self.store.get("OperatorCondition", namespace, name)
+        return eligibility(csv, [] if condition is None else [condition], package, spread)
+
+    # -- OLM v1 and relations --------------------------------------------------------------
+
+    def has_v1(self) -> bool:
+        """Whether the source holds any OLM v1 object (a cluster without v1 shows nothing
+        new)."""
+        store = self.store
+        return any(True for _ in store.list(CE)) or any(True for _ in store.list(CC))
+
+    def v1_state(self) -> V1State:
+        """The v1 records, rebuilt when what they are built from moved: the
+        ClusterExtension and ClusterCatalog objects and the session's catalog content, by
+        identity."""
+        extension_objs = list(self.store.list(CE))
+        catalog_objs = list(self.store.list(CC))
+        catalogs = self.catalogs()
+        return self._derived.v1.get(
+            (*extension_objs, *catalog_objs, *catalogs),
+            lambda: v1_state(extension_objs, catalog_objs, catalogs),
+        )
+
+    def related(self, target: ObjectRef) -> list[Relation]:
+        """``(how it relates, object)`` pairs for the object detail, in a stable order."""
+        return related(Reads(self.store, self.model, self.v1_state), target)
+
+    # -- resolution ------------------------------------------------------------------------
+
+    def has_catalog_content(self) -> bool:
+        """Whether catalog content with edges and properties was given (``--catalog``, the
+        demo's catalog), not only PackageManifests: what resolution needs (R-RES-22)."""
+        return any(catalog.graph == "catalog" for catalog in self.catalogs())
+
+    def resolution_content(self) -> CatalogContent:
+        """The resolver's content for the session's catalogs now, made once per catalog
+        list (the session replaces the list when its catalogs change, e.g. PackageManifests
+        moved)."""
+        catalogs = self.catalogs()
+        return self._derived.content.get((catalogs,), lambda: CatalogContent(catalogs))
+
+    def resolution_inputs(self, namespace: str) -> ResolutionInputs:
+        """The inputs of ``namespace``'s resolution now (on the UI thread: it reads the
+        cache). The global catalog namespace is the session's when given, else OLM's
+        default (R-RES-3)."""
+        store = self.store
+        return ResolutionInputs(
+            cluster_objects(store, [namespace])[0],
+            self.resolution_content(),
+            self._source.global_namespace or global_catalog_namespace(store),
+            self.has_catalog_content(),
+        )
+
+    def resolutions(self, only: Collection[str] | None = None) -> list[NamespaceResolution]:
+        """What OLM's next sync would decide in each namespace holding a Subscription (of
+        ``only`` those when given). The resolver runs on every call: ``check`` and
+        ``explain`` ask once, nothing asks as objects change."""
+        return resolver.resolve_cluster(
+            self.store, self.catalogs(), self._source.global_namespace, only
+        )
+
+    # -- the report ------------------------------------------------------------------------
+
+    def health_findings(self) -> list[Finding]:
+        """The findings of the rules outside the model (``olmtui.model.health``), from
+        scratch (what ``check`` reports; the HealthIndex keeps the same ones current)."""
+        clock = self._source.clock
+        now = clock() if clock is not None else None
+        return health_findings(self.store, self.catalogs(), self.model.subscriptions(), now=now)
+
+    def report(self, streamed: bool = False) -> Report:
+        """The ``olmtui check`` report of what the session holds now (a demo reports as
+        the live cluster it is), with the resolver's ``resolution[]`` and the findings
+        drawn from it; ``streamed``: its long lists built only as they are written
+        (``report_json``: for ``write_json`` and ``write_text``)."""
+        source = self._source
+        health = self.health_findings()
+        resolutions = self.resolutions()
+        catalog_content = self.has_catalog_content()
+        predicted = resolution_outcome_findings(
+            resolutions,
+            catalog_content=catalog_content,
+            known=[*health, *self.model.findings()],
+        )
+        counter = source.upgrade_count
+        return report_json(
+            "snapshot" if source.kind == "snapshot" else "live",
+            self.model,
+            self.store,
+            source.load,
+            channels=channel_states(self.catalogs()),
+            upgrade_count=counter() if counter is not None else None,
+            health=[*health, *predicted],
+            resolutions=resolutions,
+            catalog_content=catalog_content,
+            catalogs=self.catalogs(),
+            streamed=streamed,
+        )
+
+
+class _NamespaceCounts:
+    """The Store and the model narrowed to one namespace, as :func:`seed_metrics` reads them:
+    the Overview under ``:ns`` counts that namespace's objects only."""
+
+    def __init__(self, store: Store, model: Model, namespace: str) -> None:
+        self._store = store
+        self._model = model
+        self._namespace = namespace
+
+    @property
+    def unreadable(self) -> Mapping[str, Unreadable]:
+        return self._store.unreadable
+
+    def count(self, kind: str) -> int:
+        return sum(1 for _ in self._store.list(kind, self._namespace))
+
+    def csvs(self) -> list[CSVState]:
+        return [c for c in self._model.csvs() if c.namespace == self._namespace]
+
+
+@dataclass(frozen=True, slots=True)
+class OverviewCounts:
+    """Every number the Overview's summary says, for the whole source or one namespace."""
+
+    metrics: Metrics
+    #: Copied CSVs (R-COPY-1); ``None`` when CSVs cannot be read.
+    copies: int | None
+    #: Subscriptions waiting for an InstallPlan's approval (R-IP-2).
+    waiting: int
+    healthy_catalogs: int
+    severities: dict[str, int]
+    heads: HeadCounts
