@@ -416,7 +416,7 @@ FAMILIES: tuple[RuleFamily, ...] = (
     # feeds with every non-copied CSV, Subscription and CRD change (cluster_index).
     RuleFamily(
         "partitions",
-        "R-API-1, R-COPY-1",
+        "R-DOC-1, R-DOC-2, R-API-1, R-COPY-1",
         frozenset({CSV, SUBSCRIPTION, CRD}),
         lambda inputs: [],
         _partition_compute,
