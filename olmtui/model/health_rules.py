@@ -28,13 +28,13 @@ Subjects (the first element is the family's tag):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION
 from olmtui.model.catalog import Bundle, Catalog
 from olmtui.model.catalog_health import (
     catalog_content_without_source,
-    catalog_health_findings,
+    catalog_source_findings,
     health_of,
     subscription_source_findings,
 )
@@ -57,6 +57,8 @@ from olmtui.model.rule_family import (
     SlotsOf,
     Subject,
     malformed_record,
+    per_object,
+    single,
 )
 from olmtui.model.subscription_health import namespace_subscription_findings
 from olmtui.model.types import Finding, SubscriptionState
@@ -72,11 +74,6 @@ CATALOG_SOURCE = "CatalogSource"
 CRD = "CustomResourceDefinition"
 CLUSTER_EXTENSION = "ClusterExtension"
 CLUSTER_CATALOG = "ClusterCatalog"
-UPGRADE_DEPS: Subject = ("upgrade-deps",)
-CONTENT_SUBJECT: Subject = ("content",)
-MAX_OCP: Subject = ("max-ocp",)
-CLUSTER_OPERATOR: Subject = ("cluster-operator",)
-WEBHOOKS: Subject = ("webhooks",)
 
 
 def next_bundles(
@@ -108,20 +105,6 @@ def catalog_target(sub: Obj) -> tuple[str, str]:
 
 def _namespaces(index: Mapping[str, object], tag: str) -> list[Subject]:
     return [(tag, ns) for ns in sorted(index)]
-
-
-# -- R-SUB-8: one CatalogSource's own health -----------------------------------------------
-def _catalog_subjects(inputs: HealthInputs) -> Iterable[Subject]:
-    return (("catalog", ns, name) for (ns, name), _ in inputs.objects.slots(CATALOG_SOURCE))
-
-
-def _catalog_compute(inputs: HealthInputs, subject: Subject) -> list[Finding]:
-    source = inputs.objects.get(CATALOG_SOURCE, subject[1], subject[2])
-    return [] if source is None else catalog_health_findings([health_of(source)])
-
-
-def _catalog_marks(seen: Seen) -> Iterable[Subject]:
-    return [("catalog", seen.key.namespace, seen.key.name)]
 
 
 # -- one namespace's Subscriptions and InstallPlans (R-SUB-*, R-IP-2, R-SUB-8, R-UPG-*) ----
@@ -221,7 +204,8 @@ def _left_marks(seen: Seen) -> Iterable[Subject]:
 
 
 # -- the catalog content's own findings (R-SUB-8: content without a CatalogSource) ----------
-def _content_compute(inputs: HealthInputs, subject: Subject) -> list[Finding]:
+def _content_findings(inputs: HealthInputs) -> list[Finding]:
+    """The content's load problems, and content given for no CatalogSource (R-SUB-8)."""
     sources = inputs.objects.list(CATALOG_SOURCE)
     found = catalog_content_without_source(inputs.content, sources) if inputs.content else []
     for catalog in inputs.catalogs:
@@ -244,7 +228,7 @@ def _partitions_whole(inputs: HealthInputs) -> list[Finding]:
 
 
 # -- R-UPG-2: what the next bundles would drop -----------------------------------------------
-def _upgrade_deps_compute(inputs: HealthInputs, subject: Subject) -> list[Finding]:
+def _upgrade_dependency_findings(inputs: HealthInputs) -> list[Finding]:
     if not inputs.content:
         return []  # the upgrade rules need catalog edges (R-UPG-2)
     return upgrade_dependency_findings(
@@ -254,9 +238,10 @@ def _upgrade_deps_compute(inputs: HealthInputs, subject: Subject) -> list[Findin
     )
 
 
-def _upgrade_deps_marks(seen: Seen) -> Iterable[Subject]:
-    # Without catalog content they find nothing, and loading content marks them anyway.
-    return [UPGRADE_DEPS] if seen.inputs.content else []
+def _with_content(seen: Seen) -> bool:
+    """Without catalog content the upgrade rules find nothing, and loading content marks
+    them anyway."""
+    return bool(seen.inputs.content)
 
 
 # -- R-DOC-16: cluster upgrade readiness ------------------------------------------------------
@@ -267,33 +252,29 @@ def _properties(obj: Obj | None) -> str | None:
     return ((obj.get("metadata") or {}).get("annotations") or {}).get(PROPERTIES_ANNOTATION)
 
 
-def _max_ocp_compute(inputs: HealthInputs, subject: Subject) -> list[Finding]:
+def _max_version_findings(inputs: HealthInputs) -> list[Finding]:
     installed = (csv for csvs in inputs.installed.values() for csv in csvs.values())
     return max_version_findings(installed, inputs.objects.list("ClusterVersion"))
 
 
-def _max_ocp_marks(seen: Seen) -> Iterable[Subject]:
-    if seen.key.kind == CSV and _properties(seen.old) == _properties(seen.new):
-        return []
-    return [MAX_OCP]
-
-
-def _cluster_operator_compute(inputs: HealthInputs, subject: Subject) -> list[Finding]:
-    return cluster_operator_findings(inputs.objects.list("ClusterOperator"))
+def _max_version_moved(seen: Seen) -> bool:
+    """A CSV moves it only when its properties annotation did."""
+    return seen.key.kind != CSV or _properties(seen.old) != _properties(seen.new)
 
 
 # -- R-DOC-17: conversion webhooks without their Service --------------------------------------
-def _webhooks_compute(inputs: HealthInputs, subject: Subject) -> list[Finding]:
+def _webhook_findings(inputs: HealthInputs) -> list[Finding]:
     return conversion_webhook_findings(inputs.objects.list(CRD), inputs.services)
 
 
-def _webhooks_marks(seen: Seen) -> Iterable[Subject]:
+def _webhooks_moved(seen: Seen) -> bool:
+    """A Service moves it when it comes or goes (R-DOC-17 reads only that it exists); a CRD
+    when it has, or had, a conversion webhook."""
     if seen.key.kind == "Service":
-        # A Service that stays: R-DOC-17 reads only that it exists.
-        return [WEBHOOKS] if seen.added_or_removed else []
+        return seen.added_or_removed
     old = None if seen.old is None else conversion_service(seen.old)
     new = None if seen.new is None else conversion_service(seen.new)
-    return [WEBHOOKS] if old is not None or new is not None else []
+    return old is not None or new is not None
 
 
 # -- R-V1-*: OLM v1's ClusterCatalogs and ClusterExtensions ----------------------------------
@@ -350,33 +331,16 @@ def _malformed_marks(seen: Seen) -> Iterable[Subject]:
     return []
 
 
-def _one(subject: Subject) -> Callable[[HealthInputs], Iterable[Subject]]:
-    """The subjects of a family with one subject."""
-    return lambda inputs: [subject]
-
-
 def _never(seen: Seen) -> Iterable[Subject]:
     """No change marks it by itself: an event it follows, or its own index, does."""
     return []
-
-
-def _always(subject: Subject) -> Callable[[Seen], Iterable[Subject]]:
-    """Every change of a kind it reads marks its one subject."""
-    return lambda seen: [subject]
 
 
 _OPERATOR_KINDS = frozenset({CSV, SUBSCRIPTION, INSTALL_PLAN})
 
 #: Every health rule family, in the order of the from-scratch pass.
 FAMILIES: tuple[RuleFamily, ...] = (
-    RuleFamily(
-        "catalog",
-        "R-SUB-8",
-        frozenset({CATALOG_SOURCE}),
-        _catalog_subjects,
-        _catalog_compute,
-        _catalog_marks,
-    ),
+    per_object("catalog", "R-SUB-8", CATALOG_SOURCE, catalog_source_findings),
     RuleFamily(
         "ns",
         "R-SUB-*, R-IP-2, R-SUB-8, R-SUB-9, R-UPG-*",
@@ -403,15 +367,7 @@ FAMILIES: tuple[RuleFamily, ...] = (
         _left_compute,
         _left_marks,
     ),
-    RuleFamily(
-        "content",
-        "R-SUB-8",
-        frozenset({CATALOG_SOURCE}),
-        _one(CONTENT_SUBJECT),
-        _content_compute,
-        _always(CONTENT_SUBJECT),
-        follows=frozenset({CATALOGS}),
-    ),
+    single("content", "R-SUB-8", {CATALOG_SOURCE}, _content_findings, follows={CATALOGS}),
     # Its subjects ("pkg", "crd", "req") come from its own partition index, which the index
     # feeds with every non-copied CSV, Subscription and CRD change (cluster_index).
     RuleFamily(
@@ -424,39 +380,28 @@ FAMILIES: tuple[RuleFamily, ...] = (
         whole=_partitions_whole,
         subject_tags=("pkg", "crd", "req"),
     ),
-    RuleFamily(
+    single(
         "upgrade-deps",
         "R-UPG-2",
-        frozenset({CSV, SUBSCRIPTION, CRD}),
-        _one(UPGRADE_DEPS),
-        _upgrade_deps_compute,
-        _upgrade_deps_marks,
-        follows=frozenset({CONTENT}),
+        {CSV, SUBSCRIPTION, CRD},
+        _upgrade_dependency_findings,
+        moves=_with_content,
+        follows={CONTENT},
     ),
-    RuleFamily(
+    single(
         "max-ocp",
         "R-DOC-16",
-        frozenset({CSV, "ClusterVersion"}),
-        _one(MAX_OCP),
-        _max_ocp_compute,
-        _max_ocp_marks,
+        {CSV, "ClusterVersion"},
+        _max_version_findings,
+        moves=_max_version_moved,
     ),
-    RuleFamily(
+    single(
         "cluster-operator",
         "R-DOC-16",
-        frozenset({"ClusterOperator"}),
-        _one(CLUSTER_OPERATOR),
-        _cluster_operator_compute,
-        _always(CLUSTER_OPERATOR),
+        {"ClusterOperator"},
+        lambda inputs: cluster_operator_findings(inputs.objects.list("ClusterOperator")),
     ),
-    RuleFamily(
-        "webhooks",
-        "R-DOC-17",
-        frozenset({CRD, "Service"}),
-        _one(WEBHOOKS),
-        _webhooks_compute,
-        _webhooks_marks,
-    ),
+    single("webhooks", "R-DOC-17", {CRD, "Service"}, _webhook_findings, moves=_webhooks_moved),
     RuleFamily(
         "cc",
         "R-V1-7, R-V1-9",

@@ -188,3 +188,49 @@ def malformed_record(
 ) -> Malformed | None:
     """The cache's record of one object's wrong-typed fields (R-SRC-4), if it has one."""
     return objects.malformed.get(Key(kind, namespace, name))
+
+
+def single(
+    tag: str,
+    rules: str,
+    reads: Iterable[str],
+    judge: Callable[[HealthInputs], list[Finding]],
+    *,
+    moves: Callable[[Seen], bool] | None = None,
+    follows: Iterable[str] = (),
+) -> RuleFamily:
+    """A family with one subject, ``(tag,)``, judged over the inputs whole: every change of
+    a kind it reads moves it, or those for which ``moves`` says so."""
+    subject: Subject = (tag,)
+
+    def marks(seen: Seen) -> list[Subject]:
+        return [subject] if moves is None or moves(seen) else []
+
+    return RuleFamily(
+        tag,
+        rules,
+        frozenset(reads),
+        lambda inputs: [subject],
+        lambda inputs, _: judge(inputs),
+        marks,
+        frozenset(follows),
+    )
+
+
+def per_object(
+    tag: str, rules: str, kind: str, judge: Callable[[Obj], list[Finding]]
+) -> RuleFamily:
+    """A family with one subject per cached object of ``kind``, ``(tag, namespace, name)``,
+    that reads that object alone."""
+
+    def subjects(inputs: HealthInputs) -> Iterable[Subject]:
+        return ((tag, ns, name) for (ns, name), _ in inputs.objects.slots(kind))
+
+    def compute(inputs: HealthInputs, subject: Subject) -> list[Finding]:
+        obj = inputs.objects.get(kind, subject[1], subject[2])
+        return [] if obj is None else judge(obj)
+
+    def marks(seen: Seen) -> list[Subject]:
+        return [(tag, seen.key.namespace, seen.key.name)]
+
+    return RuleFamily(tag, rules, frozenset({kind}), subjects, compute, marks)
