@@ -176,13 +176,11 @@ class HealthIndex:
         self._model_keys: Counter[DuplicateKey] = Counter()
         self._health_by_key: dict[DuplicateKey, list[Finding]] = {}
         self._rebuild = True
-        self._on_changes(
-            [
-                Change("ADDED", key, None, obj)
-                for kind in _READ_KINDS
-                for key, obj in store.items(kind)
-            ]
-        )
+        # The cached objects are taken in without asking the families what they move: every
+        # subject is marked once they are all in.
+        for kind in _READ_KINDS:
+            for key, obj in store.items(kind):
+                self._take(Change("ADDED", key, None, obj))
         for family in FAMILIES:
             self._dirty.update(family.subjects(self._inputs))
         store.subscribe(self._on_changes)

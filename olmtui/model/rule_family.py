@@ -123,7 +123,7 @@ class HealthInputs:
     partitions: Partitions | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Seen:
     """One change of the cache as the index saw it, after taking it into ``inputs``.
 
