@@ -136,7 +136,7 @@ def _key(finding: Finding) -> tuple[str, str, str, str]:
 def without_model_duplicates(health: Iterable[Finding], model: Iterable[Finding]) -> list[Finding]:
     """The health findings the model has not already reported: when both speak of one code on
     one object, the model's wording stays (as on the screens). Only the health findings'
-    keys are held: the model may have hundreds of thousands of findings (issue 24)."""
+    keys are held: the model may have hundreds of thousands of findings."""
     health = list(health)
     if not health:
         return []

@@ -141,7 +141,7 @@ class HealthIndex:
         clock: Callable[[], dt.datetime] | None = None,
     ) -> None:
         self._store = store
-        #: A live session's wall clock: CSV ages are measured against it (issue 11), so the
+        #: A live session's wall clock: CSV ages are measured against it (R-CSV-*), so the
         #: CSV subjects are recomputed when it has moved on (see ``_tick``); snapshots have
         #: none and stay clock-free.
         self._clock = clock
