@@ -15,6 +15,22 @@ from typing import Any
 #: One Kubernetes object (or one of its sections) as decoded JSON.
 Obj = dict[str, Any]
 
+COPIED_FROM_LABEL = "olm.copiedFrom"
+OPERATOR_NAMESPACE_ANNOTATION = "olm.operatorNamespace"
+
+
+def is_copied_csv(obj: Obj) -> bool:
+    """R-COPY-1: a CSV is a copy if its reason is Copied, its operator namespace annotation
+    names another namespace, or it carries the ``olm.copiedFrom`` label."""
+    # Read inline, not through meta/status: this runs for every copy, twice.
+    obj_meta = obj.get("metadata") or {}
+    if (obj_meta.get("labels") or {}).get(COPIED_FROM_LABEL) is not None:
+        return True
+    if (obj.get("status") or {}).get("reason") == "Copied":
+        return True
+    op_ns = (obj_meta.get("annotations") or {}).get(OPERATOR_NAMESPACE_ANNOTATION)
+    return op_ns is not None and op_ns != obj_meta.get("namespace", "")
+
 
 def meta(obj: Mapping[str, Any]) -> dict[str, Any]:
     """``metadata``, or an empty dict when absent."""

@@ -34,6 +34,10 @@ class Problem:
     found: str
 
 
+#: The origin of an object fed without one (``Malformed.origin``): a live cluster's.
+LIVE = "live"
+
+
 @dataclass(frozen=True, slots=True)
 class Malformed:
     """The problems of one cached object, and where it came from: ``file line N`` for a

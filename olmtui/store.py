@@ -18,8 +18,12 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from olmtui.gc_pause import cyclic_gc_paused
+from olmtui.objects import COPIED_FROM_LABEL as COPIED_FROM_LABEL  # re-exported
+from olmtui.objects import OPERATOR_NAMESPACE_ANNOTATION as OPERATOR_NAMESPACE_ANNOTATION
 from olmtui.objects import Obj as Obj  # re-exported: the cache hands out these objects
+from olmtui.objects import is_copied_csv as is_copied_csv  # re-exported: R-COPY-1
 from olmtui.objects import meta
+from olmtui.shape import LIVE as LIVE  # re-exported: the origin of objects fed live
 from olmtui.shape import Malformed as Malformed  # re-exported: the model reads these records
 from olmtui.shape import Problem, clean, clean_envelope
 
@@ -69,8 +73,6 @@ SNAPSHOT_ONLY_KINDS: frozenset[str] = frozenset({"Deployment", "Service"})
 WATCHED_KINDS: tuple[str, ...] = tuple(k for k in KINDS if k not in SNAPSHOT_ONLY_KINDS)
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
-COPIED_FROM_LABEL = "olm.copiedFrom"
-OPERATOR_NAMESPACE_ANNOTATION = "olm.operatorNamespace"
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +102,6 @@ Listener = Callable[[list[Change]], None]
 #: Where an object came from, for its ``MalformedObject`` finding (R-SRC-4): given the
 #: object, a snapshot's ``file line N``; objects fed without one are a live cluster's.
 Origin = Callable[[Obj], str]
-LIVE = "live"
 
 #: The ``Key.kind`` of the changes that say a kind became unreadable (ADDED) or readable
 #: again (DELETED); ``Key.name`` is the kind. Not an object kind: readers that index objects
@@ -143,19 +144,6 @@ class Unreadable:
         if self.namespaces is None:
             return self.resource
         return f"{self.resource} in {', '.join(self.namespaces)}"
-
-
-def is_copied_csv(obj: Obj) -> bool:
-    """R-COPY-1: a CSV is a copy if its reason is Copied, its operator namespace annotation
-    names another namespace, or it carries the ``olm.copiedFrom`` label."""
-    # Read inline, not through objects.meta/status: this runs for every copy, twice.
-    obj_meta = obj.get("metadata") or {}
-    if (obj_meta.get("labels") or {}).get(COPIED_FROM_LABEL) is not None:
-        return True
-    if (obj.get("status") or {}).get("reason") == "Copied":
-        return True
-    op_ns = (obj_meta.get("annotations") or {}).get(OPERATOR_NAMESPACE_ANNOTATION)
-    return op_ns is not None and op_ns != obj_meta.get("namespace", "")
 
 
 def slot_of(obj: Obj) -> tuple[str, str]:

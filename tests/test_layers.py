@@ -33,7 +33,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "shape": frozenset(),
     "safe_text": frozenset(),
     "store": frozenset({"objects", "gc_pause", "shape"}),
-    "model": frozenset({"objects", "store", "gc_pause"}),
+    "model": frozenset({"objects", "shape", "store", "gc_pause"}),
     "report": frozenset({"objects", "model", "store", "safe_text"}),
     "sources": frozenset({"objects", "model", "store", "errors", "gc_pause"}),
     "demo": frozenset({"apiserver", "sources", "model", "store"}),
@@ -51,6 +51,26 @@ UI_NEVER_LOADS = ("sources", "apiserver", "demo", "commands", "cli")
 #: The sources read objects into the store; the rules that judge them (the Model, in
 #: ``model/engine.py``) are never loaded by a source, not even for a constant.
 SOURCES_NEVER_LOAD = ("olmtui.model.engine",)
+#: Where the health rule families are declared: every other module of olmtui this one imports
+#: is a rule module (or a record or primitive the rules use).
+RULE_DECLARATIONS = "olmtui.model.health_rules"
+#: The declaration machinery, which the declarations import beside the rules.
+RULE_MACHINERY = "olmtui.model.rule_family"
+#: The incremental machinery: what follows the change feed or keeps state across changes.
+INCREMENTAL = (
+    "olmtui.model.engine",
+    "olmtui.model.health_index",
+    "olmtui.model.cluster_index",
+    "olmtui.model.approval_index",
+    "olmtui.model.stages",
+    "olmtui.model.copy_tracking",
+    "olmtui.model.group_index",
+    "olmtui.model.group_links",
+    "olmtui.model.cached_namespaces",
+    "olmtui.model.views",
+    RULE_MACHINERY,
+    RULE_DECLARATIONS,
+)
 #: Third-party libraries the model does without: no UI, no Kubernetes client.
 MODEL_FORBIDDEN_LIBRARIES = ("textual", "rich", "kubernetes", "kubernetes_asyncio", "aiohttp")
 #: What makes a module of ``ui/`` a UI module: it draws, with Textual or Rich. The analysis
@@ -243,6 +263,15 @@ def test_the_sources_never_load_the_engine() -> None:
     loaded = loaded_by(GRAPH, [name for name in GRAPH if part_of(name) == "sources"])
     assert "olmtui.model.catalog" in loaded
     assert sorted(loaded.intersection(SOURCES_NEVER_LOAD)) == []
+
+
+def test_the_rules_load_no_store_and_no_incremental_machinery() -> None:
+    """A rule reads plain objects and records: whether it runs from scratch (``check``) or
+    per subject from the change feed (the screens) is the declarations' business."""
+    rules = GRAPH[RULE_DECLARATIONS] - {RULE_MACHINERY}
+    assert {"olmtui.model.catalog_health", "olmtui.model.v1.findings"} <= rules
+    loaded = loaded_by(GRAPH, rules)
+    assert sorted(loaded.intersection({"olmtui.store", *INCREMENTAL})) == []
 
 
 def library_of(name: str) -> str:

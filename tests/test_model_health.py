@@ -88,7 +88,7 @@ def test_multitenancy_limits_reach_the_report_seed_002() -> None:
 
 
 def test_next_bundles_come_from_the_subscriptions_own_catalog_r_upg_2() -> None:
-    from olmtui.model.health import next_bundles
+    from olmtui.model.health_rules import next_bundles
     from olmtui.model.upgrades import upgrade_hook
     from olmtui.sources.catalogs import load_catalog
 

@@ -93,6 +93,11 @@ def catalog_health(catalog_sources: Iterable[Obj]) -> list[CatalogHealth]:
     return sorted((health_of(c) for c in catalog_sources), key=lambda h: (h.namespace, h.name))
 
 
+def catalog_source_findings(catalog_source: Obj) -> list[Finding]:
+    """The findings of one CatalogSource's own health (R-SUB-8): they read nothing else."""
+    return catalog_health_findings([health_of(catalog_source)])
+
+
 def catalog_health_findings(healths: Iterable[CatalogHealth]) -> list[Finding]:
     """A finding per CatalogSource that the resolver cannot fully use."""
     findings = []

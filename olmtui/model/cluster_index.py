@@ -1,17 +1,15 @@
-"""The cluster-wide health rules kept per partition from the change feed (issue 10 §4).
+"""The cluster-wide health rules kept per partition from the change feed.
 
-The multitenancy limits and the dependency rules (seeds 000/001/002) read every non-copied
-CSV, but each finding reads one group of them: the instances of one package (version and
+The multitenancy limits (R-DOC-1, R-DOC-2) and the missing requirements (R-API-1) read every
+non-copied CSV, but each finding reads one group of them: the instances of one package (version and
 CRD skew, multi-instance limits), the owners of one CRD (shared CRD owners) or one CSV and
 who provides or serves its required APIs (missing requirements). Here those groups are kept
-as subjects of :class:`olmtui.model.health_index.HealthIndex`:
+as the subjects of the ``partitions`` family (``olmtui.model.health_rules``), which
+:class:`olmtui.model.health_index.HealthIndex` keeps:
 
 * ``("pkg", package)``: :func:`olmtui.model.multitenancy.package_findings`.
 * ``("crd", name)``: :func:`olmtui.model.multitenancy.shared_crd_finding`.
 * ``("req", namespace, name)``: :func:`olmtui.model.dependencies.missing_requirement_finding`.
-* ``("upgrade-deps",)``: the upgrade rules (R-UPG-2, seed 001 §2.2.2/§2.2.3), over the next
-  bundles of every Subscription; they are empty without catalog content, and only then is
-  this subject free (it is the one subject still recomputed whole, see bench/README.md).
 
 A namespace's instances read only its own CSVs and Subscriptions, so a change there rebuilds
 that namespace's instances and marks the packages and CRDs of the instances that moved; a
@@ -40,7 +38,6 @@ from olmtui.objects import Obj
 
 Subject = tuple[str, ...]
 CSVKey = tuple[str, str]
-UPGRADE_DEPS: Subject = ("upgrade-deps",)
 
 
 class ClusterRules:

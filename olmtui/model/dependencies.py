@@ -19,8 +19,7 @@ from functools import partial
 from olmtui.model.apis import APISurface, api_surface
 from olmtui.model.catalog import Bundle
 from olmtui.model.types import Finding, ObjectRef, ref
-from olmtui.objects import Obj, meta, spec, status
-from olmtui.store import is_copied_csv
+from olmtui.objects import Obj, is_copied_csv, meta, spec, status
 
 SEED_DEPENDENCIES = "R-DOC-4"  # docs/rules.md; from seed 001 §2.2.1, §2.2.3
 SEED_CRD_UPGRADES = "R-DOC-5"  # docs/rules.md; from seed 001 §2.2.2

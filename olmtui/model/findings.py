@@ -5,12 +5,12 @@ decides when each applies.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 
 from olmtui.model.install_advice import install_mode_advice
 from olmtui.model.platform import BY_DESIGN
 from olmtui.model.types import Conflict, Finding, ObjectRef, Verdict, ref
-from olmtui.store import LIVE, Key, Malformed
+from olmtui.shape import LIVE, Malformed
 
 OG = "OperatorGroup"
 CSV = "ClusterServiceVersion"
@@ -746,8 +746,3 @@ def malformed_object(kind: str, namespace: str, name: str, record: Malformed) ->
         "the API server's schema nor OLM writes such values: fix the object or the file.",
         "R-SRC-4",
     )
-
-
-def malformed_findings(malformed: Mapping[Key, Malformed]) -> list[Finding]:
-    """One finding per cached object that had wrong-typed fields (``Store.malformed``)."""
-    return [malformed_object(k.kind, k.namespace, k.name, r) for k, r in malformed.items()]

@@ -1,43 +1,28 @@
-"""The findings beyond the group rules: catalogs, Subscriptions, InstallPlans, upgrades,
-multitenancy limits, dependencies, cluster upgrade readiness and conversion webhooks.
+"""The health findings from scratch, and the one merged list of every finding.
 
-The engine keeps the group rules incrementally; the health rules (CatalogSource health
-R-SUB-8, Subscription conditions §12, InstallPlans and approval R-SUB-4/R-IP-2, upgrade
-graphs §9, the multitenancy limits of seeds 000/002 and the dependency checks of seed 001
-§2.2) are pure functions over the cached objects and the catalog content. The `check`
-report and the screens both take their findings from :func:`merged_findings`, so they
-always say the same thing; where a rule and the engine report the same code on the same
-object, the engine's finding is kept.
+The engine keeps the group rules incrementally; the health rules (catalogs, Subscriptions,
+InstallPlans, upgrades, multitenancy limits, dependencies, cluster upgrade readiness,
+conversion webhooks, OLM v1, malformed objects) are declared once, per family, in
+``olmtui.model.health_rules``: :func:`health_findings` computes every family over all its
+subjects, and ``olmtui.model.health_index`` keeps the same families per subject for the
+screens. The ``check`` report and the screens both take their findings from
+:func:`merged_findings`, so they always say the same thing; where a rule and the engine
+report the same code on the same object, the engine's finding is kept.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from olmtui.model.access import no_access_findings, readable_findings
-from olmtui.model.catalog import Bundle, Catalog
-from olmtui.model.catalog_health import (
-    CatalogHealth,
-    catalog_content_without_source,
-    catalog_health_findings,
-    health_of,
-    subscription_source_findings,
-)
-from olmtui.model.cluster_upgrade import cluster_operator_findings, max_version_findings
-from olmtui.model.conversion_webhooks import conversion_webhook_findings
-from olmtui.model.csv_phase_findings import csv_phase_findings
-from olmtui.model.dependencies import dependency_findings
-from olmtui.model.findings import malformed_findings
-from olmtui.model.leftovers import namespace_leftover_findings
-from olmtui.model.multitenancy import multitenancy_findings
-from olmtui.model.resolution_findings import resolution_clause_findings
+from olmtui.model.catalog import Catalog
+from olmtui.model.health_rules import FAMILIES
+from olmtui.model.rule_family import HealthInputs, scratch_findings
 from olmtui.model.scope import scope_findings, scoped_findings
-from olmtui.model.subscription_health import namespace_subscription_findings
 from olmtui.model.types import SEVERITY_ORDER, Finding, SubscriptionState
-from olmtui.model.upgrades import upgrade_findings
-from olmtui.model.v1.findings import v1_findings
 from olmtui.objects import Obj, meta
 from olmtui.store import Store, Unreadable, is_copied_csv
 
@@ -68,113 +53,6 @@ def _csvs_by_namespace(store: Store) -> dict[str, dict[str, Obj]]:
     return by_ns
 
 
-def next_bundles(
-    catalogs: Sequence[Catalog], subscriptions: Iterable[SubscriptionState]
-) -> dict[str, Bundle]:
-    """``"namespace/installed CSV"`` -> the bundle its Subscription upgrades to next
-    (R-UPG-2), looked up in the content serving the Subscription's CatalogSource (content
-    for that CatalogSource first, then content that serves every source)."""
-    found: dict[str, Bundle] = {}
-    for sub in subscriptions:
-        if not (sub.installed_csv and sub.upgrade.next):
-            continue
-        source = f"{sub.source_namespace}/{sub.source}"
-        for catalog in sorted(catalogs, key=lambda c: c.ref != source):
-            package = catalog.packages.get(sub.package)
-            bundle = package.bundles.get(sub.upgrade.next) if package else None
-            if bundle is not None and catalog.ref in (source, None):
-                found[f"{sub.namespace}/{sub.installed_csv}"] = bundle
-                break
-    return found
-
-
-def catalog_source_findings(catalog_source: Obj) -> list[Finding]:
-    """The findings of one CatalogSource's own health (R-SUB-8): they read nothing else."""
-    return catalog_health_findings([health_of(catalog_source)])
-
-
-def catalog_target(sub: Obj) -> tuple[str, str]:
-    """The CatalogSource a Subscription takes its bundles from (``spec.sourceNamespace``,
-    ``spec.source``; R-SUB-8, R-UPG-2): its namespace's findings read that one's health."""
-    spec = sub.get("spec") or {}
-    return (spec.get("sourceNamespace") or "", spec.get("source") or "")
-
-
-def namespace_health_findings(
-    namespace: str,
-    subs: Sequence[Obj],
-    plans: Iterable[Obj],
-    csvs: Mapping[str, Obj],
-    *,
-    healths: Iterable[CatalogHealth],
-    install_plans_known: bool,
-    content: Sequence[Catalog] = (),
-    groups: int = 0,
-) -> list[Finding]:
-    """Every health finding about one namespace's Subscriptions and InstallPlans.
-
-    Its inputs, all of the namespace except where said: the Subscriptions, the InstallPlans,
-    the non-copied CSVs (R-COPY-1) by name, the OperatorGroup count (R-SUB-9), the health of
-    the CatalogSources the Subscriptions target (R-SUB-8; possibly in the global catalog
-    namespace), whether any InstallPlan is known at all, and the catalog content
-    (``graph == "catalog"``) for the upgrade rules (§9). Recompute it when one of these
-    changes; nothing else moves it.
-    """
-    found = subscription_source_findings(subs, healths)
-    found += namespace_subscription_findings(
-        namespace, subs, plans, csvs.values(), install_plans_known=install_plans_known
-    )
-    if content:
-        found += upgrade_findings(content, subs, {namespace: csvs}, {namespace: groups})
-    return found
-
-
-def leftover_findings(
-    namespace: str,
-    subs: Sequence[Obj],
-    plans: Iterable[Obj],
-    csvs: Mapping[str, Obj],
-    catalog_sources: Collection[tuple[str, str]],
-    *,
-    subs_known: bool,
-    plans_known: bool,
-) -> list[Finding]:
-    """The leftovers of one namespace (R-DOC-14/15) and the objects its resolution failure
-    names (R-SUB-7). Inputs: the namespace's Subscriptions, InstallPlans and non-copied CSVs,
-    which CatalogSources exist (namespace, name), and whether any Subscription / InstallPlan
-    is known at all."""
-    by_name = {meta(p).get("name") or "": p for p in plans}
-    leftovers = namespace_leftover_findings(
-        namespace, csvs, subs, by_name, subs_known=subs_known, plans_known=plans_known
-    )
-    return leftovers + resolution_clause_findings(namespace, subs, csvs, catalog_sources)
-
-
-def content_findings(catalogs: Sequence[Catalog], catalog_sources: Iterable[Obj]) -> list[Finding]:
-    """Findings about the catalog content itself: its load problems, and content given for a
-    CatalogSource that does not exist (R-SUB-8). Inputs: the content and the CatalogSources."""
-    content = [c for c in catalogs if c.graph == "catalog"]
-    found = catalog_content_without_source(content, catalog_sources) if content else []
-    for catalog in catalogs:
-        found += catalog.findings
-    return found
-
-
-def cluster_health_findings(
-    installed: Sequence[Obj],
-    subs: Iterable[Obj],
-    crds: Iterable[Obj],
-    next_bundles: Mapping[str, Bundle],
-) -> list[Finding]:
-    """The cluster-wide rules: multitenancy limits (seeds 000/002) and dependencies (seed 001
-    §2.2). Inputs: the non-copied CSVs (copies never count, R-COPY-1), every Subscription,
-    the CRDs and the next bundle of each upgrade (R-UPG-2)."""
-    crds = list(crds)
-    return multitenancy_findings(installed, subs, crds) + dependency_findings(
-        installed, crds, next_bundles
-    )
-
-
 def services_by_namespace(services: Iterable[Obj]) -> dict[str, set[str]]:
     """Service names by namespace, for the namespaces whose Services are in the source: the
     conversion webhook rule (R-DOC-17) judges only those."""
@@ -187,6 +65,31 @@ def services_by_namespace(services: Iterable[Obj]) -> dict[str, set[str]]:
     return by_ns
 
 
+def health_inputs(
+    store: Store,
+    catalogs: Sequence[Catalog] = (),
+    subscriptions: Iterable[SubscriptionState] = (),
+    *,
+    now: dt.datetime | None = None,
+) -> HealthInputs:
+    """What the health rules read, gathered from the Store in one pass per kind."""
+    states = list(subscriptions)
+    return HealthInputs(
+        store,
+        subs=_named_by_namespace(store.list("Subscription")),
+        plans=_named_by_namespace(store.list("InstallPlan")),
+        installed=_csvs_by_namespace(store),
+        deployments=_named_by_namespace(store.list("Deployment")),
+        conditions=_named_by_namespace(store.list("OperatorCondition")),
+        groups=Counter(meta(og).get("namespace") or "" for og in store.list("OperatorGroup")),
+        services=services_by_namespace(store.list("Service")),
+        catalogs=catalogs,
+        content=[c for c in catalogs if c.graph == "catalog"],
+        now=now,
+        subscription_states=lambda: states,
+    )
+
+
 def health_findings(
     store: Store,
     catalogs: Sequence[Catalog] = (),
@@ -194,11 +97,9 @@ def health_findings(
     *,
     now: dt.datetime | None = None,
 ) -> list[Finding]:
-    """Catalog, Subscription, InstallPlan, CSV phase, upgrade, multitenancy, dependency,
-    cluster upgrade readiness (R-DOC-16), conversion webhook (R-DOC-17), OLM v1 (R-V1-*) and
-    malformed object (R-SRC-4) findings for the
-    cached objects, computed from scratch (``olmtui check``; the screens keep
-    the same findings per subject in ``olmtui.model.health_index``).
+    """Every health finding of the cached objects, computed from scratch (``olmtui check``):
+    each family of ``olmtui.model.health_rules.FAMILIES`` over all its subjects (the screens
+    keep the same findings per subject in ``olmtui.model.health_index``).
 
     ``catalogs`` is the catalog content known (``--catalog`` and PackageManifests); its load
     problems are findings too. Upgrade rules need edges, so only catalog content (not
@@ -206,67 +107,8 @@ def health_findings(
     bundle) let the dependency rules look at what an upgrade would change. ``now`` is a live
     session's wall clock (CSV ages); snapshots have none.
     """
-    subs = list(store.list("Subscription"))
-    sources = list(store.list("CatalogSource"))
-    found: list[Finding] = []
-    for source in sources:
-        found += catalog_source_findings(source)
-    healths = [health_of(c) for c in sources]
-    by_ns = _csvs_by_namespace(store)
-    subs_by_ns = _by_namespace(subs)
-    plans_by_ns = _by_namespace(store.list("InstallPlan"))
-    plans_known = store.count("InstallPlan") > 0
-    content = [c for c in catalogs if c.graph == "catalog"]
-    groups = {ns: len(ogs) for ns, ogs in _by_namespace(store.list("OperatorGroup")).items()}
-    for namespace in sorted(subs_by_ns):
-        found += namespace_health_findings(
-            namespace,
-            subs_by_ns[namespace],
-            plans_by_ns.get(namespace, ()),
-            by_ns.get(namespace, {}),
-            healths=healths,
-            install_plans_known=plans_known,
-            content=content,
-            groups=groups.get(namespace, 0),
-        )
-    deployments = _named_by_namespace(store.list("Deployment"))
-    conditions = _named_by_namespace(store.list("OperatorCondition"))
-    for namespace in sorted(by_ns):
-        found += csv_phase_findings(
-            namespace,
-            by_ns[namespace],
-            plans_by_ns.get(namespace, ()),
-            subs_by_ns.get(namespace, ()),
-            deployments=deployments.get(namespace, {}),
-            conditions=conditions.get(namespace, {}),
-            now=now,
-        )
-    source_keys = {(meta(c).get("namespace") or "", meta(c).get("name") or "") for c in sources}
-    for namespace in sorted(set(by_ns) | set(subs_by_ns) | set(plans_by_ns)):
-        found += leftover_findings(
-            namespace,
-            subs_by_ns.get(namespace, ()),
-            plans_by_ns.get(namespace, ()),
-            by_ns.get(namespace, {}),
-            source_keys,
-            subs_known=bool(subs),
-            plans_known=plans_known,
-        )
-    found += content_findings(catalogs, sources)
-    installed = [csv for csvs in by_ns.values() for csv in csvs.values()]
-    crds = store.list("CustomResourceDefinition")
-    found += cluster_health_findings(installed, subs, crds, next_bundles(content, subscriptions))
-    # R-DOC-16: cluster upgrade readiness; R-DOC-17: conversion webhooks without a Service.
-    found += max_version_findings(installed, store.list("ClusterVersion"))
-    found += cluster_operator_findings(store.list("ClusterOperator"))
-    found += conversion_webhook_findings(
-        store.list("CustomResourceDefinition"), services_by_namespace(store.list("Service"))
-    )
-    # R-V1-*: OLM v1's ClusterExtensions and ClusterCatalogs (none on a cluster without it).
-    found += v1_findings(store.list("ClusterExtension"), store.list("ClusterCatalog"), catalogs)
-    # R-SRC-4: the objects whose wrong-typed fields the cache read as absent.
-    found += malformed_findings(store.malformed)
-    return found
+    inputs = health_inputs(store, catalogs, subscriptions, now=now)
+    return scratch_findings(FAMILIES, inputs)
 
 
 def finding_order(finding: Finding) -> tuple[Any, ...]:
@@ -294,7 +136,7 @@ def _key(finding: Finding) -> tuple[str, str, str, str]:
 def without_model_duplicates(health: Iterable[Finding], model: Iterable[Finding]) -> list[Finding]:
     """The health findings the model has not already reported: when both speak of one code on
     one object, the model's wording stays (as on the screens). Only the health findings'
-    keys are held: the model may have hundreds of thousands of findings (issue 24)."""
+    keys are held: the model may have hundreds of thousands of findings."""
     health = list(health)
     if not health:
         return []

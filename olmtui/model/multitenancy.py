@@ -21,8 +21,7 @@ from olmtui.model.apis import api_surface
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION, package_property
 from olmtui.model.semver_range import parse_version
 from olmtui.model.types import Finding, ObjectRef, Severity
-from olmtui.objects import Obj, meta, spec, status
-from olmtui.store import is_copied_csv
+from olmtui.objects import Obj, is_copied_csv, meta, spec, status
 
 SEED_MULTITENANCY = "R-DOC-2"  # docs/rules.md; from seed 002
 SEED_CRD_LIMITS = "R-DOC-1"  # docs/rules.md; from seed 000
