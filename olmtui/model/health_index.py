@@ -198,7 +198,7 @@ class HealthIndex:
 
     def findings_generation(self) -> int:
         """A number that changes whenever :meth:`findings` does: a stamp for what screens
-        derive from the findings (``ui/derived.py``)."""
+        derive from the findings (``pipeline/analysis.py``)."""
         self._settle()
         return self._merged.generation
 
