@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import ItemsView, Iterator, Mapping
 
+from olmtui.kinds import NAMESPACE
 from olmtui.model.operatorgroups import Labels
 from olmtui.objects import labels
 from olmtui.store import Store
@@ -26,19 +27,19 @@ class CachedNamespaces(Mapping[str, Labels]):
         self._store = store
 
     def __getitem__(self, name: str) -> Labels:
-        found = self._store.get("Namespace", "", name)
+        found = self._store.get(NAMESPACE, "", name)
         if found is None:
             raise KeyError(name)
         return labels(found)
 
     def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and self._store.get("Namespace", "", name) is not None
+        return isinstance(name, str) and self._store.get(NAMESPACE, "", name) is not None
 
     def __iter__(self) -> Iterator[str]:
-        return (name for (_, name), _ in self._store.slots("Namespace"))
+        return (name for (_, name), _ in self._store.slots(NAMESPACE))
 
     def __len__(self) -> int:
-        return self._store.count("Namespace")
+        return self._store.count(NAMESPACE)
 
     def items(self) -> ItemsView[str, Labels]:
         return _Items(self)
@@ -51,4 +52,4 @@ class _Items(ItemsView[str, Labels]):
 
     def __iter__(self) -> Iterator[tuple[str, Labels]]:
         store = self._mapping._store
-        return ((name, labels(obj)) for (_, name), obj in store.slots("Namespace"))
+        return ((name, labels(obj)) for (_, name), obj in store.slots(NAMESPACE))

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from olmtui.kinds import CATALOG_SOURCE, SUBSCRIPTION
 from olmtui.model.catalog import Catalog
 from olmtui.model.types import Finding, ObjectRef, Severity, ref
 from olmtui.objects import Obj, meta, name_of, namespace_of, spec, status
@@ -56,7 +57,7 @@ class CatalogHealth:
 
     @property
     def object_ref(self) -> ObjectRef:
-        return ObjectRef("CatalogSource", self.namespace, self.name)
+        return ObjectRef(CATALOG_SOURCE, self.namespace, self.name)
 
 
 def _registry_service(status: Obj) -> str | None:
@@ -103,7 +104,7 @@ def catalog_health_findings(healths: Iterable[CatalogHealth]) -> list[Finding]:
                 Finding(
                     "error",
                     h.reason,
-                    "CatalogSource",
+                    CATALOG_SOURCE,
                     h.namespace,
                     h.name,
                     f"CatalogSource {h.ref} cannot serve ({h.reason}{detail}). OLM counts it as "
@@ -125,7 +126,7 @@ def catalog_health_findings(healths: Iterable[CatalogHealth]) -> list[Finding]:
                 Finding(
                     severity,
                     "CatalogSourceNotReady",
-                    "CatalogSource",
+                    CATALOG_SOURCE,
                     h.namespace,
                     h.name,
                     f"CatalogSource {h.ref} is not READY: {seen}{detail}. OLM cannot read its "
@@ -140,7 +141,7 @@ def catalog_health_findings(healths: Iterable[CatalogHealth]) -> list[Finding]:
                 Finding(
                     "warning",
                     _POLL_REASON,
-                    "CatalogSource",
+                    CATALOG_SOURCE,
                     h.namespace,
                     h.name,
                     f"CatalogSource {h.ref} has an invalid update interval{detail}. It still "
@@ -173,7 +174,7 @@ def subscription_source_findings(
                 Finding(
                     "error",
                     "CatalogSourceMissing",
-                    "Subscription",
+                    SUBSCRIPTION,
                     ns,
                     name,
                     f"Subscription {name} targets CatalogSource {ref(*target)}, which does not "
@@ -182,7 +183,7 @@ def subscription_source_findings(
                     "come only from its own catalog (R-UPG-2). Create that CatalogSource or point "
                     "spec.source/spec.sourceNamespace at one that exists.",
                     "R-SUB-8",
-                    (ObjectRef("CatalogSource", *target),),
+                    (ObjectRef(CATALOG_SOURCE, *target),),
                 )
             )
         elif not health.healthy:
@@ -190,7 +191,7 @@ def subscription_source_findings(
                 Finding(
                     "warning",
                     "TargetedCatalogSourceUnhealthy",
-                    "Subscription",
+                    SUBSCRIPTION,
                     ns,
                     name,
                     f"Subscription {name} gets its bundles from CatalogSource {health.ref}, which "
@@ -230,7 +231,7 @@ def catalog_content_without_source(
             Finding(
                 "warning",
                 "CatalogSourceNotFound",
-                "CatalogSource",
+                CATALOG_SOURCE,
                 namespace,
                 name,
                 f"--catalog gives content ({catalog.origin}) for CatalogSource {catalog.ref}, but "

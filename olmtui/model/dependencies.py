@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 
+from olmtui.kinds import CRD, CSV
 from olmtui.model.apis import APISurface, api_surface
 from olmtui.model.catalog import Bundle
 from olmtui.model.types import Finding, ObjectRef, ref
@@ -50,7 +51,7 @@ def _present_requirements(csv: Obj) -> set[str]:
     return {
         r.get("name") or ""
         for r in status(csv).get("requirementStatus") or ()
-        if r.get("kind") == "CustomResourceDefinition" and r.get("status") == "Present"
+        if r.get("kind") == CRD and r.get("status") == "Present"
     }
 
 
@@ -126,7 +127,7 @@ def missing_requirement_finding(
     return Finding(
         "error" if have_crds else "warning",
         "RequiredAPIMissing",
-        "ClusterServiceVersion",
+        CSV,
         ns,
         name,
         f"CSV {name} requires {', '.join(missing)}, but no installed operator provides "
@@ -163,7 +164,7 @@ def _dropped_api_findings(
             Finding(
                 "error",
                 "UpgradeDropsRequiredAPI",
-                "ClusterServiceVersion",
+                CSV,
                 ns,
                 name,
                 f"The next bundle of CSV {name}, {bundle.name}, no longer provides {api}, which "
@@ -173,7 +174,7 @@ def _dropped_api_findings(
                 f"{'it is' if len(dependents) == 1 else 'they are'} installed. Upgrade or remove "
                 "the dependent operators first, or install another provider of the API.",
                 SEED_DEPENDENCIES,
-                tuple(ObjectRef("ClusterServiceVersion", *i) for i in dependents),
+                tuple(ObjectRef(CSV, *i) for i in dependents),
             )
         )
     return findings
@@ -196,7 +197,7 @@ def _crd_version_findings(
         stored = list(status(current).get("storedVersions") or ())
         known = all_versions.get(crd_name)
         defined = set(known) if known is not None else set(served) | ({storage} - {None})
-        related = (ObjectRef("CustomResourceDefinition", "", crd_name),)
+        related = (ObjectRef(CRD, "", crd_name),)
         # Seed 001 §2.2.2.2: a served version is first set to served: false, and removed
         # only in a later upgrade.
         removed = [v for v in cluster_served if v and v not in defined]
@@ -205,7 +206,7 @@ def _crd_version_findings(
                 Finding(
                     "warning",
                     "CRDServedVersionRemoved",
-                    "ClusterServiceVersion",
+                    CSV,
                     ns,
                     name,
                     f"The next bundle of CSV {name}, {bundle.name}, removes "
@@ -227,7 +228,7 @@ def _crd_version_findings(
                 Finding(
                     "error" if certain else "warning",
                     "CRDStoredVersionRemoved",
-                    "ClusterServiceVersion",
+                    CSV,
                     ns,
                     name,
                     f"The next bundle of CSV {name}, {bundle.name}, "

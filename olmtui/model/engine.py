@@ -21,6 +21,15 @@ from itertools import chain, islice
 from typing import Any, TypeVar
 
 from olmtui.gc_pause import cyclic_gc_paused
+from olmtui.kinds import (
+    CSV,
+    INSTALL_PLAN,
+    NAMESPACE,
+    OLM_CONFIG,
+    OPERATOR_GROUP,
+    PACKAGE_MANIFEST,
+    SUBSCRIPTION,
+)
 from olmtui.model import nsset
 from olmtui.model.apis import (
     APISet,
@@ -133,13 +142,13 @@ class _CSVEval:
 
 #: The kinds the model reads, in the order the initial build hands it the cached objects.
 _INITIAL_KINDS = (
-    "Namespace",
-    "OperatorGroup",
-    "ClusterServiceVersion",
-    "Subscription",
-    "InstallPlan",
-    "OLMConfig",
-    "PackageManifest",
+    NAMESPACE,
+    OPERATOR_GROUP,
+    CSV,
+    SUBSCRIPTION,
+    INSTALL_PLAN,
+    OLM_CONFIG,
+    PACKAGE_MANIFEST,
 )
 #: Objects per batch of the model's first build: few enough that what one batch holds
 #: (its change records, what they mark to recompute) is small beside the cache.
@@ -459,13 +468,13 @@ class Model:
                 self._mark_csvs_of(og[0])
 
     _handlers: dict[str, Callable[[Model, Change], None]] = {
-        "Namespace": _on_namespace,
-        "OperatorGroup": _on_operator_group,
-        "ClusterServiceVersion": _on_csv,
-        "Subscription": _on_subscription,
-        "InstallPlan": _on_install_plan,
-        "OLMConfig": _on_olmconfig,
-        "PackageManifest": _on_package_manifest,
+        NAMESPACE: _on_namespace,
+        OPERATOR_GROUP: _on_operator_group,
+        CSV: _on_csv,
+        SUBSCRIPTION: _on_subscription,
+        INSTALL_PLAN: _on_install_plan,
+        OLM_CONFIG: _on_olmconfig,
+        PACKAGE_MANIFEST: _on_package_manifest,
     }
 
     # -- recomputation, stage by stage --------------------------------------------------------
@@ -774,7 +783,7 @@ class Model:
         return head_preflight(state, head, targets, ref(*og_key), is_platform_owned(og))
 
     def _plan(self, namespace: str, name: str) -> Obj | None:
-        return self._store.get("InstallPlan", namespace, name)
+        return self._store.get(INSTALL_PLAN, namespace, name)
 
     def _recompute_namespace(self, namespace: str) -> None:
         known = namespace in self._namespaces and namespace not in self._inferred

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from olmtui.kinds import CSV, INSTALL_PLAN, SUBSCRIPTION
 from olmtui.model import json_text
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION, package_property
 from olmtui.model.subscriptions import install_plan_name
@@ -157,7 +158,7 @@ def _csv_step_facts(step: Obj) -> PlannedCSV | None:
     ConfigMap that carries ``replaces`` (the CSV it replaces on this cluster, R-UPG-4) and
     ``properties``."""
     resource = step.get("resource") or {}
-    if resource.get("kind") != "ClusterServiceVersion" or not resource.get("name"):
+    if resource.get("kind") != CSV or not resource.get("name"):
         return None
     source = resource.get("sourceName")
     catalog = ref(resource.get("sourceNamespace") or "", source) if source else None
@@ -171,7 +172,7 @@ def _csv_step_facts(step: Obj) -> PlannedCSV | None:
             doc = None
     # The document inside the JSON text was never checked where objects enter the cache
     # (R-SRC-4): its fields are read only when of the type OLM writes.
-    if isinstance(doc, dict) and doc.get("kind") == "ClusterServiceVersion":
+    if isinstance(doc, dict) and doc.get("kind") == CSV:
         doc_spec = mapping_of(doc.get("spec"))
         version = text_of(doc_spec.get("version"))
         replaces = text_of(doc_spec.get("replaces"))
@@ -238,7 +239,7 @@ def summarize_install_plan(ip: Obj) -> InstallPlanSummary:
     owners = tuple(
         o["name"]
         for o in ip_meta.get("ownerReferences") or ()
-        if o.get("kind") == "Subscription" and o.get("name")
+        if o.get("kind") == SUBSCRIPTION and o.get("name")
     )
     return InstallPlanSummary(
         namespace=ip_meta.get("namespace") or "",
@@ -427,7 +428,7 @@ def _shared_plan_finding(
     return Finding(
         "warning" if pending else "info",
         "SharedInstallPlan",
-        "InstallPlan",
+        INSTALL_PLAN,
         summary.namespace,
         summary.name,
         f"InstallPlan {summary.name} carries the CSVs of {len(moved)} operators ({listing}). "
@@ -436,7 +437,7 @@ def _shared_plan_finding(
         f"{consequence}. To upgrade operators independently, install them in separate "
         "namespaces, each with its own OperatorGroup.",
         rule=SEED_COLOCATION,
-        related=tuple(ObjectRef("Subscription", summary.namespace, s) for s in moved),
+        related=tuple(ObjectRef(SUBSCRIPTION, summary.namespace, s) for s in moved),
     )
 
 
@@ -445,7 +446,7 @@ def _approval_finding(summary: InstallPlanSummary, moved: dict[str, tuple[str, .
     return Finding(
         "info",
         "InstallPlanRequiresApproval",
-        "InstallPlan",
+        INSTALL_PLAN,
         summary.namespace,
         summary.name,
         f"InstallPlan {summary.name} waits for approval (phase RequiresApproval, "
@@ -454,7 +455,7 @@ def _approval_finding(summary: InstallPlanSummary, moved: dict[str, tuple[str, .
         f"`oc patch installplan {summary.name} -n {summary.namespace} --type merge "
         '-p \'{"spec":{"approved":true}}\'`.',
         rule="R-IP-2",
-        related=tuple(ObjectRef("Subscription", summary.namespace, s) for s in moved),
+        related=tuple(ObjectRef(SUBSCRIPTION, summary.namespace, s) for s in moved),
     )
 
 

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, SUBSCRIPTION
 from olmtui.model.types import CSVState, SubscriptionState
 from olmtui.store import Unreadable
 
@@ -93,13 +94,13 @@ class Metrics:
 
 #: The kind each count reads.
 METRIC_KINDS: dict[str, str] = {
-    "catalog_source_count": "CatalogSource",
-    "csv_count": "ClusterServiceVersion",
-    "csv_succeeded": "ClusterServiceVersion",
-    "csv_abnormal": "ClusterServiceVersion",
-    "csv_upgrade_count": "ClusterServiceVersion",
-    "install_plan_count": "InstallPlan",
-    "subscription_count": "Subscription",
+    "catalog_source_count": CATALOG_SOURCE,
+    "csv_count": CSV,
+    "csv_succeeded": CSV,
+    "csv_abnormal": CSV,
+    "csv_upgrade_count": CSV,
+    "install_plan_count": INSTALL_PLAN,
+    "subscription_count": SUBSCRIPTION,
 }
 
 
@@ -143,7 +144,7 @@ def seed_metrics(
         return None if metric in unknown else value
 
     return Metrics(
-        catalog_source_count=count("catalog_source_count", store.count("CatalogSource")),
+        catalog_source_count=count("catalog_source_count", store.count(CATALOG_SOURCE)),
         csv_count=count("csv_count", len(csvs)),
         csv_succeeded=count("csv_succeeded", len(csvs) - len(abnormal)),
         csv_abnormal=() if "csv_abnormal" in unknown else abnormal,
@@ -153,8 +154,8 @@ def seed_metrics(
         ),
         csv_upgrade_count_source="watch" if watched else "snapshot",
         csv_upgrade_count_note=WATCH_UPGRADE_NOTE if watched else SNAPSHOT_UPGRADE_NOTE,
-        install_plan_count=count("install_plan_count", store.count("InstallPlan")),
-        subscription_count=count("subscription_count", store.count("Subscription")),
+        install_plan_count=count("install_plan_count", store.count(INSTALL_PLAN)),
+        subscription_count=count("subscription_count", store.count(SUBSCRIPTION)),
         unknown=unknown,
     )
 

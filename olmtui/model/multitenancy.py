@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from olmtui.kinds import CRD, CSV
 from olmtui.model.apis import api_surface
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION, package_property
 from olmtui.model.semver_range import parse_version
@@ -54,7 +55,7 @@ class Instance:
 
     @property
     def object_ref(self) -> ObjectRef:
-        return ObjectRef("ClusterServiceVersion", self.namespace, self.csv)
+        return ObjectRef(CSV, self.namespace, self.csv)
 
     @property
     def label(self) -> str:
@@ -193,7 +194,7 @@ def _skew_findings(package: str, group: list[Instance]) -> list[Finding]:
                 Finding(
                     "warning",
                     "MultiInstanceCRDMismatch",
-                    "ClusterServiceVersion",
+                    CSV,
                     inst.namespace,
                     inst.csv,
                     f"Package {package} is installed in {len(group)} namespaces ({everyone}) and "
@@ -212,7 +213,7 @@ def _skew_findings(package: str, group: list[Instance]) -> list[Finding]:
                 Finding(
                     "info" if no_crds else "warning",
                     "MultiInstanceVersionSkew",
-                    "ClusterServiceVersion",
+                    CSV,
                     inst.namespace,
                     inst.csv,
                     f"Package {package} is installed in {len(group)} namespaces at different "
@@ -253,7 +254,7 @@ def _instance_limit_findings(package: str, group: list[Instance]) -> list[Findin
                 Finding(
                     "warning",
                     "MultiInstanceWithDependencies",
-                    "ClusterServiceVersion",
+                    CSV,
                     inst.namespace,
                     inst.csv,
                     f"Package {package} is installed in several namespaces ({where}) and has "
@@ -271,7 +272,7 @@ def _instance_limit_findings(package: str, group: list[Instance]) -> list[Findin
                 Finding(
                     "warning",
                     "MultiInstanceConversionWebhook",
-                    "ClusterServiceVersion",
+                    CSV,
                     inst.namespace,
                     inst.csv,
                     f"Package {package} is installed in several namespaces ({where}) and ships a "
@@ -328,7 +329,7 @@ def shared_crd_finding(crd_name: str, group: list[Instance], crd: Obj | None) ->
     return Finding(
         severity,
         "SharedCRDOwners",
-        "CustomResourceDefinition",
+        CRD,
         "",
         crd_name,
         f"CRD {crd_name} is owned by CSVs of {what} in several namespaces ({listing})."

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from olmtui.kinds import PACKAGE_MANIFEST
 from olmtui.model.apis import api_surface
 from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.manifest_fields import (
@@ -124,7 +125,7 @@ def catalog_from_packagemanifests(
     PackageManifests show what a source serves, never what it lacks."""
     catalogs: dict[str, Catalog] = {}
     for obj in objs:
-        if not isinstance(obj, dict) or obj.get("kind") != "PackageManifest":
+        if not isinstance(obj, dict) or obj.get("kind") != PACKAGE_MANIFEST:
             continue
         source = catalog_ref_of(obj)
         if catalog_ref is not None and source != catalog_ref:

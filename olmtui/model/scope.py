@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
+from olmtui.kinds import NAMESPACE
 from olmtui.model.types import Finding
 
 #: The code of the info finding that says which namespaces were read.
@@ -77,7 +78,7 @@ def scope_findings(read: Collection[str] | None) -> list[Finding]:
         Finding(
             "info",
             NOT_READ,
-            "Namespace",
+            NAMESPACE,
             "",
             names,
             f"read: namespaces {names} only (--namespace). Objects in other namespaces are "

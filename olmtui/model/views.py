@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, OPERATOR_GROUP, SUBSCRIPTION
 from olmtui.model import nsset
 from olmtui.model.apis import CONFLICT_REASON, STATIC_REASON
 from olmtui.model.catalog_health import CatalogHealth
@@ -309,11 +310,11 @@ def _content_entries(change: Change, _target: ObjectRef) -> list[ChangeEntry]:
 _DERIVERS = {
     ACCESS: _access_entries,
     CATALOG_CONTENT: _content_entries,
-    "ClusterServiceVersion": _csv_entries,
-    "InstallPlan": _installplan_entries,
-    "Subscription": _subscription_entries,
-    "OperatorGroup": _generic_entries,
-    "CatalogSource": _generic_entries,
+    CSV: _csv_entries,
+    INSTALL_PLAN: _installplan_entries,
+    SUBSCRIPTION: _subscription_entries,
+    OPERATOR_GROUP: _generic_entries,
+    CATALOG_SOURCE: _generic_entries,
 }
 
 
