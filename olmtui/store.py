@@ -201,7 +201,7 @@ Slot = tuple[str, str] | str
 
 def _slot(kind: str, namespace: str, name: str) -> Slot:
     """The bucket key of an object: a tuple per cached Namespace (or any cluster-scoped
-    object) was 72 of the ~550 bytes each of a million costs (issue 24)."""
+    object) was 72 of the ~550 bytes each of a million costs."""
     return name if kind in CLUSTER_SCOPED else (namespace, name)
 
 

@@ -1,4 +1,4 @@
-"""QA's reproduction cases (issue 2 follow-up), checked end to end as ``olmtui check`` reports
+"""QA's reproduction cases, checked end to end as ``olmtui check`` reports
 them: the JSON report and its text rendering, from the snapshots in tests/data/model/qa."""
 
 from __future__ import annotations

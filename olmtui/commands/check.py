@@ -166,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(markdown(checked))
         return 1 if has_errors(checked.report) else 0
     # the long lists are built entry by entry as they are written, the output written in
-    # pieces: neither is ever held whole (issue 24)
+    # pieces: neither is ever held whole
     report = session_of(args).report(streamed=True)
     colour = _colour_wanted()
     with _spool() as spool:

@@ -1,10 +1,10 @@
 """Cluster objects as OLM writes them: the demo's cluster must look like a real one.
 
 Every function returns a fresh plain dict. Status fields, annotations, labels, reasons and
-messages follow olm-rules.md: CSV phases and their reasons and messages (§7, R-CSV-H for the
+messages follow docs/rules.md: CSV phases and their reasons and messages (R-CSV-*, R-CSV-H for the
 condition history), group annotations on CSVs (R-MEM-3), copies (R-COPY-4), OperatorGroup
-status and ``olm.providedAPIs`` (R-OG-2, R-API-3), Subscription status (§12) and
-InstallPlans (§13).
+status and ``olm.providedAPIs`` (R-OG-2, R-API-3), Subscription status (R-SUB-*) and
+InstallPlans (R-IP-*).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ NAMESPACE_ANNOTATION = "olm.operatorNamespace"
 TARGETS_ANNOTATION = "olm.targetNamespaces"
 PROVIDED_APIS_ANNOTATION = "olm.providedAPIs"
 
-#: §7: the reason and message OLM writes with each phase of a CSV's normal life.
+#: R-CSV-*: the reason and message OLM writes with each phase of a CSV's normal life.
 PHASE_STATUS: dict[str, tuple[str, str]] = {
     "Pending": ("RequirementsUnknown", "requirements not yet checked"),  # R-CSV-N
     "InstallReady": ("AllRequirementsMet", "all requirements found, attempting install"),
@@ -178,7 +178,7 @@ def requirement_status(csv: Obj) -> list[Obj]:
 
 def member_csv(published: Obj, og: Obj, package: str, now: str) -> Obj:
     """A published CSV as created by an InstallPlan in the group's namespace and annotated
-    by OLM (R-MEM-3, labels of §1.2), before any phase is written."""
+    by OLM (R-MEM-3, and the ``olm.api.<hash>`` labels), before any phase is written."""
     ns = og["metadata"]["namespace"]
     name = published["metadata"]["name"]
     meta = dict(published["metadata"])
@@ -320,8 +320,8 @@ def subscription(
     plan: Obj,
     catalogs: Sequence[Obj],
 ) -> Obj:
-    """A Subscription with the status OLM writes (§12): AtLatestKnown when ``current`` is
-    installed, else UpgradePending with the referenced InstallPlan's pending condition."""
+    """A Subscription with the status OLM writes (R-SUB-1, R-SUB-2): AtLatestKnown when ``current``
+    is installed, else UpgradePending with the referenced InstallPlan's pending condition."""
     at_latest = installed == current
     conditions = [catalog_condition(catalogs, source, source_ns, now)]
     plan_phase = (plan.get("status") or {}).get("phase") or ""
@@ -394,7 +394,7 @@ def install_plan(
     source: str,
     source_ns: str,
 ) -> Obj:
-    """An InstallPlan (§13): R-IP-1 steps (CSVs first, then their CRDs) and R-IP-3's
+    """An InstallPlan: R-IP-1 steps (CSVs first, then their CRDs) and R-IP-3's
     ``Installed`` condition once Complete."""
     steps = []
     done = phase == "Complete"

@@ -4,11 +4,11 @@ meet, and status written as OLM writes it.
 * ``openshift-operators/global-operators`` (all namespaces) runs cert-manager,
   node-healthcheck-operator and the clusterwide etcd operator, copied into every other
   namespace (R-COPY-3).
-* Two tenants follow seed 002's multitenant pattern: ``team-a-operators`` watches ``team-a``,
-  ``team-b-operators`` watches ``team-b``, each with its own keycloak-operator instance.
-  In team-a, keycloak's Subscription is Manual and several hops behind the ``fast`` head, its
-  next InstallPlan waits for approval, and the Automatic rabbitmq topology operator beside it
-  therefore works as Manual too (R-SUB-4).
+* Two tenants follow the documented multitenant pattern (R-DOC-2): ``team-a-operators`` watches
+  ``team-a``, ``team-b-operators`` watches ``team-b``, each with its own keycloak-operator instance.
+  In team-a, keycloak's Subscription is Manual and several hops behind the ``fast`` head, its next
+  InstallPlan waits for approval, and the Automatic rabbitmq topology operator beside it therefore
+  works as Manual too (R-SUB-4).
 * In team-b an etcd operator fails with InterOperatorGroupOwnerConflict: the global group
   already provides EtcdCluster where both groups reach (R-API-5).
 * ``data-pipeline`` holds two OperatorGroups, so its CSV fails with TooManyOperatorGroups
@@ -304,7 +304,7 @@ def build_scenario(now: str | None = None) -> Scenario:
 
 
 def package_manifests(now: str) -> list[Obj]:
-    """What packageserver serves for the READY catalog (§11): channels with their heads
+    """What packageserver serves for the READY catalog (R-UPG-9): channels with their heads
     and entries sorted by version, newest first; no edges."""
     catalog = demo_catalog()
     heads = {(c.package, c.channel): c.head for c in channel_states([catalog])}

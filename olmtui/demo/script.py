@@ -5,7 +5,7 @@ as ordinary watch events:
 
 1. the Manual keycloak upgrade in team-a is approved and lands (R-IP-2, R-IP-3): the new
    CSV appears with ``spec.replaces`` (R-UPG-4), walks Pending -> InstallReady -> Installing
-   -> Succeeded (§7) while the old one goes Replacing -> Deleting and disappears (R-CSV-S,
+   -> Succeeded (R-CSV-*) while the old one goes Replacing -> Deleting and disappears (R-CSV-S,
    R-CSV-R, R-CSV-D); the Subscription moves (R-SUB-2) and the copies follow (R-COPY-4,
    R-COPY-6);
 2. someone installs the single-namespace etcd operator in ops-tools: its CSV fails with

@@ -39,7 +39,7 @@ ABSENCE_CODES: dict[str, frozenset[str]] = {
             "StaticProvidedAPIs",  # R-API-6: reserved APIs no CSV of the namespace provides
             *_COPIES,  # R-COPY-3/R-COPY-6: copies counted against CSVs
             "CopiedCSVsConditionStale",  # R-COPY-8: the condition against the copies present
-            "RequiredAPIMissing",  # seed 001 §2.2.1: no installed operator provides it
+            "RequiredAPIMissing",  # R-DOC-4: no installed operator provides it
             "InstalledCSVGone",  # R-DOC-14: the Subscription's installed CSV not found
         }
     ),
@@ -61,10 +61,10 @@ ABSENCE_CODES: dict[str, frozenset[str]] = {
         }
     ),
     OLM_CONFIG: frozenset(_COPIES),  # R-COPY-7: copies may be disabled
-    INSTALL_PLAN: frozenset({"InstallPlanMissing"}),  # §12: the referenced plan not found
+    INSTALL_PLAN: frozenset({"InstallPlanMissing"}),  # R-SUB-6: the referenced plan not found
     CATALOG_SOURCE: frozenset({"CatalogSourceMissing", "CatalogSourceNotFound"}),  # R-SUB-8
     PACKAGE_MANIFEST: frozenset({"NoOperatorsFound"}),  # R-UPG-6: package not served
-    CRD: frozenset({"RequiredAPIMissing"}),  # seed 001 §2.2.1
+    CRD: frozenset({"RequiredAPIMissing"}),  # R-DOC-4
 }
 
 #: Codes OLM writes into a Subscription condition itself: they are observed, not derived
@@ -74,7 +74,7 @@ _OBSERVED_SEVERITY = {"InstallPlanMissing": "error"}
 
 #: Codes resting only on the absence of objects in the finding's own namespace: the group
 #: of a namespace (R-MEM-1, R-SUB-9), the CSVs backing its group's claims (R-API-6/8), the
-#: plan its Subscription names (§12). A kind unreadable in some namespaces only (a
+#: plan its Subscription names (R-SUB-6). A kind unreadable in some namespaces only (a
 #: ``--namespace`` session) leaves them standing elsewhere; the other codes rest on objects
 #: of other namespaces too (copies, catalogs, every installed operator) and fall everywhere.
 LOCAL_CODES = frozenset(

@@ -1,7 +1,7 @@
 """The existing namespaces and their labels, as the group rules read them (a group's targets,
 R-OG-1; the labels OLM writes on them, R-OG-5), straight from the cache: an index of its own
 was a second table as large as the cache's for a snapshot of 1,600,000 Namespaces (~120 MB
-beside it, issue 24).
+beside it).
 
 The model reads it only when it recomputes, after it has handled every change of a batch,
 and the store publishes a batch once it holds all of it: what it reads here is what its own

@@ -2,7 +2,7 @@
 
 OLM resolves a namespace against every CatalogSource there plus the global catalog namespace,
 so one broken catalog can stall installs and upgrades that do not even come from it. A
-CatalogSource tells its health in ``status`` (§14): the gRPC connection state
+CatalogSource tells its health in ``status`` (R-SUB-8): the gRPC connection state
 (``connectionState.lastObservedState``), an error reason (``SpecInvalidError``,
 ``ConfigMapError``, ``RegistryServerError``, ``InvalidIntervalError``), a message and the time
 of the last image poll. This module turns those into one record per catalog and findings.

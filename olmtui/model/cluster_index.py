@@ -1,15 +1,15 @@
-"""The cluster-wide health rules kept per partition from the change feed (issue 10 §4).
+"""The cluster-wide health rules kept per partition from the change feed.
 
-The multitenancy limits and the dependency rules (seeds 000/001/002) read every non-copied
-CSV, but each finding reads one group of them: the instances of one package (version and
-CRD skew, multi-instance limits), the owners of one CRD (shared CRD owners) or one CSV and
-who provides or serves its required APIs (missing requirements). Here those groups are kept
-as subjects of :class:`olmtui.model.health_index.HealthIndex`:
+The multitenancy limits and the dependency rules (R-DOC-1, R-DOC-2, R-DOC-4, R-DOC-5) read every
+non-copied CSV, but each finding reads one group of them: the instances of one package (version and
+CRD skew, multi-instance limits), the owners of one CRD (shared CRD owners) or one CSV and who
+provides or serves its required APIs (missing requirements). Here those groups are kept as subjects
+of :class:`olmtui.model.health_index.HealthIndex`:
 
 * ``("pkg", package)``: :func:`olmtui.model.multitenancy.package_findings`.
 * ``("crd", name)``: :func:`olmtui.model.multitenancy.shared_crd_finding`.
 * ``("req", namespace, name)``: :func:`olmtui.model.dependencies.missing_requirement_finding`.
-* ``("upgrade-deps",)``: the upgrade rules (R-UPG-2, seed 001 §2.2.2/§2.2.3), over the next
+* ``("upgrade-deps",)``: the upgrade rules (R-UPG-2, R-DOC-4, R-DOC-5), over the next
   bundles of every Subscription; they are empty without catalog content, and only then is
   this subject free (it is the one subject still recomputed whole, see bench/README.md).
 

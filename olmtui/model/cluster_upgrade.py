@@ -55,7 +55,7 @@ def _shown(version: Minor) -> str:
 def _minor_of(match: re.Match[str]) -> Minor | None:
     """``(major, minor)`` of a version ``_VERSION`` matched; ``None`` when a number is beyond
     uint64, where Go's semver parsing fails (and Python's ``int()`` refuses over 4,300
-    digits, issue 24)."""
+    digits)."""
     major, minor = bounded(match.group(1), UINT64_MAX), bounded(match.group(2) or "0", UINT64_MAX)
     return None if major is None or minor is None else (major, minor)
 

@@ -1,4 +1,4 @@
-"""One finding per installed CSV that is not Succeeded (issue 11): what its phase means, what it
+"""One finding per installed CSV that is not Succeeded: what its phase means, what it
 waits for, and for how long.
 
 A CSV's phase says where OLM's phase machine holds it (R-CSV-N .. R-CSV-D); any phase but

@@ -118,7 +118,7 @@ from olmtui.model.inferred import INFERRED_ANNOTATION  # noqa: E402 (engine spli
 @dataclass(frozen=True, slots=True)
 class _Chains:
     """What every CSV of a namespace reads from its siblings, indexed once per change of
-    the namespace's CSVs (issue 24: a chain of thousands costs linear time)."""
+    the namespace's CSVs (a chain of thousands costs linear time)."""
 
     replacements: ReplacementIndex
     owners: CrdOwners
@@ -208,7 +208,7 @@ class Model:
         self._dirty = DirtySet()
         # The cached objects in batches, as a live list feeds them: one batch of 1,600,000
         # Namespaces held a change record for each (~300 MB) and a set of them all to
-        # recompute (~100 MB) beside the cache (issue 24). A snapshot of fewer objects than
+        # recompute (~100 MB) beside the cache. A snapshot of fewer objects than
         # a batch is one batch, as it always was.
         changes = (
             Change("ADDED", key, None, obj)
@@ -350,7 +350,7 @@ class Model:
 
     def _mark_csvs_of(self, namespace: str) -> None:
         # Once per batch: a CSV added later in the batch marks itself (_add_csv), so loading
-        # a namespace of thousands of CSVs costs linear time (issue 24).
+        # a namespace of thousands of CSVs costs linear time.
         if namespace not in self._csvs_marked:
             self._csvs_marked.add(namespace)
             self._dirty.csvs |= {(namespace, n) for n in self._csvs.get(namespace, {})}
@@ -570,7 +570,8 @@ class Model:
             self._pending_og_states |= {(key[0], n) for n in self._groups.in_namespace(key[0])}
 
     def _evaluate_csv(self, key: NSKey, csv: Obj) -> _CSVEval:
-        """§4 and §6 for one CSV, then where it is copied (§8)."""
+        """Membership (R-MEM-*) and APIs (R-API-*) for one CSV, then where it is copied
+        (R-COPY-*)."""
         namespace, name = key
         csv_spec = spec(csv)
         phase, reason, message = status_of(csv)
@@ -768,8 +769,8 @@ class Model:
         self._findings[("subs", namespace)] = tuple(found)
 
     def _head_preflight(self, sub: Obj, state: SubscriptionState, og_key: NSKey) -> list[Finding]:
-        """§15.5 for one Subscription, with its channel head from the PackageManifests and
-        the targets its group's CSVs carry."""
+        """R-IM-1 before the install for one Subscription, with its channel head from the
+        PackageManifests and the targets its group's CSVs carry."""
         held = self._manifests.get(subscription_package(sub))
         if not held:
             return []

@@ -1,5 +1,5 @@
 """Finding texts: what is wrong, why (the rule and the other objects, by name) and what a
-person can do. One builder per derived fact of §15 the group model covers; the engine
+person can do. One builder per fact the group model derives; the engine
 decides when each applies.
 """
 
@@ -29,7 +29,7 @@ def og_ref(namespace: str, name: str) -> ObjectRef:
     return ObjectRef(OPERATOR_GROUP, namespace, name)
 
 
-# -- OperatorGroups (§15.9, seeds) ------------------------------------------------------------
+# -- OperatorGroups (R-OG-*, R-DOC-3, R-DOC-7) -----------------------------------------------------
 
 
 def selection_error(code: str, namespace: str, name: str, text: str, has_members: bool) -> Finding:
@@ -368,7 +368,7 @@ def pending_api_conflict(
     conflicts: Sequence[Conflict],
     already: bool,
 ) -> Finding:
-    """§15.2: RemoveAPIs is no verdict (the phase does not change in that sync), so this
+    """R-API-6: RemoveAPIs is no verdict (the phase does not change in that sync), so this
     finding carries both steps."""
     then = (
         "and the sync after that finds it still Failed with InterOperatorGroupOwnerConflict"
@@ -459,7 +459,7 @@ def unknown_install_modes(namespace: str, name: str, unknown: Sequence[str]) -> 
         namespace,
         name,
         f"spec.installModes has types OLM does not know: {names(repr(u) for u in unknown)}. "
-        "OLM treats them as unsupported (there is no inference between types, §5), so the CSV "
+        "OLM treats them as unsupported (there is no inference between types, R-IM-1), so the CSV "
         "supports fewer target shapes than its author may think. The bundle needs fixing.",
         "R-IM-1",
     )

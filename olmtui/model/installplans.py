@@ -5,7 +5,7 @@ An InstallPlan says little in one place: the CSVs it installs are spread over
 ``status.plan`` (R-IP-1, R-IP-4), and which Subscriptions it really moves is nowhere at all.
 OLM resolves every Subscription of a namespace together, so one Manual Subscription makes every
 new InstallPlan there Manual (R-SUB-4) and one InstallPlan may carry the CSVs of several
-operators (seed 004, "Colocation of Operators in a namespace"). This module rebuilds those
+operators (R-DOC-6). This module rebuilds those
 facts from plain dicts: a summary per InstallPlan, the plans waiting for approval, and the
 shared-plan findings of one namespace. The contagion finding itself (R-SUB-4) is the engine's,
 made per Subscription in ``findings.manual_contagion``.
@@ -24,10 +24,10 @@ from olmtui.model.subscriptions import install_plan_name
 from olmtui.model.types import Finding, ObjectRef, ref
 from olmtui.objects import Obj, mapping_of, meta, spec, status, text_of
 
-SEED_COLOCATION = "R-DOC-6"  # docs/rules.md; from seed 004 (colocation)
-#: Step statuses that mean the step is done (§1.9).
+SEED_COLOCATION = "R-DOC-6"  # docs/rules.md: operators in one namespace share plans
+#: Step statuses that mean the step is done (OLM's ``StepStatus`` values).
 _DONE_STEPS = frozenset({"Created", "Present"})
-#: Step statuses that are failures whatever the plan phase (§1.9).
+#: Step statuses that are failures whatever the plan phase (OLM's ``StepStatus`` values).
 _BAD_STEPS = frozenset({"NotCreated", "UnsupportedResource"})
 
 
@@ -433,7 +433,7 @@ def _shared_plan_finding(
         summary.name,
         f"InstallPlan {summary.name} carries the CSVs of {len(moved)} operators ({listing}). "
         "OLM resolves all Subscriptions of a namespace together and puts every CSV it "
-        "changes into one InstallPlan (seed 004, colocation), so "
+        "changes into one InstallPlan (R-DOC-6), so "
         f"{consequence}. To upgrade operators independently, install them in separate "
         "namespaces, each with its own OperatorGroup.",
         rule=SEED_COLOCATION,

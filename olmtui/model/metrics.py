@@ -1,4 +1,5 @@
-"""OLM's Prometheus metrics (seed 001 §2.1.5), derived from what a reader of the cluster sees.
+"""OLM's Prometheus metrics (``csv_count``, ``csv_abnormal``, ...), derived from what a reader
+of the cluster sees.
 
 OLM exports these from its own informers; olmtui rebuilds them from the cache so that a
 snapshot or a live session can be compared with a monitoring dashboard. Where the number
@@ -117,7 +118,7 @@ def replacements_in_progress(csvs: Sequence[CSVState]) -> int:
 def seed_metrics(
     store: MetricsStore, model: MetricsModel, upgrade_count: int | None = None
 ) -> Metrics:
-    """The metrics of seed 001 §2.1.5 for the cluster in ``store``.
+    """OLM's metrics for the cluster in ``store``.
 
     ``upgrade_count`` is the live watcher's count of CSV upgrades; without it (a snapshot)
     the replacements in progress stand in, and the note says which one was used.

@@ -1,5 +1,5 @@
 """An upgrade the operator itself holds: its OperatorCondition says ``Upgradeable=False``
-(R-CSV-P step 1, issue 11).
+(R-CSV-P step 1).
 
 OLM keeps the new CSV ``Pending``/``OperatorConditionNotUpgradeable`` while the OperatorCondition
 of the CSV it replaces (same name as that CSV, in its namespace) is not upgradeable: an

@@ -54,7 +54,7 @@ def out_of_scope(finding: Finding, read: Collection[str] | None) -> bool:
     if finding.code in _CLUSTER_WIDE:
         return True
     if finding.code == "RequiredAPIMissing":
-        # seed 001 §2.2.1: its error rests on the CRDs (cluster-scoped, read) serving none of
+        # R-DOC-4: its error rests on the CRDs (cluster-scoped, read) serving none of
         # the APIs; without CRDs it rests on no installed operator, anywhere, providing them.
         return finding.severity != "error"
     namespace = _absent_in(finding)

@@ -1,4 +1,4 @@
-"""What a Subscription's status says is wrong, in words a person can act on (§12).
+"""What a Subscription's status says is wrong, in words a person can act on (R-SUB-*).
 
 OLM writes its verdicts on a Subscription as conditions (ResolutionFailed, InstallPlanPending,
 InstallPlanFailed, InstallPlanMissing, CatalogSourcesUnhealthy, BundleUnpacking,
@@ -280,7 +280,7 @@ def subscription_condition_findings(
     csvs: Mapping[str, Obj] | None = None,
     manual: bool = False,
 ) -> list[Finding]:
-    """Findings from one Subscription's conditions and state (§12), given the InstallPlan it
+    """Findings from one Subscription's conditions and state (R-SUB-*), given the InstallPlan it
     references (``None`` when it references none or it is not in the cache). Pass
     ``install_plans_known=False`` when InstallPlans were not collected at all, so that a
     missing one is not reported. ``csvs`` are the namespace's non-copied CSVs by name and
@@ -382,7 +382,7 @@ def namespace_subscription_findings(
 ) -> list[Finding]:
     """Every Subscription and InstallPlan finding of one namespace, sorted: the conditions of
     each Subscription (with the InstallPlan it references) plus the namespace-wide InstallPlan
-    effects (R-IP-2, seed 004); the engine reports the approval contagion (R-SUB-4). Recompute
+    effects (R-IP-2, R-DOC-6); the engine reports the approval contagion (R-SUB-4). Recompute
     it when a Subscription, InstallPlan or CSV of the namespace changes."""
     subs = [s for s in subs if (meta(s).get("namespace") or "") == namespace]
     ips = [i for i in ips if (meta(i).get("namespace") or "") == namespace]

@@ -28,7 +28,7 @@ from olmtui.objects import spec, status
 from olmtui.store import ACCESS, CATALOG_CONTENT, Change, is_copied_csv
 
 #: R-OG-8: the three ClusterRoles per OperatorGroup, and what a tenant bound to the
-#: namespace role of the same name gets on the group's APIs (seed 002).
+#: namespace role of the same name gets on the group's APIs.
 ROLE_SUFFIXES: tuple[str, ...] = ("admin", "edit", "view")
 ROLE_GRANTS: dict[str, str] = {
     "admin": "read and write (every verb) on the group's APIs",
@@ -110,7 +110,8 @@ def namespace_summaries(
 
 
 def api_hash(api: str) -> str:
-    """64-bit FNV-1a of ``Kind.version.group``, lower-case hex without padding (§1.2)."""
+    """64-bit FNV-1a of ``Kind.version.group``, lower-case hex without padding: the hash in
+    the ``olm.api.<hash>`` labels OLM puts on objects."""
     value = _FNV_OFFSET
     for byte in api.encode():
         value = ((value ^ byte) * _FNV_PRIME) & _MASK64
@@ -416,7 +417,7 @@ def subscription_state_view(
     OLM wrote that no finding already names (by type or reason), and its installed CSV's
     phase when that is not Succeeded (``csv_phase``; ``None`` when there is no installed CSV
     record), as severe as the worst of ``csv_findings`` or, with none, an error when Failed
-    and a warning otherwise (§5: only Succeeded is a working operator)."""
+    and a warning otherwise (R-CSV-S: only Succeeded is a working operator)."""
     problems: dict[str, Severity] = {}
     for f in findings:
         if f.severity != "info" and f.code != state:

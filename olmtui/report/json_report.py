@@ -47,7 +47,7 @@ _Record = TypeVar("_Record")
 class Entries(Generic[_Record]):
     """A report list whose entries are built one at a time as it is written, from the
     model's records: a report of 400,000 OperatorGroups then never holds 400,000 entry
-    dicts at once (issue 24: ``check`` stays under 1 GB on any input of 100 MB or less).
+    dicts at once (``check`` stays under 1 GB on any input of 100 MB or less).
     Each pass over it builds the entries anew. The writers (:func:`write_json`,
     :func:`dumps`, ``text_report``) read it; :func:`report_json` without ``streamed`` gives
     plain lists, for everything else (the screens, ``explain``, the Markdown note)."""
@@ -340,7 +340,7 @@ def v1_json(store: Store, catalogs: Sequence[Catalog]) -> dict[str, list[dict[st
 
 
 def metrics_json(metrics: Metrics) -> dict[str, Any]:
-    """OLM's metrics (seed 001 §2.1.5) under their Prometheus names, with notes where the
+    """OLM's metrics under their Prometheus names, with notes where the
     value is an equivalent rather than OLM's own number."""
     return {
         "catalog_source_count": metrics.catalog_source_count,
@@ -472,7 +472,7 @@ def write_json(report: Report, stream: IO[str]) -> None:
     """Write the report to ``stream`` as :func:`dumps` prints it, the same bytes, in pieces
     of about 64 KiB: the whole text of a report on 400,000 objects is hundreds of MB, and
     ``json.dumps`` (indented: the pure-Python encoder) holds it as millions of small strings
-    before joining them (issue 24). ``json_inert`` escapes single characters, so escaping
+    before joining them. ``json_inert`` escapes single characters, so escaping
     piece by piece gives what escaping the whole text gives."""
     pending: list[str] = []
     size = 0

@@ -74,7 +74,7 @@ _FLUSH_LINES = 2000
 class Writer:
     """Lines of text output, wrapped and (on a terminal) coloured; ``explain`` writes with
     it too. With a ``sink``, the lines go to it a few thousand at a time, as text ending in a
-    newline (issue 24: the output on 400,000 groups is never held whole)."""
+    newline (the output on 400,000 groups is never held whole)."""
 
     def __init__(self, colour: bool, sink: Callable[[str], object] | None = None) -> None:
         self.colour = colour
@@ -182,7 +182,7 @@ def _header(out: Writer, report: Report) -> None:
 
 
 def _metrics_line(metrics: dict[str, Any]) -> str:
-    """OLM's metrics (seed 001 §2.1.5) by their Prometheus names; ``?`` is a count over a
+    """OLM's metrics by their Prometheus names; ``?`` is a count over a
     kind olmtui may not read (no access is not zero)."""
     sync = metrics["subscription_sync_total"]
 

@@ -38,7 +38,7 @@ from olmtui.ui.widgets.yaml_pane import YamlPane
 
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
-#: OLM's annotations and labels, and what they mean (olm-rules.md §1.1, §1.2).
+#: OLM's annotations and labels, and what they mean, as OLM writes them.
 EXPLAINED: dict[str, str] = {
     "olm.operatorGroup": "name of the OperatorGroup that owns this CSV",
     "olm.operatorNamespace": "namespace of the owning OperatorGroup; on a CSV of another "
@@ -140,7 +140,7 @@ def annotations_explained(obj: dict) -> RenderableType:
     table.add_column(style="bold", no_wrap=True, max_width=50)
     table.add_column(ratio=1)
     table.add_column(style="dim", ratio=1)
-    # name the API behind each olm.api.<hash> label (§1.2: FNV-1a of Kind.version.group)
+    # name the API behind each olm.api.<hash> label (its hash: FNV-1a of Kind.version.group)
     surface = api_surface(obj) if obj.get("kind") == "ClusterServiceVersion" else None
     hashes = (
         {}

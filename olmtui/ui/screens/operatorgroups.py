@@ -1,6 +1,6 @@
 """OperatorGroups: mode, targets (derived vs ``status.namespaces``), static or not, provided
 APIs (annotation vs expected), members, intersecting groups and conflicts, and the
-ClusterRoles the group generates (R-OG-8) so an admin sees what tenants get (seed 002)."""
+ClusterRoles the group generates (R-OG-8) so an admin sees what tenants get (R-DOC-2)."""
 
 from __future__ import annotations
 
