@@ -2,9 +2,9 @@
 multitenancy limits, dependencies, cluster upgrade readiness and conversion webhooks.
 
 The engine keeps the group rules incrementally; the health rules (CatalogSource health
-R-SUB-8, Subscription conditions §12, InstallPlans and approval R-SUB-4/R-IP-2, upgrade
-graphs §9, the multitenancy limits of seeds 000/002 and the dependency checks of seed 001
-§2.2) are pure functions over the cached objects and the catalog content. The `check`
+R-SUB-8, Subscription conditions R-SUB-*, InstallPlans and approval R-SUB-4/R-IP-2, upgrade
+graphs R-UPG-*, the multitenancy limits R-DOC-1/R-DOC-2 and the dependency checks
+R-DOC-4/R-DOC-5) are pure functions over the cached objects and the catalog content. The `check`
 report and the screens both take their findings from :func:`merged_findings`, so they
 always say the same thing; where a rule and the engine report the same code on the same
 object, the engine's finding is kept.
@@ -117,7 +117,7 @@ def namespace_health_findings(
     the non-copied CSVs (R-COPY-1) by name, the OperatorGroup count (R-SUB-9), the health of
     the CatalogSources the Subscriptions target (R-SUB-8; possibly in the global catalog
     namespace), whether any InstallPlan is known at all, and the catalog content
-    (``graph == "catalog"``) for the upgrade rules (§9). Recompute it when one of these
+    (``graph == "catalog"``) for the upgrade rules (R-UPG-*). Recompute it when one of these
     changes; nothing else moves it.
     """
     found = subscription_source_findings(subs, healths)
@@ -166,9 +166,9 @@ def cluster_health_findings(
     crds: Iterable[Obj],
     next_bundles: Mapping[str, Bundle],
 ) -> list[Finding]:
-    """The cluster-wide rules: multitenancy limits (seeds 000/002) and dependencies (seed 001
-    §2.2). Inputs: the non-copied CSVs (copies never count, R-COPY-1), every Subscription,
-    the CRDs and the next bundle of each upgrade (R-UPG-2)."""
+    """The cluster-wide rules: multitenancy limits (R-DOC-1, R-DOC-2) and dependencies
+    (R-DOC-4, R-DOC-5). Inputs: the non-copied CSVs (copies never count, R-COPY-1), every
+    Subscription, the CRDs and the next bundle of each upgrade (R-UPG-2)."""
     crds = list(crds)
     return multitenancy_findings(installed, subs, crds) + dependency_findings(
         installed, crds, next_bundles
@@ -294,7 +294,7 @@ def _key(finding: Finding) -> tuple[str, str, str, str]:
 def without_model_duplicates(health: Iterable[Finding], model: Iterable[Finding]) -> list[Finding]:
     """The health findings the model has not already reported: when both speak of one code on
     one object, the model's wording stays (as on the screens). Only the health findings'
-    keys are held: the model may have hundreds of thousands of findings (issue 24)."""
+    keys are held: the model may have hundreds of thousands of findings."""
     health = list(health)
     if not health:
         return []

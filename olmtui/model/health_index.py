@@ -1,5 +1,5 @@
 """The health findings kept per subject from the Store's change feed, and the merged, sorted
-list of every finding kept up to date from them (issue 10 §4).
+list of every finding kept up to date from them.
 
 ``olmtui check`` computes :func:`olmtui.model.health.health_findings` once; the screens need
 the same list after every change, and recomputing it walked every CSV (copies included) on
@@ -7,20 +7,20 @@ each model version. Here each rule's findings are kept per subject, keyed by exa
 inputs the rule reads, and a change marks only the subjects it can move:
 
 * ``("catalog", ns, name)``: one CatalogSource's own health (R-SUB-8); that CatalogSource.
-* ``("ns", ns)``: the Subscription and InstallPlan rules of one namespace (§12, R-SUB-4,
-  R-IP-2, seed 004), whether its Subscriptions' CatalogSources are missing or unhealthy
+* ``("ns", ns)``: the Subscription and InstallPlan rules of one namespace (R-SUB-*,
+  R-IP-2, R-DOC-6), whether its Subscriptions' CatalogSources are missing or unhealthy
   (R-SUB-8; the CatalogSource may sit in the global catalog namespace) and the upgrade rules
-  (§9); it reads the namespace's Subscriptions, InstallPlans, non-copied CSVs and
+  (R-UPG-*); it reads the namespace's Subscriptions, InstallPlans, non-copied CSVs and
   OperatorGroup count, the CatalogSources its Subscriptions target, whether any InstallPlan
   exists, and the catalog content.
-* ``("csv", ns)``: the phase of each non-copied CSV of one namespace (issue 11, R-CSV-*); it
+* ``("csv", ns)``: the phase of each non-copied CSV of one namespace (R-CSV-*); it
   reads the namespace's non-copied CSVs, InstallPlans and Subscriptions (their times).
 * ``("left", ns)``: the leftovers of one namespace (R-DOC-14/15) and the objects its
   resolution failure names (R-SUB-7); it reads the namespace's non-copied CSVs,
   Subscriptions and InstallPlans, and which CatalogSources exist.
 * ``("pkg", package)``, ``("crd", name)``, ``("req", ns, name)``, ``("upgrade-deps",)``:
-  multitenancy limits and dependencies (seeds 000/001/002), partitioned by the group each
-  finding reads (``olmtui.model.cluster_index``). Copies never feed them (R-COPY-1).
+  multitenancy limits and dependencies (R-DOC-1, R-DOC-2, R-DOC-4, R-DOC-5), partitioned by
+  the group each finding reads (``olmtui.model.cluster_index``). Copies never feed them (R-COPY-1).
 * ``("content",)``: the catalog content's own findings, and content without a CatalogSource.
 * ``("max-ocp",)``: installed CSVs' ``olm.maxOpenShiftVersion`` against the ClusterVersion
   (R-DOC-16); it reads the non-copied CSVs' properties annotations and the ClusterVersion, so
@@ -181,7 +181,7 @@ class HealthIndex:
         clock: Callable[[], dt.datetime] | None = None,
     ) -> None:
         self._store = store
-        #: A live session's wall clock: CSV ages are measured against it (issue 11), so the
+        #: A live session's wall clock: CSV ages are measured against it, so the
         #: CSV subjects are recomputed when it has moved on (see ``_tick``); snapshots have
         #: none and stay clock-free.
         self._clock = clock
@@ -375,7 +375,7 @@ class HealthIndex:
         self._dirty |= {("ns", change.key.namespace), ("csv", change.key.namespace)}
         self._dirty.add(("left", change.key.namespace))
         if bool(self._plans) != known_before:
-            # InstallPlanMissing is only judged when InstallPlans are known at all (§12), and
+            # InstallPlanMissing is only judged when InstallPlans are known at all (R-SUB-6), and
             # whether a gone InstallPlan heals an UpgradePending Subscription (R-SUB-6).
             self._dirty |= {("ns", ns) for ns in self._subs} | {("left", ns) for ns in self._subs}
         self.operators_generation += 1
