@@ -119,7 +119,7 @@ def test_truncated_archive_is_an_error_and_the_header_says_the_snapshot_is_incom
     tmp_path: Path,
 ) -> None:
     """QA case: half of a real must-gather archive. An archive that ends early loses every
-    file after the break, so the report must not look clean (exit 1, report-format.md)."""
+    file after the break, so the report must not look clean (exit 1)."""
     import tarfile
 
     from olmtui.report import has_errors

@@ -36,7 +36,9 @@ SMALL_SNAPSHOTS = sorted(
 )
 #: Citations of documents the repository does not ship (the design notes and issue threads the
 #: code was written from): comments cite a rule id of docs/rules.md, or say the fact in words.
-UNSHIPPED_CITATION = re.compile(r"\u00a7|\bseeds? \d{3}|\b[Ii]ssues? \d|olm-rules\.md|tech[-]notes")
+UNSHIPPED_CITATION = re.compile(
+    r"\u00a7|\bseeds? \d{3}|\b[Ii]ssues? \d|olm-rules\.md|report-format\.md|tech[-]notes"
+)
 #: Dated lab notes, which may say which round of work a measurement belongs to.
 LAB_NOTES = ("bench/README.md",)
 #: What a repository that stands alone never mentions: the workspace's data beside it.

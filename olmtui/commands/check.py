@@ -1,6 +1,6 @@
 """``olmtui check``: print once what the model derives, for scripts, runbooks and CI.
 
-Exit status (report-format.md): 0 when no finding is an error, 1 when some is, 2 when the
+Exit status: 0 when no finding is an error, 1 when some is, 2 when the
 input cannot be used at all (the CLI turns ``UsageError`` into one line on stderr).
 """
 

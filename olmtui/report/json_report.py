@@ -1,8 +1,8 @@
-"""The ``olmtui check`` JSON report (format 1 of report-format.md), built from model records.
+"""The ``olmtui check`` JSON report (format 1, ``schema.json``), built from model records.
 
 Pure functions from the model's frozen records to plain dicts, so the check command, the
 live mode and the screens can all produce the same report. Every list is put in the order
-report-format.md fixes here, not trusted to arrive sorted, because "two runs over the same
+the format fixes here, not trusted to arrive sorted, because "two runs over the same
 input print the same bytes" is a promise of the format.
 """
 

@@ -13,7 +13,7 @@ object at all (a report on them would say "all clear" about a cluster it never s
 An archive that ends early (truncated download or copy) is the one ``UnreadableDocument``
 that is an error: everything after the break is lost, so findings may be missing or wrong
 (objects a rule needs are absent), and ``check`` must not exit 0 as if the cluster were
-clean (report-format.md: exit 1 when a finding is an error).
+clean (``check`` exits 1 when a finding is an error).
 
 A namespace that holds objects but has no Namespace object (must-gathers leave some out, e.g.
 ``openshift-operators``) existed on the cluster; it is synthesized so that OperatorGroup
