@@ -35,13 +35,13 @@ ALLOWED: dict[str, frozenset[str]] = {
     "safe_text": frozenset(),
     "store": frozenset({"objects", "kinds", "gc_pause", "shape"}),
     "model": frozenset({"objects", "kinds", "store", "gc_pause"}),
-    "report": frozenset({"objects", "model", "store", "safe_text"}),
-    "sources": frozenset({"objects", "model", "store", "errors", "gc_pause"}),
-    "demo": frozenset({"apiserver", "sources", "model", "store"}),
+    "report": frozenset({"objects", "kinds", "model", "store", "safe_text"}),
+    "sources": frozenset({"objects", "kinds", "model", "store", "errors", "gc_pause"}),
+    "demo": frozenset({"apiserver", "kinds", "sources", "model", "store"}),
     "pipeline": frozenset({"sources", "demo", "model", "store", "report"}),
     "ui": frozenset({"pipeline", "model", "store", "report", "gc_pause", "safe_text"}),
     "commands": frozenset(
-        {"pipeline", "ui", "demo", "sources", "model", "store", "report", "errors"}
+        {"pipeline", "ui", "demo", "sources", "model", "kinds", "store", "report", "errors"}
     ),
     "cli": frozenset({"__init__", "commands", "ui", "pipeline", "sources", "report", "errors"}),
     "__main__": frozenset({"cli"}),

@@ -17,6 +17,7 @@ from typing import IO, TYPE_CHECKING
 
 from olmtui.commands.catalog_option import add_catalog_argument, add_global_namespace_argument
 from olmtui.errors import UsageError
+from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, SUBSCRIPTION
 from olmtui.sources.live_args import add_connection_arguments, connection_given
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ HELP = (
     "Markdown incident note)."
 )
 #: The kinds whose status times date a snapshot in the Markdown note's title.
-DATED_KINDS = ("ClusterServiceVersion", "Subscription", "InstallPlan", "CatalogSource")
+DATED_KINDS = (CSV, SUBSCRIPTION, INSTALL_PLAN, CATALOG_SOURCE)
 
 
 def add_input_arguments(parser: argparse.ArgumentParser, catalog_help: str) -> None:

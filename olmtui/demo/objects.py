@@ -13,6 +13,15 @@ import uuid
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from olmtui.kinds import (
+    CATALOG_SOURCE,
+    CRD,
+    CSV,
+    INSTALL_PLAN,
+    NAMESPACE,
+    OPERATOR_GROUP,
+    SUBSCRIPTION,
+)
 from olmtui.model.apis import api_surface, format_provided_apis
 from olmtui.model.multitenancy import COMPONENT_LABEL_PREFIX
 from olmtui.model.views import api_hash
@@ -54,10 +63,10 @@ def provided_apis(csv: Obj) -> frozenset[str]:
 def namespace(name: str, now: str, labels: dict[str, str] | None = None) -> Obj:
     return {
         "apiVersion": "v1",
-        "kind": "Namespace",
+        "kind": NAMESPACE,
         "metadata": {
             "name": name,
-            "uid": uid_for("Namespace", name),
+            "uid": uid_for(NAMESPACE, name),
             "creationTimestamp": now,
             "labels": {"kubernetes.io/metadata.name": name, **(labels or {})},
         },
@@ -85,11 +94,11 @@ def operator_group(
         status["conditions"] = list(conditions)
     return {
         "apiVersion": f"{OLM}/v1",
-        "kind": "OperatorGroup",
+        "kind": OPERATOR_GROUP,
         "metadata": {
             "name": name,
             "namespace": ns,
-            "uid": uid_for("OperatorGroup", ns, name),
+            "uid": uid_for(OPERATOR_GROUP, ns, name),
             "creationTimestamp": now,
             "generation": 1,
             # R-API-3: sorted, comma-joined, no spaces.
@@ -166,10 +175,10 @@ def requirement_status(csv: Obj) -> list[Obj]:
         {
             "group": "apiextensions.k8s.io",
             "version": "v1",
-            "kind": "CustomResourceDefinition",
+            "kind": CRD,
             "name": name,
             "status": "Present",
-            "uuid": uid_for("CustomResourceDefinition", name),
+            "uuid": uid_for(CRD, name),
             "message": "CRD is present and Established condition is true",
         }
         for name in names
@@ -185,7 +194,7 @@ def member_csv(published: Obj, og: Obj, package: str, now: str) -> Obj:
     targets = ",".join(sorted(og["status"]["namespaces"]))  # R-OG-3
     meta.update(
         namespace=ns,
-        uid=uid_for("ClusterServiceVersion", ns, name),
+        uid=uid_for(CSV, ns, name),
         creationTimestamp=now,
         annotations={
             **(meta.get("annotations") or {}),
@@ -199,7 +208,7 @@ def member_csv(published: Obj, og: Obj, package: str, now: str) -> Obj:
             f"{COMPONENT_LABEL_PREFIX}{package}.{ns}": "",
         },
     )
-    return {**published, "apiVersion": CSV_API, "kind": "ClusterServiceVersion", "metadata": meta}
+    return {**published, "apiVersion": CSV_API, "kind": CSV, "metadata": meta}
 
 
 def succeeded_csv(published: Obj, og: Obj, package: str, now: str) -> Obj:
@@ -232,11 +241,11 @@ def copy_of(csv: Obj, target: str) -> Obj:
     }
     return {
         "apiVersion": CSV_API,
-        "kind": "ClusterServiceVersion",
+        "kind": CSV,
         "metadata": {
             "name": meta["name"],
             "namespace": target,
-            "uid": uid_for("ClusterServiceVersion", target, meta["name"]),
+            "uid": uid_for(CSV, target, meta["name"]),
             "creationTimestamp": meta.get("creationTimestamp"),
             "annotations": annotations,
             "labels": labels,
@@ -263,7 +272,7 @@ def catalog_health(catalogs: Sequence[Obj], now: str) -> list[Obj]:
         {
             "catalogSourceRef": {
                 "apiVersion": CSV_API,
-                "kind": "CatalogSource",
+                "kind": CATALOG_SOURCE,
                 "name": c["metadata"]["name"],
                 "namespace": c["metadata"]["namespace"],
                 "uid": c["metadata"]["uid"],
@@ -337,7 +346,7 @@ def subscription(
         )
     plan_ref = {
         "apiVersion": CSV_API,
-        "kind": "InstallPlan",
+        "kind": INSTALL_PLAN,
         "name": plan["metadata"]["name"],
         "namespace": ns,
         "uid": plan["metadata"]["uid"],
@@ -348,7 +357,7 @@ def subscription(
         "installPlanRef": plan_ref,
         "installplan": {
             "apiVersion": CSV_API,
-            "kind": "InstallPlan",
+            "kind": INSTALL_PLAN,
             "name": plan["metadata"]["name"],
             "uuid": plan["metadata"]["uid"],
         },
@@ -361,11 +370,11 @@ def subscription(
         status["installedCSV"] = installed
     return {
         "apiVersion": CSV_API,
-        "kind": "Subscription",
+        "kind": SUBSCRIPTION,
         "metadata": {
             "name": name,
             "namespace": ns,
-            "uid": uid_for("Subscription", ns, name),
+            "uid": uid_for(SUBSCRIPTION, ns, name),
             "creationTimestamp": now,
             "generation": 1,
             "labels": {f"{COMPONENT_LABEL_PREFIX}{package}.{ns}": ""},
@@ -407,7 +416,7 @@ def install_plan(
                 "resource": {
                     "group": OLM,
                     "version": "v1alpha1",
-                    "kind": "ClusterServiceVersion",
+                    "kind": CSV,
                     "name": csv_name,
                     "sourceName": source,
                     "sourceNamespace": source_ns,
@@ -424,7 +433,7 @@ def install_plan(
                     "resource": {
                         "group": "apiextensions.k8s.io",
                         "version": "v1",
-                        "kind": "CustomResourceDefinition",
+                        "kind": CRD,
                         "name": crd,
                         "sourceName": source,
                         "sourceNamespace": source_ns,
@@ -448,11 +457,11 @@ def install_plan(
         )
     return {
         "apiVersion": CSV_API,
-        "kind": "InstallPlan",
+        "kind": INSTALL_PLAN,
         "metadata": {
             "name": name,
             "namespace": ns,
-            "uid": uid_for("InstallPlan", ns, name),
+            "uid": uid_for(INSTALL_PLAN, ns, name),
             "creationTimestamp": now,
             "generation": 1,
         },
@@ -470,11 +479,11 @@ def catalog_source(ns: str, name: str, now: str, *, display: str, image: str, st
     """A grpc CatalogSource with the connection state the catalog operator observed."""
     return {
         "apiVersion": CSV_API,
-        "kind": "CatalogSource",
+        "kind": CATALOG_SOURCE,
         "metadata": {
             "name": name,
             "namespace": ns,
-            "uid": uid_for("CatalogSource", ns, name),
+            "uid": uid_for(CATALOG_SOURCE, ns, name),
             "creationTimestamp": now,
             "generation": 1,
         },

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from olmtui.demo import objects as o
 from olmtui.demo import v1
 from olmtui.demo.bundles import CATALOG_PATH, fixture_csv
+from olmtui.kinds import PACKAGE_MANIFEST
 from olmtui.model.catalog import Catalog
 from olmtui.model.semver_range import ZERO, parse_version
 from olmtui.model.upgrades import channel_states
@@ -336,12 +337,12 @@ def package_manifests(now: str) -> list[Obj]:
         out.append(
             {
                 "apiVersion": "packages.operators.coreos.com/v1",
-                "kind": "PackageManifest",
+                "kind": PACKAGE_MANIFEST,
                 "metadata": {
                     "name": package.name,
                     "namespace": MARKETPLACE,
                     "creationTimestamp": now,
-                    "uid": o.uid_for("PackageManifest", CATALOG, package.name),
+                    "uid": o.uid_for(PACKAGE_MANIFEST, CATALOG, package.name),
                     "labels": {
                         "catalog": CATALOG,
                         "catalog-namespace": MARKETPLACE,

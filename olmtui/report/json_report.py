@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, Any, Generic, Literal, Protocol, TypeVar
 
+from olmtui.kinds import CATALOG_SOURCE, CLUSTER_CATALOG, CLUSTER_EXTENSION, INSTALL_PLAN
 from olmtui.model.catalog import Catalog
 from olmtui.model.health import merged_findings
 from olmtui.model.metrics import Metrics, head_counts, seed_metrics
@@ -328,12 +329,12 @@ def v1_json(store: Store, catalogs: Sequence[Catalog]) -> dict[str, list[dict[st
     """``clusterExtensions[]`` and ``clusterCatalogs[]``, sorted by name; empty on a cluster
     without OLM v1. Each extension is resolved against the content bound to its catalogs
     (R-V1-22)."""
-    cluster_catalogs = sorted(store.list("ClusterCatalog"), key=name_of)
+    cluster_catalogs = sorted(store.list(CLUSTER_CATALOG), key=name_of)
     content = content_by_catalog(catalogs, cluster_catalogs)
     return {
         "clusterExtensions": [
             cluster_extension_json(e, extension_resolution(e, cluster_catalogs, content))
-            for e in sorted(store.list("ClusterExtension"), key=name_of)
+            for e in sorted(store.list(CLUSTER_EXTENSION), key=name_of)
         ],
         "clusterCatalogs": [cluster_catalog_json(c) for c in cluster_catalogs],
     }
@@ -433,8 +434,8 @@ def report_json(
             "csvs": len(csvs),
             "copiedCSVs": copies.present,
             "subscriptions": len(subscriptions),
-            "installPlans": store.count("InstallPlan"),
-            "catalogSources": store.count("CatalogSource"),
+            "installPlans": store.count(INSTALL_PLAN),
+            "catalogSources": store.count(CATALOG_SOURCE),
             "findings": by_severity,
             "metrics": metrics_json(seed_metrics(store, model, upgrade_count)),
             # Additions to format 1: installed Subscriptions behind their channel head, and
