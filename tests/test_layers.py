@@ -39,7 +39,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "sources": frozenset({"objects", "kinds", "model", "store", "errors", "gc_pause"}),
     "demo": frozenset({"apiserver", "kinds", "sources", "model", "store"}),
     "pipeline": frozenset({"sources", "demo", "model", "store", "report"}),
-    "ui": frozenset({"pipeline", "model", "store", "report", "gc_pause", "safe_text"}),
+    "ui": frozenset({"pipeline", "model", "kinds", "store", "report", "gc_pause", "safe_text"}),
     "commands": frozenset(
         {"pipeline", "ui", "demo", "sources", "model", "kinds", "store", "report", "errors"}
     ),

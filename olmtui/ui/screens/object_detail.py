@@ -23,6 +23,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Static
 
+from olmtui.kinds import CSV, SUBSCRIPTION
 from olmtui.model.apis import api_surface
 from olmtui.model.types import ObjectRef
 from olmtui.model.views import api_hash
@@ -141,7 +142,7 @@ def annotations_explained(obj: dict) -> RenderableType:
     table.add_column(ratio=1)
     table.add_column(style="dim", ratio=1)
     # name the API behind each olm.api.<hash> label (its hash: FNV-1a of Kind.version.group)
-    surface = api_surface(obj) if obj.get("kind") == "ClusterServiceVersion" else None
+    surface = api_surface(obj) if obj.get("kind") == CSV else None
     hashes = (
         {}
         if surface is None
@@ -251,7 +252,7 @@ class ObjectScreen(Screen):
     def _state_text(self) -> Text | None:
         """A Subscription's state as the Subscriptions view shows it (never a green state
         its findings contradict); ``None`` for other kinds."""
-        if self.target.kind != "Subscription":
+        if self.target.kind != SUBSCRIPTION:
             return None
         subs = [
             s
@@ -264,7 +265,7 @@ class ObjectScreen(Screen):
 
     def _more(self) -> list[RenderableType]:
         """A CSV's OLM v1 readiness (R-V1-23); nothing for other kinds."""
-        if self.target.kind != "ClusterServiceVersion":
+        if self.target.kind != CSV:
             return []
         return readiness(self.session, self._last)
 
