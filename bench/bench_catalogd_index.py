@@ -1,4 +1,4 @@
-"""Bench for indexing catalogd's ``all`` stream (issue 14, R-V1-21). A script, not a test.
+"""Bench for indexing catalogd's ``all`` stream (R-V1-21). A script, not a test.
 
 Generates the JSON Lines of a catalog of ``--bundles`` bundles (default 10,000) as
 ``opm render`` writes them: ``olm.package`` and ``olm.channel`` documents (entries with

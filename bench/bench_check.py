@@ -1,4 +1,4 @@
-"""Bench for ``olmtui check`` on a large synthetic snapshot (issues 2 §7 and 16). A script,
+"""Bench for ``olmtui check`` on a large synthetic snapshot . A script,
 not a test.
 
 Generates the snapshot of ``gen_snapshot.py`` (or reuses ``--keep DIR``), then, in the same

@@ -1,5 +1,5 @@
 """Bench: one object change -> findings updated and read back, on the generated 20,000-copy
-snapshot (issue 10 §4). A script, not a test.
+snapshot. A script, not a test.
 
 Loads the ``gen_snapshot.py`` cluster (1,000 namespaces, 19,980 copies) into a Store with the
 engine and the screens' HealthIndex (``olmtui.pipeline.analysis``) following it, then, for one

@@ -1,4 +1,4 @@
-"""First-screen bench (issue 16): how soon ``olmtui replay`` shows something, against the bare
+"""First-screen bench: how soon ``olmtui replay`` shows something, against the bare
 ``yaml.load_all(..., CSafeLoader)`` parse of the same files in the same run.
 
 Generates the ``gen_snapshot.py`` cluster (``--namespaces``, default 1,000), warms the page
@@ -12,7 +12,7 @@ cache, then times, in one process:
     rows ("first screen with content"), and to the end of the load (bar gone, findings
     computed);
 (c) with ``--sync``, the same app over ``snapshot_session`` (everything read before the
-    screen: the way before issue 16) to its first frame with rows.
+    screen, as replay did before it drew while loading) to its first frame with rows.
 
 Frames are those the app hands its (headless) driver (``App._display``), as in
 ``bench_ui.py``; each condition is looked at right after each frame, and the figure is the

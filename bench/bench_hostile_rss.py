@@ -1,4 +1,4 @@
-"""Peak memory of ``olmtui check`` on small hostile inputs (issue 24): each must stay under
+"""Peak memory of ``olmtui check`` on small hostile inputs: each must stay under
 1 GiB, whatever an input of 100 MB or less holds.
 
 Each case is generated into a temporary directory, then checked by a real ``olmtui check

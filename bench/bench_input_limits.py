@@ -1,4 +1,4 @@
-"""What the input limits cost on a realistic snapshot (issue 15): the checks that run on every
+"""What the input limits cost on a realistic snapshot: the checks that run on every
 YAML document before and after it is parsed, against the parse itself.
 
 ``input_limits.yaml_nesting`` bounds each document's nesting from its bytes (two

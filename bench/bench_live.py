@@ -1,4 +1,4 @@
-"""Bench for the live source (issue 4): a script, not a test.
+"""Bench for the live source: a script, not a test.
 
 A loopback API server runs in a child process (so it does not share the GIL with the
 client) holding about 2,000 non-copied CSVs and 20,000 copies, made by ``gen_snapshot.py``

@@ -1,4 +1,4 @@
-"""Bench for live faults (issues 15 and 24): a script, not a test.
+"""Bench for live faults: a script, not a test.
 
 Follows the sample cluster on the loopback API server with olmtui's DEFAULT timings
 (``LiveOptions()``), injects one fault at a time, and prints how long after the fault

@@ -1,4 +1,4 @@
-"""Bench: one namespace whose CSVs form a ``spec.replaces`` chain of N (issue 24 item 10).
+"""Bench: one namespace whose CSVs form a ``spec.replaces`` chain of N.
 
 Each CSV ``chain-operator.v<i>`` replaces ``chain-operator.v<i-1>``, the newest Succeeded and
 every older one Replacing, as a cluster looks when OLM cannot delete the old ones; every one
@@ -8,8 +8,8 @@ cost time linear in N. For N in 1,000 / 2,000 / 4,000 / 8,000 it prints the CPU 
 (i) loading the snapshot into a Store alone, the linear baseline, (ii) the same plus the
 model's findings, and (iii) the same for a loop of N (the first CSV replaces the last: N
 ReplacementCycle findings), each with its ratio to the size before: linear growth doubles
-the time when N doubles. (Before issue 24, (ii) took 2.8 s for 1,000 CSVs and ``check`` 32 s
-for 2,000.)
+the time when N doubles. (Before the chains were walked once, (ii) took 2.8 s for 1,000
+CSVs and ``check`` 32 s for 2,000.)
 
     python bench/bench_replaces_chain.py [--sizes 1000,2000,4000,8000]
 """

@@ -5,7 +5,7 @@ a replaces chain; every bundle of a package provides that package's API and requ
 of up to three other packages), loads it as ``--catalog`` does (the baseline), and resolves a
 namespace with ``--subscriptions`` Subscriptions against it from a cache of objects: once as it
 is (a solution), once with an orphaned CSV blocking the first Subscription's package (an
-explanation). Prints each time and its ratio to loading the catalog, and issue 13's targets
+explanation). Prints each time and its ratio to loading the catalog, and the targets
 (resolve < 1 s, explain < 2 s).
 
     python bench/bench_resolve.py [--packages 1000] [--bundles 10] [--subscriptions 20]

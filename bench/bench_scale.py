@@ -1,5 +1,5 @@
 """Bench: ``check --output json`` and the dashboard's first screen at 60k and 200k copies,
-against the bare parse of the same files in the same run (issue 10 §4). A script, not a test.
+against the bare parse of the same files in the same run. A script, not a test.
 
 For each size (``--namespaces``, default 3,000 then 10,000, with 20 AllNamespaces operators:
 ~60,000 and ~200,000 copied CSVs) it generates the ``gen_snapshot.py`` cluster, then runs

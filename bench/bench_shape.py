@@ -1,4 +1,4 @@
-"""What checking field types where objects enter the cache costs (issue 15, R-SRC-4).
+"""What checking field types where objects enter the cache costs (R-SRC-4).
 
 Feeds the same parsed objects (the generated snapshot: ~20,000 copied CSVs and the rest) into
 a fresh Store twice per run, once as it is and once with the type checks replaced by the

@@ -1,4 +1,4 @@
-"""Time ``load_snapshot`` against merely parsing the same files with libyaml (issue 2 §2).
+"""Time ``load_snapshot`` against merely parsing the same files with libyaml.
 
 The loader's budget is the parse itself: splitting, validation, counting and feeding the
 store should add little on top. Prints CPU seconds (the bench machine is shared) and the

@@ -1,4 +1,4 @@
-"""Soak bench (issue 15, "memory stays flat"): RSS of the live dashboard over many watch events
+"""Soak bench: RSS of the live dashboard over many watch events
 and over idle time. A script, not a test.
 
 How close to the real thing: a loopback API server (``olmtui.apiserver``) runs in a child

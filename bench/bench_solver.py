@@ -7,7 +7,7 @@ package, and ``--subscriptions`` Subscriptions; every variable reachable from th
 is in the problem, as OLM's construction makes it. Times ``solve`` on it (a solution) and on the
 same problem with an orphaned CSV blocking the first Subscription's package (solve and
 ``explain``), each against the baseline of building the problem's variables in the same run,
-and prints the targets of issue 13 (resolve < 1 s, explain < 2 s).
+and prints its targets (resolve < 1 s, explain < 2 s).
 
     python bench/bench_solver.py [--packages 1000] [--bundles 10] [--subscriptions 20]
 """

@@ -18,7 +18,7 @@ the driver delivered the (last) key and when the app last handed a frame to its 
 it (``App._display``: the compositor's update is made by then; a headless driver skips only
 the terminal bytes): "repaint", the time from the key to that frame, is what the user waits
 for. CPU p95 is the process's own CPU time per key, the figure least moved by neighbours on
-a shared machine. Targets (issues 12 and 16): p95 <= 100 ms, a sort of every row <= 300 ms;
+a shared machine. Targets: p95 <= 100 ms, a sort of every row <= 300 ms;
 RSS of the process <= 1.5 GB. Each p95 is also printed as a ratio of its target.
 
     python bench/bench_ui.py [--namespaces 5000] [--operators 20] [--runs 30] [--snapshot DIR]

@@ -1,4 +1,4 @@
-"""Generate a large synthetic OLM snapshot for the ``olmtui check`` bench (issue 2 §7).
+"""Generate a large synthetic OLM snapshot for the ``olmtui check`` bench.
 
 The cluster: ``--namespaces`` namespaces; ``--global-operators`` AllNamespaces operators in
 one global OperatorGroup (``openshift-operators/global-operators``), each copied into every

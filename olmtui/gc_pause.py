@@ -8,7 +8,7 @@ runs as usual after.
 
 Frozen objects are never collected: whatever holds a cycle when frozen (the UI's widgets and
 render caches, asyncio's tasks) and is dropped later stays in memory for good. Freezing after
-every watch event made the dashboard grow ~0.5-2.4 KB an event (issue 15). So kept blocks
+every watch event made the dashboard grow ~0.5-2.4 KB an event. So kept blocks
 freeze only once they made many objects between them (a watch event's few cost the
 collector little until then), and ``compact_frozen``, called from the app's refresh tick,
 thaws, collects and freezes again when the frozen generation grew by ``COMPACT_GROWTH``

@@ -18,6 +18,24 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from olmtui.gc_pause import cyclic_gc_paused
+from olmtui.kinds import (
+    CATALOG_SOURCE,
+    CLUSTER_CATALOG,
+    CLUSTER_EXTENSION,
+    CLUSTER_OPERATOR,
+    CLUSTER_VERSION,
+    CRD,
+    CSV,
+    DEPLOYMENT,
+    INSTALL_PLAN,
+    NAMESPACE,
+    OLM_CONFIG,
+    OPERATOR_CONDITION,
+    OPERATOR_GROUP,
+    PACKAGE_MANIFEST,
+    SERVICE,
+    SUBSCRIPTION,
+)
 from olmtui.objects import COPIED_FROM_LABEL as COPIED_FROM_LABEL  # re-exported
 from olmtui.objects import OPERATOR_NAMESPACE_ANNOTATION as OPERATOR_NAMESPACE_ANNOTATION
 from olmtui.objects import Obj as Obj  # re-exported: the cache hands out these objects
@@ -31,44 +49,44 @@ ChangeType = Literal["ADDED", "MODIFIED", "DELETED"]
 
 #: The kinds olmtui keeps; everything else is counted and ignored.
 KINDS: tuple[str, ...] = (
-    "Namespace",
-    "OperatorGroup",
-    "ClusterServiceVersion",
-    "Subscription",
-    "InstallPlan",
-    "CatalogSource",
-    "OLMConfig",
-    "PackageManifest",
-    "CustomResourceDefinition",
-    "OperatorCondition",
-    "ClusterVersion",
-    "ClusterOperator",
-    "Service",
-    "Deployment",
+    NAMESPACE,
+    OPERATOR_GROUP,
+    CSV,
+    SUBSCRIPTION,
+    INSTALL_PLAN,
+    CATALOG_SOURCE,
+    OLM_CONFIG,
+    PACKAGE_MANIFEST,
+    CRD,
+    OPERATOR_CONDITION,
+    CLUSTER_VERSION,
+    CLUSTER_OPERATOR,
+    SERVICE,
+    DEPLOYMENT,
     # OLM v1 (olm.operatorframework.io/v1, R-V1-1): both cluster-scoped.
-    "ClusterExtension",
-    "ClusterCatalog",
+    CLUSTER_EXTENSION,
+    CLUSTER_CATALOG,
 )
 CLUSTER_SCOPED: frozenset[str] = frozenset(
     {
-        "Namespace",
-        "OLMConfig",
-        "CustomResourceDefinition",
-        "ClusterVersion",
-        "ClusterOperator",
-        "ClusterExtension",
-        "ClusterCatalog",
+        NAMESPACE,
+        OLM_CONFIG,
+        CRD,
+        CLUSTER_VERSION,
+        CLUSTER_OPERATOR,
+        CLUSTER_EXTENSION,
+        CLUSTER_CATALOG,
     }
 )
 #: Kinds kept for a few platform rules (cluster upgrade readiness, conversion webhooks), not
 #: OLM's own: trimmed hard on the way in (``_trim_platform``).
-PLATFORM_KINDS: frozenset[str] = frozenset({"ClusterVersion", "ClusterOperator", "Service"})
+PLATFORM_KINDS: frozenset[str] = frozenset({CLUSTER_VERSION, CLUSTER_OPERATOR, SERVICE})
 #: A Service keeps its ports only when they are this few.
 _FEW_PORTS = 8
 #: Kinds kept when a snapshot holds them but never watched on a live cluster: a cluster has
 #: many Deployments and Services, and the findings need only the few its CSVs wait for
 #: (R-CSV-I) or its conversion webhooks name (R-DOC-17).
-SNAPSHOT_ONLY_KINDS: frozenset[str] = frozenset({"Deployment", "Service"})
+SNAPSHOT_ONLY_KINDS: frozenset[str] = frozenset({DEPLOYMENT, SERVICE})
 #: The kinds a live cluster (and the demo's server) is read for.
 WATCHED_KINDS: tuple[str, ...] = tuple(k for k in KINDS if k not in SNAPSHOT_ONLY_KINDS)
 
@@ -152,7 +170,7 @@ def slot_of(obj: Obj) -> tuple[str, str]:
     meta = obj["metadata"]
     name = meta["name"]
     namespace = "" if kind in CLUSTER_SCOPED else (meta.get("namespace") or "")
-    if kind == "PackageManifest":
+    if kind == PACKAGE_MANIFEST:
         catalog = (meta.get("labels") or {}).get("catalog")
         if catalog:
             name = f"{catalog}/{name}"
@@ -171,7 +189,7 @@ Slot = tuple[str, str] | str
 
 def _slot(kind: str, namespace: str, name: str) -> Slot:
     """The bucket key of an object: a tuple per cached Namespace (or any cluster-scoped
-    object) was 72 of the ~550 bytes each of a million costs (issue 24)."""
+    object) was 72 of the ~550 bytes each of a million costs."""
     return name if kind in CLUSTER_SCOPED else (namespace, name)
 
 
@@ -269,7 +287,7 @@ def _trim_platform(obj: Obj, kind: str) -> Obj:
     fields = ("name", "namespace", "uid", "resourceVersion", "creationTimestamp")
     kept_meta = {k: obj_meta[k] for k in (*fields, "ownerReferences") if k in obj_meta}
     kept: Obj = {"apiVersion": obj.get("apiVersion", ""), "kind": kind, "metadata": kept_meta}
-    if kind == "Service":
+    if kind == SERVICE:
         ports = (obj.get("spec") or {}).get("ports")
         if isinstance(ports, list) and len(ports) <= _FEW_PORTS:
             kept["spec"] = {"ports": ports}
@@ -300,7 +318,7 @@ def _trim_deployment(obj: Obj) -> Obj:
     obj_status = obj.get("status") or {}
     kept: Obj = {
         "apiVersion": obj.get("apiVersion", "apps/v1"),
-        "kind": "Deployment",
+        "kind": DEPLOYMENT,
         "metadata": {k: obj_meta[k] for k in _DEPLOYMENT_METADATA if k in obj_meta},
         "spec": {"replicas": obj_spec["replicas"]} if "replicas" in obj_spec else {},
         "status": {k: obj_status[k] for k in _DEPLOYMENT_STATUS if k in obj_status},
@@ -312,12 +330,12 @@ def trim(obj: Obj, shared: SharedMaps | None = None) -> Obj:
     """Return the object as the cache keeps it (see the module docstring). ``shared`` lets
     the copies of one CSV share their labels and annotations."""
     kind = obj.get("kind")
-    if kind == "ClusterServiceVersion" and is_copied_csv(obj):
+    if kind == CSV and is_copied_csv(obj):
         # Read inline, not through objects.meta/status: copies come by the hundred thousand.
         obj_status = obj.get("status") or {}
         return {
             "apiVersion": sys.intern(obj.get("apiVersion", "operators.coreos.com/v1alpha1")),
-            "kind": "ClusterServiceVersion",
+            "kind": CSV,
             "metadata": _copy_metadata(obj.get("metadata") or {}, shared or SharedMaps()),
             "status": _interned_map(
                 {k: obj_status[k] for k in ("phase", "reason", "message") if k in obj_status}
@@ -325,7 +343,7 @@ def trim(obj: Obj, shared: SharedMaps | None = None) -> Obj:
         }
     if kind in PLATFORM_KINDS:
         return _trim_platform(obj, kind)
-    if kind == "Deployment":
+    if kind == DEPLOYMENT:
         return _trim_deployment(obj)
     kept_meta = _interned_keys(meta(obj))
     kept_meta.pop("managedFields", None)
@@ -343,7 +361,7 @@ def trim(obj: Obj, shared: SharedMaps | None = None) -> Obj:
     for field in ("apiVersion", "kind"):
         if type(trimmed.get(field)) is str:
             trimmed[field] = sys.intern(trimmed[field])
-    if kind == "ClusterServiceVersion":
+    if kind == CSV:
         spec = trimmed.get("spec")
         if isinstance(spec, dict) and "icon" in spec:
             trimmed["spec"] = {k: v for k, v in spec.items() if k != "icon"}

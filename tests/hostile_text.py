@@ -1,4 +1,4 @@
-"""Helpers for the hostile-text tests (issue 24): a snapshot whose every string carries terminal
+"""Helpers for the hostile-text tests: a snapshot whose every string carries terminal
 escape sequences and bidi overrides, and what a terminal would receive from the dashboard.
 
 (It holds no tests itself.)

@@ -220,7 +220,7 @@ def package_manifest(
     modes: list[Obj],
     channel: str = "stable",
 ) -> Obj:
-    """A PackageManifest as the packageserver serves it (§11), one channel."""
+    """A PackageManifest as the packageserver serves it (R-UPG-9), one channel."""
     return {
         "apiVersion": "packages.operators.coreos.com/v1",
         "kind": "PackageManifest",

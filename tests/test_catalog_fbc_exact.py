@@ -1,4 +1,4 @@
-"""The FBC reader's shortcuts (issue 14 bench) read exactly what the plain reading would:
+"""The FBC reader's shortcuts read exactly what the plain reading would:
 kept property values are the ``json.dumps(value, separators=(",", ":"))`` text of the
 value, on every FBC bundle in tests/data/catalogs (see SOURCES.md) and on crafted edge
 cases (escapes, unicode, nested values, numbers, unusual key order, odd documents)."""

@@ -1,4 +1,4 @@
-"""PackageManifests as catalogs (olm-rules.md §11): one Catalog per CatalogSource, heads and the
+"""PackageManifests as catalogs (R-UPG-9): one Catalog per CatalogSource, heads and the
 head's skipRange known, no edges. Data: the OpenShift console's PackageManifest fixtures
 (tests/data/cluster, tests/data/SOURCES.md) plus small hand-made objects for what they lack."""
 

@@ -1,4 +1,4 @@
-"""A channel's order (R-UPG-1, R-RES-11.1) from shared walks (issue 24): the same order and
+"""A channel's order (R-UPG-1, R-RES-11.1) from shared walks: the same order and
 the same OLM errors as a walk per head, on random channels (several heads, loops, skips,
 self-replacement, duplicate names, missing targets), and linear on a fan of thousands of
 heads over one long chain. The references are the former walks, one per head."""

@@ -1,4 +1,4 @@
-"""``olmtui check`` as a user runs it: exit statuses, stderr, stable output (report-format.md)."""
+"""``olmtui check`` as a user runs it: exit statuses, stderr, stable output."""
 
 from __future__ import annotations
 

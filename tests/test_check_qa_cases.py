@@ -1,4 +1,4 @@
-"""QA's reproduction cases (issue 2 follow-up), checked end to end as ``olmtui check`` reports
+"""QA's reproduction cases, checked end to end as ``olmtui check`` reports
 them: the JSON report and its text rendering, from the snapshots in tests/data/model/qa."""
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def test_truncated_archive_is_an_error_and_the_header_says_the_snapshot_is_incom
     tmp_path: Path,
 ) -> None:
     """QA case: half of a real must-gather archive. An archive that ends early loses every
-    file after the break, so the report must not look clean (exit 1, report-format.md)."""
+    file after the break, so the report must not look clean (exit 1)."""
     import tarfile
 
     from olmtui.report import has_errors

@@ -1,4 +1,4 @@
-"""Issue 11: every installed CSV not Succeeded is a finding, its severity by phase and age."""
+"""Every installed CSV not Succeeded is a finding, its severity by phase and age."""
 
 from __future__ import annotations
 
@@ -135,7 +135,7 @@ def test_must_gather_image_caching_operator_pending_after_its_plan_failed_is_an_
     assert "ownerReferences.apiVersion" in pending.message
     assert "OLM defect" in pending.message
     assert "Delete Subscription image-caching-operator-v0-0-1-sub and CSV" in pending.message
-    # Installing for a few minutes is news, not a problem (issue 11).
+    # Installing for a few minutes is news, not a problem.
     assert found[("CSVInstalling", "projectrequestlimits.v0.0.1")].severity == "info"
 
 

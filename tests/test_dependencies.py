@@ -1,4 +1,4 @@
-"""Dependency health (seed 001 §2.2): required APIs nobody provides, upgrades that drop an API
+"""Dependency health (R-DOC-4, R-DOC-5): required APIs nobody provides, upgrades that drop an API
 others require, and CRD upgrades that remove served or stored versions."""
 
 from __future__ import annotations

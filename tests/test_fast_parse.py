@@ -89,7 +89,7 @@ def snapshot_paths() -> list[Path]:
         found.extend(sorted((DATA / folder).rglob("*.yaml")))
         found.extend(sorted((DATA / folder).rglob("*.json")))
     found = [p for p in found if p.suffix in (".yaml", ".json") or p.is_dir()]
-    # The fuzz corpora: the hostile documents (issue 15) and the sample every wrong-typed
+    # The fuzz corpora: the hostile documents and the sample every wrong-typed
     # field is set on (tests/test_malformed_fuzz.py)
     for corpus in (DATA / "hostile", DATA / "malformed"):
         found.extend(sorted(p for p in corpus.iterdir() if p.suffix in (".yaml", ".json")))

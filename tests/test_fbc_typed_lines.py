@@ -1,4 +1,4 @@
-"""catalogd's ``all`` stream read through the typed bundle decoding (issue 14, third pass)
+"""catalogd's ``all`` stream read through the typed bundle decoding
 makes exactly the Catalog the plain reading makes (each line ``json.loads``-ed and handed
 to ``FBCIndexer.add``): on every FBC in tests/data/catalogs, on the bench's generated
 catalog, and on bundle lines mutated with the traps of skipped parts (duplicate keys,

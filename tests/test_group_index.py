@@ -1,5 +1,5 @@
 """``GroupIndex``: OperatorGroups by namespace, a namespace's lone group held without a dict
-of one (issue 24: ``check`` stays under 1 GB on any input of 100 MB or less)."""
+of one (``check`` stays under 1 GB on any input of 100 MB or less)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""CatalogSource health and Subscriptions whose catalog is missing or unhealthy (R-SUB-8, §14)."""
+"""CatalogSource health and Subscriptions whose catalog is missing or unhealthy (R-SUB-8)."""
 
 from __future__ import annotations
 

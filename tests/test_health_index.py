@@ -276,7 +276,7 @@ csvs = st.builds(
     names([None, "4.12", "4.14", "4.12.1"]),
     st.booleans(),
 )
-#: What the CSV findings read besides CSVs (issue 11): the Deployment a CSV waits for, and
+#: What the CSV findings read besides CSVs: the Deployment a CSV waits for, and
 #: the OperatorCondition that holds an upgrade (R-CSV-P 1).
 deployments = st.builds(
     lambda ns, available: {
@@ -628,7 +628,7 @@ def test_a_csv_change_recomputes_only_the_partitions_it_touches(
 ) -> None:
     """Two packages each installed in two namespaces: changing one CSV recomputes its
     namespace, its package, the CRD it owns and its own requirements, not the other
-    package's partitions (issue 10 §4)."""
+    package's partitions."""
 
     def instance(ns: str, name: str, crd_name: str, version: str = "") -> dict[str, Any]:
         version = version or name.partition(".v")[2]
@@ -671,7 +671,7 @@ def test_a_csv_change_recomputes_only_the_partitions_it_touches(
 
 
 def test_a_live_clock_measures_csv_ages_against_now_and_moves_on() -> None:
-    """Issue 11: in a live session the CSV subjects are recomputed when the clock has moved,
+    """In a live session the CSV subjects are recomputed when the clock has moved,
     and equal ``health_findings`` at that time (``now``)."""
     import datetime as dt
 

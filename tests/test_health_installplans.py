@@ -1,4 +1,4 @@
-"""InstallPlan summaries, pending approvals and shared InstallPlans (R-IP-1..4, seed 004
+"""InstallPlan summaries, pending approvals and shared InstallPlans (R-IP-1..4, R-DOC-6
 colocation); Manual-approval contagion (R-SUB-4) is the engine's."""
 
 from __future__ import annotations
@@ -195,7 +195,7 @@ def test_r_sub_4_contagion_is_left_to_the_engine() -> None:
     assert namespace_installplan_findings("team", subs, []) == []
 
 
-# -- seed 004 shared InstallPlans -------------------------------------------------------------
+# -- R-DOC-6 shared InstallPlans -----------------------------------------------------------
 
 
 def test_seed_004_pending_plan_carrying_two_operators_is_a_shared_plan_warning() -> None:
@@ -258,7 +258,7 @@ def test_r_ip_2_approved_plan_in_requires_approval_is_not_pending() -> None:
     assert pending_approvals([plan("install-1", [("a.v2", None)], approved=True)]) == []
 
 
-# -- issue 11: a failed InstallPlan's error, whose fault, and the remedy per state ----------
+# -- a failed InstallPlan's error, whose fault, and the remedy per state ----------
 
 
 def test_plan_error_is_the_installed_condition_message_as_olm_copies_it() -> None:

@@ -1,4 +1,4 @@
-"""Subscription conditions and state as findings (§12: R-SUB-2, R-SUB-5..8, R-SUB-10, R-SUB-11)."""
+"""Subscription conditions and state as findings (R-SUB-2, R-SUB-5..8, R-SUB-10, R-SUB-11)."""
 
 from __future__ import annotations
 
@@ -397,7 +397,7 @@ def test_r_sub_4_check_joins_conditions_and_contagion_once_each() -> None:
     ]
 
 
-# -- issue 11: the remedy for a failed InstallPlan is the one that works in the state seen ----
+# -- the remedy for a failed InstallPlan is the one that works in the state seen ----
 
 OWNER_REF_ERROR = (
     'error creating role r: Role.rbac.authorization.k8s.io "r" is invalid: '
@@ -442,7 +442,7 @@ def test_upgrade_pending_without_the_csv_deleting_the_plan_resolves_again() -> N
 
 
 def test_at_latest_known_with_the_csv_the_subscription_and_csv_go() -> None:
-    """Issue 11: AtLatestKnown with its CSV present: deleting the plan only gives
+    """AtLatestKnown with its CSV present: deleting the plan only gives
     InstallPlanMissing (R-SUB-6); delete the Subscription and the CSV, create it again."""
     subscription = sub(state="AtLatestKnown", plan="install-abc")
     subscription["status"]["installedCSV"] = "etcdoperator.v0.9.4"

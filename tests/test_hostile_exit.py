@@ -1,4 +1,4 @@
-"""A crash is never exit 1 (issue 15): any unexpected exception ends every command with one
+"""A crash is never exit 1: any unexpected exception ends every command with one
 line naming it and where to report it, and exit status 3; ``OLMTUI_DEBUG=1`` adds the
 traceback. Exit 1 stays "an error finding", so CI can tell the two apart."""
 

@@ -1,4 +1,4 @@
-"""Small inputs that hung olmtui or expanded to gigabytes (issue 24, items 2, 7 and 9): each
+"""Small inputs that hung olmtui or expanded to gigabytes: each
 ends, within the harness's timeout and 2 GiB address-space cap, in a finding naming the file
 (and member or line), and never in exit 3.
 
@@ -29,7 +29,7 @@ from olmtui.sources.snapshot_skips import MAX_REASONS, FileSkips
 from olmtui.store import Store
 
 DENIED = "Permission denied"
-#: The size a pax header declares in the hanging archive of issue 24: 10^20 bytes.
+#: The size a pax header declares in the archive that once hung olmtui: 10^20 bytes.
 HUGE_SIZE = 10**20
 
 
@@ -45,8 +45,8 @@ def _member(name: str, data: bytes, pax_size: int | None = None) -> bytes:
 
 
 def _hanging_tar() -> bytes:
-    """Issue 24's 3.5 KB archive: a good member, one whose pax header declares 10^20 bytes,
-    and a good member after it that cannot be found."""
+    """The 3.5 KB archive that once hung olmtui: a good member, one whose pax header
+    declares 10^20 bytes, and a good member after it that cannot be found."""
     good = GOOD.read_bytes()
     return (
         _member("good.yaml", good)

@@ -1,6 +1,6 @@
 """Documents made of YAML and JSON fragments that break parsers (explicit tags on nothing,
 aliases, brackets, surrogate escapes, huge numbers, bad bytes) never raise out of
-``parse_documents``: each is a value or a document with a problem (issue 15)."""
+``parse_documents``: each is a value or a document with a problem."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hostile documents (issue 15): every case ends in a finding naming the file (and line), the
+"""Hostile documents: every case ends in a finding naming the file (and line), the
 rest of the input still loads, no traceback, no hang, memory bounded.
 
 Each run is a real ``olmtui check`` in a subprocess with its address space capped at 2 GiB

@@ -1,4 +1,4 @@
-"""What a million small objects cost (issue 24, item 7: ``check`` under 1 GB on any input of
+"""What a million small objects cost (``check`` under 1 GB on any input of
 100 MB or less): the cache, the model's first build and the YAML split, measured with
 ``tracemalloc`` on a few thousand objects (``bench/bench_hostile_rss.py`` measures the real
 runs). The bounds are bytes per object, each well between what the fix costs and what the

@@ -1,5 +1,5 @@
-"""Well-typed but hostile content reaches the model without ending ``check`` with exit 3
-(issue 24, item 8): a CEL ``olm.constraint`` nested past cel-go's limits or past what olmtui
+"""Well-typed but hostile content reaches the model without ending ``check`` with exit 3:
+a CEL ``olm.constraint`` nested past cel-go's limits or past what olmtui
 evaluates, a run of thousands of ``!``, and a ClusterVersion version of 4,400 digits. Each is
 told as a finding (or nothing, where nothing is wrong); the inputs are generated here."""
 

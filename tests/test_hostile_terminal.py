@@ -1,4 +1,4 @@
-"""Hostile text against real terminals (issue 24): ``olmtui replay`` of a snapshot whose every
+"""Hostile text against real terminals: ``olmtui replay`` of a snapshot whose every
 string carries escape sequences, in a tmux pane (its title unchanged, the dashboard not
 blanked, the sequences shown as text), and ``olmtui serve`` (the bytes it sends the browser's
 terminal hold none of them).

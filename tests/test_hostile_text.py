@@ -1,4 +1,4 @@
-"""Hostile text never reaches the terminal (issue 24, item 1 and the bidi part of 11).
+"""Hostile text never reaches the terminal, bidirectional controls included.
 
 Names, reasons and messages come from the cluster or a snapshot; anyone who can write a status
 can put terminal controls in them. The sanitiser (``olmtui.safe_text``) shows them as escapes;

@@ -1,5 +1,5 @@
 """``KeysByName``: the model's reverse lookups from a namespace to the groups mentioning it,
-a lone key held without a set (issue 24: ``check`` stays under 1 GB on any input of 100 MB
+a lone key held without a set (``check`` stays under 1 GB on any input of 100 MB
 or less), and the shared empty API set of groups that claim nothing."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """A hostile kubeconfig, or a connection that never answers, cannot hang olmtui, exhaust its
-memory or crash it (issue 24): each is one line on stderr and exit 2, within its timeout.
+memory or crash it: each is one line on stderr and exit 2, within its timeout.
 
 The inputs are made by the tests: FIFOs, ``/dev/zero``, a kubeconfig nested 100,000 levels
 deep, a token with a line break, a server URL with a password, a proxy that never answers

@@ -1,4 +1,4 @@
-"""Live faults heal fast (issue 15): one test per fault against the loopback API server, each
+"""Live faults heal fast: one test per fault against the loopback API server, each
 ending with the cache equal to the server. Timings are the options' small test values;
 the defaults meet the README's targets (see bench/live_faults.py for the figures).
 

@@ -1,4 +1,4 @@
-"""Live faults at the command line (issue 15): bad TLS material in a kubeconfig, an exec
+"""Live faults at the command line: bad TLS material in a kubeconfig, an exec
 credential plugin that never returns and a list that never answers are each one line on
 stderr and exit 2, never a traceback or a hang."""
 

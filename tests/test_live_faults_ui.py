@@ -1,4 +1,4 @@
-"""The detail and YAML screens say how the connection is now (issue 15): "reconnecting"
+"""The detail and YAML screens say how the connection is now: "reconnecting"
 while the cluster is away, "live" again once it is back, never the state of when the
 screen was opened."""
 

@@ -22,7 +22,7 @@ def test_defaults_match_the_documented_interface() -> None:
 
 
 def test_silence_bounds_meet_the_heal_target() -> None:
-    """Issue 24: a working watch ends (the ``timeoutSeconds`` it asks) well before it could
+    """A working watch ends (the ``timeoutSeconds`` it asks) well before it could
     be taken for a dead one, and a dead watch or an unanswered list page is replaced within
     the 10 s heal target, far below the 90 s read timeout."""
     options = LiveOptions()

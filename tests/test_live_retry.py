@@ -1,4 +1,4 @@
-"""Issue 24 item 6: one-shot reads wait out a busy API server as client-go does. A burst of
+"""One-shot reads wait out a busy API server as client-go does. A burst of
 429s with ``Retry-After`` on discovery, or on a list, no longer ends ``check --live``,
 ``snapshot`` or the dashboard's start with exit 2: they are asked again with a backoff that
 honours ``Retry-After``, within ``--request-timeout``. A watch answered 410 again and again

@@ -1,4 +1,4 @@
-"""Issue 24 item 5: faults that show only as silence heal in seconds, not at the 90 s read
+"""Faults that show only as silence heal in seconds, not at the 90 s read
 timeout. A half-open watch (open, never sending again, not even its end) is suspect once it
 has been silent longer than a working watch can be: the stream says "reconnecting" and
 watches again from the last resourceVersion (no relist, nothing lost). A working watch of a

@@ -1,4 +1,4 @@
-"""No wrong-typed field escapes as a traceback (issue 15, R-SRC-4): every field path, up to four
+"""No wrong-typed field escapes as a traceback (R-SRC-4): every field path, up to four
 deep, of one object of every kind in a multi-kind sample is set to each wrong type in turn.
 
 The sample (tests/data/malformed/cluster.yaml) holds every kind olmtui keeps. Three passes:

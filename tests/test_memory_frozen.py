@@ -1,4 +1,4 @@
-"""Memory stays flat under a stream of watch events (issue 15): ``gc.freeze`` keeps the cache
+"""Memory stays flat under a stream of watch events: ``gc.freeze`` keeps the cache
 out of the collector's view, but whatever holds a cycle when frozen and is dropped later
 (the UI's render caches, asyncio's tasks) would never be freed. Counted, not timed: the
 objects the collector holds (tracked plus frozen) after many events stay within a bound that

@@ -1,4 +1,4 @@
-"""Seed 001 §2.1.5: OLM's metrics rebuilt from the cache, on a real must-gather and on the
+"""OLM's Prometheus metrics rebuilt from the cache, on a real must-gather and on the
 demo cluster mid-upgrade."""
 
 from __future__ import annotations

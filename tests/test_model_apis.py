@@ -1,5 +1,5 @@
 """R-API-1..9 (provided APIs, group intersection, the four reconciliation results, static
-groups, §16 quirks) and R-CSV-O (CRD owner conflicts inside a namespace)."""
+groups, R-API-7) and R-CSV-O (CRD owner conflicts inside a namespace)."""
 
 from __future__ import annotations
 
@@ -138,7 +138,7 @@ def test_r_api_6_static_group_cannot_be_modified(result):
 
 
 def test_r_api_6_static_suppressed_when_already_conflicting():
-    """§16 quirk: static + Add/Remove leaves an InterOperatorGroupOwnerConflict CSV as it is."""
+    """R-API-7: static + Add/Remove leaves an InterOperatorGroupOwnerConflict CSV as it is."""
     step = api_step(
         "AddAPIs",
         True,
@@ -159,7 +159,7 @@ def test_r_api_6_conflict_applies_to_static_groups_too():
     assert step.verdict.reason == "InterOperatorGroupOwnerConflict"
 
 
-# -- through the model: §15.1 conflicts, §15.2 pending conflicts, R-API-9 -------------------
+# -- through the model: R-API-5 conflicts, R-API-6 pending conflicts, R-API-9 ----------------
 
 
 def two_groups(
@@ -362,7 +362,7 @@ def test_r_csv_o_replacement_chain_walks_both_ways_and_stops_on_cycles():
 
 
 def test_r_csv_o_siblings_are_not_in_one_chain_but_their_ancestors_are():
-    """Issue 24: a fork (two CSVs replacing v1) is two chains that share v1."""
+    """A fork (two CSVs replacing v1) is two chains that share v1."""
     index = ReplacementIndex({"v1": None, "a": "v1", "b": "v1", "a2": "a", "t": "l", "l": "t"})
     assert index.same_chain("a2", "v1") and index.same_chain("v1", "b")
     assert not index.same_chain("a", "b") and not index.same_chain("a2", "b")

@@ -1,4 +1,4 @@
-"""Numbers of thousands of digits in versions (issue 24): Python's ``int()`` refuses over
+"""Numbers of thousands of digits in versions: Python's ``int()`` refuses over
 4,300 digits with a ``ValueError``; the model reads such a number as Go does (out of range),
 never with an exception the caller does not expect."""
 

@@ -29,7 +29,7 @@ def test_r_sub_5_failed_install_plan_of_a_real_subscription_is_an_error() -> Non
     ]
     report = report_json("snapshot", Model(store), store, health=found)
     jsonschema.validate(report, load_schema())
-    # ... and the CSV it left Pending/RequirementsNotMet (issue 11).
+    # ... and the CSV it left Pending/RequirementsNotMet.
     assert report["summary"]["findings"]["error"] == 2
     assert "InstallPlanFailed" in [f["code"] for f in report["findings"]]
 

@@ -172,7 +172,7 @@ def test_r_og_4_own_namespace_not_added_to_status_or_targets():
 
 def test_r_og_4_intersecting_from_status_not_spec():
     """`intersecting` comes from status.namespaces: an unsynced group intersects nothing,
-    not even a global one (§16: all ∩ ∅ = ∅)."""
+    not even a global one (R-NS-3: all ∩ ∅ = ∅)."""
     model, _ = model_of(
         namespace("a"),
         namespace("b"),

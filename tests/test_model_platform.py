@@ -1,4 +1,4 @@
-"""R-DOC-7: objects the OpenShift release payload owns get no advice to change them (issue 11)."""
+"""R-DOC-7: objects the OpenShift release payload owns get no advice to change them."""
 
 from __future__ import annotations
 

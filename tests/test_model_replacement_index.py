@@ -1,4 +1,4 @@
-"""The replacement index (issue 24) answers as the walks it replaced: each CSV's successor,
+"""The replacement index answers as the walks it replaced: each CSV's successor,
 loop and CRD owner conflicts, on random ``spec.replaces`` graphs (chains, forks, loops,
 self-replacement, missing targets). The references are those former walks, one per CSV (the
 chain's with one correction, said below)."""

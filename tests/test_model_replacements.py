@@ -1,4 +1,4 @@
-"""R-CSV-R / R-CSV-R2: replacement chains on the cluster (§15.15)."""
+"""R-CSV-R / R-CSV-R2: replacement chains on the cluster."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def test_r_csv_r_cycles_are_found_from_any_member():
 
 
 def test_r_csv_r_a_loop_reached_from_a_tail_is_found_once_and_the_tail_is_not_on_it():
-    """Issue 24: the loop is found wherever the walk enters it (here from the tail first)."""
+    """The loop is found wherever the walk enters it (here from the tail first)."""
     index = ReplacementIndex({"t2": "t1", "t1": "a", "c": "b", "b": "a", "a": "c"})
     assert index.cycle("b") == ("b", "a", "c")
     assert index.cycle("c") == ("c", "b", "a")
@@ -44,7 +44,7 @@ def test_r_csv_r_a_loop_reached_from_a_tail_is_found_once_and_the_tail_is_not_on
 
 
 def test_r_csv_r_a_chain_of_thousands_is_indexed_without_walking_it_per_member():
-    """Issue 24: deeper than Python's recursion limit, and each question constant time."""
+    """Deeper than Python's recursion limit, and each question constant time."""
     n = 5000
     replaces = {f"v{i}": f"v{i - 1}" if i else None for i in range(n)}
     index = ReplacementIndex(replaces)
@@ -58,7 +58,7 @@ def test_r_csv_r_a_chain_of_thousands_is_indexed_without_walking_it_per_member()
 
 
 def test_r_csv_r_three_csvs_replacing_each_other_give_the_same_cycle_findings():
-    """Issue 24: the indexed walk keeps the findings of a small loop as they were."""
+    """The indexed walk keeps the findings of a small loop as they were."""
     model, _ = model_of(
         namespace("n"),
         operator_group("n", "g", status=[""]),
@@ -76,7 +76,7 @@ def test_r_csv_r_three_csvs_replacing_each_other_give_the_same_cycle_findings():
 
 
 def test_r_csv_r_a_small_chain_keeps_its_findings():
-    """Issue 24: v1 <- v2 <- v3, the two older Replacing: BeingReplaced on each older CSV,
+    """v1 <- v2 <- v3, the two older Replacing: BeingReplaced on each older CSV,
     naming its successor, and the Replacing phase explained by it."""
     model, _ = model_of(
         namespace("n"),
@@ -131,7 +131,7 @@ def test_r_csv_r_cycle_is_a_warning():
 
 
 def test_r_csv_p_a_held_successor_does_not_replace_anything_yet():
-    """Issue 11: while OLM holds v2 for v1's OperatorCondition (R-CSV-P 1), nothing says v1
+    """While OLM holds v2 for v1's OperatorCondition (R-CSV-P 1), nothing says v1
     is being replaced; once v2 moves on, BeingReplaced comes back."""
     held = make_csv(
         "n",
@@ -162,7 +162,7 @@ def test_r_csv_r_a_loop_is_read_from_any_member_up_to_a_length() -> None:
 
 
 def test_r_csv_r_a_loop_of_thousands_names_a_dozen_csvs_in_each_finding() -> None:
-    """Issue 24: each member's finding listing the whole loop made a loop of 2,000 CSVs hold
+    """Each member's finding listing the whole loop made a loop of 2,000 CSVs hold
     4 million names (half a gigabyte); each names the loop's first CSVs and its length."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
     from bench_replaces_chain import chain_objects, csv_name

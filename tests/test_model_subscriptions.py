@@ -132,7 +132,8 @@ def test_real_subscription_fields():
 
 
 def test_r_im_1_preflight_of_the_channel_head_against_the_group():
-    """§15.5 with the real percona installModes (typo included): only SingleNamespace."""
+    """R-IM-1 before the install, with the real percona installModes (typo included): only
+    SingleNamespace."""
     from test_model_installmodes import percona_csv
 
     modes = percona_csv()["spec"]["installModes"]

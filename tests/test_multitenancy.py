@@ -1,4 +1,4 @@
-"""Multitenancy limits of one operator installed in several namespaces (seeds 002 and 000)."""
+"""Multitenancy limits of one operator installed in several namespaces (R-DOC-2, R-DOC-1)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The live dashboard's model takes the cluster's PackageManifests as catalogs, as ``check
---live`` does, and follows them when packageserver reports a new head (issue 10: the
+--live`` does, and follows them when packageserver reports a new head (the
 dashboard showed head ``?`` where ``check --live`` knew it)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The JSON report of format 1, built from hand-made model records (report-format.md).
+"""The JSON report of format 1, built from hand-made model records.
 
 The records describe a real situation: the etcd operator installed cluster-wide by
 ``openshift-operators/global-operators`` and again, own-namespace, in ``team-a``, where it

@@ -1,4 +1,4 @@
-"""``olmtui check --output json`` writes its report in pieces, built as written (issue 24:
+"""``olmtui check --output json`` writes its report in pieces, built as written (so that
 ``check`` stays under 1 GB on any input of 100 MB or less), and the bytes stay those of
 ``json.dumps(report, indent=2, ensure_ascii=False)`` made inert."""
 

@@ -1,4 +1,4 @@
-"""Issue 13's resolution table: one snapshot plus catalog content per case
+"""The resolution table (R-RES-*): one snapshot plus catalog content per case
 (``tests/data/resolution/<case>/``), checked end to end as ``olmtui check --output json``
 reports the namespace's ``resolution[]`` entry. Most cases are OLM's own resolver tests
 translated (same catalogs, Subscriptions and installed operators; the same chosen operators or
@@ -119,7 +119,7 @@ def test_the_table_translates_olm_tests_and_holds_the_famous_failures() -> None:
 
 @pytest.mark.parametrize("case", ["orphaned-csv-blocks-package", "upgrade-replaces-skiprange"])
 def test_the_same_input_gives_the_same_bytes_in_any_process(case: str) -> None:
-    """Stable output (issue 13): two processes with different hash seeds (set and dict
+    """Stable output: two processes with different hash seeds (set and dict
     orders of strings differ between them) print the same explanation, byte for byte."""
     import os
     import subprocess

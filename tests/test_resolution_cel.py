@@ -280,7 +280,7 @@ def test_rules_outside_the_subset_are_not_evaluated(rule: str) -> None:
     assert str(info.value) == f"CEL rule not supported offline: {rule}"
 
 
-# -- hostile rules (issue 24): cel-go's limits, and no deep recursion in olmtui -----------------
+# -- hostile rules: cel-go's limits, and no deep recursion in olmtui -----------------
 
 RECURSION_REFUSAL = "ERROR: <input>:-1:0: expression recursion limit exceeded: 250"
 

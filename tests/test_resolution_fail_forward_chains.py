@@ -1,4 +1,4 @@
-"""R-RES-21 over long ``spec.replaces`` chains (issue 24): each CSV's fail-forward chain is
+"""R-RES-21 over long ``spec.replaces`` chains: each CSV's fail-forward chain is
 decided by one walk per namespace, with the outcomes and OLM's error messages of a walk per
 CSV (the reference below is olmtui's former walk, OLM's loop written out)."""
 

@@ -1,4 +1,4 @@
-"""Live mode takes ``--catalog`` too (issue 13): OLM's registry cannot be read with GET
+"""Live mode takes ``--catalog`` too: OLM's registry cannot be read with GET
 requests, so the dashboard over a live cluster resolves against the content given. Read
 through the real client from the loopback API server; the flags reach the live session from
 the command line, and given before a sub-command they are refused, not dropped."""

@@ -1,4 +1,4 @@
-"""Table tests for blang/semver v4.0.0 ranges as OLM uses them (olm-rules.md §10, R-SEM-1..7)."""
+"""Table tests for blang/semver v4.0.0 ranges as OLM uses them (R-SEM-1..7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 24 item 4: ``olmtui snapshot`` of a cluster where a kind is forbidden says so on
+"""R-SRC-3: ``olmtui snapshot`` of a cluster where a kind is forbidden says so on
 stderr and records it in the snapshot (a SnapshotAccess document), so that ``check`` of the
 saved file says "no access: subscriptions", never "0 Subscriptions" (R-SRC-3)."""
 

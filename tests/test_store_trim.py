@@ -143,7 +143,7 @@ def test_copies_of_one_csv_share_equal_annotations_but_never_different_ones() ->
 
 
 def test_a_deployment_keeps_what_the_csv_findings_read_only() -> None:
-    """Issue 11 (R-CSV-I): owner, replicas wanted and available, conditions; no pod template."""
+    """R-CSV-I: owner, replicas wanted and available, conditions; no pod template."""
     deployment = {
         "apiVersion": "apps/v1",
         "kind": "Deployment",

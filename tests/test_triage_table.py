@@ -1,4 +1,4 @@
-"""Issue 11's triage table: one snapshot per failure state (``tests/data/triage/<case>/``),
+"""The triage table: one snapshot per failure state (``tests/data/triage/<case>/``),
 each checked end to end as ``olmtui check`` reports it. ``expect.yaml`` beside each snapshot
 says which findings must appear, which must not, and the exit status (format in
 ``tests/data/triage/README.md``). The three real must-gathers are rows too: they may warn
@@ -137,6 +137,6 @@ def test_triage_case(case: str, tmp_path: Path) -> None:
 
 
 def test_the_table_holds_at_least_25_failure_states() -> None:
-    """Issue 11: at least 25 distinct failure states besides the real must-gathers."""
+    """At least 25 distinct failure states besides the real must-gathers."""
     states = [c for c in CASES if "input" not in expectations(c)]
     assert len(states) >= 25, f"only {len(states)} triage cases"

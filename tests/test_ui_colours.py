@@ -1,4 +1,4 @@
-"""Colours come from the Textual theme (issue 12): no colour names in the UI's style strings
+"""Colours come from the Textual theme: no colour names in the UI's style strings
 or stylesheets, so the palette's theme switch recolours everything and a theme's own
 choices stand. Screens style Rich Text with the names of ``olmtui.ui.palette``."""
 

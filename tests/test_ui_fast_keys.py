@@ -1,4 +1,4 @@
-"""Issue 16: the keys that bring a hundred thousand rows back (``c`` on the CSVs, clearing a
+"""The keys that bring a hundred thousand rows back (``c`` on the CSVs, clearing a
 ``/`` filter) keep the cursor on its row, reuse what was built for the same model, and do
 not make the detail pane again for the row it already describes (bench/bench_ui.py)."""
 

@@ -1,4 +1,4 @@
-"""Keys that match habits (issue 12): q leaves a pushed screen, ctrl+c quits, Esc clears a
+"""Keys that match habits: q leaves a pushed screen, ctrl+c quits, Esc clears a
 filter before leaving, Tab completes the ``:`` prompt, ``:view`` lands on the list."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Pushed screens follow the cache (issue 12, "live means live"): the object detail and its
+"""Pushed screens follow the cache: the object detail and its
 YAML show the object's current state where the reader is, say when it was deleted, search
 the YAML with ``/`` and ``n``/``N``, and ``g`` draws the graph of the object shown."""
 

@@ -1,4 +1,4 @@
-"""The resolver's findings on the dashboard (issue 13): the Findings screen, the Overview and
+"""The resolver's findings on the dashboard: the Findings screen, the Overview and
 the counts hold what ``olmtui check`` draws from ``resolution[]``, resolved in a worker after
 the model moved, and nothing runs without catalog content."""
 

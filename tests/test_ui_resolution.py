@@ -1,4 +1,4 @@
-"""The Resolution view (issue 13): what OLM's next resolution of a namespace yields, reached
+"""The Resolution view: what OLM's next resolution of a namespace yields, reached
 with ``r`` from a Subscription or namespace, ``:res``, or Enter on a resolution finding;
 resolved off the UI thread and again when the namespace's objects change."""
 

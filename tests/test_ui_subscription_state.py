@@ -1,4 +1,4 @@
-"""Issue 11: the screens do not contradict the findings. Driven with Textual's Pilot on the
+"""The screens do not contradict the findings. Driven with Textual's Pilot on the
 triage snapshots of a Subscription OLM leaves AtLatestKnown that is broken (its InstallPlan
 failed, R-SUB-5; its namespace stalled, R-SUB-9), on a Subscription whose catalog OLM calls
 unhealthy (R-SUB-8), and on the packaged sample's copied CSVs (R-COPY-4)."""
@@ -27,7 +27,7 @@ from olmtui.ui.widgets.virtual_table import Row, VirtualTable
 SAMPLE = str(files("olmtui").joinpath("samples", "cluster.yaml"))
 TRIAGE = DATA / "triage"
 SIZE = (160, 50)
-#: The phases OLM writes on a CSV (§5); a copy carries one of them (R-COPY-4).
+#: The phases OLM writes on a CSV (R-CSV-*); a copy carries one of them (R-COPY-4).
 OLM_PHASES = {"Pending", "InstallReady", "Installing", "Succeeded", "Failed", "Unknown"}
 OLM_PHASES |= {"Replacing", "Deleting", "Any", ""}
 

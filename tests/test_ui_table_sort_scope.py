@@ -1,4 +1,4 @@
-"""Issue 12: column sort (``s``/``S``, marked in the header), names shortened in the middle
+"""Column sort (``s``/``S``, marked in the header), names shortened in the middle
 with versions and finding codes whole, and the ``:ns`` namespace scope across views."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def test_versions_sort_in_semver_order_not_as_text():
 
 
 def test_a_version_of_thousands_of_digits_sorts_last_among_versions():
-    """Issue 24: ``int()`` refuses over 4,300 digits; the key compares digit runs without it."""
+    """``int()`` refuses over 4,300 digits; the key compares digit runs without it."""
     huge = "4" * 4400
     versions = [f"{huge}.0.0", "1.0.0", f"1.0.0-{huge}", "1.0.0-2", "-", "010.0.0"]
     assert sorted(versions, key=version_key) == [

@@ -1,4 +1,4 @@
-"""Text that reads (issue 12): the header says which cluster, which version and which
+"""Text that reads: the header says which cluster, which version and which
 moment; the Overview speaks words with plurals; colours come from the theme and severity
 reads without them."""
 

@@ -238,7 +238,7 @@ def test_r_upg_4_rewritten_replaces_is_reported() -> None:
     assert "spec.replaces op.v1.0.0, the catalog says op.v1.1.0" in found[0].message
 
 
-def test_s11_packagemanifest_unknown_path_is_an_info() -> None:
+def test_r_upg_9_packagemanifest_unknown_path_is_an_info() -> None:
     pm = Package(
         "op",
         "stable",
@@ -253,7 +253,7 @@ def test_s11_packagemanifest_unknown_path_is_an_info() -> None:
     )
     cat = Catalog("olm/cat", "packagemanifests", "packagemanifest", {"op": pm})
     [f] = upgrade_findings([cat], [sub("op.v1.0.0")], csvs(("op.v1.0.0", "1.0.0")))
-    assert (f.code, f.severity) == ("UpgradePathUnknown", "info")
+    assert (f.code, f.severity, f.rule) == ("UpgradePathUnknown", "info", "R-UPG-9")
     assert upgrade_findings([cat], [sub("op.v1.1.0")], csvs(("op.v1.1.0", "1.1.0"))) == []
 
 
@@ -284,7 +284,7 @@ def test_r_sub_10_deprecations_from_the_olm_e2e_catalog() -> None:
 
 
 def test_r_upg_1_unorderable_channel_has_no_next_and_no_upgrade_available() -> None:
-    """Two replaces chains: OLM cannot order the channel, so it picks nothing next (issue 11)."""
+    """Two replaces chains: OLM cannot order the channel, so it picks nothing next."""
     pkg = package((E("op.v1.2.0", "op.v1.0.0"), E("op.v1.1.0"), E("op.v1.0.0")))
     cat = catalog(pkg)
     upgrade = resolve_upgrade(

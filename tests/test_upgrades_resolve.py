@@ -1,4 +1,4 @@
-"""R-UPG-2 (candidates, next bundle), R-UPG-5 (path), R-UPG-4 and §11 on hand-made catalogs."""
+"""R-UPG-2 (candidates, next bundle), R-UPG-5 (path), R-UPG-4 and R-UPG-9 on hand-made catalogs."""
 
 from __future__ import annotations
 

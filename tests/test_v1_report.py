@@ -1,4 +1,4 @@
-"""``clusterExtensions[]`` and ``clusterCatalogs[]`` (report-format.md, R-V1-20): always
+"""``clusterExtensions[]`` and ``clusterCatalogs[]`` (R-V1-20): always
 present, sorted by name, valid against the shipped schema; the OLM v1 sections of the text and
 Markdown reports only when there are v1 objects; and must-gather paths of the v1 kinds load."""
 

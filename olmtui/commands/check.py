@@ -1,6 +1,6 @@
 """``olmtui check``: print once what the model derives, for scripts, runbooks and CI.
 
-Exit status (report-format.md): 0 when no finding is an error, 1 when some is, 2 when the
+Exit status: 0 when no finding is an error, 1 when some is, 2 when the
 input cannot be used at all (the CLI turns ``UsageError`` into one line on stderr).
 """
 
@@ -17,6 +17,7 @@ from typing import IO, TYPE_CHECKING
 
 from olmtui.commands.catalog_option import add_catalog_argument, add_global_namespace_argument
 from olmtui.errors import UsageError
+from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, SUBSCRIPTION
 from olmtui.sources.live_args import add_connection_arguments, connection_given
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ HELP = (
     "Markdown incident note)."
 )
 #: The kinds whose status times date a snapshot in the Markdown note's title.
-DATED_KINDS = ("ClusterServiceVersion", "Subscription", "InstallPlan", "CatalogSource")
+DATED_KINDS = (CSV, SUBSCRIPTION, INSTALL_PLAN, CATALOG_SOURCE)
 
 
 def add_input_arguments(parser: argparse.ArgumentParser, catalog_help: str) -> None:
@@ -166,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(markdown(checked))
         return 1 if has_errors(checked.report) else 0
     # the long lists are built entry by entry as they are written, the output written in
-    # pieces: neither is ever held whole (issue 24)
+    # pieces: neither is ever held whole
     report = session_of(args).analysis.report(streamed=True)
     colour = _colour_wanted()
     with _spool() as spool:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from olmtui.commands.view_option import add_view_argument, initial_view
 from olmtui.errors import UsageError, run_app
+from olmtui.kinds import NAMESPACE
 
 if TYPE_CHECKING:
     from olmtui.demo.cluster import DemoCluster
@@ -104,7 +105,7 @@ async def print_reports(cluster: DemoCluster, out: TextIO) -> None:
 
     def report_if_changed() -> None:
         nonlocal printed
-        if session.model.version == printed or not session.store.count("Namespace"):
+        if session.model.version == printed or not session.store.count(NAMESPACE):
             return
         printed = session.model.version
         step = (

@@ -19,6 +19,7 @@ import sys
 
 from olmtui.commands.check import add_input_arguments, session_of
 from olmtui.errors import UsageError
+from olmtui.kinds import SUBSCRIPTION
 
 NAME = "explain"
 HELP = (
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     read = session.store.read_namespaces
     if read is not None and namespace not in read:
         raise UsageError(f"explain: namespace {namespace} was not read (see --namespace)")
-    if subscription and session.store.get("Subscription", namespace, subscription) is None:
+    if subscription and session.store.get(SUBSCRIPTION, namespace, subscription) is None:
         raise UsageError(f"explain: no Subscription {namespace}/{subscription} in the input")
     entries = session.analysis.resolutions([namespace])
     if not entries:

@@ -1,10 +1,10 @@
 """Cluster objects as OLM writes them: the demo's cluster must look like a real one.
 
 Every function returns a fresh plain dict. Status fields, annotations, labels, reasons and
-messages follow olm-rules.md: CSV phases and their reasons and messages (§7, R-CSV-H for the
+messages follow docs/rules.md: CSV phases and their reasons and messages (R-CSV-*, R-CSV-H for the
 condition history), group annotations on CSVs (R-MEM-3), copies (R-COPY-4), OperatorGroup
-status and ``olm.providedAPIs`` (R-OG-2, R-API-3), Subscription status (§12) and
-InstallPlans (§13).
+status and ``olm.providedAPIs`` (R-OG-2, R-API-3), Subscription status (R-SUB-*) and
+InstallPlans (R-IP-*).
 """
 
 from __future__ import annotations
@@ -13,6 +13,15 @@ import uuid
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from olmtui.kinds import (
+    CATALOG_SOURCE,
+    CRD,
+    CSV,
+    INSTALL_PLAN,
+    NAMESPACE,
+    OPERATOR_GROUP,
+    SUBSCRIPTION,
+)
 from olmtui.model.apis import api_surface, format_provided_apis
 from olmtui.model.multitenancy import COMPONENT_LABEL_PREFIX
 from olmtui.model.views import api_hash
@@ -27,7 +36,7 @@ NAMESPACE_ANNOTATION = "olm.operatorNamespace"
 TARGETS_ANNOTATION = "olm.targetNamespaces"
 PROVIDED_APIS_ANNOTATION = "olm.providedAPIs"
 
-#: §7: the reason and message OLM writes with each phase of a CSV's normal life.
+#: R-CSV-*: the reason and message OLM writes with each phase of a CSV's normal life.
 PHASE_STATUS: dict[str, tuple[str, str]] = {
     "Pending": ("RequirementsUnknown", "requirements not yet checked"),  # R-CSV-N
     "InstallReady": ("AllRequirementsMet", "all requirements found, attempting install"),
@@ -54,10 +63,10 @@ def provided_apis(csv: Obj) -> frozenset[str]:
 def namespace(name: str, now: str, labels: dict[str, str] | None = None) -> Obj:
     return {
         "apiVersion": "v1",
-        "kind": "Namespace",
+        "kind": NAMESPACE,
         "metadata": {
             "name": name,
-            "uid": uid_for("Namespace", name),
+            "uid": uid_for(NAMESPACE, name),
             "creationTimestamp": now,
             "labels": {"kubernetes.io/metadata.name": name, **(labels or {})},
         },
@@ -85,11 +94,11 @@ def operator_group(
         status["conditions"] = list(conditions)
     return {
         "apiVersion": f"{OLM}/v1",
-        "kind": "OperatorGroup",
+        "kind": OPERATOR_GROUP,
         "metadata": {
             "name": name,
             "namespace": ns,
-            "uid": uid_for("OperatorGroup", ns, name),
+            "uid": uid_for(OPERATOR_GROUP, ns, name),
             "creationTimestamp": now,
             "generation": 1,
             # R-API-3: sorted, comma-joined, no spaces.
@@ -166,10 +175,10 @@ def requirement_status(csv: Obj) -> list[Obj]:
         {
             "group": "apiextensions.k8s.io",
             "version": "v1",
-            "kind": "CustomResourceDefinition",
+            "kind": CRD,
             "name": name,
             "status": "Present",
-            "uuid": uid_for("CustomResourceDefinition", name),
+            "uuid": uid_for(CRD, name),
             "message": "CRD is present and Established condition is true",
         }
         for name in names
@@ -178,14 +187,14 @@ def requirement_status(csv: Obj) -> list[Obj]:
 
 def member_csv(published: Obj, og: Obj, package: str, now: str) -> Obj:
     """A published CSV as created by an InstallPlan in the group's namespace and annotated
-    by OLM (R-MEM-3, labels of §1.2), before any phase is written."""
+    by OLM (R-MEM-3, and the ``olm.api.<hash>`` labels), before any phase is written."""
     ns = og["metadata"]["namespace"]
     name = published["metadata"]["name"]
     meta = dict(published["metadata"])
     targets = ",".join(sorted(og["status"]["namespaces"]))  # R-OG-3
     meta.update(
         namespace=ns,
-        uid=uid_for("ClusterServiceVersion", ns, name),
+        uid=uid_for(CSV, ns, name),
         creationTimestamp=now,
         annotations={
             **(meta.get("annotations") or {}),
@@ -199,7 +208,7 @@ def member_csv(published: Obj, og: Obj, package: str, now: str) -> Obj:
             f"{COMPONENT_LABEL_PREFIX}{package}.{ns}": "",
         },
     )
-    return {**published, "apiVersion": CSV_API, "kind": "ClusterServiceVersion", "metadata": meta}
+    return {**published, "apiVersion": CSV_API, "kind": CSV, "metadata": meta}
 
 
 def succeeded_csv(published: Obj, og: Obj, package: str, now: str) -> Obj:
@@ -232,11 +241,11 @@ def copy_of(csv: Obj, target: str) -> Obj:
     }
     return {
         "apiVersion": CSV_API,
-        "kind": "ClusterServiceVersion",
+        "kind": CSV,
         "metadata": {
             "name": meta["name"],
             "namespace": target,
-            "uid": uid_for("ClusterServiceVersion", target, meta["name"]),
+            "uid": uid_for(CSV, target, meta["name"]),
             "creationTimestamp": meta.get("creationTimestamp"),
             "annotations": annotations,
             "labels": labels,
@@ -263,7 +272,7 @@ def catalog_health(catalogs: Sequence[Obj], now: str) -> list[Obj]:
         {
             "catalogSourceRef": {
                 "apiVersion": CSV_API,
-                "kind": "CatalogSource",
+                "kind": CATALOG_SOURCE,
                 "name": c["metadata"]["name"],
                 "namespace": c["metadata"]["namespace"],
                 "uid": c["metadata"]["uid"],
@@ -320,8 +329,8 @@ def subscription(
     plan: Obj,
     catalogs: Sequence[Obj],
 ) -> Obj:
-    """A Subscription with the status OLM writes (§12): AtLatestKnown when ``current`` is
-    installed, else UpgradePending with the referenced InstallPlan's pending condition."""
+    """A Subscription with the status OLM writes (R-SUB-1, R-SUB-2): AtLatestKnown when ``current``
+    is installed, else UpgradePending with the referenced InstallPlan's pending condition."""
     at_latest = installed == current
     conditions = [catalog_condition(catalogs, source, source_ns, now)]
     plan_phase = (plan.get("status") or {}).get("phase") or ""
@@ -337,7 +346,7 @@ def subscription(
         )
     plan_ref = {
         "apiVersion": CSV_API,
-        "kind": "InstallPlan",
+        "kind": INSTALL_PLAN,
         "name": plan["metadata"]["name"],
         "namespace": ns,
         "uid": plan["metadata"]["uid"],
@@ -348,7 +357,7 @@ def subscription(
         "installPlanRef": plan_ref,
         "installplan": {
             "apiVersion": CSV_API,
-            "kind": "InstallPlan",
+            "kind": INSTALL_PLAN,
             "name": plan["metadata"]["name"],
             "uuid": plan["metadata"]["uid"],
         },
@@ -361,11 +370,11 @@ def subscription(
         status["installedCSV"] = installed
     return {
         "apiVersion": CSV_API,
-        "kind": "Subscription",
+        "kind": SUBSCRIPTION,
         "metadata": {
             "name": name,
             "namespace": ns,
-            "uid": uid_for("Subscription", ns, name),
+            "uid": uid_for(SUBSCRIPTION, ns, name),
             "creationTimestamp": now,
             "generation": 1,
             "labels": {f"{COMPONENT_LABEL_PREFIX}{package}.{ns}": ""},
@@ -394,7 +403,7 @@ def install_plan(
     source: str,
     source_ns: str,
 ) -> Obj:
-    """An InstallPlan (§13): R-IP-1 steps (CSVs first, then their CRDs) and R-IP-3's
+    """An InstallPlan: R-IP-1 steps (CSVs first, then their CRDs) and R-IP-3's
     ``Installed`` condition once Complete."""
     steps = []
     done = phase == "Complete"
@@ -407,7 +416,7 @@ def install_plan(
                 "resource": {
                     "group": OLM,
                     "version": "v1alpha1",
-                    "kind": "ClusterServiceVersion",
+                    "kind": CSV,
                     "name": csv_name,
                     "sourceName": source,
                     "sourceNamespace": source_ns,
@@ -424,7 +433,7 @@ def install_plan(
                     "resource": {
                         "group": "apiextensions.k8s.io",
                         "version": "v1",
-                        "kind": "CustomResourceDefinition",
+                        "kind": CRD,
                         "name": crd,
                         "sourceName": source,
                         "sourceNamespace": source_ns,
@@ -448,11 +457,11 @@ def install_plan(
         )
     return {
         "apiVersion": CSV_API,
-        "kind": "InstallPlan",
+        "kind": INSTALL_PLAN,
         "metadata": {
             "name": name,
             "namespace": ns,
-            "uid": uid_for("InstallPlan", ns, name),
+            "uid": uid_for(INSTALL_PLAN, ns, name),
             "creationTimestamp": now,
             "generation": 1,
         },
@@ -470,11 +479,11 @@ def catalog_source(ns: str, name: str, now: str, *, display: str, image: str, st
     """A grpc CatalogSource with the connection state the catalog operator observed."""
     return {
         "apiVersion": CSV_API,
-        "kind": "CatalogSource",
+        "kind": CATALOG_SOURCE,
         "metadata": {
             "name": name,
             "namespace": ns,
-            "uid": uid_for("CatalogSource", ns, name),
+            "uid": uid_for(CATALOG_SOURCE, ns, name),
             "creationTimestamp": now,
             "generation": 1,
         },

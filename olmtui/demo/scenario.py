@@ -4,11 +4,11 @@ meet, and status written as OLM writes it.
 * ``openshift-operators/global-operators`` (all namespaces) runs cert-manager,
   node-healthcheck-operator and the clusterwide etcd operator, copied into every other
   namespace (R-COPY-3).
-* Two tenants follow seed 002's multitenant pattern: ``team-a-operators`` watches ``team-a``,
-  ``team-b-operators`` watches ``team-b``, each with its own keycloak-operator instance.
-  In team-a, keycloak's Subscription is Manual and several hops behind the ``fast`` head, its
-  next InstallPlan waits for approval, and the Automatic rabbitmq topology operator beside it
-  therefore works as Manual too (R-SUB-4).
+* Two tenants follow the documented multitenant pattern (R-DOC-2): ``team-a-operators`` watches
+  ``team-a``, ``team-b-operators`` watches ``team-b``, each with its own keycloak-operator instance.
+  In team-a, keycloak's Subscription is Manual and several hops behind the ``fast`` head, its next
+  InstallPlan waits for approval, and the Automatic rabbitmq topology operator beside it therefore
+  works as Manual too (R-SUB-4).
 * In team-b an etcd operator fails with InterOperatorGroupOwnerConflict: the global group
   already provides EtcdCluster where both groups reach (R-API-5).
 * ``data-pipeline`` holds two OperatorGroups, so its CSV fails with TooManyOperatorGroups
@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from olmtui.demo import objects as o
 from olmtui.demo import v1
 from olmtui.demo.bundles import CATALOG_PATH, fixture_csv
+from olmtui.kinds import PACKAGE_MANIFEST
 from olmtui.model.catalog import Catalog
 from olmtui.model.semver_range import ZERO, parse_version
 from olmtui.model.upgrades import channel_states
@@ -304,7 +305,7 @@ def build_scenario(now: str | None = None) -> Scenario:
 
 
 def package_manifests(now: str) -> list[Obj]:
-    """What packageserver serves for the READY catalog (§11): channels with their heads
+    """What packageserver serves for the READY catalog (R-UPG-9): channels with their heads
     and entries sorted by version, newest first; no edges."""
     catalog = demo_catalog()
     heads = {(c.package, c.channel): c.head for c in channel_states([catalog])}
@@ -336,12 +337,12 @@ def package_manifests(now: str) -> list[Obj]:
         out.append(
             {
                 "apiVersion": "packages.operators.coreos.com/v1",
-                "kind": "PackageManifest",
+                "kind": PACKAGE_MANIFEST,
                 "metadata": {
                     "name": package.name,
                     "namespace": MARKETPLACE,
                     "creationTimestamp": now,
-                    "uid": o.uid_for("PackageManifest", CATALOG, package.name),
+                    "uid": o.uid_for(PACKAGE_MANIFEST, CATALOG, package.name),
                     "labels": {
                         "catalog": CATALOG,
                         "catalog-namespace": MARKETPLACE,

@@ -5,7 +5,7 @@ as ordinary watch events:
 
 1. the Manual keycloak upgrade in team-a is approved and lands (R-IP-2, R-IP-3): the new
    CSV appears with ``spec.replaces`` (R-UPG-4), walks Pending -> InstallReady -> Installing
-   -> Succeeded (§7) while the old one goes Replacing -> Deleting and disappears (R-CSV-S,
+   -> Succeeded (R-CSV-*) while the old one goes Replacing -> Deleting and disappears (R-CSV-S,
    R-CSV-R, R-CSV-D); the Subscription moves (R-SUB-2) and the copies follow (R-COPY-4,
    R-COPY-6);
 2. someone installs the single-namespace etcd operator in ops-tools: its CSV fails with
@@ -28,14 +28,13 @@ from typing import Any, Protocol
 from olmtui.demo import objects as o
 from olmtui.demo import scenario as s
 from olmtui.demo.bundles import fixture_csv
+from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, NAMESPACE, OPERATOR_GROUP, SUBSCRIPTION
 from olmtui.model.apis import format_provided_apis, group_provided_apis
 from olmtui.model.membership import is_copiable
 from olmtui.store import COPIED_FROM_LABEL, WATCHED_KINDS, is_copied_csv, key_of
 
 Obj = dict[str, Any]
-CSV = "ClusterServiceVersion"
-SUB = "Subscription"
-IP = "InstallPlan"
+IP = INSTALL_PLAN
 
 #: ``--speed`` names: seconds between two steps.
 SPEEDS: dict[str, float] = {"slow": 6.0, "normal": 3.0, "fast": 0.3}
@@ -84,12 +83,12 @@ def _get(cluster: Cluster, kind: str, ns: str, name: str) -> Obj:
 def _group_of(cluster: Cluster, csv: Obj) -> Obj:
     annotations = csv["metadata"].get("annotations") or {}
     return _get(
-        cluster, "OperatorGroup", csv["metadata"]["namespace"], annotations[o.GROUP_ANNOTATION]
+        cluster, OPERATOR_GROUP, csv["metadata"]["namespace"], annotations[o.GROUP_ANNOTATION]
     )
 
 
 def _namespaces(cluster: Cluster) -> list[str]:
-    return [n["metadata"]["name"] for n in cluster.list("Namespace")]
+    return [n["metadata"]["name"] for n in cluster.list(NAMESPACE)]
 
 
 def write_csv(cluster: Cluster, csv: Obj) -> None:
@@ -159,7 +158,7 @@ def set_plan(cluster: Cluster, ns: str, name: str, phase: str, now: str) -> None
             }
         ]
     cluster.apply(plan)
-    for sub in cluster.list(SUB, ns):
+    for sub in cluster.list(SUBSCRIPTION, ns):
         if (sub.get("status") or {}).get("installPlanRef", {}).get("name") == name:
             _plan_condition(cluster, sub, phase, now)
 
@@ -188,7 +187,7 @@ def _plan_condition(cluster: Cluster, sub: Obj, phase: str, now: str) -> None:
 
 def installed(cluster: Cluster, ns: str, sub_name: str, now: str) -> None:
     """R-SUB-2: the current CSV exists, so it is the installed one: AtLatestKnown."""
-    sub = _get(cluster, SUB, ns, sub_name)
+    sub = _get(cluster, SUBSCRIPTION, ns, sub_name)
     sub["status"].update(
         installedCSV=sub["status"]["currentCSV"], state="AtLatestKnown", lastUpdated=now
     )
@@ -203,7 +202,7 @@ def _approve(cluster: Cluster, now: str) -> None:
 
 
 def _create_next_keycloak(cluster: Cluster, now: str) -> None:
-    og = _get(cluster, "OperatorGroup", s.TEAM_A_OPERATORS, s.TEAM_A_OG)
+    og = _get(cluster, OPERATOR_GROUP, s.TEAM_A_OPERATORS, s.TEAM_A_OG)
     csv = o.member_csv(fixture_csv(s.KEYCLOAK_NEXT), og, "keycloak-operator", now)
     # R-UPG-4: the step's replaces names the CSV this upgrade actually replaces.
     csv["spec"]["replaces"] = s.KEYCLOAK_OLD
@@ -262,7 +261,7 @@ def _subscribe_etcd(cluster: Cluster, now: str) -> None:
         source=s.CATALOG,
         source_ns=s.MARKETPLACE,
     )
-    catalogs = cluster.list("CatalogSource", s.MARKETPLACE)
+    catalogs = cluster.list(CATALOG_SOURCE, s.MARKETPLACE)
     sub = o.subscription(
         s.OPS_NS,
         s.ETCD_SUB,
@@ -283,7 +282,7 @@ def _subscribe_etcd(cluster: Cluster, now: str) -> None:
 
 def _create_etcd(cluster: Cluster, now: str) -> None:
     """The plan creates the CSV; OLM has not judged it yet (phase "")."""
-    og = _get(cluster, "OperatorGroup", s.OPS_NS, s.OPS_OG)
+    og = _get(cluster, OPERATOR_GROUP, s.OPS_NS, s.OPS_OG)
     cluster.apply(o.member_csv(fixture_csv(s.ETCD), og, "etcd", now))
     set_plan(cluster, s.OPS_NS, _OPS_PLAN, "Complete", now)
     installed(cluster, s.OPS_NS, s.ETCD_SUB, now)
@@ -303,7 +302,7 @@ def _etcd_conflicts(cluster: Cluster, now: str) -> None:
 
 
 def _remove_etcd(cluster: Cluster, now: str) -> None:
-    for kind, name in ((SUB, s.ETCD_SUB), (IP, _OPS_PLAN)):
+    for kind, name in ((SUBSCRIPTION, s.ETCD_SUB), (IP, _OPS_PLAN)):
         cluster.delete(kind, s.OPS_NS, name)
     delete_csv(cluster, s.OPS_NS, s.ETCD)
 

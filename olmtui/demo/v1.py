@@ -29,6 +29,7 @@ from typing import Any
 import yaml
 
 from olmtui.demo.bundles import CATALOG_PATH, FIXTURES
+from olmtui.kinds import CLUSTER_CATALOG, CLUSTER_EXTENSION
 from olmtui.model.v1.catalog_selector import NAME_LABEL
 
 Obj = dict[str, Any]
@@ -87,7 +88,7 @@ def _condition(kind: str, status: str, reason: str, message: str, now: str) -> O
 def _catalog(name: str, image: str, priority: int, now: str) -> Obj:
     return {
         "apiVersion": API_VERSION,
-        "kind": "ClusterCatalog",
+        "kind": CLUSTER_CATALOG,
         "metadata": {
             "name": name,
             "labels": {NAME_LABEL: name},  # catalogd's defaulting webhook (R-V1-6)
@@ -154,7 +155,7 @@ def _extension(name: str, catalog: Obj, now: str) -> Obj:
     }
     return {
         "apiVersion": API_VERSION,
-        "kind": "ClusterExtension",
+        "kind": CLUSTER_EXTENSION,
         "metadata": {
             "name": name,
             "creationTimestamp": now,

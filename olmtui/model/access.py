@@ -12,6 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from olmtui.kinds import (
+    CATALOG_SOURCE,
+    CRD,
+    CSV,
+    INSTALL_PLAN,
+    NAMESPACE,
+    OLM_CONFIG,
+    OPERATOR_GROUP,
+    PACKAGE_MANIFEST,
+    SUBSCRIPTION,
+)
 from olmtui.model.types import Finding
 from olmtui.store import Unreadable
 
@@ -22,18 +33,18 @@ _COPIES = ("MissingCopiedCSV", "StaleCopiedCSV")
 
 #: By kind: the finding codes derived from the absence of objects of that kind.
 ABSENCE_CODES: dict[str, frozenset[str]] = {
-    "ClusterServiceVersion": frozenset(
+    CSV: frozenset(
         {
             "StaleProvidedAPIs",  # R-API-8: claims no CSV of the namespace provides
             "StaticProvidedAPIs",  # R-API-6: reserved APIs no CSV of the namespace provides
             *_COPIES,  # R-COPY-3/R-COPY-6: copies counted against CSVs
             "CopiedCSVsConditionStale",  # R-COPY-8: the condition against the copies present
-            "RequiredAPIMissing",  # seed 001 §2.2.1: no installed operator provides it
+            "RequiredAPIMissing",  # R-DOC-4: no installed operator provides it
             "InstalledCSVGone",  # R-DOC-14: the Subscription's installed CSV not found
         }
     ),
-    "Subscription": frozenset({"UnreferencedCSV"}),  # R-DOC-14: no Subscription names it
-    "OperatorGroup": frozenset(
+    SUBSCRIPTION: frozenset({"UnreferencedCSV"}),  # R-DOC-14: no Subscription names it
+    OPERATOR_GROUP: frozenset(
         {
             "NoOperatorGroup",  # R-MEM-1
             "SubscriptionStalled",  # R-SUB-9 with no group
@@ -41,7 +52,7 @@ ABSENCE_CODES: dict[str, frozenset[str]] = {
             "NamespaceLabelDrift",  # R-OG-5: labels no group accounts for
         }
     ),
-    "Namespace": frozenset(
+    NAMESPACE: frozenset(
         {
             "SelectorMatchesNothing",  # R-OG-1: the selector matched no namespace read
             "TargetNamespaceMissing",  # R-OG-1: listed namespaces not among those read
@@ -49,11 +60,11 @@ ABSENCE_CODES: dict[str, frozenset[str]] = {
             *_COPIES,  # R-COPY-3: copies only into existing namespaces
         }
     ),
-    "OLMConfig": frozenset(_COPIES),  # R-COPY-7: copies may be disabled
-    "InstallPlan": frozenset({"InstallPlanMissing"}),  # §12: the referenced plan not found
-    "CatalogSource": frozenset({"CatalogSourceMissing", "CatalogSourceNotFound"}),  # R-SUB-8
-    "PackageManifest": frozenset({"NoOperatorsFound"}),  # R-UPG-6: package not served
-    "CustomResourceDefinition": frozenset({"RequiredAPIMissing"}),  # seed 001 §2.2.1
+    OLM_CONFIG: frozenset(_COPIES),  # R-COPY-7: copies may be disabled
+    INSTALL_PLAN: frozenset({"InstallPlanMissing"}),  # R-SUB-6: the referenced plan not found
+    CATALOG_SOURCE: frozenset({"CatalogSourceMissing", "CatalogSourceNotFound"}),  # R-SUB-8
+    PACKAGE_MANIFEST: frozenset({"NoOperatorsFound"}),  # R-UPG-6: package not served
+    CRD: frozenset({"RequiredAPIMissing"}),  # R-DOC-4
 }
 
 #: Codes OLM writes into a Subscription condition itself: they are observed, not derived
@@ -63,7 +74,7 @@ _OBSERVED_SEVERITY = {"InstallPlanMissing": "error"}
 
 #: Codes resting only on the absence of objects in the finding's own namespace: the group
 #: of a namespace (R-MEM-1, R-SUB-9), the CSVs backing its group's claims (R-API-6/8), the
-#: plan its Subscription names (§12). A kind unreadable in some namespaces only (a
+#: plan its Subscription names (R-SUB-6). A kind unreadable in some namespaces only (a
 #: ``--namespace`` session) leaves them standing elsewhere; the other codes rest on objects
 #: of other namespaces too (copies, catalogs, every installed operator) and fall everywhere.
 LOCAL_CODES = frozenset(

@@ -1,5 +1,5 @@
 """Provided APIs: what a CSV serves, what an OperatorGroup claims, and how OLM reconciles
-the two across intersecting groups (§6 of olm-rules.md), plus CRD owner conflicts inside a
+the two across intersecting groups (R-API-1..9), plus CRD owner conflicts inside a
 namespace (R-CSV-O).
 
 An API key is the string ``Kind.version.group``; OLM strips the plural before comparing, so
@@ -75,7 +75,7 @@ def api_surface(csv: Obj) -> APISurface:
 
 
 #: The one empty API set the parse returns: most groups claim nothing, and a new empty
-#: frozenset per group costs 200 bytes each (issue 24).
+#: frozenset per group costs 200 bytes each.
 _NO_APIS: APISet = frozenset()
 
 
@@ -141,7 +141,7 @@ def api_step(
     """R-API-6, evaluated in OLM's order."""
     if static and result in ("AddAPIs", "RemoveAPIs"):
         if current_reason == CONFLICT_REASON:
-            # §16 quirk: a CSV already failed for a conflict stays as it is.
+            # R-API-7: a CSV already failed for a conflict stays as it is (static groups too).
             return APIStep(
                 Verdict("Failed", CONFLICT_REASON, current_message or CONFLICT_MESSAGE, "R-API-6")
             )
@@ -211,7 +211,7 @@ def owned_crd_names(csv: Obj) -> frozenset[str]:
 class CrdOwners:
     """R-CSV-O over one namespace's non-copied CSVs (copies are invisible here): the owners
     of each CRD, grouped by replacement chain, so that a CSV's conflicts cost the owners
-    outside its chain, not a walk of the chain per owner (issue 24)."""
+    outside its chain, not a walk of the chain per owner."""
 
     def __init__(self, owned: Mapping[str, frozenset[str]], index: ReplacementIndex) -> None:
         self._owned = owned

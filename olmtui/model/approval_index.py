@@ -1,5 +1,4 @@
-"""The InstallPlans waiting for approval (R-IP-2), kept per namespace from the change feed
-(issue 10 §4).
+"""The InstallPlans waiting for approval (R-IP-2), kept per namespace from the change feed.
 
 :func:`olmtui.model.installplans.pending_approvals` reads every InstallPlan; the screens need
 it after every change. One namespace's approvals read its InstallPlans and Subscriptions

@@ -1,7 +1,7 @@
 """Bundle properties as OLM writes them onto cluster objects.
 
 OLM stores a bundle's properties as JSON text, ``{"properties": [...]}``: in the
-``operatorframework.io/properties`` annotation of each CSV it creates from a bundle (§1.1), and
+``operatorframework.io/properties`` annotation of each CSV it creates from a bundle, and
 in an InstallPlan's bundle lookups and unpacked-bundle step references (R-IP-4). Their
 ``olm.package`` property names the bundle's package and version, which is how an InstallPlan
 step or a CSV with no Subscription is tied to its package.

@@ -2,7 +2,7 @@
 
 OLM resolves a namespace against every CatalogSource there plus the global catalog namespace,
 so one broken catalog can stall installs and upgrades that do not even come from it. A
-CatalogSource tells its health in ``status`` (§14): the gRPC connection state
+CatalogSource tells its health in ``status`` (R-SUB-8): the gRPC connection state
 (``connectionState.lastObservedState``), an error reason (``SpecInvalidError``,
 ``ConfigMapError``, ``RegistryServerError``, ``InvalidIntervalError``), a message and the time
 of the last image poll. This module turns those into one record per catalog and findings.
@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from olmtui.kinds import CATALOG_SOURCE, SUBSCRIPTION
 from olmtui.model.catalog import Catalog
 from olmtui.model.types import Finding, ObjectRef, Severity, ref
 from olmtui.objects import Obj, meta, name_of, namespace_of, spec, status
@@ -56,7 +57,7 @@ class CatalogHealth:
 
     @property
     def object_ref(self) -> ObjectRef:
-        return ObjectRef("CatalogSource", self.namespace, self.name)
+        return ObjectRef(CATALOG_SOURCE, self.namespace, self.name)
 
 
 def _registry_service(status: Obj) -> str | None:
@@ -108,7 +109,7 @@ def catalog_health_findings(healths: Iterable[CatalogHealth]) -> list[Finding]:
                 Finding(
                     "error",
                     h.reason,
-                    "CatalogSource",
+                    CATALOG_SOURCE,
                     h.namespace,
                     h.name,
                     f"CatalogSource {h.ref} cannot serve ({h.reason}{detail}). OLM counts it as "
@@ -130,7 +131,7 @@ def catalog_health_findings(healths: Iterable[CatalogHealth]) -> list[Finding]:
                 Finding(
                     severity,
                     "CatalogSourceNotReady",
-                    "CatalogSource",
+                    CATALOG_SOURCE,
                     h.namespace,
                     h.name,
                     f"CatalogSource {h.ref} is not READY: {seen}{detail}. OLM cannot read its "
@@ -145,7 +146,7 @@ def catalog_health_findings(healths: Iterable[CatalogHealth]) -> list[Finding]:
                 Finding(
                     "warning",
                     _POLL_REASON,
-                    "CatalogSource",
+                    CATALOG_SOURCE,
                     h.namespace,
                     h.name,
                     f"CatalogSource {h.ref} has an invalid update interval{detail}. It still "
@@ -178,7 +179,7 @@ def subscription_source_findings(
                 Finding(
                     "error",
                     "CatalogSourceMissing",
-                    "Subscription",
+                    SUBSCRIPTION,
                     ns,
                     name,
                     f"Subscription {name} targets CatalogSource {ref(*target)}, which does not "
@@ -187,7 +188,7 @@ def subscription_source_findings(
                     "come only from its own catalog (R-UPG-2). Create that CatalogSource or point "
                     "spec.source/spec.sourceNamespace at one that exists.",
                     "R-SUB-8",
-                    (ObjectRef("CatalogSource", *target),),
+                    (ObjectRef(CATALOG_SOURCE, *target),),
                 )
             )
         elif not health.healthy:
@@ -195,7 +196,7 @@ def subscription_source_findings(
                 Finding(
                     "warning",
                     "TargetedCatalogSourceUnhealthy",
-                    "Subscription",
+                    SUBSCRIPTION,
                     ns,
                     name,
                     f"Subscription {name} gets its bundles from CatalogSource {health.ref}, which "
@@ -235,7 +236,7 @@ def catalog_content_without_source(
             Finding(
                 "warning",
                 "CatalogSourceNotFound",
-                "CatalogSource",
+                CATALOG_SOURCE,
                 namespace,
                 name,
                 f"--catalog gives content ({catalog.origin}) for CatalogSource {catalog.ref}, but "

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from olmtui.kinds import CATALOG_SOURCE, CLUSTER_CATALOG
 from olmtui.model.catalog import Catalog, Channel, Package
 from olmtui.model.types import Finding
 
@@ -105,7 +106,7 @@ def _merge_channel(first: Channel, second: Channel, conflicts: list[str]) -> Cha
 def _conflict(catalog: Catalog, package: str, origin: str, conflicts: list[str]) -> Finding:
     namespace, _, name = (catalog.ref or "").rpartition("/")
     # R-V1-22: a ref without ``/`` names an OLM v1 ClusterCatalog (cluster-scoped).
-    kind = "ClusterCatalog" if catalog.for_cluster_catalog else "CatalogSource"
+    kind = CLUSTER_CATALOG if catalog.for_cluster_catalog else CATALOG_SOURCE
     return Finding(
         "warning",
         CONFLICT,

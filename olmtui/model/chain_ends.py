@@ -3,7 +3,7 @@
 OLM orders a channel by walking ``replaces`` from each head (an entry nothing replaces or
 skips); with several heads it names each chain by its first and last kept entries, and a walk
 that comes back on itself is a cycle. Walked again from each head, a channel of thousands of
-heads over one long chain costs heads x length (3,000 of each: 7 s a walk, issue 24); here the
+heads over one long chain costs heads x length (3,000 of each: 7 s a walk); here the
 rest of the walk from each entry is summed up once and shared by every walk through it.
 """
 

@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from olmtui.kinds import CLUSTER_OPERATOR, CSV
 from olmtui.model import json_text
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION
 from olmtui.model.digits import UINT64_MAX, bounded
@@ -54,7 +55,7 @@ def _shown(version: Minor) -> str:
 def _minor_of(match: re.Match[str]) -> Minor | None:
     """``(major, minor)`` of a version ``_VERSION`` matched; ``None`` when a number is beyond
     uint64, where Go's semver parsing fails (and Python's ``int()`` refuses over 4,300
-    digits, issue 24)."""
+    digits)."""
     major, minor = bounded(match.group(1), UINT64_MAX), bounded(match.group(2) or "0", UINT64_MAX)
     return None if major is None or minor is None else (major, minor)
 
@@ -149,7 +150,7 @@ def _csv_finding(csv: Obj, current: Minor | None, unknown: str) -> Finding | Non
         return Finding(
             "warning" if current is not None else "info",
             "MaxOpenShiftVersionInvalid",
-            "ClusterServiceVersion",
+            CSV,
             namespace,
             name,
             f"This CSV's {MAX_OCP_PROPERTY} property cannot be read ({invalid}). OLM treats "
@@ -164,7 +165,7 @@ def _csv_finding(csv: Obj, current: Minor | None, unknown: str) -> Finding | Non
         return Finding(
             "info",
             "MaxOpenShiftVersion",
-            "ClusterServiceVersion",
+            CSV,
             namespace,
             name,
             f"This operator caps the cluster at OpenShift {_shown(maximum)} "
@@ -185,7 +186,7 @@ def _csv_finding(csv: Obj, current: Minor | None, unknown: str) -> Finding | Non
     return Finding(
         "warning",
         "MaxOpenShiftVersion",
-        "ClusterServiceVersion",
+        CSV,
         namespace,
         name,
         f"This operator blocks the cluster upgrade to {_shown(target)}: its "
@@ -227,7 +228,7 @@ def named_csvs(message: str) -> tuple[ObjectRef, ...]:
     seen: dict[tuple[str, str], None] = {}
     for match in _NAMED_CSV.finditer(message):
         seen.setdefault((match.group(1), match.group(2)), None)
-    return tuple(ObjectRef("ClusterServiceVersion", ns, name) for ns, name in seen)
+    return tuple(ObjectRef(CSV, ns, name) for ns, name in seen)
 
 
 def cluster_operator_findings(cluster_operators: Iterable[Obj]) -> list[Finding]:
@@ -253,7 +254,7 @@ def cluster_operator_findings(cluster_operators: Iterable[Obj]) -> list[Finding]
             Finding(
                 "warning",
                 "ClusterUpgradeBlocked",
-                "ClusterOperator",
+                CLUSTER_OPERATOR,
                 "",
                 OLM_CLUSTER_OPERATOR,
                 f"OLM reports Upgradeable=False ({reason or 'no reason'}): "

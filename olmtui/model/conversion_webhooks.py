@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Set
 
+from olmtui.kinds import CRD, SERVICE
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.objects import Obj, meta
 
@@ -50,7 +51,7 @@ def conversion_webhook_findings(
             Finding(
                 "error",
                 "ConversionWebhookServiceMissing",
-                "CustomResourceDefinition",
+                CRD,
                 "",
                 meta(crd).get("name") or "",
                 f"This CRD converts its versions through a webhook at Service "
@@ -60,7 +61,7 @@ def conversion_webhook_findings(
                 "(OLM recreates the Service), or, if that operator is gone for good, delete "
                 "its remaining objects and the CRD.",
                 RULE,
-                related=(ObjectRef("Service", namespace, name),),
+                related=(ObjectRef(SERVICE, namespace, name),),
             )
         )
     return found

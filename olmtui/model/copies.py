@@ -1,4 +1,4 @@
-"""Copied CSVs (§8 of olm-rules.md): where OLM keeps a copy of each CSV, and why a copy that
+"""Copied CSVs (R-COPY-*): where OLM keeps a copy of each CSV, and why a copy that
 is present but not expected is there (R-COPY-2..7).
 
 A source CSV's copies are decided by one :class:`CopySource`; each present copy is then

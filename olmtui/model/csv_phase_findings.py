@@ -1,4 +1,4 @@
-"""One finding per installed CSV that is not Succeeded (issue 11): what its phase means, what it
+"""One finding per installed CSV that is not Succeeded: what its phase means, what it
 waits for, and for how long.
 
 A CSV's phase says where OLM's phase machine holds it (R-CSV-N .. R-CSV-D); any phase but
@@ -33,6 +33,7 @@ import datetime as dt
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from olmtui.kinds import CSV, INSTALL_PLAN
 from olmtui.model.deployments import deployments_text
 from olmtui.model.installplans import failed_plan_remedy, olm_defect, plan_error
 from olmtui.model.operator_conditions import held_findings, held_upgrades
@@ -40,8 +41,6 @@ from olmtui.model.replacements import ReplacementIndex
 from olmtui.model.subscriptions import install_plan_name
 from olmtui.model.types import Finding, ObjectRef, Severity
 from olmtui.objects import Obj, meta, parse_time, spec, status
-
-CSV = "ClusterServiceVersion"
 
 #: Reasons another finding already explains: the group rules (R-MEM-1..6, R-API-5, static
 #: groups), CRD owner conflicts (R-CSV-O) and the reason OLM skips (R-MEM-0).
@@ -277,7 +276,7 @@ def _pending(
     else:
         text += " OLM installs it once every requirement is met (its InstallPlan creates them)."
     severity: Severity = "error" if failed or age.over(_REQUIREMENTS_LIMIT) else _young(age)
-    refs = tuple(ObjectRef("InstallPlan", namespace, meta(p).get("name") or "") for p in failed)
+    refs = tuple(ObjectRef(INSTALL_PLAN, namespace, meta(p).get("name") or "") for p in failed)
     return severity, text, "R-CSV-P", refs
 
 

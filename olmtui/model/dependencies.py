@@ -1,11 +1,11 @@
 """Dependency health: required APIs nobody provides, and upgrades that would break them.
 
 OLM promises never to "install a set of Operators that require APIs that cannot be provided"
-nor to "update an Operator in a way that breaks another that depends upon it" (seed 001
-§2.2.1). Its resolver enforces that, but the dashboard can tell before and after: which
+nor to "update an Operator in a way that breaks another that depends upon it" (R-DOC-4).
+Its resolver enforces that, but the dashboard can tell before and after: which
 installed CSV requires an API that no installed operator provides and no CRD serves, and,
 given the next bundle of an upgrade, whether that bundle drops an API another CSV needs or
-changes its CRDs in a way OLM's CRD upgrade rules refuse (seed 001 §2.2.2).
+changes its CRDs in a way OLM's CRD upgrade rules refuse (R-DOC-5).
 
 API keys are ``Kind.version.group`` as in R-API-1. Copied CSVs never count as providers
 (R-COPY-1).
@@ -16,13 +16,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 
+from olmtui.kinds import CRD, CSV
 from olmtui.model.apis import APISurface, api_surface
 from olmtui.model.catalog import Bundle
 from olmtui.model.types import Finding, ObjectRef, ref
 from olmtui.objects import Obj, is_copied_csv, meta, spec, status
 
-SEED_DEPENDENCIES = "R-DOC-4"  # docs/rules.md; from seed 001 §2.2.1, §2.2.3
-SEED_CRD_UPGRADES = "R-DOC-5"  # docs/rules.md; from seed 001 §2.2.2
+SEED_DEPENDENCIES = "R-DOC-4"  # docs/rules.md: dependencies must be met, and kept
+SEED_CRD_UPGRADES = "R-DOC-5"  # docs/rules.md: CRD upgrades must not drop versions in use
 
 
 def _surfaces(csvs: Iterable[Obj]) -> dict[tuple[str, str], APISurface]:
@@ -44,12 +45,12 @@ def crd_served_apis(crd: Obj) -> set[str]:
 
 
 def _present_requirements(csv: Obj) -> set[str]:
-    """CRD names the CSV's own ``status.requirementStatus`` (§14) reports Present: the
+    """CRD names the CSV's own ``status.requirementStatus`` (R-CSV-P) reports Present: the
     cluster had them when OLM last checked, whoever installed them."""
     return {
         r.get("name") or ""
         for r in status(csv).get("requirementStatus") or ()
-        if r.get("kind") == "CustomResourceDefinition" and r.get("status") == "Present"
+        if r.get("kind") == CRD and r.get("status") == "Present"
     }
 
 
@@ -70,7 +71,7 @@ def _required_crd_names(csv: Obj) -> dict[str, str]:
 
 def missing_requirement_findings(csvs: Iterable[Obj], crds: Iterable[Obj]) -> list[Finding]:
     """CSVs requiring an API that no installed non-copied CSV provides and no CRD in the
-    snapshot serves (seed 001 §2.2.1)."""
+    snapshot serves (R-DOC-4)."""
     csvs = [c for c in csvs if not is_copied_csv(c)]
     surfaces = _surfaces(csvs)
     crds = list(crds)
@@ -125,12 +126,12 @@ def missing_requirement_finding(
     return Finding(
         "error" if have_crds else "warning",
         "RequiredAPIMissing",
-        "ClusterServiceVersion",
+        CSV,
         ns,
         name,
         f"CSV {name} requires {', '.join(missing)}, but no installed operator provides "
         f"{'it' if len(missing) == 1 else 'them'} and {where}. OLM never installs an "
-        "operator whose required APIs cannot be provided (seed 001 §2.2.1); a CSV in this "
+        "operator whose required APIs cannot be provided (R-DOC-4); a CSV in this "
         "state stays Pending with RequirementsNotMet. Install the operator that owns "
         f"{'this API' if len(missing) == 1 else 'these APIs'} (a Subscription to its "
         "package), or create the CRD.",
@@ -162,17 +163,17 @@ def _dropped_api_findings(
             Finding(
                 "error",
                 "UpgradeDropsRequiredAPI",
-                "ClusterServiceVersion",
+                CSV,
                 ns,
                 name,
                 f"The next bundle of CSV {name}, {bundle.name}, no longer provides {api}, which "
                 f"{names} {'requires' if len(dependents) == 1 else 'require'}. OLM refuses an "
-                "update that breaks an operator depending on it (seed 001 §2.2.3, deprecating "
+                "update that breaks an operator depending on it (R-DOC-4, deprecating "
                 "dependent APIs), so this upgrade will not resolve while "
                 f"{'it is' if len(dependents) == 1 else 'they are'} installed. Upgrade or remove "
                 "the dependent operators first, or install another provider of the API.",
                 SEED_DEPENDENCIES,
-                tuple(ObjectRef("ClusterServiceVersion", *i) for i in dependents),
+                tuple(ObjectRef(CSV, *i) for i in dependents),
             )
         )
     return findings
@@ -195,8 +196,8 @@ def _crd_version_findings(
         stored = list(status(current).get("storedVersions") or ())
         known = all_versions.get(crd_name)
         defined = set(known) if known is not None else set(served) | ({storage} - {None})
-        related = (ObjectRef("CustomResourceDefinition", "", crd_name),)
-        # Seed 001 §2.2.2.2: a served version is first set to served: false, and removed
+        related = (ObjectRef(CRD, "", crd_name),)
+        # R-DOC-5: a served version is first set to served: false, and removed
         # only in a later upgrade.
         removed = [v for v in cluster_served if v and v not in defined]
         if removed and known is not None:
@@ -204,14 +205,14 @@ def _crd_version_findings(
                 Finding(
                     "warning",
                     "CRDServedVersionRemoved",
-                    "ClusterServiceVersion",
+                    CSV,
                     ns,
                     name,
                     f"The next bundle of CSV {name}, {bundle.name}, removes "
                     f"{', '.join(removed)} from CRD {crd_name} while the cluster still serves "
                     f"{'it' if len(removed) == 1 else 'them'}. OLM's CRD upgrade procedure "
                     "removes a version only after an earlier upgrade set it to served: false "
-                    "(seed 001 §2.2.2.2); clients and operators using it break at this upgrade. "
+                    "(R-DOC-5); clients and operators using it break at this upgrade. "
                     "Upgrade through a bundle that stops serving it first.",
                     SEED_CRD_UPGRADES,
                     related,
@@ -226,7 +227,7 @@ def _crd_version_findings(
                 Finding(
                     "error" if certain else "warning",
                     "CRDStoredVersionRemoved",
-                    "ClusterServiceVersion",
+                    CSV,
                     ns,
                     name,
                     f"The next bundle of CSV {name}, {bundle.name}, "
@@ -235,7 +236,7 @@ def _crd_version_findings(
                     "status.storedVersions. "
                     + ("" if certain else "If its CRD leaves the version out of spec.versions, ")
                     + "OLM refuses the CRD update as a risk of data loss and the InstallPlan "
-                    "fails (seed 001 §2.2.2.2). Migrate the stored objects to the storage version "
+                    "fails (R-DOC-5). Migrate the stored objects to the storage version "
                     "and remove the old version from status.storedVersions before upgrading.",
                     SEED_CRD_UPGRADES,
                     related,
@@ -251,7 +252,7 @@ def upgrade_dependency_findings(
 ) -> list[Finding]:
     """For each installed CSV (``"namespace/name"`` key of ``next_bundles``) and the bundle
     its Subscription would move to next: dropped APIs others require, and CRD changes OLM's
-    upgrade rules refuse (seed 001 §2.2.2, §2.2.3)."""
+    upgrade rules refuse (R-DOC-5, R-DOC-4)."""
     if not next_bundles:
         return []
     surfaces = _surfaces(csvs)

@@ -1,4 +1,4 @@
-"""Which Deployment an installing CSV waits for, and what that Deployment says (issue 11).
+"""Which Deployment an installing CSV waits for, and what that Deployment says.
 
 OLM's install check (R-CSV-I) keeps a CSV ``Installing``/``InstallWaiting`` with a message such
 as ``installing: waiting for deployment X to become ready: deployment "X" not available: ...``,

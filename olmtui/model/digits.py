@@ -2,7 +2,7 @@
 
 Python's ``int()`` refuses a text of over 4,300 digits (``ValueError``, its guard against
 quadratic conversion) where Go's ``strconv`` says the value is out of range. A ClusterVersion,
-a CSV or a bundle may carry such a text (issue 24), so the model converts a run of digits only
+a CSV or a bundle may carry such a text, so the model converts a run of digits only
 once it is known to fit the range the Go code reads it into.
 """
 

@@ -21,6 +21,15 @@ from itertools import chain, islice
 from typing import Any, TypeVar
 
 from olmtui.gc_pause import cyclic_gc_paused
+from olmtui.kinds import (
+    CSV,
+    INSTALL_PLAN,
+    NAMESPACE,
+    OLM_CONFIG,
+    OPERATOR_GROUP,
+    PACKAGE_MANIFEST,
+    SUBSCRIPTION,
+)
 from olmtui.model import nsset
 from olmtui.model.apis import (
     APISet,
@@ -109,7 +118,7 @@ from olmtui.model.inferred import INFERRED_ANNOTATION  # noqa: E402 (engine spli
 @dataclass(frozen=True, slots=True)
 class _Chains:
     """What every CSV of a namespace reads from its siblings, indexed once per change of
-    the namespace's CSVs (issue 24: a chain of thousands costs linear time)."""
+    the namespace's CSVs (a chain of thousands costs linear time)."""
 
     replacements: ReplacementIndex
     owners: CrdOwners
@@ -133,13 +142,13 @@ class _CSVEval:
 
 #: The kinds the model reads, in the order the initial build hands it the cached objects.
 _INITIAL_KINDS = (
-    "Namespace",
-    "OperatorGroup",
-    "ClusterServiceVersion",
-    "Subscription",
-    "InstallPlan",
-    "OLMConfig",
-    "PackageManifest",
+    NAMESPACE,
+    OPERATOR_GROUP,
+    CSV,
+    SUBSCRIPTION,
+    INSTALL_PLAN,
+    OLM_CONFIG,
+    PACKAGE_MANIFEST,
 )
 #: Objects per batch of the model's first build: few enough that what one batch holds
 #: (its change records, what they mark to recompute) is small beside the cache.
@@ -199,7 +208,7 @@ class Model:
         self._dirty = DirtySet()
         # The cached objects in batches, as a live list feeds them: one batch of 1,600,000
         # Namespaces held a change record for each (~300 MB) and a set of them all to
-        # recompute (~100 MB) beside the cache (issue 24). A snapshot of fewer objects than
+        # recompute (~100 MB) beside the cache. A snapshot of fewer objects than
         # a batch is one batch, as it always was.
         changes = (
             Change("ADDED", key, None, obj)
@@ -341,7 +350,7 @@ class Model:
 
     def _mark_csvs_of(self, namespace: str) -> None:
         # Once per batch: a CSV added later in the batch marks itself (_add_csv), so loading
-        # a namespace of thousands of CSVs costs linear time (issue 24).
+        # a namespace of thousands of CSVs costs linear time.
         if namespace not in self._csvs_marked:
             self._csvs_marked.add(namespace)
             self._dirty.csvs |= {(namespace, n) for n in self._csvs.get(namespace, {})}
@@ -459,13 +468,13 @@ class Model:
                 self._mark_csvs_of(og[0])
 
     _handlers: dict[str, Callable[[Model, Change], None]] = {
-        "Namespace": _on_namespace,
-        "OperatorGroup": _on_operator_group,
-        "ClusterServiceVersion": _on_csv,
-        "Subscription": _on_subscription,
-        "InstallPlan": _on_install_plan,
-        "OLMConfig": _on_olmconfig,
-        "PackageManifest": _on_package_manifest,
+        NAMESPACE: _on_namespace,
+        OPERATOR_GROUP: _on_operator_group,
+        CSV: _on_csv,
+        SUBSCRIPTION: _on_subscription,
+        INSTALL_PLAN: _on_install_plan,
+        OLM_CONFIG: _on_olmconfig,
+        PACKAGE_MANIFEST: _on_package_manifest,
     }
 
     # -- recomputation, stage by stage --------------------------------------------------------
@@ -561,7 +570,8 @@ class Model:
             self._pending_og_states |= {(key[0], n) for n in self._groups.in_namespace(key[0])}
 
     def _evaluate_csv(self, key: NSKey, csv: Obj) -> _CSVEval:
-        """§4 and §6 for one CSV, then where it is copied (§8)."""
+        """Membership (R-MEM-*) and APIs (R-API-*) for one CSV, then where it is copied
+        (R-COPY-*)."""
         namespace, name = key
         csv_spec = spec(csv)
         phase, reason, message = status_of(csv)
@@ -759,8 +769,8 @@ class Model:
         self._findings[("subs", namespace)] = tuple(found)
 
     def _head_preflight(self, sub: Obj, state: SubscriptionState, og_key: NSKey) -> list[Finding]:
-        """§15.5 for one Subscription, with its channel head from the PackageManifests and
-        the targets its group's CSVs carry."""
+        """R-IM-1 before the install for one Subscription, with its channel head from the
+        PackageManifests and the targets its group's CSVs carry."""
         held = self._manifests.get(subscription_package(sub))
         if not held:
             return []
@@ -774,7 +784,7 @@ class Model:
         return head_preflight(state, head, targets, ref(*og_key), is_platform_owned(og))
 
     def _plan(self, namespace: str, name: str) -> Obj | None:
-        return self._store.get("InstallPlan", namespace, name)
+        return self._store.get(INSTALL_PLAN, namespace, name)
 
     def _recompute_namespace(self, namespace: str) -> None:
         known = namespace in self._namespaces and namespace not in self._inferred

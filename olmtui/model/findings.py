@@ -1,5 +1,5 @@
 """Finding texts: what is wrong, why (the rule and the other objects, by name) and what a
-person can do. One builder per derived fact of §15 the group model covers; the engine
+person can do. One builder per fact the group model derives; the engine
 decides when each applies.
 """
 
@@ -7,15 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from olmtui.kinds import CSV, NAMESPACE, OLM_CONFIG, OPERATOR_GROUP, SUBSCRIPTION
 from olmtui.model.install_advice import install_mode_advice
 from olmtui.model.platform import BY_DESIGN
 from olmtui.model.types import Conflict, Finding, ObjectRef, Verdict, ref
 from olmtui.shape import LIVE, Malformed
-
-OG = "OperatorGroup"
-CSV = "ClusterServiceVersion"
-SUB = "Subscription"
-NS = "Namespace"
 
 #: Lists longer than this are cut in messages ("and N more").
 SHOWN = 8
@@ -30,10 +26,10 @@ def names(items: Iterable[str]) -> str:
 
 
 def og_ref(namespace: str, name: str) -> ObjectRef:
-    return ObjectRef(OG, namespace, name)
+    return ObjectRef(OPERATOR_GROUP, namespace, name)
 
 
-# -- OperatorGroups (§15.9, seeds) ------------------------------------------------------------
+# -- OperatorGroups (R-OG-*, R-DOC-3, R-DOC-7) -----------------------------------------------------
 
 
 def selection_error(code: str, namespace: str, name: str, text: str, has_members: bool) -> Finding:
@@ -42,7 +38,7 @@ def selection_error(code: str, namespace: str, name: str, text: str, has_members
         return Finding(
             "error",
             code,
-            OG,
+            OPERATOR_GROUP,
             namespace,
             name,
             f'{text} (R-OG-1). Its member CSVs keep the targets they had. Remove the "" entry; '
@@ -53,7 +49,7 @@ def selection_error(code: str, namespace: str, name: str, text: str, has_members
         return Finding(
             "error",
             code,
-            OG,
+            OPERATOR_GROUP,
             namespace,
             name,
             f"{text} (R-OG-1). Fix spec.selector (matchLabels values must be strings; In/NotIn "
@@ -69,7 +65,7 @@ def selection_error(code: str, namespace: str, name: str, text: str, has_members
         return Finding(
             "error" if has_members else "warning",
             code,
-            OG,
+            OPERATOR_GROUP,
             namespace,
             name,
             f"{text}, which looks exactly like a group OLM has not synced yet: status.namespaces "
@@ -80,7 +76,7 @@ def selection_error(code: str, namespace: str, name: str, text: str, has_members
     return Finding(
         "warning",
         code,
-        OG,
+        OPERATOR_GROUP,
         namespace,
         name,
         f"{text}. OLM does not check that listed namespaces exist (R-OG-1): nothing is copied "
@@ -96,8 +92,10 @@ def _discouraged_shape(
     """A group shape the seed documents discourage (R-DOC-3): a warning with ``advice``; on a
     platform-owned group (R-DOC-7) the same fact as info, by design, with no advice."""
     if platform:
-        return Finding("info", code, OG, namespace, name, f"{fact} {BY_DESIGN}", "R-DOC-7")
-    return Finding("warning", code, OG, namespace, name, f"{fact} {advice}", "R-DOC-3")
+        return Finding(
+            "info", code, OPERATOR_GROUP, namespace, name, f"{fact} {BY_DESIGN}", "R-DOC-7"
+        )
+    return Finding("warning", code, OPERATOR_GROUP, namespace, name, f"{fact} {advice}", "R-DOC-3")
 
 
 def multiple_targets(
@@ -146,7 +144,7 @@ def stale_provided_apis(
     return Finding(
         "warning",
         "StaleProvidedAPIs",
-        OG,
+        OPERATOR_GROUP,
         namespace,
         name,
         f"olm.providedAPIs claims {names(stale)}, which no CSV of {namespace} provides. "
@@ -162,7 +160,7 @@ def unbacked_static_apis(
     return Finding(
         "info",
         "StaticProvidedAPIs",
-        OG,
+        OPERATOR_GROUP,
         namespace,
         name,
         f"The group is static (spec.staticProvidedAPIs) and reserves {names(apis)} without a "
@@ -180,7 +178,7 @@ def status_not_synced(
     return Finding(
         "info",
         "TargetsNotSynced",
-        OG,
+        OPERATOR_GROUP,
         namespace,
         name,
         f"status.namespaces is {shown} but the spec selects [{names(targets)}] now. OLM writes "
@@ -197,7 +195,7 @@ def multiple_groups(namespace: str, groups: Sequence[str]) -> Finding:
     return Finding(
         "error",
         "MultipleOperatorGroupsFound",
-        NS,
+        NAMESPACE,
         "",
         namespace,
         f"Namespace {namespace} holds {len(groups)} OperatorGroups ({names(groups)}). OLM can't "
@@ -219,7 +217,7 @@ def label_drift(
     return Finding(
         "warning",
         "NamespaceLabelDrift",
-        NS,
+        NAMESPACE,
         "",
         namespace,
         f"Namespace {namespace} " + " and ".join(parts) + ". OLM labels every namespace a "
@@ -370,7 +368,7 @@ def pending_api_conflict(
     conflicts: Sequence[Conflict],
     already: bool,
 ) -> Finding:
-    """§15.2: RemoveAPIs is no verdict (the phase does not change in that sync), so this
+    """R-API-6: RemoveAPIs is no verdict (the phase does not change in that sync), so this
     finding carries both steps."""
     then = (
         "and the sync after that finds it still Failed with InterOperatorGroupOwnerConflict"
@@ -461,7 +459,7 @@ def unknown_install_modes(namespace: str, name: str, unknown: Sequence[str]) -> 
         namespace,
         name,
         f"spec.installModes has types OLM does not know: {names(repr(u) for u in unknown)}. "
-        "OLM treats them as unsupported (there is no inference between types, §5), so the CSV "
+        "OLM treats them as unsupported (there is no inference between types, R-IM-1), so the CSV "
         "supports fewer target shapes than its author may think. The bundle needs fixing.",
         "R-IM-1",
     )
@@ -568,7 +566,7 @@ def copies_disabled(global_sources: int) -> Finding:
     return Finding(
         "info",
         "CopiedCSVsDisabled",
-        "OLMConfig",
+        OLM_CONFIG,
         "",
         "cluster",
         "spec.features.disableCopiedCSVs is true: OLM does not copy the "
@@ -591,7 +589,7 @@ def subscription_stalled(namespace: str, name: str, groups: Sequence[str]) -> Fi
     return Finding(
         "error",
         "SubscriptionStalled",
-        SUB,
+        SUBSCRIPTION,
         namespace,
         name,
         f"Namespace {namespace} has {why}, so OLM's catalog operator resolves nothing there and "
@@ -606,7 +604,7 @@ def manual_contagion(namespace: str, name: str, manual: Sequence[str]) -> Findin
     return Finding(
         "warning",
         "ManualApprovalContagion",
-        SUB,
+        SUBSCRIPTION,
         namespace,
         name,
         f"Subscription {name} asks for Automatic approval but works as Manual: "
@@ -617,7 +615,7 @@ def manual_contagion(namespace: str, name: str, manual: Sequence[str]) -> Findin
         "namespace with its own OperatorGroup, or give every Subscription of this namespace "
         "the same approval.",
         "R-SUB-4",
-        tuple(ObjectRef(SUB, namespace, m) for m in manual),
+        tuple(ObjectRef(SUBSCRIPTION, namespace, m) for m in manual),
     )
 
 
@@ -645,7 +643,7 @@ def head_unsupported(
     return Finding(
         "warning" if installed else "error",
         "HeadInstallModeUnsupported",
-        SUB,
+        SUBSCRIPTION,
         namespace,
         name,
         f"The channel head {head} does not support the targets of OperatorGroup "
@@ -706,7 +704,7 @@ def olmconfig_condition_stale(observed: Sequence[str], expected: Sequence[str]) 
     return Finding(
         "info",
         "CopiedCSVsConditionStale",
-        "OLMConfig",
+        OLM_CONFIG,
         "",
         "cluster",
         f"The OLMConfig's DisabledCopiedCSVs condition says {observed[1]}: '{observed[2]}', but "

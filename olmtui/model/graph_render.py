@@ -70,7 +70,7 @@ class ChannelView:
     installed: str | None = None
     #: Without a head: the entries no other entry replaces or skips, each one a would-be head.
     competing_heads: tuple[str, ...] = ()
-    #: Read from a PackageManifest: entries carry no replaces/skips edges (§11).
+    #: Read from a PackageManifest: entries carry no replaces/skips edges (R-UPG-9).
     partial: bool = False
 
 

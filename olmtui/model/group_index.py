@@ -32,7 +32,7 @@ class GroupIndex:
 
     def __init__(self) -> None:
         #: Name -> group per namespace; a namespace's lone group as ``(name, group)``, without
-        #: a dict of one (~130 bytes a group less; issue 24: 400,000 namespaces of one group).
+        #: a dict of one (~130 bytes a group less; 400,000 namespaces of one group).
         self._by_namespace: dict[str, dict[str, Obj] | tuple[str, Obj]] = {}
         #: Groups that select namespaces by label: any label change may move their targets.
         self.selecting: set[NSKey] = set()

@@ -96,7 +96,7 @@ def link_entry(
 
 
 def conflicts(provided: APISet, links: GroupLinks) -> tuple[Conflict, ...]:
-    """§15.1: per intersecting group, the CSV's APIs it claims and where both reach."""
+    """R-API-4, R-API-5: per intersecting group, the CSV's APIs it claims and where both reach."""
     by_group: dict[str, tuple[list[str], tuple[str, ...]]] = {}
     for api in provided:
         for group, namespaces in links.claims.get(api, ()):

@@ -17,6 +17,15 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from olmtui.kinds import (
+    CSV,
+    DEPLOYMENT,
+    INSTALL_PLAN,
+    OPERATOR_CONDITION,
+    OPERATOR_GROUP,
+    SERVICE,
+    SUBSCRIPTION,
+)
 from olmtui.model.access import no_access_findings, readable_findings
 from olmtui.model.catalog import Catalog
 from olmtui.model.health_rules import FAMILIES
@@ -46,7 +55,7 @@ def _named_by_namespace(objs: Iterable[Obj]) -> dict[str, dict[str, Obj]]:
 def _csvs_by_namespace(store: Store) -> dict[str, dict[str, Obj]]:
     """Non-copied CSVs (R-COPY-1) by namespace and name: the installed ones."""
     by_ns: dict[str, dict[str, Obj]] = {}
-    for csv in store.list("ClusterServiceVersion"):
+    for csv in store.list(CSV):
         if not is_copied_csv(csv):
             csv_meta = meta(csv)
             by_ns.setdefault(csv_meta.get("namespace") or "", {})[csv_meta.get("name") or ""] = csv
@@ -76,13 +85,13 @@ def health_inputs(
     states = list(subscriptions)
     return HealthInputs(
         store,
-        subs=_named_by_namespace(store.list("Subscription")),
-        plans=_named_by_namespace(store.list("InstallPlan")),
+        subs=_named_by_namespace(store.list(SUBSCRIPTION)),
+        plans=_named_by_namespace(store.list(INSTALL_PLAN)),
         installed=_csvs_by_namespace(store),
-        deployments=_named_by_namespace(store.list("Deployment")),
-        conditions=_named_by_namespace(store.list("OperatorCondition")),
-        groups=Counter(meta(og).get("namespace") or "" for og in store.list("OperatorGroup")),
-        services=services_by_namespace(store.list("Service")),
+        deployments=_named_by_namespace(store.list(DEPLOYMENT)),
+        conditions=_named_by_namespace(store.list(OPERATOR_CONDITION)),
+        groups=Counter(meta(og).get("namespace") or "" for og in store.list(OPERATOR_GROUP)),
+        services=services_by_namespace(store.list(SERVICE)),
         catalogs=catalogs,
         content=[c for c in catalogs if c.graph == "catalog"],
         now=now,

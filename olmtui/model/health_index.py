@@ -29,6 +29,18 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any, Protocol
 
+from olmtui.kinds import (
+    CATALOG_SOURCE,
+    CRD,
+    CSV,
+    DEPLOYMENT,
+    INSTALL_PLAN,
+    OPERATOR_CONDITION,
+    OPERATOR_GROUP,
+    PACKAGE_MANIFEST,
+    SERVICE,
+    SUBSCRIPTION,
+)
 from olmtui.model.access import no_access_findings, readable_findings
 from olmtui.model.approval_index import ApprovalIndex
 from olmtui.model.catalog import Catalog
@@ -255,7 +267,7 @@ class HealthIndex:
         readers = _READERS.get(kind, _EVERY_CHANGE)
         users: Collection[str] = ()
         subs_moved = plans_moved = False
-        if kind == "ClusterServiceVersion":
+        if kind == CSV:
             old = old if old is not None and not is_copied_csv(old) else None
             new = new if new is not None and not is_copied_csv(new) else None
             if old is None and new is None:
@@ -265,7 +277,7 @@ class HealthIndex:
                 self._cluster.csv_changed((namespace, change.key.name), new)
                 self._approvals.csv_changed(namespace, change.key.name, new)
                 self.operators_generation += 1
-        elif kind == "Subscription":
+        elif kind == SUBSCRIPTION:
             self._target_users(change)
             known_before = bool(inputs.subs)
             self._put(inputs.subs, change, True)
@@ -273,33 +285,31 @@ class HealthIndex:
             self._cluster.subscriptions_changed(namespace)
             self._approvals.namespace_changed(namespace)
             self.operators_generation += 1
-        elif kind == "InstallPlan":
+        elif kind == INSTALL_PLAN:
             known_before = bool(inputs.plans)
             self._put(inputs.plans, change, True)
             plans_moved = bool(inputs.plans) != known_before
             self._approvals.plan_changed(namespace, old, new)
             self.operators_generation += 1
-        elif kind == "OperatorGroup":
+        elif kind == OPERATOR_GROUP:
             inputs.groups[namespace] += (new is not None) - (old is not None)
             if inputs.groups[namespace] <= 0:
                 del inputs.groups[namespace]
-        elif kind in ("Deployment", "OperatorCondition"):
-            self._put(
-                inputs.deployments if kind == "Deployment" else inputs.conditions, change, True
-            )
-        elif kind == "CatalogSource":
+        elif kind in (DEPLOYMENT, OPERATOR_CONDITION):
+            self._put(inputs.deployments if kind == DEPLOYMENT else inputs.conditions, change, True)
+        elif kind == CATALOG_SOURCE:
             users = self._source_users.get((namespace, change.key.name), ())
             self.catalog_sources_generation += 1
-        elif kind == "CustomResourceDefinition":
+        elif kind == CRD:
             self._cluster.crd_changed(old, new)
-        elif kind == "Service":
+        elif kind == SERVICE:
             self._take_service(change)
-        elif kind in ("PackageManifest", CATALOG_CONTENT):
+        elif kind in (PACKAGE_MANIFEST, CATALOG_CONTENT):
             # ClusterCatalog content fetched live (R-V1-21) or a PackageManifest: the catalogs
             # are read again (``_settle_catalogs``).
             self._catalogs_dirty = True
             self.manifests_generation += 1
-            self.operators_generation += kind == "PackageManifest"
+            self.operators_generation += kind == PACKAGE_MANIFEST
         elif kind == ACCESS:
             self._rebuild = True
             self.operators_generation += 1

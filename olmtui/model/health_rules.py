@@ -30,6 +30,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from olmtui.kinds import (
+    CATALOG_SOURCE,
+    CLUSTER_CATALOG,
+    CLUSTER_EXTENSION,
+    CLUSTER_OPERATOR,
+    CLUSTER_VERSION,
+    CRD,
+    CSV,
+    DEPLOYMENT,
+    INSTALL_PLAN,
+    OPERATOR_CONDITION,
+    OPERATOR_GROUP,
+    SERVICE,
+    SUBSCRIPTION,
+)
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION
 from olmtui.model.catalog import Bundle, Catalog
 from olmtui.model.catalog_health import (
@@ -66,14 +81,6 @@ from olmtui.model.upgrades import upgrade_findings
 from olmtui.model.v1.findings import catalog_findings, extension_findings
 from olmtui.model.v1.resolve import content_by_catalog
 from olmtui.objects import Obj
-
-CSV = "ClusterServiceVersion"
-SUBSCRIPTION = "Subscription"
-INSTALL_PLAN = "InstallPlan"
-CATALOG_SOURCE = "CatalogSource"
-CRD = "CustomResourceDefinition"
-CLUSTER_EXTENSION = "ClusterExtension"
-CLUSTER_CATALOG = "ClusterCatalog"
 
 
 def next_bundles(
@@ -137,7 +144,7 @@ def _ns_marks(seen: Seen) -> Iterable[Subject]:
     kind, namespace = seen.key.kind, seen.key.namespace
     if kind == CATALOG_SOURCE:
         return [("ns", ns) for ns in seen.users]
-    if kind == "OperatorGroup" and not seen.added_or_removed:
+    if kind == OPERATOR_GROUP and not seen.added_or_removed:
         return []  # R-SUB-9 reads only how many there are
     if seen.plans_known_moved:  # InstallPlanMissing is judged only when any is known
         return [("ns", namespace), *_namespaces(seen.inputs.subs, "ns")]
@@ -254,7 +261,7 @@ def _properties(obj: Obj | None) -> str | None:
 
 def _max_version_findings(inputs: HealthInputs) -> list[Finding]:
     installed = (csv for csvs in inputs.installed.values() for csv in csvs.values())
-    return max_version_findings(installed, inputs.objects.list("ClusterVersion"))
+    return max_version_findings(installed, inputs.objects.list(CLUSTER_VERSION))
 
 
 def _max_version_moved(seen: Seen) -> bool:
@@ -270,7 +277,7 @@ def _webhook_findings(inputs: HealthInputs) -> list[Finding]:
 def _webhooks_moved(seen: Seen) -> bool:
     """A Service moves it when it comes or goes (R-DOC-17 reads only that it exists); a CRD
     when it has, or had, a conversion webhook."""
-    if seen.key.kind == "Service":
+    if seen.key.kind == SERVICE:
         return seen.added_or_removed
     old = None if seen.old is None else conversion_service(seen.old)
     new = None if seen.new is None else conversion_service(seen.new)
@@ -344,7 +351,7 @@ FAMILIES: tuple[RuleFamily, ...] = (
     RuleFamily(
         "ns",
         "R-SUB-*, R-IP-2, R-SUB-8, R-SUB-9, R-UPG-*",
-        _OPERATOR_KINDS | {"OperatorGroup", CATALOG_SOURCE},
+        _OPERATOR_KINDS | {OPERATOR_GROUP, CATALOG_SOURCE},
         lambda inputs: _namespaces(inputs.subs, "ns"),
         _ns_compute,
         _ns_marks,
@@ -353,7 +360,7 @@ FAMILIES: tuple[RuleFamily, ...] = (
     RuleFamily(
         "csv",
         "R-CSV-*",
-        _OPERATOR_KINDS | {"Deployment", "OperatorCondition"},
+        _OPERATOR_KINDS | {DEPLOYMENT, OPERATOR_CONDITION},
         lambda inputs: _namespaces(inputs.installed, "csv"),
         _csv_compute,
         _csv_marks,
@@ -391,17 +398,17 @@ FAMILIES: tuple[RuleFamily, ...] = (
     single(
         "max-ocp",
         "R-DOC-16",
-        {CSV, "ClusterVersion"},
+        {CSV, CLUSTER_VERSION},
         _max_version_findings,
         moves=_max_version_moved,
     ),
     single(
         "cluster-operator",
         "R-DOC-16",
-        {"ClusterOperator"},
-        lambda inputs: cluster_operator_findings(inputs.objects.list("ClusterOperator")),
+        {CLUSTER_OPERATOR},
+        lambda inputs: cluster_operator_findings(inputs.objects.list(CLUSTER_OPERATOR)),
     ),
-    single("webhooks", "R-DOC-17", {CRD, "Service"}, _webhook_findings, moves=_webhooks_moved),
+    single("webhooks", "R-DOC-17", {CRD, SERVICE}, _webhook_findings, moves=_webhooks_moved),
     RuleFamily(
         "cc",
         "R-V1-7, R-V1-9",

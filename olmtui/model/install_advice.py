@@ -1,7 +1,7 @@
 """Where a CSV can run, said as the OperatorGroup shapes its install modes allow (R-IM-1).
 
 "Change the group" is no advice: the admin needs the shape that works for this CSV. Each
-install mode type admits exactly one shape of targets (§5), so the advice names them. The
+install mode type admits exactly one shape of targets (R-IM-1), so the advice names them. The
 global group is named by its conventional place (OpenShift ships ``global-operators`` in
 ``openshift-operators``; upstream OLM in ``operators``) and by its shape, so the advice holds
 whichever cluster it is.

@@ -1,4 +1,4 @@
-"""Install modes: which target-namespace shapes a CSV supports (§5, R-IM-1, R-MEM-4).
+"""Install modes: which target-namespace shapes a CSV supports (R-IM-1, R-MEM-4).
 
 OLM builds a set from ``spec.installModes`` keyed by type and asks it whether the group's
 targets are supported. There is no inference between types, and a type OLM does not know

@@ -13,6 +13,7 @@ import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from olmtui.kinds import INSTALL_PLAN
 from olmtui.model.csv_phase_findings import age_text
 from olmtui.model.installplans import (
     InstallPlanSummary,
@@ -79,7 +80,7 @@ def install_plan_rows(
     rows = []
     for ip in ips:
         summary = summarize_install_plan(ip)
-        about = findings.get(("InstallPlan", summary.namespace, summary.name), ())
+        about = findings.get((INSTALL_PLAN, summary.namespace, summary.name), ())
         severity = worst([phase_severity(summary), *(f.severity for f in about)])
         rows.append(InstallPlanRow(summary, severity, age_of(ip, now), plan_steps(ip)))
     rows.sort(key=lambda r: (r.summary.namespace, r.summary.name))

@@ -5,7 +5,7 @@ An InstallPlan says little in one place: the CSVs it installs are spread over
 ``status.plan`` (R-IP-1, R-IP-4), and which Subscriptions it really moves is nowhere at all.
 OLM resolves every Subscription of a namespace together, so one Manual Subscription makes every
 new InstallPlan there Manual (R-SUB-4) and one InstallPlan may carry the CSVs of several
-operators (seed 004, "Colocation of Operators in a namespace"). This module rebuilds those
+operators (R-DOC-6). This module rebuilds those
 facts from plain dicts: a summary per InstallPlan, the plans waiting for approval, and the
 shared-plan findings of one namespace. The contagion finding itself (R-SUB-4) is the engine's,
 made per Subscription in ``findings.manual_contagion``.
@@ -17,16 +17,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from olmtui.kinds import CSV, INSTALL_PLAN, SUBSCRIPTION
 from olmtui.model import json_text
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION, package_property
 from olmtui.model.subscriptions import install_plan_name
 from olmtui.model.types import Finding, ObjectRef, ref
 from olmtui.objects import Obj, mapping_of, meta, spec, status, text_of
 
-SEED_COLOCATION = "R-DOC-6"  # docs/rules.md; from seed 004 (colocation)
-#: Step statuses that mean the step is done (§1.9).
+SEED_COLOCATION = "R-DOC-6"  # docs/rules.md: operators in one namespace share plans
+#: Step statuses that mean the step is done (OLM's ``StepStatus`` values).
 _DONE_STEPS = frozenset({"Created", "Present"})
-#: Step statuses that are failures whatever the plan phase (§1.9).
+#: Step statuses that are failures whatever the plan phase (OLM's ``StepStatus`` values).
 _BAD_STEPS = frozenset({"NotCreated", "UnsupportedResource"})
 
 
@@ -157,7 +158,7 @@ def _csv_step_facts(step: Obj) -> PlannedCSV | None:
     ConfigMap that carries ``replaces`` (the CSV it replaces on this cluster, R-UPG-4) and
     ``properties``."""
     resource = step.get("resource") or {}
-    if resource.get("kind") != "ClusterServiceVersion" or not resource.get("name"):
+    if resource.get("kind") != CSV or not resource.get("name"):
         return None
     source = resource.get("sourceName")
     catalog = ref(resource.get("sourceNamespace") or "", source) if source else None
@@ -171,7 +172,7 @@ def _csv_step_facts(step: Obj) -> PlannedCSV | None:
             doc = None
     # The document inside the JSON text was never checked where objects enter the cache
     # (R-SRC-4): its fields are read only when of the type OLM writes.
-    if isinstance(doc, dict) and doc.get("kind") == "ClusterServiceVersion":
+    if isinstance(doc, dict) and doc.get("kind") == CSV:
         doc_spec = mapping_of(doc.get("spec"))
         version = text_of(doc_spec.get("version"))
         replaces = text_of(doc_spec.get("replaces"))
@@ -238,7 +239,7 @@ def summarize_install_plan(ip: Obj) -> InstallPlanSummary:
     owners = tuple(
         o["name"]
         for o in ip_meta.get("ownerReferences") or ()
-        if o.get("kind") == "Subscription" and o.get("name")
+        if o.get("kind") == SUBSCRIPTION and o.get("name")
     )
     return InstallPlanSummary(
         namespace=ip_meta.get("namespace") or "",
@@ -427,16 +428,16 @@ def _shared_plan_finding(
     return Finding(
         "warning" if pending else "info",
         "SharedInstallPlan",
-        "InstallPlan",
+        INSTALL_PLAN,
         summary.namespace,
         summary.name,
         f"InstallPlan {summary.name} carries the CSVs of {len(moved)} operators ({listing}). "
         "OLM resolves all Subscriptions of a namespace together and puts every CSV it "
-        "changes into one InstallPlan (seed 004, colocation), so "
+        "changes into one InstallPlan (R-DOC-6), so "
         f"{consequence}. To upgrade operators independently, install them in separate "
         "namespaces, each with its own OperatorGroup.",
         rule=SEED_COLOCATION,
-        related=tuple(ObjectRef("Subscription", summary.namespace, s) for s in moved),
+        related=tuple(ObjectRef(SUBSCRIPTION, summary.namespace, s) for s in moved),
     )
 
 
@@ -445,7 +446,7 @@ def _approval_finding(summary: InstallPlanSummary, moved: dict[str, tuple[str, .
     return Finding(
         "info",
         "InstallPlanRequiresApproval",
-        "InstallPlan",
+        INSTALL_PLAN,
         summary.namespace,
         summary.name,
         f"InstallPlan {summary.name} waits for approval (phase RequiresApproval, "
@@ -454,7 +455,7 @@ def _approval_finding(summary: InstallPlanSummary, moved: dict[str, tuple[str, .
         f"`oc patch installplan {summary.name} -n {summary.namespace} --type merge "
         '-p \'{"spec":{"approved":true}}\'`.',
         rule="R-IP-2",
-        related=tuple(ObjectRef("Subscription", summary.namespace, s) for s in moved),
+        related=tuple(ObjectRef(SUBSCRIPTION, summary.namespace, s) for s in moved),
     )
 
 

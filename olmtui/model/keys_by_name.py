@@ -2,7 +2,7 @@
 status), holding a name's lone key as itself rather than in a set of one.
 
 Most names are mentioned by one group: a set of one costs about 220 bytes, which a snapshot
-of 400,000 groups pays once per group and index (issue 24: ``check`` stays under 1 GB on any
+of 400,000 groups pays once per group and index (``check`` stays under 1 GB on any
 input of 100 MB or less). A second key turns the entry into a set.
 """
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from olmtui.kinds import CSV, INSTALL_PLAN, NAMESPACE, SUBSCRIPTION
 from olmtui.model import json_text
 from olmtui.model.platform import is_platform_owned
 from olmtui.model.resolution_findings import orphans_named
@@ -109,12 +110,12 @@ def unreferenced_csv_findings(
             Finding(
                 "warning" if wanting else "info",
                 "UnreferencedCSV",
-                "ClusterServiceVersion",
+                CSV,
                 namespace,
                 name,
                 message,
                 "R-DOC-14",
-                tuple(ObjectRef("Subscription", namespace, s) for s in wanting),
+                tuple(ObjectRef(SUBSCRIPTION, namespace, s) for s in wanting),
             )
         )
     return found
@@ -166,14 +167,14 @@ def installed_csv_gone_findings(
             Finding(
                 severity,
                 "InstalledCSVGone",
-                "Subscription",
+                SUBSCRIPTION,
                 namespace,
                 name,
                 f"Subscription {name} says CSV {installed} is installed, but there is no CSV "
                 f"{installed} in namespace {namespace} (state {sub_status.get('state') or '?'}): "
                 f"{advice}",
                 "R-DOC-14",
-                (ObjectRef("ClusterServiceVersion", namespace, installed),),
+                (ObjectRef(CSV, namespace, installed),),
             )
         )
     return found
@@ -183,7 +184,7 @@ def _owners(plan: Obj) -> list[str]:
     return [
         str(o.get("name"))
         for o in meta(plan).get("ownerReferences") or ()
-        if isinstance(o, dict) and o.get("kind") == "Subscription" and o.get("name")
+        if isinstance(o, dict) and o.get("kind") == SUBSCRIPTION and o.get("name")
     ]
 
 
@@ -203,7 +204,7 @@ def piling_plan_findings(namespace: str, plans: Mapping[str, Obj]) -> list[Findi
             Finding(
                 "warning",
                 "InstallPlansFailingAgain",
-                "Subscription",
+                SUBSCRIPTION,
                 namespace,
                 sub,
                 f"{len(names)} Failed InstallPlans of Subscription {sub} ({', '.join(names)}): "
@@ -211,7 +212,7 @@ def piling_plan_findings(namespace: str, plans: Mapping[str, Obj]) -> list[Findi
                 "failed again. Fix the cause the newest plan's message gives, then delete the "
                 "Failed plans.",
                 "R-DOC-15",
-                tuple(ObjectRef("InstallPlan", namespace, n) for n in names),
+                tuple(ObjectRef(INSTALL_PLAN, namespace, n) for n in names),
             )
         )
     if len(plans) > OLM_KEPT_PLANS:
@@ -219,7 +220,7 @@ def piling_plan_findings(namespace: str, plans: Mapping[str, Obj]) -> list[Findi
             Finding(
                 "warning",
                 "InstallPlansPilingUp",
-                "Namespace",
+                NAMESPACE,
                 "",
                 namespace,
                 f"{len(plans)} InstallPlans in namespace {namespace}: OLM's catalog operator "

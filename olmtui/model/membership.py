@@ -1,4 +1,4 @@
-"""CSV membership in its namespace's OperatorGroup (§4 of olm-rules.md, R-MEM-0..8) and the
+"""CSV membership in its namespace's OperatorGroup (R-MEM-0..8) and the
 recoveries OLM makes once the group rules pass again (R-CSV-F 1-4).
 
 ``group_checks`` walks OLM's checks in OLM's order and stops at the first that decides; the
@@ -30,7 +30,7 @@ NO_RETRY = "InstallComponentFailedNoRetry"
 RECOVERABLE_GROUP_REASONS = frozenset(
     {"NoTargetNamespaces", "NoOperatorGroup", "TooManyOperatorGroups", "UnsupportedOperatorGroup"}
 )
-#: §1.4: a CSV with one of these reasons (or phase ``""``) is never copied.
+#: R-COPY-2: a CSV with one of these reasons (or phase ``""``) is never copied.
 UNCOPIABLE_REASONS = frozenset(
     {
         "Copied",

@@ -1,4 +1,5 @@
-"""OLM's Prometheus metrics (seed 001 §2.1.5), derived from what a reader of the cluster sees.
+"""OLM's Prometheus metrics (``csv_count``, ``csv_abnormal``, ...), derived from what a reader
+of the cluster sees.
 
 OLM exports these from its own informers; olmtui rebuilds them from the cache so that a
 snapshot or a live session can be compared with a monitoring dashboard. Where the number
@@ -23,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, SUBSCRIPTION
 from olmtui.model.types import CSVState, SubscriptionState
 from olmtui.store import Unreadable
 
@@ -93,13 +95,13 @@ class Metrics:
 
 #: The kind each count reads.
 METRIC_KINDS: dict[str, str] = {
-    "catalog_source_count": "CatalogSource",
-    "csv_count": "ClusterServiceVersion",
-    "csv_succeeded": "ClusterServiceVersion",
-    "csv_abnormal": "ClusterServiceVersion",
-    "csv_upgrade_count": "ClusterServiceVersion",
-    "install_plan_count": "InstallPlan",
-    "subscription_count": "Subscription",
+    "catalog_source_count": CATALOG_SOURCE,
+    "csv_count": CSV,
+    "csv_succeeded": CSV,
+    "csv_abnormal": CSV,
+    "csv_upgrade_count": CSV,
+    "install_plan_count": INSTALL_PLAN,
+    "subscription_count": SUBSCRIPTION,
 }
 
 
@@ -116,7 +118,7 @@ def replacements_in_progress(csvs: Sequence[CSVState]) -> int:
 def seed_metrics(
     store: MetricsStore, model: MetricsModel, upgrade_count: int | None = None
 ) -> Metrics:
-    """The metrics of seed 001 §2.1.5 for the cluster in ``store``.
+    """OLM's metrics for the cluster in ``store``.
 
     ``upgrade_count`` is the live watcher's count of CSV upgrades; without it (a snapshot)
     the replacements in progress stand in, and the note says which one was used.
@@ -143,7 +145,7 @@ def seed_metrics(
         return None if metric in unknown else value
 
     return Metrics(
-        catalog_source_count=count("catalog_source_count", store.count("CatalogSource")),
+        catalog_source_count=count("catalog_source_count", store.count(CATALOG_SOURCE)),
         csv_count=count("csv_count", len(csvs)),
         csv_succeeded=count("csv_succeeded", len(csvs) - len(abnormal)),
         csv_abnormal=() if "csv_abnormal" in unknown else abnormal,
@@ -153,8 +155,8 @@ def seed_metrics(
         ),
         csv_upgrade_count_source="watch" if watched else "snapshot",
         csv_upgrade_count_note=WATCH_UPGRADE_NOTE if watched else SNAPSHOT_UPGRADE_NOTE,
-        install_plan_count=count("install_plan_count", store.count("InstallPlan")),
-        subscription_count=count("subscription_count", store.count("Subscription")),
+        install_plan_count=count("install_plan_count", store.count(INSTALL_PLAN)),
+        subscription_count=count("subscription_count", store.count(SUBSCRIPTION)),
         unknown=unknown,
     )
 

@@ -1,11 +1,10 @@
-"""Multitenancy limits: the same operator installed in several namespaces (seeds 002, 000).
+"""Multitenancy limits: the same operator installed in several namespaces (R-DOC-2, R-DOC-1).
 
 OLM will install one operator per namespace as often as asked, but CRDs are cluster-wide: all
 instances share one definition of each CRD, and whichever install or upgrade ran last wrote
 it. The docs therefore support several instances only when they are the same version (or ship
 the exact same CRDs, or none), have no dependencies and ship no CRD conversion webhook
-("Limitations and considerations", seed 002; "Limitations for multitenant Operator
-management", seed 000). None of this shows in any status field; this module finds it from
+(R-DOC-2, R-DOC-1). None of this shows in any status field; this module finds it from
 the non-copied CSVs, their Subscriptions and the CRDs, cluster-wide but in one linear pass; the
 screens keep the same findings per package and per CRD (``olmtui.model.cluster_index``).
 """
@@ -17,14 +16,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from olmtui.kinds import CRD, CSV
 from olmtui.model.apis import api_surface
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION, package_property
 from olmtui.model.semver_range import parse_version
 from olmtui.model.types import Finding, ObjectRef, Severity
 from olmtui.objects import Obj, is_copied_csv, meta, spec, status
 
-SEED_MULTITENANCY = "R-DOC-2"  # docs/rules.md; from seed 002
-SEED_CRD_LIMITS = "R-DOC-1"  # docs/rules.md; from seed 000
+SEED_MULTITENANCY = "R-DOC-2"  # docs/rules.md: one operator in several groups
+SEED_CRD_LIMITS = "R-DOC-1"  # docs/rules.md: CRDs are cluster-wide
 GENERATED_BY = "olm.generated-by"
 #: Where a CSV carries its bundle properties: the current annotation, then the older one.
 PROPERTIES_ANNOTATIONS = (PROPERTIES_ANNOTATION, "olm.properties")
@@ -53,7 +53,7 @@ class Instance:
 
     @property
     def object_ref(self) -> ObjectRef:
-        return ObjectRef("ClusterServiceVersion", self.namespace, self.csv)
+        return ObjectRef(CSV, self.namespace, self.csv)
 
     @property
     def label(self) -> str:
@@ -70,8 +70,8 @@ def _package_from_properties(annotations: Mapping[str, Any]) -> str | None:
 
 def package_of(csv: Obj, subs_by_csv: Mapping[tuple[str, str], Obj]) -> str:
     """The package a CSV belongs to: its Subscription's ``spec.name``; else the component
-    label ``operators.coreos.com/<package>.<namespace>`` (§1.2); else the ``olm.package`` bundle
-    property; else the CSV name up to its version."""
+    label ``operators.coreos.com/<package>.<namespace>`` OLM puts on it; else the
+    ``olm.package`` bundle property; else the CSV name up to its version."""
     csv_meta = meta(csv)
     ns, name = csv_meta.get("namespace") or "", csv_meta.get("name") or ""
     sub = subs_by_csv.get((ns, name))
@@ -172,8 +172,8 @@ def _crd_list(crds: frozenset[tuple[str, str]]) -> str:
 
 
 def _skew_findings(package: str, group: list[Instance]) -> list[Finding]:
-    """Instances at other versions, or with other owned CRDs, than the newest (seed 002:
-    all instances must be the same version; seed 000: only the exact same CRDs, or none, are
+    """Instances at other versions, or with other owned CRDs, than the newest (R-DOC-2:
+    all instances must be the same version; R-DOC-1: only the exact same CRDs, or none, are
     supported)."""
     newest = _newest(group)
     versions = {i.version for i in group}
@@ -192,7 +192,7 @@ def _skew_findings(package: str, group: list[Instance]) -> list[Finding]:
                 Finding(
                     "warning",
                     "MultiInstanceCRDMismatch",
-                    "ClusterServiceVersion",
+                    CSV,
                     inst.namespace,
                     inst.csv,
                     f"Package {package} is installed in {len(group)} namespaces ({everyone}) and "
@@ -200,7 +200,7 @@ def _skew_findings(package: str, group: list[Instance]) -> list[Finding]:
                     f", {reference.label} owns {_crd_list(reference.owned_crds)}. CRDs are "
                     "cluster-wide, so only one definition of each exists and the last install or "
                     "upgrade wrote it; OLM supports several instances only when they ship the "
-                    "exact same CRDs, or none (seed 000). Move every instance to the same version.",
+                    "exact same CRDs, or none (R-DOC-1). Move every instance to the same version.",
                     SEED_CRD_LIMITS,
                     others,
                 )
@@ -211,20 +211,20 @@ def _skew_findings(package: str, group: list[Instance]) -> list[Finding]:
                 Finding(
                     "info" if no_crds else "warning",
                     "MultiInstanceVersionSkew",
-                    "ClusterServiceVersion",
+                    CSV,
                     inst.namespace,
                     inst.csv,
                     f"Package {package} is installed in {len(group)} namespaces at different "
                     f"versions ({everyone}). "
                     + (
-                        "None of them owns a CRD, which the docs support (seed 000), but "
+                        "None of them owns a CRD, which the docs support (R-DOC-1), but "
                         if no_crds
                         else "They own the same CRD list, yet CRDs are cluster-wide: the newest "
                         "instance's CRD definition wins and OLM blocks installing an instance "
                         "whose CRD lacks versions already in use. "
                     )
                     + "OLM documents that all instances of an operator must be the same version "
-                    "(seed 002): upgrade them together, to one channel and version.",
+                    "(R-DOC-2): upgrade them together, to one channel and version.",
                     SEED_MULTITENANCY,
                     others,
                 )
@@ -233,7 +233,7 @@ def _skew_findings(package: str, group: list[Instance]) -> list[Finding]:
 
 
 def _instance_limit_findings(package: str, group: list[Instance]) -> list[Finding]:
-    """Seed 002: a multi-instance operator may not have dependencies nor ship a conversion
+    """R-DOC-2: a multi-instance operator may not have dependencies nor ship a conversion
     webhook."""
     findings = []
     where = _listing([i.namespace for i in group])
@@ -252,14 +252,14 @@ def _instance_limit_findings(package: str, group: list[Instance]) -> list[Findin
                 Finding(
                     "warning",
                     "MultiInstanceWithDependencies",
-                    "ClusterServiceVersion",
+                    CSV,
                     inst.namespace,
                     inst.csv,
                     f"Package {package} is installed in several namespaces ({where}) and has "
                     f"dependencies: {'; '.join(reasons)}. OLM resolves dependencies per "
                     "namespace, so each instance pulls in its own copy of every dependency, "
                     "which then runs at several versions over the same cluster-wide CRDs; the "
-                    "docs rule this out for multi-instance operators (seed 002). Install "
+                    "docs rule this out for multi-instance operators (R-DOC-2). Install "
                     "dependencies once, cluster-wide, or use a single global instance.",
                     SEED_MULTITENANCY,
                     others,
@@ -270,14 +270,14 @@ def _instance_limit_findings(package: str, group: list[Instance]) -> list[Findin
                 Finding(
                     "warning",
                     "MultiInstanceConversionWebhook",
-                    "ClusterServiceVersion",
+                    CSV,
                     inst.namespace,
                     inst.csv,
                     f"Package {package} is installed in several namespaces ({where}) and ships a "
                     "CRD conversion webhook. A CRD names one conversion service, so each instance "
                     "points the shared CRD at its own namespace when it installs, and removing or "
                     "downgrading that instance breaks conversion for all; the docs rule this out "
-                    "(seed 002). Keep a single, global instance of this operator.",
+                    "(R-DOC-2). Keep a single, global instance of this operator.",
                     SEED_MULTITENANCY,
                     others,
                 )
@@ -308,7 +308,7 @@ def shared_crd_finding(crd_name: str, group: list[Instance], crd: Obj | None) ->
     """The finding of one CRD owned by ``group`` (in (package, namespace) order) when the
     owners sit in several namespaces with different packages or versions. OLM checks CRD
     owners only inside one namespace (R-CSV-O); across namespaces the owners take turns
-    rewriting the one cluster-wide definition (seed 000). ``crd`` is the CRD on the cluster,
+    rewriting the one cluster-wide definition (R-DOC-1). ``crd`` is the CRD on the cluster,
     if any. It reads nothing else, so it can be kept per CRD."""
     if len({i.namespace for i in group}) < 2:
         return None
@@ -327,13 +327,13 @@ def shared_crd_finding(crd_name: str, group: list[Instance], crd: Obj | None) ->
     return Finding(
         severity,
         "SharedCRDOwners",
-        "CustomResourceDefinition",
+        CRD,
         "",
         crd_name,
         f"CRD {crd_name} is owned by CSVs of {what} in several namespaces ({listing})."
         f"{served} A CRD is cluster-wide: every install or upgrade of one owner rewrites "
         "the definition all of them use, the newest one wins, and an owner whose CRD "
-        "lacks versions already in use is blocked (seed 000). OLM checks owners only "
+        "lacks versions already in use is blocked (R-DOC-1). OLM checks owners only "
         "within a namespace (R-CSV-O). Keep one owner, or the same version everywhere.",
         SEED_CRD_LIMITS,
         tuple(i.object_ref for i in group[:_SHOWN]),
@@ -342,7 +342,7 @@ def shared_crd_finding(crd_name: str, group: list[Instance], crd: Obj | None) ->
 
 def package_findings(package: str, group: list[Instance]) -> list[Finding]:
     """The findings of one package's instances (in namespace order): version or CRD skew
-    and the multi-instance limits (seed 002), when it runs in several namespaces. They read
+    and the multi-instance limits (R-DOC-2), when it runs in several namespaces. They read
     only the package's instances, so they can be kept per package."""
     if len({i.namespace for i in group}) < 2:
         return []

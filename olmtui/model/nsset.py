@@ -1,4 +1,4 @@
-"""Namespace-set algebra (§2 of olm-rules.md).
+"""Namespace-set algebra (R-NS-1..5).
 
 A namespace set is a frozenset of names in which the single element ``""`` means "all
 namespaces". OLM does not sanitize mixtures such as ``{"", "a"}``; neither do we.

@@ -1,5 +1,5 @@
 """An upgrade the operator itself holds: its OperatorCondition says ``Upgradeable=False``
-(R-CSV-P step 1, issue 11).
+(R-CSV-P step 1).
 
 OLM keeps the new CSV ``Pending``/``OperatorConditionNotUpgradeable`` while the OperatorCondition
 of the CSV it replaces (same name as that CSV, in its namespace) is not upgradeable: an
@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
+from olmtui.kinds import CSV, OPERATOR_CONDITION, SUBSCRIPTION
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.objects import Obj, meta, spec, status
 
-CSV = "ClusterServiceVersion"
 HELD_REASON = "OperatorConditionNotUpgradeable"
 
 
@@ -94,7 +94,7 @@ def held_findings(namespace: str, held: Iterable[Held], subs: Iterable[Obj]) -> 
             "reports Upgradeable=True (R-CSV-P). Do what the message asks, or, only if you "
             "know the upgrade is safe, override it in the OperatorCondition's spec.overrides."
         )
-        refs = (ObjectRef("OperatorCondition", namespace, h.old),)
+        refs = (ObjectRef(OPERATOR_CONDITION, namespace, h.old),)
         found.append(
             Finding(
                 "warning",
@@ -128,7 +128,7 @@ def held_findings(namespace: str, held: Iterable[Held], subs: Iterable[Obj]) -> 
                     Finding(
                         "warning",
                         "UpgradeHeld",
-                        "Subscription",
+                        SUBSCRIPTION,
                         namespace,
                         meta(sub).get("name") or "",
                         text,

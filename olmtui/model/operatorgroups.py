@@ -1,4 +1,4 @@
-"""OperatorGroup target namespaces (§3 of olm-rules.md): what a group selects from its spec,
+"""OperatorGroup target namespaces (R-OG-1..5): what a group selects from its spec,
 the canonical target string its member CSVs carry, and the effective set OLM uses when it
 intersects groups.
 
@@ -20,7 +20,7 @@ Labels = Mapping[str, str]
 
 FAIL_FORWARD = "TechPreviewUnsafeFailForward"
 
-#: Codes of the OperatorGroup errors that never reach status (§15.9).
+#: Codes of the OperatorGroup errors that never reach status (R-OG-1).
 TARGETS_CONTAIN_ALL = "TargetNamespacesContainAll"
 TARGET_NAMESPACE_MISSING = "TargetNamespaceMissing"
 INVALID_SELECTOR = "InvalidSelector"

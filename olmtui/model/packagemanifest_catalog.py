@@ -1,7 +1,7 @@
 """PackageManifests (``packages.operators.coreos.com/v1``) as catalogs, from a snapshot or live.
 
 The packageserver reports, per channel, the head (``currentCSV``) with the head's CSV
-description, and the entries by name and version only (§11). So the channels built here
+description, and the entries by name and version only (R-UPG-9). So the channels built here
 know their head and the head's ``olm.skipRange`` but no replaces/skips edges: they are
 marked ``graph="packagemanifest"`` and carry ``reported_head`` for the upgrade model.
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from olmtui.kinds import PACKAGE_MANIFEST
 from olmtui.model.apis import api_surface
 from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.manifest_fields import (
@@ -42,7 +43,7 @@ def catalog_ref_of(obj: Obj) -> str:
 
 
 def default_channel(status: Mapping[str, Any], channels: list[str]) -> str | None:
-    """§11 GetDefaultChannel: ``defaultChannel`` if set, else the only channel, else none."""
+    """R-UPG-9: ``defaultChannel`` if set, else the only channel, else none."""
     explicit = scalar_text(status.get("defaultChannel"))
     if explicit:
         return explicit
@@ -124,7 +125,7 @@ def catalog_from_packagemanifests(
     PackageManifests show what a source serves, never what it lacks."""
     catalogs: dict[str, Catalog] = {}
     for obj in objs:
-        if not isinstance(obj, dict) or obj.get("kind") != "PackageManifest":
+        if not isinstance(obj, dict) or obj.get("kind") != PACKAGE_MANIFEST:
             continue
         source = catalog_ref_of(obj)
         if catalog_ref is not None and source != catalog_ref:

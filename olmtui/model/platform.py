@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from olmtui.kinds import CLUSTER_VERSION
 from olmtui.objects import annotations_of, meta
 
 #: Annotations the release payload puts on every manifest it ships (one per cluster profile).
@@ -25,7 +26,7 @@ BY_DESIGN = (
 
 
 def _owned_by_cluster_version(ref: Any) -> bool:
-    if not isinstance(ref, Mapping) or ref.get("kind") != "ClusterVersion":
+    if not isinstance(ref, Mapping) or ref.get("kind") != CLUSTER_VERSION:
         return False
     api_version = str(ref.get("apiVersion") or "")
     return api_version.partition("/")[0] == CLUSTER_VERSION_GROUP

@@ -1,4 +1,4 @@
-"""Replacement chains on the cluster (R-CSV-R, R-CSV-R2, R-CSV-O, §15.15): which CSV replaces
+"""Replacement chains on the cluster (R-CSV-R, R-CSV-R2, R-CSV-O): which CSV replaces
 which in a namespace, which one OLM deletes next, ``spec.replaces`` loops, and which CSVs
 share one chain.
 
@@ -7,7 +7,7 @@ share one chain.
 most at one other): trees hanging from CSVs that replace nothing existing, or from loops.
 :class:`ReplacementIndex` indexes that graph once per namespace, so that every question a
 CSV's findings ask of it costs constant time: a chain of thousands of CSVs is read in time
-linear in its length, not walked again for each member (issue 24).
+linear in its length, not walked again for each member.
 """
 
 from __future__ import annotations
@@ -154,7 +154,7 @@ def replacement_findings(
             findings.being_replaced(namespace, name, successor, index.replaces_existing(name))
         )
     # A finding names at most LOOP_SHOWN CSVs of a loop: one of thousands listed whole by each
-    # member would cost memory quadratic in its length (issue 24).
+    # member would cost memory quadratic in its length.
     size = index.loop_size(name)
     if size:
         shown = index.cycle(name, findings.LOOP_SHOWN)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from olmtui.kinds import CATALOG_SOURCE, CSV, SUBSCRIPTION
 from olmtui.model.resolution_clauses import (
     Clause,
     catalog_of,
@@ -144,7 +145,7 @@ def _orphans(r: _Reading, out: _Out, csvs: Mapping[str, Obj], subs: list[Obj]) -
         out.add(
             "error" if package or name in _installed_api_ids(r) else "warning",
             "ResolutionOrphanedCSV",
-            "ClusterServiceVersion",
+            CSV,
             name,
             f"CSV {name} is installed but no Subscription references it, so OLM must keep it "
             f"and it blocks {what} (OLM: clusterserviceversion {name} exists and is not "
@@ -166,10 +167,10 @@ def _on_bundle(
     parsed = parse_id(bundle)
     installed = parsed.installed if parsed else name in csvs
     if installed and name in csvs:
-        out.add("warning", code, "ClusterServiceVersion", name, f"CSV {name}: {text}")
+        out.add("warning", code, CSV, name, f"CSV {name}: {text}")
         return
     for sub in sorted(set(r.requirers.get(name, ()))):
-        out.add("warning", code, "Subscription", sub, f"Subscription {sub} (bundle {name}): {text}")
+        out.add("warning", code, SUBSCRIPTION, sub, f"Subscription {sub} (bundle {name}): {text}")
 
 
 def _apis(r: _Reading, out: _Out, csvs: Mapping[str, Obj]) -> None:
@@ -231,7 +232,7 @@ def _catalogs(r: _Reading, out: _Out, catalog_sources: Collection[tuple[str, str
             Finding(
                 "warning",
                 "ResolutionCatalogEmpty",
-                "CatalogSource",
+                CATALOG_SOURCE,
                 namespace,
                 name,
                 f"OLM found no operators in CatalogSource {namespace}/{name} for Subscription "
@@ -240,7 +241,7 @@ def _catalogs(r: _Reading, out: _Out, catalog_sources: Collection[tuple[str, str
                 "namespace are), has not connected, or serves nothing. Fix the catalog, or "
                 "the Subscription's spec.source/sourceNamespace.",
                 RULE,
-                tuple(ObjectRef("Subscription", out.namespace, s) for s in sorted(set(subs))),
+                tuple(ObjectRef(SUBSCRIPTION, out.namespace, s) for s in sorted(set(subs))),
             )
         )
 

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from olmtui.kinds import CSV, NAMESPACE, SUBSCRIPTION
 from olmtui.model.resolution.result import ExplainedConstraint, NamespaceResolution
 from olmtui.model.types import Finding, ObjectRef
 
 #: The kinds an explanation's objects name that are Kubernetes objects (the rest are
 #: catalog bundles, ``bundle X (catalog ns/name)``).
-OBJECT_KINDS = ("Subscription", "ClusterServiceVersion")
+OBJECT_KINDS = (SUBSCRIPTION, CSV)
 #: Findings on a Subscription that already say its namespace resolves nothing: OLM's own
 #: condition (R-SUB-7; ``ResolutionFailed`` when OLM wrote no reason) and R-SUB-9.
 ALREADY_SAID = frozenset(
@@ -49,7 +50,7 @@ def _already_said(findings: Iterable[Finding]) -> set[str]:
     return {
         f.namespace
         for f in findings
-        if f.kind == "Subscription" and f.code in ALREADY_SAID and f.severity == "error"
+        if f.kind == SUBSCRIPTION and f.code in ALREADY_SAID and f.severity == "error"
     }
 
 
@@ -70,7 +71,7 @@ def _would_fail(resolution: NamespaceResolution) -> Finding:
     return Finding(
         "warning",
         "ResolutionWouldFail",
-        "Namespace",
+        NAMESPACE,
         "",
         ns,
         f"From the objects and catalog content given, OLM's next resolution of namespace {ns} "
@@ -89,7 +90,7 @@ def _would_stop(resolution: NamespaceResolution) -> Finding:
     return Finding(
         "warning",
         "ResolutionWouldStop",
-        "Namespace",
+        NAMESPACE,
         "",
         ns,
         f"From the objects and catalog content given, OLM's next resolution of namespace {ns} "
@@ -106,7 +107,7 @@ def _not_evaluated(resolution: NamespaceResolution) -> Finding:
     return Finding(
         "info",
         "ResolutionNotEvaluated",
-        "Namespace",
+        NAMESPACE,
         "",
         ns,
         f"olmtui cannot predict OLM's next resolution of namespace {ns}: "

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
+from olmtui.kinds import NAMESPACE
 from olmtui.model.types import Finding
 
 #: The code of the info finding that says which namespaces were read.
@@ -53,7 +54,7 @@ def out_of_scope(finding: Finding, read: Collection[str] | None) -> bool:
     if finding.code in _CLUSTER_WIDE:
         return True
     if finding.code == "RequiredAPIMissing":
-        # seed 001 §2.2.1: its error rests on the CRDs (cluster-scoped, read) serving none of
+        # R-DOC-4: its error rests on the CRDs (cluster-scoped, read) serving none of
         # the APIs; without CRDs it rests on no installed operator, anywhere, providing them.
         return finding.severity != "error"
     namespace = _absent_in(finding)
@@ -77,7 +78,7 @@ def scope_findings(read: Collection[str] | None) -> list[Finding]:
         Finding(
             "info",
             NOT_READ,
-            "Namespace",
+            NAMESPACE,
             "",
             names,
             f"read: namespaces {names} only (--namespace). Objects in other namespaces are "

@@ -170,7 +170,7 @@ def parse_version(text: str) -> Version | None:
 
 def version_key(text: str | None) -> tuple[Any, ...]:
     """Sort key for version strings; unparsable ones sort as ``0.0.0`` (as the packageserver
-    sorts PackageManifest entries, §11)."""
+    sorts PackageManifest entries, R-UPG-9)."""
     return (parse_version(text or "") or ZERO).key
 
 

@@ -26,13 +26,15 @@ class Stage(IntEnum):
     LINKS = 2
     #: One other group changed: its entry in a group's view, replaced (R-API-4).
     LINK_PATCHES = 3
-    #: Each non-copied CSV: membership, API reconciliation, where it is copied (§4, §6, §8).
+    #: Each non-copied CSV: membership, API reconciliation, where it is copied (R-MEM-*,
+    #: R-API-*, R-COPY-*).
     CSVS = 4
     #: Each source CSV's copy context and missing copies (R-COPY-2/3/6/7).
     SOURCES = 5
     #: Each copied CSV's staleness (R-COPY-4..7).
     COPIES = 6
-    #: The Subscriptions of a namespace (R-SUB-4, R-SUB-9, §15.5).
+    #: The Subscriptions of a namespace (R-SUB-4, R-SUB-9; the channel head's install
+    #: modes, R-IM-1).
     SUBSCRIPTIONS = 7
     #: Namespace findings: several groups, uid label drift (R-OG-1, R-OG-5).
     NAMESPACES = 8

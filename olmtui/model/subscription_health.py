@@ -1,4 +1,4 @@
-"""What a Subscription's status says is wrong, in words a person can act on (§12).
+"""What a Subscription's status says is wrong, in words a person can act on (R-SUB-*).
 
 OLM writes its verdicts on a Subscription as conditions (ResolutionFailed, InstallPlanPending,
 InstallPlanFailed, InstallPlanMissing, CatalogSourcesUnhealthy, BundleUnpacking,
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, SUBSCRIPTION
 from olmtui.model.installplans import (
     ConditionState,
     InstallPlanSummary,
@@ -75,9 +76,7 @@ class _Builder:
         related: tuple[ObjectRef, ...] = (),
     ) -> None:
         self.findings.append(
-            Finding(
-                severity, code, "Subscription", self.namespace, self.name, message, rule, related
-            )
+            Finding(severity, code, SUBSCRIPTION, self.namespace, self.name, message, rule, related)
         )
 
 
@@ -120,7 +119,7 @@ def _plan_condition(
         # Older OLM wrote these conditions without a message; the plan still has it.
         cond = ConditionState(cond.type, cond.status, cond.reason, expected.message)
     ip_name = plan.name if plan else _plan_name(sub) or "?"
-    related = (ObjectRef("InstallPlan", b.namespace, ip_name),)
+    related = (ObjectRef(INSTALL_PLAN, b.namespace, ip_name),)
     lag = "" if cond.type in observed else " (OLM has not written this condition yet)"
     if cond.type == "InstallPlanFailed":
         _plan_failed(b, sub, cond, plan, ip_name, lag, related)
@@ -221,7 +220,7 @@ def _plan_failed(
         f"(reason {cond.reason or 'InstallPlanFailed'}): {message.rstrip('.')}."
         f"{steps}{stuck}{' ' + defect if defect else ''} {remedy}",
         "R-SUB-5",
-        related + tuple(ObjectRef("ClusterServiceVersion", b.namespace, n) for n in left),
+        related + tuple(ObjectRef(CSV, b.namespace, n) for n in left),
     )
 
 
@@ -239,13 +238,13 @@ def _waiting_for_approval(b: _Builder, sub: Obj, plan: InstallPlanSummary) -> No
         f"Approve it with `oc patch installplan {plan.name} -n {b.namespace} --type merge "
         '-p \'{"spec":{"approved":true}}\'`.',
         "R-IP-2",
-        (ObjectRef("InstallPlan", b.namespace, plan.name),),
+        (ObjectRef(INSTALL_PLAN, b.namespace, plan.name),),
     )
 
 
 def _catalog_health(b: _Builder, sub: Obj, cond: ConditionState) -> None:
     unhealthy = tuple(
-        ObjectRef("CatalogSource", r.get("namespace") or "", r.get("name") or "")
+        ObjectRef(CATALOG_SOURCE, r.get("namespace") or "", r.get("name") or "")
         for h in status(sub).get("catalogHealth") or ()
         if not h.get("healthy") and (r := h.get("catalogSourceRef") or {}).get("name")
     )
@@ -281,7 +280,7 @@ def subscription_condition_findings(
     csvs: Mapping[str, Obj] | None = None,
     manual: bool = False,
 ) -> list[Finding]:
-    """Findings from one Subscription's conditions and state (§12), given the InstallPlan it
+    """Findings from one Subscription's conditions and state (R-SUB-*), given the InstallPlan it
     references (``None`` when it references none or it is not in the cache). Pass
     ``install_plans_known=False`` when InstallPlans were not collected at all, so that a
     missing one is not reported. ``csvs`` are the namespace's non-copied CSVs by name and
@@ -307,7 +306,7 @@ def subscription_condition_findings(
                 "exist; as the state is UpgradePending, OLM clears the reference and "
                 "resolves again (R-SUB-6). Nothing to do unless it persists.",
                 "R-SUB-6",
-                (ObjectRef("InstallPlan", b.namespace, ip_name),),
+                (ObjectRef(INSTALL_PLAN, b.namespace, ip_name),),
             )
         else:
             expected = ConditionState(
@@ -383,7 +382,7 @@ def namespace_subscription_findings(
 ) -> list[Finding]:
     """Every Subscription and InstallPlan finding of one namespace, sorted: the conditions of
     each Subscription (with the InstallPlan it references) plus the namespace-wide InstallPlan
-    effects (R-IP-2, seed 004); the engine reports the approval contagion (R-SUB-4). Recompute
+    effects (R-IP-2, R-DOC-6); the engine reports the approval contagion (R-SUB-4). Recompute
     it when a Subscription, InstallPlan or CSV of the namespace changes."""
     subs = [s for s in subs if (meta(s).get("namespace") or "") == namespace]
     ips = [i for i in ips if (meta(i).get("namespace") or "") == namespace]

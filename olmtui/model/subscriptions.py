@@ -1,4 +1,4 @@
-"""Subscriptions as OLM's catalog operator sees them (§12 of olm-rules.md): approval and its
+"""Subscriptions as OLM's catalog operator sees them (R-SUB-*): approval and its
 namespace-wide contagion (R-SUB-4), the InstallPlan they point at, and the silent stall of a
 namespace without exactly one OperatorGroup (R-SUB-9).
 
@@ -23,7 +23,7 @@ InstallPlanLookup = Callable[[str, str], Obj | None]
 
 
 def approval(sub: Obj) -> Approval:
-    """§1.8: anything but ``Manual`` counts as Automatic."""
+    """``spec.installPlanApproval``: OLM reads anything but ``Manual`` as Automatic."""
     wanted = spec(sub).get("installPlanApproval")
     return "Manual" if wanted == "Manual" else "Automatic"
 
@@ -104,7 +104,7 @@ def subscription_package(sub: Obj) -> PackageKey:
 
 
 def package_manifest_key(pm: Obj) -> PackageKey:
-    """Which catalog and package a PackageManifest describes (§11): from its status, else
+    """Which catalog and package a PackageManifest describes (R-UPG-9): from its status, else
     from its ``catalog``/``catalog-namespace`` labels and name."""
     manifest_meta = meta(pm)
     labels = manifest_meta.get("labels") or {}
@@ -117,7 +117,7 @@ def package_manifest_key(pm: Obj) -> PackageKey:
 
 
 def channel_head(pm: Obj, channel: str | None) -> tuple[str, Any] | None:
-    """The head CSV of the Subscription's channel and its install modes (§11: the default
+    """The head CSV of the Subscription's channel and its install modes (R-UPG-9: the default
     channel when none is named, or the only one); ``None`` when the manifest does not say."""
     manifest_status = status(pm)
     channels = [c for c in manifest_status.get("channels") or [] if isinstance(c, dict)]
@@ -152,10 +152,10 @@ def head_preflight(
     group_ref: str,
     platform: bool = False,
 ) -> list[Finding]:
-    """§15.5: the channel head's install modes (``head``: its name and modes, from its
-    PackageManifest) against the target string its CSV will carry in this namespace's
-    group, whose targets are ``targets`` (R-OG-3, R-IM-1); a ``platform`` group (R-DOC-7)
-    is not the admin's to change."""
+    """R-IM-1 before the install: the channel head's install modes (``head``: its name and modes,
+    from its PackageManifest) against the target string its CSV will carry in this namespace's
+    group, whose targets are ``targets`` (R-OG-3, R-IM-1); a ``platform`` group (R-DOC-7) is not the
+    admin's to change."""
     if head is None:
         return []
     supported = install_mode_set(head[1]).supported

@@ -60,7 +60,7 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """The state OLM's next sync of a CSV would write, from the group rules (§4, §6)."""
+    """The state OLM's next sync of a CSV would write, from the group rules (R-MEM-*, R-API-*)."""
 
     phase: str
     reason: str

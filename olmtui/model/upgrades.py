@@ -5,7 +5,7 @@ OLM upgrades one hop at a time. The resolver orders each channel by its ``replac
 admit the installed CSV, and prefers the one nearest the channel head (R-UPG-2); repeating
 that from each chosen bundle gives the path the cluster will walk (R-UPG-5). Catalog
 validation (``opm``) applies stricter rules of its own (R-UPG-7), reported next to the
-resolver's. A PackageManifest only tells the head and the head's skipRange (§11), so there
+resolver's. A PackageManifest only tells the head and the head's skipRange (R-UPG-9), so there
 the answer is partial and :func:`unknowable_reason` says what is missing.
 
 Everything here is a pure function over :mod:`olmtui.model.catalog` records and raw
@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal, Protocol
 
+from olmtui.kinds import CATALOG_SOURCE, CSV, SUBSCRIPTION
 from olmtui.model.catalog import Catalog, Channel, ChannelEntry, Package
 from olmtui.model.chain_ends import ChainEnds, Ends
 from olmtui.model.semver_range import ZERO, Range, RangeError, Version, parse_range, parse_version
@@ -44,7 +45,7 @@ def _q(text: str) -> str:
 
 def edges_unknown(channel: Channel) -> bool:
     """A channel read from a PackageManifest: the head is reported, entries carry no edges
-    (§11)."""
+    (R-UPG-9)."""
     return channel.reported_head is not None
 
 
@@ -83,7 +84,7 @@ def channel_order(channel: Channel) -> tuple[list[str], list[str]]:
     heads = [e for e in entries if e.name not in replaced]
     if not heads:
         return [], [f"no channel heads (entries not replaced by another entry) found {where}"]
-    # Each head's walk, summed up over walks shared from entry to entry (issue 24).
+    # Each head's walk, summed up over walks shared from entry to entry.
     following = {n: e.replaces for n, e in by_name.items() if e.replaces in by_name}
     walks = ChainEnds(following, skipped)
     chains: list[Ends] = []
@@ -544,7 +545,7 @@ def _packagemanifest_upgrade(
     sub: Obj,
     installed_csv: Obj | None,
 ) -> UpgradeInfo:
-    """§11: only the head and its skipRange are known; entries carry no edges."""
+    """R-UPG-9: only the head and its skipRange are known; entries carry no edges."""
     channel = scope.channels[0]
     head = channel.reported_head
     head_entry = next((e for e in channel.entries if e.name == head), ChannelEntry(head or ""))
@@ -656,11 +657,7 @@ def upgrade_hook(catalogs: Iterable[Catalog]) -> Callable[[Obj, CSVLookup], Upgr
 
     def hook(sub: Obj, store: CSVLookup) -> UpgradeInfo:
         installed = status(sub).get("installedCSV")
-        csv = (
-            store.get("ClusterServiceVersion", meta(sub).get("namespace") or "", installed)
-            if installed
-            else None
-        )
+        csv = store.get(CSV, meta(sub).get("namespace") or "", installed) if installed else None
         return _resolve(subscription_scope(catalogs, sub), sub, csv, graphs)
 
     return hook
@@ -678,7 +675,7 @@ def unknowable_reason(upgrade: UpgradeInfo, installed: str | None) -> str:
         return ""
     edges = (
         "a PackageManifest lists each channel's head and the head's skipRange, but not "
-        "the entries' replaces/skips edges (§11)"
+        "the entries' replaces/skips edges (R-UPG-9)"
     )
     if installed is not None and upgrade.next is None and installed != upgrade.head:
         return (
@@ -740,7 +737,7 @@ class _SubjectFindings:
             Finding(
                 severity,
                 code,
-                "Subscription",
+                SUBSCRIPTION,
                 sub_meta.get("namespace") or "",
                 sub_meta.get("name") or "",
                 message,
@@ -936,7 +933,7 @@ def upgrade_findings(
         namespace = sub_meta.get("namespace") or ""
         scope = subscription_scope(catalogs, sub)
         source_ns, _, source = source_ref(sub).partition("/")
-        f = _SubjectFindings(sub, (ObjectRef("CatalogSource", source_ns, source),))
+        f = _SubjectFindings(sub, (ObjectRef(CATALOG_SOURCE, source_ns, source),))
         if scope.error:
             f.add(
                 "error",
@@ -951,7 +948,7 @@ def upgrade_findings(
         upgrade = _resolve(scope, sub, csv, graphs)
         reason = unknowable_reason(upgrade, installed_name if csv is not None else None)
         if upgrade.graph == "packagemanifest" and reason:
-            f.add("info", "UpgradePathUnknown", reason, "§11")
+            f.add("info", "UpgradePathUnknown", reason, "R-UPG-9")
         if upgrade.graph != "catalog":
             findings.extend(f.out)
             continue

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, OPERATOR_GROUP, SUBSCRIPTION
 from olmtui.model import nsset
 from olmtui.model.apis import CONFLICT_REASON, STATIC_REASON
 from olmtui.model.catalog_health import CatalogHealth
@@ -27,7 +28,7 @@ from olmtui.objects import spec, status
 from olmtui.store import ACCESS, CATALOG_CONTENT, Change, is_copied_csv
 
 #: R-OG-8: the three ClusterRoles per OperatorGroup, and what a tenant bound to the
-#: namespace role of the same name gets on the group's APIs (seed 002).
+#: namespace role of the same name gets on the group's APIs.
 ROLE_SUFFIXES: tuple[str, ...] = ("admin", "edit", "view")
 ROLE_GRANTS: dict[str, str] = {
     "admin": "read and write (every verb) on the group's APIs",
@@ -109,7 +110,8 @@ def namespace_summaries(
 
 
 def api_hash(api: str) -> str:
-    """64-bit FNV-1a of ``Kind.version.group``, lower-case hex without padding (§1.2)."""
+    """64-bit FNV-1a of ``Kind.version.group``, lower-case hex without padding: the hash in
+    the ``olm.api.<hash>`` labels OLM puts on objects."""
     value = _FNV_OFFSET
     for byte in api.encode():
         value = ((value ^ byte) * _FNV_PRIME) & _MASK64
@@ -309,11 +311,11 @@ def _content_entries(change: Change, _target: ObjectRef) -> list[ChangeEntry]:
 _DERIVERS = {
     ACCESS: _access_entries,
     CATALOG_CONTENT: _content_entries,
-    "ClusterServiceVersion": _csv_entries,
-    "InstallPlan": _installplan_entries,
-    "Subscription": _subscription_entries,
-    "OperatorGroup": _generic_entries,
-    "CatalogSource": _generic_entries,
+    CSV: _csv_entries,
+    INSTALL_PLAN: _installplan_entries,
+    SUBSCRIPTION: _subscription_entries,
+    OPERATOR_GROUP: _generic_entries,
+    CATALOG_SOURCE: _generic_entries,
 }
 
 
@@ -415,7 +417,7 @@ def subscription_state_view(
     OLM wrote that no finding already names (by type or reason), and its installed CSV's
     phase when that is not Succeeded (``csv_phase``; ``None`` when there is no installed CSV
     record), as severe as the worst of ``csv_findings`` or, with none, an error when Failed
-    and a warning otherwise (§5: only Succeeded is a working operator)."""
+    and a warning otherwise (R-CSV-S: only Succeeded is a working operator)."""
     problems: dict[str, Severity] = {}
     for f in findings:
         if f.severity != "info" and f.code != state:

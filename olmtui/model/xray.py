@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from olmtui.kinds import CRD, CSV, DEPLOYMENT, INSTALL_PLAN, SUBSCRIPTION
 from olmtui.model.types import CSVState, Finding, ObjectRef, StaleCopy, SubscriptionState
 from olmtui.model.views import worst
 from olmtui.objects import Obj, spec, status
@@ -26,8 +27,6 @@ FindingsBySubject = Mapping[tuple[str, str, str], Sequence[Finding]]
 COPIES_SHOWN = 200
 #: Phases and states that read as healthy when no finding says otherwise.
 HEALTHY = frozenset({"Succeeded", "Complete", "AtLatestKnown"})
-CRD = "CustomResourceDefinition"
-CSV = "ClusterServiceVersion"
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +84,7 @@ def _deployments(csv: Obj, namespace: str, get: Lookup, findings: FindingsBySubj
     nodes = []
     for deployment in install.get("deployments") or ():
         name = deployment.get("name") or ""
-        obj = get("Deployment", namespace, name)
+        obj = get(DEPLOYMENT, namespace, name)
         if obj is None:
             text, state = "not in the cache", None
         else:
@@ -93,7 +92,7 @@ def _deployments(csv: Obj, namespace: str, get: Lookup, findings: FindingsBySubj
             ready = status(obj).get("readyReplicas") or 0
             text = f"{ready}/{want} ready"
             state = "Succeeded" if ready >= want else "Pending"
-        ref = ObjectRef("Deployment", namespace, name)
+        ref = ObjectRef(DEPLOYMENT, namespace, name)
         nodes.append(_node(findings, ref, f"Deployment {name}: {text}", state))
     return XrayNode(f"Deployments ({len(nodes)})", children=tuple(nodes))
 
@@ -192,8 +191,8 @@ def subscription_tree(
     below = leaf
     if sub.install_plan is not None:
         plan_name = sub.install_plan.name
-        plan = get("InstallPlan", sub.namespace, plan_name)
-        plan_ref = ObjectRef("InstallPlan", sub.namespace, plan_name)
+        plan = get(INSTALL_PLAN, sub.namespace, plan_name)
+        plan_ref = ObjectRef(INSTALL_PLAN, sub.namespace, plan_name)
         if plan is None:
             below = [XrayNode(f"InstallPlan {plan_name}: not in the cache", plan_ref), *leaf]
         else:
@@ -205,7 +204,7 @@ def subscription_tree(
             ]
             label = f"InstallPlan {plan_name}: {phase or '-'}"
             below = [_node(findings, plan_ref, label, phase, [*leaf, *others])]
-    ref = ObjectRef("Subscription", sub.namespace, sub.name)
+    ref = ObjectRef(SUBSCRIPTION, sub.namespace, sub.name)
     # the package only when the name does not already say it, so the codes after it fit
     package = "" if sub.package in sub.name else f" ({sub.package})"
     label = f"Subscription {sub.namespace}/{sub.name}{package}: {sub.state or '-'}"

@@ -22,6 +22,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
+from olmtui.kinds import CLUSTER_CATALOG, CLUSTER_EXTENSION
 from olmtui.model.access import readable_findings
 from olmtui.model.catalog import Catalog
 from olmtui.model.catalog_health import CatalogHealth, catalog_health
@@ -44,7 +45,7 @@ from olmtui.model.scope import scoped_findings
 from olmtui.model.types import SEVERITY_ORDER, CSVState, Finding, ObjectRef, SubscriptionState
 from olmtui.model.upgrades import channel_states
 from olmtui.model.v1.eligibility import Eligibility, eligibility
-from olmtui.model.v1.state import CC, CE, V1State, v1_state
+from olmtui.model.v1.state import V1State, v1_state
 from olmtui.model.views import (
     NamespaceSummary,
     StateView,
@@ -443,14 +444,16 @@ class Analysis:
         """Whether the source holds any OLM v1 object (a cluster without v1 shows nothing
         new)."""
         store = self.store
-        return any(True for _ in store.list(CE)) or any(True for _ in store.list(CC))
+        return any(True for _ in store.list(CLUSTER_EXTENSION)) or any(
+            True for _ in store.list(CLUSTER_CATALOG)
+        )
 
     def v1_state(self) -> V1State:
         """The v1 records, rebuilt when what they are built from moved: the
         ClusterExtension and ClusterCatalog objects and the session's catalog content, by
         identity."""
-        extension_objs = list(self.store.list(CE))
-        catalog_objs = list(self.store.list(CC))
+        extension_objs = list(self.store.list(CLUSTER_EXTENSION))
+        catalog_objs = list(self.store.list(CLUSTER_CATALOG))
         catalogs = self.catalogs()
         return self._derived.v1.get(
             (*extension_objs, *catalog_objs, *catalogs),

@@ -48,7 +48,7 @@ SETTLED = frozenset({"live", "no access", "unavailable"})
 
 
 def wall_clock() -> dt.datetime:
-    """Now, in UTC: what a live session measures CSV ages against (issue 11)."""
+    """Now, in UTC: what a live session measures CSV ages against."""
     return dt.datetime.now(dt.UTC)
 
 

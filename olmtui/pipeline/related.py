@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from olmtui.kinds import CLUSTER_CATALOG, CLUSTER_EXTENSION
 from olmtui.model.engine import Model
 from olmtui.model.types import ObjectRef
-from olmtui.model.v1.state import CC, CE, V1State
+from olmtui.model.v1.state import V1State
 from olmtui.model.views import watching_groups
 from olmtui.store import Store, is_copied_csv
 
@@ -182,13 +183,14 @@ def _cluster_extension(reads: Reads, target: ObjectRef) -> list[Relation]:
     extension = state.extensions.get(target.name)
     if extension is None:
         return []
-    return [("catalog", ObjectRef(CC, "", c.name)) for c in state.selected(extension)]
+    return [("catalog", ObjectRef(CLUSTER_CATALOG, "", c.name)) for c in state.selected(extension)]
 
 
 def _cluster_catalog(reads: Reads, target: ObjectRef) -> list[Relation]:
     """The ClusterExtensions whose selector takes this ClusterCatalog."""
     return [
-        ("selected by", ObjectRef(CE, "", name)) for name in reads.v1_state().users(target.name)
+        ("selected by", ObjectRef(CLUSTER_EXTENSION, "", name))
+        for name in reads.v1_state().users(target.name)
     ]
 
 
@@ -199,8 +201,8 @@ _BY_KIND = {
     "InstallPlan": _install_plan,
     "CatalogSource": _catalog_source,
     "Namespace": _namespace,
-    CE: _cluster_extension,
-    CC: _cluster_catalog,
+    CLUSTER_EXTENSION: _cluster_extension,
+    CLUSTER_CATALOG: _cluster_catalog,
 }
 
 

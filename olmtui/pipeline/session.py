@@ -104,7 +104,7 @@ class Session:
     #: OLM's csv_upgrade_count as a watcher counts it (live sources); without it the
     #: Overview counts CSVs that replace a CSV still present in their namespace.
     upgrade_count: Callable[[], int] | None = None
-    #: A live session's wall clock, which CSV ages are measured against (issue 11); a
+    #: A live session's wall clock, which CSV ages are measured against; a
     #: snapshot has none (ages are then lower bounds from the objects' own times).
     clock: Callable[[], dt.datetime] | None = None
     #: A live session's kubeconfig context names (``:ctx`` completes them), and how to

@@ -1,8 +1,8 @@
-"""The ``olmtui check`` JSON report (format 1 of report-format.md), built from model records.
+"""The ``olmtui check`` JSON report (format 1, ``schema.json``), built from model records.
 
 Pure functions from the model's frozen records to plain dicts, so the check command, the
 live mode and the screens can all produce the same report. Every list is put in the order
-report-format.md fixes here, not trusted to arrive sorted, because "two runs over the same
+the format fixes here, not trusted to arrive sorted, because "two runs over the same
 input print the same bytes" is a promise of the format.
 """
 
@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, Any, Generic, Literal, Protocol, TypeVar
 
+from olmtui.kinds import CATALOG_SOURCE, CLUSTER_CATALOG, CLUSTER_EXTENSION, INSTALL_PLAN
 from olmtui.model.catalog import Catalog
 from olmtui.model.health import merged_findings
 from olmtui.model.metrics import Metrics, head_counts, seed_metrics
@@ -47,7 +48,7 @@ _Record = TypeVar("_Record")
 class Entries(Generic[_Record]):
     """A report list whose entries are built one at a time as it is written, from the
     model's records: a report of 400,000 OperatorGroups then never holds 400,000 entry
-    dicts at once (issue 24: ``check`` stays under 1 GB on any input of 100 MB or less).
+    dicts at once (``check`` stays under 1 GB on any input of 100 MB or less).
     Each pass over it builds the entries anew. The writers (:func:`write_json`,
     :func:`dumps`, ``text_report``) read it; :func:`report_json` without ``streamed`` gives
     plain lists, for everything else (the screens, ``explain``, the Markdown note)."""
@@ -328,19 +329,19 @@ def v1_json(store: Store, catalogs: Sequence[Catalog]) -> dict[str, list[dict[st
     """``clusterExtensions[]`` and ``clusterCatalogs[]``, sorted by name; empty on a cluster
     without OLM v1. Each extension is resolved against the content bound to its catalogs
     (R-V1-22)."""
-    cluster_catalogs = sorted(store.list("ClusterCatalog"), key=name_of)
+    cluster_catalogs = sorted(store.list(CLUSTER_CATALOG), key=name_of)
     content = content_by_catalog(catalogs, cluster_catalogs)
     return {
         "clusterExtensions": [
             cluster_extension_json(e, extension_resolution(e, cluster_catalogs, content))
-            for e in sorted(store.list("ClusterExtension"), key=name_of)
+            for e in sorted(store.list(CLUSTER_EXTENSION), key=name_of)
         ],
         "clusterCatalogs": [cluster_catalog_json(c) for c in cluster_catalogs],
     }
 
 
 def metrics_json(metrics: Metrics) -> dict[str, Any]:
-    """OLM's metrics (seed 001 §2.1.5) under their Prometheus names, with notes where the
+    """OLM's metrics under their Prometheus names, with notes where the
     value is an equivalent rather than OLM's own number."""
     return {
         "catalog_source_count": metrics.catalog_source_count,
@@ -433,8 +434,8 @@ def report_json(
             "csvs": len(csvs),
             "copiedCSVs": copies.present,
             "subscriptions": len(subscriptions),
-            "installPlans": store.count("InstallPlan"),
-            "catalogSources": store.count("CatalogSource"),
+            "installPlans": store.count(INSTALL_PLAN),
+            "catalogSources": store.count(CATALOG_SOURCE),
             "findings": by_severity,
             "metrics": metrics_json(seed_metrics(store, model, upgrade_count)),
             # Additions to format 1: installed Subscriptions behind their channel head, and
@@ -472,7 +473,7 @@ def write_json(report: Report, stream: IO[str]) -> None:
     """Write the report to ``stream`` as :func:`dumps` prints it, the same bytes, in pieces
     of about 64 KiB: the whole text of a report on 400,000 objects is hundreds of MB, and
     ``json.dumps`` (indented: the pure-Python encoder) holds it as millions of small strings
-    before joining them (issue 24). ``json_inert`` escapes single characters, so escaping
+    before joining them. ``json_inert`` escapes single characters, so escaping
     piece by piece gives what escaping the whole text gives."""
     pending: list[str] = []
     size = 0

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from olmtui.kinds import SUBSCRIPTION
 from olmtui.model.catalog import Catalog
 from olmtui.model.graph_render import ChannelView, channel_view, render_mermaid
 from olmtui.model.types import SEVERITY_ORDER, SubscriptionState
@@ -100,7 +101,7 @@ def pending_graphs(
         upgrade = sub.upgrade
         if not upgrade.next or upgrade.next == sub.installed_csv:
             continue
-        obj = store.get("Subscription", sub.namespace, sub.name)
+        obj = store.get(SUBSCRIPTION, sub.namespace, sub.name)
         scope = subscription_scope(catalogs, obj) if obj else None
         if scope is None or scope.package is None or not scope.channels:
             continue

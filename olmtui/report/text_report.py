@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import groupby
 from typing import IO, Any
 
+from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, NAMESPACE, OPERATOR_GROUP, SUBSCRIPTION
 from olmtui.model.types import Finding
 from olmtui.model.views import findings_by_subject, subscription_state_view
 from olmtui.report.json_report import Report, without_surrogates
@@ -34,7 +35,7 @@ FINDINGS_PER_CODE = 5
 _SEVERITY_TITLES = (("error", "ERRORS"), ("warning", "WARNINGS"), ("info", "INFO"))
 _SEVERITY_COLOURS = {"error": "1;31", "warning": "1;33", "info": "1;36"}
 #: The kinds whose findings qualify a Subscription's state (``subscription_state_view``).
-_QUALIFYING = frozenset({"Subscription", "ClusterServiceVersion"})
+_QUALIFYING = frozenset({SUBSCRIPTION, CSV})
 #: A group whose spec selects no namespace (report mode "None").
 _NO_TARGETS = "no targets (selects no namespace)"
 
@@ -74,7 +75,7 @@ _FLUSH_LINES = 2000
 class Writer:
     """Lines of text output, wrapped and (on a terminal) coloured; ``explain`` writes with
     it too. With a ``sink``, the lines go to it a few thousand at a time, as text ending in a
-    newline (issue 24: the output on 400,000 groups is never held whole)."""
+    newline (the output on 400,000 groups is never held whole)."""
 
     def __init__(self, colour: bool, sink: Callable[[str], object] | None = None) -> None:
         self.colour = colour
@@ -148,18 +149,18 @@ def _header(out: Writer, report: Report) -> None:
 
     csvs = (
         "? CSVs (no access)"
-        if "ClusterServiceVersion" in unread
+        if CSV in unread
         else f"{_plural(summary['csvs'], 'CSV')} (+{summary['copiedCSVs']} copied)"
     )
     out.line(
         ", ".join(
             [
-                count("namespaces", "Namespace", "namespace"),
-                count("operatorGroups", "OperatorGroup", "OperatorGroup"),
+                count("namespaces", NAMESPACE, "namespace"),
+                count("operatorGroups", OPERATOR_GROUP, "OperatorGroup"),
                 csvs,
-                count("subscriptions", "Subscription", "Subscription"),
-                count("installPlans", "InstallPlan", "InstallPlan"),
-                count("catalogSources", "CatalogSource", "CatalogSource"),
+                count("subscriptions", SUBSCRIPTION, "Subscription"),
+                count("installPlans", INSTALL_PLAN, "InstallPlan"),
+                count("catalogSources", CATALOG_SOURCE, "CatalogSource"),
             ]
         )
     )
@@ -182,7 +183,7 @@ def _header(out: Writer, report: Report) -> None:
 
 
 def _metrics_line(metrics: dict[str, Any]) -> str:
-    """OLM's metrics (seed 001 §2.1.5) by their Prometheus names; ``?`` is a count over a
+    """OLM's metrics by their Prometheus names; ``?`` is a count over a
     kind olmtui may not read (no access is not zero)."""
     sync = metrics["subscription_sync_total"]
 
@@ -346,9 +347,9 @@ def _state_problems(report: Report) -> dict[tuple[str, str], tuple[str, ...]]:
         view = subscription_state_view(
             sub["state"],
             (),
-            by_subject.get(("Subscription", ns, sub["name"]), ()),
+            by_subject.get((SUBSCRIPTION, ns, sub["name"]), ()),
             phases.get((ns, installed)),
-            by_subject.get(("ClusterServiceVersion", ns, installed), ()),
+            by_subject.get((CSV, ns, installed), ()),
         )
         out[(ns, sub["name"])] = view.problems
     return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from olmtui.kinds import CRD, CSV
 from olmtui.model.apis import api_surface
 from olmtui.model.catalog import Bundle, ChannelEntry
 from olmtui.model.manifest_fields import (
@@ -22,8 +23,8 @@ from olmtui.model.manifest_fields import (
 
 Obj = dict[str, Any]
 
-CSV_KIND = "ClusterServiceVersion"
-CRD_KIND = "CustomResourceDefinition"
+CSV_KIND = CSV
+CRD_KIND = CRD
 
 
 def _names(value: Any) -> tuple[str, ...]:

@@ -245,9 +245,9 @@ class _FBCReader:
                 )
             )
 
-    # Every bundle of a package repeats its APIs and install modes: each distinct value is
-    # read once (so indexing costs little more than decoding, issue 14 bench). Only values
-    # whose scalars are all strings are remembered: a string never equals a number or a
+    # Every bundle of a package repeats its APIs and install modes: each distinct value is read once
+    # (so indexing costs little more than decoding, as ``bench/bench_catalogd_index.py`` measures).
+    # Only values whose scalars are all strings are remembered: a string never equals a number or a
     # bool, so a key found always stands for the same JSON text.
     def gvk(self, kind: str, value: Any) -> tuple[str, str | None]:
         """An ``olm.gvk``/``olm.gvk.required`` value: its compact text and API key."""

@@ -27,6 +27,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from olmtui.gc_pause import cyclic_gc_paused
+from olmtui.kinds import CLUSTER_CATALOG
 from olmtui.model.catalog import Catalog
 from olmtui.model.v1.catalogs import ClusterCatalog, decode_catalog
 from olmtui.sources import fast_json
@@ -203,7 +204,7 @@ class CatalogdFetcher:
         includes the catalogs' content). Without a way to fetch, nothing is awaited."""
         if self.requester is None:
             return True
-        for cluster_catalog in map(decode_catalog, self.store.list("ClusterCatalog")):
+        for cluster_catalog in map(decode_catalog, self.store.list(CLUSTER_CATALOG)):
             if cluster_catalog.serving is not True or cluster_catalog.name in self.problems:
                 continue
             fetched = self._fetched.get(cluster_catalog.name)
@@ -213,7 +214,7 @@ class CatalogdFetcher:
 
     def on_store_changes(self, changes: list[Change]) -> None:
         """A ClusterCatalog came, went or changed: look again soon."""
-        if any(change.key.kind == "ClusterCatalog" for change in changes):
+        if any(change.key.kind == CLUSTER_CATALOG for change in changes):
             self._wake.set()
 
     async def refresh(self) -> None:
@@ -222,7 +223,7 @@ class CatalogdFetcher:
         if self.requester is None:
             return
         # read as the model reads them (R-V1-7), so fetched means what the screens say
-        current = {c.name: c for c in map(decode_catalog, self.store.list("ClusterCatalog"))}
+        current = {c.name: c for c in map(decode_catalog, self.store.list(CLUSTER_CATALOG))}
         for name in list(self._fetched):
             if name not in current or current[name].serving is not True:
                 del self._fetched[name]

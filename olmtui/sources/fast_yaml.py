@@ -45,6 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from olmtui.kinds import CSV
 from olmtui.sources.input_limits import block_bound
 from olmtui.sources.simple_fields import simple_field
 from olmtui.store import COPIED_FROM_LABEL, is_copied_csv
@@ -360,7 +361,7 @@ def copy_of(
         if status is None:
             return None
         obj["status"] = status
-    if obj.get("kind") != "ClusterServiceVersion" or not _is_copy(obj):
+    if obj.get("kind") != CSV or not _is_copy(obj):
         return None
     if not _remembered.spec_ok(sections["spec"], load):
         return None
@@ -383,7 +384,7 @@ def _checked_whole(
     status = whole.get("status")
     if not all(v is None or isinstance(v, dict) for v in (whole["spec"], status)):
         return None
-    if whole.get("kind") != "ClusterServiceVersion" or not _is_copy(whole):
+    if whole.get("kind") != CSV or not _is_copy(whole):
         return None
     if whole_problem(whole) is not None:
         return None

@@ -1,4 +1,4 @@
-"""Typed decoding of an ``olm.bundle`` line of catalogd's ``all`` stream (issue 14 bench).
+"""Typed decoding of an ``olm.bundle`` line of catalogd's ``all`` stream.
 
 A bundle line is mostly bulk the index never reads (``olm.csv.metadata``'s description and
 annotations, related images, base64 manifests): decoding it whole into dicts and strings

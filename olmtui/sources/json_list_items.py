@@ -1,5 +1,5 @@
 """A large JSON List (``kubectl get -o json``) decoded one item at a time, as the loader
-takes them (issue 24: ``check`` under 1 GB on any input of 100 MB or less).
+takes them (``check`` under 1 GB on any input of 100 MB or less).
 
 A 98 MB List of 1,400,000 Namespaces decoded whole was ~700 MB of objects at once, beside
 the cache being filled from them. Here msgspec decodes the List with each item left as its

@@ -3,7 +3,7 @@
 Requests go through kubernetes-asyncio's ``ApiClient.call_api`` (so TLS, proxies and
 credential refresh are the library's) with ``_preload_content=False``, and the bytes are
 parsed here with msgspec (``fast_json``; ``json.loads`` for what it refuses): no typed
-models, no re-serialisation. Two measured facts shape this module (tech-notes §A3-A5):
+models, no re-serialisation. Two measured facts shape this module:
 kubernetes-asyncio 36.1.0 does not raise on non-2xx raw responses, so the status is checked
 here; and a half-open connection hangs forever unless the client sets a socket read timeout,
 so every request carries one.
@@ -26,7 +26,7 @@ from olmtui.store import Obj
 
 Query = Sequence[tuple[str, str]]
 
-#: Objects per list page: small pages keep the event loop responsive (tech-notes §A5).
+#: Objects per list page: small pages keep the event loop responsive.
 PAGE_SIZE = 500
 
 #: Pages of one list fetched ahead of the one being applied.

@@ -1,6 +1,6 @@
 """One list+watch stream kept in the Store, forever, through every kind of trouble.
 
-The informer pattern (tech-notes §A6): list in pages, make the cache equal to the list,
+The informer pattern (client-go's): list in pages, make the cache equal to the list,
 watch from the list's resourceVersion with bookmarks, apply events. What goes wrong and
 what it does about it:
 

@@ -15,7 +15,7 @@ class LiveOptions:
     last guard behind the tighter bounds below.
 
     A half-open connection or a request the server never answers shows only as silence, so
-    silence has bounds that meet the 10 s target (issue 24): each watch asks the server to
+    silence has bounds that meet the 10 s target: each watch asks the server to
     end it after ``watch_timeout`` seconds (``timeoutSeconds``; olmtui then watches again from
     the last resourceVersion: no relist, nothing lost), so a working watch is never silent
     longer, whatever the BOOKMARK interval (about a minute on a real API server). A watch

@@ -13,7 +13,7 @@ object at all (a report on them would say "all clear" about a cluster it never s
 An archive that ends early (truncated download or copy) is the one ``UnreadableDocument``
 that is an error: everything after the break is lost, so findings may be missing or wrong
 (objects a rule needs are absent), and ``check`` must not exit 0 as if the cluster were
-clean (report-format.md: exit 1 when a finding is an error).
+clean (``check`` exits 1 when a finding is an error).
 
 A namespace that holds objects but has no Namespace object (must-gathers leave some out, e.g.
 ``openshift-operators``) existed on the cluster; it is synthesized so that OperatorGroup
@@ -31,6 +31,7 @@ from pathlib import Path
 
 from olmtui.errors import UsageError
 from olmtui.gc_pause import cyclic_gc_paused
+from olmtui.kinds import CRD, DEPLOYMENT, NAMESPACE
 from olmtui.model.inferred import INFERRED_ANNOTATION
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.sources.input_limits import special_file
@@ -46,9 +47,7 @@ from olmtui.store import KINDS, PLATFORM_KINDS, Obj, Store
 #: Objects per ``apply_many`` call: large enough to be cheap, small enough to show progress.
 BATCH_SIZE = 500
 #: The kept kinds that are OLM's own: PATHs holding none of them are no OLM snapshot.
-OLM_KINDS: frozenset[str] = (
-    frozenset(KINDS) - {"Namespace", "CustomResourceDefinition", "Deployment"} - PLATFORM_KINDS
-)
+OLM_KINDS: frozenset[str] = frozenset(KINDS) - {NAMESPACE, CRD, DEPLOYMENT} - PLATFORM_KINDS
 
 
 @dataclass
@@ -337,7 +336,7 @@ class _Loader:
         # the cache says which are present: a set of their names too was 100 MB for a
         # million Namespaces
         missing = sorted(
-            ns for ns in self.namespaces_held if self.store.get("Namespace", "", ns) is None
+            ns for ns in self.namespaces_held if self.store.get(NAMESPACE, "", ns) is None
         )
         if not missing:
             return
@@ -347,7 +346,7 @@ class _Loader:
             Finding(
                 "info",
                 "NamespacesInferred",
-                "Namespace",
+                NAMESPACE,
                 "",
                 "",
                 f"{len(missing)} namespace(s) hold objects but have no Namespace object in the "
@@ -355,7 +354,7 @@ class _Loader:
                 "taken to exist, without labels, so that OperatorGroup targets and copied CSVs "
                 "come out as on the cluster; an OperatorGroup label selector will not match them.",
                 rule="R-SRC-2",
-                related=tuple(ObjectRef("Namespace", "", ns) for ns in missing),
+                related=tuple(ObjectRef(NAMESPACE, "", ns) for ns in missing),
             )
         )
 
@@ -376,7 +375,7 @@ def inferred_namespace(name: str) -> Obj:
     """The Namespace object standing in for one the snapshot lacks (no labels: unknown)."""
     return {
         "apiVersion": "v1",
-        "kind": "Namespace",
+        "kind": NAMESPACE,
         "metadata": {"name": name, "annotations": {INFERRED_ANNOTATION: "true"}},
         "status": {"phase": "Active"},
     }

@@ -92,7 +92,7 @@ def _parse_yaml(data: bytes, fast: bool) -> Iterator[Document]:
 def _pieces(data: bytes) -> Iterator[bytes]:
     """The documents of a YAML stream, cut on its separator lines (always one, if empty).
     The separators are found as the documents are taken: a list of where 1,600,000
-    documents start was 64 MB of ints beside the objects being cached (issue 24)."""
+    documents start was 64 MB of ints beside the objects being cached."""
     found = (m.start() + 1 for m in _SEPARATOR_AFTER_LF.finditer(data))
     starts = chain((0,), found, (len(data),))
     for begin, end in pairwise(starts):

@@ -14,29 +14,47 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from olmtui.kinds import (
+    CATALOG_SOURCE,
+    CLUSTER_CATALOG,
+    CLUSTER_EXTENSION,
+    CLUSTER_OPERATOR,
+    CLUSTER_VERSION,
+    CRD,
+    CSV,
+    DEPLOYMENT,
+    INSTALL_PLAN,
+    NAMESPACE,
+    OLM_CONFIG,
+    OPERATOR_CONDITION,
+    OPERATOR_GROUP,
+    PACKAGE_MANIFEST,
+    SERVICE,
+    SUBSCRIPTION,
+)
 from olmtui.sources.json_list_items import ListItems
 from olmtui.store import Obj
 
 #: The API group each kept kind comes from. A kind of the same name from another group (ACM's
 #: ``apps.open-cluster-management.io`` Subscription, say) is not OLM's and is only counted.
 KIND_GROUPS: dict[str, str] = {
-    "Namespace": "",
-    "OperatorGroup": "operators.coreos.com",
-    "ClusterServiceVersion": "operators.coreos.com",
-    "Subscription": "operators.coreos.com",
-    "InstallPlan": "operators.coreos.com",
-    "CatalogSource": "operators.coreos.com",
-    "OLMConfig": "operators.coreos.com",
-    "PackageManifest": "packages.operators.coreos.com",
-    "CustomResourceDefinition": "apiextensions.k8s.io",
-    "OperatorCondition": "operators.coreos.com",
-    "ClusterVersion": "config.openshift.io",
-    "ClusterOperator": "config.openshift.io",
-    "Service": "",
-    "Deployment": "apps",
+    NAMESPACE: "",
+    OPERATOR_GROUP: "operators.coreos.com",
+    CSV: "operators.coreos.com",
+    SUBSCRIPTION: "operators.coreos.com",
+    INSTALL_PLAN: "operators.coreos.com",
+    CATALOG_SOURCE: "operators.coreos.com",
+    OLM_CONFIG: "operators.coreos.com",
+    PACKAGE_MANIFEST: "packages.operators.coreos.com",
+    CRD: "apiextensions.k8s.io",
+    OPERATOR_CONDITION: "operators.coreos.com",
+    CLUSTER_VERSION: "config.openshift.io",
+    CLUSTER_OPERATOR: "config.openshift.io",
+    SERVICE: "",
+    DEPLOYMENT: "apps",
     # OLM v1 (R-V1-1)
-    "ClusterExtension": "olm.operatorframework.io",
-    "ClusterCatalog": "olm.operatorframework.io",
+    CLUSTER_EXTENSION: "olm.operatorframework.io",
+    CLUSTER_CATALOG: "olm.operatorframework.io",
 }
 
 _MAPPING_FIELDS = ("spec", "status")

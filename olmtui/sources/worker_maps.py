@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from olmtui.kinds import CSV
 from olmtui.sources.fast_yaml import shared_field
 from olmtui.sources.snapshot_documents import Document
 
@@ -86,7 +87,7 @@ class ReceivedMaps:
 
 def _copy_metadata(value: Any) -> dict[str, Any] | None:
     """A copied CSV's metadata as the fast path built it (a dict of its own), else ``None``."""
-    if type(value) is not dict or value.get("kind") != "ClusterServiceVersion":
+    if type(value) is not dict or value.get("kind") != CSV:
         return None
     metadata = value.get("metadata")
     return metadata if type(metadata) is dict else None

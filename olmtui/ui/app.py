@@ -15,6 +15,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from olmtui import gc_pause
+from olmtui.kinds import CLUSTER_EXTENSION, CSV, NAMESPACE, SUBSCRIPTION
 from olmtui.model.types import ObjectRef
 from olmtui.pipeline.change_log import ChangeLog
 from olmtui.pipeline.related import Relation
@@ -305,7 +306,7 @@ class OlmApp(App):
             screen.apply_scope()
         # the header names the scope; a toast (a widget mounted and styled) only for a
         # name no Namespace carries, most likely a typo
-        if namespace is not None and self.session.store.get("Namespace", "", namespace) is None:
+        if namespace is not None and self.session.store.get(NAMESPACE, "", namespace) is None:
             self.notify(
                 f"scope: namespace {namespace}: no such Namespace seen",
                 severity="warning",
@@ -356,9 +357,9 @@ class OlmApp(App):
             self.show_resolution(namespace)
             return
         selected = self._selected()
-        if selected is not None and selected.kind == "Subscription":
+        if selected is not None and selected.kind == SUBSCRIPTION:
             self.show_resolution(selected.namespace, selected.name)
-        elif selected is not None and (selected.namespace or selected.kind == "Namespace"):
+        elif selected is not None and (selected.namespace or selected.kind == NAMESPACE):
             self.show_resolution(selected.namespace or selected.name)
         elif self.namespace_scope is not None:
             self.show_resolution(self.namespace_scope)
@@ -374,9 +375,9 @@ class OlmApp(App):
         of the object shown)."""
         screen = self.screen
         target = screen.target if isinstance(screen, ObjectScreen) else self._selected()
-        if target is not None and target.kind == "Subscription":
+        if target is not None and target.kind == SUBSCRIPTION:
             self.show_resolution(target.namespace, target.name)
-        elif target is not None and target.kind == "Namespace":
+        elif target is not None and target.kind == NAMESPACE:
             self.show_resolution(target.name)
         else:
             self.notify(
@@ -405,10 +406,10 @@ class OlmApp(App):
     def show_graph(self, ref: ObjectRef | None) -> None:
         """The upgrade graph of ``ref`` (a Subscription or an operator's CSV), or a note
         saying why there is none."""
-        if ref is not None and ref.kind == "ClusterExtension":
+        if ref is not None and ref.kind == CLUSTER_EXTENSION:
             self._show_extension_graph(ref.name)
             return
-        if ref is not None and ref.kind not in ("Subscription", "ClusterServiceVersion"):
+        if ref is not None and ref.kind not in (SUBSCRIPTION, CSV):
             self.notify(
                 f"no upgrade graph for this {ref.kind}: g draws the graph of an operator (CSV), "
                 "a Subscription or a ClusterExtension",

@@ -1,4 +1,4 @@
-"""Cluster text made inert on screen: the dashboard's side of ``olmtui.safe_text`` (issue 24).
+"""Cluster text made inert on screen: the dashboard's side of ``olmtui.safe_text``.
 
 Two layers. Before layout, where cluster text becomes a renderable (the table's cells, the
 detail panes, the header, the tree, notifications), :func:`inert_text` and :func:`inert` show

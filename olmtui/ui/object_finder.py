@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from textual.command import Hit, Hits, Provider
 from textual.markup import escape
 
+from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, OPERATOR_GROUP, SUBSCRIPTION
 from olmtui.model.types import ObjectRef
 from olmtui.safe_text import visible
 
@@ -20,10 +21,10 @@ from olmtui.safe_text import visible
 LIMIT = 40
 #: (kind, label) of the objects offered besides CSVs.
 KINDS = (
-    ("Subscription", "Subscription"),
-    ("OperatorGroup", "OperatorGroup"),
-    ("CatalogSource", "CatalogSource"),
-    ("InstallPlan", "InstallPlan"),
+    (SUBSCRIPTION, "Subscription"),
+    (OPERATOR_GROUP, "OperatorGroup"),
+    (CATALOG_SOURCE, "CatalogSource"),
+    (INSTALL_PLAN, "InstallPlan"),
 )
 
 
@@ -34,7 +35,7 @@ class ObjectsProvider(Provider):
         session = self.app.session  # type: ignore[attr-defined]
         for csv in session.model.csvs():
             if needle in csv.name.lower() or needle in csv.namespace.lower():
-                yield ObjectRef("ClusterServiceVersion", csv.namespace, csv.name)
+                yield ObjectRef(CSV, csv.namespace, csv.name)
         for kind, _ in KINDS:
             for (namespace, name), _obj in session.store.slots(kind):
                 if needle in name.lower() or needle in namespace.lower():
@@ -60,4 +61,4 @@ class ObjectsProvider(Provider):
 
 
 def _label(kind: str) -> str:
-    return "CSV" if kind == "ClusterServiceVersion" else kind
+    return "CSV" if kind == CSV else kind

@@ -31,7 +31,7 @@ def _plain(cell: str | Text) -> str:
 
 def _digits_key(digits: str) -> tuple[int, str]:
     """A run of digits in numeric order without ``int()``, which refuses a run of over
-    4,300 digits (a hostile version, issue 24): shorter first, then by the digits."""
+    4,300 digits (a hostile version): shorter first, then by the digits."""
     significant = digits.lstrip("0")
     return (len(significant), significant)
 
@@ -43,9 +43,9 @@ def text_key(value: str) -> SortKey:
 
 
 def version_key(value: str) -> SortKey:
-    """Semantic-version order (semver.org §11): numeric parts as numbers, a pre-release
-    before its release, numeric pre-release identifiers before alphanumeric ones. Text that
-    is no version (``-``, empty) sorts after every version."""
+    """Semantic-version order (SemVer 2.0.0 precedence, R-SEM-6): numeric parts as numbers, a
+    pre-release before its release, numeric pre-release identifiers before alphanumeric ones. Text
+    that is no version (``-``, empty) sorts after every version."""
     found = _SEMVER.match(value.strip())
     if found is None:
         return (1, (), 0, (), value.casefold())

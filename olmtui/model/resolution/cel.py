@@ -16,7 +16,7 @@ see ``Bundle.properties``), so a rule over a catalog entry is only decided when 
 loops over ``properties`` is confined to those types (``p.type == 'olm.gvk' && ...``): a
 dropped property could otherwise change the answer.
 
-A rule is text from a bundle, so it may be hostile (issue 24). cel-go's parser refuses a rule
+A rule is text from a bundle, so it may be hostile. cel-go's parser refuses a rule
 over 100,000 code points or nested deeper than 250 (parentheses, calls, lists, indexes): OLM
 then cannot build the constraint and resolution stops; :func:`refusal` gives cel-go's message
 for those. What cel-go accepts, olmtui parses without deep recursion (a run of ``!`` collapses
@@ -365,7 +365,7 @@ def _bracket_depth(toks: Sequence[tuple[str, Any]]) -> int:
 
 
 def refusal(rule: str) -> str | None:
-    """cel-go's compile error when its parser refuses ``rule`` by its own limits (issue 24):
+    """cel-go's compile error when its parser refuses ``rule`` by its own limits:
     over 100,000 code points, or an ``expr`` rule nested over 250 deep (a token inside 250
     brackets). OLM then cannot build the predicate (``CreateCelPredicate``). ``None`` when
     the rule is within those limits, or olmtui cannot read it (then it is not evaluated)."""

@@ -49,7 +49,7 @@ def sort_channel(entries: Sequence[Entry]) -> list[Entry]:
             "no channel heads (entries not replaced by another entry) found in channel "
             f"{channel} of package {package}"
         )
-    # Each head's walk, summed up over walks shared from entry to entry (issue 24).
+    # Each head's walk, summed up over walks shared from entry to entry.
     following = {name: entry.name for name, entry in replaces.items()}
     walks = ChainEnds(following, skipped)
     chains: list[Ends] = []

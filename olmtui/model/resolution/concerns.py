@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from olmtui.kinds import CATALOG_SOURCE
 from olmtui.model.resolution.operators import brought_by
 from olmtui.model.resolution.result import ExplainedConstraint, NamespaceResolution
 from olmtui.model.types import ObjectRef
@@ -27,7 +28,7 @@ def object_ref(text: str) -> ObjectRef | None:
         return ObjectRef(found.group(1), found.group(2), found.group(3))
     found = _BUNDLE.match(text)
     if found:
-        return ObjectRef("CatalogSource", found.group(2), found.group(3))
+        return ObjectRef(CATALOG_SOURCE, found.group(2), found.group(3))
     return None
 
 

@@ -133,7 +133,7 @@ def _skip_range(text: str | None) -> Range | None:
 
 
 #: One encoder for :func:`compact`: ``json.dumps`` with any option builds a new encoder per
-#: call, which costs more than encoding a small property value (catalogd bench, issue 14).
+#: call, which costs more than encoding a small property value (catalogd bench).
 _COMPACT = json.JSONEncoder(separators=(",", ":"), sort_keys=False)
 
 

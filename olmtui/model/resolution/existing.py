@@ -104,7 +104,7 @@ def _replaced_by(csvs: Sequence[Obj]) -> dict[str, Obj]:
 
 
 class _FailureChains:
-    """R-RES-21 for every CSV of a namespace, each chain walked once (issue 24: a chain of
+    """R-RES-21 for every CSV of a namespace, each chain walked once (a chain of
     thousands of Replacing CSVs, walked again from each member, cost quadratic time).
 
     OLM follows the CSVs that replace a CSV; every one before the last must be

@@ -14,6 +14,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from olmtui.kinds import CATALOG_SOURCE, CSV, NAMESPACE, OPERATOR_GROUP, SUBSCRIPTION
 from olmtui.model.catalog import Catalog
 from olmtui.model.operatorgroups import FAIL_FORWARD, upgrade_strategy
 from olmtui.model.resolution.channel_order import ResolutionError
@@ -46,8 +47,8 @@ def _ref(obj: Obj) -> str:
 def global_catalog_namespace(store: Store) -> str:
     """R-RES-3: OLM's ``-namespace`` flag is not visible; OpenShift's when its marketplace
     namespace is among the objects read, else upstream's ``olm``."""
-    if store.get("Namespace", "", OPENSHIFT_GLOBAL) is not None or any(
-        True for _ in store.list("CatalogSource", OPENSHIFT_GLOBAL)
+    if store.get(NAMESPACE, "", OPENSHIFT_GLOBAL) is not None or any(
+        True for _ in store.list(CATALOG_SOURCE, OPENSHIFT_GLOBAL)
     ):
         return OPENSHIFT_GLOBAL
     return UPSTREAM_GLOBAL
@@ -388,11 +389,11 @@ def _by_namespace(store: Store, kind: str, wanted: set[str]) -> dict[str, list[O
 def cluster_objects(store: Store, namespaces: Iterable[str]) -> list[NamespaceObjects]:
     """What the resolution of each of ``namespaces`` reads, from the cache."""
     wanted = set(namespaces)
-    groups = _by_namespace(store, "OperatorGroup", wanted)
-    subs = _by_namespace(store, "Subscription", wanted)
-    csvs = _by_namespace(store, "ClusterServiceVersion", wanted)
+    groups = _by_namespace(store, OPERATOR_GROUP, wanted)
+    subs = _by_namespace(store, SUBSCRIPTION, wanted)
+    csvs = _by_namespace(store, CSV, wanted)
     sources: dict[str, list[Obj]] = {}
-    for (namespace, _), source in store.slots("CatalogSource"):
+    for (namespace, _), source in store.slots(CATALOG_SOURCE):
         sources.setdefault(namespace, []).append(source)
     return [
         NamespaceObjects(
@@ -401,7 +402,7 @@ def cluster_objects(store: Store, namespaces: Iterable[str]) -> list[NamespaceOb
             subscriptions=subs.get(ns, []),
             csvs=csvs.get(ns, []),
             catalog_sources=sources,
-            catalog_sources_read="CatalogSource" not in store.unreadable,
+            catalog_sources_read=CATALOG_SOURCE not in store.unreadable,
             read_namespaces=store.read_namespaces,
         )
         for ns in sorted(wanted)
@@ -420,7 +421,7 @@ def resolve_cluster(
     ``global_namespace`` None means OLM's default (R-RES-3)."""
     global_ns = global_namespace or global_catalog_namespace(store)
     content = CatalogContent(catalogs)
-    namespaces = {namespace for (namespace, _), _ in store.slots("Subscription")}
+    namespaces = {namespace for (namespace, _), _ in store.slots(SUBSCRIPTION)}
     if only is not None:
         namespaces &= set(only)
     return [

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from olmtui.kinds import CLUSTER_CATALOG, CLUSTER_EXTENSION
 from olmtui.model.catalog import Catalog
 from olmtui.model.types import Finding, ObjectRef, Severity
 from olmtui.model.v1.catalog_selector import SelectorError, catalog_selector
@@ -19,8 +20,8 @@ from olmtui.model.v1.outcome import extension_resolution
 from olmtui.model.v1.resolve import V1Resolution, content_by_catalog
 from olmtui.objects import Obj
 
-CE = "ClusterExtension"
-CC = "ClusterCatalog"
+CE = CLUSTER_EXTENSION
+CC = CLUSTER_CATALOG
 #: The deprecation conditions (R-V1-4); the rollup ``Deprecated`` joins their messages.
 DEPRECATIONS = (
     ("PackageDeprecated", "package"),

@@ -23,8 +23,6 @@ from olmtui.model.v1.resolve import V1Resolution, content_by_catalog
 from olmtui.objects import name_of
 
 Obj = dict[str, Any]
-CE = "ClusterExtension"
-CC = "ClusterCatalog"
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ from collections.abc import Hashable, Iterable
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from olmtui.kinds import CATALOG_SOURCE
 from olmtui.model.catalog_health import CatalogHealth
 from olmtui.model.types import ObjectRef
 from olmtui.ui import palette
@@ -27,7 +28,7 @@ class CatalogsScreen(TableScreen):
         Column("subs", "SUBSCRIPTIONS", 13, sort="number"),
     )
     EMPTY_TEXT = "no CatalogSources"
-    ACCESS_KIND = "CatalogSource"
+    ACCESS_KIND = CATALOG_SOURCE
 
     def build_rows(self) -> Iterable[Row]:
         subs = self.session.model.subscriptions()
@@ -79,4 +80,4 @@ class CatalogsScreen(TableScreen):
         return Group(*parts)
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:
-        return ObjectRef("CatalogSource", *key) if isinstance(key, tuple) else None
+        return ObjectRef(CATALOG_SOURCE, *key) if isinstance(key, tuple) else None

@@ -9,8 +9,8 @@ from collections.abc import Hashable, Iterable
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from olmtui.kinds import CLUSTER_CATALOG
 from olmtui.model.types import ObjectRef
-from olmtui.model.v1.state import CC
 from olmtui.ui import palette
 from olmtui.ui.formatting import line, mark, names, section
 from olmtui.ui.screens.base import TableScreen
@@ -56,7 +56,7 @@ class ClusterCatalogsScreen(TableScreen):
         Column("ref", "REF", cut="middle"),
     )
     EMPTY_TEXT = "no ClusterCatalogs (OLM v1)"
-    ACCESS_KIND = CC
+    ACCESS_KIND = CLUSTER_CATALOG
 
     def build_rows(self) -> Iterable[Row]:
         state = self.session.analysis.v1_state()
@@ -68,7 +68,7 @@ class ClusterCatalogsScreen(TableScreen):
                     c.name,
                     serving_cell(c.serving, c.user_unavailable),
                     str(c.priority),
-                    finding_marks(subjects.get((CC, "", c.name), ())),
+                    finding_marks(subjects.get((CLUSTER_CATALOG, "", c.name), ())),
                     names(state.users(c.name), 4, empty="-"),
                     short_digest(c.resolved_ref).rpartition("@")[2] or "-",
                     c.last_unpacked or "-",
@@ -82,7 +82,7 @@ class ClusterCatalogsScreen(TableScreen):
         c = state.catalogs.get(key) if isinstance(key, str) else None
         if c is None:
             return Text("")
-        found = self.session.analysis.findings_by_subject().get((CC, "", c.name), ())
+        found = self.session.analysis.findings_by_subject().get((CLUSTER_CATALOG, "", c.name), ())
         mode = c.availability_mode + (
             ": resolution treats it as absent (R-V1-9)" if c.user_unavailable else ""
         )
@@ -109,4 +109,4 @@ class ClusterCatalogsScreen(TableScreen):
         return Group(*parts)
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:
-        return ObjectRef(CC, "", key) if isinstance(key, str) else None
+        return ObjectRef(CLUSTER_CATALOG, "", key) if isinstance(key, str) else None

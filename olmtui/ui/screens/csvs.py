@@ -11,6 +11,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.binding import Binding
 
+from olmtui.kinds import CSV, SUBSCRIPTION
 from olmtui.model.access import is_unreliable
 from olmtui.model.types import CSVState, ObjectRef
 from olmtui.store import Unreadable
@@ -60,7 +61,7 @@ class CSVsScreen(TableScreen):
         Column("copies", "COPIES", 6, sort="number"),
     )
     EMPTY_TEXT = "no ClusterServiceVersions"
-    ACCESS_KIND = "ClusterServiceVersion"
+    ACCESS_KIND = CSV
     BINDINGS = [Binding("c", "toggle_copies", "Copies"), Binding("x", "xray", "X-ray")]
 
     def action_xray(self) -> None:
@@ -176,7 +177,7 @@ class CSVsScreen(TableScreen):
         get = self.session.store.get
         shared: dict[tuple[str | None, str | None], tuple[tuple[Cell, ...], str]] = {}
         for ns in copies:
-            copy_status = (get("ClusterServiceVersion", ns, csv.name) or {}).get("status") or {}
+            copy_status = (get(CSV, ns, csv.name) or {}).get("status") or {}
             key = (copy_status.get("phase"), copy_status.get("reason"))
             cells = shared.get(key)
             if cells is None:
@@ -240,7 +241,7 @@ class CSVsScreen(TableScreen):
         if sub is not None:
             parts.append(
                 line(
-                    "Subscription",
+                    SUBSCRIPTION,
                     f"{sub.ref} ({sub.package}, channel "
                     f"{sub.channel or 'default'}); g shows its upgrade graph",
                 )
@@ -251,9 +252,7 @@ class CSVsScreen(TableScreen):
         return Group(*parts)
 
     def _describe_copy(self, namespace: str, name: str) -> Text:
-        copy_status = (self.session.store.get("ClusterServiceVersion", namespace, name) or {}).get(
-            "status"
-        ) or {}
+        copy_status = (self.session.store.get(CSV, namespace, name) or {}).get("status") or {}
         out = Text(f"Copied CSV {namespace}/{name}: ")
         out.append_text(phase(copy_status.get("phase")))
         out.append(f" / {copy_status.get('reason') or '-'}")
@@ -269,4 +268,4 @@ class CSVsScreen(TableScreen):
     def ref_for(self, key: Hashable) -> ObjectRef | None:
         if not isinstance(key, tuple):
             return None
-        return ObjectRef("ClusterServiceVersion", key[1], key[2])
+        return ObjectRef(CSV, key[1], key[2])

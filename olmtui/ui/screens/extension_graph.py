@@ -14,13 +14,14 @@ from collections.abc import Hashable, Iterable
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from olmtui.kinds import CLUSTER_EXTENSION
 from olmtui.model.catalog import Catalog, Package
 from olmtui.model.graph_render import ChannelView, channel_view
 from olmtui.model.types import ObjectRef
 from olmtui.model.upgrades import ordered_channels
 from olmtui.model.v1.extensions import SELF_CERTIFIED, ClusterExtension
 from olmtui.model.v1.resolve import V1Resolution
-from olmtui.model.v1.state import CE, resolution_words
+from olmtui.model.v1.state import resolution_words
 from olmtui.pipeline.session import Session
 from olmtui.ui import palette
 from olmtui.ui.screens.graph import GraphScreen, graph_rows
@@ -143,5 +144,5 @@ class ExtensionGraphScreen(GraphScreen):
     def ref_for(self, key: Hashable) -> ObjectRef | None:
         installed = self.extension.installed
         if installed is not None and key == installed.bundle:
-            return ObjectRef(CE, "", self.extension.name)
+            return ObjectRef(CLUSTER_EXTENSION, "", self.extension.name)
         return None

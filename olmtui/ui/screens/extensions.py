@@ -11,9 +11,10 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from olmtui.kinds import CLUSTER_EXTENSION
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.model.v1.extensions import Condition, ExtensionState
-from olmtui.model.v1.state import CE, resolution_words
+from olmtui.model.v1.state import resolution_words
 from olmtui.ui import palette
 from olmtui.ui.formatting import SEVERITY_STYLE, line, mark, names, section, severity
 from olmtui.ui.screens.base import TableScreen
@@ -107,7 +108,7 @@ class ClusterExtensionsScreen(TableScreen):
         Column("policy", "POLICY"),
     )
     EMPTY_TEXT = "no ClusterExtensions (OLM v1)"
-    ACCESS_KIND = CE
+    ACCESS_KIND = CLUSTER_EXTENSION
 
     def build_rows(self) -> Iterable[Row]:
         state = self.session.analysis.v1_state()
@@ -121,7 +122,7 @@ class ClusterExtensionsScreen(TableScreen):
                     e.package or "-",
                     e.installed.version or e.installed.bundle if e.installed else "-",
                     state_cell(e.state),
-                    finding_marks(subjects.get((CE, "", e.name), ())),
+                    finding_marks(subjects.get((CLUSTER_EXTENSION, "", e.name), ())),
                     short,
                     ",".join(e.channels) or "any",
                     e.version_range or "any",
@@ -134,7 +135,7 @@ class ClusterExtensionsScreen(TableScreen):
         e = state.extensions.get(key) if isinstance(key, str) else None
         if e is None:
             return Text("")
-        found = self.session.analysis.findings_by_subject().get((CE, "", e.name), ())
+        found = self.session.analysis.findings_by_subject().get((CLUSTER_EXTENSION, "", e.name), ())
         status = state_cell(e.state)
         if e.state.detail:
             status.append(f": {e.state.detail}", style="")
@@ -172,4 +173,4 @@ class ClusterExtensionsScreen(TableScreen):
         return Group(*parts)
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:
-        return ObjectRef(CE, "", key) if isinstance(key, str) else None
+        return ObjectRef(CLUSTER_EXTENSION, "", key) if isinstance(key, str) else None

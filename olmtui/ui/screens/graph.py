@@ -17,6 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
+from olmtui.kinds import CSV, SUBSCRIPTION
 from olmtui.model.catalog import Catalog, Package
 from olmtui.model.graph_render import PARTIAL_NOTE, ChannelView, channel_view
 from olmtui.model.types import ObjectRef, SubscriptionState
@@ -96,7 +97,7 @@ def graph_rows(view: ChannelView, package: Package, sub: SubscriptionState | Non
 def find_subscription(session: Session, target: ObjectRef | None) -> SubscriptionState | None:
     if target is None:
         return None
-    if target.kind == "Subscription":
+    if target.kind == SUBSCRIPTION:
         return next(
             (
                 s
@@ -105,7 +106,7 @@ def find_subscription(session: Session, target: ObjectRef | None) -> Subscriptio
             ),
             None,
         )
-    if target.kind == "ClusterServiceVersion":
+    if target.kind == CSV:
         csv = session.model.csv(target.namespace, target.name)
         return session.analysis.subscription_for_csv(csv) if csv else None
     return None
@@ -117,14 +118,14 @@ def graph_for(session: Session, target: ObjectRef | None) -> GraphScreen | None:
     sub = find_subscription(session, target)
     catalogs = session.analysis.catalogs()
     if sub is not None:
-        obj = session.store.get("Subscription", sub.namespace, sub.name)
+        obj = session.store.get(SUBSCRIPTION, sub.namespace, sub.name)
         scope = subscription_scope(catalogs, obj) if obj else None
         if scope and scope.catalog and scope.package and scope.channels:
             return GraphScreen(
                 session, scope.catalog, scope.package.name, scope.channels[0].name, sub
             )
         return None
-    if target is not None and target.kind == "ClusterServiceVersion":
+    if target is not None and target.kind == CSV:
         for catalog in catalogs:
             for package in catalog.packages.values():
                 for channel in ordered_channels(package):
@@ -251,7 +252,7 @@ class GraphScreen(TableScreen):
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:
         if self.sub is not None and key == self.sub.installed_csv:
-            return ObjectRef("ClusterServiceVersion", self.sub.namespace, str(key))
+            return ObjectRef(CSV, self.sub.namespace, str(key))
         return None
 
     def action_next_channel(self) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from olmtui.kinds import CSV, INSTALL_PLAN, SUBSCRIPTION
 from olmtui.model.installplan_view import InstallPlanRow, approval_lines, install_plan_rows
 from olmtui.model.installplans import ConditionState
 from olmtui.model.types import Finding, ObjectRef
@@ -37,13 +38,13 @@ class InstallPlansScreen(TableScreen):
         Column("age", "AGE"),
     )
     EMPTY_TEXT = "no InstallPlans"
-    ACCESS_KIND = "InstallPlan"
+    ACCESS_KIND = INSTALL_PLAN
     AGE_STEP = dt.timedelta(seconds=5)  # ages read 45s, 5m, 3h: a few seconds behind at most
 
     def build_rows(self) -> Iterable[Row]:
         now = self.session.clock() if self.session.clock is not None else None
         by_subject = self.session.analysis.findings_by_subject()
-        rows = install_plan_rows(self.session.store.list("InstallPlan"), by_subject, now)
+        rows = install_plan_rows(self.session.store.list(INSTALL_PLAN), by_subject, now)
         self._rows = {(r.summary.namespace, r.summary.name): r for r in rows}
         self._findings = by_subject
         for r in rows:
@@ -68,9 +69,9 @@ class InstallPlansScreen(TableScreen):
             return Text("")
         s = row.summary
         store = self.session.store
-        ip = store.get("InstallPlan", s.namespace, s.name) or {}
-        subs = list(store.list("Subscription", s.namespace))
-        csvs = list(store.list("ClusterServiceVersion", s.namespace))
+        ip = store.get(INSTALL_PLAN, s.namespace, s.name) or {}
+        subs = list(store.list(SUBSCRIPTION, s.namespace))
+        csvs = list(store.list(CSV, s.namespace))
         parts: list[RenderableType] = [
             line("InstallPlan", f"{s.ref}, created {row.age}"),
             line("phase", phase(s.phase)),
@@ -108,7 +109,7 @@ class InstallPlansScreen(TableScreen):
         if s.message and all(c.message != s.message for c in s.conditions):
             parts.append(line("message", Text(s.message, style=palette.ERROR)))
         parts.append(section("Findings (about it, or naming it)"))
-        about = _findings_on(self._findings, ObjectRef("InstallPlan", s.namespace, s.name))
+        about = _findings_on(self._findings, ObjectRef(INSTALL_PLAN, s.namespace, s.name))
         if not about:
             parts.append(Text("none", style=palette.MUTED))
         for f in about:
@@ -118,7 +119,7 @@ class InstallPlansScreen(TableScreen):
         return Group(*parts)
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:
-        return ObjectRef("InstallPlan", *key) if isinstance(key, tuple) else None
+        return ObjectRef(INSTALL_PLAN, *key) if isinstance(key, tuple) else None
 
 
 def _findings_on(

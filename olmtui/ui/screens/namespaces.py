@@ -10,6 +10,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.binding import Binding
 
+from olmtui.kinds import NAMESPACE
 from olmtui.model.types import ObjectRef
 from olmtui.model.views import NamespaceSummary
 from olmtui.ui import palette
@@ -29,7 +30,7 @@ class NamespacesScreen(TableScreen):
         Column("operators", "OPERATORS HERE"),
     )
     EMPTY_TEXT = "no namespaces in this source"
-    ACCESS_KIND = "Namespace"
+    ACCESS_KIND = NAMESPACE
     BINDINGS = [Binding("r", "app.resolution", "Resolution")]
 
     def build_rows(self) -> Iterable[Row]:
@@ -80,4 +81,4 @@ class NamespacesScreen(TableScreen):
         return Group(*parts)
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:
-        return ObjectRef("Namespace", "", str(key)) if key is not None else None
+        return ObjectRef(NAMESPACE, "", str(key)) if key is not None else None

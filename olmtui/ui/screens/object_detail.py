@@ -23,6 +23,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Static
 
+from olmtui.kinds import CSV, SUBSCRIPTION
 from olmtui.model.apis import api_surface
 from olmtui.model.types import ObjectRef
 from olmtui.model.views import api_hash
@@ -37,7 +38,7 @@ from olmtui.ui.widgets.yaml_pane import YamlPane
 
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
-#: OLM's annotations and labels, and what they mean (olm-rules.md §1.1, §1.2).
+#: OLM's annotations and labels, and what they mean, as OLM writes them.
 EXPLAINED: dict[str, str] = {
     "olm.operatorGroup": "name of the OperatorGroup that owns this CSV",
     "olm.operatorNamespace": "namespace of the owning OperatorGroup; on a CSV of another "
@@ -139,8 +140,8 @@ def annotations_explained(obj: dict) -> RenderableType:
     table.add_column(style="bold", no_wrap=True, max_width=50)
     table.add_column(ratio=1)
     table.add_column(style="dim", ratio=1)
-    # name the API behind each olm.api.<hash> label (§1.2: FNV-1a of Kind.version.group)
-    surface = api_surface(obj) if obj.get("kind") == "ClusterServiceVersion" else None
+    # name the API behind each olm.api.<hash> label (its hash: FNV-1a of Kind.version.group)
+    surface = api_surface(obj) if obj.get("kind") == CSV else None
     hashes = (
         {}
         if surface is None
@@ -250,7 +251,7 @@ class ObjectScreen(Screen):
     def _state_text(self) -> Text | None:
         """A Subscription's state as the Subscriptions view shows it (never a green state
         its findings contradict); ``None`` for other kinds."""
-        if self.target.kind != "Subscription":
+        if self.target.kind != SUBSCRIPTION:
             return None
         subs = [
             s
@@ -263,7 +264,7 @@ class ObjectScreen(Screen):
 
     def _more(self) -> list[RenderableType]:
         """A CSV's OLM v1 readiness (R-V1-23); nothing for other kinds."""
-        if self.target.kind != "ClusterServiceVersion":
+        if self.target.kind != CSV:
             return []
         return readiness(self.session, self._last)
 

@@ -1,6 +1,6 @@
 """OperatorGroups: mode, targets (derived vs ``status.namespaces``), static or not, provided
 APIs (annotation vs expected), members, intersecting groups and conflicts, and the
-ClusterRoles the group generates (R-OG-8) so an admin sees what tenants get (seed 002)."""
+ClusterRoles the group generates (R-OG-8) so an admin sees what tenants get (R-DOC-2)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections.abc import Hashable, Iterable
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from olmtui.kinds import OPERATOR_GROUP
 from olmtui.model.types import ObjectRef, OperatorGroupState
 from olmtui.model.views import group_cluster_roles, group_targets
 from olmtui.ui import palette
@@ -38,7 +39,7 @@ class OperatorGroupsScreen(TableScreen):
         Column("conflicts", "CONFLICTS", 9),
     )
     EMPTY_TEXT = "no OperatorGroups: every CSV fails with NoOperatorGroup (R-MEM-1)"
-    ACCESS_KIND = "OperatorGroup"
+    ACCESS_KIND = OPERATOR_GROUP
 
     def build_rows(self) -> Iterable[Row]:
         groups = self.session.model.operator_groups()
@@ -126,4 +127,4 @@ class OperatorGroupsScreen(TableScreen):
         return Group(*parts)
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:
-        return ObjectRef("OperatorGroup", *key) if isinstance(key, tuple) else None
+        return ObjectRef(OPERATOR_GROUP, *key) if isinstance(key, tuple) else None

@@ -11,6 +11,23 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
+from olmtui.kinds import (
+    CATALOG_SOURCE,
+    CLUSTER_CATALOG,
+    CLUSTER_EXTENSION,
+    CLUSTER_OPERATOR,
+    CLUSTER_VERSION,
+    CRD,
+    CSV,
+    DEPLOYMENT,
+    INSTALL_PLAN,
+    NAMESPACE,
+    OPERATOR_CONDITION,
+    OPERATOR_GROUP,
+    PACKAGE_MANIFEST,
+    SERVICE,
+    SUBSCRIPTION,
+)
 from olmtui.model.metrics import HeadCounts
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.pipeline.session import Session
@@ -201,7 +218,7 @@ class OverviewScreen(TableScreen):
             )
         for csv in session.analysis.metrics().csv_abnormal:
             key = ("abnormal", csv.namespace, csv.name)
-            target = ObjectRef("ClusterServiceVersion", csv.namespace, csv.name)
+            target = ObjectRef(CSV, csv.namespace, csv.name)
             state = session.model.csv(csv.namespace, csv.name)
             detail = Text(
                 f"{csv.name} {csv.version or ''} in {csv.namespace}: "
@@ -214,13 +231,13 @@ class OverviewScreen(TableScreen):
                 (
                     Text("abnormal", style=palette.WARNING),
                     phase(csv.phase),
-                    _object("ClusterServiceVersion", csv.namespace, csv.name),
+                    _object(CSV, csv.namespace, csv.name),
                     f"{csv.version or '-'} {csv.reason or ''}",
                 ),
             )
         for plan in session.analysis.approvals():
             key = ("approval", plan.namespace, plan.name)
-            target = ObjectRef("InstallPlan", plan.namespace, plan.name)
+            target = ObjectRef(INSTALL_PLAN, plan.namespace, plan.name)
             moves = ", ".join(p.name for p in plan.csvs) or "no CSVs"
             self._items[key] = (
                 target,
@@ -234,7 +251,7 @@ class OverviewScreen(TableScreen):
                 (
                     Text("approval", style=palette.WARNING_STRONG),
                     "RequiresApproval",
-                    _object("InstallPlan", plan.namespace, plan.name),
+                    _object(INSTALL_PLAN, plan.namespace, plan.name),
                     moves,
                 ),
             )
@@ -254,7 +271,7 @@ class OverviewScreen(TableScreen):
                 (
                     Text("catalog", style=palette.ERROR),
                     phase(health.state),
-                    _object("CatalogSource", health.namespace, health.name),
+                    _object(CATALOG_SOURCE, health.namespace, health.name),
                     health.message or health.reason or "",
                 ),
             )
@@ -262,7 +279,7 @@ class OverviewScreen(TableScreen):
             key = ("behind", sub.namespace, sub.name)
             nxt = sub.upgrade.next or "?"
             self._items[key] = (
-                ObjectRef("Subscription", sub.namespace, sub.name),
+                ObjectRef(SUBSCRIPTION, sub.namespace, sub.name),
                 Text(
                     f"Subscription {sub.ref} ({sub.package}, channel {sub.channel or 'default'}) "
                     f"has {sub.installed_csv}; next {nxt}, head {sub.upgrade.head}; "
@@ -274,7 +291,7 @@ class OverviewScreen(TableScreen):
                 (
                     Text("behind", style=palette.INFO),
                     sub.package,
-                    _object("Subscription", sub.namespace, sub.name),
+                    _object(SUBSCRIPTION, sub.namespace, sub.name),
                     f"{sub.installed_csv} -> {nxt} … {sub.upgrade.head}",
                 ),
             )
@@ -302,22 +319,22 @@ class OverviewScreen(TableScreen):
 
 #: ``oc get``'s short names, so that the OBJECT cell keeps room for the name at 80 columns.
 SHORT_KINDS = {
-    "ClusterServiceVersion": "csv",
-    "Subscription": "sub",
-    "OperatorGroup": "og",
-    "CatalogSource": "catsrc",
-    "InstallPlan": "ip",
-    "Namespace": "ns",
-    "CustomResourceDefinition": "crd",
-    "OperatorCondition": "condition",
-    "PackageManifest": "packagemanifest",
-    "ClusterOperator": "co",
-    "ClusterVersion": "clusterversion",
-    "Deployment": "deploy",
-    "Service": "svc",
+    CSV: "csv",
+    SUBSCRIPTION: "sub",
+    OPERATOR_GROUP: "og",
+    CATALOG_SOURCE: "catsrc",
+    INSTALL_PLAN: "ip",
+    NAMESPACE: "ns",
+    CRD: "crd",
+    OPERATOR_CONDITION: "condition",
+    PACKAGE_MANIFEST: "packagemanifest",
+    CLUSTER_OPERATOR: "co",
+    CLUSTER_VERSION: "clusterversion",
+    DEPLOYMENT: "deploy",
+    SERVICE: "svc",
     # OLM v1: cluster-scoped, named like their views (``:ce``, ``:cc``)
-    "ClusterExtension": "ce",
-    "ClusterCatalog": "cc",
+    CLUSTER_EXTENSION: "ce",
+    CLUSTER_CATALOG: "cc",
 }
 
 

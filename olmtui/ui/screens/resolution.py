@@ -25,6 +25,7 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from olmtui.kinds import CSV
 from olmtui.model.resolution.concerns import (
     object_ref,
     subscription_constraints,
@@ -137,7 +138,7 @@ def resolved_lines(
         mark = _focus_mark(op.name in mine, sub is not None)
         target = object_ref(op.reason)
         if target is None and op.catalog == EXISTING:
-            target = ObjectRef("ClusterServiceVersion", resolution.namespace, op.name)
+            target = ObjectRef(CSV, resolution.namespace, op.name)
         text = Text(op.name, style="bold" if op.name in mine else "")
         text.append(f"  package {op.package}, channel {op.channel or '(default)'}, ")
         text.append(f"from {op.catalog}")

@@ -14,6 +14,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.binding import Binding
 
+from olmtui.kinds import CATALOG_SOURCE, INSTALL_PLAN, SUBSCRIPTION
 from olmtui.model.installplans import summarize_install_plan
 from olmtui.model.types import ObjectRef, SubscriptionState
 from olmtui.model.upgrades import unknowable_reason
@@ -49,7 +50,7 @@ class SubscriptionsScreen(TableScreen):
         Column("state", "STATE", min_width=33),
     )
     EMPTY_TEXT = "no Subscriptions"
-    ACCESS_KIND = "Subscription"
+    ACCESS_KIND = SUBSCRIPTION
     BINDINGS = [Binding("x", "xray", "X-ray"), Binding("r", "app.resolution", "Resolution")]
 
     def action_xray(self) -> None:
@@ -99,7 +100,7 @@ class SubscriptionsScreen(TableScreen):
         store = self.session.store
         parts: list[RenderableType] = [
             line(
-                "Subscription",
+                SUBSCRIPTION,
                 f"{sub.ref}: package {sub.package}, channel "
                 f"{sub.channel or '(default)'}, from {sub.source_namespace}/{sub.source}",
             ),
@@ -129,7 +130,7 @@ class SubscriptionsScreen(TableScreen):
             )
         parts.append(line("approval", approval))
         if sub.install_plan is not None:
-            plan = store.get("InstallPlan", sub.namespace, sub.install_plan.name)
+            plan = store.get(INSTALL_PLAN, sub.namespace, sub.install_plan.name)
             if plan is None:
                 parts.append(line("InstallPlan", f"{sub.install_plan.name} (not in the cache)"))
             else:
@@ -137,7 +138,7 @@ class SubscriptionsScreen(TableScreen):
                 approved = "approved" if summary.approved else "not approved"
                 parts.append(
                     line(
-                        "InstallPlan",
+                        INSTALL_PLAN,
                         f"{summary.name}: {summary.phase or '-'}, {summary.approval}, {approved}",
                     )
                 )
@@ -155,7 +156,7 @@ class SubscriptionsScreen(TableScreen):
                 if summary.message:
                     parts.append(Text(f"  {summary.message}", style=palette.ERROR))
         parts.extend(self._catalog_lines(sub))
-        obj = store.get("Subscription", sub.namespace, sub.name) or {}
+        obj = store.get(SUBSCRIPTION, sub.namespace, sub.name) or {}
         conditions = (obj.get("status") or {}).get("conditions") or []
         parts.append(section("Conditions"))
         if not conditions:
@@ -184,8 +185,8 @@ class SubscriptionsScreen(TableScreen):
             (h for h in self.session.analysis.catalog_healths() if (h.namespace, h.name) == target),
             None,
         )
-        unreadable = self.session.store.unreadable.get("CatalogSource")
-        obj = self.session.store.get("Subscription", sub.namespace, sub.name) or {}
+        unreadable = self.session.store.unreadable.get(CATALOG_SOURCE)
+        obj = self.session.store.get(SUBSCRIPTION, sub.namespace, sub.name) or {}
         view = subscription_catalog_view(
             f"{sub.source_namespace}/{sub.source}",
             health,
@@ -205,7 +206,7 @@ class SubscriptionsScreen(TableScreen):
         return lines
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:
-        return ObjectRef("Subscription", *key) if isinstance(key, tuple) else None
+        return ObjectRef(SUBSCRIPTION, *key) if isinstance(key, tuple) else None
 
 
 def short_csv(name: str | None, package: str) -> str:

@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from olmtui.kinds import CSV, SUBSCRIPTION
 from olmtui.model.copies import copy_source
 from olmtui.model.types import ObjectRef, ref
 from olmtui.model.xray import (
@@ -39,7 +40,6 @@ PHASE_MARKS = {
     "UpgradeFailed": MARKS["error"],
     "Missing": MARKS["warning"],
 }
-CSV = "ClusterServiceVersion"
 
 
 def node_label(node: XrayNode) -> Text:
@@ -126,7 +126,7 @@ class XrayScreen(ViewScreen):
             return True
         if only.namespace != namespace:
             return False
-        return only == ObjectRef("Subscription", namespace, sub) or (
+        return only == ObjectRef(SUBSCRIPTION, namespace, sub) or (
             only.kind == CSV and only.name == csv
         )
 
@@ -229,7 +229,7 @@ def _open_paths(node: TreeNode[XrayNode], path: tuple[str, ...] = ()) -> list[tu
 def open_xray(screen: ViewScreen) -> None:
     """``x`` on a Subscription or CSV row: the tree of that operator alone."""
     target = screen.selected_ref()
-    if target is None or target.kind not in ("Subscription", CSV):
+    if target is None or target.kind not in (SUBSCRIPTION, CSV):
         screen.notify("x: select a Subscription or an operator (CSV)", severity="information")
         return
     target = parent_of_copy(screen.session, target)

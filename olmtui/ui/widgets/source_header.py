@@ -7,6 +7,7 @@ import datetime as dt
 
 from rich.text import Text
 
+from olmtui.kinds import CLUSTER_VERSION
 from olmtui.model.access import minutes
 from olmtui.model.cluster_upgrade import openshift_version
 from olmtui.pipeline.session import ConnectionState, Session, SourceInfo
@@ -53,7 +54,7 @@ def _when(moment: dt.datetime, short: bool = False) -> str:
 
 def _version(session: Session, info: SourceInfo) -> tuple[str, ...]:
     """OpenShift's version when the ClusterVersion is known, else the API server's."""
-    openshift = openshift_version(session.store.list("ClusterVersion"))
+    openshift = openshift_version(session.store.list(CLUSTER_VERSION))
     if openshift:
         return (f"OpenShift {openshift}", f"OCP {openshift}")
     version = info.kubernetes_version

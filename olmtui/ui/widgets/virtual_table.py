@@ -1,9 +1,9 @@
 """A table that renders only the lines on screen, for lists of a hundred thousand CSVs.
 
 Textual's DataTable measures every cell of every row and rebuilds O(n) caches on each update
-(tech-notes §B4), so past a few thousand rows it stalls. This widget keeps rows as a Python
-list, filters and sorts them there, and paints only ``render_line(y)`` for visible lines
-(the Line API). Selection is tracked by row key, so live updates never move the cursor.
+(measured when this widget replaced it), so past a few thousand rows it stalls. This widget keeps
+rows as a Python list, filters and sorts them there, and paints only ``render_line(y)`` for visible
+lines (the Line API). Selection is tracked by row key, so live updates never move the cursor.
 
 Sorting (``s`` picks the next column, ``S`` reverses; the header marks it ``NAME▲``) and the
 namespace scope (``set_scope``) reorder or narrow the rows already built: no view rebuilds
