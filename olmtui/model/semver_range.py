@@ -13,13 +13,13 @@ a version reaches the empty group; here that range is a ``RangeError``.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from olmtui.model.digits import INT64_MAX, UINT64_MAX, bounded
+from olmtui.model.go_text import go_quote
 
 _NUMBERS = frozenset("0123456789")
 _ALPHANUM = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-")
@@ -87,11 +87,6 @@ class Version:
 ZERO = Version(0, 0, 0)
 
 
-def _go_quote(text: str) -> str:
-    """Close enough to Go's ``%q`` for error messages."""
-    return json.dumps(text, ensure_ascii=False)
-
-
 def _only(text: str, allowed: frozenset[str]) -> bool:
     return all(ch in allowed for ch in text)
 
@@ -99,14 +94,14 @@ def _only(text: str, allowed: frozenset[str]) -> bool:
 def _number(text: str, what: str) -> int:
     """One numeric part: digits only, no leading zero, fits in uint64 (R-SEM-1)."""
     if not _only(text, _NUMBERS):
-        raise ValueError(f"Invalid character(s) found in {what} number {_go_quote(text)}")
+        raise ValueError(f"Invalid character(s) found in {what} number {go_quote(text)}")
     if len(text) > 1 and text[0] == "0":
         raise ValueError(
-            f"{what.capitalize()} number must not contain leading zeroes {_go_quote(text)}"
+            f"{what.capitalize()} number must not contain leading zeroes {go_quote(text)}"
         )
     value = bounded(text, UINT64_MAX) if text else None
     if value is None:
-        raise ValueError(f"strconv.ParseUint: parsing {_go_quote(text)}: invalid syntax")
+        raise ValueError(f"strconv.ParseUint: parsing {go_quote(text)}: invalid syntax")
     return value
 
 
@@ -116,15 +111,15 @@ def _prerelease(text: str) -> int | str:
     if _only(text, _NUMBERS):
         if len(text) > 1 and text[0] == "0":
             raise ValueError(
-                f"Numeric PreRelease version must not contain leading zeroes {_go_quote(text)}"
+                f"Numeric PreRelease version must not contain leading zeroes {go_quote(text)}"
             )
         value = bounded(text, UINT64_MAX)
         if value is None:
-            raise ValueError(f"strconv.ParseUint: parsing {_go_quote(text)}: value out of range")
+            raise ValueError(f"strconv.ParseUint: parsing {go_quote(text)}: value out of range")
         return value
     if _only(text, _ALPHANUM):
         return text
-    raise ValueError(f"Invalid character(s) found in prerelease {_go_quote(text)}")
+    raise ValueError(f"Invalid character(s) found in prerelease {go_quote(text)}")
 
 
 def _parse_strict(text: str) -> Version:
@@ -149,7 +144,7 @@ def _parse_strict(text: str) -> Version:
         if not b:
             raise ValueError("Build meta data is empty")
         if not _only(b, _ALPHANUM):
-            raise ValueError(f"Invalid character(s) found in build meta data {_go_quote(b)}")
+            raise ValueError(f"Invalid character(s) found in build meta data {go_quote(b)}")
     return Version(major, minor, patch, pre_ids, tuple(build))
 
 
@@ -221,7 +216,7 @@ def _split_operator(token: str) -> tuple[str, str]:
     for i, ch in enumerate(token):
         if ch.isdecimal():
             return token[:i].strip(_GO_SPACE), token[i:]
-    raise RangeError(f"Could not get version from string: {_go_quote(token)}")
+    raise RangeError(f"Could not get version from string: {go_quote(token)}")
 
 
 # --- R-SEM-5: wildcards ---------------------------------------------------------------------
@@ -331,15 +326,15 @@ def _comparator(token: str) -> Comparator:
     op, version_text = _split_operator(token)
     if op not in _COMPARATORS:
         raise RangeError(
-            f"Could not parse Range {_go_quote(token)}: Could not parse comparator "
-            f"{_go_quote(op)} in {_go_quote(op + version_text)}"
+            f"Could not parse Range {go_quote(token)}: Could not parse comparator "
+            f"{go_quote(op)} in {go_quote(op + version_text)}"
         )
     try:
         version = _parse_strict(version_text)
     except ValueError as exc:
         raise RangeError(
-            f"Could not parse Range {_go_quote(token)}: Could not parse version "
-            f"{_go_quote(version_text)} in {_go_quote(op + version_text)}: {exc}"
+            f"Could not parse Range {go_quote(token)}: Could not parse version "
+            f"{go_quote(version_text)} in {go_quote(op + version_text)}: {exc}"
         ) from None
     return Comparator(_COMPARATORS[op][0], version)
 

@@ -19,8 +19,8 @@ from typing import Any
 
 from olmtui.model import json_text
 from olmtui.model.digits import UINT64_MAX, bounded
+from olmtui.model.go_text import go_quote
 from olmtui.model.semver_range import Version, parse_version, parse_version_strict
-from olmtui.model.v1.go_text import go_quote
 
 # --- R-V1-11: version and release of a bundle ------------------------------------------------
 
