@@ -9,9 +9,10 @@ from olmtui.model.catalog import Channel, ChannelEntry
 from olmtui.model.go_text import go_quote
 from olmtui.model.resolution.channel_order import ResolutionError, sort_channel
 from olmtui.model.resolution.entries import CatalogKey, Entry
-from olmtui.model.semver_range import RangeError, parse_range, parse_version_strict
+from olmtui.model.semver_range import RangeError, parse_range
 from olmtui.model.upgrades import channel_order
 from olmtui.model.v1.versions import ConstraintError, parse_constraint
+from olmtui.model.version import parse_version_strict
 
 
 @pytest.mark.parametrize(

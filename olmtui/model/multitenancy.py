@@ -19,8 +19,8 @@ from typing import Any
 
 from olmtui.model.apis import api_surface
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION, package_property
-from olmtui.model.semver_range import parse_version
 from olmtui.model.types import Finding, ObjectRef, Severity
+from olmtui.model.version import parse_version
 from olmtui.objects import Obj, meta, spec, status
 from olmtui.store import is_copied_csv
 

@@ -22,7 +22,7 @@ from typing import Literal, Protocol
 from olmtui.model.catalog import Catalog, Channel, ChannelEntry, Package
 from olmtui.model.channel_chain import replacement_chain
 from olmtui.model.go_text import go_quote
-from olmtui.model.semver_range import ZERO, Range, RangeError, Version, parse_range, parse_version
+from olmtui.model.semver_range import Range, RangeError, parse_range
 from olmtui.model.subscriptions import approval
 from olmtui.model.types import (
     ChannelState,
@@ -32,6 +32,7 @@ from olmtui.model.types import (
     UpgradeEdge,
     UpgradeInfo,
 )
+from olmtui.model.version import ZERO, Version, parse_version
 from olmtui.objects import Obj, meta, spec, status
 
 EdgeKind = Literal["replaces", "skips", "skipRange"]
