@@ -5,7 +5,8 @@ SemVer 2.0 precedence is what blang/semver (OLM v0: CSV and bundle versions, ``o
 both implement, so one type serves both range grammars (``semver_range`` for blang's,
 ``v1.versions`` for Masterminds'). Only reading text is OLM's own: blang's ``Parse`` is strict,
 bounds each number to uint64 and says why it refuses (R-SEM-1), so it is done here rather than
-by ``semver.Version.parse`` (which reads numbers of any size and gives one reason for all).
+by ``semver.Version.parse`` (which reads numbers of any size, gives one reason for all, and
+from semver 3.1 hands the reading to an optional native backend when one is installed).
 
 Precedence is kept as a sort key computed once per version (R-SEM-6): versions are compared
 on hot paths (catalog order, candidates, ranges), where ``semver.Version.compare`` would split
