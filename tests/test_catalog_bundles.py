@@ -12,7 +12,7 @@ import pytest
 from data_paths import DATA
 
 from olmtui.model.catalog import Catalog, Package
-from olmtui.model.semver_range import version_key
+from olmtui.model.version import version_key
 from olmtui.sources.catalogs import load_catalog
 
 PROD = DATA / "catalogs/community-operators-prod/operators"

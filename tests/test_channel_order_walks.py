@@ -1,7 +1,8 @@
 """A channel's order (R-UPG-1, R-RES-11.1) from shared walks: the same order and
 the same OLM errors as a walk per head, on random channels (several heads, loops, skips,
 self-replacement, duplicate names, missing targets), and linear on a fan of thousands of
-heads over one long chain. The references are the former walks, one per head."""
+heads over one long chain. The reference is the former walk of the upgrade graphs, one per
+head; the resolver's order is the same walk (``model/channel_chain.py``)."""
 
 from __future__ import annotations
 
@@ -64,47 +65,6 @@ def _reference_upgrades(entries: list[ChannelEntry]) -> tuple[list[str], list[st
     return chains[0], []
 
 
-def _reference_resolution(entries: list[Entry]) -> list[str] | str:
-    by_name = {e.name: e for e in entries}
-    replaced: set[str] = set()
-    replaces: dict[str, Entry] = {}
-    skipped: set[str] = set()
-    for entry in entries:
-        if entry.replaces and entry.replaces in by_name:
-            replaced.add(entry.replaces)
-            replaces[entry.name] = by_name[entry.replaces]
-        for skip in entry.skips:
-            if skip in by_name:
-                replaced.add(skip)
-                skipped.add(skip)
-    heads = [e for e in entries if e.name not in replaced]
-    if not heads:
-        return f"no channel heads (entries not replaced by another entry) found {WHERE}"
-    chains: list[list[str]] = []
-    for head in heads:
-        chain: list[str] = []
-        visited: set[str] = set()
-        current: Entry | None = head
-        while current is not None:
-            visited.add(current.name)
-            if current.name not in skipped:
-                chain.append(current.name)
-            current = replaces.get(current.name)
-            if current is not None and current.name in visited:
-                return (
-                    "a cycle exists in the chain of replacement beginning with "
-                    f"{json.dumps(head.name)} {WHERE}"
-                )
-        chains.append(chain)
-    if len(chains) > 1:
-        return (
-            "a unique replacement chain within a channel is required to determine the relative "
-            f"order between channel entries, but {len(chains)} replacement chains were found "
-            f"{WHERE}: " + ", ".join(_chain_text(c) for c in chains)
-        )
-    return chains[0]
-
-
 NAMES = ["a", "b", "c", "d", "e", "f", "g"]
 SHAPES = st.lists(
     st.tuples(
@@ -140,8 +100,30 @@ def test_shared_walks_order_and_fail_as_a_walk_per_head(
 ) -> None:
     entries = [ChannelEntry(n, r, tuple(s)) for n, r, s in shape]
     assert _upgrades(entries) == _reference_upgrades(entries)
-    resolution = [_entry(n, r, tuple(s)) for n, r, s in shape]
-    assert _resolution(resolution) == _reference_resolution(resolution)
+
+
+@settings(max_examples=500, deadline=None)
+@given(SHAPES)
+def test_the_upgrade_graphs_and_the_resolver_order_a_channel_alike(
+    shape: list[tuple[str, str | None, list[str]]],
+) -> None:
+    """One walk (``model/channel_chain.py``) for both: the same order or the same error,
+    duplicate names included (a head walks its own ``replaces``)."""
+    order, errors = _upgrades([ChannelEntry(n, r, tuple(s)) for n, r, s in shape])
+    resolved = _resolution([_entry(n, r, tuple(s)) for n, r, s in shape])
+    assert resolved == (errors[0] if errors else order)
+
+
+def test_a_head_of_a_duplicated_name_walks_its_own_replaces_in_both() -> None:
+    """The case the two former walks disagreed on: the resolver's went on from another
+    entry of the head's name."""
+    shape = [("a", None, ()), ("a", "b", ()), ("b", None, ())]
+    expected = (
+        "a unique replacement chain within a channel is required to determine the relative "
+        f"order between channel entries, but 2 replacement chains were found {WHERE}: a, a...b"
+    )
+    assert _upgrades([ChannelEntry(n, r, s) for n, r, s in shape]) == ([], [expected])
+    assert _resolution([_entry(n, r, s) for n, r, s in shape]) == expected
 
 
 def test_a_fan_of_3000_heads_over_a_chain_of_3000_names_each_chain_by_its_ends() -> None:

@@ -8,9 +8,10 @@ import pytest
 
 from olmtui.model.cluster_upgrade import cluster_version, max_openshift_version
 from olmtui.model.digits import INT64_MAX, UINT64_MAX, bounded
-from olmtui.model.semver_range import RangeError, parse_range, parse_version_strict
+from olmtui.model.semver_range import RangeError, parse_range
 from olmtui.model.v1.versions import _coerce as coerce
 from olmtui.model.v1.versions import compare, legacy_version_release, parse_constraint
+from olmtui.model.version import parse_version_strict
 
 HUGE = "4" * 4400
 

@@ -6,13 +6,8 @@ import itertools
 
 import pytest
 
-from olmtui.model.semver_range import (
-    RangeError,
-    Version,
-    parse_range,
-    parse_version,
-    version_key,
-)
+from olmtui.model.semver_range import RangeError, parse_range
+from olmtui.model.version import Version, parse_version, version_key
 
 
 def matches(range_text: str, version: str) -> bool:

@@ -11,26 +11,25 @@ import time
 import pytest
 from data_paths import DATA
 
-from olmtui.model.semver_range import parse_version
 from olmtui.model.v1.versions import (
     ConstraintError,
-    MMVersion,
     VersionRelease,
     bundle_version_release,
     legacy_version_release,
     package_version,
     parse_constraint,
 )
+from olmtui.model.version import Version, parse_version
 
 TABLES = json.loads((DATA / "v1-resolution" / "masterminds-constraints.json").read_text())
 _LAX = re.compile(r"v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([0-9A-Za-z.-]+))?(?:\+([0-9A-Za-z.-]+))?\Z")
 
 
-def mm(text: str) -> MMVersion:
+def mm(text: str) -> Version:
     """Masterminds ``NewVersion`` for the tables' versions (``1.4`` is 1.4.0)."""
     m = _LAX.match(text)
     assert m, text
-    return MMVersion(int(m[1]), int(m[2] or 0), int(m[3] or 0), m[4] or "", m[5] or "")
+    return Version(int(m[1]), int(m[2] or 0), int(m[3] or 0), m[4], m[5])
 
 
 @pytest.mark.parametrize(("constraint", "version", "expected"), TABLES["term_check"])
@@ -129,9 +128,9 @@ def test_r_v1_12_long_garbage_fails_fast() -> None:
 def test_r_v1_11_legacy_release() -> None:
     """bundle_test.go ParseLegacyVersionRelease: build metadata that is a release becomes it."""
     assert legacy_version_release("1.0.0+2").release == (2,)
-    assert legacy_version_release("1.0.0+2").version.build == ()
+    assert legacy_version_release("1.0.0+2").version.build is None
     no_release = legacy_version_release("1.0.0+001")
-    assert (no_release.release, no_release.version.build) == ((), ("001",))
+    assert (no_release.release, no_release.version.build) == ((), "001")
     with pytest.raises(ValueError, match=r"No Major\.Minor\.Patch elements found"):
         legacy_version_release("v1")
 

@@ -1,9 +1,12 @@
 """``olmtui graph``: draw one channel's upgrade graph as Mermaid (for tickets) or text.
 
-The graph comes from ``--catalog`` content, or else from the PackageManifests of a snapshot
-(then only the head and its skipRange are known). With a snapshot holding a Subscription for
-the package, its installed CSV is marked and its channel is the one drawn. Names come from
-catalogs and clusters, so control characters in them are printed escaped, never obeyed.
+The input is read through the composition root every mode uses (``pipeline/build.py``), so
+the catalogs are those ``check`` reads on the same input: ``--catalog`` content first, then
+the snapshot's PackageManifests (from those only the head and its skipRange are known), and a
+Subscription's catalog is chosen as ``check`` chooses it (R-UPG-2). With a snapshot holding a
+Subscription for the package, its installed CSV is marked and its channel is the one drawn.
+Names come from catalogs and clusters, so control characters in them are printed escaped,
+never obeyed.
 
 Exit status as for ``check``: 1 when the channel has errors (OLM cannot order it, or ``opm
 validate`` rejects it; the drawing carries them), 2 when the input cannot be used.
@@ -21,7 +24,6 @@ from olmtui.errors import UsageError
 from olmtui.model.catalog import Catalog, Package
 from olmtui.model.graph_render import channel_view, render_mermaid, render_text
 from olmtui.model.upgrades import subscription_scope
-from olmtui.store import Store
 
 NAME = "graph"
 HELP = "Draw a package channel's upgrade graph (replaces, skips, skipRange) as Mermaid or text."
@@ -59,16 +61,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         dest="output_format",
         help="mermaid (a flowchart to paste into a ticket, the default) or text",
     )
-
-
-def _snapshot(paths: list[str]) -> Store:
-    """The snapshot PATHs read into a store (empty without PATHs)."""
-    store = Store()
-    if paths:
-        from olmtui.sources.snapshot import load_snapshot
-
-        load_snapshot(paths, store)
-    return store
 
 
 def _subscription_for(package: str, subs: Iterable[Obj]) -> Obj | None:
@@ -113,14 +105,18 @@ def _channel_name(package: Package, requested: str | None, sub: Obj | None) -> s
 
 
 def run(args: argparse.Namespace) -> int:
-    from olmtui.model.catalog_merge import merge_catalogs
+    from olmtui.pipeline.build import catalog_session, snapshot_session
     from olmtui.report.text_report import safe
-    from olmtui.sources.catalogs import catalog_from_packagemanifests, load_catalog
 
-    catalogs = merge_catalogs([load_catalog(spec) for spec in args.catalogs])
-    store = _snapshot(args.paths)
-    if not catalogs:
-        catalogs = catalog_from_packagemanifests(store.list("PackageManifest"))
+    # The same wiring and catalog merge as check's (R-DOC-8): --catalog content beats the
+    # PackageManifests of the same CatalogSource, and never hides another source's.
+    session = (
+        snapshot_session(args.paths, args.catalogs)
+        if args.paths
+        else catalog_session(args.catalogs)
+    )
+    store = session.store
+    catalogs = session.catalogs()
     if not catalogs:
         raise UsageError(
             "no catalog content: give --catalog PATH, or a snapshot PATH that "

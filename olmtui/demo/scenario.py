@@ -31,8 +31,8 @@ from olmtui.demo import v1
 from olmtui.demo.bundles import CATALOG_PATH, fixture_csv
 from olmtui.kinds import PACKAGE_MANIFEST
 from olmtui.model.catalog import Catalog
-from olmtui.model.semver_range import ZERO, parse_version
 from olmtui.model.upgrades import channel_states
+from olmtui.model.version import ZERO, parse_version
 from olmtui.model.views import api_hash
 from olmtui.sources.catalogs import load_catalog
 

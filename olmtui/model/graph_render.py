@@ -19,7 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from olmtui.model.catalog import Channel, ChannelEntry, Package
-from olmtui.model.semver_range import ZERO, Version
 from olmtui.model.types import UpgradeEdge
 from olmtui.model.upgrades import (
     admitting_edge,
@@ -29,6 +28,7 @@ from olmtui.model.upgrades import (
     validate_channel,
     version_of,
 )
+from olmtui.model.version import ZERO, Version
 
 #: Mermaid entity codes for characters that would end or change a quoted label.
 _MERMAID_ESCAPES = {

@@ -19,8 +19,8 @@ from typing import Any
 from olmtui.kinds import CRD, CSV
 from olmtui.model.apis import api_surface
 from olmtui.model.bundle_properties import PROPERTIES_ANNOTATION, package_property
-from olmtui.model.semver_range import parse_version
 from olmtui.model.types import Finding, ObjectRef, Severity
+from olmtui.model.version import parse_version
 from olmtui.objects import Obj, is_copied_csv, meta, spec, status
 
 SEED_MULTITENANCY = "R-DOC-2"  # docs/rules.md: one operator in several groups

@@ -1,4 +1,5 @@
-"""Semantic versions and version ranges exactly as OLM reads them (blang/semver v4.0.0).
+"""Version ranges exactly as OLM v0 reads them (blang/semver v4.0.0), over the one version
+type (``model/version.py``).
 
 OLM parses ``olm.skipRange`` and ``olm.package.required`` ranges with blang's ``ParseRange``,
 quirks included, and a skipRange that fails to parse is silently ignored by the resolver
@@ -13,16 +14,14 @@ a version reaches the empty group; here that range is a ``RangeError``.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from olmtui.model.digits import INT64_MAX, UINT64_MAX, bounded
+from olmtui.model.digits import INT64_MAX, bounded
+from olmtui.model.go_text import go_quote
+from olmtui.model.version import Version, parse_version, parse_version_strict
 
-_NUMBERS = frozenset("0123456789")
-_ALPHANUM = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-")
 _INT64_MIN = -(2**63)
 #: Go's ``unicode.IsSpace``, which ``strings.TrimSpace`` uses (differs from ``str.isspace``).
 _GO_SPACE = (
@@ -34,144 +33,6 @@ _GO_ATOI = re.compile(r"[+-]?[0-9]+\Z")
 
 class RangeError(ValueError):
     """A range that blang's ``ParseRange`` rejects; the message says why."""
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Version:
-    """A strict semver version (R-SEM-1), ordered by precedence (R-SEM-6)."""
-
-    major: int
-    minor: int
-    patch: int
-    #: Pre-release identifiers: ``int`` for numeric ones, ``str`` for alphanumeric ones.
-    pre: tuple[int | str, ...] = ()
-    #: Build metadata: kept for display, ignored by comparison.
-    build: tuple[str, ...] = ()
-
-    @property
-    def key(self) -> tuple[Any, ...]:
-        """Sort key for R-SEM-6: a release outranks its pre-releases; numeric identifiers
-        rank below alphanumeric ones; a longer identifier list wins when the shared ones tie."""
-        if not self.pre:
-            return (self.major, self.minor, self.patch, 1, ())
-        ids = tuple((0, p, "") if isinstance(p, int) else (1, 0, p) for p in self.pre)
-        return (self.major, self.minor, self.patch, 0, ids)
-
-    def __lt__(self, other: Version) -> bool:
-        return self.key < other.key
-
-    def __le__(self, other: Version) -> bool:
-        return self.key <= other.key
-
-    def __gt__(self, other: Version) -> bool:
-        return self.key > other.key
-
-    def __ge__(self, other: Version) -> bool:
-        return self.key >= other.key
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Version) and self.key == other.key
-
-    def __hash__(self) -> int:
-        return hash(self.key)
-
-    def __str__(self) -> str:
-        text = f"{self.major}.{self.minor}.{self.patch}"
-        if self.pre:
-            text += "-" + ".".join(str(p) for p in self.pre)
-        if self.build:
-            text += "+" + ".".join(self.build)
-        return text
-
-
-ZERO = Version(0, 0, 0)
-
-
-def _go_quote(text: str) -> str:
-    """Close enough to Go's ``%q`` for error messages."""
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _only(text: str, allowed: frozenset[str]) -> bool:
-    return all(ch in allowed for ch in text)
-
-
-def _number(text: str, what: str) -> int:
-    """One numeric part: digits only, no leading zero, fits in uint64 (R-SEM-1)."""
-    if not _only(text, _NUMBERS):
-        raise ValueError(f"Invalid character(s) found in {what} number {_go_quote(text)}")
-    if len(text) > 1 and text[0] == "0":
-        raise ValueError(
-            f"{what.capitalize()} number must not contain leading zeroes {_go_quote(text)}"
-        )
-    value = bounded(text, UINT64_MAX) if text else None
-    if value is None:
-        raise ValueError(f"strconv.ParseUint: parsing {_go_quote(text)}: invalid syntax")
-    return value
-
-
-def _prerelease(text: str) -> int | str:
-    if not text:
-        raise ValueError("Prerelease is empty")
-    if _only(text, _NUMBERS):
-        if len(text) > 1 and text[0] == "0":
-            raise ValueError(
-                f"Numeric PreRelease version must not contain leading zeroes {_go_quote(text)}"
-            )
-        value = bounded(text, UINT64_MAX)
-        if value is None:
-            raise ValueError(f"strconv.ParseUint: parsing {_go_quote(text)}: value out of range")
-        return value
-    if _only(text, _ALPHANUM):
-        return text
-    raise ValueError(f"Invalid character(s) found in prerelease {_go_quote(text)}")
-
-
-def _parse_strict(text: str) -> Version:
-    """blang ``Parse``: raises ``ValueError`` with blang's reason (R-SEM-1)."""
-    if not text:
-        raise ValueError("Version string empty")
-    parts = text.split(".", 2)
-    if len(parts) != 3:
-        raise ValueError("No Major.Minor.Patch elements found")
-    major = _number(parts[0], "major")
-    minor = _number(parts[1], "minor")
-    patch_text, build, pre = parts[2], [], []
-    if "+" in patch_text:
-        patch_text, _, build_text = patch_text.partition("+")
-        build = build_text.split(".")
-    if "-" in patch_text:
-        patch_text, _, pre_text = patch_text.partition("-")
-        pre = pre_text.split(".")
-    patch = _number(patch_text, "patch")
-    pre_ids = tuple(_prerelease(p) for p in pre)
-    for b in build:
-        if not b:
-            raise ValueError("Build meta data is empty")
-        if not _only(b, _ALPHANUM):
-            raise ValueError(f"Invalid character(s) found in build meta data {_go_quote(b)}")
-    return Version(major, minor, patch, pre_ids, tuple(build))
-
-
-def parse_version_strict(text: str) -> Version:
-    """blang ``Parse``: the version in ``text``, or ``ValueError`` with blang's own reason, for
-    callers that quote it (OLM v1's installed-version error, R-V1-15)."""
-    return _parse_strict(text)
-
-
-def parse_version(text: str) -> Version | None:
-    """The strict semver version in ``text`` (no ``v``, no leading zeros, three parts), or
-    ``None`` (R-SEM-1)."""
-    try:
-        return _parse_strict(text)
-    except ValueError:
-        return None
-
-
-def version_key(text: str | None) -> tuple[Any, ...]:
-    """Sort key for version strings; unparsable ones sort as ``0.0.0`` (as the packageserver
-    sorts PackageManifest entries, R-UPG-9)."""
-    return (parse_version(text or "") or ZERO).key
 
 
 # --- R-SEM-2: tokenizing -------------------------------------------------------------------
@@ -221,7 +82,7 @@ def _split_operator(token: str) -> tuple[str, str]:
     for i, ch in enumerate(token):
         if ch.isdecimal():
             return token[:i].strip(_GO_SPACE), token[i:]
-    raise RangeError(f"Could not get version from string: {_go_quote(token)}")
+    raise RangeError(f"Could not get version from string: {go_quote(token)}")
 
 
 # --- R-SEM-5: wildcards ---------------------------------------------------------------------
@@ -331,15 +192,15 @@ def _comparator(token: str) -> Comparator:
     op, version_text = _split_operator(token)
     if op not in _COMPARATORS:
         raise RangeError(
-            f"Could not parse Range {_go_quote(token)}: Could not parse comparator "
-            f"{_go_quote(op)} in {_go_quote(op + version_text)}"
+            f"Could not parse Range {go_quote(token)}: Could not parse comparator "
+            f"{go_quote(op)} in {go_quote(op + version_text)}"
         )
     try:
-        version = _parse_strict(version_text)
+        version = parse_version_strict(version_text)
     except ValueError as exc:
         raise RangeError(
-            f"Could not parse Range {_go_quote(token)}: Could not parse version "
-            f"{_go_quote(version_text)} in {_go_quote(op + version_text)}: {exc}"
+            f"Could not parse Range {go_quote(token)}: Could not parse version "
+            f"{go_quote(version_text)} in {go_quote(op + version_text)}: {exc}"
         ) from None
     return Comparator(_COMPARATORS[op][0], version)
 

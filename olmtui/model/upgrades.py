@@ -14,7 +14,6 @@ Subscription / CSV dicts.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -22,8 +21,9 @@ from typing import Literal, Protocol
 
 from olmtui.kinds import CATALOG_SOURCE, CSV, SUBSCRIPTION
 from olmtui.model.catalog import Catalog, Channel, ChannelEntry, Package
-from olmtui.model.chain_ends import ChainEnds, Ends
-from olmtui.model.semver_range import ZERO, Range, RangeError, Version, parse_range, parse_version
+from olmtui.model.channel_chain import replacement_chain
+from olmtui.model.go_text import go_quote
+from olmtui.model.semver_range import Range, RangeError, parse_range
 from olmtui.model.subscriptions import approval
 from olmtui.model.types import (
     ChannelState,
@@ -33,14 +33,10 @@ from olmtui.model.types import (
     UpgradeEdge,
     UpgradeInfo,
 )
+from olmtui.model.version import ZERO, Version, parse_version
 from olmtui.objects import Obj, meta, spec, status
 
 EdgeKind = Literal["replaces", "skips", "skipRange"]
-
-
-def _q(text: str) -> str:
-    """Go's ``%q``, as OLM and opm format names in their errors."""
-    return json.dumps(text, ensure_ascii=False)
 
 
 def edges_unknown(channel: Channel) -> bool:
@@ -67,48 +63,8 @@ def channel_order(channel: Channel) -> tuple[list[str], list[str]]:
     """
     if edges_unknown(channel):
         return [channel.reported_head or ""], []
-    entries = channel.entries
-    if not entries:
-        return [], []
-    by_name = {e.name: e for e in entries}
-    replaced: set[str] = set()
-    skipped: set[str] = set()
-    for e in entries:
-        if e.replaces and e.replaces in by_name:
-            replaced.add(e.replaces)
-        for s in e.skips:
-            if s in by_name:
-                replaced.add(s)
-                skipped.add(s)
-    where = f"in channel {_q(channel.name)} of package {_q(channel.package)}"
-    heads = [e for e in entries if e.name not in replaced]
-    if not heads:
-        return [], [f"no channel heads (entries not replaced by another entry) found {where}"]
-    # Each head's walk, summed up over walks shared from entry to entry.
-    following = {n: e.replaces for n, e in by_name.items() if e.replaces in by_name}
-    walks = ChainEnds(following, skipped)
-    chains: list[Ends] = []
-    for head in heads:
-        ends = walks.walk(head.name, head.replaces if head.replaces in by_name else None)
-        if ends.loops:
-            return [], [
-                f"a cycle exists in the chain of replacement beginning with {_q(head.name)} {where}"
-            ]
-        chains.append(ends)
-    if len(chains) > 1:
-        shown = ", ".join(c.text() for c in chains)
-        return [], [
-            "a unique replacement chain within a channel is required to determine the relative "
-            f"order between channel entries, but {len(chains)} replacement chains were found "
-            f"{where}: {shown}"
-        ]
-    chain: list[str] = []
-    current: ChannelEntry | None = heads[0]
-    while current is not None:  # the one walk, without a loop
-        if current.name not in skipped:
-            chain.append(current.name)
-        current = by_name.get(current.replaces) if current.replaces else None
-    return chain, []
+    chain, error = replacement_chain(channel.entries, channel.package, channel.name)
+    return [e.name for e in chain], [] if error is None else [error]
 
 
 # --- R-UPG-7: catalog validation (opm) ----------------------------------------------------------
@@ -178,8 +134,8 @@ def validate_channel(channel: Channel) -> list[str]:
         if chain_error:
             errors.append(chain_error)
     errors.extend(
-        f"invalid bundle {_q(p.entry)}: invalid skipRange {_q(p.skip_range)} in channel "
-        f"{_q(channel.name)}: {p.error}"
+        f"invalid bundle {go_quote(p.entry)}: invalid skipRange {go_quote(p.skip_range)} "
+        f"in channel {go_quote(channel.name)}: {p.error}"
         for p in skip_range_problems(channel)
     )
     return errors

@@ -369,3 +369,10 @@ def demo_status(cluster: DemoCluster) -> ConnectionState:
         else tuple(sorted(n for n, s in live.streams.items() if s.state == "no access"))
     )
     return ConnectionState(state, detail, cluster.last_event_age(), no_access)
+
+
+def catalog_session(catalog_specs: Sequence[str]) -> Session:
+    """Catalog content alone, no cluster (``olmtui graph --catalog X`` without a snapshot):
+    an empty store under the same wiring, so the catalogs are merged as for any session."""
+    loaded = [load_catalog(spec) for spec in catalog_specs]
+    return _assemble(Store(), "snapshot", "catalog content", loaded)

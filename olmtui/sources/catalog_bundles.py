@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
-from olmtui.model.semver_range import version_key
 from olmtui.model.types import Finding
+from olmtui.model.version import version_key
 from olmtui.sources.catalog_csv import (
     CRD_KIND,
     CSV_KIND,

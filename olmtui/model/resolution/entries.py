@@ -15,7 +15,8 @@ from typing import Any
 
 from olmtui.model import json_text
 from olmtui.model.catalog import Catalog
-from olmtui.model.semver_range import Range, RangeError, Version, parse_range, parse_version
+from olmtui.model.semver_range import Range, RangeError, parse_range
+from olmtui.model.version import Version, parse_version
 
 #: The name of the virtual catalog of installed CSVs (R-RES-7).
 EXISTING = "@existing"

@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from olmtui.model.go_text import go_quote
 from olmtui.model.resolution.cel import Unsupported, cel_properties, evaluate, refusal
-from olmtui.model.resolution.channel_order import ResolutionError, go_quote
+from olmtui.model.resolution.channel_order import ResolutionError
 from olmtui.model.resolution.entries import (
     Entry,
     decode,

@@ -25,7 +25,7 @@ from olmtui.model.resolution.constraints import (
 from olmtui.model.resolution.entries import CatalogKey, Entry
 from olmtui.model.resolution.predicates import dependency_predicates
 from olmtui.model.resolution.sources import Sources, subscription_order
-from olmtui.model.semver_range import ZERO
+from olmtui.model.version import ZERO
 from olmtui.objects import name_of, spec, status
 
 

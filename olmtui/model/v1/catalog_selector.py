@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from olmtui.model.v1.go_text import go_quote
+from olmtui.model.go_text import go_quote
 from olmtui.objects import labels as labels_of
 from olmtui.objects import name_of
 

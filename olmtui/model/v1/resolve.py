@@ -8,10 +8,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
-from olmtui.model.semver_range import RangeError, Version, parse_range, parse_version_strict
+from olmtui.model.go_text import go_quote
+from olmtui.model.semver_range import RangeError, parse_range
 from olmtui.model.v1.catalog_selector import SelectorError, catalog_labels, catalog_selector
 from olmtui.model.v1.catalogs import priority_of
-from olmtui.model.v1.go_text import go_quote
 from olmtui.model.v1.versions import (
     Constraint,
     ConstraintError,
@@ -21,6 +21,7 @@ from olmtui.model.v1.versions import (
     package_version,
     parse_constraint,
 )
+from olmtui.model.version import Version, parse_version_strict
 from olmtui.objects import Obj, name_of, spec, status
 
 

@@ -2,12 +2,13 @@
 ClusterExtension's version range, a Masterminds/semver v3 constraint (R-V1-12).
 
 Two libraries meet here and must not be confused. Bundle versions, the installed version and
-``skipRange`` are blang/semver (strict; ``olmtui.model.semver_range`` already reproduces blang,
-so its version parser is reused as is). ``spec.source.catalog.version`` is Masterminds'
-grammar, which differs from blang's: partial versions and a leading ``v`` are accepted,
-``~``/``^``/hyphen ranges exist, and a pre-release version only satisfies an AND group that
-itself names a pre-release. Masterminds is therefore reproduced here, regular expressions and
-quirks included, rather than approximated with the blang range parser.
+``skipRange`` are blang/semver (strict: ``model/version.py`` reads them as blang does).
+``spec.source.catalog.version`` is Masterminds' grammar, which differs from blang's: partial
+versions and a leading ``v`` are accepted, ``~``/``^``/hyphen ranges exist, and a pre-release
+version only satisfies an AND group that itself names a pre-release. Masterminds' grammar is
+therefore reproduced here, regular expressions and quirks included, rather than approximated
+with the blang range parser. Both read into the one version type: Masterminds orders versions
+by SemVer precedence as blang does, a numeric identifier beyond uint64 counting as text.
 """
 
 from __future__ import annotations
@@ -19,8 +20,14 @@ from typing import Any
 
 from olmtui.model import json_text
 from olmtui.model.digits import UINT64_MAX, bounded
-from olmtui.model.semver_range import Version, parse_version, parse_version_strict
-from olmtui.model.v1.go_text import go_quote
+from olmtui.model.go_text import go_quote
+from olmtui.model.version import (
+    Identifiers,
+    Version,
+    identifiers_key,
+    parse_version,
+    parse_version_strict,
+)
 
 # --- R-V1-11: version and release of a bundle ------------------------------------------------
 
@@ -30,7 +37,7 @@ class VersionRelease:
     """A bundle's version and its legacy release (R-V1-11); ``key`` orders them."""
 
     version: Version
-    release: tuple[int | str, ...] = ()
+    release: Identifiers = ()
 
     @property
     def key(self) -> tuple[Any, ...]:
@@ -38,18 +45,18 @@ class VersionRelease:
         releases compare like pre-release identifiers (R-V1-11)."""
         if not self.release:
             return (self.version.key, (0,))
-        return (self.version.key, (1, Version(0, 0, 0, self.release).key))
+        return (self.version.key, (1, identifiers_key(self.release)))
 
 
 def legacy_version_release(text: str) -> VersionRelease:
     """R-V1-11: blang-parse ``text``; build metadata that reads as a release becomes the release
     (and is dropped from the version). Raises ``ValueError`` with blang's reason."""
     version = parse_version_strict(text)
-    release = parse_version(f"0.0.0-{'.'.join(version.build)}") if version.build else None
+    release = parse_version(f"0.0.0-{version.build}") if version.build else None
     if release is None:
         return VersionRelease(version)
     return VersionRelease(
-        Version(version.major, version.minor, version.patch, version.pre), release.pre
+        Version(version.major, version.minor, version.patch, version.prerelease), release.pre
     )
 
 
@@ -112,76 +119,10 @@ class ConstraintError(ValueError):
     """A version range Masterminds' ``NewConstraint`` rejects; the text is the library's."""
 
 
-@dataclass(frozen=True, slots=True)
-class MMVersion:
-    """A Masterminds version: numbers, pre-release and metadata as strings."""
-
-    major: int
-    minor: int
-    patch: int
-    pre: str = ""
-    metadata: str = ""
-
-    @classmethod
-    def of(cls, version: Version) -> MMVersion:
-        """``mmsemver.New`` from a blang version, as operator-controller converts (R-V1-12)."""
-        return cls(
-            version.major,
-            version.minor,
-            version.patch,
-            ".".join(str(p) for p in version.pre),
-            ".".join(version.build),
-        )
-
-
-def _cmp(a: int, b: int) -> int:
-    return (a > b) - (a < b)
-
-
-def _compare_pre_part(s: str, o: str) -> int:
-    if s == o:
-        return 0
-    if s == "":
-        return -1
-    if o == "":
-        return 1
-    # Masterminds: a part is a number when strconv.ParseUint reads it (beyond uint64: text).
-    s_num, o_num = _uint64(s), _uint64(o)
-    if s_num is None and o_num is None:
-        return 1 if s > o else -1
-    if o_num is None:
-        return -1
-    if s_num is None:
-        return 1
-    return 1 if s_num > o_num else -1
-
-
-def _uint64(part: str) -> int | None:
-    return bounded(part, UINT64_MAX) if part.isdigit() and part.isascii() else None
-
-
-def _compare_pre(v: str, o: str) -> int:
-    sparts, oparts = v.split("."), o.split(".")
-    for i in range(max(len(sparts), len(oparts))):
-        s = sparts[i] if i < len(sparts) else ""
-        t = oparts[i] if i < len(oparts) else ""
-        if d := _compare_pre_part(s, t):
-            return d
-    return 0
-
-
-def compare(v: MMVersion, o: MMVersion) -> int:
-    """Masterminds ``Compare``: numbers, then pre-release (none > any); metadata ignored."""
-    for a, b in ((v.major, o.major), (v.minor, o.minor), (v.patch, o.patch)):
-        if d := _cmp(a, b):
-            return d
-    if v.pre == o.pre == "":
-        return 0
-    if v.pre == "":
-        return 1
-    if o.pre == "":
-        return -1
-    return _compare_pre(v.pre, o.pre)
+def compare(v: Version, o: Version) -> int:
+    """Masterminds ``Compare``: SemVer precedence (R-SEM-6), metadata ignored; a pre-release
+    identifier ``strconv.ParseUint`` cannot read is text (``model/version.identifiers``)."""
+    return (v.key > o.key) - (v.key < o.key)
 
 
 def _valid_pre(pre: str) -> bool:
@@ -193,7 +134,7 @@ def _valid_pre(pre: str) -> bool:
     return True
 
 
-def _coerce(text: str) -> MMVersion:
+def _coerce(text: str) -> Version:
     """Masterminds ``NewVersion`` (``CoerceNewVersion`` on: leading zeros allowed)."""
     m = _LOOSE.match(text)
     if m is None:
@@ -203,7 +144,7 @@ def _coerce(text: str) -> MMVersion:
     )
     if major is None or minor is None or patch is None or (m[5] and not _valid_pre(m[5])):
         raise ValueError(text)
-    return MMVersion(major, minor, patch, m[5] or "", m[8] or "")
+    return Version(major, minor, patch, m[5], m[8])
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +153,7 @@ class Term:
 
     op: str
     orig: str
-    con: MMVersion
+    con: Version
     dirty: bool = False
     minor_dirty: bool = False
     patch_dirty: bool = False
@@ -243,7 +184,7 @@ def _term(text: str) -> Term:
     return Term(op, orig, con, *flags)
 
 
-def _not_equal(v: MMVersion, c: Term) -> bool:
+def _not_equal(v: Version, c: Term) -> bool:
     con = c.con
     if c.dirty:
         if con.major != v.major:
@@ -256,12 +197,12 @@ def _not_equal(v: MMVersion, c: Term) -> bool:
             return True
         if c.patch_dirty:
             if v.pre or con.pre:
-                return _compare_pre(v.pre, con.pre) != 0
+                return v.pre != con.pre
             return False
     return compare(v, con) != 0
 
 
-def _greater(v: MMVersion, c: Term) -> bool:
+def _greater(v: Version, c: Term) -> bool:
     if not c.dirty:
         return compare(v, c.con) == 1
     if v.major != c.con.major:
@@ -273,7 +214,7 @@ def _greater(v: MMVersion, c: Term) -> bool:
     return compare(v, c.con) == 1
 
 
-def _less_equal(v: MMVersion, c: Term) -> bool:
+def _less_equal(v: Version, c: Term) -> bool:
     if not c.dirty:
         return compare(v, c.con) <= 0
     if v.major > c.con.major:
@@ -281,7 +222,7 @@ def _less_equal(v: MMVersion, c: Term) -> bool:
     return not (v.major == c.con.major and v.minor > c.con.minor and not c.minor_dirty)
 
 
-def _tilde(v: MMVersion, c: Term) -> bool:
+def _tilde(v: Version, c: Term) -> bool:
     con = c.con
     if compare(v, con) < 0:
         return False
@@ -292,11 +233,11 @@ def _tilde(v: MMVersion, c: Term) -> bool:
     return not (v.minor != con.minor and not c.minor_dirty)
 
 
-def _tilde_or_equal(v: MMVersion, c: Term) -> bool:
+def _tilde_or_equal(v: Version, c: Term) -> bool:
     return _tilde(v, c) if c.dirty else compare(v, c.con) == 0
 
 
-def _caret(v: MMVersion, c: Term) -> bool:
+def _caret(v: Version, c: Term) -> bool:
     con = c.con
     if compare(v, con) < 0:
         return False
@@ -311,7 +252,7 @@ def _caret(v: MMVersion, c: Term) -> bool:
     return con.patch == v.patch
 
 
-_OPERATORS: dict[str, Callable[[MMVersion, Term], bool]] = {
+_OPERATORS: dict[str, Callable[[Version, Term], bool]] = {
     "": _tilde_or_equal,
     "=": _tilde_or_equal,
     "!=": _not_equal,
@@ -342,7 +283,7 @@ class Constraint:
     text: str
     groups: tuple[tuple[Term, ...], ...]
 
-    def check(self, version: MMVersion) -> bool:
+    def check(self, version: Version) -> bool:
         """R-V1-12: a pre-release version passes an AND group only when one of that group's
         terms names a pre-release (``IncludePrerelease`` is off)."""
         for group in self.groups:
@@ -354,8 +295,9 @@ class Constraint:
         return False
 
     def contains(self, version: Version) -> bool:
-        """``check`` for a blang version, as operator-controller hands bundle versions over."""
-        return self.check(MMVersion.of(version))
+        """``check`` for a blang version, as operator-controller hands bundle versions over
+        (``mmsemver.New`` of its parts: the same version)."""
+        return self.check(version)
 
 
 def parse_constraint(text: str) -> Constraint:
