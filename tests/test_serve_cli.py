@@ -44,7 +44,7 @@ def test_each_session_runs_what_a_terminal_would() -> None:
     ("args", "error"),
     [
         (["a.yaml", "--demo"], "olmtui: give PATHs or --demo, not both\n"),
-        (["--demo", "--context", "x"], "olmtui: --context, --kubeconfig and --namespace only"),
+        (["--demo", "--context", "x"], "olmtui: --context, --kubeconfig, --namespace and --req"),
         (["--catalog", "c"], "olmtui: --catalog applies to PATHs\n"),
         (["--view", "csv"], "olmtui: --view applies to PATHs or --demo"),
         (["a.yaml", "--port", "0"], "olmtui: --port must be between 1 and 65535\n"),

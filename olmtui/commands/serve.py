@@ -86,7 +86,10 @@ def dashboard_argv(args: argparse.Namespace) -> list[str]:
         raise UsageError("give PATHs or --demo, not both")
     live_flags = connection_given(args)
     if live_flags and (args.demo or args.paths):
-        raise UsageError("--context, --kubeconfig and --namespace only apply to the live cluster")
+        raise UsageError(
+            "--context, --kubeconfig, --namespace and --request-timeout only apply to the live "
+            "cluster"
+        )
     if args.catalogs and not args.paths:
         raise UsageError("--catalog applies to PATHs")
     base = [sys.executable, "-m", "olmtui"]
