@@ -54,7 +54,9 @@ EXIT_CLOSED_PIPE = 141
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="olmtui",
-        description="See what Operator Lifecycle Manager (OLM v0) decides on a cluster, and why.",
+        description=(
+            "See what Operator Lifecycle Manager (OLM v0 and v1) decides on a cluster, and why."
+        ),
         epilog=EXIT_STATUSES,
     )
     parser.add_argument("--version", action="version", version=f"olmtui {__version__}")

@@ -95,3 +95,12 @@ def test_the_import_scan_sees_nested_and_from_imports(tmp_path: Path) -> None:
 
 def test_the_package_is_marked_as_typed() -> None:
     assert (PACKAGE / "py.typed").is_file()
+
+
+def test_the_description_and_help_name_both_olm_generations() -> None:
+    """olmtui reads OLM v1 (ClusterExtensions, ClusterCatalogs) as well as v0: what the
+    package index and ``olmtui --help`` say it explains must not stop at v0."""
+    from olmtui.cli import build_parser
+
+    assert "(OLM v0 and v1)" in PYPROJECT["project"]["description"]
+    assert "(OLM v0 and v1)" in " ".join(build_parser().format_help().split())

@@ -3,6 +3,7 @@ pages may open a session (the browser test is tests/test_serve_browser.py)."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,7 @@ def test_each_session_runs_what_a_terminal_would() -> None:
     ("args", "error"),
     [
         (["a.yaml", "--demo"], "olmtui: give PATHs or --demo, not both\n"),
-        (["--demo", "--context", "x"], "olmtui: --context, --kubeconfig and --namespace only"),
+        (["--demo", "--context", "x"], "olmtui: --context, --kubeconfig, --namespace and --req"),
         (["--catalog", "c"], "olmtui: --catalog applies to PATHs\n"),
         (["--view", "csv"], "olmtui: --view applies to PATHs or --demo"),
         (["a.yaml", "--port", "0"], "olmtui: --port must be between 1 and 65535\n"),
@@ -101,6 +102,39 @@ def test_another_address_is_explicit_and_warned_about(
         "olmtui serve: listening on 0.0.0.0, not loopback: anyone who reaches port 9000 sees "
         "the dashboard with your cluster access\n"
     )
+
+
+def _unusable_inputs(tmp: Path) -> dict[str, list[str]]:
+    """Inputs ``olmtui replay`` refuses before its screen opens, by what is wrong."""
+    fifo = tmp / "cluster.yaml"
+    os.mkfifo(fifo)
+    empty = tmp / "empty-catalog"
+    empty.mkdir()
+    (empty / "notes.txt").write_text("no catalog here\n")
+    return {
+        "missing path": [str(tmp / "nonexistent")],
+        "fifo": [str(fifo)],
+        "missing catalog": [str(SAMPLE), "--catalog", f"olm/x={tmp / 'no-catalog'}"],
+        "catalog without content": [str(SAMPLE), "--catalog", f"olm/x={empty}"],
+    }
+
+
+@pytest.mark.parametrize(
+    "case", ["missing path", "fifo", "missing catalog", "catalog without content"]
+)
+def test_serve_refuses_what_replay_refuses_before_listening(
+    case: str, tmp_path: Path, recorded: list[Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``olmtui serve /nonexistent`` listened and served a blank page forever: each browser
+    session's ``replay`` exited at once, its one line on no screen."""
+    args = _unusable_inputs(tmp_path)[case]
+    assert main(["replay", *args]) == 2
+    refused = capsys.readouterr().err
+    assert main(["serve", *args]) == 2
+    assert recorded == []  # never listened
+    err = capsys.readouterr().err
+    assert err == refused
+    assert err.startswith("olmtui: ") and err.count("\n") == 1
 
 
 def test_loopback_and_origins() -> None:

@@ -86,7 +86,10 @@ def dashboard_argv(args: argparse.Namespace) -> list[str]:
         raise UsageError("give PATHs or --demo, not both")
     live_flags = connection_given(args)
     if live_flags and (args.demo or args.paths):
-        raise UsageError("--context, --kubeconfig and --namespace only apply to the live cluster")
+        raise UsageError(
+            "--context, --kubeconfig, --namespace and --request-timeout only apply to the live "
+            "cluster"
+        )
     if args.catalogs and not args.paths:
         raise UsageError("--catalog applies to PATHs")
     base = [sys.executable, "-m", "olmtui"]
@@ -155,6 +158,20 @@ def origin_guard(origins: frozenset[str]) -> Middleware:
     return guard
 
 
+def refuse_unusable_inputs(args: argparse.Namespace) -> None:
+    """What ``olmtui replay`` refuses before its screen opens, refused before listening: a
+    session started over an unusable path or ``--catalog`` exits at once, and the browser
+    would show a blank page, forever, with the reason on no screen."""
+    if not args.paths:
+        return
+    from olmtui.sources.catalogs import load_catalog
+    from olmtui.sources.snapshot import list_snapshot
+
+    list_snapshot(args.paths)
+    for spec in args.catalogs:
+        load_catalog(spec)
+
+
 def run(args: argparse.Namespace) -> int:
     args.view = initial_view(args.view)
     command = shlex.join(dashboard_argv(args))
@@ -165,6 +182,7 @@ def run(args: argparse.Namespace) -> int:
             f"--host {args.host} listens on every address: give --public-url "
             f"http://NAME:{args.port}, the address browsers open"
         )
+    refuse_unusable_inputs(args)
     from textual_serve.server import Server
 
     loopback = is_loopback(args.host)

@@ -221,12 +221,16 @@ def cluster_once_session(
 
 async def _probe(options: LiveOptions) -> None:
     """Reach the cluster once before the screen opens, so that a bad kubeconfig or an
-    unreachable cluster is one line on stderr rather than an empty dashboard."""
+    unreachable cluster is one line on stderr rather than an empty dashboard; given up
+    after ``request_timeout`` seconds, as a one-shot read is."""
     from olmtui.sources.live import LiveSource
+    from olmtui.sources.live_once import connect_within
 
     probe = LiveSource(Store(), options)
-    await probe.connect()
-    await probe.close()
+    try:
+        await connect_within(probe, options.request_timeout)
+    finally:
+        await probe.close()
 
 
 def live_session(

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import contextvars
 import threading
 from collections.abc import Awaitable, Callable, Iterable
@@ -65,6 +66,33 @@ class _Stopped(Exception):
     """The dashboard closed while the snapshot was being read."""
 
 
+def _gone(loop: asyncio.AbstractEventLoop, stop: threading.Event) -> bool:
+    """Whether the dashboard has gone: its load was stopped, or its loop closed (quitting
+    may close the loop before the loading thread has looked at ``stop``)."""
+    return stop.is_set() or loop.is_closed()
+
+
+def _hand_to_loop(
+    loop: asyncio.AbstractEventLoop,
+    stop: threading.Event,
+    callback: Callable[..., object],
+    *args: object,
+    context: contextvars.Context | None = None,
+) -> None:
+    """``callback(*args)`` on the loop, from the loading thread; ``_Stopped`` once the
+    dashboard has gone. A quit mid-load printed ``Exception in thread olmtui-snapshot-load``
+    and a traceback cut off by the exit: the thread handed a batch to the closed loop, and
+    then the error too."""
+    if _gone(loop, stop):
+        raise _Stopped
+    try:
+        loop.call_soon_threadsafe(callback, *args, context=context)
+    except RuntimeError:  # asyncio's word for a closed loop
+        if not loop.is_closed():
+            raise
+        raise _Stopped from None
+
+
 class LoopRelay(Store):
     """What the loader writes to: its batches queue here and land in ``target`` on the
     event loop. Only ``apply_many`` and ``get`` are the loader's; reading waits for what is
@@ -94,7 +122,7 @@ class LoopRelay(Store):
             if self._scheduled:
                 return []
             self._scheduled = True
-        self.loop.call_soon_threadsafe(self._schedule, context=self.context.copy())
+        _hand_to_loop(self.loop, self.stop, self._schedule, context=self.context.copy())
         return []
 
     def _schedule(self) -> None:
@@ -121,13 +149,13 @@ class LoopRelay(Store):
             else:
                 landed.set_result(None)
 
-        self.loop.call_soon_threadsafe(drain_now, context=self.context.copy())
+        _hand_to_loop(self.loop, self.stop, drain_now, context=self.context.copy())
         while True:
             try:
                 landed.result(timeout=_POLL)
                 return
             except concurrent.futures.TimeoutError:
-                if self.stop.is_set():
+                if _gone(self.loop, self.stop):
                     raise _Stopped from None
 
     def get(self, kind: str, namespace: str, name: str) -> Obj | None:
@@ -159,19 +187,25 @@ def stream_into(
             loading.progress = step
             if pace is not None:
                 pace()
-            if stop.is_set():
+            if _gone(loop, stop):
                 raise _Stopped
 
         def work() -> None:
+            """The loading thread: ends quietly whenever the dashboard has gone, whatever
+            it was doing (a process pool refuses work once the interpreter exits, too)."""
+            result: LoadResult | None = None
+            error: BaseException | None = None
             try:
                 result = read_listing(listing, relay, progress)
                 relay.sync()
             except _Stopped:
                 return
             except BaseException as exc:  # handed to the loop, raised there
-                loop.call_soon_threadsafe(_settle, finished, None, exc)
-                return
-            loop.call_soon_threadsafe(_settle, finished, result, None)
+                if _gone(loop, stop):  # nobody is left to tell
+                    return
+                error = exc
+            with contextlib.suppress(_Stopped):
+                _hand_to_loop(loop, stop, _settle, finished, result, error)
 
         # a daemon thread: quitting the dashboard never waits for a load to finish
         threading.Thread(target=work, name="olmtui-snapshot-load", daemon=True).start()

@@ -24,6 +24,7 @@ CONNECTION_FLAGS: dict[str, str] = {
     "--context": "context",
     "--kubeconfig": "kubeconfig",
     "--namespace": "namespaces",
+    "--request-timeout": "request_timeout",
 }
 #: Prefix of the attributes the top-level parser stores the flags in.
 LEADING = "leading_"
@@ -32,8 +33,7 @@ LEADING = "leading_"
 def connection_given(args: argparse.Namespace) -> bool:
     """Whether any connection option (:data:`CONNECTION_FLAGS`) was given: commands that
     read no cluster refuse them."""
-    given = any(getattr(args, dest, None) for dest in CONNECTION_FLAGS.values())
-    return given or getattr(args, "request_timeout", None) is not None
+    return any(getattr(args, dest, None) for dest in CONNECTION_FLAGS.values())
 
 
 def add_connection_arguments(
@@ -41,17 +41,19 @@ def add_connection_arguments(
 ) -> None:
     """The connection flags; ``leading`` for the top-level parser (before the sub-command);
     ``once`` for the commands that read the cluster once (``check``, ``explain``,
-    ``snapshot``): they also take ``--request-timeout``."""
+    ``snapshot``), whose ``--request-timeout`` bounds the whole read; the dashboard's (and
+    ``serve``'s, passed on to each session) bounds its start."""
     prefix = LEADING if leading else ""
-    if once:
-        parser.add_argument(
-            "--request-timeout",
-            type=duration,
-            default=None,
-            metavar="DURATION",
-            help="give up when the cluster has not answered everything within DURATION "
-            "(seconds, or with a unit: 30s, 2m; default 30s)",
-        )
+    what = "answered everything" if once else "answered connecting (the dashboard's start)"
+    parser.add_argument(
+        "--request-timeout",
+        dest=f"{prefix}request_timeout",
+        type=duration,
+        default=None,
+        metavar="DURATION",
+        help=f"give up when the cluster has not {what} within DURATION (seconds, or with a "
+        "unit: 30s, 2m; default 30s)",
+    )
     parser.add_argument(
         "--context", dest=f"{prefix}context", metavar="NAME", help="kubeconfig context to use"
     )

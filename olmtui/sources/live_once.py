@@ -41,7 +41,7 @@ async def _read(options: LiveOptions, store: Store, catalog_content: bool) -> Li
     source = LiveSource(store, options)
     began = time.monotonic()
     try:
-        await _connect(source, options.request_timeout)
+        await connect_within(source, options.request_timeout)
         left = options.request_timeout - (time.monotonic() - began)
         await source.sync_once(catalog_content=catalog_content, within=max(left, 0.001))
     finally:
@@ -54,10 +54,12 @@ async def _read(options: LiveOptions, store: Store, catalog_content: bool) -> Li
     )
 
 
-async def _connect(source: LiveSource, timeout: float) -> None:
+async def connect_within(source: LiveSource, timeout: float) -> None:
     """``source.connect()``, given up after ``timeout`` seconds (``--request-timeout``
-    bounds the whole read: a proxy that never answers, a server that accepts and says
-    nothing, credentials that never come)."""
+    bounds the whole read, and the dashboard's start: a proxy that never answers, a server
+    that accepts and says nothing, credentials that never come). Each request of discovery
+    has a bound of its own, but they add up: without this one a server that accepts and
+    says nothing held the dashboard's start for the probe's 15 s, whatever the option."""
     try:
         await asyncio.wait_for(source.connect(), timeout)
     except TimeoutError:
