@@ -610,8 +610,15 @@ class VirtualTable(ScrollView, can_focus=True):
         if index == self.cursor:
             style = self.rich_style + self.get_component_rich_style("virtual-table--cursor")
             return self._strip(row.cells, style, scroll_x, width, cursor=True)
-        style = self.rich_style + (Style.parse(row.style) if row.style else Style())
-        return self._strip(row.cells, style, scroll_x, width)
+        return self._strip(row.cells, self.rich_style + self._row_style(row), scroll_x, width)
+
+    def _row_style(self, row: Row) -> Style:
+        """A row's own style: a name of the app's theme (``olm.muted``, ``ui/palette``) is
+        looked up on the console as Rich does for a Text's spans, never parsed as a colour;
+        a name the theme lacks paints plain rather than failing."""
+        if not row.style:
+            return Style()
+        return self.app.console.get_style(row.style, default=Style.null())
 
     def _label(self, index: int) -> str:
         """A column's header, with the sort mark on the sort column."""
