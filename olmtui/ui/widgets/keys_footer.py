@@ -18,12 +18,13 @@ from textual.widgets import Footer, Input
 
 def shown_keys(screen: Screen) -> tuple[Hashable, ...]:
     """Everything Footer.compose reads from the screen's bindings, as a comparable value:
-    the bindings it shows and the command palette's."""
+    the bindings it shows and the command palette's (found by its key: the mapping's key,
+    not the node an ``ActiveBinding`` starts with)."""
     palette = screen.app.COMMAND_PALETTE_BINDING
     return tuple(
-        (binding, enabled, tooltip)  # Binding is a frozen dataclass
-        for key, binding, enabled, tooltip in screen.active_bindings.values()
-        if binding.show or key == palette
+        (binding, active.enabled, active.tooltip)  # Binding is a frozen dataclass
+        for key, active in screen.active_bindings.items()
+        if (binding := active.binding).show or key == palette
     )
 
 
