@@ -263,3 +263,62 @@ async def test_a_skipped_row_off_the_cursor_keeps_the_app_up(demo_snapshot: Path
         lines = [strip.text for strip in app.screen._compositor.render_strips()]
         assert any("[skipped]" in line for line in lines)
     assert app.return_code in (None, 0)
+
+
+# -- narrow terminals: what tells rows apart is never cut away -------------------------------
+
+
+def rendered_rows(table: VirtualTable) -> dict[int, str]:
+    """Each shown row as painted at the table's width (off the cursor but the one it is on),
+    by its place among the shown rows."""
+    out: dict[int, str] = {}
+    height = table.size.height
+    table.action_jump(0)
+    while True:
+        top = round(table.scroll_y)
+        for y in range(1, height):
+            index = top + y - 1
+            if index < table.row_count:
+                out[index] = table.render_line(y).text.rstrip()
+        before = table.cursor
+        table.action_page(1)
+        if table.cursor == before:
+            return out
+
+
+def confused(table: VirtualTable) -> list[tuple[str, str, str]]:
+    """Pairs of rows whose cells differ but which read the same as painted."""
+    seen: dict[str, str] = {}
+    pairs = []
+    for index, text in rendered_rows(table).items():
+        cells = " | ".join(_plain(c) for c in table.shown_rows[index].cells)
+        other = seen.setdefault(text, cells)
+        if other != cells:
+            pairs.append((text, other, cells))
+    return pairs
+
+
+def _plain(cell: object) -> str:
+    return getattr(cell, "plain", None) or str(cell)
+
+
+@pytest.mark.parametrize("width", [80, 120])
+@pytest.mark.parametrize("which", ["demo", "must-gather"])
+async def test_rows_stay_apart_at_80_and_120_columns(
+    which: str, width: int, demo_snapshot: Path
+) -> None:
+    """Names cut in their middle keep the part that tells them apart (``image-…-1-sub`` and
+    ``projec…-1-sub`` were all that was left), no column repeats another, kinds are short
+    (``Clust…`` stood for three), and the channels of the graphs list read apart."""
+    session = demo_session(demo_snapshot) if which == "demo" else must_gather_session()
+    app = OlmApp(session)
+    async with app.run_test(size=(width, 40)) as pilot:
+        found: dict[str, list[tuple[str, str, str]]] = {}
+        for view in VIEWS:
+            assert app.show_view(view.name)
+            await pilot.pause()
+            screen = app.screen
+            if isinstance(screen, TableScreen) and screen.table.row_count:
+                found[view.name] = confused(screen.table)
+        assert {name: pairs for name, pairs in found.items() if pairs} == {}
+        assert {"overview", "csvs", "subscriptions", "graphs"} <= set(found)

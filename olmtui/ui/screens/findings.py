@@ -14,7 +14,7 @@ from rich.text import Text
 
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.ui import derived, palette
-from olmtui.ui.formatting import SEVERITY_STYLE, severity
+from olmtui.ui.formatting import SEVERITY_STYLE, SHORT_KINDS, severity
 from olmtui.ui.loading_bar import LOADING_TEXT
 from olmtui.ui.resolution import RESOLUTION_CODES
 from olmtui.ui.screens.base import TableScreen
@@ -73,7 +73,7 @@ class FindingsScreen(TableScreen):
     COLUMNS = (
         Column("severity", "SEVERITY", 9, sort="severity"),  # "▲ warning": mark and word
         Column("code", "CODE", cut="never"),
-        Column("kind", "KIND"),
+        Column("kind", "KIND"),  # short, as oc get spells it: the long names share "Cluster"
         Column("namespace", "NAMESPACE", cut="middle"),
         Column("name", "NAME", cut="middle"),
         Column("message", "MESSAGE"),
@@ -89,7 +89,7 @@ class FindingsScreen(TableScreen):
                 (
                     severity(finding.severity),
                     finding.code,
-                    finding.kind,
+                    SHORT_KINDS.get(finding.kind, finding.kind),
                     finding.namespace,
                     finding.name,
                     finding.message.splitlines()[0] if finding.message else "",

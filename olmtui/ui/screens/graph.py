@@ -271,9 +271,9 @@ class ChannelsScreen(TableScreen):
     VIEW_TITLE = "Upgrade graphs"
     SCOPE = None  # catalog content: no namespace to scope by
     COLUMNS = (
-        Column("package", "PACKAGE", min_width=22),
-        Column("channel", "CHANNEL"),
-        Column("catalog", "CATALOG"),
+        Column("package", "PACKAGE", cut="middle"),
+        Column("channel", "CHANNEL", cut="middle"),
+        Column("catalog", "CATALOG", cut="middle"),
         Column("content", "FROM", 15),
         Column("entries", "ENTRIES", 7, sort="number"),
         Column("head", "HEAD", cut="never"),

@@ -15,7 +15,7 @@ from olmtui.model.metrics import HeadCounts
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.pipeline.session import Session
 from olmtui.ui import access, derived, palette
-from olmtui.ui.formatting import SEVERITY_STYLE, mark, phase, severity
+from olmtui.ui.formatting import SEVERITY_STYLE, SHORT_KINDS, mark, phase, severity
 from olmtui.ui.loading_bar import LOADING_TEXT
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.screens.extensions import MOVING
@@ -299,27 +299,6 @@ class OverviewScreen(TableScreen):
             return
         extra = [(finding.code, r) for r in finding.related] if finding else []
         self.app.open_object(target, extra=extra)  # type: ignore[attr-defined]
-
-
-#: ``oc get``'s short names, so that the OBJECT cell keeps room for the name at 80 columns.
-SHORT_KINDS = {
-    "ClusterServiceVersion": "csv",
-    "Subscription": "sub",
-    "OperatorGroup": "og",
-    "CatalogSource": "catsrc",
-    "InstallPlan": "ip",
-    "Namespace": "ns",
-    "CustomResourceDefinition": "crd",
-    "OperatorCondition": "condition",
-    "PackageManifest": "packagemanifest",
-    "ClusterOperator": "co",
-    "ClusterVersion": "clusterversion",
-    "Deployment": "deploy",
-    "Service": "svc",
-    # OLM v1: cluster-scoped, named like their views (``:ce``, ``:cc``)
-    "ClusterExtension": "ce",
-    "ClusterCatalog": "cc",
-}
 
 
 def _object(kind: str, namespace: str, name: str) -> str:
