@@ -22,6 +22,7 @@ from olmtui.model.types import ObjectRef
 from olmtui.pipeline.session import ContextUnavailable, Session
 from olmtui.safe_text import visible
 from olmtui.ui import completion, derived, palette, views
+from olmtui.ui.app_base import OlmAppBase
 from olmtui.ui.change_log import ChangeLog
 from olmtui.ui.inert import InertFilter
 from olmtui.ui.loading_bar import LoadingMarks, follow_loading
@@ -41,7 +42,7 @@ SWITCHING = "switching-context"
 SETTLE = 0.1
 
 
-class OlmApp(App):
+class OlmApp(OlmAppBase):
     """Read-only: no action here changes the cluster."""
 
     TITLE = "olmtui"

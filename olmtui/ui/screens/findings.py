@@ -114,9 +114,9 @@ class FindingsScreen(TableScreen):
         finding = self._finding(key)
         namespace = None if finding is None else resolution_namespace(finding)
         if namespace is not None:
-            self.app.show_resolution(namespace)  # type: ignore[attr-defined]
+            self.app.show_resolution(namespace)
             return
         target = None if finding is None else finding_ref(finding)
         if finding is not None and target is not None:
             extra = [(finding.code, r) for r in finding.related if r != target]
-            self.app.open_object(target, extra=extra)  # type: ignore[attr-defined]
+            self.app.open_object(target, extra=extra)

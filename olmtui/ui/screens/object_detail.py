@@ -20,7 +20,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Static
 
 from olmtui.model.apis import api_surface
@@ -31,6 +30,7 @@ from olmtui.ui import derived
 from olmtui.ui.formatting import phase, section, state_text
 from olmtui.ui.readiness import readiness
 from olmtui.ui.related import Relation, related
+from olmtui.ui.screens.olm_screen import OlmScreen
 from olmtui.ui.widgets.inert_static import InertStatic
 from olmtui.ui.widgets.source_header import SourceHeader
 from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
@@ -200,7 +200,7 @@ def summary(
     return Group(*parts)
 
 
-class ObjectScreen(Screen):
+class ObjectScreen(OlmScreen):
     """One object. Enter on a related object opens it; Esc goes back."""
 
     BINDINGS = [
@@ -381,4 +381,4 @@ class ObjectScreen(Screen):
     def _open(self, event: VirtualTable.RowSelected) -> None:
         target = self._related.get(event.key)
         if target is not None:
-            self.app.open_object(target)  # type: ignore[attr-defined]
+            self.app.open_object(target)

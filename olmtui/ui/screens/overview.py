@@ -292,13 +292,13 @@ class OverviewScreen(TableScreen):
         finding = getattr(self, "_finding_rows", {}).get(key)
         namespace = None if finding is None else resolution_namespace(finding)
         if namespace is not None:
-            self.app.show_resolution(namespace)  # type: ignore[attr-defined]
+            self.app.show_resolution(namespace)
             return
         target = self.ref_for(key)
         if target is None:
             return
         extra = [(finding.code, r) for r in finding.related] if finding else []
-        self.app.open_object(target, extra=extra)  # type: ignore[attr-defined]
+        self.app.open_object(target, extra=extra)
 
 
 def _object(kind: str, namespace: str, name: str) -> str:
