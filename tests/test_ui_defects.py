@@ -127,3 +127,16 @@ async def test_a_screenshot_that_cannot_be_saved_says_why(empty_home: Path) -> N
         [notice] = [n for n in app._notifications if n.title == "Screenshot"]
         assert notice.severity == "error"
         assert str(empty_home / "missing") in notice.message
+
+
+def test_screens_reach_the_app_typed() -> None:
+    """Issue 25: the screens call olmtui's app through a typed ``app`` (``OlmScreen``), not
+    through unchecked attributes."""
+    ui = Path(__file__).parent.parent / "olmtui" / "ui"
+    unchecked = [
+        f"{path.relative_to(ui)}:{number}"
+        for path in sorted(ui.rglob("*.py"))
+        for number, text in enumerate(path.read_text().splitlines(), 1)
+        if "type: ignore[attr-defined]" in text
+    ]
+    assert unchecked == []

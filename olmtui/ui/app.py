@@ -9,6 +9,7 @@ import os
 import signal
 import tempfile
 from collections.abc import Awaitable, Callable, Hashable, Iterable, Sequence
+from typing import Any
 
 from textual import events
 from textual.app import App, ScreenStackError, SystemCommand
@@ -103,7 +104,7 @@ class OlmApp(OlmAppBase):
             markup=markup,
         )
 
-    def _factory(self, spec: views.ViewSpec):
+    def _factory(self, spec: views.ViewSpec) -> Callable[[], Screen[Any]]:
         return lambda: spec.screen(self.session, views.command_words())
 
     def on_mount(self) -> None:
@@ -420,7 +421,7 @@ class OlmApp(OlmAppBase):
                 markup=False,
             )
             return
-        screen: Screen | None = views.graph_screen(self.session, ref)
+        screen: Screen[None] | None = views.graph_screen(self.session, ref)
         if screen is None:
             self.notify(
                 "no upgrade graph: select an operator or Subscription whose package "
@@ -467,7 +468,7 @@ class OlmApp(OlmAppBase):
                 markup=False,
             )
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for spec in views.VIEWS:
             yield SystemCommand(

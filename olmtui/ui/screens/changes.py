@@ -112,7 +112,7 @@ class ChangesScreen(TableScreen):
         return Text(f"{when}  {logged.entry.what}: {logged.entry.ref}\n{logged.entry.message}")
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:
-        logged = getattr(self, "_logged", {}).get(key)
+        logged: LoggedChange | None = getattr(self, "_logged", {}).get(key)
         if logged is None or not logged.entry.ref.name:  # a "listed" count names no object
             return None
         return logged.entry.ref
