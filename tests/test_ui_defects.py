@@ -140,3 +140,25 @@ def test_screens_reach_the_app_typed() -> None:
         if "type: ignore[attr-defined]" in text
     ]
     assert unchecked == []
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ("image-caching-operator-v0-0-1-sub", "projectrequestlimits-v0-0-1-sub"),
+        ("openshift-certified-operators", "openshift-community-operators"),
+        ("openshift-operators", "openshift-operator-lifecycle-manager", "openshift-marketplace"),
+        ("registry.io/x/certified-operator-index:v4.20", "registry.io/x/community-index:v4.20"),
+    ],
+)
+def test_a_name_cut_in_its_middle_keeps_what_tells_it_from_the_others(
+    names: tuple[str, ...],
+) -> None:
+    from olmtui.ui.widgets.virtual_table import _fit_text, distinct_cut
+
+    width, head = distinct_cut(names, 12, max(map(len, names)))
+    shown = {_fit_text(n, width, pad=False, middle=True, head=head) for n in names}
+    assert len(shown) == len(names), shown
+    assert all(len(s) <= width for s in shown)
+    # a few characters of each end stay, so the cut name still reads as itself
+    assert all(s.index("…") >= 3 and len(s) - s.index("…") - 1 >= 3 for s in shown if "…" in s)

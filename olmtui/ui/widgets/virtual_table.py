@@ -789,13 +789,20 @@ def distinct_cut(names: Iterable[str], floor: int, natural: int) -> tuple[int, i
     return natural, natural // 2
 
 
+#: The least a name cut in its middle keeps of each end, where the width allows: a name
+#: reads from ``ope…d-operators`` better than from ``o…d-operators``.
+_END_KEPT = 3
+
+
 def _heads_from_the_middle(width: int) -> Iterable[int]:
-    """Every head a cut to ``width`` may keep (one to ``width - 2``), the even split first."""
+    """Every head a cut to ``width`` may keep, the even split first: at least
+    ``_END_KEPT`` characters of each end, or one when the width is too small for that."""
+    kept = _END_KEPT if width >= 2 * _END_KEPT + 1 else 1
     middle = width // 2
     yield middle
     for step in range(1, width):
         for head in (middle - step, middle + step):
-            if 1 <= head <= width - 2:
+            if kept <= head <= width - 1 - kept:
                 yield head
 
 
