@@ -9,7 +9,10 @@ Sorting (``s`` picks the next column, ``S`` reverses; the header marks it ``NAME
 namespace scope (``set_scope``) reorder or narrow the rows already built: no view rebuilds
 its rows for them. Columns that must stay whole (``cut="never"``: versions, finding codes)
 keep their full width; the others shrink, names losing their middle (``cut="middle"``) so
-that ``openshift-operators`` and ``openshift-operator-lifecycle-manager`` stay distinct.
+that ``openshift-operators`` and ``openshift-operator-lifecycle-manager`` stay distinct. A
+name column never gets so narrow that two of its names read the same, and its cut keeps the
+ends that tell them apart (:func:`distinct_cut`): past the screen's width the row scrolls
+rather than lose what identifies it.
 """
 
 from __future__ import annotations
@@ -86,6 +89,7 @@ class Row(NamedTuple):
 
     key: Hashable
     cells: tuple[Cell, ...]
+    #: The row's own style: a style name of the app's theme (``ui/palette``) or Rich's grammar.
     style: str = ""
     search: str = ""
 
