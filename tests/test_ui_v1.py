@@ -75,15 +75,16 @@ async def test_ce_rows_show_the_progressing_quirk_as_installed_and_mark_findings
         assert isinstance(app.screen, ClusterExtensionsScreen)
         rows = _rows(app)
         assert set(rows) == {"argocd", "broken", "keycloak"}
-        assert rows["argocd"][:4] == ("argocd", "argocd-operator", "0.6.0", "Installed")
+        # the package in brackets after the name, where it is another name
+        assert rows["argocd"][:3] == ("argocd (argocd-operator)", "0.6.0", "Installed")
         # team-catalog is selected and not serving: operator-controller's next resolution
         # fails for every extension selecting it, settled or not (R-V1-9)
-        assert rows["argocd"][4] == "▲1"
-        assert rows["broken"][3] == "✖ Retrying"
-        assert rows["broken"][6:8] == ("any", "9.9.9")
-        assert rows["broken"][4].startswith("✖1")
-        assert rows["keycloak"][6:8] == ("alpha", "any")
-        assert rows["argocd"][5] == "error"
+        assert rows["argocd"][3] == "▲1"
+        assert rows["broken"][2] == "✖ Retrying"
+        assert rows["broken"][5:7] == ("any", "9.9.9")
+        assert rows["broken"][3].startswith("✖1")
+        assert rows["keycloak"][5:7] == ("alpha", "any")
+        assert rows["argocd"][4] == "error"
 
 
 async def test_ce_detail_shows_conditions_findings_and_the_resolution(v1_file):
@@ -114,7 +115,7 @@ async def test_ce_shows_the_resolved_bundle_once_the_resolver_gives_one(v1_file,
     app = _app(v1_file, "ce")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert _rows(app)["argocd"][5] == "0.7.0", "the version: it fits beside INSTALLED"
+        assert _rows(app)["argocd"][4] == "0.7.0", "the version: it fits beside INSTALLED"
         text = _text(app.screen.describe("argocd"))
         assert (
             "would resolve to: argocd-operator.v0.7.0 (0.7.0) from ClusterCatalog operatorhubio"

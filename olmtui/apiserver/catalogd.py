@@ -16,6 +16,7 @@ import datetime as dt
 import email.utils
 import gzip
 from dataclasses import dataclass, field
+from typing import Any
 
 from aiohttp import web
 
@@ -140,5 +141,5 @@ def _http_date(text: str | None) -> dt.datetime | None:
     return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
 
 
-def _json_status(body: dict) -> web.Response:
+def _json_status(body: dict[str, Any]) -> web.Response:
     return web.json_response(body, status=int(body["code"]))

@@ -144,7 +144,8 @@ def _column_definition(column: PrinterColumn) -> Obj:
 
 
 def _rv_of(obj: Obj) -> str:
-    return obj.get("metadata", {}).get("resourceVersion", "")
+    version: str = obj.get("metadata", {}).get("resourceVersion", "")
+    return version
 
 
 def json_path(obj: Any, path: str) -> Any:

@@ -84,16 +84,16 @@ def _now() -> str:
 def _json_default(value: Any) -> str:
     """YAML loaders turn unquoted timestamps into datetimes; the API speaks RFC 3339."""
     if isinstance(value, dt.datetime):
-        if value.tzinfo is not None:
-            value = value.astimezone(dt.UTC)
-        return value.strftime("%Y-%m-%dT%H:%M:%SZ")
+        moment: dt.datetime = value if value.tzinfo is None else value.astimezone(dt.UTC)
+        return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
     if isinstance(value, dt.date):
         return value.isoformat()
     raise TypeError(f"not JSON serialisable: {type(value).__name__}")
 
 
 def _copy(obj: Obj) -> Obj:
-    return json.loads(json.dumps(obj, default=_json_default))
+    copied: Obj = json.loads(json.dumps(obj, default=_json_default))
+    return copied
 
 
 def stamp_rv(obj: Obj, rv: int) -> Obj:

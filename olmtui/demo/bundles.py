@@ -33,7 +33,8 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 @cache
 def _read(name: str) -> Obj:
-    return yaml.load((CSV_DIR / f"{name}.yaml").read_bytes(), Loader=_LOADER)
+    document: Obj = yaml.load((CSV_DIR / f"{name}.yaml").read_bytes(), Loader=_LOADER)
+    return document
 
 
 def fixture_csv(name: str) -> Obj:

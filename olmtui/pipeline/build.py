@@ -247,7 +247,7 @@ async def _on_context(
 ) -> Session:
     """``:ctx NAME``: the same session (options, catalogs) on another kubeconfig context,
     reached once first, so a bad context is a message and the old session stays."""
-    from olmtui.sources.live import UsageError  # what a source raises, in one line
+    from olmtui.errors import UsageError  # what a source raises, in one line
 
     other = dataclasses.replace(options, context=context)
     try:

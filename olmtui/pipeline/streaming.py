@@ -26,8 +26,9 @@ import threading
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 
+from olmtui.errors import UsageError  # what the snapshot reader raises
 from olmtui.sources.load_progress import LoadProgress, describe
-from olmtui.sources.snapshot import Listing, LoadResult, UsageError, read_listing  # what it raises
+from olmtui.sources.snapshot import Listing, LoadResult, read_listing
 from olmtui.store import Change, Obj, Origin, Store
 
 #: Seconds between two batches landing on the loop: the store's updates are coalesced.

@@ -36,4 +36,7 @@ __all__ = [
 
 def load_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of report format 1, read fresh from the package."""
-    return json.loads(files("olmtui.report").joinpath("schema.json").read_text("utf-8"))
+    schema: dict[str, Any] = json.loads(
+        files("olmtui.report").joinpath("schema.json").read_text("utf-8")
+    )
+    return schema

@@ -535,4 +535,5 @@ def dump_json(value: Any) -> str:
 
 def has_errors(report: Report) -> bool:
     """Exit status 1 of ``olmtui check``: some finding has severity ``error``."""
-    return report["summary"]["findings"]["error"] > 0
+    errors: int = report["summary"]["findings"]["error"]
+    return errors > 0

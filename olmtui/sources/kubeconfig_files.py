@@ -86,7 +86,9 @@ def credential_file(path: str, what: str) -> bytes:
         raise KubeconfigRefused(f"its {what} {path}: {exc.strerror or exc}") from None
 
 
-def with_files_inlined(entry: Mapping[str, Any], files: Mapping[str, str], base: str) -> dict:
+def with_files_inlined(
+    entry: Mapping[str, Any], files: Mapping[str, str], base: str
+) -> dict[str, Any]:
     """``entry`` (a kubeconfig's cluster or user) with each file it names read here and put
     in the ``*-data`` field instead, so that kubernetes-asyncio never opens the file itself:
     it writes the data to a private temporary file for ``ssl``. A ``*-data`` field already

@@ -203,7 +203,7 @@ def _contexts(documents: list[tuple[str, dict[str, Any]]], shown: str) -> tuple[
 def _in_cluster_config() -> ClusterConfig:
     configuration = Configuration()
     try:
-        kube_config.load_incluster_config(
+        kube_config.load_incluster_config(  # type: ignore[no-untyped-call]
             client_configuration=configuration,
             token_filename=str(SERVICE_ACCOUNT_DIR / "token"),
             cert_filename=str(SERVICE_ACCOUNT_DIR / "ca.crt"),

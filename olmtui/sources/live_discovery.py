@@ -8,6 +8,7 @@ said in one line instead of failing later on every list.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from olmtui.errors import UsageError
 from olmtui.sources.live_http import Requester
@@ -29,7 +30,7 @@ class Discovery:
         return next((v for v in resource.versions if v in served), None)
 
 
-def parse_group_list(group_list: dict) -> Discovery:
+def parse_group_list(group_list: dict[str, Any]) -> Discovery:
     """Read an ``APIGroupList`` (the plain ``GET /apis`` answer)."""
     groups: dict[str, tuple[str, ...]] = {}
     for group in group_list.get("groups") or []:

@@ -131,7 +131,7 @@ class Requester:
         """Send a GET and return the response once its status is known to be 2xx (or one of
         ``also_ok``, e.g. 304 to a conditional GET); ``headers`` add to or replace Accept."""
         accept = self.watch_accept if watch else self.list_accept
-        response = await self.client.call_api(
+        response: aiohttp.ClientResponse = await self.client.call_api(
             path,
             "GET",
             query_params=list(query),
@@ -153,7 +153,8 @@ class Requester:
     async def get_json(self, path: str, query: Query = ()) -> Obj:
         response = await self.open(path, query)
         try:
-            return parse_json(await response.read())
+            document: Obj = parse_json(await response.read())
+            return document
         finally:
             response.release()
 

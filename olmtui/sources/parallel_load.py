@@ -108,7 +108,8 @@ def _unpacked(result: WorkerResult, source: SourceFile, fast: bool, maps: Receiv
     worker, payload = result
     parsed, references = pickle.loads(payload)
     maps.put_back(worker, parsed[1], references)
-    return parsed
+    unpacked: Parsed = parsed
+    return unpacked
 
 
 def ready_to_spawn(listed_bytes: int) -> None:

@@ -156,7 +156,7 @@ def object_problem(obj: Obj) -> str | None:
 def ignored_as(obj: Obj) -> str | None:
     """``None`` for an object olmtui keeps; otherwise the label it is counted under in
     ``ignored_kinds``: its kind, or ``Kind (apiVersion)`` for a kept kind of another group."""
-    kind = obj["kind"]
+    kind: str = obj["kind"]
     group = KIND_GROUPS.get(kind)
     if group is None:
         return kind

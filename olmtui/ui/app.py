@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
+import tempfile
 from collections.abc import Awaitable, Callable, Hashable, Iterable, Sequence
+from typing import Any
 
+from textual import events
 from textual.app import App, ScreenStackError, SystemCommand
 from textual.binding import Binding
 from textual.filter import LineFilter
@@ -22,6 +26,7 @@ from olmtui.pipeline.related import Relation
 from olmtui.pipeline.session import ContextUnavailable, Session
 from olmtui.safe_text import visible
 from olmtui.ui import completion, palette, views
+from olmtui.ui.app_base import OlmAppBase
 from olmtui.ui.inert import InertFilter
 from olmtui.ui.loading_bar import LoadingMarks, follow_loading
 from olmtui.ui.object_finder import ObjectsProvider
@@ -39,7 +44,7 @@ SWITCHING = "switching-context"
 SETTLE = 0.1
 
 
-class OlmApp(App):
+class OlmApp(OlmAppBase):
     """Read-only: no action here changes the cluster."""
 
     TITLE = "olmtui"
@@ -100,7 +105,7 @@ class OlmApp(App):
             markup=markup,
         )
 
-    def _factory(self, spec: views.ViewSpec):
+    def _factory(self, spec: views.ViewSpec) -> Callable[[], Screen[Any]]:
         return lambda: spec.screen(self.session, views.command_words())
 
     def on_mount(self) -> None:
@@ -417,7 +422,7 @@ class OlmApp(App):
                 markup=False,
             )
             return
-        screen: Screen | None = views.graph_screen(self.session, ref)
+        screen: Screen[None] | None = views.graph_screen(self.session, ref)
         if screen is None:
             self.notify(
                 "no upgrade graph: select an operator or Subscription whose package "
@@ -439,7 +444,32 @@ class OlmApp(App):
     def action_help(self) -> None:
         self.push_screen(views.help_screen())
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    # -- the palette's Screenshot ------------------------------------------------------------
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        """The palette's Screenshot, saved in the directory olmtui was started from (Textual
+        saves in ~/Downloads, which many machines lack: the save failed); the notification
+        names the file's full path. Served to a browser (``olmtui serve``), it downloads."""
+        return super().deliver_screenshot(filename, path or screenshot_directory(), time_format)
+
+    def on_delivery_complete(self, event: events.DeliveryComplete) -> None:
+        if event.name == "screenshot":
+            event.prevent_default()  # instead of Textual's notice, which parses the path as markup
+            where = f"saved to {event.path}" if event.path is not None else "sent to the browser"
+            self.notify(where, title="Screenshot", markup=False)
+
+    def on_delivery_failed(self, event: events.DeliveryFailed) -> None:
+        if event.name == "screenshot":
+            event.prevent_default()  # Textual's notice does not say why
+            self.notify(
+                f"not saved: {event.exception}",
+                title="Screenshot",
+                severity="error",
+                markup=False,
+            )
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for spec in views.VIEWS:
             yield SystemCommand(
@@ -474,3 +504,12 @@ class OlmApp(App):
             method = getattr(screen, f"action_{binding.action}", None)
             if method is not None and binding.description:
                 yield SystemCommand(binding.description, f"{binding.key} — on this screen", method)
+
+
+def screenshot_directory() -> str:
+    """Where the palette's Screenshot goes: the current directory, as an absolute path (the
+    notification shows it); the temporary directory when the current one is gone."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return tempfile.gettempdir()

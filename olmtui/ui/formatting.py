@@ -35,6 +35,28 @@ _FAILED_PHASES = frozenset({"Failed", "UpgradeFailed", "TRANSIENT_FAILURE"})
 LIST_LIMIT = 40
 
 
+#: ``oc get``'s short names, so that a cell naming an object
+#: keeps room for the name at 80 columns (and ``Clust…`` does not stand for three kinds).
+SHORT_KINDS = {
+    "ClusterServiceVersion": "csv",
+    "Subscription": "sub",
+    "OperatorGroup": "og",
+    "CatalogSource": "catsrc",
+    "InstallPlan": "ip",
+    "Namespace": "ns",
+    "CustomResourceDefinition": "crd",
+    "OperatorCondition": "condition",
+    "PackageManifest": "packagemanifest",
+    "ClusterOperator": "co",
+    "ClusterVersion": "clusterversion",
+    "Deployment": "deploy",
+    "Service": "svc",
+    # OLM v1: cluster-scoped, named like their views (``:ce``, ``:cc``)
+    "ClusterExtension": "ce",
+    "ClusterCatalog": "cc",
+}
+
+
 def phase(text: str | None) -> Text:
     """OLM's phase word, in its colour; a failed phase also carries the error mark."""
     word = text or "-"
@@ -93,3 +115,13 @@ def state_text(view: StateView, limit: int | None = STATE_PROBLEMS_SHOWN) -> Tex
     if view.severity is None:
         return phase(view.state)
     return severity_text(view.label(limit), view.severity)
+
+
+def name_and_package(name: str, package: str | None) -> str | Text:
+    """A Subscription's or ClusterExtension's name, with its package after it only when the
+    package is another name: one column instead of two that read the same on most rows."""
+    if package == name:
+        return name
+    text = Text(name)
+    text.append(f" ({package or 'no package'})", style=palette.MUTED)
+    return text

@@ -9,6 +9,7 @@ are few; a plain substring test selects, and at most :data:`LIMIT` hits are scor
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, cast
 
 from textual.command import Hit, Hits, Provider
 from textual.markup import escape
@@ -16,6 +17,9 @@ from textual.markup import escape
 from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, OPERATOR_GROUP, SUBSCRIPTION
 from olmtui.model.types import ObjectRef
 from olmtui.safe_text import visible
+
+if TYPE_CHECKING:
+    from olmtui.ui.app_base import OlmAppBase
 
 #: Hits offered per query: the palette shows a screenful; more is noise and time.
 LIMIT = 40
@@ -29,10 +33,15 @@ KINDS = (
 
 
 class ObjectsProvider(Provider):
-    """Objects by name, for the palette (the app must have ``session`` and ``open_object``)."""
+    """Objects by name, for the palette of olmtui's app (its ``session``, ``open_object``)."""
+
+    @property
+    def app(self) -> OlmAppBase:
+        """The app, typed as olmtui's (``ui/app_base``)."""
+        return cast("OlmAppBase", super().app)
 
     def _refs(self, needle: str) -> Iterator[ObjectRef]:
-        session = self.app.session  # type: ignore[attr-defined]
+        session = self.app.session
         for csv in session.model.csvs():
             if needle in csv.name.lower() or needle in csv.namespace.lower():
                 yield ObjectRef(CSV, csv.namespace, csv.name)
@@ -54,7 +63,7 @@ class ObjectsProvider(Provider):
             yield Hit(
                 score,
                 matcher.highlight(escape(text)),  # names are data, never markup
-                lambda ref=ref: self.app.open_object(ref),  # type: ignore[attr-defined]
+                lambda ref=ref: self.app.open_object(ref),
                 text=text,
                 help="open its detail",
             )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from textual.screen import Screen
 
@@ -31,7 +32,7 @@ class ViewSpec:
     title: str
     aliases: tuple[str, ...]
     help: str
-    screen: Callable[..., Screen]
+    screen: Callable[..., Screen[Any]]
 
 
 VIEWS: tuple[ViewSpec, ...] = (
@@ -138,9 +139,9 @@ def command_words() -> list[str]:
     return [w for spec in VIEWS for w in (spec.name, *spec.aliases)]
 
 
-def graph_screen(session: Session, target: ObjectRef | None) -> Screen | None:
+def graph_screen(session: Session, target: ObjectRef | None) -> Screen[None] | None:
     return graph_for(session, target)
 
 
-def help_screen() -> Screen:
+def help_screen() -> Screen[None]:
     return HelpScreen()

@@ -12,13 +12,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Static
 
 from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.model.types import ObjectRef
 from olmtui.pipeline.session import Session
 from olmtui.ui import access, completion, palette
+from olmtui.ui.screens.olm_screen import OlmScreen
 from olmtui.ui.widgets.command_bar import CommandBar
 from olmtui.ui.widgets.inert_static import InertStatic
 from olmtui.ui.widgets.keys_footer import KeysFooter
@@ -26,7 +26,7 @@ from olmtui.ui.widgets.source_header import SourceHeader
 from olmtui.ui.widgets.virtual_table import Column, Row, RowSet, Scope, VirtualTable
 
 
-class ViewScreen(Screen):
+class ViewScreen(OlmScreen):
     """A screen of the dashboard. Subclasses set ``VIEW_TITLE`` and compose ``compose_body``."""
 
     VIEW_TITLE = "olmtui"
@@ -51,7 +51,7 @@ class ViewScreen(Screen):
     def compose(self) -> ComposeResult:
         yield SourceHeader(self.session, self.VIEW_TITLE)
         yield from self.compose_body()
-        yield CommandBar(self._commands, completer=self.complete_command)
+        yield CommandBar(self._commands, completer=self.complete_command, dismissed=self.focus_main)
         yield KeysFooter()
 
     def compose_body(self) -> ComposeResult:
@@ -104,7 +104,7 @@ class ViewScreen(Screen):
         if self.filter_active():
             self.apply_filter("")
         else:
-            self.app.go_back()  # type: ignore[attr-defined]
+            self.app.go_back()
 
     def redraw_header(self, force: bool = False) -> None:
         for header in self.query(SourceHeader):
@@ -142,7 +142,7 @@ class ViewScreen(Screen):
         if event.mode == "filter":
             self.apply_filter(event.value)
         elif event.value:
-            self.app.run_command_line(event.value)  # type: ignore[attr-defined]
+            self.app.run_command_line(event.value)
 
 
 #: The detail pane while a ``/`` filter keeps no row.
@@ -315,7 +315,7 @@ class TableScreen(ViewScreen):
         """Enter: drill down. Default: the object detail of the row's object."""
         ref = self.ref_for(key)
         if ref is not None:
-            self.app.open_object(ref)  # type: ignore[attr-defined]
+            self.app.open_object(ref)
 
     #: What the detail pane shows: the row's key and ``describe_stamp()`` when it was made.
     _described: tuple[Hashable | None, object] | None = None

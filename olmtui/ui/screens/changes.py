@@ -67,7 +67,7 @@ class ChangesScreen(TableScreen):
 
     def _show_following(self) -> None:
         table = self.table
-        log = self.app.change_log  # type: ignore[attr-defined]
+        log = self.app.change_log
         self._following = table.cursor >= table.row_count - 1
         if self._following:
             self._seen_seq = log.newest_seq
@@ -84,7 +84,7 @@ class ChangesScreen(TableScreen):
             notice.update(Text("not following: End or G follows new events", style="bold"))
 
     def build_rows(self) -> Iterable[Row]:
-        log = self.app.change_log  # type: ignore[attr-defined]
+        log = self.app.change_log
         self._logged: dict[int, LoggedChange] = {}
         for logged in log.entries():
             self._logged[logged.seq] = logged
@@ -112,7 +112,7 @@ class ChangesScreen(TableScreen):
         return Text(f"{when}  {logged.entry.what}: {logged.entry.ref}\n{logged.entry.message}")
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:
-        logged = getattr(self, "_logged", {}).get(key)
+        logged: LoggedChange | None = getattr(self, "_logged", {}).get(key)
         if logged is None or not logged.entry.ref.name:  # a "listed" count names no object
             return None
         return logged.entry.ref

@@ -16,7 +16,15 @@ from olmtui.model.types import Finding, ObjectRef
 from olmtui.model.v1.extensions import Condition, ExtensionState
 from olmtui.model.v1.state import resolution_words
 from olmtui.ui import palette
-from olmtui.ui.formatting import SEVERITY_STYLE, line, mark, names, section, severity
+from olmtui.ui.formatting import (
+    SEVERITY_STYLE,
+    line,
+    mark,
+    name_and_package,
+    names,
+    section,
+    severity,
+)
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.widgets.virtual_table import Column, Row
 
@@ -97,8 +105,9 @@ class ClusterExtensionsScreen(TableScreen):
     VIEW_TITLE = "ClusterExtensions"
     COLUMNS = (
         # the install namespace is in the detail: the names keep their width at 120 columns
+        # with its package in brackets where the package is another name (not a column
+        # of its own that repeats the name on most rows)
         Column("name", "NAME", min_width=14, cut="middle"),
-        Column("package", "PACKAGE", min_width=12, cut="middle"),
         Column("installed", "INSTALLED", cut="never"),
         Column("state", "STATE", cut="never"),
         Column("findings", "FINDINGS", 8),
@@ -118,8 +127,7 @@ class ClusterExtensionsScreen(TableScreen):
             yield Row(
                 e.name,
                 (
-                    e.name,
-                    e.package or "-",
+                    name_and_package(e.name, e.package),
                     e.installed.version or e.installed.bundle if e.installed else "-",
                     state_cell(e.state),
                     finding_marks(subjects.get((CLUSTER_EXTENSION, "", e.name), ())),

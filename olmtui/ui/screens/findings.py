@@ -15,7 +15,7 @@ from rich.text import Text
 from olmtui.model.resolution.concerns import RESOLUTION_CODES
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.ui import palette
-from olmtui.ui.formatting import SEVERITY_STYLE, severity
+from olmtui.ui.formatting import SEVERITY_STYLE, SHORT_KINDS, severity
 from olmtui.ui.loading_bar import LOADING_TEXT
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.widgets.virtual_table import Column, Row
@@ -73,7 +73,7 @@ class FindingsScreen(TableScreen):
     COLUMNS = (
         Column("severity", "SEVERITY", 9, sort="severity"),  # "▲ warning": mark and word
         Column("code", "CODE", cut="never"),
-        Column("kind", "KIND"),
+        Column("kind", "KIND"),  # short, as oc get spells it: the long names share "Cluster"
         Column("namespace", "NAMESPACE", cut="middle"),
         Column("name", "NAME", cut="middle"),
         Column("message", "MESSAGE"),
@@ -89,7 +89,7 @@ class FindingsScreen(TableScreen):
                 (
                     severity(finding.severity),
                     finding.code,
-                    finding.kind,
+                    SHORT_KINDS.get(finding.kind, finding.kind),
                     finding.namespace,
                     finding.name,
                     finding.message.splitlines()[0] if finding.message else "",
@@ -114,9 +114,9 @@ class FindingsScreen(TableScreen):
         finding = self._finding(key)
         namespace = None if finding is None else resolution_namespace(finding)
         if namespace is not None:
-            self.app.show_resolution(namespace)  # type: ignore[attr-defined]
+            self.app.show_resolution(namespace)
             return
         target = None if finding is None else finding_ref(finding)
         if finding is not None and target is not None:
             extra = [(finding.code, r) for r in finding.related if r != target]
-            self.app.open_object(target, extra=extra)  # type: ignore[attr-defined]
+            self.app.open_object(target, extra=extra)

@@ -65,8 +65,9 @@ def graph_rows(view: ChannelView, package: Package, sub: SubscriptionState | Non
             graph.append("●")
         graph.append(" ")
         for glyph, via, highlighted in lane_cells(lay, index):
-            style = KIND_STYLE.get(via, "")
-            graph.append(glyph, style=f"bold reverse {style}" if highlighted else style)
+            graph.append(glyph, style=KIND_STYLE.get(via, ""))
+            if highlighted:  # on top of the kind's theme style: never one string with it
+                graph.stylize("bold reverse", len(graph) - len(glyph), len(graph))
         marks = Text(no_wrap=True)
         for mark, on, style in (
             ("head", name == view.head, palette.OK_STRONG),
@@ -271,9 +272,9 @@ class ChannelsScreen(TableScreen):
     VIEW_TITLE = "Upgrade graphs"
     SCOPE = None  # catalog content: no namespace to scope by
     COLUMNS = (
-        Column("package", "PACKAGE", min_width=22),
-        Column("channel", "CHANNEL"),
-        Column("catalog", "CATALOG"),
+        Column("package", "PACKAGE", cut="middle"),
+        Column("channel", "CHANNEL", cut="middle"),
+        Column("catalog", "CATALOG", cut="middle"),
         Column("content", "FROM", 15),
         Column("entries", "ENTRIES", 7, sort="number"),
         Column("head", "HEAD", cut="never"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Hashable, Sequence
+from typing import Any
 
 import yaml
 from rich.console import Group, RenderableType
@@ -20,7 +21,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Static
 
 from olmtui.kinds import CSV, SUBSCRIPTION
@@ -31,6 +31,7 @@ from olmtui.pipeline.related import Relation
 from olmtui.pipeline.session import Session
 from olmtui.ui.formatting import phase, section, state_text
 from olmtui.ui.readiness import readiness
+from olmtui.ui.screens.olm_screen import OlmScreen
 from olmtui.ui.widgets.inert_static import InertStatic
 from olmtui.ui.widgets.source_header import SourceHeader
 from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
@@ -100,7 +101,7 @@ _FRAMES_PER_LEVEL = 6
 _DEEPEST_KEPT = 1000
 
 
-def object_yaml(obj: dict) -> str:
+def object_yaml(obj: dict[str, Any]) -> str:
     needed = _FRAMES_PER_LEVEL * _DEEPEST_KEPT + 200
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, needed))
@@ -110,7 +111,7 @@ def object_yaml(obj: dict) -> str:
         sys.setrecursionlimit(limit)
 
 
-def conditions_table(obj: dict) -> Table | Text:
+def conditions_table(obj: dict[str, Any]) -> Table | Text:
     conditions = (obj.get("status") or {}).get("conditions") or []
     if not conditions:
         return Text("no conditions", style="dim")
@@ -133,7 +134,7 @@ def explanation(key: str) -> str | None:
     return next((text for prefix, text in _PREFIXES if key.startswith(prefix)), None)
 
 
-def annotations_explained(obj: dict) -> RenderableType:
+def annotations_explained(obj: dict[str, Any]) -> RenderableType:
     meta = obj.get("metadata") or {}
     marks = [*(meta.get("annotations") or {}).items(), *(meta.get("labels") or {}).items()]
     table = Table(expand=True, show_header=False, box=None)
@@ -162,7 +163,7 @@ def annotations_explained(obj: dict) -> RenderableType:
 
 
 def summary(
-    obj: dict | None,
+    obj: dict[str, Any] | None,
     target: ObjectRef,
     state_text: Text | None = None,
     more: Sequence[RenderableType] = (),
@@ -200,7 +201,7 @@ def summary(
     return Group(*parts)
 
 
-class ObjectScreen(Screen):
+class ObjectScreen(OlmScreen):
     """One object. Enter on a related object opens it; Esc goes back."""
 
     BINDINGS = [
@@ -226,10 +227,10 @@ class ObjectScreen(Screen):
         self.tab = tab
         self.extra = tuple(extra)
         #: The object's last state seen, kept when it is deleted; when that was seen.
-        self._last: dict | None = None
+        self._last: dict[str, Any] | None = None
         self._deleted_at: float | None = None
         self._shown_version = -1  # the model version shown; -1 until first rendered
-        self._yaml_of: dict | None = None
+        self._yaml_of: dict[str, Any] | None = None
         self._yaml_shown = False  # the YAML tab is filled when first shown
 
     def compose(self) -> ComposeResult:
@@ -268,7 +269,7 @@ class ObjectScreen(Screen):
             return []
         return readiness(self.session, self._last)
 
-    def _object(self) -> dict | None:
+    def _object(self) -> dict[str, Any] | None:
         return self.session.store.get(self.target.kind, self.target.namespace, self.target.name)
 
     def on_mount(self) -> None:
@@ -381,4 +382,4 @@ class ObjectScreen(Screen):
     def _open(self, event: VirtualTable.RowSelected) -> None:
         target = self._related.get(event.key)
         if target is not None:
-            self.app.open_object(target)  # type: ignore[attr-defined]
+            self.app.open_object(target)

@@ -13,26 +13,15 @@ from textual.widgets import Static
 
 from olmtui.kinds import (
     CATALOG_SOURCE,
-    CLUSTER_CATALOG,
-    CLUSTER_EXTENSION,
-    CLUSTER_OPERATOR,
-    CLUSTER_VERSION,
-    CRD,
     CSV,
-    DEPLOYMENT,
     INSTALL_PLAN,
-    NAMESPACE,
-    OPERATOR_CONDITION,
-    OPERATOR_GROUP,
-    PACKAGE_MANIFEST,
-    SERVICE,
     SUBSCRIPTION,
 )
 from olmtui.model.metrics import HeadCounts
 from olmtui.model.types import Finding, ObjectRef
 from olmtui.pipeline.session import Session
 from olmtui.ui import access, palette
-from olmtui.ui.formatting import SEVERITY_STYLE, mark, phase, severity
+from olmtui.ui.formatting import SEVERITY_STYLE, SHORT_KINDS, mark, phase, severity
 from olmtui.ui.loading_bar import LOADING_TEXT
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.screens.extensions import MOVING
@@ -308,34 +297,13 @@ class OverviewScreen(TableScreen):
         finding = getattr(self, "_finding_rows", {}).get(key)
         namespace = None if finding is None else resolution_namespace(finding)
         if namespace is not None:
-            self.app.show_resolution(namespace)  # type: ignore[attr-defined]
+            self.app.show_resolution(namespace)
             return
         target = self.ref_for(key)
         if target is None:
             return
         extra = [(finding.code, r) for r in finding.related] if finding else []
-        self.app.open_object(target, extra=extra)  # type: ignore[attr-defined]
-
-
-#: ``oc get``'s short names, so that the OBJECT cell keeps room for the name at 80 columns.
-SHORT_KINDS = {
-    CSV: "csv",
-    SUBSCRIPTION: "sub",
-    OPERATOR_GROUP: "og",
-    CATALOG_SOURCE: "catsrc",
-    INSTALL_PLAN: "ip",
-    NAMESPACE: "ns",
-    CRD: "crd",
-    OPERATOR_CONDITION: "condition",
-    PACKAGE_MANIFEST: "packagemanifest",
-    CLUSTER_OPERATOR: "co",
-    CLUSTER_VERSION: "clusterversion",
-    DEPLOYMENT: "deploy",
-    SERVICE: "svc",
-    # OLM v1: cluster-scoped, named like their views (``:ce``, ``:cc``)
-    CLUSTER_EXTENSION: "ce",
-    CLUSTER_CATALOG: "cc",
-}
+        self.app.open_object(target, extra=extra)
 
 
 def _object(kind: str, namespace: str, name: str) -> str:

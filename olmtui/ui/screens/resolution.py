@@ -40,6 +40,7 @@ from olmtui.ui import palette
 from olmtui.ui.inert import inert_text
 from olmtui.ui.screens.base import ViewScreen
 from olmtui.ui.widgets.inert_static import InertStatic
+from olmtui.ui.widgets.source_header import SourceHeader
 
 MARK = palette.SEVERITY_MARK
 #: The mark of the lines that concern the Subscription the view was opened on.
@@ -285,8 +286,8 @@ class ResolutionScreen(ViewScreen):
 
     def on_mount(self) -> None:
         title = f"{self.VIEW_TITLE} {self.subscription or self.namespace}"
-        for header in self.query("SourceHeader"):
-            header.view_title = title  # type: ignore[attr-defined]
+        for header in self.query(SourceHeader):
+            header.view_title = title
         if self.subscription is not None:
             self.query_one("#resolution-note", Static).update(
                 focus_note(self.namespace, self.subscription)
@@ -373,4 +374,4 @@ class ResolutionScreen(ViewScreen):
     def _selected(self, event: OptionList.OptionSelected) -> None:
         target = self.selected_ref()
         if target is not None:
-            self.app.open_object(target)  # type: ignore[attr-defined]
+            self.app.open_object(target)

@@ -20,7 +20,14 @@ from olmtui.model.types import ObjectRef, SubscriptionState
 from olmtui.model.upgrades import unknowable_reason
 from olmtui.model.views import subscription_catalog_view
 from olmtui.ui import palette
-from olmtui.ui.formatting import line, names, section, severity_text, state_text
+from olmtui.ui.formatting import (
+    line,
+    name_and_package,
+    names,
+    section,
+    severity_text,
+    state_text,
+)
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.screens.xray import open_xray
 from olmtui.ui.widgets.virtual_table import Column, Row
@@ -40,9 +47,10 @@ class SubscriptionsScreen(TableScreen):
     VIEW_TITLE = "Subscriptions"
     COLUMNS = (
         Column("namespace", "NAMESPACE", cut="middle"),
+        # with its package in brackets where the package is another name (not a column
+        # of its own that repeats the name on most rows)
         Column("name", "NAME", cut="middle"),
-        Column("package", "PACKAGE", cut="middle"),
-        Column("channel", "CHANNEL"),
+        Column("channel", "CHANNEL", cut="middle"),
         Column("installed", "INSTALLED", sort="version", cut="never"),
         Column("next", "NEXT", sort="version", cut="never"),
         Column("head", "HEAD", sort="version", cut="never"),
@@ -68,8 +76,7 @@ class SubscriptionsScreen(TableScreen):
             at_head = s.installed_csv is not None and s.installed_csv == s.upgrade.head
             cells = (
                 s.namespace,
-                s.name,
-                s.package,
+                name_and_package(s.name, s.package),
                 s.channel or "(default)",
                 short_csv(s.installed_csv, s.package),
                 short_csv(s.upgrade.next, s.package),

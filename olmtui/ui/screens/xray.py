@@ -31,6 +31,7 @@ from olmtui.store import is_copied_csv
 from olmtui.ui import palette
 from olmtui.ui.formatting import PHASE_STYLE, SEVERITY_STYLE
 from olmtui.ui.screens.base import ViewScreen
+from olmtui.ui.widgets.source_header import SourceHeader
 
 #: A mark per health, so it reads without colour (NO_COLOR) too.
 MARKS = {severity: f"{glyph} " for severity, glyph in palette.SEVERITY_MARK.items()}
@@ -147,8 +148,8 @@ class XrayScreen(ViewScreen):
         # after the tree lays its lines out again, the cursor stays where it was
         self.call_after_refresh(self._restore_cursor, line)
         count = f"[{len(roots)}]" + (f" /{self._query}" if self._query else "")
-        for header in self.query("SourceHeader"):
-            header.view_title = f"{self.VIEW_TITLE} {count}"  # type: ignore[attr-defined]
+        for header in self.query(SourceHeader):
+            header.view_title = f"{self.VIEW_TITLE} {count}"
         self.redraw_header()
 
     def _restore_cursor(self, line: int) -> None:
@@ -192,7 +193,7 @@ class XrayScreen(ViewScreen):
     def _selected(self, event: Tree.NodeSelected[XrayNode]) -> None:
         data = event.node.data
         if data is not None and data.ref is not None:
-            self.app.open_object(data.ref)  # type: ignore[attr-defined]
+            self.app.open_object(data.ref)
         else:
             event.node.toggle()
 

@@ -67,12 +67,16 @@ class CommandBar(Input):
         self,
         commands: Sequence[str],
         completer: Callable[[str], list[str]] | None = None,
+        dismissed: Callable[[], None] | None = None,
     ) -> None:
+        """``dismissed``: called when Esc closes the bar, at once (the screen gives the keys
+        back to what it shows before any key queued after Esc is handled)."""
         words = [*commands, *completion.COMMANDS]
         super().__init__(suggester=SuggestFromList(words, case_sensitive=False))
         self.mode: Mode = "command"
         self._commands = SuggestFromList(words, case_sensitive=False)
         self._complete = completer or (lambda line: completion.candidates(line, words))
+        self._dismissed = dismissed
         #: The matches Tab cycles through, and the line Tab last wrote.
         self._matches: list[str] = []
         self._written: str | None = None
@@ -119,7 +123,8 @@ class CommandBar(Input):
         if self.mode == "filter":
             self.post_message(self.FilterChanged(""))
         self.remove_class("-shown")
-        self.screen.focus_main()  # type: ignore[attr-defined]
+        if self._dismissed is not None:
+            self._dismissed()
 
     @on(Input.Changed)
     def _live_filter(self, event: Input.Changed) -> None:

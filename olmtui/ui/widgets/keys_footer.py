@@ -11,19 +11,21 @@ and leaves alone a footer whose screen is not on display.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import Any
 
 from textual.screen import Screen
 from textual.widgets import Footer, Input
 
 
-def shown_keys(screen: Screen) -> tuple[Hashable, ...]:
+def shown_keys(screen: Screen[Any]) -> tuple[Hashable, ...]:
     """Everything Footer.compose reads from the screen's bindings, as a comparable value:
-    the bindings it shows and the command palette's."""
+    the bindings it shows and the command palette's (found by its key: the mapping's key,
+    not the node an ``ActiveBinding`` starts with)."""
     palette = screen.app.COMMAND_PALETTE_BINDING
     return tuple(
-        (binding, enabled, tooltip)  # Binding is a frozen dataclass
-        for key, binding, enabled, tooltip in screen.active_bindings.values()
-        if binding.show or key == palette
+        (binding, active.enabled, active.tooltip)  # Binding is a frozen dataclass
+        for key, active in screen.active_bindings.items()
+        if (binding := active.binding).show or key == palette
     )
 
 
@@ -32,7 +34,7 @@ class KeysFooter(Footer):
 
     _shown: tuple[Hashable, ...] | None = None
 
-    def bindings_changed(self, screen: Screen) -> None:
+    def bindings_changed(self, screen: Screen[Any]) -> None:
         if self._shown is not None and not screen.is_current:
             return  # hidden under a pushed screen: its resume refreshes the bindings again
         if self._shown is not None and isinstance(screen.focused, Input):

@@ -9,7 +9,10 @@ Sorting (``s`` picks the next column, ``S`` reverses; the header marks it ``NAME
 namespace scope (``set_scope``) reorder or narrow the rows already built: no view rebuilds
 its rows for them. Columns that must stay whole (``cut="never"``: versions, finding codes)
 keep their full width; the others shrink, names losing their middle (``cut="middle"``) so
-that ``openshift-operators`` and ``openshift-operator-lifecycle-manager`` stay distinct.
+that ``openshift-operators`` and ``openshift-operator-lifecycle-manager`` stay distinct. A
+name column never gets so narrow that two of its names read the same, and its cut keeps the
+ends that tell them apart (:func:`distinct_cut`): past the screen's width the row scrolls
+rather than lose what identifies it.
 """
 
 from __future__ import annotations
@@ -86,6 +89,7 @@ class Row(NamedTuple):
 
     key: Hashable
     cells: tuple[Cell, ...]
+    #: The row's own style: a style name of the app's theme (``ui/palette``) or Rich's grammar.
     style: str = ""
     search: str = ""
 
@@ -102,7 +106,16 @@ class RowSet:
     first needed. A view that switches between two sets (the CSVs with and without their
     hundred thousand copies) hands the same ``RowSet`` back, and finds all of it still made."""
 
-    __slots__ = ("cell_widths", "filter", "groups", "order", "positions", "rows", "sort_keys")
+    __slots__ = (
+        "cell_widths",
+        "cuts",
+        "filter",
+        "groups",
+        "order",
+        "positions",
+        "rows",
+        "sort_keys",
+    )
 
     def __init__(self, rows: Iterable[Row]) -> None:
         self.rows: list[Row] = list(rows)
@@ -120,6 +133,18 @@ class RowSet:
         self.positions: dict[Hashable, int] | None = None
         #: The widest cell of each column, in a sample (or every row for ``cut="never"``).
         self.cell_widths: list[int] | None = None
+        #: Per name column (``cut="middle"``), floor and natural width: the narrowest width
+        #: that keeps its names apart, and where the cut goes at that width.
+        self.cuts: dict[tuple[int, int, int], tuple[int, int]] = {}
+
+    def cut(self, index: int, floor: int, natural: int) -> tuple[int, int]:
+        """``(width, head)`` of column ``index``'s names (a sample): see :func:`distinct_cut`."""
+        key = (index, floor, natural)
+        found = self.cuts.get(key)
+        if found is None:
+            names = {_plain(row.cells[index]) for row in self.rows[:_WIDTH_SAMPLE]}
+            found = self.cuts[key] = distinct_cut(names, floor, natural)
+        return found
 
     def widths(self, columns: Sequence[Column]) -> list[int]:
         """The widest cell of each sized-from-content column of ``columns`` (the table's),
@@ -225,6 +250,8 @@ class VirtualTable(ScrollView, can_focus=True):
         self._natural: list[int] = [len(c.label) for c in self.columns]
         self._widths: list[int] = list(self._natural)
         self._fitted_to = -1
+        #: Per column cut in its middle: how many characters of a name's start it keeps.
+        self._heads: list[int | None] = [None] * len(self.columns)
         self._lines: LRUCache[tuple[Hashable, ...], Strip] = LRUCache(_LINES_KEPT)
         #: ``(column index, descending)`` or ``None`` (the order the view built).
         self._sort: tuple[int, bool] | None = None
@@ -499,11 +526,13 @@ class VirtualTable(ScrollView, can_focus=True):
             min(w, c.min_width or max(6, min(len(c.label), 10)))
             for w, c in zip(natural, self.columns, strict=True)
         ]
-        # a name cut in its middle stays long enough to tell two apart by both ends
-        floor = [
-            max(f, min(w, _NAME_FLOOR)) if c.cut == "middle" else f
-            for w, f, c in zip(natural, floor, self.columns, strict=True)
-        ]
+        # a name cut in its middle stays long enough to tell two apart by both ends, and
+        # never so short that two names of the column read the same
+        cuts: dict[int, tuple[int, int]] = {}
+        for i, (w, c) in enumerate(zip(natural, self.columns, strict=True)):
+            if c.cut == "middle" and c.width is None:
+                cuts[i] = self._set.cut(i, max(floor[i], min(w, _NAME_FLOOR)), w)
+                floor[i] = max(floor[i], cuts[i][0])
         comfort = [max(f, min(w, _COMFORT)) for w, f in zip(natural, floor, strict=True)]
         flexible = [i for i, c in enumerate(self.columns) if c.width is None and c.cut != "never"]
         for group, lowest in (
@@ -515,6 +544,12 @@ class VirtualTable(ScrollView, can_focus=True):
                 break
             widths = _water_fill(widths if lowest is comfort else natural, lowest, group, room)
         self._widths = widths
+        # where each name column's cut goes at its width: past its narrowest, the extra
+        # characters split between both ends (more of each end never joins two names)
+        self._heads = [
+            cuts[i][1] + (widths[i] - cuts[i][0]) // 2 if i in cuts else None
+            for i in range(len(widths))
+        ]
 
     def on_resize(self) -> None:
         self._fit(self.scrollable_content_region.width)
@@ -610,8 +645,15 @@ class VirtualTable(ScrollView, can_focus=True):
         if index == self.cursor:
             style = self.rich_style + self.get_component_rich_style("virtual-table--cursor")
             return self._strip(row.cells, style, scroll_x, width, cursor=True)
-        style = self.rich_style + (Style.parse(row.style) if row.style else Style())
-        return self._strip(row.cells, style, scroll_x, width)
+        return self._strip(row.cells, self.rich_style + self._row_style(row), scroll_x, width)
+
+    def _row_style(self, row: Row) -> Style:
+        """A row's own style: a name of the app's theme (``olm.muted``, ``ui/palette``) is
+        looked up on the console as Rich does for a Text's spans, never parsed as a colour;
+        a name the theme lacks paints plain rather than failing."""
+        if not row.style:
+            return Style()
+        return self.app.console.get_style(row.style, default=Style.null())
 
     def _label(self, index: int) -> str:
         """A column's header, with the sort mark on the sort column."""
@@ -634,6 +676,7 @@ class VirtualTable(ScrollView, can_focus=True):
         for index, cell in enumerate(cells):
             size = self._widths[index] if index < last else (room if fitted else None)
             middle = self.columns[index].cut == "middle"
+            head = self._heads[index] if index < len(self._heads) else None
             if isinstance(cell, Text):
                 text = inert_text(cell).copy()
                 text.no_wrap = True
@@ -642,12 +685,14 @@ class VirtualTable(ScrollView, can_focus=True):
                     text.style = ""
                 if size is not None:
                     if middle:
-                        text = _middle_text(text, size)
+                        text = _middle_text(text, size, head)
                     text.truncate(size, overflow="ellipsis", pad=index < last)
                 segments.extend(text.render(console, end=""))
             else:
                 segments.append(
-                    Segment(_fit_text(visible(cell), size, pad=index < last, middle=middle))
+                    Segment(
+                        _fit_text(visible(cell), size, pad=index < last, middle=middle, head=head)
+                    )
                 )
             if index < last:
                 segments.append(Segment("  "))
@@ -678,9 +723,12 @@ def _water_fill(widths: list[int], floor: list[int], group: list[int], room: int
     return capped(low)
 
 
-def _fit_text(text: str, size: int | None, pad: bool, middle: bool = False) -> str:
+def _fit_text(
+    text: str, size: int | None, pad: bool, middle: bool = False, head: int | None = None
+) -> str:
     """A plain cell cut to ``size`` cells with an ellipsis at its end (in its middle when
-    ``middle``), and padded when ``pad``."""
+    ``middle``, keeping ``head`` characters of its start: half by default), and padded when
+    ``pad``."""
     text = text.replace("\n", " ")
     if size is None:
         return text
@@ -689,22 +737,77 @@ def _fit_text(text: str, size: int | None, pad: bool, middle: bool = False) -> s
         if size <= 0:
             return ""
         if middle and size >= 5 and length == len(text):  # one cell a character
-            head = size // 2
+            head = _head(size, head)
             return text[:head] + "…" + text[length - (size - 1 - head) :]
         return set_cell_size(text, size - 1) + "…"
     return text + " " * (size - length) if pad else text
 
 
-def _middle_text(text: Text, size: int) -> Text:
-    """``text`` shortened in its middle to ``size`` cells, its styles kept."""
+def _middle_text(text: Text, size: int, head: int | None = None) -> Text:
+    """``text`` shortened in its middle to ``size`` cells (``head`` of them from its start),
+    its styles kept."""
     length = len(text.plain)
     if text.cell_len <= size or size < 5 or text.cell_len != length:
         return text
-    head = size // 2
+    head = _head(size, head)
     out = text[:head]
     out.append("…")
     out.append_text(text[length - (size - 1 - head) :])
     return out
+
+
+def _head(size: int, head: int | None) -> int:
+    """How much of a name's start a middle cut to ``size`` keeps: ``head`` when the column
+    chose it, else half; always something of both ends."""
+    return size // 2 if head is None else max(1, min(head, size - 2))
+
+
+def _plain(cell: Cell) -> str:
+    return visible(cell.plain if isinstance(cell, Text) else cell)
+
+
+def distinct_cut(names: Iterable[str], floor: int, natural: int) -> tuple[int, int]:
+    """``(width, head)``: the narrowest width from ``floor`` at which cutting each of
+    ``names`` in its middle (its first ``head`` characters, ``…``, its end) still tells every
+    two apart, and the ``head`` that does it, as even a split as will do. Names that share a
+    long start (``openshift-operators``, ``openshift-operator-lifecycle-manager``) keep more
+    of their end, names that share their end (``image-caching-operator-v0-0-1-sub``,
+    ``projectrequestlimits-v0-0-1-sub``) more of their start. A name shown whole is never
+    taken for a cut one (the ``…``); names wider than a character a cell are cut at their
+    end by the table and are left out."""
+    cuttable = [n for n in names if len(n) > floor and cell_len(n) == len(n)]
+    for width in range(max(floor, 5), natural + 1):
+        cut = [n for n in cuttable if len(n) > width]
+        if len(cut) < 2:
+            return width, width // 2
+        for head in _heads_from_the_middle(width):
+            tail = width - 1 - head
+            seen: set[tuple[str, str]] = set()
+            for name in cut:
+                ends = (name[:head], name[len(name) - tail :])
+                if ends in seen:
+                    break
+                seen.add(ends)
+            else:
+                return width, head
+    return natural, natural // 2
+
+
+#: The least a name cut in its middle keeps of each end, where the width allows: a name
+#: reads from ``ope…d-operators`` better than from ``o…d-operators``.
+_END_KEPT = 3
+
+
+def _heads_from_the_middle(width: int) -> Iterable[int]:
+    """Every head a cut to ``width`` may keep, the even split first: at least
+    ``_END_KEPT`` characters of each end, or one when the width is too small for that."""
+    kept = _END_KEPT if width >= 2 * _END_KEPT + 1 else 1
+    middle = width // 2
+    yield middle
+    for step in range(1, width):
+        for head in (middle - step, middle + step):
+            if kept <= head <= width - 1 - kept:
+                yield head
 
 
 def _cell_len(cell: Cell) -> int:
