@@ -38,7 +38,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "report": frozenset({"objects", "kinds", "model", "store", "safe_text"}),
     "sources": frozenset({"objects", "kinds", "model", "store", "errors", "gc_pause"}),
     "demo": frozenset({"apiserver", "kinds", "sources", "model", "store"}),
-    "pipeline": frozenset({"sources", "demo", "model", "kinds", "store", "report"}),
+    "pipeline": frozenset({"sources", "demo", "model", "kinds", "store", "report", "errors"}),
     "ui": frozenset({"pipeline", "model", "kinds", "store", "report", "gc_pause", "safe_text"}),
     "commands": frozenset(
         {"pipeline", "ui", "demo", "sources", "model", "kinds", "store", "report", "errors"}
