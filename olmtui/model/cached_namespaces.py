@@ -32,7 +32,7 @@ class CachedNamespaces(Mapping[str, Labels]):
         return labels(found)
 
     def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and self._store.get("Namespace", "", name) is not None
+        return isinstance(name, str) and self._store.has("Namespace", "", name)
 
     def __iter__(self) -> Iterator[str]:
         return (name for (_, name), _ in self._store.slots("Namespace"))
