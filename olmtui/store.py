@@ -357,7 +357,10 @@ def _intern_group_names(group: Obj) -> None:
         group_meta["name"] = sys.intern(group_meta["name"])
     group_spec = group.get("spec")
     if isinstance(group_spec, dict) and isinstance(group_spec.get("targetNamespaces"), list):
-        group_spec = {**group_spec, "targetNamespaces": _interned_names(group_spec["targetNamespaces"])}
+        group_spec = {
+            **group_spec,
+            "targetNamespaces": _interned_names(group_spec["targetNamespaces"]),
+        }
         group["spec"] = group_spec
 
 
@@ -679,7 +682,7 @@ class Store:
                 yield Key(kind, "", name), self._held(name, held)  # type: ignore[arg-type]
             return
         for (ns, name), obj in bucket.items():  # type: ignore[str-unpack]  # namespaced: tuples
-            yield Key(kind, ns, name), obj
+            yield Key(kind, ns, name), obj  # type: ignore[misc]  # namespaced: no forms
 
     def count(self, kind: str) -> int:
         return len(self._objects[kind])

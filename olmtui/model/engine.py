@@ -778,9 +778,10 @@ class Model:
         return self._store.get("InstallPlan", namespace, name)
 
     def _recompute_namespace(self, namespace: str) -> None:
+        # an inferred Namespace's labels are unknown (R-OG-5), not empty
         cached = self._store.get("Namespace", "", namespace)
-        inferred = cached is not None and annotations_of(cached).get(INFERRED_ANNOTATION) == "true"
-        labels_known = cached is not None and not inferred
+        if cached is not None and annotations_of(cached).get(INFERRED_ANNOTATION) == "true":
+            cached = None
         groups = self._groups
         members = [
             (key, groups.in_namespace(key[0])[key[1]])
@@ -789,7 +790,7 @@ class Model:
         found = namespace_findings(
             namespace,
             sorted(self._groups.in_namespace(namespace)),
-            labels(cached) if labels_known else None,
+            None if cached is None else labels(cached),
             members,
             all_groups_read=self._store.read_namespaces is None,
         )
