@@ -193,6 +193,27 @@ def _slot(kind: str, namespace: str, name: str) -> Slot:
     return name if kind in CLUSTER_SCOPED else (namespace, name)
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class NameOnly:
+    """A form of cluster-scoped object whose every field but its name is fixed: a bare
+    Namespace, or one a snapshot loader made up. The cache keeps the form in the object's
+    place and builds the object anew, equal to the one fed, each time it is read: 400,000
+    such Namespaces were two to four dicts each, ~300 MB (issue 24)."""
+
+    kind: str
+    build: Callable[[str], Obj]
+
+
+def bare_namespace(name: str) -> Obj:
+    """A Namespace that says nothing but its name (a hand-written list, a hostile one)."""
+    return {"apiVersion": "v1", "kind": NAMESPACE, "metadata": {"name": name}}
+
+
+BARE_NAMESPACE = NameOnly(NAMESPACE, bare_namespace)
+#: What a bucket keeps for one object: the object, or the form it is built from.
+Held = Obj | NameOnly
+
+
 def _unslot(slot: Slot) -> tuple[str, str]:
     """The ``(namespace, name)`` of a bucket key."""
     return ("", slot) if isinstance(slot, str) else slot
@@ -326,6 +347,29 @@ def _trim_deployment(obj: Obj) -> Obj:
     return kept
 
 
+def _interned_names(names: Any) -> Any:
+    """A list of namespace names with each interned (the cache's namespaces already are)."""
+    if not isinstance(names, list):
+        return names
+    return [sys.intern(n) if type(n) is str else n for n in names]
+
+
+def _intern_group_names(group: Obj) -> None:
+    """An OperatorGroup's name and the namespaces its spec lists, interned in the trimmed
+    copy: 400,000 groups each named ``og`` over their own namespace held two strings each
+    that other objects hold already (~110 bytes a group, issue 24)."""
+    group_meta = group["metadata"]
+    if type(group_meta.get("name")) is str:
+        group_meta["name"] = sys.intern(group_meta["name"])
+    group_spec = group.get("spec")
+    if isinstance(group_spec, dict) and isinstance(group_spec.get("targetNamespaces"), list):
+        group_spec = {
+            **group_spec,
+            "targetNamespaces": _interned_names(group_spec["targetNamespaces"]),
+        }
+        group["spec"] = group_spec
+
+
 def trim(obj: Obj, shared: SharedMaps | None = None) -> Obj:
     """Return the object as the cache keeps it (see the module docstring). ``shared`` lets
     the copies of one CSV share their labels and annotations."""
@@ -361,6 +405,8 @@ def trim(obj: Obj, shared: SharedMaps | None = None) -> Obj:
     for field in ("apiVersion", "kind"):
         if type(trimmed.get(field)) is str:
             trimmed[field] = sys.intern(trimmed[field])
+    if kind == OPERATOR_GROUP:
+        _intern_group_names(trimmed)
     if kind == CSV:
         spec = trimmed.get("spec")
         if isinstance(spec, dict) and "icon" in spec:
@@ -396,7 +442,9 @@ class Store:
     """
 
     def __init__(self) -> None:
-        self._objects: dict[str, dict[Slot, Obj]] = {k: {} for k in KINDS}
+        self._objects: dict[str, dict[Slot, Held]] = {k: {} for k in KINDS}
+        #: The name-only forms an object of these kinds is kept as when it equals one.
+        self._forms: dict[str, tuple[NameOnly, ...]] = {NAMESPACE: (BARE_NAMESPACE,)}
         self._listeners: list[Listener] = []
         self._shared = SharedMaps()
         #: The cached objects that had wrong-typed fields (R-SRC-4), by key: those fields are
@@ -408,6 +456,33 @@ class Store:
         #: when they were read cluster-wide. Set by the source before it feeds anything and
         #: fixed for the session: objects elsewhere are unknown, not absent.
         self.read_namespaces: frozenset[str] | None = None
+
+    # -- compact forms -------------------------------------------------------------------
+    def add_form(self, form: NameOnly) -> None:
+        """Keep objects equal to ``form`` built for their name as ``form`` alone (a loader
+        says which objects it makes up); reading them is unchanged."""
+        if form.kind not in CLUSTER_SCOPED:
+            raise ValueError(f"a name-only form is for a cluster-scoped kind, not {form.kind}")
+        forms = self._forms.get(form.kind, ())
+        if form not in forms:
+            self._forms[form.kind] = (*forms, form)
+
+    def _compact(self, kind: str, name: str, obj: Obj) -> Held:
+        """What the bucket keeps for ``obj``: its name-only form when it has one."""
+        for form in self._forms.get(kind, ()):
+            if obj == form.build(name):
+                return form
+        return obj
+
+    @staticmethod
+    def _held(slot: Slot, held: Held) -> Obj:
+        """The object a bucket keeps under ``slot``, built when kept as its form."""
+        if type(held) is NameOnly:
+            return held.build(slot)  # type: ignore[arg-type]  # forms: cluster-scoped, a name
+        return held  # type: ignore[return-value]
+
+    def _found(self, slot: Slot, held: Held | None) -> Obj | None:
+        return None if held is None else self._held(slot, held)
 
     # -- feeding -------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> None:
@@ -443,11 +518,11 @@ class Store:
         key = key_of(trimmed)
         bucket = self._objects[key.kind]
         slot = _slot(key.kind, key.namespace, key.name)
-        old = bucket.get(slot)
+        old = self._found(slot, bucket.get(slot))
         moved = self._note_malformed(key, raw, problems, origin)
         if old is not None and _unchanged(old, trimmed):
             return key, Change("MODIFIED", key, old, old) if moved else None
-        bucket[slot] = trimmed
+        bucket[slot] = self._compact(key.kind, key.name, trimmed)
         return key, Change("ADDED" if old is None else "MODIFIED", key, old, trimmed)
 
     def _note_malformed(
@@ -464,7 +539,8 @@ class Store:
         return True
 
     def _remove(self, key: Key) -> Change | None:
-        old = self._objects[key.kind].pop(_slot(key.kind, key.namespace, key.name), None)
+        slot = _slot(key.kind, key.namespace, key.name)
+        old = self._found(slot, self._objects[key.kind].pop(slot, None))
         self.malformed.pop(key, None)
         return None if old is None else Change("DELETED", key, old, None)
 
@@ -527,7 +603,7 @@ class Store:
             namespace, name = _unslot(slot)
             if scope is not None and namespace not in scope:
                 continue
-            if keep is not None and not keep(bucket[slot]):
+            if keep is not None and not keep(self._held(slot, bucket[slot])):
                 continue
             change = self._remove(Key(kind, namespace, name))
             if change is not None:
@@ -579,14 +655,22 @@ class Store:
     # -- reading -------------------------------------------------------------------------
     def get(self, kind: str, namespace: str, name: str) -> Obj | None:
         if kind in CLUSTER_SCOPED:
-            return self._objects[kind].get(name) if namespace == "" else None
-        return self._objects[kind].get((namespace, name))
+            return self._found(name, self._objects[kind].get(name)) if namespace == "" else None
+        return self._objects[kind].get((namespace, name))  # type: ignore[return-value]
+
+    def has(self, kind: str, namespace: str, name: str) -> bool:
+        """Whether an object is cached there: :meth:`get` without building it."""
+        if kind in CLUSTER_SCOPED:
+            return namespace == "" and name in self._objects[kind]
+        return (namespace, name) in self._objects[kind]
 
     def list(self, kind: str, namespace: str | None = None) -> Iterator[Obj]:
         """Objects of one kind, optionally of one namespace (unordered)."""
         bucket = self._objects[kind]
         if namespace is None or (namespace == "" and kind in CLUSTER_SCOPED):
-            return iter(bucket.values())
+            if kind in self._forms:
+                return (self._held(slot, held) for slot, held in bucket.items())
+            return iter(bucket.values())  # type: ignore[arg-type]  # no forms: objects only
         return (o for slot, o in self.slots(kind) if slot[0] == namespace)
 
     def slots(self, kind: str) -> Iterable[tuple[tuple[str, str], Obj]]:
@@ -594,17 +678,17 @@ class Store:
         for a pass over a hundred thousand copies."""
         bucket = self._objects[kind]
         if kind in CLUSTER_SCOPED:
-            return ((_unslot(slot), obj) for slot, obj in bucket.items())
+            return ((_unslot(slot), self._held(slot, held)) for slot, held in bucket.items())
         return bucket.items()  # type: ignore[return-value]  # namespaced: every slot a tuple
 
     def items(self, kind: str) -> Iterator[tuple[Key, Obj]]:
         bucket = self._objects[kind]
         if kind in CLUSTER_SCOPED:
-            for name, obj in bucket.items():
-                yield Key(kind, "", name), obj  # type: ignore[arg-type]  # a name alone
+            for name, held in bucket.items():
+                yield Key(kind, "", name), self._held(name, held)  # type: ignore[arg-type]
             return
         for (ns, name), obj in bucket.items():  # type: ignore[str-unpack]  # namespaced: tuples
-            yield Key(kind, ns, name), obj
+            yield Key(kind, ns, name), obj  # type: ignore[misc]  # namespaced: no forms
 
     def count(self, kind: str) -> int:
         return len(self._objects[kind])

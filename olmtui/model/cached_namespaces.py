@@ -33,7 +33,7 @@ class CachedNamespaces(Mapping[str, Labels]):
         return labels(found)
 
     def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and self._store.get(NAMESPACE, "", name) is not None
+        return isinstance(name, str) and self._store.has(NAMESPACE, "", name)
 
     def __iter__(self) -> Iterator[str]:
         return (name for (_, name), _ in self._store.slots(NAMESPACE))

@@ -165,6 +165,11 @@ def _is_held(csv: Obj) -> bool:
     return status(csv).get("reason") == HELD_REASON
 
 
+def _is_active(namespace: Obj | None) -> int:
+    """1 for a Namespace whose phase is Active, else 0 (none at all included)."""
+    return int(namespace is not None and status(namespace).get("phase") == "Active")
+
+
 def _sorted_ns(names: frozenset[str] | set[str]) -> tuple[str, ...]:
     return tuple(sorted(names))
 
@@ -178,8 +183,9 @@ class Model:
         self.version = 0
         # -- indices of the cached objects
         self._namespaces = CachedNamespaces(store)
-        self._inferred: set[str] = set()
-        self._active: set[str] = set()
+        #: How many cached Namespaces are Active (R-COPY-7). Which are inferred is read from
+        #: the cache: a set of each was ~40 MB per 400,000 Namespaces (issue 24).
+        self._active = 0
         self._groups = GroupIndex()
         self._csvs: dict[str, dict[str, Obj]] = {}
         #: The CRDs each non-copied CSV owns (R-CSV-O), made once per version of the CSV:
@@ -292,16 +298,7 @@ class Model:
     def _on_namespace(self, change: Change) -> None:
         name = change.key.name
         dirty = self._dirty
-        self._active.discard(name)
-        if change.new is None:
-            self._inferred.discard(name)
-        else:
-            if status(change.new).get("phase") == "Active":
-                self._active.add(name)
-            if annotations_of(change.new).get(INFERRED_ANNOTATION) == "true":
-                self._inferred.add(name)
-            else:
-                self._inferred.discard(name)
+        self._active += _is_active(change.new) - _is_active(change.old)
         old_labels = labels(change.old) if change.old else None
         new_labels = labels(change.new) if change.new else None
         if change.type != "MODIFIED" or old_labels != new_labels:
@@ -537,7 +534,8 @@ class Model:
             if other != key:
                 links.put(other, self._link_entry(key, other))
         old = self._links.get(key)
-        self._links[key] = links
+        # a group meeting no other shares the one empty view (~250 bytes a group, issue 24)
+        self._links[key] = links if links.entries else NO_LINKS
         if old is None or old.claims != links.claims:
             self._mark_csvs_of(key[0])
         self._pending_og_states.add(key)
@@ -547,7 +545,10 @@ class Model:
         links = self._links.get(key)
         if links is None:
             return
-        changed = links.put(other, self._link_entry(key, other))
+        entry = self._link_entry(key, other)
+        if links is NO_LINKS and entry is not None:  # the shared empty view is never patched
+            links = self._links[key] = GroupLinks()
+        changed = links.put(other, entry)
         if changed:
             # Only CSVs providing one of those APIs see a different reconciliation (R-API-5).
             for name in self._csvs.get(key[0], {}):
@@ -787,7 +788,10 @@ class Model:
         return self._store.get(INSTALL_PLAN, namespace, name)
 
     def _recompute_namespace(self, namespace: str) -> None:
-        known = namespace in self._namespaces and namespace not in self._inferred
+        # an inferred Namespace's labels are unknown (R-OG-5), not empty
+        cached = self._store.get(NAMESPACE, "", namespace)
+        if cached is not None and annotations_of(cached).get(INFERRED_ANNOTATION) == "true":
+            cached = None
         groups = self._groups
         members = [
             (key, groups.in_namespace(key[0])[key[1]])
@@ -796,7 +800,7 @@ class Model:
         found = namespace_findings(
             namespace,
             sorted(self._groups.in_namespace(namespace)),
-            self._namespaces[namespace] if known else None,
+            None if cached is None else labels(cached),
             members,
             all_groups_read=self._store.read_namespaces is None,
         )
@@ -815,7 +819,7 @@ class Model:
             (og[0], name) for og in self._groups.global_groups for name in self._csvs.get(og[0], {})
         ]
         counts = (self._copies.count(source) for source in sources)
-        found = olmconfig_findings(self._olmconfig, len(self._active), len(sources), counts)
+        found = olmconfig_findings(self._olmconfig, self._active, len(sources), counts)
         if found:
             self._findings[("olmconfig",)] = found
         else:

@@ -42,7 +42,7 @@ from olmtui.sources.snapshot_documents import Document
 from olmtui.sources.snapshot_files import PathContent, SourceFile, path_content
 from olmtui.sources.snapshot_objects import Invalid, ignored_as, is_list_object, objects_in
 from olmtui.sources.snapshot_skips import FileSkips
-from olmtui.store import KINDS, PLATFORM_KINDS, Obj, Store
+from olmtui.store import KINDS, PLATFORM_KINDS, NameOnly, Obj, Store
 
 #: Objects per ``apply_many`` call: large enough to be cheap, small enough to show progress.
 BATCH_SIZE = 500
@@ -340,7 +340,12 @@ class _Loader:
         )
         if not missing:
             return
-        self.store.apply_many(inferred_namespace(ns) for ns in missing)
+        # each kept as its name alone, and fed in batches: one batch of 400,000 held every
+        # Namespace built whole in its change records (issue 24)
+        self.store.add_form(INFERRED_NAMESPACE)
+        for start in range(0, len(missing), BATCH_SIZE):
+            chunk = missing[start : start + BATCH_SIZE]
+            self.store.apply_many(inferred_namespace(ns) for ns in chunk)
         self.result.inferred_namespaces = missing
         self.result.findings.append(
             Finding(
@@ -379,3 +384,7 @@ def inferred_namespace(name: str) -> Obj:
         "metadata": {"name": name, "annotations": {INFERRED_ANNOTATION: "true"}},
         "status": {"phase": "Active"},
     }
+
+
+#: How the cache keeps the Namespaces :func:`inferred_namespace` makes up: by name alone.
+INFERRED_NAMESPACE = NameOnly(NAMESPACE, inferred_namespace)
