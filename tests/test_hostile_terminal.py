@@ -17,6 +17,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from conftest import wait_for_sync
 from hostile_text import injected_in, write_hostile_snapshot
 from test_serve_browser import free_port, started, wait_for_http
 
@@ -47,12 +48,15 @@ class Tmux:
 
     def wait_for(self, needle: str, target: str) -> str:
         """The pane's text once it shows ``needle``."""
-        deadline = time.monotonic() + PATIENCE
-        while True:
-            shown = self("capture-pane", "-p", "-t", target)
-            if needle in shown or time.monotonic() > deadline:
-                return shown
-            time.sleep(0.3)
+        shown = [""]
+
+        def holds() -> bool:
+            shown[0] = self("capture-pane", "-p", "-t", target)
+            return needle in shown[0]
+
+        with contextlib.suppress(AssertionError):  # the caller's assertion shows the pane
+            wait_for_sync(holds, f"{needle!r} in the pane", PATIENCE, poll=0.1)
+        return shown[0]
 
 
 @pytest.fixture

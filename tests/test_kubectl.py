@@ -10,12 +10,12 @@ import queue
 import shutil
 import subprocess
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import yaml
+from conftest import wait_for_sync
 from test_apiserver_support import all_objects
 
 from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread
@@ -157,25 +157,31 @@ def watching(env: dict[str, str], *args: str) -> Iterator[queue.Queue[str]]:
         watcher.wait(10)
 
 
-def wait_for(lines: queue.Queue[str], text: str, seconds: float) -> str:
-    deadline = time.monotonic() + seconds
-    while (left := deadline - time.monotonic()) > 0:
-        try:
-            line = lines.get(timeout=left)
-        except queue.Empty:
-            break
-        if text in line:
-            return line
-    raise AssertionError(f"kubectl never printed {text!r}")
+def printed(lines: queue.Queue[str], text: str, seconds: float) -> str:
+    """The first line kubectl prints (from now on) that holds ``text``."""
+    found: list[str] = []
+
+    def seen() -> bool:
+        while not found:
+            try:
+                line = lines.get_nowait()
+            except queue.Empty:
+                return False
+            if text in line:
+                found.append(line)
+        return True
+
+    wait_for_sync(seen, f"kubectl to print {text!r}", seconds)
+    return found[0]
 
 
 def test_kubectl_watch_shows_a_change_made_through_the_python_api(cluster) -> None:
     handle, env = cluster
     with watching(env, "get", "csv", "-A", "-w") as lines:
-        wait_for(lines, "packageserver", 30)
+        printed(lines, "packageserver", 30)
         csv = handle.get("csv", "openshift-operator-lifecycle-manager", "packageserver")
         assert csv is not None
         handle.update({**csv, "status": {**csv["status"], "phase": "Replacing"}})
-        changed = wait_for(lines, "Replacing", 30)
+        changed = printed(lines, "Replacing", 30)
         assert changed.split()[:2] == ["openshift-operator-lifecycle-manager", "packageserver"]
         assert any(r.query.get("watch") == "true" for r in handle.server.requests)

@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 import yaml
+from conftest import wait_for
 from test_live_support import (
     converged,
     fast_options,
     start_server,
     started_source,
     stop_source,
-    wait_until,
 )
 
 from olmtui.apiserver import LoopbackAPIServer
@@ -62,7 +62,7 @@ async def _live(tmp_path: Path, **overrides: Any):
     store = Store()
     source, task = await started_source(store, options)
     await converged(store, server)
-    await wait_until(lambda: header_state(source, store, options) == "live", what="live")
+    await wait_for(lambda: header_state(source, store, options) == "live", what="live")
     return server, options, store, source, task
 
 
@@ -77,7 +77,7 @@ async def test_a_malformed_object_does_not_stop_the_watch(tmp_path: Path) -> Non
     try:
         server.state.create(MALFORMED_CSV)
         server.state.create(namespace("after-the-malformed-one"))
-        await wait_until(
+        await wait_for(
             lambda: store.get("Namespace", "", "after-the-malformed-one") is not None,
             what="later changes still arrive",
         )
@@ -107,7 +107,7 @@ async def test_an_object_the_store_cannot_take_is_skipped_and_the_stream_goes_on
     try:
         server.state.create(namespace("poison"))
         server.state.create(namespace("healthy"))
-        await wait_until(lambda: store.get("Namespace", "", "healthy") is not None)
+        await wait_for(lambda: store.get("Namespace", "", "healthy") is not None)
         stream = source.status.stream("Namespace")
         assert stream.skipped >= 1
         assert "wrong type" in stream.last_skipped
@@ -138,14 +138,14 @@ async def test_a_task_that_fails_says_so_and_is_restarted(tmp_path: Path) -> Non
     informer.run = failing_once  # type: ignore[method-assign]
     task = asyncio.create_task(source.run())
     try:
-        await wait_until(lambda: header_state(source, store, options) == "failed", what="failed")
+        await wait_for(lambda: header_state(source, store, options) == "failed", what="failed")
         state = live_status(source, store, options)
         assert state.detail == "Namespace failed: RuntimeError: boom"
         assert not source.status.connected
         server.state.create(namespace("while-failed"))
         allowed.set()
         await converged(store, server)
-        await wait_until(lambda: header_state(source, store, options) == "live", what="live")
+        await wait_for(lambda: header_state(source, store, options) == "live", what="live")
     finally:
         await _close(server, source, task)
 
@@ -158,14 +158,14 @@ async def test_hung_watch_is_replaced_after_its_read_timeout(tmp_path: Path) -> 
         server.stall_watches(True)
         server.drop_connections()  # the new watches hang before any answer
         server.state.create(namespace("while-hung"))
-        await wait_until(
+        await wait_for(
             lambda: "read timeout" in source.status.stream("Namespace").last_error,
             what="hung watch noticed",
         )
         assert header_state(source, store, options) == "reconnecting"
         server.stall_watches(False)
         await converged(store, server)
-        await wait_until(lambda: header_state(source, store, options) == "live", what="live")
+        await wait_for(lambda: header_state(source, store, options) == "live", what="live")
     finally:
         await _close(server, source, task)
 
@@ -176,7 +176,7 @@ async def test_silent_watch_is_replaced_after_its_read_timeout(tmp_path: Path) -
     try:
         server.stall_watches(True)
         server.state.create(namespace("while-silent"))
-        await wait_until(
+        await wait_for(
             lambda: "read timeout" in source.status.stream("Namespace").last_error,
             what="silent watch noticed",
         )
@@ -203,11 +203,11 @@ async def test_server_restart_converges(tmp_path: Path) -> None:
     server, options, store, source, task = await _live(tmp_path)
     try:
         await server.stop()
-        await wait_until(lambda: header_state(source, store, options) == "reconnecting")
+        await wait_for(lambda: header_state(source, store, options) == "reconnecting")
         server.state.create(namespace("while-down"))
         await server.restart()
         await converged(store, server)
-        await wait_until(lambda: header_state(source, store, options) == "live", what="live")
+        await wait_for(lambda: header_state(source, store, options) == "live", what="live")
     finally:
         await _close(server, source, task)
 
@@ -220,12 +220,12 @@ async def test_a_lifted_403_shows_the_kind(tmp_path: Path) -> None:
     source, task = await started_source(store, options)
     try:
         stream = source.status.stream("Subscription")
-        await wait_until(lambda: stream.state == "no access", what="no access")
-        await wait_until(lambda: header_state(source, store, options) == "live, partial")
+        await wait_for(lambda: stream.state == "no access", what="no access")
+        await wait_for(lambda: header_state(source, store, options) == "live, partial")
         assert store.count("Subscription") == 0
         server.allow("subscriptions")
         await converged(store, server)
-        await wait_until(lambda: header_state(source, store, options) == "live", what="live")
+        await wait_for(lambda: header_state(source, store, options) == "live", what="live")
     finally:
         await _close(server, source, task)
 
@@ -238,7 +238,7 @@ async def _error_on_watch(tmp_path: Path, code: int, reason: str) -> None:
         server.fail_watches(code, reason)
         server.drop_connections()
         server.state.create(namespace(f"during-{code}"))
-        await wait_until(
+        await wait_for(
             lambda: str(code) in source.status.stream("Namespace").last_error,
             what=f"{code} seen",
         )
@@ -246,7 +246,7 @@ async def _error_on_watch(tmp_path: Path, code: int, reason: str) -> None:
         server.fail_watches(None)
         await converged(store, server)
         assert lists_sent(server) == before, f"a {code} on watch must not relist"
-        await wait_until(lambda: header_state(source, store, options) == "live", what="live")
+        await wait_for(lambda: header_state(source, store, options) == "live", what="live")
     finally:
         await _close(server, source, task)
 

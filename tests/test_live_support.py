@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import yaml
+from conftest import wait_for
 from data_paths import DATA
 
 from olmtui.apiserver import LoopbackAPIServer
@@ -123,20 +123,9 @@ def differences(store: Store, server: LoopbackAPIServer) -> list[str]:
     return out
 
 
-async def wait_until(
-    condition: Callable[[], bool], timeout: float = 30.0, what: str = "condition"
-) -> None:
-    """Poll ``condition`` on the event loop until it holds (the tests' only clock)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
-
-
 async def converged(store: Store, server: LoopbackAPIServer, timeout: float = 30.0) -> None:
     try:
-        await wait_until(lambda: not differences(store, server), timeout, "cache == server")
+        await wait_for(lambda: not differences(store, server), "cache == server", timeout)
     except AssertionError:
         shown = "; ".join(differences(store, server)[:10])
         raise AssertionError(f"cache != server: {shown}") from None

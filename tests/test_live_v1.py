@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+from conftest import wait_for
 from data_paths import DATA
 from test_live_support import (
     converged,
@@ -19,7 +20,6 @@ from test_live_support import (
     start_server,
     started_source,
     stop_source,
-    wait_until,
 )
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
@@ -130,7 +130,7 @@ async def test_v1_kinds_are_listed_and_watched(tmp_path: Path) -> None:
     try:
         await converged(store, server)
         assert store.get("ClusterExtension", "", "argocd") is not None
-        await wait_until(
+        await wait_for(
             lambda: source.status.stream("ClusterExtension").state == "live", what="live"
         )
         server.state.create(cluster_extension("quay", "quay-operator"))
@@ -222,7 +222,7 @@ async def test_only_get_requests_for_v1_kinds_and_catalogd(tmp_path: Path) -> No
     source, task = await started_source(store, fast_options(kubeconfig))
     try:
         await converged(store, server)
-        await wait_until(lambda: source.catalogd.catalogs() != [], what="catalog fetched")
+        await wait_for(lambda: source.catalogd.catalogs() != [], what="catalog fetched")
         server.compact()
         server.drop_connections()
         server.state.create(cluster_extension("quay", "quay-operator"))
@@ -324,7 +324,7 @@ async def test_fetched_again_only_when_the_resolved_digest_changes(tmp_path: Pat
     heard: list[str] = []
     source.catalogd.subscribe(lambda news: heard.extend(n.message for n in news))
     try:
-        await wait_until(lambda: source.catalogd.catalogs() != [], what="fetched")
+        await wait_for(lambda: source.catalogd.catalogs() != [], what="fetched")
         (first,) = source.catalogd.catalogs()
         relabelled = cluster_catalog("operatorhubio")
         relabelled["metadata"]["labels"]["team"] = "x"  # same digest: no fetch
@@ -332,13 +332,13 @@ async def test_fetched_again_only_when_the_resolved_digest_changes(tmp_path: Pat
         await converged(store, server)
         assert len(proxy_requests(server)) == 1
         server.state.update(cluster_catalog("operatorhubio", digest=DIGEST[:-1] + "b"))
-        await wait_until(lambda: len(proxy_requests(server)) == 2, what="asked again")
-        await wait_until(lambda: source.catalogd.problems == {}, what="no problem")
+        await wait_for(lambda: len(proxy_requests(server)) == 2, what="asked again")
+        await wait_for(lambda: source.catalogd.problems == {}, what="no problem")
         assert source.catalogd.catalogs()[0] is first, "304: the same content"
         later = when + dt.timedelta(hours=1)
         server.catalogd.serve("operatorhubio", fbc_lines(), last_modified=later)
         server.state.update(cluster_catalog("operatorhubio", digest=DIGEST[:-1] + "c"))
-        await wait_until(
+        await wait_for(
             lambda: "cluster-kube-descheduler-operator" in source.catalogd.catalogs()[0].packages,
             what="new content",
         )
@@ -347,7 +347,7 @@ async def test_fetched_again_only_when_the_resolved_digest_changes(tmp_path: Pat
             "content fetched: 4 packages, 94 bundles",
         ], "listeners hear of new content, not of a 304 or a relabelling"
         server.state.update(cluster_catalog("operatorhubio", serving=False))
-        await wait_until(lambda: source.catalogd.catalogs() == [], what="content dropped")
+        await wait_for(lambda: source.catalogd.catalogs() == [], what="content dropped")
         assert heard[-1] == "content dropped: not serving"
     finally:
         await stop_source(source, task)

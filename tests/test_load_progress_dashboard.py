@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from conftest import wait_for
 from textual.widgets import Static
 
 from olmtui.cli import main
@@ -68,14 +69,6 @@ def _table(app: OlmApp) -> VirtualTable:
     return app.screen.query_one("#table", VirtualTable)
 
 
-async def _until(pilot, test, seconds: float = 10.0) -> None:
-    for _ in range(int(seconds / 0.05)):
-        if test():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("never happened")
-
-
 async def test_the_first_screen_shows_the_bar_and_partial_rows_then_the_whole(
     snapshot: Path,
 ) -> None:
@@ -91,10 +84,10 @@ async def test_the_first_screen_shows_the_bar_and_partial_rows_then_the_whole(
     app = OlmApp(session, initial_view="csvs")
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await _until(pilot, lambda: _table(app).total_count == HALF)
+            await wait_for(lambda: _table(app).total_count == HALF, pilot=pilot)
             bar = app.screen.query_one(LoadingBar)
             # the bar draws itself once mounted: under load that can follow the rows
-            await _until(pilot, lambda: f"files {HALF}/{FILES + 1}" in str(bar.render()))
+            await wait_for(lambda: f"files {HALF}/{FILES + 1}" in str(bar.render()), pilot=pilot)
             text = str(bar.render())
             assert "MB/s" in text
             assert "findings when every file is read" in text
@@ -102,7 +95,7 @@ async def test_the_first_screen_shows_the_bar_and_partial_rows_then_the_whole(
             # the CSVs without their OperatorGroups yet: nothing claimed about them
             assert list(derived.all_findings(session)) == []
             app.show_view("findings")
-            await _until(pilot, lambda: bool(app.screen.query(LoadingBar)))
+            await wait_for(lambda: bool(app.screen.query(LoadingBar)), pilot=pilot)
             await pilot.pause(0.3)
             assert _table(app).total_count == 0
             assert _table(app).empty_text == LOADING_TEXT
@@ -118,20 +111,20 @@ async def test_the_first_screen_shows_the_bar_and_partial_rows_then_the_whole(
             assert _table(app).total_count == 0
             assert _table(app).empty_text == TableScreen.LOADING_EMPTY_TEXT
             go.set()
-            await _until(
-                pilot, lambda: not session.loading_now and not app.screen.query(LoadingBar)
+            await wait_for(
+                lambda: not session.loading_now and not app.screen.query(LoadingBar), pilot=pilot
             )
             await pilot.pause(0.5)
             assert not list(app.screen.query(LoadingBar))
             # the screen shown meanwhile is refreshed, its groups in
-            await _until(pilot, lambda: _table(app).total_count == FILES)
+            await wait_for(lambda: _table(app).total_count == FILES, pilot=pilot)
             app.show_view("findings")
             await pilot.pause(0.3)
             assert _table(app).empty_text != LOADING_TEXT
             app.show_view("overview")
-            await _until(pilot, lambda: _table(app).empty_text == OverviewScreen.EMPTY_TEXT)
+            await wait_for(lambda: _table(app).empty_text == OverviewScreen.EMPTY_TEXT, pilot=pilot)
             app.show_view("csvs")
-            await _until(pilot, lambda: _table(app).total_count == FILES)
+            await wait_for(lambda: _table(app).total_count == FILES, pilot=pilot)
     finally:
         go.set()
     whole = snapshot_session([str(snapshot)])
@@ -150,7 +143,7 @@ async def test_input_with_no_olm_objects_closes_the_dashboard_with_the_reason(
     session = streaming_snapshot_session([str(tmp_path)])
     app = OlmApp(session)
     async with app.run_test(size=SIZE) as pilot:
-        await _until(pilot, lambda: session.loading is not None and session.loading.done)
+        await wait_for(lambda: session.loading is not None and session.loading.done, pilot=pilot)
         await pilot.pause(0.5)
     assert session.loading is not None and session.loading.error is not None
     assert "no OLM objects" in session.loading.error

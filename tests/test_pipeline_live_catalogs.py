@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import wait_for
 
 from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread
 from olmtui.model.types import SubscriptionState
@@ -79,14 +79,6 @@ def cluster(tmp_path: Path) -> Iterator[tuple[ServerThread, LiveOptions]]:
     )
     yield thread, options
     thread.stop()
-
-
-async def wait_for(condition: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
 
 
 def subscription(session: Session) -> SubscriptionState | None:
