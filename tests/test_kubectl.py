@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from apiserver_support import all_objects
 from conftest import wait_for_sync
-from test_apiserver_support import all_objects
 
 from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread
 

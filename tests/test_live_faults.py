@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 from conftest import wait_for
-from test_live_support import (
+from live_support import (
     converged,
     fast_options,
     start_server,

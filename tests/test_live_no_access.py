@@ -16,7 +16,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from conftest import wait_for
-from test_live_support import (
+from live_support import (
     converged,
     fast_options,
     must_gather_objects,

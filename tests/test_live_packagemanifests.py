@@ -8,7 +8,7 @@ import copy
 from pathlib import Path
 
 from conftest import wait_for
-from test_live_support import (
+from live_support import (
     converged,
     fast_options,
     must_gather_objects,

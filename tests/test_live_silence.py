@@ -15,14 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from conftest import wait_for
-from test_live_faults import header_state, lists_sent, namespace, sample_objects
-from test_live_support import (
+from live_support import (
     converged,
     fast_options,
     start_server,
     started_source,
     stop_source,
 )
+from test_live_faults import header_state, lists_sent, namespace, sample_objects
 
 from olmtui.apiserver import LoopbackAPIServer
 from olmtui.sources.live import LiveSource

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from conftest import wait_for
-from test_live_support import (
+from live_support import (
     converged,
     differences,
     fast_options,

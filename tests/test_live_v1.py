@@ -14,7 +14,7 @@ from typing import Any
 import aiohttp
 from conftest import wait_for
 from data_paths import DATA
-from test_live_support import (
+from live_support import (
     converged,
     fast_options,
     start_server,

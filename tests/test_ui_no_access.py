@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 from conftest import wait_for
-from test_live_support import must_gather_objects
+from live_support import must_gather_objects
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.model.engine import Model

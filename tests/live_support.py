@@ -1,7 +1,5 @@
 """Helpers for the live-source tests: a loopback cluster loaded with real objects, a
 LiveSource with fast timings, and what the cache should hold for a given server state.
-
-(It holds no tests itself; the name keeps it with the live tests it serves.)
 """
 
 from __future__ import annotations

@@ -1,7 +1,5 @@
 """Helpers for the loopback API server tests: real OLM objects from an OCP 4.8 must-gather,
 and a started server with an aiohttp session pointed at it.
-
-(It holds no tests itself; the name keeps it with the apiserver tests it serves.)
 """
 
 from __future__ import annotations
