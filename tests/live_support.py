@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Iterator
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from conftest import wait_for
 from data_paths import DATA
 
 from olmtui.apiserver import LoopbackAPIServer
+from olmtui.pipeline.build import live_status
 from olmtui.sources.live import LiveOptions, LiveSource
 from olmtui.sources.live_resources import csv_from_partial
 from olmtui.store import COPIED_FROM_LABEL, WATCHED_KINDS, Store
@@ -149,3 +151,23 @@ async def stop_source(source: LiveSource, task: asyncio.Task) -> None:
     with contextlib.suppress(asyncio.CancelledError):
         await task
     await source.close()
+
+
+SAMPLE = files("olmtui").joinpath("samples", "cluster.yaml")
+
+
+def sample_objects() -> list[dict[str, Any]]:
+    return [o for o in yaml.safe_load_all(SAMPLE.read_bytes()) if o]
+
+
+def namespace(name: str) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
+
+
+def lists_sent(server: LoopbackAPIServer) -> int:
+    """LIST requests so far: olmtui lists in pages, so every list carries ``limit``."""
+    return sum(1 for r in server.requests if r.query.get("watch") != "true" and "limit" in r.query)
+
+
+def header_state(source: LiveSource, store: Store, options: LiveOptions) -> str:
+    return live_status(source, store, options).state

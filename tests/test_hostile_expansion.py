@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 import yaml
-from test_hostile_input import GOOD, MIB, olmtui
+from capped_run import GOOD, MIB, olmtui
 
 from olmtui import cli
 from olmtui.sources import parallel_load

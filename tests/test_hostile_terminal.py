@@ -19,7 +19,7 @@ import aiohttp
 import pytest
 from conftest import wait_for_sync
 from hostile_text import injected_in, write_hostile_snapshot
-from test_serve_browser import free_port, started, wait_for_http
+from processes import free_port, started, wait_for_http
 
 ROOT = Path(__file__).resolve().parent.parent
 TMUX = shutil.which("tmux")

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_kubectl import kubectl, kubectl_fails, printed, watching
-from test_live_v1 import FBC_FILES, cluster_catalog, cluster_extension, fbc_lines
+from kubectl_support import kubectl, kubectl_fails, printed, watching
+from v1_cluster import FBC_FILES, cluster_catalog, cluster_extension, fbc_lines
 
 from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread
 

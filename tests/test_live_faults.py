@@ -9,16 +9,18 @@ and 429 on watch (back off and watch again: no LIST), 410 (relist)."""
 from __future__ import annotations
 
 import asyncio
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from conftest import wait_for
 from live_support import (
     converged,
     fast_options,
+    header_state,
+    lists_sent,
+    namespace,
+    sample_objects,
     start_server,
     started_source,
     stop_source,
@@ -26,34 +28,16 @@ from live_support import (
 
 from olmtui.apiserver import LoopbackAPIServer
 from olmtui.pipeline.build import live_status
-from olmtui.sources.live import LiveOptions, LiveSource
+from olmtui.sources.live import LiveSource
 from olmtui.sources.live_http import StatusError, retry_after
 from olmtui.store import Change, Store
 
-SAMPLE = files("olmtui").joinpath("samples", "cluster.yaml")
 MALFORMED_CSV = {
     "apiVersion": "operators.coreos.com/v1alpha1",
     "kind": "ClusterServiceVersion",
     "metadata": {"name": "malformed.v1", "namespace": "team-a"},
     "spec": 5,
 }
-
-
-def sample_objects() -> list[dict[str, Any]]:
-    return [o for o in yaml.safe_load_all(SAMPLE.read_bytes()) if o]
-
-
-def namespace(name: str) -> dict[str, Any]:
-    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
-
-
-def lists_sent(server: LoopbackAPIServer) -> int:
-    """LIST requests so far: olmtui lists in pages, so every list carries ``limit``."""
-    return sum(1 for r in server.requests if r.query.get("watch") != "true" and "limit" in r.query)
-
-
-def header_state(source: LiveSource, store: Store, options: LiveOptions) -> str:
-    return live_status(source, store, options).state
 
 
 async def _live(tmp_path: Path, **overrides: Any):

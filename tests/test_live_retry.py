@@ -18,11 +18,12 @@ from conftest import wait_for
 from live_support import (
     converged,
     fast_options,
+    namespace,
+    sample_objects,
     start_server,
     started_source,
     stop_source,
 )
-from test_live_faults import namespace, sample_objects
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.cli import main

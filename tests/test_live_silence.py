@@ -18,11 +18,14 @@ from conftest import wait_for
 from live_support import (
     converged,
     fast_options,
+    header_state,
+    lists_sent,
+    namespace,
+    sample_objects,
     start_server,
     started_source,
     stop_source,
 )
-from test_live_faults import header_state, lists_sent, namespace, sample_objects
 
 from olmtui.apiserver import LoopbackAPIServer
 from olmtui.sources.live import LiveSource

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from conftest import wait_for
+from packageserver_objects import MARKETPLACE, SUBSCRIPTION, package_manifest
 
 from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread
 from olmtui.model.types import SubscriptionState
@@ -20,48 +21,7 @@ from olmtui.pipeline.session import Session
 from olmtui.sources.live_options import LiveOptions
 from olmtui.ui import derived
 
-MARKETPLACE = "openshift-marketplace"
 Obj = dict[str, Any]
-
-
-def package_manifest(head: str) -> Obj:
-    """What packageserver serves for etcd in the ``community`` CatalogSource."""
-    return {
-        "apiVersion": "packages.operators.coreos.com/v1",
-        "kind": "PackageManifest",
-        "metadata": {
-            "name": "etcd",
-            "namespace": MARKETPLACE,
-            "labels": {"catalog": "community", "catalog-namespace": MARKETPLACE},
-        },
-        "status": {
-            "packageName": "etcd",
-            "catalogSource": "community",
-            "catalogSourceNamespace": MARKETPLACE,
-            "defaultChannel": "stable",
-            "channels": [
-                {
-                    "name": "stable",
-                    "currentCSV": head,
-                    "currentCSVDesc": {"version": head.removeprefix("etcdoperator.v")},
-                    "entries": [{"name": head, "version": head.removeprefix("etcdoperator.v")}],
-                }
-            ],
-        },
-    }
-
-
-SUBSCRIPTION: Obj = {
-    "apiVersion": "operators.coreos.com/v1alpha1",
-    "kind": "Subscription",
-    "metadata": {"name": "etcd", "namespace": "team-a"},
-    "spec": {
-        "name": "etcd",
-        "channel": "stable",
-        "source": "community",
-        "sourceNamespace": MARKETPLACE,
-    },
-}
 
 
 @pytest.fixture

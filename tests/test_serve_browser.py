@@ -15,23 +15,18 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-import os
 import re
 import shutil
-import socket
-import subprocess
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
 import pytest
-from conftest import wait_for, wait_for_sync
+from conftest import wait_for
+from processes import SAMPLE, free_port, started, wait_for_http
 
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLE = ROOT / "olmtui" / "samples" / "cluster.yaml"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 pytestmark = pytest.mark.skipif(
@@ -62,50 +57,6 @@ SCREEN_TEXT = """
   return lines.join("\\n");
 })()
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_for_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
-    import urllib.request
-
-    def answers() -> bool:
-        if proc.poll() is not None:
-            raise AssertionError(f"olmtui serve exited with {proc.returncode}")
-        with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=2) as response:
-            return bool(response.status == 200)
-        return False
-
-    wait_for_sync(answers, f"{url} to answer", timeout, poll=0.1)
-
-
-@contextlib.contextmanager
-def started(argv: list[str]) -> Iterator[subprocess.Popen[bytes]]:
-    """A process that is stopped (its whole group) when the block ends. Its output goes to
-    a file (a pipe nobody reads would stop it once full), printed when the test fails."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    with tempfile.TemporaryFile() as log:
-        proc = subprocess.Popen(
-            argv, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
-        try:
-            yield proc
-        except BaseException:
-            log.seek(0)
-            print(f"--- output of {argv[0]} ...:\n{log.read()[-4000:].decode(errors='replace')}")
-            raise
-        finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, 15)
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, 9)
-                proc.wait()
 
 
 class Page:

@@ -15,7 +15,7 @@ from typing import Any
 
 from conftest import wait_for
 from live_support import fast_options, start_server, started_source, stop_source
-from test_live_v1 import DIGEST, FBC_FILES, cluster_catalog, fbc_lines
+from v1_cluster import DIGEST, FBC_FILES, cluster_catalog, fbc_lines
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.model.views import change_entries
