@@ -13,7 +13,7 @@ import asyncio
 import inspect
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, NoReturn
 
 # How often a condition is looked at: short, since the wait ends on the first look that holds.
 POLL = 0.02
@@ -30,19 +30,29 @@ async def wait_for(
 
     With a Textual ``pilot``, each look first lets the app process its pending messages (a
     screen switched, a table refreshed), so a condition on the screen sees its latest state.
-    The condition may be a coroutine function (it asks a browser or a server).
+    The condition may be a coroutine function (it asks a browser or a server). A look that
+    raises (a widget not mounted yet) counts as "not yet", its error shown if the wait fails;
+    an AssertionError from it ends the wait at once (a server that exited will not answer).
     """
 
+    failed: list[Exception] = []
+
     async def holds() -> object:
-        seen = condition()
-        return await seen if inspect.isawaitable(seen) else seen
+        try:
+            seen = condition()
+            return await seen if inspect.isawaitable(seen) else seen
+        except AssertionError:  # the condition's own verdict: no use waiting on
+            raise
+        except Exception as error:  # e.g. a widget not mounted yet: not so far
+            failed[:] = [error]
+            return False
 
     deadline = time.monotonic() + timeout
     if pilot is not None:
         await pilot.pause(0)
     while not await holds():
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+            _timed_out(what, timeout, failed)
         if pilot is not None:
             await pilot.pause(poll)
         else:
@@ -56,8 +66,27 @@ def wait_for_sync(
     poll: float = POLL,
 ) -> None:
     """:func:`wait_for` for code that runs no event loop (threads, subprocesses, sockets)."""
+    failed: list[Exception] = []
+
+    def holds() -> object:
+        try:
+            return condition()
+        except AssertionError:
+            raise
+        except Exception as error:
+            failed[:] = [error]
+            return False
+
     deadline = time.monotonic() + timeout
-    while not condition():
+    while not holds():
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+            _timed_out(what, timeout, failed)
         time.sleep(poll)
+
+
+def _timed_out(what: str, timeout: float, failed: list[Exception]) -> NoReturn:
+    """The failure of a wait: what was awaited, and the error its last look raised, if any."""
+    last = f" (its last look raised {failed[0]!r})" if failed else ""
+    raise AssertionError(f"timed out after {timeout}s waiting for {what}{last}") from (
+        failed[0] if failed else None
+    )

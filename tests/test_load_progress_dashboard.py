@@ -96,18 +96,33 @@ async def test_the_first_screen_shows_the_bar_and_partial_rows_then_the_whole(
             assert list(derived.all_findings(session)) == []
             app.show_view("findings")
             await wait_for(lambda: bool(app.screen.query(LoadingBar)), pilot=pilot)
-            await pilot.pause(0.3)
+            await wait_for(
+                lambda: (_table(app).total_count == 0) and (_table(app).empty_text == LOADING_TEXT),
+                "_table(app).total_count == 0",
+                pilot=pilot,
+            )
             assert _table(app).total_count == 0
             assert _table(app).empty_text == LOADING_TEXT
             app.show_view("overview")  # it lists findings: none claimed, none denied
-            await pilot.pause(0.3)
+            await wait_for(
+                lambda: (_table(app).total_count == 0) and (_table(app).empty_text == LOADING_TEXT),
+                "_table(app).total_count == 0",
+                pilot=pilot,
+            )
             assert _table(app).total_count == 0
             assert _table(app).empty_text == LOADING_TEXT
             metrics = str(app.screen.query_one("#metrics", Static).render())
             assert "findings and channel heads when every file is read" in metrics
             assert "behind" not in metrics  # not "0 behind channel head" from half the files
             app.show_view("og")  # the groups come in the last file: no "no OperatorGroups"
-            await pilot.pause(0.3)
+            await wait_for(
+                lambda: (
+                    (_table(app).total_count == 0)
+                    and (_table(app).empty_text == TableScreen.LOADING_EMPTY_TEXT)
+                ),
+                "_table(app).total_count == 0",
+                pilot=pilot,
+            )
             assert _table(app).total_count == 0
             assert _table(app).empty_text == TableScreen.LOADING_EMPTY_TEXT
             go.set()
@@ -119,7 +134,11 @@ async def test_the_first_screen_shows_the_bar_and_partial_rows_then_the_whole(
             # the screen shown meanwhile is refreshed, its groups in
             await wait_for(lambda: _table(app).total_count == FILES, pilot=pilot)
             app.show_view("findings")
-            await pilot.pause(0.3)
+            await wait_for(
+                lambda: _table(app).empty_text != LOADING_TEXT,
+                "_table(app).empty_text != LOADING_TEXT",
+                pilot=pilot,
+            )
             assert _table(app).empty_text != LOADING_TEXT
             app.show_view("overview")
             await wait_for(lambda: _table(app).empty_text == OverviewScreen.EMPTY_TEXT, pilot=pilot)
@@ -164,7 +183,7 @@ async def test_quitting_while_loading_leaves_at_once(snapshot: Path) -> None:
     session = streaming_snapshot_session([str(snapshot)], pace=lambda: go.wait(20) and None)
     app = OlmApp(session)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause(0.3)
+        await wait_for(lambda: session.loading_now, "session.loading_now", pilot=pilot)
         assert session.loading_now
         await pilot.press("ctrl+q")
     go.set()

@@ -81,7 +81,14 @@ async def test_an_unknown_context_leaves_the_session_as_it_was(two_contexts):
     app = OlmApp(session)
     async with app.run_test(size=(160, 40)) as pilot:
         app.run_command_line("ctx nowhere")
-        await pilot.pause(0.5)
+        await wait_for(
+            lambda: (
+                (app.session is session)
+                and (any("nowhere" in str(n.message) for n in app._notifications))
+            ),
+            "app.session is session",
+            pilot=pilot,
+        )
         assert app.session is session
         assert any("nowhere" in str(n.message) for n in app._notifications)
 

@@ -8,6 +8,7 @@ from importlib.resources import files
 from pathlib import Path
 
 import pytest
+from conftest import wait_for
 from rich.console import Console
 from textual import events
 from textual.command import CommandList
@@ -206,7 +207,11 @@ async def test_the_palette_finds_objects_by_name_and_opens_them(app):
         index = shown.index("CSV team-a/etcdoperator.v0.9.4")
         app.screen.query_one(CommandList).highlighted = index
         await pilot.press("enter")
-        await pilot.pause(0.3)
+        await wait_for(
+            lambda: isinstance(app.screen, ObjectScreen),
+            "isinstance(app.screen, ObjectScreen)",
+            pilot=pilot,
+        )
         assert isinstance(app.screen, ObjectScreen)
         assert app.screen.target == ObjectRef(
             "ClusterServiceVersion", "team-a", "etcdoperator.v0.9.4"
