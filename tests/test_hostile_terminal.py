@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -67,8 +68,21 @@ def tmux() -> Iterator[Tmux]:
     try:
         yield server
     finally:
+        panes: list[int] = []
         with contextlib.suppress(AssertionError, subprocess.TimeoutExpired):
+            panes = [int(pid) for pid in server("list-panes", "-a", "-F", "#{pane_pid}").split()]
             server("kill-server")
+        _kill_sessions(panes)
+
+
+def _kill_sessions(leaders: list[int]) -> None:
+    """Kill what still runs in the panes' sessions: olmtui outlives the hang-up tmux sends when
+    its server is killed, and would be left running after the test (and the suite)."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if os.getsid(int(entry.name)) in leaders:
+                    os.kill(int(entry.name), signal.SIGKILL)
 
 
 def test_a_hostile_snapshot_neither_retitles_nor_blanks_a_real_terminal(
