@@ -14,9 +14,14 @@ import asyncio
 import inspect
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, NoReturn
+from importlib.resources import files
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
+
+if TYPE_CHECKING:
+    from olmtui.ui.app import OlmApp
 
 # How often a condition is looked at: short, since the wait ends on the first look that holds.
 POLL = 0.02
@@ -104,3 +109,27 @@ HEAP_BOUND = ("test_memory_frozen.py",)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Put the :data:`HEAP_BOUND` tests at the front; xdist hands tests out in this order."""
     items.sort(key=lambda item: item.path.name not in HEAP_BOUND)
+
+
+# -- fixtures more than one module uses ---------------------------------------------------
+
+#: The packaged sample cluster and the keycloak catalog the UI tests browse.
+SAMPLE = str(files("olmtui").joinpath("samples", "cluster.yaml"))
+KEYCLOAK = str(Path(__file__).parent / "data" / "ui" / "keycloak-catalog")
+
+
+@pytest.fixture
+def app() -> OlmApp:
+    """The dashboard on the sample cluster with the keycloak catalog (not yet running)."""
+    from olmtui.pipeline.build import snapshot_session
+    from olmtui.ui.app import OlmApp
+
+    return OlmApp(snapshot_session([SAMPLE], [KEYCLOAK], label="sample cluster"))
+
+
+@pytest.fixture(scope="module")
+def hostile_snapshot(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A snapshot whose every string carries escape sequences (``hostile_text``)."""
+    from hostile_text import write_hostile_snapshot
+
+    return write_hostile_snapshot(tmp_path_factory.mktemp("hostile") / "cluster.json")

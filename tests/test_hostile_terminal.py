@@ -19,18 +19,13 @@ from pathlib import Path
 import aiohttp
 import pytest
 from conftest import wait_for_sync
-from hostile_text import injected_in, write_hostile_snapshot
+from hostile_text import injected_in
 from processes import free_port, started, wait_for_http
 
 ROOT = Path(__file__).resolve().parent.parent
 TMUX = shutil.which("tmux")
 #: How long a step may take before the test gives up (a slow, shared machine).
 PATIENCE = 60.0
-
-
-@pytest.fixture(scope="module")
-def hostile_snapshot(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_hostile_snapshot(tmp_path_factory.mktemp("hostile") / "cluster.json")
 
 
 class Tmux:

@@ -27,13 +27,7 @@ from olmtui.ui.widgets.virtual_table import VirtualTable
 from olmtui.ui.widgets.yaml_view import YamlView
 
 SAMPLE = str(files("olmtui").joinpath("samples", "cluster.yaml"))
-KEYCLOAK = str(Path(__file__).parent / "data" / "ui" / "keycloak-catalog")
 SIZE = (120, 36)
-
-
-@pytest.fixture
-def app() -> OlmApp:
-    return OlmApp(snapshot_session([SAMPLE], [KEYCLOAK], label="sample cluster"))
 
 
 async def _filter(pilot, text: str) -> None:

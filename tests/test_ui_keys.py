@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 from importlib.resources import files
-from pathlib import Path
 
 import pytest
 from conftest import wait_for
@@ -28,13 +27,7 @@ from olmtui.ui.widgets.command_bar import CommandBar
 from olmtui.ui.widgets.virtual_table import VirtualTable
 
 SAMPLE = str(files("olmtui").joinpath("samples", "cluster.yaml"))
-KEYCLOAK = str(Path(__file__).parent / "data" / "ui" / "keycloak-catalog")
 SIZE = (120, 36)
-
-
-@pytest.fixture
-def app() -> OlmApp:
-    return OlmApp(snapshot_session([SAMPLE], [KEYCLOAK], label="sample cluster"))
 
 
 def _table(app: OlmApp) -> VirtualTable:

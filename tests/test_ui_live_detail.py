@@ -6,31 +6,20 @@ from __future__ import annotations
 
 import copy
 import io
-from importlib.resources import files
-from pathlib import Path
 
-import pytest
 from conftest import wait_for
 from rich.console import Console
 
 from olmtui.model.types import ObjectRef
-from olmtui.pipeline.build import snapshot_session
 from olmtui.ui.app import OlmApp
 from olmtui.ui.screens.graph import GraphScreen
 from olmtui.ui.screens.object_detail import ObjectScreen
 from olmtui.ui.widgets.yaml_pane import YamlPane
 from olmtui.ui.widgets.yaml_view import YamlView, find_matches
 
-SAMPLE = str(files("olmtui").joinpath("samples", "cluster.yaml"))
-KEYCLOAK = str(Path(__file__).parent / "data" / "ui" / "keycloak-catalog")
 SIZE = (120, 36)
 SUB = ObjectRef("Subscription", "team-b", "keycloak-operator")
 CSV = ObjectRef("ClusterServiceVersion", "team-a", "etcdoperator.v0.9.4")
-
-
-@pytest.fixture
-def app() -> OlmApp:
-    return OlmApp(snapshot_session([SAMPLE], [KEYCLOAK], label="sample cluster"))
 
 
 def _plain(renderable: object) -> str:
