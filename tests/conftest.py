@@ -1,5 +1,5 @@
-"""What the tests share: the one way to wait for something to happen, and the order that
-keeps heap-bound tests fast.
+"""What the tests share: the one way to wait for something to happen, and the fixtures more
+than one module uses.
 
 A test never sleeps a fixed time hoping a screen, a watch or a server has caught up: on a loaded
 machine (two cores, the suite under ``pytest -n auto``) any fixed pause is either too long (the
@@ -98,17 +98,6 @@ def _timed_out(what: str, timeout: float, failed: list[Exception]) -> NoReturn:
     raise AssertionError(f"timed out after {timeout}s waiting for {what}{last}") from (
         failed[0] if failed else None
     )
-
-
-#: Tests whose cost grows with every object the process holds (each full garbage collection
-#: walks the whole heap): run first, before the rest of the suite has filled the worker's
-#: heap. Late in a worker, test_memory_frozen's 70-odd full collections took 750 s, not 90.
-HEAP_BOUND = ("test_memory_frozen.py",)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Put the :data:`HEAP_BOUND` tests at the front; xdist hands tests out in this order."""
-    items.sort(key=lambda item: item.path.name not in HEAP_BOUND)
 
 
 # -- fixtures more than one module uses ---------------------------------------------------
