@@ -104,3 +104,11 @@ def injected_in(written: str) -> list[str]:
 def raw_in_segments(segments: list[Segment]) -> list[str]:
     """Control or bidi characters in the text of any (non-control) segment."""
     return [repr(s.text) for s in segments if s.control is None and _RAW.search(s.text) is not None]
+
+
+def namespaces_yaml(count: int) -> bytes:
+    """``count`` Namespaces as one YAML stream: a large input of many small documents."""
+    return b"".join(
+        b"---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns-%07d\n" % index
+        for index in range(count)
+    )

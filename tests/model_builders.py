@@ -239,3 +239,9 @@ def package_manifest(
             ],
         },
     }
+
+
+def percona_csv():
+    """The real percona-server-mongodb-operator 1.18.0 CSV (trimmed), with its install-mode
+    typo ``OwnNamespacejl``."""
+    return load_yaml(MODEL_DATA / "percona-server-mongodb-operator.v1.18.0.csv.yaml")

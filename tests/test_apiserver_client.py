@@ -7,9 +7,9 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from apiserver_support import serving
 from kubernetes_asyncio import client, config, watch
 from kubernetes_asyncio.client.exceptions import ApiException
-from test_apiserver_support import serving
 
 CSV_API = ("operators.coreos.com", "v1alpha1", "clusterserviceversions")
 

@@ -7,7 +7,7 @@ import asyncio
 
 import aiohttp
 import pytest
-from test_apiserver_support import CSVS, OLM, TABLE, csv_names, get_json, serving
+from apiserver_support import CSVS, OLM, TABLE, csv_names, get_json, serving
 
 from olmtui.apiserver import LoopbackAPIServer
 

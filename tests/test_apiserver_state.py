@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from test_apiserver_support import must_gather_objects
+from apiserver_support import must_gather_objects
 
 from olmtui.apiserver import ClusterState, ObjectExists, ObjectNotFound
 from olmtui.apiserver.resources import by_kind

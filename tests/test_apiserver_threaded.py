@@ -11,7 +11,7 @@ import urllib.request
 
 import aiohttp
 import pytest
-from test_apiserver_support import CSVS, must_gather_objects, read_events
+from apiserver_support import CSVS, must_gather_objects, read_events
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 

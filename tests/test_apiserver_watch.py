@@ -8,7 +8,7 @@ import json
 
 import aiohttp
 import pytest
-from test_apiserver_support import CSVS, OLM, TABLE, get_json, read_events, serving
+from apiserver_support import CSVS, OLM, TABLE, get_json, read_events, serving
 
 POM = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1"
 PACKAGESERVER = ("csv", "openshift-operator-lifecycle-manager", "packageserver")

@@ -8,19 +8,8 @@ infers because the dump holds objects in them but no Namespace object.
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
-from pathlib import Path
-
-import jsonschema
 import pytest
-from data_paths import DATA
-
-from olmtui.cli import main
-from olmtui.report import load_schema
-
-MUST_GATHERS = DATA / "must-gather/must-gather-clean"
+from check_runs import MUST_GATHERS, check_json
 
 # dump: (CSV incl. copies, copied, Sub, IP, OG, CatSrc, Namespace objects)
 TABLE = {
@@ -29,15 +18,6 @@ TABLE = {
     "metal": (135, 132, 2, 2, 4, 6, 58),
     "vsphere": (131, 128, 2, 2, 4, 6, 56),
 }
-
-
-def check_json(path: Path) -> tuple[int, dict]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        status = main(["check", str(path), "--output", "json"])
-    report = json.loads(out.getvalue())
-    jsonschema.validate(report, load_schema())
-    return status, report
 
 
 @pytest.mark.parametrize("dump", sorted(TABLE))

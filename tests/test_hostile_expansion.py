@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 import yaml
-from test_hostile_input import GOOD, MIB, olmtui
+from capped_run import GOOD, MIB, olmtui
+from hostile_text import namespaces_yaml
 
 from olmtui import cli
 from olmtui.sources import parallel_load
@@ -265,13 +266,6 @@ def test_aliases_of_a_few_small_strings_still_load() -> None:
     assert len(document.value["b"]) == 10_000
 
 
-def _namespaces(count: int) -> bytes:
-    return b"".join(
-        b"---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns-%07d\n" % index
-        for index in range(count)
-    )
-
-
 def test_a_large_file_is_parsed_as_it_is_loaded(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -279,7 +273,7 @@ def test_a_large_file_is_parsed_as_it_is_loaded(
     a worker's pickle of them) beside the cache. A file over ``STREAMED_FILE_BYTES`` is
     parsed by the loader one document at a time, pool or not, in the same order."""
     (tmp_path / "a.yaml").write_bytes(GOOD.read_bytes())
-    (tmp_path / "b.yaml").write_bytes(_namespaces(50))
+    (tmp_path / "b.yaml").write_bytes(namespaces_yaml(50))
     (tmp_path / "c.yaml").write_bytes(GOOD.read_bytes().replace(b"team-a", b"team-c"))
     listed = list(path_content(tmp_path, "snap").files)
     expected = [parallel_load.parse_file(source, True) for source in listed]
@@ -295,7 +289,7 @@ def test_the_cache_shares_the_keys_and_kinds_of_its_objects() -> None:
     """Each parsed object brings its own ``"apiVersion"``, ``"metadata"``, ``"name"``...:
     the cache keeps one of each (a third of what a million Namespaces held)."""
     store = Store()
-    store.apply_many(yaml.safe_load_all(_namespaces(2).decode()))
+    store.apply_many(yaml.safe_load_all(namespaces_yaml(2).decode()))
     first, second = store.list("Namespace")
     assert first is not second
     for one, other in ((first, second), (first["metadata"], second["metadata"])):

@@ -13,70 +13,19 @@ import gzip
 import io
 import json
 import os
-import resource
-import subprocess
-import sys
 import tarfile
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from capped_run import GIB, GOOD, HOSTILE, MIB, ROOT, Run, olmtui
 
 from olmtui.model.types import Finding
 from olmtui.sources import input_limits, snapshot_files
 from olmtui.sources.catalog_files import read_documents
 from olmtui.sources.snapshot import load_snapshot
 from olmtui.store import Store
-
-ROOT = Path(__file__).resolve().parent.parent
-HOSTILE = ROOT / "tests/data/hostile"
-GOOD = HOSTILE / "good.yaml"
-MEMORY_LIMIT = 2 << 30
-TIMEOUT = 120
-GIB = 1 << 30
-MIB = 1 << 20
-
-
-@dataclass
-class Run:
-    status: int
-    out: str
-    err: str
-
-    @property
-    def report(self) -> dict[str, Any]:
-        report: dict[str, Any] = json.loads(self.out)
-        return report
-
-    def findings(self, code: str = "UnreadableDocument") -> list[dict[str, Any]]:
-        return [f for f in self.report["findings"] if f["code"] == code]
-
-
-def _cap_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-
-
-def olmtui(*args: str | Path, output: str = "json") -> Run:
-    """``olmtui check ARGS --output OUTPUT`` (or another command) under the memory cap."""
-    command = [str(a) for a in args]
-    if command[0] == "check":
-        command += ["--output", output]
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}
-    env.pop("OLMTUI_DEBUG", None)
-    done = subprocess.run(
-        [sys.executable, "-m", "olmtui", *command],
-        capture_output=True,
-        timeout=TIMEOUT,
-        env=env,
-        preexec_fn=_cap_memory,
-        check=False,
-    )
-    run = Run(done.returncode, done.stdout.decode(), done.stderr.decode())
-    assert "Traceback" not in run.err, run.err
-    assert run.status in (0, 1, 2), run.err
-    return run
 
 
 def _one(run: Run, code: str = "UnreadableDocument") -> dict[str, Any]:

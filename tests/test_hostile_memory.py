@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hostile_text import namespaces_yaml
 
 from olmtui.model import engine
 from olmtui.model.engine import Model
@@ -32,13 +33,6 @@ DATA = Path(__file__).resolve().parent / "data"
 COUNT = 20_000
 
 
-def _namespaces(count: int) -> bytes:
-    return b"".join(
-        b"---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns-%07d\n" % index
-        for index in range(count)
-    )
-
-
 def _objects(data: bytes) -> Iterator[object]:
     return (document.value for document in parse_documents(data, json_format=False))
 
@@ -55,7 +49,7 @@ def traced() -> Iterator[None]:
 def test_a_yaml_stream_is_split_as_its_documents_are_taken(traced: None) -> None:
     """Where every document starts was a list of ints made before the first one was
     parsed: 64 MB beside the cache for 1,600,000 Namespaces (~40 bytes a document)."""
-    data = _namespaces(COUNT)
+    data = namespaces_yaml(COUNT)
     before = tracemalloc.get_traced_memory()[0]
     tracemalloc.reset_peak()
     documents = parse_documents(data, json_format=False)
@@ -71,9 +65,9 @@ def test_a_large_yaml_stream_lets_go_of_the_documents_taken(
     """The 100 MB of a stream of 1,600,000 Namespaces were held until its last document was
     cached: a large stream gives back its bytes as its documents are taken."""
     monkeypatch.setattr(snapshot_documents, "RELEASED_BYTES", 0)
-    size = len(_namespaces(COUNT))
+    size = len(namespaces_yaml(COUNT))
     before = tracemalloc.get_traced_memory()[0]
-    documents = parse_documents(_namespaces(COUNT), json_format=False)
+    documents = parse_documents(namespaces_yaml(COUNT), json_format=False)
     for _ in range(COUNT - 100):
         next(documents)
     assert tracemalloc.get_traced_memory()[0] - before < size / 4
@@ -83,7 +77,7 @@ def test_a_large_yaml_stream_lets_go_of_the_documents_taken(
 def test_a_cached_namespace_costs_its_object_and_name_only(traced: None) -> None:
     """A cluster-scoped object is kept under its name, not a ``("", name)`` tuple: ~450
     bytes a Namespace (its two maps and its name), ~530 with the tuple."""
-    data = _namespaces(COUNT)
+    data = namespaces_yaml(COUNT)
     store = Store()
     before = tracemalloc.get_traced_memory()[0]
     store.apply_many(_objects(data))
@@ -100,7 +94,7 @@ def test_the_first_build_holds_one_batch_at_a_time(
     cache, where an index of them, with a copy of each, was ~100 bytes a Namespace."""
     monkeypatch.setattr(engine, "INITIAL_BATCH", 1000)
     store = Store()
-    store.apply_many(_objects(_namespaces(COUNT)))
+    store.apply_many(_objects(namespaces_yaml(COUNT)))
     before = tracemalloc.get_traced_memory()[0]
     tracemalloc.reset_peak()
     model = Model(store)
@@ -227,7 +221,7 @@ def test_a_bare_or_inferred_namespace_is_kept_by_its_name(traced: None) -> None:
     assert store.get("Namespace", "", "ns-0000007") == snapshot.inferred_namespace("ns-0000007")
     bare = Store()
     before = tracemalloc.get_traced_memory()[0]
-    bare.apply_many(_objects(_namespaces(COUNT)))
+    bare.apply_many(_objects(namespaces_yaml(COUNT)))
     assert (tracemalloc.get_traced_memory()[0] - before) / COUNT < 200
     assert list(bare.list("Namespace"))[3] == {
         "apiVersion": "v1",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -17,42 +17,9 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from hostile_text import injected_in, write_hostile_snapshot
-from test_serve_browser import free_port, started, wait_for_http
-
-ROOT = Path(__file__).resolve().parent.parent
-TMUX = shutil.which("tmux")
-#: How long a step may take before the test gives up (a slow, shared machine).
-PATIENCE = 60.0
-
-
-@pytest.fixture(scope="module")
-def hostile_snapshot(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_hostile_snapshot(tmp_path_factory.mktemp("hostile") / "cluster.json")
-
-
-class Tmux:
-    """A private tmux server (its own socket), killed when the test ends."""
-
-    def __init__(self, socket: str) -> None:
-        self.socket = socket
-
-    def __call__(self, *args: str) -> str:
-        assert TMUX is not None
-        done = subprocess.run(
-            [TMUX, "-L", self.socket, *args], capture_output=True, text=True, timeout=30
-        )
-        assert done.returncode == 0, done.stderr
-        return done.stdout
-
-    def wait_for(self, needle: str, target: str) -> str:
-        """The pane's text once it shows ``needle``."""
-        deadline = time.monotonic() + PATIENCE
-        while True:
-            shown = self("capture-pane", "-p", "-t", target)
-            if needle in shown or time.monotonic() > deadline:
-                return shown
-            time.sleep(0.3)
+from hostile_text import injected_in
+from processes import free_port, started, wait_for_http
+from tmux_support import PATIENCE, ROOT, TMUX, Tmux
 
 
 @pytest.fixture
@@ -63,8 +30,21 @@ def tmux() -> Iterator[Tmux]:
     try:
         yield server
     finally:
+        panes: list[int] = []
         with contextlib.suppress(AssertionError, subprocess.TimeoutExpired):
+            panes = [int(pid) for pid in server("list-panes", "-a", "-F", "#{pane_pid}").split()]
             server("kill-server")
+        _kill_sessions(panes)
+
+
+def _kill_sessions(leaders: list[int]) -> None:
+    """Kill what still runs in the panes' sessions: olmtui outlives the hang-up tmux sends when
+    its server is killed, and would be left running after the test (and the suite)."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if os.getsid(int(entry.name)) in leaders:
+                    os.kill(int(entry.name), signal.SIGKILL)
 
 
 def test_a_hostile_snapshot_neither_retitles_nor_blanks_a_real_terminal(

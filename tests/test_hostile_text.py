@@ -22,7 +22,6 @@ from hostile_text import (
     hostile_objects,
     injected_in,
     raw_in_segments,
-    write_hostile_snapshot,
 )
 from rich.segment import Segment
 from rich.style import Style
@@ -131,11 +130,6 @@ def test_the_filter_drops_what_is_left_and_keeps_the_width() -> None:
 
 
 # -- the reports ---------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def hostile_snapshot(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_hostile_snapshot(tmp_path_factory.mktemp("hostile") / "cluster.json")
 
 
 def test_reports_show_no_raw_control_or_bidi_character(hostile_snapshot: Path) -> None:

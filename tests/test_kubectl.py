@@ -3,24 +3,18 @@ server must look like a real cluster to an unmodified client."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import queue
-import shutil
 import subprocess
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import yaml
-from test_apiserver_support import all_objects
+from apiserver_support import all_objects
+from kubectl_support import KUBECTL, kubectl, kubectl_fails, printed, watching
 
 from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread
-
-KUBECTL = shutil.which("kubectl") or "/usr/bin/kubectl"
 
 
 @pytest.fixture
@@ -44,23 +38,6 @@ def client_minor_version() -> int:
         check=True,
     )
     return int(json.loads(done.stdout)["clientVersion"]["minor"].rstrip("+"))
-
-
-def kubectl(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run(
-        [KUBECTL, *args], env=env, capture_output=True, text=True, timeout=60, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
-def kubectl_fails(env: dict[str, str], *args: str) -> str:
-    """kubectl's stderr, once it is known to have exited with 1 (an API error)."""
-    done = subprocess.run(
-        [KUBECTL, *args], env=env, capture_output=True, text=True, timeout=60, check=False
-    )
-    assert done.returncode == 1
-    return done.stderr
 
 
 def test_kubectl_get_csv_all_namespaces_lists_copies_with_olm_columns(cluster) -> None:
@@ -132,50 +109,13 @@ def test_kubectl_reports_missing_and_forbidden_like_a_real_cluster(cluster) -> N
     assert 'User "olmtui-test" cannot list resource "clusterserviceversions"' in forbidden
 
 
-def _lines(stream: object, into: queue.Queue[str]) -> None:
-    for line in stream:  # type: ignore[attr-defined]
-        into.put(line)
-
-
-@contextlib.contextmanager
-def watching(env: dict[str, str], *args: str) -> Iterator[queue.Queue[str]]:
-    """``kubectl ARGS`` left running (a ``-w``): the lines it prints, as they come; killed
-    on leaving."""
-    watcher = subprocess.Popen(
-        [KUBECTL, *args],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=_lines, args=(watcher.stdout, lines), daemon=True).start()
-    try:
-        yield lines
-    finally:
-        watcher.kill()
-        watcher.wait(10)
-
-
-def wait_for(lines: queue.Queue[str], text: str, seconds: float) -> str:
-    deadline = time.monotonic() + seconds
-    while (left := deadline - time.monotonic()) > 0:
-        try:
-            line = lines.get(timeout=left)
-        except queue.Empty:
-            break
-        if text in line:
-            return line
-    raise AssertionError(f"kubectl never printed {text!r}")
-
-
 def test_kubectl_watch_shows_a_change_made_through_the_python_api(cluster) -> None:
     handle, env = cluster
     with watching(env, "get", "csv", "-A", "-w") as lines:
-        wait_for(lines, "packageserver", 30)
+        printed(lines, "packageserver", 30)
         csv = handle.get("csv", "openshift-operator-lifecycle-manager", "packageserver")
         assert csv is not None
         handle.update({**csv, "status": {**csv["status"], "phase": "Replacing"}})
-        changed = wait_for(lines, "Replacing", 30)
+        changed = printed(lines, "Replacing", 30)
         assert changed.split()[:2] == ["openshift-operator-lifecycle-manager", "packageserver"]
         assert any(r.query.get("watch") == "true" for r in handle.server.requests)

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_kubectl import kubectl, kubectl_fails, wait_for, watching
-from test_live_v1 import FBC_FILES, cluster_catalog, cluster_extension, fbc_lines
+from kubectl_support import kubectl, kubectl_fails, printed, watching
+from v1_cluster import FBC_FILES, cluster_catalog, cluster_extension, fbc_lines
 
 from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread
 
@@ -68,9 +68,9 @@ def test_kubectl_get_clustercatalogs_prints_serving_and_last_unpacked(cluster) -
 def test_kubectl_watch_clusterextensions(cluster) -> None:
     handle, env = cluster
     with watching(env, "get", "clusterextensions", "-w") as lines:
-        wait_for(lines, "argocd", 30)
+        printed(lines, "argocd", 30)
         handle.create(cluster_extension("quay", "quay-operator"))
-        added = wait_for(lines, "quay", 30)
+        added = printed(lines, "quay", 30)
         assert added.split()[:3] == ["quay", "quay-operator.v2.4.0", "2.4.0"]
         watches = [r for r in handle.server.requests if r.query.get("watch") == "true"]
         assert any(r.path.endswith("/clusterextensions") for r in watches)

@@ -9,28 +9,29 @@ and 429 on watch (back off and watch again: no LIST), 410 (relist)."""
 from __future__ import annotations
 
 import asyncio
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
-from test_live_support import (
+from conftest import wait_for
+from live_support import (
     converged,
     fast_options,
+    header_state,
+    lists_sent,
+    namespace,
+    sample_objects,
     start_server,
     started_source,
     stop_source,
-    wait_until,
 )
 
 from olmtui.apiserver import LoopbackAPIServer
 from olmtui.pipeline.build import live_status
-from olmtui.sources.live import LiveOptions, LiveSource
+from olmtui.sources.live import LiveSource
 from olmtui.sources.live_http import StatusError, retry_after
 from olmtui.store import Change, Store
 
-SAMPLE = files("olmtui").joinpath("samples", "cluster.yaml")
 MALFORMED_CSV = {
     "apiVersion": "operators.coreos.com/v1alpha1",
     "kind": "ClusterServiceVersion",
@@ -39,30 +40,13 @@ MALFORMED_CSV = {
 }
 
 
-def sample_objects() -> list[dict[str, Any]]:
-    return [o for o in yaml.safe_load_all(SAMPLE.read_bytes()) if o]
-
-
-def namespace(name: str) -> dict[str, Any]:
-    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
-
-
-def lists_sent(server: LoopbackAPIServer) -> int:
-    """LIST requests so far: olmtui lists in pages, so every list carries ``limit``."""
-    return sum(1 for r in server.requests if r.query.get("watch") != "true" and "limit" in r.query)
-
-
-def header_state(source: LiveSource, store: Store, options: LiveOptions) -> str:
-    return live_status(source, store, options).state
-
-
 async def _live(tmp_path: Path, **overrides: Any):
     server, kubeconfig = await start_server(tmp_path, sample_objects())
     options = fast_options(kubeconfig, **overrides)
     store = Store()
     source, task = await started_source(store, options)
     await converged(store, server)
-    await wait_until(lambda: header_state(source, store, options) == "live", what="live")
+    await wait_for(lambda: header_state(source, store, options) == "live", what="live")
     return server, options, store, source, task
 
 
@@ -77,7 +61,7 @@ async def test_a_malformed_object_does_not_stop_the_watch(tmp_path: Path) -> Non
     try:
         server.state.create(MALFORMED_CSV)
         server.state.create(namespace("after-the-malformed-one"))
-        await wait_until(
+        await wait_for(
             lambda: store.get("Namespace", "", "after-the-malformed-one") is not None,
             what="later changes still arrive",
         )
@@ -107,7 +91,7 @@ async def test_an_object_the_store_cannot_take_is_skipped_and_the_stream_goes_on
     try:
         server.state.create(namespace("poison"))
         server.state.create(namespace("healthy"))
-        await wait_until(lambda: store.get("Namespace", "", "healthy") is not None)
+        await wait_for(lambda: store.get("Namespace", "", "healthy") is not None)
         stream = source.status.stream("Namespace")
         assert stream.skipped >= 1
         assert "wrong type" in stream.last_skipped
@@ -138,14 +122,14 @@ async def test_a_task_that_fails_says_so_and_is_restarted(tmp_path: Path) -> Non
     informer.run = failing_once  # type: ignore[method-assign]
     task = asyncio.create_task(source.run())
     try:
-        await wait_until(lambda: header_state(source, store, options) == "failed", what="failed")
+        await wait_for(lambda: header_state(source, store, options) == "failed", what="failed")
         state = live_status(source, store, options)
         assert state.detail == "Namespace failed: RuntimeError: boom"
         assert not source.status.connected
         server.state.create(namespace("while-failed"))
         allowed.set()
         await converged(store, server)
-        await wait_until(lambda: header_state(source, store, options) == "live", what="live")
+        await wait_for(lambda: header_state(source, store, options) == "live", what="live")
     finally:
         await _close(server, source, task)
 
@@ -158,14 +142,14 @@ async def test_hung_watch_is_replaced_after_its_read_timeout(tmp_path: Path) -> 
         server.stall_watches(True)
         server.drop_connections()  # the new watches hang before any answer
         server.state.create(namespace("while-hung"))
-        await wait_until(
+        await wait_for(
             lambda: "read timeout" in source.status.stream("Namespace").last_error,
             what="hung watch noticed",
         )
         assert header_state(source, store, options) == "reconnecting"
         server.stall_watches(False)
         await converged(store, server)
-        await wait_until(lambda: header_state(source, store, options) == "live", what="live")
+        await wait_for(lambda: header_state(source, store, options) == "live", what="live")
     finally:
         await _close(server, source, task)
 
@@ -176,7 +160,7 @@ async def test_silent_watch_is_replaced_after_its_read_timeout(tmp_path: Path) -
     try:
         server.stall_watches(True)
         server.state.create(namespace("while-silent"))
-        await wait_until(
+        await wait_for(
             lambda: "read timeout" in source.status.stream("Namespace").last_error,
             what="silent watch noticed",
         )
@@ -203,11 +187,11 @@ async def test_server_restart_converges(tmp_path: Path) -> None:
     server, options, store, source, task = await _live(tmp_path)
     try:
         await server.stop()
-        await wait_until(lambda: header_state(source, store, options) == "reconnecting")
+        await wait_for(lambda: header_state(source, store, options) == "reconnecting")
         server.state.create(namespace("while-down"))
         await server.restart()
         await converged(store, server)
-        await wait_until(lambda: header_state(source, store, options) == "live", what="live")
+        await wait_for(lambda: header_state(source, store, options) == "live", what="live")
     finally:
         await _close(server, source, task)
 
@@ -220,12 +204,12 @@ async def test_a_lifted_403_shows_the_kind(tmp_path: Path) -> None:
     source, task = await started_source(store, options)
     try:
         stream = source.status.stream("Subscription")
-        await wait_until(lambda: stream.state == "no access", what="no access")
-        await wait_until(lambda: header_state(source, store, options) == "live, partial")
+        await wait_for(lambda: stream.state == "no access", what="no access")
+        await wait_for(lambda: header_state(source, store, options) == "live, partial")
         assert store.count("Subscription") == 0
         server.allow("subscriptions")
         await converged(store, server)
-        await wait_until(lambda: header_state(source, store, options) == "live", what="live")
+        await wait_for(lambda: header_state(source, store, options) == "live", what="live")
     finally:
         await _close(server, source, task)
 
@@ -238,7 +222,7 @@ async def _error_on_watch(tmp_path: Path, code: int, reason: str) -> None:
         server.fail_watches(code, reason)
         server.drop_connections()
         server.state.create(namespace(f"during-{code}"))
-        await wait_until(
+        await wait_for(
             lambda: str(code) in source.status.stream("Namespace").last_error,
             what=f"{code} seen",
         )
@@ -246,7 +230,7 @@ async def _error_on_watch(tmp_path: Path, code: int, reason: str) -> None:
         server.fail_watches(None)
         await converged(store, server)
         assert lists_sent(server) == before, f"a {code} on watch must not relist"
-        await wait_until(lambda: header_state(source, store, options) == "live", what="live")
+        await wait_for(lambda: header_state(source, store, options) == "live", what="live")
     finally:
         await _close(server, source, task)
 

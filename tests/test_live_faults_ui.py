@@ -10,6 +10,7 @@ from importlib.resources import files
 
 import pytest
 import yaml
+from conftest import wait_for
 from rich.console import Console
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
@@ -39,14 +40,6 @@ def _header(app: OlmApp) -> str:
     return console.export_text()
 
 
-async def _until(pilot, condition, what: str, timeout: float = 20.0) -> None:
-    for _ in range(int(timeout / 0.1)):
-        if condition():
-            return
-        await pilot.pause(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 @pytest.mark.parametrize("tab", ["summary", "yaml"])
 async def test_detail_and_yaml_screens_follow_the_connection_state(cluster, tab) -> None:
     server, thread, kubeconfig = cluster
@@ -54,15 +47,17 @@ async def test_detail_and_yaml_screens_follow_the_connection_state(cluster, tab)
     session = await asyncio.to_thread(live_session, options)
     app = OlmApp(session)
     async with app.run_test(size=(200, 40)) as pilot:
-        await _until(pilot, lambda: session.model.csv(CSV.namespace, CSV.name), "the CSV")
+        await wait_for(lambda: session.model.csv(CSV.namespace, CSV.name), "the CSV", pilot=pilot)
         app.open_object(CSV, tab)
         await pilot.pause()
         assert isinstance(app.screen, ObjectScreen)
-        await _until(pilot, lambda: " live " in _header(app), "live")
+        await wait_for(lambda: " live " in _header(app), "live", pilot=pilot)
         thread.run(server.stop())
-        await _until(pilot, lambda: " reconnecting " in _header(app), "reconnecting shown")
+        await wait_for(lambda: " reconnecting " in _header(app), "reconnecting shown", pilot=pilot)
         assert " live " not in _header(app)
         thread.run(server.restart())
         # the target: within 10 s of the fault clearing (the default backoff is at most 5 s)
-        await _until(pilot, lambda: " live " in _header(app), "live shown again", timeout=10)
+        await wait_for(
+            lambda: " live " in _header(app), "live shown again", timeout=10, pilot=pilot
+        )
         assert isinstance(app.screen, ObjectScreen)

@@ -15,14 +15,14 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from test_live_support import (
+from conftest import wait_for
+from live_support import (
     converged,
     fast_options,
     must_gather_objects,
     start_server,
     started_source,
     stop_source,
-    wait_until,
 )
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
@@ -92,8 +92,8 @@ async def test_r_api_8_the_same_cache_read_as_complete_would_invent_findings(tmp
     store = Store()
     source, task = await started_source(store, fast_options(kubeconfig))
     try:
-        await wait_until(lambda: CSV in store.unreadable, what="CSVs unreadable")
-        await wait_until(lambda: store.count("Subscription") == 2, what="Subscriptions")
+        await wait_for(lambda: CSV in store.unreadable, what="CSVs unreadable")
+        await wait_for(lambda: store.count("Subscription") == 2, what="Subscriptions")
         model = Model(store)
         health = health_findings(store, (), model.subscriptions())
         blind = {f.code for f in merged_findings(model=model.findings(), health=health)}
@@ -112,14 +112,14 @@ async def test_access_given_back_is_seen_at_the_next_recheck(tmp_path):
     store = Store()
     source, task = await started_source(store, fast_options(kubeconfig, forbidden_recheck=0.3))
     try:
-        await wait_until(lambda: CSV in store.unreadable, what="CSVs unreadable")
+        await wait_for(lambda: CSV in store.unreadable, what="CSVs unreadable")
         unreadable = store.unreadable[CSV]
         assert unreadable.resource == "clusterserviceversions"
         assert unreadable.recheck == 0.3
         assert "ClusterServiceVersion (copies)" in unreadable.reason  # both streams said 403
         server.allow("clusterserviceversions")
         await converged(store, server)
-        await wait_until(lambda: not store.unreadable, what="readable again")
+        await wait_for(lambda: not store.unreadable, what="readable again")
         model = Model(store)
         assert seed_metrics(store, model).csv_count == 3
     finally:
@@ -138,11 +138,11 @@ async def test_access_lost_after_the_first_load_keeps_the_last_rows_marked(tmp_p
         before = model.version
         server.forbid("clusterserviceversions")
         server.drop_connections()  # the watches come back and meet the 403
-        await wait_until(lambda: CSV in store.unreadable, what="CSVs unreadable")
+        await wait_for(lambda: CSV in store.unreadable, what="CSVs unreadable")
         assert store.count(CSV) == 131, "the last data seen stays, marked"
         assert model.version > before, "the model saw the change of access"
         # the copies' stream may meet its 403 before this one does: wait for it, not race it
-        await wait_until(
+        await wait_for(
             lambda: source.status.stream(CSV).state == "no access",
             what="the CSV stream says no access",
         )

@@ -7,7 +7,8 @@ import asyncio
 import copy
 from pathlib import Path
 
-from test_live_support import (
+from conftest import wait_for
+from live_support import (
     converged,
     fast_options,
     must_gather_objects,
@@ -15,7 +16,6 @@ from test_live_support import (
     start_server,
     started_source,
     stop_source,
-    wait_until,
 )
 
 from olmtui.sources.live_packagemanifests import changes_catalog_content
@@ -61,7 +61,7 @@ async def test_catalog_source_change_relists_packagemanifests_once_per_burst(
     source, task = await started_source(store, options)
     try:
         await converged(store, server)
-        await wait_until(lambda: source.status.stream("CatalogSource").state == "live")
+        await wait_for(lambda: source.status.stream("CatalogSource").state == "live")
         lists_before = sum(1 for r in server.requests if r.path == PM_PATH)
         server.state.create(manifests[0])
         await asyncio.sleep(0.5)

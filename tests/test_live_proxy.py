@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 from kubernetes_asyncio.client import Configuration
-from test_live_support import differences, fast_options, must_gather_objects, start_server
+from live_support import differences, fast_options, must_gather_objects, start_server
 
 from olmtui.sources.live import LiveSource
 from olmtui.sources.live_config import ClusterConfig, proxy_from_environment

@@ -10,7 +10,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from test_live_support import converged, fast_options, start_server, started_source, stop_source
+from live_support import converged, fast_options, start_server, started_source, stop_source
 
 from olmtui.apiserver import LoopbackAPIServer
 from olmtui.store import Store

@@ -6,14 +6,14 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from test_live_support import (
+from conftest import wait_for
+from live_support import (
     converged,
     fast_options,
     must_gather_objects,
     start_server,
     started_source,
     stop_source,
-    wait_until,
 )
 
 from olmtui.store import Store
@@ -34,14 +34,14 @@ async def test_server_restart_mid_watch_recovers(tmp_path: Path) -> None:
     try:
         await converged(store, server)
         await server.stop()
-        await wait_until(lambda: source.status.reconnecting_since is not None, what="reconnecting")
+        await wait_for(lambda: source.status.reconnecting_since is not None, what="reconnecting")
         assert not source.status.connected
         server.state.create(NEW_NS)
         sub = server.state.list("Subscription")[0]
         server.state.delete("Subscription", sub["metadata"]["namespace"], sub["metadata"]["name"])
         await server.restart()
         await converged(store, server)
-        await wait_until(lambda: source.status.connected, what="connected again")
+        await wait_for(lambda: source.status.connected, what="connected again")
         assert store.get("Namespace", "", "added-while-away") is not None
     finally:
         await stop_source(source, task)
@@ -75,12 +75,10 @@ async def test_403_on_one_kind_leaves_the_others_live(tmp_path: Path) -> None:
     source, task = await started_source(store, fast_options(kubeconfig, forbidden_recheck=0.3))
     try:
         status = source.status
-        await wait_until(
-            lambda: status.stream("Subscription").state == "no access", what="no access"
-        )
-        await wait_until(lambda: store.count("ClusterServiceVersion") == 131, what="CSVs")
+        await wait_for(lambda: status.stream("Subscription").state == "no access", what="no access")
+        await wait_for(lambda: store.count("ClusterServiceVersion") == 131, what="CSVs")
         others = {n: s.state for n, s in status.streams.items() if n != "Subscription"}
-        await wait_until(
+        await wait_for(
             lambda: all(
                 s.state == "live" for n, s in status.streams.items() if n != "Subscription"
             ),
@@ -94,7 +92,7 @@ async def test_403_on_one_kind_leaves_the_others_live(tmp_path: Path) -> None:
         assert asked_again - asked <= 6, "a 403 must not be retried in a loop"
         server.allow("subscriptions")
         await converged(store, server)
-        await wait_until(lambda: status.stream("Subscription").state == "live", what="live")
+        await wait_for(lambda: status.stream("Subscription").state == "live", what="live")
     finally:
         await stop_source(source, task)
         await server.stop()
@@ -108,7 +106,7 @@ async def test_half_open_connection_is_caught_by_the_read_timeout(tmp_path: Path
         await converged(store, server)
         server.stall_watches(True)
         server.state.create(NEW_NS)
-        await wait_until(
+        await wait_for(
             lambda: "read timeout" in source.status.stream("Namespace").last_error,
             what="read timeout noticed",
         )
@@ -145,15 +143,15 @@ async def test_namespaces_option_watches_only_those_namespaces(tmp_path: Path) -
     source, task = await started_source(store, fast_options(kubeconfig, namespaces=wanted))
     try:
         status = source.status
-        await wait_until(
+        await wait_for(
             lambda: status.stream("Subscription in openshift-monitoring").state == "no access",
             what="no access in one namespace",
         )
-        await wait_until(
+        await wait_for(
             lambda: status.stream("ClusterServiceVersion in cfe-test-namespace").state == "live",
             what="live in the other",
         )
-        await wait_until(lambda: status.stream("Namespace").state == "live", what="namespaces")
+        await wait_for(lambda: status.stream("Namespace").state == "live", what="namespaces")
         csv_namespaces = {k.namespace for k, _ in store.items("ClusterServiceVersion")}
         assert csv_namespaces == set(wanted)
         assert store.count("Namespace") == len(server.state.list("Namespace"))
@@ -171,7 +169,7 @@ async def test_namespaces_option_watches_only_those_namespaces(tmp_path: Path) -
                 "spec": {},
             }
         )
-        await wait_until(
+        await wait_for(
             lambda: store.get("OperatorGroup", "cfe-test-namespace", "late") is not None,
             what="watched in its namespace",
         )
@@ -192,8 +190,8 @@ async def test_namespaces_are_fetched_one_by_one_when_listing_them_is_forbidden(
     source, task = await started_source(store, fast_options(kubeconfig, namespaces=wanted))
     try:
         status = source.status
-        await wait_until(lambda: status.stream("Namespace").state == "no access")
-        await wait_until(lambda: store.count("Namespace") == 2, what="two namespaces fetched")
+        await wait_for(lambda: status.stream("Namespace").state == "no access")
+        await wait_for(lambda: store.count("Namespace") == 2, what="two namespaces fetched")
         assert {k.name for k, _ in store.items("Namespace")} == set(wanted[:2])
         monitoring = store.get("Namespace", "", "openshift-monitoring")
         assert monitoring == server.state.get("Namespace", None, "openshift-monitoring")
@@ -216,14 +214,14 @@ async def test_many_namespaces_each_keep_their_watches(tmp_path: Path) -> None:
     source, task = await started_source(store, fast_options(kubeconfig, namespaces=wanted))
     try:
         streams = source.status.streams
-        await wait_until(
+        await wait_for(
             lambda: (
                 len(streams) > 140
                 and all(s.state == "live" for n, s in streams.items() if n != "PackageManifest")
             ),
             what="every stream live",
         )
-        await wait_until(lambda: server.open_watches >= 140, what="every watch open")
+        await wait_for(lambda: server.open_watches >= 140, what="every watch open")
         for ns in (wanted[0], wanted[-1]):
             server.state.create(
                 {
@@ -233,7 +231,7 @@ async def test_many_namespaces_each_keep_their_watches(tmp_path: Path) -> None:
                     "spec": {},
                 }
             )
-        await wait_until(lambda: store.count("OperatorGroup") == 2, what="both groups seen")
+        await wait_for(lambda: store.count("OperatorGroup") == 2, what="both groups seen")
     finally:
         await stop_source(source, task)
         await server.stop()

@@ -14,14 +14,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_live_faults import namespace, sample_objects
-from test_live_support import (
+from conftest import wait_for
+from live_support import (
     converged,
     fast_options,
+    namespace,
+    sample_objects,
     start_server,
     started_source,
     stop_source,
-    wait_until,
 )
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
@@ -123,7 +124,7 @@ async def test_a_watch_answered_410_again_and_again_relists_with_a_growing_backo
         before = lists_of_namespaces(server)
         server.fail_watches(410, "Expired")
         server.drop_connections()
-        await wait_until(lambda: lists_of_namespaces(server) > before, what="relisted")
+        await wait_for(lambda: lists_of_namespaces(server) > before, what="relisted")
         await asyncio.sleep(2)
         relists = lists_of_namespaces(server) - before
         # 0.02 s doubling to 0.5 s, jittered: about ten in 2 s; at once each time, fifty and more

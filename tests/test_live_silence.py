@@ -14,14 +14,17 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from test_live_faults import header_state, lists_sent, namespace, sample_objects
-from test_live_support import (
+from conftest import wait_for
+from live_support import (
     converged,
     fast_options,
+    header_state,
+    lists_sent,
+    namespace,
+    sample_objects,
     start_server,
     started_source,
     stop_source,
-    wait_until,
 )
 
 from olmtui.apiserver import LoopbackAPIServer
@@ -55,7 +58,7 @@ async def _live(
     store = Store()
     source, task = await started_source(store, options)
     await converged(store, server)
-    await wait_until(lambda: header_state(source, store, options) == "live", what="live")
+    await wait_for(lambda: header_state(source, store, options) == "live", what="live")
     return server, store, source, task, options
 
 
@@ -109,7 +112,7 @@ async def test_a_list_that_never_answers_is_asked_again(tmp_path: Path) -> None:
         server.lose_lists(True)
         await server.restart(clear_history=True)
         stream = source.status.stream("Namespace")
-        await wait_until(lambda: "read timeout" in stream.last_error, 10, "the hung list seen")
+        await wait_for(lambda: "read timeout" in stream.last_error, "the hung list seen", 10)
         assert header_state(source, store, _options) == "reconnecting"
         server.lose_lists(False)  # the lists asked meanwhile stay unanswered
         await converged(store, server, timeout=5)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_live_support import (
+from conftest import wait_for
+from live_support import (
     converged,
     differences,
     fast_options,
@@ -15,7 +16,6 @@ from test_live_support import (
     start_server,
     started_source,
     stop_source,
-    wait_until,
 )
 
 from olmtui.apiserver import LoopbackAPIServer
@@ -51,7 +51,7 @@ async def test_copied_csvs_travel_as_metadata_only(tmp_path: Path) -> None:
     source, task = await started_source(store, fast_options(kubeconfig))
     try:
         await converged(store, server)
-        await wait_until(lambda: server.open_watches >= 10, what="every stream watching")
+        await wait_for(lambda: server.open_watches >= 10, what="every stream watching")
         csv_requests = [r for r in server.requests if r.path.endswith("/clusterserviceversions")]
         copies = [r for r in csv_requests if r.query.get("labelSelector") == "olm.copiedFrom"]
         real = [r for r in csv_requests if r.query.get("labelSelector") == "!olm.copiedFrom"]

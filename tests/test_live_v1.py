@@ -7,108 +7,37 @@ from __future__ import annotations
 
 import datetime as dt
 import gzip
-import json
 from pathlib import Path
 from typing import Any
 
 import aiohttp
-from data_paths import DATA
-from test_live_support import (
+from conftest import wait_for
+from live_support import (
     converged,
     fast_options,
     start_server,
     started_source,
     stop_source,
-    wait_until,
 )
+from v1_cluster import BASE, DIGEST, FBC_FILES, cluster_catalog, cluster_extension, fbc_lines
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.cli import main
 from olmtui.model.catalog import Catalog
 from olmtui.pipeline.catalogs import CatalogSet
 from olmtui.sources.catalog_fbc import load_fbc
-from olmtui.sources.catalog_files import read_documents
 from olmtui.sources.catalogd import fetch_catalog, service_of
 from olmtui.sources.live import LiveSource
 from olmtui.sources.live_once import access_findings
 from olmtui.store import Store
 
 Obj = dict[str, Any]
-CATALOGS = DATA / "catalogs"
-#: Real FBC: a JSON stream with olm.bundle.object (CRDs, CSVs), YAML catalogs of
-#: community-operators-prod, and OLM's e2e olm.deprecations fixture (see SOURCES.md).
-FBC_FILES = [
-    CATALOGS
-    / "cluster-kube-descheduler-operator/v4.16/catalog/cluster-kube-descheduler-operator"
-    / "catalog.json",
-    CATALOGS / "community-operators-prod/catalogs/v4.20/infinispan/catalog.yaml",
-    CATALOGS
-    / "community-operators-prod/catalogs/v4.20/rabbitmq-messaging-topology-operator"
-    / "catalog.yaml",
-    CATALOGS
-    / "operator-lifecycle-manager/test/e2e/testdata/subscription"
-    / "example-operator.v0.2.0-deprecations.yaml",
-]
-BASE = "https://catalogd-service.olmv1-system.svc/catalogs/{}"
-DIGEST = "quay.io/operatorhubio/catalog@sha256:" + "a" * 64
-
-
-def fbc_lines(files: list[Path] = FBC_FILES) -> bytes:
-    """The documents of ``files`` as catalogd serves them: one JSON object per line."""
-    docs = [doc for path in files for _, doc in read_documents(path, [])]
-    return b"".join(json.dumps(doc, default=str).encode() + b"\n" for doc in docs)
 
 
 def from_files(files: list[Path] = FBC_FILES) -> Catalog:
     catalog = Catalog(None, "files")
     load_fbc(files, catalog)
     return catalog
-
-
-def cluster_catalog(name: str, *, serving: bool = True, digest: str = DIGEST) -> Obj:
-    return {
-        "apiVersion": "olm.operatorframework.io/v1",
-        "kind": "ClusterCatalog",
-        "metadata": {
-            "name": name,
-            "labels": {"olm.operatorframework.io/metadata.name": name},
-            "creationTimestamp": "2026-01-01T00:00:00Z",
-        },
-        "spec": {"source": {"type": "Image", "image": {"ref": "quay.io/x/catalog:latest"}}},
-        "status": {
-            "conditions": [
-                {
-                    "type": "Serving",
-                    "status": "True" if serving else "False",
-                    "reason": "Available" if serving else "Unavailable",
-                    "message": "Serving desired content from resolved source",
-                },
-                {"type": "Progressing", "status": "True", "reason": "Succeeded", "message": ""},
-            ],
-            "resolvedSource": {"type": "Image", "image": {"ref": digest}},
-            "urls": {"base": BASE.format(name)},
-            "lastUnpacked": "2026-01-02T00:00:00Z",
-        },
-    }
-
-
-def cluster_extension(name: str, package: str = "infinispan") -> Obj:
-    return {
-        "apiVersion": "olm.operatorframework.io/v1",
-        "kind": "ClusterExtension",
-        "metadata": {"name": name, "creationTimestamp": "2026-01-01T00:00:00Z"},
-        "spec": {
-            "namespace": name,
-            "source": {"sourceType": "Catalog", "catalog": {"packageName": package}},
-        },
-        "status": {
-            "install": {"bundle": {"name": f"{package}.v2.4.0", "version": "2.4.0"}},
-            "conditions": [
-                {"type": "Installed", "status": "True", "reason": "Succeeded", "message": ""},
-                {"type": "Progressing", "status": "True", "reason": "Succeeded", "message": ""},
-            ],
-        },
-    }
 
 
 def v1_objects() -> list[Obj]:
@@ -130,7 +59,7 @@ async def test_v1_kinds_are_listed_and_watched(tmp_path: Path) -> None:
     try:
         await converged(store, server)
         assert store.get("ClusterExtension", "", "argocd") is not None
-        await wait_until(
+        await wait_for(
             lambda: source.status.stream("ClusterExtension").state == "live", what="live"
         )
         server.state.create(cluster_extension("quay", "quay-operator"))
@@ -222,7 +151,7 @@ async def test_only_get_requests_for_v1_kinds_and_catalogd(tmp_path: Path) -> No
     source, task = await started_source(store, fast_options(kubeconfig))
     try:
         await converged(store, server)
-        await wait_until(lambda: source.catalogd.catalogs() != [], what="catalog fetched")
+        await wait_for(lambda: source.catalogd.catalogs() != [], what="catalog fetched")
         server.compact()
         server.drop_connections()
         server.state.create(cluster_extension("quay", "quay-operator"))
@@ -324,7 +253,7 @@ async def test_fetched_again_only_when_the_resolved_digest_changes(tmp_path: Pat
     heard: list[str] = []
     source.catalogd.subscribe(lambda news: heard.extend(n.message for n in news))
     try:
-        await wait_until(lambda: source.catalogd.catalogs() != [], what="fetched")
+        await wait_for(lambda: source.catalogd.catalogs() != [], what="fetched")
         (first,) = source.catalogd.catalogs()
         relabelled = cluster_catalog("operatorhubio")
         relabelled["metadata"]["labels"]["team"] = "x"  # same digest: no fetch
@@ -332,13 +261,13 @@ async def test_fetched_again_only_when_the_resolved_digest_changes(tmp_path: Pat
         await converged(store, server)
         assert len(proxy_requests(server)) == 1
         server.state.update(cluster_catalog("operatorhubio", digest=DIGEST[:-1] + "b"))
-        await wait_until(lambda: len(proxy_requests(server)) == 2, what="asked again")
-        await wait_until(lambda: source.catalogd.problems == {}, what="no problem")
+        await wait_for(lambda: len(proxy_requests(server)) == 2, what="asked again")
+        await wait_for(lambda: source.catalogd.problems == {}, what="no problem")
         assert source.catalogd.catalogs()[0] is first, "304: the same content"
         later = when + dt.timedelta(hours=1)
         server.catalogd.serve("operatorhubio", fbc_lines(), last_modified=later)
         server.state.update(cluster_catalog("operatorhubio", digest=DIGEST[:-1] + "c"))
-        await wait_until(
+        await wait_for(
             lambda: "cluster-kube-descheduler-operator" in source.catalogd.catalogs()[0].packages,
             what="new content",
         )
@@ -347,7 +276,7 @@ async def test_fetched_again_only_when_the_resolved_digest_changes(tmp_path: Pat
             "content fetched: 4 packages, 94 bundles",
         ], "listeners hear of new content, not of a 304 or a relabelling"
         server.state.update(cluster_catalog("operatorhubio", serving=False))
-        await wait_until(lambda: source.catalogd.catalogs() == [], what="content dropped")
+        await wait_for(lambda: source.catalogd.catalogs() == [], what="content dropped")
         assert heard[-1] == "content dropped: not serving"
     finally:
         await stop_source(source, task)

@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from conftest import wait_for
 from textual.widgets import Static
 
 from olmtui.cli import main
@@ -67,14 +68,6 @@ def _table(app: OlmApp) -> VirtualTable:
     return app.screen.query_one("#table", VirtualTable)
 
 
-async def _until(pilot, test, seconds: float = 10.0) -> None:
-    for _ in range(int(seconds / 0.05)):
-        if test():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("never happened")
-
-
 async def test_the_first_screen_shows_the_bar_and_partial_rows_then_the_whole(
     snapshot: Path,
 ) -> None:
@@ -90,10 +83,10 @@ async def test_the_first_screen_shows_the_bar_and_partial_rows_then_the_whole(
     app = OlmApp(session, initial_view="csvs")
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await _until(pilot, lambda: _table(app).total_count == HALF)
+            await wait_for(lambda: _table(app).total_count == HALF, pilot=pilot)
             bar = app.screen.query_one(LoadingBar)
             # the bar draws itself once mounted: under load that can follow the rows
-            await _until(pilot, lambda: f"files {HALF}/{FILES + 1}" in str(bar.render()))
+            await wait_for(lambda: f"files {HALF}/{FILES + 1}" in str(bar.render()), pilot=pilot)
             text = str(bar.render())
             assert "MB/s" in text
             assert "findings when every file is read" in text
@@ -101,36 +94,55 @@ async def test_the_first_screen_shows_the_bar_and_partial_rows_then_the_whole(
             # the CSVs without their OperatorGroups yet: nothing claimed about them
             assert list(session.analysis.all_findings()) == []
             app.show_view("findings")
-            await _until(pilot, lambda: bool(app.screen.query(LoadingBar)))
-            await pilot.pause(0.3)
+            await wait_for(lambda: bool(app.screen.query(LoadingBar)), pilot=pilot)
+            await wait_for(
+                lambda: (_table(app).total_count == 0) and (_table(app).empty_text == LOADING_TEXT),
+                "_table(app).total_count == 0",
+                pilot=pilot,
+            )
             assert _table(app).total_count == 0
             assert _table(app).empty_text == LOADING_TEXT
             app.show_view("overview")  # it lists findings: none claimed, none denied
-            await pilot.pause(0.3)
+            await wait_for(
+                lambda: (_table(app).total_count == 0) and (_table(app).empty_text == LOADING_TEXT),
+                "_table(app).total_count == 0",
+                pilot=pilot,
+            )
             assert _table(app).total_count == 0
             assert _table(app).empty_text == LOADING_TEXT
             metrics = str(app.screen.query_one("#metrics", Static).render())
             assert "findings and channel heads when every file is read" in metrics
             assert "behind" not in metrics  # not "0 behind channel head" from half the files
             app.show_view("og")  # the groups come in the last file: no "no OperatorGroups"
-            await pilot.pause(0.3)
+            await wait_for(
+                lambda: (
+                    (_table(app).total_count == 0)
+                    and (_table(app).empty_text == TableScreen.LOADING_EMPTY_TEXT)
+                ),
+                "_table(app).total_count == 0",
+                pilot=pilot,
+            )
             assert _table(app).total_count == 0
             assert _table(app).empty_text == TableScreen.LOADING_EMPTY_TEXT
             go.set()
-            await _until(
-                pilot, lambda: not session.loading_now and not app.screen.query(LoadingBar)
+            await wait_for(
+                lambda: not session.loading_now and not app.screen.query(LoadingBar), pilot=pilot
             )
             await pilot.pause(0.5)
             assert not list(app.screen.query(LoadingBar))
             # the screen shown meanwhile is refreshed, its groups in
-            await _until(pilot, lambda: _table(app).total_count == FILES)
+            await wait_for(lambda: _table(app).total_count == FILES, pilot=pilot)
             app.show_view("findings")
-            await pilot.pause(0.3)
+            await wait_for(
+                lambda: _table(app).empty_text != LOADING_TEXT,
+                "_table(app).empty_text != LOADING_TEXT",
+                pilot=pilot,
+            )
             assert _table(app).empty_text != LOADING_TEXT
             app.show_view("overview")
-            await _until(pilot, lambda: _table(app).empty_text == OverviewScreen.EMPTY_TEXT)
+            await wait_for(lambda: _table(app).empty_text == OverviewScreen.EMPTY_TEXT, pilot=pilot)
             app.show_view("csvs")
-            await _until(pilot, lambda: _table(app).total_count == FILES)
+            await wait_for(lambda: _table(app).total_count == FILES, pilot=pilot)
     finally:
         go.set()
     whole = snapshot_session([str(snapshot)])
@@ -149,7 +161,7 @@ async def test_input_with_no_olm_objects_closes_the_dashboard_with_the_reason(
     session = streaming_snapshot_session([str(tmp_path)])
     app = OlmApp(session)
     async with app.run_test(size=SIZE) as pilot:
-        await _until(pilot, lambda: session.loading is not None and session.loading.done)
+        await wait_for(lambda: session.loading is not None and session.loading.done, pilot=pilot)
         await pilot.pause(0.5)
     assert session.loading is not None and session.loading.error is not None
     assert "no OLM objects" in session.loading.error
@@ -170,7 +182,7 @@ async def test_quitting_while_loading_leaves_at_once(snapshot: Path) -> None:
     session = streaming_snapshot_session([str(snapshot)], pace=lambda: go.wait(20) and None)
     app = OlmApp(session)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause(0.3)
+        await wait_for(lambda: session.loading_now, "session.loading_now", pilot=pilot)
         assert session.loading_now
         await pilot.press("ctrl+q")
     go.set()

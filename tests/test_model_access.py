@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from test_live_support import must_gather_objects
+from live_support import must_gather_objects
 
 from olmtui.model.engine import Model
 from olmtui.model.health import health_findings, merged_findings

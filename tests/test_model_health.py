@@ -7,7 +7,7 @@ from pathlib import Path
 
 import jsonschema
 from data_paths import DATA
-from test_report_json import build_model, cluster_store
+from report_records import build_model, cluster_store
 
 from olmtui.model.engine import Model
 from olmtui.model.health import health_findings, without_model_duplicates

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from model_builders import MODEL_DATA, codes, load_yaml, model_of, namespace, operator_group
+from model_builders import (
+    codes,
+    model_of,
+    namespace,
+    operator_group,
+    percona_csv,
+)
 from model_builders import csv as make_csv
 
 from olmtui.model.installmodes import (
@@ -104,12 +110,6 @@ def test_r_mem_4_duplicates_fail_the_csv_with_invalid_install_modes():
     assert (verdict.phase, verdict.reason) == ("Failed", "InvalidInstallModes")
     assert verdict.message.startswith("InstallMode list contains duplicates")
     assert model.csv("op", "x").api_reconciliation is None
-
-
-def percona_csv():
-    """The real percona-server-mongodb-operator 1.18.0 CSV (trimmed), with its install-mode
-    typo ``OwnNamespacejl``."""
-    return load_yaml(MODEL_DATA / "percona-server-mongodb-operator.v1.18.0.csv.yaml")
 
 
 def test_r_im_1_unknown_type_supports_nothing_real_percona_typo():

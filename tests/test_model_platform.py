@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from check_runs import MUST_GATHERS, check_json
 from model_builders import MODEL_DATA, csv, load_all, model_of, namespace, operator_group
-from test_check_must_gathers import MUST_GATHERS, check_json
 
 from olmtui.model.platform import is_platform_owned
 

@@ -12,6 +12,7 @@ from model_builders import (
     namespace,
     operator_group,
     package_manifest,
+    percona_csv,
     subscription,
 )
 
@@ -134,8 +135,6 @@ def test_real_subscription_fields():
 def test_r_im_1_preflight_of_the_channel_head_against_the_group():
     """R-IM-1 before the install, with the real percona installModes (typo included): only
     SingleNamespace."""
-    from test_model_installmodes import percona_csv
-
     modes = percona_csv()["spec"]["installModes"]
     pm = package_manifest("cat", "openshift-marketplace", "pkg", "percona.v1", modes)
     model, store = model_of(

@@ -3,7 +3,7 @@ re-derived when they change, so that the Model's upgrade graphs follow them."""
 
 from __future__ import annotations
 
-from test_pipeline_live_catalogs import MARKETPLACE, SUBSCRIPTION, package_manifest
+from packageserver_objects import MARKETPLACE, SUBSCRIPTION, package_manifest
 
 from olmtui.model.catalog import Catalog
 from olmtui.model.engine import Model

@@ -19,12 +19,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
-import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
 import yaml
+from conftest import wait_for
 
 from olmtui.apiserver import LoopbackAPIServer
 from olmtui.cli import build_parser
@@ -72,14 +72,6 @@ def holds_everything(store: Store, server: LoopbackAPIServer) -> bool:
     return all(
         versions(server.state.list(kind)) == versions(store.list(kind)) for kind in WATCHED_KINDS
     )
-
-
-async def wait_for(condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
 
 
 async def settled_report(session: Session, server: LoopbackAPIServer) -> Report:

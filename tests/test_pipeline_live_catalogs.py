@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import wait_for
+from packageserver_objects import MARKETPLACE, SUBSCRIPTION, package_manifest
 
 from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread
 from olmtui.model.types import SubscriptionState
@@ -19,48 +20,7 @@ from olmtui.pipeline.build import live_session
 from olmtui.pipeline.session import Session
 from olmtui.sources.live_options import LiveOptions
 
-MARKETPLACE = "openshift-marketplace"
 Obj = dict[str, Any]
-
-
-def package_manifest(head: str) -> Obj:
-    """What packageserver serves for etcd in the ``community`` CatalogSource."""
-    return {
-        "apiVersion": "packages.operators.coreos.com/v1",
-        "kind": "PackageManifest",
-        "metadata": {
-            "name": "etcd",
-            "namespace": MARKETPLACE,
-            "labels": {"catalog": "community", "catalog-namespace": MARKETPLACE},
-        },
-        "status": {
-            "packageName": "etcd",
-            "catalogSource": "community",
-            "catalogSourceNamespace": MARKETPLACE,
-            "defaultChannel": "stable",
-            "channels": [
-                {
-                    "name": "stable",
-                    "currentCSV": head,
-                    "currentCSVDesc": {"version": head.removeprefix("etcdoperator.v")},
-                    "entries": [{"name": head, "version": head.removeprefix("etcdoperator.v")}],
-                }
-            ],
-        },
-    }
-
-
-SUBSCRIPTION: Obj = {
-    "apiVersion": "operators.coreos.com/v1alpha1",
-    "kind": "Subscription",
-    "metadata": {"name": "etcd", "namespace": "team-a"},
-    "spec": {
-        "name": "etcd",
-        "channel": "stable",
-        "source": "community",
-        "sourceNamespace": MARKETPLACE,
-    },
-}
 
 
 @pytest.fixture
@@ -78,14 +38,6 @@ def cluster(tmp_path: Path) -> Iterator[tuple[ServerThread, LiveOptions]]:
     )
     yield thread, options
     thread.stop()
-
-
-async def wait_for(condition: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
 
 
 def subscription(session: Session) -> SubscriptionState | None:

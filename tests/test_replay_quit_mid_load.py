@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_hostile_terminal import ROOT, TMUX, Tmux
+from tmux_support import ROOT, TMUX, Tmux
 
 from olmtui.pipeline.streaming import Loading, stream_into
 from olmtui.sources.snapshot import list_snapshot

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from test_report_json import build_model, build_report, model_findings
+from report_records import build_model, build_report, model_findings
 
 from olmtui.model.types import Finding
 from olmtui.report import render_text

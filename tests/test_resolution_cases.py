@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 import yaml
+from check_runs import UniqueKeyLoader, run_check
 from data_paths import DATA
-from test_triage_table import UniqueKeyLoader, run_check
 
 RESOLUTION = DATA / "resolution"
 CASES = sorted(p.parent.name for p in RESOLUTION.glob("*/expect.yaml"))

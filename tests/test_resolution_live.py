@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 import yaml
+from conftest import wait_for
 from data_paths import DATA
-from test_pipeline_live_catalogs import wait_for
 
 from olmtui import cli
 from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread

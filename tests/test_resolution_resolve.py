@@ -13,7 +13,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_resolution_solver import applied_of, holds, models
+from solver_models import applied_of, holds, models
 
 from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.resolution.resolve import (

@@ -3,14 +3,13 @@ small problems checked against a brute force that applies R-RES-17 literally."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from solver_models import applied_of, holds, models
 
 from olmtui.model.resolution.constraints import (
-    AppliedConstraint,
     AtMost,
     Conflict,
     Constraint,
@@ -219,33 +218,6 @@ def _named(c: Constraint, text: str) -> Constraint:
     if isinstance(c, Conflict):
         return Conflict(c.id, text)
     return AtMost(c.n, c.ids, text)
-
-
-def holds(applied: AppliedConstraint, true: set[str]) -> bool:
-    c, x = applied.constraint, applied.variable
-    if isinstance(c, Mandatory):
-        return x in true
-    if isinstance(c, Prohibited):
-        return x not in true
-    if isinstance(c, Dependency):
-        return x not in true or any(i in true for i in c.ids)
-    if isinstance(c, Conflict):
-        return not (x in true and c.id in true)
-    return len(set(c.ids) & true) <= c.n
-
-
-def applied_of(variables: Sequence[Variable]) -> list[AppliedConstraint]:
-    return [AppliedConstraint(v.id, c) for v in variables for c in v.constraints]
-
-
-def models(variables: Sequence[Variable], constraints: Sequence[AppliedConstraint]) -> list:
-    ids = [v.id for v in variables]
-    found = []
-    for bits in itertools.product([True, False], repeat=len(ids)):
-        true = {i for i, b in zip(ids, bits, strict=True) if b}
-        if all(holds(c, true) for c in constraints):
-            found.append(bits)
-    return found
 
 
 def brute_force(variables: Sequence[Variable]) -> tuple[str, ...] | None:

@@ -12,27 +12,21 @@ Skipped only when chromium is not installed (``.ci/run`` installs it).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import itertools
 import json
-import os
 import re
 import shutil
-import socket
-import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
 import pytest
+from conftest import wait_for
+from processes import SAMPLE, free_port, started, wait_for_http
 
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLE = ROOT / "olmtui" / "samples" / "cluster.yaml"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 pytestmark = pytest.mark.skipif(
@@ -63,51 +57,6 @@ SCREEN_TEXT = """
   return lines.join("\\n");
 })()
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_for_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
-    import urllib.request
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"olmtui serve exited with {proc.returncode}")
-        with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=2) as response:
-            if response.status == 200:
-                return
-        time.sleep(0.2)
-    raise AssertionError(f"{url} did not answer in {timeout}s")
-
-
-@contextlib.contextmanager
-def started(argv: list[str]) -> Iterator[subprocess.Popen[bytes]]:
-    """A process that is stopped (its whole group) when the block ends. Its output goes to
-    a file (a pipe nobody reads would stop it once full), printed when the test fails."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    with tempfile.TemporaryFile() as log:
-        proc = subprocess.Popen(
-            argv, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
-        try:
-            yield proc
-        except BaseException:
-            log.seek(0)
-            print(f"--- output of {argv[0]} ...:\n{log.read()[-4000:].decode(errors='replace')}")
-            raise
-        finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, 15)
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, 9)
-                proc.wait()
 
 
 class Page:
@@ -143,24 +92,30 @@ class Page:
         result = await self.send("Runtime.evaluate", expression=SCREEN_TEXT, returnByValue=True)
         return str(result["result"].get("value") or "")
 
-    async def wait_for(self, text: str, timeout: float = 30) -> str:
-        deadline = time.monotonic() + timeout
-        shown = ""
-        while time.monotonic() < deadline:
-            shown = await self.screen()
-            if text in shown:
-                return shown
-            await asyncio.sleep(0.2)
-        raise AssertionError(f"{text!r} not on the screen after {timeout}s:\n{shown}")
+    async def showing(self, text: str, timeout: float = 30) -> str:
+        """The screen's text once it holds ``text``."""
+        shown = [""]
 
-    async def wait_for_change(self, before: str, timeout: float = 30) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            shown = await self.screen()
-            if shown != before:
-                return shown
-            await asyncio.sleep(0.1)
-        raise AssertionError(f"the screen did not change in {timeout}s:\n{before}")
+        async def holds() -> bool:
+            shown[0] = await self.screen()
+            return text in shown[0]
+
+        try:
+            await wait_for(holds, f"{text!r} on the screen", timeout, poll=0.1)
+        except AssertionError as timed_out:
+            raise AssertionError(f"{timed_out}; the screen:\n{shown[0]}") from None
+        return shown[0]
+
+    async def changed_from(self, before: str, timeout: float = 30) -> str:
+        """The screen's text once it differs from ``before``."""
+        shown = [before]
+
+        async def differs() -> bool:
+            shown[0] = await self.screen()
+            return shown[0] != before
+
+        await wait_for(differs, f"the screen to change from:\n{before}", timeout, poll=0.1)
+        return shown[0]
 
     async def type(self, text: str) -> None:
         """Key presses as a user's, one ``keyDown``/``keyUp`` pair per character."""
@@ -205,18 +160,18 @@ async def test_serve_shows_the_dashboard_and_takes_keys_in_a_browser() -> None:
         async with browser_page(profile) as page:
             await page.open(url)
             # replay streams the snapshot in: the findings come once every file is read
-            overview = await page.wait_for("InstallPlanFailed", timeout=60)
+            overview = await page.showing("InstallPlanFailed", timeout=60)
             assert "snapshot" in overview and "InstallPlanFailed" in overview
             assert "PHASE" not in overview
             await page.send(
                 "Runtime.evaluate", expression="window.__olmtuiSession.terminal.focus()"
             )
             await page.type(":")
-            prompt = await page.wait_for_change(overview)  # the `:` prompt opened
+            prompt = await page.changed_from(overview)  # the `:` prompt opened
             await page.type("csv")
-            await page.wait_for_change(prompt)
+            await page.changed_from(prompt)
             await page.type("\r")
-            csvs = await page.wait_for("PHASE")
+            csvs = await page.showing("PHASE")
             assert re.search(r"keycloak-operator\S*\s+15\.0\.2\s+✖ Failed", csvs), csvs
 
 
@@ -228,6 +183,6 @@ async def test_serve_demo_shows_the_live_demo_cluster_in_a_browser() -> None:
         wait_for_http(url, server)
         async with browser_page(profile) as page:
             await page.open(url)
-            await page.wait_for("demo cluster", timeout=90)
-            header = (await page.wait_for("live", timeout=60)).splitlines()[0]
+            await page.showing("demo cluster", timeout=90)
+            header = (await page.showing("live", timeout=60)).splitlines()[0]
             assert "Overview" in header and "demo cluster" in header

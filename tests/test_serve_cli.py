@@ -10,7 +10,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from test_serve_browser import SAMPLE, free_port, started, wait_for_http
+from processes import SAMPLE, free_port, started, wait_for_http
 
 from olmtui.cli import build_parser, main
 from olmtui.commands.serve import allowed_origins, dashboard_argv, is_loopback

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_live_support import must_gather_objects
+from live_support import must_gather_objects
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.cli import main

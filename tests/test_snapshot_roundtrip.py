@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_live_support import must_gather_objects, package_manifests
+from live_support import must_gather_objects, package_manifests
 
 from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread
 from olmtui.cli import main

@@ -8,35 +8,21 @@ server to a user who may not list across namespaces, and checked as ``check --li
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from check_runs import UniqueKeyLoader, run_check
 from data_paths import DATA
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.apiserver.resources import RESOURCES
-from olmtui.cli import main
 
 TRIAGE = DATA / "triage"
 CASES = sorted(p.parent.name for p in TRIAGE.glob("*/expect.yaml"))
 #: Matcher keys compared for equality with the finding's JSON fields.
 EQUAL_KEYS = ("code", "severity", "kind", "namespace", "name", "rule")
-
-
-class UniqueKeyLoader(yaml.SafeLoader):
-    """YAML keeps the last of two equal keys silently; an expectation written twice (two
-    ``must_not:`` lists) would then drop checks without a word."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        keys = [self.construct_object(key, deep=deep) for key, _ in node.value]
-        duplicated = sorted({str(k) for k in keys if keys.count(k) > 1})
-        assert not duplicated, f"{node.start_mark}: keys given twice: {duplicated}"
-        return super().construct_mapping(node, deep=deep)
 
 
 def expectations(case: str) -> dict[str, Any]:
@@ -60,13 +46,6 @@ def catalog_args(case: str, expect: dict[str, Any]) -> list[str]:
         resolved = str((TRIAGE / case / path).resolve())
         args += ["--catalog", f"{ref}={resolved}" if ref else resolved]
     return args
-
-
-def run_check(argv: list[str]) -> tuple[int, dict[str, Any]]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        status = main(["check", *argv, "--output", "json"])
-    return status, json.loads(out.getvalue())
 
 
 def matches(matcher: dict[str, Any], finding: dict[str, Any]) -> bool:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import wait_for
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.pipeline.build import live_session, snapshot_session
@@ -52,27 +53,19 @@ def two_contexts(tmp_path: Path):
     second_thread.stop()
 
 
-async def _until(pilot, check, tries: int = 60) -> bool:
-    for _ in range(tries):
-        await pilot.pause(0.1)
-        if check():
-            return True
-    return False
-
-
 async def test_ctx_switches_the_live_session_to_another_context(two_contexts):
     options = LiveOptions(kubeconfig=two_contexts, context="first")
     session = await asyncio.to_thread(live_session, options)
     app = OlmApp(session, initial_view="csvs")
     async with app.run_test(size=(160, 40)) as pilot:
-        assert await _until(pilot, lambda: session.store.count("ClusterServiceVersion") > 0)
+        await wait_for(lambda: session.store.count("ClusterServiceVersion") > 0, pilot=pilot)
         await pilot.press("colon", *"ctx s", "tab")
         assert app.screen.query_one(CommandBar).value == "ctx second"
         await pilot.press("enter")
-        assert await _until(pilot, lambda: app.session is not session)
+        await wait_for(lambda: app.session is not session, pilot=pilot)
         new = app.session
         assert new.label == "second"
-        assert await _until(pilot, lambda: new.store.count("Namespace") > 0)
+        await wait_for(lambda: new.store.count("Namespace") > 0, pilot=pilot)
         assert new.store.count("ClusterServiceVersion") == 0
         assert app.current_mode == "csvs"
         assert app.screen.session is new
@@ -88,7 +81,14 @@ async def test_an_unknown_context_leaves_the_session_as_it_was(two_contexts):
     app = OlmApp(session)
     async with app.run_test(size=(160, 40)) as pilot:
         app.run_command_line("ctx nowhere")
-        await pilot.pause(0.5)
+        await wait_for(
+            lambda: (
+                (app.session is session)
+                and (any("nowhere" in str(n.message) for n in app._notifications))
+            ),
+            "app.session is session",
+            pilot=pilot,
+        )
         assert app.session is session
         assert any("nowhere" in str(n.message) for n in app._notifications)
 

@@ -12,6 +12,7 @@ from importlib.resources import files
 from pathlib import Path
 
 import pytest
+from conftest import wait_for
 from rich.console import Console
 
 from olmtui.model.types import ObjectRef
@@ -26,13 +27,7 @@ from olmtui.ui.widgets.virtual_table import VirtualTable
 from olmtui.ui.widgets.yaml_view import YamlView
 
 SAMPLE = str(files("olmtui").joinpath("samples", "cluster.yaml"))
-KEYCLOAK = str(Path(__file__).parent / "data" / "ui" / "keycloak-catalog")
 SIZE = (120, 36)
-
-
-@pytest.fixture
-def app() -> OlmApp:
-    return OlmApp(snapshot_session([SAMPLE], [KEYCLOAK], label="sample cluster"))
 
 
 async def _filter(pilot, text: str) -> None:
@@ -166,7 +161,15 @@ async def test_cursor_keeps_its_row_across_a_live_update(app):
         new["metadata"]["name"] = "zz.v1"
         new["metadata"]["annotations"] = {}  # not a copy (R-COPY-1)
         store.apply("ADDED", new)
-        await pilot.pause(0.3)
+        await wait_for(
+            lambda: (
+                (("csv", "aaa-first", "zz.v1") in {r.key for r in table.shown_rows})
+                and (table.selected_key == kept)
+                and (table.cursor == cursor + 1)
+            ),
+            "('csv', 'aaa-first', 'zz.v1') in {r.key for r i...",
+            pilot=pilot,
+        )
         assert ("csv", "aaa-first", "zz.v1") in {r.key for r in table.shown_rows}
         assert table.selected_key == kept
         assert table.cursor == cursor + 1
@@ -322,6 +325,6 @@ async def test_closing_the_terminal_or_kill_ends_the_app_like_q(app: OlmApp, sig
         # Sent only once the app has taken the signal over: otherwise it would end pytest.
         assert signal.getsignal(signum) not in (signal.SIG_DFL, None)
         os.kill(os.getpid(), signum)
-        await pilot.pause(0.2)
+        await wait_for(lambda: app.return_code == 0, "app.return_code == 0", pilot=pilot)
         assert app.return_code == 0
     assert signal.getsignal(signum) in (signal.SIG_DFL, signal.default_int_handler)

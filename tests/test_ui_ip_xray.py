@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from conftest import wait_for
 from data_paths import DATA
 from rich.console import Console
 from textual.widgets import Static, Tree
@@ -199,9 +200,13 @@ async def test_ip_ages_move_with_the_clock_alone():
 
         assert age() == "5m"
         now[0] += dt.timedelta(seconds=65)
-        await pilot.pause(0.3)
+        await wait_for(lambda: age() == "6m", "age() == '6m'", pilot=pilot)
         assert age() == "6m"
         now[0] += dt.timedelta(minutes=60)
-        await pilot.pause(0.3)
+        await wait_for(
+            lambda: (age() == "1h") and (session.model.version == version),
+            "age() == '1h'",
+            pilot=pilot,
+        )
         assert age() == "1h"
         assert session.model.version == version

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import io
 from importlib.resources import files
-from pathlib import Path
 
 import pytest
+from conftest import wait_for
 from rich.console import Console
 from textual import events
 from textual.command import CommandList
@@ -27,13 +27,7 @@ from olmtui.ui.widgets.command_bar import CommandBar
 from olmtui.ui.widgets.virtual_table import VirtualTable
 
 SAMPLE = str(files("olmtui").joinpath("samples", "cluster.yaml"))
-KEYCLOAK = str(Path(__file__).parent / "data" / "ui" / "keycloak-catalog")
 SIZE = (120, 36)
-
-
-@pytest.fixture
-def app() -> OlmApp:
-    return OlmApp(snapshot_session([SAMPLE], [KEYCLOAK], label="sample cluster"))
 
 
 def _table(app: OlmApp) -> VirtualTable:
@@ -206,7 +200,11 @@ async def test_the_palette_finds_objects_by_name_and_opens_them(app):
         index = shown.index("CSV team-a/etcdoperator.v0.9.4")
         app.screen.query_one(CommandList).highlighted = index
         await pilot.press("enter")
-        await pilot.pause(0.3)
+        await wait_for(
+            lambda: isinstance(app.screen, ObjectScreen),
+            "isinstance(app.screen, ObjectScreen)",
+            pilot=pilot,
+        )
         assert isinstance(app.screen, ObjectScreen)
         assert app.screen.target == ObjectRef(
             "ClusterServiceVersion", "team-a", "etcdoperator.v0.9.4"

@@ -6,30 +6,20 @@ from __future__ import annotations
 
 import copy
 import io
-from importlib.resources import files
-from pathlib import Path
 
-import pytest
+from conftest import wait_for
 from rich.console import Console
 
 from olmtui.model.types import ObjectRef
-from olmtui.pipeline.build import snapshot_session
 from olmtui.ui.app import OlmApp
 from olmtui.ui.screens.graph import GraphScreen
 from olmtui.ui.screens.object_detail import ObjectScreen
 from olmtui.ui.widgets.yaml_pane import YamlPane
 from olmtui.ui.widgets.yaml_view import YamlView, find_matches
 
-SAMPLE = str(files("olmtui").joinpath("samples", "cluster.yaml"))
-KEYCLOAK = str(Path(__file__).parent / "data" / "ui" / "keycloak-catalog")
 SIZE = (120, 36)
 SUB = ObjectRef("Subscription", "team-b", "keycloak-operator")
 CSV = ObjectRef("ClusterServiceVersion", "team-a", "etcdoperator.v0.9.4")
-
-
-@pytest.fixture
-def app() -> OlmApp:
-    return OlmApp(snapshot_session([SAMPLE], [KEYCLOAK], label="sample cluster"))
 
 
 def _plain(renderable: object) -> str:
@@ -67,7 +57,15 @@ async def test_yaml_follows_a_modified_subscription_and_keeps_the_scroll(app):
         assert "state: AtLatestKnown" in view.text
         view.scroll_to(y=3, animate=False, immediate=True)
         app.session.store.apply("MODIFIED", _modified_sub(app, "UpgradePending"))
-        await pilot.pause(0.5)
+        await wait_for(
+            lambda: (
+                ("state: UpgradePending" in view.text)
+                and ("state: AtLatestKnown" not in view.text)
+                and (view.scroll_y == 3)
+            ),
+            "'state: UpgradePending' in view.text",
+            pilot=pilot,
+        )
         assert "state: UpgradePending" in view.text
         assert "state: AtLatestKnown" not in view.text
         assert view.scroll_y == 3
@@ -78,7 +76,11 @@ async def test_summary_follows_a_modified_subscription(app):
         await _open(app, pilot, SUB)
         assert "AtLatestKnown" in _summary(app)
         app.session.store.apply("MODIFIED", _modified_sub(app, "UpgradePending"))
-        await pilot.pause(0.5)
+        await wait_for(
+            lambda: ("UpgradePending" in _summary(app)) and ("AtLatestKnown" not in _summary(app)),
+            "'UpgradePending' in _summary(app)",
+            pilot=pilot,
+        )
         assert "UpgradePending" in _summary(app)
         assert "AtLatestKnown" not in _summary(app)
 
@@ -90,14 +92,20 @@ async def test_a_deleted_object_keeps_its_last_state_under_a_plain_notice(app):
         assert not notice.has_class("-shown")
         gone = app.session.store.get(SUB.kind, SUB.namespace, SUB.name)
         app.session.store.apply("DELETED", gone)
-        await pilot.pause(0.5)
+        await wait_for(
+            lambda: notice.has_class("-shown") and notice.display,
+            "notice.has_class('-shown') and notice.display",
+            pilot=pilot,
+        )
         assert notice.has_class("-shown") and notice.display
         text = _plain(notice.content)
         assert "deleted at " in text and "showing its last state" in text
         assert "name: keycloak-operator" in _yaml(app).text  # the last state, not a blank
         assert "keycloak-operator" in _summary(app)
         app.session.store.apply("ADDED", gone)  # created again: the notice goes
-        await pilot.pause(0.5)
+        await wait_for(
+            lambda: not notice.has_class("-shown"), "not notice.has_class('-shown')", pilot=pilot
+        )
         assert not notice.has_class("-shown")
 
 
@@ -179,7 +187,11 @@ async def test_search_survives_a_live_update(app):
         await pilot.press("slash", *"state:", "enter")
         assert view.match_status == "match 1/1"
         app.session.store.apply("MODIFIED", _modified_sub(app, "UpgradePending"))
-        await pilot.pause(0.5)
+        await wait_for(
+            lambda: ("state: UpgradePending" in view.text) and (view.match_status == "match 1/1"),
+            "'state: UpgradePending' in view.text",
+            pilot=pilot,
+        )
         assert "state: UpgradePending" in view.text
         assert view.match_status == "match 1/1"
 
@@ -293,6 +305,10 @@ async def test_summary_keeps_its_scroll_across_a_live_update(app):
         assert scroll.max_scroll_y > 2
         scroll.scroll_to(y=2, animate=False, immediate=True)
         _phase_change(app, "Installing")
-        await pilot.pause(0.5)
+        await wait_for(
+            lambda: ("Installing" in _summary(app)) and (scroll.scroll_y == 2),
+            "'Installing' in _summary(app)",
+            pilot=pilot,
+        )
         assert "Installing" in _summary(app)
         assert scroll.scroll_y == 2

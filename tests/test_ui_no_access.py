@@ -7,7 +7,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from test_live_support import must_gather_objects
+from conftest import wait_for
+from live_support import must_gather_objects
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.model.engine import Model
@@ -32,14 +33,6 @@ def forbidding_cluster(tmp_path):
     thread.stop()
 
 
-async def _until(pilot, condition, what: str, tries: int = 150) -> None:
-    for _ in range(tries):
-        if condition():
-            return
-        await pilot.pause(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 async def test_no_access_views_say_so_and_recover(forbidding_cluster):
     server, kubeconfig = forbidding_cluster
     options = LiveOptions(
@@ -52,8 +45,10 @@ async def test_no_access_views_say_so_and_recover(forbidding_cluster):
     session = await asyncio.to_thread(live_session, options)
     app = OlmApp(session, initial_view="csvs")
     async with app.run_test(size=(200, 40)) as pilot:
-        await _until(pilot, lambda: session.status().state != "syncing", "settled")
-        await _until(pilot, lambda: session.store.count("Subscription") == 2, "Subscriptions")
+        await wait_for(lambda: session.status().state != "syncing", "settled", pilot=pilot)
+        await wait_for(
+            lambda: session.store.count("Subscription") == 2, "Subscriptions", pilot=pilot
+        )
         status = session.status()
         assert status.state == "live, partial"
         header = header_text(session, "Operators (CSVs)", 200).plain
@@ -70,8 +65,8 @@ async def test_no_access_views_say_so_and_recover(forbidding_cluster):
         assert "0 operators" not in overview
 
         server.allow("clusterserviceversions")
-        await _until(pilot, lambda: session.status().state == "live", "live again")
-        await _until(pilot, lambda: table.row_count == 3, "the CSVs shown")
+        await wait_for(lambda: session.status().state == "live", "live again", pilot=pilot)
+        await wait_for(lambda: table.row_count == 3, "the CSVs shown", pilot=pilot)
         assert "no access" not in header_text(session, "Operators (CSVs)", 200).plain
         assert "3 operators" in metrics_text(session).plain
 
@@ -90,13 +85,13 @@ async def test_access_lost_after_load_marks_rows_as_the_last_seen(forbidding_clu
     app = OlmApp(session, initial_view="csvs")
     async with app.run_test(size=(200, 40)) as pilot:
         table = app.screen.query_one("#table")
-        await _until(pilot, lambda: table.row_count == 3, "the CSVs shown")
+        await wait_for(lambda: table.row_count == 3, "the CSVs shown", pilot=pilot)
         notice = app.screen.query_one("#access-notice")
         assert not notice.display
         server.forbid("clusterserviceversions")
         server.drop_connections()
-        await _until(pilot, lambda: CSV in session.store.unreadable, "no access")
-        await _until(pilot, lambda: notice.display, "the notice shown")
+        await wait_for(lambda: CSV in session.store.unreadable, "no access", pilot=pilot)
+        await wait_for(lambda: notice.display, "the notice shown", pilot=pilot)
         assert table.row_count == 3
         shown = str(notice.render())
         assert "no access to clusterserviceversions since" in shown
@@ -137,7 +132,9 @@ async def test_a_namespace_without_access_is_named_and_the_others_stay_live(tmp_
         session = await asyncio.to_thread(live_session, options)
         app = OlmApp(session, initial_view="csvs")
         async with app.run_test(size=(200, 40)) as pilot:
-            await _until(pilot, lambda: session.status().state == "live, partial", "settled")
+            await wait_for(
+                lambda: session.status().state == "live, partial", "settled", pilot=pilot
+            )
             unreadable = session.store.unreadable[CSV]
             assert unreadable.namespaces == ("openshift-monitoring",)
             header = header_text(session, "Operators (CSVs)", 200).plain
@@ -146,7 +143,9 @@ async def test_a_namespace_without_access_is_named_and_the_others_stay_live(tmp_
             ) in header
             table = app.screen.query_one("#table")
             notice = app.screen.query_one("#access-notice")
-            await _until(pilot, lambda: table.row_count > 0 and notice.display, "rows + notice")
+            await wait_for(
+                lambda: table.row_count > 0 and notice.display, "rows + notice", pilot=pilot
+            )
             assert {str(row.cells[0]) for row in table.shown_rows} == {"cfe-test-namespace"}
             shown = str(notice.render())
             assert "no access to clusterserviceversions in openshift-monitoring since" in shown

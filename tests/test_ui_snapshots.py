@@ -8,6 +8,8 @@ import os
 from importlib.resources import files
 from pathlib import Path
 
+from conftest import wait_for
+
 from olmtui.pipeline.build import snapshot_session
 from olmtui.ui.app import OlmApp
 
@@ -26,13 +28,12 @@ async def settled(pilot) -> None:
     """Wait for the predicted findings' first run (a worker thread, ``pipeline/predicted.py``):
     on a busy machine it may land after the first frames, and the picture must not depend
     on when."""
-    for _ in range(400):
-        await pilot.pause(0.05)
+
+    def ran() -> bool:
         hit = pilot.app.session.analysis.predicted
-        if hit is not None and hit.runs >= 1 and not hit._busy:
-            break
-    else:
-        raise AssertionError("the predicted findings never ran")
+        return hit is not None and hit.runs >= 1 and not hit._busy
+
+    await wait_for(ran, "the predicted findings' first run", 20.0, pilot=pilot)
     await pilot.pause(0.3)  # the next tick redraws
 
 
@@ -81,10 +82,11 @@ def test_resolution_screen_explains_the_orphan_cause_first(snap_compare):
     async def resolve(pilot) -> None:
         await settled(pilot)
         await pilot.press("r")
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if getattr(pilot.app.screen, "result", None) is not None:
-                break
+        await wait_for(
+            lambda: getattr(pilot.app.screen, "result", None) is not None,
+            "the resolution's result",
+            pilot=pilot,
+        )
         await pilot.pause()
 
     app = OlmApp(session, initial_view="sub")

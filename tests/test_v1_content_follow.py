@@ -13,8 +13,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from test_live_support import fast_options, start_server, started_source, stop_source, wait_until
-from test_live_v1 import DIGEST, FBC_FILES, cluster_catalog, fbc_lines
+from conftest import wait_for
+from live_support import fast_options, start_server, started_source, stop_source
+from v1_cluster import DIGEST, FBC_FILES, cluster_catalog, fbc_lines
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.model.views import change_entries
@@ -81,7 +82,7 @@ async def test_new_catalogd_content_reaches_findings_and_report(tmp_path: Path) 
     session = _assemble(store, "live", "test", [], live_catalogs=source.catalogd)
     try:
         # content without the package: operator-controller's "no bundles found" (R-V1-18)
-        await wait_until(
+        await wait_for(
             lambda: "ClusterExtensionWouldNotResolve" in codes(session), what="first content"
         )
         assert resolved(session) == (
@@ -94,7 +95,7 @@ async def test_new_catalogd_content_reaches_findings_and_report(tmp_path: Path) 
         later = UNPACKED + dt.timedelta(hours=1)
         server.catalogd.serve("operatorhubio", fbc_lines([INFINISPAN]), last_modified=later)
         server.state.update(cluster_catalog("operatorhubio", digest=DIGEST[:-1] + "b"))
-        await wait_until(
+        await wait_for(
             lambda: "ClusterExtensionUpgradeAvailable" in codes(session), what="new content"
         )
         assert "ClusterExtensionWouldNotResolve" not in codes(session)
@@ -109,7 +110,7 @@ async def test_new_catalogd_content_reaches_findings_and_report(tmp_path: Path) 
         )
         # the catalog stops serving: its content is dropped, the resolution is not known
         server.state.update(cluster_catalog("operatorhubio", serving=False))
-        await wait_until(
+        await wait_for(
             lambda: "ClusterExtensionUpgradeAvailable" not in codes(session), what="dropped"
         )
         assert resolved(session)[0] is None
@@ -205,14 +206,6 @@ def test_a_reason_repeated_on_every_retry_is_news_once() -> None:
     ]
 
 
-async def _until(pilot: Any, check: Any, tries: int = 300) -> bool:
-    for _ in range(tries):
-        await pilot.pause(0.1)
-        if check():
-            return True
-    return False
-
-
 def _shown(app: OlmApp) -> str:
     """The text of the screen as exported (cells joined, markup gone)."""
     svg = app.export_screenshot()
@@ -231,11 +224,15 @@ async def test_the_dashboard_follows_new_catalogd_content(tmp_path: Path) -> Non
         session = await asyncio.to_thread(live_session, LiveOptions(kubeconfig=kubeconfig))
         app = OlmApp(session, initial_view="findings")
         async with app.run_test(size=(220, 50)) as pilot:
-            assert await _until(pilot, lambda: "WouldNotResolve" in _shown(app)), _shown(app)
+            await wait_for(
+                lambda: "WouldNotResolve" in _shown(app), "WouldNotResolve shown", pilot=pilot
+            )
             later = UNPACKED + dt.timedelta(hours=1)
             server.catalogd.serve("operatorhubio", fbc_lines([INFINISPAN]), last_modified=later)
             server.state.update(cluster_catalog("operatorhubio", digest=DIGEST[:-1] + "b"))
-            assert await _until(pilot, lambda: "UpgradeAvailable" in _shown(app)), _shown(app)
+            await wait_for(
+                lambda: "UpgradeAvailable" in _shown(app), "UpgradeAvailable shown", pilot=pilot
+            )
             assert "WouldNotResolve" not in _shown(app)
     finally:
         thread.stop()

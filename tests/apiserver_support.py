@@ -1,7 +1,5 @@
 """Helpers for the loopback API server tests: real OLM objects from an OCP 4.8 must-gather,
 and a started server with an aiohttp session pointed at it.
-
-(It holds no tests itself; the name keeps it with the apiserver tests it serves.)
 """
 
 from __future__ import annotations
@@ -14,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-import yaml
+from model_builders import load_all
 
 from olmtui.apiserver import LoopbackAPIServer
 
@@ -28,17 +26,13 @@ TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json"
 Obj = dict[str, Any]
 
 
-def documents(path: Path) -> list[Obj]:
-    return [d for d in yaml.load_all(path.read_bytes(), Loader=yaml.CSafeLoader) if d]
-
-
 def must_gather_objects() -> list[Obj]:
     """26 real objects: 9 CSVs (6 of them copies), Subscriptions, InstallPlans, ..."""
-    return [d for p in sorted(MUST_GATHER.rglob("*.yaml")) for d in documents(p)]
+    return [d for p in sorted(MUST_GATHER.rglob("*.yaml")) for d in load_all(p)]
 
 
 def all_objects() -> list[Obj]:
-    return must_gather_objects() + documents(PACKAGE_MANIFESTS)
+    return must_gather_objects() + load_all(PACKAGE_MANIFESTS)
 
 
 def csv_names(objs: list[Obj]) -> list[tuple[str, str]]:

@@ -1,22 +1,22 @@
 """Helpers for the live-source tests: a loopback cluster loaded with real objects, a
 LiveSource with fast timings, and what the cache should hold for a given server state.
-
-(It holds no tests itself; the name keeps it with the live tests it serves.)
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import yaml
+from conftest import wait_for
 from data_paths import DATA
 
 from olmtui.apiserver import LoopbackAPIServer
+from olmtui.pipeline.build import live_status
 from olmtui.sources.live import LiveOptions, LiveSource
 from olmtui.sources.live_resources import csv_from_partial
 from olmtui.store import COPIED_FROM_LABEL, WATCHED_KINDS, Store
@@ -123,20 +123,9 @@ def differences(store: Store, server: LoopbackAPIServer) -> list[str]:
     return out
 
 
-async def wait_until(
-    condition: Callable[[], bool], timeout: float = 30.0, what: str = "condition"
-) -> None:
-    """Poll ``condition`` on the event loop until it holds (the tests' only clock)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
-
-
 async def converged(store: Store, server: LoopbackAPIServer, timeout: float = 30.0) -> None:
     try:
-        await wait_until(lambda: not differences(store, server), timeout, "cache == server")
+        await wait_for(lambda: not differences(store, server), "cache == server", timeout)
     except AssertionError:
         shown = "; ".join(differences(store, server)[:10])
         raise AssertionError(f"cache != server: {shown}") from None
@@ -162,3 +151,23 @@ async def stop_source(source: LiveSource, task: asyncio.Task) -> None:
     with contextlib.suppress(asyncio.CancelledError):
         await task
     await source.close()
+
+
+SAMPLE = files("olmtui").joinpath("samples", "cluster.yaml")
+
+
+def sample_objects() -> list[dict[str, Any]]:
+    return [o for o in yaml.safe_load_all(SAMPLE.read_bytes()) if o]
+
+
+def namespace(name: str) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
+
+
+def lists_sent(server: LoopbackAPIServer) -> int:
+    """LIST requests so far: olmtui lists in pages, so every list carries ``limit``."""
+    return sum(1 for r in server.requests if r.query.get("watch") != "true" and "limit" in r.query)
+
+
+def header_state(source: LiveSource, store: Store, options: LiveOptions) -> str:
+    return live_status(source, store, options).state

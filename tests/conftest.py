@@ -1,0 +1,124 @@
+"""What the tests share: the one way to wait for something to happen, and the fixtures more
+than one module uses.
+
+A test never sleeps a fixed time hoping a screen, a watch or a server has caught up: on a loaded
+machine (two cores, the suite under ``pytest -n auto``) any fixed pause is either too long (the
+suite crawls) or too short (the test flakes). It waits for the condition it is about to assert,
+through :func:`wait_for` (on an event loop, optionally driving a Textual pilot) or
+:func:`wait_for_sync` (in plain threads and subprocess tests), which fail with what was awaited.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import time
+from collections.abc import Awaitable, Callable
+from importlib.resources import files
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import pytest
+
+if TYPE_CHECKING:
+    from olmtui.ui.app import OlmApp
+
+# How often a condition is looked at: short, since the wait ends on the first look that holds.
+POLL = 0.02
+
+
+async def wait_for(
+    condition: Callable[[], object] | Callable[[], Awaitable[object]],
+    what: str = "condition",
+    timeout: float = 30.0,
+    pilot: Any = None,
+    poll: float = POLL,
+) -> None:
+    """Poll ``condition`` on the running event loop until it holds, else fail after ``timeout``.
+
+    With a Textual ``pilot``, each look first lets the app process its pending messages (a
+    screen switched, a table refreshed), so a condition on the screen sees its latest state.
+    The condition may be a coroutine function (it asks a browser or a server). A look that
+    raises (a widget not mounted yet) counts as "not yet", its error shown if the wait fails;
+    an AssertionError from it ends the wait at once (a server that exited will not answer).
+    """
+
+    failed: list[Exception] = []
+
+    async def holds() -> object:
+        try:
+            seen = condition()
+            return await seen if inspect.isawaitable(seen) else seen
+        except AssertionError:  # the condition's own verdict: no use waiting on
+            raise
+        except Exception as error:  # e.g. a widget not mounted yet: not so far
+            failed[:] = [error]
+            return False
+
+    deadline = time.monotonic() + timeout
+    if pilot is not None:
+        await pilot.pause(0)
+    while not await holds():
+        if time.monotonic() > deadline:
+            _timed_out(what, timeout, failed)
+        if pilot is not None:
+            await pilot.pause(poll)
+        else:
+            await asyncio.sleep(poll)
+
+
+def wait_for_sync(
+    condition: Callable[[], object],
+    what: str = "condition",
+    timeout: float = 30.0,
+    poll: float = POLL,
+) -> None:
+    """:func:`wait_for` for code that runs no event loop (threads, subprocesses, sockets)."""
+    failed: list[Exception] = []
+
+    def holds() -> object:
+        try:
+            return condition()
+        except AssertionError:
+            raise
+        except Exception as error:
+            failed[:] = [error]
+            return False
+
+    deadline = time.monotonic() + timeout
+    while not holds():
+        if time.monotonic() > deadline:
+            _timed_out(what, timeout, failed)
+        time.sleep(poll)
+
+
+def _timed_out(what: str, timeout: float, failed: list[Exception]) -> NoReturn:
+    """The failure of a wait: what was awaited, and the error its last look raised, if any."""
+    last = f" (its last look raised {failed[0]!r})" if failed else ""
+    raise AssertionError(f"timed out after {timeout}s waiting for {what}{last}") from (
+        failed[0] if failed else None
+    )
+
+
+# -- fixtures more than one module uses ---------------------------------------------------
+
+#: The packaged sample cluster and the keycloak catalog the UI tests browse.
+SAMPLE = str(files("olmtui").joinpath("samples", "cluster.yaml"))
+KEYCLOAK = str(Path(__file__).parent / "data" / "ui" / "keycloak-catalog")
+
+
+@pytest.fixture
+def app() -> OlmApp:
+    """The dashboard on the sample cluster with the keycloak catalog (not yet running)."""
+    from olmtui.pipeline.build import snapshot_session
+    from olmtui.ui.app import OlmApp
+
+    return OlmApp(snapshot_session([SAMPLE], [KEYCLOAK], label="sample cluster"))
+
+
+@pytest.fixture(scope="module")
+def hostile_snapshot(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A snapshot whose every string carries escape sequences (``hostile_text``)."""
+    from hostile_text import write_hostile_snapshot
+
+    return write_hostile_snapshot(tmp_path_factory.mktemp("hostile") / "cluster.json")

@@ -1,0 +1,45 @@
+"""The test suite's own layout: what test modules share lives in helper modules (and the one
+wait helper in ``conftest.py``), never in another test module, so each test module can move,
+be renamed or be run alone without breaking another."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+
+
+def imported_modules(path: Path) -> set[str]:
+    """The top-level names of the modules ``path`` imports."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_no_test_module_imports_another() -> None:
+    test_modules = {path.stem for path in TESTS.glob("test_*.py")}
+    offenders = {
+        path.name: sorted(imported_modules(path) & test_modules)
+        for path in sorted(TESTS.glob("*.py"))
+        if imported_modules(path) & test_modules
+    }
+    assert offenders == {}
+
+
+def test_helper_modules_hold_no_tests() -> None:
+    """A helper module named like a test module would be collected; one holding tests would be
+    a test module imported by others."""
+    helpers = [p for p in TESTS.glob("*.py") if not p.name.startswith("test_")]
+    holding = {
+        path.name
+        for path in helpers
+        for node in ast.parse(path.read_text(encoding="utf-8")).body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.name.startswith("test_")
+    }
+    assert holding == set()
