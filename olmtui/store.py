@@ -198,7 +198,7 @@ class NameOnly:
     """A form of cluster-scoped object whose every field but its name is fixed: a bare
     Namespace, or one a snapshot loader made up. The cache keeps the form in the object's
     place and builds the object anew, equal to the one fed, each time it is read: 400,000
-    such Namespaces were two to four dicts each, ~300 MB (issue 24)."""
+    such Namespaces were two to four dicts each, ~300 MB."""
 
     kind: str
     build: Callable[[str], Obj]
@@ -357,7 +357,7 @@ def _interned_names(names: Any) -> Any:
 def _intern_group_names(group: Obj) -> None:
     """An OperatorGroup's name and the namespaces its spec lists, interned in the trimmed
     copy: 400,000 groups each named ``og`` over their own namespace held two strings each
-    that other objects hold already (~110 bytes a group, issue 24)."""
+    that other objects hold already (~110 bytes a group)."""
     group_meta = group["metadata"]
     if type(group_meta.get("name")) is str:
         group_meta["name"] = sys.intern(group_meta["name"])

@@ -1,4 +1,4 @@
-"""Defects a new user hit (issue 25): each one as the user met it, and the cause under it.
+"""Defects a new user hit: each one as the user met it, and the cause under it.
 
 A style name of the app's theme (``olm.muted``) handed where a Rich style is parsed, the
 palette's Screenshot without ``~/Downloads``, and the footer's test for the palette's key.
@@ -130,7 +130,7 @@ async def test_a_screenshot_that_cannot_be_saved_says_why(empty_home: Path) -> N
 
 
 def test_screens_reach_the_app_typed() -> None:
-    """Issue 25: the screens call olmtui's app through a typed ``app`` (``OlmScreen``), not
+    """The screens call olmtui's app through a typed ``app`` (``OlmScreen``), not
     through unchecked attributes."""
     ui = Path(__file__).parent.parent / "olmtui" / "ui"
     unchecked = [

@@ -1,4 +1,4 @@
-"""Every row of every screen, painted (issue 25): the dashboard on the demo's cluster and on a
+"""Every row of every screen, painted: the dashboard on the demo's cluster and on a
 real must-gather, at 80x24, 120x40 and 200x60.
 
 A ``[skipped]`` row of an upgrade graph drawn off the cursor ended the app (rc 3): its row

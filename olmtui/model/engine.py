@@ -184,7 +184,7 @@ class Model:
         # -- indices of the cached objects
         self._namespaces = CachedNamespaces(store)
         #: How many cached Namespaces are Active (R-COPY-7). Which are inferred is read from
-        #: the cache: a set of each was ~40 MB per 400,000 Namespaces (issue 24).
+        #: the cache: a set of each was ~40 MB per 400,000 Namespaces.
         self._active = 0
         self._groups = GroupIndex()
         self._csvs: dict[str, dict[str, Obj]] = {}
@@ -534,7 +534,7 @@ class Model:
             if other != key:
                 links.put(other, self._link_entry(key, other))
         old = self._links.get(key)
-        # a group meeting no other shares the one empty view (~250 bytes a group, issue 24)
+        # a group meeting no other shares the one empty view (~250 bytes a group)
         self._links[key] = links if links.entries else NO_LINKS
         if old is None or old.claims != links.claims:
             self._mark_csvs_of(key[0])

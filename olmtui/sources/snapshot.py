@@ -341,7 +341,7 @@ class _Loader:
         if not missing:
             return
         # each kept as its name alone, and fed in batches: one batch of 400,000 held every
-        # Namespace built whole in its change records (issue 24)
+        # Namespace built whole in its change records
         self.store.add_form(INFERRED_NAMESPACE)
         for start in range(0, len(missing), BATCH_SIZE):
             chunk = missing[start : start + BATCH_SIZE]
