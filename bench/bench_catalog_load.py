@@ -19,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from olmtui.sources.catalogs import load_catalog
+from olmtui.sources.catalog.catalogs import load_catalog
 
 CATALOGS = Path(__file__).resolve().parent.parent / "tests/data/catalogs"
 PROD = CATALOGS / "community-operators-prod"

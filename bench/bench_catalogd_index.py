@@ -25,8 +25,8 @@ import random
 import time
 from collections.abc import AsyncIterator, Callable
 
-from olmtui.model.catalog import Catalog
-from olmtui.sources.catalogd import index_lines
+from olmtui.model.records.catalog import Catalog
+from olmtui.sources.catalog.catalogd import index_lines
 
 TARGET = 1.5
 #: The size of one network read handed to the indexer (aiohttp's reads are up to 64 KiB).

@@ -47,9 +47,10 @@ from gen_snapshot import GLOBAL_NS, Sizes, generate
 
 from olmtui.cli import build_parser
 from olmtui.commands.check import check
-from olmtui.model.engine import Model
+from olmtui.model.incremental.engine import Model
 from olmtui.report import dumps
-from olmtui.sources import fast_json, fast_yaml, snapshot_documents
+from olmtui.sources import fast_json
+from olmtui.sources.snapshots import fast_yaml, snapshot_documents
 from olmtui.store import Store
 
 CPU_TARGET = 0.2
@@ -171,7 +172,7 @@ class Split:
 def check_in_process(root: Path) -> tuple[Store, Model, str]:
     """(c): ``olmtui check ROOT --output json`` as the command runs it, printing included,
     parsing in this process (one worker) so that the split is all counted here."""
-    from olmtui.sources import parallel_load
+    from olmtui.sources.snapshots import parallel_load
 
     workers = parallel_load.worker_count
     parallel_load.worker_count = lambda: 1

@@ -27,7 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_snapshot import Sizes, generate
 
-from olmtui.model.health import health_findings, merged_findings
+from olmtui.model.incremental.health import health_findings, merged_findings
 from olmtui.pipeline.build import snapshot_session
 from olmtui.pipeline.session import Session
 

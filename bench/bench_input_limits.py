@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_snapshot import Sizes, generate
 
 from olmtui.sources.input_limits import whole_value_check, yaml_nesting
-from olmtui.sources.snapshot_documents import _SEPARATOR_AFTER_LF, YamlLoader
+from olmtui.sources.snapshots.snapshot_documents import _SEPARATOR_AFTER_LF, YamlLoader
 
 
 def documents(directory: Path) -> list[bytes]:

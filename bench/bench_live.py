@@ -45,10 +45,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_snapshot import Sizes, generate
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
-from olmtui.model.engine import Model
-from olmtui.sources.live import LiveOptions, LiveSource
-from olmtui.sources.live_http import PAGE_SIZE
-from olmtui.sources.live_resources import METADATA_LIST_ACCEPT, STREAMS
+from olmtui.model.incremental.engine import Model
+from olmtui.sources.cluster.live import LiveOptions, LiveSource
+from olmtui.sources.cluster.live_http import PAGE_SIZE
+from olmtui.sources.cluster.live_resources import METADATA_LIST_ACCEPT, STREAMS
 from olmtui.store import Change, Store
 
 SIZES = Sizes(namespaces=1992, global_operators=10, single_operators=1990, subscriptions=500)

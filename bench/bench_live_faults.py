@@ -34,8 +34,8 @@ from typing import Any
 import yaml
 
 from olmtui.apiserver import LoopbackAPIServer
-from olmtui.sources.live import LiveOptions, LiveSource
-from olmtui.sources.live_resources import csv_from_partial
+from olmtui.sources.cluster.live import LiveOptions, LiveSource
+from olmtui.sources.cluster.live_resources import csv_from_partial
 from olmtui.store import COPIED_FROM_LABEL, WATCHED_KINDS, Store
 
 SAMPLE = files("olmtui").joinpath("samples", "cluster.yaml")

@@ -21,7 +21,7 @@ import sys
 import time
 from typing import Any
 
-from olmtui.model.engine import Model
+from olmtui.model.incremental.engine import Model
 from olmtui.store import Store
 
 NAMESPACE = "chain"

@@ -21,9 +21,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from olmtui.model.catalog import Catalog
-from olmtui.model.resolution.resolve import resolve_cluster
-from olmtui.sources.catalogs import load_catalog
+from olmtui.model.records.catalog import Catalog
+from olmtui.model.rules.resolution.resolve import resolve_cluster
+from olmtui.sources.catalog.catalogs import load_catalog
 from olmtui.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gen_snapshot import Sizes, generate
 
-from olmtui.sources.snapshot import load_snapshot
+from olmtui.sources.snapshots.snapshot import load_snapshot
 from olmtui.store import Store
 
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

@@ -47,7 +47,7 @@ from gen_snapshot import Sizes, generate
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.pipeline.build import live_session
 from olmtui.pipeline.session import Session
-from olmtui.sources.live import LiveOptions
+from olmtui.sources.cluster.live import LiveOptions
 from olmtui.store import Change
 from olmtui.ui.app import OlmApp
 

@@ -1,4 +1,4 @@
-"""Bench for the resolver's solver (``model/resolution/solver.py``). A script, not a test.
+"""Bench for the resolver's solver (``model/rules/resolution/solver.py``). A script, not a test.
 
 Builds a synthetic problem shaped like OLM's (R-RES-9..14): ``--packages`` packages of
 ``--bundles`` bundles in one channel, each bundle requiring an API of a few other packages
@@ -19,7 +19,7 @@ import random
 import sys
 from pathlib import Path
 
-from olmtui.model.resolution.constraints import (
+from olmtui.model.rules.resolution.constraints import (
     AtMost,
     Conflict,
     Constraint,
@@ -27,8 +27,8 @@ from olmtui.model.resolution.constraints import (
     Mandatory,
     Variable,
 )
-from olmtui.model.resolution.explanation import explain
-from olmtui.model.resolution.solver import NotSatisfiable, Solution, solve
+from olmtui.model.rules.resolution.explanation import explain
+from olmtui.model.rules.resolution.solver import NotSatisfiable, Solution, solve
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_catalog_load import best_of

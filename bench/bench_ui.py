@@ -35,7 +35,7 @@ from collections.abc import Awaitable, Callable
 from textual.app import App
 from textual.widgets import Static
 
-from olmtui.model.engine import Model
+from olmtui.model.incremental.engine import Model
 from olmtui.pipeline.build import snapshot_session
 from olmtui.pipeline.session import Session
 from olmtui.store import Store

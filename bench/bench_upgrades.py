@@ -16,9 +16,9 @@ import argparse
 import time
 from pathlib import Path
 
-from olmtui.model.catalog import Catalog, Channel, Package
-from olmtui.model.upgrades import UpgradeGraph, channel_order, validate_channel
-from olmtui.sources.catalogs import load_catalog
+from olmtui.model.records.catalog import Catalog, Channel, Package
+from olmtui.model.rules.upgrades.upgrades import UpgradeGraph, channel_order, validate_channel
+from olmtui.sources.catalog.catalogs import load_catalog
 
 CATALOGS = Path(__file__).resolve().parent.parent / "tests/data/catalogs"
 TARGET_MS = 20.0

@@ -19,9 +19,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from olmtui.model.semver_range import parse_range
-from olmtui.model.v1.versions import parse_constraint
-from olmtui.model.version import parse_version, version_key
+from olmtui.model.primitives.semver_range import parse_range
+from olmtui.model.primitives.version import parse_version, version_key
+from olmtui.model.rules.v1.versions import parse_constraint
 
 CATALOGS = Path(__file__).resolve().parent.parent / "tests/data/catalogs"
 #: ``version: 1.2.3`` (CSV spec, FBC olm.package) and ``olm.skipRange: '>=1.0.0 <1.2.3'``.

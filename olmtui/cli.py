@@ -29,7 +29,7 @@ from olmtui.errors import (
     run_app,
 )
 from olmtui.report.text_report import safe
-from olmtui.sources.live_args import add_connection_arguments, merge_leading_connection
+from olmtui.sources.cluster.live_args import add_connection_arguments, merge_leading_connection
 
 #: Sub-command modules; each defines ``NAME``, ``HELP``, ``add_arguments(parser)`` and
 #: ``run(args) -> int``.
@@ -82,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _run_dashboard(args: argparse.Namespace) -> int:
     """``olmtui`` without a sub-command: the dashboard over the live cluster."""
     from olmtui.pipeline.build import live_session
-    from olmtui.sources.live_args import options_from_args
+    from olmtui.sources.cluster.live_args import options_from_args
     from olmtui.ui.app import OlmApp
 
     session = live_session(

@@ -23,7 +23,7 @@ from typing import Any
 
 import yaml
 
-from olmtui.sources.catalogs import load_catalog
+from olmtui.sources.catalog.catalogs import load_catalog
 
 TARGET = Path(__file__).resolve().parent.parent / "tests" / "data"
 #: Directories copied whole and unmodified, relative to SOURCE.

@@ -17,8 +17,8 @@ from data_paths import DATA
 
 from olmtui.apiserver import LoopbackAPIServer
 from olmtui.pipeline.build import live_status
-from olmtui.sources.live import LiveOptions, LiveSource
-from olmtui.sources.live_resources import csv_from_partial
+from olmtui.sources.cluster.live import LiveOptions, LiveSource
+from olmtui.sources.cluster.live_resources import csv_from_partial
 from olmtui.store import COPIED_FROM_LABEL, WATCHED_KINDS, Store
 
 AZURE = DATA / "must-gather" / "must-gather-clean" / "must-gather-azure"

@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 from data_paths import DATA
 
-from olmtui.model.engine import Model
+from olmtui.model.incremental.engine import Model
 from olmtui.store import Store
 
 Obj = dict[str, Any]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import jsonschema
 
-from olmtui.model.types import (
+from olmtui.model.records.types import (
     ChannelState,
     Conflict,
     CopiedCSVState,
@@ -39,7 +39,7 @@ NAMESPACES = ["cfe-test-namespace", "default", "openshift-operators", "team-a", 
 
 @dataclass
 class FakeModel:
-    """Hand-built records standing in for ``olmtui.model.engine.Model``."""
+    """Hand-built records standing in for ``olmtui.model.incremental.engine.Model``."""
 
     groups: list[OperatorGroupState]
     csv_states: list[CSVState]
@@ -69,7 +69,7 @@ class FakeModel:
 
 @dataclass
 class FakeLoad:
-    """Stands in for ``olmtui.sources.snapshot.LoadResult``."""
+    """Stands in for ``olmtui.sources.snapshots.snapshot.LoadResult``."""
 
     paths: list[str]
     objects: int

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from olmtui.model.resolution.constraints import (
+from olmtui.model.rules.resolution.constraints import (
     AppliedConstraint,
     Conflict,
     Dependency,

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from data_paths import DATA
 
-from olmtui.model.catalog import Catalog, Package
-from olmtui.model.version import version_key
-from olmtui.sources.catalogs import load_catalog
+from olmtui.model.primitives.version import version_key
+from olmtui.model.records.catalog import Catalog, Package
+from olmtui.sources.catalog.catalogs import load_catalog
 
 PROD = DATA / "catalogs/community-operators-prod/operators"
 

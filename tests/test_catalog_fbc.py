@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from data_paths import DATA
 
-from olmtui.model.catalog import Catalog, ChannelEntry
-from olmtui.sources.catalogs import load_catalog
+from olmtui.model.records.catalog import Catalog, ChannelEntry
+from olmtui.sources.catalog.catalogs import load_catalog
 
 CATALOGS = DATA / "catalogs"
 DESCHEDULER = CATALOGS / "cluster-kube-descheduler-operator"

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from data_paths import DATA, FBC_FILES
 
-from olmtui.model.catalog import RESOLVER_PROPERTY_TYPES, Bundle, Catalog
-from olmtui.sources import catalogd
-from olmtui.sources.catalog_fbc import FBCIndexer, _compact
-from olmtui.sources.catalog_files import read_documents
+from olmtui.model.records.catalog import RESOLVER_PROPERTY_TYPES, Bundle, Catalog
+from olmtui.sources.catalog import catalogd
+from olmtui.sources.catalog.catalog_fbc import FBCIndexer, _compact
+from olmtui.sources.catalog.catalog_files import read_documents
 
 CATALOGS = DATA / "catalogs"
 

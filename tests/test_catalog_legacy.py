@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from data_paths import DATA
 
-from olmtui.model.catalog import ChannelEntry, Package
-from olmtui.sources.catalogs import load_catalog
+from olmtui.model.records.catalog import ChannelEntry, Package
+from olmtui.sources.catalog.catalogs import load_catalog
 
 CATALOGS = DATA / "catalogs"
 LEGACY = CATALOGS / "community-operators" / "upstream-community-operators"

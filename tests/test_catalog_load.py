@@ -10,7 +10,7 @@ import pytest
 from data_paths import DATA
 
 from olmtui.errors import UsageError
-from olmtui.sources.catalogs import load_catalog, parse_catalog_spec
+from olmtui.sources.catalog.catalogs import load_catalog, parse_catalog_spec
 
 CATALOGS = DATA / "catalogs"
 PROD_ROOT = CATALOGS / "community-operators-prod"

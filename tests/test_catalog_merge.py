@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
-from olmtui.model.catalog_merge import merge_catalogs
-from olmtui.model.upgrades import upgrade_findings
+from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
+from olmtui.model.rules.catalog.catalog_merge import merge_catalogs
+from olmtui.model.rules.upgrades.upgrades import upgrade_findings
 
 E = ChannelEntry
 
@@ -83,7 +83,7 @@ def test_r_v1_22_pieces_for_a_cluster_catalog_conflict_on_the_cluster_catalog() 
 def test_r_v1_22_content_for_a_cluster_catalog_serves_no_catalog_source() -> None:
     """Content bound to ClusterCatalog ``cat`` is not CatalogSource ``olm/cat``'s: the
     Subscription finds neither it nor unbound content, as with no content at all."""
-    from olmtui.model.resolution.resolve import CatalogContent
+    from olmtui.model.rules.resolution.resolve import CatalogContent
 
     v1 = piece("dir-a", pkg("a", E("a.v1")), ref="cat")
     assert CatalogContent([v1]).find("olm/cat") is None

@@ -8,8 +8,8 @@ import pytest
 import yaml
 from data_paths import DATA
 
-from olmtui.model.catalog import Catalog, ChannelEntry
-from olmtui.sources.catalogs import catalog_from_packagemanifests
+from olmtui.model.records.catalog import Catalog, ChannelEntry
+from olmtui.sources.catalog.catalogs import catalog_from_packagemanifests
 
 MOCKS = (
     DATA

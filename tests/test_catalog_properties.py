@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from data_paths import DATA
 
-from olmtui.model.catalog import Bundle, Catalog
-from olmtui.sources.catalog_bundles import load_bundle_dirs
-from olmtui.sources.catalog_fbc import load_fbc
-from olmtui.sources.catalog_properties import bundle_properties, legacy_properties
-from olmtui.sources.catalogs import load_catalog
+from olmtui.model.records.catalog import Bundle, Catalog
+from olmtui.sources.catalog.catalog_bundles import load_bundle_dirs
+from olmtui.sources.catalog.catalog_fbc import load_fbc
+from olmtui.sources.catalog.catalog_properties import bundle_properties, legacy_properties
+from olmtui.sources.catalog.catalogs import load_catalog
 
 FIXTURE = DATA / "catalog-properties"
 PROD = DATA / "catalogs" / "community-operators-prod"

@@ -2,7 +2,7 @@
 the same OLM errors as a walk per head, on random channels (several heads, loops, skips,
 self-replacement, duplicate names, missing targets), and linear on a fan of thousands of
 heads over one long chain. The reference is the former walk of the upgrade graphs, one per
-head; the resolver's order is the same walk (``model/channel_chain.py``)."""
+head; the resolver's order is the same walk (``model/rules/upgrades/channel_chain.py``)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from olmtui.model.catalog import Channel, ChannelEntry
-from olmtui.model.resolution.channel_order import ResolutionError, sort_channel
-from olmtui.model.resolution.entries import CatalogKey, Entry
-from olmtui.model.upgrades import channel_order
+from olmtui.model.records.catalog import Channel, ChannelEntry
+from olmtui.model.rules.resolution.channel_order import ResolutionError, sort_channel
+from olmtui.model.rules.resolution.entries import CatalogKey, Entry
+from olmtui.model.rules.upgrades.upgrades import channel_order
 
 WHERE = 'in channel "stable" of package "p"'
 
@@ -107,8 +107,8 @@ def test_shared_walks_order_and_fail_as_a_walk_per_head(
 def test_the_upgrade_graphs_and_the_resolver_order_a_channel_alike(
     shape: list[tuple[str, str | None, list[str]]],
 ) -> None:
-    """One walk (``model/channel_chain.py``) for both: the same order or the same error,
-    duplicate names included (a head walks its own ``replaces``)."""
+    """One walk (``model/rules/upgrades/channel_chain.py``) for both: the same order or the same
+    error, duplicate names included (a head walks its own ``replaces``)."""
     order, errors = _upgrades([ChannelEntry(n, r, tuple(s)) for n, r, s in shape])
     resolved = _resolution([_entry(n, r, tuple(s)) for n, r, s in shape])
     assert resolved == (errors[0] if errors else order)

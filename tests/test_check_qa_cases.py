@@ -50,10 +50,10 @@ def test_r_sub_9_upgrade_in_a_stalled_namespace_says_it_will_not_happen() -> Non
     the UpgradeAvailable finding must not say "OLM picks X next" as if it would."""
     from importlib.resources import as_file, files
 
-    from olmtui.model.health import _csvs_by_namespace
-    from olmtui.model.upgrades import upgrade_findings
-    from olmtui.sources.catalogs import load_catalog
-    from olmtui.sources.snapshot import load_snapshot
+    from olmtui.model.incremental.health import _csvs_by_namespace
+    from olmtui.model.rules.upgrades.upgrades import upgrade_findings
+    from olmtui.sources.catalog.catalogs import load_catalog
+    from olmtui.sources.snapshots.snapshot import load_snapshot
     from olmtui.store import Store
 
     store = Store()
@@ -86,8 +86,8 @@ MARKETPLACE = next(
 def test_r_sub_8_catalog_content_for_a_catalog_source_that_does_not_exist() -> None:
     """QA case: ``--catalog openshift-marketplace/nope=PATH`` on the azure must-gather, whose
     openshift-marketplace holds the four default CatalogSources (real objects)."""
-    from olmtui.model.catalog_health import catalog_content_without_source
-    from olmtui.sources.catalogs import load_catalog
+    from olmtui.model.rules.catalog.catalog_health import catalog_content_without_source
+    from olmtui.sources.catalog.catalogs import load_catalog
 
     sources = [load_yaml(p) for p in sorted(MARKETPLACE.glob("*.yaml"))]
     nope = load_catalog(f"openshift-marketplace/nope={KEYCLOAK}")
@@ -103,8 +103,8 @@ def test_r_sub_8_catalog_content_for_a_catalog_source_that_does_not_exist() -> N
 def test_r_v1_22_content_bound_to_a_cluster_catalog_is_not_for_a_catalog_source() -> None:
     """``--catalog NAME=PATH`` (no ``/``) is OLM v1 content: never reported as content for a
     missing CatalogSource, whatever CatalogSources exist."""
-    from olmtui.model.catalog_health import catalog_content_without_source
-    from olmtui.sources.catalogs import load_catalog
+    from olmtui.model.rules.catalog.catalog_health import catalog_content_without_source
+    from olmtui.sources.catalog.catalogs import load_catalog
 
     sources = [load_yaml(p) for p in sorted(MARKETPLACE.glob("*.yaml"))]
     bound = load_catalog(f"community-operators={KEYCLOAK}")

@@ -13,8 +13,8 @@ import pytest
 
 from olmtui.cli import build_parser, main
 from olmtui.errors import UsageError
-from olmtui.sources.live_args import merge_leading_connection, options_from_args
-from olmtui.sources.live_options import LiveOptions
+from olmtui.sources.cluster.live_args import merge_leading_connection, options_from_args
+from olmtui.sources.cluster.live_options import LiveOptions
 
 KUBECONFIG = """\
 apiVersion: v1

@@ -10,16 +10,16 @@ from typing import Any
 
 import pytest
 
-from olmtui.model.cluster_upgrade import (
+from olmtui.model.incremental.health import health_findings
+from olmtui.model.records.types import ObjectRef
+from olmtui.model.rules.documented.cluster_upgrade import (
     cluster_operator_findings,
     cluster_version,
     max_openshift_version,
     max_version_findings,
     named_csvs,
 )
-from olmtui.model.health import health_findings
-from olmtui.model.types import ObjectRef
-from olmtui.sources.snapshot import load_snapshot
+from olmtui.sources.snapshots.snapshot import load_snapshot
 from olmtui.store import Store, trim
 
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from olmtui.model.conversion_webhooks import conversion_service, conversion_webhook_findings
-from olmtui.model.health import health_findings, services_by_namespace
-from olmtui.model.types import ObjectRef
-from olmtui.sources.live_resources import STREAMS
+from olmtui.model.incremental.health import health_findings, services_by_namespace
+from olmtui.model.records.types import ObjectRef
+from olmtui.model.rules.documented.conversion_webhooks import (
+    conversion_service,
+    conversion_webhook_findings,
+)
+from olmtui.sources.cluster.live_resources import STREAMS
 from olmtui.store import Store, trim
 
 

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from data_paths import DATA
 
-from olmtui.model.csv_phase_findings import csv_phase_findings
-from olmtui.model.health import health_findings
-from olmtui.sources.snapshot import load_snapshot
+from olmtui.model.incremental.health import health_findings
+from olmtui.model.rules.csvs.csv_phase_findings import csv_phase_findings
+from olmtui.sources.snapshots.snapshot import load_snapshot
 from olmtui.store import Store
 
 NOW = dt.datetime(2024, 1, 1, 12, 0, tzinfo=dt.UTC)

@@ -15,8 +15,8 @@ import yaml
 from data_paths import DATA
 
 from olmtui.demo.bundles import CATALOG_PATH, CSV_DIR, PACKAGES, fixture_csv
-from olmtui.model.catalog import Catalog, Package
-from olmtui.sources.catalogs import load_catalog
+from olmtui.model.records.catalog import Catalog, Package
+from olmtui.sources.catalog.catalogs import load_catalog
 
 PROD = DATA / "catalogs/community-operators-prod"
 #: Where each package's real graph comes from. rabbitmq's bundle directories disagree with

@@ -16,7 +16,7 @@ import pytest
 
 from olmtui.demo import scenario as s
 from olmtui.demo.cluster import DemoCluster
-from olmtui.model.metrics import seed_metrics
+from olmtui.model.viewmodels.metrics import seed_metrics
 from olmtui.pipeline.build import demo_session, demo_status
 from olmtui.store import Change
 from olmtui.ui.app import OlmApp

@@ -9,9 +9,12 @@ import pytest
 
 from olmtui.demo import objects as o
 from olmtui.demo import scenario as s
-from olmtui.model.engine import Model
-from olmtui.model.installplans import namespace_installplan_findings, summarize_install_plan
-from olmtui.model.upgrades import upgrade_hook
+from olmtui.model.incremental.engine import Model
+from olmtui.model.rules.installplans.installplans import (
+    namespace_installplan_findings,
+    summarize_install_plan,
+)
+from olmtui.model.rules.upgrades.upgrades import upgrade_hook
 from olmtui.store import COPIED_FROM_LABEL, Store
 
 

@@ -17,10 +17,10 @@ from data_paths import DATA
 from olmtui.demo import v1
 from olmtui.demo.cluster import DemoCluster
 from olmtui.demo.scenario import build_scenario
-from olmtui.model.v1.catalogs import decode_catalog
+from olmtui.model.rules.v1.catalogs import decode_catalog
 from olmtui.pipeline.build import demo_session, snapshot_session
 from olmtui.report import render_text
-from olmtui.sources.catalogd import service_of
+from olmtui.sources.catalog.catalogd import service_of
 
 Obj = dict[str, Any]
 V420 = DATA / "catalogs/community-operators-prod/catalogs/v4.20"

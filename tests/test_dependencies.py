@@ -9,9 +9,9 @@ from typing import Any
 
 import yaml
 
-from olmtui.model.catalog import Bundle
-from olmtui.model.dependencies import crd_served_apis, dependency_findings
-from olmtui.model.types import ObjectRef
+from olmtui.model.records.catalog import Bundle
+from olmtui.model.records.types import ObjectRef
+from olmtui.model.rules.dependencies.dependencies import crd_served_apis, dependency_findings
 
 DATA = Path(__file__).parent / "data" / "health"
 RABBIT_API = "RabbitmqCluster.v1beta1.rabbitmq.com"

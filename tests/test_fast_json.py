@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from olmtui.sources import fast_json
-from olmtui.sources.snapshot_documents import parse_documents
+from olmtui.sources.snapshots.snapshot_documents import parse_documents
 
 
 def same(a: Any, b: Any) -> bool:

@@ -1,5 +1,5 @@
-"""The fast path for copied CSVs (``sources/fast_yaml``) changes nothing olmtui keeps: every
-snapshot in tests/data, a generated one, a tarball and handcrafted tricky copies load into
+"""The fast path for copied CSVs (``sources/snapshots/fast_yaml``) changes nothing olmtui keeps:
+every snapshot in tests/data, a generated one, a tarball and handcrafted tricky copies load into
 the same store, the same load result and the same ``check --output json`` report through
 the fast path as through the full parse of every document."""
 
@@ -23,10 +23,10 @@ from olmtui.cli import build_parser
 from olmtui.commands.check import check
 from olmtui.errors import UsageError
 from olmtui.report import dumps
-from olmtui.sources import fast_yaml, parallel_load
-from olmtui.sources.snapshot import load_snapshot
-from olmtui.sources.snapshot_documents import load_yaml
-from olmtui.sources.snapshot_files import path_content
+from olmtui.sources.snapshots import fast_yaml, parallel_load
+from olmtui.sources.snapshots.snapshot import load_snapshot
+from olmtui.sources.snapshots.snapshot_documents import load_yaml
+from olmtui.sources.snapshots.snapshot_files import path_content
 from olmtui.store import KINDS, Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))

@@ -18,11 +18,11 @@ from data_paths import DATA, FBC_FILES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from olmtui.model.catalog import Catalog
-from olmtui.sources import fbc_typed
-from olmtui.sources.catalog_fbc import FBCIndexer
-from olmtui.sources.catalog_files import read_documents, unreadable
-from olmtui.sources.catalogd import index_lines
+from olmtui.model.records.catalog import Catalog
+from olmtui.sources.catalog import fbc_typed
+from olmtui.sources.catalog.catalog_fbc import FBCIndexer
+from olmtui.sources.catalog.catalog_files import read_documents, unreadable
+from olmtui.sources.catalog.catalogd import index_lines
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
 from bench_catalogd_index import generate

@@ -1,18 +1,18 @@
-"""Go's ``%q`` is written once (``model/go_text.py``) and every OLM text quoted with it
+"""Go's ``%q`` is written once (``model/primitives/go_text.py``) and every OLM text quoted with it
 quotes as Go's ``strconv.Quote`` does: printable text kept, the rest escaped Go's way."""
 
 from __future__ import annotations
 
 import pytest
 
-from olmtui.model.catalog import Channel, ChannelEntry
-from olmtui.model.go_text import go_quote
-from olmtui.model.resolution.channel_order import ResolutionError, sort_channel
-from olmtui.model.resolution.entries import CatalogKey, Entry
-from olmtui.model.semver_range import RangeError, parse_range
-from olmtui.model.upgrades import channel_order
-from olmtui.model.v1.versions import ConstraintError, parse_constraint
-from olmtui.model.version import parse_version_strict
+from olmtui.model.primitives.go_text import go_quote
+from olmtui.model.primitives.semver_range import RangeError, parse_range
+from olmtui.model.primitives.version import parse_version_strict
+from olmtui.model.records.catalog import Channel, ChannelEntry
+from olmtui.model.rules.resolution.channel_order import ResolutionError, sort_channel
+from olmtui.model.rules.resolution.entries import CatalogKey, Entry
+from olmtui.model.rules.upgrades.upgrades import channel_order
+from olmtui.model.rules.v1.versions import ConstraintError, parse_constraint
 
 
 @pytest.mark.parametrize(

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from data_paths import DATA
 
-from olmtui.model.catalog import Bundle, Channel, ChannelEntry, Package
-from olmtui.model.graph_render import channel_view, mermaid_text, render_mermaid, render_text
+from olmtui.model.records.catalog import Bundle, Channel, ChannelEntry, Package
+from olmtui.model.viewmodels.graph_render import (
+    channel_view,
+    mermaid_text,
+    render_mermaid,
+    render_text,
+)
 
 E = ChannelEntry
 ENTRIES = (
@@ -216,7 +221,7 @@ def check_mermaid_statements(text: str) -> None:
 
 
 def test_mermaid_of_every_real_etcd_and_keycloak_channel_is_well_formed() -> None:
-    from olmtui.sources.catalogs import load_catalog
+    from olmtui.sources.catalog.catalogs import load_catalog
 
     operators = f"{DATA}/catalogs/community-operators-prod/operators/"
     for name in ("etcd", "keycloak-operator", "cert-manager"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import tracemalloc
 
-from olmtui.model.group_index import GroupIndex
+from olmtui.model.incremental.group_index import GroupIndex
 from olmtui.objects import Obj
 
 

@@ -9,14 +9,14 @@ from typing import Any
 import pytest
 import yaml
 
-from olmtui.model.catalog_health import (
+from olmtui.model.records.types import ObjectRef
+from olmtui.model.rules.catalog.catalog_health import (
     catalog_findings,
     catalog_health,
     catalog_health_findings,
     health_of,
     subscription_source_findings,
 )
-from olmtui.model.types import ObjectRef
 
 DATA = Path(__file__).parent / "data" / "health"
 

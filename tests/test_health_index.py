@@ -23,15 +23,15 @@ from hypothesis import strategies as st
 from model_builders import copy_of, install_plan, namespace, operator_group
 from model_builders import csv as make_csv
 
-from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
-from olmtui.model.engine import Model
-from olmtui.model.health import health_findings, merged_findings
-from olmtui.model.health_index import HealthIndex
-from olmtui.model.installplans import pending_approvals
-from olmtui.model.types import Finding
-from olmtui.model.upgrades import upgrade_hook
-from olmtui.model.v1 import resolve as v1_resolve
-from olmtui.model.v1.resolve import V1Resolution
+from olmtui.model.incremental.engine import Model
+from olmtui.model.incremental.health import health_findings, merged_findings
+from olmtui.model.incremental.health_index import HealthIndex
+from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
+from olmtui.model.records.types import Finding
+from olmtui.model.rules.installplans.installplans import pending_approvals
+from olmtui.model.rules.upgrades.upgrades import upgrade_hook
+from olmtui.model.rules.v1 import resolve as v1_resolve
+from olmtui.model.rules.v1.resolve import V1Resolution
 from olmtui.store import Store, Unreadable, is_copied_csv
 
 NS = ["a", "b", "marketplace"]
@@ -675,7 +675,7 @@ def test_a_live_clock_measures_csv_ages_against_now_and_moves_on() -> None:
     and equal ``health_findings`` at that time (``now``)."""
     import datetime as dt
 
-    from olmtui.model.health import health_findings as scratch
+    from olmtui.model.incremental.health import health_findings as scratch
 
     start = dt.datetime(2024, 1, 1, 10, 0, tzinfo=dt.UTC)
     clock = [start + dt.timedelta(minutes=2)]

@@ -1,4 +1,4 @@
-"""The health rule declarations (``olmtui.model.health_rules.FAMILIES``) are well formed: one
+"""The health rule declarations (``olmtui.model.rules.health_rules.FAMILIES``) are well formed: one
 family per subject tag, rule ids that docs/rules.md defines, kinds the cache keeps, and each
 family's ``marks`` naming only its own subjects. That the from-scratch pass and the
 incremental index built from them agree is ``test_health_index``'s property test."""
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from olmtui.model.health_rules import FAMILIES
-from olmtui.model.rule_family import (
+from olmtui.model.rules.health_rules import FAMILIES
+from olmtui.model.rules.rule_family import (
     ANY_KIND,
     CATALOGS,
     CLOCK,

@@ -9,14 +9,17 @@ from typing import Any
 import pytest
 import yaml
 
-from olmtui.model.engine import Model
-from olmtui.model.health import health_findings, merged_findings
-from olmtui.model.installplans import ConditionState, expected_subscription_condition
-from olmtui.model.subscription_health import (
+from olmtui.model.incremental.engine import Model
+from olmtui.model.incremental.health import health_findings, merged_findings
+from olmtui.model.records.types import ObjectRef
+from olmtui.model.rules.installplans.installplans import (
+    ConditionState,
+    expected_subscription_condition,
+)
+from olmtui.model.rules.subscriptions.subscription_health import (
     namespace_subscription_findings,
     subscription_condition_findings,
 )
-from olmtui.model.types import ObjectRef
 from olmtui.store import Store
 
 DATA = Path(__file__).parent / "data" / "health"

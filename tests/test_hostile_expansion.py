@@ -22,11 +22,11 @@ from capped_run import GOOD, MIB, olmtui
 from hostile_text import namespaces_yaml
 
 from olmtui import cli
-from olmtui.sources import parallel_load
-from olmtui.sources.snapshot import load_snapshot
-from olmtui.sources.snapshot_documents import parse_documents
-from olmtui.sources.snapshot_files import path_content
-from olmtui.sources.snapshot_skips import MAX_REASONS, FileSkips
+from olmtui.sources.snapshots import parallel_load
+from olmtui.sources.snapshots.snapshot import load_snapshot
+from olmtui.sources.snapshots.snapshot_documents import parse_documents
+from olmtui.sources.snapshots.snapshot_files import path_content
+from olmtui.sources.snapshots.snapshot_skips import MAX_REASONS, FileSkips
 from olmtui.store import Store
 
 DENIED = "Permission denied"

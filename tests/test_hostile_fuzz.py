@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from olmtui.sources.snapshot_documents import parse_documents
+from olmtui.sources.snapshots.snapshot_documents import parse_documents
 
 FRAGMENTS = [
     *(b"a", b": ", b"- ", b"? ", b"[", b"]", b"{", b"}", b",", b"\n", b"  ", b"\t", b"#"),

@@ -21,10 +21,11 @@ from typing import Any
 import pytest
 from capped_run import GIB, GOOD, HOSTILE, MIB, ROOT, Run, olmtui
 
-from olmtui.model.types import Finding
-from olmtui.sources import input_limits, snapshot_files
-from olmtui.sources.catalog_files import read_documents
-from olmtui.sources.snapshot import load_snapshot
+from olmtui.model.records.types import Finding
+from olmtui.sources import input_limits
+from olmtui.sources.catalog.catalog_files import read_documents
+from olmtui.sources.snapshots import snapshot_files
+from olmtui.sources.snapshots.snapshot import load_snapshot
 from olmtui.store import Store
 
 

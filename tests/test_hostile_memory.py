@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 from hostile_text import namespaces_yaml
 
-from olmtui.model import engine
-from olmtui.model.engine import Model
+from olmtui.model.incremental import engine
+from olmtui.model.incremental.engine import Model
 from olmtui.pipeline.build import sample_session, snapshot_session
 from olmtui.pipeline.session import Session
 from olmtui.report import dumps
-from olmtui.sources import parallel_load, snapshot, snapshot_documents
-from olmtui.sources.snapshot_documents import parse_documents
-from olmtui.sources.snapshot_objects import objects_in
+from olmtui.sources.snapshots import parallel_load, snapshot, snapshot_documents
+from olmtui.sources.snapshots.snapshot_documents import parse_documents
+from olmtui.sources.snapshots.snapshot_objects import objects_in
 from olmtui.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))

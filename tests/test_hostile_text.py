@@ -251,7 +251,7 @@ async def test_no_escape_sequence_from_a_live_cluster_reaches_the_terminal(
     import asyncio
 
     from olmtui.pipeline.build import live_session
-    from olmtui.sources.live_options import LiveOptions
+    from olmtui.sources.cluster.live_options import LiveOptions
 
     thread, kubeconfig = hostile_cluster
     session = await asyncio.to_thread(live_session, LiveOptions(kubeconfig=kubeconfig))

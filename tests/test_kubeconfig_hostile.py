@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 import yaml
 
-from olmtui.sources.kubeconfig_files import KubeconfigRefused, refuse_encrypted_key
-from olmtui.sources.live_config import load_cluster_config
+from olmtui.sources.cluster.kubeconfig_files import KubeconfigRefused, refuse_encrypted_key
+from olmtui.sources.cluster.live_config import load_cluster_config
 
 ROOT = Path(__file__).resolve().parents[1]
 EXEC_API = "client.authentication.k8s.io/v1beta1"

@@ -50,25 +50,25 @@ ALLOWED: dict[str, frozenset[str]] = {
 #: ``__init__`` modules included): they receive a built Session and read it.
 UI_NEVER_LOADS = ("sources", "apiserver", "demo", "commands", "cli")
 #: The sources read objects into the store; the rules that judge them (the Model, in
-#: ``model/engine.py``) are never loaded by a source, not even for a constant.
-SOURCES_NEVER_LOAD = ("olmtui.model.engine",)
+#: ``model/incremental/engine.py``) are never loaded by a source, not even for a constant.
+SOURCES_NEVER_LOAD = ("olmtui.model.incremental.engine",)
 #: Where the health rule families are declared: every other module of olmtui this one imports
 #: is a rule module (or a record or primitive the rules use).
-RULE_DECLARATIONS = "olmtui.model.health_rules"
+RULE_DECLARATIONS = "olmtui.model.rules.health_rules"
 #: The declaration machinery, which the declarations import beside the rules.
-RULE_MACHINERY = "olmtui.model.rule_family"
+RULE_MACHINERY = "olmtui.model.rules.rule_family"
 #: The incremental machinery: what follows the change feed or keeps state across changes.
 INCREMENTAL = (
-    "olmtui.model.engine",
-    "olmtui.model.health_index",
-    "olmtui.model.cluster_index",
-    "olmtui.model.approval_index",
-    "olmtui.model.stages",
-    "olmtui.model.copy_tracking",
-    "olmtui.model.group_index",
-    "olmtui.model.group_links",
-    "olmtui.model.cached_namespaces",
-    "olmtui.model.views",
+    "olmtui.model.incremental.engine",
+    "olmtui.model.incremental.health_index",
+    "olmtui.model.incremental.cluster_index",
+    "olmtui.model.incremental.approval_index",
+    "olmtui.model.incremental.stages",
+    "olmtui.model.incremental.copy_tracking",
+    "olmtui.model.incremental.group_index",
+    "olmtui.model.incremental.group_links",
+    "olmtui.model.incremental.cached_namespaces",
+    "olmtui.model.viewmodels.views",
     RULE_MACHINERY,
     RULE_DECLARATIONS,
 )
@@ -92,9 +92,9 @@ UI_HELPERS = frozenset(
 #: The analysis machinery: the screens read its results through ``Session.analysis``, they
 #: never build or drive it themselves.
 UI_NEVER_IMPORTS = (
-    "olmtui.model.health",
-    "olmtui.model.health_index",
-    "olmtui.model.resolution.resolve",
+    "olmtui.model.incremental.health",
+    "olmtui.model.incremental.health_index",
+    "olmtui.model.rules.resolution.resolve",
     "olmtui.pipeline.memo",
     "olmtui.pipeline.pending_index",
     "olmtui.pipeline.predicted",
@@ -146,7 +146,7 @@ def imported_names(module: Module, known: Mapping[str, Module]) -> set[str]:
 
 def import_graph(package_dir: Path) -> dict[str, set[str]]:
     """Module -> the modules of the same package it imports (a name that is no module, such
-    as ``olmtui.model.engine.Model``, stands for the module that defines it)."""
+    as ``olmtui.model.incremental.engine.Model``, stands for the module that defines it)."""
     known = modules_under(package_dir)
     graph: dict[str, set[str]] = {}
     for name, module in known.items():
@@ -161,7 +161,7 @@ def import_graph(package_dir: Path) -> dict[str, set[str]]:
 
 
 def part_of(name: str) -> str:
-    """``olmtui.model.engine`` -> ``model``; the package itself is ``__init__``."""
+    """``olmtui.model.incremental.engine`` -> ``model``; the package itself is ``__init__``."""
     parts = name.split(".")
     return parts[1] if len(parts) > 1 else "__init__"
 
@@ -262,7 +262,7 @@ def test_the_screens_never_load_a_source() -> None:
 
 def test_the_sources_never_load_the_engine() -> None:
     loaded = loaded_by(GRAPH, [name for name in GRAPH if part_of(name) == "sources"])
-    assert "olmtui.model.catalog" in loaded
+    assert "olmtui.model.records.catalog" in loaded
     assert sorted(loaded.intersection(SOURCES_NEVER_LOAD)) == []
 
 
@@ -270,7 +270,7 @@ def test_the_rules_load_no_store_and_no_incremental_machinery() -> None:
     """A rule reads plain objects and records: whether it runs from scratch (``check``) or
     per subject from the change feed (the screens) is the declarations' business."""
     rules = GRAPH[RULE_DECLARATIONS] - {RULE_MACHINERY}
-    assert {"olmtui.model.catalog_health", "olmtui.model.v1.findings"} <= rules
+    assert {"olmtui.model.rules.catalog.catalog_health", "olmtui.model.rules.v1.findings"} <= rules
     loaded = loaded_by(GRAPH, rules)
     assert sorted(loaded.intersection({"olmtui.store", *INCREMENTAL})) == []
 
@@ -404,3 +404,62 @@ def test_loading_a_module_loads_its_packages_init_and_what_that_imports(tmp_path
         },
     )
     assert "pkg.source" in loaded_by(import_graph(package), ["pkg.screen"])
+
+
+#: What a rule may take from the store: its plain vocabulary, never the cache itself.
+RULES_STORE_VOCABULARY = frozenset({"Key", "LIVE", "Malformed", "Unreadable", "is_copied_csv"})
+#: The rule modules that still read the Store itself, each with why (to be split, not grown).
+RULES_READING_THE_STORE = {
+    # gathers each namespace's objects and the global catalog namespace from the Store
+    # before resolving (to move beside pipeline/resolution_inputs.py)
+    "olmtui.model.rules.resolution.resolve": "cluster_objects, global_catalog_namespace",
+}
+
+
+def rules_contract_breaches(package_dir: Path) -> list[str]:
+    """``module -> what`` for every module of ``model/rules`` that imports the incremental
+    machinery (``model/incremental``) or the store beyond its plain vocabulary."""
+    prefix = f"{package_dir.name}.model.rules"
+    breaches = []
+    for module in modules_under(package_dir).values():
+        if module.name != prefix and not module.name.startswith(prefix + "."):
+            continue
+        tree = ast.parse(module.path.read_text(), filename=str(module.path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                sources = [(alias.name, "*") for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                sources = [(node.module, alias.name) for alias in node.names]
+            else:
+                continue
+            for source, name in sources:
+                target = f"{source}.{name}"
+                if target.startswith(f"{package_dir.name}.model.incremental") or (
+                    source == f"{package_dir.name}.store" and name not in RULES_STORE_VOCABULARY
+                ):
+                    breaches.append(f"{module.name} -> {target}")
+    return sorted(breaches)
+
+
+def test_the_rules_import_no_store_and_no_incremental_machinery() -> None:
+    breaches = rules_contract_breaches(PACKAGE_DIR)
+    allowed = {f"{name} -> olmtui.store.Store" for name in RULES_READING_THE_STORE}
+    assert sorted(set(breaches) - allowed) == []
+    assert allowed <= set(breaches), "a rule module no longer reads the Store: drop it"
+
+
+def test_a_rule_importing_the_store_or_the_engine_is_caught(tmp_path: Path) -> None:
+    package = write_package(
+        tmp_path,
+        {
+            "store.py": "class Store: ...\nclass Key: ...\n",
+            "model/rules/ok.py": "from pkg.store import Key\n",
+            "model/rules/a/cache.py": "from pkg.store import Store\n",
+            "model/rules/b.py": "from pkg.model.incremental import engine\n",
+            "model/incremental/engine.py": "from pkg.store import Store\n",
+        },
+    )
+    assert rules_contract_breaches(package) == [
+        "pkg.model.rules.a.cache -> pkg.store.Store",
+        "pkg.model.rules.b -> pkg.model.incremental.engine",
+    ]

@@ -9,9 +9,9 @@ from typing import Any
 from model_builders import copy_of
 from model_builders import csv as make_csv
 
-from olmtui.model.health import health_findings, merged_findings
-from olmtui.model.leftovers import csv_package
-from olmtui.model.types import Finding
+from olmtui.model.incremental.health import health_findings, merged_findings
+from olmtui.model.records.types import Finding
+from olmtui.model.rules.documented.leftovers import csv_package
 from olmtui.store import Store, Unreadable
 
 

@@ -15,8 +15,8 @@ import pytest
 import yaml
 
 from olmtui.errors import UsageError
-from olmtui.sources import live_config
-from olmtui.sources.live_config import keep_credentials_fresh, load_cluster_config
+from olmtui.sources.cluster import live_config
+from olmtui.sources.cluster.live_config import keep_credentials_fresh, load_cluster_config
 
 
 def write_kubeconfig(

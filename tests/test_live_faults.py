@@ -28,8 +28,8 @@ from live_support import (
 
 from olmtui.apiserver import LoopbackAPIServer
 from olmtui.pipeline.build import live_status
-from olmtui.sources.live import LiveSource
-from olmtui.sources.live_http import StatusError, retry_after
+from olmtui.sources.cluster.live import LiveSource
+from olmtui.sources.cluster.live_http import StatusError, retry_after
 from olmtui.store import Change, Store
 
 MALFORMED_CSV = {

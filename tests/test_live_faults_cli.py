@@ -148,7 +148,7 @@ def test_a_stalled_list_is_bounded_by_the_request_timeout(tmp_path: Path) -> Non
 
 
 def test_request_timeout_takes_kubectl_durations() -> None:
-    from olmtui.sources.live_args import duration
+    from olmtui.sources.cluster.live_args import duration
 
     assert [duration(v) for v in ("30", "30s", "2m", "500ms")] == [30, 30, 120, 0.5]
     for bad in ("0", "-1s", "soon", "inf"):
@@ -187,7 +187,7 @@ async def test_a_credential_refresh_that_never_returns_is_not_doubled() -> None:
 
     from kubernetes_asyncio.client import Configuration
 
-    from olmtui.sources.live_config import ClusterConfig, keep_credentials_fresh
+    from olmtui.sources.cluster.live_config import ClusterConfig, keep_credentials_fresh
 
     started: list[int] = []
 

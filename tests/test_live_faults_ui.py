@@ -14,9 +14,9 @@ from conftest import wait_for
 from rich.console import Console
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
-from olmtui.model.types import ObjectRef
+from olmtui.model.records.types import ObjectRef
 from olmtui.pipeline.build import live_session
-from olmtui.sources.live_options import LiveOptions
+from olmtui.sources.cluster.live_options import LiveOptions
 from olmtui.ui.app import OlmApp
 from olmtui.ui.screens.object_detail import ObjectScreen
 from olmtui.ui.widgets.source_header import SourceHeader

@@ -27,9 +27,9 @@ from live_support import (
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.cli import main
-from olmtui.model.engine import Model
-from olmtui.model.health import health_findings, merged_findings
-from olmtui.model.metrics import seed_metrics
+from olmtui.model.incremental.engine import Model
+from olmtui.model.incremental.health import health_findings, merged_findings
+from olmtui.model.viewmodels.metrics import seed_metrics
 from olmtui.report import load_schema
 from olmtui.store import Store
 

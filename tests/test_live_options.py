@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from olmtui.sources.live_options import LiveOptions
+from olmtui.sources.cluster.live_options import LiveOptions
 
 
 def test_backoff_doubles_with_jitter_and_stops_at_the_cap() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from olmtui.sources.live_informer import Pacer
+from olmtui.sources.cluster.live_informer import Pacer
 
 
 def test_cheap_objects_grow_the_slice_up_to_the_cap() -> None:

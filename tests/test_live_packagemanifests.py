@@ -18,7 +18,7 @@ from live_support import (
     stop_source,
 )
 
-from olmtui.sources.live_packagemanifests import changes_catalog_content
+from olmtui.sources.cluster.live_packagemanifests import changes_catalog_content
 from olmtui.store import Change, Key, Store
 
 PM_PATH = "/apis/packages.operators.coreos.com/v1/packagemanifests"

@@ -14,8 +14,8 @@ import yaml
 from kubernetes_asyncio.client import Configuration
 from live_support import differences, fast_options, must_gather_objects, start_server
 
-from olmtui.sources.live import LiveSource
-from olmtui.sources.live_config import ClusterConfig, proxy_from_environment
+from olmtui.sources.cluster.live import LiveSource
+from olmtui.sources.cluster.live_config import ClusterConfig, proxy_from_environment
 from olmtui.store import Store
 
 PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY")

@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-import olmtui.sources.live
+import olmtui.sources.cluster.live
 import olmtui.ui.app  # noqa: F401  (imported before the clock starts: the dashboard needs it)
 from olmtui.cli import build_parser, main
 from olmtui.commands.serve import dashboard_argv
 from olmtui.errors import UsageError
 from olmtui.pipeline.build import live_session
-from olmtui.sources.live_args import merge_leading_connection, options_from_args
-from olmtui.sources.live_options import LiveOptions
+from olmtui.sources.cluster.live_args import merge_leading_connection, options_from_args
+from olmtui.sources.cluster.live_options import LiveOptions
 
 #: The ``--request-timeout`` the tests give (seconds); well below the probe's 15 s per request.
 TIMEOUT = 3.0

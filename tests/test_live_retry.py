@@ -28,10 +28,10 @@ from live_support import (
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.cli import main
 from olmtui.pipeline.build import live_session
-from olmtui.sources import live_retry
-from olmtui.sources.live import LiveOptions
-from olmtui.sources.live_http import StatusError
-from olmtui.sources.live_retry import NETWORK_ATTEMPTS, Patience
+from olmtui.sources.cluster import live_retry
+from olmtui.sources.cluster.live import LiveOptions
+from olmtui.sources.cluster.live_http import StatusError
+from olmtui.sources.cluster.live_retry import NETWORK_ATTEMPTS, Patience
 from olmtui.store import Store
 
 

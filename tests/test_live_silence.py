@@ -28,8 +28,8 @@ from live_support import (
 )
 
 from olmtui.apiserver import LoopbackAPIServer
-from olmtui.sources.live import LiveSource
-from olmtui.sources.live_status import LiveStatus
+from olmtui.sources.cluster.live import LiveSource
+from olmtui.sources.cluster.live_status import LiveStatus
 from olmtui.store import Store
 
 #: Short bounds for tests; the defaults are 6 s, 8 s and 8 s (``LiveOptions``).

@@ -20,8 +20,8 @@ from live_support import (
 
 from olmtui.apiserver import LoopbackAPIServer
 from olmtui.errors import UsageError
-from olmtui.sources.live import LiveSource
-from olmtui.sources.live_resources import METADATA_LIST_ACCEPT, METADATA_WATCH_ACCEPT
+from olmtui.sources.cluster.live import LiveSource
+from olmtui.sources.cluster.live_resources import METADATA_LIST_ACCEPT, METADATA_WATCH_ACCEPT
 from olmtui.store import Store
 
 

@@ -23,12 +23,12 @@ from v1_cluster import BASE, DIGEST, FBC_FILES, cluster_catalog, cluster_extensi
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.cli import main
-from olmtui.model.catalog import Catalog
+from olmtui.model.records.catalog import Catalog
 from olmtui.pipeline.catalogs import CatalogSet
-from olmtui.sources.catalog_fbc import load_fbc
-from olmtui.sources.catalogd import fetch_catalog, service_of
-from olmtui.sources.live import LiveSource
-from olmtui.sources.live_once import access_findings
+from olmtui.sources.catalog.catalog_fbc import load_fbc
+from olmtui.sources.catalog.catalogd import fetch_catalog, service_of
+from olmtui.sources.cluster.live import LiveSource
+from olmtui.sources.cluster.live_once import access_findings
 from olmtui.store import Store
 
 Obj = dict[str, Any]

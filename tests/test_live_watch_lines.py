@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 import aiohttp
 import pytest
 
-from olmtui.sources.live_http import WATCH_BATCH_BYTES, EventLines, watch_batches
+from olmtui.sources.cluster.live_http import WATCH_BATCH_BYTES, EventLines, watch_batches
 
 
 def cut(data: bytes, sizes: list[int]) -> list[bytes]:

@@ -12,8 +12,8 @@ import pytest
 
 from olmtui.cli import main
 from olmtui.commands.progress_line import TerminalProgress, bar, terminal_progress
-from olmtui.sources.load_progress import LoadProgress, describe
-from olmtui.sources.snapshot import load_snapshot
+from olmtui.sources.snapshots.load_progress import LoadProgress, describe
+from olmtui.sources.snapshots.snapshot import load_snapshot
 from olmtui.store import Store
 
 

@@ -216,7 +216,7 @@ def test_a_bug_in_the_load_closes_the_dashboard_and_is_a_crash(
 
 _POOLED_REPLAY = """
 import asyncio, sys
-from olmtui.sources import parallel_load
+from olmtui.sources.snapshots import parallel_load
 parallel_load.POOL_THRESHOLD = 0
 parallel_load.worker_count = lambda: 2
 from olmtui.pipeline.build import streaming_snapshot_session

@@ -29,7 +29,7 @@ import yaml
 from data_paths import DATA
 
 from olmtui.cli import main
-from olmtui.model.health_index import HealthIndex
+from olmtui.model.incremental.health_index import HealthIndex
 from olmtui.pipeline.build import snapshot_session
 from olmtui.report import dumps, load_schema
 from olmtui.store import Store, is_copied_csv

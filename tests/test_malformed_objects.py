@@ -16,9 +16,9 @@ from model_builders import csv as make_csv
 from model_builders import namespace, operator_group
 
 from olmtui.cli import main
-from olmtui.model.engine import Model
-from olmtui.model.health import health_findings
-from olmtui.model.health_index import HealthIndex
+from olmtui.model.incremental.engine import Model
+from olmtui.model.incremental.health import health_findings
+from olmtui.model.incremental.health_index import HealthIndex
 from olmtui.shape import Problem, clean, clean_envelope, describe
 from olmtui.store import Key, Store
 

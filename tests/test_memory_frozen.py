@@ -19,7 +19,7 @@ from model_builders import copy_of, csv, namespace, operator_group, subscription
 
 from olmtui import gc_pause
 from olmtui.gc_pause import compact_frozen, cyclic_gc_paused
-from olmtui.model.engine import Model
+from olmtui.model.incremental.engine import Model
 from olmtui.store import Store
 
 NAMESPACES = [f"app-{i:03d}" for i in range(40)]

@@ -9,15 +9,15 @@ from data_paths import DATA
 from olmtui.apiserver import ClusterState
 from olmtui.demo import scenario as s
 from olmtui.demo.script import cycle
-from olmtui.model.engine import Model
-from olmtui.model.metrics import (
+from olmtui.model.incremental.engine import Model
+from olmtui.model.viewmodels.metrics import (
     SNAPSHOT_UPGRADE_NOTE,
     SYNC_NOTE,
     WATCH_UPGRADE_NOTE,
     AbnormalCSV,
     seed_metrics,
 )
-from olmtui.sources.snapshot import load_snapshot
+from olmtui.sources.snapshots.snapshot import load_snapshot
 from olmtui.store import Store
 
 AZURE = DATA / "must-gather/must-gather-clean/must-gather-azure"
@@ -104,8 +104,8 @@ def test_r_csv_r2_snapshot_upgrade_count_is_replacements_in_progress() -> None:
 
 def test_head_counts_tell_unknown_heads_from_none_behind():
     """R-UPG-1/R-UPG-5: no catalog content, or a channel OLM cannot order, is "unknown"."""
-    from olmtui.model.metrics import head_counts
-    from olmtui.model.types import SubscriptionState, UpgradeInfo
+    from olmtui.model.records.types import SubscriptionState, UpgradeInfo
+    from olmtui.model.viewmodels.metrics import head_counts
 
     def state(
         name: str, upgrade: UpgradeInfo, installed: str | None = "op.v1"

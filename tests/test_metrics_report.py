@@ -9,9 +9,9 @@ import jsonschema
 from data_paths import DATA
 
 from olmtui.cli import main
-from olmtui.model.engine import Model
+from olmtui.model.incremental.engine import Model
 from olmtui.report import load_schema, render_text, report_json
-from olmtui.sources.snapshot import load_snapshot
+from olmtui.sources.snapshots.snapshot import load_snapshot
 from olmtui.store import Store
 
 AZURE = DATA / "must-gather/must-gather-clean/must-gather-azure"

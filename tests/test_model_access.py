@@ -1,5 +1,5 @@
-"""The merge of findings with unreadable kinds (``olmtui.model.access``), on the real Azure
-must-gather: a kind the source may not read leaves no finding that rests on its absence,
+"""The merge of findings with unreadable kinds (``olmtui.model.rules.input.access``), on the real
+Azure must-gather: a kind the source may not read leaves no finding that rests on its absence,
 and one LiveNoAccess warning per kind instead."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import time
 
 from live_support import must_gather_objects
 
-from olmtui.model.engine import Model
-from olmtui.model.health import health_findings, merged_findings
-from olmtui.model.types import Finding
-from olmtui.model.views import change_entries
+from olmtui.model.incremental.engine import Model
+from olmtui.model.incremental.health import health_findings, merged_findings
+from olmtui.model.records.types import Finding
+from olmtui.model.viewmodels.views import change_entries
 from olmtui.store import ACCESS, Change, Store, Unreadable
 
 

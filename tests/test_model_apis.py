@@ -15,7 +15,7 @@ from model_builders import (
 )
 from model_builders import csv as make_csv
 
-from olmtui.model.apis import (
+from olmtui.model.rules.apis.apis import (
     CrdOwners,
     api_step,
     api_surface,
@@ -24,7 +24,7 @@ from olmtui.model.apis import (
     parse_provided_apis,
     reconcile_api_intersection,
 )
-from olmtui.model.replacements import ReplacementIndex
+from olmtui.model.rules.csvs.replacements import ReplacementIndex
 
 GOOSE = ("Goose", "v1alpha1", "geese.birds.com")
 GOOSE_KEY = "Goose.v1alpha1.birds.com"

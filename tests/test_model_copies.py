@@ -14,13 +14,13 @@ from model_builders import (
 )
 from model_builders import csv as make_csv
 
-from olmtui.model.copies import (
+from olmtui.model.records.types import ObjectRef
+from olmtui.model.rules.copies.copies import (
     copies_disabled,
     copy_source,
     expected_copy_namespaces,
     olmconfig_condition,
 )
-from olmtui.model.types import ObjectRef
 
 
 def global_setup(*extra, phase="Succeeded", reason="InstallSucceeded"):

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from olmtui.model.cluster_upgrade import cluster_version, max_openshift_version
-from olmtui.model.digits import INT64_MAX, UINT64_MAX, bounded
-from olmtui.model.semver_range import RangeError, parse_range
-from olmtui.model.v1.versions import _coerce as coerce
-from olmtui.model.v1.versions import compare, legacy_version_release, parse_constraint
-from olmtui.model.version import parse_version_strict
+from olmtui.model.primitives.digits import INT64_MAX, UINT64_MAX, bounded
+from olmtui.model.primitives.semver_range import RangeError, parse_range
+from olmtui.model.primitives.version import parse_version_strict
+from olmtui.model.rules.documented.cluster_upgrade import cluster_version, max_openshift_version
+from olmtui.model.rules.v1.versions import _coerce as coerce
+from olmtui.model.rules.v1.versions import compare, legacy_version_release, parse_constraint
 
 HUGE = "4" * 4400
 

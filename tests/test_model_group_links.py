@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from olmtui.model.group_links import GroupLinks, conflicts, link_entry
-from olmtui.model.types import Conflict, Intersection
+from olmtui.model.incremental.group_links import GroupLinks, conflicts, link_entry
+from olmtui.model.records.types import Conflict, Intersection
 
 KAFKA = "Kafka.v1.kafka.strimzi.io"
 TOPIC = "KafkaTopic.v1.kafka.strimzi.io"

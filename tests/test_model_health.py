@@ -9,11 +9,11 @@ import jsonschema
 from data_paths import DATA
 from report_records import build_model, cluster_store
 
-from olmtui.model.engine import Model
-from olmtui.model.health import health_findings, without_model_duplicates
-from olmtui.model.types import Finding
+from olmtui.model.incremental.engine import Model
+from olmtui.model.incremental.health import health_findings, without_model_duplicates
+from olmtui.model.records.types import Finding
 from olmtui.report import load_schema, report_json
-from olmtui.sources.snapshot import load_snapshot
+from olmtui.sources.snapshots.snapshot import load_snapshot
 from olmtui.store import Store
 
 AZURE = DATA / "must-gather/must-gather-clean/must-gather-azure"
@@ -88,9 +88,9 @@ def test_multitenancy_limits_reach_the_report_seed_002() -> None:
 
 
 def test_next_bundles_come_from_the_subscriptions_own_catalog_r_upg_2() -> None:
-    from olmtui.model.health_rules import next_bundles
-    from olmtui.model.upgrades import upgrade_hook
-    from olmtui.sources.catalogs import load_catalog
+    from olmtui.model.rules.health_rules import next_bundles
+    from olmtui.model.rules.upgrades.upgrades import upgrade_hook
+    from olmtui.sources.catalog.catalogs import load_catalog
 
     store = Store()
     load_snapshot([str(SAMPLE)], store)

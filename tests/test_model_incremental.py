@@ -25,7 +25,7 @@ from model_builders import (
 )
 from model_builders import csv as make_csv
 
-from olmtui.model.engine import Model
+from olmtui.model.incremental.engine import Model
 from olmtui.store import KINDS, Store
 
 NS = ["a", "b", "c"]

@@ -12,7 +12,7 @@ from model_builders import (
 )
 from model_builders import csv as make_csv
 
-from olmtui.model.installmodes import (
+from olmtui.model.rules.installmodes.installmodes import (
     ALL_MESSAGE,
     MULTI_ALL_MESSAGE,
     OWN_MESSAGE,
@@ -146,7 +146,7 @@ def test_r_im_1_percona_in_own_namespace_group_is_unsupported_with_a_finding():
 
 
 def test_r_im_1_install_mode_advice_names_the_shapes_that_fit():
-    from olmtui.model.install_advice import install_mode_advice
+    from olmtui.model.rules.installmodes.install_advice import install_mode_advice
 
     assert install_mode_advice({"AllNamespaces"}).startswith(
         "This CSV supports only AllNamespaces: install it in a global group (an OperatorGroup "

@@ -7,15 +7,15 @@ import datetime as dt
 
 from model_builders import csv, install_plan, model_of, subscription
 
-from olmtui.model.installplan_view import (
+from olmtui.model.records.types import Finding, ObjectRef, StaleCopy
+from olmtui.model.viewmodels.installplan_view import (
     age_of,
     approval_lines,
     install_plan_rows,
     plan_steps,
 )
-from olmtui.model.types import Finding, ObjectRef, StaleCopy
-from olmtui.model.views import worst
-from olmtui.model.xray import CopyFacts, copy_nodes, subscription_tree, unsubscribed
+from olmtui.model.viewmodels.views import worst
+from olmtui.model.viewmodels.xray import CopyFacts, copy_nodes, subscription_tree, unsubscribed
 
 NS = "ops"
 

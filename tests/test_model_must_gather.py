@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from model_builders import DATA, load_yaml
 
-from olmtui.model.engine import Model
-from olmtui.sources.snapshot import load_snapshot
+from olmtui.model.incremental.engine import Model
+from olmtui.sources.snapshots.snapshot import load_snapshot
 from olmtui.store import Store, is_copied_csv
 
 MUST_GATHERS = sorted((DATA / "must-gather/must-gather-clean").iterdir())

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from model_builders import MODEL_DATA, codes, load_all, model_of, namespace, operator_group
 
-from olmtui.model import nsset
-from olmtui.model.operatorgroups import (
+from olmtui.model.primitives import nsset
+from olmtui.model.rules.operatorgroups.operatorgroups import (
     SelectorError,
     build_target_namespaces,
     effective_namespaces,

@@ -9,7 +9,7 @@ import pytest
 from check_runs import MUST_GATHERS, check_json
 from model_builders import MODEL_DATA, csv, load_all, model_of, namespace, operator_group
 
-from olmtui.model.platform import is_platform_owned
+from olmtui.model.rules.documented.platform import is_platform_owned
 
 CLUSTER_VERSION_OWNER = {
     "apiVersion": "config.openshift.io/v1",

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from olmtui.model.apis import CrdOwners
-from olmtui.model.replacements import ReplacementIndex
+from olmtui.model.rules.apis.apis import CrdOwners
+from olmtui.model.rules.csvs.replacements import ReplacementIndex
 
 Replaces = Mapping[str, str | None]
 

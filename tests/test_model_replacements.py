@@ -8,7 +8,7 @@ from pathlib import Path
 from model_builders import codes, model_of, namespace, operator_group
 from model_builders import csv as make_csv
 
-from olmtui.model.replacements import ReplacementIndex
+from olmtui.model.rules.csvs.replacements import ReplacementIndex
 
 CHAIN = ReplacementIndex({"v1": None, "v2": "v1", "v3": "v2", "gone-parent": "v0"})
 

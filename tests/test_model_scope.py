@@ -1,13 +1,13 @@
-"""R-DOC-10: which findings a ``--namespace`` session holds back (olmtui.model.scope), and
-the engine's own scope-aware rules (expected copies, label drift)."""
+"""R-DOC-10: which findings a ``--namespace`` session holds back (olmtui.model.rules.input.scope),
+and the engine's own scope-aware rules (expected copies, label drift)."""
 
 from __future__ import annotations
 
 from model_builders import namespace, operator_group
 
-from olmtui.model.engine import Model
-from olmtui.model.scope import out_of_scope, scope_findings, scoped_findings
-from olmtui.model.types import Finding, ObjectRef
+from olmtui.model.incremental.engine import Model
+from olmtui.model.records.types import Finding, ObjectRef
+from olmtui.model.rules.input.scope import out_of_scope, scope_findings, scoped_findings
 from olmtui.store import Store
 
 READ = frozenset({"team-a"})

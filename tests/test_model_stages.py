@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from model_builders import csv, model_of, namespace, operator_group
 
-from olmtui.model.engine import Model
-from olmtui.model.stages import DirtySet, Stage, StageOrderError
+from olmtui.model.incremental.engine import Model
+from olmtui.model.incremental.stages import DirtySet, Stage, StageOrderError
 
 
 def test_a_stage_may_mark_later_stages() -> None:

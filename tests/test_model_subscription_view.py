@@ -1,12 +1,12 @@
-"""The Subscription's state and catalog as the screens show them (olmtui/model/views.py):
+"""The Subscription's state and catalog as the screens show them (olmtui/model/viewmodels/views.py):
 never OLM's state alone when the findings or OLM's own conditions contradict it (R-SUB-5..9),
 and the CatalogSource's state beside OLM's CatalogSourcesUnhealthy (R-SUB-8)."""
 
 from __future__ import annotations
 
-from olmtui.model.catalog_health import CatalogHealth
-from olmtui.model.types import Finding
-from olmtui.model.views import (
+from olmtui.model.records.types import Finding
+from olmtui.model.rules.catalog.catalog_health import CatalogHealth
+from olmtui.model.viewmodels.views import (
     findings_by_subject,
     subscription_catalog_view,
     subscription_state_view,

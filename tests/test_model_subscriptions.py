@@ -16,8 +16,12 @@ from model_builders import (
     subscription,
 )
 
-from olmtui.model.subscriptions import approval, effective_approval, install_plan_name
-from olmtui.model.types import Finding, ObjectRef
+from olmtui.model.records.types import Finding, ObjectRef
+from olmtui.model.rules.subscriptions.subscriptions import (
+    approval,
+    effective_approval,
+    install_plan_name,
+)
 
 
 def test_r_sub_4_anything_but_manual_is_automatic():

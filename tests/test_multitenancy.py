@@ -9,8 +9,12 @@ from typing import Any
 
 import yaml
 
-from olmtui.model.multitenancy import installed_instances, multitenancy_findings, package_of
-from olmtui.model.types import ObjectRef
+from olmtui.model.records.types import ObjectRef
+from olmtui.model.rules.dependencies.multitenancy import (
+    installed_instances,
+    multitenancy_findings,
+    package_of,
+)
 
 DATA = Path(__file__).parent / "data" / "health"
 

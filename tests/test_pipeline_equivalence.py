@@ -36,7 +36,7 @@ from olmtui.demo.scenario import CATALOG_REF
 from olmtui.pipeline.build import demo_session, live_session, snapshot_session
 from olmtui.pipeline.session import Session
 from olmtui.report import Report
-from olmtui.sources.live_options import LiveOptions
+from olmtui.sources.cluster.live_options import LiveOptions
 from olmtui.store import WATCHED_KINDS, Key, Obj, Store, key_of
 
 CATALOG_SPEC = f"{CATALOG_REF}={CATALOG_PATH}"

@@ -15,10 +15,10 @@ from conftest import wait_for
 from packageserver_objects import MARKETPLACE, SUBSCRIPTION, package_manifest
 
 from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread
-from olmtui.model.types import SubscriptionState
+from olmtui.model.records.types import SubscriptionState
 from olmtui.pipeline.build import live_session
 from olmtui.pipeline.session import Session
-from olmtui.sources.live_options import LiveOptions
+from olmtui.sources.cluster.live_options import LiveOptions
 
 Obj = dict[str, Any]
 

@@ -23,7 +23,7 @@ import pytest
 from tmux_support import ROOT, TMUX, Tmux
 
 from olmtui.pipeline.streaming import Loading, stream_into
-from olmtui.sources.snapshot import list_snapshot
+from olmtui.sources.snapshots.snapshot import list_snapshot
 from olmtui.store import Store
 
 sys.path.insert(0, str(ROOT / "bench"))

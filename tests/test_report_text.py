@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from report_records import build_model, build_report, model_findings
 
-from olmtui.model.types import Finding
+from olmtui.model.records.types import Finding
 from olmtui.report import render_text
 
 

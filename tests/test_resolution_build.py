@@ -10,19 +10,19 @@ from typing import Any
 
 import pytest
 
-from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
-from olmtui.model.resolution.channel_order import ResolutionError, sort_channel
-from olmtui.model.resolution.entries import (
+from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
+from olmtui.model.rules.resolution.channel_order import ResolutionError, sort_channel
+from olmtui.model.rules.resolution.entries import (
     CatalogKey,
     Entry,
     catalog_entries,
     decode,
     parse_tolerant,
 )
-from olmtui.model.resolution.existing import SourceError, existing_entries
-from olmtui.model.resolution.predicates import Gvk, dependency_predicates
-from olmtui.model.resolution.predicates import Package as PackagePredicate
-from olmtui.sources.catalog_fbc import load_fbc
+from olmtui.model.rules.resolution.existing import SourceError, existing_entries
+from olmtui.model.rules.resolution.predicates import Gvk, dependency_predicates
+from olmtui.model.rules.resolution.predicates import Package as PackagePredicate
+from olmtui.sources.catalog.catalog_fbc import load_fbc
 
 
 def _csv(name: str, phase: str = "Succeeded", replaces: str | None = None, **spec: Any) -> dict:

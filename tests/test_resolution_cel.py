@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from olmtui.model.resolution.cel import (
+from olmtui.model.rules.resolution.cel import (
     MAX_NESTING,
     Unsupported,
     cel_properties,
@@ -23,9 +23,9 @@ from olmtui.model.resolution.cel import (
     refusal,
     semver_compare,
 )
-from olmtui.model.resolution.channel_order import ResolutionError
-from olmtui.model.resolution.entries import EXISTING, CatalogKey, Entry, decode
-from olmtui.model.resolution.predicates import (
+from olmtui.model.rules.resolution.channel_order import ResolutionError
+from olmtui.model.rules.resolution.entries import EXISTING, CatalogKey, Entry, decode
+from olmtui.model.rules.resolution.predicates import (
     MAX_COMPOUND_DEPTH,
     Cel,
     NotEvaluated,

@@ -7,7 +7,12 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from olmtui.model.resolution_clauses import catalog_of, parse_id, parse_message, split_clauses
+from olmtui.model.rules.resolution.resolution_clauses import (
+    catalog_of,
+    parse_id,
+    parse_message,
+    split_clauses,
+)
 
 MESSAGE = (
     "constraints not satisfiable: @existing/ns//a.v1, catsrc/ns/alpha/a.v3 and "

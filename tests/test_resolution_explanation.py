@@ -7,7 +7,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from olmtui.model.resolution.constraints import (
+from olmtui.model.rules.resolution.constraints import (
     AppliedConstraint,
     AtMost,
     Conflict,
@@ -17,9 +17,9 @@ from olmtui.model.resolution.constraints import (
     Prohibited,
     Variable,
 )
-from olmtui.model.resolution.explanation import ExplainFacts, Offer, explain, object_of
-from olmtui.model.resolution.result import ExplainedConstraint
-from olmtui.model.resolution.solver import NotSatisfiable, solve
+from olmtui.model.rules.resolution.explanation import ExplainFacts, Offer, explain, object_of
+from olmtui.model.rules.resolution.result import ExplainedConstraint
+from olmtui.model.rules.resolution.solver import NotSatisfiable, solve
 
 NS = "team"
 ORPHAN = "@existing/team//etcd.v0.9.2"

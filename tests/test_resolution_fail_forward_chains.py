@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from olmtui.model.resolution.existing import SourceError, existing_entries
+from olmtui.model.rules.resolution.existing import SourceError, existing_entries
 
 PHASES = ("Replacing", "Failed", "Succeeded", "Pending")
 

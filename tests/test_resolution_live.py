@@ -20,7 +20,7 @@ from data_paths import DATA
 from olmtui import cli
 from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread
 from olmtui.pipeline.build import live_session
-from olmtui.sources.live_options import LiveOptions
+from olmtui.sources.cluster.live_options import LiveOptions
 
 CASE = DATA / "resolution" / "upgrade-replaces-skiprange"
 CATALOG = f"openshift-marketplace/company-catalog={CASE / 'catalog-company-catalog.yaml'}"

@@ -19,15 +19,18 @@ import yaml
 from data_paths import DATA
 
 from olmtui.cli import main
-from olmtui.model.catalog import Catalog
-from olmtui.model.resolution import resolve
-from olmtui.model.resolution.result import (
+from olmtui.model.records.catalog import Catalog
+from olmtui.model.records.types import Finding, ObjectRef
+from olmtui.model.rules.resolution import resolve
+from olmtui.model.rules.resolution.resolution_outcome import (
+    explanation_objects,
+    resolution_outcome_findings,
+)
+from olmtui.model.rules.resolution.result import (
     ExplainedConstraint,
     NamespaceResolution,
     ResolvedOperator,
 )
-from olmtui.model.resolution_outcome import explanation_objects, resolution_outcome_findings
-from olmtui.model.types import Finding, ObjectRef
 from olmtui.report import load_schema
 from olmtui.store import Store
 

@@ -1,4 +1,4 @@
-"""The resolver's problem builder and entry point (``olmtui.model.resolution.resolve``):
+"""The resolver's problem builder and entry point (``olmtui.model.rules.resolution.resolve``):
 OLM's source order for dependencies, the ``@existing`` catalog, what stops resolution, what
 olmtui cannot evaluate, and the report fields of a solution. The end-to-end table of OLM's own
 tests is ``test_resolution_cases.py``; here each rule is pinned on its own, plus a property
@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from solver_models import applied_of, holds, models
 
-from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
-from olmtui.model.resolution.resolve import (
+from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
+from olmtui.model.rules.resolution.resolve import (
     CatalogContent,
     NamespaceObjects,
     _anchors,
@@ -28,8 +28,8 @@ from olmtui.model.resolution.resolve import (
     resolve_cluster,
     resolve_namespace,
 )
-from olmtui.model.resolution.solver import NotSatisfiable, Solution, solve
-from olmtui.model.resolution.sources import Sources
+from olmtui.model.rules.resolution.solver import NotSatisfiable, Solution, solve
+from olmtui.model.rules.resolution.sources import Sources
 from olmtui.store import Store
 
 NS = "team"

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from solver_models import applied_of, holds, models
 
-from olmtui.model.resolution.constraints import (
+from olmtui.model.rules.resolution.constraints import (
     AtMost,
     Conflict,
     Constraint,
@@ -18,7 +18,7 @@ from olmtui.model.resolution.constraints import (
     Prohibited,
     Variable,
 )
-from olmtui.model.resolution.solver import NotSatisfiable, Solution, solve
+from olmtui.model.rules.resolution.solver import NotSatisfiable, Solution, solve
 
 
 def var(id: str, *constraints: Constraint) -> Variable:

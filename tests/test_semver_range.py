@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
-from olmtui.model.semver_range import RangeError, parse_range
-from olmtui.model.version import Version, parse_version, version_key
+from olmtui.model.primitives.semver_range import RangeError, parse_range
+from olmtui.model.primitives.version import Version, parse_version, version_key
 
 
 def matches(range_text: str, version: str) -> bool:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from olmtui.model.semver_range import RangeError, parse_range
-from olmtui.model.version import Version, parse_version
+from olmtui.model.primitives.semver_range import RangeError, parse_range
+from olmtui.model.primitives.version import Version, parse_version
 
 numbers = st.integers(min_value=0, max_value=30)
 identifiers = st.one_of(

@@ -10,7 +10,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from olmtui.sources.simple_fields import simple_field
+from olmtui.sources.snapshots.simple_fields import simple_field
 
 TRICKY_VALUES = [
     "abc",

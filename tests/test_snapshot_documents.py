@@ -3,7 +3,7 @@ document knows the line it starts on."""
 
 from __future__ import annotations
 
-from olmtui.sources.snapshot_documents import Document, parse_documents
+from olmtui.sources.snapshots.snapshot_documents import Document, parse_documents
 
 
 def yaml_docs(text: str) -> list[Document]:

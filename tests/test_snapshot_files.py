@@ -7,7 +7,7 @@ import io
 import tarfile
 from pathlib import Path
 
-from olmtui.sources.snapshot_files import (
+from olmtui.sources.snapshots.snapshot_files import (
     SourceFile,
     path_content,
     read_source,

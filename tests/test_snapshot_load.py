@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from olmtui.errors import UsageError
-from olmtui.sources import snapshot
-from olmtui.sources.snapshot import INFERRED_ANNOTATION, LoadResult, load_snapshot
+from olmtui.sources.snapshots import snapshot
+from olmtui.sources.snapshots.snapshot import INFERRED_ANNOTATION, LoadResult, load_snapshot
 from olmtui.store import Change, Store
 
 DATA = Path(__file__).parent / "data" / "snapshots"

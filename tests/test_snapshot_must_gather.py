@@ -9,7 +9,7 @@ import pytest
 from data_paths import DATA
 
 from olmtui.errors import UsageError
-from olmtui.sources.snapshot import INFERRED_ANNOTATION, load_snapshot
+from olmtui.sources.snapshots.snapshot import INFERRED_ANNOTATION, load_snapshot
 from olmtui.store import Store, is_copied_csv
 
 MUST_GATHERS = DATA / "must-gather/must-gather-clean"

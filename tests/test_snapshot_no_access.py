@@ -15,8 +15,8 @@ from live_support import must_gather_objects
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.cli import main
 from olmtui.pipeline.build import snapshot_session
-from olmtui.sources.snapshot import load_snapshot
-from olmtui.sources.snapshot_access import FILE_NAME, KIND
+from olmtui.sources.snapshots.snapshot import load_snapshot
+from olmtui.sources.snapshots.snapshot_access import FILE_NAME, KIND
 from olmtui.store import Store
 from olmtui.ui.app import OlmApp
 from olmtui.ui.screens.overview import metrics_text

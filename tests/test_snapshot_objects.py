@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from olmtui.sources.snapshot_objects import KIND_GROUPS, Invalid, ignored_as, objects_in
+from olmtui.sources.snapshots.snapshot_objects import KIND_GROUPS, Invalid, ignored_as, objects_in
 from olmtui.store import KINDS
 
 

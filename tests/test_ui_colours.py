@@ -9,7 +9,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from olmtui.model.types import Verdict
+from olmtui.model.records.types import Verdict
 from olmtui.pipeline.build import sample_session
 from olmtui.ui.screens.csvs import verdict_text
 

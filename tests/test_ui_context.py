@@ -13,7 +13,7 @@ from conftest import wait_for
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.pipeline.build import live_session, snapshot_session
-from olmtui.sources.live_options import LiveOptions
+from olmtui.sources.cluster.live_options import LiveOptions
 from olmtui.ui.app import OlmApp
 from olmtui.ui.widgets.command_bar import CommandBar
 from olmtui.ui.widgets.source_header import header_text

@@ -15,7 +15,7 @@ import pytest
 from conftest import wait_for
 from rich.console import Console
 
-from olmtui.model.types import ObjectRef
+from olmtui.model.records.types import ObjectRef
 from olmtui.pipeline.build import snapshot_session
 from olmtui.ui.app import OlmApp
 from olmtui.ui.screens.csvs import CSVsScreen

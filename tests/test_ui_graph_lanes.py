@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from model_builders import DATA
 
-from olmtui.model.graph_render import channel_view
-from olmtui.sources.catalogs import load_catalog
+from olmtui.model.viewmodels.graph_render import channel_view
+from olmtui.sources.catalog.catalogs import load_catalog
 from olmtui.ui.graph_lanes import lane_cells, layout
 
 PROD = DATA / "catalogs" / "community-operators-prod" / "operators"

@@ -3,7 +3,7 @@ last event, also on an 80-column terminal; never markup."""
 
 from __future__ import annotations
 
-from olmtui.model.engine import Model
+from olmtui.model.incremental.engine import Model
 from olmtui.pipeline.session import ConnectionState, Session
 from olmtui.store import Store
 from olmtui.ui.widgets.source_header import header_text

@@ -11,7 +11,7 @@ from data_paths import DATA
 from rich.console import Console
 from textual.widgets import Static, Tree
 
-from olmtui.model.types import ObjectRef
+from olmtui.model.records.types import ObjectRef
 from olmtui.pipeline.build import snapshot_session
 from olmtui.ui.app import OlmApp
 from olmtui.ui.screens.installplans import InstallPlansScreen

@@ -14,7 +14,7 @@ from textual.command import CommandList
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from olmtui.model.types import ObjectRef
+from olmtui.model.records.types import ObjectRef
 from olmtui.pipeline.build import snapshot_session
 from olmtui.ui.app import OlmApp
 from olmtui.ui.completion import candidates, extend

@@ -12,7 +12,7 @@ import yaml
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.errors import UsageError
 from olmtui.pipeline.build import live_session
-from olmtui.sources.live_options import LiveOptions
+from olmtui.sources.cluster.live_options import LiveOptions
 from olmtui.ui.app import OlmApp
 from olmtui.ui.widgets.source_header import header_text
 

@@ -10,7 +10,7 @@ import io
 from conftest import wait_for
 from rich.console import Console
 
-from olmtui.model.types import ObjectRef
+from olmtui.model.records.types import ObjectRef
 from olmtui.ui.app import OlmApp
 from olmtui.ui.screens.graph import GraphScreen
 from olmtui.ui.screens.object_detail import ObjectScreen

@@ -1,4 +1,4 @@
-"""The screens' pure derivations (olmtui/model/views.py): who watches a namespace, the
+"""The screens' pure derivations (olmtui/model/viewmodels/views.py): who watches a namespace, the
 ClusterRoles of an OperatorGroup (R-OG-8) and the change log."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import copy
 
 from model_builders import csv, install_plan, model_of, namespace, operator_group
 
-from olmtui.model.views import (
+from olmtui.model.viewmodels.views import (
     api_hash,
     change_entries,
     cluster_role_name,

@@ -11,10 +11,10 @@ from conftest import wait_for
 from live_support import must_gather_objects
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
-from olmtui.model.engine import Model
+from olmtui.model.incremental.engine import Model
 from olmtui.pipeline.build import live_session
 from olmtui.pipeline.session import Session
-from olmtui.sources.live_options import LiveOptions
+from olmtui.sources.cluster.live_options import LiveOptions
 from olmtui.store import Store, Unreadable
 from olmtui.ui.app import OlmApp
 from olmtui.ui.screens.overview import metrics_text

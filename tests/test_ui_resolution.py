@@ -12,9 +12,9 @@ from data_paths import DATA
 from rich.console import Console
 from textual.widgets import OptionList, Static
 
-from olmtui.model.resolution.concerns import subscription_operators
-from olmtui.model.resolution.result import NamespaceResolution, ResolvedOperator
-from olmtui.model.types import Finding, ObjectRef
+from olmtui.model.records.types import Finding, ObjectRef
+from olmtui.model.rules.resolution.concerns import subscription_operators
+from olmtui.model.rules.resolution.result import NamespaceResolution, ResolvedOperator
 from olmtui.pipeline.build import snapshot_session
 from olmtui.pipeline.session import Session
 from olmtui.ui import completion

@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from olmtui.model.engine import Model
+from olmtui.model.incremental.engine import Model
 from olmtui.pipeline.build import snapshot_session
 from olmtui.pipeline.session import Session
 from olmtui.store import Store

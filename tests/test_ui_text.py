@@ -13,7 +13,7 @@ import pytest
 import yaml
 from rich.text import Text
 
-from olmtui.model.source_facts import newest_time
+from olmtui.model.viewmodels.source_facts import newest_time
 from olmtui.pipeline.build import snapshot_session
 from olmtui.store import KINDS
 from olmtui.ui import palette
@@ -205,7 +205,7 @@ async def test_live_header_names_context_server_and_version(tmp_path):
 
     from olmtui.apiserver import LoopbackAPIServer, run_in_thread
     from olmtui.pipeline.build import live_session
-    from olmtui.sources.live_options import LiveOptions
+    from olmtui.sources.cluster.live_options import LiveOptions
 
     objects = [o for o in yaml.safe_load_all(Path(MAX_OCP).read_text()) if o]
     server = LoopbackAPIServer()

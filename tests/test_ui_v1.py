@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from rich.console import Console, RenderableType
 
-from olmtui.model.types import ObjectRef
-from olmtui.model.v1 import resolve as v1_resolve
-from olmtui.model.v1.resolve import V1Resolution
+from olmtui.model.records.types import ObjectRef
+from olmtui.model.rules.v1 import resolve as v1_resolve
+from olmtui.model.rules.v1.resolve import V1Resolution
 from olmtui.pipeline.build import snapshot_session
 from olmtui.ui.app import OlmApp
 from olmtui.ui.screens.clustercatalogs import ClusterCatalogsScreen

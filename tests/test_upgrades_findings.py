@@ -6,10 +6,10 @@ from typing import Any
 
 from data_paths import DATA
 
-from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
-from olmtui.model.types import Finding, ObjectRef
-from olmtui.model.upgrades import resolve_upgrade, upgrade_findings
-from olmtui.sources.catalogs import load_catalog
+from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
+from olmtui.model.records.types import Finding, ObjectRef
+from olmtui.model.rules.upgrades.upgrades import resolve_upgrade, upgrade_findings
+from olmtui.sources.catalog.catalogs import load_catalog
 
 E = ChannelEntry
 OLM_FIXTURES = DATA / "catalogs/operator-lifecycle-manager/test/e2e/testdata/subscription"

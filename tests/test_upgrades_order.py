@@ -3,8 +3,8 @@ catalog validation), on hand-made channels."""
 
 from __future__ import annotations
 
-from olmtui.model.catalog import Catalog, Channel, ChannelEntry, Package
-from olmtui.model.upgrades import channel_order, channel_states, validate_channel
+from olmtui.model.records.catalog import Catalog, Channel, ChannelEntry, Package
+from olmtui.model.rules.upgrades.upgrades import channel_order, channel_states, validate_channel
 
 
 def E(

@@ -7,8 +7,8 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from olmtui.model.catalog import Bundle, Channel, ChannelEntry, Package
-from olmtui.model.upgrades import (
+from olmtui.model.records.catalog import Bundle, Channel, ChannelEntry, Package
+from olmtui.model.rules.upgrades.upgrades import (
     UpgradeGraph,
     admitting_edge,
     channel_order,

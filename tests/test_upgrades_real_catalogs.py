@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from data_paths import DATA
 
-from olmtui.model.catalog import Catalog, Channel
-from olmtui.model.types import UpgradeEdge
-from olmtui.model.upgrades import (
+from olmtui.model.records.catalog import Catalog, Channel
+from olmtui.model.records.types import UpgradeEdge
+from olmtui.model.rules.upgrades.upgrades import (
     UpgradeGraph,
     channel_order,
     channel_states,
@@ -21,7 +21,7 @@ from olmtui.model.upgrades import (
     validate_channel,
     version_of,
 )
-from olmtui.sources.catalogs import load_catalog
+from olmtui.sources.catalog.catalogs import load_catalog
 
 CATALOGS = DATA / "catalogs"
 PROD = CATALOGS / "community-operators-prod" / "operators"
@@ -269,7 +269,7 @@ def test_r_upg_1_legacy_package_manifest_format_orders_etcd_like_bundle_format(
 def test_s11_console_packagemanifests_know_the_head_only() -> None:
     import yaml
 
-    from olmtui.sources.catalogs import catalog_from_packagemanifests
+    from olmtui.sources.catalog.catalogs import catalog_from_packagemanifests
 
     mocks = (
         CATALOGS.parent

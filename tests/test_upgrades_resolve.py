@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
-from olmtui.model.types import UpgradeEdge, UpgradeInfo
-from olmtui.model.upgrades import (
+from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
+from olmtui.model.records.types import UpgradeEdge, UpgradeInfo
+from olmtui.model.rules.upgrades.upgrades import (
     UpgradeGraph,
     replaces_rewrite,
     resolve_upgrade,

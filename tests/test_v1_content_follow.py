@@ -18,11 +18,11 @@ from live_support import fast_options, start_server, started_source, stop_source
 from v1_cluster import DIGEST, FBC_FILES, cluster_catalog, fbc_lines
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
-from olmtui.model.views import change_entries
+from olmtui.model.viewmodels.views import change_entries
 from olmtui.pipeline.build import _assemble, live_session
 from olmtui.pipeline.catalogs import CatalogSet
-from olmtui.sources.catalogd import CatalogdFetcher
-from olmtui.sources.live_options import LiveOptions
+from olmtui.sources.catalog.catalogd import CatalogdFetcher
+from olmtui.sources.cluster.live_options import LiveOptions
 from olmtui.store import CATALOG_CONTENT, ContentNews, Store
 from olmtui.ui.app import OlmApp
 
@@ -141,7 +141,7 @@ def test_content_arrival_is_one_change_on_the_store_feed() -> None:
     catalogs.follow(fetched)
     store.subscribe(heard.extend)
     assert catalogs.current() == []
-    from olmtui.model.catalog import Catalog
+    from olmtui.model.records.catalog import Catalog
 
     fetched.content.append(Catalog("operatorhubio", "test", whole=True))
     news = [
@@ -241,8 +241,8 @@ async def test_the_dashboard_follows_new_catalogd_content(tmp_path: Path) -> Non
 def test_settled_means_every_serving_catalog_has_its_content_or_a_reason() -> None:
     """A session caught up with the cluster includes the ClusterCatalogs' content: settled
     once each serving one is fetched at its resolved digest or known not to be fetchable."""
-    from olmtui.model.catalog import Catalog
-    from olmtui.sources.catalogd import Fetched
+    from olmtui.model.records.catalog import Catalog
+    from olmtui.sources.catalog.catalogd import Fetched
 
     store = Store()
     store.apply("ADDED", cluster_catalog("operatorhubio"))

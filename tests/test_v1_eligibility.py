@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from olmtui.model.v1.eligibility import eligibility
+from olmtui.model.rules.v1.eligibility import eligibility
 
 
 def csv(modes: tuple[str, ...] = ("AllNamespaces",), **spec: Any) -> dict[str, Any]:

@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 from v1_objects import catalog, condition, extension, not_deprecated
 
-from olmtui.model.catalog import Catalog
-from olmtui.model.health import health_findings
-from olmtui.model.types import Finding, ObjectRef
-from olmtui.model.v1 import resolve as v1_resolve
-from olmtui.model.v1.extensions import decode_extension
-from olmtui.model.v1.findings import catalog_findings, condition_findings, v1_findings
-from olmtui.model.v1.resolve import V1Resolution
+from olmtui.model.incremental.health import health_findings
+from olmtui.model.records.catalog import Catalog
+from olmtui.model.records.types import Finding, ObjectRef
+from olmtui.model.rules.v1 import resolve as v1_resolve
+from olmtui.model.rules.v1.extensions import decode_extension
+from olmtui.model.rules.v1.findings import catalog_findings, condition_findings, v1_findings
+from olmtui.model.rules.v1.resolve import V1Resolution
 from olmtui.store import Store
 
 NO_BUNDLES = 'no bundles found for package "argocd-operator" matching version "9.9.9"'

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from v1_objects import BUNDLE_IMAGE, CATALOG_DIGEST, catalog, condition, extension
 
-from olmtui.model.v1.catalogs import NAME_LABEL, decode_catalog
-from olmtui.model.v1.extensions import Condition, InstalledBundle, decode_extension
+from olmtui.model.rules.v1.catalogs import NAME_LABEL, decode_catalog
+from olmtui.model.rules.v1.extensions import Condition, InstalledBundle, decode_extension
 
 
 def test_r_v1_2_spec_defaults_when_unset() -> None:

@@ -17,14 +17,14 @@ import yaml
 from v1_objects import CATALOG_DIGEST, catalog, condition, extension
 
 from olmtui.cli import main
-from olmtui.model.catalog import Catalog
-from olmtui.model.engine import Model
-from olmtui.model.v1 import resolve as v1_resolve
-from olmtui.model.v1.resolve import V1Resolution
+from olmtui.model.incremental.engine import Model
+from olmtui.model.records.catalog import Catalog
+from olmtui.model.rules.v1 import resolve as v1_resolve
+from olmtui.model.rules.v1.resolve import V1Resolution
 from olmtui.report import load_schema, report_json
 from olmtui.report.markdown_report import render_markdown
 from olmtui.report.text_report import render_text
-from olmtui.sources.snapshot import load_snapshot
+from olmtui.sources.snapshots.snapshot import load_snapshot
 from olmtui.store import Store
 
 V1_GROUP = "olm.operatorframework.io"

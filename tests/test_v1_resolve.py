@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from data_paths import DATA
 
-from olmtui.model.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
-from olmtui.model.v1.resolve import V1Resolution, content_by_catalog, resolve_extension
-from olmtui.sources.catalogs import load_catalog
+from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
+from olmtui.model.rules.v1.resolve import V1Resolution, content_by_catalog, resolve_extension
+from olmtui.sources.catalog.catalogs import load_catalog
 
 CASES = DATA / "v1-resolution"
 PKG = "foo"

@@ -11,7 +11,8 @@ import time
 import pytest
 from data_paths import DATA
 
-from olmtui.model.v1.versions import (
+from olmtui.model.primitives.version import Version, parse_version
+from olmtui.model.rules.v1.versions import (
     ConstraintError,
     VersionRelease,
     bundle_version_release,
@@ -19,7 +20,6 @@ from olmtui.model.v1.versions import (
     package_version,
     parse_constraint,
 )
-from olmtui.model.version import Version, parse_version
 
 TABLES = json.loads((DATA / "v1-resolution" / "masterminds-constraints.json").read_text())
 _LAX = re.compile(r"v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([0-9A-Za-z.-]+))?(?:\+([0-9A-Za-z.-]+))?\Z")

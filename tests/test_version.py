@@ -1,6 +1,6 @@
-"""The one version type (``model/version.py``): a ``semver.Version`` whose cached precedence
-key orders as ``semver.Version.compare`` does (R-SEM-6), read by a grammar that accepts what
-blang's ``Parse`` accepts, refusing the rest with blang's reason (R-SEM-1), and shared by the
+"""The one version type (``model/primitives/version.py``): a ``semver.Version`` whose cached
+precedence key orders as ``semver.Version.compare`` does (R-SEM-6), read by a grammar that accepts
+what blang's ``Parse`` accepts, refusing the rest with blang's reason (R-SEM-1), and shared by the
 blang ranges (OLM v0) and the Masterminds constraints (OLM v1)."""
 
 from __future__ import annotations
@@ -9,10 +9,15 @@ import semver
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from olmtui.model import version as version_module
-from olmtui.model.semver_range import parse_range
-from olmtui.model.v1.versions import parse_constraint
-from olmtui.model.version import Version, identifiers, parse_version, parse_version_strict
+from olmtui.model.primitives import version as version_module
+from olmtui.model.primitives.semver_range import parse_range
+from olmtui.model.primitives.version import (
+    Version,
+    identifiers,
+    parse_version,
+    parse_version_strict,
+)
+from olmtui.model.rules.v1.versions import parse_constraint
 
 NUMBER = st.integers(min_value=0, max_value=2**64 - 1).map(str) | st.sampled_from(["0", "1", "10"])
 ALNUM = st.text("abzAZ-09", min_size=1, max_size=4).filter(lambda t: not t.isdigit())

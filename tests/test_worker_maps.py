@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from olmtui.sources import parallel_load
-from olmtui.sources.snapshot_files import SourceFile, path_content
-from olmtui.sources.worker_maps import ReceivedMaps, SentMaps
+from olmtui.sources.snapshots import parallel_load
+from olmtui.sources.snapshots.snapshot_files import SourceFile, path_content
+from olmtui.sources.snapshots.worker_maps import ReceivedMaps, SentMaps
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from gen_snapshot import Sizes, generate

@@ -18,10 +18,10 @@ from typing import IO, TYPE_CHECKING
 from olmtui.commands.catalog_option import add_catalog_argument, add_global_namespace_argument
 from olmtui.errors import UsageError
 from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, SUBSCRIPTION
-from olmtui.sources.live_args import add_connection_arguments, connection_given
+from olmtui.sources.cluster.live_args import add_connection_arguments, connection_given
 
 if TYPE_CHECKING:
-    from olmtui.model.engine import Model
+    from olmtui.model.incremental.engine import Model
     from olmtui.pipeline.session import Session
     from olmtui.report import Report
     from olmtui.store import Store
@@ -116,7 +116,7 @@ def session_of(args: argparse.Namespace) -> Session:
     from olmtui.pipeline.build import cluster_once_session, sample_session, snapshot_session
 
     if args.live:
-        from olmtui.sources.live_args import options_from_args
+        from olmtui.sources.cluster.live_args import options_from_args
 
         return cluster_once_session(options_from_args(args), args.catalogs, args.global_namespace)
     if args.sample:
@@ -140,7 +140,7 @@ def check(args: argparse.Namespace) -> Checked:
 def markdown(checked: Checked) -> str:
     """The Markdown incident note of a check; a snapshot is dated by the newest time its
     objects record, a live read by the clock."""
-    from olmtui.model.csv_phase_findings import newest_time
+    from olmtui.model.rules.csvs.csv_phase_findings import newest_time
     from olmtui.report.markdown_report import pending_graphs, render_markdown
 
     session = checked.session

@@ -21,9 +21,9 @@ from typing import Any
 
 from olmtui.commands.catalog_option import add_catalog_argument
 from olmtui.errors import UsageError
-from olmtui.model.catalog import Catalog, Package
-from olmtui.model.graph_render import channel_view, render_mermaid, render_text
-from olmtui.model.upgrades import subscription_scope
+from olmtui.model.records.catalog import Catalog, Package
+from olmtui.model.rules.upgrades.upgrades import subscription_scope
+from olmtui.model.viewmodels.graph_render import channel_view, render_mermaid, render_text
 
 NAME = "graph"
 HELP = "Draw a package channel's upgrade graph (replaces, skips, skipRange) as Mermaid or text."

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
-from olmtui.sources.load_progress import LoadProgress, ProgressCallback, describe
+from olmtui.sources.snapshots.load_progress import LoadProgress, ProgressCallback, describe
 
 #: Seconds a load runs before the line appears.
 DELAY = 1.0

@@ -25,7 +25,11 @@ from urllib.parse import urlsplit
 from olmtui.commands.catalog_option import add_catalog_argument
 from olmtui.commands.view_option import add_view_argument, initial_view
 from olmtui.errors import UsageError
-from olmtui.sources.live_args import CONNECTION_FLAGS, add_connection_arguments, connection_given
+from olmtui.sources.cluster.live_args import (
+    CONNECTION_FLAGS,
+    add_connection_arguments,
+    connection_given,
+)
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -164,8 +168,8 @@ def refuse_unusable_inputs(args: argparse.Namespace) -> None:
     would show a blank page, forever, with the reason on no screen."""
     if not args.paths:
         return
-    from olmtui.sources.catalogs import load_catalog
-    from olmtui.sources.snapshot import list_snapshot
+    from olmtui.sources.catalog.catalogs import load_catalog
+    from olmtui.sources.snapshots.snapshot import list_snapshot
 
     list_snapshot(args.paths)
     for spec in args.catalogs:

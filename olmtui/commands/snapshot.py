@@ -22,8 +22,8 @@ from pathlib import Path
 import yaml
 
 from olmtui.errors import UsageError
-from olmtui.sources.live_args import add_connection_arguments, options_from_args
-from olmtui.sources.snapshot_access import FILE_NAME, access_document
+from olmtui.sources.cluster.live_args import add_connection_arguments, options_from_args
+from olmtui.sources.snapshots.snapshot_access import FILE_NAME, access_document
 from olmtui.store import KINDS, Obj, Store
 
 NAME = "snapshot"
@@ -49,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from olmtui.sources.live_once import read_cluster_once
+    from olmtui.sources.cluster.live_once import read_cluster_once
 
     target = Path(args.output)
     single = target.suffix.lower() in SINGLE_FILE_SUFFIXES

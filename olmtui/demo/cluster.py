@@ -22,8 +22,8 @@ from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread
 from olmtui.demo import v1
 from olmtui.demo.scenario import Scenario, build_scenario, demo_catalog
 from olmtui.demo.script import Step, cycle, run_script
-from olmtui.model.catalog import Catalog
-from olmtui.sources.live import LiveOptions, LiveSource
+from olmtui.model.records.catalog import Catalog
+from olmtui.sources.cluster.live import LiveOptions, LiveSource
 from olmtui.store import WATCHED_KINDS, Key, Obj, Store, key_of
 
 #: After the last step, how long the watcher may take to deliver it before the demo ends.

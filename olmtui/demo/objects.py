@@ -22,9 +22,9 @@ from olmtui.kinds import (
     OPERATOR_GROUP,
     SUBSCRIPTION,
 )
-from olmtui.model.apis import api_surface, format_provided_apis
-from olmtui.model.multitenancy import COMPONENT_LABEL_PREFIX
-from olmtui.model.views import api_hash
+from olmtui.model.rules.apis.apis import api_surface, format_provided_apis
+from olmtui.model.rules.dependencies.multitenancy import COMPONENT_LABEL_PREFIX
+from olmtui.model.viewmodels.views import api_hash
 from olmtui.store import COPIED_FROM_LABEL, LAST_APPLIED
 
 Obj = dict[str, Any]

@@ -30,11 +30,11 @@ from olmtui.demo import objects as o
 from olmtui.demo import v1
 from olmtui.demo.bundles import CATALOG_PATH, fixture_csv
 from olmtui.kinds import PACKAGE_MANIFEST
-from olmtui.model.catalog import Catalog
-from olmtui.model.upgrades import channel_states
-from olmtui.model.version import ZERO, parse_version
-from olmtui.model.views import api_hash
-from olmtui.sources.catalogs import load_catalog
+from olmtui.model.primitives.version import ZERO, parse_version
+from olmtui.model.records.catalog import Catalog
+from olmtui.model.rules.upgrades.upgrades import channel_states
+from olmtui.model.viewmodels.views import api_hash
+from olmtui.sources.catalog.catalogs import load_catalog
 
 Obj = o.Obj
 

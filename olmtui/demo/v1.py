@@ -30,7 +30,7 @@ import yaml
 
 from olmtui.demo.bundles import CATALOG_PATH, FIXTURES
 from olmtui.kinds import CLUSTER_CATALOG, CLUSTER_EXTENSION
-from olmtui.model.v1.catalog_selector import NAME_LABEL
+from olmtui.model.rules.v1.catalog_selector import NAME_LABEL
 
 Obj = dict[str, Any]
 

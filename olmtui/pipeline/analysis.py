@@ -23,37 +23,43 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from olmtui.kinds import CLUSTER_CATALOG, CLUSTER_EXTENSION
-from olmtui.model.access import readable_findings
-from olmtui.model.catalog import Catalog
-from olmtui.model.catalog_health import CatalogHealth, catalog_health
-from olmtui.model.engine import Model
-from olmtui.model.health import finding_order, health_findings
-from olmtui.model.health_index import HealthIndex
-from olmtui.model.installplans import PendingApproval
-from olmtui.model.metrics import HeadCounts, Metrics, seed_metrics
-from olmtui.model.metrics import head_counts as count_heads
-from olmtui.model.multitenancy import installed_instances, package_of
-from olmtui.model.resolution import resolve as resolver
-from olmtui.model.resolution.resolve import (
+from olmtui.model.incremental.engine import Model
+from olmtui.model.incremental.health import finding_order, health_findings
+from olmtui.model.incremental.health_index import HealthIndex
+from olmtui.model.records.catalog import Catalog
+from olmtui.model.records.types import (
+    SEVERITY_ORDER,
+    CSVState,
+    Finding,
+    ObjectRef,
+    SubscriptionState,
+)
+from olmtui.model.rules.catalog.catalog_health import CatalogHealth, catalog_health
+from olmtui.model.rules.dependencies.multitenancy import installed_instances, package_of
+from olmtui.model.rules.input.access import readable_findings
+from olmtui.model.rules.input.scope import scoped_findings
+from olmtui.model.rules.installplans.installplans import PendingApproval
+from olmtui.model.rules.resolution import resolve as resolver
+from olmtui.model.rules.resolution.resolution_outcome import resolution_outcome_findings
+from olmtui.model.rules.resolution.resolve import (
     CatalogContent,
     cluster_objects,
     global_catalog_namespace,
 )
-from olmtui.model.resolution.result import NamespaceResolution
-from olmtui.model.resolution_outcome import resolution_outcome_findings
-from olmtui.model.scope import scoped_findings
-from olmtui.model.types import SEVERITY_ORDER, CSVState, Finding, ObjectRef, SubscriptionState
-from olmtui.model.upgrades import channel_states
-from olmtui.model.v1.eligibility import Eligibility, eligibility
-from olmtui.model.v1.state import V1State, v1_state
-from olmtui.model.views import (
+from olmtui.model.rules.resolution.result import NamespaceResolution
+from olmtui.model.rules.upgrades.upgrades import channel_states
+from olmtui.model.rules.v1.eligibility import Eligibility, eligibility
+from olmtui.model.rules.v1.state import V1State, v1_state
+from olmtui.model.viewmodels.metrics import HeadCounts, Metrics, seed_metrics
+from olmtui.model.viewmodels.metrics import head_counts as count_heads
+from olmtui.model.viewmodels.views import (
     NamespaceSummary,
     StateView,
     SubjectKey,
     namespace_summaries,
     subscription_state_view,
 )
-from olmtui.model.views import findings_by_subject as by_subject
+from olmtui.model.viewmodels.views import findings_by_subject as by_subject
 from olmtui.pipeline.memo import Memo, ObjectsMemo
 from olmtui.pipeline.pending_index import pending_index
 from olmtui.pipeline.predicted import PredictedFindings, WorkerHost
@@ -317,7 +323,8 @@ class Analysis:
         return None
 
     def metrics(self) -> Metrics:
-        """The seed's OLM metrics (``olmtui.model.metrics``), as ``check`` reports them."""
+        """The seed's OLM metrics (``olmtui.model.viewmodels.metrics``), as ``check`` reports
+        them."""
         counter = self._source.upgrade_count
         count = counter() if counter is not None else None
         index = self.health_index()
@@ -501,7 +508,7 @@ class Analysis:
     # -- the report ------------------------------------------------------------------------
 
     def health_findings(self) -> list[Finding]:
-        """The findings of the rules outside the model (``olmtui.model.health``), from
+        """The findings of the rules outside the model (``olmtui.model.incremental.health``), from
         scratch (what ``check`` reports; the HealthIndex keeps the same ones current)."""
         clock = self._source.clock
         now = clock() if clock is not None else None

@@ -17,9 +17,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from importlib.resources import as_file, files
 from typing import TYPE_CHECKING
 
-from olmtui.model.catalog import Catalog
-from olmtui.model.engine import Model
-from olmtui.model.source_facts import newest_time
+from olmtui.model.incremental.engine import Model
+from olmtui.model.records.catalog import Catalog
+from olmtui.model.viewmodels.source_facts import newest_time
 from olmtui.pipeline.catalogs import CatalogSet, FetchedOnce, LiveCatalogs
 from olmtui.pipeline.session import (
     ConnectionState,
@@ -29,17 +29,17 @@ from olmtui.pipeline.session import (
     SourceKind,
 )
 from olmtui.report.json_report import LoadSummary
-from olmtui.sources.catalogs import load_catalog
-from olmtui.sources.live_options import LiveOptions
-from olmtui.sources.load_progress import ProgressCallback
-from olmtui.sources.parallel_load import ready_to_spawn
-from olmtui.sources.snapshot import LoadResult, list_snapshot, load_snapshot
+from olmtui.sources.catalog.catalogs import load_catalog
+from olmtui.sources.cluster.live_options import LiveOptions
+from olmtui.sources.snapshots.load_progress import ProgressCallback
+from olmtui.sources.snapshots.parallel_load import ready_to_spawn
+from olmtui.sources.snapshots.snapshot import LoadResult, list_snapshot, load_snapshot
 from olmtui.store import KINDS, Store
 
 if TYPE_CHECKING:
     from olmtui.demo.cluster import DemoCluster
-    from olmtui.sources.live import LiveSource
-    from olmtui.sources.live_status import LiveStatus
+    from olmtui.sources.cluster.live import LiveSource
+    from olmtui.sources.cluster.live_status import LiveStatus
 
 #: The cluster dump shipped in the package, for ``olmtui check --sample``.
 SAMPLE = "cluster.yaml"
@@ -203,7 +203,7 @@ def cluster_once_session(
     options: LiveOptions, catalog_specs: Sequence[str] = (), global_namespace: str | None = None
 ) -> Session:
     """The cluster of ``options`` listed once and left (``olmtui check --live``)."""
-    from olmtui.sources.live_once import read_cluster_once
+    from olmtui.sources.cluster.live_once import read_cluster_once
 
     store = Store()
     load = read_cluster_once(options, store)
@@ -223,8 +223,8 @@ async def _probe(options: LiveOptions) -> None:
     """Reach the cluster once before the screen opens, so that a bad kubeconfig or an
     unreachable cluster is one line on stderr rather than an empty dashboard; given up
     after ``request_timeout`` seconds, as a one-shot read is."""
-    from olmtui.sources.live import LiveSource
-    from olmtui.sources.live_once import connect_within
+    from olmtui.sources.cluster.live import LiveSource
+    from olmtui.sources.cluster.live_once import connect_within
 
     probe = LiveSource(Store(), options)
     try:
@@ -258,8 +258,8 @@ async def _on_context(
 
 
 def _live(options: LiveOptions, loaded: list[Catalog], global_namespace: str | None) -> Session:
-    from olmtui.sources.live import LiveSource
-    from olmtui.sources.live_config import context_names
+    from olmtui.sources.cluster.live import LiveSource
+    from olmtui.sources.cluster.live_config import context_names
 
     store = Store()
     source = LiveSource(store, options)

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from olmtui.model.catalog import Catalog
-from olmtui.model.catalog_merge import merge_catalogs
-from olmtui.model.packagemanifest_catalog import catalog_from_packagemanifests
-from olmtui.model.types import UpgradeInfo
-from olmtui.model.upgrades import upgrade_hook
+from olmtui.model.records.catalog import Catalog
+from olmtui.model.records.types import UpgradeInfo
+from olmtui.model.rules.catalog.catalog_merge import merge_catalogs
+from olmtui.model.rules.catalog.packagemanifest_catalog import catalog_from_packagemanifests
+from olmtui.model.rules.upgrades.upgrades import upgrade_hook
 from olmtui.store import CATALOG_CONTENT, Change, ContentNews, Obj, Store
 
 #: The changes after which the catalogs are read again: packageserver's PackageManifests,
@@ -28,7 +28,7 @@ CONTENT_KINDS = frozenset({"PackageManifest", CATALOG_CONTENT})
 
 class LiveCatalogs(Protocol):
     """Catalog content a live source fetches itself: ClusterCatalogs from catalogd
-    (``olmtui.sources.catalogd.CatalogdFetcher``), one Catalog per ClusterCatalog name."""
+    (``olmtui.sources.catalog.catalogd.CatalogdFetcher``), one Catalog per ClusterCatalog name."""
 
     def catalogs(self) -> list[Catalog]: ...
 

@@ -1,5 +1,5 @@
 """The session's change log: every batch from the Store's change feed, turned into readable
-entries (``model/views.change_entries``) with the wall-clock time it arrived."""
+entries (``model/viewmodels/views.change_entries``) with the wall-clock time it arrived."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
-from olmtui.model.views import ChangeEntry, change_entries
+from olmtui.model.viewmodels.views import ChangeEntry, change_entries
 from olmtui.store import Change, Store
 
 #: Entries kept; older ones scroll away.

@@ -5,8 +5,8 @@ real index then."""
 
 from __future__ import annotations
 
-from olmtui.model.health_index import HealthIndex
-from olmtui.model.types import Finding, SubscriptionState
+from olmtui.model.incremental.health_index import HealthIndex
+from olmtui.model.records.types import Finding, SubscriptionState
 from olmtui.store import Store
 
 

@@ -18,9 +18,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from olmtui.model.resolution.result import NamespaceResolution
-from olmtui.model.resolution_outcome import ALREADY_SAID, resolution_outcome_findings
-from olmtui.model.types import Finding
+from olmtui.model.records.types import Finding
+from olmtui.model.rules.resolution.resolution_outcome import (
+    ALREADY_SAID,
+    resolution_outcome_findings,
+)
+from olmtui.model.rules.resolution.result import NamespaceResolution
 from olmtui.pipeline.resolution_inputs import ResolutionInputs
 
 #: One namespace's inputs and what they resolved to.

@@ -9,10 +9,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from olmtui.kinds import CLUSTER_CATALOG, CLUSTER_EXTENSION
-from olmtui.model.engine import Model
-from olmtui.model.types import ObjectRef
-from olmtui.model.v1.state import V1State
-from olmtui.model.views import watching_groups
+from olmtui.model.incremental.engine import Model
+from olmtui.model.records.types import ObjectRef
+from olmtui.model.rules.v1.state import V1State
+from olmtui.model.viewmodels.views import watching_groups
 from olmtui.store import Store, is_copied_csv
 
 Relation = tuple[str, ObjectRef]

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from olmtui.model.resolution.resolve import (
+from olmtui.model.rules.resolution.resolve import (
     CatalogContent,
     NamespaceObjects,
     resolve_namespace,
 )
-from olmtui.model.resolution.result import NamespaceResolution
+from olmtui.model.rules.resolution.result import NamespaceResolution
 from olmtui.pipeline.memo import same_objects
 
 

@@ -14,14 +14,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from olmtui.model.catalog import Catalog
-from olmtui.model.types import Finding
+from olmtui.model.records.catalog import Catalog
+from olmtui.model.records.types import Finding
 from olmtui.pipeline.analysis import Analysis
 from olmtui.report.json_report import LoadSummary
 from olmtui.store import Store
 
 if TYPE_CHECKING:
-    from olmtui.model.engine import Model
+    from olmtui.model.incremental.engine import Model
 
 SourceKind = Literal["live", "snapshot", "demo"]
 

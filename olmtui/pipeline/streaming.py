@@ -27,8 +27,8 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 
 from olmtui.errors import UsageError  # what the snapshot reader raises
-from olmtui.sources.load_progress import LoadProgress, describe
-from olmtui.sources.snapshot import Listing, LoadResult, read_listing
+from olmtui.sources.snapshots.load_progress import LoadProgress, describe
+from olmtui.sources.snapshots.snapshot import Listing, LoadResult, read_listing
 from olmtui.store import Change, Obj, Origin, Store
 
 #: Seconds between two batches landing on the loop: the store's updates are coalesced.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from olmtui.model.resolution.operators import brought_by
+from olmtui.model.rules.resolution.operators import brought_by
 from olmtui.report.json_report import without_surrogates
 from olmtui.report.text_report import Writer, resolution_lines, safe, why
 

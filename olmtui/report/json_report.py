@@ -15,11 +15,9 @@ from dataclasses import dataclass
 from typing import IO, Any, Generic, Literal, Protocol, TypeVar
 
 from olmtui.kinds import CATALOG_SOURCE, CLUSTER_CATALOG, CLUSTER_EXTENSION, INSTALL_PLAN
-from olmtui.model.catalog import Catalog
-from olmtui.model.health import merged_findings
-from olmtui.model.metrics import Metrics, head_counts, seed_metrics
-from olmtui.model.resolution.result import NamespaceResolution
-from olmtui.model.types import (
+from olmtui.model.incremental.health import merged_findings
+from olmtui.model.records.catalog import Catalog
+from olmtui.model.records.types import (
     SEVERITY_ORDER,
     ChannelState,
     CopiedCSVState,
@@ -30,10 +28,12 @@ from olmtui.model.types import (
     SubscriptionState,
     UpgradeInfo,
 )
-from olmtui.model.v1.catalogs import decode_catalog
-from olmtui.model.v1.extensions import decode_extension
-from olmtui.model.v1.outcome import extension_resolution
-from olmtui.model.v1.resolve import V1Resolution, content_by_catalog
+from olmtui.model.rules.resolution.result import NamespaceResolution
+from olmtui.model.rules.v1.catalogs import decode_catalog
+from olmtui.model.rules.v1.extensions import decode_extension
+from olmtui.model.rules.v1.outcome import extension_resolution
+from olmtui.model.rules.v1.resolve import V1Resolution, content_by_catalog
+from olmtui.model.viewmodels.metrics import Metrics, head_counts, seed_metrics
 from olmtui.objects import Obj, name_of
 from olmtui.safe_text import json_inert
 from olmtui.store import Store
@@ -71,7 +71,8 @@ def _entries(
 
 
 class ReportModel(Protocol):
-    """What the report reads from the reconciliation model (``olmtui.model.engine.Model``)."""
+    """What the report reads from the reconciliation model
+    (``olmtui.model.incremental.engine.Model``)."""
 
     def operator_groups(self) -> Sequence[OperatorGroupState]: ...
     def csvs(self) -> Sequence[CSVState]: ...
@@ -82,7 +83,8 @@ class ReportModel(Protocol):
 
 
 class LoadSummary(Protocol):
-    """What the report reads from a snapshot load (``olmtui.sources.snapshot.LoadResult``)."""
+    """What the report reads from a snapshot load
+    (``olmtui.sources.snapshots.snapshot.LoadResult``)."""
 
     @property
     def paths(self) -> Sequence[Any]: ...
@@ -389,7 +391,7 @@ def report_json(
     findings, such as unreadable documents); without it (live mode) the source has no paths
     and ``objects`` is the number of objects cached. ``upgrade_count`` is the live
     watcher's count of CSV upgrades, for the ``csv_upgrade_count`` metric. ``health`` holds
-    the findings of the rules outside the model (``olmtui.model.health``); one the model
+    the findings of the rules outside the model (``olmtui.model.incremental.health``); one the model
     already reports (same code on the same object) is left out. ``resolutions`` is what
     the resolver decided per namespace (``resolution[]``; empty when it did not run); the
     findings drawn from it come in ``health``. ``catalog_content`` says whether catalog

@@ -2,7 +2,7 @@
 
 Rendered from the same JSON report dict as the text output (so all three outputs say the same
 thing), plus Mermaid drawings of the pending upgrades, which the report dict does not carry:
-those come from the catalogs through ``model/graph_render`` (the drawing ``olmtui graph``
+those come from the catalogs through ``model/viewmodels/graph_render`` (the drawing ``olmtui graph``
 prints), trimmed to the bundles on the Subscription's way to the channel head so that a
 ticket stays readable.
 
@@ -22,10 +22,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from olmtui.kinds import SUBSCRIPTION
-from olmtui.model.catalog import Catalog
-from olmtui.model.graph_render import ChannelView, channel_view, render_mermaid
-from olmtui.model.types import SEVERITY_ORDER, SubscriptionState
-from olmtui.model.upgrades import subscription_scope
+from olmtui.model.records.catalog import Catalog
+from olmtui.model.records.types import SEVERITY_ORDER, SubscriptionState
+from olmtui.model.rules.upgrades.upgrades import subscription_scope
+from olmtui.model.viewmodels.graph_render import ChannelView, channel_view, render_mermaid
 from olmtui.report.json_report import Report, without_surrogates
 from olmtui.report.text_report import change_lines, safe, split_unevaluated
 from olmtui.report.v1_sections import catalog_rows, extension_rows

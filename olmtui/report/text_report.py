@@ -20,8 +20,8 @@ from itertools import groupby
 from typing import IO, Any
 
 from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, NAMESPACE, OPERATOR_GROUP, SUBSCRIPTION
-from olmtui.model.types import Finding
-from olmtui.model.views import findings_by_subject, subscription_state_view
+from olmtui.model.records.types import Finding
+from olmtui.model.viewmodels.views import findings_by_subject, subscription_state_view
 from olmtui.report.json_report import Report, without_surrogates
 from olmtui.report.v1_sections import catalog_rows, extension_rows
 from olmtui.safe_text import visible

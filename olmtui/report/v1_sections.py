@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from olmtui.model.v1.extensions import Condition, InstalledBundle, extension_state
+from olmtui.model.rules.v1.extensions import Condition, InstalledBundle, extension_state
 from olmtui.report.json_report import Report
 
 

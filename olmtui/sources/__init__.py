@@ -1,1 +1,2 @@
-"""Where objects come from: snapshot files, the live cluster, catalogs. They only feed the cache."""
+"""Where objects come from: the live cluster (``cluster``), saved snapshots
+(``snapshots``) and catalog content (``catalog``). They only feed the cache."""

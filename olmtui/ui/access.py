@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from olmtui.model.access import minutes
+from olmtui.model.rules.input.access import minutes
 from olmtui.store import Unreadable
 
 

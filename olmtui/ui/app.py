@@ -20,7 +20,7 @@ from textual.screen import Screen
 
 from olmtui import gc_pause
 from olmtui.kinds import CLUSTER_EXTENSION, CSV, NAMESPACE, SUBSCRIPTION
-from olmtui.model.types import ObjectRef
+from olmtui.model.records.types import ObjectRef
 from olmtui.pipeline.change_log import ChangeLog
 from olmtui.pipeline.related import Relation
 from olmtui.pipeline.session import ContextUnavailable, Session

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from textual.app import App
 
-from olmtui.model.types import ObjectRef
+from olmtui.model.records.types import ObjectRef
 from olmtui.pipeline.change_log import ChangeLog
 from olmtui.pipeline.session import Session
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from olmtui.model.views import STATE_PROBLEMS_SHOWN, StateView
+from olmtui.model.viewmodels.views import STATE_PROBLEMS_SHOWN, StateView
 from olmtui.ui import palette
 
 SEVERITY_STYLE = {"error": palette.ERROR, "warning": palette.WARNING, "info": palette.INFO}

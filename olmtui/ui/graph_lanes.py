@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from olmtui.model.graph_render import ChannelView
-from olmtui.model.types import UpgradeEdge
+from olmtui.model.records.types import UpgradeEdge
+from olmtui.model.viewmodels.graph_render import ChannelView
 from olmtui.ui import palette
 
 #: Line glyph of each edge kind: solid, dashed, dotted (as the Mermaid rendering).

@@ -15,7 +15,7 @@ from textual.command import Hit, Hits, Provider
 from textual.markup import escape
 
 from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, OPERATOR_GROUP, SUBSCRIPTION
-from olmtui.model.types import ObjectRef
+from olmtui.model.records.types import ObjectRef
 from olmtui.safe_text import visible
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import RenderableType
 from rich.text import Text
 
-from olmtui.model.v1.eligibility import Point
+from olmtui.model.rules.v1.eligibility import Point
 from olmtui.pipeline.session import Session
 from olmtui.ui import palette
 from olmtui.ui.formatting import section

@@ -8,7 +8,7 @@ from typing import Any
 
 from textual.screen import Screen
 
-from olmtui.model.types import ObjectRef
+from olmtui.model.records.types import ObjectRef
 from olmtui.pipeline.session import Session
 from olmtui.ui.screens.catalogs import CatalogsScreen
 from olmtui.ui.screens.changes import ChangesScreen

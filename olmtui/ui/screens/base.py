@@ -15,7 +15,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from olmtui.gc_pause import cyclic_gc_paused
-from olmtui.model.types import ObjectRef
+from olmtui.model.records.types import ObjectRef
 from olmtui.pipeline.session import Session
 from olmtui.ui import access, completion, palette
 from olmtui.ui.screens.olm_screen import OlmScreen

@@ -8,8 +8,8 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from olmtui.kinds import CATALOG_SOURCE
-from olmtui.model.catalog_health import CatalogHealth
-from olmtui.model.types import ObjectRef
+from olmtui.model.records.types import ObjectRef
+from olmtui.model.rules.catalog.catalog_health import CatalogHealth
 from olmtui.ui import palette
 from olmtui.ui.formatting import line, names, phase
 from olmtui.ui.screens.base import TableScreen

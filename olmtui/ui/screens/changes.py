@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
-from olmtui.model.types import ObjectRef
+from olmtui.model.records.types import ObjectRef
 from olmtui.pipeline.change_log import LoggedChange
 from olmtui.ui.formatting import SEVERITY_STYLE
 from olmtui.ui.screens.base import TableScreen

@@ -10,7 +10,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from olmtui.kinds import CLUSTER_CATALOG
-from olmtui.model.types import ObjectRef
+from olmtui.model.records.types import ObjectRef
 from olmtui.ui import palette
 from olmtui.ui.formatting import line, mark, names, section
 from olmtui.ui.screens.base import TableScreen

@@ -12,8 +12,8 @@ from rich.text import Text
 from textual.binding import Binding
 
 from olmtui.kinds import CSV, SUBSCRIPTION
-from olmtui.model.access import is_unreliable
-from olmtui.model.types import CSVState, ObjectRef
+from olmtui.model.records.types import CSVState, ObjectRef
+from olmtui.model.rules.input.access import is_unreliable
 from olmtui.store import Unreadable
 from olmtui.ui import palette
 from olmtui.ui.formatting import line, names, phase, section

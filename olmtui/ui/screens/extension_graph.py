@@ -15,13 +15,13 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from olmtui.kinds import CLUSTER_EXTENSION
-from olmtui.model.catalog import Catalog, Package
-from olmtui.model.graph_render import ChannelView, channel_view
-from olmtui.model.types import ObjectRef
-from olmtui.model.upgrades import ordered_channels
-from olmtui.model.v1.extensions import SELF_CERTIFIED, ClusterExtension
-from olmtui.model.v1.resolve import V1Resolution
-from olmtui.model.v1.state import resolution_words
+from olmtui.model.records.catalog import Catalog, Package
+from olmtui.model.records.types import ObjectRef
+from olmtui.model.rules.upgrades.upgrades import ordered_channels
+from olmtui.model.rules.v1.extensions import SELF_CERTIFIED, ClusterExtension
+from olmtui.model.rules.v1.resolve import V1Resolution
+from olmtui.model.rules.v1.state import resolution_words
+from olmtui.model.viewmodels.graph_render import ChannelView, channel_view
 from olmtui.pipeline.session import Session
 from olmtui.ui import palette
 from olmtui.ui.screens.graph import GraphScreen, graph_rows

@@ -12,9 +12,9 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from olmtui.kinds import CLUSTER_EXTENSION
-from olmtui.model.types import Finding, ObjectRef
-from olmtui.model.v1.extensions import Condition, ExtensionState
-from olmtui.model.v1.state import resolution_words
+from olmtui.model.records.types import Finding, ObjectRef
+from olmtui.model.rules.v1.extensions import Condition, ExtensionState
+from olmtui.model.rules.v1.state import resolution_words
 from olmtui.ui import palette
 from olmtui.ui.formatting import (
     SEVERITY_STYLE,

@@ -12,8 +12,8 @@ from collections.abc import Hashable, Iterable
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from olmtui.model.resolution.concerns import RESOLUTION_CODES
-from olmtui.model.types import Finding, ObjectRef
+from olmtui.model.records.types import Finding, ObjectRef
+from olmtui.model.rules.resolution.concerns import RESOLUTION_CODES
 from olmtui.ui import palette
 from olmtui.ui.formatting import SEVERITY_STYLE, SHORT_KINDS, severity
 from olmtui.ui.loading_bar import LOADING_TEXT

@@ -18,10 +18,10 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from olmtui.kinds import CSV, SUBSCRIPTION
-from olmtui.model.catalog import Catalog, Package
-from olmtui.model.graph_render import PARTIAL_NOTE, ChannelView, channel_view
-from olmtui.model.types import ObjectRef, SubscriptionState
-from olmtui.model.upgrades import channel_order, ordered_channels, subscription_scope
+from olmtui.model.records.catalog import Catalog, Package
+from olmtui.model.records.types import ObjectRef, SubscriptionState
+from olmtui.model.rules.upgrades.upgrades import channel_order, ordered_channels, subscription_scope
+from olmtui.model.viewmodels.graph_render import PARTIAL_NOTE, ChannelView, channel_view
 from olmtui.pipeline.session import Session
 from olmtui.ui import palette
 from olmtui.ui.formatting import line, names

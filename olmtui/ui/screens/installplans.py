@@ -12,9 +12,13 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from olmtui.kinds import CSV, INSTALL_PLAN, SUBSCRIPTION
-from olmtui.model.installplan_view import InstallPlanRow, approval_lines, install_plan_rows
-from olmtui.model.installplans import ConditionState
-from olmtui.model.types import Finding, ObjectRef
+from olmtui.model.records.types import Finding, ObjectRef
+from olmtui.model.rules.installplans.installplans import ConditionState
+from olmtui.model.viewmodels.installplan_view import (
+    InstallPlanRow,
+    approval_lines,
+    install_plan_rows,
+)
 from olmtui.ui import palette
 from olmtui.ui.formatting import SEVERITY_STYLE, line, names, phase, section, severity
 from olmtui.ui.screens.base import TableScreen

@@ -11,8 +11,8 @@ from rich.text import Text
 from textual.binding import Binding
 
 from olmtui.kinds import NAMESPACE
-from olmtui.model.types import ObjectRef
-from olmtui.model.views import NamespaceSummary
+from olmtui.model.records.types import ObjectRef
+from olmtui.model.viewmodels.views import NamespaceSummary
 from olmtui.ui import palette
 from olmtui.ui.formatting import line, names, section
 from olmtui.ui.screens.base import TableScreen

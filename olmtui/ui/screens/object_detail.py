@@ -24,9 +24,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import ContentSwitcher, Static
 
 from olmtui.kinds import CSV, SUBSCRIPTION
-from olmtui.model.apis import api_surface
-from olmtui.model.types import ObjectRef
-from olmtui.model.views import api_hash
+from olmtui.model.records.types import ObjectRef
+from olmtui.model.rules.apis.apis import api_surface
+from olmtui.model.viewmodels.views import api_hash
 from olmtui.pipeline.related import Relation
 from olmtui.pipeline.session import Session
 from olmtui.ui.formatting import phase, section, state_text
@@ -310,6 +310,8 @@ class ObjectScreen(OlmScreen):
         """Show the object's current state where the reader is (the app calls this at most a
         few times a second, when the model moved); a deleted object keeps its last state."""
         if self._shown_version == -1:  # still composing: on_mount fills it
+            return
+        if not self.query("#object-summary"):  # its children are being torn down or rebuilt
             return
         obj = self._object()
         if obj is None and self._last is not None:

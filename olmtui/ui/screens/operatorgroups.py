@@ -10,8 +10,8 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from olmtui.kinds import OPERATOR_GROUP
-from olmtui.model.types import ObjectRef, OperatorGroupState
-from olmtui.model.views import group_cluster_roles, group_targets
+from olmtui.model.records.types import ObjectRef, OperatorGroupState
+from olmtui.model.viewmodels.views import group_cluster_roles, group_targets
 from olmtui.ui import palette
 from olmtui.ui.formatting import line, names, section
 from olmtui.ui.screens.base import TableScreen

@@ -17,8 +17,8 @@ from olmtui.kinds import (
     INSTALL_PLAN,
     SUBSCRIPTION,
 )
-from olmtui.model.metrics import HeadCounts
-from olmtui.model.types import Finding, ObjectRef
+from olmtui.model.records.types import Finding, ObjectRef
+from olmtui.model.viewmodels.metrics import HeadCounts
 from olmtui.pipeline.session import Session
 from olmtui.ui import access, palette
 from olmtui.ui.formatting import SEVERITY_STYLE, SHORT_KINDS, mark, phase, severity

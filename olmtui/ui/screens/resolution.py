@@ -1,5 +1,5 @@
 """Resolution: what OLM's next resolution of one namespace yields, as olmtui reproduces it
-(``olmtui.model.resolution``). Resolved: the bundles the next InstallPlan would install,
+(``olmtui.model.rules.resolution``). Resolved: the bundles the next InstallPlan would install,
 what each replaces and why it is there, and the operators kept. Cannot be satisfied: the
 minimal explanation, causes first, each constraint in OLM's words with its objects and a
 fix. Stopped: OLM's error. Not evaluated: what olmtui lacks.
@@ -26,14 +26,14 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from olmtui.kinds import CSV
-from olmtui.model.resolution.concerns import (
+from olmtui.model.records.types import ObjectRef
+from olmtui.model.rules.resolution.concerns import (
     object_ref,
     subscription_constraints,
     subscription_operators,
 )
-from olmtui.model.resolution.entries import EXISTING
-from olmtui.model.resolution.result import ExplainedConstraint, NamespaceResolution
-from olmtui.model.types import ObjectRef
+from olmtui.model.rules.resolution.entries import EXISTING
+from olmtui.model.rules.resolution.result import ExplainedConstraint, NamespaceResolution
 from olmtui.pipeline.resolution_inputs import ResolutionInputs
 from olmtui.pipeline.session import Session
 from olmtui.ui import palette

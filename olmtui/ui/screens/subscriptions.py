@@ -15,10 +15,10 @@ from rich.text import Text
 from textual.binding import Binding
 
 from olmtui.kinds import CATALOG_SOURCE, INSTALL_PLAN, SUBSCRIPTION
-from olmtui.model.installplans import summarize_install_plan
-from olmtui.model.types import ObjectRef, SubscriptionState
-from olmtui.model.upgrades import unknowable_reason
-from olmtui.model.views import subscription_catalog_view
+from olmtui.model.records.types import ObjectRef, SubscriptionState
+from olmtui.model.rules.installplans.installplans import summarize_install_plan
+from olmtui.model.rules.upgrades.upgrades import unknowable_reason
+from olmtui.model.viewmodels.views import subscription_catalog_view
 from olmtui.ui import palette
 from olmtui.ui.formatting import (
     line,

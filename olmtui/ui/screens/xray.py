@@ -1,6 +1,6 @@
 """``:xray``: one tree per operator, Subscription -> InstallPlan -> CSV -> Deployments, CRDs
-and copies (``olmtui.model.xray``), each node marked by the worst finding about its object
-and listing their codes. ``x`` on a Subscription or CSV row opens the tree of that operator
+and copies (``olmtui.model.viewmodels.xray``), each node marked by the worst finding about its
+object and listing their codes. ``x`` on a Subscription or CSV row opens the tree of that operator
 alone. Enter opens a node's object; space (or a click on the arrow) opens and closes a node.
 Copies are one count node, filled (capped) only when opened."""
 
@@ -15,9 +15,9 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from olmtui.kinds import CSV, SUBSCRIPTION
-from olmtui.model.copies import copy_source
-from olmtui.model.types import ObjectRef, ref
-from olmtui.model.xray import (
+from olmtui.model.records.types import ObjectRef, ref
+from olmtui.model.rules.copies.copies import copy_source
+from olmtui.model.viewmodels.xray import (
     CopyFacts,
     XrayNode,
     copy_nodes,

@@ -8,8 +8,8 @@ import datetime as dt
 from rich.text import Text
 
 from olmtui.kinds import CLUSTER_VERSION
-from olmtui.model.access import minutes
-from olmtui.model.cluster_upgrade import openshift_version
+from olmtui.model.rules.documented.cluster_upgrade import openshift_version
+from olmtui.model.rules.input.access import minutes
 from olmtui.pipeline.session import ConnectionState, Session, SourceInfo
 from olmtui.ui import palette
 from olmtui.ui.widgets.inert_static import InertStatic

@@ -1,0 +1,1 @@
+"""Provided APIs and intersecting OperatorGroups (R-API-*)."""

@@ -1,0 +1,1 @@
+"""Copied CSVs (R-COPY-*)."""

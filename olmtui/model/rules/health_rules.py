@@ -1,0 +1,448 @@
+"""The health rule families, each declared once
+(:class:`olmtui.model.rules.rule_family.RuleFamily`).
+
+``olmtui check`` computes every family from scratch (``olmtui.model.incremental.health``); the
+screens keep each family's findings per subject from the change feed
+(``olmtui.model.incremental.health_index``). Both read only :data:`FAMILIES`: a new rule is its
+module, its ``docs/rules.md`` entry, its test, and one declaration here. The order of
+:data:`FAMILIES` is the order of the from-scratch pass (the reports sort findings anyway,
+``finding_order``).
+
+Subjects (the first element is the family's tag):
+
+* ``("catalog", ns, name)``: one CatalogSource's own health (R-SUB-8).
+* ``("ns", ns)``: the Subscription and InstallPlan rules of one namespace (R-SUB-*, R-IP-2),
+  its Subscriptions' CatalogSources missing or unhealthy (R-SUB-8; possibly in the global
+  catalog namespace) and the upgrade rules (R-UPG-*).
+* ``("csv", ns)``: the phase of each non-copied CSV of one namespace (R-CSV-*).
+* ``("left", ns)``: the leftovers of one namespace (R-DOC-14/15) and the objects its
+  resolution failure names (R-SUB-7).
+* ``("content",)``: the catalog content's own findings, and content without a CatalogSource.
+* ``("pkg", package)``, ``("crd", name)``, ``("req", ns, name)``: multitenancy limits and
+  missing requirements, partitioned by ``olmtui.model.incremental.cluster_index`` (R-COPY-1: copies
+  never feed them); ``("upgrade-deps",)``: what the next bundles would drop (R-UPG-2).
+* ``("max-ocp",)``, ``("cluster-operator",)``: cluster upgrade readiness (R-DOC-16).
+* ``("webhooks",)``: conversion webhooks without their Service (R-DOC-17).
+* ``("cc", name)``, ``("ce", name)``: one ClusterCatalog's / ClusterExtension's findings
+  (R-V1-*).
+* ``("malformed", kind, ns, name)``: one object's wrong-typed fields (R-SRC-4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from olmtui.kinds import (
+    CATALOG_SOURCE,
+    CLUSTER_CATALOG,
+    CLUSTER_EXTENSION,
+    CLUSTER_OPERATOR,
+    CLUSTER_VERSION,
+    CRD,
+    CSV,
+    DEPLOYMENT,
+    INSTALL_PLAN,
+    OPERATOR_CONDITION,
+    OPERATOR_GROUP,
+    SERVICE,
+    SUBSCRIPTION,
+)
+from olmtui.model.primitives.bundle_properties import PROPERTIES_ANNOTATION
+from olmtui.model.records.catalog import Bundle, Catalog
+from olmtui.model.records.findings import malformed_object
+from olmtui.model.records.types import Finding, SubscriptionState
+from olmtui.model.rules.catalog.catalog_health import (
+    catalog_content_without_source,
+    catalog_source_findings,
+    health_of,
+    subscription_source_findings,
+)
+from olmtui.model.rules.csvs.csv_phase_findings import csv_phase_findings
+from olmtui.model.rules.dependencies.dependencies import (
+    missing_requirement_findings,
+    upgrade_dependency_findings,
+)
+from olmtui.model.rules.dependencies.multitenancy import multitenancy_findings
+from olmtui.model.rules.documented.cluster_upgrade import (
+    cluster_operator_findings,
+    max_version_findings,
+)
+from olmtui.model.rules.documented.conversion_webhooks import (
+    conversion_service,
+    conversion_webhook_findings,
+)
+from olmtui.model.rules.documented.leftovers import namespace_leftover_findings
+from olmtui.model.rules.resolution.resolution_findings import resolution_clause_findings
+from olmtui.model.rules.rule_family import (
+    ANY_KIND,
+    CATALOGS,
+    CLOCK,
+    CONTENT,
+    HealthInputs,
+    RuleFamily,
+    Seen,
+    SlotsOf,
+    Subject,
+    malformed_record,
+    per_object,
+    single,
+)
+from olmtui.model.rules.subscriptions.subscription_health import namespace_subscription_findings
+from olmtui.model.rules.upgrades.upgrades import upgrade_findings
+from olmtui.model.rules.v1.findings import catalog_findings, extension_findings
+from olmtui.model.rules.v1.resolve import content_by_catalog
+from olmtui.objects import Obj
+
+
+def next_bundles(
+    catalogs: Sequence[Catalog], subscriptions: Iterable[SubscriptionState]
+) -> dict[str, Bundle]:
+    """``"namespace/installed CSV"`` -> the bundle its Subscription upgrades to next
+    (R-UPG-2), looked up in the content serving the Subscription's CatalogSource (content
+    for that CatalogSource first, then content that serves every source)."""
+    found: dict[str, Bundle] = {}
+    for sub in subscriptions:
+        if not (sub.installed_csv and sub.upgrade.next):
+            continue
+        source = f"{sub.source_namespace}/{sub.source}"
+        for catalog in sorted(catalogs, key=lambda c: c.ref != source):
+            package = catalog.packages.get(sub.package)
+            bundle = package.bundles.get(sub.upgrade.next) if package else None
+            if bundle is not None and catalog.ref in (source, None):
+                found[f"{sub.namespace}/{sub.installed_csv}"] = bundle
+                break
+    return found
+
+
+def catalog_target(sub: Obj) -> tuple[str, str]:
+    """The CatalogSource a Subscription takes its bundles from (``spec.sourceNamespace``,
+    ``spec.source``; R-SUB-8, R-UPG-2): its namespace's findings read that one's health."""
+    spec = sub.get("spec") or {}
+    return (spec.get("sourceNamespace") or "", spec.get("source") or "")
+
+
+def _namespaces(index: Mapping[str, object], tag: str) -> list[Subject]:
+    return [(tag, ns) for ns in sorted(index)]
+
+
+# -- one namespace's Subscriptions and InstallPlans (R-SUB-*, R-IP-2, R-SUB-8, R-UPG-*) ----
+def _ns_compute(inputs: HealthInputs, subject: Subject) -> list[Finding]:
+    """Reads the namespace's Subscriptions, InstallPlans, non-copied CSVs (R-COPY-1) and
+    OperatorGroup count (R-SUB-9), the CatalogSources its Subscriptions target, whether any
+    InstallPlan is known at all, and the catalog content (the upgrade rules)."""
+    namespace = subject[1]
+    subs = list(inputs.subs.get(namespace, {}).values())
+    if not subs:
+        return []
+    csvs = inputs.installed.get(namespace, {})
+    targets = {catalog_target(s) for s in subs}
+    sources = (inputs.objects.get(CATALOG_SOURCE, *t) for t in sorted(targets))
+    found = subscription_source_findings(subs, [health_of(s) for s in sources if s is not None])
+    found += namespace_subscription_findings(
+        namespace,
+        subs,
+        inputs.plans.get(namespace, {}).values(),
+        csvs.values(),
+        install_plans_known=bool(inputs.plans),
+    )
+    if inputs.content:
+        groups = {namespace: inputs.groups.get(namespace, 0)}
+        found += upgrade_findings(inputs.content, subs, {namespace: csvs}, groups)
+    return found
+
+
+def _ns_marks(seen: Seen) -> Iterable[Subject]:
+    kind, namespace = seen.key.kind, seen.key.namespace
+    if kind == CATALOG_SOURCE:
+        return [("ns", ns) for ns in seen.users]
+    if kind == OPERATOR_GROUP and not seen.added_or_removed:
+        return []  # R-SUB-9 reads only how many there are
+    if seen.plans_known_moved:  # InstallPlanMissing is judged only when any is known
+        return [("ns", namespace), *_namespaces(seen.inputs.subs, "ns")]
+    return [("ns", namespace)]
+
+
+# -- R-CSV-*: the phase of one namespace's non-copied CSVs -----------------------------------
+def _csv_compute(inputs: HealthInputs, subject: Subject) -> list[Finding]:
+    """Reads the namespace's non-copied CSVs, InstallPlans, Subscriptions (their times),
+    Deployments (R-CSV-I) and OperatorConditions, and the clock."""
+    namespace = subject[1]
+    return csv_phase_findings(
+        namespace,
+        inputs.installed.get(namespace, {}),
+        inputs.plans.get(namespace, {}).values(),
+        inputs.subs.get(namespace, {}).values(),
+        deployments=inputs.deployments.get(namespace, {}),
+        conditions=inputs.conditions.get(namespace, {}),
+        now=inputs.now,
+    )
+
+
+def _csv_marks(seen: Seen) -> Iterable[Subject]:
+    return [("csv", seen.key.namespace)]
+
+
+# -- R-DOC-14/15 leftovers and R-SUB-7 resolution clauses of one namespace -------------------
+def _left_subjects(inputs: HealthInputs) -> Iterable[Subject]:
+    held = set(inputs.installed) | set(inputs.subs) | set(inputs.plans)
+    return [("left", ns) for ns in sorted(held)]
+
+
+def _left_compute(inputs: HealthInputs, subject: Subject) -> list[Finding]:
+    """Reads the namespace's Subscriptions, InstallPlans and non-copied CSVs, which
+    CatalogSources exist, and whether any Subscription / InstallPlan is known at all."""
+    namespace = subject[1]
+    subs = list(inputs.subs.get(namespace, {}).values())
+    plans = inputs.plans.get(namespace, {})
+    csvs = inputs.installed.get(namespace, {})
+    leftovers = namespace_leftover_findings(
+        namespace,
+        csvs,
+        subs,
+        plans,
+        subs_known=bool(inputs.subs),
+        plans_known=bool(inputs.plans),
+    )
+    sources = SlotsOf(inputs.objects, CATALOG_SOURCE)
+    return leftovers + resolution_clause_findings(namespace, subs, csvs, sources)
+
+
+def _left_marks(seen: Seen) -> Iterable[Subject]:
+    kind, own = seen.key.kind, [("left", seen.key.namespace)]
+    if kind == CATALOG_SOURCE:
+        # A resolution failure's clause may name any CatalogSource (R-SUB-7).
+        return _namespaces(seen.inputs.subs, "left") if seen.added_or_removed else []
+    if seen.subs_known_moved:
+        # R-DOC-14: CSVs are judged unreferenced only when Subscriptions are known at all.
+        return own + _namespaces(seen.inputs.installed, "left")
+    if seen.plans_known_moved:
+        # Whether a gone InstallPlan heals an UpgradePending Subscription (R-SUB-6).
+        return own + _namespaces(seen.inputs.subs, "left")
+    return own
+
+
+# -- the catalog content's own findings (R-SUB-8: content without a CatalogSource) ----------
+def _content_findings(inputs: HealthInputs) -> list[Finding]:
+    """The content's load problems, and content given for no CatalogSource (R-SUB-8)."""
+    sources = inputs.objects.list(CATALOG_SOURCE)
+    found = catalog_content_without_source(inputs.content, sources) if inputs.content else []
+    for catalog in inputs.catalogs:
+        found += catalog.findings
+    return found
+
+
+# -- multitenancy limits and missing requirements, by partition (R-API-1, R-COPY-1) ---------
+def _partition_compute(inputs: HealthInputs, subject: Subject) -> list[Finding]:
+    return [] if inputs.partitions is None else inputs.partitions.compute(subject)
+
+
+def _partitions_whole(inputs: HealthInputs) -> list[Finding]:
+    installed = [csv for csvs in inputs.installed.values() for csv in csvs.values()]
+    subs = [sub for subs in inputs.subs.values() for sub in subs.values()]
+    crds = list(inputs.objects.list(CRD))
+    return multitenancy_findings(installed, subs, crds) + missing_requirement_findings(
+        installed, crds
+    )
+
+
+# -- R-UPG-2: what the next bundles would drop -----------------------------------------------
+def _upgrade_dependency_findings(inputs: HealthInputs) -> list[Finding]:
+    if not inputs.content:
+        return []  # the upgrade rules need catalog edges (R-UPG-2)
+    return upgrade_dependency_findings(
+        [csv for csvs in inputs.installed.values() for csv in csvs.values()],
+        inputs.objects.list(CRD),
+        next_bundles(inputs.content, inputs.subscription_states()),
+    )
+
+
+def _with_content(seen: Seen) -> bool:
+    """Without catalog content the upgrade rules find nothing, and loading content marks
+    them anyway."""
+    return bool(seen.inputs.content)
+
+
+# -- R-DOC-16: cluster upgrade readiness ------------------------------------------------------
+def _properties(obj: Obj | None) -> str | None:
+    """The properties annotation of an installed CSV (what R-DOC-16 reads of it)."""
+    if obj is None:
+        return None
+    return ((obj.get("metadata") or {}).get("annotations") or {}).get(PROPERTIES_ANNOTATION)
+
+
+def _max_version_findings(inputs: HealthInputs) -> list[Finding]:
+    installed = (csv for csvs in inputs.installed.values() for csv in csvs.values())
+    return max_version_findings(installed, inputs.objects.list(CLUSTER_VERSION))
+
+
+def _max_version_moved(seen: Seen) -> bool:
+    """A CSV moves it only when its properties annotation did."""
+    return seen.key.kind != CSV or _properties(seen.old) != _properties(seen.new)
+
+
+# -- R-DOC-17: conversion webhooks without their Service --------------------------------------
+def _webhook_findings(inputs: HealthInputs) -> list[Finding]:
+    return conversion_webhook_findings(inputs.objects.list(CRD), inputs.services)
+
+
+def _webhooks_moved(seen: Seen) -> bool:
+    """A Service moves it when it comes or goes (R-DOC-17 reads only that it exists); a CRD
+    when it has, or had, a conversion webhook."""
+    if seen.key.kind == SERVICE:
+        return seen.added_or_removed
+    old = None if seen.old is None else conversion_service(seen.old)
+    new = None if seen.new is None else conversion_service(seen.new)
+    return old is not None or new is not None
+
+
+# -- R-V1-*: OLM v1's ClusterCatalogs and ClusterExtensions ----------------------------------
+def _names(inputs: HealthInputs, kind: str, tag: str) -> list[Subject]:
+    return [(tag, name) for (_, name), _ in inputs.objects.slots(kind)]
+
+
+def _cc_compute(inputs: HealthInputs, subject: Subject) -> list[Finding]:
+    """Reads the ClusterCatalog and every ClusterExtension (which of them select it)."""
+    catalog = inputs.objects.get(CLUSTER_CATALOG, "", subject[1])
+    if catalog is None:
+        return []
+    return catalog_findings(catalog, inputs.objects.list(CLUSTER_EXTENSION))
+
+
+def _cc_marks(seen: Seen) -> Iterable[Subject]:
+    if seen.key.kind == CLUSTER_CATALOG:
+        return [("cc", seen.key.name)]
+    return _names(seen.inputs, CLUSTER_CATALOG, "cc")
+
+
+def _ce_compute(inputs: HealthInputs, subject: Subject) -> list[Finding]:
+    """Reads the ClusterExtension, every ClusterCatalog and the content bound to them."""
+    extension = inputs.objects.get(CLUSTER_EXTENSION, "", subject[1])
+    if extension is None:
+        return []
+    catalogs = list(inputs.objects.list(CLUSTER_CATALOG))
+    return extension_findings(extension, catalogs, content_by_catalog(inputs.content, catalogs))
+
+
+def _ce_marks(seen: Seen) -> Iterable[Subject]:
+    if seen.key.kind == CLUSTER_EXTENSION:
+        return [("ce", seen.key.name)]
+    return _names(seen.inputs, CLUSTER_EXTENSION, "ce")
+
+
+# -- R-SRC-4: one object's wrong-typed fields ---------------------------------------------------
+def _malformed_subjects(inputs: HealthInputs) -> Iterable[Subject]:
+    return [("malformed", k.kind, k.namespace, k.name) for k in inputs.objects.malformed]
+
+
+def _malformed_compute(inputs: HealthInputs, subject: Subject) -> list[Finding]:
+    """Reads the object's record in ``Store.malformed``, which moves only with a change of
+    that object."""
+    _, kind, namespace, name = subject
+    record = malformed_record(inputs.objects, kind, namespace, name)
+    return [] if record is None else [malformed_object(kind, namespace, name, record)]
+
+
+def _malformed_marks(seen: Seen) -> Iterable[Subject]:
+    subject = ("malformed", seen.key.kind, seen.key.namespace, seen.key.name)
+    if seen.key in seen.inputs.objects.malformed or subject in seen.held:
+        return [subject]
+    return []
+
+
+def _never(seen: Seen) -> Iterable[Subject]:
+    """No change marks it by itself: an event it follows, or its own index, does."""
+    return []
+
+
+_OPERATOR_KINDS = frozenset({CSV, SUBSCRIPTION, INSTALL_PLAN})
+
+#: Every health rule family, in the order of the from-scratch pass.
+FAMILIES: tuple[RuleFamily, ...] = (
+    per_object("catalog", "R-SUB-8", CATALOG_SOURCE, catalog_source_findings),
+    RuleFamily(
+        "ns",
+        "R-SUB-*, R-IP-2, R-SUB-8, R-SUB-9, R-UPG-*",
+        _OPERATOR_KINDS | {OPERATOR_GROUP, CATALOG_SOURCE},
+        lambda inputs: _namespaces(inputs.subs, "ns"),
+        _ns_compute,
+        _ns_marks,
+        follows=frozenset({CONTENT}),
+    ),
+    RuleFamily(
+        "csv",
+        "R-CSV-*",
+        _OPERATOR_KINDS | {DEPLOYMENT, OPERATOR_CONDITION},
+        lambda inputs: _namespaces(inputs.installed, "csv"),
+        _csv_compute,
+        _csv_marks,
+        follows=frozenset({CLOCK}),
+    ),
+    RuleFamily(
+        "left",
+        "R-DOC-14, R-DOC-15, R-SUB-7",
+        _OPERATOR_KINDS | {CATALOG_SOURCE},
+        _left_subjects,
+        _left_compute,
+        _left_marks,
+    ),
+    single("content", "R-SUB-8", {CATALOG_SOURCE}, _content_findings, follows={CATALOGS}),
+    # Its subjects ("pkg", "crd", "req") come from its own partition index, which the index
+    # feeds with every non-copied CSV, Subscription and CRD change (cluster_index).
+    RuleFamily(
+        "partitions",
+        "R-DOC-1, R-DOC-2, R-API-1, R-COPY-1",
+        frozenset({CSV, SUBSCRIPTION, CRD}),
+        lambda inputs: [],
+        _partition_compute,
+        _never,
+        whole=_partitions_whole,
+        subject_tags=("pkg", "crd", "req"),
+    ),
+    single(
+        "upgrade-deps",
+        "R-UPG-2",
+        {CSV, SUBSCRIPTION, CRD},
+        _upgrade_dependency_findings,
+        moves=_with_content,
+        follows={CONTENT},
+    ),
+    single(
+        "max-ocp",
+        "R-DOC-16",
+        {CSV, CLUSTER_VERSION},
+        _max_version_findings,
+        moves=_max_version_moved,
+    ),
+    single(
+        "cluster-operator",
+        "R-DOC-16",
+        {CLUSTER_OPERATOR},
+        lambda inputs: cluster_operator_findings(inputs.objects.list(CLUSTER_OPERATOR)),
+    ),
+    single("webhooks", "R-DOC-17", {CRD, SERVICE}, _webhook_findings, moves=_webhooks_moved),
+    RuleFamily(
+        "cc",
+        "R-V1-7, R-V1-9",
+        frozenset({CLUSTER_CATALOG, CLUSTER_EXTENSION}),
+        lambda inputs: _names(inputs, CLUSTER_CATALOG, "cc"),
+        _cc_compute,
+        _cc_marks,
+    ),
+    RuleFamily(
+        "ce",
+        "R-V1-4, R-V1-5, R-V1-20, R-V1-22",
+        frozenset({CLUSTER_EXTENSION, CLUSTER_CATALOG}),
+        lambda inputs: _names(inputs, CLUSTER_EXTENSION, "ce"),
+        _ce_compute,
+        _ce_marks,
+        follows=frozenset({CONTENT}),
+    ),
+    RuleFamily(
+        "malformed",
+        "R-SRC-4",
+        frozenset({ANY_KIND}),
+        _malformed_subjects,
+        _malformed_compute,
+        _malformed_marks,
+    ),
+)

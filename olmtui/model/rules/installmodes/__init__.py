@@ -1,0 +1,1 @@
+"""Install modes and the advice they give (R-IM-*)."""

@@ -1,0 +1,1 @@
+"""InstallPlans (R-IP-*)."""

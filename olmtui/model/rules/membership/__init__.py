@@ -1,0 +1,1 @@
+"""A CSV's membership in its namespace's OperatorGroup (R-MEM-*)."""

@@ -1,0 +1,1 @@
+"""OperatorGroups and their target namespaces (R-OG-*)."""

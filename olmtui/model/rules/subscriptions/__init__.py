@@ -1,0 +1,1 @@
+"""Subscriptions and what their status says (R-SUB-*)."""

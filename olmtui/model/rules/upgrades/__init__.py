@@ -1,0 +1,1 @@
+"""Upgrade graphs over catalog channels (R-UPG-*)."""

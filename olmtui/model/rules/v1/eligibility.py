@@ -1,0 +1,140 @@
+"""Could this OLM v0 operator be managed by OLM v1? A heuristic checklist (R-V1-23).
+
+No upstream library defines a migration check; operator-controller's own limits on
+registry+v1 bundles give one. Each point is read from the installed CSV (and the objects beside
+it) as OLM v0 keeps them, so the answer is about the version installed now, and it is only
+ever information: "heuristic", never a warning. A point the objects cannot show is left
+unsaid rather than guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from olmtui.model.primitives import json_text
+from olmtui.model.primitives.bundle_properties import PROPERTIES_ANNOTATION
+from olmtui.model.rules.installmodes.installmodes import install_mode_set
+from olmtui.objects import annotations_of, name_of, spec
+
+Obj = Mapping[str, Any]
+Verdict = Literal["blocks", "needs", "ok"]
+
+#: Dependency properties operator-controller refuses on the bundle it would install.
+DEPENDENCY_TYPES = ("olm.package.required", "olm.gvk.required", "olm.constraint")
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """One checklist point: ``blocks`` (v1 refuses this bundle), ``needs`` (works with a
+    gate, a certificate provider or a change), ``ok``; ``text`` says which and why."""
+
+    verdict: Verdict
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Eligibility:
+    """The checklist of one installed CSV; ``movable`` is false when a point blocks."""
+
+    points: tuple[Point, ...]
+
+    @property
+    def movable(self) -> bool:
+        return all(p.verdict != "blocks" for p in self.points)
+
+
+def _install_modes(csv: Obj) -> Point:
+    supported = install_mode_set(spec(csv).get("installModes")).supported
+    if "AllNamespaces" in supported:
+        return Point("ok", "supports the AllNamespaces install mode, the one OLM v1 installs")
+    if supported & {"SingleNamespace", "OwnNamespace"}:
+        return Point(
+            "needs",
+            "supports only "
+            + ", ".join(sorted(supported))
+            + ": OLM v1 installs it so only behind its SingleOwnNamespaceInstallSupport "
+            "feature gate (Alpha, off by default), with config.inline.watchNamespace",
+        )
+    return Point("blocks", "does not support AllNamespaces, the install mode OLM v1 uses")
+
+
+def _dependencies(csv: Obj) -> Point | None:
+    """From the properties OLM projected onto the CSV; without them, unknown (None)."""
+    text = annotations_of(csv).get(PROPERTIES_ANNOTATION)
+    if not isinstance(text, str):
+        return None
+    try:
+        listed = json_text.loads(text).get("properties") or []
+    except (ValueError, AttributeError):
+        return None
+    found = sorted(
+        {str(p.get("type")) for p in listed if isinstance(p, dict)} & set(DEPENDENCY_TYPES)
+    )
+    if found:
+        return Point(
+            "blocks",
+            f"declares dependencies ({', '.join(found)}): operator-controller refuses a "
+            "bundle with dependency properties",
+        )
+    return Point("ok", "declares no dependency properties")
+
+
+def _webhooks(csv: Obj) -> Point | None:
+    hooks = [w for w in spec(csv).get("webhookdefinitions") or () if isinstance(w, Mapping)]
+    if not hooks:
+        return None
+    supported = install_mode_set(spec(csv).get("installModes")).supported
+    kinds = sorted({str(w.get("type") or "") for w in hooks})
+    if "ConversionWebhook" in kinds and supported != {"AllNamespaces"}:
+        return Point(
+            "blocks",
+            "has a conversion webhook but supports install modes besides AllNamespaces: "
+            "OLM v1 takes conversion webhooks only from AllNamespaces-only bundles",
+        )
+    return Point(
+        "needs",
+        f"has webhooks ({', '.join(kinds)}): OLM v1 needs a certificate provider for them "
+        "(cert-manager, or OpenShift's service CA)",
+    )
+
+
+def _operator_condition(csv: Obj, conditions: Iterable[Obj]) -> Point | None:
+    name = name_of(csv)
+    if any(name_of(c) == name for c in conditions):
+        return Point(
+            "needs",
+            "has an OperatorCondition: OLM v1 has no OperatorCondition API, so an upgrade "
+            "the operator holds back with Upgradeable=False would not wait",
+        )
+    return None
+
+
+def _tenancy(package: str | None, namespaces_with_package: int) -> Point | None:
+    if package and namespaces_with_package > 1:
+        return Point(
+            "blocks",
+            f"package {package} is installed in {namespaces_with_package} namespaces: OLM v1 "
+            "allows one ClusterExtension per package in a cluster",
+        )
+    return None
+
+
+def eligibility(
+    csv: Obj,
+    operator_conditions: Iterable[Obj] = (),
+    package: str | None = None,
+    namespaces_with_package: int = 1,
+) -> Eligibility:
+    """R-V1-23: the checklist of an installed (non-copied) CSV. ``operator_conditions`` are the
+    OperatorConditions of its namespace; ``namespaces_with_package`` how many namespaces hold
+    an operator of its ``package``."""
+    points = [
+        _install_modes(csv),
+        _dependencies(csv),
+        _webhooks(csv),
+        _operator_condition(csv, operator_conditions),
+        _tenancy(package, namespaces_with_package),
+    ]
+    return Eligibility(tuple(p for p in points if p is not None))

@@ -1,0 +1,219 @@
+"""Parse the files of a snapshot on every core, handing them back in file order.
+
+A must-gather is thousands of files and parsing them is nearly all of a load, so the files
+go to a pool of worker processes (one per core) and come back as parsed documents. The
+loader takes them in the order the files were listed, whichever worker finishes first, so
+the store gets the same objects in the same order as from a load in one process: the
+result does not depend on the pool.
+
+Small inputs stay in-process: a pool costs time to start, more than parsing a few files
+takes. Workers are forked when this process runs one thread (``check``: no start-up cost,
+nothing imported again); with more threads (the dashboard) they are spawned, so that no
+thread's locks are copied mid-flight, and spawned workers import the main script again
+(the ``if __name__ == "__main__"`` guard olmtui's entry points have). Only a few files per
+worker are in flight at once, so a large snapshot is never all in memory.
+
+A directory's files are read where they are parsed: a worker gets a path, not the bytes,
+and hands back the file without its bytes. Pickling a file's bytes, pushing them through a
+pipe and unpickling them cost more CPU than reading it again from the page cache (~0.8 s
+of 1.2 s at 415 MB); an archive's members, read once from the stream, are still sent.
+Copies' labels and annotations come back once per worker (``worker_maps``).
+
+A worker pickles its result itself: a document can nest deeper than pickle recurses
+(``MAX_DEPTH`` levels load, pickle stops short of 1,000), and such a file is then parsed
+by the loader instead, as in one process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import threading
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
+from itertools import chain
+from multiprocessing import resource_tracker
+
+from olmtui.gc_pause import cyclic_gc_paused
+from olmtui.sources.snapshots.snapshot_documents import Document, parse_documents
+from olmtui.sources.snapshots.snapshot_files import SourceFile, read_source
+from olmtui.sources.snapshots.worker_maps import ReceivedMaps, SentMaps
+
+#: Bytes read ahead before deciding: an input that ends before this is parsed in-process.
+POOL_THRESHOLD = 32 * 1024 * 1024
+#: Files handed to each worker ahead of the one the loader waits for.
+AHEAD_PER_WORKER = 4
+#: A file larger than this is parsed by the loader, one document at a time as it takes them
+#: (:func:`parse_streamed`), never as a whole list, in a worker or not. Must-gather files
+#: are far smaller; one large file gains nothing from a worker anyway.
+STREAMED_FILE_BYTES = 16 * 1024 * 1024
+
+
+Parsed = tuple[SourceFile, list[Document]]
+#: A file and its documents, in a list or parsed as they are taken (a large file).
+Loaded = tuple[SourceFile, Iterable[Document]]
+
+
+def parse_file(source: SourceFile, fast: bool) -> Parsed:
+    """The file as read, without its bytes (nothing needs them once parsed, and a worker
+    would send them back), and every document of it that is not empty (none when it could
+    not be read): a file of a million empty documents holds nothing to keep."""
+    source, documents = parse_streamed(source, fast)
+    with cyclic_gc_paused():
+        return source, list(documents)
+
+
+def parse_streamed(source: SourceFile, fast: bool, *, lazy_lists: bool = False) -> Loaded:
+    """:func:`parse_file`, its documents parsed one at a time as the caller takes them:
+    a 64 MB file of a million Namespaces is a GiB of objects as a list (and a worker's
+    pickle of them besides), while the store keeps a third of that. ``lazy_lists``: a
+    JSON List's items are decoded one at a time too (``json_list_items``)."""
+    source = read_source(source)
+    if source.error is not None:
+        return source, []
+    documents = parse_documents(
+        source.data, json_format=source.json_format, fast=fast, lazy_lists=lazy_lists
+    )
+    kept = (d for d in documents if d.value is not None or d.problem is not None)
+    return replace(source, data=b""), kept
+
+
+#: A worker's result: its process id and the pickled file, references and all; ``None``
+#: when it could not be pickled (the loader parses that file itself).
+WorkerResult = tuple[int, bytes] | None
+
+_sent_maps = SentMaps()
+
+
+def parse_in_worker(source: SourceFile, fast: bool) -> WorkerResult:
+    """:func:`parse_file` in a worker, pickled here with each copy's shared maps sent once."""
+    parsed = parse_file(source, fast)
+    references, new = _sent_maps.take_out(parsed[1])
+    try:
+        payload = pickle.dumps((parsed, references), protocol=pickle.HIGHEST_PROTOCOL)
+    except RecursionError:
+        return None
+    _sent_maps.commit(new)
+    return os.getpid(), payload
+
+
+def _unpacked(result: WorkerResult, source: SourceFile, fast: bool, maps: ReceivedMaps) -> Parsed:
+    """A worker's result as :func:`parse_file` gives it in this process."""
+    if result is None:
+        return parse_file(source, fast)
+    worker, payload = result
+    parsed, references = pickle.loads(payload)
+    maps.put_back(worker, parsed[1], references)
+    unpacked: Parsed = parsed
+    return unpacked
+
+
+def ready_to_spawn(listed_bytes: int) -> None:
+    """Start multiprocessing's resource tracker now, while this process's stderr is its own,
+    when a load of ``listed_bytes`` will take a pool: the dashboard's pool is spawned later
+    from its loading thread, once Textual has put a stand-in without a file descriptor in
+    place of ``sys.stderr``, and starting the tracker then fails ("bad value(s) in
+    fds_to_keep"), which failed the whole ``replay``."""
+    if listed_bytes >= POOL_THRESHOLD and worker_count() > 1:
+        resource_tracker.ensure_running()
+
+
+def worker_count() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def parsed_files(
+    files: Iterable[SourceFile], *, fast: bool = True, workers: int | None = None
+) -> Iterator[Loaded]:
+    """Each file with its documents, in the order of ``files``. ``workers``: processes to
+    parse in (``None``: one per core; 1: in-process)."""
+    workers = worker_count() if workers is None else workers
+    pending = iter(files)
+    head: list[SourceFile] = []
+    size = 0
+    if workers > 1:
+        for source in pending:
+            head.append(source)
+            size += _size(source)
+            if size >= POOL_THRESHOLD:
+                break
+    everything = chain(_drained(head), pending)
+    if workers <= 1 or size < POOL_THRESHOLD:
+        for source in everything:
+            yield _parsed_here(source, fast)
+        return
+    yield from _in_pool(everything, fast, workers)
+
+
+def _parsed_here(source: SourceFile, fast: bool) -> Loaded:
+    """A file parsed in this process: streamed when it is large."""
+    if _size(source) > STREAMED_FILE_BYTES:
+        return parse_streamed(source, fast, lazy_lists=True)
+    return parse_file(source, fast)
+
+
+def _size(source: SourceFile) -> int:
+    """A file's bytes, read or not yet (0 when it cannot be stat'ed: its read says why)."""
+    if source.path is None:
+        return len(source.data)
+    try:
+        return os.stat(source.path).st_size
+    except OSError:
+        return 0
+
+
+def _drained(files: list[SourceFile]) -> Iterator[SourceFile]:
+    """The files, each let go once taken (their bytes are not kept for the whole load)."""
+    files.reverse()
+    while files:
+        yield files.pop()
+
+
+def _in_pool(files: Iterator[SourceFile], fast: bool, workers: int) -> Iterator[Loaded]:
+    """The files parsed by the pool, in order, a large one by this process when its turn
+    comes; should the pool break (a worker killed, or a main script without the
+    ``if __name__ == "__main__"`` guard that spawned workers need), the rest, from the first
+    file not handed back, in-process."""
+    waiting: deque[SourceFile] = deque()  # handed to the pool, not yet handed back
+    futures: deque[Future[WorkerResult] | None] = deque()  # None: a large file, parsed here
+    maps = ReceivedMaps()
+    context = multiprocessing.get_context("fork" if threading.active_count() == 1 else "spawn")
+
+    def first() -> Loaded:
+        """The first file waiting, let go of once handed back (not before: should the pool
+        break meanwhile, it is parsed again)."""
+        source, future = waiting[0], futures[0]
+        if future is None:
+            loaded = parse_streamed(source, fast, lazy_lists=True)
+        else:
+            loaded = _unpacked(future.result(), source, fast, maps)
+        waiting.popleft()
+        futures.popleft()
+        return loaded
+
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            try:
+                for source in files:
+                    waiting.append(source)
+                    large = _size(source) > STREAMED_FILE_BYTES
+                    futures.append(None if large else pool.submit(parse_in_worker, source, fast))
+                    if len(waiting) >= workers * AHEAD_PER_WORKER:
+                        yield first()
+                while waiting:
+                    yield first()
+            finally:
+                for future in futures:
+                    if future is not None:
+                        future.cancel()
+    except BrokenProcessPool:
+        for source in chain(waiting, files):
+            yield _parsed_here(source, fast)

@@ -1,0 +1,332 @@
+"""Which files a snapshot path stands for, and their bytes: a file, a directory, a must-gather
+tree or a tar archive of any of these.
+
+Directories and archives are read the same way: list the YAML/JSON files, pick the ones that
+hold objects (below), sort them so every run loads the same objects in the same order.
+
+A must-gather nests its objects under ``<root>/namespaces/<ns>/...`` and
+``<root>/cluster-scoped-resources/...``, often below an image directory, and keeps other YAML
+and JSON next to them (Prometheus rules, etcd status) that are not Kubernetes objects. So a
+folder holding one of those two trees is a must-gather root, and under a root only the two
+trees are read; files outside every root are read as plain snapshot files.
+
+One must-gather is one cluster. ``oc adm must-gather`` writes one image directory per
+gathering image (``quay-io-...-sha256-<digest>``) beside a ``timestamp`` file, so the roots
+that are image directories, or that sit beside ``timestamp``/``event-filter.html``, make one
+must-gather with their parent; any other root is a must-gather of its own. Several
+must-gathers are several clusters: the selection names them so that the loader can refuse
+them rather than merge them into one cluster that never existed.
+
+Special files (FIFOs, sockets, devices) are never opened: a FIFO would block the read forever.
+Files and archive members larger than ``input_limits.MAX_FILE_BYTES`` are not read either;
+each refusal is a file that could not be read, named in a finding.
+
+Archives are streamed (never unpacked to disk, see ``snapshot_archive``); the chosen
+members' bytes are kept in memory until they are parsed, up to
+``input_limits.MAX_ARCHIVE_KEPT_BYTES`` in all.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import tarfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from itertools import chain
+from pathlib import Path
+
+from olmtui.sources.input_limits import (
+    MAX_ARCHIVE_KEPT_BYTES,
+    MAX_FILE_BYTES,
+    Refused,
+    read_regular,
+    size_text,
+    too_large,
+)
+from olmtui.sources.snapshots.snapshot_archive import tar_stream
+from olmtui.sources.snapshots.snapshot_time import (
+    gathered_time,
+    is_timestamp_member,
+    must_gather_time,
+)
+
+SNAPSHOT_SUFFIXES: tuple[str, ...] = (".yaml", ".yml", ".json")
+ARCHIVE_SUFFIXES: tuple[str, ...] = (
+    ".tar",
+    ".tar.gz",
+    ".tgz",
+    ".tar.xz",
+    ".txz",
+    ".tar.bz2",
+    ".tbz2",
+)
+MUST_GATHER_TREES: frozenset[str] = frozenset({"namespaces", "cluster-scoped-resources"})
+#: Files ``oc adm must-gather`` writes beside its image directories.
+MUST_GATHER_MARKERS: frozenset[str] = frozenset({"timestamp", "event-filter.html"})
+#: An image directory's name: the image reference with ``/``, ``:``, ``.`` and ``@`` as ``-``.
+_IMAGE_DIRECTORY = re.compile(r"-sha256-[0-9a-f]+$")
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """One file to parse. ``name`` is what findings show: the path, or ``archive:member``.
+
+    ``error`` is set (and ``data`` empty) when the file or member could not be read;
+    ``truncated`` when that error ended an archive early, so its later members are lost too;
+    ``directory`` when it is a directory that could not be listed (its files are unknown).
+    ``path`` is set (and ``data`` empty) for a file of a directory not read yet
+    (``read_source`` reads it): a parse worker reads it from disk itself, cheaper than
+    receiving its bytes through a pipe.
+    """
+
+    name: str
+    data: bytes
+    json_format: bool
+    error: str | None = None
+    truncated: bool = False
+    path: str | None = None
+    #: The error is a directory's that could not be listed: its files are unknown.
+    directory: bool = False
+    #: Named on the command line: JSON when it opens like JSON, whatever its name says.
+    named: bool = False
+
+
+def read_source(source: SourceFile) -> SourceFile:
+    """The file with its bytes (or why it could not be read): a file of a directory is read
+    now, any other came read."""
+    if source.path is None:
+        return source
+    return _read(Path(source.path), source.name, explicit=source.named)
+
+
+def is_snapshot_file(name: str) -> bool:
+    return name.lower().endswith(SNAPSHOT_SUFFIXES)
+
+
+def is_archive(name: str) -> bool:
+    return name.lower().endswith(ARCHIVE_SUFFIXES)
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """The files of one snapshot path to load, and the must-gathers among them.
+
+    Both are ``/``-separated and relative to the path; a must-gather ``""`` is the path
+    itself."""
+
+    files: list[str]
+    must_gathers: list[str]
+
+
+def select_files(relative_paths: Iterable[str]) -> Selection:
+    """The files that hold snapshot objects, in load order, and the must-gathers found.
+
+    Only YAML/JSON files count; inside a must-gather root only its ``namespaces/`` and
+    ``cluster-scoped-resources/`` trees do.
+    """
+    listed = [tuple(p.split("/")) for p in relative_paths]
+    roots: set[tuple[str, ...]] = set()
+    chosen: list[tuple[str, ...]] = []
+    rest: list[tuple[str, ...]] = []
+    for parts in listed:
+        if not is_snapshot_file(parts[-1]):
+            continue
+        tree = next((i for i, part in enumerate(parts[:-1]) if part in MUST_GATHER_TREES), None)
+        if tree is None:
+            rest.append(parts)
+        else:
+            roots.add(parts[:tree])
+            chosen.append(parts)
+    for parts in rest:
+        if not any(parts[:i] in roots for i in range(len(parts))):
+            chosen.append(parts)
+    marked = {parts[:-1] for parts in listed if parts[-1] in MUST_GATHER_MARKERS}
+    dumps = {_must_gather_of(root, marked) for root in roots}
+    return Selection(
+        files=["/".join(parts) for parts in sorted(chosen)],
+        must_gathers=sorted("/".join(parts) for parts in dumps),
+    )
+
+
+def _must_gather_of(root: tuple[str, ...], marked: set[tuple[str, ...]]) -> tuple[str, ...]:
+    """The must-gather a root belongs to: its parent when the root is an image directory of
+    ``oc adm must-gather`` (by its name, or by the marker files beside it), else itself."""
+    if root and (_IMAGE_DIRECTORY.search(root[-1]) or root[:-1] in marked):
+        return root[:-1]
+    return root
+
+
+@dataclass(frozen=True, slots=True)
+class PathContent:
+    """One snapshot path, listed: the must-gathers it holds (as findings and messages name
+    them) and its files, read as they are iterated."""
+
+    must_gathers: list[str]
+    files: Iterator[SourceFile]
+    #: When the must-gather(s) it holds were taken (their ``timestamp`` files), if known.
+    gathered_at: dt.datetime | None = None
+    #: The listed size of each file of ``files``, in order, for progress (``load_progress``):
+    #: ``stat`` sizes on disk, uncompressed member sizes in an archive.
+    sizes: tuple[int, ...] = ()
+
+
+def path_content(path: Path, shown: str) -> PathContent:
+    """The content of one existing snapshot path (a regular file or directory; the caller
+    refuses special files); ``shown`` is the path as the user gave it."""
+    if path.is_dir():
+        return _directory_content(path, shown)
+    if is_archive(path.name):
+        return _archive_content(path, shown)
+    # read when its turn comes (``read_source``), not held by the listing while it is parsed
+    named = SourceFile(shown, b"", False, path=str(path), named=True)
+    return PathContent([], iter([named]), sizes=(_size(path),))
+
+
+def _size(path: Path) -> int:
+    """A file's size as listed, for progress only (0 when it cannot be stat'ed: its read
+    fails later and says why)."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _directory_content(directory: Path, shown: str) -> PathContent:
+    relative: list[str] = []
+    unlisted: list[OSError] = []
+    for folder, dirs, files in os.walk(directory, onerror=unlisted.append):
+        dirs.sort()
+        base = Path(folder).relative_to(directory).as_posix()
+        prefix = "" if base == "." else base + "/"
+        relative.extend(prefix + f for f in files)
+    selection = select_files(relative)
+    unread = _unread_directories(directory, shown, relative, unlisted)
+    return PathContent(
+        [os.path.join(shown, d) if d else shown for d in selection.must_gathers],
+        chain(
+            (
+                SourceFile(os.path.join(shown, rel), b"", False, path=str(directory / rel))
+                for rel in selection.files
+            ),
+            unread,
+        ),
+        must_gather_time([str(directory)]),
+        (*(_size(directory / rel) for rel in selection.files), *(0 for _ in unread)),
+    )
+
+
+#: A file name no directory holds (no name has a NUL): it stands for "any file in it".
+_ANY_FILE = "\0.yaml"
+
+
+def _unread_directories(
+    directory: Path, shown: str, relative: list[str], unlisted: list[OSError]
+) -> list[SourceFile]:
+    """The directories ``os.walk`` could not list, as files that could not be read: any of
+    their files might have held objects (unknown is not absent, R-SRC-1). A directory none
+    of whose files would be read (beside a must-gather's two trees) is left out."""
+    places: dict[str, OSError] = {}
+    for error in unlisted:
+        where = Path(error.filename or directory).relative_to(directory).as_posix()
+        places["" if where == "." else where + "/"] = error
+    if not places:
+        return []
+    chosen = set(select_files([*relative, *(p + _ANY_FILE for p in places)]).files)
+    return [
+        SourceFile(
+            os.path.join(shown, place.rstrip("/")) if place else shown,
+            b"",
+            False,
+            error=error.strerror or str(error),
+            directory=True,
+        )
+        for place, error in sorted(places.items())
+        if place + _ANY_FILE in chosen
+    ]
+
+
+def _read(path: Path, shown: str, *, explicit: bool) -> SourceFile:
+    try:
+        data = read_regular(path)
+    except Refused as refused:
+        return SourceFile(shown, b"", False, error=str(refused))
+    except OSError as exc:
+        return SourceFile(shown, b"", False, error=exc.strerror or str(exc))
+    json_format = path.name.lower().endswith(".json") or (
+        explicit and not is_snapshot_file(path.name) and looks_like_json(data)
+    )
+    return SourceFile(shown, data, json_format)
+
+
+def looks_like_json(data: bytes) -> bool:
+    """For a file named on the command line without a known suffix: JSON if it opens like it."""
+    return data.lstrip(b" \t\r\n\xef\xbb\xbf")[:1] in (b"{", b"[")
+
+
+def _archive_content(archive: Path, shown: str) -> PathContent:
+    """Read the whole archive now (a stream is read once), keeping the bytes of its YAML and
+    JSON members and the names of all (for the must-gather marker files)."""
+    names: set[str] = set()
+    members: dict[str, bytes] = {}
+    refused: dict[str, str] = {}
+    kept = 0
+    stamps: list[str] = []
+    reading: str | None = None
+    failure: SourceFile | None = None
+    try:
+        with tar_stream(archive) as stream:
+            tar = stream.tar
+            for member in stream.members():
+                name = member.name.removeprefix("./")
+                if not member.isfile():
+                    continue
+                names.add(name)
+                if is_timestamp_member(name):
+                    handle = tar.extractfile(member)
+                    if handle is not None:
+                        stamps.append(handle.read(4096).decode(errors="replace"))
+                if not is_snapshot_file(name):
+                    continue
+                why = _refusal(member.size, kept)
+                if why is not None:
+                    refused[name] = why
+                    continue
+                reading = name
+                handle = tar.extractfile(member)
+                members[name] = handle.read() if handle is not None else b""
+                kept += len(members[name])
+                reading = None
+    except (OSError, EOFError, tarfile.TarError, Refused) as exc:
+        where = shown if reading is None else f"{shown}:{reading}"
+        error = str(exc) if isinstance(exc, Refused) else f"unreadable archive ({exc})"
+        failure = SourceFile(where, b"", False, error=error, truncated=True)
+    selection = select_files(names)
+    files = [
+        SourceFile(f"{shown}:{name}", members[name], name.lower().endswith(".json"))
+        if name in members
+        else SourceFile(f"{shown}:{name}", b"", False, error=refused[name])
+        for name in selection.files
+        if name in members or name in refused
+    ]
+    return PathContent(
+        [f"{shown}:{d}" if d else shown for d in selection.must_gathers],
+        iter([*files, *([failure] if failure is not None else [])]),
+        gathered_time(stamps),
+        tuple(len(f.data) for f in files),
+    )
+
+
+def _refusal(size: int, kept: int) -> str | None:
+    """Why an archive member of ``size`` bytes is not read when ``kept`` bytes of members are
+    already held, or ``None``: the limits bound the memory a small archive can claim."""
+    if size > MAX_FILE_BYTES:
+        return too_large(size)
+    if kept + size > MAX_ARCHIVE_KEPT_BYTES:
+        return (
+            f"not read: the archive's YAML and JSON files before it already hold "
+            f"{size_text(kept)}, and olmtui keeps at most {size_text(MAX_ARCHIVE_KEPT_BYTES)} "
+            "of one archive"
+        )
+    return None
