@@ -276,7 +276,8 @@ class CatalogdFetcher:
                 self._wake.clear()
                 await self.refresh()
                 wait = self.recheck if self.problems else None
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), wait)
+                with contextlib.suppress(TimeoutError):  # not wait_for: it may swallow a cancel
+                    async with asyncio.timeout(wait):
+                        await self._wake.wait()
         finally:
             self.store.unsubscribe(self.on_store_changes)

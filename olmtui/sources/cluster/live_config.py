@@ -236,7 +236,10 @@ async def keep_credentials_fresh(
         if refresh is None or refresh.done():
             refresh = asyncio.ensure_future(loader.load_and_set(cluster.configuration))
         try:
-            await asyncio.wait_for(asyncio.shield(refresh), timeout)
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for swallows a cancellation that
+            # lands as the refresh ends, and the session's stop then waited for ever
+            async with asyncio.timeout(timeout):
+                await asyncio.shield(refresh)
         except asyncio.CancelledError:
             await _let_finish(refresh)
             raise

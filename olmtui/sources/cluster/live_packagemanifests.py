@@ -105,6 +105,7 @@ class PackageManifestPoller:
                 failures += 1
                 self.status.set_state(self.name, "reconnecting", describe(exc))
                 wait = self.options.backoff(failures)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), wait)
+            with contextlib.suppress(TimeoutError):  # not wait_for: it may swallow a cancel
+                async with asyncio.timeout(wait):
+                    await self._wake.wait()
                 await asyncio.sleep(self.options.packagemanifest_debounce)
