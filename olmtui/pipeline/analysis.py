@@ -65,6 +65,7 @@ from olmtui.pipeline.pending_index import pending_index
 from olmtui.pipeline.predicted import PredictedFindings, WorkerHost
 from olmtui.pipeline.related import Reads, Relation, related
 from olmtui.pipeline.resolution_inputs import ResolutionInputs
+from olmtui.pipeline.simulation import Simulator
 from olmtui.report import Report, report_json
 from olmtui.report.json_report import LoadSummary
 from olmtui.store import Obj, Store, Unreadable, is_copied_csv
@@ -122,6 +123,7 @@ class _Derived:
     namespaces: Memo[list[NamespaceSummary]] = field(default_factory=Memo)
     v1: ObjectsMemo[V1State] = field(default_factory=ObjectsMemo)
     packages: Memo[PackageSpread] = field(default_factory=Memo)
+    simulator: Simulator | None = None
 
 
 class Analysis:
@@ -504,6 +506,15 @@ class Analysis:
         return resolver.resolve_cluster(
             self.store, self.catalogs(), self._source.global_namespace, only
         )
+
+    # -- what if ---------------------------------------------------------------------------
+
+    def simulator(self) -> Simulator:
+        """Trials of changes on a copy of the session's state (``pipeline/simulation.py``):
+        ``whatif`` and the proof of remedies; the session's own cache is never changed."""
+        if self._derived.simulator is None:
+            self._derived.simulator = Simulator(self._source)
+        return self._derived.simulator
 
     # -- the report ------------------------------------------------------------------------
 

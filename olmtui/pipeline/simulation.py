@@ -1,0 +1,328 @@
+"""What OLM would do next on a changed copy of the state: ``olmtui whatif`` and the proof of
+a remedy before it is offered.
+
+The session's own cache is never changed (the dashboard keeps showing what is observed).
+A :class:`Simulator` keeps a copy of it (``Store.copy``: the objects shared) with a Model
+and a HealthIndex of its own, built once per state of the session. A trial applies its
+changes to the copy, then OLM's next reactions as ``model/diagnosis/reactions.py`` models
+them, resolving again the namespaces they name; the copy's model and index follow the
+change feed, so a trial costs in proportion to what it changed. The findings are read, and
+the copy is put back as it was.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from olmtui.model.diagnosis.changes import ChangeError, applied
+from olmtui.model.diagnosis.reactions import Reaction, react, resolved
+from olmtui.model.incremental.engine import Model
+from olmtui.model.incremental.health import finding_order, without_model_duplicates
+from olmtui.model.incremental.health_index import HealthIndex
+from olmtui.model.records.catalog import Catalog
+from olmtui.model.records.diagnosis import Change, FindingKey, Remedy, finding_key
+from olmtui.model.records.types import Finding, ObjectRef
+from olmtui.model.rules.resolution import resolve as resolver
+from olmtui.model.rules.resolution.resolution_outcome import resolution_outcome_findings
+from olmtui.model.rules.resolution.resolve import global_catalog_namespace
+from olmtui.model.rules.resolution.result import NamespaceResolution
+from olmtui.model.rules.upgrades.upgrades import upgrade_hook
+from olmtui.store import CLUSTER_SCOPED, Key, Malformed, Obj, Store
+
+#: Kinds whose change can move what every namespace resolves against (R-RES-3, R-RES-4):
+#: then every namespace is resolved again, not only the changed ones.
+_EVERY_NAMESPACE_KINDS = frozenset({"CatalogSource"})
+#: How many reactions may follow one another (a reaction's changes react in turn) before
+#: the simulation stops: OLM's loop settles in fewer.
+_MAX_ROUNDS = 4
+
+
+class SimulationSource(Protocol):
+    """What the simulation reads of its session (``pipeline/session.py``)."""
+
+    @property
+    def store(self) -> Store: ...
+    @property
+    def model(self) -> Model: ...
+    @property
+    def catalogs(self) -> Callable[[], list[Catalog]]: ...
+    @property
+    def load_findings(self) -> list[Finding]: ...
+    @property
+    def clock(self) -> Callable[[], dt.datetime] | None: ...
+    @property
+    def global_namespace(self) -> str | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One trial: the findings and resolutions before and after, what OLM did next in
+    words, and what the simulation could not model (``missing``, empty when it modelled
+    all it needed)."""
+
+    changes: tuple[Change, ...]
+    before: tuple[Finding, ...]
+    after: tuple[Finding, ...]
+    before_resolution: tuple[NamespaceResolution, ...]
+    after_resolution: tuple[NamespaceResolution, ...]
+    next: tuple[str, ...]
+    missing: tuple[str, ...]
+
+    @property
+    def cleared(self) -> list[Finding]:
+        """Findings before whose key no finding after holds."""
+        after = {finding_key(f) for f in self.after}
+        return [f for f in self.before if finding_key(f) not in after]
+
+    @property
+    def new(self) -> list[Finding]:
+        """Findings after whose key no finding before held."""
+        before = {finding_key(f) for f in self.before}
+        return [f for f in self.after if finding_key(f) not in before]
+
+
+class _Copy:
+    """The session's state copied once: a cache, its model and health index, and the
+    resolutions and findings of the state at rest."""
+
+    def __init__(self, source: SimulationSource) -> None:
+        catalogs = source.catalogs()
+        self.catalogs = catalogs
+        self.store = source.store.copy()
+        self.model = Model(self.store, upgrades=upgrade_hook(catalogs))
+        self.index = HealthIndex(
+            self.store, self.model, lambda: catalogs, source.load_findings, clock=source.clock
+        )
+        self.global_namespace = source.global_namespace
+        self.catalog_content = any(c.graph == "catalog" for c in catalogs)
+        self.resolutions = {r.namespace: r for r in self.resolve(None)}
+        self.findings = self.all_findings(self.resolutions)
+
+    def resolve(self, only: Collection[str] | None) -> list[NamespaceResolution]:
+        global_ns = self.global_namespace or global_catalog_namespace(self.store)
+        return resolver.resolve_cluster(self.store, self.catalogs, global_ns, only)
+
+    def all_findings(self, resolutions: dict[str, NamespaceResolution]) -> tuple[Finding, ...]:
+        """Every finding ``check`` reports for the copy now: the index's (loader, model,
+        health) and those drawn from the resolutions (``Analysis.report``)."""
+        held = list(self.index.findings())
+        predicted = resolution_outcome_findings(
+            resolutions.values(), catalog_content=self.catalog_content, known=held
+        )
+        extra = without_model_duplicates(predicted, self.model.findings())
+        return tuple(sorted([*held, *extra], key=finding_order))
+
+
+class Simulator:
+    """Trials of changes on a copy of one session's state (see the module docstring)."""
+
+    def __init__(self, source: SimulationSource) -> None:
+        self._source = source
+        self._copy: _Copy | None = None
+        self._built_at: int | None = None
+
+    def _state(self) -> _Copy:
+        """The copy, made again when the session's state moved since."""
+        version = self._source.model.version
+        if self._copy is None or self._built_at != version:
+            if self._copy is not None:
+                self._copy.index.close()
+            self._copy = _Copy(self._source)
+            self._built_at = version
+        return self._copy
+
+    @contextmanager
+    def trial(self, changes: Sequence[Change]) -> Iterator[tuple[Outcome, Store]]:
+        """Apply ``changes`` and OLM's next reactions to the copy; yield the outcome and
+        the changed cache (to read, never to change), then put the copy back.
+        ``ChangeError`` when a change cannot be applied (its object is not there...)."""
+        state = self._state()
+        journal: dict[Key, tuple[Obj | None, Malformed | None]] = {}
+        try:
+            yield self._run(state, changes, journal), state.store
+        finally:
+            _restore(state.store, journal)
+
+    def run(self, changes: Sequence[Change]) -> Outcome:
+        """The outcome of ``changes`` (the copy put back after)."""
+        with self.trial(changes) as (outcome, _):
+            return outcome
+
+    def _run(
+        self,
+        state: _Copy,
+        changes: Sequence[Change],
+        journal: dict[Key, tuple[Obj | None, Malformed | None]],
+    ) -> Outcome:
+        store = state.store
+        reaction = Reaction()
+        touched: set[str] = set()
+        every = False
+        pending = list(changes)
+        for _ in range(_MAX_ROUNDS):
+            followed = Reaction()
+            for change in pending:
+                old, new = _apply(store, change, journal)
+                touched.add(change.target.namespace)
+                every |= _moves_every_namespace(change.target, state)
+                followed.add(react(store, change, old, new))
+            reaction.lines += followed.lines
+            reaction.missing += followed.missing
+            reaction.resolve |= followed.resolve
+            pending = followed.changes
+            if not pending:
+                break
+        resolutions = dict(state.resolutions)
+        # R-RES-1: OLM resolves a namespace again on a change there; what it writes back is
+        # modelled where a reaction asked, or where the resolution failed before (the
+        # change may have unblocked it), not where a resolved plan may already be under way
+        again = set(reaction.resolve) | {
+            namespace
+            for namespace in touched
+            if namespace in state.resolutions
+            and state.resolutions[namespace].status in ("unsatisfiable", "failed")
+        }
+        if again:
+            for found in state.resolve(again):
+                resolutions[found.namespace] = found
+                if not state.catalog_content:
+                    continue
+                written = resolved(store, found)
+                reaction.lines += written.lines
+                reaction.missing += written.missing
+                for change in written.changes:
+                    _apply(store, change, journal)
+                    touched.add(change.target.namespace)
+            if not state.catalog_content:
+                reaction.missing.append(
+                    "catalog content (--catalog) for the CatalogSources of "
+                    + ", ".join(sorted(again))
+                    + ": OLM resolves again there, and olmtui cannot say to what (R-RES-22)"
+                )
+        scope = None if every else (touched | again) & _subscription_namespaces(store, state)
+        for found in state.resolve(scope):
+            resolutions[found.namespace] = found
+        for namespace in set(resolutions) - _subscription_namespaces(store, state):
+            del resolutions[namespace]
+        return Outcome(
+            tuple(changes),
+            state.findings,
+            state.all_findings(resolutions),
+            tuple(state.resolutions[n] for n in sorted(state.resolutions)),
+            tuple(resolutions[n] for n in sorted(resolutions)),
+            tuple(reaction.lines),
+            tuple(dict.fromkeys(reaction.missing)),
+        )
+
+    def verify(self, remedy: Remedy, clears: Collection[FindingKey]) -> Remedy:
+        """``remedy`` with ``verified``, ``outcome`` and ``missing`` set from a trial of its
+        steps' changes: ``simulated`` when every finding of ``clears`` (the finding and
+        those it causes) is gone after, with no new error; otherwise ``not-simulated``,
+        with ``missing`` naming what the simulation lacked, or (refused: see
+        :func:`refused`) ``missing`` ``None`` and ``outcome`` saying what would happen
+        instead."""
+        changes = [c for step in remedy.steps for c in step.changes]
+        manual = [s for s in remedy.steps if not s.changes and s.action not in ("wait",)]
+        if not changes or manual:
+            what = "; ".join(s.text for s in manual) if manual else "no step changes the state"
+            return replace(
+                remedy,
+                verified="not-simulated",
+                outcome="",
+                missing=f"not simulated: a step olmtui cannot apply ({what})",
+            )
+        try:
+            outcome = self.run(changes)
+        except ChangeError as exc:
+            return replace(remedy, verified="not-simulated", outcome="", missing=str(exc))
+        return _judged(remedy, outcome, set(clears))
+
+
+def refused(remedy: Remedy) -> bool:
+    """Whether a trial ran and showed the remedy fails (not only that it could not run)."""
+    return remedy.verified == "not-simulated" and remedy.missing is None and bool(remedy.outcome)
+
+
+def _judged(remedy: Remedy, outcome: Outcome, clears: set[FindingKey]) -> Remedy:
+    after = {finding_key(f): f for f in outcome.after}
+    stays = [after[k] for k in sorted(clears) if k in after]
+    new_errors = [f for f in outcome.new if f.severity == "error"]
+    did = "; ".join(outcome.next)
+    if outcome.missing and not stays:
+        return replace(
+            remedy,
+            verified="not-simulated",
+            outcome=did,
+            missing="; ".join(outcome.missing),
+        )
+    if stays or new_errors:
+        why = [f"{f.code} stays on {_what(f)}" for f in stays]
+        why += [f"new error {f.code} on {_what(f)}: {f.message}" for f in new_errors]
+        return replace(
+            remedy,
+            verified="not-simulated",
+            outcome="; ".join(filter(None, [did, *why])),
+            missing=None,
+        )
+    gone = sorted({code for code, *_ in clears if code})
+    cleared = f"{', '.join(gone)} clear{'s' if len(gone) == 1 else ''}" if gone else ""
+    return replace(
+        remedy,
+        verified="simulated",
+        outcome="; ".join(filter(None, [did, cleared])),
+        missing=None,
+    )
+
+
+def _what(finding: Finding) -> str:
+    where = f"{finding.namespace}/" if finding.namespace else ""
+    return f"{finding.kind} {where}{finding.name}"
+
+
+def _subscription_namespaces(store: Store, state: _Copy) -> set[str]:
+    return {namespace for (namespace, _), _ in store.slots("Subscription")}
+
+
+def _moves_every_namespace(target: ObjectRef, state: _Copy) -> bool:
+    """Whether a change of ``target`` can move the resolution of namespaces other than its
+    own: a cluster-scoped object, a catalog of the global catalog namespace (R-RES-3)."""
+    if target.kind in CLUSTER_SCOPED or not target.namespace:
+        return True
+    global_ns = state.global_namespace or global_catalog_namespace(state.store)
+    return target.kind in _EVERY_NAMESPACE_KINDS and target.namespace == global_ns
+
+
+def _apply(
+    store: Store, change: Change, journal: dict[Key, tuple[Obj | None, Malformed | None]]
+) -> tuple[Obj | None, Obj | None]:
+    """Apply one change to ``store``, noting in ``journal`` what its object was first."""
+    target = change.target
+    key = Key(target.kind, target.namespace, target.name)
+    old = store.get(target.kind, target.namespace, target.name)
+    new = applied(old, change)
+    if key not in journal:
+        journal[key] = (old, store.malformed.get(key))
+    if new is None:
+        store.apply("DELETED", old or {})
+    else:
+        store.apply("MODIFIED" if old is not None else "ADDED", new)
+    return old, store.get(target.kind, target.namespace, target.name)
+
+
+def _restore(store: Store, journal: dict[Key, tuple[Obj | None, Malformed | None]]) -> None:
+    """Put every object the journal noted back as it was (and its malformed record)."""
+    for key, (old, malformed) in reversed(list(journal.items())):
+        if old is None:
+            current = store.get(key.kind, key.namespace, key.name)
+            if current is not None:
+                store.apply("DELETED", current)
+        else:
+            store.apply("MODIFIED", old)
+        if malformed is None:
+            store.malformed.pop(key, None)
+        else:
+            store.malformed[key] = malformed
