@@ -180,8 +180,8 @@ def plan_deleted(state: StateReader, namespace: str, plan: str, old: Obj | None)
         else:
             reaction.lines.append(
                 f"Subscription {namespace}/{sub_name} only reports InstallPlanMissing: its CSV "
-                f"{current} exists, and without fail-forward nothing resolves again (R-SUB-6, "
-                "R-OG-9)"
+                f"{current} exists, and without fail-forward no resolution moves on from it "
+                "(R-SUB-6, R-OG-9, R-RES-21)"
             )
     if old is not None and not reaction.lines:
         reaction.lines.append(f"no Subscription references InstallPlan {namespace}/{plan}")
