@@ -172,6 +172,8 @@ def patched(obj: Obj, field: str, value: str) -> Obj:
     last = keys[-1]
     if not value:
         node.pop(last, None)
+    elif len(keys) > 1 and keys[-2] in _FREE_KEY_MAPS:
+        node[last] = value  # labels and annotations hold strings only
     else:
         node[last] = _typed(value, node.get(last))
     return out
