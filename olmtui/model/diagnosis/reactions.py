@@ -25,12 +25,13 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from olmtui.kinds import CSV, INSTALL_PLAN, OPERATOR_GROUP, SUBSCRIPTION
+from olmtui.kinds import CSV, INSTALL_PLAN, NAMESPACE, OPERATOR_GROUP, SUBSCRIPTION
 from olmtui.model.records.diagnosis import Change
 from olmtui.model.records.types import ObjectRef
 from olmtui.model.rules.operatorgroups.operatorgroups import FAIL_FORWARD, upgrade_strategy
 from olmtui.model.rules.resolution.result import NamespaceResolution
 from olmtui.model.rules.subscriptions.subscriptions import install_plan_name
+from olmtui.store import CLUSTER_SCOPED, KINDS, key_of
 
 Obj = dict[str, Any]
 #: The InstallPlan conditions a Subscription carries, one at a time (R-SUB-5, R-SUB-6).
@@ -283,10 +284,29 @@ def subscription_changed(
     return reaction
 
 
+def namespace_deleted(state: StateReader, namespace: str) -> Reaction:
+    """A Namespace deleted takes every object in it along (Kubernetes' namespace
+    finalizer): its Subscriptions, CSVs, InstallPlans, groups and catalogs go too."""
+    reaction = Reaction()
+    for kind in KINDS:
+        if kind in CLUSTER_SCOPED:
+            continue
+        for obj in state.list(kind, namespace):
+            key = key_of(obj)  # a PackageManifest's name is CATALOG/PACKAGE there
+            reaction.changes.append(Change("delete", ObjectRef(key.kind, key.namespace, key.name)))
+    if reaction.changes:
+        reaction.lines.append(
+            f"deleting Namespace {namespace} deletes the {len(reaction.changes)} objects in it"
+        )
+    return reaction
+
+
 def react(state: StateReader, change: Change, old: Obj | None, new: Obj | None) -> Reaction:
     """OLM's next reactions to one applied change (``old`` and ``new``: the target before
     and after); other kinds need none beyond what the model re-derives."""
     target = change.target
+    if target.kind == NAMESPACE and change.action == "delete":
+        return namespace_deleted(state, target.name)
     if target.kind == INSTALL_PLAN and change.action == "delete":
         return plan_deleted(state, target.namespace, target.name, old)
     if target.kind == INSTALL_PLAN and (
