@@ -13,7 +13,8 @@ the copy is put back as it was.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Collection, Iterator, Sequence
+from bisect import insort
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Protocol
@@ -26,12 +27,16 @@ from olmtui.model.incremental.health_index import HealthIndex
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.diagnosis import Change, FindingKey, Remedy, finding_key
 from olmtui.model.records.types import Finding, ObjectRef
-from olmtui.model.rules.resolution import resolve as resolver
 from olmtui.model.rules.resolution.resolution_outcome import resolution_outcome_findings
-from olmtui.model.rules.resolution.resolve import global_catalog_namespace
+from olmtui.model.rules.resolution.resolve import (
+    CatalogContent,
+    NamespaceObjects,
+    global_catalog_namespace,
+    resolve_namespace,
+)
 from olmtui.model.rules.resolution.result import NamespaceResolution
 from olmtui.model.rules.upgrades.upgrades import upgrade_hook
-from olmtui.store import CLUSTER_SCOPED, Key, Malformed, Obj, Store
+from olmtui.store import CLUSTER_SCOPED, Change as StoreChange, Key, Malformed, Obj, Store
 
 #: Kinds whose change can move what every namespace resolves against (R-RES-3, R-RES-4):
 #: then every namespace is resolved again, not only the changed ones.
@@ -85,36 +90,127 @@ class Outcome:
         return [f for f in self.after if finding_key(f) not in before]
 
 
+#: The kinds one namespace's resolution reads (R-RES-22), kept by namespace for the trials.
+_RESOLUTION_KINDS = ("OperatorGroup", "Subscription", "ClusterServiceVersion", "CatalogSource")
+
+
+class _ByNamespace:
+    """The objects a resolution reads, by kind, namespace and name, kept from the copy's
+    change feed: resolving the one namespace a trial changed must not pass over every
+    copied CSV of the cluster (``resolve.cluster_objects`` does, once per call)."""
+
+    def __init__(self, store: Store) -> None:
+        self._held: dict[str, dict[str, dict[str, Obj]]] = {k: {} for k in _RESOLUTION_KINDS}
+        for kind in _RESOLUTION_KINDS:
+            held = self._held[kind]
+            for (namespace, name), obj in store.slots(kind):
+                held.setdefault(namespace, {})[name] = obj
+        store.subscribe(self._on_changes)
+
+    def _on_changes(self, changes: list[StoreChange]) -> None:
+        for change in changes:
+            held = self._held.get(change.key.kind)
+            if held is None:
+                continue
+            key = change.key
+            if change.new is not None:
+                held.setdefault(key.namespace, {})[key.name] = change.new
+                continue
+            objs = held.get(key.namespace)
+            if objs is not None:
+                objs.pop(key.name, None)
+                if not objs:
+                    del held[key.namespace]
+
+    def objects(self, kind: str, namespace: str) -> list[Obj]:
+        """Sorted by name, as OLM lists them (R-RES-1)."""
+        objs = self._held[kind].get(namespace, {})
+        return [objs[name] for name in sorted(objs)]
+
+    def namespaces(self, kind: str) -> set[str]:
+        return set(self._held[kind])
+
+    def catalog_sources(self) -> dict[str, list[Obj]]:
+        return {ns: list(objs.values()) for ns, objs in self._held["CatalogSource"].items()}
+
+
 class _Copy:
-    """The session's state copied once: a cache, its model and health index, and the
-    resolutions and findings of the state at rest."""
+    """The session's state copied once: a cache, its model, health index and objects by
+    namespace, and the resolutions and findings of the state at rest."""
 
     def __init__(self, source: SimulationSource) -> None:
         catalogs = source.catalogs()
         self.catalogs = catalogs
+        self.content = CatalogContent(catalogs)
         self.store = source.store.copy()
         self.model = Model(self.store, upgrades=upgrade_hook(catalogs))
         self.index = HealthIndex(
             self.store, self.model, lambda: catalogs, source.load_findings, clock=source.clock
         )
+        self.by_namespace = _ByNamespace(self.store)
         self.global_namespace = source.global_namespace
         self.catalog_content = any(c.graph == "catalog" for c in catalogs)
         self.resolutions = {r.namespace: r for r in self.resolve(None)}
-        self.findings = self.all_findings(self.resolutions)
+        self.predicted = self.predicted_findings(self.resolutions.values(), None)
+        self.findings = self.all_findings(self.predicted)
+
+    def close(self) -> None:
+        self.index.close()
+
+    def subscription_namespaces(self) -> set[str]:
+        return self.by_namespace.namespaces("Subscription")
 
     def resolve(self, only: Collection[str] | None) -> list[NamespaceResolution]:
-        global_ns = self.global_namespace or global_catalog_namespace(self.store)
-        return resolver.resolve_cluster(self.store, self.catalogs, global_ns, only)
+        """What OLM's next sync decides in ``only`` (None: every namespace holding a
+        Subscription, R-RES-1), as ``resolve.resolve_cluster`` reads the cache."""
+        store, index = self.store, self.by_namespace
+        global_ns = self.global_namespace or global_catalog_namespace(store)
+        namespaces = self.subscription_namespaces()
+        if only is not None:
+            namespaces &= set(only)
+        sources = index.catalog_sources()
+        return [
+            resolve_namespace(
+                NamespaceObjects(
+                    namespace=ns,
+                    operator_groups=index.objects("OperatorGroup", ns),
+                    subscriptions=index.objects("Subscription", ns),
+                    csvs=index.objects("ClusterServiceVersion", ns),
+                    catalog_sources=sources,
+                    catalog_sources_read="CatalogSource" not in store.unreadable,
+                    read_namespaces=store.read_namespaces,
+                ),
+                self.content,
+                global_ns,
+            )
+            for ns in sorted(namespaces)
+        ]
 
-    def all_findings(self, resolutions: dict[str, NamespaceResolution]) -> tuple[Finding, ...]:
+    def predicted_findings(
+        self, resolutions: Iterable[NamespaceResolution], namespaces: set[str] | None
+    ) -> dict[str, list[Finding]]:
+        """The findings ``check`` draws from the resolutions (``Analysis.report``), by
+        namespace; a namespace's depend on its resolution and its own Subscriptions'
+        findings only. ``namespaces``: those to compute (None: all)."""
+        held = self.index.findings()
+        known = [f for f in held if namespaces is None or f.namespace in namespaces]
+        found: dict[str, list[Finding]] = {}
+        for finding in resolution_outcome_findings(
+            resolutions, catalog_content=self.catalog_content, known=known
+        ):
+            # a namespace's own finding names it as its object (kind Namespace)
+            where = finding.namespace or finding.name
+            found.setdefault(where, []).append(finding)
+        return found
+
+    def all_findings(self, predicted: dict[str, list[Finding]]) -> tuple[Finding, ...]:
         """Every finding ``check`` reports for the copy now: the index's (loader, model,
-        health) and those drawn from the resolutions (``Analysis.report``)."""
-        held = list(self.index.findings())
-        predicted = resolution_outcome_findings(
-            resolutions.values(), catalog_content=self.catalog_content, known=held
-        )
-        extra = without_model_duplicates(predicted, self.model.findings())
-        return tuple(sorted([*held, *extra], key=finding_order))
+        health, in order) and those drawn from the resolutions."""
+        merged = list(self.index.findings())
+        extra = [f for found in predicted.values() for f in found]
+        for finding in without_model_duplicates(extra, self.model.findings()):
+            insort(merged, finding, key=finding_order)
+        return tuple(merged)
 
 
 class Simulator:
@@ -130,7 +226,7 @@ class Simulator:
         version = self._source.model.version
         if self._copy is None or self._built_at != version:
             if self._copy is not None:
-                self._copy.index.close()
+                self._copy.close()
             self._copy = _Copy(self._source)
             self._built_at = version
         return self._copy
@@ -203,15 +299,22 @@ class Simulator:
                     + ", ".join(sorted(again))
                     + ": OLM resolves again there, and olmtui cannot say to what (R-RES-22)"
                 )
-        scope = None if every else (touched | again) & _subscription_namespaces(store, state)
+        held = state.subscription_namespaces()
+        scope = held if every else (touched | again) & held
         for found in state.resolve(scope):
             resolutions[found.namespace] = found
-        for namespace in set(resolutions) - _subscription_namespaces(store, state):
+        for namespace in set(resolutions) - held:
             del resolutions[namespace]
+        # a namespace's predicted findings move with its resolution or its own findings
+        moved = scope | touched
+        predicted = {ns: found for ns, found in state.predicted.items() if ns not in moved}
+        predicted.update(
+            state.predicted_findings((resolutions[n] for n in moved if n in resolutions), moved)
+        )
         return Outcome(
             tuple(changes),
             state.findings,
-            state.all_findings(resolutions),
+            state.all_findings(predicted),
             tuple(state.resolutions[n] for n in sorted(state.resolutions)),
             tuple(resolutions[n] for n in sorted(resolutions)),
             tuple(reaction.lines),
@@ -281,10 +384,6 @@ def _judged(remedy: Remedy, outcome: Outcome, clears: set[FindingKey]) -> Remedy
 def _what(finding: Finding) -> str:
     where = f"{finding.namespace}/" if finding.namespace else ""
     return f"{finding.kind} {where}{finding.name}"
-
-
-def _subscription_namespaces(store: Store, state: _Copy) -> set[str]:
-    return {namespace for (namespace, _), _ in store.slots("Subscription")}
 
 
 def _moves_every_namespace(target: ObjectRef, state: _Copy) -> bool:
