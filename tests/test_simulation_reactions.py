@@ -228,3 +228,23 @@ def test_a_step_on_an_object_not_there_is_not_simulated(tmp_path: Path) -> None:
     verified = session.analysis.simulator().verify(remedy, {ETCD_FAILED})
     assert verified.verified == "not-simulated"
     assert verified.missing == "InstallPlan team/nope is not in the state"
+
+
+def test_in_place_trials_leave_the_session_as_it_was(tmp_path: Path) -> None:
+    # whatif's one-shot session is tried on in place: every trial is put back
+    session = _etcd_upgrade_failed(tmp_path, orphan_stays=True)
+    before = session.analysis.report()
+    objects = {k: dict(o) for k, o in session.store.items("Subscription")}
+    simulator = session.analysis.simulator(in_place=True)
+    assert simulator.in_place
+    sub = session.store.get("Subscription", "team", "etcd")
+    assert sub is not None
+    copied = session.analysis.simulator().run([*_recreate(sub), Change("delete", ETCD_PLAN)])
+    in_place = session.analysis.simulator(in_place=True).run(
+        [*_recreate(sub), Change("delete", ETCD_PLAN)]
+    )
+    assert in_place.after == copied.after and in_place.next == copied.next
+    assert {k: dict(o) for k, o in session.store.items("Subscription")} == objects
+    after = session.analysis.report()
+    assert list(after["findings"]) == list(before["findings"])
+    assert after["resolution"] == before["resolution"]

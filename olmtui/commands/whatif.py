@@ -151,7 +151,8 @@ def run(args: argparse.Namespace) -> int:
     changes = changes_of(actions)
     session = session_of(args)
     try:
-        outcome = session.analysis.simulator().run(changes)
+        # the session is this command's alone, shown nowhere: tried on in place, put back
+        outcome = session.analysis.simulator(in_place=True).run(changes)
     except ChangeError as exc:
         raise UsageError(f"whatif: {exc}") from None
     if args.output == "json":

@@ -509,12 +509,17 @@ class Analysis:
 
     # -- what if ---------------------------------------------------------------------------
 
-    def simulator(self) -> Simulator:
+    def simulator(self, *, in_place: bool = False) -> Simulator:
         """Trials of changes on a copy of the session's state (``pipeline/simulation.py``):
-        ``whatif`` and the proof of remedies; the session's own cache is never changed."""
-        if self._derived.simulator is None:
-            self._derived.simulator = Simulator(self._source)
-        return self._derived.simulator
+        ``whatif`` and the proof of remedies; what a screen shows is never changed.
+        ``in_place`` only for a session read once and shown nowhere (``whatif``,
+        ``check``): trials then change its own cache and put it back after each."""
+        found = self._derived.simulator
+        if found is None or found.in_place != in_place:
+            if found is not None:
+                found.close()
+            self._derived.simulator = found = Simulator(self._source, in_place=in_place)
+        return found
 
     # -- the report ------------------------------------------------------------------------
 
