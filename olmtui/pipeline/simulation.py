@@ -162,6 +162,8 @@ class _Copy:
         self.resolutions = {r.namespace: r for r in self.resolve(None)}
         self.predicted = self.predicted_findings(self.resolutions.values(), None)
         self.findings = self.all_findings(self.predicted)
+        #: Outcomes of the changes tried on this state (see ``Simulator._outcome``).
+        self.outcomes: dict[tuple[Change, ...], Outcome] = {}
 
     def close(self) -> None:
         self.index.close()
@@ -268,6 +270,8 @@ class Simulator:
             yield self._run(state, changes, journal), state.store
         finally:
             _restore(state.store, journal)
+            if self._in_place:  # put back as it was: the version moved, not the state
+                self._built_at = self._source.model.version
 
     def run(self, changes: Sequence[Change]) -> Outcome:
         """The outcome of ``changes`` (the copy put back after)."""
@@ -347,6 +351,17 @@ class Simulator:
             tuple(dict.fromkeys(reaction.missing)),
         )
 
+    def _outcome(self, changes: tuple[Change, ...]) -> Outcome:
+        """:meth:`run`, kept per state for changes without a body: the findings of one
+        incident often share a remedy (approve the one plan three findings name)."""
+        state = self._state()
+        if any(c.body is not None for c in changes):
+            return self.run(changes)
+        kept = state.outcomes.get(changes)
+        if kept is None:
+            kept = state.outcomes[changes] = self.run(changes)
+        return kept
+
     def verify(self, remedy: Remedy, clears: Collection[FindingKey]) -> Remedy:
         """``remedy`` with ``verified``, ``outcome`` and ``missing`` set from a trial of its
         steps' changes: ``simulated`` when every finding of ``clears`` (the finding and
@@ -365,7 +380,7 @@ class Simulator:
                 missing=f"not simulated: a step olmtui cannot apply ({what})",
             )
         try:
-            outcome = self.run(changes)
+            outcome = self._outcome(tuple(changes))
         except ChangeError as exc:
             return replace(remedy, verified="not-simulated", outcome="", missing=str(exc))
         return _judged(remedy, outcome, set(clears))
