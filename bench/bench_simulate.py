@@ -95,9 +95,7 @@ def remedies(session: Session, findings: list[Finding]) -> list[tuple[Finding, R
         remedy_for = None
     out = []
     for finding in findings:
-        remedy = (
-            remedy_for(finding, session.store) if remedy_for else stand_in(session, finding)
-        )
+        remedy = remedy_for(finding, session.store) if remedy_for else stand_in(session, finding)
         if remedy is not None:
             out.append((finding, remedy))
     return out
@@ -137,8 +135,11 @@ def main(argv: list[str] | None = None) -> int:
 
     copies = session.model.copied_csvs().present
     plan = next(
-        (k for k, o in session.store.items("InstallPlan")
-         if (o.get("status") or {}).get("phase") == "RequiresApproval"),
+        (
+            k
+            for k, o in session.store.items("InstallPlan")
+            if (o.get("status") or {}).get("phase") == "RequiresApproval"
+        ),
         None,
     )
     if plan is None:
@@ -148,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     for label, in_place in (("whatif (in place)", True), ("copy (dashboard)", False)):
         simulator = Simulator(session, in_place=in_place)
         first_cpu, first_wall, _ = timed(lambda s=simulator: s.run(change))
-        next_cpu, next_wall, _ = timed(lambda s=simulator: s.run(change))
+        _, next_wall, _ = timed(lambda s=simulator: s.run(change))
         simulator.close()
         print(
             f"(c) one answer at {copies:,} copies, {label}: first {first_wall:.2f} s wall "

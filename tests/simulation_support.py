@@ -34,9 +34,7 @@ def catalog_specs(case: Path) -> list[str]:
     return specs
 
 
-def session_of(
-    objects: list[Obj], tmp: Path, catalogs: list[str] | None = None
-) -> Session:
+def session_of(objects: list[Obj], tmp: Path, catalogs: list[str] | None = None) -> Session:
     path = tmp / "cluster.yaml"
     path.write_text(yaml.safe_dump_all(objects, sort_keys=False))
     return snapshot_session([str(path)], catalogs or [])
@@ -82,7 +80,9 @@ def references_plan(sub: Obj, plan: str, *, state: str, failed: bool = True) -> 
         "namespace": sub["metadata"]["namespace"],
     }
     status["installplan"] = {"kind": "InstallPlan", "name": plan}
-    conditions = [c for c in status.get("conditions") or () if not c["type"].startswith("InstallPlan")]
+    conditions = [
+        c for c in status.get("conditions") or () if not c["type"].startswith("InstallPlan")
+    ]
     if failed:
         conditions.append(
             {

@@ -128,7 +128,7 @@ def test_objects_to_create_are_checked() -> None:
     )
     with pytest.raises(ChangeError, match="cannot create an object of kind 'Pod'"):
         ref_of({"kind": "Pod", "metadata": {"name": "x"}})
-    with pytest.raises(ChangeError, match="has no metadata.name"):
+    with pytest.raises(ChangeError, match=r"has no metadata\.name"):
         ref_of({"kind": "Subscription", "metadata": {}})
-    with pytest.raises(ChangeError, match="has no metadata.namespace"):
+    with pytest.raises(ChangeError, match=r"has no metadata\.namespace"):
         ref_of({"kind": "Subscription", "metadata": {"name": "x"}})

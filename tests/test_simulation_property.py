@@ -109,8 +109,11 @@ def clusters(draw: st.DrawFn) -> list[Obj]:
 
 def _changes(objects: list[Obj]) -> st.SearchStrategy[list[Change]]:
     refs = [
-        ObjectRef(o["kind"], o["metadata"].get("namespace", "") if o["kind"] != "Namespace" else "",
-                  o["metadata"]["name"])
+        ObjectRef(
+            o["kind"],
+            o["metadata"].get("namespace", "") if o["kind"] != "Namespace" else "",
+            o["metadata"]["name"],
+        )
         for o in objects
     ]
     plans = [r for r in refs if r.kind == "InstallPlan"]
@@ -139,7 +142,10 @@ def _changes(objects: list[Obj]) -> st.SearchStrategy[list[Change]]:
             [
                 st.sampled_from(groups).map(
                     lambda r: Change(
-                        "patch", r, field="spec.upgradeStrategy.name", value="TechPreviewUnsafeFailForward"
+                        "patch",
+                        r,
+                        field="spec.upgradeStrategy.name",
+                        value="TechPreviewUnsafeFailForward",
                     )
                 )
             ]
@@ -151,12 +157,22 @@ def _changes(objects: list[Obj]) -> st.SearchStrategy[list[Change]]:
 
 
 def _key(finding: Any) -> tuple[str, ...]:
-    return (finding.severity, finding.code, finding.kind, finding.namespace, finding.name,
-            finding.message, finding.rule)
+    return (
+        finding.severity,
+        finding.code,
+        finding.kind,
+        finding.namespace,
+        finding.name,
+        finding.message,
+        finding.rule,
+    )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-          HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data())
 def test_the_simulation_after_is_what_check_says_of_the_changed_state(
     data: st.DataObject, tmp_path: Path
@@ -180,8 +196,15 @@ def test_the_simulation_after_is_what_check_says_of_the_changed_state(
         return  # nothing of OLM's left (a Namespace deleted with all it held): no check
 
     expected = sorted(
-        (f["severity"], f["code"], f["kind"] or "", f["namespace"] or "", f["name"] or "",
-         f["message"], f["rule"])
+        (
+            f["severity"],
+            f["code"],
+            f["kind"] or "",
+            f["namespace"] or "",
+            f["name"] or "",
+            f["message"],
+            f["rule"],
+        )
         for f in checked["findings"]
     )
     assert sorted(_key(f) for f in outcome.after) == expected

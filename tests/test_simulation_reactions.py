@@ -129,8 +129,14 @@ def test_recreating_the_subscription_while_its_csv_stays_is_refused(tmp_path: Pa
     sub = session.store.get("Subscription", "team", "etcd")
     assert sub is not None
     remedy = Remedy(
-        (Step("delete", "Delete the Subscription and create it again", ETCD_SUB,
-              changes=_recreate(sub)),)
+        (
+            Step(
+                "delete",
+                "Delete the Subscription and create it again",
+                ETCD_SUB,
+                changes=_recreate(sub),
+            ),
+        )
     )
     verified = session.analysis.simulator().verify(remedy, {ETCD_FAILED})
     assert refused(verified), verified

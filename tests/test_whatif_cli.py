@@ -62,7 +62,9 @@ def test_a_new_error_exits_1_and_without_content_it_is_not_simulated(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     sub = next(
-        d for d in yaml.safe_load_all(Path(CLUSTER).read_text()) if d and d["kind"] == "Subscription"
+        d
+        for d in yaml.safe_load_all(Path(CLUSTER).read_text())
+        if d and d["kind"] == "Subscription"
     )
     sub["metadata"]["name"] = "etcd-again"
     created = tmp_path / "sub.yaml"

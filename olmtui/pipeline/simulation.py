@@ -38,7 +38,8 @@ from olmtui.model.rules.resolution.resolve import (
 )
 from olmtui.model.rules.resolution.result import NamespaceResolution
 from olmtui.model.rules.upgrades.upgrades import upgrade_hook
-from olmtui.store import CLUSTER_SCOPED, Change as StoreChange, Key, Malformed, Obj, Store
+from olmtui.store import CLUSTER_SCOPED, Key, Malformed, Obj, Store
+from olmtui.store import Change as StoreChange
 
 #: Kinds whose change can move what every namespace resolves against (R-RES-3, R-RES-4):
 #: then every namespace is resolved again, not only the changed ones.

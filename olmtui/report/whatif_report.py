@@ -89,18 +89,28 @@ def _change_text(change: Change) -> str:
     what = f"{target.kind} {where}{target.name}"
     if change.action == "patch":
         value = change.value or ""
-        return f"patch {what}: {change.field}={value}" if value else f"patch {what}: remove {change.field}"
+        return (
+            f"patch {what}: {change.field}={value}"
+            if value
+            else f"patch {what}: remove {change.field}"
+        )
     return f"{change.action} {what}"
 
 
 def _finding_line(finding: Finding) -> str:
     where = f"{finding.namespace}/" if finding.namespace else ""
-    return f"{finding.severity} {finding.code} {finding.kind} {where}{finding.name}: {finding.message}"
+    return (
+        f"{finding.severity} {finding.code} {finding.kind} {where}{finding.name}: {finding.message}"
+    )
 
 
 def _resolution_line(resolution: NamespaceResolution) -> str:
     if resolution.status == "resolved":
-        return f"resolved, installs {', '.join(resolution.changes)}" if resolution.changes else "resolved, no change"
+        return (
+            f"resolved, installs {', '.join(resolution.changes)}"
+            if resolution.changes
+            else "resolved, no change"
+        )
     return f"{resolution.status}" + (f" ({resolution.reason})" if resolution.reason else "")
 
 

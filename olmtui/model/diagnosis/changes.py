@@ -155,7 +155,10 @@ def patched(obj: Obj, field: str, value: str) -> Obj:
     """A copy of ``obj`` with ``field`` (dotted) set to ``value``, or removed when
     ``value`` is empty; the maps on the path are copied, the rest shared."""
     keys = _path(field)
-    if keys[0] in ("kind", "apiVersion") or keys[:2] in (["metadata", "name"], ["metadata", "namespace"]):
+    if keys[0] in ("kind", "apiVersion") or keys[:2] in (
+        ["metadata", "name"],
+        ["metadata", "namespace"],
+    ):
         raise ChangeError(f"{field} names the object: delete it and create another instead")
     out = dict(obj)
     node = out

@@ -100,8 +100,8 @@ def _with_status(obj: Mapping[str, Any], **fields: Any) -> Obj:
 def _conditions(obj: Mapping[str, Any], drop: Iterable[str], *add: Obj) -> list[Obj]:
     """The object's status conditions without the ``drop`` types, with ``add``."""
     dropped = set(drop) | {str(c.get("type")) for c in add}
-    kept = [
-        c
+    kept: list[Obj] = [
+        dict(c)
         for c in _status(obj).get("conditions") or ()
         if isinstance(c, Mapping) and c.get("type") not in dropped
     ]
@@ -311,8 +311,12 @@ def react(state: StateReader, change: Change, old: Obj | None, new: Obj | None) 
         return plan_deleted(state, target.namespace, target.name, old)
     if target.kind == INSTALL_PLAN and (
         change.action == "approve"
-        or (new is not None and _spec(new).get("approved") is True and old is not None
-            and _spec(old).get("approved") is not True)
+        or (
+            new is not None
+            and _spec(new).get("approved") is True
+            and old is not None
+            and _spec(old).get("approved") is not True
+        )
     ):
         return plan_approved(state, target.namespace, target.name, old)
     if target.kind == SUBSCRIPTION:
@@ -359,9 +363,7 @@ def resolved(state: StateReader, resolution: NamespaceResolution) -> Reaction:
         for sub in subs:
             new = _with_status(sub, conditions=_conditions(sub, (), failed))
             reaction.changes.append(_replace(new))
-        reaction.lines.append(
-            f"the resolution of {namespace} fails: {why or reason} (R-SUB-7)"
-        )
+        reaction.lines.append(f"the resolution of {namespace} fails: {why or reason} (R-SUB-7)")
         return reaction
     changes = set(resolution.changes)
     moved: dict[str, str] = {}
@@ -385,9 +387,15 @@ def resolved(state: StateReader, resolution: NamespaceResolution) -> Reaction:
         },
         "status": {"phase": phase},
     }
-    reaction.changes.append(Change("create", ObjectRef(INSTALL_PLAN, namespace, plan), body=plan_obj))
-    reference = {"apiVersion": plan_obj["apiVersion"], "kind": INSTALL_PLAN, "name": plan,
-                 "namespace": namespace}
+    reaction.changes.append(
+        Change("create", ObjectRef(INSTALL_PLAN, namespace, plan), body=plan_obj)
+    )
+    reference = {
+        "apiVersion": plan_obj["apiVersion"],
+        "kind": INSTALL_PLAN,
+        "name": plan,
+        "namespace": namespace,
+    }
     pending = _condition("InstallPlanPending", phase)
     for sub in subs:
         bundle = moved.get(_name(sub))
