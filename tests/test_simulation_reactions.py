@@ -227,6 +227,15 @@ def test_a_remedy_without_changes_is_not_simulated(tmp_path: Path) -> None:
     assert verified.missing is not None and "Ask the bundle's author" in verified.missing
 
 
+def test_a_step_olmtui_cannot_apply_is_taken_as_done_and_said(tmp_path: Path) -> None:
+    # fail-forward: "fix the cause" (a webhook olmtui does not hold), then delete the plan
+    session = _fail_forward_state(tmp_path, fail_forward=True)
+    remedy = Remedy((Step("other", "Fix what the error names first."), *_delete_plan().steps))
+    verified = session.analysis.simulator().verify(remedy, {FAILED_KEY})
+    assert verified.verified == "simulated", verified
+    assert verified.outcome.startswith("taken as done: Fix what the error names first;")
+
+
 def test_a_step_on_an_object_not_there_is_not_simulated(tmp_path: Path) -> None:
     session = _etcd_upgrade_failed(tmp_path, orphan_stays=True)
     gone = ObjectRef("InstallPlan", "team", "nope")

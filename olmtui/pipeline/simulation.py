@@ -44,6 +44,8 @@ from olmtui.store import Change as StoreChange
 #: Kinds whose change can move what every namespace resolves against (R-RES-3, R-RES-4):
 #: then every namespace is resolved again, not only the changed ones.
 _EVERY_NAMESPACE_KINDS = frozenset({"CatalogSource"})
+#: Steps whose fix lies outside the objects olmtui holds: a remedy with one is not simulated.
+_OUTSIDE_THE_STATE = frozenset({"upgrade-cluster", "contact-author"})
 #: How many reactions may follow one another (a reaction's changes react in turn) before
 #: the simulation stops: OLM's loop settles in fewer.
 _MAX_ROUNDS = 4
@@ -371,20 +373,23 @@ class Simulator:
         :func:`refused`) ``missing`` ``None`` and ``outcome`` saying what would happen
         instead."""
         changes = [c for step in remedy.steps for c in step.changes]
-        manual = [s for s in remedy.steps if not s.changes and s.action not in ("wait",)]
-        if not changes or manual:
-            what = "; ".join(s.text for s in manual) if manual else "no step changes the state"
+        outside = [s for s in remedy.steps if not s.changes and s.action in _OUTSIDE_THE_STATE]
+        if not changes or outside:
+            what = "; ".join(s.text for s in outside) or "no step changes what olmtui holds"
             return replace(
                 remedy,
                 verified="not-simulated",
                 outcome="",
-                missing=f"not simulated: a step olmtui cannot apply ({what})",
+                missing=f"not simulated: the fix lies outside the state olmtui holds ({what})",
             )
         try:
             outcome = self._outcome(tuple(changes))
         except ChangeError as exc:
             return replace(remedy, verified="not-simulated", outcome="", missing=str(exc))
-        return _judged(remedy, outcome, set(clears))
+        # a step that says to fix or check something olmtui does not hold (a webhook, an
+        # image) is taken as done, and the outcome says so
+        assumed = tuple(s.text for s in remedy.steps if not s.changes and s.action != "wait")
+        return _judged(remedy, outcome, set(clears), assumed)
 
 
 def refused(remedy: Remedy) -> bool:
@@ -392,11 +397,13 @@ def refused(remedy: Remedy) -> bool:
     return remedy.verified == "not-simulated" and remedy.missing is None and bool(remedy.outcome)
 
 
-def _judged(remedy: Remedy, outcome: Outcome, clears: set[FindingKey]) -> Remedy:
+def _judged(
+    remedy: Remedy, outcome: Outcome, clears: set[FindingKey], assumed: tuple[str, ...] = ()
+) -> Remedy:
     after = {finding_key(f): f for f in outcome.after}
     stays = [after[k] for k in sorted(clears) if k in after]
     new_errors = [f for f in outcome.new if f.severity == "error"]
-    did = "; ".join(outcome.next)
+    did = "; ".join([*(f"taken as done: {text.rstrip('.')}" for text in assumed), *outcome.next])
     if outcome.missing and not stays:
         return replace(
             remedy,
