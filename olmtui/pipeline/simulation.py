@@ -294,8 +294,10 @@ class Simulator:
         pending = list(changes)
         for _ in range(_MAX_ROUNDS):
             followed = Reaction()
-            for change in pending:
-                old, new = _apply(store, change, journal)
+            # the round's changes first, then OLM's reactions to the state they leave: a
+            # Subscription deleted before its CSV in one plan leaves no CSV behind
+            done = [(change, *_apply(store, change, journal)) for change in pending]
+            for change, old, new in done:
                 touched.add(change.target.namespace)
                 every |= _moves_every_namespace(change.target, state)
                 followed.add(react(store, change, old, new))
