@@ -140,14 +140,17 @@ def _changes(objects: list[Obj]) -> st.SearchStrategy[list[Change]]:
         ),
         *(
             [
-                st.sampled_from(groups).map(
-                    lambda r: Change(
-                        "patch",
-                        r,
-                        field="spec.upgradeStrategy.name",
-                        value="TechPreviewUnsafeFailForward",
-                    )
-                )
+                st.tuples(
+                    st.sampled_from(groups),
+                    st.sampled_from(
+                        [
+                            ("spec.upgradeStrategy.name", "TechPreviewUnsafeFailForward"),
+                            ("spec.targetNamespaces", '["team-a", "team-b"]'),
+                            ("spec.targetNamespaces", ""),
+                            ("spec.targetNamespaces", '["team-b"]'),
+                        ]
+                    ),
+                ).map(lambda t: Change("patch", t[0], field=t[1][0], value=t[1][1]))
             ]
             if groups
             else []

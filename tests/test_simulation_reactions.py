@@ -263,3 +263,27 @@ def test_in_place_trials_leave_the_session_as_it_was(tmp_path: Path) -> None:
     after = session.analysis.report()
     assert list(after["findings"]) == list(before["findings"])
     assert after["resolution"] == before["resolution"]
+
+
+def test_a_changed_group_is_synced_status_and_labels(tmp_path: Path) -> None:
+    # R-OG-1, R-OG-2, R-OG-5: OLM writes the new targets to status and labels them
+    from model_builders import namespace, operator_group
+
+    og = operator_group("team-a", "og", targets=["team-a"], status=["team-a"])
+    objects = [
+        namespace("team-a", {"olm.operatorgroup.uid/og-team-a-og": ""}),
+        namespace("team-b"),
+        og,
+    ]
+    session = session_of(objects, tmp_path)
+    target = ObjectRef("OperatorGroup", "team-a", "og")
+    change = Change("patch", target, field="spec.targetNamespaces", value='["team-a", "team-b"]')
+    with session.analysis.simulator().trial([change]) as (outcome, store):
+        synced = store.get("OperatorGroup", "team-a", "og")
+        assert synced is not None and synced["status"]["namespaces"] == ["team-a", "team-b"]
+        team_b = store.get("Namespace", "", "team-b")
+        assert team_b is not None
+        assert "olm.operatorgroup.uid/og-team-a-og" in team_b["metadata"]["labels"]
+    assert any("status.namespaces: team-a, team-b (R-OG-2)" in line for line in outcome.next)
+    # what stays is the advice on several targets (R-DOC-3); nothing says "not synced"
+    assert [f.code for f in outcome.new] == ["MultipleTargetNamespaces"], outcome.new

@@ -29,6 +29,7 @@ from olmtui.model.incremental.health_index import HealthIndex
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.diagnosis import Change, FindingKey, Remedy, finding_key
 from olmtui.model.records.types import Finding, ObjectRef
+from olmtui.model.rules.operatorgroups.operatorgroups import uid_label
 from olmtui.model.rules.resolution.resolution_outcome import resolution_outcome_findings
 from olmtui.model.rules.resolution.resolve import (
     CatalogContent,
@@ -307,6 +308,7 @@ class Simulator:
             pending = followed.changes
             if not pending:
                 break
+        reaction.lines += _sync_groups(state, journal)
         resolutions = dict(state.resolutions)
         # R-RES-1: OLM resolves a namespace again on a change there; what it writes back is
         # modelled where a reaction asked, or where the resolution failed before (the
@@ -444,6 +446,53 @@ def _moves_every_namespace(target: ObjectRef, state: _Copy) -> bool:
         return True
     global_ns = state.global_namespace or global_catalog_namespace(state.store)
     return target.kind in _EVERY_NAMESPACE_KINDS and target.namespace == global_ns
+
+
+def _sync_groups(
+    state: _Copy, journal: dict[Key, tuple[Obj | None, Malformed | None]]
+) -> list[str]:
+    """OLM's sync of each OperatorGroup the trial created or changed the spec of: its
+    computed targets written to ``status.namespaces`` (R-OG-2; not when an error keeps the
+    status, or when there are none) and the uid label on its targets (R-OG-5). The targets
+    are the model's (R-OG-1), so this runs once the changes are in."""
+    lines: list[str] = []
+    store = state.store
+    for key, (old, _) in list(journal.items()):
+        if key.kind != "OperatorGroup":
+            continue
+        obj = store.get(key.kind, key.namespace, key.name)
+        if obj is None or (old is not None and old.get("spec") == obj.get("spec")):
+            continue
+        group = state.model.operator_group(key.namespace, key.name)
+        if group is None or group.selection_errors or not group.target_namespaces:
+            continue
+        targets = group.target_namespaces
+        if set(group.status_namespaces or ()) != set(targets):
+            synced = {**obj, "status": {**(obj.get("status") or {}), "namespaces": list(targets)}}
+            _apply(
+                store,
+                Change("patch", ObjectRef(key.kind, key.namespace, key.name), body=synced),
+                journal,
+            )
+            lines.append(
+                f"OLM writes OperatorGroup {key.namespace}/{key.name} status.namespaces: "
+                f"{', '.join(t or '(all)' for t in targets)} (R-OG-2)"
+            )
+        label = uid_label(obj)
+        if label is None or targets == ("",):
+            continue
+        for namespace in store.list("Namespace"):
+            name = namespace["metadata"]["name"]
+            labels = dict((namespace["metadata"].get("labels") or {}))
+            if (name in targets) == (label in labels):
+                continue
+            if name in targets:
+                labels[label] = ""
+            else:
+                del labels[label]
+            labelled = {**namespace, "metadata": {**namespace["metadata"], "labels": labels}}
+            _apply(store, Change("patch", ObjectRef("Namespace", "", name), body=labelled), journal)
+    return lines
 
 
 def _apply(
