@@ -287,3 +287,18 @@ def test_a_changed_group_is_synced_status_and_labels(tmp_path: Path) -> None:
     assert any("status.namespaces: team-a, team-b (R-OG-2)" in line for line in outcome.next)
     # what stays is the advice on several targets (R-DOC-3); nothing says "not synced"
     assert [f.code for f in outcome.new] == ["MultipleTargetNamespaces"], outcome.new
+
+
+def test_a_change_whose_effect_olmtui_does_not_model_is_not_simulated(tmp_path: Path) -> None:
+    # a CatalogSource's new image: its registry pod rolls, which olmtui does not see
+    session = _etcd_upgrade_failed(tmp_path, orphan_stays=True)
+    source = ObjectRef("CatalogSource", "openshift-marketplace", "community-operators")
+    change = Change("patch", source, field="spec.image", value="quay.io/example/other:1")
+    remedy = session.analysis.simulator().verify(
+        Remedy((Step("patch", "Use another image", source, changes=(change,)),)), {ETCD_FAILED}
+    )
+    assert remedy.verified == "not-simulated" and not refused(remedy)
+    assert remedy.missing == (
+        "the state of CatalogSource openshift-marketplace/community-operators once OLM rolls "
+        "its registry pod (R-SUB-8)"
+    )

@@ -293,7 +293,7 @@ class Simulator:
         touched: set[str] = set()
         every = False
         pending = list(changes)
-        for _ in range(_MAX_ROUNDS):
+        for round_ in range(_MAX_ROUNDS):
             followed = Reaction()
             # the round's changes first, then OLM's reactions to the state they leave: a
             # Subscription deleted before its CSV in one plan leaves no CSV behind
@@ -301,7 +301,7 @@ class Simulator:
             for change, old, new in done:
                 touched.add(change.target.namespace)
                 every |= _moves_every_namespace(change.target, state)
-                followed.add(react(store, change, old, new))
+                followed.add(react(store, change, old, new, made=round_ == 0))
             reaction.lines += followed.lines
             reaction.missing += followed.missing
             reaction.resolve |= followed.resolve
@@ -408,7 +408,7 @@ def _judged(
     stays = [after[k] for k in sorted(clears) if k in after]
     new_errors = [f for f in outcome.new if f.severity == "error"]
     did = "; ".join([*(f"taken as done: {text.rstrip('.')}" for text in assumed), *outcome.next])
-    if outcome.missing and not stays:
+    if outcome.missing:  # a reaction not modelled: neither proof nor refusal
         return replace(
             remedy,
             verified="not-simulated",

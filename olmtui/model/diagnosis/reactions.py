@@ -13,8 +13,10 @@ InstallPlan goes (R-SUB-2, R-SUB-6; fail-forward R-OG-9, R-UPG-8, R-RES-21), app
 (R-IP-2, R-IP-3: the plan's CSVs are created, their install is not modelled), a resolution's
 result written back (R-SUB-3, R-SUB-4, R-SUB-5, R-SUB-7, R-RES-20), and a new, changed or
 deleted Subscription (R-RES-1: its namespace is resolved again; R-DOC-14: a CSV a deleted
-Subscription leaves stays). Not modelled: an InstallPlan's steps running (whether the new
-CSV succeeds), bundle unpacking, catalog pods, garbage collection of dependents.
+Subscription leaves stays), a deleted Namespace taking its objects along. Not modelled, and
+named in ``missing`` when a change rests on it: an InstallPlan's steps running (whether the
+new CSV succeeds), a CSV installing again after its spec changed, a CatalogSource's registry
+pod, a Deployment's rollout (``spec.config``), OLM v1's controllers, bundle unpacking.
 """
 
 from __future__ import annotations
@@ -25,7 +27,17 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from olmtui.kinds import CSV, INSTALL_PLAN, NAMESPACE, OPERATOR_GROUP, SUBSCRIPTION
+from olmtui.kinds import (
+    CATALOG_SOURCE,
+    CLUSTER_CATALOG,
+    CLUSTER_EXTENSION,
+    CSV,
+    DEPLOYMENT,
+    INSTALL_PLAN,
+    NAMESPACE,
+    OPERATOR_GROUP,
+    SUBSCRIPTION,
+)
 from olmtui.model.records.diagnosis import Change
 from olmtui.model.records.types import ObjectRef
 from olmtui.model.rules.operatorgroups.operatorgroups import FAIL_FORWARD, upgrade_strategy
@@ -301,9 +313,13 @@ def namespace_deleted(state: StateReader, namespace: str) -> Reaction:
     return reaction
 
 
-def react(state: StateReader, change: Change, old: Obj | None, new: Obj | None) -> Reaction:
+def react(
+    state: StateReader, change: Change, old: Obj | None, new: Obj | None, *, made: bool = True
+) -> Reaction:
     """OLM's next reactions to one applied change (``old`` and ``new``: the target before
-    and after); other kinds need none beyond what the model re-derives."""
+    and after); other kinds need none beyond what the model re-derives. ``made``: a person
+    made the change (not OLM in a reaction), so what olmtui does not model after it is
+    named in ``missing``."""
     target = change.target
     if target.kind == NAMESPACE and change.action == "delete":
         return namespace_deleted(state, target.name)
@@ -320,8 +336,43 @@ def react(state: StateReader, change: Change, old: Obj | None, new: Obj | None) 
     ):
         return plan_approved(state, target.namespace, target.name, old)
     if target.kind == SUBSCRIPTION:
-        return subscription_changed(state, target.namespace, target.name, old, new)
-    return Reaction()
+        reaction = subscription_changed(state, target.namespace, target.name, old, new)
+    else:
+        reaction = Reaction()
+    unmodelled = _not_modelled(change, old, new) if made else None
+    if unmodelled:
+        reaction.missing.append(unmodelled)
+    return reaction
+
+
+def _changed_spec(change: Change, old: Obj | None, new: Obj | None) -> bool:
+    """Whether the change created an object or moved its ``spec`` (or a field under it)."""
+    if old is None:
+        return new is not None
+    if new is None:
+        return False
+    return old.get("spec") != new.get("spec")
+
+
+def _not_modelled(change: Change, old: Obj | None, new: Obj | None) -> str | None:
+    """What OLM (or Kubernetes) does next that olmtui does not model, in words, for a change
+    whose effect rests on it; ``None`` when the model covers what follows."""
+    target = change.target
+    what = f"{target.kind} {target.namespace + '/' if target.namespace else ''}{target.name}"
+    if not _changed_spec(change, old, new):
+        return None
+    if target.kind == CATALOG_SOURCE:
+        return f"the state of {what} once OLM rolls its registry pod (R-SUB-8)"
+    if target.kind == CSV:
+        return f"how {what} installs again after its spec changed (R-CSV-*)"
+    if target.kind == SUBSCRIPTION and old is not None:
+        if _spec(old).get("config") != _spec(new or {}).get("config"):
+            return f"the operator's Deployment rolled out with the new spec.config of {what}"
+    if target.kind in (CLUSTER_EXTENSION, CLUSTER_CATALOG):
+        return f"OLM v1's reconcile of {what} (R-V1-*)"
+    if target.kind == DEPLOYMENT:
+        return f"the rollout of {what}"
+    return None
 
 
 # -- what a resolution writes back ----------------------------------------------------------------
