@@ -483,7 +483,7 @@ def _sync_groups(
             continue
         for namespace in store.list("Namespace"):
             name = namespace["metadata"]["name"]
-            labels = dict((namespace["metadata"].get("labels") or {}))
+            labels = dict(namespace["metadata"].get("labels") or {})
             if (name in targets) == (label in labels):
                 continue
             if name in targets:

@@ -365,9 +365,9 @@ def _not_modelled(change: Change, old: Obj | None, new: Obj | None) -> str | Non
         return f"the state of {what} once OLM rolls its registry pod (R-SUB-8)"
     if target.kind == CSV:
         return f"how {what} installs again after its spec changed (R-CSV-*)"
-    if target.kind == SUBSCRIPTION and old is not None:
-        if _spec(old).get("config") != _spec(new or {}).get("config"):
-            return f"the operator's Deployment rolled out with the new spec.config of {what}"
+    moved_config = old is not None and _spec(old).get("config") != _spec(new or {}).get("config")
+    if target.kind == SUBSCRIPTION and moved_config:
+        return f"the operator's Deployment rolled out with the new spec.config of {what}"
     if target.kind in (CLUSTER_EXTENSION, CLUSTER_CATALOG):
         return f"OLM v1's reconcile of {what} (R-V1-*)"
     if target.kind == DEPLOYMENT:
