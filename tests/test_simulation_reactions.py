@@ -302,3 +302,18 @@ def test_a_change_whose_effect_olmtui_does_not_model_is_not_simulated(tmp_path: 
         "the state of CatalogSource openshift-marketplace/community-operators once OLM rolls "
         "its registry pod (R-SUB-8)"
     )
+
+
+def test_trials_share_one_copy_until_the_session_moves(tmp_path: Path) -> None:
+    # what the trials follow is built once per state of the session, in place too (its
+    # model's version moves with each trial put back, its state does not)
+    for in_place in (False, True):
+        session = _etcd_upgrade_failed(tmp_path, orphan_stays=True)
+        simulator = session.analysis.simulator(in_place=in_place)
+        simulator.run([Change("delete", ETCD_PLAN)])
+        built = simulator._copy
+        simulator.run([Change("delete", ETCD_PLAN)])
+        assert simulator._copy is built
+        session.store.apply("DELETED", session.store.get("InstallPlan", "team", "install-etcd"))
+        simulator.run([Change("delete", ETCD_SUB)])
+        assert simulator._copy is not built
