@@ -8,8 +8,11 @@ In one run, over one load of the snapshot:
     parse workers, and wall);
 (b) the same plus every finding's remedy verified (``Simulator.verify``): the remedies of
     ``olmtui.model.diagnosis.remedies`` when that package is there, else a stand-in per
-    finding (approve or delete the InstallPlan it names, else patch an annotation of its
-    object) so that every finding costs one trial. Both the copy (the dashboard's way) and
+    finding (delete the InstallPlan it is about, approve the one its Subscription names,
+    else patch an annotation of its object) so that every finding costs one trial. With
+    catalog content made for the snapshot's Subscriptions (``--no-catalog``: without), so
+    that a trial after which OLM resolves again runs the resolver. Both the copy (the
+    dashboard's way) and
     the in-place way (a session read once, as ``check`` and ``whatif`` read it) are timed.
     Target: (b) / (a) <= 1.3;
 (c) one ``whatif`` answer on the loaded snapshot: the first (which builds what the trials
@@ -21,6 +24,7 @@ In one run, over one load of the snapshot:
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import sys
@@ -57,9 +61,56 @@ def timed(action: Callable[[], Any]) -> tuple[float, float, Any]:
     return cpu() - cpu0, time.perf_counter() - wall0, value
 
 
-def check(files: list[Path]) -> tuple[Session, list[Finding]]:
+def catalog_for(files: list[Path], out: Path) -> Path:
+    """FBC for community-operators holding, for every Subscription of the snapshot, its
+    package with one bundle in channel ``alpha``: its current CSV, with that CSV's version
+    and owned APIs when it is installed. Resolution then runs everywhere (a trial that makes
+    OLM resolve again costs a real resolution)."""
+    store = snapshot_session([str(f) for f in files]).store
+    docs: list[dict[str, Any]] = []
+    for sub in store.list("Subscription"):
+        package = sub["spec"]["name"]
+        bundle = sub["status"]["currentCSV"]
+        csv = store.get("ClusterServiceVersion", sub["metadata"]["namespace"], bundle) or {}
+        version = (csv.get("spec") or {}).get("version") or bundle.rpartition(".v")[2]
+        owned = ((csv.get("spec") or {}).get("customresourcedefinitions") or {}).get("owned")
+        gvks = [
+            {
+                "type": "olm.gvk",
+                "value": {
+                    "group": c["name"].split(".", 1)[1],
+                    "kind": c["kind"],
+                    "version": c["version"],
+                },
+            }
+            for c in owned or ()
+        ]
+        docs += [
+            {"schema": "olm.package", "name": package, "defaultChannel": "alpha"},
+            {
+                "schema": "olm.channel",
+                "package": package,
+                "name": "alpha",
+                "entries": [{"name": bundle}],
+            },
+            {
+                "schema": "olm.bundle",
+                "name": bundle,
+                "package": package,
+                "image": f"quay.io/example/{bundle}:bundle",
+                "properties": [
+                    {"type": "olm.package", "value": {"packageName": package, "version": version}},
+                    *gvks,
+                ],
+            },
+        ]
+    out.write_text("".join(json.dumps(d) + "\n" for d in docs))
+    return out
+
+
+def check(files: list[Path], catalogs: list[str]) -> tuple[Session, list[Finding]]:
     """What ``olmtui check --output json`` does, output to /dev/null."""
-    session = snapshot_session([str(f) for f in files])
+    session = snapshot_session([str(f) for f in files], catalogs)
     report = session.analysis.report(streamed=True)
     with open(os.devnull, "w", encoding="utf-8") as sink:
         write_json(report, sink)
@@ -78,8 +129,7 @@ def stand_in(session: Session, finding: Finding) -> Remedy | None:
     if obj is None:
         return None
     if finding.kind == "InstallPlan":
-        approve = (obj.get("status") or {}).get("phase") == "RequiresApproval"
-        change = Change("approve" if approve else "delete", target)
+        change = Change("delete", target)  # OLM resolves again (R-SUB-6)
     elif finding.kind == "Subscription" and (obj.get("status") or {}).get("installPlanRef"):
         plan = obj["status"]["installPlanRef"]["name"]
         change = Change("approve", ObjectRef("InstallPlan", finding.namespace, plan))
@@ -113,13 +163,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--namespaces", type=int, default=Sizes.namespaces)
     parser.add_argument("--keep", type=Path, help="generate into DIR (reused if there)")
+    parser.add_argument(
+        "--no-catalog",
+        dest="catalog",
+        action="store_false",
+        help="without catalog content (no resolution: a trial never resolves)",
+    )
     args = parser.parse_args(argv)
     root = args.keep or Path(tempfile.mkdtemp(prefix="olmtui-sim-"))
     if not any(root.glob("*.yaml")):
         generate(root, Sizes(namespaces=args.namespaces))
     files = sorted(root.glob("*.yaml"))
+    catalogs = []
+    if args.catalog:
+        fbc = catalog_for(files, Path(tempfile.mkdtemp(prefix="olmtui-fbc-")) / "catalog.json")
+        catalogs = [f"openshift-marketplace/community-operators={fbc}"]
+        print(f"catalog content: {fbc}")
 
-    check_cpu, check_wall, (session, findings) = timed(lambda: check(files))
+    check_cpu, check_wall, (session, findings) = timed(lambda: check(files, catalogs))
     print(f"(a) check: {check_cpu:.2f} s CPU, {check_wall:.2f} s wall, {len(findings)} findings")
     plans = remedies(session, findings)
     print(f"    remedies to verify: {len(plans)}")

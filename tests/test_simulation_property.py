@@ -18,7 +18,7 @@ from simulation_support import ORPHAN, catalog_specs, failed_plan, references_pl
 
 from olmtui.errors import UsageError
 from olmtui.model.diagnosis.changes import ChangeError
-from olmtui.model.records.diagnosis import Change
+from olmtui.model.records.diagnosis import Change, finding_key
 from olmtui.model.records.types import ObjectRef
 from olmtui.pipeline.build import snapshot_session
 from olmtui.store import KINDS
@@ -213,6 +213,11 @@ def test_the_simulation_after_is_what_check_says_of_the_changed_state(
     assert sorted(_key(f) for f in outcome.after) == expected
     resolved = {r["namespace"]: r["status"] for r in checked["resolution"]}
     assert {r.namespace: r.status for r in outcome.after_resolution} == resolved
+    # cleared and new, found by identity, are what keys say
+    before_keys = {finding_key(f) for f in outcome.before}
+    after_keys = {finding_key(f) for f in outcome.after}
+    assert {finding_key(f) for f in outcome.cleared} == before_keys - after_keys
+    assert {finding_key(f) for f in outcome.new} == after_keys - before_keys
     # the copy was put back: the same trial again gives the same answer
     assert simulator.run(changes).after == outcome.after
     assert sorted(_key(f) for f in simulator.run([]).after) == sorted(

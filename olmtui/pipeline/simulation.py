@@ -18,7 +18,7 @@ import datetime as dt
 from bisect import insort
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from olmtui.model.diagnosis.changes import ChangeError, applied
@@ -82,18 +82,38 @@ class Outcome:
     after_resolution: tuple[NamespaceResolution, ...]
     next: tuple[str, ...]
     missing: tuple[str, ...]
+    #: Findings before whose key no finding after holds, and the reverse.
+    cleared: tuple[Finding, ...] = ()
+    new: tuple[Finding, ...] = ()
+    #: The keys of ``before`` (shared by every trial of one state).
+    before_keys: frozenset[FindingKey] = field(default=frozenset(), repr=False, compare=False)
 
-    @property
-    def cleared(self) -> list[Finding]:
-        """Findings before whose key no finding after holds."""
-        after = {finding_key(f) for f in self.after}
-        return [f for f in self.before if finding_key(f) not in after]
+    def finding(self, key: FindingKey) -> Finding | None:
+        """The finding after that ``key`` names, if any."""
+        if key not in self.before_keys:
+            return next((f for f in self.new if finding_key(f) == key), None)
+        if any(finding_key(f) == key for f in self.cleared):
+            return None
+        return next((f for f in self.after if finding_key(f) == key), None)
 
-    @property
-    def new(self) -> list[Finding]:
-        """Findings after whose key no finding before held."""
-        before = {finding_key(f) for f in self.before}
-        return [f for f in self.after if finding_key(f) not in before]
+
+def _diff(
+    before: dict[int, Finding], after: Sequence[Finding]
+) -> tuple[tuple[Finding, ...], tuple[Finding, ...]]:
+    """``(cleared, new)`` by key. The index keeps the findings of unchanged subjects as the
+    same objects, so only those not shared by identity are keyed: a trial costs what it
+    changed, not a pass keying every finding of the cluster."""
+    after_by_id = dict(zip(map(id, after), after, strict=True))
+    gone = [before[i] for i in before.keys() - after_by_id.keys()]
+    came = [after_by_id[i] for i in after_by_id.keys() - before.keys()]
+    gone_keys = {finding_key(f) for f in gone}
+    came_keys = {finding_key(f) for f in came}
+    order = {id(f): at for at, f in enumerate(after)}
+    cleared = tuple(f for f in gone if finding_key(f) not in came_keys)
+    new = tuple(
+        sorted((f for f in came if finding_key(f) not in gone_keys), key=lambda f: order[id(f)])
+    )
+    return tuple(sorted(cleared, key=finding_order)), new
 
 
 #: The kinds one namespace's resolution reads (R-RES-22), kept by namespace for the trials.
@@ -166,6 +186,8 @@ class _Copy:
         self.resolutions = {r.namespace: r for r in self.resolve(None)}
         self.predicted = self.predicted_findings(self.resolutions.values(), None)
         self.findings = self.all_findings(self.predicted)
+        self.before_by_id = {id(f): f for f in self.findings}
+        self.before_keys = frozenset(finding_key(f) for f in self.findings)
         #: Outcomes of the changes tried on this state (see ``Simulator._outcome``).
         self.outcomes: dict[tuple[Change, ...], Outcome] = {}
 
@@ -348,14 +370,19 @@ class Simulator:
         predicted.update(
             state.predicted_findings((resolutions[n] for n in moved if n in resolutions), moved)
         )
+        after = state.all_findings(predicted)
+        cleared, appeared = _diff(state.before_by_id, after)
         return Outcome(
             tuple(changes),
             state.findings,
-            state.all_findings(predicted),
+            after,
             tuple(state.resolutions[n] for n in sorted(state.resolutions)),
             tuple(resolutions[n] for n in sorted(resolutions)),
             tuple(reaction.lines),
             tuple(dict.fromkeys(reaction.missing)),
+            cleared,
+            appeared,
+            state.before_keys,
         )
 
     def _outcome(self, changes: tuple[Change, ...]) -> Outcome:
@@ -404,8 +431,7 @@ def refused(remedy: Remedy) -> bool:
 def _judged(
     remedy: Remedy, outcome: Outcome, clears: set[FindingKey], assumed: tuple[str, ...] = ()
 ) -> Remedy:
-    after = {finding_key(f): f for f in outcome.after}
-    stays = [after[k] for k in sorted(clears) if k in after]
+    stays = [f for k in sorted(clears) if (f := outcome.finding(k)) is not None]
     new_errors = [f for f in outcome.new if f.severity == "error"]
     did = "; ".join([*(f"taken as done: {text.rstrip('.')}" for text in assumed), *outcome.next])
     if outcome.missing:  # a reaction not modelled: neither proof nor refusal
