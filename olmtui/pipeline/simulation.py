@@ -99,21 +99,19 @@ class Outcome:
 
 def _diff(
     before: dict[int, Finding], after: Sequence[Finding]
-) -> tuple[tuple[Finding, ...], tuple[Finding, ...]]:
+) -> tuple[tuple[Finding, ...], tuple[Finding, ...], int]:
     """``(cleared, new)`` by key. The index keeps the findings of unchanged subjects as the
     same objects, so only those not shared by identity are keyed: a trial costs what it
-    changed, not a pass keying every finding of the cluster."""
+    changed, not a pass keying every finding of the cluster. The third value counts the
+    findings before not shared by identity."""
     after_by_id = dict(zip(map(id, after), after, strict=True))
     gone = [before[i] for i in before.keys() - after_by_id.keys()]
     came = [after_by_id[i] for i in after_by_id.keys() - before.keys()]
     gone_keys = {finding_key(f) for f in gone}
     came_keys = {finding_key(f) for f in came}
-    order = {id(f): at for at, f in enumerate(after)}
-    cleared = tuple(f for f in gone if finding_key(f) not in came_keys)
-    new = tuple(
-        sorted((f for f in came if finding_key(f) not in gone_keys), key=lambda f: order[id(f)])
-    )
-    return tuple(sorted(cleared, key=finding_order)), new
+    cleared = sorted((f for f in gone if finding_key(f) not in came_keys), key=finding_order)
+    new = sorted((f for f in came if finding_key(f) not in gone_keys), key=finding_order)
+    return tuple(cleared), tuple(new), len(gone)
 
 
 #: The kinds one namespace's resolution reads (R-RES-22), kept by namespace for the trials.
@@ -157,11 +155,35 @@ class _ByNamespace:
         objs = self._held[kind].get(namespace, {})
         return [objs[name] for name in sorted(objs)]
 
+    def held(self, kind: str) -> bool:
+        return kind in self._held
+
+    def in_namespace(self, kind: str, namespace: str) -> Iterator[Obj]:
+        return iter(list(self._held[kind].get(namespace, {}).values()))
+
     def namespaces(self, kind: str) -> set[str]:
         return set(self._held[kind])
 
     def catalog_sources(self) -> dict[str, list[Obj]]:
         return {ns: list(objs.values()) for ns, objs in self._held["CatalogSource"].items()}
+
+
+class _Reader:
+    """What the reactions read (``reactions.StateReader``): the cache, with one namespace's
+    Subscriptions or groups from the objects kept by namespace (``Store.list`` with a
+    namespace passes over the whole kind)."""
+
+    def __init__(self, store: Store, by_namespace: _ByNamespace) -> None:
+        self._store = store
+        self._by_namespace = by_namespace
+
+    def get(self, kind: str, namespace: str, name: str) -> Obj | None:
+        return self._store.get(kind, namespace, name)
+
+    def list(self, kind: str, namespace: str | None = None) -> Iterator[Obj]:
+        if namespace is not None and self._by_namespace.held(kind):
+            return self._by_namespace.in_namespace(kind, namespace)
+        return self._store.list(kind, namespace)
 
 
 class _Copy:
@@ -181,15 +203,29 @@ class _Copy:
             self.store, self.model, lambda: catalogs, source.load_findings, clock=source.clock
         )
         self.by_namespace = _ByNamespace(self.store)
+        self.reader = _Reader(self.store, self.by_namespace)
         self.global_namespace = source.global_namespace
         self.catalog_content = any(c.graph == "catalog" for c in catalogs)
         self.resolutions = {r.namespace: r for r in self.resolve(None)}
+        self.resolutions_sorted = tuple(self.resolutions[n] for n in sorted(self.resolutions))
         self.predicted = self.predicted_findings(self.resolutions.values(), None)
         self.findings = self.all_findings(self.predicted)
         self.before_by_id = {id(f): f for f in self.findings}
         self.before_keys = frozenset(finding_key(f) for f in self.findings)
+        #: How many findings at rest the last trial's index no longer held by identity.
+        self.churn = 0
         #: Outcomes of the changes tried on this state (see ``Simulator._outcome``).
         self.outcomes: dict[tuple[Change, ...], Outcome] = {}
+
+    def refresh(self) -> None:
+        """After a trial is put back: when the subjects it recomputed hold findings equal
+        to, but not the same objects as, those at rest, take the index's as the findings
+        at rest again, so that the next trial's diff stays in proportion to its change."""
+        if self.churn * 4 <= len(self.findings) + 64:
+            return
+        self.findings = self.all_findings(self.predicted)
+        self.before_by_id = {id(f): f for f in self.findings}
+        self.churn = 0
 
     def close(self) -> None:
         self.index.close()
@@ -296,6 +332,7 @@ class Simulator:
             yield self._run(state, changes, journal), state.store
         finally:
             _restore(state.store, journal)
+            state.refresh()
             if self._in_place:  # put back as it was: the version moved, not the state
                 self._built_at = self._source.model.version
 
@@ -323,7 +360,7 @@ class Simulator:
             for change, old, new in done:
                 touched.add(change.target.namespace)
                 every |= _moves_every_namespace(change.target, state)
-                followed.add(react(store, change, old, new, made=round_ == 0))
+                followed.add(react(state.reader, change, old, new, made=round_ == 0))
             reaction.lines += followed.lines
             reaction.missing += followed.missing
             reaction.resolve |= followed.resolve
@@ -341,12 +378,18 @@ class Simulator:
             if namespace in state.resolutions
             and state.resolutions[namespace].status in ("unsatisfiable", "failed")
         }
+        # namespaces whose resolution stands after what it wrote back: a failure written
+        # as conditions, or nothing to install, leaves every input of the resolver as it was
+        settled: set[str] = set()
         if again:
             for found in state.resolve(again):
                 resolutions[found.namespace] = found
                 if not state.catalog_content:
+                    settled.add(found.namespace)
                     continue
-                written = resolved(store, found)
+                if found.status != "resolved" or not found.changes:
+                    settled.add(found.namespace)
+                written = resolved(state.reader, found)
                 reaction.lines += written.lines
                 reaction.missing += written.missing
                 for change in written.changes:
@@ -360,7 +403,7 @@ class Simulator:
                 )
         held = state.subscription_namespaces()
         scope = held if every else (touched | again) & held
-        for found in state.resolve(scope):
+        for found in state.resolve(scope - settled):
             resolutions[found.namespace] = found
         for namespace in set(resolutions) - held:
             del resolutions[namespace]
@@ -371,12 +414,13 @@ class Simulator:
             state.predicted_findings((resolutions[n] for n in moved if n in resolutions), moved)
         )
         after = state.all_findings(predicted)
-        cleared, appeared = _diff(state.before_by_id, after)
+        cleared, appeared, churn = _diff(state.before_by_id, after)
+        state.churn = churn
         return Outcome(
             tuple(changes),
             state.findings,
             after,
-            tuple(state.resolutions[n] for n in sorted(state.resolutions)),
+            state.resolutions_sorted,
             tuple(resolutions[n] for n in sorted(resolutions)),
             tuple(reaction.lines),
             tuple(dict.fromkeys(reaction.missing)),
@@ -431,8 +475,6 @@ def refused(remedy: Remedy) -> bool:
 def _judged(
     remedy: Remedy, outcome: Outcome, clears: set[FindingKey], assumed: tuple[str, ...] = ()
 ) -> Remedy:
-    stays = [f for k in sorted(clears) if (f := outcome.finding(k)) is not None]
-    new_errors = [f for f in outcome.new if f.severity == "error"]
     did = "; ".join([*(f"taken as done: {text.rstrip('.')}" for text in assumed), *outcome.next])
     if outcome.missing:  # a reaction not modelled: neither proof nor refusal
         return replace(
@@ -441,6 +483,8 @@ def _judged(
             outcome=did,
             missing="; ".join(outcome.missing),
         )
+    stays = [f for k in sorted(clears) if (f := outcome.finding(k)) is not None]
+    new_errors = [f for f in outcome.new if f.severity == "error"]
     if stays or new_errors:
         why = [f"{f.code} stays on {_what(f)}" for f in stays]
         why += [f"new error {f.code} on {_what(f)}: {f.message}" for f in new_errors]
