@@ -119,3 +119,17 @@ def test_bad_files_exit_2(
     assert main(["whatif", CLUSTER, "--create", str(created)]) == 2
     err = capsys.readouterr().err
     assert says in err and err.count("\n") == 1
+
+
+def test_deleting_a_failed_plan_whose_csv_stays_only_brings_install_plan_missing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # the sample's real failed plan (AtLatestKnown, its CSV present, Default strategy):
+    # OLM only reports InstallPlanMissing (R-SUB-6), nothing resolves again
+    code = main(["whatif", "--sample", "--delete", "ip/cfe-test-namespace/install-bfnbn"])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert "only reports InstallPlanMissing" in out
+    assert "- error InstallPlanFailed Subscription cfe-test-namespace/" in out
+    assert "+ error InstallPlanMissing Subscription cfe-test-namespace/" in out
+    assert "Simulated:" in out

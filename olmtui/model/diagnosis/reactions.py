@@ -278,9 +278,9 @@ def plan_approved(state: StateReader, namespace: str, plan: str, old: Obj | None
 def subscription_changed(
     state: StateReader, namespace: str, name: str, old: Obj | None, new: Obj | None
 ) -> Reaction:
-    """A Subscription created, changed or deleted: OLM resolves its namespace again when a
-    Subscription remains there (R-RES-1); a deleted Subscription leaves its CSV running
-    (R-DOC-14)."""
+    """A Subscription created, deleted or its spec changed: OLM resolves its namespace again
+    when a Subscription remains there (R-RES-1); a deleted Subscription leaves its CSV
+    running (R-DOC-14)."""
     reaction = Reaction()
     if new is None and old is not None:
         installed = str(_status(old).get("installedCSV") or "")
@@ -291,7 +291,9 @@ def subscription_changed(
             )
         else:
             reaction.lines.append(f"Subscription {namespace}/{name} is deleted")
-    if any(True for _ in state.list(SUBSCRIPTION, namespace)):
+    # its status as OLM's own reactions write it leaves what the resolver reads alone
+    asked = old is None or new is None or _spec(old) != _spec(new)
+    if asked and any(True for _ in state.list(SUBSCRIPTION, namespace)):
         reaction.resolve.add(namespace)
     return reaction
 
