@@ -1,6 +1,6 @@
-"""Bench for issue 26's simulation: ``check`` with every remedy tried on the state against
-``check`` alone, and one ``whatif`` answer, on the synthetic snapshot of ``gen_snapshot.py``
-(1,000 namespaces, ~20,000 copied CSVs). A script, not a test.
+"""Bench for the simulation of OLM's next step: ``check`` with every remedy tried on the
+state against ``check`` alone, and one ``whatif`` answer, on the synthetic snapshot of
+``gen_snapshot.py`` (1,000 namespaces, ~20,000 copied CSVs). A script, not a test.
 
 In one run, over one load of the snapshot:
 
