@@ -11,7 +11,7 @@ then the operators and changes of a solution (R-RES-20) or the explanation of a 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from olmtui.kinds import CATALOG_SOURCE, CSV, NAMESPACE, OPERATOR_GROUP, SUBSCRIPTION
@@ -22,6 +22,7 @@ from olmtui.model.rules.resolution.constraints import Variable
 from olmtui.model.rules.resolution.entries import EXISTING, CatalogKey, catalog_entries
 from olmtui.model.rules.resolution.existing import SourceError, existing_entries
 from olmtui.model.rules.resolution.explanation import ExplainFacts, Offer, explain
+from olmtui.model.rules.resolution.held_back import held_back
 from olmtui.model.rules.resolution.invariants import invariants
 from olmtui.model.rules.resolution.operators import operators_of
 from olmtui.model.rules.resolution.predicates import NotEvaluated
@@ -343,7 +344,12 @@ def resolve_namespace(
         return NamespaceResolution(
             ns, "unsatisfiable", explanation=explain(result, ns, _facts(sources))
         )
-    return _resolved(objects, builder, result.selected)
+    resolved = _resolved(objects, builder, result.selected)
+    if resolved.status != "resolved":
+        return resolved
+    anchors = _anchors(builder, extra)
+    why = held_back(builder, variables, anchors, result.selected, ns, _facts(sources))
+    return replace(resolved, held_back=why) if why else resolved
 
 
 def _resolved(

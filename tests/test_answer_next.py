@@ -1,0 +1,120 @@
+"""One answer to "what installs next" (R-RES-17): with real catalog content where the
+channel head requires a package no catalog provides (after OLM's
+``TestSolveOperators_IgnoreUnsatisfiableDependencies``, resolver_test.go), ``check``'s JSON
+and text, its findings, ``explain``, ``graph`` and the Subscriptions view all name the same
+older bundle the resolver installs, and say why it is not the head; without catalog content
+the channel decides and nothing is guessed."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from typing import Any
+
+import jsonschema
+from rich.console import Console
+from check_runs import run_check
+from data_paths import DATA
+
+from olmtui.cli import main
+from olmtui.pipeline.build import snapshot_session
+from olmtui.report import load_schema
+from olmtui.ui.app import OlmApp
+from olmtui.ui.screens.subscriptions import SubscriptionsScreen
+
+CASE = DATA / "answer" / "held-back"
+CLUSTER = str(CASE / "cluster.yaml")
+CATALOG = f"olm/community={CASE / 'catalog-community.yaml'}"
+OLDER, HEAD = "etcd.v0.9.2", "etcd.v0.9.4"
+SIZE = (160, 40)
+
+
+def _run(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = main(list(argv))
+    return status, out.getvalue()
+
+
+def _subscriptions(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {s["namespace"]: s for s in report["subscriptions"]}
+
+
+def test_check_json_takes_the_resolvers_pick_and_says_why_it_is_not_the_head() -> None:
+    status, report = run_check([CLUSTER, "--catalog", CATALOG])
+    jsonschema.validate(report, load_schema())
+    assert status == 0
+    installs = {
+        o["for"]: o["name"] for r in report["resolution"] for o in r["operators"]
+    }
+    for namespace, sub in _subscriptions(report).items():
+        upgrade = sub["upgrade"]
+        assert upgrade["head"] == HEAD
+        assert upgrade["next"] == OLDER == installs[f"Subscription {namespace}/etcd"]
+        assert upgrade["decidedBy"] == "resolver"
+        assert upgrade["path"] == [OLDER]
+        because = upgrade["notHeadBecause"]
+        assert because is not None and "\n" not in because
+        assert HEAD in because and "vault" in because and "no visible catalog" in because
+    # no finding says OLM goes to the head next
+    for finding in report["findings"]:
+        assert f"picks {HEAD}" not in finding["message"], finding
+    behind = [f for f in report["findings"] if f["code"] == "UpgradeAvailable"]
+    assert len(behind) == 1 and OLDER in behind[0]["message"] and "vault" in behind[0]["message"]
+
+
+def test_check_text_explain_and_graph_name_the_same_older_bundle() -> None:
+    _, text = _run("check", CLUSTER, "--catalog", CATALOG)
+    subs = text[text.index("SUBSCRIPTIONS") : text.index("RESOLUTION")]
+    assert subs.count(f"next {OLDER}") == 2 and f"next {HEAD}" not in subs
+    assert "vault" in subs
+    status, explained = _run("explain", "installed/etcd", CLUSTER, "--catalog", CATALOG)
+    assert status == 0
+    assert f"picks {OLDER}, not {HEAD}" in " ".join(explained.split())
+    assert "vault" in explained
+    status, graph = _run("graph", "etcd", CLUSTER, "--catalog", CATALOG, "--format", "text")
+    assert status == 0
+    marked = [line for line in graph.splitlines() if "[next]" in line]
+    assert len(marked) == 1 and marked[0].startswith(OLDER)
+    assert f"next: {OLDER} (not the head:" in graph and "vault" in graph
+    _, mermaid = _run("graph", "etcd", CLUSTER, "--catalog", CATALOG)
+    assert "classDef next" in mermaid and " next\n" in mermaid
+
+
+def test_without_catalog_content_the_channel_decides_and_nothing_is_guessed() -> None:
+    _, report = run_check([CLUSTER])
+    for sub in report["subscriptions"]:
+        upgrade = sub["upgrade"]
+        assert upgrade["decidedBy"] == "channel"
+        assert (upgrade["head"], upgrade["next"], upgrade["notHeadBecause"]) == (None, None, None)
+
+
+def test_channel_decided_next_that_is_not_the_head_says_why() -> None:
+    """Without the resolver (PackageManifest-only content is not resolvable), a next bundle
+    one hop short of the head is explained by the channel's edges (R-UPG-2)."""
+    session = snapshot_session([CLUSTER], [CATALOG])
+    channel = {s.namespace: s for s in session.analysis.decided_subscriptions([])}
+    upgrade = channel["installed"].upgrade
+    assert (upgrade.decided_by, upgrade.next, upgrade.not_head_because) == ("channel", HEAD, None)
+
+
+async def test_the_subscriptions_view_shows_the_resolvers_pick_once_it_ran() -> None:
+    session = snapshot_session([CLUSTER], [CATALOG], label=CASE.name)
+    app = OlmApp(session, initial_view="subscriptions")
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(200):
+            await pilot.pause(0.05)
+            follower = session.analysis.predicted
+            if follower is not None and follower.runs >= 1 and not follower._busy:
+                break
+        await pilot.pause(0.4)
+        screen = app.screen
+        assert isinstance(screen, SubscriptionsScreen)
+        shown = {key: s.upgrade for key, s in screen._subs.items()}
+        assert {u.next for u in shown.values()} == {OLDER}
+        console = Console(width=400, record=True, file=io.StringIO())
+        console.print(screen.describe(("installed", "etcd")))
+        described = console.export_text()
+        assert "OLM's resolver" in described and "vault" in described
+        behind = session.analysis.behind_head()
+        assert [s.upgrade.next for s in behind] == [OLDER]
