@@ -42,6 +42,7 @@ from olmtui.kinds import (
     CSV,
     DEPLOYMENT,
     INSTALL_PLAN,
+    NAMESPACE,
     OPERATOR_CONDITION,
     OPERATOR_GROUP,
     SERVICE,
@@ -72,13 +73,18 @@ from olmtui.model.rules.documented.conversion_webhooks import (
     conversion_webhook_findings,
 )
 from olmtui.model.rules.documented.leftovers import namespace_leftover_findings
-from olmtui.model.rules.resolution.resolution_findings import resolution_clause_findings
+from olmtui.model.rules.resolution.catalog_namespaces import OPENSHIFT_GLOBAL, UPSTREAM_GLOBAL
+from olmtui.model.rules.resolution.resolution_findings import (
+    Visibility,
+    resolution_clause_findings,
+)
 from olmtui.model.rules.rule_family import (
     ANY_KIND,
     CATALOGS,
     CLOCK,
     CONTENT,
     HealthInputs,
+    ObjectReader,
     RuleFamily,
     Seen,
     SlotsOf,
@@ -204,7 +210,22 @@ def _left_compute(inputs: HealthInputs, subject: Subject) -> list[Finding]:
         plans_known=bool(inputs.plans),
     )
     sources = SlotsOf(inputs.objects, CATALOG_SOURCE)
-    return leftovers + resolution_clause_findings(namespace, subs, csvs, sources)
+    groups = list(inputs.objects.list(OPERATOR_GROUP, namespace))
+    # R-RES-3: with exactly one group, which catalog namespaces the namespace resolves from
+    visibility = (
+        Visibility(_global_namespace(inputs.objects), groups[0]) if len(groups) == 1 else None
+    )
+    return leftovers + resolution_clause_findings(namespace, subs, csvs, sources, visibility)
+
+
+def _global_namespace(objects: ObjectReader) -> str:
+    """R-RES-3, as the resolver reads it: OpenShift's marketplace namespace when its
+    Namespace or a CatalogSource in it was read, else upstream's ``olm``."""
+    if objects.get(NAMESPACE, "", OPENSHIFT_GLOBAL) is not None or any(
+        True for _ in objects.list(CATALOG_SOURCE, OPENSHIFT_GLOBAL)
+    ):
+        return OPENSHIFT_GLOBAL
+    return UPSTREAM_GLOBAL
 
 
 def _left_marks(seen: Seen) -> Iterable[Subject]:
@@ -379,8 +400,8 @@ FAMILIES: tuple[RuleFamily, ...] = (
     ),
     RuleFamily(
         "left",
-        "R-DOC-14, R-DOC-15, R-SUB-7",
-        _OPERATOR_KINDS | {CATALOG_SOURCE},
+        "R-DOC-14, R-DOC-15, R-SUB-7, R-RES-3",
+        _OPERATOR_KINDS | {CATALOG_SOURCE, OPERATOR_GROUP},
         _left_subjects,
         _left_compute,
         _left_marks,

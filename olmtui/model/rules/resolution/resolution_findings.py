@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from olmtui.kinds import CATALOG_SOURCE, CSV, SUBSCRIPTION
+from olmtui.kinds import CATALOG_SOURCE, CSV, OPERATOR_GROUP, SUBSCRIPTION
 from olmtui.model.records.types import Finding, ObjectRef, Severity
+from olmtui.model.rules.resolution.catalog_namespaces import EXCLUDE_GLOBAL
 from olmtui.model.rules.resolution.resolution_clauses import (
     Clause,
     catalog_of,
@@ -223,9 +224,85 @@ def _unmet(r: _Reading, out: _Out, csvs: Mapping[str, Obj]) -> None:
         )
 
 
-def _catalogs(r: _Reading, out: _Out, catalog_sources: Collection[tuple[str, str]]) -> None:
+@dataclass(frozen=True, slots=True)
+class Visibility:
+    """Which catalog namespaces a namespace resolves from (R-RES-3): its own and, unless its
+    one OperatorGroup (``group``) carries the exclusion annotation, the global one."""
+
+    global_namespace: str
+    group: Obj | None = None
+
+    @property
+    def excluded(self) -> bool:
+        annotations = meta(self.group or {}).get("annotations") or {}
+        return str(annotations.get(EXCLUDE_GLOBAL, "")).lower() == "true"
+
+    def sees(self, namespace: str, catalog_namespace: str) -> bool:
+        if catalog_namespace == namespace:
+            return True
+        return not self.excluded and catalog_namespace == self.global_namespace
+
+
+def _not_visible(
+    out: _Out, where: tuple[str, str], subs: list[str], visibility: Visibility
+) -> None:
+    """R-RES-3: the catalog OLM "found no operators" in is one the namespace does not resolve
+    from: the cause is the namespace's view, not the catalog, which may be healthy."""
+    catalog_ns, catalog = where
+    group = visibility.group
+    group_name = meta(group or {}).get("name") or "?"
+    related = (
+        ObjectRef(CATALOG_SOURCE, catalog_ns, catalog),
+        *((ObjectRef(OPERATOR_GROUP, out.namespace, group_name),) if group is not None else ()),
+    )
+    if visibility.excluded:
+        why = (
+            f"its OperatorGroup {group_name} carries {EXCLUDE_GLOBAL}: \"true\", so "
+            f"{out.namespace} resolves only from catalogs in its own namespace, not from "
+            f"{catalog_ns}"
+        )
+        fix = (
+            f"Remove that annotation from OperatorGroup {out.namespace}/{group_name}, or create "
+            f"the CatalogSource in {out.namespace} and point spec.sourceNamespace there"
+        )
+    else:
+        why = (
+            f"{out.namespace} resolves only from its own namespace and the global catalog "
+            f"namespace ({visibility.global_namespace} here, unless OLM's catalog operator "
+            f"runs with another -namespace), and {catalog_ns} is neither"
+        )
+        fix = (
+            f"Create the CatalogSource in {out.namespace} or {visibility.global_namespace} and "
+            "point spec.source/spec.sourceNamespace at it"
+        )
+    for sub in sorted(set(subs)):
+        out.findings.append(
+            Finding(
+                "error",
+                "CatalogNotVisible",
+                SUBSCRIPTION,
+                out.namespace,
+                sub,
+                f"OLM found no operators in CatalogSource {catalog_ns}/{catalog} for "
+                f"Subscription {sub} because {why}; the CatalogSource itself is not at "
+                f"fault. {fix}; OLM resolves again on its own (R-RES-3).",
+                "R-RES-3",
+                related,
+            )
+        )
+
+
+def _catalogs(
+    r: _Reading,
+    out: _Out,
+    catalog_sources: Collection[tuple[str, str]],
+    visibility: Visibility | None,
+) -> None:
     # R-SUB-7: "no operators found from catalog N in namespace M referenced by subscription S".
     for (namespace, name), subs in sorted(r.empty_catalogs.items()):
+        if visibility is not None and not visibility.sees(out.namespace, namespace):
+            _not_visible(out, (namespace, name), subs, visibility)
+            continue
         if (namespace, name) not in catalog_sources:
             continue  # the Subscription's own finding says the CatalogSource is missing
         out.findings.append(
@@ -251,9 +328,12 @@ def resolution_clause_findings(
     subs: Iterable[Obj],
     csvs: Mapping[str, Obj],
     catalog_sources: Collection[tuple[str, str]],
+    visibility: Visibility | None = None,
 ) -> list[Finding]:
     """Findings on the CSVs, Subscriptions and CatalogSources the namespace's
-    ``ConstraintsNotSatisfiable`` message names (R-SUB-7)."""
+    ``ConstraintsNotSatisfiable`` message names (R-SUB-7). ``visibility``: which catalog
+    namespaces the namespace resolves from (R-RES-3), when its one OperatorGroup is known; a
+    catalog outside them is the Subscription's problem, never the catalog's."""
     subs = list(subs)
     clauses = namespace_clauses(subs)
     if not clauses:
@@ -266,7 +346,7 @@ def resolution_clause_findings(
     _apis(reading, out, csvs)
     _deprecated(reading, out, csvs)
     _unmet(reading, out, csvs)
-    _catalogs(reading, out, catalog_sources)
+    _catalogs(reading, out, catalog_sources, visibility)
     return out.findings
 
 

@@ -17,6 +17,11 @@ from typing import Any
 from olmtui.kinds import CATALOG_SOURCE, CSV, NAMESPACE, OPERATOR_GROUP, SUBSCRIPTION
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.rules.operatorgroups.operatorgroups import FAIL_FORWARD, upgrade_strategy
+from olmtui.model.rules.resolution.catalog_namespaces import (
+    EXCLUDE_GLOBAL,
+    OPENSHIFT_GLOBAL,
+    UPSTREAM_GLOBAL,
+)
 from olmtui.model.rules.resolution.channel_order import ResolutionError
 from olmtui.model.rules.resolution.constraints import Variable
 from olmtui.model.rules.resolution.entries import EXISTING, CatalogKey, catalog_entries
@@ -35,10 +40,6 @@ from olmtui.store import Store
 
 Obj = dict[str, Any]
 
-#: R-RES-3: the annotation that keeps the global catalog namespace out of a namespace's view.
-EXCLUDE_GLOBAL = "olm.operatorframework.io/exclude-global-namespace-resolution"
-OPENSHIFT_GLOBAL = "openshift-marketplace"
-UPSTREAM_GLOBAL = "olm"
 
 
 def _ref(obj: Obj) -> str:
