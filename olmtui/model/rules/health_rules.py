@@ -150,6 +150,7 @@ def _ns_compute(inputs: HealthInputs, subject: Subject) -> list[Finding]:
         inputs.plans.get(namespace, {}).values(),
         csvs.values(),
         install_plans_known=bool(inputs.plans),
+        catalogs=inputs.content,
     )
     if inputs.content:
         groups = {namespace: inputs.groups.get(namespace, 0)}

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from olmtui.model.rules.catalog.suggestions import closest_first
 from olmtui.model.rules.resolution.constraints import (
     AppliedConstraint,
     AtMost,
@@ -44,6 +45,9 @@ class ExplainFacts:
     every entry of it in the visible catalogs and ``@existing``, in the builder's order."""
 
     packages: Mapping[str, Sequence[Offer]]
+    #: Subscription name -> the catalog it names (``ns/name``), for what exists there when
+    #: it lacks the package or channel asked for (R-UPG-6).
+    sources: Mapping[str, str] = field(default_factory=dict)
 
 
 def explain(
@@ -110,7 +114,9 @@ def fix_of(applied: AppliedConstraint, namespace: str, facts: ExplainFacts | Non
     if isinstance(c, Mandatory):
         return _mandatory_fix(applied.variable, namespace, facts)
     if isinstance(c, Prohibited):
-        return _prohibited_fix(applied.variable, c.text, namespace)
+        return _prohibited_fix(applied.variable, c.text, namespace) + _existing_names(
+            applied.variable, c.text, facts
+        )
     if isinstance(c, Dependency):
         return _dependency_fix(applied.variable, c, namespace, facts)
     if isinstance(c, Conflict):
@@ -180,6 +186,30 @@ def _prohibited_fix(variable: str, text: str, namespace: str) -> str:
     if sub is None or not variable.startswith("subscription:"):
         return f"{sub or variable} may not be installed here: pick another bundle"
     return f"fix spec.source/sourceNamespace/name/channel/startingCSV of {sub}"
+
+
+def _existing_names(variable: str, text: str, facts: ExplainFacts | None) -> str:
+    """R-UPG-6: for "no operators found in package P" / "in channel C of package P", what the
+    Subscription's catalog does hold, close matches first; ``""`` when unknown."""
+    source = facts.sources.get(variable.removeprefix("subscription:")) if facts else None
+    if facts is None or source is None:
+        return ""
+    if m := _NO_CHANNEL.fullmatch(text):
+        offers = [o for o in facts.packages.get(m[2], ()) if o.catalog == source]
+        channels = {o.channel for o in offers if o.channel}
+        if not channels:
+            return ""
+        shown, total = closest_first(m[1], channels)
+        more = f", ... ({total} in all)" if total > len(shown) else ""
+        return f"; its channels in {source} are {', '.join(shown)}{more}"
+    if m := _NO_PACKAGE.fullmatch(text):
+        packages = {p for p, offers in facts.packages.items() if any(o.catalog == source for o in offers)}
+        if not packages:
+            return ""
+        shown, total = closest_first(m[1], packages)
+        more = f", ... ({total} in all)" if total > len(shown) else ""
+        return f"; catalog {source} has {', '.join(shown)}{more}"
+    return ""
 
 
 def _dependency_fix(

@@ -300,8 +300,9 @@ def _anchors(builder: Builder, extra: Iterable[Variable]) -> list[str]:
     ]
 
 
-def _facts(sources: Sources) -> ExplainFacts:
-    """Every entry the resolver saw, per package, for the explanation's fixes."""
+def _facts(sources: Sources, objects: NamespaceObjects | None = None) -> ExplainFacts:
+    """Every entry the resolver saw, per package, and the catalog each Subscription names,
+    for the explanation's fixes."""
     packages: dict[str, list[Offer]] = {}
     for snapshot in sources.snapshots:
         for e in snapshot.entries:
@@ -314,7 +315,11 @@ def _facts(sources: Sources) -> ExplainFacts:
                     e.catalog.label,
                 )
             )
-    return ExplainFacts(packages)
+    named = {}
+    for sub in objects.subscriptions if objects is not None else ():
+        wanted = SubscriptionSpec.of(sub)
+        named[wanted.name] = f"{wanted.source_namespace}/{wanted.source}"
+    return ExplainFacts(packages, named)
 
 
 def resolve_namespace(
@@ -343,7 +348,7 @@ def resolve_namespace(
     result = solve(variables, _anchors(builder, extra))
     if isinstance(result, NotSatisfiable):
         return NamespaceResolution(
-            ns, "unsatisfiable", explanation=explain(result, ns, _facts(sources))
+            ns, "unsatisfiable", explanation=explain(result, ns, _facts(sources, objects))
         )
     resolved = _resolved(objects, builder, result.selected)
     if resolved.status != "resolved":

@@ -11,10 +11,17 @@ Approval, effective approval and the 0-or-2+ OperatorGroup stall (R-SUB-4, R-SUB
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Iterable, Mapping, Sequence
 
 from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, SUBSCRIPTION
+from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.types import Finding, ObjectRef, Severity
+from olmtui.model.rules.catalog.suggestions import (
+    channel_suggestion,
+    package_suggestion,
+    serving,
+)
 from olmtui.model.rules.installplans.installplans import (
     ConditionState,
     InstallPlanSummary,
@@ -57,8 +64,12 @@ def _what(sub: Obj) -> str:
 class _Builder:
     """Collects the findings of one Subscription with its identity filled in."""
 
-    def __init__(self, sub: Obj, csvs: Mapping[str, Obj], manual: bool) -> None:
+    def __init__(
+        self, sub: Obj, csvs: Mapping[str, Obj], manual: bool, catalogs: Sequence[Catalog] = ()
+    ) -> None:
         sub_meta = meta(sub)
+        #: The catalog content given, for what exists where OLM found nothing (R-UPG-6).
+        self.catalogs = catalogs
         #: The namespace's non-copied CSVs by name, and whether any Subscription of it is
         #: Manual (R-SUB-4): the remedies depend on both.
         self.csvs = csvs
@@ -80,9 +91,41 @@ class _Builder:
         )
 
 
+_NO_PACKAGE = re.compile(
+    r"no operators found in package (\S+) in the catalog referenced by subscription"
+)
+_NO_CHANNEL = re.compile(
+    r"no operators found in channel (\S+) of package (\S+) in the catalog referenced by"
+)
+
+
+def _what_exists(b: _Builder, sub: Obj, message: str) -> str | None:
+    """R-UPG-6: where OLM found no package P (no channel C of P) and the catalog content
+    given for the Subscription's source lists what it has, name that, close matches first."""
+    catalog = serving(b.catalogs, source_ref(sub)) if b.catalogs else None
+    if catalog is None:
+        return None
+    if m := _NO_CHANNEL.search(message):
+        return channel_suggestion(catalog, m[2], m[1])
+    if m := _NO_PACKAGE.search(message):
+        return package_suggestion(catalog, m[1])
+    return None
+
+
 def _resolution(b: _Builder, sub: Obj, cond: ConditionState) -> None:
     # R-SUB-7: ConstraintsNotSatisfiable (the solver's constraint list, R-UPG-6 texts
     # included) or ErrorPreventedResolution (any other resolver error).
+    exists = _what_exists(b, sub, cond.message or "")
+    if exists is not None:
+        b.add(
+            "error",
+            cond.reason or "ResolutionFailed",
+            f"OLM cannot resolve Subscription {b.name} ({_what(sub)}): "
+            f"{(cond.message or 'no message').rstrip('.')}. {exists} (R-UPG-6); OLM resolves "
+            "again when the Subscription changes.",
+            "R-SUB-7",
+        )
+        return
     advice = {
         "ConstraintsNotSatisfiable": (
             "The resolver found no set of bundles that satisfies every constraint listed: "
@@ -279,6 +322,7 @@ def subscription_condition_findings(
     install_plans_known: bool = True,
     csvs: Mapping[str, Obj] | None = None,
     manual: bool = False,
+    catalogs: Sequence[Catalog] = (),
 ) -> list[Finding]:
     """Findings from one Subscription's conditions and state (R-SUB-*), given the InstallPlan it
     references (``None`` when it references none or it is not in the cache). Pass
@@ -286,7 +330,7 @@ def subscription_condition_findings(
     missing one is not reported. ``csvs`` are the namespace's non-copied CSVs by name and
     ``manual`` whether a Subscription of the namespace asks for Manual approval (R-SUB-4):
     the remedies depend on them."""
-    b = _Builder(sub, csvs or {}, manual)
+    b = _Builder(sub, csvs or {}, manual, catalogs)
     sub_status = status(sub)
     observed = _true_conditions(sub)
     plan = summarize_install_plan(install_plan) if install_plan is not None else None
@@ -379,6 +423,7 @@ def namespace_subscription_findings(
     csvs: Iterable[Obj] = (),
     *,
     install_plans_known: bool = True,
+    catalogs: Sequence[Catalog] = (),
 ) -> list[Finding]:
     """Every Subscription and InstallPlan finding of one namespace, sorted: the conditions of
     each Subscription (with the InstallPlan it references) plus the namespace-wide InstallPlan
@@ -399,6 +444,7 @@ def namespace_subscription_findings(
             install_plans_known=install_plans_known,
             csvs=csv_names,
             manual=manual,
+            catalogs=catalogs,
         )
     findings += namespace_installplan_findings(namespace, subs, ips, csvs)
     return sorted(findings, key=lambda f: f.sort_key)
