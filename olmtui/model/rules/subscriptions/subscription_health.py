@@ -22,6 +22,7 @@ from olmtui.model.rules.catalog.suggestions import (
     package_suggestion,
     serving,
 )
+from olmtui.model.rules.installplans.forbidden import Denied, retrying_forbidden
 from olmtui.model.rules.installplans.installplans import (
     ConditionState,
     InstallPlanSummary,
@@ -35,6 +36,8 @@ from olmtui.model.rules.subscriptions.subscriptions import install_plan_name
 from olmtui.model.rules.upgrades.upgrades import source_ref
 from olmtui.objects import Obj, meta, spec, status
 
+#: The kind of the scoped account a Forbidden InstallPlan names (R-OG-7); olmtui reads none.
+SERVICE_ACCOUNT = "ServiceAccount"
 _DEPRECATIONS = ("PackageDeprecated", "ChannelDeprecated", "BundleDeprecated")
 _PLAN_CONDITIONS = ("InstallPlanPending", "InstallPlanFailed", "InstallPlanMissing")
 
@@ -179,6 +182,10 @@ def _plan_condition(
         )
     elif cond.reason == "RequiresApproval" and plan and plan.waiting_for_approval:
         _waiting_for_approval(b, sub, plan)
+    elif (
+        denied := retrying_forbidden(plan.message if plan and plan.message else cond.message)
+    ) is not None:
+        _forbidden(b, ip_name, denied, related)
     else:
         b.add(
             "info",
@@ -190,6 +197,25 @@ def _plan_condition(
             "R-SUB-5",
             related,
         )
+
+
+def _forbidden(
+    b: _Builder, ip_name: str, denied: Denied, related: tuple[ObjectRef, ...]
+) -> None:
+    """R-OG-7, R-IP-3: the plan retries for as long as its scoped account is Forbidden: an
+    error with the account and the permission it lacks, never "in progress"."""
+    account = f"{denied.account_namespace}/{denied.account}"
+    b.add(
+        "error",
+        "InstallPlanForbidden",
+        f"InstallPlan {ip_name} of Subscription {b.name} keeps retrying: ServiceAccount "
+        f"{account}, which the OperatorGroup makes OLM install with, may not "
+        f"{denied.permission}. OLM installs a scoped group's operators with that account's "
+        "permissions only and retries while the error is Forbidden, so nothing moves until "
+        f"the account is granted it, e.g. `{denied.grant}`; OLM then goes on by itself.",
+        "R-OG-7",
+        (*related, ObjectRef(SERVICE_ACCOUNT, denied.account_namespace, denied.account)),
+    )
 
 
 def _missing_remedy(b: _Builder, sub: Obj) -> str:
