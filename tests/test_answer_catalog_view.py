@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import yaml
 from check_runs import run_check
+from data_paths import DATA
 
 EXCLUDE = "olm.operatorframework.io/exclude-global-namespace-resolution"
 
@@ -121,3 +122,15 @@ def test_a_catalog_out_of_view_is_the_subscriptions_cause_not_the_catalogs(
     assert f"CatalogSource {catalog_ns}/company-catalog" in finding["message"]
     if exclude:
         assert "Remove that annotation from OperatorGroup team/og" in finding["message"]
+
+
+def test_the_resolvers_fix_names_the_annotation_with_catalog_content() -> None:
+    """The same state resolved with the catalog's content (the resolution table's
+    ``exclude-global-namespace`` case): the explanation's fix is the annotation."""
+    case = DATA / "resolution" / "exclude-global-namespace"
+    catalog = f"openshift-marketplace/company-catalog={case / 'catalog-company-catalog.yaml'}"
+    _, report = run_check([str(case / "cluster.yaml"), "--catalog", catalog])
+    (entry,) = [r for r in report["resolution"] if r["namespace"] == "team"]
+    fix = entry["explanation"][0]["fix"]
+    assert f"OperatorGroup team/og carries {EXCLUDE}" in fix and "remove the annotation" in fix
+    assert not any(f["kind"] == "CatalogSource" for f in report["findings"])

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from olmtui.model.rules.catalog.suggestions import closest_first
+from olmtui.model.rules.resolution.catalog_namespaces import EXCLUDE_GLOBAL
 from olmtui.model.rules.resolution.constraints import (
     AppliedConstraint,
     AtMost,
@@ -48,6 +49,8 @@ class ExplainFacts:
     #: Subscription name -> the catalog it names (``ns/name``), for what exists there when
     #: it lacks the package or channel asked for (R-UPG-6).
     sources: Mapping[str, str] = field(default_factory=dict)
+    #: The namespace's OperatorGroup when it carries the exclusion annotation (R-RES-3).
+    excluding_group: str | None = None
 
 
 def explain(
@@ -114,6 +117,9 @@ def fix_of(applied: AppliedConstraint, namespace: str, facts: ExplainFacts | Non
     if isinstance(c, Mandatory):
         return _mandatory_fix(applied.variable, namespace, facts)
     if isinstance(c, Prohibited):
+        excluded = _excluded_fix(applied.variable, c.text, namespace, facts)
+        if excluded is not None:
+            return excluded
         return _prohibited_fix(applied.variable, c.text, namespace) + _existing_names(
             applied.variable, c.text, facts
         )
@@ -186,6 +192,22 @@ def _prohibited_fix(variable: str, text: str, namespace: str) -> str:
     if sub is None or not variable.startswith("subscription:"):
         return f"{sub or variable} may not be installed here: pick another bundle"
     return f"fix spec.source/sourceNamespace/name/channel/startingCSV of {sub}"
+
+
+def _excluded_fix(
+    variable: str, text: str, namespace: str, facts: ExplainFacts | None
+) -> str | None:
+    """R-RES-3: a catalog outside the namespace that its group's exclusion annotation keeps
+    out of view: the annotation is the cause, not the catalog or the Subscription's spec."""
+    m = _NO_CATALOG.fullmatch(text)
+    if m is None or facts is None or facts.excluding_group is None or m[2] == namespace:
+        return None
+    return (
+        f"OperatorGroup {namespace}/{facts.excluding_group} carries {EXCLUDE_GLOBAL}: "
+        f'"true", so {namespace} resolves only from catalogs in its own namespace: remove the '
+        f"annotation, or create the CatalogSource in {namespace} and point spec.sourceNamespace "
+        f"of {object_of(variable, namespace)} there"
+    )
 
 
 def _existing_names(variable: str, text: str, facts: ExplainFacts | None) -> str:

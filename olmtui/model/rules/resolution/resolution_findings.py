@@ -235,7 +235,7 @@ class Visibility:
     @property
     def excluded(self) -> bool:
         annotations = meta(self.group or {}).get("annotations") or {}
-        return str(annotations.get(EXCLUDE_GLOBAL, "")).lower() == "true"
+        return annotations.get(EXCLUDE_GLOBAL) == "true"  # as the resolver reads it
 
     def sees(self, namespace: str, catalog_namespace: str) -> bool:
         if catalog_namespace == namespace:

@@ -319,7 +319,11 @@ def _facts(sources: Sources, objects: NamespaceObjects | None = None) -> Explain
     for sub in objects.subscriptions if objects is not None else ():
         wanted = SubscriptionSpec.of(sub)
         named[wanted.name] = f"{wanted.source_namespace}/{wanted.source}"
-    return ExplainFacts(packages, named)
+    groups = objects.operator_groups if objects is not None else []
+    excluding = None
+    if len(groups) == 1 and annotations_of(groups[0]).get(EXCLUDE_GLOBAL) == "true":
+        excluding = name_of(groups[0])
+    return ExplainFacts(packages, named, excluding)
 
 
 def resolve_namespace(
