@@ -33,14 +33,23 @@ def _cluster(error: str) -> list[dict[str, Any]]:
             "status": {
                 "namespaces": ["team"],
                 "lastUpdated": "2026-11-20T09:58:00Z",
-                "serviceAccountRef": {"kind": "ServiceAccount", "namespace": "team", "name": "scoped"},
+                "serviceAccountRef": {
+                    "kind": "ServiceAccount",
+                    "namespace": "team",
+                    "name": "scoped",
+                },
             },
         },
         {
             "apiVersion": "operators.coreos.com/v1alpha1",
             "kind": "Subscription",
             "metadata": {"name": "etcd", "namespace": "team"},
-            "spec": {"name": "etcd", "channel": "alpha", "source": "community", "sourceNamespace": "olm"},
+            "spec": {
+                "name": "etcd",
+                "channel": "alpha",
+                "source": "community",
+                "sourceNamespace": "olm",
+            },
             "status": {
                 "state": "UpgradePending",
                 "currentCSV": "etcdoperator.v0.9.4",
@@ -57,7 +66,12 @@ def _cluster(error: str) -> list[dict[str, Any]]:
                 "namespace": "team",
                 "creationTimestamp": "2026-11-20T09:00:00Z",
                 "ownerReferences": [
-                    {"apiVersion": "operators.coreos.com/v1alpha1", "kind": "Subscription", "name": "etcd", "uid": "u"}
+                    {
+                        "apiVersion": "operators.coreos.com/v1alpha1",
+                        "kind": "Subscription",
+                        "name": "etcd",
+                        "uid": "u",
+                    }
                 ],
             },
             "spec": {
@@ -68,7 +82,11 @@ def _cluster(error: str) -> list[dict[str, Any]]:
             "status": {
                 "phase": "Installing",
                 "message": f"retrying execution due to error: {error}",
-                "attenuatedServiceAccountRef": {"kind": "ServiceAccount", "namespace": "team", "name": "scoped"},
+                "attenuatedServiceAccountRef": {
+                    "kind": "ServiceAccount",
+                    "namespace": "team",
+                    "name": "scoped",
+                },
             },
         },
     ]
@@ -110,7 +128,11 @@ def test_a_plan_retrying_on_forbidden_names_the_account_and_the_permission(
     codes = {f["code"]: f for f in report["findings"]}
     assert "InstallPlanPending" not in codes
     finding = codes["InstallPlanForbidden"]
-    assert (finding["severity"], finding["kind"], finding["name"]) == ("error", "Subscription", "etcd")
+    assert (finding["severity"], finding["kind"], finding["name"]) == (
+        "error",
+        "Subscription",
+        "etcd",
+    )
     assert "ServiceAccount team/scoped" in finding["message"]
     assert permission in finding["message"]
     assert grant in finding["message"]
@@ -119,7 +141,14 @@ def test_a_plan_retrying_on_forbidden_names_the_account_and_the_permission(
 
 def test_a_plan_retrying_on_another_error_stays_in_progress(tmp_path: Path) -> None:
     path = tmp_path / "cluster.yaml"
-    path.write_text(yaml.safe_dump_all(_cluster("etcdclusters.etcd.database.coreos.com: the server is currently unable to handle the request")))
+    path.write_text(
+        yaml.safe_dump_all(
+            _cluster(
+                "etcdclusters.etcd.database.coreos.com: the server is currently unable to "
+                "handle the request"
+            )
+        )
+    )
     _, report = run_check([str(path)])
     codes = [f["code"] for f in report["findings"]]
     assert "InstallPlanForbidden" not in codes and "InstallPlanPending" in codes

@@ -12,9 +12,9 @@ import io
 from typing import Any
 
 import jsonschema
-from rich.console import Console
 from check_runs import run_check
 from data_paths import DATA
+from rich.console import Console
 
 from olmtui.cli import main
 from olmtui.pipeline.build import snapshot_session
@@ -44,9 +44,7 @@ def test_check_json_takes_the_resolvers_pick_and_says_why_it_is_not_the_head() -
     status, report = run_check([CLUSTER, "--catalog", CATALOG])
     jsonschema.validate(report, load_schema())
     assert status == 0
-    installs = {
-        o["for"]: o["name"] for r in report["resolution"] for o in r["operators"]
-    }
+    installs = {o["for"]: o["name"] for r in report["resolution"] for o in r["operators"]}
     for namespace, sub in _subscriptions(report).items():
         upgrade = sub["upgrade"]
         assert upgrade["head"] == HEAD

@@ -118,7 +118,10 @@ CASES = [
         "volumes",
     ),
     (
-        {"env": [{"name": "OK", "value": "x"}], "volumeMounts": [{"name": "missing", "mountPath": "/x"}]},
+        {
+            "env": [{"name": "OK", "value": "x"}],
+            "volumeMounts": [{"name": "missing", "mountPath": "/x"}],
+        },
         'spec.template.spec.containers[0].volumeMounts[0].name: Not found: "missing"',
         "volumeMounts",
     ),

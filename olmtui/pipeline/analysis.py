@@ -245,7 +245,9 @@ class Analysis:
         def merged() -> list[Finding]:
             # R-RES-17: an UpgradeAvailable told from the channel where the resolver picks
             # another bundle is told again from the resolver's pick (same subject, same order)
-            own = decided_findings(index.findings(), self.model.subscriptions(), self.subscriptions())
+            own = decided_findings(
+                index.findings(), self.model.subscriptions(), self.subscriptions()
+            )
             return list(heapq.merge(own, extra, key=finding_order))
 
         return self._derived.all_findings.get(self.findings_stamp(), merged)

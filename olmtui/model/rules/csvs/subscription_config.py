@@ -23,7 +23,12 @@ FAILED_REASONS = ("InstallComponentFailed", "InstallComponentFailedNoRetry")
 _INVALID = re.compile(r'Deployment(?:\.apps)? "([^"]+)" is invalid: (.*)', re.DOTALL)
 #: A rejected field path -> the ``spec.config`` field OLM wrote there.
 _FIELDS = (
-    (re.compile(r"spec\.template\.spec\.containers\[\d+\]\.(envFrom|env|resources|volumeMounts)\b"), None),
+    (
+        re.compile(
+            r"spec\.template\.spec\.containers\[\d+\]\.(envFrom|env|resources|volumeMounts)\b"
+        ),
+        None,
+    ),
     (re.compile(r"spec\.template\.spec\.(nodeSelector|tolerations|volumes|affinity)\b"), None),
     (re.compile(r"spec\.template\.metadata\.annotations\b"), "annotations"),
 )

@@ -225,7 +225,9 @@ def _existing_names(variable: str, text: str, facts: ExplainFacts | None) -> str
         more = f", ... ({total} in all)" if total > len(shown) else ""
         return f"; its channels in {source} are {', '.join(shown)}{more}"
     if m := _NO_PACKAGE.fullmatch(text):
-        packages = {p for p, offers in facts.packages.items() if any(o.catalog == source for o in offers)}
+        packages = {
+            p for p, offers in facts.packages.items() if any(o.catalog == source for o in offers)
+        }
         if not packages:
             return ""
         shown, total = closest_first(m[1], packages)

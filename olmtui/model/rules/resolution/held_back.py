@@ -33,7 +33,9 @@ def _because(result: object, namespace: str, facts: ExplainFacts, sub: str) -> s
         # no room for the newer bundles; no single constraint says it.
         return "the choices the resolver made first for other operators leave no room for them"
     own = f"subscription:{sub}"
-    for explained, applied in zip(explain(result, namespace, facts), result.constraints, strict=True):
+    for explained, applied in zip(
+        explain(result, namespace, facts), result.constraints, strict=True
+    ):
         if applied.variable == own:
             continue
         # a cause (R-RES-18's rank 0) reads best as its fix; anything else in OLM's words

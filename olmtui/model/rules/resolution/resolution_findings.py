@@ -257,7 +257,7 @@ def _not_visible(
     )
     if visibility.excluded:
         why = (
-            f"its OperatorGroup {group_name} carries {EXCLUDE_GLOBAL}: \"true\", so "
+            f'its OperatorGroup {group_name} carries {EXCLUDE_GLOBAL}: "true", so '
             f"{out.namespace} resolves only from catalogs in its own namespace, not from "
             f"{catalog_ns}"
         )

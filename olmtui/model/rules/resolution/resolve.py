@@ -41,7 +41,6 @@ from olmtui.store import Store
 Obj = dict[str, Any]
 
 
-
 def _ref(obj: Obj) -> str:
     return f"{namespace_of(obj)}/{name_of(obj)}"
 

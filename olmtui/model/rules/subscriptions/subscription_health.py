@@ -199,9 +199,7 @@ def _plan_condition(
         )
 
 
-def _forbidden(
-    b: _Builder, ip_name: str, denied: Denied, related: tuple[ObjectRef, ...]
-) -> None:
+def _forbidden(b: _Builder, ip_name: str, denied: Denied, related: tuple[ObjectRef, ...]) -> None:
     """R-OG-7, R-IP-3: the plan retries for as long as its scoped account is Forbidden: an
     error with the account and the permission it lacks, never "in progress"."""
     account = f"{denied.account_namespace}/{denied.account}"

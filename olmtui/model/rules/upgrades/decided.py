@@ -41,7 +41,9 @@ def _channel_reason(upgrade: UpgradeInfo, installed: str | None, starting: str |
             f"unknown: the head does not admit {installed}, and a PackageManifest shows no other "
             "entry's edges (R-UPG-9); load the catalog (--catalog) to know"
         )
-    return f"nothing in the channel replaces, skips or has a skipRange admitting {installed} (R-UPG-2)"
+    return (
+        f"nothing in the channel replaces, skips or has a skipRange admitting {installed} (R-UPG-2)"
+    )
 
 
 def _with_channel_reason(sub: SubscriptionState) -> SubscriptionState:
@@ -72,7 +74,9 @@ def _resolved_upgrade(sub: SubscriptionState, resolution: NamespaceResolution) -
         # The channel's path runs through the bundles the resolver rules out: only the first
         # hop is known, and its edge only when the channel has the same one.
         path = () if picked is None else (picked,)
-        edges = tuple(e for e in upgrade.edges if e.target == picked and e.source == sub.installed_csv)
+        edges = tuple(
+            e for e in upgrade.edges if e.target == picked and e.source == sub.installed_csv
+        )
     decided = replace(upgrade, next=picked, path=path, edges=edges, decided_by="resolver")
     target = picked or sub.installed_csv
     if upgrade.head is None or target is None or target == upgrade.head:
