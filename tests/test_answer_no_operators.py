@@ -1,9 +1,9 @@
 """Where OLM says "no operators found in package P" / "in channel C of package P" (R-UPG-6,
 R-SUB-7) and the catalog content given lists what the Subscription's catalog holds, the
 findings and the resolver's explanation name the packages or channels that exist, close
-matches first, instead of the generic advice. Built from OLM's ``subscription_e2e_test.go`` (a Subscription to a
-package or channel its catalog lacks gets ResolutionFailed / ConstraintsNotSatisfiable with
-the resolver's R-RES-10.3 text) and ``resolver_test.go``'s
+matches first, instead of the generic advice. Built from OLM's ``subscription_e2e_test.go``
+(a Subscription to a package or channel its catalog lacks gets ResolutionFailed /
+ConstraintsNotSatisfiable with the resolver's R-RES-10.3 text) and ``resolver_test.go``'s
 ``TestResolver/SubscriptionWithNoCandidatesInChannel``."""
 
 from __future__ import annotations
