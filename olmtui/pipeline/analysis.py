@@ -118,6 +118,7 @@ class _Derived:
     approvals: Memo[list[PendingApproval]] = field(default_factory=Memo)
     behind: Memo[list[SubscriptionState]] = field(default_factory=Memo)
     decided: Memo[list[SubscriptionState]] = field(default_factory=Memo)
+    overruled: Memo[bool] = field(default_factory=Memo)
     #: The Subscriptions of the last ``report()``, decided by its resolutions (R-RES-17).
     reported: list[SubscriptionState] | None = None
     heads: Memo[HeadCounts] = field(default_factory=Memo)
@@ -239,7 +240,7 @@ class Analysis:
         changes; with them, a merged copy made once per :meth:`findings_stamp`."""
         index = self.health_index()
         extra = self.predicted_findings()
-        if not extra and self._derived.predicted is None:
+        if not extra and not self._overruled():
             return index.findings()
 
         def merged() -> list[Finding]:
@@ -293,6 +294,22 @@ class Analysis:
             (self.health_index().operators_generation, self.predicted_generation()),
             lambda: decided_subscriptions(self.model.subscriptions(), resolutions),
         )
+
+    def _overruled(self) -> bool:
+        """Whether the resolver's last run picks, for any Subscription, another next bundle
+        than its channel (then :meth:`all_findings` tells its UpgradeAvailable again)."""
+        if self._derived.predicted is None:
+            return False
+
+        def build() -> bool:
+            model = self.model.subscriptions()
+            channel = {(s.namespace, s.name): s.upgrade.next for s in model}
+            return any(
+                s.upgrade.next != channel.get((s.namespace, s.name)) for s in self.subscriptions()
+            )
+
+        stamp = (self.health_index().operators_generation, self.predicted_generation())
+        return self._derived.overruled.get(stamp, build)
 
     def decided_subscriptions(
         self, resolutions: Sequence[NamespaceResolution]

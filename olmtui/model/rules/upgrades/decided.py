@@ -81,9 +81,16 @@ def _resolved_upgrade(sub: SubscriptionState, resolution: NamespaceResolution) -
     target = picked or sub.installed_csv
     if upgrade.head is None or target is None or target == upgrade.head:
         return decided
+    stays = f"stays on {sub.installed_csv}" if picked is None else f"picks {picked}"
     if held is not None:
-        stays = f"stays on {sub.installed_csv}" if picked is None else f"picks {picked}"
         reason = f"OLM's resolver {stays}, not {held.preferred}: {held.because}"
+    elif picked != upgrade.next:
+        # the resolver's candidates (R-RES-10.5) are not the channel's hops: say so, and
+        # claim no channel edge for a pick the channel does not make
+        reason = (
+            f"OLM's resolver {stays}: it is the first of the Subscription's candidates that "
+            "the namespace's resolution can install (R-RES-17)"
+        )
     else:
         reason = _channel_reason(decided, sub.installed_csv, sub.starting_csv)
     return replace(decided, not_head_because=reason)
