@@ -17,9 +17,12 @@ from data_paths import DATA
 from rich.console import Console
 
 from olmtui.cli import main
+from olmtui.kinds import SUBSCRIPTION
+from olmtui.model.records.types import ObjectRef
 from olmtui.pipeline.build import snapshot_session
 from olmtui.report import load_schema
 from olmtui.ui.app import OlmApp
+from olmtui.ui.screens.graph import find_subscription
 from olmtui.ui.screens.subscriptions import SubscriptionsScreen
 
 CASE = DATA / "answer" / "held-back"
@@ -116,3 +119,6 @@ async def test_the_subscriptions_view_shows_the_resolvers_pick_once_it_ran() -> 
         assert "OLM's resolver" in described and "vault" in described
         behind = session.analysis.behind_head()
         assert [s.upgrade.next for s in behind] == [OLDER]
+        # the graph screen marks the same bundle "next"
+        graphed = find_subscription(session, ObjectRef(SUBSCRIPTION, "installed", "etcd"))
+        assert graphed is not None and graphed.upgrade.next == OLDER

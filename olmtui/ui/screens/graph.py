@@ -210,7 +210,7 @@ class GraphScreen(TableScreen):
                     overflow="ellipsis",
                 )
             )
-            if u.not_head_because:
+            if u.decided_by == "resolver" and u.not_head_because:
                 parts.append(Text(f"not the head: {u.not_head_because}", style=palette.MUTED))
         legend = Text(no_wrap=True, overflow="ellipsis")
         for via, glyph in (("replaces", "│"), ("skips", "┆"), ("skipRange", "┊")):
