@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import io
+from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pytest
 from check_runs import run_check
 from data_paths import DATA
 from rich.console import Console
@@ -122,3 +124,29 @@ async def test_the_subscriptions_view_shows_the_resolvers_pick_once_it_ran() -> 
         # the graph screen marks the same bundle "next"
         graphed = find_subscription(session, ObjectRef(SUBSCRIPTION, "installed", "etcd"))
         assert graphed is not None and graphed.upgrade.next == OLDER
+
+
+#: The head's extra property that rules it out, and what the reason must name (OLM's
+#: resolver_test.go: TestSolveOperators_WithoutDeprecated, TestSolveOperators_WithGVKDependencies).
+RULED_OUT = [
+    ("- type: olm.deprecated\n  value: {}\n", "deprecated"),
+    (
+        "- type: olm.gvk.required\n  value: {group: vault.example.com, kind: Vault, version: v1}\n",
+        "Kind Vault",
+    ),
+]
+
+
+@pytest.mark.parametrize(("prop", "named"), RULED_OUT)
+def test_each_cause_that_rules_the_head_out_is_named(tmp_path: Path, prop: str, named: str) -> None:
+    text = (CASE / "catalog-community.yaml").read_text()
+    head_props = "  value: {packageName: etcd, version: 0.9.4}\n"
+    # replace the head's package requirement by the property under test
+    start = text.index(head_props) + len(head_props)
+    catalog = tmp_path / "catalog.yaml"
+    catalog.write_text(text[:start] + prop)
+    _, report = run_check([CLUSTER, "--catalog", f"olm/community={catalog}"])
+    for sub in report["subscriptions"]:
+        upgrade = sub["upgrade"]
+        assert (upgrade["next"], upgrade["decidedBy"]) == (OLDER, "resolver")
+        assert named in upgrade["notHeadBecause"] and HEAD in upgrade["notHeadBecause"]
