@@ -20,7 +20,8 @@ from rich.console import Console
 
 from olmtui.cli import main
 from olmtui.kinds import SUBSCRIPTION
-from olmtui.model.records.types import ObjectRef
+from olmtui.model.records.types import ObjectRef, SubscriptionState, UpgradeInfo
+from olmtui.model.rules.upgrades.decided import decided_subscriptions
 from olmtui.pipeline.build import snapshot_session
 from olmtui.report import load_schema
 from olmtui.ui.app import OlmApp
@@ -150,3 +151,34 @@ def test_each_cause_that_rules_the_head_out_is_named(tmp_path: Path, prop: str, 
         upgrade = sub["upgrade"]
         assert (upgrade["next"], upgrade["decidedBy"]) == (OLDER, "resolver")
         assert named in upgrade["notHeadBecause"] and HEAD in upgrade["notHeadBecause"]
+
+
+def _state(installed: str | None, upgrade: UpgradeInfo, starting: str | None = None):
+    return SubscriptionState(
+        "ns", "sub", "etcd", "alpha", "community", "olm", "Automatic", "Automatic",
+        None, installed, installed, None, upgrade, starting,
+    )  # fmt: skip
+
+
+#: (installed, upgrade as the channel decides it, startingCSV, what notHeadBecause says or None)
+CHANNEL_REASONS = [
+    (None, UpgradeInfo("catalog", "v3", "v3", ("v3",)), None, None),
+    (None, UpgradeInfo("catalog", "v3", "v1", ("v1", "v2", "v3")), "v1", "spec.startingCSV"),
+    (None, UpgradeInfo("catalog", "v3", "v2", ("v2",)), None, "newest bundle of the channel"),
+    ("v1", UpgradeInfo("catalog", "v3", "v2", ("v2", "v3")), None, "one hop at a time"),
+    ("v1", UpgradeInfo("catalog", "v3", "v2", ("v2",)), None, "the path stops at v2"),
+    ("v1", UpgradeInfo("catalog", "v3"), None, "no bundle of the channel"),
+    ("v1", UpgradeInfo("packagemanifest", "v3"), None, "unknown: the head does not admit"),
+    ("v3", UpgradeInfo("catalog", "v3"), None, None),
+    ("v1", UpgradeInfo("none"), None, None),
+]
+
+
+@pytest.mark.parametrize(("installed", "upgrade", "starting", "says"), CHANNEL_REASONS)
+def test_without_the_resolver_the_channel_says_why_next_is_not_the_head(
+    installed: str | None, upgrade: UpgradeInfo, starting: str | None, says: str | None
+) -> None:
+    (decided,) = decided_subscriptions([_state(installed, upgrade, starting)], None)
+    assert decided.upgrade.decided_by == "channel"
+    because = decided.upgrade.not_head_because
+    assert (because is None) if says is None else (because is not None and says in because)

@@ -24,7 +24,9 @@ def _channel_reason(upgrade: UpgradeInfo, installed: str | None, starting: str |
     """Why the channel's own answer is not the head (R-UPG-2, R-UPG-5, R-UPG-9)."""
     nxt = upgrade.next
     if nxt is not None and installed is None:
-        return f"spec.startingCSV names {nxt}; OLM installs it first, then upgrades hop by hop"
+        if starting == nxt:
+            return f"spec.startingCSV names {nxt}; OLM installs it first, then upgrades hop by hop"
+        return f"{nxt} is the newest bundle of the channel OLM may install (R-UPG-2)"
     if nxt is not None:
         hops = len(upgrade.path)
         if upgrade.path and upgrade.path[-1] != upgrade.head:
@@ -42,7 +44,8 @@ def _channel_reason(upgrade: UpgradeInfo, installed: str | None, starting: str |
             "entry's edges (R-UPG-9); load the catalog (--catalog) to know"
         )
     return (
-        f"nothing in the channel replaces, skips or has a skipRange admitting {installed} (R-UPG-2)"
+        f"no bundle of the channel that OLM may install replaces, skips or has a skipRange "
+        f"admitting {installed} (R-UPG-2)"
     )
 
 
