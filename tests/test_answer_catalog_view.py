@@ -20,7 +20,7 @@ from data_paths import DATA
 EXCLUDE = "olm.operatorframework.io/exclude-global-namespace-resolution"
 
 
-def _cluster(catalog_ns: str, exclude: bool) -> list[dict[str, Any]]:
+def _cluster(catalog_ns: str, exclude: bool, condition: bool = True) -> list[dict[str, Any]]:
     group_meta: dict[str, Any] = {"name": "og", "namespace": "team", "uid": "team-og-uid"}
     if exclude:
         group_meta["annotations"] = {EXCLUDE: "true"}
@@ -77,7 +77,9 @@ def _cluster(catalog_ns: str, exclude: bool) -> list[dict[str, Any]]:
                         "message": message,
                         "lastTransitionTime": "2026-11-20T10:00:00Z",
                     }
-                ],
+                ]
+                if condition
+                else [],
             },
         },
     ]
@@ -134,3 +136,31 @@ def test_the_resolvers_fix_names_the_annotation_with_catalog_content() -> None:
     fix = entry["explanation"][0]["fix"]
     assert f"OperatorGroup team/og carries {EXCLUDE}" in fix and "remove the annotation" in fix
     assert not any(f["kind"] == "CatalogSource" for f in report["findings"])
+
+
+def test_before_olm_says_it_only_the_exclusion_is_certain(tmp_path: Path) -> None:
+    """A Subscription OLM has not yet failed: under the annotation its catalog in the global
+    namespace is out of view for certain (an error now); without it, which namespace is the
+    global one is inferred, so nothing is claimed."""
+    for exclude, expected in ((True, ["error"]), (False, [])):
+        path = tmp_path / f"cluster-{exclude}.yaml"
+        path.write_text(yaml.safe_dump_all(_cluster("catalogs", exclude, condition=False)))
+        _, report = run_check([str(path)])
+        found = [f for f in report["findings"] if f["code"] == "CatalogNotVisible"]
+        assert [f["severity"] for f in found] == expected
+        if exclude:
+            assert "names CatalogSource catalogs/company-catalog" in found[0]["message"]
+            assert not any(f["kind"] == "CatalogSource" for f in report["findings"])
+
+
+def test_a_well_known_global_namespace_is_never_claimed_out_of_view(tmp_path: Path) -> None:
+    """Without the annotation, a catalog in ``olm`` while the snapshot looks like OpenShift
+    (or the other way round, as a partial read may show) may still be the global one: the
+    catalog's own warning stays, nothing is blamed on the view."""
+    path = tmp_path / "cluster.yaml"
+    path.write_text(yaml.safe_dump_all(_cluster("olm", False)))
+    _, report = run_check([str(path)])
+    assert not any(f["code"] == "CatalogNotVisible" for f in report["findings"])
+    assert [f["code"] for f in report["findings"] if f["kind"] == "CatalogSource"] == [
+        "ResolutionCatalogEmpty"
+    ]
