@@ -11,7 +11,7 @@ minimal explanation (R-RES-18) names the constraint that rules them out, cause f
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from olmtui.model.rules.resolution.constraints import Dependency, Mandatory, Variable
 from olmtui.model.rules.resolution.explanation import ExplainFacts, explain
@@ -49,7 +49,7 @@ def held_back(
     anchors: Sequence[str],
     selected: Sequence[str],
     namespace: str,
-    facts: ExplainFacts,
+    facts: Callable[[], ExplainFacts],
 ) -> tuple[HeldBack, ...]:
     """Every Subscription whose pick in ``selected`` is not its first candidate, with the
     reason (one extra solve each; none when every Subscription gets its first choice)."""
@@ -82,7 +82,7 @@ def held_back(
                 sub,
                 _bundle_name(builder, ahead[0]),
                 None if installed else _bundle_name(builder, picked_id),
-                _because(solve(restricted, anchors), namespace, facts, sub),
+                _because(solve(restricted, anchors), namespace, facts(), sub),
             )
         )
     return tuple(out)

@@ -357,7 +357,10 @@ def resolve_namespace(
     if resolved.status != "resolved":
         return resolved
     anchors = _anchors(builder, extra)
-    why = held_back(builder, variables, anchors, result.selected, ns, _facts(sources))
+    # the facts (every entry seen) are gathered only for a Subscription held back
+    why = held_back(
+        builder, variables, anchors, result.selected, ns, lambda: _facts(sources, objects)
+    )
     return replace(resolved, held_back=why) if why else resolved
 
 
