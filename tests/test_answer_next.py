@@ -83,6 +83,10 @@ def test_check_text_explain_and_graph_name_the_same_older_bundle() -> None:
     assert f"next: {OLDER} (not the head:" in graph and "vault" in graph
     _, mermaid = _run("graph", "etcd", CLUSTER, "--catalog", CATALOG)
     assert "classDef next" in mermaid and " next\n" in mermaid
+    _, markdown = _run("check", CLUSTER, "--catalog", CATALOG, "--output", "markdown")
+    pending = markdown[markdown.index("## Pending upgrades") :]
+    assert pending.count(f"→ {OLDER}") == 2 and f"→ {HEAD}" not in pending
+    assert pending.count("Not the channel head:") == 2 and "vault" in pending
 
 
 def test_without_catalog_content_the_channel_decides_and_nothing_is_guessed() -> None:
