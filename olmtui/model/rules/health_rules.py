@@ -42,7 +42,6 @@ from olmtui.kinds import (
     CSV,
     DEPLOYMENT,
     INSTALL_PLAN,
-    NAMESPACE,
     OPERATOR_CONDITION,
     OPERATOR_GROUP,
     SERVICE,
@@ -73,18 +72,14 @@ from olmtui.model.rules.documented.conversion_webhooks import (
     conversion_webhook_findings,
 )
 from olmtui.model.rules.documented.leftovers import namespace_leftover_findings
-from olmtui.model.rules.resolution.catalog_namespaces import OPENSHIFT_GLOBAL, UPSTREAM_GLOBAL
-from olmtui.model.rules.resolution.resolution_findings import (
-    Visibility,
-    resolution_clause_findings,
-)
+from olmtui.model.rules.resolution.catalog_view import Visibility
+from olmtui.model.rules.resolution.resolution_findings import resolution_clause_findings
 from olmtui.model.rules.rule_family import (
     ANY_KIND,
     CATALOGS,
     CLOCK,
     CONTENT,
     HealthInputs,
-    ObjectReader,
     RuleFamily,
     Seen,
     SlotsOf,
@@ -151,6 +146,7 @@ def _ns_compute(inputs: HealthInputs, subject: Subject) -> list[Finding]:
         csvs.values(),
         install_plans_known=bool(inputs.plans),
         catalogs=inputs.content,
+        visibility=_visibility(inputs, namespace),
     )
     if inputs.content:
         groups = {namespace: inputs.groups.get(namespace, 0)}
@@ -163,7 +159,8 @@ def _ns_marks(seen: Seen) -> Iterable[Subject]:
     if kind == CATALOG_SOURCE:
         return [("ns", ns) for ns in seen.users]
     if kind == OPERATOR_GROUP and not seen.added_or_removed:
-        return []  # R-SUB-9 reads only how many there are
+        # R-SUB-9 reads only how many there are; R-RES-3 its exclusion annotation
+        return [("ns", namespace)]
     if seen.plans_known_moved:  # InstallPlanMissing is judged only when any is known
         return [("ns", namespace), *_namespaces(seen.inputs.subs, "ns")]
     return [("ns", namespace)]
@@ -211,22 +208,17 @@ def _left_compute(inputs: HealthInputs, subject: Subject) -> list[Finding]:
         plans_known=bool(inputs.plans),
     )
     sources = SlotsOf(inputs.objects, CATALOG_SOURCE)
-    groups = list(inputs.objects.list(OPERATOR_GROUP, namespace))
-    # R-RES-3: with exactly one group, which catalog namespaces the namespace resolves from
-    visibility = (
-        Visibility(_global_namespace(inputs.objects), groups[0]) if len(groups) == 1 else None
-    )
+    visibility = _visibility(inputs, namespace)
     return leftovers + resolution_clause_findings(namespace, subs, csvs, sources, visibility)
 
 
-def _global_namespace(objects: ObjectReader) -> str:
-    """R-RES-3, as the resolver reads it: OpenShift's marketplace namespace when its
-    Namespace or a CatalogSource in it was read, else upstream's ``olm``."""
-    if objects.get(NAMESPACE, "", OPENSHIFT_GLOBAL) is not None or any(
-        True for _ in objects.list(CATALOG_SOURCE, OPENSHIFT_GLOBAL)
-    ):
-        return OPENSHIFT_GLOBAL
-    return UPSTREAM_GLOBAL
+def _visibility(inputs: HealthInputs, namespace: str) -> Visibility | None:
+    """R-RES-3: which catalog namespaces ``namespace`` resolves from, when it has exactly
+    one OperatorGroup (else OLM resolves nothing there, R-SUB-9)."""
+    groups = list(inputs.objects.list(OPERATOR_GROUP, namespace))
+    if len(groups) != 1:
+        return None
+    return Visibility(groups[0])
 
 
 def _left_marks(seen: Seen) -> Iterable[Subject]:

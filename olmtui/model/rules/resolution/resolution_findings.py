@@ -15,13 +15,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from olmtui.kinds import CATALOG_SOURCE, CSV, OPERATOR_GROUP, SUBSCRIPTION
+from olmtui.kinds import CATALOG_SOURCE, CSV, SUBSCRIPTION
 from olmtui.model.records.types import Finding, ObjectRef, Severity
-from olmtui.model.rules.resolution.catalog_namespaces import (
-    EXCLUDE_GLOBAL,
-    OPENSHIFT_GLOBAL,
-    UPSTREAM_GLOBAL,
-)
+from olmtui.model.rules.resolution.catalog_view import Visibility, view_cause
 from olmtui.model.rules.resolution.resolution_clauses import (
     Clause,
     catalog_of,
@@ -228,101 +224,22 @@ def _unmet(r: _Reading, out: _Out, csvs: Mapping[str, Obj]) -> None:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Visibility:
-    """Which catalog namespaces a namespace resolves from (R-RES-3): its own and, unless its
-    one OperatorGroup (``group``) carries the exclusion annotation, the global one."""
-
-    global_namespace: str
-    group: Obj | None = None
-
-    @property
-    def excluded(self) -> bool:
-        annotations = meta(self.group or {}).get("annotations") or {}
-        return annotations.get(EXCLUDE_GLOBAL) == "true"  # as the resolver reads it
-
-    def sees(self, namespace: str, catalog_namespace: str) -> bool:
-        """Whether the namespace may resolve from catalogs in ``catalog_namespace``: only
-        ``False`` when that is certain. Without the annotation, either well-known global
-        namespace may be the global one (a partial read may not show which)."""
-        if catalog_namespace == namespace:
-            return True
-        if self.excluded:
-            return False
-        return catalog_namespace in (self.global_namespace, OPENSHIFT_GLOBAL, UPSTREAM_GLOBAL)
-
-
-def _view_cause(
-    namespace: str, where: tuple[str, str], visibility: Visibility
-) -> tuple[str, str, tuple[ObjectRef, ...]]:
-    """R-RES-3: why ``namespace`` does not resolve from the catalog at ``where``, the fix, and
-    the objects involved (the catalog and the namespace's OperatorGroup)."""
-    catalog_ns, catalog = where
-    group = visibility.group
-    group_name = meta(group or {}).get("name") or "?"
-    related = (
-        ObjectRef(CATALOG_SOURCE, catalog_ns, catalog),
-        *((ObjectRef(OPERATOR_GROUP, namespace, group_name),) if group is not None else ()),
-    )
-    if visibility.excluded:
-        why = (
-            f'its OperatorGroup {group_name} carries {EXCLUDE_GLOBAL}: "true", so '
-            f"{namespace} resolves only from catalogs in its own namespace, not from {catalog_ns}"
-        )
-        fix = (
-            f"Remove that annotation from OperatorGroup {namespace}/{group_name}, or create "
-            f"the CatalogSource in {namespace} and point spec.sourceNamespace there"
-        )
-    else:
-        why = (
-            f"{namespace} resolves only from its own namespace and the global catalog "
-            f"namespace ({visibility.global_namespace} here, unless OLM's catalog operator "
-            f"runs with another -namespace), and {catalog_ns} is neither"
-        )
-        fix = (
-            f"Create the CatalogSource in {namespace} or {visibility.global_namespace} and "
-            "point spec.source/spec.sourceNamespace at it"
-        )
-    return why, fix, related
-
-
-def _not_visible(
-    out: _Out, where: tuple[str, str], subs: list[str], visibility: Visibility
+def _out_of_view(
+    out: _Out, subs: Iterable[Obj], visibility: Visibility, said: Collection[str]
 ) -> None:
-    """R-RES-3: the catalog OLM "found no operators" in is one the namespace does not resolve
-    from: the cause is the namespace's view, not the catalog, which may be healthy."""
-    why, fix, related = _view_cause(out.namespace, where, visibility)
-    for sub in sorted(set(subs)):
-        out.findings.append(
-            Finding(
-                "error",
-                "CatalogNotVisible",
-                SUBSCRIPTION,
-                out.namespace,
-                sub,
-                f"OLM found no operators in CatalogSource {where[0]}/{where[1]} for "
-                f"Subscription {sub} because {why}; the CatalogSource itself is not at "
-                f"fault. {fix}; OLM resolves again on its own (R-RES-3).",
-                "R-RES-3",
-                related,
-            )
-        )
-
-
-def _out_of_view(out: _Out, subs: Iterable[Obj], visibility: Visibility) -> None:
     """R-RES-3 before OLM says it: under the exclusion annotation a Subscription naming a
     catalog outside its own namespace fails whatever that catalog holds (certain, as only
-    the own namespace is seen)."""
+    the own namespace is seen). ``said``: the Subscriptions whose resolution failure OLM
+    already wrote (their own finding names the cause)."""
     if not visibility.excluded:
         return  # which namespace is the global one is inferred: wait for OLM to say it
-    said = {f.name for f in out.findings if f.code == "CatalogNotVisible"}
     for sub in subs:
         name = meta(sub).get("name") or ""
         wanted = spec(sub)
         where = (str(wanted.get("sourceNamespace") or ""), str(wanted.get("source") or ""))
         if name in said or not all(where) or visibility.sees(out.namespace, where[0]):
             continue
-        why, fix, related = _view_cause(out.namespace, where, visibility)
+        why, fix, related = view_cause(out.namespace, where, visibility)
         out.findings.append(
             Finding(
                 "error",
@@ -348,7 +265,8 @@ def _catalogs(
     # R-SUB-7: "no operators found from catalog N in namespace M referenced by subscription S".
     for (namespace, name), subs in sorted(r.empty_catalogs.items()):
         if visibility is not None and not visibility.sees(out.namespace, namespace):
-            _not_visible(out, (namespace, name), subs, visibility)
+            # R-RES-3: the view is the cause, which the Subscription's own finding names;
+            # the catalog, healthy or not, is not at fault
             continue
         if (namespace, name) not in catalog_sources:
             continue  # the Subscription's own finding says the CatalogSource is missing
@@ -386,7 +304,7 @@ def resolution_clause_findings(
     if not clauses:
         out = _Out(namespace)
         if visibility is not None:
-            _out_of_view(out, subs, visibility)
+            _out_of_view(out, subs, visibility, ())
         return out.findings
     reading = _Reading(namespace)
     for clause in clauses:
@@ -398,7 +316,8 @@ def resolution_clause_findings(
     _unmet(reading, out, csvs)
     _catalogs(reading, out, catalog_sources, visibility)
     if visibility is not None:
-        _out_of_view(out, subs, visibility)
+        said = {sub for named in reading.empty_catalogs.values() for sub in named}
+        _out_of_view(out, subs, visibility, said)
     return out.findings
 
 

@@ -32,6 +32,7 @@ from olmtui.model.rules.installplans.installplans import (
     olm_defect,
     summarize_install_plan,
 )
+from olmtui.model.rules.resolution.catalog_view import Visibility, view_cause
 from olmtui.model.rules.subscriptions.subscriptions import install_plan_name
 from olmtui.model.rules.upgrades.upgrades import source_ref
 from olmtui.objects import Obj, meta, spec, status
@@ -68,11 +69,18 @@ class _Builder:
     """Collects the findings of one Subscription with its identity filled in."""
 
     def __init__(
-        self, sub: Obj, csvs: Mapping[str, Obj], manual: bool, catalogs: Sequence[Catalog] = ()
+        self,
+        sub: Obj,
+        csvs: Mapping[str, Obj],
+        manual: bool,
+        catalogs: Sequence[Catalog] = (),
+        visibility: Visibility | None = None,
     ) -> None:
         sub_meta = meta(sub)
         #: The catalog content given, for what exists where OLM found nothing (R-UPG-6).
         self.catalogs = catalogs
+        #: Which catalog namespaces the namespace resolves from, when known (R-RES-3).
+        self.visibility = visibility
         #: The namespace's non-copied CSVs by name, and whether any Subscription of it is
         #: Manual (R-SUB-4): the remedies depend on both.
         self.csvs = csvs
@@ -115,9 +123,36 @@ def _what_exists(b: _Builder, sub: Obj, message: str) -> str | None:
     return None
 
 
+_NO_CATALOG = re.compile(
+    r"no operators found from catalog (\S+) in namespace (\S+) referenced by subscription"
+)
+
+
+def _out_of_view(b: _Builder, sub: Obj, cond: ConditionState) -> bool:
+    """R-RES-3: OLM found nothing in a catalog the namespace does not resolve from; the
+    finding names the view (the annotation, or the catalog's namespace) as the cause."""
+    found = _NO_CATALOG.search(cond.message or "")
+    view = b.visibility
+    if found is None or view is None or view.sees(b.namespace, found[2]):
+        return False
+    why, fix, related = view_cause(b.namespace, (found[2], found[1]), view)
+    b.add(
+        "error",
+        cond.reason or "ResolutionFailed",
+        f"OLM cannot resolve Subscription {b.name} ({_what(sub)}): "
+        f"{(cond.message or 'no message').rstrip('.')}. The cause is the namespace's view, "
+        f"not the catalog: {why}. {fix}; OLM resolves again on its own (R-RES-3).",
+        "R-SUB-7",
+        related,
+    )
+    return True
+
+
 def _resolution(b: _Builder, sub: Obj, cond: ConditionState) -> None:
     # R-SUB-7: ConstraintsNotSatisfiable (the solver's constraint list, R-UPG-6 texts
     # included) or ErrorPreventedResolution (any other resolver error).
+    if _out_of_view(b, sub, cond):
+        return
     exists = _what_exists(b, sub, cond.message or "")
     if exists is not None:
         b.add(
@@ -347,6 +382,7 @@ def subscription_condition_findings(
     csvs: Mapping[str, Obj] | None = None,
     manual: bool = False,
     catalogs: Sequence[Catalog] = (),
+    visibility: Visibility | None = None,
 ) -> list[Finding]:
     """Findings from one Subscription's conditions and state (R-SUB-*), given the InstallPlan it
     references (``None`` when it references none or it is not in the cache). Pass
@@ -354,7 +390,7 @@ def subscription_condition_findings(
     missing one is not reported. ``csvs`` are the namespace's non-copied CSVs by name and
     ``manual`` whether a Subscription of the namespace asks for Manual approval (R-SUB-4):
     the remedies depend on them."""
-    b = _Builder(sub, csvs or {}, manual, catalogs)
+    b = _Builder(sub, csvs or {}, manual, catalogs, visibility)
     sub_status = status(sub)
     observed = _true_conditions(sub)
     plan = summarize_install_plan(install_plan) if install_plan is not None else None
@@ -448,6 +484,7 @@ def namespace_subscription_findings(
     *,
     install_plans_known: bool = True,
     catalogs: Sequence[Catalog] = (),
+    visibility: Visibility | None = None,
 ) -> list[Finding]:
     """Every Subscription and InstallPlan finding of one namespace, sorted: the conditions of
     each Subscription (with the InstallPlan it references) plus the namespace-wide InstallPlan
@@ -469,6 +506,7 @@ def namespace_subscription_findings(
             csvs=csv_names,
             manual=manual,
             catalogs=catalogs,
+            visibility=visibility,
         )
     findings += namespace_installplan_findings(namespace, subs, ips, csvs)
     return sorted(findings, key=lambda f: f.sort_key)
