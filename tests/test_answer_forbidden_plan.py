@@ -18,8 +18,25 @@ from check_runs import run_check
 USER = 'User "system:serviceaccount:team:scoped"'
 
 
+#: The Subscription's healthy catalog (the input raises nothing beside the point).
+CATALOG_SOURCE = {
+    "apiVersion": "operators.coreos.com/v1alpha1",
+    "kind": "CatalogSource",
+    "metadata": {"name": "community", "namespace": "olm"},
+    "spec": {"sourceType": "grpc", "image": "quay.io/example/community:latest"},
+    "status": {
+        "connectionState": {
+            "address": "community.olm.svc:50051",
+            "lastObservedState": "READY",
+            "lastConnect": "2026-11-20T09:58:12Z",
+        }
+    },
+}
+
+
 def _cluster(error: str) -> list[dict[str, Any]]:
     return [
+        CATALOG_SOURCE,
         {
             "apiVersion": "v1",
             "kind": "Namespace",
@@ -125,6 +142,8 @@ def test_a_plan_retrying_on_forbidden_names_the_account_and_the_permission(
     path.write_text(yaml.safe_dump_all(_cluster(error)))
     status, report = run_check([str(path)])
     assert status == 1
+    errors = [f["code"] for f in report["findings"] if f["severity"] == "error"]
+    assert errors == ["InstallPlanForbidden"]
     codes = {f["code"]: f for f in report["findings"]}
     assert "InstallPlanPending" not in codes
     finding = codes["InstallPlanForbidden"]

@@ -18,10 +18,26 @@ import pytest
 import yaml
 from check_runs import run_check
 
+#: The Subscription's healthy catalog (the input raises nothing beside the point).
+CATALOG_SOURCE = {
+    "apiVersion": "operators.coreos.com/v1alpha1",
+    "kind": "CatalogSource",
+    "metadata": {"name": "community", "namespace": "olm"},
+    "spec": {"sourceType": "grpc", "image": "quay.io/example/community:latest"},
+    "status": {
+        "connectionState": {
+            "address": "community.olm.svc:50051",
+            "lastObservedState": "READY",
+            "lastConnect": "2026-11-20T09:58:12Z",
+        }
+    },
+}
+
 
 def _cluster(config: dict[str, Any], error: str, reason: str = "InstallComponentFailed") -> list:
     message = f'install strategy failed: Deployment.apps "etcd-operator" is invalid: {error}'
     return [
+        CATALOG_SOURCE,
         {
             "apiVersion": "v1",
             "kind": "Namespace",
@@ -143,6 +159,7 @@ def test_the_failed_csv_names_the_subscription_field_its_bad_value_comes_from(
     path.write_text(yaml.safe_dump_all(_cluster(config, error)))
     status, report = run_check([str(path)])
     assert status == 1
+    assert [f["code"] for f in report["findings"] if f["severity"] == "error"] == ["CSVFailed"]
     (finding,) = [f for f in report["findings"] if f["code"] == "CSVFailed"]
     message = finding["message"]
     if field is None:
