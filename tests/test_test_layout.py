@@ -7,7 +7,17 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parent
+from data_paths import TESTS
+
+
+def all_test_modules() -> list[Path]:
+    """Every test module, in ``tests/`` or a folder below it (data folders hold none)."""
+    return sorted(TESTS.rglob("test_*.py"))
+
+
+def helper_modules() -> list[Path]:
+    """The helper modules: the ``.py`` files beside ``conftest.py`` that are not tests."""
+    return sorted(p for p in TESTS.glob("*.py") if not p.name.startswith("test_"))
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -22,11 +32,11 @@ def imported_modules(path: Path) -> set[str]:
 
 
 def test_no_test_module_imports_another() -> None:
-    test_modules = {path.stem for path in TESTS.glob("test_*.py")}
+    names = {path.stem for path in all_test_modules()}
     offenders = {
-        path.name: sorted(imported_modules(path) & test_modules)
-        for path in sorted(TESTS.glob("*.py"))
-        if imported_modules(path) & test_modules
+        path.name: sorted(imported_modules(path) & names)
+        for path in [*all_test_modules(), *helper_modules()]
+        if imported_modules(path) & names
     }
     assert offenders == {}
 
@@ -34,10 +44,9 @@ def test_no_test_module_imports_another() -> None:
 def test_helper_modules_hold_no_tests() -> None:
     """A helper module named like a test module would be collected; one holding tests would be
     a test module imported by others."""
-    helpers = [p for p in TESTS.glob("*.py") if not p.name.startswith("test_")]
     holding = {
         path.name
-        for path in helpers
+        for path in helper_modules()
         for node in ast.parse(path.read_text(encoding="utf-8")).body
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
         and node.name.startswith("test_")
