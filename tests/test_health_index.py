@@ -20,7 +20,14 @@ from unittest import mock
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from model_builders import copy_of, install_plan, namespace, operator_group
+from model_builders import (
+    catalog_source,
+    copy_of,
+    install_plan,
+    namespace,
+    operator_group,
+    subscription,
+)
 from model_builders import csv as make_csv
 
 from olmtui.model.incremental.engine import Model
@@ -59,34 +66,6 @@ CONTENT = Catalog(
 #: Content bound to the ClusterCatalog ``cc1`` (``--catalog cc1=PATH``, R-V1-22).
 V1_CONTENT = Catalog("cc1", "test", packages=CONTENT.packages)
 names = st.sampled_from
-
-
-def subscription(ns: str, name: str, source: tuple[str, str], approval: str | None, **status: Any):
-    spec = {"name": "pkg", "channel": "stable", "source": source[1], "sourceNamespace": source[0]}
-    if approval:
-        spec["installPlanApproval"] = approval
-    return {
-        "apiVersion": "operators.coreos.com/v1alpha1",
-        "kind": "Subscription",
-        "metadata": {"name": name, "namespace": ns},
-        "spec": spec,
-        "status": {k: v for k, v in status.items() if v},
-    }
-
-
-def catalog_source(ns: str, name: str, state: str | None, reason: str | None):
-    status: dict[str, Any] = {}
-    if state:
-        status["connectionState"] = {"lastObservedState": state}
-    if reason:
-        status["reason"] = reason
-    return {
-        "apiVersion": "operators.coreos.com/v1alpha1",
-        "kind": "CatalogSource",
-        "metadata": {"name": name, "namespace": ns},
-        "spec": {"sourceType": "grpc"},
-        "status": status,
-    }
 
 
 def crd(name: str, served: bool, webhook: tuple[str, str] | None = None):
@@ -175,12 +154,13 @@ subscriptions = st.builds(
         subscription(
             ns,
             name,
-            source,
-            approval,
-            installedCSV=installed,
-            currentCSV=installed,
+            source=source[1],
+            source_ns=source[0],
+            approval=approval,
+            installed=installed,
+            current=installed,
             state=state,
-            installPlanRef={"kind": "InstallPlan", "name": plan, "namespace": ns} if plan else None,
+            plan=plan,
         ),
         message,
     ),
@@ -302,7 +282,7 @@ operator_conditions = st.builds(
 )
 copies = st.builds(copy_of, csvs, names(NS))
 sources = st.builds(
-    catalog_source,
+    lambda ns, name, state, reason: catalog_source(ns, name, state=state, reason=reason),
     names(["marketplace", "a"]),
     names(["cat", "other"]),
     names(["READY", "TRANSIENT_FAILURE", None]),
@@ -568,7 +548,14 @@ def _cluster() -> tuple[Store, Model, HealthIndex, list[dict[str, Any]]]:
         operator_group("a", "g1", status=[""]),
         parent,
         copied,
-        subscription("a", "s1", ("marketplace", "gone"), "Manual", installedCSV=CSV_NAMES[0]),
+        subscription(
+            "a",
+            "s1",
+            source="gone",
+            source_ns="marketplace",
+            approval="Manual",
+            installed=CSV_NAMES[0],
+        ),
         install_plan("a", "p1", "RequiresApproval", False),
     ]
     store = Store()
@@ -607,7 +594,7 @@ def test_a_subscription_change_recomputes_its_namespace_only(
     store, model, index, _ = _cluster()
     index.findings()
     computed = record_computes(monkeypatch)
-    store.apply("MODIFIED", subscription("a", "s1", ("marketplace", "cat"), None))
+    store.apply("MODIFIED", subscription("a", "s1", source_ns="marketplace"))
     assert list(index.findings()) == from_scratch(store, model, [])
     # The instance of package pkg in "a" did not move, so no cluster-wide partition did.
     assert sorted(computed) == [("csv", "a"), ("left", "a"), ("ns", "a")]
@@ -616,7 +603,7 @@ def test_a_subscription_change_recomputes_its_namespace_only(
 def test_a_catalog_source_change_reaches_the_namespaces_that_use_it() -> None:
     store, model, index, _ = _cluster()
     assert "CatalogSourceMissing" in {f.code for f in index.findings()}
-    store.apply("ADDED", catalog_source("marketplace", "gone", "TRANSIENT_FAILURE", None))
+    store.apply("ADDED", catalog_source("marketplace", "gone", state="TRANSIENT_FAILURE"))
     codes = {f.code for f in index.findings()}
     assert "CatalogSourceMissing" not in codes
     assert {"TargetedCatalogSourceUnhealthy", "CatalogSourceNotReady"} <= codes
