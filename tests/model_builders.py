@@ -25,7 +25,10 @@ def load_all(path: Path) -> list[Obj]:
     return [d for d in yaml.load_all(path.read_bytes(), Loader=yaml.CSafeLoader) if d]
 
 
-def namespace(name: str, labels: dict[str, str] | None = None) -> Obj:
+def namespace(name: str, labels: dict[str, str] | None = None, *, bare: bool = False) -> Obj:
+    """An Active Namespace; a ``bare`` one is only its name, as a client creates it."""
+    if bare:
+        return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
     return {
         "apiVersion": "v1",
         "kind": "Namespace",
@@ -312,6 +315,78 @@ def catalog_source(
         "metadata": {"name": name, "namespace": ns},
         "spec": spec,
         "status": status,
+    }
+
+
+def crd(
+    name: str,
+    *,
+    kind: str | None = None,
+    versions: list[Obj] | None = None,
+    conversion: str | None = None,
+    webhook: Obj | None = None,
+    review_versions: list[str] | None = None,
+) -> Obj:
+    """A CustomResourceDefinition ``<plural>.<group>``, with ``names.kind`` and ``versions``
+    when given, and a ``conversion`` strategy calling the ``webhook`` service
+    (``{"namespace", "name"}``) when given."""
+    spec: Obj = {"group": name.split(".", 1)[1]}
+    if kind is not None:
+        spec["names"] = {"kind": kind}
+    if versions is not None:
+        spec["versions"] = versions
+    if conversion is not None:
+        spec["conversion"] = {"strategy": conversion}
+        if webhook is not None:
+            hook: Obj = {"clientConfig": {"service": webhook}}
+            if review_versions is not None:
+                hook["conversionReviewVersions"] = review_versions
+            spec["conversion"]["webhook"] = hook
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": name},
+        "spec": spec,
+    }
+
+
+def service(
+    ns: str, name: str, *, labels: dict[str, str] | None = None, spec: Obj | None = None
+) -> Obj:
+    """A Service; ``labels`` and ``spec`` when given."""
+    meta: Obj = {"name": name, "namespace": ns}
+    if labels is not None:
+        meta["labels"] = labels
+    obj: Obj = {"apiVersion": "v1", "kind": "Service", "metadata": meta}
+    if spec is not None:
+        obj["spec"] = spec
+    return obj
+
+
+def clusterversion(*history: tuple[str, str], desired: str | None = None) -> Obj:
+    """OpenShift's ClusterVersion with ``(state, version)`` history rows, newest first."""
+    status: Obj = {"history": [{"state": s, "version": v} for s, v in history]}
+    if desired:
+        status["desired"] = {"version": desired}
+    return {
+        "apiVersion": "config.openshift.io/v1",
+        "kind": "ClusterVersion",
+        "metadata": {"name": "version"},
+        "status": status,
+    }
+
+
+def clusteroperator(upgradeable: str, reason: str | None, message: str) -> Obj:
+    """OLM's ClusterOperator with its Upgradeable condition (``reason=None``: none written)."""
+    condition: Obj = {"type": "Upgradeable", "status": upgradeable}
+    if reason is not None:
+        condition["reason"] = reason
+    condition["message"] = message
+    return {
+        "apiVersion": "config.openshift.io/v1",
+        "kind": "ClusterOperator",
+        "metadata": {"name": "operator-lifecycle-manager"},
+        "status": {"conditions": [condition]},
     }
 
 

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from model_builders import clusteroperator as co
+from model_builders import clusterversion as cv
 from model_builders import csv
 
 from olmtui.model.incremental.health import health_findings
@@ -37,28 +39,6 @@ def make_csv(
     return csv(
         "ops", name, bare=True, version=None, annotations=annotations, phase=None, reason=None
     )
-
-
-def cv(*history: tuple[str, str], desired: str | None = None) -> dict[str, Any]:
-    status: dict[str, Any] = {"history": [{"state": s, "version": v} for s, v in history]}
-    if desired:
-        status["desired"] = {"version": desired}
-    return {
-        "apiVersion": "config.openshift.io/v1",
-        "kind": "ClusterVersion",
-        "metadata": {"name": "version"},
-        "status": status,
-    }
-
-
-def co(status: str, reason: str, message: str) -> dict[str, Any]:
-    condition = {"type": "Upgradeable", "status": status, "reason": reason, "message": message}
-    return {
-        "apiVersion": "config.openshift.io/v1",
-        "kind": "ClusterOperator",
-        "metadata": {"name": "operator-lifecycle-manager"},
-        "status": {"conditions": [condition]},
-    }
 
 
 @pytest.mark.parametrize(

@@ -22,10 +22,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from model_builders import (
     catalog_source,
+    clusteroperator,
+    clusterversion,
     copy_of,
+    crd,
     install_plan,
     namespace,
     operator_group,
+    service,
     subscription,
 )
 from model_builders import csv as make_csv
@@ -68,23 +72,15 @@ V1_CONTENT = Catalog("cc1", "test", packages=CONTENT.packages)
 names = st.sampled_from
 
 
-def crd(name: str, served: bool, webhook: tuple[str, str] | None = None):
-    plural, group = name.split(".", 1)
-    conversion: dict[str, Any] = {"strategy": "None"}
-    if webhook is not None:
-        service = {"namespace": webhook[0], "name": webhook[1]}
-        conversion = {"strategy": "Webhook", "webhook": {"clientConfig": {"service": service}}}
-    return {
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": name},
-        "spec": {
-            "group": group,
-            "names": {"kind": plural.title()},
-            "versions": [{"name": "v1", "served": served}],
-            "conversion": conversion,
-        },
-    }
+def make_crd(name: str, served: bool, webhook: tuple[str, str] | None = None):
+    plural = name.split(".", 1)[0]
+    return crd(
+        name,
+        kind=plural.title(),
+        versions=[{"name": "v1", "served": served}],
+        conversion="None" if webhook is None else "Webhook",
+        webhook=None if webhook is None else {"namespace": webhook[0], "name": webhook[1]},
+    )
 
 
 def with_max_ocp(csv: dict[str, Any], maximum: str | None) -> dict[str, Any]:
@@ -94,29 +90,6 @@ def with_max_ocp(csv: dict[str, Any], maximum: str | None) -> dict[str, Any]:
         annotations = csv["metadata"].setdefault("annotations", {})
         annotations["operatorframework.io/properties"] = json.dumps(props)
     return csv
-
-
-def service(ns: str, name: str) -> dict[str, Any]:
-    return {"apiVersion": "v1", "kind": "Service", "metadata": {"name": name, "namespace": ns}}
-
-
-def cluster_version(version: str) -> dict[str, Any]:
-    return {
-        "apiVersion": "config.openshift.io/v1",
-        "kind": "ClusterVersion",
-        "metadata": {"name": "version"},
-        "status": {"history": [{"state": "Completed", "version": version}]},
-    }
-
-
-def cluster_operator(upgradeable: str, message: str) -> dict[str, Any]:
-    condition = {"type": "Upgradeable", "status": upgradeable, "message": message}
-    return {
-        "apiVersion": "config.openshift.io/v1",
-        "kind": "ClusterOperator",
-        "metadata": {"name": "operator-lifecycle-manager"},
-        "status": {"conditions": [condition]},
-    }
 
 
 #: ConstraintsNotSatisfiable messages naming CSVs, bundles and CatalogSources (R-SUB-7).
@@ -289,12 +262,16 @@ sources = st.builds(
     names([None, "SpecInvalidError", "InvalidIntervalError"]),
 )
 crds = st.builds(
-    crd, names(["as.g", "bs.g"]), st.booleans(), names([None, ("a", "hook"), ("b", "hook")])
+    make_crd, names(["as.g", "bs.g"]), st.booleans(), names([None, ("a", "hook"), ("b", "hook")])
 )
 platform = st.one_of(
     st.builds(service, names(["a", "b"]), names(["hook", "metrics"])),
-    st.builds(cluster_version, names(["4.12.3", "4.13.0"])),
-    st.builds(cluster_operator, names(["True", "False"]), names(["", "- a/pkg.v1.0.0 is 4.12"])),
+    st.builds(lambda v: clusterversion(("Completed", v)), names(["4.12.3", "4.13.0"])),
+    st.builds(
+        lambda up, message: clusteroperator(up, None, message),
+        names(["True", "False"]),
+        names(["", "- a/pkg.v1.0.0 is 4.12"]),
+    ),
 )
 groups = st.builds(
     lambda ns, name: operator_group(ns, name, status=[""]), names(NS), names(["g1", "g2"])
