@@ -390,6 +390,28 @@ def clusteroperator(upgradeable: str, reason: str | None, message: str) -> Obj:
     }
 
 
+def operator_condition(
+    name: str, status_value: str | None, override: str | None = None, *, ns: str = "ns"
+) -> Obj:
+    """The OperatorCondition of CSV ``name`` in ``ns``: its Upgradeable condition as the
+    operator set it (``status_value``) and as an admin overrode it (``override``)."""
+    obj: Obj = {
+        "kind": "OperatorCondition",
+        "metadata": {"namespace": ns, "name": name},
+        "spec": {},
+        "status": {},
+    }
+    if status_value is not None:
+        obj["status"]["conditions"] = [
+            {"type": "Upgradeable", "status": status_value, "reason": "Busy", "message": "wait"}
+        ]
+    if override is not None:
+        obj["spec"]["overrides"] = [
+            {"type": "Upgradeable", "status": override, "reason": "Forced", "message": "admin"}
+        ]
+    return obj
+
+
 def olmconfig(disabled: bool | None) -> Obj:
     spec: Obj = {} if disabled is None else {"features": {"disableCopiedCSVs": disabled}}
     return {
@@ -414,11 +436,28 @@ def package_manifest(
     catalog: str,
     catalog_ns: str,
     package: str,
-    head: str,
-    modes: list[Obj],
+    head: str | None = None,
+    modes: list[Obj] | None = None,
     channel: str = "stable",
+    *,
+    channels: list[Obj] | None = None,
+    default: Any = ABSENT,
+    source_fields: bool = True,
 ) -> Obj:
-    """A PackageManifest as the packageserver serves it (R-UPG-9), one channel."""
+    """A PackageManifest as the packageserver serves it (R-UPG-9): one channel ``channel`` whose
+    head is ``head`` (installing in ``modes``), or the given ``channels``; ``default`` is the
+    default channel (``channel`` unless given); without ``source_fields``, no
+    ``status.catalogSource``/``catalogSourceNamespace``."""
+    if channels is None:
+        channels = [
+            {"name": channel, "currentCSV": head, "currentCSVDesc": {"installModes": modes}}
+        ]
+    status: Obj = {}
+    if source_fields:
+        status.update(catalogSource=catalog, catalogSourceNamespace=catalog_ns)
+    status["packageName"] = package
+    status["defaultChannel"] = channel if default is ABSENT else default
+    status["channels"] = channels
     return {
         "apiVersion": "packages.operators.coreos.com/v1",
         "kind": "PackageManifest",
@@ -427,15 +466,7 @@ def package_manifest(
             "namespace": catalog_ns,
             "labels": {"catalog": catalog, "catalog-namespace": catalog_ns},
         },
-        "status": {
-            "catalogSource": catalog,
-            "catalogSourceNamespace": catalog_ns,
-            "packageName": package,
-            "defaultChannel": channel,
-            "channels": [
-                {"name": channel, "currentCSV": head, "currentCSVDesc": {"installModes": modes}}
-            ],
-        },
+        "status": status,
     }
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from data_paths import DATA
 from model_builders import csv
+from model_builders import operator_condition as condition
 
 from olmtui.model.incremental.health import health_findings
 from olmtui.model.rules.csvs.csv_phase_findings import csv_phase_findings
@@ -208,24 +209,6 @@ def test_a_live_clock_gives_the_age_not_a_lower_bound() -> None:
     (found,) = csv_phase_findings("ns", {"x": obj}, now=NOW)
     assert "for 12m 0s (since" in found.message and "at least" not in found.message
     assert found.severity == "warning"
-
-
-def condition(name: str, status_value: str | None, override: str | None = None) -> dict:
-    obj: dict[str, Any] = {
-        "kind": "OperatorCondition",
-        "metadata": {"namespace": "ns", "name": name},
-        "spec": {},
-        "status": {},
-    }
-    if status_value is not None:
-        obj["status"]["conditions"] = [
-            {"type": "Upgradeable", "status": status_value, "reason": "Busy", "message": "wait"}
-        ]
-    if override is not None:
-        obj["spec"]["overrides"] = [
-            {"type": "Upgradeable", "status": override, "reason": "Forced", "message": "admin"}
-        ]
-    return obj
 
 
 @pytest.mark.parametrize(
