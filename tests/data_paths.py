@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parent / "data"
+#: The tests' folder (where this module is) and the repository holding it: a test module finds
+#: files through these, never through its own ``__file__``, so it can move to another folder.
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+DATA = TESTS / "data"
 
 #: Every real file-based catalog (FBC) in tests/data/catalogs, JSON and YAML.
 FBC_FILES = sorted(

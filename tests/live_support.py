@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 from conftest import wait_for
 from data_paths import DATA
+from model_builders import namespace as bare_namespace
 
 from olmtui.apiserver import LoopbackAPIServer
 from olmtui.pipeline.build import live_status
@@ -161,7 +162,8 @@ def sample_objects() -> list[dict[str, Any]]:
 
 
 def namespace(name: str) -> dict[str, Any]:
-    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
+    """A Namespace as a client creates it (only its name)."""
+    return bare_namespace(name, bare=True)
 
 
 def lists_sent(server: LoopbackAPIServer) -> int:

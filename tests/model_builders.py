@@ -25,7 +25,10 @@ def load_all(path: Path) -> list[Obj]:
     return [d for d in yaml.load_all(path.read_bytes(), Loader=yaml.CSafeLoader) if d]
 
 
-def namespace(name: str, labels: dict[str, str] | None = None) -> Obj:
+def namespace(name: str, labels: dict[str, str] | None = None, *, bare: bool = False) -> Obj:
+    """An Active Namespace; a ``bare`` one is only its name, as a client creates it."""
+    if bare:
+        return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
     return {
         "apiVersion": "v1",
         "kind": "Namespace",
@@ -69,11 +72,11 @@ def operator_group(
 
 
 def csv(
-    ns: str,
+    ns: str | None,
     name: str,
     *,
-    modes: Any = ("AllNamespaces",),
-    owned: tuple = (),
+    modes: Any = None,
+    owned: tuple | None = None,
     apiservices: tuple = (),
     required: tuple = (),
     phase: str | None = "Succeeded",
@@ -81,48 +84,75 @@ def csv(
     group: str | None = None,
     targets: str | None = None,
     replaces: str | None = None,
-    version: str = "1.0.0",
+    version: str | None = "1.0.0",
+    bare: bool = False,
+    annotations: dict[str, str] | None = None,
+    spec: Obj | None = None,
+    status: Obj | None = None,
 ) -> Obj:
-    """A non-copied CSV. ``modes`` lists supported types (or is a raw installModes list);
-    ``owned``/``required`` are ``(kind, version, crd name)``; ``group`` is the OG name the
-    annotations point at (in ``ns``) with ``targets`` as olm.targetNamespaces."""
-    if modes and isinstance(modes[0], dict):
-        install_modes = list(modes)
-    else:
-        install_modes = [
-            {"type": t, "supported": t in modes}
-            for t in ("OwnNamespace", "SingleNamespace", "MultiNamespace", "AllNamespaces")
-        ]
-    annotations: Obj = {}
+    """A non-copied CSV. ``modes`` lists supported types (or is a raw installModes list;
+    default AllNamespaces); ``owned``/``required`` are ``(kind, version, crd name)``;
+    ``group`` is the OG name the annotations point at (in ``ns``) with ``targets`` as
+    olm.targetNamespaces. A ``bare`` CSV has only what is asked for: no install modes unless
+    ``modes`` is given, no API sections but ``owned`` when given, no labels. ``annotations``,
+    ``spec`` and ``status`` add fields; ``ns=None`` leaves the namespace out (as a bundle's CSV
+    has it)."""
+    metadata: Obj = {"name": name}
+    if ns is not None:
+        metadata["namespace"] = ns
+    notes: Obj = {}
     if group is not None:
-        annotations = {"olm.operatorGroup": group, "olm.operatorNamespace": ns}
+        notes = {"olm.operatorGroup": group, "olm.operatorNamespace": ns}
         if targets is not None:
-            annotations["olm.targetNamespaces"] = targets
-    spec: Obj = {
-        "version": version,
-        "installModes": install_modes,
-        "customresourcedefinitions": {
-            "owned": [{"kind": k, "version": v, "name": n} for k, v, n in owned],
+            notes["olm.targetNamespaces"] = targets
+    notes.update(annotations or {})
+    body: Obj = {}
+    if version is not None:
+        body["version"] = version
+    if modes is not None or not bare:
+        body["installModes"] = install_modes(("AllNamespaces",) if modes is None else modes)
+    if not bare:
+        metadata.update(annotations=notes, labels={})
+        body["customresourcedefinitions"] = {
+            "owned": [{"kind": k, "version": v, "name": n} for k, v, n in owned or ()],
             "required": [{"kind": k, "version": v, "name": n} for k, v, n in required],
-        },
-        "apiservicedefinitions": {
+        }
+        body["apiservicedefinitions"] = {
             "owned": [{"kind": k, "version": v, "group": g} for k, v, g in apiservices]
-        },
-    }
+        }
+    else:
+        if notes or annotations is not None:
+            metadata["annotations"] = notes
+        if owned is not None:
+            body["customresourcedefinitions"] = {
+                "owned": [{"kind": k, "version": v, "name": n} for k, v, n in owned]
+            }
     if replaces:
-        spec["replaces"] = replaces
-    status: Obj = {}
+        body["replaces"] = replaces
+    body.update(spec or {})
+    state: Obj = {}
     if phase is not None:
-        status["phase"] = phase
+        state["phase"] = phase
     if reason is not None:
-        status["reason"] = reason
+        state["reason"] = reason
+    state.update(status or {})
     return {
         "apiVersion": "operators.coreos.com/v1alpha1",
         "kind": "ClusterServiceVersion",
-        "metadata": {"name": name, "namespace": ns, "annotations": annotations, "labels": {}},
-        "spec": spec,
-        "status": status,
+        "metadata": metadata,
+        "spec": body,
+        "status": state,
     }
+
+
+def install_modes(modes: Any) -> list[Obj]:
+    """``installModes`` supporting the types in ``modes`` (a raw list is kept as it is)."""
+    if modes and isinstance(modes[0], dict):
+        return list(modes)
+    return [
+        {"type": t, "supported": t in modes}
+        for t in ("OwnNamespace", "SingleNamespace", "MultiNamespace", "AllNamespaces")
+    ]
 
 
 def copy_of(source: Obj, ns: str) -> Obj:
@@ -158,38 +188,228 @@ def subscription(
     ns: str,
     name: str,
     *,
-    approval: str | None = None,
-    plan: str | None = None,
     package: str = "pkg",
+    channel: Any = "stable",
+    source: Any = "cat",
+    source_ns: Any = "openshift-marketplace",
+    approval: str | None = None,
+    starting: str | None = None,
+    installed: str | None = None,
+    current: str | None = None,
+    state: str | None = None,
+    plan: str | None = None,
+    conditions: tuple[tuple[str, str, str, str], ...] | None = None,
+    catalog_health: list[Obj] | None = None,
+    annotations: dict[str, str] | None = None,
+    status: Obj | None = None,
 ) -> Obj:
-    spec: Obj = {
-        "name": package,
-        "channel": "stable",
-        "source": "cat",
-        "sourceNamespace": "openshift-marketplace",
-    }
+    """A Subscription to ``package``. ``channel``, ``source`` and ``source_ns`` are left out
+    when ``ABSENT`` (``channel=None`` writes a null channel); ``installed``/``current`` are
+    ``status.installedCSV``/``currentCSV``, ``plan`` the InstallPlan it points at,
+    ``conditions`` ``(type, status, reason, message)`` rows, ``status`` more status fields."""
+    spec: Obj = {"name": package}
+    for key, value in (("channel", channel), ("source", source), ("sourceNamespace", source_ns)):
+        if value is not ABSENT:
+            spec[key] = value
     if approval is not None:
         spec["installPlanApproval"] = approval
-    status: Obj = {}
+    if starting is not None:
+        spec["startingCSV"] = starting
+    state_: Obj = {}
+    if conditions is not None:
+        state_["conditions"] = [
+            {"type": t, "status": s, "reason": r, "message": m} for t, s, r, m in conditions
+        ]
+    if installed:
+        state_["installedCSV"] = installed
+    if current:
+        state_["currentCSV"] = current
+    if state:
+        state_["state"] = state
     if plan:
-        status["installPlanRef"] = {"kind": "InstallPlan", "name": plan, "namespace": ns}
+        state_["installPlanRef"] = {"kind": "InstallPlan", "name": plan, "namespace": ns}
+    if catalog_health is not None:
+        state_["catalogHealth"] = catalog_health
+    state_.update(status or {})
+    meta: Obj = {"name": name, "namespace": ns}
+    if annotations is not None:
+        meta["annotations"] = annotations
     return {
         "apiVersion": "operators.coreos.com/v1alpha1",
         "kind": "Subscription",
+        "metadata": meta,
+        "spec": spec,
+        "status": state_,
+    }
+
+
+def install_plan(
+    ns: str,
+    name: str,
+    phase: str = "RequiresApproval",
+    approved: bool = False,
+    *,
+    approval: str = "Manual",
+    csvs: list[tuple[str, str | None]] | None = None,
+    lookups: bool = True,
+    owner: str | None = None,
+    status: Obj | None = None,
+) -> Obj:
+    """An InstallPlan in ``phase``. ``csvs`` are the ``(CSV name, replaces)`` it installs, with
+    bundle lookups like OLM's (from catalog ``olm/cat``) unless not ``lookups``; ``owner`` the
+    Subscription owning it; ``status`` more status fields."""
+    meta: Obj = {"name": name, "namespace": ns}
+    if owner:
+        meta["ownerReferences"] = [{"kind": "Subscription", "name": owner, "uid": "u"}]
+    spec: Obj = {"approved": approved, "approval": approval}
+    state: Obj = {"phase": phase}
+    if csvs is not None:
+        spec["clusterServiceVersionNames"] = [c for c, _ in csvs]
+    if csvs is not None and lookups:
+        state["bundleLookups"] = [
+            {
+                "identifier": c,
+                "replaces": r or "",
+                "path": f"quay.io/x/{c}",
+                "catalogSourceRef": {"name": "cat", "namespace": "olm"},
+            }
+            for c, r in csvs
+        ]
+    state.update(status or {})
+    return {
+        "apiVersion": "operators.coreos.com/v1alpha1",
+        "kind": "InstallPlan",
+        "metadata": meta,
+        "spec": spec,
+        "status": state,
+    }
+
+
+def catalog_source(
+    ns: str = "olm",
+    name: str = "cat",
+    *,
+    state: str | None = "READY",
+    reason: str | None = None,
+    message: str | None = None,
+    priority: int | None = None,
+    address: str | None = None,
+) -> Obj:
+    """A grpc CatalogSource; ``state`` is its connection's last observed state (None: the
+    catalog operator has not written one), ``address`` the one it connects to."""
+    spec: Obj = {"sourceType": "grpc", "image": "quay.io/x/index:v1"}
+    if priority is not None:
+        spec["priority"] = priority
+    status: Obj = {}
+    if state:
+        status["connectionState"] = {"lastObservedState": state}
+        if address is not None:
+            status["connectionState"]["address"] = address
+    if reason:
+        status["reason"] = reason
+    if message:
+        status["message"] = message
+    return {
+        "apiVersion": "operators.coreos.com/v1alpha1",
+        "kind": "CatalogSource",
         "metadata": {"name": name, "namespace": ns},
         "spec": spec,
         "status": status,
     }
 
 
-def install_plan(ns: str, name: str, phase: str, approved: bool) -> Obj:
+def crd(
+    name: str,
+    *,
+    kind: str | None = None,
+    versions: list[Obj] | None = None,
+    conversion: str | None = None,
+    webhook: Obj | None = None,
+    review_versions: list[str] | None = None,
+) -> Obj:
+    """A CustomResourceDefinition ``<plural>.<group>``, with ``names.kind`` and ``versions``
+    when given, and a ``conversion`` strategy calling the ``webhook`` service
+    (``{"namespace", "name"}``) when given."""
+    spec: Obj = {"group": name.split(".", 1)[1]}
+    if kind is not None:
+        spec["names"] = {"kind": kind}
+    if versions is not None:
+        spec["versions"] = versions
+    if conversion is not None:
+        spec["conversion"] = {"strategy": conversion}
+        if webhook is not None:
+            hook: Obj = {"clientConfig": {"service": webhook}}
+            if review_versions is not None:
+                hook["conversionReviewVersions"] = review_versions
+            spec["conversion"]["webhook"] = hook
     return {
-        "apiVersion": "operators.coreos.com/v1alpha1",
-        "kind": "InstallPlan",
-        "metadata": {"name": name, "namespace": ns},
-        "spec": {"approved": approved, "approval": "Manual"},
-        "status": {"phase": phase},
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": name},
+        "spec": spec,
     }
+
+
+def service(
+    ns: str, name: str, *, labels: dict[str, str] | None = None, spec: Obj | None = None
+) -> Obj:
+    """A Service; ``labels`` and ``spec`` when given."""
+    meta: Obj = {"name": name, "namespace": ns}
+    if labels is not None:
+        meta["labels"] = labels
+    obj: Obj = {"apiVersion": "v1", "kind": "Service", "metadata": meta}
+    if spec is not None:
+        obj["spec"] = spec
+    return obj
+
+
+def clusterversion(*history: tuple[str, str], desired: str | None = None) -> Obj:
+    """OpenShift's ClusterVersion with ``(state, version)`` history rows, newest first."""
+    status: Obj = {"history": [{"state": s, "version": v} for s, v in history]}
+    if desired:
+        status["desired"] = {"version": desired}
+    return {
+        "apiVersion": "config.openshift.io/v1",
+        "kind": "ClusterVersion",
+        "metadata": {"name": "version"},
+        "status": status,
+    }
+
+
+def clusteroperator(upgradeable: str, reason: str | None, message: str) -> Obj:
+    """OLM's ClusterOperator with its Upgradeable condition (``reason=None``: none written)."""
+    condition: Obj = {"type": "Upgradeable", "status": upgradeable}
+    if reason is not None:
+        condition["reason"] = reason
+    condition["message"] = message
+    return {
+        "apiVersion": "config.openshift.io/v1",
+        "kind": "ClusterOperator",
+        "metadata": {"name": "operator-lifecycle-manager"},
+        "status": {"conditions": [condition]},
+    }
+
+
+def operator_condition(
+    name: str, status_value: str | None, override: str | None = None, *, ns: str = "ns"
+) -> Obj:
+    """The OperatorCondition of CSV ``name`` in ``ns``: its Upgradeable condition as the
+    operator set it (``status_value``) and as an admin overrode it (``override``)."""
+    obj: Obj = {
+        "kind": "OperatorCondition",
+        "metadata": {"namespace": ns, "name": name},
+        "spec": {},
+        "status": {},
+    }
+    if status_value is not None:
+        obj["status"]["conditions"] = [
+            {"type": "Upgradeable", "status": status_value, "reason": "Busy", "message": "wait"}
+        ]
+    if override is not None:
+        obj["spec"]["overrides"] = [
+            {"type": "Upgradeable", "status": override, "reason": "Forced", "message": "admin"}
+        ]
+    return obj
 
 
 def olmconfig(disabled: bool | None) -> Obj:
@@ -216,11 +436,28 @@ def package_manifest(
     catalog: str,
     catalog_ns: str,
     package: str,
-    head: str,
-    modes: list[Obj],
+    head: str | None = None,
+    modes: list[Obj] | None = None,
     channel: str = "stable",
+    *,
+    channels: list[Obj] | None = None,
+    default: Any = ABSENT,
+    source_fields: bool = True,
 ) -> Obj:
-    """A PackageManifest as the packageserver serves it (R-UPG-9), one channel."""
+    """A PackageManifest as the packageserver serves it (R-UPG-9): one channel ``channel`` whose
+    head is ``head`` (installing in ``modes``), or the given ``channels``; ``default`` is the
+    default channel (``channel`` unless given); without ``source_fields``, no
+    ``status.catalogSource``/``catalogSourceNamespace``."""
+    if channels is None:
+        channels = [
+            {"name": channel, "currentCSV": head, "currentCSVDesc": {"installModes": modes}}
+        ]
+    status: Obj = {}
+    if source_fields:
+        status.update(catalogSource=catalog, catalogSourceNamespace=catalog_ns)
+    status["packageName"] = package
+    status["defaultChannel"] = channel if default is ABSENT else default
+    status["channels"] = channels
     return {
         "apiVersion": "packages.operators.coreos.com/v1",
         "kind": "PackageManifest",
@@ -229,15 +466,7 @@ def package_manifest(
             "namespace": catalog_ns,
             "labels": {"catalog": catalog, "catalog-namespace": catalog_ns},
         },
-        "status": {
-            "catalogSource": catalog,
-            "catalogSourceNamespace": catalog_ns,
-            "packageName": package,
-            "defaultChannel": channel,
-            "channels": [
-                {"name": channel, "currentCSV": head, "currentCSVDesc": {"installModes": modes}}
-            ],
-        },
+        "status": status,
     }
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from model_builders import package_manifest as shared_manifest
+
 Obj = dict[str, Any]
 
 MARKETPLACE = "openshift-marketplace"
@@ -12,29 +14,14 @@ MARKETPLACE = "openshift-marketplace"
 
 def package_manifest(head: str) -> Obj:
     """What packageserver serves for etcd in the ``community`` CatalogSource."""
-    return {
-        "apiVersion": "packages.operators.coreos.com/v1",
-        "kind": "PackageManifest",
-        "metadata": {
-            "name": "etcd",
-            "namespace": MARKETPLACE,
-            "labels": {"catalog": "community", "catalog-namespace": MARKETPLACE},
-        },
-        "status": {
-            "packageName": "etcd",
-            "catalogSource": "community",
-            "catalogSourceNamespace": MARKETPLACE,
-            "defaultChannel": "stable",
-            "channels": [
-                {
-                    "name": "stable",
-                    "currentCSV": head,
-                    "currentCSVDesc": {"version": head.removeprefix("etcdoperator.v")},
-                    "entries": [{"name": head, "version": head.removeprefix("etcdoperator.v")}],
-                }
-            ],
-        },
+    version = head.removeprefix("etcdoperator.v")
+    channel = {
+        "name": "stable",
+        "currentCSV": head,
+        "currentCSVDesc": {"version": version},
+        "entries": [{"name": head, "version": version}],
     }
+    return shared_manifest("community", MARKETPLACE, "etcd", channels=[channel])
 
 
 SUBSCRIPTION: Obj = {

@@ -6,6 +6,7 @@ import datetime as dt
 
 import pytest
 from apiserver_support import must_gather_objects
+from model_builders import namespace
 
 from olmtui.apiserver import ClusterState, ObjectExists, ObjectNotFound
 from olmtui.apiserver.resources import by_kind
@@ -15,7 +16,7 @@ CSV = by_kind("ClusterServiceVersion")
 
 
 def _namespace(name: str, **extra: object) -> dict:
-    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}, **extra}
+    return {**namespace(name, bare=True), **extra}
 
 
 def test_every_change_gets_the_next_resource_version() -> None:

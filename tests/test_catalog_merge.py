@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from model_builders import subscription
+
 from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.rules.catalog.catalog_merge import merge_catalogs
 from olmtui.model.rules.upgrades.upgrades import upgrade_findings
@@ -23,10 +25,7 @@ def piece(origin: str, *packages: Package, ref: str | None = "olm/cat") -> Catal
 
 
 def sub(package: str) -> dict[str, object]:
-    return {
-        "metadata": {"namespace": "ns", "name": f"{package}-sub"},
-        "spec": {"name": package, "source": "cat", "sourceNamespace": "olm", "channel": "stable"},
-    }
+    return subscription("ns", f"{package}-sub", package=package, source_ns="olm")
 
 
 def test_two_packages_for_one_source_are_one_catalog() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 import yaml
 from data_paths import DATA
+from model_builders import package_manifest
 
 from olmtui.model.records.catalog import Catalog, ChannelEntry
 from olmtui.sources.catalog.catalogs import catalog_from_packagemanifests
@@ -65,16 +66,9 @@ def test_get_default_channel_empty_default_with_one_channel_is_that_channel(
 
 
 def manifest(channels: list[dict], default: str | None = None) -> dict:
-    return {
-        "apiVersion": "packages.operators.coreos.com/v1",
-        "kind": "PackageManifest",
-        "metadata": {
-            "name": "p",
-            "namespace": "olm",
-            "labels": {"catalog": "cs", "catalog-namespace": "olm"},
-        },
-        "status": {"packageName": "p", "defaultChannel": default, "channels": channels},
-    }
+    return package_manifest(
+        "cs", "olm", "p", channels=channels, default=default, source_fields=False
+    )
 
 
 HEAD_DESC = {

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from data_paths import DATA
+from model_builders import csv
 
 from olmtui.model.records.catalog import Bundle, Catalog
 from olmtui.sources.catalog.catalog_bundles import load_bundle_dirs
@@ -94,12 +95,16 @@ def test_real_bundles_equal_their_opm_render(package: str) -> None:
         assert any(p[0] == "olm.package.required" for p in published[shared[-1]].properties)
 
 
-def csv(annotations: dict[str, str] | None = None, **spec: Any) -> dict[str, Any]:
-    return {
-        "kind": "ClusterServiceVersion",
-        "metadata": {"name": "demo.v1.0.0", "annotations": annotations or {}},
-        "spec": {"version": "1.0.0", **spec},
-    }
+def make_csv(annotations: dict[str, str] | None = None, **spec: Any) -> dict[str, Any]:
+    return csv(
+        None,
+        "demo.v1.0.0",
+        bare=True,
+        annotations=annotations or {},
+        spec=spec,
+        phase=None,
+        reason=None,
+    )
 
 
 def listed(*items: tuple[str, Any]) -> list[tuple[str, str]]:
@@ -114,15 +119,15 @@ def package_list(value: str) -> str:
 def test_package_property_last_listed_wins_and_release() -> None:
     """opm keeps one ``olm.package``: the last of properties file, annotations file, CSV
     annotation; it is rebuilt with the CSV's ``spec.release`` when there is one."""
-    assert bundle_properties(csv(release=2), "demo", []) == (
+    assert bundle_properties(make_csv(release=2), "demo", []) == (
         ("olm.package", '{"packageName":"demo","version":"1.0.0","release":"2"}'),
     )
     annotation = {"olm.properties": package_list('{"version":"9","packageName":"x"}')}
     from_file = listed(("olm.package", {"packageName": "y", "version": "8"}))
-    assert bundle_properties(csv(annotation), "demo", [], from_file) == (
+    assert bundle_properties(make_csv(annotation), "demo", [], from_file) == (
         ("olm.package", '{"packageName":"x","version":"9"}'),
     )
-    assert bundle_properties(csv(), "demo", [], from_file) == (DEMO,)
+    assert bundle_properties(make_csv(), "demo", [], from_file) == (DEMO,)
 
 
 def test_deprecated_property_prohibits_the_bundle(tmp_path: Path) -> None:
@@ -145,7 +150,7 @@ def test_deprecated_property_prohibits_the_bundle(tmp_path: Path) -> None:
 def test_legacy_keeps_a_listed_package_property_beside_its_own() -> None:
     """The SQLite loader always added ``{packageName, version}`` and kept the annotation's."""
     annotation = {"olm.properties": package_list('{"packageName":"x","version":"9"}')}
-    assert legacy_properties(csv(annotation), "demo", []) == (
+    assert legacy_properties(make_csv(annotation), "demo", []) == (
         DEMO,
         ("olm.package", '{"packageName":"x","version":"9"}'),
     )
@@ -154,6 +159,6 @@ def test_legacy_keeps_a_listed_package_property_beside_its_own() -> None:
 def test_unparsable_annotation_and_groupless_required_crd_are_skipped() -> None:
     required = [{"name": "nogroup", "kind": "K", "version": "v1"}]
     spec = {"customresourcedefinitions": {"required": required}}
-    broken = csv({"olm.properties": "[not json"}, **spec)
+    broken = make_csv({"olm.properties": "[not json"}, **spec)
     assert bundle_properties(broken, "demo", []) == (DEMO,)
     assert legacy_properties(broken, "demo", []) == (DEMO,)

@@ -41,7 +41,7 @@ def report() -> dict:
     return found
 
 
-def subscription(report: dict, namespace: str, name: str) -> dict:
+def subscription_in(report: dict, namespace: str, name: str) -> dict:
     (found,) = [
         s for s in report["subscriptions"] if (s["namespace"], s["name"]) == (namespace, name)
     ]
@@ -49,7 +49,7 @@ def subscription(report: dict, namespace: str, name: str) -> dict:
 
 
 def test_r_upg_2_next_bundle_for_the_installed_keycloak(report: dict) -> None:
-    upgrade = subscription(report, "team-b", "keycloak-operator")["upgrade"]
+    upgrade = subscription_in(report, "team-b", "keycloak-operator")["upgrade"]
     assert upgrade["graph"] == "catalog"
     assert upgrade["next"] == "keycloak-operator.v15.1.0"
     assert upgrade["edges"][0] == {
@@ -60,14 +60,14 @@ def test_r_upg_2_next_bundle_for_the_installed_keycloak(report: dict) -> None:
 
 
 def test_r_upg_5_path_runs_from_next_to_the_channel_head(report: dict) -> None:
-    upgrade = subscription(report, "team-b", "keycloak-operator")["upgrade"]
+    upgrade = subscription_in(report, "team-b", "keycloak-operator")["upgrade"]
     assert upgrade["path"][0] == upgrade["next"]
     assert upgrade["path"][-1] == upgrade["head"]
     assert len(upgrade["edges"]) == len(upgrade["path"])
 
 
 def test_installed_head_has_no_next(report: dict) -> None:
-    upgrade = subscription(report, "team-a", "etcd")["upgrade"]
+    upgrade = subscription_in(report, "team-a", "etcd")["upgrade"]
     assert upgrade["head"] == "etcdoperator.v0.9.4"
     assert upgrade["next"] is None and upgrade["path"] == []
 
@@ -85,7 +85,7 @@ def test_r_upg_1_channels_listed_sorted_with_their_order(report: dict) -> None:
 
 
 def test_subscriptions_of_other_catalogs_stay_without_a_graph(report: dict) -> None:
-    upgrade = subscription(report, "cfe-test-namespace", "image-caching-operator-v0-0-1-sub")[
+    upgrade = subscription_in(report, "cfe-test-namespace", "image-caching-operator-v0-0-1-sub")[
         "upgrade"
     ]
     assert upgrade == {

@@ -37,7 +37,7 @@ def report() -> dict:
     return found
 
 
-def csv(report: dict, namespace: str, name: str) -> dict:
+def csv_in(report: dict, namespace: str, name: str) -> dict:
     (found,) = [c for c in report["csvs"] if (c["namespace"], c["name"]) == (namespace, name)]
     return found
 
@@ -65,7 +65,7 @@ def test_sample_summary_counts(report: dict) -> None:
 
 
 def test_r_api_5_own_namespace_etcd_conflicts_with_the_global_etcd(report: dict) -> None:
-    conflicted = csv(report, "team-a", "etcdoperator.v0.9.4")
+    conflicted = csv_in(report, "team-a", "etcdoperator.v0.9.4")
     assert conflicted["operatorGroup"] == "team-a/team-a-og"
     assert conflicted["apiReconciliation"] == "APIConflict"
     assert conflicted["verdict"]["reason"] == "InterOperatorGroupOwnerConflict"
@@ -77,7 +77,7 @@ def test_r_api_5_own_namespace_etcd_conflicts_with_the_global_etcd(report: dict)
         }
     ]
     assert conflicted["expectedCopies"] == []
-    winner = csv(report, "openshift-operators", "etcdoperator.v0.9.4-clusterwide")
+    winner = csv_in(report, "openshift-operators", "etcdoperator.v0.9.4-clusterwide")
     assert winner["verdict"] is None and winner["apiReconciliation"] == "NoAPIConflict"
     codes = {
         (f["code"], f["namespace"], f["name"])
@@ -88,7 +88,7 @@ def test_r_api_5_own_namespace_etcd_conflicts_with_the_global_etcd(report: dict)
 
 
 def test_r_mem_2_two_groups_in_team_b_fail_keycloak(report: dict) -> None:
-    keycloak = csv(report, "team-b", "keycloak-operator.v15.0.2")
+    keycloak = csv_in(report, "team-b", "keycloak-operator.v15.0.2")
     assert keycloak["operatorGroup"] is None
     assert keycloak["verdict"]["reason"] == "TooManyOperatorGroups"
     team_b = [o["name"] for o in report["operatorGroups"] if o["namespace"] == "team-b"]
@@ -117,7 +117,7 @@ def test_r_copy_3_copies_present_and_the_missing_one(report: dict) -> None:
         ],
         "stale": [],
     }
-    global_etcd = csv(report, "openshift-operators", "etcdoperator.v0.9.4-clusterwide")
+    global_etcd = csv_in(report, "openshift-operators", "etcdoperator.v0.9.4-clusterwide")
     assert global_etcd["expectedCopies"] == [
         "cfe-test-namespace",
         "default",

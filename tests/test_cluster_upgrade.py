@@ -9,6 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from model_builders import clusteroperator as co
+from model_builders import clusterversion as cv
+from model_builders import csv
 
 from olmtui.model.incremental.health import health_findings
 from olmtui.model.records.types import ObjectRef
@@ -23,7 +26,9 @@ from olmtui.sources.snapshots.snapshot import load_snapshot
 from olmtui.store import Store, trim
 
 
-def csv(maximum: Any = None, *, raw: str | None = None, name: str = "foo.v1") -> dict[str, Any]:
+def make_csv(
+    maximum: Any = None, *, raw: str | None = None, name: str = "foo.v1"
+) -> dict[str, Any]:
     annotations: dict[str, str] = {}
     if raw is not None:
         annotations["operatorframework.io/properties"] = raw
@@ -31,33 +36,9 @@ def csv(maximum: Any = None, *, raw: str | None = None, name: str = "foo.v1") ->
         values = maximum if isinstance(maximum, list) else [maximum]
         props = [{"type": "olm.maxOpenShiftVersion", "value": v} for v in values]
         annotations["operatorframework.io/properties"] = json.dumps({"properties": props})
-    return {
-        "apiVersion": "operators.coreos.com/v1alpha1",
-        "kind": "ClusterServiceVersion",
-        "metadata": {"name": name, "namespace": "ops", "annotations": annotations},
-    }
-
-
-def cv(*history: tuple[str, str], desired: str | None = None) -> dict[str, Any]:
-    status: dict[str, Any] = {"history": [{"state": s, "version": v} for s, v in history]}
-    if desired:
-        status["desired"] = {"version": desired}
-    return {
-        "apiVersion": "config.openshift.io/v1",
-        "kind": "ClusterVersion",
-        "metadata": {"name": "version"},
-        "status": status,
-    }
-
-
-def co(status: str, reason: str, message: str) -> dict[str, Any]:
-    condition = {"type": "Upgradeable", "status": status, "reason": reason, "message": message}
-    return {
-        "apiVersion": "config.openshift.io/v1",
-        "kind": "ClusterOperator",
-        "metadata": {"name": "operator-lifecycle-manager"},
-        "status": {"conditions": [condition]},
-    }
+    return csv(
+        "ops", name, bare=True, version=None, annotations=annotations, phase=None, reason=None
+    )
 
 
 @pytest.mark.parametrize(
@@ -70,20 +51,22 @@ def co(status: str, reason: str, message: str) -> dict[str, Any]:
     ],
 )
 def test_a_readable_maximum(value: str, expected: tuple[Any, Any]) -> None:
-    assert max_openshift_version(csv(value)) == expected
+    assert max_openshift_version(make_csv(value)) == expected
 
 
 @pytest.mark.parametrize("value", ["4.12.1", "", "four", "4.12.0-rc.1", ["4.12", "4.13"]])
 def test_a_maximum_olm_cannot_read_is_reported_as_such(value: Any) -> None:
-    maximum, invalid = max_openshift_version(csv(value))
+    maximum, invalid = max_openshift_version(make_csv(value))
     assert maximum is None and invalid
 
 
 def test_no_property_and_no_annotation_cap_nothing() -> None:
-    assert max_openshift_version(csv()) == (None, None)
+    assert max_openshift_version(make_csv()) == (None, None)
     other = json.dumps({"properties": [{"type": "olm.package", "value": {}}]})
-    assert max_openshift_version(csv(raw=other)) == (None, None)
-    assert max_version_findings([csv(), csv(raw=other)], [cv(("Completed", "4.12.3"))]) == []
+    assert max_openshift_version(make_csv(raw=other)) == (None, None)
+    assert (
+        max_version_findings([make_csv(), make_csv(raw=other)], [cv(("Completed", "4.12.3"))]) == []
+    )
 
 
 def test_the_cluster_version_is_the_newest_completed_then_the_desired_one() -> None:
@@ -95,7 +78,7 @@ def test_the_cluster_version_is_the_newest_completed_then_the_desired_one() -> N
 
 
 def test_the_running_minor_blocks_the_next_one() -> None:
-    [finding] = max_version_findings([csv("4.12")], [cv(("Completed", "4.12.45"))])
+    [finding] = max_version_findings([make_csv("4.12")], [cv(("Completed", "4.12.45"))])
     assert (finding.severity, finding.code, finding.rule) == (
         "warning",
         "MaxOpenShiftVersion",
@@ -106,31 +89,34 @@ def test_the_running_minor_blocks_the_next_one() -> None:
 
 
 def test_a_maximum_at_or_past_the_next_minor_is_fine() -> None:
-    assert max_version_findings([csv("4.13"), csv("4.14")], [cv(("Completed", "4.12.1"))]) == []
+    assert (
+        max_version_findings([make_csv("4.13"), make_csv("4.14")], [cv(("Completed", "4.12.1"))])
+        == []
+    )
 
 
 def test_a_maximum_below_the_running_minor_says_the_cluster_is_already_beyond() -> None:
-    [finding] = max_version_findings([csv("4.10")], [cv(("Completed", "4.12.1"))])
+    [finding] = max_version_findings([make_csv("4.10")], [cv(("Completed", "4.12.1"))])
     assert "blocks the cluster upgrade to 4.13" in finding.message
     assert "already runs 4.12, beyond that maximum" in finding.message
 
 
 def test_4_23_and_5_0_are_one_release() -> None:
     # OLM's normalizeOCPVersion: on 4.22 the next minor is 4.23, which a 5.0 cap allows.
-    assert max_version_findings([csv("5.0")], [cv(("Completed", "4.22.0"))]) == []
-    [finding] = max_version_findings([csv("4.23")], [cv(("Completed", "4.23.2"))])
+    assert max_version_findings([make_csv("5.0")], [cv(("Completed", "4.22.0"))]) == []
+    [finding] = max_version_findings([make_csv("4.23")], [cv(("Completed", "4.23.2"))])
     assert "upgrade to 5.1" in finding.message
 
 
 def test_an_unreadable_value_blocks_as_olm_fails_closed() -> None:
-    [finding] = max_version_findings([csv("4.12.1")], [cv(("Completed", "4.12.1"))])
+    [finding] = max_version_findings([make_csv("4.12.1")], [cv(("Completed", "4.12.1"))])
     assert (finding.severity, finding.code) == ("warning", "MaxOpenShiftVersionInvalid")
-    [unknown] = max_version_findings([csv(raw="{not json")], [])
+    [unknown] = max_version_findings([make_csv(raw="{not json")], [])
     assert unknown.severity == "info"
 
 
 def test_without_the_cluster_version_nothing_is_claimed_about_it() -> None:
-    [finding] = max_version_findings([csv("4.12")], [])
+    [finding] = max_version_findings([make_csv("4.12")], [])
     assert finding.severity == "info"
     assert "caps the cluster at OpenShift 4.12" in finding.message
     assert "blocks" not in finding.message and "runs" not in finding.message
@@ -173,7 +159,7 @@ def test_upgradeable_true_or_another_clusteroperator_is_no_finding() -> None:
 
 def test_copies_never_count() -> None:
     store = Store()
-    copy = csv("4.10")
+    copy = make_csv("4.10")
     copy["metadata"]["annotations"]["olm.operatorNamespace"] = "elsewhere"
     store.apply_many([copy, cv(("Completed", "4.12.1"))])
     assert [f for f in health_findings(store) if f.code.startswith("MaxOpenShift")] == []
@@ -201,7 +187,7 @@ def test_a_must_gather_loads_the_cluster_version_and_operators(tmp_path: Path) -
     )
     ns = tmp_path / "mg" / "namespaces" / "ops" / "operators.coreos.com" / "clusterserviceversions"
     ns.mkdir(parents=True)
-    (ns / "foo.v1.yaml").write_text(json.dumps(csv("4.8")))
+    (ns / "foo.v1.yaml").write_text(json.dumps(make_csv("4.8")))
     store = Store()
     load_snapshot([tmp_path / "mg"], store)
     assert store.get("ClusterVersion", "", "version") is not None

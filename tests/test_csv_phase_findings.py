@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 from data_paths import DATA
+from model_builders import csv
+from model_builders import operator_condition as condition
 
 from olmtui.model.incremental.health import health_findings
 from olmtui.model.rules.csvs.csv_phase_findings import csv_phase_findings
@@ -16,20 +18,19 @@ from olmtui.store import Store
 NOW = dt.datetime(2024, 1, 1, 12, 0, tzinfo=dt.UTC)
 
 
-def csv(name: str, phase: str, reason: str = "", minutes: int = 1, **extra: Any) -> dict:
+def make_csv(name: str, phase: str, reason: str = "", minutes: int = 1, **extra: Any) -> dict:
     since = (NOW - dt.timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return {
-        "kind": "ClusterServiceVersion",
-        "metadata": {"namespace": "ns", "name": name},
-        "spec": {"replaces": extra.pop("replaces", None)},
-        "status": {
-            "phase": phase,
-            "reason": reason,
-            "message": f"{phase} message",
-            "lastTransitionTime": since,
-            **extra,
-        },
-    }
+    replaces = extra.pop("replaces", None)
+    return csv(
+        "ns",
+        name,
+        bare=True,
+        version=None,
+        phase=phase,
+        reason=reason,
+        spec={"replaces": replaces},
+        status={"message": f"{phase} message", "lastTransitionTime": since, **extra},
+    )
 
 
 REQUIREMENTS = [
@@ -51,36 +52,36 @@ REQUIREMENTS = [
     ("obj", "severity", "rule", "words"),
     [
         (
-            csv("x", "Failed", "InstallCheckFailed"),
+            make_csv("x", "Failed", "InstallCheckFailed"),
             "error",
             "R-CSV-F",
             ["Failed/InstallCheckFailed"],
         ),
-        (csv("x", "Failed", "ComponentUnhealthy"), "error", "R-CSV-F", ["ComponentUnhealthy"]),
+        (make_csv("x", "Failed", "ComponentUnhealthy"), "error", "R-CSV-F", ["ComponentUnhealthy"]),
         (
-            csv("x", "Pending", "RequirementsNotMet", requirementStatus=REQUIREMENTS),
+            make_csv("x", "Pending", "RequirementsNotMet", requirementStatus=REQUIREMENTS),
             "info",
             "R-CSV-P",
             ["b.example.com: NotPresent", "ServiceAccount op-sa", "cluster rule: nodes"],
         ),
         (
-            csv("x", "Pending", "RequirementsNotMet", 11, requirementStatus=REQUIREMENTS),
+            make_csv("x", "Pending", "RequirementsNotMet", 11, requirementStatus=REQUIREMENTS),
             "error",
             "R-CSV-P",
             ["for 11m 0s"],
         ),
-        (csv("x", "Installing", "InstallWaiting", 2), "info", "R-CSV-I", ["for 2m 0s"]),
-        (csv("x", "Installing", "InstallWaiting", 10), "warning", "R-CSV-I", ["for 10m 0s"]),
-        (csv("x", "Installing", "InstallWaiting", 30), "error", "R-CSV-I", ["for 30m 0s"]),
-        (csv("x", "InstallReady", "", 5), "info", "R-CSV-IR", []),
-        (csv("x", "InstallReady", "", 12), "warning", "R-CSV-IR", []),
-        (csv("x", "Replacing", "BeingReplaced"), "info", "R-CSV-R", ["y replaces it"]),
-        (csv("x", "Replacing", "BeingReplaced", 45), "warning", "R-CSV-R", ["45m 0s"]),
-        (csv("x", "Deleting", "Replaced"), "info", "R-CSV-D", ["OLM deletes it"]),
+        (make_csv("x", "Installing", "InstallWaiting", 2), "info", "R-CSV-I", ["for 2m 0s"]),
+        (make_csv("x", "Installing", "InstallWaiting", 10), "warning", "R-CSV-I", ["for 10m 0s"]),
+        (make_csv("x", "Installing", "InstallWaiting", 30), "error", "R-CSV-I", ["for 30m 0s"]),
+        (make_csv("x", "InstallReady", "", 5), "info", "R-CSV-IR", []),
+        (make_csv("x", "InstallReady", "", 12), "warning", "R-CSV-IR", []),
+        (make_csv("x", "Replacing", "BeingReplaced"), "info", "R-CSV-R", ["y replaces it"]),
+        (make_csv("x", "Replacing", "BeingReplaced", 45), "warning", "R-CSV-R", ["45m 0s"]),
+        (make_csv("x", "Deleting", "Replaced"), "info", "R-CSV-D", ["OLM deletes it"]),
     ],
 )
 def test_one_finding_per_phase(obj: dict, severity: str, rule: str, words: list[str]) -> None:
-    successor = csv("y", "Succeeded", replaces="x")
+    successor = make_csv("y", "Succeeded", replaces="x")
     (found,) = csv_phase_findings("ns", {"x": obj, "y": successor}, now=NOW)
     assert (found.severity, found.rule, found.name) == (severity, rule, "x")
     for word in words:
@@ -90,31 +91,31 @@ def test_one_finding_per_phase(obj: dict, severity: str, rule: str, words: list[
 
 def test_succeeded_and_group_reasons_are_left_alone() -> None:
     csvs = {
-        "ok": csv("ok", "Succeeded"),
-        "og": csv("og", "Failed", "TooManyOperatorGroups"),
-        "conflict": csv("conflict", "Failed", "InterOperatorGroupOwnerConflict"),
+        "ok": make_csv("ok", "Succeeded"),
+        "og": make_csv("og", "Failed", "TooManyOperatorGroups"),
+        "conflict": make_csv("conflict", "Failed", "InterOperatorGroupOwnerConflict"),
     }
     assert csv_phase_findings("ns", csvs, now=NOW) == []
 
 
 def test_copied_csvs_give_no_finding() -> None:
     store = Store()
-    copy = csv("x", "Failed", "Copied")
+    copy = make_csv("x", "Failed", "Copied")
     copy["metadata"]["labels"] = {"olm.copiedFrom": "operators"}
     store.apply("ADDED", copy)
     assert [f for f in health_findings(store) if f.code.startswith("CSV")] == []
 
 
 def test_without_a_clock_the_age_is_a_lower_bound_from_the_namespace() -> None:
-    old = csv("x", "Installing", "InstallWaiting", 40)
-    newer = csv("y", "Succeeded", minutes=0)
+    old = make_csv("x", "Installing", "InstallWaiting", 40)
+    newer = make_csv("y", "Succeeded", minutes=0)
     (found,) = csv_phase_findings("ns", {"x": old, "y": newer})
     assert found.severity == "error"
     assert (
         "for at least 40m 0s" in found.message
         and "snapshot was taken then or later" in found.message
     )
-    unknown = csv("x", "Installing", "InstallWaiting")
+    unknown = make_csv("x", "Installing", "InstallWaiting")
     del unknown["status"]["lastTransitionTime"]
     (found,) = csv_phase_findings("ns", {"x": unknown}, now=NOW)
     assert found.severity == "warning" and "for how long is unknown" in found.message
@@ -145,7 +146,7 @@ def test_a_csv_olm_has_not_reported_on_yet_is_news_not_a_warning() -> None:
     (found,) = csv_phase_findings("ns", {"x": fresh}, now=NOW)
     assert (found.severity, found.rule, found.code) == ("info", "R-CSV-N", "CSVNoPhase")
     assert "has not written a status" in found.message
-    waited = csv("x", "", minutes=31)
+    waited = make_csv("x", "", minutes=31)
     (found,) = csv_phase_findings("ns", {"x": waited}, now=NOW)
     assert (found.severity, found.rule) == ("error", "R-CSV-N")
 
@@ -175,7 +176,7 @@ WAITING = 'installing: waiting for deployment op to become ready: deployment "op
 
 def test_installing_names_the_deployment_it_waits_for_and_what_it_says() -> None:
     """R-CSV-I: the Deployment from OLM's message, and from the Deployment when present."""
-    obj = csv("x", "Installing", "InstallWaiting", 40)
+    obj = make_csv("x", "Installing", "InstallWaiting", 40)
     obj["status"]["message"] = WAITING
     (found,) = csv_phase_findings("ns", {"x": obj}, deployments={"op": deployment(0)}, now=NOW)
     assert found.severity == "error"
@@ -187,14 +188,14 @@ def test_installing_names_the_deployment_it_waits_for_and_what_it_says() -> None
 
 def test_a_failed_install_check_names_the_deployment_from_its_condition_history() -> None:
     """R-CSV-H: the InstallWaiting message stays in the conditions after InstallCheckFailed."""
-    obj = csv("x", "Failed", "InstallCheckFailed", conditions=[{"message": WAITING}])
+    obj = make_csv("x", "Failed", "InstallCheckFailed", conditions=[{"message": WAITING}])
     obj["status"]["message"] = "install timeout"
     (found,) = csv_phase_findings("ns", {"x": obj}, now=NOW)
     assert "Deployment op is not in the input" in found.message
 
 
 def test_a_zero_age_in_a_snapshot_is_not_at_least_0s() -> None:
-    obj = csv("x", "Installing", "InstallWaiting", 0)
+    obj = make_csv("x", "Installing", "InstallWaiting", 0)
     (found,) = csv_phase_findings("ns", {"x": obj})
     assert "at least 0s" not in found.message
     assert "for how long is unknown" in found.message
@@ -204,28 +205,10 @@ def test_a_zero_age_in_a_snapshot_is_not_at_least_0s() -> None:
 
 
 def test_a_live_clock_gives_the_age_not_a_lower_bound() -> None:
-    obj = csv("x", "Installing", "InstallWaiting", 12)
+    obj = make_csv("x", "Installing", "InstallWaiting", 12)
     (found,) = csv_phase_findings("ns", {"x": obj}, now=NOW)
     assert "for 12m 0s (since" in found.message and "at least" not in found.message
     assert found.severity == "warning"
-
-
-def condition(name: str, status_value: str | None, override: str | None = None) -> dict:
-    obj: dict[str, Any] = {
-        "kind": "OperatorCondition",
-        "metadata": {"namespace": "ns", "name": name},
-        "spec": {},
-        "status": {},
-    }
-    if status_value is not None:
-        obj["status"]["conditions"] = [
-            {"type": "Upgradeable", "status": status_value, "reason": "Busy", "message": "wait"}
-        ]
-    if override is not None:
-        obj["spec"]["overrides"] = [
-            {"type": "Upgradeable", "status": override, "reason": "Forced", "message": "admin"}
-        ]
-    return obj
 
 
 @pytest.mark.parametrize(
@@ -241,8 +224,8 @@ def condition(name: str, status_value: str | None, override: str | None = None) 
 def test_r_csv_p_an_operator_condition_holds_the_upgrade(
     status_value: str | None, override: str | None, held_by: str | None
 ) -> None:
-    old = csv("x.v1", "Replacing", "BeingReplaced")
-    new = csv("x.v2", "Pending", "RequirementsUnknown", replaces="x.v1")
+    old = make_csv("x.v1", "Replacing", "BeingReplaced")
+    new = make_csv("x.v2", "Pending", "RequirementsUnknown", replaces="x.v1")
     sub = {
         "kind": "Subscription",
         "metadata": {"namespace": "ns", "name": "s"},
@@ -273,7 +256,7 @@ def test_r_csv_p_an_operator_condition_holds_the_upgrade(
 def test_pending_with_nothing_unmet_asks_for_nothing_to_be_created() -> None:
     """A RequirementsNotMet CSV whose status lists no unmet entry has nothing missing to
     create again: no "create it again" advice, even after a Complete plan."""
-    obj = csv("foo.v1", "Pending", "RequirementsNotMet", minutes=1)
+    obj = make_csv("foo.v1", "Pending", "RequirementsNotMet", minutes=1)
     obj["status"]["requirementStatus"] = [
         {"group": "", "version": "v1", "kind": "ServiceAccount", "name": "foo", "status": "Present"}
     ]

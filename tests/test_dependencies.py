@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from model_builders import crd, csv
 
 from olmtui.model.records.catalog import Bundle
 from olmtui.model.records.types import ObjectRef
@@ -34,34 +35,23 @@ def place(csv: dict[str, Any], ns: str, **extra: Any) -> dict[str, Any]:
 
 
 def provider(name: str = "rabbitmq-cluster-operator.v2.0.0") -> dict[str, Any]:
-    return {
-        "kind": "ClusterServiceVersion",
-        "metadata": {"name": name},
-        "spec": {
-            "version": "2.0.0",
-            "customresourcedefinitions": {
-                "owned": [
-                    {
-                        "name": "rabbitmqclusters.rabbitmq.com",
-                        "version": "v1beta1",
-                        "kind": "RabbitmqCluster",
-                    }
-                ]
-            },
-        },
-    }
+    return csv(
+        None,
+        name,
+        bare=True,
+        version="2.0.0",
+        owned=(("RabbitmqCluster", "v1beta1", "rabbitmqclusters.rabbitmq.com"),),
+        phase=None,
+        reason=None,
+    )
 
 
 def rabbit_crd(served: bool = True) -> dict[str, Any]:
-    return {
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": "rabbitmqclusters.rabbitmq.com"},
-        "spec": {
-            "group": "rabbitmq.com",
-            "names": {"kind": "RabbitmqCluster"},
-            "versions": [{"name": "v1beta1", "served": served, "storage": True}],
-        },
-    }
+    return crd(
+        "rabbitmqclusters.rabbitmq.com",
+        kind="RabbitmqCluster",
+        versions=[{"name": "v1beta1", "served": served, "storage": True}],
+    )
 
 
 def etcd_crd(versions: list[tuple[str, bool, bool]], stored: list[str]) -> dict[str, Any]:

@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import tracemalloc
 
+from model_builders import operator_group
+
 from olmtui.model.incremental.group_index import GroupIndex
 from olmtui.objects import Obj
 
 
 def group(namespace: str, name: str, *targets: str) -> Obj:
-    return {
-        "apiVersion": "operators.coreos.com/v1",
-        "kind": "OperatorGroup",
-        "metadata": {"namespace": namespace, "name": name},
-        "spec": {"targetNamespaces": list(targets)} if targets else {},
-    }
+    return operator_group(namespace, name, targets=list(targets) or None)
 
 
 def test_groups_come_and_go_in_their_namespace() -> None:

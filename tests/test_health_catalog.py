@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 import yaml
+from model_builders import catalog_source
 
 from olmtui.model.records.types import ObjectRef
 from olmtui.model.rules.catalog.catalog_health import (
@@ -28,19 +29,7 @@ def load_all(name: str) -> list[dict[str, Any]]:
 def catalog(
     state: str | None = "READY", reason: str | None = None, message: str | None = None
 ) -> dict[str, Any]:
-    status: dict[str, Any] = {}
-    if state:
-        status["connectionState"] = {"lastObservedState": state, "address": "cat.olm.svc:50051"}
-    if reason:
-        status["reason"] = reason
-    if message:
-        status["message"] = message
-    return {
-        "kind": "CatalogSource",
-        "metadata": {"name": "cat", "namespace": "olm"},
-        "spec": {"sourceType": "grpc", "image": "quay.io/x/index:v1"},
-        "status": status,
-    }
+    return catalog_source(state=state, reason=reason, message=message, address="cat.olm.svc:50051")
 
 
 def test_r_sub_8_real_catalogs_are_ready_and_healthy() -> None:

@@ -20,7 +20,18 @@ from unittest import mock
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from model_builders import copy_of, install_plan, namespace, operator_group
+from model_builders import (
+    catalog_source,
+    clusteroperator,
+    clusterversion,
+    copy_of,
+    crd,
+    install_plan,
+    namespace,
+    operator_group,
+    service,
+    subscription,
+)
 from model_builders import csv as make_csv
 
 from olmtui.model.incremental.engine import Model
@@ -61,51 +72,15 @@ V1_CONTENT = Catalog("cc1", "test", packages=CONTENT.packages)
 names = st.sampled_from
 
 
-def subscription(ns: str, name: str, source: tuple[str, str], approval: str | None, **status: Any):
-    spec = {"name": "pkg", "channel": "stable", "source": source[1], "sourceNamespace": source[0]}
-    if approval:
-        spec["installPlanApproval"] = approval
-    return {
-        "apiVersion": "operators.coreos.com/v1alpha1",
-        "kind": "Subscription",
-        "metadata": {"name": name, "namespace": ns},
-        "spec": spec,
-        "status": {k: v for k, v in status.items() if v},
-    }
-
-
-def catalog_source(ns: str, name: str, state: str | None, reason: str | None):
-    status: dict[str, Any] = {}
-    if state:
-        status["connectionState"] = {"lastObservedState": state}
-    if reason:
-        status["reason"] = reason
-    return {
-        "apiVersion": "operators.coreos.com/v1alpha1",
-        "kind": "CatalogSource",
-        "metadata": {"name": name, "namespace": ns},
-        "spec": {"sourceType": "grpc"},
-        "status": status,
-    }
-
-
-def crd(name: str, served: bool, webhook: tuple[str, str] | None = None):
-    plural, group = name.split(".", 1)
-    conversion: dict[str, Any] = {"strategy": "None"}
-    if webhook is not None:
-        service = {"namespace": webhook[0], "name": webhook[1]}
-        conversion = {"strategy": "Webhook", "webhook": {"clientConfig": {"service": service}}}
-    return {
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": name},
-        "spec": {
-            "group": group,
-            "names": {"kind": plural.title()},
-            "versions": [{"name": "v1", "served": served}],
-            "conversion": conversion,
-        },
-    }
+def make_crd(name: str, served: bool, webhook: tuple[str, str] | None = None):
+    plural = name.split(".", 1)[0]
+    return crd(
+        name,
+        kind=plural.title(),
+        versions=[{"name": "v1", "served": served}],
+        conversion="None" if webhook is None else "Webhook",
+        webhook=None if webhook is None else {"namespace": webhook[0], "name": webhook[1]},
+    )
 
 
 def with_max_ocp(csv: dict[str, Any], maximum: str | None) -> dict[str, Any]:
@@ -115,29 +90,6 @@ def with_max_ocp(csv: dict[str, Any], maximum: str | None) -> dict[str, Any]:
         annotations = csv["metadata"].setdefault("annotations", {})
         annotations["operatorframework.io/properties"] = json.dumps(props)
     return csv
-
-
-def service(ns: str, name: str) -> dict[str, Any]:
-    return {"apiVersion": "v1", "kind": "Service", "metadata": {"name": name, "namespace": ns}}
-
-
-def cluster_version(version: str) -> dict[str, Any]:
-    return {
-        "apiVersion": "config.openshift.io/v1",
-        "kind": "ClusterVersion",
-        "metadata": {"name": "version"},
-        "status": {"history": [{"state": "Completed", "version": version}]},
-    }
-
-
-def cluster_operator(upgradeable: str, message: str) -> dict[str, Any]:
-    condition = {"type": "Upgradeable", "status": upgradeable, "message": message}
-    return {
-        "apiVersion": "config.openshift.io/v1",
-        "kind": "ClusterOperator",
-        "metadata": {"name": "operator-lifecycle-manager"},
-        "status": {"conditions": [condition]},
-    }
 
 
 #: ConstraintsNotSatisfiable messages naming CSVs, bundles and CatalogSources (R-SUB-7).
@@ -175,12 +127,13 @@ subscriptions = st.builds(
         subscription(
             ns,
             name,
-            source,
-            approval,
-            installedCSV=installed,
-            currentCSV=installed,
+            source=source[1],
+            source_ns=source[0],
+            approval=approval,
+            installed=installed,
+            current=installed,
             state=state,
-            installPlanRef={"kind": "InstallPlan", "name": plan, "namespace": ns} if plan else None,
+            plan=plan,
         ),
         message,
     ),
@@ -302,19 +255,23 @@ operator_conditions = st.builds(
 )
 copies = st.builds(copy_of, csvs, names(NS))
 sources = st.builds(
-    catalog_source,
+    lambda ns, name, state, reason: catalog_source(ns, name, state=state, reason=reason),
     names(["marketplace", "a"]),
     names(["cat", "other"]),
     names(["READY", "TRANSIENT_FAILURE", None]),
     names([None, "SpecInvalidError", "InvalidIntervalError"]),
 )
 crds = st.builds(
-    crd, names(["as.g", "bs.g"]), st.booleans(), names([None, ("a", "hook"), ("b", "hook")])
+    make_crd, names(["as.g", "bs.g"]), st.booleans(), names([None, ("a", "hook"), ("b", "hook")])
 )
 platform = st.one_of(
     st.builds(service, names(["a", "b"]), names(["hook", "metrics"])),
-    st.builds(cluster_version, names(["4.12.3", "4.13.0"])),
-    st.builds(cluster_operator, names(["True", "False"]), names(["", "- a/pkg.v1.0.0 is 4.12"])),
+    st.builds(lambda v: clusterversion(("Completed", v)), names(["4.12.3", "4.13.0"])),
+    st.builds(
+        lambda up, message: clusteroperator(up, None, message),
+        names(["True", "False"]),
+        names(["", "- a/pkg.v1.0.0 is 4.12"]),
+    ),
 )
 groups = st.builds(
     lambda ns, name: operator_group(ns, name, status=[""]), names(NS), names(["g1", "g2"])
@@ -568,7 +525,14 @@ def _cluster() -> tuple[Store, Model, HealthIndex, list[dict[str, Any]]]:
         operator_group("a", "g1", status=[""]),
         parent,
         copied,
-        subscription("a", "s1", ("marketplace", "gone"), "Manual", installedCSV=CSV_NAMES[0]),
+        subscription(
+            "a",
+            "s1",
+            source="gone",
+            source_ns="marketplace",
+            approval="Manual",
+            installed=CSV_NAMES[0],
+        ),
         install_plan("a", "p1", "RequiresApproval", False),
     ]
     store = Store()
@@ -607,7 +571,7 @@ def test_a_subscription_change_recomputes_its_namespace_only(
     store, model, index, _ = _cluster()
     index.findings()
     computed = record_computes(monkeypatch)
-    store.apply("MODIFIED", subscription("a", "s1", ("marketplace", "cat"), None))
+    store.apply("MODIFIED", subscription("a", "s1", source_ns="marketplace"))
     assert list(index.findings()) == from_scratch(store, model, [])
     # The instance of package pkg in "a" did not move, so no cluster-wide partition did.
     assert sorted(computed) == [("csv", "a"), ("left", "a"), ("ns", "a")]
@@ -616,7 +580,7 @@ def test_a_subscription_change_recomputes_its_namespace_only(
 def test_a_catalog_source_change_reaches_the_namespaces_that_use_it() -> None:
     store, model, index, _ = _cluster()
     assert "CatalogSourceMissing" in {f.code for f in index.findings()}
-    store.apply("ADDED", catalog_source("marketplace", "gone", "TRANSIENT_FAILURE", None))
+    store.apply("ADDED", catalog_source("marketplace", "gone", state="TRANSIENT_FAILURE"))
     codes = {f.code for f in index.findings()}
     assert "CatalogSourceMissing" not in codes
     assert {"TargetedCatalogSourceUnhealthy", "CatalogSourceNotReady"} <= codes

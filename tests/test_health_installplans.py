@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 import yaml
+from model_builders import ABSENT, install_plan, subscription
 
 from olmtui.model.rules.installplans.installplans import (
     PendingApproval,
@@ -35,20 +36,18 @@ def sub(
     plan: str | None = None,
     ns: str = "team",
 ) -> dict[str, Any]:
-    spec: dict[str, Any] = {"name": name, "source": "cat", "sourceNamespace": "olm"}
-    if approval is not None:
-        spec["installPlanApproval"] = approval
-    status: dict[str, Any] = {}
-    if installed:
-        status.update(installedCSV=installed, currentCSV=installed, state="AtLatestKnown")
-    if plan:
-        status["installPlanRef"] = {"name": plan, "namespace": ns}
-    return {
-        "kind": "Subscription",
-        "metadata": {"name": name, "namespace": ns},
-        "spec": spec,
-        "status": status,
-    }
+    return subscription(
+        ns,
+        name,
+        package=name,
+        channel=ABSENT,
+        source_ns="olm",
+        approval=approval,
+        installed=installed,
+        current=installed,
+        state="AtLatestKnown" if installed else None,
+        plan=plan,
+    )
 
 
 def plan(
@@ -59,27 +58,7 @@ def plan(
     ns: str = "team",
 ) -> dict[str, Any]:
     """A plan installing ``(csv name, replaces)`` pairs, with bundle lookups like OLM's."""
-    return {
-        "kind": "InstallPlan",
-        "metadata": {"name": name, "namespace": ns},
-        "spec": {
-            "approval": "Manual",
-            "approved": approved,
-            "clusterServiceVersionNames": [c for c, _ in csvs],
-        },
-        "status": {
-            "phase": phase,
-            "bundleLookups": [
-                {
-                    "identifier": c,
-                    "replaces": r or "",
-                    "path": f"quay.io/x/{c}",
-                    "catalogSourceRef": {"name": "cat", "namespace": "olm"},
-                }
-                for c, r in csvs
-            ],
-        },
-    }
+    return install_plan(ns, name, phase, approved, csvs=csvs)
 
 
 # -- summaries of real plans ----------------------------------------------------------------

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 import yaml
+from model_builders import csv, install_plan, subscription
 
 from olmtui.model.incremental.engine import Model
 from olmtui.model.incremental.health import health_findings, merged_findings
@@ -36,29 +37,19 @@ def sub(
     plan: str | None = None,
     catalog_health: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    status: dict[str, Any] = {
-        "conditions": [
-            {"type": t, "status": s, "reason": r, "message": m} for t, s, r, m in conditions
-        ],
-    }
-    if state:
-        status["state"] = state
-    if plan:
-        status["installPlanRef"] = {"kind": "InstallPlan", "name": plan, "namespace": "ns1"}
-    if catalog_health is not None:
-        status["catalogHealth"] = catalog_health
-    return {
-        "kind": "Subscription",
-        "metadata": {"name": "etcd", "namespace": "ns1"},
-        "spec": {
-            "name": "etcd",
-            "channel": "alpha",
-            "source": "community",
-            "sourceNamespace": "olm",
-            "installPlanApproval": "Automatic",
-        },
-        "status": status,
-    }
+    return subscription(
+        "ns1",
+        "etcd",
+        package="etcd",
+        channel="alpha",
+        source="community",
+        source_ns="olm",
+        approval="Automatic",
+        conditions=conditions,
+        state=state,
+        plan=plan,
+        catalog_health=catalog_health,
+    )
 
 
 def plan(
@@ -67,16 +58,15 @@ def plan(
     approved: bool = False,
     **status: Any,
 ) -> dict[str, Any]:
-    return {
-        "kind": "InstallPlan",
-        "metadata": {"name": name, "namespace": "ns1"},
-        "spec": {
-            "approval": "Manual",
-            "approved": approved,
-            "clusterServiceVersionNames": ["etcdoperator.v0.9.4"],
-        },
-        "status": {"phase": phase, **status},
-    }
+    return install_plan(
+        "ns1",
+        name,
+        phase,
+        approved,
+        csvs=[("etcdoperator.v0.9.4", None)],
+        lookups=False,
+        status=status,
+    )
 
 
 # -- real must-gather objects ---------------------------------------------------------------
@@ -423,11 +413,7 @@ def _failed(message: str = "quota exceeded") -> dict[str, Any]:
 
 
 def _csv(phase: str, reason: str) -> dict[str, Any]:
-    return {
-        "kind": "ClusterServiceVersion",
-        "metadata": {"name": "etcdoperator.v0.9.4", "namespace": "ns1"},
-        "status": {"phase": phase, "reason": reason},
-    }
+    return csv("ns1", "etcdoperator.v0.9.4", bare=True, version=None, phase=phase, reason=reason)
 
 
 def _plan_failed(subscription: dict[str, Any], csvs: list[dict[str, Any]], message: str = "x"):

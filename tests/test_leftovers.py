@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from model_builders import copy_of
+from model_builders import copy_of, install_plan, subscription
 from model_builders import csv as make_csv
 
 from olmtui.model.incremental.health import health_findings, merged_findings
@@ -16,13 +16,7 @@ from olmtui.store import Store, Unreadable
 
 
 def sub(name: str, package: str = "pkg", **status: Any) -> dict[str, Any]:
-    return {
-        "apiVersion": "operators.coreos.com/v1alpha1",
-        "kind": "Subscription",
-        "metadata": {"name": name, "namespace": "a"},
-        "spec": {"name": package, "channel": "stable", "source": "cat", "sourceNamespace": "a"},
-        "status": status,
-    }
+    return subscription("a", name, package=package, source_ns="a", status=status)
 
 
 def findings(*objs: dict[str, Any], unreadable: dict[str, Unreadable] | None = None):
@@ -100,16 +94,7 @@ def test_unread_kinds_prove_nothing() -> None:
 
 
 def plan(name: str, phase: str, owner: str | None = "s") -> dict[str, Any]:
-    meta: dict[str, Any] = {"name": name, "namespace": "a"}
-    if owner:
-        meta["ownerReferences"] = [{"kind": "Subscription", "name": owner, "uid": "u"}]
-    return {
-        "apiVersion": "operators.coreos.com/v1alpha1",
-        "kind": "InstallPlan",
-        "metadata": meta,
-        "spec": {"approved": True, "approval": "Automatic"},
-        "status": {"phase": phase},
-    }
+    return install_plan("a", name, phase, True, approval="Automatic", owner=owner)
 
 
 def test_installplans_piling_up() -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from model_builders import ABSENT, subscription
 
 from olmtui.model.records.types import ObjectRef
 from olmtui.model.rules.dependencies.multitenancy import (
@@ -39,15 +40,17 @@ def place(csv: dict[str, Any], ns: str, phase: str = "Succeeded", **labels: str)
 
 
 def sub(package: str, ns: str, csv: str, generated_by: str | None = None) -> dict[str, Any]:
-    meta: dict[str, Any] = {"name": package, "namespace": ns}
-    if generated_by:
-        meta["annotations"] = {"olm.generated-by": generated_by}
-    return {
-        "kind": "Subscription",
-        "metadata": meta,
-        "spec": {"name": package},
-        "status": {"installedCSV": csv, "currentCSV": csv},
-    }
+    return subscription(
+        ns,
+        package,
+        package=package,
+        channel=ABSENT,
+        source=ABSENT,
+        source_ns=ABSENT,
+        installed=csv,
+        current=csv,
+        annotations={"olm.generated-by": generated_by} if generated_by else None,
+    )
 
 
 def name(csv: dict[str, Any]) -> str:

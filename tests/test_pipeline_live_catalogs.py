@@ -40,7 +40,7 @@ def cluster(tmp_path: Path) -> Iterator[tuple[ServerThread, LiveOptions]]:
     thread.stop()
 
 
-def subscription(session: Session) -> SubscriptionState | None:
+def first_subscription(session: Session) -> SubscriptionState | None:
     subs = session.model.subscriptions()
     return subs[0] if subs else None
 
@@ -53,8 +53,8 @@ async def test_live_dashboard_knows_the_head_from_the_clusters_packagemanifest(c
     watching = asyncio.ensure_future(session.runner())
     try:
         await wait_for(lambda: session.status().state == "live", "the sync to settle")
-        await wait_for(lambda: subscription(session) is not None, "the Subscription")
-        sub = subscription(session)
+        await wait_for(lambda: first_subscription(session) is not None, "the Subscription")
+        sub = first_subscription(session)
         assert sub is not None
         assert sub.upgrade.graph == "packagemanifest"
         assert sub.upgrade.head == "etcdoperator.v0.9.4"
@@ -66,7 +66,8 @@ async def test_live_dashboard_knows_the_head_from_the_clusters_packagemanifest(c
         thread.apply(package_manifest("etcdoperator.v0.9.5"))
         await wait_for(
             lambda: (
-                (s := subscription(session)) is not None and s.upgrade.head == "etcdoperator.v0.9.5"
+                (s := first_subscription(session)) is not None
+                and s.upgrade.head == "etcdoperator.v0.9.5"
             ),
             "the new head",
         )

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from model_builders import csv
 
 from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.rules.resolution.channel_order import ResolutionError, sort_channel
@@ -26,15 +27,7 @@ from olmtui.sources.catalog.catalog_fbc import load_fbc
 
 
 def _csv(name: str, phase: str = "Succeeded", replaces: str | None = None, **spec: Any) -> dict:
-    body: dict[str, Any] = {"version": "1.0.0", **spec}
-    if replaces:
-        body["replaces"] = replaces
-    return {
-        "kind": "ClusterServiceVersion",
-        "metadata": {"name": name, "namespace": "ns"},
-        "spec": body,
-        "status": {"phase": phase},
-    }
+    return csv("ns", name, bare=True, phase=phase, reason=None, replaces=replaces, spec=spec)
 
 
 def test_parse_tolerant() -> None:

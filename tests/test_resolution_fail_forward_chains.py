@@ -9,6 +9,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from model_builders import csv as csv_object
 
 from olmtui.model.rules.resolution.existing import SourceError, existing_entries
 
@@ -16,15 +17,7 @@ PHASES = ("Replacing", "Failed", "Succeeded", "Pending")
 
 
 def _csv(name: str, phase: str, replaces: str | None) -> dict[str, Any]:
-    spec: dict[str, Any] = {"version": "1.0.0"}
-    if replaces:
-        spec["replaces"] = replaces
-    return {
-        "kind": "ClusterServiceVersion",
-        "metadata": {"name": name, "namespace": "ns"},
-        "spec": spec,
-        "status": {"phase": phase},
-    }
+    return csv_object("ns", name, bare=True, phase=phase, reason=None, replaces=replaces)
 
 
 def _reference(csv: dict[str, Any], replaced_by: Mapping[str, dict[str, Any]]) -> bool:

@@ -13,6 +13,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from model_builders import catalog_source, csv, subscription
 from solver_models import applied_of, holds, models
 
 from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
@@ -63,37 +64,24 @@ def package(name: str, chain: list[Bundle], channel: str = "stable") -> Package:
 
 
 def source(namespace: str, name: str, priority: int = 0) -> dict[str, Any]:
-    return {
-        "kind": "CatalogSource",
-        "metadata": {"namespace": namespace, "name": name},
-        "spec": {"priority": priority},
-        "status": {"connectionState": {"lastObservedState": "READY", "lastConnect": "x"}},
-    }
+    return catalog_source(namespace, name, priority=priority)
 
 
 def sub(name: str, pkg: str, src: str, src_ns: str = GLOBAL, **status: str) -> dict[str, Any]:
-    return {
-        "kind": "Subscription",
-        "metadata": {"namespace": NS, "name": name},
-        "spec": {"name": pkg, "channel": "stable", "source": src, "sourceNamespace": src_ns},
-        "status": status,
-    }
+    return subscription(NS, name, package=pkg, source=src, source_ns=src_ns, status=status)
 
 
-def csv(name: str, version: str, owned: tuple[str, ...] = (), **meta: Any) -> dict[str, Any]:
-    return {
-        "kind": "ClusterServiceVersion",
-        "metadata": {"namespace": NS, "name": name, **meta},
-        "spec": {
-            "version": version,
-            "customresourcedefinitions": {
-                "owned": [
-                    {"name": f"{k.lower()}s.example.com", "kind": k, "version": "v1"} for k in owned
-                ]
-            },
-        },
-        "status": {"phase": "Succeeded"},
-    }
+def make_csv(name: str, version: str, owned: tuple[str, ...] = (), **meta: Any) -> dict[str, Any]:
+    made = csv(
+        NS,
+        name,
+        bare=True,
+        version=version,
+        reason=None,
+        owned=tuple((k, "v1", f"{k.lower()}s.example.com") for k in owned),
+    )
+    made["metadata"].update(meta)
+    return made
 
 
 def objects(
@@ -167,7 +155,7 @@ def test_an_installed_provider_comes_first_and_is_chosen() -> None:
     content = CatalogContent(
         [catalog(f"{GLOBAL}/main", package("app", [NEEDS_DB]), db_package("db.v2"))]
     )
-    installed = csv("db.v1", "1.0.0", owned=("Database",))
+    installed = make_csv("db.v1", "1.0.0", owned=("Database",))
     obj = objects([sub("app", "app", "main")], [source(GLOBAL, "main")], [installed])
     assert dependency_ids(obj, content, "main/olm/stable/app.v1") == (
         "@existing/team//db.v1",
@@ -196,11 +184,11 @@ def test_a_catalog_dependency_says_whose_it_is() -> None:
 def test_nothing_changes_when_the_subscription_already_has_it() -> None:
     """R-RES-20.2: installed, current and referenced: no steps."""
     content = CatalogContent([catalog(f"{GLOBAL}/main", package("app", [NEEDS_DB]))])
-    app = csv("app.v1", "1.0.0")
+    app = make_csv("app.v1", "1.0.0")
     app["spec"]["customresourcedefinitions"]["required"] = [
         {"name": "databases.example.com", "kind": "Database", "version": "v1"}
     ]
-    db = csv("db.v1", "1.0.0", owned=("Database",))
+    db = make_csv("db.v1", "1.0.0", owned=("Database",))
     subscription = sub("app", "app", "main", installedCSV="app.v1", currentCSV="app.v1")
     result = resolve_namespace(
         objects([subscription], [source(GLOBAL, "main")], [app, db]), content, GLOBAL
@@ -226,8 +214,8 @@ def test_unreferenced_csvs_of_one_package_stand_for_each_other() -> None:
             }
         )
     }
-    one = csv("db.a", "1.0.0", annotations=props)
-    two = csv("db.b", "1.0.0", annotations=props)
+    one = make_csv("db.a", "1.0.0", annotations=props)
+    two = make_csv("db.b", "1.0.0", annotations=props)
     content = CatalogContent([catalog(f"{GLOBAL}/main", package("app", [NEEDS_DB]))])
     obj = objects([sub("app", "app", "main")], [source(GLOBAL, "main")], [one, two])
     assert dependency_ids(obj, content, "main/olm/stable/app.v1") == ("@existing/team//db.a",)
@@ -235,7 +223,7 @@ def test_unreferenced_csvs_of_one_package_stand_for_each_other() -> None:
 
 def test_invalid_existing_properties_stop_as_a_source_error() -> None:
     """R-RES-5: the ``@existing`` source's error, named as OLM names it."""
-    broken = csv("x.v1", "1.0.0", owned=("Thing",))
+    broken = make_csv("x.v1", "1.0.0", owned=("Thing",))
     broken["spec"]["customresourcedefinitions"]["owned"][0]["name"] = "nodot"
     content = CatalogContent([catalog(f"{GLOBAL}/main", package("app", [NEEDS_DB]))])
     result = resolve_namespace(
@@ -347,7 +335,7 @@ def namespaces(draw: st.DrawFn) -> tuple[NamespaceObjects, CatalogContent]:
             chain.append(bundle(f"{p}.v{v}", p, f"1.{v}.0", *props))
         packages.append(package(p, chain))
     csvs = [
-        csv(f"{p}.v0", "1.0.0", owned=tuple(draw(st.sets(st.sampled_from(KINDS), max_size=1))))
+        make_csv(f"{p}.v0", "1.0.0", owned=tuple(draw(st.sets(st.sampled_from(KINDS), max_size=1))))
         for p in ("p", "q")
         if draw(st.booleans())
     ]

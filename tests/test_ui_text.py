@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from model_builders import ABSENT, csv, subscription
 from rich.text import Text
 
 from olmtui.model.viewmodels.source_facts import newest_time
@@ -93,22 +94,11 @@ def test_counts_pluralise():
 
 
 def _csv(namespace: str, name: str, phase: str = "Succeeded") -> dict:
-    return {
-        "apiVersion": "operators.coreos.com/v1alpha1",
-        "kind": "ClusterServiceVersion",
-        "metadata": {"name": name, "namespace": namespace},
-        "spec": {"version": "1.0.0"},
-        "status": {"phase": phase, "reason": "InstallSucceeded"},
-    }
+    return csv(namespace, name, bare=True, phase=phase)
 
 
 def _sub(namespace: str, name: str) -> dict:
-    return {
-        "apiVersion": "operators.coreos.com/v1alpha1",
-        "kind": "Subscription",
-        "metadata": {"name": name, "namespace": namespace},
-        "spec": {"name": name, "source": "cat", "sourceNamespace": namespace},
-    }
+    return subscription(namespace, name, package=name, channel=ABSENT, source_ns=namespace)
 
 
 def _session(tmp_path: Path, objects: list[dict]):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from data_paths import DATA
+from model_builders import subscription
 
 from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.records.types import Finding, ObjectRef
@@ -41,21 +42,17 @@ def sub(
     package_name: str = "op",
     source: str = "cat",
 ) -> dict[str, Any]:
-    spec: dict[str, Any] = {
-        "name": package_name,
-        "source": source,
-        "sourceNamespace": "olm",
-        "channel": channel,
-    }
-    if approval:
-        spec["installPlanApproval"] = approval
-    if starting:
-        spec["startingCSV"] = starting
-    return {
-        "metadata": {"namespace": namespace, "name": name},
-        "spec": spec,
-        "status": {"installedCSV": installed} if installed else {},
-    }
+    return subscription(
+        namespace,
+        name,
+        package=package_name,
+        channel=channel,
+        source=source,
+        source_ns="olm",
+        approval=approval,
+        starting=starting,
+        installed=installed,
+    )
 
 
 def csvs(

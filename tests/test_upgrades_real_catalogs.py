@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from data_paths import DATA
+from model_builders import csv, subscription
 
 from olmtui.model.records.catalog import Catalog, Channel
 from olmtui.model.records.types import UpgradeEdge
@@ -55,18 +56,20 @@ def infinispan() -> Catalog:
 def sub(
     package: str, channel: str | None, installed: str | None = None, starting: str | None = None
 ) -> dict[str, Any]:
-    spec = {"name": package, "channel": channel, "source": "community", "sourceNamespace": "olm"}
-    if starting:
-        spec["startingCSV"] = starting
-    return {
-        "metadata": {"namespace": "ops", "name": package},
-        "spec": spec,
-        "status": {"installedCSV": installed} if installed else {},
-    }
+    return subscription(
+        "ops",
+        package,
+        package=package,
+        channel=channel,
+        source="community",
+        source_ns="olm",
+        starting=starting,
+        installed=installed,
+    )
 
 
-def csv(name: str, version: str) -> dict[str, Any]:
-    return {"metadata": {"namespace": "ops", "name": name}, "spec": {"version": version}}
+def make_csv(name: str, version: str) -> dict[str, Any]:
+    return csv("ops", name, bare=True, version=version, phase=None, reason=None)
 
 
 def test_r_upg_1_keycloak_fast_channel_is_one_chain_of_82_hops(keycloak: Catalog) -> None:
@@ -85,7 +88,9 @@ def test_r_upg_1_keycloak_fast_channel_is_one_chain_of_82_hops(keycloak: Catalog
 
 def test_r_upg_5_keycloak_path_from_the_tail_walks_all_82_hops(keycloak: Catalog) -> None:
     tail = "keycloak-operator.v20.0.0"
-    info = resolve_upgrade([keycloak], sub("keycloak-operator", "fast", tail), csv(tail, "20.0.0"))
+    info = resolve_upgrade(
+        [keycloak], sub("keycloak-operator", "fast", tail), make_csv(tail, "20.0.0")
+    )
     assert info.graph == "catalog"
     assert info.head == "keycloak-operator.v26.7.1"
     assert info.next == "keycloak-operator.v20.0.1"
@@ -100,7 +105,7 @@ def test_r_upg_2_keycloak_other_catalog_source_sees_nothing(keycloak: Catalog) -
     other = sub("keycloak-operator", "fast", "keycloak-operator.v20.0.0")
     other["spec"]["source"] = "redhat-operators"
     assert (
-        resolve_upgrade([keycloak], other, csv("keycloak-operator.v20.0.0", "20.0.0")).graph
+        resolve_upgrade([keycloak], other, make_csv("keycloak-operator.v20.0.0", "20.0.0")).graph
         == "none"
     )
 
@@ -147,13 +152,13 @@ def test_r_upg_1_cert_manager_semver_mode_chain_from_the_loader(cert_manager: Ca
     info = resolve_upgrade(
         [cert_manager],
         sub("cert-manager", "stable", "cert-manager.v1.16.0"),
-        csv("cert-manager.v1.16.0", "1.16.0"),
+        make_csv("cert-manager.v1.16.0", "1.16.0"),
     )
     assert (info.next, info.edges[0].via) == ("cert-manager.v1.16.5", "skipRange")
 
 
 def test_r_upg_2_etcd_branches_replace_0_9_0_in_different_channels(etcd: Catalog) -> None:
-    installed = csv("etcdoperator.v0.9.0", "0.9.0")
+    installed = make_csv("etcdoperator.v0.9.0", "0.9.0")
     single = resolve_upgrade(
         [etcd], sub("etcd", "singlenamespace-alpha", "etcdoperator.v0.9.0"), installed
     )
@@ -197,7 +202,7 @@ def test_r_upg_7_descheduler_skips_of_absent_bundles_are_valid(descheduler: Cata
     info = resolve_upgrade(
         [descheduler],
         sub("cluster-kube-descheduler-operator", "4.13", gone),
-        csv(gone, "4.13.0-202303231342"),
+        make_csv(gone, "4.13.0-202303231342"),
     )
     assert info.edges == (UpgradeEdge(gone, head, "skips"),)
 
@@ -210,7 +215,7 @@ def test_r_upg_1_descheduler_stable_head_skips_everything_else(descheduler: Cata
     info = resolve_upgrade(
         [descheduler],
         sub("cluster-kube-descheduler-operator", "stable", "clusterkubedescheduleroperator.v5.0.1"),
-        csv("clusterkubedescheduleroperator.v5.0.1", "5.0.1"),
+        make_csv("clusterkubedescheduleroperator.v5.0.1", "5.0.1"),
     )
     assert info.path == ("clusterkubedescheduleroperator.v5.3.2",)
 
@@ -221,7 +226,7 @@ def test_r_sem_5_infinispan_wildcard_lower_bound_range(infinispan: Catalog) -> N
 
     def path_from(name: str, version: str) -> tuple[str, ...]:
         return resolve_upgrade(
-            [infinispan], sub("infinispan", "2.2.x", name), csv(name, version)
+            [infinispan], sub("infinispan", "2.2.x", name), make_csv(name, version)
         ).path
 
     head = "infinispan-operator.v2.2.5"
@@ -285,7 +290,7 @@ def test_s11_console_packagemanifests_know_the_head_only() -> None:
     subscription["spec"].update(
         source="rh-operators", sourceNamespace="openshift-operator-lifecycle-manager"
     )
-    info = resolve_upgrade(catalogs, subscription, csv("etcdoperator.v0.9.0", "0.9.0"))
+    info = resolve_upgrade(catalogs, subscription, make_csv("etcdoperator.v0.9.0", "0.9.0"))
     assert (info.graph, info.head, info.next, info.path) == (
         "packagemanifest",
         "etcdoperator.v0.9.2",
@@ -306,7 +311,9 @@ def test_r_upg_3_skip_range_on_a_non_head_entry_is_honoured() -> None:
         f"olm/community={CATALOGS}/community-operators-prod/catalogs/v4.20/opendatahub-operator"
     )
     name = "opendatahub-operator.v2.10.0"
-    info = resolve_upgrade([odh], sub("opendatahub-operator", "fast", name), csv(name, "2.10.0"))
+    info = resolve_upgrade(
+        [odh], sub("opendatahub-operator", "fast", name), make_csv(name, "2.10.0")
+    )
     assert info.edges[0] == UpgradeEdge(name, "opendatahub-operator.v2.28.0", "skipRange")
     assert info.path[-1] == info.head == "opendatahub-operator.v2.35.0"
     assert len(info.path) == 8

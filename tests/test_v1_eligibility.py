@@ -7,18 +7,23 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from model_builders import csv
+
 from olmtui.model.rules.v1.eligibility import eligibility
 
 
-def csv(modes: tuple[str, ...] = ("AllNamespaces",), **spec: Any) -> dict[str, Any]:
-    all_modes = ("OwnNamespace", "SingleNamespace", "MultiNamespace", "AllNamespaces")
-    return {
-        "metadata": {"name": "op.v1", "namespace": "ops", "annotations": {}},
-        "spec": {
-            "installModes": [{"type": m, "supported": m in modes} for m in all_modes],
-            **spec,
-        },
-    }
+def make_csv(modes: tuple[str, ...] = ("AllNamespaces",), **spec: Any) -> dict[str, Any]:
+    return csv(
+        "ops",
+        "op.v1",
+        bare=True,
+        version=None,
+        modes=modes,
+        annotations={},
+        spec=spec,
+        phase=None,
+        reason=None,
+    )
 
 
 def with_properties(obj: dict[str, Any], *types: str) -> dict[str, Any]:
@@ -31,35 +36,35 @@ def with_properties(obj: dict[str, Any], *types: str) -> dict[str, Any]:
 
 
 def test_an_all_namespaces_operator_without_dependencies_can_move() -> None:
-    result = eligibility(with_properties(csv()))
+    result = eligibility(with_properties(make_csv()))
     assert result.movable
     assert [p.verdict for p in result.points] == ["ok", "ok"]
 
 
 def test_without_the_properties_annotation_dependencies_are_unknown() -> None:
-    result = eligibility(csv())
+    result = eligibility(make_csv())
     assert [p.text for p in result.points if "dependenc" in p.text] == []
 
 
 def test_what_blocks_a_move() -> None:
-    own_only = eligibility(csv(("OwnNamespace", "SingleNamespace")))
+    own_only = eligibility(make_csv(("OwnNamespace", "SingleNamespace")))
     assert own_only.movable and own_only.points[0].verdict == "needs"
     assert "SingleOwnNamespaceInstallSupport" in own_only.points[0].text
-    assert not eligibility(csv(("MultiNamespace",))).movable
-    deps = eligibility(with_properties(csv(), "olm.gvk.required", "olm.constraint"))
+    assert not eligibility(make_csv(("MultiNamespace",))).movable
+    deps = eligibility(with_properties(make_csv(), "olm.gvk.required", "olm.constraint"))
     assert not deps.movable
     assert "olm.constraint, olm.gvk.required" in deps.points[1].text
-    conversion = csv(
+    conversion = make_csv(
         ("AllNamespaces", "OwnNamespace"), webhookdefinitions=[{"type": "ConversionWebhook"}]
     )
     assert not eligibility(conversion).movable
-    assert not eligibility(csv(), package="op", namespaces_with_package=2).movable
+    assert not eligibility(make_csv(), package="op", namespaces_with_package=2).movable
 
 
 def test_what_a_move_needs() -> None:
-    hooks = eligibility(csv(webhookdefinitions=[{"type": "ValidatingAdmissionWebhook"}]))
+    hooks = eligibility(make_csv(webhookdefinitions=[{"type": "ValidatingAdmissionWebhook"}]))
     assert hooks.movable and hooks.points[-1].verdict == "needs"
     assert "certificate provider" in hooks.points[-1].text
     condition = {"metadata": {"name": "op.v1", "namespace": "ops"}}
-    held = eligibility(csv(), operator_conditions=[condition])
+    held = eligibility(make_csv(), operator_conditions=[condition])
     assert held.points[-1].verdict == "needs" and "OperatorCondition" in held.points[-1].text
