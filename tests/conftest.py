@@ -92,6 +92,42 @@ def wait_for_sync(
         time.sleep(poll)
 
 
+async def settle(pilot: Any, rounds: int = 10) -> None:
+    """Let the app, its screen and every widget of it through their message queues until
+    none holds a message, the screen laid out and painted after each round as
+    ``Pilot.pause`` does it, without ``Pilot.pause()``'s idle wait.
+
+    ``Pilot.pause()`` and ``Pilot.press`` end with Textual's ``wait_for_idle``: at least
+    20 ms of sleeping until the process looks idle, longer while anything else runs (the
+    app's tick, a resolver worker); a walk through every screen spends most of its wall
+    time there. What they wait for is the messages a key or a call posted (a key handed on
+    to the focused widget, its action, a screen pushed, a callback after the refresh): each
+    round here is ``Pilot.pause(0)`` (every queue as it was at its start processed, then the
+    screen updated), and the rounds go on while a queue still holds one. Not a timer's or a
+    worker's result: those a test waits for with :func:`wait_for`.
+    """
+    app = pilot.app
+    for _ in range(rounds):
+        await pilot.pause(0)
+        pumps = [app, *app.screen.walk_children(with_self=True)]
+        if not any(pump.message_queue_size for pump in pumps):
+            return
+
+
+async def press(pilot: Any, *keys: str) -> None:
+    """Keys as ``Pilot.press`` sends them, each handled (:func:`settle`) before the next:
+    for walks of many keys, without ``Pilot.press``'s two idle waits a key."""
+    from textual import events
+
+    app = pilot.app
+    for key in keys:
+        assert len(key) > 1 or key.isalnum(), f"{key!r}: Pilot.press names it for Textual"
+        event = events.Key(key, key if len(key) == 1 else None)
+        event.set_sender(app)
+        app.post_message(event)
+        await settle(pilot)
+
+
 def _timed_out(what: str, timeout: float, failed: list[Exception]) -> NoReturn:
     """The failure of a wait: what was awaited, and the error its last look raised, if any."""
     last = f" (its last look raised {failed[0]!r})" if failed else ""
