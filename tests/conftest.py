@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -114,15 +114,30 @@ async def settle(pilot: Any, rounds: int = 10) -> None:
             return
 
 
+def key_event(key: str) -> Any:
+    """The ``Key`` event ``Pilot.press`` makes of ``key`` (a name, or one character)."""
+    import unicodedata
+
+    from textual import events
+    from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
+
+    if len(key) == 1 and not key.isalnum():
+        key = _character_to_key(key)
+    try:
+        char: str | None = unicodedata.lookup(
+            _get_unicode_name_from_key(REPLACED_KEYS.get(key, key))
+        )
+    except KeyError:
+        char = key if len(key) == 1 else None
+    return events.Key(key, char)
+
+
 async def press(pilot: Any, *keys: str) -> None:
     """Keys as ``Pilot.press`` sends them, each handled (:func:`settle`) before the next:
     for walks of many keys, without ``Pilot.press``'s two idle waits a key."""
-    from textual import events
-
     app = pilot.app
     for key in keys:
-        assert len(key) > 1 or key.isalnum(), f"{key!r}: Pilot.press names it for Textual"
-        event = events.Key(key, key if len(key) == 1 else None)
+        event = key_event(key)
         event.set_sender(app)
         app.post_message(event)
         await settle(pilot)
@@ -158,3 +173,22 @@ def hostile_snapshot(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from hostile_text import write_hostile_snapshot
 
     return write_hostile_snapshot(tmp_path_factory.mktemp("hostile") / "cluster.json")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _keys_without_idle_waits() -> Iterator[None]:
+    """``Pilot.press`` is :func:`press` in every test: the same ``Key`` events, each
+    handled before the next, without two ``wait_for_idle`` a key (at least 40 ms of
+    sleeping for every key). A test that needs a worker's or a timer's result after a key
+    waits for it with :func:`wait_for`, as it had to already: the idle wait never promised
+    it (it gives up after a second)."""
+    from textual.pilot import Pilot
+
+    original = Pilot.press
+
+    async def press_settled(self: Pilot[Any], *keys: str) -> None:
+        await press(self, *keys)
+
+    Pilot.press = press_settled  # type: ignore[method-assign]
+    yield
+    Pilot.press = original  # type: ignore[method-assign]
