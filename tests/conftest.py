@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -92,12 +93,75 @@ def wait_for_sync(
         time.sleep(poll)
 
 
+async def settle(pilot: Any, rounds: int = 10) -> None:
+    """Let the app, its screen and every widget of it through their message queues until
+    none holds a message, the screen laid out and painted after each round as
+    ``Pilot.pause`` does it, without ``Pilot.pause()``'s idle wait.
+
+    ``Pilot.pause()`` and ``Pilot.press`` end with Textual's ``wait_for_idle``: at least
+    20 ms of sleeping until the process looks idle, longer while anything else runs (the
+    app's tick, a resolver worker); a walk through every screen spends most of its wall
+    time there. What they wait for is the messages a key or a call posted (a key handed on
+    to the focused widget, its action, a screen pushed, a callback after the refresh): each
+    round here is ``Pilot.pause(0)`` (every queue as it was at its start processed, then the
+    screen updated), and the rounds go on while a queue still holds one. Not a timer's or a
+    worker's result: those a test waits for with :func:`wait_for`.
+    """
+    app = pilot.app
+    for _ in range(rounds):
+        await pilot.pause(0)
+        pumps = [app, *app.screen.walk_children(with_self=True)]
+        if not any(pump.message_queue_size for pump in pumps):
+            return
+
+
+def key_event(key: str) -> Any:
+    """The ``Key`` event ``Pilot.press`` makes of ``key`` (a name, or one character)."""
+    import unicodedata
+
+    from textual import events
+    from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
+
+    if len(key) == 1 and not key.isalnum():
+        key = _character_to_key(key)
+    try:
+        char: str | None = unicodedata.lookup(
+            _get_unicode_name_from_key(REPLACED_KEYS.get(key, key))
+        )
+    except KeyError:
+        char = key if len(key) == 1 else None
+    return events.Key(key, char)
+
+
+async def press(pilot: Any, *keys: str) -> None:
+    """Keys as ``Pilot.press`` sends them, each handled (:func:`settle`) before the next:
+    for walks of many keys, without ``Pilot.press``'s two idle waits a key."""
+    app = pilot.app
+    for key in keys:
+        event = key_event(key)
+        event.set_sender(app)
+        app.post_message(event)
+        await settle(pilot)
+
+
 def _timed_out(what: str, timeout: float, failed: list[Exception]) -> NoReturn:
     """The failure of a wait: what was awaited, and the error its last look raised, if any."""
     last = f" (its last look raised {failed[0]!r})" if failed else ""
     raise AssertionError(f"timed out after {timeout}s waiting for {what}{last}") from (
         failed[0] if failed else None
     )
+
+
+# -- workers ---------------------------------------------------------------------------------
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: half again as many workers as cores (three on two). A third of a worker's
+    time is spent waiting, not computing (a loopback server's answer, a subprocess, a
+    watch's timeout, a screen's timer); a worker more than the cores runs while another
+    waits."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, (cores or 1) * 3 // 2)
 
 
 # -- fixtures more than one module uses ---------------------------------------------------
@@ -122,3 +186,22 @@ def hostile_snapshot(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from hostile_text import write_hostile_snapshot
 
     return write_hostile_snapshot(tmp_path_factory.mktemp("hostile") / "cluster.json")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _keys_without_idle_waits() -> Iterator[None]:
+    """``Pilot.press`` is :func:`press` in every test: the same ``Key`` events, each
+    handled before the next, without two ``wait_for_idle`` a key (at least 40 ms of
+    sleeping for every key). A test that needs a worker's or a timer's result after a key
+    waits for it with :func:`wait_for`, as it had to already: the idle wait never promised
+    it (it gives up after a second)."""
+    from textual.pilot import Pilot
+
+    original = Pilot.press
+
+    async def press_settled(self: Pilot[Any], *keys: str) -> None:
+        await press(self, *keys)
+
+    Pilot.press = press_settled  # type: ignore[method-assign]
+    yield
+    Pilot.press = original  # type: ignore[method-assign]

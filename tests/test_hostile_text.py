@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import press, settle, wait_for
 from hostile_text import (
     HOSTILE,
     SHOWN,
@@ -161,23 +162,23 @@ async def walk_every_view(app: OlmApp, pilot, tap: TerminalTap) -> set[str]:
 
     for view in VIEWS:
         assert app.show_view(view.name)
-        await pilot.pause()
+        await settle(pilot)
         check(view.name)
         for _ in range(25):  # every row under the cursor, its detail pane painted
-            await pilot.press("down")
-        await pilot.press("end", "home")
-        await pilot.pause()
+            await press(pilot, "down")
+        await press(pilot, "end", "home")
+        await settle(pilot)
         check(view.name)
-        await pilot.press("enter")
-        await pilot.pause()
+        await press(pilot, "enter")
+        await settle(pilot)
         check(f"{view.name} detail")
-        await pilot.press("y")
-        await pilot.pause()
-        await pilot.press("end")
-        await pilot.pause()
+        await press(pilot, "y")
+        await settle(pilot)
+        await press(pilot, "end")
+        await settle(pilot)
         check(f"{view.name} yaml")
-        await pilot.press("escape", "escape", "escape")
-        await pilot.pause()
+        await press(pilot, "escape", "escape", "escape")
+        await settle(pilot)
     return showed
 
 
@@ -194,10 +195,11 @@ async def test_no_escape_sequence_from_a_snapshot_reaches_the_terminal(
         assert app.show_view("subscriptions")
         await pilot.pause()
         await pilot.press("r")
-        for _ in range(50):
-            await pilot.pause(0.1)
-            if any("\\x1b]0;PWNED" in line for line in tap.screen_lines()[2:]):
-                break
+        await wait_for(
+            lambda: any("\\x1b]0;PWNED" in line for line in tap.screen_lines()[2:]),
+            "the resolution's lines",
+            pilot=pilot,
+        )
         assert type(app.screen).__name__ == "ResolutionScreen"
         assert raw_in_segments(tap.screen_segments()) == []
         assert any("\\x1b]0;PWNED" in line for line in tap.screen_lines()[2:])
@@ -258,10 +260,9 @@ async def test_no_escape_sequence_from_a_live_cluster_reaches_the_terminal(
     app = OlmApp(session, initial_view="csvs")
     async with app.run_test(size=(220, 60)) as pilot:
         tap = TerminalTap(app)
-        for _ in range(100):
-            await pilot.pause(0.1)
-            if session.store.count("ClusterServiceVersion") >= 20:
-                break
+        await wait_for(
+            lambda: session.store.count("ClusterServiceVersion") >= 20, "the CSVs", pilot=pilot
+        )
         showed = await walk_every_view(app, pilot, tap)
         assert app.show_view("csvs")
         await pilot.pause()
@@ -273,10 +274,11 @@ async def test_no_escape_sequence_from_a_live_cluster_reaches_the_terminal(
         csv["status"]["message"] = "patched \x1b]0;LIVEPWN\x07\x1b[2J\u202e"
         csv["metadata"].pop("resourceVersion", None)
         thread.apply(csv)
-        for _ in range(100):
-            await pilot.pause(0.1)
-            if any("\\x1b]0;LIVEPWN" in line for line in tap.screen_lines()):
-                break
+        await wait_for(
+            lambda: any("\\x1b]0;LIVEPWN" in line for line in tap.screen_lines()),
+            "the patched message",
+            pilot=pilot,
+        )
         assert raw_in_segments(tap.screen_segments()) == []
         # shown as text (Rich itself drops BEL, BS, VT, FF and CR from a Text it builds)
         assert any("patched \\x1b]0;LIVEPWN" in line for line in tap.screen_lines())

@@ -52,6 +52,20 @@ async def test_copied_csvs_travel_as_metadata_only(tmp_path: Path) -> None:
     try:
         await converged(store, server)
         await wait_for(lambda: server.open_watches >= 10, what="every stream watching")
+
+        def watched(selector: str) -> bool:
+            return any(
+                r.query.get("watch") == "true" and r.query.get("labelSelector") == selector
+                for r in server.requests
+                if r.path.endswith("/clusterserviceversions")
+            )
+
+        # ten watches open said nothing of which ten: the copies' stream, one of fourteen,
+        # was at times still listing (its watch not asked yet, the assertion below failed)
+        await wait_for(
+            lambda: watched("olm.copiedFrom") and watched("!olm.copiedFrom"),
+            what="both CSV streams watching",
+        )
         csv_requests = [r for r in server.requests if r.path.endswith("/clusterserviceversions")]
         copies = [r for r in csv_requests if r.query.get("labelSelector") == "olm.copiedFrom"]
         real = [r for r in csv_requests if r.query.get("labelSelector") == "!olm.copiedFrom"]

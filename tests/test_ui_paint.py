@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 import yaml
+from conftest import press, settle, wait_for
 from rich import errors
 from rich.console import Console, RenderableType
 from rich.style import Style
@@ -96,7 +97,7 @@ class Walker:
 
     async def paint(self) -> None:
         """Let the app settle, then paint every line of the screen."""
-        await self.pilot.pause()
+        await settle(self.pilot)
         self.painted += len(self.app.screen._compositor.render_strips())
 
     def render(self, renderable: RenderableType) -> None:
@@ -149,15 +150,14 @@ class Walker:
 
     async def back_to(self, screen: object) -> None:
         while self.app.screen is not screen:
-            await self.pilot.press("escape")
-            await self.pilot.pause()
+            await press(self.pilot, "escape")
 
     async def table_view(self, screen: TableScreen) -> None:
         await self.page_table(screen.table, screen.describe)
         if isinstance(screen, ChannelsScreen):
             return await self.every_graph(screen)
         if screen.table.row_count:
-            await self.pilot.press("home", "enter")
+            await press(self.pilot, "home", "enter")
             await self.paint()
             if isinstance(self.app.screen, ObjectScreen):
                 await self.object_screen(self.app.screen)
@@ -166,9 +166,9 @@ class Walker:
     async def object_screen(self, screen: ObjectScreen) -> None:
         related = screen.query_one("#related", VirtualTable)
         await self.page_table(related, lambda key: "")
-        await self.pilot.press("y")
+        await press(self.pilot, "y")
         await self.page_focused()
-        await self.pilot.press("s")
+        await press(self.pilot, "s")
         await self.paint()
 
     async def every_graph(self, screen: ChannelsScreen) -> None:
@@ -187,7 +187,7 @@ class Walker:
         resolved: set[str] = set()
         for index, row in enumerate(list(table.shown_rows)):
             table.cursor = index
-            await self.pilot.press("g")
+            await press(self.pilot, "g")
             await self.paint()
             if isinstance(self.app.screen, GraphScreen):
                 graph = self.app.screen
@@ -198,14 +198,15 @@ class Walker:
                 continue
             resolved.add(namespace)
             table.cursor = index
-            await self.pilot.press("r")
+            await press(self.pilot, "r")
             await self.paint()
             resolution = self.app.screen
             assert isinstance(resolution, ResolutionScreen)
-            for _ in range(200):
-                if resolution.result is not None and not resolution._busy:
-                    break
-                await self.pilot.pause(0.05)
+            await wait_for(
+                lambda screen=resolution: screen.result is not None and not screen._busy,
+                "the resolution",
+                pilot=self.pilot,
+            )
             resolution.set_focus(resolution.query_one(OptionList))
             await self.page_focused()
             await self.back_to(screen)
