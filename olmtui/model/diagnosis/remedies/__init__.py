@@ -27,12 +27,12 @@ from olmtui.model.diagnosis.remedies import (
     upgrades,
     v1,
 )
-from olmtui.model.diagnosis.remedies.context import ObjectsContext, RemedyContext
+from olmtui.model.diagnosis.remedies.context import IndexedContext, ObjectsContext, RemedyContext
 from olmtui.model.diagnosis.remedies.planner import Planner
 from olmtui.model.records.diagnosis import Remedy
 from olmtui.model.records.types import Finding
 
-__all__ = ["PLANS", "ObjectsContext", "RemedyContext", "has_plan", "remedy_for"]
+__all__ = ["PLANS", "IndexedContext", "ObjectsContext", "RemedyContext", "has_plan", "remedy_for"]
 
 _CHAPTERS = (
     operatorgroups,

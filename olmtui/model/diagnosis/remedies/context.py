@@ -45,3 +45,27 @@ class ObjectsContext:
             for (k, ns, _), obj in self._by_key.items()
             if k == kind and (namespace is None or ns == namespace)
         )
+
+
+class IndexedContext:
+    """A :class:`RemedyContext` over another that lists a kind by namespace from one pass:
+    the Store lists a namespace by scanning the whole kind, and a report plans a remedy for
+    every finding (a hundred thousand copied CSVs would be scanned per finding)."""
+
+    def __init__(self, source: RemedyContext) -> None:
+        self._source = source
+        self._by_namespace: dict[str, dict[str, list[Obj]]] = {}
+
+    def get(self, kind: str, namespace: str, name: str) -> Obj | None:
+        return self._source.get(kind, namespace, name)
+
+    def list(self, kind: str, namespace: str | None = None) -> Iterable[Obj]:
+        if namespace is None:
+            return self._source.list(kind)
+        grouped = self._by_namespace.get(kind)
+        if grouped is None:
+            grouped = {}
+            for obj in self._source.list(kind):
+                grouped.setdefault(meta(obj).get("namespace") or "", []).append(obj)
+            self._by_namespace[kind] = grouped
+        return grouped.get(namespace, ())

@@ -5,10 +5,10 @@ namespace where all but one must go (R-OG-6)."""
 
 from __future__ import annotations
 
-from olmtui.kinds import OPERATOR_GROUP
+from olmtui.kinds import NAMESPACE, OPERATOR_GROUP
 from olmtui.model.diagnosis.remedies.context import RemedyContext
 from olmtui.model.diagnosis.remedies.planner import Plans, advise
-from olmtui.model.diagnosis.remedies.steps import delete, other, plan
+from olmtui.model.diagnosis.remedies.steps import delete, plan
 from olmtui.model.records.diagnosis import Remedy
 from olmtui.model.records.types import Finding, ObjectRef
 from olmtui.model.rules.documented.platform import is_platform_owned
@@ -19,31 +19,29 @@ def _several_groups(finding: Finding, context: RemedyContext) -> Remedy | None:
     """R-OG-6: every group but one goes; which one stays is the admin's choice, so the plan
     keeps the oldest (the one the CSVs were installed under) and never a platform one's
     sibling that the release ships."""
+    namespace = finding.name if finding.kind == NAMESPACE else finding.namespace
     groups = sorted(
-        context.list(OPERATOR_GROUP, finding.namespace),
+        context.list(OPERATOR_GROUP, namespace),
         key=lambda g: (meta(g).get("creationTimestamp") or "", meta(g).get("name") or ""),
     )
     if len(groups) < 2:
         return None
     keep, *extra = groups
-    steps = [
-        other(
-            f"Keep OperatorGroup {meta(keep).get('name')} (the oldest) unless another one holds "
-            "the targets the operators here need.",
-            ObjectRef(OPERATOR_GROUP, finding.namespace, meta(keep).get("name") or ""),
-        )
-    ]
+    kept = meta(keep).get("name") or ""
+    steps = []
     for group in extra:
         if is_platform_owned(group):
             continue  # R-DOC-7: the release payload puts it back
         name = meta(group).get("name") or ""
         steps.append(
             delete(
-                ObjectRef(OPERATOR_GROUP, finding.namespace, name),
-                f"Delete OperatorGroup {name}: a namespace needs exactly one (R-OG-6).",
+                ObjectRef(OPERATOR_GROUP, namespace, name),
+                f"Delete OperatorGroup {name}, keeping {kept} (the oldest; keep instead the "
+                "one whose targets the operators here need): a namespace needs exactly one "
+                "(R-OG-6).",
             )
         )
-    return plan(*steps)
+    return plan(*steps) if steps else None
 
 
 PLANS: Plans = {
