@@ -494,3 +494,27 @@ def test_every_triage_finding_is_planned_and_its_changes_are_well_formed(case: s
                 and remedy.missing == "not simulated"
             )
             apply_and_check(remedy, objects)
+
+
+# -- where a plan shows ------------------------------------------------------------------------
+
+
+def test_text_and_markdown_number_the_steps_and_show_each_command_whole() -> None:
+    import contextlib
+    import io
+
+    from olmtui.cli import main
+    from olmtui.report.markdown_report import command_span
+
+    for output, command in (
+        ("text", "           $ oc delete operatorgroup keycloak-og -n team-b"),
+        ("markdown", "     ` oc delete operatorgroup keycloak-og -n team-b `"),
+    ):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            main(["check", "--sample", "--output", output])
+        lines = out.getvalue().splitlines()
+        assert command in lines
+        assert any(line.strip().startswith("1. Delete OperatorGroup keycloak-og") for line in lines)
+    # a backtick in a command cannot close its span; control characters are shown escaped
+    assert command_span("echo `id`\x1b[2J") == "`` echo `id`\\x1b[2J ``"
