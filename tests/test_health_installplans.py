@@ -6,14 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
 from model_builders import ABSENT, install_plan, subscription
 
 from olmtui.model.rules.installplans.installplans import (
     PendingApproval,
     PlannedCSV,
-    failed_plan_remedy,
     namespace_installplan_findings,
     olm_defect,
     pending_approvals,
@@ -257,30 +255,3 @@ def test_the_empty_owner_reference_api_version_is_an_olm_defect() -> None:
     said = 'metadata.ownerReferences.apiVersion: Invalid value: "": version must not be empty'
     assert "OLM defect" in olm_defect(said)
     assert olm_defect("exceeded quota") == ""
-
-
-@pytest.mark.parametrize(
-    ("state", "left", "words", "not_words"),
-    [
-        (
-            "UpgradePending",
-            [],
-            ["delete InstallPlan p1", "resolves again and makes a new one (R-SUB-6)"],
-            ["CSV"],
-        ),
-        ("AtLatestKnown", ["c.v1"], ["delete Subscription s and CSV c.v1"], ["InstallPlan p1 ("]),
-        ("UpgradePending", ["c.v1"], ["delete Subscription s and CSV c.v1"], []),
-        ("", [], ["delete Subscription s", "(no state)"], []),
-        ("UpgradeFailed", [], ["delete Subscription s", "InstallPlanMissing"], []),
-    ],
-)
-def test_failed_plan_remedy_works_in_the_state_observed(
-    state: str, left: list[str], words: list[str], not_words: list[str]
-) -> None:
-    text = failed_plan_remedy("ns", "p1", "s", state, left)
-    assert all(w in text for w in words), text
-    assert not any(w in text for w in not_words), text
-    assert "Fix the cause" in text
-    olm_fault = failed_plan_remedy("ns", "p1", "s", state, left, olm_fault=True)
-    assert "Fix the cause" not in olm_fault and ". Delete " in olm_fault
-    assert "wait for approval" in failed_plan_remedy("ns", "p1", "s", state, left, manual=True)

@@ -10,9 +10,10 @@ import pytest
 import yaml
 from model_builders import csv, install_plan, subscription
 
+from olmtui.model.diagnosis.remedies import ObjectsContext, remedy_for
 from olmtui.model.incremental.engine import Model
 from olmtui.model.incremental.health import health_findings, merged_findings
-from olmtui.model.records.types import ObjectRef
+from olmtui.model.records.types import Finding, ObjectRef
 from olmtui.model.rules.installplans.installplans import (
     ConditionState,
     expected_subscription_condition,
@@ -416,18 +417,27 @@ def _csv(phase: str, reason: str) -> dict[str, Any]:
     return csv("ns1", "etcdoperator.v0.9.4", bare=True, version=None, phase=phase, reason=reason)
 
 
-def _plan_failed(subscription: dict[str, Any], csvs: list[dict[str, Any]], message: str = "x"):
-    found = namespace_subscription_findings("ns1", [subscription], [_failed(message)], csvs)
+def _plan_failed(
+    subscription: dict[str, Any], csvs: list[dict[str, Any]], message: str = "x"
+) -> tuple[Finding, list[str]]:
+    """The InstallPlanFailed finding, and its remedy's steps as ``action object`` lines."""
+    failed = _failed(message)
+    found = namespace_subscription_findings("ns1", [subscription], [failed], csvs)
     (finding,) = [f for f in found if f.code == "InstallPlanFailed"]
-    return finding
+    remedy = remedy_for(finding, ObjectsContext([subscription, failed, *csvs]))
+    assert remedy is not None
+    return finding, [f"{s.action} {s.object}" for s in remedy.steps]
 
 
 def test_upgrade_pending_without_the_csv_deleting_the_plan_resolves_again() -> None:
     """R-SUB-6: in UpgradePending OLM clears a missing plan's reference and resolves again."""
-    finding = _plan_failed(sub(state="UpgradePending", plan="install-abc"), [])
-    assert "Fix the cause, then delete InstallPlan install-abc" in finding.message
-    assert "resolves again" in finding.message
-    assert "delete Subscription" not in finding.message
+    finding, steps = _plan_failed(sub(state="UpgradePending", plan="install-abc"), [])
+    assert "OLM does not retry a Failed InstallPlan (R-IP-3)" in finding.message
+    assert steps == [
+        "other InstallPlan ns1/install-abc",
+        "delete InstallPlan ns1/install-abc",
+        "wait None",
+    ]
 
 
 def test_at_latest_known_with_the_csv_the_subscription_and_csv_go() -> None:
@@ -435,23 +445,32 @@ def test_at_latest_known_with_the_csv_the_subscription_and_csv_go() -> None:
     InstallPlanMissing (R-SUB-6); delete the Subscription and the CSV, create it again."""
     subscription = sub(state="AtLatestKnown", plan="install-abc")
     subscription["status"]["installedCSV"] = "etcdoperator.v0.9.4"
-    finding = _plan_failed(subscription, [_csv("Pending", "RequirementsNotMet")])
-    assert "deleting only the InstallPlan does not help" in finding.message
-    assert "delete Subscription etcd and CSV etcdoperator.v0.9.4" in finding.message
+    finding, steps = _plan_failed(subscription, [_csv("Pending", "RequirementsNotMet")])
+    assert steps == [
+        "other InstallPlan ns1/install-abc",
+        "delete Subscription ns1/etcd",
+        "delete ClusterServiceVersion ns1/etcdoperator.v0.9.4",
+        "create Subscription ns1/etcd",
+    ]
     assert "It left CSV etcdoperator.v0.9.4 (Pending/RequirementsNotMet) behind" in finding.message
     assert ObjectRef("ClusterServiceVersion", "ns1", "etcdoperator.v0.9.4") in finding.related
     assert "OLM defect" not in finding.message
-    assert "wait for approval" not in finding.message
 
 
 def test_an_olm_defect_is_said_and_a_manual_namespace_waits_for_approval() -> None:
     subscription = sub(state="AtLatestKnown", plan="install-abc")
     subscription["spec"]["installPlanApproval"] = "Manual"
-    finding = _plan_failed(subscription, [_csv("Pending", "RequirementsNotMet")], OWNER_REF_ERROR)
+    finding, steps = _plan_failed(
+        subscription, [_csv("Pending", "RequirementsNotMet")], OWNER_REF_ERROR
+    )
     assert "This error comes from OLM itself" in finding.message
-    assert "Delete Subscription etcd" in finding.message
-    assert "Fix the cause" not in finding.message
-    assert "The new InstallPlan will wait for approval" in finding.message
+    assert steps == [
+        "delete Subscription ns1/etcd",
+        "delete ClusterServiceVersion ns1/etcdoperator.v0.9.4",
+        "create Subscription ns1/etcd",
+        "wait None",
+        "upgrade-cluster None",
+    ]
 
 
 def test_install_plan_missing_with_a_stuck_csv_deletes_the_csv_too() -> None:
@@ -461,8 +480,13 @@ def test_install_plan_missing_with_a_stuck_csv_deletes_the_csv_too() -> None:
         plan="install-gone",
     )
     subscription["status"]["installedCSV"] = "etcdoperator.v0.9.4"
-    found = namespace_subscription_findings(
-        "ns1", [subscription], [], [_csv("Pending", "RequirementsNotMet")]
-    )
+    stuck = _csv("Pending", "RequirementsNotMet")
+    found = namespace_subscription_findings("ns1", [subscription], [], [stuck])
     (finding,) = [f for f in found if f.code == "InstallPlanMissing"]
-    assert "delete Subscription etcd and CSV etcdoperator.v0.9.4" in finding.message
+    remedy = remedy_for(finding, ObjectsContext([subscription, stuck]))
+    assert remedy is not None
+    assert [str(s.object) for s in remedy.steps] == [
+        "Subscription ns1/etcd",
+        "ClusterServiceVersion ns1/etcdoperator.v0.9.4",
+        "Subscription ns1/etcd",
+    ]

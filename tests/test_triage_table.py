@@ -58,6 +58,11 @@ def matches(matcher: dict[str, Any], finding: dict[str, Any]) -> bool:
         message = " ".join(finding["message"].split())
         if " ".join(str(matcher["text"]).split()) not in message:
             return False
+    if "remedy" in matcher:
+        steps = (finding.get("remedy") or {}).get("steps") or ()
+        said = " | ".join(f"{s['action']} {s['text']} {s['command'] or ''}" for s in steps)
+        if " ".join(str(matcher["remedy"]).split()) not in " ".join(said.split()):
+            return False
     return True
 
 

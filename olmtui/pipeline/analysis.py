@@ -23,10 +23,12 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from olmtui.kinds import CLUSTER_CATALOG, CLUSTER_EXTENSION
+from olmtui.model.diagnosis.remedies import remedy_for
 from olmtui.model.incremental.engine import Model
 from olmtui.model.incremental.health import finding_order, health_findings
 from olmtui.model.incremental.health_index import HealthIndex
 from olmtui.model.records.catalog import Catalog
+from olmtui.model.records.diagnosis import Remedy
 from olmtui.model.records.types import (
     SEVERITY_ORDER,
     CSVState,
@@ -254,6 +256,11 @@ class Analysis:
             return list(heapq.merge(own, extra, key=finding_order))
 
         return self._derived.all_findings.get(self.findings_stamp(), merged)
+
+    def remedy(self, finding: Finding) -> Remedy | None:
+        """The plan for ``finding`` on the state now (``model/diagnosis/remedies``), as
+        ``check`` reports it; read for the one finding a screen details."""
+        return remedy_for(finding, self.store)
 
     def findings_by_subject(self) -> dict[SubjectKey, list[Finding]]:
         """The findings by ``(kind, namespace, name)`` of their object, rebuilt only when

@@ -12,9 +12,11 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import IO, Any, Generic, Literal, Protocol, TypeVar
 
 from olmtui.kinds import CATALOG_SOURCE, CLUSTER_CATALOG, CLUSTER_EXTENSION, INSTALL_PLAN
+from olmtui.model.diagnosis.remedies import IndexedContext, RemedyContext, remedy_for
 from olmtui.model.incremental.health import merged_findings
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.types import (
@@ -35,6 +37,7 @@ from olmtui.model.rules.v1.outcome import extension_resolution
 from olmtui.model.rules.v1.resolve import V1Resolution, content_by_catalog
 from olmtui.model.viewmodels.metrics import Metrics, head_counts, seed_metrics
 from olmtui.objects import Obj, name_of
+from olmtui.report.remedy_json import remedy_json
 from olmtui.safe_text import json_inert
 from olmtui.store import Store
 
@@ -110,8 +113,11 @@ def related_json(related: ObjectRef) -> dict[str, Any]:
 _LONG = 64
 
 
-def finding_json(finding: Finding, streamed: bool = False) -> dict[str, Any]:
-    """One ``findings[]`` entry; ``streamed``: a long ``related`` built as it is written."""
+def finding_json(
+    finding: Finding, streamed: bool = False, context: RemedyContext | None = None
+) -> dict[str, Any]:
+    """One ``findings[]`` entry; ``streamed``: a long ``related`` built as it is written.
+    ``context``: the state a remedy is planned on (without it, ``remedy`` is ``null``)."""
     related = finding.related
     return {
         "severity": finding.severity,
@@ -124,11 +130,8 @@ def finding_json(finding: Finding, streamed: bool = False) -> dict[str, Any]:
         "related": Entries(related, related_json)
         if streamed and len(related) > _LONG
         else [related_json(r) for r in related],
+        "remedy": remedy_json(remedy_for(finding, context)) if context is not None else None,
     }
-
-
-def streamed_finding_json(finding: Finding) -> dict[str, Any]:
-    return finding_json(finding, streamed=True)
 
 
 def operator_group_json(og: OperatorGroupState) -> dict[str, Any]:
@@ -404,6 +407,7 @@ def report_json(
     :class:`Entries`, built as they are written (:func:`write_json`, ``write_text``), never
     held all at once.
     """
+    planned_on = IndexedContext(store)
     findings = merged_findings(
         load_result.findings if load_result is not None else (),
         model=model.findings(),
@@ -458,7 +462,7 @@ def report_json(
         "subscriptions": _entries(subscriptions, subscription_json, streamed),
         "channels": [channel_json(c) for c in ordered_channels],
         "findings": _entries(
-            findings, streamed_finding_json if streamed else finding_json, streamed
+            findings, partial(finding_json, streamed=streamed, context=planned_on), streamed
         ),
         "resolution": [resolution_json(r) for r in sorted(resolutions, key=lambda r: r.namespace)],
         **v1_json(store, catalogs),

@@ -7,8 +7,8 @@ prints), trimmed to the bundles on the Subscription's way to the channel head so
 ticket stays readable.
 
 Findings are grouped by the object they are about, worst object first, each with the
-message the model wrote (which carries the remedy) and its rule id. Every name and message
-comes from the cluster or the snapshot: Markdown's active characters in them are
+message the model wrote, its rule id and its remedy's steps (commands as code spans). Every
+name and message comes from the cluster or the snapshot: Markdown's active characters in them are
 backslash-escaped and control characters shown as escapes, so no text can open a code span,
 a link, an HTML tag or a table cell, or close the Mermaid fence.
 """
@@ -27,7 +27,7 @@ from olmtui.model.records.types import SEVERITY_ORDER, SubscriptionState
 from olmtui.model.rules.upgrades.upgrades import subscription_scope
 from olmtui.model.viewmodels.graph_render import ChannelView, channel_view, render_mermaid
 from olmtui.report.json_report import Report, without_surrogates
-from olmtui.report.text_report import change_lines, safe, split_unevaluated
+from olmtui.report.text_report import change_lines, remedy_heading, safe, split_unevaluated
 from olmtui.report.v1_sections import catalog_rows, extension_rows
 from olmtui.store import Store
 
@@ -227,7 +227,29 @@ def _finding_lines(finding: dict[str, Any]) -> list[str]:
     ]
     if related:
         lines.append(f"  Related: {', '.join(related)}")
-    return lines
+    return lines + _remedy_lines(finding.get("remedy"))
+
+
+def command_span(text: str) -> str:
+    """A command as a code span, exactly as it is to be typed: control characters escaped,
+    and fenced with one backtick more than its longest run of them (CommonMark), so nothing
+    in it can close the span."""
+    shown = safe(text)
+    longest = max((len(run) for run in re.findall("`+", shown)), default=0)
+    fence = "`" * (longest + 1)
+    return f"{fence} {shown} {fence}"
+
+
+def _remedy_lines(remedy: dict[str, Any] | None) -> list[str]:
+    """The finding's remedy as a numbered list under it, commands as code spans."""
+    if not remedy:
+        return []
+    lines = ["", f"  {md(remedy_heading(remedy))}", ""]
+    for number, step in enumerate(remedy["steps"], 1):
+        lines.append(f"  {number}. {md(step['text'])}")
+        if step["command"]:
+            lines.append(f"     {command_span(step['command'])}")
+    return [*lines, ""]
 
 
 def _findings(report: Report) -> list[str]:

@@ -234,8 +234,28 @@ def _findings(out: Writer, findings: Iterable[dict[str, Any]]) -> None:
                 )
                 out.line(f"  {out.paint(safe(code), _SEVERITY_COLOURS[severity])}  {subject}")
                 out.wrapped(_one_line(finding["message"]), 6)
+                _remedy(out, finding.get("remedy"))
             if left:
                 out.line(f"  ... and {left} more {safe(code)}")
+
+
+def remedy_heading(remedy: dict[str, Any]) -> str:
+    """``Remedy (simulated: ...)`` or ``Remedy (not simulated: what was missing)``."""
+    if remedy["verified"] == "simulated":
+        return f"Remedy (simulated{': ' + remedy['outcome'] if remedy['outcome'] else ''}):"
+    return f"Remedy ({remedy['missing'] or 'not simulated'}):"
+
+
+def _remedy(out: Writer, remedy: dict[str, Any] | None) -> None:
+    """A finding's remedy under it: its steps numbered, each command on a line of its own,
+    never wrapped, so that it can be copied whole (shown, never run)."""
+    if not remedy:
+        return
+    out.wrapped(_one_line(remedy_heading(remedy)), 6)
+    for number, step in enumerate(remedy["steps"], 1):
+        out.wrapped(_one_line(f"{number}. {step['text']}"), 8, 3)
+        if step["command"]:
+            out.line(" " * 11 + "$ " + _one_line(step["command"]))
 
 
 def _status(csv: dict[str, Any]) -> str:

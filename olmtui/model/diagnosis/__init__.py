@@ -1,2 +1,2 @@
-"""The diagnosis: which finding causes which, remedies as plans, and what OLM would do next
-on a changed copy of the state (``olmtui whatif``, the proof of a remedy)."""
+"""The diagnosis: which finding causes which, remedies as plans (``remedies``), and what OLM
+would do next on a changed copy of the state (``olmtui whatif``, the proof of a remedy)."""

@@ -12,10 +12,12 @@ from collections.abc import Hashable, Iterable
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from olmtui.model.records.diagnosis import Remedy
 from olmtui.model.records.types import Finding, ObjectRef
 from olmtui.model.rules.resolution.concerns import RESOLUTION_CODES
 from olmtui.ui import palette
 from olmtui.ui.formatting import SEVERITY_STYLE, SHORT_KINDS, severity
+from olmtui.ui.inert import inert_text
 from olmtui.ui.loading_bar import LOADING_TEXT
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.widgets.virtual_table import Column, Row
@@ -52,8 +54,24 @@ def finding_search(finding: Finding) -> str:
     ).lower()
 
 
-def explain(finding: Finding) -> RenderableType:
-    """What, why (the message carries OLM's reason and what to do), rule, objects."""
+def remedy_text(remedy: Remedy) -> Text:
+    """A remedy's steps, numbered, each command on its own line as it is to be typed (shown,
+    never run); every piece cluster text, so plain Text made inert, never markup."""
+    said = (
+        f"simulated{': ' + remedy.outcome if remedy.outcome else ''}"
+        if remedy.verified == "simulated"
+        else remedy.missing or "not simulated"
+    )
+    text = Text(f"remedy ({said}):", style="bold")
+    for number, step in enumerate(remedy.steps, 1):
+        text.append(f"\n {number}. {step.text}")
+        if step.command:
+            text.append(f"\n    $ {step.command}", style=palette.MUTED)
+    return inert_text(text)
+
+
+def explain(finding: Finding, remedy: Remedy | None = None) -> RenderableType:
+    """What, why (the message carries OLM's reason), rule, objects, and the remedy's steps."""
     title = Text()
     title.append(finding.severity.upper(), style=SEVERITY_STYLE[finding.severity])
     title.append(f"  {finding.code}  ", style="bold")
@@ -65,6 +83,8 @@ def explain(finding: Finding) -> RenderableType:
         parts.append(
             Text("objects: " + ", ".join(str(r) for r in finding.related), style=palette.MUTED)
         )
+    if remedy is not None:
+        parts.append(remedy_text(remedy))
     return Group(*parts)
 
 
@@ -102,7 +122,9 @@ class FindingsScreen(TableScreen):
 
     def describe(self, key: Hashable) -> RenderableType:
         finding = self._finding(key)
-        return Text("") if finding is None else explain(finding)
+        if finding is None:
+            return Text("")
+        return explain(finding, self.session.analysis.remedy(finding))
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:
         finding = self._finding(key)

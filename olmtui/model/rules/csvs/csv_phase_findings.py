@@ -39,7 +39,11 @@ from olmtui.model.rules.csvs.deployments import deployments_text
 from olmtui.model.rules.csvs.operator_conditions import held_findings, held_upgrades
 from olmtui.model.rules.csvs.replacements import ReplacementIndex
 from olmtui.model.rules.csvs.subscription_config import config_cause
-from olmtui.model.rules.installplans.installplans import failed_plan_remedy, olm_defect, plan_error
+from olmtui.model.rules.installplans.installplans import (
+    olm_defect,
+    plan_error,
+    rbac_created_elsewhere,
+)
 from olmtui.model.rules.subscriptions.subscriptions import install_plan_name
 from olmtui.objects import Obj, meta, parse_time, spec, status
 
@@ -215,33 +219,37 @@ def _subscription_of(name: str, plan: str, subs: Iterable[Obj]) -> Obj | None:
     return None
 
 
-def _chain(namespace: str, name: str, failed: list[Obj], subs: list[Obj]) -> str:
-    """The failed InstallPlan that left this CSV Pending, its error, and the one remedy that
-    works in the Subscription's state (R-IP-3, R-SUB-6)."""
+def _chain(name: str, failed: list[Obj], subs: list[Obj], plans: list[Obj]) -> str:
+    """The failed InstallPlan that left this CSV Pending, its error and whose fault it is
+    (R-IP-3: OLM does not retry it); the remedy's steps say what works in the state."""
     plan = failed[0]
     plan_name = meta(plan).get("name") or ""
     error = plan_error(plan)
     sub = _subscription_of(name, plan_name, subs)
     sub_name = meta(sub).get("name") if sub is not None else None
-    state = status(sub).get("state") or "" if sub is not None else ""
-    manual = any(spec(s).get("installPlanApproval") == "Manual" for s in subs)
     text = (
         f" InstallPlan {plan_name}"
         + (f" of Subscription {sub_name}" if sub_name else "")
         + " that installs it Failed"
         + (f" ({error.rstrip('.')})" if error else "")
-        + ", so nothing creates what is missing."
+        + ", so nothing creates what is missing, and OLM does not retry a Failed InstallPlan "
+        "(R-IP-3)."
     )
-    defect = olm_defect(error)
-    if defect:
-        text += " " + defect
-    return (
-        text
-        + " "
-        + failed_plan_remedy(
-            namespace, plan_name, sub_name, state, [name], manual=manual, olm_fault=bool(defect)
-        )
-    )
+    defect = olm_defect(error, rbac_created_elsewhere(plans, plan_name))
+    return text + (" " + defect if defect else "")
+
+
+def min_kube_version_unmet(csv: Obj) -> str | None:
+    """The CSV's ``spec.minKubeVersion`` when OLM found the cluster older than it (R-CSV-P:
+    its requirement entry for the CSV itself is not met), else ``None``."""
+    wanted = spec(csv).get("minKubeVersion")
+    for entry in status(csv).get("requirementStatus") or ():
+        said = str(entry.get("message") or "")
+        if entry.get("status") not in _MET and (
+            "minKubeVersion" in said or (wanted and entry.get("kind") == CSV)
+        ):
+            return str(wanted or said)
+    return None
 
 
 def _pending(
@@ -261,8 +269,16 @@ def _pending(
         if unmet
         else " status.requirementStatus lists no unmet entry."
     )
+    too_old = min_kube_version_unmet(csv)
     if failed:
-        text += _chain(namespace, name, failed, subs)
+        text += _chain(name, failed, subs, plans)
+    elif too_old is not None:
+        # R-CSV-P: no object in the cluster meets a minKubeVersion; only the cluster can.
+        text += (
+            f" The cluster's Kubernetes version is older than the CSV's spec.minKubeVersion "
+            f"({too_old}): nothing in the namespace can meet it. Only a newer cluster, or "
+            "backing out to a version of the operator that supports this one, fixes it."
+        )
     elif not unmet:
         # nothing is missing as far as the status shows: OLM's next sync of the CSV checks
         # its requirements again (R-CSV-P); there is nothing to create
@@ -270,9 +286,8 @@ def _pending(
     elif complete:
         text += (
             f" InstallPlan {', '.join(complete)} that installed it is "
-            "Complete, so no InstallPlan will create what is missing again (it was deleted "
-            "after the install): create it again, or delete the Subscription and this CSV "
-            "and create the Subscription again (the operator's custom resources stay)."
+            "Complete, so no InstallPlan will create what is missing again: it was there at "
+            "the install and has been deleted since."
         )
     else:
         text += " OLM installs it once every requirement is met (its InstallPlan creates them)."

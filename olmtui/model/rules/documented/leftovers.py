@@ -159,9 +159,10 @@ def installed_csv_gone_findings(
         else:
             severity, advice = (
                 "warning",
-                "OLM does not put a deleted CSV back by itself: delete the Subscription and "
-                "create it again (the operator's custom resources and CRDs stay) to reinstall "
-                "it, or delete the Subscription if the operator was meant to go.",
+                "OLM does not put a deleted CSV back by itself; creating the Subscription "
+                "again reinstalls it once no other CSV of its package is left in the namespace "
+                "(a new Subscription never adopts one), or delete the Subscription if the "
+                "operator was meant to go.",
             )
         found.append(
             Finding(

@@ -13,7 +13,7 @@ made per Subscription in ``findings.manual_contagion``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -487,21 +487,56 @@ def namespace_installplan_findings(
     return sorted(findings, key=lambda f: f.sort_key)
 
 
-# -- a failed InstallPlan: its error, whose fault, and the remedy in the state observed ------
+# -- a failed InstallPlan: its error and whose fault it is -----------------------------------
 
-#: Errors OLM itself causes, not the bundle or the admin's input: the text they contain and
-#: what it means. An ownerReference OLM writes from a CSV object read without its TypeMeta has
-#: an empty apiVersion, and the API server refuses the Role/RoleBinding it creates (seen on
-#: OCP 4.8 must-gathers).
-_OLM_DEFECTS = (
-    (
-        "ownerReferences.apiVersion",
+#: The text of an error OLM itself can cause: an ownerReference OLM writes from a CSV read
+#: without its TypeMeta has an empty apiVersion, and the API server refuses the Role or
+#: RoleBinding it creates (seen on OCP 4.8 must-gathers).
+OWNER_REF_DEFECT = "ownerReferences.apiVersion"
+_RBAC_KINDS = frozenset({"Role", "RoleBinding"})
+
+
+def rbac_created_elsewhere(plans: Iterable[Obj], but: str) -> list[str]:
+    """The InstallPlans other than ``but`` (of the same namespace) whose Role or RoleBinding
+    steps OLM created: the same OLM then wrote those ownerReferences right."""
+    return sorted(
+        meta(p).get("name") or ""
+        for p in plans
+        if (meta(p).get("name") or "") != but
+        and any(
+            (step.get("resource") or {}).get("kind") in _RBAC_KINDS
+            and step.get("status") in ("Created", "Present")
+            for step in status(p).get("plan") or ()
+            if isinstance(step, dict)
+        )
+    )
+
+
+def is_olm_defect(message: str, rbac_elsewhere: Sequence[str] = ()) -> bool:
+    """The error is OLM's own, as far as the state shows: its text is one OLM causes, and no
+    other plan of the namespace shows the same OLM doing that step right."""
+    return OWNER_REF_DEFECT in message and not rbac_elsewhere
+
+
+def olm_defect(message: str, rbac_elsewhere: Sequence[str] = ()) -> str:
+    """The sentence on whose fault the error is, or ``""`` for an ordinary error. "An OLM
+    defect" is said only when the state supports it: not when ``rbac_elsewhere`` (other
+    plans of the namespace) shows the same OLM creating Roles fine."""
+    if OWNER_REF_DEFECT not in message:
+        return ""
+    if rbac_elsewhere:
+        return (
+            "An ownerReference without an apiVersion is what a known OLM defect writes, but "
+            f"the same OLM created the Roles of InstallPlan {', '.join(rbac_elsewhere)} in "
+            "this namespace, so the state does not show OLM to be the cause: retry, and if "
+            "the same error returns, compare this bundle with that one."
+        )
+    return (
         "This error comes from OLM itself, not from the bundle or your input: OLM wrote an "
         "ownerReference without an apiVersion on an object it creates (an OLM defect), so "
         "nothing in the bundle or the Subscription needs changing. If the same error returns "
-        "after the steps below, the fix is an OLM (cluster) update.",
-    ),
-)
+        "after a retry, the fix is an OLM (cluster) update."
+    )
 
 
 def plan_error(ip: Obj) -> str:
@@ -512,59 +547,3 @@ def plan_error(ip: Obj) -> str:
         if cond.get("type") == "Installed" and cond.get("message"):
             return str(cond["message"])
     return str(ip_status.get("message") or "")
-
-
-def olm_defect(message: str) -> str:
-    """The sentence saying the error is OLM's own defect, or ``""``."""
-    return next((said for needle, said in _OLM_DEFECTS if needle in message), "")
-
-
-def failed_plan_remedy(
-    namespace: str,
-    plan: str,
-    sub: str | None,
-    state: str,
-    left: Iterable[str],
-    *,
-    manual: bool = False,
-    olm_fault: bool = False,
-) -> str:
-    """The remedy for a Failed InstallPlan (R-IP-3: OLM does not retry it) that works in the
-    state observed: with the state ``UpgradePending`` (the plan's CSV not created) deleting
-    the plan makes OLM resolve again (R-SUB-6); in any other state (``AtLatestKnown``: the
-    CSV exists) OLM would only report ``InstallPlanMissing``, so the Subscription and the CSV
-    it ``left`` are deleted and the Subscription created again (operands, the custom
-    resources, stay). ``manual``: a Subscription of the namespace asks for Manual approval,
-    so the new InstallPlan will wait for it (R-SUB-4). ``olm_fault``: the error is OLM's own
-    (there is no cause of the user's to fix first)."""
-    left = sorted(left)
-    fix = "Delete" if olm_fault else "Fix the cause, then delete"
-    approval = (
-        " The new InstallPlan will wait for approval: a Subscription of this namespace asks "
-        "for Manual approval (R-SUB-4)."
-        if manual
-        else ""
-    )
-    if sub is None:
-        return (
-            f"OLM does not retry a Failed InstallPlan (R-IP-3). {fix} "
-            f"InstallPlan {plan} and the Subscription that made it, and create that "
-            f"Subscription again.{approval}"
-        )
-    if state == "UpgradePending" and not left:
-        return (
-            f"OLM does not retry a Failed InstallPlan (R-IP-3). {fix} "
-            f"InstallPlan {plan} (`oc delete installplan {plan} -n {namespace}`); as the "
-            "Subscription is UpgradePending, OLM then resolves again and makes a new one "
-            f"(R-SUB-6).{approval}"
-        )
-    csvs = " and CSV " + ", ".join(left) if left else ""
-    delete_csvs = "".join(f" && oc delete csv {c} -n {namespace}" for c in left)
-    return (
-        "OLM does not retry a Failed InstallPlan (R-IP-3), and deleting only the InstallPlan "
-        f"does not help in this state ({state or 'no state'}{', CSV present' if left else ''}):"
-        f" OLM then only reports InstallPlanMissing (R-SUB-6). {fix} "
-        f"Subscription {sub}{csvs} (`oc delete subscription {sub} -n {namespace}"
-        f"{delete_csvs}`) and create the Subscription again with the same spec; the "
-        f"operator's custom resources stay.{approval}"
-    )

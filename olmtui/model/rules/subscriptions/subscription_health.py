@@ -27,9 +27,9 @@ from olmtui.model.rules.installplans.installplans import (
     ConditionState,
     InstallPlanSummary,
     expected_subscription_condition,
-    failed_plan_remedy,
     namespace_installplan_findings,
     olm_defect,
+    rbac_created_elsewhere,
     summarize_install_plan,
 )
 from olmtui.model.rules.resolution.catalog_view import Visibility, view_cause
@@ -72,7 +72,7 @@ class _Builder:
         self,
         sub: Obj,
         csvs: Mapping[str, Obj],
-        manual: bool,
+        plans: Sequence[Obj],
         catalogs: Sequence[Catalog] = (),
         visibility: Visibility | None = None,
     ) -> None:
@@ -81,10 +81,10 @@ class _Builder:
         self.catalogs = catalogs
         #: Which catalog namespaces the namespace resolves from, when known (R-RES-3).
         self.visibility = visibility
-        #: The namespace's non-copied CSVs by name, and whether any Subscription of it is
-        #: Manual (R-SUB-4): the remedies depend on both.
+        #: The namespace's non-copied CSVs by name, and its InstallPlans: what a failed plan
+        #: left behind, and whether the same OLM did right what failed (whose fault it is).
         self.csvs = csvs
-        self.manual = manual
+        self.plans = plans
         self.namespace = sub_meta.get("namespace") or ""
         self.name = sub_meta.get("name") or ""
         self.findings: list[Finding] = []
@@ -210,8 +210,8 @@ def _plan_condition(
             "InstallPlanMissing",
             f"Subscription {b.name} references InstallPlan {ip_name}, which does not "
             f"exist{lag} (reason {cond.reason or 'ReferencedInstallPlanNotFound'}). OLM only "
-            "re-resolves by itself while the state is UpgradePending (R-SUB-6)"
-            + _missing_remedy(b, sub),
+            "re-resolves by itself while the state is UpgradePending (R-SUB-6), so it gets "
+            "no new InstallPlan.",
             "R-SUB-6",
             related,
         )
@@ -249,26 +249,6 @@ def _forbidden(b: _Builder, ip_name: str, denied: Denied, related: tuple[ObjectR
         "R-OG-7",
         (*related, ObjectRef(SERVICE_ACCOUNT, denied.account_namespace, denied.account)),
     )
-
-
-def _missing_remedy(b: _Builder, sub: Obj) -> str:
-    """R-SUB-6 outside UpgradePending: recreate the Subscription; a CSV it left not
-    Succeeded goes too, or the new Subscription finds it in the way."""
-    installed = status(sub).get("installedCSV") or ""
-    csv = b.csvs.get(installed)
-    approval = (
-        " The new InstallPlan will wait for approval (a Subscription of this namespace is "
-        "Manual, R-SUB-4)."
-        if b.manual
-        else ""
-    )
-    if csv is not None and status(csv).get("phase") != "Succeeded":
-        return (
-            f": delete Subscription {b.name} and CSV {installed}, which is not Succeeded, and "
-            "create the Subscription again with the same spec; the operator's custom "
-            f"resources stay.{approval}"
-        )
-    return ": delete and recreate the Subscription (same spec) to get a new InstallPlan." + approval
 
 
 def _left_behind(b: _Builder, plan: InstallPlanSummary | None) -> tuple[list[str], str]:
@@ -310,17 +290,14 @@ def _plan_failed(
         )
     left, stuck = _left_behind(b, plan)
     message = cond.message or "no message"
-    defect = olm_defect(message)
-    state = status(sub).get("state") or ""
-    remedy = failed_plan_remedy(
-        b.namespace, ip_name, b.name, state, left, manual=b.manual, olm_fault=bool(defect)
-    )
+    defect = olm_defect(message, rbac_created_elsewhere(b.plans, ip_name))
     b.add(
         "error",
         "InstallPlanFailed",
         f"InstallPlan {ip_name} of Subscription {b.name} failed{lag} "
         f"(reason {cond.reason or 'InstallPlanFailed'}): {message.rstrip('.')}."
-        f"{steps}{stuck}{' ' + defect if defect else ''} {remedy}",
+        f"{steps}{stuck}{' ' + defect if defect else ''} OLM does not retry a Failed "
+        "InstallPlan (R-IP-3).",
         "R-SUB-5",
         related + tuple(ObjectRef(CSV, b.namespace, n) for n in left),
     )
@@ -380,7 +357,7 @@ def subscription_condition_findings(
     *,
     install_plans_known: bool = True,
     csvs: Mapping[str, Obj] | None = None,
-    manual: bool = False,
+    plans: Sequence[Obj] = (),
     catalogs: Sequence[Catalog] = (),
     visibility: Visibility | None = None,
 ) -> list[Finding]:
@@ -388,9 +365,8 @@ def subscription_condition_findings(
     references (``None`` when it references none or it is not in the cache). Pass
     ``install_plans_known=False`` when InstallPlans were not collected at all, so that a
     missing one is not reported. ``csvs`` are the namespace's non-copied CSVs by name and
-    ``manual`` whether a Subscription of the namespace asks for Manual approval (R-SUB-4):
-    the remedies depend on them."""
-    b = _Builder(sub, csvs or {}, manual, catalogs, visibility)
+    ``plans`` its InstallPlans: what a failed plan left, and whose fault its error is."""
+    b = _Builder(sub, csvs or {}, plans, catalogs, visibility)
     sub_status = status(sub)
     observed = _true_conditions(sub)
     plan = summarize_install_plan(install_plan) if install_plan is not None else None
@@ -433,10 +409,9 @@ def subscription_condition_findings(
             "UpgradeFailed",
             f"Subscription {b.name} is UpgradeFailed: its InstallPlan failed while the "
             "OperatorGroup's upgradeStrategy is TechPreviewUnsafeFailForward (R-SUB-2, "
-            "R-UPG-8). A newer bundle in the channel can replace the failed CSV: publish or "
-            "pick one. Otherwise fix the cause, then delete the Subscription (and any CSV the "
-            "plan created) and create it again: in this state deleting only the InstallPlan "
-            "gives InstallPlanMissing (R-SUB-6).",
+            "R-UPG-8). With fail-forward, deleting the failed InstallPlan lets OLM go "
+            "UpgradePending and resolve again, and a newer bundle of the channel can replace "
+            "a failed CSV (R-RES-21).",
             "R-UPG-8",
         )
     if "CatalogSourcesUnhealthy" in observed:
@@ -495,7 +470,6 @@ def namespace_subscription_findings(
     by_name = {meta(i).get("name") or "": i for i in ips}
     csvs = list(csvs)
     csv_names = {meta(c).get("name") or "": c for c in csvs}
-    manual = any(spec(s).get("installPlanApproval") == "Manual" for s in subs)
     findings = []
     for sub in subs:
         name = _plan_name(sub)
@@ -504,7 +478,7 @@ def namespace_subscription_findings(
             by_name.get(name) if name else None,
             install_plans_known=install_plans_known,
             csvs=csv_names,
-            manual=manual,
+            plans=ips,
             catalogs=catalogs,
             visibility=visibility,
         )

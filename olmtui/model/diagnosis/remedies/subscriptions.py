@@ -1,0 +1,165 @@
+"""Plans for the Subscriptions chapter of docs/rules.md (R-SUB-*).
+
+A missing InstallPlan heals by itself only while the Subscription is ``UpgradePending``
+(R-SUB-6); otherwise the Subscription is created again, after the CSVs of its package go
+(R-DOC-14). A failed plan (``InstallPlanFailed``, ``UpgradeFailed``) gets the plan of
+``installplans``.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from olmtui.kinds import CATALOG_SOURCE, INSTALL_PLAN, SUBSCRIPTION
+from olmtui.model.diagnosis.remedies.context import RemedyContext
+from olmtui.model.diagnosis.remedies.installplans import install_plan_failed
+from olmtui.model.diagnosis.remedies.planner import Planner, Plans, advise
+from olmtui.model.diagnosis.remedies.reinstall import reinstall
+from olmtui.model.diagnosis.remedies.steps import approve, other, plan
+from olmtui.model.records.diagnosis import Remedy
+from olmtui.model.records.types import Finding, ObjectRef
+from olmtui.model.rules.installplans.installplans import summarize_install_plan
+from olmtui.model.rules.subscriptions.subscriptions import install_plan_name
+from olmtui.objects import spec, status
+
+
+def _missing(finding: Finding, context: RemedyContext) -> Remedy | None:
+    """R-SUB-6: UpgradePending heals by itself; any other state needs the Subscription again."""
+    sub = context.get(SUBSCRIPTION, finding.namespace, finding.name)
+    if sub is None or status(sub).get("state") == "UpgradePending":
+        return None
+    return plan(*reinstall(context, sub))
+
+
+def _upgrade_pending(finding: Finding, context: RemedyContext) -> Remedy | None:
+    """An upgrade held by a plan waiting for approval (R-IP-2); otherwise OLM is at work."""
+    sub = context.get(SUBSCRIPTION, finding.namespace, finding.name)
+    found = install_plan_name(sub) if sub is not None else None
+    if found is None:
+        return None
+    ip = context.get(INSTALL_PLAN, *found)
+    if ip is None or not summarize_install_plan(ip).waiting_for_approval:
+        return None
+    ref = ObjectRef(INSTALL_PLAN, *found)
+    return plan(approve(ref, f"Review and approve InstallPlan {ref.name} (R-IP-2, R-SUB-4)."))
+
+
+def _no_catalog(finding: Finding, context: RemedyContext) -> Remedy | None:
+    """R-SUB-8: the CatalogSource the Subscription names, created where it says."""
+    sub = context.get(SUBSCRIPTION, finding.namespace, finding.name)
+    if sub is None or not spec(sub).get("source"):
+        return None
+    source = str(spec(sub)["source"])
+    where = str(spec(sub).get("sourceNamespace") or finding.namespace)
+    return plan(
+        other(
+            f"Create CatalogSource {where}/{source}, which Subscription {finding.name} names, "
+            "with the catalog image that holds its package (R-SUB-8).",
+            ObjectRef(CATALOG_SOURCE, where, source),
+            f"oc get catalogsources -n {shlex.quote(where)}",
+        )
+    )
+
+
+def _resolution_failed(finding: Finding, _context: RemedyContext) -> Remedy | None:
+    """R-SUB-7: the resolver's own message names what to change; which change is a choice."""
+    ref = ObjectRef(SUBSCRIPTION, finding.namespace, finding.name)
+    if finding.code == "ErrorPreventedResolution":
+        return plan(
+            other(
+                "Fix the error the condition names (most often an unreachable or broken "
+                "CatalogSource); OLM resolves again on its own.",
+                ref,
+            )
+        )
+    return plan(
+        other(
+            "Change what the listed constraints rule out: the package, channel and "
+            "startingCSV must exist in the catalog, the APIs and packages required must be "
+            "available, and no installed CSV may stand in the way (R-SUB-7).",
+            ref,
+        )
+    )
+
+
+#: R-SUB-7 reasons are OLM's, whatever they are: the resolution plan for every one.
+RESOLUTION_FAILED: Planner = _resolution_failed
+
+PLANS: Plans = {
+    "InstallPlanFailed": install_plan_failed,
+    "UpgradeFailed": install_plan_failed,
+    "InstallPlanMissing": _missing,
+    "InstallPlanPending": None,
+    "UpgradePending": _upgrade_pending,
+    "ConstraintsNotSatisfiable": _resolution_failed,
+    "ErrorPreventedResolution": _resolution_failed,
+    "ResolutionFailed": _resolution_failed,
+    "NoCatalogSourcesFound": _no_catalog,
+    "CatalogSourcesUnhealthy": advise(
+        "other",
+        "Fix the unhealthy CatalogSource the condition names (its status and its registry "
+        "pod), or delete it if nothing needs it: OLM resolves against every catalog of the "
+        "namespace and of the global catalog namespace (R-SUB-8).",
+    ),
+    "CatalogSourceMissing": advise(
+        "other",
+        "Create the CatalogSource the Subscription names, or point its spec.source and "
+        "spec.sourceNamespace at one that exists (R-SUB-8, R-UPG-2).",
+    ),
+    "CatalogSourceNotReady": advise(
+        "other", "Get the catalog serving: check its registry pod and service (R-SUB-8)."
+    ),
+    "TargetedCatalogSourceUnhealthy": advise(
+        "other",
+        "Get the Subscription's own catalog serving again (its registry pod, image and "
+        "spec); nothing installs or upgrades from it until then (R-SUB-8, R-UPG-2).",
+    ),
+    "SpecInvalidError": advise(
+        "other", "Fix the CatalogSource's spec that OLM refuses (its status.message, R-SUB-8)."
+    ),
+    "ConfigMapError": advise(
+        "other", "Fix the ConfigMap the CatalogSource reads (its status.message, R-SUB-8)."
+    ),
+    "RegistryServerError": advise(
+        "other",
+        "Get the catalog's registry server running: its pod, image pull and service (R-SUB-8).",
+    ),
+    "InvalidIntervalError": advise(
+        "other",
+        "Fix spec.updateStrategy.registryPoll.interval (a Go duration such as 10m) so that "
+        "OLM polls the catalog for updates again (R-SUB-8).",
+    ),
+    "BundleUnpackFailed": advise(
+        "other",
+        "Make the bundle image pullable (its reference, a pull secret), or raise the "
+        "OperatorGroup's operatorframework.io/bundle-unpack-timeout annotation; then delete "
+        "the failed unpack Job so OLM tries again (R-SUB-11).",
+    ),
+    "BundleUnpacking": None,
+    "ManualApprovalContagion": advise(
+        "other",
+        "Set spec.installPlanApproval: Automatic on the Manual Subscriptions of this "
+        "namespace, or move the operators that must upgrade on their own to another "
+        "namespace: one Manual Subscription makes every plan here Manual (R-SUB-4).",
+    ),
+    "SubscriptionStalled": advise(
+        "other",
+        "Give the namespace exactly one OperatorGroup: OLM resolves nothing in it until then "
+        "(R-SUB-9).",
+    ),
+    "Deprecated": advise(
+        "other",
+        "Move to a channel or bundle the catalog does not deprecate (spec.channel), or plan "
+        "the operator's replacement (R-SUB-10).",
+    ),
+    "PackageDeprecated": advise(
+        "other", "Plan the replacement of this operator: its package is deprecated (R-SUB-10)."
+    ),
+    "ChannelDeprecated": advise(
+        "other",
+        "Move the Subscription to a channel that is not deprecated (spec.channel, R-SUB-10).",
+    ),
+    "BundleDeprecated": advise(
+        "other", "Upgrade past the deprecated bundle (approve or pick a newer one, R-SUB-10)."
+    ),
+}
