@@ -101,6 +101,18 @@ PLANS: Plans = {
         "pod), or delete it if nothing needs it: OLM resolves against every catalog of the "
         "namespace and of the global catalog namespace (R-SUB-8).",
     ),
+    "CatalogNotVisible": advise(
+        "other",
+        "Let the namespace resolve from the catalog: remove the OperatorGroup's "
+        "olm.operatorframework.io/exclude-global-namespace-resolution annotation, or point "
+        "spec.source/spec.sourceNamespace at a catalog in this namespace or the global catalog "
+        "namespace (R-RES-3).",
+    ),
+    "InstallPlanForbidden": advise(
+        "other",
+        "Grant the OperatorGroup's ServiceAccount the permission the finding names (the "
+        "message shows a command); OLM retries the InstallPlan by itself (R-OG-7).",
+    ),
     "CatalogSourceMissing": advise(
         "other",
         "Create the CatalogSource the Subscription names, or point its spec.source and "
