@@ -524,7 +524,8 @@ class Store:
         if type(held) is NameOnly:
             return held.build(slot)  # type: ignore[arg-type]  # forms: cluster-scoped, a name
         if type(held) is tuple:
-            return bare_group(*slot, held)  # type: ignore[misc]  # groups: namespaced
+            namespace, name = _unslot(slot)
+            return bare_group(namespace, name, held)
         return held  # type: ignore[return-value]
 
     def _found(self, slot: Slot, held: Held | None) -> Obj | None:
@@ -720,7 +721,7 @@ class Store:
                 return (self._held(slot, held) for slot, held in bucket.items())
             return iter(bucket.values())  # type: ignore[arg-type]  # no forms: objects only
         if kind == OPERATOR_GROUP:  # built only for the namespace asked
-            return (self._held(s, h) for s, h in bucket.items() if s[0] == namespace)  # type: ignore[index]
+            return (self._held(s, h) for s, h in bucket.items() if s[0] == namespace)
         return (o for slot, o in self.slots(kind) if slot[0] == namespace)
 
     def slots(self, kind: str) -> Iterable[tuple[tuple[str, str], Obj]]:
@@ -741,7 +742,7 @@ class Store:
             return
         if kind == OPERATOR_GROUP:
             for slot, held in bucket.items():
-                yield Key(kind, *slot), self._held(slot, held)  # type: ignore[misc]
+                yield Key(kind, *slot), self._held(slot, held)
             return
         for (ns, name), obj in bucket.items():  # type: ignore[str-unpack]  # namespaced: tuples
             yield Key(kind, ns, name), obj  # type: ignore[misc]  # namespaced: no forms

@@ -214,6 +214,9 @@ class Model:
         self._csv_evals: dict[NSKey, _CSVEval] = {}
         self._sub_states: dict[NSKey, SubscriptionState] = {}
         self._findings: dict[Subject, tuple[Finding, ...]] = {}
+        #: Each group's findings, when it has some, under the key its state is kept by (not
+        #: a ``("og", namespace, name)`` of its own: 400,000 groups each with a finding).
+        self._og_findings: dict[NSKey, tuple[Finding, ...]] = {}
         #: Groups whose state is rebuilt when next read: while a cluster is listed, a group
         #: changes with each batch that brings one of its members.
         self._pending_og_states: set[NSKey] = set()
@@ -271,6 +274,7 @@ class Model:
         self._settle_og_states()
         self._copies.settle_findings(self._csv_exists)
         found = list(chain.from_iterable(self._findings.values()))
+        found += chain.from_iterable(self._og_findings.values())
         found += chain.from_iterable(self._copies.findings.values())
         found.sort(key=lambda f: f.sort_key)
         return found
@@ -336,7 +340,7 @@ class Model:
             self._selection.pop(key, None)
             self._links.pop(key, None)
             self._og_states.pop(key, None)
-            self._findings.pop(("og", *key), None)
+            self._og_findings.pop(key, None)
         after = groups.signature(key)
         if before != after:
             candidates = groups.candidates(before) | groups.candidates(after)
@@ -348,7 +352,11 @@ class Model:
         else:
             dirty.namespaces |= old_status ^ new_status
         dirty.namespaces.add(namespace)
-        self._pending_og_states |= {(namespace, n) for n in self._groups.names(namespace)}
+        # the group's own key, not an equal tuple: its state and findings are kept under it
+        pending = self._pending_og_states
+        if change.new is not None:
+            pending.add(key)
+        pending.update((namespace, n) for n in self._groups.names(namespace) if n != key[1])
         self._mark_csvs_of(namespace)
         dirty.subscriptions.add(namespace)
 
@@ -741,7 +749,10 @@ class Model:
             ((e.state.name, e.state.phase, e.provided) for e in evals),
             platform,
         )
-        self._findings[("og", *key)] = tuple(found)
+        if found:
+            self._og_findings[key] = tuple(found)
+        else:
+            self._og_findings.pop(key, None)
         if self._og_states.get(key) != state:
             self._og_states[key] = state
 
