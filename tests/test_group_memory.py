@@ -1,10 +1,10 @@
 """What an OperatorGroup costs ``check`` (under 1 GB on any input of 100 MB or less): 400,000
 bare groups in namespaces the snapshot lacks peaked at 1,119 MiB, of which ~600 bytes a group
 were the cached group's three dicts and list (held by the cache and the model's group index
-alike) and ~170 the keys its state and findings were kept under. Measured with ``tracemalloc`` on a few
-thousand groups (``bench/bench_hostile_rss.py inferred-namespaces`` measures the real run);
-each bound lies well between what the code costs now and what it cost before (noted in each
-test).
+alike) and ~170 the keys its state and findings were kept under. Measured with
+``tracemalloc`` on a few thousand groups (``bench/bench_hostile_rss.py inferred-namespaces``
+measures the real run); each bound lies well between what the code costs now and what it
+cost before (noted in each test).
 """
 
 from __future__ import annotations
