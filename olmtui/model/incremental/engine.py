@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from itertools import chain, islice
 from typing import Any, TypeVar
 
@@ -192,7 +193,7 @@ class Model:
         #: How many cached Namespaces are Active (R-COPY-7). Which are inferred is read from
         #: the cache: a set of each was ~40 MB per 400,000 Namespaces.
         self._active = 0
-        self._groups = GroupIndex()
+        self._groups = GroupIndex(partial(store.get, OPERATOR_GROUP))
         self._csvs: dict[str, dict[str, Obj]] = {}
         #: The CRDs each non-copied CSV owns (R-CSV-O), made once per version of the CSV:
         #: its siblings' evaluations read them all.
@@ -213,6 +214,9 @@ class Model:
         self._csv_evals: dict[NSKey, _CSVEval] = {}
         self._sub_states: dict[NSKey, SubscriptionState] = {}
         self._findings: dict[Subject, tuple[Finding, ...]] = {}
+        #: Each group's findings, when it has some, under the key its state is kept by (not
+        #: a ``("og", namespace, name)`` of its own: 400,000 groups each with a finding).
+        self._og_findings: dict[NSKey, tuple[Finding, ...]] = {}
         #: Groups whose state is rebuilt when next read: while a cluster is listed, a group
         #: changes with each batch that brings one of its members.
         self._pending_og_states: set[NSKey] = set()
@@ -270,6 +274,7 @@ class Model:
         self._settle_og_states()
         self._copies.settle_findings(self._csv_exists)
         found = list(chain.from_iterable(self._findings.values()))
+        found += chain.from_iterable(self._og_findings.values())
         found += chain.from_iterable(self._copies.findings.values())
         found.sort(key=lambda f: f.sort_key)
         return found
@@ -335,7 +340,7 @@ class Model:
             self._selection.pop(key, None)
             self._links.pop(key, None)
             self._og_states.pop(key, None)
-            self._findings.pop(("og", *key), None)
+            self._og_findings.pop(key, None)
         after = groups.signature(key)
         if before != after:
             candidates = groups.candidates(before) | groups.candidates(after)
@@ -347,7 +352,11 @@ class Model:
         else:
             dirty.namespaces |= old_status ^ new_status
         dirty.namespaces.add(namespace)
-        self._pending_og_states |= {(namespace, n) for n in self._groups.in_namespace(namespace)}
+        # the group's own key, not an equal tuple: its state and findings are kept under it
+        pending = self._pending_og_states
+        if change.new is not None:
+            pending.add(key)
+        pending.update((namespace, n) for n in self._groups.names(namespace) if n != key[1])
         self._mark_csvs_of(namespace)
         dirty.subscriptions.add(namespace)
 
@@ -423,7 +432,7 @@ class Model:
     def _mark_namespace_csv_change(self, key: NSKey, *, membership: bool = True) -> None:
         self._chains.pop(key[0], None)
         if membership:
-            self._pending_og_states |= {(key[0], n) for n in self._groups.in_namespace(key[0])}
+            self._pending_og_states |= {(key[0], n) for n in self._groups.names(key[0])}
         # The upgrade hook reads the installed CSV (its spec.version) of each Subscription.
         if self._upgrades is not None and any(
             status(s).get("installedCSV") == key[1] for s in self._subs.get(key[0], {}).values()
@@ -574,7 +583,7 @@ class Model:
         if old is None or old.source != evaluation.source:
             self._dirty.sources.setdefault(key, set())
         if old is None or old.group_facts != evaluation.group_facts:
-            self._pending_og_states |= {(key[0], n) for n in self._groups.in_namespace(key[0])}
+            self._pending_og_states |= {(key[0], n) for n in self._groups.names(key[0])}
 
     def _evaluate_csv(self, key: NSKey, csv: Obj) -> _CSVEval:
         """Membership (R-MEM-*) and APIs (R-API-*) for one CSV, then where it is copied
@@ -705,7 +714,7 @@ class Model:
         members = sorted(self._csvs.get(namespace, {}))
         evals = [e for m in members if (e := self._csv_evals.get((namespace, m)))]
         sibling_apis: APISet = frozenset().union(*(e.provided for e in evals))
-        single = len(self._groups.in_namespace(namespace)) == 1
+        single = len(self._groups.names(namespace)) == 1
         added: APISet = frozenset().union(
             *(e.provided for e in evals if single and e.state.api_reconciliation == "AddAPIs")
         )
@@ -740,7 +749,10 @@ class Model:
             ((e.state.name, e.state.phase, e.provided) for e in evals),
             platform,
         )
-        self._findings[("og", *key)] = tuple(found)
+        if found:
+            self._og_findings[key] = tuple(found)
+        else:
+            self._og_findings.pop(key, None)
         if self._og_states.get(key) != state:
             self._og_states[key] = state
 
@@ -760,7 +772,7 @@ class Model:
             self._findings.pop(("subs", namespace), None)
             return
         approval = effective_approval(subs.values())
-        groups = sorted(self._groups.in_namespace(namespace))
+        groups = sorted(self._groups.names(namespace))
         manual = sorted(
             n for n, s in subs.items() if spec(s).get("installPlanApproval") == "Manual"
         )
@@ -805,7 +817,7 @@ class Model:
         ]
         found = namespace_findings(
             namespace,
-            sorted(self._groups.in_namespace(namespace)),
+            sorted(self._groups.names(namespace)),
             None if cached is None else labels(cached),
             members,
             all_groups_read=self._store.read_namespaces is None,

@@ -6,6 +6,8 @@ name, whose status names it (R-OG-5, R-COPY-3), and whose effective namespaces r
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from olmtui.model.incremental.keys_by_name import KeysByName
 from olmtui.model.incremental.stages import NSKey
 from olmtui.model.primitives import nsset
@@ -20,7 +22,9 @@ from olmtui.objects import Obj, spec
 #: A group as the others see it: its effective namespaces and the APIs it claims.
 Signature = tuple[nsset.NSSet, APISet]
 
-_NO_GROUPS: dict[str, Obj] = {}
+#: Reads one group from where the groups are kept (the Store), by namespace and name.
+GroupReader = Callable[[str, str], Obj | None]
+_NO_NAMES: frozenset[str] = frozenset()
 
 
 def status_set(og: Obj | None) -> set[str]:
@@ -32,12 +36,15 @@ def status_set(og: Obj | None) -> set[str]:
 
 
 class GroupIndex:
-    """OperatorGroups by namespace and name, and the reverse lookups a change needs."""
+    """OperatorGroups by namespace and name, and the reverse lookups a change needs. The
+    groups themselves are read through ``read`` (the Store), never held: the Store keeps a
+    bare group compact (``GroupTargets``), which a reference held here would defeat."""
 
-    def __init__(self) -> None:
-        #: Name -> group per namespace; a namespace's lone group as ``(name, group)``, without
-        #: a dict of one (~130 bytes a group less; 400,000 namespaces of one group).
-        self._by_namespace: dict[str, dict[str, Obj] | tuple[str, Obj]] = {}
+    def __init__(self, read: GroupReader) -> None:
+        self._read = read
+        #: The names of each namespace's groups; a namespace's lone group as its name alone,
+        #: without a set of one (400,000 namespaces of one group).
+        self._by_namespace: dict[str, str | set[str]] = {}
         #: Groups that select namespaces by label: any label change may move their targets.
         self.selecting: set[NSKey] = set()
         self._listed_by = KeysByName()
@@ -51,12 +58,17 @@ class GroupIndex:
 
     # -- reading ----------------------------------------------------------------------------
     def get(self, key: NSKey) -> Obj | None:
-        return self.in_namespace(key[0]).get(key[1])
+        return self._read(*key) if key[1] in self.names(key[0]) else None
+
+    def names(self, namespace: str) -> frozenset[str] | set[str]:
+        """The names of one namespace's groups (never to be changed by the caller)."""
+        names = self._by_namespace.get(namespace, _NO_NAMES)
+        return frozenset((names,)) if isinstance(names, str) else names
 
     def in_namespace(self, namespace: str) -> dict[str, Obj]:
-        """Name -> group, of one namespace (never to be changed by the caller)."""
-        groups = self._by_namespace.get(namespace, _NO_GROUPS)
-        return {groups[0]: groups[1]} if isinstance(groups, tuple) else groups
+        """Name -> group, of one namespace, read anew."""
+        read = self._read
+        return {n: og for n in self.names(namespace) if (og := read(namespace, n)) is not None}
 
     def listing(self, namespace: str) -> frozenset[NSKey] | set[NSKey]:
         """Groups whose ``spec.targetNamespaces`` names ``namespace``."""
@@ -85,13 +97,13 @@ class GroupIndex:
 
     # -- the change feed --------------------------------------------------------------------
     def remove(self, key: NSKey, old: Obj | None) -> None:
-        groups = self._by_namespace.get(key[0])
-        if isinstance(groups, tuple):
-            if groups[0] == key[1]:
+        names = self._by_namespace.get(key[0])
+        if isinstance(names, str):
+            if names == key[1]:
                 del self._by_namespace[key[0]]
-        elif groups is not None:
-            groups.pop(key[1], None)
-            if not groups:
+        elif names is not None:
+            names.discard(key[1])
+            if not names:
                 del self._by_namespace[key[0]]
         self.selecting.discard(key)
         if old is not None:
@@ -107,13 +119,13 @@ class GroupIndex:
                 self._reaching.discard(name, key)
 
     def add(self, key: NSKey, og: Obj) -> None:
-        groups = self._by_namespace.get(key[0])
-        if groups is None or (isinstance(groups, tuple) and groups[0] == key[1]):
-            self._by_namespace[key[0]] = (key[1], og)
-        elif isinstance(groups, tuple):
-            self._by_namespace[key[0]] = {groups[0]: groups[1], key[1]: og}
+        names = self._by_namespace.get(key[0])
+        if names is None or names == key[1]:
+            self._by_namespace[key[0]] = key[1]
+        elif isinstance(names, str):
+            self._by_namespace[key[0]] = {names, key[1]}
         else:
-            groups[key[1]] = og
+            names.add(key[1])
         og_spec = spec(og)
         listed = og_spec.get("targetNamespaces") or []
         if isinstance(listed, list) and listed:
