@@ -55,11 +55,11 @@ from olmtui.model.viewmodels.views import (
     subscription_state_view,
 )
 from olmtui.model.viewmodels.views import findings_by_subject as by_subject
+from olmtui.pipeline import resolution_inputs as resolver_inputs
 from olmtui.pipeline.memo import Memo, ObjectsMemo
 from olmtui.pipeline.pending_index import pending_index
 from olmtui.pipeline.predicted import PredictedFindings, WorkerHost
 from olmtui.pipeline.related import Reads, Relation, related
-from olmtui.pipeline import resolution_inputs as resolver_inputs
 from olmtui.pipeline.resolution_inputs import (
     ResolutionInputs,
     cluster_objects,
