@@ -15,7 +15,7 @@ view of each other ``group_links``'.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import chain, islice
 from typing import Any, TypeVar
@@ -176,6 +176,13 @@ def _is_active(namespace: Obj | None) -> int:
     return int(namespace is not None and status(namespace).get("phase") == "Active")
 
 
+def _drop(index: dict[str, dict[str, Obj]], key: NSKey) -> None:
+    """Forget one object of a by-namespace index, and its namespace once it holds none."""
+    held = index.get(key[0])
+    if held is not None and held.pop(key[1], None) is not None and not held:
+        del index[key[0]]
+
+
 def _sorted_ns(names: frozenset[str] | set[str]) -> tuple[str, ...]:
     return tuple(sorted(names))
 
@@ -276,6 +283,17 @@ class Model:
 
     def namespaces(self) -> list[str]:
         return self._cached("namespaces", lambda: sorted(self._namespaces))
+
+    def subscriptions_by_namespace(self) -> Mapping[str, Mapping[str, Obj]]:
+        """Every cached Subscription by namespace and name; a namespace with none left is
+        dropped, so its truth says whether any Subscription is known. The index itself,
+        current after each batch of changes: read it, never change it."""
+        return self._subs
+
+    def installed_csvs_by_namespace(self) -> Mapping[str, Mapping[str, Obj]]:
+        """The non-copied CSVs (R-COPY-1) by namespace and name, as
+        :meth:`subscriptions_by_namespace` holds the Subscriptions."""
+        return self._csvs
 
     # -- caching ----------------------------------------------------------------------------
     def _cached(self, name: str, build: Callable[[], _T]) -> _T:
@@ -385,7 +403,7 @@ class Model:
                 self._dirty.sources.setdefault(source, set()).add(key[0])
 
     def _remove_csv(self, key: NSKey) -> None:
-        self._csvs.get(key[0], {}).pop(key[1], None)
+        _drop(self._csvs, key)
         self._owned.pop(key, None)
         self._csv_evals.pop(key, None)
         self._findings.pop(("csv", *key), None)
@@ -437,7 +455,7 @@ class Model:
         if change.new is not None:
             self._subs_by_package.setdefault(subscription_package(change.new), set()).add(key)
         if change.new is None:
-            self._subs.get(key[0], {}).pop(key[1], None)
+            _drop(self._subs, key)
             self._sub_states.pop(key, None)
         else:
             self._subs.setdefault(key[0], {})[key[1]] = change.new
