@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from olmtui.model.rules.installplans.installplans import (
+from olmtui.model.rules.installplans.summaries import (
     PendingApproval,
     PlannedCSV,
     failed_plan_remedy,

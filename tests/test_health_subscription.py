@@ -12,7 +12,7 @@ import yaml
 from olmtui.model.incremental.engine import Model
 from olmtui.model.incremental.health import health_findings, merged_findings
 from olmtui.model.records.types import ObjectRef
-from olmtui.model.rules.installplans.installplans import (
+from olmtui.model.rules.installplans.summaries import (
     ConditionState,
     expected_subscription_condition,
 )

@@ -38,11 +38,11 @@ from olmtui.model.rules.catalog.catalog_health import CatalogHealth, catalog_hea
 from olmtui.model.rules.dependencies.multitenancy import installed_instances, package_of
 from olmtui.model.rules.input.access import readable_findings
 from olmtui.model.rules.input.scope import scoped_findings
-from olmtui.model.rules.installplans.installplans import PendingApproval
+from olmtui.model.rules.installplans.summaries import PendingApproval
 from olmtui.model.rules.resolution.resolution_outcome import resolution_outcome_findings
 from olmtui.model.rules.resolution.resolve import CatalogContent
 from olmtui.model.rules.resolution.result import NamespaceResolution
-from olmtui.model.rules.upgrades.upgrades import channel_states
+from olmtui.model.rules.upgrades.graph import channel_states
 from olmtui.model.rules.v1.eligibility import Eligibility, eligibility
 from olmtui.model.rules.v1.state import V1State, v1_state
 from olmtui.model.viewmodels.metrics import HeadCounts, Metrics, seed_metrics

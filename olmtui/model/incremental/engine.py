@@ -53,7 +53,7 @@ from olmtui.model.records.types import (
     Verdict,
     ref,
 )
-from olmtui.model.rules.apis.apis import (
+from olmtui.model.rules.apis.reconcile import (
     APISet,
     CrdOwners,
     api_list,
@@ -64,7 +64,7 @@ from olmtui.model.rules.apis.apis import (
     group_provided_apis,
     owned_crd_names,
 )
-from olmtui.model.rules.copies.copies import (
+from olmtui.model.rules.copies.placement import (
     CopySource,
     copies_disabled,
     not_copied_reason,
@@ -75,8 +75,8 @@ from olmtui.model.rules.copies.copies import (
 from olmtui.model.rules.csvs.operator_conditions import HELD_REASON
 from olmtui.model.rules.csvs.replacements import ReplacementIndex, replacement_findings
 from olmtui.model.rules.documented.platform import is_platform_owned
-from olmtui.model.rules.installmodes.installmodes import install_mode_set, unknown_mode_findings
-from olmtui.model.rules.membership.membership import (
+from olmtui.model.rules.installmodes.supported_modes import install_mode_set, unknown_mode_findings
+from olmtui.model.rules.membership.checks import (
     TARGETS_ANNOTATION,
     blocked_findings,
     group_checks,
@@ -84,7 +84,7 @@ from olmtui.model.rules.membership.membership import (
     recovery,
     status_of,
 )
-from olmtui.model.rules.operatorgroups.operatorgroups import (
+from olmtui.model.rules.operatorgroups.targets import (
     TargetSelection,
     group_mode,
     is_static,
@@ -96,7 +96,7 @@ from olmtui.model.rules.operatorgroups.operatorgroups import (
     uid_label,
     upgrade_strategy,
 )
-from olmtui.model.rules.subscriptions.subscriptions import (
+from olmtui.model.rules.subscriptions.state import (
     PackageKey,
     channel_head,
     effective_approval,

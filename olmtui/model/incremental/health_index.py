@@ -53,7 +53,7 @@ from olmtui.model.records.types import SEVERITY_ORDER, Finding, SubscriptionStat
 from olmtui.model.rules.health_rules import FAMILIES, catalog_target
 from olmtui.model.rules.input.access import no_access_findings, readable_findings
 from olmtui.model.rules.input.scope import out_of_scope, scope_findings, scoped_findings
-from olmtui.model.rules.installplans.installplans import PendingApproval
+from olmtui.model.rules.installplans.summaries import PendingApproval
 from olmtui.model.rules.rule_family import (
     ANY_KIND,
     CATALOGS,

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from olmtui.model.records.catalog import Catalog
-from olmtui.model.rules.operatorgroups.operatorgroups import FAIL_FORWARD, upgrade_strategy
+from olmtui.model.rules.operatorgroups.targets import FAIL_FORWARD, upgrade_strategy
 from olmtui.model.rules.resolution.channel_order import ResolutionError
 from olmtui.model.rules.resolution.constraints import Variable
 from olmtui.model.rules.resolution.entries import EXISTING, CatalogKey, catalog_entries

@@ -6,7 +6,7 @@ BundleUnpackFailed, the deprecation conditions) and as ``status.state``. Conditi
 the referenced InstallPlan is at hand, the condition OLM is about to write (R-SUB-5, R-SUB-6)
 is derived from it, so a failed plan shows even before OLM records it on the Subscription.
 Approval, effective approval and the 0-or-2+ OperatorGroup stall (R-SUB-4, R-SUB-9) live in
-``subscriptions.py``; the shared and pending InstallPlans live in ``installplans.py``.
+``state.py``; the shared and pending InstallPlans live in ``installplans/summaries.py``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 
 from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, SUBSCRIPTION
 from olmtui.model.records.types import Finding, ObjectRef, Severity
-from olmtui.model.rules.installplans.installplans import (
+from olmtui.model.rules.installplans.summaries import (
     ConditionState,
     InstallPlanSummary,
     expected_subscription_condition,
@@ -24,8 +24,8 @@ from olmtui.model.rules.installplans.installplans import (
     olm_defect,
     summarize_install_plan,
 )
-from olmtui.model.rules.subscriptions.subscriptions import install_plan_name
-from olmtui.model.rules.upgrades.upgrades import source_ref
+from olmtui.model.rules.subscriptions.state import install_plan_name
+from olmtui.model.rules.upgrades.graph import source_ref
 from olmtui.objects import Obj, meta, spec, status
 
 _DEPRECATIONS = ("PackageDeprecated", "ChannelDeprecated", "BundleDeprecated")

@@ -32,7 +32,7 @@ from olmtui.model.records.types import (
     UpgradeEdge,
     UpgradeInfo,
 )
-from olmtui.model.rules.subscriptions.subscriptions import approval
+from olmtui.model.rules.subscriptions.state import approval
 from olmtui.model.rules.upgrades.channel_chain import replacement_chain
 from olmtui.objects import Obj, meta, spec, status
 
