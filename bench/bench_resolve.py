@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from olmtui.model.records.catalog import Catalog
-from olmtui.model.rules.resolution.resolve import resolve_cluster
+from olmtui.pipeline.resolution_inputs import resolve_cluster
 from olmtui.sources.catalog.catalogs import load_catalog
 from olmtui.store import Store
 

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from olmtui.model.records.catalog import Catalog, Channel, Package
-from olmtui.model.rules.upgrades.upgrades import UpgradeGraph, channel_order, validate_channel
+from olmtui.model.rules.upgrades.graph import UpgradeGraph, channel_order, validate_channel
 from olmtui.sources.catalog.catalogs import load_catalog
 
 CATALOGS = Path(__file__).resolve().parent.parent / "tests/data/catalogs"

@@ -6,7 +6,7 @@ from model_builders import subscription
 
 from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.rules.catalog.catalog_merge import merge_catalogs
-from olmtui.model.rules.upgrades.upgrades import upgrade_findings
+from olmtui.model.rules.upgrades.graph import upgrade_findings
 
 E = ChannelEntry
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from olmtui.model.records.catalog import Channel, ChannelEntry
 from olmtui.model.rules.resolution.channel_order import ResolutionError, sort_channel
 from olmtui.model.rules.resolution.entries import CatalogKey, Entry
-from olmtui.model.rules.upgrades.upgrades import channel_order
+from olmtui.model.rules.upgrades.graph import channel_order
 
 WHERE = 'in channel "stable" of package "p"'
 

@@ -51,7 +51,7 @@ def test_r_sub_9_upgrade_in_a_stalled_namespace_says_it_will_not_happen() -> Non
     from importlib.resources import as_file, files
 
     from olmtui.model.incremental.health import _csvs_by_namespace
-    from olmtui.model.rules.upgrades.upgrades import upgrade_findings
+    from olmtui.model.rules.upgrades.graph import upgrade_findings
     from olmtui.sources.catalog.catalogs import load_catalog
     from olmtui.sources.snapshots.snapshot import load_snapshot
     from olmtui.store import Store

@@ -10,11 +10,11 @@ import pytest
 from olmtui.demo import objects as o
 from olmtui.demo import scenario as s
 from olmtui.model.incremental.engine import Model
-from olmtui.model.rules.installplans.installplans import (
+from olmtui.model.rules.installplans.summaries import (
     namespace_installplan_findings,
     summarize_install_plan,
 )
-from olmtui.model.rules.upgrades.upgrades import upgrade_hook
+from olmtui.model.rules.upgrades.graph import upgrade_hook
 from olmtui.store import COPIED_FROM_LABEL, Store
 
 

@@ -16,7 +16,7 @@ from olmtui.apiserver import ClusterState
 from olmtui.demo import scenario as s
 from olmtui.demo.script import SPEEDS, Step, cycle, parse_speed, run_script
 from olmtui.model.incremental.engine import Model
-from olmtui.model.rules.upgrades.upgrades import upgrade_hook
+from olmtui.model.rules.upgrades.graph import upgrade_hook
 from olmtui.store import Store
 
 NOW = "2026-11-21T22:00:00Z"

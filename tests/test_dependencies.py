@@ -12,7 +12,7 @@ from model_builders import crd, csv
 
 from olmtui.model.records.catalog import Bundle
 from olmtui.model.records.types import ObjectRef
-from olmtui.model.rules.dependencies.dependencies import crd_served_apis, dependency_findings
+from olmtui.model.rules.dependencies.required_apis import crd_served_apis, dependency_findings
 
 DATA = Path(__file__).parent / "data" / "health"
 RABBIT_API = "RabbitmqCluster.v1beta1.rabbitmq.com"

@@ -11,7 +11,7 @@ from olmtui.model.primitives.version import parse_version_strict
 from olmtui.model.records.catalog import Channel, ChannelEntry
 from olmtui.model.rules.resolution.channel_order import ResolutionError, sort_channel
 from olmtui.model.rules.resolution.entries import CatalogKey, Entry
-from olmtui.model.rules.upgrades.upgrades import channel_order
+from olmtui.model.rules.upgrades.graph import channel_order
 from olmtui.model.rules.v1.versions import ConstraintError, parse_constraint
 
 

@@ -39,8 +39,8 @@ from olmtui.model.incremental.health import health_findings, merged_findings
 from olmtui.model.incremental.health_index import HealthIndex
 from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.records.types import Finding
-from olmtui.model.rules.installplans.installplans import pending_approvals
-from olmtui.model.rules.upgrades.upgrades import upgrade_hook
+from olmtui.model.rules.installplans.summaries import pending_approvals
+from olmtui.model.rules.upgrades.graph import upgrade_hook
 from olmtui.model.rules.v1 import resolve as v1_resolve
 from olmtui.model.rules.v1.resolve import V1Resolution
 from olmtui.store import Store, Unreadable, is_copied_csv

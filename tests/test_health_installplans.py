@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 from model_builders import ABSENT, install_plan, subscription
 
-from olmtui.model.rules.installplans.installplans import (
+from olmtui.model.rules.installplans.summaries import (
     PendingApproval,
     PlannedCSV,
     namespace_installplan_findings,

@@ -14,7 +14,7 @@ from olmtui.model.diagnosis.remedies import ObjectsContext, remedy_for
 from olmtui.model.incremental.engine import Model
 from olmtui.model.incremental.health import health_findings, merged_findings
 from olmtui.model.records.types import Finding, ObjectRef
-from olmtui.model.rules.installplans.installplans import (
+from olmtui.model.rules.installplans.summaries import (
     ConditionState,
     expected_subscription_condition,
 )

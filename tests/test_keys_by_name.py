@@ -7,7 +7,7 @@ from __future__ import annotations
 import tracemalloc
 
 from olmtui.model.incremental.keys_by_name import KeysByName
-from olmtui.model.rules.apis.apis import parse_provided_apis
+from olmtui.model.rules.apis.reconcile import parse_provided_apis
 
 
 def test_keys_come_and_go_by_name() -> None:

@@ -15,7 +15,7 @@ from model_builders import (
 )
 from model_builders import csv as make_csv
 
-from olmtui.model.rules.apis.apis import (
+from olmtui.model.rules.apis.reconcile import (
     CrdOwners,
     api_step,
     api_surface,

@@ -15,7 +15,7 @@ from model_builders import (
 from model_builders import csv as make_csv
 
 from olmtui.model.records.types import ObjectRef
-from olmtui.model.rules.copies.copies import (
+from olmtui.model.rules.copies.placement import (
     copies_disabled,
     copy_source,
     expected_copy_namespaces,

@@ -89,7 +89,7 @@ def test_multitenancy_limits_reach_the_report_seed_002() -> None:
 
 def test_next_bundles_come_from_the_subscriptions_own_catalog_r_upg_2() -> None:
     from olmtui.model.rules.health_rules import next_bundles
-    from olmtui.model.rules.upgrades.upgrades import upgrade_hook
+    from olmtui.model.rules.upgrades.graph import upgrade_hook
     from olmtui.sources.catalog.catalogs import load_catalog
 
     store = Store()

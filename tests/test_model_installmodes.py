@@ -12,7 +12,7 @@ from model_builders import (
 )
 from model_builders import csv as make_csv
 
-from olmtui.model.rules.installmodes.installmodes import (
+from olmtui.model.rules.installmodes.supported_modes import (
     ALL_MESSAGE,
     MULTI_ALL_MESSAGE,
     OWN_MESSAGE,

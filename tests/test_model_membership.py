@@ -6,7 +6,7 @@ from __future__ import annotations
 from model_builders import MODEL_DATA, codes, load_all, model_of, namespace, operator_group
 from model_builders import csv as make_csv
 
-from olmtui.model.rules.membership.membership import is_active_member
+from olmtui.model.rules.membership.checks import is_active_member
 
 
 def verdict_of(model, ns="op", name="x"):

@@ -6,7 +6,7 @@ import pytest
 from model_builders import MODEL_DATA, codes, load_all, model_of, namespace, operator_group
 
 from olmtui.model.primitives import nsset
-from olmtui.model.rules.operatorgroups.operatorgroups import (
+from olmtui.model.rules.operatorgroups.targets import (
     SelectorError,
     build_target_namespaces,
     effective_namespaces,

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from olmtui.model.rules.apis.apis import CrdOwners
+from olmtui.model.rules.apis.reconcile import CrdOwners
 from olmtui.model.rules.csvs.replacements import ReplacementIndex
 
 Replaces = Mapping[str, str | None]

@@ -17,7 +17,7 @@ from model_builders import (
 )
 
 from olmtui.model.records.types import Finding, ObjectRef
-from olmtui.model.rules.subscriptions.subscriptions import (
+from olmtui.model.rules.subscriptions.state import (
     approval,
     effective_approval,
     install_plan_name,

@@ -41,7 +41,7 @@ def test_the_models_head_follows_the_packagemanifests_as_they_change() -> None:
 
 def _missing_package_findings(listed_live: bool) -> list[tuple[str, str]]:
     """A Subscription to a package its CatalogSource's PackageManifests do not hold."""
-    from olmtui.model.rules.upgrades.upgrades import upgrade_findings
+    from olmtui.model.rules.upgrades.graph import upgrade_findings
 
     store = Store()
     store.apply("ADDED", package_manifest("etcdoperator.v0.9.4"))

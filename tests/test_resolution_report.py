@@ -21,7 +21,6 @@ from data_paths import DATA
 from olmtui.cli import main
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.types import Finding, ObjectRef
-from olmtui.model.rules.resolution import resolve
 from olmtui.model.rules.resolution.resolution_outcome import (
     explanation_objects,
     resolution_outcome_findings,
@@ -31,6 +30,7 @@ from olmtui.model.rules.resolution.result import (
     NamespaceResolution,
     ResolvedOperator,
 )
+from olmtui.pipeline import resolution_inputs
 from olmtui.report import load_schema
 from olmtui.store import Store
 
@@ -142,7 +142,7 @@ class FakeResolver:
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> FakeResolver:
     resolver = FakeResolver()
-    monkeypatch.setattr(resolve, "resolve_cluster", resolver)
+    monkeypatch.setattr(resolution_inputs, "resolve_cluster", resolver)
     return resolver
 
 
@@ -273,13 +273,13 @@ def test_without_catalog_content_nothing_not_evaluated_is_reported(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     unevaluated = [NamespaceResolution(ns, "not-evaluated", "no catalog content") for ns in "abcde"]
-    monkeypatch.setattr(resolve, "resolve_cluster", FakeResolver(unevaluated))
+    monkeypatch.setattr(resolution_inputs, "resolve_cluster", FakeResolver(unevaluated))
     path = snapshot(tmp_path)
     _, report = check_json(str(path))
     assert codes(report) == {} and report["source"]["catalogContent"] is False
     # the findings are warnings and info: check's exit status is that of the other findings
     status_with, _ = check_json(*with_catalog(path))
-    monkeypatch.setattr(resolve, "resolve_cluster", FakeResolver(OUTCOMES))
+    monkeypatch.setattr(resolution_inputs, "resolve_cluster", FakeResolver(OUTCOMES))
     status_without, _ = check_json(*with_catalog(path))
     assert status_with == status_without
 
@@ -345,7 +345,7 @@ def test_text_section_is_one_line_without_catalog_content(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     unevaluated = [NamespaceResolution(ns, "not-evaluated", "no catalog content") for ns in "abcde"]
-    monkeypatch.setattr(resolve, "resolve_cluster", FakeResolver(unevaluated))
+    monkeypatch.setattr(resolution_inputs, "resolve_cluster", FakeResolver(unevaluated))
     _, out, _ = run("check", str(snapshot(tmp_path)))
     assert out.endswith(
         "\nRESOLUTION\n  not evaluated in 5 namespaces with Subscriptions: resolution needs "
@@ -362,7 +362,7 @@ def test_markdown_section_escapes_and_tells_each_outcome(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     tricky = NamespaceResolution("e", "failed", "csv <b>x</b> in phase `Failed`")
-    monkeypatch.setattr(resolve, "resolve_cluster", FakeResolver([*OUTCOMES[:4], tricky]))
+    monkeypatch.setattr(resolution_inputs, "resolve_cluster", FakeResolver([*OUTCOMES[:4], tricky]))
     _, note, _ = run("check", *with_catalog(snapshot(tmp_path)), "--output", "markdown")
     resolution = note.split("## Resolution\n", 1)[1].split("\n## ", 1)[0]
     assert "### Namespace a\n\nResolved: the next InstallPlan installs 2 bundles:" in resolution
@@ -490,7 +490,7 @@ def test_without_catalog_content_decided_namespaces_show_and_the_rest_share_a_li
     """A failure OLM meets before any catalog is read (R-RES-2) is decided without catalog
     content; the namespaces that needed it are counted on one line."""
     outcomes = [OUTCOMES[2], *(NamespaceResolution(ns, "not-evaluated", "x") for ns in "abde")]
-    monkeypatch.setattr(resolve, "resolve_cluster", FakeResolver(outcomes))
+    monkeypatch.setattr(resolution_inputs, "resolve_cluster", FakeResolver(outcomes))
     _, out, _ = run("check", str(snapshot(tmp_path)))
     assert out.split("\nRESOLUTION\n", 1)[1] == (
         "  what OLM's next sync would decide, from the objects and catalog content given\n"

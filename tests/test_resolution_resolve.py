@@ -26,11 +26,11 @@ from olmtui.model.rules.resolution.resolve import (
     _owners,
     _snapshots,
     global_catalog_namespace,
-    resolve_cluster,
     resolve_namespace,
 )
 from olmtui.model.rules.resolution.solver import NotSatisfiable, Solution, solve
 from olmtui.model.rules.resolution.sources import Sources
+from olmtui.pipeline.resolution_inputs import default_global_namespace, resolve_cluster
 from olmtui.store import Store
 
 NS = "team"
@@ -306,9 +306,11 @@ def test_global_catalog_namespace_and_cluster_order() -> None:
             {**sub("a", "db", "main"), "metadata": {"namespace": "aaa", "name": "a"}},
         ]
     )
-    assert global_catalog_namespace(store) == "olm"
+    assert global_catalog_namespace(False) == "olm"
+    assert global_catalog_namespace(True) == "openshift-marketplace"
+    assert default_global_namespace(store) == "olm"
     store.apply_many([{"kind": "Namespace", "metadata": {"name": "openshift-marketplace"}}])
-    assert global_catalog_namespace(store) == "openshift-marketplace"
+    assert default_global_namespace(store) == "openshift-marketplace"
     assert [r.namespace for r in resolve_cluster(store, [])] == ["aaa", NS]
     # explain resolves one namespace; one without a Subscription resolves nothing
     assert [r.namespace for r in resolve_cluster(store, [], only=[NS, "empty"])] == [NS]

@@ -9,7 +9,7 @@ from model_builders import subscription
 
 from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.records.types import Finding, ObjectRef
-from olmtui.model.rules.upgrades.upgrades import resolve_upgrade, upgrade_findings
+from olmtui.model.rules.upgrades.graph import resolve_upgrade, upgrade_findings
 from olmtui.sources.catalog.catalogs import load_catalog
 
 E = ChannelEntry

@@ -4,7 +4,7 @@ catalog validation), on hand-made channels."""
 from __future__ import annotations
 
 from olmtui.model.records.catalog import Catalog, Channel, ChannelEntry, Package
-from olmtui.model.rules.upgrades.upgrades import channel_order, channel_states, validate_channel
+from olmtui.model.rules.upgrades.graph import channel_order, channel_states, validate_channel
 
 
 def E(

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from olmtui.model.records.catalog import Bundle, Channel, ChannelEntry, Package
-from olmtui.model.rules.upgrades.upgrades import (
+from olmtui.model.rules.upgrades.graph import (
     UpgradeGraph,
     admitting_edge,
     channel_order,

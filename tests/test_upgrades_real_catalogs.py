@@ -13,7 +13,7 @@ from model_builders import csv, subscription
 
 from olmtui.model.records.catalog import Catalog, Channel
 from olmtui.model.records.types import UpgradeEdge
-from olmtui.model.rules.upgrades.upgrades import (
+from olmtui.model.rules.upgrades.graph import (
     UpgradeGraph,
     channel_order,
     channel_states,

@@ -8,7 +8,7 @@ from model_builders import csv, subscription
 
 from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.records.types import UpgradeEdge, UpgradeInfo
-from olmtui.model.rules.upgrades.upgrades import (
+from olmtui.model.rules.upgrades.graph import (
     UpgradeGraph,
     replaces_rewrite,
     resolve_upgrade,

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from olmtui.commands.catalog_option import add_catalog_argument
 from olmtui.errors import UsageError
 from olmtui.model.records.catalog import Catalog, Package
-from olmtui.model.rules.upgrades.upgrades import subscription_scope
+from olmtui.model.rules.upgrades.graph import subscription_scope
 from olmtui.model.viewmodels.graph_render import (
     ChannelView,
     channel_view,

@@ -12,6 +12,7 @@ import argparse
 from olmtui.commands.catalog_option import add_catalog_argument, add_global_namespace_argument
 from olmtui.commands.view_option import add_view_argument, initial_view
 from olmtui.errors import UsageError, run_app
+from olmtui.sources.catalog.catalog_handoff import LOADED_CATALOGS_FLAG
 
 NAME = "replay"
 HELP = "Browse saved snapshots (YAML/JSON files, directories, must-gathers) in the dashboard."
@@ -31,16 +32,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_global_namespace_argument(parser)
     add_view_argument(parser)
+    # serve's sessions: the content serve read once, instead of every --catalog again
+    parser.add_argument(LOADED_CATALOGS_FLAG, metavar="FILE", help=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:
     view = initial_view(args.view)
     from olmtui.pipeline.build import streaming_snapshot_session
+    from olmtui.sources.catalog.catalog_handoff import read_catalogs
     from olmtui.ui.app import OlmApp
 
+    handed = read_catalogs(args.loaded_catalogs) if args.loaded_catalogs else []
     # the first screen opens at once; the files stream in behind it (pipeline/streaming.py)
     session = streaming_snapshot_session(
-        args.paths, args.catalogs, global_namespace=args.global_namespace
+        args.paths, args.catalogs, global_namespace=args.global_namespace, loaded=handed
     )
     run_app(OlmApp(session, initial_view=view))
     if session.loading is not None and session.loading.crash is not None:

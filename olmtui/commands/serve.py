@@ -5,6 +5,10 @@ textual-serve runs one ``olmtui`` process per browser tab (the same process a te
 screen to xterm.js in the page. Nothing new is reachable through it: the dashboard stays
 read-only, whoever opens the page sees what the user running ``serve`` may read.
 
+Each ``--catalog`` is read once, before listening (an unusable one is refused, rc 2, rather
+than in every session), and handed to the sessions as read
+(``sources/catalog/catalog_handoff.py``): a session does not read the catalog again.
+
 It listens on the loopback interface unless ``--host`` names another address; then it says so
 on stderr, since anyone who reaches the port sees the cluster through the user's kubeconfig.
 A browser's WebSocket is not bound by the same-origin policy, so a web page from elsewhere
@@ -18,13 +22,16 @@ import argparse
 import ipaddress
 import shlex
 import sys
+import tempfile
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from olmtui.commands.catalog_option import add_catalog_argument
 from olmtui.commands.view_option import add_view_argument, initial_view
 from olmtui.errors import UsageError
+from olmtui.sources.catalog.catalog_handoff import LOADED_CATALOGS_FLAG
 from olmtui.sources.cluster.live_args import (
     CONNECTION_FLAGS,
     add_connection_arguments,
@@ -34,6 +41,8 @@ from olmtui.sources.cluster.live_args import (
 if TYPE_CHECKING:
     from aiohttp import web
     from aiohttp.typedefs import Middleware
+
+    from olmtui.model.records.catalog import Catalog
 
 NAME = "serve"
 HELP = (
@@ -84,8 +93,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def dashboard_argv(args: argparse.Namespace) -> list[str]:
-    """The ``olmtui`` command line each browser session runs: what a terminal would."""
+def dashboard_argv(args: argparse.Namespace, handed: Path | None = None) -> list[str]:
+    """The ``olmtui`` command line each browser session runs: what a terminal would, but
+    for the ``--catalog`` content, taken from ``handed`` when given (the file serve wrote
+    it into, ``catalog_handoff.write_catalogs``)."""
     if args.demo and args.paths:
         raise UsageError("give PATHs or --demo, not both")
     live_flags = connection_given(args)
@@ -101,6 +112,8 @@ def dashboard_argv(args: argparse.Namespace) -> list[str]:
         return [*base, "demo", "--view", args.view]
     if args.paths:
         catalogs = [f"--catalog={spec}" for spec in args.catalogs]
+        if handed is not None:
+            catalogs = [f"{LOADED_CATALOGS_FLAG}={handed}"]
         return [*base, "replay", *args.paths, *catalogs, "--view", args.view]
     if args.view != "overview":
         raise UsageError("--view applies to PATHs or --demo; the live dashboard opens the overview")
@@ -162,23 +175,23 @@ def origin_guard(origins: frozenset[str]) -> Middleware:
     return guard
 
 
-def refuse_unusable_inputs(args: argparse.Namespace) -> None:
+def refuse_unusable_inputs(args: argparse.Namespace) -> list[Catalog]:
     """What ``olmtui replay`` refuses before its screen opens, refused before listening: a
     session started over an unusable path or ``--catalog`` exits at once, and the browser
-    would show a blank page, forever, with the reason on no screen."""
+    would show a blank page, forever, with the reason on no screen. The catalogs, read to
+    be judged, are what the sessions are handed."""
     if not args.paths:
-        return
+        return []
     from olmtui.sources.catalog.catalogs import load_catalog
     from olmtui.sources.snapshots.snapshot import list_snapshot
 
     list_snapshot(args.paths)
-    for spec in args.catalogs:
-        load_catalog(spec)
+    return [load_catalog(spec) for spec in args.catalogs]
 
 
 def run(args: argparse.Namespace) -> int:
     args.view = initial_view(args.view)
-    command = shlex.join(dashboard_argv(args))
+    dashboard_argv(args)  # its refusals first
     if not 0 < args.port < 65536:
         raise UsageError("--port must be between 1 and 65535")
     if args.public_url is None and _unspecified(args.host):
@@ -186,8 +199,10 @@ def run(args: argparse.Namespace) -> int:
             f"--host {args.host} listens on every address: give --public-url "
             f"http://NAME:{args.port}, the address browsers open"
         )
-    refuse_unusable_inputs(args)
+    catalogs = refuse_unusable_inputs(args)
     from textual_serve.server import Server
+
+    from olmtui.sources.catalog.catalog_handoff import write_catalogs
 
     loopback = is_loopback(args.host)
     if not loopback:
@@ -208,7 +223,10 @@ def run(args: argparse.Namespace) -> int:
             app.middlewares.append(guard)
             return app
 
-    GuardedServer(
-        command, host=args.host, port=args.port, title="olmtui", public_url=public_url
-    ).serve()
+    with tempfile.TemporaryDirectory(prefix="olmtui-serve-") as private:
+        handed = write_catalogs(catalogs, Path(private)) if catalogs else None
+        command = shlex.join(dashboard_argv(args, handed))
+        GuardedServer(
+            command, host=args.host, port=args.port, title="olmtui", public_url=public_url
+        ).serve()
     return 0

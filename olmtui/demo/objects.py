@@ -22,7 +22,7 @@ from olmtui.kinds import (
     OPERATOR_GROUP,
     SUBSCRIPTION,
 )
-from olmtui.model.rules.apis.apis import api_surface, format_provided_apis
+from olmtui.model.rules.apis.reconcile import api_surface, format_provided_apis
 from olmtui.model.rules.dependencies.multitenancy import COMPONENT_LABEL_PREFIX
 from olmtui.model.viewmodels.views import api_hash
 from olmtui.store import COPIED_FROM_LABEL, LAST_APPLIED

@@ -32,7 +32,7 @@ from olmtui.demo.bundles import CATALOG_PATH, fixture_csv
 from olmtui.kinds import PACKAGE_MANIFEST
 from olmtui.model.primitives.version import ZERO, parse_version
 from olmtui.model.records.catalog import Catalog
-from olmtui.model.rules.upgrades.upgrades import channel_states
+from olmtui.model.rules.upgrades.graph import channel_states
 from olmtui.model.viewmodels.views import api_hash
 from olmtui.sources.catalog.catalogs import load_catalog
 

@@ -29,8 +29,8 @@ from olmtui.demo import objects as o
 from olmtui.demo import scenario as s
 from olmtui.demo.bundles import fixture_csv
 from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, NAMESPACE, OPERATOR_GROUP, SUBSCRIPTION
-from olmtui.model.rules.apis.apis import format_provided_apis, group_provided_apis
-from olmtui.model.rules.membership.membership import is_copiable
+from olmtui.model.rules.apis.reconcile import format_provided_apis, group_provided_apis
+from olmtui.model.rules.membership.checks import is_copiable
 from olmtui.store import COPIED_FROM_LABEL, WATCHED_KINDS, is_copied_csv, key_of
 
 Obj = dict[str, Any]

@@ -40,17 +40,12 @@ from olmtui.model.rules.catalog.catalog_health import CatalogHealth, catalog_hea
 from olmtui.model.rules.dependencies.multitenancy import installed_instances, package_of
 from olmtui.model.rules.input.access import readable_findings
 from olmtui.model.rules.input.scope import scoped_findings
-from olmtui.model.rules.installplans.installplans import PendingApproval
-from olmtui.model.rules.resolution import resolve as resolver
+from olmtui.model.rules.installplans.summaries import PendingApproval
 from olmtui.model.rules.resolution.resolution_outcome import resolution_outcome_findings
-from olmtui.model.rules.resolution.resolve import (
-    CatalogContent,
-    cluster_objects,
-    global_catalog_namespace,
-)
+from olmtui.model.rules.resolution.resolve import CatalogContent
 from olmtui.model.rules.resolution.result import NamespaceResolution
 from olmtui.model.rules.upgrades.decided import decided_findings, decided_subscriptions
-from olmtui.model.rules.upgrades.upgrades import channel_states
+from olmtui.model.rules.upgrades.graph import channel_states
 from olmtui.model.rules.v1.eligibility import Eligibility, eligibility
 from olmtui.model.rules.v1.state import V1State, v1_state
 from olmtui.model.viewmodels.metrics import HeadCounts, Metrics, seed_metrics
@@ -63,11 +58,17 @@ from olmtui.model.viewmodels.views import (
     subscription_state_view,
 )
 from olmtui.model.viewmodels.views import findings_by_subject as by_subject
+from olmtui.pipeline import resolution_inputs as resolver_inputs
 from olmtui.pipeline.memo import Memo, ObjectsMemo
 from olmtui.pipeline.pending_index import pending_index
 from olmtui.pipeline.predicted import PredictedFindings, WorkerHost
 from olmtui.pipeline.related import Reads, Relation, related
-from olmtui.pipeline.resolution_inputs import ResolutionInputs
+from olmtui.pipeline.resolution_inputs import (
+    ResolutionInputs,
+    cluster_objects,
+    default_global_namespace,
+    subscription_namespaces,
+)
 from olmtui.pipeline.simulation import Simulator
 from olmtui.report import Report, report_json
 from olmtui.report.json_report import LoadSummary
@@ -231,11 +232,10 @@ class Analysis:
         """The inputs of every namespace holding a Subscription, from the cache now."""
         store = self.store
         content = self.resolution_content()
-        global_ns = self._source.global_namespace or global_catalog_namespace(store)
-        namespaces = {namespace for (namespace, _), _ in store.slots("Subscription")}
+        global_ns = self._source.global_namespace or default_global_namespace(store)
         return tuple(
             ResolutionInputs(objects, content, global_ns, True)
-            for objects in cluster_objects(store, namespaces)
+            for objects in cluster_objects(store, subscription_namespaces(store))
         )
 
     def all_findings(self) -> Sequence[Finding]:
@@ -554,7 +554,7 @@ class Analysis:
         return ResolutionInputs(
             cluster_objects(store, [namespace])[0],
             self.resolution_content(),
-            self._source.global_namespace or global_catalog_namespace(store),
+            self._source.global_namespace or default_global_namespace(store),
             self.has_catalog_content(),
         )
 
@@ -562,7 +562,7 @@ class Analysis:
         """What OLM's next sync would decide in each namespace holding a Subscription (of
         ``only`` those when given). The resolver runs on every call: ``check`` and
         ``explain`` ask once, nothing asks as objects change."""
-        return resolver.resolve_cluster(
+        return resolver_inputs.resolve_cluster(
             self.store, self.catalogs(), self._source.global_namespace, only
         )
 

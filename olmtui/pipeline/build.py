@@ -137,18 +137,21 @@ def streaming_snapshot_session(
     label: str | None = None,
     global_namespace: str | None = None,
     pace: Callable[[], None] | None = None,
+    loaded: Sequence[Catalog] = (),
 ) -> Session:
     """Saved snapshots read while the dashboard is up (``olmtui replay``): the session is
     built over an empty store and its ``runner`` streams the files in off the UI loop
     (``pipeline/streaming.py``); ``session.loading`` says how far it is. The store ends up as
-    :func:`snapshot_session` leaves it. ``pace`` slows the load (tests)."""
+    :func:`snapshot_session` leaves it. ``pace`` slows the load (tests). ``loaded``: catalog
+    content another process read already (``olmtui serve``'s sessions), after that of
+    ``catalog_specs``."""
     from olmtui.pipeline.streaming import Loading, stream_into
 
     listing = list_snapshot(list(paths))  # unusable paths: one line, before the screen
     ready_to_spawn(sum(sum(content.sizes) for _, content in listing.contents))
     store = Store()
     loading = Loading()
-    loaded = [load_catalog(spec) for spec in catalog_specs]
+    catalogs = [*(load_catalog(spec) for spec in catalog_specs), *loaded]
     read = stream_into(store, listing, loading, pace)
     known: list[Callable[[], SourceInfo]] = []
 
@@ -167,7 +170,7 @@ def streaming_snapshot_session(
         store,
         "snapshot",
         label or " ".join(paths),
-        loaded,
+        catalogs,
         runner=runner,
         info=lambda: known[0]() if known else SourceInfo(),
         global_namespace=global_namespace,

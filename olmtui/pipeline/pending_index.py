@@ -5,13 +5,15 @@ real index then."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from olmtui.model.incremental.health_index import HealthIndex
 from olmtui.model.records.types import Finding, SubscriptionState
-from olmtui.store import Store
+from olmtui.store import Obj, Store
 
 
 class _NothingYet:
-    """The model as the pending index sees it: no findings and no Subscriptions yet."""
+    """The model as the pending index sees it: no findings, no Subscriptions and no CSVs yet."""
 
     version = 0
 
@@ -20,6 +22,12 @@ class _NothingYet:
 
     def subscriptions(self) -> list[SubscriptionState]:
         return []
+
+    def subscriptions_by_namespace(self) -> Mapping[str, Mapping[str, Obj]]:
+        return {}
+
+    def installed_csvs_by_namespace(self) -> Mapping[str, Mapping[str, Obj]]:
+        return {}
 
 
 def pending_index() -> HealthIndex:

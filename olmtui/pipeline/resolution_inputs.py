@@ -1,5 +1,6 @@
-"""What a namespace's resolution reads, gathered on the UI thread (the cache is only read
-there) so that a worker can resolve it while the cache moves on.
+"""What a namespace's resolution reads, gathered from the cache on the UI thread (the cache
+is only read there) so that the resolver, which reads no Store, can resolve it in a worker
+while the cache moves on.
 
 Resolving reads the namespace's objects and the catalog content; the content's snapshots
 are the slow part (a large catalog takes most of a second), so the Analysis keeps one
@@ -9,15 +10,22 @@ when the catalogs change) and every resolution reuses the entries it built.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
+from olmtui.kinds import CATALOG_SOURCE, CSV, NAMESPACE, OPERATOR_GROUP, SUBSCRIPTION
+from olmtui.model.records.catalog import Catalog
+from olmtui.model.rules.resolution.catalog_namespaces import OPENSHIFT_GLOBAL
 from olmtui.model.rules.resolution.resolve import (
     CatalogContent,
     NamespaceObjects,
+    global_catalog_namespace,
     resolve_namespace,
+    resolve_namespaces,
 )
 from olmtui.model.rules.resolution.result import NamespaceResolution
 from olmtui.pipeline.memo import same_objects
+from olmtui.store import Obj, Store
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,3 +58,74 @@ class ResolutionInputs:
     def resolve(self) -> NamespaceResolution:
         """Slow with a large catalog: call it off the UI thread."""
         return resolve_namespace(self.objects, self.content, self.global_namespace)
+
+
+def default_global_namespace(store: Store) -> str:
+    """OLM's global catalog namespace for the objects read (R-RES-3): whether OpenShift's
+    marketplace namespace, or a CatalogSource in it, is cached."""
+    marketplace_seen = store.get(NAMESPACE, "", OPENSHIFT_GLOBAL) is not None or any(
+        True for _ in store.list(CATALOG_SOURCE, OPENSHIFT_GLOBAL)
+    )
+    return global_catalog_namespace(marketplace_seen)
+
+
+def subscription_namespaces(store: Store) -> set[str]:
+    """The namespaces holding a Subscription: those OLM resolves (R-RES-1)."""
+    return {namespace for (namespace, _), _ in store.slots(SUBSCRIPTION)}
+
+
+def _by_namespace(store: Store, kind: str, wanted: set[str]) -> dict[str, list[Obj]]:
+    """The objects of ``kind`` in the ``wanted`` namespaces, sorted by name: one pass over
+    the kind, however many namespaces (a cluster may hold 100,000 copied CSVs)."""
+    named: dict[str, list[tuple[str, Obj]]] = {}
+    for (namespace, name), obj in store.slots(kind):
+        if namespace in wanted:
+            named.setdefault(namespace, []).append((name, obj))
+    # The cache key's name is the object's ``metadata.name`` (one per namespace and kind).
+    return {ns: [obj for _, obj in sorted(objs, key=_first)] for ns, objs in named.items()}
+
+
+def _first(pair: tuple[str, Obj]) -> str:
+    return pair[0]
+
+
+def cluster_objects(store: Store, namespaces: Iterable[str]) -> list[NamespaceObjects]:
+    """What the resolution of each of ``namespaces`` reads, from the cache, sorted by
+    namespace (R-RES-22: whether CatalogSources could be read, R-DOC-10: which namespaces a
+    ``--namespace`` session read)."""
+    wanted = set(namespaces)
+    groups = _by_namespace(store, OPERATOR_GROUP, wanted)
+    subs = _by_namespace(store, SUBSCRIPTION, wanted)
+    csvs = _by_namespace(store, CSV, wanted)
+    sources: dict[str, list[Obj]] = {}
+    for (namespace, _), source in store.slots(CATALOG_SOURCE):
+        sources.setdefault(namespace, []).append(source)
+    return [
+        NamespaceObjects(
+            namespace=ns,
+            operator_groups=groups.get(ns, []),
+            subscriptions=subs.get(ns, []),
+            csvs=csvs.get(ns, []),
+            catalog_sources=sources,
+            catalog_sources_read=CATALOG_SOURCE not in store.unreadable,
+            read_namespaces=store.read_namespaces,
+        )
+        for ns in sorted(wanted)
+    ]
+
+
+def resolve_cluster(
+    store: Store,
+    catalogs: Sequence[Catalog],
+    global_namespace: str | None = None,
+    only: Collection[str] | None = None,
+) -> list[NamespaceResolution]:
+    """One ``NamespaceResolution`` per namespace holding a Subscription (R-RES-1), of
+    ``only`` those when given (``explain`` needs one), sorted by namespace. ``catalogs`` is
+    the session's catalog content (``--catalog`` first, then PackageManifests);
+    ``global_namespace`` None means OLM's default (R-RES-3)."""
+    global_ns = global_namespace or default_global_namespace(store)
+    namespaces = subscription_namespaces(store)
+    if only is not None:
+        namespaces &= set(only)
+    return resolve_namespaces(cluster_objects(store, namespaces), catalogs, global_ns)

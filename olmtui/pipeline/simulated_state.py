@@ -19,11 +19,11 @@ from olmtui.model.rules.resolution.resolution_outcome import resolution_outcome_
 from olmtui.model.rules.resolution.resolve import (
     CatalogContent,
     NamespaceObjects,
-    global_catalog_namespace,
     resolve_namespace,
 )
 from olmtui.model.rules.resolution.result import NamespaceResolution
-from olmtui.model.rules.upgrades.upgrades import upgrade_hook
+from olmtui.model.rules.upgrades.graph import upgrade_hook
+from olmtui.pipeline.resolution_inputs import default_global_namespace
 from olmtui.store import Change as StoreChange
 from olmtui.store import Obj, Store
 
@@ -170,9 +170,9 @@ class SimulatedState:
 
     def resolve(self, only: Collection[str] | None) -> list[NamespaceResolution]:
         """What OLM's next sync decides in ``only`` (None: every namespace holding a
-        Subscription, R-RES-1), as ``resolve.resolve_cluster`` reads the cache."""
+        Subscription, R-RES-1), as ``resolution_inputs.resolve_cluster`` reads the cache."""
         store, index = self.store, self.by_namespace
-        global_ns = self.global_namespace or global_catalog_namespace(store)
+        global_ns = self.global_namespace or default_global_namespace(store)
         namespaces = self.subscription_namespaces()
         if only is not None:
             namespaces &= set(only)

@@ -22,8 +22,8 @@ from olmtui.model.diagnosis.changes import ChangeError, applied
 from olmtui.model.diagnosis.reactions import Reaction, react, resolved
 from olmtui.model.records.diagnosis import Change, FindingKey, Remedy
 from olmtui.model.records.types import ObjectRef
-from olmtui.model.rules.operatorgroups.operatorgroups import uid_label
-from olmtui.model.rules.resolution.resolve import global_catalog_namespace
+from olmtui.model.rules.operatorgroups.targets import uid_label
+from olmtui.pipeline.resolution_inputs import default_global_namespace
 from olmtui.pipeline.simulated_state import SimulatedState, SimulationSource
 from olmtui.pipeline.simulation_outcome import Outcome, diff, judged
 from olmtui.pipeline.simulation_outcome import refused as refused  # re-exported
@@ -224,7 +224,7 @@ def _moves_every_namespace(target: ObjectRef, state: SimulatedState) -> bool:
     own: a cluster-scoped object, a catalog of the global catalog namespace (R-RES-3)."""
     if target.kind in CLUSTER_SCOPED or not target.namespace:
         return True
-    global_ns = state.global_namespace or global_catalog_namespace(state.store)
+    global_ns = state.global_namespace or default_global_namespace(state.store)
     return target.kind in _EVERY_NAMESPACE_KINDS and target.namespace == global_ns
 
 

@@ -24,7 +24,7 @@ from typing import Any
 from olmtui.kinds import SUBSCRIPTION
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.types import SEVERITY_ORDER, SubscriptionState
-from olmtui.model.rules.upgrades.upgrades import subscription_scope
+from olmtui.model.rules.upgrades.graph import subscription_scope
 from olmtui.model.viewmodels.graph_render import ChannelView, channel_view, render_mermaid
 from olmtui.report.json_report import Report, without_surrogates
 from olmtui.report.text_report import change_lines, remedy_heading, safe, split_unevaluated

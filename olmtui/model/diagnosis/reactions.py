@@ -40,9 +40,9 @@ from olmtui.kinds import (
 )
 from olmtui.model.records.diagnosis import Change
 from olmtui.model.records.types import ObjectRef
-from olmtui.model.rules.operatorgroups.operatorgroups import FAIL_FORWARD, upgrade_strategy
+from olmtui.model.rules.operatorgroups.targets import FAIL_FORWARD, upgrade_strategy
 from olmtui.model.rules.resolution.result import NamespaceResolution
-from olmtui.model.rules.subscriptions.subscriptions import install_plan_name
+from olmtui.model.rules.subscriptions.state import install_plan_name
 from olmtui.store import CLUSTER_SCOPED, KINDS, key_of
 
 Obj = dict[str, Any]

@@ -1,10 +1,10 @@
 """The InstallPlans waiting for approval (R-IP-2), kept per namespace from the change feed.
 
-:func:`olmtui.model.rules.installplans.installplans.pending_approvals` reads every InstallPlan; the
+:func:`olmtui.model.rules.installplans.summaries.pending_approvals` reads every InstallPlan; the
 screens need it after every change. One namespace's approvals read its InstallPlans and
 Subscriptions and the ``spec.replaces`` of the CSVs its plans name (those CSVs may sit in any
 namespace:
-:func:`~olmtui.model.rules.installplans.installplans.replaces_for`). So a change of an InstallPlan
+:func:`~olmtui.model.rules.installplans.summaries.replaces_for`). So a change of an InstallPlan
 or a Subscription marks its namespace, and a change of a non-copied CSV marks its namespace and
 the namespaces whose plans name it; only those are recomputed.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from olmtui.model.rules.installplans.installplans import (
+from olmtui.model.rules.installplans.summaries import (
     PendingApproval,
     pending_approval,
     summarize_install_plan,

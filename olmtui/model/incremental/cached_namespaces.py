@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import ItemsView, Iterator, Mapping
 
 from olmtui.kinds import NAMESPACE
-from olmtui.model.rules.operatorgroups.operatorgroups import Labels
+from olmtui.model.rules.operatorgroups.targets import Labels
 from olmtui.objects import labels
 from olmtui.store import Store
 

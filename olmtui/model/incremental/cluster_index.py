@@ -10,7 +10,7 @@ as the subjects of the ``partitions`` family (``olmtui.model.rules.health_rules`
 * ``("pkg", package)``: :func:`olmtui.model.rules.dependencies.multitenancy.package_findings`.
 * ``("crd", name)``: :func:`olmtui.model.rules.dependencies.multitenancy.shared_crd_finding`.
 * ``("req", namespace, name)``:
-:func:`olmtui.model.rules.dependencies.dependencies.missing_requirement_finding`.
+:func:`olmtui.model.rules.dependencies.required_apis.missing_requirement_finding`.
 
 A namespace's instances read only its own CSVs and Subscriptions, so a change there rebuilds
 that namespace's instances and marks the packages and CRDs of the instances that moved; a
@@ -26,17 +26,17 @@ from collections.abc import Iterable, Mapping
 from functools import partial
 
 from olmtui.model.records.types import Finding
-from olmtui.model.rules.apis.apis import APISurface, api_surface
-from olmtui.model.rules.dependencies.dependencies import (
-    crd_served_apis,
-    missing_requirement_finding,
-)
+from olmtui.model.rules.apis.reconcile import APISurface, api_surface
 from olmtui.model.rules.dependencies.multitenancy import (
     Instance,
     crd_names,
     installed_instances,
     package_findings,
     shared_crd_finding,
+)
+from olmtui.model.rules.dependencies.required_apis import (
+    crd_served_apis,
+    missing_requirement_finding,
 )
 from olmtui.objects import Obj
 

@@ -5,7 +5,7 @@ so nothing here rescans them: a copy that comes or goes touches its own source's
 source whose copy context changes rechecks only the copies it may affect, and the findings
 of a source are rebuilt once when next read, not once per batch that brought one of its
 copies. The rules themselves (what is expected where, why a copy is stale) are
-``olmtui.model.rules.copies.copies``'s.
+``olmtui.model.rules.copies.placement``'s.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 
 from olmtui.model.incremental.stages import NSKey
 from olmtui.model.records.types import CopiedCSVState, Finding, MissingCopy, StaleCopy, ref
-from olmtui.model.rules.copies.copies import (
+from olmtui.model.rules.copies.placement import (
     CopySource,
     copy_findings,
     copy_source,

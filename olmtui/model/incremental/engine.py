@@ -15,7 +15,7 @@ view of each other ``group_links``'.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain, islice
@@ -54,7 +54,7 @@ from olmtui.model.records.types import (
     Verdict,
     ref,
 )
-from olmtui.model.rules.apis.apis import (
+from olmtui.model.rules.apis.reconcile import (
     APISet,
     CrdOwners,
     api_list,
@@ -65,7 +65,7 @@ from olmtui.model.rules.apis.apis import (
     group_provided_apis,
     owned_crd_names,
 )
-from olmtui.model.rules.copies.copies import (
+from olmtui.model.rules.copies.placement import (
     CopySource,
     copies_disabled,
     not_copied_reason,
@@ -76,8 +76,8 @@ from olmtui.model.rules.copies.copies import (
 from olmtui.model.rules.csvs.operator_conditions import HELD_REASON
 from olmtui.model.rules.csvs.replacements import ReplacementIndex, replacement_findings
 from olmtui.model.rules.documented.platform import is_platform_owned
-from olmtui.model.rules.installmodes.installmodes import install_mode_set, unknown_mode_findings
-from olmtui.model.rules.membership.membership import (
+from olmtui.model.rules.installmodes.supported_modes import install_mode_set, unknown_mode_findings
+from olmtui.model.rules.membership.checks import (
     TARGETS_ANNOTATION,
     blocked_findings,
     group_checks,
@@ -85,7 +85,7 @@ from olmtui.model.rules.membership.membership import (
     recovery,
     status_of,
 )
-from olmtui.model.rules.operatorgroups.operatorgroups import (
+from olmtui.model.rules.operatorgroups.targets import (
     TargetSelection,
     group_mode,
     is_static,
@@ -97,7 +97,7 @@ from olmtui.model.rules.operatorgroups.operatorgroups import (
     uid_label,
     upgrade_strategy,
 )
-from olmtui.model.rules.subscriptions.subscriptions import (
+from olmtui.model.rules.subscriptions.state import (
     PackageKey,
     channel_head,
     effective_approval,
@@ -175,6 +175,13 @@ def _is_held(csv: Obj) -> bool:
 def _is_active(namespace: Obj | None) -> int:
     """1 for a Namespace whose phase is Active, else 0 (none at all included)."""
     return int(namespace is not None and status(namespace).get("phase") == "Active")
+
+
+def _drop(index: dict[str, dict[str, Obj]], key: NSKey) -> None:
+    """Forget one object of a by-namespace index, and its namespace once it holds none."""
+    held = index.get(key[0])
+    if held is not None and held.pop(key[1], None) is not None and not held:
+        del index[key[0]]
 
 
 def _sorted_ns(names: frozenset[str] | set[str]) -> tuple[str, ...]:
@@ -281,6 +288,17 @@ class Model:
 
     def namespaces(self) -> list[str]:
         return self._cached("namespaces", lambda: sorted(self._namespaces))
+
+    def subscriptions_by_namespace(self) -> Mapping[str, Mapping[str, Obj]]:
+        """Every cached Subscription by namespace and name; a namespace with none left is
+        dropped, so its truth says whether any Subscription is known. The index itself,
+        current after each batch of changes: read it, never change it."""
+        return self._subs
+
+    def installed_csvs_by_namespace(self) -> Mapping[str, Mapping[str, Obj]]:
+        """The non-copied CSVs (R-COPY-1) by namespace and name, as
+        :meth:`subscriptions_by_namespace` holds the Subscriptions."""
+        return self._csvs
 
     # -- caching ----------------------------------------------------------------------------
     def _cached(self, name: str, build: Callable[[], _T]) -> _T:
@@ -394,7 +412,7 @@ class Model:
                 self._dirty.sources.setdefault(source, set()).add(key[0])
 
     def _remove_csv(self, key: NSKey) -> None:
-        self._csvs.get(key[0], {}).pop(key[1], None)
+        _drop(self._csvs, key)
         self._owned.pop(key, None)
         self._csv_evals.pop(key, None)
         self._findings.pop(("csv", *key), None)
@@ -446,7 +464,7 @@ class Model:
         if change.new is not None:
             self._subs_by_package.setdefault(subscription_package(change.new), set()).add(key)
         if change.new is None:
-            self._subs.get(key[0], {}).pop(key[1], None)
+            _drop(self._subs, key)
             self._sub_states.pop(key, None)
         else:
             self._subs.setdefault(key[0], {})[key[1]] = change.new

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from olmtui.model.incremental.keys_by_name import KeysByName
 from olmtui.model.incremental.stages import NSKey
 from olmtui.model.primitives import nsset
-from olmtui.model.rules.apis.apis import APISet, group_provided_apis
-from olmtui.model.rules.operatorgroups.operatorgroups import (
+from olmtui.model.rules.apis.reconcile import APISet, group_provided_apis
+from olmtui.model.rules.operatorgroups.targets import (
     effective_namespaces,
     is_empty_selector,
     status_namespaces,

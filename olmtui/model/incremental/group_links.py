@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from olmtui.model.incremental.stages import NSKey
 from olmtui.model.primitives import nsset
 from olmtui.model.records.types import Conflict, Intersection, ref
-from olmtui.model.rules.apis.apis import APISet, api_list
+from olmtui.model.rules.apis.reconcile import APISet, api_list
 
 #: One intersecting group as another group sees it: where they meet, and what it claims.
 LinkEntry = tuple[Intersection, APISet]

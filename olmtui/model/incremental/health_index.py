@@ -6,8 +6,12 @@ need the same list after every change. Both come from the one list of rule famil
 (``olmtui.model.rules.health_rules.FAMILIES``, the subjects are listed there): here each family's
 findings are kept per subject, and a change of a kind a family reads marks only the subjects
 its ``marks`` says the change can move. The index keeps the inputs the rules read by
-namespace (``rule_family.HealthInputs``); what they read whole or by name comes from the
-Store itself.
+namespace (``rule_family.HealthInputs``) except those the Model already indexes: the
+Subscriptions and non-copied CSVs by namespace are the Model's own
+(``Model.subscriptions_by_namespace``, ``Model.installed_csvs_by_namespace``). The Model is
+made before the index and so subscribed to the Store first: when a batch of changes reaches
+the index, the Model's indexes already hold all of it. What the rules read whole or by name
+comes from the Store itself.
 
 A copied CSV feeds no health rule (R-COPY-1), so the change of a copy asks only the family
 that reads every change (R-SRC-4). The catalog content (``--catalog``, PackageManifests,
@@ -26,7 +30,7 @@ from __future__ import annotations
 import datetime as dt
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from olmtui.kinds import (
@@ -49,7 +53,7 @@ from olmtui.model.records.types import SEVERITY_ORDER, Finding, SubscriptionStat
 from olmtui.model.rules.health_rules import FAMILIES, catalog_target
 from olmtui.model.rules.input.access import no_access_findings, readable_findings
 from olmtui.model.rules.input.scope import out_of_scope, scope_findings, scoped_findings
-from olmtui.model.rules.installplans.installplans import PendingApproval
+from olmtui.model.rules.installplans.summaries import PendingApproval
 from olmtui.model.rules.rule_family import (
     ANY_KIND,
     CATALOGS,
@@ -91,6 +95,10 @@ class FindingsModel(Protocol):
     def findings(self) -> list[Finding]: ...
 
     def subscriptions(self) -> list[SubscriptionState]: ...
+
+    def subscriptions_by_namespace(self) -> Mapping[str, Mapping[str, Obj]]: ...
+
+    def installed_csvs_by_namespace(self) -> Mapping[str, Mapping[str, Obj]]: ...
 
 
 def _duplicate_key(finding: Finding) -> DuplicateKey:
@@ -163,10 +171,18 @@ class HealthIndex:
         self._catalog_source = catalogs
         self._load_findings = tuple(load_findings)
         self._cluster = ClusterRules()
-        #: What the rules read, kept from the change feed (the rest is read from the Store).
+        #: What the rules read, kept from the change feed, the Subscriptions and non-copied
+        #: CSVs being the Model's indexes (the rest is read from the Store).
         self._inputs = HealthInputs(
-            store, subscription_states=model.subscriptions, partitions=self._cluster
+            store,
+            subs=model.subscriptions_by_namespace(),
+            installed=model.installed_csvs_by_namespace(),
+            subscription_states=model.subscriptions,
+            partitions=self._cluster,
         )
+        #: Whether any Subscription was known after the last batch (R-DOC-14 and
+        #: InstallPlanMissing judge only when any is).
+        self._subs_known = bool(self._inputs.subs)
         self._catalogs: list[Catalog] = []
         #: CatalogSource -> namespaces whose Subscriptions target it, with how many.
         self._source_users: dict[NSKey, Counter[str]] = {}
@@ -193,7 +209,7 @@ class HealthIndex:
         # subject is marked once they are all in.
         for kind in _READ_KINDS:
             for key, obj in store.items(kind):
-                self._take(Change("ADDED", key, None, obj))
+                self._take(Change("ADDED", key, None, obj), False)
         for family in FAMILIES:
             self._dirty.update(family.subjects(self._inputs))
         store.subscribe(self._on_changes)
@@ -244,51 +260,53 @@ class HealthIndex:
     # -- the change feed --------------------------------------------------------------------
     def _on_changes(self, changes: list[Change]) -> None:
         """Take each change into the inputs, then mark the subjects of the families that
-        read its kind, as each family's ``marks`` says."""
+        read its kind, as each family's ``marks`` says. Whether any Subscription is known
+        is compared across the whole batch (the Model's index holds all of it already), and
+        told with the batch's first Subscription change."""
+        subs_known, self._subs_known = self._subs_known, bool(self._inputs.subs)
+        subs_moved = subs_known != self._subs_known
         for change in changes:
-            seen, readers = self._take(change)
+            seen, readers = self._take(change, subs_moved)
+            subs_moved = subs_moved and change.key.kind != SUBSCRIPTION
             for family in readers:
                 self._dirty.update(family.marks(seen))
 
     @staticmethod
-    def _put(index: dict[str, dict[str, Obj]], change: Change, keep: bool) -> None:
+    def _put(index: dict[str, dict[str, Obj]], change: Change) -> None:
         namespace, name = change.key.namespace, change.key.name
-        if keep and change.new is not None:
+        if change.new is not None:
             index.setdefault(namespace, {})[name] = change.new
             return
         held = index.get(namespace)
         if held is not None and held.pop(name, None) is not None and not held:
             del index[namespace]
 
-    def _take(self, change: Change) -> tuple[Seen, Sequence[RuleFamily]]:
+    def _take(self, change: Change, subs_moved: bool) -> tuple[Seen, Sequence[RuleFamily]]:
         """Keep the inputs the change moves; the change as the families see it, and which
-        families to ask."""
+        families to ask. ``subs_moved``: whether the batch moved any Subscription being
+        known."""
         kind, namespace = change.key.kind, change.key.namespace
         inputs, old, new = self._inputs, change.old, change.new
         readers = _READERS.get(kind, _EVERY_CHANGE)
         users: Collection[str] = ()
-        subs_moved = plans_moved = False
+        plans_moved = False
         if kind == CSV:
             old = old if old is not None and not is_copied_csv(old) else None
             new = new if new is not None and not is_copied_csv(new) else None
             if old is None and new is None:
                 readers = _EVERY_CHANGE  # a copy: no health rule reads copies (R-COPY-1)
             else:
-                self._put(inputs.installed, change, new is not None)
                 self._cluster.csv_changed((namespace, change.key.name), new)
                 self._approvals.csv_changed(namespace, change.key.name, new)
                 self.operators_generation += 1
         elif kind == SUBSCRIPTION:
             self._target_users(change)
-            known_before = bool(inputs.subs)
-            self._put(inputs.subs, change, True)
-            subs_moved = bool(inputs.subs) != known_before
             self._cluster.subscriptions_changed(namespace)
             self._approvals.namespace_changed(namespace)
             self.operators_generation += 1
         elif kind == INSTALL_PLAN:
             known_before = bool(inputs.plans)
-            self._put(inputs.plans, change, True)
+            self._put(inputs.plans, change)
             plans_moved = bool(inputs.plans) != known_before
             self._approvals.plan_changed(namespace, old, new)
             self.operators_generation += 1
@@ -297,7 +315,7 @@ class HealthIndex:
             if inputs.groups[namespace] <= 0:
                 del inputs.groups[namespace]
         elif kind in (DEPLOYMENT, OPERATOR_CONDITION):
-            self._put(inputs.deployments if kind == DEPLOYMENT else inputs.conditions, change, True)
+            self._put(inputs.deployments if kind == DEPLOYMENT else inputs.conditions, change)
         elif kind == CATALOG_SOURCE:
             users = self._source_users.get((namespace, change.key.name), ())
             self.catalog_sources_generation += 1
@@ -315,7 +333,16 @@ class HealthIndex:
             self._rebuild = True
             self.operators_generation += 1
             self.catalog_sources_generation += 1
-        seen = Seen(change.key, old, new, inputs, self._health, users, subs_moved, plans_moved)
+        seen = Seen(
+            change.key,
+            old,
+            new,
+            inputs,
+            self._health,
+            users,
+            subs_moved and kind == SUBSCRIPTION,
+            plans_moved,
+        )
         return seen, readers
 
     def _target_users(self, change: Change) -> None:

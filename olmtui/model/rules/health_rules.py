@@ -58,11 +58,11 @@ from olmtui.model.rules.catalog.catalog_health import (
     subscription_source_findings,
 )
 from olmtui.model.rules.csvs.csv_phase_findings import csv_phase_findings
-from olmtui.model.rules.dependencies.dependencies import (
+from olmtui.model.rules.dependencies.multitenancy import multitenancy_findings
+from olmtui.model.rules.dependencies.required_apis import (
     missing_requirement_findings,
     upgrade_dependency_findings,
 )
-from olmtui.model.rules.dependencies.multitenancy import multitenancy_findings
 from olmtui.model.rules.documented.cluster_upgrade import (
     cluster_operator_findings,
     max_version_findings,
@@ -89,7 +89,7 @@ from olmtui.model.rules.rule_family import (
     single,
 )
 from olmtui.model.rules.subscriptions.subscription_health import namespace_subscription_findings
-from olmtui.model.rules.upgrades.upgrades import upgrade_findings
+from olmtui.model.rules.upgrades.graph import upgrade_findings
 from olmtui.model.rules.v1.findings import catalog_findings, extension_findings
 from olmtui.model.rules.v1.resolve import content_by_catalog
 from olmtui.objects import Obj

@@ -16,7 +16,8 @@ A family's findings are kept per *subject* (a tuple whose first element is the f
   once.
 
 :class:`HealthInputs` holds the objects by the keys the rules read them by; the from-scratch
-pass fills it in one pass over the Store, the index keeps it from the change feed. Kinds the
+pass fills it in one pass over the Store, the index keeps it from the change feed and reads
+the Subscriptions and non-copied CSVs from the Model's indexes. Kinds the
 rules read whole or by name (CatalogSources, CRDs, cluster-scoped kinds) are read from the
 Store itself (``objects``), never copied into a second index.
 """
@@ -31,6 +32,7 @@ from collections.abc import (
     Container,
     Iterable,
     Iterator,
+    Mapping,
     Sequence,
 )
 from dataclasses import dataclass, field
@@ -43,6 +45,9 @@ from olmtui.store import Key, Malformed
 
 Subject = tuple[str, ...]
 ByNamespace = dict[str, dict[str, Obj]]
+#: Objects by namespace and name, as the rules read them (the incremental index hands the
+#: Model's own indexes, which only the Model changes).
+ReadByNamespace = Mapping[str, Mapping[str, Obj]]
 #: The kind a family reads when every change may move it (the malformed-object rule).
 ANY_KIND = "*"
 #: The events beyond object changes a family may follow (every subject moves with them).
@@ -99,13 +104,15 @@ class HealthInputs:
     Namespaced kinds the rules read per namespace are held here by namespace and name (a
     Store scans a whole kind to list one namespace); ``installed`` holds the non-copied CSVs
     only (R-COPY-1). A namespace with nothing left is dropped, so ``bool(subs)`` says whether
-    any Subscription is known.
+    any Subscription is known. ``subs`` and ``installed`` are the Model's own indexes in the
+    incremental index (``Model.subscriptions_by_namespace``,
+    ``Model.installed_csvs_by_namespace``), not a second copy.
     """
 
     objects: ObjectReader
-    subs: ByNamespace = field(default_factory=dict)
+    subs: ReadByNamespace = field(default_factory=dict)
     plans: ByNamespace = field(default_factory=dict)
-    installed: ByNamespace = field(default_factory=dict)
+    installed: ReadByNamespace = field(default_factory=dict)
     deployments: ByNamespace = field(default_factory=dict)
     conditions: ByNamespace = field(default_factory=dict)
     #: OperatorGroups per namespace (R-SUB-9 reads only how many).

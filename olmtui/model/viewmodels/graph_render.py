@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from olmtui.model.primitives.version import ZERO, Version
 from olmtui.model.records.catalog import Channel, ChannelEntry, Package
 from olmtui.model.records.types import UpgradeEdge
-from olmtui.model.rules.upgrades.upgrades import (
+from olmtui.model.rules.upgrades.graph import (
     admitting_edge,
     channel_order,
     edges_unknown,

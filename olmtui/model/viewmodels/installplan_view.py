@@ -1,7 +1,7 @@
 """InstallPlans as the ``:ip`` view lists and explains them: one row per plan with its
 health, every step of ``status.plan``, and what approving it would do.
 
-The summary facts come from :mod:`olmtui.model.rules.installplans.installplans`; this module adds
+The summary facts come from :mod:`olmtui.model.rules.installplans.summaries`; this module adds
 only what a reader of one plan needs beside them: all the steps (the summary keeps the failed ones),
 the health a row is coloured by, and the approval in words, with the namespace-wide reason a plan
 is Manual (R-SUB-4) that the plan itself never states.
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from olmtui.kinds import INSTALL_PLAN
 from olmtui.model.records.types import Finding, Severity
 from olmtui.model.rules.csvs.csv_phase_findings import age_text
-from olmtui.model.rules.installplans.installplans import (
+from olmtui.model.rules.installplans.summaries import (
     InstallPlanSummary,
     StepState,
     pending_approval,
@@ -24,7 +24,7 @@ from olmtui.model.rules.installplans.installplans import (
     step_state,
     summarize_install_plan,
 )
-from olmtui.model.rules.subscriptions.subscriptions import approval
+from olmtui.model.rules.subscriptions.state import approval
 from olmtui.model.viewmodels.views import worst
 from olmtui.objects import Obj, meta, parse_time, status
 

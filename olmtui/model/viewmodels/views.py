@@ -22,7 +22,7 @@ from olmtui.model.records.types import (
     OperatorGroupState,
     Severity,
 )
-from olmtui.model.rules.apis.apis import CONFLICT_REASON, STATIC_REASON
+from olmtui.model.rules.apis.reconcile import CONFLICT_REASON, STATIC_REASON
 from olmtui.model.rules.catalog.catalog_health import CatalogHealth
 from olmtui.objects import spec, status
 from olmtui.store import ACCESS, CATALOG_CONTENT, Change, is_copied_csv

@@ -19,7 +19,7 @@ from olmtui.model.primitives.manifest_fields import (
     trimmed_text,
 )
 from olmtui.model.records.catalog import Bundle, ChannelEntry
-from olmtui.model.rules.apis.apis import api_surface
+from olmtui.model.rules.apis.reconcile import api_surface
 
 Obj = dict[str, Any]
 

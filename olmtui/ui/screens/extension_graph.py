@@ -17,7 +17,7 @@ from rich.text import Text
 from olmtui.kinds import CLUSTER_EXTENSION
 from olmtui.model.records.catalog import Catalog, Package
 from olmtui.model.records.types import ObjectRef
-from olmtui.model.rules.upgrades.upgrades import ordered_channels
+from olmtui.model.rules.upgrades.graph import ordered_channels
 from olmtui.model.rules.v1.extensions import SELF_CERTIFIED, ClusterExtension
 from olmtui.model.rules.v1.resolve import V1Resolution
 from olmtui.model.rules.v1.state import resolution_words

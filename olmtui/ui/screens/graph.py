@@ -20,7 +20,7 @@ from textual.widgets import Static
 from olmtui.kinds import CSV, SUBSCRIPTION
 from olmtui.model.records.catalog import Catalog, Package
 from olmtui.model.records.types import ObjectRef, SubscriptionState
-from olmtui.model.rules.upgrades.upgrades import channel_order, ordered_channels, subscription_scope
+from olmtui.model.rules.upgrades.graph import channel_order, ordered_channels, subscription_scope
 from olmtui.model.viewmodels.graph_render import PARTIAL_NOTE, ChannelView, channel_view
 from olmtui.pipeline.session import Session
 from olmtui.ui import palette

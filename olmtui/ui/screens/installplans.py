@@ -13,7 +13,7 @@ from rich.text import Text
 
 from olmtui.kinds import CSV, INSTALL_PLAN, SUBSCRIPTION
 from olmtui.model.records.types import Finding, ObjectRef
-from olmtui.model.rules.installplans.installplans import ConditionState
+from olmtui.model.rules.installplans.summaries import ConditionState
 from olmtui.model.viewmodels.installplan_view import (
     InstallPlanRow,
     approval_lines,

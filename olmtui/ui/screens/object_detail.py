@@ -25,7 +25,7 @@ from textual.widgets import ContentSwitcher, Static
 
 from olmtui.kinds import CSV, SUBSCRIPTION
 from olmtui.model.records.types import ObjectRef
-from olmtui.model.rules.apis.apis import api_surface
+from olmtui.model.rules.apis.reconcile import api_surface
 from olmtui.model.viewmodels.views import api_hash
 from olmtui.pipeline.related import Relation
 from olmtui.pipeline.session import Session

@@ -16,8 +16,8 @@ from textual.binding import Binding
 
 from olmtui.kinds import CATALOG_SOURCE, INSTALL_PLAN, SUBSCRIPTION
 from olmtui.model.records.types import ObjectRef, SubscriptionState
-from olmtui.model.rules.installplans.installplans import summarize_install_plan
-from olmtui.model.rules.upgrades.upgrades import unknowable_reason
+from olmtui.model.rules.installplans.summaries import summarize_install_plan
+from olmtui.model.rules.upgrades.graph import unknowable_reason
 from olmtui.model.viewmodels.views import subscription_catalog_view
 from olmtui.ui import palette
 from olmtui.ui.formatting import (

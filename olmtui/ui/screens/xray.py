@@ -16,7 +16,7 @@ from textual.widgets.tree import TreeNode
 
 from olmtui.kinds import CSV, SUBSCRIPTION
 from olmtui.model.records.types import ObjectRef, ref
-from olmtui.model.rules.copies.copies import copy_source
+from olmtui.model.rules.copies.placement import copy_source
 from olmtui.model.viewmodels.xray import (
     CopyFacts,
     XrayNode,

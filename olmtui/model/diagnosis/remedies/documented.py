@@ -16,7 +16,7 @@ from olmtui.model.diagnosis.remedies.steps import delete, other, plan, wait
 from olmtui.model.records.diagnosis import Remedy
 from olmtui.model.records.types import Finding, ObjectRef
 from olmtui.model.rules.documented.leftovers import csv_package
-from olmtui.model.rules.installplans.installplans import plan_error
+from olmtui.model.rules.installplans.summaries import plan_error
 from olmtui.objects import meta, spec
 
 

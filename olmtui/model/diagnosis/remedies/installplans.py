@@ -33,14 +33,14 @@ from olmtui.model.diagnosis.remedies.steps import (
 )
 from olmtui.model.records.diagnosis import Remedy, Step
 from olmtui.model.records.types import Finding, ObjectRef
-from olmtui.model.rules.installplans.installplans import (
+from olmtui.model.rules.installplans.summaries import (
     OWNER_REF_DEFECT,
     is_olm_defect,
     plan_error,
     rbac_created_elsewhere,
 )
-from olmtui.model.rules.operatorgroups.operatorgroups import FAIL_FORWARD, upgrade_strategy
-from olmtui.model.rules.subscriptions.subscriptions import install_plan_name
+from olmtui.model.rules.operatorgroups.targets import FAIL_FORWARD, upgrade_strategy
+from olmtui.model.rules.subscriptions.state import install_plan_name
 from olmtui.objects import Obj, spec, status
 
 #: OLM's refusal of a CRD update that drops a stored version (pkg/lib/crd/storage.go).

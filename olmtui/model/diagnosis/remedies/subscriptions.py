@@ -18,8 +18,8 @@ from olmtui.model.diagnosis.remedies.reinstall import reinstall
 from olmtui.model.diagnosis.remedies.steps import approve, other, plan
 from olmtui.model.records.diagnosis import Remedy
 from olmtui.model.records.types import Finding, ObjectRef
-from olmtui.model.rules.installplans.installplans import summarize_install_plan
-from olmtui.model.rules.subscriptions.subscriptions import install_plan_name
+from olmtui.model.rules.installplans.summaries import summarize_install_plan
+from olmtui.model.rules.subscriptions.state import install_plan_name
 from olmtui.objects import spec, status
 
 

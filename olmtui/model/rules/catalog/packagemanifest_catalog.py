@@ -23,7 +23,7 @@ from olmtui.model.primitives.manifest_fields import (
 )
 from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.records.types import ref
-from olmtui.model.rules.apis.apis import api_surface
+from olmtui.model.rules.apis.reconcile import api_surface
 
 Obj = dict[str, Any]
 ORIGIN = "packagemanifests"

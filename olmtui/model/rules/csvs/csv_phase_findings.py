@@ -39,12 +39,12 @@ from olmtui.model.rules.csvs.deployments import deployments_text
 from olmtui.model.rules.csvs.operator_conditions import held_findings, held_upgrades
 from olmtui.model.rules.csvs.replacements import ReplacementIndex
 from olmtui.model.rules.csvs.subscription_config import config_cause
-from olmtui.model.rules.installplans.installplans import (
+from olmtui.model.rules.installplans.summaries import (
     olm_defect,
     plan_error,
     rbac_created_elsewhere,
 )
-from olmtui.model.rules.subscriptions.subscriptions import install_plan_name
+from olmtui.model.rules.subscriptions.state import install_plan_name
 from olmtui.objects import Obj, meta, parse_time, spec, status
 
 #: Reasons another finding already explains: the group rules (R-MEM-1..6, R-API-5, static

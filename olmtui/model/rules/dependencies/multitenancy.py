@@ -20,7 +20,7 @@ from olmtui.kinds import CRD, CSV
 from olmtui.model.primitives.bundle_properties import PROPERTIES_ANNOTATION, package_property
 from olmtui.model.primitives.version import parse_version
 from olmtui.model.records.types import Finding, ObjectRef, Severity
-from olmtui.model.rules.apis.apis import api_surface
+from olmtui.model.rules.apis.reconcile import api_surface
 from olmtui.objects import Obj, is_copied_csv, meta, spec, status
 
 SEED_MULTITENANCY = "R-DOC-2"  # docs/rules.md: one operator in several groups

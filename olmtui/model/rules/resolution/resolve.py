@@ -6,6 +6,9 @@ Per namespace: the one OperatorGroup (R-RES-2), the visible catalogs (R-RES-3, R
 content or why it is missing (R-RES-5, R-RES-22), the variables (R-RES-13), the solver, and
 then the operators and changes of a solution (R-RES-20) or the explanation of a failure
 (R-RES-18). What olmtui cannot know is ``not-evaluated``, never guessed.
+
+The resolver reads plain inputs (:class:`NamespaceObjects`, the catalogs, the global catalog
+namespace), never the cache: ``pipeline/resolution_inputs.py`` gathers them from the Store.
 """
 
 from __future__ import annotations
@@ -14,9 +17,8 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from olmtui.kinds import CATALOG_SOURCE, CSV, NAMESPACE, OPERATOR_GROUP, SUBSCRIPTION
 from olmtui.model.records.catalog import Catalog
-from olmtui.model.rules.operatorgroups.operatorgroups import FAIL_FORWARD, upgrade_strategy
+from olmtui.model.rules.operatorgroups.targets import FAIL_FORWARD, upgrade_strategy
 from olmtui.model.rules.resolution.catalog_namespaces import (
     EXCLUDE_GLOBAL,
     OPENSHIFT_GLOBAL,
@@ -36,7 +38,6 @@ from olmtui.model.rules.resolution.solver import NotSatisfiable, solve
 from olmtui.model.rules.resolution.sources import Snapshot, Sources
 from olmtui.model.rules.resolution.variables import Builder, SubscriptionSpec
 from olmtui.objects import annotations_of, name_of, namespace_of, spec, status
-from olmtui.store import Store
 
 Obj = dict[str, Any]
 
@@ -45,14 +46,11 @@ def _ref(obj: Obj) -> str:
     return f"{namespace_of(obj)}/{name_of(obj)}"
 
 
-def global_catalog_namespace(store: Store) -> str:
+def global_catalog_namespace(marketplace_seen: bool) -> str:
     """R-RES-3: OLM's ``-namespace`` flag is not visible; OpenShift's when its marketplace
-    namespace is among the objects read, else upstream's ``olm``."""
-    if store.get(NAMESPACE, "", OPENSHIFT_GLOBAL) is not None or any(
-        True for _ in store.list(CATALOG_SOURCE, OPENSHIFT_GLOBAL)
-    ):
-        return OPENSHIFT_GLOBAL
-    return UPSTREAM_GLOBAL
+    namespace (the Namespace, or a CatalogSource in it) is among the objects read, else
+    upstream's ``olm``."""
+    return OPENSHIFT_GLOBAL if marketplace_seen else UPSTREAM_GLOBAL
 
 
 class CatalogContent:
@@ -392,57 +390,11 @@ def _resolved(
     return NamespaceResolution(ns, "resolved", operators=operators, changes=changes)
 
 
-def _by_namespace(store: Store, kind: str, wanted: set[str]) -> dict[str, list[Obj]]:
-    """The objects of ``kind`` in the ``wanted`` namespaces, sorted by name: one pass over
-    the kind, however many namespaces (a cluster may hold 100,000 copied CSVs)."""
-    out: dict[str, list[Obj]] = {}
-    for (namespace, _), obj in store.slots(kind):
-        if namespace in wanted:
-            out.setdefault(namespace, []).append(obj)
-    for objs in out.values():
-        objs.sort(key=name_of)
-    return out
-
-
-def cluster_objects(store: Store, namespaces: Iterable[str]) -> list[NamespaceObjects]:
-    """What the resolution of each of ``namespaces`` reads, from the cache."""
-    wanted = set(namespaces)
-    groups = _by_namespace(store, OPERATOR_GROUP, wanted)
-    subs = _by_namespace(store, SUBSCRIPTION, wanted)
-    csvs = _by_namespace(store, CSV, wanted)
-    sources: dict[str, list[Obj]] = {}
-    for (namespace, _), source in store.slots(CATALOG_SOURCE):
-        sources.setdefault(namespace, []).append(source)
-    return [
-        NamespaceObjects(
-            namespace=ns,
-            operator_groups=groups.get(ns, []),
-            subscriptions=subs.get(ns, []),
-            csvs=csvs.get(ns, []),
-            catalog_sources=sources,
-            catalog_sources_read=CATALOG_SOURCE not in store.unreadable,
-            read_namespaces=store.read_namespaces,
-        )
-        for ns in sorted(wanted)
-    ]
-
-
-def resolve_cluster(
-    store: Store,
-    catalogs: Sequence[Catalog],
-    global_namespace: str | None = None,
-    only: Collection[str] | None = None,
+def resolve_namespaces(
+    namespaces: Iterable[NamespaceObjects], catalogs: Sequence[Catalog], global_namespace: str
 ) -> list[NamespaceResolution]:
-    """One ``NamespaceResolution`` per namespace holding a Subscription (R-RES-1), of
-    ``only`` those when given (``explain`` needs one), sorted by namespace. ``catalogs`` is
-    the session's catalog content (``--catalog`` first, then PackageManifests);
-    ``global_namespace`` None means OLM's default (R-RES-3)."""
-    global_ns = global_namespace or global_catalog_namespace(store)
+    """One ``NamespaceResolution`` per namespace given, in their order, over one
+    :class:`CatalogContent` (each catalog's snapshot made once for them all). ``catalogs``
+    is the session's catalog content (``--catalog`` first, then PackageManifests)."""
     content = CatalogContent(catalogs)
-    namespaces = {namespace for (namespace, _), _ in store.slots(SUBSCRIPTION)}
-    if only is not None:
-        namespaces &= set(only)
-    return [
-        resolve_namespace(objects, content, global_ns)
-        for objects in cluster_objects(store, namespaces)
-    ]
+    return [resolve_namespace(objects, content, global_namespace) for objects in namespaces]

@@ -6,7 +6,7 @@ BundleUnpackFailed, the deprecation conditions) and as ``status.state``. Conditi
 the referenced InstallPlan is at hand, the condition OLM is about to write (R-SUB-5, R-SUB-6)
 is derived from it, so a failed plan shows even before OLM records it on the Subscription.
 Approval, effective approval and the 0-or-2+ OperatorGroup stall (R-SUB-4, R-SUB-9) live in
-``subscriptions.py``; the shared and pending InstallPlans live in ``installplans.py``.
+``state.py``; the shared and pending InstallPlans live in ``installplans/summaries.py``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from olmtui.model.rules.catalog.suggestions import (
     serving,
 )
 from olmtui.model.rules.installplans.forbidden import Denied, retrying_forbidden
-from olmtui.model.rules.installplans.installplans import (
+from olmtui.model.rules.installplans.summaries import (
     ConditionState,
     InstallPlanSummary,
     expected_subscription_condition,
@@ -33,8 +33,8 @@ from olmtui.model.rules.installplans.installplans import (
     summarize_install_plan,
 )
 from olmtui.model.rules.resolution.catalog_view import Visibility, view_cause
-from olmtui.model.rules.subscriptions.subscriptions import install_plan_name
-from olmtui.model.rules.upgrades.upgrades import source_ref
+from olmtui.model.rules.subscriptions.state import install_plan_name
+from olmtui.model.rules.upgrades.graph import source_ref
 from olmtui.objects import Obj, meta, spec, status
 
 #: The kind of the scoped account a Forbidden InstallPlan names (R-OG-7); olmtui reads none.

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from olmtui.model.primitives import json_text
 from olmtui.model.primitives.bundle_properties import PROPERTIES_ANNOTATION
-from olmtui.model.rules.installmodes.installmodes import install_mode_set
+from olmtui.model.rules.installmodes.supported_modes import install_mode_set
 from olmtui.objects import annotations_of, name_of, spec
 
 Obj = Mapping[str, Any]

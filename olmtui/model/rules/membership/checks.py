@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from olmtui.model.records import findings
 from olmtui.model.records.types import Finding, Verdict
-from olmtui.model.rules.installmodes.installmodes import install_mode_set, install_mode_verdict
-from olmtui.model.rules.operatorgroups.operatorgroups import (
+from olmtui.model.rules.installmodes.supported_modes import install_mode_set, install_mode_verdict
+from olmtui.model.rules.operatorgroups.targets import (
     FAIL_FORWARD,
     build_target_namespaces,
     status_namespaces,
@@ -244,7 +244,7 @@ def recovery(
 ) -> tuple[Verdict | None, list[Finding]]:
     """Once the group and API rules let a CSV proceed: its fail-forward or recovery verdict
     (R-CSV-F) and the CRD owner conflicts in its namespace (R-CSV-O). ``owners`` are
-    :func:`olmtui.model.rules.apis.apis.crd_owner_conflicts`'s."""
+    :func:`olmtui.model.rules.apis.reconcile.crd_owner_conflicts`'s."""
     phase, reason, _ = status_of(csv)
     verdict = recovery_verdict(csv, og, successor)
     found: list[Finding] = []

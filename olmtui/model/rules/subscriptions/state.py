@@ -13,8 +13,8 @@ from typing import Any, Literal
 
 from olmtui.model.records import findings
 from olmtui.model.records.types import Finding, InstallPlanRef, SubscriptionState, UpgradeInfo
-from olmtui.model.rules.installmodes.installmodes import install_mode_set, install_mode_verdict
-from olmtui.model.rules.operatorgroups.operatorgroups import build_target_namespaces
+from olmtui.model.rules.installmodes.supported_modes import install_mode_set, install_mode_verdict
+from olmtui.model.rules.operatorgroups.targets import build_target_namespaces
 from olmtui.objects import Obj, meta, spec, status
 
 Approval = Literal["Manual", "Automatic"]

@@ -33,7 +33,7 @@ from olmtui.model.records.types import (
     UpgradeInfo,
 )
 from olmtui.model.rules.catalog.suggestions import channel_suggestion, package_suggestion
-from olmtui.model.rules.subscriptions.subscriptions import approval
+from olmtui.model.rules.subscriptions.state import approval
 from olmtui.model.rules.upgrades.channel_chain import replacement_chain
 from olmtui.objects import Obj, meta, spec, status
 

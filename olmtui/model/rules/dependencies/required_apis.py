@@ -19,7 +19,7 @@ from functools import partial
 from olmtui.kinds import CRD, CSV
 from olmtui.model.records.catalog import Bundle
 from olmtui.model.records.types import Finding, ObjectRef, ref
-from olmtui.model.rules.apis.apis import APISurface, api_surface
+from olmtui.model.rules.apis.reconcile import APISurface, api_surface
 from olmtui.objects import Obj, is_copied_csv, meta, spec, status
 
 SEED_DEPENDENCIES = "R-DOC-4"  # docs/rules.md: dependencies must be met, and kept

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from olmtui.model.primitives import nsset
 from olmtui.model.records import findings
 from olmtui.model.records.types import Finding, ref
-from olmtui.model.rules.membership.membership import is_copiable
+from olmtui.model.rules.membership.checks import is_copiable
 from olmtui.objects import Obj, spec, status
 
 COPIED_FROM_LABEL = "olm.copiedFrom"

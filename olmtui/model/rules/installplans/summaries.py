@@ -21,7 +21,7 @@ from olmtui.kinds import CSV, INSTALL_PLAN, SUBSCRIPTION
 from olmtui.model.primitives import json_text
 from olmtui.model.primitives.bundle_properties import PROPERTIES_ANNOTATION, package_property
 from olmtui.model.records.types import Finding, ObjectRef, ref
-from olmtui.model.rules.subscriptions.subscriptions import install_plan_name
+from olmtui.model.rules.subscriptions.state import install_plan_name
 from olmtui.objects import Obj, mapping_of, meta, spec, status, text_of
 
 SEED_COLOCATION = "R-DOC-6"  # docs/rules.md: operators in one namespace share plans
