@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from olmtui.kinds import CLUSTER_CATALOG, CLUSTER_EXTENSION
+from olmtui.model.diagnosis.incidents import Diagnosis, diagnose
 from olmtui.model.incremental.engine import Model
 from olmtui.model.incremental.health import finding_order, health_findings
 from olmtui.model.incremental.health_index import HealthIndex
@@ -122,6 +123,7 @@ class _Derived:
     namespaces: Memo[list[NamespaceSummary]] = field(default_factory=Memo)
     v1: ObjectsMemo[V1State] = field(default_factory=ObjectsMemo)
     packages: Memo[PackageSpread] = field(default_factory=Memo)
+    diagnosis: Memo[Diagnosis] = field(default_factory=Memo)
 
 
 class Analysis:
@@ -248,6 +250,25 @@ class Analysis:
         return self._derived.by_subject.get(
             self.findings_stamp(), lambda: by_subject(self.all_findings())
         )
+
+    # -- the diagnosis ---------------------------------------------------------------------
+
+    def diagnose(self, findings: Sequence[Finding]) -> Diagnosis:
+        """The incidents of ``findings`` (sorted as reported) over the objects cached now: the
+        one place a diagnosis is made (the screens' :meth:`diagnosis`, ``check``'s report)."""
+        store = self.store
+        global_ns = self._source.global_namespace or global_catalog_namespace(store)
+        return diagnose(findings, store, global_ns)
+
+    def diagnosis(self) -> Diagnosis:
+        """The incidents of :meth:`all_findings`, made once per :meth:`findings_stamp`."""
+        return self._derived.diagnosis.get(
+            self.findings_stamp(), lambda: self.diagnose(self.all_findings())
+        )
+
+    def incident_counts(self) -> dict[str, int]:
+        """How many incidents of each severity (the counts the Overview says)."""
+        return self.diagnosis().counts()
 
     def severity_counts(self) -> dict[str, int]:
         """How many findings of each severity (kept by the index, no pass over the
@@ -541,6 +562,7 @@ class Analysis:
             catalog_content=catalog_content,
             catalogs=self.catalogs(),
             streamed=streamed,
+            diagnose=self.diagnose,
         )
 
 
