@@ -157,7 +157,11 @@ class Diagnosis:
         blocked = len(self._blocked.get(root, ()))
         tail = []
         if follows:
-            tail.append(f"{follows} more finding{'s' if follows != 1 else ''} follow from it")
+            tail.append(
+                "1 more finding follows from it"
+                if follows == 1
+                else f"{follows} more findings follow from it"
+            )
         if blocked:
             tail.append(
                 f"{blocked} Subscription{'s' if blocked != 1 else ''} cannot resolve (R-RES-5)"
