@@ -379,6 +379,7 @@ class Analysis:
                 healthy,
                 self.severity_counts(),
                 self.head_counts(),
+                self.incident_counts(),
             )
         scoped = _NamespaceCounts(store, model, namespace)
         copies = None
@@ -390,6 +391,11 @@ class Analysis:
         for finding in self.all_findings():
             if finding.namespace == namespace:
                 severities[finding.severity] += 1
+        diagnosis = self.diagnosis()
+        incidents = dict.fromkeys(SEVERITY_ORDER, 0)
+        for root in diagnosis.roots():
+            if diagnosis.findings[root].namespace == namespace:
+                incidents[diagnosis.severity(root)] += 1
         subs = [s for s in model.subscriptions() if s.namespace == namespace]
         scoped_metrics = seed_metrics(scoped, scoped)
         if self._source.upgrade_count is not None:
@@ -403,6 +409,7 @@ class Analysis:
             healthy,
             severities,
             count_heads(subs),
+            incidents,
         )
 
     def namespace_summaries(self) -> list[NamespaceSummary]:
@@ -598,3 +605,5 @@ class OverviewCounts:
     healthy_catalogs: int
     severities: dict[str, int]
     heads: HeadCounts
+    #: Incidents by their worst severity (R-DIAG-9): what the Overview counts.
+    incidents: dict[str, int]
