@@ -3,8 +3,8 @@ that no finding appears, disappears or changes severity without someone saying s
 
 Each golden file under ``tests/golden/`` holds the report reduced to what a finding is (its
 code, the object it is about, its severity, its incident) and the summary's counts, findings
-sorted (their order is presentation, not a finding). Messages are left out: their wording may improve
-without a finding changing.
+sorted (their order is presentation, not a finding). Messages are left out: their wording may
+improve without a finding changing.
 
 The inputs:
 
