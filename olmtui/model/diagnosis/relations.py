@@ -29,7 +29,10 @@ class Objects(Protocol):
 
 
 def _refs(kind: str, objs: Iterable[Obj]) -> list[ObjectRef]:
-    return sorted(ObjectRef(kind, namespace_of(o), name_of(o)) for o in objs)
+    return sorted(
+        (ObjectRef(kind, namespace_of(o), name_of(o)) for o in objs),
+        key=lambda r: (r.namespace, r.name),
+    )
 
 
 class Relations:
