@@ -6,9 +6,10 @@ objects' relations (the catalog a Subscription resolves against, the InstallPlan
 references, the namespace's one OperatorGroup, the original of a copy). A finding is linked
 only when the state names that object and a cause finding stands on it: never by code alone.
 
-The links cannot form a cycle (R-DIAG-8): the cause codes of the table are never effects,
-except ``InstallPlanFailed``, whose link to another Subscription's goes only to one that
-sorts first; :func:`cause_links` still drops any link that would close a cycle.
+The links cannot form a cycle (R-DIAG-8): over codes the table has none (a catalog or group
+finding is never an effect, a CSV's group verdict is caused only by group findings), except
+``InstallPlanFailed`` linked to itself, whose link goes only to a Subscription that sorts
+first; :func:`cause_links` still drops any link that would close a cycle (hostile input).
 """
 
 from __future__ import annotations

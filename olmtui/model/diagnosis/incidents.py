@@ -112,6 +112,9 @@ class Diagnosis:
         if self._order is None:
             findings = self.findings
             roots = array("l", (i for i in range(len(findings)) if i not in self._cause))
+            if self._in_order(roots):
+                self._order = roots  # the findings' own order: no key list, no sort
+                return roots
             by_id = sorted(roots, key=lambda i: incident_id(findings[i]))
             previous, repeat = None, 1
             for index in by_id:
@@ -123,6 +126,17 @@ class Diagnosis:
             by_id.sort(key=lambda i: SEVERITY_ORDER[self.severity(i)])
             self._order = array("l", by_id)
         return self._order
+
+    def _in_order(self, roots: Sequence[int]) -> bool:
+        """Whether ``roots`` are already by severity then id, each id once: the common case
+        (findings come sorted by severity, code, namespace, name), checked holding two ids."""
+        previous: tuple[int, str] | None = None
+        for index in roots:
+            current = (SEVERITY_ORDER[self.severity(index)], incident_id(self.findings[index]))
+            if previous is not None and current <= previous:
+                return False
+            previous = current
+        return True
 
     def roots(self) -> Sequence[int]:
         """The incidents' roots (finding indices), in the incidents' order."""
