@@ -231,7 +231,7 @@ def _subject(finding: dict[str, Any]) -> str:
 
 
 def _object_names(objects: Iterable[dict[str, Any]], total: int) -> str:
-    shown = []
+    shown: list[str] = []
     for obj in objects:
         if len(shown) == LIST_LIMIT:
             break

@@ -202,7 +202,7 @@ class Diagnosis:
 
     def counts(self) -> dict[str, int]:
         """How many incidents of each severity (``summary.incidents``)."""
-        counts = dict.fromkeys(_SEVERITIES, 0)
+        counts: dict[str, int] = dict.fromkeys(_SEVERITIES, 0)
         for index in range(len(self.findings)):
             if index not in self._cause:
                 counts[self.severity(index)] += 1

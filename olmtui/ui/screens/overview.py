@@ -203,14 +203,14 @@ class OverviewScreen(TableScreen):
             self._items[key] = (finding_ref(f), incident_text(diagnosis, root))
             self._finding_rows[key] = f
             following = len(diagnosis.consequences(root))
-            detail = f.message.splitlines()[0] if f.message else ""
+            first = f.message.splitlines()[0] if f.message else ""
             yield Row(
                 key,
                 (
                     severity(diagnosis.severity(root)),
                     f.code,
                     _object(f.kind, f.namespace, f.name),
-                    f"(+{following} follow) {detail}" if following else detail,
+                    f"(+{following} follow) {first}" if following else first,
                 ),
                 search=incident_search(diagnosis, root),
             )
