@@ -118,7 +118,7 @@ class FindingsScreen(TableScreen):
     def build_rows(self) -> Iterable[Row]:
         """Incidents first (R-DIAG-9): each root, then the findings that follow from it,
         marked ``└`` under it."""
-        diagnosis = self.session.analysis.diagnosis()
+        diagnosis = self._diagnosis = self.session.analysis.diagnosis()
         findings = diagnosis.findings
         self._findings = {}
         for root in diagnosis.roots():
@@ -142,8 +142,14 @@ class FindingsScreen(TableScreen):
         return getattr(self, "_findings", {}).get(key)
 
     def describe(self, key: Hashable) -> RenderableType:
+        """A finding explained; a root with consequences, as its incident."""
         finding = self._finding(key)
-        return Text("") if finding is None else explain(finding)
+        if finding is None:
+            return Text("")
+        diagnosis: Diagnosis | None = getattr(self, "_diagnosis", None)
+        if isinstance(key, int) and diagnosis is not None and diagnosis.consequences(key):
+            return incident_text(diagnosis, key)
+        return explain(finding)
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:
         finding = self._finding(key)
