@@ -384,3 +384,19 @@ def test_r_diag_8_copies_that_claim_each_other_make_no_cycle(tmp_path: Path) -> 
     right["metadata"]["labels"] = {"olm.copiedFrom": "ns-a"}
     report = check(tmp_path, [namespace("ns-a"), namespace("ns-b"), left, right])
     every_finding_in_one_incident(report)
+
+
+# -- one diagnosis per session (pipeline/analysis.py) ----------------------------------------
+
+
+def test_the_session_makes_its_diagnosis_once_per_findings_and_objects() -> None:
+    from olmtui.pipeline.build import snapshot_session
+
+    session = snapshot_session([str(SAMPLE)])
+    analysis = session.analysis
+    first = analysis.diagnosis()
+    assert analysis.diagnosis() is first
+    assert analysis.incident_counts() == {"error": 3, "warning": 3, "info": 5}
+    session.store.apply("ADDED", namespace("team-z"))
+    session.store.apply("ADDED", subscription("team-z", "new"))
+    assert analysis.diagnosis() is not first

@@ -261,9 +261,12 @@ class Analysis:
         return diagnose(findings, store, global_ns)
 
     def diagnosis(self) -> Diagnosis:
-        """The incidents of :meth:`all_findings`, made once per :meth:`findings_stamp`."""
+        """The incidents of :meth:`all_findings`, made once per :meth:`findings_stamp` and
+        model version (a new Subscription moves no finding, but a broken catalog's blast
+        radius, R-RES-5)."""
         return self._derived.diagnosis.get(
-            self.findings_stamp(), lambda: self.diagnose(self.all_findings())
+            (self.findings_stamp(), self.model.version),
+            lambda: self.diagnose(self.all_findings()),
         )
 
     def incident_counts(self) -> dict[str, int]:
