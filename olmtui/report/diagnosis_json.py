@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from olmtui.model.diagnosis.incidents import Diagnosis
-from olmtui.model.records.diagnosis import FindingKey
+from olmtui.model.records.diagnosis import FindingKey, finding_key
 from olmtui.model.records.types import Finding, ObjectRef
 from olmtui.report.entries import Entries
 
@@ -61,15 +61,17 @@ def diagnosis_fields(diagnosis: Diagnosis, index: int, streamed: bool) -> dict[s
 
 def incident_json(diagnosis: Diagnosis, root: int, streamed: bool = False) -> dict[str, Any]:
     """One ``incidents[]`` entry."""
-    incident = diagnosis.incident(root)
-    affected = incident.affected
+    findings = diagnosis.findings
+    affected = diagnosis.affected(root)  # not copied into a record: it may be 400,000 long
     return {
-        "id": incident.id,
-        "severity": incident.severity,
-        "root": finding_ref_json(incident.root),
-        "consequences": [finding_ref_json(k) for k in incident.consequences],
+        "id": diagnosis.incident_of(root),
+        "severity": diagnosis.severity(root),
+        "root": finding_ref_json(finding_key(findings[root])),
+        "consequences": [
+            finding_ref_json(finding_key(findings[i])) for i in diagnosis.consequences(root)
+        ],
         "affected": Entries(affected, object_json)
         if streamed and len(affected) > LONG
         else [object_json(r) for r in affected],
-        "summary": incident.summary,
+        "summary": diagnosis.summary(root),
     }

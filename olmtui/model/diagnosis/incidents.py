@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator, Sequence
+from typing import overload
 
 from olmtui.kinds import CATALOG_SOURCE
 from olmtui.model.diagnosis.causes import BROKEN_CATALOG, cause_links
@@ -46,6 +47,34 @@ def _object_of(finding: Finding) -> ObjectRef | None:
     return ObjectRef(finding.kind, finding.namespace, finding.name) if finding.name else None
 
 
+class _Prepended(Sequence[ObjectRef]):
+    """``first`` then ``rest``, without copying ``rest`` (a finding's related objects)."""
+
+    __slots__ = ("_first", "_rest")
+
+    def __init__(self, first: ObjectRef, rest: Sequence[ObjectRef]) -> None:
+        self._first = first
+        self._rest = rest
+
+    def __len__(self) -> int:
+        return 1 + len(self._rest)
+
+    @overload
+    def __getitem__(self, index: int) -> ObjectRef: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[ObjectRef]: ...
+    def __getitem__(self, index: int | slice) -> ObjectRef | Sequence[ObjectRef]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if index == 0:
+            return self._first
+        if not 0 < index < len(self):
+            raise IndexError(index)
+        return self._rest[index - 1]
+
+
 class Diagnosis:
     """The incidents of a list of findings (sorted as the report sorts them)."""
 
@@ -68,7 +97,7 @@ class Diagnosis:
             self._consequences.setdefault(root, []).append(index)
         #: roots whose blast radius reaches objects without a finding (R-RES-5)
         self._blocked = blocked or {}
-        self._order: array[int] | None = None
+        self._order: Sequence[int] | None = None
         self._suffix: dict[int, str] = {}
 
     # -- one finding -----------------------------------------------------------------------
@@ -106,11 +135,14 @@ class Diagnosis:
                 worst = severity
         return worst
 
-    def _ordered(self) -> array[int]:
+    def _ordered(self) -> Sequence[int]:
         """The roots sorted by severity, then id; ids that repeat get ``#2``, ``#3``...
         (the same code twice on one object). Made once, as an array of indices."""
         if self._order is None:
             findings = self.findings
+            if not self._cause and self._in_order(range(len(findings))):
+                self._order = range(len(findings))  # every finding a lone root, in order
+                return self._order
             roots = array("l", (i for i in range(len(findings)) if i not in self._cause))
             if self._in_order(roots):
                 self._order = roots  # the findings' own order: no key list, no sort
@@ -145,14 +177,14 @@ class Diagnosis:
     def __len__(self) -> int:
         return len(self.findings) - len(self._cause)
 
-    def affected(self, root: int) -> list[ObjectRef]:
+    def affected(self, root: int) -> Sequence[ObjectRef]:
         """The blast radius of the incident rooted at ``root``: the objects its findings are
         about, the root's related objects, and what it blocks (R-RES-5), sorted, once each."""
         finding = self.findings[root]
         own = _object_of(finding)
         if root not in self._consequences and root not in self._blocked:
             # a lone root: its object and related as they are (a finding may name 400,000)
-            return [*((own,) if own is not None else ()), *finding.related]
+            return finding.related if own is None else _Prepended(own, finding.related)
         refs: dict[ObjectRef, None] = {}
         if own is not None:
             refs[own] = None
