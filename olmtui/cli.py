@@ -35,6 +35,7 @@ from olmtui.sources.cluster.live_args import add_connection_arguments, merge_lea
 #: ``run(args) -> int``.
 COMMAND_MODULES: tuple[str, ...] = (
     "check",
+    "whatif",
     "explain",
     "graph",
     "snapshot",

@@ -457,6 +457,18 @@ class Store:
         #: fixed for the session: objects elsewhere are unknown, not absent.
         self.read_namespaces: frozenset[str] | None = None
 
+    def copy(self) -> Store:
+        """A cache holding the same objects, with no subscriber: a change to it (a whatif,
+        a remedy tried, ``pipeline/simulation.py``) leaves this one as it is. The objects
+        are shared, never copied: the cache replaces an object, it never edits one."""
+        other = Store()
+        other._objects = {kind: dict(bucket) for kind, bucket in self._objects.items()}
+        other._forms = dict(self._forms)
+        other.malformed = dict(self.malformed)
+        other.unreadable = dict(self.unreadable)
+        other.read_namespaces = self.read_namespaces
+        return other
+
     # -- compact forms -------------------------------------------------------------------
     def add_form(self, form: NameOnly) -> None:
         """Keep objects equal to ``form`` built for their name as ``form`` alone (a loader

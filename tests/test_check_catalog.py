@@ -88,7 +88,15 @@ def test_subscriptions_of_other_catalogs_stay_without_a_graph(report: dict) -> N
     upgrade = subscription(report, "cfe-test-namespace", "image-caching-operator-v0-0-1-sub")[
         "upgrade"
     ]
-    assert upgrade == {"graph": "none", "head": None, "next": None, "path": [], "edges": []}
+    assert upgrade == {
+        "graph": "none",
+        "head": None,
+        "next": None,
+        "path": [],
+        "edges": [],
+        "decidedBy": "channel",
+        "notHeadBecause": None,
+    }
 
 
 def test_without_catalog_there_are_no_channels() -> None:

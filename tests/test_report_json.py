@@ -251,6 +251,8 @@ def test_subscriptions_sorted_with_effective_approval_plan_and_upgrade() -> None
         "next": None,
         "path": [],
         "edges": [],
+        "decidedBy": "channel",
+        "notHeadBecause": None,
     }
     assert manual["upgrade"]["path"] == ["etcdoperator.v0.9.2", "etcdoperator.v0.9.4"]
     assert manual["upgrade"]["edges"][0] == {

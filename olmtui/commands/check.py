@@ -154,7 +154,7 @@ def markdown(checked: Checked) -> str:
         return csv.version if csv else None
 
     graphs = pending_graphs(
-        checked.store, session.catalogs(), checked.model.subscriptions(), csv_version
+        checked.store, session.catalogs(), session.analysis.reported_subscriptions(), csv_version
     )
     return render_markdown(checked.report, label=session.label, when=when, graphs=graphs)
 

@@ -80,5 +80,14 @@ def run(args: argparse.Namespace) -> int:
     if args.output == "json":
         sys.stdout.write(dump_json(entry))
     else:
-        sys.stdout.write(render_explain(entry, subscription or None))
+        # R-RES-17: why a Subscription's next bundle is not its channel head, as check says
+        decided = session.analysis.decided_subscriptions(entries)
+        not_head = [
+            (s.name, s.upgrade.not_head_because)
+            for s in decided
+            if s.namespace == namespace
+            and s.upgrade.decided_by == "resolver"
+            and s.upgrade.not_head_because
+        ]
+        sys.stdout.write(render_explain(entry, subscription or None, not_head))
     return EXIT_STATUS[entry["status"]]

@@ -17,13 +17,22 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterable
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from olmtui.commands.catalog_option import add_catalog_argument
 from olmtui.errors import UsageError
 from olmtui.model.records.catalog import Catalog, Package
 from olmtui.model.rules.upgrades.upgrades import subscription_scope
-from olmtui.model.viewmodels.graph_render import channel_view, render_mermaid, render_text
+from olmtui.model.viewmodels.graph_render import (
+    ChannelView,
+    channel_view,
+    render_mermaid,
+    render_text,
+)
+
+if TYPE_CHECKING:
+    from olmtui.pipeline.session import Session
 
 NAME = "graph"
 HELP = "Draw a package channel's upgrade graph (replaces, skips, skipRange) as Mermaid or text."
@@ -104,6 +113,21 @@ def _channel_name(package: Package, requested: str | None, sub: Obj | None) -> s
     return name
 
 
+def _with_next(session: Session, sub: Obj, view: ChannelView) -> ChannelView:
+    """The view with the Subscription's next bundle marked, as ``check`` decides it: the
+    resolver's pick when its namespace resolves with the content given (R-RES-17), else the
+    channel's (R-UPG-2); only when it is not the head and that channel is the one drawn."""
+    meta = sub.get("metadata") or {}
+    namespace, name = meta.get("namespace") or "", meta.get("name") or ""
+    decided = session.analysis.decided_subscriptions(session.analysis.resolutions([namespace]))
+    state = next((s for s in decided if (s.namespace, s.name) == (namespace, name)), None)
+    if state is None or state.upgrade.next in (None, view.head):
+        return view  # the head is marked already
+    if view.channel != (state.channel or view.channel):
+        return view
+    return replace(view, next=state.upgrade.next, next_because=state.upgrade.not_head_because)
+
+
 def run(args: argparse.Namespace) -> int:
     from olmtui.pipeline.build import catalog_session, snapshot_session
     from olmtui.report.text_report import safe
@@ -133,6 +157,8 @@ def run(args: argparse.Namespace) -> int:
         csv = store.get("ClusterServiceVersion", namespace, installed) if installed else None
         version = ((csv.get("spec") or {}).get("version") if csv else None) or None
     view = channel_view(channel, package, installed, version)
+    if sub is not None:
+        view = _with_next(session, sub, view)
     render = render_mermaid if args.output_format == "mermaid" else render_text
     sys.stdout.write("\n".join(safe(line) for line in render(view).split("\n")))
     return 1 if view.errors else 0

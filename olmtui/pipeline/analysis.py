@@ -48,6 +48,7 @@ from olmtui.model.rules.resolution.resolve import (
     global_catalog_namespace,
 )
 from olmtui.model.rules.resolution.result import NamespaceResolution
+from olmtui.model.rules.upgrades.decided import decided_findings, decided_subscriptions
 from olmtui.model.rules.upgrades.upgrades import channel_states
 from olmtui.model.rules.v1.eligibility import Eligibility, eligibility
 from olmtui.model.rules.v1.state import V1State, v1_state
@@ -66,6 +67,7 @@ from olmtui.pipeline.pending_index import pending_index
 from olmtui.pipeline.predicted import PredictedFindings, WorkerHost
 from olmtui.pipeline.related import Reads, Relation, related
 from olmtui.pipeline.resolution_inputs import ResolutionInputs
+from olmtui.pipeline.simulation import Simulator
 from olmtui.report import Report, report_json
 from olmtui.report.json_report import LoadSummary
 from olmtui.store import Obj, Store, Unreadable, is_copied_csv
@@ -117,12 +119,17 @@ class _Derived:
     catalog_healths: Memo[list[CatalogHealth]] = field(default_factory=Memo)
     approvals: Memo[list[PendingApproval]] = field(default_factory=Memo)
     behind: Memo[list[SubscriptionState]] = field(default_factory=Memo)
+    decided: Memo[list[SubscriptionState]] = field(default_factory=Memo)
+    overruled: Memo[bool] = field(default_factory=Memo)
+    #: The Subscriptions of the last ``report()``, decided by its resolutions (R-RES-17).
+    reported: list[SubscriptionState] | None = None
     heads: Memo[HeadCounts] = field(default_factory=Memo)
     metrics: Memo[Metrics] = field(default_factory=Memo)
     channels: Memo[list[tuple[Catalog, str, str]]] = field(default_factory=Memo)
     namespaces: Memo[list[NamespaceSummary]] = field(default_factory=Memo)
     v1: ObjectsMemo[V1State] = field(default_factory=ObjectsMemo)
     packages: Memo[PackageSpread] = field(default_factory=Memo)
+    simulator: Simulator | None = None
     diagnosis: Memo[Diagnosis] = field(default_factory=Memo)
 
 
@@ -237,12 +244,18 @@ class Analysis:
         changes; with them, a merged copy made once per :meth:`findings_stamp`."""
         index = self.health_index()
         extra = self.predicted_findings()
-        if not extra:
+        if not extra and not self._overruled():
             return index.findings()
-        return self._derived.all_findings.get(
-            self.findings_stamp(),
-            lambda: list(heapq.merge(index.findings(), extra, key=finding_order)),
-        )
+
+        def merged() -> list[Finding]:
+            # R-RES-17: an UpgradeAvailable told from the channel where the resolver picks
+            # another bundle is told again from the resolver's pick (same subject, same order)
+            own = decided_findings(
+                index.findings(), self.model.subscriptions(), self.subscriptions()
+            )
+            return list(heapq.merge(own, extra, key=finding_order))
+
+        return self._derived.all_findings.get(self.findings_stamp(), merged)
 
     def findings_by_subject(self) -> dict[SubjectKey, list[Finding]]:
         """The findings by ``(kind, namespace, name)`` of their object, rebuilt only when
@@ -296,16 +309,57 @@ class Analysis:
         index = self.health_index()
         return self._derived.approvals.get(index.operators_generation, index.approvals)
 
+    def subscriptions(self) -> list[SubscriptionState]:
+        """Every Subscription, its next bundle decided once for every view (R-RES-17): the
+        resolver's pick from its last run in the worker (the dashboard) where its namespace
+        resolved, the channel's (R-UPG-2) elsewhere and before any run. Rebuilt when the
+        records or the resolutions moved."""
+        follower = self._derived.predicted
+        resolutions = None if follower is None else follower.resolutions
+        return self._derived.decided.get(
+            (self.health_index().operators_generation, self.predicted_generation()),
+            lambda: decided_subscriptions(self.model.subscriptions(), resolutions),
+        )
+
+    def _overruled(self) -> bool:
+        """Whether the resolver's last run picks, for any Subscription, another next bundle
+        than its channel (then :meth:`all_findings` tells its UpgradeAvailable again)."""
+        if self._derived.predicted is None:
+            return False
+
+        def build() -> bool:
+            model = self.model.subscriptions()
+            channel = {(s.namespace, s.name): s.upgrade.next for s in model}
+            return any(
+                s.upgrade.next != channel.get((s.namespace, s.name)) for s in self.subscriptions()
+            )
+
+        stamp = (self.health_index().operators_generation, self.predicted_generation())
+        return self._derived.overruled.get(stamp, build)
+
+    def decided_subscriptions(
+        self, resolutions: Sequence[NamespaceResolution]
+    ) -> list[SubscriptionState]:
+        """Every Subscription with its next bundle decided by ``resolutions`` (run now by
+        the caller, as ``check``, ``explain`` and ``graph`` do) where they resolved."""
+        return decided_subscriptions(self.model.subscriptions(), resolutions)
+
+    def reported_subscriptions(self) -> list[SubscriptionState]:
+        """The Subscriptions as the last :meth:`report` decided them (its Markdown drawings
+        must show the same next bundle), else :meth:`subscriptions`."""
+        reported = self._derived.reported
+        return self.subscriptions() if reported is None else reported
+
     def behind_head(self) -> list[SubscriptionState]:
         """Subscriptions whose installed CSV is not their channel's head (R-UPG-1,
         R-UPG-5). A Subscription's record reads its own object, its InstallPlan, its
         installed CSV and the catalog content: the index's operators generation covers all
         of them."""
         return self._derived.behind.get(
-            self.health_index().operators_generation,
+            (self.health_index().operators_generation, self.predicted_generation()),
             lambda: [
                 s
-                for s in self.model.subscriptions()
+                for s in self.subscriptions()
                 if s.upgrade.head and s.installed_csv and s.installed_csv != s.upgrade.head
             ],
         )
@@ -341,7 +395,7 @@ class Analysis:
 
     def subscription_for_csv(self, csv: CSVState) -> SubscriptionState | None:
         """The Subscription that installed a CSV (``status.installedCSV``/``currentCSV``)."""
-        for sub in self.model.subscriptions():
+        for sub in self.subscriptions():
             if sub.namespace == csv.namespace and csv.name in (sub.installed_csv, sub.current_csv):
                 return sub
         return None
@@ -536,6 +590,20 @@ class Analysis:
             self.store, self.catalogs(), self._source.global_namespace, only
         )
 
+    # -- what if ---------------------------------------------------------------------------
+
+    def simulator(self, *, in_place: bool = False) -> Simulator:
+        """Trials of changes on a copy of the session's state (``pipeline/simulation.py``):
+        ``whatif`` and the proof of remedies; what a screen shows is never changed.
+        ``in_place`` only for a session read once and shown nowhere (``whatif``,
+        ``check``): trials then change its own cache and put it back after each."""
+        found = self._derived.simulator
+        if found is None or found.in_place != in_place:
+            if found is not None:
+                found.close()
+            self._derived.simulator = found = Simulator(self._source, in_place=in_place)
+        return found
+
     # -- the report ------------------------------------------------------------------------
 
     def health_findings(self) -> list[Finding]:
@@ -553,12 +621,15 @@ class Analysis:
         source = self._source
         health = self.health_findings()
         resolutions = self.resolutions()
+        subscriptions = self.decided_subscriptions(resolutions)
+        self._derived.reported = subscriptions
         catalog_content = self.has_catalog_content()
         predicted = resolution_outcome_findings(
             resolutions,
             catalog_content=catalog_content,
             known=[*health, *self.model.findings()],
         )
+        health = decided_findings(health, self.model.subscriptions(), subscriptions)
         counter = source.upgrade_count
         return report_json(
             "snapshot" if source.kind == "snapshot" else "live",
@@ -572,6 +643,7 @@ class Analysis:
             catalog_content=catalog_content,
             catalogs=self.catalogs(),
             streamed=streamed,
+            subscriptions=subscriptions,
             diagnose=self.diagnose,
         )
 

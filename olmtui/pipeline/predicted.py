@@ -54,7 +54,8 @@ class _Run:
 
 
 class PredictedFindings:
-    """The resolution findings of one session, and a generation that moves when they do.
+    """The resolution findings and resolutions of one session, and a generation that moves
+    when either does.
     ``stamp`` says what a run depends on now (the objects and the catalog list); ``gather``
     takes the inputs of every namespace holding a Subscription (on the UI thread)."""
 
@@ -74,6 +75,8 @@ class PredictedFindings:
         self._version: object = None
         self._started = float("-inf")
         self._last: dict[str, Resolved] = {}
+        #: The resolutions of the last run, by namespace (what installs next, R-RES-17).
+        self.resolutions: tuple[NamespaceResolution, ...] = ()
 
     def follow(self, host: WorkerHost, known: Callable[[], Sequence[Finding]]) -> None:
         """Start a run in a thread worker when the inputs moved since the last one, none is
@@ -126,6 +129,8 @@ class PredictedFindings:
                 (result for _, result in resolved), catalog_content=True, known=run.known
             )
         )
-        if found != self.findings:
+        results = tuple(result for _, result in resolved)
+        if found != self.findings or results != self.resolutions:
             self.findings = found
+            self.resolutions = results
             self.generation += 1

@@ -9,6 +9,7 @@ the catalogs: control characters in them are shown escaped, never obeyed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from olmtui.model.rules.resolution.operators import brought_by
@@ -42,10 +43,16 @@ def for_subscription(entry: dict[str, Any], subscription: str) -> dict[str, Any]
     }
 
 
-def render_explain(entry: dict[str, Any], subscription: str | None = None) -> str:
+def render_explain(
+    entry: dict[str, Any],
+    subscription: str | None = None,
+    not_head: Sequence[tuple[str, str]] = (),
+) -> str:
     """The explanation of one namespace (or, with ``subscription``, of what concerns one of
     its Subscriptions): the outcome, then the cause first (the constraints with their objects
-    and fixes), what the next InstallPlan holds, or why resolution stopped or was not done."""
+    and fixes), what the next InstallPlan holds, or why resolution stopped or was not done.
+    ``not_head``: ``(Subscription name, why)`` for each one the resolver does not move to its
+    channel head (R-RES-17), said after the operators."""
     out = Writer(colour=False)
     ns = safe(entry["namespace"])
     shown = entry if subscription is None else for_subscription(entry, subscription)
@@ -65,6 +72,9 @@ def render_explain(entry: dict[str, Any], subscription: str | None = None) -> st
                 4,
                 4,
             )
+    for name, because in not_head:
+        if subscription is None or name == subscription:
+            out.wrapped(f"Subscription {ns}/{safe(name)}: {safe(because)}", 2, 4)
     if subscription is not None:
         out.line()
         hidden = len(entry["explanation"]) - len(shown["explanation"])

@@ -216,6 +216,8 @@ def upgrade_json(upgrade: UpgradeInfo) -> dict[str, Any]:
         # The path and its edges are hops in order, not sets: they keep the model's order.
         "path": list(upgrade.path),
         "edges": [{"from": e.source, "to": e.target, "via": e.via} for e in upgrade.edges],
+        "decidedBy": upgrade.decided_by,
+        "notHeadBecause": upgrade.not_head_because,
     }
 
 
@@ -384,6 +386,7 @@ def report_json(
     catalog_content: bool = False,
     catalogs: Sequence[Catalog] = (),
     streamed: bool = False,
+    subscriptions: Iterable[SubscriptionState] | None = None,
     diagnose: Callable[[Sequence[Finding]], Diagnosis] | None = None,
 ) -> Report:
     """The whole report as a JSON-ready dict.
@@ -413,7 +416,11 @@ def report_json(
     operator_groups = sorted(model.operator_groups(), key=lambda o: (o.namespace, o.name))
     csvs = sorted(model.csvs(), key=lambda c: (c.namespace, c.name))
     copies = model.copied_csvs()
-    subscriptions = sorted(model.subscriptions(), key=lambda s: (s.namespace, s.name))
+    # R-RES-17: the caller's records carry the resolver's pick; the model's the channel's.
+    subscriptions = sorted(
+        model.subscriptions() if subscriptions is None else subscriptions,
+        key=lambda s: (s.namespace, s.name),
+    )
     ordered_channels = sorted(channels, key=lambda c: (c.catalog or "", c.package, c.channel))
     read = store.read_namespaces
     heads = head_counts(subscriptions)

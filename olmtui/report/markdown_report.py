@@ -65,6 +65,8 @@ class PendingGraph:
     installed: str | None
     next: str
     mermaid: str
+    #: Why OLM's resolver installs ``next`` rather than the head (R-RES-17), if it decided.
+    because: str | None = None
 
 
 def _trimmed(view: ChannelView, keep: set[str]) -> ChannelView:
@@ -111,6 +113,9 @@ def pending_graphs(
         version = csv_version(sub.namespace, installed) if installed else None
         view = channel_view(scope.channels[0], scope.package, installed, version)
         keep = {n for n in (installed, upgrade.next, upgrade.head, *upgrade.path) if n}
+        because = upgrade.not_head_because if upgrade.decided_by == "resolver" else None
+        if because:  # R-RES-17: the drawing marks the resolver's pick, the text says why
+            view = replace(view, next=upgrade.next, next_because=because)
         graphs.append(
             PendingGraph(
                 sub.namespace,
@@ -118,6 +123,7 @@ def pending_graphs(
                 installed,
                 upgrade.next,
                 _fenced(render_mermaid(_trimmed(view, keep))),
+                because,
             )
         )
     return graphs
@@ -370,6 +376,7 @@ def _graphs(graphs: Sequence[PendingGraph]) -> list[str]:
             f"### Subscription {ref}: {md(graph.installed or '(nothing installed)')} → "
             f"{md(graph.next)}",
             "",
+            *([f"Not the channel head: {md(graph.because)}", ""] if graph.because else []),
             "Bundles on its way to the channel head (`olmtui graph` draws the whole channel):",
             "",
             "```mermaid",

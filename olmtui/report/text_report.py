@@ -471,9 +471,14 @@ def _upgrade_details(sub: dict[str, Any]) -> list[str]:
     if upgrade["graph"] == "none":
         return []
     path = upgrade["path"]
+    # R-RES-17: the resolver's pick, with why it is not the head, is the one answer
+    because = upgrade.get("notHeadBecause") if upgrade.get("decidedBy") == "resolver" else None
+    why = [f"not the head: {safe(because)}"] if because else []
     if upgrade["next"]:
         to_head = f" ({len(path)} hops to {safe(path[-1])})" if len(path) > 1 else ""
-        return [f"next {safe(upgrade['next'])}{to_head}"]
+        return [f"next {safe(upgrade['next'])}{to_head}", *why]
+    if why:
+        return ["no next", *why]
     if upgrade["graph"] == "catalog" and upgrade["head"] is None:
         # R-UPG-1: a channel OLM cannot order has no head, so nothing is next.
         return ["no next: OLM cannot order the channel (see ChannelGraphError)"]

@@ -1,2 +1,3 @@
-"""The diagnosis over the findings: which finding causes which, the incidents they fold
-into, and the remedies tried on a copy of the state (docs/rules.md, "Diagnosis")."""
+"""The diagnosis: which finding causes which, the incidents findings fold into, remedies as
+plans, and what OLM would do next on a changed copy of the state (``olmtui whatif``, the
+proof of a remedy); docs/rules.md, "Diagnosis"."""

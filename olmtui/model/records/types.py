@@ -181,6 +181,10 @@ class UpgradeInfo:
     next: str | None = None
     path: tuple[str, ...] = ()
     edges: tuple[UpgradeEdge, ...] = ()
+    #: R-RES-17: ``"resolver"`` when ``next`` is the resolution's pick, else ``"channel"``.
+    decided_by: Literal["resolver", "channel"] = "channel"
+    #: One line when ``next`` (or, with nothing next, the installed CSV) is not the head.
+    not_head_because: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

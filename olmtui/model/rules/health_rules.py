@@ -72,6 +72,7 @@ from olmtui.model.rules.documented.conversion_webhooks import (
     conversion_webhook_findings,
 )
 from olmtui.model.rules.documented.leftovers import namespace_leftover_findings
+from olmtui.model.rules.resolution.catalog_view import Visibility
 from olmtui.model.rules.resolution.resolution_findings import resolution_clause_findings
 from olmtui.model.rules.rule_family import (
     ANY_KIND,
@@ -144,6 +145,8 @@ def _ns_compute(inputs: HealthInputs, subject: Subject) -> list[Finding]:
         inputs.plans.get(namespace, {}).values(),
         csvs.values(),
         install_plans_known=bool(inputs.plans),
+        catalogs=inputs.content,
+        visibility=_visibility(inputs, namespace),
     )
     if inputs.content:
         groups = {namespace: inputs.groups.get(namespace, 0)}
@@ -156,7 +159,8 @@ def _ns_marks(seen: Seen) -> Iterable[Subject]:
     if kind == CATALOG_SOURCE:
         return [("ns", ns) for ns in seen.users]
     if kind == OPERATOR_GROUP and not seen.added_or_removed:
-        return []  # R-SUB-9 reads only how many there are
+        # R-SUB-9 reads only how many there are; R-RES-3 its exclusion annotation
+        return [("ns", namespace)]
     if seen.plans_known_moved:  # InstallPlanMissing is judged only when any is known
         return [("ns", namespace), *_namespaces(seen.inputs.subs, "ns")]
     return [("ns", namespace)]
@@ -204,7 +208,17 @@ def _left_compute(inputs: HealthInputs, subject: Subject) -> list[Finding]:
         plans_known=bool(inputs.plans),
     )
     sources = SlotsOf(inputs.objects, CATALOG_SOURCE)
-    return leftovers + resolution_clause_findings(namespace, subs, csvs, sources)
+    visibility = _visibility(inputs, namespace)
+    return leftovers + resolution_clause_findings(namespace, subs, csvs, sources, visibility)
+
+
+def _visibility(inputs: HealthInputs, namespace: str) -> Visibility | None:
+    """R-RES-3: which catalog namespaces ``namespace`` resolves from, when it has exactly
+    one OperatorGroup (else OLM resolves nothing there, R-SUB-9)."""
+    groups = list(inputs.objects.list(OPERATOR_GROUP, namespace))
+    if len(groups) != 1:
+        return None
+    return Visibility(groups[0])
 
 
 def _left_marks(seen: Seen) -> Iterable[Subject]:
@@ -379,8 +393,8 @@ FAMILIES: tuple[RuleFamily, ...] = (
     ),
     RuleFamily(
         "left",
-        "R-DOC-14, R-DOC-15, R-SUB-7",
-        _OPERATOR_KINDS | {CATALOG_SOURCE},
+        "R-DOC-14, R-DOC-15, R-SUB-7, R-RES-3",
+        _OPERATOR_KINDS | {CATALOG_SOURCE, OPERATOR_GROUP},
         _left_subjects,
         _left_compute,
         _left_marks,

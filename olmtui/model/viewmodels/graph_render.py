@@ -72,6 +72,10 @@ class ChannelView:
     competing_heads: tuple[str, ...] = ()
     #: Read from a PackageManifest: entries carry no replaces/skips edges (R-UPG-9).
     partial: bool = False
+    #: The bundle OLM installs next for the Subscription drawn (R-RES-17, R-UPG-2), and why
+    #: it is not the head (``None`` when it is, or when no Subscription is drawn).
+    next: str | None = None
+    next_because: str | None = None
 
 
 def _display_order(channel: Channel, package: Package, order: list[str]) -> list[ChannelEntry]:
@@ -171,6 +175,14 @@ def render_mermaid(view: ChannelView) -> str:
         "  classDef head fill:#d8f5d0,stroke:#2e7d32,stroke-width:3px",
         "  classDef installed fill:#d6e4ff,stroke:#1f4fbf,stroke-width:3px",
         "  classDef skipped fill:#eeeeee,stroke:#8a8a8a,color:#555555",
+        *(
+            [
+                "  classDef next fill:#fff3c4,stroke:#b26a00,stroke-width:3px",
+                f"  %% next: {' '.join(_next_line(view).split())}",
+            ]
+            if view.next
+            else []
+        ),
     ]
     headless = view.head is None and bool(names)
     if headless:
@@ -200,12 +212,19 @@ def render_mermaid(view: ChannelView) -> str:
         ("skipped", [ids[n] for n in names if n in view.skipped]),
         ("head", [ids[view.head]] if view.head in ids else []),
         ("installed", [ids[view.installed]] if view.installed in ids else []),
+        ("next", [ids[view.next]] if view.next in ids else []),
         ("nohead", [NO_HEAD] if headless else []),
         ("competing", [ids[n] for n in view.competing_heads]),
     ):
         if members:
             lines.append(f"  class {','.join(members)} {cls}")
     return "\n".join(lines) + "\n"
+
+
+def _next_line(view: ChannelView) -> str:
+    """What installs next, and why it is not the head when it is not."""
+    because = f" (not the head: {view.next_because})" if view.next_because else ""
+    return f"{view.next}{because}"
 
 
 def _no_head_reason(view: ChannelView) -> str:
@@ -220,6 +239,7 @@ def render_text(view: ChannelView) -> str:
     lines = [f"package {view.package}, channel {view.channel}, head {view.head or '(none)'}"]
     lines += [f"error: {e}" for e in view.errors]
     lines += [f"note: {PARTIAL_NOTE}"] if view.partial else []
+    lines += [f"next: {_next_line(view)}"] if view.next else []
     incoming: dict[str, list[UpgradeEdge]] = {}
     for edge in (*view.edges, *view.outside):
         incoming.setdefault(edge.target, []).append(edge)
@@ -237,6 +257,7 @@ def render_text(view: ChannelView) -> str:
                 ("[head]", name == view.head),
                 ("[competing head]", name in view.competing_heads),
                 ("[installed]", name == view.installed),
+                ("[next]", name == view.next),
                 ("[skipped]", name in view.skipped),
                 ("[not in channel]", name not in in_channel),
             )

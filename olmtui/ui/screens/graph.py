@@ -102,7 +102,7 @@ def find_subscription(session: Session, target: ObjectRef | None) -> Subscriptio
         return next(
             (
                 s
-                for s in session.model.subscriptions()
+                for s in session.analysis.subscriptions()
                 if (s.namespace, s.name) == (target.namespace, target.name)
             ),
             None,
@@ -210,6 +210,8 @@ class GraphScreen(TableScreen):
                     overflow="ellipsis",
                 )
             )
+            if u.decided_by == "resolver" and u.not_head_because:
+                parts.append(Text(f"not the head: {u.not_head_because}", style=palette.MUTED))
         legend = Text(no_wrap=True, overflow="ellipsis")
         for via, glyph in (("replaces", "│"), ("skips", "┆"), ("skipRange", "┊")):
             legend.append(f"{glyph} {via}  ", style=KIND_STYLE[via])
@@ -327,7 +329,7 @@ class ChannelsScreen(TableScreen):
         sub = next(
             (
                 s
-                for s in self.session.model.subscriptions()
+                for s in self.session.analysis.subscriptions()
                 if s.package == package
                 and (s.channel or catalog.packages[package].default_channel) == channel
             ),

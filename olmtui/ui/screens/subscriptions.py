@@ -68,7 +68,7 @@ class SubscriptionsScreen(TableScreen):
         """CSV names in the INSTALLED/NEXT/HEAD columns drop their ``<package>.`` prefix
         (``keycloak-operator.v26.6.3`` -> ``v26.6.3``) so the versions fit; the detail pane
         and the filter keep the full names."""
-        subs = self.session.model.subscriptions()
+        subs = self.session.analysis.subscriptions()
         self._subs = {(s.namespace, s.name): s for s in subs}
         self._states = self.session.analysis.subscription_states(subs)
         for s in subs:
@@ -118,6 +118,9 @@ class SubscriptionsScreen(TableScreen):
                 f"{sub.upgrade.head or '?'}",
             ),
         ]
+        if sub.upgrade.not_head_because:
+            decided = "OLM's resolver" if sub.upgrade.decided_by == "resolver" else "the channel"
+            parts.append(line(f"not the head (decided by {decided})", sub.upgrade.not_head_because))
         if sub.upgrade.path:
             parts.append(
                 line(

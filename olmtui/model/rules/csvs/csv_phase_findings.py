@@ -33,11 +33,12 @@ import datetime as dt
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from olmtui.kinds import CSV, INSTALL_PLAN
+from olmtui.kinds import CSV, INSTALL_PLAN, SUBSCRIPTION
 from olmtui.model.records.types import Finding, ObjectRef, Severity
 from olmtui.model.rules.csvs.deployments import deployments_text
 from olmtui.model.rules.csvs.operator_conditions import held_findings, held_upgrades
 from olmtui.model.rules.csvs.replacements import ReplacementIndex
+from olmtui.model.rules.csvs.subscription_config import config_cause
 from olmtui.model.rules.installplans.installplans import failed_plan_remedy, olm_defect, plan_error
 from olmtui.model.rules.subscriptions.subscriptions import install_plan_name
 from olmtui.objects import Obj, meta, parse_time, spec, status
@@ -353,15 +354,22 @@ def _one(ns: _Namespace, name: str, csv: Obj, age: _Age) -> Finding | None:
     related: tuple[ObjectRef, ...] = ()
     if phase == "Failed":
         severity: Severity = "error"
-        text = (
-            _base(phase, reason, message, age)
-            + deployments_text(csv, ns.deployments)
-            + (
-                " OLM retries it; it stays Failed until the cause is fixed (or a newer CSV "
-                "replaces it with fail-forward upgrades)."
-            )
-        )
         rule = "R-CSV-F"
+        remedy = (
+            " OLM retries it; it stays Failed until the cause is fixed (or a newer CSV "
+            "replaces it with fail-forward upgrades)."
+        )
+        if (cause := config_cause(csv, ns.subs)) is not None:
+            # R-CSV-IR: the Subscription's spec.config put the rejected value there
+            rule = "R-CSV-IR"
+            related = (ObjectRef(SUBSCRIPTION, namespace, cause.subscription),)
+            remedy = (
+                f" The rejected value comes from Subscription {cause.subscription}'s "
+                f"spec.config.{cause.field}, which OLM writes into the CSV's Deployments "
+                f"({cause.error}). Fix or remove spec.config.{cause.field} on Subscription "
+                f"{namespace}/{cause.subscription}; OLM retries the install with the new value."
+            )
+        text = _base(phase, reason, message, age) + deployments_text(csv, ns.deployments) + remedy
     elif phase == "Pending":
         severity, text, rule, related = _pending(namespace, name, csv, age, ns.plans, ns.subs)
     elif phase in ("Replacing", "Deleting"):

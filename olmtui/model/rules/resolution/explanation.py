@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from olmtui.model.rules.catalog.suggestions import closest_first
+from olmtui.model.rules.resolution.catalog_namespaces import EXCLUDE_GLOBAL
 from olmtui.model.rules.resolution.constraints import (
     AppliedConstraint,
     AtMost,
@@ -44,6 +46,11 @@ class ExplainFacts:
     every entry of it in the visible catalogs and ``@existing``, in the builder's order."""
 
     packages: Mapping[str, Sequence[Offer]]
+    #: Subscription name -> the catalog it names (``ns/name``), for what exists there when
+    #: it lacks the package or channel asked for (R-UPG-6).
+    sources: Mapping[str, str] = field(default_factory=dict)
+    #: The namespace's OperatorGroup when it carries the exclusion annotation (R-RES-3).
+    excluding_group: str | None = None
 
 
 def explain(
@@ -110,7 +117,12 @@ def fix_of(applied: AppliedConstraint, namespace: str, facts: ExplainFacts | Non
     if isinstance(c, Mandatory):
         return _mandatory_fix(applied.variable, namespace, facts)
     if isinstance(c, Prohibited):
-        return _prohibited_fix(applied.variable, c.text, namespace)
+        excluded = _excluded_fix(applied.variable, c.text, namespace, facts)
+        if excluded is not None:
+            return excluded
+        return _prohibited_fix(applied.variable, c.text, namespace) + _existing_names(
+            applied.variable, c.text, facts
+        )
     if isinstance(c, Dependency):
         return _dependency_fix(applied.variable, c, namespace, facts)
     if isinstance(c, Conflict):
@@ -180,6 +192,48 @@ def _prohibited_fix(variable: str, text: str, namespace: str) -> str:
     if sub is None or not variable.startswith("subscription:"):
         return f"{sub or variable} may not be installed here: pick another bundle"
     return f"fix spec.source/sourceNamespace/name/channel/startingCSV of {sub}"
+
+
+def _excluded_fix(
+    variable: str, text: str, namespace: str, facts: ExplainFacts | None
+) -> str | None:
+    """R-RES-3: a catalog outside the namespace that its group's exclusion annotation keeps
+    out of view: the annotation is the cause, not the catalog or the Subscription's spec."""
+    m = _NO_CATALOG.fullmatch(text)
+    if m is None or facts is None or facts.excluding_group is None or m[2] == namespace:
+        return None
+    return (
+        f"OperatorGroup {namespace}/{facts.excluding_group} carries {EXCLUDE_GLOBAL}: "
+        f'"true", so {namespace} resolves only from catalogs in its own namespace: remove the '
+        f"annotation, or create the CatalogSource in {namespace} and point spec.sourceNamespace "
+        f"of {object_of(variable, namespace)} there"
+    )
+
+
+def _existing_names(variable: str, text: str, facts: ExplainFacts | None) -> str:
+    """R-UPG-6: for "no operators found in package P" / "in channel C of package P", what the
+    Subscription's catalog does hold, close matches first; ``""`` when unknown."""
+    source = facts.sources.get(variable.removeprefix("subscription:")) if facts else None
+    if facts is None or source is None:
+        return ""
+    if m := _NO_CHANNEL.fullmatch(text):
+        offers = [o for o in facts.packages.get(m[2], ()) if o.catalog == source]
+        channels = {o.channel for o in offers if o.channel}
+        if not channels:
+            return ""
+        shown, total = closest_first(m[1], channels)
+        more = f", ... ({total} in all)" if total > len(shown) else ""
+        return f"; its channels in {source} are {', '.join(shown)}{more}"
+    if m := _NO_PACKAGE.fullmatch(text):
+        packages = {
+            p for p, offers in facts.packages.items() if any(o.catalog == source for o in offers)
+        }
+        if not packages:
+            return ""
+        shown, total = closest_first(m[1], packages)
+        more = f", ... ({total} in all)" if total > len(shown) else ""
+        return f"; catalog {source} has {', '.join(shown)}{more}"
+    return ""
 
 
 def _dependency_fix(

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from olmtui.kinds import CATALOG_SOURCE, CSV, SUBSCRIPTION
 from olmtui.model.records.types import Finding, ObjectRef, Severity
+from olmtui.model.rules.resolution.catalog_view import Visibility, view_cause
 from olmtui.model.rules.resolution.resolution_clauses import (
     Clause,
     catalog_of,
@@ -223,9 +224,50 @@ def _unmet(r: _Reading, out: _Out, csvs: Mapping[str, Obj]) -> None:
         )
 
 
-def _catalogs(r: _Reading, out: _Out, catalog_sources: Collection[tuple[str, str]]) -> None:
+def _out_of_view(
+    out: _Out, subs: Iterable[Obj], visibility: Visibility, said: Collection[str]
+) -> None:
+    """R-RES-3 before OLM says it: under the exclusion annotation a Subscription naming a
+    catalog outside its own namespace fails whatever that catalog holds (certain, as only
+    the own namespace is seen). ``said``: the Subscriptions whose resolution failure OLM
+    already wrote (their own finding names the cause)."""
+    if not visibility.excluded:
+        return  # which namespace is the global one is inferred: wait for OLM to say it
+    for sub in subs:
+        name = meta(sub).get("name") or ""
+        wanted = spec(sub)
+        where = (str(wanted.get("sourceNamespace") or ""), str(wanted.get("source") or ""))
+        if name in said or not all(where) or visibility.sees(out.namespace, where[0]):
+            continue
+        why, fix, related = view_cause(out.namespace, where, visibility)
+        out.findings.append(
+            Finding(
+                "error",
+                "CatalogNotVisible",
+                SUBSCRIPTION,
+                out.namespace,
+                name,
+                f"Subscription {name} names CatalogSource {where[0]}/{where[1]}, but {why}: "
+                "OLM finds no operators for it (ResolutionFailed), however healthy that "
+                f"catalog is. {fix} (R-RES-3).",
+                "R-RES-3",
+                related,
+            )
+        )
+
+
+def _catalogs(
+    r: _Reading,
+    out: _Out,
+    catalog_sources: Collection[tuple[str, str]],
+    visibility: Visibility | None,
+) -> None:
     # R-SUB-7: "no operators found from catalog N in namespace M referenced by subscription S".
     for (namespace, name), subs in sorted(r.empty_catalogs.items()):
+        if visibility is not None and not visibility.sees(out.namespace, namespace):
+            # R-RES-3: the view is the cause, which the Subscription's own finding names;
+            # the catalog, healthy or not, is not at fault
+            continue
         if (namespace, name) not in catalog_sources:
             continue  # the Subscription's own finding says the CatalogSource is missing
         out.findings.append(
@@ -251,13 +293,19 @@ def resolution_clause_findings(
     subs: Iterable[Obj],
     csvs: Mapping[str, Obj],
     catalog_sources: Collection[tuple[str, str]],
+    visibility: Visibility | None = None,
 ) -> list[Finding]:
     """Findings on the CSVs, Subscriptions and CatalogSources the namespace's
-    ``ConstraintsNotSatisfiable`` message names (R-SUB-7)."""
+    ``ConstraintsNotSatisfiable`` message names (R-SUB-7). ``visibility``: which catalog
+    namespaces the namespace resolves from (R-RES-3), when its one OperatorGroup is known; a
+    catalog outside them is the Subscription's problem, never the catalog's."""
     subs = list(subs)
     clauses = namespace_clauses(subs)
     if not clauses:
-        return []
+        out = _Out(namespace)
+        if visibility is not None:
+            _out_of_view(out, subs, visibility, ())
+        return out.findings
     reading = _Reading(namespace)
     for clause in clauses:
         reading.read(clause)
@@ -266,7 +314,10 @@ def resolution_clause_findings(
     _apis(reading, out, csvs)
     _deprecated(reading, out, csvs)
     _unmet(reading, out, csvs)
-    _catalogs(reading, out, catalog_sources)
+    _catalogs(reading, out, catalog_sources, visibility)
+    if visibility is not None:
+        said = {sub for named in reading.empty_catalogs.values() for sub in named}
+        _out_of_view(out, subs, visibility, said)
     return out.findings
 
 

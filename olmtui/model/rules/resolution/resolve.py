@@ -11,17 +11,23 @@ then the operators and changes of a solution (R-RES-20) or the explanation of a 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from olmtui.kinds import CATALOG_SOURCE, CSV, NAMESPACE, OPERATOR_GROUP, SUBSCRIPTION
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.rules.operatorgroups.operatorgroups import FAIL_FORWARD, upgrade_strategy
+from olmtui.model.rules.resolution.catalog_namespaces import (
+    EXCLUDE_GLOBAL,
+    OPENSHIFT_GLOBAL,
+    UPSTREAM_GLOBAL,
+)
 from olmtui.model.rules.resolution.channel_order import ResolutionError
 from olmtui.model.rules.resolution.constraints import Variable
 from olmtui.model.rules.resolution.entries import EXISTING, CatalogKey, catalog_entries
 from olmtui.model.rules.resolution.existing import SourceError, existing_entries
 from olmtui.model.rules.resolution.explanation import ExplainFacts, Offer, explain
+from olmtui.model.rules.resolution.held_back import held_back
 from olmtui.model.rules.resolution.invariants import invariants
 from olmtui.model.rules.resolution.operators import operators_of
 from olmtui.model.rules.resolution.predicates import NotEvaluated
@@ -33,11 +39,6 @@ from olmtui.objects import annotations_of, name_of, namespace_of, spec, status
 from olmtui.store import Store
 
 Obj = dict[str, Any]
-
-#: R-RES-3: the annotation that keeps the global catalog namespace out of a namespace's view.
-EXCLUDE_GLOBAL = "olm.operatorframework.io/exclude-global-namespace-resolution"
-OPENSHIFT_GLOBAL = "openshift-marketplace"
-UPSTREAM_GLOBAL = "olm"
 
 
 def _ref(obj: Obj) -> str:
@@ -298,8 +299,9 @@ def _anchors(builder: Builder, extra: Iterable[Variable]) -> list[str]:
     ]
 
 
-def _facts(sources: Sources) -> ExplainFacts:
-    """Every entry the resolver saw, per package, for the explanation's fixes."""
+def _facts(sources: Sources, objects: NamespaceObjects | None = None) -> ExplainFacts:
+    """Every entry the resolver saw, per package, and the catalog each Subscription names,
+    for the explanation's fixes."""
     packages: dict[str, list[Offer]] = {}
     for snapshot in sources.snapshots:
         for e in snapshot.entries:
@@ -312,7 +314,15 @@ def _facts(sources: Sources) -> ExplainFacts:
                     e.catalog.label,
                 )
             )
-    return ExplainFacts(packages)
+    named = {}
+    for sub in objects.subscriptions if objects is not None else ():
+        wanted = SubscriptionSpec.of(sub)
+        named[wanted.name] = f"{wanted.source_namespace}/{wanted.source}"
+    groups = objects.operator_groups if objects is not None else []
+    excluding = None
+    if len(groups) == 1 and annotations_of(groups[0]).get(EXCLUDE_GLOBAL) == "true":
+        excluding = name_of(groups[0])
+    return ExplainFacts(packages, named, excluding)
 
 
 def resolve_namespace(
@@ -341,9 +351,17 @@ def resolve_namespace(
     result = solve(variables, _anchors(builder, extra))
     if isinstance(result, NotSatisfiable):
         return NamespaceResolution(
-            ns, "unsatisfiable", explanation=explain(result, ns, _facts(sources))
+            ns, "unsatisfiable", explanation=explain(result, ns, _facts(sources, objects))
         )
-    return _resolved(objects, builder, result.selected)
+    resolved = _resolved(objects, builder, result.selected)
+    if resolved.status != "resolved":
+        return resolved
+    anchors = _anchors(builder, extra)
+    # the facts (every entry seen) are gathered only for a Subscription held back
+    why = held_back(
+        builder, variables, anchors, result.selected, ns, lambda: _facts(sources, objects)
+    )
+    return replace(resolved, held_back=why) if why else resolved
 
 
 def _resolved(

@@ -38,6 +38,19 @@ class ExplainedConstraint:
 
 
 @dataclass(frozen=True, slots=True)
+class HeldBack:
+    """A Subscription the resolver does not move to its first candidate (R-RES-17):
+    ``preferred`` that candidate's bundle name, ``picked`` the bundle it installs instead
+    (``None``: it stays on the installed CSV), ``because`` one line saying what rules the
+    preferred ones out."""
+
+    subscription: str
+    preferred: str
+    picked: str | None
+    because: str
+
+
+@dataclass(frozen=True, slots=True)
 class NamespaceResolution:
     namespace: str
     status: ResolutionStatus
@@ -47,3 +60,5 @@ class NamespaceResolution:
     changes: tuple[str, ...] = ()
     #: Causes first (R-RES-18); empty unless ``unsatisfiable``.
     explanation: tuple[ExplainedConstraint, ...] = ()
+    #: Subscriptions not moved to their first candidate, and why (R-RES-17); ``resolved`` only.
+    held_back: tuple[HeldBack, ...] = ()

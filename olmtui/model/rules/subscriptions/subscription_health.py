@@ -11,10 +11,18 @@ Approval, effective approval and the 0-or-2+ OperatorGroup stall (R-SUB-4, R-SUB
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Iterable, Mapping, Sequence
 
 from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, SUBSCRIPTION
+from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.types import Finding, ObjectRef, Severity
+from olmtui.model.rules.catalog.suggestions import (
+    channel_suggestion,
+    package_suggestion,
+    serving,
+)
+from olmtui.model.rules.installplans.forbidden import Denied, retrying_forbidden
 from olmtui.model.rules.installplans.installplans import (
     ConditionState,
     InstallPlanSummary,
@@ -24,10 +32,13 @@ from olmtui.model.rules.installplans.installplans import (
     olm_defect,
     summarize_install_plan,
 )
+from olmtui.model.rules.resolution.catalog_view import Visibility, view_cause
 from olmtui.model.rules.subscriptions.subscriptions import install_plan_name
 from olmtui.model.rules.upgrades.upgrades import source_ref
 from olmtui.objects import Obj, meta, spec, status
 
+#: The kind of the scoped account a Forbidden InstallPlan names (R-OG-7); olmtui reads none.
+SERVICE_ACCOUNT = "ServiceAccount"
 _DEPRECATIONS = ("PackageDeprecated", "ChannelDeprecated", "BundleDeprecated")
 _PLAN_CONDITIONS = ("InstallPlanPending", "InstallPlanFailed", "InstallPlanMissing")
 
@@ -57,8 +68,19 @@ def _what(sub: Obj) -> str:
 class _Builder:
     """Collects the findings of one Subscription with its identity filled in."""
 
-    def __init__(self, sub: Obj, csvs: Mapping[str, Obj], manual: bool) -> None:
+    def __init__(
+        self,
+        sub: Obj,
+        csvs: Mapping[str, Obj],
+        manual: bool,
+        catalogs: Sequence[Catalog] = (),
+        visibility: Visibility | None = None,
+    ) -> None:
         sub_meta = meta(sub)
+        #: The catalog content given, for what exists where OLM found nothing (R-UPG-6).
+        self.catalogs = catalogs
+        #: Which catalog namespaces the namespace resolves from, when known (R-RES-3).
+        self.visibility = visibility
         #: The namespace's non-copied CSVs by name, and whether any Subscription of it is
         #: Manual (R-SUB-4): the remedies depend on both.
         self.csvs = csvs
@@ -80,9 +102,68 @@ class _Builder:
         )
 
 
+_NO_PACKAGE = re.compile(
+    r"no operators found in package (\S+) in the catalog referenced by subscription"
+)
+_NO_CHANNEL = re.compile(
+    r"no operators found in channel (\S+) of package (\S+) in the catalog referenced by"
+)
+
+
+def _what_exists(b: _Builder, sub: Obj, message: str) -> str | None:
+    """R-UPG-6: where OLM found no package P (no channel C of P) and the catalog content
+    given for the Subscription's source lists what it has, name that, close matches first."""
+    catalog = serving(b.catalogs, source_ref(sub)) if b.catalogs else None
+    if catalog is None:
+        return None
+    if m := _NO_CHANNEL.search(message):
+        return channel_suggestion(catalog, m[2], m[1])
+    if m := _NO_PACKAGE.search(message):
+        return package_suggestion(catalog, m[1])
+    return None
+
+
+_NO_CATALOG = re.compile(
+    r"no operators found from catalog (\S+) in namespace (\S+) referenced by subscription"
+)
+
+
+def _out_of_view(b: _Builder, sub: Obj, cond: ConditionState) -> bool:
+    """R-RES-3: OLM found nothing in a catalog the namespace does not resolve from; the
+    finding names the view (the annotation, or the catalog's namespace) as the cause."""
+    found = _NO_CATALOG.search(cond.message or "")
+    view = b.visibility
+    if found is None or view is None or view.sees(b.namespace, found[2]):
+        return False
+    why, fix, related = view_cause(b.namespace, (found[2], found[1]), view)
+    b.add(
+        "error",
+        cond.reason or "ResolutionFailed",
+        f"OLM cannot resolve Subscription {b.name} ({_what(sub)}): "
+        f"{(cond.message or 'no message').rstrip('.')}. The cause is the namespace's view, "
+        f"not the catalog: {why}. {fix}; OLM resolves again on its own (R-RES-3).",
+        "R-SUB-7",
+        related,
+    )
+    return True
+
+
 def _resolution(b: _Builder, sub: Obj, cond: ConditionState) -> None:
     # R-SUB-7: ConstraintsNotSatisfiable (the solver's constraint list, R-UPG-6 texts
     # included) or ErrorPreventedResolution (any other resolver error).
+    if _out_of_view(b, sub, cond):
+        return
+    exists = _what_exists(b, sub, cond.message or "")
+    if exists is not None:
+        b.add(
+            "error",
+            cond.reason or "ResolutionFailed",
+            f"OLM cannot resolve Subscription {b.name} ({_what(sub)}): "
+            f"{(cond.message or 'no message').rstrip('.')}. {exists} (R-UPG-6); OLM resolves "
+            "again when the Subscription changes.",
+            "R-SUB-7",
+        )
+        return
     advice = {
         "ConstraintsNotSatisfiable": (
             "The resolver found no set of bundles that satisfies every constraint listed: "
@@ -136,6 +217,10 @@ def _plan_condition(
         )
     elif cond.reason == "RequiresApproval" and plan and plan.waiting_for_approval:
         _waiting_for_approval(b, sub, plan)
+    elif (
+        denied := retrying_forbidden(plan.message if plan and plan.message else cond.message)
+    ) is not None:
+        _forbidden(b, ip_name, denied, related)
     else:
         b.add(
             "info",
@@ -147,6 +232,23 @@ def _plan_condition(
             "R-SUB-5",
             related,
         )
+
+
+def _forbidden(b: _Builder, ip_name: str, denied: Denied, related: tuple[ObjectRef, ...]) -> None:
+    """R-OG-7, R-IP-3: the plan retries for as long as its scoped account is Forbidden: an
+    error with the account and the permission it lacks, never "in progress"."""
+    account = f"{denied.account_namespace}/{denied.account}"
+    b.add(
+        "error",
+        "InstallPlanForbidden",
+        f"InstallPlan {ip_name} of Subscription {b.name} keeps retrying: ServiceAccount "
+        f"{account}, which the OperatorGroup makes OLM install with, may not "
+        f"{denied.permission}. OLM installs a scoped group's operators with that account's "
+        "permissions only and retries while the error is Forbidden, so nothing moves until "
+        f"the account is granted it, e.g. `{denied.grant}`; OLM then goes on by itself.",
+        "R-OG-7",
+        (*related, ObjectRef(SERVICE_ACCOUNT, denied.account_namespace, denied.account)),
+    )
 
 
 def _missing_remedy(b: _Builder, sub: Obj) -> str:
@@ -279,6 +381,8 @@ def subscription_condition_findings(
     install_plans_known: bool = True,
     csvs: Mapping[str, Obj] | None = None,
     manual: bool = False,
+    catalogs: Sequence[Catalog] = (),
+    visibility: Visibility | None = None,
 ) -> list[Finding]:
     """Findings from one Subscription's conditions and state (R-SUB-*), given the InstallPlan it
     references (``None`` when it references none or it is not in the cache). Pass
@@ -286,7 +390,7 @@ def subscription_condition_findings(
     missing one is not reported. ``csvs`` are the namespace's non-copied CSVs by name and
     ``manual`` whether a Subscription of the namespace asks for Manual approval (R-SUB-4):
     the remedies depend on them."""
-    b = _Builder(sub, csvs or {}, manual)
+    b = _Builder(sub, csvs or {}, manual, catalogs, visibility)
     sub_status = status(sub)
     observed = _true_conditions(sub)
     plan = summarize_install_plan(install_plan) if install_plan is not None else None
@@ -379,6 +483,8 @@ def namespace_subscription_findings(
     csvs: Iterable[Obj] = (),
     *,
     install_plans_known: bool = True,
+    catalogs: Sequence[Catalog] = (),
+    visibility: Visibility | None = None,
 ) -> list[Finding]:
     """Every Subscription and InstallPlan finding of one namespace, sorted: the conditions of
     each Subscription (with the InstallPlan it references) plus the namespace-wide InstallPlan
@@ -399,6 +505,8 @@ def namespace_subscription_findings(
             install_plans_known=install_plans_known,
             csvs=csv_names,
             manual=manual,
+            catalogs=catalogs,
+            visibility=visibility,
         )
     findings += namespace_installplan_findings(namespace, subs, ips, csvs)
     return sorted(findings, key=lambda f: f.sort_key)

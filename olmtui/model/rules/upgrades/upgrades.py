@@ -32,6 +32,7 @@ from olmtui.model.records.types import (
     UpgradeEdge,
     UpgradeInfo,
 )
+from olmtui.model.rules.catalog.suggestions import channel_suggestion, package_suggestion
 from olmtui.model.rules.subscriptions.subscriptions import approval
 from olmtui.model.rules.upgrades.channel_chain import replacement_chain
 from olmtui.objects import Obj, meta, spec, status
@@ -475,6 +476,17 @@ def _absent(package: str, channel: str | None, sub_name: str, catalog: Catalog, 
     )
 
 
+def _what_exists(scope: SubscriptionScope, sub_spec: Obj) -> str | None:
+    """R-UPG-6: the packages of the Subscription's catalog, or the channels of its package,
+    closest to the name it asks for first, when the catalog lacks that name."""
+    if scope.catalog is None:
+        return None
+    package = str(sub_spec.get("name") or "")
+    if scope.package is None:
+        return package_suggestion(scope.catalog, package)
+    return channel_suggestion(scope.catalog, package, str(sub_spec.get("channel") or ""))
+
+
 def _starting_csv_error(sub: Obj, graph: UpgradeGraph) -> str | None:
     """R-UPG-6: the startingCSV names no entry of the Subscription's channels."""
     sub_spec = spec(sub)
@@ -890,15 +902,23 @@ def upgrade_findings(
         scope = subscription_scope(catalogs, sub)
         source_ns, _, source = source_ref(sub).partition("/")
         f = _SubjectFindings(sub, (ObjectRef(CATALOG_SOURCE, source_ns, source),))
+        # R-UPG-6: what the catalog does hold, close matches first, when it lacks the name
+        exists = _what_exists(scope, sub_spec)
         if scope.error:
             f.add(
                 "error",
                 "NoOperatorsFound",
-                f"{scope.error}. OLM reports this as ResolutionFailed and installs nothing.",
+                f"{scope.error}. OLM reports this as ResolutionFailed and installs nothing."
+                + (f" {exists}." if exists else ""),
                 "R-UPG-6",
             )
         elif scope.absent:
-            f.add("info", "NotInCatalogContent", scope.absent, "R-DOC-8")
+            f.add(
+                "info",
+                "NotInCatalogContent",
+                scope.absent + (f" {exists}." if exists else ""),
+                "R-DOC-8",
+            )
         installed_name = str(status(sub).get("installedCSV") or "")
         csv = (csvs_by_ns.get(namespace) or {}).get(installed_name) if installed_name else None
         upgrade = _resolve(scope, sub, csv, graphs)
