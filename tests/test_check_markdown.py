@@ -51,7 +51,23 @@ def test_markdown_on_a_must_gather_leads_with_the_failed_install_and_its_remedy(
     report = json.loads(raw)
     assert status == json_status == 1  # exit status as for the other outputs
     titles = headings(note)
-    assert titles[:3] == ["# OLM check: 2 errors", "## Summary", "## Findings by object"]
+    assert titles[:4] == [
+        "# OLM check: 2 errors",
+        "## Summary",
+        "## Incidents",
+        "## Findings by object",
+    ]
+    # R-DIAG-3: one incident, the failed plan's, with the CSV it left folded under it
+    incidents = note.split("## Incidents\n")[1].split("\n## ")[0]
+    assert incidents.count("- **🔴 error**") == 1
+    assert (
+        "- **🔴 error** `InstallPlanFailed` on Subscription "
+        "cfe-test-namespace/image-caching-operator-v0-0-1-sub: "
+    ) in incidents
+    assert (
+        "  - follows: `CSVPending` on ClusterServiceVersion "
+        "cfe-test-namespace/image-caching-operator.v0.0.1"
+    ) in incidents
     assert "snapshot " in note and "2021-09-13 15:32:27 UTC" in note.split("\n")[2]
     assert "| 2 | 0 | 4 |" in note
     # the error objects come first, the info-only ones after them
@@ -78,9 +94,15 @@ def test_markdown_on_the_sample_says_what_the_text_says() -> None:
     assert headings(note)[0] == f"# OLM check: {counts['error']} errors"
     for finding in report["findings"]:
         assert md(finding["message"]) in note
-    assert note.count("- **🔴 error**") == counts["error"]
-    assert note.count("- **🟠 warning**") == counts["warning"]
-    assert note.count("- **🔵 info**") == counts["info"]
+    findings = note.split("## Findings by object\n")[1]
+    assert findings.count("- **🔴 error**") == counts["error"]
+    assert findings.count("- **🟠 warning**") == counts["warning"]
+    assert findings.count("- **🔵 info**") == counts["info"]
+    incidents = note.split("## Incidents\n")[1].split("\n## ")[0]
+    by_incident = report["summary"]["incidents"]
+    assert incidents.count("- **🔴 error**") == by_incident["error"]
+    assert incidents.count("- **🟠 warning**") == by_incident["warning"]
+    assert incidents.count("- **🔵 info**") == by_incident["info"]
 
 
 def test_rule_links_point_at_the_rules_doc_and_its_ids() -> None:
@@ -138,7 +160,8 @@ def test_long_lists_are_cut_with_a_count(monkeypatch: pytest.MonkeyPatch) -> Non
 
     monkeypatch.setattr(markdown_report, "OBJECT_LIMIT", 1)
     _, note = run("--sample", "--output", "markdown")
-    assert "- ... and 5 more\n" in note  # of the 6 errors in the summary
+    assert "- ... and 2 more\n" in note  # of the 3 error incidents in the summary
+    assert "... and 10 more incidents" in note
     # one object heading among the findings (the Resolution section has its own, per namespace)
     findings = note.split("\n## Resolution\n")[0]
     assert len([t for t in headings(findings) if t.startswith("### ")]) == 1

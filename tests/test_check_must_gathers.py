@@ -33,7 +33,9 @@ def test_must_gather_report_validates_and_has_the_expected_counts(dump: str) -> 
     assert summary["subscriptionsHeadUnknown"] == sum(
         1 for s in report["subscriptions"] if s["installedCSV"]
     )
-    assert {k: v for k, v in summary.items() if k not in ("findings", "metrics", *heads)} == {
+    assert {
+        k: v for k, v in summary.items() if k not in ("findings", "incidents", "metrics", *heads)
+    } == {
         "namespaces": namespace_objects + inferred_count,
         "operatorGroups": groups,
         "csvs": csvs - copied,
@@ -44,6 +46,27 @@ def test_must_gather_report_validates_and_has_the_expected_counts(dump: str) -> 
     }
     assert status == (1 if summary["findings"]["error"] else 0)
     assert report["source"]["skipped"] == 0
+
+
+@pytest.mark.parametrize("dump", ["azure", "metal", "vsphere"])
+def test_r_diag_3_the_failed_installplan_and_the_csv_it_left_are_one_incident(dump: str) -> None:
+    _, report = check_json(MUST_GATHERS / f"must-gather-{dump}")
+    assert report["summary"]["findings"]["error"] == 2
+    assert report["summary"]["incidents"]["error"] == 1
+    (incident,) = [i for i in report["incidents"] if i["severity"] == "error"]
+    sub, csv = "image-caching-operator-v0-0-1-sub", "image-caching-operator.v0.0.1"
+    namespace = "cfe-test-namespace"
+    assert incident["root"] == {
+        "code": "InstallPlanFailed",
+        "kind": "Subscription",
+        "namespace": namespace,
+        "name": sub,
+    }
+    assert incident["consequences"] == [
+        {"code": "CSVPending", "kind": "ClusterServiceVersion", "namespace": namespace, "name": csv}
+    ]
+    # the plan that failed is named in the blast radius (its name differs per dump)
+    assert [a["kind"] for a in incident["affected"]].count("InstallPlan") == 1
 
 
 @pytest.mark.parametrize("dump", ["azure", "metal", "vsphere"])

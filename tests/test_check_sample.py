@@ -61,6 +61,8 @@ def test_sample_summary_counts(report: dict) -> None:
         "catalogSources": 3,
         "subscriptionsBehindHead": 0,
         "subscriptionsHeadUnknown": 5,
+        # R-DIAG-3, R-DIAG-5: two of the six errors follow from another one
+        "incidents": {"error": 3, "warning": 3, "info": 5},
     }
 
 

@@ -2,9 +2,9 @@
 that no finding appears, disappears or changes severity without someone saying so.
 
 Each golden file under ``tests/golden/`` holds the report reduced to what a finding is (its
-code, the object it is about, its severity) and the summary's counts, findings sorted (their
-order is presentation, not a finding). Messages are left out: their wording may improve
-without a finding changing.
+code, the object it is about, its severity, its incident) and the summary's counts, findings
+sorted (their order is presentation, not a finding). Messages are left out: their wording may
+improve without a finding changing.
 
 The inputs:
 
@@ -48,12 +48,14 @@ APPROVE = os.environ.get("OLMTUI_APPROVE") == "1"
 
 
 def finding_key(finding: dict[str, Any]) -> dict[str, str]:
-    """What a finding is: its code, the object it is about, its severity."""
+    """What a finding is: its code, the object it is about, its severity, and the incident
+    it belongs to (R-DIAG-9: a finding that follows from another names that one's)."""
     where = "/".join(part for part in (finding["namespace"], finding["name"]) if part)
     return {
         "code": finding["code"],
         "object": f"{finding['kind']} {where}".strip(),
         "severity": finding["severity"],
+        "incident": finding["incident"],
     }
 
 

@@ -85,6 +85,7 @@ def test_top_level_fields_and_source() -> None:
         "subscriptions",
         "channels",
         "findings",
+        "incidents",
         "resolution",
         "clusterExtensions",
         "clusterCatalogs",
@@ -124,6 +125,8 @@ def test_summary_counts_records_and_store_kinds() -> None:
         "installPlans": 2,
         "catalogSources": 1,
         "findings": {"error": 2, "warning": 3, "info": 1},
+        # without a diagnosis (no objects' relations given) every finding is an incident
+        "incidents": {"error": 2, "warning": 3, "info": 1},
         # additions to format 1: one Subscription installed, no catalog content for it
         "subscriptionsBehindHead": 0,
         "subscriptionsHeadUnknown": 1,

@@ -11,7 +11,7 @@ from data_paths import DATA
 from olmtui.pipeline import predicted
 from olmtui.pipeline.build import snapshot_session
 from olmtui.pipeline.session import Session
-from olmtui.report.json_report import finding_json
+from olmtui.report.json_report import diagnosed_findings, incidents_json
 from olmtui.ui.app import OlmApp
 from olmtui.ui.screens.findings import FindingsScreen
 from olmtui.ui.screens.overview import OverviewScreen
@@ -139,7 +139,11 @@ async def test_the_dashboard_and_check_agree(catalogs: bool):
             await _runs(pilot, session, 1)
         else:
             await pilot.pause(0.3)
-        shown = [finding_json(f) for f in session.analysis.all_findings()]
-    report = session.analysis.report()["findings"]
+        diagnosis = session.analysis.diagnosis()
+        shown = diagnosed_findings(diagnosis, streamed=False)
+        incidents = incidents_json(diagnosis, streamed=False)
+    whole = session.analysis.report()
+    report = whole["findings"]
     assert shown == report
+    assert incidents == whole["incidents"]  # one diagnosis for the screens and check
     assert ("ResolutionWouldFail" in [f["code"] for f in report]) is catalogs

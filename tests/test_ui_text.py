@@ -134,7 +134,8 @@ def test_overview_words_on_the_sample():
     assert "5 operators, 4 not healthy, 14 copies" in plain
     assert "5 Subscriptions, 0 waiting for approval" in plain
     assert "3 catalogs" in plain
-    assert "✖ 6 errors" in plain and "▲ 3 warnings" in plain and "● 5 info" in plain
+    # the counts say incidents (R-DIAG-9): two of the six errors follow from another one
+    assert "incidents: ✖ 3 errors  ▲ 3 warnings  ● 5 info (14 findings)" in plain
 
 
 def _error_row_style(app: OlmApp) -> tuple[str, object]:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from olmtui.kinds import CLUSTER_CATALOG, CLUSTER_EXTENSION
+from olmtui.model.diagnosis.incidents import Diagnosis, diagnose
 from olmtui.model.diagnosis.remedies import remedy_for
 from olmtui.model.incremental.engine import Model
 from olmtui.model.incremental.health import finding_order, health_findings
@@ -132,6 +133,7 @@ class _Derived:
     v1: ObjectsMemo[V1State] = field(default_factory=ObjectsMemo)
     packages: Memo[PackageSpread] = field(default_factory=Memo)
     simulator: Simulator | None = None
+    diagnosis: Memo[Diagnosis] = field(default_factory=Memo)
 
 
 class Analysis:
@@ -268,6 +270,28 @@ class Analysis:
         return self._derived.by_subject.get(
             self.findings_stamp(), lambda: by_subject(self.all_findings())
         )
+
+    # -- the diagnosis ---------------------------------------------------------------------
+
+    def diagnose(self, findings: Sequence[Finding]) -> Diagnosis:
+        """The incidents of ``findings`` (sorted as reported) over the objects cached now: the
+        one place a diagnosis is made (the screens' :meth:`diagnosis`, ``check``'s report)."""
+        store = self.store
+        global_ns = self._source.global_namespace or default_global_namespace(store)
+        return diagnose(findings, store, global_ns)
+
+    def diagnosis(self) -> Diagnosis:
+        """The incidents of :meth:`all_findings`, made once per :meth:`findings_stamp` and
+        model version (a new Subscription moves no finding, but a broken catalog's blast
+        radius, R-RES-5)."""
+        return self._derived.diagnosis.get(
+            (self.findings_stamp(), self.model.version),
+            lambda: self.diagnose(self.all_findings()),
+        )
+
+    def incident_counts(self) -> dict[str, int]:
+        """How many incidents of each severity (the counts the Overview says)."""
+        return self.diagnosis().counts()
 
     def severity_counts(self) -> dict[str, int]:
         """How many findings of each severity (kept by the index, no pass over the
@@ -419,6 +443,7 @@ class Analysis:
                 healthy,
                 self.severity_counts(),
                 self.head_counts(),
+                self.incident_counts(),
             )
         scoped = _NamespaceCounts(store, model, namespace)
         copies = None
@@ -430,6 +455,11 @@ class Analysis:
         for finding in self.all_findings():
             if finding.namespace == namespace:
                 severities[finding.severity] += 1
+        diagnosis = self.diagnosis()
+        incidents = dict.fromkeys(SEVERITY_ORDER, 0)
+        for root in diagnosis.roots():
+            if diagnosis.findings[root].namespace == namespace:
+                incidents[diagnosis.severity(root)] += 1
         subs = [s for s in model.subscriptions() if s.namespace == namespace]
         scoped_metrics = seed_metrics(scoped, scoped)
         if self._source.upgrade_count is not None:
@@ -443,6 +473,7 @@ class Analysis:
             healthy,
             severities,
             count_heads(subs),
+            incidents,
         )
 
     def namespace_summaries(self) -> list[NamespaceSummary]:
@@ -620,6 +651,7 @@ class Analysis:
             catalogs=self.catalogs(),
             streamed=streamed,
             subscriptions=subscriptions,
+            diagnose=self.diagnose,
         )
 
 
@@ -655,3 +687,5 @@ class OverviewCounts:
     healthy_catalogs: int
     severities: dict[str, int]
     heads: HeadCounts
+    #: Incidents by their worst severity (R-DIAG-9): what the Overview counts.
+    incidents: dict[str, int]

@@ -11,11 +11,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from functools import partial
-from typing import IO, Any, Generic, Literal, Protocol, TypeVar
+from typing import IO, Any, Literal, Protocol, TypeVar
 
 from olmtui.kinds import CATALOG_SOURCE, CLUSTER_CATALOG, CLUSTER_EXTENSION, INSTALL_PLAN
+from olmtui.model.diagnosis.incidents import Diagnosis
 from olmtui.model.diagnosis.remedies import IndexedContext, RemedyContext, remedy_for
 from olmtui.model.incremental.health import merged_findings
 from olmtui.model.records.catalog import Catalog
@@ -37,6 +36,8 @@ from olmtui.model.rules.v1.outcome import extension_resolution
 from olmtui.model.rules.v1.resolve import V1Resolution, content_by_catalog
 from olmtui.model.viewmodels.metrics import Metrics, head_counts, seed_metrics
 from olmtui.objects import Obj, name_of
+from olmtui.report.diagnosis_json import diagnosis_fields, incident_json
+from olmtui.report.entries import Entries
 from olmtui.report.remedy_json import remedy_json
 from olmtui.safe_text import json_inert
 from olmtui.store import Store
@@ -45,25 +46,6 @@ FORMAT = 1
 SourceKind = Literal["snapshot", "live"]
 Report = dict[str, Any]
 _Record = TypeVar("_Record")
-
-
-@dataclass(frozen=True)
-class Entries(Generic[_Record]):
-    """A report list whose entries are built one at a time as it is written, from the
-    model's records: a report of 400,000 OperatorGroups then never holds 400,000 entry
-    dicts at once (``check`` stays under 1 GB on any input of 100 MB or less).
-    Each pass over it builds the entries anew. The writers (:func:`write_json`,
-    :func:`dumps`, ``text_report``) read it; :func:`report_json` without ``streamed`` gives
-    plain lists, for everything else (the screens, ``explain``, the Markdown note)."""
-
-    records: Sequence[_Record]
-    entry: Callable[[_Record], dict[str, Any]]
-
-    def __iter__(self) -> Iterator[dict[str, Any]]:
-        return map(self.entry, self.records)
-
-    def __len__(self) -> int:
-        return len(self.records)
 
 
 def _entries(
@@ -132,6 +114,29 @@ def finding_json(
         else [related_json(r) for r in related],
         "remedy": remedy_json(remedy_for(finding, context)) if context is not None else None,
     }
+
+
+def diagnosed_findings(
+    diagnosis: Diagnosis, streamed: bool, context: RemedyContext | None
+) -> Entries[int] | list[dict[str, Any]]:
+    """``findings[]``: each finding with its ``remedy`` (planned on ``context``), ``cause``,
+    ``incident`` and ``evidence``."""
+    findings = diagnosis.findings
+
+    def entry(index: int) -> dict[str, Any]:
+        return {
+            **finding_json(findings[index], streamed, context),
+            **diagnosis_fields(diagnosis, index, streamed),
+        }
+
+    return _entries(range(len(findings)), entry, streamed)
+
+
+def incidents_json(diagnosis: Diagnosis, streamed: bool) -> Entries[int] | list[dict[str, Any]]:
+    """``incidents[]``, by severity then id (R-DIAG-9)."""
+    return _entries(
+        diagnosis.roots(), lambda root: incident_json(diagnosis, root, streamed), streamed
+    )
 
 
 def operator_group_json(og: OperatorGroupState) -> dict[str, Any]:
@@ -390,6 +395,7 @@ def report_json(
     catalogs: Sequence[Catalog] = (),
     streamed: bool = False,
     subscriptions: Iterable[SubscriptionState] | None = None,
+    diagnose: Callable[[Sequence[Finding]], Diagnosis] | None = None,
 ) -> Report:
     """The whole report as a JSON-ready dict.
 
@@ -405,7 +411,8 @@ def report_json(
     ``catalogs`` is that content, bound to ClusterCatalogs for ``clusterExtensions[]``.
     ``streamed``: the long lists (groups, CSVs, Subscriptions, findings) are
     :class:`Entries`, built as they are written (:func:`write_json`, ``write_text``), never
-    held all at once.
+    held all at once. ``diagnose`` folds the findings into incidents (the session's
+    ``Analysis.diagnose``); without it every finding is its own incident.
     """
     planned_on = IndexedContext(store)
     findings = merged_findings(
@@ -429,6 +436,7 @@ def report_json(
     by_severity = dict.fromkeys(SEVERITY_ORDER, 0)
     for finding in findings:
         by_severity[finding.severity] += 1
+    diagnosis = diagnose(findings) if diagnose is not None else Diagnosis(findings, {})
     return {
         "format": FORMAT,
         "source": {
@@ -450,6 +458,7 @@ def report_json(
             "installPlans": store.count(INSTALL_PLAN),
             "catalogSources": store.count(CATALOG_SOURCE),
             "findings": by_severity,
+            "incidents": diagnosis.counts(),
             "metrics": metrics_json(seed_metrics(store, model, upgrade_count)),
             # Additions to format 1: installed Subscriptions behind their channel head, and
             # those whose head is unknown (no catalog content, or a channel OLM cannot order).
@@ -461,9 +470,8 @@ def report_json(
         "copiedCSVs": copied_csvs_json(copies),
         "subscriptions": _entries(subscriptions, subscription_json, streamed),
         "channels": [channel_json(c) for c in ordered_channels],
-        "findings": _entries(
-            findings, partial(finding_json, streamed=streamed, context=planned_on), streamed
-        ),
+        "findings": diagnosed_findings(diagnosis, streamed, planned_on),
+        "incidents": incidents_json(diagnosis, streamed),
         "resolution": [resolution_json(r) for r in sorted(resolutions, key=lambda r: r.namespace)],
         **v1_json(store, catalogs),
     }

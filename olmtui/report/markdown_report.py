@@ -36,6 +36,8 @@ from olmtui.store import Store
 RULES_DOC = "docs/rules.md"
 #: Objects listed before "... and N more" (``--output json`` has everything).
 OBJECT_LIMIT = 200
+#: Objects an incident affects to name before "(+N more)".
+LIST_LIMIT = 8
 #: Pending-upgrade drawings before "... and N more".
 GRAPH_LIMIT = 20
 _ICONS = {"error": "🔴 error", "warning": "🟠 warning", "info": "🔵 info"}
@@ -202,15 +204,67 @@ def _summary(report: Report) -> list[str]:
             f"**{_plural(source['skipped'], 'document')} could not be read: the snapshot is "
             "incomplete, findings may be missing or wrong.**"
         )
-    errors = [f for f in report["findings"] if f["severity"] == "error"]
+    incidents = summary.get("incidents")
+    if incidents is not None:
+        lines.append(
+            f"{_plural(sum(incidents.values()), 'incident')} (one per root cause): "
+            f"{incidents['error']} error, {incidents['warning']} warning, "
+            f"{incidents['info']} info."
+        )
+    errors = [i for i in report.get("incidents") or () if i["severity"] == "error"]
     if errors:
         lines += ["", "Errors:", ""]
         lines += [
-            f"- `{_code(f['code'])}` on {_subject_title(*_subject(f))}"
-            for f in errors[:OBJECT_LIMIT]
+            f"- `{_code(i['root']['code'])}` on {_subject_title(*_ref_subject(i['root']))}"
+            + (
+                f" (+{_plural(len(i['consequences']), 'finding')} that follow from it)"
+                if i["consequences"]
+                else ""
+            )
+            for i in errors[:OBJECT_LIMIT]
         ]
         if len(errors) > OBJECT_LIMIT:
             lines.append(f"- ... and {len(errors) - OBJECT_LIMIT} more")
+    return lines
+
+
+def _ref_subject(ref: dict[str, Any]) -> tuple[str, str, str]:
+    return (ref["kind"] or "", ref["namespace"] or "", ref["name"] or "")
+
+
+def _object_text(obj: dict[str, Any]) -> str:
+    where = f"{obj['namespace']}/{obj['name']}" if obj["namespace"] else obj["name"]
+    return f"{md(obj['kind'])} {md(where)}"
+
+
+def _incidents(report: Report) -> list[str]:
+    """One entry per incident (R-DIAG-9): its root, worst severity, the objects it affects,
+    the findings that follow from it folded under it."""
+    incidents = list(report.get("incidents") or ())
+    lines = ["## Incidents", ""]
+    if not incidents:
+        return [*lines, "No incidents."]
+    for incident in incidents[:OBJECT_LIMIT]:
+        root = incident["root"]
+        severity = _ICONS.get(incident["severity"], md(incident["severity"]))
+        lines.append(
+            f"- **{severity}** `{_code(root['code'])}` on "
+            f"{_subject_title(*_ref_subject(root))}: {md(incident['summary'])}"
+        )
+        affected = incident["affected"]
+        if incident["consequences"] or len(affected) > 1:
+            shown = ", ".join(_object_text(a) for a in affected[:LIST_LIMIT])
+            more = f" (+{len(affected) - LIST_LIMIT} more)" if len(affected) > LIST_LIMIT else ""
+            lines.append(f"  - affects: {shown}{more}")
+        for ref in incident["consequences"]:
+            lines.append(
+                f"  - follows: `{_code(ref['code'])}` on {_subject_title(*_ref_subject(ref))}"
+            )
+    if len(incidents) > OBJECT_LIMIT:
+        lines.append(
+            f"... and {len(incidents) - OBJECT_LIMIT} more incidents "
+            "(`olmtui check --output json` lists them all)."
+        )
     return lines
 
 
@@ -375,9 +429,9 @@ def render_markdown(
     when: dt.datetime | None,
     graphs: Sequence[PendingGraph] = (),
 ) -> str:
-    """The note: title with the source and its time, summary, findings by object, what the
-    resolver decides per namespace, then the pending upgrades drawn in Mermaid. ``label``
-    names the source (context or paths)."""
+    """The note: title with the source and its time, summary, incidents, findings by
+    object, what the resolver decides per namespace, then the pending upgrades drawn in
+    Mermaid. ``label`` names the source (context or paths)."""
     counts = report["summary"]["findings"]
     verdict = (
         _plural(counts["error"], "error")
@@ -390,6 +444,8 @@ def render_markdown(
         f"Source: {_source_line(report, label, when)}.",
         "",
         *_summary(report),
+        "",
+        *_incidents(report),
         "",
         *_findings(report),
         "",

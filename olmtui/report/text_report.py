@@ -1,6 +1,7 @@
 """The readable ``olmtui check`` output, rendered from the JSON report dict.
 
-Short and scannable: the counts, then the findings grouped by severity (errors first),
+Short and scannable: the counts, then the incidents grouped by severity (errors first), each
+its root finding with the findings that follow from it folded under it (R-DIAG-9),
 then one block per OperatorGroup (targets, members, the conflicts of each member; which
 groups merely intersect is left to the JSON), the CSVs that are in no group, copied-CSV
 status, the Subscriptions with their effective approval, and what OLM's resolver would
@@ -177,6 +178,18 @@ def _header(out: Writer, report: Report) -> None:
             ]
         )
     )
+    incidents = summary.get("incidents")
+    if incidents is not None:
+        out.line(
+            "Incidents (one per root cause): "
+            + ", ".join(
+                [
+                    _plural(incidents["error"], "error"),
+                    _plural(incidents["warning"], "warning"),
+                    f"{incidents['info']} info",
+                ]
+            )
+        )
     metrics = summary.get("metrics")
     if metrics is not None:
         out.line(_metrics_line(metrics))
@@ -209,32 +222,79 @@ def _metrics_line(metrics: dict[str, Any]) -> str:
     )
 
 
-def _findings(out: Writer, findings: Iterable[dict[str, Any]]) -> None:
-    """Findings by severity, at most ``FINDINGS_PER_CODE`` of a run of one code: read anew
-    per severity, never held (a report's findings may be entries built as read)."""
-    counts = Counter(f["severity"] for f in findings)
+def _subject(finding: dict[str, Any]) -> str:
+    return " ".join(
+        part
+        for part in (safe(finding["kind"] or ""), _ref(finding["namespace"], finding["name"]))
+        if part
+    )
+
+
+def _object_names(objects: Iterable[dict[str, Any]], total: int) -> str:
+    shown: list[str] = []
+    for obj in objects:
+        if len(shown) == LIST_LIMIT:
+            break
+        shown.append(f"{safe(obj['kind'])} {_ref(obj['namespace'], obj['name'])}")
+    more = f" (+{total - len(shown)} more)" if total > len(shown) else ""
+    return ", ".join(shown) + more
+
+
+class _Incidents:
+    """What the text shows of the incidents beyond their roots, gathered in one pass each
+    over the findings and the incidents (either may be entries built as read): the
+    consequences by incident, the severity of incidents with consequences, and the
+    blast radius of those that name more than their root's object (R-DIAG-9)."""
+
+    def __init__(self, report: Report) -> None:
+        self.consequences: dict[str, list[dict[str, Any]]] = {}
+        for finding in report["findings"]:
+            if finding.get("cause") is not None:
+                self.consequences.setdefault(finding["incident"], []).append(finding)
+        self.severity: dict[str, str] = {}
+        self.affected: dict[str, tuple[str, int]] = {}
+        for incident in report.get("incidents") or ():
+            if incident["consequences"]:
+                self.severity[incident["id"]] = incident["severity"]
+            affected = incident["affected"]
+            if len(affected) > 1:
+                self.affected[incident["id"]] = (
+                    _object_names(affected, len(affected)),
+                    len(affected),
+                )
+
+    def severity_of(self, root: dict[str, Any]) -> str:
+        found: str = self.severity.get(root.get("incident") or "", root["severity"])
+        return found
+
+
+def _findings(out: Writer, report: Report) -> None:
+    """Incidents by severity, each its root finding with what it affects and the findings
+    that follow from it folded under it; at most ``FINDINGS_PER_CODE`` of a run of one root
+    code. The findings are read anew per severity, never held (they may be entries)."""
+    findings = report["findings"]
+    incidents = _Incidents(report)
+    counts = report["summary"].get("incidents") or Counter(
+        f["severity"] for f in findings if f.get("cause") is None
+    )
     for severity, title in _SEVERITY_TITLES:
         if not counts[severity]:
             continue
         out.heading(f"{title} ({counts[severity]})", _SEVERITY_COLOURS[severity])
-        of_severity = (f for f in findings if f["severity"] == severity)
-        for code, group in groupby(of_severity, key=lambda f: f["code"]):
+        roots = (
+            f for f in findings if f.get("cause") is None and incidents.severity_of(f) == severity
+        )
+        for code, group in groupby(roots, key=lambda f: f["code"]):
             left = 0
-            for index, finding in enumerate(group):
+            for index, root in enumerate(group):
                 if index >= FINDINGS_PER_CODE:
                     left += 1
                     continue
-                subject = " ".join(
-                    part
-                    for part in (
-                        safe(finding["kind"] or ""),
-                        _ref(finding["namespace"], finding["name"]),
-                    )
-                    if part
-                )
-                out.line(f"  {out.paint(safe(code), _SEVERITY_COLOURS[severity])}  {subject}")
-                out.wrapped(_one_line(finding["message"]), 6)
-                _remedy(out, finding.get("remedy"))
+                colour = _SEVERITY_COLOURS[root["severity"]]
+                out.line(f"  {out.paint(safe(code), colour)}  {_subject(root)}")
+                out.wrapped(_one_line(root["message"]), 6)
+                _remedy(out, root.get("remedy"))
+                _folded(out, incidents, root)
             if left:
                 out.line(f"  ... and {left} more {safe(code)}")
 
@@ -256,6 +316,22 @@ def _remedy(out: Writer, remedy: dict[str, Any] | None) -> None:
         out.wrapped(_one_line(f"{number}. {step['text']}"), 8, 3)
         if step["command"]:
             out.line(" " * 11 + "$ " + _one_line(step["command"]))
+
+
+def _folded(out: Writer, incidents: _Incidents, root: dict[str, Any]) -> None:
+    """Under a root: the objects its incident affects when that says more than the root's
+    own object and related ones, and the findings that follow from it."""
+    incident = root.get("incident") or ""
+    following = incidents.consequences.get(incident, ())
+    names, total = incidents.affected.get(incident, ("", 0))
+    if following or total > 1 + len(root.get("related") or ()):
+        out.wrapped(f"affects: {names}", 6, 9)
+    if following:
+        out.line(f"      follows from it ({len(following)}):")
+    for finding in following:
+        colour = _SEVERITY_COLOURS[finding["severity"]]
+        out.line(f"      - {out.paint(safe(finding['code']), colour)}  {_subject(finding)}")
+        out.wrapped(_one_line(finding["message"]), 10)
 
 
 def _status(csv: dict[str, Any]) -> str:
@@ -565,7 +641,7 @@ def write_text(report: Report, stream: IO[str], *, colour: bool = False) -> None
 
 def _render(out: Writer, report: Report) -> None:
     _header(out, report)
-    _findings(out, report["findings"])
+    _findings(out, report)
     _operator_groups(out, report)
     _copied_csvs(out, report["copiedCSVs"])
     _subscriptions(out, report["subscriptions"], _state_problems(report))

@@ -1,4 +1,5 @@
-"""Findings: every problem, worst first, with what, why, which rule and objects, what to do.
+"""Findings: every problem, by incident (each root cause first, the findings that follow from
+it under it), with what, why, which rule and objects, what to do.
 
 ``/`` filters on the text and on ``sev:``, ``kind:`` and ``ns:`` words (``/sev:error``,
 ``/!ns:openshift``); Enter opens the object, whose detail lists the related ones to jump to,
@@ -12,6 +13,7 @@ from collections.abc import Hashable, Iterable
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from olmtui.model.diagnosis.incidents import Diagnosis
 from olmtui.model.records.diagnosis import Remedy
 from olmtui.model.records.types import Finding, ObjectRef
 from olmtui.model.rules.resolution.concerns import RESOLUTION_CODES
@@ -21,6 +23,9 @@ from olmtui.ui.inert import inert_text
 from olmtui.ui.loading_bar import LOADING_TEXT
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.widgets.virtual_table import Column, Row
+
+#: Objects an incident's detail names before "(+N more)".
+_AFFECTED_SHOWN = 12
 
 
 def finding_ref(finding: Finding) -> ObjectRef | None:
@@ -88,6 +93,35 @@ def explain(finding: Finding, remedy: Remedy | None = None) -> RenderableType:
     return Group(*parts)
 
 
+def incident_text(diagnosis: Diagnosis, root: int) -> RenderableType:
+    """An incident as its detail pane shows it: the root finding explained, the objects it
+    affects, then each finding that follows from it (R-DIAG-9)."""
+    parts: list[RenderableType] = [explain(diagnosis.findings[root])]
+    following = diagnosis.consequences(root)
+    affected = diagnosis.affected(root)
+    if following or len(affected) > 1 + len(diagnosis.findings[root].related):
+        shown = ", ".join(str(r) for r in affected[:_AFFECTED_SHOWN])
+        more = (
+            f" (+{len(affected) - _AFFECTED_SHOWN} more)" if len(affected) > _AFFECTED_SHOWN else ""
+        )
+        parts.append(Text(f"affects: {shown}{more}", style=palette.MUTED))
+    if following:
+        parts.append(Text(f"follows from it ({len(following)}):", style="bold"))
+    for index in following:
+        finding = diagnosis.findings[index]
+        line = Text("  └ ")
+        line.append(finding.code, style=SEVERITY_STYLE[finding.severity])
+        line.append(f"  {finding.kind} {finding.namespace}/{finding.name}".replace(" /", " "))
+        parts.append(line)
+    return Group(*parts)
+
+
+def incident_search(diagnosis: Diagnosis, root: int) -> str:
+    """What ``/`` matches on an incident's row: its root and every finding that follows."""
+    findings = diagnosis.findings
+    return " ".join(finding_search(findings[i]) for i in (root, *diagnosis.consequences(root)))
+
+
 class FindingsScreen(TableScreen):
     VIEW_TITLE = "Findings"
     COLUMNS = (
@@ -102,28 +136,39 @@ class FindingsScreen(TableScreen):
     LOADING_EMPTY_TEXT = LOADING_TEXT
 
     def build_rows(self) -> Iterable[Row]:
-        self._findings = dict(enumerate(self.session.analysis.all_findings()))
-        for index, finding in self._findings.items():
-            yield Row(
-                index,
-                (
-                    severity(finding.severity),
-                    finding.code,
-                    SHORT_KINDS.get(finding.kind, finding.kind),
-                    finding.namespace,
-                    finding.name,
-                    finding.message.splitlines()[0] if finding.message else "",
-                ),
-                search=finding_search(finding),
-            )
+        """Incidents first (R-DIAG-9): each root, then the findings that follow from it,
+        marked ``└`` under it."""
+        diagnosis = self._diagnosis = self.session.analysis.diagnosis()
+        findings = diagnosis.findings
+        self._findings = {}
+        for root in diagnosis.roots():
+            for index in (root, *diagnosis.consequences(root)):
+                finding = findings[index]
+                self._findings[index] = finding
+                yield Row(
+                    index,
+                    (
+                        severity(finding.severity),
+                        finding.code if index == root else f"└ {finding.code}",
+                        SHORT_KINDS.get(finding.kind, finding.kind),
+                        finding.namespace,
+                        finding.name,
+                        finding.message.splitlines()[0] if finding.message else "",
+                    ),
+                    search=finding_search(finding),
+                )
 
     def _finding(self, key: Hashable) -> Finding | None:
         return getattr(self, "_findings", {}).get(key)
 
     def describe(self, key: Hashable) -> RenderableType:
+        """A finding explained; a root with consequences, as its incident."""
         finding = self._finding(key)
         if finding is None:
             return Text("")
+        diagnosis: Diagnosis | None = getattr(self, "_diagnosis", None)
+        if isinstance(key, int) and diagnosis is not None and diagnosis.consequences(key):
+            return incident_text(diagnosis, key)
         return explain(finding, self.session.analysis.remedy(finding))
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:

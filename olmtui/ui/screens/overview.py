@@ -1,6 +1,7 @@
 """Overview: the seed's counts and health at a glance, then what needs attention, worst
-first: findings, InstallPlans waiting for approval, unhealthy catalogs, operators behind
-their channel head. Enter opens the object of the row."""
+first: incidents (one row per root cause, what follows from it in its detail), InstallPlans
+waiting for approval, unhealthy catalogs, operators behind their channel head. Enter opens
+the object of the row."""
 
 from __future__ import annotations
 
@@ -26,9 +27,9 @@ from olmtui.ui.loading_bar import LOADING_TEXT
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.screens.extensions import MOVING
 from olmtui.ui.screens.findings import (
-    explain,
     finding_ref,
-    finding_search,
+    incident_search,
+    incident_text,
     resolution_namespace,
 )
 from olmtui.ui.widgets.inert_static import InertStatic
@@ -88,7 +89,10 @@ def metrics_text(session: Session, namespace: str | None = None) -> Text:
     if session.loading_now:  # a partial snapshot proves no finding, nor their absence
         text.append("findings and channel heads when every file is read", style=palette.MUTED)
         return text
-    text.append_text(_findings_text(counts.severities))
+    text.append("incidents: ", style=palette.MUTED)
+    text.append_text(_findings_text(counts.incidents))
+    findings = sum(counts.severities.values())
+    text.append(f" ({count(findings, 'finding')})", style=palette.MUTED)
     text.append(" · " + _behind_text(counts.heads), style=palette.MUTED)
     return text
 
@@ -191,19 +195,24 @@ class OverviewScreen(TableScreen):
         session = self.session
         self._items: dict[Hashable, tuple[ObjectRef | None, RenderableType]] = {}
         self._finding_rows: dict[Hashable, Finding] = {}
-        for i, f in enumerate(session.analysis.all_findings()):
-            key: Hashable = ("finding", i)
-            self._items[key] = (finding_ref(f), explain(f))
+        diagnosis = session.analysis.diagnosis()
+        for root in diagnosis.roots():
+            # one row per incident (R-DIAG-9): what follows from its root is in its detail
+            f = diagnosis.findings[root]
+            key: Hashable = ("finding", root)
+            self._items[key] = (finding_ref(f), incident_text(diagnosis, root))
             self._finding_rows[key] = f
+            following = len(diagnosis.consequences(root))
+            first = f.message.splitlines()[0] if f.message else ""
             yield Row(
                 key,
                 (
-                    severity(f.severity),
+                    severity(diagnosis.severity(root)),
                     f.code,
                     _object(f.kind, f.namespace, f.name),
-                    f.message.splitlines()[0] if f.message else "",
+                    f"(+{following} follow) {first}" if following else first,
                 ),
-                search=finding_search(f),
+                search=incident_search(diagnosis, root),
             )
         for csv in session.analysis.metrics().csv_abnormal:
             key = ("abnormal", csv.namespace, csv.name)

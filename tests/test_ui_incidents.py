@@ -1,0 +1,80 @@
+"""The dashboard leads with incidents (R-DIAG-9): on the demo, the broken catalog is one
+Overview row, not one per Subscription it blocks; the Findings view folds what follows from
+it under it; Enter still opens the object."""
+
+from __future__ import annotations
+
+from olmtui.demo.cluster import DemoCluster
+from olmtui.model.records.types import ObjectRef
+from olmtui.pipeline.build import demo_session
+from olmtui.ui.app import OlmApp
+from olmtui.ui.screens.findings import FindingsScreen
+from olmtui.ui.screens.object_detail import ObjectScreen
+from olmtui.ui.screens.overview import OverviewScreen
+from olmtui.ui.widgets.virtual_table import VirtualTable
+
+SIZE = (160, 40)
+BROKEN = ObjectRef("CatalogSource", "openshift-marketplace", "certified-operators")
+
+
+def _codes(app: OlmApp) -> list[str]:
+    table = app.screen.query_one("#table", VirtualTable)
+    return [str(row.cells[1]) for row in table.shown_rows]
+
+
+async def _wait_for(pilot, condition, tries: int = 400) -> None:
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("the dashboard never showed it")
+
+
+async def test_the_demo_overview_shows_the_broken_catalog_as_one_incident_row() -> None:
+    with DemoCluster(1.0, cycles=1) as demo:
+        session = demo_session(demo)
+        app = OlmApp(session)
+        async with app.run_test(size=SIZE) as pilot:
+            await _wait_for(
+                pilot,
+                lambda: (
+                    isinstance(app.screen, OverviewScreen)
+                    and "CatalogSourceNotReady" in _codes(app)
+                ),
+            )
+            codes = _codes(app)
+            assert codes.count("CatalogSourceNotReady") == 1
+            assert "CatalogSourcesUnhealthy" not in codes  # 8 rows before incidents
+            table = app.screen.query_one("#table", VirtualTable)
+            row = next(r for r in table.shown_rows if str(r.cells[1]) == "CatalogSourceNotReady")
+            assert str(row.cells[3]).startswith("(+8 follow)")
+            diagnosis = session.analysis.diagnosis()
+            root = next(
+                i
+                for i in diagnosis.roots()
+                if diagnosis.findings[i].code == "CatalogSourceNotReady"
+            )
+            assert len(diagnosis.consequences(root)) == 8
+            # drill-down keeps working: Enter on the incident opens its root's object
+            table.cursor = [r.key for r in table.shown_rows].index(row.key)
+            await pilot.press("enter")
+            await _wait_for(pilot, lambda: isinstance(app.screen, ObjectScreen))
+            assert app.screen.target == BROKEN
+
+
+async def test_the_findings_view_folds_what_follows_under_its_root() -> None:
+    with DemoCluster(1.0, cycles=1) as demo:
+        session = demo_session(demo)
+        app = OlmApp(session, initial_view="findings")
+        async with app.run_test(size=SIZE) as pilot:
+            await _wait_for(
+                pilot,
+                lambda: (
+                    isinstance(app.screen, FindingsScreen)
+                    and "CatalogSourceNotReady" in _codes(app)
+                ),
+            )
+            codes = _codes(app)
+            at = codes.index("CatalogSourceNotReady")
+            assert codes[at + 1 : at + 9] == ["└ CatalogSourcesUnhealthy"] * 8
+            assert "CatalogSourcesUnhealthy" not in codes
