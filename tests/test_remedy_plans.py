@@ -1,4 +1,4 @@
-"""Remedies as plans of steps (issue 26 item 3): a plan per family of findings, the wrong
+"""Remedies as plans of steps: a plan per family of findings, the wrong
 remedies refused (R-DOC-14, R-UPG-8, R-CSV-P, R-DOC-5, "an OLM defect"), every code the
 rules emit planned or said to need nothing, and every plan's changes well formed."""
 
@@ -28,7 +28,7 @@ NS = "ops"
 PROPS = '{"properties":[{"type":"olm.package","value":{"packageName":"etcd","version":"%s"}}]}'
 
 
-def csv(name: str, phase: str, reason: str = "", version: str = "0.9.4", **extra: Any) -> dict:
+def etcd_csv(name: str, phase: str, reason: str = "", version: str = "0.9.4", **extra: Any) -> dict:
     return {
         "kind": "ClusterServiceVersion",
         "metadata": {
@@ -149,8 +149,8 @@ def apply_and_check(remedy: Remedy, objects: list[dict]) -> None:
 def test_a_reinstall_deletes_the_older_csv_of_the_package_first_and_keeps_its_version() -> None:
     """R-DOC-14: a new Subscription never adopts the older CSV; left in place it blocks
     resolution ("clusterserviceversion X exists and is not referenced by a subscription")."""
-    old = csv("etcd.v1", "Replacing", version="0.9.2")
-    new = csv("etcd.v2", "Pending", "RequirementsNotMet")
+    old = etcd_csv("etcd.v1", "Replacing", version="0.9.2")
+    new = etcd_csv("etcd.v2", "Pending", "RequirementsNotMet")
     subscription = sub("AtLatestKnown", "etcd.v2")
     objects = [group(), old, new, subscription, failed_plan()]
     found = namespace_subscription_findings(NS, [subscription], [objects[-1]], [old, new])
@@ -172,7 +172,7 @@ def test_a_reinstall_deletes_the_older_csv_of_the_package_first_and_keeps_its_ve
 
 def test_the_wrong_reinstall_is_refused_by_the_check() -> None:
     """The check above fails on the old advice: recreate the Subscription, the older CSV left."""
-    old = csv("etcd.v1", "Succeeded")
+    old = etcd_csv("etcd.v1", "Succeeded")
     bad = Remedy((patch(ObjectRef("Subscription", NS, "etcd"), "spec.channel", "alpha", "x"),))
     apply_and_check(bad, [old, sub("AtLatestKnown", "etcd.v1")])
     from olmtui.model.diagnosis.remedies.steps import create, delete
@@ -196,9 +196,14 @@ def test_the_wrong_reinstall_is_refused_by_the_check() -> None:
 def test_under_fail_forward_deleting_the_failed_plan_is_the_remedy(created: bool) -> None:
     """R-UPG-8, R-OG-9: OLM goes UpgradePending and resolves again; no reinstall."""
     subscription = sub("UpgradeFailed", "etcd.v1")
-    objects = [group(fail_forward=True), csv("etcd.v1", "Replacing"), subscription, failed_plan()]
+    objects = [
+        group(fail_forward=True),
+        etcd_csv("etcd.v1", "Replacing"),
+        subscription,
+        failed_plan(),
+    ]
     if created:
-        objects.append(csv("etcd.v2", "Failed", "InstallComponentFailed"))
+        objects.append(etcd_csv("etcd.v2", "Failed", "InstallComponentFailed"))
     found = namespace_subscription_findings(
         NS,
         [subscription],
@@ -218,7 +223,7 @@ def test_under_fail_forward_deleting_the_failed_plan_is_the_remedy(created: bool
 
 def test_a_csv_pending_on_min_kube_version_needs_a_newer_cluster() -> None:
     """R-CSV-P: never "something was deleted after the install"."""
-    too_new = csv(
+    too_new = etcd_csv(
         "etcd.v2",
         "Pending",
         "RequirementsNotMet",
@@ -336,7 +341,7 @@ def test_a_plan_waiting_for_approval_is_reviewed_then_approved() -> None:
 def test_a_missing_plan_heals_itself_while_upgrade_pending() -> None:
     missing = finding("InstallPlanMissing", "Subscription", "etcd")
     assert remedy_for(missing, ObjectsContext([sub("UpgradePending")])) is None
-    stuck = [sub("AtLatestKnown", "etcd.v1"), csv("etcd.v1", "Succeeded")]
+    stuck = [sub("AtLatestKnown", "etcd.v1"), etcd_csv("etcd.v1", "Succeeded")]
     remedy = remedy_for(missing, ObjectsContext(stuck))
     assert steps_of(remedy) == [
         "delete Subscription ops/etcd",
@@ -348,7 +353,7 @@ def test_a_missing_plan_heals_itself_while_upgrade_pending() -> None:
 
 
 def test_an_unreferenced_csv_is_deleted_and_the_subscription_then_installs() -> None:
-    objects = [csv("etcd.v1", "Succeeded"), sub("", plan=None)]
+    objects = [etcd_csv("etcd.v1", "Succeeded"), sub("", plan=None)]
     remedy = remedy_for(
         finding("UnreferencedCSV", "ClusterServiceVersion", "etcd.v1"), ObjectsContext(objects)
     )

@@ -1,5 +1,5 @@
 """The Findings view's detail shows the selected finding's remedy: its steps numbered and
-each command on a line of its own, shown as text, never as markup (issue 26 item 3)."""
+each command on a line of its own, shown as text, never as markup."""
 
 from __future__ import annotations
 

@@ -93,10 +93,10 @@ def explain(finding: Finding, remedy: Remedy | None = None) -> RenderableType:
     return Group(*parts)
 
 
-def incident_text(diagnosis: Diagnosis, root: int) -> RenderableType:
+def incident_text(diagnosis: Diagnosis, root: int, remedy: Remedy | None) -> RenderableType:
     """An incident as its detail pane shows it: the root finding explained, the objects it
-    affects, then each finding that follows from it (R-DIAG-9)."""
-    parts: list[RenderableType] = [explain(diagnosis.findings[root])]
+    affects, then each finding that follows from it (R-DIAG-9); ``remedy`` is the root's."""
+    parts: list[RenderableType] = [explain(diagnosis.findings[root], remedy)]
     following = diagnosis.consequences(root)
     affected = diagnosis.affected(root)
     if following or len(affected) > 1 + len(diagnosis.findings[root].related):
@@ -168,7 +168,7 @@ class FindingsScreen(TableScreen):
             return Text("")
         diagnosis: Diagnosis | None = getattr(self, "_diagnosis", None)
         if isinstance(key, int) and diagnosis is not None and diagnosis.consequences(key):
-            return incident_text(diagnosis, key)
+            return incident_text(diagnosis, key, self.session.analysis.remedy(finding))
         return explain(finding, self.session.analysis.remedy(finding))
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:

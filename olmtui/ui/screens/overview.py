@@ -200,7 +200,7 @@ class OverviewScreen(TableScreen):
             # one row per incident (R-DIAG-9): what follows from its root is in its detail
             f = diagnosis.findings[root]
             key: Hashable = ("finding", root)
-            self._items[key] = (finding_ref(f), incident_text(diagnosis, root))
+            self._items[key] = (finding_ref(f), incident_text(diagnosis, root, None))
             self._finding_rows[key] = f
             following = len(diagnosis.consequences(root))
             first = f.message.splitlines()[0] if f.message else ""

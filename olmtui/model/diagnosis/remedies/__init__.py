@@ -1,4 +1,4 @@
-"""Remedies as plans of steps (issue 26): for a finding, read with the state around it,
+"""Remedies as plans of steps: for a finding, read with the state around it,
 the steps a person follows, each with the ``oc`` command shown and the state change a
 simulation applies; ``None`` when there is nothing to do.
 
