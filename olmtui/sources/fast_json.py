@@ -6,9 +6,10 @@ measure it in the same run), into the same plain dicts, lists, strings and numbe
 duplicate key wins, integers of any size stay exact integers, floats are correctly rounded.
 What it refuses and ``json.loads`` reads (NaN and Infinity, numbers out of a float's range,
 lone surrogates escaped or encoded in UTF-8, a byte-order mark, UTF-16, deep nesting) goes
-to ``json.loads``, which gives today's value or today's error (tests/test_fast_json.py holds
-the rest equal). orjson was measured as fast, but it reads an integer beyond 64 bits as a
-float without a word, and guarding against that cost a quarter of a ``json.loads``.
+to ``json.loads``, which gives today's value or today's error
+(tests/sources/snapshots/test_fast_json.py holds the rest equal). orjson was measured as fast, but
+it reads an integer beyond 64 bits as a float without a word, and guarding against that cost a
+quarter of a ``json.loads``.
 """
 
 from __future__ import annotations

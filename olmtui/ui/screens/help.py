@@ -1,5 +1,5 @@
 """``?``: every key, as k9s users expect them, on one 80x24 screen (one line per key;
-tests/test_ui_keys.py checks that nothing is cut at that size)."""
+tests/ui/test_ui_keys.py checks that nothing is cut at that size)."""
 
 from __future__ import annotations
 

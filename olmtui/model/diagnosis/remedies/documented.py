@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from olmtui.kinds import CSV, INSTALL_PLAN, SUBSCRIPTION
+from olmtui.kinds import CRD, CSV, INSTALL_PLAN, SUBSCRIPTION
 from olmtui.model.diagnosis.remedies.context import RemedyContext
 from olmtui.model.diagnosis.remedies.installplans import cause_steps, stored_version_steps
 from olmtui.model.diagnosis.remedies.planner import Plans, advise
@@ -92,7 +92,7 @@ def _failing_again(finding: Finding, context: RemedyContext) -> Remedy | None:
 
 def _stored_version(finding: Finding, context: RemedyContext) -> Remedy | None:
     """R-DOC-5: the cause is the CRD's ``status.storedVersions``."""
-    crds = [r for r in finding.related if r.kind == "CustomResourceDefinition"]
+    crds = [r for r in finding.related if r.kind == CRD]
     gone = re.search(r" (?:drops|neither serves nor stores) (.+?) of CRD ", finding.message)
     if not crds or not gone:
         return None

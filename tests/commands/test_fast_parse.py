@@ -1,0 +1,483 @@
+"""The fast path for copied CSVs (``sources/snapshots/fast_yaml``) changes nothing olmtui keeps:
+every snapshot in tests/data, a generated one, a tarball and handcrafted tricky copies load into
+the same store, the same load result and the same ``check --output json`` report through
+the fast path as through the full parse of every document."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tarfile
+from collections.abc import Iterator
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from data_paths import DATA, ROOT
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from olmtui.cli import build_parser
+from olmtui.commands.check import check
+from olmtui.errors import UsageError
+from olmtui.report import dumps
+from olmtui.sources.snapshots import fast_yaml, parallel_load
+from olmtui.sources.snapshots.snapshot import load_snapshot
+from olmtui.sources.snapshots.snapshot_documents import load_yaml
+from olmtui.sources.snapshots.snapshot_files import path_content
+from olmtui.store import KINDS, Store
+
+sys.path.insert(0, str(ROOT / "bench"))
+from gen_snapshot import Sizes, generate
+
+
+@contextmanager
+def full_parse() -> Iterator[None]:
+    """Every document parsed in full, as before the fast path."""
+    cut = fast_yaml.cut
+    fast_yaml.cut = lambda _: None
+    try:
+        yield
+    finally:
+        fast_yaml.cut = cut
+
+
+def loaded(paths: list[Path]) -> Any:
+    """Everything a load leaves: each kind's objects by slot and the load result, or the
+    usage error it raised."""
+    store = Store()
+    try:
+        result = load_snapshot(paths, store)
+    except UsageError as exc:
+        return ("UsageError", str(exc))
+    return {kind: dict(store.slots(kind)) for kind in KINDS}, result
+
+
+def assert_same_load(paths: list[Path]) -> None:
+    fast = loaded(paths)
+    with full_parse():
+        full = loaded(paths)
+    assert fast == full
+
+
+def report_of(paths: list[Path]) -> str:
+    args = build_parser().parse_args(["check", *map(str, paths), "--output", "json"])
+    return dumps(check(args).report)
+
+
+def assert_same_report(paths: list[Path]) -> None:
+    fast = report_of(paths)
+    with full_parse():
+        assert report_of(paths) == fast
+
+
+TRIAGE = sorted((DATA / "triage").glob("*/cluster.yaml"))
+MUST_GATHERS = sorted(p for p in (DATA / "must-gather/must-gather-clean").iterdir() if p.is_dir())
+
+
+def snapshot_paths() -> list[Path]:
+    """Every snapshot file and tree in tests/data (catalog content aside)."""
+    found = [
+        *sorted((DATA / "snapshots").iterdir()),
+        *MUST_GATHERS,
+        *sorted((DATA / "cluster").iterdir()),
+        *TRIAGE,
+    ]
+    for folder in ("health", "store", "model", "ui", "apiserver"):
+        found.extend(sorted((DATA / folder).rglob("*.yaml")))
+        found.extend(sorted((DATA / folder).rglob("*.json")))
+    found = [p for p in found if p.suffix in (".yaml", ".json") or p.is_dir()]
+    # The fuzz corpora: the hostile documents and the sample every wrong-typed
+    # field is set on (tests/robustness/test_malformed_fuzz.py)
+    for corpus in (DATA / "hostile", DATA / "malformed"):
+        found.extend(sorted(p for p in corpus.iterdir() if p.suffix in (".yaml", ".json")))
+    return found
+
+
+@pytest.mark.parametrize("path", snapshot_paths(), ids=lambda p: str(p.relative_to(DATA)))
+def test_every_test_snapshot_loads_the_same_fast_and_in_full(path: Path) -> None:
+    assert_same_load([path])
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("generated")
+    generate(root, Sizes(namespaces=6, global_operators=3, single_operators=3, subscriptions=4))
+    return root
+
+
+def test_a_generated_snapshot_and_its_report_are_the_same_fast_and_in_full(
+    generated: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert_same_load([generated])
+    assert_same_report([generated])
+    copies: list[object] = []
+    copy_of = fast_yaml.copy_of
+
+    def counted(*args: Any) -> Any:
+        copies.append(copy_of(*args))
+        return copies[-1]
+
+    monkeypatch.setattr(fast_yaml, "copy_of", counted)
+    loaded([generated])
+    assert len(copies) >= 15 and None not in copies  # the comparisons had a fast side
+    with full_parse():
+        copies.clear()
+        loaded([generated])
+        assert copies == []
+
+
+def test_a_tarball_of_a_must_gather_and_its_report_are_the_same(tmp_path: Path) -> None:
+    archive = tmp_path / "mg.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(MUST_GATHERS[0], arcname="must-gather")
+    assert_same_load([archive])
+    assert_same_report([archive])
+
+
+def test_the_must_gathers_and_triage_reports_are_the_same() -> None:
+    for path in (
+        *MUST_GATHERS,
+        DATA / "snapshots/must-gather-mini",
+        *TRIAGE,
+    ):
+        assert_same_report([path])
+
+
+COPY = """\
+apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata:
+  annotations:
+    olm.operatorGroup: global-operators
+    olm.operatorNamespace: openshift-operators
+    alm-examples: "[\\n  {\\"kind\\": \\"X\\"}\\n]"
+  creationTimestamp: '2026-11-02T09:14:03Z'
+  labels:
+    olm.copiedFrom: openshift-operators
+  name: etcd.v0.9.4
+  namespace: NS
+  resourceVersion: '7'
+  uid: 9c4a97e2-b688-5f5f-aae9-42772769abcd
+spec:
+  displayName: etcd
+  description: |
+    A key value store.
+
+    With a blank line.
+  install:
+    spec:
+      deployments:
+      - name: etcd-operator
+        spec:
+          replicas: 1
+  version: 0.9.4
+status:
+  phase: Succeeded
+  reason: Copied
+  message: The operator is running in openshift-operators but is managing this namespace
+  conditions:
+  - phase: Succeeded
+    lastTransitionTime: '2026-11-02T09:14:03Z'
+"""
+
+PARENT = """\
+apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata:
+  name: etcd.v0.9.4
+  namespace: openshift-operators
+  annotations:
+    olm.operatorGroup: global-operators
+    olm.operatorNamespace: openshift-operators
+spec:
+  version: 0.9.4
+status:
+  phase: Succeeded
+  reason: InstallSucceeded
+---
+apiVersion: operators.coreos.com/v1
+kind: OperatorGroup
+metadata:
+  name: global-operators
+  namespace: openshift-operators
+status:
+  namespaces: [""]
+"""
+
+
+def copy_in(namespace: str, text: str = COPY) -> str:
+    return text.replace("namespace: NS", f"namespace: {namespace}")
+
+
+#: Seven levels of ten aliases each: ten million nodes in a few lines.
+_ALIAS_BOMB = "  a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n" + "\n".join(
+    f"  a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 8)
+)
+
+#: Each a change to a copy's text that the fast path must notice (or that must not matter).
+TRICKY: dict[str, tuple[str, str]] = {
+    "comment at column 0": ("spec:\n", "# a comment\nspec:\n"),
+    "flow metadata": (
+        "metadata:\n  annotations:",
+        "metadata: {name: etcd.v0.9.4, namespace: NS, labels: {olm.copiedFrom: x}}\nmeta2:",
+    ),
+    "anchor in metadata, alias in spec": ("  name: etcd", "  name: &n etcd"),
+    "alias to metadata": ("  displayName: etcd", "  displayName: *n"),
+    "undefined alias": ("  displayName: etcd", "  displayName: *nowhere"),
+    "quote across a section line": ("  displayName: etcd", '  displayName: "etcd\nstatus: x"'),
+    "status twice": ("status:\n  phase: Succeeded", "status: {phase: Failed}\nstatus:\n  phase: X"),
+    "spec twice": ("spec:\n", "spec: [1]\nspec:\n"),
+    "spec a list": ("spec:\n  displayName: etcd", "spec:\n- displayName: etcd\nx:"),
+    "spec a scalar": ("spec:\n", "spec: 3\nspec2:\n"),
+    "spec null": ("spec:\n", "spec:\nother:\n"),
+    "status a list": ("status:\n", "status: [1]\nstatus2:\n"),
+    "status null": ("status:\n  phase", "status:\nstatus3:\n  phase"),
+    "impossible date in spec": ("  version: 0.9.4", "  version: 0.9.4\n  when: 2021-13-45"),
+    "impossible date in metadata": ("  resourceVersion: '7'", "  resourceVersion: 2021-13-45"),
+    "unknown tag in spec": ("  version: 0.9.4", "  version: !custom 0.9.4"),
+    "bad binary in spec": ("  version: 0.9.4", "  version: !!binary '@@@'"),
+    "merge key in spec": ("  install:\n", "  install:\n    <<: {a: 1}\n"),
+    "bad merge key in spec": ("  install:\n", "  install:\n    <<: 3\n"),
+    "CRLF": ("\n", "\r\n"),
+    "document end marker": ("spec:\n", "...\nspec:\n"),
+    "line separator before a key": ("  uid: 9c4a", "  uid: x\u2028status: 9c4a"),
+    "next line before a key": ("  uid: 9c4a", "  uid: x\u0085kind: 9c4a"),
+    "tab at column 0": ("spec:\n", "spec:\n\tx: 1\n"),
+    "complex key": ("spec:\n", "? spec\n: {}\nspec0:\n"),
+    "sequence at column 0": ("  conditions:\n  - phase", "  conditions:\n- phase"),
+    "non-string metadata key": ("  uid: 9c4a", "  1: x\n  uid: 9c4a"),
+    "labels a list": ("  labels:\n    olm", "  labels:\n  - olm"),
+    "label null": ("olm.copiedFrom: openshift-operators", "olm.copiedFrom: null"),
+    "not a copy": ("    olm.copiedFrom: openshift-operators", "    other: x"),
+    "copy only by reason": ("    olm.copiedFrom: openshift-operators", "    o: copiedFrom"),
+    "kind in flow": ("kind: ClusterServiceVersion\n", "kind: [ClusterServiceVersion]\n"),
+    "top-level key unknown": ("spec:\n", "extra: 1\nspec:\n"),
+    "first line indented": ("apiVersion", " apiVersion"),
+    "blank line first": ("apiVersion", "\napiVersion"),
+    "bad UTF-8 in spec": ("  version: 0.9.4", "  version: 0.9.4\xff"),
+    "key with value on its line": ("spec:\n  displayName: etcd", "spec: {displayName: etcd}\ns:"),
+    "directive": ("apiVersion", "%YAML 1.1\n---\napiVersion"),
+    "status message a mapping": ("  message: The", "  message: {a: 1}\n  m: The"),
+    "empty status": ("status:\n  phase: Succeeded\n", "status: {}\nstatus4:\n  phase: S\n"),
+    # The whole value checked (aliases, depth): the full parse refuses these.
+    "spec nested too deep": (
+        "  version: 0.9.4",
+        "  version: 0.9.4\n  d: " + "[" * 1100 + "]" * 1100,
+    ),
+    "alias bomb in spec": ("  version: 0.9.4", "  version: 0.9.4\n" + _ALIAS_BOMB),
+    "many brackets in a string": (
+        "  version: 0.9.4",
+        "  version: 0.9.4\n  x: '" + "[" * 1200 + "'",
+    ),
+    "ampersand and star in spec": ("  displayName: etcd", "  displayName: etcd & *bold*"),
+    "anchor and alias in spec": ("  version: 0.9.4", "  version: &v 0.9.4\n  again: *v"),
+    # The metadata cut at its own keys (labels and annotations remembered by their bytes).
+    "anchor in annotations, alias in labels": (
+        "    olm.operatorGroup: global-operators\n",
+        "    olm.operatorGroup: &g global-operators\n",
+    ),
+    "alias in labels": ("    olm.copiedFrom: openshift-operators", "    o: *g"),
+    "anchor in labels, alias in name": (
+        "    olm.copiedFrom: openshift-operators\n  name: etcd.v0.9.4",
+        "    olm.copiedFrom: &l openshift-operators\n  name: *l",
+    ),
+    "anchor in name, redefined in uid, alias after": (
+        "  name: etcd.v0.9.4\n  namespace: NS\n  resourceVersion: '7'",
+        "  name: &a etcd.v0.9.4\n  namespace: NS\n  resourceVersion: *a",
+    ),
+    "metadata key at column 1": ("  uid: 9c4a", " x: 1\n  uid: 9c4a"),
+    "metadata comment at its indentation": ("  uid: 9c4a", "  # c\n  uid: 9c4a"),
+    "metadata key twice": ("  uid: 9c4a", "  name: other\n  uid: 9c4a"),
+    "labels twice": ("  uid: 9c4a", "  labels: {a: b}\n  uid: 9c4a"),
+    "quoted metadata key": ("  uid: 9c4a", '  "uid": 9c4a'),
+    "quote across a metadata key": ("  resourceVersion: '7'", "  resourceVersion: '7\n  other: x'"),
+    "merge key in metadata": ("  uid: 9c4a", "  <<: {zz: 1}\n  uid: 9c4a"),
+    "complex key in metadata": ("  uid: 9c4a", "  ? zz\n  : 1\n  uid: 9c4a"),
+    "block scalar with an indentation indicator": ("  uid: 9c4a", "  zz: |1\n   x\n  uid: 9c4a"),
+    "a date in labels": (
+        "    olm.copiedFrom: openshift-operators",
+        "    olm.copiedFrom: openshift-operators\n    when: 2021-01-01",
+    ),
+    "a map in labels": (
+        "    olm.copiedFrom: openshift-operators",
+        "    olm.copiedFrom: openshift-operators\n    nested: {a: 1}",
+    ),
+    "flow labels": (
+        "  labels:\n    olm.copiedFrom: openshift-operators",
+        "  labels: {olm.copiedFrom: openshift-operators}",
+    ),
+    "tab before a metadata key": ("  uid: 9c4a", "\tx: 1\n  uid: 9c4a"),
+    "boolean metadata key": ("  uid: 9c4a", "  true: 1\n  uid: 9c4a"),
+    "null metadata key": ("  uid: 9c4a", "  null: 1\n  uid: 9c4a"),
+    "metadata indented by four": ("  annotations:\n", "    zz: 1\n  annotations:\n"),
+    # A remembered spec's lines are not searched again, up to the last status line.
+    "a key between spec and status": ("status:\n  phase: S", "kind: X\nstatus:\n  phase: S"),
+    "a second status after the spec": ("status:\n  phase: S", "status: {}\nstatus:\n  phase: S"),
+    "a status line inside the spec": ("  version: 0.9.4", "  version: 0.9.4\nstatus: x\n  v: 1"),
+    "spec last": ("status:\n  phase: Succeeded\n", "x-status:\n  phase: Succeeded\n"),
+    # Own fields read without a parser (``simple_fields``) or left to it.
+    "uid a boolean": ("  uid: 9c4a97e2-b688-5f5f-aae9-42772769abcd", "  uid: yes"),
+    "resourceVersion octal": ("  resourceVersion: '7'", "  resourceVersion: 010"),
+    "name double-quoted with an escape": ("  name: etcd.v0.9.4", '  name: "etcd\\x41"'),
+    "name with a comment": ("  name: etcd.v0.9.4", "  name: etcd.v0.9.4 # c"),
+    "annotations deeper than the other keys": (
+        "  annotations:\n    olm",
+        "  annotations:\n      olm",
+    ),
+}
+
+
+def tricky_file(change: tuple[str, str]) -> bytes:
+    """A snapshot with a parent, two plain copies (the second hits the remembered spec and
+    status), the changed copy, and a plain copy after it."""
+    old, new = change
+    assert old in COPY
+    changed = copy_in("ns-x", COPY.replace(old, new, 1))
+    docs = [PARENT, copy_in("ns-a"), copy_in("ns-b"), changed, copy_in("ns-c")]
+    text = "---\n" + "---\n".join(d if d.endswith("\n") else d + "\n" for d in docs)
+    return text.encode("utf-8", errors="surrogateescape").replace(b"\xc3\xbf", b"\xff")
+
+
+@pytest.mark.parametrize("name", sorted(TRICKY))
+def test_a_tricky_copy_loads_as_the_full_parse_reads_it(name: str, tmp_path: Path) -> None:
+    path = tmp_path / "copies.yaml"
+    path.write_bytes(tricky_file(TRICKY[name]))
+    assert_same_load([path])
+
+
+def test_plain_copies_take_the_fast_path() -> None:
+    """The fast path is used at all (a copy's spec never reaches the store either way)."""
+    obj = fast_yaml.copied_csv(("---\n" + copy_in("ns-q")).encode(), load_yaml)
+    assert obj is not None
+    assert "spec" not in obj
+    assert obj["status"] == {
+        "phase": "Succeeded",
+        "reason": "Copied",
+        "message": "The operator is running in openshift-operators but is managing this namespace",
+    }
+    assert obj["metadata"]["namespace"] == "ns-q"
+
+
+def test_copies_share_their_labels_and_annotations_read_once() -> None:
+    """The metadata is cut at its keys: a second copy's labels and annotations are the first
+    copy's objects (remembered by their bytes), its own fields its own."""
+    first, second = (
+        fast_yaml.copied_csv(("---\n" + copy_in(ns)).encode(), load_yaml) for ns in ("n1", "n2")
+    )
+    assert first is not None and second is not None
+    for field in ("labels", "annotations"):
+        assert second["metadata"][field] is first["metadata"][field]
+    assert list(second["metadata"]) == list(first["metadata"])
+    assert (first["metadata"]["namespace"], second["metadata"]["namespace"]) == ("n1", "n2")
+
+
+#: Pieces that change how YAML reads a text, inserted anywhere into a copy.
+_PIECES = st.sampled_from(
+    [
+        '"',
+        "'",
+        "\n",
+        "\nstatus: x\n",
+        "\nspec:\n",
+        "&a ",
+        "*a",
+        "{",
+        "}",
+        "[",
+        "#",
+        "\t",
+        "\u2028",
+        "\x85",
+        "!!str ",
+        "\n---\n",
+        "\n...\n",
+        "? ",
+        "- ",
+        ": ",
+        " ",
+        "|\n",
+        "\\",
+        "\r",
+        "\ufeff",
+        "\n  ",
+        "\n    x: ",
+        "\n labels: x\n",
+    ]
+)
+
+
+@settings(
+    max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    edits=st.lists(
+        st.tuples(st.integers(min_value=0, max_value=len(COPY)), _PIECES), min_size=1, max_size=3
+    )
+)
+def test_a_copy_with_random_edits_loads_as_the_full_parse_reads_it(
+    edits: list[tuple[int, str]], tmp_path: Path
+) -> None:
+    text = COPY
+    for at, piece in edits:
+        text = text[:at] + piece + text[at:]
+    docs = [PARENT, copy_in("ns-a"), copy_in("ns-x", text), copy_in("ns-c")]
+    path = tmp_path / "edited.yaml"
+    path.write_text("---\n" + "---\n".join(d if d.endswith("\n") else d + "\n" for d in docs))
+    assert_same_load([path])
+
+
+def test_a_load_parsed_on_two_workers_equals_the_full_parse_in_order(
+    generated: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Parsed in a pool of worker processes, the store gets the same objects in the same
+    order (file order), and the same load result, as from one process."""
+    monkeypatch.setattr(parallel_load, "POOL_THRESHOLD", 0)
+    pooled = Store()
+    pooled_result = load_snapshot([generated], pooled, workers=2)
+    with full_parse():
+        alone = Store()
+        alone_result = load_snapshot([generated], alone, workers=1)
+    assert pooled_result == alone_result
+    for kind in KINDS:
+        assert list(pooled.slots(kind)) == list(alone.slots(kind))
+
+
+def test_a_directory_file_goes_to_a_worker_by_path_and_comes_back_without_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A directory's files are read where they are parsed (a worker reads from disk, which
+    costs less than their bytes through a pipe) and come back without their bytes; one
+    that cannot be read (a FIFO) says why, as it does in-process."""
+    (tmp_path / "a.yaml").write_text(PARENT)
+    os.mkfifo(tmp_path / "b.yaml")
+    listed = list(path_content(tmp_path, "snap").files)
+    assert [(f.data, f.path is not None) for f in listed] == [(b"", True), (b"", True)]
+    monkeypatch.setattr(parallel_load, "POOL_THRESHOLD", 0)
+    pooled = list(parallel_load.parsed_files(iter(listed), workers=2))
+    assert pooled == list(parallel_load.parsed_files(iter(listed), workers=1))
+    assert [source.data for source, _ in pooled] == [b"", b""]
+    assert pooled[0][1][0].value["kind"] == "ClusterServiceVersion"
+    assert pooled[1][0].error is not None and pooled[1][1] == []
+
+
+def test_a_broken_pool_leaves_the_rest_to_this_process(
+    generated: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workers that die (here: every file's parse in a worker fails as a killed one
+    would) cost time, not objects: the files not handed back are parsed in-process."""
+    monkeypatch.setattr(parallel_load, "POOL_THRESHOLD", 0)
+
+    def broken(*_: object, **__: object) -> None:
+        raise BrokenProcessPool("a worker died")
+
+    monkeypatch.setattr(parallel_load.ProcessPoolExecutor, "submit", broken)
+    assert loaded([generated]) == loaded_in_process([generated])
+
+
+def loaded_in_process(paths: list[Path]) -> Any:
+    store = Store()
+    result = load_snapshot(paths, store, workers=1)
+    return {kind: dict(store.slots(kind)) for kind in KINDS}, result

@@ -1,0 +1,326 @@
+"""Every row of every screen, painted: the dashboard on the demo's cluster and on a
+real must-gather, at 80x24, 120x40 and 200x60.
+
+A ``[skipped]`` row of an upgrade graph drawn off the cursor ended the app (rc 3): its row
+style, a name of the app's theme, was parsed as a colour. Nothing here asserts what a view
+shows; the walk paints every line a user can scroll to (every view's rows and each row's
+detail pane, the first object's detail and YAML, every channel's graph and each
+Subscription's, the Resolution view of each Subscription, the X-ray fully opened, the help
+and the palette) and fails on any exception, and on any style name the theme does not define
+(Rich paints those plain without a word: the same mistake, silent).
+
+The demo is its scenario's objects as a snapshot, with its catalog as ``olmtui demo`` loads
+it. The must-gather is paired with a small catalog (``tests/data/ui/paint-catalog``) whose
+graph has a skipped, a deprecated and a not-in-channel row for its Subscription.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from conftest import press, settle, wait_for
+from data_paths import TESTS
+from rich import errors
+from rich.console import Console, RenderableType
+from rich.style import Style
+from textual.containers import VerticalScroll
+from textual.pilot import Pilot
+from textual.scroll_view import ScrollView
+from textual.widget import Widget
+from textual.widgets import OptionList, Tree
+
+from olmtui.demo import scenario
+from olmtui.pipeline.build import snapshot_session
+from olmtui.pipeline.session import Session
+from olmtui.ui.app import OlmApp
+from olmtui.ui.inert import inert
+from olmtui.ui.screens.base import TableScreen
+from olmtui.ui.screens.graph import ChannelsScreen, GraphScreen
+from olmtui.ui.screens.object_detail import ObjectScreen
+from olmtui.ui.screens.resolution import ResolutionScreen
+from olmtui.ui.views import VIEWS
+from olmtui.ui.widgets.virtual_table import VirtualTable
+
+DATA = TESTS / "data"
+MUST_GATHER = DATA / "must-gather" / "must-gather-clean" / "must-gather-azure"
+PAINT_CATALOG = f"cfe-test-namespace/image-caching-operator-catalog={DATA / 'ui' / 'paint-catalog'}"
+SIZES = [(80, 24), (120, 40), (200, 60)]
+
+
+@pytest.fixture(scope="module")
+def demo_snapshot(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("demo") / "demo.yaml"
+    path.write_text(yaml.safe_dump_all(scenario.build_scenario().objects))
+    return path
+
+
+def demo_session(snapshot: Path) -> Session:
+    return snapshot_session(
+        [str(snapshot)], [f"{scenario.CATALOG_REF}={scenario.CATALOG_PATH}"], label="demo"
+    )
+
+
+def must_gather_session() -> Session:
+    return snapshot_session([str(MUST_GATHER)], [PAINT_CATALOG], label="must-gather azure")
+
+
+class StyleAudit:
+    """Every style name looked up on the app's console that neither its theme nor Rich's
+    grammar knows (Rich's Text paints those plain, silently)."""
+
+    def __init__(self, console: Console) -> None:
+        self.missing: set[str] = set()
+        original = console.get_style
+
+        def get_style(name: str | Style, *, default: Style | str | None = None) -> Style:
+            if isinstance(name, str):
+                try:
+                    original(name)
+                except errors.MissingStyle:
+                    self.missing.add(name)
+            return original(name, default=default)
+
+        console.get_style = get_style  # type: ignore[method-assign]
+
+
+class Walker:
+    """Drives one app through every screen, painting what each shows."""
+
+    def __init__(self, app: OlmApp, pilot: Pilot[Any]) -> None:
+        self.app = app
+        self.pilot = pilot
+        self.painted = 0
+        self.audit = StyleAudit(app.console)
+
+    async def paint(self) -> None:
+        """Let the app settle, then paint every line of the screen."""
+        await settle(self.pilot)
+        self.painted += len(self.app.screen._compositor.render_strips())
+
+    def render(self, renderable: RenderableType) -> None:
+        """A detail pane as the screen would paint it, at the screen's width."""
+        console = self.app.console
+        options = console.options.update_width(self.app.size.width)
+        console.render_lines(inert(renderable), options, pad=False)
+
+    def paint_lines(self, table: VirtualTable) -> None:
+        """The table's lines as they are now, painted as the compositor asks for them."""
+        for y in range(table.size.height):
+            table.render_line(y)
+
+    async def page_table(self, table: VirtualTable, describe: Callable[[Hashable], Any]) -> None:
+        """Every row on screen once, page by page (the table's own keys' actions, called
+        directly: a key press costs the Pilot tens of milliseconds of idle waiting), the
+        last row off the cursor, every row's detail rendered, and the screen painted."""
+        table.action_jump(0)
+        while True:
+            self.paint_lines(table)
+            before = table.cursor
+            table.action_page(1)
+            if table.cursor == before:
+                break
+        table.action_cursor(-1)
+        self.paint_lines(table)
+        for row in table.shown_rows:
+            self.render(describe(row.key))
+        await self.paint()
+
+    async def page_focused(self, widget: Widget | None = None, pages: int = 500) -> None:
+        """The focused widget (a tree, a list, the YAML), or ``widget``, scrolled through to
+        its end a page at a time, each page painted."""
+        widget = widget or self.app.screen.focused
+        if widget is None:
+            return await self.paint()
+        widget.scroll_home(animate=False, immediate=True)
+        await self.paint()
+        for _ in range(pages):
+            before = widget.scroll_offset
+            widget.scroll_page_down(animate=False)
+            if widget.scroll_offset == before:
+                break
+            if isinstance(widget, ScrollView):  # lines painted by the widget: no layout needed
+                for y in range(widget.size.height):
+                    widget.render_line(y)
+            else:
+                await self.paint()
+        await self.paint()
+
+    async def back_to(self, screen: object) -> None:
+        while self.app.screen is not screen:
+            await press(self.pilot, "escape")
+
+    async def table_view(self, screen: TableScreen) -> None:
+        await self.page_table(screen.table, screen.describe)
+        if isinstance(screen, ChannelsScreen):
+            return await self.every_graph(screen)
+        if screen.table.row_count:
+            await press(self.pilot, "home", "enter")
+            await self.paint()
+            if isinstance(self.app.screen, ObjectScreen):
+                await self.object_screen(self.app.screen)
+            await self.back_to(screen)
+
+    async def object_screen(self, screen: ObjectScreen) -> None:
+        related = screen.query_one("#related", VirtualTable)
+        await self.page_table(related, lambda key: "")
+        await press(self.pilot, "y")
+        await self.page_focused()
+        await press(self.pilot, "s")
+        await self.paint()
+
+    async def every_graph(self, screen: ChannelsScreen) -> None:
+        for row in list(screen.table.shown_rows):
+            screen.open(row.key)
+            await self.paint()
+            graph = self.app.screen
+            assert isinstance(graph, GraphScreen)
+            await self.page_table(graph.table, graph.describe)
+            await self.back_to(screen)
+
+    async def every_subscription(self, screen: TableScreen) -> None:
+        """Each Subscription's graph (the installed version, the path, the next hop), and
+        the Resolution view of one Subscription per namespace."""
+        table = screen.table
+        resolved: set[str] = set()
+        for index, row in enumerate(list(table.shown_rows)):
+            table.cursor = index
+            await press(self.pilot, "g")
+            await self.paint()
+            if isinstance(self.app.screen, GraphScreen):
+                graph = self.app.screen
+                await self.page_table(graph.table, graph.describe)
+            await self.back_to(screen)
+            namespace = str(row.key[0])  # type: ignore[index]  # (namespace, name)
+            if namespace in resolved:
+                continue
+            resolved.add(namespace)
+            table.cursor = index
+            await press(self.pilot, "r")
+            await self.paint()
+            resolution = self.app.screen
+            assert isinstance(resolution, ResolutionScreen)
+            await wait_for(
+                lambda screen=resolution: screen.result is not None and not screen._busy,
+                "the resolution",
+                pilot=self.pilot,
+            )
+            resolution.set_focus(resolution.query_one(OptionList))
+            await self.page_focused()
+            await self.back_to(screen)
+
+    async def walk(self) -> None:
+        for view in VIEWS:
+            assert self.app.show_view(view.name)
+            await self.paint()
+            screen = self.app.screen
+            if isinstance(screen, TableScreen):
+                await self.table_view(screen)
+                if view.name == "subscriptions":
+                    await self.every_subscription(screen)
+            else:
+                for tree in screen.query(Tree):
+                    tree.root.expand_all()
+                await self.page_focused()
+        await self.pilot.press("question_mark")
+        await self.paint()
+        await self.page_focused(self.app.screen.query_one(VerticalScroll))
+        await self.pilot.press("escape")
+        await self.pilot.press("ctrl+p")
+        await self.paint()
+        await self.pilot.press("escape")
+        await self.paint()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize("which", ["demo", "must-gather"])
+async def test_every_row_of_every_screen_paints(
+    which: str, size: tuple[int, int], demo_snapshot: Path
+) -> None:
+    session = demo_session(demo_snapshot) if which == "demo" else must_gather_session()
+    app = OlmApp(session)
+    async with app.run_test(size=size) as pilot:
+        walker = Walker(app, pilot)
+        await walker.walk()
+        assert walker.audit.missing == set()
+        assert walker.painted > 100
+    assert app.return_code in (None, 0)
+
+
+async def test_a_skipped_row_off_the_cursor_keeps_the_app_up(demo_snapshot: Path) -> None:
+    """As the user met it: demo, ``:csv``, ``/v26.7.1``, ``g``, End, Up."""
+    app = OlmApp(demo_session(demo_snapshot), initial_view="csvs")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("slash", *"v26.7.1", "enter")
+        await pilot.pause()
+        await pilot.press("g")
+        await pilot.pause()
+        assert isinstance(app.screen, GraphScreen)
+        await pilot.press("end", "up")
+        await pilot.pause()
+        lines = [strip.text for strip in app.screen._compositor.render_strips()]
+        assert any("[skipped]" in line for line in lines)
+    assert app.return_code in (None, 0)
+
+
+# -- narrow terminals: what tells rows apart is never cut away -------------------------------
+
+
+def rendered_rows(table: VirtualTable) -> dict[int, str]:
+    """Each shown row as painted at the table's width (off the cursor but the one it is on),
+    by its place among the shown rows."""
+    out: dict[int, str] = {}
+    height = table.size.height
+    table.action_jump(0)
+    while True:
+        top = round(table.scroll_y)
+        for y in range(1, height):
+            index = top + y - 1
+            if index < table.row_count:
+                out[index] = table.render_line(y).text.rstrip()
+        before = table.cursor
+        table.action_page(1)
+        if table.cursor == before:
+            return out
+
+
+def confused(table: VirtualTable) -> list[tuple[str, str, str]]:
+    """Pairs of rows whose cells differ but which read the same as painted."""
+    seen: dict[str, str] = {}
+    pairs = []
+    for index, text in rendered_rows(table).items():
+        cells = " | ".join(_plain(c) for c in table.shown_rows[index].cells)
+        other = seen.setdefault(text, cells)
+        if other != cells:
+            pairs.append((text, other, cells))
+    return pairs
+
+
+def _plain(cell: object) -> str:
+    return getattr(cell, "plain", None) or str(cell)
+
+
+@pytest.mark.parametrize("width", [80, 120])
+@pytest.mark.parametrize("which", ["demo", "must-gather"])
+async def test_rows_stay_apart_at_80_and_120_columns(
+    which: str, width: int, demo_snapshot: Path
+) -> None:
+    """Names cut in their middle keep the part that tells them apart (``image-…-1-sub`` and
+    ``projec…-1-sub`` were all that was left), no column repeats another, kinds are short
+    (``Clust…`` stood for three), and the channels of the graphs list read apart."""
+    session = demo_session(demo_snapshot) if which == "demo" else must_gather_session()
+    app = OlmApp(session)
+    async with app.run_test(size=(width, 40)) as pilot:
+        found: dict[str, list[tuple[str, str, str]]] = {}
+        for view in VIEWS:
+            assert app.show_view(view.name)
+            await pilot.pause()
+            screen = app.screen
+            if isinstance(screen, TableScreen) and screen.table.row_count:
+                found[view.name] = confused(screen.table)
+        assert {name: pairs for name, pairs in found.items() if pairs} == {}
+        assert {"overview", "csvs", "subscriptions", "graphs"} <= set(found)
