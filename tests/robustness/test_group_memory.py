@@ -98,7 +98,7 @@ def test_a_group_that_says_more_is_cached_as_it_came(change: Any) -> None:
     assert [list(read), list(read["metadata"])] == [list(group), list(group["metadata"])]
 
 
-def test_a_check_of_bare_groups_costs_under_2200_bytes_a_group(
+def test_a_check_of_bare_groups_costs_under_2450_bytes_a_group(
     tmp_path: Path, traced: None
 ) -> None:
     """What the session holds (cache and model) and its peak while the report is built and
@@ -112,7 +112,7 @@ def test_a_check_of_bare_groups_costs_under_2200_bytes_a_group(
     _report_peak(warm)  # what a first check loads and keeps (modules, caches) is not a group's
     # the slope between two sizes: what a group adds, without the fixed costs
     small_peak = _report_peak(small)
-    assert (_report_peak(large) - small_peak) / COUNT < 2200
+    assert (_report_peak(large) - small_peak) / COUNT < 2450
 
 
 def _report_peak(path: Path) -> int:

@@ -337,7 +337,10 @@ class ResolutionScreen(ViewScreen):
         self._show()
 
     def _show(self) -> None:
-        status = self.query_one("#resolution-status", Static)
+        found = self.query("#resolution-status")
+        if not found:  # a refresh before the children are mounted, or as they are torn down
+            return
+        status = found.first(Static)
         status.update(status_text(self.result, self.namespace, self._busy))
         if self.result is None:
             return
