@@ -178,9 +178,12 @@ class GraphScreen(TableScreen):
         return channel_view(channel, self.package, installed, version)
 
     def refresh_data(self) -> None:
+        info = self.query("#graph-info")
+        if not info:  # a refresh before the children are mounted, or as they are torn down
+            return
         view = self._view()
         self._rendered = view
-        self.query_one("#graph-info", Static).update(self._info(view))
+        info.first(Static).update(self._info(view))
         super().refresh_data()
         if self.sub is not None and self.sub.installed_csv and not getattr(self, "_placed", 0):
             self._placed = True
