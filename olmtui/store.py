@@ -621,6 +621,25 @@ class Store:
             self._emit([change])
         return change
 
+    def put_back(self, key: Key, obj: Obj | None, keep: Malformed | None) -> Change | None:
+        """Set one object (``None``: remove it) with the wrong-typed fields ``keep`` records
+        besides its own, and publish the change: a simulation's trial edits the cleaned
+        object (R-SRC-4), whose record would otherwise go with the first write."""
+        change = self._remove(key) if obj is None else self._put_keyed(obj, None)[1]
+        if obj is not None and keep is not None:
+            own = self.malformed.get(key)
+            paths = {p.path for p in keep.problems}
+            extra = tuple(p for p in own.problems if p.path not in paths) if own else ()
+            record = Malformed(keep.origin, keep.problems + extra)
+            if record != own:
+                self.malformed[key] = record
+                if change is None:
+                    current = self.get(key.kind, key.namespace, key.name)
+                    change = Change("MODIFIED", key, current, current)
+        if change is not None:
+            self._emit([change])
+        return change
+
     def apply_many(self, objs: Iterable[Obj], origin: Origin | None = None) -> list[Change]:
         """Add or update many objects and publish them as one batch. What the batch keeps
         (objects, and what subscribers derive from them) is frozen out of the cyclic

@@ -111,9 +111,11 @@ def dashboard_argv(args: argparse.Namespace, handed: Path | None = None) -> list
     if args.demo:
         return [*base, "demo", "--view", args.view]
     if args.paths:
-        catalogs = [f"--catalog={spec}" for spec in args.catalogs]
-        if handed is not None:
-            catalogs = [f"{LOADED_CATALOGS_FLAG}={handed}"]
+        catalogs = (
+            [f"{LOADED_CATALOGS_FLAG}={handed}"]
+            if handed is not None
+            else [f"--catalog={spec}" for spec in args.catalogs]
+        )
         return [*base, "replay", *args.paths, *catalogs, "--view", args.view]
     if args.view != "overview":
         raise UsageError("--view applies to PATHs or --demo; the live dashboard opens the overview")
@@ -225,6 +227,7 @@ def run(args: argparse.Namespace) -> int:
 
     with tempfile.TemporaryDirectory(prefix="olmtui-serve-") as private:
         handed = write_catalogs(catalogs, Path(private)) if catalogs else None
+        del catalogs  # the sessions read them from the file: not kept while serving
         command = shlex.join(dashboard_argv(args, handed))
         GuardedServer(
             command, host=args.host, port=args.port, title="olmtui", public_url=public_url

@@ -234,7 +234,7 @@ class Analysis:
         """The inputs of every namespace holding a Subscription, from the cache now."""
         store = self.store
         content = self.resolution_content()
-        global_ns = self._source.global_namespace or default_global_namespace(store)
+        global_ns = self.global_namespace()
         return tuple(
             ResolutionInputs(objects, content, global_ns, True)
             for objects in cluster_objects(store, subscription_namespaces(store))
@@ -273,12 +273,15 @@ class Analysis:
 
     # -- the diagnosis ---------------------------------------------------------------------
 
+    def global_namespace(self) -> str:
+        """OLM's global catalog namespace: the session's when given, else OLM's default for
+        the objects cached (R-RES-3)."""
+        return self._source.global_namespace or default_global_namespace(self.store)
+
     def diagnose(self, findings: Sequence[Finding]) -> Diagnosis:
         """The incidents of ``findings`` (sorted as reported) over the objects cached now: the
         one place a diagnosis is made (the screens' :meth:`diagnosis`, ``check``'s report)."""
-        store = self.store
-        global_ns = self._source.global_namespace or default_global_namespace(store)
-        return diagnose(findings, store, global_ns)
+        return diagnose(findings, self.store, self.global_namespace())
 
     def diagnosis(self) -> Diagnosis:
         """The incidents of :meth:`all_findings`, made once per :meth:`findings_stamp` and
@@ -585,7 +588,7 @@ class Analysis:
         return ResolutionInputs(
             cluster_objects(store, [namespace])[0],
             self.resolution_content(),
-            self._source.global_namespace or default_global_namespace(store),
+            self.global_namespace(),
             self.has_catalog_content(),
         )
 
@@ -601,9 +604,10 @@ class Analysis:
 
     def simulator(self, *, in_place: bool = False) -> Simulator:
         """Trials of changes on a copy of the session's state (``pipeline/simulation.py``):
-        ``whatif`` and the proof of remedies; what a screen shows is never changed.
-        ``in_place`` only for a session read once and shown nowhere (``whatif``,
-        ``check``): trials then change its own cache and put it back after each."""
+        ``whatif`` (and :meth:`Simulator.verify`, the proof of a remedy, which the reports do
+        not call yet); what a screen shows is never changed. ``in_place`` only for a session
+        read once and shown nowhere (``whatif``): trials then change its own cache and put
+        it back after each."""
         found = self._derived.simulator
         if found is None or found.in_place != in_place:
             if found is not None:

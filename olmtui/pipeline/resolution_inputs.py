@@ -48,7 +48,9 @@ class ResolutionInputs:
         a, b = self.objects, other.objects
         return (
             a.catalog_sources_read == b.catalog_sources_read
-            and same_objects(a.operator_groups, b.operator_groups)
+            # a bare group is rebuilt on each read of the cache (its compact form): equal,
+            # not the same object; list equality still tries identity first
+            and list(a.operator_groups) == list(b.operator_groups)
             and same_objects(a.subscriptions, b.subscriptions)
             and same_objects(a.csvs, b.csvs)
             and a.catalog_sources.keys() == b.catalog_sources.keys()

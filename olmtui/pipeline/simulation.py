@@ -42,7 +42,7 @@ _MAX_ROUNDS = 4
 class Simulator:
     """Trials of changes on a copy of one session's state (see the module docstring).
 
-    ``in_place``: the session is read once and shown nowhere (``whatif``, ``check``): the
+    ``in_place``: the session is read once and shown nowhere (``whatif``): the
     trials change its own cache and model, and put them back after each, rather than pay
     for a second model over a copy (a second of CPU at 20,000 copied CSVs). Never for a
     session a screen shows: the screens would draw the trial's state."""
@@ -278,30 +278,40 @@ def _sync_groups(
 def _apply(
     store: Store, change: Change, journal: dict[Key, tuple[Obj | None, Malformed | None]]
 ) -> tuple[Obj | None, Obj | None]:
-    """Apply one change to ``store``, noting in ``journal`` what its object was first."""
+    """Apply one change to ``store``, noting in ``journal`` what its object was first. The
+    wrong-typed fields the change leaves alone stay recorded (R-SRC-4): the cluster's object
+    still holds them."""
     target = change.target
     key = Key(target.kind, target.namespace, target.name)
     old = store.get(target.kind, target.namespace, target.name)
     new = applied(old, change)
+    before = store.malformed.get(key)
     if key not in journal:
-        journal[key] = (old, store.malformed.get(key))
-    if new is None:
-        store.apply("DELETED", old or {})
-    else:
-        store.apply("MODIFIED" if old is not None else "ADDED", new)
+        journal[key] = (old, before)
+    store.put_back(key, new, None if new is None else _left_wrong(before, change))
     return old, store.get(target.kind, target.namespace, target.name)
 
 
+def _left_wrong(before: Malformed | None, change: Change) -> Malformed | None:
+    """The wrong-typed fields of ``before`` that ``change`` does not write."""
+    if before is None or change.action in ("delete", "create"):
+        return None
+    field = "spec.approved" if change.action == "approve" else change.field
+    if field is None:  # a whole object written back by a reaction: every field kept
+        return before
+    kept = tuple(
+        p
+        for p in before.problems
+        if not (
+            p.path == field
+            or p.path.startswith((field + ".", field + "["))
+            or field.startswith((p.path + ".", p.path + "["))
+        )
+    )
+    return Malformed(before.origin, kept) if kept else None
+
+
 def _restore(store: Store, journal: dict[Key, tuple[Obj | None, Malformed | None]]) -> None:
-    """Put every object the journal noted back as it was (and its malformed record)."""
+    """Put every object the journal noted back as it was, with its malformed record."""
     for key, (old, malformed) in reversed(list(journal.items())):
-        if old is None:
-            current = store.get(key.kind, key.namespace, key.name)
-            if current is not None:
-                store.apply("DELETED", current)
-        else:
-            store.apply("MODIFIED", old)
-        if malformed is None:
-            store.malformed.pop(key, None)
-        else:
-            store.malformed[key] = malformed
+        store.put_back(key, old, malformed)

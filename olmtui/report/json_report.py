@@ -24,7 +24,6 @@ from olmtui.model.records.types import (
     CopiedCSVState,
     CSVState,
     Finding,
-    ObjectRef,
     OperatorGroupState,
     SubscriptionState,
     UpgradeInfo,
@@ -36,7 +35,7 @@ from olmtui.model.rules.v1.outcome import extension_resolution
 from olmtui.model.rules.v1.resolve import V1Resolution, content_by_catalog
 from olmtui.model.viewmodels.metrics import Metrics, head_counts, seed_metrics
 from olmtui.objects import Obj, name_of
-from olmtui.report.diagnosis_json import diagnosis_fields, incident_json
+from olmtui.report.diagnosis_json import diagnosis_fields, incident_json, object_json
 from olmtui.report.entries import Entries
 from olmtui.report.remedy_json import remedy_json
 from olmtui.safe_text import json_inert
@@ -86,10 +85,6 @@ def _or_none(text: str | None) -> str | None:
     return text or None
 
 
-def related_json(related: ObjectRef) -> dict[str, Any]:
-    return {"kind": related.kind, "namespace": _or_none(related.namespace), "name": related.name}
-
-
 #: Beyond this many related objects, a streamed finding's ``related`` is :class:`Entries`: a
 #: finding may name every Namespace of the input (``NamespacesInferred``), 400,000 of them.
 _LONG = 64
@@ -109,9 +104,9 @@ def finding_json(
         "name": _or_none(finding.name),
         "message": finding.message,
         "rule": finding.rule,
-        "related": Entries(related, related_json)
+        "related": Entries(related, object_json)
         if streamed and len(related) > _LONG
-        else [related_json(r) for r in related],
+        else [object_json(r) for r in related],
         "remedy": remedy_json(remedy_for(finding, context)) if context is not None else None,
     }
 

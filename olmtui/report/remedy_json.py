@@ -6,19 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from olmtui.model.records.diagnosis import Remedy, Step
-from olmtui.model.records.types import ObjectRef
-
-
-def _object_json(ref: ObjectRef | None) -> dict[str, Any] | None:
-    if ref is None:
-        return None
-    return {"kind": ref.kind, "namespace": ref.namespace or None, "name": ref.name}
+from olmtui.report.diagnosis_json import object_json
 
 
 def step_json(step: Step) -> dict[str, Any]:
     return {
         "action": step.action,
-        "object": _object_json(step.object),
+        "object": None if step.object is None else object_json(step.object),
         "change": step.change,
         "command": step.command,
         "text": step.text,

@@ -7,10 +7,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import IO, Any, Protocol
 
-from olmtui.model.records.diagnosis import Change
+from olmtui.model.records.diagnosis import Change, finding_key
 from olmtui.model.records.types import Finding
 from olmtui.model.rules.resolution.result import NamespaceResolution
-from olmtui.report.json_report import FORMAT, finding_json, related_json, resolution_json
+from olmtui.report.diagnosis_json import finding_ref_json, object_json
+from olmtui.report.json_report import FORMAT, finding_json, resolution_json
 from olmtui.report.text_report import safe
 
 
@@ -41,19 +42,9 @@ def change_json(change: Change) -> dict[str, Any]:
     """One ``actions[]`` entry: what was done to which object."""
     return {
         "action": change.action,
-        "object": related_json(change.target),
+        "object": object_json(change.target),
         "field": change.field,
         "value": change.value,
-    }
-
-
-def finding_ref(finding: Finding) -> dict[str, Any]:
-    """A finding as ``cause`` and incidents name one."""
-    return {
-        "code": finding.code,
-        "kind": finding.kind or None,
-        "namespace": finding.namespace or None,
-        "name": finding.name or None,
     }
 
 
@@ -76,8 +67,8 @@ def whatif_json(outcome: WhatIf) -> dict[str, Any]:
             "resolution": [resolution_json(r) for r in outcome.after_resolution],
         },
         "next": list(outcome.next),
-        "cleared": [finding_ref(f) for f in outcome.cleared],
-        "new": [finding_ref(f) for f in outcome.new],
+        "cleared": [finding_ref_json(finding_key(f)) for f in outcome.cleared],
+        "new": [finding_ref_json(finding_key(f)) for f in outcome.new],
         "verified": verified(outcome),
         "missing": "; ".join(outcome.missing) or None,
     }
