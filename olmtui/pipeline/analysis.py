@@ -26,7 +26,7 @@ from olmtui.kinds import CLUSTER_CATALOG, CLUSTER_EXTENSION
 from olmtui.model.diagnosis.incidents import Diagnosis, diagnose
 from olmtui.model.diagnosis.remedies import remedy_for
 from olmtui.model.incremental.engine import Model
-from olmtui.model.incremental.health import finding_order, health_findings
+from olmtui.model.incremental.health import finding_order, findings_read, health_findings
 from olmtui.model.incremental.health_index import HealthIndex
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.diagnosis import Remedy
@@ -39,8 +39,6 @@ from olmtui.model.records.types import (
 )
 from olmtui.model.rules.catalog.catalog_health import CatalogHealth, catalog_health
 from olmtui.model.rules.dependencies.multitenancy import installed_instances, package_of
-from olmtui.model.rules.input.access import readable_findings
-from olmtui.model.rules.input.scope import scoped_findings
 from olmtui.model.rules.installplans.summaries import PendingApproval
 from olmtui.model.rules.resolution.resolution_outcome import resolution_outcome_findings
 from olmtui.model.rules.resolution.resolve import CatalogContent
@@ -190,8 +188,8 @@ class Analysis:
         if follower is None or not follower.findings:
             return []
         store = self.store
-        kept = scoped_findings(follower.findings, store.read_namespaces)
-        return sorted(readable_findings(kept, store.unreadable), key=finding_order)
+        kept = findings_read(follower.findings, store.unreadable, store.read_namespaces)
+        return sorted(kept, key=finding_order)
 
     @property
     def predicted(self) -> PredictedFindings | None:

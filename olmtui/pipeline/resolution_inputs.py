@@ -48,6 +48,7 @@ class ResolutionInputs:
         a, b = self.objects, other.objects
         return (
             a.catalog_sources_read == b.catalog_sources_read
+            and a.unread == b.unread
             # a bare group is rebuilt on each read of the cache (its compact form): equal,
             # not the same object; list equality still tries identity first
             and list(a.operator_groups) == list(b.operator_groups)
@@ -111,9 +112,21 @@ def cluster_objects(store: Store, namespaces: Iterable[str]) -> list[NamespaceOb
             catalog_sources=sources,
             catalog_sources_read=CATALOG_SOURCE not in store.unreadable,
             read_namespaces=store.read_namespaces,
+            unread=unread_inputs(store, ns),
         )
         for ns in sorted(wanted)
     ]
+
+
+def unread_inputs(store: Store, namespace: str) -> tuple[str, ...]:
+    """The resources of a namespace's own resolution inputs (R-RES-1: its OperatorGroups,
+    Subscriptions and CSVs) the source may not read there."""
+    return tuple(
+        why.resource
+        for kind in (OPERATOR_GROUP, SUBSCRIPTION, CSV)
+        if (why := store.unreadable.get(kind)) is not None
+        and (why.namespaces is None or namespace in why.namespaces)
+    )
 
 
 def resolve_cluster(

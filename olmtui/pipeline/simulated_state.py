@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import datetime as dt
 from bisect import insort
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from olmtui.model.incremental.engine import Model
-from olmtui.model.incremental.health import finding_order, without_model_duplicates
+from olmtui.model.incremental.health import (
+    finding_order,
+    findings_read,
+    without_model_duplicates,
+)
 from olmtui.model.incremental.health_index import HealthIndex
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.diagnosis import Change, finding_key
@@ -22,8 +26,9 @@ from olmtui.model.rules.resolution.resolve import (
     resolve_namespace,
 )
 from olmtui.model.rules.resolution.result import NamespaceResolution
+from olmtui.model.rules.upgrades.decided import decided_findings, decided_subscriptions
 from olmtui.model.rules.upgrades.graph import upgrade_hook
-from olmtui.pipeline.resolution_inputs import default_global_namespace
+from olmtui.pipeline.resolution_inputs import default_global_namespace, unread_inputs
 from olmtui.store import Change as StoreChange
 from olmtui.store import Obj, Store
 
@@ -143,7 +148,7 @@ class SimulatedState:
         self.resolutions = {r.namespace: r for r in self.resolve(None)}
         self.resolutions_sorted = tuple(self.resolutions[n] for n in sorted(self.resolutions))
         self.predicted = self.predicted_findings(self.resolutions.values(), None)
-        self.findings = self.all_findings(self.predicted)
+        self.findings = self.all_findings(self.predicted, self.resolutions)
         self.before_by_id = {id(f): f for f in self.findings}
         self.before_keys = frozenset(finding_key(f) for f in self.findings)
         #: How many findings at rest the last trial's index no longer held by identity.
@@ -157,7 +162,7 @@ class SimulatedState:
         at rest again, so that the next trial's diff stays in proportion to its change."""
         if self.churn * 4 <= len(self.findings) + 64:
             return
-        self.findings = self.all_findings(self.predicted)
+        self.findings = self.all_findings(self.predicted, self.resolutions)
         self.before_by_id = {id(f): f for f in self.findings}
         self.churn = 0
 
@@ -187,6 +192,7 @@ class SimulatedState:
                     catalog_sources=sources,
                     catalog_sources_read="CatalogSource" not in store.unreadable,
                     read_namespaces=store.read_namespaces,
+                    unread=unread_inputs(store, ns),
                 ),
                 self.content,
                 global_ns,
@@ -211,11 +217,26 @@ class SimulatedState:
             found.setdefault(where, []).append(finding)
         return found
 
-    def all_findings(self, predicted: dict[str, list[Finding]]) -> tuple[Finding, ...]:
-        """Every finding ``check`` reports for the copy now: the index's (loader, model,
-        health, in order) and those drawn from the resolutions."""
-        merged = list(self.index.findings())
-        extra = [f for found in predicted.values() for f in found]
+    def all_findings(
+        self,
+        predicted: dict[str, list[Finding]],
+        resolutions: Mapping[str, NamespaceResolution],
+    ) -> tuple[Finding, ...]:
+        """Every finding ``check`` reports for the copy now (``Analysis.report``): the
+        index's (loader, model, health, in order) with each next bundle told from the
+        resolver's pick where it decided (R-RES-17), and those drawn from the resolutions
+        but for any resting on objects not read."""
+        channel = self.model.subscriptions()
+        decided = decided_subscriptions(channel, list(resolutions.values()))
+        merged = sorted(
+            decided_findings(self.index.findings(), channel, decided), key=finding_order
+        )
+        store = self.store
+        extra = findings_read(
+            (f for found in predicted.values() for f in found),
+            store.unreadable,
+            store.read_namespaces,
+        )
         for finding in without_model_duplicates(extra, self.model.findings()):
             insort(merged, finding, key=finding_order)
         return tuple(merged)

@@ -165,7 +165,7 @@ class Simulator:
         predicted.update(
             state.predicted_findings((resolutions[n] for n in moved if n in resolutions), moved)
         )
-        after = state.all_findings(predicted)
+        after = state.all_findings(predicted, resolutions)
         cleared, appeared, churn = diff(state.before_by_id, after)
         state.churn = churn
         return Outcome(

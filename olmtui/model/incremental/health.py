@@ -154,6 +154,17 @@ def without_model_duplicates(health: Iterable[Finding], model: Iterable[Finding]
     return [f for f in health if _key(f) not in known]
 
 
+def findings_read(
+    findings: Iterable[Finding],
+    unreadable: Mapping[str, Unreadable],
+    read_namespaces: frozenset[str] | None,
+) -> list[Finding]:
+    """``findings`` without those resting on the absence of objects not read: of a kind
+    olmtui may not read (``input/access.py``) or in a namespace outside the ones read
+    (``input/scope.py``), as :func:`merged_findings` drops them."""
+    return readable_findings(scoped_findings(findings, read_namespaces), unreadable)
+
+
 def merged_findings(
     *groups: Iterable[Finding],
     model: Iterable[Finding] = (),

@@ -103,6 +103,9 @@ class NamespaceObjects:
     catalog_sources_read: bool = True
     #: The namespaces a ``--namespace`` session read (``Store.read_namespaces``); None: all.
     read_namespaces: Collection[str] | None = None
+    #: The resources of the namespace's own inputs (groups, Subscriptions, CSVs) that could
+    #: not be read there: their absence proves nothing.
+    unread: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -329,6 +332,8 @@ def resolve_namespace(
     """One namespace's resolution (R-RES-1..22)."""
     ns = objects.namespace
     try:
+        if objects.unread:  # R-RES-22: an input not read is unknown, not absent
+            raise _Stop("not-evaluated", f"{', '.join(objects.unread)} could not be read")
         if len(objects.operator_groups) != 1:  # R-RES-2
             raise _Stop(
                 "failed",
