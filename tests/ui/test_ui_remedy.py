@@ -1,5 +1,6 @@
-"""The Findings view's detail shows the selected finding's remedy: its steps numbered and
-each command on a line of its own, shown as text, never as markup."""
+"""The Findings view's detail and the Overview's incident detail show the remedy of the
+selected finding (of the incident's root): its steps numbered and each command on a line of
+its own, shown as text, never as markup."""
 
 from __future__ import annotations
 
@@ -29,4 +30,16 @@ async def test_the_findings_detail_lists_the_remedy_steps() -> None:
         text = _detail(app)
         assert "remedy (not simulated):" in text
         assert " 1. Delete OperatorGroup" in text
+        assert "$ oc delete operatorgroup keycloak-og -n team-b" in text
+
+
+async def test_the_overviews_incident_detail_lists_its_roots_remedy() -> None:
+    app = OlmApp(snapshot_session([SAMPLE], [], label="sample"), initial_view="overview")
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.pause()
+        await pilot.press("slash", *"MultipleOperatorGroupsFound", "enter")
+        await pilot.pause()
+        text = _detail(app)
+        assert "follows from it" in text
+        assert "remedy (not simulated):" in text
         assert "$ oc delete operatorgroup keycloak-og -n team-b" in text

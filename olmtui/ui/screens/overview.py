@@ -18,6 +18,7 @@ from olmtui.kinds import (
     INSTALL_PLAN,
     SUBSCRIPTION,
 )
+from olmtui.model.diagnosis.incidents import Diagnosis
 from olmtui.model.records.types import Finding, ObjectRef
 from olmtui.model.viewmodels.metrics import HeadCounts
 from olmtui.pipeline.session import Session
@@ -196,11 +197,14 @@ class OverviewScreen(TableScreen):
         self._items: dict[Hashable, tuple[ObjectRef | None, RenderableType]] = {}
         self._finding_rows: dict[Hashable, Finding] = {}
         diagnosis = session.analysis.diagnosis()
+        #: the incident rows' details, drawn when a row is shown (with the root's remedy)
+        self._incidents: dict[Hashable, tuple[Diagnosis, int]] = {}
         for root in diagnosis.roots():
             # one row per incident (R-DIAG-9): what follows from its root is in its detail
             f = diagnosis.findings[root]
             key: Hashable = ("finding", root)
-            self._items[key] = (finding_ref(f), incident_text(diagnosis, root, None))
+            self._items[key] = (finding_ref(f), Text(""))
+            self._incidents[key] = (diagnosis, root)
             self._finding_rows[key] = f
             following = len(diagnosis.consequences(root))
             first = f.message.splitlines()[0] if f.message else ""
@@ -295,6 +299,11 @@ class OverviewScreen(TableScreen):
             )
 
     def describe(self, key: Hashable) -> RenderableType:
+        incident = getattr(self, "_incidents", {}).get(key)
+        if incident is not None:
+            diagnosis, root = incident
+            remedy = self.session.analysis.remedy(diagnosis.findings[root])
+            return incident_text(diagnosis, root, remedy)
         item = getattr(self, "_items", {}).get(key)
         return Text("") if item is None else item[1]
 
