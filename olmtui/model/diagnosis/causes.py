@@ -1,4 +1,4 @@
-"""Which finding causes which: one table of link rules (R-DIAG-1 .. R-DIAG-7).
+"""Which finding causes which: one table of link rules (R-DIAG-1 .. R-DIAG-7, R-DIAG-10).
 
 A link rule says: a finding with one of the ``effects`` codes follows from a finding with
 one of the ``causes`` codes on an object that ``locate`` finds from the effect and the
@@ -104,6 +104,11 @@ def _group(finding: Finding, relations: Relations) -> list[ObjectRef]:
     return [] if group is None else [group]
 
 
+def _itself(finding: Finding, _: Relations) -> list[ObjectRef]:
+    """R-DIAG-10: the finding's own object (a ClusterCatalog's unpack and its serving)."""
+    return [ObjectRef(finding.kind, finding.namespace, finding.name)]
+
+
 def _original(finding: Finding, relations: Relations) -> list[ObjectRef]:
     """R-DIAG-7: the original CSV: the finding's own object, or the one it was copied from."""
     original = relations.original_of(finding.namespace, finding.name)
@@ -160,6 +165,13 @@ LINK_RULES: tuple[LinkRule, ...] = (
         GROUP_VERDICTS,
         _original,
         "R-COPY-2, R-COPY-6",
+    ),
+    LinkRule(
+        "R-DIAG-10",
+        frozenset({"ClusterCatalogNotServing"}),
+        frozenset({"ClusterCatalogRetrying", "ClusterCatalogBlocked"}),
+        _itself,
+        "R-V1-7, R-V1-9",
     ),
 )
 

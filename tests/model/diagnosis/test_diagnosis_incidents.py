@@ -1,4 +1,4 @@
-"""Incidents (R-DIAG-1 .. R-DIAG-9): one table test per causal class, each a small state run
+"""Incidents (R-DIAG-1 .. R-DIAG-10): one table test per causal class, each a small state run
 through ``olmtui check --output json``, asserting the incident's root, its consequences and
 its named blast radius; and the links can never form a cycle."""
 
@@ -17,6 +17,7 @@ import pytest
 import yaml
 from model_builders import csv, namespace, operator_group, subscription
 from report_records import load_schema
+from v1_objects import catalog as v1_catalog
 
 from olmtui.cli import main
 from olmtui.model.diagnosis.causes import LINK_RULES, without_cycles
@@ -319,6 +320,43 @@ def test_r_diag_7_a_copy_problem_follows_from_its_originals_group_failure(
     assert incident["consequences"] == [
         ref("StaleCopiedCSV", "ClusterServiceVersion", "team-a", "etcdoperator.v0.9.4")
     ]
+    every_finding_in_one_incident(report)
+
+
+@pytest.mark.parametrize(
+    ("progressing", "cause"),
+    [
+        (("True", "Retrying", "error unpacking: manifest unknown"), "ClusterCatalogRetrying"),
+        (("False", "Blocked", "source image not allowed"), "ClusterCatalogBlocked"),
+    ],
+)
+def test_r_diag_10_a_catalog_that_cannot_unpack_is_the_root_of_its_not_serving(
+    tmp_path: Path, progressing: tuple[str, str, str], cause: str
+) -> None:
+    broken = v1_catalog(
+        "certified",
+        serving=("False", "Unavailable", "Catalog has not been unpacked"),
+        progressing=progressing,
+        unpacked=False,
+    )
+    report = check(tmp_path, [broken])
+    incident = incident_of(report, cause)
+    assert incident["root"] == ref(cause, "ClusterCatalog", None, "certified")
+    assert incident["consequences"] == [
+        ref("ClusterCatalogNotServing", "ClusterCatalog", None, "certified")
+    ]
+    assert len(report["incidents"]) == 1
+    every_finding_in_one_incident(report)
+
+
+def test_r_diag_10_a_catalog_not_serving_for_another_reason_stands_alone(
+    tmp_path: Path,
+) -> None:
+    """Serving=False with a successful unpack: nothing on the catalog explains it."""
+    other = v1_catalog("certified", serving=("False", "Unavailable", "being deleted"))
+    report = check(tmp_path, [other])
+    incident = incident_of(report, "ClusterCatalogNotServing")
+    assert incident["consequences"] == []
     every_finding_in_one_incident(report)
 
 
