@@ -62,13 +62,13 @@ from olmtui.pipeline.memo import Memo, ObjectsMemo
 from olmtui.pipeline.pending_index import pending_index
 from olmtui.pipeline.predicted import PredictedFindings, WorkerHost
 from olmtui.pipeline.related import Reads, Relation, related
+from olmtui.pipeline.remedy_proof import RemedyProof
 from olmtui.pipeline.resolution_inputs import (
     ResolutionInputs,
     cluster_objects,
     default_global_namespace,
     subscription_namespaces,
 )
-from olmtui.pipeline.remedy_proof import RemedyProof
 from olmtui.pipeline.simulation import Simulator
 from olmtui.report import Report, report_json
 from olmtui.report.json_report import LoadSummary

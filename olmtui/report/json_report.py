@@ -17,8 +17,8 @@ from olmtui.kinds import CATALOG_SOURCE, CLUSTER_CATALOG, CLUSTER_EXTENSION, INS
 from olmtui.model.diagnosis.incidents import Diagnosis
 from olmtui.model.diagnosis.remedies import IndexedContext, RemedyContext, remedy_for
 from olmtui.model.incremental.health import merged_findings
-from olmtui.model.records.diagnosis import FindingKey, Remedy, finding_key
 from olmtui.model.records.catalog import Catalog
+from olmtui.model.records.diagnosis import FindingKey, Remedy, finding_key
 from olmtui.model.records.types import (
     SEVERITY_ORDER,
     ChannelState,
