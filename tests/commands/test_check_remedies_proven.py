@@ -29,8 +29,7 @@ from simulation_support import (
 from olmtui.cli import main
 from olmtui.model.records.diagnosis import Change, Remedy, Step
 from olmtui.model.records.types import Finding, ObjectRef
-from olmtui.report import load_schema
-from olmtui.report import json_report
+from olmtui.report import json_report, load_schema
 
 Obj = dict[str, Any]
 
@@ -127,8 +126,9 @@ def test_recreating_while_an_older_csv_stays_is_refused_with_what_happens(
     catalogs = catalog_specs(FAIL_FORWARD)
     remedy = _remedy(_json(path, catalogs), "InstallPlanFailed", "a-alpha")
     assert remedy["verified"] == "not-simulated" and remedy["missing"] is None, remedy
-    assert "clusterserviceversion a.v1 exists and is not referenced by a subscription" in (
-        remedy["outcome"]
+    assert (
+        "clusterserviceversion a.v1 exists and is not referenced by a subscription"
+        in (remedy["outcome"])
     )
     assert "new error ConstraintsNotSatisfiable" in remedy["outcome"]
     text = _check(path, catalogs, "text")
