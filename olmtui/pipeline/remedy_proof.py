@@ -1,4 +1,4 @@
-"""Every remedy ``check`` offers proven on the state first (issue 26): each finding's plan
+"""Every remedy ``check`` offers proven on the state first: each finding's plan
 tried on the session's state by the :class:`~olmtui.pipeline.simulation.Simulator`, as the
 report's entry is built.
 

@@ -239,10 +239,6 @@ def _object_names(objects: Iterable[dict[str, Any]], total: int) -> str:
     return ", ".join(shown) + more
 
 
-def _subject_of(finding: dict[str, Any]) -> tuple[str, str, str]:
-    return (finding["kind"] or "", finding["namespace"] or "", finding["name"] or "")
-
-
 #: What the text keeps of a finding it shows: severity, code, subject, message, remedy and
 #: the number of its related objects (never the whole entry: its evidence may be long).
 _Shown = tuple[str, str, str, str, dict[str, Any] | None, int]
@@ -309,7 +305,9 @@ class _Gathered:
                     Finding(
                         finding["severity"],
                         finding["code"],
-                        *_subject_of(finding),
+                        finding["kind"] or "",
+                        finding["namespace"] or "",
+                        finding["name"] or "",
                         finding["message"],
                         finding["rule"],
                     )

@@ -1,9 +1,9 @@
-"""``olmtui check`` proves each remedy on the state before it offers it (issue 26 item 3): the
+"""``olmtui check`` proves each remedy on the state before it offers it: the
 JSON says ``simulated`` with what the trial showed, or ``not-simulated`` with what was missing,
 or, for a remedy the trial refused, what would happen instead; the text and Markdown say the
 same and do not offer a refused remedy's commands. The states are OLM's own resolver tests
 (``tests/data/resolution``) changed as OLM leaves a cluster after a failed InstallPlan, the
-wrong remedies those issue 26 names (R-DOC-14, R-SUB-6)."""
+wrong remedies those OLM's documentation and bug reports warn of (R-DOC-14, R-SUB-6)."""
 
 from __future__ import annotations
 
@@ -155,8 +155,8 @@ def test_fail_forward_leaves_the_failed_csv_to_the_install_it_starts(tmp_path: P
 
 
 def _planned(remedy: Remedy, code: str) -> Any:
-    """A planner that offers ``remedy`` for ``code`` (the wrong remedies of issue 26, no
-    longer planned): the check must refuse it."""
+    """A planner that offers ``remedy`` for ``code`` (the wrong remedies once
+    planned): the check must refuse it."""
     planner = json_report.remedy_for
 
     def planned(finding: Finding, context: Any) -> Remedy | None:

@@ -1,6 +1,5 @@
-"""A property of ``check``'s proof of remedies (issue 26, "How it is proven"): for random
-small clusters, every remedy ``check`` reports ``simulated`` does what it claims on the
-snapshot itself. Its steps' changes are applied to the snapshot's objects
+"""A property of ``check``'s proof of remedies: for random small clusters, every remedy
+``check`` reports ``simulated`` does what it claims on the snapshot itself. Its steps' changes are applied to the snapshot's objects
 (``model/diagnosis/changes.py applied``), then what OLM's controllers write in reply as the
 simulation models it (a Subscription's status after its InstallPlan is deleted, the new
 InstallPlan: a snapshot of the steps alone is the moment before OLM syncs, its objects still
