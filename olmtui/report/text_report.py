@@ -244,13 +244,14 @@ def _object_names(objects: Iterable[dict[str, Any]], total: int) -> str:
 _Shown = tuple[str, str, str, str, dict[str, Any] | None, int]
 
 
-def _shown(finding: dict[str, Any]) -> _Shown:
+def _shown(finding: dict[str, Any], remedy: bool = True) -> _Shown:
+    """``remedy``: keep it (a root's; a consequence's is not shown)."""
     return (
         finding["severity"],
         finding["code"],
         _subject(finding),
         finding["message"],
-        finding.get("remedy"),
+        finding.get("remedy") if remedy else None,
         len(finding.get("related") or ()),
     )
 
@@ -314,7 +315,7 @@ class _Gathered:
                 )
             incident = finding.get("incident") or ""
             if finding.get("cause") is not None:
-                self.consequences.setdefault(incident, []).append(_shown(finding))
+                self.consequences.setdefault(incident, []).append(_shown(finding, False))
                 continue
             worst = severity.get(incident, finding["severity"])
             self.roots[worst] += 1

@@ -1,11 +1,11 @@
 """A property of ``check``'s proof of remedies: for random small clusters, every remedy
-``check`` reports ``simulated`` does what it claims on the snapshot itself. Its steps' changes are applied to the snapshot's objects
-(``model/diagnosis/changes.py applied``), then what OLM's controllers write in reply as the
-simulation models it (a Subscription's status after its InstallPlan is deleted, the new
-InstallPlan: a snapshot of the steps alone is the moment before OLM syncs, its objects still
-carrying the status OLM wrote before), the file written and ``check`` run again from
-scratch: the finding the remedy was for and those that follow from it are gone, and no new
-error appears."""
+``check`` reports ``simulated`` does what it claims on the snapshot itself. Its steps'
+changes are applied to the snapshot's objects (``model/diagnosis/changes.py applied``),
+then what OLM's controllers write in reply as the simulation models it (a Subscription's
+status after its InstallPlan is deleted, the new InstallPlan: a snapshot of the steps alone
+is the moment before OLM syncs, its objects still carrying the status OLM wrote before),
+the file written and ``check`` run again from scratch: the finding the remedy was for and
+those that follow from it are gone, and no new error appears."""
 
 from __future__ import annotations
 
