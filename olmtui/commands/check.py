@@ -134,7 +134,9 @@ def check(args: argparse.Namespace) -> Checked:
     """Read what ``args`` names (PATHs, the sample or the live cluster, plus ``--catalog``
     content), derive, and build the report: everything ``run`` does but printing."""
     session = session_of(args)
-    return Checked(session.store, session.model, session.analysis.report(), session)
+    # read once and shown nowhere: each remedy is tried on the session's own state
+    report = session.analysis.report(verify_remedies=True)
+    return Checked(session.store, session.model, report, session)
 
 
 def markdown(checked: Checked) -> str:
@@ -168,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
         return 1 if has_errors(checked.report) else 0
     # the long lists are built entry by entry as they are written, the output written in
     # pieces: neither is ever held whole
-    report = session_of(args).analysis.report(streamed=True)
+    report = session_of(args).analysis.report(streamed=True, verify_remedies=True)
     colour = _colour_wanted()
     with _spool() as spool:
         try:

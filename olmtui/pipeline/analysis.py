@@ -62,6 +62,7 @@ from olmtui.pipeline.memo import Memo, ObjectsMemo
 from olmtui.pipeline.pending_index import pending_index
 from olmtui.pipeline.predicted import PredictedFindings, WorkerHost
 from olmtui.pipeline.related import Reads, Relation, related
+from olmtui.pipeline.remedy_proof import RemedyProof
 from olmtui.pipeline.resolution_inputs import (
     ResolutionInputs,
     cluster_objects,
@@ -602,8 +603,8 @@ class Analysis:
 
     def simulator(self, *, in_place: bool = False) -> Simulator:
         """Trials of changes on a copy of the session's state (``pipeline/simulation.py``):
-        ``whatif`` (and :meth:`Simulator.verify`, the proof of a remedy, which the reports do
-        not call yet); what a screen shows is never changed. ``in_place`` only for a session
+        ``whatif`` and the proof of ``check``'s remedies (:meth:`report`); what a screen shows
+        is never changed. ``in_place`` only for a session
         read once and shown nowhere (``whatif``): trials then change its own cache and put
         it back after each."""
         found = self._derived.simulator
@@ -622,11 +623,14 @@ class Analysis:
         now = clock() if clock is not None else None
         return health_findings(self.store, self.catalogs(), self.model.subscriptions(), now=now)
 
-    def report(self, streamed: bool = False) -> Report:
+    def report(self, streamed: bool = False, *, verify_remedies: bool = False) -> Report:
         """The ``olmtui check`` report of what the session holds now (a demo reports as
         the live cluster it is), with the resolver's ``resolution[]`` and the findings
         drawn from it; ``streamed``: its long lists built only as they are written
-        (``report_json``: for ``write_json`` and ``write_text``)."""
+        (``report_json``: for ``write_json`` and ``write_text``). ``verify_remedies``: each
+        remedy is tried on the state (``pipeline/remedy_proof.py``) as its entry is built,
+        in place (:meth:`simulator`): only for a session read once and shown nowhere
+        (``check``); otherwise every remedy says ``not-simulated``."""
         source = self._source
         health = self.health_findings()
         resolutions = self.resolutions()
@@ -654,7 +658,11 @@ class Analysis:
             streamed=streamed,
             subscriptions=subscriptions,
             diagnose=self.diagnose,
+            prover=self._prover if verify_remedies else None,
         )
+
+    def _prover(self, findings: int) -> RemedyProof:
+        return RemedyProof(lambda: self.simulator(in_place=True), findings)
 
 
 class _NamespaceCounts:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import IO, Any, Literal, Protocol, TypeVar
 
 from olmtui.kinds import CATALOG_SOURCE, CLUSTER_CATALOG, CLUSTER_EXTENSION, INSTALL_PLAN
@@ -18,6 +18,7 @@ from olmtui.model.diagnosis.incidents import Diagnosis
 from olmtui.model.diagnosis.remedies import IndexedContext, RemedyContext, remedy_for
 from olmtui.model.incremental.health import merged_findings
 from olmtui.model.records.catalog import Catalog
+from olmtui.model.records.diagnosis import FindingKey, Remedy, finding_key
 from olmtui.model.records.types import (
     SEVERITY_ORDER,
     ChannelState,
@@ -111,18 +112,41 @@ def finding_json(
     }
 
 
+#: The proof of a remedy (``Simulator.verify`` in ``check``): the remedy with ``verified``,
+#: ``outcome`` and ``missing`` set from a trial that must clear the given findings.
+Verify = Callable[[Remedy, Collection[FindingKey]], Remedy]
+#: The proof for a report of so many findings (what a trial costs grows with them).
+Prover = Callable[[int], Verify]
+
+
 def diagnosed_findings(
-    diagnosis: Diagnosis, streamed: bool, context: RemedyContext | None
+    diagnosis: Diagnosis,
+    streamed: bool,
+    context: RemedyContext | None,
+    verify: Verify | None = None,
 ) -> Entries[int] | list[dict[str, Any]]:
-    """``findings[]``: each finding with its ``remedy`` (planned on ``context``), ``cause``,
+    """``findings[]``: each finding with its ``remedy`` (planned on ``context``; proven by
+    ``verify`` when given, against the finding and those that follow from it), ``cause``,
     ``incident`` and ``evidence``."""
     findings = diagnosis.findings
 
+    def remedy(index: int) -> Remedy | None:
+        if context is None:
+            return None
+        planned = remedy_for(findings[index], context)
+        if planned is None or verify is None:
+            return planned
+        # R-DIAG-9: a remedy of a cause must clear what follows from it too
+        clears = {finding_key(findings[i]) for i in (index, *diagnosis.caused(index))}
+        return verify(planned, clears)
+
     def entry(index: int) -> dict[str, Any]:
-        return {
-            **finding_json(findings[index], streamed, context),
+        out = {
+            **finding_json(findings[index], streamed),
             **diagnosis_fields(diagnosis, index, streamed),
         }
+        out["remedy"] = remedy_json(remedy(index))  # in its place, after ``related``
+        return out
 
     return _entries(range(len(findings)), entry, streamed)
 
@@ -391,6 +415,7 @@ def report_json(
     streamed: bool = False,
     subscriptions: Iterable[SubscriptionState] | None = None,
     diagnose: Callable[[Sequence[Finding]], Diagnosis] | None = None,
+    prover: Prover | None = None,
 ) -> Report:
     """The whole report as a JSON-ready dict.
 
@@ -407,7 +432,10 @@ def report_json(
     ``streamed``: the long lists (groups, CSVs, Subscriptions, findings) are
     :class:`Entries`, built as they are written (:func:`write_json`, ``write_text``), never
     held all at once. ``diagnose`` folds the findings into incidents (the session's
-    ``Analysis.diagnose``); without it every finding is its own incident.
+    ``Analysis.diagnose``); without it every finding is its own incident. ``prover``
+    gives, for the number of findings, what proves each finding's remedy on the state
+    (``Simulator.verify``) as its entry is built; without it every remedy says
+    ``not-simulated``.
     """
     planned_on = IndexedContext(store)
     findings = merged_findings(
@@ -465,7 +493,9 @@ def report_json(
         "copiedCSVs": copied_csvs_json(copies),
         "subscriptions": _entries(subscriptions, subscription_json, streamed),
         "channels": [channel_json(c) for c in ordered_channels],
-        "findings": diagnosed_findings(diagnosis, streamed, planned_on),
+        "findings": diagnosed_findings(
+            diagnosis, streamed, planned_on, None if prover is None else prover(len(findings))
+        ),
         "incidents": incidents_json(diagnosis, streamed),
         "resolution": [resolution_json(r) for r in sorted(resolutions, key=lambda r: r.namespace)],
         **v1_json(store, catalogs),
