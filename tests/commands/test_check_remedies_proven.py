@@ -117,27 +117,21 @@ def test_without_catalog_content_it_says_what_is_missing(tmp_path: Path) -> None
     assert "Remedy (not simulated: catalog content (--catalog)" in " ".join(text.split())
 
 
-def test_recreating_while_an_older_csv_stays_is_refused_with_what_happens(
+def test_recreating_deletes_the_csv_the_failed_one_replaced_and_is_simulated(
     tmp_path: Path,
 ) -> None:
-    # R-DOC-14: the plan deletes a.v2 and recreates the Subscription, but a.v1 (the CSV a.v2
-    # was replacing) stays: the new Subscription never adopts it and resolution fails on it
+    # R-DOC-14: a.v2 failed while replacing a.v1 (which carries no package label): the plan
+    # finds a.v1 down a.v2's spec.replaces and deletes it too, or the new Subscription would
+    # never adopt it and resolution would fail on it; then OLM installs a.v1 again
     path = _failed_upgrade(tmp_path, fail_forward=False)
     catalogs = catalog_specs(FAIL_FORWARD)
     remedy = _remedy(_json(path, catalogs), "InstallPlanFailed", "a-alpha")
-    assert remedy["verified"] == "not-simulated" and remedy["missing"] is None, remedy
-    assert (
-        "clusterserviceversion a.v1 exists and is not referenced by a subscription"
-        in (remedy["outcome"])
-    )
-    assert "new error ConstraintsNotSatisfiable" in remedy["outcome"]
+    deleted = [s["object"]["name"] for s in remedy["steps"] if s["action"] == "delete"]
+    assert deleted == ["a-alpha", "a.v1", "a.v2"]
+    assert remedy["verified"] == "simulated", remedy
+    assert "OLM resolves catsrc-namespace/a-alpha to a.v1" in remedy["outcome"]
     text = _check(path, catalogs, "text")
-    assert "The obvious remedy would not work: " in text
-    assert "tried:" in text
-    assert "$ oc delete subscription a-alpha" not in text  # not offered as the fix
-    markdown = _check(path, catalogs, "markdown")
-    assert "The obvious remedy would not work: " in markdown
-    assert "oc delete subscription a-alpha" not in markdown
+    assert "$ oc delete csv a.v1 -n catsrc-namespace" in text
 
 
 def test_fail_forward_leaves_the_failed_csv_to_the_install_it_starts(tmp_path: Path) -> None:
