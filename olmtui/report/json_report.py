@@ -18,6 +18,7 @@ from olmtui.model.diagnosis.incidents import Diagnosis
 from olmtui.model.diagnosis.remedies import IndexedContext, RemedyContext, remedy_for
 from olmtui.model.incremental.health import merged_findings
 from olmtui.model.records.catalog import Catalog
+from olmtui.model.records.source_context import SourceContext
 from olmtui.model.records.types import (
     SEVERITY_ORDER,
     ChannelState,
@@ -28,18 +29,25 @@ from olmtui.model.records.types import (
     SubscriptionState,
     UpgradeInfo,
 )
+from olmtui.model.rules.input.partial import COMPLETE, PartialInput
 from olmtui.model.rules.resolution.result import NamespaceResolution
 from olmtui.model.rules.v1.catalogs import decode_catalog
 from olmtui.model.rules.v1.extensions import decode_extension
 from olmtui.model.rules.v1.outcome import extension_resolution
 from olmtui.model.rules.v1.resolve import V1Resolution, content_by_catalog
+from olmtui.model.viewmodels.catalog_identity import POD, catalog_identity
 from olmtui.model.viewmodels.metrics import Metrics, head_counts, seed_metrics
 from olmtui.objects import Obj, name_of
+from olmtui.report.context_json import (
+    catalog_source_json,
+    context_fields,
+    install_plans_json,
+)
 from olmtui.report.diagnosis_json import diagnosis_fields, incident_json, object_json
 from olmtui.report.entries import Entries
 from olmtui.report.remedy_json import remedy_json
 from olmtui.safe_text import json_inert
-from olmtui.store import Store
+from olmtui.store import KINDS, Store
 
 FORMAT = 1
 SourceKind = Literal["snapshot", "live"]
@@ -391,6 +399,8 @@ def report_json(
     streamed: bool = False,
     subscriptions: Iterable[SubscriptionState] | None = None,
     diagnose: Callable[[Sequence[Finding]], Diagnosis] | None = None,
+    partial: PartialInput = COMPLETE,
+    context: SourceContext | None = None,
 ) -> Report:
     """The whole report as a JSON-ready dict.
 
@@ -407,7 +417,9 @@ def report_json(
     ``streamed``: the long lists (groups, CSVs, Subscriptions, findings) are
     :class:`Entries`, built as they are written (:func:`write_json`, ``write_text``), never
     held all at once. ``diagnose`` folds the findings into incidents (the session's
-    ``Analysis.diagnose``); without it every finding is its own incident.
+    ``Analysis.diagnose``); without it every finding is its own incident. ``partial``: what
+    the input is known to lack (findings resting on its absence are withheld, R-SRC-1);
+    ``context``: when and what the input is (the ``source`` block's context fields).
     """
     planned_on = IndexedContext(store)
     findings = merged_findings(
@@ -416,6 +428,7 @@ def report_json(
         health=health,
         unreadable=store.unreadable,
         read_namespaces=store.read_namespaces,
+        partial=partial,
     )
     operator_groups = sorted(model.operator_groups(), key=lambda o: (o.namespace, o.name))
     csvs = sorted(model.csvs(), key=lambda c: (c.namespace, c.name))
@@ -443,6 +456,7 @@ def report_json(
             "namespaces": None if read is None else sorted(read),
             # resolution needs catalog content (R-RES-22): PackageManifests alone are not it
             "catalogContent": catalog_content,
+            **context_fields(context),
         },
         "summary": {
             "namespaces": len(model.namespaces()),
@@ -468,8 +482,18 @@ def report_json(
         "findings": diagnosed_findings(diagnosis, streamed, planned_on),
         "incidents": incidents_json(diagnosis, streamed),
         "resolution": [resolution_json(r) for r in sorted(resolutions, key=lambda r: r.namespace)],
+        "catalogSources": catalog_sources_json(store),
+        "installPlans": install_plans_json(store.list(INSTALL_PLAN)),
         **v1_json(store, catalogs),
     }
+
+
+def catalog_sources_json(store: Store) -> list[dict[str, Any]]:
+    """``catalogSources[]``: what each CatalogSource is, sorted by namespace and name, with
+    its registry pods once pods are read (none are kept yet: ``pods`` is ``[]``)."""
+    pods = list(store.list(POD)) if POD in KINDS else []
+    identities = (catalog_identity(c, pods) for c in store.list(CATALOG_SOURCE))
+    return [catalog_source_json(c) for c in sorted(identities, key=lambda c: (c.namespace, c.name))]
 
 
 def dumps(report: Report) -> str:
