@@ -645,6 +645,22 @@ class Analysis:
 
     # -- the report ------------------------------------------------------------------------
 
+    def header_context(self) -> SourceContext:
+        """The versions the header shows, read on each redraw from the few objects that
+        say them (the ClusterVersion, OLM's ClusterOperators, its packageserver CSV)."""
+        store = self.store
+        return SourceContext(
+            openshift_version=openshift_version(store.list(CLUSTER_VERSION)),
+            olm_version=olm_version(
+                store.list(CLUSTER_OPERATOR),
+                [
+                    csv
+                    for namespace in OLM_NAMESPACES
+                    if (csv := store.get(CSV, namespace, PACKAGESERVER_CSV)) is not None
+                ],
+            ),
+        )
+
     def context(self) -> SourceContext:
         """When and what the input is (the report's ``source``, line one of ``check``, the
         header): the gather time, the newest time the objects record (one pass over them,
@@ -658,18 +674,10 @@ class Analysis:
             *source.input_partial().reasons,
             *scope_reasons(store.read_namespaces, dict(store.unreadable)),
         ]
-        return SourceContext(
+        return replace(
+            self.header_context(),
             gathered_at=source.gathered_at,
             newest_object_time=newest,
-            openshift_version=openshift_version(store.list(CLUSTER_VERSION)),
-            olm_version=olm_version(
-                store.list(CLUSTER_OPERATOR),
-                [
-                    csv
-                    for namespace in OLM_NAMESPACES
-                    if (csv := store.get(CSV, namespace, PACKAGESERVER_CSV)) is not None
-                ],
-            ),
             incomplete_because=tuple(reasons),
         )
 

@@ -22,7 +22,7 @@ from olmtui.model.records.catalog import Catalog
 from olmtui.model.rules.input.partial import PartialInput
 from olmtui.model.viewmodels.source_facts import newest_time
 from olmtui.pipeline.catalogs import CatalogSet, FetchedOnce, LiveCatalogs
-from olmtui.pipeline.input_state import syncing_partial
+from olmtui.pipeline.input_state import snapshot_partial, syncing_partial
 from olmtui.pipeline.session import (
     ConnectionState,
     ContextUnavailable,
@@ -36,6 +36,7 @@ from olmtui.sources.cluster.live_options import LiveOptions
 from olmtui.sources.snapshots.load_progress import ProgressCallback
 from olmtui.sources.snapshots.parallel_load import ready_to_spawn
 from olmtui.sources.snapshots.snapshot import LoadResult, list_snapshot, load_snapshot
+from olmtui.sources.snapshots.snapshot_kinds import kind_of_file
 from olmtui.store import KINDS, Store
 
 if TYPE_CHECKING:
@@ -123,24 +124,29 @@ def snapshot_session(
     store = Store()
     load = load_snapshot(list(paths), store, progress)
     loaded = [load_catalog(spec) for spec in catalog_specs]
-    return _assemble(
+    session = _assemble(
         store,
         "snapshot",
         label or " ".join(paths),
         loaded,
         load=load,
-        clock=gather_clock(load),
         info=_once(load, store),
         global_namespace=global_namespace,
     )
+    read_as_loaded(session, load)
+    return session
 
 
-def gather_clock(load: LoadResult) -> Callable[[], dt.datetime] | None:
-    """What a snapshot's ages are measured against: the moment its must-gather was taken
-    (its ``timestamp`` file), never today's date (a CSV waiting an hour when it was
-    gathered waits an hour in its report, whenever it is read); none when it does not say."""
+def read_as_loaded(session: Session, load: LoadResult) -> None:
+    """What a snapshot's load says of it, on its session: when it was gathered, the clock
+    its ages are measured against (that moment, never today's date: a CSV waiting an hour
+    when it was gathered waits an hour in its report, whenever it is read; none when the
+    must-gather does not say), and what of it is missing (R-SRC-1)."""
     gathered = load.gathered_at
-    return None if gathered is None else lambda: gathered
+    session.gathered_at = gathered
+    session.clock = None if gathered is None else lambda: gathered
+    partial = snapshot_partial(load.cut_short, load.skipped, load.skipped_files, kind_of_file)
+    session.partial = lambda: partial
 
 
 def streaming_snapshot_session(
@@ -174,7 +180,7 @@ def streaming_snapshot_session(
             loading.done = True  # with ``loading.error`` set when it failed
         if load is not None:
             session.load = load
-            session.clock = gather_clock(load)
+            read_as_loaded(session, load)
             known.append(_once(load, store))
             # what was derived while loading (no findings, see LoadingState) is dropped
             session.analysis.reset()

@@ -11,32 +11,21 @@ session while some stream has not listed its kind yet.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from olmtui.model.rules.input.partial import COMPLETE, PartialInput
-from olmtui.sources.cluster.live_resources import STREAMS
 from olmtui.store import Unreadable
 
-#: Kinds by the plural a must-gather folder (and the API) names them by.
-_KINDS_BY_PLURAL: dict[str, str] = {spec.resource.plural: spec.resource.kind for spec in STREAMS}
-#: The plurals of core and platform kinds olmtui keeps that no stream watches.
-_KINDS_BY_PLURAL.update({"deployments": "Deployment", "services": "Service"})
+#: The kind a snapshot file holds, told from its path (``None``: the path does not say).
+KindOfFile = Callable[[str], str | None]
 
 
-def kind_of_file(name: str) -> str | None:
-    """The kind a snapshot file holds, when its path names it the must-gather way (the folder
-    of a resource's plural, or ``<plural>.yaml`` in a namespace's group folder)."""
-    parts = name.replace("\\", "/").split("/")
-    for part in reversed(parts[:-1]):
-        if part in _KINDS_BY_PLURAL:
-            return _KINDS_BY_PLURAL[part]
-    stem = parts[-1].rsplit(".", 1)[0]
-    return _KINDS_BY_PLURAL.get(stem)
-
-
-def snapshot_partial(cut_short: bool, skipped: int, skipped_files: Sequence[str]) -> PartialInput:
+def snapshot_partial(
+    cut_short: bool, skipped: int, skipped_files: Sequence[str], kind_of: KindOfFile
+) -> PartialInput:
     """What a snapshot load lost: an archive cut short loses any kind after the break; a
-    skipped document, the kind its file holds (any kind when its path does not say)."""
+    skipped document, the kind its file holds (``kind_of``: from its must-gather path; any
+    kind when the path does not say)."""
     reasons: list[str] = []
     if cut_short:
         reasons.append("the archive ends early: the files after the break are missing")
@@ -45,7 +34,7 @@ def snapshot_partial(cut_short: bool, skipped: int, skipped_files: Sequence[str]
         skipped, files = skipped - 1, files[:-1]
     kinds: set[str] | None = set()
     if skipped:
-        told = [kind_of_file(f) for f in files]
+        told = [kind_of(f) for f in files]
         known = sorted({k for k in told if k is not None})
         of = f" (of {', '.join(known)})" if known and None not in told else ""
         reasons.append(f"{skipped} unreadable document(s) skipped in {len(files)} file(s){of}")

@@ -18,9 +18,7 @@ from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.types import Finding
 from olmtui.model.rules.input.partial import COMPLETE, PartialInput
 from olmtui.pipeline.analysis import Analysis
-from olmtui.pipeline.input_state import snapshot_partial
 from olmtui.report.json_report import LoadSummary
-from olmtui.sources.snapshots.snapshot import LoadResult
 from olmtui.store import Store
 
 if TYPE_CHECKING:
@@ -123,8 +121,11 @@ class Session:
     global_namespace: str | None = None
     #: A snapshot still being read while the screens are up (None: read before them).
     loading: LoadingState | None = None
-    #: What a live source has not listed yet (R-SRC-1); None: what the load says.
+    #: What of the input is known to be missing now (R-SRC-1): a live sync not finished,
+    #: an archive cut short, documents skipped; None: nothing known missing.
     partial: Callable[[], PartialInput] | None = None
+    #: When the must-gather read was taken (its ``timestamp`` file), if it says.
+    gathered_at: dt.datetime | None = None
     #: What the screens and the reports derive from the session (``pipeline/analysis.py``).
     analysis: Analysis = field(init=False)
 
@@ -136,21 +137,9 @@ class Session:
         """Whether objects are still streaming in: no finding may be claimed yet."""
         return self.loading is not None and not self.loading.done
 
-    @property
-    def gathered_at(self) -> dt.datetime | None:
-        """When the must-gather read was taken (its ``timestamp`` file), if it says."""
-        load = self.load
-        return load.gathered_at if isinstance(load, LoadResult) else None
-
     def input_partial(self) -> PartialInput:
-        """What of the input is known to be missing now (R-SRC-1): a live sync not
-        finished, an archive cut short, documents skipped."""
-        if self.partial is not None:
-            return self.partial()
-        load = self.load
-        if isinstance(load, LoadResult):
-            return snapshot_partial(load.cut_short, load.skipped, load.skipped_files)
-        return COMPLETE
+        """What of the input is known to be missing now (R-SRC-1)."""
+        return self.partial() if self.partial is not None else COMPLETE
 
     @property
     def load_findings(self) -> list[Finding]:
