@@ -56,6 +56,7 @@ from olmtui.model.rules.upgrades.decided import decided_findings, decided_subscr
 from olmtui.model.rules.upgrades.graph import channel_states
 from olmtui.model.rules.v1.eligibility import Eligibility, eligibility
 from olmtui.model.rules.v1.state import V1State, v1_state
+from olmtui.model.viewmodels.catalog_identity import CatalogIdentity, catalog_identities
 from olmtui.model.viewmodels.metrics import HeadCounts, Metrics, seed_metrics
 from olmtui.model.viewmodels.metrics import head_counts as count_heads
 from olmtui.model.viewmodels.source_facts import (
@@ -137,6 +138,7 @@ class _Derived:
     all_findings: Memo[list[Finding]] = field(default_factory=Memo)
     by_subject: Memo[dict[SubjectKey, list[Finding]]] = field(default_factory=Memo)
     catalog_healths: Memo[list[CatalogHealth]] = field(default_factory=Memo)
+    identities: Memo[dict[tuple[str, str], CatalogIdentity]] = field(default_factory=Memo)
     approvals: Memo[list[PendingApproval]] = field(default_factory=Memo)
     behind: Memo[list[SubscriptionState]] = field(default_factory=Memo)
     decided: Memo[list[SubscriptionState]] = field(default_factory=Memo)
@@ -338,6 +340,13 @@ class Analysis:
         return self._derived.catalog_healths.get(
             self.health_index().catalog_sources_generation,
             lambda: catalog_health(self.store.list("CatalogSource")),
+        )
+
+    def catalog_identities(self) -> dict[tuple[str, str], CatalogIdentity]:
+        """What each CatalogSource is (``:catsrc``), by ``(namespace, name)``."""
+        return self._derived.identities.get(
+            self.health_index().catalog_sources_generation,
+            lambda: {(c.namespace, c.name): c for c in catalog_identities(self.store)},
         )
 
     def approvals(self) -> list[PendingApproval]:

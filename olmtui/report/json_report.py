@@ -35,7 +35,7 @@ from olmtui.model.rules.v1.catalogs import decode_catalog
 from olmtui.model.rules.v1.extensions import decode_extension
 from olmtui.model.rules.v1.outcome import extension_resolution
 from olmtui.model.rules.v1.resolve import V1Resolution, content_by_catalog
-from olmtui.model.viewmodels.catalog_identity import POD, catalog_identity
+from olmtui.model.viewmodels.catalog_identity import catalog_identities
 from olmtui.model.viewmodels.metrics import Metrics, head_counts, seed_metrics
 from olmtui.objects import Obj, name_of
 from olmtui.report.context_json import (
@@ -47,7 +47,7 @@ from olmtui.report.diagnosis_json import diagnosis_fields, incident_json, object
 from olmtui.report.entries import Entries
 from olmtui.report.remedy_json import remedy_json
 from olmtui.safe_text import json_inert
-from olmtui.store import KINDS, Store
+from olmtui.store import Store
 
 FORMAT = 1
 SourceKind = Literal["snapshot", "live"]
@@ -491,9 +491,7 @@ def report_json(
 def catalog_sources_json(store: Store) -> list[dict[str, Any]]:
     """``catalogSources[]``: what each CatalogSource is, sorted by namespace and name, with
     its registry pods once pods are read (none are kept yet: ``pods`` is ``[]``)."""
-    pods = list(store.list(POD)) if POD in KINDS else []
-    identities = (catalog_identity(c, pods) for c in store.list(CATALOG_SOURCE))
-    return [catalog_source_json(c) for c in sorted(identities, key=lambda c: (c.namespace, c.name))]
+    return [catalog_source_json(c) for c in catalog_identities(store)]
 
 
 def dumps(report: Report) -> str:

@@ -14,8 +14,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from olmtui.kinds import CATALOG_SOURCE
 from olmtui.model.rules.catalog.catalog_health import health_of
 from olmtui.objects import Obj, annotations_of, meta, spec, status
+from olmtui.store import KINDS, Store
 
 #: The annotation ``operator-sdk run bundle`` puts on the catalog it makes.
 RUN_BUNDLE_ANNOTATION = "operators.operatorframework.io/index-image"
@@ -128,3 +130,11 @@ def catalog_identity(catalog_source: Obj, pods: Iterable[Obj] = ()) -> CatalogId
         test_catalog=test,
         pods=catalog_pods(pods, health.namespace, health.name),
     )
+
+
+def catalog_identities(store: Store) -> list[CatalogIdentity]:
+    """Every CatalogSource cached, sorted by namespace and name, with its registry pods
+    when the cache keeps pods (none are read yet: each ``pods`` is empty until then)."""
+    pods = list(store.list(POD)) if POD in KINDS else []
+    found = (catalog_identity(c, pods) for c in store.list(CATALOG_SOURCE))
+    return sorted(found, key=lambda c: (c.namespace, c.name))
