@@ -122,7 +122,7 @@ def test_an_unreadable_document_withholds_what_rests_on_its_kind(tmp_path: Path)
     root = _must_gather(tmp_path / "a", None)
     group_file = next(root.rglob("og.yaml"))
     group_file.write_text("kind: OperatorGroup\nmetadata: {name: og\n")
-    status, report = check_json(root)
+    _, report = check_json(root)
     codes = {f["code"] for f in report["findings"]}
     assert "NoOperatorGroup" not in codes and "InputIncomplete" in codes
     assert report["source"]["incompleteBecause"] == [

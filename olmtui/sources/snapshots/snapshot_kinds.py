@@ -16,7 +16,9 @@ _KINDS_BY_PLURAL.update({"deployments": "Deployment", "services": "Service"})
 def kind_of_file(name: str) -> str | None:
     """The kind the file ``name`` holds, or ``None`` when its path does not say."""
     parts = name.replace("\\", "/").split("/")
-    for part in reversed(parts[:-1]):
-        if part in _KINDS_BY_PLURAL:
-            return _KINDS_BY_PLURAL[part]
-    return _KINDS_BY_PLURAL.get(parts[-1].rsplit(".", 1)[0])
+    # the file's own name, then its folder: only these name its kind (every namespaced
+    # file sits under ``namespaces/``, which says nothing of what the file holds)
+    named = _KINDS_BY_PLURAL.get(parts[-1].rsplit(".", 1)[0])
+    if named is not None or len(parts) < 2:
+        return named
+    return _KINDS_BY_PLURAL.get(parts[-2])
