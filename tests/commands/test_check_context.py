@@ -1,4 +1,4 @@
-"""Context first (issue 27): ``check`` says when the input was gathered, which versions it
+"""Context first: ``check`` says when the input was gathered, which versions it
 shows and whether it is complete, grades ages at the gather time, and says nothing missing
 from half an archive (R-SRC-1)."""
 
