@@ -228,12 +228,19 @@ class Analysis:
         and that of the predicted findings."""
         return (self.health_index().findings_generation(), self.predicted_generation())
 
-    def shown_stamp(self) -> tuple[int, int, bool]:
+    def shown_stamp(self) -> tuple[int, int, bool, PartialInput]:
         """What a screen has shown: the model's version, the predicted findings' generation
-        (a resolution run that lands moves only the latter) and whether a snapshot was
+        (a resolution run that lands moves only the latter), whether a snapshot was
         still streaming in (its end brings the findings, and the tables' true empty texts,
-        to every screen shown meanwhile, the model unmoved)."""
-        return (self.model.version, self.predicted_generation(), self._source.loading_now)
+        to every screen shown meanwhile, the model unmoved) and what of the input is
+        missing (a live sync that ends brings back what was withheld, R-SRC-1)."""
+        source = self._source
+        return (
+            self.model.version,
+            self.predicted_generation(),
+            source.loading_now,
+            source.input_partial(),
+        )
 
     def follow_resolution(self, host: WorkerHost) -> None:
         """Resolve again in a worker when the inputs moved (``pipeline/predicted.py``);
