@@ -17,7 +17,6 @@ from typing import IO, TYPE_CHECKING
 
 from olmtui.commands.catalog_option import add_catalog_argument, add_global_namespace_argument
 from olmtui.errors import UsageError
-from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, SUBSCRIPTION
 from olmtui.sources.cluster.live_args import add_connection_arguments, connection_given
 
 if TYPE_CHECKING:
@@ -31,8 +30,6 @@ HELP = (
     "Check a snapshot (or the live cluster) once and print the findings (text, JSON, or a "
     "Markdown incident note)."
 )
-#: The kinds whose status times date a snapshot in the Markdown note's title.
-DATED_KINDS = (CSV, SUBSCRIPTION, INSTALL_PLAN, CATALOG_SOURCE)
 
 
 def add_input_arguments(parser: argparse.ArgumentParser, catalog_help: str) -> None:
@@ -140,15 +137,13 @@ def check(args: argparse.Namespace) -> Checked:
 
 
 def markdown(checked: Checked) -> str:
-    """The Markdown incident note of a check; a snapshot is dated by the newest time its
-    objects record, a live read by the clock."""
-    from olmtui.model.rules.csvs.csv_phase_findings import newest_time
+    """The Markdown incident note of a check; a snapshot is dated by its report's context
+    (the gather time, else the newest time its objects record), a live read by the clock."""
     from olmtui.report.markdown_report import pending_graphs, render_markdown
 
     session = checked.session
-    if session.kind == "snapshot":
-        when = newest_time(o for kind in DATED_KINDS for o in checked.store.list(kind))
-    else:
+    when = None
+    if session.kind != "snapshot":
         when = session.clock() if session.clock is not None else dt.datetime.now(dt.UTC)
 
     def csv_version(namespace: str, name: str) -> str | None:

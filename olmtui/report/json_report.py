@@ -19,6 +19,7 @@ from olmtui.model.diagnosis.remedies import IndexedContext, RemedyContext, remed
 from olmtui.model.incremental.health import merged_findings
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.diagnosis import FindingKey, Remedy, finding_key
+from olmtui.model.records.source_context import SourceContext
 from olmtui.model.records.types import (
     SEVERITY_ORDER,
     ChannelState,
@@ -29,13 +30,20 @@ from olmtui.model.records.types import (
     SubscriptionState,
     UpgradeInfo,
 )
+from olmtui.model.rules.input.partial import COMPLETE, PartialInput
 from olmtui.model.rules.resolution.result import NamespaceResolution
 from olmtui.model.rules.v1.catalogs import decode_catalog
 from olmtui.model.rules.v1.extensions import decode_extension
 from olmtui.model.rules.v1.outcome import extension_resolution
 from olmtui.model.rules.v1.resolve import V1Resolution, content_by_catalog
+from olmtui.model.viewmodels.catalog_identity import catalog_identities
 from olmtui.model.viewmodels.metrics import Metrics, head_counts, seed_metrics
 from olmtui.objects import Obj, name_of
+from olmtui.report.context_json import (
+    catalog_source_json,
+    context_fields,
+    install_plans_json,
+)
 from olmtui.report.diagnosis_json import diagnosis_fields, incident_json, object_json
 from olmtui.report.entries import Entries
 from olmtui.report.remedy_json import remedy_json
@@ -416,6 +424,8 @@ def report_json(
     subscriptions: Iterable[SubscriptionState] | None = None,
     diagnose: Callable[[Sequence[Finding]], Diagnosis] | None = None,
     prover: Prover | None = None,
+    partial: PartialInput = COMPLETE,
+    context: SourceContext | None = None,
 ) -> Report:
     """The whole report as a JSON-ready dict.
 
@@ -435,7 +445,9 @@ def report_json(
     ``Analysis.diagnose``); without it every finding is its own incident. ``prover``
     gives, for the number of findings, what proves each finding's remedy on the state
     (``Simulator.verify``) as its entry is built; without it every remedy says
-    ``not-simulated``.
+    ``not-simulated``. ``partial``: what
+    the input is known to lack (findings resting on its absence are withheld, R-SRC-1);
+    ``context``: when and what the input is (the ``source`` block's context fields).
     """
     planned_on = IndexedContext(store)
     findings = merged_findings(
@@ -444,6 +456,7 @@ def report_json(
         health=health,
         unreadable=store.unreadable,
         read_namespaces=store.read_namespaces,
+        partial=partial,
     )
     operator_groups = sorted(model.operator_groups(), key=lambda o: (o.namespace, o.name))
     csvs = sorted(model.csvs(), key=lambda c: (c.namespace, c.name))
@@ -471,6 +484,7 @@ def report_json(
             "namespaces": None if read is None else sorted(read),
             # resolution needs catalog content (R-RES-22): PackageManifests alone are not it
             "catalogContent": catalog_content,
+            **context_fields(context),
         },
         "summary": {
             "namespaces": len(model.namespaces()),
@@ -498,8 +512,16 @@ def report_json(
         ),
         "incidents": incidents_json(diagnosis, streamed),
         "resolution": [resolution_json(r) for r in sorted(resolutions, key=lambda r: r.namespace)],
+        "catalogSources": catalog_sources_json(store),
+        "installPlans": install_plans_json(store.list(INSTALL_PLAN)),
         **v1_json(store, catalogs),
     }
+
+
+def catalog_sources_json(store: Store) -> list[dict[str, Any]]:
+    """``catalogSources[]``: what each CatalogSource is, sorted by namespace and name, with
+    its registry pods once pods are read (none are kept yet: ``pods`` is ``[]``)."""
+    return [catalog_source_json(c) for c in catalog_identities(store)]
 
 
 def dumps(report: Report) -> str:

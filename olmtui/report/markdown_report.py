@@ -26,6 +26,7 @@ from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.types import SEVERITY_ORDER, SubscriptionState
 from olmtui.model.rules.upgrades.graph import subscription_scope
 from olmtui.model.viewmodels.graph_render import ChannelView, channel_view, render_mermaid
+from olmtui.report.context_line import incomplete_words, version_words, when_words
 from olmtui.report.json_report import Report, without_surrogates
 from olmtui.report.text_report import (
     change_lines,
@@ -171,18 +172,19 @@ def _by_object(findings: Sequence[dict[str, Any]]) -> list[list[dict[str, Any]]]
 
 
 def _source_line(report: Report, label: str, when: dt.datetime | None) -> str:
+    """The source, when it was taken (a live read: ``when``), the versions it shows and,
+    in bold, why it is incomplete (``context_line``)."""
     source = report["source"]
     if source["kind"] == "live":
         origin = f"live cluster {md(label)}"
         time = f"read at {when:%Y-%m-%d %H:%M:%S} UTC" if when else "read time unknown"
     else:
         origin = f"snapshot {md(label)}"
-        time = (
-            f"newest time its objects record: {when:%Y-%m-%d %H:%M:%S} UTC"
-            if when
-            else "no time recorded in its objects"
-        )
-    return f"{origin} ({time})"
+        time = when_words(source) or ""
+    told = ", ".join(md(words) for words in version_words(source))
+    incomplete = incomplete_words(source)
+    tail = f"; **{md(incomplete)}**" if incomplete else ""
+    return f"{origin} ({time}), {told}{tail}"
 
 
 def _summary(report: Report) -> list[str]:

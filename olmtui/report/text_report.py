@@ -23,6 +23,7 @@ from typing import IO, Any
 from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, NAMESPACE, OPERATOR_GROUP, SUBSCRIPTION
 from olmtui.model.records.types import Finding
 from olmtui.model.viewmodels.views import findings_by_subject, subscription_state_view
+from olmtui.report.context_line import context_words, incomplete_words
 from olmtui.report.json_report import Report, without_surrogates
 from olmtui.report.v1_sections import catalog_rows, extension_rows
 from olmtui.safe_text import visible
@@ -127,10 +128,15 @@ def _header(out: Writer, report: Report, unread: set[str]) -> None:
         origin = "live cluster"
     else:
         origin = f"snapshot of {_plural(len(source['paths']), 'path')}"
-    out.line(
-        f"olmtui check: {origin}, {_plural(source['objects'], 'object')} read, "
-        f"{source['skipped']} skipped"
-    )
+    # line one: when, which versions, how complete (the context comes first)
+    context = context_words(source)
+    incomplete = incomplete_words(source)
+    told = context[: len(context) - bool(incomplete)]
+    first = ", ".join([f"olmtui check: {origin}", *(safe(words) for words in told)])
+    if incomplete:
+        first += " — " + out.paint(safe(incomplete), _SEVERITY_COLOURS["warning"])
+    out.line(first)
+    out.line(f"{_plural(source['objects'], 'object')} read, {source['skipped']} skipped")
     read = source.get("namespaces")
     if read is not None:  # a --namespace session: elsewhere is unknown, not absent
         out.line(f"read: namespaces {safe(', '.join(read))} only")
