@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import shlex
 
-from olmtui.kinds import CATALOG_SOURCE, INSTALL_PLAN, SUBSCRIPTION
+from olmtui.kinds import CATALOG_SOURCE, INSTALL_PLAN, OPERATOR_GROUP, SUBSCRIPTION
+from olmtui.model.diagnosis.relations import EXCLUDE_GLOBAL
 from olmtui.model.diagnosis.remedies.context import RemedyContext
 from olmtui.model.diagnosis.remedies.installplans import install_plan_failed
 from olmtui.model.diagnosis.remedies.planner import Planner, Plans, advise
 from olmtui.model.diagnosis.remedies.reinstall import reinstall
-from olmtui.model.diagnosis.remedies.steps import approve, other, plan
-from olmtui.model.records.diagnosis import Remedy
+from olmtui.model.diagnosis.remedies.steps import approve, other, plan, resource
+from olmtui.model.records.diagnosis import Change, Remedy, Step
 from olmtui.model.records.types import Finding, ObjectRef
 from olmtui.model.rules.installplans.summaries import summarize_install_plan
 from olmtui.model.rules.subscriptions.state import install_plan_name
-from olmtui.objects import spec, status
+from olmtui.objects import annotations_of, name_of, spec, status
 
 
 def _missing(finding: Finding, context: RemedyContext) -> Remedy | None:
@@ -57,6 +58,38 @@ def _no_catalog(finding: Finding, context: RemedyContext) -> Remedy | None:
             "with the catalog image that holds its package (R-SUB-8).",
             ObjectRef(CATALOG_SOURCE, where, source),
             f"oc get catalogsources -n {shlex.quote(where)}",
+        )
+    )
+
+
+_NOT_VISIBLE = (
+    "Let the namespace resolve from the catalog: remove the OperatorGroup's "
+    f"{EXCLUDE_GLOBAL} annotation, or point spec.source/spec.sourceNamespace at a catalog in "
+    "this namespace or the global catalog namespace (R-RES-3)."
+)
+
+
+def _not_visible(finding: Finding, context: RemedyContext) -> Remedy | None:
+    """R-RES-3: when the namespace's one OperatorGroup excludes the global catalog namespace,
+    the annotation removed (a change the simulation proves: the namespace then resolves from
+    the catalog); otherwise which catalog to point at is a person's choice."""
+    groups = list(context.list(OPERATOR_GROUP, finding.namespace))
+    if len(groups) != 1 or annotations_of(groups[0]).get(EXCLUDE_GLOBAL) != "true":
+        return plan(other(_NOT_VISIBLE, ObjectRef(SUBSCRIPTION, finding.namespace, finding.name)))
+    ref = ObjectRef(OPERATOR_GROUP, finding.namespace, name_of(groups[0]))
+    target = f"{resource(OPERATOR_GROUP)} {shlex.quote(ref.name)} -n {shlex.quote(ref.namespace)}"
+    return plan(
+        Step(
+            "patch",
+            f"Remove the annotation {EXCLUDE_GLOBAL} from OperatorGroup {ref.name}: with it, "
+            f"{finding.namespace} resolves only from its own CatalogSources and OLM finds no "
+            f"operators for Subscription {finding.name} (R-RES-3). Or, to keep the "
+            "namespace apart, point the Subscription at a copy of the catalog in "
+            f"{finding.namespace}.",
+            object=ref,
+            change=f"remove metadata.annotations.{EXCLUDE_GLOBAL}",
+            command=f"oc annotate {target} {shlex.quote(EXCLUDE_GLOBAL + '-')}",
+            changes=(Change("patch", ref, field=f"metadata.annotations.{EXCLUDE_GLOBAL}", value=""),),
         )
     )
 
@@ -101,13 +134,7 @@ PLANS: Plans = {
         "pod), or delete it if nothing needs it: OLM resolves against every catalog of the "
         "namespace and of the global catalog namespace (R-SUB-8).",
     ),
-    "CatalogNotVisible": advise(
-        "other",
-        "Let the namespace resolve from the catalog: remove the OperatorGroup's "
-        "olm.operatorframework.io/exclude-global-namespace-resolution annotation, or point "
-        "spec.source/spec.sourceNamespace at a catalog in this namespace or the global catalog "
-        "namespace (R-RES-3).",
-    ),
+    "CatalogNotVisible": _not_visible,
     "InstallPlanForbidden": advise(
         "other",
         "Grant the OperatorGroup's ServiceAccount the permission the finding names (the "
