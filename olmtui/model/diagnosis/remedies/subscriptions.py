@@ -16,10 +16,15 @@ from olmtui.model.diagnosis.remedies.context import RemedyContext
 from olmtui.model.diagnosis.remedies.installplans import install_plan_failed
 from olmtui.model.diagnosis.remedies.planner import Planner, Plans, advise
 from olmtui.model.diagnosis.remedies.reinstall import reinstall
-from olmtui.model.diagnosis.remedies.steps import approve, other, plan, resource
+from olmtui.model.diagnosis.remedies.steps import approve, other, patch, plan, resource
 from olmtui.model.records.diagnosis import Change, Remedy, Step
 from olmtui.model.records.types import Finding, ObjectRef
 from olmtui.model.rules.installplans.summaries import summarize_install_plan
+from olmtui.model.rules.resolution.catalog_view import (
+    OPENSHIFT_GLOBAL,
+    UPSTREAM_GLOBAL,
+    Visibility,
+)
 from olmtui.model.rules.subscriptions.state import install_plan_name
 from olmtui.objects import annotations_of, name_of, spec, status
 
@@ -94,9 +99,44 @@ def _not_visible(finding: Finding, context: RemedyContext) -> Remedy | None:
     )
 
 
-def _resolution_failed(finding: Finding, _context: RemedyContext) -> Remedy | None:
-    """R-SUB-7: the resolver's own message names what to change; which change is a choice."""
+def _seen_copy(finding: Finding, context: RemedyContext) -> Remedy | None:
+    """R-RES-3: a Subscription naming a catalog in a namespace it does not resolve from,
+    pointed at the CatalogSource of the same name that it does see (its own namespace first,
+    then either global one); ``None`` when it sees the catalog or no such copy exists."""
+    sub = context.get(SUBSCRIPTION, finding.namespace, finding.name)
+    if sub is None:
+        return None
+    source = str(spec(sub).get("source") or "")
+    where = str(spec(sub).get("sourceNamespace") or finding.namespace)
+    groups = list(context.list(OPERATOR_GROUP, finding.namespace))
+    view = Visibility(groups[0] if len(groups) == 1 else None)
+    if not source or view.sees(finding.namespace, where):
+        return None
+    for candidate in (finding.namespace, OPENSHIFT_GLOBAL, UPSTREAM_GLOBAL):
+        if view.sees(finding.namespace, candidate) and context.get(
+            CATALOG_SOURCE, candidate, source
+        ):
+            ref = ObjectRef(SUBSCRIPTION, finding.namespace, finding.name)
+            return plan(
+                patch(
+                    ref,
+                    "spec.sourceNamespace",
+                    candidate,
+                    f"Point Subscription {finding.name} at CatalogSource {candidate}/{source}: "
+                    f"{finding.namespace} resolves only from its own namespace and the global "
+                    f"catalog namespace, never from {where} (R-RES-3).",
+                )
+            )
+    return None
+
+
+def _resolution_failed(finding: Finding, context: RemedyContext) -> Remedy | None:
+    """R-SUB-7: the resolver's own message names what to change; which change is a choice,
+    except for a catalog out of the namespace's view with a copy in view (R-RES-3)."""
     ref = ObjectRef(SUBSCRIPTION, finding.namespace, finding.name)
+    seen = _seen_copy(finding, context)
+    if seen is not None:
+        return seen
     if finding.code == "ErrorPreventedResolution":
         return plan(
             other(
