@@ -8,6 +8,7 @@ A missing InstallPlan heals by itself only while the Subscription is ``UpgradePe
 
 from __future__ import annotations
 
+import re
 import shlex
 
 from olmtui.kinds import CATALOG_SOURCE, INSTALL_PLAN, OPERATOR_GROUP, SUBSCRIPTION
@@ -130,13 +131,38 @@ def _seen_copy(finding: Finding, context: RemedyContext) -> Remedy | None:
     return None
 
 
+#: R-UPG-6: the finding's sentence on a channel the catalog content given lacks, with the
+#: package's default channel (``olmtui/model/rules/catalog/suggestions.py``).
+_DEFAULT_CHANNEL = re.compile(r"has no channel (\S+); its channels are .*\(default ([^)\s]+)\)")
+
+
+def _default_channel(finding: Finding) -> Remedy | None:
+    """R-UPG-6: "no operators found in channel C" where the content given shows the package
+    and its default channel: the Subscription moved to that channel (which the simulation
+    resolves with the same content)."""
+    found = _DEFAULT_CHANNEL.search(finding.message)
+    if found is None:
+        return None
+    ref = ObjectRef(SUBSCRIPTION, finding.namespace, finding.name)
+    return plan(
+        patch(
+            ref,
+            "spec.channel",
+            found[2],
+            f"Set spec.channel of Subscription {finding.name} to {found[2]}, the package's "
+            f"default channel: the catalog has no channel {found[1]} (R-UPG-6, R-SUB-7).",
+        )
+    )
+
+
 def _resolution_failed(finding: Finding, context: RemedyContext) -> Remedy | None:
     """R-SUB-7: the resolver's own message names what to change; which change is a choice,
-    except for a catalog out of the namespace's view with a copy in view (R-RES-3)."""
+    except for a catalog out of the namespace's view with a copy in view (R-RES-3) and a
+    channel the content given lacks while it names the default one (R-UPG-6)."""
     ref = ObjectRef(SUBSCRIPTION, finding.namespace, finding.name)
-    seen = _seen_copy(finding, context)
-    if seen is not None:
-        return seen
+    known = _seen_copy(finding, context) or _default_channel(finding)
+    if known is not None:
+        return known
     if finding.code == "ErrorPreventedResolution":
         return plan(
             other(
