@@ -21,11 +21,8 @@ from olmtui.model.diagnosis.remedies.steps import approve, other, patch, plan, r
 from olmtui.model.records.diagnosis import Change, Remedy, Step
 from olmtui.model.records.types import Finding, ObjectRef
 from olmtui.model.rules.installplans.summaries import summarize_install_plan
-from olmtui.model.rules.resolution.catalog_view import (
-    OPENSHIFT_GLOBAL,
-    UPSTREAM_GLOBAL,
-    Visibility,
-)
+from olmtui.model.rules.resolution.catalog_namespaces import OPENSHIFT_GLOBAL, UPSTREAM_GLOBAL
+from olmtui.model.rules.resolution.catalog_view import Visibility
 from olmtui.model.rules.subscriptions.state import install_plan_name
 from olmtui.objects import annotations_of, name_of, spec, status
 
@@ -95,7 +92,9 @@ def _not_visible(finding: Finding, context: RemedyContext) -> Remedy | None:
             object=ref,
             change=f"remove metadata.annotations.{EXCLUDE_GLOBAL}",
             command=f"oc annotate {target} {shlex.quote(EXCLUDE_GLOBAL + '-')}",
-            changes=(Change("patch", ref, field=f"metadata.annotations.{EXCLUDE_GLOBAL}", value=""),),
+            changes=(
+                Change("patch", ref, field=f"metadata.annotations.{EXCLUDE_GLOBAL}", value=""),
+            ),
         )
     )
 
