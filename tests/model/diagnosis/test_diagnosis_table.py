@@ -41,7 +41,15 @@ from v1_objects import condition
 from v1_objects import extension as cluster_extension
 
 from olmtui.model.diagnosis.relations import EXCLUDE_GLOBAL
-from olmtui.model.records.diagnosis import Change, FindingKey, Incident, Remedy, Step, finding_key
+from olmtui.model.records.diagnosis import (
+    Change,
+    FindingKey,
+    Incident,
+    Remedy,
+    Step,
+    StepAction,
+    finding_key,
+)
 from olmtui.model.records.types import Finding, ObjectRef
 from olmtui.pipeline.session import Session
 from olmtui.pipeline.simulation import refused
@@ -93,9 +101,9 @@ def names(incident: Incident, kind: str) -> list[str]:
     return [f"{a.namespace}/{a.name}" for a in incident.affected if a.kind == kind]
 
 
-def step(action: str, *changes: Change) -> Remedy:
+def step(action: StepAction, *changes: Change) -> Remedy:
     """A remedy of one step, as a person (or olmtui's old advice) would try it."""
-    return Remedy((Step(action, "tried", changes[0].target, changes=changes),))  # type: ignore[arg-type]
+    return Remedy((Step(action, "tried", changes[0].target, changes=changes),))
 
 
 def recreate(session: Session, ref: ObjectRef) -> tuple[Change, ...]:
@@ -300,6 +308,59 @@ def test_a_never_connected_catalog_is_one_incident_with_its_subscription(tmp_pat
     (incident,) = [i for i in state.incidents if i.severity == "error"]
     assert incident.root[:2] == ("CatalogSourceNotReady", "CatalogSource")
     assert names(incident, "Subscription") == ["team/app"]
+
+
+def test_the_subscriptions_own_catalog_broken_folds_both_its_conditions(tmp_path: Path) -> None:
+    """R-DIAG-1, R-SUB-8: OLM writes CatalogSourcesUnhealthy and the targeted variant; both
+    follow from the one catalog, whose repair lies outside the state."""
+    objects = etcd_team()
+    broken = find(objects, "CatalogSource", CATALOG.name)
+    broken["status"]["connectionState"]["lastObservedState"] = "TRANSIENT_FAILURE"
+    unhealthy = [
+        {
+            "catalogSourceRef": {
+                "kind": "CatalogSource",
+                "namespace": MARKET,
+                "name": CATALOG.name,
+            },
+            "healthy": False,
+        }
+    ]
+    find(objects, "Subscription", "etcd")["status"] = {
+        "catalogHealth": unhealthy,
+        "conditions": [
+            {
+                "type": "CatalogSourcesUnhealthy",
+                "status": "True",
+                "reason": "UnhealthyCatalogSourceFound",
+                "message": f"targeted catalogsource {MARKET}/{CATALOG.name} unhealthy",
+            }
+        ],
+    }
+    state = diagnosed(tmp_path, objects, etcd_catalogs())
+    (incident,) = [i for i in state.incidents if i.severity != "info"]
+    assert incident.root == ("CatalogSourceNotReady", CATALOG.kind, MARKET, CATALOG.name)
+    assert {c[0] for c in incident.consequences} == {
+        "CatalogSourcesUnhealthy",
+        "TargetedCatalogSourceUnhealthy",
+    }
+    assert names(incident, "Subscription") == ["team/etcd"]
+    assert state.remedy(incident).verified == "not-simulated"
+
+
+def test_an_excluded_namespace_with_its_own_catalog_has_nothing_to_diagnose(
+    tmp_path: Path,
+) -> None:
+    """R-RES-3: the exclusion annotation with the catalog in the namespace is a working setup."""
+    objects = etcd_team()
+    find(objects, "OperatorGroup", "og")["metadata"]["annotations"] = {EXCLUDE_GLOBAL: "true"}
+    own = copy.deepcopy(find(objects, "CatalogSource", CATALOG.name))
+    own["metadata"]["namespace"] = TEAM
+    objects.append(own)
+    find(objects, "Subscription", "etcd")["spec"]["sourceNamespace"] = TEAM
+    content = f"{TEAM}/{CATALOG.name}={ORPHAN / 'catalog-community-operators.yaml'}"
+    state = diagnosed(tmp_path, objects, [content])
+    assert not [i for i in state.incidents if i.severity != "info"]
 
 
 # -- InstallPlans (R-IP-*, R-SUB-*, R-DOC-14) ----------------------------------------------------
