@@ -1,4 +1,4 @@
-"""One answer in the Overview's counts (issue 26 item 2, R-RES-17, R-UPG-1): behind the
+"""One answer in the Overview's counts (R-RES-17, R-UPG-1): behind the
 channel head is counted over the records the resolver decided, and a Subscription the
 resolver keeps where it is (its newer bundle requires a package no catalog provides, as in
 OLM's ``TestResolver``'s unsatisfied-dependency cases) is said to be held back; without

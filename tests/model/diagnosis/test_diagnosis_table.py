@@ -1,7 +1,7 @@
-"""Issue 26's proof, the table: one small state per class of failure, each asserting the
+"""The diagnosis proven, the table: one small state per class of failure, each asserting the
 incident, its root, its named blast radius (``affected``), and that the remedy olmtui offers
-passes the simulation (``Simulator.verify``: ``simulated``) while the wrong remedies the
-issue names come out refused. ``test_diagnosis_incidents.py`` holds one state per link rule
+passes the simulation (``Simulator.verify``: ``simulated``) while the wrong remedies users
+have been given come out refused. ``test_diagnosis_incidents.py`` holds one state per link rule
 (R-DIAG-*); these go wider, one per state class, built on OLM's own cases: the etcd package
 of ``tests/data/resolution/orphaned-csv-blocks-package`` (OLM's e2e etcd bundles), the
 resolver tests under ``tests/data/resolution`` (``resolver_test.go``, ``step_resolver_test.go``)
@@ -277,7 +277,7 @@ def test_a_broken_global_catalog_names_every_subscription_it_blocks_but_the_excl
     tmp_path: Path,
 ) -> None:
     """R-RES-5: one unhealthy global CatalogSource stops resolution in every namespace
-    resolving against it (OLM issue 2000-style reports); an excluded namespace is spared."""
+    resolving against it (R-RES-3: an excluded namespace is spared)."""
     objects = etcd_team()
     objects.append(catalog_source(MARKET, "certified", state="TRANSIENT_FAILURE"))
     for ns in ("team-b", "team-c", "apart"):
@@ -751,7 +751,7 @@ def test_an_extension_failing_for_another_reason_stands_alone(tmp_path: Path) ->
     assert incident.consequences == ()
 
 
-# -- the real must-gathers (issue 26: one incident where there were two errors) --------------------
+# -- the real must-gathers: one incident where there were two errors ------------------------------
 
 
 @pytest.mark.parametrize("gather", ["azure", "metal", "vsphere"])
