@@ -40,6 +40,7 @@ from v1_objects import catalog as cluster_catalog
 from v1_objects import condition
 from v1_objects import extension as cluster_extension
 
+from olmtui.demo.scenario import build_scenario
 from olmtui.model.diagnosis.relations import EXCLUDE_GLOBAL
 from olmtui.model.records.diagnosis import (
     Change,
@@ -701,6 +702,19 @@ def test_a_selector_matching_nothing_is_the_root_of_the_csvs_failure(tmp_path: P
     assert incident.consequences == (
         ("NoTargetNamespaces", "ClusterServiceVersion", TEAM, "etcdoperator.v0.9.4"),
     )
+
+
+def test_overlapping_groups_of_one_api_are_one_incident_naming_the_other_group(
+    tmp_path: Path,
+) -> None:
+    """R-API-9, R-CSV-O (the demo's etcd in ``team-b-operators`` and the global group): OLM
+    fails only the CSV that came second, so there is one error, not two to link; its blast
+    radius names the group that also claims the API."""
+    state = diagnosed(tmp_path, [dict(o) for o in build_scenario().objects])
+    (incident,) = [i for i in state.incidents if i.root[0] == "InterOperatorGroupOwnerConflict"]
+    assert incident.root[1:] == ("ClusterServiceVersion", "team-b-operators", "etcdoperator.v0.9.4")
+    assert names(incident, "OperatorGroup") == ["openshift-operators/global-operators"]
+    assert sum(f.code == "InterOperatorGroupOwnerConflict" for f in state.findings) == 1
 
 
 # -- OLM v1 (R-V1-*) -----------------------------------------------------------------------------
