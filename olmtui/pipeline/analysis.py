@@ -421,10 +421,11 @@ class Analysis:
 
     def head_counts(self) -> HeadCounts:
         """Subscriptions behind their head and those whose head is unknown, for the
-        overview; cached like :meth:`behind_head`, over the same records."""
+        overview, over the records :meth:`subscriptions` decides (one answer, R-RES-17: the
+        resolver's hold-backs counted); rebuilt when those move."""
         return self._derived.heads.get(
-            self.health_index().operators_generation,
-            lambda: count_heads(self.model.subscriptions()),
+            (self.health_index().operators_generation, self.predicted_generation()),
+            lambda: count_heads(self.subscriptions()),
         )
 
     def subscription_states(
@@ -508,7 +509,7 @@ class Analysis:
         for root in diagnosis.roots():
             if diagnosis.findings[root].namespace == namespace:
                 incidents[diagnosis.severity(root)] += 1
-        subs = [s for s in model.subscriptions() if s.namespace == namespace]
+        subs = [s for s in self.subscriptions() if s.namespace == namespace]
         scoped_metrics = seed_metrics(scoped, scoped)
         if self._source.upgrade_count is not None:
             # a live watcher counts the upgrades it saw cluster-wide, not per namespace: the

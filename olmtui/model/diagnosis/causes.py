@@ -1,4 +1,5 @@
-"""Which finding causes which: one table of link rules (R-DIAG-1 .. R-DIAG-7, R-DIAG-10).
+"""Which finding causes which: one table of link rules (R-DIAG-1 .. R-DIAG-7, R-DIAG-10 ..
+R-DIAG-12).
 
 A link rule says: a finding with one of the ``effects`` codes follows from a finding with
 one of the ``causes`` codes on an object that ``locate`` finds from the effect and the
@@ -18,7 +19,14 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, NAMESPACE, SUBSCRIPTION
+from olmtui.kinds import (
+    CATALOG_SOURCE,
+    CLUSTER_CATALOG,
+    CSV,
+    INSTALL_PLAN,
+    NAMESPACE,
+    SUBSCRIPTION,
+)
 from olmtui.model.diagnosis.relations import Relations
 from olmtui.model.records.types import Finding, ObjectRef
 
@@ -43,6 +51,8 @@ GROUP_VERDICTS = frozenset(
 _LEFT_BY_PLAN = frozenset({"CSVPending", "CSVFailed", "CSVNoPhase", "CSVInstallReady"})
 #: R-RES-5: OLM's words for a source that stopped resolution (namespace/name).
 _SOURCE_ERROR = re.compile(r"catalogsource ([^\s/:]+)/([^\s/:,\]]+)")
+#: R-V1-9: operator-controller's words for a selected ClusterCatalog it cannot read.
+_NOT_SERVED = re.compile(r'catalog \\?"([^"\\]+)\\?" is not being served')
 
 Locate = Callable[[Finding, Relations], Iterable[ObjectRef]]
 
@@ -109,6 +119,12 @@ def _itself(finding: Finding, _: Relations) -> list[ObjectRef]:
     return [ObjectRef(finding.kind, finding.namespace, finding.name)]
 
 
+def _catalogs_not_served(finding: Finding, _: Relations) -> list[ObjectRef]:
+    """R-DIAG-12: the ClusterCatalogs operator-controller's resolution error says are not
+    being served (``catalog "NAME" is not being served``, R-V1-9)."""
+    return [ObjectRef(CLUSTER_CATALOG, "", name) for name in _NOT_SERVED.findall(finding.message)]
+
+
 def _original(finding: Finding, relations: Relations) -> list[ObjectRef]:
     """R-DIAG-7: the original CSV: the finding's own object, or the one it was copied from."""
     original = relations.original_of(finding.namespace, finding.name)
@@ -172,6 +188,26 @@ LINK_RULES: tuple[LinkRule, ...] = (
         frozenset({"ClusterCatalogRetrying", "ClusterCatalogBlocked"}),
         _itself,
         "R-V1-7, R-V1-9",
+    ),
+    LinkRule(
+        "R-DIAG-11",
+        _LEFT_BY_PLAN,
+        frozenset({"InstallPlanForbidden"}),
+        _plan_subscriptions,
+        "R-OG-7, R-IP-3, R-SUB-5",
+    ),
+    LinkRule(
+        "R-DIAG-12",
+        frozenset(
+            {
+                "ClusterExtensionRetrying",
+                "ClusterExtensionBlocked",
+                "ClusterExtensionWouldNotResolve",
+            }
+        ),
+        frozenset({"ClusterCatalogNotServing"}),
+        _catalogs_not_served,
+        "R-V1-9, R-V1-4, R-V1-5",
     ),
 )
 

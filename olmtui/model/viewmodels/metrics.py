@@ -168,19 +168,25 @@ class HeadCounts:
 
     ``behind`` counts those whose head is known and is not the installed CSV; ``unknown``
     those with a CSV installed whose head is not known, so "0 behind" never stands for "no
-    head to compare with". ``unknown_reason`` says why in a few words, for a screen.
+    head to compare with". ``unknown_reason`` says why in a few words, for a screen. ``held``
+    counts the behind ones OLM's resolver, where it ran, keeps where they are (R-RES-17):
+    behind the head, yet nothing installs next.
     """
 
     installed: int
     behind: int
     unknown: int
     unknown_reason: str
+    held: int = 0
 
 
 def head_counts(subs: Sequence[SubscriptionState]) -> HeadCounts:
-    """How many installed Subscriptions are behind their head, and how many cannot be told."""
+    """How many installed Subscriptions are behind their head, how many cannot be told, and
+    (over records the resolver decided, R-RES-17) how many of the behind it holds back."""
     installed = [s for s in subs if s.installed_csv]
-    behind = sum(1 for s in installed if s.upgrade.head and s.installed_csv != s.upgrade.head)
+    late = [s for s in installed if s.upgrade.head and s.installed_csv != s.upgrade.head]
+    behind = len(late)
+    held = sum(1 for s in late if s.upgrade.decided_by == "resolver" and s.upgrade.next is None)
     no_content = sum(1 for s in installed if s.upgrade.graph == "none")
     # R-UPG-1: with catalog content but no head, OLM cannot order the channel.
     unorderable = sum(1 for s in installed if s.upgrade.graph != "none" and not s.upgrade.head)
@@ -192,4 +198,4 @@ def head_counts(subs: Sequence[SubscriptionState]) -> HeadCounts:
         )
         if count
     ]
-    return HeadCounts(len(installed), behind, no_content + unorderable, " or ".join(reasons))
+    return HeadCounts(len(installed), behind, no_content + unorderable, " or ".join(reasons), held)

@@ -161,6 +161,9 @@ def _behind_text(heads: HeadCounts) -> str:
     if heads.unknown and heads.unknown == heads.installed:
         return f"behind channel head: unknown ({heads.unknown_reason})"
     text = f"{heads.behind} behind channel head"
+    if heads.held:
+        # R-RES-17: one answer; the resolver's decision, not the channel's, says what moves
+        text += f" ({heads.held} held back by OLM's resolver)"
     if heads.unknown:
         text += f", {heads.unknown} unknown ({heads.unknown_reason})"
     return text

@@ -14,10 +14,11 @@ from olmtui.model.diagnosis.remedies.context import RemedyContext
 from olmtui.model.diagnosis.remedies.installplans import fail_forward, failed_plan_of_csv
 from olmtui.model.diagnosis.remedies.planner import Planner, Plans, advise, subject
 from olmtui.model.diagnosis.remedies.reinstall import reinstall
-from olmtui.model.diagnosis.remedies.steps import other, plan, upgrade_cluster
+from olmtui.model.diagnosis.remedies.steps import other, patch, plan, upgrade_cluster
 from olmtui.model.records.diagnosis import Remedy
 from olmtui.model.records.types import Finding, ObjectRef
 from olmtui.model.rules.csvs.csv_phase_findings import min_kube_version_unmet
+from olmtui.model.rules.csvs.subscription_config import config_cause
 from olmtui.objects import Obj, meta, status
 
 
@@ -61,6 +62,24 @@ def _pending(finding: Finding, context: RemedyContext) -> Remedy | None:
 
 def _failed(finding: Finding, context: RemedyContext) -> Remedy | None:
     csv = context.get(CSV, finding.namespace, finding.name)
+    cause = (
+        config_cause(csv, context.list(SUBSCRIPTION, finding.namespace))
+        if csv is not None
+        else None
+    )
+    if cause is not None:
+        # R-CSV-IR: the bad value is the Subscription's; the CSV needs nothing of its own
+        return plan(
+            patch(
+                ObjectRef(SUBSCRIPTION, finding.namespace, cause.subscription),
+                f"spec.config.{cause.field}",
+                None,
+                f"Remove (or fix) spec.config.{cause.field} of Subscription "
+                f"{cause.subscription}: OLM writes it into the CSV's Deployments, and the API "
+                f"server refuses it ({cause.error}); OLM retries the install with the new "
+                "value (R-CSV-IR).",
+            )
+        )
     said = str(status(csv).get("message") or "") if csv is not None else ""
     steps = [
         other(

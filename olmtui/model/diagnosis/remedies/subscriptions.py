@@ -8,19 +8,23 @@ A missing InstallPlan heals by itself only while the Subscription is ``UpgradePe
 
 from __future__ import annotations
 
+import re
 import shlex
 
-from olmtui.kinds import CATALOG_SOURCE, INSTALL_PLAN, SUBSCRIPTION
+from olmtui.kinds import CATALOG_SOURCE, INSTALL_PLAN, OPERATOR_GROUP, SUBSCRIPTION
+from olmtui.model.diagnosis.relations import EXCLUDE_GLOBAL
 from olmtui.model.diagnosis.remedies.context import RemedyContext
 from olmtui.model.diagnosis.remedies.installplans import install_plan_failed
 from olmtui.model.diagnosis.remedies.planner import Planner, Plans, advise
 from olmtui.model.diagnosis.remedies.reinstall import reinstall
-from olmtui.model.diagnosis.remedies.steps import approve, other, plan
-from olmtui.model.records.diagnosis import Remedy
+from olmtui.model.diagnosis.remedies.steps import approve, other, patch, plan, resource
+from olmtui.model.records.diagnosis import Change, Remedy, Step
 from olmtui.model.records.types import Finding, ObjectRef
 from olmtui.model.rules.installplans.summaries import summarize_install_plan
+from olmtui.model.rules.resolution.catalog_namespaces import OPENSHIFT_GLOBAL, UPSTREAM_GLOBAL
+from olmtui.model.rules.resolution.catalog_view import Visibility
 from olmtui.model.rules.subscriptions.state import install_plan_name
-from olmtui.objects import spec, status
+from olmtui.objects import annotations_of, name_of, spec, status
 
 
 def _missing(finding: Finding, context: RemedyContext) -> Remedy | None:
@@ -61,9 +65,103 @@ def _no_catalog(finding: Finding, context: RemedyContext) -> Remedy | None:
     )
 
 
-def _resolution_failed(finding: Finding, _context: RemedyContext) -> Remedy | None:
-    """R-SUB-7: the resolver's own message names what to change; which change is a choice."""
+_NOT_VISIBLE = (
+    "Let the namespace resolve from the catalog: remove the OperatorGroup's "
+    f"{EXCLUDE_GLOBAL} annotation, or point spec.source/spec.sourceNamespace at a catalog in "
+    "this namespace or the global catalog namespace (R-RES-3)."
+)
+
+
+def _not_visible(finding: Finding, context: RemedyContext) -> Remedy | None:
+    """R-RES-3: when the namespace's one OperatorGroup excludes the global catalog namespace,
+    the annotation removed (a change the simulation proves: the namespace then resolves from
+    the catalog); otherwise which catalog to point at is a person's choice."""
+    groups = list(context.list(OPERATOR_GROUP, finding.namespace))
+    if len(groups) != 1 or annotations_of(groups[0]).get(EXCLUDE_GLOBAL) != "true":
+        return plan(other(_NOT_VISIBLE, ObjectRef(SUBSCRIPTION, finding.namespace, finding.name)))
+    ref = ObjectRef(OPERATOR_GROUP, finding.namespace, name_of(groups[0]))
+    target = f"{resource(OPERATOR_GROUP)} {shlex.quote(ref.name)} -n {shlex.quote(ref.namespace)}"
+    return plan(
+        Step(
+            "patch",
+            f"Remove the annotation {EXCLUDE_GLOBAL} from OperatorGroup {ref.name}: with it, "
+            f"{finding.namespace} resolves only from its own CatalogSources and OLM finds no "
+            f"operators for Subscription {finding.name} (R-RES-3). Or, to keep the "
+            "namespace apart, point the Subscription at a copy of the catalog in "
+            f"{finding.namespace}.",
+            object=ref,
+            change=f"remove metadata.annotations.{EXCLUDE_GLOBAL}",
+            command=f"oc annotate {target} {shlex.quote(EXCLUDE_GLOBAL + '-')}",
+            changes=(
+                Change("patch", ref, field=f"metadata.annotations.{EXCLUDE_GLOBAL}", value=""),
+            ),
+        )
+    )
+
+
+def _seen_copy(finding: Finding, context: RemedyContext) -> Remedy | None:
+    """R-RES-3: a Subscription naming a catalog in a namespace it does not resolve from,
+    pointed at the CatalogSource of the same name that it does see (its own namespace first,
+    then either global one); ``None`` when it sees the catalog or no such copy exists."""
+    sub = context.get(SUBSCRIPTION, finding.namespace, finding.name)
+    if sub is None:
+        return None
+    source = str(spec(sub).get("source") or "")
+    where = str(spec(sub).get("sourceNamespace") or finding.namespace)
+    groups = list(context.list(OPERATOR_GROUP, finding.namespace))
+    view = Visibility(groups[0] if len(groups) == 1 else None)
+    if not source or view.sees(finding.namespace, where):
+        return None
+    for candidate in (finding.namespace, OPENSHIFT_GLOBAL, UPSTREAM_GLOBAL):
+        if view.sees(finding.namespace, candidate) and context.get(
+            CATALOG_SOURCE, candidate, source
+        ):
+            ref = ObjectRef(SUBSCRIPTION, finding.namespace, finding.name)
+            return plan(
+                patch(
+                    ref,
+                    "spec.sourceNamespace",
+                    candidate,
+                    f"Point Subscription {finding.name} at CatalogSource {candidate}/{source}: "
+                    f"{finding.namespace} resolves only from its own namespace and the global "
+                    f"catalog namespace, never from {where} (R-RES-3).",
+                )
+            )
+    return None
+
+
+#: R-UPG-6: the finding's sentence on a channel the catalog content given lacks, with the
+#: package's default channel (``olmtui/model/rules/catalog/suggestions.py``).
+_DEFAULT_CHANNEL = re.compile(r"has no channel (\S+); its channels are .*\(default ([^)\s]+)\)")
+
+
+def _default_channel(finding: Finding) -> Remedy | None:
+    """R-UPG-6: "no operators found in channel C" where the content given shows the package
+    and its default channel: the Subscription moved to that channel (which the simulation
+    resolves with the same content)."""
+    found = _DEFAULT_CHANNEL.search(finding.message)
+    if found is None:
+        return None
     ref = ObjectRef(SUBSCRIPTION, finding.namespace, finding.name)
+    return plan(
+        patch(
+            ref,
+            "spec.channel",
+            found[2],
+            f"Set spec.channel of Subscription {finding.name} to {found[2]}, the package's "
+            f"default channel: the catalog has no channel {found[1]} (R-UPG-6, R-SUB-7).",
+        )
+    )
+
+
+def _resolution_failed(finding: Finding, context: RemedyContext) -> Remedy | None:
+    """R-SUB-7: the resolver's own message names what to change; which change is a choice,
+    except for a catalog out of the namespace's view with a copy in view (R-RES-3) and a
+    channel the content given lacks while it names the default one (R-UPG-6)."""
+    ref = ObjectRef(SUBSCRIPTION, finding.namespace, finding.name)
+    known = _seen_copy(finding, context) or _default_channel(finding)
+    if known is not None:
+        return known
     if finding.code == "ErrorPreventedResolution":
         return plan(
             other(
@@ -101,13 +199,7 @@ PLANS: Plans = {
         "pod), or delete it if nothing needs it: OLM resolves against every catalog of the "
         "namespace and of the global catalog namespace (R-SUB-8).",
     ),
-    "CatalogNotVisible": advise(
-        "other",
-        "Let the namespace resolve from the catalog: remove the OperatorGroup's "
-        "olm.operatorframework.io/exclude-global-namespace-resolution annotation, or point "
-        "spec.source/spec.sourceNamespace at a catalog in this namespace or the global catalog "
-        "namespace (R-RES-3).",
-    ),
+    "CatalogNotVisible": _not_visible,
     "InstallPlanForbidden": advise(
         "other",
         "Grant the OperatorGroup's ServiceAccount the permission the finding names (the "
