@@ -60,8 +60,11 @@ PARTS: dict[str, tuple[str, ...]] = {
 }
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def demo_snapshot(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo's objects as a file, written once a worker: a module-scoped one was written
+    again each time xdist's worksteal brought a worker back to this module (16-22 s each
+    under load), and nothing writes to it."""
     path = tmp_path_factory.mktemp("demo") / "demo.yaml"
     path.write_text(yaml.safe_dump_all(scenario.build_scenario().objects))
     return path
@@ -75,6 +78,13 @@ def demo_session(snapshot: Path) -> Session:
 
 def must_gather_session() -> Session:
     return snapshot_session([str(MUST_GATHER)], [PAINT_CATALOG], label="must-gather azure")
+
+
+def session_for(which: str, request: pytest.FixtureRequest) -> Session:
+    """The demo's or the must-gather's session; only the demo's asks for the demo file."""
+    if which == "demo":
+        return demo_session(request.getfixturevalue("demo_snapshot"))
+    return must_gather_session()
 
 
 class StyleAudit:
@@ -255,9 +265,9 @@ def test_the_parts_walk_every_view_once() -> None:
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 @pytest.mark.parametrize("which", ["demo", "must-gather"])
 async def test_every_row_of_every_screen_paints(
-    which: str, size: tuple[int, int], part: str, demo_snapshot: Path
+    which: str, size: tuple[int, int], part: str, request: pytest.FixtureRequest
 ) -> None:
-    session = demo_session(demo_snapshot) if which == "demo" else must_gather_session()
+    session = session_for(which, request)
     app = OlmApp(session)
     async with app.run_test(size=size) as pilot:
         walker = Walker(app, pilot)
@@ -324,12 +334,12 @@ def _plain(cell: object) -> str:
 @pytest.mark.parametrize("width", [80, 120])
 @pytest.mark.parametrize("which", ["demo", "must-gather"])
 async def test_rows_stay_apart_at_80_and_120_columns(
-    which: str, width: int, demo_snapshot: Path
+    which: str, width: int, request: pytest.FixtureRequest
 ) -> None:
     """Names cut in their middle keep the part that tells them apart (``image-…-1-sub`` and
     ``projec…-1-sub`` were all that was left), no column repeats another, kinds are short
     (``Clust…`` stood for three), and the channels of the graphs list read apart."""
-    session = demo_session(demo_snapshot) if which == "demo" else must_gather_session()
+    session = session_for(which, request)
     app = OlmApp(session)
     async with app.run_test(size=(width, 40)) as pilot:
         found: dict[str, list[tuple[str, str, str]]] = {}
