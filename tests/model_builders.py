@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy as _copy
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,10 @@ def operator_group(
     apis: str | None = None,
     static: bool = False,
     upgrade: str | None = None,
+    bare: bool = False,
 ) -> Obj:
+    """An OperatorGroup; a ``bare`` one has no uid (as a client creates it: the store keeps
+    such groups compact)."""
     spec: Obj = {}
     if targets is not None:
         spec["targetNamespaces"] = targets
@@ -57,7 +61,9 @@ def operator_group(
         spec["staticProvidedAPIs"] = True
     if upgrade:
         spec["upgradeStrategy"] = {"name": upgrade}
-    meta: Obj = {"name": name, "namespace": ns, "uid": f"og-{ns}-{name}"}
+    meta: Obj = {"name": name, "namespace": ns}
+    if not bare:
+        meta["uid"] = f"og-{ns}-{name}"
     if apis is not None:
         meta["annotations"] = {"olm.providedAPIs": apis}
     obj: Obj = {
@@ -254,11 +260,14 @@ def install_plan(
     lookups: bool = True,
     owner: str | None = None,
     status: Obj | None = None,
+    created: str | None = None,
 ) -> Obj:
     """An InstallPlan in ``phase``. ``csvs`` are the ``(CSV name, replaces)`` it installs, with
     bundle lookups like OLM's (from catalog ``olm/cat``) unless not ``lookups``; ``owner`` the
-    Subscription owning it; ``status`` more status fields."""
+    Subscription owning it; ``status`` more status fields; ``created`` its creationTimestamp."""
     meta: Obj = {"name": name, "namespace": ns}
+    if created is not None:
+        meta["creationTimestamp"] = created
     if owner:
         meta["ownerReferences"] = [{"kind": "Subscription", "name": owner, "uid": "u"}]
     spec: Obj = {"approved": approved, "approval": approval}
@@ -283,6 +292,47 @@ def install_plan(
         "spec": spec,
         "status": state,
     }
+
+
+#: The error OLM writes on an InstallPlan whose CSV an admission webhook refused.
+WEBHOOK_DENIED = "error creating csv: admission webhook denied the request"
+
+
+def failed_plan(
+    ns: str,
+    name: str,
+    csvs: Sequence[str],
+    *,
+    message: str = WEBHOOK_DENIED,
+    on_status: bool = False,
+    created: str | None = None,
+) -> Obj:
+    """An automatic InstallPlan that failed (R-IP-3), as OLM leaves it: its ``Installed``
+    condition False with reason ``InstallComponentFailed`` and ``message`` (also
+    ``status.message`` when ``on_status``)."""
+    status: Obj = {
+        "conditions": [
+            {
+                "type": "Installed",
+                "status": "False",
+                "reason": "InstallComponentFailed",
+                "message": message,
+            }
+        ]
+    }
+    if on_status:
+        status["message"] = message
+    return install_plan(
+        ns,
+        name,
+        "Failed",
+        True,
+        approval="Automatic",
+        csvs=[(c, None) for c in csvs],
+        lookups=False,
+        status=status,
+        created=created,
+    )
 
 
 def catalog_source(

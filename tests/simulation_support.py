@@ -44,31 +44,6 @@ def find(objects: list[Obj], kind: str, name: str) -> Obj:
     return next(o for o in objects if o["kind"] == kind and o["metadata"]["name"] == name)
 
 
-def failed_plan(namespace: str, name: str, csvs: list[str]) -> Obj:
-    """An InstallPlan that failed (R-IP-3), as OLM leaves it."""
-    return {
-        "apiVersion": "operators.coreos.com/v1alpha1",
-        "kind": "InstallPlan",
-        "metadata": {"name": name, "namespace": namespace},
-        "spec": {
-            "approval": "Automatic",
-            "approved": True,
-            "clusterServiceVersionNames": csvs,
-        },
-        "status": {
-            "phase": "Failed",
-            "conditions": [
-                {
-                    "type": "Installed",
-                    "status": "False",
-                    "reason": "InstallComponentFailed",
-                    "message": "error creating csv: admission webhook denied the request",
-                }
-            ],
-        },
-    }
-
-
 def references_plan(sub: Obj, plan: str, *, state: str, failed: bool = True) -> None:
     """Point a Subscription at ``plan`` with the conditions OLM writes (R-SUB-5)."""
     status = sub.setdefault("status", {})

@@ -10,7 +10,7 @@ from typing import Any
 
 from data_paths import DATA
 
-from olmtui.sources.catalog.catalog_files import read_documents
+from olmtui.sources.catalog.files import read_documents
 
 Obj = dict[str, Any]
 

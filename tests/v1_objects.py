@@ -143,3 +143,165 @@ def catalog(
         "spec": spec,
         "status": status,
     }
+
+
+def foo_extension(
+    version: str = "",
+    channels: tuple[str, ...] = (),
+    policy: str = "CatalogProvided",
+    installed: str | None = None,
+    selector: dict[str, Any] | None = None,
+    package: str = "foo",
+) -> dict[str, Any]:
+    """``buildFooClusterExtension`` (+ ``status.install.bundle`` for the installed bundle)."""
+    catalog: dict[str, Any] = {
+        "packageName": package,
+        "version": version,
+        "channels": list(channels),
+        "upgradeConstraintPolicy": policy,
+    }
+    if selector is not None:
+        catalog["selector"] = selector
+    obj: dict[str, Any] = {
+        "apiVersion": "olm.operatorframework.io/v1",
+        "kind": "ClusterExtension",
+        "metadata": {"name": package},
+        "spec": {"namespace": "default", "source": {"sourceType": "Catalog", "catalog": catalog}},
+    }
+    if installed is not None:
+        name = installed if ".v" in installed else f"{package}.v{installed}"
+        obj["status"] = {"install": {"bundle": {"name": name, "version": name.partition(".v")[2]}}}
+    return obj
+
+
+def labelled_catalog(
+    name: str, priority: int = 0, serving: bool | None = True, unavailable: bool = False
+) -> dict[str, Any]:
+    """A ClusterCatalog as catalogd writes it (``serving=None``: no status at all)."""
+    obj: dict[str, Any] = {
+        "apiVersion": "olm.operatorframework.io/v1",
+        "kind": "ClusterCatalog",
+        "metadata": {"name": name, "labels": {"olm.operatorframework.io/metadata.name": name}},
+        "spec": {
+            "source": {"type": "Image", "image": {"ref": f"quay.io/example/{name}:latest"}},
+            "priority": priority,
+            "availabilityMode": "Unavailable" if unavailable else "Available",
+        },
+    }
+    if serving is not None:
+        status = "True" if serving else "False"
+        reason = "Available" if serving else "Unavailable"
+        obj["status"] = {
+            "conditions": [{"type": "Serving", "status": status, "reason": reason}],
+            "resolvedSource": {
+                "type": "Image",
+                "image": {"ref": f"quay.io/example/{name}@sha256:{'0' * 64}"},
+            },
+        }
+    return obj
+
+
+def infinispan_extension() -> dict[str, Any]:
+    """Installed at 2.5.13 on stable, as operator-controller writes it once settled (R-V1-5)."""
+    return {
+        "apiVersion": "olm.operatorframework.io/v1",
+        "kind": "ClusterExtension",
+        "metadata": {"name": "infinispan", "creationTimestamp": "2026-01-01T00:00:00Z"},
+        "spec": {
+            "namespace": "infinispan",
+            "serviceAccount": {"name": "infinispan-installer"},
+            "source": {
+                "sourceType": "Catalog",
+                "catalog": {"packageName": "infinispan", "channels": ["stable"]},
+            },
+        },
+        "status": {
+            "install": {"bundle": {"name": "infinispan-operator.v2.5.13", "version": "2.5.13"}},
+            "conditions": [
+                {"type": "Installed", "status": "True", "reason": "Succeeded", "message": ""},
+                {
+                    "type": "Progressing",
+                    "status": "True",
+                    "reason": "Succeeded",
+                    "message": "Desired state reached",
+                },
+            ],
+        },
+    }
+
+
+def pkg_extension(
+    name: str,
+    installed: str | None,
+    progressing: tuple[str, str, str] | None,
+    deprecated: bool,
+    account: str | None,
+    selector: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """A ClusterExtension as operator-controller writes it (R-V1-2..R-V1-4)."""
+    conditions = []
+    if progressing is not None:
+        status, reason, message = progressing
+        conditions.append(
+            {"type": "Progressing", "status": status, "reason": reason, "message": message}
+        )
+    conditions.append(
+        {
+            "type": "Installed",
+            "status": "True" if installed else "False",
+            "reason": "Succeeded" if installed else "Failed",
+            "message": "Installed bundle quay.io/x successfully" if installed else "none",
+        }
+    )
+    conditions.append(
+        {
+            "type": "BundleDeprecated",
+            "status": "True" if deprecated else "False",
+            "reason": "Deprecated" if deprecated else "NotDeprecated",
+            "message": "pkg.v1.0.0 is deprecated" if deprecated else "bundle not deprecated",
+        }
+    )
+    catalog: dict[str, Any] = {"packageName": "pkg"}
+    if selector is not None:
+        catalog["selector"] = selector
+    spec: dict[str, Any] = {
+        "namespace": "a",
+        "source": {"sourceType": "Catalog", "catalog": catalog},
+    }
+    if account:
+        spec["serviceAccount"] = {"name": account}
+    status_: dict[str, Any] = {"conditions": conditions}
+    if installed:
+        status_["install"] = {"bundle": {"name": installed, "version": installed[5:]}}
+    return {
+        "apiVersion": "olm.operatorframework.io/v1",
+        "kind": "ClusterExtension",
+        "metadata": {"name": name},
+        "spec": spec,
+        "status": status_,
+    }
+
+
+def conditioned_catalog(
+    name: str, serving: str | None, mode: str, retrying: bool, priority: int
+) -> dict[str, Any]:
+    """A ClusterCatalog as catalogd writes it (R-V1-6, R-V1-7)."""
+    conditions = []
+    if serving is not None:
+        reason = "Available" if serving == "True" else "Unavailable"
+        conditions.append({"type": "Serving", "status": serving, "reason": reason, "message": ""})
+    if retrying:
+        conditions.append(
+            {"type": "Progressing", "status": "True", "reason": "Retrying", "message": "pull"}
+        )
+    return {
+        "apiVersion": "olm.operatorframework.io/v1",
+        "kind": "ClusterCatalog",
+        "metadata": {"name": name},
+        "spec": {
+            "source": {"type": "Image", "image": {"ref": f"quay.io/{name}:latest"}},
+            "priority": priority,
+            "availabilityMode": mode,
+        },
+        "status": {"conditions": conditions},
+    }

@@ -12,7 +12,7 @@ import argparse
 from olmtui.commands.catalog_option import add_catalog_argument, add_global_namespace_argument
 from olmtui.commands.view_option import add_view_argument, initial_view
 from olmtui.errors import UsageError, run_app
-from olmtui.sources.catalog.catalog_handoff import LOADED_CATALOGS_FLAG
+from olmtui.sources.catalog.handoff import LOADED_CATALOGS_FLAG
 
 NAME = "replay"
 HELP = "Browse saved snapshots (YAML/JSON files, directories, must-gathers) in the dashboard."
@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     view = initial_view(args.view)
     from olmtui.pipeline.build import streaming_snapshot_session
-    from olmtui.sources.catalog.catalog_handoff import read_catalogs
+    from olmtui.sources.catalog.handoff import read_catalogs
     from olmtui.ui.app import OlmApp
 
     handed = read_catalogs(args.loaded_catalogs) if args.loaded_catalogs else []

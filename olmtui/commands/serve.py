@@ -7,7 +7,7 @@ read-only, whoever opens the page sees what the user running ``serve`` may read.
 
 Each ``--catalog`` is read once, before listening (an unusable one is refused, rc 2, rather
 than in every session), and handed to the sessions as read
-(``sources/catalog/catalog_handoff.py``): a session does not read the catalog again.
+(``sources/catalog/handoff.py``): a session does not read the catalog again.
 
 It listens on the loopback interface unless ``--host`` names another address; then it says so
 on stderr, since anyone who reaches the port sees the cluster through the user's kubeconfig.
@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 from olmtui.commands.catalog_option import add_catalog_argument
 from olmtui.commands.view_option import add_view_argument, initial_view
 from olmtui.errors import UsageError
-from olmtui.sources.catalog.catalog_handoff import LOADED_CATALOGS_FLAG
+from olmtui.sources.catalog.handoff import LOADED_CATALOGS_FLAG
 from olmtui.sources.cluster.live_args import (
     CONNECTION_FLAGS,
     add_connection_arguments,
@@ -96,7 +96,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def dashboard_argv(args: argparse.Namespace, handed: Path | None = None) -> list[str]:
     """The ``olmtui`` command line each browser session runs: what a terminal would, but
     for the ``--catalog`` content, taken from ``handed`` when given (the file serve wrote
-    it into, ``catalog_handoff.write_catalogs``)."""
+    it into, ``handoff.write_catalogs``)."""
     if args.demo and args.paths:
         raise UsageError("give PATHs or --demo, not both")
     live_flags = connection_given(args)
@@ -204,7 +204,7 @@ def run(args: argparse.Namespace) -> int:
     catalogs = refuse_unusable_inputs(args)
     from textual_serve.server import Server
 
-    from olmtui.sources.catalog.catalog_handoff import write_catalogs
+    from olmtui.sources.catalog.handoff import write_catalogs
 
     loopback = is_loopback(args.host)
     if not loopback:

@@ -44,12 +44,12 @@ from olmtui.model.records.types import (
     ObjectRef,
     SubscriptionState,
 )
-from olmtui.model.rules.catalog.catalog_health import CatalogHealth, catalog_health
+from olmtui.model.rules.catalog.health import CatalogHealth, catalog_health
 from olmtui.model.rules.dependencies.multitenancy import installed_instances, package_of
 from olmtui.model.rules.documented.cluster_upgrade import openshift_version
 from olmtui.model.rules.input.partial import PartialInput, complete_findings
 from olmtui.model.rules.installplans.summaries import PendingApproval
-from olmtui.model.rules.resolution.resolution_outcome import resolution_outcome_findings
+from olmtui.model.rules.resolution.outcome_findings import resolution_outcome_findings
 from olmtui.model.rules.resolution.resolve import CatalogContent
 from olmtui.model.rules.resolution.result import NamespaceResolution
 from olmtui.model.rules.upgrades.decided import decided_findings, decided_subscriptions

@@ -16,7 +16,7 @@ from typing import Protocol
 
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.types import UpgradeInfo
-from olmtui.model.rules.catalog.catalog_merge import merge_catalogs
+from olmtui.model.rules.catalog.merge import merge_catalogs
 from olmtui.model.rules.catalog.packagemanifest_catalog import catalog_from_packagemanifests
 from olmtui.model.rules.upgrades.graph import upgrade_hook
 from olmtui.store import CATALOG_CONTENT, Change, ContentNews, Obj, Store

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from olmtui.model.records.types import Finding
-from olmtui.model.rules.resolution.resolution_outcome import (
+from olmtui.model.rules.resolution.outcome_findings import (
     ALREADY_SAID,
     resolution_outcome_findings,
 )

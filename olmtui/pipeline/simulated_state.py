@@ -19,7 +19,7 @@ from olmtui.model.incremental.health_index import HealthIndex
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.diagnosis import Change, finding_key
 from olmtui.model.records.types import Finding
-from olmtui.model.rules.resolution.resolution_outcome import resolution_outcome_findings
+from olmtui.model.rules.resolution.outcome_findings import resolution_outcome_findings
 from olmtui.model.rules.resolution.resolve import (
     CatalogContent,
     NamespaceObjects,

@@ -86,7 +86,7 @@ MARKETPLACE = next(
 def test_r_sub_8_catalog_content_for_a_catalog_source_that_does_not_exist() -> None:
     """QA case: ``--catalog openshift-marketplace/nope=PATH`` on the azure must-gather, whose
     openshift-marketplace holds the four default CatalogSources (real objects)."""
-    from olmtui.model.rules.catalog.catalog_health import catalog_content_without_source
+    from olmtui.model.rules.catalog.health import catalog_content_without_source
     from olmtui.sources.catalog.catalogs import load_catalog
 
     sources = [load_yaml(p) for p in sorted(MARKETPLACE.glob("*.yaml"))]
@@ -103,7 +103,7 @@ def test_r_sub_8_catalog_content_for_a_catalog_source_that_does_not_exist() -> N
 def test_r_v1_22_content_bound_to_a_cluster_catalog_is_not_for_a_catalog_source() -> None:
     """``--catalog NAME=PATH`` (no ``/``) is OLM v1 content: never reported as content for a
     missing CatalogSource, whatever CatalogSources exist."""
-    from olmtui.model.rules.catalog.catalog_health import catalog_content_without_source
+    from olmtui.model.rules.catalog.health import catalog_content_without_source
     from olmtui.sources.catalog.catalogs import load_catalog
 
     sources = [load_yaml(p) for p in sorted(MARKETPLACE.glob("*.yaml"))]

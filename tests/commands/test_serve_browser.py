@@ -19,7 +19,7 @@ import re
 import shutil
 import sys
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import aiohttp
@@ -94,14 +94,22 @@ class Page:
 
     async def showing(self, text: str, timeout: float = 30) -> str:
         """The screen's text once it holds ``text``."""
+        return await self.showing_where(lambda shown: text in shown, repr(text), timeout)
+
+    async def showing_where(
+        self, holds: Callable[[str], object], what: str, timeout: float = 30
+    ) -> str:
+        """The screen's text once ``holds`` it. A test asserts on the screen it waited for,
+        never on one read in the middle of a redraw: xterm.js draws a frame as its pieces
+        arrive, so one look can catch the new body under the old header (a flake under load)."""
         shown = [""]
 
-        async def holds() -> bool:
+        async def look() -> bool:
             shown[0] = await self.screen()
-            return text in shown[0]
+            return bool(holds(shown[0]))
 
         try:
-            await wait_for(holds, f"{text!r} on the screen", timeout, poll=0.1)
+            await wait_for(look, f"{what} on the screen", timeout, poll=0.1)
         except AssertionError as timed_out:
             raise AssertionError(f"{timed_out}; the screen:\n{shown[0]}") from None
         return shown[0]
@@ -160,8 +168,11 @@ async def test_serve_shows_the_dashboard_and_takes_keys_in_a_browser() -> None:
         async with browser_page(profile) as page:
             await page.open(url)
             # replay streams the snapshot in: the findings come once every file is read
-            overview = await page.showing("InstallPlanFailed", timeout=60)
-            assert "snapshot" in overview and "InstallPlanFailed" in overview
+            overview = await page.showing_where(
+                lambda shown: "InstallPlanFailed" in shown and "snapshot" in shown,
+                "the overview's findings under the snapshot's header",
+                timeout=60,
+            )
             assert "PHASE" not in overview
             await page.send(
                 "Runtime.evaluate", expression="window.__olmtuiSession.terminal.focus()"
@@ -171,8 +182,11 @@ async def test_serve_shows_the_dashboard_and_takes_keys_in_a_browser() -> None:
             await page.type("csv")
             await page.changed_from(prompt)
             await page.type("\r")
-            csvs = await page.showing("PHASE")
-            assert re.search(r"keycloak-operator\S*\s+15\.0\.2\s+✖ Failed", csvs), csvs
+            failed = re.compile(r"keycloak-operator\S*\s+15\.0\.2\s+✖ Failed")
+            csvs = await page.showing_where(
+                lambda shown: "PHASE" in shown and failed.search(shown), "the failed keycloak CSV"
+            )
+            assert failed.search(csvs), csvs
 
 
 async def test_serve_demo_shows_the_live_demo_cluster_in_a_browser() -> None:
@@ -184,5 +198,10 @@ async def test_serve_demo_shows_the_live_demo_cluster_in_a_browser() -> None:
         async with browser_page(profile) as page:
             await page.open(url)
             await page.showing("demo cluster", timeout=90)
-            header = (await page.showing("live", timeout=60)).splitlines()[0]
+
+            def header_live(shown: str) -> bool:
+                first = shown.splitlines()[0] if shown else ""
+                return all(word in first for word in ("Overview", "demo cluster", "live"))
+
+            header = (await page.showing_where(header_live, "the live header", 60)).splitlines()[0]
             assert "Overview" in header and "demo cluster" in header

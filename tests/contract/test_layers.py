@@ -271,7 +271,7 @@ def test_the_rules_load_no_store_and_no_incremental_machinery() -> None:
     """A rule reads plain objects and records: whether it runs from scratch (``check``) or
     per subject from the change feed (the screens) is the declarations' business."""
     rules = GRAPH[RULE_DECLARATIONS] - {RULE_MACHINERY}
-    assert {"olmtui.model.rules.catalog.catalog_health", "olmtui.model.rules.v1.findings"} <= rules
+    assert {"olmtui.model.rules.catalog.health", "olmtui.model.rules.v1.findings"} <= rules
     loaded = loaded_by(GRAPH, rules)
     assert sorted(loaded.intersection({"olmtui.store", *INCREMENTAL})) == []
 

@@ -13,8 +13,8 @@ from typing import Any
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from model_builders import csv, namespace, operator_group
-from simulation_support import ORPHAN, catalog_specs, failed_plan, references_plan
+from model_builders import csv, failed_plan, namespace, operator_group
+from simulation_support import ORPHAN, catalog_specs, references_plan
 
 from olmtui.errors import UsageError
 from olmtui.model.diagnosis.changes import ChangeError

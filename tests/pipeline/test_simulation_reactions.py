@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from model_builders import failed_plan
 from simulation_support import (
     FAIL_FORWARD,
     ORPHAN,
     catalog_specs,
-    failed_plan,
     find,
     fixture_objects,
     references_plan,

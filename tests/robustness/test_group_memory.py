@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from model_builders import operator_group
 
 from olmtui.pipeline.build import snapshot_session
 from olmtui.report import write_json
@@ -27,12 +28,7 @@ COUNT = 5_000
 
 def _group(index: int) -> dict[str, Any]:
     namespace = f"ns-{index:07d}"
-    return {
-        "apiVersion": "operators.coreos.com/v1",
-        "kind": "OperatorGroup",
-        "metadata": {"name": "og", "namespace": namespace},
-        "spec": {"targetNamespaces": [namespace]},
-    }
+    return operator_group(namespace, "og", targets=[namespace], bare=True)
 
 
 def _groups_yaml(count: int) -> bytes:

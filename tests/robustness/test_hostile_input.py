@@ -23,7 +23,7 @@ from capped_run import GIB, GOOD, HOSTILE, MIB, ROOT, Run, olmtui
 
 from olmtui.model.records.types import Finding
 from olmtui.sources import input_limits
-from olmtui.sources.catalog.catalog_files import read_documents
+from olmtui.sources.catalog.files import read_documents
 from olmtui.sources.snapshots import snapshot_files
 from olmtui.sources.snapshots.snapshot import load_snapshot
 from olmtui.store import Store

@@ -62,17 +62,30 @@ async def test_ctx_switches_the_live_session_to_another_context(two_contexts):
         await pilot.press("colon", *"ctx s", "tab")
         assert app.screen.query_one(CommandBar).value == "ctx second"
         await pilot.press("enter")
-        await wait_for(lambda: app.session is not session, pilot=pilot)
+        # the switch is done once the view in use is rebuilt on the new session: the session
+        # is swapped first, then every view is removed and made again (waiting for the swap
+        # alone looked at the views mid-way, a flake under load)
+        await wait_for(
+            lambda: (
+                app.session is not session
+                and app.current_mode == "csvs"
+                and app.screen.session is app.session
+            ),
+            "the csvs view rebuilt on the new session",
+            pilot=pilot,
+        )
         new = app.session
         assert new.label == "second"
         await wait_for(lambda: new.store.count("Namespace") > 0, pilot=pilot)
         assert new.store.count("ClusterServiceVersion") == 0
-        assert app.current_mode == "csvs"
-        assert app.screen.session is new
         assert "second" in header_text(new, "Operators").plain
-        # the old watcher stopped: no worker of the old session is left running
-        running = [w for w in app.workers if w.group == "source" and w.is_running]
-        assert len(running) == 1
+
+        # the old watcher stopped: no worker of the old session is left running (a cancelled
+        # worker ends at its next await, not at once)
+        def sources_running() -> int:
+            return len([w for w in app.workers if w.group == "source" and w.is_running])
+
+        await wait_for(lambda: sources_running() == 1, "one source worker", pilot=pilot)
 
 
 async def test_an_unknown_context_leaves_the_session_as_it_was(two_contexts):

@@ -138,10 +138,15 @@ async def test_live_changes_log_receives_a_phase_transition(app):
         obj = copy.deepcopy(store.get("ClusterServiceVersion", "team-a", "etcdoperator.v0.9.4"))
         obj["status"] = {"phase": "Pending", "reason": "RequirementsUnknown"}
         store.apply("MODIFIED", obj)
-        await pilot.pause(0.3)
-        rows = _table(app).shown_rows
         # oldest first, as a log reads: both entries of the batch, nothing older
-        assert [r.cells[1].plain for r in rows] == ["phase", "conflict resolved"]
+        await wait_for(
+            lambda: (
+                [r.cells[1].plain for r in _table(app).shown_rows] == ["phase", "conflict resolved"]
+            ),
+            "the batch's two entries",
+            pilot=pilot,
+        )
+        rows = _table(app).shown_rows
         assert rows[0].cells[3].startswith("Failed -> Pending")
         assert rows[1].cells[2] == "ClusterServiceVersion team-a/etcdoperator.v0.9.4"
 
@@ -193,7 +198,11 @@ async def test_cluster_names_are_never_parsed_as_markup(app):
         obj["status"]["message"] = "[red]not markup[/]"
         store.apply("ADDED", obj)
         app.show_view("csv")
-        await pilot.pause(0.3)
+        await wait_for(
+            lambda: any(r.cells[1] == "[bold]x[/bold]" for r in _table(app).shown_rows),
+            "the added CSV's row",
+            pilot=pilot,
+        )
         await _filter(pilot, "[bold]")
         table = _table(app)
         assert table.row_count == 1

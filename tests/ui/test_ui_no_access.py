@@ -54,12 +54,10 @@ async def test_no_access_views_say_so_and_recover(forbidding_cluster):
         header = header_text(session, "Operators (CSVs)", 200).plain
         assert "live, partial" in header
         assert "no access: clusterserviceversions (re-checked every 0.5 s)" in header
-        await pilot.pause(0.4)
         table = app.screen.query_one("#table")
+        empty = "no access to clusterserviceversions (RBAC): re-checked every 0.5 s"
+        await wait_for(lambda: table.empty_text == empty, "the no-access text", pilot=pilot)
         assert table.row_count == 0
-        assert table.empty_text == (
-            "no access to clusterserviceversions (RBAC): re-checked every 0.5 s"
-        )
         overview = metrics_text(session).plain
         assert "? operators, ? not healthy, ? copies" in overview  # unknown is not zero
         assert "0 operators" not in overview
@@ -107,10 +105,14 @@ async def test_r_mem_1_verdict_from_unreadable_groups_shows_as_unknown():
     store.set_unreadable("OperatorGroup", Unreadable("operatorgroups", "403", 0.0, 60))
     app = OlmApp(Session(store, model, "live", "test"), initial_view="csvs")
     async with app.run_test(size=(200, 40)) as pilot:
-        await pilot.pause(0.2)
-        verdicts = {row.cells[5].plain for row in app.screen.query_one("#table").shown_rows}
-        assert "? (no access)" in verdicts
-        assert not any("NoOperatorGroup" in v for v in verdicts)
+
+        def verdicts() -> set[str]:
+            return {row.cells[5].plain for row in app.screen.query_one("#table").shown_rows}
+
+        await wait_for(lambda: "? (no access)" in verdicts(), "the unknown verdict", pilot=pilot)
+        shown = verdicts()
+        assert "? (no access)" in shown
+        assert not any("NoOperatorGroup" in v for v in shown)
 
 
 async def test_a_namespace_without_access_is_named_and_the_others_stay_live(tmp_path):

@@ -4,8 +4,11 @@ the model moved, and nothing runs without catalog content."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 import yaml
+from conftest import wait_for
 from data_paths import DATA
 
 from olmtui.model.diagnosis.remedies import IndexedContext
@@ -36,15 +39,17 @@ def _codes(session: Session) -> list[str]:
     return [f.code for f in session.analysis.all_findings()]
 
 
-async def _runs(pilot, session: Session, at_least: int) -> None:
-    """Wait until the follower's worker has landed ``at_least`` runs in all."""
-    for _ in range(200):
-        await pilot.pause(0.05)
+async def _runs(
+    pilot, session: Session, at_least: int, shown: Callable[[], bool] = lambda: True
+) -> None:
+    """Wait until the follower's worker has landed ``at_least`` runs in all and the view
+    ``shown`` what they found (a tick redraws it)."""
+
+    def landed() -> bool:
         hit = session.analysis.predicted
-        if hit is not None and hit.runs >= at_least and not hit._busy:
-            await pilot.pause(0.3)  # the next tick redraws
-            return
-    raise AssertionError("no resolution run landed")
+        return hit is not None and hit.runs >= at_least and not hit._busy and shown()
+
+    await wait_for(landed, f"{at_least} resolution runs landed and shown", pilot=pilot)
 
 
 def _rows(app: OlmApp) -> list[str]:
@@ -60,7 +65,7 @@ async def test_findings_screen_shows_the_predicted_failure_and_enter_opens_its_r
     session = _session()
     app = OlmApp(session, initial_view="findings")
     async with app.run_test(size=SIZE) as pilot:
-        await _runs(pilot, session, 1)
+        await _runs(pilot, session, 1, lambda: "ResolutionWouldFail" in _rows(app))
         assert "ResolutionWouldFail" in _rows(app)
         await pilot.press("slash", *"ResolutionWouldFail", "enter")
         await pilot.pause()
@@ -76,7 +81,7 @@ async def test_overview_counts_and_rows_include_the_predicted_finding():
     before = session.analysis.severity_counts()
     app = OlmApp(session, initial_view="overview")
     async with app.run_test(size=SIZE) as pilot:
-        await _runs(pilot, session, 1)
+        await _runs(pilot, session, 1, lambda: "ResolutionWouldFail" in _rows(app))
         counts = session.analysis.overview_counts().severities
         assert counts["warning"] == before["warning"] + 1
         assert session.analysis.overview_counts("team").severities["warning"] >= 1
@@ -105,12 +110,12 @@ async def test_deleting_the_orphaned_csv_clears_the_finding_after_the_next_run(m
     session = _session()
     app = OlmApp(session, initial_view="findings")
     async with app.run_test(size=SIZE) as pilot:
-        await _runs(pilot, session, 1)
+        await _runs(pilot, session, 1, lambda: "ResolutionWouldFail" in _rows(app))
         assert "ResolutionWouldFail" in _rows(app)
         csv = session.store.get("ClusterServiceVersion", "team", "etcdoperator.v0.9.4")
         assert csv is not None
         session.store.apply("DELETED", csv)
-        await _runs(pilot, session, 2)
+        await _runs(pilot, session, 2, lambda: "ResolutionWouldFail" not in _rows(app))
         assert "ResolutionWouldFail" not in _rows(app)
         assert "ResolutionWouldFail" not in _codes(session)
 
@@ -139,7 +144,7 @@ async def test_the_dashboard_and_check_agree(catalogs: bool):
         if catalogs:
             await _runs(pilot, session, 1)
         else:
-            await pilot.pause(0.3)
+            await wait_for(lambda: app.screen.is_mounted, "the findings view", pilot=pilot)
         diagnosis = session.analysis.diagnosis()
         shown = diagnosed_findings(diagnosis, False, IndexedContext(session.store))
         incidents = incidents_json(diagnosis, streamed=False)

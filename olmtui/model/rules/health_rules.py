@@ -51,7 +51,7 @@ from olmtui.model.primitives.bundle_properties import PROPERTIES_ANNOTATION
 from olmtui.model.records.catalog import Bundle, Catalog
 from olmtui.model.records.findings import malformed_object
 from olmtui.model.records.types import Finding, SubscriptionState
-from olmtui.model.rules.catalog.catalog_health import (
+from olmtui.model.rules.catalog.health import (
     catalog_content_without_source,
     catalog_source_findings,
     health_of,
@@ -73,7 +73,7 @@ from olmtui.model.rules.documented.conversion_webhooks import (
 )
 from olmtui.model.rules.documented.leftovers import namespace_leftover_findings
 from olmtui.model.rules.resolution.catalog_view import Visibility
-from olmtui.model.rules.resolution.resolution_findings import resolution_clause_findings
+from olmtui.model.rules.resolution.failure_findings import resolution_clause_findings
 from olmtui.model.rules.rule_family import (
     ANY_KIND,
     CATALOGS,

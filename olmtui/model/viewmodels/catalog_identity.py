@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from olmtui.kinds import CATALOG_SOURCE
-from olmtui.model.rules.catalog.catalog_health import health_of
+from olmtui.model.rules.catalog.health import health_of
 from olmtui.objects import Obj, annotations_of, meta, spec, status
 from olmtui.store import KINDS, Store
 

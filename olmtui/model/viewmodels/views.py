@@ -23,7 +23,7 @@ from olmtui.model.records.types import (
     Severity,
 )
 from olmtui.model.rules.apis.reconcile import CONFLICT_REASON, STATIC_REASON
-from olmtui.model.rules.catalog.catalog_health import CatalogHealth
+from olmtui.model.rules.catalog.health import CatalogHealth
 from olmtui.objects import spec, status
 from olmtui.store import ACCESS, CATALOG_CONTENT, Change, is_copied_csv
 

@@ -31,8 +31,8 @@ from olmtui.kinds import CLUSTER_CATALOG
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.rules.v1.catalogs import ClusterCatalog, decode_catalog
 from olmtui.sources import fast_json
-from olmtui.sources.catalog.catalog_fbc import FBCIndexer
-from olmtui.sources.catalog.catalog_files import unreadable
+from olmtui.sources.catalog.fbc import FBCIndexer
+from olmtui.sources.catalog.files import unreadable
 from olmtui.sources.cluster.live_http import EventLines, Requester, StatusError
 from olmtui.sources.cluster.live_informer import NETWORK_ERRORS, describe
 from olmtui.store import Change, ContentNews, Store

@@ -26,10 +26,10 @@ from pathlib import Path
 from olmtui.errors import UsageError
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.rules.catalog.packagemanifest_catalog import catalog_from_packagemanifests
-from olmtui.sources.catalog.catalog_bundles import annotations_file, load_bundle_dirs
-from olmtui.sources.catalog.catalog_fbc import load_fbc
-from olmtui.sources.catalog.catalog_files import catalog_files
-from olmtui.sources.catalog.catalog_legacy import is_package_file, load_legacy_package
+from olmtui.sources.catalog.bundle_dirs import annotations_file, load_bundle_dirs
+from olmtui.sources.catalog.fbc import load_fbc
+from olmtui.sources.catalog.files import catalog_files
+from olmtui.sources.catalog.legacy import is_package_file, load_legacy_package
 
 __all__ = ["catalog_from_packagemanifests", "load_catalog", "parse_catalog_spec"]
 

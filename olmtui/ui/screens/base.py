@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import ClassVar
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -158,6 +159,7 @@ class TableScreen(ViewScreen):
     """
 
     COLUMNS: Sequence[Column] = ()
+    REFRESH_PARTS: ClassVar[tuple[str, ...]] = ("#table", "#access-notice")
     EMPTY_TEXT = "nothing to show"
     #: What an empty table says while a snapshot still streams in, instead of "no ...".
     LOADING_EMPTY_TEXT = "loading: none read yet"
@@ -203,6 +205,8 @@ class TableScreen(ViewScreen):
         self.set_focus(self.table)
 
     def refresh_data(self) -> None:
+        if not self.parts_present():  # before its children are mounted, or as they go
+            return
         table = self.table
         self._shown_version = self.session.analysis.shown_stamp()
         self._built_at = self.session.clock() if self.session.clock is not None else None
@@ -242,6 +246,8 @@ class TableScreen(ViewScreen):
         return bool(self.table.filter_text.strip())
 
     def apply_scope(self) -> None:
+        if not self.parts_present():
+            return
         if self._set_scope(apply=True):
             self._describe(self.table.selected_key)
         self._count_rows()  # the header names the scope, applied here or not

@@ -10,7 +10,7 @@ from rich.text import Text
 
 from olmtui.kinds import CATALOG_SOURCE
 from olmtui.model.records.types import ObjectRef
-from olmtui.model.rules.catalog.catalog_health import CatalogHealth
+from olmtui.model.rules.catalog.health import CatalogHealth
 from olmtui.model.viewmodels.catalog_identity import CatalogIdentity
 from olmtui.ui import palette
 from olmtui.ui.formatting import line, names, phase

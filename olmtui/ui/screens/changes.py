@@ -45,7 +45,11 @@ class ChangesScreen(TableScreen):
         notice.display = False
         yield notice
 
+    REFRESH_PARTS = (*TableScreen.REFRESH_PARTS, "#follow-notice")
+
     def refresh_data(self) -> None:
+        if not self.parts_present():  # before its children are mounted, or as they go
+            return
         table = self.table
         following = self._following
         cursor, top = table.cursor, table.scroll_y
@@ -66,6 +70,8 @@ class ChangesScreen(TableScreen):
         self._show_following()
 
     def _show_following(self) -> None:
+        if not self.parts_present():
+            return
         table = self.table
         log = self.app.change_log
         self._following = table.cursor >= table.row_count - 1

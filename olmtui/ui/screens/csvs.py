@@ -89,6 +89,8 @@ class CSVsScreen(TableScreen):
         # ``c`` then lays out nothing around it (the detail pane would shrink or grow with
         # the table, a second and a third layout after the rows). With few, the pane keeps
         # the room the CSVs' rows leave, and ``c`` is quick anyway.
+        if not self.parts_present():  # before its children are mounted, or as they go
+            return
         model = self.session.model
         many = model.copied_csvs().present >= AHEAD_FROM
         self.table.rows_for_height = (

@@ -125,6 +125,8 @@ class ExtensionGraphScreen(GraphScreen):
         return Group(*parts)
 
     def refresh_data(self) -> None:
+        if not self.parts_present():  # before its children are mounted, or as they go
+            return
         super().refresh_data()
         installed = self.extension.installed
         if installed is not None and not getattr(self, "_placed_v1", False):

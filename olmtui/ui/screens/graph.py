@@ -138,6 +138,8 @@ def graph_for(session: Session, target: ObjectRef | None) -> GraphScreen | None:
 class GraphScreen(TableScreen):
     """One channel of one package. ``c`` cycles through the package's channels."""
 
+    REFRESH_PARTS = (*TableScreen.REFRESH_PARTS, "#graph-info")
+
     VIEW_TITLE = "Upgrade graph"
     SCOPE = None  # catalog content: no namespace to scope by
     COLUMNS = (
@@ -178,12 +180,11 @@ class GraphScreen(TableScreen):
         return channel_view(channel, self.package, installed, version)
 
     def refresh_data(self) -> None:
-        info = self.query("#graph-info")
-        if not info:  # a refresh before the children are mounted, or as they are torn down
+        if not self.parts_present():  # before its children are mounted, or as they go
             return
         view = self._view()
         self._rendered = view
-        info.first(Static).update(self._info(view))
+        self.query_one("#graph-info", Static).update(self._info(view))
         super().refresh_data()
         if self.sub is not None and self.sub.installed_csv and not getattr(self, "_placed", 0):
             self._placed = True

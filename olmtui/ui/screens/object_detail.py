@@ -214,6 +214,8 @@ class ObjectScreen(OlmScreen):
         Binding("question_mark", "app.help", "Keys", key_display="?"),
     ]
 
+    REFRESH_PARTS = ("#object-summary", "#object-notice", "#related", "ContentSwitcher", "#yaml")
+
     def __init__(
         self,
         session: Session,
@@ -311,7 +313,7 @@ class ObjectScreen(OlmScreen):
         few times a second, when the model moved); a deleted object keeps its last state."""
         if self._shown_version == -1:  # still composing: on_mount fills it
             return
-        if not self.query("#object-summary"):  # its children are being torn down or rebuilt
+        if not self.parts_present():  # its children are being torn down or rebuilt
             return
         obj = self._object()
         if obj is None and self._last is not None:

@@ -10,7 +10,7 @@ the screen's app is the running one, olmtui's.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.screen import Screen
 
@@ -25,3 +25,12 @@ class OlmScreen(Screen[None]):
 
     if TYPE_CHECKING:
         app = getters.app(OlmAppBase)
+
+    #: The children a refresh writes to (selectors). Fast keys can have the app refresh a
+    #: screen before its children are mounted, or as they are torn down (``NoMatches`` seen
+    #: in CI): a refresh then shows nothing instead of ending the app.
+    REFRESH_PARTS: ClassVar[tuple[str, ...]] = ()
+
+    def parts_present(self) -> bool:
+        """Whether every child a refresh writes to is there now (``REFRESH_PARTS``)."""
+        return all(self.query(selector) for selector in self.REFRESH_PARTS)

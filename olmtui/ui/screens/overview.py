@@ -180,14 +180,20 @@ class OverviewScreen(TableScreen):
     EMPTY_TEXT = "nothing needs attention"
     LOADING_EMPTY_TEXT = LOADING_TEXT
 
+    REFRESH_PARTS = (*TableScreen.REFRESH_PARTS, "#metrics")
+
     def compose_summary(self) -> ComposeResult:
         yield InertStatic(id="metrics", classes="metrics")
 
     def refresh_data(self) -> None:
+        if not self.parts_present():  # before its children are mounted, or as they go
+            return
         self._show_metrics()
         super().refresh_data()
 
     def apply_scope(self) -> None:
+        if not self.parts_present():
+            return
         self._show_metrics()
         super().apply_scope()
 

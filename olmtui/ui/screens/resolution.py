@@ -254,6 +254,7 @@ class ResolutionScreen(ViewScreen):
     """One namespace's resolution, optionally about one of its Subscriptions."""
 
     VIEW_TITLE = "Resolution"
+    REFRESH_PARTS = ("#resolution-status", "#resolution-lines")
 
     def __init__(
         self,
@@ -301,6 +302,8 @@ class ResolutionScreen(ViewScreen):
     # -- resolving -------------------------------------------------------------------------
     def refresh_data(self) -> None:
         """The model moved: resolve again if the namespace's inputs did (in a worker)."""
+        if not self.parts_present():  # before its children are mounted, or as they go
+            return
         self._shown_version = self.session.analysis.shown_stamp()
         self._inputs = self.session.analysis.resolution_inputs(self.namespace)
         if self._inputs.same_as(self._resolved_inputs) and self.result is not None:
@@ -337,10 +340,9 @@ class ResolutionScreen(ViewScreen):
         self._show()
 
     def _show(self) -> None:
-        found = self.query("#resolution-status")
-        if not found:  # a refresh before the children are mounted, or as they are torn down
+        if not self.parts_present():  # before its children are mounted, or as they go
             return
-        status = found.first(Static)
+        status = self.query_one("#resolution-status", Static)
         status.update(status_text(self.result, self.namespace, self._busy))
         if self.result is None:
             return

@@ -63,6 +63,7 @@ class XrayScreen(ViewScreen):
     """All operators (``only`` unset), or the one of a Subscription or CSV."""
 
     VIEW_TITLE = "X-ray"
+    REFRESH_PARTS = ("#xray",)
 
     def __init__(
         self, session: Session, commands: Sequence[str] = (), only: ObjectRef | None = None
@@ -133,6 +134,8 @@ class XrayScreen(ViewScreen):
 
     def refresh_data(self) -> None:
         """Rebuild the tree, keeping the nodes that were open open."""
+        if not self.parts_present():  # before its children are mounted, or as they go
+            return
         self._shown_version = self.session.analysis.shown_stamp()
         tree = self.xray_tree
         opened = set(_open_paths(tree.root))

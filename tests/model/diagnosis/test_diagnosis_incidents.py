@@ -15,7 +15,14 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
-from model_builders import csv, namespace, operator_group, subscription
+from model_builders import (
+    catalog_source,
+    csv,
+    failed_plan,
+    namespace,
+    operator_group,
+    subscription,
+)
 from report_records import load_schema
 from v1_objects import catalog as v1_catalog
 
@@ -64,16 +71,6 @@ def every_finding_in_one_incident(report: dict[str, Any]) -> None:
     assert sum(len(keys) for keys in members.values()) == len(report["findings"])
 
 
-def catalog(ns: str, name: str, state: str) -> Obj:
-    return {
-        "apiVersion": "operators.coreos.com/v1alpha1",
-        "kind": "CatalogSource",
-        "metadata": {"name": name, "namespace": ns},
-        "spec": {"sourceType": "grpc", "image": "example/index:1"},
-        "status": {"connectionState": {"lastObservedState": state}},
-    }
-
-
 def unhealthy_sub(ns: str, name: str, source: str) -> Obj:
     """A Subscription of catalog ``source`` whose CatalogSourcesUnhealthy names ``broken``."""
     sub = subscription(ns, name)
@@ -116,8 +113,8 @@ def test_r_diag_1_a_broken_global_catalog_is_one_incident_naming_every_subscript
 ) -> None:
     objects = [
         namespace(MARKET),
-        catalog(MARKET, "broken", "TRANSIENT_FAILURE"),
-        catalog(MARKET, "fine", "READY"),
+        catalog_source(MARKET, "broken", state="TRANSIENT_FAILURE"),
+        catalog_source(MARKET, "fine", state="READY"),
         *with_group("team-a"),
         *with_group("team-b"),
         *with_group("team-c"),
@@ -150,7 +147,7 @@ def test_r_diag_1_a_healthy_catalog_never_takes_the_blame(tmp_path: Path) -> Non
     names no catalog in view of a broken one stays its own incident."""
     objects = [
         namespace(MARKET),
-        catalog(MARKET, "fine", "READY"),
+        catalog_source(MARKET, "fine", state="READY"),
         *with_group("team-a"),
         unhealthy_sub("team-a", "a", "fine"),
     ]
@@ -175,7 +172,7 @@ def test_r_diag_2_a_resolution_stopped_by_a_catalog_follows_from_it(tmp_path: Pa
     }
     objects = [
         namespace(MARKET),
-        catalog(MARKET, "broken", "TRANSIENT_FAILURE"),
+        catalog_source(MARKET, "broken", state="TRANSIENT_FAILURE"),
         *with_group("team-a"),
         sub,
     ]
@@ -185,28 +182,6 @@ def test_r_diag_2_a_resolution_stopped_by_a_catalog_follows_from_it(tmp_path: Pa
         ref("ErrorPreventedResolution", "Subscription", "team-a", "a")
     ]
     every_finding_in_one_incident(report)
-
-
-def failed_plan(ns: str, name: str, csvs: list[str]) -> Obj:
-    message = 'error creating role r: Role.rbac.authorization.k8s.io "r" is forbidden'
-    return {
-        "apiVersion": "operators.coreos.com/v1alpha1",
-        "kind": "InstallPlan",
-        "metadata": {"name": name, "namespace": ns},
-        "spec": {"approved": True, "approval": "Automatic", "clusterServiceVersionNames": csvs},
-        "status": {
-            "phase": "Failed",
-            "message": message,
-            "conditions": [
-                {
-                    "type": "Installed",
-                    "status": "False",
-                    "reason": "InstallComponentFailed",
-                    "message": message,
-                }
-            ],
-        },
-    }
 
 
 def pending_csv(ns: str, name: str) -> Obj:
@@ -233,11 +208,17 @@ def test_r_diag_3_and_4_a_failed_installplan_is_one_incident_with_the_csv_it_lef
         sub["status"]["state"] = "AtLatestKnown"
     objects = [
         namespace(MARKET),
-        catalog(MARKET, "cat", "READY"),
+        catalog_source(MARKET, "cat", state="READY"),
         *with_group("team-a"),
         first,
         second,
-        failed_plan("team-a", "install-1", ["op.v1"]),
+        failed_plan(
+            "team-a",
+            "install-1",
+            ["op.v1"],
+            message='error creating role r: Role.rbac.authorization.k8s.io "r" is forbidden',
+            on_status=True,
+        ),
         pending_csv("team-a", "op.v1"),
     ]
     report = check(tmp_path, objects)

@@ -12,6 +12,7 @@ import pytest
 import yaml
 from check_runs import MUST_GATHERS, run_check
 from data_paths import DATA, ROOT
+from model_builders import ABSENT, csv, failed_plan, operator_group, subscription
 
 from olmtui.model.diagnosis.remedies import PLANS, ObjectsContext, has_plan, remedy_for
 from olmtui.model.diagnosis.remedies.steps import patch
@@ -27,60 +28,44 @@ PROPS = '{"properties":[{"type":"olm.package","value":{"packageName":"etcd","ver
 
 
 def etcd_csv(name: str, phase: str, reason: str = "", version: str = "0.9.4", **extra: Any) -> dict:
-    return {
-        "kind": "ClusterServiceVersion",
-        "metadata": {
-            "name": name,
-            "namespace": NS,
-            "annotations": {"operatorframework.io/properties": PROPS % version},
-        },
-        "spec": extra.pop("spec", {}),
-        "status": {"phase": phase, "reason": reason, **extra},
-    }
+    """An etcd CSV in ``NS`` whose properties name its ``version``; ``extra`` are status fields
+    (``spec``: spec fields)."""
+    return csv(
+        NS,
+        name,
+        bare=True,
+        version=None,
+        phase=phase,
+        reason=reason,
+        annotations={"operatorframework.io/properties": PROPS % version},
+        spec=extra.pop("spec", None),
+        status=extra,
+    )
 
 
-def sub(state: str, installed: str | None = None, plan: str | None = "p2", **spec_: Any) -> dict:
-    status: dict[str, Any] = {"state": state}
-    if installed:
-        status["installedCSV"] = status["currentCSV"] = installed
-    if plan:
-        status["installPlanRef"] = {"name": plan, "namespace": NS}
-    return {
-        "apiVersion": "operators.coreos.com/v1alpha1",
-        "kind": "Subscription",
-        "metadata": {"name": "etcd", "namespace": NS},
-        "spec": {"name": "etcd", "channel": "alpha", "source": "community", **spec_},
-        "status": status,
-    }
+def sub(state: str, installed: str | None = None, plan: str | None = "p2") -> dict:
+    return subscription(
+        NS,
+        "etcd",
+        package="etcd",
+        channel="alpha",
+        source="community",
+        source_ns=ABSENT,
+        state=state or None,
+        installed=installed,
+        current=installed,
+        plan=plan,
+    )
 
 
-def failed_plan(
-    name: str = "p2", csvs: tuple[str, ...] = ("etcd.v2",), error: str = "boom"
-) -> dict:
-    return {
-        "kind": "InstallPlan",
-        "metadata": {"name": name, "namespace": NS, "creationTimestamp": "2026-01-01T00:00:00Z"},
-        "spec": {"clusterServiceVersionNames": list(csvs), "approval": "Automatic"},
-        "status": {
-            "phase": "Failed",
-            "conditions": [
-                {
-                    "type": "Installed",
-                    "status": "False",
-                    "reason": "InstallComponentFailed",
-                    "message": error,
-                }
-            ],
-        },
-    }
+def etcd_plan(name: str = "p2", csvs: tuple[str, ...] = ("etcd.v2",), error: str = "boom") -> dict:
+    return failed_plan(NS, name, csvs, message=error, created="2026-01-01T00:00:00Z")
 
 
 def group(fail_forward: bool = False) -> dict:
-    body: dict[str, Any] = {"kind": "OperatorGroup", "metadata": {"name": "og", "namespace": NS}}
-    body["spec"] = (
-        {"upgradeStrategy": {"name": "TechPreviewUnsafeFailForward"}} if fail_forward else {}
+    return operator_group(
+        NS, "og", upgrade="TechPreviewUnsafeFailForward" if fail_forward else None
     )
-    return body
 
 
 def finding(
@@ -150,7 +135,7 @@ def test_a_reinstall_deletes_the_older_csv_of_the_package_first_and_keeps_its_ve
     old = etcd_csv("etcd.v1", "Replacing", version="0.9.2")
     new = etcd_csv("etcd.v2", "Pending", "RequirementsNotMet")
     subscription = sub("AtLatestKnown", "etcd.v2")
-    objects = [group(), old, new, subscription, failed_plan()]
+    objects = [group(), old, new, subscription, etcd_plan()]
     found = namespace_subscription_findings(NS, [subscription], [objects[-1]], [old, new])
     (failed,) = [f for f in found if f.code == "InstallPlanFailed"]
     remedy = remedy_for(failed, ObjectsContext(objects))
@@ -198,7 +183,7 @@ def test_under_fail_forward_deleting_the_failed_plan_is_the_remedy(created: bool
         group(fail_forward=True),
         etcd_csv("etcd.v1", "Replacing"),
         subscription,
-        failed_plan(),
+        etcd_plan(),
     ]
     if created:
         objects.append(etcd_csv("etcd.v2", "Failed", "InstallComponentFailed"))
@@ -237,7 +222,7 @@ def test_a_csv_pending_on_min_kube_version_needs_a_newer_cluster() -> None:
             }
         ],
     )
-    complete = failed_plan()
+    complete = etcd_plan()
     complete["status"]["phase"] = "Complete"
     (pending,) = csv_phase_findings(NS, {"etcd.v2": too_new}, [complete], [])
     assert "deleted" not in pending.message and "minKubeVersion (1.99.0)" in pending.message
@@ -258,7 +243,7 @@ def test_a_dropped_stored_version_names_the_crd_stored_versions_before_the_retry
         "status": {"storedVersions": ["v1beta1", "v1"]},
     }
     subscription = sub("UpgradePending")
-    plan = failed_plan(error=error)
+    plan = etcd_plan(error=error)
     objects = [group(), subscription, plan, crd]
     found = namespace_subscription_findings(NS, [subscription], [plan], [])
     (failed,) = [f for f in found if f.code == "InstallPlanFailed"]
@@ -284,7 +269,7 @@ OWNER_REF = (
 
 def test_an_olm_defect_is_claimed_only_when_no_other_plan_shows_olm_doing_it_right() -> None:
     subscription = sub("UpgradePending")
-    plan = failed_plan(error=OWNER_REF)
+    plan = etcd_plan(error=OWNER_REF)
     alone = namespace_subscription_findings(NS, [subscription], [plan], [])
     (failed,) = [f for f in alone if f.code == "InstallPlanFailed"]
     assert "an OLM defect" in failed.message
@@ -292,7 +277,7 @@ def test_an_olm_defect_is_claimed_only_when_no_other_plan_shows_olm_doing_it_rig
         steps_of(remedy_for(failed, ObjectsContext([subscription, plan])))[-1]
         == "upgrade-cluster None"
     )
-    fine = failed_plan("p1", ("other.v1",))
+    fine = etcd_plan("p1", ("other.v1",))
     fine["status"] = {
         "phase": "Complete",
         "plan": [{"resource": {"kind": "Role", "name": "x"}, "status": "Created"}],
@@ -321,7 +306,7 @@ def test_the_real_must_gathers_do_not_claim_an_olm_defect(gather: str) -> None:
 
 
 def test_a_plan_waiting_for_approval_is_reviewed_then_approved() -> None:
-    plan = failed_plan()
+    plan = etcd_plan()
     plan["status"] = {"phase": "RequiresApproval"}
     plan["spec"]["approved"] = False
     remedy = remedy_for(

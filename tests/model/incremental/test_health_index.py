@@ -33,6 +33,7 @@ from model_builders import (
     subscription,
 )
 from model_builders import csv as make_csv
+from v1_objects import conditioned_catalog, pkg_extension
 
 from olmtui.model.incremental.engine import Model
 from olmtui.model.incremental.health import health_findings, merged_findings
@@ -278,83 +279,6 @@ groups = st.builds(
 )
 
 
-def cluster_extension(
-    name: str,
-    installed: str | None,
-    progressing: tuple[str, str, str] | None,
-    deprecated: bool,
-    account: str | None,
-    selector: dict[str, Any] | None,
-) -> dict[str, Any]:
-    """A ClusterExtension as operator-controller writes it (R-V1-2..R-V1-4)."""
-    conditions = []
-    if progressing is not None:
-        status, reason, message = progressing
-        conditions.append(
-            {"type": "Progressing", "status": status, "reason": reason, "message": message}
-        )
-    conditions.append(
-        {
-            "type": "Installed",
-            "status": "True" if installed else "False",
-            "reason": "Succeeded" if installed else "Failed",
-            "message": "Installed bundle quay.io/x successfully" if installed else "none",
-        }
-    )
-    conditions.append(
-        {
-            "type": "BundleDeprecated",
-            "status": "True" if deprecated else "False",
-            "reason": "Deprecated" if deprecated else "NotDeprecated",
-            "message": "pkg.v1.0.0 is deprecated" if deprecated else "bundle not deprecated",
-        }
-    )
-    catalog: dict[str, Any] = {"packageName": "pkg"}
-    if selector is not None:
-        catalog["selector"] = selector
-    spec: dict[str, Any] = {
-        "namespace": "a",
-        "source": {"sourceType": "Catalog", "catalog": catalog},
-    }
-    if account:
-        spec["serviceAccount"] = {"name": account}
-    status_: dict[str, Any] = {"conditions": conditions}
-    if installed:
-        status_["install"] = {"bundle": {"name": installed, "version": installed[5:]}}
-    return {
-        "apiVersion": "olm.operatorframework.io/v1",
-        "kind": "ClusterExtension",
-        "metadata": {"name": name},
-        "spec": spec,
-        "status": status_,
-    }
-
-
-def cluster_catalog(
-    name: str, serving: str | None, mode: str, retrying: bool, priority: int
-) -> dict[str, Any]:
-    """A ClusterCatalog as catalogd writes it (R-V1-6, R-V1-7)."""
-    conditions = []
-    if serving is not None:
-        reason = "Available" if serving == "True" else "Unavailable"
-        conditions.append({"type": "Serving", "status": serving, "reason": reason, "message": ""})
-    if retrying:
-        conditions.append(
-            {"type": "Progressing", "status": "True", "reason": "Retrying", "message": "pull"}
-        )
-    return {
-        "apiVersion": "olm.operatorframework.io/v1",
-        "kind": "ClusterCatalog",
-        "metadata": {"name": name},
-        "spec": {
-            "source": {"type": "Image", "image": {"ref": f"quay.io/{name}:latest"}},
-            "priority": priority,
-            "availabilityMode": mode,
-        },
-        "status": {"conditions": conditions},
-    }
-
-
 def stand_in_resolver(
     extension: dict[str, Any], cluster_catalogs: Any, content: Any
 ) -> V1Resolution:
@@ -381,7 +305,7 @@ PROGRESSING = [
     ("False", "Blocked", "bad config"),
 ]
 cluster_extensions = st.builds(
-    cluster_extension,
+    pkg_extension,
     names(["e1", "e2"]),
     names([None, *CSV_NAMES]),
     names(PROGRESSING),
@@ -390,7 +314,7 @@ cluster_extensions = st.builds(
     names([None, {}, {"matchLabels": {"olm.operatorframework.io/metadata.name": "cc1"}}]),
 )
 cluster_catalogs = st.builds(
-    cluster_catalog,
+    conditioned_catalog,
     names(["cc1", "cc2"]),
     names(["True", "False", None]),
     names(["Available", "Unavailable"]),
@@ -668,10 +592,10 @@ def test_a_cluster_extension_change_recomputes_its_subject_and_the_catalogs(
     """R-V1-*: an extension's findings read it and every ClusterCatalog; a catalog's read it
     and every extension (which select it). Nothing else moves."""
     store, model, index, _ = _cluster()
-    store.apply_many([cluster_catalog("cc1", "False", "Available", False, 0)])
+    store.apply_many([conditioned_catalog("cc1", "False", "Available", False, 0)])
     index.findings()
     computed = record_computes(monkeypatch)
-    store.apply("ADDED", cluster_extension("e1", None, PROGRESSING[2], False, None, None))
+    store.apply("ADDED", pkg_extension("e1", None, PROGRESSING[2], False, None, None))
     assert list(index.findings()) == from_scratch(store, model, [])
     assert sorted(computed) == [("cc", "cc1"), ("ce", "e1")]
     assert {"ClusterCatalogNotServing", "ClusterExtensionRetrying"} <= {

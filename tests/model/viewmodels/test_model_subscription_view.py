@@ -5,7 +5,7 @@ and the CatalogSource's state beside OLM's CatalogSourcesUnhealthy (R-SUB-8)."""
 from __future__ import annotations
 
 from olmtui.model.records.types import Finding
-from olmtui.model.rules.catalog.catalog_health import CatalogHealth
+from olmtui.model.rules.catalog.health import CatalogHealth
 from olmtui.model.viewmodels.views import (
     findings_by_subject,
     subscription_catalog_view,

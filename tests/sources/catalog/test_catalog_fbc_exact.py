@@ -14,8 +14,8 @@ from data_paths import DATA, FBC_FILES
 
 from olmtui.model.records.catalog import RESOLVER_PROPERTY_TYPES, Bundle, Catalog
 from olmtui.sources.catalog import catalogd
-from olmtui.sources.catalog.catalog_fbc import FBCIndexer, _compact
-from olmtui.sources.catalog.catalog_files import read_documents
+from olmtui.sources.catalog.fbc import FBCIndexer, _compact
+from olmtui.sources.catalog.files import read_documents
 
 CATALOGS = DATA / "catalogs"
 

@@ -14,10 +14,10 @@ from data_paths import DATA
 from model_builders import csv
 
 from olmtui.model.records.catalog import Bundle, Catalog
-from olmtui.sources.catalog.catalog_bundles import load_bundle_dirs
-from olmtui.sources.catalog.catalog_fbc import load_fbc
-from olmtui.sources.catalog.catalog_properties import bundle_properties, legacy_properties
+from olmtui.sources.catalog.bundle_dirs import load_bundle_dirs
 from olmtui.sources.catalog.catalogs import load_catalog
+from olmtui.sources.catalog.fbc import load_fbc
+from olmtui.sources.catalog.properties import bundle_properties, legacy_properties
 
 FIXTURE = DATA / "catalog-properties"
 PROD = DATA / "catalogs" / "community-operators-prod"

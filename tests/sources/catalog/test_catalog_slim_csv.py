@@ -9,7 +9,7 @@ import pytest
 import yaml
 from data_paths import DATA
 
-from olmtui.sources.catalog.catalog_files import slim_csv_yaml
+from olmtui.sources.catalog.files import slim_csv_yaml
 
 PROD = DATA / "catalogs/community-operators-prod/operators"
 DROPPED = ("install", "icon", "description", "relatedImages")

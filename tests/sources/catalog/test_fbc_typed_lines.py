@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 
 from olmtui.model.records.catalog import Catalog
 from olmtui.sources.catalog import fbc_typed
-from olmtui.sources.catalog.catalog_fbc import FBCIndexer
-from olmtui.sources.catalog.catalog_files import read_documents, unreadable
 from olmtui.sources.catalog.catalogd import index_lines
+from olmtui.sources.catalog.fbc import FBCIndexer
+from olmtui.sources.catalog.files import read_documents, unreadable
 
 sys.path.insert(0, str(ROOT / "bench"))
 from bench_catalogd_index import generate

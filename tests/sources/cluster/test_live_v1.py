@@ -25,8 +25,8 @@ from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.cli import main
 from olmtui.model.records.catalog import Catalog
 from olmtui.pipeline.catalogs import CatalogSet
-from olmtui.sources.catalog.catalog_fbc import load_fbc
 from olmtui.sources.catalog.catalogd import fetch_catalog, service_of
+from olmtui.sources.catalog.fbc import load_fbc
 from olmtui.sources.cluster.live import LiveSource
 from olmtui.sources.cluster.live_once import access_findings
 from olmtui.store import Store

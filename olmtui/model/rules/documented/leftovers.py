@@ -21,7 +21,7 @@ from olmtui.kinds import CSV, INSTALL_PLAN, NAMESPACE, SUBSCRIPTION
 from olmtui.model.primitives import json_text
 from olmtui.model.records.types import Finding, ObjectRef, Severity
 from olmtui.model.rules.documented.platform import is_platform_owned
-from olmtui.model.rules.resolution.resolution_findings import orphans_named
+from olmtui.model.rules.resolution.failure_findings import orphans_named
 from olmtui.objects import Obj, annotations_of, labels, meta, spec, status
 
 #: The namespaces where OLM installs its own packageserver CSV without a Subscription.
@@ -79,7 +79,7 @@ def unreferenced_csv_findings(
     Subscription of the namespace asks for the same package)."""
     referenced = _referenced(subs)
     replaced = {spec(c).get("replaces") or "" for c in csvs.values()}
-    named = orphans_named(subs)  # OLM's own clause: resolution_findings says it
+    named = orphans_named(subs)  # OLM's own clause: failure_findings says it
     found = []
     for name, csv in sorted(csvs.items()):
         if name in referenced or name in named or not _is_leftover_candidate(csv, replaced):

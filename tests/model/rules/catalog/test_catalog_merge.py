@@ -5,7 +5,7 @@ from __future__ import annotations
 from model_builders import subscription
 
 from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
-from olmtui.model.rules.catalog.catalog_merge import merge_catalogs
+from olmtui.model.rules.catalog.merge import merge_catalogs
 from olmtui.model.rules.upgrades.graph import upgrade_findings
 
 E = ChannelEntry

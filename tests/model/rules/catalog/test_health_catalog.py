@@ -11,7 +11,7 @@ from data_paths import TESTS
 from model_builders import catalog_source
 
 from olmtui.model.records.types import ObjectRef
-from olmtui.model.rules.catalog.catalog_health import (
+from olmtui.model.rules.catalog.health import (
     catalog_findings,
     catalog_health,
     catalog_health_findings,

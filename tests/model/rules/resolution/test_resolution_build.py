@@ -23,7 +23,7 @@ from olmtui.model.rules.resolution.entries import (
 from olmtui.model.rules.resolution.existing import SourceError, existing_entries
 from olmtui.model.rules.resolution.predicates import Gvk, dependency_predicates
 from olmtui.model.rules.resolution.predicates import Package as PackagePredicate
-from olmtui.sources.catalog.catalog_fbc import load_fbc
+from olmtui.sources.catalog.fbc import load_fbc
 
 
 def _csv(name: str, phase: str = "Succeeded", replaces: str | None = None, **spec: Any) -> dict:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from olmtui.model.rules.resolution.resolution_clauses import (
+from olmtui.model.rules.resolution.clauses import (
     catalog_of,
     parse_id,
     parse_message,

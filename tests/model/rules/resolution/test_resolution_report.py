@@ -21,7 +21,7 @@ from data_paths import DATA
 from olmtui.cli import main
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.types import Finding, ObjectRef
-from olmtui.model.rules.resolution.resolution_outcome import (
+from olmtui.model.rules.resolution.outcome_findings import (
     explanation_objects,
     resolution_outcome_findings,
 )

@@ -16,6 +16,7 @@ from typing import Any
 from conftest import wait_for
 from live_support import fast_options, start_server, started_source, stop_source
 from v1_cluster import DIGEST, FBC_FILES, cluster_catalog, fbc_lines
+from v1_objects import infinispan_extension
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.model.viewmodels.views import change_entries
@@ -30,35 +31,6 @@ Obj = dict[str, Any]
 INFINISPAN = FBC_FILES[1]
 RABBITMQ = FBC_FILES[2]
 UNPACKED = dt.datetime(2026, 3, 1, tzinfo=dt.UTC)
-
-
-def infinispan_extension() -> Obj:
-    """Installed at 2.5.13 on stable, as operator-controller writes it once settled (R-V1-5)."""
-    return {
-        "apiVersion": "olm.operatorframework.io/v1",
-        "kind": "ClusterExtension",
-        "metadata": {"name": "infinispan", "creationTimestamp": "2026-01-01T00:00:00Z"},
-        "spec": {
-            "namespace": "infinispan",
-            "serviceAccount": {"name": "infinispan-installer"},
-            "source": {
-                "sourceType": "Catalog",
-                "catalog": {"packageName": "infinispan", "channels": ["stable"]},
-            },
-        },
-        "status": {
-            "install": {"bundle": {"name": "infinispan-operator.v2.5.13", "version": "2.5.13"}},
-            "conditions": [
-                {"type": "Installed", "status": "True", "reason": "Succeeded", "message": ""},
-                {
-                    "type": "Progressing",
-                    "status": "True",
-                    "reason": "Succeeded",
-                    "message": "Desired state reached",
-                },
-            ],
-        },
-    }
 
 
 def codes(session: Any) -> set[str]:

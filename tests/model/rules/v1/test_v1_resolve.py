@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from data_paths import DATA
+from v1_objects import foo_extension, labelled_catalog
 
 from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.rules.v1.resolve import V1Resolution, content_by_catalog, resolve_extension
@@ -28,66 +29,10 @@ def gen_package() -> Catalog:
 EMPTY = Catalog(None, "empty")
 
 
-def extension(
-    version: str = "",
-    channels: tuple[str, ...] = (),
-    policy: str = "CatalogProvided",
-    installed: str | None = None,
-    selector: Obj | None = None,
-    package: str = PKG,
-) -> Obj:
-    """``buildFooClusterExtension`` (+ ``status.install.bundle`` for the installed bundle)."""
-    catalog: Obj = {
-        "packageName": package,
-        "version": version,
-        "channels": list(channels),
-        "upgradeConstraintPolicy": policy,
-    }
-    if selector is not None:
-        catalog["selector"] = selector
-    obj: Obj = {
-        "apiVersion": "olm.operatorframework.io/v1",
-        "kind": "ClusterExtension",
-        "metadata": {"name": package},
-        "spec": {"namespace": "default", "source": {"sourceType": "Catalog", "catalog": catalog}},
-    }
-    if installed is not None:
-        name = installed if ".v" in installed else f"{package}.v{installed}"
-        obj["status"] = {"install": {"bundle": {"name": name, "version": name.partition(".v")[2]}}}
-    return obj
-
-
-def cluster_catalog(
-    name: str, priority: int = 0, serving: bool | None = True, unavailable: bool = False
-) -> Obj:
-    """A ClusterCatalog as catalogd writes it (``serving=None``: no status at all)."""
-    obj: Obj = {
-        "apiVersion": "olm.operatorframework.io/v1",
-        "kind": "ClusterCatalog",
-        "metadata": {"name": name, "labels": {"olm.operatorframework.io/metadata.name": name}},
-        "spec": {
-            "source": {"type": "Image", "image": {"ref": f"quay.io/example/{name}:latest"}},
-            "priority": priority,
-            "availabilityMode": "Unavailable" if unavailable else "Available",
-        },
-    }
-    if serving is not None:
-        status = "True" if serving else "False"
-        reason = "Available" if serving else "Unavailable"
-        obj["status"] = {
-            "conditions": [{"type": "Serving", "status": status, "reason": reason}],
-            "resolvedSource": {
-                "type": "Image",
-                "image": {"ref": f"quay.io/example/{name}@sha256:{'0' * 64}"},
-            },
-        }
-    return obj
-
-
 def abc() -> tuple[list[Obj], dict[str, Catalog]]:
     """The walker most tests use: catalogs a and b empty, c holding ``genPackage``."""
     return (
-        [cluster_catalog(n) for n in "abc"],
+        [labelled_catalog(n) for n in "abc"],
         {"a": EMPTY, "b": EMPTY, "c": gen_package()},
     )
 
@@ -100,7 +45,7 @@ def picked(result: V1Resolution) -> tuple[str | None, str | None, str | None]:
 
 def resolve_abc(**kwargs: Any) -> V1Resolution:
     catalogs, content = abc()
-    return resolve_extension(extension(**kwargs), catalogs, content)
+    return resolve_extension(foo_extension(**kwargs), catalogs, content)
 
 
 # --- catalog_test.go -------------------------------------------------------------------------
@@ -108,7 +53,7 @@ def resolve_abc(**kwargs: Any) -> V1Resolution:
 
 def test_r_v1_8_invalid_cluster_extension_version_range() -> None:
     """TestInvalidClusterExtensionVersionRange."""
-    result = resolve_extension(extension(version="foobar"), [], {})
+    result = resolve_extension(foo_extension(version="foobar"), [], {})
     assert result == V1Resolution(
         error='desired version range "foobar" is invalid: improper constraint: "foobar"'
     )
@@ -117,7 +62,9 @@ def test_r_v1_8_invalid_cluster_extension_version_range() -> None:
 def test_r_v1_9_error_getting_package_is_a_catalog_not_served() -> None:
     """TestErrorGettingPackage: a catalog that cannot give the package fails the walk; offline,
     that is a ClusterCatalog whose Serving condition is not True."""
-    result = resolve_extension(extension(), [cluster_catalog("a", serving=False)], {"a": EMPTY})
+    result = resolve_extension(
+        foo_extension(), [labelled_catalog("a", serving=False)], {"a": EMPTY}
+    )
     assert result.error == (
         'error walking catalogs: error getting package "foo" from catalog "a": '
         'catalog "a" is not being served'
@@ -126,8 +73,8 @@ def test_r_v1_9_error_getting_package_is_a_catalog_not_served() -> None:
 
 def test_r_v1_18_package_does_not_exist() -> None:
     """TestPackageDoesNotExist."""
-    catalogs = [cluster_catalog(n) for n in "abc"]
-    result = resolve_extension(extension(), catalogs, {n: EMPTY for n in "abc"})
+    catalogs = [labelled_catalog(n) for n in "abc"]
+    result = resolve_extension(foo_extension(), catalogs, {n: EMPTY for n in "abc"})
     assert result.error == 'no bundles found for package "foo"'
 
 
@@ -152,7 +99,7 @@ def test_r_v1_19_validation_failed() -> None:
     content = Catalog(
         None, "x", packages={PKG: Package(PKG, None, {}, {b.name: b for b in (older, bundle)})}
     )
-    result = resolve_extension(extension(), [cluster_catalog("c")], {"c": content})
+    result = resolve_extension(foo_extension(), [labelled_catalog("c")], {"c": content})
     assert result == V1Resolution(
         error='validating bundle "foo.v2.0.0": bundle "foo.v2.0.0" has a dependency declared '
         'via property "olm.gvk.required" which is currently not supported'
@@ -220,7 +167,7 @@ def variations() -> tuple[list[Obj], dict[str, Catalog]]:
     """TestPackageVariationsBetweenCatalogs' catalogs a..f (channel-less bundles)."""
     content = {n: load_catalog(str(CASES / "package-variations" / f"{n}.json")) for n in "bcdef"}
     content["a"] = EMPTY
-    return [cluster_catalog(n) for n in "abcdef"], content
+    return [labelled_catalog(n) for n in "abcdef"], content
 
 
 @pytest.mark.parametrize(
@@ -239,7 +186,7 @@ def variations() -> tuple[list[Obj], dict[str, Catalog]]:
 def test_r_v1_17_package_variations_between_catalogs(version: str, expected: Any) -> None:
     """TestPackageVariationsBetweenCatalogs (its four sub-tests)."""
     catalogs, content = variations()
-    result = resolve_extension(extension(version=version), catalogs, content)
+    result = resolve_extension(foo_extension(version=version), catalogs, content)
     if isinstance(expected, tuple):
         assert picked(result) == expected
     else:
@@ -284,7 +231,7 @@ def test_r_v1_16_downgrade_not_found() -> None:
 def test_r_v1_8_invalid_catalog_match_expressions() -> None:
     """TestInvalidClusterExtensionCatalogMatchExpressions."""
     selector = {"matchExpressions": [{"key": "name", "operator": "bad", "values": ["value"]}]}
-    result = resolve_extension(extension(selector=selector), [], {})
+    result = resolve_extension(foo_extension(selector=selector), [], {})
     assert result.error == (
         'desired catalog selector is invalid: "bad" is not a valid label selector operator'
     )
@@ -293,8 +240,8 @@ def test_r_v1_8_invalid_catalog_match_expressions() -> None:
 def test_r_v1_8_invalid_catalog_match_labels_name() -> None:
     """TestInvalidClusterExtensionCatalogMatchLabelsName."""
     result = resolve_extension(
-        extension(selector={"matchLabels": {"": "value"}}),
-        [cluster_catalog("a")],
+        foo_extension(selector={"matchLabels": {"": "value"}}),
+        [labelled_catalog("a")],
         {"a": gen_package()},
     )
     assert result.error is not None
@@ -310,8 +257,8 @@ def test_r_v1_8_invalid_catalog_match_labels_name() -> None:
 def test_r_v1_8_invalid_catalog_match_labels_value() -> None:
     """TestInvalidClusterExtensionCatalogMatchLabelsValue."""
     result = resolve_extension(
-        extension(selector={"matchLabels": {"name": "&value"}}),
-        [cluster_catalog("a")],
+        foo_extension(selector={"matchLabels": {"name": "&value"}}),
+        [labelled_catalog("a")],
         {"a": gen_package()},
     )
     assert result.error is not None
@@ -324,8 +271,8 @@ def test_r_v1_9_cluster_extension_match_label() -> None:
     """TestClusterExtensionMatchLabel: the selector picks catalog b of two equal ones."""
     selector = {"matchLabels": {"olm.operatorframework.io/metadata.name": "b"}}
     result = resolve_extension(
-        extension(selector=selector),
-        [cluster_catalog("a"), cluster_catalog("b")],
+        foo_extension(selector=selector),
+        [labelled_catalog("a"), labelled_catalog("b")],
         {"a": gen_package(), "b": gen_package()},
     )
     assert picked(result) == ("foo.v3.0.0", "3.0.0", "b")
@@ -335,8 +282,8 @@ def test_r_v1_9_cluster_extension_no_match_label() -> None:
     """TestClusterExtensionNoMatchLabel."""
     selector = {"matchLabels": {"olm.operatorframework.io/metadata.name": "a"}}
     result = resolve_extension(
-        extension(selector=selector),
-        [cluster_catalog("a"), cluster_catalog("b")],
+        foo_extension(selector=selector),
+        [labelled_catalog("a"), labelled_catalog("b")],
         {"a": EMPTY, "b": gen_package()},
     )
     assert result.error == 'no bundles found for package "foo"'
@@ -345,17 +292,17 @@ def test_r_v1_9_cluster_extension_no_match_label() -> None:
 def test_r_v1_9_the_name_label_is_implicit() -> None:
     """R-V1-9: a snapshot ClusterCatalog without the name label still matches it."""
     selector = {"matchLabels": {"olm.operatorframework.io/metadata.name": "b"}}
-    b = cluster_catalog("b")
+    b = labelled_catalog("b")
     del b["metadata"]["labels"]
-    result = resolve_extension(extension(selector=selector), [b], {"b": gen_package()})
+    result = resolve_extension(foo_extension(selector=selector), [b], {"b": gen_package()})
     assert picked(result) == ("foo.v3.0.0", "3.0.0", "b")
 
 
 def test_r_v1_17_unequal_priority() -> None:
     """TestUnequalPriority: the higher priority wins over the higher version."""
     content = {n: load_catalog(str(CASES / "unequal-priority" / f"{n}.json")) for n in "ab"}
-    catalogs = [cluster_catalog("a", priority=1), cluster_catalog("b", priority=0)]
-    assert picked(resolve_extension(extension(), catalogs, content)) == (
+    catalogs = [labelled_catalog("a", priority=1), labelled_catalog("b", priority=0)]
+    assert picked(resolve_extension(foo_extension(), catalogs, content)) == (
         "foo.v1.0.0",
         "1.0.0",
         "a",
@@ -365,12 +312,12 @@ def test_r_v1_17_unequal_priority() -> None:
 def test_r_v1_18_multiple_priority() -> None:
     """TestMultiplePriority: a tie on the top priority names every catalog left, b too."""
     catalogs = [
-        cluster_catalog("a", priority=1),
-        cluster_catalog("b", priority=0),
-        cluster_catalog("c", priority=1),
+        labelled_catalog("a", priority=1),
+        labelled_catalog("b", priority=0),
+        labelled_catalog("c", priority=1),
     ]
     content = {n: gen_package() for n in "abc"}
-    result = resolve_extension(extension(version=">=1.0.0 <=1.0.1"), catalogs, content)
+    result = resolve_extension(foo_extension(version=">=1.0.0 <=1.0.1"), catalogs, content)
     assert result.error == (
         'found bundles for package "foo" matching version ">=1.0.0 <=1.0.1" in multiple '
         "catalogs with the same priority [a b c]"
@@ -384,19 +331,19 @@ def test_r_v1_13_multiple_channels() -> None:
 
 def test_r_v1_9_all_catalogs_disabled() -> None:
     """TestAllCatalogsDisabled: Unavailable catalogs do not exist (their content unread)."""
-    catalogs = [cluster_catalog(n, unavailable=True) for n in ("x", "y")]
-    result = resolve_extension(extension(version=">=1.0.0"), catalogs, {})
+    catalogs = [labelled_catalog(n, unavailable=True) for n in ("x", "y")]
+    result = resolve_extension(foo_extension(version=">=1.0.0"), catalogs, {})
     assert result.error == 'no bundles found for package "foo" matching version ">=1.0.0"'
 
 
 def test_r_v1_9_some_catalogs_disabled() -> None:
     """TestSomeCatalogsDisabled."""
     catalogs = [
-        cluster_catalog("enabledCatalog", priority=1),
-        cluster_catalog("disabledCatalog", unavailable=True),
+        labelled_catalog("enabledCatalog", priority=1),
+        labelled_catalog("disabledCatalog", unavailable=True),
     ]
     content = {"enabledCatalog": gen_package(), "disabledCatalog": gen_package()}
-    result = resolve_extension(extension(version=">=1.0.0"), catalogs, content)
+    result = resolve_extension(foo_extension(version=">=1.0.0"), catalogs, content)
     assert picked(result) == ("foo.v3.0.0", "3.0.0", "enabledCatalog")
 
 
@@ -446,15 +393,15 @@ def successors_catalog() -> Catalog:
 def test_r_v1_15_successors(installed: str, expected: tuple[str, str]) -> None:
     """TestSuccessorsPredicate: direct successors by replaces/skips/skipRange of the installed
     name or version, or the installed version itself; the highest wins."""
-    ext = extension(package="test-package", installed=f"test-package.v{installed}")
-    result = resolve_extension(ext, [cluster_catalog("c")], {"c": successors_catalog()})
+    ext = foo_extension(package="test-package", installed=f"test-package.v{installed}")
+    result = resolve_extension(ext, [labelled_catalog("c")], {"c": successors_catalog()})
     assert (result.bundle, result.via) == expected
 
 
 def test_r_v1_15_installed_bundle_not_found() -> None:
     """TestSuccessorsPredicate "installed bundle not found": no edge names 9.0.0."""
-    ext = extension(package="test-package", installed="test-package.v9.0.0")
-    result = resolve_extension(ext, [cluster_catalog("c")], {"c": successors_catalog()})
+    ext = foo_extension(package="test-package", installed="test-package.v9.0.0")
+    result = resolve_extension(ext, [labelled_catalog("c")], {"c": successors_catalog()})
     assert result.error == (
         'error upgrading from currently installed version "9.0.0": no bundles found for '
         'package "test-package"'
@@ -462,8 +409,8 @@ def test_r_v1_15_installed_bundle_not_found() -> None:
 
 
 def test_r_v1_15_unparsable_installed_version_fails_the_walk() -> None:
-    ext = extension(package="test-package", installed="test-package.vlatest")
-    result = resolve_extension(ext, [cluster_catalog("c")], {"c": successors_catalog()})
+    ext = foo_extension(package="test-package", installed="test-package.vlatest")
+    result = resolve_extension(ext, [labelled_catalog("c")], {"c": successors_catalog()})
     assert result.error == (
         "error walking catalogs: error finding upgrade edges: failed to get version and release "
         "of installed bundle: No Major.Minor.Patch elements found"
@@ -482,7 +429,7 @@ def test_r_v1_11_by_version_and_release() -> None:
     content = Catalog(None, "x", packages={PKG: Package(PKG, None, {}, dict(bundles))})
     order = []
     while content.packages[PKG].bundles:
-        result = resolve_extension(extension(), [cluster_catalog("c")], {"c": content})
+        result = resolve_extension(foo_extension(), [labelled_catalog("c")], {"c": content})
         if result.bundle is None:
             order.append(result.error)
             break
@@ -503,21 +450,21 @@ def test_r_v1_11_by_version_and_release() -> None:
 def test_r_v1_9_a_catalog_without_content_makes_the_result_unknown() -> None:
     catalogs, content = abc()
     del content["a"]
-    result = resolve_extension(extension(), catalogs, content)
+    result = resolve_extension(foo_extension(), catalogs, content)
     assert result.bundle is None and result.error is None
     assert result.unknown is not None and "ClusterCatalog a" in result.unknown
 
 
 def test_r_v1_9_a_known_failure_wins_over_an_unread_catalog() -> None:
     """Catalog b is not served: that fails the walk whatever a (unread) holds."""
-    catalogs = [cluster_catalog("a"), cluster_catalog("b", serving=False)]
-    result = resolve_extension(extension(), catalogs, {"b": gen_package()})
+    catalogs = [labelled_catalog("a"), labelled_catalog("b", serving=False)]
+    result = resolve_extension(foo_extension(), catalogs, {"b": gen_package()})
     assert result.error is not None and result.error.endswith('catalog "b" is not being served')
 
 
 def test_r_v1_9_no_status_with_content_counts_as_serving() -> None:
     result = resolve_extension(
-        extension(), [cluster_catalog("c", serving=None)], {"c": gen_package()}
+        foo_extension(), [labelled_catalog("c", serving=None)], {"c": gen_package()}
     )
     assert picked(result) == ("foo.v3.0.0", "3.0.0", "c")
 
@@ -526,7 +473,7 @@ def test_r_v1_22_content_by_catalog_binds_by_name_else_unbound() -> None:
     bound = Catalog("c", "bound.json")
     v0 = Catalog("olm/c", "v0.json")
     anywhere = Catalog(None, "all.json")
-    catalogs = [cluster_catalog("c"), cluster_catalog("d")]
+    catalogs = [labelled_catalog("c"), labelled_catalog("d")]
     assert content_by_catalog([v0, bound, anywhere], catalogs) == {"c": bound, "d": anywhere}
     assert content_by_catalog([v0, bound], catalogs) == {"c": bound}
 
@@ -534,10 +481,10 @@ def test_r_v1_22_content_by_catalog_binds_by_name_else_unbound() -> None:
 def test_no_clustercatalog_read_is_unknown_not_no_bundles() -> None:
     """R-V1-9 (olmtui): a snapshot without ClusterCatalogs may simply not hold them; the input
     checks still speak, since they need no catalog."""
-    assert resolve_extension(extension(), [], {}) == V1Resolution(
+    assert resolve_extension(foo_extension(), [], {}) == V1Resolution(
         unknown="no ClusterCatalog among the objects read"
     )
-    broken = resolve_extension(extension(version="foobar"), [], {})
+    broken = resolve_extension(foo_extension(version="foobar"), [], {})
     assert broken.error == (
         'desired version range "foobar" is invalid: improper constraint: "foobar"'
     )

@@ -39,7 +39,7 @@ from olmtui.model.records.catalog import (
 from olmtui.model.records.types import Finding
 from olmtui.model.rules.resolution.entries import compact
 from olmtui.sources.catalog import fbc_typed
-from olmtui.sources.catalog.catalog_csv import (
+from olmtui.sources.catalog.csv_records import (
     CRD_KIND,
     CSV_KIND,
     crd_all_versions,
@@ -48,7 +48,7 @@ from olmtui.sources.catalog.catalog_csv import (
     csv_has_conversion_webhook,
     gvk_key,
 )
-from olmtui.sources.catalog.catalog_files import read_documents, unreadable
+from olmtui.sources.catalog.files import read_documents, unreadable
 from olmtui.sources.input_limits import DEPTH_PROBLEM, yaml_nesting
 from olmtui.sources.snapshots.snapshot_documents import YamlLoader
 

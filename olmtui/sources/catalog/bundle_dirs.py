@@ -27,20 +27,20 @@ from typing import Any
 from olmtui.model.primitives.version import version_key
 from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.records.types import Finding
-from olmtui.sources.catalog.catalog_csv import (
+from olmtui.sources.catalog.csv_records import (
     CRD_KIND,
     CSV_KIND,
     bundle_from_csv,
     csv_name,
     entry_from_csv,
 )
-from olmtui.sources.catalog.catalog_files import (
+from olmtui.sources.catalog.files import (
     catalog_files,
     read_documents,
     read_mapping,
     unreadable,
 )
-from olmtui.sources.catalog.catalog_properties import bundle_properties, metadata_lists
+from olmtui.sources.catalog.properties import bundle_properties, metadata_lists
 
 Obj = dict[str, Any]
 

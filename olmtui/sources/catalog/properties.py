@@ -47,7 +47,7 @@ from olmtui.model.primitives.manifest_fields import mapping
 from olmtui.model.records.catalog import RESOLVER_PROPERTY_TYPES
 from olmtui.model.records.types import Finding
 from olmtui.model.rules.resolution.entries import compact
-from olmtui.sources.catalog.catalog_files import catalog_files, read_documents
+from olmtui.sources.catalog.files import catalog_files, read_documents
 from olmtui.sources.snapshots.snapshot_files import looks_like_json
 
 Obj = dict[str, Any]

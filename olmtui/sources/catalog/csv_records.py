@@ -138,7 +138,7 @@ def bundle_from_csv(
     properties: tuple[tuple[str, str], ...] = (),
 ) -> Bundle:
     """A Bundle from its CSV, the CRD manifests shipped with it and its dependencies file.
-    ``properties`` are the resolver's (``catalog_properties``); an ``olm.deprecated`` among
+    ``properties`` are the resolver's (``properties``); an ``olm.deprecated`` among
     them makes the bundle one that is never newly chosen (R-UPG-2), as in an FBC."""
     spec = mapping(csv.get("spec"))
     surface = api_surface(csv)

@@ -3,7 +3,7 @@ carries it (R-SUB-7).
 
 OLM writes the same ``constraints not satisfiable`` message on every Subscription of the
 namespace; ``subscription_health`` reports it there. The clauses
-(``olmtui.model.rules.resolution.resolution_clauses``) also name the objects in the way: an
+(``olmtui.model.rules.resolution.clauses``) also name the objects in the way: an
 installed CSV no Subscription references, a second provider of an API, a deprecated bundle, a
 dependency no bundle satisfies, a CatalogSource that served nothing. Each object the source holds
 gets one finding with the fix that works for that clause. Inputs: one namespace's Subscriptions and
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from olmtui.kinds import CATALOG_SOURCE, CSV, SUBSCRIPTION
 from olmtui.model.records.types import Finding, ObjectRef, Severity
 from olmtui.model.rules.resolution.catalog_view import Visibility, view_cause
-from olmtui.model.rules.resolution.resolution_clauses import (
+from olmtui.model.rules.resolution.clauses import (
     Clause,
     catalog_of,
     describe_id,

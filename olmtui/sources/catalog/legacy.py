@@ -12,10 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
-from olmtui.sources.catalog.catalog_bundles import manifests_in
-from olmtui.sources.catalog.catalog_csv import bundle_from_csv, entry_from_csv
-from olmtui.sources.catalog.catalog_files import catalog_files, read_mapping, unreadable
-from olmtui.sources.catalog.catalog_properties import legacy_properties
+from olmtui.sources.catalog.bundle_dirs import manifests_in
+from olmtui.sources.catalog.csv_records import bundle_from_csv, entry_from_csv
+from olmtui.sources.catalog.files import catalog_files, read_mapping, unreadable
+from olmtui.sources.catalog.properties import legacy_properties
 
 
 def is_package_file(path: Path) -> bool:
