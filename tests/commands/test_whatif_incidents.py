@@ -32,9 +32,8 @@ def test_json_holds_the_incidents_before_and_after(capsys: pytest.CaptureFixture
     orphan = before["UnreferencedCSV"]
     assert orphan["id"] == "UnreferencedCSV:ClusterServiceVersion/team/etcdoperator.v0.9.4"
     assert orphan["severity"] == "warning"
-    assert {"kind": "ClusterServiceVersion", "namespace": "team", "name": "etcdoperator.v0.9.4"} in (
-        orphan["affected"]
-    )
+    csv = {"kind": "ClusterServiceVersion", "namespace": "team", "name": "etcdoperator.v0.9.4"}
+    assert csv in orphan["affected"]
     assert "UnreferencedCSV" not in after and "ResolutionWouldFail" not in after
     assert after["InstallPlanPending"]["root"]["name"] == "etcd"
     assert "InstallPlanPending" not in before

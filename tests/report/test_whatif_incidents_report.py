@@ -32,8 +32,7 @@ def test_an_incident_line_names_its_root_severity_and_consequences() -> None:
         summary="catalog down",
     )
     assert incident_line(catalog) == (
-        "error CatalogSourceNotReady CatalogSource openshift-marketplace/certified "
-        "(2 consequences)"
+        "error CatalogSourceNotReady CatalogSource openshift-marketplace/certified (2 consequences)"
     )
     cluster = Incident(
         id="X:ClusterExtension/ce",
