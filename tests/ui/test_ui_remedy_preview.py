@@ -10,9 +10,11 @@ from importlib.resources import files
 from conftest import press, wait_for
 from simulation_support import ORPHAN, catalog_specs
 
+from olmtui.model.records.diagnosis import Incident, Remedy, Step
 from olmtui.model.records.types import ObjectRef
 from olmtui.pipeline.build import snapshot_session
 from olmtui.pipeline.session import Session
+from olmtui.pipeline.trial_diagnosis import RemedyPreview
 from olmtui.ui.app import OlmApp
 from olmtui.ui.screens.findings import FindingsScreen
 from olmtui.ui.screens.overview import OverviewScreen
@@ -134,3 +136,21 @@ async def test_a_consequence_row_previews_its_roots_remedy() -> None:
         assert isinstance(screen, RemedyPreviewScreen) and screen.preview is not None
         assert screen.preview.incident.root == (root.code, root.kind, root.namespace, root.name)
         assert screen.preview.incident.consequences  # the incident, not the lone finding
+
+
+def test_the_panel_never_reads_cluster_text_as_markup_or_control() -> None:
+    hostile = "[bold red]x[/]\x1b[31m"
+    incident = Incident(
+        id=f"UnreferencedCSV:ClusterServiceVersion/team/{hostile}",
+        severity="warning",
+        root=("UnreferencedCSV", "ClusterServiceVersion", "team", hostile),
+        consequences=(),
+        affected=(),
+        summary=hostile,
+    )
+    step = Step("delete", f"Delete CSV {hostile}", command=f"oc delete csv {hostile} -n team")
+    remedy = Remedy((step,), missing=f"not simulated: {hostile}")
+    shown = preview_text(RemedyPreview(incident, remedy, None, hostile)).plain
+    assert "[bold red]x[/]" in shown and "\x1b" not in shown and "\\x1b" in shown
+    assert f"not simulated: {hostile}".replace("\x1b", "\\x1b") in shown
+    assert "not simulated: not simulated" not in shown
