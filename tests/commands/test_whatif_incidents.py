@@ -1,4 +1,4 @@
-"""``olmtui whatif`` says which incidents clear and which appear (issue 26 item 4): the
+"""``olmtui whatif`` says which incidents clear and which appear: the
 JSON's ``before``/``after`` carry ``incidents`` shaped as ``check``'s ``incidents[]``, and
 the text has one line per incident cleared or brought."""
 

@@ -1,4 +1,4 @@
-"""``p`` previews the selected incident's remedy (issue 26 item 4): in the Overview and the
+"""``p`` previews the selected incident's remedy: in the Overview and the
 Findings view, the root's remedy is tried on a copy of the state in a worker and shown in a
 panel (steps with their commands, whether simulated, what OLM does next, the incidents and
 findings that clear and appear); Esc closes it; the session's own state is never changed."""

@@ -1,7 +1,7 @@
-"""``p`` on an incident (Overview, Findings): its root's remedy tried on a copy of the state,
-as ``olmtui whatif`` tries changes (issue 26 item 4): the steps with their commands (shown,
-never run), whether it was simulated, what OLM would do next, and the incidents and findings
-that would clear and appear. Esc closes it.
+"""``p`` on an incident (Overview, Findings): its root's remedy (R-DIAG-9) tried on a copy
+of the state, as ``olmtui whatif`` tries changes: the steps with their commands (shown, never
+run), whether it was simulated, what OLM would do next, and the incidents and findings that
+would clear and appear. Esc closes it.
 
 The session's own cache is never tried on (the screens show it): the Analysis copies the
 state on the UI thread and the trial runs over that copy in a worker, since it can take half
