@@ -23,7 +23,16 @@ def _relative(spec: str) -> str:
 
 
 async def previewed(pilot) -> None:
+    """The predicted findings' first run done (a worker thread: the picture must not depend
+    on when it lands), then ``p`` on the orphaned CSV's incident, until the panel is drawn."""
     app = pilot.app
+
+    def predicted() -> bool:
+        hit = app.session.analysis.predicted
+        return hit is not None and hit.runs >= 1 and not hit._busy
+
+    await wait_for(predicted, "the predicted findings' first run", pilot=pilot)
+    await pilot.pause(0.3)  # the next tick redraws the rows
     await wait_for(
         lambda: any(
             str(r.cells[1]) == "UnreferencedCSV"
