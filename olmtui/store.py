@@ -83,6 +83,8 @@ CLUSTER_SCOPED: frozenset[str] = frozenset(
 PLATFORM_KINDS: frozenset[str] = frozenset({CLUSTER_VERSION, CLUSTER_OPERATOR, SERVICE})
 #: A Service keeps its ports only when they are this few.
 _FEW_PORTS = 8
+#: A ClusterOperator keeps this many of its ``status.versions``.
+_FEW_VERSIONS = 8
 #: Kinds kept when a snapshot holds them but never watched on a live cluster: a cluster has
 #: many Deployments and Services, and the findings need only the few its CSVs wait for
 #: (R-CSV-I) or its conversion webhooks name (R-DOC-17).
@@ -361,6 +363,14 @@ def _trim_platform(obj: Obj, kind: str) -> Obj:
             {k: h[k] for k in ("state", "version", "completionTime") if k in h}
             for h in history
             if isinstance(h, dict)
+        ]
+    versions = status.get("versions")
+    if kind == CLUSTER_OPERATOR and isinstance(versions, list):
+        # what the operator runs, e.g. OLM's (the report's ``source.olmVersion``)
+        kept_status["versions"] = [
+            {k: v[k] for k in ("name", "version") if k in v}
+            for v in versions[:_FEW_VERSIONS]
+            if isinstance(v, dict)
         ]
     if kept_status:
         kept["status"] = kept_status

@@ -294,12 +294,17 @@ def catalog_source(
     message: str | None = None,
     priority: int | None = None,
     address: str | None = None,
+    spec: Obj | None = None,
+    annotations: dict[str, str] | None = None,
 ) -> Obj:
     """A grpc CatalogSource; ``state`` is its connection's last observed state (None: the
-    catalog operator has not written one), ``address`` the one it connects to."""
-    spec: Obj = {"sourceType": "grpc", "image": "quay.io/x/index:v1"}
+    catalog operator has not written one), ``address`` the one it connects to; ``spec``
+    replaces spec fields (``{"image": None}`` drops one), ``annotations`` are its own."""
+    body: Obj = {"sourceType": "grpc", "image": "quay.io/x/index:v1"}
     if priority is not None:
-        spec["priority"] = priority
+        body["priority"] = priority
+    body.update(spec or {})
+    body = {k: v for k, v in body.items() if v is not None}
     status: Obj = {}
     if state:
         status["connectionState"] = {"lastObservedState": state}
@@ -312,8 +317,12 @@ def catalog_source(
     return {
         "apiVersion": "operators.coreos.com/v1alpha1",
         "kind": "CatalogSource",
-        "metadata": {"name": name, "namespace": ns},
-        "spec": spec,
+        "metadata": {
+            "name": name,
+            "namespace": ns,
+            **({"annotations": annotations} if annotations else {}),
+        },
+        "spec": body,
         "status": status,
     }
 
@@ -376,17 +385,28 @@ def clusterversion(*history: tuple[str, str], desired: str | None = None) -> Obj
     }
 
 
-def clusteroperator(upgradeable: str, reason: str | None, message: str) -> Obj:
-    """OLM's ClusterOperator with its Upgradeable condition (``reason=None``: none written)."""
+def clusteroperator(
+    upgradeable: str,
+    reason: str | None,
+    message: str,
+    *,
+    name: str = "operator-lifecycle-manager",
+    versions: list[tuple[str, str]] | None = None,
+) -> Obj:
+    """OLM's ClusterOperator with its Upgradeable condition (``reason=None``: none written)
+    and ``versions``, ``(name, version)`` rows of ``status.versions``, when given."""
     condition: Obj = {"type": "Upgradeable", "status": upgradeable}
     if reason is not None:
         condition["reason"] = reason
     condition["message"] = message
+    status: Obj = {"conditions": [condition]}
+    if versions is not None:
+        status["versions"] = [{"name": n, "version": v} for n, v in versions]
     return {
         "apiVersion": "config.openshift.io/v1",
         "kind": "ClusterOperator",
-        "metadata": {"name": "operator-lifecycle-manager"},
-        "status": {"conditions": [condition]},
+        "metadata": {"name": name},
+        "status": status,
     }
 
 

@@ -104,6 +104,8 @@ class LoopbackAPIServer:
         self._lists_stalled.set()  # set: lists are answered
         #: While set, list requests are lost: never answered, even after it is cleared.
         self._lists_lost = False
+        #: Per resource plural: lists of it are answered once its event is set.
+        self._lists_held: dict[str, asyncio.Event] = {}
         #: (code, reason) every watch request is answered with, until cleared.
         self._watch_failure: tuple[int, str] | None = None
         #: (code, Retry-After seconds, how many more) discovery requests, and list requests,
@@ -229,6 +231,19 @@ class LoopbackAPIServer:
     def stall_lists(self, stalled: bool) -> None:
         """While set, list requests are received but not answered."""
         self._on_loop(self._lists_stalled.clear if stalled else self._lists_stalled.set)
+
+    def hold_lists(self, kind_or_plural: str, held: bool) -> None:
+        """While set, lists of one resource are received but not answered, the others are:
+        a client's sync that has listed some kinds and not yet others."""
+        plural = lookup(kind_or_plural).plural
+        self._on_loop(self._hold_lists, plural, held)
+
+    def _hold_lists(self, plural: str, held: bool) -> None:
+        event = self._lists_held.setdefault(plural, asyncio.Event())
+        if held:
+            event.clear()
+        else:
+            event.set()
 
     def lose_lists(self, lost: bool) -> None:
         """While set, list requests are received and never answered, not even once it is
@@ -363,15 +378,19 @@ class LoopbackAPIServer:
                     include_object,
                 ),
             )
-        await self._list_answerable()
+        await self._list_answerable(routed.resource.plural)
         return self._list(routed, selection, rep, query, include_object)
 
-    async def _list_answerable(self) -> None:
-        """Return when a list may be answered (:meth:`stall_lists`); never for a list asked
-        while lists are lost (:meth:`lose_lists`): the client's giving up cancels it."""
+    async def _list_answerable(self, plural: str) -> None:
+        """Return when a list of ``plural`` may be answered (:meth:`stall_lists`,
+        :meth:`hold_lists`); never for a list asked while lists are lost
+        (:meth:`lose_lists`): the client's giving up cancels it."""
         if self._lists_lost:
             await asyncio.Event().wait()
         await self._lists_stalled.wait()
+        held = self._lists_held.get(plural)
+        if held is not None:
+            await held.wait()
 
     async def _watch(self, request: web.Request, params: WatchRequest) -> web.StreamResponse:
         """A watch, unless a test asked for watches to be refused (:meth:`fail_watches`)."""

@@ -17,7 +17,6 @@ from typing import IO, TYPE_CHECKING
 
 from olmtui.commands.catalog_option import add_catalog_argument, add_global_namespace_argument
 from olmtui.errors import UsageError
-from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, SUBSCRIPTION
 from olmtui.sources.cluster.live_args import add_connection_arguments, connection_given
 
 if TYPE_CHECKING:
@@ -31,8 +30,6 @@ HELP = (
     "Check a snapshot (or the live cluster) once and print the findings (text, JSON, or a "
     "Markdown incident note)."
 )
-#: The kinds whose status times date a snapshot in the Markdown note's title.
-DATED_KINDS = (CSV, SUBSCRIPTION, INSTALL_PLAN, CATALOG_SOURCE)
 
 
 def add_input_arguments(parser: argparse.ArgumentParser, catalog_help: str) -> None:
@@ -134,19 +131,19 @@ def check(args: argparse.Namespace) -> Checked:
     """Read what ``args`` names (PATHs, the sample or the live cluster, plus ``--catalog``
     content), derive, and build the report: everything ``run`` does but printing."""
     session = session_of(args)
-    return Checked(session.store, session.model, session.analysis.report(), session)
+    # read once and shown nowhere: each remedy is tried on the session's own state
+    report = session.analysis.report(verify_remedies=True)
+    return Checked(session.store, session.model, report, session)
 
 
 def markdown(checked: Checked) -> str:
-    """The Markdown incident note of a check; a snapshot is dated by the newest time its
-    objects record, a live read by the clock."""
-    from olmtui.model.rules.csvs.csv_phase_findings import newest_time
+    """The Markdown incident note of a check; a snapshot is dated by its report's context
+    (the gather time, else the newest time its objects record), a live read by the clock."""
     from olmtui.report.markdown_report import pending_graphs, render_markdown
 
     session = checked.session
-    if session.kind == "snapshot":
-        when = newest_time(o for kind in DATED_KINDS for o in checked.store.list(kind))
-    else:
+    when = None
+    if session.kind != "snapshot":
         when = session.clock() if session.clock is not None else dt.datetime.now(dt.UTC)
 
     def csv_version(namespace: str, name: str) -> str | None:
@@ -168,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
         return 1 if has_errors(checked.report) else 0
     # the long lists are built entry by entry as they are written, the output written in
     # pieces: neither is ever held whole
-    report = session_of(args).analysis.report(streamed=True)
+    report = session_of(args).analysis.report(streamed=True, verify_remedies=True)
     colour = _colour_wanted()
     with _spool() as spool:
         try:

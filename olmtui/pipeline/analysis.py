@@ -22,7 +22,13 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from olmtui.kinds import CLUSTER_CATALOG, CLUSTER_EXTENSION
+from olmtui.kinds import (
+    CLUSTER_CATALOG,
+    CLUSTER_EXTENSION,
+    CLUSTER_OPERATOR,
+    CLUSTER_VERSION,
+    CSV,
+)
 from olmtui.model.diagnosis.incidents import Diagnosis, diagnose
 from olmtui.model.diagnosis.remedies import remedy_for
 from olmtui.model.incremental.engine import Model
@@ -30,6 +36,7 @@ from olmtui.model.incremental.health import finding_order, findings_read, health
 from olmtui.model.incremental.health_index import HealthIndex
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.diagnosis import Change, Remedy
+from olmtui.model.records.source_context import SourceContext
 from olmtui.model.records.types import (
     SEVERITY_ORDER,
     CSVState,
@@ -39,6 +46,8 @@ from olmtui.model.records.types import (
 )
 from olmtui.model.rules.catalog.catalog_health import CatalogHealth, catalog_health
 from olmtui.model.rules.dependencies.multitenancy import installed_instances, package_of
+from olmtui.model.rules.documented.cluster_upgrade import openshift_version
+from olmtui.model.rules.input.partial import PartialInput, complete_findings
 from olmtui.model.rules.installplans.summaries import PendingApproval
 from olmtui.model.rules.resolution.resolution_outcome import resolution_outcome_findings
 from olmtui.model.rules.resolution.resolve import CatalogContent
@@ -47,8 +56,15 @@ from olmtui.model.rules.upgrades.decided import decided_findings, decided_subscr
 from olmtui.model.rules.upgrades.graph import channel_states
 from olmtui.model.rules.v1.eligibility import Eligibility, eligibility
 from olmtui.model.rules.v1.state import V1State, v1_state
+from olmtui.model.viewmodels.catalog_identity import CatalogIdentity, catalog_identities
 from olmtui.model.viewmodels.metrics import HeadCounts, Metrics, seed_metrics
 from olmtui.model.viewmodels.metrics import head_counts as count_heads
+from olmtui.model.viewmodels.source_facts import (
+    OLM_NAMESPACES,
+    PACKAGESERVER_CSV,
+    newest_time,
+    olm_version,
+)
 from olmtui.model.viewmodels.views import (
     NamespaceSummary,
     StateView,
@@ -58,10 +74,12 @@ from olmtui.model.viewmodels.views import (
 )
 from olmtui.model.viewmodels.views import findings_by_subject as by_subject
 from olmtui.pipeline import resolution_inputs as resolver_inputs
+from olmtui.pipeline.input_state import scope_reasons
 from olmtui.pipeline.memo import Memo, ObjectsMemo
 from olmtui.pipeline.pending_index import pending_index
 from olmtui.pipeline.predicted import PredictedFindings, WorkerHost
 from olmtui.pipeline.related import Reads, Relation, related
+from olmtui.pipeline.remedy_proof import RemedyProof
 from olmtui.pipeline.resolution_inputs import (
     ResolutionInputs,
     cluster_objects,
@@ -78,7 +96,7 @@ from olmtui.pipeline.trial_diagnosis import (
 )
 from olmtui.report import Report, report_json
 from olmtui.report.json_report import LoadSummary
-from olmtui.store import Obj, Store, Unreadable, is_copied_csv
+from olmtui.store import KINDS, Obj, Store, Unreadable, is_copied_csv
 
 #: ``(namespace, csv)`` -> (its package, how many namespaces hold that package).
 PackageSpread = dict[tuple[str, str], tuple[str, int]]
@@ -109,6 +127,9 @@ class AnalysisSource(Protocol):
     def upgrade_count(self) -> Callable[[], int] | None: ...
     @property
     def global_namespace(self) -> str | None: ...
+    @property
+    def gathered_at(self) -> dt.datetime | None: ...
+    def input_partial(self) -> PartialInput: ...
 
 
 @dataclass(slots=True)
@@ -125,6 +146,7 @@ class _Derived:
     all_findings: Memo[list[Finding]] = field(default_factory=Memo)
     by_subject: Memo[dict[SubjectKey, list[Finding]]] = field(default_factory=Memo)
     catalog_healths: Memo[list[CatalogHealth]] = field(default_factory=Memo)
+    identities: Memo[dict[tuple[str, str], CatalogIdentity]] = field(default_factory=Memo)
     approvals: Memo[list[PendingApproval]] = field(default_factory=Memo)
     behind: Memo[list[SubscriptionState]] = field(default_factory=Memo)
     decided: Memo[list[SubscriptionState]] = field(default_factory=Memo)
@@ -139,6 +161,7 @@ class _Derived:
     packages: Memo[PackageSpread] = field(default_factory=Memo)
     simulator: Simulator | None = None
     diagnosis: Memo[Diagnosis] = field(default_factory=Memo)
+    newest: Memo[dt.datetime | None] = field(default_factory=Memo)
 
 
 class Analysis:
@@ -213,12 +236,19 @@ class Analysis:
         and that of the predicted findings."""
         return (self.health_index().findings_generation(), self.predicted_generation())
 
-    def shown_stamp(self) -> tuple[int, int, bool]:
+    def shown_stamp(self) -> tuple[int, int, bool, PartialInput]:
         """What a screen has shown: the model's version, the predicted findings' generation
-        (a resolution run that lands moves only the latter) and whether a snapshot was
+        (a resolution run that lands moves only the latter), whether a snapshot was
         still streaming in (its end brings the findings, and the tables' true empty texts,
-        to every screen shown meanwhile, the model unmoved)."""
-        return (self.model.version, self.predicted_generation(), self._source.loading_now)
+        to every screen shown meanwhile, the model unmoved) and what of the input is
+        missing (a live sync that ends brings back what was withheld, R-SRC-1)."""
+        source = self._source
+        return (
+            self.model.version,
+            self.predicted_generation(),
+            source.loading_now,
+            source.input_partial(),
+        )
 
     def follow_resolution(self, host: WorkerHost) -> None:
         """Resolve again in a worker when the inputs moved (``pipeline/predicted.py``);
@@ -251,7 +281,8 @@ class Analysis:
         changes; with them, a merged copy made once per :meth:`findings_stamp`."""
         index = self.health_index()
         extra = self.predicted_findings()
-        if not extra and not self._overruled():
+        partial = self._source.input_partial()
+        if not extra and not self._overruled() and not partial.partial:
             return index.findings()
 
         def merged() -> list[Finding]:
@@ -260,9 +291,13 @@ class Analysis:
             own = decided_findings(
                 index.findings(), self.model.subscriptions(), self.subscriptions()
             )
-            return list(heapq.merge(own, extra, key=finding_order))
+            found = list(heapq.merge(own, extra, key=finding_order))
+            if not partial.partial:
+                return found
+            # R-SRC-1: nothing is said missing of a kind read only in part
+            return sorted(complete_findings(found, partial), key=finding_order)
 
-        return self._derived.all_findings.get(self.findings_stamp(), merged)
+        return self._derived.all_findings.get((self.findings_stamp(), partial), merged)
 
     def remedy(self, finding: Finding) -> Remedy | None:
         """The plan for ``finding`` on the state now (``model/diagnosis/remedies``), as
@@ -304,6 +339,11 @@ class Analysis:
     def severity_counts(self) -> dict[str, int]:
         """How many findings of each severity (kept by the index, no pass over the
         findings), with the predicted ones."""
+        if self._source.input_partial().partial:  # some findings withheld (R-SRC-1)
+            counts = dict.fromkeys(SEVERITY_ORDER, 0)
+            for finding in self.all_findings():
+                counts[finding.severity] += 1
+            return counts
         counts = self.health_index().severity_counts()
         for finding in self.predicted_findings():
             counts[finding.severity] += 1
@@ -315,6 +355,13 @@ class Analysis:
         return self._derived.catalog_healths.get(
             self.health_index().catalog_sources_generation,
             lambda: catalog_health(self.store.list("CatalogSource")),
+        )
+
+    def catalog_identities(self) -> dict[tuple[str, str], CatalogIdentity]:
+        """What each CatalogSource is (``:catsrc``), by ``(namespace, name)``."""
+        return self._derived.identities.get(
+            self.health_index().catalog_sources_generation,
+            lambda: {(c.namespace, c.name): c for c in catalog_identities(self.store)},
         )
 
     def approvals(self) -> list[PendingApproval]:
@@ -609,8 +656,8 @@ class Analysis:
 
     def simulator(self, *, in_place: bool = False) -> Simulator:
         """Trials of changes on a copy of the session's state (``pipeline/simulation.py``):
-        ``whatif`` (and :meth:`Simulator.verify`, the proof of a remedy, which the reports do
-        not call yet); what a screen shows is never changed. ``in_place`` only for a session
+        ``whatif`` and the proof of ``check``'s remedies (:meth:`report`); what a screen shows
+        is never changed. ``in_place`` only for a session
         read once and shown nowhere (``whatif``): trials then change its own cache and put
         it back after each."""
         found = self._derived.simulator
@@ -649,6 +696,42 @@ class Analysis:
 
     # -- the report ------------------------------------------------------------------------
 
+    def header_context(self) -> SourceContext:
+        """The versions the header shows, read on each redraw from the few objects that
+        say them (the ClusterVersion, OLM's ClusterOperators, its packageserver CSV)."""
+        store = self.store
+        return SourceContext(
+            openshift_version=openshift_version(store.list(CLUSTER_VERSION)),
+            olm_version=olm_version(
+                store.list(CLUSTER_OPERATOR),
+                [
+                    csv
+                    for namespace in OLM_NAMESPACES
+                    if (csv := store.get(CSV, namespace, PACKAGESERVER_CSV)) is not None
+                ],
+            ),
+        )
+
+    def context(self) -> SourceContext:
+        """When and what the input is (the report's ``source``, line one of ``check``, the
+        header): the gather time, the newest time the objects record (one pass over them,
+        made once per model version), the versions shown and why it is incomplete."""
+        source, store = self._source, self.store
+        newest = self._derived.newest.get(
+            (self.model.version, len(store)),
+            lambda: newest_time(obj for kind in KINDS for obj in store.list(kind)),
+        )
+        reasons = [
+            *source.input_partial().reasons,
+            *scope_reasons(store.read_namespaces, dict(store.unreadable)),
+        ]
+        return replace(
+            self.header_context(),
+            gathered_at=source.gathered_at,
+            newest_object_time=newest,
+            incomplete_because=tuple(reasons),
+        )
+
     def health_findings(self) -> list[Finding]:
         """The findings of the rules outside the model (``olmtui.model.incremental.health``), from
         scratch (what ``check`` reports; the HealthIndex keeps the same ones current)."""
@@ -656,11 +739,14 @@ class Analysis:
         now = clock() if clock is not None else None
         return health_findings(self.store, self.catalogs(), self.model.subscriptions(), now=now)
 
-    def report(self, streamed: bool = False) -> Report:
+    def report(self, streamed: bool = False, *, verify_remedies: bool = False) -> Report:
         """The ``olmtui check`` report of what the session holds now (a demo reports as
         the live cluster it is), with the resolver's ``resolution[]`` and the findings
         drawn from it; ``streamed``: its long lists built only as they are written
-        (``report_json``: for ``write_json`` and ``write_text``)."""
+        (``report_json``: for ``write_json`` and ``write_text``). ``verify_remedies``: each
+        remedy is tried on the state (``pipeline/remedy_proof.py``) as its entry is built,
+        in place (:meth:`simulator`): only for a session read once and shown nowhere
+        (``check``); otherwise every remedy says ``not-simulated``."""
         source = self._source
         health = self.health_findings()
         resolutions = self.resolutions()
@@ -688,7 +774,13 @@ class Analysis:
             streamed=streamed,
             subscriptions=subscriptions,
             diagnose=self.diagnose,
+            prover=self._prover if verify_remedies else None,
+            partial=source.input_partial(),
+            context=self.context(),
         )
+
+    def _prover(self, findings: int) -> RemedyProof:
+        return RemedyProof(lambda: self.simulator(in_place=True), findings)
 
 
 class _NamespaceCounts:

@@ -19,8 +19,10 @@ from typing import TYPE_CHECKING
 
 from olmtui.model.incremental.engine import Model
 from olmtui.model.records.catalog import Catalog
+from olmtui.model.rules.input.partial import PartialInput
 from olmtui.model.viewmodels.source_facts import newest_time
 from olmtui.pipeline.catalogs import CatalogSet, FetchedOnce, LiveCatalogs
+from olmtui.pipeline.input_state import snapshot_partial, syncing_partial
 from olmtui.pipeline.session import (
     ConnectionState,
     ContextUnavailable,
@@ -34,6 +36,7 @@ from olmtui.sources.cluster.live_options import LiveOptions
 from olmtui.sources.snapshots.load_progress import ProgressCallback
 from olmtui.sources.snapshots.parallel_load import ready_to_spawn
 from olmtui.sources.snapshots.snapshot import LoadResult, list_snapshot, load_snapshot
+from olmtui.sources.snapshots.snapshot_kinds import kind_of_file
 from olmtui.store import KINDS, Store
 
 if TYPE_CHECKING:
@@ -72,9 +75,10 @@ def _assemble(
     upgrade graphs before the Model asks them; the Session makes its Analysis over them.
     PackageManifests count as whole catalogs only when listed from a cluster (R-DOC-8).
     A followed cluster (a live session, the demo) passes the wall ``clock`` CSV ages are
-    measured against; a snapshot, and a cluster read once (whose report must equal that
-    of its saved snapshot), get none. ``global_namespace`` is the catalog operator's
-    global catalog namespace for the resolver (None: OLM's default, R-RES-3).
+    measured against; a must-gather its gather time (``gather_clock``); other snapshots,
+    and a cluster read once (whose report must equal that of its saved snapshot), none.
+    ``global_namespace`` is the catalog operator's global catalog namespace for the
+    resolver (None: OLM's default, R-RES-3).
     ``live_catalogs``: ClusterCatalog content a live source fetches from catalogd
     (R-V1-21)."""
     catalogs = CatalogSet(store, loaded, listed_live=kind != "snapshot")
@@ -120,7 +124,7 @@ def snapshot_session(
     store = Store()
     load = load_snapshot(list(paths), store, progress)
     loaded = [load_catalog(spec) for spec in catalog_specs]
-    return _assemble(
+    session = _assemble(
         store,
         "snapshot",
         label or " ".join(paths),
@@ -129,6 +133,20 @@ def snapshot_session(
         info=_once(load, store),
         global_namespace=global_namespace,
     )
+    read_as_loaded(session, load)
+    return session
+
+
+def read_as_loaded(session: Session, load: LoadResult) -> None:
+    """What a snapshot's load says of it, on its session: when it was gathered, the clock
+    its ages are measured against (that moment, never today's date: a CSV waiting an hour
+    when it was gathered waits an hour in its report, whenever it is read; none when the
+    must-gather does not say), and what of it is missing (R-SRC-1)."""
+    gathered = load.gathered_at
+    session.gathered_at = gathered
+    session.clock = None if gathered is None else lambda: gathered
+    partial = snapshot_partial(load.cut_short, load.skipped, load.skipped_files, kind_of_file)
+    session.partial = lambda: partial
 
 
 def streaming_snapshot_session(
@@ -162,6 +180,7 @@ def streaming_snapshot_session(
             loading.done = True  # with ``loading.error`` set when it failed
         if load is not None:
             session.load = load
+            read_as_loaded(session, load)
             known.append(_once(load, store))
             # what was derived while loading (no findings, see LoadingState) is dropped
             session.analysis.reset()
@@ -287,6 +306,7 @@ def _live(options: LiveOptions, loaded: list[Catalog], global_namespace: str | N
         global_namespace=global_namespace,
         live_catalogs=source.catalogd,
     )
+    session.partial = lambda: live_partial(source)
     session.contexts = lambda: context_names(options.kubeconfig)
     session.switch_context = lambda context: _on_context(options, loaded, global_namespace, context)
     return session
@@ -300,6 +320,15 @@ def live_info(source: LiveSource, options: LiveOptions) -> SourceInfo:
         user=source.user,
         kubernetes_version=source.server_version,
     )
+
+
+def live_partial(source: LiveSource) -> PartialInput:
+    """What a live session has not listed yet (R-SRC-1): every kind before any stream
+    started, then the kinds whose streams are still syncing."""
+    streams = source.status.streams
+    if not streams:
+        return PartialInput(("live sync not started",), None)
+    return syncing_partial(name for name, s in streams.items() if s.state == "syncing")
 
 
 def live_status(source: LiveSource, store: Store, options: LiveOptions) -> ConnectionState:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.types import Finding
+from olmtui.model.rules.input.partial import COMPLETE, PartialInput
 from olmtui.pipeline.analysis import Analysis
 from olmtui.report.json_report import LoadSummary
 from olmtui.store import Store
@@ -104,8 +105,9 @@ class Session:
     #: OLM's csv_upgrade_count as a watcher counts it (live sources); without it the
     #: Overview counts CSVs that replace a CSV still present in their namespace.
     upgrade_count: Callable[[], int] | None = None
-    #: A live session's wall clock, which CSV ages are measured against; a
-    #: snapshot has none (ages are then lower bounds from the objects' own times).
+    #: A live session's wall clock, which CSV ages are measured against; a must-gather's
+    #: gather time (its ``timestamp`` file); other snapshots have none (ages are then lower
+    #: bounds from the objects' own times).
     clock: Callable[[], dt.datetime] | None = None
     #: A live session's kubeconfig context names (``:ctx`` completes them), and how to
     #: build the same session (same options) on another context (``:ctx NAME``).
@@ -119,6 +121,11 @@ class Session:
     global_namespace: str | None = None
     #: A snapshot still being read while the screens are up (None: read before them).
     loading: LoadingState | None = None
+    #: What of the input is known to be missing now (R-SRC-1): a live sync not finished,
+    #: an archive cut short, documents skipped; None: nothing known missing.
+    partial: Callable[[], PartialInput] | None = None
+    #: When the must-gather read was taken (its ``timestamp`` file), if it says.
+    gathered_at: dt.datetime | None = None
     #: What the screens and the reports derive from the session (``pipeline/analysis.py``).
     analysis: Analysis = field(init=False)
 
@@ -129,6 +136,10 @@ class Session:
     def loading_now(self) -> bool:
         """Whether objects are still streaming in: no finding may be claimed yet."""
         return self.loading is not None and not self.loading.done
+
+    def input_partial(self) -> PartialInput:
+        """What of the input is known to be missing now (R-SRC-1)."""
+        return self.partial() if self.partial is not None else COMPLETE
 
     @property
     def load_findings(self) -> list[Finding]:

@@ -74,14 +74,18 @@ class Simulator:
         return self._copy
 
     @contextmanager
-    def trial(self, changes: Sequence[Change]) -> Iterator[tuple[Outcome, Store]]:
+    def trial(
+        self, changes: Sequence[Change], *, proof: bool = False
+    ) -> Iterator[tuple[Outcome, Store]]:
         """Apply ``changes`` and OLM's next reactions to the copy; yield the outcome and
         the changed cache (to read, never to change), then put the copy back.
-        ``ChangeError`` when a change cannot be applied (its object is not there...)."""
+        ``ChangeError`` when a change cannot be applied (its object is not there...).
+        ``proof``: only the verdict of :meth:`verify` is wanted: a reaction olmtui does not
+        model ends the trial there (the outcome's findings after are those before)."""
         state = self._state()
         journal: dict[Key, tuple[Obj | None, Malformed | None]] = {}
         try:
-            yield self._run(state, changes, journal), state.store
+            yield self._run(state, changes, journal, proof), state.store
         finally:
             _restore(state.store, journal)
             state.refresh()
@@ -98,6 +102,7 @@ class Simulator:
         state: SimulatedState,
         changes: Sequence[Change],
         journal: dict[Key, tuple[Obj | None, Malformed | None]],
+        proof: bool = False,
     ) -> Outcome:
         store = state.store
         reaction = Reaction()
@@ -119,6 +124,22 @@ class Simulator:
             pending = followed.changes
             if not pending:
                 break
+        if proof and reaction.missing:
+            # not simulated whatever follows (``judged``): the resolution and the findings
+            # after, most of a trial's cost, are left out (approving a plan whose manifests
+            # olmtui lacks, in every namespace of a cluster)
+            before = state.findings
+            resolutions_before = state.resolutions_sorted
+            return Outcome(
+                tuple(changes),
+                before,
+                before,
+                resolutions_before,
+                resolutions_before,
+                tuple(reaction.lines),
+                tuple(dict.fromkeys(reaction.missing)),
+                before_keys=state.before_keys,
+            )
         reaction.lines += _sync_groups(state, journal)
         resolutions = dict(state.resolutions)
         # R-RES-1: OLM resolves a namespace again on a change there; what it writes back is
@@ -182,14 +203,17 @@ class Simulator:
         )
 
     def _outcome(self, changes: tuple[Change, ...]) -> Outcome:
-        """:meth:`run`, kept per state for changes without a body: the findings of one
-        incident often share a remedy (approve the one plan three findings name)."""
+        """A proof's trial (:meth:`trial` with ``proof``), kept per state for changes
+        without a body: the findings of one incident often share a remedy (approve the one
+        plan three findings name)."""
         state = self._state()
         if any(c.body is not None for c in changes):
-            return self.run(changes)
+            with self.trial(changes, proof=True) as (outcome, _):
+                return outcome
         kept = state.outcomes.get(changes)
         if kept is None:
-            kept = state.outcomes[changes] = self.run(changes)
+            with self.trial(changes, proof=True) as (outcome, _):
+                kept = state.outcomes[changes] = outcome
         return kept
 
     def verify(self, remedy: Remedy, clears: Collection[FindingKey]) -> Remedy:

@@ -75,6 +75,21 @@ def judged(
         )
     stays = [f for k in sorted(clears) if (f := outcome.finding(k)) is not None]
     new_errors = [f for f in outcome.new if f.severity == "error"]
+    installing = _installing(outcome)
+    if stays and not new_errors and all(f.namespace in installing for f in stays):
+        # what follows from the cause stays, where OLM now installs something new: what the
+        # install does to it (a Failed CSV replaced by fail-forward, R-UPG-8) is past the
+        # next step olmtui models, neither proof nor refusal
+        return replace(
+            remedy,
+            verified="not-simulated",
+            outcome=did,
+            missing="; ".join(
+                f"what installing {', '.join(installing[f.namespace])} does to {f.code} on "
+                f"{what(f)}: olmtui models the InstallPlan OLM makes, not its install"
+                for f in stays
+            ),
+        )
     if stays or new_errors:
         why = [f"{f.code} stays on {what(f)}" for f in stays]
         why += [f"new error {f.code} on {what(f)}: {f.message}" for f in new_errors]
@@ -97,3 +112,14 @@ def judged(
 def what(finding: Finding) -> str:
     where = f"{finding.namespace}/" if finding.namespace else ""
     return f"{finding.kind} {where}{finding.name}"
+
+
+def _installing(outcome: Outcome) -> dict[str, tuple[str, ...]]:
+    """namespace -> the bundles OLM's resolution installs after the trial, in the namespaces
+    the trial changed: there OLM goes on to an install the trial does not follow."""
+    changed = {c.target.namespace for c in outcome.changes}
+    return {
+        r.namespace: tuple(r.changes)
+        for r in outcome.after_resolution
+        if r.status == "resolved" and r.changes and r.namespace in changed
+    }

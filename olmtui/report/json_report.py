@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import IO, Any, Literal, Protocol, TypeVar
 
 from olmtui.kinds import CATALOG_SOURCE, CLUSTER_CATALOG, CLUSTER_EXTENSION, INSTALL_PLAN
@@ -18,6 +18,8 @@ from olmtui.model.diagnosis.incidents import Diagnosis
 from olmtui.model.diagnosis.remedies import IndexedContext, RemedyContext, remedy_for
 from olmtui.model.incremental.health import merged_findings
 from olmtui.model.records.catalog import Catalog
+from olmtui.model.records.diagnosis import FindingKey, Remedy, finding_key
+from olmtui.model.records.source_context import SourceContext
 from olmtui.model.records.types import (
     SEVERITY_ORDER,
     ChannelState,
@@ -28,13 +30,20 @@ from olmtui.model.records.types import (
     SubscriptionState,
     UpgradeInfo,
 )
+from olmtui.model.rules.input.partial import COMPLETE, PartialInput
 from olmtui.model.rules.resolution.result import NamespaceResolution
 from olmtui.model.rules.v1.catalogs import decode_catalog
 from olmtui.model.rules.v1.extensions import decode_extension
 from olmtui.model.rules.v1.outcome import extension_resolution
 from olmtui.model.rules.v1.resolve import V1Resolution, content_by_catalog
+from olmtui.model.viewmodels.catalog_identity import catalog_identities
 from olmtui.model.viewmodels.metrics import Metrics, head_counts, seed_metrics
 from olmtui.objects import Obj, name_of
+from olmtui.report.context_json import (
+    catalog_source_json,
+    context_fields,
+    install_plans_json,
+)
 from olmtui.report.diagnosis_json import diagnosis_fields, incident_json, object_json
 from olmtui.report.entries import Entries
 from olmtui.report.remedy_json import remedy_json
@@ -111,18 +120,41 @@ def finding_json(
     }
 
 
+#: The proof of a remedy (``Simulator.verify`` in ``check``): the remedy with ``verified``,
+#: ``outcome`` and ``missing`` set from a trial that must clear the given findings.
+Verify = Callable[[Remedy, Collection[FindingKey]], Remedy]
+#: The proof for a report of so many findings (what a trial costs grows with them).
+Prover = Callable[[int], Verify]
+
+
 def diagnosed_findings(
-    diagnosis: Diagnosis, streamed: bool, context: RemedyContext | None
+    diagnosis: Diagnosis,
+    streamed: bool,
+    context: RemedyContext | None,
+    verify: Verify | None = None,
 ) -> Entries[int] | list[dict[str, Any]]:
-    """``findings[]``: each finding with its ``remedy`` (planned on ``context``), ``cause``,
+    """``findings[]``: each finding with its ``remedy`` (planned on ``context``; proven by
+    ``verify`` when given, against the finding and those that follow from it), ``cause``,
     ``incident`` and ``evidence``."""
     findings = diagnosis.findings
 
+    def remedy(index: int) -> Remedy | None:
+        if context is None:
+            return None
+        planned = remedy_for(findings[index], context)
+        if planned is None or verify is None:
+            return planned
+        # R-DIAG-9: a remedy of a cause must clear what follows from it too
+        clears = {finding_key(findings[i]) for i in (index, *diagnosis.caused(index))}
+        return verify(planned, clears)
+
     def entry(index: int) -> dict[str, Any]:
-        return {
-            **finding_json(findings[index], streamed, context),
+        out = {
+            **finding_json(findings[index], streamed),
             **diagnosis_fields(diagnosis, index, streamed),
         }
+        out["remedy"] = remedy_json(remedy(index))  # in its place, after ``related``
+        return out
 
     return _entries(range(len(findings)), entry, streamed)
 
@@ -391,6 +423,9 @@ def report_json(
     streamed: bool = False,
     subscriptions: Iterable[SubscriptionState] | None = None,
     diagnose: Callable[[Sequence[Finding]], Diagnosis] | None = None,
+    prover: Prover | None = None,
+    partial: PartialInput = COMPLETE,
+    context: SourceContext | None = None,
 ) -> Report:
     """The whole report as a JSON-ready dict.
 
@@ -407,7 +442,12 @@ def report_json(
     ``streamed``: the long lists (groups, CSVs, Subscriptions, findings) are
     :class:`Entries`, built as they are written (:func:`write_json`, ``write_text``), never
     held all at once. ``diagnose`` folds the findings into incidents (the session's
-    ``Analysis.diagnose``); without it every finding is its own incident.
+    ``Analysis.diagnose``); without it every finding is its own incident. ``prover``
+    gives, for the number of findings, what proves each finding's remedy on the state
+    (``Simulator.verify``) as its entry is built; without it every remedy says
+    ``not-simulated``. ``partial``: what
+    the input is known to lack (findings resting on its absence are withheld, R-SRC-1);
+    ``context``: when and what the input is (the ``source`` block's context fields).
     """
     planned_on = IndexedContext(store)
     findings = merged_findings(
@@ -416,6 +456,7 @@ def report_json(
         health=health,
         unreadable=store.unreadable,
         read_namespaces=store.read_namespaces,
+        partial=partial,
     )
     operator_groups = sorted(model.operator_groups(), key=lambda o: (o.namespace, o.name))
     csvs = sorted(model.csvs(), key=lambda c: (c.namespace, c.name))
@@ -443,6 +484,7 @@ def report_json(
             "namespaces": None if read is None else sorted(read),
             # resolution needs catalog content (R-RES-22): PackageManifests alone are not it
             "catalogContent": catalog_content,
+            **context_fields(context),
         },
         "summary": {
             "namespaces": len(model.namespaces()),
@@ -465,11 +507,21 @@ def report_json(
         "copiedCSVs": copied_csvs_json(copies),
         "subscriptions": _entries(subscriptions, subscription_json, streamed),
         "channels": [channel_json(c) for c in ordered_channels],
-        "findings": diagnosed_findings(diagnosis, streamed, planned_on),
+        "findings": diagnosed_findings(
+            diagnosis, streamed, planned_on, None if prover is None else prover(len(findings))
+        ),
         "incidents": incidents_json(diagnosis, streamed),
         "resolution": [resolution_json(r) for r in sorted(resolutions, key=lambda r: r.namespace)],
+        "catalogSources": catalog_sources_json(store),
+        "installPlans": install_plans_json(store.list(INSTALL_PLAN)),
         **v1_json(store, catalogs),
     }
+
+
+def catalog_sources_json(store: Store) -> list[dict[str, Any]]:
+    """``catalogSources[]``: what each CatalogSource is, sorted by namespace and name, with
+    its registry pods once pods are read (none are kept yet: ``pods`` is ``[]``)."""
+    return [catalog_source_json(c) for c in catalog_identities(store)]
 
 
 def dumps(report: Report) -> str:

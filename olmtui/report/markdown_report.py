@@ -26,8 +26,15 @@ from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.types import SEVERITY_ORDER, SubscriptionState
 from olmtui.model.rules.upgrades.graph import subscription_scope
 from olmtui.model.viewmodels.graph_render import ChannelView, channel_view, render_mermaid
+from olmtui.report.context_line import incomplete_words, version_words, when_words
 from olmtui.report.json_report import Report, without_surrogates
-from olmtui.report.text_report import change_lines, remedy_heading, safe, split_unevaluated
+from olmtui.report.text_report import (
+    change_lines,
+    refused,
+    remedy_heading,
+    safe,
+    split_unevaluated,
+)
 from olmtui.report.v1_sections import catalog_rows, extension_rows
 from olmtui.store import Store
 
@@ -133,8 +140,9 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _subject(finding: dict[str, Any]) -> tuple[str, str, str]:
-    return (finding["kind"] or "", finding["namespace"] or "", finding["name"] or "")
+def _subject(ref: dict[str, Any]) -> tuple[str, str, str]:
+    """``(kind, namespace, name)`` of a finding, a finding reference or an object."""
+    return (ref["kind"] or "", ref["namespace"] or "", ref["name"] or "")
 
 
 def _subject_title(kind: str, namespace: str, name: str) -> str:
@@ -164,18 +172,19 @@ def _by_object(findings: Sequence[dict[str, Any]]) -> list[list[dict[str, Any]]]
 
 
 def _source_line(report: Report, label: str, when: dt.datetime | None) -> str:
+    """The source, when it was taken (a live read: ``when``), the versions it shows and,
+    in bold, why it is incomplete (``context_line``)."""
     source = report["source"]
     if source["kind"] == "live":
         origin = f"live cluster {md(label)}"
         time = f"read at {when:%Y-%m-%d %H:%M:%S} UTC" if when else "read time unknown"
     else:
         origin = f"snapshot {md(label)}"
-        time = (
-            f"newest time its objects record: {when:%Y-%m-%d %H:%M:%S} UTC"
-            if when
-            else "no time recorded in its objects"
-        )
-    return f"{origin} ({time})"
+        time = when_words(source) or ""
+    told = ", ".join(md(words) for words in version_words(source))
+    incomplete = incomplete_words(source)
+    tail = f"; **{md(incomplete)}**" if incomplete else ""
+    return f"{origin} ({time}), {told}{tail}"
 
 
 def _summary(report: Report) -> list[str]:
@@ -215,7 +224,7 @@ def _summary(report: Report) -> list[str]:
     if errors:
         lines += ["", "Errors:", ""]
         lines += [
-            f"- `{_code(i['root']['code'])}` on {_subject_title(*_ref_subject(i['root']))}"
+            f"- `{_code(i['root']['code'])}` on {_subject_title(*_subject(i['root']))}"
             + (
                 f" (+{_plural(len(i['consequences']), 'finding')} that follow from it)"
                 if i["consequences"]
@@ -226,15 +235,6 @@ def _summary(report: Report) -> list[str]:
         if len(errors) > OBJECT_LIMIT:
             lines.append(f"- ... and {len(errors) - OBJECT_LIMIT} more")
     return lines
-
-
-def _ref_subject(ref: dict[str, Any]) -> tuple[str, str, str]:
-    return (ref["kind"] or "", ref["namespace"] or "", ref["name"] or "")
-
-
-def _object_text(obj: dict[str, Any]) -> str:
-    where = f"{obj['namespace']}/{obj['name']}" if obj["namespace"] else obj["name"]
-    return f"{md(obj['kind'])} {md(where)}"
 
 
 def _incidents(report: Report) -> list[str]:
@@ -249,17 +249,15 @@ def _incidents(report: Report) -> list[str]:
         severity = _ICONS.get(incident["severity"], md(incident["severity"]))
         lines.append(
             f"- **{severity}** `{_code(root['code'])}` on "
-            f"{_subject_title(*_ref_subject(root))}: {md(incident['summary'])}"
+            f"{_subject_title(*_subject(root))}: {md(incident['summary'])}"
         )
         affected = incident["affected"]
         if incident["consequences"] or len(affected) > 1:
-            shown = ", ".join(_object_text(a) for a in affected[:LIST_LIMIT])
+            shown = ", ".join(_subject_title(*_subject(a)) for a in affected[:LIST_LIMIT])
             more = f" (+{len(affected) - LIST_LIMIT} more)" if len(affected) > LIST_LIMIT else ""
             lines.append(f"  - affects: {shown}{more}")
         for ref in incident["consequences"]:
-            lines.append(
-                f"  - follows: `{_code(ref['code'])}` on {_subject_title(*_ref_subject(ref))}"
-            )
+            lines.append(f"  - follows: `{_code(ref['code'])}` on {_subject_title(*_subject(ref))}")
     if len(incidents) > OBJECT_LIMIT:
         lines.append(
             f"... and {len(incidents) - OBJECT_LIMIT} more incidents "
@@ -275,10 +273,7 @@ def _finding_lines(finding: dict[str, Any]) -> list[str]:
     if rule:
         head += f" (rule [{rule}]({RULES_DOC}))"
     lines = [head, f"  {md(finding['message'])}"]
-    related = [
-        f"{md(r['kind'])} {md(r['namespace'] + '/' if r['namespace'] else '')}{md(r['name'])}"
-        for r in finding.get("related") or ()
-    ]
+    related = [_subject_title(*_subject(r)) for r in finding.get("related") or ()]
     if related:
         lines.append(f"  Related: {', '.join(related)}")
     return lines + _remedy_lines(finding.get("remedy"))
@@ -295,13 +290,17 @@ def command_span(text: str) -> str:
 
 
 def _remedy_lines(remedy: dict[str, Any] | None) -> list[str]:
-    """The finding's remedy as a numbered list under it, commands as code spans."""
+    """The finding's remedy as a numbered list under it, commands as code spans; a refused
+    remedy's steps as what was tried, without their commands."""
     if not remedy:
         return []
+    offered = not refused(remedy)
     lines = ["", f"  {md(remedy_heading(remedy))}", ""]
+    if not offered:
+        lines += ["  Tried:", ""]
     for number, step in enumerate(remedy["steps"], 1):
         lines.append(f"  {number}. {md(step['text'])}")
-        if step["command"]:
+        if offered and step["command"]:
             lines.append(f"     {command_span(step['command'])}")
     return [*lines, ""]
 

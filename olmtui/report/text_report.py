@@ -23,6 +23,7 @@ from typing import IO, Any
 from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, NAMESPACE, OPERATOR_GROUP, SUBSCRIPTION
 from olmtui.model.records.types import Finding
 from olmtui.model.viewmodels.views import findings_by_subject, subscription_state_view
+from olmtui.report.context_line import context_words, incomplete_words
 from olmtui.report.json_report import Report, without_surrogates
 from olmtui.report.v1_sections import catalog_rows, extension_rows
 from olmtui.safe_text import visible
@@ -121,16 +122,21 @@ class Writer:
         self.line(self.paint(text, sgr))
 
 
-def _header(out: Writer, report: Report) -> None:
+def _header(out: Writer, report: Report, unread: set[str]) -> None:
     source, summary = report["source"], report["summary"]
     if source["kind"] == "live":
         origin = "live cluster"
     else:
         origin = f"snapshot of {_plural(len(source['paths']), 'path')}"
-    out.line(
-        f"olmtui check: {origin}, {_plural(source['objects'], 'object')} read, "
-        f"{source['skipped']} skipped"
-    )
+    # line one: when, which versions, how complete (the context comes first)
+    context = context_words(source)
+    incomplete = incomplete_words(source)
+    told = context[: len(context) - bool(incomplete)]
+    first = ", ".join([f"olmtui check: {origin}", *(safe(words) for words in told)])
+    if incomplete:
+        first += " — " + out.paint(safe(incomplete), _SEVERITY_COLOURS["warning"])
+    out.line(first)
+    out.line(f"{_plural(source['objects'], 'object')} read, {source['skipped']} skipped")
     read = source.get("namespaces")
     if read is not None:  # a --namespace session: elsewhere is unknown, not absent
         out.line(f"read: namespaces {safe(', '.join(read))} only")
@@ -142,9 +148,8 @@ def _header(out: Writer, report: Report) -> None:
                 _SEVERITY_COLOURS["warning"],
             )
         )
-    # kinds olmtui may not read (LiveNoAccess): their counts are unknown, not 0
-    unread = {f["kind"] for f in report["findings"] if f["code"] == "LiveNoAccess"}
 
+    # ``unread``: kinds olmtui may not read (LiveNoAccess): their counts are unknown, not 0
     def count(key: str, kind: str, noun: str) -> str:
         return f"? {noun}s (no access)" if kind in unread else _plural(summary[key], noun)
 
@@ -240,98 +245,161 @@ def _object_names(objects: Iterable[dict[str, Any]], total: int) -> str:
     return ", ".join(shown) + more
 
 
-class _Incidents:
-    """What the text shows of the incidents beyond their roots, gathered in one pass each
-    over the findings and the incidents (either may be entries built as read): the
-    consequences by incident, the severity of incidents with consequences, and the
-    blast radius of those that name more than their root's object (R-DIAG-9)."""
+#: What the text keeps of a finding it shows: severity, code, subject, message, remedy and
+#: the number of its related objects (never the whole entry: its evidence may be long).
+_Shown = tuple[str, str, str, str, dict[str, Any] | None, int]
+
+
+def _shown(finding: dict[str, Any], remedy: bool = True) -> _Shown:
+    """``remedy``: keep it (a root's; a consequence's is not shown)."""
+    return (
+        finding["severity"],
+        finding["code"],
+        _subject(finding),
+        finding["message"],
+        finding.get("remedy") if remedy else None,
+        len(finding.get("related") or ()),
+    )
+
+
+class _Run:
+    """A run of incident roots of one code under one severity: the first
+    ``FINDINGS_PER_CODE`` kept with their incident, the others counted."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self.roots: list[tuple[_Shown, str]] = []
+        self.left = 0
+
+    def add(self, root: dict[str, Any]) -> None:
+        if len(self.roots) < FINDINGS_PER_CODE:
+            self.roots.append((_shown(root), root.get("incident") or ""))
+        else:
+            self.left += 1
+
+
+class _Gathered:
+    """What the text shows of the findings, from one pass over the incidents and one over
+    the findings (either may be entries built as read, each finding's remedy proven as its
+    entry is built: a second pass would try every remedy again): the kinds olmtui may not
+    read (LiveNoAccess), the roots to show by severity in runs of one code, the findings
+    that follow from each root, the blast radius of incidents that name more than their
+    root's object (R-DIAG-9), and the findings that qualify a Subscription's state."""
 
     def __init__(self, report: Report) -> None:
-        self.consequences: dict[str, list[dict[str, Any]]] = {}
-        for finding in report["findings"]:
-            if finding.get("cause") is not None:
-                self.consequences.setdefault(finding["incident"], []).append(finding)
-        self.severity: dict[str, str] = {}
+        severity: dict[str, str] = {}
         self.affected: dict[str, tuple[str, int]] = {}
         for incident in report.get("incidents") or ():
             if incident["consequences"]:
-                self.severity[incident["id"]] = incident["severity"]
+                severity[incident["id"]] = incident["severity"]
             affected = incident["affected"]
             if len(affected) > 1:
                 self.affected[incident["id"]] = (
                     _object_names(affected, len(affected)),
                     len(affected),
                 )
+        self.unread: set[str] = set()
+        self.consequences: dict[str, list[_Shown]] = {}
+        self.runs: dict[str, list[_Run]] = {s: [] for s, _ in _SEVERITY_TITLES}
+        self.roots: Counter[str] = Counter()
+        self.qualifying: list[Finding] = []
+        qualify = bool(report["subscriptions"])
+        for finding in report["findings"]:
+            if finding["code"] == "LiveNoAccess":
+                self.unread.add(finding["kind"])
+            if qualify and finding["kind"] in _QUALIFYING:
+                self.qualifying.append(
+                    Finding(
+                        finding["severity"],
+                        finding["code"],
+                        finding["kind"] or "",
+                        finding["namespace"] or "",
+                        finding["name"] or "",
+                        finding["message"],
+                        finding["rule"],
+                    )
+                )
+            incident = finding.get("incident") or ""
+            if finding.get("cause") is not None:
+                self.consequences.setdefault(incident, []).append(_shown(finding, False))
+                continue
+            worst = severity.get(incident, finding["severity"])
+            self.roots[worst] += 1
+            runs = self.runs[worst]
+            if not runs or runs[-1].code != finding["code"]:
+                runs.append(_Run(finding["code"]))
+            runs[-1].add(finding)
 
-    def severity_of(self, root: dict[str, Any]) -> str:
-        found: str = self.severity.get(root.get("incident") or "", root["severity"])
-        return found
 
-
-def _findings(out: Writer, report: Report) -> None:
+def _findings(out: Writer, report: Report, gathered: _Gathered) -> None:
     """Incidents by severity, each its root finding with what it affects and the findings
     that follow from it folded under it; at most ``FINDINGS_PER_CODE`` of a run of one root
-    code. The findings are read anew per severity, never held (they may be entries)."""
-    findings = report["findings"]
-    incidents = _Incidents(report)
-    counts = report["summary"].get("incidents") or Counter(
-        f["severity"] for f in findings if f.get("cause") is None
-    )
+    code."""
+    counts = report["summary"].get("incidents") or gathered.roots
     for severity, title in _SEVERITY_TITLES:
         if not counts[severity]:
             continue
         out.heading(f"{title} ({counts[severity]})", _SEVERITY_COLOURS[severity])
-        roots = (
-            f for f in findings if f.get("cause") is None and incidents.severity_of(f) == severity
-        )
-        for code, group in groupby(roots, key=lambda f: f["code"]):
-            left = 0
-            for index, root in enumerate(group):
-                if index >= FINDINGS_PER_CODE:
-                    left += 1
-                    continue
-                colour = _SEVERITY_COLOURS[root["severity"]]
-                out.line(f"  {out.paint(safe(code), colour)}  {_subject(root)}")
-                out.wrapped(_one_line(root["message"]), 6)
-                _remedy(out, root.get("remedy"))
-                _folded(out, incidents, root)
-            if left:
-                out.line(f"  ... and {left} more {safe(code)}")
+        for run in gathered.runs[severity]:
+            for root, incident in run.roots:
+                own, code, subject, message, remedy, related = root
+                out.line(f"  {out.paint(safe(code), _SEVERITY_COLOURS[own])}  {subject}")
+                out.wrapped(_one_line(message), 6)
+                _remedy(out, remedy)
+                _folded(out, gathered, incident, related)
+            if run.left:
+                out.line(f"  ... and {run.left} more {safe(run.code)}")
+
+
+def refused(remedy: dict[str, Any]) -> bool:
+    """Whether the simulation ran the remedy and it failed: then ``outcome`` says what would
+    happen instead, and it is not offered as the fix."""
+    return (
+        remedy["verified"] != "simulated" and remedy["missing"] is None and bool(remedy["outcome"])
+    )
 
 
 def remedy_heading(remedy: dict[str, Any]) -> str:
-    """``Remedy (simulated: ...)`` or ``Remedy (not simulated: what was missing)``."""
+    """``Remedy (simulated): what the trial showed``, ``Remedy (not simulated: what was
+    missing)``, or, for a remedy the trial refused, ``The obvious remedy would not work:
+    what would happen instead``."""
     if remedy["verified"] == "simulated":
-        return f"Remedy (simulated{': ' + remedy['outcome'] if remedy['outcome'] else ''}):"
-    return f"Remedy ({remedy['missing'] or 'not simulated'}):"
+        return f"Remedy (simulated): {remedy['outcome']}".rstrip()
+    if refused(remedy):
+        return f"The obvious remedy would not work: {remedy['outcome']}"
+    missing = str(remedy["missing"] or "").removeprefix("not simulated: ")
+    return f"Remedy (not simulated: {missing})" if missing else "Remedy (not simulated)"
 
 
 def _remedy(out: Writer, remedy: dict[str, Any] | None) -> None:
     """A finding's remedy under it: its steps numbered, each command on a line of its own,
-    never wrapped, so that it can be copied whole (shown, never run)."""
+    never wrapped, so that it can be copied whole (shown, never run). A refused remedy's
+    steps are listed as what was tried, without their commands."""
     if not remedy:
         return
     out.wrapped(_one_line(remedy_heading(remedy)), 6)
+    offered = not refused(remedy)
+    if not offered:
+        out.line("      tried:")
     for number, step in enumerate(remedy["steps"], 1):
         out.wrapped(_one_line(f"{number}. {step['text']}"), 8, 3)
-        if step["command"]:
+        if offered and step["command"]:
             out.line(" " * 11 + "$ " + _one_line(step["command"]))
 
 
-def _folded(out: Writer, incidents: _Incidents, root: dict[str, Any]) -> None:
+def _folded(out: Writer, gathered: _Gathered, incident: str, related: int) -> None:
     """Under a root: the objects its incident affects when that says more than the root's
     own object and related ones, and the findings that follow from it."""
-    incident = root.get("incident") or ""
-    following = incidents.consequences.get(incident, ())
-    names, total = incidents.affected.get(incident, ("", 0))
-    if following or total > 1 + len(root.get("related") or ()):
+    following = gathered.consequences.get(incident, ())
+    names, total = gathered.affected.get(incident, ("", 0))
+    if following or total > 1 + related:
         out.wrapped(f"affects: {names}", 6, 9)
     if following:
         out.line(f"      follows from it ({len(following)}):")
-    for finding in following:
-        colour = _SEVERITY_COLOURS[finding["severity"]]
-        out.line(f"      - {out.paint(safe(finding['code']), colour)}  {_subject(finding)}")
-        out.wrapped(_one_line(finding["message"]), 10)
+    for severity, code, subject, message, _, _ in following:
+        colour = _SEVERITY_COLOURS[severity]
+        out.line(f"      - {out.paint(safe(code), colour)}  {subject}")
+        out.wrapped(_one_line(message), 10)
 
 
 def _status(csv: dict[str, Any]) -> str:
@@ -414,28 +482,17 @@ def _copied_csvs(out: Writer, copies: dict[str, Any]) -> None:
         out.line(f"    ... and {len(copies['stale']) - LIST_LIMIT} more stale copies")
 
 
-def _state_problems(report: Report) -> dict[tuple[str, str], tuple[str, ...]]:
+def _state_problems(
+    report: Report, qualifying: Sequence[Finding]
+) -> dict[tuple[str, str], tuple[str, ...]]:
     """``(namespace, name)`` -> what qualifies each Subscription's state, worst first, from the
-    report's own findings and CSV phases (``model.views.subscription_state_view``, as the
-    Subscriptions view shows it): OLM leaves ``AtLatestKnown`` on a Subscription whose plan
-    failed or whose namespace resolves nothing (R-SUB-5, R-SUB-9). Only the findings on
-    Subscriptions and CSVs are taken, and none when there is no Subscription."""
+    report's own findings on Subscriptions and CSVs (``qualifying``, gathered with the rest)
+    and CSV phases (``model.views.subscription_state_view``, as the Subscriptions view
+    shows it): OLM leaves ``AtLatestKnown`` on a Subscription whose plan failed or whose
+    namespace resolves nothing (R-SUB-5, R-SUB-9). None when there is no Subscription."""
     if not report["subscriptions"]:
         return {}
-    findings = [
-        Finding(
-            f["severity"],
-            f["code"],
-            f["kind"] or "",
-            f["namespace"] or "",
-            f["name"] or "",
-            f["message"],
-            f["rule"],
-        )
-        for f in report["findings"]
-        if f["kind"] in _QUALIFYING
-    ]
-    by_subject = findings_by_subject(findings)
+    by_subject = findings_by_subject(qualifying)
     phases = {(c["namespace"], c["name"]): c["phase"] or "" for c in report["csvs"]}
     out = {}
     for sub in report["subscriptions"]:
@@ -640,10 +697,11 @@ def write_text(report: Report, stream: IO[str], *, colour: bool = False) -> None
 
 
 def _render(out: Writer, report: Report) -> None:
-    _header(out, report)
-    _findings(out, report)
+    gathered = _Gathered(report)
+    _header(out, report, gathered.unread)
+    _findings(out, report, gathered)
     _operator_groups(out, report)
     _copied_csvs(out, report["copiedCSVs"])
-    _subscriptions(out, report["subscriptions"], _state_problems(report))
+    _subscriptions(out, report["subscriptions"], _state_problems(report, gathered.qualifying))
     _resolution(out, report)
     _v1(out, report)

@@ -87,6 +87,8 @@ def test_top_level_fields_and_source() -> None:
         "findings",
         "incidents",
         "resolution",
+        "catalogSources",
+        "installPlans",
         "clusterExtensions",
         "clusterCatalogs",
     ]
@@ -98,6 +100,12 @@ def test_top_level_fields_and_source() -> None:
         "skipped": 1,
         "namespaces": None,
         "catalogContent": False,
+        "gatheredAt": None,
+        "newestObjectTime": None,
+        "openshiftVersion": None,
+        "olmVersion": None,
+        "complete": True,
+        "incompleteBecause": [],
     }
 
 
@@ -110,6 +118,12 @@ def test_live_source_counts_the_cache_and_has_no_paths() -> None:
         "skipped": 0,
         "namespaces": None,
         "catalogContent": False,
+        "gatheredAt": None,
+        "newestObjectTime": None,
+        "openshiftVersion": None,
+        "olmVersion": None,
+        "complete": True,
+        "incompleteBecause": [],
     }
     jsonschema.validate(report, load_schema())
 

@@ -18,9 +18,11 @@ def test_text_groups_findings_by_severity_errors_first() -> None:
 
 
 def test_text_header_has_the_counts() -> None:
-    head = render_text(build_report()).splitlines()[:4]
+    head = render_text(build_report()).splitlines()[:5]
     assert head == [
-        "olmtui check: snapshot of 2 paths, 42 objects read, 1 skipped",
+        "olmtui check: snapshot of 2 paths, no time in its objects; gather time unknown, "
+        "OpenShift version unknown, OLM version unknown",
+        "42 objects read, 1 skipped",
         "1 document could not be read — the snapshot is incomplete, findings may be missing or "
         "wrong",
         "5 namespaces, 3 OperatorGroups, 3 CSVs (+3 copied), 2 Subscriptions, 2 InstallPlans, "

@@ -124,6 +124,21 @@ class Diagnosis:
     def is_root(self, index: int) -> bool:
         return index not in self._cause
 
+    def caused(self, index: int) -> list[int]:
+        """The findings (indices) that follow from finding ``index``, directly or through
+        others, in the findings' order: a root's consequences, or the part of its incident
+        below a consequence. What a remedy of ``index`` must clear besides it (R-DIAG-9)."""
+        if self.is_root(index):
+            return self.consequences(index)
+        out = []
+        for other in self.consequences(self.root(index)):
+            cause = self._cause.get(other)
+            while cause is not None and cause != index:
+                cause = self._cause.get(cause)
+            if cause == index:
+                out.append(other)
+        return out
+
     # -- the incidents ---------------------------------------------------------------------
 
     def severity(self, root: int) -> Severity:

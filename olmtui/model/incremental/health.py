@@ -30,6 +30,7 @@ from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.types import SEVERITY_ORDER, Finding, SubscriptionState
 from olmtui.model.rules.health_rules import FAMILIES
 from olmtui.model.rules.input.access import no_access_findings, readable_findings
+from olmtui.model.rules.input.partial import COMPLETE, PartialInput, complete_findings
 from olmtui.model.rules.input.scope import scope_findings, scoped_findings
 from olmtui.model.rules.rule_family import HealthInputs, scratch_findings
 from olmtui.objects import Obj, meta
@@ -171,6 +172,7 @@ def merged_findings(
     health: Iterable[Finding] = (),
     unreadable: Mapping[str, Unreadable] | None = None,
     read_namespaces: frozenset[str] | None = None,
+    partial: PartialInput = COMPLETE,
 ) -> list[Finding]:
     """Every finding once, worst first: ``groups`` (e.g. the loader's), the engine's, then
     the health rules' that the engine has not already reported. For each kind in
@@ -178,7 +180,9 @@ def merged_findings(
     objects are dropped and one warning says so instead (``olmtui.model.rules.input.access``); with
     ``read_namespaces`` (``Store.read_namespaces``), so are those resting on the absence of
     objects in namespaces not read, and one info says what was read
-    (``olmtui.model.rules.input.scope``)."""
+    (``olmtui.model.rules.input.scope``); with ``partial`` input (an archive cut short,
+    unreadable documents), those resting on the absence of what it may have lost, and one
+    warning says so (``olmtui.model.rules.input.partial``)."""
     model = list(model)
     merged = [f for group in groups for f in group]
     merged += model
@@ -187,4 +191,5 @@ def merged_findings(
         merged = readable_findings(merged, unreadable) + no_access_findings(unreadable)
     if read_namespaces is not None:
         merged = scoped_findings(merged, read_namespaces) + scope_findings(read_namespaces)
+    merged = complete_findings(merged, partial)
     return sorted(merged, key=finding_order)

@@ -67,6 +67,11 @@ class LoadResult:
     inferred_namespaces: list[str] = field(default_factory=list)
     #: When the must-gathers read were taken (their ``timestamp`` files), if any says.
     gathered_at: dt.datetime | None = None
+    #: Whether an archive ended early (everything after the break is lost, R-SRC-1).
+    cut_short: bool = False
+    #: The files some document or object of which was skipped, once each, in the order
+    #: read: what was lost is of the kinds they hold (R-SRC-1).
+    skipped_files: list[str] = field(default_factory=list)
 
 
 def load_snapshot(
@@ -292,13 +297,16 @@ class _Loader:
         could not be read (``line`` ``None``) as a finding naming it: a warning, or an error
         when an archive ended early (its later files are lost)."""
         self.result.skipped += 1
+        skipped_files = self.result.skipped_files
+        if not skipped_files or skipped_files[-1] != file_name:
+            skipped_files.append(file_name)
         if self.first_skip is None:
             self.first_skip = f"{file_name}: {detail}"
         if line is not None:
             self.file_skips.add(code, line, detail)
             return
         if truncated:
-            self.cut_short = True
+            self.cut_short = self.result.cut_short = True
             self.result.findings.append(
                 Finding(
                     "error",

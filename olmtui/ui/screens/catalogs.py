@@ -1,4 +1,5 @@
-"""Catalogs: every CatalogSource with its health (R-SUB-8) and the packages it serves."""
+"""Catalogs: every CatalogSource, what it is (how it serves, from where, at which priority,
+polled how often), its health (R-SUB-8) and the packages it serves."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from rich.text import Text
 from olmtui.kinds import CATALOG_SOURCE
 from olmtui.model.records.types import ObjectRef
 from olmtui.model.rules.catalog.catalog_health import CatalogHealth
+from olmtui.model.viewmodels.catalog_identity import CatalogIdentity
 from olmtui.ui import palette
 from olmtui.ui.formatting import line, names, phase
 from olmtui.ui.screens.base import TableScreen
@@ -21,7 +23,8 @@ class CatalogsScreen(TableScreen):
     COLUMNS = (
         Column("namespace", "NAMESPACE", cut="middle"),
         Column("name", "NAME", cut="middle"),
-        Column("type", "TYPE", 10),
+        Column("kind", "KIND", 23),
+        Column("priority", "PRIORITY", 8, sort="number"),
         Column("state", "STATE", 17),
         Column("healthy", "HEALTHY", 7),
         Column("packages", "PACKAGES", 8, sort="number"),
@@ -33,7 +36,9 @@ class CatalogsScreen(TableScreen):
     def build_rows(self) -> Iterable[Row]:
         subs = self.session.model.subscriptions()
         self._health = {(h.namespace, h.name): h for h in self.session.analysis.catalog_healths()}
+        identities = self.session.analysis.catalog_identities()
         for key, h in self._health.items():
+            identity = identities.get(key)
             used = sum(1 for s in subs if (s.source_namespace, s.source) == key)
             packages = self.session.analysis.packages_of_catalog(*key)
             yield Row(
@@ -41,7 +46,8 @@ class CatalogsScreen(TableScreen):
                 (
                     h.namespace,
                     h.name,
-                    h.source_type or "-",
+                    identity.kind if identity is not None else h.source_type or "-",
+                    str(identity.priority) if identity is not None else "-",
                     phase(h.state),
                     Text("yes", style=palette.OK) if h.healthy else Text("no", style=palette.ERROR),
                     str(len(packages)) if packages else "?",
@@ -54,8 +60,10 @@ class CatalogsScreen(TableScreen):
         if h is None:
             return Text("")
         packages = self.session.analysis.packages_of_catalog(h.namespace, h.name)
+        identity = self.session.analysis.catalog_identities().get((h.namespace, h.name))
         parts: list[RenderableType] = [
             line("CatalogSource", f"{h.ref} ({h.source_type or 'no type'})"),
+            *(_identity_lines(identity) if identity is not None else ()),
             line("connection", phase(h.state)),
             line(
                 "healthy",
@@ -81,3 +89,27 @@ class CatalogsScreen(TableScreen):
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:
         return ObjectRef(CATALOG_SOURCE, *key) if isinstance(key, tuple) else None
+
+
+def _identity_lines(identity: CatalogIdentity) -> list[RenderableType]:
+    """What the catalog is: how it serves and from where, its priority, its polling, and a
+    warning for the test catalog ``operator-sdk run bundle`` leaves behind."""
+    source = identity.image or identity.address or identity.configmap or "-"
+    where = "image" if identity.image else "address" if identity.address else "configmap"
+    parts: list[RenderableType] = [
+        line("kind", identity.kind),
+        line(where, source),
+        line("priority", f"{identity.priority} (higher is preferred, R-RES-4)"),
+        line("polling", f"every {identity.polling}" if identity.polling else "not polled"),
+    ]
+    if identity.publisher:
+        parts.append(line("publisher", identity.publisher))
+    if identity.test_catalog:
+        parts.append(
+            line(
+                "test catalog",
+                "made by operator-sdk run bundle (operators.operatorframework.io/index-image)",
+                style=palette.WARNING,
+            )
+        )
+    return parts

@@ -7,8 +7,7 @@ import datetime as dt
 
 from rich.text import Text
 
-from olmtui.kinds import CLUSTER_VERSION
-from olmtui.model.rules.documented.cluster_upgrade import openshift_version
+from olmtui.model.records.source_context import SourceContext
 from olmtui.model.rules.input.access import minutes
 from olmtui.pipeline.session import ConnectionState, Session, SourceInfo
 from olmtui.ui import palette
@@ -52,13 +51,18 @@ def _when(moment: dt.datetime, short: bool = False) -> str:
     return utc.strftime("%Y-%m-%d %H:%MZ" if short else "%Y-%m-%d %H:%M UTC")
 
 
-def _version(session: Session, info: SourceInfo) -> tuple[str, ...]:
+def _version(context: SourceContext, info: SourceInfo) -> tuple[str, ...]:
     """OpenShift's version when the ClusterVersion is known, else the API server's."""
-    openshift = openshift_version(session.store.list(CLUSTER_VERSION))
+    openshift = context.openshift_version
     if openshift:
         return (f"OpenShift {openshift}", f"OCP {openshift}")
     version = info.kubernetes_version
     return (f"Kubernetes {version}", f"k8s {version}") if version else ()
+
+
+def _olm(context: SourceContext) -> tuple[str, ...]:
+    """The OLM version the input shows (its ClusterOperator, its packageserver CSV)."""
+    return (f"OLM {context.olm_version}",) if context.olm_version else ()
 
 
 def _moment(info: SourceInfo) -> tuple[str, ...]:
@@ -74,7 +78,8 @@ def source_facts(session: Session, info: SourceInfo) -> tuple[list[tuple[str, ..
     """What the header says about the source after its label, most important first, each
     as its forms from the longest to the shortest, and how many lead: the moment and the
     version, which outrank the whole label; the server and the user give way to it."""
-    facts = [f for f in (_moment(info), _version(session, info)) if f]
+    context = session.analysis.header_context()
+    facts = [f for f in (_moment(info), _version(context, info), _olm(context)) if f]
     lead = len(facts)
     if info.server:
         facts.append((info.server, info.server.split("://", 1)[-1]))
@@ -139,7 +144,11 @@ def header_text(session: Session, view_title: str, width: int = 200) -> Text:
 
 
 def _append_tail(text: Text, session: Session, status: ConnectionState | None) -> None:
-    """What may end in an ellipsis: namespaces read, the status detail, no access."""
+    """What may end in an ellipsis: what of the input is missing (R-SRC-1), namespaces
+    read, the status detail, no access."""
+    partial = session.input_partial()
+    if partial.partial:  # findings resting on absence are withheld meanwhile
+        text.append(f" · input incomplete: {'; '.join(partial.reasons)}", style=palette.WARNING)
     read = session.store.read_namespaces
     if read is not None:  # a --namespace session: elsewhere is unknown, not absent
         text.append(f" · read: namespaces {', '.join(sorted(read))} only", style=palette.WARNING)

@@ -88,7 +88,7 @@ def test_a_real_problem_inside_the_namespaces_read_is_still_found(tmp_path: Path
 def test_the_text_report_says_what_was_read(tmp_path: Path):
     with served(["scope-catalogsource-outside"], tmp_path) as kubeconfig:
         status, text = check(kubeconfig, "--namespace", "team-a", "--namespace", "team-b")
-    assert "read: namespaces team-a, team-b only" in text.splitlines()[1]
+    assert "read: namespaces team-a, team-b only" in text.splitlines()[2]
     assert "CatalogSourceMissing" not in text
     assert status == 0
 

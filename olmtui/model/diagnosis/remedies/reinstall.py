@@ -70,6 +70,25 @@ def subscription_body(sub: Obj, starting: str | None) -> dict[str, Any]:
     }
 
 
+def _replaced(context: RemedyContext, namespace: str, csvs: list[Obj]) -> list[Obj]:
+    """The namespace's CSVs the ones of ``csvs`` replace, down the ``spec.replaces`` chain
+    (R-UPG-1): of the same package whatever their labels say (a CSV OLM was replacing stays
+    ``Replacing`` beside the failed one), each once."""
+    seen = {meta(c).get("name") or "" for c in csvs}
+    found: list[Obj] = []
+    pending = list(csvs)
+    while pending:
+        older = spec(pending.pop()).get("replaces")
+        if not isinstance(older, str) or older in seen:
+            continue
+        seen.add(older)
+        csv = context.get(CSV, namespace, older)
+        if csv is not None and not is_copied_csv(csv):
+            found.append(csv)
+            pending.append(csv)
+    return found
+
+
 def _ran_before(csvs: list[Obj], new: set[str], sub: Obj) -> str | None:
     """The version that ran before: the CSV of the package outside what the failed plan made,
     the Subscription's installed one first."""
@@ -98,6 +117,7 @@ def reinstall(context: RemedyContext, sub: Obj, made: Iterable[str] = ()) -> lis
         if n and (c := context.get(CSV, namespace, str(n))) is not None and c not in csvs
     ]
     csvs += named
+    csvs += _replaced(context, namespace, csvs)
     names = sorted(made | {meta(c).get("name") or "" for c in csvs} - {""})
     present = [n for n in names if context.get(CSV, namespace, n) is not None]
     starting = _ran_before(csvs, made, sub)

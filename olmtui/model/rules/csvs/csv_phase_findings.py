@@ -21,8 +21,9 @@ Copied CSVs never count (they mirror their parent, R-COPY-1): callers pass the n
 CSVs. CSVs whose reason another finding already explains (the group and API rules of the
 engine: R-MEM-*, R-API-5, R-CSV-O, R-MEM-0) are left to that finding.
 
-The age is measured against ``now`` when the caller knows it (a live cluster). Without it
-(a snapshot does not say when it was taken), against the newest time the namespace's own
+The age is measured against ``now`` when the caller knows it (a live cluster; a
+must-gather's gather time, its ``timestamp`` file). Without it (a snapshot that does not
+say when it was taken), against the newest time the namespace's own
 objects record: the age is then a lower bound and the message says so. Only objects of the
 namespace are read, so the findings can be kept per namespace.
 """

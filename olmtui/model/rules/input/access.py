@@ -69,7 +69,7 @@ ABSENCE_CODES: dict[str, frozenset[str]] = {
 
 #: Codes OLM writes into a Subscription condition itself: they are observed, not derived
 #: from absence, and stay whatever olmtui may read (the error form of InstallPlanMissing).
-_OBSERVED_SEVERITY = {"InstallPlanMissing": "error"}
+OBSERVED_SEVERITY = {"InstallPlanMissing": "error"}
 
 
 #: Codes resting only on the absence of objects in the finding's own namespace: the group
@@ -111,7 +111,7 @@ def readable_findings(
         f
         for f in findings
         if not is_unreliable(f.code, f.namespace, unreadable)
-        or _OBSERVED_SEVERITY.get(f.code) == f.severity
+        or OBSERVED_SEVERITY.get(f.code) == f.severity
     ]
 
 
