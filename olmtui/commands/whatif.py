@@ -83,7 +83,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--output",
         choices=("text", "json"),
         default="text",
-        help="text (the default) or json (format 1: before, after, cleared, new)",
+        help="text (the default) or json (format 1: before and after with their incidents, "
+        "cleared, new)",
     )
 
 
@@ -152,11 +153,11 @@ def run(args: argparse.Namespace) -> int:
     session = session_of(args)
     try:
         # the session is this command's alone, shown nowhere: tried on in place, put back
-        outcome = session.analysis.simulator(in_place=True).run(changes)
+        answer = session.analysis.whatif(changes, in_place=True)
     except ChangeError as exc:
         raise UsageError(f"whatif: {exc}") from None
     if args.output == "json":
-        sys.stdout.write(dump_json(whatif_json(outcome)))
+        sys.stdout.write(dump_json(whatif_json(answer)))
     else:
-        write_whatif_text(outcome, sys.stdout)
-    return 1 if has_new_errors(outcome.new) else 0
+        write_whatif_text(answer, sys.stdout)
+    return 1 if has_new_errors(answer.outcome.new) else 0

@@ -35,7 +35,7 @@ from olmtui.model.incremental.engine import Model
 from olmtui.model.incremental.health import finding_order, findings_read, health_findings
 from olmtui.model.incremental.health_index import HealthIndex
 from olmtui.model.records.catalog import Catalog
-from olmtui.model.records.diagnosis import Remedy
+from olmtui.model.records.diagnosis import Change, Remedy
 from olmtui.model.records.source_context import SourceContext
 from olmtui.model.records.types import (
     SEVERITY_ORDER,
@@ -87,6 +87,13 @@ from olmtui.pipeline.resolution_inputs import (
     subscription_namespaces,
 )
 from olmtui.pipeline.simulation import Simulator
+from olmtui.pipeline.trial_diagnosis import (
+    DiagnosedOutcome,
+    RemedyPreview,
+    diagnosed_trial,
+    frozen_source,
+    preview_remedy,
+)
 from olmtui.report import Report, report_json
 from olmtui.report.json_report import LoadSummary
 from olmtui.store import KINDS, Obj, Store, Unreadable, is_copied_csv
@@ -660,6 +667,33 @@ class Analysis:
                 found.close()
             self._derived.simulator = found = Simulator(self._source, in_place=in_place)
         return found
+
+    def whatif(self, changes: Sequence[Change], *, in_place: bool = False) -> DiagnosedOutcome:
+        """The outcome of ``changes`` with the incidents before and after (``olmtui
+        whatif``; ``in_place`` as :meth:`simulator`). ``ChangeError`` when a change cannot
+        be applied."""
+        simulator = self.simulator(in_place=in_place)
+        return diagnosed_trial(simulator, changes, self.store, self._source.global_namespace)
+
+    def preview_remedy(self, diagnosis: Diagnosis, root: int) -> Callable[[], RemedyPreview]:
+        """On the UI thread: the incident rooted at finding ``root``, its root's remedy and a
+        copy of the state now; the call returned tries the remedy on that copy (in a worker:
+        half a second on a big cluster). The session's own cache is never tried on: the
+        screens show it."""
+        incident = diagnosis.incident(root)
+        remedy = self.remedy(diagnosis.findings[root])
+        source = self._source
+        frozen = frozen_source(
+            self.store,
+            self.model,
+            self.catalogs(),
+            source.load_findings,
+            source.clock,
+            source.global_namespace,
+        )
+        return lambda: preview_remedy(
+            incident, remedy, Simulator(frozen), frozen.store, frozen.global_namespace
+        )
 
     # -- the report ------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ when the catalogs change) and every resolution reuses the entries it built.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from olmtui.kinds import CATALOG_SOURCE, CSV, NAMESPACE, OPERATOR_GROUP, SUBSCRIPTION
@@ -94,28 +94,44 @@ def _first(pair: tuple[str, Obj]) -> str:
 
 def cluster_objects(store: Store, namespaces: Iterable[str]) -> list[NamespaceObjects]:
     """What the resolution of each of ``namespaces`` reads, from the cache, sorted by
-    namespace (R-RES-22: whether CatalogSources could be read, R-DOC-10: which namespaces a
-    ``--namespace`` session read)."""
+    namespace (:func:`namespace_objects`)."""
     wanted = set(namespaces)
-    groups = _by_namespace(store, OPERATOR_GROUP, wanted)
-    subs = _by_namespace(store, SUBSCRIPTION, wanted)
-    csvs = _by_namespace(store, CSV, wanted)
+    by_kind = {kind: _by_namespace(store, kind, wanted) for kind in OWN_INPUTS}
     sources: dict[str, list[Obj]] = {}
     for (namespace, _), source in store.slots(CATALOG_SOURCE):
         sources.setdefault(namespace, []).append(source)
     return [
-        NamespaceObjects(
-            namespace=ns,
-            operator_groups=groups.get(ns, []),
-            subscriptions=subs.get(ns, []),
-            csvs=csvs.get(ns, []),
-            catalog_sources=sources,
-            catalog_sources_read=CATALOG_SOURCE not in store.unreadable,
-            read_namespaces=store.read_namespaces,
-            unread=unread_inputs(store, ns),
-        )
+        namespace_objects(store, ns, {k: by_kind[k].get(ns, []) for k in OWN_INPUTS}, sources)
         for ns in sorted(wanted)
     ]
+
+
+def namespace_objects(
+    store: Store,
+    namespace: str,
+    own: Mapping[str, Sequence[Obj]],
+    catalog_sources: Mapping[str, Sequence[Obj]],
+) -> NamespaceObjects:
+    """What the resolution of ``namespace`` reads: its own inputs by kind (``own``,
+    each sorted by name, R-RES-1), every CatalogSource, and what the source could not
+    read (R-RES-22: CatalogSources, the namespace's own inputs; R-DOC-10: which
+    namespaces a ``--namespace`` session read). The one gathering of the resolver's
+    inputs: ``check`` (:func:`cluster_objects`) and a trial (``simulated_state``) differ
+    only in how they find a namespace's objects."""
+    return NamespaceObjects(
+        namespace=namespace,
+        operator_groups=own[OPERATOR_GROUP],
+        subscriptions=own[SUBSCRIPTION],
+        csvs=own[CSV],
+        catalog_sources=catalog_sources,
+        catalog_sources_read=CATALOG_SOURCE not in store.unreadable,
+        read_namespaces=store.read_namespaces,
+        unread=unread_inputs(store, namespace),
+    )
+
+
+#: A namespace's own resolution inputs (R-RES-1): its OperatorGroups, Subscriptions, CSVs.
+OWN_INPUTS = (OPERATOR_GROUP, SUBSCRIPTION, CSV)
 
 
 def unread_inputs(store: Store, namespace: str) -> tuple[str, ...]:
@@ -123,7 +139,7 @@ def unread_inputs(store: Store, namespace: str) -> tuple[str, ...]:
     Subscriptions and CSVs) the source may not read there."""
     return tuple(
         why.resource
-        for kind in (OPERATOR_GROUP, SUBSCRIPTION, CSV)
+        for kind in OWN_INPUTS
         if (why := store.unreadable.get(kind)) is not None
         and (why.namespaces is None or namespace in why.namespaces)
     )

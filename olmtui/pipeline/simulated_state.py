@@ -20,15 +20,15 @@ from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.diagnosis import Change, finding_key
 from olmtui.model.records.types import Finding
 from olmtui.model.rules.resolution.outcome_findings import resolution_outcome_findings
-from olmtui.model.rules.resolution.resolve import (
-    CatalogContent,
-    NamespaceObjects,
-    resolve_namespace,
-)
+from olmtui.model.rules.resolution.resolve import CatalogContent, resolve_namespace
 from olmtui.model.rules.resolution.result import NamespaceResolution
 from olmtui.model.rules.upgrades.decided import decided_findings, decided_subscriptions
 from olmtui.model.rules.upgrades.graph import upgrade_hook
-from olmtui.pipeline.resolution_inputs import default_global_namespace, unread_inputs
+from olmtui.pipeline.resolution_inputs import (
+    OWN_INPUTS,
+    default_global_namespace,
+    namespace_objects,
+)
 from olmtui.store import Change as StoreChange
 from olmtui.store import Obj, Store
 
@@ -184,15 +184,8 @@ class SimulatedState:
         sources = index.catalog_sources()
         return [
             resolve_namespace(
-                NamespaceObjects(
-                    namespace=ns,
-                    operator_groups=index.objects("OperatorGroup", ns),
-                    subscriptions=index.objects("Subscription", ns),
-                    csvs=index.objects("ClusterServiceVersion", ns),
-                    catalog_sources=sources,
-                    catalog_sources_read="CatalogSource" not in store.unreadable,
-                    read_namespaces=store.read_namespaces,
-                    unread=unread_inputs(store, ns),
+                namespace_objects(
+                    store, ns, {k: index.objects(k, ns) for k in OWN_INPUTS}, sources
                 ),
                 self.content,
                 global_ns,

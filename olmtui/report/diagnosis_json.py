@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from olmtui.model.diagnosis.incidents import Diagnosis
-from olmtui.model.records.diagnosis import FindingKey, finding_key
+from olmtui.model.records.diagnosis import FindingKey, Incident, finding_key
 from olmtui.model.records.types import Finding, ObjectRef
 from olmtui.report.entries import Entries
 
@@ -74,4 +74,17 @@ def incident_json(diagnosis: Diagnosis, root: int, streamed: bool = False) -> di
         if streamed and len(affected) > LONG
         else [object_json(r) for r in affected],
         "summary": diagnosis.summary(root),
+    }
+
+
+def incident_record_json(incident: Incident) -> dict[str, Any]:
+    """An :class:`Incident` record as an ``incidents[]`` entry (:func:`incident_json`'s
+    shape): ``whatif``'s incidents before and after a trial."""
+    return {
+        "id": incident.id,
+        "severity": incident.severity,
+        "root": finding_ref_json(incident.root),
+        "consequences": [finding_ref_json(k) for k in incident.consequences],
+        "affected": [object_json(r) for r in incident.affected],
+        "summary": incident.summary,
     }

@@ -7,16 +7,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import IO, Any, Protocol
 
-from olmtui.model.records.diagnosis import Change, finding_key
+from olmtui.model.records.diagnosis import Change, Incident, finding_key
 from olmtui.model.records.types import Finding
 from olmtui.model.rules.resolution.result import NamespaceResolution
-from olmtui.report.diagnosis_json import finding_ref_json, object_json
+from olmtui.report.diagnosis_json import finding_ref_json, incident_record_json, object_json
 from olmtui.report.json_report import FORMAT, finding_json, resolution_json
 from olmtui.report.text_report import safe
 
 
-class WhatIf(Protocol):
-    """One trial's outcome (``pipeline/simulation.py`` ``Outcome``)."""
+class Trial(Protocol):
+    """One trial's outcome (``pipeline/simulation_outcome.py`` ``Outcome``)."""
 
     @property
     def changes(self) -> tuple[Change, ...]: ...
@@ -38,6 +38,22 @@ class WhatIf(Protocol):
     def new(self) -> tuple[Finding, ...]: ...
 
 
+class WhatIf(Protocol):
+    """One trial with its incidents (``pipeline/trial_diagnosis.py`` ``DiagnosedOutcome``):
+    ``cleared``/``new`` are the incidents whose root is gone after / was not there before."""
+
+    @property
+    def outcome(self) -> Trial: ...
+    @property
+    def before(self) -> tuple[Incident, ...]: ...
+    @property
+    def after(self) -> tuple[Incident, ...]: ...
+    @property
+    def cleared(self) -> tuple[Incident, ...]: ...
+    @property
+    def new(self) -> tuple[Incident, ...]: ...
+
+
 def change_json(change: Change) -> dict[str, Any]:
     """One ``actions[]`` entry: what was done to which object."""
     return {
@@ -48,21 +64,24 @@ def change_json(change: Change) -> dict[str, Any]:
     }
 
 
-def verified(outcome: WhatIf) -> str:
+def verified(outcome: Trial) -> str:
     return "not-simulated" if outcome.missing else "simulated"
 
 
-def whatif_json(outcome: WhatIf) -> dict[str, Any]:
-    """The ``whatif`` JSON. ``before``/``after`` hold the findings (the incidents code
-    puts ``incidents`` beside them) and ``resolution``; ``next`` says what OLM does."""
+def whatif_json(answer: WhatIf) -> dict[str, Any]:
+    """The ``whatif`` JSON. ``before``/``after`` hold the incidents (as ``check``'s
+    ``incidents[]``), the findings and ``resolution``; ``next`` says what OLM does."""
+    outcome = answer.outcome
     return {
         "format": FORMAT,
         "actions": [change_json(c) for c in outcome.changes],
         "before": {
+            "incidents": [incident_record_json(i) for i in answer.before],
             "findings": [finding_json(f) for f in outcome.before],
             "resolution": [resolution_json(r) for r in outcome.before_resolution],
         },
         "after": {
+            "incidents": [incident_record_json(i) for i in answer.after],
             "findings": [finding_json(f) for f in outcome.after],
             "resolution": [resolution_json(r) for r in outcome.after_resolution],
         },
@@ -105,7 +124,16 @@ def _resolution_line(resolution: NamespaceResolution) -> str:
     return f"{resolution.status}" + (f" ({resolution.reason})" if resolution.reason else "")
 
 
-def _moved_resolutions(outcome: WhatIf) -> list[tuple[str, str, str]]:
+def incident_line(incident: Incident) -> str:
+    """One incident for a person: its root, its severity, how many findings follow."""
+    code, kind, namespace, name = incident.root
+    where = f"{namespace}/{name}" if namespace else name
+    count = len(incident.consequences)
+    follow = f"({count} consequence{'' if count == 1 else 's'})"
+    return " ".join(part for part in (incident.severity, code, kind, where, follow) if part)
+
+
+def _moved_resolutions(outcome: Trial) -> list[tuple[str, str, str]]:
     before = {r.namespace: _resolution_line(r) for r in outcome.before_resolution}
     after = {r.namespace: _resolution_line(r) for r in outcome.after_resolution}
     return [
@@ -115,10 +143,11 @@ def _moved_resolutions(outcome: WhatIf) -> list[tuple[str, str, str]]:
     ]
 
 
-def write_whatif_text(outcome: WhatIf, stream: IO[str]) -> None:
+def write_whatif_text(answer: WhatIf, stream: IO[str]) -> None:
     """The answer for a person: the changes, what OLM does next, the resolutions that
-    move, the findings that clear and appear, and whether the simulation covered it all.
-    Every text from the input is made inert (``safe``)."""
+    move, the incidents and the findings that clear and appear, and whether the simulation
+    covered it all. Every text from the input is made inert (``safe``)."""
+    outcome = answer.outcome
     lines = ["What if:"]
     lines += [f"  {safe(_change_text(c))}" for c in outcome.changes]
     lines.append("OLM next:")
@@ -127,6 +156,10 @@ def write_whatif_text(outcome: WhatIf, stream: IO[str]) -> None:
     if moved:
         lines.append("Resolution:")
         lines += [f"  {safe(ns)}: {safe(old)} -> {safe(new)}" for ns, old, new in moved]
+    lines.append(f"Incidents that clear ({len(answer.cleared)}):")
+    lines += [f"  - {safe(incident_line(i))}" for i in answer.cleared] or ["  none"]
+    lines.append(f"Incidents that appear ({len(answer.new)}):")
+    lines += [f"  + {safe(incident_line(i))}" for i in answer.new] or ["  none"]
     lines.append(f"Findings that clear ({len(outcome.cleared)}):")
     lines += [f"  - {safe(_finding_line(f))}" for f in outcome.cleared] or ["  none"]
     lines.append(f"Findings that appear ({len(outcome.new)}):")

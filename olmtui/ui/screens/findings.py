@@ -12,6 +12,7 @@ from collections.abc import Hashable, Iterable
 
 from rich.console import Group, RenderableType
 from rich.text import Text
+from textual.binding import Binding
 
 from olmtui.model.diagnosis.incidents import Diagnosis
 from olmtui.model.records.diagnosis import Remedy
@@ -22,6 +23,7 @@ from olmtui.ui.formatting import SEVERITY_STYLE, SHORT_KINDS, severity
 from olmtui.ui.inert import inert_text
 from olmtui.ui.loading_bar import LOADING_TEXT
 from olmtui.ui.screens.base import TableScreen
+from olmtui.ui.screens.remedy_preview import open_preview
 from olmtui.ui.widgets.virtual_table import Column, Row
 
 #: Objects an incident's detail names before "(+N more)".
@@ -134,6 +136,17 @@ class FindingsScreen(TableScreen):
     )
     EMPTY_TEXT = "no findings: OLM has nothing to complain about here"
     LOADING_EMPTY_TEXT = LOADING_TEXT
+    BINDINGS = [Binding("p", "preview_remedy", "Preview remedy")]
+
+    def action_preview_remedy(self) -> None:
+        """``p``: the remedy of the selected finding's incident (its root's), tried on a
+        copy of the state."""
+        key = self.table.selected_key
+        diagnosis: Diagnosis | None = getattr(self, "_diagnosis", None)
+        if diagnosis is None or self._finding(key) is None or not isinstance(key, int):
+            open_preview(self, None, None)
+            return
+        open_preview(self, diagnosis, diagnosis.root(key))
 
     def build_rows(self) -> Iterable[Row]:
         """Incidents first (R-DIAG-9): each root, then the findings that follow from it,

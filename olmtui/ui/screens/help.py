@@ -29,9 +29,9 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("c", "Operators: show/hide copied CSVs; graph: next channel"),
     ("x", "Subscriptions, Operators: X-ray tree of that operator"),
     ("r  :res [NS]", "resolution: next InstallPlan, or why none (Sub, ns)"),
+    ("p", "Overview, Findings: try the incident's remedy (whatif)"),
     ("ctrl+p", "palette: every action, and objects by name"),
-    ("↑ ↓ j k", "move"),
-    ("PgUp PgDn", "page up, page down"),
+    ("↑ ↓ j k PgUp PgDn", "move; page up, page down"),
     ("Home End G", "first row, last row; Changes: End/G follows new"),
     ("?", "this help"),
 )

@@ -10,6 +10,7 @@ from collections.abc import Hashable, Iterable
 from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.widgets import Static
 
 from olmtui.kinds import (
@@ -33,6 +34,7 @@ from olmtui.ui.screens.findings import (
     incident_text,
     resolution_namespace,
 )
+from olmtui.ui.screens.remedy_preview import open_preview
 from olmtui.ui.widgets.inert_static import InertStatic
 from olmtui.ui.widgets.virtual_table import Column, Row
 
@@ -179,6 +181,12 @@ class OverviewScreen(TableScreen):
     )
     EMPTY_TEXT = "nothing needs attention"
     LOADING_EMPTY_TEXT = LOADING_TEXT
+    BINDINGS = [Binding("p", "preview_remedy", "Preview remedy")]
+
+    def action_preview_remedy(self) -> None:
+        """``p`` on an incident row: its root's remedy tried on a copy of the state."""
+        incident = getattr(self, "_incidents", {}).get(self.table.selected_key)
+        open_preview(self, *(incident or (None, None)))
 
     REFRESH_PARTS = (*TableScreen.REFRESH_PARTS, "#metrics")
 
