@@ -16,11 +16,11 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
+from model_builders import failed_plan
 from simulation_support import (
     FAIL_FORWARD,
     ORPHAN,
     catalog_specs,
-    failed_plan,
     find,
     fixture_objects,
     references_plan,

@@ -17,8 +17,8 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from model_builders import catalog_source, csv, namespace, operator_group, subscription
-from simulation_support import ORPHAN, catalog_specs, failed_plan, references_plan
+from model_builders import catalog_source, csv, failed_plan, namespace, operator_group, subscription
+from simulation_support import ORPHAN, catalog_specs, references_plan
 
 from olmtui.model.diagnosis.changes import applied
 from olmtui.model.records.diagnosis import FindingKey, Remedy

@@ -20,6 +20,7 @@ from check_runs import MUST_GATHERS, run_check
 from model_builders import (
     catalog_source,
     csv,
+    failed_plan,
     install_plan,
     namespace,
     operator_group,
@@ -30,7 +31,6 @@ from simulation_support import (
     ORPHAN,
     RESOLUTION,
     catalog_specs,
-    failed_plan,
     find,
     fixture_objects,
     references_plan,
@@ -481,15 +481,12 @@ def test_under_fail_forward_deleting_the_failed_plan_resolves_to_the_next_bundle
     assert "a-alpha to a.v3" in proven.outcome
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the Failed a.v2 (a consequence) goes only once a.v3 installs, which the "
-    "simulation does not model: it should say so (not-simulated), not refuse",
-)
 def test_under_fail_forward_the_whole_incident_is_not_refused(tmp_path: Path) -> None:
     state = _fail_forward(tmp_path, enabled=True)
     remedy = state.remedy(state.incident("InstallPlanFailed"))
+    # R-UPG-8: the Failed a.v2 goes only once a.v3 installs, which olmtui does not model
     assert not refused(remedy), remedy
+    assert remedy.verified == "not-simulated" and "installing a.v3" in (remedy.missing or "")
 
 
 def test_without_fail_forward_deleting_the_failed_plan_is_refused(tmp_path: Path) -> None:
