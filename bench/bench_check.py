@@ -19,7 +19,16 @@ run and over the same files:
 then times one incremental change on the loaded store: a modified copied CSV and a modified
 CSV applied through ``Store.apply`` until the model has absorbed them (target < 5 ms).
 
+``--layouts`` measures the real must-gather layout instead (issue 27): the same objects
+written one file per namespace and one object per file (``gen_snapshot.py --layout
+must-gather``), and that must-gather again with ``--pods`` Pods, ``--events`` Events and
+``--jobs`` Jobs. For each, (a) and (b) as above, then their ratio (target <= 0.2 on the
+must-gather); for the added Pods/Events/Jobs files, the share of ``check``'s CPU they add
+against their share of the bytes and of the bare parse (target: no more than the bytes'
+share), and the peak RSS.
+
     python bench/bench_check.py [--namespaces N] [--keep DIR] [--profile FILE]
+    python bench/bench_check.py --layouts [--namespaces 300] [--pods 10000] [--events 100000]
 """
 
 from __future__ import annotations
@@ -37,13 +46,14 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gen_snapshot import GLOBAL_NS, Sizes, generate
+from gen_snapshot import GLOBAL_NS, Extras, Sizes, generate
 
 from olmtui.cli import build_parser
 from olmtui.commands.check import check
@@ -72,6 +82,52 @@ raise SystemExit(code)
 
 def snapshot_files(root: Path) -> list[Path]:
     return sorted(root.rglob("*.yaml"))
+
+
+def layouts(args: argparse.Namespace, root: Path) -> None:
+    """``--layouts``: the same objects one file per namespace and one object per file, and
+    the must-gather with Pods, Events and Jobs, in one run (module docstring)."""
+    sizes = Sizes(namespaces=args.namespaces)
+    extras = Extras(pods=args.pods, events=args.events, jobs=args.jobs)
+    cases = (
+        ("one file per namespace", root / "namespace", "namespace", Extras()),
+        ("must-gather, one object per file", root / "must-gather", "must-gather", Extras()),
+        (
+            f"must-gather + {extras.pods:,} Pods, {extras.events:,} Events, {extras.jobs} Jobs",
+            root / "must-gather-extras",
+            "must-gather",
+            extras,
+        ),
+    )
+    measured: list[tuple[float, float, int, list[Path]]] = []
+    for label, folder, layout, extra in cases:
+        if not folder.exists() or not any(folder.iterdir()):
+            generate(folder, sizes, layout=layout, extras=extra)
+        files = snapshot_files(folder)
+        size = sum(p.stat().st_size for p in files)
+        for path in files:  # warm the page cache
+            path.read_bytes()
+        parse_cpu, parse_wall, documents = timed(paused(partial(parse_only, files)))
+        cpu, wall, rss, workers_rss = check_in_child(folder)
+        print(
+            f"{label}: {len(files):,} files, {size / 1e6:.1f} MB, {documents:,} documents\n"
+            f"  (a) bare parse {parse_cpu:.2f} s CPU ({parse_wall:.2f} s wall); "
+            f"(b) check {cpu:.2f} s CPU with workers ({wall:.2f} s wall); "
+            f"**check/parse {cpu / parse_cpu:.3f}** (target <= {CPU_TARGET}); "
+            f"peak RSS {rss:.0f} MB, workers {workers_rss:.0f} MB each at most"
+        )
+        measured.append((parse_cpu, cpu, size, files))
+    (base_parse, base_check, base_size, _), (parse, cpu, size, files) = measured[1:]
+    added_bytes = size - base_size
+    extra_files = [p for p in files if p.name in ("pods.yaml", "events.yaml", "jobs.yaml")]
+    extra_parse, _, _ = timed(paused(lambda: parse_only(extra_files)))
+    print(
+        f"Pods/Events/Jobs: {added_bytes / 1e6:.1f} MB added = {added_bytes / size:.3f} of the "
+        f"bytes; the bare parse of their files {extra_parse:.2f} s CPU = "
+        f"{extra_parse / parse:.3f} of the parse; check's CPU grew {cpu - base_check:+.2f} s = "
+        f"**{(cpu - base_check) / cpu:.3f} of check's CPU** (target <= "
+        f"{added_bytes / size:.3f}, the bytes' share); the parse grew {parse / base_parse:.2f}x"
+    )
 
 
 def parse_only(files: list[Path]) -> int:
@@ -255,9 +311,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--namespaces", type=int, default=Sizes.namespaces)
     parser.add_argument("--keep", type=Path, help="generate into DIR (reused if there)")
     parser.add_argument("--profile", type=Path, help="write a cProfile of (c) to FILE")
+    parser.add_argument("--layouts", action="store_true", help="the must-gather layout (above)")
+    parser.add_argument("--pods", type=int, default=10_000, help="with --layouts")
+    parser.add_argument("--events", type=int, default=100_000, help="with --layouts")
+    parser.add_argument("--jobs", type=int, default=50, help="with --layouts")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="olmtui-bench-") as tmp:
         root = args.keep or Path(tmp)
+        if args.layouts:
+            layouts(args, root)
+            return 0
         if not root.exists() or not any(root.iterdir()):
             generate(root, Sizes(namespaces=args.namespaces))
         files = snapshot_files(root)
