@@ -10,8 +10,13 @@ Small inputs stay in-process: a pool costs time to start, more than parsing a fe
 takes. Workers are forked when this process runs one thread (``check``: no start-up cost,
 nothing imported again); with more threads (the dashboard) they are spawned, so that no
 thread's locks are copied mid-flight, and spawned workers import the main script again
-(the ``if __name__ == "__main__"`` guard olmtui's entry points have). Only a few files per
+(the ``if __name__ == "__main__"`` guard olmtui's entry points have). Only a few batches per
 worker are in flight at once, so a large snapshot is never all in memory.
+
+Files go to the pool in batches of consecutive files (up to :data:`BATCH_FILES` files or
+:data:`BATCH_BYTES` bytes): a must-gather holds one object per file, and handing a worker
+one file at a time (a task pickled, queued, sent, its result sent back and its future
+settled, for each of 8,850 files of 15 KB) cost more CPU than parsing them (issue 27).
 
 A directory's files are read where they are parsed: a worker gets a path, not the bytes,
 and hands back the file without its bytes. Pickling a file's bytes, pushing them through a
@@ -45,8 +50,12 @@ from olmtui.sources.snapshots.worker_maps import ReceivedMaps, SentMaps
 
 #: Bytes read ahead before deciding: an input that ends before this is parsed in-process.
 POOL_THRESHOLD = 32 * 1024 * 1024
-#: Files handed to each worker ahead of the one the loader waits for.
+#: Batches handed to each worker ahead of the one the loader waits for.
 AHEAD_PER_WORKER = 4
+#: At most this many files go to a worker in one task...
+BATCH_FILES = 64
+#: ...and a task's files hold at most this many bytes (a file larger is a batch of its own).
+BATCH_BYTES = 1024 * 1024
 #: A file larger than this is parsed by the loader, one document at a time as it takes them
 #: (:func:`parse_streamed`), never as a whole list, in a worker or not. Must-gather files
 #: are far smaller; one large file gains nothing from a worker anyway.
@@ -99,6 +108,11 @@ def parse_in_worker(source: SourceFile, fast: bool) -> WorkerResult:
         return None
     _sent_maps.commit(new)
     return os.getpid(), payload
+
+
+def parse_batch_in_worker(sources: list[SourceFile], fast: bool) -> list[WorkerResult]:
+    """:func:`parse_in_worker` for each file of a batch, in order."""
+    return [parse_in_worker(source, fast) for source in sources]
 
 
 def _unpacked(result: WorkerResult, source: SourceFile, fast: bool, maps: ReceivedMaps) -> Parsed:
@@ -177,43 +191,70 @@ def _drained(files: list[SourceFile]) -> Iterator[SourceFile]:
         yield files.pop()
 
 
+def _batches(files: Iterator[SourceFile]) -> Iterator[tuple[list[SourceFile], bool]]:
+    """Consecutive files grouped for the pool (at most :data:`BATCH_FILES` files and
+    :data:`BATCH_BYTES` bytes, a larger file alone), each with whether it is one file too
+    large for a worker (parsed by the loader as it is taken)."""
+    batch: list[SourceFile] = []
+    size = 0
+    for source in files:
+        file_size = _size(source)
+        if file_size > STREAMED_FILE_BYTES:
+            if batch:
+                yield batch, False
+                batch, size = [], 0
+            yield [source], True
+            continue
+        if batch and (len(batch) >= BATCH_FILES or size + file_size > BATCH_BYTES):
+            yield batch, False
+            batch, size = [], 0
+        batch.append(source)
+        size += file_size
+    if batch:
+        yield batch, False
+
+
 def _in_pool(files: Iterator[SourceFile], fast: bool, workers: int) -> Iterator[Loaded]:
     """The files parsed by the pool, in order, a large one by this process when its turn
     comes; should the pool break (a worker killed, or a main script without the
     ``if __name__ == "__main__"`` guard that spawned workers need), the rest, from the first
     file not handed back, in-process."""
-    waiting: deque[SourceFile] = deque()  # handed to the pool, not yet handed back
-    futures: deque[Future[WorkerResult] | None] = deque()  # None: a large file, parsed here
+    # handed to the pool, not yet handed back; no future: a large file, parsed here
+    waiting: deque[tuple[list[SourceFile], Future[list[WorkerResult]] | None]] = deque()
     maps = ReceivedMaps()
     context = multiprocessing.get_context("fork" if threading.active_count() == 1 else "spawn")
 
-    def first() -> Loaded:
-        """The first file waiting, let go of once handed back (not before: should the pool
+    def first() -> list[Loaded]:
+        """The first batch waiting, let go of once handed back (not before: should the pool
         break meanwhile, it is parsed again)."""
-        source, future = waiting[0], futures[0]
+        sources, future = waiting[0]
         if future is None:
-            loaded = parse_streamed(source, fast, lazy_lists=True)
+            loaded = [parse_streamed(sources[0], fast, lazy_lists=True)]
         else:
-            loaded = _unpacked(future.result(), source, fast, maps)
+            results = future.result()
+            loaded = [_unpacked(r, s, fast, maps) for r, s in zip(results, sources, strict=True)]
         waiting.popleft()
-        futures.popleft()
         return loaded
 
+    batches = _batches(files)
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             try:
-                for source in files:
-                    waiting.append(source)
-                    large = _size(source) > STREAMED_FILE_BYTES
-                    futures.append(None if large else pool.submit(parse_in_worker, source, fast))
+                for sources, large in batches:
+                    waiting.append((sources, None))  # before the submit, which may fail
+                    if not large:
+                        waiting[-1] = (sources, pool.submit(parse_batch_in_worker, sources, fast))
                     if len(waiting) >= workers * AHEAD_PER_WORKER:
-                        yield first()
+                        yield from first()
                 while waiting:
-                    yield first()
+                    yield from first()
             finally:
-                for future in futures:
-                    if future is not None:
-                        future.cancel()
+                for _, pending in waiting:
+                    if pending is not None:
+                        pending.cancel()
     except BrokenProcessPool:
-        for source in chain(waiting, files):
+        # the batches not submitted yet come from ``batches`` (it may hold a file taken
+        # from ``files`` for the batch after the one it last gave)
+        rest = chain((sources for sources, _ in waiting), (sources for sources, _ in batches))
+        for source in chain.from_iterable(rest):
             yield _parsed_here(source, fast)
