@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from data_paths import ROOT
 
 from olmtui.sources.snapshots import parallel_load
 from olmtui.sources.snapshots.snapshot import load_snapshot
+from olmtui.sources.snapshots.snapshot_files import SourceFile
 from olmtui.store import KINDS, Store
 
 sys.path.insert(0, str(ROOT / "bench"))
@@ -40,7 +42,7 @@ def counting_submits(monkeypatch: pytest.MonkeyPatch, fail_after: int | None = N
     """The number of files of each task the pool is given; from the ``fail_after``-th on,
     the submit fails as on a pool whose worker was killed."""
     sizes: list[int] = []
-    submit: Callable[..., Any] = parallel_load.ProcessPoolExecutor.submit
+    submit: Callable[..., Any] = ProcessPoolExecutor.submit
 
     def counted(pool: Any, function: Any, sources: Any, *args: Any) -> Any:
         if fail_after is not None and len(sizes) >= fail_after:
@@ -48,7 +50,7 @@ def counting_submits(monkeypatch: pytest.MonkeyPatch, fail_after: int | None = N
         sizes.append(len(sources) if isinstance(sources, list) else 1)
         return submit(pool, function, sources, *args)
 
-    monkeypatch.setattr(parallel_load.ProcessPoolExecutor, "submit", counted)
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", counted)
     return sizes
 
 
@@ -75,7 +77,7 @@ def test_a_batch_holds_at_most_its_bytes_and_a_large_file_is_parsed_here(
     for name, size in (("a", 10), ("b", 10), ("c", 15), ("d", 100), ("e", 5)):
         path = tmp_path / f"{name}.yaml"
         path.write_bytes(b"#" * size)
-        files.append(parallel_load.SourceFile(name, b"", False, path=str(path)))
+        files.append(SourceFile(name, b"", False, path=str(path)))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(parallel_load, "BATCH_BYTES", 30)
         patch.setattr(parallel_load, "STREAMED_FILE_BYTES", 50)
