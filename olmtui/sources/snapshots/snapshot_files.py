@@ -33,7 +33,7 @@ import os
 import re
 import tarfile
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
 
@@ -45,6 +45,7 @@ from olmtui.sources.input_limits import (
     size_text,
     too_large,
 )
+from olmtui.sources.snapshots.must_gather_paths import unread_kind
 from olmtui.sources.snapshots.snapshot_archive import tar_stream
 from olmtui.sources.snapshots.snapshot_time import (
     gathered_time,
@@ -114,31 +115,51 @@ class Selection:
     """The files of one snapshot path to load, and the must-gathers among them.
 
     Both are ``/``-separated and relative to the path; a must-gather ``""`` is the path
-    itself."""
+    itself. ``unread``: the must-gather files not read because their path says a kind the
+    loader does not keep (``must_gather_paths``), counted by kind."""
 
     files: list[str]
     must_gathers: list[str]
+    unread: dict[str, int] = field(default_factory=dict)
+
+
+def _tree_of(parts: tuple[str, ...]) -> int | None:
+    """Where a must-gather tree starts in a file's path (a folder), or ``None``."""
+    return next((i for i, part in enumerate(parts[:-1]) if part in MUST_GATHER_TREES), None)
+
+
+def _unread_member(name: str) -> bool:
+    """An archive member whose bytes are not kept: a must-gather file of a kind not read."""
+    parts = tuple(name.split("/"))
+    tree = _tree_of(parts)
+    return tree is not None and unread_kind(parts[tree:]) is not None
 
 
 def select_files(relative_paths: Iterable[str]) -> Selection:
     """The files that hold snapshot objects, in load order, and the must-gathers found.
 
     Only YAML/JSON files count; inside a must-gather root only its ``namespaces/`` and
-    ``cluster-scoped-resources/`` trees do.
+    ``cluster-scoped-resources/`` trees do, but for the files there whose path says a kind
+    the loader does not keep (not read, only counted: ``must_gather_paths``).
     """
     listed = [tuple(p.split("/")) for p in relative_paths]
     roots: set[tuple[str, ...]] = set()
     chosen: list[tuple[str, ...]] = []
     rest: list[tuple[str, ...]] = []
+    unread: dict[str, int] = {}
     for parts in listed:
         if not is_snapshot_file(parts[-1]):
             continue
-        tree = next((i for i, part in enumerate(parts[:-1]) if part in MUST_GATHER_TREES), None)
+        tree = _tree_of(parts)
         if tree is None:
             rest.append(parts)
-        else:
-            roots.add(parts[:tree])
+            continue
+        roots.add(parts[:tree])
+        kind = unread_kind(parts[tree:])
+        if kind is None:
             chosen.append(parts)
+        else:
+            unread[kind] = unread.get(kind, 0) + 1
     for parts in rest:
         if not any(parts[:i] in roots for i in range(len(parts))):
             chosen.append(parts)
@@ -147,6 +168,7 @@ def select_files(relative_paths: Iterable[str]) -> Selection:
     return Selection(
         files=["/".join(parts) for parts in sorted(chosen)],
         must_gathers=sorted("/".join(parts) for parts in dumps),
+        unread=unread,
     )
 
 
@@ -170,6 +192,8 @@ class PathContent:
     #: The listed size of each file of ``files``, in order, for progress (``load_progress``):
     #: ``stat`` sizes on disk, uncompressed member sizes in an archive.
     sizes: tuple[int, ...] = ()
+    #: Must-gather files not read, their path saying a kind not kept, by kind (``Selection``).
+    unread: dict[str, int] = field(default_factory=dict)
 
 
 def path_content(path: Path, shown: str) -> PathContent:
@@ -214,6 +238,7 @@ def _directory_content(directory: Path, shown: str) -> PathContent:
         ),
         must_gather_time([str(directory)]),
         (*(_size(directory / rel) for rel in selection.files), *(0 for _ in unread)),
+        selection.unread,
     )
 
 
@@ -287,7 +312,7 @@ def _archive_content(archive: Path, shown: str) -> PathContent:
                     handle = tar.extractfile(member)
                     if handle is not None:
                         stamps.append(handle.read(4096).decode(errors="replace"))
-                if not is_snapshot_file(name):
+                if not is_snapshot_file(name) or _unread_member(name):
                     continue
                 why = _refusal(member.size, kept)
                 if why is not None:
@@ -315,6 +340,7 @@ def _archive_content(archive: Path, shown: str) -> PathContent:
         iter([*files, *([failure] if failure is not None else [])]),
         gathered_time(stamps),
         tuple(len(f.data) for f in files),
+        selection.unread,
     )
 
 
