@@ -178,6 +178,8 @@ def _size(source: SourceFile) -> int:
     """A file's bytes, read or not yet (0 when it cannot be stat'ed: its read says why)."""
     if source.path is None:
         return len(source.data)
+    if source.listed_size is not None:
+        return source.listed_size
     try:
         return os.stat(source.path).st_size
     except OSError:

@@ -92,6 +92,8 @@ class SourceFile:
     directory: bool = False
     #: Named on the command line: JSON when it opens like JSON, whatever its name says.
     named: bool = False
+    #: The size of a file not read yet (``path``) as listed, when the listing stat'ed it.
+    listed_size: int | None = None
 
 
 def read_source(source: SourceFile) -> SourceFile:
@@ -208,11 +210,11 @@ def path_content(path: Path, shown: str) -> PathContent:
     return PathContent([], iter([named]), sizes=(_size(path),))
 
 
-def _size(path: Path) -> int:
-    """A file's size as listed, for progress only (0 when it cannot be stat'ed: its read
-    fails later and says why)."""
+def _size(path: Path | str) -> int:
+    """A file's size as listed, for progress and batching only (0 when it cannot be
+    stat'ed: its read fails later and says why)."""
     try:
-        return path.stat().st_size
+        return os.stat(path).st_size
     except OSError:
         return 0
 
@@ -220,24 +222,28 @@ def _size(path: Path) -> int:
 def _directory_content(directory: Path, shown: str) -> PathContent:
     relative: list[str] = []
     unlisted: list[OSError] = []
-    for folder, dirs, files in os.walk(directory, onerror=unlisted.append):
+    # strings, not Paths: a must-gather is thousands of files and folders
+    base = os.fspath(directory)
+    below = len(os.path.join(base, ""))  # where a folder's path below ``base`` starts
+    for folder, dirs, files in os.walk(base, onerror=unlisted.append):
         dirs.sort()
-        base = Path(folder).relative_to(directory).as_posix()
-        prefix = "" if base == "." else base + "/"
+        prefix = folder[below:].replace(os.sep, "/") + "/" if folder != base else ""
         relative.extend(prefix + f for f in files)
     selection = select_files(relative)
     unread = _unread_directories(directory, shown, relative, unlisted)
+    paths = [os.path.join(base, rel) for rel in selection.files]
+    sizes = [_size(path) for path in paths]
     return PathContent(
         [os.path.join(shown, d) if d else shown for d in selection.must_gathers],
         chain(
             (
-                SourceFile(os.path.join(shown, rel), b"", False, path=str(directory / rel))
-                for rel in selection.files
+                SourceFile(os.path.join(shown, rel), b"", False, path=path, listed_size=size)
+                for rel, path, size in zip(selection.files, paths, sizes, strict=True)
             ),
             unread,
         ),
-        must_gather_time([str(directory)]),
-        (*(_size(directory / rel) for rel in selection.files), *(0 for _ in unread)),
+        must_gather_time([base]),
+        (*sizes, *(0 for _ in unread)),
         selection.unread,
     )
 
