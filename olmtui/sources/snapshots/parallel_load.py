@@ -91,17 +91,19 @@ def parse_streamed(source: SourceFile, fast: bool, *, lazy_lists: bool = False) 
     return replace(source, data=b""), kept
 
 
-#: A worker's result: its process id and the pickled file, references and all; ``None``
-#: when it could not be pickled (the loader parses that file itself).
+#: A worker's result for a batch of files: its process id and the pickled files,
+#: references and all; ``None`` when they could not be pickled (the loader parses them).
 WorkerResult = tuple[int, bytes] | None
 
 _sent_maps = SentMaps()
 
 
-def parse_in_worker(source: SourceFile, fast: bool) -> WorkerResult:
-    """:func:`parse_file` in a worker, pickled here with each copy's shared maps sent once."""
-    parsed = parse_file(source, fast)
-    references, new = _sent_maps.take_out(parsed[1])
+def parse_in_worker(sources: list[SourceFile], fast: bool) -> WorkerResult:
+    """:func:`parse_file` of each file of a batch in a worker, pickled here as one (what the
+    files share, such as a copy's status and its keys, goes once) with each copy's shared
+    maps sent once."""
+    parsed = [parse_file(source, fast) for source in sources]
+    references, new = _sent_maps.take_out([d for _, documents in parsed for d in documents])
     try:
         payload = pickle.dumps((parsed, references), protocol=pickle.HIGHEST_PROTOCOL)
     except RecursionError:
@@ -110,19 +112,16 @@ def parse_in_worker(source: SourceFile, fast: bool) -> WorkerResult:
     return os.getpid(), payload
 
 
-def parse_batch_in_worker(sources: list[SourceFile], fast: bool) -> list[WorkerResult]:
-    """:func:`parse_in_worker` for each file of a batch, in order."""
-    return [parse_in_worker(source, fast) for source in sources]
-
-
-def _unpacked(result: WorkerResult, source: SourceFile, fast: bool, maps: ReceivedMaps) -> Parsed:
-    """A worker's result as :func:`parse_file` gives it in this process."""
+def _unpacked(
+    result: WorkerResult, sources: list[SourceFile], fast: bool, maps: ReceivedMaps
+) -> list[Parsed]:
+    """A worker's result as :func:`parse_file` gives each of its files in this process."""
     if result is None:
-        return parse_file(source, fast)
+        return [parse_file(source, fast) for source in sources]
     worker, payload = result
     parsed, references = pickle.loads(payload)
-    maps.put_back(worker, parsed[1], references)
-    unpacked: Parsed = parsed
+    maps.put_back(worker, [d for _, documents in parsed for d in documents], references)
+    unpacked: list[Parsed] = parsed
     return unpacked
 
 
@@ -222,7 +221,7 @@ def _in_pool(files: Iterator[SourceFile], fast: bool, workers: int) -> Iterator[
     ``if __name__ == "__main__"`` guard that spawned workers need), the rest, from the first
     file not handed back, in-process."""
     # handed to the pool, not yet handed back; no future: a large file, parsed here
-    waiting: deque[tuple[list[SourceFile], Future[list[WorkerResult]] | None]] = deque()
+    waiting: deque[tuple[list[SourceFile], Future[WorkerResult] | None]] = deque()
     maps = ReceivedMaps()
     context = multiprocessing.get_context("fork" if threading.active_count() == 1 else "spawn")
 
@@ -233,8 +232,7 @@ def _in_pool(files: Iterator[SourceFile], fast: bool, workers: int) -> Iterator[
         if future is None:
             loaded = [parse_streamed(sources[0], fast, lazy_lists=True)]
         else:
-            results = future.result()
-            loaded = [_unpacked(r, s, fast, maps) for r, s in zip(results, sources, strict=True)]
+            loaded = list(_unpacked(future.result(), sources, fast, maps))
         waiting.popleft()
         return loaded
 
@@ -245,7 +243,7 @@ def _in_pool(files: Iterator[SourceFile], fast: bool, workers: int) -> Iterator[
                 for sources, large in batches:
                     waiting.append((sources, None))  # before the submit, which may fail
                     if not large:
-                        waiting[-1] = (sources, pool.submit(parse_batch_in_worker, sources, fast))
+                        waiting[-1] = (sources, pool.submit(parse_in_worker, sources, fast))
                     if len(waiting) >= workers * AHEAD_PER_WORKER:
                         yield from first()
                 while waiting:
