@@ -102,7 +102,7 @@ def too_large(size: int, limit: int = MAX_FILE_BYTES) -> str:
     )
 
 
-def read_regular(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+def read_regular(path: Path | str, limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; ``Refused`` for anything else.
 
     The file is opened without blocking and checked on the open descriptor, so a FIFO put in

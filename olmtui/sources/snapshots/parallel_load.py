@@ -39,7 +39,6 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import replace
 from itertools import chain
 from multiprocessing import resource_tracker
 
@@ -81,14 +80,15 @@ def parse_streamed(source: SourceFile, fast: bool, *, lazy_lists: bool = False) 
     a 64 MB file of a million Namespaces is a GiB of objects as a list (and a worker's
     pickle of them besides), while the store keeps a third of that. ``lazy_lists``: a
     JSON List's items are decoded one at a time too (``json_list_items``)."""
-    source = read_source(source)
+    source, data = read_source(source)
     if source.error is not None:
         return source, []
     documents = parse_documents(
-        source.data, json_format=source.json_format, fast=fast, lazy_lists=lazy_lists
+        data, json_format=source.json_format, fast=fast, lazy_lists=lazy_lists
     )
+    del data  # held by the documents' generator alone, which may let it go (large files)
     kept = (d for d in documents if d.value is not None or d.problem is not None)
-    return replace(source, data=b""), kept
+    return source, kept
 
 
 #: A worker's result for a batch of files: its process id and the pickled files,

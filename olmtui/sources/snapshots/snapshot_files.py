@@ -33,7 +33,7 @@ import os
 import re
 import tarfile
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain
 from pathlib import Path
 
@@ -96,12 +96,13 @@ class SourceFile:
     listed_size: int | None = None
 
 
-def read_source(source: SourceFile) -> SourceFile:
-    """The file with its bytes (or why it could not be read): a file of a directory is read
-    now, any other came read."""
+def read_source(source: SourceFile) -> tuple[SourceFile, bytes]:
+    """The file as read, without its bytes (or why it could not be read), and its bytes: a
+    file of a directory is read now, any other came read. Apart, so that a file of a
+    must-gather's thousands is not copied only to drop its bytes once parsed."""
     if source.path is None:
-        return source
-    return _read(Path(source.path), source.name, explicit=source.named)
+        return (replace(source, data=b"") if source.data else source), source.data
+    return _read(source.path, source.name, explicit=source.named)
 
 
 def is_snapshot_file(name: str) -> bool:
@@ -278,17 +279,18 @@ def _unread_directories(
     ]
 
 
-def _read(path: Path, shown: str, *, explicit: bool) -> SourceFile:
+def _read(path: str, shown: str, *, explicit: bool) -> tuple[SourceFile, bytes]:
     try:
         data = read_regular(path)
     except Refused as refused:
-        return SourceFile(shown, b"", False, error=str(refused))
+        return SourceFile(shown, b"", False, error=str(refused)), b""
     except OSError as exc:
-        return SourceFile(shown, b"", False, error=exc.strerror or str(exc))
-    json_format = path.name.lower().endswith(".json") or (
-        explicit and not is_snapshot_file(path.name) and looks_like_json(data)
+        return SourceFile(shown, b"", False, error=exc.strerror or str(exc)), b""
+    name = os.path.basename(path)
+    json_format = name.lower().endswith(".json") or (
+        explicit and not is_snapshot_file(name) and looks_like_json(data)
     )
-    return SourceFile(shown, data, json_format)
+    return SourceFile(shown, b"", json_format), data
 
 
 def looks_like_json(data: bytes) -> bool:
