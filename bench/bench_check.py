@@ -19,7 +19,7 @@ run and over the same files:
 then times one incremental change on the loaded store: a modified copied CSV and a modified
 CSV applied through ``Store.apply`` until the model has absorbed them (target < 5 ms).
 
-``--layouts`` measures the real must-gather layout instead (issue 27): the same objects
+``--layouts`` measures the real must-gather layout instead: the same objects
 written one file per namespace and one object per file (``gen_snapshot.py --layout
 must-gather``), and that must-gather again with ``--pods`` Pods, ``--events`` Events and
 ``--jobs`` Jobs. For each, (a) and (b) as above, then their ratio (target <= 0.2 on the

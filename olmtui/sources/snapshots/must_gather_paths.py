@@ -5,7 +5,7 @@
 ``batch/jobs.yaml``...) and each pod again in ``pods/POD/POD.yaml``. A file of a kind the
 loader does not keep (not in ``snapshot_objects.KIND_GROUPS``) holds nothing a load uses, so it
 is not read at all: a must-gather's Pods and Events are often as many bytes as all of OLM's
-objects, and parsing them only to drop them cost more than the rest of ``check`` (issue 27).
+objects, and parsing them only to drop them cost more than the rest of ``check``.
 
 This table is the one place that says which must-gather path holds which kind: a reader that
 starts keeping a kind (adds it to ``KIND_GROUPS``) has its files read again, nothing else to

@@ -16,7 +16,7 @@ worker are in flight at once, so a large snapshot is never all in memory.
 Files go to the pool in batches of consecutive files (up to :data:`BATCH_FILES` files or
 :data:`BATCH_BYTES` bytes): a must-gather holds one object per file, and handing a worker
 one file at a time (a task pickled, queued, sent, its result sent back and its future
-settled, for each of 8,850 files of 15 KB) cost more CPU than parsing them (issue 27).
+settled, for each of 8,850 files of 15 KB) cost more CPU than parsing them.
 
 A directory's files are read where they are parsed: a worker gets a path, not the bytes,
 and hands back the file without its bytes. Pickling a file's bytes, pushing them through a

@@ -1,5 +1,5 @@
 """Parse workers take a must-gather's small files in batches (``parallel_load._batches``):
-one task per file cost more CPU than the parse of a 15 KB file (issue 27). The store gets
+one task per file cost more CPU than the parse of a 15 KB file. The store gets
 the same objects in the same order as from one process, and a pool that breaks between
 batches loses no file."""
 
