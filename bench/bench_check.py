@@ -6,11 +6,11 @@ run and over the same files:
 
 (a) parses them with ``yaml.load_all(bytes, Loader=yaml.CSafeLoader)`` and nothing else,
     with the cyclic garbage collector paused as olmtui pauses it (CPU and wall);
-(b) runs ``python -m olmtui check --output json`` in a subprocess through a wrapper that
-    reports the child's own peak RSS (``getrusage(RUSAGE_SELF)`` in the child) and its
-    parse workers' (``RUSAGE_CHILDREN`` there); its CPU is its own plus its workers'
-    (``RUSAGE_CHILDREN`` here), its wall the clock's. Printed as ratios against (a):
-    targets CPU <= 0.2, RSS <= 1 GB;
+(b) runs ``python -m olmtui check --output json`` in a subprocess (olmtui byte-compiled
+    first, as installed) through a wrapper that reports the child's own peak RSS
+    (``VmHWM`` in the child) and its parse workers' (``RUSAGE_CHILDREN``
+    there); its CPU is its own plus its workers' (``RUSAGE_CHILDREN`` here), its wall the
+    clock's. Printed as ratios against (a): targets CPU <= 0.2, RSS <= 1 GB;
 (c) runs the same check in-process with one worker, timing the copies' fast path
     (``fast_yaml.cut`` and ``copy_of``) and the full parses apart: the scan/parse split;
 (d) times ``json.loads`` against msgspec (``fast_json.loads``) on the same objects as a
@@ -19,12 +19,22 @@ run and over the same files:
 then times one incremental change on the loaded store: a modified copied CSV and a modified
 CSV applied through ``Store.apply`` until the model has absorbed them (target < 5 ms).
 
+``--layouts`` measures the real must-gather layout instead: the same objects
+written one file per namespace and one object per file (``gen_snapshot.py --layout
+must-gather``), and that must-gather again with ``--pods`` Pods, ``--events`` Events and
+``--jobs`` Jobs. For each, (a) and (b) as above, then their ratio (target <= 0.2 on the
+must-gather); for the added Pods/Events/Jobs files, the share of ``check``'s CPU they add
+against their share of the bytes and of the bare parse (target: no more than the bytes'
+share), and the peak RSS.
+
     python bench/bench_check.py [--namespaces N] [--keep DIR] [--profile FILE]
+    python bench/bench_check.py --layouts [--namespaces 300] [--pods 10000] [--events 100000]
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import copy
 import cProfile
 import gc
@@ -37,14 +47,16 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gen_snapshot import GLOBAL_NS, Sizes, generate
+from gen_snapshot import GLOBAL_NS, Extras, Sizes, generate
 
+import olmtui
 from olmtui.cli import build_parser
 from olmtui.commands.check import check
 from olmtui.model.incremental.engine import Model
@@ -57,21 +69,78 @@ CPU_TARGET = 0.2
 RSS_TARGET_MB = 1024
 INCREMENTAL_TARGET_MS = 5.0
 #: Run in the child: ``olmtui check``, then its own peak RSS and its workers' on stderr.
+#: Its own is ``VmHWM``: ``ru_maxrss`` survives ``execve``, so a child of a bench that had
+#: just generated the snapshot in-process reported the generator's peak (430 MB at 1,000
+#: namespaces, against ~100 MB its own).
 CHILD = """
 import json, resource, sys
 from olmtui.cli import main
 try:
     code = main(sys.argv[1:])
 finally:
-    self_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with open("/proc/self/status") as status:
+        self_kb = next(int(l.split()[1]) for l in status if l.startswith("VmHWM:"))
     workers_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     sys.stderr.write("\\nRSS " + json.dumps([self_kb, workers_kb]) + "\\n")
 raise SystemExit(code)
 """
 
 
+def compiled_like_installed() -> None:
+    """Byte-compile olmtui as ``pip install`` does before any child runs: where
+    ``PYTHONDONTWRITEBYTECODE`` is set (this VM sets it), each ``check`` child compiled
+    olmtui's ~300 modules from source again, ~0.25 s of CPU an installed olmtui never pays."""
+    compileall.compile_dir(Path(olmtui.__file__).parent, quiet=1)
+
+
 def snapshot_files(root: Path) -> list[Path]:
     return sorted(root.rglob("*.yaml"))
+
+
+def layouts(args: argparse.Namespace, root: Path) -> None:
+    """``--layouts``: the same objects one file per namespace and one object per file, and
+    the must-gather with Pods, Events and Jobs, in one run (module docstring)."""
+    sizes = Sizes(namespaces=args.namespaces)
+    extras = Extras(pods=args.pods, events=args.events, jobs=args.jobs)
+    cases = (
+        ("one file per namespace", root / "namespace", "namespace", Extras()),
+        ("must-gather, one object per file", root / "must-gather", "must-gather", Extras()),
+        (
+            f"must-gather + {extras.pods:,} Pods, {extras.events:,} Events, {extras.jobs} Jobs",
+            root / "must-gather-extras",
+            "must-gather",
+            extras,
+        ),
+    )
+    measured: list[tuple[float, float, int, list[Path]]] = []
+    for label, folder, layout, extra in cases:
+        if not folder.exists() or not any(folder.iterdir()):
+            generate(folder, sizes, layout=layout, extras=extra)
+        files = snapshot_files(folder)
+        size = sum(p.stat().st_size for p in files)
+        for path in files:  # warm the page cache
+            path.read_bytes()
+        parse_cpu, parse_wall, documents = timed(paused(partial(parse_only, files)))
+        cpu, wall, rss, workers_rss = check_in_child(folder)
+        print(
+            f"{label}: {len(files):,} files, {size / 1e6:.1f} MB, {documents:,} documents\n"
+            f"  (a) bare parse {parse_cpu:.2f} s CPU ({parse_wall:.2f} s wall); "
+            f"(b) check {cpu:.2f} s CPU with workers ({wall:.2f} s wall); "
+            f"**check/parse {cpu / parse_cpu:.3f}** (target <= {CPU_TARGET}); "
+            f"peak RSS {rss:.0f} MB, workers {workers_rss:.0f} MB each at most"
+        )
+        measured.append((parse_cpu, cpu, size, files))
+    (base_parse, base_check, base_size, _), (parse, cpu, size, files) = measured[1:]
+    added_bytes = size - base_size
+    extra_files = [p for p in files if p.name in ("pods.yaml", "events.yaml", "jobs.yaml")]
+    extra_parse, _, _ = timed(paused(lambda: parse_only(extra_files)))
+    print(
+        f"Pods/Events/Jobs: {added_bytes / 1e6:.1f} MB added = {added_bytes / size:.3f} of the "
+        f"bytes; the bare parse of their files {extra_parse:.2f} s CPU = "
+        f"{extra_parse / parse:.3f} of the parse; check's CPU grew {cpu - base_check:+.2f} s = "
+        f"**{(cpu - base_check) / cpu:.3f} of check's CPU** (target <= "
+        f"{added_bytes / size:.3f}, the bytes' share); the parse grew {parse / base_parse:.2f}x"
+    )
 
 
 def parse_only(files: list[Path]) -> int:
@@ -255,9 +324,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--namespaces", type=int, default=Sizes.namespaces)
     parser.add_argument("--keep", type=Path, help="generate into DIR (reused if there)")
     parser.add_argument("--profile", type=Path, help="write a cProfile of (c) to FILE")
+    parser.add_argument("--layouts", action="store_true", help="the must-gather layout (above)")
+    parser.add_argument("--pods", type=int, default=10_000, help="with --layouts")
+    parser.add_argument("--events", type=int, default=100_000, help="with --layouts")
+    parser.add_argument("--jobs", type=int, default=50, help="with --layouts")
     args = parser.parse_args(argv)
+    compiled_like_installed()
     with tempfile.TemporaryDirectory(prefix="olmtui-bench-") as tmp:
         root = args.keep or Path(tmp)
+        if args.layouts:
+            layouts(args, root)
+            return 0
         if not root.exists() or not any(root.iterdir()):
             generate(root, Sizes(namespaces=args.namespaces))
         files = snapshot_files(root)

@@ -8,10 +8,21 @@ the rest Manual ones waiting for approval of an InstallPlan next to them).
 
 Every CSV is a real published CSV (etcd 0.9.4 from community-operators-prod, icon kept) with
 its name and API group changed, and every copy is written as kubectl prints it: the full
-spec and status of its parent, as copies carry on a cluster (R-COPY-4). One YAML file per
-namespace, like ``kubectl get -n NS ... -o yaml`` dumps.
+spec and status of its parent, as copies carry on a cluster (R-COPY-4).
 
-    python bench/gen_snapshot.py OUTDIR
+Two layouts of the same objects (``--layout``):
+
+- ``namespace`` (the default): one YAML file per namespace, like
+  ``kubectl get -n NS ... -o yaml`` dumps;
+- ``must-gather``: as ``oc adm must-gather`` writes them, one object per file under an image
+  directory (``must-gather.local.N/quay-io-...-sha256-<digest>/``) with the ``timestamp``
+  file beside it: ``namespaces/NS/NS.yaml`` for the Namespace,
+  ``namespaces/NS/operators.coreos.com/<plural>/NAME.yaml`` for OLM's objects, and in every
+  namespace ``core/pods.yaml``, ``core/events.yaml`` and ``batch/jobs.yaml`` as List documents
+  (``--pods``, ``--events``, ``--jobs`` objects in all, dealt out across the namespaces; empty
+  Lists where none fall).
+
+    python bench/gen_snapshot.py OUTDIR [--layout must-gather --pods 10000 --events 100000]
 """
 
 from __future__ import annotations
@@ -49,11 +60,24 @@ class Sizes:
 
 
 @dataclass(frozen=True)
+class Extras:
+    """A must-gather's objects beside OLM's: Pods and Events dealt out over every
+    namespace, Jobs in the catalog namespace."""
+
+    pods: int = 0
+    events: int = 0
+    jobs: int = 0
+
+
+@dataclass(frozen=True)
 class Generated:
     files: list[Path]
     bytes: int
     csvs: int
     copies: int
+    #: The must-gather's ``core/pods.yaml``, ``core/events.yaml`` and ``batch/jobs.yaml``.
+    extra_files: list[Path]
+    extra_bytes: int
 
 
 def _uid(*parts: str) -> str:
@@ -255,18 +279,25 @@ def _catalog_source() -> Obj:
     }
 
 
-def generate(out: Path, sizes: Sizes = Sizes()) -> Generated:
-    """Write the snapshot under ``out`` (one YAML file per namespace)."""
+def generate(
+    out: Path,
+    sizes: Sizes = Sizes(),
+    *,
+    layout: str = "namespace",
+    extras: Extras = Extras(),
+) -> Generated:
+    """Write the snapshot under ``out`` in ``layout`` (module docstring); ``extras``: the
+    Pods, Events and Jobs of a must-gather."""
     global_template = yaml.load(GLOBAL_TEMPLATE.read_bytes(), Loader=yaml.CSafeLoader)
     single_template = yaml.load(SINGLE_TEMPLATE.read_bytes(), Loader=yaml.CSafeLoader)
     teams = [f"team-{i:04d}" for i in range(1, sizes.single_operators + 1)]
     apps = [f"app-{i:04d}" for i in range(1, sizes.namespaces - len(teams) - 1)]
     namespaces = [GLOBAL_NS, CATALOG_NS, *teams, *apps]
     team_set = set(teams)
-    docs: dict[str, list[str]] = {
-        ns: [_dump(_namespace(ns, [f"{ns}-og"] if ns in team_set else []))] for ns in namespaces
+    docs: dict[str, list[Written]] = {
+        ns: [_written(_namespace(ns, [f"{ns}-og"] if ns in team_set else []))] for ns in namespaces
     }
-    docs[CATALOG_NS].append(_dump(_catalog_source()))
+    docs[CATALOG_NS].append(_written(_catalog_source()))
 
     global_csvs = [
         _operator_csv(
@@ -280,27 +311,26 @@ def generate(out: Path, sizes: Sizes = Sizes()) -> Generated:
         for i in range(1, sizes.global_operators + 1)
     ]
     all_apis = [api for csv in global_csvs for api in _apis(csv)]
-    docs[GLOBAL_NS].append(_dump(_operator_group(GLOBAL_NS, "global-operators", None, all_apis)))
+    docs[GLOBAL_NS].append(_written(_operator_group(GLOBAL_NS, "global-operators", None, all_apis)))
     subs_left = sizes.subscriptions
     for csv in global_csvs:
         name = csv["metadata"]["name"]
         package = name.split(".v", 1)[0]
         plan = f"install-{package}"
         docs[GLOBAL_NS] += [
-            _dump(csv),
-            _dump(_install_plan(GLOBAL_NS, plan, name, "Automatic", True)),
+            _written(csv),
+            _written(_install_plan(GLOBAL_NS, plan, name, "Automatic", True)),
         ]
         if subs_left > 0:
             docs[GLOBAL_NS].append(
-                _dump(_subscription(GLOBAL_NS, package, name, plan, "Automatic", True))
+                _written(_subscription(GLOBAL_NS, package, name, plan, "Automatic", True))
             )
             subs_left -= 1
         template = _copy_template(csv)
         for ns in namespaces:
             if ns != GLOBAL_NS:
-                docs[ns].append(
-                    template.replace("@NAMESPACE@", ns).replace("@UID@", _uid("copy", ns, name))
-                )
+                text = template.replace("@NAMESPACE@", ns).replace("@UID@", _uid("copy", ns, name))
+                docs[ns].append(Written(csv["kind"], name, text))
 
     for i, team in enumerate(teams, 1):
         csv = _operator_csv(
@@ -309,13 +339,15 @@ def generate(out: Path, sizes: Sizes = Sizes()) -> Generated:
         name = csv["metadata"]["name"]
         package = name.split(".v", 1)[0]
         docs[team] += [
-            _dump(_operator_group(team, f"{team}-og", [team], _apis(csv))),
-            _dump(csv),
-            _dump(_install_plan(team, f"install-{package}", name, "Automatic", True)),
+            _written(_operator_group(team, f"{team}-og", [team], _apis(csv))),
+            _written(csv),
+            _written(_install_plan(team, f"install-{package}", name, "Automatic", True)),
         ]
         if subs_left > 0:
             docs[team].append(
-                _dump(_subscription(team, package, name, f"install-{package}", "Automatic", True))
+                _written(
+                    _subscription(team, package, name, f"install-{package}", "Automatic", True)
+                )
             )
             subs_left -= 1
     for i in range(subs_left):
@@ -323,20 +355,311 @@ def generate(out: Path, sizes: Sizes = Sizes()) -> Generated:
         package = f"addon-{i:04d}"
         csv = f"{package}.v1.0.0"
         docs[team] += [
-            _dump(_install_plan(team, f"install-{package}", csv, "Manual", False)),
-            _dump(_subscription(team, package, csv, f"install-{package}", "Manual", False)),
+            _written(_install_plan(team, f"install-{package}", csv, "Manual", False)),
+            _written(_subscription(team, package, csv, f"install-{package}", "Manual", False)),
         ]
 
     out.mkdir(parents=True, exist_ok=True)
-    files, total = [], 0
-    for ns, texts in docs.items():
-        path = out / f"{ns}.yaml"
-        data = "".join(texts).encode()
-        path.write_bytes(data)
-        files.append(path)
-        total += len(data)
     copies = len(global_csvs) * (len(namespaces) - 1)
-    return Generated(files, total, len(global_csvs) + len(teams), copies)
+    if layout == "must-gather":
+        files, extra = _write_must_gather(out, docs, extras)
+    elif layout == "namespace":
+        files, extra = _write_per_namespace(out, docs), []
+    else:
+        raise ValueError(f"unknown layout {layout!r}")
+    total = sum(p.stat().st_size for p in files)
+    extra_bytes = sum(p.stat().st_size for p in extra)
+    return Generated(files, total, len(global_csvs) + len(teams), copies, extra, extra_bytes)
+
+
+@dataclass(frozen=True)
+class Written:
+    """One object as YAML text (``---`` first), with the kind and name its file is named by."""
+
+    kind: str
+    name: str
+    text: str
+
+
+def _written(obj: Obj) -> Written:
+    return Written(obj["kind"], obj["metadata"]["name"], _dump(obj))
+
+
+def _write_per_namespace(out: Path, docs: dict[str, list[Written]]) -> list[Path]:
+    """One file per namespace, its objects one document each."""
+    files = []
+    for ns, written in docs.items():
+        path = out / f"{ns}.yaml"
+        path.write_bytes("".join(w.text for w in written).encode())
+        files.append(path)
+    return files
+
+
+#: The folder of each OLM kind under ``namespaces/NS/operators.coreos.com/``.
+MUST_GATHER_FOLDERS = {
+    "ClusterServiceVersion": "clusterserviceversions",
+    "OperatorGroup": "operatorgroups",
+    "Subscription": "subscriptions",
+    "InstallPlan": "installplans",
+    "CatalogSource": "catalogsources",
+}
+#: The image directory ``oc adm must-gather`` names after the gathering image.
+IMAGE_DIRECTORY = "quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-" + "5c0ffee" * 9 + "0"
+#: Gathering's start and finish, as ``oc`` writes them (Go's ``time.Time.String()``).
+TIMESTAMP = (
+    "2026-11-02 10:02:11.297713385 +0000 UTC m=+0.041939331\n"
+    "2026-11-02 10:06:48.834219117 +0000 UTC m=+277.578445063\n"
+)
+
+
+def _write_must_gather(
+    out: Path, docs: dict[str, list[Written]], extras: Extras
+) -> tuple[list[Path], list[Path]]:
+    """The must-gather layout: every file written, and the Pods/Events/Jobs files among them."""
+    top = out / "must-gather.local.5290142512466513127"
+    root = top / IMAGE_DIRECTORY
+    root.mkdir(parents=True, exist_ok=True)
+    (top / "timestamp").write_text(TIMESTAMP)
+    files: list[Path] = []
+    extra: list[Path] = []
+    names = list(docs)
+    pods = _dealt(extras.pods, names)
+    events = _dealt(extras.events, names)
+    jobs = _dealt(extras.jobs, [CATALOG_NS])
+    for ns, written in docs.items():
+        folder = root / "namespaces" / ns
+        for w in written:
+            if w.kind == "Namespace":
+                path = folder / f"{ns}.yaml"
+            else:
+                path = (
+                    folder / "operators.coreos.com" / MUST_GATHER_FOLDERS[w.kind] / f"{w.name}.yaml"
+                )
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(w.text)
+            files.append(path)
+        for relative, kind, items in (
+            ("core/pods.yaml", "PodList", [_pod(ns, i) for i in range(pods.get(ns, 0))]),
+            ("core/events.yaml", "EventList", [_event(ns, i) for i in range(events.get(ns, 0))]),
+            ("batch/jobs.yaml", "JobList", [_job(ns, i) for i in range(jobs.get(ns, 0))]),
+        ):
+            path = folder / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            api_version = "batch/v1" if kind == "JobList" else "v1"
+            listed = {"apiVersion": api_version, "items": items, "kind": kind, "metadata": {}}
+            path.write_text(_dump(listed))
+            files.append(path)
+            extra.append(path)
+    return files, extra
+
+
+def _dealt(count: int, namespaces: list[str]) -> dict[str, int]:
+    """``count`` objects dealt out over the namespaces in turn: how many each gets."""
+    base, rest = divmod(count, len(namespaces))
+    return {ns: base + (i < rest) for i, ns in enumerate(namespaces)}
+
+
+def _pod(namespace: str, index: int) -> Obj:
+    """A running operator pod as ``oc adm inspect`` writes it (no managedFields)."""
+    name = f"operator-{index:05d}-7d9f8b6c5d-{_uid('pod', namespace, str(index))[:5]}"
+    image = "quay.io/example/operator@sha256:" + "0123456789abcdef" * 4
+    return {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": _meta(
+            "pod",
+            name,
+            namespace,
+            generateName=name[:-5],
+            labels={"app": f"operator-{index:05d}", "pod-template-hash": "7d9f8b6c5d"},
+            annotations={
+                "k8s.v1.cni.cncf.io/network-status": '[{"name": "openshift-sdn", '
+                '"interface": "eth0", "ips": ["10.128.2.15"], "default": true, "dns": {}}]',
+                "openshift.io/scc": "restricted-v2",
+                "seccomp.security.alpha.kubernetes.io/pod": "runtime/default",
+            },
+            ownerReferences=[
+                {
+                    "apiVersion": "apps/v1",
+                    "blockOwnerDeletion": True,
+                    "controller": True,
+                    "kind": "ReplicaSet",
+                    "name": name[:-6],
+                    "uid": _uid("rs", namespace, str(index)),
+                }
+            ],
+        ),
+        "spec": {
+            "containers": [
+                {
+                    "name": "manager",
+                    "image": image,
+                    "imagePullPolicy": "IfNotPresent",
+                    "args": ["--leader-elect", "--metrics-bind-address=:8443"],
+                    "env": [
+                        {"name": "WATCH_NAMESPACE", "value": ""},
+                        {"name": "OPERATOR_CONDITION_NAME", "value": f"operator.v{index}"},
+                    ],
+                    "livenessProbe": {
+                        "httpGet": {"path": "/healthz", "port": 8081, "scheme": "HTTP"},
+                        "initialDelaySeconds": 15,
+                        "periodSeconds": 20,
+                    },
+                    "readinessProbe": {
+                        "httpGet": {"path": "/readyz", "port": 8081, "scheme": "HTTP"},
+                        "initialDelaySeconds": 5,
+                        "periodSeconds": 10,
+                    },
+                    "resources": {
+                        "limits": {"cpu": "500m", "memory": "512Mi"},
+                        "requests": {"cpu": "10m", "memory": "64Mi"},
+                    },
+                    "securityContext": {
+                        "allowPrivilegeEscalation": False,
+                        "capabilities": {"drop": ["ALL"]},
+                        "runAsNonRoot": True,
+                        "runAsUser": 1000690000,
+                    },
+                    "terminationMessagePath": "/dev/termination-log",
+                    "terminationMessagePolicy": "File",
+                    "volumeMounts": [
+                        {
+                            "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount",
+                            "name": "kube-api-access-x7b2q",
+                            "readOnly": True,
+                        }
+                    ],
+                }
+            ],
+            "dnsPolicy": "ClusterFirst",
+            "nodeName": f"worker-{index % 6}.example.internal",
+            "priority": 0,
+            "restartPolicy": "Always",
+            "schedulerName": "default-scheduler",
+            "serviceAccountName": f"operator-{index:05d}",
+            "terminationGracePeriodSeconds": 10,
+            "tolerations": [
+                {
+                    "effect": "NoExecute",
+                    "key": "node.kubernetes.io/not-ready",
+                    "operator": "Exists",
+                    "tolerationSeconds": 300,
+                }
+            ],
+            "volumes": [
+                {
+                    "name": "kube-api-access-x7b2q",
+                    "projected": {
+                        "defaultMode": 420,
+                        "sources": [
+                            {"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}},
+                            {
+                                "configMap": {
+                                    "items": [{"key": "ca.crt", "path": "ca.crt"}],
+                                    "name": "kube-root-ca.crt",
+                                }
+                            },
+                        ],
+                    },
+                }
+            ],
+        },
+        "status": {
+            "conditions": [
+                {"lastProbeTime": None, "lastTransitionTime": CREATED, "status": "True", "type": t}
+                for t in ("Initialized", "Ready", "ContainersReady", "PodScheduled")
+            ],
+            "containerStatuses": [
+                {
+                    "containerID": "cri-o://" + "89abcdef" * 8,
+                    "image": image,
+                    "imageID": image,
+                    "lastState": {},
+                    "name": "manager",
+                    "ready": True,
+                    "restartCount": index % 3,
+                    "started": True,
+                    "state": {"running": {"startedAt": CREATED}},
+                }
+            ],
+            "hostIP": "10.0.128.4",
+            "phase": "Running",
+            "podIP": "10.128.2.15",
+            "podIPs": [{"ip": "10.128.2.15"}],
+            "qosClass": "Burstable",
+            "startTime": CREATED,
+        },
+    }
+
+
+def _event(namespace: str, index: int) -> Obj:
+    """An Event about a pod of the namespace, as ``core/events.yaml`` lists them."""
+    pod = f"operator-{index % 50:05d}-7d9f8b6c5d-abcde"
+    reasons = ("Pulled", "Created", "Started", "BackOff", "Unhealthy")
+    reason = reasons[index % len(reasons)]
+    return {
+        "apiVersion": "v1",
+        "kind": "Event",
+        "metadata": _meta("event", f"{pod}.{index:016x}", namespace),
+        "involvedObject": {
+            "apiVersion": "v1",
+            "fieldPath": "spec.containers{manager}",
+            "kind": "Pod",
+            "name": pod,
+            "namespace": namespace,
+            "resourceVersion": "48211",
+            "uid": _uid("pod", namespace, pod),
+        },
+        "reason": reason,
+        "message": f"{reason}: container manager in pod {pod} (event {index})",
+        "source": {"component": "kubelet", "host": f"worker-{index % 6}.example.internal"},
+        "firstTimestamp": CREATED,
+        "lastTimestamp": CREATED,
+        "count": 1 + index % 7,
+        "type": "Warning" if reason in ("BackOff", "Unhealthy") else "Normal",
+        "reportingComponent": "kubelet",
+        "reportingInstance": f"worker-{index % 6}.example.internal",
+    }
+
+
+def _job(namespace: str, index: int) -> Obj:
+    """A finished bundle unpack Job of the catalog namespace."""
+    name = f"{_uid('job', namespace, str(index)).replace('-', '')[:63]}"
+    return {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": _meta(
+            "job",
+            name,
+            namespace,
+            labels={"operatorframework.io/bundle-unpack-ref": name, "controller-uid": name},
+        ),
+        "spec": {
+            "activeDeadlineSeconds": 600,
+            "backoffLimit": 3,
+            "completions": 1,
+            "parallelism": 1,
+            "template": {
+                "metadata": {"name": name},
+                "spec": {
+                    "containers": [
+                        {
+                            "name": "extract",
+                            "image": "quay.io/operator-framework/olm@sha256:" + "ab" * 32,
+                            "command": ["opm", "alpha", "bundle", "extract", "-m", "/bundle/"],
+                        }
+                    ],
+                    "restartPolicy": "Never",
+                },
+            },
+        },
+        "status": {
+            "completionTime": CREATED,
+            "conditions": [{"status": "True", "type": "Complete", "lastTransitionTime": CREATED}],
+            "startTime": CREATED,
+            "succeeded": 1,
+        },
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -346,11 +669,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--global-operators", type=int, default=Sizes.global_operators)
     parser.add_argument("--single-operators", type=int, default=Sizes.single_operators)
     parser.add_argument("--subscriptions", type=int, default=Sizes.subscriptions)
+    parser.add_argument("--layout", choices=("namespace", "must-gather"), default="namespace")
+    parser.add_argument("--pods", type=int, default=0, help="must-gather: Pods in all")
+    parser.add_argument("--events", type=int, default=0, help="must-gather: Events in all")
+    parser.add_argument("--jobs", type=int, default=0, help="must-gather: unpack Jobs")
     args = parser.parse_args(argv)
     sizes = Sizes(args.namespaces, args.global_operators, args.single_operators, args.subscriptions)
-    result = generate(args.out, sizes)
+    extras = Extras(args.pods, args.events, args.jobs)
+    if args.layout != "must-gather" and extras != Extras():
+        parser.error("--pods, --events and --jobs need --layout must-gather")
+    result = generate(args.out, sizes, layout=args.layout, extras=extras)
     print(
-        f"{len(result.files)} files, {result.bytes / 1e6:.1f} MB, {result.csvs} CSVs, "
+        f"{len(result.files)} files, {result.bytes / 1e6:.1f} MB "
+        f"(Pods/Events/Jobs files {result.extra_bytes / 1e6:.1f} MB), {result.csvs} CSVs, "
         f"{result.copies} copies"
     )
     return 0

@@ -102,26 +102,48 @@ def too_large(size: int, limit: int = MAX_FILE_BYTES) -> str:
     )
 
 
-def read_regular(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+def read_regular(path: Path | str, limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; ``Refused`` for anything else.
 
     The file is opened without blocking and checked on the open descriptor, so a FIFO put in
     its place after a listing cannot hang the read; it is read only up to ``limit + 1`` bytes,
-    whatever size it claims (``/proc`` files claim 0, a growing log more than it had)."""
+    whatever size it claims (``/proc`` files claim 0, a growing log more than it had).
+
+    Read with ``os.read`` on the descriptor, no buffered file object: a must-gather is
+    thousands of small files, and building a reader for each cost three times the reads."""
     descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    with os.fdopen(descriptor, "rb") as stream:
+    try:
         status = os.fstat(descriptor)
         special = special_file(status.st_mode)
         if special is not None or stat.S_ISDIR(status.st_mode):
             raise Refused(f"{special or 'a directory'}, not read")
         if status.st_size > limit:
             raise Refused(too_large(status.st_size, limit))
-        data = stream.read(min(status.st_size, limit) + 1)  # never a buffer of ``limit``
+        data = _read_up_to(descriptor, min(status.st_size, limit) + 1)  # never ``limit``
         if len(data) > status.st_size:  # it holds more than it claims
-            data += stream.read(limit + 1 - len(data))
+            data += _read_up_to(descriptor, limit + 1 - len(data))
+    finally:
+        os.close(descriptor)
     if len(data) > limit:
         raise Refused(f"holds more than the {size_text(limit)} olmtui reads of one file; not read")
     return data
+
+
+def _read_up_to(descriptor: int, size: int) -> bytes:
+    """At most ``size`` bytes from the descriptor: fewer only at its end (a read may return
+    less than asked before that)."""
+    first = os.read(descriptor, size)
+    if len(first) == size or not first:
+        return first
+    pieces = [first]
+    left = size - len(first)
+    while left > 0:
+        piece = os.read(descriptor, left)
+        if not piece:
+            break
+        pieces.append(piece)
+        left -= len(piece)
+    return b"".join(pieces)
 
 
 DEPTH_PROBLEM = f"nested deeper than {MAX_DEPTH:,} levels (no Kubernetes object nests that deep)"

@@ -10,8 +10,13 @@ Small inputs stay in-process: a pool costs time to start, more than parsing a fe
 takes. Workers are forked when this process runs one thread (``check``: no start-up cost,
 nothing imported again); with more threads (the dashboard) they are spawned, so that no
 thread's locks are copied mid-flight, and spawned workers import the main script again
-(the ``if __name__ == "__main__"`` guard olmtui's entry points have). Only a few files per
+(the ``if __name__ == "__main__"`` guard olmtui's entry points have). Only a few batches per
 worker are in flight at once, so a large snapshot is never all in memory.
+
+Files go to the pool in batches of consecutive files (up to :data:`BATCH_FILES` files or
+:data:`BATCH_BYTES` bytes): a must-gather holds one object per file, and handing a worker
+one file at a time (a task pickled, queued, sent, its result sent back and its future
+settled, for each of 8,850 files of 15 KB) cost more CPU than parsing them.
 
 A directory's files are read where they are parsed: a worker gets a path, not the bytes,
 and hands back the file without its bytes. Pickling a file's bytes, pushing them through a
@@ -34,9 +39,10 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import replace
+from dataclasses import fields
 from itertools import chain
 from multiprocessing import resource_tracker
+from operator import attrgetter
 
 from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.sources.snapshots.snapshot_documents import Document, parse_documents
@@ -45,8 +51,12 @@ from olmtui.sources.snapshots.worker_maps import ReceivedMaps, SentMaps
 
 #: Bytes read ahead before deciding: an input that ends before this is parsed in-process.
 POOL_THRESHOLD = 32 * 1024 * 1024
-#: Files handed to each worker ahead of the one the loader waits for.
+#: Batches handed to each worker ahead of the one the loader waits for.
 AHEAD_PER_WORKER = 4
+#: At most this many files go to a worker in one task...
+BATCH_FILES = 64
+#: ...and a task's files hold at most this many bytes (a file larger is a batch of its own).
+BATCH_BYTES = 1024 * 1024
 #: A file larger than this is parsed by the loader, one document at a time as it takes them
 #: (:func:`parse_streamed`), never as a whole list, in a worker or not. Must-gather files
 #: are far smaller; one large file gains nothing from a worker anyway.
@@ -72,44 +82,57 @@ def parse_streamed(source: SourceFile, fast: bool, *, lazy_lists: bool = False) 
     a 64 MB file of a million Namespaces is a GiB of objects as a list (and a worker's
     pickle of them besides), while the store keeps a third of that. ``lazy_lists``: a
     JSON List's items are decoded one at a time too (``json_list_items``)."""
-    source = read_source(source)
+    source, data = read_source(source)
     if source.error is not None:
         return source, []
     documents = parse_documents(
-        source.data, json_format=source.json_format, fast=fast, lazy_lists=lazy_lists
+        data, json_format=source.json_format, fast=fast, lazy_lists=lazy_lists
     )
+    del data  # held by the documents' generator alone, which may let it go (large files)
     kept = (d for d in documents if d.value is not None or d.problem is not None)
-    return replace(source, data=b""), kept
+    return source, kept
 
 
-#: A worker's result: its process id and the pickled file, references and all; ``None``
-#: when it could not be pickled (the loader parses that file itself).
+#: A worker's result for a batch of files: its process id and the pickled files,
+#: references and all; ``None`` when they could not be pickled (the loader parses them).
 WorkerResult = tuple[int, bytes] | None
 
 _sent_maps = SentMaps()
 
 
-def parse_in_worker(source: SourceFile, fast: bool) -> WorkerResult:
-    """:func:`parse_file` in a worker, pickled here with each copy's shared maps sent once."""
-    parsed = parse_file(source, fast)
-    references, new = _sent_maps.take_out(parsed[1])
+def parse_in_worker(sources: list[SourceFile], fast: bool) -> WorkerResult:
+    """:func:`parse_file` of each file of a batch in a worker, pickled here as one (what the
+    files share, such as a copy's status and its keys, goes once) with each copy's shared
+    maps sent once."""
+    parsed = [parse_file(source, fast) for source in sources]
+    references, new = _sent_maps.take_out([d for _, documents in parsed for d in documents])
+    sent = [(_source_values(s), [_document_values(d) for d in docs]) for s, docs in parsed]
     try:
-        payload = pickle.dumps((parsed, references), protocol=pickle.HIGHEST_PROTOCOL)
+        payload = pickle.dumps((sent, references), protocol=pickle.HIGHEST_PROTOCOL)
     except RecursionError:
         return None
     _sent_maps.commit(new)
     return os.getpid(), payload
 
 
-def _unpacked(result: WorkerResult, source: SourceFile, fast: bool, maps: ReceivedMaps) -> Parsed:
-    """A worker's result as :func:`parse_file` gives it in this process."""
+#: A file's and a document's fields, as they cross the pipe: tuples pickle in C, the frozen
+#: dataclasses through Python-level state methods (~6 us each way for each of a
+#: must-gather's thousands of files and documents).
+_source_values = attrgetter(*(f.name for f in fields(SourceFile)))
+_document_values = attrgetter(*(f.name for f in fields(Document)))
+
+
+def _unpacked(
+    result: WorkerResult, sources: list[SourceFile], fast: bool, maps: ReceivedMaps
+) -> list[Parsed]:
+    """A worker's result as :func:`parse_file` gives each of its files in this process."""
     if result is None:
-        return parse_file(source, fast)
+        return [parse_file(source, fast) for source in sources]
     worker, payload = result
-    parsed, references = pickle.loads(payload)
-    maps.put_back(worker, parsed[1], references)
-    unpacked: Parsed = parsed
-    return unpacked
+    sent, references = pickle.loads(payload)
+    parsed = [(SourceFile(*s), [Document(*d) for d in docs]) for s, docs in sent]
+    maps.put_back(worker, [d for _, documents in parsed for d in documents], references)
+    return parsed
 
 
 def ready_to_spawn(listed_bytes: int) -> None:
@@ -164,6 +187,8 @@ def _size(source: SourceFile) -> int:
     """A file's bytes, read or not yet (0 when it cannot be stat'ed: its read says why)."""
     if source.path is None:
         return len(source.data)
+    if source.listed_size is not None:
+        return source.listed_size
     try:
         return os.stat(source.path).st_size
     except OSError:
@@ -177,43 +202,69 @@ def _drained(files: list[SourceFile]) -> Iterator[SourceFile]:
         yield files.pop()
 
 
+def _batches(files: Iterator[SourceFile]) -> Iterator[tuple[list[SourceFile], bool]]:
+    """Consecutive files grouped for the pool (at most :data:`BATCH_FILES` files and
+    :data:`BATCH_BYTES` bytes, a larger file alone), each with whether it is one file too
+    large for a worker (parsed by the loader as it is taken)."""
+    batch: list[SourceFile] = []
+    size = 0
+    for source in files:
+        file_size = _size(source)
+        if file_size > STREAMED_FILE_BYTES:
+            if batch:
+                yield batch, False
+                batch, size = [], 0
+            yield [source], True
+            continue
+        if batch and (len(batch) >= BATCH_FILES or size + file_size > BATCH_BYTES):
+            yield batch, False
+            batch, size = [], 0
+        batch.append(source)
+        size += file_size
+    if batch:
+        yield batch, False
+
+
 def _in_pool(files: Iterator[SourceFile], fast: bool, workers: int) -> Iterator[Loaded]:
     """The files parsed by the pool, in order, a large one by this process when its turn
     comes; should the pool break (a worker killed, or a main script without the
     ``if __name__ == "__main__"`` guard that spawned workers need), the rest, from the first
     file not handed back, in-process."""
-    waiting: deque[SourceFile] = deque()  # handed to the pool, not yet handed back
-    futures: deque[Future[WorkerResult] | None] = deque()  # None: a large file, parsed here
+    # handed to the pool, not yet handed back; no future: a large file, parsed here
+    waiting: deque[tuple[list[SourceFile], Future[WorkerResult] | None]] = deque()
     maps = ReceivedMaps()
     context = multiprocessing.get_context("fork" if threading.active_count() == 1 else "spawn")
 
-    def first() -> Loaded:
-        """The first file waiting, let go of once handed back (not before: should the pool
+    def first() -> list[Loaded]:
+        """The first batch waiting, let go of once handed back (not before: should the pool
         break meanwhile, it is parsed again)."""
-        source, future = waiting[0], futures[0]
+        sources, future = waiting[0]
         if future is None:
-            loaded = parse_streamed(source, fast, lazy_lists=True)
+            loaded = [parse_streamed(sources[0], fast, lazy_lists=True)]
         else:
-            loaded = _unpacked(future.result(), source, fast, maps)
+            loaded = list(_unpacked(future.result(), sources, fast, maps))
         waiting.popleft()
-        futures.popleft()
         return loaded
 
+    batches = _batches(files)
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             try:
-                for source in files:
-                    waiting.append(source)
-                    large = _size(source) > STREAMED_FILE_BYTES
-                    futures.append(None if large else pool.submit(parse_in_worker, source, fast))
+                for sources, large in batches:
+                    waiting.append((sources, None))  # before the submit, which may fail
+                    if not large:
+                        waiting[-1] = (sources, pool.submit(parse_in_worker, sources, fast))
                     if len(waiting) >= workers * AHEAD_PER_WORKER:
-                        yield first()
+                        yield from first()
                 while waiting:
-                    yield first()
+                    yield from first()
             finally:
-                for future in futures:
-                    if future is not None:
-                        future.cancel()
+                for _, pending in waiting:
+                    if pending is not None:
+                        pending.cancel()
     except BrokenProcessPool:
-        for source in chain(waiting, files):
+        # the batches not submitted yet come from ``batches`` (it may hold a file taken
+        # from ``files`` for the batch after the one it last gave)
+        rest = chain((sources for sources, _ in waiting), (sources for sources, _ in batches))
+        for source in chain.from_iterable(rest):
             yield _parsed_here(source, fast)

@@ -72,6 +72,9 @@ class LoadResult:
     #: The files some document or object of which was skipped, once each, in the order
     #: read: what was lost is of the kinds they hold (R-SRC-1).
     skipped_files: list[str] = field(default_factory=list)
+    #: Must-gather files not read, their path saying a kind olmtui does not keep
+    #: (``must_gather_paths``), counted by kind.
+    unread_kinds: dict[str, int] = field(default_factory=dict)
 
 
 def load_snapshot(
@@ -141,9 +144,8 @@ def read_listing(
         # An archive cut short says more than "no OLM objects": its report says it, exit 1;
         # a snapshot of a cluster whose OLM kinds were all refused says "no access" (R-SRC-3).
         if not loader.kinds_kept & OLM_KINDS and not loader.cut_short and not loader.refused:
-            raise UsageError(
-                _no_olm_objects(shown, [*loader.kinds_kept, *loader.result.ignored_kinds])
-            )
+            found = [*loader.kinds_kept, *loader.result.ignored_kinds, *loader.result.unread_kinds]
+            raise UsageError(_no_olm_objects(shown, list(dict.fromkeys(found))))
         loader.infer_namespaces()
     return loader.result
 
@@ -207,6 +209,9 @@ class _Loader:
         self.workers: int | None = None
 
     def read_path(self, path: str, content: PathContent, counter: ProgressCounter) -> None:
+        unread = self.result.unread_kinds
+        for kind, count in content.unread.items():
+            unread[kind] = unread.get(kind, 0) + count
         files = 0
         usable_before = self.usable_documents
         self.first_skip = None
@@ -219,6 +224,8 @@ class _Loader:
             files += 1
         if self.usable_documents > usable_before:
             return
+        if files == 0 and content.unread:  # not "no files": it holds files of kinds not read
+            raise UsageError(_no_olm_objects([path], sorted(content.unread)))
         if files == 0:
             raise UsageError(f"{path}: no YAML or JSON files found")
         why = "" if self.first_skip is None else f" ({self.first_skip})"

@@ -33,7 +33,7 @@ import os
 import re
 import tarfile
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from itertools import chain
 from pathlib import Path
 
@@ -45,6 +45,7 @@ from olmtui.sources.input_limits import (
     size_text,
     too_large,
 )
+from olmtui.sources.snapshots.must_gather_paths import unread_kind
 from olmtui.sources.snapshots.snapshot_archive import tar_stream
 from olmtui.sources.snapshots.snapshot_time import (
     gathered_time,
@@ -91,14 +92,17 @@ class SourceFile:
     directory: bool = False
     #: Named on the command line: JSON when it opens like JSON, whatever its name says.
     named: bool = False
+    #: The size of a file not read yet (``path``) as listed, when the listing stat'ed it.
+    listed_size: int | None = None
 
 
-def read_source(source: SourceFile) -> SourceFile:
-    """The file with its bytes (or why it could not be read): a file of a directory is read
-    now, any other came read."""
+def read_source(source: SourceFile) -> tuple[SourceFile, bytes]:
+    """The file as read, without its bytes (or why it could not be read), and its bytes: a
+    file of a directory is read now, any other came read. Apart, so that a file of a
+    must-gather's thousands is not copied only to drop its bytes once parsed."""
     if source.path is None:
-        return source
-    return _read(Path(source.path), source.name, explicit=source.named)
+        return (replace(source, data=b"") if source.data else source), source.data
+    return _read(source.path, source.name, explicit=source.named)
 
 
 def is_snapshot_file(name: str) -> bool:
@@ -114,31 +118,51 @@ class Selection:
     """The files of one snapshot path to load, and the must-gathers among them.
 
     Both are ``/``-separated and relative to the path; a must-gather ``""`` is the path
-    itself."""
+    itself. ``unread``: the must-gather files not read because their path says a kind the
+    loader does not keep (``must_gather_paths``), counted by kind."""
 
     files: list[str]
     must_gathers: list[str]
+    unread: dict[str, int] = field(default_factory=dict)
+
+
+def _tree_of(parts: tuple[str, ...]) -> int | None:
+    """Where a must-gather tree starts in a file's path (a folder), or ``None``."""
+    return next((i for i, part in enumerate(parts[:-1]) if part in MUST_GATHER_TREES), None)
+
+
+def _unread_member(name: str) -> bool:
+    """An archive member whose bytes are not kept: a must-gather file of a kind not read."""
+    parts = tuple(name.split("/"))
+    tree = _tree_of(parts)
+    return tree is not None and unread_kind(parts[tree:]) is not None
 
 
 def select_files(relative_paths: Iterable[str]) -> Selection:
     """The files that hold snapshot objects, in load order, and the must-gathers found.
 
     Only YAML/JSON files count; inside a must-gather root only its ``namespaces/`` and
-    ``cluster-scoped-resources/`` trees do.
+    ``cluster-scoped-resources/`` trees do, but for the files there whose path says a kind
+    the loader does not keep (not read, only counted: ``must_gather_paths``).
     """
     listed = [tuple(p.split("/")) for p in relative_paths]
     roots: set[tuple[str, ...]] = set()
     chosen: list[tuple[str, ...]] = []
     rest: list[tuple[str, ...]] = []
+    unread: dict[str, int] = {}
     for parts in listed:
         if not is_snapshot_file(parts[-1]):
             continue
-        tree = next((i for i, part in enumerate(parts[:-1]) if part in MUST_GATHER_TREES), None)
+        tree = _tree_of(parts)
         if tree is None:
             rest.append(parts)
-        else:
-            roots.add(parts[:tree])
+            continue
+        roots.add(parts[:tree])
+        kind = unread_kind(parts[tree:])
+        if kind is None:
             chosen.append(parts)
+        else:
+            unread[kind] = unread.get(kind, 0) + 1
     for parts in rest:
         if not any(parts[:i] in roots for i in range(len(parts))):
             chosen.append(parts)
@@ -147,6 +171,7 @@ def select_files(relative_paths: Iterable[str]) -> Selection:
     return Selection(
         files=["/".join(parts) for parts in sorted(chosen)],
         must_gathers=sorted("/".join(parts) for parts in dumps),
+        unread=unread,
     )
 
 
@@ -170,6 +195,8 @@ class PathContent:
     #: The listed size of each file of ``files``, in order, for progress (``load_progress``):
     #: ``stat`` sizes on disk, uncompressed member sizes in an archive.
     sizes: tuple[int, ...] = ()
+    #: Must-gather files not read, their path saying a kind not kept, by kind (``Selection``).
+    unread: dict[str, int] = field(default_factory=dict)
 
 
 def path_content(path: Path, shown: str) -> PathContent:
@@ -184,11 +211,11 @@ def path_content(path: Path, shown: str) -> PathContent:
     return PathContent([], iter([named]), sizes=(_size(path),))
 
 
-def _size(path: Path) -> int:
-    """A file's size as listed, for progress only (0 when it cannot be stat'ed: its read
-    fails later and says why)."""
+def _size(path: Path | str) -> int:
+    """A file's size as listed, for progress and batching only (0 when it cannot be
+    stat'ed: its read fails later and says why)."""
     try:
-        return path.stat().st_size
+        return os.stat(path).st_size
     except OSError:
         return 0
 
@@ -196,24 +223,29 @@ def _size(path: Path) -> int:
 def _directory_content(directory: Path, shown: str) -> PathContent:
     relative: list[str] = []
     unlisted: list[OSError] = []
-    for folder, dirs, files in os.walk(directory, onerror=unlisted.append):
+    # strings, not Paths: a must-gather is thousands of files and folders
+    base = os.fspath(directory)
+    below = len(os.path.join(base, ""))  # where a folder's path below ``base`` starts
+    for folder, dirs, files in os.walk(base, onerror=unlisted.append):
         dirs.sort()
-        base = Path(folder).relative_to(directory).as_posix()
-        prefix = "" if base == "." else base + "/"
+        prefix = folder[below:].replace(os.sep, "/") + "/" if folder != base else ""
         relative.extend(prefix + f for f in files)
     selection = select_files(relative)
     unread = _unread_directories(directory, shown, relative, unlisted)
+    paths = [os.path.join(base, rel) for rel in selection.files]
+    sizes = [_size(path) for path in paths]
     return PathContent(
         [os.path.join(shown, d) if d else shown for d in selection.must_gathers],
         chain(
             (
-                SourceFile(os.path.join(shown, rel), b"", False, path=str(directory / rel))
-                for rel in selection.files
+                SourceFile(os.path.join(shown, rel), b"", False, path=path, listed_size=size)
+                for rel, path, size in zip(selection.files, paths, sizes, strict=True)
             ),
             unread,
         ),
-        must_gather_time([str(directory)]),
-        (*(_size(directory / rel) for rel in selection.files), *(0 for _ in unread)),
+        must_gather_time([base]),
+        (*sizes, *(0 for _ in unread)),
+        selection.unread,
     )
 
 
@@ -247,17 +279,18 @@ def _unread_directories(
     ]
 
 
-def _read(path: Path, shown: str, *, explicit: bool) -> SourceFile:
+def _read(path: str, shown: str, *, explicit: bool) -> tuple[SourceFile, bytes]:
     try:
         data = read_regular(path)
     except Refused as refused:
-        return SourceFile(shown, b"", False, error=str(refused))
+        return SourceFile(shown, b"", False, error=str(refused)), b""
     except OSError as exc:
-        return SourceFile(shown, b"", False, error=exc.strerror or str(exc))
-    json_format = path.name.lower().endswith(".json") or (
-        explicit and not is_snapshot_file(path.name) and looks_like_json(data)
+        return SourceFile(shown, b"", False, error=exc.strerror or str(exc)), b""
+    name = os.path.basename(path)
+    json_format = name.lower().endswith(".json") or (
+        explicit and not is_snapshot_file(name) and looks_like_json(data)
     )
-    return SourceFile(shown, data, json_format)
+    return SourceFile(shown, b"", json_format), data
 
 
 def looks_like_json(data: bytes) -> bool:
@@ -287,7 +320,7 @@ def _archive_content(archive: Path, shown: str) -> PathContent:
                     handle = tar.extractfile(member)
                     if handle is not None:
                         stamps.append(handle.read(4096).decode(errors="replace"))
-                if not is_snapshot_file(name):
+                if not is_snapshot_file(name) or _unread_member(name):
                     continue
                 why = _refusal(member.size, kept)
                 if why is not None:
@@ -315,6 +348,7 @@ def _archive_content(archive: Path, shown: str) -> PathContent:
         iter([*files, *([failure] if failure is not None else [])]),
         gathered_time(stamps),
         tuple(len(f.data) for f in files),
+        selection.unread,
     )
 
 

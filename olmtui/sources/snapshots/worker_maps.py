@@ -8,10 +8,11 @@ loader puts the map back in each copy, the one object for all of them, as one pr
 would have them.
 
 Numbers are per worker and the loader takes a worker's results in the order the worker
-made them (the pool hands files out in order and a worker parses one at a time, so its
-results come in file order, the order the loader takes every file in): a number always
-arrives after its map. A worker commits a number only once its result is pickled, so a
-result it could not send leaves no number the loader does not have.
+made them (the pool hands batches of files out in order and a worker parses one at a time,
+so its results come in file order, the order the loader takes every file in): a number
+always arrives after its map, in the same batch's first document that holds it or an
+earlier batch. A worker commits a number only once its result is pickled, so a result it
+could not send leaves no number the loader does not have.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class SentMaps:
         :meth:`commit` once the result is sent)."""
         references: list[Reference] = []
         new: list[tuple[int, dict[str, Any]]] = []
+        numbered_now: dict[int, int] = {}  # a map met again in the same documents
         for index, document in enumerate(documents):
             metadata = _copy_metadata(document.value)
             if metadata is None:
@@ -55,10 +57,12 @@ class SentMaps:
                 if not isinstance(mapping, dict) or not shared_field(mapping):
                     continue
                 known = self._numbers.get(id(mapping))
-                if known is not None:
-                    references.append((index, field, known[0], None))
+                number = known[0] if known is not None else numbered_now.get(id(mapping))
+                if number is not None:
+                    references.append((index, field, number, None))
                 elif len(self._numbers) + len(new) < MAX_NUMBERED:
                     number = len(self._numbers) + len(new)
+                    numbered_now[id(mapping)] = number
                     new.append((number, mapping))
                     references.append((index, field, number, mapping))
                 else:

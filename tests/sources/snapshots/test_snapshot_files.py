@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import tarfile
+from dataclasses import replace
 from pathlib import Path
 
 from data_paths import TESTS
@@ -26,7 +27,9 @@ def names(files: list[SourceFile], prefix: str) -> list[str]:
 
 
 def source_files(path: Path, shown: str) -> list[SourceFile]:
-    return [read_source(f) for f in path_content(path, shown).files]
+    """Each file as read, its bytes in it."""
+    read = (read_source(f) for f in path_content(path, shown).files)
+    return [replace(source, data=data) for source, data in read]
 
 
 def tar_of(directory: Path, target: Path, mode: str) -> Path:

@@ -1,0 +1,62 @@
+"""Which kind a must-gather file holds, told by its path, and so which files are not read.
+
+``oc adm must-gather`` (through ``oc adm inspect``) writes a namespace's core objects below
+``namespaces/NS/`` one List per kind (``core/pods.yaml``, ``core/events.yaml``,
+``batch/jobs.yaml``...) and each pod again in ``pods/POD/POD.yaml``. A file of a kind the
+loader does not keep (not in ``snapshot_objects.KIND_GROUPS``) holds nothing a load uses, so it
+is not read at all: a must-gather's Pods and Events are often as many bytes as all of OLM's
+objects, and parsing them only to drop them cost more than the rest of ``check``.
+
+This table is the one place that says which must-gather path holds which kind: a reader that
+starts keeping a kind (adds it to ``KIND_GROUPS``) has its files read again, nothing else to
+change. Only these exact paths below a must-gather's ``namespaces/`` tree are decided by path;
+every other file is read and its objects sorted by their own ``kind`` as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from olmtui.sources.snapshots.snapshot_objects import KIND_GROUPS
+
+#: The tree of a must-gather holding namespaced objects, ``namespaces/NS/...``.
+NAMESPACES_TREE = "namespaces"
+#: The files ``oc adm inspect`` writes below ``namespaces/NS/``, one List of one kind each.
+NAMESPACED_FILES: dict[str, str] = {
+    "core/pods.yaml": "Pod",
+    "core/events.yaml": "Event",
+    "core/configmaps.yaml": "ConfigMap",
+    "core/endpoints.yaml": "Endpoints",
+    "core/persistentvolumeclaims.yaml": "PersistentVolumeClaim",
+    "core/replicationcontrollers.yaml": "ReplicationController",
+    "core/secrets.yaml": "Secret",
+    "core/services.yaml": "Service",
+    "apps/deployments.yaml": "Deployment",
+    "apps/daemonsets.yaml": "DaemonSet",
+    "apps/replicasets.yaml": "ReplicaSet",
+    "apps/statefulsets.yaml": "StatefulSet",
+    "batch/jobs.yaml": "Job",
+    "batch/cronjobs.yaml": "CronJob",
+}
+#: ``namespaces/NS/pods/POD/POD.yaml``: one Pod (its logs beside it are not YAML).
+_POD_FOLDER = "pods"
+POD = "Pod"
+
+
+def kind_by_path(in_tree: Sequence[str]) -> str | None:
+    """The kind a must-gather file holds by its path from its tree down (``namespaces``,
+    ``NS``, ..., the file's name), or ``None`` when its path does not say (the file is
+    read to know)."""
+    if not in_tree or in_tree[0] != NAMESPACES_TREE:
+        return None
+    below = in_tree[2:]  # after namespaces/NS/
+    if len(below) == 3 and below[0] == _POD_FOLDER and below[2] == f"{below[1]}.yaml":
+        return POD
+    return NAMESPACED_FILES.get("/".join(below))
+
+
+def unread_kind(in_tree: Sequence[str]) -> str | None:
+    """The kind of a must-gather file that is not read (its path from its tree down says a
+    kind the loader does not keep), else ``None``: the file is read."""
+    kind = kind_by_path(in_tree)
+    return None if kind is None or kind in KIND_GROUPS else kind
