@@ -1,4 +1,5 @@
-"""Which finding causes which: one table of link rules (R-DIAG-1 .. R-DIAG-7, R-DIAG-10).
+"""Which finding causes which: one table of link rules (R-DIAG-1 .. R-DIAG-7, R-DIAG-10,
+R-DIAG-20).
 
 A link rule says: a finding with one of the ``effects`` codes follows from a finding with
 one of the ``causes`` codes on an object that ``locate`` finds from the effect and the
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, NAMESPACE, SUBSCRIPTION
 from olmtui.model.diagnosis.relations import Relations
 from olmtui.model.records.types import Finding, ObjectRef
+from olmtui.model.rules.evidence.catalog_pods import CATALOG_POD_CODES
 
 #: The findings of a CatalogSource that cannot serve (R-SUB-8).
 BROKEN_CATALOG = frozenset(
@@ -115,6 +117,11 @@ def _original(finding: Finding, relations: Relations) -> list[ObjectRef]:
     return [original or ObjectRef(CSV, finding.namespace, finding.name)]
 
 
+def _catalog_pods(finding: Finding, relations: Relations) -> list[ObjectRef]:
+    """R-DIAG-20: the pods of the CatalogSource the finding stands on."""
+    return relations.catalog_pods(finding.namespace, finding.name)
+
+
 #: The link rules, as docs/rules.md ("Diagnosis") states them.
 LINK_RULES: tuple[LinkRule, ...] = (
     LinkRule(
@@ -172,6 +179,13 @@ LINK_RULES: tuple[LinkRule, ...] = (
         frozenset({"ClusterCatalogRetrying", "ClusterCatalogBlocked"}),
         _itself,
         "R-V1-7, R-V1-9",
+    ),
+    LinkRule(
+        "R-DIAG-20",
+        BROKEN_CATALOG,
+        CATALOG_POD_CODES,
+        _catalog_pods,
+        "R-SUB-8, R-EVD-2",
     ),
 )
 

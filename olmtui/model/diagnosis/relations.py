@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
-from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, OPERATOR_GROUP, SUBSCRIPTION
+from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, OPERATOR_GROUP, POD, SUBSCRIPTION
 from olmtui.model.records.types import ObjectRef
 from olmtui.model.rules.copies.placement import copy_source
 from olmtui.model.rules.subscriptions.state import install_plan_name
@@ -131,3 +131,14 @@ class Relations:
         """The namespace's OperatorGroup when it has exactly one (R-MEM-1, R-MEM-2)."""
         groups = _refs(OPERATOR_GROUP, self._objects.list(OPERATOR_GROUP, namespace))
         return groups[0] if len(groups) == 1 else None
+
+    def catalog_pods(self, namespace: str, name: str) -> list[ObjectRef]:
+        """R-DIAG-20: the pods of a CatalogSource (label ``olm.catalogSource=<name>`` in its
+        namespace), by name."""
+        pods = self._objects.list(POD, namespace)
+        return _refs(POD, (p for p in pods if _labels(p).get("olm.catalogSource") == name))
+
+
+def _labels(obj: Obj) -> dict[str, str]:
+    labels = (obj.get("metadata") or {}).get("labels")
+    return labels if isinstance(labels, dict) else {}

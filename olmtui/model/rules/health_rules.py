@@ -44,6 +44,7 @@ from olmtui.kinds import (
     INSTALL_PLAN,
     OPERATOR_CONDITION,
     OPERATOR_GROUP,
+    POD,
     SERVICE,
     SUBSCRIPTION,
 )
@@ -72,6 +73,7 @@ from olmtui.model.rules.documented.conversion_webhooks import (
     conversion_webhook_findings,
 )
 from olmtui.model.rules.documented.leftovers import namespace_leftover_findings
+from olmtui.model.rules.evidence.catalog_pods import catalog_pod_findings
 from olmtui.model.rules.resolution.catalog_view import Visibility
 from olmtui.model.rules.resolution.resolution_findings import resolution_clause_findings
 from olmtui.model.rules.rule_family import (
@@ -309,6 +311,11 @@ def _webhooks_moved(seen: Seen) -> bool:
     return old is not None or new is not None
 
 
+# -- R-EVD-2: why a catalog does not serve, from its pod --------------------------------------
+def _catalog_pod_findings(inputs: HealthInputs) -> list[Finding]:
+    return catalog_pod_findings(inputs.objects.list(CATALOG_SOURCE), inputs.objects.list(POD))
+
+
 # -- R-V1-*: OLM v1's ClusterCatalogs and ClusterExtensions ----------------------------------
 def _names(inputs: HealthInputs, kind: str, tag: str) -> list[Subject]:
     return [(tag, name) for (_, name), _ in inputs.objects.slots(kind)]
@@ -434,6 +441,7 @@ FAMILIES: tuple[RuleFamily, ...] = (
         lambda inputs: cluster_operator_findings(inputs.objects.list(CLUSTER_OPERATOR)),
     ),
     single("webhooks", "R-DOC-17", {CRD, SERVICE}, _webhook_findings, moves=_webhooks_moved),
+    single("catalog-pods", "R-EVD-2", {CATALOG_SOURCE, POD}, _catalog_pod_findings),
     RuleFamily(
         "cc",
         "R-V1-7, R-V1-9",
