@@ -34,7 +34,7 @@ SERVICE: Final = "Service"
 CLUSTER_VERSION: Final = "ClusterVersion"
 CLUSTER_OPERATOR: Final = "ClusterOperator"
 
-# Evidence (issue 27): what a finding rests on beyond OLM's own objects, trimmed hard
+# Evidence (R-EVD-1): what a finding rests on beyond OLM's own objects, trimmed hard
 POD: Final = "Pod"
 JOB: Final = "Job"
 EVENT: Final = "Event"

@@ -10,7 +10,7 @@ values of the expected type are kept, so the model can read them without checks.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from olmtui.kinds import (
     CATALOG_SOURCE,
@@ -56,7 +56,7 @@ EVENT_SUBJECT_KINDS: frozenset[str] = frozenset(
 _METADATA = ("name", "namespace", "uid", "resourceVersion", "creationTimestamp")
 
 
-def _str(value: Any) -> bool:
+def _str(value: Any) -> TypeGuard[str]:
     return isinstance(value, str)
 
 
@@ -171,7 +171,7 @@ def keeps_event(obj: Obj) -> bool:
 
 def event_time(obj: Obj) -> str:
     """When an Event last happened, as its RFC 3339 text ("" when it says nothing): the
-    newest of ``lastTimestamp``, ``eventTime``, ``firstTimestamp``, creation."""
+    first it has of ``lastTimestamp``, ``eventTime``, ``firstTimestamp``, creation."""
     for value in (
         obj.get("lastTimestamp"),
         obj.get("eventTime"),
@@ -179,7 +179,7 @@ def event_time(obj: Obj) -> str:
         (obj.get("metadata") or {}).get("creationTimestamp"),
     ):
         if _str(value) and value:
-            return str(value)
+            return value
     return ""
 
 

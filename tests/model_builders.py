@@ -526,7 +526,7 @@ def pod(
     }
 
 
-def event(
+def cluster_event(
     ns: str,
     name: str,
     *,
@@ -566,7 +566,12 @@ def job(
     if failed is not None:
         status["failed"] = 1
         status["conditions"] = [
-            {"type": "Failed", "status": "True", "reason": "BackoffLimitExceeded", "message": failed}
+            {
+                "type": "Failed",
+                "status": "True",
+                "reason": "BackoffLimitExceeded",
+                "message": failed,
+            }
         ]
     return {
         "apiVersion": "batch/v1",

@@ -3,7 +3,7 @@ theirs, and at most EVENTS_PER_OBJECT per involved object however many arrive.""
 
 from __future__ import annotations
 
-from model_builders import event, job, pod
+from model_builders import cluster_event, job, pod
 
 from olmtui.store import Change, Store
 from olmtui.store_evidence import EVENTS_PER_OBJECT
@@ -62,10 +62,10 @@ def test_an_event_is_kept_only_about_an_olm_object_or_a_pod_job_or_deployment() 
     store = Store()
     store.apply_many(
         [
-            event(NS, "e1", kind="Subscription", obj_name="s", reason="BundleUnpackFailed"),
-            event(NS, "e2", kind="Pod", obj_name="cat-x", reason="BackOff"),
-            event(NS, "e3", kind="Node", obj_name="n1", reason="NodeNotReady"),
-            event(NS, "e4", kind="ConfigMap", obj_name="c", reason="Updated"),
+            cluster_event(NS, "e1", kind="Subscription", obj_name="s", reason="BundleUnpackFailed"),
+            cluster_event(NS, "e2", kind="Pod", obj_name="cat-x", reason="BackOff"),
+            cluster_event(NS, "e3", kind="Node", obj_name="n1", reason="NodeNotReady"),
+            cluster_event(NS, "e4", kind="ConfigMap", obj_name="c", reason="Updated"),
         ]
     )
     assert sorted(e["metadata"]["name"] for e in store.list("Event")) == ["e1", "e2"]
@@ -79,7 +79,9 @@ def test_a_hundred_thousand_events_stay_bounded_per_involved_object() -> None:
     """100,000 events about 50 pods: the cache holds the newest 20 of each pod's."""
     pods = 50
     events = (
-        event(NS, f"ev-{i}", kind="Pod", obj_name=f"p-{i % pods}", reason="BackOff", last=at(i))
+        cluster_event(
+            NS, f"ev-{i}", kind="Pod", obj_name=f"p-{i % pods}", reason="BackOff", last=at(i)
+        )
         for i in range(100_000)
     )
     store = Store()
@@ -97,14 +99,16 @@ def test_an_event_let_go_of_for_the_cap_is_published_as_deleted() -> None:
     for i in range(EVENTS_PER_OBJECT):
         store.apply(
             "ADDED",
-            event(NS, f"ev-{i}", kind="Pod", obj_name="p", reason="BackOff", last=at(i + 10)),
+            cluster_event(
+                NS, f"ev-{i}", kind="Pod", obj_name="p", reason="BackOff", last=at(i + 10)
+            ),
         )
     seen.clear()
-    newer = event(NS, "newer", kind="Pod", obj_name="p", reason="BackOff", last=at(100))
+    newer = cluster_event(NS, "newer", kind="Pod", obj_name="p", reason="BackOff", last=at(100))
     store.apply("ADDED", newer)
     assert [(c.type, c.key.name) for c in seen] == [("ADDED", "newer"), ("DELETED", "ev-0")]
     seen.clear()
-    older = event(NS, "older", kind="Pod", obj_name="p", reason="BackOff", last=at(1))
+    older = cluster_event(NS, "older", kind="Pod", obj_name="p", reason="BackOff", last=at(1))
     store.apply("ADDED", older)  # older than every event kept: not kept
     assert seen == []
     assert store.count("Event") == EVENTS_PER_OBJECT
@@ -117,11 +121,13 @@ def test_an_event_let_go_of_for_the_cap_is_published_as_deleted() -> None:
 def test_a_copied_store_keeps_its_own_event_cap() -> None:
     store = Store()
     store.apply_many(
-        event(NS, f"ev-{i}", kind="Pod", obj_name="p", reason="BackOff", last=at(i + 10))
+        cluster_event(NS, f"ev-{i}", kind="Pod", obj_name="p", reason="BackOff", last=at(i + 10))
         for i in range(EVENTS_PER_OBJECT)
     )
     other = store.copy()
-    other.apply("ADDED", event(NS, "new", kind="Pod", obj_name="p", reason="BackOff", last=at(99)))
+    other.apply(
+        "ADDED", cluster_event(NS, "new", kind="Pod", obj_name="p", reason="BackOff", last=at(99))
+    )
     assert store.count("Event") == other.count("Event") == EVENTS_PER_OBJECT
     assert store.get("Event", NS, "ev-0") is not None
     assert other.get("Event", NS, "ev-0") is None

@@ -41,6 +41,7 @@ from olmtui.kinds import (
     CRD,
     CSV,
     DEPLOYMENT,
+    EVENT,
     INSTALL_PLAN,
     OPERATOR_CONDITION,
     OPERATOR_GROUP,
@@ -313,7 +314,10 @@ def _webhooks_moved(seen: Seen) -> bool:
 
 # -- R-EVD-2: why a catalog does not serve, from its pod --------------------------------------
 def _catalog_pod_findings(inputs: HealthInputs) -> list[Finding]:
-    return catalog_pod_findings(inputs.objects.list(CATALOG_SOURCE), inputs.objects.list(POD))
+    objects = inputs.objects
+    return catalog_pod_findings(
+        objects.list(CATALOG_SOURCE), objects.list(POD), objects.list(EVENT)
+    )
 
 
 # -- R-V1-*: OLM v1's ClusterCatalogs and ClusterExtensions ----------------------------------
@@ -441,7 +445,7 @@ FAMILIES: tuple[RuleFamily, ...] = (
         lambda inputs: cluster_operator_findings(inputs.objects.list(CLUSTER_OPERATOR)),
     ),
     single("webhooks", "R-DOC-17", {CRD, SERVICE}, _webhook_findings, moves=_webhooks_moved),
-    single("catalog-pods", "R-EVD-2", {CATALOG_SOURCE, POD}, _catalog_pod_findings),
+    single("catalog-pods", "R-EVD-2", {CATALOG_SOURCE, POD, EVENT}, _catalog_pod_findings),
     RuleFamily(
         "cc",
         "R-V1-7, R-V1-9",

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from model_builders import catalog_source, event, job, pod
+from model_builders import catalog_source, cluster_event, job, pod
 
 from olmtui.sources.snapshots.snapshot import load_snapshot
 from olmtui.store import Store
@@ -36,8 +36,8 @@ def must_gather(root: Path) -> Path:
     ]
     (base / "core" / "pods.yaml").write_text(yaml.safe_dump(typed_list("Pod", "v1", pods)))
     events = [
-        event(NS, "e1", kind="Pod", obj_name="cat-x", reason="BackOff", count=42),
-        event(NS, "e2", kind="Secret", obj_name="s", reason="Created"),
+        cluster_event(NS, "e1", kind="Pod", obj_name="cat-x", reason="BackOff", count=42),
+        cluster_event(NS, "e2", kind="Secret", obj_name="s", reason="Created"),
     ]
     (base / "core" / "events.yaml").write_text(yaml.safe_dump(typed_list("Event", "v1", events)))
     jobs = [job(NS, "abc123", labels=UNPACK, failed="Job has reached the specified backoff limit")]
@@ -65,7 +65,9 @@ def test_a_plain_yaml_dump_gives_them_too(tmp_path: Path) -> None:
     objects = [
         catalog_source(NS, "cat"),
         pod(NS, "cat-x", labels={"olm.catalogSource": "cat"}, waiting="ErrImagePull"),
-        event(NS, "e1", kind="CatalogSource", obj_name="cat", reason="BuildServingPodFailed"),
+        cluster_event(
+            NS, "e1", kind="CatalogSource", obj_name="cat", reason="BuildServingPodFailed"
+        ),
         job(NS, "abc123", labels=UNPACK),
     ]
     path.write_text(yaml.safe_dump_all(objects))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from olmtui.kinds import CATALOG_SOURCE, POD
-from olmtui.model.records.types import Finding, ObjectRef
+from olmtui.model.records.types import EventEvidence, Evidence, FieldEvidence, Finding, ObjectRef
 from olmtui.objects import Obj, meta, name_of, namespace_of
 
 #: The label OLM puts on a CatalogSource's registry pod.
@@ -52,43 +52,90 @@ def _ready(pod: Obj) -> bool | None:
     return None
 
 
-def _why(pod: Obj) -> tuple[str, str] | None:
-    """The pod's trouble as (code, sentence), worst first; ``None`` when it shows none."""
+def _why(pod: Obj) -> tuple[str, str, tuple[str, str]] | None:
+    """The pod's trouble as (code, sentence, (field, value) it rests on), worst first;
+    ``None`` when it shows none."""
     containers = _containers(pod)
     for status in containers:
         waiting = (status.get("state") or {}).get("waiting") or {}
         if waiting.get("reason") in _IMAGE_PULL:
             detail = f": {waiting['message']}" if waiting.get("message") else ""
-            return "CatalogPodImagePull", (
+            return (
+                "CatalogPodImagePull",
                 f"container {status.get('name', '?')} cannot pull its image "
-                f"({waiting['reason']}{detail})"
+                f"({waiting['reason']}{detail})",
+                (_field(status, "state.waiting.reason"), waiting["reason"]),
             )
     for status in containers:
         terminated = (status.get("lastState") or {}).get("terminated") or {}
         if terminated.get("reason") == "OOMKilled":
-            return "CatalogPodOOMKilled", (
+            return (
+                "CatalogPodOOMKilled",
                 f"container {status.get('name', '?')} was killed for memory (OOMKilled, "
                 f"{status.get('restartCount', 0)} restarts): the catalog's content needs more "
-                "than its memory limit"
+                "than its memory limit",
+                (_field(status, "lastState.terminated.reason"), "OOMKilled"),
             )
     for status in containers:
         waiting = (status.get("state") or {}).get("waiting") or {}
         if waiting.get("reason") == "CrashLoopBackOff":
             last = (status.get("lastState") or {}).get("terminated") or {}
             ended = f", last ended {last['reason']}" if last.get("reason") else ""
-            return "CatalogPodCrashLoopBackOff", (
+            return (
+                "CatalogPodCrashLoopBackOff",
                 f"container {status.get('name', '?')} is in CrashLoopBackOff "
-                f"({status.get('restartCount', 0)} restarts{ended})"
+                f"({status.get('restartCount', 0)} restarts{ended})",
+                (_field(status, "state.waiting.reason"), "CrashLoopBackOff"),
             )
     restarts = sum(s.get("restartCount", 0) for s in containers)
     if _ready(pod) is False and restarts > 0:
-        return "CatalogPodNotReady", f"the pod is not Ready and restarted {restarts} times"
+        return (
+            "CatalogPodNotReady",
+            f"the pod is not Ready and restarted {restarts} times",
+            ("status.conditions[Ready].status", "False"),
+        )
     return None
 
 
-def catalog_pod_findings(catalog_sources: Iterable[Obj], pods: Iterable[Obj]) -> list[Finding]:
-    """R-EVD-2: one finding per unhealthy pod of a CatalogSource, naming why."""
+def _field(status: Obj, path: str) -> str:
+    """The path of a container's field, as the evidence names it."""
+    return f"status.containerStatuses[{status.get('name', '?')}].{path}"
+
+
+def events_about(events: Iterable[Obj]) -> dict[tuple[str, str, str], list[Obj]]:
+    """The Events by the (kind, namespace, name) they are about, newest first."""
+    found: dict[tuple[str, str, str], list[Obj]] = {}
+    for event in events:
+        involved = event.get("involvedObject") or {}
+        key = (involved.get("kind", ""), involved.get("namespace", ""), involved.get("name", ""))
+        found.setdefault(key, []).append(event)
+    for listed in found.values():
+        listed.sort(key=lambda e: str(e.get("lastTimestamp") or e.get("eventTime") or ""))
+        listed.reverse()
+    return found
+
+
+def _event_evidence(event: Obj) -> EventEvidence:
+    involved = event.get("involvedObject") or {}
+    return EventEvidence(
+        involved.get("kind", ""),
+        involved.get("namespace", ""),
+        involved.get("name", ""),
+        event.get("reason", ""),
+        event.get("message", ""),
+        event.get("type", ""),
+        event.get("count", 1),
+        event.get("lastTimestamp") or event.get("eventTime") or "",
+    )
+
+
+def catalog_pod_findings(
+    catalog_sources: Iterable[Obj], pods: Iterable[Obj], events: Iterable[Obj] = ()
+) -> list[Finding]:
+    """R-EVD-2: one finding per unhealthy pod of a CatalogSource, naming why, with the field
+    it rests on and the pod's Events (R-EVD-1) as its evidence."""
     by_catalog = pods_by_catalog(pods)
+    by_subject = events_about(events)
     findings: list[Finding] = []
     for source in catalog_sources:
         namespace, name = namespace_of(source), name_of(source)
@@ -96,7 +143,10 @@ def catalog_pod_findings(catalog_sources: Iterable[Obj], pods: Iterable[Obj]) ->
             why = _why(pod)
             if why is None:
                 continue
-            code, sentence = why
+            code, sentence, (field, value) = why
+            evidence: list[Evidence] = [FieldEvidence(POD, namespace, name_of(pod), field, value)]
+            about = by_subject.get((POD, namespace, name_of(pod)), ())
+            evidence += map(_event_evidence, about)
             findings.append(
                 Finding(
                     "error",
@@ -109,6 +159,7 @@ def catalog_pod_findings(catalog_sources: Iterable[Obj], pods: Iterable[Obj]) ->
                     "Subscription resolving against it installs or upgrades until it does.",
                     rule="R-EVD-2",
                     related=(ObjectRef(CATALOG_SOURCE, namespace, name),),
+                    evidence=tuple(evidence),
                 )
             )
     return findings

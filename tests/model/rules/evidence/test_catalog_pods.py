@@ -9,9 +9,18 @@ import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 import yaml
-from model_builders import catalog_source, namespace, operator_group, pod, subscription
+from model_builders import (
+    catalog_source,
+    cluster_event,
+    namespace,
+    operator_group,
+    pod,
+    subscription,
+)
+from report_records import load_schema
 
 from olmtui.cli import main
 from olmtui.model.incremental.health import health_findings
@@ -36,6 +45,7 @@ def check(tmp_path: Path, objects: list[dict[str, Any]]) -> dict[str, Any]:
         status = main(["check", str(path), "--output", "json"])
     assert status in (0, 1)
     report: dict[str, Any] = json.loads(out.getvalue())
+    jsonschema.validate(report, load_schema())
     return report
 
 
@@ -117,6 +127,15 @@ def test_r_diag_20_a_crash_looping_catalog_pod_is_the_root_of_the_catalog_and_it
         namespace(MARKET),
         catalog_source(MARKET, "broken", state="TRANSIENT_FAILURE"),
         pod(MARKET, "broken-x7k2p", labels=LABEL, waiting="CrashLoopBackOff", restarts=9),
+        cluster_event(
+            MARKET,
+            "broken-x7k2p.1",
+            kind="Pod",
+            obj_name="broken-x7k2p",
+            reason="BackOff",
+            message="Back-off restarting failed container registry-server",
+            count=31,
+        ),
         namespace("team-a"),
         operator_group("team-a", "og", targets=["team-a"]),
         sub,
@@ -133,6 +152,24 @@ def test_r_diag_20_a_crash_looping_catalog_pod_is_the_root_of_the_catalog_and_it
     assert ("CatalogSourceNotReady", "CatalogSource") in consequences
     catalog = next(f for f in report["findings"] if f["code"] == "CatalogSourceNotReady")
     assert catalog["incident"] == incident["id"]
+    root = next(f for f in report["findings"] if f["code"] == "CatalogPodCrashLoopBackOff")
+    assert {
+        "kind": "Pod",
+        "namespace": MARKET,
+        "name": "broken-x7k2p",
+        "field": "status.containerStatuses[registry-server].state.waiting.reason",
+        "value": "CrashLoopBackOff",
+    } in root["evidence"]
+    assert {
+        "event": {
+            "involvedObject": {"kind": "Pod", "namespace": MARKET, "name": "broken-x7k2p"},
+            "reason": "BackOff",
+            "message": "Back-off restarting failed container registry-server",
+            "type": "Warning",
+            "count": 31,
+            "lastTimestamp": "2026-05-01T10:00:00Z",
+        }
+    } in root["evidence"]
 
 
 def test_r_diag_20_a_healthy_pod_takes_no_blame(tmp_path: Path) -> None:
