@@ -1,5 +1,5 @@
 """Which finding causes which: one table of link rules (R-DIAG-1 .. R-DIAG-7, R-DIAG-10,
-R-DIAG-20).
+R-DIAG-20 .. R-DIAG-22).
 
 A link rule says: a finding with one of the ``effects`` codes follows from a finding with
 one of the ``causes`` codes on an object that ``locate`` finds from the effect and the
@@ -122,6 +122,11 @@ def _catalog_pods(finding: Finding, relations: Relations) -> list[ObjectRef]:
     return relations.catalog_pods(finding.namespace, finding.name)
 
 
+def _unpack_job(finding: Finding, relations: Relations) -> list[ObjectRef]:
+    """R-DIAG-22: the one failed unpack Job of the Subscription's catalog namespace."""
+    return relations.failed_unpack_job(finding.namespace, finding.name)
+
+
 #: The link rules, as docs/rules.md ("Diagnosis") states them.
 LINK_RULES: tuple[LinkRule, ...] = (
     LinkRule(
@@ -186,6 +191,20 @@ LINK_RULES: tuple[LinkRule, ...] = (
         CATALOG_POD_CODES,
         _catalog_pods,
         "R-SUB-8, R-EVD-2",
+    ),
+    LinkRule(
+        "R-DIAG-21",
+        frozenset({"BundleUnpackJobGone"}),
+        frozenset({"BundleUnpackFailed"}),
+        _itself,
+        "R-SUB-11, R-EVD-3",
+    ),
+    LinkRule(
+        "R-DIAG-22",
+        frozenset({"BundleUnpackFailed"}),
+        frozenset({"BundleUnpackJobFailed"}),
+        _unpack_job,
+        "R-SUB-11, R-EVD-3",
     ),
 )
 

@@ -43,6 +43,7 @@ from olmtui.kinds import (
     DEPLOYMENT,
     EVENT,
     INSTALL_PLAN,
+    JOB,
     OPERATOR_CONDITION,
     OPERATOR_GROUP,
     POD,
@@ -74,6 +75,7 @@ from olmtui.model.rules.documented.conversion_webhooks import (
     conversion_webhook_findings,
 )
 from olmtui.model.rules.documented.leftovers import namespace_leftover_findings
+from olmtui.model.rules.evidence.bundle_unpack import unpack_findings
 from olmtui.model.rules.evidence.catalog_pods import catalog_pod_findings
 from olmtui.model.rules.resolution.catalog_view import Visibility
 from olmtui.model.rules.resolution.resolution_findings import resolution_clause_findings
@@ -320,6 +322,12 @@ def _catalog_pod_findings(inputs: HealthInputs) -> list[Finding]:
     )
 
 
+# -- R-EVD-3: a failed bundle unpack, its Job or what is left of it ---------------------------
+def _unpack_findings(inputs: HealthInputs) -> list[Finding]:
+    objects = inputs.objects
+    return unpack_findings(objects.list(SUBSCRIPTION), objects.list(JOB), objects.list(EVENT))
+
+
 # -- R-V1-*: OLM v1's ClusterCatalogs and ClusterExtensions ----------------------------------
 def _names(inputs: HealthInputs, kind: str, tag: str) -> list[Subject]:
     return [(tag, name) for (_, name), _ in inputs.objects.slots(kind)]
@@ -446,6 +454,7 @@ FAMILIES: tuple[RuleFamily, ...] = (
     ),
     single("webhooks", "R-DOC-17", {CRD, SERVICE}, _webhook_findings, moves=_webhooks_moved),
     single("catalog-pods", "R-EVD-2", {CATALOG_SOURCE, POD, EVENT}, _catalog_pod_findings),
+    single("unpack", "R-EVD-3", {SUBSCRIPTION, JOB, EVENT}, _unpack_findings),
     RuleFamily(
         "cc",
         "R-V1-7, R-V1-9",

@@ -115,7 +115,8 @@ def events_about(events: Iterable[Obj]) -> dict[tuple[str, str, str], list[Obj]]
     return found
 
 
-def _event_evidence(event: Obj) -> EventEvidence:
+def event_evidence(event: Obj) -> EventEvidence:
+    """An Event (as the cache keeps it, R-EVD-1) as a finding's evidence."""
     involved = event.get("involvedObject") or {}
     return EventEvidence(
         involved.get("kind", ""),
@@ -146,7 +147,7 @@ def catalog_pod_findings(
             code, sentence, (field, value) = why
             evidence: list[Evidence] = [FieldEvidence(POD, namespace, name_of(pod), field, value)]
             about = by_subject.get((POD, namespace, name_of(pod)), ())
-            evidence += map(_event_evidence, about)
+            evidence += map(event_evidence, about)
             findings.append(
                 Finding(
                     "error",
