@@ -75,7 +75,7 @@ from olmtui.model.rules.documented.conversion_webhooks import (
     conversion_webhook_findings,
 )
 from olmtui.model.rules.documented.leftovers import namespace_leftover_findings
-from olmtui.model.rules.evidence.bundle_unpack import unpack_findings
+from olmtui.model.rules.evidence.bundle_unpack import unpack_failed, unpack_findings
 from olmtui.model.rules.evidence.catalog_pods import catalog_pod_findings
 from olmtui.model.rules.resolution.catalog_view import Visibility
 from olmtui.model.rules.resolution.resolution_findings import resolution_clause_findings
@@ -328,6 +328,14 @@ def _unpack_findings(inputs: HealthInputs) -> list[Finding]:
     return unpack_findings(objects.list(SUBSCRIPTION), objects.list(JOB), objects.list(EVENT))
 
 
+def _unpack_moved(seen: Seen) -> bool:
+    """A Subscription moves it only when it has, or had, a failed unpack: the family reads
+    every Subscription, and most changes are of Subscriptions without one."""
+    if seen.key.kind != SUBSCRIPTION:
+        return True
+    return any(o is not None and unpack_failed(o) for o in (seen.old, seen.new))
+
+
 # -- R-V1-*: OLM v1's ClusterCatalogs and ClusterExtensions ----------------------------------
 def _names(inputs: HealthInputs, kind: str, tag: str) -> list[Subject]:
     return [(tag, name) for (_, name), _ in inputs.objects.slots(kind)]
@@ -454,7 +462,7 @@ FAMILIES: tuple[RuleFamily, ...] = (
     ),
     single("webhooks", "R-DOC-17", {CRD, SERVICE}, _webhook_findings, moves=_webhooks_moved),
     single("catalog-pods", "R-EVD-2", {CATALOG_SOURCE, POD, EVENT}, _catalog_pod_findings),
-    single("unpack", "R-EVD-3", {SUBSCRIPTION, JOB, EVENT}, _unpack_findings),
+    single("unpack", "R-EVD-3", {SUBSCRIPTION, JOB, EVENT}, _unpack_findings, moves=_unpack_moved),
     RuleFamily(
         "cc",
         "R-V1-7, R-V1-9",

@@ -30,6 +30,11 @@ def _condition(obj: Obj, kind: str) -> Obj | None:
     return None
 
 
+def unpack_failed(subscription: Obj) -> bool:
+    """Whether the Subscription's ``BundleUnpackFailed`` condition is True."""
+    return _condition(subscription, _FAILED) is not None
+
+
 def failed_unpack_jobs(jobs: Iterable[Obj]) -> list[Obj]:
     """The unpack Jobs (their label) whose ``Failed`` condition is True."""
     return [
