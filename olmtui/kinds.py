@@ -33,3 +33,8 @@ DEPLOYMENT: Final = "Deployment"
 SERVICE: Final = "Service"
 CLUSTER_VERSION: Final = "ClusterVersion"
 CLUSTER_OPERATOR: Final = "ClusterOperator"
+
+# Evidence (R-EVD-1): what a finding rests on beyond OLM's own objects, trimmed hard
+POD: Final = "Pod"
+JOB: Final = "Job"
+EVENT: Final = "Event"

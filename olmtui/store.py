@@ -27,12 +27,15 @@ from olmtui.kinds import (
     CRD,
     CSV,
     DEPLOYMENT,
+    EVENT,
     INSTALL_PLAN,
+    JOB,
     NAMESPACE,
     OLM_CONFIG,
     OPERATOR_CONDITION,
     OPERATOR_GROUP,
     PACKAGE_MANIFEST,
+    POD,
     SERVICE,
     SUBSCRIPTION,
 )
@@ -44,6 +47,13 @@ from olmtui.objects import meta
 from olmtui.shape import LIVE as LIVE  # re-exported: the origin of objects fed live
 from olmtui.shape import Malformed as Malformed  # re-exported: the model reads these records
 from olmtui.shape import Problem, clean, clean_envelope
+from olmtui.store_evidence import (
+    EVENTS_PER_OBJECT,
+    event_subject,
+    event_time,
+    keeps_event,
+    trim_evidence,
+)
 
 ChangeType = Literal["ADDED", "MODIFIED", "DELETED"]
 
@@ -66,6 +76,10 @@ KINDS: tuple[str, ...] = (
     # OLM v1 (olm.operatorframework.io/v1, R-V1-1): both cluster-scoped.
     CLUSTER_EXTENSION,
     CLUSTER_CATALOG,
+    # Evidence (R-EVD-1): trimmed hard, Events capped per involved object.
+    POD,
+    JOB,
+    EVENT,
 )
 CLUSTER_SCOPED: frozenset[str] = frozenset(
     {
@@ -88,7 +102,9 @@ _FEW_VERSIONS = 8
 #: Kinds kept when a snapshot holds them but never watched on a live cluster: a cluster has
 #: many Deployments and Services, and the findings need only the few its CSVs wait for
 #: (R-CSV-I) or its conversion webhooks name (R-DOC-17).
-SNAPSHOT_ONLY_KINDS: frozenset[str] = frozenset({DEPLOYMENT, SERVICE})
+#: Pods, Jobs and Events (R-EVD-1) are read from snapshots too; live, they would be watched
+#: in the catalog namespaces with label and field selectors, which is not built yet.
+SNAPSHOT_ONLY_KINDS: frozenset[str] = frozenset({DEPLOYMENT, SERVICE, POD, JOB, EVENT})
 #: The kinds a live cluster (and the demo's server) is read for.
 WATCHED_KINDS: tuple[str, ...] = tuple(k for k in KINDS if k not in SNAPSHOT_ONLY_KINDS)
 
@@ -439,6 +455,9 @@ def trim(obj: Obj, shared: SharedMaps | None = None) -> Obj:
         return _trim_platform(obj, kind)
     if kind == DEPLOYMENT:
         return _trim_deployment(obj)
+    evidence = trim_evidence(obj)
+    if evidence is not None:
+        return evidence
     kept_meta = _interned_keys(meta(obj))
     kept_meta.pop("managedFields", None)
     if type(kept_meta.get("namespace")) is str:
@@ -506,6 +525,10 @@ class Store:
         #: when they were read cluster-wide. Set by the source before it feeds anything and
         #: fixed for the session: objects elsewhere are unknown, not absent.
         self.read_namespaces: frozenset[str] | None = None
+        #: The cached Events' slots per involved object, for the cap (R-EVD-1).
+        self._events_of: dict[tuple[str, str, str], list[Slot]] = {}
+        #: Events let go of for the cap, published with the change that made room.
+        self._evicted: list[Change] = []
 
     def copy(self) -> Store:
         """A cache holding the same objects, with no subscriber: a change to it (a whatif,
@@ -517,6 +540,7 @@ class Store:
         other.malformed = dict(self.malformed)
         other.unreadable = dict(self.unreadable)
         other.read_namespaces = self.read_namespaces
+        other._events_of = {subject: list(s) for subject, s in self._events_of.items()}
         return other
 
     # -- compact forms -------------------------------------------------------------------
@@ -571,7 +595,43 @@ class Store:
         if not isinstance(obj, dict):
             return False
         kind = obj.get("kind")
+        if kind == EVENT:
+            return keeps_event(obj)  # R-EVD-1: only Events about OLM's objects and theirs
         return type(kind) is str and kind in self._objects
+
+    def _room_for_event(self, slot: Slot, event: Obj) -> bool:
+        """Make room for a new Event under its involved object's cap (R-EVD-1) by letting go
+        of the oldest kept; ``False`` when the new one is itself the oldest."""
+        subject = event_subject(event)
+        if subject is None:
+            return True
+        slots = self._events_of.setdefault(subject, [])
+        bucket = self._objects[EVENT]
+        if len(slots) >= EVENTS_PER_OBJECT:
+            oldest = min(slots, key=lambda s: event_time(self._held(s, bucket[s])))
+            if event_time(event) <= event_time(self._held(oldest, bucket[oldest])):
+                return False
+            namespace, name = _unslot(oldest)
+            evicted = self._remove(Key(EVENT, namespace, name))
+            if evicted is not None:
+                self._evicted.append(evicted)
+        slots.append(slot)
+        return True
+
+    def _forget_event(self, slot: Slot, event: Obj) -> None:
+        subject = event_subject(event)
+        slots = self._events_of.get(subject) if subject is not None else None
+        if slots is not None and slot in slots:
+            slots.remove(slot)
+            if not slots:
+                del self._events_of[subject]  # type: ignore[arg-type]
+
+    def _with_evicted(self, changes: list[Change]) -> list[Change]:
+        """``changes`` with the Events let go of for the cap while making them."""
+        if not self._evicted:
+            return changes
+        evicted, self._evicted = self._evicted, []
+        return [*changes, *evicted]
 
     def _put(self, obj: Obj, origin: Origin | None = None) -> Change | None:
         return self._put_keyed(obj, origin)[1]
@@ -591,6 +651,8 @@ class Store:
         moved = self._note_malformed(key, raw, problems, origin)
         if old is not None and _unchanged(old, trimmed):
             return key, Change("MODIFIED", key, old, old) if moved else None
+        if key.kind == EVENT and old is None and not self._room_for_event(slot, trimmed):
+            return key, None
         bucket[slot] = self._compact(key.kind, key.name, trimmed)
         return key, Change("ADDED" if old is None else "MODIFIED", key, old, trimmed)
 
@@ -611,6 +673,8 @@ class Store:
         slot = _slot(key.kind, key.namespace, key.name)
         old = self._found(slot, self._objects[key.kind].pop(slot, None))
         self.malformed.pop(key, None)
+        if key.kind == EVENT and old is not None:
+            self._forget_event(slot, old)
         return None if old is None else Change("DELETED", key, old, None)
 
     def apply(self, event_type: str, obj: Obj) -> Change | None:
@@ -627,8 +691,7 @@ class Store:
             change = self._remove(key_of(cleaned))
         else:
             return None
-        if change is not None:
-            self._emit([change])
+        self._emit(self._with_evicted([change] if change is not None else []))
         return change
 
     def put_back(self, key: Key, obj: Obj | None, keep: Malformed | None) -> Change | None:
@@ -657,6 +720,7 @@ class Store:
         object came from (a snapshot's file and line) when it has wrong-typed fields."""
         with cyclic_gc_paused(keep=True):
             changes = [c for o in objs if self._keeps(o) if (c := self._put(o, origin))]
+            changes = self._with_evicted(changes)
             self._emit(changes)
         return changes
 
@@ -696,6 +760,7 @@ class Store:
             change = self._remove(Key(kind, namespace, name))
             if change is not None:
                 changes.append(change)
+        changes = self._with_evicted(changes)
         self._emit(changes)
         return changes
 

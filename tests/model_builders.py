@@ -544,3 +544,109 @@ def percona_csv():
     """The real percona-server-mongodb-operator 1.18.0 CSV (trimmed), with its install-mode
     typo ``OwnNamespacejl``."""
     return load_yaml(MODEL_DATA / "percona-server-mongodb-operator.v1.18.0.csv.yaml")
+
+
+def pod(
+    ns: str,
+    name: str,
+    *,
+    labels: dict[str, str] | None = None,
+    phase: str = "Running",
+    ready: bool = True,
+    restarts: int = 0,
+    waiting: str | None = None,
+    waiting_message: str | None = None,
+    last_terminated: str | None = None,
+    container: str = "registry-server",
+) -> Obj:
+    """A Pod with one container: ``waiting`` its current waiting reason, ``last_terminated``
+    the reason its last run ended (R-EVD-1 keeps these)."""
+    state: Obj = {"running": {"startedAt": "2026-05-01T10:00:00Z"}}
+    if waiting is not None:
+        state = {"waiting": {"reason": waiting}}
+        if waiting_message is not None:
+            state["waiting"]["message"] = waiting_message
+    status: Obj = {
+        "name": container,
+        "ready": ready,
+        "restartCount": restarts,
+        "image": "quay.io/x/index:v1",
+        "state": state,
+    }
+    if last_terminated is not None:
+        status["lastState"] = {"terminated": {"reason": last_terminated, "exitCode": 137}}
+    return {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {
+            "name": name,
+            "namespace": ns,
+            "labels": labels or {},
+            "managedFields": [{"manager": "kubelet"}],
+        },
+        "spec": {"containers": [{"name": container, "image": "quay.io/x/index:v1"}]},
+        "status": {
+            "phase": phase,
+            "conditions": [
+                {"type": "Ready", "status": "True" if ready else "False"},
+                {"type": "PodScheduled", "status": "True"},
+            ],
+            "containerStatuses": [status],
+        },
+    }
+
+
+def cluster_event(
+    ns: str,
+    name: str,
+    *,
+    kind: str,
+    obj_name: str,
+    reason: str,
+    message: str = "",
+    type_: str = "Warning",
+    count: int = 1,
+    last: str = "2026-05-01T10:00:00Z",
+) -> Obj:
+    """A core/v1 Event about ``kind``/``obj_name`` in ``ns``."""
+    return {
+        "apiVersion": "v1",
+        "kind": "Event",
+        "metadata": {"name": name, "namespace": ns},
+        "involvedObject": {"kind": kind, "namespace": ns, "name": obj_name, "uid": "u-1"},
+        "reason": reason,
+        "message": message,
+        "type": type_,
+        "count": count,
+        "firstTimestamp": last,
+        "lastTimestamp": last,
+        "source": {"component": "kubelet"},
+    }
+
+
+def job(
+    ns: str,
+    name: str,
+    *,
+    labels: dict[str, str] | None = None,
+    failed: str | None = None,
+) -> Obj:
+    """A Job; ``failed``: the message of its ``Failed`` condition."""
+    status: Obj = {"startTime": "2026-05-01T10:00:00Z"}
+    if failed is not None:
+        status["failed"] = 1
+        status["conditions"] = [
+            {
+                "type": "Failed",
+                "status": "True",
+                "reason": "BackoffLimitExceeded",
+                "message": failed,
+            }
+        ]
+    return {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {"name": name, "namespace": ns, "labels": labels or {}},
+        "spec": {"template": {"spec": {"containers": [{"name": "extract"}]}}},
+        "status": status,
+    }

@@ -13,7 +13,7 @@ from typing import Any
 
 from olmtui.model.diagnosis.incidents import Diagnosis
 from olmtui.model.records.diagnosis import FindingKey, Incident, finding_key
-from olmtui.model.records.types import Finding, ObjectRef
+from olmtui.model.records.types import EventEvidence, Evidence, Finding, ObjectRef
 from olmtui.report.entries import Entries
 
 #: Beyond this many objects, a list is built as it is written.
@@ -38,15 +38,38 @@ def _evidence_entry(ref: ObjectRef) -> dict[str, Any]:
     return {**object_json(ref), "field": None, "value": None}
 
 
+def _recorded_entry(evidence: Evidence) -> dict[str, Any]:
+    """A field the rule read (R-EVD-2), or an Event as ``{"event": {...}}`` (R-EVD-1)."""
+    if isinstance(evidence, EventEvidence):
+        return {
+            "event": {
+                "involvedObject": object_json(
+                    ObjectRef(evidence.kind, evidence.namespace, evidence.name)
+                ),
+                "reason": _none(evidence.reason),
+                "message": _none(evidence.message),
+                "type": _none(evidence.type),
+                "count": evidence.count,
+                "lastTimestamp": _none(evidence.time),
+            }
+        }
+    return {
+        **object_json(ObjectRef(evidence.kind, evidence.namespace, evidence.name)),
+        "field": evidence.field,
+        "value": evidence.value,
+    }
+
+
 def evidence_json(finding: Finding, streamed: bool) -> Iterable[dict[str, Any]]:
     """What the finding rests on that the model knows: its object and its related objects
-    (``field``/``value`` null: which field of them is not recorded yet)."""
+    (``field``/``value`` null: which field of them is not recorded), then the fields and
+    Events its rule recorded (``Finding.evidence``)."""
     refs: tuple[ObjectRef, ...] = finding.related
     if finding.name:
         refs = (ObjectRef(finding.kind, finding.namespace, finding.name), *refs)
     if streamed and len(refs) > LONG:
-        return Entries(refs, _evidence_entry)
-    return [_evidence_entry(r) for r in refs]
+        return Entries(refs, _evidence_entry)  # long lists (Namespaces) record nothing more
+    return [*(_evidence_entry(r) for r in refs), *map(_recorded_entry, finding.evidence)]
 
 
 def diagnosis_fields(diagnosis: Diagnosis, index: int, streamed: bool) -> dict[str, Any]:

@@ -34,7 +34,9 @@ ALLOWED: dict[str, frozenset[str]] = {
     "apiserver": frozenset(),
     "shape": frozenset(),
     "safe_text": frozenset(),
-    "store": frozenset({"objects", "kinds", "gc_pause", "shape"}),
+    # what the cache keeps of Pods, Jobs and Events (R-EVD-1): a leaf beside the cache
+    "store_evidence": frozenset({"kinds"}),
+    "store": frozenset({"objects", "kinds", "gc_pause", "shape", "store_evidence"}),
     "model": frozenset({"objects", "kinds", "shape", "store", "gc_pause"}),
     "report": frozenset({"objects", "kinds", "model", "store", "safe_text"}),
     "sources": frozenset({"objects", "kinds", "model", "store", "errors", "gc_pause"}),

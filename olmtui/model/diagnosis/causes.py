@@ -1,5 +1,5 @@
 """Which finding causes which: one table of link rules (R-DIAG-1 .. R-DIAG-7, R-DIAG-10 ..
-R-DIAG-12).
+R-DIAG-12, R-DIAG-20 .. R-DIAG-22).
 
 A link rule says: a finding with one of the ``effects`` codes follows from a finding with
 one of the ``causes`` codes on an object that ``locate`` finds from the effect and the
@@ -29,6 +29,7 @@ from olmtui.kinds import (
 )
 from olmtui.model.diagnosis.relations import Relations
 from olmtui.model.records.types import Finding, ObjectRef
+from olmtui.model.rules.evidence.catalog_pods import CATALOG_POD_CODES
 
 #: The findings of a CatalogSource that cannot serve (R-SUB-8).
 BROKEN_CATALOG = frozenset(
@@ -131,6 +132,16 @@ def _original(finding: Finding, relations: Relations) -> list[ObjectRef]:
     return [original or ObjectRef(CSV, finding.namespace, finding.name)]
 
 
+def _catalog_pods(finding: Finding, relations: Relations) -> list[ObjectRef]:
+    """R-DIAG-20: the pods of the CatalogSource the finding stands on."""
+    return relations.catalog_pods(finding.namespace, finding.name)
+
+
+def _unpack_job(finding: Finding, relations: Relations) -> list[ObjectRef]:
+    """R-DIAG-22: the one failed unpack Job of the Subscription's catalog namespace."""
+    return relations.failed_unpack_job(finding.namespace, finding.name)
+
+
 #: The link rules, as docs/rules.md ("Diagnosis") states them.
 LINK_RULES: tuple[LinkRule, ...] = (
     LinkRule(
@@ -208,6 +219,27 @@ LINK_RULES: tuple[LinkRule, ...] = (
         frozenset({"ClusterCatalogNotServing"}),
         _catalogs_not_served,
         "R-V1-9, R-V1-4, R-V1-5",
+    ),
+    LinkRule(
+        "R-DIAG-20",
+        BROKEN_CATALOG,
+        CATALOG_POD_CODES,
+        _catalog_pods,
+        "R-SUB-8, R-EVD-2",
+    ),
+    LinkRule(
+        "R-DIAG-21",
+        frozenset({"BundleUnpackJobGone"}),
+        frozenset({"BundleUnpackFailed"}),
+        _itself,
+        "R-SUB-11, R-EVD-3",
+    ),
+    LinkRule(
+        "R-DIAG-22",
+        frozenset({"BundleUnpackFailed"}),
+        frozenset({"BundleUnpackJobFailed"}),
+        _unpack_job,
+        "R-SUB-11, R-EVD-3",
     ),
 )
 

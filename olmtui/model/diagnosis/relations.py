@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
-from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, OPERATOR_GROUP, SUBSCRIPTION
+from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, JOB, OPERATOR_GROUP, POD, SUBSCRIPTION
 from olmtui.model.records.types import ObjectRef
 from olmtui.model.rules.copies.placement import copy_source
+from olmtui.model.rules.evidence.bundle_unpack import failed_unpack_jobs
 from olmtui.model.rules.subscriptions.state import install_plan_name
 from olmtui.objects import Obj, annotations_of, is_copied_csv, name_of, namespace_of, spec
 
@@ -131,3 +132,25 @@ class Relations:
         """The namespace's OperatorGroup when it has exactly one (R-MEM-1, R-MEM-2)."""
         groups = _refs(OPERATOR_GROUP, self._objects.list(OPERATOR_GROUP, namespace))
         return groups[0] if len(groups) == 1 else None
+
+    def catalog_pods(self, namespace: str, name: str) -> list[ObjectRef]:
+        """R-DIAG-20: the pods of a CatalogSource (label ``olm.catalogSource=<name>`` in its
+        namespace), by name."""
+        pods = self._objects.list(POD, namespace)
+        return _refs(POD, (p for p in pods if _labels(p).get("olm.catalogSource") == name))
+
+    def failed_unpack_job(self, namespace: str, name: str) -> list[ObjectRef]:
+        """R-DIAG-22: the failed bundle unpack Job of a Subscription's catalog namespace,
+        when it holds exactly one (the Job names no Subscription: with several, which is
+        whose is not known)."""
+        sub = self._objects.get(SUBSCRIPTION, namespace, name)
+        if sub is None:
+            return []
+        source_namespace = spec(sub).get("sourceNamespace") or namespace
+        failed = failed_unpack_jobs(self._objects.list(JOB, source_namespace))
+        return _refs(JOB, failed) if len(failed) == 1 else []
+
+
+def _labels(obj: Obj) -> dict[str, str]:
+    labels = (obj.get("metadata") or {}).get("labels")
+    return labels if isinstance(labels, dict) else {}

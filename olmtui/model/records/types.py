@@ -37,6 +37,34 @@ class ObjectRef:
 
 
 @dataclass(frozen=True, slots=True)
+class FieldEvidence:
+    """One field of one object a finding rests on, with the value read (R-EVD-2)."""
+
+    kind: str
+    namespace: str
+    name: str
+    field: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class EventEvidence:
+    """One Event a finding rests on: what the cluster recorded about its object (R-EVD-1)."""
+
+    kind: str
+    namespace: str
+    name: str
+    reason: str
+    message: str
+    type: str
+    count: int
+    time: str
+
+
+Evidence = FieldEvidence | EventEvidence
+
+
+@dataclass(frozen=True, slots=True)
 class Finding:
     """One problem or notable fact, with the why and what-to-do a person needs.
 
@@ -52,6 +80,9 @@ class Finding:
     message: str
     rule: str = ""
     related: tuple[ObjectRef, ...] = ()
+    #: The fields and Events it rests on beyond its objects (``findings[].evidence``); a
+    #: rule fills it with what it read, most rules leave it empty.
+    evidence: tuple[Evidence, ...] = ()
 
     @property
     def sort_key(self) -> tuple[int, str, str, str, str]:

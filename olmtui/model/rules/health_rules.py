@@ -41,9 +41,12 @@ from olmtui.kinds import (
     CRD,
     CSV,
     DEPLOYMENT,
+    EVENT,
     INSTALL_PLAN,
+    JOB,
     OPERATOR_CONDITION,
     OPERATOR_GROUP,
+    POD,
     SERVICE,
     SUBSCRIPTION,
 )
@@ -72,6 +75,8 @@ from olmtui.model.rules.documented.conversion_webhooks import (
     conversion_webhook_findings,
 )
 from olmtui.model.rules.documented.leftovers import namespace_leftover_findings
+from olmtui.model.rules.evidence.bundle_unpack import unpack_failed, unpack_findings
+from olmtui.model.rules.evidence.catalog_pods import catalog_pod_findings
 from olmtui.model.rules.resolution.catalog_view import Visibility
 from olmtui.model.rules.resolution.failure_findings import resolution_clause_findings
 from olmtui.model.rules.rule_family import (
@@ -309,6 +314,28 @@ def _webhooks_moved(seen: Seen) -> bool:
     return old is not None or new is not None
 
 
+# -- R-EVD-2: why a catalog does not serve, from its pod --------------------------------------
+def _catalog_pod_findings(inputs: HealthInputs) -> list[Finding]:
+    objects = inputs.objects
+    return catalog_pod_findings(
+        objects.list(CATALOG_SOURCE), objects.list(POD), objects.list(EVENT)
+    )
+
+
+# -- R-EVD-3: a failed bundle unpack, its Job or what is left of it ---------------------------
+def _unpack_findings(inputs: HealthInputs) -> list[Finding]:
+    objects = inputs.objects
+    return unpack_findings(objects.list(SUBSCRIPTION), objects.list(JOB), objects.list(EVENT))
+
+
+def _unpack_moved(seen: Seen) -> bool:
+    """A Subscription moves it only when it has, or had, a failed unpack: the family reads
+    every Subscription, and most changes are of Subscriptions without one."""
+    if seen.key.kind != SUBSCRIPTION:
+        return True
+    return any(o is not None and unpack_failed(o) for o in (seen.old, seen.new))
+
+
 # -- R-V1-*: OLM v1's ClusterCatalogs and ClusterExtensions ----------------------------------
 def _names(inputs: HealthInputs, kind: str, tag: str) -> list[Subject]:
     return [(tag, name) for (_, name), _ in inputs.objects.slots(kind)]
@@ -434,6 +461,8 @@ FAMILIES: tuple[RuleFamily, ...] = (
         lambda inputs: cluster_operator_findings(inputs.objects.list(CLUSTER_OPERATOR)),
     ),
     single("webhooks", "R-DOC-17", {CRD, SERVICE}, _webhook_findings, moves=_webhooks_moved),
+    single("catalog-pods", "R-EVD-2", {CATALOG_SOURCE, POD, EVENT}, _catalog_pod_findings),
+    single("unpack", "R-EVD-3", {SUBSCRIPTION, JOB, EVENT}, _unpack_findings, moves=_unpack_moved),
     RuleFamily(
         "cc",
         "R-V1-7, R-V1-9",

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from olmtui.errors import UsageError
 from olmtui.gc_pause import cyclic_gc_paused
-from olmtui.kinds import CRD, DEPLOYMENT, NAMESPACE
+from olmtui.kinds import CRD, DEPLOYMENT, EVENT, JOB, NAMESPACE, POD
 from olmtui.model.primitives.inferred import INFERRED_ANNOTATION
 from olmtui.model.records.types import Finding, ObjectRef
 from olmtui.sources.input_limits import special_file
@@ -52,7 +52,9 @@ from olmtui.store import KINDS, PLATFORM_KINDS, NameOnly, Obj, Store
 #: Objects per ``apply_many`` call: large enough to be cheap, small enough to show progress.
 BATCH_SIZE = 500
 #: The kept kinds that are OLM's own: PATHs holding none of them are no OLM snapshot.
-OLM_KINDS: frozenset[str] = frozenset(KINDS) - {NAMESPACE, CRD, DEPLOYMENT} - PLATFORM_KINDS
+OLM_KINDS: frozenset[str] = (
+    frozenset(KINDS) - {NAMESPACE, CRD, DEPLOYMENT, POD, JOB, EVENT} - PLATFORM_KINDS
+)
 
 
 @dataclass

@@ -23,12 +23,15 @@ from olmtui.kinds import (
     CRD,
     CSV,
     DEPLOYMENT,
+    EVENT,
     INSTALL_PLAN,
+    JOB,
     NAMESPACE,
     OLM_CONFIG,
     OPERATOR_CONDITION,
     OPERATOR_GROUP,
     PACKAGE_MANIFEST,
+    POD,
     SERVICE,
     SUBSCRIPTION,
 )
@@ -52,6 +55,10 @@ KIND_GROUPS: dict[str, str] = {
     CLUSTER_OPERATOR: "config.openshift.io",
     SERVICE: "",
     DEPLOYMENT: "apps",
+    # Evidence (R-EVD-1): must-gather core/pods.yaml, core/events.yaml, batch/jobs.yaml
+    POD: "",
+    JOB: "batch",
+    EVENT: "",
     # OLM v1 (R-V1-1)
     CLUSTER_EXTENSION: "olm.operatorframework.io",
     CLUSTER_CATALOG: "olm.operatorframework.io",

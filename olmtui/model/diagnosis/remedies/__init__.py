@@ -18,6 +18,7 @@ from olmtui.model.diagnosis.remedies import (
     copies,
     csvs,
     documented,
+    evidence,
     inputs,
     installplans,
     membership,
@@ -47,6 +48,7 @@ _CHAPTERS = (
     v1,
     documented,
     inputs,
+    evidence,
 )
 
 

@@ -1,0 +1,212 @@
+"""Pods, Jobs and Events as the cache keeps them: the few fields the evidence findings read
+(R-EVD-1), and a bound on Events per involved object.
+
+A cluster holds thousands of pods and up to a hundred thousand events; the findings need
+a catalog pod's phase, readiness and container states, an unpack Job's labels and
+conditions, and an Event's reason, message, count, times and involved object. Everything
+else (pod specs, volumes, managed fields, annotations) is dropped on the way in, and only
+values of the expected type are kept, so the model can read them without checks.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeGuard
+
+from olmtui.kinds import (
+    CATALOG_SOURCE,
+    CLUSTER_CATALOG,
+    CLUSTER_EXTENSION,
+    CSV,
+    DEPLOYMENT,
+    EVENT,
+    INSTALL_PLAN,
+    JOB,
+    OLM_CONFIG,
+    OPERATOR_CONDITION,
+    OPERATOR_GROUP,
+    POD,
+    SUBSCRIPTION,
+)
+
+Obj = dict[str, Any]
+
+#: The newest Events kept per involved object (R-EVD-1): a crash-looping pod emits one
+#: ``BackOff`` event after another, and OLM emits its own every few minutes.
+EVENTS_PER_OBJECT = 20
+#: An Event's message longer than this is cut: the reason and the first lines say why.
+_MESSAGE_LIMIT = 2048
+#: The kinds an Event is kept for: OLM's own, and the Pods, Jobs and Deployments its
+#: catalogs, unpack Jobs and operators run as.
+EVENT_SUBJECT_KINDS: frozenset[str] = frozenset(
+    {
+        CSV,
+        SUBSCRIPTION,
+        INSTALL_PLAN,
+        CATALOG_SOURCE,
+        OPERATOR_GROUP,
+        OPERATOR_CONDITION,
+        OLM_CONFIG,
+        CLUSTER_EXTENSION,
+        CLUSTER_CATALOG,
+        POD,
+        JOB,
+        DEPLOYMENT,
+    }
+)
+_METADATA = ("name", "namespace", "uid", "resourceVersion", "creationTimestamp")
+
+
+def _str(value: Any) -> TypeGuard[str]:
+    return isinstance(value, str)
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _picked(mapping: Any, fields: tuple[str, ...], test: Any = _str) -> Obj:
+    """The ``fields`` of ``mapping`` whose values pass ``test``."""
+    if not isinstance(mapping, dict):
+        return {}
+    return {k: mapping[k] for k in fields if k in mapping and test(mapping[k])}
+
+
+def _labels(value: Any) -> dict[str, str]:
+    if not isinstance(value, dict):
+        return {}
+    return {k: v for k, v in value.items() if _str(k) and _str(v)}
+
+
+def _metadata(obj: Obj, *, labels: bool = True) -> Obj:
+    obj_meta = obj.get("metadata") or {}
+    kept = _picked(obj_meta, _METADATA)
+    if labels and _labels(obj_meta.get("labels")):
+        kept["labels"] = _labels(obj_meta.get("labels"))
+    owners = obj_meta.get("ownerReferences")
+    if isinstance(owners, list):
+        kept_owners = [_picked(o, ("kind", "name", "uid")) for o in owners]
+        kept["ownerReferences"] = [o for o in kept_owners if o]
+    return kept
+
+
+def _conditions(value: Any, types: frozenset[str] | None = None) -> list[Obj]:
+    if not isinstance(value, list):
+        return []
+    fields = ("type", "status", "reason", "message", "lastTransitionTime")
+    kept = [_picked(c, fields) for c in value]
+    return [c for c in kept if "type" in c and (types is None or c["type"] in types)]
+
+
+def _container_status(status: Any) -> Obj:
+    """One container's name, readiness, restarts, why it waits and how it last ended."""
+    kept = _picked(status, ("name",))
+    if not isinstance(status, dict):
+        return kept
+    if _int(status.get("restartCount")):
+        kept["restartCount"] = status["restartCount"]
+    if isinstance(status.get("ready"), bool):
+        kept["ready"] = status["ready"]
+    waiting = _picked((status.get("state") or {}).get("waiting"), ("reason", "message"))
+    if waiting:
+        kept["state"] = {"waiting": waiting}
+    last = (status.get("lastState") or {}).get("terminated")
+    terminated = _picked(last, ("reason", "message", "finishedAt"))
+    if isinstance(last, dict) and _int(last.get("exitCode")):
+        terminated["exitCode"] = last["exitCode"]
+    if terminated:
+        kept["lastState"] = {"terminated": terminated}
+    return kept
+
+
+def trim_pod(obj: Obj) -> Obj:
+    """A Pod: identity, labels, owners, phase, its Ready condition and its containers'
+    states (R-EVD-1); its spec is dropped."""
+    status = obj.get("status") or {}
+    kept_status = _picked(status, ("phase", "reason", "message"))
+    ready = _conditions(status.get("conditions"), frozenset({"Ready"}))
+    if ready:
+        kept_status["conditions"] = ready
+    for field in ("initContainerStatuses", "containerStatuses"):
+        containers = status.get(field)
+        if isinstance(containers, list):
+            kept_status[field] = [_container_status(c) for c in containers]
+    return {"apiVersion": "v1", "kind": POD, "metadata": _metadata(obj), "status": kept_status}
+
+
+def trim_job(obj: Obj) -> Obj:
+    """A Job: identity, labels (the unpack Job's ``operatorframework.io/bundle-unpack-ref``),
+    owners, conditions, start and completion, counts of failed and succeeded pods."""
+    status = obj.get("status") or {}
+    kept_status = _picked(status, ("startTime", "completionTime"))
+    kept_status.update(_picked(status, ("failed", "succeeded", "active"), _int))
+    conditions = _conditions(status.get("conditions"))
+    if conditions:
+        kept_status["conditions"] = conditions
+    return {
+        "apiVersion": "batch/v1",
+        "kind": JOB,
+        "metadata": _metadata(obj),
+        "status": kept_status,
+    }
+
+
+def event_subject(obj: Obj) -> tuple[str, str, str] | None:
+    """The (kind, namespace, name) an Event is about, or ``None`` when it names none."""
+    involved = obj.get("involvedObject") or obj.get("regarding")
+    if not isinstance(involved, dict):
+        return None
+    kind, name = involved.get("kind"), involved.get("name")
+    if not (_str(kind) and _str(name)):
+        return None
+    namespace = involved.get("namespace")
+    return kind, namespace if _str(namespace) else "", name
+
+
+def keeps_event(obj: Obj) -> bool:
+    """Whether the cache keeps this Event: its involved object is of an OLM kind or a Pod,
+    Job or Deployment (R-EVD-1)."""
+    subject = event_subject(obj)
+    return subject is not None and subject[0] in EVENT_SUBJECT_KINDS
+
+
+def event_time(obj: Obj) -> str:
+    """When an Event last happened, as its RFC 3339 text ("" when it says nothing): the
+    first it has of ``lastTimestamp``, ``eventTime``, ``firstTimestamp``, creation."""
+    for value in (
+        obj.get("lastTimestamp"),
+        obj.get("eventTime"),
+        obj.get("firstTimestamp"),
+        (obj.get("metadata") or {}).get("creationTimestamp"),
+    ):
+        if _str(value) and value:
+            return value
+    return ""
+
+
+def trim_event(obj: Obj) -> Obj:
+    """An Event: reason, message (cut), type, count, first and last time, involved object."""
+    kept: Obj = {"apiVersion": "v1", "kind": EVENT, "metadata": _metadata(obj, labels=False)}
+    kept.update(_picked(obj, ("reason", "type", "firstTimestamp", "lastTimestamp", "eventTime")))
+    message = obj.get("message") or obj.get("note")
+    if _str(message):
+        kept["message"] = message[:_MESSAGE_LIMIT]
+    count = obj.get("count")
+    if _int(count):
+        kept["count"] = count
+    subject = event_subject(obj)
+    if subject is not None:
+        kind, namespace, name = subject
+        kept["involvedObject"] = {"kind": kind, "namespace": namespace, "name": name}
+    return kept
+
+
+def trim_evidence(obj: Obj) -> Obj | None:
+    """The trimmed Pod, Job or Event; ``None`` for another kind."""
+    kind = obj.get("kind")
+    if kind == POD:
+        return trim_pod(obj)
+    if kind == JOB:
+        return trim_job(obj)
+    if kind == EVENT:
+        return trim_event(obj)
+    return None
