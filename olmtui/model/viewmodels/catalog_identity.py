@@ -14,15 +14,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from olmtui.kinds import CATALOG_SOURCE
+from olmtui.kinds import CATALOG_SOURCE, POD
 from olmtui.model.rules.catalog.health import health_of
 from olmtui.objects import Obj, annotations_of, meta, spec, status
-from olmtui.store import KINDS, Store
+from olmtui.store import Store
 
 #: The annotation ``operator-sdk run bundle`` puts on the catalog it makes.
 RUN_BUNDLE_ANNOTATION = "operators.operatorframework.io/index-image"
-#: The kind of a catalog's registry pods: kept by the cache once pods are read.
-POD = "Pod"
 #: The label OLM puts on a catalog's registry pods: the CatalogSource's name.
 CATALOG_POD_LABEL = "olm.catalogSource"
 
@@ -135,6 +133,6 @@ def catalog_identity(catalog_source: Obj, pods: Iterable[Obj] = ()) -> CatalogId
 def catalog_identities(store: Store) -> list[CatalogIdentity]:
     """Every CatalogSource cached, sorted by namespace and name, with its registry pods
     when the cache keeps pods (none are read yet: each ``pods`` is empty until then)."""
-    pods = list(store.list(POD)) if POD in KINDS else []
+    pods = list(store.list(POD))
     found = (catalog_identity(c, pods) for c in store.list(CATALOG_SOURCE))
     return sorted(found, key=lambda c: (c.namespace, c.name))

@@ -1,6 +1,7 @@
-"""A must-gather's files of kinds olmtui does not keep (``core/pods.yaml``,
-``core/events.yaml``, ``batch/jobs.yaml``...) are known by their path and never read
-(``must_gather_paths``): they cost nothing, and the load is the one without them."""
+"""A must-gather's files of kinds olmtui does not keep (``core/configmaps.yaml``,
+``core/secrets.yaml``, ``apps/replicasets.yaml``...) are known by their path and never read
+(``must_gather_paths``): they cost nothing, and the load is the one without them. Pods,
+Events and Jobs are kept (R-EVD-1): their files are read."""
 
 from __future__ import annotations
 
@@ -52,22 +53,25 @@ def test_the_path_says_the_kind_only_where_oc_writes_one_kind(path: str, kind: s
 def test_only_kinds_not_kept_are_unread_and_a_kind_kept_is_read_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Deployments and Services are kept (read); Pods are not, until a reader keeps them:
-    then their files are read, with nothing else to change."""
-    assert unread_kind(tree("namespaces/ns/core/pods.yaml")) == "Pod"
-    assert unread_kind(tree("namespaces/ns/apps/deployments.yaml")) is None
-    assert unread_kind(tree("namespaces/ns/core/services.yaml")) is None
-    monkeypatch.setitem(snapshot_objects.KIND_GROUPS, "Pod", "")
-    assert unread_kind(tree("namespaces/ns/core/pods.yaml")) is None
+    """Pods, Events, Jobs, Deployments and Services are kept (read); ConfigMaps are not,
+    until a reader keeps them: then their files are read, with nothing else to change."""
+    assert unread_kind(tree("namespaces/ns/core/configmaps.yaml")) == "ConfigMap"
+    for kept in ("core/pods.yaml", "core/events.yaml", "batch/jobs.yaml", "apps/deployments.yaml"):
+        assert unread_kind(tree(f"namespaces/ns/{kept}")) is None
+    monkeypatch.setitem(snapshot_objects.KIND_GROUPS, "ConfigMap", "")
+    assert unread_kind(tree("namespaces/ns/core/configmaps.yaml")) is None
 
 
 @pytest.fixture(scope="module")
 def gathered(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """The same must-gather without and with Pods, Events and Jobs."""
+    """The same must-gather without and with Pods, Events and Jobs, the second with a broken
+    ConfigMap List in every namespace."""
     bare = tmp_path_factory.mktemp("bare")
     generate(bare, SIZES, layout="must-gather")
     full = tmp_path_factory.mktemp("full")
     generate(full, SIZES, layout="must-gather", extras=Extras(pods=12, events=30, jobs=3))
+    for pods in full.rglob("core/pods.yaml"):
+        (pods.parent / "configmaps.yaml").write_text("metadata: {\n  broken: [")
     return bare, full
 
 
@@ -77,28 +81,26 @@ def loaded(path: Path) -> tuple[dict[str, Any], Any]:
     return {kind: list(store.slots(kind)) for kind in KINDS}, result
 
 
-def test_pods_events_and_jobs_files_are_not_opened_and_change_nothing_loaded(
+def test_configmap_files_are_not_opened_and_pods_events_jobs_are_read(
     gathered: tuple[Path, Path],
 ) -> None:
-    """Broken YAML in them says nothing (they are not read); the store and the findings are
-    those of the must-gather without them; they are counted by kind."""
+    """Broken YAML in an unread file says nothing; the OLM objects are those of the
+    must-gather without the extra files; the unread files are counted by kind."""
     bare, full = gathered
-    broken = next(full.rglob("core/events.yaml"))
-    text = broken.read_text()
-    broken.write_text("metadata: {\n  broken: [")
-    try:
-        bare_objects, bare_result = loaded(bare)
-        objects, result = loaded(full)
-    finally:
-        broken.write_text(text)
+    bare_objects, _ = loaded(bare)
+    objects, result = loaded(full)
     namespaces = len(list(full.rglob("core/pods.yaml")))
     assert namespaces == 6
-    assert objects == bare_objects
-    assert result.findings == bare_result.findings
-    assert result.ignored_kinds == {}
-    assert result.unread_kinds == {"Pod": namespaces, "Event": namespaces, "Job": namespaces}
+    evidence = {"Pod", "Event", "Job"}
+    assert {k: v for k, v in objects.items() if k not in evidence} == {
+        k: v for k, v in bare_objects.items() if k not in evidence
+    }
+    assert len(objects["Pod"]) == 12 and len(objects["Job"]) == 3
+    assert not [f for f in result.findings if "configmaps.yaml" in f.message]
+    assert result.unread_kinds == {"ConfigMap": namespaces}
     listed = [f.name for f in path_content(full, "mg").files]
-    assert not [name for name in listed if name.endswith(("pods.yaml", "events.yaml"))]
+    assert not [name for name in listed if name.endswith("configmaps.yaml")]
+    assert [name for name in listed if name.endswith("pods.yaml")]
 
 
 def test_an_archive_keeps_no_bytes_of_them(gathered: tuple[Path, Path], tmp_path: Path) -> None:
@@ -108,17 +110,19 @@ def test_an_archive_keeps_no_bytes_of_them(gathered: tuple[Path, Path], tmp_path
         tar.add(full, arcname="must-gather")
     content = path_content(archive, str(archive))
     files = list(content.files)
-    assert not [f for f in files if f.name.endswith(("pods.yaml", "events.yaml", "jobs.yaml"))]
-    assert content.unread == {"Pod": 6, "Event": 6, "Job": 6}
+    assert not [f for f in files if f.name.endswith("configmaps.yaml")]
+    assert content.unread == {"ConfigMap": 6}
     objects, result = loaded(archive)
     assert objects == loaded(full)[0]
-    assert result.unread_kinds == {"Pod": 6, "Event": 6, "Job": 6}
+    assert result.unread_kinds == {"ConfigMap": 6}
 
 
-def test_a_must_gather_of_only_pods_and_events_says_no_olm_objects(tmp_path: Path) -> None:
+def test_a_must_gather_of_only_configmaps_and_secrets_says_no_olm_objects(
+    tmp_path: Path,
+) -> None:
     folder = tmp_path / "namespaces/ns/core"
     folder.mkdir(parents=True)
-    (folder / "pods.yaml").write_text("apiVersion: v1\nkind: PodList\nitems: []\n")
-    (folder / "events.yaml").write_text("apiVersion: v1\nkind: EventList\nitems: []\n")
-    with pytest.raises(UsageError, match=r"no OLM objects \(only Event, Pod\)"):
+    (folder / "configmaps.yaml").write_text("apiVersion: v1\nkind: ConfigMapList\nitems: []\n")
+    (folder / "secrets.yaml").write_text("apiVersion: v1\nkind: SecretList\nitems: []\n")
+    with pytest.raises(UsageError, match=r"no OLM objects \(only ConfigMap, Secret\)"):
         load_snapshot([tmp_path], Store())
