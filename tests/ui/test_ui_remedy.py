@@ -28,7 +28,7 @@ async def test_the_findings_detail_lists_the_remedy_steps() -> None:
         await pilot.press("slash", *"MultipleOperatorGroupsFound", "enter")
         await pilot.pause()
         text = _detail(app)
-        assert "remedy (not simulated):" in text
+        assert "remedy (not tried yet: p tries it on a copy of the state):" in text
         assert " 1. Delete OperatorGroup" in text
         assert "$ oc delete operatorgroup keycloak-og -n team-b" in text
 
@@ -41,5 +41,5 @@ async def test_the_overviews_incident_detail_lists_its_roots_remedy() -> None:
         await pilot.pause()
         text = _detail(app)
         assert "follows from it" in text
-        assert "remedy (not simulated):" in text
+        assert "remedy (not tried yet: p tries it on a copy of the state):" in text
         assert "$ oc delete operatorgroup keycloak-og -n team-b" in text
