@@ -64,6 +64,11 @@ def _int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _dict(value: Any) -> Obj:
+    """``value`` when it is a mapping, else empty: a wrong-typed field reads as absent."""
+    return value if isinstance(value, dict) else {}
+
+
 def _picked(mapping: Any, fields: tuple[str, ...], test: Any = _str) -> Obj:
     """The ``fields`` of ``mapping`` whose values pass ``test``."""
     if not isinstance(mapping, dict):
@@ -78,7 +83,7 @@ def _labels(value: Any) -> dict[str, str]:
 
 
 def _metadata(obj: Obj, *, labels: bool = True) -> Obj:
-    obj_meta = obj.get("metadata") or {}
+    obj_meta = _dict(obj.get("metadata"))
     kept = _picked(obj_meta, _METADATA)
     if labels and _labels(obj_meta.get("labels")):
         kept["labels"] = _labels(obj_meta.get("labels"))
@@ -106,10 +111,10 @@ def _container_status(status: Any) -> Obj:
         kept["restartCount"] = status["restartCount"]
     if isinstance(status.get("ready"), bool):
         kept["ready"] = status["ready"]
-    waiting = _picked((status.get("state") or {}).get("waiting"), ("reason", "message"))
+    waiting = _picked(_dict(status.get("state")).get("waiting"), ("reason", "message"))
     if waiting:
         kept["state"] = {"waiting": waiting}
-    last = (status.get("lastState") or {}).get("terminated")
+    last = _dict(status.get("lastState")).get("terminated")
     terminated = _picked(last, ("reason", "message", "finishedAt"))
     if isinstance(last, dict) and _int(last.get("exitCode")):
         terminated["exitCode"] = last["exitCode"]
@@ -121,7 +126,7 @@ def _container_status(status: Any) -> Obj:
 def trim_pod(obj: Obj) -> Obj:
     """A Pod: identity, labels, owners, phase, its Ready condition and its containers'
     states (R-EVD-1); its spec is dropped."""
-    status = obj.get("status") or {}
+    status = _dict(obj.get("status"))
     kept_status = _picked(status, ("phase", "reason", "message"))
     ready = _conditions(status.get("conditions"), frozenset({"Ready"}))
     if ready:
@@ -136,7 +141,7 @@ def trim_pod(obj: Obj) -> Obj:
 def trim_job(obj: Obj) -> Obj:
     """A Job: identity, labels (the unpack Job's ``operatorframework.io/bundle-unpack-ref``),
     owners, conditions, start and completion, counts of failed and succeeded pods."""
-    status = obj.get("status") or {}
+    status = _dict(obj.get("status"))
     kept_status = _picked(status, ("startTime", "completionTime"))
     kept_status.update(_picked(status, ("failed", "succeeded", "active"), _int))
     conditions = _conditions(status.get("conditions"))
@@ -176,7 +181,7 @@ def event_time(obj: Obj) -> str:
         obj.get("lastTimestamp"),
         obj.get("eventTime"),
         obj.get("firstTimestamp"),
-        (obj.get("metadata") or {}).get("creationTimestamp"),
+        _dict(obj.get("metadata")).get("creationTimestamp"),
     ):
         if _str(value) and value:
             return value
