@@ -74,7 +74,8 @@ def preview_text(preview: RemedyPreview) -> Text:
     text.append(f"\n\n{verdict(remedy)}")
     trial = preview.trial
     if trial is None:
-        text.append(f"\nnot tried: {preview.why}", style=palette.MUTED)
+        if not remedy.missing:  # the verdict says why already when it names what is missing
+            text.append(f"\nnot tried: {preview.why}", style=palette.MUTED)
         return inert_text(text)
     outcome = trial.outcome
     text.append("\nOLM next:", style="bold")
