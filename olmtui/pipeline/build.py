@@ -34,9 +34,9 @@ from olmtui.report.json_report import LoadSummary
 from olmtui.sources.catalog.catalogs import load_catalog
 from olmtui.sources.cluster.live_options import LiveOptions
 from olmtui.sources.snapshots.load_progress import ProgressCallback
+from olmtui.sources.snapshots.must_gather_paths import kind_of_file
 from olmtui.sources.snapshots.parallel_load import ready_to_spawn
 from olmtui.sources.snapshots.snapshot import LoadResult, list_snapshot, load_snapshot
-from olmtui.sources.snapshots.snapshot_kinds import kind_of_file
 from olmtui.store import KINDS, Store
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ from model_builders import namespace, operator_group
 from olmtui.pipeline.build import live_partial, snapshot_session
 from olmtui.pipeline.input_state import scope_reasons, snapshot_partial, syncing_partial
 from olmtui.sources.cluster.live_status import LiveStatus
-from olmtui.sources.snapshots.snapshot_kinds import kind_of_file
+from olmtui.sources.snapshots.must_gather_paths import kind_of_file
 from olmtui.store import Unreadable
 
 
@@ -68,6 +68,8 @@ def test_the_kind_of_a_skipped_file_comes_from_its_must_gather_path():
     assert kind_of_file("mg/namespaces/team-a/core/services.yaml") == "Service"
     assert kind_of_file("mg/cluster-scoped-resources/core/namespaces/a.yaml") == "Namespace"
     assert kind_of_file("mg/namespaces/team-a/team-a.yaml") is None
+    assert kind_of_file("mg/namespaces/team-a/core/events.yaml") == "Event"
+    assert kind_of_file("mg/namespaces/team-a/pods/p-1/p-1.yaml") == "Pod"
     assert kind_of_file("cluster.yaml") is None
     told = snapshot_partial(False, 2, [f"{base}/operatorgroups/og.yaml"], kind_of_file)
     assert told.kinds == frozenset({"OperatorGroup"})

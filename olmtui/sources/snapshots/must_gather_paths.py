@@ -16,6 +16,7 @@ every other file is read and its objects sorted by their own ``kind`` as before.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from olmtui.sources.snapshots.snapshot_objects import KIND_GROUPS
 
@@ -60,3 +61,36 @@ def unread_kind(in_tree: Sequence[str]) -> str | None:
     kind the loader does not keep), else ``None``: the file is read."""
     kind = kind_by_path(in_tree)
     return None if kind is None or kind in KIND_GROUPS else kind
+
+
+@cache
+def _kinds_by_plural() -> dict[str, str]:
+    """Kinds by the plural a must-gather folder or file names them by: the API's plurals of
+    the kinds streamed live, and the one-kind Lists ``oc adm inspect`` writes. Built when
+    first asked (after a skipped document): the live table brings the HTTP client's imports,
+    which the parse workers that import this module never need."""
+    from olmtui.sources.cluster.live_resources import STREAMS
+
+    return {
+        **{spec.resource.plural: spec.resource.kind for spec in STREAMS},
+        **{
+            path.rsplit("/", 1)[-1].removesuffix(".yaml"): k for path, k in NAMESPACED_FILES.items()
+        },
+    }
+
+
+def kind_of_file(name: str) -> str | None:
+    """The kind the snapshot file ``name`` holds, told by its path, or ``None`` when its path
+    does not say: what an unreadable document of it lost is of that kind only (R-SRC-1)."""
+    parts = name.replace("\\", "/").split("/")
+    if NAMESPACES_TREE in parts:
+        below = len(parts) - 1 - parts[::-1].index(NAMESPACES_TREE)
+        found = kind_by_path(parts[below:])
+        if found is not None:
+            return found
+    # the file's own name, then its folder (``.../operatorgroups/NAME.yaml``)
+    plurals = _kinds_by_plural()
+    named = plurals.get(parts[-1].rsplit(".", 1)[0])
+    if named is not None or len(parts) < 2:
+        return named
+    return plurals.get(parts[-2])
