@@ -68,7 +68,9 @@ def _why(pod: Obj) -> tuple[str, str, tuple[str, str]] | None:
             )
     for status in containers:
         terminated = (status.get("lastState") or {}).get("terminated") or {}
-        if terminated.get("reason") == "OOMKilled":
+        # a kill the container recovered from (running again, the pod Ready) stops nothing
+        down = _ready(pod) is not True or "waiting" in (status.get("state") or {})
+        if terminated.get("reason") == "OOMKilled" and down:
             return (
                 "CatalogPodOOMKilled",
                 f"container {status.get('name', '?')} was killed for memory (OOMKilled, "
@@ -145,22 +147,38 @@ def catalog_pod_findings(
             if why is None:
                 continue
             code, sentence, (field, value) = why
+            serving = _connection_state(source) == "READY"
             evidence: list[Evidence] = [FieldEvidence(POD, namespace, name_of(pod), field, value)]
             about = by_subject.get((POD, namespace, name_of(pod)), ())
             evidence += map(event_evidence, about)
             findings.append(
                 Finding(
-                    "error",
+                    "warning" if serving else "error",
                     code,
                     POD,
                     namespace,
                     name_of(pod),
                     f"Pod {name_of(pod)} of CatalogSource {namespace}/{name}: {sentence}. "
-                    "OLM cannot reach a catalog whose registry pod does not serve, and no "
-                    "Subscription resolving against it installs or upgrades until it does.",
+                    + (
+                        "The catalog is READY all the same: another of its pods serves (this "
+                        "one may be an update of its image, which OLM abandons while it "
+                        "crash-loops)."
+                        if serving
+                        else "OLM cannot reach a catalog whose registry pod does not serve, "
+                        "and no Subscription resolving against it installs or upgrades until "
+                        "it does."
+                    ),
                     rule="R-EVD-2",
                     related=(ObjectRef(CATALOG_SOURCE, namespace, name),),
                     evidence=tuple(evidence),
                 )
             )
     return findings
+
+
+def _connection_state(catalog_source: Obj) -> str | None:
+    """The catalog's connection as OLM last observed it (R-SUB-8), if it says."""
+    status = catalog_source.get("status")
+    connection = status.get("connectionState") if isinstance(status, dict) else None
+    state = connection.get("lastObservedState") if isinstance(connection, dict) else None
+    return state if isinstance(state, str) else None

@@ -105,6 +105,26 @@ def test_a_healthy_catalog_pod_is_no_finding(fine: dict[str, Any]) -> None:
     assert found == []
 
 
+def test_an_oom_kill_the_pod_recovered_from_is_no_finding() -> None:
+    found = pod_findings(
+        catalog_source(MARKET, "broken", state="TRANSIENT_FAILURE"),
+        pod(MARKET, "broken-x7k2p", labels=LABEL, restarts=1, last_terminated="OOMKilled"),
+    )
+    assert found == []
+
+
+def test_a_failing_pod_of_a_catalog_still_ready_is_a_warning_that_says_it_serves() -> None:
+    """operator-lifecycle-manager#3766: an image update's pod crash-loops while the old pod
+    serves: the catalog is READY, nothing is blocked."""
+    found = pod_findings(
+        catalog_source(MARKET, "broken", state="READY"),
+        pod(MARKET, "broken-upd", labels=LABEL, waiting="CrashLoopBackOff", restarts=6),
+    )
+    assert [(f.code, f.severity) for f in found] == [("CatalogPodCrashLoopBackOff", "warning")]
+    assert "The catalog is READY all the same" in found[0].message
+    assert "no Subscription" not in found[0].message
+
+
 def test_only_the_pods_of_a_catalog_in_its_namespace_are_its_own() -> None:
     found = pod_findings(
         catalog_source(MARKET, "broken", state="TRANSIENT_FAILURE"),
