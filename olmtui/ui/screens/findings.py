@@ -15,7 +15,6 @@ from rich.text import Text
 from textual.binding import Binding
 
 from olmtui.model.diagnosis.incidents import Diagnosis
-from olmtui.model.diagnosis.remedies.steps import NOT_SIMULATED
 from olmtui.model.records.diagnosis import Remedy
 from olmtui.model.records.types import Finding, ObjectRef
 from olmtui.model.rules.resolution.concerns import RESOLUTION_CODES
@@ -24,7 +23,7 @@ from olmtui.ui.formatting import SEVERITY_STYLE, SHORT_KINDS, severity
 from olmtui.ui.inert import inert_text
 from olmtui.ui.loading_bar import LOADING_TEXT
 from olmtui.ui.screens.base import TableScreen
-from olmtui.ui.screens.remedy_preview import open_preview
+from olmtui.ui.screens.remedy_preview import open_preview, verdict
 from olmtui.ui.widgets.virtual_table import Column, Row
 
 #: Objects an incident's detail names before "(+N more)".
@@ -65,15 +64,7 @@ def finding_search(finding: Finding) -> str:
 def remedy_text(remedy: Remedy) -> Text:
     """A remedy's steps, numbered, each command on its own line as it is to be typed (shown,
     never run); every piece cluster text, so plain Text made inert, never markup."""
-    if remedy.verified == "simulated":
-        said = f"simulated{': ' + remedy.outcome if remedy.outcome else ''}"
-    elif remedy.missing == NOT_SIMULATED:  # as planned, not tried yet (``Analysis.remedy``)
-        said = "not tried yet: p tries it on a copy of the state"
-    elif remedy.missing:
-        said = remedy.missing
-    else:  # tried, and it fails: what would happen instead
-        said = f"it would not work: {remedy.outcome}"
-    text = Text(f"remedy ({said}):", style="bold")
+    text = Text(f"remedy ({verdict(remedy)}):", style="bold")
     for number, step in enumerate(remedy.steps, 1):
         text.append(f"\n {number}. {step.text}")
         if step.command:

@@ -22,6 +22,7 @@ from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from olmtui.model.diagnosis.incidents import Diagnosis
+from olmtui.model.diagnosis.remedies.steps import NOT_SIMULATED
 from olmtui.model.records.diagnosis import Remedy
 from olmtui.model.records.types import Finding
 from olmtui.pipeline.trial_diagnosis import RemedyPreview
@@ -50,9 +51,11 @@ def _section(text: Text, title: str, lines: list[str], mark: str) -> None:
 
 def verdict(remedy: Remedy) -> str:
     """ "simulated: <outcome>", or "not simulated: <missing>", or, when the trial ran and
-    showed the remedy fails, what would happen instead."""
+    showed the remedy fails, what would happen instead; a plan never tried says so."""
     if remedy.verified == "simulated":
         return f"simulated: {remedy.outcome or 'the incident clears'}"
+    if remedy.missing == NOT_SIMULATED:  # as planned, not tried yet (``Analysis.remedy``)
+        return "not tried yet: p tries it on a copy of the state"
     if remedy.missing is not None:
         return "not simulated: " + remedy.missing.removeprefix("not simulated: ")
     return f"not simulated: it fails: {remedy.outcome}" if remedy.outcome else "not simulated"
