@@ -54,6 +54,9 @@ from olmtui.store_evidence import (
     keeps_event,
     trim_evidence,
 )
+from olmtui.store_logs import LogFileRead as LogFileRead  # re-exported: read through the cache
+from olmtui.store_logs import LogLine as LogLine
+from olmtui.store_logs import LogStore
 
 ChangeType = Literal["ADDED", "MODIFIED", "DELETED"]
 
@@ -529,6 +532,8 @@ class Store:
         self._events_of: dict[tuple[str, str, str], list[Slot]] = {}
         #: Events let go of for the cap, published with the change that made room.
         self._evicted: list[Change] = []
+        #: OLM's log lines a must-gather holds, indexed by the objects they name (R-EVD-10).
+        self.logs = LogStore()
 
     def copy(self) -> Store:
         """A cache holding the same objects, with no subscriber: a change to it (a whatif,
@@ -541,6 +546,7 @@ class Store:
         other.unreadable = dict(self.unreadable)
         other.read_namespaces = self.read_namespaces
         other._events_of = {subject: list(s) for subject, s in self._events_of.items()}
+        other.logs = self.logs  # read-only once loaded: a trial adds no log line
         return other
 
     # -- compact forms -------------------------------------------------------------------

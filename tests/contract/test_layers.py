@@ -36,7 +36,9 @@ ALLOWED: dict[str, frozenset[str]] = {
     "safe_text": frozenset(),
     # what the cache keeps of Pods, Jobs and Events (R-EVD-1): a leaf beside the cache
     "store_evidence": frozenset({"kinds"}),
-    "store": frozenset({"objects", "kinds", "gc_pause", "shape", "store_evidence"}),
+    # OLM's log lines and their index by object (R-EVD-10): a leaf beside the cache
+    "store_logs": frozenset(),
+    "store": frozenset({"objects", "kinds", "gc_pause", "shape", "store_evidence", "store_logs"}),
     "model": frozenset({"objects", "kinds", "shape", "store", "gc_pause"}),
     "report": frozenset({"objects", "kinds", "model", "store", "safe_text"}),
     "sources": frozenset({"objects", "kinds", "model", "store", "errors", "gc_pause"}),

@@ -61,7 +61,20 @@ class EventEvidence:
     time: str
 
 
-Evidence = FieldEvidence | EventEvidence
+@dataclass(frozen=True, slots=True)
+class LogEvidence:
+    """One line of an OLM pod's log (from a must-gather) that names the finding's object
+    (R-EVD-10): which pod and container wrote it, when (RFC 3339, "" when the line does not
+    say), its level ("" when unknown) and the line as written (cut when very long)."""
+
+    pod: str
+    container: str
+    time: str
+    level: str
+    line: str
+
+
+Evidence = FieldEvidence | EventEvidence | LogEvidence
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +94,8 @@ class Finding:
     rule: str = ""
     related: tuple[ObjectRef, ...] = ()
     #: The fields and Events it rests on beyond its objects (``findings[].evidence``); a
-    #: rule fills it with what it read, most rules leave it empty.
+    #: rule fills it with what it read, most rules leave it empty (the report and the
+    #: screens add the object's fields, Events and log lines, ``finding_evidence``).
     evidence: tuple[Evidence, ...] = ()
 
     @property

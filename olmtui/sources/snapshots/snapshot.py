@@ -36,6 +36,7 @@ from olmtui.model.primitives.inferred import INFERRED_ANNOTATION
 from olmtui.model.records.types import Finding, ObjectRef
 from olmtui.sources.input_limits import special_file
 from olmtui.sources.snapshots.load_progress import ProgressCallback, ProgressCounter
+from olmtui.sources.snapshots.olm_log_files import MAX_LOG_FILES, read_log
 from olmtui.sources.snapshots.parallel_load import parsed_files
 from olmtui.sources.snapshots.snapshot_access import is_access_document, read_access
 from olmtui.sources.snapshots.snapshot_documents import Document
@@ -47,7 +48,7 @@ from olmtui.sources.snapshots.snapshot_objects import (
     objects_in,
 )
 from olmtui.sources.snapshots.snapshot_skips import FileSkips
-from olmtui.store import KINDS, PLATFORM_KINDS, NameOnly, Obj, Store
+from olmtui.store import KINDS, PLATFORM_KINDS, LogFileRead, NameOnly, Obj, Store
 
 #: Objects per ``apply_many`` call: large enough to be cheap, small enough to show progress.
 BATCH_SIZE = 500
@@ -214,6 +215,7 @@ class _Loader:
         unread = self.result.unread_kinds
         for kind, count in content.unread.items():
             unread[kind] = unread.get(kind, 0) + count
+        self.read_logs(content)
         files = 0
         usable_before = self.usable_documents
         self.first_skip = None
@@ -232,6 +234,22 @@ class _Loader:
             raise UsageError(f"{path}: no YAML or JSON files found")
         why = "" if self.first_skip is None else f" ({self.first_skip})"
         raise UsageError(f"{path}: no Kubernetes objects found{why}")
+
+    def read_logs(self, content: PathContent) -> None:
+        """OLM's pod logs the path holds, newest lines, into the cache's log store
+        (R-EVD-10); a log that cannot be read says so and costs nothing else."""
+        for source in content.logs:
+            self.store.logs.add(*read_log(source))
+        if content.logs_left_out:
+            left = content.logs_left_out
+            self.store.logs.add(
+                (),
+                LogFileRead(
+                    f"{left} more OLM log file{'s' if left != 1 else ''}",
+                    0,
+                    f"not read (olmtui reads at most {MAX_LOG_FILES} log files)",
+                ),
+            )
 
     def read_file(self, source: SourceFile, documents: Iterable[Document]) -> None:
         if source.error is not None:

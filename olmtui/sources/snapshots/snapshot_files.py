@@ -46,6 +46,12 @@ from olmtui.sources.input_limits import (
     too_large,
 )
 from olmtui.sources.snapshots.must_gather_paths import unread_kind
+from olmtui.sources.snapshots.olm_log_files import (
+    MAX_LOG_FILES,
+    LogSource,
+    newest_bytes,
+    olm_log_of,
+)
 from olmtui.sources.snapshots.snapshot_archive import tar_stream
 from olmtui.sources.snapshots.snapshot_time import (
     gathered_time,
@@ -197,6 +203,10 @@ class PathContent:
     sizes: tuple[int, ...] = ()
     #: Must-gather files not read, their path saying a kind not kept, by kind (``Selection``).
     unread: dict[str, int] = field(default_factory=dict)
+    #: OLM's pod logs it holds (never parsed as YAML), at most ``MAX_LOG_FILES``, and how
+    #: many more were left out (R-EVD-10).
+    logs: tuple[LogSource, ...] = ()
+    logs_left_out: int = 0
 
 
 def path_content(path: Path, shown: str) -> PathContent:
@@ -234,6 +244,11 @@ def _directory_content(directory: Path, shown: str) -> PathContent:
     unread = _unread_directories(directory, shown, relative, unlisted)
     paths = [os.path.join(base, rel) for rel in selection.files]
     sizes = [_size(path) for path in paths]
+    logs = [
+        LogSource(os.path.join(shown, rel), *found, path=os.path.join(base, rel))
+        for rel in sorted(relative)
+        if (found := olm_log_of(rel.split("/"))) is not None
+    ]
     return PathContent(
         [os.path.join(shown, d) if d else shown for d in selection.must_gathers],
         chain(
@@ -246,6 +261,8 @@ def _directory_content(directory: Path, shown: str) -> PathContent:
         must_gather_time([base]),
         (*sizes, *(0 for _ in unread)),
         selection.unread,
+        tuple(logs[:MAX_LOG_FILES]),
+        max(0, len(logs) - MAX_LOG_FILES),
     )
 
 
@@ -308,6 +325,8 @@ def _archive_content(archive: Path, shown: str) -> PathContent:
     stamps: list[str] = []
     reading: str | None = None
     failure: SourceFile | None = None
+    logs: list[LogSource] = []
+    logs_left_out = 0
     try:
         with tar_stream(archive) as stream:
             tar = stream.tar
@@ -320,6 +339,17 @@ def _archive_content(archive: Path, shown: str) -> PathContent:
                     handle = tar.extractfile(member)
                     if handle is not None:
                         stamps.append(handle.read(4096).decode(errors="replace"))
+                log_of = olm_log_of(name.split("/"))
+                if log_of is not None:  # R-EVD-10: its newest bytes, never parsed as YAML
+                    handle = tar.extractfile(member)
+                    if handle is None or len(logs) >= MAX_LOG_FILES:
+                        logs_left_out += handle is not None
+                        continue
+                    reading = name
+                    data, skipped = newest_bytes(handle)
+                    logs.append(LogSource(f"{shown}:{name}", *log_of, data=data, skipped=skipped))
+                    reading = None
+                    continue
                 if not is_snapshot_file(name) or _unread_member(name):
                     continue
                 why = _refusal(member.size, kept)
@@ -349,6 +379,8 @@ def _archive_content(archive: Path, shown: str) -> PathContent:
         gathered_time(stamps),
         tuple(len(f.data) for f in files),
         selection.unread,
+        tuple(logs),
+        logs_left_out,
     )
 
 
