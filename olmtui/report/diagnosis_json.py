@@ -8,16 +8,24 @@ finding may name 400,000 Namespaces) is built as it is written too.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from olmtui.model.diagnosis.incidents import Diagnosis
 from olmtui.model.records.diagnosis import FindingKey, Incident, finding_key
-from olmtui.model.records.types import EventEvidence, Evidence, Finding, ObjectRef
+from olmtui.model.records.types import EventEvidence, Evidence, Finding, LogEvidence, ObjectRef
 from olmtui.report.entries import Entries
 
 #: Beyond this many objects, a list is built as it is written.
 LONG = 64
+#: What a finding rests on beyond its objects: its rule's record, or more
+#: (``finding_evidence``: its object's state fields, Events and log lines, R-EVD-10).
+Gather = Callable[[Finding], tuple[Evidence, ...]]
+
+
+def recorded_evidence(finding: Finding) -> tuple[Evidence, ...]:
+    """What the finding's rule recorded, and nothing more."""
+    return finding.evidence
 
 
 def _none(text: str) -> str | None:
@@ -39,7 +47,17 @@ def _evidence_entry(ref: ObjectRef) -> dict[str, Any]:
 
 
 def _recorded_entry(evidence: Evidence) -> dict[str, Any]:
-    """A field the rule read (R-EVD-2), or an Event as ``{"event": {...}}`` (R-EVD-1)."""
+    """A field the rule read (R-EVD-2), an Event as ``{"event": {...}}`` (R-EVD-1), or a log
+    line as ``{"log": {"pod", "container", "time", "line"}}`` (R-EVD-10)."""
+    if isinstance(evidence, LogEvidence):
+        return {
+            "log": {
+                "pod": evidence.pod,
+                "container": evidence.container,
+                "time": _none(evidence.time),
+                "line": evidence.line,
+            }
+        }
     if isinstance(evidence, EventEvidence):
         return {
             "event": {
@@ -60,25 +78,29 @@ def _recorded_entry(evidence: Evidence) -> dict[str, Any]:
     }
 
 
-def evidence_json(finding: Finding, streamed: bool) -> Iterable[dict[str, Any]]:
+def evidence_json(
+    finding: Finding, streamed: bool, gather: Gather = recorded_evidence
+) -> Iterable[dict[str, Any]]:
     """What the finding rests on that the model knows: its object and its related objects
-    (``field``/``value`` null: which field of them is not recorded), then the fields and
-    Events its rule recorded (``Finding.evidence``)."""
+    (``field``/``value`` null: which field of them is not recorded), then the fields,
+    Events and log lines ``gather`` finds (by default what its rule recorded)."""
     refs: tuple[ObjectRef, ...] = finding.related
     if finding.name:
         refs = (ObjectRef(finding.kind, finding.namespace, finding.name), *refs)
     if streamed and len(refs) > LONG:
         return Entries(refs, _evidence_entry)  # long lists (Namespaces) record nothing more
-    return [*(_evidence_entry(r) for r in refs), *map(_recorded_entry, finding.evidence)]
+    return [*(_evidence_entry(r) for r in refs), *map(_recorded_entry, gather(finding))]
 
 
-def diagnosis_fields(diagnosis: Diagnosis, index: int, streamed: bool) -> dict[str, Any]:
+def diagnosis_fields(
+    diagnosis: Diagnosis, index: int, streamed: bool, gather: Gather = recorded_evidence
+) -> dict[str, Any]:
     """``cause``, ``incident`` and ``evidence`` of finding ``index``."""
     cause = diagnosis.cause(index)
     return {
         "cause": None if cause is None else finding_ref_json(cause),
         "incident": diagnosis.incident_of(index),
-        "evidence": evidence_json(diagnosis.findings[index], streamed),
+        "evidence": evidence_json(diagnosis.findings[index], streamed, gather),
     }
 
 

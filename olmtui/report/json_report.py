@@ -37,6 +37,7 @@ from olmtui.model.rules.v1.extensions import decode_extension
 from olmtui.model.rules.v1.outcome import extension_resolution
 from olmtui.model.rules.v1.resolve import V1Resolution, content_by_catalog
 from olmtui.model.viewmodels.catalog_identity import catalog_identities
+from olmtui.model.viewmodels.finding_evidence import finding_evidence
 from olmtui.model.viewmodels.metrics import Metrics, head_counts, seed_metrics
 from olmtui.objects import Obj, name_of
 from olmtui.report.context_json import (
@@ -44,7 +45,13 @@ from olmtui.report.context_json import (
     context_fields,
     install_plans_json,
 )
-from olmtui.report.diagnosis_json import diagnosis_fields, incident_json, object_json
+from olmtui.report.diagnosis_json import (
+    Gather,
+    diagnosis_fields,
+    incident_json,
+    object_json,
+    recorded_evidence,
+)
 from olmtui.report.entries import Entries
 from olmtui.report.remedy_json import remedy_json
 from olmtui.safe_text import json_inert
@@ -132,10 +139,12 @@ def diagnosed_findings(
     streamed: bool,
     context: RemedyContext | None,
     verify: Verify | None = None,
+    gather: Gather = recorded_evidence,
 ) -> Entries[int] | list[dict[str, Any]]:
     """``findings[]``: each finding with its ``remedy`` (planned on ``context``; proven by
     ``verify`` when given, against the finding and those that follow from it), ``cause``,
-    ``incident`` and ``evidence``."""
+    ``incident`` and ``evidence`` (``gather``: what each rests on beyond its rule's record,
+    R-EVD-10)."""
     findings = diagnosis.findings
 
     def remedy(index: int) -> Remedy | None:
@@ -151,7 +160,7 @@ def diagnosed_findings(
     def entry(index: int) -> dict[str, Any]:
         out = {
             **finding_json(findings[index], streamed),
-            **diagnosis_fields(diagnosis, index, streamed),
+            **diagnosis_fields(diagnosis, index, streamed, gather),
         }
         out["remedy"] = remedy_json(remedy(index))  # in its place, after ``related``
         return out
@@ -508,7 +517,11 @@ def report_json(
         "subscriptions": _entries(subscriptions, subscription_json, streamed),
         "channels": [channel_json(c) for c in ordered_channels],
         "findings": diagnosed_findings(
-            diagnosis, streamed, planned_on, None if prover is None else prover(len(findings))
+            diagnosis,
+            streamed,
+            planned_on,
+            None if prover is None else prover(len(findings)),
+            lambda finding: finding_evidence(finding, store),  # R-EVD-10
         ),
         "incidents": incidents_json(diagnosis, streamed),
         "resolution": [resolution_json(r) for r in sorted(resolutions, key=lambda r: r.namespace)],
