@@ -244,6 +244,8 @@ def _incidents(report: Report) -> list[str]:
     lines = ["## Incidents", ""]
     if not incidents:
         return [*lines, "No incidents."]
+    roots = {_finding_key(r) for r in (i["root"] for i in incidents[:OBJECT_LIMIT])}
+    by_key = {k: f for f in report["findings"] if (k := _finding_key(f)) in roots}
     for incident in incidents[:OBJECT_LIMIT]:
         root = incident["root"]
         severity = _ICONS.get(incident["severity"], md(incident["severity"]))
@@ -258,12 +260,58 @@ def _incidents(report: Report) -> list[str]:
             lines.append(f"  - affects: {shown}{more}")
         for ref in incident["consequences"]:
             lines.append(f"  - follows: `{_code(ref['code'])}` on {_subject_title(*_subject(ref))}")
+        evidence = _evidence_lines(by_key.get(_finding_key(root), {}), INCIDENT_EVIDENCE_LIMIT)
+        lines += [f"  {line}" if line.startswith("  -") else "  - evidence:" for line in evidence]
     if len(incidents) > OBJECT_LIMIT:
         lines.append(
             f"... and {len(incidents) - OBJECT_LIMIT} more incidents "
             "(`olmtui check --output json` lists them all)."
         )
     return lines
+
+
+#: The evidence entries (fields, Events, log lines) shown under a finding; the JSON has all.
+EVIDENCE_LIMIT = 12
+#: Under an incident: its root's evidence, shorter.
+INCIDENT_EVIDENCE_LIMIT = 5
+
+
+def _evidence_item(entry: dict[str, Any]) -> str | None:
+    """One evidence entry as a Markdown list item's text (R-EVD-10); ``None`` for a bare
+    object (the finding's title and ``Related`` name it already)."""
+    if "log" in entry:
+        log = entry["log"]
+        when = md(log["time"] or "(no time)")
+        return f"log {when} {md(log['pod'])}/{md(log['container'])}: {md(log['line'])}"
+    if "event" in entry:
+        event = entry["event"]
+        count = f" (×{event['count']})" if event["count"] and event["count"] > 1 else ""
+        return (
+            f"event {md(event['lastTimestamp'] or '(no time)')} {md(event['type'] or '')} "
+            f"{md(event['reason'] or '')}: {md(event['message'] or '')}{count}"
+        )
+    if entry.get("field") is None:
+        return None
+    where = _subject_title(entry["kind"], entry["namespace"] or "", entry["name"])
+    return f"{where} `.{_code(entry['field'])}` = {md(entry['value'] or '')}"
+
+
+def _evidence_lines(finding: dict[str, Any], limit: int = EVIDENCE_LIMIT) -> list[str]:
+    """The finding's fields, Events and log lines as an "Evidence" sub-list, bounded."""
+    evidence = finding.get("evidence")
+    if not isinstance(evidence, list):  # a streamed long list names only objects
+        return []
+    items = [item for entry in evidence if (item := _evidence_item(entry)) is not None]
+    if not items:
+        return []
+    lines = ["  Evidence:", *(f"  - {item}" for item in items[:limit])]
+    if len(items) > limit:
+        lines.append(f"  - ... and {len(items) - limit} more (`olmtui check --output json`)")
+    return lines
+
+
+def _finding_key(ref: dict[str, Any]) -> tuple[Any, ...]:
+    return (ref["code"], ref["kind"], ref["namespace"], ref["name"])
 
 
 def _finding_lines(finding: dict[str, Any]) -> list[str]:
@@ -276,7 +324,7 @@ def _finding_lines(finding: dict[str, Any]) -> list[str]:
     related = [_subject_title(*_subject(r)) for r in finding.get("related") or ()]
     if related:
         lines.append(f"  Related: {', '.join(related)}")
-    return lines + _remedy_lines(finding.get("remedy"))
+    return lines + _evidence_lines(finding) + _remedy_lines(finding.get("remedy"))
 
 
 def command_span(text: str) -> str:
