@@ -859,13 +859,13 @@ class Store:
         for (ns, name), obj in bucket.items():  # type: ignore[str-unpack]  # namespaced: tuples
             yield Key(kind, ns, name), obj  # type: ignore[misc]  # namespaced: no forms
 
-    def events_about(self, kind: str, namespace: str, name: str) -> list[Obj]:
+    def events_about(self, kind: str, namespace: str, name: str) -> tuple[Obj, ...]:
         """The cached Events whose involved object is this one, newest first (R-EVD-1): a
         finding's evidence, without a pass over every Event."""
         bucket = self._objects[EVENT]
         slots = self._events_of.get((kind, namespace, name), ())
         events = [self._held(slot, bucket[slot]) for slot in slots if slot in bucket]
-        return sorted(events, key=event_time, reverse=True)
+        return tuple(sorted(events, key=event_time, reverse=True))
 
     def count(self, kind: str) -> int:
         return len(self._objects[kind])

@@ -8,7 +8,7 @@ or, on a finding about a namespace's resolution, that namespace's Resolution vie
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Sequence
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -16,9 +16,11 @@ from textual.binding import Binding
 
 from olmtui.model.diagnosis.incidents import Diagnosis
 from olmtui.model.records.diagnosis import Remedy
-from olmtui.model.records.types import Finding, ObjectRef
+from olmtui.model.records.types import Evidence, Finding, ObjectRef
 from olmtui.model.rules.resolution.concerns import RESOLUTION_CODES
+from olmtui.model.viewmodels.finding_evidence import finding_evidence
 from olmtui.ui import palette
+from olmtui.ui.evidence_text import evidence_text
 from olmtui.ui.formatting import SEVERITY_STYLE, SHORT_KINDS, severity
 from olmtui.ui.inert import inert_text
 from olmtui.ui.loading_bar import LOADING_TEXT
@@ -72,8 +74,11 @@ def remedy_text(remedy: Remedy) -> Text:
     return inert_text(text)
 
 
-def explain(finding: Finding, remedy: Remedy | None = None) -> RenderableType:
-    """What, why (the message carries OLM's reason), rule, objects, and the remedy's steps."""
+def explain(
+    finding: Finding, remedy: Remedy | None = None, evidence: Sequence[Evidence] = ()
+) -> RenderableType:
+    """What, why (the message carries OLM's reason), rule, objects, the evidence (fields,
+    Events, log lines: R-EVD-10), and the remedy's steps."""
     title = Text()
     title.append(finding.severity.upper(), style=SEVERITY_STYLE[finding.severity])
     title.append(f"  {finding.code}  ", style="bold")
@@ -85,15 +90,21 @@ def explain(finding: Finding, remedy: Remedy | None = None) -> RenderableType:
         parts.append(
             Text("objects: " + ", ".join(str(r) for r in finding.related), style=palette.MUTED)
         )
+    shown = evidence_text(evidence, finding.name)
+    if shown is not None:
+        parts.append(shown)
     if remedy is not None:
         parts.append(remedy_text(remedy))
     return Group(*parts)
 
 
-def incident_text(diagnosis: Diagnosis, root: int, remedy: Remedy | None) -> RenderableType:
+def incident_text(
+    diagnosis: Diagnosis, root: int, remedy: Remedy | None, evidence: Sequence[Evidence] = ()
+) -> RenderableType:
     """An incident as its detail pane shows it: the root finding explained, the objects it
-    affects, then each finding that follows from it (R-DIAG-9); ``remedy`` is the root's."""
-    parts: list[RenderableType] = [explain(diagnosis.findings[root], remedy)]
+    affects, then each finding that follows from it (R-DIAG-9); ``remedy`` and ``evidence``
+    are the root's."""
+    parts: list[RenderableType] = [explain(diagnosis.findings[root], remedy, evidence)]
     following = diagnosis.consequences(root)
     affected = diagnosis.affected(root)
     if following or len(affected) > 1 + len(diagnosis.findings[root].related):
@@ -175,9 +186,11 @@ class FindingsScreen(TableScreen):
         if finding is None:
             return Text("")
         diagnosis: Diagnosis | None = getattr(self, "_diagnosis", None)
+        remedy = self.session.analysis.remedy(finding)
+        evidence = finding_evidence(finding, self.session.store)  # R-EVD-10
         if isinstance(key, int) and diagnosis is not None and diagnosis.consequences(key):
-            return incident_text(diagnosis, key, self.session.analysis.remedy(finding))
-        return explain(finding, self.session.analysis.remedy(finding))
+            return incident_text(diagnosis, key, remedy, evidence)
+        return explain(finding, remedy, evidence)
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:
         finding = self._finding(key)
