@@ -494,6 +494,7 @@ def report_json(
             # resolution needs catalog content (R-RES-22): PackageManifests alone are not it
             "catalogContent": catalog_content,
             **context_fields(context),
+            "logs": logs_json(store),  # R-EVD-10
         },
         "summary": {
             "namespaces": len(model.namespaces()),
@@ -529,6 +530,15 @@ def report_json(
         "installPlans": install_plans_json(store.list(INSTALL_PLAN)),
         **v1_json(store, catalogs),
     }
+
+
+def logs_json(store: Store) -> dict[str, Any] | None:
+    """``source.logs``: the OLM log files read, their lines kept and what of them was cut
+    (R-EVD-10); ``null`` when the input held none."""
+    logs = store.logs
+    if not logs.files:
+        return None
+    return {"files": len(logs.files), "lines": len(logs), "cut": logs.cut()}
 
 
 def catalog_sources_json(store: Store) -> list[dict[str, Any]]:

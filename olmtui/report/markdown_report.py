@@ -203,6 +203,12 @@ def _summary(report: Report) -> list[str]:
         "",
         f"{_plural(source['objects'], 'object')} read, {source['skipped']} skipped.",
     ]
+    logs = source.get("logs")
+    if logs:  # R-EVD-10: what of OLM's logs was read, and cut
+        lines.append(
+            f"OLM logs: {_plural(logs['files'], 'file')}, {_plural(logs['lines'], 'line')} read."
+        )
+        lines += (f"- {md(cut)}" for cut in logs["cut"])
     if source.get("namespaces") is not None:
         lines.append(
             f"Only namespaces {md(', '.join(source['namespaces']))} were read: elsewhere is "

@@ -137,6 +137,13 @@ def _header(out: Writer, report: Report, unread: set[str]) -> None:
         first += " — " + out.paint(safe(incomplete), _SEVERITY_COLOURS["warning"])
     out.line(first)
     out.line(f"{_plural(source['objects'], 'object')} read, {source['skipped']} skipped")
+    logs = source.get("logs")
+    if logs:  # R-EVD-10: what of OLM's logs was read, and cut
+        out.line(
+            f"OLM logs: {_plural(logs['files'], 'file')}, {_plural(logs['lines'], 'line')} read"
+        )
+        for cut in logs["cut"]:
+            out.line(out.paint(f"  {safe(cut)}", _SEVERITY_COLOURS["info"]))
     read = source.get("namespaces")
     if read is not None:  # a --namespace session: elsewhere is unknown, not absent
         out.line(f"read: namespaces {safe(', '.join(read))} only")
