@@ -15,7 +15,7 @@ from data_paths import DATA
 from olmtui.cli import main
 from olmtui.report import load_schema
 
-MUST_GATHER = DATA / "snapshots" / "must-gather-logs"
+MUST_GATHER = DATA / "logs" / "must-gather-logs"
 CSV_NAME = "etcdoperator.v0.9.4"
 
 

@@ -14,7 +14,7 @@ from textual.widgets import Static
 from olmtui.pipeline.build import snapshot_session
 from olmtui.ui.app import OlmApp
 
-MUST_GATHER = DATA / "snapshots" / "must-gather-logs"
+MUST_GATHER = DATA / "logs" / "must-gather-logs"
 HOSTILE = (
     '2026-11-28T11:26:00.000000000Z time="2026-11-28T11:26:00Z" level=error '
     'msg="[bold red]not markup[/] \x1b[31m" csv=etcdoperator.v0.9.4 namespace=openshift-operators'

@@ -23,7 +23,7 @@ from olmtui.sources.snapshots.olm_log_files import (
 from olmtui.sources.snapshots.snapshot import load_snapshot
 from olmtui.store import Store
 
-MUST_GATHER = DATA / "snapshots" / "must-gather-logs"
+MUST_GATHER = DATA / "logs" / "must-gather-logs"
 OLM_NS = "namespaces/openshift-operator-lifecycle-manager/pods"
 
 
