@@ -106,6 +106,7 @@ def test_top_level_fields_and_source() -> None:
         "olmVersion": None,
         "complete": True,
         "incompleteBecause": [],
+        "logs": None,  # no OLM log in the input (R-EVD-10)
     }
 
 
@@ -124,6 +125,7 @@ def test_live_source_counts_the_cache_and_has_no_paths() -> None:
         "olmVersion": None,
         "complete": True,
         "incompleteBecause": [],
+        "logs": None,  # no OLM log in the input (R-EVD-10)
     }
     jsonschema.validate(report, load_schema())
 
