@@ -87,6 +87,8 @@ def _level(text: str) -> str:
 
 def _unquoted(value: str) -> str:
     if len(value) >= 2 and value[0] == value[-1] == '"':
+        if "\\" not in value:
+            return value[1:-1]  # nothing escaped: the common case, no decoder
         try:
             loaded = json.loads(value)
         except ValueError:
@@ -197,5 +199,6 @@ def parse_log_line(pod: str, container: str, raw: str) -> LogLine:
             if not time and isinstance(own, str) and _KUBELET_TIME.match(own + " "):
                 time = own
     _pairs_mentions(pairs, mentions)
-    mentions.update(_SLASHED.findall(text))
+    if "/" in text:
+        mentions.update(_SLASHED.findall(text))
     return LogLine(pod, container, time, level, text, frozenset(mentions))
