@@ -104,6 +104,9 @@ class LoopRelay(Store):
         self.target = target
         self.loop = loop
         self.stop = stop
+        #: OLM's log lines go straight to the target's (R-EVD-10): the loader adds them before
+        #: any object, and they feed no change.
+        self.logs = target.logs
         self._lock = threading.Lock()
         self._queued: list[Obj] = []
         #: where each queued object was read (``id`` -> ``Origin`` text)
