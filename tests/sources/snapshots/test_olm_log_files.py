@@ -37,7 +37,8 @@ OLM_NS = "namespaces/openshift-operator-lifecycle-manager/pods"
         (f"{OLM_NS}/packageserver-6d-q/packageserver/packageserver/logs/current.insecure.log",
          ("packageserver-6d-q", "packageserver")),
         ("namespaces/openshift-operator-controller/pods/operator-controller-controller-manager-1/"
-         "manager/manager/logs/current.log", ("operator-controller-controller-manager-1", "manager")),
+         "manager/manager/logs/current.log",
+         ("operator-controller-controller-manager-1", "manager")),
         (f"{OLM_NS}/some-operator-1/manager/manager/logs/current.log", None),  # not OLM's pod
         ("namespaces/team-a/pods/olm-operator-1/olm-operator/olm-operator/logs/current.log", None),
         (f"{OLM_NS}/olm-operator-1/olm-operator/other/logs/current.log", None),
