@@ -108,3 +108,16 @@ def test_log_files_are_never_parsed_as_yaml(tmp_path: Path) -> None:
     assert result.skipped == 0 and result.skipped_files == []
     assert all(f.code != "UnreadableDocument" for f in result.findings)
     assert len(store.logs) > 0
+
+
+def test_a_log_that_links_to_a_device_is_refused_and_the_rest_still_loads(tmp_path: Path) -> None:
+    copy = tmp_path / "mg"
+    shutil.copytree(MUST_GATHER, copy)
+    log = next(copy.rglob("packageserver/logs/current.log"))
+    log.unlink()
+    log.symlink_to("/dev/zero")
+    store = Store()
+    load_snapshot([copy], store, workers=1)
+    refused = [f for f in store.logs.files if f.cut.startswith("not read")]
+    assert [f.name for f in refused] == ["packageserver-6d8f7b9c4-q7w9r/packageserver current.log"]
+    assert len(store.logs) == 11
