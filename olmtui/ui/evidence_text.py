@@ -76,6 +76,12 @@ def _log_line(evidence: LogEvidence, name: str) -> Text:
     return line
 
 
+def log_lines_text(logs: Sequence[LogEvidence], name: str = "") -> Text:
+    """OLM's log lines, one a line toolong-style, ``name`` highlighted (the object detail's
+    "OLM log lines naming it" section)."""
+    return inert_text(Text("\n").join(_log_line(e, name) for e in logs))
+
+
 def evidence_text(evidence: Sequence[Evidence], name: str = "") -> Text | None:
     """The Evidence section of a finding's detail, ``None`` when it has none; ``name``, the
     finding's object, is highlighted where a log line names it."""

@@ -65,3 +65,22 @@ def test_a_log_line_highlights_the_object_name_and_colours_its_level() -> None:
     assert styled["etcd"] == "bold underline"
     assert styled["ERROR"] == palette.ERROR
     assert evidence_text([], "etcd") is None
+
+
+async def test_the_object_detail_lists_the_olm_log_lines_naming_it() -> None:
+    from olmtui.ui.screens.object_detail import ObjectScreen
+
+    app = OlmApp(snapshot_session([str(MUST_GATHER)], [], label="mg"), initial_view="findings")
+    async with app.run_test(size=(240, 60)) as pilot:
+        await pilot.pause()
+        await pilot.press("slash", *"CSVFailed", "enter", "enter")
+        for _ in range(100):
+            if isinstance(app.screen, ObjectScreen):
+                break
+            await pilot.pause(0.05)
+        await pilot.pause()
+        console = Console(width=240, record=True, color_system=None)
+        console.print(app.screen.query_one("#object-summary", Static).content)
+        text = console.export_text()
+        assert "OLM log lines naming it" in text
+        assert "11-28 11:25:00.500 ERROR olm-operator E1128" in text

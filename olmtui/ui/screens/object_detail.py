@@ -26,9 +26,11 @@ from textual.widgets import ContentSwitcher, Static
 from olmtui.kinds import CSV, SUBSCRIPTION
 from olmtui.model.records.types import ObjectRef
 from olmtui.model.rules.apis.reconcile import api_surface
+from olmtui.model.viewmodels.finding_evidence import LOG_LINES_SHOWN, log_evidence
 from olmtui.model.viewmodels.views import api_hash
 from olmtui.pipeline.related import Relation
 from olmtui.pipeline.session import Session
+from olmtui.ui.evidence_text import log_lines_text
 from olmtui.ui.formatting import phase, section, state_text
 from olmtui.ui.readiness import readiness
 from olmtui.ui.screens.olm_screen import OlmScreen
@@ -266,10 +268,17 @@ class ObjectScreen(OlmScreen):
         return None if view is None else state_text(view, limit=None)
 
     def _more(self) -> list[RenderableType]:
-        """A CSV's OLM v1 readiness (R-V1-23); nothing for other kinds."""
-        if self.target.kind != CSV:
-            return []
-        return readiness(self.session, self._last)
+        """A CSV's OLM v1 readiness (R-V1-23), then the OLM log lines that name the object
+        (a must-gather's, R-EVD-10), when there are any."""
+        more = [*readiness(self.session, self._last)] if self.target.kind == CSV else []
+        target = self.target
+        logs = self.session.store.logs.naming(target.namespace, target.name, LOG_LINES_SHOWN)
+        if logs:
+            more += [
+                section("OLM log lines naming it"),
+                log_lines_text([log_evidence(line) for line in logs], target.name),
+            ]
+        return more
 
     def _object(self) -> dict[str, Any] | None:
         return self.session.store.get(self.target.kind, self.target.namespace, self.target.name)
