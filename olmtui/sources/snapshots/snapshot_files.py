@@ -341,12 +341,12 @@ def _archive_content(archive: Path, shown: str) -> PathContent:
                         stamps.append(handle.read(4096).decode(errors="replace"))
                 log_of = olm_log_of(name.split("/"))
                 if log_of is not None:  # R-EVD-10: its newest bytes, never parsed as YAML
-                    handle = tar.extractfile(member)
-                    if handle is None or len(logs) >= MAX_LOG_FILES:
-                        logs_left_out += handle is not None
+                    if len(logs) >= MAX_LOG_FILES:
+                        logs_left_out += 1
                         continue
                     reading = name
-                    data, skipped = newest_bytes(handle)
+                    handle = tar.extractfile(member)
+                    data, skipped = newest_bytes(handle) if handle is not None else (b"", 0)
                     logs.append(LogSource(f"{shown}:{name}", *log_of, data=data, skipped=skipped))
                     reading = None
                     continue

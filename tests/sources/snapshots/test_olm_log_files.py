@@ -121,3 +121,22 @@ def test_a_log_that_links_to_a_device_is_refused_and_the_rest_still_loads(tmp_pa
     refused = [f for f in store.logs.files if f.cut.startswith("not read")]
     assert [f.name for f in refused] == ["packageserver-6d8f7b9c4-q7w9r/packageserver current.log"]
     assert len(store.logs) == 11
+
+
+@pytest.mark.parametrize("archived", [False, True])
+def test_beyond_the_cap_on_log_files_the_rest_are_counted_and_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, archived: bool
+) -> None:
+    from olmtui.sources.snapshots import snapshot_files
+
+    monkeypatch.setattr(snapshot_files, "MAX_LOG_FILES", 2)
+    path = MUST_GATHER
+    if archived:
+        path = tmp_path / "mg.tar"
+        with tarfile.open(path, "w") as tar:
+            tar.add(MUST_GATHER, arcname="must-gather")
+    store = Store()
+    load_snapshot([path], store, workers=1)
+    assert len(store.logs.files) == 3
+    assert store.logs.files[-1].name == "2 more OLM log files"
+    assert store.logs.cut()[-1].startswith("2 more OLM log files: not read")
