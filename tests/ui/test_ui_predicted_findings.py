@@ -12,6 +12,7 @@ from conftest import wait_for
 from data_paths import DATA
 
 from olmtui.model.diagnosis.remedies import IndexedContext
+from olmtui.model.viewmodels.finding_evidence import finding_evidence
 from olmtui.pipeline import predicted
 from olmtui.pipeline.build import snapshot_session
 from olmtui.pipeline.session import Session
@@ -146,7 +147,12 @@ async def test_the_dashboard_and_check_agree(catalogs: bool):
         else:
             await wait_for(lambda: app.screen.is_mounted, "the findings view", pilot=pilot)
         diagnosis = session.analysis.diagnosis()
-        shown = diagnosed_findings(diagnosis, False, IndexedContext(session.store))
+        shown = diagnosed_findings(
+            diagnosis,
+            False,
+            IndexedContext(session.store),
+            gather=lambda finding: finding_evidence(finding, session.store),  # R-EVD-10
+        )
         incidents = incidents_json(diagnosis, streamed=False)
     whole = session.analysis.report()
     report = whole["findings"]
