@@ -8,7 +8,7 @@ import copy
 import io
 from importlib.resources import files
 
-from conftest import redrawn
+from conftest import redrawn, wait_for
 from rich.console import Console
 from textual.widgets import Static
 
@@ -123,10 +123,7 @@ async def test_the_copies_rows_are_made_ahead_while_idle_and_shown_by_the_first_
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, CSVsScreen)
-        for _ in range(100):
-            if screen._ahead is None:
-                break
-            await pilot.pause(0.05)
+        await wait_for(lambda: screen._ahead is None, "the copies' rows made ahead", pilot=pilot)
         made = screen._row_sets[True][1]
         await pilot.press("c")
         await pilot.pause()
