@@ -205,10 +205,7 @@ def test_a_bug_in_the_load_closes_the_dashboard_and_is_a_crash(
 
     async def headless(self: OlmApp, *args: object, **kwargs: object) -> None:
         async with self.run_test(size=(100, 30)) as pilot:
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if not self.is_running:
-                    break
+            await wait_for(lambda: not self.is_running, "the app's exit", pilot=pilot)
 
     monkeypatch.setattr(OlmApp, "run_async", headless, raising=True)
     assert main(["replay", str(snapshot)]) == 3
