@@ -178,16 +178,6 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return max(1, (cores or 1) * 3 // 2)
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """On an xdist worker, the order that opens each worker's block with its share of the
-    known-slow tests (:mod:`slow_first`); in one process, the collection's own order."""
-    from slow_first import slow_first
-
-    workers = getattr(config, "workerinput", {}).get("workercount", 1)
-    if workers > 1:
-        items[:] = slow_first(items, [item.nodeid for item in items], workers)
-
-
 # -- fixtures more than one module uses ---------------------------------------------------
 
 #: The packaged sample cluster and the keycloak catalog the UI tests browse.
