@@ -115,6 +115,20 @@ async def settle(pilot: Any, rounds: int = 10) -> None:
             return
 
 
+async def redrawn(pilot: Any) -> None:
+    """Wait for the app's ticker to have redrawn the screen for the analysis as it is now
+    (the model, the predicted findings' generation, the load and the input's partiality:
+    ``shown_stamp``), then :func:`settle` its repaint: what a pause of a tick or two hoped
+    for, without the guess."""
+    app = pilot.app
+    await wait_for(
+        lambda: app._seen_version == app.session.analysis.shown_stamp(),
+        "the ticker's redraw of what the analysis holds now",
+        pilot=pilot,
+    )
+    await settle(pilot)
+
+
 def key_event(key: str) -> Any:
     """The ``Key`` event ``Pilot.press`` makes of ``key`` (a name, or one character)."""
     import unicodedata

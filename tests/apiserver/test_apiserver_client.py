@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from apiserver_support import serving
+from conftest import wait_for
 from kubernetes_asyncio import client, config, watch
 from kubernetes_asyncio.client.exceptions import ApiException
 
@@ -51,7 +52,7 @@ async def test_watch_stream_receives_events_after_the_list(tmp_path: Path) -> No
             csv = server.state.get("csv", "openshift-operator-lifecycle-manager", "packageserver")
 
             async def change_later() -> None:
-                await asyncio.sleep(0.1)
+                await wait_for(lambda: server.open_watches == 1, "the watch open")
                 server.state.update({**csv, "status": {**csv["status"], "phase": "Failed"}})
 
             changer = asyncio.create_task(change_later())

@@ -9,6 +9,7 @@ import json
 import aiohttp
 import pytest
 from apiserver_support import CSVS, OLM, TABLE, get_json, read_events, serving
+from conftest import wait_for
 
 POM = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1"
 PACKAGESERVER = ("csv", "openshift-operator-lifecycle-manager", "packageserver")
@@ -186,8 +187,7 @@ async def test_drop_connections_cuts_open_watches_mid_stream() -> None:
     async with serving() as (server, session):
         params = {"watch": "true", "resourceVersion": server.state.resource_version}
         async with session.get(CSVS, params=params) as response:
-            await asyncio.sleep(0.05)
-            assert server.open_watches == 1
+            await wait_for(lambda: server.open_watches == 1, "the watch open")
             server.drop_connections()
             with pytest.raises(aiohttp.ClientPayloadError):
                 await response.read()
@@ -216,7 +216,7 @@ async def test_restart_closes_watches_cleanly_and_keeps_history_unless_cleared()
     async with serving() as (server, session):
         rv = server.state.resource_version
         async with session.get(CSVS, params={"watch": "true", "resourceVersion": rv}) as resp:
-            await asyncio.sleep(0.05)
+            await wait_for(lambda: server.open_watches == 1, "the watch open")
             await server.restart()
             assert await resp.read() == b""  # a clean end of stream, not a payload error
         server.state.update(_with_phase(server.state.get(*PACKAGESERVER), "Failed"))

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import wait_for
 
 from olmtui.demo import scenario as s
 from olmtui.demo.cluster import DemoCluster
@@ -145,11 +146,12 @@ async def test_dashboard_runs_the_demo_as_its_live_source() -> None:
         session = demo_session(demo)
         app = OlmApp(session)
         async with app.run_test(size=(160, 40)) as pilot:
-            for _ in range(600):
-                if demo.finished:
-                    break
-                await pilot.pause(0.05)
-            await pilot.pause(0.5)
+            await wait_for(lambda: demo.finished, "the demo's cycle done", pilot=pilot)
+            await wait_for(
+                lambda: "stopped" in _screen_rows(app.export_screenshot())[0],
+                "the header saying the demo stopped",
+                pilot=pilot,
+            )
             rows = _screen_rows(app.export_screenshot())
     assert demo.finished and demo.steps_done == demo.steps_per_cycle
     assert demo.caught_up()

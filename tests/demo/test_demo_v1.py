@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from conftest import wait_for
 from data_paths import DATA
 
 from olmtui.demo import v1
@@ -156,10 +157,11 @@ async def test_the_demo_fetches_its_content_from_catalogd_and_reports_it() -> No
         running = asyncio.ensure_future(demo.run())
         try:
             await asyncio.wait_for(demo.synced.wait(), 30)
-            for _ in range(600):
-                if v1_part(session.analysis.report())["resolved"] == RESOLVED:
-                    break
-                await asyncio.sleep(0.05)
+            await wait_for(
+                lambda: v1_part(session.analysis.report())["resolved"] == RESOLVED,
+                "the served content resolved",
+                poll=0.05,
+            )
             report = session.analysis.report()
         finally:
             running.cancel()

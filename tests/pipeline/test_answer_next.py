@@ -15,6 +15,7 @@ from typing import Any
 import jsonschema
 import pytest
 from check_runs import run_check
+from conftest import redrawn, wait_for
 from data_paths import DATA
 from rich.console import Console
 
@@ -110,12 +111,13 @@ async def test_the_subscriptions_view_shows_the_resolvers_pick_once_it_ran() -> 
     session = snapshot_session([CLUSTER], [CATALOG], label=CASE.name)
     app = OlmApp(session, initial_view="subscriptions")
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(200):
-            await pilot.pause(0.05)
+
+        def ran() -> bool:
             follower = session.analysis.predicted
-            if follower is not None and follower.runs >= 1 and not follower._busy:
-                break
-        await pilot.pause(0.4)
+            return follower is not None and follower.runs >= 1 and not follower._busy
+
+        await wait_for(ran, "the resolver's first run", pilot=pilot)
+        await redrawn(pilot)
         screen = app.screen
         assert isinstance(screen, SubscriptionsScreen)
         shown = {key: s.upgrade for key, s in screen._subs.items()}

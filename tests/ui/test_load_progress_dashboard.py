@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import wait_for
+from conftest import redrawn, wait_for
 from textual.widgets import Static
 
 from olmtui.cli import main
@@ -128,7 +128,7 @@ async def test_the_first_screen_shows_the_bar_and_partial_rows_then_the_whole(
             await wait_for(
                 lambda: not session.loading_now and not app.screen.query(LoadingBar), pilot=pilot
             )
-            await pilot.pause(0.5)
+            await redrawn(pilot)
             assert not list(app.screen.query(LoadingBar))
             # the screen shown meanwhile is refreshed, its groups in
             await wait_for(lambda: _table(app).total_count == FILES, pilot=pilot)
@@ -162,7 +162,7 @@ async def test_input_with_no_olm_objects_closes_the_dashboard_with_the_reason(
     app = OlmApp(session)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(lambda: session.loading is not None and session.loading.done, pilot=pilot)
-        await pilot.pause(0.5)
+        await wait_for(lambda: app.return_code is not None, "the dashboard closed")
     assert session.loading is not None and session.loading.error is not None
     assert "no OLM objects" in session.loading.error
     assert app.return_code == 2
@@ -205,10 +205,7 @@ def test_a_bug_in_the_load_closes_the_dashboard_and_is_a_crash(
 
     async def headless(self: OlmApp, *args: object, **kwargs: object) -> None:
         async with self.run_test(size=(100, 30)) as pilot:
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if not self.is_running:
-                    break
+            await wait_for(lambda: not self.is_running, "the app's exit", pilot=pilot)
 
     monkeypatch.setattr(OlmApp, "run_async", headless, raising=True)
     assert main(["replay", str(snapshot)]) == 3

@@ -11,9 +11,11 @@ from importlib.resources import files
 from pathlib import Path
 
 import pytest
+from conftest import wait_for
 from data_paths import ROOT
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.command import CommandList
 
 from olmtui.pipeline.build import snapshot_session
 from olmtui.ui import palette
@@ -100,14 +102,20 @@ async def test_the_palettes_screenshot_is_saved_where_the_notification_says(
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"Screenshot")
-        await pilot.pause(0.3)
+        await wait_for(
+            lambda: any(
+                "Screenshot" in str(o.prompt) for o in app.screen.query_one(CommandList).options
+            ),
+            "the palette's Screenshot command",
+            pilot=pilot,
+        )
         await pilot.press("enter")
-        saved: list[Path] = []
-        for _ in range(50):
-            await pilot.pause(0.1)
-            saved = list(empty_home.glob("*.svg"))
-            if saved and app._notifications:
-                break
+        await wait_for(
+            lambda: list(empty_home.glob("*.svg")) and app._notifications,
+            "the screenshot saved and said",
+            pilot=pilot,
+        )
+        saved = list(empty_home.glob("*.svg"))
         assert len(saved) == 1, list(empty_home.iterdir())
         assert "<svg" in saved[0].read_text()
         [notice] = [n for n in app._notifications if n.title == "Screenshot"]
@@ -121,10 +129,7 @@ async def test_a_screenshot_that_cannot_be_saved_says_why(empty_home: Path) -> N
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         app.deliver_screenshot(path=str(empty_home / "missing"))
-        for _ in range(50):
-            await pilot.pause(0.1)
-            if app._notifications:
-                break
+        await wait_for(lambda: app._notifications, "the screenshot's notice", pilot=pilot)
         [notice] = [n for n in app._notifications if n.title == "Screenshot"]
         assert notice.severity == "error"
         assert str(empty_home / "missing") in notice.message

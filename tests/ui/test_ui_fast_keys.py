@@ -8,6 +8,7 @@ import copy
 import io
 from importlib.resources import files
 
+from conftest import redrawn, wait_for
 from rich.console import Console
 from textual.widgets import Static
 
@@ -77,7 +78,7 @@ async def test_rows_kept_for_the_toggle_follow_a_change_of_the_model():
         changed = copy.deepcopy(store.get("ClusterServiceVersion", copy_key[1], copy_key[2]))
         changed["status"] = {**changed["status"], "phase": "Failed", "reason": "Copied"}
         store.apply("MODIFIED", changed)
-        await pilot.pause(0.3)
+        await redrawn(pilot)
         await pilot.press("c")
         await pilot.pause()
         row = next(r for r in table.shown_rows if r.key == copy_key)
@@ -122,10 +123,7 @@ async def test_the_copies_rows_are_made_ahead_while_idle_and_shown_by_the_first_
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, CSVsScreen)
-        for _ in range(100):
-            if screen._ahead is None:
-                break
-            await pilot.pause(0.05)
+        await wait_for(lambda: screen._ahead is None, "the copies' rows made ahead", pilot=pilot)
         made = screen._row_sets[True][1]
         await pilot.press("c")
         await pilot.pause()
@@ -188,7 +186,7 @@ async def test_with_many_copies_c_lays_out_the_table_alone_at_the_height_it_keep
     monkeypatch.setattr(csvs, "AHEAD_FROM", 1)  # the sample's few copies count as many
     app = OlmApp(snapshot_session([SAMPLE]), initial_view="csv")
     async with app.run_test(size=(120, 26)) as pilot:  # the CSVs fit, not with the copies
-        await pilot.pause(0.3)
+        await redrawn(pilot)
         table = _table(app)
         pane = app.screen.query_one(".detail-pane")
         regions = (table.region, pane.region)

@@ -4,6 +4,8 @@ it under it; Enter still opens the object."""
 
 from __future__ import annotations
 
+from conftest import wait_for
+
 from olmtui.demo.cluster import DemoCluster
 from olmtui.model.records.types import ObjectRef
 from olmtui.pipeline.build import demo_session
@@ -22,25 +24,18 @@ def _codes(app: OlmApp) -> list[str]:
     return [str(row.cells[1]) for row in table.shown_rows]
 
 
-async def _wait_for(pilot, condition, tries: int = 400) -> None:
-    for _ in range(tries):
-        if condition():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("the dashboard never showed it")
-
-
 async def test_the_demo_overview_shows_the_broken_catalog_as_one_incident_row() -> None:
     with DemoCluster(1.0, cycles=1) as demo:
         session = demo_session(demo)
         app = OlmApp(session)
         async with app.run_test(size=SIZE) as pilot:
-            await _wait_for(
-                pilot,
+            await wait_for(
                 lambda: (
                     isinstance(app.screen, OverviewScreen)
                     and "CatalogSourceNotReady" in _codes(app)
                 ),
+                "the incident row",
+                pilot=pilot,
             )
             codes = _codes(app)
             assert codes.count("CatalogSourceNotReady") == 1
@@ -58,7 +53,7 @@ async def test_the_demo_overview_shows_the_broken_catalog_as_one_incident_row() 
             # drill-down keeps working: Enter on the incident opens its root's object
             table.cursor = [r.key for r in table.shown_rows].index(row.key)
             await pilot.press("enter")
-            await _wait_for(pilot, lambda: isinstance(app.screen, ObjectScreen))
+            await wait_for(lambda: isinstance(app.screen, ObjectScreen), pilot=pilot)
             assert app.screen.target == BROKEN
 
 
@@ -67,12 +62,13 @@ async def test_the_findings_view_folds_what_follows_under_its_root() -> None:
         session = demo_session(demo)
         app = OlmApp(session, initial_view="findings")
         async with app.run_test(size=SIZE) as pilot:
-            await _wait_for(
-                pilot,
+            await wait_for(
                 lambda: (
                     isinstance(app.screen, FindingsScreen)
                     and "CatalogSourceNotReady" in _codes(app)
                 ),
+                "the incident row",
+                pilot=pilot,
             )
             codes = _codes(app)
             at = codes.index("CatalogSourceNotReady")

@@ -190,12 +190,17 @@ async def test_the_palette_finds_objects_by_name_and_opens_them(app):
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"etcdoperator")
-        for _ in range(20):
-            await pilot.pause(0.1)
+
+        def shown_now() -> list[str]:
             options = app.screen.query_one(CommandList).options
-            shown = [str(o.prompt).split("\n")[0] for o in options]
-            if any(s.startswith("CSV team-a/etcdoperator") for s in shown):
-                break
+            return [str(o.prompt).split("\n")[0] for o in options]
+
+        await wait_for(
+            lambda: any(s.startswith("CSV team-a/etcdoperator") for s in shown_now()),
+            "the palette's hits",
+            pilot=pilot,
+        )
+        shown = shown_now()
         assert "CSV team-a/etcdoperator.v0.9.4" in shown
         index = shown.index("CSV team-a/etcdoperator.v0.9.4")
         app.screen.query_one(CommandList).highlighted = index

@@ -8,6 +8,7 @@ from importlib.resources import files
 
 import pytest
 import yaml
+from conftest import redrawn, wait_for
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.errors import UsageError
@@ -35,10 +36,9 @@ async def test_live_dashboard_follows_the_cluster_and_says_so_in_the_header(clus
     session = await _session(kubeconfig)
     app = OlmApp(session, initial_view="changes")
     async with app.run_test(size=(160, 40)) as pilot:
-        for _ in range(50):
-            await pilot.pause(0.1)
-            if session.store.count("ClusterServiceVersion"):
-                break
+        await wait_for(
+            lambda: session.store.count("ClusterServiceVersion"), "the CSVs listed", pilot=pilot
+        )
         assert session.model.csv("team-a", "etcdoperator.v0.9.4") is not None
         status = session.status()
         assert status.state in ("live", "syncing")
@@ -49,16 +49,17 @@ async def test_live_dashboard_follows_the_cluster_and_says_so_in_the_header(clus
         csv["status"] = {"phase": "Pending", "reason": "RequirementsUnknown"}
         csv["metadata"].pop("resourceVersion", None)
         thread.apply(csv)  # the cluster changes
-        for _ in range(50):
-            await pilot.pause(0.1)
-            if (
+        await wait_for(
+            lambda: (
                 session.store.get("ClusterServiceVersion", "team-a", "etcdoperator.v0.9.4")[
                     "status"
                 ]["phase"]
                 == "Pending"
-            ):
-                break
-        await pilot.pause(0.3)
+            ),
+            "the CSV's new phase",
+            pilot=pilot,
+        )
+        await redrawn(pilot)
         whats = [row.cells[1].plain for row in app.screen.query_one("#table").shown_rows]
         assert "phase" in whats
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 import io
 
-from conftest import wait_for
+from conftest import redrawn, wait_for
 from rich.console import Console
 
 from olmtui.model.records.types import ObjectRef
@@ -114,7 +114,7 @@ async def test_a_detail_catches_up_when_shown_again(app):
         await _open(app, pilot, SUB)
         await _open(app, pilot, CSV)  # the Subscription's detail is below, not shown
         app.session.store.apply("MODIFIED", _modified_sub(app, "UpgradePending"))
-        await pilot.pause(0.5)
+        await redrawn(pilot)  # the change drawn while the CSV's detail is up
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen.target == SUB
@@ -232,7 +232,7 @@ def _phase_change(app: OlmApp, phase: str) -> None:
 async def _changes(app: OlmApp, pilot, phases: list[str]) -> None:
     for phase in phases:
         _phase_change(app, phase)
-        await pilot.pause(0.3)
+        await redrawn(pilot)  # each change its own redraw, as events apart in time are
 
 
 def _notice(app: OlmApp) -> str:

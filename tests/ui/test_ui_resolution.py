@@ -8,6 +8,7 @@ import io
 
 import pytest
 import yaml
+from conftest import redrawn, settle, wait_for
 from data_paths import DATA
 from rich.console import Console
 from textual.widgets import OptionList, Static
@@ -46,13 +47,18 @@ def _plain(renderable: object) -> str:
 
 async def _resolved(pilot, app: OlmApp) -> ResolutionScreen:
     """Wait for the view's worker to deliver a result."""
-    for _ in range(100):
-        await pilot.pause(0.05)
+
+    def shown() -> bool:
         screen = app.screen
-        if isinstance(screen, ResolutionScreen) and screen.result is not None and not screen._busy:
-            await pilot.pause()
-            return screen
-    raise AssertionError(f"no resolution shown on {app.screen!r}")
+        return (
+            isinstance(screen, ResolutionScreen) and screen.result is not None and not screen._busy
+        )
+
+    await wait_for(shown, "a resolution shown", pilot=pilot)
+    await settle(pilot)
+    screen = app.screen
+    assert isinstance(screen, ResolutionScreen)
+    return screen
 
 
 def _status(app: OlmApp) -> str:
@@ -197,10 +203,7 @@ async def test_the_view_follows_the_namespace_live():
         csv = session.store.get("ClusterServiceVersion", "team", "etcdoperator.v0.9.4")
         assert csv is not None
         session.store.apply("DELETED", csv)
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if _status(app).startswith("✓"):
-                break
+        await wait_for(lambda: _status(app).startswith("✓"), "resolved again", pilot=pilot)
         assert _status(app) == (
             "✓ resolved  namespace team: the next InstallPlan would install 1 bundle"
         )
@@ -225,7 +228,7 @@ async def test_an_unrelated_change_does_not_resolve_again():
         session.store.apply(
             "MODIFIED", {**namespace, "metadata": {**namespace["metadata"], "labels": {"x": "y"}}}
         )
-        await pilot.pause(0.5)
+        await redrawn(pilot)  # the screen refreshed for the change: a run would start there
         assert not screen._busy and screen.result is first
 
 

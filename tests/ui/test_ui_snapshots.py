@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from importlib.resources import files
 
-from conftest import wait_for
+from conftest import redrawn, wait_for
 from data_paths import TESTS
 
 from olmtui.pipeline.build import snapshot_session
@@ -34,7 +34,7 @@ async def settled(pilot) -> None:
         return hit is not None and hit.runs >= 1 and not hit._busy
 
     await wait_for(ran, "the predicted findings' first run", 20.0, pilot=pilot)
-    await pilot.pause(0.3)  # the next tick redraws
+    await redrawn(pilot)
 
 
 def test_overview_screen(snap_compare):

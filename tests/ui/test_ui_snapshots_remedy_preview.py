@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from conftest import press, wait_for
+from conftest import press, redrawn, wait_for
 from simulation_support import ORPHAN, catalog_specs
 
 from olmtui.pipeline.build import snapshot_session
@@ -32,7 +32,7 @@ async def previewed(pilot) -> None:
         return hit is not None and hit.runs >= 1 and not hit._busy
 
     await wait_for(predicted, "the predicted findings' first run", pilot=pilot)
-    await pilot.pause(0.3)  # the next tick redraws the rows
+    await redrawn(pilot)
     await wait_for(
         lambda: any(
             str(r.cells[1]) == "UnreferencedCSV"
@@ -50,7 +50,7 @@ async def previewed(pilot) -> None:
         "the remedy preview",
         pilot=pilot,
     )
-    await pilot.pause(0.3)  # the next tick redraws
+    await redrawn(pilot)
 
 
 def test_remedy_preview(snap_compare):

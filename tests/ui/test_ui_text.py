@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import wait_for
 from model_builders import ABSENT, csv, subscription
 from rich.text import Text
 
@@ -207,10 +208,9 @@ async def test_live_header_names_context_server_and_version(tmp_path):
         session = await asyncio.to_thread(live_session, LiveOptions(kubeconfig=kubeconfig))
         app = OlmApp(session)
         async with app.run_test(size=(200, 30)) as pilot:
-            for _ in range(50):
-                await pilot.pause(0.1)
-                if session.store.count("ClusterVersion"):
-                    break
+            await wait_for(
+                lambda: session.store.count("ClusterVersion"), "the ClusterVersion", pilot=pilot
+            )
             info = session.info()
             assert info.server.startswith("http") and "127.0.0.1" in info.server
             assert info.kubernetes_version == "v1.32.0-olmtui-loopback"

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import wait_for
 
 from olmtui.errors import UsageError
 from olmtui.sources.cluster import live_config
@@ -151,10 +152,10 @@ async def test_exec_credentials_are_refreshed_for_long_sessions(tmp_path: Path) 
     assert cluster.configuration.api_key["BearerToken"] == "Bearer exec-1"
     refresher = asyncio.create_task(keep_credentials_fresh(cluster, interval=0.01))
     try:
-        for _ in range(500):
-            if cluster.configuration.api_key["BearerToken"] != "Bearer exec-1":
-                break
-            await asyncio.sleep(0.02)
+        await wait_for(
+            lambda: cluster.configuration.api_key["BearerToken"] != "Bearer exec-1",
+            "the token refreshed",
+        )
     finally:
         refresher.cancel()
         with contextlib.suppress(asyncio.CancelledError):

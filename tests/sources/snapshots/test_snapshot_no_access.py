@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import redrawn
 from live_support import must_gather_objects
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
@@ -120,7 +121,7 @@ async def test_the_dashboard_on_such_a_snapshot_says_no_access(tmp_path: Path) -
     )
     app = OlmApp(snapshot_session([str(path)], [], label="test"), initial_view="sub")
     async with app.run_test(size=(200, 40)) as pilot:
-        await pilot.pause(0.3)
+        await redrawn(pilot)
         table = app.screen.query_one("#table", VirtualTable)
         assert table.row_count == 0
         assert table.empty_text.startswith("no access to subscriptions (RBAC)")
