@@ -1,8 +1,9 @@
 """Timeline (``t`` on a namespace row, or on an incident in Overview and Findings): what
 happened to its objects, in the order it happened (R-EVD-11), oldest first, the cursor on
-the newest. Times in UTC, the date where it changes, each relative to the gather time of a
-snapshot or to now on a live cluster; above the table, what the list leaves out (older
-entries past the cap, facts with no time).
+the newest. Times in UTC, the date on every row (dim where it is the previous row's: it
+stands out where it changes; the first row on screen may not be the list's first), each
+relative to the gather time of a snapshot or to now on a live cluster; above the table, what
+the list leaves out (older entries past the cap, facts with no time).
 
 It follows the cache as every view does (``OlmScreen.REFRESH_PARTS``, the app's coalesced
 refresh): a new Event or condition change appears at the bottom. Enter opens the entry's
@@ -48,8 +49,7 @@ class TimelineScreen(TableScreen):
     SCOPE = None  # one namespace or one incident already: ``:ns`` does not narrow it
     SORTABLE = False  # the order is the point: time
     COLUMNS = (
-        Column("when", "WHEN (UTC)", 19, cut="never"),
-        Column("relative", "RELATIVE", 15),
+        Column("when", "WHEN (UTC)", cut="never"),
         Column("object", "OBJECT", min_width=18, cut="middle"),
         Column("what", "WHAT"),
     )
@@ -112,11 +112,16 @@ class TimelineScreen(TableScreen):
         for index, line in enumerate(timeline_lines(self.timeline.entries, reference)):
             entry = line.entry
             self._entries[index] = entry
-            when = f"{line.date or ' ' * 10} {line.time}"
+            # every row says its date (the first row on screen may not be the first), dim
+            # where it is the previous row's: the date stands out where it changes
+            when = Text(f"{entry.at:%Y-%m-%d}", style="" if line.date else palette.MUTED)
+            when.append(f" {line.time}")
+            if line.relative:
+                when.append(f"  {line.relative}", style=palette.MUTED)
             what: str | Text = (
                 Text(entry.what, style=palette.WARNING_STRONG) if entry.trouble else entry.what
             )
-            yield Row(index, (when, line.relative, str(entry.ref), what))
+            yield Row(index, (when, str(entry.ref), what))
 
     def describe(self, key: Hashable) -> RenderableType:
         entry = self._entries.get(key) if isinstance(key, int) else None
