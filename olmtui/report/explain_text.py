@@ -65,7 +65,7 @@ def _timeline_lines(
         out.line("  nothing in the input records a time for its objects")
     for words in left_out_words(shown):
         out.line(f"  {words}")
-    for line in timeline_lines(shown.entries, reference):
+    for line in timeline_lines(shown.entries, reference, live):
         when = f"{line.date or ' ' * 10} {line.time}"
         relative = f"  ({line.relative})" if line.relative else ""
         entry = line.entry

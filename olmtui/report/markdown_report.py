@@ -250,7 +250,7 @@ def _timeline(shown: Timeline | None, reference: dt.datetime | None, live: bool)
         return []
     lines = [f"  - timeline ({reference_words(reference, live)}):"]
     lines += [f"    - {md(words)}" for words in left_out_words(shown)]
-    for line in timeline_lines(shown.entries, reference):
+    for line in timeline_lines(shown.entries, reference, live):
         when = f"{line.date} {line.time}".strip()
         relative = f" ({line.relative})" if line.relative else ""
         entry = line.entry

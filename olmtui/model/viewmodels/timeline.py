@@ -251,22 +251,25 @@ def timeline(objects: Iterable[Obj], limit: int = NAMESPACE_LIMIT) -> Timeline:
     return Timeline(tuple(e for _, e in kept), len(keyed) - len(kept), untimed)
 
 
-def relative_text(at: dt.datetime, reference: dt.datetime | None) -> str:
-    """``3m 12s before`` (``after`` when the entry is later: clocks differ); empty when
-    there is no reference."""
+def relative_text(at: dt.datetime, reference: dt.datetime | None, live: bool = False) -> str:
+    """``3m 12s before`` the gather time (``after`` when the entry is later: clocks differ),
+    or, ``live``, ``3m 12s ago`` (``in 5s``); empty when there is no reference."""
     if reference is None:
         return ""
     seconds = (reference - at).total_seconds()
     if abs(seconds) < 1:
-        return "at the same time"
-    return f"{age_text(abs(seconds))} {'before' if seconds > 0 else 'after'}"
+        return "now" if live else "at the same time"
+    age = age_text(abs(seconds))
+    if live:
+        return f"{age} ago" if seconds > 0 else f"in {age}"
+    return f"{age} {'before' if seconds > 0 else 'after'}"
 
 
 def timeline_lines(
-    entries: Iterable[TimelineEntry], reference: dt.datetime | None
+    entries: Iterable[TimelineEntry], reference: dt.datetime | None, live: bool = False
 ) -> list[TimelineLine]:
     """The entries as lines: UTC times, the date where it changes, relative to
-    ``reference`` (the gather time of a snapshot, now live; ``None``: not said)."""
+    ``reference`` (the gather time of a snapshot; now when ``live``; ``None``: not said)."""
     lines, shown_date = [], ""
     for entry in entries:
         date = f"{entry.at:%Y-%m-%d}"
@@ -274,7 +277,7 @@ def timeline_lines(
             TimelineLine(
                 date if date != shown_date else "",
                 f"{entry.at:%H:%M:%S}",
-                relative_text(entry.at, reference),
+                relative_text(entry.at, reference, live),
                 entry,
             )
         )

@@ -10,6 +10,7 @@ the objects its findings are about and the objects it affects, up to ``INCIDENT_
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain, islice
 from typing import Any
 
 from olmtui.kinds import EVENT, NAMESPACE, PACKAGE_MANIFEST
@@ -96,6 +97,7 @@ def incident_refs(
     subjects: Sequence[tuple[str, str, str]], affected: Iterable[ObjectRef]
 ) -> list[ObjectRef]:
     """The objects of an incident: its findings' ``(kind, namespace, name)`` (root first),
-    then what it affects."""
-    refs = [ObjectRef(kind, ns, name) for kind, ns, name in subjects if kind and name]
-    return [*refs, *affected]
+    then what it affects; the first ``INCIDENT_OBJECTS`` (a blast radius may name 400,000,
+    never copied whole)."""
+    refs = (ObjectRef(kind, ns, name) for kind, ns, name in subjects if kind and name)
+    return list(islice(chain(refs, affected), INCIDENT_OBJECTS))

@@ -12,6 +12,7 @@ object. Every text comes from the cluster: cells are plain strings, the notes in
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Hashable, Iterable, Sequence
 from typing import ClassVar
 
@@ -54,6 +55,8 @@ class TimelineScreen(TableScreen):
         Column("what", "WHAT"),
     )
     EMPTY_TEXT = "nothing in the input records a time for these objects"
+    #: Live, "3m ago" grows old: the rows are made again this often with no change to show.
+    AGE_STEP = dt.timedelta(seconds=5)
     REFRESH_PARTS: ClassVar[tuple[str, ...]] = (*TableScreen.REFRESH_PARTS, "#timeline-notes")
 
     def __init__(
@@ -109,7 +112,8 @@ class TimelineScreen(TableScreen):
         clock = self.session.clock
         reference = clock() if clock is not None else None
         self._entries = {}
-        for index, line in enumerate(timeline_lines(self.timeline.entries, reference)):
+        live = self.session.kind != "snapshot"
+        for index, line in enumerate(timeline_lines(self.timeline.entries, reference, live)):
             entry = line.entry
             self._entries[index] = entry
             # every row says its date (the first row on screen may not be the first), dim

@@ -35,6 +35,7 @@ from olmtui.model.viewmodels.timeline import (
     timeline_lines,
 )
 from olmtui.model.viewmodels.timeline_objects import (
+    INCIDENT_OBJECTS,
     events_by_subject,
     incident_refs,
     namespace_timeline,
@@ -293,3 +294,18 @@ def test_wrong_typed_fields_read_as_absent() -> None:
     assert [e.what for e in entries] == ["event"]
     bad = subscription(NS, "s", status={"conditions": ["x", {"type": 3}, {"type": "A"}]})
     assert entries_of(bad) == ([], 2)  # no creation time, the one condition without time
+
+
+def test_live_times_are_said_from_now() -> None:
+    assert relative_text(GATHERED - dt.timedelta(seconds=90), GATHERED, live=True) == "1m 30s ago"
+    assert relative_text(GATHERED + dt.timedelta(seconds=5), GATHERED, live=True) == "in 5s"
+    assert relative_text(GATHERED, GATHERED, live=True) == "now"
+
+
+def test_an_incident_reads_at_most_its_first_objects() -> None:
+    """A blast radius of 400,000 objects is never copied whole: the root first, then the
+    first ``INCIDENT_OBJECTS`` of what it affects."""
+    affected = (ObjectRef("Subscription", f"ns-{i}", "s") for i in range(400_000))
+    refs = incident_refs([("CatalogSource", "olm", "cat")], affected)
+    assert len(refs) == INCIDENT_OBJECTS
+    assert refs[0] == ObjectRef("CatalogSource", "olm", "cat")
