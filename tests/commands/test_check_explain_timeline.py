@@ -68,7 +68,7 @@ def _must_gather(root: Path, events: int = 1) -> Path:
             kind="Subscription",
             obj_name="etcd",
             reason="InstallPlanFailed",
-            message="see [x](http://evil) `rm -rf` <b>|" if i == 0 else f"retry {i}",
+            message="see [x](http://evil) `rm -rf` <b>|\x1b[31m" if i == 0 else f"retry {i}",
             last=f"2026-05-01T15:{30 + i:02}:00Z",
         )
         for i in range(events)
@@ -111,6 +111,7 @@ def test_markdown_gives_the_failed_plan_incident_its_story_in_order(tmp_path: Pa
     assert "15:28:43" in timeline[3] and "Installed=False (InstallComponentFailed)" in timeline[3]
     # the Event's message is cluster text: nothing in it may act as Markdown
     assert "\\[x\\](http://evil) \\`rm -rf\\` \\<b\\>\\|" in timeline[4]
+    assert "\x1b" not in note
     # the second plan is no object of this incident: not in its timeline
     assert len(timeline) == 5
 
@@ -163,6 +164,7 @@ def test_explain_ends_with_the_namespace_timeline(tmp_path: Path) -> None:
     last = " ".join(line.strip() for line in tail[-2:])  # the newest, wrapped
     assert last.endswith("Subscription team-a/etcd: Warning InstallPlanFailed: retry 13")
     assert out.endswith("13\n")
+    assert "\x1b" not in out and "\\x1b[31m" in out  # shown as an escape, never obeyed
 
 
 def test_explain_on_the_sample_ends_with_its_timeline() -> None:
