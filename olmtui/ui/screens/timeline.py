@@ -73,8 +73,9 @@ class TimelineScreen(TableScreen):
         self.refs = tuple(refs)
         self.VIEW_TITLE = f"Timeline {title or f'of namespace {namespace}'}"
         self._entries: dict[int, TimelineEntry] = {}
-        #: The timeline last built (tests read it).
+        #: The timeline last built (tests read it), and the analysis stamp it was built at.
         self.timeline = Timeline(())
+        self._timeline_stamp: object = None
 
     def compose_summary(self) -> ComposeResult:
         yield InertStatic(id="timeline-notes", classes="metrics")
@@ -94,7 +95,9 @@ class TimelineScreen(TableScreen):
             return
         table = self.table
         following = table.row_count == 0 or table.cursor >= table.row_count - 1
-        self.timeline = self._build()
+        stamp = self.session.analysis.shown_stamp()
+        if stamp != self._timeline_stamp:  # else only the relative times grew older
+            self.timeline, self._timeline_stamp = self._build(), stamp
         super().refresh_data()
         if following:  # on the newest row: stay on the newest, as ``tail -f``
             table.action_jump(-1)
