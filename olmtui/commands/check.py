@@ -139,7 +139,8 @@ def check(args: argparse.Namespace) -> Checked:
 def markdown(checked: Checked) -> str:
     """The Markdown incident note of a check; a snapshot is dated by its report's context
     (the gather time, else the newest time its objects record), a live read by the clock."""
-    from olmtui.report.markdown_report import pending_graphs, render_markdown
+    from olmtui.report.incident_timelines import incident_timelines
+    from olmtui.report.markdown_report import OBJECT_LIMIT, pending_graphs, render_markdown
 
     session = checked.session
     when = None
@@ -153,7 +154,18 @@ def markdown(checked: Checked) -> str:
     graphs = pending_graphs(
         checked.store, session.catalogs(), session.analysis.reported_subscriptions(), csv_version
     )
-    return render_markdown(checked.report, label=session.label, when=when, graphs=graphs)
+    # R-EVD-11: each incident's timeline, relative to the gather time (a snapshot whose
+    # must-gather says it) or to the moment of the live read
+    incidents = list(checked.report.get("incidents") or ())[:OBJECT_LIMIT]
+    reference = session.clock() if session.clock is not None else when
+    return render_markdown(
+        checked.report,
+        label=session.label,
+        when=when,
+        graphs=graphs,
+        timelines=incident_timelines(checked.store, incidents),
+        timeline_reference=reference,
+    )
 
 
 def run(args: argparse.Namespace) -> int:

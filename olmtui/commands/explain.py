@@ -59,7 +59,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from olmtui.report.explain_text import render_explain
+    from olmtui.model.viewmodels.timeline_objects import namespace_timeline
+    from olmtui.report.explain_text import EXPLAIN_TIMELINE_ENTRIES, render_explain
     from olmtui.report.json_report import dump_json, resolution_json
 
     namespace, _, subscription = str(args.target).partition("/")
@@ -89,5 +90,11 @@ def run(args: argparse.Namespace) -> int:
             and s.upgrade.decided_by == "resolver"
             and s.upgrade.not_head_because
         ]
-        sys.stdout.write(render_explain(entry, subscription or None, not_head))
+        # R-EVD-11: the text ends with what happened in the namespace, in order
+        timeline = namespace_timeline(session.store, namespace, EXPLAIN_TIMELINE_ENTRIES)
+        reference = session.clock() if session.clock is not None else None
+        live = session.kind != "snapshot"
+        sys.stdout.write(
+            render_explain(entry, subscription or None, not_head, timeline, reference, live)
+        )
     return EXIT_STATUS[entry["status"]]

@@ -9,10 +9,17 @@ the catalogs: control characters in them are shown escaped, never obeyed.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
 from olmtui.model.rules.resolution.operators import brought_by
+from olmtui.model.viewmodels.timeline import (
+    Timeline,
+    left_out_words,
+    reference_words,
+    timeline_lines,
+)
 from olmtui.report.json_report import without_surrogates
 from olmtui.report.text_report import Writer, resolution_lines, safe, why
 
@@ -43,16 +50,42 @@ def for_subscription(entry: dict[str, Any], subscription: str) -> dict[str, Any]
     }
 
 
+#: Entries of the namespace's timeline ``explain`` ends with (the newest).
+EXPLAIN_TIMELINE_ENTRIES = 15
+
+
+def _timeline_lines(
+    out: Writer, namespace: str, shown: Timeline, reference: dt.datetime | None, live: bool
+) -> None:
+    """What happened in the namespace, oldest first (R-EVD-11): UTC times, the date where it
+    changes, relative to ``reference``, and what the list leaves out."""
+    out.line()
+    out.wrapped(f"what happened in namespace {namespace} ({reference_words(reference, live)}):", 0)
+    if not shown.entries:
+        out.line("  nothing in the input records a time for its objects")
+    for words in left_out_words(shown):
+        out.line(f"  {words}")
+    for line in timeline_lines(shown.entries, reference, live):
+        when = f"{line.date or ' ' * 10} {line.time}"
+        relative = f"  ({line.relative})" if line.relative else ""
+        entry = line.entry
+        out.wrapped(f"{when}{relative}  {safe(str(entry.ref))}: {safe(entry.what)}", 2, 21)
+
+
 def render_explain(
     entry: dict[str, Any],
     subscription: str | None = None,
     not_head: Sequence[tuple[str, str]] = (),
+    timeline: Timeline | None = None,
+    reference: dt.datetime | None = None,
+    live: bool = False,
 ) -> str:
     """The explanation of one namespace (or, with ``subscription``, of what concerns one of
     its Subscriptions): the outcome, then the cause first (the constraints with their objects
     and fixes), what the next InstallPlan holds, or why resolution stopped or was not done.
     ``not_head``: ``(Subscription name, why)`` for each one the resolver does not move to its
-    channel head (R-RES-17), said after the operators."""
+    channel head (R-RES-17), said after the operators. Then the namespace's ``timeline``
+    when given, relative to ``reference`` (the gather time; now when ``live``)."""
     out = Writer(colour=False)
     ns = safe(entry["namespace"])
     shown = entry if subscription is None else for_subscription(entry, subscription)
@@ -84,4 +117,6 @@ def render_explain(
             f"fails together{more} (`olmtui explain {ns}` shows everything).",
             0,
         )
+    if timeline is not None:
+        _timeline_lines(out, ns, timeline, reference, live)
     return without_surrogates("\n".join(out.lines) + "\n")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -26,6 +26,12 @@ from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.types import SEVERITY_ORDER, SubscriptionState
 from olmtui.model.rules.upgrades.graph import subscription_scope
 from olmtui.model.viewmodels.graph_render import ChannelView, channel_view, render_mermaid
+from olmtui.model.viewmodels.timeline import (
+    Timeline,
+    left_out_words,
+    reference_words,
+    timeline_lines,
+)
 from olmtui.report.context_line import incomplete_words, version_words, when_words
 from olmtui.report.json_report import Report, without_surrogates
 from olmtui.report.text_report import (
@@ -243,9 +249,29 @@ def _summary(report: Report) -> list[str]:
     return lines
 
 
-def _incidents(report: Report) -> list[str]:
+def _timeline(shown: Timeline | None, reference: dt.datetime | None, live: bool) -> list[str]:
+    """An incident's timeline as a nested list (R-EVD-11): what happened to its objects,
+    oldest first, the date where it changes, and what the list leaves out."""
+    if shown is None or not shown.entries:  # nothing placed: no list of what is left out
+        return []
+    lines = [f"  - timeline ({reference_words(reference, live)}):"]
+    lines += [f"    - {md(words)}" for words in left_out_words(shown)]
+    for line in timeline_lines(shown.entries, reference, live):
+        when = f"{line.date} {line.time}".strip()
+        relative = f" ({line.relative})" if line.relative else ""
+        entry = line.entry
+        lines.append(f"    - {when}{relative} {md(str(entry.ref))}: {md(entry.what)}")
+    return lines
+
+
+def _incidents(
+    report: Report,
+    timelines: Mapping[str, Timeline] | None = None,
+    reference: dt.datetime | None = None,
+) -> list[str]:
     """One entry per incident (R-DIAG-9): its root, worst severity, the objects it affects,
-    the findings that follow from it folded under it."""
+    the findings that follow from it folded under it, then its timeline (R-EVD-11) when
+    ``timelines`` has one (by incident id; ``reference``: what its times count from)."""
     incidents = list(report.get("incidents") or ())
     lines = ["## Incidents", ""]
     if not incidents:
@@ -268,6 +294,8 @@ def _incidents(report: Report) -> list[str]:
             lines.append(f"  - follows: `{_code(ref['code'])}` on {_subject_title(*_subject(ref))}")
         evidence = _evidence_lines(by_key.get(_finding_key(root), {}), INCIDENT_EVIDENCE_LIMIT)
         lines += [f"  {line}" if line.startswith("  -") else "  - evidence:" for line in evidence]
+        live = report["source"].get("kind") != "snapshot"
+        lines += _timeline((timelines or {}).get(incident["id"]), reference, live)
     if len(incidents) > OBJECT_LIMIT:
         lines.append(
             f"... and {len(incidents) - OBJECT_LIMIT} more incidents "
@@ -481,10 +509,13 @@ def render_markdown(
     label: str,
     when: dt.datetime | None,
     graphs: Sequence[PendingGraph] = (),
+    timelines: Mapping[str, Timeline] | None = None,
+    timeline_reference: dt.datetime | None = None,
 ) -> str:
-    """The note: title with the source and its time, summary, incidents, findings by
-    object, what the resolver decides per namespace, then the pending upgrades drawn in
-    Mermaid. ``label`` names the source (context or paths)."""
+    """The note: title with the source and its time, summary, incidents (each with its
+    ``timelines`` entry, times relative to ``timeline_reference``), findings by object, what
+    the resolver decides per namespace, then the pending upgrades drawn in Mermaid.
+    ``label`` names the source (context or paths)."""
     counts = report["summary"]["findings"]
     verdict = (
         _plural(counts["error"], "error")
@@ -498,7 +529,7 @@ def render_markdown(
         "",
         *_summary(report),
         "",
-        *_incidents(report),
+        *_incidents(report, timelines, timeline_reference),
         "",
         *_findings(report),
         "",

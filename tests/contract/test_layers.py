@@ -39,7 +39,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     # OLM's log lines and their index by object (R-EVD-10): a leaf beside the cache
     "store_logs": frozenset(),
     "store": frozenset({"objects", "kinds", "gc_pause", "shape", "store_evidence", "store_logs"}),
-    "model": frozenset({"objects", "kinds", "shape", "store", "gc_pause"}),
+    # the model reads Events as the cache keeps them (their time and subject, R-EVD-11)
+    "model": frozenset({"objects", "kinds", "shape", "store", "store_evidence", "gc_pause"}),
     "report": frozenset({"objects", "kinds", "model", "store", "safe_text"}),
     "sources": frozenset({"objects", "kinds", "model", "store", "errors", "gc_pause"}),
     "demo": frozenset({"apiserver", "kinds", "sources", "model", "store"}),

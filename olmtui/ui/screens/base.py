@@ -49,6 +49,11 @@ class ViewScreen(OlmScreen):
         self.session = session
         self._commands = tuple(commands)
 
+    @property
+    def commands(self) -> tuple[str, ...]:
+        """The ``:`` prompt's words, for a view this one opens (a timeline)."""
+        return self._commands
+
     def compose(self) -> ComposeResult:
         yield SourceHeader(self.session, self.VIEW_TITLE)
         yield from self.compose_body()
@@ -164,6 +169,8 @@ class TableScreen(ViewScreen):
     #: What an empty table says while a snapshot still streams in, instead of "no ...".
     LOADING_EMPTY_TEXT = "loading: none read yet"
     ACCESS_KIND: str | None = None
+    #: Whether ``s`` sorts the rows (a timeline keeps its own order: time).
+    SORTABLE: ClassVar[bool] = True
     #: How ``:ns NAME`` narrows the rows: the key of the column holding the namespace (the
     #: fast path), ``"ref"`` for the namespace of each row's object (``ref_for``; rows of no
     #: object are hidden), or ``None`` where namespaces do not apply (upgrade graphs).
@@ -185,7 +192,9 @@ class TableScreen(ViewScreen):
             notice = InertStatic(id="access-notice")
             notice.display = False
             yield notice
-            yield VirtualTable(self.COLUMNS, empty_text=self.EMPTY_TEXT, sortable=True, id="table")
+            yield VirtualTable(
+                self.COLUMNS, empty_text=self.EMPTY_TEXT, sortable=self.SORTABLE, id="table"
+            )
             with VerticalScroll(classes="detail-pane", can_focus=False):
                 yield InertStatic(id="detail")
 

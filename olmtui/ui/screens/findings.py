@@ -26,6 +26,7 @@ from olmtui.ui.inert import inert_text
 from olmtui.ui.loading_bar import LOADING_TEXT
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.screens.remedy_preview import open_preview, verdict
+from olmtui.ui.screens.timeline import open_incident_timeline
 from olmtui.ui.widgets.virtual_table import Column, Row
 
 #: Objects an incident's detail names before "(+N more)".
@@ -142,17 +143,27 @@ class FindingsScreen(TableScreen):
     )
     EMPTY_TEXT = "no findings: OLM has nothing to complain about here"
     LOADING_EMPTY_TEXT = LOADING_TEXT
-    BINDINGS = [Binding("p", "preview_remedy", "Preview remedy")]
+    BINDINGS = [
+        Binding("p", "preview_remedy", "Preview remedy"),
+        Binding("t", "timeline", "Timeline"),
+    ]
+
+    def _selected_incident(self) -> tuple[Diagnosis | None, int | None]:
+        """The diagnosis and the root of the selected finding's incident (``None``s: none)."""
+        key = self.table.selected_key
+        diagnosis: Diagnosis | None = getattr(self, "_diagnosis", None)
+        if diagnosis is None or self._finding(key) is None or not isinstance(key, int):
+            return None, None
+        return diagnosis, diagnosis.root(key)
 
     def action_preview_remedy(self) -> None:
         """``p``: the remedy of the selected finding's incident (its root's), tried on a
         copy of the state."""
-        key = self.table.selected_key
-        diagnosis: Diagnosis | None = getattr(self, "_diagnosis", None)
-        if diagnosis is None or self._finding(key) is None or not isinstance(key, int):
-            open_preview(self, None, None)
-            return
-        open_preview(self, diagnosis, diagnosis.root(key))
+        open_preview(self, *self._selected_incident())
+
+    def action_timeline(self) -> None:
+        """``t``: what happened to the selected finding's incident's objects, in order."""
+        open_incident_timeline(self, *self._selected_incident())
 
     def build_rows(self) -> Iterable[Row]:
         """Incidents first (R-DIAG-9): each root, then the findings that follow from it,

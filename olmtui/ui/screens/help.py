@@ -29,7 +29,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("c", "Operators: show/hide copied CSVs; graph: next channel"),
     ("x", "Subscriptions, Operators: X-ray tree of that operator"),
     ("r  :res [NS]", "resolution: next InstallPlan, or why none (Sub, ns)"),
-    ("p", "Overview, Findings: try the incident's remedy (whatif)"),
+    ("p  t", "incident: try its remedy / its timeline (t on ns too)"),
     ("ctrl+p", "palette: every action, and objects by name"),
     ("↑ ↓ j k PgUp PgDn", "move; page up, page down"),
     ("Home End G", "first row, last row; Changes: End/G follows new"),

@@ -1,6 +1,7 @@
 """Namespaces: each with its OperatorGroup(s), the operators installed in it, and the
 operators that watch it through some group's targets (and from where). Enter drills in;
-``r`` shows what OLM's next resolution of the namespace yields."""
+``r`` shows what OLM's next resolution of the namespace yields; ``t`` what happened in it, in
+order (R-EVD-11)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from olmtui.model.viewmodels.views import NamespaceSummary
 from olmtui.ui import palette
 from olmtui.ui.formatting import line, names, section
 from olmtui.ui.screens.base import TableScreen
+from olmtui.ui.screens.timeline import open_namespace_timeline
 from olmtui.ui.widgets.virtual_table import Column, Row
 
 
@@ -31,7 +33,15 @@ class NamespacesScreen(TableScreen):
     )
     EMPTY_TEXT = "no namespaces in this source"
     ACCESS_KIND = NAMESPACE
-    BINDINGS = [Binding("r", "app.resolution", "Resolution")]
+    BINDINGS = [
+        Binding("r", "app.resolution", "Resolution"),
+        Binding("t", "timeline", "Timeline"),
+    ]
+
+    def action_timeline(self) -> None:
+        """``t``: what happened in the selected namespace, in order."""
+        key = self.table.selected_key
+        open_namespace_timeline(self, None if key is None else str(key))
 
     def build_rows(self) -> Iterable[Row]:
         summaries = self.session.analysis.namespace_summaries()

@@ -35,6 +35,7 @@ from olmtui.ui.screens.findings import (
     resolution_namespace,
 )
 from olmtui.ui.screens.remedy_preview import open_preview
+from olmtui.ui.screens.timeline import open_incident_timeline
 from olmtui.ui.widgets.inert_static import InertStatic
 from olmtui.ui.widgets.virtual_table import Column, Row
 
@@ -181,12 +182,20 @@ class OverviewScreen(TableScreen):
     )
     EMPTY_TEXT = "nothing needs attention"
     LOADING_EMPTY_TEXT = LOADING_TEXT
-    BINDINGS = [Binding("p", "preview_remedy", "Preview remedy")]
+    BINDINGS = [
+        Binding("p", "preview_remedy", "Preview remedy"),
+        Binding("t", "timeline", "Timeline"),
+    ]
 
     def action_preview_remedy(self) -> None:
         """``p`` on an incident row: its root's remedy tried on a copy of the state."""
         incident = getattr(self, "_incidents", {}).get(self.table.selected_key)
         open_preview(self, *(incident or (None, None)))
+
+    def action_timeline(self) -> None:
+        """``t`` on an incident row: what happened to its objects, in order."""
+        incident = getattr(self, "_incidents", {}).get(self.table.selected_key)
+        open_incident_timeline(self, *(incident or (None, None)))
 
     REFRESH_PARTS = (*TableScreen.REFRESH_PARTS, "#metrics")
 
