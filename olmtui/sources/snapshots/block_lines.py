@@ -160,15 +160,19 @@ class Reader:
         self.lines = lines
         self.fallback = fallback
 
-    def mapping(self, at: int, indent: int) -> tuple[dict[str, Any], int]:
-        """The mapping whose keys are at ``indent`` from line ``at``, and the line after."""
+    def mapping(
+        self, at: int, indent: int, first: bytes | None = None
+    ) -> tuple[dict[str, Any], int]:
+        """The mapping whose keys are at ``indent`` from line ``at``, and the line after;
+        ``first``: line ``at`` as it reads without its sequence entry's ``- ``."""
         lines = self.lines
         count = len(lines)
         entry_at = _entry_at(indent)
         deeper = b" " * (indent + 1)
         result: dict[str, Any] = {}
         while at < count:
-            line = lines[at]
+            line = lines[at] if first is None else first
+            first = None
             entry = entry_at.fullmatch(line)
             if entry is None:
                 found = _indent(line)
@@ -187,7 +191,7 @@ class Reader:
                     value, after = self._value(text, at, indent)
             except Unreadable:
                 after = self._end(at + 1, indent)
-                parsed_key, value = self.fallback(lines[at:after])
+                parsed_key, value = self.fallback([line, *lines[at + 1 : after]])
                 if parsed_key != key:
                     raise
             result[key] = value
@@ -195,13 +199,13 @@ class Reader:
         return result, at
 
     def _end(self, at: int, indent: int) -> int:
-        """The line after a value whose key is at ``indent`` (its lines: deeper ones, and an
-        unindented sequence's entries)."""
+        """The line after a value whose key is at ``indent`` (its lines: deeper ones, an
+        unindented sequence's entries, and empty ones, which a ``|+`` block keeps)."""
         lines = self.lines
         while at < len(lines):
             line = lines[at]
             found = _indent(line)
-            if found < indent or (found == indent and not line.startswith(b"- ", found)):
+            if line and (found < indent or (found == indent and not line.startswith(b"- ", found))):
                 break
             at += 1
         return at
@@ -241,8 +245,7 @@ class Reader:
                 break
             rest = line[content:]
             if entry_at.fullmatch(pad + rest):
-                lines[at] = pad + rest
-                value, at = self.mapping(at, content)
+                value, at = self.mapping(at, content, pad + rest)
             elif rest.startswith(b"- ") or rest in (b"", b"-", b"|", b"|-"):
                 raise Unreadable(line)
             else:

@@ -22,8 +22,8 @@ times all the rest of ``check``, and the cache keeps a few fields of each
 
 Everything the cache reads of the objects (``store_evidence.trim_*``, the shape checks of
 ``shape.ENVELOPE``, the loader's ``object_problem``) is read exactly as the full parse reads
-it; anything this path does not recognise (CRLF, a byte-order mark, an anchor, a value
-PyYAML fails on) returns ``None`` and the document is parsed in full, as before.
+it; anything this path does not recognise (CRLF, a byte-order mark, an empty line, an anchor,
+a value PyYAML fails on) returns ``None`` and the document is parsed in full, as before.
 """
 
 from __future__ import annotations
@@ -48,8 +48,9 @@ _UNSAFE = re.compile(
     rb"[!&*?]|<<|[\]}] *:|[0-9]{4}-[0-9]|[0-9]{100}|0[bxo]|(?:^|[ \[{,])=(?:$|[ ,\]}])",
     re.MULTILINE,
 )
-#: The bytes without which :data:`_UNSAFE` cannot match (found at ``memchr`` speed).
-_MARKS = (b"!", b"&", b"*", b"?", b"<", b"]", b"}", b"-", b"0", b"=")
+#: What the fast path leaves to the full parse at once: a carriage return (CRLF), a
+#: byte-order mark, an empty line (kept by a ``|+`` block across an item's end).
+_ODD = (b"\r", b"\xef\xbb\xbf", b"\n\n")
 #: A Pod's or Job's ``spec`` line, its block's first line (a key, deeper), and the line
 #: after its block (indented 2 or less).
 _SPEC = b"\n  spec:\n"
@@ -68,7 +69,7 @@ def evidence_list(chunk: bytes, load: Load) -> dict[str, Any] | None:
     body = chunk[4:] if chunk.startswith(b"---\n") else chunk
     if not any(hint in body for hint in _LIST_KINDS):
         return None
-    if b"\r" in body or b"\xef\xbb\xbf" in body or (b"&" in body and _ANCHOR.search(body)):
+    if any(odd in body for odd in _ODD) or (b"&" in body and _ANCHOR.search(body)):
         return None
     try:
         CParser(body).raw_parse()
@@ -147,7 +148,7 @@ def _without_spec(item: bytes) -> bytes:
     below = _SHALLOW.search(item, body)
     end = len(item) if below is None else below.start()
     spec = item[body:end]
-    if any(mark in spec for mark in _MARKS) and _UNSAFE.search(spec):
+    if _UNSAFE.search(spec):
         return item
     return item[:start] + b"\n  spec: {}" + item[end:]
 
