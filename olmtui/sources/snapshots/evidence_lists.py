@@ -33,7 +33,7 @@ from typing import Any
 
 from yaml._yaml import CParser
 
-from olmtui.kinds import EVENT
+from olmtui.kinds import EVENT, JOB, POD
 from olmtui.sources.snapshots.block_lines import Reader, Unreadable
 from olmtui.sources.snapshots.fast_yaml import Load
 from olmtui.store_evidence import keeps_event
@@ -59,6 +59,10 @@ _SHALLOW = re.compile(rb"\n(?!   )")
 #: An anchor's ``&``: a document with one goes to the full parse (a duplicate anchor fails
 #: it, and no part read alone would know).
 _ANCHOR = re.compile(rb"(?:^|[ \[{,])&[^ \n]", re.MULTILINE)
+#: Where an items section's first ``- `` is.
+_ITEMS_AT = len(b"items:\n")
+#: The kinds whose ``spec`` the cache drops (``store_evidence``).
+_SPEC_DROPPED = frozenset({POD, JOB})
 #: The item keys of an Event kept when it is left out.
 _EVENT_STUB = ("apiVersion", "kind", "metadata", "spec", "status")
 
@@ -109,11 +113,8 @@ def _read(sections: dict[bytes, bytes], load: Load) -> dict[str, Any]:
     value = _mapping(_lines(head), 0, load)
     if items_text.startswith(b"items:\n- "):
         list_kind = value.get("kind")
-        skip_spec = list_kind in ("PodList", "JobList")
-        items = [
-            _item(text, load, skip_spec=skip_spec, events=list_kind == "EventList")
-            for text in items_text[len(b"items:\n") :].split(b"\n- ")
-        ]
+        item_kind = list_kind.removesuffix("List") if isinstance(list_kind, str) else ""
+        items = [_item(text, load, item_kind) for text in items_text[_ITEMS_AT:].split(b"\n- ")]
     else:
         items = _mapping(_lines(items_text), 0, load)["items"]
     return _ordered(sections, value, items)
@@ -124,16 +125,23 @@ def _ordered(sections: dict[bytes, bytes], head: dict[str, Any], items: Any) -> 
     return {key.decode(): items if key == b"items" else head[key.decode()] for key in sections}
 
 
-def _item(text: bytes, load: Load, *, skip_spec: bool, events: bool) -> Any:
-    """One item of the List (its text without the ``- `` of its first line)."""
-    if skip_spec:
-        text = _without_spec(text)
-    lines = _lines(text)
-    lines[0] = b"  " + lines[0].removeprefix(b"- ")
-    obj = _mapping(lines, 2, load)
-    if events and obj.get("kind") == EVENT and not keeps_event(obj):
+def _item(text: bytes, load: Load, item_kind: str) -> Any:
+    """One item of a List of ``item_kind`` (its text without the ``- `` of its first line).
+    An item of another kind is read in full (a CatalogSource's spec is read)."""
+    short = _without_spec(text) if item_kind in _SPEC_DROPPED else text
+    obj = _item_mapping(short, load)
+    kind = obj.get("kind") or item_kind  # a typed List's item may leave its kind out
+    if short is not text and kind != item_kind:
+        obj = _item_mapping(text, load)
+    if kind == EVENT == item_kind and not keeps_event(obj):
         return {key: obj[key] for key in _EVENT_STUB if key in obj}
     return obj
+
+
+def _item_mapping(text: bytes, load: Load) -> dict[str, Any]:
+    lines = _lines(text)
+    lines[0] = b"  " + lines[0].removeprefix(b"- ")
+    return _mapping(lines, 2, load)
 
 
 def _without_spec(item: bytes) -> bytes:

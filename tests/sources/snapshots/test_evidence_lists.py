@@ -230,6 +230,11 @@ EDITS: dict[str, Any] = {
     "empty-items": lambda t: t.split("items:")[0] + "items: []\nkind: PodList\nmetadata: {}\n",
     "second-document": lambda t: t + t,
     "list-of-another-kind": lambda t: t.replace("kind: PodList", "kind: SecretList"),
+    "catalog-source-in-pod-list": _replace(
+        "- apiVersion: v1\n  kind: Pod\n",
+        "- apiVersion: operators.coreos.com/v1alpha1\n  kind: CatalogSource\n",
+    ),
+    "job-in-pod-list": _replace("- apiVersion: v1\n  kind: Pod\n", "- apiVersion: batch/v1\n  kind: Job\n"),
     "pod-of-another-group": _replace("- apiVersion: v1\n", "- apiVersion: example.com/v1\n"),
     "no-end-of-line": lambda t: t.rstrip("\n"),
     "huge-number-in-spec": _replace("priority: 2000000000", "priority: " + "9" * 5000),
