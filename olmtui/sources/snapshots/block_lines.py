@@ -45,6 +45,8 @@ _DOUBLE = re.compile(rb'"([\x20\x21\x23-\x5b\x5d-\x7e]*)"')
 _PLAIN = re.compile(rb"(?:[A-Za-z0-9_/.(]|-(?=[^ ]))[\x20-\x7e]*")
 #: A folded plain scalar's next line (its indentation stripped).
 _PLAIN_MORE = re.compile(rb"[A-Za-z0-9_/.(][\x20-\x7e]*")
+#: A folded single-quoted text's characters.
+_QUOTED_TEXT = re.compile(rb"[\x20-\x7e]*")
 #: A literal block's line.
 _LITERAL = re.compile(rb"[\x20-\x7e]*")
 _DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]{0,17})")
@@ -268,6 +270,8 @@ class Reader:
             quoted = _SINGLE.fullmatch(text) or _DOUBLE.fullmatch(text)
             if quoted is not None:
                 return quoted.group(1).decode(), below
+        if more and text.startswith(b"'"):
+            return self._single_quoted(text, below, indent)
         if not _plain_line(text):
             raise Unreadable(text)
         if not more:
@@ -283,6 +287,25 @@ class Reader:
         if _tag(folded) != _STR:
             raise Unreadable(folded)
         return folded, below
+
+    def _single_quoted(self, text: bytes, below: int, indent: int) -> tuple[str, int]:
+        """A single-quoted text folded over deeper lines: each line break a space, the
+        blanks around it dropped (without a quote inside: no ``''``)."""
+        lines = self.lines
+        parts = [text[1:].rstrip(b" ")]
+        while True:
+            if below >= len(lines) or _indent(lines[below]) <= indent:
+                raise Unreadable(text)
+            part = lines[below].strip(b" ")
+            below += 1
+            if part.endswith(b"'"):
+                parts.append(part[:-1])
+                break
+            parts.append(part)
+        folded = b" ".join(parts)
+        if b"'" in folded or not part or not _QUOTED_TEXT.fullmatch(folded):
+            raise Unreadable(text)
+        return folded.decode(), below
 
     def _literal(self, at: int, indent: int, *, keep: bool) -> tuple[str, int]:
         """A ``|`` (``keep``: its last line feed kept) or ``|-`` block from line ``at``."""
