@@ -623,7 +623,8 @@ def _pod(namespace: str, index: int) -> Obj:
             ],
             "containerStatuses": [
                 {
-                    "containerID": "cri-o://" + _uid("container", namespace, name).replace("-", "")
+                    "containerID": "cri-o://"
+                    + _uid("container", namespace, name).replace("-", "")
                     + "0bce81fdf8d84f91c68470a3e",
                     "image": image,
                     "imageID": "registry.redhat.io/redhat/certified-operator-index@sha256:"

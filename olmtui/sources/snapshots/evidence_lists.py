@@ -186,4 +186,3 @@ def _mapping(lines: list[bytes], indent: int, load: Load) -> dict[str, Any]:
     if end != len(lines):
         raise Unreadable(lines[end])
     return value
-

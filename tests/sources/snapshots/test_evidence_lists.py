@@ -123,7 +123,9 @@ def as_the_cache_reads(value: Any) -> list[Any]:
         problems: list[Any] = []
         cleaned = clean_envelope(found, problems)
         kept = found["kind"] != "Event" or keeps_event(found)
-        trimmed = trim(cleaned) if kept and isinstance(cleaned["metadata"].get("name"), str) else None
+        trimmed = (
+            trim(cleaned) if kept and isinstance(cleaned["metadata"].get("name"), str) else None
+        )
         namespace = found["metadata"].get("namespace")
         seen.append((ignored_as(found), namespace, kept, [repr(p) for p in problems], trimmed))
     return seen
@@ -234,7 +236,9 @@ EDITS: dict[str, Any] = {
         "- apiVersion: v1\n  kind: Pod\n",
         "- apiVersion: operators.coreos.com/v1alpha1\n  kind: CatalogSource\n",
     ),
-    "job-in-pod-list": _replace("- apiVersion: v1\n  kind: Pod\n", "- apiVersion: batch/v1\n  kind: Job\n"),
+    "job-in-pod-list": _replace(
+        "- apiVersion: v1\n  kind: Pod\n", "- apiVersion: batch/v1\n  kind: Job\n"
+    ),
     "pod-of-another-group": _replace("- apiVersion: v1\n", "- apiVersion: example.com/v1\n"),
     "no-end-of-line": lambda t: t.rstrip("\n"),
     "huge-number-in-spec": _replace("priority: 2000000000", "priority: " + "9" * 5000),
@@ -255,7 +259,9 @@ EVENT_EDITS: dict[str, Any] = {
     "dropped-name-missing": _replace("name: e2", "nome: e2"),
     "dropped-labels-list": _replace("name: e2", "name: e2\n    labels: [a]"),
     "dropped-bad-date": _replace("reason: Created", "reason: 2021-13-45"),
-    "regarding": _replace("  involvedObject:\n", "  regarding:\n    kind: Pod\n    name: p\n  x:\n"),
+    "regarding": _replace(
+        "  involvedObject:\n", "  regarding:\n    kind: Pod\n    name: p\n  x:\n"
+    ),
     "no-kind": lambda t: t.replace("  kind: Event\n", ""),
     "count-text": _replace("count: 42", "count: '42'"),
 }
@@ -267,7 +273,32 @@ def test_an_edited_event_list_gives_the_cache_what_the_full_parse_gives(edit: st
 
 
 #: Lines of real-shaped text an edit may insert at any place.
-_PIECES = ["", " ", "- ", ": ", "#", "'", '"', "|", ">", "{", "}", "[", "]", "&a ", "*a", "!x ", "\t", "?", "\n", "\n  ", "\n    x: 1\n", "\n- ", "2021-13-45", "="]
+_PIECES = [
+    "",
+    " ",
+    "- ",
+    ": ",
+    "#",
+    "'",
+    '"',
+    "|",
+    ">",
+    "{",
+    "}",
+    "[",
+    "]",
+    "&a ",
+    "*a",
+    "!x ",
+    "\t",
+    "?",
+    "\n",
+    "\n  ",
+    "\n    x: 1\n",
+    "\n- ",
+    "2021-13-45",
+    "=",
+]
 
 
 @settings(max_examples=300, deadline=None)
