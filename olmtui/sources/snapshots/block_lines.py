@@ -3,9 +3,9 @@ forms ``kubectl``/``oc`` write; anything else is left to the parser.
 
 A must-gather's Pods and Events are written by Go's YAML encoder: block mappings and
 sequences (sequences not indented below their key), one scalar per line in a few plain
-forms, ``|-`` literal blocks, long plain strings folded over several lines. Starting PyYAML's
-constructor for each of their lines costs 20 times the line; reading them here costs
-about a regular-expression match each.
+forms, ``|-`` literal blocks, long plain strings folded over several lines. PyYAML's
+constructor spends several times more on each of their lines than a regular-expression
+match, which is what reading them here costs.
 
 What is read here, and how PyYAML reads it:
 
@@ -16,14 +16,14 @@ What is read here, and how PyYAML reads it:
   double-quoted text without a quote or backslash, a plain scalar of printable ASCII
   (without ``: ``, `` #``, a trailing ``:``) resolving to a string, a decimal integer,
   a boolean or null (PyYAML's own implicit resolvers say which), folded over more
-  indented plain lines; a ``|``/``|-`` literal block of printable ASCII lines without
-  an empty one;
+  indented plain lines; a single-quoted text without a quote folded over more indented
+  lines; a ``|``/``|-`` literal block of printable ASCII lines without an empty one;
 - a key without a value on its line: the more indented block below it, an unindented
   sequence, or null.
 
 Any other line (comments, blank lines, tags, anchors, flow collections, other scalars, a
 non-ASCII byte) makes the value it is in ``Unreadable``: the caller parses that value's
-lines with PyYAML instead (``read_block``'s ``fallback``). The document must be valid YAML
+lines with PyYAML instead (``Reader``'s ``fallback``). The document must be valid YAML
 before it is read here (the caller checks it with libyaml): the forms above then mean the
 same in it as alone.
 """
