@@ -88,6 +88,23 @@ def _dump(obj: Obj) -> str:
     return "---\n" + yaml.dump(obj, Dumper=yaml.CSafeDumper, sort_keys=True, width=120)
 
 
+class _GoStyle(yaml.CSafeDumper):
+    """As Go's encoder writes a must-gather's Lists: a text over several lines as a ``|-``
+    block, long texts folded at 80 columns."""
+
+
+def _literal(dumper: yaml.CSafeDumper, text: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in text else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+_GoStyle.add_representer(str, _literal)
+
+
+def _dump_listed(obj: Obj) -> str:
+    return "---\n" + yaml.dump(obj, Dumper=_GoStyle, sort_keys=True, width=80)
+
+
 def _meta(kind_name: str, name: str, namespace: str | None, **extra: Any) -> Obj:
     meta: Obj = {
         "name": name,
@@ -447,7 +464,7 @@ def _write_must_gather(
             path.parent.mkdir(parents=True, exist_ok=True)
             api_version = "batch/v1" if kind == "JobList" else "v1"
             listed = {"apiVersion": api_version, "items": items, "kind": kind, "metadata": {}}
-            path.write_text(_dump(listed))
+            path.write_text(_dump_listed(listed))
             files.append(path)
             extra.append(path)
     return files, extra
@@ -459,10 +476,45 @@ def _dealt(count: int, namespaces: list[str]) -> dict[str, int]:
     return {ns: base + (i < rest) for i, ns in enumerate(namespaces)}
 
 
+def _network_status(ip: str) -> str:
+    """The CNI's network-status annotation, a JSON text over several lines."""
+    return (
+        '[{\n    "name": "openshift-sdn",\n    "interface": "eth0",\n    "ips": [\n'
+        f'        "{ip}"\n    ],\n    "default": true,\n    "dns": {{}}\n}}]'
+    )
+
+
 def _pod(namespace: str, index: int) -> Obj:
-    """A running operator pod as ``oc adm inspect`` writes it (no managedFields)."""
-    name = f"operator-{index:05d}-7d9f8b6c5d-{_uid('pod', namespace, str(index))[:5]}"
-    image = "quay.io/example/operator@sha256:" + "0123456789abcdef" * 4
+    """A catalog pod as ``oc adm inspect`` writes it: the shape (fields, lengths) of
+    ``openshift-marketplace/certified-operators-mj8cg`` in the must-gather-clean azure
+    must-gather (OCP 4.8, September 2021), renamed per index."""
+    catalog = f"catalog-{index:05d}"
+    name = f"{catalog}-{_uid('pod', namespace, str(index))[:5]}"
+    ip = f"10.{128 + index % 4}.{index % 250}.{index % 200 + 2}"
+    node = f"ci-ln-k7vx6h2-002ac-w7gjh-worker-eastus2{index % 3 + 1}-gqtkz"
+    image = "registry.redhat.io/redhat/certified-operator-index:v4.8"
+    token = f"kube-api-access-{_uid('token', namespace, str(index))[:5]}"
+    started = "2021-09-13T14:58:15Z"
+
+    def probe(delay: int) -> Obj:
+        return {
+            "exec": {"command": ["grpc_health_probe", "-addr=:50051"]},
+            "failureThreshold": 3,
+            "initialDelaySeconds": delay,
+            "periodSeconds": 10,
+            "successThreshold": 1,
+            "timeoutSeconds": 5,
+        }
+
+    def toleration(key: str, effect: str, seconds: int | None) -> Obj:
+        found: Obj = {"effect": effect, "key": f"node.kubernetes.io/{key}", "operator": "Exists"}
+        if seconds is not None:
+            found["tolerationSeconds"] = seconds
+        return found
+
+    def configmap(key: str, configmap_name: str) -> Obj:
+        return {"configMap": {"items": [{"key": key, "path": key}], "name": configmap_name}}
+
     return {
         "apiVersion": "v1",
         "kind": "Pod",
@@ -470,95 +522,95 @@ def _pod(namespace: str, index: int) -> Obj:
             "pod",
             name,
             namespace,
-            generateName=name[:-5],
-            labels={"app": f"operator-{index:05d}", "pod-template-hash": "7d9f8b6c5d"},
+            creationTimestamp="2021-09-13T14:52:57Z",
+            resourceVersion=str(19477 + index),
+            generateName=f"{catalog}-",
+            labels={"olm.catalogSource": catalog, "olm.pod-spec-hash": "79cd6f69c"},
             annotations={
-                "k8s.v1.cni.cncf.io/network-status": '[{"name": "openshift-sdn", '
-                '"interface": "eth0", "ips": ["10.128.2.15"], "default": true, "dns": {}}]',
-                "openshift.io/scc": "restricted-v2",
-                "seccomp.security.alpha.kubernetes.io/pod": "runtime/default",
+                "k8s.v1.cni.cncf.io/network-status": _network_status(ip),
+                "k8s.v1.cni.cncf.io/networks-status": _network_status(ip),
+                "openshift.io/scc": "anyuid",
+                "operatorframework.io/managed-by": "marketplace-operator",
+                "operatorframework.io/priorityclass": "system-cluster-critical",
+                "workload.openshift.io/warning": "only single-node clusters support workload "
+                "partitioning",
             },
             ownerReferences=[
                 {
-                    "apiVersion": "apps/v1",
-                    "blockOwnerDeletion": True,
-                    "controller": True,
-                    "kind": "ReplicaSet",
-                    "name": name[:-6],
-                    "uid": _uid("rs", namespace, str(index)),
+                    "apiVersion": "operators.coreos.com/v1alpha1",
+                    "blockOwnerDeletion": False,
+                    "controller": False,
+                    "kind": "CatalogSource",
+                    "name": catalog,
+                    "uid": _uid("catsrc", namespace, catalog),
                 }
             ],
         ),
         "spec": {
             "containers": [
                 {
-                    "name": "manager",
                     "image": image,
-                    "imagePullPolicy": "IfNotPresent",
-                    "args": ["--leader-elect", "--metrics-bind-address=:8443"],
-                    "env": [
-                        {"name": "WATCH_NAMESPACE", "value": ""},
-                        {"name": "OPERATOR_CONDITION_NAME", "value": f"operator.v{index}"},
-                    ],
-                    "livenessProbe": {
-                        "httpGet": {"path": "/healthz", "port": 8081, "scheme": "HTTP"},
-                        "initialDelaySeconds": 15,
-                        "periodSeconds": 20,
-                    },
-                    "readinessProbe": {
-                        "httpGet": {"path": "/readyz", "port": 8081, "scheme": "HTTP"},
-                        "initialDelaySeconds": 5,
-                        "periodSeconds": 10,
-                    },
-                    "resources": {
-                        "limits": {"cpu": "500m", "memory": "512Mi"},
-                        "requests": {"cpu": "10m", "memory": "64Mi"},
-                    },
+                    "imagePullPolicy": "Always",
+                    "livenessProbe": probe(10),
+                    "name": "registry-server",
+                    "ports": [{"containerPort": 50051, "name": "grpc", "protocol": "TCP"}],
+                    "readinessProbe": probe(5),
+                    "resources": {"requests": {"cpu": "10m", "memory": "50Mi"}},
                     "securityContext": {
-                        "allowPrivilegeEscalation": False,
-                        "capabilities": {"drop": ["ALL"]},
-                        "runAsNonRoot": True,
-                        "runAsUser": 1000690000,
+                        "capabilities": {"drop": ["MKNOD"]},
+                        "readOnlyRootFilesystem": False,
                     },
                     "terminationMessagePath": "/dev/termination-log",
-                    "terminationMessagePolicy": "File",
+                    "terminationMessagePolicy": "FallbackToLogsOnError",
                     "volumeMounts": [
                         {
                             "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount",
-                            "name": "kube-api-access-x7b2q",
+                            "name": token,
                             "readOnly": True,
                         }
                     ],
                 }
             ],
             "dnsPolicy": "ClusterFirst",
-            "nodeName": f"worker-{index % 6}.example.internal",
-            "priority": 0,
+            "enableServiceLinks": True,
+            "nodeName": node,
+            "nodeSelector": {"kubernetes.io/os": "linux"},
+            "preemptionPolicy": "PreemptLowerPriority",
+            "priority": 2000000000,
+            "priorityClassName": "system-cluster-critical",
             "restartPolicy": "Always",
             "schedulerName": "default-scheduler",
-            "serviceAccountName": f"operator-{index:05d}",
-            "terminationGracePeriodSeconds": 10,
+            "securityContext": {"seLinuxOptions": {"level": "s0:c15,c0"}},
+            "serviceAccount": catalog,
+            "serviceAccountName": catalog,
+            "terminationGracePeriodSeconds": 30,
             "tolerations": [
-                {
-                    "effect": "NoExecute",
-                    "key": "node.kubernetes.io/not-ready",
-                    "operator": "Exists",
-                    "tolerationSeconds": 300,
-                }
+                toleration("not-ready", "NoExecute", 300),
+                toleration("unreachable", "NoExecute", 300),
+                toleration("memory-pressure", "NoSchedule", None),
             ],
             "volumes": [
                 {
-                    "name": "kube-api-access-x7b2q",
+                    "name": token,
                     "projected": {
                         "defaultMode": 420,
                         "sources": [
                             {"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}},
+                            configmap("ca.crt", "kube-root-ca.crt"),
                             {
-                                "configMap": {
-                                    "items": [{"key": "ca.crt", "path": "ca.crt"}],
-                                    "name": "kube-root-ca.crt",
+                                "downwardAPI": {
+                                    "items": [
+                                        {
+                                            "fieldRef": {
+                                                "apiVersion": "v1",
+                                                "fieldPath": "metadata.namespace",
+                                            },
+                                            "path": "namespace",
+                                        }
+                                    ]
                                 }
                             },
+                            configmap("service-ca.crt", "openshift-service-ca.crt"),
                         ],
                     },
                 }
@@ -566,28 +618,31 @@ def _pod(namespace: str, index: int) -> Obj:
         },
         "status": {
             "conditions": [
-                {"lastProbeTime": None, "lastTransitionTime": CREATED, "status": "True", "type": t}
+                {"lastProbeTime": None, "lastTransitionTime": started, "status": "True", "type": t}
                 for t in ("Initialized", "Ready", "ContainersReady", "PodScheduled")
             ],
             "containerStatuses": [
                 {
-                    "containerID": "cri-o://" + "89abcdef" * 8,
+                    "containerID": "cri-o://"
+                    + _uid("container", namespace, name).replace("-", "")
+                    + "0bce81fdf8d84f91c68470a3e",
                     "image": image,
-                    "imageID": image,
+                    "imageID": "registry.redhat.io/redhat/certified-operator-index@sha256:"
+                    + "43ceda1d7e63f81f39e74f3df315953f2126bf8abda958c39073895056e17cfc",
                     "lastState": {},
-                    "name": "manager",
+                    "name": "registry-server",
                     "ready": True,
                     "restartCount": index % 3,
                     "started": True,
-                    "state": {"running": {"startedAt": CREATED}},
+                    "state": {"running": {"startedAt": "2021-09-13T14:58:42Z"}},
                 }
             ],
-            "hostIP": "10.0.128.4",
+            "hostIP": "10.0.32.4",
             "phase": "Running",
-            "podIP": "10.128.2.15",
-            "podIPs": [{"ip": "10.128.2.15"}],
+            "podIP": ip,
+            "podIPs": [{"ip": ip}],
             "qosClass": "Burstable",
-            "startTime": CREATED,
+            "startTime": started,
         },
     }
 

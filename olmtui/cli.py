@@ -28,7 +28,7 @@ from olmtui.errors import (
     print_traceback,
     run_app,
 )
-from olmtui.report.text_report import safe
+from olmtui.safe_text import visible as safe
 from olmtui.sources.cluster.live_args import add_connection_arguments, merge_leading_connection
 
 #: Sub-command modules; each defines ``NAME``, ``HELP``, ``add_arguments(parser)`` and

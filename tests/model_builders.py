@@ -558,9 +558,12 @@ def pod(
     waiting_message: str | None = None,
     last_terminated: str | None = None,
     container: str = "registry-server",
+    spec: Obj | None = None,
+    annotations: dict[str, str] | None = None,
 ) -> Obj:
     """A Pod with one container: ``waiting`` its current waiting reason, ``last_terminated``
-    the reason its last run ended (R-EVD-1 keeps these)."""
+    the reason its last run ended (R-EVD-1 keeps these); ``spec`` in place of its one
+    container's."""
     state: Obj = {"running": {"startedAt": "2026-05-01T10:00:00Z"}}
     if waiting is not None:
         state = {"waiting": {"reason": waiting}}
@@ -583,8 +586,9 @@ def pod(
             "namespace": ns,
             "labels": labels or {},
             "managedFields": [{"manager": "kubelet"}],
+            **({"annotations": annotations} if annotations is not None else {}),
         },
-        "spec": {"containers": [{"name": container, "image": "quay.io/x/index:v1"}]},
+        "spec": spec or {"containers": [{"name": container, "image": "quay.io/x/index:v1"}]},
         "status": {
             "phase": phase,
             "conditions": [

@@ -22,16 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 from olmtui.commands.catalog_option import add_catalog_argument
 from olmtui.errors import UsageError
-from olmtui.model.records.catalog import Catalog, Package
-from olmtui.model.rules.upgrades.graph import subscription_scope
-from olmtui.model.viewmodels.graph_render import (
-    ChannelView,
-    channel_view,
-    render_mermaid,
-    render_text,
-)
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the model is imported when the command runs, not for ``--help``
+    from olmtui.model.records.catalog import Catalog, Package
+    from olmtui.model.viewmodels.graph_render import ChannelView
     from olmtui.pipeline.session import Session
 
 NAME = "graph"
@@ -86,6 +80,8 @@ def _subscription_for(package: str, subs: Iterable[Obj]) -> Obj | None:
 
 def _catalog_for(package: str, catalogs: list[Catalog], sub: Obj | None) -> Catalog:
     if sub is not None:
+        from olmtui.model.rules.upgrades.graph import subscription_scope
+
         scope = subscription_scope(catalogs, sub)
         if scope.package is not None and scope.catalog is not None:
             return scope.catalog
@@ -129,6 +125,7 @@ def _with_next(session: Session, sub: Obj, view: ChannelView) -> ChannelView:
 
 
 def run(args: argparse.Namespace) -> int:
+    from olmtui.model.viewmodels.graph_render import channel_view, render_mermaid, render_text
     from olmtui.pipeline.build import catalog_session, snapshot_session
     from olmtui.report.text_report import safe
 

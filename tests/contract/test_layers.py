@@ -42,14 +42,18 @@ ALLOWED: dict[str, frozenset[str]] = {
     # the model reads Events as the cache keeps them (their time and subject, R-EVD-11)
     "model": frozenset({"objects", "kinds", "shape", "store", "store_evidence", "gc_pause"}),
     "report": frozenset({"objects", "kinds", "model", "store", "safe_text"}),
-    "sources": frozenset({"objects", "kinds", "model", "store", "errors", "gc_pause"}),
+    "sources": frozenset(
+        {"objects", "kinds", "model", "store", "store_evidence", "errors", "gc_pause"}
+    ),
     "demo": frozenset({"apiserver", "kinds", "sources", "model", "store"}),
     "pipeline": frozenset({"sources", "demo", "model", "kinds", "store", "report", "errors"}),
     "ui": frozenset({"pipeline", "model", "kinds", "store", "report", "gc_pause", "safe_text"}),
     "commands": frozenset(
         {"pipeline", "ui", "demo", "sources", "model", "kinds", "store", "report", "errors"}
     ),
-    "cli": frozenset({"__init__", "commands", "ui", "pipeline", "sources", "report", "errors"}),
+    "cli": frozenset(
+        {"__init__", "commands", "ui", "pipeline", "sources", "report", "errors", "safe_text"}
+    ),
     "__main__": frozenset({"cli"}),
 }
 #: What the screens never load, directly or through anything they import (package

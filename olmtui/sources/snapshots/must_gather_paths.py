@@ -2,7 +2,8 @@
 
 ``oc adm must-gather`` (through ``oc adm inspect``) writes a namespace's core objects below
 ``namespaces/NS/`` one List per kind (``core/pods.yaml``, ``core/events.yaml``,
-``batch/jobs.yaml``...) and each pod again in ``pods/POD/POD.yaml``. A file of a kind the
+``batch/jobs.yaml``...) and each pod again in ``pods/POD/POD.yaml`` (read only when the
+namespace has no ``core/pods.yaml``: ``repeated_pods``). A file of a kind the
 loader does not keep (not in ``snapshot_objects.KIND_GROUPS``) holds nothing a load uses, so it
 is not read at all: a must-gather's Pods and Events are often as many bytes as all of OLM's
 objects, and parsing them only to drop them cost more than the rest of ``check``.
@@ -15,7 +16,7 @@ every other file is read and its objects sorted by their own ``kind`` as before.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 
 from olmtui.sources.snapshots.snapshot_objects import KIND_GROUPS
@@ -54,6 +55,19 @@ def kind_by_path(in_tree: Sequence[str]) -> str | None:
     if len(below) == 3 and below[0] == _POD_FOLDER and below[2] == f"{below[1]}.yaml":
         return POD
     return NAMESPACED_FILES.get("/".join(below))
+
+
+#: A namespace's List of its Pods (``namespaces/NS/core/pods.yaml``).
+_PODS_LIST = ("core", "pods.yaml")
+
+
+def repeated_pods(in_trees: Iterable[Sequence[str]]) -> set[tuple[str, ...]]:
+    """Of the must-gather files given by their paths from their tree down, the
+    ``namespaces/NS/pods/POD/POD.yaml`` whose namespace has its ``core/pods.yaml``: each
+    holds a Pod that List holds again, so one of the two is read, the List (R-EVD-1)."""
+    paths = [tuple(p) for p in in_trees]
+    listed = {p[:2] for p in paths if p[0] == NAMESPACES_TREE and p[2:] == _PODS_LIST}
+    return {p for p in paths if p[:2] in listed and kind_by_path(p) == POD and p[2] == _POD_FOLDER}
 
 
 def unread_kind(in_tree: Sequence[str]) -> str | None:

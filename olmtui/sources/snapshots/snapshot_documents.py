@@ -7,7 +7,8 @@ each piece is parsed on its own from bytes with libyaml (``CSafeLoader``): as fa
 ``load_all`` and the only way to go on after an error. JSON files may hold one value (parsed
 by msgspec when it reads it as ``json.loads`` would, ``fast_json``) or a stream of
 concatenated values (JSON lines included). A copied CSV is parsed only in the parts the store
-keeps (``fast_yaml``).
+keeps (``fast_yaml``), and so are a must-gather's Lists of Pods, Events and Jobs
+(``evidence_lists``).
 
 Documents that would crash or exhaust the parse or a later walk (nested too deep, an alias
 bomb, a huge integer) come out as documents with a problem too (``input_limits``).
@@ -37,6 +38,7 @@ from olmtui.sources.input_limits import (
     yaml_nesting,
 )
 from olmtui.sources.snapshots import fast_yaml
+from olmtui.sources.snapshots.evidence_lists import evidence_list
 from olmtui.sources.snapshots.json_list_items import lazy_list
 
 YamlLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -137,7 +139,7 @@ def _released_pieces(data: bytes) -> Iterator[bytes]:
 
 def _yaml_document(chunk: bytes, line: int, fast: bool) -> Document:
     """One YAML document starting at ``line``, parsed unless the limits refuse it; a copied
-    CSV only in the parts the store keeps when ``fast``."""
+    CSV or a List of Pods, Events or Jobs only in the parts the store keeps when ``fast``."""
     copy_cut = fast_yaml.cut(chunk) if fast else None
     nesting = yaml_nesting(chunk) if copy_cut is None else nesting_of(chunk, copy_cut.bound)
     if nesting.too_deep_at is not None:
@@ -145,6 +147,8 @@ def _yaml_document(chunk: bytes, line: int, fast: bool) -> Document:
     try:
         whole_problem = whole_value_check(chunk, nesting)
         copy = None if copy_cut is None else fast_yaml.copy_of(copy_cut, load_yaml, whole_problem)
+        if copy is None and fast and whole_problem is None:
+            copy = evidence_list(chunk, load_yaml)
         value = load_yaml(chunk) if copy is None else copy
     except yaml.YAMLError as exc:
         too_deep = libyaml_too_deep(exc)

@@ -45,7 +45,7 @@ from olmtui.sources.input_limits import (
     size_text,
     too_large,
 )
-from olmtui.sources.snapshots.must_gather_paths import unread_kind
+from olmtui.sources.snapshots.must_gather_paths import repeated_pods, unread_kind
 from olmtui.sources.snapshots.olm_log_files import (
     MAX_LOG_FILES,
     LogSource,
@@ -169,6 +169,7 @@ def select_files(relative_paths: Iterable[str]) -> Selection:
             chosen.append(parts)
         else:
             unread[kind] = unread.get(kind, 0) + 1
+    chosen = _without_repeated_pods(chosen)
     for parts in rest:
         if not any(parts[:i] in roots for i in range(len(parts))):
             chosen.append(parts)
@@ -179,6 +180,18 @@ def select_files(relative_paths: Iterable[str]) -> Selection:
         must_gathers=sorted("/".join(parts) for parts in dumps),
         unread=unread,
     )
+
+
+def _without_repeated_pods(chosen: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """The must-gather files chosen but each Pod's own file when its namespace's List holds
+    it too (``must_gather_paths.repeated_pods``): the cache got every such pod twice."""
+    by_root: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    for parts in chosen:
+        tree = _tree_of(parts)
+        if tree is not None:
+            by_root.setdefault(parts[:tree], []).append(parts[tree:])
+    repeated = {root + p for root, in_trees in by_root.items() for p in repeated_pods(in_trees)}
+    return [parts for parts in chosen if parts not in repeated] if repeated else chosen
 
 
 def _must_gather_of(root: tuple[str, ...], marked: set[tuple[str, ...]]) -> tuple[str, ...]:

@@ -1,0 +1,330 @@
+"""A block-style YAML mapping read line by line, exactly as PyYAML reads it, for the plain
+forms ``kubectl``/``oc`` write; anything else is left to the parser.
+
+A must-gather's Pods and Events are written by Go's YAML encoder: block mappings and
+sequences (sequences not indented below their key), one scalar per line in a few plain
+forms, ``|-`` literal blocks, long plain strings folded over several lines. PyYAML's
+constructor spends several times more on each of their lines than a regular-expression
+match, which is what reading them here costs.
+
+What is read here, and how PyYAML reads it:
+
+- a mapping of plain keys (a letter, digit or ``_`` first, then ``A-Za-z0-9_./-``; each
+  resolving to a string, each once) at one indentation;
+- a sequence of ``- `` entries at one indentation (an entry's mapping starts on its line);
+- a key's value on its line: ``{}``, ``[]``, a single-quoted text without a quote, a
+  double-quoted text without a quote or backslash, a plain scalar of printable ASCII
+  (without ``: ``, `` #``, a trailing ``:``) resolving to a string, a decimal integer,
+  a boolean or null (PyYAML's own implicit resolvers say which), folded over more
+  indented plain lines; a single-quoted text without a quote folded over more indented
+  lines; a ``|``/``|-`` literal block of printable ASCII lines without an empty one;
+- a key without a value on its line: the more indented block below it, an unindented
+  sequence, or null.
+
+Any other line (comments, blank lines, tags, anchors, flow collections, other scalars, a
+non-ASCII byte) makes the value it is in ``Unreadable``: the caller parses that value's
+lines with PyYAML instead (``Reader``'s ``fallback``). The document must be valid YAML
+before it is read here (the caller checks it with libyaml): the forms above then mean the
+same in it as alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from yaml.resolver import Resolver
+
+_KEY = rb"[A-Za-z0-9_][A-Za-z0-9_./-]*"
+#: A mapping entry from its indentation on: the key, and the value on its line if any.
+_ENTRY = re.compile(rb"(" + _KEY + rb"):(?: (.*))?")
+_SINGLE = re.compile(rb"'([\x20-\x26\x28-\x7e]*)'")
+_DOUBLE = re.compile(rb'"([\x20\x21\x23-\x5b\x5d-\x7e]*)"')
+#: A plain scalar's line: printable ASCII, a first character that starts no other form.
+_PLAIN = re.compile(rb"(?:[A-Za-z0-9_/.(]|-(?=[^ ]))[\x20-\x7e]*")
+#: A folded plain scalar's next line (its indentation stripped).
+_PLAIN_MORE = re.compile(rb"[A-Za-z0-9_/.(][\x20-\x7e]*")
+#: A folded single-quoted text's characters.
+_QUOTED_TEXT = re.compile(rb"[\x20-\x7e]*")
+#: A literal block's line.
+_LITERAL = re.compile(rb"[\x20-\x7e]*")
+_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]{0,17})")
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_BOOL = "tag:yaml.org,2002:bool"
+_NULL = "tag:yaml.org,2002:null"
+_RESOLVERS = Resolver.yaml_implicit_resolvers
+_TRUE = frozenset({"yes", "true", "on"})
+
+
+class Unreadable(Exception):
+    """A line this reader does not read."""
+
+
+def _indent(line: bytes) -> int:
+    return len(line) - len(line.lstrip(b" "))
+
+
+def _tag(text: str) -> str:
+    """The tag PyYAML's resolver gives a plain scalar (not empty)."""
+    for tag, pattern in _RESOLVERS.get(text[0], ()):
+        if pattern.match(text):
+            return str(tag)
+    return _STR
+
+
+def _plain_value(text: str) -> Any:
+    tag = _tag(text)
+    if tag == _STR:
+        return text
+    if tag == _INT and _DECIMAL.fullmatch(text):
+        return int(text)
+    if tag == _BOOL:
+        return text.lower() in _TRUE
+    if tag == _NULL:
+        return None
+    raise Unreadable(text)
+
+
+def _plain_line(text: bytes) -> bool:
+    return (
+        b": " not in text
+        and b" #" not in text
+        and not text.endswith((b":", b" "))
+        and _PLAIN.fullmatch(text) is not None
+    )
+
+
+#: A one-line scalar's value by its text: the same few texts ("True", "Pod", null, 0)
+#: fill most lines. Immutable values only; cleared past :data:`_REMEMBERED`.
+_scalars: dict[bytes, Any] = {}
+_REMEMBERED = 1 << 16
+#: Keys by their text: ``None`` for a key read elsewhere (not a plain string).
+_keys: dict[bytes, str | None] = {}
+_MISSING = object()
+
+
+def scalar(text: bytes) -> Any:
+    """The value of a scalar written alone on its line (nothing deeper below it)."""
+    value = _scalars.get(text, _MISSING)
+    if value is not _MISSING:
+        return value
+    if text == b"{}":
+        return {}
+    if text == b"[]":
+        return []
+    quoted = _SINGLE.fullmatch(text) or _DOUBLE.fullmatch(text)
+    if quoted is not None:
+        value = quoted.group(1).decode()
+    elif _plain_line(text):
+        value = _plain_value(text.decode())
+    else:
+        raise Unreadable(text)
+    if len(_scalars) >= _REMEMBERED:
+        _scalars.clear()
+    _scalars[text] = value
+    return value
+
+
+def _key(text: bytes) -> str:
+    key = _keys.get(text, _MISSING)
+    if key is _MISSING:
+        decoded = text.decode()
+        key = decoded if _tag(decoded) == _STR else None
+        if len(_keys) >= _REMEMBERED:
+            _keys.clear()
+        _keys[text] = key
+    if key is None:
+        raise Unreadable(text)
+    return key  # type: ignore[return-value]
+
+
+def _entry_at(indent: int) -> re.Pattern[bytes]:
+    """A mapping entry's line at exactly ``indent`` spaces."""
+    pattern = _ENTRIES.get(indent)
+    if pattern is None:
+        pattern = _ENTRIES[indent] = re.compile(b" " * indent + _ENTRY.pattern)
+    return pattern
+
+
+_ENTRIES: dict[int, re.Pattern[bytes]] = {}
+
+
+#: Parses the lines of one value (from its key's line) with PyYAML: ``(key, value)``.
+Fallback = Callable[[list[bytes]], tuple[str, Any]]
+
+
+class Reader:
+    """The lines of one document (without their line feeds), read from the top."""
+
+    def __init__(self, lines: list[bytes], fallback: Fallback) -> None:
+        self.lines = lines
+        self.fallback = fallback
+
+    def mapping(
+        self, at: int, indent: int, first: bytes | None = None
+    ) -> tuple[dict[str, Any], int]:
+        """The mapping whose keys are at ``indent`` from line ``at``, and the line after;
+        ``first``: line ``at`` as it reads without its sequence entry's ``- ``."""
+        lines = self.lines
+        count = len(lines)
+        entry_at = _entry_at(indent)
+        deeper = b" " * (indent + 1)
+        result: dict[str, Any] = {}
+        while at < count:
+            line = lines[at] if first is None else first
+            first = None
+            entry = entry_at.fullmatch(line)
+            if entry is None:
+                found = _indent(line)
+                if found < indent or (found == indent and line.startswith(b"- ", found)):
+                    break
+                raise Unreadable(line)
+            key = _key(entry.group(1))
+            if key in result:
+                raise Unreadable(line)
+            text = entry.group(2)
+            try:
+                if text is not None and not (at + 1 < count and lines[at + 1].startswith(deeper)):
+                    value = scalar(text)
+                    after = at + 1
+                else:
+                    value, after = self._value(text, at, indent)
+            except Unreadable:
+                after = self._end(at + 1, indent)
+                parsed_key, value = self.fallback([line, *lines[at + 1 : after]])
+                if parsed_key != key:
+                    raise
+            result[key] = value
+            at = after
+        return result, at
+
+    def _end(self, at: int, indent: int) -> int:
+        """The line after a value whose key is at ``indent`` (its lines: deeper ones, an
+        unindented sequence's entries, and empty ones, which a ``|+`` block keeps)."""
+        lines = self.lines
+        while at < len(lines):
+            line = lines[at]
+            found = _indent(line)
+            if line and (found < indent or (found == indent and not line.startswith(b"- ", found))):
+                break
+            at += 1
+        return at
+
+    def _value(self, text: bytes | None, at: int, indent: int) -> tuple[Any, int]:
+        """A key's value: on its line (``text``) or below it."""
+        if text is not None:
+            return self._inline(text, at + 1, indent)
+        lines = self.lines
+        below = at + 1
+        if below >= len(lines):
+            return None, below
+        line = lines[below]
+        found = _indent(line)
+        if found > indent:
+            if line.startswith(b"- ", found):
+                return self.sequence(below, found)
+            return self.mapping(below, found)
+        if found == indent and line.startswith(b"- ", found):
+            return self.sequence(below, indent)
+        return None, below
+
+    def sequence(self, at: int, indent: int) -> tuple[list[Any], int]:
+        """The sequence whose ``- `` are at ``indent`` from line ``at``, and the line after."""
+        lines = self.lines
+        count = len(lines)
+        dash = b" " * indent + b"- "
+        content = indent + 2
+        entry_at = _entry_at(content)
+        pad = b" " * content
+        items: list[Any] = []
+        while at < count:
+            line = lines[at]
+            if not line.startswith(dash):
+                if _indent(line) > indent:
+                    raise Unreadable(line)
+                break
+            rest = line[content:]
+            if entry_at.fullmatch(pad + rest):
+                value, at = self.mapping(at, content, pad + rest)
+            elif rest.startswith(b"- ") or rest in (b"", b"-", b"|", b"|-"):
+                raise Unreadable(line)
+            else:
+                value, at = self._inline(rest, at + 1, indent)
+            items.append(value)
+        return items, at
+
+    def _inline(self, text: bytes, below: int, indent: int) -> tuple[Any, int]:
+        """A value written on its line (``text``), perhaps continued on deeper lines from
+        ``below``; ``indent``: its key's or entry's indentation."""
+        lines = self.lines
+        more = below < len(lines) and _indent(lines[below]) > indent
+        if text in (b"|", b"|-"):
+            return self._literal(below, indent, keep=text == b"|")
+        if not more:
+            if text == b"{}":
+                return {}, below
+            if text == b"[]":
+                return [], below
+            quoted = _SINGLE.fullmatch(text) or _DOUBLE.fullmatch(text)
+            if quoted is not None:
+                return quoted.group(1).decode(), below
+        if more and text.startswith(b"'"):
+            return self._single_quoted(text, below, indent)
+        if not _plain_line(text):
+            raise Unreadable(text)
+        if not more:
+            return _plain_value(text.decode()), below
+        parts = [text]
+        while below < len(lines) and _indent(lines[below]) > indent:
+            part = lines[below].lstrip(b" ")
+            if not (_plain_line(part) and _PLAIN_MORE.match(part)):
+                raise Unreadable(part)
+            parts.append(part)
+            below += 1
+        folded = b" ".join(parts).decode()
+        if _tag(folded) != _STR:
+            raise Unreadable(folded)
+        return folded, below
+
+    def _single_quoted(self, text: bytes, below: int, indent: int) -> tuple[str, int]:
+        """A single-quoted text folded over deeper lines: each line break a space, the
+        blanks around it dropped (without a quote inside: no ``''``)."""
+        lines = self.lines
+        parts = [text[1:].rstrip(b" ")]
+        while True:
+            if below >= len(lines) or _indent(lines[below]) <= indent:
+                raise Unreadable(text)
+            part = lines[below].strip(b" ")
+            below += 1
+            if part.endswith(b"'"):
+                parts.append(part[:-1])
+                break
+            parts.append(part)
+        folded = b" ".join(parts)
+        if b"'" in folded or not part or not _QUOTED_TEXT.fullmatch(folded):
+            raise Unreadable(text)
+        return folded.decode(), below
+
+    def _literal(self, at: int, indent: int, *, keep: bool) -> tuple[str, int]:
+        """A ``|`` (``keep``: its last line feed kept) or ``|-`` block from line ``at``."""
+        lines = self.lines
+        if at >= len(lines):
+            raise Unreadable(b"|")
+        block = _indent(lines[at])
+        if block <= indent:
+            raise Unreadable(lines[at])
+        texts: list[bytes] = []
+        while at < len(lines):
+            line = lines[at]
+            found = _indent(line)
+            if found < block:
+                if found > indent or not line:
+                    raise Unreadable(line)
+                break
+            if not _LITERAL.fullmatch(line):
+                raise Unreadable(line)
+            texts.append(line[block:])
+            at += 1
+        return b"\n".join(texts).decode() + ("\n" if keep else ""), at

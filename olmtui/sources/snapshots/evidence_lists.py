@@ -1,0 +1,188 @@
+"""The fast path for a must-gather's Pods, Events and Jobs: a ``PodList``, ``EventList`` or
+``JobList`` document read at the cost of its bytes, not of its nodes (R-EVD-1).
+
+``oc adm inspect`` writes every namespace's ``core/pods.yaml``, ``core/events.yaml`` and
+``batch/jobs.yaml``: at 10,000 pods and 100,000 events, parsing them in full cost nine
+times all the rest of ``check``, and the cache keeps a few fields of each
+(``store_evidence``). Here such a document is:
+
+1. checked whole by libyaml's own parser, in C, building nothing (``raw_parse``): a
+   document that is not valid YAML goes to the full parse, which reports it with its line;
+2. cut at its top-level keys (``apiVersion``, ``items``, ``kind``, ``metadata``, each once,
+   nothing else at column 0), and its items cut at their ``- `` lines;
+3. each item read line by line (``block_lines``: the plain forms Go's encoder writes, any
+   other value parsed alone by PyYAML), but a Pod's or Job's ``spec``, which the cache drops:
+   it reads as an empty mapping (a mapping it is, the check in 1. said it is YAML and its
+   first line is a key), when its text holds nothing the full parse could fail on after
+   parsing (a tag, an anchor or alias, a complex or flow key, a date, a long number, an
+   ``=``, a ``0b``/``0x`` number): such a spec is read too;
+4. an Event whose involved object is of no kind the cache keeps events for
+   (``store_evidence.EVENT_SUBJECT_KINDS``) left as its ``apiVersion``, ``kind`` and
+   ``metadata`` (what the loader checks and counts; the cache drops it as before).
+
+Everything the cache reads of the objects (``store_evidence.trim_*``, the shape checks of
+``shape.ENVELOPE``, the loader's ``object_problem``) is read exactly as the full parse reads
+it; anything this path does not recognise (CRLF, a byte-order mark, an empty line, an anchor,
+a value PyYAML fails on) returns ``None`` and the document is parsed in full, as before.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from yaml._yaml import CParser
+
+from olmtui.kinds import EVENT, JOB, POD
+from olmtui.sources.snapshots.block_lines import Reader, Unreadable
+from olmtui.sources.snapshots.fast_yaml import Load
+from olmtui.store_evidence import keeps_event
+
+#: The List kinds read here, as their ``kind:`` line writes them.
+_LIST_KINDS = (b"\nkind: PodList\n", b"\nkind: EventList\n", b"\nkind: JobList\n")
+#: A top-level key's line (items' ``- `` lines are not).
+_TOP_LINE = re.compile(rb"\n[^ \n-]")
+_TOP_KEYS = frozenset({b"apiVersion", b"items", b"kind", b"metadata"})
+#: What a skipped ``spec`` may not hold: the full parse could fail on it after parsing.
+#: Bytes found at ``memchr`` speed: a tag, an anchor, an alias, a complex key, a merge key,
+#: a ``0b``/``0o``/``0x`` number...
+_UNSAFE_BYTES = (b"!", b"&", b"*", b"?", b"<<", b"0b", b"0o", b"0x")
+#: ...and patterns: a flow collection as a key, a date, a long number, ``=`` alone.
+_UNSAFE_FLOW_KEY = re.compile(rb"[\]}] *:")
+_UNSAFE_NUMBER = re.compile(rb"[0-9]{4}(?:-[0-9]|[0-9]{96})")
+_UNSAFE_EQUALS = re.compile(rb"[ \[{,]=(?:[\n ,\]}]|\Z)")
+#: What the fast path leaves to the full parse at once: a carriage return (CRLF), a
+#: byte-order mark, an empty line (kept by a ``|+`` block across an item's end).
+_ODD = (b"\r", b"\xef\xbb\xbf", b"\n\n")
+#: A Pod's or Job's ``spec`` line, its block's first line (a key, deeper), and the line
+#: after its block (indented 2 or less).
+_SPEC = b"\n  spec:\n"
+_SPEC_BODY = re.compile(rb"    [A-Za-z0-9_][A-Za-z0-9_./-]*:[ \n]")
+_SHALLOW = re.compile(rb"\n(?!   )")
+#: An anchor's ``&``: a document with one goes to the full parse (a duplicate anchor fails
+#: it, and no part read alone would know).
+_ANCHOR = re.compile(rb"(?:^|[ \[{,])&[^ \n]", re.MULTILINE)
+#: Where an items section's first ``- `` is.
+_ITEMS_AT = len(b"items:\n")
+#: The kinds whose ``spec`` the cache drops (``store_evidence``).
+_SPEC_DROPPED = frozenset({POD, JOB})
+#: The item keys of an Event kept when it is left out.
+_EVENT_STUB = ("apiVersion", "kind", "metadata", "spec", "status")
+
+
+def evidence_list(chunk: bytes, load: Load) -> dict[str, Any] | None:
+    """The ``PodList``/``EventList``/``JobList`` document as the full parse gives it, but
+    for what the cache drops, or ``None``: parse it in full."""
+    body = chunk[4:] if chunk.startswith(b"---\n") else chunk
+    if not any(hint in body for hint in _LIST_KINDS):
+        return None
+    if any(odd in body for odd in _ODD) or (b"&" in body and _ANCHOR.search(body)):
+        return None
+    try:
+        CParser(body).raw_parse()
+    except Exception:  # anything at all: the full parse says what
+        return None
+    sections = _top_sections(body)
+    if sections is None:
+        return None
+    try:
+        return _read(sections, load)
+    except Unreadable:
+        return None
+
+
+def _top_sections(body: bytes) -> dict[bytes, bytes] | None:
+    """The document cut at its top-level keys, or ``None`` when it is not a List's."""
+    starts = [0, *(m.start() + 1 for m in _TOP_LINE.finditer(body))]
+    sections: dict[bytes, bytes] = {}
+    for begin, end in zip(starts, [*starts[1:], len(body)], strict=True):
+        key = body[begin : body.find(b":", begin, end)]
+        if key not in _TOP_KEYS or key in sections:
+            return None
+        sections[key] = body[begin:end]
+    return sections if b"items" in sections else None
+
+
+def _lines(text: bytes) -> list[bytes]:
+    lines = text.split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def _read(sections: dict[bytes, bytes], load: Load) -> dict[str, Any]:
+    items_text = sections[b"items"]
+    head = b"".join(text for key, text in sections.items() if key != b"items")
+    value = _mapping(_lines(head), 0, load)
+    if items_text.startswith(b"items:\n- "):
+        list_kind = value.get("kind")
+        item_kind = list_kind.removesuffix("List") if isinstance(list_kind, str) else ""
+        items = [_item(text, load, item_kind) for text in items_text[_ITEMS_AT:].split(b"\n- ")]
+    else:
+        items = _mapping(_lines(items_text), 0, load)["items"]
+    return _ordered(sections, value, items)
+
+
+def _ordered(sections: dict[bytes, bytes], head: dict[str, Any], items: Any) -> dict[str, Any]:
+    """The document's keys in its own order, as the full parse gives them."""
+    return {key.decode(): items if key == b"items" else head[key.decode()] for key in sections}
+
+
+def _item(text: bytes, load: Load, item_kind: str) -> Any:
+    """One item of a List of ``item_kind`` (its text without the ``- `` of its first line).
+    An item of another kind is read in full (a CatalogSource's spec is read)."""
+    short = _without_spec(text) if item_kind in _SPEC_DROPPED else text
+    obj = _item_mapping(short, load)
+    kind = obj.get("kind") or item_kind  # a typed List's item may leave its kind out
+    if short is not text and kind != item_kind:
+        obj = _item_mapping(text, load)
+    if kind == EVENT == item_kind and not keeps_event(obj):
+        return {key: obj[key] for key in _EVENT_STUB if key in obj}
+    return obj
+
+
+def _item_mapping(text: bytes, load: Load) -> dict[str, Any]:
+    lines = _lines(text)
+    lines[0] = b"  " + lines[0].removeprefix(b"- ")
+    return _mapping(lines, 2, load)
+
+
+def _without_spec(item: bytes) -> bytes:
+    """The item with its ``spec`` block written ``spec: {}`` when it may be (a mapping
+    whose text holds nothing the full parse could fail on), else as it is."""
+    start = item.find(_SPEC)
+    if start < 0:
+        return item
+    body = start + len(_SPEC)
+    if not _SPEC_BODY.match(item, body):
+        return item
+    below = _SHALLOW.search(item, body)
+    end = len(item) if below is None else below.start()
+    spec = item[body:end]
+    if any(mark in spec for mark in _UNSAFE_BYTES) or _UNSAFE_NUMBER.search(spec):
+        return item
+    if (b"]" in spec or b"}" in spec) and _UNSAFE_FLOW_KEY.search(spec):
+        return item
+    if b"=" in spec and _UNSAFE_EQUALS.search(spec):
+        return item
+    return item[:start] + b"\n  spec: {}" + item[end:]
+
+
+def _mapping(lines: list[bytes], indent: int, load: Load) -> dict[str, Any]:
+    """The block mapping the lines hold at ``indent``, all of them read."""
+
+    def fallback(part: list[bytes]) -> tuple[str, Any]:
+        try:
+            parsed = load(b"\n".join(part) + b"\n")
+        except Exception as exc:  # anything at all: the full parse says what
+            raise Unreadable(part[0]) from exc
+        if type(parsed) is not dict or len(parsed) != 1:
+            raise Unreadable(part[0])
+        ((key, value),) = parsed.items()
+        return key, value
+
+    reader = Reader(lines, fallback)
+    value, end = reader.mapping(0, indent)
+    if end != len(lines):
+        raise Unreadable(lines[end])
+    return value

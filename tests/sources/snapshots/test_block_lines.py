@@ -1,0 +1,58 @@
+"""``block_lines`` reads the block forms Go's encoder writes exactly as PyYAML reads them,
+and hands any other value to its fallback (PyYAML on that value's lines alone)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import yaml
+
+from olmtui.sources.snapshots.block_lines import Reader, Unreadable
+
+CASES = {
+    "scalars": "a: x\nb: 'q: r'\nc: \"s\"\nd: 12\ne: -3\nf: true\ng: null\nh: {}\ni: []\nj:\n",
+    "resolved": "a: yes\nb: Off\nc: ~\nd: 0\ne: '0'\nf: 1.5\ng: 2021-09-13\nh: 0x1f\n",
+    "nested": "a:\n  b:\n    c: d\n  e:\n  - f\n  - g: h\n    i: j\nk: l\n",
+    "indented-sequence": "a:\n    - b\n    - c: d\nz: 1\n",
+    "folded-plain": "m: one two\n  three\n  four\nn: 1\n",
+    "folded-quoted": "m: 'one: two\n  three # four'\nn: 1\n",
+    "literal": 'a: |-\n  [{\n      "x": 1\n  }]\nb: |\n  text\nc: 2\n',
+    "odd-values": "a: !!str 1\nb: \"t\\tab\"\nc: 'it''s'\nd: x # comment\ne: >\n  folded\n",
+    "odd-keys": '"q": 1\n? c\n: 2\ntrue: 3\n',
+    "non-ascii": "a: Rünning\nb: 1\n",
+}
+
+
+def _fallback(part: list[bytes]) -> tuple[str, Any]:
+    parsed = yaml.safe_load(b"\n".join(part) + b"\n")
+    if not isinstance(parsed, dict) or len(parsed) != 1:
+        raise Unreadable(part[0])
+    ((key, value),) = parsed.items()
+    return str(key), value
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_a_mapping_reads_as_pyyaml_reads_it(name: str) -> None:
+    text = CASES[name].encode()
+    expected = yaml.safe_load(text)
+    lines = text.split(b"\n")[:-1]
+    try:
+        value, end = Reader(lines, _fallback).mapping(0, 0)
+    except Unreadable:  # a key this reader leaves to the caller's whole parse
+        assert name == "odd-keys"
+        return
+    assert end == len(lines)
+    assert value == expected
+
+
+def test_what_it_does_not_read_goes_to_the_fallback_value_by_value() -> None:
+    asked: list[bytes] = []
+
+    def fallback(part: list[bytes]) -> tuple[str, Any]:
+        asked.append(part[0])
+        return _fallback(part)
+
+    lines = CASES["odd-values"].encode().split(b"\n")[:-1]
+    Reader(lines, fallback).mapping(0, 0)
+    assert asked == [b"a: !!str 1", b'b: "t\\tab"', b"c: 'it''s'", b"d: x # comment", b"e: >"]
