@@ -333,13 +333,16 @@ def _install_pods_compute(inputs: HealthInputs, subject: Subject) -> list[Findin
 
 
 def _install_pods_marks(seen: Seen) -> Iterable[Subject]:
-    """A CSV change marks its namespace; a Deployment, Pod or Event only a namespace where a
-    CSV waits on its Deployments (most pods are of operators long installed)."""
+    """A CSV change marks its namespace when the CSV waits, or waited, on its Deployments; a
+    Deployment, Pod or Event only a namespace where a CSV waits on them (most pods are of
+    operators long installed)."""
     namespace = seen.key.namespace
-    csvs = seen.inputs.installed.get(namespace, {}).values()
-    if seen.key.kind == CSV or any(waits_on_deployments(c) for c in csvs):
-        return [("install-pods", namespace)]
-    return []
+    if seen.key.kind == CSV:
+        moved = any(o is not None and waits_on_deployments(o) for o in (seen.old, seen.new))
+    else:
+        csvs = seen.inputs.installed.get(namespace, {}).values()
+        moved = any(waits_on_deployments(c) for c in csvs)
+    return [("install-pods", namespace)] if moved else []
 
 
 # -- R-EVD-3: a failed bundle unpack, its Job or what is left of it ---------------------------

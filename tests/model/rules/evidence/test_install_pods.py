@@ -23,7 +23,9 @@ from model_builders import (
     subscription,
 )
 
+from olmtui.model.incremental.engine import Model
 from olmtui.model.incremental.health import health_findings
+from olmtui.model.incremental.health_index import HealthIndex
 from olmtui.model.records.types import Finding
 from olmtui.sources.snapshots.snapshot import load_snapshot
 from olmtui.store import Store
@@ -337,3 +339,17 @@ def test_r_diag_27_without_pods_the_csv_stands_alone(tmp_path: Path) -> None:
     csv_finding = next(f for f in report["findings"] if f["code"] == "CSVInstalling")
     assert csv_finding["cause"] is None
     assert not any(f["kind"] == "Pod" for f in report["findings"])
+
+
+def test_the_screens_index_follows_a_pod_and_its_csv_as_they_change() -> None:
+    """The change feed: a pod arriving after its CSV gives the finding, the CSV succeeding
+    takes it away, as a from-scratch pass would."""
+    store = Store()
+    model = Model(store)
+    index = HealthIndex(store, model, list, [])
+    store.apply_many([operator_csv(), deployment(NS, DEPLOYMENT, match_labels=SELECTOR)])
+    assert not [f for f in index.findings() if f.rule == "R-EVD-9"]
+    store.apply("ADDED", pod(NS, POD, labels=SELECTOR, waiting="ErrImagePull"))
+    assert [f.code for f in index.findings() if f.rule == "R-EVD-9"] == ["InstallPodImagePull"]
+    store.apply("MODIFIED", operator_csv("Succeeded", "InstallSucceeded"))
+    assert not [f for f in index.findings() if f.rule == "R-EVD-9"]
