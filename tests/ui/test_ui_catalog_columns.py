@@ -16,6 +16,7 @@ from olmtui.ui.app import OlmApp
 from olmtui.ui.screens.catalogs import CatalogsScreen
 from olmtui.ui.widgets.virtual_table import VirtualTable
 
+
 @pytest.mark.parametrize("size", [(120, 40), (160, 50)])
 async def test_catsrc_states_and_names_are_whole(tmp_path: Path, size: tuple[int, int]) -> None:
     snapshot = tmp_path / "demo.yaml"

@@ -78,7 +78,9 @@ def install_deployments(csv: Obj) -> list[str]:
     install = spec(csv).get("install")
     strategy = install.get("spec") if isinstance(install, dict) else None
     listed = strategy.get("deployments") if isinstance(strategy, dict) else None
-    names = [d.get("name") for d in listed if isinstance(d, dict)] if isinstance(listed, list) else []
+    names = (
+        [d.get("name") for d in listed if isinstance(d, dict)] if isinstance(listed, list) else []
+    )
     names += waited_deployments(csv)
     return list(dict.fromkeys(n for n in names if isinstance(n, str) and n))
 

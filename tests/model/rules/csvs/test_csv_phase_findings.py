@@ -159,7 +159,9 @@ def test_installing_names_the_deployment_it_waits_for_and_what_it_says() -> None
     """R-CSV-I: the Deployment from OLM's message, and from the Deployment when present."""
     obj = make_csv("x", "Installing", "InstallWaiting", 40)
     obj["status"]["message"] = WAITING
-    (found,) = csv_phase_findings("ns", {"x": obj}, deployments={"op": deployment("ns", "op")}, now=NOW)
+    (found,) = csv_phase_findings(
+        "ns", {"x": obj}, deployments={"op": deployment("ns", "op")}, now=NOW
+    )
     assert found.severity == "error"
     assert "Deployment op has 0/1 replicas available" in found.message
     assert "Available=False (MinimumReplicasUnavailable" in found.message
