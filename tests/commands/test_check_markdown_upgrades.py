@@ -1,5 +1,5 @@
 """``olmtui check --output markdown``: the pending upgrades are "none" only when catalog
-content says so; without it, they are unknown and the note says how to give it (issue 27)."""
+content says so; without it, they are unknown and the note says how to give it."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """``:catsrc`` on the demo: columns fit their content, so a catalog's state
-(``TRANSIENT_FAILURE``) is never cut at 120 or 160 columns and names stay told apart
-(issue 25)."""
+(``TRANSIENT_FAILURE``) is never cut at 120 or 160 columns and names stay told apart."""
 
 from __future__ import annotations
 

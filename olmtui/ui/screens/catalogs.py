@@ -24,7 +24,7 @@ class CatalogsScreen(TableScreen):
         Column("namespace", "NAMESPACE", cut="middle"),
         Column("name", "NAME", cut="middle"),
         # sized from their content: a fixed KIND wide enough for "run bundle test catalog"
-        # left STATE too narrow for TRANSIENT_FAILURE (issue 25); a state is never cut
+        # left STATE too narrow for TRANSIENT_FAILURE at 160 columns; a state is never cut
         Column("kind", "KIND"),
         Column("priority", "PRIORITY", 8, sort="number"),
         Column("state", "STATE", cut="never"),
