@@ -402,15 +402,21 @@ _DEPLOYMENT_STATUS = ("replicas", "readyReplicas", "availableReplicas", "conditi
 
 def _trim_deployment(obj: Obj) -> Obj:
     """A Deployment as the CSV findings read it (R-CSV-I): who owns it, how many replicas it
-    wants and has, and its conditions; its pod template (most of it) is dropped."""
+    wants and has, its conditions, and the labels its selector matches its pods by (R-EVD-9);
+    its pod template (most of it) is dropped."""
     obj_meta = meta(obj)
     obj_spec = obj.get("spec") or {}
     obj_status = obj.get("status") or {}
+    kept_spec: Obj = {"replicas": obj_spec["replicas"]} if "replicas" in obj_spec else {}
+    selector = obj_spec.get("selector")
+    match = selector.get("matchLabels") if isinstance(selector, dict) else None
+    if isinstance(match, dict):
+        kept_spec["selector"] = {"matchLabels": match}
     kept: Obj = {
         "apiVersion": obj.get("apiVersion", "apps/v1"),
         "kind": DEPLOYMENT,
         "metadata": {k: obj_meta[k] for k in _DEPLOYMENT_METADATA if k in obj_meta},
-        "spec": {"replicas": obj_spec["replicas"]} if "replicas" in obj_spec else {},
+        "spec": kept_spec,
         "status": {k: obj_status[k] for k in _DEPLOYMENT_STATUS if k in obj_status},
     }
     return kept

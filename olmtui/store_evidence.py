@@ -33,7 +33,8 @@ Obj = dict[str, Any]
 #: The newest Events kept per involved object (R-EVD-1): a crash-looping pod emits one
 #: ``BackOff`` event after another, and OLM emits its own every few minutes.
 EVENTS_PER_OBJECT = 20
-#: An Event's message longer than this is cut: the reason and the first lines say why.
+#: An Event's (or a condition's) message longer than this is cut: the reason and the first
+#: lines say why.
 _MESSAGE_LIMIT = 2048
 #: The kinds an Event is kept for: OLM's own, and the Pods, Jobs and Deployments its
 #: catalogs, unpack Jobs and operators run as.
@@ -99,6 +100,9 @@ def _conditions(value: Any, types: frozenset[str] | None = None) -> list[Obj]:
         return []
     fields = ("type", "status", "reason", "message", "lastTransitionTime")
     kept = [_picked(c, fields) for c in value]
+    for condition in kept:
+        if "message" in condition:
+            condition["message"] = condition["message"][:_MESSAGE_LIMIT]
     return [c for c in kept if "type" in c and (types is None or c["type"] in types)]
 
 
@@ -123,12 +127,17 @@ def _container_status(status: Any) -> Obj:
     return kept
 
 
+#: The Pod conditions kept: readiness, and whether the scheduler placed it (an install's
+#: pod ``Pending`` on ``Unschedulable``, "0/6 nodes are available: ...", R-EVD-9).
+_POD_CONDITIONS = frozenset({"Ready", "PodScheduled"})
+
+
 def trim_pod(obj: Obj) -> Obj:
-    """A Pod: identity, labels, owners, phase, its Ready condition and its containers'
-    states (R-EVD-1); its spec is dropped."""
+    """A Pod: identity, labels, owners, phase, its Ready and PodScheduled conditions and its
+    containers' states (R-EVD-1); its spec is dropped."""
     status = _dict(obj.get("status"))
     kept_status = _picked(status, ("phase", "reason", "message"))
-    ready = _conditions(status.get("conditions"), frozenset({"Ready"}))
+    ready = _conditions(status.get("conditions"), _POD_CONDITIONS)
     if ready:
         kept_status["conditions"] = ready
     for field in ("initContainerStatuses", "containerStatuses"):

@@ -560,10 +560,14 @@ def pod(
     container: str = "registry-server",
     spec: Obj | None = None,
     annotations: dict[str, str] | None = None,
+    unschedulable: str | None = None,
+    owner: str | None = None,
 ) -> Obj:
     """A Pod with one container: ``waiting`` its current waiting reason, ``last_terminated``
     the reason its last run ended (R-EVD-1 keeps these); ``spec`` in place of its one
-    container's."""
+    container's. ``unschedulable`` is the scheduler's message of a pod it could not place
+    (``Pending``, ``PodScheduled=False``, no container started); ``owner`` the ReplicaSet
+    that made it."""
     state: Obj = {"running": {"startedAt": "2026-05-01T10:00:00Z"}}
     if waiting is not None:
         state = {"waiting": {"reason": waiting}}
@@ -578,25 +582,37 @@ def pod(
     }
     if last_terminated is not None:
         status["lastState"] = {"terminated": {"reason": last_terminated, "exitCode": 137}}
+    scheduled: Obj = {"type": "PodScheduled", "status": "True"}
+    if unschedulable is not None:
+        scheduled = {
+            "type": "PodScheduled",
+            "status": "False",
+            "reason": "Unschedulable",
+            "message": unschedulable,
+        }
+    metadata: Obj = {
+        "name": name,
+        "namespace": ns,
+        "labels": labels or {},
+        "managedFields": [{"manager": "kubelet"}],
+        **({"annotations": annotations} if annotations is not None else {}),
+    }
+    if owner is not None:
+        metadata["ownerReferences"] = [
+            {"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": owner, "uid": f"{owner}-uid"}
+        ]
+    pod_status: Obj = {
+        "phase": "Pending" if unschedulable is not None else phase,
+        "conditions": [{"type": "Ready", "status": "True" if ready else "False"}, scheduled],
+    }
+    if unschedulable is None:
+        pod_status["containerStatuses"] = [status]
     return {
         "apiVersion": "v1",
         "kind": "Pod",
-        "metadata": {
-            "name": name,
-            "namespace": ns,
-            "labels": labels or {},
-            "managedFields": [{"manager": "kubelet"}],
-            **({"annotations": annotations} if annotations is not None else {}),
-        },
+        "metadata": metadata,
         "spec": spec or {"containers": [{"name": container, "image": "quay.io/x/index:v1"}]},
-        "status": {
-            "phase": phase,
-            "conditions": [
-                {"type": "Ready", "status": "True" if ready else "False"},
-                {"type": "PodScheduled", "status": "True"},
-            ],
-            "containerStatuses": [status],
-        },
+        "status": pod_status,
     }
 
 
@@ -653,4 +669,40 @@ def job(
         "metadata": {"name": name, "namespace": ns, "labels": labels or {}},
         "spec": {"template": {"spec": {"containers": [{"name": "extract"}]}}},
         "status": status,
+    }
+
+
+def deployment(
+    ns: str,
+    name: str,
+    *,
+    match_labels: dict[str, str] | None = None,
+    replicas: int = 1,
+    available: int = 0,
+) -> Obj:
+    """An operator's Deployment as OLM creates it from a CSV's install strategy: its selector's
+    ``matchLabels`` (default ``name: <name>``), ``replicas`` wanted and ``available`` of them
+    (``Available=False`` while fewer than wanted)."""
+    selector = match_labels if match_labels is not None else {"name": name}
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": name, "namespace": ns},
+        "spec": {
+            "replicas": replicas,
+            "selector": {"matchLabels": selector},
+            "template": {"metadata": {"labels": selector}},
+        },
+        "status": {
+            "replicas": replicas,
+            "availableReplicas": available,
+            "conditions": [
+                {
+                    "type": "Available",
+                    "status": "True" if available >= replicas else "False",
+                    "reason": "MinimumReplicasUnavailable",
+                    "message": "Deployment does not have minimum availability.",
+                }
+            ],
+        },
     }

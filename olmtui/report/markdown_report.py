@@ -469,10 +469,29 @@ def _resolution(report: Report) -> list[str]:
     return lines
 
 
-def _graphs(graphs: Sequence[PendingGraph]) -> list[str]:
+def _no_pending(report: Report) -> str:
+    """What the note says when it draws no upgrade: "none" only when every installed
+    Subscription's channel head is known; without catalog content it is not (R-UPG-1)."""
+    unknown = report["summary"].get("subscriptionsHeadUnknown") or 0
+    if not unknown:
+        return "No Subscription has a next bundle other than its installed CSV."
+    subs = _plural(unknown, "installed Subscription")
+    if report["source"].get("catalogContent"):
+        return (
+            f"No pending upgrade is known; for {subs} it is unknown: the catalog content "
+            "given does not order its channel."
+        )
+    return (
+        f"Pending upgrades are unknown: without catalog content the next bundle of {subs} "
+        "cannot be told. Give the catalogs' content with `--catalog` (an FBC directory, "
+        "bundle directories or package manifests) to draw them."
+    )
+
+
+def _graphs(report: Report, graphs: Sequence[PendingGraph]) -> list[str]:
     lines = ["## Pending upgrades", ""]
     if not graphs:
-        return [*lines, "No Subscription has a next bundle other than its installed CSV."]
+        return [*lines, _no_pending(report)]
     for graph in graphs[:GRAPH_LIMIT]:
         ref = md(f"{graph.namespace}/{graph.name}")
         lines += [
@@ -536,6 +555,6 @@ def render_markdown(
         *_resolution(report),
         "",
         *_v1(report),
-        *_graphs(graphs),
+        *_graphs(report, graphs),
     ]
     return without_surrogates("\n".join(lines).rstrip("\n") + "\n")

@@ -34,7 +34,10 @@ def test_a_pod_keeps_its_phase_readiness_and_container_states_and_nothing_else()
     assert cached is not None
     assert "spec" not in cached and "managedFields" not in cached["metadata"]
     assert cached["metadata"]["labels"] == {"olm.catalogSource": "cat"}
-    assert cached["status"]["conditions"] == [{"type": "Ready", "status": "False"}]
+    assert cached["status"]["conditions"] == [
+        {"type": "Ready", "status": "False"},
+        {"type": "PodScheduled", "status": "True"},
+    ]
     assert cached["status"]["containerStatuses"] == [
         {
             "name": "registry-server",

@@ -1,5 +1,5 @@
 """Which finding causes which: one table of link rules (R-DIAG-1 .. R-DIAG-7, R-DIAG-10 ..
-R-DIAG-12, R-DIAG-20 .. R-DIAG-22).
+R-DIAG-12, R-DIAG-20 .. R-DIAG-22, R-DIAG-27).
 
 A link rule says: a finding with one of the ``effects`` codes follows from a finding with
 one of the ``causes`` codes on an object that ``locate`` finds from the effect and the
@@ -30,6 +30,7 @@ from olmtui.kinds import (
 from olmtui.model.diagnosis.relations import Relations
 from olmtui.model.records.types import Finding, ObjectRef
 from olmtui.model.rules.evidence.catalog_pods import CATALOG_POD_CODES
+from olmtui.model.rules.evidence.install_pods import INSTALL_POD_CODES
 
 #: The findings of a CatalogSource that cannot serve (R-SUB-8).
 BROKEN_CATALOG = frozenset(
@@ -48,6 +49,8 @@ GROUP_VERDICTS = frozenset(
         "OwnerConflict",
     }
 )
+#: The findings of a CSV that waits on its Deployments (R-CSV-P, R-CSV-IR, R-CSV-I, R-CSV-F).
+_WAITING_CSV = frozenset({"CSVPending", "CSVInstallReady", "CSVInstalling", "CSVFailed"})
 #: The phases of a CSV that an InstallPlan which failed before creating its objects leaves.
 _LEFT_BY_PLAN = frozenset({"CSVPending", "CSVFailed", "CSVNoPhase", "CSVInstallReady"})
 #: R-RES-5: OLM's words for a source that stopped resolution (namespace/name).
@@ -135,6 +138,11 @@ def _original(finding: Finding, relations: Relations) -> list[ObjectRef]:
 def _catalog_pods(finding: Finding, relations: Relations) -> list[ObjectRef]:
     """R-DIAG-20: the pods of the CatalogSource the finding stands on."""
     return relations.catalog_pods(finding.namespace, finding.name)
+
+
+def _install_pods(finding: Finding, relations: Relations) -> list[ObjectRef]:
+    """R-DIAG-27: the pods of the Deployments the CSV the finding stands on installs."""
+    return relations.install_pods(finding.namespace, finding.name)
 
 
 def _unpack_job(finding: Finding, relations: Relations) -> list[ObjectRef]:
@@ -240,6 +248,13 @@ LINK_RULES: tuple[LinkRule, ...] = (
         frozenset({"BundleUnpackJobFailed"}),
         _unpack_job,
         "R-SUB-11, R-EVD-3",
+    ),
+    LinkRule(
+        "R-DIAG-27",
+        _WAITING_CSV,
+        INSTALL_POD_CODES,
+        _install_pods,
+        "R-CSV-I, R-EVD-9",
     ),
 )
 

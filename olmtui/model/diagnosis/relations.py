@@ -11,10 +11,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
-from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, JOB, OPERATOR_GROUP, POD, SUBSCRIPTION
+from olmtui.kinds import (
+    CATALOG_SOURCE,
+    CSV,
+    DEPLOYMENT,
+    INSTALL_PLAN,
+    JOB,
+    OPERATOR_GROUP,
+    POD,
+    SUBSCRIPTION,
+)
 from olmtui.model.records.types import ObjectRef
 from olmtui.model.rules.copies.placement import copy_source
 from olmtui.model.rules.evidence.bundle_unpack import failed_unpack_jobs
+from olmtui.model.rules.evidence.install_pods import deployment_pods, install_deployments
 from olmtui.model.rules.subscriptions.state import install_plan_name
 from olmtui.objects import Obj, annotations_of, is_copied_csv, name_of, namespace_of, spec
 
@@ -138,6 +148,18 @@ class Relations:
         namespace), by name."""
         pods = self._objects.list(POD, namespace)
         return _refs(POD, (p for p in pods if _labels(p).get("olm.catalogSource") == name))
+
+    def install_pods(self, namespace: str, name: str) -> list[ObjectRef]:
+        """R-DIAG-27: the pods of the Deployments a CSV's install strategy creates (their
+        selector's labels, or a ReplicaSet of theirs as owner), by name."""
+        csv = self._objects.get(CSV, namespace, name)
+        names = [] if csv is None else install_deployments(csv)
+        pods = list(self._objects.list(POD, namespace)) if names else []
+        found: list[Obj] = []
+        for deployment in names if pods else ():
+            obj = self._objects.get(DEPLOYMENT, namespace, deployment)
+            found += deployment_pods(deployment, obj, pods)
+        return _refs(POD, found)
 
     def failed_unpack_job(self, namespace: str, name: str) -> list[ObjectRef]:
         """R-DIAG-22: the failed bundle unpack Job of a Subscription's catalog namespace,

@@ -15,6 +15,8 @@ Subjects (the first element is the family's tag):
   its Subscriptions' CatalogSources missing or unhealthy (R-SUB-8; possibly in the global
   catalog namespace) and the upgrade rules (R-UPG-*).
 * ``("csv", ns)``: the phase of each non-copied CSV of one namespace (R-CSV-*).
+* ``("install-pods", ns)``: the troubled pods of the Deployments that one namespace's waiting
+  CSVs install (R-EVD-9).
 * ``("left", ns)``: the leftovers of one namespace (R-DOC-14/15) and the objects its
   resolution failure names (R-SUB-7).
 * ``("content",)``: the catalog content's own findings, and content without a CatalogSource.
@@ -77,6 +79,7 @@ from olmtui.model.rules.documented.conversion_webhooks import (
 from olmtui.model.rules.documented.leftovers import namespace_leftover_findings
 from olmtui.model.rules.evidence.bundle_unpack import unpack_failed, unpack_findings
 from olmtui.model.rules.evidence.catalog_pods import catalog_pod_findings
+from olmtui.model.rules.evidence.install_pods import install_pod_findings, waits_on_deployments
 from olmtui.model.rules.resolution.catalog_view import Visibility
 from olmtui.model.rules.resolution.failure_findings import resolution_clause_findings
 from olmtui.model.rules.rule_family import (
@@ -322,6 +325,26 @@ def _catalog_pod_findings(inputs: HealthInputs) -> list[Finding]:
     )
 
 
+# -- R-EVD-9: why an installing CSV waits, from its Deployments' pods -------------------------
+def _install_pods_compute(inputs: HealthInputs, subject: Subject) -> list[Finding]:
+    """Reads the namespace's non-copied CSVs and, when one waits on its Deployments, the
+    namespace's Deployments, Pods and Events."""
+    return install_pod_findings(inputs.installed.get(subject[1], {}).values(), inputs.objects)
+
+
+def _install_pods_marks(seen: Seen) -> Iterable[Subject]:
+    """A CSV change marks its namespace when the CSV waits, or waited, on its Deployments; a
+    Deployment, Pod or Event only a namespace where a CSV waits on them (most pods are of
+    operators long installed)."""
+    namespace = seen.key.namespace
+    if seen.key.kind == CSV:
+        moved = any(o is not None and waits_on_deployments(o) for o in (seen.old, seen.new))
+    else:
+        csvs = seen.inputs.installed.get(namespace, {}).values()
+        moved = any(waits_on_deployments(c) for c in csvs)
+    return [("install-pods", namespace)] if moved else []
+
+
 # -- R-EVD-3: a failed bundle unpack, its Job or what is left of it ---------------------------
 def _unpack_findings(inputs: HealthInputs) -> list[Finding]:
     objects = inputs.objects
@@ -462,6 +485,14 @@ FAMILIES: tuple[RuleFamily, ...] = (
     ),
     single("webhooks", "R-DOC-17", {CRD, SERVICE}, _webhook_findings, moves=_webhooks_moved),
     single("catalog-pods", "R-EVD-2", {CATALOG_SOURCE, POD, EVENT}, _catalog_pod_findings),
+    RuleFamily(
+        "install-pods",
+        "R-EVD-9",
+        frozenset({CSV, DEPLOYMENT, POD, EVENT}),
+        lambda inputs: _namespaces(inputs.installed, "install-pods"),
+        _install_pods_compute,
+        _install_pods_marks,
+    ),
     single("unpack", "R-EVD-3", {SUBSCRIPTION, JOB, EVENT}, _unpack_findings, moves=_unpack_moved),
     RuleFamily(
         "cc",

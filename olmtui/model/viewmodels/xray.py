@@ -3,26 +3,32 @@ CRDs (owned and required) and copies, each node with the findings about its obje
 
 It follows the links OLM itself writes: the Subscription's ``status.installPlanRef`` (R-SUB-3)
 and ``installedCSV``/``currentCSV`` (R-SUB-1), the CSV's ``spec.install`` deployments
-(R-CSV-I), its ``spec.customresourcedefinitions`` (R-CSV-P), and its copies (R-COPY-1). An
-object the cache does not hold is shown as "not in the cache", never as missing: a snapshot
-may not carry Deployments or CRDs at all. Copies come by the thousand, so they are one count
-node whose children (:func:`copy_nodes`) are built only when it is opened, and capped.
+(R-CSV-I) and their pods (R-EVD-9), its ``spec.customresourcedefinitions`` (R-CSV-P), and its
+copies (R-COPY-1). An object the cache does not hold is shown as "not in the cache", never as
+missing: a snapshot may not carry Deployments, pods or CRDs at all. Copies come by the
+thousand, so they are one count node whose children (:func:`copy_nodes`) are built only when
+it is opened, and capped.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from olmtui.kinds import CRD, CSV, DEPLOYMENT, INSTALL_PLAN, SUBSCRIPTION
+from olmtui.kinds import CRD, CSV, DEPLOYMENT, INSTALL_PLAN, POD, SUBSCRIPTION
 from olmtui.model.records.types import CSVState, Finding, ObjectRef, StaleCopy, SubscriptionState
+from olmtui.model.rules.evidence.install_pods import deployment_pods
 from olmtui.model.viewmodels.views import worst
-from olmtui.objects import Obj, spec, status
+from olmtui.objects import Obj, name_of, namespace_of, spec, status
 
 #: Looks an object up by (kind, namespace, name); ``None`` when the cache does not hold it.
 Lookup = Callable[[str, str, str], Obj | None]
 #: Findings by subject key ``(kind, namespace, name)``.
 FindingsBySubject = Mapping[tuple[str, str, str], Sequence[Finding]]
+#: The cached Pods by namespace (:func:`pods_by_namespace`).
+PodsByNamespace = Mapping[str, Sequence[Obj]]
+#: How many pods a Deployment node lists.
+PODS_SHOWN = 20
 #: How many copies a copies node lists when opened.
 COPIES_SHOWN = 200
 #: Phases and states that read as healthy when no finding says otherwise.
@@ -78,8 +84,70 @@ def _node(
     return XrayNode(label, ref, severity, state, codes, tuple(children))
 
 
-def _deployments(csv: Obj, namespace: str, get: Lookup, findings: FindingsBySubject) -> XrayNode:
-    """The Deployments the CSV's install strategy names (R-CSV-I), with their replicas."""
+def pods_by_namespace(pods: Iterable[Obj]) -> dict[str, list[Obj]]:
+    """The cached Pods grouped by namespace, once per tree rather than once per Deployment."""
+    found: dict[str, list[Obj]] = {}
+    for pod in pods:
+        found.setdefault(namespace_of(pod), []).append(pod)
+    return found
+
+
+def pod_text(pod: Obj) -> tuple[str, str | None]:
+    """A pod's state in a few words and the phase it reads as: its phase, readiness,
+    restarts, and why a container waits or the scheduler cannot place it (R-EVD-9)."""
+    pod_status = status(pod)
+    phase = pod_status.get("phase") or "-"
+    conditions = {c.get("type"): c for c in pod_status.get("conditions") or ()}
+    words = [phase]
+    ready = (conditions.get("Ready") or {}).get("status")
+    if ready is not None:
+        words.append("ready" if ready == "True" else "not ready")
+    containers = [
+        *pod_status.get("initContainerStatuses", ()),
+        *pod_status.get("containerStatuses", ()),
+    ]
+    restarts = sum(c.get("restartCount", 0) for c in containers)
+    if restarts:
+        words.append(f"{restarts} restarts")
+    waiting = [((c.get("state") or {}).get("waiting") or {}).get("reason") for c in containers]
+    words += [w for w in dict.fromkeys(waiting) if w]
+    scheduled = conditions.get("PodScheduled") or {}
+    if scheduled.get("status") == "False":
+        words.append(scheduled.get("reason") or "not scheduled")
+    healthy = phase == "Running" and ready == "True"
+    return ", ".join(words), "Succeeded" if healthy else "Pending"
+
+
+def _pod_nodes(
+    namespace: str,
+    name: str,
+    deployment: Obj | None,
+    pods: PodsByNamespace | None,
+    findings: FindingsBySubject,
+) -> list[XrayNode]:
+    """The Deployment's pods (R-EVD-9), at most :data:`PODS_SHOWN`."""
+    if pods is None:
+        return []
+    own = deployment_pods(name, deployment, pods.get(namespace, ()))
+    nodes = []
+    for pod in own[:PODS_SHOWN]:
+        text, state = pod_text(pod)
+        ref = ObjectRef(POD, namespace, name_of(pod))
+        nodes.append(_node(findings, ref, f"Pod {name_of(pod)}: {text}", state))
+    if len(own) > PODS_SHOWN:
+        nodes.append(XrayNode(f"… and {len(own) - PODS_SHOWN} more pods"))
+    return nodes
+
+
+def _deployments(
+    csv: Obj,
+    namespace: str,
+    get: Lookup,
+    findings: FindingsBySubject,
+    pods: PodsByNamespace | None = None,
+) -> XrayNode:
+    """The Deployments the CSV's install strategy names (R-CSV-I), with their replicas and,
+    given ``pods``, their pods."""
     install = (spec(csv).get("install") or {}).get("spec") or {}
     nodes = []
     for deployment in install.get("deployments") or ():
@@ -92,8 +160,12 @@ def _deployments(csv: Obj, namespace: str, get: Lookup, findings: FindingsBySubj
             ready = status(obj).get("readyReplicas") or 0
             text = f"{ready}/{want} ready"
             state = "Succeeded" if ready >= want else "Pending"
+        children = _pod_nodes(namespace, name, obj, pods, findings)
+        if pods is not None and not children and state == "Pending":
+            # a Deployment not ready whose pods were not read: unknown is not absent
+            children = [XrayNode("pods not in the input")]
         ref = ObjectRef(DEPLOYMENT, namespace, name)
-        nodes.append(_node(findings, ref, f"Deployment {name}: {text}", state))
+        nodes.append(_node(findings, ref, f"Deployment {name}: {text}", state, children))
     return XrayNode(f"Deployments ({len(nodes)})", children=tuple(nodes))
 
 
@@ -154,13 +226,14 @@ def csv_node(
     get: Lookup,
     findings: FindingsBySubject,
     copies: CopyFacts,
+    pods: PodsByNamespace | None = None,
 ) -> XrayNode:
-    """A CSV with its phase, Deployments, CRDs and copies."""
+    """A CSV with its phase, Deployments (and their pods, given ``pods``), CRDs and copies."""
     ref = ObjectRef(CSV, csv.namespace, csv.name)
     obj = get(CSV, csv.namespace, csv.name) or {}
     reason = f" ({csv.reason})" if csv.reason else ""
     children = [
-        _deployments(obj, csv.namespace, get, findings),
+        _deployments(obj, csv.namespace, get, findings, pods),
         _crds(obj, "owned", get, findings),
         _crds(obj, "required", get, findings),
         _copies_node(ref, copies),
@@ -179,13 +252,14 @@ def subscription_tree(
     get: Lookup,
     findings: FindingsBySubject,
     copies: CopyFacts,
+    pods: PodsByNamespace | None = None,
 ) -> XrayNode:
     """Subscription -> its InstallPlan (R-SUB-3) -> its CSV (``installedCSV``, else
     ``currentCSV``, R-SUB-1) -> the CSV's parts. ``csv`` is that CSV's record, if cached."""
     csv_name = sub.installed_csv or sub.current_csv
     leaf: list[XrayNode] = []
     if csv is not None:
-        leaf.append(csv_node(csv, get, findings, copies))
+        leaf.append(csv_node(csv, get, findings, copies, pods))
     elif csv_name:
         leaf.append(_missing_csv(sub.namespace, csv_name))
     below = leaf
@@ -212,11 +286,15 @@ def subscription_tree(
 
 
 def operator_root(
-    csv: CSVState, get: Lookup, findings: FindingsBySubject, copies: CopyFacts
+    csv: CSVState,
+    get: Lookup,
+    findings: FindingsBySubject,
+    copies: CopyFacts,
+    pods: PodsByNamespace | None = None,
 ) -> XrayNode:
     """A CSV no Subscription installed (installed by hand, or its Subscription deleted):
     its own root, labelled with its namespace."""
-    node = csv_node(csv, get, findings, copies)
+    node = csv_node(csv, get, findings, copies, pods)
     label = f"CSV {csv.namespace}/{csv.name}: {csv.phase or '-'} (no Subscription)"
     return XrayNode(label, node.ref, node.severity, node.state, node.codes, node.children)
 

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from olmtui.kinds import CSV, SUBSCRIPTION
+from olmtui.kinds import CSV, POD, SUBSCRIPTION
 from olmtui.model.records.types import ObjectRef, ref
 from olmtui.model.rules.copies.placement import copy_source
 from olmtui.model.viewmodels.xray import (
@@ -22,6 +22,7 @@ from olmtui.model.viewmodels.xray import (
     XrayNode,
     copy_nodes,
     operator_root,
+    pods_by_namespace,
     subscription_tree,
     unsubscribed,
 )
@@ -104,6 +105,7 @@ class XrayScreen(ViewScreen):
         """One root per Subscription, then per CSV no Subscription installed."""
         model = self.session.model
         get = self.session.store.get
+        pods = pods_by_namespace(self.session.store.list(POD))
         findings = self.session.analysis.findings_by_subject()
         subs = model.subscriptions()
         out = []
@@ -113,11 +115,11 @@ class XrayScreen(ViewScreen):
                 continue
             csv = model.csv(sub.namespace, name) if name else None
             copies = self._copies(sub.namespace, name) if name else CopyFacts()
-            out.append(subscription_tree(sub, csv, get, findings, copies))
+            out.append(subscription_tree(sub, csv, get, findings, copies, pods))
         for csv in unsubscribed(subs, model.csvs()):
             if self.only is None or self.only == ObjectRef(CSV, csv.namespace, csv.name):
                 copies = self._copies(csv.namespace, csv.name)
-                out.append(operator_root(csv, get, findings, copies))
+                out.append(operator_root(csv, get, findings, copies, pods))
         if self._query:
             out = [r for r in out if self._query in r.label.lower()]
         return out

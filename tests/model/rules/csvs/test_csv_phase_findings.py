@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from data_paths import DATA
-from model_builders import csv
+from model_builders import csv, deployment
 from model_builders import operator_condition as condition
 
 from olmtui.model.incremental.health import health_findings
@@ -152,26 +152,6 @@ def test_a_csv_olm_has_not_reported_on_yet_is_news_not_a_warning() -> None:
     assert (found.severity, found.rule) == ("error", "R-CSV-N")
 
 
-def deployment(available: int, wanted: int = 1) -> dict:
-    return {
-        "kind": "Deployment",
-        "metadata": {"namespace": "ns", "name": "op"},
-        "spec": {"replicas": wanted},
-        "status": {
-            "replicas": wanted,
-            "availableReplicas": available,
-            "conditions": [
-                {
-                    "type": "Available",
-                    "status": "False",
-                    "reason": "MinimumReplicasUnavailable",
-                    "message": "Deployment does not have minimum availability.",
-                }
-            ],
-        },
-    }
-
-
 WAITING = 'installing: waiting for deployment op to become ready: deployment "op" not available'
 
 
@@ -179,7 +159,9 @@ def test_installing_names_the_deployment_it_waits_for_and_what_it_says() -> None
     """R-CSV-I: the Deployment from OLM's message, and from the Deployment when present."""
     obj = make_csv("x", "Installing", "InstallWaiting", 40)
     obj["status"]["message"] = WAITING
-    (found,) = csv_phase_findings("ns", {"x": obj}, deployments={"op": deployment(0)}, now=NOW)
+    (found,) = csv_phase_findings(
+        "ns", {"x": obj}, deployments={"op": deployment("ns", "op")}, now=NOW
+    )
     assert found.severity == "error"
     assert "Deployment op has 0/1 replicas available" in found.message
     assert "Available=False (MinimumReplicasUnavailable" in found.message
