@@ -44,6 +44,7 @@ from olmtui.kinds import (
     EVENT,
     INSTALL_PLAN,
     JOB,
+    NAMESPACE,
     OPERATOR_CONDITION,
     OPERATOR_GROUP,
     POD,
@@ -67,7 +68,6 @@ from olmtui.model.rules.dependencies.required_apis import (
     upgrade_dependency_findings,
 )
 from olmtui.model.rules.documented.cluster_upgrade import (
-    cluster_operator_findings,
     max_version_findings,
 )
 from olmtui.model.rules.documented.conversion_webhooks import (
@@ -75,8 +75,17 @@ from olmtui.model.rules.documented.conversion_webhooks import (
     conversion_webhook_findings,
 )
 from olmtui.model.rules.documented.leftovers import namespace_leftover_findings
+from olmtui.model.rules.documented.olm_cluster_operators import cluster_operator_health
 from olmtui.model.rules.evidence.bundle_unpack import unpack_failed, unpack_findings
 from olmtui.model.rules.evidence.catalog_pods import catalog_pod_findings
+from olmtui.model.rules.evidence.copied_installed import copied_installed_findings
+from olmtui.model.rules.evidence.crd_owners import crd_findings, owned_crds
+from olmtui.model.rules.evidence.platform_orphans import PLATFORM_PREFIX, platform_orphan_findings
+from olmtui.model.rules.evidence.terminating_namespaces import (
+    OLM_NAMESPACED_KINDS,
+    finalizers_of,
+    terminating_namespace_findings,
+)
 from olmtui.model.rules.resolution.catalog_view import Visibility
 from olmtui.model.rules.resolution.failure_findings import resolution_clause_findings
 from olmtui.model.rules.rule_family import (
@@ -336,6 +345,66 @@ def _unpack_moved(seen: Seen) -> bool:
     return any(o is not None and unpack_failed(o) for o in (seen.old, seen.new))
 
 
+# -- R-EVD-4, R-EVD-5: CRDs and the CSVs that own them ---------------------------------------
+def _crd_findings(inputs: HealthInputs) -> list[Finding]:
+    installed = (csv for csvs in inputs.installed.values() for csv in csvs.values())
+    return crd_findings(inputs.objects.list(CRD), installed)
+
+
+def _crd_moved(seen: Seen) -> bool:
+    """An installed CSV moves it only when the CRDs it owns did (a copy never does)."""
+    return seen.key.kind != CSV or owned_crds(seen.old or {}) != owned_crds(seen.new or {})
+
+
+# -- R-EVD-6: namespaces stuck Terminating on OLM's objects ----------------------------------
+def _terminating_findings(inputs: HealthInputs) -> list[Finding]:
+    objects = inputs.objects
+    return terminating_namespace_findings(
+        objects.list(NAMESPACE), lambda kind, namespace: objects.list(kind, namespace)
+    )
+
+
+def _terminating_moved(seen: Seen) -> bool:
+    """A namespace always; OLM's objects only when they carry, or carried, finalizers."""
+    if seen.key.kind == NAMESPACE:
+        return True
+    return any(o is not None and finalizers_of(o) for o in (seen.old, seen.new))
+
+
+# -- R-EVD-7: a Subscription whose installed CSV is a copy -----------------------------------
+def _copied_installed_findings(inputs: HealthInputs) -> list[Finding]:
+    objects = inputs.objects
+    return copied_installed_findings(
+        objects.list(SUBSCRIPTION), lambda namespace, name: objects.get(CSV, namespace, name)
+    )
+
+
+def _copied_installed_moved(seen: Seen) -> bool:
+    """A Subscription, or a CSV that came or went. The family reads every change because a
+    copy's is handed to those only (seen as neither state installed): it moves it too."""
+    if seen.key.kind == SUBSCRIPTION:
+        return True
+    if seen.key.kind != CSV:
+        return False
+    return seen.added_or_removed or (seen.old is None and seen.new is None)
+
+
+# -- R-EVD-8: Subscriptions orphaned by platform operators that left OLM ---------------------
+def _platform_orphan_findings(inputs: HealthInputs) -> list[Finding]:
+    objects = inputs.objects
+    return platform_orphan_findings(
+        objects.list(SUBSCRIPTION),
+        lambda namespace: inputs.installed.get(namespace, {}).values(),
+        lambda namespace, name: objects.get(CSV, namespace, name),
+        objects.list(CLUSTER_OPERATOR),
+    )
+
+
+def _platform_orphans_moved(seen: Seen) -> bool:
+    """Only Subscriptions and CSVs of ``openshift-*`` namespaces, and ClusterOperators."""
+    return seen.key.kind == CLUSTER_OPERATOR or seen.key.namespace.startswith(PLATFORM_PREFIX)
+
+
 # -- R-V1-*: OLM v1's ClusterCatalogs and ClusterExtensions ----------------------------------
 def _names(inputs: HealthInputs, kind: str, tag: str) -> list[Subject]:
     return [(tag, name) for (_, name), _ in inputs.objects.slots(kind)]
@@ -456,13 +525,35 @@ FAMILIES: tuple[RuleFamily, ...] = (
     ),
     single(
         "cluster-operator",
-        "R-DOC-16",
+        "R-DOC-16, R-DOC-18",
         {CLUSTER_OPERATOR},
-        lambda inputs: cluster_operator_findings(inputs.objects.list(CLUSTER_OPERATOR)),
+        lambda inputs: cluster_operator_health(inputs.objects.list(CLUSTER_OPERATOR)),
     ),
     single("webhooks", "R-DOC-17", {CRD, SERVICE}, _webhook_findings, moves=_webhooks_moved),
     single("catalog-pods", "R-EVD-2", {CATALOG_SOURCE, POD, EVENT}, _catalog_pod_findings),
     single("unpack", "R-EVD-3", {SUBSCRIPTION, JOB, EVENT}, _unpack_findings, moves=_unpack_moved),
+    single("crd-owners", "R-EVD-4, R-EVD-5", {CRD, CSV}, _crd_findings, moves=_crd_moved),
+    single(
+        "terminating",
+        "R-EVD-6",
+        {NAMESPACE, *OLM_NAMESPACED_KINDS},
+        _terminating_findings,
+        moves=_terminating_moved,
+    ),
+    single(
+        "copied-installed",
+        "R-EVD-7",
+        {ANY_KIND},
+        _copied_installed_findings,
+        moves=_copied_installed_moved,
+    ),
+    single(
+        "platform-orphans",
+        "R-EVD-8",
+        {SUBSCRIPTION, CSV, CLUSTER_OPERATOR},
+        _platform_orphan_findings,
+        moves=_platform_orphans_moved,
+    ),
     RuleFamily(
         "cc",
         "R-V1-7, R-V1-9",
