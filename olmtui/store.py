@@ -384,11 +384,13 @@ def _trim_platform(obj: Obj, kind: str) -> Obj:
     related = status.get("relatedObjects")
     if kind == CLUSTER_OPERATOR and isinstance(related, list):
         # the namespaces it manages (R-EVD-8), not the many other objects it lists
-        kept_status["relatedObjects"] = [
+        namespaces = [
             {k: o[k] for k in ("group", "resource", "name") if k in o}
             for o in related
             if isinstance(o, dict) and o.get("resource") == "namespaces"
-        ][:_FEW_VERSIONS]
+        ]
+        if namespaces:
+            kept_status["relatedObjects"] = namespaces[:_FEW_VERSIONS]
     versions = status.get("versions")
     if kind == CLUSTER_OPERATOR and isinstance(versions, list):
         # what the operator runs, e.g. OLM's (the report's ``source.olmVersion``)
