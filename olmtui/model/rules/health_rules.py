@@ -84,6 +84,7 @@ from olmtui.model.rules.evidence.platform_orphans import PLATFORM_PREFIX, platfo
 from olmtui.model.rules.evidence.terminating_namespaces import (
     OLM_NAMESPACED_KINDS,
     finalizers_of,
+    terminating,
     terminating_namespace_findings,
 )
 from olmtui.model.rules.resolution.catalog_view import Visibility
@@ -106,7 +107,7 @@ from olmtui.model.rules.subscriptions.subscription_health import namespace_subsc
 from olmtui.model.rules.upgrades.graph import upgrade_findings
 from olmtui.model.rules.v1.findings import catalog_findings, extension_findings
 from olmtui.model.rules.v1.resolve import content_by_catalog
-from olmtui.objects import Obj
+from olmtui.objects import Obj, is_copied_csv
 
 
 def next_bundles(
@@ -365,13 +366,27 @@ def _terminating_findings(inputs: HealthInputs) -> list[Finding]:
 
 
 def _terminating_moved(seen: Seen) -> bool:
-    """A namespace always; OLM's objects only when they carry, or carried, finalizers."""
+    """A namespace that is, or was, Terminating; OLM's objects only in a Terminating
+    namespace, when they carry, or carried, finalizers (every CSV carries OLM's)."""
     if seen.key.kind == NAMESPACE:
-        return True
-    return any(o is not None and finalizers_of(o) for o in (seen.old, seen.new))
+        return any(o is not None and terminating(o) for o in (seen.old, seen.new))
+    held = seen.inputs.objects.get(NAMESPACE, "", seen.key.namespace)
+    return (
+        held is not None
+        and terminating(held)
+        and any(o is not None and finalizers_of(o) for o in (seen.old, seen.new))
+    )
 
 
 # -- R-EVD-7: a Subscription whose installed CSV is a copy -----------------------------------
+COPIED_INSTALLED = "copied-installed"
+
+
+def installed_csv(subscription: Obj) -> str:
+    """The Subscription's ``status.installedCSV``, "" when it names none."""
+    return str((subscription.get("status") or {}).get("installedCSV") or "")
+
+
 def _copied_installed_findings(inputs: HealthInputs) -> list[Finding]:
     objects = inputs.objects
     return copied_installed_findings(
@@ -380,13 +395,22 @@ def _copied_installed_findings(inputs: HealthInputs) -> list[Finding]:
 
 
 def _copied_installed_moved(seen: Seen) -> bool:
-    """A Subscription, or a CSV that came or went. The family reads every change because a
-    copy's is handed to those only (seen as neither state installed): it moves it too."""
+    """A Subscription whose installed CSV is a copy, or any while the family holds a finding;
+    a copy (seen as neither state installed, handed to the families that read every change)
+    or a CSV that came or went, when a Subscription of its namespace names it."""
+    objects = seen.inputs.objects
     if seen.key.kind == SUBSCRIPTION:
-        return True
-    if seen.key.kind != CSV:
+        if (COPIED_INSTALLED,) in seen.held:
+            return True
+        named = {installed_csv(o) for o in (seen.old, seen.new) if o is not None} - {""}
+        found = (objects.get(CSV, seen.key.namespace, n) for n in named)
+        return any(csv is not None and is_copied_csv(csv) for csv in found)
+    if seen.key.kind != CSV or not (
+        seen.added_or_removed or (seen.old is None and seen.new is None)
+    ):
         return False
-    return seen.added_or_removed or (seen.old is None and seen.new is None)
+    subs = seen.inputs.subs.get(seen.key.namespace, {}).values()
+    return any(installed_csv(sub) == seen.key.name for sub in subs)
 
 
 # -- R-EVD-8: Subscriptions orphaned by platform operators that left OLM ---------------------
@@ -541,7 +565,7 @@ FAMILIES: tuple[RuleFamily, ...] = (
         moves=_terminating_moved,
     ),
     single(
-        "copied-installed",
+        COPIED_INSTALLED,
         "R-EVD-7",
         {ANY_KIND},
         _copied_installed_findings,
