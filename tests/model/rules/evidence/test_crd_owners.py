@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from model_builders import copy_of, crd, csv
 
+from olmtui.model.incremental.health import merged_findings
 from olmtui.model.rules.evidence.crd_owners import crd_findings, olm_label
 from olmtui.store import trim
 
@@ -110,3 +111,11 @@ def test_the_cache_keeps_no_schema_and_no_ca_bundle() -> None:
     }
     assert kept["status"]["storedVersions"] == ["v1"]
     assert kept["status"]["conditions"] == [{"type": "Established", "status": "True"}]
+
+
+def test_a_namespace_scoped_session_holds_the_left_crd_back() -> None:
+    """R-DOC-10: the owner may be a CSV of a namespace not read."""
+    left = crd_findings([crd(NAME, labels=LABEL)], [])
+    assert [f.code for f in merged_findings(health=left)] == ["CRDOwnerGone"]
+    scoped = merged_findings(health=left, read_namespaces=frozenset({"team-a"}))
+    assert "CRDOwnerGone" not in {f.code for f in scoped}
