@@ -71,9 +71,7 @@ def copied_installed_findings(subscriptions: Iterable[Obj], get_csv: CSVLookup) 
                 "installed and deploys nothing here (operator-lifecycle-manager#3866). The "
                 f"operator runs in {source or 'the namespace the copy came from'} and already "
                 "serves this namespace through its OperatorGroup; this Subscription installs "
-                "and upgrades nothing. Delete it (the copy and the operator stay), or, to run "
-                "a separate instance here, give this namespace an OperatorGroup the other one "
-                "does not target.",
+                "and upgrades nothing. Delete it: the copy and the operator stay.",
                 rule="R-EVD-7",
                 related=tuple(related),
                 evidence=(
