@@ -425,8 +425,12 @@ def _platform_orphan_findings(inputs: HealthInputs) -> list[Finding]:
 
 
 def _platform_orphans_moved(seen: Seen) -> bool:
-    """Only Subscriptions and CSVs of ``openshift-*`` namespaces, and ClusterOperators."""
-    return seen.key.kind == CLUSTER_OPERATOR or seen.key.namespace.startswith(PLATFORM_PREFIX)
+    """ClusterOperators, and Subscriptions and CSVs of ``openshift-*`` namespaces, copies
+    included (a copy of the named CSV is no orphan's): the family reads every change, as
+    a copy's is handed only to those."""
+    if seen.key.kind == CLUSTER_OPERATOR:
+        return True
+    return seen.key.kind in (SUBSCRIPTION, CSV) and seen.key.namespace.startswith(PLATFORM_PREFIX)
 
 
 # -- R-V1-*: OLM v1's ClusterCatalogs and ClusterExtensions ----------------------------------
@@ -574,7 +578,7 @@ FAMILIES: tuple[RuleFamily, ...] = (
     single(
         "platform-orphans",
         "R-EVD-8",
-        {SUBSCRIPTION, CSV, CLUSTER_OPERATOR},
+        {ANY_KIND},
         _platform_orphan_findings,
         moves=_platform_orphans_moved,
     ),

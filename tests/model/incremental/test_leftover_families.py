@@ -52,6 +52,11 @@ CASES = {
         clusteroperator("True", None, "", name="logging", namespaces=("openshift-logging",)),
         operator_group("openshift-logging", "og", targets=["openshift-logging"]),
     ],
+    "copy-named-in-openshift": [
+        subscription("openshift-logging", "etcd", package="etcd", installed="etcd.v1"),
+        clusteroperator("True", None, "", name="etcd"),
+        copy_of(ORIGINAL, "openshift-logging"),
+    ],
     "csv-back-after-orphan": [
         subscription("openshift-logging", "cl", package="cl", installed="cl.v5"),
         clusteroperator("True", None, "", name="cl"),
@@ -91,7 +96,8 @@ def test_the_index_follows_every_order_of_arrival_and_departure(case: str) -> No
             store.apply("ADDED", objects[i])
             assert list(index.findings()) == fresh(store, model), (order, i)
         made = {f.code for f in index.findings()}
-        assert MADE[case] in made if case in MADE else made.isdisjoint(MADE.values())
+        # the other cases end with what takes the orphan's place: its CSV, a copy of it
+        assert MADE[case] in made if case in MADE else "SubscriptionOrphanedByPlatform" not in made
         for i in order:
             store.apply("DELETED", objects[i])
             assert list(index.findings()) == fresh(store, model), (order, i)
