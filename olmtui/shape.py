@@ -291,6 +291,7 @@ ENVELOPE = Map(
         generation=INT,
         creationTimestamp=TIME,
         deletionTimestamp=TIME,
+        finalizers=STRINGS,
         labels=STRING_MAP,
         annotations=ANNOTATIONS,
         ownerReferences=OWNER_REFERENCES,
@@ -510,7 +511,9 @@ _CRD = Map(
             ),
         ),
     ),
-    status=Map(storedVersions=STRINGS, acceptedNames=Map(kind=STR, plural=STR)),
+    status=Map(
+        storedVersions=STRINGS, acceptedNames=Map(kind=STR, plural=STR), conditions=CONDITIONS
+    ),
 )
 _OPERATOR_CONDITION = Map(
     spec=Map(
@@ -528,7 +531,12 @@ _CLUSTER_VERSION = Map(
         conditions=CONDITIONS,
     )
 )
-_CLUSTER_OPERATOR = Map(status=Map(conditions=CONDITIONS))
+_CLUSTER_OPERATOR = Map(
+    status=Map(
+        conditions=CONDITIONS,
+        relatedObjects=ListOf(Map(group=STR, resource=STR, name=STR, namespace=STR)),
+    )
+)
 _SERVICE = Map(spec=Map(ports=ListOf(Map(name=STR, port=INT, targetPort=SCALAR, protocol=STR))))
 _DEPLOYMENT = Map(
     spec=Map(replicas=INT),
@@ -568,7 +576,7 @@ _CLUSTER_CATALOG = Map(
         urls=Map(base=STR),
     ),
 )
-_NAMESPACE = Map(status=Map(phase=STR))
+_NAMESPACE = Map(spec=Map(finalizers=STRINGS), status=Map(phase=STR, conditions=CONDITIONS))
 
 #: Per kind, the fields beyond :data:`ENVELOPE` that olmtui reads, with their types.
 SHAPES: dict[str, Shape] = {

@@ -49,6 +49,7 @@ from olmtui.shape import Malformed as Malformed  # re-exported: the model reads 
 from olmtui.shape import Problem, clean, clean_envelope
 from olmtui.store_evidence import (
     EVENTS_PER_OBJECT,
+    crd_sections,
     event_subject,
     event_time,
     keeps_event,
@@ -383,6 +384,16 @@ def _trim_platform(obj: Obj, kind: str) -> Obj:
             for h in history
             if isinstance(h, dict)
         ]
+    related = status.get("relatedObjects")
+    if kind == CLUSTER_OPERATOR and isinstance(related, list):
+        # the namespaces it manages (R-EVD-8), not the many other objects it lists
+        namespaces = [
+            {k: o[k] for k in ("group", "resource", "name") if k in o}
+            for o in related
+            if isinstance(o, dict) and o.get("resource") == "namespaces"
+        ]
+        if namespaces:
+            kept_status["relatedObjects"] = namespaces[:_FEW_VERSIONS]
     versions = status.get("versions")
     if kind == CLUSTER_OPERATOR and isinstance(versions, list):
         # what the operator runs, e.g. OLM's (the report's ``source.olmVersion``)
@@ -489,6 +500,9 @@ def trim(obj: Obj, shared: SharedMaps | None = None) -> Obj:
         spec = trimmed.get("spec")
         if isinstance(spec, dict) and "icon" in spec:
             trimmed["spec"] = {k: v for k, v in spec.items() if k != "icon"}
+    if kind == CRD:
+        # R-EVD-4, R-EVD-5: no schemas; a CRD of an operator is mostly its schema
+        trimmed["spec"], trimmed["status"] = crd_sections(obj)
     return trimmed
 
 

@@ -65,6 +65,10 @@ def _int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _list(value: Any) -> bool:
+    return isinstance(value, list)
+
+
 def _dict(value: Any) -> Obj:
     """``value`` when it is a mapping, else empty: a wrong-typed field reads as absent."""
     return value if isinstance(value, dict) else {}
@@ -212,6 +216,66 @@ def trim_event(obj: Obj) -> Obj:
         kind, namespace, name = subject
         kept["involvedObject"] = {"kind": kind, "namespace": namespace, "name": name}
     return kept
+
+
+_CRD_SPEC = ("group", "scope", "version")
+_CRD_NAMES = ("kind", "plural", "singular", "listKind")
+_CRD_VERSION = ("name", "served", "storage", "deprecated")
+_SERVICE_REF = ("name", "namespace", "path", "port")
+
+
+def _client_config(config: Any) -> Obj:
+    """A webhook's client config without its CA bundle: where it calls."""
+    kept = _picked(config, ("url",))
+    service = _picked(_dict(config).get("service"), _SERVICE_REF, lambda v: True)
+    if service:
+        kept["service"] = service
+    return kept
+
+
+def _crd_conversion(conversion: Any) -> Obj:
+    """A CRD's conversion strategy and where its webhook is (v1 and v1beta1 forms)."""
+    kept = _picked(conversion, ("strategy",))
+    conversion = _dict(conversion)
+    webhook = _dict(conversion.get("webhook"))
+    if webhook:
+        kept_webhook = _picked(
+            webhook, ("conversionReviewVersions",), lambda v: isinstance(v, list)
+        )
+        if isinstance(webhook.get("clientConfig"), dict):
+            kept_webhook["clientConfig"] = _client_config(webhook["clientConfig"])
+        kept["webhook"] = kept_webhook
+    if isinstance(conversion.get("webhookClientConfig"), dict):
+        kept["webhookClientConfig"] = _client_config(conversion["webhookClientConfig"])
+    return kept
+
+
+def crd_sections(obj: Obj) -> tuple[Obj, Obj]:
+    """A CRD's spec and status as the cache keeps them: its group, scope, names, versions
+    (served, storage, deprecated) and conversion, ``status.storedVersions``,
+    ``acceptedNames`` and conditions (R-EVD-4, R-EVD-5); no schema, printer columns or CA
+    bundle, which are most of a CRD's bytes and read by no rule."""
+    spec = _dict(obj.get("spec"))
+    kept_spec = _picked(spec, _CRD_SPEC)
+    names = _picked(spec.get("names"), _CRD_NAMES)
+    if names:
+        kept_spec["names"] = names
+    versions = spec.get("versions")
+    if isinstance(versions, list):
+        kept_spec["versions"] = [
+            _picked(v, _CRD_VERSION, lambda value: True) for v in versions if isinstance(v, dict)
+        ]
+    if "conversion" in spec:
+        kept_spec["conversion"] = _crd_conversion(spec["conversion"])
+    status = _dict(obj.get("status"))
+    kept_status = _picked(status, ("storedVersions",), _list)
+    accepted = _picked(status.get("acceptedNames"), _CRD_NAMES)
+    if accepted:
+        kept_status["acceptedNames"] = accepted
+    conditions = _conditions(status.get("conditions"))
+    if conditions:
+        kept_status["conditions"] = conditions
+    return kept_spec, kept_status
 
 
 def trim_evidence(obj: Obj) -> Obj | None:

@@ -26,16 +26,29 @@ def load_all(path: Path) -> list[Obj]:
     return [d for d in yaml.load_all(path.read_bytes(), Loader=yaml.CSafeLoader) if d]
 
 
-def namespace(name: str, labels: dict[str, str] | None = None, *, bare: bool = False) -> Obj:
-    """An Active Namespace; a ``bare`` one is only its name, as a client creates it."""
+def namespace(
+    name: str,
+    labels: dict[str, str] | None = None,
+    *,
+    bare: bool = False,
+    deleted: str | None = None,
+    conditions: tuple[tuple[str, str, str, str], ...] = (),
+) -> Obj:
+    """An Active Namespace; a ``bare`` one is only its name, as a client creates it. One
+    ``deleted`` at that time is Terminating, with ``conditions`` ``(type, status, reason,
+    message)`` rows."""
     if bare:
         return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
-    return {
-        "apiVersion": "v1",
-        "kind": "Namespace",
-        "metadata": {"name": name, "uid": f"uid-{name}", "labels": dict(labels or {})},
-        "status": {"phase": "Active"},
-    }
+    meta: Obj = {"name": name, "uid": f"uid-{name}", "labels": dict(labels or {})}
+    status: Obj = {"phase": "Active"}
+    if deleted is not None:
+        meta["deletionTimestamp"] = deleted
+        status["phase"] = "Terminating"
+    if conditions:
+        status["conditions"] = [
+            {"type": t, "status": v, "reason": r, "message": m} for t, v, r, m in conditions
+        ]
+    return {"apiVersion": "v1", "kind": "Namespace", "metadata": meta, "status": status}
 
 
 def operator_group(
@@ -95,6 +108,8 @@ def csv(
     annotations: dict[str, str] | None = None,
     spec: Obj | None = None,
     status: Obj | None = None,
+    labels: dict[str, str] | None = None,
+    finalizers: list[str] | None = None,
 ) -> Obj:
     """A non-copied CSV. ``modes`` lists supported types (or is a raw installModes list;
     default AllNamespaces); ``owned``/``required`` are ``(kind, version, crd name)``;
@@ -102,7 +117,7 @@ def csv(
     olm.targetNamespaces. A ``bare`` CSV has only what is asked for: no install modes unless
     ``modes`` is given, no API sections but ``owned`` when given, no labels. ``annotations``,
     ``spec`` and ``status`` add fields; ``ns=None`` leaves the namespace out (as a bundle's CSV
-    has it)."""
+    has it); ``labels`` and ``finalizers`` are its metadata's."""
     metadata: Obj = {"name": name}
     if ns is not None:
         metadata["namespace"] = ns
@@ -142,6 +157,10 @@ def csv(
     if reason is not None:
         state["reason"] = reason
     state.update(status or {})
+    if labels is not None:
+        metadata["labels"] = dict(labels)
+    if finalizers is not None:
+        metadata["finalizers"] = list(finalizers)
     return {
         "apiVersion": "operators.coreos.com/v1alpha1",
         "kind": "ClusterServiceVersion",
@@ -385,10 +404,13 @@ def crd(
     conversion: str | None = None,
     webhook: Obj | None = None,
     review_versions: list[str] | None = None,
+    labels: dict[str, str] | None = None,
+    stored: list[str] | None = None,
 ) -> Obj:
     """A CustomResourceDefinition ``<plural>.<group>``, with ``names.kind`` and ``versions``
     when given, and a ``conversion`` strategy calling the ``webhook`` service
-    (``{"namespace", "name"}``) when given."""
+    (``{"namespace", "name"}``) when given; ``labels`` and ``stored``
+    (``status.storedVersions``) when given."""
     spec: Obj = {"group": name.split(".", 1)[1]}
     if kind is not None:
         spec["names"] = {"kind": kind}
@@ -401,12 +423,17 @@ def crd(
             if review_versions is not None:
                 hook["conversionReviewVersions"] = review_versions
             spec["conversion"]["webhook"] = hook
-    return {
+    obj: Obj = {
         "apiVersion": "apiextensions.k8s.io/v1",
         "kind": "CustomResourceDefinition",
         "metadata": {"name": name},
         "spec": spec,
     }
+    if labels is not None:
+        obj["metadata"]["labels"] = dict(labels)
+    if stored is not None:
+        obj["status"] = {"storedVersions": list(stored)}
+    return obj
 
 
 def service(
@@ -442,14 +469,25 @@ def clusteroperator(
     *,
     name: str = "operator-lifecycle-manager",
     versions: list[tuple[str, str]] | None = None,
+    conditions: tuple[tuple[str, str, str, str], ...] = (),
+    namespaces: tuple[str, ...] = (),
 ) -> Obj:
     """OLM's ClusterOperator with its Upgradeable condition (``reason=None``: none written)
-    and ``versions``, ``(name, version)`` rows of ``status.versions``, when given."""
+    and ``versions``, ``(name, version)`` rows of ``status.versions``, when given; more
+    ``conditions`` as ``(type, status, reason, message)`` rows, and the ``namespaces`` its
+    ``status.relatedObjects`` lists."""
     condition: Obj = {"type": "Upgradeable", "status": upgradeable}
     if reason is not None:
         condition["reason"] = reason
     condition["message"] = message
     status: Obj = {"conditions": [condition]}
+    status["conditions"] += [
+        {"type": t, "status": v, "reason": r, "message": m} for t, v, r, m in conditions
+    ]
+    if namespaces:
+        status["relatedObjects"] = [
+            {"group": "", "resource": "namespaces", "name": n} for n in namespaces
+        ]
     if versions is not None:
         status["versions"] = [{"name": n, "version": v} for n, v in versions]
     return {

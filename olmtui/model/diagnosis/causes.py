@@ -1,5 +1,5 @@
 """Which finding causes which: one table of link rules (R-DIAG-1 .. R-DIAG-7, R-DIAG-10 ..
-R-DIAG-12, R-DIAG-20 .. R-DIAG-22, R-DIAG-27).
+R-DIAG-12, R-DIAG-20 .. R-DIAG-27).
 
 A link rule says: a finding with one of the ``effects`` codes follows from a finding with
 one of the ``causes`` codes on an object that ``locate`` finds from the effect and the
@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from olmtui.kinds import (
     CATALOG_SOURCE,
     CLUSTER_CATALOG,
+    CRD,
     CSV,
     INSTALL_PLAN,
     NAMESPACE,
@@ -29,8 +30,12 @@ from olmtui.kinds import (
 )
 from olmtui.model.diagnosis.relations import Relations
 from olmtui.model.records.types import Finding, ObjectRef
+from olmtui.model.rules.documented.olm_cluster_operators import DEGRADED, NOT_UPGRADEABLE
 from olmtui.model.rules.evidence.catalog_pods import CATALOG_POD_CODES
+from olmtui.model.rules.evidence.crd_owners import STORED_VERSION_NOT_SERVED
 from olmtui.model.rules.evidence.install_pods import INSTALL_POD_CODES
+from olmtui.model.rules.evidence.platform_orphans import ORPHANED
+from olmtui.model.rules.evidence.terminating_namespaces import FINALIZER_HOLDS, NAMESPACE_HELD
 
 #: The findings of a CatalogSource that cannot serve (R-SUB-8).
 BROKEN_CATALOG = frozenset(
@@ -51,6 +56,19 @@ GROUP_VERDICTS = frozenset(
 )
 #: The findings of a CSV that waits on its Deployments (R-CSV-P, R-CSV-IR, R-CSV-I, R-CSV-F).
 _WAITING_CSV = frozenset({"CSVPending", "CSVInstallReady", "CSVInstalling", "CSVFailed"})
+#: A CSV's own findings that OLM's ClusterOperators report in their messages (R-DIAG-26):
+#: its phase verdicts (R-CSV-*) and a cap on the OpenShift version (R-DOC-16).
+CSV_REPORTED = frozenset(
+    {
+        "CSVFailed",
+        "CSVPending",
+        "CSVInstallReady",
+        "CSVInstalling",
+        "CSVNoPhase",
+        "MaxOpenShiftVersion",
+        "MaxOpenShiftVersionInvalid",
+    }
+)
 #: The phases of a CSV that an InstallPlan which failed before creating its objects leaves.
 _LEFT_BY_PLAN = frozenset({"CSVPending", "CSVFailed", "CSVNoPhase", "CSVInstallReady"})
 #: R-RES-5: OLM's words for a source that stopped resolution (namespace/name).
@@ -148,6 +166,15 @@ def _install_pods(finding: Finding, relations: Relations) -> list[ObjectRef]:
 def _unpack_job(finding: Finding, relations: Relations) -> list[ObjectRef]:
     """R-DIAG-22: the one failed unpack Job of the Subscription's catalog namespace."""
     return relations.failed_unpack_job(finding.namespace, finding.name)
+
+
+def _related(kind: str) -> Locate:
+    """The objects of ``kind`` the finding relates to, in its order."""
+
+    def locate(finding: Finding, _: Relations) -> list[ObjectRef]:
+        return [r for r in finding.related if r.kind == kind]
+
+    return locate
 
 
 #: The link rules, as docs/rules.md ("Diagnosis") states them.
@@ -255,6 +282,34 @@ LINK_RULES: tuple[LinkRule, ...] = (
         INSTALL_POD_CODES,
         _install_pods,
         "R-CSV-I, R-EVD-9",
+    ),
+    LinkRule(
+        "R-DIAG-23",
+        frozenset({FINALIZER_HOLDS}),
+        frozenset({NAMESPACE_HELD}),
+        _namespace,
+        "R-EVD-6",
+    ),
+    LinkRule(
+        "R-DIAG-24",
+        frozenset({"CRDStoredVersionRemoved"}),
+        frozenset({STORED_VERSION_NOT_SERVED}),
+        _related(CRD),
+        "R-DOC-5, R-EVD-5",
+    ),
+    LinkRule(
+        "R-DIAG-25",
+        frozenset({"InstalledCSVGone"}),
+        frozenset({ORPHANED}),
+        _itself,
+        "R-DOC-14, R-EVD-8",
+    ),
+    LinkRule(
+        "R-DIAG-26",
+        frozenset({DEGRADED, NOT_UPGRADEABLE, "ClusterUpgradeBlocked"}),
+        CSV_REPORTED,
+        _related(CSV),
+        "R-DOC-16, R-DOC-18",
     ),
 )
 

@@ -46,6 +46,7 @@ from olmtui.kinds import (
     EVENT,
     INSTALL_PLAN,
     JOB,
+    NAMESPACE,
     OPERATOR_CONDITION,
     OPERATOR_GROUP,
     POD,
@@ -69,7 +70,6 @@ from olmtui.model.rules.dependencies.required_apis import (
     upgrade_dependency_findings,
 )
 from olmtui.model.rules.documented.cluster_upgrade import (
-    cluster_operator_findings,
     max_version_findings,
 )
 from olmtui.model.rules.documented.conversion_webhooks import (
@@ -77,9 +77,19 @@ from olmtui.model.rules.documented.conversion_webhooks import (
     conversion_webhook_findings,
 )
 from olmtui.model.rules.documented.leftovers import namespace_leftover_findings
+from olmtui.model.rules.documented.olm_cluster_operators import cluster_operator_health
 from olmtui.model.rules.evidence.bundle_unpack import unpack_failed, unpack_findings
 from olmtui.model.rules.evidence.catalog_pods import catalog_pod_findings
+from olmtui.model.rules.evidence.copied_installed import copied_installed_findings
+from olmtui.model.rules.evidence.crd_owners import crd_findings, owned_crds
 from olmtui.model.rules.evidence.install_pods import install_pod_findings, waits_on_deployments
+from olmtui.model.rules.evidence.platform_orphans import PLATFORM_PREFIX, platform_orphan_findings
+from olmtui.model.rules.evidence.terminating_namespaces import (
+    OLM_NAMESPACED_KINDS,
+    finalizers_of,
+    terminating,
+    terminating_namespace_findings,
+)
 from olmtui.model.rules.resolution.catalog_view import Visibility
 from olmtui.model.rules.resolution.failure_findings import resolution_clause_findings
 from olmtui.model.rules.rule_family import (
@@ -100,7 +110,7 @@ from olmtui.model.rules.subscriptions.subscription_health import namespace_subsc
 from olmtui.model.rules.upgrades.graph import upgrade_findings
 from olmtui.model.rules.v1.findings import catalog_findings, extension_findings
 from olmtui.model.rules.v1.resolve import content_by_catalog
-from olmtui.objects import Obj
+from olmtui.objects import Obj, is_copied_csv
 
 
 def next_bundles(
@@ -359,6 +369,93 @@ def _unpack_moved(seen: Seen) -> bool:
     return any(o is not None and unpack_failed(o) for o in (seen.old, seen.new))
 
 
+# -- R-EVD-4, R-EVD-5: CRDs and the CSVs that own them ---------------------------------------
+def _crd_findings(inputs: HealthInputs) -> list[Finding]:
+    installed = (csv for csvs in inputs.installed.values() for csv in csvs.values())
+    return crd_findings(inputs.objects.list(CRD), installed)
+
+
+def _crd_moved(seen: Seen) -> bool:
+    """An installed CSV moves it only when the CRDs it owns did (a copy never does)."""
+    return seen.key.kind != CSV or owned_crds(seen.old or {}) != owned_crds(seen.new or {})
+
+
+# -- R-EVD-6: namespaces stuck Terminating on OLM's objects ----------------------------------
+def _terminating_findings(inputs: HealthInputs) -> list[Finding]:
+    objects = inputs.objects
+    return terminating_namespace_findings(
+        objects.list(NAMESPACE), lambda kind, namespace: objects.list(kind, namespace)
+    )
+
+
+def _terminating_moved(seen: Seen) -> bool:
+    """A namespace that is, or was, Terminating; OLM's objects only in a Terminating
+    namespace, when they carry, or carried, finalizers (every CSV carries OLM's)."""
+    if seen.key.kind == NAMESPACE:
+        return any(o is not None and terminating(o) for o in (seen.old, seen.new))
+    held = seen.inputs.objects.get(NAMESPACE, "", seen.key.namespace)
+    return (
+        held is not None
+        and terminating(held)
+        and any(o is not None and finalizers_of(o) for o in (seen.old, seen.new))
+    )
+
+
+# -- R-EVD-7: a Subscription whose installed CSV is a copy -----------------------------------
+COPIED_INSTALLED = "copied-installed"
+
+
+def installed_csv(subscription: Obj) -> str:
+    """The Subscription's ``status.installedCSV``, "" when it names none."""
+    return str((subscription.get("status") or {}).get("installedCSV") or "")
+
+
+def _copied_installed_findings(inputs: HealthInputs) -> list[Finding]:
+    objects = inputs.objects
+    return copied_installed_findings(
+        objects.list(SUBSCRIPTION), lambda namespace, name: objects.get(CSV, namespace, name)
+    )
+
+
+def _copied_installed_moved(seen: Seen) -> bool:
+    """A Subscription whose installed CSV is a copy, or any while the family holds a finding;
+    a copy (seen as neither state installed, handed to the families that read every change)
+    or a CSV that came or went, when a Subscription of its namespace names it."""
+    objects = seen.inputs.objects
+    if seen.key.kind == SUBSCRIPTION:
+        if (COPIED_INSTALLED,) in seen.held:
+            return True
+        named = {installed_csv(o) for o in (seen.old, seen.new) if o is not None} - {""}
+        found = (objects.get(CSV, seen.key.namespace, n) for n in named)
+        return any(csv is not None and is_copied_csv(csv) for csv in found)
+    if seen.key.kind != CSV or not (
+        seen.added_or_removed or (seen.old is None and seen.new is None)
+    ):
+        return False
+    subs = seen.inputs.subs.get(seen.key.namespace, {}).values()
+    return any(installed_csv(sub) == seen.key.name for sub in subs)
+
+
+# -- R-EVD-8: Subscriptions orphaned by platform operators that left OLM ---------------------
+def _platform_orphan_findings(inputs: HealthInputs) -> list[Finding]:
+    objects = inputs.objects
+    return platform_orphan_findings(
+        objects.list(SUBSCRIPTION),
+        lambda namespace: inputs.installed.get(namespace, {}).values(),
+        lambda namespace, name: objects.get(CSV, namespace, name),
+        objects.list(CLUSTER_OPERATOR),
+    )
+
+
+def _platform_orphans_moved(seen: Seen) -> bool:
+    """ClusterOperators, and Subscriptions and CSVs of ``openshift-*`` namespaces, copies
+    included (a copy of the named CSV is no orphan's): the family reads every change, as
+    a copy's is handed only to those."""
+    if seen.key.kind == CLUSTER_OPERATOR:
+        return True
+    return seen.key.kind in (SUBSCRIPTION, CSV) and seen.key.namespace.startswith(PLATFORM_PREFIX)
+
+
 # -- R-V1-*: OLM v1's ClusterCatalogs and ClusterExtensions ----------------------------------
 def _names(inputs: HealthInputs, kind: str, tag: str) -> list[Subject]:
     return [(tag, name) for (_, name), _ in inputs.objects.slots(kind)]
@@ -479,9 +576,9 @@ FAMILIES: tuple[RuleFamily, ...] = (
     ),
     single(
         "cluster-operator",
-        "R-DOC-16",
+        "R-DOC-16, R-DOC-18",
         {CLUSTER_OPERATOR},
-        lambda inputs: cluster_operator_findings(inputs.objects.list(CLUSTER_OPERATOR)),
+        lambda inputs: cluster_operator_health(inputs.objects.list(CLUSTER_OPERATOR)),
     ),
     single("webhooks", "R-DOC-17", {CRD, SERVICE}, _webhook_findings, moves=_webhooks_moved),
     single("catalog-pods", "R-EVD-2", {CATALOG_SOURCE, POD, EVENT}, _catalog_pod_findings),
@@ -494,6 +591,28 @@ FAMILIES: tuple[RuleFamily, ...] = (
         _install_pods_marks,
     ),
     single("unpack", "R-EVD-3", {SUBSCRIPTION, JOB, EVENT}, _unpack_findings, moves=_unpack_moved),
+    single("crd-owners", "R-EVD-4, R-EVD-5", {CRD, CSV}, _crd_findings, moves=_crd_moved),
+    single(
+        "terminating",
+        "R-EVD-6",
+        {NAMESPACE, *OLM_NAMESPACED_KINDS},
+        _terminating_findings,
+        moves=_terminating_moved,
+    ),
+    single(
+        COPIED_INSTALLED,
+        "R-EVD-7",
+        {ANY_KIND},
+        _copied_installed_findings,
+        moves=_copied_installed_moved,
+    ),
+    single(
+        "platform-orphans",
+        "R-EVD-8",
+        {ANY_KIND},
+        _platform_orphan_findings,
+        moves=_platform_orphans_moved,
+    ),
     RuleFamily(
         "cc",
         "R-V1-7, R-V1-9",

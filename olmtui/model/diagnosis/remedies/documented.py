@@ -164,4 +164,14 @@ PLANS: Plans = {
         "Reinstall the operator that owns the CRD (OLM creates its Service again), or, if it "
         "is gone for good, delete its remaining objects and the CRD (R-DOC-17).",
     ),
+    "OLMClusterOperatorDegraded": advise(
+        "other",
+        "Read the ClusterOperator's Degraded message and the log of the OLM pod behind it "
+        "(olm-operator, catalog-operator or packageserver), and fix the object it names "
+        "(R-DOC-18).",
+    ),
+    "OLMClusterOperatorNotUpgradeable": advise(
+        "other",
+        "Resolve what the Upgradeable condition names before the cluster upgrade (R-DOC-18).",
+    ),
 }

@@ -4,7 +4,28 @@ OLM retries by itself."""
 
 from __future__ import annotations
 
-from olmtui.model.diagnosis.remedies.planner import Plans, advise
+from olmtui.model.diagnosis.remedies.context import RemedyContext
+from olmtui.model.diagnosis.remedies.planner import Plans, advise, subject
+from olmtui.model.diagnosis.remedies.steps import delete, plan
+from olmtui.model.records.diagnosis import Remedy
+from olmtui.model.records.types import Finding
+
+
+def _delete_subscription(finding: Finding, _context: RemedyContext) -> Remedy | None:
+    """R-EVD-7, R-EVD-8: the Subscription installs nothing; deleting it leaves the operator
+    (the copy's original, the payload's) as it is. One that is itself part of the payload
+    (an info finding, R-DOC-7) is not the admin's to delete."""
+    ref = subject(finding)
+    if ref is None or finding.severity == "info":  # platform-owned itself (R-DOC-7)
+        return None
+    return plan(
+        delete(
+            ref,
+            "Delete the Subscription: it installs nothing, and the operator it seems to "
+            f"stand for runs without it ({finding.rule}).",
+        )
+    )
+
 
 PLANS: Plans = {
     "CatalogPodCrashLoopBackOff": advise(
@@ -63,4 +84,27 @@ PLANS: Plans = {
         "then delete the failed Job so that OLM unpacks the bundle again (R-EVD-3).",
     ),
     "BundleUnpackJobGone": None,
+    "CRDOwnerGone": advise(
+        "other",
+        "If the operator is gone for good, back up and delete the CRD's custom resources, "
+        "then the CRD (deleting a CRD deletes all of its objects); if it will be installed "
+        "again, leave it (R-EVD-4).",
+    ),
+    "CRDStoredVersionNotServed": advise(
+        "other",
+        "Migrate the stored objects to the storage version (read and write each back), then "
+        "remove the old version from the CRD's status.storedVersions (R-EVD-5).",
+    ),
+    "NamespaceHeldByOLM": advise(
+        "other",
+        "Check that olm-operator runs and read its log for the CSVs it has not cleaned up; "
+        "remove a finalizer by hand only if OLM is gone for good (R-EVD-6).",
+    ),
+    "OLMFinalizerHoldsNamespace": advise(
+        "other",
+        "Let OLM's controller remove its finalizer (check that it runs); remove it by hand "
+        "only if OLM is gone for good (R-EVD-6).",
+    ),
+    "InstalledCSVIsCopy": _delete_subscription,
+    "SubscriptionOrphanedByPlatform": _delete_subscription,
 }

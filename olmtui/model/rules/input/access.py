@@ -41,6 +41,8 @@ ABSENCE_CODES: dict[str, frozenset[str]] = {
             "CopiedCSVsConditionStale",  # R-COPY-8: the condition against the copies present
             "RequiredAPIMissing",  # R-DOC-4: no installed operator provides it
             "InstalledCSVGone",  # R-DOC-14: the Subscription's installed CSV not found
+            "CRDOwnerGone",  # R-EVD-4: no CSV owns the CRD any more
+            "SubscriptionOrphanedByPlatform",  # R-EVD-8: no CSV of the package is left
         }
     ),
     SUBSCRIPTION: frozenset({"UnreferencedCSV"}),  # R-DOC-14: no Subscription names it

@@ -32,6 +32,7 @@ _CLUSTER_WIDE = frozenset(
         "TargetNamespaceMissing",  # R-OG-1: listed namespaces not among those read
         "SelectorMatchesNothing",  # R-OG-1: the selector matched no namespace read
         "NoTargetNamespaces",  # R-MEM-3: the group selected no namespace read
+        "CRDOwnerGone",  # R-EVD-4: the CRD's owner may be a CSV of a namespace not read
     }
 )
 
