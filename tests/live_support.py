@@ -19,7 +19,7 @@ from model_builders import namespace as bare_namespace
 from olmtui.apiserver import LoopbackAPIServer
 from olmtui.pipeline.build import live_status
 from olmtui.sources.cluster.live import LiveOptions, LiveSource
-from olmtui.sources.cluster.live_resources import csv_from_partial
+from olmtui.sources.cluster.live_resources import csv_from_partial, read_live
 from olmtui.store import COPIED_FROM_LABEL, WATCHED_KINDS, Store
 
 AZURE = DATA / "must-gather" / "must-gather-clean" / "must-gather-azure"
@@ -91,10 +91,11 @@ def fast_options(kubeconfig: Path, **overrides: Any) -> LiveOptions:
 
 def expected_store(server: LoopbackAPIServer) -> Store:
     """What the live cache must hold for the server's current state: every kept kind in
-    full, except copied CSVs, which olmtui reads as metadata only."""
+    full, except copied CSVs, which olmtui reads as metadata only, and the evidence kinds,
+    of which it reads only what its selectors pick (R-EVD-1)."""
     store = Store()
     for kind in WATCHED_KINDS:
-        for obj in server.state.list(kind):
+        for obj in filter(read_live, server.state.list(kind)):
             labels = (obj.get("metadata") or {}).get("labels") or {}
             if kind == "ClusterServiceVersion" and COPIED_FROM_LABEL in labels:
                 obj = csv_from_partial(obj, obj["apiVersion"])
