@@ -94,8 +94,8 @@ def expected_store(server: LoopbackAPIServer) -> Store:
     full, except copied CSVs, which olmtui reads as metadata only, and the evidence kinds,
     of which it reads only what its selectors pick (R-EVD-1)."""
     store = Store()
-    for kind in WATCHED_KINDS:
-        for obj in filter(read_live, server.state.list(kind)):
+    for kind in sorted(WATCHED_KINDS, key=lambda k: k == "Event"):  # Events by what is read
+        for obj in (o for o in server.state.list(kind) if read_live(o, store)):
             labels = (obj.get("metadata") or {}).get("labels") or {}
             if kind == "ClusterServiceVersion" and COPIED_FROM_LABEL in labels:
                 obj = csv_from_partial(obj, obj["apiVersion"])

@@ -131,7 +131,7 @@ class DemoCluster:
             return {key_of(o): o["metadata"].get("resourceVersion") for o in objs}
 
         for kind in WATCHED_KINDS:  # of the evidence kinds, what the selectors pick
-            served = filter(read_live, self.server.state.list(kind))
+            served = (o for o in self.server.state.list(kind) if read_live(o, self.store))
             if versions(served) != versions(self.store.list(kind)):
                 return False
         # and the ClusterCatalogs' content fetched at their digests (R-V1-21)

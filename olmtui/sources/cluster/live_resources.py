@@ -214,13 +214,16 @@ STREAMS: tuple[StreamSpec, ...] = (
 QUIET_ACCESS: frozenset[str] = frozenset({"ClusterVersion", "ClusterOperator"})
 
 
-def read_live(obj: Obj) -> bool:
+def read_live(obj: Obj, store: Store | None = None) -> bool:
     """Whether the live source reads ``obj``: a stream of :data:`STREAMS` selects it (a Pod,
-    Job, Deployment or Event is read only when a selector picks it), or no stream reads its
-    kind (PackageManifests are polled whole); ``admits`` filters are not asked."""
+    Job, Deployment or Event is read only when a selector picks it) and, given the cache
+    ``store``, admits it; or no stream reads its kind (PackageManifests are polled whole)."""
     kind = obj.get("kind")
     streams = [s for s in STREAMS if s.resource.kind == kind]
-    return not streams or any(s.owns(obj) for s in streams)
+    return not streams or any(
+        s.owns(obj) and (store is None or s.admits is None or s.admits(store, obj))
+        for s in streams
+    )
 
 
 def csv_from_partial(partial: Obj, api_version: str) -> Obj:
