@@ -221,8 +221,7 @@ def read_live(obj: Obj, store: Store | None = None) -> bool:
     kind = obj.get("kind")
     streams = [s for s in STREAMS if s.resource.kind == kind]
     return not streams or any(
-        s.owns(obj) and (store is None or s.admits is None or s.admits(store, obj))
-        for s in streams
+        s.owns(obj) and (store is None or s.admits is None or s.admits(store, obj)) for s in streams
     )
 
 

@@ -125,9 +125,7 @@ async def test_evidence_is_watched_get_only_and_events_stay_capped(tmp_path: Pat
             lambda: store.has("Event", OPS, f"sub-ev-{EVENTS_PER_OBJECT + 4:02d}"),
             what="the newest Event",
         )
-        about_sub = [
-            e for e in store.list("Event", OPS) if e["involvedObject"]["name"] == "etcd"
-        ]
+        about_sub = [e for e in store.list("Event", OPS) if e["involvedObject"]["name"] == "etcd"]
         assert len(about_sub) == EVENTS_PER_OBJECT
         assert not store.has("Event", OPS, "sub-ev")  # the oldest went first
         assert {r.method for r in server.requests} == {"GET"}
