@@ -47,13 +47,14 @@ from olmtui.objects import meta
 from olmtui.shape import LIVE as LIVE  # re-exported: the origin of objects fed live
 from olmtui.shape import Malformed as Malformed  # re-exported: the model reads these records
 from olmtui.shape import Problem, clean, clean_envelope
+from olmtui.store_evidence import EVENT_SUBJECT_KINDS as EVENT_SUBJECT_KINDS  # re-exported
 from olmtui.store_evidence import (
     EVENTS_PER_OBJECT,
-    event_subject,
     event_time,
     keeps_event,
     trim_evidence,
 )
+from olmtui.store_evidence import event_subject as event_subject  # re-exported: R-EVD-1
 
 ChangeType = Literal["ADDED", "MODIFIED", "DELETED"]
 

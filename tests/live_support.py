@@ -174,3 +174,32 @@ def lists_sent(server: LoopbackAPIServer) -> int:
 
 def header_state(source: LiveSource, store: Store, options: LiveOptions) -> str:
     return live_status(source, store, options).state
+
+
+def olm_deployment(
+    ns: str,
+    name: str,
+    *,
+    owner_csv: str | None = None,
+    replicas: int = 1,
+    ready: int = 1,
+    labels: dict[str, str] | None = None,
+) -> Obj:
+    """A Deployment; ``owner_csv``: the CSV OLM made it for, named by the labels OLM puts on
+    it (``olm.owner``, ``olm.owner.kind``, ``olm.owner.namespace``)."""
+    kept = dict(labels or {})
+    if owner_csv is not None:
+        kept.update(
+            {
+                "olm.owner": owner_csv,
+                "olm.owner.kind": "ClusterServiceVersion",
+                "olm.owner.namespace": ns,
+            }
+        )
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": name, "namespace": ns, "labels": kept},
+        "spec": {"replicas": replicas, "selector": {"matchLabels": {"app": name}}},
+        "status": {"replicas": replicas, "readyReplicas": ready, "availableReplicas": ready},
+    }

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from apiserver_support import get_json, serving
 from kubectl_support import kubectl
-from model_builders import catalog_source, cluster_event, deployment, job, namespace, pod
+from live_support import olm_deployment
+from model_builders import catalog_source, cluster_event, job, namespace, pod
 
 from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread
 from olmtui.apiserver.selectors import SelectorError, parse_field_selector
@@ -29,7 +30,7 @@ def _objects() -> list[dict]:
         pod(MARKET, "community-xyz", labels={"olm.catalogSource": "community"}),
         pod("apps", "web-1", labels={"app": "web"}, phase="Pending"),
         job(MARKET, "unpack-1", labels={"operatorframework.io/bundle-unpack-ref": "x"}),
-        deployment("apps", "web"),
+        olm_deployment("apps", "web"),
         cluster_event("apps", "sub-ev", kind="Subscription", obj_name="etcd", reason="Failed"),
         cluster_event(MARKET, "pod-ev", kind="Pod", obj_name="community-xyz", reason="BackOff"),
     ]

@@ -13,8 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from olmtui.sources.cluster.live_http import PAGE_SIZE
-from olmtui.store import COPIED_FROM_LABEL, Obj, Store
-from olmtui.store_evidence import EVENT_SUBJECT_KINDS, event_subject
+from olmtui.store import COPIED_FROM_LABEL, EVENT_SUBJECT_KINDS, Obj, Store, event_subject
 
 OLM_GROUP = "operators.coreos.com"
 PACKAGES_GROUP = "packages.operators.coreos.com"

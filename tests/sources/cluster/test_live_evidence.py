@@ -8,11 +8,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import wait_for
-from live_support import converged, fast_options, start_server, started_source, stop_source
+from live_support import (
+    converged,
+    fast_options,
+    olm_deployment,
+    start_server,
+    started_source,
+    stop_source,
+)
 from model_builders import (
     catalog_source,
     cluster_event,
-    deployment,
     job,
     namespace,
     pod,
@@ -42,8 +48,8 @@ def _cluster() -> list[dict]:
         pod("apps", "web-1", labels={"app": "web"}),
         job(MARKET, "unpack-1", labels=UNPACK),
         job("apps", "backup"),
-        deployment(OPS, "etcd-operator", owner_csv="etcdoperator.v0.9.4"),
-        deployment("apps", "web"),
+        olm_deployment(OPS, "etcd-operator", owner_csv="etcdoperator.v0.9.4"),
+        olm_deployment("apps", "web"),
         cluster_event(OPS, "sub-ev", kind="Subscription", obj_name="etcd", reason="X"),
         cluster_event(MARKET, "pod-ev", kind="Pod", obj_name="community-xyz", reason="BackOff"),
         cluster_event("apps", "web-ev", kind="Pod", obj_name="web-1", reason="BackOff"),
