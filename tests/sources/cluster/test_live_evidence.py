@@ -5,8 +5,12 @@ them is "no access" for that kind alone."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 from pathlib import Path
 
+import pytest
 from conftest import wait_for
 from live_support import (
     converged,
@@ -25,6 +29,8 @@ from model_builders import (
     subscription,
 )
 
+from olmtui.apiserver import LoopbackAPIServer, run_in_thread
+from olmtui.cli import main
 from olmtui.sources.cluster.live import LiveSource
 from olmtui.store import Store
 from olmtui.store_evidence import EVENTS_PER_OBJECT
@@ -156,3 +162,35 @@ async def test_forbidden_pods_are_no_access_for_pods_only(tmp_path: Path) -> Non
     finally:
         await stop_source(source, task)
         await server.stop()
+
+
+def _check_live(server: LoopbackAPIServer, tmp_path: Path) -> dict:
+    """``olmtui check --live --output json`` against ``server`` (run in its own thread)."""
+    with run_in_thread(server):
+        kubeconfig = server.write_kubeconfig(tmp_path / "kubeconfig")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            main(["check", "--live", "--kubeconfig", str(kubeconfig), "--output", "json"])
+    return json.loads(out.getvalue())
+
+
+@pytest.mark.parametrize("forbidden", [False, True])
+def test_an_unpack_job_forbidden_is_not_an_unpack_job_gone(tmp_path: Path, forbidden: bool) -> None:
+    """R-EVD-3 says a failed unpack's Job is gone by design only when Jobs were read: with
+    Jobs forbidden that absence is unknown, and "no access" says so instead."""
+    sub = subscription(
+        OPS,
+        "etcd",
+        source="community",
+        source_ns=MARKET,
+        conditions=(
+            ("BundleUnpackFailed", "True", "BundleUnpackFailed", "bundle unpacking failed"),
+        ),
+    )
+    server = LoopbackAPIServer()
+    server.state.load([namespace(MARKET), namespace(OPS), catalog_source(MARKET, "community"), sub])
+    if forbidden:
+        server.forbid("jobs")
+    codes = {(f["code"], f["kind"]) for f in _check_live(server, tmp_path)["findings"]}
+    assert (("BundleUnpackJobGone", "Subscription") in codes) is not forbidden
+    assert (("LiveNoAccess", "Job") in codes) is forbidden
