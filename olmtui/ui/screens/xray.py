@@ -104,6 +104,7 @@ class XrayScreen(ViewScreen):
         """One root per Subscription, then per CSV no Subscription installed."""
         model = self.session.model
         get = self.session.store.get
+        unreadable = self.session.store.unreadable  # "no access", not "not in the cache"
         findings = self.session.analysis.findings_by_subject()
         subs = model.subscriptions()
         out = []
@@ -113,11 +114,11 @@ class XrayScreen(ViewScreen):
                 continue
             csv = model.csv(sub.namespace, name) if name else None
             copies = self._copies(sub.namespace, name) if name else CopyFacts()
-            out.append(subscription_tree(sub, csv, get, findings, copies))
+            out.append(subscription_tree(sub, csv, get, findings, copies, unreadable))
         for csv in unsubscribed(subs, model.csvs()):
             if self.only is None or self.only == ObjectRef(CSV, csv.namespace, csv.name):
                 copies = self._copies(csv.namespace, csv.name)
-                out.append(operator_root(csv, get, findings, copies))
+                out.append(operator_root(csv, get, findings, copies, unreadable))
         if self._query:
             out = [r for r in out if self._query in r.label.lower()]
         return out
