@@ -1,5 +1,5 @@
 """``:catsrc`` detail names a catalog's registry pods and their health (R-EVD-1), and says
-"no access" when pods may not be read live (R-SRC-3), never "none"."""
+"no access" when pods may not be read live (R-SRC-3), never "none", as the header does."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.pipeline.build import live_session
 from olmtui.sources.cluster.live_options import LiveOptions
 from olmtui.ui.app import OlmApp
+from olmtui.ui.widgets.source_header import header_text
 
 MARKET = "openshift-marketplace"
 KEY = (MARKET, "community")
@@ -55,3 +56,5 @@ async def test_catalog_detail_shows_its_pods_or_no_access(tmp_path: Path, forbid
                 "pods: no access" if forbidden else "community-xyz (CrashLoopBackOff, 4 restarts)"
             )
             await wait_for(lambda: want in detail(), f"{want!r} in the detail", pilot=pilot)
+            header = header_text(session, "Catalogs").plain
+            assert ("no access: pods" in header) is forbidden, header
