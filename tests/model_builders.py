@@ -650,4 +650,3 @@ def job(
         "spec": {"template": {"spec": {"containers": [{"name": "extract"}]}}},
         "status": status,
     }
-
