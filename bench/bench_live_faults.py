@@ -35,7 +35,7 @@ import yaml
 
 from olmtui.apiserver import LoopbackAPIServer
 from olmtui.sources.cluster.live import LiveOptions, LiveSource
-from olmtui.sources.cluster.live_resources import csv_from_partial
+from olmtui.sources.cluster.live_resources import csv_from_partial, read_live
 from olmtui.store import COPIED_FROM_LABEL, WATCHED_KINDS, Store
 
 SAMPLE = files("olmtui").joinpath("samples", "cluster.yaml")
@@ -43,10 +43,11 @@ Obj = dict[str, Any]
 
 
 def expected(server: LoopbackAPIServer) -> dict[str, dict[tuple[str, str], Obj]]:
-    """What the cache must hold (copied CSVs are read as metadata only)."""
+    """What the cache must hold (copied CSVs are read as metadata only; of the evidence
+    kinds, what the live selectors pick)."""
     store = Store()
-    for kind in WATCHED_KINDS:
-        for obj in server.state.list(kind):
+    for kind in sorted(WATCHED_KINDS, key=lambda k: k == "Event"):  # Events by what is read
+        for obj in (o for o in server.state.list(kind) if read_live(o, store)):
             labels = (obj.get("metadata") or {}).get("labels") or {}
             if kind == "ClusterServiceVersion" and COPIED_FROM_LABEL in labels:
                 obj = csv_from_partial(obj, obj["apiVersion"])

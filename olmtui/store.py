@@ -47,14 +47,15 @@ from olmtui.objects import meta
 from olmtui.shape import LIVE as LIVE  # re-exported: the origin of objects fed live
 from olmtui.shape import Malformed as Malformed  # re-exported: the model reads these records
 from olmtui.shape import Problem, clean, clean_envelope
+from olmtui.store_evidence import EVENT_SUBJECT_KINDS as EVENT_SUBJECT_KINDS  # re-exported
 from olmtui.store_evidence import (
     EVENTS_PER_OBJECT,
     crd_sections,
-    event_subject,
     event_time,
     keeps_event,
     trim_evidence,
 )
+from olmtui.store_evidence import event_subject as event_subject  # re-exported: R-EVD-1
 from olmtui.store_logs import LogFileRead as LogFileRead  # re-exported: read through the cache
 from olmtui.store_logs import LogLine as LogLine
 from olmtui.store_logs import LogStore
@@ -104,12 +105,12 @@ _FEW_PORTS = 8
 #: A ClusterOperator keeps this many of its ``status.versions``.
 _FEW_VERSIONS = 8
 #: Kinds kept when a snapshot holds them but never watched on a live cluster: a cluster has
-#: many Deployments and Services, and the findings need only the few its CSVs wait for
-#: (R-CSV-I) or its conversion webhooks name (R-DOC-17).
-#: Pods, Jobs and Events (R-EVD-1) are read from snapshots too; live, they would be watched
-#: in the catalog namespaces with label and field selectors, which is not built yet.
-SNAPSHOT_ONLY_KINDS: frozenset[str] = frozenset({DEPLOYMENT, SERVICE, POD, JOB, EVENT})
-#: The kinds a live cluster (and the demo's server) is read for.
+#: many Services, and the findings need only the few its conversion webhooks name
+#: (R-DOC-17). Deployments, Pods, Jobs and Events are watched live, but only those a label
+#: or field selector picks (R-EVD-1, ``sources/cluster/live_resources.py``).
+SNAPSHOT_ONLY_KINDS: frozenset[str] = frozenset({SERVICE})
+#: The kinds a live cluster (and the demo's server) is read for; of Deployments, Pods, Jobs
+#: and Events only the selected ones.
 WATCHED_KINDS: tuple[str, ...] = tuple(k for k in KINDS if k not in SNAPSHOT_ONLY_KINDS)
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"

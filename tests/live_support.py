@@ -14,12 +14,13 @@ from typing import Any
 import yaml
 from conftest import wait_for
 from data_paths import DATA
+from model_builders import deployment
 from model_builders import namespace as bare_namespace
 
 from olmtui.apiserver import LoopbackAPIServer
 from olmtui.pipeline.build import live_status
 from olmtui.sources.cluster.live import LiveOptions, LiveSource
-from olmtui.sources.cluster.live_resources import csv_from_partial
+from olmtui.sources.cluster.live_resources import csv_from_partial, read_live
 from olmtui.store import COPIED_FROM_LABEL, WATCHED_KINDS, Store
 
 AZURE = DATA / "must-gather" / "must-gather-clean" / "must-gather-azure"
@@ -91,10 +92,11 @@ def fast_options(kubeconfig: Path, **overrides: Any) -> LiveOptions:
 
 def expected_store(server: LoopbackAPIServer) -> Store:
     """What the live cache must hold for the server's current state: every kept kind in
-    full, except copied CSVs, which olmtui reads as metadata only."""
+    full, except copied CSVs, which olmtui reads as metadata only, and the evidence kinds,
+    of which it reads only what its selectors pick (R-EVD-1)."""
     store = Store()
-    for kind in WATCHED_KINDS:
-        for obj in server.state.list(kind):
+    for kind in sorted(WATCHED_KINDS, key=lambda k: k == "Event"):  # Events by what is read
+        for obj in (o for o in server.state.list(kind) if read_live(o, store)):
             labels = (obj.get("metadata") or {}).get("labels") or {}
             if kind == "ClusterServiceVersion" and COPIED_FROM_LABEL in labels:
                 obj = csv_from_partial(obj, obj["apiVersion"])
@@ -173,3 +175,25 @@ def lists_sent(server: LoopbackAPIServer) -> int:
 
 def header_state(source: LiveSource, store: Store, options: LiveOptions) -> str:
     return live_status(source, store, options).state
+
+
+def olm_deployment(
+    ns: str,
+    name: str,
+    *,
+    owner_csv: str | None = None,
+    replicas: int = 1,
+    ready: int = 1,
+    labels: dict[str, str] | None = None,
+) -> Obj:
+    """A ready Deployment OLM made for ``owner_csv`` (``model_builders.deployment``)."""
+    return deployment(
+        ns,
+        name,
+        match_labels={"app": name},
+        replicas=replicas,
+        available=ready,
+        ready=ready,
+        labels=labels,
+        owner_csv=owner_csv,
+    )

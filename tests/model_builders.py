@@ -717,15 +717,32 @@ def deployment(
     match_labels: dict[str, str] | None = None,
     replicas: int = 1,
     available: int = 0,
+    ready: int | None = None,
+    labels: dict[str, str] | None = None,
+    owner_csv: str | None = None,
 ) -> Obj:
     """An operator's Deployment as OLM creates it from a CSV's install strategy: its selector's
     ``matchLabels`` (default ``name: <name>``), ``replicas`` wanted and ``available`` of them
-    (``Available=False`` while fewer than wanted)."""
+    (``Available=False`` while fewer than wanted), ``ready`` its ``readyReplicas`` when given;
+    ``owner_csv``: the CSV OLM made it for, named by the labels OLM puts on it (``olm.owner``,
+    ``olm.owner.kind``, ``olm.owner.namespace``), beside ``labels``."""
     selector = match_labels if match_labels is not None else {"name": name}
-    return {
+    kept = dict(labels or {})
+    if owner_csv is not None:
+        kept.update(
+            {
+                "olm.owner": owner_csv,
+                "olm.owner.kind": "ClusterServiceVersion",
+                "olm.owner.namespace": ns,
+            }
+        )
+    metadata: Obj = {"name": name, "namespace": ns}
+    if kept:
+        metadata["labels"] = kept
+    built: Obj = {
         "apiVersion": "apps/v1",
         "kind": "Deployment",
-        "metadata": {"name": name, "namespace": ns},
+        "metadata": metadata,
         "spec": {
             "replicas": replicas,
             "selector": {"matchLabels": selector},
@@ -744,3 +761,6 @@ def deployment(
             ],
         },
     }
+    if ready is not None:
+        built["status"]["readyReplicas"] = ready
+    return built

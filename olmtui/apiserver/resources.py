@@ -206,6 +206,46 @@ RESOURCES: tuple[Resource, ...] = (
         columns=(_AGE,),
     ),
     Resource("", "v1", "Service", "services", "service", True, ("svc",), columns=(_AGE,)),
+    # The evidence olmtui reads live by selector (R-EVD-1): catalog pods, bundle unpack Jobs,
+    # the Deployments OLM makes for CSVs and the Events about all of them.
+    Resource(
+        "",
+        "v1",
+        "Pod",
+        "pods",
+        "pod",
+        True,
+        ("po",),
+        ("all",),
+        columns=(PrinterColumn("Status", ".status.phase"), _AGE),
+    ),
+    Resource(
+        "",
+        "v1",
+        "Event",
+        "events",
+        "event",
+        True,
+        ("ev",),
+        columns=(
+            PrinterColumn("Type", ".type"),
+            PrinterColumn("Reason", ".reason"),
+            PrinterColumn("Object", ".involvedObject.name"),
+            PrinterColumn("Message", ".message"),
+        ),
+    ),
+    Resource("batch", "v1", "Job", "jobs", "job", True, (), ("all",), columns=(_AGE,)),
+    Resource(
+        "apps",
+        "v1",
+        "Deployment",
+        "deployments",
+        "deployment",
+        True,
+        ("deploy",),
+        ("all",),
+        columns=(PrinterColumn("Ready", ".status.readyReplicas", "integer"), _AGE),
+    ),
     # packageserver's ClusterRole grants only get and list on packagemanifests, so the
     # loopback server refuses watches of them (405) and does not advertise the verb.
     Resource(

@@ -7,7 +7,10 @@ selected with ``olm.copiedFrom`` and excluded with ``!olm.copiedFrom``. ``!=`` a
 also match objects that lack the label, as in Kubernetes.
 
 Custom resources support only the field selectors ``metadata.name`` and
-``metadata.namespace`` (with ``=``, ``==`` and ``!=``); anything else is refused.
+``metadata.namespace`` (with ``=``, ``==`` and ``!=``); anything else is refused. Core kinds
+add their own, as kube-apiserver does: a Pod's ``status.phase``, ``spec.nodeName`` and a few
+more, an Event's ``involvedObject.*``, ``reason``, ``type`` and ``source``, a Job's
+``status.successful``; a field the kind does not support is a 400.
 """
 
 from __future__ import annotations
@@ -136,9 +139,58 @@ def parse_label_selector(text: str | None) -> LabelSelector:
     return LabelSelector(tuple(_parse_requirement(p) for p in _split_top_level(text)))
 
 
+def _path(*fields: str) -> Callable[[Obj], str]:
+    """Reads the text at ``fields`` of an object ("" when absent), as the apiserver's field
+    sets do (numbers and booleans as their text)."""
+
+    def read(obj: Obj) -> str:
+        value: Any = obj
+        for field in fields:
+            value = value.get(field) if isinstance(value, dict) else None
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return str(value) if isinstance(value, str | int) else ""
+
+    return read
+
+
 _FIELDS: dict[str, Callable[[Obj], str]] = {
-    "metadata.name": lambda o: (o.get("metadata") or {}).get("name") or "",
-    "metadata.namespace": lambda o: (o.get("metadata") or {}).get("namespace") or "",
+    "metadata.name": _path("metadata", "name"),
+    "metadata.namespace": _path("metadata", "namespace"),
+}
+#: The fields each core kind adds (kube-apiserver's ``GetAttrs``/``ToSelectableFields`` of
+#: pkg/registry/core/pod, core/event and batch/job).
+_KIND_FIELDS: dict[str, dict[str, Callable[[Obj], str]]] = {
+    "Pod": {
+        "spec.nodeName": _path("spec", "nodeName"),
+        "spec.restartPolicy": _path("spec", "restartPolicy"),
+        "spec.schedulerName": _path("spec", "schedulerName"),
+        "spec.serviceAccountName": _path("spec", "serviceAccountName"),
+        "status.phase": _path("status", "phase"),
+        "status.podIP": _path("status", "podIP"),
+        "status.nominatedNodeName": _path("status", "nominatedNodeName"),
+    },
+    "Event": {
+        **{
+            f"involvedObject.{f}": _path("involvedObject", f)
+            for f in (
+                "kind",
+                "namespace",
+                "name",
+                "uid",
+                "apiVersion",
+                "resourceVersion",
+                "fieldPath",
+            )
+        },
+        "reason": _path("reason"),
+        "reportingComponent": _path("reportingComponent"),
+        "source": _path("source", "component"),
+        "type": _path("type"),
+    },
+    "Job": {
+        "status.successful": _path("status", "succeeded"),
+    },
 }
 
 
@@ -147,25 +199,33 @@ class FieldSelector:
     """A conjunction of ``field=value`` / ``field!=value`` terms."""
 
     terms: tuple[tuple[str, bool, str], ...] = ()  # (field, equal?, value)
+    kind: str = ""
 
     def matches(self, obj: Obj) -> bool:
-        return all((_FIELDS[f](obj) == v) == eq for f, eq, v in self.terms)
+        fields = _fields_of(self.kind)
+        return all((fields[f](obj) == v) == eq for f, eq, v in self.terms)
 
 
-def parse_field_selector(text: str | None) -> FieldSelector:
-    """Parse ``fieldSelector``; only ``metadata.name`` and ``metadata.namespace`` exist."""
+def _fields_of(kind: str) -> dict[str, Callable[[Obj], str]]:
+    return {**_FIELDS, **_KIND_FIELDS.get(kind, {})}
+
+
+def parse_field_selector(text: str | None, kind: str = "") -> FieldSelector:
+    """Parse ``fieldSelector`` for objects of ``kind``: ``metadata.name`` and
+    ``metadata.namespace`` always, and the fields the kind adds (``_KIND_FIELDS``)."""
     if not text or not text.strip():
-        return FieldSelector()
+        return FieldSelector(kind=kind)
+    known = _fields_of(kind)
     terms: list[tuple[str, bool, str]] = []
     for part in text.split(","):
         match = re.fullmatch(r"\s*([^=!\s]+)\s*(==|=|!=)\s*(.*?)\s*", part)
         if match is None:
             raise SelectorError(f"invalid selector: {part!r}; can't understand {part!r}")
         field, op, value = match.groups()
-        if field not in _FIELDS:
+        if field not in known:
             raise SelectorError(f"field label not supported: {field}")
         terms.append((field, op != "!=", value))
-    return FieldSelector(tuple(terms))
+    return FieldSelector(tuple(terms), kind)
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,5 +243,10 @@ class Selection:
         return self.labels.matches(obj) and self.fields.matches(obj)
 
 
-def parse_selection(label_selector: str | None, field_selector: str | None) -> Selection:
-    return Selection(parse_label_selector(label_selector), parse_field_selector(field_selector))
+def parse_selection(
+    label_selector: str | None, field_selector: str | None, kind: str = ""
+) -> Selection:
+    """Both selectors of a request for objects of ``kind``."""
+    return Selection(
+        parse_label_selector(label_selector), parse_field_selector(field_selector, kind)
+    )

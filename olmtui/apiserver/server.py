@@ -353,7 +353,9 @@ class LoopbackAPIServer:
             body = render.represent(obj, rep, resource, include_object=include_object)
             return _json(body, content_type=rep.content_type)
         try:
-            selection = parse_selection(query.get("labelSelector"), query.get("fieldSelector"))
+            selection = parse_selection(
+                query.get("labelSelector"), query.get("fieldSelector"), resource.kind
+            )
         except SelectorError as exc:
             raise _BadRequest(str(exc)) from exc
         resource_version = query.get("resourceVersion", "")

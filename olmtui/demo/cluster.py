@@ -24,6 +24,7 @@ from olmtui.demo.scenario import Scenario, build_scenario, demo_catalog
 from olmtui.demo.script import Step, cycle, run_script
 from olmtui.model.records.catalog import Catalog
 from olmtui.sources.cluster.live import LiveOptions, LiveSource
+from olmtui.sources.cluster.live_resources import read_live
 from olmtui.store import WATCHED_KINDS, Key, Obj, Store, key_of
 
 #: After the last step, how long the watcher may take to deliver it before the demo ends.
@@ -129,8 +130,9 @@ class DemoCluster:
         def versions(objs: Iterable[Obj]) -> dict[Key, str | None]:
             return {key_of(o): o["metadata"].get("resourceVersion") for o in objs}
 
-        for kind in WATCHED_KINDS:
-            if versions(self.server.state.list(kind)) != versions(self.store.list(kind)):
+        for kind in WATCHED_KINDS:  # of the evidence kinds, what the selectors pick
+            served = (o for o in self.server.state.list(kind) if read_live(o, self.store))
+            if versions(served) != versions(self.store.list(kind)):
                 return False
         # and the ClusterCatalogs' content fetched at their digests (R-V1-21)
         return self.source is None or self.source.catalogd.settled()

@@ -17,9 +17,11 @@ from olmtui.kinds import (
     CATALOG_SOURCE,
     CRD,
     CSV,
+    DEPLOYMENT,
     INSTALL_PLAN,
     NAMESPACE,
     OPERATOR_GROUP,
+    POD,
     SUBSCRIPTION,
 )
 from olmtui.model.rules.apis.reconcile import api_surface, format_provided_apis
@@ -509,3 +511,95 @@ def catalog_source(ns: str, name: str, now: str, *, display: str, image: str, st
             },
         },
     }
+
+
+def catalog_pod(catalog: Obj, now: str, *, crash_looping: bool = False) -> Obj:
+    """The registry pod OLM runs for a grpc CatalogSource (label ``olm.catalogSource``,
+    R-EVD-1): serving, or (``crash_looping``) restarting again and again, as a catalog
+    image that cannot start its registry does."""
+    ns, name = catalog["metadata"]["namespace"], catalog["metadata"]["name"]
+    image = catalog["spec"]["image"]
+    container: Obj = {
+        "name": "registry-server",
+        "image": image,
+        "ready": not crash_looping,
+        "restartCount": 14 if crash_looping else 0,
+        "state": {"running": {"startedAt": now}},
+    }
+    if crash_looping:
+        container["state"] = {
+            "waiting": {
+                "reason": "CrashLoopBackOff",
+                "message": f"back-off 5m0s restarting failed container=registry-server "
+                f"pod={name}-x7k2p_{ns}",
+            }
+        }
+        container["lastState"] = {
+            "terminated": {"reason": "Error", "exitCode": 1, "finishedAt": now}
+        }
+    return {
+        "apiVersion": "v1",
+        "kind": POD,
+        "metadata": {
+            "name": f"{name}-x7k2p",
+            "namespace": ns,
+            "uid": uid_for(POD, ns, name),
+            "creationTimestamp": now,
+            "labels": {"olm.catalogSource": name, "olm.pod-spec-hash": "5c7d9"},
+            "ownerReferences": [
+                {"kind": CATALOG_SOURCE, "name": name, "uid": catalog["metadata"]["uid"]}
+            ],
+        },
+        "spec": {"containers": [{"name": "registry-server", "image": image}]},
+        "status": {
+            "phase": "Running",
+            "conditions": [{"type": "Ready", "status": "False" if crash_looping else "True"}],
+            "containerStatuses": [container],
+        },
+    }
+
+
+def csv_deployments(csv: Obj, now: str) -> list[Obj]:
+    """The Deployments OLM made for an installed CSV (its install strategy's, R-CSV-I), with
+    the owner labels OLM puts on them (``olm.owner``, ``olm.owner.kind``,
+    ``olm.owner.namespace``), all replicas ready."""
+    ns, name = csv["metadata"]["namespace"], csv["metadata"]["name"]
+    install = (csv.get("spec") or {}).get("install") or {}
+    out = []
+    for item in (install.get("spec") or {}).get("deployments") or ():
+        replicas = (item.get("spec") or {}).get("replicas", 1)
+        selector = ((item.get("spec") or {}).get("selector") or {}).get("matchLabels") or {}
+        out.append(
+            {
+                "apiVersion": "apps/v1",
+                "kind": DEPLOYMENT,
+                "metadata": {
+                    "name": item["name"],
+                    "namespace": ns,
+                    "uid": uid_for(DEPLOYMENT, ns, item["name"]),
+                    "creationTimestamp": now,
+                    "labels": {
+                        **(item.get("label") or {}),
+                        "olm.owner": name,
+                        "olm.owner.kind": CSV,
+                        "olm.owner.namespace": ns,
+                    },
+                    "ownerReferences": [{"kind": CSV, "name": name, "uid": csv["metadata"]["uid"]}],
+                },
+                "spec": {"replicas": replicas, "selector": {"matchLabels": selector}},
+                "status": {
+                    "replicas": replicas,
+                    "readyReplicas": replicas,
+                    "availableReplicas": replicas,
+                    "updatedReplicas": replicas,
+                    "conditions": [
+                        {
+                            "type": "Available",
+                            "status": "True",
+                            "reason": "MinimumReplicasAvailable",
+                        }
+                    ],
+                },
+            }
+        )
+    return out

@@ -15,7 +15,10 @@ meet, and status written as OLM writes it.
   (R-MEM-2) and its Subscription stalls silently (R-SUB-9).
 * ``ops-tools`` has an OperatorGroup and nothing installed yet: the script installs there.
 * Two CatalogSources in ``openshift-marketplace``: one READY, one TRANSIENT_FAILURE, with the
-  PackageManifests packageserver would serve for the demo's packages.
+  PackageManifests packageserver would serve for the demo's packages, and a registry pod
+  each: the failing catalog's crash-loops (R-EVD-2).
+* The Deployments OLM made for the installed CSVs, labelled as OLM labels them, so X-ray
+  shows them (the script's new CSVs get none: X-ray says "not in the cache" there).
 * OLM v1 beside it (``olmtui.demo.v1``): two ClusterCatalogs (one serving, one not) and three
   ClusterExtensions: one settled, one with an upgrade available, one failing to resolve.
 """
@@ -165,6 +168,11 @@ class _Builder:
             ),
         ]
         self.objects += self.catalogs
+        # R-EVD-1: each catalog's registry pod; the failing catalog's crash-loops (R-EVD-2)
+        self.objects += [
+            o.catalog_pod(c, now, crash_looping=c["metadata"]["name"] == BROKEN_CATALOG)
+            for c in self.catalogs
+        ]
 
     def group(
         self,
@@ -186,7 +194,7 @@ class _Builder:
         Complete InstallPlan that installed it."""
         package = PACKAGE_CHANNELS[csv_name][0]
         csv = o.succeeded_csv(fixture_csv(csv_name), og, package, self.now)
-        self.objects.append(csv)
+        self.objects += [csv, *o.csv_deployments(csv, self.now)]
         if copies:
             self.objects += [o.copy_of(csv, n) for n in o.copy_targets(og, NAMESPACES)]
         self.subscribe(og["metadata"]["namespace"], csv_name, installed=csv_name, approval=approval)
@@ -241,7 +249,7 @@ def build_scenario(now: str | None = None) -> Scenario:
     team_a = b.group(TEAM_A_OPERATORS, TEAM_A_OG, [TEAM_A], (KEYCLOAK_OLD, RABBITMQ_TOPOLOGY))
     b.install(team_a, RABBITMQ_TOPOLOGY)
     keycloak = o.succeeded_csv(fixture_csv(KEYCLOAK_OLD), team_a, "keycloak-operator", now)
-    b.objects += [keycloak, o.copy_of(keycloak, TEAM_A)]
+    b.objects += [keycloak, o.copy_of(keycloak, TEAM_A), *o.csv_deployments(keycloak, now)]
     b.subscribe(
         TEAM_A_OPERATORS, KEYCLOAK_NEXT, installed=KEYCLOAK_OLD, approval="Manual", pending=True
     )
@@ -289,7 +297,8 @@ def build_scenario(now: str | None = None) -> Scenario:
         message="csv created in namespace with multiple operatorgroups, can't pick one "
         "automatically",
     )
-    b.objects.append(stuck)
+    # it had installed before the second group came: its Deployments run on (R-CSV-I)
+    b.objects += [stuck, *o.csv_deployments(stuck, now)]
     b.subscribe(TWO_GROUPS_NS, RABBITMQ_TOPOLOGY, installed=RABBITMQ_TOPOLOGY, approval="Automatic")
 
     ops = b.group(OPS_NS, OPS_OG, [OPS_NS], ())

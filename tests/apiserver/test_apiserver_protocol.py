@@ -93,6 +93,8 @@ async def test_aggregated_discovery_when_asked_for_first() -> None:
         assert [r["resource"] for r in core["items"][0]["versions"][0]["resources"]] == [
             "namespaces",
             "services",
+            "pods",
+            "events",
         ]
         # a client that prefers the legacy form gets it
         legacy = await get_json(session, "/apis", accept="application/json")

@@ -75,8 +75,8 @@ def test_namespaced_object_needs_a_namespace_and_unknown_kinds_are_refused() -> 
     with pytest.raises(ValueError, match=r"without metadata\.namespace"):
         state.create({"kind": "Subscription", "metadata": {"name": "s"}})
     with pytest.raises(KeyError):
-        state.create({"kind": "Deployment", "metadata": {"name": "d", "namespace": "x"}})
-    assert state.load([{"kind": "Deployment", "metadata": {"name": "d"}}], skip_unknown=True) == 0
+        state.create({"kind": "ReplicaSet", "metadata": {"name": "d", "namespace": "x"}})
+    assert state.load([{"kind": "ReplicaSet", "metadata": {"name": "d"}}], skip_unknown=True) == 0
 
 
 def test_load_expands_lists_and_apply_updates_in_place() -> None:

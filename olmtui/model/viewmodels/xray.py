@@ -5,14 +5,15 @@ It follows the links OLM itself writes: the Subscription's ``status.installPlanR
 and ``installedCSV``/``currentCSV`` (R-SUB-1), the CSV's ``spec.install`` deployments
 (R-CSV-I) and their pods (R-EVD-9), its ``spec.customresourcedefinitions`` (R-CSV-P), and its
 copies (R-COPY-1). An object the cache does not hold is shown as "not in the cache", never as
-missing: a snapshot may not carry Deployments, pods or CRDs at all. Copies come by the
+missing: a snapshot may not carry Deployments, pods or CRDs at all; when the user may not read
+its kind live, "no access" (R-SRC-3). Copies come by the
 thousand, so they are one count node whose children (:func:`copy_nodes`) are built only when
 it is opened, and capped.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from olmtui.kinds import CRD, CSV, DEPLOYMENT, INSTALL_PLAN, POD, SUBSCRIPTION
@@ -118,6 +119,12 @@ def pod_text(pod: Obj) -> tuple[str, str | None]:
     return ", ".join(words), "Succeeded" if healthy else "Pending"
 
 
+def _absent(kind: str, unreadable: Collection[str]) -> str:
+    """What an object the cache does not hold is: unknown either way, and said why (R-SRC-3:
+    the user may not read the kind, or the input did not carry it)."""
+    return "no access" if kind in unreadable else "not in the cache"
+
+
 def _pod_nodes(
     namespace: str,
     name: str,
@@ -145,6 +152,7 @@ def _deployments(
     get: Lookup,
     findings: FindingsBySubject,
     pods: PodsByNamespace | None = None,
+    unreadable: Collection[str] = (),
 ) -> XrayNode:
     """The Deployments the CSV's install strategy names (R-CSV-I), with their replicas and,
     given ``pods``, their pods."""
@@ -154,7 +162,7 @@ def _deployments(
         name = deployment.get("name") or ""
         obj = get(DEPLOYMENT, namespace, name)
         if obj is None:
-            text, state = "not in the cache", None
+            text, state = _absent(DEPLOYMENT, unreadable), None
         else:
             want = (obj.get("spec") or {}).get("replicas", 1)
             ready = status(obj).get("readyReplicas") or 0
@@ -163,20 +171,24 @@ def _deployments(
         children = _pod_nodes(namespace, name, obj, pods, findings)
         if pods is not None and not children and state == "Pending":
             # a Deployment not ready whose pods were not read: unknown is not absent
-            children = [XrayNode("pods not in the input")]
+            children = [
+                XrayNode("pods: no access" if POD in unreadable else "pods not in the input")
+            ]
         ref = ObjectRef(DEPLOYMENT, namespace, name)
         nodes.append(_node(findings, ref, f"Deployment {name}: {text}", state, children))
     return XrayNode(f"Deployments ({len(nodes)})", children=tuple(nodes))
 
 
-def _crds(csv: Obj, role: str, get: Lookup, findings: FindingsBySubject) -> XrayNode:
+def _crds(
+    csv: Obj, role: str, get: Lookup, findings: FindingsBySubject, unreadable: Collection[str] = ()
+) -> XrayNode:
     """The CRDs the CSV owns or requires (R-CSV-P); CRDs are cluster-scoped (R-DOC-1)."""
     listed = (spec(csv).get("customresourcedefinitions") or {}).get(role) or ()
     nodes = []
     for item in listed:
         name = item.get("name") or ""
         present = get(CRD, "", name) is not None
-        text = "present" if present else "not in the cache"
+        text = "present" if present else _absent(CRD, unreadable)
         ref = ObjectRef(CRD, "", name)
         nodes.append(_node(findings, ref, f"CRD {name}: {text}", "Succeeded" if present else None))
     return XrayNode(f"CRDs {role} ({len(nodes)})", children=tuple(nodes))
@@ -227,15 +239,16 @@ def csv_node(
     findings: FindingsBySubject,
     copies: CopyFacts,
     pods: PodsByNamespace | None = None,
+    unreadable: Collection[str] = (),
 ) -> XrayNode:
     """A CSV with its phase, Deployments (and their pods, given ``pods``), CRDs and copies."""
     ref = ObjectRef(CSV, csv.namespace, csv.name)
     obj = get(CSV, csv.namespace, csv.name) or {}
     reason = f" ({csv.reason})" if csv.reason else ""
     children = [
-        _deployments(obj, csv.namespace, get, findings, pods),
-        _crds(obj, "owned", get, findings),
-        _crds(obj, "required", get, findings),
+        _deployments(obj, csv.namespace, get, findings, pods, unreadable),
+        _crds(obj, "owned", get, findings, unreadable),
+        _crds(obj, "required", get, findings, unreadable),
         _copies_node(ref, copies),
     ]
     label = f"CSV {csv.name}: {csv.phase or '-'}{reason}"
@@ -253,13 +266,14 @@ def subscription_tree(
     findings: FindingsBySubject,
     copies: CopyFacts,
     pods: PodsByNamespace | None = None,
+    unreadable: Collection[str] = (),
 ) -> XrayNode:
     """Subscription -> its InstallPlan (R-SUB-3) -> its CSV (``installedCSV``, else
     ``currentCSV``, R-SUB-1) -> the CSV's parts. ``csv`` is that CSV's record, if cached."""
     csv_name = sub.installed_csv or sub.current_csv
     leaf: list[XrayNode] = []
     if csv is not None:
-        leaf.append(csv_node(csv, get, findings, copies, pods))
+        leaf.append(csv_node(csv, get, findings, copies, pods, unreadable))
     elif csv_name:
         leaf.append(_missing_csv(sub.namespace, csv_name))
     below = leaf
@@ -291,10 +305,11 @@ def operator_root(
     findings: FindingsBySubject,
     copies: CopyFacts,
     pods: PodsByNamespace | None = None,
+    unreadable: Collection[str] = (),
 ) -> XrayNode:
     """A CSV no Subscription installed (installed by hand, or its Subscription deleted):
     its own root, labelled with its namespace."""
-    node = csv_node(csv, get, findings, copies, pods)
+    node = csv_node(csv, get, findings, copies, pods, unreadable)
     label = f"CSV {csv.namespace}/{csv.name}: {csv.phase or '-'} (no Subscription)"
     return XrayNode(label, node.ref, node.severity, node.state, node.codes, node.children)
 

@@ -111,6 +111,7 @@ async def relist(
     namespace: str | None,
     owns: Callable[[Obj], bool],
     on_skipped: OnSkipped,
+    admits: Callable[[Obj], bool] | None = None,
 ) -> str:
     """Make the cached objects of ``kind`` (in ``namespace``, of this stream) equal a fresh
     list; return the list's resourceVersion.
@@ -118,7 +119,8 @@ async def relist(
     Pages are applied as they arrive, in slices with the loop free in between (the UI fills
     in and stays responsive); the objects the list no longer holds are then removed with one
     scoped ``Store.replace``, so a relist becomes exactly the changes between cache and
-    cluster: nothing lost, nothing doubled.
+    cluster: nothing lost, nothing doubled. Listed objects ``admits`` refuses are left
+    out as if the list had not held them.
     """
     seen: set[tuple[str, str]] = set()
     pacer = Pacer()
@@ -126,6 +128,8 @@ async def relist(
     async with contextlib.aclosing(pages):
         async for page in pages:
             objs = shaped(page.get("items"), shape, on_skipped)
+            if admits is not None:
+                objs = [o for o in objs if admits(o)]
             seen.update(map(slot_of, objs))
             start = 0
             while start < len(objs):
@@ -165,7 +169,7 @@ class Informer:
         self.namespace = namespace
         self.name = spec.name if namespace is None else f"{spec.name} in {namespace}"
         self.path = spec.resource.path(version, namespace)
-        self.query = [("labelSelector", spec.label_selector)] if spec.label_selector else []
+        self.query = spec.query
         self.requester = requester
         self.store = store
         self.status = status
@@ -186,6 +190,7 @@ class Informer:
             self.namespace,
             self.spec.owns,
             self._skipped,
+            self._admitted,
         )
         self.status.saw_events(self.name, self.resource_version)
 
@@ -282,7 +287,7 @@ class Informer:
             if kind not in ("ADDED", "MODIFIED", "DELETED"):
                 continue
             obj = self._shaped(raw)
-            if obj is None:
+            if obj is None or (kind != "DELETED" and not self._admitted(obj)):
                 pass
             elif kind == "DELETED":
                 self._flush(run)
@@ -302,6 +307,11 @@ class Informer:
         except Exception as exc:
             self._skipped(exc)
             return None
+
+    def _admitted(self, obj: Obj) -> bool:
+        """Whether the stream's ``admits`` filter (if any) lets ``obj`` into the cache."""
+        admits = self.spec.admits
+        return admits is None or admits(self.store, obj)
 
     def _flush(self, run: list[Obj]) -> None:
         if run:

@@ -9,10 +9,11 @@ watched, so they are polled (see ``live_packagemanifests``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from olmtui.sources.cluster.live_http import PAGE_SIZE
-from olmtui.store import COPIED_FROM_LABEL, Obj
+from olmtui.store import COPIED_FROM_LABEL, EVENT_SUBJECT_KINDS, Obj, Store, event_subject
 
 OLM_GROUP = "operators.coreos.com"
 PACKAGES_GROUP = "packages.operators.coreos.com"
@@ -55,6 +56,10 @@ class StreamSpec:
     ``optional`` streams (CRDs) are nice to have: a missing resource or a 403 is shown, never
     an error of the session. ``page_size`` is the list ``limit``: json.loads holds the event
     loop for a whole page, so the kinds with large objects are listed in smaller pages.
+    ``label_selector`` is one requirement (``key``, ``!key`` or ``key=value``) and
+    ``field_selector`` at most ``involvedObject.kind=<Kind>`` (Events): what :meth:`owns`
+    can tell of a cached object. ``admits`` is asked of each object before it is cached
+    (the cache at hand), for streams the server cannot narrow enough by itself.
     """
 
     name: str
@@ -63,14 +68,37 @@ class StreamSpec:
     metadata_only: bool = False
     optional: bool = False
     page_size: int = PAGE_SIZE
+    field_selector: str = ""
+    admits: Callable[[Store, Obj], bool] | None = None
 
     def owns(self, obj: Obj) -> bool:
-        """Whether a cached object belongs to this stream (the complement of its selector,
-        so two label-selected relists of one kind never delete each other's objects)."""
-        if not self.label_selector:
-            return True
-        has_label = COPIED_FROM_LABEL in ((obj.get("metadata") or {}).get("labels") or {})
-        return not has_label if self.label_selector.startswith("!") else has_label
+        """Whether a cached object belongs to this stream (what its selectors select, so
+        two selected relists of one kind never delete each other's objects)."""
+        return _selects(self.label_selector, self.field_selector, obj)
+
+    @property
+    def query(self) -> list[tuple[str, str]]:
+        """The list and watch query parameters that narrow the stream on the server."""
+        query = [("labelSelector", self.label_selector)] if self.label_selector else []
+        if self.field_selector:
+            query.append(("fieldSelector", self.field_selector))
+        return query
+
+
+def _selects(label_selector: str, field_selector: str, obj: Obj) -> bool:
+    """Whether ``obj`` matches one label requirement and an ``involvedObject.kind`` field
+    selector (the only forms :data:`STREAMS` uses)."""
+    if field_selector:
+        subject = event_subject(obj)
+        if subject is None or f"involvedObject.kind={subject[0]}" != field_selector:
+            return False
+    if not label_selector:
+        return True
+    labels = (obj.get("metadata") or {}).get("labels") or {}
+    if label_selector.startswith("!"):
+        return label_selector[1:] not in labels
+    key, equals, value = label_selector.partition("=")
+    return key in labels and (not equals or labels[key] == value)
 
 
 NAMESPACE = Resource("Namespace", "", ("v1",), "namespaces", False)
@@ -101,7 +129,53 @@ V1_GROUP = "olm.operatorframework.io"
 CLUSTER_EXTENSION = Resource("ClusterExtension", V1_GROUP, ("v1",), "clusterextensions", False)
 CLUSTER_CATALOG = Resource("ClusterCatalog", V1_GROUP, ("v1",), "clustercatalogs", False)
 
+POD = Resource("Pod", "", ("v1",), "pods", True)
+EVENT = Resource("Event", "", ("v1",), "events", True)
+JOB = Resource("Job", "batch", ("v1",), "jobs", True)
+DEPLOYMENT = Resource("Deployment", "apps", ("v1",), "deployments", True)
+
 COPIES = "ClusterServiceVersion (copies)"
+#: R-EVD-1: the pods OLM runs a CatalogSource's registry in carry this label (its name).
+CATALOG_POD_LABEL = "olm.catalogSource"
+#: R-EVD-3: the label of the Jobs OLM unpacks bundles with.
+UNPACK_JOB_LABEL = "operatorframework.io/bundle-unpack-ref"
+#: R-CSV-I: OLM labels each Deployment it makes for a CSV ``olm.owner``, ``olm.owner.kind``
+#: and ``olm.owner.namespace`` (ownerutil.AddOwnerLabelsForKind in install/deployment.go).
+CSV_DEPLOYMENT_SELECTOR = "olm.owner.kind=ClusterServiceVersion"
+
+
+def in_olm_namespace(store: Store, event: Obj) -> bool:
+    """R-EVD-1: a Pod's Event is kept when its namespace holds a CatalogSource or a
+    Deployment OLM made for a CSV, the namespaces whose pods the evidence rules read. Events
+    about every pod of the cluster are not wanted (a cluster holds thousands of pods); the
+    server cannot select on the involved object's labels, so the cache decides. An Event that
+    arrives before its namespace's CatalogSource is dropped, and taken when the pod emits it
+    again (a failing pod's Events repeat, their count rising)."""
+    subject = event_subject(event)
+    if subject is None:
+        return False
+    namespace = subject[1]
+    return any(store.list("CatalogSource", namespace)) or any(
+        True
+        for d in store.list("Deployment", namespace)
+        if _selects(CSV_DEPLOYMENT_SELECTOR, "", d)
+    )
+
+
+def _event_streams() -> tuple[StreamSpec, ...]:
+    """R-EVD-1: one Event stream per kind Events are kept for, selected on the server by
+    ``involvedObject.kind`` (never every Event of the cluster)."""
+    return tuple(
+        StreamSpec(
+            f"Event ({kind})",
+            EVENT,
+            field_selector=f"involvedObject.kind={kind}",
+            optional=True,
+            admits=in_olm_namespace if kind == "Pod" else None,
+        )
+        for kind in sorted(EVENT_SUBJECT_KINDS)
+    )
+
 
 STREAMS: tuple[StreamSpec, ...] = (
     StreamSpec("Namespace", NAMESPACE),
@@ -126,10 +200,28 @@ STREAMS: tuple[StreamSpec, ...] = (
     # R-V1-1: a 403 on these is "no access" for them only; a 404 is "no OLM v1", silent.
     StreamSpec("ClusterExtension", CLUSTER_EXTENSION, optional=True),
     StreamSpec("ClusterCatalog", CLUSTER_CATALOG, optional=True),
+    # R-EVD-1: evidence, each by a selector, never every object of its kind.
+    StreamSpec("Pod (catalogs)", POD, label_selector=CATALOG_POD_LABEL, optional=True),
+    StreamSpec("Job (bundle unpack)", JOB, label_selector=UNPACK_JOB_LABEL, optional=True),
+    StreamSpec(
+        "Deployment (operators)", DEPLOYMENT, label_selector=CSV_DEPLOYMENT_SELECTOR, optional=True
+    ),
+    *_event_streams(),
 )
 #: Streams whose 403 hides nothing: no rule reads the absence of their objects, so a user
 #: who may not read them gets no "no access" warning (the rules just do not judge).
 QUIET_ACCESS: frozenset[str] = frozenset({"ClusterVersion", "ClusterOperator"})
+
+
+def read_live(obj: Obj, store: Store | None = None) -> bool:
+    """Whether the live source reads ``obj``: a stream of :data:`STREAMS` selects it (a Pod,
+    Job, Deployment or Event is read only when a selector picks it) and, given the cache
+    ``store``, admits it; or no stream reads its kind (PackageManifests are polled whole)."""
+    kind = obj.get("kind")
+    streams = [s for s in STREAMS if s.resource.kind == kind]
+    return not streams or any(
+        s.owns(obj) and (store is None or s.admits is None or s.admits(store, obj)) for s in streams
+    )
 
 
 def csv_from_partial(partial: Obj, api_version: str) -> Obj:

@@ -8,7 +8,7 @@ from collections.abc import Hashable, Iterable
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from olmtui.kinds import CATALOG_SOURCE
+from olmtui.kinds import CATALOG_SOURCE, POD
 from olmtui.model.records.types import ObjectRef
 from olmtui.model.rules.catalog.health import CatalogHealth
 from olmtui.model.viewmodels.catalog_identity import CatalogIdentity
@@ -66,6 +66,7 @@ class CatalogsScreen(TableScreen):
         parts: list[RenderableType] = [
             line("CatalogSource", f"{h.ref} ({h.source_type or 'no type'})"),
             *(_identity_lines(identity) if identity is not None else ()),
+            *(_pods_line(identity, POD in self.session.store.unreadable) if identity else ()),
             line("connection", phase(h.state)),
             line(
                 "healthy",
@@ -115,3 +116,21 @@ def _identity_lines(identity: CatalogIdentity) -> list[RenderableType]:
             )
         )
     return parts
+
+
+def _pods_line(identity: CatalogIdentity, forbidden: bool) -> list[RenderableType]:
+    """The catalog's registry pods (R-EVD-1) and their health; "no access" when the user may
+    not read pods, which says nothing of whether they run (R-SRC-3)."""
+    if identity.address and not identity.image:  # served elsewhere: OLM runs no pod for it
+        return []
+    if forbidden:
+        return [line("pods", "no access: pods may not be read", style=palette.UNKNOWN)]
+    if not identity.pods:
+        return [line("pods", "none in the input")]
+    shown = []
+    for pod in identity.pods:
+        health = pod.waiting or ("ready" if pod.ready else pod.phase or "not ready")
+        restarts = f", {pod.restarts} restarts" if pod.restarts else ""
+        shown.append(f"{pod.name} ({health}{restarts})")
+    healthy = all(p.ready for p in identity.pods)
+    return [line("pods", "; ".join(shown), style="" if healthy else palette.ERROR)]

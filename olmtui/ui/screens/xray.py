@@ -106,6 +106,7 @@ class XrayScreen(ViewScreen):
         model = self.session.model
         get = self.session.store.get
         pods = pods_by_namespace(self.session.store.list(POD))
+        unreadable = self.session.store.unreadable  # "no access", not "not in the cache"
         findings = self.session.analysis.findings_by_subject()
         subs = model.subscriptions()
         out = []
@@ -115,11 +116,11 @@ class XrayScreen(ViewScreen):
                 continue
             csv = model.csv(sub.namespace, name) if name else None
             copies = self._copies(sub.namespace, name) if name else CopyFacts()
-            out.append(subscription_tree(sub, csv, get, findings, copies, pods))
+            out.append(subscription_tree(sub, csv, get, findings, copies, pods, unreadable))
         for csv in unsubscribed(subs, model.csvs()):
             if self.only is None or self.only == ObjectRef(CSV, csv.namespace, csv.name):
                 copies = self._copies(csv.namespace, csv.name)
-                out.append(operator_root(csv, get, findings, copies, pods))
+                out.append(operator_root(csv, get, findings, copies, pods, unreadable))
         if self._query:
             out = [r for r in out if self._query in r.label.lower()]
         return out

@@ -17,6 +17,7 @@ from olmtui.kinds import (
     CRD,
     CSV,
     INSTALL_PLAN,
+    JOB,
     NAMESPACE,
     OLM_CONFIG,
     OPERATOR_GROUP,
@@ -67,6 +68,7 @@ ABSENCE_CODES: dict[str, frozenset[str]] = {
     CATALOG_SOURCE: frozenset({"CatalogSourceMissing", "CatalogSourceNotFound"}),  # R-SUB-8
     PACKAGE_MANIFEST: frozenset({"NoOperatorsFound"}),  # R-UPG-6: package not served
     CRD: frozenset({"RequiredAPIMissing"}),  # R-DOC-4
+    JOB: frozenset({"BundleUnpackJobGone"}),  # R-EVD-3: no unpack Job read (R-EVD-1)
 }
 
 #: Codes OLM writes into a Subscription condition itself: they are observed, not derived
