@@ -36,7 +36,10 @@ ALLOWED: dict[str, frozenset[str]] = {
     "safe_text": frozenset(),
     # what the cache keeps of Pods, Jobs and Events (R-EVD-1): a leaf beside the cache
     "store_evidence": frozenset({"kinds"}),
-    "store": frozenset({"objects", "kinds", "gc_pause", "shape", "store_evidence"}),
+    "store_revisions": frozenset({"kinds"}),
+    "store": frozenset(
+        {"objects", "kinds", "gc_pause", "shape", "store_evidence", "store_revisions"}
+    ),
     "model": frozenset({"objects", "kinds", "shape", "store", "gc_pause"}),
     "report": frozenset({"objects", "kinds", "model", "store", "safe_text"}),
     "sources": frozenset({"objects", "kinds", "model", "store", "errors", "gc_pause"}),

@@ -11,11 +11,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Protocol
 
-from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, JOB, OPERATOR_GROUP, POD, SUBSCRIPTION
+from olmtui.kinds import (
+    CATALOG_SOURCE,
+    CLUSTER_EXTENSION_REVISION,
+    CLUSTER_OBJECT_SET,
+    CSV,
+    INSTALL_PLAN,
+    JOB,
+    OPERATOR_GROUP,
+    POD,
+    SUBSCRIPTION,
+)
 from olmtui.model.records.types import ObjectRef
 from olmtui.model.rules.copies.placement import copy_source
 from olmtui.model.rules.evidence.bundle_unpack import failed_unpack_jobs
 from olmtui.model.rules.subscriptions.state import install_plan_name
+from olmtui.model.rules.v1.revisions import owner_of
 from olmtui.objects import Obj, annotations_of, is_copied_csv, name_of, namespace_of, spec
 
 #: R-RES-3: the OperatorGroup annotation that keeps the global catalog namespace out of view.
@@ -149,6 +160,14 @@ class Relations:
         source_namespace = spec(sub).get("sourceNamespace") or namespace
         failed = failed_unpack_jobs(self._objects.list(JOB, source_namespace))
         return _refs(JOB, failed) if len(failed) == 1 else []
+
+    def extension_revisions(self, extension: str) -> list[ObjectRef]:
+        """R-V1-24: the revisions (ClusterObjectSets, ClusterExtensionRevisions) a
+        ClusterExtension owns, by their owner reference or labels."""
+        found: list[ObjectRef] = []
+        for kind in (CLUSTER_OBJECT_SET, CLUSTER_EXTENSION_REVISION):
+            found += _refs(kind, (o for o in self._objects.list(kind) if owner_of(o) == extension))
+        return found
 
 
 def _labels(obj: Obj) -> dict[str, str]:

@@ -35,6 +35,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from olmtui.kinds import (
     CATALOG_SOURCE,
     CLUSTER_CATALOG,
+    CLUSTER_EXTENSION_REVISION,
+    CLUSTER_OBJECT_SET,
     CLUSTER_EXTENSION,
     CLUSTER_OPERATOR,
     CLUSTER_VERSION,
@@ -97,6 +99,7 @@ from olmtui.model.rules.subscriptions.subscription_health import namespace_subsc
 from olmtui.model.rules.upgrades.graph import upgrade_findings
 from olmtui.model.rules.v1.findings import catalog_findings, extension_findings
 from olmtui.model.rules.v1.resolve import content_by_catalog
+from olmtui.model.rules.v1.revision_findings import revision_findings
 from olmtui.objects import Obj
 
 
@@ -370,6 +373,13 @@ def _ce_marks(seen: Seen) -> Iterable[Subject]:
     return _names(seen.inputs, CLUSTER_EXTENSION, "ce")
 
 
+# -- R-V1-25..27: a ClusterExtension's revisions --------------------------------------------
+def _revision_findings(inputs: HealthInputs) -> list[Finding]:
+    objects = inputs.objects
+    revisions = [*objects.list(CLUSTER_OBJECT_SET), *objects.list(CLUSTER_EXTENSION_REVISION)]
+    return revision_findings(objects.list(CLUSTER_EXTENSION), revisions)
+
+
 # -- R-SRC-4: one object's wrong-typed fields ---------------------------------------------------
 def _malformed_subjects(inputs: HealthInputs) -> Iterable[Subject]:
     return [("malformed", k.kind, k.namespace, k.name) for k in inputs.objects.malformed]
@@ -479,6 +489,12 @@ FAMILIES: tuple[RuleFamily, ...] = (
         _ce_compute,
         _ce_marks,
         follows=frozenset({CONTENT}),
+    ),
+    single(
+        "revisions",
+        "R-V1-25, R-V1-26, R-V1-27",
+        {CLUSTER_EXTENSION, CLUSTER_OBJECT_SET, CLUSTER_EXTENSION_REVISION},
+        _revision_findings,
     ),
     RuleFamily(
         "malformed",

@@ -100,6 +100,12 @@ PACKAGE_MANIFEST = Resource("PackageManifest", PACKAGES_GROUP, ("v1",), "package
 V1_GROUP = "olm.operatorframework.io"
 CLUSTER_EXTENSION = Resource("ClusterExtension", V1_GROUP, ("v1",), "clusterextensions", False)
 CLUSTER_CATALOG = Resource("ClusterCatalog", V1_GROUP, ("v1",), "clustercatalogs", False)
+#: R-V1-24: the revisions of ClusterExtensions, served only with the BoxcutterRuntime gate, and
+#: their older name; either may be absent where ClusterExtensions are served.
+CLUSTER_OBJECT_SET = Resource("ClusterObjectSet", V1_GROUP, ("v1",), "clusterobjectsets", False)
+CLUSTER_EXTENSION_REVISION = Resource(
+    "ClusterExtensionRevision", V1_GROUP, ("v1",), "clusterextensionrevisions", False
+)
 
 COPIES = "ClusterServiceVersion (copies)"
 
@@ -126,10 +132,18 @@ STREAMS: tuple[StreamSpec, ...] = (
     # R-V1-1: a 403 on these is "no access" for them only; a 404 is "no OLM v1", silent.
     StreamSpec("ClusterExtension", CLUSTER_EXTENSION, optional=True),
     StreamSpec("ClusterCatalog", CLUSTER_CATALOG, optional=True),
+    # R-V1-24: a 404 is "no revisions API" (the gate is off), silent; a 403 "no access".
+    StreamSpec("ClusterObjectSet", CLUSTER_OBJECT_SET, optional=True),
+    StreamSpec("ClusterExtensionRevision", CLUSTER_EXTENSION_REVISION, optional=True),
 )
 #: Streams whose 403 hides nothing: no rule reads the absence of their objects, so a user
 #: who may not read them gets no "no access" warning (the rules just do not judge).
-QUIET_ACCESS: frozenset[str] = frozenset({"ClusterVersion", "ClusterOperator"})
+#: ClusterExtensionRevision is the older name of ClusterObjectSet (R-V1-24): the API server
+#: answers 403, not 404, for a resource it does not serve to a user without access to it, so
+#: a user with access to the new name only would be told of the old name on every cluster.
+QUIET_ACCESS: frozenset[str] = frozenset(
+    {"ClusterVersion", "ClusterOperator", "ClusterExtensionRevision"}
+)
 
 
 def csv_from_partial(partial: Obj, api_version: str) -> Obj:
