@@ -49,7 +49,6 @@ from olmtui.objects import meta
 from olmtui.shape import LIVE as LIVE  # re-exported: the origin of objects fed live
 from olmtui.shape import Malformed as Malformed  # re-exported: the model reads these records
 from olmtui.shape import Problem, clean, clean_envelope
-from olmtui.store_revisions import REVISION_KINDS, trim_revision
 from olmtui.store_evidence import (
     EVENTS_PER_OBJECT,
     event_subject,
@@ -57,6 +56,7 @@ from olmtui.store_evidence import (
     keeps_event,
     trim_evidence,
 )
+from olmtui.store_revisions import REVISION_KINDS, trim_revision
 
 ChangeType = Literal["ADDED", "MODIFIED", "DELETED"]
 

@@ -35,9 +35,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from olmtui.kinds import (
     CATALOG_SOURCE,
     CLUSTER_CATALOG,
+    CLUSTER_EXTENSION,
     CLUSTER_EXTENSION_REVISION,
     CLUSTER_OBJECT_SET,
-    CLUSTER_EXTENSION,
     CLUSTER_OPERATOR,
     CLUSTER_VERSION,
     CRD,
