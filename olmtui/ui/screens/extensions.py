@@ -145,12 +145,12 @@ class ClusterExtensionsScreen(TableScreen):
         Column("installed", "INSTALLED", cut="never"),
         Column("state", "STATE", cut="never"),
         Column("findings", "FINDINGS", 8),
-        # R-V1-24: "2 active (rolling out)"; empty without the revisions API
-        Column("revisions", "REVISIONS"),
         Column("resolved", "RESOLVES TO", cut="never"),
         Column("channels", "CHANNELS"),
         Column("version", "VERSION", cut="never"),
         Column("policy", "POLICY"),
+        # R-V1-24: "2 active (rolling out)"; "-" without the revisions API
+        Column("revisions", "REVISIONS"),
     )
     EMPTY_TEXT = "no ClusterExtensions (OLM v1)"
     ACCESS_KIND = CLUSTER_EXTENSION
@@ -167,11 +167,11 @@ class ClusterExtensionsScreen(TableScreen):
                     e.installed.version or e.installed.bundle if e.installed else "-",
                     state_cell(e.state),
                     finding_marks(subjects.get((CLUSTER_EXTENSION, "", e.name), ())),
-                    revisions_cell(state.revisions.get(e.name)),
                     short,
                     ",".join(e.channels) or "any",
                     e.version_range or "any",
                     e.upgrade_constraint_policy,
+                    revisions_cell(state.revisions.get(e.name)),
                 ),
             )
 
