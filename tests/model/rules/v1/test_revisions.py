@@ -26,7 +26,7 @@ from olmtui.model.rules.v1.extensions import decode_extension
 from olmtui.model.rules.v1.findings import condition_findings
 from olmtui.model.rules.v1.revision_findings import revision_findings
 from olmtui.model.rules.v1.revisions import decode_revision, extension_revisions
-from olmtui.report import load_schema, report_json
+from olmtui.report import load_schema, render_text, report_json
 from olmtui.store import Store
 
 REVISIONS = DATA / "v1-revisions"
@@ -246,3 +246,13 @@ def test_the_report_lists_revisions_as_the_contract_says() -> None:
         "deploy",
         "ProbeFailure",
     )
+
+
+def test_the_text_report_names_each_revision() -> None:
+    store = _stored(
+        _rolling_extension(),
+        object_set("argocd-1", revision=1),
+        object_set("argocd-2", state="rolling-out"),
+    )
+    text = render_text(report_json("snapshot", Model(store), store))
+    assert "revisions #1 Active Succeeded, #2 Active RollingOut" in text
