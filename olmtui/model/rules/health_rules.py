@@ -100,6 +100,7 @@ from olmtui.model.rules.upgrades.graph import upgrade_findings
 from olmtui.model.rules.v1.findings import catalog_findings, extension_findings
 from olmtui.model.rules.v1.resolve import content_by_catalog
 from olmtui.model.rules.v1.revision_findings import revision_findings
+from olmtui.model.rules.v1.revisions import has_revision_fields, owner_of
 from olmtui.objects import Obj
 
 
@@ -380,6 +381,22 @@ def _revision_findings(inputs: HealthInputs) -> list[Finding]:
     return revision_findings(objects.list(CLUSTER_EXTENSION), revisions)
 
 
+def _revisions_moved(seen: Seen) -> bool:
+    """A ClusterExtension moves it only when it has, or had, what R-V1-25 reads (a deadline,
+    active revisions, a Progressing past the deadline) or owns a revision read: most
+    extensions run without the revisions API."""
+    if seen.key.kind != CLUSTER_EXTENSION:
+        return True
+    if any(o is not None and has_revision_fields(o) for o in (seen.old, seen.new)):
+        return True
+    objects = seen.inputs.objects
+    return any(
+        owner_of(o) == seen.key.name
+        for kind in (CLUSTER_OBJECT_SET, CLUSTER_EXTENSION_REVISION)
+        for o in objects.list(kind)
+    )
+
+
 # -- R-SRC-4: one object's wrong-typed fields ---------------------------------------------------
 def _malformed_subjects(inputs: HealthInputs) -> Iterable[Subject]:
     return [("malformed", k.kind, k.namespace, k.name) for k in inputs.objects.malformed]
@@ -495,6 +512,7 @@ FAMILIES: tuple[RuleFamily, ...] = (
         "R-V1-25, R-V1-26, R-V1-27",
         {CLUSTER_EXTENSION, CLUSTER_OBJECT_SET, CLUSTER_EXTENSION_REVISION},
         _revision_findings,
+        moves=_revisions_moved,
     ),
     RuleFamily(
         "malformed",

@@ -276,3 +276,12 @@ def revisions_by_extension(
 def progress_deadline_minutes(extension: Obj) -> int | None:
     """R-V1-2: ``spec.progressDeadlineMinutes`` (10..720), ``None`` when unset."""
     return _int(spec(extension).get("progressDeadlineMinutes"))
+
+
+def has_revision_fields(extension: Obj) -> bool:
+    """Whether a ClusterExtension says anything of revisions (R-V1-24, R-V1-25): a progress
+    deadline, active revisions, or a Progressing past the deadline."""
+    if progress_deadline_minutes(extension) is not None or status(extension).get("activeRevisions"):
+        return True
+    progressing = conditions_by_type(extension).get("Progressing")
+    return progressing is not None and progressing.reason == DEADLINE_EXCEEDED
