@@ -33,6 +33,7 @@ def _revision_words(revisions: list[dict[str, Any]]) -> str:
         number = r["revision"] if r["revision"] is not None else "?"
         state = r["lifecycleState"] or ("Active" if r["active"] else "-")
         reason = (r["conditions"].get("Progressing") or {}).get("reason") or ""
+        reason = "" if reason == state else reason  # an archived one says Archived twice
         words.append(f"#{number} {state} {reason}".rstrip())
     return ", ".join(words)
 

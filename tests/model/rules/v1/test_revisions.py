@@ -256,3 +256,13 @@ def test_the_text_report_names_each_revision() -> None:
     )
     text = render_text(report_json("snapshot", Model(store), store))
     assert "revisions #1 Active Succeeded, #2 Active RollingOut" in text
+
+
+def test_the_text_report_says_archived_once() -> None:
+    store = _stored(
+        extension(),
+        object_set("argocd-1", revision=1, lifecycle_state="Archived", state="archived"),
+        object_set("argocd-2"),
+    )
+    text = render_text(report_json("snapshot", Model(store), store))
+    assert "revisions #1 Archived, #2 Active Succeeded" in text
