@@ -134,7 +134,7 @@ EXPECTED_CODES = {
     ("ClusterExtension", "keycloak-operator", "ClusterExtensionRetrying"),
     # R-V1-25: stuck past its deadline (rolling out, cert-manager is not a finding); both
     # resolve to the version they roll out to.
-    ("ClusterExtension", "node-healthcheck-operator", "ClusterExtensionProgressDeadlineExceeded"),
+    ("ClusterExtension", "node-healthcheck-operator", "ClusterExtensionDeadlineExceeded"),
     ("ClusterExtension", "node-healthcheck-operator", "ClusterExtensionUpgradeAvailable"),
     ("ClusterExtension", "cert-manager", "ClusterExtensionUpgradeAvailable"),
     ("ClusterCatalog", v1.CERTIFIED, "ClusterCatalogNotServing"),

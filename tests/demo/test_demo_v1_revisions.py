@@ -30,7 +30,7 @@ def test_one_extension_mid_upgrade_and_one_past_its_deadline() -> None:
 def test_only_the_stuck_rollout_is_a_finding() -> None:
     found = revision_findings(_objects("ClusterExtension"), _objects("ClusterObjectSet"))
     assert sorted((f.code, f.name) for f in found) == [
-        ("ClusterExtensionProgressDeadlineExceeded", NODE_HEALTHCHECK),
+        ("ClusterExtensionDeadlineExceeded", NODE_HEALTHCHECK),
         ("ClusterObjectSetProbeFailure", f"{NODE_HEALTHCHECK}-2"),
     ]
     deadline = next(f for f in found if f.severity == "error")

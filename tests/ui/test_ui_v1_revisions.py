@@ -71,4 +71,4 @@ async def test_the_revisions_column_and_detail(tmp_path: Path) -> None:
         assert "#2 stuck-2 Active, collision protection Prevent" in text
         assert "phases: crds → [deploy]" in text
         assert "Available False/ProbeFailure: " + DEPLOYMENT_PROBE_FAILURE in text
-        assert "ClusterExtensionProgressDeadlineExceeded" in text
+        assert "ClusterExtensionDeadlineExceeded" in text

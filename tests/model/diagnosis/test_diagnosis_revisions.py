@@ -39,7 +39,7 @@ def test_the_deadline_is_the_root_of_its_revisions_probe_failures(tmp_path: Path
         object_set(state="deadline", probe=DEPLOYMENT_PROBE_FAILURE),
     ]
     (incident,) = _incidents(tmp_path, objects)
-    assert incident.root == ("ClusterExtensionProgressDeadlineExceeded", *CE)
+    assert incident.root == ("ClusterExtensionDeadlineExceeded", *CE)
     assert incident.consequences == (
         ("ClusterObjectSetProbeFailure", "ClusterObjectSet", "", "argocd-2"),
     )
@@ -68,7 +68,7 @@ def test_a_collision_past_the_deadline_is_the_root_of_the_deadline(tmp_path: Pat
     ]
     (incident,) = _incidents(tmp_path, [_stuck(last), collision])
     assert incident.root == ("ClusterObjectSetCollision", "ClusterObjectSet", "", "argocd-2")
-    assert incident.consequences == (("ClusterExtensionProgressDeadlineExceeded", *CE),)
+    assert incident.consequences == (("ClusterExtensionDeadlineExceeded", *CE),)
 
 
 def test_an_upgrade_rolling_out_is_no_incident(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ def _codes(store: Store, index: HealthIndex, model: Model) -> set[tuple[str, str
     return {
         (f.code, f.name)
         for f in followed
-        if f.code.startswith(("ClusterObjectSet", "ClusterExtensionProgress"))
+        if f.code.startswith(("ClusterObjectSet", "ClusterExtensionDeadline"))
     }
 
 
@@ -44,7 +44,7 @@ def test_revisions_are_followed_as_they_change() -> None:
     store.apply("MODIFIED", object_set(state="deadline", probe=DEPLOYMENT_PROBE_FAILURE))
     assert _codes(store, index, model) == {
         ("ClusterObjectSetProbeFailure", "argocd-2"),
-        ("ClusterExtensionProgressDeadlineExceeded", "argocd"),
+        ("ClusterExtensionDeadlineExceeded", "argocd"),
     }
     store.apply("MODIFIED", object_set())
     assert _codes(store, index, model) == set()

@@ -37,7 +37,7 @@ def test_an_extension_past_its_deadline_in_the_xray() -> None:
     root = extension_tree(decode_extension(ext), revisions, findings)
     assert root.ref == ObjectRef("ClusterExtension", "", "argocd")
     assert root.label.endswith("revisions 2 active (deadline exceeded)")
-    assert (root.severity, root.codes) == ("error", ("ClusterExtensionProgressDeadlineExceeded",))
+    assert (root.severity, root.codes) == ("error", ("ClusterExtensionDeadlineExceeded",))
     newest, oldest = root.children
     assert newest.label == "ClusterObjectSet argocd-2 #2: Active, ProgressDeadlineExceeded"
     assert (newest.severity, newest.codes) == ("warning", ("ClusterObjectSetProbeFailure",))

@@ -40,7 +40,7 @@ PLANS: Plans = {
     "ClusterExtensionResolutionUnknown": None,
     "ClusterExtensionAtLatest": None,
     "ClusterExtensionUpgradeAvailable": None,
-    "ClusterExtensionProgressDeadlineExceeded": advise(
+    "ClusterExtensionDeadlineExceeded": advise(
         "other",
         "Fix what the stuck revision's probe failures or Progressing message name (its "
         "Deployment, CRD or custom resource); the rollout completes once they pass (R-V1-25).",

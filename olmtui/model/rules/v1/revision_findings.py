@@ -24,7 +24,7 @@ from olmtui.model.rules.v1.revisions import (
 )
 from olmtui.objects import Obj, meta
 
-DEADLINE_CODE = "ClusterExtensionProgressDeadlineExceeded"
+DEADLINE_CODE = "ClusterExtensionDeadlineExceeded"
 PROBE_FAILURE_CODE = "ClusterObjectSetProbeFailure"
 COLLISION_CODE = "ClusterObjectSetCollision"
 #: A quoted condition message longer than this is cut in a finding's text (the evidence

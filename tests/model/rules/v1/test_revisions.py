@@ -149,7 +149,7 @@ def _codes(found: list[Any]) -> list[tuple[str, str, str]]:
                 object_set(state="deadline", probe=DEPLOYMENT_PROBE_FAILURE),
             ],
             [
-                ("ClusterExtensionProgressDeadlineExceeded", "ClusterExtension", "argocd"),
+                ("ClusterExtensionDeadlineExceeded", "ClusterExtension", "argocd"),
                 ("ClusterObjectSetProbeFailure", "ClusterObjectSet", "argocd-2"),
             ],
         ),
@@ -215,7 +215,7 @@ def test_a_deadline_on_the_extension_is_not_also_blocked() -> None:
     )
     assert [f.code for f in condition_findings(decode_extension(ext))] == []
     assert _codes(revision_findings([ext], [])) == [
-        ("ClusterExtensionProgressDeadlineExceeded", "ClusterExtension", "argocd")
+        ("ClusterExtensionDeadlineExceeded", "ClusterExtension", "argocd")
     ]
 
 
