@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from olmtui.kinds import CLUSTER_EXTENSION
 from olmtui.model.records.types import FieldEvidence, Finding, ObjectRef
-from olmtui.model.rules.v1.extensions import Condition, conditions_by_type
+from olmtui.model.rules.v1.extensions import Condition, conditions_by_type, decode_extension
 from olmtui.model.rules.v1.revisions import (
     DEADLINE_EXCEEDED,
     ExtensionRevisions,
@@ -75,9 +75,15 @@ def _deadline_finding(
         if (failure := r.probe_failure) is not None
     )
     failing = "; its objects fail their readiness probes (evidence)" if evidence else ""
+    # R-V1-3: only with a bundle installed does an older revision keep running.
+    keeps = (
+        "The installed revision keeps running; "
+        if decode_extension(extension).installed is not None
+        else "Nothing is installed yet; "
+    )
     message = (
         f"the rollout of {who} has not finished within {deadline}: {_quote(said)}{failing}. "
-        "The installed revision keeps running; fix what the probes or the Progressing "
+        f"{keeps}fix what the probes or the Progressing "
         "message name, and the rollout completes on its own once they pass"
     )
     return Finding(

@@ -266,3 +266,13 @@ def test_the_text_report_says_archived_once() -> None:
     )
     text = render_text(report_json("snapshot", Model(store), store))
     assert "revisions #1 Archived, #2 Active Succeeded" in text
+
+
+def test_a_first_install_past_its_deadline_says_nothing_keeps_running() -> None:
+    first = _rolling_extension(installed=None, progress_deadline_minutes=10)
+    (deadline, _) = sorted(
+        revision_findings([first], [object_set(revision=1, state="deadline", probe="x")]),
+        key=lambda f: f.code,
+    )
+    assert "Nothing is installed yet" in deadline.message
+    assert "keeps running" not in deadline.message
