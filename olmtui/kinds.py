@@ -25,6 +25,12 @@ PACKAGE_MANIFEST: Final = "PackageManifest"
 # OLM v1 (olm.operatorframework.io, R-V1-1)
 CLUSTER_EXTENSION: Final = "ClusterExtension"
 CLUSTER_CATALOG: Final = "ClusterCatalog"
+#: operator-controller's revisions of a ClusterExtension (R-V1-24); the older name of the
+#: same kind, read too while clusters still serve it.
+CLUSTER_OBJECT_SET: Final = "ClusterObjectSet"
+CLUSTER_EXTENSION_REVISION: Final = "ClusterExtensionRevision"
+#: Both names of the revision kind (operator-controller#2589 renamed the second to the first).
+REVISION_KINDS: Final = frozenset({CLUSTER_OBJECT_SET, CLUSTER_EXTENSION_REVISION})
 
 # Kubernetes and OpenShift kinds the rules read
 NAMESPACE: Final = "Namespace"

@@ -557,11 +557,25 @@ _CLUSTER_EXTENSION = Map(
             ),
         ),
         install=Map(preflight=Map(crdUpgradeSafety=Map(enforcement=STR))),
+        progressDeadlineMinutes=INT,
     ),
     status=Map(
         conditions=CONDITIONS,
         install=Map(bundle=Map(name=STR, version=STR)),
+        # R-V1-24: the revisions not archived, with their conditions.
+        activeRevisions=ListOf(Map(name=STR, conditions=CONDITIONS)),
     ),
+)
+#: R-V1-24: a ClusterObjectSet (or ClusterExtensionRevision), as far as olmtui reads it.
+_REVISION = Map(
+    spec=Map(
+        lifecycleState=STR,
+        revision=INT,
+        progressDeadlineMinutes=INT,
+        collisionProtection=STR,
+        phases=ListOf(Map(name=STR, collisionProtection=STR)),
+    ),
+    status=Map(conditions=CONDITIONS),
 )
 _CLUSTER_CATALOG = Map(
     spec=Map(
@@ -595,6 +609,8 @@ SHAPES: dict[str, Shape] = {
     "Deployment": _DEPLOYMENT,
     "ClusterExtension": _CLUSTER_EXTENSION,
     "ClusterCatalog": _CLUSTER_CATALOG,
+    "ClusterObjectSet": _REVISION,
+    "ClusterExtensionRevision": _REVISION,
     "Namespace": _NAMESPACE,
 }
 

@@ -22,6 +22,8 @@ from olmtui.kinds import (
     CATALOG_SOURCE,
     CLUSTER_CATALOG,
     CLUSTER_EXTENSION,
+    CLUSTER_EXTENSION_REVISION,
+    CLUSTER_OBJECT_SET,
     CLUSTER_OPERATOR,
     CLUSTER_VERSION,
     CRD,
@@ -59,6 +61,7 @@ from olmtui.store_evidence import event_subject as event_subject  # re-exported:
 from olmtui.store_logs import LogFileRead as LogFileRead  # re-exported: read through the cache
 from olmtui.store_logs import LogLine as LogLine
 from olmtui.store_logs import LogStore
+from olmtui.store_revisions import REVISION_KINDS, trim_revision
 
 ChangeType = Literal["ADDED", "MODIFIED", "DELETED"]
 
@@ -81,6 +84,9 @@ KINDS: tuple[str, ...] = (
     # OLM v1 (olm.operatorframework.io/v1, R-V1-1): both cluster-scoped.
     CLUSTER_EXTENSION,
     CLUSTER_CATALOG,
+    # Their revisions (R-V1-24), trimmed to names and references (``store_revisions``).
+    CLUSTER_OBJECT_SET,
+    CLUSTER_EXTENSION_REVISION,
     # Evidence (R-EVD-1): trimmed hard, Events capped per involved object.
     POD,
     JOB,
@@ -95,6 +101,8 @@ CLUSTER_SCOPED: frozenset[str] = frozenset(
         CLUSTER_OPERATOR,
         CLUSTER_EXTENSION,
         CLUSTER_CATALOG,
+        CLUSTER_OBJECT_SET,
+        CLUSTER_EXTENSION_REVISION,
     }
 )
 #: Kinds kept for a few platform rules (cluster upgrade readiness, conversion webhooks), not
@@ -479,6 +487,8 @@ def trim(obj: Obj, shared: SharedMaps | None = None) -> Obj:
     evidence = trim_evidence(obj)
     if evidence is not None:
         return evidence
+    if kind in REVISION_KINDS:
+        return trim_revision(obj)
     kept_meta = _interned_keys(meta(obj))
     kept_meta.pop("managedFields", None)
     if type(kept_meta.get("namespace")) is str:

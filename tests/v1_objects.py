@@ -64,8 +64,11 @@ def extension(
     service_account: str | None = None,
     installed: tuple[str, str] | None = ("argocd-operator.v0.6.0", "0.6.0"),
     conditions: list[dict[str, Any]] | None = None,
+    progress_deadline_minutes: int | None = None,
+    active_revisions: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """A ClusterExtension (R-V1-2, R-V1-3); by default installed and healthy."""
+    """A ClusterExtension (R-V1-2, R-V1-3); by default installed and healthy. With
+    ``active_revisions`` its ``status.activeRevisions[]`` (R-V1-24)."""
     catalog: dict[str, Any] = {"packageName": package}
     if version is not None:
         catalog["version"] = version
@@ -86,6 +89,10 @@ def extension(
     }
     if installed is not None:
         status["install"] = {"bundle": {"name": installed[0], "version": installed[1]}}
+    if progress_deadline_minutes is not None:
+        spec["progressDeadlineMinutes"] = progress_deadline_minutes
+    if active_revisions is not None:
+        status["activeRevisions"] = active_revisions
     return {
         "apiVersion": V1,
         "kind": "ClusterExtension",
@@ -304,4 +311,147 @@ def conditioned_catalog(
             "availabilityMode": mode,
         },
         "status": {"conditions": conditions},
+    }
+
+
+#: The phases operator-controller gives a registry+v1 bundle's objects
+#: (docs/draft/concepts/clusterobjectsets.md, "Phase ordering in operator-controller").
+ARGOCD_PHASES: list[dict[str, Any]] = [
+    {
+        "name": "crds",
+        "objects": [
+            {
+                "object": {
+                    "apiVersion": "apiextensions.k8s.io/v1",
+                    "kind": "CustomResourceDefinition",
+                    "metadata": {"name": "argocds.argoproj.io"},
+                    "spec": {"group": "argoproj.io", "scope": "Namespaced"},
+                }
+            }
+        ],
+    },
+    {
+        "name": "deploy",
+        "objects": [
+            {
+                "object": {
+                    "apiVersion": "apps/v1",
+                    "kind": "Deployment",
+                    "metadata": {
+                        "name": "argocd-operator-controller-manager",
+                        "namespace": "argocd",
+                    },
+                    "spec": {"replicas": 1, "template": {"spec": {"containers": []}}},
+                }
+            }
+        ],
+    },
+]
+
+
+def revision_conditions(
+    state: str, number: int = 2, *, probe: str | None = None, minutes: int = 10
+) -> list[dict[str, Any]]:
+    """The conditions clusterobjectset_controller.go writes (R-V1-24..27), by ``state``:
+    ``succeeded`` (rolled out), ``rolling-out`` (optionally with a ``probe`` failure),
+    ``deadline`` (past ``minutes``, with the ``probe`` failure), ``collision`` (phase 1's
+    Deployment held by another owner), ``archived``."""
+    rolling = f"Revision {number} is rolling out."
+    if state == "succeeded":
+        return [
+            condition(
+                "Available", "True", "ProbesSucceeded", "Objects are available and pass all probes."
+            ),
+            condition("Progressing", "True", "Succeeded", f"Revision {number} has rolled out."),
+            condition("Succeeded", "True", "Succeeded", "Revision succeeded rolling out."),
+        ]
+    if state == "archived":
+        return [
+            condition("Available", "Unknown", "Archived", "revision is archived"),
+            condition("Progressing", "False", "Archived", "revision is archived"),
+            condition("Succeeded", "True", "Succeeded", "Revision succeeded rolling out."),
+        ]
+    if state == "collision":
+        message = (
+            "revision object collisions in phase 1\n"
+            "Object Deployment.apps/v1 argocd/argocd-operator-controller-manager: "
+            "controller of object is not this revision"
+        )
+        return [condition("Progressing", "True", "Retrying", message)]
+    available = (
+        condition("Available", "False", "ProbeFailure", probe)
+        if probe is not None
+        else condition("Available", "False", "RollingOut", rolling)
+    )
+    if state == "deadline":
+        return [
+            available,
+            condition(
+                "Progressing",
+                "False",
+                "ProgressDeadlineExceeded",
+                f"Revision has not rolled out for {minutes} minute(s). Last status: {rolling}",
+            ),
+        ]
+    return [available, condition("Progressing", "True", "RollingOut", rolling)]
+
+
+#: A probe failure in clusterobjectset_controller.go's words, for ARGOCD_PHASES' Deployment.
+DEPLOYMENT_PROBE_FAILURE = (
+    "Object Deployment.apps/v1 argocd/argocd-operator-controller-manager: "
+    'condition "Available" == "True": not found and .status.updatedReplicas == '
+    ".status.replicas: 0 != 1"
+)
+
+
+def object_set(
+    name: str = "argocd-2",
+    *,
+    owner: str | None = "argocd",
+    revision: int = 2,
+    lifecycle_state: str = "Active",
+    state: str = "succeeded",
+    probe: str | None = None,
+    phases: list[dict[str, Any]] | None = None,
+    collision_protection: str = "Prevent",
+    progress_deadline_minutes: int | None = None,
+    kind: str = "ClusterObjectSet",
+    labels_only: bool = False,
+) -> dict[str, Any]:
+    """A ClusterObjectSet as operator-controller creates it for ``owner`` (R-V1-24): its
+    owner reference and labels, ARGOCD_PHASES, conditions of ``state``
+    (:func:`revision_conditions`). ``kind`` ``ClusterExtensionRevision`` is its older name;
+    ``labels_only`` leaves out the owner reference."""
+    metadata: dict[str, Any] = {"name": name, "uid": f"uid-{name}", "generation": 1}
+    if owner is not None:
+        metadata["labels"] = {
+            "olm.operatorframework.io/owner-kind": "ClusterExtension",
+            "olm.operatorframework.io/owner-name": owner,
+            "olm.operatorframework.io/package-name": "argocd-operator",
+        }
+        if not labels_only:
+            metadata["ownerReferences"] = [
+                {
+                    "apiVersion": V1,
+                    "kind": "ClusterExtension",
+                    "name": owner,
+                    "uid": f"uid-{owner}",
+                    "controller": True,
+                    "blockOwnerDeletion": True,
+                }
+            ]
+    spec: dict[str, Any] = {
+        "lifecycleState": lifecycle_state,
+        "revision": revision,
+        "collisionProtection": collision_protection,
+        "phases": ARGOCD_PHASES if phases is None else phases,
+    }
+    if progress_deadline_minutes is not None:
+        spec["progressDeadlineMinutes"] = progress_deadline_minutes
+    return {
+        "apiVersion": V1,
+        "kind": kind,
+        "metadata": metadata,
+        "spec": spec,
+        "status": {"conditions": revision_conditions(state, revision, probe=probe)},
     }

@@ -295,6 +295,24 @@ V1_RESOURCES: tuple[Resource, ...] = (
             _AGE,
         ),
     ),
+    *(
+        Resource(
+            V1,
+            "v1",
+            kind,
+            f"{kind.lower()}s",
+            kind.lower(),
+            False,
+            columns=(
+                PrinterColumn("Available", ".status.conditions[?(@.type=='Available')].status"),
+                PrinterColumn("Progressing", ".status.conditions[?(@.type=='Progressing')].status"),
+                _AGE,
+            ),
+        )
+        # operator-controller's revisions (api/v1/clusterobjectset_types.go) and their
+        # older name: the same printer columns.
+        for kind in ("ClusterObjectSet", "ClusterExtensionRevision")
+    ),
 )
 RESOURCES = (*RESOURCES, *V1_RESOURCES)
 

@@ -97,6 +97,9 @@ class LoopbackAPIServer:
         self.catalogd = Catalogd()
         #: API groups the server acts as if it did not serve (discovery and paths: 404).
         self.hidden_groups: set[str] = set()
+        #: Plurals answered with 404 although their group is served (a kind behind a
+        #: feature gate, such as OLM v1's clusterobjectsets).
+        self.hidden_resources: set[str] = set()
         self._snapshots = ListSnapshots(ttl=continue_ttl)
         self._hub = WatchHub(self.state, bookmark_interval=bookmark_interval)
         self._unreachable = False
@@ -210,6 +213,11 @@ class LoopbackAPIServer:
         """Act as a cluster without ``group`` (e.g. no OLM v1): absent from discovery, its
         paths answer 404."""
         self.hidden_groups.add(group)
+
+    def hide_resource(self, kind_or_plural: str) -> None:
+        """Act as a cluster whose group does not serve this resource (a feature gate off):
+        its paths answer 404."""
+        self.hidden_resources.add(lookup(kind_or_plural).plural)
 
     def drop_connections(self) -> None:
         """Cut every open watch stream mid-stream (no terminating chunk)."""
@@ -486,6 +494,8 @@ class LoopbackAPIServer:
                 return _Target(resource, rest[1], rest[3] if len(rest) == 4 else None)
         if len(rest) in (1, 2):
             resource = by_path(group, version, rest[0])
+            if resource is not None and resource.plural in self.hidden_resources:
+                return None
             if resource is not None and not (len(rest) == 2 and resource.namespaced):
                 return _Target(resource, None, rest[1] if len(rest) == 2 else None)
         return None

@@ -13,6 +13,8 @@ ClusterExtensions as operator-controller writes them, and the content catalogd s
   an upgrade operator-controller would make (R-V1-15, R-V1-20).
 * ``keycloak-operator`` asks for a version range no bundle satisfies: operator-controller's
   resolution error in ``Progressing=True/Retrying``, nothing installed (R-V1-5, R-V1-18).
+* ``cert-manager`` is mid-upgrade (two active revisions) and ``node-healthcheck-operator``
+  past its progress deadline (``v1_revisions``, R-V1-24..R-V1-26).
 
 The extensions select the community catalog by its name label (R-V1-9), so the catalog that
 is not serving fails none of them.
@@ -29,6 +31,7 @@ from typing import Any
 import yaml
 
 from olmtui.demo.bundles import CATALOG_PATH, FIXTURES
+from olmtui.demo.v1_revisions import revision_objects
 from olmtui.kinds import CLUSTER_CATALOG, CLUSTER_EXTENSION
 from olmtui.model.rules.v1.catalog_selector import NAME_LABEL
 
@@ -229,5 +232,6 @@ def cluster_extensions(now: str) -> list[Obj]:
 
 
 def v1_objects(now: str) -> list[Obj]:
-    """Every OLM v1 object of the demo, catalogs first."""
-    return [*cluster_catalogs(now), *cluster_extensions(now)]
+    """Every OLM v1 object of the demo, catalogs first, then the extensions and, for two of
+    them, their revisions (``v1_revisions``, R-V1-24)."""
+    return [*cluster_catalogs(now), *cluster_extensions(now), *revision_objects(now)]

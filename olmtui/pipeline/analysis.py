@@ -28,6 +28,7 @@ from olmtui.kinds import (
     CLUSTER_OPERATOR,
     CLUSTER_VERSION,
     CSV,
+    REVISION_KINDS,
 )
 from olmtui.model.diagnosis.incidents import Diagnosis, diagnose
 from olmtui.model.diagnosis.remedies import remedy_for
@@ -609,10 +610,12 @@ class Analysis:
         identity."""
         extension_objs = list(self.store.list(CLUSTER_EXTENSION))
         catalog_objs = list(self.store.list(CLUSTER_CATALOG))
+        # R-V1-24: their revisions, under either name of the kind.
+        revision_objs = [r for kind in sorted(REVISION_KINDS) for r in self.store.list(kind)]
         catalogs = self.catalogs()
         return self._derived.v1.get(
-            (*extension_objs, *catalog_objs, *catalogs),
-            lambda: v1_state(extension_objs, catalog_objs, catalogs),
+            (*extension_objs, *catalog_objs, *revision_objs, *catalogs),
+            lambda: v1_state(extension_objs, catalog_objs, catalogs, revision_objs),
         )
 
     def related(self, target: ObjectRef) -> list[Relation]:

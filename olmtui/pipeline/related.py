@@ -8,7 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from olmtui.kinds import CLUSTER_CATALOG, CLUSTER_EXTENSION
+from olmtui.kinds import (
+    CLUSTER_CATALOG,
+    CLUSTER_EXTENSION,
+    CLUSTER_EXTENSION_REVISION,
+    CLUSTER_OBJECT_SET,
+)
 from olmtui.model.incremental.engine import Model
 from olmtui.model.records.types import ObjectRef
 from olmtui.model.rules.v1.state import V1State
@@ -178,12 +183,28 @@ def _namespace(reads: Reads, target: ObjectRef) -> list[Relation]:
 
 
 def _cluster_extension(reads: Reads, target: ObjectRef) -> list[Relation]:
-    """A ClusterExtension's selected ClusterCatalogs (R-V1-9)."""
+    """A ClusterExtension's selected ClusterCatalogs (R-V1-9) and its revisions (R-V1-24)."""
     state = reads.v1_state()
     extension = state.extensions.get(target.name)
     if extension is None:
         return []
-    return [("catalog", ObjectRef(CLUSTER_CATALOG, "", c.name)) for c in state.selected(extension)]
+    catalogs: list[Relation] = [
+        ("catalog", ObjectRef(CLUSTER_CATALOG, "", c.name)) for c in state.selected(extension)
+    ]
+    revisions = state.revisions.get(target.name)
+    return catalogs + [
+        ("revision", ObjectRef(r.kind, "", r.name))
+        for r in (revisions.revisions if revisions is not None else ())
+    ]
+
+
+def _revision(reads: Reads, target: ObjectRef) -> list[Relation]:
+    """The ClusterExtension a revision belongs to (R-V1-24)."""
+    return [
+        ("revision of", ObjectRef(CLUSTER_EXTENSION, "", name))
+        for name, revisions in reads.v1_state().revisions.items()
+        if any((r.kind, r.name) == (target.kind, target.name) for r in revisions.revisions)
+    ]
 
 
 def _cluster_catalog(reads: Reads, target: ObjectRef) -> list[Relation]:
@@ -203,6 +224,8 @@ _BY_KIND = {
     "Namespace": _namespace,
     CLUSTER_EXTENSION: _cluster_extension,
     CLUSTER_CATALOG: _cluster_catalog,
+    CLUSTER_OBJECT_SET: _revision,
+    CLUSTER_EXTENSION_REVISION: _revision,
 }
 
 

@@ -13,7 +13,13 @@ import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import IO, Any, Literal, Protocol, TypeVar
 
-from olmtui.kinds import CATALOG_SOURCE, CLUSTER_CATALOG, CLUSTER_EXTENSION, INSTALL_PLAN
+from olmtui.kinds import (
+    CATALOG_SOURCE,
+    CLUSTER_CATALOG,
+    CLUSTER_EXTENSION,
+    INSTALL_PLAN,
+    REVISION_KINDS,
+)
 from olmtui.model.diagnosis.incidents import Diagnosis
 from olmtui.model.diagnosis.remedies import IndexedContext, RemedyContext, remedy_for
 from olmtui.model.incremental.health import merged_findings
@@ -36,6 +42,11 @@ from olmtui.model.rules.v1.catalogs import decode_catalog
 from olmtui.model.rules.v1.extensions import decode_extension
 from olmtui.model.rules.v1.outcome import extension_resolution
 from olmtui.model.rules.v1.resolve import V1Resolution, content_by_catalog
+from olmtui.model.rules.v1.revisions import (
+    Revision,
+    extension_revisions,
+    progress_deadline_minutes,
+)
 from olmtui.model.viewmodels.catalog_identity import catalog_identities
 from olmtui.model.viewmodels.finding_evidence import finding_evidence
 from olmtui.model.viewmodels.metrics import Metrics, head_counts, seed_metrics
@@ -329,11 +340,33 @@ def resolution_json(resolution: NamespaceResolution) -> dict[str, Any]:
     }
 
 
-def cluster_extension_json(extension_obj: Obj, resolution: V1Resolution | None) -> dict[str, Any]:
-    """One ``clusterExtensions[]`` entry (R-V1-2, R-V1-3, R-V1-20). ``resolved``/``error`` are
-    null when the resolution is not computed (no resolver, or a catalog without content)."""
+def revision_json(revision: Revision) -> dict[str, Any]:
+    """One ``clusterExtensions[].revisions[]`` entry (R-V1-24): ``phase`` is the phase the
+    conditions say the rollout stands in, null when they name none."""
+    return {
+        "name": revision.name,
+        "revision": revision.number,
+        "lifecycleState": revision.lifecycle_state or None,
+        "phase": revision.current_phase,
+        "conditions": {
+            kind: {"status": c.status, "reason": c.reason, "message": c.message}
+            for kind, c in sorted(revision.conditions.items())
+        },
+        "active": revision.active,
+    }
+
+
+def cluster_extension_json(
+    extension_obj: Obj,
+    resolution: V1Resolution | None,
+    revision_objs: Sequence[Obj] = (),
+) -> dict[str, Any]:
+    """One ``clusterExtensions[]`` entry (R-V1-2, R-V1-3, R-V1-20, R-V1-24). ``resolved``/
+    ``error`` are null when the resolution is not computed (no resolver, or a catalog
+    without content)."""
     extension = decode_extension(extension_obj)
     installed = extension.installed
+    revisions = extension_revisions(extension_obj, revision_objs).revisions
     return {
         "name": extension.name,
         "namespace": extension.namespace,
@@ -357,6 +390,8 @@ def cluster_extension_json(extension_obj: Obj, resolution: V1Resolution | None) 
         if resolution is not None and resolution.bundle is not None
         else None,
         "error": resolution.error if resolution is not None else None,
+        "progressDeadlineMinutes": progress_deadline_minutes(extension_obj),
+        "revisions": [revision_json(r) for r in revisions],
     }
 
 
@@ -379,9 +414,12 @@ def v1_json(store: Store, catalogs: Sequence[Catalog]) -> dict[str, list[dict[st
     (R-V1-22)."""
     cluster_catalogs = sorted(store.list(CLUSTER_CATALOG), key=name_of)
     content = content_by_catalog(catalogs, cluster_catalogs)
+    revision_objs = [r for kind in sorted(REVISION_KINDS) for r in store.list(kind)]
     return {
         "clusterExtensions": [
-            cluster_extension_json(e, extension_resolution(e, cluster_catalogs, content))
+            cluster_extension_json(
+                e, extension_resolution(e, cluster_catalogs, content), revision_objs
+            )
             for e in sorted(store.list(CLUSTER_EXTENSION), key=name_of)
         ],
         "clusterCatalogs": [cluster_catalog_json(c) for c in cluster_catalogs],

@@ -25,6 +25,19 @@ def state_of(entry: dict[str, Any]) -> str:
     return extension_state(conditions, bundle).label
 
 
+def _revision_words(revisions: list[dict[str, Any]]) -> str:
+    """``#1 Archived, #2 Active Succeeded, #3 Active RollingOut``: each revision's number,
+    lifecycle state and Progressing reason (R-V1-24)."""
+    words = []
+    for r in revisions:
+        number = r["revision"] if r["revision"] is not None else "?"
+        state = r["lifecycleState"] or ("Active" if r["active"] else "-")
+        reason = (r["conditions"].get("Progressing") or {}).get("reason") or ""
+        reason = "" if reason == state else reason  # an archived one says Archived twice
+        words.append(f"#{number} {state} {reason}".rstrip())
+    return ", ".join(words)
+
+
 def _extension_words(entry: dict[str, Any]) -> tuple[str, str]:
     """What one extension asks for and holds, and what it would resolve to, as two phrases."""
     asks = f"package {entry['package']} into namespace {entry['namespace']}"
@@ -42,6 +55,8 @@ def _extension_words(entry: dict[str, Any]) -> tuple[str, str]:
         else "nothing installed"
     )
     first = f"{asks}; {holds}; {state_of(entry)}"
+    if entry.get("revisions"):
+        first += f"; revisions {_revision_words(entry['revisions'])}"
     resolved = entry["resolved"]
     if resolved is not None:
         second = (

@@ -54,6 +54,9 @@ SHORT_KINDS = {
     # OLM v1: cluster-scoped, named like their views (``:ce``, ``:cc``)
     "ClusterExtension": "ce",
     "ClusterCatalog": "cc",
+    # Their revisions (R-V1-24): the CRDs give no short name, these are olmtui's own.
+    "ClusterObjectSet": "cos",
+    "ClusterExtensionRevision": "cer",
 }
 
 

@@ -38,7 +38,10 @@ ALLOWED: dict[str, frozenset[str]] = {
     "store_evidence": frozenset({"kinds"}),
     # OLM's log lines and their index by object (R-EVD-10): a leaf beside the cache
     "store_logs": frozenset(),
-    "store": frozenset({"objects", "kinds", "gc_pause", "shape", "store_evidence", "store_logs"}),
+    "store_revisions": frozenset({"kinds"}),
+    "store": frozenset(
+        {"objects", "kinds", "gc_pause", "shape", "store_evidence", "store_logs", "store_revisions"}
+    ),
     # the model reads Events as the cache keeps them (their time and subject, R-EVD-11)
     "model": frozenset({"objects", "kinds", "shape", "store", "store_evidence", "gc_pause"}),
     "report": frozenset({"objects", "kinds", "model", "store", "safe_text"}),

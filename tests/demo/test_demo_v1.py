@@ -40,7 +40,20 @@ RESOLVED = {
         "catalog": v1.COMMUNITY,
     },
 }
-ERRORS = {"infinispan": None, "keycloak-operator": v1.KEYCLOAK_ERROR, "opendatahub-operator": None}
+# R-V1-24: the two extensions whose upgrades run as ClusterObjectSets (v1_revisions).
+RESOLVED.update(
+    {
+        name: {"bundle": f"{name}.v{version}", "version": version, "catalog": v1.COMMUNITY}
+        for name, version in (("cert-manager", "1.16.5"), ("node-healthcheck-operator", "0.12.0"))
+    }
+)
+ERRORS = {
+    "infinispan": None,
+    "keycloak-operator": v1.KEYCLOAK_ERROR,
+    "opendatahub-operator": None,
+    "cert-manager": None,
+    "node-healthcheck-operator": None,
+}
 
 
 def by_kind(kind: str) -> dict[str, Obj]:
@@ -120,6 +133,11 @@ EXPECTED_CODES = {
     ("ClusterExtension", "opendatahub-operator", "ClusterExtensionAtLatest"),
     ("ClusterExtension", "infinispan", "ClusterExtensionUpgradeAvailable"),
     ("ClusterExtension", "keycloak-operator", "ClusterExtensionRetrying"),
+    # R-V1-25: stuck past its deadline (rolling out, cert-manager is not a finding); both
+    # resolve to the version they roll out to.
+    ("ClusterExtension", "node-healthcheck-operator", "ClusterExtensionDeadlineExceeded"),
+    ("ClusterExtension", "node-healthcheck-operator", "ClusterExtensionUpgradeAvailable"),
+    ("ClusterExtension", "cert-manager", "ClusterExtensionUpgradeAvailable"),
     ("ClusterCatalog", v1.CERTIFIED, "ClusterCatalogNotServing"),
     ("ClusterCatalog", v1.CERTIFIED, "ClusterCatalogRetrying"),
 }

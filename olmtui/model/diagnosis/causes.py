@@ -1,5 +1,5 @@
 """Which finding causes which: one table of link rules (R-DIAG-1 .. R-DIAG-7, R-DIAG-10 ..
-R-DIAG-12, R-DIAG-20 .. R-DIAG-27).
+R-DIAG-12, R-DIAG-20 .. R-DIAG-29).
 
 A link rule says: a finding with one of the ``effects`` codes follows from a finding with
 one of the ``causes`` codes on an object that ``locate`` finds from the effect and the
@@ -22,10 +22,12 @@ from dataclasses import dataclass
 from olmtui.kinds import (
     CATALOG_SOURCE,
     CLUSTER_CATALOG,
+    CLUSTER_EXTENSION,
     CRD,
     CSV,
     INSTALL_PLAN,
     NAMESPACE,
+    REVISION_KINDS,
     SUBSCRIPTION,
 )
 from olmtui.model.diagnosis.relations import Relations
@@ -36,6 +38,11 @@ from olmtui.model.rules.evidence.crd_owners import STORED_VERSION_NOT_SERVED
 from olmtui.model.rules.evidence.install_pods import INSTALL_POD_CODES
 from olmtui.model.rules.evidence.platform_orphans import ORPHANED
 from olmtui.model.rules.evidence.terminating_namespaces import FINALIZER_HOLDS, NAMESPACE_HELD
+from olmtui.model.rules.v1.revision_findings import (
+    COLLISION_CODE,
+    DEADLINE_CODE,
+    PROBE_FAILURE_CODE,
+)
 
 #: The findings of a CatalogSource that cannot serve (R-SUB-8).
 BROKEN_CATALOG = frozenset(
@@ -177,6 +184,18 @@ def _related(kind: str) -> Locate:
     return locate
 
 
+def _owning_extension(finding: Finding, _: Relations) -> list[ObjectRef]:
+    """R-DIAG-28: the ClusterExtension a revision finding names as its owner."""
+    return [r for r in finding.related if r.kind == CLUSTER_EXTENSION]
+
+
+def _extension_revisions(finding: Finding, relations: Relations) -> list[ObjectRef]:
+    """R-DIAG-29: the revisions of the ClusterExtension the finding stands on: those the
+    finding names, else those the objects read say it owns (R-V1-24)."""
+    named = [r for r in finding.related if r.kind in REVISION_KINDS]
+    return named or relations.extension_revisions(finding.name)
+
+
 #: The link rules, as docs/rules.md ("Diagnosis") states them.
 LINK_RULES: tuple[LinkRule, ...] = (
     LinkRule(
@@ -310,6 +329,20 @@ LINK_RULES: tuple[LinkRule, ...] = (
         CSV_REPORTED,
         _related(CSV),
         "R-DOC-16, R-DOC-18",
+    ),
+    LinkRule(
+        "R-DIAG-28",
+        frozenset({PROBE_FAILURE_CODE}),
+        frozenset({DEADLINE_CODE}),
+        _owning_extension,
+        "R-V1-25, R-V1-26",
+    ),
+    LinkRule(
+        "R-DIAG-29",
+        frozenset({DEADLINE_CODE, "ClusterExtensionRetrying", "ClusterExtensionBlocked"}),
+        frozenset({COLLISION_CODE}),
+        _extension_revisions,
+        "R-V1-25, R-V1-27, R-V1-5",
     ),
 )
 

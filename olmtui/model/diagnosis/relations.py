@@ -13,6 +13,8 @@ from typing import Protocol
 
 from olmtui.kinds import (
     CATALOG_SOURCE,
+    CLUSTER_EXTENSION_REVISION,
+    CLUSTER_OBJECT_SET,
     CSV,
     DEPLOYMENT,
     INSTALL_PLAN,
@@ -26,6 +28,7 @@ from olmtui.model.rules.copies.placement import copy_source
 from olmtui.model.rules.evidence.bundle_unpack import failed_unpack_jobs
 from olmtui.model.rules.evidence.install_pods import deployment_pods, install_deployments
 from olmtui.model.rules.subscriptions.state import install_plan_name
+from olmtui.model.rules.v1.revisions import owner_of
 from olmtui.objects import Obj, annotations_of, is_copied_csv, name_of, namespace_of, spec
 
 #: R-RES-3: the OperatorGroup annotation that keeps the global catalog namespace out of view.
@@ -171,6 +174,14 @@ class Relations:
         source_namespace = spec(sub).get("sourceNamespace") or namespace
         failed = failed_unpack_jobs(self._objects.list(JOB, source_namespace))
         return _refs(JOB, failed) if len(failed) == 1 else []
+
+    def extension_revisions(self, extension: str) -> list[ObjectRef]:
+        """R-V1-24: the revisions (ClusterObjectSets, ClusterExtensionRevisions) a
+        ClusterExtension owns, by their owner reference or labels."""
+        found: list[ObjectRef] = []
+        for kind in (CLUSTER_OBJECT_SET, CLUSTER_EXTENSION_REVISION):
+            found += _refs(kind, (o for o in self._objects.list(kind) if owner_of(o) == extension))
+        return found
 
 
 def _labels(obj: Obj) -> dict[str, str]:

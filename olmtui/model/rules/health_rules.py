@@ -38,6 +38,8 @@ from olmtui.kinds import (
     CATALOG_SOURCE,
     CLUSTER_CATALOG,
     CLUSTER_EXTENSION,
+    CLUSTER_EXTENSION_REVISION,
+    CLUSTER_OBJECT_SET,
     CLUSTER_OPERATOR,
     CLUSTER_VERSION,
     CRD,
@@ -110,6 +112,8 @@ from olmtui.model.rules.subscriptions.subscription_health import namespace_subsc
 from olmtui.model.rules.upgrades.graph import upgrade_findings
 from olmtui.model.rules.v1.findings import catalog_findings, extension_findings
 from olmtui.model.rules.v1.resolve import content_by_catalog
+from olmtui.model.rules.v1.revision_findings import revision_findings
+from olmtui.model.rules.v1.revisions import has_revision_fields, owner_of
 from olmtui.objects import Obj, is_copied_csv
 
 
@@ -490,6 +494,29 @@ def _ce_marks(seen: Seen) -> Iterable[Subject]:
     return _names(seen.inputs, CLUSTER_EXTENSION, "ce")
 
 
+# -- R-V1-25..27: a ClusterExtension's revisions --------------------------------------------
+def _revision_findings(inputs: HealthInputs) -> list[Finding]:
+    objects = inputs.objects
+    revisions = [*objects.list(CLUSTER_OBJECT_SET), *objects.list(CLUSTER_EXTENSION_REVISION)]
+    return revision_findings(objects.list(CLUSTER_EXTENSION), revisions)
+
+
+def _revisions_moved(seen: Seen) -> bool:
+    """A ClusterExtension moves it only when it has, or had, what R-V1-25 reads (a deadline,
+    active revisions, a Progressing past the deadline) or owns a revision read: most
+    extensions run without the revisions API."""
+    if seen.key.kind != CLUSTER_EXTENSION:
+        return True
+    if any(o is not None and has_revision_fields(o) for o in (seen.old, seen.new)):
+        return True
+    objects = seen.inputs.objects
+    return any(
+        owner_of(o) == seen.key.name
+        for kind in (CLUSTER_OBJECT_SET, CLUSTER_EXTENSION_REVISION)
+        for o in objects.list(kind)
+    )
+
+
 # -- R-SRC-4: one object's wrong-typed fields ---------------------------------------------------
 def _malformed_subjects(inputs: HealthInputs) -> Iterable[Subject]:
     return [("malformed", k.kind, k.namespace, k.name) for k in inputs.objects.malformed]
@@ -629,6 +656,13 @@ FAMILIES: tuple[RuleFamily, ...] = (
         _ce_compute,
         _ce_marks,
         follows=frozenset({CONTENT}),
+    ),
+    single(
+        "revisions",
+        "R-V1-25, R-V1-26, R-V1-27",
+        {CLUSTER_EXTENSION, CLUSTER_OBJECT_SET, CLUSTER_EXTENSION_REVISION},
+        _revision_findings,
+        moves=_revisions_moved,
     ),
     RuleFamily(
         "malformed",

@@ -1,5 +1,6 @@
 """The ``:xray`` tree of one operator: Subscription -> InstallPlan -> CSV -> its Deployments,
-CRDs (owned and required) and copies, each node with the findings about its object.
+CRDs (owned and required) and copies, each node with the findings about its object; for OLM
+v1, ClusterExtension -> its revisions (R-V1-24) -> their phases and objects.
 
 It follows the links OLM itself writes: the Subscription's ``status.installPlanRef`` (R-SUB-3)
 and ``installedCSV``/``currentCSV`` (R-SUB-1), the CSV's ``spec.install`` deployments
@@ -16,9 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from olmtui.kinds import CRD, CSV, DEPLOYMENT, INSTALL_PLAN, POD, SUBSCRIPTION
+from olmtui.kinds import CLUSTER_EXTENSION, CRD, CSV, DEPLOYMENT, INSTALL_PLAN, POD, SUBSCRIPTION
 from olmtui.model.records.types import CSVState, Finding, ObjectRef, StaleCopy, SubscriptionState
 from olmtui.model.rules.evidence.install_pods import deployment_pods
+from olmtui.model.rules.v1.extensions import ClusterExtension
+from olmtui.model.rules.v1.revisions import ExtensionRevisions, Revision
 from olmtui.model.viewmodels.views import worst
 from olmtui.objects import Obj, name_of, namespace_of, spec, status
 
@@ -33,7 +36,7 @@ PODS_SHOWN = 20
 #: How many copies a copies node lists when opened.
 COPIES_SHOWN = 200
 #: Phases and states that read as healthy when no finding says otherwise.
-HEALTHY = frozenset({"Succeeded", "Complete", "AtLatestKnown"})
+HEALTHY = frozenset({"Succeeded", "Complete", "AtLatestKnown", "Installed"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,3 +322,36 @@ def unsubscribed(subs: Sequence[SubscriptionState], csvs: Sequence[CSVState]) ->
     an operator root of its own."""
     named = {(s.namespace, n) for s in subs for n in (s.installed_csv, s.current_csv) if n}
     return [c for c in csvs if (c.namespace, c.name) not in named]
+
+
+def _revision_node(revision: Revision, findings: FindingsBySubject) -> XrayNode:
+    """One revision (R-V1-24): number, lifecycle state and Progressing reason; its phases
+    below, the one the conditions say it stands in marked, each with its objects."""
+    number = f" #{revision.number}" if revision.number is not None else ""
+    progressing = revision.condition("Progressing")
+    reason = progressing.reason if progressing is not None and progressing.reason else None
+    state = revision.lifecycle_state or ("Active" if revision.active else "-")
+    label = f"{revision.kind} {revision.name}{number}: {state}" + (f", {reason}" if reason else "")
+    current = revision.current_phase
+    phases = [
+        XrayNode(
+            f"phase {p.name}" + (" (rolling out here)" if p.name == current else ""),
+            children=tuple(XrayNode(o.label) for o in p.objects),
+        )
+        for p in revision.phases
+    ]
+    ref = ObjectRef(revision.kind, "", revision.name)
+    healthy = reason == "Succeeded" or revision.lifecycle_state == "Archived"
+    return _node(findings, ref, label, "Succeeded" if healthy else reason, phases)
+
+
+def extension_tree(
+    extension: ClusterExtension, revisions: ExtensionRevisions, findings: FindingsBySubject
+) -> XrayNode:
+    """ClusterExtension -> its revisions, newest first (R-V1-24)."""
+    ref = ObjectRef(CLUSTER_EXTENSION, "", extension.name)
+    label = f"ClusterExtension {extension.name} ({extension.package}): {extension.state.label}"
+    if revisions.label:
+        label += f", revisions {revisions.label}"
+    children = [_revision_node(r, findings) for r in reversed(revisions.revisions)]
+    return _node(findings, ref, label, extension.state.label, children)

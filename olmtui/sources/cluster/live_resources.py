@@ -128,6 +128,12 @@ PACKAGE_MANIFEST = Resource("PackageManifest", PACKAGES_GROUP, ("v1",), "package
 V1_GROUP = "olm.operatorframework.io"
 CLUSTER_EXTENSION = Resource("ClusterExtension", V1_GROUP, ("v1",), "clusterextensions", False)
 CLUSTER_CATALOG = Resource("ClusterCatalog", V1_GROUP, ("v1",), "clustercatalogs", False)
+#: R-V1-24: the revisions of ClusterExtensions, served only with the BoxcutterRuntime gate, and
+#: their older name; either may be absent where ClusterExtensions are served.
+CLUSTER_OBJECT_SET = Resource("ClusterObjectSet", V1_GROUP, ("v1",), "clusterobjectsets", False)
+CLUSTER_EXTENSION_REVISION = Resource(
+    "ClusterExtensionRevision", V1_GROUP, ("v1",), "clusterextensionrevisions", False
+)
 
 POD = Resource("Pod", "", ("v1",), "pods", True)
 EVENT = Resource("Event", "", ("v1",), "events", True)
@@ -207,10 +213,18 @@ STREAMS: tuple[StreamSpec, ...] = (
         "Deployment (operators)", DEPLOYMENT, label_selector=CSV_DEPLOYMENT_SELECTOR, optional=True
     ),
     *_event_streams(),
+    # R-V1-24: a 404 is "no revisions API" (the gate is off), silent; a 403 "no access".
+    StreamSpec("ClusterObjectSet", CLUSTER_OBJECT_SET, optional=True),
+    StreamSpec("ClusterExtensionRevision", CLUSTER_EXTENSION_REVISION, optional=True),
 )
 #: Streams whose 403 hides nothing: no rule reads the absence of their objects, so a user
 #: who may not read them gets no "no access" warning (the rules just do not judge).
-QUIET_ACCESS: frozenset[str] = frozenset({"ClusterVersion", "ClusterOperator"})
+#: ClusterExtensionRevision is the older name of ClusterObjectSet (R-V1-24): the API server
+#: answers 403, not 404, for a resource it does not serve to a user without access to it, so
+#: a user with access to the new name only would be told of the old name on every cluster.
+QUIET_ACCESS: frozenset[str] = frozenset(
+    {"ClusterVersion", "ClusterOperator", "ClusterExtensionRevision"}
+)
 
 
 def read_live(obj: Obj, store: Store | None = None) -> bool:

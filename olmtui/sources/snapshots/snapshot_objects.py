@@ -18,6 +18,8 @@ from olmtui.kinds import (
     CATALOG_SOURCE,
     CLUSTER_CATALOG,
     CLUSTER_EXTENSION,
+    CLUSTER_EXTENSION_REVISION,
+    CLUSTER_OBJECT_SET,
     CLUSTER_OPERATOR,
     CLUSTER_VERSION,
     CRD,
@@ -62,6 +64,8 @@ KIND_GROUPS: dict[str, str] = {
     # OLM v1 (R-V1-1)
     CLUSTER_EXTENSION: "olm.operatorframework.io",
     CLUSTER_CATALOG: "olm.operatorframework.io",
+    CLUSTER_OBJECT_SET: "olm.operatorframework.io",
+    CLUSTER_EXTENSION_REVISION: "olm.operatorframework.io",
 }
 
 _MAPPING_FIELDS = ("spec", "status")

@@ -14,6 +14,7 @@ from rich.text import Text
 from olmtui.kinds import CLUSTER_EXTENSION
 from olmtui.model.records.types import Finding, ObjectRef
 from olmtui.model.rules.v1.extensions import Condition, ExtensionState
+from olmtui.model.rules.v1.revisions import ExtensionRevisions
 from olmtui.model.rules.v1.state import resolution_words
 from olmtui.ui import palette
 from olmtui.ui.formatting import (
@@ -76,6 +77,39 @@ def conditions_lines(conditions: Mapping[str, Condition]) -> list[Text]:
     return out
 
 
+def revisions_cell(revisions: ExtensionRevisions | None) -> Text:
+    """The REVISIONS cell (R-V1-24): ``2 active (rolling out)`` on its way, an error mark past
+    the progress deadline (R-V1-25), ``-`` when none is read or named."""
+    label = revisions.label if revisions is not None else ""
+    if not label:
+        return Text("-", style=palette.MUTED)
+    if label.endswith("(deadline exceeded)"):
+        return Text(f"{mark('error')} {label}", style=palette.ERROR)
+    if label.endswith("(rolling out)"):
+        return Text(f"{mark('info')} {label}", style=palette.INFO)
+    return Text(label)
+
+
+def revision_lines(revisions: ExtensionRevisions) -> list[Text]:
+    """Per revision, newest last: number, name, lifecycle state, its phases (the one the
+    conditions say it stands in marked) and its conditions (R-V1-24)."""
+    out: list[Text] = []
+    for r in revisions.revisions:
+        number = f"#{r.number}" if r.number is not None else "#?"
+        state = r.lifecycle_state or ("Active (status.activeRevisions)" if r.active else "-")
+        text = Text(f"  {number} ", style="bold")
+        text.append(f"{r.name} {state}")
+        if r.collision_protection:
+            text.append(f", collision protection {r.collision_protection}")
+        out.append(text)
+        current = r.current_phase
+        if r.phases:
+            phases = [f"[{p.name}]" if p.name == current else p.name for p in r.phases]
+            out.append(Text(f"    phases: {' → '.join(phases)}", style=palette.MUTED))
+        out += [Text("  ").append_text(c) for c in conditions_lines(r.conditions)]
+    return out
+
+
 def findings_lines(found: Sequence[Finding]) -> list[Text]:
     if not found:
         return [Text("  none", style=palette.MUTED)]
@@ -115,6 +149,8 @@ class ClusterExtensionsScreen(TableScreen):
         Column("channels", "CHANNELS"),
         Column("version", "VERSION", cut="never"),
         Column("policy", "POLICY"),
+        # R-V1-24: "2 active (rolling out)"; "-" without the revisions API
+        Column("revisions", "REVISIONS"),
     )
     EMPTY_TEXT = "no ClusterExtensions (OLM v1)"
     ACCESS_KIND = CLUSTER_EXTENSION
@@ -135,6 +171,7 @@ class ClusterExtensionsScreen(TableScreen):
                     ",".join(e.channels) or "any",
                     e.version_range or "any",
                     e.upgrade_constraint_policy,
+                    revisions_cell(state.revisions.get(e.name)),
                 ),
             )
 
@@ -175,6 +212,10 @@ class ClusterExtensionsScreen(TableScreen):
         parts.append(line("would resolve to", resolution))
         parts.append(section("Conditions"))
         parts += conditions_lines(e.conditions)
+        revisions = state.revisions.get(e.name)
+        if revisions is not None and revisions.revisions:
+            parts.append(section(f"Revisions ({revisions.label})"))
+            parts += revision_lines(revisions)
         parts.append(section(f"Findings ({len(found)})"))
         parts += findings_lines(found)
         parts.append(Text("\nEnter: the object (y: YAML) · g: upgrade graph", style=palette.MUTED))

@@ -14,13 +14,15 @@ from textual.app import ComposeResult
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from olmtui.kinds import CSV, POD, SUBSCRIPTION
+from olmtui.kinds import CLUSTER_EXTENSION, CSV, POD, SUBSCRIPTION
 from olmtui.model.records.types import ObjectRef, ref
 from olmtui.model.rules.copies.placement import copy_source
+from olmtui.model.rules.v1.revisions import ExtensionRevisions
 from olmtui.model.viewmodels.xray import (
     CopyFacts,
     XrayNode,
     copy_nodes,
+    extension_tree,
     operator_root,
     pods_by_namespace,
     subscription_tree,
@@ -121,6 +123,11 @@ class XrayScreen(ViewScreen):
             if self.only is None or self.only == ObjectRef(CSV, csv.namespace, csv.name):
                 copies = self._copies(csv.namespace, csv.name)
                 out.append(operator_root(csv, get, findings, copies, pods, unreadable))
+        v1 = self.session.analysis.v1_state()
+        for extension in v1.extensions.values():
+            if self.only is None or self.only == ObjectRef(CLUSTER_EXTENSION, "", extension.name):
+                revisions = v1.revisions.get(extension.name, ExtensionRevisions(extension.name, ()))
+                out.append(extension_tree(extension, revisions, findings))
         if self._query:
             out = [r for r in out if self._query in r.label.lower()]
         return out

@@ -79,6 +79,9 @@ async def test_v1_kinds_are_listed_and_watched(tmp_path: Path) -> None:
         assert watches == {
             "/apis/olm.operatorframework.io/v1/clusterextensions",
             "/apis/olm.operatorframework.io/v1/clustercatalogs",
+            # R-V1-24: the revisions, under both names
+            "/apis/olm.operatorframework.io/v1/clusterobjectsets",
+            "/apis/olm.operatorframework.io/v1/clusterextensionrevisions",
         }
     finally:
         await stop_source(source, task)

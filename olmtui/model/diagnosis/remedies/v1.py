@@ -40,4 +40,15 @@ PLANS: Plans = {
     "ClusterExtensionResolutionUnknown": None,
     "ClusterExtensionAtLatest": None,
     "ClusterExtensionUpgradeAvailable": None,
+    "ClusterExtensionDeadlineExceeded": advise(
+        "other",
+        "Fix what the stuck revision's probe failures or Progressing message name (its "
+        "Deployment, CRD or custom resource); the rollout completes once they pass (R-V1-25).",
+    ),
+    "ClusterObjectSetProbeFailure": None,
+    "ClusterObjectSetCollision": advise(
+        "other",
+        "Remove the other owner of the colliding objects (or the objects, when nothing else "
+        "needs them); the revision's collision protection cannot be changed (R-V1-27).",
+    ),
 }

@@ -18,6 +18,7 @@ from olmtui.model.rules.v1.catalogs import ClusterCatalog, decode_catalog
 from olmtui.model.rules.v1.extensions import SELF_CERTIFIED, ClusterExtension, decode_extension
 from olmtui.model.rules.v1.outcome import extension_resolution
 from olmtui.model.rules.v1.resolve import V1Resolution, content_by_catalog
+from olmtui.model.rules.v1.revisions import DEADLINE_EXCEEDED
 from olmtui.objects import Obj
 
 CE = CLUSTER_EXTENSION
@@ -124,7 +125,11 @@ def condition_findings(extension: ClusterExtension) -> list[Finding]:
     progressing = extension.conditions.get("Progressing")
     installed = extension.conditions.get("Installed")
     is_installed = installed is not None and installed.status == "True"
-    if progressing is not None and progressing.status == "False":
+    if (
+        progressing is not None
+        and progressing.status == "False"
+        and progressing.reason != DEADLINE_EXCEEDED  # R-V1-25 says it, with the revisions
+    ):
         # R-V1-4: Progressing=False (Blocked, InvalidConfiguration, ...) needs a person.
         found.append(
             _extension_finding(

@@ -20,6 +20,7 @@ from olmtui.model.rules.v1.extensions import ClusterExtension, decode_extension
 from olmtui.model.rules.v1.findings import selected_catalogs
 from olmtui.model.rules.v1.outcome import extension_resolution
 from olmtui.model.rules.v1.resolve import V1Resolution, content_by_catalog
+from olmtui.model.rules.v1.revisions import ExtensionRevisions, revisions_by_extension
 from olmtui.objects import name_of
 
 Obj = dict[str, Any]
@@ -34,6 +35,8 @@ class V1State:
     catalogs: Mapping[str, ClusterCatalog]
     content: Mapping[str, Catalog]
     resolutions: Mapping[str, V1Resolution]
+    #: Each extension's revisions (R-V1-24), by extension name.
+    revisions: Mapping[str, ExtensionRevisions]
 
     def selected(self, extension: ClusterExtension) -> list[ClusterCatalog]:
         """The ClusterCatalogs the extension's selector takes (R-V1-9)."""
@@ -48,10 +51,14 @@ class V1State:
 
 
 def v1_state(
-    extension_objs: Sequence[Obj], catalog_objs: Sequence[Obj], catalogs: Sequence[Catalog]
+    extension_objs: Sequence[Obj],
+    catalog_objs: Sequence[Obj],
+    catalogs: Sequence[Catalog],
+    revision_objs: Sequence[Obj] = (),
 ) -> V1State:
     """The records of the ClusterExtension and ClusterCatalog objects, with the content of
-    ``catalogs`` bound to each ClusterCatalog and each extension's resolution."""
+    ``catalogs`` bound to each ClusterCatalog, each extension's resolution and its revisions
+    among ``revision_objs`` (R-V1-24)."""
     extension_objs = sorted(extension_objs, key=name_of)
     catalog_objs = sorted(catalog_objs, key=name_of)
     content = content_by_catalog(catalogs, catalog_objs) if catalog_objs else {}
@@ -62,6 +69,7 @@ def v1_state(
         resolutions={
             name_of(o): extension_resolution(o, catalog_objs, content) for o in extension_objs
         },
+        revisions=revisions_by_extension(extension_objs, revision_objs),
     )
 
 

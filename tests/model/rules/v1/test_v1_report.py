@@ -71,6 +71,9 @@ def test_cluster_extension_entry_as_the_contract_says() -> None:
         # No catalog content given: the resolution is not computed (R-V1-9).
         "resolved": None,
         "error": None,
+        # No spec.progressDeadlineMinutes, no revisions read (R-V1-24).
+        "progressDeadlineMinutes": None,
+        "revisions": [],
     }
     assert argocd["conditions"]["Progressing"] == {
         "status": "True",
