@@ -114,7 +114,8 @@ async def test_t_on_an_incident_opens_the_timeline_of_its_objects(
     app = OlmApp(_session(demo_file))
     async with app.run_test(size=size) as pilot:
         await wait_for(lambda: isinstance(app.screen, OverviewScreen), pilot=pilot)
-        await _select(app, pilot, lambda r: "CatalogSourceNotReady" in str(r.cells[1]))
+        # the broken catalog's incident, rooted at its crash-looping pod (R-DIAG-20)
+        await _select(app, pilot, lambda r: "CatalogPodCrashLoopBackOff" in str(r.cells[1]))
         await pilot.press("t")
         await wait_for(lambda: isinstance(app.screen, TimelineScreen), pilot=pilot)
         screen = app.screen
