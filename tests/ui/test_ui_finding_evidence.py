@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from conftest import wait_for
 from data_paths import DATA
 from rich.console import Console
 from textual.widgets import Static
@@ -84,3 +85,16 @@ async def test_the_object_detail_lists_the_olm_log_lines_naming_it() -> None:
         text = console.export_text()
         assert "OLM log lines naming it" in text
         assert "11-28 11:25:00.500 ERROR olm-operator E1128" in text
+
+
+async def test_the_overview_incident_detail_shows_its_roots_evidence() -> None:
+    """The Overview's incident pane explains the root as the Findings detail does, evidence
+    included (R-EVD-10)."""
+    from olmtui.ui.screens.overview import OverviewScreen
+
+    app = OlmApp(snapshot_session([str(MUST_GATHER)], [], label="mg"))
+    async with app.run_test(size=(240, 60)) as pilot:
+        await wait_for(lambda: isinstance(app.screen, OverviewScreen), pilot=pilot)
+        await pilot.press("slash", *"CSVFailed", "enter")
+        await wait_for(lambda: "evidence:" in _detail(app), "the root's evidence", pilot=pilot)
+        assert ".status.phase = Failed" in _detail(app)

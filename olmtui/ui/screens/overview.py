@@ -21,6 +21,7 @@ from olmtui.kinds import (
 )
 from olmtui.model.diagnosis.incidents import Diagnosis
 from olmtui.model.records.types import Finding, ObjectRef
+from olmtui.model.viewmodels.finding_evidence import finding_evidence
 from olmtui.model.viewmodels.metrics import HeadCounts
 from olmtui.pipeline.session import Session
 from olmtui.ui import access, palette
@@ -328,8 +329,10 @@ class OverviewScreen(TableScreen):
         incident = getattr(self, "_incidents", {}).get(key)
         if incident is not None:
             diagnosis, root = incident
-            remedy = self.session.analysis.remedy(diagnosis.findings[root])
-            return incident_text(diagnosis, root, remedy)
+            finding = diagnosis.findings[root]
+            remedy = self.session.analysis.remedy(finding)
+            evidence = finding_evidence(finding, self.session.store)  # R-EVD-10
+            return incident_text(diagnosis, root, remedy, evidence)
         item = getattr(self, "_items", {}).get(key)
         return Text("") if item is None else item[1]
 
