@@ -166,6 +166,8 @@ class XrayScreen(ViewScreen):
         self.redraw_header()
 
     def _restore_cursor(self, line: int) -> None:
+        if not self.parts_present():  # the screen left before the tree was laid out again
+            return
         tree = self.xray_tree
         tree.cursor_line = min(line, max(tree.last_line, 0))
 
