@@ -359,9 +359,11 @@ class Analysis:
         )
 
     def catalog_identities(self) -> dict[tuple[str, str], CatalogIdentity]:
-        """What each CatalogSource is (``:catsrc``), by ``(namespace, name)``."""
+        """What each CatalogSource is (``:catsrc``), by ``(namespace, name)``: built again when
+        a CatalogSource or a Pod changed (its registry pods' health is part of it, R-EVD-1)."""
+        index = self.health_index()
         return self._derived.identities.get(
-            self.health_index().catalog_sources_generation,
+            (index.catalog_sources_generation, index.pods_generation),
             lambda: {(c.namespace, c.name): c for c in catalog_identities(self.store)},
         )
 

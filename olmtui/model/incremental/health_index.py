@@ -42,6 +42,7 @@ from olmtui.kinds import (
     OPERATOR_CONDITION,
     OPERATOR_GROUP,
     PACKAGE_MANIFEST,
+    POD,
     SERVICE,
     SUBSCRIPTION,
 )
@@ -198,6 +199,8 @@ class HealthIndex:
         self.catalog_sources_generation = 0
         #: Bumped when a PackageManifest changes (the content may have changed).
         self.manifests_generation = 0
+        #: Bumped when a Pod changes: a catalog's registry pods are part of what it is (R-EVD-1).
+        self.pods_generation = 0
         # -- the merged list
         self._merged = _SortedFindings()
         self._model_findings: list[Finding] = []
@@ -319,6 +322,8 @@ class HealthIndex:
         elif kind == CATALOG_SOURCE:
             users = self._source_users.get((namespace, change.key.name), ())
             self.catalog_sources_generation += 1
+        elif kind == POD:
+            self.pods_generation += 1
         elif kind == CRD:
             self._cluster.crd_changed(old, new)
         elif kind == SERVICE:
