@@ -74,7 +74,7 @@ def _dict(value: Any) -> Obj:
     return value if isinstance(value, dict) else {}
 
 
-def _picked(mapping: Any, fields: tuple[str, ...], test: Any = _str) -> Obj:
+def picked(mapping: Any, fields: tuple[str, ...], test: Any = _str) -> Obj:
     """The ``fields`` of ``mapping`` whose values pass ``test``."""
     if not isinstance(mapping, dict):
         return {}
@@ -89,41 +89,45 @@ def _labels(value: Any) -> dict[str, str]:
 
 def _metadata(obj: Obj, *, labels: bool = True) -> Obj:
     obj_meta = _dict(obj.get("metadata"))
-    kept = _picked(obj_meta, _METADATA)
+    kept = picked(obj_meta, _METADATA)
     if labels and _labels(obj_meta.get("labels")):
         kept["labels"] = _labels(obj_meta.get("labels"))
     owners = obj_meta.get("ownerReferences")
     if isinstance(owners, list):
-        kept_owners = [_picked(o, ("kind", "name", "uid")) for o in owners]
+        kept_owners = [picked(o, ("kind", "name", "uid")) for o in owners]
         kept["ownerReferences"] = [o for o in kept_owners if o]
     return kept
 
 
-def _conditions(value: Any, types: frozenset[str] | None = None) -> list[Obj]:
+def kept_conditions(
+    value: Any, types: frozenset[str] | None = None, limit: int = _MESSAGE_LIMIT
+) -> list[Obj]:
+    """The conditions in ``value`` (of ``types``, when given) with their string fields, each
+    message cut at ``limit``; the cache's trimmers share it."""
     if not isinstance(value, list):
         return []
     fields = ("type", "status", "reason", "message", "lastTransitionTime")
-    kept = [_picked(c, fields) for c in value]
+    kept = [picked(c, fields) for c in value]
     for condition in kept:
         if "message" in condition:
-            condition["message"] = condition["message"][:_MESSAGE_LIMIT]
+            condition["message"] = condition["message"][:limit]
     return [c for c in kept if "type" in c and (types is None or c["type"] in types)]
 
 
 def _container_status(status: Any) -> Obj:
     """One container's name, readiness, restarts, why it waits and how it last ended."""
-    kept = _picked(status, ("name",))
+    kept = picked(status, ("name",))
     if not isinstance(status, dict):
         return kept
     if _int(status.get("restartCount")):
         kept["restartCount"] = status["restartCount"]
     if isinstance(status.get("ready"), bool):
         kept["ready"] = status["ready"]
-    waiting = _picked(_dict(status.get("state")).get("waiting"), ("reason", "message"))
+    waiting = picked(_dict(status.get("state")).get("waiting"), ("reason", "message"))
     if waiting:
         kept["state"] = {"waiting": waiting}
     last = _dict(status.get("lastState")).get("terminated")
-    terminated = _picked(last, ("reason", "message", "finishedAt"))
+    terminated = picked(last, ("reason", "message", "finishedAt"))
     if isinstance(last, dict) and _int(last.get("exitCode")):
         terminated["exitCode"] = last["exitCode"]
     if terminated:
@@ -140,8 +144,8 @@ def trim_pod(obj: Obj) -> Obj:
     """A Pod: identity, labels, owners, phase, its Ready and PodScheduled conditions and its
     containers' states (R-EVD-1); its spec is dropped."""
     status = _dict(obj.get("status"))
-    kept_status = _picked(status, ("phase", "reason", "message"))
-    ready = _conditions(status.get("conditions"), _POD_CONDITIONS)
+    kept_status = picked(status, ("phase", "reason", "message"))
+    ready = kept_conditions(status.get("conditions"), _POD_CONDITIONS)
     if ready:
         kept_status["conditions"] = ready
     for field in ("initContainerStatuses", "containerStatuses"):
@@ -155,9 +159,9 @@ def trim_job(obj: Obj) -> Obj:
     """A Job: identity, labels (the unpack Job's ``operatorframework.io/bundle-unpack-ref``),
     owners, conditions, start and completion, counts of failed and succeeded pods."""
     status = _dict(obj.get("status"))
-    kept_status = _picked(status, ("startTime", "completionTime"))
-    kept_status.update(_picked(status, ("failed", "succeeded", "active"), _int))
-    conditions = _conditions(status.get("conditions"))
+    kept_status = picked(status, ("startTime", "completionTime"))
+    kept_status.update(picked(status, ("failed", "succeeded", "active"), _int))
+    conditions = kept_conditions(status.get("conditions"))
     if conditions:
         kept_status["conditions"] = conditions
     return {
@@ -204,7 +208,7 @@ def event_time(obj: Obj) -> str:
 def trim_event(obj: Obj) -> Obj:
     """An Event: reason, message (cut), type, count, first and last time, involved object."""
     kept: Obj = {"apiVersion": "v1", "kind": EVENT, "metadata": _metadata(obj, labels=False)}
-    kept.update(_picked(obj, ("reason", "type", "firstTimestamp", "lastTimestamp", "eventTime")))
+    kept.update(picked(obj, ("reason", "type", "firstTimestamp", "lastTimestamp", "eventTime")))
     message = obj.get("message") or obj.get("note")
     if _str(message):
         kept["message"] = message[:_MESSAGE_LIMIT]
@@ -226,8 +230,8 @@ _SERVICE_REF = ("name", "namespace", "path", "port")
 
 def _client_config(config: Any) -> Obj:
     """A webhook's client config without its CA bundle: where it calls."""
-    kept = _picked(config, ("url",))
-    service = _picked(_dict(config).get("service"), _SERVICE_REF, lambda v: True)
+    kept = picked(config, ("url",))
+    service = picked(_dict(config).get("service"), _SERVICE_REF, lambda v: True)
     if service:
         kept["service"] = service
     return kept
@@ -235,13 +239,11 @@ def _client_config(config: Any) -> Obj:
 
 def _crd_conversion(conversion: Any) -> Obj:
     """A CRD's conversion strategy and where its webhook is (v1 and v1beta1 forms)."""
-    kept = _picked(conversion, ("strategy",))
+    kept = picked(conversion, ("strategy",))
     conversion = _dict(conversion)
     webhook = _dict(conversion.get("webhook"))
     if webhook:
-        kept_webhook = _picked(
-            webhook, ("conversionReviewVersions",), lambda v: isinstance(v, list)
-        )
+        kept_webhook = picked(webhook, ("conversionReviewVersions",), lambda v: isinstance(v, list))
         if isinstance(webhook.get("clientConfig"), dict):
             kept_webhook["clientConfig"] = _client_config(webhook["clientConfig"])
         kept["webhook"] = kept_webhook
@@ -256,23 +258,23 @@ def crd_sections(obj: Obj) -> tuple[Obj, Obj]:
     ``acceptedNames`` and conditions (R-EVD-4, R-EVD-5); no schema, printer columns or CA
     bundle, which are most of a CRD's bytes and read by no rule."""
     spec = _dict(obj.get("spec"))
-    kept_spec = _picked(spec, _CRD_SPEC)
-    names = _picked(spec.get("names"), _CRD_NAMES)
+    kept_spec = picked(spec, _CRD_SPEC)
+    names = picked(spec.get("names"), _CRD_NAMES)
     if names:
         kept_spec["names"] = names
     versions = spec.get("versions")
     if isinstance(versions, list):
         kept_spec["versions"] = [
-            _picked(v, _CRD_VERSION, lambda value: True) for v in versions if isinstance(v, dict)
+            picked(v, _CRD_VERSION, lambda value: True) for v in versions if isinstance(v, dict)
         ]
     if "conversion" in spec:
         kept_spec["conversion"] = _crd_conversion(spec["conversion"])
     status = _dict(obj.get("status"))
-    kept_status = _picked(status, ("storedVersions",), _list)
-    accepted = _picked(status.get("acceptedNames"), _CRD_NAMES)
+    kept_status = picked(status, ("storedVersions",), _list)
+    accepted = picked(status.get("acceptedNames"), _CRD_NAMES)
     if accepted:
         kept_status["acceptedNames"] = accepted
-    conditions = _conditions(status.get("conditions"))
+    conditions = kept_conditions(status.get("conditions"))
     if conditions:
         kept_status["conditions"] = conditions
     return kept_spec, kept_status

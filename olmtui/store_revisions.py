@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from olmtui.kinds import REVISION_KINDS as REVISION_KINDS  # re-exported for the cache
+from olmtui.store_evidence import kept_conditions, picked
 
 Obj = dict[str, Any]
 
@@ -28,16 +29,9 @@ def _str(value: Any) -> bool:
     return isinstance(value, str)
 
 
-def _picked(mapping: Any, fields: tuple[str, ...]) -> Obj:
-    """The ``fields`` of ``mapping`` whose values are strings."""
-    if not isinstance(mapping, dict):
-        return {}
-    return {k: mapping[k] for k in fields if _str(mapping.get(k))}
-
-
 def _metadata(obj: Obj) -> Obj:
     obj_meta = obj.get("metadata")
-    kept = _picked(obj_meta, _METADATA)
+    kept = picked(obj_meta, _METADATA)
     if not isinstance(obj_meta, dict):
         return kept
     labels = obj_meta.get("labels")
@@ -46,7 +40,7 @@ def _metadata(obj: Obj) -> Obj:
     owners = obj_meta.get("ownerReferences")
     if isinstance(owners, list):
         kept["ownerReferences"] = [
-            o for o in (_picked(o, ("apiVersion", "kind", "name", "uid")) for o in owners) if o
+            o for o in (picked(o, ("apiVersion", "kind", "name", "uid")) for o in owners) if o
         ]
     return kept
 
@@ -58,40 +52,29 @@ def _phase_object(entry: Any) -> Obj:
     kept: Obj = {}
     inline = entry.get("object")
     if isinstance(inline, dict):
-        identity = _picked(inline, ("apiVersion", "kind"))
-        identity["metadata"] = _picked(inline.get("metadata"), ("name", "namespace"))
+        identity = picked(inline, ("apiVersion", "kind"))
+        identity["metadata"] = picked(inline.get("metadata"), ("name", "namespace"))
         kept["object"] = identity
-    ref = _picked(entry.get("ref"), ("name", "namespace", "key"))
+    ref = picked(entry.get("ref"), ("name", "namespace", "key"))
     if ref:
         kept["ref"] = ref
-    kept.update(_picked(entry, ("collisionProtection",)))
+    kept.update(picked(entry, ("collisionProtection",)))
     return kept
 
 
 def _phase(entry: Any) -> Obj:
-    kept = _picked(entry, ("name", "collisionProtection"))
+    kept = picked(entry, ("name", "collisionProtection"))
     objects = entry.get("objects") if isinstance(entry, dict) else None
     if isinstance(objects, list):
         kept["objects"] = [_phase_object(o) for o in objects[:MAX_OBJECTS]]
     return kept
 
 
-def _conditions(value: Any) -> list[Obj]:
-    if not isinstance(value, list):
-        return []
-    fields = ("type", "status", "reason", "message", "lastTransitionTime")
-    kept = [_picked(c, fields) for c in value]
-    for condition in kept:
-        if "message" in condition:
-            condition["message"] = condition["message"][:_MESSAGE_LIMIT]
-    return [c for c in kept if "type" in c]
-
-
 def trim_revision(obj: Obj) -> Obj:
     """A ClusterObjectSet or ClusterExtensionRevision as the cache keeps it (R-V1-24)."""
     raw_spec = obj.get("spec")
     raw_spec = raw_spec if isinstance(raw_spec, dict) else {}
-    kept_spec = _picked(raw_spec, ("lifecycleState", "collisionProtection"))
+    kept_spec = picked(raw_spec, ("lifecycleState", "collisionProtection"))
     for field in ("revision", "progressDeadlineMinutes"):
         value = raw_spec.get(field)
         if isinstance(value, int) and not isinstance(value, bool):
@@ -100,7 +83,9 @@ def trim_revision(obj: Obj) -> Obj:
     if isinstance(phases, list):
         kept_spec["phases"] = [_phase(p) for p in phases[:MAX_PHASES]]
     raw_status = obj.get("status")
-    conditions = _conditions(raw_status.get("conditions") if isinstance(raw_status, dict) else None)
+    conditions = kept_conditions(
+        raw_status.get("conditions") if isinstance(raw_status, dict) else None, limit=_MESSAGE_LIMIT
+    )
     kept: Obj = {
         "apiVersion": obj.get("apiVersion") if _str(obj.get("apiVersion")) else "",
         "kind": obj["kind"],

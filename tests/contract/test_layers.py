@@ -38,7 +38,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "store_evidence": frozenset({"kinds"}),
     # OLM's log lines and their index by object (R-EVD-10): a leaf beside the cache
     "store_logs": frozenset(),
-    "store_revisions": frozenset({"kinds"}),
+    "store_revisions": frozenset({"kinds", "store_evidence"}),
     "store": frozenset(
         {"objects", "kinds", "gc_pause", "shape", "store_evidence", "store_logs", "store_revisions"}
     ),
