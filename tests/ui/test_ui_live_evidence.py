@@ -55,7 +55,10 @@ async def test_a_catalog_pod_crash_loop_shows_within_one_refresh(cluster) -> Non
     async with app.run_test(size=(200, 40)) as pilot:
         store = session.store
         await wait_for(lambda: store.has("Pod", MARKET, "community-xyz"), "catalog pod read")
-        assert store.has("Deployment", "operators", "etcd-operator")
+        # each kind is its own stream: the Deployments may sync after the Pods
+        await wait_for(
+            lambda: store.has("Deployment", "operators", "etcd-operator"), "OLM's Deployment read"
+        )
         assert "CatalogPodCrashLoopBackOff" not in _codes(app)
         crashing = pod(MARKET, "community-xyz", labels=LABELS)
         crashing["status"] = pod(
