@@ -31,6 +31,7 @@ from typing import Any
 import yaml
 
 from olmtui.demo.bundles import CATALOG_PATH, FIXTURES
+from olmtui.demo.v1_conditions import condition
 from olmtui.demo.v1_revisions import revision_objects
 from olmtui.kinds import CLUSTER_CATALOG, CLUSTER_EXTENSION
 from olmtui.model.rules.v1.catalog_selector import NAME_LABEL
@@ -77,17 +78,6 @@ def content_digest() -> str:
     return f"registry.redhat.io/redhat/community-operator-index@sha256:{digest}"
 
 
-def _condition(kind: str, status: str, reason: str, message: str, now: str) -> Obj:
-    return {
-        "type": kind,
-        "status": status,
-        "reason": reason,
-        "message": message,
-        "lastTransitionTime": now,
-        "observedGeneration": 1,
-    }
-
-
 def _catalog(name: str, image: str, priority: int, now: str) -> Obj:
     return {
         "apiVersion": API_VERSION,
@@ -114,10 +104,10 @@ def cluster_catalogs(now: str) -> list[Obj]:
     )
     community["status"] = {
         "conditions": [
-            _condition(
+            condition(
                 "Serving", "True", "Available", "Serving desired content from resolved source", now
             ),
-            _condition(
+            condition(
                 "Progressing",
                 "True",
                 "Succeeded",
@@ -134,8 +124,8 @@ def cluster_catalogs(now: str) -> list[Obj]:
     # catalogd's updateStatusNotServing drops resolvedSource, urls and lastUnpacked
     certified["status"] = {
         "conditions": [
-            _condition("Serving", "False", "Unavailable", "", now),
-            _condition(
+            condition("Serving", "False", "Unavailable", "", now),
+            condition(
                 "Progressing",
                 "True",
                 "Retrying",
@@ -176,10 +166,10 @@ def _not_deprecated(now: str) -> list[Obj]:
     """R-V1-4: the deprecation conditions of an installed bundle the catalog does not
     deprecate."""
     return [
-        _condition("Deprecated", "False", "NotDeprecated", "not deprecated", now),
-        _condition("PackageDeprecated", "False", "NotDeprecated", "package not deprecated", now),
-        _condition("ChannelDeprecated", "False", "NotDeprecated", "channel not deprecated", now),
-        _condition("BundleDeprecated", "False", "NotDeprecated", "bundle not deprecated", now),
+        condition("Deprecated", "False", "NotDeprecated", "not deprecated", now),
+        condition("PackageDeprecated", "False", "NotDeprecated", "package not deprecated", now),
+        condition("ChannelDeprecated", "False", "NotDeprecated", "channel not deprecated", now),
+        condition("BundleDeprecated", "False", "NotDeprecated", "bundle not deprecated", now),
     ]
 
 
@@ -188,10 +178,10 @@ def _installed(extension: Obj, bundle: str, version: str, image: str, now: str) 
     extension["status"] = {
         "install": {"bundle": {"name": bundle, "version": version}},
         "conditions": [
-            _condition(
+            condition(
                 "Installed", "True", "Succeeded", f"Installed bundle {image} successfully", now
             ),
-            _condition("Progressing", "True", "Succeeded", "Desired state reached", now),
+            condition("Progressing", "True", "Succeeded", "Desired state reached", now),
             *_not_deprecated(now),
         ],
     }
@@ -220,12 +210,12 @@ def cluster_extensions(now: str) -> list[Obj]:
     unknown = "deprecation status unknown: catalog data unavailable"
     keycloak["status"] = {
         "conditions": [
-            _condition("Installed", "False", "Failed", "No bundle installed", now),
-            _condition("Progressing", "True", "Retrying", KEYCLOAK_ERROR, now),
-            _condition("Deprecated", "Unknown", "DeprecationStatusUnknown", unknown, now),
-            _condition("PackageDeprecated", "Unknown", "DeprecationStatusUnknown", unknown, now),
-            _condition("ChannelDeprecated", "Unknown", "DeprecationStatusUnknown", unknown, now),
-            _condition("BundleDeprecated", "Unknown", "Absent", "no bundle installed yet", now),
+            condition("Installed", "False", "Failed", "No bundle installed", now),
+            condition("Progressing", "True", "Retrying", KEYCLOAK_ERROR, now),
+            condition("Deprecated", "Unknown", "DeprecationStatusUnknown", unknown, now),
+            condition("PackageDeprecated", "Unknown", "DeprecationStatusUnknown", unknown, now),
+            condition("ChannelDeprecated", "Unknown", "DeprecationStatusUnknown", unknown, now),
+            condition("BundleDeprecated", "Unknown", "Absent", "no bundle installed yet", now),
         ],
     }
     return [odh, infinispan, keycloak]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from olmtui.demo.v1_conditions import condition
 from olmtui.kinds import CLUSTER_EXTENSION, CLUSTER_OBJECT_SET
 
 Obj = dict[str, Any]
@@ -31,17 +32,6 @@ NHC_PROBE_FAILURE = (
     'node-healthcheck-controller-manager: condition "Available" == "True": False '
     "(MinimumReplicasUnavailable: Deployment does not have minimum availability.)"
 )
-
-
-def _condition(kind: str, status: str, reason: str, message: str, now: str) -> Obj:
-    return {
-        "type": kind,
-        "status": status,
-        "reason": reason,
-        "message": message,
-        "lastTransitionTime": now,
-        "observedGeneration": 1,
-    }
 
 
 def _phases(package: str, version: str, deployment: str) -> list[Obj]:
@@ -136,39 +126,39 @@ def _revision(
 
 def _succeeded(number: int, now: str) -> list[Obj]:
     return [
-        _condition(
+        condition(
             "Available",
             "True",
             "ProbesSucceeded",
             "Objects are available and pass all probes.",
             now,
         ),
-        _condition("Progressing", "True", "Succeeded", f"Revision {number} has rolled out.", now),
-        _condition("Succeeded", "True", "Succeeded", "Revision succeeded rolling out.", now),
+        condition("Progressing", "True", "Succeeded", f"Revision {number} has rolled out.", now),
+        condition("Succeeded", "True", "Succeeded", "Revision succeeded rolling out.", now),
     ]
 
 
 def _archived(now: str) -> list[Obj]:
     return [
-        _condition("Available", "Unknown", "Archived", "revision is archived", now),
-        _condition("Progressing", "False", "Archived", "revision is archived", now),
-        _condition("Succeeded", "True", "Succeeded", "Revision succeeded rolling out.", now),
+        condition("Available", "Unknown", "Archived", "revision is archived", now),
+        condition("Progressing", "False", "Archived", "revision is archived", now),
+        condition("Succeeded", "True", "Succeeded", "Revision succeeded rolling out.", now),
     ]
 
 
 def _rolling_out(number: int, now: str) -> list[Obj]:
     message = f"Revision {number} is rolling out."
     return [
-        _condition("Available", "False", "RollingOut", message, now),
-        _condition("Progressing", "True", "RollingOut", message, now),
+        condition("Available", "False", "RollingOut", message, now),
+        condition("Progressing", "True", "RollingOut", message, now),
     ]
 
 
 def _past_deadline(number: int, now: str) -> list[Obj]:
     last = f"Revision {number} is rolling out."
     return [
-        _condition("Available", "False", "ProbeFailure", NHC_PROBE_FAILURE, now),
-        _condition(
+        condition("Available", "False", "ProbeFailure", NHC_PROBE_FAILURE, now),
+        condition(
             "Progressing",
             "False",
             "ProgressDeadlineExceeded",
@@ -213,7 +203,7 @@ def _extension(
         "status": {
             "install": {"bundle": {"name": bundle, "version": installed}},
             "conditions": [
-                _condition(
+                condition(
                     "Installed", "True", "Succeeded", f"Installed bundle {bundle} successfully", now
                 ),
                 progressing,
@@ -240,7 +230,7 @@ def revision_objects(now: str) -> list[Obj]:
         CERT_MANAGER,
         "1.16.5",
         "1.16.1",
-        _condition("Progressing", "True", "RollingOut", "Revision 3 is rolling out.", now),
+        condition("Progressing", "True", "RollingOut", "Revision 3 is rolling out.", now),
         [cert_installed, cert_new],
         now,
     )
