@@ -257,8 +257,15 @@ class CatalogdFetcher:
         self.not_found_delay = NOT_FOUND_DELAY
 
     def catalogs(self) -> list[Catalog]:
-        """The content fetched, one Catalog per ClusterCatalog, ordered by name."""
-        return [self._fetched[name].catalog for name in sorted(self._fetched)]
+        """The content fetched, one Catalog per ClusterCatalog, ordered by name; content
+        asked for fewer packages than the extensions now name is left out until fetched
+        again (R-V1-28: a package it was not asked for is unknown there, not absent)."""
+        wanted = self.wanted_packages()
+        return [
+            fetched.catalog
+            for name, fetched in sorted(self._fetched.items())
+            if fetched.holds(wanted)
+        ]
 
     def subscribe(self, listener: Callable[[Sequence[ContentNews]], None]) -> None:
         """``listener`` hears what changed in the content (or in why it is not known)."""
@@ -332,6 +339,15 @@ class CatalogdFetcher:
                 del self.problems[name]
         self.no_metas &= set(current)
         wanted = self.wanted_packages()
+        lacking = sorted(
+            n for n, f in self._fetched.items() if n in current and not f.holds(wanted)
+        )
+        for name in lacking:  # left out of catalogs() from now: say so before the fetch
+            self._news.append(
+                ContentNews(name, "content asked again: an extension names a new package")
+            )
+        if lacking:
+            self._tell()
         for name, cluster_catalog in sorted(current.items()):
             if not name or cluster_catalog.serving is not True:
                 continue

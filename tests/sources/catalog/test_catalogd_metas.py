@@ -15,6 +15,7 @@ from live_support import converged, fast_options, start_server, started_source, 
 from v1_cluster import DIGEST, FBC_FILES, cluster_catalog, cluster_extension, fbc_lines
 
 from olmtui.model.records.catalog import Catalog
+from olmtui.sources.catalog.catalogd import CatalogdFetcher, Fetched
 from olmtui.sources.catalog.fbc import load_fbc
 from olmtui.sources.cluster.live import LiveSource
 from olmtui.store import Store
@@ -124,6 +125,8 @@ async def test_an_extension_naming_another_package_asks_again(tmp_path: Path) ->
     server.catalogd.enable_metas()
     store = Store()
     source, task = await started_source(store, fast_options(kubeconfig))
+    heard: list[str] = []
+    source.catalogd.subscribe(lambda news: heard.extend(n.message for n in news))
     try:
         await wait_for(lambda: source.catalogd.catalogs() != [], what="fetched")
         assert set(source.catalogd.catalogs()[0].packages) == {"infinispan"}
@@ -134,8 +137,28 @@ async def test_an_extension_naming_another_package_asks_again(tmp_path: Path) ->
             what="both packages",
         )
         assert source.catalogd.settled()
+        assert heard == [
+            "content fetched: 1 package, 49 bundles",
+            "content asked again: an extension names a new package",
+            "content fetched: 2 packages, 61 bundles",
+        ]
         assert {endpoint for _, endpoint, _ in _proxied(server)} == {"metas"}
         assert {r.method for r in server.requests} == {"GET"}
     finally:
         await stop_source(source, task)
         await server.stop()
+
+
+def test_content_asked_for_fewer_packages_than_named_is_left_out() -> None:
+    """Until fetched again, a package the content was not asked for is unknown there, not
+    absent: that content is not offered (R-V1-28)."""
+    store = Store()
+    store.apply_many([cluster_catalog(CATALOG), cluster_extension("ispn", "infinispan")])
+    fetcher = CatalogdFetcher(None, store, 1.0)
+    content = Catalog(CATALOG, "metas")
+    fetcher._fetched[CATALOG] = Fetched(DIGEST, None, content, frozenset({"infinispan"}))
+    assert fetcher.catalogs() == [content]
+    store.apply_many([cluster_extension("other", "other-package")])
+    assert fetcher.catalogs() == []
+    fetcher._fetched[CATALOG] = Fetched(DIGEST, None, content, None)  # the whole catalog
+    assert fetcher.catalogs() == [content]
