@@ -43,19 +43,23 @@ def _field(entry: dict[str, Any], own: str) -> str:
     return f"{'field':<{_LABEL}}  {where}.{_one_line(entry['field'])} = {value}"
 
 
-def _event(event: dict[str, Any]) -> str:
+def _when(entry: dict[str, Any], key: str) -> str:
+    return _one_line(entry.get(key) or "(no time)")
+
+
+def _event(event: dict[str, Any], pad: int) -> str:
     count = (
         f" (×{event['count']})"
         if isinstance(event.get("count"), int) and event["count"] > 1
         else ""
     )
     said = " ".join(_one_line(event.get(k) or "") for k in ("type", "reason") if event.get(k))
-    when = _one_line(event.get("lastTimestamp") or "(no time)")
+    when = f"{_when(event, 'lastTimestamp'):<{pad}}"
     return f"{'event':<{_LABEL}}  {when}  {said}{count}: {_one_line(event.get('message') or '')}"
 
 
-def _log(log: dict[str, Any]) -> str:
-    when = _one_line(log.get("time") or "(no time)")
+def _log(log: dict[str, Any], pad: int) -> str:
+    when = f"{_when(log, 'time'):<{pad}}"
     return (
         f"{'log':<{_LABEL}}  {when}  {_one_line(log.get('pod') or '')}/"
         f"{_one_line(log.get('container') or '')}: {_one_line(log.get('line') or '')}"
@@ -82,11 +86,17 @@ def evidence_lines(finding: dict[str, Any]) -> tuple[list[str], int]:
     fields.sort(key=lambda e: str(e["field"]).startswith("spec."))
     events = _newest_first([e["event"] for e in evidence if "event" in e], "lastTimestamp")
     logs = _newest_first([e["log"] for e in evidence if "log" in e], "time")
+    shown_events = events[:EVENTS_SHOWN]
     shown_logs = logs[:LOG_LINES_SHOWN][::-1]  # the newest, read in time order
+    # one column of times for the Events and the log lines, what they say after it
+    times = [_when(e, "lastTimestamp") for e in shown_events] + [
+        _when(e, "time") for e in shown_logs
+    ]
+    pad = max(map(len, times), default=0)
     lines = [
         *(_field(e, own) for e in fields[:FIELDS_SHOWN]),
-        *map(_event, events[:EVENTS_SHOWN]),
-        *map(_log, shown_logs),
+        *(_event(e, pad) for e in shown_events),
+        *(_log(e, pad) for e in shown_logs),
     ]
     return lines, len(fields) + len(events) + len(logs) - len(lines)
 

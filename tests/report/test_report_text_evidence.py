@@ -59,9 +59,9 @@ def test_a_must_gather_root_shows_its_fields_newest_events_and_log_lines() -> No
         "field  .status.phase = Failed",
         "field  .status.reason = InstallCheckFailed",
         "field  .status.message = install timeout",
-        "event  2026-11-28T11:25:00Z  Warning InstallCheckFailed: install timeout",
-        "event  2026-11-28T11:22:00Z  Normal InstallWaiting (×3): installing: waiting for "
-        "deployment etcd-operator to become ready",
+        "event  2026-11-28T11:25:00Z            Warning InstallCheckFailed: install timeout",
+        "event  2026-11-28T11:22:00Z            Normal InstallWaiting (×3): installing: waiting "
+        "for deployment etcd-operator to become ready",
         "log    2026-11-28T11:25:00.400000000Z  olm-operator-5f9c7d8b6-x2x4z/olm-operator: "
         'time="2026-11-28T11:25:00Z" level=warning msg="install timed out" '
         "csv=etcdoperator.v0.9.4 id=Xr4tT namespace=openshift-operators phase=Installing",
