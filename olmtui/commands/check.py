@@ -100,7 +100,8 @@ def _terminal_width() -> int | None:
     when piped or redirected: then nothing is cut."""
     if not sys.stdout.isatty():
         return None
-    return shutil.get_terminal_size().columns
+    columns = shutil.get_terminal_size().columns
+    return columns if columns > 0 else None  # a terminal that says no size: cut nothing
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """A finding's evidence as the few terminal lines of ``olmtui check`` text that prove it
-(R-EVD-10): the fields its rule read first, then its newest Events, then its newest log
-lines, each kind capped, with how many were left out and where to see them all ("... and N more").
+(R-EVD-10): the fields its rule read first (an object's ``status`` before its ``spec``), then
+its newest Events, then its newest log lines, each kind capped, with how many were left out
+and where to see them all ("... and N more").
 
 Read from the report's ``findings[].evidence`` entries (the JSON has every one; Markdown a
 longer list). One line each, in aligned columns (what, when, the rest); every text from the
@@ -21,7 +22,7 @@ FIELDS_SHOWN = 3
 EVENTS_SHOWN = 2
 LOG_LINES_SHOWN = 2
 #: Where the whole evidence is, said on the "... and N more" line.
-SEE_ALL = "--output markdown or json, or the dashboard's Findings detail"
+SEE_ALL = "all of it: --output json, or the dashboard's Findings detail"
 #: The label column: "field", "event", "log" padded to one width.
 _LABEL = 5
 

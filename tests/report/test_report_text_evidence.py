@@ -68,7 +68,7 @@ def test_a_must_gather_root_shows_its_fields_newest_events_and_log_lines() -> No
         "log    2026-11-28T11:25:00.500000000Z  olm-operator-5f9c7d8b6-x2x4z/olm-operator: "
         "E1128 11:25:00.500000 1 queueinformer_operator.go:319] sync "
         '{"update" "openshift-operators/etcdoperator.v0.9.4"} failed: install timeout',
-        "... and 2 more (--output markdown or json, or the dashboard's Findings detail)",
+        "... and 2 more (all of it: --output json, or the dashboard's Findings detail)",
     ]
     # a Subscription's root shows its catalog-operator line too
     sub = text.split("  CatalogSourceMissing  Subscription openshift-operators/etcd", 1)[1]
@@ -113,7 +113,7 @@ def test_each_kind_is_capped_newest_first_with_a_count_of_the_rest() -> None:
     # the newest log lines, read in time order
     assert [line.rsplit(": ", 1)[1] for line in block[5:7]] == ["line 3", "line 4"]
     left = len(fields) + len(events) + len(logs) - 7
-    assert block[7].startswith(f"... and {left} more (--output markdown or json")
+    assert block[7].startswith(f"... and {left} more (all of it: --output json")
 
 
 def test_a_finding_without_field_events_or_logs_shows_no_evidence_heading() -> None:
