@@ -6,8 +6,12 @@ This serves that path for the catalogs a test or the demo registers: JSON Lines 
 metas (``Content-Type: application/jsonl``), ``Last-Modified`` and ``If-Modified-Since``
 (304), gzip when the client accepts it, 404 for an unknown catalog (catalogd's plain text
 ``404 page not found``), and, as catalogd's non-leader replicas do, 404 for the next few
-requests of a catalog when a test asks for it. The gated ``/api/v1/metas`` handler is off
-(404), as it is by default. RBAC on ``services/proxy`` is the server's (``Permissions``).
+requests of a catalog when a test asks for it. The ``/api/v1/metas`` handler (feature gate
+``APIV1MetasHandler``) is off (404), as it is by default; :meth:`Catalogd.enable_metas` turns
+it on: the documents whose ``schema``, ``package`` and ``name`` match every one of those query
+parameters given (catalogd's index: an intersection, in the catalog's order; none given, the
+whole catalog; any other parameter, 400), with the same headers as ``all``. RBAC on
+``services/proxy`` is the server's (``Permissions``).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import email.utils
 import gzip
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +56,12 @@ class Catalogd:
     def __init__(self) -> None:
         self._catalogs: dict[tuple[str, str], dict[str, ServedCatalog]] = {}
         self._not_ready: dict[str, int] = {}
+        #: catalogd's ``APIV1MetasHandler`` feature gate (off by default upstream).
+        self.metas = False
+
+    def enable_metas(self, enabled: bool = True) -> None:
+        """Serve ``/api/v1/metas`` (the feature gate on), or answer it 404 again."""
+        self.metas = enabled
 
     def serve(
         self,
@@ -99,12 +110,16 @@ class Catalogd:
             )
         match rest:
             case ["catalogs", name, "api", "v1", "all"] if name in catalogs:
-                pass
+                endpoint = "all"
+            case ["catalogs", name, "api", "v1", "metas"] if name in catalogs and self.metas:
+                endpoint = "metas"
             case _:
                 return web.Response(status=404, text=_NOT_FOUND, content_type="text/plain")
         if self._not_ready.get(name, 0) > 0:
             self._not_ready[name] -= 1
             return web.Response(status=404, text=_NOT_FOUND, content_type="text/plain")
+        if endpoint == "metas":
+            return _metas(request, catalogs[name])
         return _content(request, catalogs[name])
 
 
@@ -129,6 +144,36 @@ def _content(request: web.Request, served: ServedCatalog) -> web.Response:
         headers["Content-Encoding"] = "gzip"
     headers["Content-Type"] = JSONL
     return web.Response(body=body, headers=headers)
+
+
+#: The query parameters ``/api/v1/metas`` accepts: the fields of an FBC ``Meta``.
+_META_FIELDS = ("schema", "package", "name")
+
+
+def _metas(request: web.Request, served: ServedCatalog) -> web.Response:
+    """``/api/v1/metas?schema=&package=&name=``: the catalog's documents matching every
+    parameter given, as catalogd's handler answers it (400 for another parameter)."""
+    if any(key not in _META_FIELDS for key in request.query):
+        return web.Response(status=400, text="400 Bad Request\n", content_type="text/plain")
+    wanted = {key: request.query[key] for key in _META_FIELDS if request.query.get(key)}
+    if not wanted:
+        return _content(request, served)
+    lines = [
+        line
+        for line in served.body.splitlines(keepends=True)
+        if line.strip() and _matches(line, wanted)
+    ]
+    return _content(request, ServedCatalog(b"".join(lines), served.last_modified))
+
+
+def _matches(line: bytes, wanted: dict[str, str]) -> bool:
+    try:
+        meta = json.loads(line)
+    except ValueError:
+        return False
+    if not isinstance(meta, dict):
+        return False
+    return all(meta.get(key) == value for key, value in wanted.items())
 
 
 def _http_date(text: str | None) -> dt.datetime | None:

@@ -95,6 +95,15 @@ def _colour_wanted() -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
+def _terminal_width() -> int | None:
+    """The terminal's columns when stdout is one (evidence lines are cut to it); ``None``
+    when piped or redirected: then nothing is cut."""
+    if not sys.stdout.isatty():
+        return None
+    columns = shutil.get_terminal_size().columns
+    return columns if columns > 0 else None  # a terminal that says no size: cut nothing
+
+
 @dataclass(frozen=True)
 class Checked:
     """One check: the cache as read, the model over it, and the report built from both
@@ -184,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
             if args.output == "json":
                 write_json(report, spool)
             else:
-                write_text(report, spool, colour=colour)
+                write_text(report, spool, colour=colour, width=_terminal_width())
         except OSError as exc:  # the spool's temporary file: TMPDIR missing, read-only, full
             raise UsageError(
                 f"cannot keep the report in a temporary file ({tempfile.gettempdir()}): "

@@ -1,7 +1,8 @@
 """The readable ``olmtui check`` output, rendered from the JSON report dict.
 
 Short and scannable: the counts, then the incidents grouped by severity (errors first), each
-its root finding with the findings that follow from it folded under it (R-DIAG-9),
+its root finding with the few evidence lines that prove it (R-EVD-10, ``evidence_text``)
+and the findings that follow from it folded under it (R-DIAG-9),
 then one block per OperatorGroup (targets, members, the conflicts of each member; which
 groups merely intersect is left to the JSON), the CSVs that are in no group, copied-CSV
 status, the Subscriptions with their effective approval, and what OLM's resolver would
@@ -24,6 +25,7 @@ from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, NAMESPACE, OPERATOR_
 from olmtui.model.records.types import Finding
 from olmtui.model.viewmodels.views import findings_by_subject, subscription_state_view
 from olmtui.report.context_line import context_words, incomplete_words
+from olmtui.report.evidence_text import evidence_block, evidence_lines
 from olmtui.report.json_report import Report, without_surrogates
 from olmtui.report.v1_sections import catalog_rows, extension_rows
 from olmtui.safe_text import visible
@@ -79,8 +81,15 @@ class Writer:
     it too. With a ``sink``, the lines go to it a few thousand at a time, as text ending in a
     newline (the output on 400,000 groups is never held whole)."""
 
-    def __init__(self, colour: bool, sink: Callable[[str], object] | None = None) -> None:
+    def __init__(
+        self,
+        colour: bool,
+        sink: Callable[[str], object] | None = None,
+        width: int | None = None,
+    ) -> None:
         self.colour = colour
+        #: The terminal's columns when the output is one: evidence lines are cut to it.
+        self.width = width
         self.lines: list[str] = []
         self._sink = sink
         self._passed_on = False
@@ -252,20 +261,22 @@ def _object_names(objects: Iterable[dict[str, Any]], total: int) -> str:
     return ", ".join(shown) + more
 
 
-#: What the text keeps of a finding it shows: severity, code, subject, message, remedy and
-#: the number of its related objects (never the whole entry: its evidence may be long).
-_Shown = tuple[str, str, str, str, dict[str, Any] | None, int]
+#: What the text keeps of a finding it shows: severity, code, subject, message, remedy, the
+#: number of its related objects and the few evidence lines shown with how many are left
+#: (never the whole entry: its evidence may be long).
+_Shown = tuple[str, str, str, str, dict[str, Any] | None, int, tuple[list[str], int]]
 
 
-def _shown(finding: dict[str, Any], remedy: bool = True) -> _Shown:
-    """``remedy``: keep it (a root's; a consequence's is not shown)."""
+def _shown(finding: dict[str, Any], root: bool = True) -> _Shown:
+    """``root``: keep its remedy and evidence (a consequence's are not shown)."""
     return (
         finding["severity"],
         finding["code"],
         _subject(finding),
         finding["message"],
-        finding.get("remedy") if remedy else None,
+        finding.get("remedy") if root else None,
         len(finding.get("related") or ()),
+        evidence_lines(finding) if root else ([], 0),
     )
 
 
@@ -349,9 +360,11 @@ def _findings(out: Writer, report: Report, gathered: _Gathered) -> None:
         out.heading(f"{title} ({counts[severity]})", _SEVERITY_COLOURS[severity])
         for run in gathered.runs[severity]:
             for root, incident in run.roots:
-                own, code, subject, message, remedy, related = root
+                own, code, subject, message, remedy, related, evidence = root
                 out.line(f"  {out.paint(safe(code), _SEVERITY_COLOURS[own])}  {subject}")
                 out.wrapped(_one_line(message), 6)
+                for line in evidence_block(evidence, 6, out.width):  # R-EVD-10
+                    out.line(line)
                 _remedy(out, remedy)
                 _folded(out, gathered, incident, related)
             if run.left:
@@ -403,7 +416,7 @@ def _folded(out: Writer, gathered: _Gathered, incident: str, related: int) -> No
         out.wrapped(f"affects: {names}", 6, 9)
     if following:
         out.line(f"      follows from it ({len(following)}):")
-    for severity, code, subject, message, _, _ in following:
+    for severity, code, subject, message, _, _, _ in following:
         colour = _SEVERITY_COLOURS[severity]
         out.line(f"      - {out.paint(safe(code), colour)}  {subject}")
         out.wrapped(_one_line(message), 10)
@@ -688,17 +701,20 @@ def _v1(out: Writer, report: Report) -> None:
         out.wrapped(f"{safe(name)}  {safe(words)}", 4, 4)
 
 
-def render_text(report: Report, *, colour: bool = False) -> str:
-    """The text output of ``olmtui check`` for a report built by ``report_json``."""
-    out = Writer(colour)
+def render_text(report: Report, *, colour: bool = False, width: int | None = None) -> str:
+    """The text output of ``olmtui check`` for a report built by ``report_json``; ``width``:
+    the terminal's columns when the output is one (evidence lines are cut to it)."""
+    out = Writer(colour, width=width)
     _render(out, report)
     return without_surrogates("\n".join(out.lines) + "\n")
 
 
-def write_text(report: Report, stream: IO[str], *, colour: bool = False) -> None:
+def write_text(
+    report: Report, stream: IO[str], *, colour: bool = False, width: int | None = None
+) -> None:
     """:func:`render_text` written to ``stream`` a few thousand lines at a time, the same
     text (``without_surrogates`` escapes single characters, so piece by piece is the same)."""
-    out = Writer(colour, stream.write)
+    out = Writer(colour, stream.write, width)
     _render(out, report)
     out.flush()
 

@@ -188,6 +188,10 @@ async def test_the_demo_fetches_its_content_from_catalogd_and_reports_it() -> No
         proxied = [r for r in demo.server.requests if "/proxy/" in r.path]
     check_expected(report)
     assert {r.method for r in proxied} == {"GET"}
-    assert {r.path.split("/catalogs/")[1] for r in proxied} == {f"{v1.COMMUNITY}/api/v1/all"}
+    # R-V1-28: the demo's catalogd has no metas (the gate's default): asked once, then all
+    assert {r.path.split("/catalogs/")[1] for r in proxied} == {
+        f"{v1.COMMUNITY}/api/v1/metas",
+        f"{v1.COMMUNITY}/api/v1/all",
+    }
     text = render_text(report)
     assert "OLM V1" in text and v1.KEYCLOAK_ERROR in " ".join(text.split())  # lines wrap

@@ -9,11 +9,20 @@ the FBC loader's document reading (``FBCIndexer``), so a fetched catalog equals 
 FBC loaded from a file. Its ``Catalog.ref`` is the ClusterCatalog's name (a ref without
 ``/``).
 
+When ClusterExtensions name packages, only those packages' documents are asked for where
+catalogd serves ``<base>/api/v1/metas`` (feature gate ``APIV1MetasHandler``, R-V1-28): per
+package ``?schema=olm.package&name=P`` (the package's own document, which carries no
+``package`` field) and ``?package=P`` (its channels, bundles and deprecations), GET too. A
+catalogd without the gate answers 404: then the whole ``all`` stream is read, and that catalog
+is remembered to have no metas for the rest of the session (asked once, not on every fetch).
+
 Only catalogs whose ``Serving`` condition is True are fetched, and each is fetched again
 only when its ``status.resolvedSource.image.ref`` changes (then conditionally, with
-``If-Modified-Since``). A 404 is retried a few times (catalogd replicas that are not the
-leader answer 404); a 403 means no ``get services/proxy`` in catalogd's namespace. Neither
-ends anything: the catalog's content is then simply not known, and :attr:`problems` says why.
+``If-Modified-Since``, when the same packages are asked for) or an extension names a package
+its content was not asked for. A 404 to ``all`` is retried a few times (catalogd replicas that
+are not the leader answer 404); a 403 means no ``get services/proxy`` in catalogd's namespace.
+Neither ends anything: the catalog's content is then simply not known, and :attr:`problems`
+says why.
 """
 
 from __future__ import annotations
@@ -27,7 +36,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from olmtui.gc_pause import cyclic_gc_paused
-from olmtui.kinds import CLUSTER_CATALOG
+from olmtui.kinds import CLUSTER_CATALOG, CLUSTER_EXTENSION
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.rules.v1.catalogs import ClusterCatalog, decode_catalog
 from olmtui.sources import fast_json
@@ -42,6 +51,9 @@ NOT_FOUND_ATTEMPTS = 4
 #: Seconds between those attempts.
 NOT_FOUND_DELAY = 0.5
 ACCEPT = "application/jsonl, application/json;q=0.9, */*;q=0.1"
+#: The endpoints under a catalog's ``status.urls.base`` (R-V1-21, R-V1-28).
+ALL = "api/v1/all"
+METAS = "api/v1/metas"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +66,7 @@ class CatalogdService:
     port: int
     path: str
 
-    def proxy_path(self, endpoint: str = "api/v1/all") -> str:
+    def proxy_path(self, endpoint: str = ALL) -> str:
         """The API server's service-proxy path to ``<base>/<endpoint>`` (R-V1-21)."""
         service = f"{self.scheme}:{self.name}:{self.port}"
         return f"/api/v1/namespaces/{self.namespace}/services/{service}/proxy{self.path}/{endpoint}"
@@ -81,11 +93,22 @@ def service_of(base_url: str) -> CatalogdService | None:
 
 @dataclass(frozen=True, slots=True)
 class Fetched:
-    """One catalog's content, and what it was fetched for."""
+    """One catalog's content, and what it was fetched for: the resolved digest and the
+    packages asked for (``None``: the whole catalog, ``api/v1/all``)."""
 
     resolved_ref: str | None
     last_modified: str | None
     catalog: Catalog
+    packages: frozenset[str] | None = None
+
+    def holds(self, packages: frozenset[str]) -> bool:
+        """Whether this content answers for every one of ``packages``."""
+        return self.packages is None or packages <= self.packages
+
+
+class MetasNotServed(Exception):
+    """catalogd answered 404 to ``/api/v1/metas``: its ``APIV1MetasHandler`` gate is off (or
+    the replica asked is not the leader); ``api/v1/all`` is read instead (R-V1-28)."""
 
 
 async def index_lines(chunks: Any, catalog: Catalog, origin: str) -> None:
@@ -93,6 +116,12 @@ async def index_lines(chunks: Any, catalog: Catalog, origin: str) -> None:
     ``catalog``: each line decoded once, the event loop let go after each network read
     (what arrived since the last one: tens of KiB while the index keeps up)."""
     indexer = FBCIndexer(catalog, Path(origin))
+    await _feed(indexer, chunks, catalog, origin)
+    indexer.finish()
+
+
+async def _feed(indexer: FBCIndexer, chunks: Any, catalog: Catalog, origin: str) -> None:
+    """The JSON Lines of one response into ``indexer`` (see :func:`index_lines`)."""
     lines = EventLines()
     async for chunk in chunks:
         # Nothing made here holds a cycle: the documents are dropped once read, and what the
@@ -105,7 +134,6 @@ async def index_lines(chunks: Any, catalog: Catalog, origin: str) -> None:
         await asyncio.sleep(0)
     if lines.partial:
         raise ValueError(f"{origin}: the content ended inside a line")
-    indexer.finish()
 
 
 def _decode(line: bytes, catalog: Catalog, origin: str, number: int) -> Any:
@@ -145,12 +173,60 @@ async def fetch_catalog(
         modified = response.headers.get("Last-Modified")
         if response.status == 304:
             return None, modified or since
-        origin = f"{base.rstrip('/')}/api/v1/all"
+        origin = f"{base.rstrip('/')}/{ALL}"
         catalog = Catalog(name, origin, whole=True)
         await index_lines(response.content.iter_any(), catalog, origin)
         return catalog, modified
     finally:
         response.close()
+
+
+def package_queries(package: str) -> list[list[tuple[str, str]]]:
+    """The ``/api/v1/metas`` queries that give one package's documents (R-V1-28): its
+    ``olm.package`` document, which has no ``package`` field, then every document whose
+    ``package`` is it (channels, bundles, deprecations)."""
+    return [[("schema", "olm.package"), ("name", package)], [("package", package)]]
+
+
+async def fetch_packages(
+    requester: Requester,
+    name: str,
+    base: str,
+    service: CatalogdService,
+    packages: frozenset[str],
+    since: str | None = None,
+) -> tuple[Catalog | None, str | None]:
+    """GET the documents of ``packages`` from ``<base>/api/v1/metas`` of ClusterCatalog
+    ``name`` (R-V1-28): one catalog holding those packages only (not ``whole``), None when
+    ``since`` is given and nothing changed (304 to the first query), and ``Last-Modified``.
+    Raises :class:`MetasNotServed` when the first query is answered 404, StatusError or
+    network errors otherwise."""
+    headers = {"Accept": ACCEPT, "Accept-Encoding": "gzip"}
+    path = service.proxy_path(METAS)
+    origin = f"{base.rstrip('/')}/{METAS}"
+    catalog = Catalog(name, origin)
+    indexer = FBCIndexer(catalog, Path(origin))
+    modified: str | None = None
+    queries = [query for package in sorted(packages) for query in package_queries(package)]
+    for number, query in enumerate(queries):
+        first = number == 0
+        asked = {**headers, "If-Modified-Since": since} if first and since else headers
+        try:
+            response = await requester.open(path, query, headers=asked, also_ok=(304,))
+        except StatusError as exc:
+            if first and exc.code == 404:
+                raise MetasNotServed(str(exc)) from exc
+            raise
+        try:
+            if first:
+                modified = response.headers.get("Last-Modified")
+                if response.status == 304:  # one file behind every query: none changed
+                    return None, modified or since
+            await _feed(indexer, response.content.iter_any(), catalog, origin)
+        finally:
+            response.close()
+    indexer.finish()
+    return catalog, modified
 
 
 def content_summary(catalog: Catalog) -> str:
@@ -170,6 +246,9 @@ class CatalogdFetcher:
         self.recheck = recheck
         #: ClusterCatalog name -> why its content is not known (no access, not found, ...).
         self.problems: dict[str, str] = {}
+        #: The ClusterCatalogs whose catalogd answered 404 to ``/api/v1/metas``: read whole
+        #: from ``api/v1/all`` for the rest of the session (R-V1-28).
+        self.no_metas: set[str] = set()
         self._fetched: dict[str, Fetched] = {}
         self._listeners: list[Callable[[Sequence[ContentNews]], None]] = []
         #: what changed since listeners last heard, for the change log
@@ -178,8 +257,15 @@ class CatalogdFetcher:
         self.not_found_delay = NOT_FOUND_DELAY
 
     def catalogs(self) -> list[Catalog]:
-        """The content fetched, one Catalog per ClusterCatalog, ordered by name."""
-        return [self._fetched[name].catalog for name in sorted(self._fetched)]
+        """The content fetched, one Catalog per ClusterCatalog, ordered by name; content
+        asked for fewer packages than the extensions now name is left out until fetched
+        again (R-V1-28: a package it was not asked for is unknown there, not absent)."""
+        wanted = self.wanted_packages()
+        return [
+            fetched.catalog
+            for name, fetched in sorted(self._fetched.items())
+            if fetched.holds(wanted)
+        ]
 
     def subscribe(self, listener: Callable[[Sequence[ContentNews]], None]) -> None:
         """``listener`` hears what changed in the content (or in why it is not known)."""
@@ -204,17 +290,36 @@ class CatalogdFetcher:
         includes the catalogs' content). Without a way to fetch, nothing is awaited."""
         if self.requester is None:
             return True
+        wanted = self.wanted_packages()
         for cluster_catalog in map(decode_catalog, self.store.list(CLUSTER_CATALOG)):
             if cluster_catalog.serving is not True or cluster_catalog.name in self.problems:
                 continue
             fetched = self._fetched.get(cluster_catalog.name)
-            if fetched is None or fetched.resolved_ref != cluster_catalog.resolved_ref:
+            if fetched is None or not self._current(fetched, cluster_catalog, wanted):
                 return False
         return True
 
+    def wanted_packages(self) -> frozenset[str]:
+        """The packages the store's ClusterExtensions name: all the content their resolution
+        reads (R-V1-28); empty when none does."""
+        names = (
+            ((spec.get("source") or {}).get("catalog") or {}).get("packageName")
+            for spec in (e.get("spec") or {} for e in self.store.list(CLUSTER_EXTENSION))
+            if isinstance(spec, dict)
+        )
+        return frozenset(n for n in names if isinstance(n, str) and n)
+
+    def _current(
+        self, fetched: Fetched, cluster_catalog: ClusterCatalog, wanted: frozenset[str]
+    ) -> bool:
+        """Whether ``fetched`` is the catalog's content at its digest for every package
+        wanted."""
+        return fetched.resolved_ref == cluster_catalog.resolved_ref and fetched.holds(wanted)
+
     def on_store_changes(self, changes: list[Change]) -> None:
-        """A ClusterCatalog came, went or changed: look again soon."""
-        if any(change.key.kind == CLUSTER_CATALOG for change in changes):
+        """A ClusterCatalog came, went or changed, or an extension that may name another
+        package: look again soon."""
+        if any(change.key.kind in (CLUSTER_CATALOG, CLUSTER_EXTENSION) for change in changes):
             self._wake.set()
 
     async def refresh(self) -> None:
@@ -232,27 +337,56 @@ class CatalogdFetcher:
         for name in list(self.problems):
             if name not in current:
                 del self.problems[name]
+        self.no_metas &= set(current)
+        wanted = self.wanted_packages()
+        lacking = sorted(
+            n for n, f in self._fetched.items() if n in current and not f.holds(wanted)
+        )
+        for name in lacking:  # left out of catalogs() from now: say so before the fetch
+            self._news.append(
+                ContentNews(name, "content asked again: an extension names a new package")
+            )
+        if lacking:
+            self._tell()
         for name, cluster_catalog in sorted(current.items()):
             if not name or cluster_catalog.serving is not True:
                 continue
             cached = self._fetched.get(name)
-            if cached is not None and cached.resolved_ref == cluster_catalog.resolved_ref:
+            if cached is not None and self._current(cached, cluster_catalog, wanted):
                 continue
-            await self._fetch(cluster_catalog, cached)
+            await self._fetch(cluster_catalog, cached, wanted)
         self._tell()
 
-    async def _fetch(self, cluster_catalog: ClusterCatalog, cached: Fetched | None) -> None:
+    async def _fetch(
+        self, cluster_catalog: ClusterCatalog, cached: Fetched | None, wanted: frozenset[str]
+    ) -> None:
         assert self.requester is not None
         name, base = cluster_catalog.name, cluster_catalog.base_url or ""
         service = service_of(base)
         if service is None:
             self._problem(name, f"status.urls.base {base!r} names no Service")
             return
-        since = cached.last_modified if cached is not None else None
+        # R-V1-28: only the packages extensions name, where catalogd serves them one by one;
+        # a conditional GET only for the same question (the same packages, or the whole)
+        packages = wanted if wanted and name not in self.no_metas else None
+        asked_before = cached is not None and cached.packages == packages
+        since = cached.last_modified if cached is not None and asked_before else None
         try:
-            catalog, modified = await fetch_catalog(
-                self.requester, name, base, service, since, delay=self.not_found_delay
-            )
+            if packages is not None:
+                try:
+                    catalog, modified = await fetch_packages(
+                        self.requester, name, base, service, packages, since
+                    )
+                except MetasNotServed:
+                    packages, since = None, None
+                    self.no_metas.add(name)
+                    self._news.append(
+                        ContentNews(name, f"catalogd serves no {METAS}: reading {ALL}")
+                    )
+            if packages is None:
+                catalog, modified = await fetch_catalog(
+                    self.requester, name, base, service, since, delay=self.not_found_delay
+                )
         except StatusError as exc:
             self._problem(name, str(exc))
             return
@@ -262,9 +396,11 @@ class CatalogdFetcher:
         self.problems.pop(name, None)
         if catalog is None:  # 304: same content under a new digest
             assert cached is not None
-            self._fetched[name] = Fetched(cluster_catalog.resolved_ref, modified, cached.catalog)
+            self._fetched[name] = Fetched(
+                cluster_catalog.resolved_ref, modified, cached.catalog, cached.packages
+            )
             return
-        self._fetched[name] = Fetched(cluster_catalog.resolved_ref, modified, catalog)
+        self._fetched[name] = Fetched(cluster_catalog.resolved_ref, modified, catalog, packages)
         self._news.append(ContentNews(name, f"content fetched: {content_summary(catalog)}"))
 
     async def run(self) -> None:

@@ -51,7 +51,9 @@ class TimelineScreen(TableScreen):
     SORTABLE = False  # the order is the point: time
     COLUMNS = (
         Column("when", "WHEN (UTC)", cut="never"),
-        Column("object", "OBJECT", min_width=18, cut="middle"),
+        # as wide as its widest name: a name is cut (in its middle) only when the row does not
+        # fit the terminal, the messages of WHAT giving way first (the detail pane has them)
+        Column("object", "OBJECT", min_width=18, cut="middle", max_width=None),
         Column("what", "WHAT"),
     )
     EMPTY_TEXT = "nothing in the input records a time for these objects"

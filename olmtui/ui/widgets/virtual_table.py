@@ -71,6 +71,9 @@ class Column:
     #: How a cell too wide is shortened: its end, its middle (names), or never (versions,
     #: finding codes: the column gets its full width before any other shrinks).
     cut: Cut = "end"
+    #: The widest a sized-from-content column grows; ``None``: its widest cell, so that a
+    #: name is cut only when the row does not fit the screen (the Timeline's OBJECT).
+    max_width: int | None = _MAX_AUTO_WIDTH
 
 
 @dataclass(frozen=True, slots=True)
@@ -502,7 +505,8 @@ class VirtualTable(ScrollView, can_focus=True):
             elif column.cut == "never":
                 widths.append(max(label, cells[index]))
             else:
-                widths.append(min(max(label, cells[index]), _MAX_AUTO_WIDTH))
+                widest = max(label, cells[index])
+                widths.append(widest if column.max_width is None else min(widest, column.max_width))
         self._natural = widths
         self._fitted_to = -1
 

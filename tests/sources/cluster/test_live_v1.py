@@ -204,7 +204,9 @@ async def test_catalogd_content_equals_the_same_fbc_loaded_from_files(tmp_path: 
         assert fetched.packages == expected.packages
         assert fetched.findings == expected.findings == []
         assert {"cluster-kube-descheduler-operator", "infinispan"} <= set(fetched.packages)
-        (request,) = proxy_requests(server)
+        # R-V1-28: the extension's package asked from metas first; without the gate, all
+        metas, request = proxy_requests(server)
+        assert metas.path.endswith("/catalogs/operatorhubio/api/v1/metas")
         assert request.path == (
             "/api/v1/namespaces/olmv1-system/services/https:catalogd-service:443/proxy"
             "/catalogs/operatorhubio/api/v1/all"
@@ -262,9 +264,10 @@ async def test_fetched_again_only_when_the_resolved_digest_changes(tmp_path: Pat
         relabelled["metadata"]["labels"]["team"] = "x"  # same digest: no fetch
         server.state.update(relabelled)
         await converged(store, server)
-        assert len(proxy_requests(server)) == 1
+        assert len(proxy_requests(server)) == 2  # metas (404, R-V1-28), then all
         server.state.update(cluster_catalog("operatorhubio", digest=DIGEST[:-1] + "b"))
-        await wait_for(lambda: len(proxy_requests(server)) == 2, what="asked again")
+        await wait_for(lambda: len(proxy_requests(server)) == 3, what="asked again")
+        assert proxy_requests(server)[-1].path.endswith("/api/v1/all"), "metas asked once"
         await wait_for(lambda: source.catalogd.problems == {}, what="no problem")
         assert source.catalogd.catalogs()[0] is first, "304: the same content"
         later = when + dt.timedelta(hours=1)
@@ -275,6 +278,7 @@ async def test_fetched_again_only_when_the_resolved_digest_changes(tmp_path: Pat
             what="new content",
         )
         assert heard == [
+            "catalogd serves no api/v1/metas: reading api/v1/all",
             "content fetched: 1 package, 49 bundles",
             "content fetched: 4 packages, 94 bundles",
         ], "listeners hear of new content, not of a 304 or a relabelling"
