@@ -18,7 +18,16 @@ from olmtui.model.records.catalog import Catalog, Package
 from olmtui.model.rules.installmodes.supported_modes import install_mode_set
 from olmtui.model.rules.v1.catalogs import ClusterCatalog
 from olmtui.model.rules.v1.eligibility import declared_properties
-from olmtui.objects import Obj, annotations_of, name_of, namespace_of, spec, status, text_of
+from olmtui.objects import (
+    Obj,
+    annotations_of,
+    mapping_of,
+    name_of,
+    namespace_of,
+    spec,
+    status,
+    text_of,
+)
 
 #: Subscription annotation OLM v0 writes on a Subscription it generated for a dependency (C9).
 GENERATED_BY = "olm.generated-by"
@@ -92,6 +101,16 @@ class OperatorInputs:
         return None if self.csv is None else text_of(spec(self.csv).get("version"))
 
 
+def _listed(value: Any) -> list[Any]:
+    """A list field as OLM writes it; anything else (a wrong-typed field) is an empty one."""
+    return value if isinstance(value, list) else []
+
+
+def _names(value: Any) -> list[str]:
+    """The strings of a list field (``apiGroups``, ``resources``, ``targetNamespaces``)."""
+    return [v for v in _listed(value) if isinstance(v, str)]
+
+
 def _unknown(rule: str, why: str, soft: str | None = None) -> RuleResult:
     return RuleResult(rule, False, f"unknown: {why}", known=False, soft=soft)
 
@@ -132,7 +151,7 @@ def watch_scope(inputs: OperatorInputs) -> RuleResult:
     if isinstance(group, RuleResult):
         return group
     group_spec = spec(group)
-    targets = [t for t in group_spec.get("targetNamespaces") or () if isinstance(t, str)]
+    targets = _names(group_spec.get("targetNamespaces"))
     name = name_of(group)
     if targets:
         listed = ", ".join(targets)
@@ -186,8 +205,8 @@ def no_dependencies(inputs: OperatorInputs) -> RuleResult:
             found.append(kind)
     csv_spec = spec(inputs.csv)
     required = [
-        *((csv_spec.get("customresourcedefinitions") or {}).get("required") or ()),
-        *((csv_spec.get("apiservicedefinitions") or {}).get("required") or ()),
+        *_listed(mapping_of(csv_spec.get("customresourcedefinitions")).get("required")),
+        *_listed(mapping_of(csv_spec.get("apiservicedefinitions")).get("required")),
     ]
     if required:
         found.append(f"{len(required)} required API(s)")
@@ -205,7 +224,7 @@ def no_api_services(inputs: OperatorInputs) -> RuleResult:
     """R-MIG-4 (C3, hard): no owned APIService definitions."""
     if inputs.csv is None:
         return _csv_missing("C3", inputs)
-    owned = (spec(inputs.csv).get("apiservicedefinitions") or {}).get("owned") or ()
+    owned = _listed(mapping_of(spec(inputs.csv).get("apiservicedefinitions")).get("owned"))
     if owned:
         return RuleResult(
             "C3",
@@ -226,7 +245,7 @@ def no_operator_condition(inputs: OperatorInputs) -> RuleResult:
         if OPERATOR_CONDITION in inputs.unreadable:
             return _unknown("C4", "OperatorConditions could not be read", soft)
         return RuleResult("C4", True, "no OperatorCondition", soft=soft)
-    entries = status(inputs.condition).get("conditions") or ()
+    entries = _listed(status(inputs.condition).get("conditions"))
     if entries:
         types = ", ".join(sorted({str(c.get("type")) for c in entries if isinstance(c, Mapping)}))
         return RuleResult(
@@ -240,12 +259,12 @@ def no_operator_condition(inputs: OperatorInputs) -> RuleResult:
 
 
 def _rules_of(csv: Obj) -> list[Mapping[str, Any]]:
-    install = (spec(csv).get("install") or {}).get("spec") or {}
+    install = mapping_of(mapping_of(spec(csv).get("install")).get("spec"))
     out: list[Mapping[str, Any]] = []
     for field in ("clusterPermissions", "permissions"):
-        for grant in install.get(field) or ():
+        for grant in _listed(install.get(field)):
             if isinstance(grant, Mapping):
-                out += [r for r in grant.get("rules") or () if isinstance(r, Mapping)]
+                out += [r for r in _listed(grant.get("rules")) if isinstance(r, Mapping)]
     return out
 
 
@@ -259,11 +278,11 @@ def no_v0_api_access(inputs: OperatorInputs) -> RuleResult:
     v0: set[str] = set()
     v1 = False
     for rule in _rules_of(inputs.csv):
-        groups = rule.get("apiGroups") or ()
+        groups = _names(rule.get("apiGroups"))
         if V1_GROUP in groups:
             v1 = True
         if V0_GROUP in groups:
-            v0 |= {r for r in rule.get("resources") or () if r in V0_API_RESOURCES or r == "*"}
+            v0 |= {r for r in _names(rule.get("resources")) if r in V0_API_RESOURCES or r == "*"}
     if not v0:
         return RuleResult("C5", True, "its RBAC grants no OLM v0 API", soft=soft)
     listed = ", ".join(sorted(v0))
@@ -407,7 +426,7 @@ def image_backed_sources(inputs: OperatorInputs) -> RuleResult:
     own = (text_of(sub_spec.get("sourceNamespace")) or "", text_of(sub_spec.get("source")) or "")
     refs = [("the Subscription's", own)]
     if inputs.install_plan is not None:
-        for lookup in status(inputs.install_plan).get("bundleLookups") or ():
+        for lookup in _listed(status(inputs.install_plan).get("bundleLookups")):
             ref = lookup.get("catalogSourceRef") if isinstance(lookup, Mapping) else None
             if isinstance(ref, Mapping):
                 pair = (text_of(ref.get("namespace")) or "", text_of(ref.get("name")) or "")
