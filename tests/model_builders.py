@@ -511,6 +511,7 @@ def operator_condition(
     """The OperatorCondition of CSV ``name`` in ``ns``: its Upgradeable condition as the
     operator set it (``status_value``) and as an admin overrode it (``override``)."""
     obj: Obj = {
+        "apiVersion": "operators.coreos.com/v2",
         "kind": "OperatorCondition",
         "metadata": {"namespace": ns, "name": name},
         "spec": {},

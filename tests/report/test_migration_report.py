@@ -9,7 +9,7 @@ from typing import Any
 import jsonschema
 import yaml
 from migration_support import CLUSTER_CATALOG, CSV_NAME, NS, content, healthy_subscription
-from model_builders import catalog_source, csv, operator_group, subscription
+from model_builders import catalog_source, csv, operator_condition, operator_group, subscription
 from v1_objects import catalog, extension
 
 from olmtui.model.incremental.engine import Model
@@ -34,6 +34,7 @@ def cluster() -> list[dict[str, Any]]:
     return [
         operator_group(NS, "og", status=[""]),
         csv(NS, CSV_NAME),
+        operator_condition(CSV_NAME, None, ns=NS),
         healthy_subscription(),
         operator_group("team", "og", targets=["team"]),
         csv("team", CSV_NAME),

@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 from migration_support import CLUSTER_CATALOG, CSV_NAME, NS, healthy_subscription
-from model_builders import catalog_source, csv, operator_group, subscription
+from model_builders import catalog_source, csv, operator_condition, operator_group, subscription
 from rich.console import Console, RenderableType
 from v1_objects import catalog, extension
 
@@ -37,6 +37,7 @@ def _session(tmp_path: Path):  # type: ignore[no-untyped-def]
     objects: list[dict[str, Any]] = [
         operator_group(NS, "og", status=[""]),
         csv(NS, CSV_NAME),
+        operator_condition(CSV_NAME, None, ns=NS),
         healthy_subscription(approval="Manual"),
         operator_group("team", "og", targets=["team"]),
         csv("team", CSV_NAME),

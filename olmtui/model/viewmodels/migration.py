@@ -49,6 +49,7 @@ def migration_rows(store: Store, catalogs: Sequence[Catalog]) -> list[Migration]
         else None
     )
     unreadable = frozenset(store.unreadable)
+    conditions_read = store.count(OPERATOR_CONDITION) > 0
 
     def inputs_of(sub: Obj) -> OperatorInputs:
         ns = namespace_of(sub)
@@ -65,6 +66,7 @@ def migration_rows(store: Store, catalogs: Sequence[Catalog]) -> list[Migration]
             content=content,
             unreadable=unreadable,
             read_namespaces=store.read_namespaces,
+            conditions_read=conditions_read,
         )
 
     subs = sorted(store.list(SUBSCRIPTION), key=lambda s: (namespace_of(s), name_of(s)))

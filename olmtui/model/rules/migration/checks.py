@@ -79,6 +79,9 @@ class OperatorInputs:
     unreadable: frozenset[str] = frozenset()
     #: The namespaces read (``--namespace``); None: all of them.
     read_namespaces: frozenset[str] | None = None
+    #: Whether the input holds OperatorConditions at all: OLM v0 makes one for every CSV,
+    #: so an input without any did not collect them (C4 is then unknown, not passed).
+    conditions_read: bool = True
 
     @property
     def namespace(self) -> str:
@@ -244,6 +247,8 @@ def no_operator_condition(inputs: OperatorInputs) -> RuleResult:
             return _csv_missing("C4", inputs, soft)
         if OPERATOR_CONDITION in inputs.unreadable:
             return _unknown("C4", "OperatorConditions could not be read", soft)
+        if not inputs.conditions_read:
+            return _unknown("C4", "the input holds no OperatorCondition at all", soft)
         return RuleResult("C4", True, "no OperatorCondition", soft=soft)
     entries = _listed(status(inputs.condition).get("conditions"))
     if entries:

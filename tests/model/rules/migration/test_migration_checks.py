@@ -344,6 +344,11 @@ UNKNOWN: list[tuple[str, Callable[[], OperatorInputs], str]] = [
         lambda: eligible(unreadable=frozenset({OPERATOR_CONDITION})),
         "OperatorConditions could not be read",
     ),
+    (
+        "C4",
+        lambda: eligible(conditions_read=False),
+        "the input holds no OperatorCondition at all",
+    ),
     ("C10", lambda: eligible(catalog_sources=None), "is not in the input"),
     ("C10", lambda: eligible(unreadable=frozenset({CATALOG_SOURCE})), "could not be read"),
     (

@@ -4,7 +4,7 @@ gathered from the cache (``model/viewmodels/migration``)."""
 from __future__ import annotations
 
 from migration_support import CLUSTER_CATALOG, CSV_NAME, NS, content, eligible, healthy_subscription
-from model_builders import catalog_source, csv, operator_group, subscription
+from model_builders import catalog_source, csv, operator_condition, operator_group, subscription
 from v1_objects import catalog, extension
 
 from olmtui.model.rules.migration.checks import OperatorInputs
@@ -87,6 +87,7 @@ def test_rows_are_gathered_from_the_cache_with_the_catalog_content_bound() -> No
         [
             operator_group(NS, "og", status=[""]),
             csv(NS, CSV_NAME),
+            operator_condition(CSV_NAME, None, ns=NS),
             healthy_subscription(),
             catalog_source("openshift-marketplace", "cat"),
             catalog(CLUSTER_CATALOG),
