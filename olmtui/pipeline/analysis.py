@@ -615,12 +615,20 @@ class Analysis:
             return None
         meta = csv.get("metadata") or {}
         namespace, name = str(meta.get("namespace") or ""), str(meta.get("name") or "")
-        subs = {
-            ObjectRef(SUBSCRIPTION, namespace, str((s.get("metadata") or {}).get("name") or ""))
+        subs = [
+            s
             for s in self.store.list(SUBSCRIPTION, namespace)
             if (s.get("status") or {}).get("installedCSV") == name
+        ]
+        if not subs:
+            return None
+        refs = {
+            ObjectRef(SUBSCRIPTION, namespace, str((s.get("metadata") or {}).get("name") or ""))
+            for s in subs
         }
-        return next((m for m in self.migration() if m.object in subs), None)
+        # only its Subscription's row: a CSV's detail must not rebuild every operator's
+        rows = migration_rows(self.store, self.catalogs(), subs)
+        return next((m for m in rows if m.object in refs), None)
 
     # -- OLM v1 and relations --------------------------------------------------------------
 

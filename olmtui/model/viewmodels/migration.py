@@ -6,7 +6,7 @@ and the content bound to each ClusterCatalog (R-V1-22)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from olmtui.kinds import (
     CATALOG_SOURCE,
@@ -38,8 +38,12 @@ def _plan_of(store: Store, sub: Obj) -> Obj | None:
     return None if name is None else store.get(INSTALL_PLAN, ns, name)
 
 
-def migration_rows(store: Store, catalogs: Sequence[Catalog]) -> list[Migration]:
-    """R-MIG-12: every operator's row, in the tool's section order."""
+def migration_rows(
+    store: Store, catalogs: Sequence[Catalog], only: Iterable[Obj] | None = None
+) -> list[Migration]:
+    """R-MIG-12: every operator's row, in the tool's section order; ``only``: the rows of
+    these Subscriptions alone (one CSV's detail), which reads no other Subscription (rows of
+    converted ClusterExtensions then stand beside them, whatever their Subscription)."""
     catalog_objs = sorted(store.list(CLUSTER_CATALOG), key=name_of)
     cluster_catalogs = [decode_catalog(o) for o in catalog_objs]
     content = content_by_catalog(catalogs, catalog_objs)
@@ -48,6 +52,9 @@ def migration_rows(store: Store, catalogs: Sequence[Catalog]) -> list[Migration]
         if store.count(CATALOG_SOURCE)
         else None
     )
+    groups: dict[str, list[Obj]] = {}
+    for (ns, _), group in store.slots(OPERATOR_GROUP):  # once, not once per Subscription
+        groups.setdefault(ns, []).append(group)
     unreadable = frozenset(store.unreadable)
     conditions_read = store.count(OPERATOR_CONDITION) > 0
 
@@ -57,7 +64,7 @@ def migration_rows(store: Store, catalogs: Sequence[Catalog]) -> list[Migration]
         csv = None if installed is None else store.get(CSV, ns, installed)
         return OperatorInputs(
             subscription=sub,
-            groups=list(store.list(OPERATOR_GROUP, ns)),
+            groups=groups.get(ns, []),
             csv=csv,
             condition=None if installed is None else store.get(OPERATOR_CONDITION, ns, installed),
             catalog_sources=sources,
@@ -69,5 +76,6 @@ def migration_rows(store: Store, catalogs: Sequence[Catalog]) -> list[Migration]
             conditions_read=conditions_read,
         )
 
-    subs = sorted(store.list(SUBSCRIPTION), key=lambda s: (namespace_of(s), name_of(s)))
+    listed = store.list(SUBSCRIPTION) if only is None else only
+    subs = sorted(listed, key=lambda s: (namespace_of(s), name_of(s)))
     return migrations(subs, store.list(CLUSTER_EXTENSION), inputs_of)
