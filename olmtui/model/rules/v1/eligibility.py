@@ -18,7 +18,7 @@ from typing import Any, Literal
 from olmtui.model.primitives import json_text
 from olmtui.model.primitives.bundle_properties import PROPERTIES_ANNOTATION
 from olmtui.model.rules.installmodes.supported_modes import install_mode_set
-from olmtui.objects import annotations_of, name_of, spec
+from olmtui.objects import annotations_of, name_of, spec, status
 
 Obj = Mapping[str, Any]
 Verdict = Literal["blocks", "needs", "ok"]
@@ -113,11 +113,14 @@ def _webhooks(csv: Obj) -> Point | None:
 
 
 def _operator_condition(csv: Obj, conditions: Iterable[Obj]) -> Point | None:
+    """Use of the OperatorCondition API: its ``status.conditions`` hold an entry. OLM v0 makes
+    an OperatorCondition (and grants its RBAC) for every CSV, so one alone is no use (the
+    migration tool's C4 reads it the same way, R-MIG-5)."""
     name = name_of(csv)
-    if any(name_of(c) == name for c in conditions):
+    if any(name_of(c) == name and status(c).get("conditions") for c in conditions):
         return Point(
             "needs",
-            "has an OperatorCondition: OLM v1 has no OperatorCondition API, so an upgrade "
+            "uses its OperatorCondition: OLM v1 has no OperatorCondition API, so an upgrade "
             "the operator holds back with Upgradeable=False would not wait",
         )
     return None
