@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from olmtui.kinds import CLUSTER_EXTENSION
 from olmtui.model.rules.migration.checks import CatalogMatch, OperatorInputs
 from olmtui.model.rules.v1.catalog_selector import NAME_LABEL
 from olmtui.objects import Obj, name_of, namespace_of, spec, text_of
@@ -64,7 +65,7 @@ def cluster_extension(inputs: OperatorInputs, match: CatalogMatch) -> Obj:
         ce_spec["config"] = {"configType": "Inline", "inline": {"deploymentConfig": config}}
     return {
         "apiVersion": V1_API,
-        "kind": "ClusterExtension",
+        "kind": CLUSTER_EXTENSION,
         "metadata": {
             "name": name_of(sub),
             "annotations": {MIGRATED_FROM: f"{namespace_of(sub)}/{name_of(sub)}"},
