@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from olmtui.kinds import CSV, OPERATOR_CONDITION
-from olmtui.objects import is_copied_csv, meta
+from olmtui.store import is_copied_csv
 
 Obj = dict[str, Any]
 
@@ -20,7 +20,7 @@ def operator_conditions(objects: Iterable[Obj], now: str) -> list[Obj]:
     for csv in objects:
         if csv.get("kind") != CSV or is_copied_csv(csv):
             continue
-        csv_meta = meta(csv)
+        csv_meta = csv.get("metadata") or {}
         owner = {
             "apiVersion": csv.get("apiVersion", "operators.coreos.com/v1alpha1"),
             "kind": CSV,
