@@ -62,12 +62,15 @@ def operator_group(
     static: bool = False,
     upgrade: str | None = None,
     bare: bool = False,
+    service_account: str | None = None,
 ) -> Obj:
     """An OperatorGroup; a ``bare`` one has no uid (as a client creates it: the store keeps
-    such groups compact)."""
+    such groups compact); ``service_account`` is its ``spec.serviceAccountName``."""
     spec: Obj = {}
     if targets is not None:
         spec["targetNamespaces"] = targets
+    if service_account is not None:
+        spec["serviceAccountName"] = service_account
     if selector is not ABSENT:
         spec["selector"] = selector
     if static:
@@ -227,12 +230,16 @@ def subscription(
     catalog_health: list[Obj] | None = None,
     annotations: dict[str, str] | None = None,
     status: Obj | None = None,
+    config: Obj | None = None,
 ) -> Obj:
     """A Subscription to ``package``. ``channel``, ``source`` and ``source_ns`` are left out
     when ``ABSENT`` (``channel=None`` writes a null channel); ``installed``/``current`` are
     ``status.installedCSV``/``currentCSV``, ``plan`` the InstallPlan it points at,
-    ``conditions`` ``(type, status, reason, message)`` rows, ``status`` more status fields."""
+    ``conditions`` ``(type, status, reason, message)`` rows, ``status`` more status fields,
+    ``config`` its ``spec.config``."""
     spec: Obj = {"name": package}
+    if config is not None:
+        spec["config"] = config
     for key, value in (("channel", channel), ("source", source), ("sourceNamespace", source_ns)):
         if value is not ABSENT:
             spec[key] = value
@@ -504,6 +511,7 @@ def operator_condition(
     """The OperatorCondition of CSV ``name`` in ``ns``: its Upgradeable condition as the
     operator set it (``status_value``) and as an admin overrode it (``override``)."""
     obj: Obj = {
+        "apiVersion": "operators.coreos.com/v2",
         "kind": "OperatorCondition",
         "metadata": {"namespace": ns, "name": name},
         "spec": {},

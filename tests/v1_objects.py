@@ -66,9 +66,11 @@ def extension(
     conditions: list[dict[str, Any]] | None = None,
     progress_deadline_minutes: int | None = None,
     active_revisions: list[dict[str, Any]] | None = None,
+    annotations: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """A ClusterExtension (R-V1-2, R-V1-3); by default installed and healthy. With
-    ``active_revisions`` its ``status.activeRevisions[]`` (R-V1-24)."""
+    ``active_revisions`` its ``status.activeRevisions[]`` (R-V1-24); ``annotations`` its own
+    (a migrated one carries ``olm.operatorframework.io/migrated-from-subscription``)."""
     catalog: dict[str, Any] = {"packageName": package}
     if version is not None:
         catalog["version"] = version
@@ -93,10 +95,13 @@ def extension(
         spec["progressDeadlineMinutes"] = progress_deadline_minutes
     if active_revisions is not None:
         status["activeRevisions"] = active_revisions
+    metadata: dict[str, Any] = {"name": name, "generation": 1, "uid": f"uid-{name}"}
+    if annotations is not None:
+        metadata["annotations"] = annotations
     return {
         "apiVersion": V1,
         "kind": "ClusterExtension",
-        "metadata": {"name": name, "generation": 1, "uid": f"uid-{name}"},
+        "metadata": metadata,
         "spec": spec,
         "status": status,
     }

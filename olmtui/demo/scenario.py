@@ -19,6 +19,9 @@ meet, and status written as OLM writes it.
   each: the failing catalog's crash-loops (R-EVD-2).
 * The Deployments OLM made for the installed CSVs, labelled as OLM labels them, so X-ray
   shows them (the script's new CSVs get none: X-ray says "not in the cache" there).
+* The OperatorCondition OLM makes beside every original CSV, none in use
+  (``olmtui.demo.operator_conditions``): the global group's operators are eligible to migrate
+  to OLM v1 (R-MIG-12).
 * OLM v1 beside it (``olmtui.demo.v1``): two ClusterCatalogs (one serving, one not) and three
   ClusterExtensions: one settled, one with an upgrade available, one failing to resolve.
 """
@@ -32,6 +35,7 @@ from dataclasses import dataclass
 from olmtui.demo import objects as o
 from olmtui.demo import v1
 from olmtui.demo.bundles import CATALOG_PATH, fixture_csv
+from olmtui.demo.operator_conditions import operator_conditions
 from olmtui.kinds import PACKAGE_MANIFEST
 from olmtui.model.primitives.version import ZERO, parse_version
 from olmtui.model.records.catalog import Catalog
@@ -310,7 +314,8 @@ def build_scenario(now: str | None = None) -> Scenario:
             labels.setdefault(target, {}).update(o.og_uid_label(og))
     namespaces = [o.namespace(n, now, labels.get(n)) for n in NAMESPACES]
     manifests = package_manifests(now)
-    return Scenario(tuple(namespaces + b.objects + manifests + v1.v1_objects(now)))
+    conditions = operator_conditions(b.objects, now)  # R-MIG-5: one per CSV, none in use
+    return Scenario(tuple(namespaces + b.objects + conditions + manifests + v1.v1_objects(now)))
 
 
 def package_manifests(now: str) -> list[Obj]:

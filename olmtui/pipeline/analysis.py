@@ -29,6 +29,7 @@ from olmtui.kinds import (
     CLUSTER_VERSION,
     CSV,
     REVISION_KINDS,
+    SUBSCRIPTION,
 )
 from olmtui.model.diagnosis.incidents import Diagnosis, diagnose
 from olmtui.model.diagnosis.remedies import remedy_for
@@ -50,6 +51,7 @@ from olmtui.model.rules.dependencies.multitenancy import installed_instances, pa
 from olmtui.model.rules.documented.cluster_upgrade import openshift_version
 from olmtui.model.rules.input.partial import PartialInput, complete_findings
 from olmtui.model.rules.installplans.summaries import PendingApproval
+from olmtui.model.rules.migration.states import Migration
 from olmtui.model.rules.resolution.outcome_findings import resolution_outcome_findings
 from olmtui.model.rules.resolution.resolve import CatalogContent
 from olmtui.model.rules.resolution.result import NamespaceResolution
@@ -60,6 +62,7 @@ from olmtui.model.rules.v1.state import V1State, v1_state
 from olmtui.model.viewmodels.catalog_identity import CatalogIdentity, catalog_identities
 from olmtui.model.viewmodels.metrics import HeadCounts, Metrics, seed_metrics
 from olmtui.model.viewmodels.metrics import head_counts as count_heads
+from olmtui.model.viewmodels.migration import migration_rows
 from olmtui.model.viewmodels.source_facts import (
     OLM_NAMESPACES,
     PACKAGESERVER_CSV,
@@ -163,6 +166,7 @@ class _Derived:
     simulator: Simulator | None = None
     diagnosis: Memo[Diagnosis] = field(default_factory=Memo)
     newest: Memo[dt.datetime | None] = field(default_factory=Memo)
+    migration: Memo[list[Migration]] = field(default_factory=Memo)
 
 
 class Analysis:
@@ -595,6 +599,36 @@ class Analysis:
         # OLM names a CSV's OperatorCondition after it
         condition = self.store.get("OperatorCondition", namespace, name)
         return eligibility(csv, [] if condition is None else [condition], package, spread)
+
+    def migration(self) -> list[Migration]:
+        """Every operator's migration to OLM v1 (R-MIG-12), rebuilt when the model's version
+        moved: it moves with every batch of changes the cache takes, catalog content
+        included."""
+        return self._derived.migration.get(
+            self.model.version, lambda: migration_rows(self.store, self.catalogs())
+        )
+
+    def migration_of_csv(self, csv: Obj | None) -> Migration | None:
+        """The migration row of the Subscription that installed ``csv`` (R-MIG-12); None
+        for a copy, a missing object or a CSV no Subscription names installed."""
+        if csv is None or is_copied_csv(csv):
+            return None
+        meta = csv.get("metadata") or {}
+        namespace, name = str(meta.get("namespace") or ""), str(meta.get("name") or "")
+        subs = [
+            s
+            for s in self.store.list(SUBSCRIPTION, namespace)
+            if (s.get("status") or {}).get("installedCSV") == name
+        ]
+        if not subs:
+            return None
+        refs = {
+            ObjectRef(SUBSCRIPTION, namespace, str((s.get("metadata") or {}).get("name") or ""))
+            for s in subs
+        }
+        # only its Subscription's row: a CSV's detail must not rebuild every operator's
+        rows = migration_rows(self.store, self.catalogs(), subs)
+        return next((m for m in rows if m.object in refs), None)
 
     # -- OLM v1 and relations --------------------------------------------------------------
 

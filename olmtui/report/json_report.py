@@ -50,6 +50,7 @@ from olmtui.model.rules.v1.revisions import (
 from olmtui.model.viewmodels.catalog_identity import catalog_identities
 from olmtui.model.viewmodels.finding_evidence import finding_evidence
 from olmtui.model.viewmodels.metrics import Metrics, head_counts, seed_metrics
+from olmtui.model.viewmodels.migration import migration_rows
 from olmtui.objects import Obj, name_of
 from olmtui.report.context_json import (
     catalog_source_json,
@@ -64,6 +65,7 @@ from olmtui.report.diagnosis_json import (
     recorded_evidence,
 )
 from olmtui.report.entries import Entries
+from olmtui.report.migration_json import migration_json
 from olmtui.report.remedy_json import remedy_json
 from olmtui.safe_text import json_inert
 from olmtui.store import Store
@@ -567,6 +569,7 @@ def report_json(
         "catalogSources": catalog_sources_json(store),
         "installPlans": install_plans_json(store.list(INSTALL_PLAN)),
         **v1_json(store, catalogs),
+        "migration": migration_json(migration_rows(store, catalogs)),  # R-MIG-12
     }
 
 

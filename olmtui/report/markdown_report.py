@@ -34,6 +34,7 @@ from olmtui.model.viewmodels.timeline import (
 )
 from olmtui.report.context_line import incomplete_words, version_words, when_words
 from olmtui.report.json_report import Report, without_surrogates
+from olmtui.report.migration_sections import migration_rows, state_counts
 from olmtui.report.text_report import (
     change_lines,
     refused,
@@ -522,6 +523,26 @@ def _v1(report: Report) -> list[str]:
     return [*lines, ""]
 
 
+def _migration(report: Report) -> list[str]:
+    """Every operator's migration to OLM v1 (R-MIG-12), with the ClusterExtension YAML of an
+    eligible one to copy (R-MIG-13); no lines on a cluster without OLM v1."""
+    rows = migration_rows(report)
+    if not rows:
+        return []
+    lines = ["## Migration to OLM v1", "", f"{state_counts(rows)}.", ""]
+    for row in rows:
+        lines.append(f"- {md(row.subject)}: **{row.state}**, {md(row.reason)}")
+        lines += [f"  - {md(line)}" for line in (*row.failing, *row.notes)]
+        if row.extension is not None:
+            lines += [
+                "",
+                "  ```yaml",
+                *(f"  {line}" for line in row.extension.splitlines()),
+                "  ```",
+            ]
+    return [*lines, ""]
+
+
 def render_markdown(
     report: Report,
     *,
@@ -555,6 +576,7 @@ def render_markdown(
         *_resolution(report),
         "",
         *_v1(report),
+        *_migration(report),
         *_graphs(report, graphs),
     ]
     return without_surrogates("\n".join(lines).rstrip("\n") + "\n")

@@ -27,6 +27,7 @@ from olmtui.model.viewmodels.views import findings_by_subject, subscription_stat
 from olmtui.report.context_line import context_words, incomplete_words
 from olmtui.report.evidence_text import evidence_block, evidence_lines
 from olmtui.report.json_report import Report, without_surrogates
+from olmtui.report.migration_sections import migration_rows, state_counts
 from olmtui.report.v1_sections import catalog_rows, extension_rows
 from olmtui.safe_text import visible
 
@@ -701,6 +702,23 @@ def _v1(out: Writer, report: Report) -> None:
         out.wrapped(f"{safe(name)}  {safe(words)}", 4, 4)
 
 
+def _migration(out: Writer, report: Report) -> None:
+    """Every operator's migration to OLM v1 (R-MIG-12): its state, the rules it does not
+    pass, and the ClusterExtension a conversion would create (R-MIG-13)."""
+    rows = migration_rows(report)
+    if not rows:
+        return
+    out.heading("MIGRATION TO OLM V1")
+    out.line(f"  {safe(state_counts(rows))} (the migration tool's rules C1..C10, read only)")
+    for row in rows:
+        out.wrapped(f"{safe(row.subject)}  {row.state}: {safe(row.reason)}", 4, 4)
+        for line in (*row.failing, *row.notes):
+            out.wrapped(safe(line), 6, 4)
+        if row.extension is not None:
+            for line in row.extension.splitlines():
+                out.line("      " + safe(line))
+
+
 def render_text(report: Report, *, colour: bool = False, width: int | None = None) -> str:
     """The text output of ``olmtui check`` for a report built by ``report_json``; ``width``:
     the terminal's columns when the output is one (evidence lines are cut to it)."""
@@ -728,3 +746,4 @@ def _render(out: Writer, report: Report) -> None:
     _subscriptions(out, report["subscriptions"], _state_problems(report, gathered.qualifying))
     _resolution(out, report)
     _v1(out, report)
+    _migration(out, report)

@@ -1,6 +1,8 @@
 """``OLM v1 readiness (heuristic)`` in the detail of an installed (non-copied) v0 CSV: the
-checklist of ``model.v1.eligibility`` (R-V1-23) as ``Analysis.v1_readiness`` fills it,
-drawn. Information only, never a finding."""
+checklist of ``model.v1.eligibility`` (R-V1-23) as ``Analysis.v1_readiness`` fills it, then
+the migration tool's verdict on the Subscription that installed it (R-MIG-12: its state and
+the rules C1..C10 it does not pass; ``:migration`` has them all). Information only, never a
+finding."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from olmtui.model.rules.v1.eligibility import Point
 from olmtui.pipeline.session import Session
 from olmtui.ui import palette
 from olmtui.ui.formatting import section
+from olmtui.ui.screens.migration import rule_line
 
 Obj = dict[str, Any]
 _VERDICT = {
@@ -34,7 +37,19 @@ def readiness(session: Session, csv: Obj | None) -> list[RenderableType]:
         style=palette.MUTED,
     )
     head.append(" (R-V1-23; a best-effort checklist, not a verdict)", style=palette.MUTED)
-    return [section("OLM v1 readiness (heuristic)"), head, *map(_point, result.points)]
+    points = [section("OLM v1 readiness (heuristic)"), head, *map(_point, result.points)]
+    return [*points, *_migration(session, csv)]
+
+
+def _migration(session: Session, csv: Obj | None) -> list[RenderableType]:
+    """The migration tool's state of the operator (R-MIG-12) and the rules it does not pass."""
+    row = session.analysis.migration_of_csv(csv)
+    if row is None:
+        return []
+    head = Text("  migration tool (R-MIG-12): ", style=palette.MUTED)
+    head.append(row.state, style=palette.OK if row.state == "Eligible" else palette.WARNING)
+    head.append(f": {row.reason} (:migration shows every rule and the ClusterExtension)")
+    return [head, *(rule_line(r) for r in row.failing)]
 
 
 def _point(point: Point) -> Text:

@@ -19,6 +19,7 @@ from olmtui.ui.screens.findings import FindingsScreen
 from olmtui.ui.screens.graph import ChannelsScreen, graph_for
 from olmtui.ui.screens.help import HelpScreen
 from olmtui.ui.screens.installplans import InstallPlansScreen
+from olmtui.ui.screens.migration import MigrationScreen
 from olmtui.ui.screens.namespaces import NamespacesScreen
 from olmtui.ui.screens.operatorgroups import OperatorGroupsScreen
 from olmtui.ui.screens.overview import OverviewScreen
@@ -120,6 +121,13 @@ VIEWS: tuple[ViewSpec, ...] = (
         ("cc", "clustercatalog"),
         "OLM v1: serving, priority, resolved digest, extensions",
         ClusterCatalogsScreen,
+    ),
+    ViewSpec(
+        "migration",
+        "Migration to OLM v1",
+        ("migrate", "mig"),
+        "per v0 operator: the migration tool's state, rules C1..C10, the ClusterExtension",
+        MigrationScreen,
     ),
     ViewSpec("changes", "Changes", ("events", "log"), "what changed when (live)", ChangesScreen),
 )

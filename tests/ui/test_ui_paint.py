@@ -54,7 +54,7 @@ SIZES = [(80, 24), (120, 40), (200, 60)]
 #: the palette, painted once a walk.
 PARTS: dict[str, tuple[str, ...]] = {
     "lists": ("overview", "namespaces", "operatorgroups", "csvs"),
-    "subscriptions": ("subscriptions",),
+    "subscriptions": ("subscriptions", "migration"),
     "plans-graphs": ("installplans", "xray", "graphs"),
     "extras": ("findings", "catalogs", "clusterextensions", "clustercatalogs", "changes"),
 }

@@ -1,10 +1,12 @@
 """Could this OLM v0 operator be managed by OLM v1? A heuristic checklist (R-V1-23).
 
-No upstream library defines a migration check; operator-controller's own limits on
-registry+v1 bundles give one. Each point is read from the installed CSV (and the objects beside
-it) as OLM v0 keeps them, so the answer is about the version installed now, and it is only
-ever information: "heuristic", never a warning. A point the objects cannot show is left
-unsaid rather than guessed.
+operator-controller's own limits on registry+v1 bundles give it: what v1 would refuse or need
+for the version installed now (webhooks, tenancy, install modes), read from the installed CSV
+and the objects beside it. The migration tool's own eligibility rules C1..C10 and its four
+states are the "Migration to v1" chapter (``model/rules/migration``, R-MIG-1..14), which
+reads the property parsing below; this checklist stays the v1-limits half. It is only ever
+information: "heuristic", never a warning. A point the objects cannot show is left unsaid
+rather than guessed.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any, Literal
 from olmtui.model.primitives import json_text
 from olmtui.model.primitives.bundle_properties import PROPERTIES_ANNOTATION
 from olmtui.model.rules.installmodes.supported_modes import install_mode_set
-from olmtui.objects import annotations_of, name_of, spec
+from olmtui.objects import annotations_of, name_of, spec, status
 
 Obj = Mapping[str, Any]
 Verdict = Literal["blocks", "needs", "ok"]
@@ -60,18 +62,28 @@ def _install_modes(csv: Obj) -> Point:
     return Point("blocks", "does not support AllNamespaces, the install mode OLM v1 uses")
 
 
-def _dependencies(csv: Obj) -> Point | None:
-    """From the properties OLM projected onto the CSV; without them, unknown (None)."""
+def declared_properties(csv: Obj) -> list[Obj] | None:
+    """The properties OLM projected onto the CSV (its properties annotation, a wrapped
+    ``{"properties": [...]}`` or a bare list); None when it has none or they cannot be read."""
     text = annotations_of(csv).get(PROPERTIES_ANNOTATION)
     if not isinstance(text, str):
         return None
     try:
-        listed = json_text.loads(text).get("properties") or []
-    except (ValueError, AttributeError):
+        read = json_text.loads(text)
+    except ValueError:
         return None
-    found = sorted(
-        {str(p.get("type")) for p in listed if isinstance(p, dict)} & set(DEPENDENCY_TYPES)
-    )
+    listed = (read.get("properties") or []) if isinstance(read, dict) else read
+    if not isinstance(listed, list):
+        return None
+    return [p for p in listed if isinstance(p, dict)]
+
+
+def _dependencies(csv: Obj) -> Point | None:
+    """From the properties OLM projected onto the CSV; without them, unknown (None)."""
+    listed = declared_properties(csv)
+    if listed is None:
+        return None
+    found = sorted({str(p.get("type")) for p in listed} & set(DEPENDENCY_TYPES))
     if found:
         return Point(
             "blocks",
@@ -101,11 +113,14 @@ def _webhooks(csv: Obj) -> Point | None:
 
 
 def _operator_condition(csv: Obj, conditions: Iterable[Obj]) -> Point | None:
+    """Use of the OperatorCondition API: its ``status.conditions`` hold an entry. OLM v0 makes
+    an OperatorCondition (and grants its RBAC) for every CSV, so one alone is no use (the
+    migration tool's C4 reads it the same way, R-MIG-5)."""
     name = name_of(csv)
-    if any(name_of(c) == name for c in conditions):
+    if any(name_of(c) == name and status(c).get("conditions") for c in conditions):
         return Point(
             "needs",
-            "has an OperatorCondition: OLM v1 has no OperatorCondition API, so an upgrade "
+            "uses its OperatorCondition: OLM v1 has no OperatorCondition API, so an upgrade "
             "the operator holds back with Upgradeable=False would not wait",
         )
     return None

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from model_builders import csv
+from model_builders import csv, operator_condition
 
 from olmtui.model.rules.v1.eligibility import eligibility
 
@@ -65,6 +65,10 @@ def test_what_a_move_needs() -> None:
     hooks = eligibility(make_csv(webhookdefinitions=[{"type": "ValidatingAdmissionWebhook"}]))
     assert hooks.movable and hooks.points[-1].verdict == "needs"
     assert "certificate provider" in hooks.points[-1].text
-    condition = {"metadata": {"name": "op.v1", "namespace": "ops"}}
-    held = eligibility(make_csv(), operator_conditions=[condition])
+    used = operator_condition("op.v1", "False", ns="ops")
+    held = eligibility(make_csv(), operator_conditions=[used])
     assert held.points[-1].verdict == "needs" and "OperatorCondition" in held.points[-1].text
+    # OLM makes one for every CSV: without status conditions it is no use of the API
+    unused = operator_condition("op.v1", None, ns="ops")
+    points = eligibility(make_csv(), operator_conditions=[unused]).points
+    assert not any("OperatorCondition" in p.text for p in points)
