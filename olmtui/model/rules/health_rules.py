@@ -88,13 +88,13 @@ from olmtui.model.rules.evidence.copied_installed import copied_installed_findin
 from olmtui.model.rules.evidence.crd_owners import crd_findings, owned_crds
 from olmtui.model.rules.evidence.install_pods import install_pod_findings, waits_on_deployments
 from olmtui.model.rules.evidence.platform_orphans import PLATFORM_PREFIX, platform_orphan_findings
-from olmtui.model.rules.lifecycle.findings import lifecycle_findings, lifecycle_views
 from olmtui.model.rules.evidence.terminating_namespaces import (
     OLM_NAMESPACED_KINDS,
     finalizers_of,
     terminating,
     terminating_namespace_findings,
 )
+from olmtui.model.rules.lifecycle.findings import lifecycle_findings, lifecycle_views
 from olmtui.model.rules.resolution.catalog_view import Visibility
 from olmtui.model.rules.resolution.failure_findings import resolution_clause_findings
 from olmtui.model.rules.rule_family import (

@@ -91,7 +91,10 @@ def _version(raw: Any, where: str) -> LifecycleVersion:
     if not isinstance(raw, dict):
         raise LifecycleError(f"{where} is not a mapping")
     name = _text(raw.get("name"), f"{where}.name")
-    phases = [_phase(p, f"{where}.phases[{n}]") for n, p in enumerate(_list(raw.get("phases"), f"{where}.phases"))]
+    phases = [
+        _phase(p, f"{where}.phases[{n}]")
+        for n, p in enumerate(_list(raw.get("phases"), f"{where}.phases"))
+    ]
     phases.sort(key=lambda p: (p.start, p.end))
     return LifecycleVersion(
         name, minor_of(name), tuple(phases), _openshift(raw.get("platformCompatibility"), where)

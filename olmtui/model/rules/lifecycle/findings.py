@@ -26,8 +26,8 @@ from olmtui.model.rules.lifecycle.installed import (
     Found,
     Installed,
     content_for,
-    installed_operators,
     input_day,
+    installed_operators,
 )
 from olmtui.model.rules.lifecycle.support import (
     Support,
@@ -191,8 +191,7 @@ def _support_findings(view: LifecycleView, current: Minor | None) -> list[Findin
                 "R-LCY-3",
                 f"Version {version} is out of support{_as_of(view)}: the last support phase "
                 f"of its minor {entry.name} ended on {support.end.isoformat()} (lifecycle from "
-                f"{view.found.catalog or 'the catalog content'})."
-                + _way_out_text(view, current),
+                f"{view.found.catalog or 'the catalog content'})." + _way_out_text(view, current),
             )
         )
     elif (

@@ -121,4 +121,3 @@ def input_day(now: dt.datetime | None, objects: Iterable[Obj]) -> tuple[dt.date 
         return now.astimezone(dt.UTC).date(), True
     newest = newest_time(objects)
     return (newest.astimezone(dt.UTC).date(), False) if newest is not None else (None, False)
-

@@ -10,6 +10,7 @@ self-supported (the console's "Self-support"). The OpenShift minors compare as r
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -51,7 +52,7 @@ def compatible_text(versions: Iterable[str]) -> str:
     if len(given) > 1 and all(m is not None for m in minors):
         ordered = sorted(m for m in minors if m is not None)
         one_major = len({m[0] for m in ordered}) == 1
-        steps = all(b[1] - a[1] == 1 for a, b in zip(ordered, ordered[1:], strict=False))
+        steps = all(b[1] - a[1] == 1 for a, b in itertools.pairwise(ordered))
         if one_major and steps:
             return f"{shown(ordered[0])}\u2013{shown(ordered[-1])}"
     return ", ".join(given)
