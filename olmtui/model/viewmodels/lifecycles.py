@@ -36,3 +36,12 @@ def installed_lifecycles(
         now,
     )
     return {(v.installed.kind, v.installed.namespace, v.installed.name): v for v in views}
+
+
+def support_line(
+    store: Store, catalogs: Sequence[Catalog], now: dt.datetime | None, key: ObjectKey
+) -> str | None:
+    """The detail screens' ``Support: <phase> until <date>; compatible: 4.20–4.22`` of one
+    installed operator; ``None`` when no lifecycle document speaks for it."""
+    view = installed_lifecycles(store, catalogs, now).get(key)
+    return None if view is None else view.line()

@@ -82,6 +82,7 @@ class LifecycleView:
             "asOfExact": self.exact,
             "catalog": self.found.catalog,
             "conflictingDocuments": self.conflicting,
+            "summary": self.line(),
         }
 
     def line(self) -> str:
