@@ -79,7 +79,6 @@ def test_the_installed_minor_s_phase_end_and_compatibility(tmp_path: Path) -> No
         "version": "4.12",
         "supportEnds": "2027-01-17",
         "asOf": "2027-02-01",
-        "asOfExact": False,
         "catalog": None,
         "conflictingDocuments": 0,
         "summary": "Support: Self-support since 2027-01-17; compatible: 4.12",

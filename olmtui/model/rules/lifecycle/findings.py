@@ -63,7 +63,6 @@ class LifecycleView:
     installed: Installed
     found: Found
     support: Support | None
-    exact: bool
     conflicting: int = 0
 
     def json(self) -> dict[str, object]:
@@ -79,7 +78,6 @@ class LifecycleView:
             "version": entry.name if entry is not None else None,
             "supportEnds": _iso(support.ends) if support is not None else None,
             "asOf": _iso(support.day) if support is not None else None,
-            "asOfExact": self.exact,
             "catalog": self.found.catalog,
             "conflictingDocuments": self.conflicting,
             "summary": self.line(),
@@ -120,7 +118,7 @@ def lifecycle_views(
     document in the content given; ``now`` is the input's clock (none: the newest time the
     installed objects record)."""
     csvs, extensions = list(csvs), list(extensions)
-    day, exact = input_day(now, [*csvs, *extensions])
+    day = input_day(now, [*csvs, *extensions])
     views: list[LifecycleView] = []
     for installed in installed_operators(csvs, subscriptions, extensions):
         found = content_for(installed, catalogs)
@@ -128,10 +126,10 @@ def lifecycle_views(
             continue
         documents = found.package.lifecycles
         if len(documents) > 1:
-            views.append(LifecycleView(installed, found, None, exact, len(documents)))
+            views.append(LifecycleView(installed, found, None, len(documents)))
             continue
         support = support_of(documents[0], found.catalog, installed.version, day)
-        views.append(LifecycleView(installed, found, support, exact))
+        views.append(LifecycleView(installed, found, support))
     return views
 
 
@@ -171,11 +169,7 @@ def _way_out_text(view: LifecycleView, openshift: Minor | None) -> str:
 def _as_of(view: LifecycleView) -> str:
     support = view.support
     day = support.day if support is not None else None
-    if day is None:
-        return ""
-    if view.exact:
-        return f" on {day.isoformat()}"
-    return f" on {day.isoformat()} (the newest time the input records; it was taken then or later)"
+    return "" if day is None else f" on {day.isoformat()}"
 
 
 def _support_findings(view: LifecycleView, current: Minor | None) -> list[Finding]:
@@ -199,7 +193,6 @@ def _support_findings(view: LifecycleView, current: Minor | None) -> list[Findin
         support.day is not None
         and support.ends is not None
         and (support.ends - support.day).days <= ENDING_SOON_DAYS
-        and view.exact
     ):
         days = (support.ends - support.day).days
         found.append(
@@ -209,8 +202,8 @@ def _support_findings(view: LifecycleView, current: Minor | None) -> list[Findin
                 ENDING_SOON,
                 "R-LCY-4",
                 f"Support for version {version} (minor {entry.name}, now in "
-                f"{support.phase}) ends on {support.ends.isoformat()}, in {days} day(s)."
-                + _way_out_text(view, current),
+                f"{support.phase}) ends on {support.ends.isoformat()}, {days} day(s) after "
+                f"{support.day.isoformat()}." + _way_out_text(view, current),
             )
         )
     if current is None:

@@ -113,11 +113,12 @@ def content_for(installed: Installed, catalogs: Sequence[Catalog]) -> Found | No
     return None
 
 
-def input_day(now: dt.datetime | None, objects: Iterable[Obj]) -> tuple[dt.date | None, bool]:
-    """The day the input speaks of (UTC) and whether it is exact: a live clock or a
-    must-gather's time (the ages' clock); else the newest time the objects record, which
-    the input was taken at or after (``False``); ``None`` when neither is known."""
+def input_day(now: dt.datetime | None, objects: Iterable[Obj]) -> dt.date | None:
+    """The day the input speaks of (UTC): a live clock or a must-gather's time (the ages'
+    clock); else the newest time the objects record, a day the input was taken on or after
+    (every claim made on it holds on any later day too, R-LCY-2); ``None`` when neither is
+    known."""
     if now is not None:
-        return now.astimezone(dt.UTC).date(), True
+        return now.astimezone(dt.UTC).date()
     newest = newest_time(objects)
-    return (newest.astimezone(dt.UTC).date(), False) if newest is not None else (None, False)
+    return newest.astimezone(dt.UTC).date() if newest is not None else None

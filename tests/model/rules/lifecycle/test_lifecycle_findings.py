@@ -72,10 +72,10 @@ def test_the_last_day_of_a_phase_is_still_in_support_and_ending_soon() -> None:
         "OperatorIncompatibleWithNextOpenShift",
         "OperatorSupportEndingSoon",
     ]
-    assert "in 0 day(s)" in found[1].message
+    assert "0 day(s) after 2027-01-17" in found[1].message
 
 
-def test_ending_soon_is_ninety_days_and_needs_an_exact_day() -> None:
+def test_ending_soon_is_ninety_days_also_on_a_day_that_is_a_lower_bound() -> None:
     catalogs = [load_catalog(str(EFS_DOC))]
     assert "OperatorSupportEndingSoon" in {
         f.code for f in _findings(_efs(), catalogs, _on("2026-10-19"))
@@ -83,13 +83,17 @@ def test_ending_soon_is_ninety_days_and_needs_an_exact_day() -> None:
     assert "OperatorSupportEndingSoon" not in {
         f.code for f in _findings(_efs(), catalogs, _on("2026-10-18"))
     }
-    # no clock: the newest time the objects record is only a lower bound of the day
+    # no clock: the newest time the objects record, a day the input was taken on or after
     dated = _efs()
     dated[0]["status"]["lastUpdateTime"] = "2026-12-01T00:00:00Z"
-    assert "OperatorSupportEndingSoon" not in {f.code for f in _findings(dated, catalogs, None)}
+    (soon,) = [f for f in _findings(dated, catalogs, None) if f.code == "OperatorSupportEndingSoon"]
+    assert "47 day(s) after 2026-12-01" in soon.message
     dated[0]["status"]["lastUpdateTime"] = "2027-03-01T00:00:00Z"
     (out,) = [f for f in _findings(dated, catalogs, None) if f.code == "OperatorOutOfSupport"]
-    assert "the newest time the input records" in out.message
+    assert "out of support on 2027-03-01" in out.message
+    assert _findings(_efs(), catalogs, None) == [
+        f for f in _findings(_efs(), catalogs, None) if f.code != "OperatorOutOfSupport"
+    ], "no day known: no phase claimed"
 
 
 def test_a_way_out_is_named_when_a_newer_minor_is_in_support(tmp_path: Path) -> None:
