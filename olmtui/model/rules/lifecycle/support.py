@@ -46,16 +46,22 @@ def compatible(entry: LifecycleVersion, openshift: Minor) -> bool | None:
 
 
 def compatible_text(versions: Iterable[str]) -> str:
-    """``4.20–4.22`` for consecutive minors of one major, else the list as given."""
+    """``4.20–4.22`` when the minors follow one another as releases do (4.22, 4.23 or 5.0,
+    5.1), else the list as given."""
     given = list(versions)
     minors = [minor_of(v) for v in given]
     if len(given) > 1 and all(m is not None for m in minors):
-        ordered = sorted(m for m in minors if m is not None)
-        one_major = len({m[0] for m in ordered}) == 1
-        steps = all(b[1] - a[1] == 1 for a, b in itertools.pairwise(ordered))
-        if one_major and steps:
-            return f"{shown(ordered[0])}\u2013{shown(ordered[-1])}"
+        ordered = sorted(release(m) for m in minors if m is not None)
+        if all(next_release(a) == b for a, b in itertools.pairwise(ordered)):
+            return (
+                f"{given[minors.index(min(minors, key=_release_key))]}\u2013"
+                + (given[minors.index(max(minors, key=_release_key))])
+            )
     return ", ".join(given)
+
+
+def _release_key(version: Minor | None) -> Minor:
+    return release(version) if version is not None else (0, 0)
 
 
 @dataclass(frozen=True, slots=True)

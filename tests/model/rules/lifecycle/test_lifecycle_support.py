@@ -121,6 +121,8 @@ def test_consecutive_minors_are_shown_as_a_range() -> None:
     assert compatible_text(["4.20", "4.21", "4.22"]) == "4.20\u20134.22"
     assert compatible_text(["4.12"]) == "4.12"
     assert compatible_text(["4.12", "4.14"]) == "4.12, 4.14"
+    # 4.23 is 5.0: after 4.22 comes 5.0 (R-LCY-5)
+    assert compatible_text(["4.21", "4.22", "5.0"]) == "4.21\u20135.0"
 
 
 def test_the_way_out_is_the_newest_newer_minor_in_support_and_compatible() -> None:
