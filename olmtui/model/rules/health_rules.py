@@ -320,10 +320,14 @@ def _max_version_moved(seen: Seen) -> bool:
 
 
 # -- R-LCY-2..6: support lifecycle of the installed operators -----------------------------------
+def _has_lifecycles(inputs: HealthInputs) -> bool:
+    return any(p.lifecycles for c in inputs.catalogs for p in c.packages.values())
+
+
 def _lifecycle_findings(inputs: HealthInputs) -> list[Finding]:
     """Reads the non-copied CSVs, Subscriptions, ClusterExtensions, the ClusterVersion, the
     catalog content's lifecycle documents, and the clock."""
-    if not any(p.lifecycles for c in inputs.catalogs for p in c.packages.values()):
+    if not _has_lifecycles(inputs):
         return []
     objects = inputs.objects
     views = lifecycle_views(
@@ -632,6 +636,8 @@ FAMILIES: tuple[RuleFamily, ...] = (
         "R-LCY-2, R-LCY-3, R-LCY-4, R-LCY-5, R-LCY-6",
         {CSV, SUBSCRIPTION, CLUSTER_EXTENSION, CLUSTER_VERSION},
         _lifecycle_findings,
+        # without a lifecycle document in the content it finds nothing (R-LCY-2)
+        moves=lambda seen: _has_lifecycles(seen.inputs),
         follows={CATALOGS, CLOCK},
     ),
     single("webhooks", "R-DOC-17", {CRD, SERVICE}, _webhook_findings, moves=_webhooks_moved),
