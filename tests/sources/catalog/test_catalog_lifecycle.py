@@ -194,6 +194,18 @@ def test_unknown_fields_are_ignored_and_equal_documents_are_one(tmp_path: Path) 
     assert len(catalog.packages["pkg"].lifecycles) == 1
 
 
+def test_unquoted_yaml_dates_read_as_opm_reads_them(tmp_path: Path) -> None:
+    text = EFS.read_text().replace('"2023-01-17"', "2023-01-17")
+    assert "startDate: 2023-01-17\n" in text
+    path = tmp_path / "unquoted.yaml"
+    path.write_text(text)
+    catalog = load_catalog(str(path))
+    assert catalog.findings == []
+    assert catalog.packages["aws-efs-csi-driver-operator"].lifecycles == (
+        load_catalog(str(EFS)).packages["aws-efs-csi-driver-operator"].lifecycles
+    )
+
+
 def test_two_different_documents_are_both_kept_for_the_rules_to_refuse(tmp_path: Path) -> None:
     other = _doc(versions=[{"name": "1.3", "phases": [_phase()]}])
     path = tmp_path / "catalog.yaml"

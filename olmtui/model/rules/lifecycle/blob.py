@@ -50,6 +50,8 @@ def _list(value: Any, what: str) -> list[Any]:
 
 
 def _date(value: Any, what: str) -> dt.date:
+    if type(value) is dt.date:  # unquoted in YAML: the same text opm reads as a string
+        return value
     text = _text(value, what)
     if not _DATE.match(text):
         raise LifecycleError(f"{what} {text!r} is not a YYYY-MM-DD date")
