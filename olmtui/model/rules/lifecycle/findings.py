@@ -92,9 +92,10 @@ class LifecycleView:
         entry = support.entry
         if entry is None:
             return f"Support: no data (the lifecycle lists no {self.installed.version} entry)"
-        if support.phase is None:
-            when = f"ends {_iso(support.ends)}" if support.ends else "unknown"
-            phase = f"support {when}"
+        if support.phase is None and support.day is None:
+            phase = f"phase not known (the input has no date); support ends {_iso(support.ends)}"
+        elif support.phase is None:
+            phase = f"not started on {_iso(support.day)}; support ends {_iso(support.ends)}"
         elif support.out_of_support:
             phase = f"{support.phase} since {_iso(support.end)}"
         else:

@@ -17,6 +17,7 @@ from olmtui.model.incremental.health import health_findings
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.lifecycle import LIFECYCLE_SCHEMA
 from olmtui.model.records.types import Finding
+from olmtui.model.rules.lifecycle.findings import lifecycle_views
 from olmtui.sources.catalog.catalogs import load_catalog
 from olmtui.store import Store
 
@@ -163,3 +164,17 @@ def test_a_cluster_extension_is_read_by_its_package_and_installed_version() -> N
         ("OperatorOutOfSupport", "warning", "R-LCY-3"),
     ]
     assert {(f.kind, f.name) for f in found} == {("ClusterExtension", "efs")}
+
+
+def test_the_support_line_without_a_day_and_before_the_first_phase() -> None:
+    catalogs = [load_catalog(str(EFS_DOC))]
+    objs = _efs()
+    (view,) = lifecycle_views([objs[0]], [objs[1]], [], catalogs, None)
+    assert view.line() == (
+        "Support: phase not known (the input has no date); support ends 2027-01-17; "
+        "compatible: 4.12"
+    )
+    (early,) = lifecycle_views([objs[0]], [objs[1]], [], catalogs, _on("2022-12-01"))
+    assert early.line() == (
+        "Support: not started on 2022-12-01; support ends 2027-01-17; compatible: 4.12"
+    )
