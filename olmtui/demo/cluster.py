@@ -20,6 +20,7 @@ from pathlib import Path
 
 from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread
 from olmtui.demo import v1
+from olmtui.demo.lifecycle import with_lifecycles
 from olmtui.demo.scenario import Scenario, build_scenario, demo_catalog
 from olmtui.demo.script import Step, cycle, run_script
 from olmtui.model.records.catalog import Catalog
@@ -47,7 +48,7 @@ class DemoCluster:
         self.cycles = cycles
         self.on_step = on_step
         self.start: Scenario = build_scenario()
-        self.catalog: Catalog = demo_catalog()
+        self.catalog: Catalog = with_lifecycles(demo_catalog())  # R-LCY-1
         self.store = Store()
         self.server = LoopbackAPIServer()
         self.server.state.load(self.start.objects)

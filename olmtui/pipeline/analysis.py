@@ -817,6 +817,7 @@ class Analysis:
             prover=self._prover if verify_remedies else None,
             partial=source.input_partial(),
             context=self.context(),
+            now=source.clock() if source.clock is not None else None,
         )
 
     def _prover(self, findings: int) -> RemedyProof:

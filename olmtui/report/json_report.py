@@ -8,6 +8,7 @@ input print the same bytes" is a promise of the format.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
@@ -17,6 +18,7 @@ from olmtui.kinds import (
     CATALOG_SOURCE,
     CLUSTER_CATALOG,
     CLUSTER_EXTENSION,
+    CSV,
     INSTALL_PLAN,
     REVISION_KINDS,
 )
@@ -37,6 +39,7 @@ from olmtui.model.records.types import (
     UpgradeInfo,
 )
 from olmtui.model.rules.input.partial import COMPLETE, PartialInput
+from olmtui.model.rules.lifecycle.findings import LifecycleView
 from olmtui.model.rules.resolution.result import NamespaceResolution
 from olmtui.model.rules.v1.catalogs import decode_catalog
 from olmtui.model.rules.v1.extensions import decode_extension
@@ -49,6 +52,7 @@ from olmtui.model.rules.v1.revisions import (
 )
 from olmtui.model.viewmodels.catalog_identity import catalog_identities
 from olmtui.model.viewmodels.finding_evidence import finding_evidence
+from olmtui.model.viewmodels.lifecycles import ObjectKey, installed_lifecycles
 from olmtui.model.viewmodels.metrics import Metrics, head_counts, seed_metrics
 from olmtui.model.viewmodels.migration import migration_rows
 from olmtui.objects import Obj, name_of
@@ -247,6 +251,12 @@ def csv_json(csv: CSVState) -> dict[str, Any]:
     }
 
 
+def lifecycle_json(view: LifecycleView | None) -> dict[str, object] | None:
+    """``lifecycle`` of a CSV or ClusterExtension (R-LCY-2): ``null`` when the catalog content
+    given holds no lifecycle document for its package (unknown, not unsupported)."""
+    return None if view is None else view.json()
+
+
 def copied_csvs_json(copies: CopiedCSVState) -> dict[str, Any]:
     missing = sorted(copies.missing, key=lambda m: (m.csv, m.namespace))
     stale = sorted(copies.stale, key=lambda s: (s.namespace, s.name, s.copied_from, s.reason))
@@ -410,18 +420,26 @@ def cluster_catalog_json(catalog_obj: Obj) -> dict[str, Any]:
     }
 
 
-def v1_json(store: Store, catalogs: Sequence[Catalog]) -> dict[str, list[dict[str, Any]]]:
+def v1_json(
+    store: Store,
+    catalogs: Sequence[Catalog],
+    lifecycles: dict[ObjectKey, LifecycleView] | None = None,
+) -> dict[str, list[dict[str, Any]]]:
     """``clusterExtensions[]`` and ``clusterCatalogs[]``, sorted by name; empty on a cluster
     without OLM v1. Each extension is resolved against the content bound to its catalogs
-    (R-V1-22)."""
+    (R-V1-22); ``lifecycles`` are the installed operators' (R-LCY-2)."""
+    found = lifecycles or {}
     cluster_catalogs = sorted(store.list(CLUSTER_CATALOG), key=name_of)
     content = content_by_catalog(catalogs, cluster_catalogs)
     revision_objs = [r for kind in sorted(REVISION_KINDS) for r in store.list(kind)]
     return {
         "clusterExtensions": [
-            cluster_extension_json(
-                e, extension_resolution(e, cluster_catalogs, content), revision_objs
-            )
+            {
+                **cluster_extension_json(
+                    e, extension_resolution(e, cluster_catalogs, content), revision_objs
+                ),
+                "lifecycle": lifecycle_json(found.get((CLUSTER_EXTENSION, "", name_of(e)))),
+            }
             for e in sorted(store.list(CLUSTER_EXTENSION), key=name_of)
         ],
         "clusterCatalogs": [cluster_catalog_json(c) for c in cluster_catalogs],
@@ -475,6 +493,7 @@ def report_json(
     prover: Prover | None = None,
     partial: PartialInput = COMPLETE,
     context: SourceContext | None = None,
+    now: dt.datetime | None = None,
 ) -> Report:
     """The whole report as a JSON-ready dict.
 
@@ -496,7 +515,8 @@ def report_json(
     (``Simulator.verify``) as its entry is built; without it every remedy says
     ``not-simulated``. ``partial``: what
     the input is known to lack (findings resting on its absence are withheld, R-SRC-1);
-    ``context``: when and what the input is (the ``source`` block's context fields).
+    ``context``: when and what the input is (the ``source`` block's context fields);
+    ``now``: the input's clock (a live one, a must-gather's time), for the lifecycle phases.
     """
     planned_on = IndexedContext(store)
     findings = merged_findings(
@@ -522,6 +542,12 @@ def report_json(
     for finding in findings:
         by_severity[finding.severity] += 1
     diagnosis = diagnose(findings) if diagnose is not None else Diagnosis(findings, {})
+    lifecycles = installed_lifecycles(store, catalogs, now)  # R-LCY-2
+
+    def csv_entry(csv: CSVState) -> dict[str, Any]:
+        view = lifecycles.get((CSV, csv.namespace, csv.name))
+        return {**csv_json(csv), "lifecycle": lifecycle_json(view)}
+
     return {
         "format": FORMAT,
         "source": {
@@ -553,7 +579,7 @@ def report_json(
             "subscriptionsHeadUnknown": heads.unknown,
         },
         "operatorGroups": _entries(operator_groups, operator_group_json, streamed),
-        "csvs": _entries(csvs, csv_json, streamed),
+        "csvs": _entries(csvs, csv_entry, streamed),
         "copiedCSVs": copied_csvs_json(copies),
         "subscriptions": _entries(subscriptions, subscription_json, streamed),
         "channels": [channel_json(c) for c in ordered_channels],
@@ -568,7 +594,7 @@ def report_json(
         "resolution": [resolution_json(r) for r in sorted(resolutions, key=lambda r: r.namespace)],
         "catalogSources": catalog_sources_json(store),
         "installPlans": install_plans_json(store.list(INSTALL_PLAN)),
-        **v1_json(store, catalogs),
+        **v1_json(store, catalogs, lifecycles),
         "migration": migration_json(migration_rows(store, catalogs)),  # R-MIG-12
     }
 

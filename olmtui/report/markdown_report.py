@@ -543,6 +543,22 @@ def _migration(report: Report) -> list[str]:
     return [*lines, ""]
 
 
+def _lifecycles(report: Report) -> list[str]:
+    """The installed operators' support lifecycle (R-LCY-2); no lines without a lifecycle
+    document in the catalog content."""
+    lines = [
+        f"- CSV {md(c['namespace'])}/{md(c['name'])}: {md(c['lifecycle']['summary'])}"
+        for c in report["csvs"]
+        if c.get("lifecycle") is not None
+    ]
+    lines += [
+        f"- ClusterExtension {md(e['name'])}: {md(e['lifecycle']['summary'])}"
+        for e in report.get("clusterExtensions") or []
+        if e.get("lifecycle") is not None
+    ]
+    return ["## Support lifecycle", "", *lines, ""] if lines else []
+
+
 def render_markdown(
     report: Report,
     *,
@@ -577,6 +593,7 @@ def render_markdown(
         "",
         *_v1(report),
         *_migration(report),
+        *_lifecycles(report),
         *_graphs(report, graphs),
     ]
     return without_surrogates("\n".join(lines).rstrip("\n") + "\n")

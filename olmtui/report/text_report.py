@@ -438,6 +438,8 @@ def _csv_lines(out: Writer, csv: dict[str, Any], indent: int, label: str) -> Non
     pad = " " * indent
     version = f" {safe(csv['version'])}" if csv["version"] else ""
     out.line(f"{pad}{label}{version}  {_status(csv)}")
+    if csv.get("lifecycle") is not None:  # R-LCY-2
+        out.wrapped(safe(csv["lifecycle"]["summary"]), indent + 4)
     for conflict in csv["conflicts"]:
         out.wrapped(
             f"conflicts with {safe(conflict['operatorGroup'])} on {_names(conflict['apis'])}"

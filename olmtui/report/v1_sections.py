@@ -57,6 +57,8 @@ def _extension_words(entry: dict[str, Any]) -> tuple[str, str]:
     first = f"{asks}; {holds}; {state_of(entry)}"
     if entry.get("revisions"):
         first += f"; revisions {_revision_words(entry['revisions'])}"
+    if entry.get("lifecycle") is not None:  # R-LCY-2
+        first += f"; {entry['lifecycle']['summary']}"
     resolved = entry["resolved"]
     if resolved is not None:
         second = (

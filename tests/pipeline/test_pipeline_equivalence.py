@@ -35,6 +35,7 @@ from olmtui.commands.check import check
 from olmtui.demo import v1
 from olmtui.demo.bundles import CATALOG_PATH
 from olmtui.demo.cluster import DemoCluster
+from olmtui.demo.lifecycle import LIFECYCLE_PATH
 from olmtui.demo.scenario import CATALOG_REF
 from olmtui.pipeline.build import demo_session, live_session, snapshot_session
 from olmtui.pipeline.session import Session
@@ -43,6 +44,8 @@ from olmtui.sources.cluster.live_options import LiveOptions
 from olmtui.store import WATCHED_KINDS, Key, Obj, Store, key_of
 
 CATALOG_SPEC = f"{CATALOG_REF}={CATALOG_PATH}"
+#: The demo's lifecycle document, which the demo adds to that content (R-LCY-1).
+LIFECYCLE_SPEC = f"{CATALOG_REF}={LIFECYCLE_PATH}"
 #: The demo's script waits this long before its first change: never, within a test.
 NO_CHANGES = 3600.0
 
@@ -115,7 +118,9 @@ def demo() -> Iterator[DemoCluster]:
         yield cluster
 
 
-@pytest.mark.parametrize("specs", [[CATALOG_SPEC], []], ids=["--catalog", "packagemanifests"])
+@pytest.mark.parametrize(
+    "specs", [[CATALOG_SPEC, LIFECYCLE_SPEC], []], ids=["--catalog", "packagemanifests"]
+)
 async def test_every_mode_reports_the_same(
     demo: DemoCluster, tmp_path: Path, specs: list[str]
 ) -> None:
@@ -147,7 +152,7 @@ async def test_every_mode_reports_the_same(
             demo.server,
         ),
     }
-    if specs == [CATALOG_SPEC]:
+    if CATALOG_SPEC in specs:
         reports["demo"] = await settled_report(demo_session(demo), demo.server)
     want = cluster_part(reference, watched=False)
     for mode, report in reports.items():

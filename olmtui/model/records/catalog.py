@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from olmtui.model.records.lifecycle import Lifecycle
 from olmtui.model.records.types import Finding
 
 GraphKind = Literal["catalog", "packagemanifest"]
@@ -84,6 +85,9 @@ class Package:
     bundles: dict[str, Bundle] = field(default_factory=dict)
     #: ``olm.deprecations`` message for the whole package, if deprecated.
     deprecation: str | None = None
+    #: Its ``io.openshift.operators.lifecycles.v1alpha1`` documents, as read (R-LCY-1): one
+    #: is the package's lifecycle; more than one is a catalog build error, and none is used.
+    lifecycles: list[Lifecycle] = field(default_factory=list)
 
 
 @dataclass(slots=True)

@@ -24,6 +24,7 @@ Subjects (the first element is the family's tag):
   missing requirements, partitioned by ``olmtui.model.incremental.cluster_index`` (R-COPY-1: copies
   never feed them); ``("upgrade-deps",)``: what the next bundles would drop (R-UPG-2).
 * ``("max-ocp",)``, ``("cluster-operator",)``: cluster upgrade readiness (R-DOC-16).
+* ``("lifecycle",)``: the installed operators' support lifecycle (R-LCY-*).
 * ``("webhooks",)``: conversion webhooks without their Service (R-DOC-17).
 * ``("cc", name)``, ``("ce", name)``: one ClusterCatalog's / ClusterExtension's findings
   (R-V1-*).
@@ -72,6 +73,7 @@ from olmtui.model.rules.dependencies.required_apis import (
     upgrade_dependency_findings,
 )
 from olmtui.model.rules.documented.cluster_upgrade import (
+    cluster_version,
     max_version_findings,
 )
 from olmtui.model.rules.documented.conversion_webhooks import (
@@ -92,6 +94,7 @@ from olmtui.model.rules.evidence.terminating_namespaces import (
     terminating,
     terminating_namespace_findings,
 )
+from olmtui.model.rules.lifecycle.findings import lifecycle_findings, lifecycle_views
 from olmtui.model.rules.resolution.catalog_view import Visibility
 from olmtui.model.rules.resolution.failure_findings import resolution_clause_findings
 from olmtui.model.rules.rule_family import (
@@ -314,6 +317,27 @@ def _max_version_findings(inputs: HealthInputs) -> list[Finding]:
 def _max_version_moved(seen: Seen) -> bool:
     """A CSV moves it only when its properties annotation did."""
     return seen.key.kind != CSV or _properties(seen.old) != _properties(seen.new)
+
+
+# -- R-LCY-2..6: support lifecycle of the installed operators -----------------------------------
+def _has_lifecycles(inputs: HealthInputs) -> bool:
+    return any(p.lifecycles for c in inputs.catalogs for p in c.packages.values())
+
+
+def _lifecycle_findings(inputs: HealthInputs) -> list[Finding]:
+    """Reads the non-copied CSVs, Subscriptions, ClusterExtensions, the ClusterVersion, the
+    catalog content's lifecycle documents, and the clock."""
+    if not _has_lifecycles(inputs):
+        return []
+    objects = inputs.objects
+    views = lifecycle_views(
+        (csv for csvs in inputs.installed.values() for csv in csvs.values()),
+        (sub for subs in inputs.subs.values() for sub in subs.values()),
+        objects.list(CLUSTER_EXTENSION),
+        inputs.catalogs,
+        inputs.now,
+    )
+    return lifecycle_findings(views, cluster_version(objects.list(CLUSTER_VERSION)))
 
 
 # -- R-DOC-17: conversion webhooks without their Service --------------------------------------
@@ -606,6 +630,15 @@ FAMILIES: tuple[RuleFamily, ...] = (
         "R-DOC-16, R-DOC-18",
         {CLUSTER_OPERATOR},
         lambda inputs: cluster_operator_health(inputs.objects.list(CLUSTER_OPERATOR)),
+    ),
+    single(
+        "lifecycle",
+        "R-LCY-2, R-LCY-3, R-LCY-4, R-LCY-5, R-LCY-6",
+        {CSV, SUBSCRIPTION, CLUSTER_EXTENSION, CLUSTER_VERSION},
+        _lifecycle_findings,
+        # without a lifecycle document in the content it finds nothing (R-LCY-2)
+        moves=lambda seen: _has_lifecycles(seen.inputs),
+        follows={CATALOGS, CLOCK},
     ),
     single("webhooks", "R-DOC-17", {CRD, SERVICE}, _webhook_findings, moves=_webhooks_moved),
     single("catalog-pods", "R-EVD-2", {CATALOG_SOURCE, POD, EVENT}, _catalog_pod_findings),

@@ -8,8 +8,10 @@ manifests (``olm.bundle.object``, base64) are only decoded when they add somethi
 CRDs (served/storage versions, conversion webhook) and, when no ``olm.csv.metadata`` is
 present, the CSV's install modes. The kind of an embedded object is read from the first few
 hundred decoded bytes, so the big ones that are not needed are never decoded in full.
-Documents of other schemas are ignored (``opm`` keeps them as opaque metadata), and so are
-documents with no schema at all.
+``io.openshift.operators.lifecycles.v1alpha1`` documents are kept on their package (R-LCY-1; one
+that breaks its schema is reported with its file and line and skipped). Documents of other
+schemas are ignored (``opm`` keeps them as opaque metadata), and so are documents with no
+schema at all.
 """
 
 from __future__ import annotations
@@ -36,7 +38,9 @@ from olmtui.model.records.catalog import (
     ChannelEntry,
     Package,
 )
+from olmtui.model.records.lifecycle import LIFECYCLE_SCHEMA
 from olmtui.model.records.types import Finding
+from olmtui.model.rules.lifecycle.blob import LifecycleError, parse_lifecycle
 from olmtui.model.rules.resolution.entries import compact
 from olmtui.sources.catalog import fbc_typed
 from olmtui.sources.catalog.csv_records import (
@@ -222,6 +226,9 @@ class _FBCReader:
         if not isinstance(doc, dict):
             return
         schema = doc.get("schema")
+        if schema == LIFECYCLE_SCHEMA:
+            self.lifecycle(path, line, doc)
+            return
         if not isinstance(schema, str) or schema not in _SCHEMAS:
             return
         name, package = _text(doc.get("name")), _text(doc.get("package"))
@@ -244,6 +251,20 @@ class _FBCReader:
                     f"line {line}: {schema} document without {'name' if not name else 'package'}",
                 )
             )
+
+    def lifecycle(self, path: Path, line: int, doc: Obj) -> None:
+        """R-LCY-1: a lifecycle document, kept on its package; refused whole, with its file
+        and line, when it breaks the schema."""
+        try:
+            found = parse_lifecycle(doc, f"{path}:{line}")
+        except LifecycleError as exc:
+            self.findings.append(
+                unreadable(path, f"line {line}: {LIFECYCLE_SCHEMA} document is malformed ({exc})")
+            )
+            return
+        kept = self.package(found.package).lifecycles
+        if found not in kept:
+            kept.append(found)
 
     # Every bundle of a package repeats its APIs and install modes: each distinct value is read once
     # (so indexing costs little more than decoding, as ``bench/bench_catalogd_index.py`` measures).

@@ -14,6 +14,7 @@ from textual.binding import Binding
 from olmtui.kinds import CSV, SUBSCRIPTION
 from olmtui.model.records.types import CSVState, ObjectRef
 from olmtui.model.rules.input.access import is_unreliable
+from olmtui.model.viewmodels.lifecycles import support_line
 from olmtui.store import Unreadable
 from olmtui.ui import palette
 from olmtui.ui.formatting import line, names, phase, section
@@ -224,6 +225,13 @@ class CSVsScreen(TableScreen):
                     + ("; unsure: it rests on objects olmtui may not read" if unsure else ""),
                 )
             )
+        session = self.session
+        clock = session.clock() if session.clock is not None else None
+        support = support_line(
+            session.store, session.analysis.catalogs(), clock, (CSV, csv.namespace, csv.name)
+        )
+        if support is not None:  # R-LCY-2: only with a lifecycle document for its package
+            parts.append(line("lifecycle", support))
         parts += [
             line("OperatorGroup", csv.operator_group or "none"),
             line("API reconciliation (R-API-5)", csv.api_reconciliation or "-"),

@@ -16,6 +16,7 @@ from olmtui.model.records.types import Finding, ObjectRef
 from olmtui.model.rules.v1.extensions import Condition, ExtensionState
 from olmtui.model.rules.v1.revisions import ExtensionRevisions
 from olmtui.model.rules.v1.state import resolution_words
+from olmtui.model.viewmodels.lifecycles import support_line
 from olmtui.ui import palette
 from olmtui.ui.formatting import (
     SEVERITY_STYLE,
@@ -198,6 +199,15 @@ class ClusterExtensionsScreen(TableScreen):
             line("ClusterExtension", f"{e.name}  package {e.package or '-'}"),
             line("state (R-V1-5)", status),
             line("installed", installed),
+        ]
+        session = self.session
+        clock = session.clock() if session.clock is not None else None
+        support = support_line(
+            session.store, session.analysis.catalogs(), clock, (CLUSTER_EXTENSION, "", e.name)
+        )
+        if support is not None:  # R-LCY-2: only with a lifecycle document for its package
+            parts.append(line("lifecycle", support))
+        parts += [
             line("install namespace", e.namespace or "-"),
             line("channels", names(e.channels, empty="any (or none)")),
             line("version range", e.version_range or "any"),

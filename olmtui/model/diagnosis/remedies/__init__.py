@@ -21,6 +21,7 @@ from olmtui.model.diagnosis.remedies import (
     evidence,
     inputs,
     installplans,
+    lifecycle,
     membership,
     operatorgroups,
     resolution,
@@ -49,6 +50,7 @@ _CHAPTERS = (
     documented,
     inputs,
     evidence,
+    lifecycle,
 )
 
 

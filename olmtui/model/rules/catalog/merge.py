@@ -66,6 +66,7 @@ def _merge_package(catalog: Catalog, first: Package, second: Package, origin: st
         dict(first.channels),
         dict(first.bundles),
         first.deprecation or second.deprecation,
+        [*first.lifecycles, *(d for d in second.lifecycles if d not in first.lifecycles)],
     )
     conflicts: list[str] = []
     if first.default_channel and second.default_channel not in (None, first.default_channel):
