@@ -184,9 +184,8 @@ class Reader:
                     break
                 raise Unreadable(line)
             key_text, text = entry.groups()
-            key = keys.get(key_text, missing)
-            if key is missing or key is None:
-                key = _key(key_text)
+            remembered = keys.get(key_text, missing)
+            key = remembered if type(remembered) is str else _key(key_text)
             if key in result:
                 raise Unreadable(line)
             try:
