@@ -75,3 +75,21 @@ def test_a_must_gather_timelines_equal_a_pass_over_every_kind(root: Path) -> Non
     model = Model(store)
     load_snapshot([root], store)
     assert _same_for_every_namespace(store, model) > 0
+
+
+def test_a_namespace_timeline_makes_no_pass_over_a_kind(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``t`` on a namespace and ``explain NS`` read that namespace's objects only: no kind is
+    walked whole (a must-gather's 100,000 Events), so the cost is what the namespace holds."""
+    store = Store()
+    model = Model(store)
+    store.apply_many(s.build_scenario("2026-11-21T22:00:00Z").objects)
+    namespace = s.TEAM_B_OPERATORS
+    expected = timeline(_scanned_objects(store, namespace), 500)
+
+    def no_pass(*_: object) -> None:
+        raise AssertionError("a pass over a whole kind")
+
+    monkeypatch.setattr(store, "slots", no_pass)
+    monkeypatch.setattr(store, "items", no_pass)
+    assert namespace_timeline(store, namespace, 500, indexes=model) == expected
+    assert expected.entries
