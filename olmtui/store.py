@@ -120,6 +120,16 @@ SNAPSHOT_ONLY_KINDS: frozenset[str] = frozenset({SERVICE})
 #: The kinds a live cluster (and the demo's server) is read for; of Deployments, Pods, Jobs
 #: and Events only the selected ones.
 WATCHED_KINDS: tuple[str, ...] = tuple(k for k in KINDS if k not in SNAPSHOT_ONLY_KINDS)
+#: Namespaced kinds :meth:`Store.list` reads one namespace of through an index of their
+#: names by namespace, not a pass over the kind: a must-gather holds 100,000 Events and
+#: 10,000 Pods, and a namespace's timeline (R-EVD-11) or its install pods (R-EVD-9) need
+#: that namespace's few. CSVs, Subscriptions and OperatorGroups are not here: the model
+#: indexes them by namespace (``Model.installed_csvs_by_namespace``,
+#: ``subscriptions_by_namespace``, ``operator_groups_in``), and the copies, most of the
+#: CSVs, are no part of a namespace's story.
+NAMESPACE_INDEXED: frozenset[str] = frozenset(
+    {INSTALL_PLAN, CATALOG_SOURCE, OPERATOR_CONDITION, SERVICE, DEPLOYMENT, POD, JOB, EVENT}
+)
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 
@@ -565,6 +575,9 @@ class Store:
         self._evicted: list[Change] = []
         #: OLM's log lines a must-gather holds, indexed by the objects they name (R-EVD-10).
         self.logs = LogStore()
+        #: The names cached per namespace, for the kinds of :data:`NAMESPACE_INDEXED`, in
+        #: the order their bucket holds them.
+        self._names_in: dict[str, dict[str, dict[str, None]]] = {k: {} for k in NAMESPACE_INDEXED}
 
     def copy(self) -> Store:
         """A cache holding the same objects, with no subscriber: a change to it (a whatif,
@@ -578,6 +591,10 @@ class Store:
         other.read_namespaces = self.read_namespaces
         other._events_of = {subject: list(s) for subject, s in self._events_of.items()}
         other.logs = self.logs  # read-only once loaded: a trial adds no log line
+        other._names_in = {
+            kind: {namespace: dict(names) for namespace, names in by_namespace.items()}
+            for kind, by_namespace in self._names_in.items()
+        }
         return other
 
     # -- compact forms -------------------------------------------------------------------
@@ -691,6 +708,8 @@ class Store:
         if key.kind == EVENT and old is None and not self._room_for_event(slot, trimmed):
             return key, None
         bucket[slot] = self._compact(key.kind, key.name, trimmed)
+        if old is None and key.kind in NAMESPACE_INDEXED:
+            self._names_in[key.kind].setdefault(key.namespace, {})[key.name] = None
         return key, Change("ADDED" if old is None else "MODIFIED", key, old, trimmed)
 
     def _note_malformed(
@@ -706,10 +725,20 @@ class Store:
         self.malformed[key] = record
         return True
 
+    def _unindex(self, key: Key) -> None:
+        by_namespace = self._names_in[key.kind]
+        names = by_namespace.get(key.namespace)
+        if names is not None:
+            names.pop(key.name, None)
+            if not names:
+                del by_namespace[key.namespace]
+
     def _remove(self, key: Key) -> Change | None:
         slot = _slot(key.kind, key.namespace, key.name)
         old = self._found(slot, self._objects[key.kind].pop(slot, None))
         self.malformed.pop(key, None)
+        if old is not None and key.kind in NAMESPACE_INDEXED:
+            self._unindex(key)
         if key.kind == EVENT and old is not None:
             self._forget_event(slot, old)
         return None if old is None else Change("DELETED", key, old, None)
@@ -865,6 +894,11 @@ class Store:
             return iter(bucket.values())  # type: ignore[arg-type]  # no forms: objects only
         if kind == OPERATOR_GROUP:  # built only for the namespace asked
             return (self._held(s, h) for s, h in bucket.items() if s[0] == namespace)
+        indexed = self._names_in.get(kind)
+        if indexed is not None:  # what the namespace holds, not a pass over the kind
+            names = list(indexed.get(namespace, ()))
+            found = (bucket.get((namespace, n)) for n in names)
+            return (o for o in found if o is not None)  # type: ignore[misc]  # no forms
         return (o for slot, o in self.slots(kind) if slot[0] == namespace)
 
     def slots(self, kind: str) -> Iterable[tuple[tuple[str, str], Obj]]:

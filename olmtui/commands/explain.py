@@ -91,7 +91,9 @@ def run(args: argparse.Namespace) -> int:
             and s.upgrade.not_head_because
         ]
         # R-EVD-11: the text ends with what happened in the namespace, in order
-        timeline = namespace_timeline(session.store, namespace, EXPLAIN_TIMELINE_ENTRIES)
+        timeline = namespace_timeline(
+            session.store, namespace, EXPLAIN_TIMELINE_ENTRIES, indexes=session.analysis.model
+        )
         reference = session.clock() if session.clock is not None else None
         live = session.kind != "snapshot"
         sys.stdout.write(

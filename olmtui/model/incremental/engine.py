@@ -300,6 +300,10 @@ class Model:
         :meth:`subscriptions_by_namespace` holds the Subscriptions."""
         return self._csvs
 
+    def operator_groups_in(self, namespace: str) -> Mapping[str, Obj]:
+        """The cached OperatorGroups of one namespace by name, read anew from the cache."""
+        return self._groups.in_namespace(namespace)
+
     # -- caching ----------------------------------------------------------------------------
     def _cached(self, name: str, build: Callable[[], _T]) -> _T:
         hit = self._cache.get(name)

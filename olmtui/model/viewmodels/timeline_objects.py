@@ -9,15 +9,14 @@ the objects its findings are about and the objects it affects, up to ``INCIDENT_
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import chain, islice
-from typing import Any
+from typing import Any, Protocol
 
 from olmtui.kinds import EVENT, NAMESPACE, PACKAGE_MANIFEST
 from olmtui.model.records.types import ObjectRef
 from olmtui.model.viewmodels.timeline import NAMESPACE_LIMIT, Timeline, timeline
-from olmtui.objects import is_copied_csv
-from olmtui.store import CLUSTER_SCOPED, KINDS, Store
+from olmtui.store import NAMESPACE_INDEXED, Store
 from olmtui.store_evidence import event_subject
 
 Obj = dict[str, Any]
@@ -30,22 +29,41 @@ _CLUSTER_EVENTS_NAMESPACE = "default"
 _LEFT_OUT = frozenset({PACKAGE_MANIFEST, EVENT})
 
 
-def _namespace_objects(store: Store, namespace: str) -> Iterator[Obj]:
+class NamespaceIndexes(Protocol):
+    """Where the kinds the model indexes by namespace are read (``Model``): the store indexes
+    the others (``store.NAMESPACE_INDEXED``)."""
+
+    def installed_csvs_by_namespace(self) -> Mapping[str, Mapping[str, Obj]]: ...
+
+    def subscriptions_by_namespace(self) -> Mapping[str, Mapping[str, Obj]]: ...
+
+    def operator_groups_in(self, namespace: str) -> Mapping[str, Obj]: ...
+
+
+def _namespace_objects(store: Store, namespace: str, indexes: NamespaceIndexes) -> Iterator[Obj]:
+    """Every object of the namespace a timeline holds, each read from an index of that
+    namespace: a pass over a kind would cost every namespace's objects (100,000 Events)."""
     own = store.get(NAMESPACE, "", namespace)
     if own is not None:
         yield own
-    for kind in KINDS:
-        if kind in _LEFT_OUT or kind in CLUSTER_SCOPED:
-            continue
-        for obj in store.list(kind, namespace):
-            if not is_copied_csv(obj):
-                yield obj
+    yield from indexes.installed_csvs_by_namespace().get(namespace, {}).values()
+    yield from indexes.subscriptions_by_namespace().get(namespace, {}).values()
+    yield from indexes.operator_groups_in(namespace).values()
+    for kind in sorted(NAMESPACE_INDEXED - _LEFT_OUT):
+        yield from store.list(kind, namespace)
     yield from store.list(EVENT, namespace)
 
 
-def namespace_timeline(store: Store, namespace: str, limit: int = NAMESPACE_LIMIT) -> Timeline:
-    """What happened in ``namespace``, from what the cache holds now."""
-    return timeline(_namespace_objects(store, namespace), limit)
+def namespace_timeline(
+    store: Store,
+    namespace: str,
+    limit: int = NAMESPACE_LIMIT,
+    *,
+    indexes: NamespaceIndexes,
+) -> Timeline:
+    """What happened in ``namespace``, from what the cache holds now (``indexes``: the
+    model following that cache)."""
+    return timeline(_namespace_objects(store, namespace, indexes), limit)
 
 
 #: The Events the cache keeps, by the object they are about.

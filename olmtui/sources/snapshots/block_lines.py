@@ -172,6 +172,8 @@ class Reader:
         entry_at = _entry_at(indent)
         deeper = b" " * (indent + 1)
         result: dict[str, Any] = {}
+        # the memos of _key and scalar read inline: a call each per line was a fifth of it
+        keys, scalars, missing = _keys, _scalars, _MISSING
         while at < count:
             line = lines[at] if first is None else first
             first = None
@@ -181,13 +183,16 @@ class Reader:
                 if found < indent or (found == indent and line.startswith(b"- ", found)):
                     break
                 raise Unreadable(line)
-            key = _key(entry.group(1))
+            key_text, text = entry.groups()
+            remembered = keys.get(key_text, missing)
+            key = remembered if type(remembered) is str else _key(key_text)
             if key in result:
                 raise Unreadable(line)
-            text = entry.group(2)
             try:
                 if text is not None and not (at + 1 < count and lines[at + 1].startswith(deeper)):
-                    value = scalar(text)
+                    value = scalars.get(text, missing)
+                    if value is missing:
+                        value = scalar(text)
                     after = at + 1
                 else:
                     value, after = self._value(text, at, indent)

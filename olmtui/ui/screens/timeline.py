@@ -89,7 +89,7 @@ class TimelineScreen(TableScreen):
     def _build(self) -> Timeline:
         store = self.session.store
         if self.namespace is not None:
-            return namespace_timeline(store, self.namespace)
+            return namespace_timeline(store, self.namespace, indexes=self.session.analysis.model)
         return refs_timeline(store, self.refs, NAMESPACE_LIMIT)
 
     def refresh_data(self) -> None:

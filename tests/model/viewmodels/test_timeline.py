@@ -24,6 +24,7 @@ from model_builders import (
     subscription,
 )
 
+from olmtui.model.incremental.engine import Model
 from olmtui.model.records.types import ObjectRef
 from olmtui.model.viewmodels.timeline import (
     Timeline,
@@ -200,8 +201,9 @@ def test_a_pod_container_that_ended_and_its_ready_condition() -> None:
     crashing["status"]["conditions"][0]["lastTransitionTime"] = "2026-05-01T15:40:01Z"
     crashing["status"]["conditions"][0]["reason"] = "ContainersNotReady"
     store = Store()
+    model = Model(store)
     store.apply_many([_created(crashing, "2026-05-01T15:00:00Z")])
-    found = namespace_timeline(store, NS)
+    found = namespace_timeline(store, NS, indexes=model)
     assert [e.what for e in found.entries] == [
         "created",
         "container registry-server ended (OOMKilled, exit 137)",
@@ -236,8 +238,9 @@ def test_the_namespace_timeline_leaves_out_copies_and_catalog_content() -> None:
     manifest = package_manifest("cat", NS, "etcd", head="etcd.v1")
     manifest["metadata"]["creationTimestamp"] = "2026-05-01T10:00:06Z"
     store = Store()
+    model = Model(store)
     store.apply_many([original, copied, manifest, _created(namespace(NS), "2026-05-01T09:00:00Z")])
-    found = namespace_timeline(store, NS)
+    found = namespace_timeline(store, NS, indexes=model)
     assert [(e.ref.kind, e.what) for e in found.entries] == [("Namespace", "created")]
 
 

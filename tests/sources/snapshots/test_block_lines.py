@@ -56,3 +56,13 @@ def test_what_it_does_not_read_goes_to_the_fallback_value_by_value() -> None:
     lines = CASES["odd-values"].encode().split(b"\n")[:-1]
     Reader(lines, fallback).mapping(0, 0)
     assert asked == [b"a: !!str 1", b'b: "t\\tab"', b"c: 'it''s'", b"d: x # comment", b"e: >"]
+
+
+@pytest.mark.parametrize("key", ["true", "1", "null", "~"])
+def test_a_key_that_is_not_a_string_is_left_to_the_caller_every_time(key: str) -> None:
+    """Keys are remembered by their text: one that resolves to no string (a boolean, a
+    number, null) is refused the second time as the first, remembered or not."""
+    lines = [f"{key}: 3".encode(), b"b: 1"]
+    for _ in range(2):
+        with pytest.raises(Unreadable):
+            Reader(lines, _fallback).mapping(0, 0)
