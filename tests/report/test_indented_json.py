@@ -59,7 +59,7 @@ def test_any_json_value_is_written_as_json_dumps_writes_it(value: Any) -> None:
         [float("inf"), -float("inf"), -0.0, 1e300, 5e-324],
         {"big": 10**30, "true": True, "false": False, "null": None},
         {"": [], "empty": {}, "deep": [[[{"a": [{}]}]]]},
-        "\ud800 \u202e \x85 \x7f \x00 \"quoted\" back\\slash",
+        '\ud800 \u202e \x85 \x7f \x00 "quoted" back\\slash',
     ],
 )
 def test_the_edge_values_are_written_as_json_dumps_writes_them(value: Any) -> None:
@@ -82,7 +82,7 @@ def test_subclasses_of_the_scalar_types_are_written_as_their_base_type() -> None
 @pytest.mark.parametrize(
     "value",
     [
-        {1: "int key", 2.5: "float key", True: "bool key", None: "null key"},
+        {1: "int key", 2.5: "float key", False: "bool key", None: "null key"},
         {"outer": {3: "a key json turns into a string"}},
         [{"a": 1}, {_Name("sub"): 2}],
     ],
