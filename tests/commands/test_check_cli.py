@@ -10,12 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import jsonschema
 import pytest
 from cli_in_process import run_cli
 from data_paths import DATA, ROOT
-
-from olmtui.report import load_schema
+from report_records import validate_report
 
 MUST_GATHERS = DATA / "must-gather/must-gather-clean"
 #: The aws dump holds no error finding (packageserver Succeeded, no copies): exit 0.
@@ -35,7 +33,7 @@ def olmtui(*args: str | Path, env: dict[str, str] | None = None) -> subprocess.C
 
 def report_of(result: subprocess.CompletedProcess) -> dict:
     report = json.loads(result.stdout)
-    jsonschema.validate(report, load_schema())
+    validate_report(report)
     return report
 
 

@@ -17,6 +17,7 @@ import jsonschema
 import pytest
 import yaml
 from data_paths import DATA
+from report_records import validate_report
 
 from olmtui.cli import main
 from olmtui.model.records.catalog import Catalog
@@ -156,7 +157,7 @@ def run(*argv: str) -> tuple[int, str, str]:
 def check_json(*argv: str) -> tuple[int, dict[str, Any]]:
     status, out, _ = run("check", *argv, "--output", "json")
     report = json.loads(out)
-    jsonschema.validate(report, load_schema())
+    validate_report(report)
     return status, report
 
 
