@@ -9,9 +9,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-import yaml
 from model_builders import cluster_event, job, namespace, operator_group, subscription
 from report_records import validate_report
+from snapshot_files import yaml_documents
 
 from olmtui.cli import main
 
@@ -42,7 +42,7 @@ def failed_sub(name: str = "a") -> dict[str, Any]:
 def check(tmp_path: Path, objects: list[dict[str, Any]]) -> dict[str, Any]:
     path = tmp_path / "state.yaml"
     path.write_text(
-        yaml.safe_dump_all(
+        yaml_documents(
             [namespace("team-a"), operator_group("team-a", "og", targets=["team-a"]), *objects]
         )
     )
