@@ -9,12 +9,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import yaml
 from data_paths import DATA
+from report_records import validate_report
 
 from olmtui.cli import main
-from olmtui.report import load_schema
 
 MUST_GATHERS = DATA / "must-gather/must-gather-clean"
 
@@ -24,7 +23,7 @@ def check_json(path: Path) -> tuple[int, dict]:
     with contextlib.redirect_stdout(out):
         status = main(["check", str(path), "--output", "json"])
     report = json.loads(out.getvalue())
-    jsonschema.validate(report, load_schema())
+    validate_report(report)
     return status, report
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import yaml
 from data_paths import DATA
+from snapshot_files import yaml_documents
 
 from olmtui.pipeline.build import snapshot_session
 from olmtui.pipeline.session import Session
@@ -36,7 +37,7 @@ def catalog_specs(case: Path) -> list[str]:
 
 def session_of(objects: list[Obj], tmp: Path, catalogs: list[str] | None = None) -> Session:
     path = tmp / "cluster.yaml"
-    path.write_text(yaml.safe_dump_all(objects, sort_keys=False))
+    path.write_text(yaml_documents(objects, sort_keys=False))
     return snapshot_session([str(path)], catalogs or [])
 
 

@@ -9,7 +9,6 @@ input print the same bytes" is a promise of the format.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import IO, Any, Literal, Protocol, TypeVar
@@ -69,6 +68,7 @@ from olmtui.report.diagnosis_json import (
     recorded_evidence,
 )
 from olmtui.report.entries import Entries
+from olmtui.report.indented_json import indented_json
 from olmtui.report.migration_json import migration_json
 from olmtui.report.remedy_json import remedy_json
 from olmtui.safe_text import json_inert
@@ -630,9 +630,9 @@ def _holds_entries(value: dict[str, Any]) -> bool:
 def write_json(report: Report, stream: IO[str]) -> None:
     """Write the report to ``stream`` as :func:`dumps` prints it, the same bytes, in pieces
     of about 64 KiB: the whole text of a report on 400,000 objects is hundreds of MB, and
-    ``json.dumps`` (indented: the pure-Python encoder) holds it as millions of small strings
-    before joining them. ``json_inert`` escapes single characters, so escaping
-    piece by piece gives what escaping the whole text gives."""
+    ``json.dumps`` (indented: the pure-Python encoder before Python 3.13) holds it as
+    millions of small strings before joining them. ``json_inert`` escapes single characters,
+    so escaping piece by piece gives what escaping the whole text gives."""
     pending: list[str] = []
     size = 0
     for chunk in _report_chunks(report):
@@ -647,9 +647,9 @@ def write_json(report: Report, stream: IO[str]) -> None:
 def _report_chunks(value: Any, level: int = 0) -> Iterator[str]:
     """The text of ``json.dumps(value, indent=2, ensure_ascii=False)`` in pieces: the report,
     its top-level lists and objects, every :class:`Entries` (which builds each entry only
-    now) and the objects holding one are walked here; anything else is one ``json.dumps``
-    indented to its depth (JSON text holds a newline only between tokens, never inside a
-    string)."""
+    now) and the objects holding one are walked here; anything else is one
+    :func:`indented_json` (that text, made faster) indented to its depth (JSON text holds a
+    newline only between tokens, never inside a string)."""
     members: Iterable[tuple[str | None, Any]]
     if isinstance(value, dict) and value and (level < 2 or _holds_entries(value)):
         opening, closing, members = "{", "}", value.items()
@@ -659,13 +659,13 @@ def _report_chunks(value: Any, level: int = 0) -> Iterator[str]:
             return
         opening, closing, members = "[", "]", ((None, item) for item in value)
     else:
-        text = json.dumps(value, indent=2, ensure_ascii=False)
+        text = indented_json(value)
         yield text.replace("\n", "\n" + "  " * level) if level else text
         return
     inner = "\n" + "  " * (level + 1)
     separator = opening + inner
     for key, item in members:
-        yield separator if key is None else f"{separator}{json.dumps(key, ensure_ascii=False)}: "
+        yield separator if key is None else f"{separator}{indented_json(key)}: "
         yield from _report_chunks(item, level + 1)
         separator = "," + inner
     yield "\n" + "  " * level + closing
@@ -688,7 +688,7 @@ def dump_json(value: Any) -> str:
     """JSON as olmtui prints it: indented, UTF-8 as it is, but what a terminal could obey or
     that reorders text (C1 controls, bidi controls, lone surrogates: ``safe_text``) escaped
     as ``\\uXXXX``, the same string for a parser."""
-    return json_inert(json.dumps(value, indent=2, sort_keys=False, ensure_ascii=False)) + "\n"
+    return json_inert(indented_json(value)) + "\n"
 
 
 def has_errors(report: Report) -> bool:

@@ -14,12 +14,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import jsonschema
 import pytest
 from data_paths import DATA
+from report_records import validate_report
 
 from olmtui.cli import main
-from olmtui.report import load_schema
 
 OPERATORS = DATA / "catalogs/community-operators-prod/operators"
 COMMUNITY = "openshift-marketplace/community-operators"
@@ -30,7 +29,7 @@ def check(*args: str) -> tuple[int, dict]:
     with contextlib.redirect_stdout(out):
         status = main(["check", *args, "--output", "json"])
     report = json.loads(out.getvalue())
-    jsonschema.validate(report, load_schema())
+    validate_report(report)
     return status, report
 
 

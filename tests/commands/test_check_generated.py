@@ -9,11 +9,10 @@ import json
 import sys
 from pathlib import Path
 
-import jsonschema
 from data_paths import ROOT
+from report_records import validate_report
 
 from olmtui.cli import main
-from olmtui.report import load_schema
 
 sys.path.insert(0, str(ROOT / "bench"))
 from gen_snapshot import Sizes, generate
@@ -28,7 +27,7 @@ def test_r_copy_3_every_global_operator_is_copied_into_every_other_namespace(
     with contextlib.redirect_stdout(out):
         status = main(["check", str(tmp_path), "--output", "json"])
     report = json.loads(out.getvalue())
-    jsonschema.validate(report, load_schema())
+    validate_report(report)
     assert status == 0
     assert generated.copies == 3 * 39
     summary = {k: v for k, v in report["summary"].items() if k not in ("findings", "metrics")}

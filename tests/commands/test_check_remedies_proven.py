@@ -13,10 +13,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 import yaml
 from model_builders import failed_plan
+from report_records import validate_report
 from simulation_support import (
     FAIL_FORWARD,
     ORPHAN,
@@ -29,7 +29,7 @@ from simulation_support import (
 from olmtui.cli import main
 from olmtui.model.records.diagnosis import Change, Remedy, Step
 from olmtui.model.records.types import Finding, ObjectRef
-from olmtui.report import json_report, load_schema
+from olmtui.report import json_report
 
 Obj = dict[str, Any]
 
@@ -53,7 +53,7 @@ def _check(path: Path, catalogs: list[str], output: str) -> str:
 
 def _json(path: Path, catalogs: list[str]) -> dict[str, Any]:
     report = json.loads(_check(path, catalogs, "json"))
-    jsonschema.validate(report, load_schema())
+    validate_report(report)
     return report
 
 

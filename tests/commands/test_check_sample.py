@@ -10,11 +10,10 @@ from __future__ import annotations
 import json
 from importlib.resources import files
 
-import jsonschema
 import pytest
+from report_records import validate_report
 
 from olmtui.cli import main
-from olmtui.report import load_schema
 
 ETCD_APIS = [
     "EtcdBackup.v1beta2.etcd.database.coreos.com",
@@ -33,7 +32,7 @@ def report() -> dict:
         status = main(["check", "--sample", "--output", "json"])
     assert status == 1
     found = json.loads(out.getvalue())
-    jsonschema.validate(found, load_schema())
+    validate_report(found)
     return found
 
 

@@ -12,11 +12,11 @@ import io
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 from check_runs import run_check
 from conftest import redrawn, wait_for
 from data_paths import DATA
+from report_records import validate_report
 from rich.console import Console
 
 from olmtui.cli import main
@@ -24,7 +24,6 @@ from olmtui.kinds import SUBSCRIPTION
 from olmtui.model.records.types import ObjectRef, SubscriptionState, UpgradeInfo
 from olmtui.model.rules.upgrades.decided import decided_subscriptions
 from olmtui.pipeline.build import snapshot_session
-from olmtui.report import load_schema
 from olmtui.ui.app import OlmApp
 from olmtui.ui.screens.graph import find_subscription
 from olmtui.ui.screens.subscriptions import SubscriptionsScreen
@@ -49,7 +48,7 @@ def _subscriptions(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def test_check_json_takes_the_resolvers_pick_and_says_why_it_is_not_the_head() -> None:
     status, report = run_check([CLUSTER, "--catalog", CATALOG])
-    jsonschema.validate(report, load_schema())
+    validate_report(report)
     assert status == 0
     installs = {o["for"]: o["name"] for r in report["resolution"] for o in r["operators"]}
     for namespace, sub in _subscriptions(report).items():

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
-import yaml
 from model_builders import namespace, operator_group
+from snapshot_files import yaml_documents
 
 from olmtui.pipeline.build import live_partial, snapshot_session
 from olmtui.pipeline.input_state import scope_reasons, snapshot_partial, syncing_partial
@@ -24,7 +24,7 @@ def _drifting(tmp_path: Path) -> Path:
         namespace("n"),
         operator_group("n", "g", targets=["n"], status=["n"]),
     ]
-    path.write_text(yaml.safe_dump_all(objs))
+    path.write_text(yaml_documents(objs))
     return path
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import yaml
 from simulation_support import ORPHAN, find, fixture_objects, session_of
+from snapshot_files import yaml_documents
 
 from olmtui.model.viewmodels.metrics import HeadCounts, head_counts
 from olmtui.pipeline.session import Session
@@ -48,7 +49,7 @@ def _etcd_installed_at_0_9_2(
             }
         )
     catalog = tmp_path / "catalog.yaml"
-    catalog.write_text(yaml.safe_dump_all(docs))
+    catalog.write_text(yaml_documents(docs))
     return session_of(objects, tmp_path, [f"openshift-marketplace/community-operators={catalog}"])
 
 

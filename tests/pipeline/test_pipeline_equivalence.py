@@ -26,8 +26,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
-import yaml
 from conftest import wait_for
+from snapshot_files import yaml_documents
 
 from olmtui.apiserver import LoopbackAPIServer
 from olmtui.cli import build_parser
@@ -127,9 +127,7 @@ async def test_every_mode_reports_the_same(
     """With the demo's catalog content, and without it: then the upgrade graphs come from
     the cluster's PackageManifests alone (the demo always loads its catalog)."""
     snapshot = tmp_path / "cluster.yaml"
-    snapshot.write_text(
-        yaml.safe_dump_all(o for k in WATCHED_KINDS for o in demo.server.state.list(k))
-    )
+    snapshot.write_text(yaml_documents(o for k in WATCHED_KINDS for o in demo.server.state.list(k)))
     kubeconfig = str(demo.server.write_kubeconfig(tmp_path / "kubeconfig"))
     catalog_args = [arg for spec in specs for arg in ("--catalog", spec)]
     served = tmp_path / "all.json"  # what catalogd serves for the ClusterCatalog

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from model_builders import catalog_source, csv, failed_plan, namespace, operator_group, subscription
 from simulation_support import ORPHAN, catalog_specs, references_plan
+from snapshot_files import yaml_documents
 
 from olmtui.model.diagnosis.changes import applied
 from olmtui.model.records.diagnosis import FindingKey, Remedy
@@ -154,7 +154,7 @@ def test_a_simulated_remedy_clears_its_incident_on_the_snapshot(
 
     monkeypatch.setattr(Simulator, "verify", recorded)
     before = tmp_path / "before.yaml"
-    before.write_text(yaml.safe_dump_all(objects, sort_keys=False))
+    before.write_text(yaml_documents(objects, sort_keys=False))
     report = snapshot_session([str(before)], CATALOGS).analysis.report(verify_remedies=True)
     simulated = sum(
         1 for f in report["findings"] if (f["remedy"] or {}).get("verified") == "simulated"
@@ -169,7 +169,7 @@ def test_a_simulated_remedy_clears_its_incident_on_the_snapshot(
         assert {k for k in steps if k[0] in KINDS} <= held
         assert not ({_key(o) for o in objects} - steps.keys()) & held
         after = tmp_path / "after.yaml"
-        after.write_text(yaml.safe_dump_all(synced, sort_keys=False))
+        after.write_text(yaml_documents(synced, sort_keys=False))
         checked = snapshot_session([str(after)], CATALOGS).analysis.report()
         assert not clears & _keys(checked), (remedy, clears & _keys(checked))
         assert not _errors(checked) - _errors(report), (remedy, _errors(checked))

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
 from simulation_support import RESOLUTION, catalog_specs, fixture_objects
+from snapshot_files import yaml_documents
 
 from olmtui.pipeline.build import snapshot_session
 
@@ -28,7 +28,7 @@ def test_a_trial_starts_from_checks_findings_with_a_kind_not_readable(tmp_path: 
         }
     )
     path = tmp_path / "cluster.yaml"
-    path.write_text(yaml.safe_dump_all(objects, sort_keys=False))
+    path.write_text(yaml_documents(objects, sort_keys=False))
     session = snapshot_session([str(path)], catalog_specs(CASE))
     before = session.analysis.simulator().run([]).before
     whole = session.analysis.report()

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import yaml
 from data_paths import ROOT
+from snapshot_files import yaml_documents
 
 from olmtui.model.records.diagnosis import Change
 from olmtui.model.records.types import ObjectRef
@@ -23,7 +24,7 @@ def _session(tmp_path: Path) -> tuple[Session, ObjectRef, ObjectRef]:
     bad, other = plans[-1], plans[0]
     bad["spec"]["generation"] = "not a number"
     path = tmp_path / "cluster.yaml"
-    path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    path.write_text(yaml_documents(docs, sort_keys=False))
     ref = [
         ObjectRef("InstallPlan", p["metadata"]["namespace"], p["metadata"]["name"])
         for p in (bad, other)

@@ -10,11 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from model_builders import csv, failed_plan, namespace, operator_group
 from simulation_support import ORPHAN, catalog_specs, references_plan
+from snapshot_files import yaml_documents
 
 from olmtui.errors import UsageError
 from olmtui.model.diagnosis.changes import ChangeError
@@ -182,7 +182,7 @@ def test_the_simulation_after_is_what_check_says_of_the_changed_state(
 ) -> None:
     objects = data.draw(clusters())
     before = tmp_path / "before.yaml"
-    before.write_text(yaml.safe_dump_all(objects, sort_keys=False))
+    before.write_text(yaml_documents(objects, sort_keys=False))
     session = snapshot_session([str(before)], CATALOGS)
     changes = data.draw(_changes(objects))
     simulator = session.analysis.simulator()
@@ -192,7 +192,7 @@ def test_the_simulation_after_is_what_check_says_of_the_changed_state(
     except ChangeError:
         return  # a change after an earlier one deleted its object: refused, nothing to compare
     after = tmp_path / "after.yaml"
-    after.write_text(yaml.safe_dump_all(changed, sort_keys=False))
+    after.write_text(yaml_documents(changed, sort_keys=False))
     try:
         checked = snapshot_session([str(after)], CATALOGS).analysis.report()
     except UsageError:

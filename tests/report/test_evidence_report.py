@@ -9,11 +9,10 @@ import io
 import json
 from typing import Any
 
-import jsonschema
 from data_paths import DATA
+from report_records import validate_report
 
 from olmtui.cli import main
-from olmtui.report import load_schema
 
 MUST_GATHER = DATA / "logs" / "must-gather-logs"
 CSV_NAME = "etcdoperator.v0.9.4"
@@ -33,7 +32,7 @@ def _finding(report: dict[str, Any], code: str) -> dict[str, Any]:
 
 def test_the_json_evidence_holds_fields_events_and_log_lines_in_their_shapes() -> None:
     report = json.loads(_check("json"))
-    jsonschema.validate(report, load_schema())
+    validate_report(report)
     evidence = _finding(report, "CSVFailed")["evidence"]
     assert evidence[0] == {
         "kind": "ClusterServiceVersion",

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from data_paths import DATA
+from snapshot_files import yaml_documents
 
 from olmtui.cli import main
 from olmtui.errors import EXIT_CRASH
@@ -98,7 +98,7 @@ def _cluster(
         },
     ]
     path = tmp_path / "cluster.yaml"
-    path.write_text(yaml.safe_dump_all(docs, width=1 << 20))
+    path.write_text(yaml_documents(docs, width=1 << 20))
     return path
 
 

@@ -4,15 +4,11 @@ its named blast radius; and the links can never form a cycle."""
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import io
-import json
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 import yaml
 from model_builders import (
@@ -23,10 +19,9 @@ from model_builders import (
     operator_group,
     subscription,
 )
-from report_records import load_schema
+from report_records import checked_report
 from v1_objects import catalog as v1_catalog
 
-from olmtui.cli import main
 from olmtui.model.diagnosis.causes import LINK_RULES, without_cycles
 from olmtui.model.diagnosis.incidents import Diagnosis
 from olmtui.model.records.types import Finding
@@ -34,18 +29,6 @@ from olmtui.model.records.types import Finding
 Obj = dict[str, Any]
 MARKET = "openshift-marketplace"
 SAMPLE = Path(str(files("olmtui").joinpath("samples", "cluster.yaml")))
-
-
-def check(tmp_path: Path, objects: list[Obj]) -> dict[str, Any]:
-    path = tmp_path / "state.yaml"
-    path.write_text(yaml.safe_dump_all(objects))
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        status = main(["check", str(path), "--output", "json"])
-    assert status in (0, 1)
-    report: dict[str, Any] = json.loads(out.getvalue())
-    jsonschema.validate(report, load_schema())
-    return report
 
 
 def ref(code: str, kind: str, ns: str | None, name: str | None) -> dict[str, Any]:
@@ -124,7 +107,7 @@ def test_r_diag_1_a_broken_global_catalog_is_one_incident_naming_every_subscript
         subscription("team-c", "c"),  # no condition yet: still blocked (R-RES-5)
         subscription("team-d", "d"),  # resolves without the global namespace (R-RES-3)
     ]
-    report = check(tmp_path, objects)
+    report = checked_report(tmp_path, objects)
     incident = incident_of(report, "CatalogSourceNotReady")
     assert incident["root"] == ref("CatalogSourceNotReady", "CatalogSource", MARKET, "broken")
     assert incident["severity"] == "error"
@@ -151,7 +134,7 @@ def test_r_diag_1_a_healthy_catalog_never_takes_the_blame(tmp_path: Path) -> Non
         *with_group("team-a"),
         unhealthy_sub("team-a", "a", "fine"),
     ]
-    report = check(tmp_path, objects)
+    report = checked_report(tmp_path, objects)
     finding = next(f for f in report["findings"] if f["code"] == "CatalogSourcesUnhealthy")
     assert finding["cause"] is None
     assert finding["incident"] == "CatalogSourcesUnhealthy:Subscription/team-a/a"
@@ -176,7 +159,7 @@ def test_r_diag_2_a_resolution_stopped_by_a_catalog_follows_from_it(tmp_path: Pa
         *with_group("team-a"),
         sub,
     ]
-    report = check(tmp_path, objects)
+    report = checked_report(tmp_path, objects)
     incident = incident_of(report, "CatalogSourceNotReady")
     assert incident["consequences"] == [
         ref("ErrorPreventedResolution", "Subscription", "team-a", "a")
@@ -221,7 +204,7 @@ def test_r_diag_3_and_4_a_failed_installplan_is_one_incident_with_the_csv_it_lef
         ),
         pending_csv("team-a", "op.v1"),
     ]
-    report = check(tmp_path, objects)
+    report = checked_report(tmp_path, objects)
     errors = [i for i in report["incidents"] if i["severity"] == "error"]
     assert len(errors) == 1
     incident = errors[0]
@@ -247,7 +230,7 @@ def test_r_diag_5_several_groups_in_a_namespace_are_the_root_of_its_csvs_and_sub
         csv("team-b", "op.v1", phase="Failed", reason="TooManyOperatorGroups"),
         subscription("team-b", "op"),
     ]
-    report = check(tmp_path, objects)
+    report = checked_report(tmp_path, objects)
     incident = incident_of(report, "MultipleOperatorGroupsFound")
     assert incident["root"] == ref("MultipleOperatorGroupsFound", "Namespace", None, "team-b")
     assert ref("SubscriptionStalled", "Subscription", "team-b", "op") in incident["consequences"]
@@ -267,7 +250,7 @@ def test_r_diag_6_a_group_selecting_nothing_is_the_root_of_its_csvs_failure(
         operator_group("team-c", "og", selector={"matchLabels": {"team": "nobody"}}),
         csv("team-c", "op.v1", phase="Failed", reason="NoTargetNamespaces"),
     ]
-    report = check(tmp_path, objects)
+    report = checked_report(tmp_path, objects)
     incident = incident_of(report, "SelectorMatchesNothing")
     assert incident["root"] == ref("SelectorMatchesNothing", "OperatorGroup", "team-c", "og")
     assert incident["consequences"] == [
@@ -293,7 +276,7 @@ def test_r_diag_7_a_copy_problem_follows_from_its_originals_group_failure(
     stale["metadata"]["namespace"] = "team-b"
     stale["metadata"].setdefault("labels", {})["olm.copiedFrom"] = "team-a"
     stale["status"] = {**stale.get("status", {}), "reason": "Copied"}
-    report = check(tmp_path, [*objects, stale])
+    report = checked_report(tmp_path, [*objects, stale])
     incident = incident_of(report, "InterOperatorGroupOwnerConflict")
     assert incident["root"] == ref(
         "InterOperatorGroupOwnerConflict", "ClusterServiceVersion", "team-a", "etcdoperator.v0.9.4"
@@ -320,7 +303,7 @@ def test_r_diag_10_a_catalog_that_cannot_unpack_is_the_root_of_its_not_serving(
         progressing=progressing,
         unpacked=False,
     )
-    report = check(tmp_path, [broken])
+    report = checked_report(tmp_path, [broken])
     incident = incident_of(report, cause)
     assert incident["root"] == ref(cause, "ClusterCatalog", None, "certified")
     assert incident["consequences"] == [
@@ -335,14 +318,14 @@ def test_r_diag_10_a_catalog_not_serving_for_another_reason_stands_alone(
 ) -> None:
     """Serving=False with a successful unpack: nothing on the catalog explains it."""
     other = v1_catalog("certified", serving=("False", "Unavailable", "being deleted"))
-    report = check(tmp_path, [other])
+    report = checked_report(tmp_path, [other])
     incident = incident_of(report, "ClusterCatalogNotServing")
     assert incident["consequences"] == []
     every_finding_in_one_incident(report)
 
 
 def test_the_sample_folds_eleven_incidents_out_of_fourteen_findings(tmp_path: Path) -> None:
-    report = check(tmp_path, [o for o in yaml.safe_load_all(SAMPLE.read_text()) if o])
+    report = checked_report(tmp_path, [o for o in yaml.safe_load_all(SAMPLE.read_text()) if o])
     assert report["summary"]["incidents"] == {"error": 3, "warning": 3, "info": 5}
     every_finding_in_one_incident(report)
 
@@ -401,7 +384,7 @@ def test_r_diag_8_copies_that_claim_each_other_make_no_cycle(tmp_path: Path) -> 
     right = csv("ns-b", "op.v1", phase="Failed", reason="NoOperatorGroup")
     left["metadata"]["labels"] = {"olm.copiedFrom": "ns-b"}
     right["metadata"]["labels"] = {"olm.copiedFrom": "ns-a"}
-    report = check(tmp_path, [namespace("ns-a"), namespace("ns-b"), left, right])
+    report = checked_report(tmp_path, [namespace("ns-a"), namespace("ns-b"), left, right])
     every_finding_in_one_incident(report)
 
 

@@ -3,14 +3,13 @@ on real must-gather objects, and how they merge with the model's."""
 
 from __future__ import annotations
 
-import jsonschema
 from data_paths import DATA, ROOT
-from report_records import build_model, cluster_store
+from report_records import build_model, cluster_store, validate_report
 
 from olmtui.model.incremental.engine import Model
 from olmtui.model.incremental.health import health_findings, without_model_duplicates
 from olmtui.model.records.types import Finding
-from olmtui.report import load_schema, report_json
+from olmtui.report import report_json
 from olmtui.sources.snapshots.snapshot import load_snapshot
 from olmtui.store import Store
 
@@ -26,7 +25,7 @@ def test_r_sub_5_failed_install_plan_of_a_real_subscription_is_an_error() -> Non
         ("error", "cfe-test-namespace", "image-caching-operator-v0-0-1-sub")
     ]
     report = report_json("snapshot", Model(store), store, health=found)
-    jsonschema.validate(report, load_schema())
+    validate_report(report)
     # ... and the CSV it left Pending/RequirementsNotMet.
     assert report["summary"]["findings"]["error"] == 2
     assert "InstallPlanFailed" in [f["code"] for f in report["findings"]]
@@ -58,7 +57,7 @@ def test_model_wording_wins_when_both_report_one_code_on_one_object() -> None:
 
 def build_report_with_health(health: list[Finding], model: list[Finding]) -> dict:
     report = report_json("snapshot", build_model(model), cluster_store(), health=health)
-    jsonschema.validate(report, load_schema())
+    validate_report(report)
     return report
 
 

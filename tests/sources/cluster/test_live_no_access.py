@@ -13,7 +13,6 @@ import io
 import json
 from pathlib import Path
 
-import jsonschema
 import pytest
 from conftest import wait_for
 from live_support import (
@@ -24,13 +23,13 @@ from live_support import (
     started_source,
     stop_source,
 )
+from report_records import validate_report
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.cli import main
 from olmtui.model.incremental.engine import Model
 from olmtui.model.incremental.health import health_findings, merged_findings
 from olmtui.model.viewmodels.metrics import seed_metrics
-from olmtui.report import load_schema
 from olmtui.store import Store
 
 CSV = "ClusterServiceVersion"
@@ -60,7 +59,7 @@ def test_r_api_8_no_stale_provided_apis_from_csvs_olmtui_may_not_read(azure_with
     _, kubeconfig = azure_without_csvs
     _, text = _check("--kubeconfig", kubeconfig, "--output", "json")
     report = json.loads(text)
-    jsonschema.validate(report, load_schema())
+    validate_report(report)
     codes = [f["code"] for f in report["findings"]]
     assert not ABSENCE_CODES & set(codes), codes
     no_access = [f for f in report["findings"] if f["code"] == "LiveNoAccess"]

@@ -15,15 +15,14 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-import jsonschema
 import pytest
 import yaml
 from data_paths import DATA
+from report_records import validate_report
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.apiserver.resources import RESOURCES
 from olmtui.cli import main
-from olmtui.report import load_schema
 
 TRIAGE = DATA / "triage"
 OUTSIDE = ["scope-catalogsource-outside", "scope-copy-parent-outside", "scope-label-drift-outside"]
@@ -66,7 +65,7 @@ def test_nothing_outside_the_namespaces_read_is_reported_missing(case: str, tmp_
     with served([case], tmp_path) as kubeconfig:
         status, text = check(kubeconfig, "--namespace", "team-a", "--output", "json")
     report = json.loads(text)
-    jsonschema.validate(report, load_schema())
+    validate_report(report)
     assert report["source"]["namespaces"] == ["team-a"]
     codes = {f["code"] for f in report["findings"]}
     assert not codes & FALSE_ALARMS, codes

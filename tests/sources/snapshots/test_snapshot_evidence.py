@@ -9,6 +9,7 @@ from typing import Any
 
 import yaml
 from model_builders import catalog_source, cluster_event, job, pod
+from snapshot_files import yaml_documents
 
 from olmtui.sources.snapshots.snapshot import load_snapshot
 from olmtui.store import Store
@@ -70,7 +71,7 @@ def test_a_plain_yaml_dump_gives_them_too(tmp_path: Path) -> None:
         ),
         job(NS, "abc123", labels=UNPACK),
     ]
-    path.write_text(yaml.safe_dump_all(objects))
+    path.write_text(yaml_documents(objects))
     store = Store()
     load_snapshot([path], store)
     assert (store.count("Pod"), store.count("Event"), store.count("Job")) == (1, 1, 1)

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from check_runs import run_check
 from data_paths import DATA
+from snapshot_files import yaml_documents
 
 CATALOG = DATA / "answer" / "no-operators" / "catalog-community.yaml"
 
@@ -94,7 +94,7 @@ CASES = [
 
 def _snapshot(tmp_path: Path, package: str, channel: str) -> str:
     path = tmp_path / "cluster.yaml"
-    path.write_text(yaml.safe_dump_all(_cluster(package, channel)))
+    path.write_text(yaml_documents(_cluster(package, channel)))
     return str(path)
 
 

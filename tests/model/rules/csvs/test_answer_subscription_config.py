@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from check_runs import run_check
+from snapshot_files import yaml_documents
 
 #: The Subscription's healthy catalog (the input raises nothing beside the point).
 CATALOG_SOURCE = {
@@ -156,7 +156,7 @@ def test_the_failed_csv_names_the_subscription_field_its_bad_value_comes_from(
     tmp_path: Path, config: dict[str, Any], error: str, field: str | None
 ) -> None:
     path = tmp_path / "cluster.yaml"
-    path.write_text(yaml.safe_dump_all(_cluster(config, error)))
+    path.write_text(yaml_documents(_cluster(config, error)))
     status, report = run_check([str(path)])
     assert status == 1
     assert [f["code"] for f in report["findings"] if f["severity"] == "error"] == ["CSVFailed"]
@@ -175,7 +175,7 @@ def test_the_failed_csv_names_the_subscription_field_its_bad_value_comes_from(
 def test_another_failure_reason_keeps_the_csvs_own_words(tmp_path: Path) -> None:
     path = tmp_path / "cluster.yaml"
     docs = _cluster({"resources": RESOURCES}, "ignored", reason="InstallCheckFailed")
-    path.write_text(yaml.safe_dump_all(docs))
+    path.write_text(yaml_documents(docs))
     _, report = run_check([str(path)])
     (finding,) = [f for f in report["findings"] if f["code"] == "CSVFailed"]
     assert "spec.config" not in finding["message"]

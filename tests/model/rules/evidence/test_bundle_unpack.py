@@ -9,10 +9,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-import yaml
 from model_builders import cluster_event, job, namespace, operator_group, subscription
-from report_records import load_schema
+from report_records import validate_report
+from snapshot_files import yaml_documents
 
 from olmtui.cli import main
 
@@ -43,7 +42,7 @@ def failed_sub(name: str = "a") -> dict[str, Any]:
 def check(tmp_path: Path, objects: list[dict[str, Any]]) -> dict[str, Any]:
     path = tmp_path / "state.yaml"
     path.write_text(
-        yaml.safe_dump_all(
+        yaml_documents(
             [namespace("team-a"), operator_group("team-a", "og", targets=["team-a"]), *objects]
         )
     )
@@ -52,7 +51,7 @@ def check(tmp_path: Path, objects: list[dict[str, Any]]) -> dict[str, Any]:
         status = main(["check", str(path), "--output", "json"])
     assert status in (0, 1)
     report: dict[str, Any] = json.loads(out.getvalue())
-    jsonschema.validate(report, load_schema())
+    validate_report(report)
     return report
 
 

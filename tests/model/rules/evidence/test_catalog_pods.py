@@ -3,15 +3,10 @@ and is the root of the catalog's incident and of every Subscription it holds."""
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
-import yaml
 from model_builders import (
     catalog_source,
     cluster_event,
@@ -20,9 +15,8 @@ from model_builders import (
     pod,
     subscription,
 )
-from report_records import load_schema
+from report_records import checked_report
 
-from olmtui.cli import main
 from olmtui.model.incremental.health import health_findings
 from olmtui.model.records.types import Finding
 from olmtui.store import Store
@@ -35,18 +29,6 @@ def pod_findings(*objects: dict[str, Any]) -> list[Finding]:
     store = Store()
     store.apply_many(objects)
     return [f for f in health_findings(store) if f.kind == "Pod"]
-
-
-def check(tmp_path: Path, objects: list[dict[str, Any]]) -> dict[str, Any]:
-    path = tmp_path / "state.yaml"
-    path.write_text(yaml.safe_dump_all(objects))
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        status = main(["check", str(path), "--output", "json"])
-    assert status in (0, 1)
-    report: dict[str, Any] = json.loads(out.getvalue())
-    jsonschema.validate(report, load_schema())
-    return report
 
 
 @pytest.mark.parametrize(
@@ -160,7 +142,7 @@ def test_r_diag_20_a_crash_looping_catalog_pod_is_the_root_of_the_catalog_and_it
         operator_group("team-a", "og", targets=["team-a"]),
         sub,
     ]
-    report = check(tmp_path, objects)
+    report = checked_report(tmp_path, objects)
     incident = incident_of(report, "CatalogPodCrashLoopBackOff")
     assert incident["root"] == {
         "code": "CatalogPodCrashLoopBackOff",
@@ -198,7 +180,7 @@ def test_r_diag_20_a_healthy_pod_takes_no_blame(tmp_path: Path) -> None:
         catalog_source(MARKET, "broken", state="TRANSIENT_FAILURE"),
         pod(MARKET, "broken-x7k2p", labels=LABEL),
     ]
-    report = check(tmp_path, objects)
+    report = checked_report(tmp_path, objects)
     catalog = next(f for f in report["findings"] if f["code"] == "CatalogSourceNotReady")
     assert catalog["cause"] is None
     assert not any(f["kind"] == "Pod" for f in report["findings"])

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 import yaml
 from model_builders import (
@@ -23,7 +22,7 @@ from model_builders import (
     operator_group,
     subscription,
 )
-from report_records import load_schema
+from report_records import validate_report
 
 from olmtui.cli import main
 from olmtui.pipeline.build import snapshot_session
@@ -69,7 +68,7 @@ def run(path: Path, output: str) -> str:
 
 def report_of(path: Path) -> dict[str, Any]:
     report: dict[str, Any] = json.loads(run(path, "json"))
-    jsonschema.validate(report, load_schema())
+    validate_report(report)
     return report
 
 

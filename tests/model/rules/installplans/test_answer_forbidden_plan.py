@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from check_runs import run_check
+from snapshot_files import yaml_documents
 
 USER = 'User "system:serviceaccount:team:scoped"'
 
@@ -139,7 +139,7 @@ def test_a_plan_retrying_on_forbidden_names_the_account_and_the_permission(
     tmp_path: Path, error: str, permission: str, grant: str
 ) -> None:
     path = tmp_path / "cluster.yaml"
-    path.write_text(yaml.safe_dump_all(_cluster(error)))
+    path.write_text(yaml_documents(_cluster(error)))
     status, report = run_check([str(path)])
     assert status == 1
     errors = [f["code"] for f in report["findings"] if f["severity"] == "error"]
@@ -161,7 +161,7 @@ def test_a_plan_retrying_on_forbidden_names_the_account_and_the_permission(
 def test_a_plan_retrying_on_another_error_stays_in_progress(tmp_path: Path) -> None:
     path = tmp_path / "cluster.yaml"
     path.write_text(
-        yaml.safe_dump_all(
+        yaml_documents(
             _cluster(
                 "etcdclusters.etcd.database.coreos.com: the server is currently unable to "
                 "handle the request"

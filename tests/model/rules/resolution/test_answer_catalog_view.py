@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from check_runs import run_check
 from data_paths import DATA
+from snapshot_files import yaml_documents
 
 EXCLUDE = "olm.operatorframework.io/exclude-global-namespace-resolution"
 
@@ -100,7 +100,7 @@ def test_a_catalog_out_of_view_is_the_subscriptions_cause_not_the_catalogs(
     tmp_path: Path, catalog_ns: str, exclude: bool, cause: str | None
 ) -> None:
     path = tmp_path / "cluster.yaml"
-    path.write_text(yaml.safe_dump_all(_cluster(catalog_ns, exclude)))
+    path.write_text(yaml_documents(_cluster(catalog_ns, exclude)))
     status, report = run_check([str(path)])
     on_catalog = [f for f in report["findings"] if f["kind"] == "CatalogSource"]
     (failed,) = [f for f in report["findings"] if f["code"] == "ConstraintsNotSatisfiable"]
@@ -146,7 +146,7 @@ def test_before_olm_says_it_only_the_exclusion_is_certain(tmp_path: Path) -> Non
     global one is inferred, so nothing is claimed."""
     for exclude, expected in ((True, ["error"]), (False, [])):
         path = tmp_path / f"cluster-{exclude}.yaml"
-        path.write_text(yaml.safe_dump_all(_cluster("catalogs", exclude, condition=False)))
+        path.write_text(yaml_documents(_cluster("catalogs", exclude, condition=False)))
         _, report = run_check([str(path)])
         found = [f for f in report["findings"] if f["code"] == "CatalogNotVisible"]
         assert [f["severity"] for f in found] == expected
@@ -160,7 +160,7 @@ def test_a_well_known_global_namespace_is_never_claimed_out_of_view(tmp_path: Pa
     (or the other way round, as a partial read may show) may still be the global one: the
     catalog's own warning stays, nothing is blamed on the view."""
     path = tmp_path / "cluster.yaml"
-    path.write_text(yaml.safe_dump_all(_cluster("olm", False)))
+    path.write_text(yaml_documents(_cluster("olm", False)))
     _, report = run_check([str(path)])
     assert not any(f["code"] == "CatalogNotVisible" for f in report["findings"])
     assert [f["code"] for f in report["findings"] if f["kind"] == "CatalogSource"] == [

@@ -15,8 +15,9 @@ from typing import Any
 
 import jsonschema
 import pytest
-import yaml
 from data_paths import DATA
+from report_records import validate_report
+from snapshot_files import yaml_documents
 
 from olmtui.cli import main
 from olmtui.model.records.catalog import Catalog
@@ -117,7 +118,7 @@ def snapshot(tmp_path: Path) -> Path:
             },
         ]
     path = tmp_path / "cluster.yaml"
-    path.write_text(yaml.safe_dump_all(docs))
+    path.write_text(yaml_documents(docs))
     return path
 
 
@@ -156,7 +157,7 @@ def run(*argv: str) -> tuple[int, str, str]:
 def check_json(*argv: str) -> tuple[int, dict[str, Any]]:
     status, out, _ = run("check", *argv, "--output", "json")
     report = json.loads(out)
-    jsonschema.validate(report, load_schema())
+    validate_report(report)
     return status, report
 
 

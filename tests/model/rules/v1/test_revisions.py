@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import jsonschema
 import pytest
 import yaml
 from data_paths import DATA
+from report_records import validate_report
 from v1_objects import (
     DEPLOYMENT_PROBE_FAILURE,
     condition,
@@ -26,7 +26,7 @@ from olmtui.model.rules.v1.extensions import decode_extension
 from olmtui.model.rules.v1.findings import condition_findings
 from olmtui.model.rules.v1.revision_findings import revision_findings
 from olmtui.model.rules.v1.revisions import decode_revision, extension_revisions
-from olmtui.report import load_schema, render_text, report_json
+from olmtui.report import render_text, report_json
 from olmtui.store import Store
 
 REVISIONS = DATA / "v1-revisions"
@@ -231,7 +231,7 @@ def test_the_report_lists_revisions_as_the_contract_says() -> None:
         object_set("argocd-2", state="rolling-out", probe=DEPLOYMENT_PROBE_FAILURE),
     )
     report = report_json("snapshot", Model(store), store)
-    jsonschema.validate(report, load_schema())
+    validate_report(report)
     (entry,) = report["clusterExtensions"]
     assert entry["progressDeadlineMinutes"] == 30
     first, second = entry["revisions"]

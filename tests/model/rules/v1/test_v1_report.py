@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 import yaml
+from report_records import validate_report
 from v1_objects import CATALOG_DIGEST, catalog, condition, extension
 
 from olmtui.cli import main
@@ -21,7 +21,7 @@ from olmtui.model.incremental.engine import Model
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.rules.v1 import resolve as v1_resolve
 from olmtui.model.rules.v1.resolve import V1Resolution
-from olmtui.report import load_schema, report_json
+from olmtui.report import report_json
 from olmtui.report.markdown_report import render_markdown
 from olmtui.report.text_report import render_text
 from olmtui.sources.snapshots.snapshot import load_snapshot
@@ -34,7 +34,7 @@ def report_of(objects: list[dict[str, Any]]) -> dict[str, Any]:
     store = Store()
     store.apply_many(objects)
     report = report_json("snapshot", Model(store), store)
-    jsonschema.validate(report, load_schema())
+    validate_report(report)
     return report
 
 
