@@ -23,7 +23,8 @@ Subjects (the first element is the family's tag):
 * ``("pkg", package)``, ``("crd", name)``, ``("req", ns, name)``: multitenancy limits and
   missing requirements, partitioned by ``olmtui.model.incremental.cluster_index`` (R-COPY-1: copies
   never feed them); ``("upgrade-deps",)``: what the next bundles would drop (R-UPG-2).
-* ``("max-ocp",)``, ``("cluster-operator",)``: cluster upgrade readiness (R-DOC-16).
+* ``("max-ocp",)``, ``("cluster-operator",)``: cluster upgrade readiness (R-DOC-16);
+  ``("extension-caps",)``: OLM v1's installed bundles that cap it (R-CUP-2..R-CUP-5).
 * ``("webhooks",)``: conversion webhooks without their Service (R-DOC-17).
 * ``("cc", name)``, ``("ce", name)``: one ClusterCatalog's / ClusterExtension's findings
   (R-V1-*).
@@ -65,6 +66,14 @@ from olmtui.model.rules.catalog.health import (
     health_of,
     subscription_source_findings,
 )
+from olmtui.model.rules.cluster_readiness.extension_caps import (
+    extension_cap_findings,
+    extension_caps,
+)
+from olmtui.model.rules.cluster_readiness.olm_condition import (
+    OLM_V1_CLUSTER_OPERATOR,
+    installed_operators_upgradeable,
+)
 from olmtui.model.rules.csvs.csv_phase_findings import csv_phase_findings
 from olmtui.model.rules.dependencies.multitenancy import multitenancy_findings
 from olmtui.model.rules.dependencies.required_apis import (
@@ -72,6 +81,7 @@ from olmtui.model.rules.dependencies.required_apis import (
     upgrade_dependency_findings,
 )
 from olmtui.model.rules.documented.cluster_upgrade import (
+    cluster_version,
     max_version_findings,
 )
 from olmtui.model.rules.documented.conversion_webhooks import (
@@ -114,7 +124,7 @@ from olmtui.model.rules.v1.findings import catalog_findings, extension_findings
 from olmtui.model.rules.v1.resolve import content_by_catalog
 from olmtui.model.rules.v1.revision_findings import revision_findings
 from olmtui.model.rules.v1.revisions import has_revision_fields, owner_of
-from olmtui.objects import Obj, is_copied_csv
+from olmtui.objects import Obj, is_copied_csv, name_of
 
 
 def next_bundles(
@@ -314,6 +324,23 @@ def _max_version_findings(inputs: HealthInputs) -> list[Finding]:
 def _max_version_moved(seen: Seen) -> bool:
     """A CSV moves it only when its properties annotation did."""
     return seen.key.kind != CSV or _properties(seen.old) != _properties(seen.new)
+
+
+# -- R-CUP-2..R-CUP-5: OLM v1's installed bundles that cap the OpenShift version ------------
+def _extension_cap_findings(inputs: HealthInputs) -> list[Finding]:
+    """Reads the ClusterExtensions, ClusterCatalogs, the ClusterVersion, the ``olm``
+    ClusterOperator and the catalog content."""
+    objects = inputs.objects
+    operators = list(objects.list(CLUSTER_OPERATOR))
+    versions = list(objects.list(CLUSTER_VERSION))
+    caps = extension_caps(
+        objects.list(CLUSTER_EXTENSION), list(objects.list(CLUSTER_CATALOG)), inputs.catalogs
+    )
+    # R-CUP-5: a cap means something only on OpenShift
+    openshift = bool(versions) or any(name_of(co) == OLM_V1_CLUSTER_OPERATOR for co in operators)
+    return extension_cap_findings(
+        caps, cluster_version(versions), installed_operators_upgradeable(operators), openshift
+    )
 
 
 # -- R-DOC-17: conversion webhooks without their Service --------------------------------------
@@ -606,6 +633,13 @@ FAMILIES: tuple[RuleFamily, ...] = (
         "R-DOC-16, R-DOC-18",
         {CLUSTER_OPERATOR},
         lambda inputs: cluster_operator_health(inputs.objects.list(CLUSTER_OPERATOR)),
+    ),
+    single(
+        "extension-caps",
+        "R-CUP-2, R-CUP-3, R-CUP-4, R-CUP-5",
+        {CLUSTER_EXTENSION, CLUSTER_CATALOG, CLUSTER_VERSION, CLUSTER_OPERATOR},
+        _extension_cap_findings,
+        follows={CATALOGS},
     ),
     single("webhooks", "R-DOC-17", {CRD, SERVICE}, _webhook_findings, moves=_webhooks_moved),
     single("catalog-pods", "R-EVD-2", {CATALOG_SOURCE, POD, EVENT}, _catalog_pod_findings),
