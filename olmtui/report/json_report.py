@@ -50,7 +50,9 @@ from olmtui.model.rules.v1.revisions import (
 from olmtui.model.viewmodels.catalog_identity import catalog_identities
 from olmtui.model.viewmodels.finding_evidence import finding_evidence
 from olmtui.model.viewmodels.metrics import Metrics, head_counts, seed_metrics
+from olmtui.model.viewmodels.upgrade_readiness import store_readiness
 from olmtui.objects import Obj, name_of
+from olmtui.report.cluster_upgrade_json import cluster_upgrade_json
 from olmtui.report.context_json import (
     catalog_source_json,
     context_fields,
@@ -567,6 +569,8 @@ def report_json(
         "catalogSources": catalog_sources_json(store),
         "installPlans": install_plans_json(store.list(INSTALL_PLAN)),
         **v1_json(store, catalogs),
+        # R-CUP-6: what holds the next OpenShift minor, v0 and v1 together
+        "clusterUpgrade": cluster_upgrade_json(store_readiness(store, catalogs)),
     }
 
 

@@ -25,6 +25,7 @@ from olmtui.model.records.types import Finding
 from olmtui.model.viewmodels.views import findings_by_subject, subscription_state_view
 from olmtui.report.context_line import context_words, incomplete_words
 from olmtui.report.json_report import Report, without_surrogates
+from olmtui.report.upgrade_sections import blocker_rows, upgrade_headline
 from olmtui.report.v1_sections import catalog_rows, extension_rows
 from olmtui.safe_text import visible
 
@@ -688,6 +689,18 @@ def _v1(out: Writer, report: Report) -> None:
         out.wrapped(f"{safe(name)}  {safe(words)}", 4, 4)
 
 
+def _cluster_upgrade(out: Writer, report: Report) -> None:
+    """What holds the next OpenShift minor (R-CUP-6); nothing off OpenShift."""
+    headline = upgrade_headline(report)
+    if headline is None:
+        return
+    out.heading("CLUSTER UPGRADE")
+    out.wrapped(safe(headline), 2, 4)
+    for source, what, message in blocker_rows(report):
+        out.wrapped(f"[{source}] {safe(what)}", 4, 4)
+        out.wrapped(safe(message), 6)
+
+
 def render_text(report: Report, *, colour: bool = False) -> str:
     """The text output of ``olmtui check`` for a report built by ``report_json``."""
     out = Writer(colour)
@@ -712,3 +725,4 @@ def _render(out: Writer, report: Report) -> None:
     _subscriptions(out, report["subscriptions"], _state_problems(report, gathered.qualifying))
     _resolution(out, report)
     _v1(out, report)
+    _cluster_upgrade(out, report)

@@ -90,9 +90,11 @@ def findings(caps: Any, version: str | None, operators: list[Any] = ()) -> list[
 def test_the_cap_against_the_running_minor(
     tmp_path: Path, cap: Any, cluster: str, blocks: bool
 ) -> None:
-    caps = extension_caps([extension(installed=(f"{PACKAGE}.v0.6.0", "0.6.0"))], [catalog()], [
-        content(tmp_path, {"0.6.0": [cap]})
-    ])
+    caps = extension_caps(
+        [extension(installed=(f"{PACKAGE}.v0.6.0", "0.6.0"))],
+        [catalog()],
+        [content(tmp_path, {"0.6.0": [cap]})],
+    )
     found = findings(caps, cluster)
     assert [f.code for f in found] == ([BLOCKS] if blocks else [])
     if blocks:

@@ -22,7 +22,14 @@ FAILURE = (
 
 def test_the_union_condition_names_the_blocking_extensions() -> None:
     said = installed_operators_upgradeable(
-        [co("False", "InstalledOLMOperators_IncompatibleOperatorsInstalled", INCOMPATIBLE, name="olm")]
+        [
+            co(
+                "False",
+                "InstalledOLMOperators_IncompatibleOperatorsInstalled",
+                INCOMPATIBLE,
+                name="olm",
+            )
+        ]
     )
     assert said is not None
     assert (said.status, said.reason) == ("False", "IncompatibleOperatorsInstalled")
@@ -55,7 +62,12 @@ def test_the_condition_itself_is_read_where_it_is_written() -> None:
         "",
         name="olm",
         conditions=(
-            ("InstalledOLMOperatorsUpgradeable", "False", "IncompatibleOperatorsInstalled", message),
+            (
+                "InstalledOLMOperatorsUpgradeable",
+                "False",
+                "IncompatibleOperatorsInstalled",
+                message,
+            ),
         ),
     )
     said = installed_operators_upgradeable([obj])
