@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 from olmtui.model.diagnosis.remedies import (
     apis,
+    cluster_readiness,
     copies,
     csvs,
     documented,
@@ -49,6 +50,7 @@ _CHAPTERS = (
     documented,
     inputs,
     evidence,
+    cluster_readiness,
 )
 
 
