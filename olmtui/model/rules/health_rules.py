@@ -343,6 +343,26 @@ def _extension_cap_findings(inputs: HealthInputs) -> list[Finding]:
     )
 
 
+def _extension_caps_moved(seen: Seen) -> bool:
+    """A ClusterExtension moves it only when what it has installed or where it looks for it
+    did (or it came or went holding one); a ClusterCatalog only when its labels did (what
+    selectors read)."""
+
+    def held(obj: Obj | None, *path: str) -> object:
+        value: object = obj
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        return value
+
+    if seen.key.kind == CLUSTER_EXTENSION:
+        # one that comes or goes holding nothing installed moves nothing
+        paths = [("status", "install")] + ([] if seen.added_or_removed else [("spec", "source")])
+        return any(held(seen.old, *path) != held(seen.new, *path) for path in paths)
+    if seen.key.kind == CLUSTER_CATALOG:
+        return held(seen.old, "metadata", "labels") != held(seen.new, "metadata", "labels")
+    return True
+
+
 # -- R-DOC-17: conversion webhooks without their Service --------------------------------------
 def _webhook_findings(inputs: HealthInputs) -> list[Finding]:
     return conversion_webhook_findings(inputs.objects.list(CRD), inputs.services)
@@ -639,6 +659,7 @@ FAMILIES: tuple[RuleFamily, ...] = (
         "R-CUP-2, R-CUP-3, R-CUP-4, R-CUP-5",
         {CLUSTER_EXTENSION, CLUSTER_CATALOG, CLUSTER_VERSION, CLUSTER_OPERATOR},
         _extension_cap_findings,
+        moves=_extension_caps_moved,
         follows={CATALOGS},
     ),
     single("webhooks", "R-DOC-17", {CRD, SERVICE}, _webhook_findings, moves=_webhooks_moved),
