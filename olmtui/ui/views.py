@@ -23,6 +23,7 @@ from olmtui.ui.screens.namespaces import NamespacesScreen
 from olmtui.ui.screens.operatorgroups import OperatorGroupsScreen
 from olmtui.ui.screens.overview import OverviewScreen
 from olmtui.ui.screens.subscriptions import SubscriptionsScreen
+from olmtui.ui.screens.upgrade import UpgradeScreen
 from olmtui.ui.screens.xray import XrayScreen
 
 
@@ -120,6 +121,13 @@ VIEWS: tuple[ViewSpec, ...] = (
         ("cc", "clustercatalog"),
         "OLM v1: serving, priority, resolved digest, extensions",
         ClusterCatalogsScreen,
+    ),
+    ViewSpec(
+        "upgrade",
+        "Cluster upgrade",
+        ("cup", "readiness", "ocp-upgrade"),
+        "what holds the next OpenShift minor: v0 and v1 caps, the way out",
+        UpgradeScreen,
     ),
     ViewSpec("changes", "Changes", ("events", "log"), "what changed when (live)", ChangesScreen),
 )

@@ -56,7 +56,14 @@ PARTS: dict[str, tuple[str, ...]] = {
     "lists": ("overview", "namespaces", "operatorgroups", "csvs"),
     "subscriptions": ("subscriptions",),
     "plans-graphs": ("installplans", "xray", "graphs"),
-    "extras": ("findings", "catalogs", "clusterextensions", "clustercatalogs", "changes"),
+    "extras": (
+        "findings",
+        "catalogs",
+        "clusterextensions",
+        "clustercatalogs",
+        "changes",
+        "upgrade",
+    ),
 }
 
 
