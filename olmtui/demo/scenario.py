@@ -29,8 +29,8 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from olmtui.demo import cluster_upgrade, v1
 from olmtui.demo import objects as o
-from olmtui.demo import v1
 from olmtui.demo.bundles import CATALOG_PATH, fixture_csv
 from olmtui.kinds import PACKAGE_MANIFEST
 from olmtui.model.primitives.version import ZERO, parse_version
@@ -310,7 +310,8 @@ def build_scenario(now: str | None = None) -> Scenario:
             labels.setdefault(target, {}).update(o.og_uid_label(og))
     namespaces = [o.namespace(n, now, labels.get(n)) for n in NAMESPACES]
     manifests = package_manifests(now)
-    return Scenario(tuple(namespaces + b.objects + manifests + v1.v1_objects(now)))
+    upgrade = cluster_upgrade.cluster_upgrade_objects(now)  # R-CUP-*: a v1 operator capped
+    return Scenario(tuple(namespaces + b.objects + manifests + v1.v1_objects(now) + upgrade))
 
 
 def package_manifests(now: str) -> list[Obj]:
