@@ -71,7 +71,6 @@ def _olm_cluster_operator(now: str) -> Obj:
                     UPGRADEABLE_MESSAGE,
                 ),
             ],
-            "versions": [{"name": "operator", "version": OPENSHIFT}],
         },
     }
 
