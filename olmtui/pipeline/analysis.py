@@ -628,15 +628,12 @@ class Analysis:
         """What holds the cluster's next OpenShift minor (R-CUP-6), rebuilt when an object it
         reads or the catalog content moved (by identity)."""
         store = self.store
-        reads = tuple(
-            o
-            for kind in (CLUSTER_EXTENSION, CLUSTER_CATALOG, CLUSTER_VERSION, CLUSTER_OPERATOR)
-            for o in store.list(kind)
+        kinds = (CLUSTER_EXTENSION, CLUSTER_CATALOG, CLUSTER_VERSION, CLUSTER_OPERATOR, CSV)
+        reads: tuple[object, ...] = (
+            *(o for kind in (*kinds, SUBSCRIPTION) for o in store.list(kind)),
+            *self.catalogs(),
         )
-        reads += (*store.list(CSV), *store.list(SUBSCRIPTION), *self.catalogs())
-        return self._derived.readiness.get(
-            reads, lambda: store_readiness(store, self.catalogs())
-        )
+        return self._derived.readiness.get(reads, lambda: store_readiness(store, self.catalogs()))
 
     def related(self, target: ObjectRef) -> list[Relation]:
         """``(how it relates, object)`` pairs for the object detail, in a stable order."""
