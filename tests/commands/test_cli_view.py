@@ -12,7 +12,7 @@ from olmtui.errors import UsageError
 
 VIEWS = (
     "overview, namespaces, operatorgroups, csvs, subscriptions, installplans, xray, graphs, "
-    "findings, catalogs, clusterextensions, clustercatalogs, changes"
+    "findings, catalogs, clusterextensions, clustercatalogs, upgrade, changes"
 )
 
 
