@@ -18,6 +18,7 @@ from typing import Any
 
 from olmtui.kinds import CLUSTER_EXTENSION
 from olmtui.model.primitives import json_text
+from olmtui.model.primitives.digits import UINT64_MAX, bounded
 from olmtui.model.primitives.version import parse_version, version_key
 from olmtui.model.records.catalog import Bundle, Catalog, Package
 from olmtui.model.records.types import Finding
@@ -65,14 +66,22 @@ def read_cap(values: Sequence[str]) -> tuple[Minor | None, str | None]:
         match = _MAJOR_MINOR.match(text)
         if match is None:
             return None, f"invalid semver format {text[:64]!r}: expected <major>.<minor>"
-        return (int(match.group(1)), int(match.group(2))), None
+        return _minor(match, text)
     if not isinstance(value, str):
         return None, f"invalid type {type(value).__name__} for {MAX_OCP_PROPERTY}"
     tolerant = _TOLERANT.match(value)
     if value.startswith("v") or value.count(".") != 1 or tolerant is None:
         return None, f"{value[:64]!r} is not a <major>.<minor> version"
     # a pre-release or build suffix never changes the strict comparison with a release
-    return (int(tolerant.group(1)), int(tolerant.group(2))), None
+    return _minor(tolerant, value)
+
+
+def _minor(match: re.Match[str], text: str) -> tuple[Minor | None, str | None]:
+    """``(major, minor)`` of a match, or why not: a number beyond uint64 fails Go's semver."""
+    major, minor = bounded(match.group(1), UINT64_MAX), bounded(match.group(2), UINT64_MAX)
+    if major is None or minor is None:
+        return None, f"{text[:64]!r} holds a number beyond uint64"
+    return (major, minor), None
 
 
 @dataclass(frozen=True, slots=True)

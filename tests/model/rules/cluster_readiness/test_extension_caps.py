@@ -143,6 +143,9 @@ def test_read_cap_tells_a_number_from_a_string() -> None:
     assert read_cap(['"4.18-rc1"']) == ((4, 18), None)  # one dot: ParseTolerant reads it
     assert read_cap([]) == (None, None)
     assert read_cap(["4.1800"])[0] == (4, 1800)
+    # hostile: a number beyond uint64 (and beyond int()'s 4,300 digits) is unreadable, no crash
+    assert read_cap([f'"4.{"9" * 5000}"'])[1]
+    assert read_cap([f"4.{'9' * 30}"])[1]
 
 
 def test_unknown_without_content_is_said_as_unknown() -> None:
