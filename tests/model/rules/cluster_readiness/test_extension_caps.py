@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from data_paths import DATA
 from model_builders import clusteroperator as co
 from model_builders import clusterversion as cv
 from v1_objects import catalog, extension
@@ -181,3 +182,19 @@ def test_content_bound_to_another_cluster_catalog_is_still_read(tmp_path: Path) 
     cat = content(tmp_path, {"0.6.0": ["4.18"]}, ref="elsewhere")
     caps = extension_caps([extension(installed=(f"{PACKAGE}.v0.6.0", "0.6.0"))], [catalog()], [cat])
     assert caps[0].catalog == "elsewhere" and caps[0].maximum == (4, 18)
+
+
+def test_a_real_bundle_directory_catalog_carries_its_caps() -> None:
+    """community-operators-prod's infinispan bundles up to 2.1.7 say, in their CSV's
+    ``olm.properties``, ``olm.maxOpenShiftVersion`` "4.8"; 2.2.0 says none: the way out."""
+    cat = load_catalog(str(DATA / "catalogs/community-operators-prod/operators/infinispan"))
+    installed = extension(
+        "infinispan", package="infinispan", installed=("infinispan-operator.v2.1.7", "2.1.7")
+    )
+    caps = extension_caps([installed], [catalog()], [cat])
+    assert caps[0].maximum == (4, 8)
+    [found] = findings(caps, "4.8.57")
+    assert found.code == BLOCKS
+    assert "Upgrade it to infinispan-operator.v2.2.0 (version 2.2.0), whose cap allows 4.9" in (
+        found.message
+    )
