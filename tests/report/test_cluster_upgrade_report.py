@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+from pathlib import Path
 
 import jsonschema
 from data_paths import DATA
@@ -60,3 +61,47 @@ def test_text_and_markdown_sections() -> None:
     markdown = check("--catalog", str(CASE / "catalog.json"), "--output", "markdown")
     assert "## Cluster upgrade" in markdown
     assert "- **v1** ClusterExtension argocd (cap 4.18):" in markdown
+
+
+def test_a_cap_cluster_olm_operator_cannot_read_causes_its_hold(tmp_path: Path) -> None:
+    """R-DIAG-33: ``FailureGettingExtensionMetadata`` names ``cluster extension argocd``; the
+    content shows two ``olm.maxOpenShiftVersion`` properties on its bundle (R-CUP-4)."""
+    failure = (
+        "InstalledOLMOperatorsUpgradeable: error(s) with cluster extension argocd: error in "
+        "bundle argocd-operator.v0.6.0: more than one olm.maxOpenShiftVersion found in bundle"
+    )
+    cluster = (CASE / "cluster.yaml").read_text()
+    cluster = cluster.replace(
+        "InstalledOLMOperators_IncompatibleOperatorsInstalled",
+        "InstalledOLMOperators_FailureGettingExtensionMetadata",
+    )
+    start = cluster.index("    message: 'InstalledOLMOperatorsUpgradeable")
+    end = cluster.index("\n", start)
+    cluster = cluster[:start] + f"    message: '{failure}'" + cluster[end:]
+    (tmp_path / "cluster.yaml").write_text(cluster)
+    content = (CASE / "catalog.json").read_text()
+    twice = '{"type":"olm.maxOpenShiftVersion","value":"4.18"}'
+    content = content.replace(twice, f"{twice},{twice.replace('4.18', '4.19')}", 1)
+    (tmp_path / "catalog.json").write_text(content)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(
+            [
+                "check",
+                str(tmp_path / "cluster.yaml"),
+                "--catalog",
+                str(tmp_path / "catalog.json"),
+                "--output",
+                "json",
+            ]
+        )
+    report = json.loads(out.getvalue())
+    held = next(f for f in report["findings"] if f["code"] == "OLMClusterOperatorNotUpgradeable")
+    assert held["cause"] == {
+        "code": "ClusterExtensionMaxOpenShiftVersionInvalid",
+        "kind": "ClusterExtension",
+        "namespace": None,
+        "name": "argocd",
+    }
+    [blocker] = report["clusterUpgrade"]["blockers"]
+    assert (blocker["source"], blocker["maxOpenShiftVersion"]) == ("v1", None)
