@@ -32,8 +32,8 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from olmtui.demo import cluster_upgrade, v1
 from olmtui.demo import objects as o
-from olmtui.demo import v1
 from olmtui.demo.bundles import CATALOG_PATH, fixture_csv
 from olmtui.demo.operator_conditions import operator_conditions
 from olmtui.kinds import PACKAGE_MANIFEST
@@ -315,7 +315,9 @@ def build_scenario(now: str | None = None) -> Scenario:
     namespaces = [o.namespace(n, now, labels.get(n)) for n in NAMESPACES]
     manifests = package_manifests(now)
     conditions = operator_conditions(b.objects, now)  # R-MIG-5: one per CSV, none in use
-    return Scenario(tuple(namespaces + b.objects + conditions + manifests + v1.v1_objects(now)))
+    upgrade = cluster_upgrade.cluster_upgrade_objects(now)  # R-CUP-*: a v1 operator capped
+    objects = namespaces + b.objects + conditions + manifests + v1.v1_objects(now) + upgrade
+    return Scenario(tuple(objects))
 
 
 def package_manifests(now: str) -> list[Obj]:

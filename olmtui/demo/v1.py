@@ -48,6 +48,8 @@ CONTENT_FILES: tuple[Path, ...] = (
     CATALOG_PATH,
     FIXTURES / "infinispan.catalog.yaml",
     FIXTURES / "opendatahub-operator.catalog.yaml",
+    # a bundle capped at OpenShift 4.18 and its way out (``cluster_upgrade``, R-CUP-3)
+    FIXTURES / "legacy-metrics-operator.catalog.yaml",
 )
 #: The failing extension's range: keycloak-operator has no 27.x bundle in the content.
 KEYCLOAK_RANGE = ">=27.0.0"

@@ -47,6 +47,7 @@ from olmtui.model.records.types import (
     SubscriptionState,
 )
 from olmtui.model.rules.catalog.health import CatalogHealth, catalog_health
+from olmtui.model.rules.cluster_readiness.readiness import UpgradeReadiness
 from olmtui.model.rules.dependencies.multitenancy import installed_instances, package_of
 from olmtui.model.rules.documented.cluster_upgrade import openshift_version
 from olmtui.model.rules.input.partial import PartialInput, complete_findings
@@ -69,6 +70,7 @@ from olmtui.model.viewmodels.source_facts import (
     newest_time,
     olm_version,
 )
+from olmtui.model.viewmodels.upgrade_readiness import store_readiness
 from olmtui.model.viewmodels.views import (
     NamespaceSummary,
     StateView,
@@ -162,6 +164,7 @@ class _Derived:
     channels: Memo[list[tuple[Catalog, str, str]]] = field(default_factory=Memo)
     namespaces: Memo[list[NamespaceSummary]] = field(default_factory=Memo)
     v1: ObjectsMemo[V1State] = field(default_factory=ObjectsMemo)
+    readiness: ObjectsMemo[UpgradeReadiness] = field(default_factory=ObjectsMemo)
     packages: Memo[PackageSpread] = field(default_factory=Memo)
     simulator: Simulator | None = None
     diagnosis: Memo[Diagnosis] = field(default_factory=Memo)
@@ -653,6 +656,17 @@ class Analysis:
             (*extension_objs, *catalog_objs, *revision_objs, *catalogs),
             lambda: v1_state(extension_objs, catalog_objs, catalogs, revision_objs),
         )
+
+    def upgrade_readiness(self) -> UpgradeReadiness:
+        """What holds the cluster's next OpenShift minor (R-CUP-6), rebuilt when an object it
+        reads or the catalog content moved (by identity)."""
+        store = self.store
+        kinds = (CLUSTER_EXTENSION, CLUSTER_CATALOG, CLUSTER_VERSION, CLUSTER_OPERATOR, CSV)
+        reads: tuple[object, ...] = (
+            *(o for kind in (*kinds, SUBSCRIPTION) for o in store.list(kind)),
+            *self.catalogs(),
+        )
+        return self._derived.readiness.get(reads, lambda: store_readiness(store, self.catalogs()))
 
     def related(self, target: ObjectRef) -> list[Relation]:
         """``(how it relates, object)`` pairs for the object detail, in a stable order."""

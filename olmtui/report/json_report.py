@@ -54,7 +54,9 @@ from olmtui.model.viewmodels.finding_evidence import finding_evidence
 from olmtui.model.viewmodels.lifecycles import ObjectKey, installed_lifecycles
 from olmtui.model.viewmodels.metrics import Metrics, head_counts, seed_metrics
 from olmtui.model.viewmodels.migration import migration_rows
+from olmtui.model.viewmodels.upgrade_readiness import store_readiness
 from olmtui.objects import Obj, name_of
+from olmtui.report.cluster_upgrade_json import cluster_upgrade_json
 from olmtui.report.context_json import (
     catalog_source_json,
     context_fields,
@@ -596,6 +598,8 @@ def report_json(
         "installPlans": install_plans_json(store.list(INSTALL_PLAN)),
         **v1_json(store, catalogs, lifecycles),
         "migration": migration_json(migration_rows(store, catalogs)),  # R-MIG-12
+        # R-CUP-6: what holds the next OpenShift minor, v0 and v1 together
+        "clusterUpgrade": cluster_upgrade_json(store_readiness(store, catalogs)),
     }
 
 

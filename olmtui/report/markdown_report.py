@@ -42,6 +42,7 @@ from olmtui.report.text_report import (
     safe,
     split_unevaluated,
 )
+from olmtui.report.upgrade_sections import blocker_rows, upgrade_headline
 from olmtui.report.v1_sections import catalog_rows, extension_rows
 from olmtui.store import Store
 
@@ -559,6 +560,19 @@ def _lifecycles(report: Report) -> list[str]:
     return ["## Support lifecycle", "", *lines, ""] if lines else []
 
 
+def _cluster_upgrade(report: Report) -> list[str]:
+    """What holds the next OpenShift minor (R-CUP-6); no lines off OpenShift."""
+    headline = upgrade_headline(report)
+    if headline is None:
+        return []
+    lines = ["## Cluster upgrade", "", md(headline), ""]
+    lines += [
+        f"- **{md(source)}** {md(what)}: {md(message)}"
+        for source, what, message in blocker_rows(report)
+    ]
+    return [*lines, ""]
+
+
 def render_markdown(
     report: Report,
     *,
@@ -594,6 +608,7 @@ def render_markdown(
         *_v1(report),
         *_migration(report),
         *_lifecycles(report),
+        *_cluster_upgrade(report),
         *_graphs(report, graphs),
     ]
     return without_surrogates("\n".join(lines).rstrip("\n") + "\n")

@@ -28,6 +28,7 @@ from olmtui.report.context_line import context_words, incomplete_words
 from olmtui.report.evidence_text import evidence_block, evidence_lines
 from olmtui.report.json_report import Report, without_surrogates
 from olmtui.report.migration_sections import migration_rows, state_counts
+from olmtui.report.upgrade_sections import blocker_rows, upgrade_headline
 from olmtui.report.v1_sections import catalog_rows, extension_rows
 from olmtui.safe_text import visible
 
@@ -721,6 +722,18 @@ def _migration(out: Writer, report: Report) -> None:
                 out.line("      " + safe(line))
 
 
+def _cluster_upgrade(out: Writer, report: Report) -> None:
+    """What holds the next OpenShift minor (R-CUP-6); nothing off OpenShift."""
+    headline = upgrade_headline(report)
+    if headline is None:
+        return
+    out.heading("CLUSTER UPGRADE")
+    out.wrapped(safe(headline), 2, 4)
+    for source, what, message in blocker_rows(report):
+        out.wrapped(f"[{source}] {safe(what)}", 4, 4)
+        out.wrapped(safe(message), 6)
+
+
 def render_text(report: Report, *, colour: bool = False, width: int | None = None) -> str:
     """The text output of ``olmtui check`` for a report built by ``report_json``; ``width``:
     the terminal's columns when the output is one (evidence lines are cut to it)."""
@@ -749,3 +762,4 @@ def _render(out: Writer, report: Report) -> None:
     _resolution(out, report)
     _v1(out, report)
     _migration(out, report)
+    _cluster_upgrade(out, report)

@@ -24,6 +24,7 @@ from olmtui.ui.screens.namespaces import NamespacesScreen
 from olmtui.ui.screens.operatorgroups import OperatorGroupsScreen
 from olmtui.ui.screens.overview import OverviewScreen
 from olmtui.ui.screens.subscriptions import SubscriptionsScreen
+from olmtui.ui.screens.upgrade import UpgradeScreen
 from olmtui.ui.screens.xray import XrayScreen
 
 
@@ -128,6 +129,13 @@ VIEWS: tuple[ViewSpec, ...] = (
         ("migrate", "mig"),
         "per v0 operator: the migration tool's state, rules C1..C10, the ClusterExtension",
         MigrationScreen,
+    ),
+    ViewSpec(
+        "upgrade",
+        "Cluster upgrade",
+        ("cup", "readiness", "ocp-upgrade"),
+        "what holds the next OpenShift minor: v0 and v1 caps, the way out",
+        UpgradeScreen,
     ),
     ViewSpec("changes", "Changes", ("events", "log"), "what changed when (live)", ChangesScreen),
 )

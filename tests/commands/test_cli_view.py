@@ -12,7 +12,7 @@ from olmtui.errors import UsageError
 
 VIEWS = (
     "overview, namespaces, operatorgroups, csvs, subscriptions, installplans, xray, graphs, "
-    "findings, catalogs, clusterextensions, clustercatalogs, migration, changes"
+    "findings, catalogs, clusterextensions, clustercatalogs, migration, upgrade, changes"
 )
 
 

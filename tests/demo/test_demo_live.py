@@ -144,8 +144,9 @@ async def test_dashboard_runs_the_demo_as_its_live_source() -> None:
     worker and the header names the demo cluster and the script's latest step."""
     with DemoCluster(0.05, cycles=1) as demo:
         session = demo_session(demo)
+        # 180 columns: the header names the demo cluster's OpenShift version too (cluster_upgrade)
         app = OlmApp(session)
-        async with app.run_test(size=(160, 40)) as pilot:
+        async with app.run_test(size=(180, 40)) as pilot:
             await wait_for(lambda: demo.finished, "the demo's cycle done", pilot=pilot)
             await wait_for(
                 lambda: "stopped" in _screen_rows(app.export_screenshot())[0],

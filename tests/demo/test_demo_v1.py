@@ -15,7 +15,7 @@ import yaml
 from conftest import wait_for
 from data_paths import DATA
 
-from olmtui.demo import v1
+from olmtui.demo import cluster_upgrade, v1
 from olmtui.demo.cluster import DemoCluster
 from olmtui.demo.scenario import build_scenario
 from olmtui.model.rules.v1.catalogs import decode_catalog
@@ -47,12 +47,19 @@ RESOLVED.update(
         for name, version in (("cert-manager", "1.16.5"), ("node-healthcheck-operator", "0.12.0"))
     }
 )
+# R-CUP-3: the extension pinned at a bundle capped at OpenShift 4.18 (cluster_upgrade).
+RESOLVED[cluster_upgrade.PACKAGE] = {
+    "bundle": cluster_upgrade.INSTALLED,
+    "version": "1.2.0",
+    "catalog": v1.COMMUNITY,
+}
 ERRORS = {
     "infinispan": None,
     "keycloak-operator": v1.KEYCLOAK_ERROR,
     "opendatahub-operator": None,
     "cert-manager": None,
     "node-healthcheck-operator": None,
+    cluster_upgrade.PACKAGE: None,
 }
 
 
@@ -138,6 +145,9 @@ EXPECTED_CODES = {
     ("ClusterExtension", "node-healthcheck-operator", "ClusterExtensionDeadlineExceeded"),
     ("ClusterExtension", "node-healthcheck-operator", "ClusterExtensionUpgradeAvailable"),
     ("ClusterExtension", "cert-manager", "ClusterExtensionUpgradeAvailable"),
+    # R-CUP-3: pinned at its capped bundle, which holds the next OpenShift minor
+    ("ClusterExtension", cluster_upgrade.PACKAGE, "ClusterExtensionAtLatest"),
+    ("ClusterExtension", cluster_upgrade.PACKAGE, "ClusterExtensionBlocksUpgrade"),
     ("ClusterCatalog", v1.CERTIFIED, "ClusterCatalogNotServing"),
     ("ClusterCatalog", v1.CERTIFIED, "ClusterCatalogRetrying"),
 }

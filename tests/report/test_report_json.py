@@ -93,6 +93,7 @@ def test_top_level_fields_and_source() -> None:
         "clusterExtensions",
         "clusterCatalogs",
         "migration",
+        "clusterUpgrade",
     ]
     assert report["format"] == 1
     assert report["source"] == {

@@ -66,7 +66,14 @@ PARTS: dict[str, tuple[str, ...]] = {
     "subscriptions": ("subscriptions", "migration"),
     "plans-xray": ("installplans", "xray"),
     "graphs": ("graphs",),
-    "extras": ("findings", "catalogs", "clusterextensions", "clustercatalogs", "changes"),
+    "extras": (
+        "findings",
+        "catalogs",
+        "clusterextensions",
+        "clustercatalogs",
+        "changes",
+        "upgrade",
+    ),
 }
 
 

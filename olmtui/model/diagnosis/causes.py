@@ -1,5 +1,5 @@
 """Which finding causes which: one table of link rules (R-DIAG-1 .. R-DIAG-7, R-DIAG-10 ..
-R-DIAG-12, R-DIAG-20 .. R-DIAG-29, R-DIAG-34, R-DIAG-35).
+R-DIAG-12, R-DIAG-20 .. R-DIAG-29, R-DIAG-32 .. R-DIAG-35).
 
 A link rule says: a finding with one of the ``effects`` codes follows from a finding with
 one of the ``causes`` codes on an object that ``locate`` finds from the effect and the
@@ -32,6 +32,12 @@ from olmtui.kinds import (
 )
 from olmtui.model.diagnosis.relations import Relations
 from olmtui.model.records.types import Finding, ObjectRef
+from olmtui.model.rules.cluster_readiness.extension_caps import BLOCKS, INVALID
+from olmtui.model.rules.cluster_readiness.olm_condition import (
+    NAMED_BLOCKING,
+    NAMED_FAILING,
+    OLM_V1_CLUSTER_OPERATOR,
+)
 from olmtui.model.rules.documented.olm_cluster_operators import DEGRADED, NOT_UPGRADEABLE
 from olmtui.model.rules.evidence.catalog_pods import CATALOG_POD_CODES
 from olmtui.model.rules.evidence.crd_owners import STORED_VERSION_NOT_SERVED
@@ -201,6 +207,19 @@ def _extension_revisions(finding: Finding, relations: Relations) -> list[ObjectR
     return named or relations.extension_revisions(finding.name)
 
 
+def _extensions_named(pattern: re.Pattern[str]) -> Locate:
+    """R-DIAG-32/33: the ClusterExtensions the ``olm`` ClusterOperator's message names in
+    cluster-olm-operator's words (R-CUP-2)."""
+
+    def locate(finding: Finding, _: Relations) -> list[ObjectRef]:
+        if finding.name != OLM_V1_CLUSTER_OPERATOR:
+            return []
+        names = dict.fromkeys(pattern.findall(finding.message))
+        return [ObjectRef(CLUSTER_EXTENSION, "", name) for name in names]
+
+    return locate
+
+
 #: The link rules, as docs/rules.md ("Diagnosis") states them.
 LINK_RULES: tuple[LinkRule, ...] = (
     LinkRule(
@@ -348,6 +367,20 @@ LINK_RULES: tuple[LinkRule, ...] = (
         frozenset({COLLISION_CODE}),
         _extension_revisions,
         "R-V1-25, R-V1-27, R-V1-5",
+    ),
+    LinkRule(
+        "R-DIAG-32",
+        frozenset({NOT_UPGRADEABLE}),
+        frozenset({BLOCKS}),
+        _extensions_named(NAMED_BLOCKING),
+        "R-CUP-2, R-CUP-3, R-DOC-18",
+    ),
+    LinkRule(
+        "R-DIAG-33",
+        frozenset({NOT_UPGRADEABLE}),
+        frozenset({INVALID}),
+        _extensions_named(NAMED_FAILING),
+        "R-CUP-2, R-CUP-4, R-DOC-18",
     ),
     LinkRule(
         "R-DIAG-34",

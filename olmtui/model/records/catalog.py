@@ -75,6 +75,9 @@ class Bundle:
     #: writes them, as ``(type, value as compact JSON text)``. Bulky ones
     #: (``olm.bundle.object``) are not kept.
     properties: tuple[tuple[str, str], ...] = ()
+    #: Each ``olm.maxOpenShiftVersion`` value the bundle declares, as compact JSON text (a
+    #: string and a number are told apart, as cluster-olm-operator does, R-CUP-3/R-CUP-4).
+    max_openshift_versions: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)

@@ -25,6 +25,8 @@ Subjects (the first element is the family's tag):
   never feed them); ``("upgrade-deps",)``: what the next bundles would drop (R-UPG-2).
 * ``("max-ocp",)``, ``("cluster-operator",)``: cluster upgrade readiness (R-DOC-16).
 * ``("lifecycle",)``: the installed operators' support lifecycle (R-LCY-*).
+* ``("max-ocp",)``, ``("cluster-operator",)``: cluster upgrade readiness (R-DOC-16);
+  ``("extension-caps",)``: OLM v1's installed bundles that cap it (R-CUP-2..R-CUP-5).
 * ``("webhooks",)``: conversion webhooks without their Service (R-DOC-17).
 * ``("cc", name)``, ``("ce", name)``: one ClusterCatalog's / ClusterExtension's findings
   (R-V1-*).
@@ -65,6 +67,14 @@ from olmtui.model.rules.catalog.health import (
     catalog_source_findings,
     health_of,
     subscription_source_findings,
+)
+from olmtui.model.rules.cluster_readiness.extension_caps import (
+    extension_cap_findings,
+    extension_caps,
+)
+from olmtui.model.rules.cluster_readiness.olm_condition import (
+    OLM_V1_CLUSTER_OPERATOR,
+    installed_operators_upgradeable,
 )
 from olmtui.model.rules.csvs.csv_phase_findings import csv_phase_findings
 from olmtui.model.rules.dependencies.multitenancy import multitenancy_findings
@@ -117,7 +127,7 @@ from olmtui.model.rules.v1.findings import catalog_findings, extension_findings
 from olmtui.model.rules.v1.resolve import content_by_catalog
 from olmtui.model.rules.v1.revision_findings import revision_findings
 from olmtui.model.rules.v1.revisions import has_revision_fields, owner_of
-from olmtui.objects import Obj, is_copied_csv
+from olmtui.objects import Obj, is_copied_csv, name_of
 
 
 def next_bundles(
@@ -338,6 +348,43 @@ def _lifecycle_findings(inputs: HealthInputs) -> list[Finding]:
         inputs.now,
     )
     return lifecycle_findings(views, cluster_version(objects.list(CLUSTER_VERSION)))
+
+
+# -- R-CUP-2..R-CUP-5: OLM v1's installed bundles that cap the OpenShift version ------------
+def _extension_cap_findings(inputs: HealthInputs) -> list[Finding]:
+    """Reads the ClusterExtensions, ClusterCatalogs, the ClusterVersion, the ``olm``
+    ClusterOperator and the catalog content."""
+    objects = inputs.objects
+    operators = list(objects.list(CLUSTER_OPERATOR))
+    versions = list(objects.list(CLUSTER_VERSION))
+    caps = extension_caps(
+        objects.list(CLUSTER_EXTENSION), list(objects.list(CLUSTER_CATALOG)), inputs.catalogs
+    )
+    # R-CUP-5: a cap means something only on OpenShift
+    openshift = bool(versions) or any(name_of(co) == OLM_V1_CLUSTER_OPERATOR for co in operators)
+    return extension_cap_findings(
+        caps, cluster_version(versions), installed_operators_upgradeable(operators), openshift
+    )
+
+
+def _extension_caps_moved(seen: Seen) -> bool:
+    """A ClusterExtension moves it only when what it has installed or where it looks for it
+    did (or it came or went holding one); a ClusterCatalog only when its labels did (what
+    selectors read)."""
+
+    def held(obj: Obj | None, *path: str) -> object:
+        value: object = obj
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        return value
+
+    if seen.key.kind == CLUSTER_EXTENSION:
+        # one that comes or goes holding nothing installed moves nothing
+        paths = [("status", "install")] + ([] if seen.added_or_removed else [("spec", "source")])
+        return any(held(seen.old, *path) != held(seen.new, *path) for path in paths)
+    if seen.key.kind == CLUSTER_CATALOG:
+        return held(seen.old, "metadata", "labels") != held(seen.new, "metadata", "labels")
+    return True
 
 
 # -- R-DOC-17: conversion webhooks without their Service --------------------------------------
@@ -639,6 +686,14 @@ FAMILIES: tuple[RuleFamily, ...] = (
         # without a lifecycle document in the content it finds nothing (R-LCY-2)
         moves=lambda seen: _has_lifecycles(seen.inputs),
         follows={CATALOGS, CLOCK},
+    ),
+    single(
+        "extension-caps",
+        "R-CUP-2, R-CUP-3, R-CUP-4, R-CUP-5",
+        {CLUSTER_EXTENSION, CLUSTER_CATALOG, CLUSTER_VERSION, CLUSTER_OPERATOR},
+        _extension_cap_findings,
+        moves=_extension_caps_moved,
+        follows={CATALOGS},
     ),
     single("webhooks", "R-DOC-17", {CRD, SERVICE}, _webhook_findings, moves=_webhooks_moved),
     single("catalog-pods", "R-EVD-2", {CATALOG_SOURCE, POD, EVENT}, _catalog_pod_findings),

@@ -40,7 +40,12 @@ from olmtui.sources.catalog.files import (
     read_mapping,
     unreadable,
 )
-from olmtui.sources.catalog.properties import bundle_properties, metadata_lists
+from olmtui.sources.catalog.properties import (
+    annotation_properties,
+    bundle_properties,
+    max_openshift_values,
+    metadata_lists,
+)
 
 Obj = dict[str, Any]
 
@@ -121,6 +126,7 @@ def read_bundle_dir(directory: Path, findings: list[Finding]) -> BundleDir | Non
         crds=crds,
         dependency_items=dependency_items,
         properties=bundle_properties(csv, package, crds, listed, dependencies),
+        caps=max_openshift_values([*listed, *annotation_properties(csv)]),
     )
     return BundleDir(directory, package, channels, default, bundle, entry_from_csv(csv))
 

@@ -136,6 +136,7 @@ def bundle_from_csv(
     dependency_items: Any = None,
     prohibited: bool = False,
     properties: tuple[tuple[str, str], ...] = (),
+    caps: tuple[str, ...] = (),
 ) -> Bundle:
     """A Bundle from its CSV, the CRD manifests shipped with it and its dependencies file.
     ``properties`` are the resolver's (``properties``); an ``olm.deprecated`` among
@@ -157,4 +158,5 @@ def bundle_from_csv(
         has_conversion_webhook=csv_has_conversion_webhook(csv)
         or any(crd_has_conversion_webhook(c) for c in crds),
         properties=properties,
+        max_openshift_versions=caps,
     )

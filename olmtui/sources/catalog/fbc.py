@@ -40,6 +40,7 @@ from olmtui.model.records.catalog import (
 )
 from olmtui.model.records.lifecycle import LIFECYCLE_SCHEMA
 from olmtui.model.records.types import Finding
+from olmtui.model.rules.documented.cluster_upgrade import MAX_OCP_PROPERTY
 from olmtui.model.rules.lifecycle.blob import LifecycleError, parse_lifecycle
 from olmtui.model.rules.resolution.entries import compact
 from olmtui.sources.catalog import fbc_typed
@@ -136,7 +137,7 @@ def _sorted_set(items: list[str]) -> tuple[str, ...]:
 
 _SCHEMAS = frozenset(("olm.package", "olm.channel", "olm.bundle", "olm.deprecations"))
 #: The property types whose values a bundle reads, besides APIs and install modes.
-_READ = RESOLVER_PROPERTY_TYPES | {"olm.bundle.object", "olm.deprecated"}
+_READ = RESOLVER_PROPERTY_TYPES | {"olm.bundle.object", "olm.deprecated", MAX_OCP_PROPERTY}
 
 
 class _Props:
@@ -144,6 +145,7 @@ class _Props:
     decoded documents and of typed bundle lines, so both read alike)."""
 
     __slots__ = (
+        "caps",
         "kept",
         "modes",
         "objects",
@@ -165,6 +167,8 @@ class _Props:
         self.prohibited = False
         self.objects: list[str] = []
         self.kept: list[tuple[str, str]] = []
+        #: ``olm.maxOpenShiftVersion`` values as compact JSON text (R-CUP-3).
+        self.caps: list[str] = []
 
     def api(self, kind: str, text: str, key: str | None) -> None:
         """An ``olm.gvk``/``olm.gvk.required`` property, as :meth:`_FBCReader.gvk` read it."""
@@ -176,6 +180,9 @@ class _Props:
         """A property of any other type but ``olm.csv.metadata``."""
         if isinstance(kind, str) and kind in RESOLVER_PROPERTY_TYPES:
             self.kept.append((kind, _compact(value)))
+        if kind == MAX_OCP_PROPERTY:
+            self.caps.append(_compact(value))
+            return
         if type(value) is not dict:
             value = value if isinstance(value, dict) else {}
         if kind == "olm.package":
@@ -422,6 +429,7 @@ class _FBCReader:
             modes or (),
             *crd_facts,
             tuple(props.kept),
+            tuple(props.caps),
         )
 
     def finish(self) -> None:

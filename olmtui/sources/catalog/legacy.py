@@ -15,7 +15,11 @@ from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry,
 from olmtui.sources.catalog.bundle_dirs import manifests_in
 from olmtui.sources.catalog.csv_records import bundle_from_csv, entry_from_csv
 from olmtui.sources.catalog.files import catalog_files, read_mapping, unreadable
-from olmtui.sources.catalog.properties import legacy_properties
+from olmtui.sources.catalog.properties import (
+    annotation_properties,
+    legacy_properties,
+    max_openshift_values,
+)
 
 
 def is_package_file(path: Path) -> bool:
@@ -52,7 +56,8 @@ def load_legacy_package(package_file: Path, catalog: Catalog) -> None:
         csvs, crds = manifests_in(directory, catalog.findings, recursive=False)
         for csv in csvs:
             properties = legacy_properties(csv, name, crds)
-            bundle = bundle_from_csv(csv, name, crds=crds, properties=properties)
+            caps = max_openshift_values(annotation_properties(csv))
+            bundle = bundle_from_csv(csv, name, crds=crds, properties=properties, caps=caps)
             bundles[bundle.name] = bundle
             entries[bundle.name] = entry_from_csv(csv)
     package = catalog.packages.setdefault(name, Package(name))

@@ -46,6 +46,7 @@ from olmtui.model.primitives import json_text
 from olmtui.model.primitives.manifest_fields import mapping
 from olmtui.model.records.catalog import RESOLVER_PROPERTY_TYPES
 from olmtui.model.records.types import Finding
+from olmtui.model.rules.documented.cluster_upgrade import MAX_OCP_PROPERTY
 from olmtui.model.rules.resolution.entries import compact
 from olmtui.sources.catalog.files import catalog_files, read_documents
 from olmtui.sources.snapshots.snapshot_files import looks_like_json
@@ -256,3 +257,9 @@ def metadata_lists(
                 dependencies, raw = listed_properties(deps, sort_keys=sort_keys), deps
             break  # opm decodes the first document of each file
     return listed or [], dependencies or [], raw
+
+
+def max_openshift_values(properties: Iterable[Property]) -> tuple[str, ...]:
+    """The ``olm.maxOpenShiftVersion`` values among ``properties`` (compact JSON text), once
+    each as opm de-duplicates them: what cluster-olm-operator reads of the bundle (R-CUP-3)."""
+    return tuple(dict.fromkeys(text for kind, text in properties if kind == MAX_OCP_PROPERTY))

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 from olmtui.model.diagnosis.remedies import (
     apis,
+    cluster_readiness,
     copies,
     csvs,
     documented,
@@ -51,6 +52,7 @@ _CHAPTERS = (
     inputs,
     evidence,
     lifecycle,
+    cluster_readiness,
 )
 
 

@@ -48,8 +48,25 @@ def _next_minor(version: Minor) -> Minor:
     return (major, minor + 1)
 
 
+def next_minor(version: Minor) -> Minor:
+    """The minor a cluster at ``version`` upgrades to next: 4.23 and 5.0 both go to 5.1."""
+    return _next_minor(version)
+
+
+def blocks_next_minor(maximum: Minor, current: Minor) -> bool:
+    """Whether a cap of ``maximum`` holds a cluster at ``current`` from its next minor: OLM
+    v0's ``incompatibleOperators`` (``max < next minor``, 4.23 being 5.0), which is
+    cluster-olm-operator's ``max > current`` for OLM v1 (R-DOC-16, R-CUP-3)."""
+    return _normalized(maximum) < _next_minor(current)
+
+
 def _shown(version: Minor) -> str:
     return f"{version[0]}.{version[1]}"
+
+
+def shown_minor(version: Minor) -> str:
+    """``major.minor`` as OpenShift writes a release."""
+    return _shown(version)
 
 
 def _minor_of(match: re.Match[str]) -> Minor | None:
@@ -174,7 +191,7 @@ def _csv_finding(csv: Obj, current: Minor | None, unknown: str) -> Finding | Non
             RULE,
         )
     target = _next_minor(current)
-    if _normalized(maximum) >= target:
+    if not blocks_next_minor(maximum, current):
         return None  # R-DOC-16: OLM's incompatibleOperators lets it pass
     beyond = _normalized(maximum) < _normalized(current)
     where = (
