@@ -74,6 +74,8 @@ def test_cluster_extension_entry_as_the_contract_says() -> None:
         # No spec.progressDeadlineMinutes, no revisions read (R-V1-24).
         "progressDeadlineMinutes": None,
         "revisions": [],
+        # No lifecycle document in the (absent) catalog content (R-LCY-2).
+        "lifecycle": None,
     }
     assert argocd["conditions"]["Progressing"] == {
         "status": "True",
