@@ -193,3 +193,35 @@ async def test_a_pod_event_before_its_namespace_is_olms_is_read_once_it_is(
     finally:
         await stop_source(source, task)
         await server.stop()
+
+
+async def test_the_new_streams_send_only_get_requests(tmp_path: Path) -> None:
+    """A full session over the install pod streams and the Pod Event catch-up: list, watch,
+    relist after compaction, reconnect after a restart, stop; every request a GET."""
+    server, kubeconfig = await start_server(tmp_path, _cluster())
+    store = Store()
+    source, task = await started_source(store, fast_options(kubeconfig))
+    try:
+        await converged(store, server)
+        server.compact()
+        server.state.create(namespace("late"))
+        server.state.create(catalog_source("late", "late"))  # a catch-up list there
+        server.drop_connections()
+        await converged(store, server)
+        await server.restart()
+        server.state.apply(_csv("Succeeded"))  # the stream stops
+        await converged(store, server)
+        asked = {
+            (r.path, r.query.get("labelSelector"), r.query.get("watch"))
+            for r in server.requests
+            if r.path == f"/api/v1/namespaces/{NS}/pods"
+        }
+        assert asked == {
+            (f"/api/v1/namespaces/{NS}/pods", SENT, None),
+            (f"/api/v1/namespaces/{NS}/pods", SENT, "true"),
+        }
+        assert any(r.path == "/api/v1/namespaces/late/events" for r in server.requests)
+        assert {r.method for r in server.requests} == {"GET"}
+    finally:
+        await stop_source(source, task)
+        await server.stop()
