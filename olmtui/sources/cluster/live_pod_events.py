@@ -23,9 +23,9 @@ import contextlib
 from collections.abc import Callable
 
 from olmtui.sources.cluster.live_http import Requester, StatusError
-from olmtui.sources.cluster.live_informer import NETWORK_ERRORS, Shaper, guarded, shaped
+from olmtui.sources.cluster.live_informer import NETWORK_ERRORS, Shaper, apply_safely, shaped
 from olmtui.sources.cluster.live_resources import StreamSpec, olm_pod_namespace
-from olmtui.store import Change, Store
+from olmtui.store import Change, Store, slot_of
 
 #: The kinds whose arrival or departure makes a namespace one of OLM's pod namespaces.
 _MAKE_RELEVANT = frozenset({"CatalogSource", "Deployment"})
@@ -96,12 +96,14 @@ class PodEventCatchUp:
         try:
             async with contextlib.aclosing(pages):
                 async for page in pages:
-                    for event in shaped(page.get("items"), self.shape, self.on_skipped):
-                        meta = event.get("metadata") or {}
-                        if self.store.has("Event", meta.get("namespace") or "", meta["name"]):
-                            continue
-                        if admits is None or admits(self.store, event):
-                            guarded(self.on_skipped, self.store.apply, "ADDED", event)
+                    missing = [
+                        event
+                        for event in shaped(page.get("items"), self.shape, self.on_skipped)
+                        if not self.store.has("Event", *slot_of(event))
+                        and (admits is None or admits(self.store, event))
+                    ]
+                    if missing:
+                        apply_safely(self.store, missing, self.on_skipped)
                     await asyncio.sleep(0)
         except (StatusError, *NETWORK_ERRORS):
             return
