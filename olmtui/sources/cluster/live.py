@@ -250,7 +250,7 @@ class LiveSource:
                 self.status.skipped_object(name, describe(exc))
 
             self._pod_events = PodEventCatchUp(
-                self.store, full, waiting[0].spec, event_version, skipped
+                self.store, full, waiting[0].spec, event_version, skipped, self.options.backoff
             )
 
     def _forget_stream(self, name: str) -> None:

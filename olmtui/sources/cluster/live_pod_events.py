@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Callable
 
 from olmtui.sources.cluster.live_http import Requester, StatusError
@@ -41,12 +42,14 @@ class PodEventCatchUp:
         spec: StreamSpec,
         version: str,
         on_skipped: Callable[[Exception], None],
+        backoff: Callable[[int], float],
     ) -> None:
         self.store = store
         self.requester = requester
         self.spec = spec
         self.version = version
         self.on_skipped = on_skipped
+        self.backoff = backoff
         #: The namespaces known to be OLM's; None until the Pod Event streams first list.
         self.relevant: set[str] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
@@ -88,25 +91,37 @@ class PodEventCatchUp:
 
     async def catch_up(self, namespace: str) -> None:
         """List the namespace's Pod Events once; take the admitted ones the cache lacks. A
-        refused or failed list changes nothing: the watch goes on, and a failing pod's
-        Events repeat."""
+        lost connection or a busy server is tried again after a backoff, as the streams are;
+        a 403 or 404 changes nothing (the watch goes on, and a failing pod's Events repeat)."""
+        failures = 0
+        while True:
+            began = time.monotonic()
+            try:
+                await self._list(namespace)
+                return
+            except StatusError as exc:
+                if exc.code in (403, 404):
+                    return
+            except NETWORK_ERRORS:
+                pass
+            failures += 1
+            await asyncio.sleep(max(self.backoff(failures) - (time.monotonic() - began), 0.0))
+
+    async def _list(self, namespace: str) -> None:
         path = self.spec.resource.path(self.version, namespace)
         pages = self.requester.list_pages(path, self.spec.query, self.spec.page_size)
         admits = self.spec.admits
-        try:
-            async with contextlib.aclosing(pages):
-                async for page in pages:
-                    missing = [
-                        event
-                        for event in shaped(page.get("items"), self.shape, self.on_skipped)
-                        if not self.store.has("Event", *slot_of(event))
-                        and (admits is None or admits(self.store, event))
-                    ]
-                    if missing:
-                        apply_safely(self.store, missing, self.on_skipped)
-                    await asyncio.sleep(0)
-        except (StatusError, *NETWORK_ERRORS):
-            return
+        async with contextlib.aclosing(pages):
+            async for page in pages:
+                missing = [
+                    event
+                    for event in shaped(page.get("items"), self.shape, self.on_skipped)
+                    if not self.store.has("Event", *slot_of(event))
+                    and (admits is None or admits(self.store, event))
+                ]
+                if missing:
+                    apply_safely(self.store, missing, self.on_skipped)
+                await asyncio.sleep(0)
 
     async def close(self) -> None:
         """Stop following the cache and cancel the lists under way."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import wait_for
 from live_support import converged, fast_options, start_server, started_source, stop_source
 from model_builders import catalog_source, cluster_event, csv, deployment, namespace, pod
@@ -170,9 +171,12 @@ async def test_forbidden_pods_in_the_namespace_are_no_access_there_only(tmp_path
         await server.stop()
 
 
+@pytest.mark.parametrize("busy", [False, True], ids=["answered", "server busy at first"])
 async def test_a_pod_event_before_its_namespace_is_olms_is_read_once_it_is(
-    tmp_path: Path,
+    tmp_path: Path, busy: bool
 ) -> None:
+    """The namespace's Pod Events are listed once it becomes OLM's; a server that answers
+    that list with 500 at first is asked again."""
     server, kubeconfig = await start_server(tmp_path, _cluster())
     store = Store()
     source, task = await started_source(store, fast_options(kubeconfig))
@@ -186,6 +190,8 @@ async def test_a_pod_event_before_its_namespace_is_olms_is_read_once_it_is(
         server.state.create(marker)
         await wait_for(lambda: store.has("Event", NS, "marker"), what="the later Event")
         assert not store.has("Event", "late", "early")  # not one of OLM's namespaces yet
+        if busy:
+            server.fail_lists(500, times=2)
         server.state.create(catalog_source("late", "late"))
         await wait_for(lambda: store.has("Event", "late", "early"), what="the early Event")
         await converged(store, server)
@@ -203,6 +209,8 @@ async def test_the_new_streams_send_only_get_requests(tmp_path: Path) -> None:
     source, task = await started_source(store, fast_options(kubeconfig))
     try:
         await converged(store, server)
+        pod_events = source.status.stream("Event (Pod)")
+        await wait_for(lambda: pod_events.state == "live", what="the Pod Events listed")
         server.compact()
         server.state.create(namespace("late"))
         server.state.create(catalog_source("late", "late"))  # a catch-up list there
@@ -220,8 +228,43 @@ async def test_the_new_streams_send_only_get_requests(tmp_path: Path) -> None:
             (f"/api/v1/namespaces/{NS}/pods", SENT, None),
             (f"/api/v1/namespaces/{NS}/pods", SENT, "true"),
         }
-        assert any(r.path == "/api/v1/namespaces/late/events" for r in server.requests)
+        await wait_for(
+            lambda: any(r.path == "/api/v1/namespaces/late/events" for r in server.requests),
+            what="the catch-up list of the new catalog's namespace",
+        )
         assert {r.method for r in server.requests} == {"GET"}
     finally:
         await stop_source(source, task)
+        await server.stop()
+
+
+@pytest.mark.parametrize("gone", ["Deployment", "ClusterServiceVersion"])
+async def test_the_stream_stops_when_the_deployment_or_the_csv_goes(
+    tmp_path: Path, gone: str
+) -> None:
+    server, kubeconfig = await start_server(tmp_path, _cluster())
+    store = Store()
+    source, task = await started_source(store, fast_options(kubeconfig))
+    name = f"Pod (operator {SENT}) in {NS}"
+    try:
+        await wait_for(lambda: store.has("Pod", NS, POD), what="the pod read")
+        server.state.delete(gone, NS, "op-controller" if gone == "Deployment" else "op.v1")
+        await wait_for(lambda: not store.has("Pod", NS, POD), what="the pod dropped")
+        await wait_for(lambda: name not in source.status.streams, what="the stream stopped")
+        await converged(store, server)
+    finally:
+        await stop_source(source, task)
+        await server.stop()
+
+
+async def test_a_namespaced_session_reads_them_too(tmp_path: Path) -> None:
+    server, kubeconfig = await start_server(tmp_path, _cluster())
+    store = Store()
+    source = LiveSource(store, fast_options(kubeconfig, namespaces=[NS, "team-b"]))
+    try:
+        await source.connect()
+        await source.sync_once()
+        assert _names(store, "Pod") == {POD}
+    finally:
+        await source.close()
         await server.stop()
