@@ -32,6 +32,9 @@ from olmtui.store import Change, Store
 #: The prefix of these streams' names in the status (each then names its selector and
 #: namespace: ``Pod (operator app=etcd) in operators``).
 STREAM_PREFIX = "Pod (operator"
+#: At most this many pod streams at once (each holds a watch connection): the first by
+#: (namespace, selector); the pods of the others are not read, "not in the input" (R-EVD-9).
+MAX_STREAMS = 100
 #: The kinds whose changes can move the wanted set.
 _MOVING_KINDS = frozenset({"Deployment", "ClusterServiceVersion"})
 _Wanted = tuple[str, str]
@@ -67,8 +70,11 @@ def stream_spec(selector: str) -> StreamSpec:
 class InstallPods:
     """The set of install pod streams, kept equal to what the cache asks for."""
 
-    def __init__(self, store: Store, make: MakeStream, forget: Forget) -> None:
+    def __init__(
+        self, store: Store, make: MakeStream, forget: Forget, limit: int = MAX_STREAMS
+    ) -> None:
         self.store = store
+        self.limit = limit
         self._make = make
         self._forget = forget
         self.streams: dict[_Wanted, PodStream] = {}
@@ -92,7 +98,7 @@ class InstallPods:
     def update(self) -> list[PodStream]:
         """Start the streams now wanted (their tasks when running), stop those no longer
         wanted and drop their pods; return the new ones."""
-        wanted = install_pod_selectors(self.store)
+        wanted = set(sorted(install_pod_selectors(self.store))[: self.limit])
         for key in [k for k in self.streams if k not in wanted]:
             self._stop(key)
         started = []

@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 from model_builders import copy_of, csv, deployment, pod
 
+from olmtui.sources.cluster.live_install_pods import InstallPods, PodStream
 from olmtui.sources.cluster.live_resources import (
+    StreamSpec,
     install_pod_selectors,
     pod_selector,
     read_live,
@@ -84,3 +86,30 @@ def test_the_live_source_reads_the_pods_its_streams_select() -> None:
     assert not read_live(pod(NS, "q", labels={"app": "op"}), store)  # one label of two
     assert not read_live(pod("other", "p", labels={"app": "op", "tier": "ctl"}), store)
     assert not read_live(pod(NS, "p", labels={"app": "op", "tier": "ctl"}))  # no cache: unknown
+
+
+def test_install_pod_streams_are_bounded_and_follow_the_cache() -> None:
+    """At most ``limit`` streams, the first by (namespace, selector); a CSV that succeeds
+    stops its stream and the next one waiting takes its place."""
+    objs: list[Obj] = []
+    for n in range(3):
+        objs.append(csv(NS, f"op{n}.v1", phase="Installing"))
+        objs.append(deployment(NS, f"d{n}", match_labels={"app": f"op{n}"}, owner_csv=f"op{n}.v1"))
+    store = _store(*objs)
+    made: list[str] = []
+    forgotten: list[str] = []
+
+    async def idle() -> None:
+        return None
+
+    def make(spec: StreamSpec, namespace: str) -> PodStream:
+        made.append(f"{spec.label_selector} in {namespace}")
+        return PodStream(made[-1], idle, idle)
+
+    pods = InstallPods(store, make, forgotten.append, limit=2)
+    pods.update()
+    assert made == [f"app=op0 in {NS}", f"app=op1 in {NS}"]
+    store.apply("MODIFIED", csv(NS, "op0.v1"))  # Succeeded
+    pods.update()
+    assert forgotten == [f"app=op0 in {NS}"]
+    assert sorted(pods.streams) == [(NS, "app=op1"), (NS, "app=op2")]
