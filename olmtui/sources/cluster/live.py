@@ -33,17 +33,21 @@ from olmtui.sources.cluster.live_config import (
 from olmtui.sources.cluster.live_discovery import Discovery, discover
 from olmtui.sources.cluster.live_http import Requester, StatusError
 from olmtui.sources.cluster.live_informer import NETWORK_ERRORS, Informer, describe
+from olmtui.sources.cluster.live_install_pods import InstallPods, PodStream
 from olmtui.sources.cluster.live_namespaces import NamespaceReader
 from olmtui.sources.cluster.live_options import LiveOptions
 from olmtui.sources.cluster.live_packagemanifests import (
     PackageManifestPoller,
     changes_catalog_content,
 )
+from olmtui.sources.cluster.live_pod_events import PodEventCatchUp
 from olmtui.sources.cluster.live_resources import (
     CLUSTER_CATALOG,
+    EVENT,
     METADATA_LIST_ACCEPT,
     METADATA_WATCH_ACCEPT,
     PACKAGE_MANIFEST,
+    POD,
     QUIET_ACCESS,
     STREAMS,
     StreamSpec,
@@ -59,6 +63,13 @@ CONNECT_TIMEOUT = 15.0
 #: The status names of the tasks that are no stream: ClusterCatalog content, credentials.
 CATALOG_CONTENT = "ClusterCatalog content"
 CREDENTIALS = "credentials"
+#: The task that starts and stops the pod streams of installing CSVs (R-EVD-12).
+INSTALL_PODS = "operator pods"
+#: The streams whose objects tell which namespaces' Pod Events are kept (R-EVD-1): the
+#: Pod Event streams list after them (R-EVD-12).
+_RELEVANCE_STREAMS = frozenset({"CatalogSource", "Deployment (operators)"})
+#: How often a waiting Pod Event stream looks whether those have listed (seconds).
+_RELEVANCE_POLL = 0.05
 #: A task that ran this long (seconds) before failing starts its restart backoff afresh.
 RESTART_RESET = 60.0
 #: The read buffer kubernetes-asyncio gives its HTTP session (2 MiB: one watch event holds a
@@ -82,6 +93,9 @@ class LiveSource:
         self._informers: list[Informer] = []
         self._poller: PackageManifestPoller | None = None
         self._namespace_reader: NamespaceReader | None = None
+        #: R-EVD-12: the pods of installing CSVs' Deployments, and Pod Events caught up.
+        self._install_pods: InstallPods | None = None
+        self._pod_events: PodEventCatchUp | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._access = AccessTracker(store, options.forbidden_recheck)
         #: ClusterCatalog content from catalogd (R-V1-21); fetches only on a cluster that
@@ -194,6 +208,7 @@ class LiveSource:
                 self._informers.append(informer)
                 if spec.name not in QUIET_ACCESS:
                     self._access.track(informer.name, spec.resource.kind, spec.resource.plural, ns)
+        self._build_pod_evidence(full)
         if self.discovery.version_of(CLUSTER_CATALOG) is not None:
             self.catalogd.requester = full
         if self.options.namespaces:
@@ -209,6 +224,40 @@ class LiveSource:
                 full, version, self.options.namespaces, self.store, self.status, self.options
             )
             self._access.track(self._poller.name, PACKAGE_MANIFEST.kind, PACKAGE_MANIFEST.plural)
+
+    def _build_pod_evidence(self, full: Requester) -> None:
+        """R-EVD-12: the pod streams of installing CSVs (made as the cache asks for them) and
+        the catch-up of Pod Events whose namespace becomes one of OLM's."""
+        assert self.discovery is not None
+        pod_version = self.discovery.version_of(POD)
+        if pod_version is not None:
+            version = pod_version
+
+            def make(spec: StreamSpec, namespace: str) -> PodStream:
+                informer = Informer(
+                    spec, version, namespace, full, self.store, self.status, self.options
+                )
+                self._access.track(informer.name, POD.kind, POD.plural, namespace)
+                return PodStream(informer.name, informer.run, informer.list_once)
+
+            self._install_pods = InstallPods(self.store, make, self._forget_stream)
+        event_version = self.discovery.version_of(EVENT)
+        waiting = [i for i in self._informers if i.spec.admits is not None]
+        if event_version is not None and waiting:
+            name = waiting[0].name
+
+            def skipped(exc: Exception) -> None:
+                self.status.skipped_object(name, describe(exc))
+
+            self._pod_events = PodEventCatchUp(
+                self.store, full, waiting[0].spec, event_version, skipped, self.options.backoff
+            )
+
+    def _forget_stream(self, name: str) -> None:
+        """A stream stopped for good (an installing CSV's pods, R-EVD-12): its access and
+        status go with it."""
+        self._access.untrack(name)
+        self.status.forget(name)
 
     # -- reading -------------------------------------------------------------------------
     async def sync_once(self, *, catalog_content: bool = True, within: float | None = None) -> None:
@@ -231,9 +280,15 @@ class LiveSource:
 
     async def _sync_all(self, catalog_content: bool) -> None:
         self._access.recheck = None
-        jobs = [self._sync(inf.name, inf.list_once) for inf in self._informers]
+        # R-EVD-12: what the Pod Events and the installing CSVs' pods are read for first
+        later = [inf for inf in self._informers if inf.spec.admits is not None]
+        jobs = [self._sync(inf.name, inf.list_once) for inf in self._informers if inf not in later]
         if self._poller is not None:
             jobs.append(self._sync(self._poller.name, self._poller.list_once))
+        await asyncio.gather(*jobs)
+        jobs = [self._sync(inf.name, inf.list_once) for inf in later]
+        if self._install_pods is not None:
+            jobs += [self._sync(s.name, s.list_once) for s in self._install_pods.update()]
         await asyncio.gather(*jobs)
         reader = self._namespace_reader
         if reader is not None and reader.needed():
@@ -268,8 +323,11 @@ class LiveSource:
             raise RuntimeError("LiveSource.run() before connect()")
         self.store.subscribe(self._on_changes)
         jobs: list[tuple[str, Callable[[], Awaitable[None]]]] = [
-            (inf.name, inf.run) for inf in self._informers
+            (inf.name, inf.run if inf.spec.admits is None else self._after_relevance(inf))
+            for inf in self._informers
         ]
+        if self._install_pods is not None:
+            jobs.append((INSTALL_PODS, self._install_pods.run))
         if self._poller is not None:
             jobs.append((self._poller.name, self._poller.run))
         if self._namespace_reader is not None:
@@ -305,7 +363,7 @@ class LiveSource:
                 crashes = 1 if time.monotonic() - began > RESTART_RESET else crashes + 1
                 self.status.set_state(name, "failed", describe(exc))
             await asyncio.sleep(self.options.restart_backoff(crashes))
-            if name in (CATALOG_CONTENT, CREDENTIALS):  # no stream of their own reports
+            if name in (CATALOG_CONTENT, CREDENTIALS, INSTALL_PODS):  # no stream reports
                 self.status.forget(name)
             else:
                 self.status.set_state(name, "syncing")
@@ -313,9 +371,26 @@ class LiveSource:
                 if informer.name == name:  # the cache is in doubt: relist
                     informer.resource_version = ""
 
+    def _after_relevance(self, informer: Informer) -> Callable[[], Awaitable[None]]:
+        """R-EVD-12: run a Pod Event stream once the streams that say which namespaces are
+        OLM's have listed (whatever their outcome), so its list finds them known; from then
+        on a namespace that becomes OLM's is caught up."""
+
+        async def run() -> None:
+            relevance = [i.name for i in self._informers if i.spec.name in _RELEVANCE_STREAMS]
+            while any(self.status.stream(n).state == "syncing" for n in relevance):
+                await asyncio.sleep(_RELEVANCE_POLL)
+            if self._pod_events is not None:
+                self._pod_events.begin()
+            await informer.run()
+
+        return run
+
     async def close(self) -> None:
         """Stop every stream and close the connections."""
         await self._stop_tasks()
+        if self._pod_events is not None:
+            await self._pod_events.close()
         if self._api is not None:
             await self._api.close()
             self._api = None

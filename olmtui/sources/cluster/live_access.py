@@ -33,6 +33,10 @@ class AccessTracker:
         ``namespace`` or cluster-wide."""
         self._streams[stream] = (kind, resource, namespace)
 
+    def untrack(self, stream: str) -> None:
+        """A stream that stopped for good (R-EVD-12): its refusals no longer count."""
+        self._streams.pop(stream, None)
+
     def cover(self, stream: str, target: str) -> None:
         """While ``stream`` is live, ``target``'s "no access" hides nothing."""
         self._covers[stream] = target

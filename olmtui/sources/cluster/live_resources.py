@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from olmtui.objects import is_copied_csv
 from olmtui.sources.cluster.live_http import PAGE_SIZE
 from olmtui.store import COPIED_FROM_LABEL, EVENT_SUBJECT_KINDS, Obj, Store, event_subject
 
@@ -56,7 +58,8 @@ class StreamSpec:
     ``optional`` streams (CRDs) are nice to have: a missing resource or a 403 is shown, never
     an error of the session. ``page_size`` is the list ``limit``: json.loads holds the event
     loop for a whole page, so the kinds with large objects are listed in smaller pages.
-    ``label_selector`` is one requirement (``key``, ``!key`` or ``key=value``) and
+    ``label_selector`` is comma-separated requirements, each ``key``, ``!key`` or
+    ``key=value`` (a Deployment's ``matchLabels`` as a selector, R-EVD-12), and
     ``field_selector`` at most ``involvedObject.kind=<Kind>`` (Events): what :meth:`owns`
     can tell of a cached object. ``admits`` is asked of each object before it is cached
     (the cache at hand), for streams the server cannot narrow enough by itself.
@@ -86,8 +89,9 @@ class StreamSpec:
 
 
 def _selects(label_selector: str, field_selector: str, obj: Obj) -> bool:
-    """Whether ``obj`` matches one label requirement and an ``involvedObject.kind`` field
-    selector (the only forms :data:`STREAMS` uses)."""
+    """Whether ``obj`` matches comma-separated label requirements (``key``, ``!key``,
+    ``key=value``) and an ``involvedObject.kind`` field selector (the only forms the
+    streams use)."""
     if field_selector:
         subject = event_subject(obj)
         if subject is None or f"involvedObject.kind={subject[0]}" != field_selector:
@@ -95,9 +99,14 @@ def _selects(label_selector: str, field_selector: str, obj: Obj) -> bool:
     if not label_selector:
         return True
     labels = (obj.get("metadata") or {}).get("labels") or {}
-    if label_selector.startswith("!"):
-        return label_selector[1:] not in labels
-    key, equals, value = label_selector.partition("=")
+    return all(_meets(r, labels) for r in label_selector.split(","))
+
+
+def _meets(requirement: str, labels: dict[str, Any]) -> bool:
+    """One label requirement as kube-apiserver reads it: ``!key``, ``key`` or ``key=value``."""
+    if requirement.startswith("!"):
+        return requirement[1:] not in labels
+    key, equals, value = requirement.partition("=")
     return key in labels and (not equals or labels[key] == value)
 
 
@@ -150,21 +159,78 @@ UNPACK_JOB_LABEL = "operatorframework.io/bundle-unpack-ref"
 CSV_DEPLOYMENT_SELECTOR = "olm.owner.kind=ClusterServiceVersion"
 
 
-def in_olm_namespace(store: Store, event: Obj) -> bool:
-    """R-EVD-1: a Pod's Event is kept when its namespace holds a CatalogSource or a
-    Deployment OLM made for a CSV, the namespaces whose pods the evidence rules read. Events
-    about every pod of the cluster are not wanted (a cluster holds thousands of pods); the
-    server cannot select on the involved object's labels, so the cache decides. An Event that
-    arrives before its namespace's CatalogSource is dropped, and taken when the pod emits it
-    again (a failing pod's Events repeat, their count rising)."""
-    subject = event_subject(event)
-    if subject is None:
-        return False
-    namespace = subject[1]
+def olm_pod_namespace(store: Store, namespace: str) -> bool:
+    """R-EVD-1: whether ``namespace`` holds a CatalogSource or a Deployment OLM made for a
+    CSV, the namespaces whose pods the evidence rules read."""
     return any(store.list("CatalogSource", namespace)) or any(
         True
         for d in store.list("Deployment", namespace)
         if _selects(CSV_DEPLOYMENT_SELECTOR, "", d)
+    )
+
+
+def in_olm_namespace(store: Store, event: Obj) -> bool:
+    """R-EVD-1: a Pod's Event is kept when its namespace is one of OLM's pod namespaces
+    (:func:`olm_pod_namespace`). Events about every pod of the cluster are not wanted (a
+    cluster holds thousands of pods); the server cannot select on the involved object's
+    labels, so the cache decides. An Event that arrives before its namespace is known to be
+    one of those is read again when it becomes one (R-EVD-12, ``live_pod_events``)."""
+    subject = event_subject(event)
+    return subject is not None and olm_pod_namespace(store, subject[1])
+
+
+#: R-CSV-I: the labels OLM names a Deployment's CSV by (``olm.owner.kind`` is the kind).
+OWNER_LABEL = "olm.owner"
+OWNER_NAMESPACE_LABEL = "olm.owner.namespace"
+
+
+def pod_selector(deployment: Obj) -> str:
+    """A Deployment's ``spec.selector.matchLabels`` as a label selector (``a=b,c=d``, keys
+    sorted, so one selector has one text); "" when it has none the server could be asked
+    with (no ``matchLabels``, or a value that is not a string)."""
+    selector = (deployment.get("spec") or {}).get("selector")
+    match = selector.get("matchLabels") if isinstance(selector, dict) else None
+    if not isinstance(match, dict) or not match:
+        return ""
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in match.items()):
+        return ""
+    return ",".join(f"{k}={match[k]}" for k in sorted(match))
+
+
+def owner_waits(store: Store, deployment: Obj) -> bool:
+    """R-EVD-12: whether the CSV OLM made ``deployment`` for (its ``olm.owner`` labels) is in
+    the cache, not a copy, and not ``Succeeded``: a CSV not read is not known to wait."""
+    if not _selects(CSV_DEPLOYMENT_SELECTOR, "", deployment):
+        return False
+    deployment_meta = deployment.get("metadata") or {}
+    labels = deployment_meta.get("labels") or {}
+    name = labels.get(OWNER_LABEL)
+    namespace = labels.get(OWNER_NAMESPACE_LABEL) or deployment_meta.get("namespace") or ""
+    if not isinstance(name, str) or not isinstance(namespace, str):
+        return False
+    owner = store.get("ClusterServiceVersion", namespace, name)
+    if owner is None or is_copied_csv(owner):
+        return False
+    return (owner.get("status") or {}).get("phase") != "Succeeded"
+
+
+def install_pod_selectors(store: Store) -> set[tuple[str, str]]:
+    """R-EVD-12: ``(namespace, selector)`` of every pod stream the cache asks for: one per
+    distinct selector of the OLM Deployments whose CSV is not Succeeded."""
+    wanted = set()
+    for deployment in store.list("Deployment"):
+        selector = pod_selector(deployment)
+        if selector and owner_waits(store, deployment):
+            wanted.add(((deployment.get("metadata") or {}).get("namespace") or "", selector))
+    return wanted
+
+
+def installing_pod(store: Store, pod: Obj) -> bool:
+    """Whether a pod stream of :func:`install_pod_selectors` selects ``pod``."""
+    namespace = (pod.get("metadata") or {}).get("namespace") or ""
+    return any(
+        ns == namespace and _selects(selector, "", pod)
+        for ns, selector in install_pod_selectors(store)
     )
 
 
@@ -230,9 +296,12 @@ QUIET_ACCESS: frozenset[str] = frozenset(
 def read_live(obj: Obj, store: Store | None = None) -> bool:
     """Whether the live source reads ``obj``: a stream of :data:`STREAMS` selects it (a Pod,
     Job, Deployment or Event is read only when a selector picks it) and, given the cache
-    ``store``, admits it; or no stream reads its kind (PackageManifests are polled whole)."""
+    ``store``, admits it, or (given ``store``) it is a pod of a waiting CSV's Deployment
+    (R-EVD-12); or no stream reads its kind (PackageManifests are polled whole)."""
     kind = obj.get("kind")
     streams = [s for s in STREAMS if s.resource.kind == kind]
+    if kind == POD.kind and store is not None and installing_pod(store, obj):
+        return True  # R-EVD-12: a pod of a waiting CSV's Deployment
     return not streams or any(
         s.owns(obj) and (store is None or s.admits is None or s.admits(store, obj)) for s in streams
     )
