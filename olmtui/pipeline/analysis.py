@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import heapq
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -29,6 +29,7 @@ from olmtui.kinds import (
     CLUSTER_VERSION,
     CSV,
     REVISION_KINDS,
+    SUBSCRIPTION,
 )
 from olmtui.model.diagnosis.incidents import Diagnosis, diagnose
 from olmtui.model.diagnosis.remedies import remedy_for
@@ -37,6 +38,7 @@ from olmtui.model.incremental.health import finding_order, findings_read, health
 from olmtui.model.incremental.health_index import HealthIndex
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.diagnosis import Change, Remedy
+from olmtui.model.records.next_catalog import NextCatalogEntry
 from olmtui.model.records.source_context import SourceContext
 from olmtui.model.records.types import (
     SEVERITY_ORDER,
@@ -50,6 +52,8 @@ from olmtui.model.rules.dependencies.multitenancy import installed_instances, pa
 from olmtui.model.rules.documented.cluster_upgrade import openshift_version
 from olmtui.model.rules.input.partial import PartialInput, complete_findings
 from olmtui.model.rules.installplans.summaries import PendingApproval
+from olmtui.model.rules.nextcatalog.findings import next_catalog_findings
+from olmtui.model.rules.nextcatalog.operators import next_catalog_entries
 from olmtui.model.rules.resolution.outcome_findings import resolution_outcome_findings
 from olmtui.model.rules.resolution.resolve import CatalogContent
 from olmtui.model.rules.resolution.result import NamespaceResolution
@@ -130,6 +134,8 @@ class AnalysisSource(Protocol):
     def global_namespace(self) -> str | None: ...
     @property
     def gathered_at(self) -> dt.datetime | None: ...
+    @property
+    def next_catalogs(self) -> list[Catalog]: ...
     def input_partial(self) -> PartialInput: ...
 
 
@@ -163,6 +169,7 @@ class _Derived:
     simulator: Simulator | None = None
     diagnosis: Memo[Diagnosis] = field(default_factory=Memo)
     newest: Memo[dt.datetime | None] = field(default_factory=Memo)
+    next_catalog: Memo[list[NextCatalogEntry]] = field(default_factory=Memo)
 
 
 class Analysis:
@@ -282,6 +289,9 @@ class Analysis:
         changes; with them, a merged copy made once per :meth:`findings_stamp`."""
         index = self.health_index()
         extra = self.predicted_findings()
+        upcoming = self.next_catalog_findings()
+        if upcoming:
+            extra = sorted([*extra, *upcoming], key=finding_order)
         partial = self._source.input_partial()
         if not extra and not self._overruled() and not partial.partial:
             return index.findings()
@@ -298,7 +308,41 @@ class Analysis:
             # R-SRC-1: nothing is said missing of a kind read only in part
             return sorted(complete_findings(found, partial), key=finding_order)
 
-        return self._derived.all_findings.get((self.findings_stamp(), partial), merged)
+        stamp = (self.findings_stamp(), partial, self._next_stamp())
+        return self._derived.all_findings.get(stamp, merged)
+
+    # -- the next release's catalog --------------------------------------------------------
+
+    def _next_stamp(self) -> Hashable:
+        """What the next-catalog verdicts rest on: nothing without ``--next-catalog``, else
+        the objects (the model's version) and the catalog list now."""
+        if not self._source.next_catalogs:
+            return None
+        return (self.model.version, id(self.catalogs()))
+
+    def next_catalog(self) -> list[NextCatalogEntry]:
+        """Every installed operator against ``--next-catalog`` (R-NXT-1 .. R-NXT-6), made
+        once per :meth:`_next_stamp`; empty without it."""
+        next_catalogs = self._source.next_catalogs
+        if not next_catalogs or self._source.loading_now:
+            return []
+        store = self.store
+
+        def build() -> list[NextCatalogEntry]:
+            return next_catalog_entries(
+                next_catalogs,
+                self.catalogs(),
+                store.list(SUBSCRIPTION),
+                (c for c in store.list(CSV) if not is_copied_csv(c)),
+                store.list(CLUSTER_EXTENSION),
+                store.list(CLUSTER_CATALOG),
+            )
+
+        return self._derived.next_catalog.get(self._next_stamp(), build)
+
+    def next_catalog_findings(self) -> list[Finding]:
+        """The findings of :meth:`next_catalog`, worst first."""
+        return sorted(next_catalog_findings(self.next_catalog()), key=finding_order)
 
     def remedy(self, finding: Finding) -> Remedy | None:
         """The plan for ``finding`` on the state now (``model/diagnosis/remedies``), as
@@ -773,7 +817,7 @@ class Analysis:
             source.load,
             channels=channel_states(self.catalogs()),
             upgrade_count=counter() if counter is not None else None,
-            health=[*health, *predicted],
+            health=[*health, *predicted, *self.next_catalog_findings()],
             resolutions=resolutions,
             catalog_content=catalog_content,
             catalogs=self.catalogs(),
@@ -783,6 +827,7 @@ class Analysis:
             prover=self._prover if verify_remedies else None,
             partial=source.input_partial(),
             context=self.context(),
+            next_catalog=self.next_catalog(),
         )
 
     def _prover(self, findings: int) -> RemedyProof:

@@ -25,6 +25,7 @@ from olmtui.model.diagnosis.remedies import IndexedContext, RemedyContext, remed
 from olmtui.model.incremental.health import merged_findings
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.diagnosis import FindingKey, Remedy, finding_key
+from olmtui.model.records.next_catalog import NextCatalogEntry
 from olmtui.model.records.source_context import SourceContext
 from olmtui.model.records.types import (
     SEVERITY_ORDER,
@@ -64,6 +65,7 @@ from olmtui.report.diagnosis_json import (
     recorded_evidence,
 )
 from olmtui.report.entries import Entries
+from olmtui.report.next_catalog_json import next_catalog_json
 from olmtui.report.remedy_json import remedy_json
 from olmtui.safe_text import json_inert
 from olmtui.store import Store
@@ -473,6 +475,7 @@ def report_json(
     prover: Prover | None = None,
     partial: PartialInput = COMPLETE,
     context: SourceContext | None = None,
+    next_catalog: Sequence[NextCatalogEntry] = (),
 ) -> Report:
     """The whole report as a JSON-ready dict.
 
@@ -494,7 +497,8 @@ def report_json(
     (``Simulator.verify``) as its entry is built; without it every remedy says
     ``not-simulated``. ``partial``: what
     the input is known to lack (findings resting on its absence are withheld, R-SRC-1);
-    ``context``: when and what the input is (the ``source`` block's context fields).
+    ``context``: when and what the input is (the ``source`` block's context fields);
+    ``next_catalog``: the installed operators against ``--next-catalog`` (R-NXT-1..6).
     """
     planned_on = IndexedContext(store)
     findings = merged_findings(
@@ -567,6 +571,7 @@ def report_json(
         "catalogSources": catalog_sources_json(store),
         "installPlans": install_plans_json(store.list(INSTALL_PLAN)),
         **v1_json(store, catalogs),
+        "nextCatalog": [next_catalog_json(e) for e in next_catalog],
     }
 
 
