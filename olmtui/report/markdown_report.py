@@ -34,6 +34,7 @@ from olmtui.model.viewmodels.timeline import (
 )
 from olmtui.report.context_line import incomplete_words, version_words, when_words
 from olmtui.report.json_report import Report, without_surrogates
+from olmtui.report.next_catalog_json import next_catalog_lines
 from olmtui.report.text_report import (
     change_lines,
     refused,
@@ -522,6 +523,14 @@ def _v1(report: Report) -> list[str]:
     return [*lines, ""]
 
 
+def _next_catalog(report: Report) -> list[str]:
+    """Each installed operator against ``--next-catalog`` (R-NXT-1 .. R-NXT-6)."""
+    lines = next_catalog_lines(report)
+    if not lines:
+        return []
+    return ["## Next catalog", "", *(f"- {md(line)}" for line in lines), ""]
+
+
 def render_markdown(
     report: Report,
     *,
@@ -555,6 +564,7 @@ def render_markdown(
         *_resolution(report),
         "",
         *_v1(report),
+        *_next_catalog(report),
         *_graphs(report, graphs),
     ]
     return without_surrogates("\n".join(lines).rstrip("\n") + "\n")

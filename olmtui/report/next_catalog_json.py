@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Mapping
 from typing import Any
 
 from olmtui.model.records.next_catalog import NextCatalogEntry
@@ -30,10 +30,12 @@ def next_catalog_json(entry: NextCatalogEntry) -> dict[str, Any]:
     }
 
 
-def next_catalog_lines(entries: Iterable[NextCatalogEntry]) -> list[str]:
-    """The text report's "Next catalog" lines: each operator, ok or what to do."""
+def next_catalog_lines(report: Mapping[str, Any]) -> list[str]:
+    """The "next catalog" lines of the text and Markdown reports, from ``nextCatalog[]``:
+    each operator judged, ``ok`` or the advice (R-NXT-5); none without ``--next-catalog``."""
     lines = []
-    for entry in entries:
-        head = f"{entry.object} ({entry.package}, {entry.channel or 'default channel'})"
-        lines.append(f"{head}: ok" if entry.ok else f"{head}: {entry.advice}")
+    for entry in report.get("nextCatalog") or []:
+        channel = entry["channel"] or "default channel"
+        head = f"{entry['object']} ({entry['package']}, {channel})"
+        lines.append(f"{head}: {entry['advice'] or 'ok'}")
     return lines

@@ -25,6 +25,7 @@ from olmtui.model.records.types import Finding
 from olmtui.model.viewmodels.views import findings_by_subject, subscription_state_view
 from olmtui.report.context_line import context_words, incomplete_words
 from olmtui.report.json_report import Report, without_surrogates
+from olmtui.report.next_catalog_json import next_catalog_lines
 from olmtui.report.v1_sections import catalog_rows, extension_rows
 from olmtui.safe_text import visible
 
@@ -688,6 +689,16 @@ def _v1(out: Writer, report: Report) -> None:
         out.wrapped(f"{safe(name)}  {safe(words)}", 4, 4)
 
 
+def _next_catalog(out: Writer, report: Report) -> None:
+    """Each installed operator against ``--next-catalog`` (R-NXT-1 .. R-NXT-6)."""
+    lines = next_catalog_lines(report)
+    if not lines:
+        return
+    out.heading("NEXT CATALOG")
+    for line in lines:
+        out.wrapped(safe(line), 2, 4)
+
+
 def render_text(report: Report, *, colour: bool = False) -> str:
     """The text output of ``olmtui check`` for a report built by ``report_json``."""
     out = Writer(colour)
@@ -712,3 +723,4 @@ def _render(out: Writer, report: Report) -> None:
     _subscriptions(out, report["subscriptions"], _state_problems(report, gathered.qualifying))
     _resolution(out, report)
     _v1(out, report)
+    _next_catalog(out, report)
