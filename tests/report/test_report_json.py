@@ -91,6 +91,7 @@ def test_top_level_fields_and_source() -> None:
         "installPlans",
         "clusterExtensions",
         "clusterCatalogs",
+        "nextCatalog",
     ]
     assert report["format"] == 1
     assert report["source"] == {
