@@ -340,6 +340,10 @@ class Analysis:
 
         return self._derived.next_catalog.get(self._next_stamp(), build)
 
+    def next_catalog_for(self, target: ObjectRef) -> NextCatalogEntry | None:
+        """The :meth:`next_catalog` entry of one Subscription or ClusterExtension, if any."""
+        return next((e for e in self.next_catalog() if e.object == target), None)
+
     def next_catalog_findings(self) -> list[Finding]:
         """The findings of :meth:`next_catalog`, worst first."""
         return sorted(next_catalog_findings(self.next_catalog()), key=finding_order)

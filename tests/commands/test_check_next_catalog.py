@@ -66,8 +66,9 @@ def test_r_nxt_3_no_edge_with_the_way_out_in_json(snapshot: Path) -> None:
     assert entry["object"] == f"{NS}/{PKG}"
     assert (entry["package"], entry["channel"]) == (PKG, "stable")
     assert entry["inNext"] == {"package": True, "channel": True, "edgeFromInstalled": False}
-    assert "upgrade it within channel stable to clusterkubedescheduleroperator.v5.3.2" in (
-        entry["advice"]
+    assert (
+        "upgrade it within channel stable to clusterkubedescheduleroperator.v5.3.2"
+        in (entry["advice"])
     )
     (finding,) = [f for f in report["findings"] if f["rule"] == "R-NXT-3"]
     assert finding["code"] == "NextCatalogNoUpgradeEdge"
