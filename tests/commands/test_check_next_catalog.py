@@ -103,3 +103,28 @@ def test_a_missing_next_catalog_path_is_one_line_exit_2(
     assert status == 2
     err = capsys.readouterr().err
     assert err.startswith("olmtui: --next-catalog /nonexistent/next") and err.count("\n") == 1
+
+
+def test_before_a_sub_command_it_is_the_dashboards_and_refused(
+    snapshot: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--next-catalog", str(NEXT), "check", str(snapshot)]) == 2
+    assert "--next-catalog before `check` applies to the dashboard only" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "dest"),
+    [
+        (["replay", "x.yaml"], "next_catalogs"),
+        (["explain", "ns", "x.yaml"], "next_catalogs"),
+        ([], "dashboard_next_catalogs"),
+    ],
+    ids=["replay", "explain", "dashboard"],
+)
+def test_replay_explain_and_the_dashboard_take_it(argv: list[str], dest: str) -> None:
+    from olmtui.cli import build_parser
+
+    given = [f"{SOURCE}={NEXT}", str(NOW)]
+    flags = [word for spec in given for word in ("--next-catalog", spec)]
+    args = build_parser().parse_args([*flags, *argv] if not argv else [*argv, *flags])
+    assert getattr(args, dest) == given
