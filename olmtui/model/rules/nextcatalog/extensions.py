@@ -153,9 +153,9 @@ def _way_out(
         position, now_edge = installed, None
         if content_now:
             now = resolve_extension(trial, cluster_catalogs, content_now)
-            if now.bundle is None:
-                continue
-            if now.via != "installed":
+            if now.bundle is None and now.unknown is None:
+                continue  # operator-controller resolves nothing on this channel now
+            if now.bundle is not None and now.via != "installed":
                 position, now_edge = (now.bundle, now.version or ""), now.via
         if not switch and now_edge is None:
             continue  # staying where it is on its own channels is what fails

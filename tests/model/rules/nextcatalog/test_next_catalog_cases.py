@@ -213,3 +213,20 @@ def test_r_nxt_3_v1_installed_bundle_gone_with_no_successor() -> None:
 def test_without_next_catalog_nothing_is_judged() -> None:
     sub = subscription("ns", "sub", package=PKG, installed="pkg.v1.0.0")
     assert next_catalog_entries([], [], [sub], [csv("ns", "pkg.v1.0.0")]) == []
+
+
+@pytest.mark.parametrize(
+    "served", [[], ["b"], ["a", "b"]], ids=["no ClusterCatalog", "no content", "content of one"]
+)
+def test_r_nxt_5_v1_without_current_content_a_next_channel_from_the_installed_bundle(
+    served: list[str],
+) -> None:
+    """A ClusterCatalog read whose content was not given is unknown, not empty."""
+    nxt = catalog(package({"fast": [e("2.0.0")], "stable": [e("1.1.0", "1.0.0")]}), None)
+    ext = extension("ext", package=PKG, channels=["fast"], installed=("pkg.v1.0.0", "1.0.0"))
+    read = [labelled_catalog(n) for n in served]
+    now = [Catalog("a", "a without the package")]  # bound to ClusterCatalog a; b unknown
+    entry = only(next_catalog_entries([nxt], now, [], [], [ext], read))
+    assert entry.way_out == WayOut(
+        "stable", True, "pkg.v1.0.0", None, "pkg.v1.1.0 (replaces pkg.v1.0.0 in channel stable)"
+    )
