@@ -357,7 +357,7 @@ class Analysis:
         """The findings by ``(kind, namespace, name)`` of their object, rebuilt only when
         the findings moved (not per screen refresh)."""
         return self._derived.by_subject.get(
-            self.findings_stamp(), lambda: by_subject(self.all_findings())
+            (self.findings_stamp(), self._next_stamp()), lambda: by_subject(self.all_findings())
         )
 
     # -- the diagnosis ---------------------------------------------------------------------
