@@ -18,6 +18,8 @@ from olmtui import __version__
 from olmtui.commands.catalog_option import (
     add_catalog_argument,
     add_global_namespace_argument,
+    add_next_catalog_argument,
+    load_next_catalogs,
     refuse_leading_catalogs,
 )
 from olmtui.errors import (
@@ -69,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
         "manifests, for one CatalogSource or, without NAMESPACE/NAME=, for all; repeatable",
         dashboard=True,
     )
+    add_next_catalog_argument(parser, dashboard=True)
     add_global_namespace_argument(parser, dashboard=True)
     parser.set_defaults(run=_run_dashboard)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -86,9 +89,11 @@ def _run_dashboard(args: argparse.Namespace) -> int:
     from olmtui.sources.cluster.live_args import options_from_args
     from olmtui.ui.app import OlmApp
 
+    next_catalogs = load_next_catalogs(args.dashboard_next_catalogs)
     session = live_session(
         options_from_args(args), args.dashboard_catalogs, args.dashboard_global_namespace
     )
+    session.next_catalogs = next_catalogs
     return run_app(OlmApp(session))
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 
 from olmtui.errors import UsageError
+from olmtui.model.records.catalog import Catalog
 
 #: Prefix of the attributes the top-level parser (the dashboard) stores these flags in.
 DASHBOARD = "dashboard_"
@@ -29,6 +30,43 @@ def add_catalog_argument(
         metavar="[NAMESPACE/NAME=]PATH",
         help=help_text,
     )
+
+
+#: R-NXT-6, as the help says it.
+NEXT_CATALOG_HELP = (
+    "the catalog the cluster will serve after an OpenShift upgrade (e.g. the next index "
+    "image rendered with `opm render`), read like --catalog; every installed operator "
+    "(Subscription with its installed CSV, ClusterExtension with its installed bundle) is "
+    "checked against it: its package, its channel and an upgrade edge from the installed "
+    "version, with the way out when one is missing. NAMESPACE/NAME= names the CatalogSource "
+    "(OLM v0) and NAME= the ClusterCatalog (OLM v1) it replaces; without a name it applies "
+    "to every installed operator whose package it holds; repeatable"
+)
+
+
+def add_next_catalog_argument(parser: argparse.ArgumentParser, *, dashboard: bool = False) -> None:
+    parser.add_argument(
+        "--next-catalog",
+        action="append",
+        default=[],
+        dest=f"{DASHBOARD if dashboard else ''}next_catalogs",
+        metavar="[NAMESPACE/NAME=]PATH",
+        help=NEXT_CATALOG_HELP,
+    )
+
+
+def load_next_catalogs(specs: list[str]) -> list[Catalog]:
+    """Each ``--next-catalog`` read as ``--catalog`` reads its content; an unusable one is a
+    ``UsageError`` naming this flag."""
+    from olmtui.sources.catalog.catalogs import load_catalog
+
+    loaded = []
+    for spec in specs:
+        try:
+            loaded.append(load_catalog(spec))
+        except UsageError as exc:
+            raise UsageError(str(exc).replace("--catalog", "--next-catalog", 1)) from None
+    return loaded
 
 
 def add_global_namespace_argument(
@@ -50,6 +88,7 @@ def refuse_leading_catalogs(args: argparse.Namespace) -> None:
         return
     for flag, dest in (
         ("--catalog", "catalogs"),
+        ("--next-catalog", "next_catalogs"),
         ("--global-catalog-namespace", "global_namespace"),
     ):
         if getattr(args, DASHBOARD + dest, None):

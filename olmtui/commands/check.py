@@ -15,7 +15,12 @@ import tempfile
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING
 
-from olmtui.commands.catalog_option import add_catalog_argument, add_global_namespace_argument
+from olmtui.commands.catalog_option import (
+    add_catalog_argument,
+    add_global_namespace_argument,
+    add_next_catalog_argument,
+    load_next_catalogs,
+)
 from olmtui.errors import UsageError
 from olmtui.sources.cluster.live_args import add_connection_arguments, connection_given
 
@@ -54,6 +59,7 @@ def add_input_arguments(parser: argparse.ArgumentParser, catalog_help: str) -> N
     )
     add_connection_arguments(parser, once=True)
     add_catalog_argument(parser, catalog_help)
+    add_next_catalog_argument(parser)
     add_global_namespace_argument(parser)
 
 
@@ -117,7 +123,15 @@ class Checked:
 
 def session_of(args: argparse.Namespace) -> Session:
     """The session of what :func:`add_input_arguments` read: PATHs, the sample or the live
-    cluster read once, with ``--catalog`` content and the global catalog namespace."""
+    cluster read once, with ``--catalog`` content, the global catalog namespace and the
+    ``--next-catalog`` content."""
+    next_catalogs = load_next_catalogs(args.next_catalogs)
+    session = _session_of(args)
+    session.next_catalogs = next_catalogs
+    return session
+
+
+def _session_of(args: argparse.Namespace) -> Session:
     _check_inputs(args)
     from olmtui.pipeline.build import cluster_once_session, sample_session, snapshot_session
 

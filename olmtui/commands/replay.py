@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import argparse
 
-from olmtui.commands.catalog_option import add_catalog_argument, add_global_namespace_argument
+from olmtui.commands.catalog_option import (
+    add_catalog_argument,
+    add_global_namespace_argument,
+    add_next_catalog_argument,
+    load_next_catalogs,
+)
 from olmtui.commands.view_option import add_view_argument, initial_view
 from olmtui.errors import UsageError, run_app
 from olmtui.sources.catalog.handoff import LOADED_CATALOGS_FLAG
@@ -30,6 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "catalog content (FBC, bundle directories or package manifests) for upgrade graphs "
         "and resolution (the Resolution view, r); repeatable",
     )
+    add_next_catalog_argument(parser)
     add_global_namespace_argument(parser)
     add_view_argument(parser)
     # serve's sessions: the content serve read once, instead of every --catalog again
@@ -43,10 +49,12 @@ def run(args: argparse.Namespace) -> int:
     from olmtui.ui.app import OlmApp
 
     handed = read_catalogs(args.loaded_catalogs) if args.loaded_catalogs else []
+    next_catalogs = load_next_catalogs(args.next_catalogs)
     # the first screen opens at once; the files stream in behind it (pipeline/streaming.py)
     session = streaming_snapshot_session(
         args.paths, args.catalogs, global_namespace=args.global_namespace, loaded=handed
     )
+    session.next_catalogs = next_catalogs
     run_app(OlmApp(session, initial_view=view))
     if session.loading is not None and session.loading.crash is not None:
         raise session.loading.crash  # a bug: one line and exit 3 (cli.py)

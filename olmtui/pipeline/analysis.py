@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import heapq
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -38,6 +38,7 @@ from olmtui.model.incremental.health import finding_order, findings_read, health
 from olmtui.model.incremental.health_index import HealthIndex
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.diagnosis import Change, Remedy
+from olmtui.model.records.next_catalog import NextCatalogEntry
 from olmtui.model.records.source_context import SourceContext
 from olmtui.model.records.types import (
     SEVERITY_ORDER,
@@ -53,6 +54,8 @@ from olmtui.model.rules.documented.cluster_upgrade import openshift_version
 from olmtui.model.rules.input.partial import PartialInput, complete_findings
 from olmtui.model.rules.installplans.summaries import PendingApproval
 from olmtui.model.rules.migration.states import Migration
+from olmtui.model.rules.nextcatalog.findings import next_catalog_findings
+from olmtui.model.rules.nextcatalog.operators import next_catalog_entries
 from olmtui.model.rules.resolution.outcome_findings import resolution_outcome_findings
 from olmtui.model.rules.resolution.resolve import CatalogContent
 from olmtui.model.rules.resolution.result import NamespaceResolution
@@ -135,6 +138,8 @@ class AnalysisSource(Protocol):
     def global_namespace(self) -> str | None: ...
     @property
     def gathered_at(self) -> dt.datetime | None: ...
+    @property
+    def next_catalogs(self) -> list[Catalog]: ...
     def input_partial(self) -> PartialInput: ...
 
 
@@ -170,6 +175,7 @@ class _Derived:
     diagnosis: Memo[Diagnosis] = field(default_factory=Memo)
     newest: Memo[dt.datetime | None] = field(default_factory=Memo)
     migration: Memo[list[Migration]] = field(default_factory=Memo)
+    next_catalog: Memo[list[NextCatalogEntry]] = field(default_factory=Memo)
 
 
 class Analysis:
@@ -289,6 +295,9 @@ class Analysis:
         changes; with them, a merged copy made once per :meth:`findings_stamp`."""
         index = self.health_index()
         extra = self.predicted_findings()
+        upcoming = self.next_catalog_findings()
+        if upcoming:
+            extra = sorted([*extra, *upcoming], key=finding_order)
         partial = self._source.input_partial()
         if not extra and not self._overruled() and not partial.partial:
             return index.findings()
@@ -305,7 +314,45 @@ class Analysis:
             # R-SRC-1: nothing is said missing of a kind read only in part
             return sorted(complete_findings(found, partial), key=finding_order)
 
-        return self._derived.all_findings.get((self.findings_stamp(), partial), merged)
+        stamp = (self.findings_stamp(), partial, self._next_stamp())
+        return self._derived.all_findings.get(stamp, merged)
+
+    # -- the next release's catalog --------------------------------------------------------
+
+    def _next_stamp(self) -> Hashable:
+        """What the next-catalog verdicts rest on: nothing without ``--next-catalog``, else
+        the objects (the model's version) and the catalog list now."""
+        if not self._source.next_catalogs:
+            return None
+        return (self.model.version, id(self.catalogs()))
+
+    def next_catalog(self) -> list[NextCatalogEntry]:
+        """Every installed operator against ``--next-catalog`` (R-NXT-1 .. R-NXT-6), made
+        once per :meth:`_next_stamp`; empty without it."""
+        next_catalogs = self._source.next_catalogs
+        if not next_catalogs or self._source.loading_now:
+            return []
+        store = self.store
+
+        def build() -> list[NextCatalogEntry]:
+            return next_catalog_entries(
+                next_catalogs,
+                self.catalogs(),
+                store.list(SUBSCRIPTION),
+                (c for c in store.list(CSV) if not is_copied_csv(c)),
+                store.list(CLUSTER_EXTENSION),
+                store.list(CLUSTER_CATALOG),
+            )
+
+        return self._derived.next_catalog.get(self._next_stamp(), build)
+
+    def next_catalog_for(self, target: ObjectRef) -> NextCatalogEntry | None:
+        """The :meth:`next_catalog` entry of one Subscription or ClusterExtension, if any."""
+        return next((e for e in self.next_catalog() if e.object == target), None)
+
+    def next_catalog_findings(self) -> list[Finding]:
+        """The findings of :meth:`next_catalog`, worst first."""
+        return sorted(next_catalog_findings(self.next_catalog()), key=finding_order)
 
     def remedy(self, finding: Finding) -> Remedy | None:
         """The plan for ``finding`` on the state now (``model/diagnosis/remedies``), as
@@ -316,7 +363,7 @@ class Analysis:
         """The findings by ``(kind, namespace, name)`` of their object, rebuilt only when
         the findings moved (not per screen refresh)."""
         return self._derived.by_subject.get(
-            self.findings_stamp(), lambda: by_subject(self.all_findings())
+            (self.findings_stamp(), self._next_stamp()), lambda: by_subject(self.all_findings())
         )
 
     # -- the diagnosis ---------------------------------------------------------------------
@@ -821,7 +868,7 @@ class Analysis:
             source.load,
             channels=channel_states(self.catalogs()),
             upgrade_count=counter() if counter is not None else None,
-            health=[*health, *predicted],
+            health=[*health, *predicted, *self.next_catalog_findings()],
             resolutions=resolutions,
             catalog_content=catalog_content,
             catalogs=self.catalogs(),
@@ -832,6 +879,7 @@ class Analysis:
             partial=source.input_partial(),
             context=self.context(),
             now=source.clock() if source.clock is not None else None,
+            next_catalog=self.next_catalog(),
         )
 
     def _prover(self, findings: int) -> RemedyProof:

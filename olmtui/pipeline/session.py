@@ -126,6 +126,9 @@ class Session:
     partial: Callable[[], PartialInput] | None = None
     #: When the must-gather read was taken (its ``timestamp`` file), if it says.
     gathered_at: dt.datetime | None = None
+    #: The next release's catalog content (``--next-catalog``), which the installed
+    #: operators are judged against (R-NXT-6); empty without it.
+    next_catalogs: list[Catalog] = field(default_factory=list)
     #: What the screens and the reports derive from the session (``pipeline/analysis.py``).
     analysis: Analysis = field(init=False)
 

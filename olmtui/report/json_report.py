@@ -26,6 +26,7 @@ from olmtui.model.diagnosis.remedies import IndexedContext, RemedyContext, remed
 from olmtui.model.incremental.health import merged_findings
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.diagnosis import FindingKey, Remedy, finding_key
+from olmtui.model.records.next_catalog import NextCatalogEntry
 from olmtui.model.records.source_context import SourceContext
 from olmtui.model.records.types import (
     SEVERITY_ORDER,
@@ -72,6 +73,7 @@ from olmtui.report.diagnosis_json import (
 from olmtui.report.entries import Entries
 from olmtui.report.indented_json import indented_json
 from olmtui.report.migration_json import migration_json
+from olmtui.report.next_catalog_json import next_catalog_json
 from olmtui.report.remedy_json import remedy_json
 from olmtui.safe_text import json_inert
 from olmtui.store import Store
@@ -496,6 +498,7 @@ def report_json(
     partial: PartialInput = COMPLETE,
     context: SourceContext | None = None,
     now: dt.datetime | None = None,
+    next_catalog: Sequence[NextCatalogEntry] = (),
 ) -> Report:
     """The whole report as a JSON-ready dict.
 
@@ -519,6 +522,7 @@ def report_json(
     the input is known to lack (findings resting on its absence are withheld, R-SRC-1);
     ``context``: when and what the input is (the ``source`` block's context fields);
     ``now``: the input's clock (a live one, a must-gather's time), for the lifecycle phases.
+    ``next_catalog``: the installed operators against ``--next-catalog`` (R-NXT-1..6).
     """
     planned_on = IndexedContext(store)
     findings = merged_findings(
@@ -600,6 +604,7 @@ def report_json(
         "migration": migration_json(migration_rows(store, catalogs)),  # R-MIG-12
         # R-CUP-6: what holds the next OpenShift minor, v0 and v1 together
         "clusterUpgrade": cluster_upgrade_json(store_readiness(store, catalogs)),
+        "nextCatalog": [next_catalog_json(e) for e in next_catalog],
     }
 
 

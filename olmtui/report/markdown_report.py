@@ -35,6 +35,7 @@ from olmtui.model.viewmodels.timeline import (
 from olmtui.report.context_line import incomplete_words, version_words, when_words
 from olmtui.report.json_report import Report, without_surrogates
 from olmtui.report.migration_sections import migration_rows, state_counts
+from olmtui.report.next_catalog_json import next_catalog_lines
 from olmtui.report.text_report import (
     change_lines,
     refused,
@@ -573,6 +574,14 @@ def _cluster_upgrade(report: Report) -> list[str]:
     return [*lines, ""]
 
 
+def _next_catalog(report: Report) -> list[str]:
+    """Each installed operator against ``--next-catalog`` (R-NXT-1 .. R-NXT-6)."""
+    lines = next_catalog_lines(report)
+    if not lines:
+        return []
+    return ["## Next catalog", "", *(f"- {md(line)}" for line in lines), ""]
+
+
 def render_markdown(
     report: Report,
     *,
@@ -609,6 +618,7 @@ def render_markdown(
         *_migration(report),
         *_lifecycles(report),
         *_cluster_upgrade(report),
+        *_next_catalog(report),
         *_graphs(report, graphs),
     ]
     return without_surrogates("\n".join(lines).rstrip("\n") + "\n")

@@ -28,6 +28,7 @@ from olmtui.report.context_line import context_words, incomplete_words
 from olmtui.report.evidence_text import evidence_block, evidence_lines
 from olmtui.report.json_report import Report, without_surrogates
 from olmtui.report.migration_sections import migration_rows, state_counts
+from olmtui.report.next_catalog_json import next_catalog_lines
 from olmtui.report.upgrade_sections import blocker_rows, upgrade_headline
 from olmtui.report.v1_sections import catalog_rows, extension_rows
 from olmtui.safe_text import visible
@@ -734,6 +735,16 @@ def _cluster_upgrade(out: Writer, report: Report) -> None:
         out.wrapped(safe(message), 6)
 
 
+def _next_catalog(out: Writer, report: Report) -> None:
+    """Each installed operator against ``--next-catalog`` (R-NXT-1 .. R-NXT-6)."""
+    lines = next_catalog_lines(report)
+    if not lines:
+        return
+    out.heading("NEXT CATALOG")
+    for line in lines:
+        out.wrapped(safe(line), 2, 4)
+
+
 def render_text(report: Report, *, colour: bool = False, width: int | None = None) -> str:
     """The text output of ``olmtui check`` for a report built by ``report_json``; ``width``:
     the terminal's columns when the output is one (evidence lines are cut to it)."""
@@ -763,3 +774,4 @@ def _render(out: Writer, report: Report) -> None:
     _v1(out, report)
     _migration(out, report)
     _cluster_upgrade(out, report)
+    _next_catalog(out, report)

@@ -94,6 +94,7 @@ def test_top_level_fields_and_source() -> None:
         "clusterCatalogs",
         "migration",
         "clusterUpgrade",
+        "nextCatalog",
     ]
     assert report["format"] == 1
     assert report["source"] == {

@@ -1,5 +1,5 @@
 """Which finding causes which: one table of link rules (R-DIAG-1 .. R-DIAG-7, R-DIAG-10 ..
-R-DIAG-12, R-DIAG-20 .. R-DIAG-29, R-DIAG-32 .. R-DIAG-35).
+R-DIAG-12, R-DIAG-20 .. R-DIAG-29, R-DIAG-32 .. R-DIAG-37).
 
 A link rule says: a finding with one of the ``effects`` codes follows from a finding with
 one of the ``causes`` codes on an object that ``locate`` finds from the effect and the
@@ -48,6 +48,11 @@ from olmtui.model.rules.lifecycle.findings import (
     INCOMPATIBLE,
     INCOMPATIBLE_NEXT,
     OUT_OF_SUPPORT,
+)
+from olmtui.model.rules.nextcatalog.findings import (
+    CHANNEL_MISSING,
+    NO_UPGRADE_EDGE,
+    PACKAGE_MISSING,
 )
 from olmtui.model.rules.v1.revision_findings import (
     COLLISION_CODE,
@@ -395,6 +400,20 @@ LINK_RULES: tuple[LinkRule, ...] = (
         frozenset({OUT_OF_SUPPORT}),
         _itself,
         "R-LCY-3, R-LCY-5",
+    ),
+    LinkRule(
+        "R-DIAG-36",
+        frozenset({PACKAGE_MISSING, CHANNEL_MISSING}),
+        frozenset({"PackageDeprecated", "ChannelDeprecated", "ClusterExtensionDeprecated"}),
+        _itself,
+        "R-NXT-1, R-NXT-2, R-SUB-10",
+    ),
+    LinkRule(
+        "R-DIAG-37",
+        frozenset({NO_UPGRADE_EDGE}),
+        frozenset({"UpgradePending"}),
+        _itself,
+        "R-NXT-3, R-NXT-5, R-IP-2",
     ),
 )
 

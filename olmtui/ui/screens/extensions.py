@@ -27,6 +27,7 @@ from olmtui.ui.formatting import (
     section,
     severity,
 )
+from olmtui.ui.next_catalog_text import next_catalog_lines
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.widgets.virtual_table import Column, Row
 
@@ -220,6 +221,8 @@ class ClusterExtensionsScreen(TableScreen):
             parts.append(line("watch namespace", e.watch_namespace))
         _, resolution = resolution_words(state.resolutions.get(e.name))
         parts.append(line("would resolve to", resolution))
+        ref = ObjectRef(CLUSTER_EXTENSION, "", e.name)
+        parts.extend(next_catalog_lines(self.session.analysis.next_catalog_for(ref)))
         parts.append(section("Conditions"))
         parts += conditions_lines(e.conditions)
         revisions = state.revisions.get(e.name)

@@ -28,6 +28,7 @@ from olmtui.ui.formatting import (
     severity_text,
     state_text,
 )
+from olmtui.ui.next_catalog_text import next_catalog_lines
 from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.screens.xray import open_xray
 from olmtui.ui.widgets.virtual_table import Column, Row
@@ -166,6 +167,8 @@ class SubscriptionsScreen(TableScreen):
                 if summary.message:
                     parts.append(Text(f"  {summary.message}", style=palette.ERROR))
         parts.extend(self._catalog_lines(sub))
+        ref = ObjectRef(SUBSCRIPTION, sub.namespace, sub.name)
+        parts.extend(next_catalog_lines(self.session.analysis.next_catalog_for(ref)))
         obj = store.get(SUBSCRIPTION, sub.namespace, sub.name) or {}
         conditions = (obj.get("status") or {}).get("conditions") or []
         parts.append(section("Conditions"))

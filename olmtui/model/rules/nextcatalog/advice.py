@@ -1,0 +1,83 @@
+"""What to do before the cluster upgrade, in words (R-NXT-5): what the next catalog lacks,
+then the way out (switch channel first, to which, by which edge), or plainly that no path
+exists."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from olmtui.kinds import CLUSTER_EXTENSION
+from olmtui.model.records.next_catalog import NextCatalogEntry, WayOut
+
+
+def channel_words(entry: NextCatalogEntry) -> str:
+    return f"channel {entry.channel}" if entry.channel else "the default channel"
+
+
+def lack(entry: NextCatalogEntry) -> str:
+    """What the next catalog lacks for the operator (R-NXT-1 .. R-NXT-4)."""
+    if not entry.package_in_next:
+        return f"the next catalog ({entry.origin}) does not offer package {entry.package}"
+    if not entry.channel_in_next:
+        return f"{channel_words(entry)} of package {entry.package} is not in the next catalog"
+    if not entry.installable:
+        return (
+            f"{channel_words(entry)} of package {entry.package} in the next catalog offers "
+            "no installable bundle"
+        )
+    return (
+        f"{channel_words(entry)} of package {entry.package} in the next catalog has no "
+        f"upgrade edge from the installed {entry.installed}"
+    )
+
+
+def way_out_words(way: WayOut, kind: str) -> str:
+    what = "ClusterExtension" if kind == CLUSTER_EXTENSION else "Subscription"
+    if way.switch:
+        start = f"Before the cluster upgrade, switch the {what} to channel {way.channel}"
+        if way.now_edge is None:
+            start += f" (it holds {way.position})"
+        else:
+            start += f" and let it upgrade to {way.position} ({way.now_edge})"
+    else:
+        start = (
+            f"Before the cluster upgrade, upgrade it within channel {way.channel} to "
+            f"{way.position} ({way.now_edge})"
+        )
+    return (
+        f"{start}; after it, channel {way.channel} of the next catalog goes on from "
+        f"{way.position}: {way.next_edge}."
+    )
+
+
+def advice_for(entry: NextCatalogEntry) -> str | None:
+    """R-NXT-5: None when nothing is missing; else what is, and what to do."""
+    if entry.ok:
+        return None
+    said = lack(entry)
+    said = said[0].upper() + said[1:] + "."
+    if entry.error:
+        said += f" operator-controller would say: {entry.error}."
+    if entry.way_out is not None:
+        return f"{said} {way_out_words(entry.way_out, entry.object.kind)}"
+    if not entry.package_in_next:
+        return (
+            f"{said} Nothing in it replaces {entry.installed}: no path exists. Uninstall it "
+            "before the upgrade, or find where the package moved (another catalog or name)."
+        )
+    unknown = (
+        ""
+        if entry.current_known
+        else " The current catalog's content was not given (--catalog), so only edges from "
+        "the installed version itself were looked for."
+    )
+    return (
+        f"{said} No channel of the next catalog has an upgrade edge from {entry.installed} "
+        "or from a version reachable from it now: no path exists, OLM will not upgrade it "
+        "after the cluster upgrade. Plan to uninstall it and install it again from the next "
+        f"catalog.{unknown}"
+    )
+
+
+def advised(entry: NextCatalogEntry) -> NextCatalogEntry:
+    return replace(entry, advice=advice_for(entry))
