@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from olmtui.kinds import CLUSTER_EXTENSION
+from olmtui.kinds import CLUSTER_EXTENSION, SUBSCRIPTION
 from olmtui.model.records.next_catalog import NextCatalogEntry, WayOut
 
 
@@ -32,7 +32,7 @@ def lack(entry: NextCatalogEntry) -> str:
 
 
 def way_out_words(way: WayOut, kind: str) -> str:
-    what = "ClusterExtension" if kind == CLUSTER_EXTENSION else "Subscription"
+    what = CLUSTER_EXTENSION if kind == CLUSTER_EXTENSION else SUBSCRIPTION
     if way.switch:
         start = f"Before the cluster upgrade, switch the {what} to channel {way.channel}"
         if way.now_edge is None:
