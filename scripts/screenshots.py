@@ -68,6 +68,8 @@ def shots(subscription_filter: str) -> list[tuple[str, Step]]:
         ("xray", "xray"),
         ("clusterextensions", "clusterextensions"),
         ("clustercatalogs", "clustercatalogs"),
+        ("upgrade", "upgrade"),
+        ("migration", "migration"),
     ]
     steps: list[tuple[str, Step]] = [
         (name, lambda pilot, view=view: _view(pilot, view)) for name, view in simple
