@@ -22,11 +22,19 @@ DASHBOARD = "dashboard_"
 def add_catalog_argument(
     parser: argparse.ArgumentParser, help_text: str, *, dashboard: bool = False
 ) -> None:
+    _add_content_option(parser, "--catalog", "catalogs", help_text, dashboard)
+
+
+def _add_content_option(
+    parser: argparse.ArgumentParser, flag: str, dest: str, help_text: str, dashboard: bool
+) -> None:
+    """A repeatable ``[NAMESPACE/NAME=]PATH`` option of catalog content (``--catalog``,
+    ``--next-catalog``); the dashboard keeps its own copy apart from the sub-command's."""
     parser.add_argument(
-        "--catalog",
+        flag,
         action="append",
         default=[],
-        dest=f"{DASHBOARD if dashboard else ''}catalogs",
+        dest=f"{DASHBOARD if dashboard else ''}{dest}",
         metavar="[NAMESPACE/NAME=]PATH",
         help=help_text,
     )
@@ -45,14 +53,7 @@ NEXT_CATALOG_HELP = (
 
 
 def add_next_catalog_argument(parser: argparse.ArgumentParser, *, dashboard: bool = False) -> None:
-    parser.add_argument(
-        "--next-catalog",
-        action="append",
-        default=[],
-        dest=f"{DASHBOARD if dashboard else ''}next_catalogs",
-        metavar="[NAMESPACE/NAME=]PATH",
-        help=NEXT_CATALOG_HELP,
-    )
+    _add_content_option(parser, "--next-catalog", "next_catalogs", NEXT_CATALOG_HELP, dashboard)
 
 
 def load_next_catalogs(specs: list[str]) -> list[Catalog]:
