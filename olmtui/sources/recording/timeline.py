@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from olmtui.objects import Obj
-from olmtui.store import ACCESS, ChangeType, Key
+from olmtui.store import ACCESS, ChangeType, Key, Store, Unreadable
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,4 +127,33 @@ def fold(held: dict[Key, Obj], change: TimedChange) -> None:
         held[change.key] = change.obj
 
 
-__all__ = ["ACCESS", "ChangeListTimeline", "TimedChange", "Timeline", "fold"]
+def load_state(store: Store, state: dict[Key, Obj]) -> None:
+    """Fill an empty store with a state (``Timeline.state``): its objects in one batch,
+    then the kinds that were unreadable at that moment (their ACCESS entries)."""
+    store.apply_many(obj for key, obj in state.items() if key.kind != ACCESS)
+    for key, obj in state.items():
+        if key.kind == ACCESS:
+            store.set_unreadable(key.name, unreadable_of(obj))
+
+
+def unreadable_of(obj: Obj) -> Unreadable:
+    """The ``Unreadable`` an ACCESS entry records."""
+    namespaces = obj.get("namespaces")
+    return Unreadable(
+        resource=str(obj.get("resource", "")),
+        reason=str(obj.get("reason", "")),
+        since=float(obj.get("since", 0.0)),
+        recheck=None if obj.get("recheck") is None else float(obj["recheck"]),
+        namespaces=None if namespaces is None else tuple(namespaces),
+    )
+
+
+__all__ = [
+    "ACCESS",
+    "ChangeListTimeline",
+    "TimedChange",
+    "Timeline",
+    "fold",
+    "load_state",
+    "unreadable_of",
+]

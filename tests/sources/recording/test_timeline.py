@@ -34,3 +34,21 @@ def test_state_folds_the_changes_up_to_a_position() -> None:
     assert timeline.state(3)[A]["metadata"]["labels"] == {"x": "1"}
     assert set(timeline.state(4)) == {A}
     assert [c.type for c in timeline.changes(1, 3)] == ["ADDED", "MODIFIED"]
+
+
+def test_a_state_loads_into_a_store_with_its_unreadable_kinds() -> None:
+    from olmtui.sources.recording.timeline import load_state
+    from olmtui.store import ACCESS, Store
+
+    store = Store()
+    access = {"resource": "installplans", "reason": "forbidden", "since": 3.0, "recheck": 60}
+    load_state(
+        store,
+        {
+            Key("Namespace", "", "a"): {"kind": "Namespace", "metadata": {"name": "a"}},
+            Key(ACCESS, "", "InstallPlan"): access,
+        },
+    )
+    assert store.get("Namespace", "", "a") is not None
+    assert store.unreadable["InstallPlan"].reason == "forbidden"
+    assert store.unreadable["InstallPlan"].recheck == 60.0
