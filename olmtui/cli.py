@@ -22,6 +22,7 @@ from olmtui.commands.catalog_option import (
     load_next_catalogs,
     refuse_leading_catalogs,
 )
+from olmtui.commands.check import moments_joined
 from olmtui.errors import (
     EXIT_CRASH,
     UsageError,
@@ -41,6 +42,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "explain",
     "graph",
     "snapshot",
+    "record",
     "replay",
     "demo",
     "serve",
@@ -73,6 +75,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_next_catalog_argument(parser, dashboard=True)
     add_global_namespace_argument(parser, dashboard=True)
+    parser.add_argument(
+        "--record",
+        dest="dashboard_record",
+        metavar="FILE",
+        help="record the session the dashboard shows to FILE (as `olmtui record` does)",
+    )
     parser.set_defaults(run=_run_dashboard)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module_name in COMMAND_MODULES:
@@ -86,12 +94,14 @@ def build_parser() -> argparse.ArgumentParser:
 def _run_dashboard(args: argparse.Namespace) -> int:
     """``olmtui`` without a sub-command: the dashboard over the live cluster."""
     from olmtui.pipeline.build import live_session
+    from olmtui.pipeline.recording import RecordTo
     from olmtui.sources.cluster.live_args import options_from_args
     from olmtui.ui.app import OlmApp
 
     next_catalogs = load_next_catalogs(args.dashboard_next_catalogs)
+    record = RecordTo(args.dashboard_record) if args.dashboard_record else None
     session = live_session(
-        options_from_args(args), args.dashboard_catalogs, args.dashboard_global_namespace
+        options_from_args(args), args.dashboard_catalogs, args.dashboard_global_namespace, record
     )
     session.next_catalogs = next_catalogs
     return run_app(OlmApp(session))
@@ -99,9 +109,11 @@ def _run_dashboard(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser().parse_args(moments_joined(sys.argv[1:] if argv is None else argv))
         merge_leading_connection(args)
         refuse_leading_catalogs(args)
+        if args.command is not None and args.dashboard_record:
+            raise UsageError(f"--record before `{args.command}` applies to the dashboard only")
         return int(args.run(args))
     except UsageError as exc:
         # paths and names in the message come from the user and the snapshot: never obeyed

@@ -12,6 +12,7 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING
 
@@ -77,6 +78,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(whole) or OLM's ResolutionFailed condition make it an error",
     )
     parser.add_argument(
+        "--at",
+        metavar="TIME",
+        help="with a recording as PATH: the report as of TIME, an RFC 3339 time, -DURATION "
+        "back from its end (-15m) or HH:MM (UTC); without it, as of its end",
+    )
+    parser.add_argument(
         "--output",
         choices=("text", "json", "markdown"),
         default="text",
@@ -84,6 +91,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "incident note for a ticket: summary, findings by object with their remedies, "
         "Mermaid graphs of pending upgrades)",
     )
+
+
+def moments_joined(argv: Sequence[str]) -> list[str]:
+    """``--at -15m`` as ``--at=-15m``: argparse takes a value that starts with ``-`` for a
+    flag, and a moment back from a recording's end is written so (``check --at -15m``)."""
+    joined: list[str] = []
+    values = iter(argv)
+    for arg in values:
+        if arg == "--at":
+            value = next(values, None)
+            if value is not None and value.startswith("-") and value[1:2].isdigit():
+                joined.append(f"--at={value}")
+                continue
+            joined.append(arg)
+            if value is not None:
+                joined.append(value)
+            continue
+        joined.append(arg)
+    return joined
 
 
 def _check_inputs(args: argparse.Namespace) -> None:
@@ -141,6 +167,9 @@ def _session_of(args: argparse.Namespace) -> Session:
         return cluster_once_session(options_from_args(args), args.catalogs, args.global_namespace)
     if args.sample:
         return sample_session(args.catalogs, args.global_namespace)
+    recording = _recording_session(args)
+    if recording is not None:
+        return recording
     from olmtui.commands.progress_line import terminal_progress
 
     # a line on stderr, only on a terminal and only for a load over a second
@@ -148,6 +177,29 @@ def _session_of(args: argparse.Namespace) -> Session:
         return snapshot_session(
             args.paths, args.catalogs, global_namespace=args.global_namespace, progress=progress
         )
+
+
+def _recording_session(args: argparse.Namespace) -> Session | None:
+    """A recording as PATH, as of ``--at`` (its end without it); ``None`` for other PATHs
+    (``--at`` is refused with them)."""
+    from olmtui.sources.recording.format import is_recording
+
+    at = getattr(args, "at", None)
+    recordings = [p for p in args.paths if is_recording(p)]
+    if not recordings:
+        if at is not None:
+            raise UsageError("--at needs a recording as PATH (made by `olmtui record`)")
+        return None
+    if len(args.paths) > 1:
+        raise UsageError("a recording is read alone: give one recording PATH, nothing else")
+    from olmtui.pipeline.build import recording_session
+    from olmtui.sources.recording.moments import parse_moment
+    from olmtui.sources.recording.reader import open_recording
+
+    timeline = open_recording(recordings[0])
+    when = timeline.ended if at is None else parse_moment(at, timeline.started, timeline.ended)
+    count = timeline.count_at(when)
+    return recording_session(timeline, count, args.catalogs, args.global_namespace, when)
 
 
 def check(args: argparse.Namespace) -> Checked:

@@ -104,6 +104,7 @@ from olmtui.pipeline.trial_diagnosis import (
     preview_remedy,
 )
 from olmtui.report import Report, report_json
+from olmtui.report.context_json import rfc3339
 from olmtui.report.json_report import LoadSummary
 from olmtui.store import KINDS, Obj, Store, Unreadable, is_copied_csv
 
@@ -138,6 +139,8 @@ class AnalysisSource(Protocol):
     def global_namespace(self) -> str | None: ...
     @property
     def gathered_at(self) -> dt.datetime | None: ...
+    @property
+    def recorded_at(self) -> dt.datetime | None: ...
     @property
     def next_catalogs(self) -> list[Catalog]: ...
     def input_partial(self) -> PartialInput: ...
@@ -861,8 +864,12 @@ class Analysis:
         )
         health = decided_findings(health, self.model.subscriptions(), subscriptions)
         counter = source.upgrade_count
-        return report_json(
-            "snapshot" if source.kind == "snapshot" else "live",
+        report = report_json(
+            "recording"
+            if source.recorded_at is not None
+            else "snapshot"
+            if source.kind == "snapshot"
+            else "live",
             self.model,
             self.store,
             source.load,
@@ -881,6 +888,9 @@ class Analysis:
             now=source.clock() if source.clock is not None else None,
             next_catalog=self.next_catalog(),
         )
+        if source.recorded_at is not None:  # a recording's moment (R-REC-1)
+            report["source"]["at"] = rfc3339(source.recorded_at)
+        return report
 
     def _prover(self, findings: int) -> RemedyProof:
         return RemedyProof(lambda: self.simulator(in_place=True), findings)

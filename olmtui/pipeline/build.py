@@ -23,6 +23,7 @@ from olmtui.model.rules.input.partial import PartialInput
 from olmtui.model.viewmodels.source_facts import newest_time
 from olmtui.pipeline.catalogs import CatalogSet, FetchedOnce, LiveCatalogs
 from olmtui.pipeline.input_state import snapshot_partial, syncing_partial
+from olmtui.pipeline.recording import RecordingLoad, RecordTo, recorded, recording_partial
 from olmtui.pipeline.session import (
     ConnectionState,
     ContextUnavailable,
@@ -33,6 +34,9 @@ from olmtui.pipeline.session import (
 from olmtui.report.json_report import LoadSummary
 from olmtui.sources.catalog.catalogs import load_catalog
 from olmtui.sources.cluster.live_options import LiveOptions
+from olmtui.sources.recording.moments import utc_text
+from olmtui.sources.recording.reader import RecordingTimeline
+from olmtui.sources.recording.timeline import load_state
 from olmtui.sources.snapshots.load_progress import ProgressCallback
 from olmtui.sources.snapshots.must_gather_paths import kind_of_file
 from olmtui.sources.snapshots.parallel_load import ready_to_spawn
@@ -256,12 +260,73 @@ async def _probe(options: LiveOptions) -> None:
 
 
 def live_session(
-    options: LiveOptions, catalog_specs: Sequence[str] = (), global_namespace: str | None = None
+    options: LiveOptions,
+    catalog_specs: Sequence[str] = (),
+    global_namespace: str | None = None,
+    record: RecordTo | None = None,
 ) -> Session:
     """The cluster of ``options`` followed live: connects first (``UsageError`` when the
-    cluster cannot be reached), then the app runs the watcher as the session's runner."""
+    cluster cannot be reached), then the app runs the watcher as the session's runner;
+    ``record``: the session's store is recorded while it runs (``--record FILE``)."""
     asyncio.run(_probe(options))
-    return _live(options, [load_catalog(spec) for spec in catalog_specs], global_namespace)
+    loaded = [load_catalog(spec) for spec in catalog_specs]
+    return _live(options, loaded, global_namespace, record)
+
+
+def live_recorder(options: LiveOptions, record: RecordTo) -> Callable[[], Awaitable[None]]:
+    """``olmtui record``: the live source of a dashboard (GET only, the same informers)
+    feeding a Store that only the recording's writer follows: no model, no screen.
+    Connects first, as the dashboard does (``UsageError`` in one line when it cannot)."""
+    from olmtui.sources.cluster.live import LiveSource
+
+    asyncio.run(_probe(options))
+    store = Store()
+    source = LiveSource(store, options)
+
+    async def runner() -> None:
+        await source.connect()
+        try:
+            await source.run()
+        finally:
+            await source.close()
+
+    context = options.context or None
+    return recorded(runner, store, lambda: source.status, record, context, options.namespaces)
+
+
+def recording_session(
+    timeline: RecordingTimeline,
+    count: int,
+    catalog_specs: Sequence[str] = (),
+    global_namespace: str | None = None,
+    when: float | None = None,
+) -> Session:
+    """A recording as of ``when`` (the state after its first ``count`` changes; ``when``
+    defaults to that change's time): the Store filled with that state (``load_state``), the
+    kinds unreadable then, and the clock CSV ages are measured against set to the moment,
+    not today (``check --at``)."""
+    moment = timeline.time_of(count) if when is None else when
+    store = Store()
+    namespaces = timeline.namespaces
+    if namespaces is not None:
+        store.read_namespaces = frozenset(namespaces)  # R-DOC-10: as the recorder read them
+    load_state(store, timeline.state(count))
+    loaded = [load_catalog(spec) for spec in catalog_specs]
+    at = dt.datetime.fromtimestamp(moment, dt.UTC)
+    session = _assemble(
+        store,
+        "recording",
+        f"{timeline.path} at {utc_text(moment)}",
+        loaded,
+        load=RecordingLoad([timeline.path], len(store)),
+        clock=lambda: at,
+        info=lambda: SourceInfo(context=timeline.context or "", snapshot_time=at, gathered=True),
+        global_namespace=global_namespace,
+    )
+    session.recorded_at = at
+    partial = recording_partial(timeline, moment)
+    session.partial = lambda: partial
+    return session
 
 
 async def _on_context(
@@ -279,19 +344,29 @@ async def _on_context(
     return _live(other, loaded, global_namespace)
 
 
-def _live(options: LiveOptions, loaded: list[Catalog], global_namespace: str | None) -> Session:
+def _live(
+    options: LiveOptions,
+    loaded: list[Catalog],
+    global_namespace: str | None,
+    record: RecordTo | None = None,
+) -> Session:
     from olmtui.sources.cluster.live import LiveSource
     from olmtui.sources.cluster.live_config import context_names
 
     store = Store()
     source = LiveSource(store, options)
 
-    async def runner() -> None:
+    async def watch() -> None:
         await source.connect()
         try:
             await source.run()
         finally:
             await source.close()
+
+    runner: Callable[[], Awaitable[None]] = watch
+    if record is not None:  # the same writer as ``olmtui record``, on the session shown
+        context = options.context or None
+        runner = recorded(watch, store, lambda: source.status, record, context, options.namespaces)
 
     session = _assemble(
         store,

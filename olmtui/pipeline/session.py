@@ -24,7 +24,7 @@ from olmtui.store import Store
 if TYPE_CHECKING:
     from olmtui.model.incremental.engine import Model
 
-SourceKind = Literal["live", "snapshot", "demo"]
+SourceKind = Literal["live", "snapshot", "demo", "recording"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +126,9 @@ class Session:
     partial: Callable[[], PartialInput] | None = None
     #: When the must-gather read was taken (its ``timestamp`` file), if it says.
     gathered_at: dt.datetime | None = None
+    #: The moment of a recording the session holds (``check --at``): the report's
+    #: ``source.at``; None for every other source.
+    recorded_at: dt.datetime | None = None
     #: The next release's catalog content (``--next-catalog``), which the installed
     #: operators are judged against (R-NXT-6); empty without it.
     next_catalogs: list[Catalog] = field(default_factory=list)

@@ -20,6 +20,8 @@ def when_words(source: dict[str, Any]) -> str | None:
     objects record, said as such; ``None`` for a live read (it is now)."""
     if source.get("kind") == "live":
         return None
+    if source.get("kind") == "recording":  # R-REC-1: the moment asked, not the gather time
+        return f"as of {_minute(source.get('at'))} (recorded)"
     gathered = _minute(source.get("gatheredAt"))
     if gathered is not None:
         return f"gathered {gathered} (must-gather timestamp)"

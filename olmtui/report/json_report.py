@@ -79,7 +79,7 @@ from olmtui.safe_text import json_inert
 from olmtui.store import Store
 
 FORMAT = 1
-SourceKind = Literal["snapshot", "live"]
+SourceKind = Literal["snapshot", "live", "recording"]
 Report = dict[str, Any]
 _Record = TypeVar("_Record")
 

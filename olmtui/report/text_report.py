@@ -138,6 +138,8 @@ def _header(out: Writer, report: Report, unread: set[str]) -> None:
     source, summary = report["source"], report["summary"]
     if source["kind"] == "live":
         origin = "live cluster"
+    elif source["kind"] == "recording":
+        origin = f"recording {safe(source['paths'][0]) if source['paths'] else ''}"
     else:
         origin = f"snapshot of {_plural(len(source['paths']), 'path')}"
     # line one: when, which versions, how complete (the context comes first)

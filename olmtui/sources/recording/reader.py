@@ -261,6 +261,8 @@ class RecordingTimeline:
 
     def _index_data(self, payload: bytes, offset: int, path: str) -> int:
         """Index one data frame (its times read, its records left compressed)."""
+        changes: int
+        times_length: int
         _, changes, times_length = DATA_HEAD.unpack_from(payload)
         start = DATA_HEAD.size
         try:

@@ -108,8 +108,10 @@ def _install_plan(obj: Obj) -> Obj:
     changed = False
     for step in plan:
         resource = step.get("resource") if isinstance(step, dict) else None
-        if isinstance(resource, dict) and resource.get("kind") == "Secret" and resource.get(
-            "manifest"
+        if (
+            isinstance(resource, dict)
+            and resource.get("kind") == "Secret"
+            and resource.get("manifest")
         ):
             kept.append({**step, "resource": {**resource, "manifest": REDACTED}})
             changed = True
