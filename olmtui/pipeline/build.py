@@ -23,7 +23,7 @@ from olmtui.model.rules.input.partial import PartialInput
 from olmtui.model.viewmodels.source_facts import newest_time
 from olmtui.pipeline.catalogs import CatalogSet, FetchedOnce, LiveCatalogs
 from olmtui.pipeline.input_state import snapshot_partial, syncing_partial
-from olmtui.pipeline.recording import RecordingLoad, RecordTo, recorded, recording_partial
+from olmtui.pipeline.recording import Recorded, RecordingLoad, RecordTo, recording_partial
 from olmtui.pipeline.session import (
     ConnectionState,
     ContextUnavailable,
@@ -291,7 +291,7 @@ def live_recorder(options: LiveOptions, record: RecordTo) -> Callable[[], Awaita
             await source.close()
 
     context = options.context or None
-    return recorded(runner, store, lambda: source.status, record, context, options.namespaces)
+    return Recorded(runner, store, lambda: source.status, record, context, options.namespaces)
 
 
 def recording_session(
@@ -366,7 +366,7 @@ def _live(
     runner: Callable[[], Awaitable[None]] = watch
     if record is not None:  # the same writer as ``olmtui record``, on the session shown
         context = options.context or None
-        runner = recorded(watch, store, lambda: source.status, record, context, options.namespaces)
+        runner = Recorded(watch, store, lambda: source.status, record, context, options.namespaces)
 
     session = _assemble(
         store,

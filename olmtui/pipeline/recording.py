@@ -82,41 +82,45 @@ class _Notes:
         self._unreadable = now
 
 
-def recorded(
-    runner: Callable[[], Awaitable[None]],
-    store: Store,
-    status: Callable[[], LiveStatus],
-    target: RecordTo,
-    context: str | None,
-    namespaces: list[str],
-) -> Callable[[], Awaitable[None]]:
-    """``runner`` with ``store`` recorded to ``target`` while it runs. The file is opened
-    here, before the runner starts (``UsageError`` for a path that cannot be written)."""
-    writer = RecordingWriter(
-        target.path, context=context, namespaces=namespaces, rotation=target.rotation
-    )
-    writer.attach(store)
-    notes = _Notes(target.say, store)
+class Recorded:
+    """A runner with its store recorded while it runs: call it as the runner it wraps.
+    The file is opened when it is made, before the runner starts (``UsageError`` for a path
+    that cannot be written); ``writer`` is the recording's."""
 
-    async def ticking() -> None:
+    def __init__(
+        self,
+        runner: Callable[[], Awaitable[None]],
+        store: Store,
+        status: Callable[[], LiveStatus],
+        target: RecordTo,
+        context: str | None,
+        namespaces: list[str],
+    ) -> None:
+        self._runner = runner
+        self._status = status
+        self.writer = RecordingWriter(
+            target.path, context=context, namespaces=namespaces, rotation=target.rotation
+        )
+        self.writer.attach(store)
+        self._notes = _Notes(target.say, store)
+
+    async def _ticking(self) -> None:
         while True:
             await asyncio.sleep(FLUSH_INTERVAL)
-            live = status()
-            writer.set_status(recorder_status(live))
-            notes.follow(live)
-            writer.tick()
+            live = self._status()
+            self.writer.set_status(recorder_status(live))
+            self._notes.follow(live)
+            self.writer.tick()
 
-    async def run() -> None:
-        ticker = asyncio.ensure_future(ticking())
+    async def __call__(self) -> None:
+        ticker = asyncio.ensure_future(self._ticking())
         try:
-            await runner()
+            await self._runner()
         finally:
             ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await ticker
-            writer.close()
-
-    return run
+            self.writer.close()
 
 
 def recording_partial(timeline: RecordingTimeline, when: float) -> PartialInput:

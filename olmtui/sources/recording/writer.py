@@ -120,6 +120,12 @@ class RecordingWriter:
         self.closed = False
         _refuse_other_files(path)
 
+    @property
+    def position(self) -> int:
+        """Changes taken so far, written or waiting: the position of the state the store
+        holds now, once they are written."""
+        return self.count + len(self._pending)
+
     # -- the store's feed ----------------------------------------------------------------
     def attach(self, store: Store) -> None:
         """Start the file with what ``store`` holds and follow its changes."""
