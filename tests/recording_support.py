@@ -9,7 +9,7 @@ from pathlib import Path
 from olmtui.sources.recording.redact import redacted
 from olmtui.sources.recording.rotation import Rotation
 from olmtui.sources.recording.timeline import ChangeListTimeline, TimedChange
-from olmtui.sources.recording.writer import RecordingWriter, access_fields
+from olmtui.sources.recording.writer import RecorderStatus, RecordingWriter, access_fields
 from olmtui.store import ACCESS, CATALOG_CONTENT, Change, Store
 
 START = 1_790_000_000.0
@@ -19,7 +19,14 @@ class Recorded:
     """``store`` recorded to ``path``; ``now`` is the writer's clock; ``reference`` holds
     every change written, as a ``TimedChange``."""
 
-    def __init__(self, path: Path, rotation: Rotation | None = None, **writer: object) -> None:
+    def __init__(
+        self,
+        path: Path,
+        rotation: Rotation | None = None,
+        *,
+        connected: bool = True,
+        **writer: object,
+    ) -> None:
         self.path = path
         self.now = START
         self.store = Store()
@@ -32,6 +39,8 @@ class Recorded:
         )
         self.writer.attach(self.store)
         self.store.subscribe(self._keep)
+        if connected:  # as a recorder whose every stream has listed (R-REC-2)
+            self.writer.set_status(RecorderStatus((), True))
 
     def _keep(self, changes: list[Change]) -> None:
         for change in changes:
