@@ -126,7 +126,8 @@ def records(text: bytes) -> Iterator[list[Any]]:
 # -- deltas --------------------------------------------------------------------------------
 # A delta is a dict of the keys that changed; each value is ``[]`` (the key is gone),
 # ``[v]`` (it is now ``v``), ``[n, tail]`` (a list: its first ``n`` items kept, ``tail``
-# after them) or a dict (a delta of the dict under that key). Keys stay in their order: a
+# after them), ``[k, n, tail]`` (a list: ``n`` items kept from index ``k``, ``tail`` after
+# them) or a dict (a delta of the dict under that key). Keys stay in their order: a
 # change that moves them is written in full.
 
 
@@ -159,12 +160,29 @@ def delta(old: Obj, new: Obj) -> Obj | None:
 
 
 def _list_delta(before: list[Any], after: list[Any]) -> list[Any]:
+    """``[n, tail]`` when ``after`` keeps ``before``'s first ``n`` items, ``[k, n, tail]``
+    when it keeps ``n`` items from ``k`` on (a capped history: the oldest fall off the
+    front), else ``[after]``."""
+    same = _common_prefix(before, after, 0)
+    if same or not before or not after:
+        return [same, after[same:]] if same else [after]
+    first = after[0]
+    for skip in range(1, len(before)):
+        if before[skip] == first and type(before[skip]) is type(first):
+            kept = _common_prefix(before, after, skip)
+            if kept == len(before) - skip:
+                return [skip, kept, after[kept:]]
+    return [after]
+
+
+def _common_prefix(before: list[Any], after: list[Any], skip: int) -> int:
+    """How many items of ``after`` equal ``before``'s from ``skip`` on."""
     same = 0
-    for a, b in zip(before, after, strict=False):
+    for a, b in zip(before[skip:], after, strict=False):
         if a != b or type(a) is not type(b):
             break
         same += 1
-    return [same, after[same:]] if same else [after]
+    return same
 
 
 def patched(old: Obj, change: Obj) -> Obj:
@@ -181,6 +199,8 @@ def patched(old: Obj, change: Obj) -> Obj:
             out[key] = op[0]
         elif len(op) == 2:
             out[key] = [*value[: op[0]], *op[1]]
+        elif len(op) == 3:
+            out[key] = [*value[op[0] : op[0] + op[1]], *op[2]]
         # ``[]``: the key is gone
     for key, op in change.items():
         if key not in old:

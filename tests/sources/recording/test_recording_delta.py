@@ -58,3 +58,11 @@ def test_a_key_removed_and_one_added_keep_the_order_or_go_whole() -> None:
     assert patched({"a": 1, "b": 2}, delta({"a": 1, "b": 2}, {"a": 1}) or {}) == {"a": 1}
     assert delta({"a": 1, "b": 2}, {"b": 2, "a": 1}) is None
     assert delta({"a": 1}, {"z": 0, "a": 1}) is None
+
+
+def test_a_capped_history_is_written_as_what_fell_off_and_what_came() -> None:
+    old = {"conditions": [{"n": i} for i in range(20)]}
+    new = {"conditions": [{"n": i} for i in range(3, 23)]}
+    change = delta(old, new)
+    assert change == {"conditions": [3, 17, [{"n": 20}, {"n": 21}, {"n": 22}]]}
+    assert patched(old, change) == new

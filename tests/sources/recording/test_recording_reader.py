@@ -5,6 +5,7 @@ rotated set reads as one recording."""
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from olmtui.errors import UsageError
 from olmtui.sources.recording import writer as recording_writer
 from olmtui.sources.recording.format import FORMAT, HEADER, MAGIC, encode, frame, is_recording
 from olmtui.sources.recording.reader import open_recording
-from olmtui.sources.recording.rotation import Rotation
+from olmtui.sources.recording.rotation import Rotation, make_room
 from olmtui.store import Unreadable
 
 
@@ -176,3 +177,13 @@ def test_a_new_recorder_keeps_the_previous_recording_as_an_older_part(tmp_path: 
     assert (tmp_path / "rec.1").exists()
     assert len(open_recording(str(tmp_path / "rec"))) == 1  # its own session only
     assert len(open_recording(str(tmp_path / "rec.1"))) == len(first.reference)
+
+
+def test_parts_last_written_before_the_max_age_go(tmp_path: Path) -> None:
+    rec = tmp_path / "rec"
+    for number, age in [(0, 0), (1, 100), (2, 5000), (3, 9000)]:
+        part = tmp_path / ("rec" if number == 0 else f"rec.{number}")
+        part.write_bytes(MAGIC)
+        os.utime(part, (START - age, START - age))
+    make_room(str(rec), Rotation(max_age=3600), START, shift=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rec.1", "rec.2"]
