@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import struct
 import zlib
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
@@ -131,9 +131,10 @@ def records(text: bytes) -> Iterator[list[Any]]:
 # change that moves them is written in full.
 
 
-def delta(old: Obj, new: Obj) -> Obj | None:
+def delta(old: Obj, new: Obj, settled: Collection[str] = ()) -> Obj | None:
     """What turns ``old`` into ``new`` (:func:`patched`), or ``None`` when the keys' order
-    moved (then the value is written whole)."""
+    moved (then the value is written whole). The top-level keys in ``settled`` are known
+    equal in both, when present in both, and are not compared."""
     out: Obj = {}
     moved = False  # a key added or removed: the order must still come out right
     for key in old:
@@ -144,6 +145,8 @@ def delta(old: Obj, new: Obj) -> Obj | None:
         if key not in old:
             out[key] = [value]
             moved = True
+            continue
+        if key in settled:
             continue
         before = old[key]
         if before is value or (type(before) is type(value) and before == value):

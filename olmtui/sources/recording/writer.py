@@ -17,11 +17,12 @@ import struct
 import time
 import uuid
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
 from olmtui.errors import UsageError
+from olmtui.kinds import INSTALL_PLAN
 from olmtui.objects import Obj
 from olmtui.sources.recording.format import (
     ADDED,
@@ -44,20 +45,23 @@ from olmtui.sources.recording.format import (
 )
 from olmtui.sources.recording.redact import redacted
 from olmtui.sources.recording.rotation import Rotation, make_room
-from olmtui.store import ACCESS, CATALOG_CONTENT, KINDS, Change, Store, Unreadable
+from olmtui.store import ACCESS, CATALOG_CONTENT, KINDS, Change, Key, Store, Unreadable
 
 #: Seconds between flushes: what a crash may lose.
 FLUSH_INTERVAL = 0.5
 #: A frame is written once it holds this many changes or bytes, whatever the time.
 FRAME_CHANGES = 2048
 FRAME_BYTES = 1 << 20
-#: A checkpoint (the whole state) follows after this many changes, or after half as many
-#: as the state holds objects when that is more (a checkpoint of a large cluster is
-#: costly), and after :data:`CHECKPOINT_SECONDS` of changes whatever their number: jumping
-#: to a moment decodes one checkpoint and at most that many changes.
-CHECKPOINT_CHANGES = 4096
+#: A checkpoint (the whole state) follows after this many changes, or after as many as
+#: the state holds objects when that is more (so writing checkpoints costs at most about
+#: one object written per change), and after :data:`CHECKPOINT_SECONDS` of changes whatever
+#: their number: jumping to a moment decodes one checkpoint and at most that many changes.
+CHECKPOINT_CHANGES = 8192
 CHECKPOINT_SECONDS = 600.0
+#: zlib levels: a checkpoint is written rarely and read on every jump; the changes are
+#: written as they come, and a delta of a few fields compresses as well at level 1.
 _LEVEL = 6
+_DATA_LEVEL = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +121,10 @@ class RecordingWriter:
         self._since_checkpoint = 0
         self._checkpoint_at = 0.0
         self._status = RecorderStatus(None, False)
+        #: The blanked version of every object written blanked (``redact.py``), by key,
+        #: with the object it was made from: the next change's previous version. An object
+        #: not here was written as the store holds it.
+        self._blanked: dict[Key, tuple[Obj, Obj]] = {}
         self.closed = False
         _refuse_other_files(path)
 
@@ -158,6 +166,7 @@ class RecordingWriter:
         if key.kind == CATALOG_CONTENT:  # catalog content fetched live: not an object
             return None
         if change.type == "DELETED":
+            self._blanked.pop(key, None)
             return record(DELETED, key.kind, key.namespace, key.name, None)
         if key.kind == ACCESS:
             assert self._store is not None
@@ -171,16 +180,32 @@ class RecordingWriter:
             return None
         old = change.old
         if change.type == "ADDED" or old is None:
-            return record(ADDED, key.kind, key.namespace, key.name, redacted(new))
+            return record(ADDED, key.kind, key.namespace, key.name, self._blank(key, new))
         if old is new:  # only its record of wrong-typed fields moved: the object did not
             return None
-        new = redacted(new)
-        patch = delta(redacted(old), new)
+        settled = _settled(old, new)
+        before = self._blanked.get(key)
+        if before is None and "spec" in settled and key.kind != INSTALL_PLAN:
+            pass  # blanking reads a CSV's or Subscription's spec: unchanged, nothing in it
+        else:
+            old = old if before is None else before[1] if before[0] is old else redacted(old)
+            new = self._blank(key, new)
+        patch = delta(old, new, settled)
         if patch is None:
             return record(MODIFIED, key.kind, key.namespace, key.name, new)
         if not patch:
             return None
         return record(PATCHED, key.kind, key.namespace, key.name, patch)
+
+    def _blank(self, key: Key, obj: Obj) -> Obj:
+        """``obj`` as the file holds it (``redact.py``), kept by key when it differs: the
+        next change of the object starts from it, and needs no second walk."""
+        blanked = redacted(obj)
+        if blanked is obj:
+            self._blanked.pop(key, None)
+        else:
+            self._blanked[key] = (obj, blanked)
+        return blanked
 
     def set_status(self, status: RecorderStatus) -> None:
         """Say what the recorder has read (R-REC-2), when that changed."""
@@ -249,8 +274,10 @@ class RecordingWriter:
             return False
         if now - self._checkpoint_at >= CHECKPOINT_SECONDS:
             return True
+        if self._since_checkpoint < CHECKPOINT_CHANGES:
+            return False
         held = len(self._store) if self._store is not None else 0
-        return self._since_checkpoint >= max(CHECKPOINT_CHANGES, held // 2)
+        return self._since_checkpoint >= held
 
     def _checkpoint(self, now: float) -> None:
         """The whole state, and a new segment (a new compression stream) after it."""
@@ -260,14 +287,14 @@ class RecordingWriter:
         if store is not None:
             for kind in KINDS:
                 for key, obj in store.items(kind):
-                    line = encode([kind, key.namespace, key.name, redacted(obj)])
+                    line = encode([kind, key.namespace, key.name, self._blank(key, obj)])
                     parts.append(compressor.compress(line + b"\n"))
             for kind, unreadable in sorted(store.unreadable.items()):
                 line = encode([ACCESS, "", kind, access_fields(unreadable)])
                 parts.append(compressor.compress(line + b"\n"))
         parts.append(compressor.flush())
         self._write(CHECKPOINT, b"".join(parts))
-        self._compressor = zlib.compressobj(_LEVEL)
+        self._compressor = zlib.compressobj(_DATA_LEVEL)
         self._since_checkpoint = 0
         self._checkpoint_at = now
 
@@ -286,6 +313,22 @@ class RecordingWriter:
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
+
+
+#: The top-level fields a change of ``metadata.generation`` stands for.
+_STATUS_AND_METADATA = ("metadata", "status")
+
+
+def _settled(old: Obj, new: Obj) -> Collection[str]:
+    """The top-level fields of a modified object that cannot have changed: the API server
+    moves ``metadata.generation`` on every change outside ``metadata`` and ``status`` (on
+    every change outside ``metadata`` for a kind without a status subresource), so the
+    same generation settles everything else without comparing a 50 KB ``spec``. Objects
+    without a generation (or that changed it) are compared in full."""
+    old_generation = old["metadata"].get("generation")
+    if type(old_generation) is not int or new["metadata"].get("generation") != old_generation:
+        return ()
+    return [k for k in new if k not in _STATUS_AND_METADATA]
 
 
 def _refuse_other_files(path: str) -> None:
