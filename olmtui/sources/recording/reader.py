@@ -12,8 +12,10 @@ short (a recorder killed mid-write) ends at its last complete change and says so
 from __future__ import annotations
 
 import bisect
+import contextlib
 import os
 import re
+import struct
 import sys
 import zlib
 from array import array
@@ -56,6 +58,7 @@ class _DataFrame:
     offset: int  # of the compressed records
     length: int
     count: int  # changes before it
+    changes: int  # changes in it
 
 
 @dataclass(slots=True)
@@ -135,10 +138,11 @@ class RecordingTimeline:
             return {}
         cursor = self._cursor
         segment = self._segment_of(count)
-        if cursor is None or cursor.segment != segment or cursor.count > count:
-            cursor = self._start(segment)
-        for _ in self._advance(cursor, count):
-            pass
+        with self._decoding():
+            if cursor is None or cursor.segment != segment or cursor.count > count:
+                cursor = self._start(segment)
+            for _ in self._advance(cursor, count):
+                pass
         self._cursor = cursor
         return dict(cursor.state)
 
@@ -147,14 +151,15 @@ class RecordingTimeline:
         self._check(stop)
         if not self._segments or start >= stop:
             return
-        cursor = self._start(self._segment_of(start))
-        for _ in self._advance(cursor, start):
-            pass
-        while cursor.count < stop:
-            before = cursor.count
-            yield from self._advance(cursor, stop)
-            if cursor.count == before:  # the segment ended: the next one goes on from here
-                cursor = self._start(cursor.segment + 1)
+        with self._decoding():
+            cursor = self._start(self._segment_of(start))
+            for _ in self._advance(cursor, start):
+                pass
+            while cursor.count < stop:
+                before = cursor.count
+                yield from self._advance(cursor, stop)
+                if cursor.count == before:  # the segment ended: the next one goes on from here
+                    cursor = self._start(cursor.segment + 1)
 
     def status_at(self, when: float) -> RecorderStatus:
         """What the recorder had read at ``when`` (R-REC-2)."""
@@ -162,6 +167,18 @@ class RecordingTimeline:
         return self._statuses[index][2] if index >= 0 else RecorderStatus(None, False)
 
     # -- folding -------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _decoding(self) -> Iterator[None]:
+        """A frame whose checksum holds but whose content does not decode (a file made by
+        hand, or damaged and checksummed again) is bad input: one line, never a crash."""
+        try:
+            yield
+        except (zlib.error, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+            raise UsageError(
+                f"{self.path}: the recording is damaged inside a frame "
+                f"({type(exc).__name__}); it cannot be read past that point"
+            ) from None
+
     def _check(self, count: int) -> None:
         if not 0 <= count <= len(self._times):
             raise IndexError(f"position {count} is outside 0..{len(self._times)}")
@@ -189,6 +206,8 @@ class RecordingTimeline:
                 cursor.frame += 1
                 text = cursor.decompressor.decompress(_read(data.path, data.offset, data.length))
                 cursor.pending = list(records(text))
+                if len(cursor.pending) != data.changes:
+                    raise ValueError("a frame holds another number of changes than it says")
                 cursor.pending.reverse()
                 continue
             op, kind, namespace, name, body = cursor.pending.pop()
@@ -251,6 +270,11 @@ class RecordingTimeline:
                         local += self._index_data(found.payload, found.offset, part.path)
                     elif found.kind == STATUS:
                         self._index_status(found.payload, base + local)
+        except struct.error:  # a frame too short for its own head
+            self.incomplete_because.append(
+                f"{part.path}: a frame is damaged; the recording ends at its last complete "
+                f"change ({utc_text(self.ended)})"
+            )
         except Damaged as damage:
             self.incomplete_because.append(
                 f"{part.path}: {damage.why} at byte {damage.offset}; the recording ends at its "
@@ -277,7 +301,7 @@ class RecordingTimeline:
         chunk = offset + start + times_length
         count = len(self._times)
         self._segments[-1].frames.append(
-            _DataFrame(path, chunk, len(payload) - start - times_length, count)
+            _DataFrame(path, chunk, len(payload) - start - times_length, count, changes)
         )
         self._times.extend(stamps)
         return changes
