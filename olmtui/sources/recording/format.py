@@ -19,6 +19,8 @@ changes a few fields.
 from __future__ import annotations
 
 import json
+import os
+import stat
 import struct
 import zlib
 from collections.abc import Collection, Iterator
@@ -50,8 +52,11 @@ _ENCODER = msgspec.json.Encoder()
 
 
 def is_recording(path: str) -> bool:
-    """Whether ``path`` is a recording file: its first bytes are :data:`MAGIC`."""
+    """Whether ``path`` is a recording file: its first bytes are :data:`MAGIC`. Only a
+    regular file is opened: a FIFO or a device would block the read (and is no recording)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
         with open(path, "rb") as file:
             return file.read(len(MAGIC)) == MAGIC
     except OSError:  # a directory, a missing or unreadable file: not a recording

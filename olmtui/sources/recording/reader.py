@@ -325,6 +325,8 @@ class _Part:
     def __init__(self, path: str) -> None:
         self.path = path
         try:
+            if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):
+                raise UsageError(f"{path} is not a regular file, not an olmtui recording")
             with open(path, "rb") as file:
                 if file.read(len(MAGIC)) != MAGIC:
                     raise UsageError(f"{path} is not an olmtui recording")

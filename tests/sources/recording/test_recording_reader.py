@@ -129,7 +129,10 @@ def test_other_files_and_newer_formats_are_refused_in_one_line(tmp_path: Path) -
     newer.write_bytes(MAGIC + frame(HEADER, encode({"format": FORMAT + 1})))
     headless = tmp_path / "headless"
     headless.write_bytes(MAGIC + b"\x00")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
     for path, says in [
+        (fifo, "is not a regular file"),
         (text, "is not an olmtui recording"),
         (tmp_path, "is a directory"),
         (tmp_path / "missing", "cannot read"),
@@ -140,6 +143,7 @@ def test_other_files_and_newer_formats_are_refused_in_one_line(tmp_path: Path) -
             open_recording(str(path))
         assert "\n" not in str(raised.value)
     assert not is_recording(str(text)) and not is_recording(str(tmp_path))
+    assert not is_recording(str(fifo))  # never opened: a read would block
     assert is_recording(str(newer))
 
 
