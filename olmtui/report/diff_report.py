@@ -195,6 +195,11 @@ def _trim(lines: Sequence[str]) -> list[str]:
     return held
 
 
+def _md(text: object) -> str:
+    """:func:`md`, with the arrow of a change drawn as one."""
+    return md(text).replace(" -\\> ", " \u2192 ")
+
+
 def diff_markdown(diff: StateDiff, before: str, after: str) -> str:
     """The Markdown for a ticket: "Before" and "After" headings naming each input and its
     moment, then what changed."""
@@ -222,7 +227,7 @@ def diff_markdown(diff: StateDiff, before: str, after: str) -> str:
         parts.append("")
     if diff.new_findings or diff.resolved_findings:
         parts += ["### Findings", ""]
-        parts += [f"- new: {md(finding_words(f))}" for f in diff.new_findings]
+        parts += [f"- new: {_md(finding_words(f))}" for f in diff.new_findings]
         parts += [f"- resolved: {md(finding_words(f))}" for f in diff.resolved_findings]
         parts += [f"- unchanged: {diff.unchanged_findings}", ""]
     if diff.new_incidents or diff.resolved_incidents:
@@ -236,7 +241,7 @@ def diff_markdown(diff: StateDiff, before: str, after: str) -> str:
             name = md(ref(target.namespace, target.name))
             if mark == "~":
                 parts.append(f"- changed {name}")
-                parts += [f"  - {md(field_words(f))}" for f in detail.what]
+                parts += [f"  - {_md(field_words(f))}" for f in detail.what]
             else:
                 parts.append(f"- {_MARK_WORDS[mark]} {name}{md(_facts_words(detail))}")
         if len(rows) > MARKDOWN_LIMIT:
