@@ -4,7 +4,10 @@ after named with their moments). Everything from the cluster is made inert as pr
 
 from __future__ import annotations
 
+import json
+
 from collections.abc import Iterable, Mapping, Sequence
+from importlib.resources import files
 from itertools import groupby
 from typing import IO, Any
 
@@ -19,6 +22,14 @@ from olmtui.report.text_report import safe
 NOTHING = "no OLM state changed"
 #: Objects listed per kind in Markdown before "... and N more" (JSON has them all).
 MARKDOWN_LIMIT = 200
+
+
+def load_diff_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of ``diff --output json``, from the package."""
+    schema: dict[str, Any] = json.loads(
+        files("olmtui.report").joinpath("diff_schema.json").read_text("utf-8")
+    )
+    return schema
 
 
 def diff_json(
