@@ -5,14 +5,12 @@ shown."""
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
-from olmtui.kinds import CSV
-from olmtui.model.diff.compare import COMPARED_KINDS, CopySource, DiffSide, compare
+from olmtui.model.diff.compare import COMPARED_KINDS, DiffSide, compare
+from olmtui.model.diff.gather import gather
 from olmtui.model.diff.records import StateDiff
 from olmtui.model.records.types import ObjectRef
-from olmtui.objects import COPIED_FROM_LABEL, OPERATOR_NAMESPACE_ANNOTATION, Obj, is_copied_csv
 from olmtui.pipeline.session import Session
 
 
@@ -21,29 +19,21 @@ def diff_side(session: Session) -> DiffSide:
     counted per CSV they copy), its report as ``check`` builds it (remedies not tried) and
     what it could not read."""
     store = session.store
-    objects: dict[ObjectRef, Obj] = {}
-    copies: Counter[CopySource] = Counter()
-    for kind in COMPARED_KINDS:
-        for key, obj in store.items(kind):
-            if kind == CSV and is_copied_csv(obj):
-                copies[(_copied_from(obj), key.name)] += 1
-            else:
-                objects[ObjectRef(key.kind, key.namespace, key.name)] = obj
-    unreadable = {
-        kind: (held.namespaces, held.scope) for kind, held in store.unreadable.items()
-    }
+    held = gather(
+        (ObjectRef(key.kind, key.namespace, key.name), obj)
+        for kind in COMPARED_KINDS
+        for key, obj in store.items(kind)
+    )
+    unreadable = {kind: (u.namespaces, u.scope) for kind, u in store.unreadable.items()}
     report: dict[str, Any] = dict(session.analysis.report())
-    return DiffSide(objects, report, dict(copies), unreadable, store.read_namespaces)
-
-
-def _copied_from(copy: Obj) -> str:
-    """The namespace of the CSV a copy copies (its ``olm.copiedFrom`` label, else its
-    operator namespace annotation)."""
-    metadata = copy.get("metadata") or {}
-    label = (metadata.get("labels") or {}).get(COPIED_FROM_LABEL)
-    if label:
-        return str(label)
-    return str((metadata.get("annotations") or {}).get(OPERATOR_NAMESPACE_ANNOTATION, ""))
+    return DiffSide(
+        held.objects,
+        report,
+        dict(held.copies),
+        unreadable,
+        store.read_namespaces,
+        frozenset(held.inferred),
+    )
 
 
 def compare_sessions(before: Session, after: Session) -> tuple[StateDiff, DiffSide, DiffSide]:

@@ -5,7 +5,6 @@ after named with their moments). Everything from the cluster is made inert as pr
 from __future__ import annotations
 
 import json
-
 from collections.abc import Iterable, Mapping, Sequence
 from importlib.resources import files
 from itertools import groupby

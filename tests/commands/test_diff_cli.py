@@ -145,7 +145,8 @@ def test_a_csv_removed(tmp_path: Path) -> None:
 
 def test_a_csv_upgraded(tmp_path: Path) -> None:
     after = [o for o in base() if o["kind"] != "ClusterServiceVersion"]
-    after.append(csv("ops", "pkg.v2", version="2.0.0", replaces="pkg.v1", group="og", targets="ops"))
+    upgraded = csv("ops", "pkg.v2", version="2.0.0", replaces="pkg.v1", group="og", targets="ops")
+    after.append(upgraded)
     sub = edited(after, "Subscription", "sub")
     sub["status"].update(installedCSV="pkg.v2", currentCSV="pkg.v2")
     answer = diff(tmp_path, base(), after)

@@ -24,6 +24,7 @@ from olmtui.kinds import (
     SUBSCRIPTION,
 )
 from olmtui.model.diff.fields import FIELD_LIMIT, facts_of, field_changes, order_of
+from olmtui.model.diff.gather import CopySource
 from olmtui.model.diff.records import (
     FieldChange,
     NotCompared,
@@ -52,8 +53,6 @@ COMPARED_KINDS = (
     CLUSTER_OBJECT_SET,
     CLUSTER_EXTENSION_REVISION,
 )
-#: ``(source namespace, CSV name)``: whose copies a count is of.
-CopySource = tuple[str, str]
 #: The fields a finding is matched by (R-REC-6): its code and its object, never its
 #: message, which may carry times.
 FINDING_IDENTITY = ("code", "kind", "namespace", "name")
@@ -67,21 +66,25 @@ class DiffSide:
     ``copies``, present copies by the CSV they copy), its ``check`` report (findings,
     incidents, groups, CSVs, Subscriptions, ClusterExtensions, copies missing and
     stale), the kinds it could not read (kind -> namespaces, ``None`` for all; with the
-    scope as a user says it) and the namespaces it read (``None``: all)."""
+    scope as a user says it), the namespaces it read (``None``: all) and those a snapshot
+    lacked a Namespace object for and took to exist (``inferred``)."""
 
     objects: Mapping[ObjectRef, Obj]
     report: Mapping[str, Any]
     copies: Mapping[CopySource, int] = field(default_factory=dict)
     unreadable: Mapping[str, tuple[tuple[str, ...] | None, str]] = field(default_factory=dict)
     read_namespaces: frozenset[str] | None = None
+    inferred: frozenset[str] = frozenset()
 
     def reads(self, ref: ObjectRef) -> bool:
         """Whether this side could see ``ref`` (R-REC-8): its kind readable where it
-        lives, its namespace read."""
+        lives, its namespace read; a Namespace made up for a snapshot was not seen."""
         namespace = ref.name if ref.kind == NAMESPACE else ref.namespace
-        if namespace and self.read_namespaces is not None:
-            if namespace not in self.read_namespaces:
-                return False
+        if ref.kind == NAMESPACE and namespace in self.inferred:
+            return False
+        read = self.read_namespaces
+        if namespace and read is not None and namespace not in read:
+            return False
         held = self.unreadable.get(ref.kind)
         if held is None:
             return True
@@ -219,9 +222,7 @@ def _installed(side: DiffSide) -> Installed:
     report = side.report
     held: Installed = {}
     if SUBSCRIPTION not in side.unreadable and CSV not in side.unreadable:
-        versions = {
-            (c["namespace"], c["name"]): c.get("version") for c in report.get("csvs") or ()
-        }
+        versions = {(c["namespace"], c["name"]): c.get("version") for c in report.get("csvs") or ()}
         for sub in sorted(
             report.get("subscriptions") or (), key=lambda s: (s["namespace"], s["name"])
         ):

@@ -117,8 +117,8 @@ def test_findings_and_incidents_are_matched_by_identity_not_message() -> None:
         }
 
     def incident(message: str) -> dict:
-        root = {"code": "CSVFailed", "kind": "ClusterServiceVersion"}
-        return {"id": "x", "root": {**root, "namespace": "ops", "name": "pkg.v1"}, "summary": message}
+        root = {"code": "CSVFailed", "kind": "ClusterServiceVersion", "namespace": "ops"}
+        return {"id": "x", "root": {**root, "name": "pkg.v1"}, "summary": message}
 
     before = _side(report={"findings": [finding("for 1h")], "incidents": [incident("1h")]})
     after = _side(report={"findings": [finding("for 2h")], "incidents": [incident("2h")]})
@@ -127,3 +127,11 @@ def test_findings_and_incidents_are_matched_by_identity_not_message() -> None:
     gone = compare(before, _side(report={"findings": [], "incidents": []}))
     assert [f["code"] for f in gone.resolved_findings] == ["CSVFailed"]
     assert len(gone.resolved_incidents) == 1 and not gone.new_findings
+
+
+def test_a_namespace_a_snapshot_took_to_exist_is_not_compared() -> None:
+    from model_builders import namespace
+
+    inferred = _side(namespace("ops", bare=True), inferred=frozenset({"ops"}))
+    assert compare(inferred, _side(namespace("ops", {"team": "a"}))).empty
+    assert compare(inferred, _side()).empty
