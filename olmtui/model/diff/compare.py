@@ -142,8 +142,9 @@ def _add_derived(
     before: DiffSide, after: DiffSide, changes: dict[ObjectRef, list[FieldChange]]
 ) -> None:
     """The fields no object holds (R-REC-6): a group's members (the CSVs of its
-    namespace) and the copies of each CSV (present, missing, stale), under the group of
-    the CSV's namespace when both sides have it, else under the CSV."""
+    namespace), the bundle a ClusterExtension resolves to now, and the copies of each
+    CSV (present, missing, stale), under the group of the CSV's namespace when both
+    sides have it, else under the CSV."""
     groups_before, groups_after = _groups(before.report), _groups(after.report)
     for ref in groups_before.keys() & groups_after.keys():
         if not _both_read(before, after, ref):
@@ -151,6 +152,11 @@ def _add_derived(
         members = (groups_before[ref], groups_after[ref])
         if members[0] != members[1]:
             changes.setdefault(ref, []).append(FieldChange("members", *members))
+    resolved_before, resolved_after = _resolved(before.report), _resolved(after.report)
+    for ref in resolved_before.keys() & resolved_after.keys():
+        picks = (resolved_before[ref], resolved_after[ref])
+        if picks[0] != picks[1] and _both_read(before, after, ref):
+            changes.setdefault(ref, []).append(FieldChange("resolved", *picks))
     copies_before, copies_after = _copies(before), _copies(after)
     for source in sorted(copies_before.keys() | copies_after.keys()):
         counts = (_count(copies_before.get(source)), _count(copies_after.get(source)))
@@ -168,6 +174,15 @@ def _groups(report: Mapping[str, Any]) -> dict[ObjectRef, list[str]]:
     return {
         ObjectRef(OPERATOR_GROUP, g["namespace"], g["name"]): sorted(g.get("members") or ())
         for g in report.get("operatorGroups") or ()
+    }
+
+
+def _resolved(report: Mapping[str, Any]) -> dict[ObjectRef, Any]:
+    """What each ClusterExtension resolves to from the catalog content given, as the
+    report says it (``null``: none given, or no bundle fits)."""
+    return {
+        ObjectRef(CLUSTER_EXTENSION, "", e["name"]): e.get("resolved")
+        for e in report.get("clusterExtensions") or ()
     }
 
 
@@ -199,8 +214,11 @@ def _copies(side: DiffSide) -> dict[CopySource, dict[str, int]]:
 
 def _operators(before: DiffSide, after: DiffSide) -> tuple[OperatorChange, ...]:
     """Installed versions per package and namespace (OLM v0) and per ClusterExtension
-    (OLM v1) that moved; a side that could not read the kind says nothing."""
-    held_before, held_after = _installed(before), _installed(after)
+    (OLM v1) that moved; when either side could not read the kinds a version comes from,
+    nothing is said of them (R-REC-8)."""
+    v0 = all(k not in s.unreadable for k in (SUBSCRIPTION, CSV) for s in (before, after))
+    v1 = all(CLUSTER_EXTENSION not in s.unreadable for s in (before, after))
+    held_before, held_after = _installed(before, v0, v1), _installed(after, v0, v1)
     found = []
     for key in sorted(held_before.keys() | held_after.keys(), key=lambda k: (k[1], k[2], k[0])):
         old = held_before.get(key, (None, None))
@@ -218,10 +236,10 @@ def _operators(before: DiffSide, after: DiffSide) -> tuple[OperatorChange, ...]:
 Installed = dict[tuple[str, str, str], tuple[str | None, str | None]]
 
 
-def _installed(side: DiffSide) -> Installed:
+def _installed(side: DiffSide, v0: bool, v1: bool) -> Installed:
     report = side.report
     held: Installed = {}
-    if SUBSCRIPTION not in side.unreadable and CSV not in side.unreadable:
+    if v0:
         versions = {(c["namespace"], c["name"]): c.get("version") for c in report.get("csvs") or ()}
         for sub in sorted(
             report.get("subscriptions") or (), key=lambda s: (s["namespace"], s["name"])
@@ -231,7 +249,7 @@ def _installed(side: DiffSide) -> Installed:
                 continue
             key = ("", str(sub.get("package")), sub["namespace"])
             held.setdefault(key, (versions.get((sub["namespace"], installed)), installed))
-    if CLUSTER_EXTENSION not in side.unreadable:
+    if v1:
         for ext in report.get("clusterExtensions") or ():
             bundle = ext.get("installed") or {}
             if bundle.get("bundle") is None:

@@ -60,6 +60,7 @@ FIRST: Final[dict[str, tuple[str, ...]]] = {
     ),
     CLUSTER_EXTENSION: (
         "status.install",
+        "resolved",
         "status.conditions[Installed]",
         "status.conditions[Progressing]",
         "spec.source",

@@ -135,3 +135,29 @@ def test_a_namespace_a_snapshot_took_to_exist_is_not_compared() -> None:
     inferred = _side(namespace("ops", bare=True), inferred=frozenset({"ops"}))
     assert compare(inferred, _side(namespace("ops", {"team": "a"}))).empty
     assert compare(inferred, _side()).empty
+
+
+def test_operators_are_not_said_installed_when_one_side_could_not_read_subscriptions() -> None:
+    report = {
+        "subscriptions": [
+            {"namespace": "ops", "name": "sub", "package": "pkg", "installedCSV": "pkg.v1"}
+        ],
+        "csvs": [{"namespace": "ops", "name": "pkg.v1", "version": "1.0.0"}],
+    }
+    blind = _side(report={}, unreadable={"Subscription": (None, "subscriptions")})
+    assert compare(blind, _side(report=report)).operators == ()
+    (operator,) = compare(_side(report={}), _side(report=report)).operators
+    assert (operator.package, operator.before, operator.after) == ("pkg", None, "1.0.0")
+
+
+def test_the_bundle_a_cluster_extension_resolves_to_is_compared() -> None:
+    def report(version: str) -> dict:
+        resolved = {"bundle": f"argocd-operator.v{version}", "version": version, "catalog": "c"}
+        return {"clusterExtensions": [{"name": "argocd", "resolved": resolved}]}
+
+    diff = compare(
+        _side(extension(), report=report("0.6.0")), _side(extension(), report=report("0.7.0"))
+    )
+    (change,) = diff.changed
+    assert [f.field for f in change.what] == ["resolved"]
+    assert change.what[0].after["version"] == "0.7.0"
