@@ -133,19 +133,41 @@ def operator_words(operator: OperatorChange) -> str:
 
 
 def finding_words(finding: Mapping[str, Any]) -> str:
+    """A finding in a line: severity, code, object and the first sentence of its message
+    (the JSON has it whole)."""
     target = ref(finding.get("namespace") or "", finding.get("name") or "")
     subject = f" {finding.get('kind')} {target}" if finding.get("kind") else ""
-    return f"{finding.get('severity')} {finding.get('code')}{subject}: {finding.get('message')}"
+    message = first_sentence(str(finding.get("message") or ""))
+    return f"{finding.get('severity')} {finding.get('code')}{subject}: {message}"
+
+
+#: Characters of a message a line keeps.
+MESSAGE_LIMIT = 160
+
+
+def first_sentence(text: str) -> str:
+    """Up to the first ". " (kept whole when it is short), at most :data:`MESSAGE_LIMIT`
+    characters, cut with an ellipsis."""
+    head, dot, _ = text.partition(". ")
+    kept = head + "." if dot else text
+    if len(kept) > MESSAGE_LIMIT:
+        return kept[: MESSAGE_LIMIT - 1].rstrip() + "\u2026"
+    return kept
 
 
 def incident_words(incident: Mapping[str, Any]) -> str:
-    return f"{incident.get('severity')} {incident.get('id')}: {incident.get('summary')}"
+    summary = first_sentence(str(incident.get("summary") or ""))
+    return f"{incident.get('severity')} {incident.get('id')}: {summary}"
 
 
 def _facts_words(facts: Mapping[str, Any]) -> str:
     if not facts:
         return ""
-    return " (" + ", ".join(f"{k.rsplit('.', 1)[-1]} {_value(v)}" for k, v in facts.items()) + ")"
+    said = (
+        f"{k if k.startswith('copies of ') else k.rsplit('.', 1)[-1]} {_value(v)}"
+        for k, v in facts.items()
+    )
+    return " (" + "; ".join(said) + ")"
 
 
 def _by_kind(diff: StateDiff) -> Iterable[tuple[str, list[tuple[str, ObjectRef, Any]]]]:
@@ -252,6 +274,8 @@ def diff_markdown(diff: StateDiff, before: str, after: str) -> str:
             if mark == "~":
                 parts.append(f"- changed {name}")
                 parts += [f"  - {_md(field_words(f))}" for f in detail.what]
+                if detail.more:
+                    parts.append(f"  - ... and {detail.more} more fields")
             else:
                 parts.append(f"- {_MARK_WORDS[mark]} {name}{md(_facts_words(detail))}")
         if len(rows) > MARKDOWN_LIMIT:

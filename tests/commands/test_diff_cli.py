@@ -235,6 +235,14 @@ def test_copies_are_counted_per_csv_under_its_group(tmp_path: Path) -> None:
     assert "MissingCopiedCSV" in {f["code"] for f in answer["findings"]["new"]}
 
 
+def test_copies_of_a_csv_installed_are_said_with_it(tmp_path: Path) -> None:
+    bare = [o for o in global_state([]) if o["kind"] != "ClusterServiceVersion"]
+    answer = diff(tmp_path, bare, global_state(["a", "b", "c"]))
+    (added,) = answer["objects"]["added"]
+    assert added["facts"]["copies of pkg.v1"] == {"present": 3, "missing": 0, "stale": 0}
+    assert [c["ref"]["kind"] for c in answer["objects"]["changed"]] == ["OperatorGroup"]
+
+
 def test_a_catalog_source_image_state_and_priority(tmp_path: Path) -> None:
     after = [o for o in base() if o["kind"] != "CatalogSource"]
     after.append(

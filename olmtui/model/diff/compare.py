@@ -104,6 +104,14 @@ def compare(before: DiffSide, after: DiffSide) -> StateDiff:
             if found:
                 changes[ref] = found
     _add_derived(before, after, changes)
+    facts: dict[ObjectRef, dict[str, Any]] = {
+        **{r: facts_of(r.kind, after.objects[r]) for r in added},
+        **{r: facts_of(r.kind, before.objects[r]) for r in removed},
+    }
+    for ref in facts.keys() & changes.keys():
+        # a CSV installed or removed with its copies: they are said with it
+        for change in changes.pop(ref):
+            facts[ref][change.field] = change.after if ref in added else change.before
     changed = tuple(_object_change(ref, changes[ref]) for ref in sorted(changes, key=_ref_order))
     new_findings, resolved, unchanged = _findings(before, after)
     new_incidents, resolved_incidents = _incidents(before, after)
@@ -118,10 +126,7 @@ def compare(before: DiffSide, after: DiffSide) -> StateDiff:
         new_incidents=new_incidents,
         resolved_incidents=resolved_incidents,
         not_compared=_not_compared(before, after),
-        facts={
-            **{r: facts_of(r.kind, after.objects[r]) for r in added},
-            **{r: facts_of(r.kind, before.objects[r]) for r in removed},
-        },
+        facts=facts,
     )
 
 
