@@ -235,12 +235,13 @@ def test_copies_are_counted_per_csv_under_its_group(tmp_path: Path) -> None:
     assert "MissingCopiedCSV" in {f["code"] for f in answer["findings"]["new"]}
 
 
-def test_copies_of_a_csv_installed_are_said_with_it(tmp_path: Path) -> None:
-    bare = [o for o in global_state([]) if o["kind"] != "ClusterServiceVersion"]
+def test_copies_of_a_csv_installed_with_its_group_are_said_with_the_csv(tmp_path: Path) -> None:
+    bare = [o for o in global_state([]) if o["kind"] == "Namespace"]
     answer = diff(tmp_path, bare, global_state(["a", "b", "c"]))
-    (added,) = answer["objects"]["added"]
-    assert added["facts"]["copies of pkg.v1"] == {"present": 3, "missing": 0, "stale": 0}
-    assert [c["ref"]["kind"] for c in answer["objects"]["changed"]] == ["OperatorGroup"]
+    added = {a["kind"]: a for a in answer["objects"]["added"]}
+    csv_facts = added["ClusterServiceVersion"]["facts"]
+    assert csv_facts["copies of pkg.v1"] == {"present": 3, "missing": 0, "stale": 0}
+    assert answer["objects"]["changed"] == []
 
 
 def test_a_catalog_source_image_state_and_priority(tmp_path: Path) -> None:
