@@ -236,7 +236,7 @@ def test_copies_are_counted_per_csv_under_its_group(tmp_path: Path) -> None:
 
 
 def test_copies_of_a_csv_installed_with_its_group_are_said_with_the_csv(tmp_path: Path) -> None:
-    bare = [o for o in global_state([]) if o["kind"] == "Namespace"]
+    bare = [*(o for o in global_state([]) if o["kind"] == "Namespace"), catalog_source()]
     answer = diff(tmp_path, bare, global_state(["a", "b", "c"]))
     added = {a["kind"]: a for a in answer["objects"]["added"]}
     csv_facts = added["ClusterServiceVersion"]["facts"]
