@@ -5,6 +5,7 @@ after named with their moments). Everything from the cluster is made inert as pr
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from importlib.resources import files
 from itertools import groupby
@@ -61,15 +62,31 @@ def diff_json(
 
 
 def _ref_json(target: ObjectRef, diff: StateDiff) -> dict[str, Any]:
-    return {**object_json(target), "facts": dict(diff.facts.get(target) or {})}
+    return {**object_json(target), "facts": _plain(dict(diff.facts.get(target) or {}))}
 
 
 def _change_json(change: ObjectChange) -> dict[str, Any]:
     return {
         "ref": object_json(change.ref),
-        "what": [{"field": f.field, "from": f.before, "to": f.after} for f in change.what],
+        "what": [
+            {"field": f.field, "from": _plain(f.before), "to": _plain(f.after)} for f in change.what
+        ],
         "more": change.more,
     }
+
+
+def _plain(value: Any) -> Any:
+    """A value read from a document as JSON can say it: what YAML alone has (dates,
+    binary, NaN, keys that are not strings) as its text."""
+    if value is None or isinstance(value, (str, bool, int)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return str(value)
 
 
 def _operator_json(operator: OperatorChange) -> dict[str, Any]:
