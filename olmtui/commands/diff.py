@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from olmtui.commands.catalog_option import add_catalog_argument, add_global_namespace_argument
 from olmtui.commands.diff_inputs import IsTimeline, OpenTimeline, Side, live_side, read_side
 from olmtui.errors import UsageError
 from olmtui.sources.cluster.live_args import add_connection_arguments, connection_given
-from olmtui.sources.recording.timeline import Timeline
+
+if TYPE_CHECKING:
+    from olmtui.sources.recording.timeline import Timeline
 
 NAME = "diff"
 HELP = (

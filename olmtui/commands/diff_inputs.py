@@ -13,14 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from olmtui.errors import UsageError
-from olmtui.pipeline.session import Session
 from olmtui.sources.recording.moments import parse_moment, utc_text
-from olmtui.sources.recording.timeline import Timeline
+
+if TYPE_CHECKING:  # the parser is built without the pipeline (``test_cli_imports``)
+    from olmtui.pipeline.session import Session
+    from olmtui.sources.recording.timeline import Timeline
 
 IsTimeline = Callable[[str], bool]
-OpenTimeline = Callable[[str], Timeline]
+OpenTimeline = Callable[[str], "Timeline"]
 
 
 @dataclass(frozen=True)
