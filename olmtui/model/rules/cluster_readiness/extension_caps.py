@@ -79,11 +79,12 @@ class ExtensionCap:
     #: holds the next minor (computed when the cluster's minor is known)
     way: ExtensionWayOut | None = None
 
-    def way_out_words(self, current: Minor) -> str:
+    def way_out_words(self, current: Minor, *, command: bool = True) -> str:
         """The way out in words: the extension's own (R-CUP-7) when computed, else the
-        lowest bundle whose cap allows the next minor (R-CUP-3)."""
+        lowest bundle whose cap allows the next minor (R-CUP-3). ``command``: with the
+        ``oc patch`` to run."""
         if self.way is not None:
-            return way_out_text(self.way, self.extension, current)
+            return way_out_text(self.way, self.extension, current, command=command)
         return way_out_words(self.content, self.version, current)
 
 
@@ -259,7 +260,7 @@ def extension_cap_findings(
                 f"{cap.catalog}) and the cluster runs {shown_minor(current)}. "
                 f"cluster-olm-operator reports {co} Upgradeable=False "
                 "(InstalledOLMOperators_IncompatibleOperatorsInstalled). "
-                + cap.way_out_words(current),
+                + cap.way_out_words(current, command=False),
                 "R-CUP-3",
             )
         )

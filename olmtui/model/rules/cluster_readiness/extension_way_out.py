@@ -217,8 +217,9 @@ def _route(way: ExtensionWayOut) -> str:
     return f"one successor at a time: {steps}"
 
 
-def way_out_text(way: ExtensionWayOut, name: str, current: Minor) -> str:
-    """The way out in words, with the ``oc patch`` command when the spec must change."""
+def way_out_text(way: ExtensionWayOut, name: str, current: Minor, *, command: bool = True) -> str:
+    """The way out in words, with the ``oc patch`` command when the spec must change (and
+    ``command``: a finding's remedy shows it already)."""
     target = shown_minor(next_minor(current))
     uninstall = "or uninstall it (its CRs and operands stay)."
     bundle = way.target
@@ -237,9 +238,9 @@ def way_out_text(way: ExtensionWayOut, name: str, current: Minor) -> str:
         )
         return (
             f"{bundle.name} (version {bundle.version}) allows {target}, but {why}: change "
-            f'{VERSION_FIELD} from {said} to "{way.patched}" '
-            f"({patch_command(name, way.patched)}) and operator-controller upgrades it "
-            f"{_route(way)}; {uninstall}"
+            f'{VERSION_FIELD} from {said} to "{way.patched}"'
+            + (f" ({patch_command(name, way.patched)})" if command else "")
+            + f" and operator-controller upgrades it {_route(way)}; {uninstall}"
         )
     return f"No upgrade that allows {target} is shown to work: {way.missing}; {uninstall}"
 
