@@ -71,11 +71,14 @@ def advice_for(entry: NextCatalogEntry) -> str | None:
         else " The current catalog's content was not given (--catalog), so only edges from "
         "the installed version itself were looked for."
     )
+    # R-NXT-5 looks at the channels OLM can follow now: a channel only the next catalog has
+    # may go on from the installed version, but nothing leads there before the upgrade
     return (
-        f"{said} No channel of the next catalog has an upgrade edge from {entry.installed} "
-        "or from a version reachable from it now: no path exists, OLM will not upgrade it "
-        "after the cluster upgrade. Plan to uninstall it and install it again from the next "
-        f"catalog.{unknown}"
+        f"{said} No channel it can follow now (its own, or one both catalogs hold) reaches a "
+        f"version the next catalog upgrades from, from {entry.installed} or from a version "
+        "reachable from it now: no path exists before the upgrade, and OLM will not upgrade "
+        "it after it. Plan to uninstall it and install it again from the next catalog."
+        f"{unknown}"
     )
 
 
