@@ -36,6 +36,10 @@ _SELF_CERTIFIED = "SelfCertified"
 #: How many reconciles in a row :func:`upgrades` follows (a catalog's chain is shorter; a
 #: hostile one with a cycle of versions must still end).
 MAX_RECONCILES = 32
+#: How many of the lowest bundles that would allow the next minor are tried as targets: the
+#: way out is the lowest reachable one, and a hostile package of thousands of them must not
+#: cost a walk each.
+MAX_TARGETS = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +180,7 @@ def extension_way_out(
             missing=f"the catalog content given has no bundle of {package.name} above "
             f"{installed or 'the installed one'} whose cap allows {target}",
         )
-    for bundle in fits:
+    for bundle in fits[:MAX_TARGETS]:
         # one edge (the version pinned), else successor by successor up to it
         for tried in (str(bundle.version), f"<={bundle.version}"):
             moved, _ = upgrades(with_constraint(extension, tried), cluster_catalogs, content)
