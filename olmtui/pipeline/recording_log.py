@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from olmtui.model.records.types import ObjectRef
 from olmtui.model.viewmodels.views import change_entries
-from olmtui.objects import Obj
 from olmtui.pipeline.time_control import TimelineEntry
 from olmtui.sources.recording.moments import utc_text
 from olmtui.sources.recording.timeline import TimedChange, Timeline, fold, unreadable_of
-from olmtui.store import ACCESS, Change, Key
+from olmtui.store import ACCESS, Change, Key, Obj
 
 
 def time_of_day(when: float) -> str:

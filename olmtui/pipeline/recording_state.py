@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from olmtui.objects import Obj
 from olmtui.sources.recording.timeline import TimedChange, Timeline, unreadable_of
-from olmtui.store import ACCESS, KINDS, Key, Store
+from olmtui.store import ACCESS, KINDS, Key, Obj, Store
 
 #: Changes folded one by one rather than read as a whole state: past this many, the
 #: recording's checkpoints (``Timeline.state``) are the cheaper road.

@@ -10,6 +10,7 @@ from rich.text import Text
 from olmtui.model.records.source_context import SourceContext
 from olmtui.model.rules.input.access import minutes
 from olmtui.pipeline.session import ConnectionState, Session, SourceInfo
+from olmtui.pipeline.time_control import CursorPlace
 from olmtui.ui import palette
 from olmtui.ui.widgets.inert_static import InertStatic
 
@@ -125,6 +126,8 @@ def header_text(session: Session, view_title: str, width: int = 200) -> Text:
     text.append(f"{session.kind}: ", style=palette.MUTED)
     status = session.status() if session.status is not None else None
     essential = Text()
+    if session.time is not None:  # a recording: which moment, which change
+        essential.append_text(_moment_text(session.time.place()))
     if status is not None:
         essential.append(" │ ", style=palette.MUTED)
         essential.append(status.state, style=_STATE_STYLES.get(status.state, "bold"))
@@ -143,9 +146,27 @@ def header_text(session: Session, view_title: str, width: int = 200) -> Text:
     return text
 
 
+def _moment_text(place: CursorPlace) -> Text:
+    """A recording's cursor: the moment shown (UTC), change N of M, and at the end of a
+    recording still being written, that more may come."""
+    text = Text()
+    text.append(" │ ", style=palette.MUTED)
+    text.append(f"at {place.moment}", style="bold")
+    text.append(f" · change {place.position} of {place.length}", style=palette.MUTED)
+    if place.at_end:
+        text.append(
+            " · end, still recording" if place.growing else " · end",
+            style=palette.WARNING_STRONG if place.growing else palette.MUTED,
+        )
+    return text
+
+
 def _append_tail(text: Text, session: Session, status: ConnectionState | None) -> None:
-    """What may end in an ellipsis: what of the input is missing (R-SRC-1), namespaces
-    read, the status detail, no access."""
+    """What may end in an ellipsis: a recording's span, what of the input is missing
+    (R-SRC-1), namespaces read, the status detail, no access."""
+    if session.time is not None:
+        place = session.time.place()
+        text.append(f" · recorded {place.started} to {place.ended}", style=palette.MUTED)
     partial = session.input_partial()
     if partial.partial:  # findings resting on absence are withheld meanwhile
         text.append(f" · input incomplete: {'; '.join(partial.reasons)}", style=palette.WARNING)
