@@ -27,7 +27,9 @@ KEYCLOAK_NEW = "keycloak-operator.v26.6.3"
 CSV_FAILS, CSV_RECOVERS, UPGRADE, UPGRADED = 60, 90, 120, 150
 CATALOG_FAILS, TARGETS_CHANGE, NO_ACCESS, ACCESS_BACK, CATALOG_BACK = 192, 240, 300, 330, 460
 #: The namespaces the small timeline keeps (the property test builds many sessions).
-SMALL_NAMESPACES = frozenset({TEAM_A, "team-a", "team-b-operators", "team-b", "openshift-marketplace"})
+SMALL_NAMESPACES = frozenset(
+    {TEAM_A, "team-a", "team-b-operators", "team-b", "openshift-marketplace"}
+)
 
 
 def _change(when: float, obj: Obj, kind: ChangeType = "MODIFIED") -> TimedChange:

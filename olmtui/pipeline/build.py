@@ -41,9 +41,9 @@ from olmtui.store import KINDS, Store
 
 if TYPE_CHECKING:
     from olmtui.demo.cluster import DemoCluster
-    from olmtui.sources.recording.timeline import Timeline
     from olmtui.sources.cluster.live import LiveSource
     from olmtui.sources.cluster.live_status import LiveStatus
+    from olmtui.sources.recording.timeline import Timeline
 
 #: The cluster dump shipped in the package, for ``olmtui check --sample``.
 SAMPLE = "cluster.yaml"

@@ -35,10 +35,25 @@ def entry_of(position: int, change: TimedChange, old: Obj | None) -> TimelineEnt
     told = change_entries([Change(change.type, key, old, new)])
     when = time_of_day(change.time)
     if not told:
-        return TimelineEntry(position, when, change.type.lower(), ref, "")
+        return TimelineEntry(position, when, change.type.lower(), ref, state_word(new))
     first = told[0]
     message = "; ".join(entry.message for entry in told)
     return TimelineEntry(position, when, first.what, ref, message, first.severity)
+
+
+def state_word(obj: Obj | None) -> str:
+    """What an object's status says in one word, where it has one the live log does not
+    tell (a CatalogSource's connection state, a phase, a state)."""
+    status = obj.get("status") if obj is not None else None
+    if not isinstance(status, dict):
+        return ""
+    connection = status.get("connectionState")
+    if isinstance(connection, dict) and connection.get("lastObservedState"):
+        return f"connection {connection['lastObservedState']}"
+    for field in ("phase", "state"):
+        if isinstance(status.get(field), str) and status[field]:
+            return f"{field} {status[field]}"
+    return ""
 
 
 def as_fed(key: Key, fields: Obj | None) -> Obj | None:
