@@ -1,5 +1,6 @@
 """Recordings for the tests, in memory: the demo's objects listed at 10:00:00Z, then a
-scripted story (a CSV failing and recovering, a Subscription's upgrade, a catalog going
+scripted story (a CSV failing and recovering, a Subscription's upgrade (its InstallPlan
+approved, the new CSV installing, then the old one gone), a catalog going
 TRANSIENT_FAILURE and back, an OperatorGroup's targets changing, a kind unreadable for a
 while). A ``ChangeListTimeline`` is the reference every recording reader agrees with.
 """
@@ -56,6 +57,9 @@ def story(objects: list[Obj]) -> list[TimedChange]:
     sub = _find(objects, "Subscription", TEAM_A, "keycloak-operator")
     catalog = _find(objects, "CatalogSource", "openshift-marketplace", "community-operators")
     group = _find(objects, "OperatorGroup", "team-b-operators", "team-b")
+    plan = _find(objects, "InstallPlan", TEAM_A, "install-kc263")
+    approved = _with(plan, phase="Complete")
+    approved["spec"]["approved"] = True
     new = copy.deepcopy(old)
     new["metadata"]["name"] = KEYCLOAK_NEW
     new["spec"]["version"] = "26.6.3"
@@ -69,12 +73,14 @@ def story(objects: list[Obj]) -> list[TimedChange]:
     )
     targets = copy.deepcopy(group)
     targets["spec"]["targetNamespaces"] = ["team-b", "team-a"]
+    targets.setdefault("status", {})["namespaces"] = ["team-a", "team-b"]  # OLM synced it
     failing = catalog["status"]["connectionState"] | {"lastObservedState": "TRANSIENT_FAILURE"}
     unreadable = {"resource": "subscriptions", "reason": "forbidden", "since": T0 + NO_ACCESS}
     access = Key(ACCESS, "", "Subscription")
     return [
         _change(CSV_FAILS, _with(old, phase="Failed", reason="ComponentUnhealthy", message="x")),
         _change(CSV_RECOVERS, old),
+        _change(UPGRADE, approved),
         _change(UPGRADE, installing, "ADDED"),
         _change(UPGRADE, _with(old, phase="Replacing", reason="BeingReplaced")),
         _change(UPGRADE, upgraded_sub),
