@@ -2,7 +2,7 @@
 
 The live change log (``pipeline/change_log.py``) reads each batch of the store's feed as it
 comes; a recording holds every change from its start, so its Changes view is the timeline
-of the whole recording (issue 29). Each change is told as the live log tells it
+of the whole recording (R-REC-4). Each change is told as the live log tells it
 (``change_entries``: phase moves, new InstallPlans, states), which needs the object before
 the change: the entries are made by folding the changes from the first one, once, and
 extended when a recording still being written grows.

@@ -1,6 +1,6 @@
 """``olmtui replay`` on a recording: the time cursor driven from the keys and ``:at``, the
 header saying which moment, the Changes view as the recording's timeline, the findings'
-times, and every view showing the cluster as of the cursor (issue 29, R-REC-4)."""
+times, and every view showing the cluster as of the cursor (R-REC-4)."""
 
 from __future__ import annotations
 
