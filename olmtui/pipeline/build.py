@@ -428,9 +428,9 @@ def rewind_session(
 ) -> Session:
     """A recording in the dashboard (``olmtui replay FILE``): the state after ``at`` changes
     (None: the end) with a time cursor (``pipeline/time_cursor.py``) that moves it. The
-    finding times are worked out in a worker over ``history``, a second reader of the same
-    recording (a file reader's handle is not shared between threads; None: ``timeline``
-    itself, an in-memory one). ``grow`` reads what a recorder still writing appended, and
+    Changes view's entries and the finding times are worked out in a worker over
+    ``history``, a second reader of the same recording (a file reader's handle is not shared
+    between threads; None: ``timeline`` itself, an in-memory one). ``grow`` reads what a recorder still writing appended, and
     says whether it still writes (None: the recording is complete)."""
     from olmtui.pipeline.finding_history import FindingHistory
     from olmtui.pipeline.time_cursor import TimeCursor
@@ -453,6 +453,7 @@ def rewind_session(
         moved=lambda: session.analysis.health_index().clock_moved(),
         history=FindingHistory(history or timeline, assembled),
         grow=grow,
+        worker_timeline=history,
     )
     session.time = cursor
     session.clock = cursor.clock

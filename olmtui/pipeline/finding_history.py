@@ -5,9 +5,9 @@ may change while it stays. The history is worked out by a session of its own, st
 through the recording one second at a time (each second that has changes: its changes
 folded into one move, ``pipeline/recording_state.py``) and asked for ``all_findings`` after
 each step, so what it records is what the dashboard shows at the end of that second. This
-runs in a worker thread, never on the UI loop (R-REC-5): the worker owns that session; what it
-found is handed to the UI loop as a list of transitions and merged there, so the screens read
-only what the UI thread wrote. Until the worker has reached the cursor's moment, the times
+runs in a worker thread, never on the UI loop (R-REC-5), a part of the recording at a time:
+the worker owns that session; what it found is handed to the UI loop as a list of
+transitions and merged there, so the screens read only what the UI thread wrote. Until the worker has reached the cursor's moment, the times
 are unknown (the screens say "…").
 """
 
@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from olmtui.model.records.types import Finding
-from olmtui.pipeline.predicted import WorkerHost
 from olmtui.pipeline.recording_state import apply_net, folded
 from olmtui.pipeline.session import Session
 from olmtui.sources.recording.timeline import TimedChange, Timeline
@@ -32,6 +31,8 @@ FindingKey = tuple[str, str, str, str]
 FindingPrint = tuple[tuple[str, str], ...]
 #: One move of the history: at that second, that identity began to say this (``None``: went).
 Transition = tuple[FindingKey, float, FindingPrint | None]
+#: What one run of the worker found: how far it walked, and the transitions on the way.
+Walked = tuple[int, list[Transition]]
 
 
 def finding_key(finding: Finding) -> FindingKey:
@@ -96,23 +97,14 @@ class FindingHistory:
         self.done = 0
         #: Moves whenever more became known (the screens' stamp).
         self.generation = 0
-        self._busy = False
 
-    # -- the worker ------------------------------------------------------------------------
-    def follow(self, host: WorkerHost) -> None:
-        """Walk on in a thread worker when the timeline holds changes not walked yet."""
-        stop = len(self._timeline)
-        if self._busy or stop <= self.done:
-            return
-        self._busy = True
-        host.run_worker(
-            lambda: host.call_from_thread(self._merge, *self.walk(stop)),
-            thread=True,
-            group="finding-history",
-            exit_on_error=False,
-        )
+    # -- the worker (``TimeCursor.follow`` runs it) ----------------------------------------
+    @property
+    def walked(self) -> int:
+        """How many changes the worker has walked (read by the UI loop between runs only)."""
+        return 0 if self._walker is None else self._walker.done
 
-    def walk(self, stop: int) -> tuple[int, list[Transition]]:
+    def walk(self, stop: int) -> Walked:
         """In the worker: the findings after each second of changes up to ``stop``, and
         the transitions they make."""
         walker = self._walker
@@ -134,9 +126,8 @@ class FindingHistory:
         walker.done = stop
         return stop, found
 
-    def _merge(self, done: int, found: Sequence[Transition]) -> None:
+    def merge(self, done: int, found: Sequence[Transition]) -> None:
         """On the UI thread: keep what the worker found."""
-        self._busy = False
         for key, second, said in found:
             if self._first is None:
                 self._first = second

@@ -4,8 +4,9 @@ The live change log (``pipeline/change_log.py``) reads each batch of the store's
 comes; a recording holds every change from its start, so its Changes view is the timeline
 of the whole recording (R-REC-4). Each change is told as the live log tells it
 (``change_entries``: phase moves, new InstallPlans, states), which needs the object before
-the change: the entries are made by folding the changes from the first one, once, and
-extended when a recording still being written grows.
+the change: the entries are made by folding the changes from the first one, once, in a
+worker thread a part at a time (a recording may hold a million changes), and extended when a
+recording still being written grows.
 """
 
 from __future__ import annotations
@@ -67,17 +68,31 @@ def as_fed(key: Key, fields: Obj | None) -> Obj | None:
 
 
 class RecordingLog:
-    """The entries of one timeline, made on first use and extended as it grows."""
+    """The entries of one timeline. A worker thread makes them, a part at a time
+    (:meth:`build`, which alone reads the timeline and the objects folded so far); the UI
+    loop keeps what each part made (:meth:`add`) and the screens read :meth:`entries`."""
 
     def __init__(self, timeline: Timeline) -> None:
         self._timeline = timeline
         self._entries: list[TimelineEntry] = []
         self._held: dict[Key, Obj] = {}
+        #: How many changes :meth:`build` has told (the worker's, read between its runs).
+        self.built = 0
+
+    def build(self, stop: int) -> list[TimelineEntry]:
+        """In the worker: the entries of the changes from where the last part ended up to
+        ``stop``."""
+        start, made = self.built, []
+        for position, change in enumerate(self._timeline.changes(start, stop), start + 1):
+            made.append(entry_of(position, change, self._held.get(change.key)))
+            fold(self._held, change)
+        self.built = stop
+        return made
+
+    def add(self, made: list[TimelineEntry]) -> None:
+        """On the UI loop: keep a part the worker made."""
+        self._entries.extend(made)
 
     def entries(self) -> list[TimelineEntry]:
-        """Every change read so far, oldest first (the same list, extended in place)."""
-        done = len(self._entries)
-        for position, change in enumerate(self._timeline.changes(done, len(self._timeline))):
-            self._entries.append(entry_of(done + position + 1, change, self._held.get(change.key)))
-            fold(self._held, change)
+        """Every change told so far, oldest first (the same list, extended in place)."""
         return self._entries

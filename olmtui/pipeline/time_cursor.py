@@ -17,7 +17,7 @@ from collections.abc import Callable, Hashable, Sequence
 
 from olmtui.errors import UsageError
 from olmtui.model.records.types import Finding
-from olmtui.pipeline.finding_history import FindingHistory
+from olmtui.pipeline.finding_history import FindingHistory, Walked
 from olmtui.pipeline.predicted import WorkerHost
 from olmtui.pipeline.recording_log import RecordingLog, time_of_day
 from olmtui.pipeline.recording_state import apply_net, net_between
@@ -32,6 +32,8 @@ END_WORDS = ("end", "now")
 GROW_INTERVAL = 1.0
 #: A finding the history did not find at the end of the cursor's second: one that comes and
 #: goes within a second, or one of the resolver's, which the history does not run.
+#: How many changes one run of the worker tells or walks: the screens fill in as it goes.
+WORK_PART = 50_000
 NOT_SEEN = "first seen: not known (not among the findings at the end of this second)"
 
 
@@ -49,6 +51,7 @@ class TimeCursor:
         moved: Callable[[], None] = lambda: None,
         history: FindingHistory | None = None,
         grow: Callable[[], bool] | None = None,
+        worker_timeline: Timeline | None = None,
     ) -> None:
         self._timeline = timeline
         self._store = store
@@ -59,7 +62,10 @@ class TimeCursor:
         self._history = history
         self._grow = grow
         self._growing = grow is not None
-        self._log = RecordingLog(timeline)
+        #: What the worker reads: a reader of its own (a file's is not shared by threads).
+        self._worker_timeline = worker_timeline or timeline
+        self._log = RecordingLog(self._worker_timeline)
+        self._busy = False
         #: Moves with every move of the cursor (the screens' stamp).
         self._moves = 0
 
@@ -81,7 +87,7 @@ class TimeCursor:
 
     def stamp(self) -> Hashable:
         generation = 0 if self._history is None else self._history.generation
-        return (self._moves, generation)
+        return (self._moves, generation, len(self._log.entries()))
 
     # -- moves ---------------------------------------------------------------------------
     def _move(self, position: int, moment: float) -> None:
@@ -158,5 +164,30 @@ class TimeCursor:
         )
 
     def follow(self, host: WorkerHost) -> None:
-        if self._history is not None:
-            self._history.follow(host)
+        """Start the next part of the worker's work (the Changes view's entries first, then
+        the finding times, :data:`WORK_PART` changes of each at most), one run at a time."""
+        if self._busy:
+            return
+        length = len(self._worker_timeline)
+        log_stop = min(length, self._log.built + WORK_PART)
+        history = self._history
+        walk_stop = 0 if history is None else min(length, history.walked + WORK_PART)
+        telling = log_stop > self._log.built
+        walking = history is not None and walk_stop > history.walked
+        if not (telling or walking):
+            return
+        self._busy = True
+
+        def work() -> None:
+            made = self._log.build(log_stop) if telling else []
+            walked = history.walk(walk_stop) if walking and history is not None else None
+            host.call_from_thread(self._landed, made, walked)
+
+        host.run_worker(work, thread=True, group="recording", exit_on_error=False)
+
+    def _landed(self, made: list[TimelineEntry], walked: Walked | None) -> None:
+        """On the UI loop: keep what a run of the worker made."""
+        self._busy = False
+        self._log.add(made)
+        if walked is not None and self._history is not None:
+            self._history.merge(*walked)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from timeline_support import TEAM_A, demo_timeline
 
 from olmtui.pipeline.recording_log import RecordingLog
-from olmtui.sources.recording.timeline import ChangeListTimeline
 
 
 def test_every_change_is_one_entry_at_the_position_it_leads_to() -> None:
     timeline = demo_timeline()
-    entries = RecordingLog(timeline).entries()
+    log = RecordingLog(timeline)
+    log.add(log.build(len(timeline)))
+    entries = log.entries()
     assert [e.position for e in entries] == list(range(1, len(timeline) + 1))
     failed = next(e for e in entries if e.time == "10:01:00Z")
     assert (failed.what, failed.ref.namespace, failed.severity) == ("phase", TEAM_A, "error")
@@ -24,11 +25,12 @@ def test_every_change_is_one_entry_at_the_position_it_leads_to() -> None:
     ) in told
 
 
-def test_a_growing_recording_extends_the_entries() -> None:
-    whole = demo_timeline()
-    changes = list(whole.changes(0, len(whole)))
-    log = RecordingLog(ChangeListTimeline(changes[:10], whole.started))
-    assert len(log.entries()) == 10
-    log._timeline = ChangeListTimeline(changes, whole.started)
-    assert len(log.entries()) == len(whole)
+def test_the_entries_are_told_a_part_at_a_time() -> None:
+    timeline = demo_timeline()
+    log = RecordingLog(timeline)
+    first = log.build(10)
+    assert [e.position for e in first] == list(range(1, 11)) and log.entries() == []
+    log.add(first)
+    log.add(log.build(len(timeline)))
+    assert [e.position for e in log.entries()] == list(range(1, len(timeline) + 1))
     assert log.entries()[-1].time == "10:07:40Z"

@@ -335,9 +335,13 @@ async def test_every_row_of_every_screen_paints(
 async def test_every_row_of_a_recordings_screens_paints() -> None:
     """A recording replayed: its Findings (with the times each finding appeared) and its
     Changes view (the whole recording's timeline, the cursor's change marked)."""
-    session = rewind_session(demo_timeline(), [CATALOG_SPEC])
+    timeline = demo_timeline()
+    session = rewind_session(timeline, [CATALOG_SPEC])
     app = OlmApp(session)
     async with app.run_test(size=SIZES[0]) as pilot:
+        time = session.time
+        assert time is not None
+        await wait_for(lambda: len(time.entries()) == len(timeline), "the changes", pilot=pilot)
         walker = Walker(app, pilot, SIZES[1:])
         await walker.walk(("findings", "changes"), extras=False)
         assert walker.audit.missing == set()

@@ -6,17 +6,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import press, settle
+from conftest import press, settle, wait_for
 from textual.pilot import Pilot
 from timeline_support import demo_timeline
 
 from olmtui.pipeline.build import rewind_session
 from olmtui.ui.app import OlmApp
+from olmtui.ui.screens.recording_changes import RecordingChangesScreen
 
 SIZE = (140, 30)
 
 
 async def at_a_moment(pilot: Pilot[Any]) -> None:
+    screen = pilot.app.screen
+    assert isinstance(screen, RecordingChangesScreen)
+    await wait_for(lambda: screen.table.row_count == 206, "the changes read", pilot=pilot)
     await settle(pilot)
     await press(pilot, ":", *"at 10:03:12", "enter")
     await settle(pilot)

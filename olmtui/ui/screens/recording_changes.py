@@ -3,7 +3,8 @@
 The row of the change the time cursor stands after is marked ``▶``; Enter on a row moves
 the cursor there (every view then shows the cluster as of that change), as ``[`` ``]``
 ``{`` ``}`` and ``:at`` do from anywhere. A recording holds up to a million changes: the
-rows are made once (``TimeControl.entries``) and kept; a move re-marks two of them.
+entries are told in a worker, a part at a time (``TimeControl.entries`` grows, the header
+counts them), their rows made once and kept; a move re-marks one.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from olmtui.ui.widgets.virtual_table import Column, Row, RowSet
 
 #: The mark of the change the cursor stands after.
 MARK = "▶"
+#: The table's empty text while the worker has told no change yet.
+READING = "reading the recording's changes …"
 
 
 def changes_screen(session: Session, commands: Sequence[str] = ()) -> TableScreen:
@@ -65,15 +68,21 @@ class RecordingChangesScreen(TableScreen):
         self._shown_position: int | None = None
 
     def title_note(self) -> str:
+        told, length = len(self.time.entries()), self.time.place().length
+        if told < length:
+            return f" (the recording's timeline, {told} of {length} changes read)"
         return " (the recording's timeline)"
 
     def row_set(self) -> RowSet:
         self._entries = entries = self.time.entries()
+        # made in a worker, a part at a time (R-REC-5): none yet is not none recorded
+        reading = len(entries) < self.time.place().length
+        self.EMPTY_TEXT = READING if reading else RecordingChangesScreen.EMPTY_TEXT
         rows = self._rows
         rows.extend(entry_row(entry) for entry in entries[len(rows) :])
         position = self.time.place().position
         shown = list(rows)
-        if position:
+        if 0 < position <= len(entries):
             shown[position - 1] = entry_row(entries[position - 1], marked=True)
         return RowSet(shown)
 
@@ -82,9 +91,9 @@ class RecordingChangesScreen(TableScreen):
         if not self.parts_present():
             return
         position = self.time.place().position
-        if position != self._shown_position:  # the cursor moved: the table follows it
+        # the cursor moved (or its row was just read): the table follows it
+        if position != self._shown_position and self.table.select_key(max(position, 1)):
             self._shown_position = position
-            self.table.select_key(max(position, 1))
 
     def _entry(self, key: Hashable) -> TimelineEntry | None:
         if not isinstance(key, int) or not 0 < key <= len(self._entries):
