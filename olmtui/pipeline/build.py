@@ -430,8 +430,9 @@ def rewind_session(
     (None: the end) with a time cursor (``pipeline/time_cursor.py``) that moves it. The
     Changes view's entries and the finding times are worked out in a worker over
     ``history``, a second reader of the same recording (a file reader's handle is not shared
-    between threads; None: ``timeline`` itself, an in-memory one). ``grow`` reads what a recorder still writing appended, and
-    says whether it still writes (None: the recording is complete)."""
+    between threads; None: ``timeline`` itself, an in-memory one). ``grow`` reads what a
+    recorder still writing appended, and says whether it still writes (None: the recording
+    is complete; it should read ``history`` on too)."""
     from olmtui.pipeline.finding_history import FindingHistory
     from olmtui.pipeline.time_cursor import TimeCursor
     from olmtui.sources.recording.timeline import load_state

@@ -7,8 +7,8 @@ folded into one move, ``pipeline/recording_state.py``) and asked for ``all_findi
 each step, so what it records is what the dashboard shows at the end of that second. This
 runs in a worker thread, never on the UI loop (R-REC-5), a part of the recording at a time:
 the worker owns that session; what it found is handed to the UI loop as a list of
-transitions and merged there, so the screens read only what the UI thread wrote. Until the worker has reached the cursor's moment, the times
-are unknown (the screens say "…").
+transitions and merged there, so the screens read only what the UI thread wrote. Until the
+worker has reached the cursor's moment, the times are unknown (the screens say "…").
 """
 
 from __future__ import annotations
