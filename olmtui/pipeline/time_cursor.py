@@ -33,7 +33,7 @@ GROW_INTERVAL = 1.0
 #: A finding the history did not find at the end of the cursor's second: one that comes and
 #: goes within a second, or one of the resolver's, which the history does not run.
 #: How many changes one run of the worker tells or walks: the screens fill in as it goes.
-WORK_PART = 50_000
+WORK_PART = 20_000
 NOT_SEEN = "first seen: not known (not among the findings at the end of this second)"
 
 

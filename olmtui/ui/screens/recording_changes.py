@@ -38,9 +38,13 @@ def changes_screen(session: Session, commands: Sequence[str] = ()) -> TableScree
 
 
 def entry_row(entry: TimelineEntry, marked: bool = False) -> Row:
-    what = Text(
-        entry.what,
-        style=SEVERITY_STYLE.get(entry.severity, "") if entry.severity != "info" else "bold",
+    """One change's row: its WHAT coloured by severity when it is a warning or an error
+    (a plain string otherwise: a million rows are made, Text objects cost)."""
+    severity = entry.severity
+    what: str | Text = (
+        entry.what
+        if severity == "info"
+        else Text(entry.what, style=SEVERITY_STYLE.get(severity, ""))
     )
     cells = (MARK if marked else "", entry.time, what, str(entry.ref), entry.message)
     return Row(entry.position, cells, style="bold" if marked else "")
