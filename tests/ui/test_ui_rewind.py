@@ -194,3 +194,21 @@ async def test_a_finding_says_since_when_once_worked_out(catalog: Catalog) -> No
         await wait_for(lambda: "since 10:03:12Z" in detail(), "the finding's times", pilot=pilot)
         assert "since …" not in detail()
     assert app.return_code in (None, 0)
+
+
+def test_on_80_columns_the_header_keeps_the_moment_and_the_position(catalog: Catalog) -> None:
+    timeline = demo_timeline()
+    session = rewind_session(timeline, loaded=[catalog], grow=lambda: True)
+    text = header_text(session, "Findings", 80)
+    text.truncate(80)
+    assert "│ 2026-11-28T10:07:40Z · 206/206 · " in text.plain  # then "growing", if room
+    assert session.time is not None
+    session.time.step(-3)
+    text = header_text(session, "Findings", 80)
+    text.truncate(80)
+    assert "│ 2026-11-28T10:04:00Z · 203/206" in text.plain
+    wide = header_text(session, "Findings", 200).plain
+    assert "at 2026-11-28T10:04:00Z · change 203 of 206 · recorded" in wide
+    session.time.go_to("end")
+    wide = header_text(session, "Findings", 200).plain
+    assert "at 2026-11-28T10:07:40Z · change 206 of 206 · end, still recording" in wide

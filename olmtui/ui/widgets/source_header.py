@@ -28,6 +28,8 @@ _STATE_STYLES = {
 #: The source label keeps at least this many cells before the facts about it give way.
 _LABEL_ROOM = 16
 _SEP = " · "
+#: Below this width a recording's position is ``N/M``, not ``change N of M``.
+_MOMENT_ROOM = 120
 
 
 def _age(seconds: float | None) -> str:
@@ -127,7 +129,7 @@ def header_text(session: Session, view_title: str, width: int = 200) -> Text:
     status = session.status() if session.status is not None else None
     essential = Text()
     if session.time is not None:  # a recording: which moment, which change
-        essential.append_text(_moment_text(session.time.place()))
+        essential.append_text(_moment_text(session.time.place(), short=width < _MOMENT_ROOM))
     if status is not None:
         essential.append(" │ ", style=palette.MUTED)
         essential.append(status.state, style=_STATE_STYLES.get(status.state, "bold"))
@@ -146,16 +148,23 @@ def header_text(session: Session, view_title: str, width: int = 200) -> Text:
     return text
 
 
-def _moment_text(place: CursorPlace) -> Text:
+def _moment_text(place: CursorPlace, short: bool = False) -> Text:
     """A recording's cursor: the moment shown (UTC), change N of M, and at the end of a
-    recording still being written, that more may come."""
+    recording still being written, that more may come; ``short`` (a narrow terminal):
+    the moment alone and ``N/M``, so that both stay."""
     text = Text()
     text.append(" │ ", style=palette.MUTED)
-    text.append(f"at {place.moment}", style="bold")
-    text.append(f" · change {place.position} of {place.length}", style=palette.MUTED)
+    text.append(place.moment if short else f"at {place.moment}", style="bold")
+    where = (
+        f"{place.position}/{place.length}"
+        if short
+        else (f"change {place.position} of {place.length}")
+    )
+    text.append(f" · {where}", style=palette.MUTED)
     if place.at_end:
+        growing = "growing" if short else "end, still recording"
         text.append(
-            " · end, still recording" if place.growing else " · end",
+            f" · {growing}" if place.growing else " · end",
             style=palette.WARNING_STRONG if place.growing else palette.MUTED,
         )
     return text
