@@ -42,6 +42,13 @@ REFRESH_INTERVAL = 0.25
 SWITCHING = "switching-context"
 #: After a change arrives, how long to wait for more before redrawing (coalescing).
 SETTLE = 0.1
+#: The palette's time commands on a recording: (title, keys, changes, minutes).
+TIME_COMMANDS = (
+    ("Time: one change back", "[", -1, 0),
+    ("Time: one change on", "]", 1, 0),
+    ("Time: a minute back", "{", 0, -1),
+    ("Time: a minute on", "}", 0, 1),
+)
 #: What ``:at`` alone says: the forms of a moment (``sources/recording/moments.py``).
 AT_FORMS = ":at 10:05, :at -15m, :at 2026-11-28T10:05:00Z (UTC), :at end"
 
@@ -545,6 +552,15 @@ class OlmApp(OlmAppBase):
             self.action_resolution,
         )
         yield SystemCommand("Help: olmtui keys", "? — every key of olmtui", self.action_help)
+        if self.session.time is not None:  # a recording: its time cursor
+            for title, keys, step, minutes in TIME_COMMANDS:
+                yield SystemCommand(
+                    title,
+                    f"{keys} — the recording as of then",
+                    lambda s=step, m=minutes: (
+                        self.action_time_minutes(m) if m else self.action_time_step(s)
+                    ),
+                )
         yield SystemCommand("Back", "esc — the previous view or screen", self.action_back)
         if isinstance(screen, ViewScreen):
             yield SystemCommand(

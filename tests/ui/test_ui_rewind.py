@@ -212,3 +212,17 @@ def test_on_80_columns_the_header_keeps_the_moment_and_the_position(catalog: Cat
     session.time.go_to("end")
     wide = header_text(session, "Findings", 200).plain
     assert "at 2026-11-28T10:07:40Z · change 206 of 206 · end, still recording" in wide
+
+
+async def test_the_palette_moves_the_time_cursor_too(catalog: Catalog) -> None:
+    app = recording_app(catalog)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        commands = {c.title: c.callback for c in app.get_system_commands(app.screen)}
+        commands["Time: a minute back"]()
+        commands["Time: one change on"]()
+        await settle(pilot)
+        assert "at 2026-11-28T10:07:40Z · change 206 of 206 · end" in header(app)
+        commands["Time: one change back"]()
+        assert "at 2026-11-28T10:05:30Z · change 205 of 206" in header(app)
+    assert app.return_code in (None, 0)
