@@ -357,13 +357,17 @@ def _extension_cap_findings(inputs: HealthInputs) -> list[Finding]:
     objects = inputs.objects
     operators = list(objects.list(CLUSTER_OPERATOR))
     versions = list(objects.list(CLUSTER_VERSION))
+    current = cluster_version(versions)
     caps = extension_caps(
-        objects.list(CLUSTER_EXTENSION), list(objects.list(CLUSTER_CATALOG)), inputs.catalogs
+        objects.list(CLUSTER_EXTENSION),
+        list(objects.list(CLUSTER_CATALOG)),
+        inputs.catalogs,
+        current,
     )
     # R-CUP-5: a cap means something only on OpenShift
     openshift = bool(versions) or any(name_of(co) == OLM_V1_CLUSTER_OPERATOR for co in operators)
     return extension_cap_findings(
-        caps, cluster_version(versions), installed_operators_upgradeable(operators), openshift
+        caps, current, installed_operators_upgradeable(operators), openshift
     )
 
 
@@ -406,7 +410,7 @@ def _webhooks_moved(seen: Seen) -> bool:
 def _catalog_pod_findings(inputs: HealthInputs) -> list[Finding]:
     objects = inputs.objects
     return catalog_pod_findings(
-        objects.list(CATALOG_SOURCE), objects.list(POD), objects.list(EVENT)
+        objects.list(CATALOG_SOURCE), objects.list(POD), objects.events_in_order
     )
 
 
@@ -433,7 +437,7 @@ def _install_pods_marks(seen: Seen) -> Iterable[Subject]:
 # -- R-EVD-3: a failed bundle unpack, its Job or what is left of it ---------------------------
 def _unpack_findings(inputs: HealthInputs) -> list[Finding]:
     objects = inputs.objects
-    return unpack_findings(objects.list(SUBSCRIPTION), objects.list(JOB), objects.list(EVENT))
+    return unpack_findings(objects.list(SUBSCRIPTION), objects.list(JOB), objects.events_in_order)
 
 
 def _unpack_moved(seen: Seen) -> bool:
