@@ -805,6 +805,13 @@ class Store:
             self._emit(changes)
         return changes
 
+    def remove_many(self, keys: Iterable[Key]) -> list[Change]:
+        """Remove many objects and publish their removals as one batch (a replay's time
+        cursor moving back: what did not exist yet goes, and the model recomputes once)."""
+        changes = [c for key in keys if key.kind in self._objects if (c := self._remove(key))]
+        self._emit(changes)
+        return changes
+
     def replace(
         self,
         kind: str,

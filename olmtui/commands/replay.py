@@ -8,6 +8,7 @@ PackageManifests give what they can (heads and skipRanges).
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 from olmtui.commands.catalog_option import (
     add_catalog_argument,
@@ -18,6 +19,7 @@ from olmtui.commands.catalog_option import (
 from olmtui.commands.view_option import add_view_argument, initial_view
 from olmtui.errors import UsageError, run_app
 from olmtui.sources.catalog.handoff import LOADED_CATALOGS_FLAG
+from olmtui.sources.recording.timeline import Timeline
 
 NAME = "replay"
 HELP = "Browse saved snapshots (YAML/JSON files, directories, must-gathers) in the dashboard."
@@ -43,6 +45,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from olmtui.sources.recording.format import is_recording
+
+    if len(args.paths) == 1 and is_recording(args.paths[0]):
+        from olmtui.sources.recording.reader import open_recording
+
+        path = args.paths[0]
+        return replay_recording(open_recording(path), args, history=open_recording(path))
     view = initial_view(args.view)
     from olmtui.pipeline.build import streaming_snapshot_session
     from olmtui.sources.catalog.handoff import read_catalogs
@@ -60,4 +69,30 @@ def run(args: argparse.Namespace) -> int:
         raise session.loading.crash  # a bug: one line and exit 3 (cli.py)
     if session.loading is not None and session.loading.error is not None:
         raise UsageError(session.loading.error)
+    return 0
+
+
+def replay_recording(
+    timeline: Timeline,
+    args: argparse.Namespace,
+    *,
+    history: Timeline | None = None,
+    grow: Callable[[], bool] | None = None,
+) -> int:
+    """``olmtui replay FILE`` on a recording: the dashboard at its end with a time cursor
+    (``[`` ``]`` ``{`` ``}``, ``:at``). ``history``: a second reader of the same file, for
+    the worker that works out when each finding appeared; ``grow``: reads what a recorder
+    still writing appended (see ``pipeline.build.rewind_session``)."""
+    from olmtui.pipeline.build import rewind_session
+    from olmtui.ui.app import OlmApp
+
+    session = rewind_session(
+        timeline,
+        args.catalogs,
+        global_namespace=args.global_namespace,
+        history=history,
+        grow=grow,
+    )
+    session.next_catalogs = load_next_catalogs(args.next_catalogs)
+    run_app(OlmApp(session, initial_view=initial_view(args.view)))
     return 0

@@ -503,6 +503,55 @@ def catalog_session(catalog_specs: Sequence[str]) -> Session:
     return _assemble(Store(), "snapshot", "catalog content", loaded)
 
 
+def rewind_session(
+    timeline: Timeline,
+    catalog_specs: Sequence[str] = (),
+    label: str | None = None,
+    global_namespace: str | None = None,
+    *,
+    at: int | None = None,
+    history: Timeline | None = None,
+    grow: Callable[[], bool] | None = None,
+    loaded: Sequence[Catalog] = (),
+) -> Session:
+    """A recording in the dashboard (``olmtui replay FILE``): the state after ``at`` changes
+    (None: the end) with a time cursor (``pipeline/time_cursor.py``) that moves it. The
+    Changes view's entries and the finding times are worked out in a worker over
+    ``history``, a second reader of the same recording (a file reader's handle is not shared
+    between threads; None: ``timeline`` itself, an in-memory one). ``grow`` reads what a
+    recorder still writing appended, and says whether it still writes (None: the recording
+    is complete; it should read ``history`` on too)."""
+    from olmtui.pipeline.finding_history import FindingHistory
+    from olmtui.pipeline.time_cursor import TimeCursor
+    from olmtui.sources.recording.timeline import load_state
+
+    catalogs = [*(load_catalog(spec) for spec in catalog_specs), *loaded]
+    label = label or timeline.context or "recording"
+
+    def assembled(store: Store) -> Session:
+        return _assemble(store, "recording", label, catalogs, global_namespace=global_namespace)
+
+    position = len(timeline) if at is None else at
+    store = Store()
+    load_state(store, timeline.state(position))
+    session = assembled(store)
+    cursor = TimeCursor(
+        timeline,
+        store,
+        position,
+        moved=lambda: session.analysis.health_index().clock_moved(),
+        history=FindingHistory(history or timeline, assembled),
+        grow=grow,
+        worker_timeline=history,
+    )
+    session.time = cursor
+    session.clock = cursor.clock
+    session.info = lambda: SourceInfo(context=timeline.context or "")
+    if grow is not None:
+        session.runner = cursor.run
+    return session
+
+
 def moment_session(
     timeline: Timeline,
     count: int,

@@ -18,6 +18,7 @@ from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.types import Finding
 from olmtui.model.rules.input.partial import COMPLETE, PartialInput
 from olmtui.pipeline.analysis import Analysis
+from olmtui.pipeline.time_control import TimeControl
 from olmtui.report.json_report import LoadSummary
 from olmtui.store import Store
 
@@ -132,6 +133,9 @@ class Session:
     #: The next release's catalog content (``--next-catalog``), which the installed
     #: operators are judged against (R-NXT-6); empty without it.
     next_catalogs: list[Catalog] = field(default_factory=list)
+    #: A recording's time cursor (``olmtui replay`` on a recording): the store shows the
+    #: recording at its moment; None for every other source.
+    time: TimeControl | None = None
     #: What the screens and the reports derive from the session (``pipeline/analysis.py``).
     analysis: Analysis = field(init=False)
 

@@ -42,6 +42,15 @@ REFRESH_INTERVAL = 0.25
 SWITCHING = "switching-context"
 #: After a change arrives, how long to wait for more before redrawing (coalescing).
 SETTLE = 0.1
+#: The palette's time commands on a recording: (title, keys, changes, minutes).
+TIME_COMMANDS = (
+    ("Time: one change back", "[", -1, 0),
+    ("Time: one change on", "]", 1, 0),
+    ("Time: a minute back", "{", 0, -1),
+    ("Time: a minute on", "}", 0, 1),
+)
+#: What ``:at`` alone says: the forms of a moment (``sources/recording/moments.py``).
+AT_FORMS = ":at 10:05, :at -15m, :at 2026-11-28T10:05:00Z (UTC), :at end"
 
 
 class OlmApp(OlmAppBase):
@@ -57,6 +66,11 @@ class OlmApp(OlmAppBase):
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
         # less habit: q leaves what you look at; on a view with nothing pushed, the program
         Binding("q", "leave", "Back/Quit", show=False),
+        # a recording (``olmtui replay FILE``): the time cursor, by change and by minute
+        Binding("left_square_bracket", "time_step(-1)", "Change back", show=False),
+        Binding("right_square_bracket", "time_step(1)", "Change on", show=False),
+        Binding("left_curly_bracket", "time_minutes(-1)", "Minute back", show=False),
+        Binding("right_curly_bracket", "time_minutes(1)", "Minute on", show=False),
     ]
 
     def __init__(self, session: Session, initial_view: str = "overview") -> None:
@@ -174,6 +188,9 @@ class OlmApp(OlmAppBase):
         gc_pause.compact_frozen()  # now and then: frees the cycles dropped while frozen
         # the resolver's findings follow the model in a worker; one landing moves the stamp
         self.session.analysis.follow_resolution(self)
+        time = self.session.time
+        if time is not None:  # a recording: when each finding appeared, in a worker (R-REC-5)
+            time.follow(self)
         try:
             screen = self.screen
         except ScreenStackError:  # between modes: the new mode's screen is not up yet
@@ -188,7 +205,7 @@ class OlmApp(OlmAppBase):
         # list views and pushed details alike follow the model (graphs are ViewScreens)
         if isinstance(screen, ViewScreen | ObjectScreen) and screen.is_mounted:  # not composing
             screen.redraw_header()
-            version = self.session.analysis.shown_stamp()
+            version = self._shown_stamp()
             if version != self._seen_version:
                 self._seen_version = version
                 with self.batch_update():
@@ -196,6 +213,52 @@ class OlmApp(OlmAppBase):
             elif isinstance(screen, TableScreen) and screen.ages_stale():
                 with self.batch_update():
                     screen.refresh_data()  # nothing changed but the time: the ages move
+
+    def _shown_stamp(self) -> Hashable:
+        """What the screen shown was drawn from: the analysis, and a recording's cursor
+        (a minute on with no change moves only the clock; finding times become known)."""
+        time = self.session.time
+        stamp = self.session.analysis.shown_stamp()
+        return stamp if time is None else (stamp, time.stamp())
+
+    # -- a recording's time cursor -----------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The time keys act on a recording only; elsewhere they are free."""
+        if action in ("time_step", "time_minutes"):
+            return self.session.time is not None
+        return True
+
+    def action_time_step(self, changes: int) -> None:
+        """``[`` / ``]``: one change back / on."""
+        if self.session.time is not None:
+            self.session.time.step(changes)
+            self.moved_in_time()
+
+    def action_time_minutes(self, minutes: int) -> None:
+        """``{`` / ``}``: a minute back / on."""
+        if self.session.time is not None:
+            self.session.time.step_minutes(minutes)
+            self.moved_in_time()
+
+    def time_command(self, moment: str) -> None:
+        """``:at MOMENT``: the recording as of that moment (``:at end``: its end). A moment
+        the recording does not hold is one line; the cursor stays."""
+        time = self.session.time
+        if time is None:
+            self.notify(":at applies to recordings only", severity="warning", markup=False)
+            return
+        if not moment:
+            self.notify(AT_FORMS, markup=False)
+            return
+        problem = time.go_to(moment)
+        if problem is not None:
+            self.notify(problem, title=":at", severity="error", markup=False)
+            return
+        self.moved_in_time()
+
+    def moved_in_time(self) -> None:
+        """The cursor moved: the screen shown is drawn again now, not at the next tick."""
+        self._tick()
 
     # -- :ctx -----------------------------------------------------------------------------
     def switch_context(self, name: str) -> None:
@@ -287,6 +350,8 @@ class OlmApp(OlmAppBase):
             self.set_namespace_scope(None if argument in ("", "-", "all") else argument)
         elif head.lower() in completion.RESOLUTION_WORDS:
             self.resolution_command(arg.strip())
+        elif head.lower() == "at":
+            self.time_command(arg.strip())
         else:
             self.show_view(word)
 
@@ -487,6 +552,15 @@ class OlmApp(OlmAppBase):
             self.action_resolution,
         )
         yield SystemCommand("Help: olmtui keys", "? — every key of olmtui", self.action_help)
+        if self.session.time is not None:  # a recording: its time cursor
+            for title, keys, step, minutes in TIME_COMMANDS:
+                yield SystemCommand(
+                    title,
+                    f"{keys} — the recording as of then",
+                    lambda s=step, m=minutes: (
+                        self.action_time_minutes(m) if m else self.action_time_step(s)
+                    ),
+                )
         yield SystemCommand("Back", "esc — the previous view or screen", self.action_back)
         if isinstance(screen, ViewScreen):
             yield SystemCommand(

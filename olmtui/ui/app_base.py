@@ -40,6 +40,10 @@ class OlmAppBase(App[object]):
         """Esc: close the pushed screen, else return to the previous view."""
         raise NotImplementedError
 
+    def moved_in_time(self) -> None:
+        """A recording's time cursor moved: draw the screen shown again now."""
+        raise NotImplementedError
+
     def run_command_line(self, line: str) -> None:
         """A ``:`` line typed in a view's prompt."""
         raise NotImplementedError

@@ -11,7 +11,6 @@ from textual.screen import Screen
 from olmtui.model.records.types import ObjectRef
 from olmtui.pipeline.session import Session
 from olmtui.ui.screens.catalogs import CatalogsScreen
-from olmtui.ui.screens.changes import ChangesScreen
 from olmtui.ui.screens.clustercatalogs import ClusterCatalogsScreen
 from olmtui.ui.screens.csvs import CSVsScreen
 from olmtui.ui.screens.extensions import ClusterExtensionsScreen
@@ -23,6 +22,7 @@ from olmtui.ui.screens.migration import MigrationScreen
 from olmtui.ui.screens.namespaces import NamespacesScreen
 from olmtui.ui.screens.operatorgroups import OperatorGroupsScreen
 from olmtui.ui.screens.overview import OverviewScreen
+from olmtui.ui.screens.recording_changes import changes_screen
 from olmtui.ui.screens.subscriptions import SubscriptionsScreen
 from olmtui.ui.screens.upgrade import UpgradeScreen
 from olmtui.ui.screens.xray import XrayScreen
@@ -137,7 +137,13 @@ VIEWS: tuple[ViewSpec, ...] = (
         "what holds the next OpenShift minor: v0 and v1 caps, the way out",
         UpgradeScreen,
     ),
-    ViewSpec("changes", "Changes", ("events", "log"), "what changed when (live)", ChangesScreen),
+    ViewSpec(
+        "changes",
+        "Changes",
+        ("events", "log"),
+        "what changed when (live; a recording: its whole timeline)",
+        changes_screen,
+    ),
 )
 
 

@@ -38,9 +38,10 @@ from textual.pilot import Pilot
 from textual.scroll_view import ScrollView
 from textual.widget import Widget
 from textual.widgets import OptionList, Tree
+from timeline_support import CATALOG_SPEC, demo_timeline
 
 from olmtui.demo import scenario
-from olmtui.pipeline.build import snapshot_session
+from olmtui.pipeline.build import rewind_session, snapshot_session
 from olmtui.pipeline.session import Session
 from olmtui.ui.app import OlmApp
 from olmtui.ui.inert import inert
@@ -326,6 +327,23 @@ async def test_every_row_of_every_screen_paints(
     async with app.run_test(size=SIZES[0]) as pilot:
         walker = Walker(app, pilot, SIZES[1:])
         await walker.walk(PARTS[part], extras=part == "extras")
+        assert walker.audit.missing == set()
+        assert walker.painted > 10
+    assert app.return_code in (None, 0)
+
+
+async def test_every_row_of_a_recordings_screens_paints() -> None:
+    """A recording replayed: its Findings (with the times each finding appeared) and its
+    Changes view (the whole recording's timeline, the cursor's change marked)."""
+    timeline = demo_timeline()
+    session = rewind_session(timeline, [CATALOG_SPEC])
+    app = OlmApp(session)
+    async with app.run_test(size=SIZES[0]) as pilot:
+        time = session.time
+        assert time is not None
+        await wait_for(lambda: len(time.entries()) == len(timeline), "the changes", pilot=pilot)
+        walker = Walker(app, pilot, SIZES[1:])
+        await walker.walk(("findings", "changes"), extras=False)
         assert walker.audit.missing == set()
         assert walker.painted > 10
     assert app.return_code in (None, 0)

@@ -228,6 +228,11 @@ class HealthIndex:
         self._settle()
         return self._merged.items
 
+    def clock_moved(self) -> None:
+        """The clock jumped, either way (a replay's time cursor moved): CSV ages are
+        measured again at the next read, as a session built at that moment measures them."""
+        self._ticked = None
+
     def findings_generation(self) -> int:
         """A number that changes whenever :meth:`findings` does: a stamp for what screens
         derive from the findings (``pipeline/analysis.py``)."""

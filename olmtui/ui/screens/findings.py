@@ -19,6 +19,7 @@ from olmtui.model.records.diagnosis import Remedy
 from olmtui.model.records.types import Evidence, Finding, ObjectRef
 from olmtui.model.rules.resolution.concerns import RESOLUTION_CODES
 from olmtui.model.viewmodels.finding_evidence import finding_evidence
+from olmtui.pipeline.time_control import FindingTimes
 from olmtui.ui import palette
 from olmtui.ui.evidence_text import evidence_text
 from olmtui.ui.formatting import SEVERITY_STYLE, SHORT_KINDS, severity
@@ -125,6 +126,14 @@ def incident_text(
     return Group(*parts)
 
 
+def finding_times_text(times: FindingTimes | None) -> Text:
+    """A recording's finding: since when it is there and when it last changed (R-REC-4),
+    "…" while the history is still being worked out."""
+    if times is None:
+        return Text("since …  (working it out over the recording)", style=palette.MUTED)
+    return Text(times.text, style=palette.MUTED if not times.since else "bold")
+
+
 def incident_search(diagnosis: Diagnosis, root: int) -> str:
     """What ``/`` matches on an incident's row: its root and every finding that follows."""
     findings = diagnosis.findings
@@ -200,8 +209,13 @@ class FindingsScreen(TableScreen):
         remedy = self.session.analysis.remedy(finding)
         evidence = finding_evidence(finding, self.session.store)  # R-EVD-10
         if isinstance(key, int) and diagnosis is not None and diagnosis.consequences(key):
-            return incident_text(diagnosis, key, remedy, evidence)
-        return explain(finding, remedy, evidence)
+            shown = incident_text(diagnosis, key, remedy, evidence)
+        else:
+            shown = explain(finding, remedy, evidence)
+        time = self.session.time
+        if time is None:
+            return shown
+        return Group(finding_times_text(time.finding_times(finding)), shown)
 
     def ref_for(self, key: Hashable) -> ObjectRef | None:
         finding = self._finding(key)

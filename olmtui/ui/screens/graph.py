@@ -179,9 +179,23 @@ class GraphScreen(TableScreen):
             version = csv.version if csv else None
         return channel_view(channel, self.package, installed, version)
 
+    def _follow_subscription(self) -> None:
+        """The Subscription as it is now (it upgraded; a replay's cursor moved): the
+        installed mark and the path follow it."""
+        home = self._home_sub
+        if home is None:
+            return
+        now = find_subscription(self.session, ObjectRef(SUBSCRIPTION, home.namespace, home.name))
+        if now is None or now == home:
+            return
+        self._home_sub = now
+        if self.sub is not None:
+            self.sub = now
+
     def refresh_data(self) -> None:
         if not self.parts_present():  # before its children are mounted, or as they go
             return
+        self._follow_subscription()
         view = self._view()
         self._rendered = view
         self.query_one("#graph-info", Static).update(self._info(view))

@@ -30,10 +30,10 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("x", "Subscriptions, Operators: X-ray tree of that operator"),
     ("r  :res [NS]", "resolution: next InstallPlan, or why none (Sub, ns)"),
     ("p  t", "incident: try its remedy / its timeline (t on ns too)"),
-    ("ctrl+p", "palette: every action, and objects by name"),
+    ("ctrl+p  ?", "palette: every action, objects by name; ? this help"),
     ("↑ ↓ j k PgUp PgDn", "move; page up, page down"),
     ("Home End G", "first row, last row; Changes: End/G follows new"),
-    ("?", "this help"),
+    ("[ ] { }  :at T", "a recording: a change / a minute back, on; :at 10:05"),
 )
 
 

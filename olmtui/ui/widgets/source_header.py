@@ -10,6 +10,7 @@ from rich.text import Text
 from olmtui.model.records.source_context import SourceContext
 from olmtui.model.rules.input.access import minutes
 from olmtui.pipeline.session import ConnectionState, Session, SourceInfo
+from olmtui.pipeline.time_control import CursorPlace
 from olmtui.ui import palette
 from olmtui.ui.widgets.inert_static import InertStatic
 
@@ -27,6 +28,8 @@ _STATE_STYLES = {
 #: The source label keeps at least this many cells before the facts about it give way.
 _LABEL_ROOM = 16
 _SEP = " · "
+#: Below this width a recording's position is ``N/M``, not ``change N of M``.
+_MOMENT_ROOM = 120
 
 
 def _age(seconds: float | None) -> str:
@@ -125,6 +128,8 @@ def header_text(session: Session, view_title: str, width: int = 200) -> Text:
     text.append(f"{session.kind}: ", style=palette.MUTED)
     status = session.status() if session.status is not None else None
     essential = Text()
+    if session.time is not None:  # a recording: which moment, which change
+        essential.append_text(_moment_text(session.time.place(), short=width < _MOMENT_ROOM))
     if status is not None:
         essential.append(" │ ", style=palette.MUTED)
         essential.append(status.state, style=_STATE_STYLES.get(status.state, "bold"))
@@ -143,9 +148,34 @@ def header_text(session: Session, view_title: str, width: int = 200) -> Text:
     return text
 
 
+def _moment_text(place: CursorPlace, short: bool = False) -> Text:
+    """A recording's cursor: the moment shown (UTC), change N of M, and at the end of a
+    recording still being written, that more may come; ``short`` (a narrow terminal):
+    the moment alone and ``N/M``, so that both stay."""
+    text = Text()
+    text.append(" │ ", style=palette.MUTED)
+    text.append(place.moment if short else f"at {place.moment}", style="bold")
+    where = (
+        f"{place.position}/{place.length}"
+        if short
+        else (f"change {place.position} of {place.length}")
+    )
+    text.append(f" · {where}", style=palette.MUTED)
+    if place.at_end:
+        growing = "growing" if short else "end, still recording"
+        text.append(
+            f" · {growing}" if place.growing else " · end",
+            style=palette.WARNING_STRONG if place.growing else palette.MUTED,
+        )
+    return text
+
+
 def _append_tail(text: Text, session: Session, status: ConnectionState | None) -> None:
-    """What may end in an ellipsis: what of the input is missing (R-SRC-1), namespaces
-    read, the status detail, no access."""
+    """What may end in an ellipsis: a recording's span, what of the input is missing
+    (R-SRC-1), namespaces read, the status detail, no access."""
+    if session.time is not None:
+        place = session.time.place()
+        text.append(f" · recorded {place.started} to {place.ended}", style=palette.MUTED)
     partial = session.input_partial()
     if partial.partial:  # findings resting on absence are withheld meanwhile
         text.append(f" · input incomplete: {'; '.join(partial.reasons)}", style=palette.WARNING)
