@@ -1,4 +1,4 @@
-"""``olmtui check --fleet``: many clusters in one run, one roll-up (issue 30, R-FLT-1..6).
+"""``olmtui check --fleet``: many clusters in one run, one roll-up (R-FLT-1..6).
 
 Each target is read exactly as a single ``check`` reads it (``pipeline/fleet.py``) in a
 bounded pool (``pipeline/fleet_runner.py``); a target that cannot be read is a status, and
@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, TextIO
 from olmtui.commands.catalog_option import load_next_catalogs
 from olmtui.commands.progress_line import bar
 from olmtui.errors import UsageError
-from olmtui.safe_text import visible
 from olmtui.sources.cluster.live_args import duration
 
 if TYPE_CHECKING:
@@ -218,7 +217,9 @@ class _Progress:
 
     def finished(self, result: TargetResult) -> None:
         self.done += 1
-        said = f"{visible(result.name)} {result.status} ({result.seconds:.1f} s)"
+        from olmtui.report.fleet_text import finished_text
+
+        said = finished_text(result.name, result.status, result.seconds)
         if self.terminal:
             line = f"fleet {bar(self.done / max(self.total, 1))} {self.done}/{self.total} {said}"
             self.stream.write(_ERASE + line)

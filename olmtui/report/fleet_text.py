@@ -32,6 +32,11 @@ def clusters(targets: list[str]) -> str:
     return f"{n} cluster{'s' if n != 1 else ''}: {names(targets)}"
 
 
+def finished_text(name: str, status: str, seconds: float) -> str:
+    """A target finishing, for the progress on stderr."""
+    return f"{visible(name)} {status} ({seconds:.1f} s)"
+
+
 def target_line(target: dict[str, Any]) -> str:
     """``NAME  STATUS  E error, W warning, I info`` (or the reason it was not read)."""
     name, status = visible(target["name"]), target["status"]
