@@ -14,19 +14,23 @@ from olmtui.model.fleet.rollup import rollup
 from olmtui.model.fleet.skew import skew
 
 
+#: The kind findings and incidents here refer to (references in a report, not objects).
+SUBJECT = "Subscription"
+
+
 def _finding(rule: str, severity: str, name: str = "sub", code: str = "X") -> dict[str, Any]:
     return {
         "rule": rule,
         "severity": severity,
         "code": code,
-        "kind": "Subscription",
+        "kind": SUBJECT,
         "namespace": "ops",
         "name": name,
     }
 
 
 def _incident(code: str, name: str, severity: str) -> dict[str, Any]:
-    root = {"code": code, "kind": "Subscription", "namespace": "ops", "name": name}
+    root = {"code": code, "kind": SUBJECT, "namespace": "ops", "name": name}
     return {"id": f"{code}:{name}", "severity": severity, "root": root, "summary": f"{code} {name}"}
 
 
