@@ -138,7 +138,8 @@ def bench_snapshots(root: Path, namespaces: int, targets: int) -> bool:
         + " " * 20
     )
     print(
-        f"    check --fleet --jobs 2:        {fleet:.1f} s wall, peak RSS {rss[0] / 1024:.0f} MB "
+        f"    check --fleet --jobs 2:        {fleet:.1f} s wall, {fleet_cpu:.1f} s CPU, "
+        f"peak RSS {rss[0] / 1024:.0f} MB "
         f"(workers {rss[1] / 1024:.0f} MB)"
     )
     print(
