@@ -138,11 +138,13 @@ def failure_status(error: UsageError) -> TargetStatus:
 
 
 def kept_fields(report: dict[str, Any]) -> dict[str, Any]:
-    """The report's :data:`KEPT` fields as ``check --output json`` writes them."""
+    """The report's :data:`KEPT` fields as ``check --output json`` writes them, the lists
+    only the roll-up reads cut to what it reads (``model/fleet/inputs.py``)."""
+    from olmtui.model.fleet.inputs import rollup_input
     from olmtui.report.json_report import dumps
 
     parsed: dict[str, Any] = json.loads(dumps({k: report[k] for k in KEPT if k in report}))
-    return parsed
+    return rollup_input(parsed)
 
 
 def _result(

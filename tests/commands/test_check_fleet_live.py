@@ -206,3 +206,26 @@ def test_jsonl_streams_a_line_per_target_then_the_rollup(fleet: Fleet) -> None:
     # --namespace applies to every live target
     assert targets["healthy"]["source"]["namespaces"] == ["team-a"]
     assert "[2/2]" in result.stderr
+
+
+def test_the_deadline_ends_the_run_with_the_unread_targets_timed_out(fleet: Fleet) -> None:
+    result = run_cli(
+        "check",
+        "--fleet",
+        "--kubeconfig",
+        fleet.configs["healthy"],
+        "--kubeconfig",
+        fleet.configs["silent"],
+        "--connect-timeout",
+        "60s",
+        "--deadline",
+        "3s",
+        "--output",
+        "json",
+        drop=("KUBECONFIG",),
+    )
+    assert result.returncode == 4
+    targets = {t["name"]: t for t in json.loads(result.stdout)["targets"]}
+    assert targets["healthy"]["status"] == "ok"
+    assert targets["silent"]["status"] == "timeout"
+    assert "3 s" in targets["silent"]["reason"]

@@ -9,10 +9,10 @@ from typing import Any
 from olmtui.model.fleet.by_rule import by_rule
 from olmtui.model.fleet.catalog_skew import catalog_skew
 from olmtui.model.fleet.incidents import shared_incidents
+from olmtui.model.fleet.inputs import rollup_input
 from olmtui.model.fleet.readiness import blocked_for_next_minor, migration, upgrade_blockers
 from olmtui.model.fleet.rollup import rollup
 from olmtui.model.fleet.skew import skew
-
 
 #: The kind findings and incidents here refer to (references in a report, not objects).
 SUBJECT = "Subscription"
@@ -183,3 +183,21 @@ def test_the_rollup_does_not_depend_on_the_order_of_the_reports() -> None:
     backward = rollup(dict(reversed(reports.items())), dict(reversed(statuses.items())))
     assert forward == backward
     assert forward["statuses"]["timeout"] == 1 and forward["targets"] == 3
+
+
+def test_the_rollup_of_cut_down_reports_is_the_rollup_of_whole_ones() -> None:
+    whole = {
+        "a": {
+            **_installed("etcd", "1"),
+            "catalogSources": [{"namespace": "m", "name": "c", "image": "i:1", "pods": [1, 2]}],
+            "migration": [{"state": "Eligible", "rules": ["long"]}],
+        },
+        "b": {
+            **_installed("etcd", "2"),
+            "catalogSources": [{"namespace": "m", "name": "c", "image": "i:2"}],
+        },
+    }
+    statuses = {"a": "ok", "b": "ok"}
+    cut = {name: rollup_input(report) for name, report in whole.items()}
+    assert "pods" not in cut["a"]["catalogSources"][0]
+    assert rollup(cut, statuses) == rollup(whole, statuses)
