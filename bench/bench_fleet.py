@@ -99,7 +99,7 @@ def snapshot_fleet(root: Path, namespaces: int, targets: int) -> Path:
             Sizes(namespaces=namespaces, single_operators=singles, subscriptions=singles + 50),
             layout="must-gather",
         )
-    folder = root / "fleet"
+    folder = root / f"fleet-{targets}"
     for n in range(targets):
         target = folder / f"cluster-{n:03d}"
         if target.exists():
@@ -116,7 +116,7 @@ def snapshot_fleet(root: Path, namespaces: int, targets: int) -> Path:
 
 def bench_snapshots(root: Path, namespaces: int, targets: int) -> bool:
     folder = snapshot_fleet(root, namespaces, targets)
-    members = sorted(p for p in folder.iterdir() if p.is_dir())[:targets]
+    members = sorted(p for p in folder.iterdir() if p.is_dir())
     print(f"(a) {targets} must-gathers of {namespaces} namespaces each")
     singles = 0.0
     cpu = children_cpu()
@@ -143,7 +143,8 @@ def bench_snapshots(root: Path, namespaces: int, targets: int) -> bool:
         f"(workers {rss[1] / 1024:.0f} MB)"
     )
     print(
-        f"    ratio {ratio:.2f} (target <= {RATIO_TARGET}); load average {os.getloadavg()[0]:.1f}"
+        f"    CPU ratio {fleet_cpu / singles_cpu:.2f}; wall ratio {ratio:.2f} (target <= "
+        f"{RATIO_TARGET}); load average {os.getloadavg()[0]:.1f}"
     )
     return ratio <= RATIO_TARGET
 
