@@ -31,12 +31,19 @@ from typing import Literal
 
 from olmtui.errors import UsageError
 from olmtui.sources.cluster.live_config import kubeconfig_contexts
-from olmtui.sources.snapshots.snapshot_files import ARCHIVE_SUFFIXES, is_archive, select_files
+from olmtui.sources.snapshots.snapshot_files import (
+    ARCHIVE_SUFFIXES,
+    MUST_GATHER_TREES,
+    is_archive,
+    select_files,
+)
 
 TargetKind = Literal["live", "snapshot"]
 #: Longest targets file read (bytes): a fleet's list of names, not a cluster dump.
 MAX_TARGETS_FILE = 4 << 20
 _TRAILING_COMMENT = re.compile(r"\s+#")
+#: The file a must-gather tree is listed as, unlisted (``_pruned_listing``).
+_STAND_IN = "listed.yaml"
 
 
 @dataclass(frozen=True)
@@ -141,17 +148,25 @@ def path_targets(path: str) -> list[Target]:
     inner = _clusters_in(path)
     if len(inner) < 2:
         return [Target(_base_name(path), "snapshot", (path,))]
-    return [Target(_base_name(p), "snapshot", (p,)) for p in inner]
+    return [Target(name, "snapshot", (p,)) for name, p in _inner_names(path, inner)]
+
+
+def _inner_names(folder: str, inner: list[str]) -> list[tuple[str, str]]:
+    """Each cluster of a folder named by the folder's entry that holds it (``case-1`` for
+    ``case-1/must-gather.local.123/``: the ``must-gather.local.N`` names ``oc`` writes say
+    nothing), or by its path below the folder when one entry holds several."""
+    relative = [os.path.relpath(p, folder).replace(os.sep, "/") for p in inner]
+    firsts = [r.split("/", 1)[0] for r in relative]
+    return [
+        (_base_name(first) if firsts.count(first) == 1 else rel, path)
+        for first, rel, path in zip(firsts, relative, inner, strict=True)
+    ]
 
 
 def _clusters_in(folder: str) -> list[str]:
     """The must-gathers below ``folder`` (the loader's own detection); for a folder of
     archives and no YAML, the archives."""
-    relative: list[str] = []
-    for where, dirs, files in os.walk(folder):
-        dirs.sort()
-        prefix = os.path.relpath(where, folder).replace(os.sep, "/")
-        relative += [f if prefix == "." else f"{prefix}/{f}" for f in files]
+    relative = _pruned_listing(folder)
     gathers = select_files(relative).must_gathers
     if gathers and gathers != [""]:
         return [os.path.join(folder, g) for g in gathers]
@@ -162,6 +177,25 @@ def _clusters_in(folder: str) -> list[str]:
     if archives and not select_files(relative).files:
         return [os.path.join(folder, a) for a in archives]
     return []
+
+
+def _pruned_listing(folder: str) -> list[str]:
+    """The files below ``folder`` that tell where its must-gathers are, as ``select_files``
+    reads them: a folder holding a must-gather tree (``namespaces/``,
+    ``cluster-scoped-resources/``) is a root and is not descended into (one stand-in file
+    per tree says so: a must-gather is thousands of files, a folder of fifty of them took
+    seconds to list whole); every other file is listed."""
+    relative: list[str] = []
+    for where, dirs, files in os.walk(folder):
+        dirs.sort()
+        prefix = os.path.relpath(where, folder).replace(os.sep, "/")
+        prefix = "" if prefix == "." else prefix + "/"
+        trees = [d for d in dirs if d in MUST_GATHER_TREES]
+        if trees:
+            relative += [f"{prefix}{tree}/{_STAND_IN}" for tree in trees]
+            dirs.clear()
+        relative += [prefix + f for f in files]
+    return relative
 
 
 def file_targets(path: str, kubeconfig: str | None = None) -> list[Target]:

@@ -108,3 +108,13 @@ def test_nothing_named_or_an_unreadable_targets_file_is_a_usage_error(tmp_path: 
         fleet_targets(TargetSpec())
     with pytest.raises(UsageError, match="cannot read targets file"):
         fleet_targets(TargetSpec(targets_file=str(tmp_path / "none.txt")))
+
+
+def test_each_cluster_of_a_folder_is_named_by_the_entry_holding_it(tmp_path: Path) -> None:
+    _gather(tmp_path / "case-1" / "must-gather.local.1" / "quay-io-mg-sha256-0a")
+    _gather(tmp_path / "case-2" / "must-gather.local.1" / "quay-io-mg-sha256-0a")
+    _gather(tmp_path / "case-3" / "east")
+    _gather(tmp_path / "case-3" / "west")
+    found = path_targets(str(tmp_path))
+    assert [t.name for t in found] == ["case-1", "case-2", "case-3/east", "case-3/west"]
+    assert found[0].paths == (str(tmp_path / "case-1" / "must-gather.local.1"),)
