@@ -38,6 +38,7 @@ from olmtui.sources.cluster.live_args import add_connection_arguments, merge_lea
 COMMAND_MODULES: tuple[str, ...] = (
     "check",
     "whatif",
+    "diff",
     "explain",
     "graph",
     "snapshot",

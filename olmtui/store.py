@@ -680,6 +680,19 @@ class Store:
             if not slots:
                 del self._events_of[subject]  # type: ignore[arg-type]
 
+    def _refile_event(self, slot: Slot, old: Obj, new: Obj) -> None:
+        """An Event whose involved object changed (no API server allows it; a snapshot may
+        say so twice) moves to its new object's list, at its place in the cache's order."""
+        subject = event_subject(new)
+        if subject == event_subject(old):
+            return
+        self._forget_event(slot, old)
+        if subject is not None:
+            slots = self._events_of.setdefault(subject, [])
+            slots.append(slot)
+            position = {s: i for i, s in enumerate(self._objects[EVENT])}
+            slots.sort(key=position.__getitem__)
+
     def _with_evicted(self, changes: list[Change]) -> list[Change]:
         """``changes`` with the Events let go of for the cap while making them."""
         if not self._evicted:
@@ -707,6 +720,8 @@ class Store:
             return key, Change("MODIFIED", key, old, old) if moved else None
         if key.kind == EVENT and old is None and not self._room_for_event(slot, trimmed):
             return key, None
+        if key.kind == EVENT and old is not None:
+            self._refile_event(slot, old, trimmed)
         bucket[slot] = self._compact(key.kind, key.name, trimmed)
         if old is None and key.kind in NAMESPACE_INDEXED:
             self._names_in[key.kind].setdefault(key.namespace, {})[key.name] = None
@@ -931,6 +946,14 @@ class Store:
         slots = self._events_of.get((kind, namespace, name), ())
         events = [self._held(slot, bucket[slot]) for slot in slots if slot in bucket]
         return tuple(sorted(events, key=event_time, reverse=True))
+
+    def events_in_order(self, kind: str, namespace: str, name: str) -> tuple[Obj, ...]:
+        """The cached Events whose involved object is this one, in the order ``list(EVENT)``
+        gives them (a rule orders them its own way): found from the cap's index (R-EVD-1),
+        not by grouping every Event."""
+        bucket = self._objects[EVENT]
+        slots = self._events_of.get((kind, namespace, name), ())
+        return tuple(self._held(slot, bucket[slot]) for slot in slots if slot in bucket)
 
     def count(self, kind: str) -> int:
         return len(self._objects[kind])

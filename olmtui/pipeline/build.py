@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from olmtui.demo.cluster import DemoCluster
     from olmtui.sources.cluster.live import LiveSource
     from olmtui.sources.cluster.live_status import LiveStatus
+    from olmtui.sources.recording.timeline import Timeline
 
 #: The cluster dump shipped in the package, for ``olmtui check --sample``.
 SAMPLE = "cluster.yaml"
@@ -418,3 +419,30 @@ def catalog_session(catalog_specs: Sequence[str]) -> Session:
     an empty store under the same wiring, so the catalogs are merged as for any session."""
     loaded = [load_catalog(spec) for spec in catalog_specs]
     return _assemble(Store(), "snapshot", "catalog content", loaded)
+
+
+def moment_session(
+    timeline: Timeline,
+    count: int,
+    catalog_specs: Sequence[str] = (),
+    label: str = "recording",
+    global_namespace: str | None = None,
+) -> Session:
+    """A recording's state after its first ``count`` changes, built once (``olmtui diff
+    FILE@TIME``): the store filled with that state, its clock that moment (CSV ages as
+    they were then). A recording is read from a cluster: its PackageManifests were listed
+    live (R-DOC-8)."""
+    from olmtui.sources.recording.timeline import load_state
+
+    store = Store()
+    load_state(store, timeline.state(count))
+    moment = dt.datetime.fromtimestamp(timeline.time_of(count), dt.UTC)
+    loaded = [load_catalog(spec) for spec in catalog_specs]
+    return _assemble(
+        store,
+        "recording",
+        label,
+        loaded,
+        clock=lambda: moment,
+        global_namespace=global_namespace,
+    )

@@ -24,7 +24,7 @@ from olmtui.store import Store
 if TYPE_CHECKING:
     from olmtui.model.incremental.engine import Model
 
-SourceKind = Literal["live", "snapshot", "demo"]
+SourceKind = Literal["live", "snapshot", "demo", "recording"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -406,7 +406,7 @@ def _webhooks_moved(seen: Seen) -> bool:
 def _catalog_pod_findings(inputs: HealthInputs) -> list[Finding]:
     objects = inputs.objects
     return catalog_pod_findings(
-        objects.list(CATALOG_SOURCE), objects.list(POD), objects.list(EVENT)
+        objects.list(CATALOG_SOURCE), objects.list(POD), objects.events_in_order
     )
 
 
@@ -433,7 +433,7 @@ def _install_pods_marks(seen: Seen) -> Iterable[Subject]:
 # -- R-EVD-3: a failed bundle unpack, its Job or what is left of it ---------------------------
 def _unpack_findings(inputs: HealthInputs) -> list[Finding]:
     objects = inputs.objects
-    return unpack_findings(objects.list(SUBSCRIPTION), objects.list(JOB), objects.list(EVENT))
+    return unpack_findings(objects.list(SUBSCRIPTION), objects.list(JOB), objects.events_in_order)
 
 
 def _unpack_moved(seen: Seen) -> bool:

@@ -69,6 +69,8 @@ class ObjectReader(Protocol):
 
     def count(self, kind: str) -> int: ...
 
+    def events_in_order(self, kind: str, namespace: str, name: str) -> tuple[Obj, ...]: ...
+
 
 class Partitions(Protocol):
     """A family's own index of subjects

@@ -15,7 +15,12 @@ from collections.abc import Iterable
 
 from olmtui.kinds import JOB, SUBSCRIPTION
 from olmtui.model.records.types import Evidence, FieldEvidence, Finding
-from olmtui.model.rules.evidence.catalog_pods import event_evidence, events_about
+from olmtui.model.rules.evidence.catalog_pods import (
+    EventsOf,
+    event_evidence,
+    newest_first,
+    no_events,
+)
 from olmtui.objects import Obj, meta, name_of, namespace_of, spec, status
 
 #: The label OLM puts on a bundle unpack Job.
@@ -50,12 +55,11 @@ def unpack_jobs(jobs: Iterable[Obj]) -> list[Obj]:
 
 
 def unpack_findings(
-    subscriptions: Iterable[Obj], jobs: Iterable[Obj], events: Iterable[Obj] = ()
+    subscriptions: Iterable[Obj], jobs: Iterable[Obj], events: EventsOf = no_events
 ) -> list[Finding]:
     """R-EVD-3: per failed unpack, where its evidence is: the failed Job an older OLM keeps
     (a finding on the Job), or the condition and Events when the Job is gone by design."""
     all_jobs = unpack_jobs(jobs)
-    by_subject = events_about(events)
     findings: list[Finding] = []
     for job in failed_unpack_jobs(all_jobs):
         failed = _condition(job, "Failed") or {}
@@ -90,9 +94,9 @@ def unpack_findings(
         source_namespace = spec(sub).get("sourceNamespace") or namespace
         if any(namespace_of(j) == source_namespace for j in all_jobs):
             continue  # the Job is in the input: its own finding (if failed) says why
-        events = [
+        warnings = [
             e
-            for e in by_subject.get((SUBSCRIPTION, namespace, name), ())
+            for e in newest_first(events(SUBSCRIPTION, namespace, name))
             if e.get("reason") == _FAILED
         ]
         evidence: list[Evidence] = [
@@ -104,8 +108,8 @@ def unpack_findings(
                 condition.get("message") or "",
             )
         ]
-        evidence += map(event_evidence, events)
-        seen = f" and {len(events)} Warning Event(s) of that reason" if events else ""
+        evidence += map(event_evidence, warnings)
+        seen = f" and {len(warnings)} Warning Event(s) of that reason" if warnings else ""
         findings.append(
             Finding(
                 "info",

@@ -10,7 +10,7 @@ in the input, is no finding: unknown is not absent.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from olmtui.kinds import CATALOG_SOURCE, POD
 from olmtui.model.records.types import EventEvidence, Evidence, FieldEvidence, Finding, ObjectRef
@@ -104,17 +104,34 @@ def _field(status: Obj, path: str) -> str:
     return f"status.containerStatuses[{status.get('name', '?')}].{path}"
 
 
+#: The Events about one object (kind, namespace, name), in the cache's order
+#: (``Store.events_in_order``): a rule asks for the few objects it reports on, never groups
+#: a hundred thousand Events to find them.
+EventsOf = Callable[[str, str, str], Iterable[Obj]]
+
+
+def no_events(kind: str, namespace: str, name: str) -> tuple[Obj, ...]:
+    """:data:`EventsOf` when no Event is known."""
+    return ()
+
+
+def newest_first(events: Iterable[Obj]) -> list[Obj]:
+    """Events newest first (by last or event time): sorted oldest first, then reversed, so
+    that of two Events of the same time the one cached later comes first."""
+    listed = list(events)
+    listed.sort(key=lambda e: str(e.get("lastTimestamp") or e.get("eventTime") or ""))
+    listed.reverse()
+    return listed
+
+
 def events_about(events: Iterable[Obj]) -> dict[tuple[str, str, str], list[Obj]]:
-    """The Events by the (kind, namespace, name) they are about, newest first."""
+    """The Events by the (kind, namespace, name) they are about, each newest first."""
     found: dict[tuple[str, str, str], list[Obj]] = {}
     for event in events:
         involved = event.get("involvedObject") or {}
         key = (involved.get("kind", ""), involved.get("namespace", ""), involved.get("name", ""))
         found.setdefault(key, []).append(event)
-    for listed in found.values():
-        listed.sort(key=lambda e: str(e.get("lastTimestamp") or e.get("eventTime") or ""))
-        listed.reverse()
-    return found
+    return {key: newest_first(listed) for key, listed in found.items()}
 
 
 def event_evidence(event: Obj) -> EventEvidence:
@@ -133,12 +150,11 @@ def event_evidence(event: Obj) -> EventEvidence:
 
 
 def catalog_pod_findings(
-    catalog_sources: Iterable[Obj], pods: Iterable[Obj], events: Iterable[Obj] = ()
+    catalog_sources: Iterable[Obj], pods: Iterable[Obj], events: EventsOf = no_events
 ) -> list[Finding]:
     """R-EVD-2: one finding per unhealthy pod of a CatalogSource, naming why, with the field
     it rests on and the pod's Events (R-EVD-1) as its evidence."""
     by_catalog = pods_by_catalog(pods)
-    by_subject = events_about(events)
     findings: list[Finding] = []
     for source in catalog_sources:
         namespace, name = namespace_of(source), name_of(source)
@@ -149,8 +165,7 @@ def catalog_pod_findings(
             code, sentence, (field, value) = why
             serving = _connection_state(source) == "READY"
             evidence: list[Evidence] = [FieldEvidence(POD, namespace, name_of(pod), field, value)]
-            about = by_subject.get((POD, namespace, name_of(pod)), ())
-            evidence += map(event_evidence, about)
+            evidence += map(event_evidence, newest_first(events(POD, namespace, name_of(pod))))
             findings.append(
                 Finding(
                     "warning" if serving else "error",
