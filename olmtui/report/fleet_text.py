@@ -48,12 +48,11 @@ def target_line(target: dict[str, Any]) -> str:
 
 
 def rollup_lines(rollup: dict[str, Any]) -> list[str]:
-    """The roll-up's sentences, one a line (``R-FLT-2..6``)."""
+    """The roll-up's sentences, one a line (``R-FLT-2..6``): incidents on many clusters
+    first, then rules, skew, and what each cluster needs next."""
     lines: list[str] = []
     statuses = ", ".join(f"{n} {s}" for s, n in rollup["statuses"].items() if n)
     lines.append(f"{rollup['targets']} targets: {statuses}")
-    for rule, entry in rollup["byRule"].items():
-        lines.append(f"rule {rule} ({entry['severity']}) on {clusters(entry['targets'])}")
     for entry in rollup["incidents"]:
         obj = entry["object"]
         where = "/".join(str(v) for v in (obj["namespace"], obj["name"]) if v)
@@ -62,6 +61,8 @@ def rollup_lines(rollup: dict[str, Any]) -> list[str]:
             f"incident {visible(entry['code'])} on {on} "
             f"({entry['severity']}, {entry['rule']}) on {clusters(entry['targets'])}"
         )
+    for rule, entry in rollup["byRule"].items():
+        lines.append(f"rule {rule} ({entry['severity']}) on {clusters(entry['targets'])}")
     for entry in rollup["skew"]:
         lines += _spread(f"package {visible(entry['package'])}", entry["versions"], "version")
         lines += _spread(f"package {visible(entry['package'])}", entry["channels"], "channel")
