@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from olmtui.kinds import CATALOG_SOURCE, CLUSTER_CATALOG
+
 Report = Mapping[str, Any]
 
 
@@ -20,12 +22,12 @@ def catalog_skew(reports: Mapping[str, Report]) -> list[dict[str, Any]]:
         for source in report.get("catalogSources") or ():
             image = source.get("image")
             if image:
-                key = ("CatalogSource", f"{source.get('namespace')}/{source.get('name')}")
+                key = (CATALOG_SOURCE, f"{source.get('namespace')}/{source.get('name')}")
                 seen.setdefault(key, {}).setdefault(str(image), set()).add(target)
         for catalog in report.get("clusterCatalogs") or ():
             resolved = catalog.get("resolvedRef")
             if resolved:
-                key = ("ClusterCatalog", str(catalog.get("name")))
+                key = (CLUSTER_CATALOG, str(catalog.get("name")))
                 seen.setdefault(key, {}).setdefault(str(resolved), set()).add(target)
     return [
         {"kind": kind, "name": name, "refs": {r: sorted(t) for r, t in sorted(refs.items())}}
