@@ -93,9 +93,11 @@ def _run_dashboard(args: argparse.Namespace) -> int:
 
     next_catalogs = load_next_catalogs(args.dashboard_next_catalogs)
     session = live_session(
-        options_from_args(args), args.dashboard_catalogs, args.dashboard_global_namespace
+        options_from_args(args),
+        args.dashboard_catalogs,
+        args.dashboard_global_namespace,
+        next_catalogs,
     )
-    session.next_catalogs = next_catalogs
     return run_app(OlmApp(session))
 
 

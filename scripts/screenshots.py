@@ -2,7 +2,9 @@
 
 The screens show ``olmtui demo``'s cluster (real operators on a loopback API server) as it
 stands once the watcher has listed it, before the script changes anything; ``--sample``
-uses a replay of the packaged sample cluster instead. The Resolution view is shot on a
+uses a replay of the packaged sample cluster instead. The demo's last shot is a
+ClusterExtension's detail against its next release (``olmtui demo --next-catalog``). The
+Resolution view is shot on a
 replay of one of the resolution cases (``tests/data/resolution/orphaned-csv-blocks-package``,
 a snapshot plus its catalog content), where OLM's next resolution fails. SVGs go to
 ``screenshots/`` as they are (no conversion: the README shows SVGs).
@@ -93,7 +95,22 @@ async def take(session: Session, subscription_filter: str) -> list[Path]:
             path = OUT / f"{name}.svg"
             path.write_text(app.export_screenshot(title=f"olmtui: {name}"))
             written.append(path)
+        if session.kind == "demo":
+            written.append(await next_catalog_shot(pilot, session))
     return written
+
+
+async def next_catalog_shot(pilot: Pilot, session: Session) -> Path:
+    """``olmtui demo --next-catalog``: a ClusterExtension's detail against the demo's next
+    release, what it lacks and the way out (taken last: the next catalog adds findings)."""
+    from olmtui.commands.demo import next_catalogs
+
+    session.next_catalogs = next_catalogs([""])
+    await _view(pilot, "clusterextensions", "slash", *"opendatahub", "enter")
+    await pilot.pause(0.5)
+    path = OUT / "next-catalog.svg"
+    path.write_text(pilot.app.export_screenshot(title="olmtui: next-catalog"))
+    return path
 
 
 async def resolution_shot() -> Path:

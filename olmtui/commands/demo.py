@@ -14,14 +14,17 @@ import contextlib
 import datetime as dt
 import signal
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
+from olmtui.commands.catalog_option import load_next_catalogs
 from olmtui.commands.view_option import add_view_argument, initial_view
 from olmtui.errors import UsageError, run_app
 from olmtui.kinds import NAMESPACE
 
 if TYPE_CHECKING:
     from olmtui.demo.cluster import DemoCluster
+    from olmtui.model.records.catalog import Catalog
 
 NAME = "demo"
 HELP = (
@@ -52,7 +55,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         dest="print_reports",
         help="print the text report on every change instead of opening the dashboard",
     )
+    parser.add_argument(
+        "--next-catalog",
+        action="append",
+        nargs="?",
+        const="",
+        default=[],
+        dest="next_catalogs",
+        metavar="[NAMESPACE/NAME=]PATH",
+        help="check every installed operator against the catalog the cluster will serve "
+        "after its OpenShift upgrade (R-NXT); without PATH, the demo's own next release "
+        "(for its CatalogSource and its ClusterCatalog); repeatable",
+    )
     add_view_argument(parser)
+
+
+def next_catalogs(specs: list[str]) -> list[Catalog]:
+    """``--next-catalog`` as the demo reads it: a bare flag is the demo's next release."""
+    from olmtui.demo.next_release import next_release_specs
+
+    expanded: list[str] = []
+    for spec in specs:
+        expanded += [spec] if spec else next_release_specs()
+    return load_next_catalogs(expanded)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -66,12 +91,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if args.cycles is not None and args.cycles < 1:
         raise UsageError("--cycles must be at least 1")
+    upgrade = next_catalogs(args.next_catalogs)
     with DemoCluster(interval, cycles=args.cycles) as cluster:
         if args.print_reports:
             _exit_on_hangup()
-            asyncio.run(print_reports(cluster, sys.stdout))
+            asyncio.run(print_reports(cluster, sys.stdout, upgrade))
         else:
-            _dashboard(cluster, view)
+            _dashboard(cluster, view, upgrade)
     return 0
 
 
@@ -87,20 +113,23 @@ def _exit_on_hangup() -> None:
         signal.signal(signum, stop)
 
 
-def _dashboard(cluster: DemoCluster, view: str) -> None:
+def _dashboard(cluster: DemoCluster, view: str, upgrade: list[Catalog]) -> None:
     from olmtui.pipeline.build import demo_session
     from olmtui.ui.app import OlmApp
 
-    run_app(OlmApp(demo_session(cluster), initial_view=view))
+    session = demo_session(cluster)
+    session.next_catalogs = upgrade
+    run_app(OlmApp(session, initial_view=view))
 
 
-async def print_reports(cluster: DemoCluster, out: TextIO) -> None:
+async def print_reports(cluster: DemoCluster, out: TextIO, upgrade: Sequence[Catalog] = ()) -> None:
     """Run the demo and print the report whenever the model changed, at most once per
-    :data:`REPORT_PERIOD`."""
+    :data:`REPORT_PERIOD`; ``upgrade``: the ``--next-catalog`` content."""
     from olmtui.pipeline.build import demo_session
     from olmtui.report import render_text
 
     session = demo_session(cluster)
+    session.next_catalogs = list(upgrade)
     printed = -1
 
     def report_if_changed() -> None:

@@ -1,7 +1,8 @@
 """The demo's cluster upgrade (R-CUP-*): an OpenShift 4.18 ClusterVersion, and an OLM v1
 operator that holds the next minor. ``legacy-metrics-operator`` is installed from a bundle whose
 ``olm.maxOpenShiftVersion`` is 4.18 (``fixtures/legacy-metrics-operator.catalog.yaml``, served by
-the community ClusterCatalog); its next bundle, 1.3.0, allows 4.20, the way out. The ``olm``
+the community ClusterCatalog) and pinned there (``version: 1.2.0``); its next bundle, 1.3.0,
+allows 4.20: the way out is changing the pin to 1.3.0 (R-CUP-7), which ``check`` proves. The ``olm``
 ClusterOperator says ``Upgradeable=False`` in cluster-olm-operator's words (its
 ``InstalledOLMOperatorsUpgradeable`` after library-go's union of ``*Upgradeable`` conditions).
 """

@@ -32,7 +32,7 @@ from olmtui.kinds import (
     SUBSCRIPTION,
 )
 from olmtui.model.diagnosis.incidents import Diagnosis, diagnose
-from olmtui.model.diagnosis.remedies import remedy_for
+from olmtui.model.diagnosis.remedies import IndexedContext, remedy_for
 from olmtui.model.incremental.engine import Model
 from olmtui.model.incremental.health import finding_order, findings_read, health_findings
 from olmtui.model.incremental.health_index import HealthIndex
@@ -357,7 +357,7 @@ class Analysis:
     def remedy(self, finding: Finding) -> Remedy | None:
         """The plan for ``finding`` on the state now (``model/diagnosis/remedies``), as
         ``check`` reports it; read for the one finding a screen details."""
-        return remedy_for(finding, self.store)
+        return remedy_for(finding, IndexedContext(self.store, self.catalogs()))
 
     def findings_by_subject(self) -> dict[SubjectKey, list[Finding]]:
         """The findings by ``(kind, namespace, name)`` of their object, rebuilt only when

@@ -263,19 +263,34 @@ async def _probe(options: LiveOptions) -> None:
 
 
 def live_session(
-    options: LiveOptions, catalog_specs: Sequence[str] = (), global_namespace: str | None = None
+    options: LiveOptions,
+    catalog_specs: Sequence[str] = (),
+    global_namespace: str | None = None,
+    next_catalogs: Sequence[Catalog] = (),
 ) -> Session:
     """The cluster of ``options`` followed live: connects first (``UsageError`` when the
-    cluster cannot be reached), then the app runs the watcher as the session's runner."""
+    cluster cannot be reached), then the app runs the watcher as the session's runner.
+    ``next_catalogs``: the ``--next-catalog`` content, read already (R-NXT-1)."""
     asyncio.run(_probe(options))
-    return _live(options, [load_catalog(spec) for spec in catalog_specs], global_namespace)
+    loaded = [load_catalog(spec) for spec in catalog_specs]
+    return _live(options, _Content(loaded, list(next_catalogs)), global_namespace)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Content:
+    """The catalog content a live session was given (``--catalog``, ``--next-catalog``),
+    read once and carried to the session of every context ``:ctx`` switches to."""
+
+    catalogs: list[Catalog]
+    next_catalogs: list[Catalog]
 
 
 async def _on_context(
-    options: LiveOptions, loaded: list[Catalog], global_namespace: str | None, context: str
+    options: LiveOptions, content: _Content, global_namespace: str | None, context: str
 ) -> Session:
-    """``:ctx NAME``: the same session (options, catalogs) on another kubeconfig context,
-    reached once first, so a bad context is a message and the old session stays."""
+    """``:ctx NAME``: the same session (options, catalog and next-catalog content) on
+    another kubeconfig context, reached once first, so a bad context is a message and the
+    old session stays."""
     from olmtui.errors import UsageError  # what a source raises, in one line
 
     other = dataclasses.replace(options, context=context)
@@ -283,10 +298,10 @@ async def _on_context(
         await _probe(other)
     except UsageError as exc:
         raise ContextUnavailable(str(exc)) from None
-    return _live(other, loaded, global_namespace)
+    return _live(other, content, global_namespace)
 
 
-def _live(options: LiveOptions, loaded: list[Catalog], global_namespace: str | None) -> Session:
+def _live(options: LiveOptions, content: _Content, global_namespace: str | None) -> Session:
     from olmtui.sources.cluster.live import LiveSource
     from olmtui.sources.cluster.live_config import context_names
 
@@ -304,7 +319,7 @@ def _live(options: LiveOptions, loaded: list[Catalog], global_namespace: str | N
         store,
         "live",
         source.label or options.context or "current context",
-        loaded,
+        content.catalogs,
         runner=runner,
         status=lambda: live_status(source, store, options),
         upgrade_count=lambda: source.csv_upgrade_count,
@@ -315,7 +330,8 @@ def _live(options: LiveOptions, loaded: list[Catalog], global_namespace: str | N
     )
     session.partial = lambda: live_partial(source)
     session.contexts = lambda: context_names(options.kubeconfig)
-    session.switch_context = lambda context: _on_context(options, loaded, global_namespace, context)
+    session.next_catalogs = list(content.next_catalogs)
+    session.switch_context = lambda name: _on_context(options, content, global_namespace, name)
     return session
 
 

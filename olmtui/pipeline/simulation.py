@@ -18,8 +18,11 @@ from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 
+from olmtui.kinds import CLUSTER_EXTENSION
 from olmtui.model.diagnosis.changes import ChangeError, applied
 from olmtui.model.diagnosis.reactions import Reaction, react, resolved
+from olmtui.model.diagnosis.remedies.steps import NOT_SIMULATED
+from olmtui.model.diagnosis.v1_reactions import extension_changed
 from olmtui.model.records.diagnosis import Change, FindingKey, Remedy
 from olmtui.model.records.types import ObjectRef
 from olmtui.model.rules.operatorgroups.targets import uid_label
@@ -117,7 +120,7 @@ class Simulator:
             for change, old, new in done:
                 touched.add(change.target.namespace)
                 every |= _moves_every_namespace(change.target, state)
-                followed.add(react(state.reader, change, old, new, made=round_ == 0))
+                followed.add(_reaction(state, change, old, new, made=round_ == 0))
             reaction.lines += followed.lines
             reaction.missing += followed.missing
             reaction.resolve |= followed.resolve
@@ -227,11 +230,14 @@ class Simulator:
         outside = [s for s in remedy.steps if not s.changes and s.action in _OUTSIDE_THE_STATE]
         if not changes or outside:
             what = "; ".join(s.text for s in outside) or "no step changes what olmtui holds"
+            # the plan's own word on what it lacks, where it says one, is the more precise
+            said = remedy.missing if remedy.missing not in (None, NOT_SIMULATED) else None
             return replace(
                 remedy,
                 verified="not-simulated",
                 outcome="",
-                missing=f"not simulated: the fix lies outside the state olmtui holds ({what})",
+                missing=said
+                or f"not simulated: the fix lies outside the state olmtui holds ({what})",
             )
         try:
             outcome = self._outcome(tuple(changes))
@@ -241,6 +247,16 @@ class Simulator:
         # image) is taken as done, and the outcome says so
         assumed = tuple(s.text for s in remedy.steps if not s.changes and s.action != "wait")
         return judged(remedy, outcome, set(clears), assumed)
+
+
+def _reaction(
+    state: SimulatedState, change: Change, old: Obj | None, new: Obj | None, *, made: bool
+) -> Reaction:
+    """OLM's next reactions to one applied change: OLM v1's to a ClusterExtension, read
+    with the catalog content (R-CUP-7), OLM v0's to the rest."""
+    if change.target.kind == CLUSTER_EXTENSION:
+        return extension_changed(state.reader, change, old, new, state.catalogs)
+    return react(state.reader, change, old, new, made=made)
 
 
 def _moves_every_namespace(target: ObjectRef, state: SimulatedState) -> bool:

@@ -524,7 +524,7 @@ def report_json(
     ``now``: the input's clock (a live one, a must-gather's time), for the lifecycle phases.
     ``next_catalog``: the installed operators against ``--next-catalog`` (R-NXT-1..6).
     """
-    planned_on = IndexedContext(store)
+    planned_on = IndexedContext(store, catalogs)
     findings = merged_findings(
         load_result.findings if load_result is not None else (),
         model=model.findings(),

@@ -7,15 +7,22 @@ from __future__ import annotations
 from rich.text import Text
 
 from olmtui.model.records.next_catalog import NextCatalogEntry
+from olmtui.model.rules.nextcatalog.advice import advice_parts
 from olmtui.ui import palette
 from olmtui.ui.formatting import line
 
 
 def next_catalog_lines(entry: NextCatalogEntry | None) -> list[Text]:
+    """``ok`` with the edge, or what the next catalog lacks and, on a line of its own,
+    the way out (R-NXT-5)."""
     if entry is None:
         return []
-    if entry.ok:
+    parts = advice_parts(entry)
+    if parts is None:
         said = Text(f"ok: {entry.edge or 'the installed version is there'}", style=palette.OK)
-    else:
-        said = Text(entry.advice or "", style=palette.WARNING_STRONG)
-    return [line("next catalog (R-NXT)", said)]
+        return [line("next catalog (R-NXT)", said)]
+    lacks, way = parts
+    return [
+        line("next catalog (R-NXT)", Text(lacks, style=palette.WARNING_STRONG)),
+        line("  way out", Text(way)),
+    ]

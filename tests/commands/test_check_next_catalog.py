@@ -9,14 +9,13 @@ import io
 import json
 from pathlib import Path
 
-import jsonschema
 import pytest
 import yaml
 from data_paths import DATA
 from model_builders import csv, subscription
+from report_records import validate_report
 
 from olmtui.cli import main
-from olmtui.report import load_schema
 
 PKG = "cluster-kube-descheduler-operator"
 NS = "openshift-kube-descheduler-operator"
@@ -50,7 +49,7 @@ def run(*args: str) -> tuple[int, str]:
 def json_report(*args: str) -> dict:
     _, text = run(*args, "--output", "json")
     report = json.loads(text)
-    jsonschema.validate(report, load_schema())
+    validate_report(report)
     return report
 
 

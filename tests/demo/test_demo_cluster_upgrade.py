@@ -31,5 +31,7 @@ def test_the_demo_cluster_holds_its_next_minor_for_one_v1_operator(tmp_path: Pat
         "4.18",
     )
     assert "legacy-metrics-operator.v1.3.0" in blocker["message"]
+    # R-CUP-7: pinned at 1.2.0, the way out is changing the pin, not "upgrade to 1.3.0"
+    assert 'change spec.source.catalog.version from "1.2.0" to "1.3.0"' in blocker["message"]
     held = next(f for f in report["findings"] if f["code"] == "OLMClusterOperatorNotUpgradeable")
     assert held["cause"]["name"] == cluster_upgrade.PACKAGE

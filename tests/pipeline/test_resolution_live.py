@@ -57,8 +57,11 @@ async def test_a_live_session_resolves_against_the_catalog_content_given(cluster
 def test_the_dashboard_takes_catalog_content_and_the_global_namespace(monkeypatch) -> None:
     seen: dict[str, Any] = {}
 
-    def fake_session(options: LiveOptions, specs: list[str], global_namespace: str | None):
+    def fake_session(
+        options: LiveOptions, specs: list[str], global_namespace: str | None, next_catalogs: list
+    ):
         seen.update(context=options.context, specs=specs, global_namespace=global_namespace)
+        assert next_catalogs == []
         raise SystemExit(0)
 
     monkeypatch.setattr("olmtui.pipeline.build.live_session", fake_session)

@@ -36,7 +36,11 @@ def test_cluster_upgrade_json_names_the_v1_blocker_its_cap_and_the_way_out() -> 
     assert blocker["source"] == "v1"
     assert blocker["object"] == {"kind": "ClusterExtension", "namespace": None, "name": "argocd"}
     assert blocker["maxOpenShiftVersion"] == "4.18"
-    assert "Upgrade it to argocd-operator.v0.8.0 (version 0.8.0)" in blocker["message"]
+    # R-CUP-7: no version constraint, so operator-controller walks there edge by edge
+    assert (
+        "Its spec already lets operator-controller upgrade it to argocd-operator.v0.8.0 "
+        "(version 0.8.0), whose cap allows 4.19, one successor at a time: 0.7.0, then 0.8.0"
+    ) in blocker["message"]
     held = next(f for f in report["findings"] if f["code"] == "OLMClusterOperatorNotUpgradeable")
     assert held["cause"] == {
         "code": "ClusterExtensionBlocksUpgrade",

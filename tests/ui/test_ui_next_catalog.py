@@ -50,6 +50,11 @@ async def test_the_subscription_detail_gives_the_way_out(tmp_path: Path) -> None
         detail = " ".join(console.file.getvalue().split())  # type: ignore[attr-defined]
         assert "next catalog (R-NXT):" in detail
         assert "upgrade it within channel stable to clusterkubedescheduleroperator.v5.3.2" in detail
+        # what the next catalog lacks, then the way out on a line of its own
+        assert (
+            "has no upgrade edge from the installed clusterkubedescheduleroperator.v5.1.0. "
+            "way out: Before the cluster upgrade" in detail
+        )
 
 
 async def test_the_findings_view_lists_the_next_catalog_finding(tmp_path: Path) -> None:

@@ -50,7 +50,7 @@ async def test_the_blocker_row_its_detail_and_enter() -> None:
         source, where, cap, marks, message = rows[ARGOCD]
         assert (source, where, cap) == ("v1", "ClusterExtension argocd", "4.18")
         assert "▲" in marks
-        assert "Upgrade it to argocd-operator.v0.8.0" in message
+        assert "upgrade it to argocd-operator.v0.8.0" in message  # R-CUP-7: the spec leads there
         assert "OpenShift 4.18.12 -> 4.19: 1 blocker" in screen.title_note()
         detail = _text(screen.describe(ARGOCD))
         assert "olm.maxOpenShiftVersion: 4.18" in detail

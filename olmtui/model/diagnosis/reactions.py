@@ -16,7 +16,8 @@ deleted Subscription (R-RES-1: its namespace is resolved again; R-DOC-14: a CSV 
 Subscription leaves stays), a deleted Namespace taking its objects along. Not modelled, and
 named in ``missing`` when a change rests on it: an InstallPlan's steps running (whether the
 new CSV succeeds), a CSV installing again after its spec changed, a CatalogSource's registry
-pod, a Deployment's rollout (``spec.config``), OLM v1's controllers, bundle unpacking.
+pod, a Deployment's rollout (``spec.config``), catalogd, bundle unpacking. A ClusterExtension's
+change is OLM v1's: ``v1_reactions.py`` models operator-controller's reconcile of it.
 """
 
 from __future__ import annotations
@@ -371,6 +372,8 @@ def _not_modelled(change: Change, old: Obj | None, new: Obj | None) -> str | Non
     if target.kind == SUBSCRIPTION and moved_config:
         return f"the operator's Deployment rolled out with the new spec.config of {what}"
     if target.kind in (CLUSTER_EXTENSION, CLUSTER_CATALOG):
+        # a ClusterExtension's reconcile is modelled with the catalog content, where the
+        # simulation holds it (``v1_reactions``); a ClusterCatalog's (catalogd's) never
         return f"OLM v1's reconcile of {what} (R-V1-*)"
     if target.kind == DEPLOYMENT:
         return f"the rollout of {what}"

@@ -357,13 +357,17 @@ def _extension_cap_findings(inputs: HealthInputs) -> list[Finding]:
     objects = inputs.objects
     operators = list(objects.list(CLUSTER_OPERATOR))
     versions = list(objects.list(CLUSTER_VERSION))
+    current = cluster_version(versions)
     caps = extension_caps(
-        objects.list(CLUSTER_EXTENSION), list(objects.list(CLUSTER_CATALOG)), inputs.catalogs
+        objects.list(CLUSTER_EXTENSION),
+        list(objects.list(CLUSTER_CATALOG)),
+        inputs.catalogs,
+        current,
     )
     # R-CUP-5: a cap means something only on OpenShift
     openshift = bool(versions) or any(name_of(co) == OLM_V1_CLUSTER_OPERATOR for co in operators)
     return extension_cap_findings(
-        caps, cluster_version(versions), installed_operators_upgradeable(operators), openshift
+        caps, current, installed_operators_upgradeable(operators), openshift
     )
 
 

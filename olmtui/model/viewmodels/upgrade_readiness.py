@@ -17,6 +17,7 @@ from olmtui.kinds import (
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.rules.cluster_readiness.extension_caps import extension_caps
 from olmtui.model.rules.cluster_readiness.readiness import UpgradeReadiness, upgrade_readiness
+from olmtui.model.rules.documented.cluster_upgrade import cluster_version
 from olmtui.objects import is_copied_csv
 from olmtui.store import Store
 
@@ -30,7 +31,10 @@ def store_readiness(store: Store, catalogs: Sequence[Catalog]) -> UpgradeReadine
         cluster_versions=list(store.list(CLUSTER_VERSION)),
         cluster_operators=list(store.list(CLUSTER_OPERATOR)),
         caps=extension_caps(
-            store.list(CLUSTER_EXTENSION), list(store.list(CLUSTER_CATALOG)), catalogs
+            store.list(CLUSTER_EXTENSION),
+            list(store.list(CLUSTER_CATALOG)),
+            catalogs,
+            cluster_version(store.list(CLUSTER_VERSION)),
         ),
         catalogs=catalogs,
     )

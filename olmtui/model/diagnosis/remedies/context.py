@@ -4,13 +4,16 @@ A plan needs a few objects beside its finding's (the Subscription behind a faile
 InstallPlan, the other CSVs of its package, the namespace's OperatorGroup), never the cache
 itself: :class:`RemedyContext` is the small protocol the planners read through. The Store
 satisfies it as it is; :class:`ObjectsContext` holds a plain list (tests, ``whatif``).
+A plan that names a bundle to move to reads the catalog content too, where the context
+holds it (:func:`catalog_content`); without it such a plan says what it lacks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Protocol
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Protocol, runtime_checkable
 
+from olmtui.model.records.catalog import Catalog
 from olmtui.objects import Obj, meta
 
 
@@ -22,10 +25,24 @@ class RemedyContext(Protocol):
     def list(self, kind: str, namespace: str | None = None) -> Iterable[Obj]: ...
 
 
-class ObjectsContext:
-    """A :class:`RemedyContext` over a list of objects."""
+@runtime_checkable
+class HoldsCatalogs(Protocol):
+    """A context that holds the session's catalog content (``None``: not known)."""
 
-    def __init__(self, objects: Iterable[Obj]) -> None:
+    @property
+    def catalogs(self) -> Sequence[Catalog] | None: ...
+
+
+def catalog_content(context: RemedyContext) -> Sequence[Catalog] | None:
+    """The catalog content ``context`` holds, ``None`` when it holds none (the Store)."""
+    return context.catalogs if isinstance(context, HoldsCatalogs) else None
+
+
+class ObjectsContext:
+    """A :class:`RemedyContext` over a list of objects (and the catalog content given)."""
+
+    def __init__(self, objects: Iterable[Obj], catalogs: Sequence[Catalog] | None = None) -> None:
+        self.catalogs = catalogs
         self._by_key: dict[tuple[str, str, str], Obj] = {}
         for obj in objects:
             obj_meta = meta(obj)
@@ -52,8 +69,9 @@ class IndexedContext:
     the Store lists a namespace by scanning the whole kind, and a report plans a remedy for
     every finding (a hundred thousand copied CSVs would be scanned per finding)."""
 
-    def __init__(self, source: RemedyContext) -> None:
+    def __init__(self, source: RemedyContext, catalogs: Sequence[Catalog] | None = None) -> None:
         self._source = source
+        self.catalogs = catalogs
         self._by_namespace: dict[str, dict[str, list[Obj]]] = {}
 
     def get(self, kind: str, namespace: str, name: str) -> Obj | None:

@@ -11,17 +11,20 @@ olmtui finds the installed bundle (``status.install.bundle``) in the catalog con
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from olmtui.kinds import CLUSTER_EXTENSION
-from olmtui.model.primitives import json_text
-from olmtui.model.primitives.digits import UINT64_MAX, bounded
 from olmtui.model.primitives.version import parse_version, version_key
 from olmtui.model.records.catalog import Bundle, Catalog, Package
 from olmtui.model.records.types import Finding
+from olmtui.model.rules.cluster_readiness.cap_value import allows, read_cap
+from olmtui.model.rules.cluster_readiness.extension_way_out import (
+    ExtensionWayOut,
+    extension_way_out,
+    way_out_text,
+)
 from olmtui.model.rules.cluster_readiness.olm_condition import (
     OLM_V1_CLUSTER_OPERATOR,
     InstalledOperatorsUpgradeable,
@@ -33,55 +36,29 @@ from olmtui.model.rules.documented.cluster_upgrade import (
     next_minor,
     shown_minor,
 )
+
+__all__ = [
+    "BLOCKS",
+    "CAPPED",
+    "INVALID",
+    "UNKNOWN",
+    "ExtensionCap",
+    "extension_cap_findings",
+    "extension_caps",
+    "read_cap",
+    "way_out",
+    "way_out_words",
+]
 from olmtui.model.rules.v1.catalogs import decode_catalog
 from olmtui.model.rules.v1.extensions import decode_extension
 from olmtui.model.rules.v1.findings import selected_catalogs
 from olmtui.model.rules.v1.resolve import content_by_catalog
 from olmtui.objects import Obj
 
-#: cluster-olm-operator's ``<major>.<minor>`` (no ``v``, no patch).
-_MAJOR_MINOR = re.compile(r"^([1-9][0-9]*)\.(0|[1-9][0-9]*)$")
-_TOLERANT = re.compile(r"^\s*0*(\d+)\.0*(\d+)(?:[-+][0-9A-Za-z.+-]*)?\s*$")
 BLOCKS = "ClusterExtensionBlocksUpgrade"
 INVALID = "ClusterExtensionMaxOpenShiftVersionInvalid"
 UNKNOWN = "ClusterExtensionCapUnknown"
 CAPPED = "ClusterExtensionMaxOpenShiftVersion"
-
-
-def read_cap(values: Sequence[str]) -> tuple[Minor | None, str | None]:
-    """R-CUP-4: ``(major, minor)`` of a bundle's ``olm.maxOpenShiftVersion`` values (compact
-    JSON text each), ``(None, None)`` without one, ``(None, why)`` when cluster-olm-operator
-    cannot read it (more than one; a number not ``<major>.<minor>``; a string with a ``v`` or
-    not one dot; any other type)."""
-    if not values:
-        return None, None
-    if len(values) > 1:
-        return None, f"more than one {MAX_OCP_PROPERTY} found in bundle"
-    text = values[0]
-    try:
-        value: Any = json_text.loads(text)
-    except ValueError:
-        return None, f"{text[:64]!r} is not JSON"
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        match = _MAJOR_MINOR.match(text)
-        if match is None:
-            return None, f"invalid semver format {text[:64]!r}: expected <major>.<minor>"
-        return _minor(match, text)
-    if not isinstance(value, str):
-        return None, f"invalid type {type(value).__name__} for {MAX_OCP_PROPERTY}"
-    tolerant = _TOLERANT.match(value)
-    if value.startswith("v") or value.count(".") != 1 or tolerant is None:
-        return None, f"{value[:64]!r} is not a <major>.<minor> version"
-    # a pre-release or build suffix never changes the strict comparison with a release
-    return _minor(tolerant, value)
-
-
-def _minor(match: re.Match[str], text: str) -> tuple[Minor | None, str | None]:
-    """``(major, minor)`` of a match, or why not: a number beyond uint64 fails Go's semver."""
-    major, minor = bounded(match.group(1), UINT64_MAX), bounded(match.group(2), UINT64_MAX)
-    if major is None or minor is None:
-        return None, f"{text[:64]!r} holds a number beyond uint64"
-    return (major, minor), None
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,14 +75,29 @@ class ExtensionCap:
     invalid: str | None
     #: the package as that content holds it, for the way out
     content: Package | None
+    #: R-CUP-7: the way out as operator-controller would follow it, for an extension that
+    #: holds the next minor (computed when the cluster's minor is known)
+    way: ExtensionWayOut | None = None
+
+    def way_out_words(self, current: Minor, *, command: bool = True) -> str:
+        """The way out in words: the extension's own (R-CUP-7) when computed, else the
+        lowest bundle whose cap allows the next minor (R-CUP-3). ``command``: with the
+        ``oc patch`` to run."""
+        if self.way is not None:
+            return way_out_text(self.way, self.extension, current, command=command)
+        return way_out_words(self.content, self.version, current)
 
 
 def extension_caps(
-    extension_objs: Iterable[Obj], cluster_catalogs: Sequence[Obj], catalogs: Sequence[Catalog]
+    extension_objs: Iterable[Obj],
+    cluster_catalogs: Sequence[Obj],
+    catalogs: Sequence[Catalog],
+    current: Minor | None = None,
 ) -> list[ExtensionCap]:
     """Each installed ClusterExtension's cap, by name: its bundle looked up in the content
     bound to the ClusterCatalogs its selector takes, then in any content with bundle
-    properties (``--catalog``; PackageManifests carry none)."""
+    properties (``--catalog``; PackageManifests carry none). With ``current`` (the running
+    minor), an extension that holds the next one carries its way out (R-CUP-7)."""
     bound = content_by_catalog(catalogs, cluster_catalogs)
     records = [decode_catalog(c) for c in cluster_catalogs]
     with_properties = [c for c in catalogs if c.graph == "catalog"]
@@ -123,23 +115,20 @@ def extension_caps(
                 found = (catalog, package, bundle)
                 break
         if found is None:
-            out.append(
-                ExtensionCap(
-                    extension.name,
-                    extension.package,
-                    extension.installed.bundle,
-                    extension.installed.version,
-                    None,
-                    None,
-                    None,
-                    None,
-                )
+            cap = ExtensionCap(
+                extension.name,
+                extension.package,
+                extension.installed.bundle,
+                extension.installed.version,
+                None,
+                None,
+                None,
+                None,
             )
-            continue
-        catalog, package, bundle = found
-        maximum, invalid = read_cap(bundle.max_openshift_versions)
-        out.append(
-            ExtensionCap(
+        else:
+            catalog, package, bundle = found
+            maximum, invalid = read_cap(bundle.max_openshift_versions)
+            cap = ExtensionCap(
                 extension.name,
                 extension.package,
                 bundle.name,
@@ -149,8 +138,21 @@ def extension_caps(
                 invalid,
                 package,
             )
-        )
+        if current is not None and _holds(cap, current):
+            way = extension_way_out(obj, cap.version, cap.content, cluster_catalogs, bound, current)
+            cap = replace(cap, way=way)
+        out.append(cap)
     return sorted(out, key=lambda c: c.extension)
+
+
+def _holds(cap: ExtensionCap, current: Minor) -> bool:
+    """Whether the content shows the cap holding the minor after ``current`` (R-CUP-3,
+    R-CUP-4)."""
+    if cap.catalog is None:
+        return False
+    return cap.invalid is not None or (
+        cap.maximum is not None and blocks_next_minor(cap.maximum, current)
+    )
 
 
 def way_out(package: Package | None, installed: str | None, current: Minor) -> Bundle | None:
@@ -164,7 +166,7 @@ def way_out(package: Package | None, installed: str | None, current: Minor) -> B
         for b in package.bundles.values()
         if parse_version(b.version or "") is not None
         and version_key(b.version) > floor
-        and _allows(b, current)
+        and allows(b, current)
     ]
     return min(fits, key=lambda b: version_key(b.version), default=None)
 
@@ -258,7 +260,7 @@ def extension_cap_findings(
                 f"{cap.catalog}) and the cluster runs {shown_minor(current)}. "
                 f"cluster-olm-operator reports {co} Upgradeable=False "
                 "(InstalledOLMOperators_IncompatibleOperatorsInstalled). "
-                + way_out_words(cap.content, cap.version, current),
+                + cap.way_out_words(current, command=False),
                 "R-CUP-3",
             )
         )

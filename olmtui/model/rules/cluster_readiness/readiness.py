@@ -156,7 +156,7 @@ def _v1_blockers(
                     None,
                     f"The {MAX_OCP_PROPERTY} of its {bundle} cannot be read ({cap.invalid}); "
                     f"cluster-olm-operator holds the upgrade to {target}. "
-                    + way_out_words(cap.content, cap.version, current),
+                    + cap.way_out_words(current),
                 )
             )
         elif cap.maximum is not None and blocks_next_minor(cap.maximum, current):
@@ -167,7 +167,7 @@ def _v1_blockers(
                     shown_minor(cap.maximum),
                     f"Its {bundle} is capped at OpenShift {shown_minor(cap.maximum)} "
                     f"({MAX_OCP_PROPERTY}): cluster-olm-operator holds the upgrade to {target}. "
-                    + way_out_words(cap.content, cap.version, current),
+                    + cap.way_out_words(current),
                 )
             )
     return out

@@ -110,6 +110,8 @@ def olm_cluster_operator_findings(cluster_operators: Iterable[Obj]) -> list[Find
         for severity, code, cond, said, advice in verdicts:
             reason = str(cond.get("reason") or "no reason")
             message = " ".join(str(cond.get("message") or "").split()) or "no message"
+            # cluster-olm-operator's messages end with a period of their own
+            ended = message if message.endswith((".", "!", "?")) else f"{message}."
             found.append(
                 Finding(
                     severity,
@@ -117,7 +119,7 @@ def olm_cluster_operator_findings(cluster_operators: Iterable[Obj]) -> list[Find
                     CLUSTER_OPERATOR,
                     "",
                     name,
-                    f"OLM's ClusterOperator {name} reports {said} ({reason}): {message}. {advice}",
+                    f"OLM's ClusterOperator {name} reports {said} ({reason}): {ended} {advice}",
                     rule="R-DOC-18",
                     related=named_csvs(str(cond.get("message") or "")),
                     evidence=evidence,

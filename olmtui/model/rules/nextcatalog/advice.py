@@ -50,8 +50,9 @@ def way_out_words(way: WayOut, kind: str) -> str:
     )
 
 
-def advice_for(entry: NextCatalogEntry) -> str | None:
-    """R-NXT-5: None when nothing is missing; else what is, and what to do."""
+def advice_parts(entry: NextCatalogEntry) -> tuple[str, str] | None:
+    """R-NXT-5 in two parts: what the next catalog lacks (with operator-controller's error),
+    and what to do; None when nothing is missing."""
     if entry.ok:
         return None
     said = lack(entry)
@@ -59,11 +60,11 @@ def advice_for(entry: NextCatalogEntry) -> str | None:
     if entry.error:
         said += f" operator-controller would say: {entry.error}."
     if entry.way_out is not None:
-        return f"{said} {way_out_words(entry.way_out, entry.object.kind)}"
+        return said, way_out_words(entry.way_out, entry.object.kind)
     if not entry.package_in_next:
-        return (
-            f"{said} Nothing in it replaces {entry.installed}: no path exists. Uninstall it "
-            "before the upgrade, or find where the package moved (another catalog or name)."
+        return said, (
+            f"Nothing in it replaces {entry.installed}: no path exists. Uninstall it before "
+            "the upgrade, or find where the package moved (another catalog or name)."
         )
     unknown = (
         ""
@@ -71,12 +72,20 @@ def advice_for(entry: NextCatalogEntry) -> str | None:
         else " The current catalog's content was not given (--catalog), so only edges from "
         "the installed version itself were looked for."
     )
-    return (
-        f"{said} No channel of the next catalog has an upgrade edge from {entry.installed} "
-        "or from a version reachable from it now: no path exists, OLM will not upgrade it "
-        "after the cluster upgrade. Plan to uninstall it and install it again from the next "
-        f"catalog.{unknown}"
+    # R-NXT-5 looks at the channels OLM can follow now: a channel only the next catalog has
+    # may go on from the installed version, but nothing leads there before the upgrade
+    return said, (
+        f"Neither {entry.installed} nor a version OLM reaches from it now is one the next "
+        "catalog upgrades from, on its own channel or on one both catalogs hold: no path "
+        "exists before the upgrade, and OLM will not upgrade it after it. Plan to uninstall "
+        f"it and install it again from the next catalog.{unknown}"
     )
+
+
+def advice_for(entry: NextCatalogEntry) -> str | None:
+    """R-NXT-5: None when nothing is missing; else what is, and what to do."""
+    parts = advice_parts(entry)
+    return None if parts is None else " ".join(parts)
 
 
 def advised(entry: NextCatalogEntry) -> NextCatalogEntry:

@@ -44,8 +44,8 @@ def next_catalog_findings(entries: Iterable[NextCatalogEntry]) -> list[Finding]:
                 entry.object.kind,
                 entry.object.namespace,
                 entry.object.name,
-                f"{entry.object}, installed {entry.installed}, against the next "
-                f"release's catalog: {entry.advice or ''} ({rule}, R-NXT-5)",
+                f"{entry.object}, installed {entry.installed}, checked against the next "
+                f"release's catalog. {entry.advice or ''} ({rule}, R-NXT-5)",
                 rule,
             )
         )
