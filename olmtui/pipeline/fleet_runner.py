@@ -31,6 +31,8 @@ from olmtui.pipeline.fleet_targets import Target
 
 #: Live targets read at once when ``--jobs`` is not given.
 LIVE_DEFAULT = 16
+#: Seconds past the run's deadline a live read left running may last before it ends itself.
+_AFTER_DEADLINE = 1.0
 
 
 @dataclass(frozen=True)
@@ -74,9 +76,11 @@ def run_fleet(
     bug in a target's read is re-raised here."""
     began = time.monotonic()
     ends = None if deadline is None else began + deadline
-    if deadline is not None:  # a live read is bounded by the deadline too
-        bound = min(settings.request_timeout or deadline, deadline)
-        settings = replace(settings, request_timeout=bound)
+    if deadline is not None:
+        # a live read ends by itself just after the deadline, so that the run's own reason
+        # ("not read within the --deadline") is the one reported, never a race with its own
+        bound = deadline + _AFTER_DEADLINE
+        settings = replace(settings, request_timeout=min(settings.request_timeout or bound, bound))
     snapshots = [t for t in targets if t.kind == "snapshot" and t.problem is None]
     lives = [t for t in targets if t.kind == "live" and t.problem is None]
     sizes = pool_sizes(len(snapshots), len(lives), jobs)

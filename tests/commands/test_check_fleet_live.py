@@ -245,4 +245,4 @@ def test_the_deadline_ends_the_run_with_the_unread_targets_timed_out(fleet: Flee
     targets = {t["name"]: t for t in json.loads(result.stdout)["targets"]}
     assert targets["healthy"]["status"] == "ok"
     assert targets["silent"]["status"] == "timeout"
-    assert "3 s" in targets["silent"]["reason"]
+    assert "--deadline of 3 s" in targets["silent"]["reason"]
