@@ -50,7 +50,8 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 EXIT_STATUSES = (
     "exit status: 0 no error finding, 1 an error finding, 2 unusable input or usage, "
-    "3 a crash (a bug in olmtui; OLMTUI_DEBUG=1 prints its traceback), 130 interrupted, "
+    "3 a crash (a bug in olmtui; OLMTUI_DEBUG=1 prints its traceback), 4 a target of "
+    "check --fleet could not be read, 130 interrupted, "
     "141 the output's reader went away"
 )
 #: As a shell reports a process killed by SIGPIPE.

@@ -4,7 +4,8 @@
 without importing the CLI (which imports them: that was a cycle).
 
 Exit statuses are part of the interface (CI jobs branch on them): 0 no error finding, 1 an
-error finding, 2 unusable input, 3 a crash. A crash is a bug in olmtui, never a finding, so it
+error finding, 2 unusable input, 3 a crash, 4 (``check --fleet``) a target that could not be
+read. A crash is a bug in olmtui, never a finding, so it
 must not exit 1: it is one line naming the exception and where to report it, exit 3; with
 ``OLMTUI_DEBUG=1`` the traceback is printed too, for whoever fixes it.
 """
@@ -16,6 +17,10 @@ import traceback
 from typing import Any
 
 EXIT_CRASH = 3
+#: ``olmtui check --fleet``: at least one target could not be read (unreachable,
+#: unauthorized, timed out, bad input; one read in part, ``partial``, was read); the report
+#: still holds every target, each with its status (R-FLT-1).
+EXIT_UNREAD_TARGET = 4
 #: Set (to anything but ``""`` or ``0``) to print a crash's traceback as well.
 DEBUG_ENV = "OLMTUI_DEBUG"
 #: Where a crash should be reported: the project publishes no tracker address in its metadata.
@@ -26,6 +31,19 @@ REPORT_HINT = (
 
 class UsageError(Exception):
     """A problem with the user's input: printed as one line, exit status 2."""
+
+
+class ClusterUnreachable(UsageError):
+    """The cluster could not be reached, or was lost while it was read (a fleet target's
+    ``unreachable``)."""
+
+
+class ClusterUnauthorized(UsageError):
+    """The cluster refused the credentials (401): a fleet target's ``unauthorized``."""
+
+
+class ClusterTimedOut(UsageError):
+    """The cluster did not answer within the time given: a fleet target's ``timeout``."""
 
 
 def debug_wanted() -> bool:

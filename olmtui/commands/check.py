@@ -38,10 +38,13 @@ HELP = (
 )
 
 
-def add_input_arguments(parser: argparse.ArgumentParser, catalog_help: str) -> None:
+def add_input_arguments(
+    parser: argparse.ArgumentParser, catalog_help: str, *, fleet: bool = False
+) -> None:
     """What to read: PATHs, ``--sample`` or ``--live`` (with its connection options),
     ``--catalog`` content and ``--global-catalog-namespace``; ``check`` and ``explain``
-    share them, and :func:`session_of` reads them back."""
+    share them, and :func:`session_of` reads them back. ``fleet``: ``--context`` and
+    ``--kubeconfig`` may repeat (``check --fleet``)."""
     parser.add_argument(
         "paths",
         nargs="*",
@@ -58,7 +61,7 @@ def add_input_arguments(parser: argparse.ArgumentParser, catalog_help: str) -> N
         action="store_true",
         help="read the cluster of the current kubeconfig context instead of PATHs",
     )
-    add_connection_arguments(parser, once=True)
+    add_connection_arguments(parser, once=True, repeatable=fleet)
     add_catalog_argument(parser, catalog_help)
     add_next_catalog_argument(parser)
     add_global_namespace_argument(parser)
@@ -66,7 +69,8 @@ def add_input_arguments(parser: argparse.ArgumentParser, catalog_help: str) -> N
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = (
-        "exit status: 0 when no finding is an error, 1 when one is, 2 when the input cannot be used"
+        "exit status: 0 when no finding is an error, 1 when one is, 2 when the input cannot be "
+        "used; with --fleet, 4 when any target could not be read"
     )
     add_input_arguments(
         parser,
@@ -76,6 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "given is never taken as the whole catalog: a package missing from it is 'not in the "
         "catalog content given' (info); only the source's PackageManifests listed live "
         "(whole) or OLM's ResolutionFailed condition make it an error",
+        fleet=True,
     )
     parser.add_argument(
         "--at",
@@ -85,12 +90,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--output",
-        choices=("text", "json", "markdown"),
+        choices=("text", "json", "markdown", "jsonl"),
         default="text",
         help="text (a readable summary, the default), json (report format 1) or markdown (an "
         "incident note for a ticket: summary, findings by object with their remedies, "
-        "Mermaid graphs of pending upgrades)",
+        "Mermaid graphs of pending upgrades); with --fleet also jsonl (one target a line as "
+        "each finishes, then one rollup line)",
     )
+    from olmtui.commands.check_fleet import add_fleet_arguments
+
+    add_fleet_arguments(parser)
 
 
 def moments_joined(argv: Sequence[str]) -> list[str]:
@@ -244,8 +253,12 @@ def markdown(checked: Checked) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from olmtui.commands.check_fleet import refuse_fleet_flags, run_fleet_check
     from olmtui.report import has_errors, write_json, write_text
 
+    if args.fleet:
+        return run_fleet_check(args)
+    refuse_fleet_flags(args)
     if args.output == "markdown":
         checked = check(args)
         sys.stdout.write(markdown(checked))

@@ -123,11 +123,13 @@ def snapshot_session(
     label: str | None = None,
     global_namespace: str | None = None,
     progress: ProgressCallback | None = None,
+    workers: int | None = None,
 ) -> Session:
     """Saved snapshots, read once (``UsageError`` for a path that cannot be used); the
-    header shows ``label`` or the paths; ``progress`` hears of each file read."""
+    header shows ``label`` or the paths; ``progress`` hears of each file read; ``workers``:
+    the processes that parse it (``load_snapshot``; a fleet's worker parses in its own)."""
     store = Store()
-    load = load_snapshot(list(paths), store, progress)
+    load = load_snapshot(list(paths), store, progress, workers=workers)
     loaded = [load_catalog(spec) for spec in catalog_specs]
     session = _assemble(
         store,
@@ -227,13 +229,17 @@ def sample_session(
 
 
 def cluster_once_session(
-    options: LiveOptions, catalog_specs: Sequence[str] = (), global_namespace: str | None = None
+    options: LiveOptions,
+    catalog_specs: Sequence[str] = (),
+    global_namespace: str | None = None,
+    connect_timeout: float | None = None,
 ) -> Session:
-    """The cluster of ``options`` listed once and left (``olmtui check --live``)."""
+    """The cluster of ``options`` listed once and left (``olmtui check --live``);
+    ``connect_timeout`` bounds connecting (``check --fleet``: a dead target costs no more)."""
     from olmtui.sources.cluster.live_once import read_cluster_once
 
     store = Store()
-    load = read_cluster_once(options, store)
+    load = read_cluster_once(options, store, connect_timeout=connect_timeout)
     loaded = [load_catalog(spec) for spec in catalog_specs]
     return _assemble(
         store,

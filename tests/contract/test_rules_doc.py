@@ -76,6 +76,7 @@ def test_docs_rules_has_every_id_of_the_olm_rule_families() -> None:
         "CUP": 7,
         "NXT": 6,
         "REC": 8,
+        "FLT": 6,
     }
     for family, count in numbered.items():
         start = 0 if family == "MEM" else 1
@@ -86,9 +87,9 @@ def test_docs_rules_has_every_id_of_the_olm_rule_families() -> None:
     # resolver's R-RES-1..23, OLM v1's R-V1-1..28, the diagnosis's R-DIAG-1..12, 20..27,
     # 28..30 and 32..37, the evidence's R-EVD-1..12, the migration's R-MIG-1..14, the support
     # lifecycle's R-LCY-1..6, the cluster upgrade's R-CUP-1..7, the next catalog's R-NXT-1..6,
-    # and the recordings' R-REC-1..3 (record), R-REC-4..5 (rewind) and R-REC-6..8 (diff).
+    # the recordings' R-REC-1..8 (record, rewind, diff) and the fleet's R-FLT-1..6.
     assert len(DOCUMENTED) == (
-        85 + 8 + 1 + 2 + 3 + 3 + 23 + 28 + 1 + 12 + 8 + 3 + 12 + 6 + 14 + 6 + 7 + 6 + 8
+        85 + 8 + 1 + 2 + 3 + 3 + 23 + 28 + 1 + 12 + 8 + 3 + 12 + 6 + 14 + 6 + 7 + 6 + 8 + 6
     )
     assert "R-EVD-12" in DOCUMENTED
 

@@ -22,7 +22,12 @@ from collections.abc import Awaitable, Callable
 import aiohttp
 from kubernetes_asyncio.client import ApiClient
 
-from olmtui.errors import UsageError
+from olmtui.errors import (
+    ClusterTimedOut,
+    ClusterUnauthorized,
+    ClusterUnreachable,
+    UsageError,
+)
 from olmtui.sources.catalog.catalogd import CatalogdFetcher
 from olmtui.sources.cluster.live_access import AccessTracker
 from olmtui.sources.cluster.live_config import (
@@ -134,10 +139,13 @@ class LiveSource:
             self.discovery = await discover(probe, server, patience)
         except StatusError as exc:
             await self.close()
-            raise UsageError(f"the cluster at {server} refused discovery: {exc}") from None
+            refused = ClusterUnauthorized if exc.code == 401 else UsageError
+            raise refused(f"the cluster at {server} refused discovery: {exc}") from None
         except NETWORK_ERRORS as exc:
             await self.close()
-            raise UsageError(f"cannot reach the cluster at {server}: {describe(exc)}") from None
+            raise ClusterUnreachable(
+                f"cannot reach the cluster at {server}: {describe(exc)}"
+            ) from None
         except UsageError:
             await self.close()
             raise
@@ -273,7 +281,7 @@ class LiveSource:
         except TimeoutError:
             waiting = [n for n, s in self.status.streams.items() if s.state == "syncing"]
             which = f" (still waiting for {', '.join(waiting[:3])})" if waiting else ""
-            raise UsageError(
+            raise ClusterTimedOut(
                 f"the cluster at {self.server} did not answer within {timeout:g} s"
                 f"{which}; --request-timeout sets the limit"
             ) from None
@@ -308,12 +316,15 @@ class LiveSource:
             )
         except StatusError as exc:
             if exc.code not in (403, 404):
-                raise UsageError(f"lost the cluster while listing {name}: {exc}") from None
+                lost = ClusterUnauthorized if exc.code == 401 else ClusterUnreachable
+                raise lost(f"lost the cluster while listing {name}: {exc}") from None
             state: StreamState = "no access" if exc.code == 403 else "unavailable"
             self.status.set_state(name, state, str(exc))
             return
         except NETWORK_ERRORS as exc:
-            raise UsageError(f"lost the cluster while listing {name}: {describe(exc)}") from None
+            raise ClusterUnreachable(
+                f"lost the cluster while listing {name}: {describe(exc)}"
+            ) from None
         self.status.set_state(name, "live")
 
     async def run(self) -> None:

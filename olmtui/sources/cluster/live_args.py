@@ -15,6 +15,7 @@ that read the current context's cluster when the user named another.
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from olmtui.errors import UsageError
 from olmtui.sources.cluster.live_options import LiveOptions
@@ -36,14 +37,44 @@ def connection_given(args: argparse.Namespace) -> bool:
     return any(getattr(args, dest, None) for dest in CONNECTION_FLAGS.values())
 
 
+class _EveryValue(argparse.Action):
+    """A flag that may repeat (``check --fleet``'s ``--context`` and ``--kubeconfig``): the
+    first value in its own attribute, as a single read uses it, every value in ``every``."""
+
+    def __init__(self, *args: Any, every: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.every = every
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.every, [*(getattr(namespace, self.every, None) or ()), values])
+        if getattr(namespace, self.dest, None) is None:
+            setattr(namespace, self.dest, values)
+
+
 def add_connection_arguments(
-    parser: argparse.ArgumentParser, *, leading: bool = False, once: bool = False
+    parser: argparse.ArgumentParser,
+    *,
+    leading: bool = False,
+    once: bool = False,
+    repeatable: bool = False,
 ) -> None:
     """The connection flags; ``leading`` for the top-level parser (before the sub-command);
     ``once`` for the commands that read the cluster once (``check``, ``explain``,
     ``snapshot``), whose ``--request-timeout`` bounds the whole read; the dashboard's (and
-    ``serve``'s, passed on to each session) bounds its start."""
+    ``serve``'s, passed on to each session) bounds its start. ``repeatable``: ``--context``
+    and ``--kubeconfig`` may repeat (``check --fleet``), every value kept in ``contexts``
+    and ``kubeconfigs``."""
     prefix = LEADING if leading else ""
+    every: dict[str, Any] = {}
+    if repeatable:
+        parser.set_defaults(contexts=None, kubeconfigs=None)
+        every = {"action": _EveryValue}
     what = "answered everything" if once else "answered connecting (the dashboard's start)"
     parser.add_argument(
         "--request-timeout",
@@ -55,13 +86,19 @@ def add_connection_arguments(
         "unit: 30s, 2m; default 30s)",
     )
     parser.add_argument(
-        "--context", dest=f"{prefix}context", metavar="NAME", help="kubeconfig context to use"
+        "--context",
+        dest=f"{prefix}context",
+        metavar="NAME",
+        help="kubeconfig context to use" + (" (repeatable with --fleet)" if repeatable else ""),
+        **({**every, "every": "contexts"} if repeatable else {}),
     )
     parser.add_argument(
         "--kubeconfig",
         dest=f"{prefix}kubeconfig",
         metavar="FILE",
-        help="kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)",
+        help="kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)"
+        + ("; repeatable with --fleet" if repeatable else ""),
+        **({**every, "every": "kubeconfigs"} if repeatable else {}),
     )
     parser.add_argument(
         "--namespace",

@@ -174,6 +174,14 @@ def context_names(kubeconfig: str | None) -> list[str]:
         return []
 
 
+def kubeconfig_contexts(kubeconfig: str | None) -> tuple[list[str], str]:
+    """The context names of a kubeconfig (``None``: ``$KUBECONFIG``, then ``~/.kube/config``)
+    and its current context ("" when none): ``check --fleet``'s targets. UsageError when it
+    cannot be read."""
+    paths = kubeconfig_paths(kubeconfig)
+    return _contexts(_documents(paths), ", ".join(paths))
+
+
 def _documents(paths: list[str]) -> list[tuple[str, dict[str, Any]]]:
     """Each kubeconfig file as a mapping, read within ``kubeconfig_files``' limits."""
     try:

@@ -6,7 +6,7 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 
-from olmtui.errors import UsageError
+from olmtui.errors import ClusterTimedOut
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.types import Finding
 from olmtui.sources.cluster.live import LiveOptions, LiveSource
@@ -29,19 +29,30 @@ class LiveLoad:
 
 
 def read_cluster_once(
-    options: LiveOptions, store: Store, *, catalog_content: bool = True
+    options: LiveOptions,
+    store: Store,
+    *,
+    catalog_content: bool = True,
+    connect_timeout: float | None = None,
 ) -> LiveLoad:
     """Connect, list every kind once into ``store``, disconnect (UsageError on failure).
     ``catalog_content``: also fetch the ClusterCatalogs' content (whole FBCs, megabytes
-    each), which only a report reads; a saved snapshot holds objects only."""
-    return asyncio.run(_read(options, store, catalog_content))
+    each), which only a report reads; a saved snapshot holds objects only.
+    ``connect_timeout``: seconds connecting may take (``check --fleet``'s per-target bound,
+    so that a dead cluster costs no more); at most ``request_timeout``, its default."""
+    return asyncio.run(_read(options, store, catalog_content, connect_timeout))
 
 
-async def _read(options: LiveOptions, store: Store, catalog_content: bool) -> LiveLoad:
+async def _read(
+    options: LiveOptions, store: Store, catalog_content: bool, connect_timeout: float | None
+) -> LiveLoad:
     source = LiveSource(store, options)
     began = time.monotonic()
+    connecting, flag = options.request_timeout, "--request-timeout"
+    if connect_timeout is not None and connect_timeout < connecting:
+        connecting, flag = connect_timeout, "--connect-timeout"
     try:
-        await connect_within(source, options.request_timeout)
+        await connect_within(source, connecting, flag)
         left = options.request_timeout - (time.monotonic() - began)
         await source.sync_once(catalog_content=catalog_content, within=max(left, 0.001))
     finally:
@@ -54,7 +65,9 @@ async def _read(options: LiveOptions, store: Store, catalog_content: bool) -> Li
     )
 
 
-async def connect_within(source: LiveSource, timeout: float) -> None:
+async def connect_within(
+    source: LiveSource, timeout: float, flag: str = "--request-timeout"
+) -> None:
     """``source.connect()``, given up after ``timeout`` seconds (``--request-timeout``
     bounds the whole read, and the dashboard's start: a proxy that never answers, a server
     that accepts and says nothing, credentials that never come). Each request of discovery
@@ -65,13 +78,13 @@ async def connect_within(source: LiveSource, timeout: float) -> None:
     except TimeoutError:
         if not source.server:  # still loading the kubeconfig's credentials
             which = f" of context {source.label!r}" if source.label else ""
-            raise UsageError(
+            raise ClusterTimedOut(
                 f"the credentials{which} (exec plugin or token refresh) did not come within "
-                f"{timeout:g} s; --request-timeout sets the limit"
+                f"{timeout:g} s; {flag} sets the limit"
             ) from None
-        raise UsageError(
+        raise ClusterTimedOut(
             f"the cluster at {source.server} did not answer within {timeout:g} s (connecting); "
-            "--request-timeout sets the limit"
+            f"{flag} sets the limit"
         ) from None
 
 
