@@ -44,6 +44,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "replay",
     "demo",
     "serve",
+    "mcp_server",
 )
 EXIT_STATUSES = (
     "exit status: 0 no error finding, 1 an error finding, 2 unusable input or usage, "

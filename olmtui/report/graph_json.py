@@ -6,10 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from olmtui.model.records.types import UpgradeEdge
 from olmtui.model.viewmodels.graph_render import ChannelView
 
 #: The version of this JSON, as the check report's ``format``.
 FORMAT = 1
+
+
+def _edge(edge: UpgradeEdge) -> dict[str, str]:
+    return {"from": edge.source, "to": edge.target, "via": edge.via}
 
 
 def graph_json(view: ChannelView, catalog: str | None) -> dict[str, Any]:
@@ -17,7 +22,6 @@ def graph_json(view: ChannelView, catalog: str | None) -> dict[str, Any]:
     ``None`` for content given for every catalog): its entries in display order (head
     first), every edge from the older bundle to the one that upgrades it, and the errors
     OLM's resolver (R-UPG-1) and ``opm validate`` (R-UPG-7) find in it."""
-    edge = lambda e: {"from": e.source, "to": e.target, "via": e.via}  # noqa: E731
     return {
         "format": FORMAT,
         "catalog": catalog,
@@ -32,9 +36,9 @@ def graph_json(view: ChannelView, catalog: str | None) -> dict[str, Any]:
             }
             for entry in view.entries
         ],
-        "edges": [edge(e) for e in view.edges],
+        "edges": [_edge(e) for e in view.edges],
         # edges from bundles that are not entries of the channel
-        "outside": [edge(e) for e in view.outside],
+        "outside": [_edge(e) for e in view.outside],
         "errors": list(view.errors),
         "installed": view.installed,
         "competingHeads": list(view.competing_heads),
