@@ -84,6 +84,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "incident note for a ticket: summary, findings by object with their remedies, "
         "Mermaid graphs of pending upgrades)",
     )
+    parser.add_argument(
+        "--schema",
+        action="store_true",
+        help="print the JSON Schema (draft 2020-12) of the json output, report format 1, as "
+        "shipped in olmtui/report/schema.json, and exit 0; reads no input",
+    )
 
 
 def _check_inputs(args: argparse.Namespace) -> None:
@@ -191,8 +197,21 @@ def markdown(checked: Checked) -> str:
     )
 
 
+def _print_schema(args: argparse.Namespace) -> int:
+    """``--schema``: the shipped schema's text as it is; no input is read."""
+    from importlib.resources import files
+
+    if args.paths or args.sample or args.live:
+        raise UsageError("--schema prints the report's schema and reads no input: give no PATH")
+    sys.stdout.write(files("olmtui.report").joinpath("schema.json").read_text("utf-8"))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     from olmtui.report import has_errors, write_json, write_text
+
+    if args.schema:
+        return _print_schema(args)
 
     if args.output == "markdown":
         checked = check(args)
