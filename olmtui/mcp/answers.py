@@ -100,6 +100,8 @@ class Answers:
         #: whatif), put back before they return: those changes are no move.
         self._trying = False
         self._kept: tuple[object, float, Report] | None = None
+        #: Moves on every report built: a page's cursor is valid for the report it came from.
+        self._generation = 0
         session.store.subscribe(self._moved)
 
     def _moved(self, changes: Sequence[object]) -> None:
@@ -133,6 +135,7 @@ class Answers:
         with self._trials():
             report: Report = plain(self._session.analysis.report(verify_remedies=True))
         self._kept = (stamp, now, report)
+        self._generation += 1
         return report
 
     def _answer(self, report: Report, **fields: Any) -> Json:
@@ -326,7 +329,7 @@ class Answers:
     ) -> Page:
         if cursor is not None and not isinstance(cursor, str):
             raise ToolInputError("cursor is the `nextCursor` string of the previous page")
-        return page(items, limit, cursor, (tool, sorted(filters.items()), repr(self._stamp())))
+        return page(items, limit, cursor, (tool, sorted(filters.items()), self._generation))
 
 
 def _required(args: Mapping[str, Any], name: str) -> str:
