@@ -161,31 +161,30 @@ def test_explain_graph_and_whatif_are_what_the_cli_prints(server: McpClient) -> 
     assert server.answer("object", plan)["object"]["present"] is True
 
 
-@pytest.mark.parametrize(
-    ("tool", "arguments", "said"),
-    [
-        ("findings", {"namespace": "Not_A_Namespace"}, "is not a namespace name"),
-        ("findings", {"kind": "Pizza"}, "unknown kind"),
-        ("findings", {"severity": "fatal"}, "is not one of"),
-        ("findings", {"rule": "no rule"}, "is not a rule id"),
-        ("findings", {"limit": 0}, "`limit`"),
-        ("findings", {"cursor": "not-a-cursor"}, "not one this server gave"),
-        ("findings", {"colour": "red"}, "unknown argument"),
-        ("object", {"kind": "csv", "name": "x"}, "give its namespace"),
-        ("object", {"kind": "csv", "namespace": NAMESPACE, "name": "nothing"}, "no Cluster"),
-        ("explain", {"namespace": "default"}, "holds no Subscription"),
-        ("explain", {"namespace": NAMESPACE, "subscription": "nope"}, "no Subscription"),
-        ("upgrade_graph", {"package": "no-such-package"}, "not in the catalog content"),
-        ("whatif", {"actions": [{"action": "explode", "object": PLAN}]}, "`action` is"),
-        ("whatif", {"actions": [{"action": "delete", "object": "pizza/a/b"}]}, "unknown kind"),
-        ("whatif", {"actions": []}, "1 to 20"),
-        ("nothing", {}, "no tool"),
-    ],
-)
-def test_a_bad_argument_is_a_tool_error_and_the_server_goes_on(
-    server: McpClient, tool: str, arguments: dict[str, Any], said: str
-) -> None:
-    assert said in server.error(tool, arguments)
+#: Arguments a client may get wrong, and what the tool error says.
+BAD_ARGUMENTS: list[tuple[str, dict[str, Any], str]] = [
+    ("findings", {"namespace": "Not_A_Namespace"}, "is not a namespace name"),
+    ("findings", {"kind": "Pizza"}, "unknown kind"),
+    ("findings", {"severity": "fatal"}, "is not one of"),
+    ("findings", {"rule": "no rule"}, "is not a rule id"),
+    ("findings", {"limit": 0}, "`limit`"),
+    ("findings", {"cursor": "not-a-cursor"}, "not one this server gave"),
+    ("findings", {"colour": "red"}, "unknown argument"),
+    ("object", {"kind": "csv", "name": "x"}, "give its namespace"),
+    ("object", {"kind": "csv", "namespace": NAMESPACE, "name": "nothing"}, "no Cluster"),
+    ("explain", {"namespace": "default"}, "holds no Subscription"),
+    ("explain", {"namespace": NAMESPACE, "subscription": "nope"}, "no Subscription"),
+    ("upgrade_graph", {"package": "no-such-package"}, "not in the catalog content"),
+    ("whatif", {"actions": [{"action": "explode", "object": PLAN}]}, "`action` is"),
+    ("whatif", {"actions": [{"action": "delete", "object": "pizza/a/b"}]}, "unknown kind"),
+    ("whatif", {"actions": []}, "1 to 20"),
+    ("nothing", {}, "no tool"),
+]
+
+
+def test_a_bad_argument_is_a_tool_error_and_the_server_goes_on(server: McpClient) -> None:
+    for tool, arguments, said in BAD_ARGUMENTS:
+        assert said in server.error(tool, arguments), (tool, arguments)
     assert server.answer("report_summary")["format"] == 1
 
 
