@@ -129,8 +129,9 @@ class Answers:
         state, as ``check`` proves them), kept while nothing moved."""
         stamp, now = self._stamp(), self._clock()
         kept = self._kept
-        fresh = kept is not None and kept[0] == stamp
-        if fresh and kept is not None and (not self._live or now - kept[1] < LIVE_REPORT_SECONDS):
+        # a live report also ages: CSV ages are measured against the wall clock
+        timely = kept is not None and (not self._live or now - kept[1] < LIVE_REPORT_SECONDS)
+        if kept is not None and kept[0] == stamp and timely:
             return kept[2]
         with self._trials():
             report: Report = plain(self._session.analysis.report(verify_remedies=True))
