@@ -13,6 +13,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from olmtui import __version__
 from olmtui.commands.catalog_option import (
@@ -47,15 +48,39 @@ COMMAND_MODULES: tuple[str, ...] = (
     "replay",
     "demo",
     "serve",
+    "mcp_server",
 )
-EXIT_STATUSES = (
-    "exit status: 0 no error finding, 1 an error finding, 2 unusable input or usage, "
-    "3 a crash (a bug in olmtui; OLMTUI_DEBUG=1 prints its traceback), 4 a target of "
-    "check --fleet could not be read, 130 interrupted, "
-    "141 the output's reader went away"
-)
+#: What each exit status means (``--help``'s epilog and ``--spec`` say it from here).
+EXIT_MEANINGS: dict[int, str] = {
+    0: "no error finding",
+    1: "an error finding",
+    2: "unusable input or usage",
+    3: "a crash (a bug in olmtui; OLMTUI_DEBUG=1 prints its traceback)",
+    4: "a target of check --fleet could not be read",
+    130: "interrupted",
+    141: "the output's reader went away",
+}
+EXIT_STATUSES = "exit status: " + ", ".join(f"{c} {m}" for c, m in EXIT_MEANINGS.items())
 #: As a shell reports a process killed by SIGPIPE.
 EXIT_CLOSED_PIPE = 141
+
+
+class _PrintSpec(argparse.Action):
+    """``--spec``: the whole command line as JSON (``commands/cli_spec.py``), then exit 0,
+    as ``--version`` does."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        from olmtui.commands.cli_spec import spec_of
+        from olmtui.report.json_report import dump_json
+
+        sys.stdout.write(dump_json(spec_of(parser, EXIT_MEANINGS, __version__)))
+        parser.exit(0)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,6 +92,13 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXIT_STATUSES,
     )
     parser.add_argument("--version", action="version", version=f"olmtui {__version__}")
+    parser.add_argument(
+        "--spec",
+        action=_PrintSpec,
+        nargs=0,
+        help="print the whole command line as JSON (commands, options with types, defaults "
+        "and help, output formats, exit statuses, the report's schema) and exit",
+    )
     add_connection_arguments(parser, leading=True)
     add_catalog_argument(
         parser,

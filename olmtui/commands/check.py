@@ -97,6 +97,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "Mermaid graphs of pending upgrades); with --fleet also jsonl (one target a line as "
         "each finishes, then one rollup line)",
     )
+    parser.add_argument(
+        "--schema",
+        action="store_true",
+        help="print the JSON Schema (draft 2020-12) of the json output, report format 1, as "
+        "shipped in olmtui/report/schema.json, and exit 0; reads no input",
+    )
     from olmtui.commands.check_fleet import add_fleet_arguments
 
     add_fleet_arguments(parser)
@@ -252,9 +258,22 @@ def markdown(checked: Checked) -> str:
     )
 
 
+def _print_schema(args: argparse.Namespace) -> int:
+    """``--schema``: the shipped schema's text as it is; no input is read."""
+    from importlib.resources import files
+
+    if args.paths or args.sample or args.live:
+        raise UsageError("--schema prints the report's schema and reads no input: give no PATH")
+    sys.stdout.write(files("olmtui.report").joinpath("schema.json").read_text("utf-8"))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     from olmtui.commands.check_fleet import refuse_fleet_flags, run_fleet_check
     from olmtui.report import has_errors, write_json, write_text
+
+    if args.schema:
+        return _print_schema(args)
 
     if args.fleet:
         return run_fleet_check(args)

@@ -51,8 +51,12 @@ ALLOWED: dict[str, frozenset[str]] = {
     "demo": frozenset({"apiserver", "kinds", "sources", "model", "store"}),
     "pipeline": frozenset({"sources", "demo", "model", "kinds", "store", "report", "errors"}),
     "ui": frozenset({"pipeline", "model", "kinds", "store", "report", "gc_pause", "safe_text"}),
+    # the MCP server (``olmtui mcp``): tools answered from a built Session
+    "mcp": frozenset(
+        {"__init__", "pipeline", "model", "kinds", "store", "report", "errors", "safe_text"}
+    ),
     "commands": frozenset(
-        {"pipeline", "ui", "demo", "sources", "model", "kinds", "store", "report", "errors"}
+        {"pipeline", "ui", "demo", "sources", "model", "kinds", "store", "report", "errors", "mcp"}
     ),
     "cli": frozenset(
         {"__init__", "commands", "ui", "pipeline", "sources", "report", "errors", "safe_text"}
