@@ -58,7 +58,7 @@ def test_options_carry_their_types_defaults_and_choices(spec: dict[str, Any]) ->
     assert options["--live"]["type"] == "boolean"
     assert options["--request-timeout"]["type"] == "duration"
     assert options["--catalog"]["repeatable"] is True
-    assert check["outputFormats"] == ["text", "json", "markdown"]
+    assert check["outputFormats"] == ["text", "json", "markdown", "jsonl"]
     assert [a["name"] for a in check["arguments"]] == ["PATH"]
     graph = next(c for c in spec["commands"] if c["name"] == "graph")
     assert graph["outputFormats"] == ["mermaid", "text", "json"]
