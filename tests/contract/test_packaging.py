@@ -78,8 +78,12 @@ def test_version_prints_the_package_metadata_version() -> None:
 
 
 def test_every_import_is_declared_and_every_dependency_imported() -> None:
-    declared = {_requirement_name(r) for r in PYPROJECT["project"]["dependencies"]}
+    """The dependencies and the ``mcp`` extra (``olmtui mcp``'s SDK, imported only under
+    ``olmtui/mcp/``) together are what olmtui imports."""
+    extra = {_requirement_name(r) for r in PYPROJECT["project"]["optional-dependencies"]["mcp"]}
+    declared = {_requirement_name(r) for r in PYPROJECT["project"]["dependencies"]} | extra
     imported = distributions_of(third_party_imports(PACKAGE))
+    assert distributions_of(third_party_imports(PACKAGE / "mcp")) - {"olmtui"} >= extra
     assert imported - declared == set(), "imported but not declared"
     assert declared - imported == set(), "declared but never imported"
 
