@@ -104,8 +104,9 @@ def _plain_line(text: bytes) -> bool:
     )
 
 
-#: A one-line scalar's value by its text (read inline by the hot loops): the same few texts ("True", "Pod", null, 0)
-#: fill most lines. Immutable values only; cleared past :data:`_REMEMBERED`.
+#: A one-line scalar's value by its text: the same few texts ("True", "Pod", null, 0) fill
+#: most lines (read inline by the hot loops, ``MISSING`` when not there). Immutable values
+#: only; cleared past :data:`_REMEMBERED`.
 SCALARS: dict[bytes, Any] = {}
 _REMEMBERED = 1 << 16
 #: Keys by their text: ``None`` for a key read elsewhere (not a plain string).

@@ -95,7 +95,7 @@ def _read(groups: tuple[bytes | None, ...]) -> dict[str, Any]:
             value = scalars.get(found, missing)
             obj[key] = scalar(found) if value is missing else value
         elif how == _BLOCK:
-            obj[key] = simple_block(found, 4, remember=key != "metadata")
+            obj[key] = simple_block(found, 4) if key == "metadata" else _involved(found)
         elif how == _FOLDED:
             obj[key] = _folded(found) if b"\n" in found else scalar(found)
         elif found.startswith(b"    "):
@@ -103,6 +103,27 @@ def _read(groups: tuple[bytes | None, ...]) -> dict[str, Any]:
         elif scalars.get(found, missing) is missing:
             scalar(found)
     return obj
+
+
+#: What the cache reads of an Event's involved object (``store_evidence.event_subject``).
+_SUBJECT = ("kind", "name", "namespace")
+#: Involved objects read before, by their text: an object's Events follow one another.
+_subjects: dict[bytes, dict[str, Any]] = {}
+_SUBJECTS_REMEMBERED = 1 << 12
+
+
+def _involved(text: bytes) -> dict[str, Any]:
+    """The involved object's kind, name and namespace (its other entries checked only)."""
+    known = _subjects.get(text)
+    if known is None:
+        block = simple_block(text, 4)
+        known = {key: block[key] for key in _SUBJECT if key in block}
+        if any(type(value) in (dict, list) for value in known.values()):
+            return known
+        if len(_subjects) >= _SUBJECTS_REMEMBERED:
+            _subjects.clear()
+        _subjects[text] = known
+    return known.copy()
 
 
 def _refused(part: list[bytes]) -> tuple[str, Any]:

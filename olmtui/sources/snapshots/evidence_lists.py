@@ -67,6 +67,20 @@ _ODD = (b"\r", b"\xef\xbb\xbf", b"\n\n")
 _SPEC = b"\n  spec:\n"
 _SPEC_BODY = re.compile(rb"    [A-Za-z0-9_][A-Za-z0-9_./-]*:[ \n]")
 _SHALLOW = re.compile(rb"\n(?!   )")
+#: A line of a skipped ``spec`` that holds a quote or a bracket, read as closing all it
+#: opens: its indentation, ``- `` entries, a plain key, then one quoted text closed on the
+#: line, a flow collection of plain texts closed on the line (``{}``, ``[a, b]``) or a plain
+#: text (a quote or bracket in it is a character), blanks.
+#: Any other such line may open a quoted text or a flow collection that runs on past the
+#: spec's last line (at any indentation: YAML does not ask it to be deeper), swallowing the
+#: keys after it: the spec is then read.
+_CLOSED_LINE = re.compile(
+    rb" *(?:- )*(?:[A-Za-z0-9_][A-Za-z0-9_./-]*:(?: +|\Z))?"
+    rb"(?:'(?:[^'\n]|'')*'|\"(?:[^\"\\\n]|\\[^\n])*\""
+    rb"|\[[^][{}'\"\n#]*\]|\{[^][{}'\"\n#]*\}"
+    rb"|(?:[^ \n'\"\[\]{}#&*!|>%@`,?:-]|-[^ \n])(?:[^:\n]|:(?! |\Z))*)? *"
+)
+_OPENERS = (b"'", b'"', b"[", b"{")
 #: An anchor's ``&``: a document with one goes to the full parse (a duplicate anchor fails
 #: it, and no part read alone would know).
 _ANCHOR = re.compile(rb"(?:^|[ \[{,])&[^ \n]", re.MULTILINE)
@@ -232,7 +246,18 @@ def _without_spec(item: bytes) -> bytes:
         return item
     if b"=" in spec and _UNSAFE_EQUALS.search(spec):
         return item
+    if any(mark in spec for mark in _OPENERS) and _may_run_on(spec):
+        return item
     return item[:start] + b"\n  spec: {}" + item[end:]
+
+
+def _may_run_on(spec: bytes) -> bool:
+    """Whether a line of the spec may open a quoted text or flow collection that it does not
+    close (:data:`_CLOSED_LINE`)."""
+    return any(
+        any(mark in line for mark in _OPENERS) and _CLOSED_LINE.fullmatch(line) is None
+        for line in spec.split(b"\n")
+    )
 
 
 def _mapping(lines: list[bytes], indent: int, load: Load) -> dict[str, Any]:
