@@ -673,8 +673,10 @@ def cluster_event(
     type_: str = "Warning",
     count: int = 1,
     last: str = "2026-05-01T10:00:00Z",
+    extra: Obj | None = None,
 ) -> Obj:
-    """A core/v1 Event about ``kind``/``obj_name`` in ``ns``."""
+    """A core/v1 Event about ``kind``/``obj_name`` in ``ns``; ``extra``: more top-level
+    fields (``eventTime``, ``reportingComponent``...)."""
     return {
         "apiVersion": "v1",
         "kind": "Event",
@@ -687,6 +689,7 @@ def cluster_event(
         "firstTimestamp": last,
         "lastTimestamp": last,
         "source": {"component": "kubelet"},
+        **(extra or {}),
     }
 
 

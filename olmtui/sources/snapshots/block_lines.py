@@ -50,6 +50,14 @@ _QUOTED_TEXT = re.compile(rb"[\x20-\x7e]*")
 #: A literal block's line.
 _LITERAL = re.compile(rb"[\x20-\x7e]*")
 _DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]{0,17})")
+#: A plain scalar's line that PyYAML reads as a string whatever follows its first character:
+#: a first character no implicit resolver starts with (not a digit, sign, dot, ``~``, ``<``,
+#: ``=``, nor the first letter of a boolean or null), then printable ASCII without ``: ``,
+#: `` #`` or a trailing ``:`` or blank (``_plain_line``).
+_TEXT = re.compile(
+    rb"[A-EG-MP-SU-XZa-eg-mp-su-xz_/(]"
+    rb"(?:[\x21-\x39\x3b-\x7e]|:(?=[\x21-\x7e])| (?=[\x20-\x22\x24-\x7e]))*"
+)
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
 _BOOL = "tag:yaml.org,2002:bool"
@@ -96,19 +104,20 @@ def _plain_line(text: bytes) -> bool:
     )
 
 
-#: A one-line scalar's value by its text: the same few texts ("True", "Pod", null, 0)
-#: fill most lines. Immutable values only; cleared past :data:`_REMEMBERED`.
-_scalars: dict[bytes, Any] = {}
+#: A one-line scalar's value by its text: the same few texts ("True", "Pod", null, 0) fill
+#: most lines (read inline by the hot loops, ``MISSING`` when not there). Immutable values
+#: only; cleared past :data:`_REMEMBERED`.
+SCALARS: dict[bytes, Any] = {}
 _REMEMBERED = 1 << 16
 #: Keys by their text: ``None`` for a key read elsewhere (not a plain string).
 _keys: dict[bytes, str | None] = {}
-_MISSING = object()
+MISSING = object()
 
 
 def scalar(text: bytes) -> Any:
     """The value of a scalar written alone on its line (nothing deeper below it)."""
-    value = _scalars.get(text, _MISSING)
-    if value is not _MISSING:
+    value = SCALARS.get(text, MISSING)
+    if value is not MISSING:
         return value
     if text == b"{}":
         return {}
@@ -117,19 +126,23 @@ def scalar(text: bytes) -> Any:
     quoted = _SINGLE.fullmatch(text) or _DOUBLE.fullmatch(text)
     if quoted is not None:
         value = quoted.group(1).decode()
+    elif _TEXT.fullmatch(text) is not None:
+        value = text.decode()
     elif _plain_line(text):
         value = _plain_value(text.decode())
     else:
         raise Unreadable(text)
-    if len(_scalars) >= _REMEMBERED:
-        _scalars.clear()
-    _scalars[text] = value
+    if len(SCALARS) >= _REMEMBERED:
+        SCALARS.clear()
+    SCALARS[text] = value
     return value
 
 
-def _key(text: bytes) -> str:
-    key = _keys.get(text, _MISSING)
-    if key is _MISSING:
+def key_of(text: bytes) -> str:
+    """A plain key's text as the string it is (raises ``Unreadable`` for a key that resolves
+    to no string: a boolean, a number, null)."""
+    key = _keys.get(text, MISSING)
+    if key is MISSING:
         decoded = text.decode()
         key = decoded if _tag(decoded) == _STR else None
         if len(_keys) >= _REMEMBERED:
@@ -149,6 +162,53 @@ def _entry_at(indent: int) -> re.Pattern[bytes]:
 
 
 _ENTRIES: dict[int, re.Pattern[bytes]] = {}
+
+
+def _simple_patterns(indent: int) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    pad = b" " * indent
+    return (
+        re.compile(rb"(?:" + pad + _KEY + rb": [^\n]*\n)+"),
+        re.compile(pad + rb"(" + _KEY + rb"): ([^\n]*)\n"),
+    )
+
+
+_SIMPLE = {indent: _simple_patterns(indent) for indent in (2, 4)}
+
+
+#: Blocks read before, by their text (an Event's involved object and source repeat from
+#: one Event to the next): immutable values only, each handed out as a copy.
+_blocks: dict[bytes, dict[str, Any]] = {}
+_BLOCKS_REMEMBERED = 1 << 12
+
+
+def simple_block(text: bytes, indent: int, *, remember: bool = False) -> dict[str, Any]:
+    """A block every line of which is a key and a one-line scalar at ``indent`` (2 or 4)
+    spaces, each line ending in a line feed, as a mapping; raises ``Unreadable`` for any
+    other block (a key twice included). Each line is then a complete YAML line.
+    ``remember``: the block is likely to come again."""
+    if remember:
+        known = _blocks.get(text)
+        if known is not None:
+            return known.copy()
+    whole, entry = _SIMPLE[indent]
+    if whole.fullmatch(text) is None:
+        raise Unreadable(text[:80])
+    keys, scalars, missing = _keys, SCALARS, MISSING
+    entries = entry.findall(text)
+    mapping: dict[str, Any] = {}
+    for key_text, value_text in entries:
+        key = keys.get(key_text, missing)
+        if type(key) is not str:
+            key = key_of(key_text)
+        value = scalars.get(value_text, missing)
+        mapping[key] = scalar(value_text) if value is missing else value
+    if len(mapping) != len(entries):
+        raise Unreadable(text[:80])
+    if remember and not any(type(value) in (dict, list) for value in mapping.values()):
+        if len(_blocks) >= _BLOCKS_REMEMBERED:
+            _blocks.clear()
+        _blocks[text] = mapping.copy()
+    return mapping
 
 
 #: Parses the lines of one value (from its key's line) with PyYAML: ``(key, value)``.
@@ -172,8 +232,8 @@ class Reader:
         entry_at = _entry_at(indent)
         deeper = b" " * (indent + 1)
         result: dict[str, Any] = {}
-        # the memos of _key and scalar read inline: a call each per line was a fifth of it
-        keys, scalars, missing = _keys, _scalars, _MISSING
+        # the memos of key_of and scalar read inline: a call each per line was a fifth of it
+        keys, scalars, missing = _keys, SCALARS, MISSING
         while at < count:
             line = lines[at] if first is None else first
             first = None
@@ -185,7 +245,7 @@ class Reader:
                 raise Unreadable(line)
             key_text, text = entry.groups()
             remembered = keys.get(key_text, missing)
-            key = remembered if type(remembered) is str else _key(key_text)
+            key = remembered if type(remembered) is str else key_of(key_text)
             if key in result:
                 raise Unreadable(line)
             try:
@@ -220,7 +280,7 @@ class Reader:
     def _value(self, text: bytes | None, at: int, indent: int) -> tuple[Any, int]:
         """A key's value: on its line (``text``) or below it."""
         if text is not None:
-            return self._inline(text, at + 1, indent)
+            return self.inline(text, at + 1, indent)
         lines = self.lines
         below = at + 1
         if below >= len(lines):
@@ -256,11 +316,11 @@ class Reader:
             elif rest.startswith(b"- ") or rest in (b"", b"-", b"|", b"|-"):
                 raise Unreadable(line)
             else:
-                value, at = self._inline(rest, at + 1, indent)
+                value, at = self.inline(rest, at + 1, indent)
             items.append(value)
         return items, at
 
-    def _inline(self, text: bytes, below: int, indent: int) -> tuple[Any, int]:
+    def inline(self, text: bytes, below: int, indent: int) -> tuple[Any, int]:
         """A value written on its line (``text``), perhaps continued on deeper lines from
         ``below``; ``indent``: its key's or entry's indentation."""
         lines = self.lines
@@ -295,7 +355,8 @@ class Reader:
 
     def _single_quoted(self, text: bytes, below: int, indent: int) -> tuple[str, int]:
         """A single-quoted text folded over deeper lines: each line break a space, the
-        blanks around it dropped (without a quote inside: no ``''``)."""
+        blanks around it dropped (without a quote inside: no ``''``; without a line of
+        blanks, which YAML reads as a line break kept)."""
         lines = self.lines
         parts = [text[1:].rstrip(b" ")]
         while True:
@@ -303,6 +364,8 @@ class Reader:
                 raise Unreadable(text)
             part = lines[below].strip(b" ")
             below += 1
+            if not part:
+                raise Unreadable(text)
             if part.endswith(b"'"):
                 parts.append(part[:-1])
                 break

@@ -6,19 +6,26 @@
 times all the rest of ``check``, and the cache keeps a few fields of each
 (``store_evidence``). Here such a document is:
 
-1. checked whole by libyaml's own parser, in C, building nothing (``raw_parse``): a
-   document that is not valid YAML goes to the full parse, which reports it with its line;
-2. cut at its top-level keys (``apiVersion``, ``items``, ``kind``, ``metadata``, each once,
+1. cut at its top-level keys (``apiVersion``, ``items``, ``kind``, ``metadata``, each once,
    nothing else at column 0), and its items cut at their ``- `` lines;
-3. each item read line by line (``block_lines``: the plain forms Go's encoder writes, any
-   other value parsed alone by PyYAML), but a Pod's or Job's ``spec``, which the cache drops:
-   it reads as an empty mapping (a mapping it is, the check in 1. said it is YAML and its
-   first line is a key), when its text holds nothing the full parse could fail on after
-   parsing (a tag, an anchor or alias, a complex or flow key, a date, a long number, an
-   ``=``, a ``0b``/``0x`` number): such a spec is read too;
+2. each Event read with one regular expression when it has the shape ``oc`` writes
+   (``event_items``: only what the cache reads of it is built, every value checked);
+3. any other item read line by line (``block_lines``: the plain forms Go's encoder writes,
+   any other value parsed alone by PyYAML), but a Pod's or Job's ``spec``, which the cache
+   drops: it reads as an empty mapping (a mapping it is, its first line is a key), when its
+   text holds nothing the full parse could fail on after parsing (a tag, an anchor or
+   alias, a complex or flow key, a date, a long number, an ``=``, a ``0b``/``0x``
+   number): such a spec is read too;
 4. an Event whose involved object is of no kind the cache keeps events for
    (``store_evidence.EVENT_SUBJECT_KINDS``) left as its ``apiVersion``, ``kind`` and
    ``metadata`` (what the loader checks and counts; the cache drops it as before).
+
+What 2. and the head's one-line entries read are complete YAML lines at the indentation
+their place demands, valid on their own; anything read in 3. (a value parsed alone, a spec
+left unread) is read only once libyaml's own parser, in C, building nothing
+(``raw_parse``), has checked the whole document: a document that is not valid YAML goes to
+the full parse, which reports it with its line. That check costs a fifth of reading the
+Events it would check, so it is made only for a document that needs it.
 
 Everything the cache reads of the objects (``store_evidence.trim_*``, the shape checks of
 ``shape.ENVELOPE``, the loader's ``object_problem``) is read exactly as the full parse reads
@@ -34,7 +41,8 @@ from typing import Any
 from yaml._yaml import CParser
 
 from olmtui.kinds import EVENT, JOB, POD
-from olmtui.sources.snapshots.block_lines import Reader, Unreadable
+from olmtui.sources.snapshots.block_lines import Reader, Unreadable, scalar, simple_block
+from olmtui.sources.snapshots.event_items import event_item
 from olmtui.sources.snapshots.fast_yaml import Load
 from olmtui.store_evidence import keeps_event
 
@@ -59,6 +67,20 @@ _ODD = (b"\r", b"\xef\xbb\xbf", b"\n\n")
 _SPEC = b"\n  spec:\n"
 _SPEC_BODY = re.compile(rb"    [A-Za-z0-9_][A-Za-z0-9_./-]*:[ \n]")
 _SHALLOW = re.compile(rb"\n(?!   )")
+#: A line of a skipped ``spec`` that holds a quote or a bracket, read as closing all it
+#: opens: its indentation, ``- `` entries, a plain key, then one quoted text closed on the
+#: line, a flow collection of plain texts closed on the line (``{}``, ``[a, b]``) or a plain
+#: text (a quote or bracket in it is a character), blanks.
+#: Any other such line may open a quoted text or a flow collection that runs on past the
+#: spec's last line (at any indentation: YAML does not ask it to be deeper), swallowing the
+#: keys after it: the spec is then read.
+_CLOSED_LINE = re.compile(
+    rb" *(?:- )*(?:[A-Za-z0-9_][A-Za-z0-9_./-]*:(?: +|\Z))?"
+    rb"(?:'(?:[^'\n]|'')*'|\"(?:[^\"\\\n]|\\[^\n])*\""
+    rb"|\[[^][{}'\"\n#]*\]|\{[^][{}'\"\n#]*\}"
+    rb"|(?:[^ \n'\"\[\]{}#&*!|>%@`,?:-]|-[^ \n])(?:[^:\n]|:(?! |\Z))*)? *"
+)
+_OPENERS = (b"'", b'"', b"[", b"{")
 #: An anchor's ``&``: a document with one goes to the full parse (a duplicate anchor fails
 #: it, and no part read alone would know).
 _ANCHOR = re.compile(rb"(?:^|[ \[{,])&[^ \n]", re.MULTILINE)
@@ -78,17 +100,33 @@ def evidence_list(chunk: bytes, load: Load) -> dict[str, Any] | None:
         return None
     if any(odd in body for odd in _ODD) or (b"&" in body and _ANCHOR.search(body)):
         return None
-    try:
-        CParser(body).raw_parse()
-    except Exception:  # anything at all: the full parse says what
-        return None
     sections = _top_sections(body)
     if sections is None:
         return None
     try:
-        return _read(sections, load)
+        return _read(sections, load, _Checked(body))
     except Unreadable:
         return None
+
+
+class _Checked:
+    """Whether the document is valid YAML, asked of libyaml once, when a part is read in a
+    way that needs it (module docstring)."""
+
+    def __init__(self, body: bytes) -> None:
+        self.body = body
+        self.valid: bool | None = None
+
+    def require(self) -> None:
+        """Return when the document is valid YAML; raise ``Unreadable`` when it is not."""
+        if self.valid is None:
+            try:
+                CParser(self.body).raw_parse()
+                self.valid = True
+            except Exception:  # anything at all: the full parse says what
+                self.valid = False
+        if not self.valid:
+            raise Unreadable(b"")
 
 
 def _top_sections(body: bytes) -> dict[bytes, bytes] | None:
@@ -110,17 +148,60 @@ def _lines(text: bytes) -> list[bytes]:
     return lines
 
 
-def _read(sections: dict[bytes, bytes], load: Load) -> dict[str, Any]:
+def _read(sections: dict[bytes, bytes], load: Load, checked: _Checked) -> dict[str, Any]:
     items_text = sections[b"items"]
-    head = b"".join(text for key, text in sections.items() if key != b"items")
-    value = _mapping(_lines(head), 0, load)
+    value = _head(sections, load, checked)
     if items_text.startswith(b"items:\n- "):
         list_kind = value.get("kind")
         item_kind = list_kind.removesuffix("List") if isinstance(list_kind, str) else ""
-        items = [_item(text, load, item_kind) for text in items_text[_ITEMS_AT:].split(b"\n- ")]
+        texts = items_text[_ITEMS_AT:].split(b"\n- ")
+        if item_kind == EVENT:
+            items = [_event(text, load, checked) for text in texts]
+        else:
+            checked.require()
+            items = [_item(text, load, item_kind) for text in texts]
     else:
+        checked.require()
         items = _mapping(_lines(items_text), 0, load)["items"]
     return _ordered(sections, value, items)
+
+
+#: A top-level key and its one-line value, or its block of one-line entries at 2 spaces.
+_HEAD_LINE = re.compile(rb"([A-Za-z]+): ([^\n]*)\n")
+_HEAD_BLOCK = re.compile(rb"([A-Za-z]+):\n((?:  [^\n]*\n)+)")
+
+
+def _head(sections: dict[bytes, bytes], load: Load, checked: _Checked) -> dict[str, Any]:
+    """The List's keys but ``items``: each a one-line value or a block of one-line entries
+    (read here), else read line by line once the document is checked."""
+    head: dict[str, Any] = {}
+    try:
+        for key, text in sections.items():
+            if key == b"items":
+                continue
+            if (line := _HEAD_LINE.fullmatch(text)) is not None:
+                head[key.decode()] = scalar(line.group(2))
+            elif (block := _HEAD_BLOCK.fullmatch(text)) is not None:
+                head[key.decode()] = simple_block(block.group(2), 2)
+            else:
+                raise Unreadable(text[:80])
+        return head
+    except Unreadable:
+        checked.require()
+        return _mapping(_lines(b"".join(t for k, t in sections.items() if k != b"items")), 0, load)
+
+
+def _event(text: bytes, load: Load, checked: _Checked) -> Any:
+    """One item of an ``EventList`` (its text without the ``- `` of its first line): read
+    with ``event_items`` when it is an Event of the shape ``oc`` writes, else line by line
+    once the document is checked."""
+    obj = event_item(b"  " + text.removeprefix(b"- ") + (b"" if text.endswith(b"\n") else b"\n"))
+    if obj is None or obj.get("kind", EVENT) != EVENT:
+        checked.require()
+        return _item(text, load, EVENT)
+    if not keeps_event(obj):
+        return {key: obj[key] for key in _EVENT_STUB if key in obj}
+    return obj
 
 
 def _ordered(sections: dict[bytes, bytes], head: dict[str, Any], items: Any) -> dict[str, Any]:
@@ -165,7 +246,18 @@ def _without_spec(item: bytes) -> bytes:
         return item
     if b"=" in spec and _UNSAFE_EQUALS.search(spec):
         return item
+    if any(mark in spec for mark in _OPENERS) and _may_run_on(spec):
+        return item
     return item[:start] + b"\n  spec: {}" + item[end:]
+
+
+def _may_run_on(spec: bytes) -> bool:
+    """Whether a line of the spec may open a quoted text or flow collection that it does not
+    close (:data:`_CLOSED_LINE`)."""
+    return any(
+        any(mark in line for mark in _OPENERS) and _CLOSED_LINE.fullmatch(line) is None
+        for line in spec.split(b"\n")
+    )
 
 
 def _mapping(lines: list[bytes], indent: int, load: Load) -> dict[str, Any]:

@@ -17,6 +17,7 @@ CASES = {
     "indented-sequence": "a:\n    - b\n    - c: d\nz: 1\n",
     "folded-plain": "m: one two\n  three\n  four\nn: 1\n",
     "folded-quoted": "m: 'one: two\n  three # four'\nn: 1\n",
+    "folded-quoted-blank-line": "m: 'one\n   \n  two'\nn: 1\n",
     "literal": 'a: |-\n  [{\n      "x": 1\n  }]\nb: |\n  text\nc: 2\n',
     "odd-values": "a: !!str 1\nb: \"t\\tab\"\nc: 'it''s'\nd: x # comment\ne: >\n  folded\n",
     "odd-keys": '"q": 1\n? c\n: 2\ntrue: 3\n',
