@@ -45,7 +45,7 @@ def read_side(
     open_timeline: OpenTimeline,
 ) -> Side:
     """The input ``text`` names (``UsageError``, one line, when it cannot be used)."""
-    from olmtui.pipeline.build import moment_session, snapshot_session
+    from olmtui.pipeline.build import recording_session, snapshot_session
 
     path, at, moment = text, None, None
     left, sep, right = text.rpartition("@")
@@ -60,8 +60,9 @@ def read_side(
             except UsageError as exc:
                 raise UsageError(f"diff: {text}: {exc}") from None
         at = utc_text(when)
-        session = moment_session(
-            timeline, timeline.count_at(when), catalogs, text, global_namespace
+        count = timeline.count_at(when)
+        session = recording_session(
+            timeline, count, catalogs, global_namespace, when=when, label=text
         )
         return Side(session, text, at, path)
     return Side(snapshot_session([text], catalogs, global_namespace=global_namespace), text)

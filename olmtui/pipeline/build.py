@@ -313,37 +313,41 @@ def live_recorder(options: LiveOptions, record: RecordTo) -> Callable[[], Awaita
 
 
 def recording_session(
-    timeline: RecordingTimeline,
+    timeline: Timeline,
     count: int,
     catalog_specs: Sequence[str] = (),
     global_namespace: str | None = None,
     when: float | None = None,
+    label: str | None = None,
 ) -> Session:
     """A recording as of ``when`` (the state after its first ``count`` changes; ``when``
-    defaults to that change's time): the Store filled with that state (``load_state``), the
-    kinds unreadable then, and the clock CSV ages are measured against set to the moment,
-    not today (``check --at``)."""
+    defaults to that change's time), built once (``check --at``, ``diff FILE@TIME``): the
+    Store filled with that state (``load_state``), the kinds unreadable then, and the clock
+    CSV ages are measured against set to the moment, not today. A recording file also says
+    which namespaces its recorder read and what it had not read then (R-REC-2, R-REC-3)."""
     moment = timeline.time_of(count) if when is None else when
+    recorded = timeline if isinstance(timeline, RecordingTimeline) else None
     store = Store()
-    namespaces = timeline.namespaces
-    if namespaces is not None:
-        store.read_namespaces = frozenset(namespaces)  # R-DOC-10: as the recorder read them
+    if recorded is not None and recorded.namespaces is not None:
+        store.read_namespaces = frozenset(recorded.namespaces)  # R-DOC-10: as it read them
     load_state(store, timeline.state(count))
     loaded = [load_catalog(spec) for spec in catalog_specs]
     at = dt.datetime.fromtimestamp(moment, dt.UTC)
+    paths = [] if recorded is None else [recorded.path]
     session = _assemble(
         store,
         "recording",
-        f"{timeline.path} at {utc_text(moment)}",
+        label or f"{' '.join(paths) or 'recording'} at {utc_text(moment)}",
         loaded,
-        load=RecordingLoad([timeline.path], len(store)),
+        load=RecordingLoad(paths, len(store)),
         clock=lambda: at,
         info=lambda: SourceInfo(context=timeline.context or "", snapshot_time=at, gathered=True),
         global_namespace=global_namespace,
     )
     session.recorded_at = at
-    partial = recording_partial(timeline, moment)
-    session.partial = lambda: partial
+    if recorded is not None:
+        partial = recording_partial(recorded, moment)
+        session.partial = lambda: partial
     return session
 
 
@@ -529,7 +533,6 @@ def rewind_session(
     is complete; it should read ``history`` on too)."""
     from olmtui.pipeline.finding_history import FindingHistory
     from olmtui.pipeline.time_cursor import TimeCursor
-    from olmtui.sources.recording.timeline import load_state
 
     catalogs = [*(load_catalog(spec) for spec in catalog_specs), *loaded]
     label = label or timeline.context or "recording"
@@ -556,30 +559,3 @@ def rewind_session(
     if grow is not None:
         session.runner = cursor.run
     return session
-
-
-def moment_session(
-    timeline: Timeline,
-    count: int,
-    catalog_specs: Sequence[str] = (),
-    label: str = "recording",
-    global_namespace: str | None = None,
-) -> Session:
-    """A recording's state after its first ``count`` changes, built once (``olmtui diff
-    FILE@TIME``): the store filled with that state, its clock that moment (CSV ages as
-    they were then). A recording is read from a cluster: its PackageManifests were listed
-    live (R-DOC-8)."""
-    from olmtui.sources.recording.timeline import load_state
-
-    store = Store()
-    load_state(store, timeline.state(count))
-    moment = dt.datetime.fromtimestamp(timeline.time_of(count), dt.UTC)
-    loaded = [load_catalog(spec) for spec in catalog_specs]
-    return _assemble(
-        store,
-        "recording",
-        label,
-        loaded,
-        clock=lambda: moment,
-        global_namespace=global_namespace,
-    )
