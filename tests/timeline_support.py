@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from olmtui.demo import scenario
 from olmtui.objects import Obj
@@ -114,3 +114,22 @@ def demo_timeline(namespaces: frozenset[str] | None = None) -> ChangeListTimelin
 def small_timeline() -> ChangeListTimeline:
     """The same story over a few namespaces: cheap to build a session at every position."""
     return demo_timeline(SMALL_NAMESPACES)
+
+
+class ImmediateHost:
+    """A worker host that runs the work at once, on this thread (the app's runs it in a
+    thread and hands the result back to the UI loop)."""
+
+    def __init__(self) -> None:
+        self.runs = 0
+
+    def run_worker(
+        self, work: Callable[[], object], *, group: str, exit_on_error: bool, thread: bool
+    ) -> object:
+        assert thread, "the history is never worked out on the UI loop"
+        self.runs += 1
+        return work()
+
+    def call_from_thread(self, callback: Callable[..., None], *args: object) -> object:
+        callback(*args)
+        return None

@@ -328,8 +328,7 @@ def recording_session(
     moment = timeline.time_of(count) if when is None else when
     recorded = timeline if isinstance(timeline, RecordingTimeline) else None
     store = Store()
-    if recorded is not None and recorded.namespaces is not None:
-        store.read_namespaces = frozenset(recorded.namespaces)  # R-DOC-10: as it read them
+    scoped(store, timeline)
     load_state(store, timeline.state(count))
     loaded = [load_catalog(spec) for spec in catalog_specs]
     at = dt.datetime.fromtimestamp(moment, dt.UTC)
@@ -349,6 +348,32 @@ def recording_session(
         partial = recording_partial(recorded, moment)
         session.partial = lambda: partial
     return session
+
+
+def scoped(store: Store, timeline: Timeline) -> None:
+    """A recording file says which namespaces its recorder read: the store holds that scope,
+    so nothing is said missing outside it (R-DOC-10: as it read them)."""
+    if isinstance(timeline, RecordingTimeline) and timeline.namespaces is not None:
+        store.read_namespaces = frozenset(timeline.namespaces)
+
+
+def _partial_at_clock(recorded: RecordingTimeline, session: Session) -> Callable[[], PartialInput]:
+    """What the recording does not show at the session's clock, whichever moment that is
+    (the replay's cursor, the finding history's walk): what its recorder had not read then
+    is withheld from the findings as ``check --at`` withholds it (R-REC-2, R-REC-3). Worked
+    out once per moment (the findings ask on every read)."""
+    said: dict[tuple[float, float, int], PartialInput] = {}
+
+    def partial() -> PartialInput:
+        clock = session.clock
+        when = clock().timestamp() if clock is not None else recorded.ended
+        key = (when, recorded.ended, len(recorded.incomplete_because))
+        if key not in said:
+            said.clear()
+            said[key] = recording_partial(recorded, when)
+        return said[key]
+
+    return partial
 
 
 async def _on_context(
@@ -537,19 +562,30 @@ def rewind_session(
     catalogs = [*(load_catalog(spec) for spec in catalog_specs), *loaded]
     label = label or timeline.context or "recording"
 
-    def assembled(store: Store) -> Session:
-        return _assemble(store, "recording", label, catalogs, global_namespace=global_namespace)
+    def assembled_over(recorded: Timeline) -> Callable[[Store], Session]:
+        def assembled(store: Store) -> Session:
+            scoped(store, recorded)
+            session = _assemble(
+                store, "recording", label, catalogs, global_namespace=global_namespace
+            )
+            if isinstance(recorded, RecordingTimeline):
+                session.partial = _partial_at_clock(recorded, session)
+            return session
+
+        return assembled
 
     position = len(timeline) if at is None else at
     store = Store()
+    scoped(store, timeline)
     load_state(store, timeline.state(position))
-    session = assembled(store)
+    session = assembled_over(timeline)(store)
     cursor = TimeCursor(
         timeline,
         store,
         position,
         moved=lambda: session.analysis.health_index().clock_moved(),
-        history=FindingHistory(history or timeline, assembled),
+        # the worker's sessions read what the recorder had read from the worker's own reader
+        history=FindingHistory(history or timeline, assembled_over(history or timeline)),
         grow=grow,
         worker_timeline=history,
     )

@@ -3,8 +3,6 @@ session of its own, a second of changes at a time, off the UI thread (R-REC-5)."
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 from timeline_support import (
     CATALOG_FAILS,
@@ -13,6 +11,7 @@ from timeline_support import (
     NO_ACCESS,
     T0,
     UPGRADE,
+    ImmediateHost,
     demo_timeline,
 )
 
@@ -22,25 +21,6 @@ from olmtui.pipeline.finding_history import by_second
 from olmtui.pipeline.session import Session
 from olmtui.pipeline.time_control import FindingTimes
 from olmtui.pipeline.time_cursor import NOT_SEEN
-
-
-class ImmediateHost:
-    """A worker host that runs the work at once, on this thread (the app's runs it in a
-    thread and hands the result back to the UI loop)."""
-
-    def __init__(self) -> None:
-        self.runs = 0
-
-    def run_worker(
-        self, work: Callable[[], object], *, group: str, exit_on_error: bool, thread: bool
-    ) -> object:
-        assert thread, "the history is never worked out on the UI loop"
-        self.runs += 1
-        return work()
-
-    def call_from_thread(self, callback: Callable[..., None], *args: object) -> object:
-        callback(*args)
-        return None
 
 
 @pytest.fixture(scope="module")
