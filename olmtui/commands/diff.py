@@ -12,11 +12,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from olmtui.commands.catalog_option import add_catalog_argument, add_global_namespace_argument
-from olmtui.commands.diff_inputs import IsTimeline, OpenTimeline, Side, live_side, read_side
 from olmtui.errors import UsageError
+from olmtui.pipeline.diff_sides import (
+    IsTimeline,
+    OpenTimeline,
+    Side,
+    live_side,
+    read_side,
+    recording_readers,
+    source_of,
+)
 from olmtui.sources.cluster.live_args import add_connection_arguments, connection_given
 
 NAME = "diff"
@@ -64,15 +71,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def recording_readers() -> tuple[IsTimeline, OpenTimeline]:
-    """How a recording is recognised and opened: ``(is_recording, open_recording)`` of
-    ``olmtui.sources.recording`` (a test may give others)."""
-    from olmtui.sources.recording.format import is_recording
-    from olmtui.sources.recording.reader import open_recording
-
-    return is_recording, open_recording
-
-
 def sides(
     args: argparse.Namespace, is_timeline: IsTimeline, open_timeline: OpenTimeline
 ) -> tuple[Side, Side]:
@@ -99,14 +97,6 @@ def sides(
             cluster_once_session(options, args.catalogs, args.global_namespace)
         )
     return before, read(inputs[1])
-
-
-def source_of(side: Side, source: dict[str, Any]) -> dict[str, Any]:
-    """A side's ``source`` as its ``check`` report says it; a recording's with
-    ``kind: recording``, the file and its moment (``at``)."""
-    if side.at is None:
-        return source
-    return {**source, "kind": "recording", "paths": [side.path], "at": side.at}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -105,4 +105,6 @@ def run(args: argparse.Namespace) -> int:
             args.paths, args.catalogs, global_namespace=args.global_namespace
         )
     session.next_catalogs = next_catalogs
-    return serve(session, live=args.live)
+    return serve(
+        session, live=args.live, catalogs=args.catalogs, global_namespace=args.global_namespace
+    )

@@ -16,6 +16,7 @@ writes: ``whatif`` tries its changes on the session's own state and puts it back
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -32,7 +33,17 @@ from olmtui.kinds import (
     SUBSCRIPTION,
 )
 from olmtui.mcp.paging import CursorError, Page, page
-from olmtui.mcp.tools import BY_NAME, MAX_LIMIT, PAGE_ITEMS, SEVERITIES
+from olmtui.mcp.tools import (
+    BY_NAME,
+    DIFF_LISTS,
+    FLEET_CONNECT_TIMEOUT,
+    FLEET_DEADLINE,
+    MAX_FLEET_DEADLINE,
+    MAX_LIMIT,
+    MAX_TARGETS,
+    PAGE_ITEMS,
+    SEVERITIES,
+)
 from olmtui.model.diagnosis.changes import (
     SHORT_KINDS,
     ChangeError,
@@ -43,9 +54,22 @@ from olmtui.model.diagnosis.changes import (
 from olmtui.model.records.diagnosis import Change
 from olmtui.model.records.types import ObjectRef
 from olmtui.pipeline.channel_graph import channel_graph
+from olmtui.pipeline.compare import compare_sessions
+from olmtui.pipeline.diff_sides import Side, read_side, recording_readers, source_of
+from olmtui.pipeline.fleet import FleetSettings
+from olmtui.pipeline.fleet_runner import run_fleet
+from olmtui.pipeline.fleet_targets import listed_targets
 from olmtui.pipeline.session import Session
+from olmtui.report.diff_report import diff_json
+from olmtui.report.fleet_json import fleet_json
 from olmtui.report.graph_json import graph_json
-from olmtui.report.json_report import FORMAT, Report, resolution_json, without_surrogates
+from olmtui.report.json_report import (
+    FORMAT,
+    Report,
+    dumps,
+    resolution_json,
+    without_surrogates,
+)
 from olmtui.report.whatif_report import whatif_json
 from olmtui.store import KINDS
 
@@ -90,11 +114,24 @@ class Answers:
     report is rebuilt when an object moved (and every ``LIVE_REPORT_SECONDS``)."""
 
     def __init__(
-        self, session: Session, *, live: bool, clock: Callable[[], float] = time.monotonic
+        self,
+        session: Session,
+        *,
+        live: bool,
+        clock: Callable[[], float] = time.monotonic,
+        catalogs: Sequence[str] = (),
+        global_namespace: str | None = None,
     ) -> None:
         self._session = session
         self._live = live
         self._clock = clock
+        #: What other inputs are read with (``diff``, ``fleet``): the server's own flags.
+        self._catalogs = tuple(catalogs)
+        self._global_namespace = global_namespace
+        #: The last ``diff`` and ``fleet`` answers, by their arguments: their pages are
+        #: read from these (a cursor of another answer is refused, ``paging.py``).
+        self._diffs = _Kept()
+        self._fleets = _Kept()
         self._moves = 0
         #: While the answers try changes on the cache themselves (a remedy's proof, a
         #: whatif), put back before they return: those changes are no move.
@@ -275,6 +312,110 @@ class Answers:
             answer = self._session.analysis.whatif(changes, in_place=True)
         return self._answer(report, whatif=plain(whatif_json(answer)))
 
+    def _diff(self, args: dict[str, Any]) -> Json:
+        before_text = _required(args, "before")
+        after_text = _text(args, "after")
+        # this server's own input moves when it is live: its state is part of the question
+        asked = (before_text, after_text, None if after_text else self._stamp())
+        document = self._diffs.get(
+            asked, args, lambda: self._diff_document(before_text, after_text)
+        )
+        wanted = _text(args, "list")
+        limit = _limit(args)
+        if wanted is not None:
+            if wanted not in DIFF_LISTS:
+                raise ToolInputError(f"`list` is one of {', '.join(DIFF_LISTS)}")
+            items = _at(document, wanted)
+            found = self._page_of("diff", wanted, items, asked, args.get("cursor"), limit)
+            return {
+                "format": FORMAT,
+                "from": document["from"],
+                "to": document["to"],
+                "list": wanted,
+                "total": len(items),
+                "items": found.items,
+                "nextCursor": found.next_cursor,
+            }
+        if args.get("cursor") is not None:
+            raise ToolInputError("a cursor reads on one list: give `list` with it")
+        first = json.loads(json.dumps(document))
+        pages: Json = {}
+        for name in DIFF_LISTS:
+            items = _at(document, name)
+            found = self._page_of("diff", name, items, asked, None, limit)
+            _put(first, name, found.items)
+            pages[name] = {"total": len(items), "nextCursor": found.next_cursor}
+        return {**first, "pages": pages}
+
+    def _diff_document(self, before_text: str, after_text: str | None) -> Json:
+        """``olmtui diff BEFORE AFTER --output json``'s document; without AFTER, this
+        server's own input as it is now (compared on the cache as it stands)."""
+        readers = recording_readers()
+
+        def read(text: str) -> Side:
+            return read_side(text, self._catalogs, self._global_namespace, *readers)
+
+        before = read(before_text)
+        after = read(after_text) if after_text else Side(self._session, "this server's input")
+        with self._trials():
+            diff, old, new = compare_sessions(before.session, after.session)
+        document: Json = plain(
+            diff_json(
+                diff,
+                source_of(before, dict(old.report["source"])),
+                source_of(after, dict(new.report["source"])),
+            )
+        )
+        return document
+
+    def _fleet(self, args: dict[str, Any]) -> Json:
+        lines = args.get("targets")
+        if (
+            not isinstance(lines, list)
+            or not 1 <= len(lines) <= MAX_TARGETS
+            or not all(isinstance(line, str) and 0 < len(line) <= 4096 for line in lines)
+        ):
+            raise ToolInputError(f"`targets` is a list of 1 to {MAX_TARGETS} target strings")
+        connect = _seconds(args, "connectTimeout", FLEET_CONNECT_TIMEOUT, 60.0)
+        deadline = _seconds(args, "deadline", FLEET_DEADLINE, MAX_FLEET_DEADLINE)
+        asked = (tuple(lines), connect, deadline)
+        document = self._fleets.get(
+            asked, args, lambda: self._fleet_document(lines, connect, deadline)
+        )
+        targets = document["targets"]
+        found = self._page_of("fleet", "targets", targets, asked, args.get("cursor"), _limit(args))
+        answer: Json = {"format": FORMAT, "total": len(targets), "targets": found.items}
+        if args.get("cursor") is None:
+            answer["rollup"] = document["rollup"]
+        answer["nextCursor"] = found.next_cursor
+        return answer
+
+    def _fleet_document(self, lines: Sequence[str], connect: float, deadline: float) -> Json:
+        """``olmtui check --fleet TARGETS --output json``'s document, read with the
+        server's catalog flags; the call ends by ``deadline``."""
+        settings = FleetSettings(
+            catalog_specs=self._catalogs,
+            global_namespace=self._global_namespace,
+            next_catalogs=tuple(self._session.next_catalogs),
+            connect_timeout=connect,
+        )
+        results = run_fleet(listed_targets(lines), settings, deadline=deadline)
+        document: Json = plain(json.loads(dumps(fleet_json(results))))
+        return document
+
+    def _page_of(
+        self,
+        tool: str,
+        name: str,
+        items: Sequence[Any],
+        asked: object,
+        cursor: Any,
+        limit: int,
+    ) -> Page:
+        if cursor is not None and not isinstance(cursor, str):
+            raise ToolInputError("cursor is the `nextCursor` string of the previous page")
+        return page(items, limit, cursor, (tool, name, asked))
+
     # -- arguments -------------------------------------------------------------------------
 
     def _filters(self, args: dict[str, Any], names: Iterable[str]) -> dict[str, str]:
@@ -424,3 +565,48 @@ def _change(number: int, action: Any) -> Change:
     except ChangeError as exc:
         raise ToolInputError(f"{where}: {exc}") from None
     raise ToolInputError(f"{where}: `action` is delete, approve, patch or create")
+
+
+class _Kept:
+    """The last answer of a tool whose answer is costly (``diff``, ``fleet``), by the
+    arguments that asked it: a first page (no cursor) is worked out again, the later pages
+    are read from what the first was drawn from."""
+
+    def __init__(self) -> None:
+        self._asked: object = None
+        self._document: Json | None = None
+
+    def get(self, asked: object, args: Mapping[str, Any], work: Callable[[], Json]) -> Json:
+        if args.get("cursor") is not None:
+            if self._document is None or self._asked != asked:
+                raise CursorError(
+                    "the cursor belongs to another answer (or the server forgot it): read "
+                    "again from the first page"
+                )
+            return self._document
+        self._document = work()
+        self._asked = asked
+        return self._document
+
+
+def _at(document: Mapping[str, Any], dotted: str) -> list[Any]:
+    """The list ``dotted`` (``findings.new``) of a diff document."""
+    value: Any = document
+    for part in dotted.split("."):
+        value = value[part]
+    return list(value)
+
+
+def _put(document: dict[str, Any], dotted: str, items: list[Any]) -> None:
+    *parents, last = dotted.split(".")
+    holder = document
+    for part in parents:
+        holder = holder[part]
+    holder[last] = items
+
+
+def _seconds(args: Mapping[str, Any], name: str, default: float, most: float) -> float:
+    value = args.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= most:
+        raise ToolInputError(f"`{name}` is a number of seconds above 0, at most {most:g}")
+    return float(value)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import anyio
@@ -29,6 +30,9 @@ from olmtui.report.json_report import dump_json
 from olmtui.safe_text import visible
 
 Context = ServerRequestContext[Any, Any]
+#: Tools that read other clusters or files only (never this server's cache): answered in a
+#: thread, so a fleet read of a minute does not stop this server's own watcher.
+OFF_LOOP = frozenset({"fleet"})
 
 
 def _listed() -> list[types.Tool]:
@@ -65,7 +69,11 @@ def build_server(answers: Answers) -> Server[Any]:
 
     async def call_tool(ctx: Context, params: types.CallToolRequestParams) -> types.CallToolResult:
         try:
-            result = answers.call(params.name, params.arguments)
+            if params.name in OFF_LOOP:
+                # reads other inputs only, never the cache: the watcher goes on meanwhile
+                result = await anyio.to_thread.run_sync(answers.call, params.name, params.arguments)
+            else:
+                result = answers.call(params.name, params.arguments)
         except ToolInputError as exc:
             return _error(str(exc))
         except Exception as exc:  # a bug in olmtui: said in one line, the server goes on
@@ -89,8 +97,7 @@ def build_server(answers: Answers) -> Server[Any]:
     )
 
 
-async def _serve(session: Session, live: bool) -> None:
-    answers = Answers(session, live=live)
+async def _serve(session: Session, answers: Answers) -> None:
     server = build_server(answers)
     async with anyio.create_task_group() as tasks:
         runner = session.runner
@@ -110,7 +117,15 @@ async def _watch(runner: Any) -> None:
         print(f"olmtui mcp: the watcher stopped: {visible(crash_line(exc))}", file=sys.stderr)
 
 
-def serve(session: Session, *, live: bool) -> int:
-    """Serve ``session`` over stdio until the client closes it; exit status 0."""
-    anyio.run(_serve, session, live, backend="asyncio")
+def serve(
+    session: Session,
+    *,
+    live: bool,
+    catalogs: Sequence[str] = (),
+    global_namespace: str | None = None,
+) -> int:
+    """Serve ``session`` over stdio until the client closes it; exit status 0. ``diff`` and
+    ``fleet`` read their other inputs with ``catalogs`` and ``global_namespace``."""
+    answers = Answers(session, live=live, catalogs=catalogs, global_namespace=global_namespace)
+    anyio.run(_serve, session, answers, backend="asyncio")
     return 0

@@ -218,6 +218,20 @@ def file_targets(path: str, kubeconfig: str | None = None) -> list[Target]:
     return found
 
 
+def listed_targets(lines: Sequence[str], base: str = "") -> list[Target]:
+    """The targets of lines written as a targets file's (the MCP server's ``fleet`` tool),
+    paths relative to ``base``, names made unique; a line naming nothing is refused."""
+    found: list[Target] = []
+    for line in lines:
+        text = line.strip()
+        if not text or text.startswith("#"):
+            raise UsageError(
+                f"target {line!r} names nothing: context:NAME, kubeconfig:PATH or a path"
+            )
+        found += _line_target(text, base, None)
+    return unique_names(_without_repeats(found))
+
+
 def _line_target(text: str, base: str, kubeconfig: str | None) -> list[Target]:
     if text.startswith("context:"):
         return [_context_target(kubeconfig, text.removeprefix("context:").strip())]

@@ -30,7 +30,17 @@ INPUT = [MUST_GATHER, "--catalog", ETCD]
 NAMESPACE = "cfe-test-namespace"
 SUBSCRIPTION = "image-caching-operator-v0-0-1-sub"
 PLAN = f"ip/{NAMESPACE}/install-bfnbn"
-TOOLS = {"report_summary", "incidents", "findings", "object", "explain", "upgrade_graph", "whatif"}
+TOOLS = {
+    "report_summary",
+    "incidents",
+    "findings",
+    "object",
+    "explain",
+    "upgrade_graph",
+    "whatif",
+    "diff",
+    "fleet",
+}
 TRANSCRIPT = ROOT / "docs" / "mcp-transcript.md"
 APPROVE = os.environ.get("OLMTUI_APPROVE") == "1"
 

@@ -1,19 +1,19 @@
-"""The two inputs of ``olmtui diff``, each read into a Session through the composition root
-exactly as ``check`` reads it: a snapshot (file, directory, must-gather, archive), a
-recording at a moment (``FILE@TIME``; a recording alone stands for its end) or the live
-cluster read once.
+"""The two inputs of ``olmtui diff`` (and of the MCP server's ``diff`` tool), each read
+into a Session through the composition root exactly as ``check`` reads it: a snapshot (file,
+directory, must-gather, archive), a recording at a moment (``FILE@TIME``; a recording alone
+stands for its end) or the live cluster read once.
 
-Recordings are read through the two callables the command passes in (``is_timeline``,
-``open_timeline``), so this module knows only the :class:`Timeline` contract, never the
-file format. ``@`` is split from the right, and only when what is left of it is a
-recording: a snapshot path holding ``@`` is still a path.
+Recordings are read through the two callables the caller passes in (``is_timeline``,
+``open_timeline``; ``recording_readers`` gives the real ones), so the reading knows only the
+:class:`Timeline` contract, never the file format. ``@`` is split from the right, and only
+when what is left of it is a recording: a snapshot path holding ``@`` is still a path.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from olmtui.errors import UsageError
 from olmtui.sources.recording.moments import parse_moment, utc_text
@@ -71,3 +71,20 @@ def read_side(
 def live_side(session: Session) -> Side:
     """The live cluster, read once, as one side."""
     return Side(session, f"live cluster {session.label}".strip())
+
+
+def recording_readers() -> tuple[IsTimeline, OpenTimeline]:
+    """How a recording is recognised and opened: ``(is_recording, open_recording)`` of
+    ``olmtui.sources.recording`` (a test may give others)."""
+    from olmtui.sources.recording.format import is_recording
+    from olmtui.sources.recording.reader import open_recording
+
+    return is_recording, open_recording
+
+
+def source_of(side: Side, source: dict[str, Any]) -> dict[str, Any]:
+    """A side's ``source`` as its ``check`` report says it; a recording's with
+    ``kind: recording``, the file and its moment (``at``)."""
+    if side.at is None:
+        return source
+    return {**source, "kind": "recording", "paths": [side.path], "at": side.at}
