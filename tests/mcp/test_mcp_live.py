@@ -2,7 +2,7 @@
 stdio: the answers say when the live sync has finished (``source.complete``), then agree with
 ``check --live`` on the same cluster; the one watcher follows the cluster for the server's
 lifetime (an object deleted on the server leaves the answers); and every tool, ``whatif``
-included, sends only GET requests: nothing is ever written to the cluster."""
+and ``diff`` included, sends only GET requests: nothing is ever written to the cluster."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import pytest
 from cli_in_process import run_cli
 from live_support import sample_objects
 from mcp_support import McpClient
+from snapshot_files import yaml_documents
 
 from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread
 
@@ -77,6 +78,14 @@ def test_a_live_session_is_answered_from_its_watched_cache_with_get_requests_onl
         assert "catalog content" in client.error("upgrade_graph", {"package": "etcd"})
         action = {"action": "delete", "object": f"ip/{NAMESPACE}/{PLAN}"}
         client.answer("whatif", {"actions": [action]})
+        # the live cache against a snapshot of what the cluster was loaded with: nothing
+        # OLM decides differs (server-set fields are noise, R-REC-7)
+        snapshot = kubeconfig.parent / "loaded.yaml"
+        snapshot.write_text(yaml_documents(sample_objects()))
+        compared = client.answer("diff", {"before": str(snapshot)})
+        assert compared["to"]["kind"] == "live"
+        assert compared["pages"]["objects.added"]["total"] == 0
+        assert compared["pages"]["objects.removed"]["total"] == 0
         # the same watcher follows the cluster: a plan deleted on the server leaves the cache
         assert thread.get("InstallPlan", NAMESPACE, PLAN) is not None  # whatif wrote nothing
         thread.delete("InstallPlan", NAMESPACE, PLAN)
