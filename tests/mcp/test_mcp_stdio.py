@@ -171,6 +171,17 @@ def test_explain_graph_and_whatif_are_what_the_cli_prints(server: McpClient) -> 
     assert server.answer("object", plan)["object"]["present"] is True
 
 
+def test_diff_and_fleet_on_the_must_gather_are_what_the_cli_prints(server: McpClient) -> None:
+    # the server's own input against the same must-gather read again: nothing changed
+    same = server.answer("diff", {"before": MUST_GATHER})
+    assert all(p["total"] == 0 for n, p in same.pop("pages").items() if n != "operators")
+    assert same == _cli_json("diff", MUST_GATHER, *INPUT, "--output", "json")
+    fleet = server.answer("fleet", {"targets": [MUST_GATHER]})
+    printed = _cli_json("check", "--fleet", *INPUT, "--output", "json")
+    assert fleet["targets"] == printed["targets"] and fleet["rollup"] == printed["rollup"]
+    assert fleet["targets"][0]["status"] == "ok"
+
+
 #: Arguments a client may get wrong, and what the tool error says.
 BAD_ARGUMENTS: list[tuple[str, dict[str, Any], str]] = [
     ("findings", {"namespace": "Not_A_Namespace"}, "is not a namespace name"),
@@ -188,6 +199,9 @@ BAD_ARGUMENTS: list[tuple[str, dict[str, Any], str]] = [
     ("whatif", {"actions": [{"action": "explode", "object": PLAN}]}, "`action` is"),
     ("whatif", {"actions": [{"action": "delete", "object": "pizza/a/b"}]}, "unknown kind"),
     ("whatif", {"actions": []}, "1 to 20"),
+    ("diff", {"before": MUST_GATHER, "list": "everything"}, "`list` is one of"),
+    ("fleet", {"targets": ["#"]}, "names nothing"),
+    ("fleet", {"targets": [MUST_GATHER], "deadline": 0}, "`deadline`"),
     ("nothing", {}, "no tool"),
 ]
 
