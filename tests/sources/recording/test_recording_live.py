@@ -1,8 +1,8 @@
-"""A recording made against the loopback API server while a scripted sequence changes the
-cluster: at every moment taken, the state the file gives back equals one read of the cluster
-at that moment, object by object (with what the recorder blanks, blanked), the kinds
-unreadable then included; the recorder sends GET requests only; and no token, from the
-kubeconfig or from an object, reaches the file."""
+"""A recording made against the loopback API server while a scripted sequence, and then the
+demo's own script, changes the cluster: at every moment taken, the state the file gives back
+equals one read of the cluster at that moment, object by object (with what the recorder
+blanks, blanked), the kinds unreadable then included; the recorder sends GET requests only;
+and no token, from the kubeconfig or from an object, reaches the file."""
 
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ from live_support import (
 from model_builders import csv, install_plan, namespace, pod, subscription
 
 from olmtui.apiserver import LoopbackAPIServer
+from olmtui.demo import scenario
+from olmtui.demo.script import cycle
 from olmtui.pipeline.recording import Recorded, RecordTo
 from olmtui.sources.cluster.live import LiveSource
 from olmtui.sources.recording.format import CHECKPOINT, DATA, MAGIC, frames
@@ -135,7 +137,15 @@ async def test_every_moment_replays_as_the_cluster_was_read_then(tmp_path: Path)
     finally:
         await _stop(task)
         await server.stop()
-    timeline = open_recording(str(tmp_path / "rec"))
+    _replays_as_read(tmp_path / "rec", moments, server)
+
+
+Moment = tuple[int, dict[str, Any], set[str]]
+
+
+def _replays_as_read(path: Path, moments: list[Moment], server: LoopbackAPIServer) -> None:
+    """Every moment taken, given back by the file as the cluster was read then; GET only."""
+    timeline = open_recording(str(path))
     assert timeline.incomplete_because == []
     assert [count for count, _, _ in moments] == sorted({count for count, _, _ in moments})
     assert moments[-1][0] == len(timeline)
@@ -145,6 +155,27 @@ async def test_every_moment_replays_as_the_cluster_was_read_then(tmp_path: Path)
         assert contents(replayed) == cluster, count
         assert set(replayed.unreadable) == unreadable
     assert {r.method for r in server.requests} == {"GET"}
+
+
+async def test_the_demo_script_replays_as_the_cluster_was_read_then(tmp_path: Path) -> None:
+    """The demo's own cycle (``olmtui/demo/script.py``: an upgrade landing, a conflict coming
+    and going, the rewind to the start) changing the loopback cluster while it is recorded."""
+    start = scenario.build_scenario(scenario.timestamp())
+    server, kubeconfig = await start_server(tmp_path, start.objects)
+    store, run, task = await _record(tmp_path, server, kubeconfig)
+    moments: list[Moment] = []
+    try:
+        await converged(store, server)
+        moments.append((run.writer.position, _read_now(server), set(store.unreadable)))
+        for step in cycle(start):
+            step.change(server.state, scenario.timestamp())
+            await converged(store, server)
+            moments.append((run.writer.position, _read_now(server), set(store.unreadable)))
+    finally:
+        await _stop(task)
+        await server.stop()
+    assert len({count for count, _, _ in moments}) > len(cycle(start)) // 2  # it moved
+    _replays_as_read(tmp_path / "rec", moments, server)
 
 
 def _decompressed(path: Path) -> bytes:
