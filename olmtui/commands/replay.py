@@ -51,7 +51,11 @@ def run(args: argparse.Namespace) -> int:
         from olmtui.sources.recording.reader import open_recording
 
         path = args.paths[0]
-        return replay_recording(open_recording(path), args, history=open_recording(path))
+        timeline, history = open_recording(path), open_recording(path)
+        # a recorder still writing it: followed, the cursor at the end staying there
+        grow = timeline.read_on if timeline.writing else None
+        worker_grow = history.read_on if timeline.writing else None
+        return replay_recording(timeline, args, history=history, grow=grow, worker_grow=worker_grow)
     view = initial_view(args.view)
     from olmtui.pipeline.build import streaming_snapshot_session
     from olmtui.sources.catalog.handoff import read_catalogs
@@ -78,6 +82,7 @@ def replay_recording(
     *,
     history: Timeline | None = None,
     grow: Callable[[], bool] | None = None,
+    worker_grow: Callable[[], object] | None = None,
 ) -> int:
     """``olmtui replay FILE`` on a recording: the dashboard at its end with a time cursor
     (``[`` ``]`` ``{`` ``}``, ``:at``). ``history``: a second reader of the same file, for
@@ -92,6 +97,7 @@ def replay_recording(
         global_namespace=args.global_namespace,
         history=history,
         grow=grow,
+        worker_grow=worker_grow,
     )
     session.next_catalogs = load_next_catalogs(args.next_catalogs)
     run_app(OlmApp(session, initial_view=initial_view(args.view)))

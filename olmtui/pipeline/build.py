@@ -547,6 +547,7 @@ def rewind_session(
     at: int | None = None,
     history: Timeline | None = None,
     grow: Callable[[], bool] | None = None,
+    worker_grow: Callable[[], object] | None = None,
     loaded: Sequence[Catalog] = (),
 ) -> Session:
     """A recording in the dashboard (``olmtui replay FILE``): the state after ``at`` changes
@@ -555,7 +556,7 @@ def rewind_session(
     ``history``, a second reader of the same recording (a file reader's handle is not shared
     between threads; None: ``timeline`` itself, an in-memory one). ``grow`` reads what a
     recorder still writing appended, and says whether it still writes (None: the recording
-    is complete; it should read ``history`` on too)."""
+    is complete); ``worker_grow`` reads ``history`` on, between the worker's runs."""
     from olmtui.pipeline.finding_history import FindingHistory
     from olmtui.pipeline.time_cursor import TimeCursor
 
@@ -588,6 +589,7 @@ def rewind_session(
         history=FindingHistory(history or timeline, assembled_over(history or timeline)),
         grow=grow,
         worker_timeline=history,
+        worker_grow=worker_grow,
     )
     session.time = cursor
     session.clock = cursor.clock

@@ -40,7 +40,8 @@ NOT_SEEN = "first seen: not known (not among the findings at the end of this sec
 class TimeCursor:
     """One session's cursor over ``timeline``; ``store`` holds the state at the cursor.
     ``moved`` is told after each move (the session's health index measures ages again);
-    ``grow`` reads what the recorder appended since and says whether it still writes."""
+    ``grow`` reads what the recorder appended since and says whether it still writes;
+    ``worker_grow`` reads on the worker's own reader (called only while no run is going)."""
 
     def __init__(
         self,
@@ -52,6 +53,7 @@ class TimeCursor:
         history: FindingHistory | None = None,
         grow: Callable[[], bool] | None = None,
         worker_timeline: Timeline | None = None,
+        worker_grow: Callable[[], object] | None = None,
     ) -> None:
         self._timeline = timeline
         self._store = store
@@ -64,6 +66,8 @@ class TimeCursor:
         self._growing = grow is not None
         #: What the worker reads: a reader of its own (a file's is not shared by threads).
         self._worker_timeline = worker_timeline or timeline
+        #: Reads on the worker's reader, between two runs of the worker only.
+        self._worker_grow = worker_grow
         self._log = RecordingLog(self._worker_timeline)
         self._busy = False
         #: Moves with every move of the cursor (the screens' stamp).
@@ -168,6 +172,8 @@ class TimeCursor:
         the finding times, :data:`WORK_PART` changes of each at most), one run at a time."""
         if self._busy:
             return
+        if self._worker_grow is not None and len(self._worker_timeline) < len(self._timeline):
+            self._worker_grow()  # the recording grew: the worker's reader reads on too
         length = len(self._worker_timeline)
         log_stop = min(length, self._log.built + WORK_PART)
         history = self._history

@@ -94,6 +94,10 @@ class Damaged(Exception):
         self.why = why
 
 
+#: Why a file ends in the middle of a frame: cut by a crash, or being written.
+CUT_TAIL = "the last frame is cut"
+
+
 def frames(file: BinaryIO) -> Iterator[Frame]:
     """The frames after :data:`MAGIC`, checked; :class:`Damaged` at the first bad one (the
     frames before it were yielded). ``file`` is positioned after the magic."""
@@ -103,13 +107,13 @@ def frames(file: BinaryIO) -> Iterator[Frame]:
         if not head:
             return
         if len(head) < FRAME_HEAD.size:
-            raise Damaged(offset, "the last frame is cut")
+            raise Damaged(offset, CUT_TAIL)
         kind, length, crc = FRAME_HEAD.unpack(head)
         if length > MAX_FRAME:
             raise Damaged(offset, "a frame's length is damaged")
         payload = file.read(length)
         if len(payload) < length:
-            raise Damaged(offset, "the last frame is cut")
+            raise Damaged(offset, CUT_TAIL)
         if zlib.crc32(payload) != crc:
             raise Damaged(offset, "a frame fails its checksum")
         yield Frame(kind, offset + FRAME_HEAD.size, payload)

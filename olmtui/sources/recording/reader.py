@@ -30,6 +30,7 @@ from olmtui.sources.recording.format import (
     ADDED,
     CHECKPOINT,
     CHECKPOINT_HEAD,
+    CUT_TAIL,
     DATA,
     DATA_HEAD,
     DELETED,
@@ -39,6 +40,7 @@ from olmtui.sources.recording.format import (
     PATCHED,
     STATUS,
     Damaged,
+    Frame,
     frames,
     patched,
     records,
@@ -47,6 +49,7 @@ from olmtui.sources.recording.moments import utc_text
 from olmtui.sources.recording.rotation import older_parts, part_path
 from olmtui.sources.recording.timeline import TimedChange
 from olmtui.sources.recording.writer import RecorderStatus
+from olmtui.sources.recording.writing import being_written
 from olmtui.store import ChangeType, Key
 
 _TYPES: dict[str, ChangeType] = {ADDED: "ADDED", DELETED: "DELETED"}
@@ -70,6 +73,21 @@ class _Segment:
     length: int
     count: int
     frames: list[_DataFrame] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Place:
+    """Where the index of a file stopped: the byte of its next frame, the changes before
+    the file (``base``), the writer's count at its first checkpoint (``first``) and the
+    changes of the file so far (``local``); ``cut``: it ended in damage."""
+
+    path: str
+    offset: int
+    base: int
+    inode: int | None
+    first: int = -1
+    local: int = 0
+    cut: bool = False
 
 
 @dataclass(slots=True)
@@ -100,6 +118,9 @@ class RecordingTimeline:
         self._header: dict[str, Any] = {}
         self._started = 0.0
         self._cursor: _Cursor | None = None
+        #: Whether a recorder held the file for writing when it was last read.
+        self.writing = being_written(path)
+        self._place = _Place(path, 0, 0, None)
         self._read_set(path)
 
     # -- the Timeline protocol -----------------------------------------------------------
@@ -247,41 +268,65 @@ class RecordingTimeline:
             self.paths.append(part.path)
 
     def _index(self, part: _Part) -> None:
-        base = len(self._times)
-        local = 0  # changes of this file so far
-        first = -1  # the writer's count at this file's first checkpoint
+        place = _Place(part.path, part.first_frame, len(self._times), _inode(part.path))
+        self._place = place
+        self._index_from(place)
+
+    def _index_from(self, place: _Place) -> None:
+        """Index the frames of ``place``'s file from where it stopped. A tail cut while a
+        recorder still writes the file is the frame it is writing, no damage."""
         try:
-            with open(part.path, "rb") as file:
-                file.seek(part.first_frame)
+            with open(place.path, "rb") as file:
+                file.seek(place.offset)
                 for found in frames(file):
-                    if found.kind == CHECKPOINT:
-                        count, _ = CHECKPOINT_HEAD.unpack_from(found.payload)
-                        first = count if first < 0 else first
-                        if count - first != local:
-                            raise Damaged(found.offset, "a checkpoint is out of place")
-                        offset = found.offset + CHECKPOINT_HEAD.size
-                        length = len(found.payload) - CHECKPOINT_HEAD.size
-                        self._segments.append(_Segment(part.path, offset, length, base + local))
-                        self._starts.append(base + local)
-                    elif found.kind == DATA and first >= 0:
-                        before = DATA_HEAD.unpack_from(found.payload)[0]
-                        if before - first != local:
-                            raise Damaged(found.offset, "a frame is out of place")
-                        local += self._index_data(found.payload, found.offset, part.path)
-                    elif found.kind == STATUS:
-                        self._index_status(found.payload, base + local)
+                    self._index_frame(found, place)
+                    place.offset = found.offset + len(found.payload)
         except struct.error:  # a frame too short for its own head
-            self.incomplete_because.append(
-                f"{part.path}: a frame is damaged; the recording ends at its last complete "
-                f"change ({utc_text(self.ended)})"
-            )
+            self._cut(place, "a frame is damaged")
         except Damaged as damage:
-            self.incomplete_because.append(
-                f"{part.path}: {damage.why} at byte {damage.offset}; the recording ends at its "
-                f"last complete change ({utc_text(self.ended)})"
-            )
+            if not (damage.why == CUT_TAIL and self.writing and place.path == self.path):
+                self._cut(place, f"{damage.why} at byte {damage.offset}")
         except OSError as exc:
-            raise UsageError(f"cannot read {part.path}: {exc.strerror or exc}") from None
+            raise UsageError(f"cannot read {place.path}: {exc.strerror or exc}") from None
+
+    def _index_frame(self, found: Frame, place: _Place) -> None:
+        if found.kind == CHECKPOINT:
+            count, _ = CHECKPOINT_HEAD.unpack_from(found.payload)
+            place.first = count if place.first < 0 else place.first
+            if count - place.first != place.local:
+                raise Damaged(found.offset, "a checkpoint is out of place")
+            offset = found.offset + CHECKPOINT_HEAD.size
+            length = len(found.payload) - CHECKPOINT_HEAD.size
+            at = place.base + place.local
+            self._segments.append(_Segment(place.path, offset, length, at))
+            self._starts.append(at)
+        elif found.kind == DATA and place.first >= 0:
+            before = DATA_HEAD.unpack_from(found.payload)[0]
+            if before - place.first != place.local:
+                raise Damaged(found.offset, "a frame is out of place")
+            place.local += self._index_data(found.payload, found.offset, place.path)
+        elif found.kind == STATUS:
+            self._index_status(found.payload, place.base + place.local)
+
+    def _cut(self, place: _Place, why: str) -> None:
+        place.cut = True
+        self.incomplete_because.append(
+            f"{place.path}: {why}; the recording ends at its last complete change "
+            f"({utc_text(self.ended)})"
+        )
+
+    # -- a recording still being written --------------------------------------------------
+    def read_on(self) -> bool:
+        """Index what the recorder appended since (the file ``path``: a recorder rotating
+        it leaves this reader at what it had read); whether a recorder still writes it."""
+        place = self._place
+        writing = being_written(self.path)
+        if place.cut or _inode(self.path) != place.inode:
+            self.writing = False
+            return False
+        self.writing = writing
+        self._index_from(place)
+        return writing
 
     def _index_data(self, payload: bytes, offset: int, path: str) -> int:
         """Index one data frame (its times read, its records left compressed)."""
@@ -354,6 +399,13 @@ class _Part:
             )
         self.header: dict[str, Any] = header
         self.session = header.get("session")
+
+
+def _inode(path: str) -> int | None:
+    try:
+        return os.stat(path).st_ino
+    except OSError:
+        return None
 
 
 def _read(path: str, offset: int, length: int) -> bytes:

@@ -45,6 +45,7 @@ from olmtui.sources.recording.format import (
 )
 from olmtui.sources.recording.redact import redacted
 from olmtui.sources.recording.rotation import Rotation, make_room
+from olmtui.sources.recording.writing import hold
 from olmtui.store import ACCESS, CATALOG_CONTENT, KINDS, Change, Key, Store, Unreadable
 
 #: Seconds between flushes: what a crash may lose.
@@ -253,6 +254,7 @@ class RecordingWriter:
     def _open(self) -> None:
         now = self._clock()
         self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
+        hold(self._fd)  # a reader follows the file while this writer has it (R-REC-3)
         self._size = 0
         self._opened_at = now
         header = {
