@@ -433,7 +433,19 @@ def _live(
     session.contexts = lambda: context_names(options.kubeconfig)
     session.next_catalogs = list(content.next_catalogs)
     session.switch_context = lambda name: _on_context(options, content, global_namespace, name)
+    if record is not None:
+        session.switch_context = lambda name: _recording_holds_one(record, name)
     return session
+
+
+async def _recording_holds_one(record: RecordTo, context: str) -> Session:
+    """``:ctx`` while ``--record FILE`` records: a recording holds one cluster (its header
+    names one context, docs/recording-format.md), so the switch is refused in one line and
+    the session, and its recording, go on."""
+    raise ContextUnavailable(
+        f"recording to {record.path}: a recording holds one cluster; to record {context}, "
+        f"quit and run olmtui --record with --context {context}"
+    )
 
 
 def live_info(source: LiveSource, options: LiveOptions) -> SourceInfo:

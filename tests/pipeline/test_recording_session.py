@@ -10,6 +10,7 @@ import contextlib
 import datetime as dt
 from pathlib import Path
 
+import pytest
 from conftest import wait_for
 from live_support import contents, expected_store, fast_options, sample_objects
 from model_builders import namespace, subscription
@@ -18,6 +19,7 @@ from recording_support import START, Recorded
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.pipeline.build import live_session, recording_session
 from olmtui.pipeline.recording import RecordTo
+from olmtui.pipeline.session import ContextUnavailable
 from olmtui.sources.recording.reader import open_recording
 from olmtui.sources.recording.redact import redacted
 from olmtui.sources.recording.writer import RecorderStatus
@@ -90,6 +92,11 @@ def test_the_dashboard_records_the_session_it_shows(tmp_path: Path) -> None:
             assert session.runner is not None
             task = asyncio.ensure_future(session.runner())
             await wait_for(lambda: contents(session.store) == expected, "synced", 30)
+            # ``:ctx`` would mix two clusters in one recording: refused, the recording goes on
+            assert session.switch_context is not None
+            with pytest.raises(ContextUnavailable, match="a recording holds one cluster"):
+                await session.switch_context("elsewhere")
+            assert not task.done()
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
