@@ -12,19 +12,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from olmtui.commands.catalog_option import add_catalog_argument, add_global_namespace_argument
 from olmtui.errors import UsageError
-from olmtui.pipeline.diff_sides import (
-    IsTimeline,
-    OpenTimeline,
-    Side,
-    live_side,
-    read_side,
-    recording_readers,
-    source_of,
-)
 from olmtui.sources.cluster.live_args import add_connection_arguments, connection_given
+
+if TYPE_CHECKING:  # the parser is built without the pipeline (``test_cli_imports``)
+    from olmtui.pipeline.diff_sides import IsTimeline, OpenTimeline, Side
 
 NAME = "diff"
 HELP = (
@@ -76,6 +71,8 @@ def sides(
 ) -> tuple[Side, Side]:
     """The two inputs ``args`` name, before and after, read (``UsageError`` when they are
     not two, or one cannot be used)."""
+    from olmtui.pipeline.diff_sides import live_side, read_side
+
     inputs = list(args.inputs)
     if args.live and len(inputs) != 1:
         raise UsageError("diff --live takes one INPUT: the state to compare the cluster with")
@@ -99,8 +96,16 @@ def sides(
     return before, read(inputs[1])
 
 
+def recording_readers() -> tuple[IsTimeline, OpenTimeline]:
+    """How a recording is recognised and opened (a test gives others)."""
+    from olmtui.pipeline import diff_sides
+
+    return diff_sides.recording_readers()
+
+
 def run(args: argparse.Namespace) -> int:
     from olmtui.pipeline.compare import compare_sessions
+    from olmtui.pipeline.diff_sides import source_of
     from olmtui.report.diff_report import diff_json, diff_markdown, side_words, write_diff_text
     from olmtui.report.json_report import dump_json
 
