@@ -592,11 +592,17 @@ def rewind_session(
     scoped(store, timeline)
     load_state(store, timeline.state(position))
     session = assembled_over(timeline)(store)
+
+    def moved() -> None:
+        # the report is the recording's as of the cursor (``source.at``, R-REC-1)
+        session.recorded_at = cursor.clock()
+        session.analysis.health_index().clock_moved()
+
     cursor = TimeCursor(
         timeline,
         store,
         position,
-        moved=lambda: session.analysis.health_index().clock_moved(),
+        moved=moved,
         # the worker's sessions read what the recorder had read from the worker's own reader
         history=FindingHistory(history or timeline, assembled_over(history or timeline)),
         grow=grow,
@@ -605,6 +611,7 @@ def rewind_session(
     )
     session.time = cursor
     session.clock = cursor.clock
+    session.recorded_at = cursor.clock()
     session.info = lambda: SourceInfo(context=timeline.context or "")
     if grow is not None:
         session.runner = cursor.run

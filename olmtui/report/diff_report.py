@@ -205,6 +205,12 @@ _MARK_WORDS = {"+": "added", "-": "removed", "~": "changed"}
 
 def write_diff_text(diff: StateDiff, before: str, after: str, out: IO[str]) -> None:
     """The text: the two sides, then operators, findings, incidents, objects by kind."""
+    out.write("\n".join(safe(line) for line in diff_lines(diff, before, after)) + "\n")
+
+
+def diff_lines(diff: StateDiff, before: str, after: str) -> list[str]:
+    """The text's lines, as cluster text (the dashboard's Compare screen shows them inert;
+    the command line makes them safe for a terminal)."""
     lines = [f"from {before}", f"to   {after}", ""]
     if diff.empty:
         lines.append(f"{NOTHING} ({diff.unchanged_findings} findings unchanged)")
@@ -234,7 +240,7 @@ def write_diff_text(diff: StateDiff, before: str, after: str, out: IO[str]) -> N
         lines.append("")
     for skipped in diff.not_compared:
         lines.append(f"not compared: {skipped.kind} ({skipped.side}: {skipped.scope} unreadable)")
-    out.write("\n".join(safe(line) for line in _trim(lines)) + "\n")
+    return _trim(lines)
 
 
 def _trim(lines: Sequence[str]) -> list[str]:

@@ -22,6 +22,7 @@ from olmtui import gc_pause
 from olmtui.kinds import CLUSTER_EXTENSION, CSV, NAMESPACE, SUBSCRIPTION
 from olmtui.model.records.types import ObjectRef
 from olmtui.pipeline.change_log import ChangeLog
+from olmtui.pipeline.marks import Mark, compared, mark
 from olmtui.pipeline.related import Relation
 from olmtui.pipeline.session import ContextUnavailable, Session
 from olmtui.safe_text import visible
@@ -31,6 +32,7 @@ from olmtui.ui.inert import InertFilter
 from olmtui.ui.loading_bar import LoadingMarks, follow_loading
 from olmtui.ui.object_finder import ObjectsProvider
 from olmtui.ui.screens.base import TableScreen, ViewScreen
+from olmtui.ui.screens.compare import CompareScreen
 from olmtui.ui.screens.extension_graph import extension_graph
 from olmtui.ui.screens.object_detail import ObjectScreen
 from olmtui.ui.screens.resolution import ResolutionScreen
@@ -71,6 +73,9 @@ class OlmApp(OlmAppBase):
         Binding("right_square_bracket", "time_step(1)", "Change on", show=False),
         Binding("left_curly_bracket", "time_minutes(-1)", "Minute back", show=False),
         Binding("right_curly_bracket", "time_minutes(1)", "Minute on", show=False),
+        # lazygit's mark-and-compare: m keeps the state shown, M compares it with now
+        Binding("m", "mark", "Mark this state", show=False),
+        Binding("M", "compare", "Compare with the mark", show=False),
     ]
 
     def __init__(self, session: Session, initial_view: str = "overview") -> None:
@@ -94,6 +99,8 @@ class OlmApp(OlmAppBase):
         self._loading = LoadingMarks()
         #: The net under every widget: no control or bidi character reaches the terminal.
         self._inert_filter = InertFilter()
+        #: ``m``: the state marked, kept across cursor moves and ``:ctx`` (``M`` compares).
+        self.marked: Mark | None = None
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         """Textual's filters, then the one that keeps cluster text inert (``ui/inert.py``):
@@ -240,6 +247,28 @@ class OlmApp(OlmAppBase):
             self.session.time.step_minutes(minutes)
             self.moved_in_time()
 
+    def action_mark(self) -> None:
+        """``m``: keep the state shown now (a recording's cursor, a live cluster now, an
+        input), to compare with later (``M``)."""
+        self.marked = mark(self.session)
+        self.notify(
+            f"marked: {self.marked.label}; move or switch, then M compares",
+            title="m",
+            markup=False,
+        )
+
+    def action_compare(self) -> None:
+        """``M`` (``:compare``): the marked state against the one shown now."""
+        if self.marked is None:
+            self.notify("M: mark a state first (m)", severity="warning", markup=False)
+            return
+        self.push_screen(CompareScreen(compared(self.marked, self.session).lines))
+
+    def action_unmark(self) -> None:
+        """``:unmark``: forget the mark."""
+        self.marked = None
+        self.notify("mark forgotten", markup=False)
+
     def time_command(self, moment: str) -> None:
         """``:at MOMENT``: the recording as of that moment (``:at end``: its end). A moment
         the recording does not hold is one line; the cursor stays."""
@@ -352,6 +381,8 @@ class OlmApp(OlmAppBase):
             self.resolution_command(arg.strip())
         elif head.lower() == "at":
             self.time_command(arg.strip())
+        elif head.lower() in ("mark", "compare", "unmark") and not arg.strip():
+            getattr(self, f"action_{head.lower()}")()
         else:
             self.show_view(word)
 
@@ -561,6 +592,11 @@ class OlmApp(OlmAppBase):
                         self.action_time_minutes(m) if m else self.action_time_step(s)
                     ),
                 )
+        yield SystemCommand("Mark this state", "m — keep it, to compare later", self.action_mark)
+        if self.marked is not None:
+            yield SystemCommand(
+                "Compare with the mark", "M — what changed since the mark", self.action_compare
+            )
         yield SystemCommand("Back", "esc — the previous view or screen", self.action_back)
         if isinstance(screen, ViewScreen):
             yield SystemCommand(

@@ -31,9 +31,9 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("r  :res [NS]", "resolution: next InstallPlan, or why none (Sub, ns)"),
     ("p  t", "incident: try its remedy / its timeline (t on ns too)"),
     ("ctrl+p  ?", "palette: every action, objects by name; ? this help"),
-    ("↑ ↓ j k PgUp PgDn", "move; page up, page down"),
-    ("Home End G", "first row, last row; Changes: End/G follows new"),
+    ("↑↓ jk PgUp PgDn", "move, page; Home End G: first, last row"),
     ("[ ] { }  :at T", "a recording: a change / a minute back, on; :at 10:05"),
+    ("m  M", "mark this state / compare it with now (:unmark)"),
 )
 
 
