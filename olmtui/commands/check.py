@@ -23,7 +23,7 @@ from olmtui.commands.catalog_option import (
     load_next_catalogs,
 )
 from olmtui.errors import UsageError
-from olmtui.sources.cluster.live_args import add_connection_arguments, connection_given
+from olmtui.sources.cluster.live_args import CONNECTION_FLAGS, add_connection_arguments
 
 if TYPE_CHECKING:
     from olmtui.model.incremental.engine import Model
@@ -133,8 +133,18 @@ def _check_inputs(args: argparse.Namespace) -> None:
         raise UsageError("give PATHs, --sample or --live, not several of them")
     if not any(given):
         raise UsageError("nothing to check: give snapshot PATHs, --sample or --live")
-    if connection_given(args) and not args.live:
-        raise UsageError("--context, --kubeconfig and --namespace only apply with --live")
+    if args.live:
+        return
+    given = [
+        f
+        for f, dest in CONNECTION_FLAGS.items()
+        if dest != "namespaces" and getattr(args, dest, None)
+    ]
+    if given:
+        verb = "applies" if len(given) == 1 else "apply"
+        raise UsageError(f"{', '.join(given)} only {verb} with --live")
+    if args.namespaces and not args.paths:
+        raise UsageError("--namespace scopes --live or snapshot PATHs")
 
 
 def _colour_wanted() -> bool:
@@ -190,7 +200,11 @@ def _session_of(args: argparse.Namespace) -> Session:
     # a line on stderr, only on a terminal and only for a load over a second
     with terminal_progress(sys.stderr) as progress:
         return snapshot_session(
-            args.paths, args.catalogs, global_namespace=args.global_namespace, progress=progress
+            args.paths,
+            args.catalogs,
+            global_namespace=args.global_namespace,
+            progress=progress,
+            namespaces=args.namespaces,
         )
 
 
@@ -207,6 +221,10 @@ def _recording_session(args: argparse.Namespace) -> Session | None:
         return None
     if len(args.paths) > 1:
         raise UsageError("a recording is read alone: give one recording PATH, nothing else")
+    if args.namespaces:
+        raise UsageError(
+            "--namespace does not apply to a recording: it holds the namespaces its recorder read"
+        )
     from olmtui.pipeline.build import recording_session
     from olmtui.sources.recording.moments import parse_moment
     from olmtui.sources.recording.reader import open_recording

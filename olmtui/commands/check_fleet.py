@@ -137,12 +137,6 @@ def run_fleet_check(args: argparse.Namespace) -> int:
         targets_file=args.targets,
     )
     targets = fleet_targets(spec)
-    if args.namespaces and any(t.kind == "snapshot" for t in targets):
-        # as ``check --live``: a snapshot holds what was gathered, a scope would hide it
-        raise UsageError(
-            "--namespace scopes the live targets only (as with check --live); leave it out, "
-            "or check the snapshot targets in a run of their own"
-        )
     settings = FleetSettings(
         catalog_specs=tuple(args.catalogs),
         global_namespace=args.global_namespace,

@@ -124,12 +124,15 @@ def snapshot_session(
     global_namespace: str | None = None,
     progress: ProgressCallback | None = None,
     workers: int | None = None,
+    namespaces: Sequence[str] = (),
 ) -> Session:
     """Saved snapshots, read once (``UsageError`` for a path that cannot be used); the
     header shows ``label`` or the paths; ``progress`` hears of each file read; ``workers``:
-    the processes that parse it (``load_snapshot``; a fleet's worker parses in its own)."""
+    the processes that parse it (``load_snapshot``; a fleet's worker parses in its own);
+    ``namespaces``: the ``--namespace`` scope (:func:`scope_to`)."""
     store = Store()
     load = load_snapshot(list(paths), store, progress, workers=workers)
+    scope_to(store, namespaces)
     loaded = [load_catalog(spec) for spec in catalog_specs]
     session = _assemble(
         store,
@@ -142,6 +145,25 @@ def snapshot_session(
     )
     read_as_loaded(session, load)
     return session
+
+
+def scope_to(store: Store, namespaces: Sequence[str]) -> None:
+    """``--namespace`` on a snapshot: the snapshot as a live session scoped to those
+    namespaces reads it — their namespaced objects and every cluster-scoped one — so a
+    scoped check says the same of a snapshot as of the cluster it came from, and nothing is
+    said missing outside the scope (R-DOC-10). No scope: the whole snapshot."""
+    if not namespaces:
+        return
+    wanted = frozenset(namespaces)
+    store.remove_many(
+        [
+            key
+            for kind in KINDS
+            for key, _ in store.items(kind)
+            if key.namespace not in ("", *wanted)
+        ]
+    )
+    store.read_namespaces = wanted
 
 
 def read_as_loaded(session: Session, load: LoadResult) -> None:

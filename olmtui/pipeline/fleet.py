@@ -84,6 +84,7 @@ def target_session(target: Target, settings: FleetSettings) -> Session:
             label=target.name,
             global_namespace=settings.global_namespace,
             workers=settings.parse_workers,
+            namespaces=settings.namespaces,
         )
     else:
         session = cluster_once_session(

@@ -189,5 +189,3 @@ def test_a_single_check_refuses_the_fleet_flags(inputs: dict[str, Path]) -> None
     assert result.returncode == 2 and "several --context" in result.stderr
     result = run_cli("check", "--fleet")
     assert result.returncode == 2 and "--fleet needs targets" in result.stderr
-    result = run_cli("check", "--fleet", inputs["folder"], "--namespace", "ops")
-    assert result.returncode == 2 and "--namespace scopes the live targets only" in result.stderr
