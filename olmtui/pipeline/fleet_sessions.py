@@ -18,8 +18,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from olmtui.errors import UsageError
+from olmtui.model.fleet.rollup import rollup
 from olmtui.model.fleet.row import TargetCounts, target_counts
 from olmtui.model.records.catalog import Catalog
 from olmtui.pipeline.fleet import (
@@ -47,7 +49,7 @@ class FleetEntry:
     session: Session | None
     failed: TargetStatus | None = None
     reason: str | None = None
-    _counted: tuple[Hashable, TargetCounts | None] | None = field(default=None, repr=False)
+    _kept: tuple[Hashable, dict[str, Any]] | None = field(default=None, repr=False)
 
     @property
     def name(self) -> str:
@@ -76,13 +78,19 @@ class FleetEntry:
     def counts(self) -> TargetCounts | None:
         """The row's numbers from the target's own report; None while it is not read (a
         live target still syncing claims nothing, R-SRC-1)."""
+        kept = self.kept()
+        return None if kept is None else target_counts(kept)
+
+    def kept(self) -> dict[str, Any] | None:
+        """The target's report as ``check --fleet`` keeps it (``fleet.kept_fields``), made
+        again only when its analysis moved; None while it is not read."""
         session = self.session
         if session is None or self.status()[0] not in ("ok", "partial"):
             return None
         stamp = session.analysis.shown_stamp()
-        if self._counted is None or self._counted[0] != stamp:
-            self._counted = (stamp, target_counts(kept_fields(session.analysis.report())))
-        return self._counted[1]
+        if self._kept is None or self._kept[0] != stamp:
+            self._kept = (stamp, kept_fields(session.analysis.report()))
+        return self._kept[1]
 
 
 @dataclass
@@ -100,6 +108,13 @@ class FleetSessions:
     def sessions(self) -> list[Session]:
         """The sessions built, one per target read."""
         return [e.session for e in self.entries if e.session is not None]
+
+    def rollup(self) -> dict[str, Any]:
+        """What only the fleet shows (R-FLT-2..6) over the targets read now, every row's
+        status counted."""
+        statuses = {e.name: e.status()[0] for e in self.entries}
+        reports = {e.name: kept for e in self.entries if (kept := e.kept()) is not None}
+        return rollup(reports, statuses)
 
     def owns(self, session: Session) -> bool:
         """Whether ``session`` is one of the targets' (its watcher runs for the fleet)."""
