@@ -23,7 +23,7 @@ from olmtui.ui import palette
 from olmtui.ui.screens.olm_screen import OlmScreen
 from olmtui.ui.widgets.inert_static import InertStatic
 from olmtui.ui.widgets.keys_footer import KeysFooter
-from olmtui.ui.widgets.virtual_table import Column, Row, VirtualTable
+from olmtui.ui.widgets.virtual_table import Cell, Column, Row, VirtualTable
 
 #: How often the rows are looked at again (seconds).
 FLEET_REFRESH = 0.5
@@ -158,5 +158,11 @@ def _row(entry: FleetEntry) -> Row:
             )
         )
     style = _STATUS_STYLES.get(status, palette.MUTED if status in _BUSY else palette.ERROR)
-    cells = (entry.name, entry.target.kind, Text(status, style=style), *numbers, reason or "")
+    cells: tuple[Cell, ...] = (
+        entry.name,
+        entry.target.kind,
+        Text(status, style=style),
+        *numbers,
+        reason or "",
+    )
     return Row(entry.name, cells)
