@@ -55,6 +55,27 @@ class FleetEntry:
     def name(self) -> str:
         return self.target.name
 
+    @property
+    def shown(self) -> str:
+        """What the target reads, as the user would write it."""
+        return self.target.shown
+
+    @property
+    def kind(self) -> str:
+        """``live`` or ``snapshot``."""
+        return self.target.kind
+
+    async def watch(self) -> None:
+        """The target's watcher (its session's runner) for as long as the app runs; one
+        that ends with an error makes the row say so."""
+        session = self.session
+        if session is None or session.runner is None:
+            return
+        try:
+            await session.runner()
+        except UsageError as exc:
+            self.failed, self.reason = failure_status(exc), _one_line(str(exc))
+
     def status(self) -> tuple[RowStatus, str | None]:
         """The row's status and reason now (a live target's follow its watcher)."""
         session = self.session

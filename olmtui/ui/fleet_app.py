@@ -11,12 +11,11 @@ watched while it is shown (the fleet's targets go on unchanged)."""
 
 from __future__ import annotations
 
-from olmtui.errors import UsageError
-from olmtui.pipeline.fleet import failure_status
-from olmtui.pipeline.fleet_sessions import FleetEntry, FleetSessions
+from textual.binding import Binding
+
 from olmtui.pipeline.session import Session
 from olmtui.ui.app import OlmApp
-from olmtui.ui.screens.fleet import FleetScreen
+from olmtui.ui.screens.fleet import Fleet, FleetScreen, FleetTarget
 
 #: The Fleet view's mode.
 FLEET = "fleet"
@@ -25,7 +24,12 @@ FLEET = "fleet"
 class FleetApp(OlmApp):
     """Read-only, as :class:`OlmApp`."""
 
-    def __init__(self, fleet: FleetSessions, first: Session) -> None:
+    BINDINGS = [
+        # from any depth of a target's dashboard, straight back to the fleet
+        Binding("F", "fleet", "Fleet", show=False),
+    ]
+
+    def __init__(self, fleet: Fleet, first: Session) -> None:
         """``first``: the session the app starts on (a target's, or an empty one when no
         target could be read), shown once a row is opened."""
         super().__init__(first)
@@ -38,14 +42,9 @@ class FleetApp(OlmApp):
             self._watch(entry)
         super().on_mount()
 
-    def _watch(self, entry: FleetEntry) -> None:
-        session = entry.session
-        if session is not None and session.runner is not None:
-            self.run_worker(
-                _watched(entry, session),
-                group=f"fleet-{entry.name}",
-                exit_on_error=False,
-            )
+    def _watch(self, entry: FleetTarget) -> None:
+        if entry.session is not None and entry.session.runner is not None:
+            self.run_worker(entry.watch(), group=f"fleet-{entry.name}", exit_on_error=False)
 
     def start_source(self, session: Session) -> None:
         """A target's watcher runs already (:meth:`on_mount`); a ``:ctx`` session's is
@@ -53,7 +52,7 @@ class FleetApp(OlmApp):
         if not self.fleet.owns(session):
             super().start_source(session)
 
-    def open_target(self, entry: FleetEntry) -> None:
+    def open_target(self, entry: FleetTarget) -> None:
         """Show ``entry``'s dashboard (its Overview) on its session, built already."""
         if entry.session is not None:
             self.run_worker(self._open(entry.session), group="switch", exclusive=True)
@@ -68,13 +67,19 @@ class FleetApp(OlmApp):
         """Esc: as in one cluster's dashboard, and from the top of it, the Fleet view."""
         if len(self.screen_stack) > 1 or len(self._history) > 1:
             super().go_back()
-        elif self.current_mode != FLEET:
+        else:
+            self.action_fleet()
+
+    def action_fleet(self) -> None:
+        """``F``: the Fleet view, whatever is shown."""
+        self._pop_pushed()
+        if self.current_mode != FLEET:
             self.switch_mode(FLEET)
 
-    def retry_target(self, entry: FleetEntry) -> None:
+    def retry_target(self, entry: FleetTarget) -> None:
         """``r`` on a live target that could not be read: connect it again (in a thread:
         connecting blocks), and watch it when it answers."""
-        if entry.session is not None or entry.target.kind != "live":
+        if entry.session is not None or entry.kind != "live":
             self.notify(f"{entry.name}: r connects a live target that failed", markup=False)
             return
         self.notify(f"connecting to {entry.name} ...", markup=False)
@@ -85,19 +90,9 @@ class FleetApp(OlmApp):
 
         self.run_worker(connect, thread=True, group=f"retry-{entry.name}", exit_on_error=False)
 
-    def _retried(self, entry: FleetEntry, connected: bool) -> None:
+    def _retried(self, entry: FleetTarget, connected: bool) -> None:
         if connected:
             self._watch(entry)
             self.notify(f"{entry.name}: connected", markup=False)
         else:
             self.notify(f"{entry.name}: {entry.reason}", severity="error", markup=False)
-
-
-async def _watched(entry: FleetEntry, session: Session) -> None:
-    """The target's watcher; one that ends with an error marks its row."""
-    assert session.runner is not None
-    try:
-        await session.runner()
-    except UsageError as exc:
-        entry.failed = failure_status(exc)
-        entry.reason = " ".join(str(exc).split())

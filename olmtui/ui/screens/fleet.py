@@ -9,7 +9,8 @@ come from kubeconfigs and snapshots: they are drawn as plain text, never markup.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
+from typing import Any, Protocol
 
 from rich.text import Text
 from textual import on
@@ -17,7 +18,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 
-from olmtui.pipeline.fleet_sessions import FleetEntry, FleetSessions
+from olmtui.model.fleet.row import TargetCounts
+from olmtui.pipeline.session import Session
 from olmtui.report.fleet_text import rollup_lines
 from olmtui.ui import palette
 from olmtui.ui.screens.olm_screen import OlmScreen
@@ -43,6 +45,36 @@ _STATUS_STYLES = {"ok": palette.OK, "partial": palette.WARNING}
 _BUSY = ("loading", "syncing")
 
 
+class FleetTarget(Protocol):
+    """One target as the view draws it (``pipeline/fleet_sessions.FleetTarget``; the screens
+    never load what reads clusters, so they name it by what they use)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def shown(self) -> str: ...
+    @property
+    def session(self) -> Session | None: ...
+    @property
+    def reason(self) -> str | None: ...
+    def status(self) -> tuple[str, str | None]: ...
+    def counts(self) -> TargetCounts | None: ...
+    async def watch(self) -> None: ...
+
+
+class Fleet(Protocol):
+    """Every target (``pipeline/fleet_sessions.FleetSessions``)."""
+
+    @property
+    def entries(self) -> Sequence[FleetTarget]: ...
+    def entry(self, name: str) -> FleetTarget | None: ...
+    def rollup(self) -> dict[str, Any]: ...
+    def owns(self, session: Session) -> bool: ...
+    def retry(self, name: str) -> FleetTarget | None: ...
+
+
 class FleetScreen(OlmScreen):
     """Every target of the fleet, one row each."""
 
@@ -53,7 +85,7 @@ class FleetScreen(OlmScreen):
     ]
     REFRESH_PARTS = ("#fleet-table", "#fleet-rollup")
 
-    def __init__(self, fleet: FleetSessions) -> None:
+    def __init__(self, fleet: Fleet) -> None:
         super().__init__()
         self.fleet = fleet
         self._drawn: Hashable = None
@@ -63,6 +95,7 @@ class FleetScreen(OlmScreen):
         with Vertical(classes="table-view"):
             yield VirtualTable(COLUMNS, empty_text="no targets", sortable=True, id="fleet-table")
             with VerticalScroll(classes="detail-pane", can_focus=False):
+                yield InertStatic(id="fleet-detail")
                 yield InertStatic(id="fleet-rollup")
         yield KeysFooter()
 
@@ -97,8 +130,9 @@ class FleetScreen(OlmScreen):
         self.table.set_rows([_row(e) for e in self.fleet.entries])
         lines = rollup_lines(self.fleet.rollup())
         self.query_one("#fleet-rollup", InertStatic).update(Text("\n".join(lines)))
+        self.describe()
 
-    def selected(self) -> FleetEntry | None:
+    def selected(self) -> FleetTarget | None:
         key = self.table.selected_key
         return self.fleet.entry(key) if isinstance(key, str) else None
 
@@ -107,18 +141,37 @@ class FleetScreen(OlmScreen):
         if entry is not None:
             self.open_entry(entry)
 
+    @on(VirtualTable.RowHighlighted, "#fleet-table")
+    def _row_highlighted(self, event: VirtualTable.RowHighlighted) -> None:
+        event.stop()
+        self.describe()
+
+    def describe(self) -> None:
+        """The highlighted target whole: what it reads, its status and full reason."""
+        entry = self.selected()
+        text = Text()
+        if entry is not None:
+            status, reason = entry.status()
+            text.append(f"{entry.name}", style="bold")
+            text.append(f" ({entry.kind}: {entry.shown}) ", style=palette.MUTED)
+            text.append(status, style=_style(status))
+            if reason:
+                text.append(f": {reason}")
+            text.append("\n")
+        self.query_one("#fleet-detail", InertStatic).update(text)
+
     @on(VirtualTable.RowSelected, "#fleet-table")
     def _row_selected(self, event: VirtualTable.RowSelected) -> None:
         event.stop()
         self.action_open()
 
-    def open_entry(self, entry: FleetEntry) -> None:
+    def open_entry(self, entry: FleetTarget) -> None:
         """Show the target's dashboard, or say why there is none."""
         if entry.session is None:
             status, reason = entry.status()
             self.app.notify(
                 f"{entry.name}: {status}: {reason or 'not read'}"
-                + (" (r connects again)" if entry.target.kind == "live" else ""),
+                + (" (r connects again)" if entry.kind == "live" else ""),
                 severity="warning",
                 markup=False,
             )
@@ -135,13 +188,13 @@ class FleetScreen(OlmScreen):
             retry(entry)
 
 
-def _stamp(entry: FleetEntry) -> Hashable:
+def _stamp(entry: FleetTarget) -> Hashable:
     session = entry.session
     moved = None if session is None else session.analysis.shown_stamp()
     return (entry.name, entry.status(), moved)
 
 
-def _row(entry: FleetEntry) -> Row:
+def _row(entry: FleetTarget) -> Row:
     status, reason = entry.status()
     counts = entry.counts()
     if counts is None:
@@ -157,12 +210,15 @@ def _row(entry: FleetEntry) -> Row:
                 counts.blockers,
             )
         )
-    style = _STATUS_STYLES.get(status, palette.MUTED if status in _BUSY else palette.ERROR)
     cells: tuple[Cell, ...] = (
         entry.name,
-        entry.target.kind,
-        Text(status, style=style),
+        entry.kind,
+        Text(status, style=_style(status)),
         *numbers,
         reason or "",
     )
     return Row(entry.name, cells)
+
+
+def _style(status: str) -> str:
+    return _STATUS_STYLES.get(status, palette.MUTED if status in _BUSY else palette.ERROR)
