@@ -129,7 +129,9 @@ class FleetScreen(OlmScreen):
         self._drawn = stamp
         self.table.set_rows([_row(e) for e in self.fleet.entries])
         lines = rollup_lines(self.fleet.rollup())
-        self.query_one("#fleet-rollup", InertStatic).update(Text("\n".join(lines)))
+        rollup = Text("Across the fleet (R-FLT-2..6)\n", style="bold")
+        rollup.append("\n".join(lines), style="")
+        self.query_one("#fleet-rollup", InertStatic).update(rollup)
         self.describe()
 
     def selected(self) -> FleetTarget | None:
