@@ -2,8 +2,8 @@
 its status and its own report's numbers, every row painted; Enter opens a target's dashboard
 on the session built for it and Esc comes back, every other session kept (no reload); a
 target's name is drawn as text, never markup; live targets (two loopback servers, one
-refusing a kind: partial) stay watched, a change on one shows in its row, and the run sends
-GET requests only."""
+refusing a kind: partial) stay watched, a change on one shows in its row, ``:ctx`` inside one
+works as in one cluster's dashboard, and the run sends GET requests only."""
 
 from __future__ import annotations
 
@@ -212,5 +212,22 @@ async def test_live_targets_stay_watched_a_change_shows_in_its_row_get_only(
             pilot=pilot,
         )
         assert int(_row_of(app, "healthy")[3]) > int(before[3])  # R-CSV-F: an error more
+        # :ctx inside a live target works as in one cluster's dashboard; the fleet's own
+        # session of that target stays as it was
+        assert _table(app).select_key("healthy")
+        await press(pilot, "enter")
+        await wait_for(lambda: app.session is entry.session, "healthy's view", pilot=pilot)
+        app.run_command_line("ctx healthy")
+        await wait_for(
+            lambda: (
+                app.session is not entry.session
+                and app.session.store.count("ClusterServiceVersion") == 1
+            ),
+            "a new session of the context, read",
+            pilot=pilot,
+        )
+        await press(pilot, "escape")
+        await wait_for(lambda: app.current_mode == FLEET, "the Fleet view", pilot=pilot)
+        assert fleet.entry("healthy") is entry and entry.session is not app.session
     for name, server in clusters["servers"].items():
         assert {r.method for r in server.requests} == {"GET"}, name
