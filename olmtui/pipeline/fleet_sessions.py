@@ -85,9 +85,9 @@ class FleetEntry:
             return "loading", None
         state = session.status() if session.status is not None else None
         if state is not None and state.state not in ("live", "live, partial"):
-            if state.state == "syncing":
+            if state.state in ("syncing", "unavailable"):  # its first lists, or before them
                 return "syncing", None
-            return "unreachable", state.detail or state.state
+            return "unreachable", state.detail or state.state  # reconnecting, or failed
         unreadable = sorted(u.scope for u in session.store.unreadable.values())
         if unreadable:  # as ``fleet.read_target`` says it
             return (

@@ -98,3 +98,28 @@ def test_a_namespace_scope_is_refused_for_snapshot_targets(
     result = run_cli("--fleet", "--targets", targets, "--namespace", "ops")
     assert result.returncode == 2 and "--namespace scopes the live targets only" in result.stderr
     assert opened == []
+
+
+def test_the_namespace_scope_reaches_every_live_target(
+    monkeypatch: pytest.MonkeyPatch, opened: list[FleetApp], tmp_path: Path
+) -> None:
+    from olmtui.pipeline import fleet_sessions
+
+    seen: list[Any] = []
+    real = fleet_sessions.open_fleet
+
+    def spy(targets: Any, settings: Any, jobs: Any = None) -> Any:
+        seen.append((targets, settings, jobs))
+        return real(targets, settings, jobs)
+
+    monkeypatch.setattr(fleet_sessions, "open_fleet", spy)
+    config = tmp_path / "absent.kubeconfig"
+    result = run_cli(
+        "--fleet", "--context", "a", "--context", "b", "--kubeconfig", config,
+        "--namespace", "ops", "--jobs", "3",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    ((targets, settings, jobs),) = seen
+    assert [t.name for t in targets] == ["a", "b"] and jobs == 3
+    assert settings.namespaces == ("ops",)
+    assert _rows(opened[0]) == {"a": "bad-input", "b": "bad-input"}

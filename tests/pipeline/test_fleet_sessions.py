@@ -5,6 +5,7 @@ numbers the same as ``check --fleet --output json`` prints for that target."""
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +13,12 @@ import pytest
 from cli_in_process import run_cli
 from fleet_view_support import fleet_folder
 
+from olmtui.apiserver import LoopbackAPIServer, run_in_thread
+from olmtui.apiserver.kubeconfig import write_kubeconfig
 from olmtui.model.fleet.row import TargetCounts
 from olmtui.pipeline.fleet import FleetSettings
 from olmtui.pipeline.fleet_sessions import FleetSessions, open_fleet
-from olmtui.pipeline.fleet_targets import TargetSpec, fleet_targets
+from olmtui.pipeline.fleet_targets import Target, TargetSpec, fleet_targets
 
 
 @pytest.fixture(scope="module")
@@ -87,3 +90,33 @@ def test_the_numbers_of_each_row_are_check_fleets_for_that_target(
 def test_the_rollup_is_check_fleets(fleet: FleetSessions, inputs: dict[str, Path]) -> None:
     document = _check_fleet(inputs)
     assert fleet.rollup() == document["rollup"]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def test_a_live_target_that_cannot_be_reached_is_a_row_and_r_connects_it_again(
+    tmp_path: Path,
+) -> None:
+    port = _free_port()
+    config = write_kubeconfig(
+        tmp_path / "dead.kubeconfig", f"http://127.0.0.1:{port}", context="dead"
+    )
+    target = Target("dead", "live", kubeconfig=str(config), context="dead")
+    fleet = open_fleet([target], FleetSettings(connect_timeout=5.0))
+    entry = fleet.entry("dead")
+    assert entry is not None and entry.session is None and entry.counts() is None
+    status, reason = entry.status()
+    assert status == "unreachable" and reason and "\n" not in reason
+    server = run_in_thread(LoopbackAPIServer(port=port))
+    try:
+        assert fleet.retry("dead") is entry
+        assert entry.session is not None and fleet.owns(entry.session)
+        assert entry.status() == ("syncing", None)  # connected; its watcher not started yet
+        assert {r.method for r in server.server.requests} == {"GET"}
+    finally:
+        server.stop()
