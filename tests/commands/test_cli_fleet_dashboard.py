@@ -123,3 +123,14 @@ def test_the_namespace_scope_reaches_every_live_target(
     assert [t.name for t in targets] == ["a", "b"] and jobs == 3
     assert settings.namespaces == ("ops",)
     assert _rows(opened[0]) == {"a": "bad-input", "b": "bad-input"}
+
+
+def test_help_and_spec_list_the_fleet_dashboards_options() -> None:
+    spec = json.loads(run_cli("--spec").stdout)
+    dashboard = {f: o for o in spec["dashboard"]["options"] for f in o["flags"]}
+    for flag in ("--fleet", "--all-contexts", "--targets", "--jobs", "--connect-timeout"):
+        assert flag in dashboard and dashboard[flag]["help"], flag
+    assert dashboard["--context"]["repeatable"] is True
+    replay = next(c for c in spec["commands"] if c["name"] == "replay")
+    assert "--fleet" in {f for o in replay["options"] for f in o["flags"]}
+    assert "--fleet" in run_cli("--help").stdout and "Fleet view" in run_cli("--help").stdout
