@@ -7,6 +7,7 @@ it, and kept (``pipeline/fleet_sessions.py``); the app is ``ui/fleet_app.py``.""
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -16,6 +17,7 @@ from olmtui.errors import UsageError, run_app
 from olmtui.sources.cluster.live_args import duration
 
 if TYPE_CHECKING:
+    from olmtui.pipeline.fleet_sessions import FleetEntry
     from olmtui.pipeline.fleet_targets import Target
 
 #: The dashboard's fleet flags, as ``args`` holds them (before a sub-command: refused).
@@ -144,6 +146,7 @@ def open_fleet_view(
     from olmtui.pipeline.build import catalog_session
     from olmtui.pipeline.fleet import FleetSettings
     from olmtui.pipeline.fleet_sessions import open_fleet
+    from olmtui.report.fleet_text import finished_text
     from olmtui.ui.fleet_app import FleetApp
 
     if namespaces and any(t.kind == "snapshot" for t in targets):
@@ -161,7 +164,14 @@ def open_fleet_view(
         request_timeout=request_timeout,
         parse_workers=None,
     )
-    fleet = open_fleet(targets, settings, jobs)
+    done: list[str] = []
+
+    def progress(entry: FleetEntry, seconds: float) -> None:
+        done.append(entry.name)
+        said = finished_text(entry.name, entry.status()[0], seconds)
+        print(f"olmtui: fleet [{len(done)}/{len(targets)}] {said}", file=sys.stderr, flush=True)
+
+    fleet = open_fleet(targets, settings, jobs, progress)
     sessions = fleet.sessions()
     first = sessions[0] if sessions else catalog_session(())
     return run_app(FleetApp(fleet, first))

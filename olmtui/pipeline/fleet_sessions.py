@@ -16,7 +16,8 @@ A row's numbers are the target's own report's (``model/fleet/row.py``): the same
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Hashable, Sequence
+import time
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +38,9 @@ from olmtui.pipeline.fleet_runner import LIVE_DEFAULT
 from olmtui.pipeline.fleet_targets import Target
 from olmtui.pipeline.session import Session
 
+#: Seconds a target's report is kept after its analysis moved before it is made again: a
+#: busy live cluster moves it many times a second, and a report reads the whole cluster.
+REPORT_EVERY = 2.0
 #: A row's status: ``check --fleet``'s, or ``loading``/``syncing`` while a target is read.
 RowStatus = str
 
@@ -50,6 +54,10 @@ class FleetEntry:
     failed: TargetStatus | None = None
     reason: str | None = None
     _kept: tuple[Hashable, dict[str, Any]] | None = field(default=None, repr=False)
+    #: How many times the report was made: what a row drawn from it was drawn from.
+    reports_made: int = 0
+    #: When ``_kept`` was made (``time.monotonic``).
+    _made: float = field(default=0.0, repr=False)
 
     @property
     def name(self) -> str:
@@ -109,8 +117,11 @@ class FleetEntry:
         if session is None or self.status()[0] not in ("ok", "partial"):
             return None
         stamp = session.analysis.shown_stamp()
-        if self._kept is None or self._kept[0] != stamp:
+        now = time.monotonic()
+        if self._kept is None or (self._kept[0] != stamp and now - self._made >= REPORT_EVERY):
             self._kept = (stamp, kept_fields(session.analysis.report()))
+            self._made = now
+            self.reports_made += 1
         return self._kept[1]
 
 
@@ -155,21 +166,31 @@ class FleetSessions:
 
 
 def open_fleet(
-    targets: Sequence[Target], settings: FleetSettings, jobs: int | None = None
+    targets: Sequence[Target],
+    settings: FleetSettings,
+    jobs: int | None = None,
+    on_entry: Callable[[FleetEntry, float], None] | None = None,
 ) -> FleetSessions:
     """Every target's entry: snapshots loaded, live clusters connected (not yet watched:
-    the app runs each session's runner, ``FleetEntry.session.runner``)."""
+    the app runs each session's runner, ``FleetEntry.session.runner``); each handed to
+    ``on_entry`` with the seconds it took as it is made (the command's progress)."""
     from olmtui.sources.catalog.catalogs import load_catalog
 
     catalogs = [load_catalog(spec) for spec in settings.catalog_specs]
     lives = [t for t in targets if t.kind == "live" and t.problem is None]
+    began = time.monotonic()
     built = {e.name: e for e in _live_entries(lives, settings, catalogs, jobs)}
     entries: list[FleetEntry] = []
+    for entry in built.values():
+        entries.append(entry)
+        if on_entry is not None:
+            on_entry(entry, time.monotonic() - began)
     for target in targets:
-        if target.name in built:
-            entries.append(built[target.name])
-        else:
+        if target.name not in built:
+            began = time.monotonic()
             entries.append(_snapshot_entry(target, settings))
+            if on_entry is not None:
+                on_entry(entries[-1], time.monotonic() - began)
     entries.sort(key=lambda e: e.name)
     return FleetSessions(entries, settings, catalogs, jobs)
 

@@ -46,6 +46,7 @@ def test_replay_fleet_opens_a_row_per_cluster_of_its_paths(
     (app,) = opened
     assert _rows(app) == {"alpha": "ok", "bravo": "ok", "charlie": "ok", "broken": "bad-input"}
     assert app.session is app.fleet.entries[0].session  # alpha's, built already
+    assert "olmtui: fleet [4/4]" in result.stderr and "broken bad-input" in result.stderr
 
 
 def test_fleet_reads_a_targets_file_as_check_fleet_does(
@@ -108,9 +109,9 @@ def test_the_namespace_scope_reaches_every_live_target(
     seen: list[Any] = []
     real = fleet_sessions.open_fleet
 
-    def spy(targets: Any, settings: Any, jobs: Any = None) -> Any:
+    def spy(targets: Any, settings: Any, jobs: Any = None, *rest: Any) -> Any:
         seen.append((targets, settings, jobs))
-        return real(targets, settings, jobs)
+        return real(targets, settings, jobs, *rest)
 
     monkeypatch.setattr(fleet_sessions, "open_fleet", spy)
     config = tmp_path / "absent.kubeconfig"

@@ -61,6 +61,9 @@ class FleetTarget(Protocol):
     def reason(self) -> str | None: ...
     def status(self) -> tuple[str, str | None]: ...
     def counts(self) -> TargetCounts | None: ...
+    def kept(self) -> dict[str, Any] | None: ...
+    @property
+    def reports_made(self) -> int: ...
     async def watch(self) -> None: ...
 
 
@@ -121,7 +124,7 @@ class FleetScreen(OlmScreen):
 
     def refresh_rows(self) -> None:
         """Draw the rows and the roll-up again when a target's status or analysis moved."""
-        if not self.parts_present():
+        if not self.parts_present() or not self.is_current:  # a target's dashboard is up
             return
         stamp = tuple(_stamp(e) for e in self.fleet.entries)
         if stamp == self._drawn:
@@ -191,9 +194,10 @@ class FleetScreen(OlmScreen):
 
 
 def _stamp(entry: FleetTarget) -> Hashable:
-    session = entry.session
-    moved = None if session is None else session.analysis.shown_stamp()
-    return (entry.name, entry.status(), moved)
+    """What a row and the roll-up were drawn from: the status, and the report kept (made
+    again at most every few seconds while a live target moves)."""
+    entry.kept()  # made again first if it is due
+    return (entry.name, entry.status(), entry.reports_made)
 
 
 def _row(entry: FleetTarget) -> Row:
