@@ -189,6 +189,7 @@ def open_fleet(
         if target.name not in built:
             began = time.monotonic()
             entries.append(_snapshot_entry(target, settings))
+            entries[-1].kept()  # its report now, with the load: not all at the first paint
             if on_entry is not None:
                 on_entry(entries[-1], time.monotonic() - began)
     entries.sort(key=lambda e: e.name)

@@ -18,6 +18,7 @@ from fleet_view_support import fleet_folder, small_must_gather
 from model_builders import csv, namespace, operator_group, subscription
 
 from olmtui.apiserver import LoopbackAPIServer, ServerThread, run_in_thread
+from olmtui.pipeline.build import catalog_session
 from olmtui.pipeline.fleet import FleetSettings
 from olmtui.pipeline.fleet_sessions import FleetEntry, FleetSessions, open_fleet
 from olmtui.pipeline.fleet_targets import Target, TargetSpec, fleet_targets
@@ -231,3 +232,20 @@ async def test_live_targets_stay_watched_a_change_shows_in_its_row_get_only(
         assert fleet.entry("healthy") is entry and entry.session is not app.session
     for name, server in clusters["servers"].items():
         assert {r.method for r in server.requests} == {"GET"}, name
+
+
+async def test_hundreds_of_targets_are_rows_the_last_one_reached() -> None:
+    """Three hundred targets that could not be read (no cluster behind them): every row is
+    in the table, End reaches the last and it is painted."""
+    targets = [
+        Target(f"cluster-{n:03}", "live", problem=f"[red]no kubeconfig {n}") for n in range(300)
+    ]
+    fleet = await asyncio.to_thread(open_fleet, targets, FleetSettings())
+    app = FleetApp(fleet, await asyncio.to_thread(catalog_session, ()))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await wait_for(lambda: _table(app).row_count == 300, "every row", pilot=pilot)
+        await press(pilot, "end")
+        assert _table(app).selected_key == "cluster-299"
+        table = _table(app)
+        shown = [table.render_line(y).text for y in range(table.size.height)]
+        assert any("cluster-299" in line and "[red]no kubeconfig 299" in line for line in shown)
