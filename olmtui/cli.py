@@ -24,6 +24,11 @@ from olmtui.commands.catalog_option import (
     refuse_leading_catalogs,
 )
 from olmtui.commands.check import moments_joined
+from olmtui.commands.fleet_dashboard import (
+    add_dashboard_fleet_arguments,
+    refuse_misplaced,
+    run_live_fleet,
+)
 from olmtui.errors import (
     EXIT_CRASH,
     UsageError,
@@ -99,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="print the whole command line as JSON (commands, options with types, defaults "
         "and help, output formats, exit statuses, the report's schema) and exit",
     )
-    add_connection_arguments(parser, leading=True)
+    add_connection_arguments(parser, leading=True, repeatable=True)
     add_catalog_argument(
         parser,
         "catalog content for the live dashboard's upgrade graphs and resolution (OLM's "
@@ -115,6 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="record the session the dashboard shows to FILE (as `olmtui record` does)",
     )
+    add_dashboard_fleet_arguments(parser)
     parser.set_defaults(run=_run_dashboard)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module_name in COMMAND_MODULES:
@@ -132,6 +138,8 @@ def _run_dashboard(args: argparse.Namespace) -> int:
     from olmtui.sources.cluster.live_args import options_from_args
     from olmtui.ui.app import OlmApp
 
+    if args.dashboard_fleet:
+        return run_live_fleet(args)
     next_catalogs = load_next_catalogs(args.dashboard_next_catalogs)
     record = RecordTo(args.dashboard_record) if args.dashboard_record else None
     session = live_session(
@@ -149,6 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(moments_joined(sys.argv[1:] if argv is None else argv))
         merge_leading_connection(args)
         refuse_leading_catalogs(args)
+        refuse_misplaced(args)
         if args.command is not None and args.dashboard_record:
             raise UsageError(f"--record before `{args.command}` applies to the dashboard only")
         return int(args.run(args))

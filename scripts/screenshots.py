@@ -6,7 +6,8 @@ uses a replay of the packaged sample cluster instead. The demo's last shot is a
 ClusterExtension's detail against its next release (``olmtui demo --next-catalog``). The
 Resolution view is shot on a
 replay of one of the resolution cases (``tests/data/resolution/orphaned-csv-blocks-package``,
-a snapshot plus its catalog content), where OLM's next resolution fails. SVGs go to
+a snapshot plus its catalog content), where OLM's next resolution fails. The Fleet view is
+shot over three snapshots (the sample, that case and a real must-gather). SVGs go to
 ``screenshots/`` as they are (no conversion: the README shows SVGs).
 """
 
@@ -26,6 +27,7 @@ from olmtui.ui.app import OlmApp
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "screenshots"
 RESOLUTION_CASE = ROOT / "tests/data/resolution/orphaned-csv-blocks-package"
+FLEET_MUST_GATHER = ROOT / "tests/data/must-gather/must-gather-clean/must-gather-azure"
 SIZE = (140, 42)
 #: The demo script waits this long before its first change: long enough for every shot.
 QUIET = 3600.0
@@ -139,6 +141,25 @@ async def resolution_shot() -> Path:
     return path
 
 
+async def fleet_shot() -> Path:
+    """The Fleet view (``olmtui replay --fleet``) over three snapshots: the packaged sample
+    cluster, the resolution case and a real must-gather."""
+    from olmtui.pipeline.fleet import FleetSettings
+    from olmtui.pipeline.fleet_sessions import open_fleet
+    from olmtui.pipeline.fleet_targets import TargetSpec, fleet_targets
+    from olmtui.ui.fleet_app import FleetApp
+
+    sample = str(files("olmtui").joinpath("samples", "cluster.yaml"))
+    paths = (sample, str(RESOLUTION_CASE / "cluster.yaml"), str(FLEET_MUST_GATHER))
+    fleet = open_fleet(fleet_targets(TargetSpec(paths=paths)), FleetSettings(parse_workers=None))
+    app = FleetApp(fleet, fleet.sessions()[0])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(1.0)
+        path = OUT / "fleet.svg"
+        path.write_text(app.export_screenshot(title="olmtui: fleet"))
+    return path
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -160,6 +181,7 @@ def main() -> int:
         with DemoCluster(QUIET, cycles=1) as cluster:
             written = asyncio.run(take(demo_session(cluster), "keycloak"))
     written.append(asyncio.run(resolution_shot()))
+    written.append(asyncio.run(fleet_shot()))
     for path in written:
         print(path)
     return 0

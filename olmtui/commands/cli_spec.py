@@ -66,6 +66,7 @@ def _argument(action: argparse.Action) -> dict[str, Any]:
             "type": _type_name(action),
             "nargs": _plain(action.nargs),
             "repeatable": isinstance(action, argparse._AppendAction)
+            or hasattr(action, "every")  # --context, --kubeconfig: repeatable with --fleet
             or (not action.option_strings and action.nargs in ("*", "+")),
             "required": bool(action.required),
             "choices": None if action.choices is None else [_plain(c) for c in action.choices],

@@ -40,12 +40,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_next_catalog_argument(parser)
     add_global_namespace_argument(parser)
     add_view_argument(parser)
+    parser.add_argument(
+        "--fleet",
+        action="store_true",
+        help="each PATH is a cluster (a folder of must-gathers: each one), shown in the Fleet "
+        "view: a row each, Enter opens one, Esc comes back",
+    )
     # serve's sessions: the content serve read once, instead of every --catalog again
     parser.add_argument(LOADED_CATALOGS_FLAG, metavar="FILE", help=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:
     from olmtui.sources.recording.format import is_recording
+
+    if args.fleet:
+        from olmtui.commands.fleet_dashboard import run_replay_fleet
+
+        return run_replay_fleet(args)
 
     if len(args.paths) == 1 and is_recording(args.paths[0]):
         from olmtui.sources.recording.reader import open_recording

@@ -304,6 +304,18 @@ def live_session(
     return _live(options, _Content(loaded, list(next_catalogs)), global_namespace, record)
 
 
+def watched_session(
+    options: LiveOptions,
+    catalogs: Sequence[Catalog] = (),
+    global_namespace: str | None = None,
+    next_catalogs: Sequence[Catalog] = (),
+) -> Session:
+    """A live session as :func:`live_session` builds it, not probed here: the Fleet
+    dashboard (``pipeline/fleet_sessions.py``) has connected every target at once first,
+    and loaded the catalog content once for all of them."""
+    return _live(options, _Content(list(catalogs), list(next_catalogs)), global_namespace)
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Content:
     """The catalog content a live session was given (``--catalog``, ``--next-catalog``),

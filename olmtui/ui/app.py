@@ -140,8 +140,7 @@ class OlmApp(OlmAppBase):
         self.set_interval(REFRESH_INTERVAL, self._tick)
         self._settling = False
         self.session.store.subscribe(self._on_store_changes)
-        if self.session.runner is not None:
-            self.run_worker(self.session.runner(), group="source", exit_on_error=False)
+        self.start_source(self.session)
         self._exit_on_signals()
         self.theme_changed_signal.subscribe(self, self._on_theme_changed)
 
@@ -345,6 +344,11 @@ class OlmApp(OlmAppBase):
         self._object_screens.clear()
         await self.switch_mode(current)
         self._history = [current]
+        self.start_source(session)
+
+    def start_source(self, session: Session) -> None:
+        """Run the session's watcher (live, the demo) as the app's "source" worker, which
+        :meth:`use_session` stops when another session is swapped in."""
         if session.runner is not None:
             self.run_worker(session.runner(), group="source", exit_on_error=False)
 

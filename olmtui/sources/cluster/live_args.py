@@ -73,7 +73,7 @@ def add_connection_arguments(
     prefix = LEADING if leading else ""
     every: dict[str, Any] = {}
     if repeatable:
-        parser.set_defaults(contexts=None, kubeconfigs=None)
+        parser.set_defaults(**{f"{prefix}contexts": None, f"{prefix}kubeconfigs": None})
         every = {"action": _EveryValue}
     what = "answered everything" if once else "answered connecting (the dashboard's start)"
     parser.add_argument(
@@ -90,7 +90,7 @@ def add_connection_arguments(
         dest=f"{prefix}context",
         metavar="NAME",
         help="kubeconfig context to use" + (" (repeatable with --fleet)" if repeatable else ""),
-        **({**every, "every": "contexts"} if repeatable else {}),
+        **({**every, "every": f"{prefix}contexts"} if repeatable else {}),
     )
     parser.add_argument(
         "--kubeconfig",
@@ -98,7 +98,7 @@ def add_connection_arguments(
         metavar="FILE",
         help="kubeconfig file (default: $KUBECONFIG, then ~/.kube/config, then in-cluster)"
         + ("; repeatable with --fleet" if repeatable else ""),
-        **({**every, "every": "kubeconfigs"} if repeatable else {}),
+        **({**every, "every": f"{prefix}kubeconfigs"} if repeatable else {}),
     )
     parser.add_argument(
         "--namespace",
@@ -119,6 +119,7 @@ def merge_leading_connection(args: argparse.Namespace) -> None:
     in both places with different values.
     """
     command = getattr(args, "command", None)
+    _merge_repeated(args, command)
     for flag, dest in CONNECTION_FLAGS.items():
         leading = getattr(args, LEADING + dest)
         delattr(args, LEADING + dest)
@@ -138,6 +139,23 @@ def merge_leading_connection(args: argparse.Namespace) -> None:
             raise UsageError(
                 f"{flag} given twice: {leading} before `{command}` and {given} after it; give one"
             )
+
+
+def _merge_repeated(args: argparse.Namespace, command: str | None) -> None:
+    """Every ``--context``/``--kubeconfig`` given before the sub-command (the Fleet
+    dashboard's, ``olmtui --fleet``): the dashboard's own; added to a command's that repeats
+    them (``check --fleet``); refused by one that reads a single cluster."""
+    for flag, dest in (("--context", "contexts"), ("--kubeconfig", "kubeconfigs")):
+        leading = getattr(args, LEADING + dest, None)
+        if hasattr(args, LEADING + dest):
+            delattr(args, LEADING + dest)
+        if command is None:
+            setattr(args, dest, leading)
+        elif leading and len(leading) > 1:
+            if not hasattr(args, dest):
+                raise UsageError(f"several {flag} apply to `olmtui {command}` only with --fleet")
+            given = getattr(args, dest) or []
+            setattr(args, dest, list(dict.fromkeys([*leading, *given])))
 
 
 def options_from_args(args: argparse.Namespace) -> LiveOptions:
