@@ -149,12 +149,6 @@ def open_fleet_view(
     from olmtui.report.fleet_text import finished_text
     from olmtui.ui.fleet_app import FleetApp
 
-    if namespaces and any(t.kind == "snapshot" for t in targets):
-        # as ``check --fleet``: a snapshot holds what was gathered, a scope would hide it
-        raise UsageError(
-            "--namespace scopes the live targets only (as with check --fleet); leave it out, "
-            "or open the snapshot targets with olmtui replay --fleet"
-        )
     settings = FleetSettings(
         catalog_specs=tuple(catalogs),
         global_namespace=global_namespace,

@@ -91,14 +91,17 @@ def test_misplaced_fleet_flags_are_one_line(argv: list[str], said: str) -> None:
     assert said in result.stderr and result.stderr.count("\n") == 1, result.stderr
 
 
-def test_a_namespace_scope_is_refused_for_snapshot_targets(
+def test_a_namespace_scope_reaches_snapshot_targets(
     inputs: dict[str, Path], opened: list[FleetApp], tmp_path: Path
 ) -> None:
     targets = tmp_path / "targets.txt"
     targets.write_text(f"{inputs['folder'] / 'alpha'}\n")
     result = run_cli("--fleet", "--targets", targets, "--namespace", "ops")
-    assert result.returncode == 2 and "--namespace scopes the live targets only" in result.stderr
-    assert opened == []
+    assert result.returncode == 0, result.stderr
+    (entry,) = opened[0].fleet.entries
+    assert entry.session is not None
+    # read as a live session scoped to ops would read it (R-DOC-10)
+    assert entry.session.store.read_namespaces == frozenset({"ops"})
 
 
 def test_the_namespace_scope_reaches_every_live_target(
