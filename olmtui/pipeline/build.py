@@ -27,6 +27,7 @@ from olmtui.pipeline.recording import Recorded, RecordingLoad, RecordTo, recordi
 from olmtui.pipeline.session import (
     ConnectionState,
     ContextUnavailable,
+    InputUnavailable,
     Session,
     SourceInfo,
     SourceKind,
@@ -105,7 +106,31 @@ def _assemble(
     )
     if info is not None:  # else the dataclass default: nothing known of the source
         session.info = info
+    session.open_input = lambda path: _open_input(path, loaded, global_namespace)
     return session
+
+
+async def _open_input(
+    path: str, loaded: Sequence[Catalog], global_namespace: str | None
+) -> Session:
+    """``:open PATH``: another input in the same window, with the same catalog content: a
+    recording at its end with its time cursor, anything else streamed in as ``olmtui replay
+    PATH`` reads it. A path that cannot be used is one line and the old session stays."""
+    from olmtui.errors import UsageError
+    from olmtui.sources.recording.format import is_recording
+    from olmtui.sources.recording.reader import open_recording
+
+    try:
+        if is_recording(path):
+            return rewind_session(
+                open_recording(path),
+                global_namespace=global_namespace,
+                history=open_recording(path),
+                loaded=loaded,
+            )
+        return streaming_snapshot_session([path], global_namespace=global_namespace, loaded=loaded)
+    except UsageError as exc:
+        raise InputUnavailable(str(exc)) from None
 
 
 def snapshot_info(load: LoadResult, store: Store) -> SourceInfo:

@@ -45,6 +45,10 @@ class ContextUnavailable(Exception):
     """``:ctx NAME`` could not reach that context; the message says why, in one line."""
 
 
+class InputUnavailable(Exception):
+    """``:open PATH`` could not use that path; the message says why, in one line."""
+
+
 @dataclass(frozen=True, slots=True)
 class SourceInfo:
     """What the session knows of the cluster behind it, for the header. Live: the
@@ -114,6 +118,9 @@ class Session:
     #: build the same session (same options) on another context (``:ctx NAME``).
     contexts: Callable[[], list[str]] | None = None
     switch_context: Callable[[str], Awaitable[Session]] | None = None
+    #: ``:open PATH``: another input (a snapshot, a must-gather, a recording) as a session
+    #: read with the same catalog content; :class:`InputUnavailable` when it cannot be used.
+    open_input: Callable[[str], Awaitable[Session]] | None = None
     #: Which cluster, which version, which moment (the header), as known now.
     info: Callable[[], SourceInfo] = _no_info
     #: The catalog operator's global catalog namespace (``--global-catalog-namespace``);

@@ -24,7 +24,7 @@ from olmtui.model.records.types import ObjectRef
 from olmtui.pipeline.change_log import ChangeLog
 from olmtui.pipeline.marks import Mark, compared, mark
 from olmtui.pipeline.related import Relation
-from olmtui.pipeline.session import ContextUnavailable, Session
+from olmtui.pipeline.session import ContextUnavailable, InputUnavailable, Session
 from olmtui.safe_text import visible
 from olmtui.ui import completion, palette, views
 from olmtui.ui.app_base import OlmAppBase
@@ -263,6 +263,27 @@ class OlmApp(OlmAppBase):
             return
         self.push_screen(CompareScreen(compared(self.marked, self.session).lines))
 
+    def open_input(self, path: str) -> None:
+        """``:open PATH``: another input (a snapshot, a must-gather, a recording) in this
+        window, read with the same catalog content; the mark stays, so ``M`` compares it."""
+        opener = self.session.open_input
+        if not path or opener is None:
+            self.notify(":open PATH — a snapshot, must-gather or recording", markup=False)
+            return
+        self.notify(f"opening {path} ...", markup=False)
+        self.run_worker(
+            self._open_path(path, opener), group="switch", exclusive=True, exit_on_error=False
+        )
+
+    async def _open_path(self, path: str, opener: Callable[[str], Awaitable[Session]]) -> None:
+        try:
+            session = await opener(path)
+        except InputUnavailable as exc:
+            self.notify(str(exc), title=f"{path} not opened", severity="error", markup=False)
+            return
+        session.next_catalogs = list(self.session.next_catalogs)
+        await self.use_session(session)
+
     def action_unmark(self) -> None:
         """``:unmark``: forget the mark."""
         self.marked = None
@@ -385,6 +406,8 @@ class OlmApp(OlmAppBase):
             self.resolution_command(arg.strip())
         elif head.lower() == "at":
             self.time_command(arg.strip())
+        elif head.lower() == "open":
+            self.open_input(arg.strip())
         elif head.lower() in ("mark", "compare", "unmark") and not arg.strip():
             getattr(self, f"action_{head.lower()}")()
         else:

@@ -1,6 +1,7 @@
 """The dashboard's mark-and-compare: ``m`` keeps the state shown, ``M`` (or ``:compare``)
 shows what changed since, in ``olmtui diff``'s words (``pipeline/marks.py``); the mark
-holds across the replay's cursor moves and a live cluster's changes, cluster text is never
+holds across the replay's cursor moves, a live cluster's changes and ``:open`` of another
+input, cluster text is never
 markup, and every line of a long comparison paints."""
 
 from __future__ import annotations
@@ -13,13 +14,19 @@ import pytest
 from conftest import press, settle, wait_for
 from live_support import fast_options, sample_objects
 from model_builders import csv, namespace
+from snapshot_files import yaml_documents
 from textual.pilot import Pilot
 from textual.widgets import Log
 from timeline_support import CATALOG_SPEC, CSV_FAILS, T0, UPGRADED, demo_timeline
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.model.records.catalog import Catalog
-from olmtui.pipeline.build import live_session, recording_session, rewind_session
+from olmtui.pipeline.build import (
+    live_session,
+    recording_session,
+    rewind_session,
+    snapshot_session,
+)
 from olmtui.pipeline.compare import compare_sessions
 from olmtui.report.diff_report import diff_lines
 from olmtui.sources.catalog.catalogs import load_catalog
@@ -133,3 +140,32 @@ def test_a_live_change_since_the_mark_is_shown_and_names_stay_text(tmp_path: Pat
     assert any(f"team-q/{odd}.v1" in line for line in lines)  # as written, not markup
     assert whole(drawn, lines) and any(odd in line for line in drawn.values())
     assert {r.method for r in server.requests} == {"GET"}
+
+
+async def test_mark_a_snapshot_open_another_and_compare(tmp_path: Path) -> None:
+    before, after = tmp_path / "before.yaml", tmp_path / "after.yaml"
+    cluster = [namespace("team-q"), csv("team-q", "op.v1", phase="Succeeded")]
+    before.write_text(yaml_documents(cluster))
+    after.write_text(yaml_documents([*cluster[:1], csv("team-q", "op.v1", phase="Failed")]))
+    app = OlmApp(snapshot_session([str(before)]))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "m")
+        await typed(pilot, f"open {tmp_path / 'nothing-here'}")
+        await settle(pilot)
+        assert app.session.label == str(before)  # a path that cannot be used: it stays
+        await typed(pilot, f"open {after}")
+        await wait_for(
+            lambda: (
+                app.session.label == str(after)
+                and app.session.loading is not None
+                and app.session.loading.done
+            ),
+            "the other input read",
+        )
+        await press(pilot, "M")
+        await wait_for(lambda: isinstance(app.screen, CompareScreen), "the comparison")
+        lines = shown(app)
+    old, new = snapshot_session([str(before)]), snapshot_session([str(after)])
+    expected = diff_lines(compare_sessions(old, new)[0], "a", "b")
+    assert lines[2:] == tuple(expected[2:])
+    assert any("Failed" in line for line in lines)

@@ -33,7 +33,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("ctrl+p  ?", "palette: every action, objects by name; ? this help"),
     ("↑↓ jk PgUp PgDn", "move, page; Home End G: first, last row"),
     ("[ ] { }  :at T", "a recording: a change / a minute back, on; :at 10:05"),
-    ("m  M", "mark this state / compare it with now (:unmark)"),
+    ("m  M  :open P", "mark / compare with now; :open another input"),
 )
 
 
