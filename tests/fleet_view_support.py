@@ -1,25 +1,41 @@
-"""Helpers of the Fleet dashboard's tests (``olmtui --fleet``, ``olmtui replay --fleet``):
-a folder of small must-gathers, one of them with a failed operator (an error finding, an
-operator not healthy), and a broken archive beside them."""
+"""Small must-gathers for the fleet's tests (``check --fleet``, ``olmtui --fleet``, the MCP
+server's ``fleet`` and ``diff``): a folder of them, one with a failed operator (an error
+finding, an operator not healthy), and a broken archive beside them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from model_builders import catalog_source, csv, namespace, operator_group, subscription
 from snapshot_files import yaml_documents
 
+Obj = dict[str, Any]
 
-def small_must_gather(root: Path, version: str, image: str, *, failed: bool = False) -> Path:
+
+def small_must_gather(
+    root: Path,
+    version: str,
+    image: str,
+    *,
+    failed: bool = False,
+    phase: tuple[str, str] | None = None,
+    extra: Sequence[Obj] = (),
+) -> Path:
     """A must-gather of one operator at ``version`` from a catalog of ``image``;
-    ``failed``: its CSV is Failed (OLM's csv_abnormal)."""
+    ``failed``: its CSV is Failed (OLM's csv_abnormal); ``phase``: (phase, reason) instead;
+    ``extra``: more objects of namespace ``ops``."""
     name = f"pkg.v{version}"
-    phase = ("Failed", "InstallComponentFailed") if failed else ("Succeeded", "InstallSucceeded")
+    phase = phase or (
+        ("Failed", "InstallComponentFailed") if failed else ("Succeeded", "InstallSucceeded")
+    )
     objects = [
         operator_group("ops", "og"),
         csv("ops", name, version=version, phase=phase[0], reason=phase[1]),
         subscription("ops", "pkg", installed=name, current=name, state="AtLatestKnown"),
         catalog_source("openshift-marketplace", "cat", spec={"image": image}),
+        *extra,
     ]
     (root / "namespaces" / "ops").mkdir(parents=True)
     (root / "namespaces" / "ops" / "olm.yaml").write_text(yaml_documents(objects))

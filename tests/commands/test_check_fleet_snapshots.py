@@ -14,38 +14,18 @@ import pytest
 from cli_in_process import run_cli
 from data_paths import DATA
 from fleet_support import parse_exposition, validate_fleet
-from model_builders import catalog_source, csv, namespace, operator_group, subscription
-from snapshot_files import yaml_documents
+from fleet_view_support import small_must_gather
 
 REAL = DATA / "must-gather" / "must-gather-clean" / "must-gather-azure"
-
-
-def _must_gather(root: Path, version: str, image: str) -> Path:
-    """A small must-gather: one operator at ``version`` from a catalog of ``image``."""
-    name = f"pkg.v{version}"
-    objects = [
-        operator_group("ops", "og"),
-        csv("ops", name, version=version),
-        subscription("ops", "pkg", installed=name, current=name, state="AtLatestKnown"),
-        catalog_source("openshift-marketplace", "cat", spec={"image": image}),
-    ]
-    (root / "namespaces" / "ops").mkdir(parents=True)
-    (root / "namespaces" / "ops" / "olm.yaml").write_text(yaml_documents(objects))
-    scoped = root / "cluster-scoped-resources" / "core" / "namespaces"
-    scoped.mkdir(parents=True)
-    for ns in ("ops", "openshift-marketplace"):
-        (scoped / f"{ns}.yaml").write_text(yaml_documents([namespace(ns)]))
-    (root / "timestamp").write_text("2026-11-01 10:00:00.000000000 +0000 UTC m=+0.1\n")
-    return root
 
 
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     tmp = tmp_path_factory.mktemp("fleet-snapshots")
     folder = tmp / "gathers"
-    _must_gather(folder / "alpha", "1.0.0", "quay.io/x/index:v1")
-    _must_gather(folder / "bravo", "1.0.0", "quay.io/x/index:v1")
-    _must_gather(folder / "charlie", "2.0.0", "quay.io/x/index:v2")
+    small_must_gather(folder / "alpha", "1.0.0", "quay.io/x/index:v1")
+    small_must_gather(folder / "bravo", "1.0.0", "quay.io/x/index:v1")
+    small_must_gather(folder / "charlie", "2.0.0", "quay.io/x/index:v2")
     broken = tmp / "broken.tar.gz"
     broken.write_bytes(b"\x1f\x8b\x08\x00 not a gzip stream at all")
     return {"folder": folder, "broken": broken, "missing": tmp / "missing"}

@@ -15,35 +15,20 @@ from typing import Any
 import pytest
 from cli_in_process import run_cli
 from fleet_support import validate_fleet
+from fleet_view_support import small_must_gather
 from live_support import sample_objects
 from mcp_support import McpClient
-from model_builders import catalog_source, csv, namespace, operator_group, subscription
-from snapshot_files import yaml_documents
+from model_builders import csv
 
 from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.mcp.tools import DIFF_LISTS
 
 
 def _cluster(root: Path, version: str, phase: str, image: str) -> Path:
-    """A small must-gather: one operator at ``version`` in ``phase``, a second one failed in
-    the "before" only, from a catalog of ``image``."""
-    name = f"pkg.v{version}"
-    objects = [
-        operator_group("ops", "og"),
-        csv("ops", name, version=version, phase=phase),
-        subscription("ops", "pkg", installed=name, current=name, state="AtLatestKnown"),
-        catalog_source("openshift-marketplace", "cat", spec={"image": image}),
-    ]
-    if version == "1.0.0":
-        objects.append(csv("ops", "other.v1", phase="Failed", reason="InstallCheckFailed"))
-    (root / "namespaces" / "ops").mkdir(parents=True)
-    (root / "namespaces" / "ops" / "olm.yaml").write_text(yaml_documents(objects))
-    scoped = root / "cluster-scoped-resources" / "core" / "namespaces"
-    scoped.mkdir(parents=True)
-    for ns in ("ops", "openshift-marketplace"):
-        (scoped / f"{ns}.yaml").write_text(yaml_documents([namespace(ns)]))
-    (root / "timestamp").write_text("2026-11-01 10:00:00.000000000 +0000 UTC m=+0.1\n")
-    return root
+    """One operator at ``version`` in ``phase``; a second one failed in the "before" only."""
+    failing = csv("ops", "other.v1", phase="Failed", reason="InstallCheckFailed")
+    extra = [failing] if version == "1.0.0" else []
+    return small_must_gather(root, version, image, phase=(phase, phase), extra=extra)
 
 
 @pytest.fixture(scope="module")
