@@ -78,7 +78,9 @@ def rollup_lines(rollup: dict[str, Any]) -> list[str]:
 
 
 def _spread(what: str, values: dict[str, list[str]], noun: str) -> list[str]:
-    if len(values) < 2:
+    """Several values over several clusters (R-FLT-3: two installs in one cluster are no
+    fleet's skew, even when the package's other dimension, its channels, does spread)."""
+    if len(values) < 2 or len({t for targets in values.values() for t in targets}) < 2:
         return []
     parts = "; ".join(f"{visible(v)} on {names(t)}" for v, t in values.items())
     return [f"{what} at {len(values)} {noun}s: {parts}"]
