@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from olmtui.model.diff.compare import DiffSide, compare
 from olmtui.model.diff.records import StateDiff
+from olmtui.model.records.types import ObjectRef
 from olmtui.pipeline.compare import diff_side
 from olmtui.pipeline.session import Session
 from olmtui.report.diff_report import diff_lines, side_words
@@ -31,12 +32,23 @@ class Mark:
     words: str
 
 
+#: How a view marks a row whose object changed since the mark: new, or changed.
+ADDED, CHANGED = "+", "~"
+
+
 @dataclass(frozen=True)
 class Comparison:
     """The marked state against the one shown: the diff and its lines of text."""
 
     diff: StateDiff
     lines: tuple[str, ...]
+
+    def row_marks(self) -> dict[ObjectRef, str]:
+        """What each list view marks on an object's row: :data:`ADDED` or :data:`CHANGED`
+        (an object gone since the mark has no row: the Compare screen lists it)."""
+        marks = dict.fromkeys(self.diff.added, ADDED)
+        marks.update((change.ref, CHANGED) for change in self.diff.changed)
+        return marks
 
 
 def state_label(session: Session) -> str:

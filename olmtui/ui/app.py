@@ -101,6 +101,10 @@ class OlmApp(OlmAppBase):
         self._inert_filter = InertFilter()
         #: ``m``: the state marked, kept across cursor moves and ``:ctx`` (``M`` compares).
         self.marked: Mark | None = None
+        #: After ``M``: the rows each view marks (``+`` new, ``~`` changed since the mark)
+        #: and a count that moves whenever they change (the views' stamp).
+        self.row_marks: dict[ObjectRef, str] = {}
+        self.row_marks_generation = 0
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         """Textual's filters, then the one that keeps cluster text inert (``ui/inert.py``):
@@ -250,6 +254,7 @@ class OlmApp(OlmAppBase):
         """``m``: keep the state shown now (a recording's cursor, a live cluster now, an
         input), to compare with later (``M``)."""
         self.marked = mark(self.session)
+        self._set_row_marks({})
         self.notify(
             f"marked: {self.marked.label}; move or switch, then M compares",
             title="m",
@@ -261,7 +266,18 @@ class OlmApp(OlmAppBase):
         if self.marked is None:
             self.notify("M: mark a state first (m)", severity="warning", markup=False)
             return
-        self.push_screen(CompareScreen(compared(self.marked, self.session).lines))
+        comparison = compared(self.marked, self.session)
+        self._set_row_marks(comparison.row_marks())
+        self.push_screen(CompareScreen(comparison.lines))
+
+    def _set_row_marks(self, marks: dict[ObjectRef, str]) -> None:
+        """The rows the views mark now; the view shown is drawn again (the others when
+        they are shown)."""
+        if marks == self.row_marks:
+            return
+        self.row_marks = marks
+        self.row_marks_generation += 1
+        self._seen_version = -1
 
     def open_input(self, path: str) -> None:
         """``:open PATH``: another input (a snapshot, a must-gather, a recording) in this
@@ -287,6 +303,7 @@ class OlmApp(OlmAppBase):
     def action_unmark(self) -> None:
         """``:unmark``: forget the mark."""
         self.marked = None
+        self._set_row_marks({})
         self.notify("mark forgotten", markup=False)
 
     def time_command(self, moment: str) -> None:

@@ -32,6 +32,7 @@ from olmtui.report.diff_report import diff_lines
 from olmtui.sources.catalog.catalogs import load_catalog
 from olmtui.sources.recording.moments import utc_text
 from olmtui.ui.app import OlmApp
+from olmtui.ui.screens.base import TableScreen
 from olmtui.ui.screens.compare import CompareScreen
 
 SIZE = (160, 30)
@@ -169,3 +170,37 @@ async def test_mark_a_snapshot_open_another_and_compare(tmp_path: Path) -> None:
     expected = diff_lines(compare_sessions(old, new)[0], "a", "b")
     assert lines[2:] == tuple(expected[2:])
     assert any("Failed" in line for line in lines)
+
+
+def rows(app: OlmApp) -> list[str]:
+    """The rows of the table shown, each as its cells' text."""
+    screen = app.screen
+    assert isinstance(screen, TableScreen)
+    return [" ".join(str(cell) for cell in row.cells) for row in screen.table.shown_rows]
+
+
+def marked(app: OlmApp, name: str) -> str:
+    """The sign the row naming ``name`` leads with ("" when none)."""
+    (row,) = [r for r in rows(app) if f" {name} " in f" {r} "]
+    return row[0] if row[:2] in ("+ ", "~ ") else ""
+
+
+async def test_each_view_marks_the_rows_new_or_changed_since_the_mark(catalog: Catalog) -> None:
+    before, after = T0 + CSV_FAILS - 1, T0 + UPGRADED + 1
+    app = OlmApp(rewind_session(demo_timeline(), loaded=[catalog]), initial_view="csv")
+    async with app.run_test(size=SIZE) as pilot:
+        await typed(pilot, f"at {utc_text(before)}")
+        await press(pilot, "m")
+        await typed(pilot, f"at {utc_text(after)}")
+        await press(pilot, "M")
+        await wait_for(lambda: isinstance(app.screen, CompareScreen), "the comparison")
+        await press(pilot, "escape")
+        await settle(pilot)
+        assert marked(app, "keycloak-operator.v26.6.3") == "+"  # installed since the mark
+        assert marked(app, "etcdoperator.v0.9.4") == ""
+        await typed(pilot, "ip")  # another view, drawn with the marks too
+        assert marked(app, "install-kc263") == "~"  # approved and complete since
+        await typed(pilot, "unmark")
+        await wait_for(lambda: marked(app, "install-kc263") == "", "the marks gone", pilot=pilot)
+        await typed(pilot, "csv")
+        assert not any(r[:2] in ("+ ", "~ ") for r in rows(app))

@@ -73,6 +73,8 @@ class ViewScreen(OlmScreen):
             self.restyle()
         elif getattr(self, "_shown_version", None) != self.session.analysis.shown_stamp():
             self.refresh_data()
+        elif getattr(self, "_shown_marks", 0) != getattr(self.app, "row_marks_generation", 0):
+            self.refresh_data()  # ``M`` or ``:unmark`` while another view was up
         else:
             self.apply_scope()  # ``:ns`` may have changed while another view was up
 
@@ -224,12 +226,32 @@ class TableScreen(ViewScreen):
         # them on later keys (they were the slowest ``:ns`` switches); ``gc_pause`` freezes
         # only a block that made enough objects to be worth it.
         with cyclic_gc_paused(keep=True):
-            rows = self.row_set()
+            rows = self._marked(self.row_set())
             self._show_access(bool(rows.rows))
             self._set_scope(apply=False)
             table.set_rows(rows)
         self._describe(table.selected_key)
         self._count_rows()
+
+    def _marked(self, rows: RowSet) -> RowSet:
+        """The rows, those of objects new or changed since the mark (``m``, then ``M``)
+        led by ``+`` or ``~`` in their first cell; the rows as built when nothing is marked."""
+        self._shown_marks = getattr(self.app, "row_marks_generation", 0)
+        marks: dict[ObjectRef, str] = getattr(self.app, "row_marks", {})
+        if not marks:
+            return rows
+        marked = []
+        for row in rows.rows:
+            ref = self.ref_for(row.key)
+            sign = None if ref is None else marks.get(ref)
+            if sign is None or not row.cells:
+                marked.append(row)
+                continue
+            cell = row.cells[0]
+            first = Text(f"{sign} ", style=palette.WARNING_STRONG)
+            first.append_text(cell if isinstance(cell, Text) else Text(cell))
+            marked.append(row._replace(cells=(first, *row.cells[1:])))
+        return RowSet(marked)
 
     def _show_access(self, has_rows: bool) -> None:
         unreadable = self.session.store.unreadable.get(self.ACCESS_KIND or "")
@@ -304,6 +326,8 @@ class TableScreen(ViewScreen):
             if not table.filter_text.strip()
             else f"[{table.row_count}/{table.total_count} /{table.filter_text}]"
         )
+        if getattr(self.app, "row_marks", None):
+            count += " +new ~changed since mark"
         for header in self.query(SourceHeader):
             header.view_title = f"{self.VIEW_TITLE}{self.title_note()}{self._scope_title()} {count}"
             header.redraw()
