@@ -16,7 +16,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("", "  findings catsrc changes, v1: ce cc; opens its list"),
     (":ns NAME  :ns", "scope every view to namespace NAME / clear the scope"),
     (":  Tab", "complete view, namespace, context; Tab again: next"),
-    (":ctx NAME", "follow another kubeconfig context (live sessions)"),
+    (":ctx NAME  F  r", "another context; --fleet: F Fleet view, r reconnect"),
     (":q ctrl+c ctrl+q", "quit (olmtui never changes the cluster)"),
     ("/", "filter rows; /!text inverts; Findings: sev: kind: ns:"),
     ("/  n N", "in a detail: search its YAML, next / previous match"),
