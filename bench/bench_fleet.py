@@ -4,7 +4,8 @@
     (``gen_snapshot.py --layout must-gather``) hard-linked ``--targets`` times into one folder
     (a folder of must-gathers: one target each). The sum of ``--targets`` single
     ``python -m olmtui check TARGET --output json`` runs' wall time, one after another, against
-    one ``check --fleet FOLDER --jobs 2 --output json``: target ratio <= 0.6.
+    one ``check --fleet FOLDER --jobs 2 --output json`` run between their two halves (so a
+    change in the machine's load weighs on both alike): target ratio <= 0.6.
 (b) Live: ``--contexts`` loopback API servers (the sample cluster each, all on one event loop
     in a child process), one kubeconfig with a context for each; ``check --fleet
     --all-contexts`` in a child whose peak RSS (``VmHWM``) and its workers' are read at its
@@ -24,7 +25,6 @@ import compileall
 import json
 import multiprocessing
 import os
-import resource
 import socket
 import subprocess
 import sys
@@ -36,6 +36,7 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_support import children_cpu
 from gen_snapshot import Sizes, generate
 
 import olmtui
@@ -60,12 +61,6 @@ finally:
     sys.stderr.write("\\nRSS " + json.dumps([self_kb, workers_kb]) + "\\n")
 raise SystemExit(code)
 """
-
-
-def children_cpu() -> float:
-    """CPU seconds of the children waited for so far (their workers included)."""
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return used.ru_utime + used.ru_stime
 
 
 def olmtui_run(*argv: str | Path) -> tuple[float, int, str, list[int]]:
@@ -114,24 +109,35 @@ def snapshot_fleet(root: Path, namespaces: int, targets: int) -> Path:
     return folder
 
 
+def single_checks(members: list[Path], first: int, targets: int) -> tuple[float, float]:
+    """``check MEMBER`` for each member, one after another: their wall and CPU seconds."""
+    wall_sum = 0.0
+    cpu = children_cpu()
+    for n, member in enumerate(members, first):
+        wall, code, err, _ = olmtui_run("check", member, "--output", "json")
+        assert code in (0, 1), err
+        wall_sum += wall
+        print(f"    single check {n}/{targets}: {wall:.2f} s", end="\r", flush=True)
+    return wall_sum, children_cpu() - cpu
+
+
 def bench_snapshots(root: Path, namespaces: int, targets: int) -> bool:
     folder = snapshot_fleet(root, namespaces, targets)
     members = sorted(p for p in folder.iterdir() if p.is_dir())
     print(f"(a) {targets} must-gathers of {namespaces} namespaces each")
-    singles = 0.0
-    cpu = children_cpu()
-    for n, member in enumerate(members, 1):
-        wall, code, err, _ = olmtui_run("check", member, "--output", "json")
-        assert code in (0, 1), err
-        singles += wall
-        print(f"    single check {n}/{targets}: {wall:.2f} s", end="\r", flush=True)
-    singles_cpu = children_cpu() - cpu
+    # interleaved: half the single checks, the fleet, the other half, so that the load other
+    # processes put on the machine drifts over both sides alike
+    half = len(members) // 2
+    singles, singles_cpu = single_checks(members[:half], 1, targets)
     cpu = children_cpu()
     fleet, code, err, rss = olmtui_run(
         "check", "--fleet", folder, "--jobs", "2", "--output", "json"
     )
     fleet_cpu = children_cpu() - cpu
     assert code in (0, 1), err
+    more, more_cpu = single_checks(members[half:], half + 1, targets)
+    singles += more
+    singles_cpu += more_cpu
     ratio = fleet / singles
     print(
         f"    sum of {targets} single checks: {singles:.1f} s wall, {singles_cpu:.1f} s CPU"

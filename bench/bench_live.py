@@ -42,9 +42,10 @@ import aiohttp
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_support import loaded_server
 from gen_snapshot import Sizes, generate
 
-from olmtui.apiserver import LoopbackAPIServer, run_in_thread
+from olmtui.apiserver import LoopbackAPIServer
 from olmtui.model.incremental.engine import Model
 from olmtui.sources.cluster.live import LiveOptions, LiveSource
 from olmtui.sources.cluster.live_http import PAGE_SIZE
@@ -61,14 +62,7 @@ STALL_TARGET_MS = 50.0
 # -- the server, in a child process --------------------------------------------------------
 def serve(conn: Connection, snapshot: str) -> None:
     """Load the snapshot into a loopback server, send its URL, then obey commands."""
-    handle = run_in_thread(LoopbackAPIServer(bookmark_interval=60.0), timeout=600)
-    objs = [
-        d
-        for p in sorted(Path(snapshot).glob("*.yaml"))
-        for d in yaml.load_all(p.read_bytes(), Loader=yaml.CSafeLoader)
-        if d
-    ]
-    handle.load(objs, skip_unknown=True)
+    handle = loaded_server(snapshot, bookmark_interval=60.0)
     conn.send(handle.url)
     while True:
         command = conn.recv()

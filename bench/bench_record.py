@@ -37,9 +37,9 @@ from typing import Any
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_support import loaded_server
 from gen_snapshot import Sizes, generate
 
-from olmtui.apiserver import LoopbackAPIServer, run_in_thread
 from olmtui.model.incremental.engine import Model
 from olmtui.sources.cluster.live import LiveOptions, LiveSource
 from olmtui.sources.recording.writer import RecorderStatus, RecordingWriter
@@ -153,14 +153,7 @@ def bytes_per_modification(tmp: Path, updates: int) -> float:
 # -- (b) CPU at 1,000 events/s -------------------------------------------------------------
 def serve(conn: Connection, snapshot: str) -> None:
     """A loopback server holding the snapshot; ``N SECONDS``: update CSVs at N/s."""
-    handle = run_in_thread(LoopbackAPIServer(bookmark_interval=60.0), timeout=600)
-    objs = [
-        d
-        for p in sorted(Path(snapshot).glob("*.yaml"))
-        for d in yaml.load_all(p.read_bytes(), Loader=yaml.CSafeLoader)
-        if d
-    ]
-    handle.load(objs, skip_unknown=True)
+    handle = loaded_server(snapshot, bookmark_interval=60.0)
     conn.send(handle.url)
     while True:
         command = conn.recv()

@@ -42,9 +42,10 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_support import loaded_server
 from gen_snapshot import Sizes, generate
 
-from olmtui.apiserver import LoopbackAPIServer, run_in_thread
+from olmtui.apiserver import LoopbackAPIServer
 from olmtui.pipeline.build import live_session
 from olmtui.pipeline.session import Session
 from olmtui.sources.cluster.live import LiveOptions
@@ -61,14 +62,7 @@ PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
 # -- the server, in a child process --------------------------------------------------------
 def serve(conn: Connection, snapshot: str) -> None:
     """Load the snapshot into a loopback server, send its URL, then obey commands."""
-    handle = run_in_thread(LoopbackAPIServer(bookmark_interval=30.0), timeout=600)
-    objs = [
-        d
-        for p in sorted(Path(snapshot).glob("*.yaml"))
-        for d in yaml.load_all(p.read_bytes(), Loader=yaml.CSafeLoader)
-        if d
-    ]
-    handle.load(objs, skip_unknown=True)
+    handle = loaded_server(snapshot, bookmark_interval=30.0)
     conn.send(handle.url)
     events = Events()
     while True:
