@@ -768,7 +768,9 @@ class Analysis:
         if found is None or found.in_place != in_place:
             if found is not None:
                 found.close()
-            self._derived.simulator = found = Simulator(self._source, in_place=in_place)
+            self._derived.simulator = found = Simulator(
+                self._source, in_place=in_place, index=self.health_index
+            )
         return found
 
     def whatif(self, changes: Sequence[Change], *, in_place: bool = False) -> DiagnosedOutcome:

@@ -14,7 +14,7 @@ way, without the second model.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 
@@ -23,6 +23,7 @@ from olmtui.model.diagnosis.changes import ChangeError, applied
 from olmtui.model.diagnosis.reactions import Reaction, react, resolved
 from olmtui.model.diagnosis.remedies.steps import NOT_SIMULATED
 from olmtui.model.diagnosis.v1_reactions import extension_changed
+from olmtui.model.incremental.health_index import HealthIndex
 from olmtui.model.records.diagnosis import Change, FindingKey, Remedy
 from olmtui.model.records.types import ObjectRef
 from olmtui.model.rules.operatorgroups.targets import uid_label
@@ -48,11 +49,19 @@ class Simulator:
     ``in_place``: the session is read once and shown nowhere (``whatif``): the
     trials change its own cache and model, and put them back after each, rather than pay
     for a second model over a copy (a second of CPU at 20,000 copied CSVs). Never for a
-    session a screen shows: the screens would draw the trial's state."""
+    session a screen shows: the screens would draw the trial's state. ``index``: in place,
+    the session's own health index, which the trials then share (``SimulatedState``)."""
 
-    def __init__(self, source: SimulationSource, *, in_place: bool = False) -> None:
+    def __init__(
+        self,
+        source: SimulationSource,
+        *,
+        in_place: bool = False,
+        index: Callable[[], HealthIndex] | None = None,
+    ) -> None:
         self._source = source
         self._in_place = in_place
+        self._index = index
         self._copy: SimulatedState | None = None
         self._built_at: int | None = None
 
@@ -72,7 +81,8 @@ class Simulator:
         if self._copy is None or self._built_at != version:
             if self._copy is not None:
                 self._copy.close()
-            self._copy = SimulatedState(self._source, self._in_place)
+            index = self._index() if self._in_place and self._index is not None else None
+            self._copy = SimulatedState(self._source, self._in_place, index)
             self._built_at = version
         return self._copy
 

@@ -1,0 +1,78 @@
+"""``check``'s remedy proofs run in place on the session's own cache and model, so their
+trials share the session's health index (``SimulatedState`` with ``index``) instead of
+building a second one that computes every finding again and follows every trial twice; the
+report is the same as with an index of the trials' own."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from data_paths import ROOT
+
+from olmtui.model.incremental.health_index import HealthIndex
+from olmtui.pipeline import simulated_state
+from olmtui.pipeline.build import snapshot_session
+from olmtui.pipeline.simulation import Simulator
+
+sys.path.insert(0, str(ROOT / "bench"))
+from gen_snapshot import Sizes, generate
+
+
+@pytest.fixture(scope="module")
+def must_gather(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("must-gather")
+    sizes = Sizes(namespaces=6, global_operators=2, single_operators=3, subscriptions=6)
+    generate(root, sizes, layout="must-gather")
+    return root
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch) -> tuple[list[HealthIndex], list[int]]:
+    """The health indexes the trials' state builds from now on, and a count of the
+    trials' states built."""
+    built: list[HealthIndex] = []
+    states: list[int] = []
+    state = simulated_state.SimulatedState.__init__
+
+    def counted_state(self: Any, *args: Any) -> None:
+        states.append(1)
+        state(self, *args)
+
+    class Counted(HealthIndex):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            built.append(self)
+
+    monkeypatch.setattr(simulated_state, "HealthIndex", Counted)
+    monkeypatch.setattr(simulated_state.SimulatedState, "__init__", counted_state)
+    return built, states
+
+
+def test_the_remedy_proofs_share_the_sessions_index(
+    must_gather: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = snapshot_session([str(must_gather)], [])
+    built, states = _counting(monkeypatch)
+    report = session.analysis.report(verify_remedies=True)
+    assert states  # trials were made
+    assert built == []
+    session.analysis.simulator(in_place=True).close()  # the session's index stays open
+    assert session.analysis.report(verify_remedies=True) == report
+
+
+def test_the_report_is_the_one_an_index_of_the_trials_own_gives(
+    must_gather: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shared = snapshot_session([str(must_gather)], []).analysis.report(verify_remedies=True)
+    made = Simulator.__init__
+
+    def without_index(self: Simulator, *args: Any, **kwargs: Any) -> None:
+        made(self, *args, **{**kwargs, "index": None})
+
+    monkeypatch.setattr(Simulator, "__init__", without_index)
+    built, _ = _counting(monkeypatch)
+    own = snapshot_session([str(must_gather)], []).analysis.report(verify_remedies=True)
+    assert built  # the trials built their own index
+    assert own == shared
