@@ -288,17 +288,11 @@ class OlmApp(OlmAppBase):
             return
         self.notify(f"opening {path} ...", markup=False)
         self.run_worker(
-            self._open_path(path, opener), group="switch", exclusive=True, exit_on_error=False
+            self._swap_in(opener(path), f"{path} not opened"),
+            group="switch",
+            exclusive=True,
+            exit_on_error=False,
         )
-
-    async def _open_path(self, path: str, opener: Callable[[str], Awaitable[Session]]) -> None:
-        try:
-            session = await opener(path)
-        except InputUnavailable as exc:
-            self.notify(str(exc), title=f"{path} not opened", severity="error", markup=False)
-            return
-        session.next_catalogs = list(self.session.next_catalogs)
-        await self.use_session(session)
 
     def action_unmark(self) -> None:
         """``:unmark``: forget the mark."""
@@ -348,17 +342,30 @@ class OlmApp(OlmAppBase):
             return
         self.notify(f"connecting to context {name} ...", markup=False)
         self.run_worker(
-            self._switch_to(name, switch), group="switch", exclusive=True, exit_on_error=False
+            self._swap_in(
+                switch(name), f"context {name} not used", f"now following context {name}"
+            ),
+            group="switch",
+            exclusive=True,
+            exit_on_error=False,
         )
 
-    async def _switch_to(self, name: str, switch: Callable[[str], Awaitable[Session]]) -> None:
+    async def _swap_in(
+        self, made: Awaitable[Session], failed: str, done: str | None = None
+    ) -> None:
+        """The session ``made`` (``:ctx``, ``:open``) swapped in once it is built, then
+        ``done`` said; one that cannot be built is one line titled ``failed``, and the old
+        session stays. The next-catalog content goes with the window."""
         try:
-            session = await switch(name)
-        except ContextUnavailable as exc:
-            self.notify(str(exc), title=f"context {name} not used", severity="error", markup=False)
+            session = await made
+        except (ContextUnavailable, InputUnavailable) as exc:
+            self.notify(str(exc), title=failed, severity="error", markup=False)
             return
+        if not session.next_catalogs:
+            session.next_catalogs = list(self.session.next_catalogs)
         await self.use_session(session)
-        self.notify(f"now following context {name}", markup=False)
+        if done is not None:
+            self.notify(done, markup=False)
 
     async def use_session(self, session: Session) -> None:
         """Swap in ``session``: stop the old watcher, rebuild every view on the new one
