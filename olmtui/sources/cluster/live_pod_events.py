@@ -25,7 +25,8 @@ from collections.abc import Callable
 
 from olmtui.sources.cluster.live_http import Requester, StatusError
 from olmtui.sources.cluster.live_informer import NETWORK_ERRORS, Shaper, apply_safely, shaped
-from olmtui.sources.cluster.live_resources import StreamSpec, olm_pod_namespace
+from olmtui.sources.cluster.live_resources import StreamSpec
+from olmtui.sources.evidence_scope import olm_pod_namespace
 from olmtui.store import Change, Store, slot_of
 
 #: The kinds whose arrival or departure makes a namespace one of OLM's pod namespaces.

@@ -15,6 +15,7 @@ from typing import Any
 
 from olmtui.objects import is_copied_csv
 from olmtui.sources.cluster.live_http import PAGE_SIZE
+from olmtui.sources.evidence_scope import olm_pod_namespace
 from olmtui.store import COPIED_FROM_LABEL, EVENT_SUBJECT_KINDS, Obj, Store, event_subject
 
 OLM_GROUP = "operators.coreos.com"
@@ -157,16 +158,6 @@ UNPACK_JOB_LABEL = "operatorframework.io/bundle-unpack-ref"
 #: R-CSV-I: OLM labels each Deployment it makes for a CSV ``olm.owner``, ``olm.owner.kind``
 #: and ``olm.owner.namespace`` (ownerutil.AddOwnerLabelsForKind in install/deployment.go).
 CSV_DEPLOYMENT_SELECTOR = "olm.owner.kind=ClusterServiceVersion"
-
-
-def olm_pod_namespace(store: Store, namespace: str) -> bool:
-    """R-EVD-1: whether ``namespace`` holds a CatalogSource or a Deployment OLM made for a
-    CSV, the namespaces whose pods the evidence rules read."""
-    return any(store.list("CatalogSource", namespace)) or any(
-        True
-        for d in store.list("Deployment", namespace)
-        if _selects(CSV_DEPLOYMENT_SELECTOR, "", d)
-    )
 
 
 def in_olm_namespace(store: Store, event: Obj) -> bool:

@@ -155,3 +155,100 @@ def _folded(text: bytes) -> Any:
     if end != len(lines):
         raise Unreadable(lines[end])
     return value
+
+
+#: A value an Event left out is written with (``left_out_pod_event``): a single- or double-
+#: quoted text without a quote or backslash, a plain text starting with a letter, ``_``,
+#: ``/`` or ``(`` (PyYAML reads it as a string, a boolean or null, never fails), a plain
+#: text starting with a digit, without ``.``, ``:`` or ``_`` and not four digits and ``-``
+#: (no float, sexagesimal, date or ``0b_``: an integer or a string), ``{}`` or ``[]``.
+_VALUE = (
+    rb"(?:'[\x20-\x26\x28-\x7e]*'"
+    rb'|"[\x20\x21\x23-\x5b\x5d-\x7e]*"'
+    rb"|[A-Za-z_/(][\x21-\x39\x3b-\x7e]*"
+    rb"(?:(?: |:+)[\x21\x22\x24-\x39\x3b-\x7e][\x21-\x39\x3b-\x7e]*)*"
+    rb"|[0-9](?![0-9]{3}-)[\x21-\x2d\x2f-\x39\x3b-\x5e\x60-\x7e]*|\{\}|\[\])"
+)
+#: A message: a value, or a single-quoted text folded over lines indented three spaces or
+#: more (as Go's encoder folds a long one).
+_MESSAGE = (
+    rb"(?:" + _VALUE + rb"|'[\x20-\x26\x28-\x7e]*"
+    rb"(?:\n   +[\x21-\x26\x28-\x7e][\x20-\x26\x28-\x7e]*)+')"
+)
+
+
+def _line(key: bytes, indent: bytes = b"  ", value: bytes = _VALUE) -> bytes:
+    return rb"(?:" + indent + key + rb": " + value + rb"\n)?"
+
+
+def _block(key: bytes, subkeys: tuple[bytes, ...]) -> bytes:
+    return rb"(?:  " + key + rb":\n" + b"".join(_line(k, b"    ") for k in subkeys) + rb")?"
+
+
+_OBJECT_KEYS = (
+    b"apiVersion",
+    b"fieldPath",
+    b"kind",
+    b"name",
+    b"namespace",
+    b"resourceVersion",
+    b"uid",
+)
+#: An Event of ``oc``'s shape about a Pod (its keys sorted, each once; every value of a form
+#: in :data:`_VALUE`), as ``event_item`` is given it: the involved object's name and
+#: namespace and the Event's own name and namespace captured.
+_POD_EVENT = re.compile(
+    _line(b"action")
+    + rb"  apiVersion: v1\n"
+    + b"".join(_line(k) for k in (b"count", b"eventTime", b"firstTimestamp"))
+    + rb"  involvedObject:\n"
+    + b"".join(_line(k, b"    ") for k in (b"apiVersion", b"fieldPath"))
+    + rb"    kind: Pod\n    name: ("
+    + _VALUE
+    + rb")\n    namespace: ("
+    + _VALUE
+    + rb")\n"
+    + b"".join(_line(k, b"    ") for k in (b"resourceVersion", b"uid"))
+    + rb"  kind: Event\n"
+    + _line(b"lastTimestamp")
+    + _line(b"message", value=_MESSAGE)
+    + rb"  metadata:\n"
+    + _line(b"creationTimestamp", b"    ")
+    + rb"    name: ("
+    + _VALUE
+    + rb")\n(?:    namespace: ("
+    + _VALUE
+    + rb")\n)?"
+    + b"".join(_line(k, b"    ") for k in (b"resourceVersion", b"selfLink", b"uid"))
+    + _line(b"reason")
+    + _block(b"related", _OBJECT_KEYS)
+    + _line(b"reportingComponent")
+    + _line(b"reportingInstance")
+    + _block(b"series", (b"count", b"lastObservedTime"))
+    + _block(b"source", (b"component", b"host"))
+    + _line(b"type")
+)
+
+
+def left_out_pod_event(text: bytes, namespace: str) -> bool:
+    """Whether the item ``text`` (as :func:`event_item` is given it) is an Event about a Pod
+    in ``namespace`` that the loader would leave out (R-EVD-1, ``evidence_scope``), and may
+    be left out unread: of ``oc``'s shape with every value of a plain form PyYAML reads
+    without failing, so that it is valid YAML on its own and builds into a well-formed
+    object (``apiVersion`` v1, ``kind`` Event, a name) whose involved object is that Pod."""
+    match = _POD_EVENT.fullmatch(text)
+    if match is None:
+        return False
+    try:
+        pod, pod_namespace, name, own_namespace = (
+            None if found is None else scalar(found) for found in match.groups()
+        )
+    except Unreadable:
+        return False
+    return (
+        pod_namespace == namespace
+        and type(pod) is str
+        and type(name) is str
+        and name != ""
+        and (own_namespace is None or type(own_namespace) is str)
+    )

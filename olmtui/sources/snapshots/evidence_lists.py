@@ -44,7 +44,7 @@ from yaml._yaml import CParser
 
 from olmtui.kinds import EVENT, JOB, POD
 from olmtui.sources.snapshots.block_lines import Reader, Unreadable, scalar, simple_block
-from olmtui.sources.snapshots.event_items import event_item
+from olmtui.sources.snapshots.event_items import event_item, left_out_pod_event
 from olmtui.sources.snapshots.fast_yaml import Load
 from olmtui.store_evidence import keeps_event
 
@@ -89,9 +89,13 @@ _SPEC_DROPPED = frozenset({POD, JOB})
 _EVENT_STUB = ("apiVersion", "kind", "metadata", "spec", "status")
 
 
-def evidence_list(chunk: bytes, load: Load) -> dict[str, Any] | None:
+def evidence_list(
+    chunk: bytes, load: Load, *, pod_events_of: str | None = None
+) -> dict[str, Any] | None:
     """The ``PodList``/``EventList``/``JobList`` document as the full parse gives it, but
-    for what the cache drops, or ``None``: parse it in full."""
+    for what the cache drops, or ``None``: parse it in full. ``pod_events_of``: a namespace
+    whose Pods' Events the loader leaves out (R-EVD-1): those of ``oc``'s shape are left
+    out here unread (``event_items.left_out_pod_event``)."""
     body = chunk[4:] if chunk.startswith(b"---\n") else chunk
     if not any(hint in body for hint in _LIST_KINDS):
         return None
@@ -101,7 +105,7 @@ def evidence_list(chunk: bytes, load: Load) -> dict[str, Any] | None:
     if sections is None:
         return None
     try:
-        return _read(sections, load, _Checked(body))
+        return _read(sections, load, _Checked(body), pod_events_of)
     except Unreadable:
         return None
 
@@ -154,7 +158,9 @@ def _lines(text: bytes) -> list[bytes]:
     return lines
 
 
-def _read(sections: dict[bytes, bytes], load: Load, checked: _Checked) -> dict[str, Any]:
+def _read(
+    sections: dict[bytes, bytes], load: Load, checked: _Checked, pod_events_of: str | None
+) -> dict[str, Any]:
     items_text = sections[b"items"]
     value = _head(sections, load, checked)
     if items_text.startswith(b"items:\n- "):
@@ -163,7 +169,7 @@ def _read(sections: dict[bytes, bytes], load: Load, checked: _Checked) -> dict[s
         texts = items_text[_ITEMS_AT:].split(b"\n- ")
         checked_load = checked.loading(load)
         if item_kind == EVENT:
-            items = [_event(text, checked_load) for text in texts]
+            items = _events(texts, checked_load, pod_events_of)
         else:
             items = [_item(text, checked_load, item_kind) for text in texts]
     else:
@@ -197,11 +203,23 @@ def _head(sections: dict[bytes, bytes], load: Load, checked: _Checked) -> dict[s
         return _mapping(_lines(b"".join(t for k, t in sections.items() if k != b"items")), 0, load)
 
 
-def _event(text: bytes, load: Load) -> Any:
-    """One item of an ``EventList`` (its text without the ``- `` of its first line): read
-    with ``event_items`` when it is an Event of the shape ``oc`` writes, else line by line
-    (``load``: a value parsed alone, once the document is checked)."""
-    obj = event_item(b"  " + text.removeprefix(b"- ") + (b"" if text.endswith(b"\n") else b"\n"))
+def _events(texts: list[bytes], load: Load, pod_events_of: str | None) -> list[Any]:
+    """The items of an ``EventList`` (:func:`_event`), but those about a Pod of
+    ``pod_events_of`` that may be left out unread."""
+    items = []
+    for text in texts:
+        item = b"  " + text.removeprefix(b"- ") + (b"" if text.endswith(b"\n") else b"\n")
+        if pod_events_of is None or not left_out_pod_event(item, pod_events_of):
+            items.append(_event(item, text, load))
+    return items
+
+
+def _event(item: bytes, text: bytes, load: Load) -> Any:
+    """One item of an ``EventList`` (``text`` without the ``- `` of its first line, ``item``
+    its first line indented as the others): read with ``event_items`` when it is an Event
+    of the shape ``oc`` writes, else line by line (``load``: a value parsed alone, once the
+    document is checked)."""
+    obj = event_item(item)
     if obj is None or obj.get("kind", EVENT) != EVENT:
         return _item(text, load, EVENT)
     if not keeps_event(obj):

@@ -70,6 +70,30 @@ def repeated_pods(in_trees: Iterable[Sequence[str]]) -> set[tuple[str, ...]]:
     return {p for p in paths if p[:2] in listed and kind_by_path(p) == POD and p[2] == _POD_FOLDER}
 
 
+#: The files of a namespace's pods and their Events, read once every other file is
+#: (``deferred_evidence``).
+_DEFERRED = {"core/pods.yaml": "Pod", "core/events.yaml": "Event"}
+
+
+def deferred_evidence(name: str) -> tuple[str, str] | None:
+    """``(kind, namespace)`` of a must-gather's ``namespaces/NS/core/pods.yaml``,
+    ``core/events.yaml`` or ``pods/POD/POD.yaml`` (the file's ``name`` as the loader shows
+    it), else ``None``. Whether they are read, and which of their Pod Events, depends on
+    what the namespace holds (R-EVD-1, ``evidence_scope``), so they are read last."""
+    parts = name.replace("\\", "/").split("/")
+    if NAMESPACES_TREE not in parts:
+        return None
+    at = len(parts) - 1 - parts[::-1].index(NAMESPACES_TREE)
+    in_tree = parts[at:]
+    if len(in_tree) < 4:
+        return None
+    below = "/".join(in_tree[2:])
+    kind = _DEFERRED.get(below)
+    if kind is None and kind_by_path(in_tree) == POD:
+        kind = POD
+    return None if kind is None else (kind, in_tree[1])
+
+
 def unread_kind(in_tree: Sequence[str]) -> str | None:
     """The kind of a must-gather file that is not read (its path from its tree down says a
     kind the loader does not keep), else ``None``: the file is read."""

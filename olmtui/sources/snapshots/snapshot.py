@@ -25,8 +25,9 @@ from __future__ import annotations
 import datetime as dt
 import os
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from olmtui.errors import UsageError
@@ -34,8 +35,10 @@ from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.kinds import CRD, DEPLOYMENT, EVENT, JOB, NAMESPACE, POD
 from olmtui.model.primitives.inferred import INFERRED_ANNOTATION
 from olmtui.model.records.types import Finding, ObjectRef
+from olmtui.sources.evidence_scope import snapshot_pod_namespace
 from olmtui.sources.input_limits import special_file
 from olmtui.sources.snapshots.load_progress import ProgressCallback, ProgressCounter
+from olmtui.sources.snapshots.must_gather_paths import deferred_evidence
 from olmtui.sources.snapshots.olm_log_files import MAX_LOG_FILES, read_log
 from olmtui.sources.snapshots.parallel_load import parsed_files
 from olmtui.sources.snapshots.snapshot_access import is_access_document, read_access
@@ -48,7 +51,7 @@ from olmtui.sources.snapshots.snapshot_objects import (
     objects_in,
 )
 from olmtui.sources.snapshots.snapshot_skips import FileSkips
-from olmtui.store import KINDS, PLATFORM_KINDS, LogFileRead, NameOnly, Obj, Store
+from olmtui.store import KINDS, PLATFORM_KINDS, LogFileRead, NameOnly, Obj, Store, event_subject
 
 #: Objects per ``apply_many`` call: large enough to be cheap, small enough to show progress.
 BATCH_SIZE = 500
@@ -210,22 +213,23 @@ class _Loader:
         self.file_skips = FileSkips("")
         self.fast = True
         self.workers: int | None = None
+        #: The namespace whose Pods' Events the file being read leaves out (R-EVD-1).
+        self.pod_events_of: str | None = None
 
     def read_path(self, path: str, content: PathContent, counter: ProgressCounter) -> None:
         unread = self.result.unread_kinds
         for kind, count in content.unread.items():
             unread[kind] = unread.get(kind, 0) + count
         self.read_logs(content)
-        files = 0
         usable_before = self.usable_documents
         self.first_skip = None
-        for source, documents in parsed_files(content.files, fast=self.fast, workers=self.workers):
-            self.read_file(source, documents)
-            if not source.truncated:  # an archive's early end is a record, not a file
-                if counter.callback is not None:
-                    self.flush()  # what progress reports is in the store
-                counter.advance(content.sizes[files] if files < len(content.sizes) else 0)
-            files += 1
+        # R-EVD-1: a must-gather namespace's pods and their Events are read once everything
+        # else is in the cache, which then says whether the namespace is one whose pods the
+        # evidence rules read (``evidence_scope``)
+        deferred: list[tuple[int, SourceFile]] = []
+        files = self.read_files(_not_deferred(content.files, deferred), content, counter)
+        self.flush()
+        files += self.read_files(self.evidence_files(deferred, content, counter), content, counter)
         if self.usable_documents > usable_before:
             return
         if files == 0 and content.unread:  # not "no files": it holds files of kinds not read
@@ -234,6 +238,49 @@ class _Loader:
             raise UsageError(f"{path}: no YAML or JSON files found")
         why = "" if self.first_skip is None else f" ({self.first_skip})"
         raise UsageError(f"{path}: no Kubernetes objects found{why}")
+
+    def read_files(
+        self,
+        files: Iterable[tuple[int, SourceFile]],
+        content: PathContent,
+        counter: ProgressCounter,
+    ) -> int:
+        """Read the files (each with its place in the listing, for progress); how many."""
+        places: deque[int] = deque()
+
+        def listed() -> Iterator[SourceFile]:
+            for place, source in files:
+                places.append(place)
+                yield source
+
+        count = 0
+        for source, documents in parsed_files(listed(), fast=self.fast, workers=self.workers):
+            place = places.popleft()
+            self.read_file(source, documents)
+            if not source.truncated:  # an archive's early end is a record, not a file
+                if counter.callback is not None:
+                    self.flush()  # what progress reports is in the store
+                counter.advance(content.sizes[place] if place < len(content.sizes) else 0)
+            count += 1
+        return count
+
+    def evidence_files(
+        self, deferred: list[tuple[int, SourceFile]], content: PathContent, counter: ProgressCounter
+    ) -> Iterator[tuple[int, SourceFile]]:
+        """The deferred pods and Events files to read (R-EVD-1): all of a namespace whose
+        pods the evidence rules read (``evidence_scope.snapshot_pod_namespace``); of any other,
+        its Events file, without its Pods' Events, and not its pods."""
+        wanted: dict[str, bool] = {}
+        for place, source in deferred:
+            kind, namespace = deferred_evidence(source.name) or (POD, "")
+            if namespace not in wanted:
+                wanted[namespace] = snapshot_pod_namespace(self.store, namespace)
+            if wanted[namespace]:
+                yield place, source
+            elif kind == EVENT:
+                yield place, replace(source, pod_events_of=namespace)
+            else:
+                counter.advance(content.sizes[place] if place < len(content.sizes) else 0)
 
     def read_logs(self, content: PathContent) -> None:
         """OLM's pod logs the path holds, newest lines, into the cache's log store
@@ -263,6 +310,7 @@ class _Loader:
             )
             return
         self.file_skips = FileSkips(source.name)
+        self.pod_events_of = source.pod_events_of
         for document in documents:
             if document.problem is not None:
                 self._skip(source.name, "UnreadableDocument", document.line, document.problem)
@@ -295,6 +343,10 @@ class _Loader:
             self.store.set_unreadable(kind, why)
 
     def _take(self, obj: Obj) -> None:
+        if self.pod_events_of is not None and obj["kind"] == EVENT:
+            subject = event_subject(obj)
+            if subject is not None and subject[:2] == (POD, self.pod_events_of):
+                return  # R-EVD-1: an Event about a pod the evidence rules do not read
         metadata = obj["metadata"]
         namespace = metadata.get("namespace")
         if namespace:
@@ -402,6 +454,19 @@ class _Loader:
                 related=tuple(ObjectRef(NAMESPACE, "", ns) for ns in missing),
             )
         )
+
+
+def _not_deferred(
+    files: Iterable[SourceFile], deferred: list[tuple[int, SourceFile]]
+) -> Iterator[tuple[int, SourceFile]]:
+    """The files with their places in the listing, but a must-gather's pods and Events
+    files that could be read (``must_gather_paths.deferred_evidence``), put in
+    ``deferred`` as they are met."""
+    for place, source in enumerate(files):
+        if source.error is None and deferred_evidence(source.name) is not None:
+            deferred.append((place, source))
+        else:
+            yield place, source
 
 
 #: Names a message lists before it says how many more (its ``related`` holds them all).

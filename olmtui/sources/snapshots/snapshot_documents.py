@@ -73,7 +73,12 @@ class Document:
 
 
 def parse_documents(
-    data: bytes, *, json_format: bool, fast: bool = True, lazy_lists: bool = False
+    data: bytes,
+    *,
+    json_format: bool,
+    fast: bool = True,
+    lazy_lists: bool = False,
+    pod_events_of: str | None = None,
 ) -> Iterator[Document]:
     """Every document of one file, in order; parse errors come as documents with a problem.
 
@@ -81,11 +86,15 @@ def parse_documents(
     (``fast_yaml``); ``False`` parses every document in full (the reference for tests).
     ``lazy_lists``: a JSON file that is one List has its ``items`` as a
     :class:`~olmtui.sources.snapshots.json_list_items.ListItems`, each decoded when taken (the
-    snapshot loader's large files)."""
-    return _parse_json(data, lazy_lists) if json_format else _parse_yaml(data, fast)
+    snapshot loader's large files). ``pod_events_of``: a namespace whose Pod Events an
+    ``EventList`` read on the fast path leaves out (``evidence_lists``; the loader leaves
+    them out of any other document)."""
+    if json_format:
+        return _parse_json(data, lazy_lists)
+    return _parse_yaml(data, fast, pod_events_of)
 
 
-def _parse_yaml(data: bytes, fast: bool) -> Iterator[Document]:
+def _parse_yaml(data: bytes, fast: bool, pod_events_of: str | None) -> Iterator[Document]:
     pieces = _released_pieces(data) if len(data) > RELEASED_BYTES else _pieces(data)
     del data  # a large stream is held by its pieces' generator alone, which lets it go
     line = 1
@@ -93,7 +102,7 @@ def _parse_yaml(data: bytes, fast: bool) -> Iterator[Document]:
     for chunk in pieces:
         if before is not None:
             line += before.count(b"\n")
-        yield _yaml_document(chunk, line, fast)
+        yield _yaml_document(chunk, line, fast, pod_events_of)
         before = chunk
 
 
@@ -139,7 +148,9 @@ def _released_pieces(data: bytes) -> Iterator[bytes]:
             return
 
 
-def _yaml_document(chunk: bytes, line: int, fast: bool) -> Document:
+def _yaml_document(
+    chunk: bytes, line: int, fast: bool, pod_events_of: str | None = None
+) -> Document:
     """One YAML document starting at ``line``, parsed unless the limits refuse it; a copied
     CSV or a List of Pods, Events or Jobs only in the parts the store keeps when ``fast``."""
     copy_cut = fast_yaml.cut(chunk) if fast else None
@@ -150,7 +161,7 @@ def _yaml_document(chunk: bytes, line: int, fast: bool) -> Document:
         whole_problem = whole_value_check(chunk, nesting)
         copy = None if copy_cut is None else fast_yaml.copy_of(copy_cut, load_yaml, whole_problem)
         if copy is None and fast and whole_problem is None:
-            copy = evidence_list(chunk, load_yaml)
+            copy = evidence_list(chunk, load_yaml, pod_events_of=pod_events_of)
         value = load_yaml(chunk) if copy is None else copy
     except yaml.YAMLError as exc:
         too_deep = libyaml_too_deep(exc)

@@ -100,6 +100,9 @@ class SourceFile:
     named: bool = False
     #: The size of a file not read yet (``path``) as listed, when the listing stat'ed it.
     listed_size: int | None = None
+    #: A must-gather namespace whose pods the evidence rules do not read (R-EVD-1,
+    #: ``evidence_scope``): this file's Events about its pods are left out as they are read.
+    pod_events_of: str | None = None
 
 
 def read_source(source: SourceFile) -> tuple[SourceFile, bytes]:

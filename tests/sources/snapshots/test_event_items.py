@@ -9,15 +9,18 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import yaml
 from evidence_lists_support import as_the_cache_reads, assert_same, go_yaml, listed
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from model_builders import cluster_event, pod
 
 from olmtui.sources.snapshots import evidence_lists
-from olmtui.sources.snapshots.event_items import event_item
+from olmtui.sources.snapshots.event_items import event_item, left_out_pod_event
 from olmtui.sources.snapshots.evidence_lists import evidence_list
 from olmtui.sources.snapshots.snapshot_documents import load_yaml, parse_documents
+from olmtui.sources.snapshots.snapshot_objects import object_problem
+from olmtui.store_evidence import event_subject
 
 NS = "openshift-marketplace"
 
@@ -293,3 +296,72 @@ def test_a_spec_whose_quoted_texts_close_on_their_lines_is_skipped() -> None:
     fast = evidence_list(text.encode(), load_yaml)
     assert fast is not None and fast["items"][0]["spec"] == {}
     assert as_the_cache_reads(fast) == as_the_cache_reads(load_yaml(text.encode()))
+
+
+def _left_out_soundly(text: str, namespace: str = NS) -> int:
+    """R-EVD-1: each item ``left_out_pod_event`` leaves out unread parses alone, builds into a
+    well-formed Event (``object_problem``) about a Pod of ``namespace``: the loader would
+    leave it out too. How many were left out."""
+    if "\nkind: EventList" not in text or "\nitems:\n" not in text:
+        return 0  # not an EventList the fast path reads (CRLF)
+    left_out = 0
+    for item in _items(text):
+        if left_out_pod_event(item, namespace):
+            obj = yaml.safe_load(item)
+            assert object_problem(obj) is None, item
+            assert (obj["apiVersion"], obj["kind"]) == ("v1", "Event")
+            assert event_subject(obj) is not None
+            assert event_subject(obj)[:2] == ("Pod", namespace)
+            left_out += 1
+    return left_out
+
+
+def test_the_events_oc_writes_about_pods_are_left_out_unread() -> None:
+    assert _left_out_soundly(OC_EVENTS) == 1  # the second is about a CSV
+    assert _left_out_soundly(OC_EVENTS, "elsewhere") == 0
+
+
+@pytest.mark.parametrize("edit", sorted(EDITS))
+def test_an_edited_event_is_left_out_only_when_it_would_be(edit: str) -> None:
+    try:
+        text = EDITS[edit](OC_EVENTS)
+    except AssertionError:
+        return
+    _left_out_soundly(text)
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("uid: 8a6e4b0a", "uid: 2021-13-45T"),  # a date PyYAML fails on
+        ("uid: 8a6e4b0a-2f2e-4d4b-9d0c-5a0d1f3e2b11", "uid: 0b_"),  # an int it fails on
+        ("name: certified-operators-mj8cg.16a4a2b6a3e0c7f2", "name: 7"),  # no name
+        ("name: certified-operators-mj8cg\n", "name: 7\n"),  # the pod's name no string
+        ('namespace: openshift-marketplace\n    resourceVersion: "19477"', "namespace: x"),
+        ("reason: Unhealthy", "reason: 'Unhealthy"),  # a quote that runs on
+        ("reason: Unhealthy", "reason: [Unhealthy"),
+        ("  kind: Event\n", "  kind: Secret\n"),
+        ("apiVersion: v1\n  count: 12", "apiVersion: events.k8s.io/v1\n  count: 12"),
+    ],
+)
+def test_an_event_the_loader_keeps_or_that_fails_is_not_left_out(old: str, new: str) -> None:
+    assert old in OC_EVENTS
+    item = _items(OC_EVENTS.replace(old, new, 1))[0]
+    assert not left_out_pod_event(item, NS)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    message=_TEXTS,
+    reason=_TEXTS,
+    uid=_TEXTS,
+    name=st.sampled_from(["e1", "0x12", "2021-09-13", "ok", "", "null"]),
+    pod_name=st.sampled_from(["p", "12", "yes", "a b"]),
+    width=st.integers(min_value=30, max_value=120),
+)
+def test_any_event_left_out_is_one_the_loader_leaves_out(
+    message: str, reason: str, uid: str, name: str, pod_name: str, width: int
+) -> None:
+    event = cluster_event(NS, name, kind="Pod", obj_name=pod_name, reason=reason, message=message)
+    event["involvedObject"]["uid"] = uid
+    _left_out_soundly(go_yaml(listed("Event", "v1", [event]), width=width))

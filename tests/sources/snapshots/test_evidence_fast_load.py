@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from model_builders import catalog_source, cluster_event, job, pod
+from model_builders import catalog_source, cluster_event, csv, job, pod
 
 from olmtui.kinds import EVENT, JOB, POD
 from olmtui.sources.snapshots import snapshot_documents
@@ -88,8 +88,8 @@ def test_the_fast_path_is_taken_for_the_must_gather_lists(tmp_path: Path, monkey
     taken: list[bool] = []
     real = snapshot_documents.evidence_list
 
-    def spy(chunk: bytes, load: Any) -> Any:
-        value = real(chunk, load)
+    def spy(chunk: bytes, load: Any, **options: Any) -> Any:
+        value = real(chunk, load, **options)
         taken.append(value is not None)
         return value
 
@@ -133,3 +133,76 @@ def test_each_pod_reaches_the_cache_once_from_the_list(tmp_path: Path) -> None:
     (own / "cat-0.yaml").unlink()
     _, listed_only = loaded(path, fast=True)
     assert result.objects == listed_only.objects
+
+
+def scoped_must_gather(root: Path) -> Path:
+    """R-EVD-1: a catalog namespace, a namespace whose CSV installs, and one holding only a
+    Succeeded CSV: each with pods and Events about them and about its CSV."""
+    base = root / "must-gather" / "namespaces"
+    for ns, phase in (("catalogs", None), ("installing", "Installing"), ("quiet", "Succeeded")):
+        folder = base / ns
+        (folder / "core").mkdir(parents=True)
+        olm = folder / "operators.coreos.com"
+        if phase is None:
+            (olm / "catalogsources").mkdir(parents=True)
+            (olm / "catalogsources" / "cat.yaml").write_text(yaml.safe_dump(catalog_source(ns)))
+        else:
+            (olm / "clusterserviceversions").mkdir(parents=True)
+            operator = csv(ns, "op.v1", phase=phase)
+            (olm / "clusterserviceversions" / "op.v1.yaml").write_text(yaml.safe_dump(operator))
+        pods = [pod(ns, f"p{i}", labels={"olm.catalogSource": "cat"}) for i in range(3)]
+        (folder / "core" / "pods.yaml").write_text(_list("Pod", "v1", pods))
+        events = [
+            cluster_event(ns, f"e{i}", kind="Pod", obj_name=f"p{i % 3}", reason="BackOff")
+            for i in range(6)
+        ]
+        events.append(
+            cluster_event(ns, "csv", kind="ClusterServiceVersion", obj_name="op.v1", reason="R")
+        )
+        # about a pod of another namespace: not this namespace's to leave out
+        away = cluster_event(ns, "away", kind="Pod", obj_name="p0", reason="X")
+        away["involvedObject"]["namespace"] = "catalogs"
+        events.append(away)
+        (folder / "core" / "events.yaml").write_text(_list("Event", "v1", events))
+    return root / "must-gather"
+
+
+def test_the_pods_of_a_namespace_no_evidence_rule_reads_are_not_read(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Its pods are not read and its Events about them are left out, on the fast path (not
+    built) as in the full parse and in the pool; its CSV's Events are kept; a catalog's
+    namespace and one whose CSV installs are read whole."""
+    from olmtui.sources.snapshots import parallel_load
+
+    path = scoped_must_gather(tmp_path)
+    fast_store, fast = loaded(path, fast=True)
+    full_store, full = loaded(path, fast=False)
+    monkeypatch.setattr(parallel_load, "POOL_THRESHOLD", 1)
+    pool_store, pool = loaded(path, fast=True, workers=2)
+    assert cached(fast_store) == cached(full_store) == cached(pool_store)
+    assert fast == full == pool
+    assert {p["metadata"]["namespace"] for p in fast_store.list(POD)} == {"catalogs", "installing"}
+    kept = {(e["metadata"]["namespace"], e["metadata"]["name"]) for e in fast_store.list(EVENT)}
+    assert ("quiet", "csv") in kept and ("quiet", "away") in kept
+    assert not [name for ns, name in kept if ns == "quiet" and name.startswith("e")]
+    assert {name for ns, name in kept if ns == "installing"} == {f"e{i}" for i in range(6)} | {
+        "csv",
+        "away",
+    }
+
+
+def test_pod_events_are_left_out_unbuilt_on_the_fast_path(tmp_path: Path, monkeypatch: Any) -> None:
+    """The quiet namespace's six Events about its pods are never built (``event_item``)."""
+    from olmtui.sources.snapshots import evidence_lists
+
+    built: list[bytes] = []
+    real = evidence_lists.event_item
+
+    def spy(text: bytes) -> Any:
+        built.append(text)
+        return real(text)
+
+    monkeypatch.setattr(evidence_lists, "event_item", spy)
+    loaded(scoped_must_gather(tmp_path), fast=True)
+    assert len(built) == 3 * 8 - 6

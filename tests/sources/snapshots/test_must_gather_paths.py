@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from data_paths import ROOT
 
 from olmtui.errors import UsageError
@@ -75,6 +76,10 @@ def gathered(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return bare, full
 
 
+#: A namespace's CatalogSources in a must-gather.
+CATALOGS = "operators.coreos.com/catalogsources"
+
+
 def loaded(path: Path) -> tuple[dict[str, Any], Any]:
     store = Store()
     result = load_snapshot([path], store, workers=1)
@@ -95,7 +100,11 @@ def test_configmap_files_are_not_opened_and_pods_events_jobs_are_read(
     assert {k: v for k, v in objects.items() if k not in evidence} == {
         k: v for k, v in bare_objects.items() if k not in evidence
     }
-    assert len(objects["Pod"]) == 12 and len(objects["Job"]) == 3
+    # R-EVD-1: the pods of the namespaces the evidence rules read (here the catalogs'), all
+    # of them, and no pod of the others
+    read = [p for p in full.rglob("core/pods.yaml") if (p.parent.parent / CATALOGS).is_dir()]
+    listed = sum(len(yaml.safe_load(p.read_text())["items"]) for p in read)
+    assert len(objects["Pod"]) == listed > 0 and len(objects["Job"]) == 3
     assert not [f for f in result.findings if "configmaps.yaml" in f.message]
     assert result.unread_kinds == {"ConfigMap": namespaces}
     listed = [f.name for f in path_content(full, "mg").files]

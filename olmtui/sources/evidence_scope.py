@@ -1,0 +1,50 @@
+"""R-EVD-1: the namespaces whose pods the evidence rules read, decided the same way live and
+from a snapshot.
+
+A cluster holds thousands of pods and a hundred thousand events; the evidence rules read the
+pods of catalogs (in the CatalogSource's namespace) and of the Deployments OLM made for CSVs,
+and the Events about them. Live, the pod Event stream keeps a pod's Event only when its
+namespace is one of these (``live_resources.in_olm_namespace``); a must-gather's
+``core/pods.yaml`` and ``core/events.yaml`` of any other namespace are read no further than
+that (``snapshots.snapshot``), so a replay and a live session hold the same pods' Events.
+"""
+
+from __future__ import annotations
+
+from olmtui.objects import is_copied_csv
+from olmtui.store import Store
+
+#: R-CSV-I: OLM labels each Deployment it makes for a CSV ``olm.owner.kind`` (with
+#: ``olm.owner`` and ``olm.owner.namespace``; ownerutil.AddOwnerLabelsForKind).
+OWNER_KIND_LABEL = "olm.owner.kind"
+CSV_KIND = "ClusterServiceVersion"
+
+
+def olm_pod_namespace(store: Store, namespace: str) -> bool:
+    """R-EVD-1: whether ``namespace`` holds a CatalogSource or a Deployment OLM made for a
+    CSV, the namespaces whose pods the evidence rules read."""
+    return any(store.list("CatalogSource", namespace)) or any(
+        _labels(d).get(OWNER_KIND_LABEL) == CSV_KIND for d in store.list("Deployment", namespace)
+    )
+
+
+def snapshot_pod_namespace(store: Store, namespace: str) -> bool:
+    """R-EVD-1, R-EVD-9: whether a snapshot's pods of ``namespace``, and their Events, are
+    read: :func:`olm_pod_namespace`, or it holds a CSV (not a copy) that is not
+    ``Succeeded``, whose pods the install rules find by its Deployments' names even when
+    the snapshot lacks the Deployments."""
+    return olm_pod_namespace(store, namespace) or any(
+        not is_copied_csv(csv) and _phase(csv) != "Succeeded"
+        for csv in store.list("ClusterServiceVersion", namespace)
+    )
+
+
+def _phase(csv: dict[str, object]) -> object:
+    status = csv.get("status")
+    return status.get("phase") if isinstance(status, dict) else None
+
+
+def _labels(obj: dict[str, object]) -> dict[str, object]:
+    meta = obj.get("metadata")
+    labels = meta.get("labels") if isinstance(meta, dict) else None
+    return labels if isinstance(labels, dict) else {}
