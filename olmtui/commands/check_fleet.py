@@ -100,6 +100,12 @@ def refuse_fleet_flags(args: argparse.Namespace) -> None:
         given.append("--connect-timeout")
     if args.output == "jsonl":
         given.append("--output jsonl")
+    refuse_unless_fleet(args, given)
+
+
+def refuse_unless_fleet(args: argparse.Namespace, given: list[str]) -> None:
+    """Refuse the fleet's flags ``given``, and a second --context or --kubeconfig, where only
+    one target is read (``check``, the dashboard without --fleet)."""
     for flag, dest in (("--context", "contexts"), ("--kubeconfig", "kubeconfigs")):
         if len(getattr(args, dest, None) or ()) > 1:
             given.append(f"several {flag}")

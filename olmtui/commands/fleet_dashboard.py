@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from olmtui.commands.catalog_option import load_next_catalogs
-from olmtui.commands.check_fleet import CONNECT_TIMEOUT, _positive_int
+from olmtui.commands.check_fleet import CONNECT_TIMEOUT, _positive_int, refuse_unless_fleet
 from olmtui.errors import UsageError, run_app
 from olmtui.sources.cluster.live_args import duration
 
@@ -84,13 +84,8 @@ def refuse_misplaced(args: argparse.Namespace) -> None:
                 f"{', '.join(given)} before `{args.command}` applies to the dashboard only"
             )
         return
-    if args.dashboard_fleet:
-        return
-    for flag, dest in (("--context", "contexts"), ("--kubeconfig", "kubeconfigs")):
-        if len(getattr(args, dest, None) or ()) > 1:
-            given.append(f"several {flag}")
-    if given:
-        raise UsageError(f"{', '.join(given)} only apply with --fleet")
+    if not args.dashboard_fleet:
+        refuse_unless_fleet(args, given)
 
 
 def run_live_fleet(args: argparse.Namespace) -> int:

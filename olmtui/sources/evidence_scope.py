@@ -11,7 +11,7 @@ that (``snapshots.snapshot``), so a replay and a live session hold the same pods
 
 from __future__ import annotations
 
-from olmtui.objects import is_copied_csv
+from olmtui.objects import is_copied_csv, labels, status
 from olmtui.store import Store
 
 #: R-CSV-I: OLM labels each Deployment it makes for a CSV ``olm.owner.kind`` (with
@@ -24,7 +24,7 @@ def olm_pod_namespace(store: Store, namespace: str) -> bool:
     """R-EVD-1: whether ``namespace`` holds a CatalogSource or a Deployment OLM made for a
     CSV, the namespaces whose pods the evidence rules read."""
     return any(store.list("CatalogSource", namespace)) or any(
-        _labels(d).get(OWNER_KIND_LABEL) == CSV_KIND for d in store.list("Deployment", namespace)
+        labels(d).get(OWNER_KIND_LABEL) == CSV_KIND for d in store.list("Deployment", namespace)
     )
 
 
@@ -34,17 +34,6 @@ def snapshot_pod_namespace(store: Store, namespace: str) -> bool:
     ``Succeeded``, whose pods the install rules find by its Deployments' names even when
     the snapshot lacks the Deployments."""
     return olm_pod_namespace(store, namespace) or any(
-        not is_copied_csv(csv) and _phase(csv) != "Succeeded"
+        not is_copied_csv(csv) and status(csv).get("phase") != "Succeeded"
         for csv in store.list("ClusterServiceVersion", namespace)
     )
-
-
-def _phase(csv: dict[str, object]) -> object:
-    status = csv.get("status")
-    return status.get("phase") if isinstance(status, dict) else None
-
-
-def _labels(obj: dict[str, object]) -> dict[str, object]:
-    meta = obj.get("metadata")
-    labels = meta.get("labels") if isinstance(meta, dict) else None
-    return labels if isinstance(labels, dict) else {}

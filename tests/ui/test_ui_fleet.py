@@ -56,6 +56,11 @@ def _table(app: FleetApp) -> VirtualTable:
     return app.screen.query_one("#fleet-table", VirtualTable)
 
 
+async def _rows_shown(app: FleetApp, pilot: Any) -> None:
+    """Wait until the five targets' rows are drawn."""
+    await wait_for(lambda: _table(app).row_count == 5, "the fleet's rows", pilot=pilot)
+
+
 def _line(lines: list[str], name: str) -> list[str]:
     found = [line.split() for line in lines if line.split()[:1] == [name]]
     assert len(found) == 1, (name, lines)
@@ -68,7 +73,7 @@ async def test_rows_statuses_and_numbers_painted_names_as_text(
     fleet = _fleet(snapshots)
     app = _app(fleet)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(lambda: _table(app).row_count == 5, "the fleet's rows", pilot=pilot)
+        await _rows_shown(app, pilot)
         lines = _painted(_table(app))
         assert lines[0].split()[:3] == ["TARGET", "KIND", "STATUS"]
         # alpha, bravo (its operator Failed), charlie: the numbers of their own reports
@@ -95,7 +100,7 @@ async def test_enter_opens_a_target_and_esc_comes_back_keeping_every_session(
     kept = {e.name: e.session for e in fleet.entries}
     app = _app(fleet)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(lambda: _table(app).row_count == 5, "the fleet's rows", pilot=pilot)
+        await _rows_shown(app, pilot)
         for name in ("bravo", "charlie", "bravo"):
             assert _table(app).select_key(name)
             await press(pilot, "enter")
@@ -123,7 +128,7 @@ async def test_inside_a_target_esc_first_goes_back_through_its_views(
     fleet = _fleet(snapshots)
     app = _app(fleet)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(lambda: _table(app).row_count == 5, "the fleet's rows", pilot=pilot)
+        await _rows_shown(app, pilot)
         assert _table(app).select_key("alpha")
         await press(pilot, "enter")
         await wait_for(lambda: app.current_mode == "overview", "alpha's overview", pilot=pilot)

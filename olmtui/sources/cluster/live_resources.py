@@ -15,7 +15,7 @@ from typing import Any
 
 from olmtui.objects import is_copied_csv
 from olmtui.sources.cluster.live_http import PAGE_SIZE
-from olmtui.sources.evidence_scope import olm_pod_namespace
+from olmtui.sources.evidence_scope import CSV_KIND, OWNER_KIND_LABEL, olm_pod_namespace
 from olmtui.store import COPIED_FROM_LABEL, EVENT_SUBJECT_KINDS, Obj, Store, event_subject
 
 OLM_GROUP = "operators.coreos.com"
@@ -157,7 +157,7 @@ CATALOG_POD_LABEL = "olm.catalogSource"
 UNPACK_JOB_LABEL = "operatorframework.io/bundle-unpack-ref"
 #: R-CSV-I: OLM labels each Deployment it makes for a CSV ``olm.owner``, ``olm.owner.kind``
 #: and ``olm.owner.namespace`` (ownerutil.AddOwnerLabelsForKind in install/deployment.go).
-CSV_DEPLOYMENT_SELECTOR = "olm.owner.kind=ClusterServiceVersion"
+CSV_DEPLOYMENT_SELECTOR = f"{OWNER_KIND_LABEL}={CSV_KIND}"
 
 
 def in_olm_namespace(store: Store, event: Obj) -> bool:

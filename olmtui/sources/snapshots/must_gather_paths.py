@@ -70,9 +70,8 @@ def repeated_pods(in_trees: Iterable[Sequence[str]]) -> set[tuple[str, ...]]:
     return {p for p in paths if p[:2] in listed and kind_by_path(p) == POD and p[2] == _POD_FOLDER}
 
 
-#: The files of a namespace's pods and their Events, read once every other file is
-#: (``deferred_evidence``).
-_DEFERRED = {"core/pods.yaml": "Pod", "core/events.yaml": "Event"}
+#: The kinds of the files read once every other file is (``deferred_evidence``).
+_DEFERRED_KINDS = frozenset({POD, "Event"})
 
 
 def deferred_evidence(name: str) -> tuple[str, str] | None:
@@ -80,18 +79,16 @@ def deferred_evidence(name: str) -> tuple[str, str] | None:
     ``core/events.yaml`` or ``pods/POD/POD.yaml`` (the file's ``name`` as the loader shows
     it), else ``None``. Whether they are read, and which of their Pod Events, depends on
     what the namespace holds (R-EVD-1, ``evidence_scope``), so they are read last."""
-    parts = name.replace("\\", "/").split("/")
+    in_tree = _in_namespaces_tree(name.replace("\\", "/").split("/"))
+    kind = None if in_tree is None else kind_by_path(in_tree)
+    return None if in_tree is None or kind not in _DEFERRED_KINDS else (kind, in_tree[1])
+
+
+def _in_namespaces_tree(parts: list[str]) -> list[str] | None:
+    """A file's path from the last ``namespaces`` folder down, or ``None`` without one."""
     if NAMESPACES_TREE not in parts:
         return None
-    at = len(parts) - 1 - parts[::-1].index(NAMESPACES_TREE)
-    in_tree = parts[at:]
-    if len(in_tree) < 4:
-        return None
-    below = "/".join(in_tree[2:])
-    kind = _DEFERRED.get(below)
-    if kind is None and kind_by_path(in_tree) == POD:
-        kind = POD
-    return None if kind is None else (kind, in_tree[1])
+    return parts[len(parts) - 1 - parts[::-1].index(NAMESPACES_TREE) :]
 
 
 def unread_kind(in_tree: Sequence[str]) -> str | None:
@@ -121,11 +118,10 @@ def kind_of_file(name: str) -> str | None:
     """The kind the snapshot file ``name`` holds, told by its path, or ``None`` when its path
     does not say: what an unreadable document of it lost is of that kind only (R-SRC-1)."""
     parts = name.replace("\\", "/").split("/")
-    if NAMESPACES_TREE in parts:
-        below = len(parts) - 1 - parts[::-1].index(NAMESPACES_TREE)
-        found = kind_by_path(parts[below:])
-        if found is not None:
-            return found
+    in_tree = _in_namespaces_tree(parts)
+    found = None if in_tree is None else kind_by_path(in_tree)
+    if found is not None:
+        return found
     # the file's own name, then its folder (``.../operatorgroups/NAME.yaml``)
     plurals = _kinds_by_plural()
     named = plurals.get(parts[-1].rsplit(".", 1)[0])

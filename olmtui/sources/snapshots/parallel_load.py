@@ -39,7 +39,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import fields, replace
+from dataclasses import fields
 from itertools import chain
 from multiprocessing import resource_tracker
 from operator import attrgetter
@@ -82,10 +82,7 @@ def parse_streamed(source: SourceFile, fast: bool, *, lazy_lists: bool = False) 
     a 64 MB file of a million Namespaces is a GiB of objects as a list (and a worker's
     pickle of them besides), while the store keeps a third of that. ``lazy_lists``: a
     JSON List's items are decoded one at a time too (``json_list_items``)."""
-    pod_events_of = source.pod_events_of
     source, data = read_source(source)
-    if pod_events_of is not None:
-        source = replace(source, pod_events_of=pod_events_of)
     if source.error is not None:
         return source, []
     documents = parse_documents(
@@ -93,7 +90,7 @@ def parse_streamed(source: SourceFile, fast: bool, *, lazy_lists: bool = False) 
         json_format=source.json_format,
         fast=fast,
         lazy_lists=lazy_lists,
-        pod_events_of=pod_events_of,
+        pod_events_of=source.pod_events_of,
     )
     del data  # held by the documents' generator alone, which may let it go (large files)
     kept = (d for d in documents if d.value is not None or d.problem is not None)

@@ -226,7 +226,7 @@ class _Loader:
         # R-EVD-1: a must-gather namespace's pods and their Events are read once everything
         # else is in the cache, which then says whether the namespace is one whose pods the
         # evidence rules read (``evidence_scope``)
-        deferred: list[tuple[int, SourceFile]] = []
+        deferred: list[Deferred] = []
         files = self.read_files(_not_deferred(content.files, deferred), content, counter)
         self.flush()
         files += self.read_files(self.evidence_files(deferred, content, counter), content, counter)
@@ -265,14 +265,13 @@ class _Loader:
         return count
 
     def evidence_files(
-        self, deferred: list[tuple[int, SourceFile]], content: PathContent, counter: ProgressCounter
+        self, deferred: list[Deferred], content: PathContent, counter: ProgressCounter
     ) -> Iterator[tuple[int, SourceFile]]:
         """The deferred pods and Events files to read (R-EVD-1): all of a namespace whose
         pods the evidence rules read (``evidence_scope.snapshot_pod_namespace``); of any other,
         its Events file, without its Pods' Events, and not its pods."""
         wanted: dict[str, bool] = {}
-        for place, source in deferred:
-            kind, namespace = deferred_evidence(source.name) or (POD, "")
+        for place, source, (kind, namespace) in deferred:
             if namespace not in wanted:
                 wanted[namespace] = snapshot_pod_namespace(self.store, namespace)
             if wanted[namespace]:
@@ -456,17 +455,22 @@ class _Loader:
         )
 
 
+#: A must-gather's pods or Events file read last: its place in the listing, the file, and
+#: the kind and namespace its path says (``must_gather_paths.deferred_evidence``).
+Deferred = tuple[int, SourceFile, tuple[str, str]]
+
+
 def _not_deferred(
-    files: Iterable[SourceFile], deferred: list[tuple[int, SourceFile]]
+    files: Iterable[SourceFile], deferred: list[Deferred]
 ) -> Iterator[tuple[int, SourceFile]]:
     """The files with their places in the listing, but a must-gather's pods and Events
-    files that could be read (``must_gather_paths.deferred_evidence``), put in
-    ``deferred`` as they are met."""
+    files that could be read, put in ``deferred`` as they are met."""
     for place, source in enumerate(files):
-        if source.error is None and deferred_evidence(source.name) is not None:
-            deferred.append((place, source))
-        else:
+        evidence = None if source.error is not None else deferred_evidence(source.name)
+        if evidence is None:
             yield place, source
+        else:
+            deferred.append((place, source, evidence))
 
 
 #: Names a message lists before it says how many more (its ``related`` holds them all).

@@ -111,7 +111,10 @@ def read_source(source: SourceFile) -> tuple[SourceFile, bytes]:
     must-gather's thousands is not copied only to drop its bytes once parsed."""
     if source.path is None:
         return (replace(source, data=b"") if source.data else source), source.data
-    return _read(source.path, source.name, explicit=source.named)
+    read, data = _read(source.path, source.name, explicit=source.named)
+    if source.pod_events_of is not None:  # what the loader decided stays with the file
+        read = replace(read, pod_events_of=source.pod_events_of)
+    return read, data
 
 
 def is_snapshot_file(name: str) -> bool:
