@@ -839,8 +839,11 @@ class Analysis:
         )
 
     def health_findings(self) -> list[Finding]:
-        """The findings of the rules outside the model (``olmtui.model.incremental.health``), from
-        scratch (what ``check`` reports; the HealthIndex keeps the same ones current)."""
+        """The findings of the rules outside the model (``olmtui.model.incremental.health``):
+        the HealthIndex's (which ``check``'s remedy proofs and the screens use), from
+        scratch only while a snapshot still streams in (the index then holds nothing)."""
+        if not self._source.loading_now:
+            return self.health_index().health_findings()
         clock = self._source.clock
         now = clock() if clock is not None else None
         return health_findings(self.store, self.catalogs(), self.model.subscriptions(), now=now)

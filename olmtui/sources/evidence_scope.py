@@ -11,6 +11,8 @@ that (``snapshots.snapshot``), so a replay and a live session hold the same pods
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from olmtui.objects import is_copied_csv, labels, status
 from olmtui.store import Store
 
@@ -18,6 +20,8 @@ from olmtui.store import Store
 #: ``olm.owner`` and ``olm.owner.namespace``; ownerutil.AddOwnerLabelsForKind).
 OWNER_KIND_LABEL = "olm.owner.kind"
 CSV_KIND = "ClusterServiceVersion"
+#: Whether the pods of a namespace, and their Events, are read from a snapshot.
+SnapshotPodNamespaces = Callable[[str], bool]
 
 
 def olm_pod_namespace(store: Store, namespace: str) -> bool:
@@ -28,12 +32,16 @@ def olm_pod_namespace(store: Store, namespace: str) -> bool:
     )
 
 
-def snapshot_pod_namespace(store: Store, namespace: str) -> bool:
-    """R-EVD-1, R-EVD-9: whether a snapshot's pods of ``namespace``, and their Events, are
+def snapshot_pod_namespaces(store: Store) -> SnapshotPodNamespaces:
+    """R-EVD-1, R-EVD-9: whether a snapshot's pods of a namespace, and their Events, are
     read: :func:`olm_pod_namespace`, or it holds a CSV (not a copy) that is not
     ``Succeeded``, whose pods the install rules find by its Deployments' names even when
-    the snapshot lacks the Deployments."""
-    return olm_pod_namespace(store, namespace) or any(
-        not is_copied_csv(csv) and status(csv).get("phase") != "Succeeded"
-        for csv in store.list("ClusterServiceVersion", namespace)
-    )
+    the snapshot lacks the Deployments. The waiting CSVs' namespaces are found in one pass
+    over the CSVs, not one per namespace asked (300 namespaces of a must-gather each
+    passing over its 6,000 CSVs and copies cost 0.45 s)."""
+    waiting = {
+        namespace
+        for (namespace, _), csv in store.slots(CSV_KIND)
+        if not is_copied_csv(csv) and status(csv).get("phase") != "Succeeded"
+    }
+    return lambda namespace: namespace in waiting or olm_pod_namespace(store, namespace)

@@ -228,6 +228,13 @@ class HealthIndex:
         self._settle()
         return self._merged.items
 
+    def health_findings(self) -> list[Finding]:
+        """The health rules' findings alone, as ``health.health_findings`` computes them
+        from scratch (in another order): ``check`` reports these rather than computing them a
+        second time, since its remedy proofs need the index anyway."""
+        self._settle()
+        return [f for found in self._health.values() for f in found]
+
     def clock_moved(self) -> None:
         """The clock jumped, either way (a replay's time cursor moved): CSV ages are
         measured again at the next read, as a session built at that moment measures them."""

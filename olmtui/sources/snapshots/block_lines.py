@@ -34,6 +34,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from yaml._yaml import CParser
 from yaml.resolver import Resolver
 
 _KEY = rb"[A-Za-z0-9_][A-Za-z0-9_./-]*"
@@ -213,6 +214,8 @@ def simple_block(text: bytes, indent: int, *, remember: bool = False) -> dict[st
 
 #: Parses the lines of one value (from its key's line) with PyYAML: ``(key, value)``.
 Fallback = Callable[[list[bytes]], tuple[str, Any]]
+#: Parses a YAML text whole with PyYAML (the caller's own load, limits and all).
+Load = Callable[[bytes], Any]
 
 
 class Reader:
@@ -396,3 +399,73 @@ class Reader:
             texts.append(line[block:])
             at += 1
         return b"\n".join(texts).decode() + ("\n" if keep else ""), at
+
+
+def lines_of(text: bytes) -> list[bytes]:
+    """The lines of a text, without their line feeds (nor an empty line after the last)."""
+    lines = text.split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def read_mapping(lines: list[bytes], indent: int, load: Load) -> dict[str, Any]:
+    """The block mapping the lines hold at ``indent``, all of them read; a value this
+    reader does not read is parsed alone by ``load`` (which must give exactly its key)."""
+
+    def fallback(part: list[bytes]) -> tuple[str, Any]:
+        try:
+            parsed = load(b"\n".join(part) + b"\n")
+        except Exception as exc:  # anything at all: the full parse says what
+            raise Unreadable(part[0]) from exc
+        if type(parsed) is not dict or len(parsed) != 1:
+            raise Unreadable(part[0])
+        ((key, value),) = parsed.items()
+        return key, value
+
+    reader = Reader(lines, fallback)
+    value, end = reader.mapping(0, indent)
+    if end != len(lines):
+        raise Unreadable(lines[end])
+    return value
+
+
+#: An anchor's ``&``: a document with one goes to the full parse (a duplicate anchor fails
+#: it, and no part read alone would know).
+_ANCHOR = re.compile(rb"(?:^|[ \[{,])&[^ \n]", re.MULTILINE)
+
+
+def has_anchor(text: bytes) -> bool:
+    """Whether the text may define an anchor (checked at ``memchr`` speed first)."""
+    return b"&" in text and _ANCHOR.search(text) is not None
+
+
+class Checked:
+    """Whether a document is valid YAML, asked of libyaml's parser (in C, building nothing)
+    once, when a part of it is read in a way that needs it: a value parsed alone by PyYAML
+    may be valid alone and not in its place, while the lines this reader reads are complete
+    YAML lines of plain forms at the indentation their place demands, valid on their own."""
+
+    def __init__(self, body: bytes) -> None:
+        self.body = body
+        self.valid: bool | None = None
+
+    def require(self) -> None:
+        """Return when the document is valid YAML; raise ``Unreadable`` when it is not."""
+        if self.valid is None:
+            try:
+                CParser(self.body).raw_parse()
+                self.valid = True
+            except Exception:  # anything at all: the full parse says what
+                self.valid = False
+        if not self.valid:
+            raise Unreadable(b"")
+
+    def loading(self, load: Load) -> Load:
+        """``load`` for a value parsed alone: only once the document is checked."""
+
+        def checked_load(chunk: bytes) -> Any:
+            self.require()
+            return load(chunk)
+
+        return checked_load

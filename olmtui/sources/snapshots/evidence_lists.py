@@ -43,7 +43,15 @@ from typing import Any
 from yaml._yaml import CParser
 
 from olmtui.kinds import EVENT, JOB, POD
-from olmtui.sources.snapshots.block_lines import Reader, Unreadable, scalar, simple_block
+from olmtui.sources.snapshots.block_lines import (
+    Checked,
+    Unreadable,
+    has_anchor,
+    lines_of,
+    read_mapping,
+    scalar,
+    simple_block,
+)
 from olmtui.sources.snapshots.event_items import event_item, left_out_pod_event
 from olmtui.sources.snapshots.fast_yaml import Load
 from olmtui.store_evidence import keeps_event
@@ -78,9 +86,6 @@ _ODD = (b"\r", b"\xef\xbb\xbf", b"\n\n")
 _SPEC = b"\n  spec:\n"
 _SPEC_BODY = re.compile(rb"    [A-Za-z0-9_][A-Za-z0-9_./-]*:[ \n]")
 _SHALLOW = re.compile(rb"\n(?!   )")
-#: An anchor's ``&``: a document with one goes to the full parse (a duplicate anchor fails
-#: it, and no part read alone would know).
-_ANCHOR = re.compile(rb"(?:^|[ \[{,])&[^ \n]", re.MULTILINE)
 #: Where an items section's first ``- `` is.
 _ITEMS_AT = len(b"items:\n")
 #: The kinds whose ``spec`` the cache drops (``store_evidence``).
@@ -99,44 +104,15 @@ def evidence_list(
     body = chunk[4:] if chunk.startswith(b"---\n") else chunk
     if not any(hint in body for hint in _LIST_KINDS):
         return None
-    if any(odd in body for odd in _ODD) or (b"&" in body and _ANCHOR.search(body)):
+    if any(odd in body for odd in _ODD) or has_anchor(body):
         return None
     sections = _top_sections(body)
     if sections is None:
         return None
     try:
-        return _read(sections, load, _Checked(body), pod_events_of)
+        return _read(sections, load, Checked(body), pod_events_of)
     except Unreadable:
         return None
-
-
-class _Checked:
-    """Whether the document is valid YAML, asked of libyaml once, when a part is read in a
-    way that needs it (module docstring)."""
-
-    def __init__(self, body: bytes) -> None:
-        self.body = body
-        self.valid: bool | None = None
-
-    def require(self) -> None:
-        """Return when the document is valid YAML; raise ``Unreadable`` when it is not."""
-        if self.valid is None:
-            try:
-                CParser(self.body).raw_parse()
-                self.valid = True
-            except Exception:  # anything at all: the full parse says what
-                self.valid = False
-        if not self.valid:
-            raise Unreadable(b"")
-
-    def loading(self, load: Load) -> Load:
-        """``load`` for a value parsed alone: only once the document is checked."""
-
-        def checked_load(chunk: bytes) -> Any:
-            self.require()
-            return load(chunk)
-
-        return checked_load
 
 
 def _top_sections(body: bytes) -> dict[bytes, bytes] | None:
@@ -151,15 +127,8 @@ def _top_sections(body: bytes) -> dict[bytes, bytes] | None:
     return sections if b"items" in sections else None
 
 
-def _lines(text: bytes) -> list[bytes]:
-    lines = text.split(b"\n")
-    if lines and not lines[-1]:
-        lines.pop()
-    return lines
-
-
 def _read(
-    sections: dict[bytes, bytes], load: Load, checked: _Checked, pod_events_of: str | None
+    sections: dict[bytes, bytes], load: Load, checked: Checked, pod_events_of: str | None
 ) -> dict[str, Any]:
     items_text = sections[b"items"]
     value = _head(sections, load, checked)
@@ -174,7 +143,7 @@ def _read(
             items = [_item(text, checked_load, item_kind) for text in texts]
     else:
         checked.require()
-        items = _mapping(_lines(items_text), 0, load)["items"]
+        items = read_mapping(lines_of(items_text), 0, load)["items"]
     return _ordered(sections, value, items)
 
 
@@ -183,7 +152,7 @@ _HEAD_LINE = re.compile(rb"([A-Za-z]+): ([^\n]*)\n")
 _HEAD_BLOCK = re.compile(rb"([A-Za-z]+):\n((?:  [^\n]*\n)+)")
 
 
-def _head(sections: dict[bytes, bytes], load: Load, checked: _Checked) -> dict[str, Any]:
+def _head(sections: dict[bytes, bytes], load: Load, checked: Checked) -> dict[str, Any]:
     """The List's keys but ``items``: each a one-line value or a block of one-line entries
     (read here), else read line by line once the document is checked."""
     head: dict[str, Any] = {}
@@ -200,7 +169,8 @@ def _head(sections: dict[bytes, bytes], load: Load, checked: _Checked) -> dict[s
         return head
     except Unreadable:
         checked.require()
-        return _mapping(_lines(b"".join(t for k, t in sections.items() if k != b"items")), 0, load)
+        head_text = b"".join(t for k, t in sections.items() if k != b"items")
+        return read_mapping(lines_of(head_text), 0, load)
 
 
 def _events(texts: list[bytes], load: Load, pod_events_of: str | None) -> list[Any]:
@@ -236,19 +206,19 @@ def _item(text: bytes, load: Load, item_kind: str) -> Any:
     """One item of a List of ``item_kind`` (its text without the ``- `` of its first line).
     An item of another kind is read in full (a CatalogSource's spec is read)."""
     short = _without_spec(text) if item_kind in _SPEC_DROPPED else text
-    obj = _item_mapping(short, load)
+    obj = _itemread_mapping(short, load)
     kind = obj.get("kind") or item_kind  # a typed List's item may leave its kind out
     if short is not text and kind != item_kind:
-        obj = _item_mapping(text, load)
+        obj = _itemread_mapping(text, load)
     if kind == EVENT == item_kind and not keeps_event(obj):
         return {key: obj[key] for key in _EVENT_STUB if key in obj}
     return obj
 
 
-def _item_mapping(text: bytes, load: Load) -> dict[str, Any]:
-    lines = _lines(text)
+def _itemread_mapping(text: bytes, load: Load) -> dict[str, Any]:
+    lines = lines_of(text)
     lines[0] = b"  " + lines[0].removeprefix(b"- ")
-    return _mapping(lines, 2, load)
+    return read_mapping(lines, 2, load)
 
 
 def _without_spec(item: bytes) -> bytes:
@@ -280,23 +250,3 @@ def _without_spec(item: bytes) -> bytes:
     except Exception:  # anything at all: the spec is read, and says what
         return item
     return item[:start] + b"\n  spec: {}" + item[end:]
-
-
-def _mapping(lines: list[bytes], indent: int, load: Load) -> dict[str, Any]:
-    """The block mapping the lines hold at ``indent``, all of them read."""
-
-    def fallback(part: list[bytes]) -> tuple[str, Any]:
-        try:
-            parsed = load(b"\n".join(part) + b"\n")
-        except Exception as exc:  # anything at all: the full parse says what
-            raise Unreadable(part[0]) from exc
-        if type(parsed) is not dict or len(parsed) != 1:
-            raise Unreadable(part[0])
-        ((key, value),) = parsed.items()
-        return key, value
-
-    reader = Reader(lines, fallback)
-    value, end = reader.mapping(0, indent)
-    if end != len(lines):
-        raise Unreadable(lines[end])
-    return value

@@ -35,7 +35,7 @@ from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.kinds import CRD, DEPLOYMENT, EVENT, JOB, NAMESPACE, POD
 from olmtui.model.primitives.inferred import INFERRED_ANNOTATION
 from olmtui.model.records.types import Finding, ObjectRef
-from olmtui.sources.evidence_scope import snapshot_pod_namespace
+from olmtui.sources.evidence_scope import snapshot_pod_namespaces
 from olmtui.sources.input_limits import special_file
 from olmtui.sources.snapshots.load_progress import ProgressCallback, ProgressCounter
 from olmtui.sources.snapshots.must_gather_paths import deferred_evidence
@@ -268,12 +268,13 @@ class _Loader:
         self, deferred: list[Deferred], content: PathContent, counter: ProgressCounter
     ) -> Iterator[tuple[int, SourceFile]]:
         """The deferred pods and Events files to read (R-EVD-1): all of a namespace whose
-        pods the evidence rules read (``evidence_scope.snapshot_pod_namespace``); of any other,
+        pods the evidence rules read (``evidence_scope.snapshot_pod_namespaces``); of any other,
         its Events file, without its Pods' Events, and not its pods."""
         wanted: dict[str, bool] = {}
+        read_pods_of = snapshot_pod_namespaces(self.store)
         for place, source, (kind, namespace) in deferred:
             if namespace not in wanted:
-                wanted[namespace] = snapshot_pod_namespace(self.store, namespace)
+                wanted[namespace] = read_pods_of(namespace)
             if wanted[namespace]:
                 yield place, source
             elif kind == EVENT:

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from model_builders import cluster_event, pod
 
-from olmtui.sources.snapshots import evidence_lists
+from olmtui.sources.snapshots import block_lines
 from olmtui.sources.snapshots.event_items import event_item, left_out_pod_event
 from olmtui.sources.snapshots.evidence_lists import evidence_list
 from olmtui.sources.snapshots.snapshot_documents import load_yaml, parse_documents
@@ -122,13 +122,13 @@ def test_what_the_cache_drops_is_not_built() -> None:
 
 def test_the_list_of_such_events_needs_no_check_by_libyaml(monkeypatch: Any) -> None:
     checked: list[bool] = []
-    real = evidence_lists._Checked.require
+    real = block_lines.Checked.require
 
     def spy(self: Any) -> None:
         checked.append(True)
         real(self)
 
-    monkeypatch.setattr(evidence_lists._Checked, "require", spy)
+    monkeypatch.setattr(block_lines.Checked, "require", spy)
     assert evidence_list(OC_EVENTS.encode(), load_yaml) is not None
     assert not checked
     # an item of another shape is read line by line, once libyaml has checked the List
