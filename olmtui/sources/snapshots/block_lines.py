@@ -37,7 +37,9 @@ from typing import Any
 from yaml._yaml import CParser
 from yaml.resolver import Resolver
 
-_KEY = rb"[A-Za-z0-9_][A-Za-z0-9_./-]*"
+#: A plain key of at most 1,000 characters: libyaml refuses a key whose ``:`` comes 1,024 or
+#: more characters after its start ("could not find expected ':'").
+_KEY = rb"[A-Za-z0-9_][A-Za-z0-9_./-]{0,999}"
 #: A mapping entry from its indentation on: the key, and the value on its line if any.
 _ENTRY = re.compile(rb"(" + _KEY + rb"):(?: (.*))?")
 _SINGLE = re.compile(rb"'([\x20-\x26\x28-\x7e]*)'")
@@ -390,8 +392,10 @@ class Reader:
         while at < len(lines):
             line = lines[at]
             found = _indent(line)
+            if found == len(line):  # empty, or blanks only: a line break the chomping may drop
+                raise Unreadable(line)
             if found < block:
-                if found > indent or not line:
+                if found > indent:
                     raise Unreadable(line)
                 break
             if not _LITERAL.fullmatch(line):

@@ -8,7 +8,8 @@ each piece is parsed on its own from bytes with libyaml (``CSafeLoader``): as fa
 by msgspec when it reads it as ``json.loads`` would, ``fast_json``) or a stream of
 concatenated values (JSON lines included). A copied CSV is parsed only in the parts the store
 keeps (``fast_yaml``), and so are a must-gather's Lists of Pods, Events and Jobs
-(``evidence_lists``).
+(``evidence_lists``); any other document of the block forms ``oc`` writes is read line by
+line (``plain_documents``).
 
 Documents that would crash or exhaust the parse or a later walk (nested too deep, an alias
 bomb, a huge integer) come out as documents with a problem too (``input_limits``).
@@ -40,6 +41,7 @@ from olmtui.sources.input_limits import (
 from olmtui.sources.snapshots import fast_yaml
 from olmtui.sources.snapshots.evidence_lists import evidence_list
 from olmtui.sources.snapshots.json_list_items import lazy_list
+from olmtui.sources.snapshots.plain_documents import plain_document
 from olmtui.sources.snapshots.plain_loader import PlainLoader
 
 #: libyaml's safe loader, its values built faster (``plain_loader``): the same values.
@@ -159,10 +161,12 @@ def _yaml_document(
         return Document(line, problem=f"line {line + nesting.too_deep_at}: {DEPTH_PROBLEM}")
     try:
         whole_problem = whole_value_check(chunk, nesting)
-        copy = None if copy_cut is None else fast_yaml.copy_of(copy_cut, load_yaml, whole_problem)
-        if copy is None and fast and whole_problem is None:
-            copy = evidence_list(chunk, load_yaml, pod_events_of=pod_events_of)
-        value = load_yaml(chunk) if copy is None else copy
+        read = None if copy_cut is None else fast_yaml.copy_of(copy_cut, load_yaml, whole_problem)
+        if read is None and fast and whole_problem is None:
+            read = evidence_list(chunk, load_yaml, pod_events_of=pod_events_of)
+            if read is None:
+                read = plain_document(chunk, load_yaml)
+        value = load_yaml(chunk) if read is None else read
     except yaml.YAMLError as exc:
         too_deep = libyaml_too_deep(exc)
         if too_deep is not None:
