@@ -13,11 +13,14 @@ What is read here, and how PyYAML reads it:
   resolving to a string, each once) at one indentation;
 - a sequence of ``- `` entries at one indentation (an entry's mapping starts on its line);
 - a key's value on its line: ``{}``, ``[]``, a single-quoted text without a quote, a
-  double-quoted text without a quote or backslash, a plain scalar of printable ASCII
-  (without ``: ``, `` #``, a trailing ``:``) resolving to a string, a decimal integer,
-  a boolean or null (PyYAML's own implicit resolvers say which), folded over more
-  indented plain lines; a single-quoted text without a quote folded over more indented
-  lines; a ``|``/``|-`` literal block of printable ASCII lines without an empty one;
+  double-quoted text of printable ASCII and PyYAML's escapes, folded over more indented
+  lines (a line break a space, or nothing after a ``\\``; no empty line, no line ending
+  in a blank), a plain scalar of printable ASCII (without ``: ``, `` #``, a trailing
+  ``:``) resolving to a string, a decimal integer, a boolean, null or a timestamp
+  (PyYAML's own implicit resolvers say which, its constructor builds the timestamp),
+  folded over more indented plain lines; a single-quoted text without a quote folded
+  over more indented lines; a ``|``/``|-`` literal block of printable ASCII lines without
+  an empty one;
 - a key without a value on its line: the more indented block below it, an unindented
   sequence, or null.
 
@@ -34,16 +37,36 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from yaml import SafeLoader
 from yaml._yaml import CParser
+from yaml.constructor import SafeConstructor
+from yaml.nodes import ScalarNode
 from yaml.resolver import Resolver
 
 #: A plain key of at most 1,000 characters: libyaml refuses a key whose ``:`` comes 1,024 or
 #: more characters after its start ("could not find expected ':'").
 _KEY = rb"[A-Za-z0-9_][A-Za-z0-9_./-]{0,999}"
-#: A mapping entry from its indentation on: the key, and the value on its line if any.
-_ENTRY = re.compile(rb"(" + _KEY + rb"):(?: (.*))?")
+#: A line that is a mapping entry, at any indentation: its indentation, key and value text.
+_LINE_ENTRY = re.compile(rb"( *)(" + _KEY + rb"):(?: (.*))?")
+#: A sequence entry's line that starts a mapping: ``- `` at its indentation, then an entry.
+_ITEM_ENTRY = re.compile(rb"( *)- (" + _KEY + rb"):(?: (.*))?")
 _SINGLE = re.compile(rb"'([\x20-\x26\x28-\x7e]*)'")
 _DOUBLE = re.compile(rb'"([\x20\x21\x23-\x5b\x5d-\x7e]*)"')
+#: The one-character escapes PyYAML reads in a double-quoted text (``yaml.reader``'s table; a
+#: tab is no printable ASCII), and the hex ones (``\\x``, ``\\u``, ``\\U``).
+_ESCAPED = {key: value for key, value in SafeLoader.ESCAPE_REPLACEMENTS.items() if key != "\t"}
+_HEX_ESCAPES = "|".join(
+    f"{code}[0-9A-Fa-f]{{{size}}}" for code, size in SafeLoader.ESCAPE_CODES.items()
+)
+#: A double-quoted text's line: printable ASCII but a quote or backslash, and the escapes.
+_DOUBLE_LINE = re.compile(
+    rb"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\(?:["
+    + re.escape("".join(_ESCAPED)).encode()
+    + rb"]|"
+    + _HEX_ESCAPES.encode()
+    + rb"))*"
+)
+_DOUBLE_ESCAPE = re.compile(r"\\(" + _HEX_ESCAPES + r"|.)")
 #: A plain scalar's line: printable ASCII, a first character that starts no other form.
 _PLAIN = re.compile(rb"(?:[A-Za-z0-9_/.(]|-(?=[^ ]))[\x20-\x7e]*")
 #: A folded plain scalar's next line (its indentation stripped).
@@ -65,16 +88,15 @@ _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
 _BOOL = "tag:yaml.org,2002:bool"
 _NULL = "tag:yaml.org,2002:null"
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+#: Builds a timestamp as the full parse does (a ``datetime``, its errors included).
+_CONSTRUCTOR = SafeConstructor()
 _RESOLVERS = Resolver.yaml_implicit_resolvers
 _TRUE = frozenset({"yes", "true", "on"})
 
 
 class Unreadable(Exception):
     """A line this reader does not read."""
-
-
-def _indent(line: bytes) -> int:
-    return len(line) - len(line.lstrip(b" "))
 
 
 def _tag(text: str) -> str:
@@ -95,7 +117,31 @@ def _plain_value(text: str) -> Any:
         return text.lower() in _TRUE
     if tag == _NULL:
         return None
+    if tag == _TIMESTAMP:
+        try:
+            return _CONSTRUCTOR.construct_yaml_timestamp(ScalarNode(tag, text))
+        except Exception as exc:  # a date that is none (2021-13-45): the full parse says so
+            raise Unreadable(text) from exc
     raise Unreadable(text)
+
+
+def _unescaped(match: re.Match[str]) -> str:
+    escape = match.group(1)
+    if len(escape) > 1:  # \xXX, \uXXXX, \UXXXXXXXX
+        return chr(int(escape[1:], 16))
+    return _ESCAPED[escape]
+
+
+def _double_quoted_text(content: bytes) -> str:
+    """The text of a double-quoted line's content (its escapes read as PyYAML reads them;
+    one past Unicode is ``Unreadable``: the full parse says what)."""
+    text = content.decode()
+    if "\\" not in text:
+        return text
+    try:
+        return _DOUBLE_ESCAPE.sub(_unescaped, text)
+    except ValueError as exc:
+        raise Unreadable(content) from exc
 
 
 def _plain_line(text: bytes) -> bool:
@@ -129,6 +175,12 @@ def scalar(text: bytes) -> Any:
     quoted = _SINGLE.fullmatch(text) or _DOUBLE.fullmatch(text)
     if quoted is not None:
         value = quoted.group(1).decode()
+    elif (
+        len(text) > 1
+        and text[0] == text[-1] == ord('"')
+        and _DOUBLE_LINE.fullmatch(text, 1, len(text) - 1)
+    ):
+        value = _double_quoted_text(text[1:-1])
     elif _TEXT.fullmatch(text) is not None:
         value = text.decode()
     elif _plain_line(text):
@@ -154,17 +206,6 @@ def key_of(text: bytes) -> str:
     if key is None:
         raise Unreadable(text)
     return key  # type: ignore[return-value]
-
-
-def _entry_at(indent: int) -> re.Pattern[bytes]:
-    """A mapping entry's line at exactly ``indent`` spaces."""
-    pattern = _ENTRIES.get(indent)
-    if pattern is None:
-        pattern = _ENTRIES[indent] = re.compile(b" " * indent + _ENTRY.pattern)
-    return pattern
-
-
-_ENTRIES: dict[int, re.Pattern[bytes]] = {}
 
 
 def _simple_patterns(indent: int) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
@@ -221,40 +262,42 @@ Load = Callable[[bytes], Any]
 
 
 class Reader:
-    """The lines of one document (without their line feeds), read from the top."""
+    """The lines of one document (without their line feeds), read from the top. Each
+    line's indentation and whether it is a mapping entry are found once, whatever value
+    reads it (a CSV is some 90 nested mappings and 50 sequences in 350 lines)."""
 
     def __init__(self, lines: list[bytes], fallback: Fallback) -> None:
         self.lines = lines
         self.fallback = fallback
+        self.indents = [len(line) - len(line.lstrip(b" ")) for line in lines]
+        self.entries = [_LINE_ENTRY.fullmatch(line) for line in lines]
 
     def mapping(
-        self, at: int, indent: int, first: bytes | None = None
+        self, at: int, indent: int, first: re.Match[bytes] | None = None
     ) -> tuple[dict[str, Any], int]:
         """The mapping whose keys are at ``indent`` from line ``at``, and the line after;
-        ``first``: line ``at`` as it reads without its sequence entry's ``- ``."""
-        lines = self.lines
+        ``first``: line ``at``'s entry as it reads after its sequence entry's ``- ``."""
+        lines, indents, entries = self.lines, self.indents, self.entries
         count = len(lines)
-        entry_at = _entry_at(indent)
-        deeper = b" " * (indent + 1)
         result: dict[str, Any] = {}
         # the memos of key_of and scalar read inline: a call each per line was a fifth of it
         keys, scalars, missing = _keys, SCALARS, MISSING
         while at < count:
-            line = lines[at] if first is None else first
-            first = None
-            entry = entry_at.fullmatch(line)
-            if entry is None:
-                found = _indent(line)
-                if found < indent or (found == indent and line.startswith(b"- ", found)):
+            entry = entries[at] if first is None else first
+            if entry is None or (first is None and indents[at] != indent):
+                found = indents[at]
+                if found < indent or (found == indent and lines[at].startswith(b"- ", found)):
                     break
-                raise Unreadable(line)
-            key_text, text = entry.groups()
+                raise Unreadable(lines[at])
+            line = lines[at] if first is None else b" " * indent + lines[at][indent:]
+            first = None
+            key_text, text = entry.group(2, 3)
             remembered = keys.get(key_text, missing)
             key = remembered if type(remembered) is str else key_of(key_text)
             if key in result:
                 raise Unreadable(line)
             try:
-                if text is not None and not (at + 1 < count and lines[at + 1].startswith(deeper)):
+                if text is not None and not (at + 1 < count and indents[at + 1] > indent):
                     value = scalars.get(text, missing)
                     if value is missing:
                         value = scalar(text)
@@ -273,10 +316,10 @@ class Reader:
     def _end(self, at: int, indent: int) -> int:
         """The line after a value whose key is at ``indent`` (its lines: deeper ones, an
         unindented sequence's entries, and empty ones, which a ``|+`` block keeps)."""
-        lines = self.lines
+        lines, indents = self.lines, self.indents
         while at < len(lines):
             line = lines[at]
-            found = _indent(line)
+            found = indents[at]
             if line and (found < indent or (found == indent and not line.startswith(b"- ", found))):
                 break
             at += 1
@@ -291,7 +334,7 @@ class Reader:
         if below >= len(lines):
             return None, below
         line = lines[below]
-        found = _indent(line)
+        found = self.indents[below]
         if found > indent:
             if line.startswith(b"- ", found):
                 return self.sequence(below, found)
@@ -302,25 +345,23 @@ class Reader:
 
     def sequence(self, at: int, indent: int) -> tuple[list[Any], int]:
         """The sequence whose ``- `` are at ``indent`` from line ``at``, and the line after."""
-        lines = self.lines
+        lines, indents = self.lines, self.indents
         count = len(lines)
-        dash = b" " * indent + b"- "
         content = indent + 2
-        entry_at = _entry_at(content)
-        pad = b" " * content
         items: list[Any] = []
         while at < count:
             line = lines[at]
-            if not line.startswith(dash):
-                if _indent(line) > indent:
+            if indents[at] != indent or not line.startswith(b"- ", indent):
+                if indents[at] > indent:
                     raise Unreadable(line)
                 break
-            rest = line[content:]
-            if entry_at.fullmatch(pad + rest):
-                value, at = self.mapping(at, content, pad + rest)
-            elif rest.startswith(b"- ") or rest in (b"", b"-", b"|", b"|-"):
-                raise Unreadable(line)
+            entry = _ITEM_ENTRY.fullmatch(line)
+            if entry is not None:  # its indentation is the line's: ``indent``
+                value, at = self.mapping(at, content, entry)
             else:
+                rest = line[content:]
+                if rest.startswith(b"- ") or rest in (b"", b"-", b"|", b"|-"):
+                    raise Unreadable(line)
                 value, at = self.inline(rest, at + 1, indent)
             items.append(value)
         return items, at
@@ -328,8 +369,8 @@ class Reader:
     def inline(self, text: bytes, below: int, indent: int) -> tuple[Any, int]:
         """A value written on its line (``text``), perhaps continued on deeper lines from
         ``below``; ``indent``: its key's or entry's indentation."""
-        lines = self.lines
-        more = below < len(lines) and _indent(lines[below]) > indent
+        lines, indents = self.lines, self.indents
+        more = below < len(lines) and indents[below] > indent
         if text in (b"|", b"|-"):
             return self._literal(below, indent, keep=text == b"|")
         if not more:
@@ -342,12 +383,14 @@ class Reader:
                 return quoted.group(1).decode(), below
         if more and text.startswith(b"'"):
             return self._single_quoted(text, below, indent)
+        if text.startswith(b'"'):
+            return self._double_quoted(text, below, indent)
         if not _plain_line(text):
             raise Unreadable(text)
         if not more:
             return _plain_value(text.decode()), below
         parts = [text]
-        while below < len(lines) and _indent(lines[below]) > indent:
+        while below < len(lines) and indents[below] > indent:
             part = lines[below].lstrip(b" ")
             if not (_plain_line(part) and _PLAIN_MORE.match(part)):
                 raise Unreadable(part)
@@ -365,7 +408,7 @@ class Reader:
         lines = self.lines
         parts = [text[1:].rstrip(b" ")]
         while True:
-            if below >= len(lines) or _indent(lines[below]) <= indent:
+            if below >= len(lines) or self.indents[below] <= indent:
                 raise Unreadable(text)
             part = lines[below].strip(b" ")
             below += 1
@@ -380,18 +423,43 @@ class Reader:
             raise Unreadable(text)
         return folded.decode(), below
 
+    def _double_quoted(self, text: bytes, below: int, indent: int) -> tuple[str, int]:
+        """A double-quoted text, on its line or folded over deeper lines: each line break a
+        space, or nothing after an escaping ``\\``; a deeper line's leading blanks dropped
+        (without an empty line, which YAML reads as a line break kept, nor a line ending in
+        a blank, which YAML drops unless escaped)."""
+        lines = self.lines
+        content = text[1:]
+        pieces: list[str] = []
+        while True:
+            if content.endswith(b'"') and _DOUBLE_LINE.fullmatch(content, 0, len(content) - 1):
+                pieces.append(_double_quoted_text(content[:-1]))
+                return "".join(pieces), below
+            if not content or content.endswith(b" "):
+                raise Unreadable(text)
+            if _DOUBLE_LINE.fullmatch(content):
+                pieces.append(_double_quoted_text(content) + " ")
+            elif content.endswith(b"\\") and _DOUBLE_LINE.fullmatch(content, 0, len(content) - 1):
+                pieces.append(_double_quoted_text(content[:-1]))
+            else:
+                raise Unreadable(text)
+            if below >= len(lines) or self.indents[below] <= indent:
+                raise Unreadable(text)
+            content = lines[below].lstrip(b" ")
+            below += 1
+
     def _literal(self, at: int, indent: int, *, keep: bool) -> tuple[str, int]:
         """A ``|`` (``keep``: its last line feed kept) or ``|-`` block from line ``at``."""
-        lines = self.lines
+        lines, indents = self.lines, self.indents
         if at >= len(lines):
             raise Unreadable(b"|")
-        block = _indent(lines[at])
+        block = indents[at]
         if block <= indent:
             raise Unreadable(lines[at])
         texts: list[bytes] = []
         while at < len(lines):
             line = lines[at]
-            found = _indent(line)
+            found = indents[at]
             if found == len(line):  # empty, or blanks only: a line break the chomping may drop
                 raise Unreadable(line)
             if found < block:

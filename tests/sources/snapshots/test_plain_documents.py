@@ -4,10 +4,12 @@ same values of the same types in the same order, the same problems on the same l
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from evidence_lists_support import assert_same, go_yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -62,62 +64,95 @@ def test_the_real_must_gathers_objects_are_read_line_by_line_as_the_full_parse_r
     assert all(plainly)  # none of those not copies needs the full parse
 
 
-CSV_TEXT = go_yaml(
-    {
-        "apiVersion": "operators.coreos.com/v1alpha1",
-        "kind": CSV,
-        "metadata": {
-            "annotations": {
-                "alm-examples": (
-                    '[\n  {\n    "kind": "EtcdCluster",\n    "spec": {"size": 3}\n  }\n]'
-                ),
-                "capabilities": "Full Lifecycle",
-                "createdAt": "2019-02-28 01:03:00",
-            },
-            "name": "etcdoperator.v0.9.4",
-            "namespace": "operators",
+CSV_OBJECT: dict[str, Any] = {
+    "apiVersion": "operators.coreos.com/v1alpha1",
+    "kind": CSV,
+    "metadata": {
+        "annotations": {
+            "alm-examples": ('[\n  {\n    "kind": "EtcdCluster",\n    "spec": {"size": 3}\n  }\n]'),
+            "capabilities": "Full Lifecycle",
+            "createdAt": "2019-02-28 01:03:00",
         },
-        "spec": {
-            "description": "etcd is a distributed key value store.\n\n## Features\n- HA",
-            "install": {
-                "spec": {
-                    "deployments": [
-                        {
-                            "name": "etcd-operator",
-                            "spec": {
-                                "replicas": 1,
-                                "template": {
-                                    "spec": {
-                                        "containers": [
-                                            {
-                                                "command": ["etcd-operator", "--create-crd=false"],
-                                                "image": "quay.io/coreos/etcd-operator@sha256:66a3",
-                                                "name": "etcd-operator",
-                                            }
-                                        ]
-                                    }
-                                },
+        "name": "etcdoperator.v0.9.4",
+        "namespace": "operators",
+    },
+    "spec": {
+        "description": "etcd is a distributed key value store.\n\n## Features\n- HA",
+        "install": {
+            "spec": {
+                "deployments": [
+                    {
+                        "name": "etcd-operator",
+                        "spec": {
+                            "replicas": 1,
+                            "template": {
+                                "spec": {
+                                    "containers": [
+                                        {
+                                            "command": ["etcd-operator", "--create-crd=false"],
+                                            "image": "quay.io/coreos/etcd-operator@sha256:66a3",
+                                            "name": "etcd-operator",
+                                        }
+                                    ]
+                                }
                             },
-                        }
-                    ]
-                },
-                "strategy": "deployment",
+                        },
+                    }
+                ]
             },
-            "installModes": [
-                {"supported": True, "type": "OwnNamespace"},
-                {"supported": False, "type": "AllNamespaces"},
-            ],
-            "maturity": "alpha",
-            "replaces": "etcdoperator.v0.9.2",
-            "version": "0.9.4",
+            "strategy": "deployment",
         },
-        "status": {"phase": "Succeeded", "reason": "InstallSucceeded"},
-    }
+        "installModes": [
+            {"supported": True, "type": "OwnNamespace"},
+            {"supported": False, "type": "AllNamespaces"},
+        ],
+        "maturity": "alpha",
+        "replaces": "etcdoperator.v0.9.2",
+        "version": "0.9.4",
+    },
+    "status": {"phase": "Succeeded", "reason": "InstallSucceeded"},
+}
+CSV_TEXT = go_yaml(CSV_OBJECT)
+#: The same CSV as PyYAML writes it (``bench/gen_snapshot.py``): long texts double-quoted
+#: with escapes, folded with ``\\`` line ends; an unquoted timestamp.
+DUMPED_TEXT = "---\n" + yaml.safe_dump(
+    {
+        **CSV_OBJECT,
+        "spec": {
+            **CSV_OBJECT["spec"],
+            "description": "etcd is a distributed key value store.\n\n## Features\n- HA\tand more",
+        },
+        "metadata": {
+            **CSV_OBJECT["metadata"],
+            "annotations": {
+                **CSV_OBJECT["metadata"]["annotations"],
+                "createdAt": dt.datetime(2019, 2, 28, 1, 3),
+                "escapes": "tab\there é \u2028 \x85 \x07 ‰ \U0001f600 ends with a blank ",
+            },
+        },
+    },
+    width=60,
 )
 
 
-def test_a_csv_as_oc_writes_it_is_read_line_by_line() -> None:
-    assert assert_same_as_full(CSV_TEXT.encode()) == [True]
+@pytest.mark.parametrize("text", [CSV_TEXT, DUMPED_TEXT], ids=["oc", "pyyaml"])
+def test_a_csv_as_oc_or_pyyaml_writes_it_is_read_line_by_line(text: str) -> None:
+    assert assert_same_as_full(text.encode()) == [True]
+
+
+def test_a_csv_as_pyyaml_writes_it_needs_no_part_parsed_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    parsed_alone: list[bytes] = []
+
+    def spy(chunk: bytes) -> Any:
+        parsed_alone.append(chunk)
+        return load_yaml(chunk)
+
+    monkeypatch.setattr(snapshot_documents, "load_yaml", spy)
+    [document] = parse_documents(DUMPED_TEXT.encode(), json_format=False)
+    assert document.value["metadata"]["annotations"]["createdAt"] == dt.datetime(2019, 2, 28, 1, 3)
+    assert parsed_alone == []
 
 
 def test_what_the_lines_do_not_say_plainly_is_parsed_alone_once_libyaml_found_it_valid(
@@ -250,3 +285,16 @@ _PIECES = [
 def test_any_small_edit_gives_what_the_full_parse_gives(where: float, piece: str, cut: int) -> None:
     at = int(where * len(CSV_TEXT))
     assert_same_as_full((CSV_TEXT[:at] + piece + CSV_TEXT[at + cut :]).encode("utf-8"))
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    where=st.floats(min_value=0, max_value=1),
+    piece=st.sampled_from([*_PIECES, "\\", '\\"', "\\x4", "\\u00e9", "\\U0011ffff", "\\q"]),
+    cut=st.integers(min_value=0, max_value=3),
+)
+def test_any_small_edit_of_pyyaml_text_gives_what_the_full_parse_gives(
+    where: float, piece: str, cut: int
+) -> None:
+    at = int(where * len(DUMPED_TEXT))
+    assert_same_as_full((DUMPED_TEXT[:at] + piece + DUMPED_TEXT[at + cut :]).encode("utf-8"))
