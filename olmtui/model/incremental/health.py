@@ -107,7 +107,8 @@ def health_findings(
     *,
     now: dt.datetime | None = None,
 ) -> list[Finding]:
-    """Every health finding of the cached objects, computed from scratch (``olmtui check``):
+    """Every health finding of the cached objects, computed from scratch (a report asked while
+    a snapshot still loads; the same as ``health_index.HealthIndex.health_findings``):
     each family of ``olmtui.model.rules.health_rules.FAMILIES`` over all its subjects (the screens
     keep the same findings per subject in ``olmtui.model.incremental.health_index``).
 

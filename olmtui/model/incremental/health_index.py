@@ -1,8 +1,9 @@
 """The health findings kept per subject from the Store's change feed, and the merged, sorted
 list of every finding kept up to date from them.
 
-``olmtui check`` computes :func:`olmtui.model.incremental.health.health_findings` once; the screens
-need the same list after every change. Both come from the one list of rule families
+:func:`olmtui.model.incremental.health.health_findings` computes them once from scratch; the
+screens need the same list after every change (and ``check``, which tries its remedies on this
+index, reports its findings). Both come from the one list of rule families
 (``olmtui.model.rules.health_rules.FAMILIES``, the subjects are listed there): here each family's
 findings are kept per subject, and a change of a kind a family reads marks only the subjects
 its ``marks`` says the change can move. The index keeps the inputs the rules read by

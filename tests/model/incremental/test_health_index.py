@@ -36,7 +36,7 @@ from model_builders import csv as make_csv
 from v1_objects import conditioned_catalog, pkg_extension
 
 from olmtui.model.incremental.engine import Model
-from olmtui.model.incremental.health import health_findings, merged_findings
+from olmtui.model.incremental.health import finding_order, health_findings, merged_findings
 from olmtui.model.incremental.health_index import HealthIndex
 from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.records.types import Finding
@@ -391,6 +391,9 @@ def from_scratch(store: Store, model: Model, catalogs: list[Catalog]) -> list[Fi
 def assert_same(index: HealthIndex, store: Store, model: Model, catalogs: list[Catalog]) -> None:
     expected = from_scratch(store, model, catalogs)
     assert list(index.findings()) == expected
+    # the health findings alone, which ``check`` reports from the index
+    scratch = health_findings(store, catalogs, model.subscriptions())
+    assert sorted(index.health_findings(), key=finding_order) == sorted(scratch, key=finding_order)
     counts = index.severity_counts()
     assert counts == {s: sum(f.severity == s for f in expected) for s in counts}
     installed = [c for c in store.list("ClusterServiceVersion") if not is_copied_csv(c)]

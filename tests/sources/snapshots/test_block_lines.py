@@ -18,6 +18,11 @@ CASES = {
     "folded-plain": "m: one two\n  three\n  four\nn: 1\n",
     "folded-quoted": "m: 'one: two\n  three # four'\nn: 1\n",
     "folded-quoted-blank-line": "m: 'one\n   \n  two'\nn: 1\n",
+    "double-quoted-escapes": (
+        'm: "t\\tab \\"q\\" \\\\ \\x41\\u00e9\\U0001F600 \\/ \\N\\_\\L\\P\\e\\0"\nn: 1\n'
+    ),
+    "double-quoted-folded": 'm: "one\n  two\\\n  \\ three"\nn: 1\n',
+    "timestamps": "a: 2019-02-28 01:03:00\nb: 2021-09-13\nc: 2021-09-13T10:00:00Z\n",
     "literal": 'a: |-\n  [{\n      "x": 1\n  }]\nb: |\n  text\nc: 2\n',
     "odd-values": "a: !!str 1\nb: \"t\\tab\"\nc: 'it''s'\nd: x # comment\ne: >\n  folded\n",
     "odd-keys": '"q": 1\n? c\n: 2\ntrue: 3\n',
