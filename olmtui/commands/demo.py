@@ -9,7 +9,6 @@ after that many cycles of the script. Ctrl-C ends it cleanly; the server stops w
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import datetime as dt
 import signal
@@ -95,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
     with DemoCluster(interval, cycles=args.cycles) as cluster:
         if args.print_reports:
             _exit_on_hangup()
+            import asyncio  # here: every command's parser is built, check needs no loop
+
             asyncio.run(print_reports(cluster, sys.stdout, upgrade))
         else:
             _dashboard(cluster, view, upgrade)
@@ -125,6 +126,8 @@ def _dashboard(cluster: DemoCluster, view: str, upgrade: list[Catalog]) -> None:
 async def print_reports(cluster: DemoCluster, out: TextIO, upgrade: Sequence[Catalog] = ()) -> None:
     """Run the demo and print the report whenever the model changed, at most once per
     :data:`REPORT_PERIOD`; ``upgrade``: the ``--next-catalog`` content."""
+    import asyncio
+
     from olmtui.pipeline.build import demo_session
     from olmtui.report import render_text
 

@@ -10,7 +10,6 @@ is recorded and where, then one line per reconnect and per change of what may be
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import re
 import signal
@@ -102,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
         f"{_size_text(args.max_size)}, none older than {_age_text(args.max_age)}); "
         "SIGTERM or Ctrl-C stops"
     )
+    import asyncio  # here: every command's parser is built, and check needs no event loop
+
     asyncio.run(_until_signalled(runner))
     _say(f"stopped; {args.output} closed")
     return 0
@@ -110,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
 async def _until_signalled(runner: object) -> None:
     """Run the recorder until SIGTERM or SIGINT, which cancel it (the file is closed by the
     runner's own cleanup)."""
+    import asyncio
+
     task = asyncio.ensure_future(runner())  # type: ignore[operator]
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):

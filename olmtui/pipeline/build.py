@@ -9,7 +9,6 @@ it through the store's change feed.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import datetime as dt
 import time
@@ -324,6 +323,8 @@ def live_session(
     cluster cannot be reached), then the app runs the watcher as the session's runner.
     ``next_catalogs``: the ``--next-catalog`` content, read already (R-NXT-1); ``record``:
     the session's store is recorded while it runs (``--record FILE``)."""
+    import asyncio  # here: the snapshot modes (check above all) need no event loop
+
     asyncio.run(_probe(options))
     loaded = [load_catalog(spec) for spec in catalog_specs]
     return _live(options, _Content(loaded, list(next_catalogs)), global_namespace, record)
@@ -354,6 +355,8 @@ def live_recorder(options: LiveOptions, record: RecordTo) -> Callable[[], Awaita
     """``olmtui record``: the live source of a dashboard (GET only, the same informers)
     feeding a Store that only the recording's writer follows: no model, no screen.
     Connects first, as the dashboard does (``UsageError`` in one line when it cannot)."""
+    import asyncio
+
     from olmtui.sources.cluster.live import LiveSource
 
     asyncio.run(_probe(options))

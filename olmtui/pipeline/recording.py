@@ -10,7 +10,6 @@ that, R-REC-3), told what the source has not listed yet or that it is disconnect
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -105,6 +104,8 @@ class Recorded:
         self._notes = _Notes(target.say, store)
 
     async def _ticking(self) -> None:
+        import asyncio  # here: check imports this module and needs no event loop
+
         while True:
             await asyncio.sleep(FLUSH_INTERVAL)
             live = self._status()
@@ -113,6 +114,8 @@ class Recorded:
             self.writer.tick()
 
     async def __call__(self) -> None:
+        import asyncio
+
         ticker = asyncio.ensure_future(self._ticking())
         try:
             await self._runner()
