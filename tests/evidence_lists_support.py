@@ -65,3 +65,43 @@ def assert_same(text: str | bytes) -> None:
     for fast_doc, full_doc in zip(fast, full, strict=True):
         if full_doc.problem is None:
             assert as_the_cache_reads(fast_doc.value) == as_the_cache_reads(full_doc.value)
+
+
+#: Pieces of real-shaped text an edit may put anywhere (the fast paths' soundness tests).
+EDIT_PIECES = [
+    "",
+    " ",
+    "- ",
+    ": ",
+    "#",
+    "'",
+    '"',
+    "\\",
+    "|",
+    "|+",
+    ">",
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    "&a ",
+    "*a",
+    "!x ",
+    "\t",
+    "?",
+    "\n",
+    "\n  ",
+    "\n\n",
+    "\n    x: 1\n",
+    "\n- ",
+    "\n---\n",
+    "2021-13-45",
+    "0x",
+    "1.5",
+    "=",
+    "<<: ",
+    "~",
+    "yes",
+    "é",
+]

@@ -9,7 +9,7 @@ import copy
 from typing import Any
 
 import pytest
-from evidence_lists_support import assert_same, go_yaml, listed
+from evidence_lists_support import EDIT_PIECES, assert_same, go_yaml, listed
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from model_builders import cluster_event, job, pod
@@ -218,40 +218,11 @@ def test_an_edited_event_list_gives_the_cache_what_the_full_parse_gives(edit: st
     assert_same(EVENT_EDITS[edit](go_yaml(events_list())))
 
 
-#: Lines of real-shaped text an edit may insert at any place.
-_PIECES = [
-    "",
-    " ",
-    "- ",
-    ": ",
-    "#",
-    "'",
-    '"',
-    "|",
-    ">",
-    "{",
-    "}",
-    "[",
-    "]",
-    "&a ",
-    "*a",
-    "!x ",
-    "\t",
-    "?",
-    "\n",
-    "\n  ",
-    "\n    x: 1\n",
-    "\n- ",
-    "2021-13-45",
-    "=",
-]
-
-
 @settings(max_examples=300, deadline=None)
 @given(
     name=st.sampled_from(sorted(LISTS)),
     where=st.floats(min_value=0, max_value=1),
-    piece=st.sampled_from(_PIECES),
+    piece=st.sampled_from(EDIT_PIECES),
     cut=st.integers(min_value=0, max_value=3),
 )
 def test_any_small_edit_gives_the_cache_what_the_full_parse_gives(

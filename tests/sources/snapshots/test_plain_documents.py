@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import yaml
-from evidence_lists_support import assert_same, go_yaml
+from evidence_lists_support import EDIT_PIECES, assert_same, go_yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -236,50 +236,10 @@ def test_an_odd_document_gives_what_the_full_parse_gives(edit: str) -> None:
     assert_same_as_full(EDITS[edit].encode("utf-8"))
 
 
-#: Pieces of text an edit may put anywhere.
-_PIECES = [
-    "",
-    " ",
-    "- ",
-    ": ",
-    "#",
-    "'",
-    '"',
-    "\\",
-    "|",
-    "|+",
-    ">",
-    "{",
-    "}",
-    "[",
-    "]",
-    ",",
-    "&a ",
-    "*a",
-    "!x ",
-    "\t",
-    "?",
-    "\n",
-    "\n  ",
-    "\n\n",
-    "\n    x: 1\n",
-    "\n- ",
-    "\n---\n",
-    "2021-13-45",
-    "0x",
-    "1.5",
-    "=",
-    "<<: ",
-    "~",
-    "yes",
-    "é",
-]
-
-
 @settings(max_examples=400, deadline=None)
 @given(
     where=st.floats(min_value=0, max_value=1),
-    piece=st.sampled_from(_PIECES),
+    piece=st.sampled_from(EDIT_PIECES),
     cut=st.integers(min_value=0, max_value=3),
 )
 def test_any_small_edit_gives_what_the_full_parse_gives(where: float, piece: str, cut: int) -> None:
@@ -290,7 +250,7 @@ def test_any_small_edit_gives_what_the_full_parse_gives(where: float, piece: str
 @settings(max_examples=400, deadline=None)
 @given(
     where=st.floats(min_value=0, max_value=1),
-    piece=st.sampled_from([*_PIECES, "\\", '\\"', "\\x4", "\\u00e9", "\\U0011ffff", "\\q"]),
+    piece=st.sampled_from([*EDIT_PIECES, "\\", '\\"', "\\x4", "\\u00e9", "\\U0011ffff", "\\q"]),
     cut=st.integers(min_value=0, max_value=3),
 )
 def test_any_small_edit_of_pyyaml_text_gives_what_the_full_parse_gives(
