@@ -155,8 +155,7 @@ COPIES = "ClusterServiceVersion (copies)"
 CATALOG_POD_LABEL = "olm.catalogSource"
 #: R-EVD-3: the label of the Jobs OLM unpacks bundles with.
 UNPACK_JOB_LABEL = "operatorframework.io/bundle-unpack-ref"
-#: R-CSV-I: OLM labels each Deployment it makes for a CSV ``olm.owner``, ``olm.owner.kind``
-#: and ``olm.owner.namespace`` (ownerutil.AddOwnerLabelsForKind in install/deployment.go).
+#: R-CSV-I: the Deployments OLM made for a CSV (``evidence_scope.OWNER_KIND_LABEL``).
 CSV_DEPLOYMENT_SELECTOR = f"{OWNER_KIND_LABEL}={CSV_KIND}"
 
 

@@ -43,6 +43,8 @@ from yaml.constructor import SafeConstructor
 from yaml.nodes import ScalarNode
 from yaml.resolver import Resolver
 
+from olmtui.sources.snapshots.fast_yaml import Load
+
 #: A plain key of at most 1,000 characters: libyaml refuses a key whose ``:`` comes 1,024 or
 #: more characters after its start ("could not find expected ':'").
 _KEY = rb"[A-Za-z0-9_][A-Za-z0-9_./-]{0,999}"
@@ -132,6 +134,15 @@ def _unescaped(match: re.Match[str]) -> str:
     return _ESCAPED[escape]
 
 
+def _closed_double(content: bytes) -> str | None:
+    """The text of a double-quoted text's last line, or ``None`` when ``content`` (the line
+    after the opening quote, or a later line without its leading blanks) does not end it
+    with the closing quote."""
+    if content.endswith(b'"') and _DOUBLE_LINE.fullmatch(content, 0, len(content) - 1):
+        return _double_quoted_text(content[:-1])
+    return None
+
+
 def _double_quoted_text(content: bytes) -> str:
     """The text of a double-quoted line's content (its escapes read as PyYAML reads them;
     one past Unicode is ``Unreadable``: the full parse says what)."""
@@ -175,12 +186,8 @@ def scalar(text: bytes) -> Any:
     quoted = _SINGLE.fullmatch(text) or _DOUBLE.fullmatch(text)
     if quoted is not None:
         value = quoted.group(1).decode()
-    elif (
-        len(text) > 1
-        and text[0] == text[-1] == ord('"')
-        and _DOUBLE_LINE.fullmatch(text, 1, len(text) - 1)
-    ):
-        value = _double_quoted_text(text[1:-1])
+    elif text.startswith(b'"') and (closed := _closed_double(text[1:])) is not None:
+        value = closed
     elif _TEXT.fullmatch(text) is not None:
         value = text.decode()
     elif _plain_line(text):
@@ -257,8 +264,6 @@ def simple_block(text: bytes, indent: int, *, remember: bool = False) -> dict[st
 
 #: Parses the lines of one value (from its key's line) with PyYAML: ``(key, value)``.
 Fallback = Callable[[list[bytes]], tuple[str, Any]]
-#: Parses a YAML text whole with PyYAML (the caller's own load, limits and all).
-Load = Callable[[bytes], Any]
 
 
 class Reader:
@@ -432,9 +437,9 @@ class Reader:
         content = text[1:]
         pieces: list[str] = []
         while True:
-            if content.endswith(b'"') and _DOUBLE_LINE.fullmatch(content, 0, len(content) - 1):
-                pieces.append(_double_quoted_text(content[:-1]))
-                return "".join(pieces), below
+            closed = _closed_double(content)
+            if closed is not None:
+                return "".join(pieces) + closed, below
             if not content or content.endswith(b" "):
                 raise Unreadable(text)
             if _DOUBLE_LINE.fullmatch(content):

@@ -206,16 +206,16 @@ def _item(text: bytes, load: Load, item_kind: str) -> Any:
     """One item of a List of ``item_kind`` (its text without the ``- `` of its first line).
     An item of another kind is read in full (a CatalogSource's spec is read)."""
     short = _without_spec(text) if item_kind in _SPEC_DROPPED else text
-    obj = _itemread_mapping(short, load)
+    obj = _item_mapping(short, load)
     kind = obj.get("kind") or item_kind  # a typed List's item may leave its kind out
     if short is not text and kind != item_kind:
-        obj = _itemread_mapping(text, load)
+        obj = _item_mapping(text, load)
     if kind == EVENT == item_kind and not keeps_event(obj):
         return {key: obj[key] for key in _EVENT_STUB if key in obj}
     return obj
 
 
-def _itemread_mapping(text: bytes, load: Load) -> dict[str, Any]:
+def _item_mapping(text: bytes, load: Load) -> dict[str, Any]:
     lines = lines_of(text)
     lines[0] = b"  " + lines[0].removeprefix(b"- ")
     return read_mapping(lines, 2, load)

@@ -24,12 +24,12 @@ from typing import Any
 
 from olmtui.sources.snapshots.block_lines import (
     Checked,
-    Load,
     Unreadable,
     has_anchor,
     lines_of,
     read_mapping,
 )
+from olmtui.sources.snapshots.fast_yaml import Load
 
 #: A carriage return (CRLF files) and a byte-order mark: the full parse, to be plain.
 _ODD = (b"\r", b"\xef\xbb\xbf")

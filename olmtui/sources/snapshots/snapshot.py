@@ -260,7 +260,7 @@ class _Loader:
             if not source.truncated:  # an archive's early end is a record, not a file
                 if counter.callback is not None:
                     self.flush()  # what progress reports is in the store
-                counter.advance(content.sizes[place] if place < len(content.sizes) else 0)
+                _advance(counter, content, place)
             count += 1
         return count
 
@@ -270,17 +270,14 @@ class _Loader:
         """The deferred pods and Events files to read (R-EVD-1): all of a namespace whose
         pods the evidence rules read (``evidence_scope.snapshot_pod_namespaces``); of any other,
         its Events file, without its Pods' Events, and not its pods."""
-        wanted: dict[str, bool] = {}
         read_pods_of = snapshot_pod_namespaces(self.store)
         for place, source, (kind, namespace) in deferred:
-            if namespace not in wanted:
-                wanted[namespace] = read_pods_of(namespace)
-            if wanted[namespace]:
+            if read_pods_of(namespace):
                 yield place, source
             elif kind == EVENT:
                 yield place, replace(source, pod_events_of=namespace)
             else:
-                counter.advance(content.sizes[place] if place < len(content.sizes) else 0)
+                _advance(counter, content, place)
 
     def read_logs(self, content: PathContent) -> None:
         """OLM's pod logs the path holds, newest lines, into the cache's log store
@@ -454,6 +451,12 @@ class _Loader:
                 related=tuple(ObjectRef(NAMESPACE, "", ns) for ns in missing),
             )
         )
+
+
+def _advance(counter: ProgressCounter, content: PathContent, place: int) -> None:
+    """Progress by the listed size of the file at ``place`` (an archive's member not listed
+    ahead counts none)."""
+    counter.advance(content.sizes[place] if place < len(content.sizes) else 0)
 
 
 #: A must-gather's pods or Events file read last: its place in the listing, the file, and
