@@ -330,22 +330,130 @@ TRICKY: dict[str, tuple[str, str]] = {
 }
 
 
-def tricky_file(change: tuple[str, str]) -> bytes:
-    """A snapshot with a parent, two plain copies (the second hits the remembered spec and
-    status), the changed copy, and a plain copy after it."""
+#: A copy whose annotations are long enough to be found again by their first bytes
+#: (``fast_yaml.known_field``: the alm-examples of a real CSV are kilobytes).
+LONG_COPY = COPY.replace(
+    "  annotations:\n", "  annotations:\n    long: " + "x" * 300 + "\n    more: y\n", 1
+)
+
+#: Each a change to a long-annotations copy whose remembered annotations must not be taken
+#: for its own when they are not exactly its field.
+TRICKY_LONG: dict[str, tuple[str, str]] = {
+    "an entry after the remembered ones": (
+        "  creationTimestamp:",
+        "    extra: z\n  creationTimestamp:",
+    ),
+    "a continuation line after them": (
+        "  creationTimestamp:",
+        "     continued\n  creationTimestamp:",
+    ),
+    "a blank line after them": ("  creationTimestamp:", "\n  creationTimestamp:"),
+    "a comment line after them": ("  creationTimestamp:", "  # c\n  creationTimestamp:"),
+    "a deeper comment after them": ("  creationTimestamp:", "     # c\n  creationTimestamp:"),
+    "a shorter value": ("x" * 300, "x" * 299),
+    "a longer value": ("x" * 300, "x" * 301),
+    "annotations last": ("  uid: 9c4a97e2-b688-5f5f-aae9-42772769abcd\n", "  uid: u\n  z: 1\n"),
+    "metadata indented by four": ("\n  ", "\n    "),
+    "a line at column 1 after them": ("  creationTimestamp:", " x: 1\n  creationTimestamp:"),
+    "a tab after them": ("  creationTimestamp:", "\t\n  creationTimestamp:"),
+}
+
+
+def tricky_documents(change: tuple[str, str], base: str = COPY) -> list[bytes]:
+    """A parent, two plain copies (the second hits the remembered spec, status and
+    annotations), the changed copy, and a plain copy after it."""
     old, new = change
-    assert old in COPY
-    changed = copy_in("ns-x", COPY.replace(old, new, 1))
-    docs = [PARENT, copy_in("ns-a"), copy_in("ns-b"), changed, copy_in("ns-c")]
-    text = "---\n" + "---\n".join(d if d.endswith("\n") else d + "\n" for d in docs)
-    return text.encode("utf-8", errors="surrogateescape").replace(b"\xc3\xbf", b"\xff")
+    assert old in base
+    changed = copy_in("ns-x", base.replace(old, new, 1))
+    docs = [PARENT, copy_in("ns-a", base), copy_in("ns-b", base), changed, copy_in("ns-c", base)]
+    return [
+        ("---\n" + (d if d.endswith("\n") else d + "\n"))
+        .encode("utf-8", errors="surrogateescape")
+        .replace(b"\xc3\xbf", b"\xff")
+        for d in docs
+    ]
 
 
+def tricky_file(change: tuple[str, str]) -> bytes:
+    """:func:`tricky_documents` as one file."""
+    return b"".join(tricky_documents(change))
+
+
+def write_layout(documents: list[bytes], layout: str, folder: Path) -> list[Path]:
+    """The documents in one file, or each in a file of its own (a must-gather's layout:
+    a copy read whole, never cut into documents)."""
+    if layout == "one file":
+        path = folder / "copies.yaml"
+        path.write_bytes(b"".join(documents))
+        return [path]
+    paths = [folder / f"{at:02}.yaml" for at in range(len(documents))]
+    for path, document in zip(paths, documents, strict=True):
+        path.write_bytes(document)
+    return paths
+
+
+LAYOUTS = ("one file", "a file each")
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("name", sorted(TRICKY))
-def test_a_tricky_copy_loads_as_the_full_parse_reads_it(name: str, tmp_path: Path) -> None:
-    path = tmp_path / "copies.yaml"
-    path.write_bytes(tricky_file(TRICKY[name]))
-    assert_same_load([path])
+def test_a_tricky_copy_loads_as_the_full_parse_reads_it(
+    name: str, layout: str, tmp_path: Path
+) -> None:
+    assert_same_load(write_layout(tricky_documents(TRICKY[name]), layout, tmp_path))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("name", sorted(TRICKY_LONG))
+def test_a_copy_beside_remembered_long_annotations_loads_as_the_full_parse_reads_it(
+    name: str, layout: str, tmp_path: Path
+) -> None:
+    documents = tricky_documents(TRICKY_LONG[name], LONG_COPY)
+    assert_same_load(write_layout(documents, layout, tmp_path))
+
+
+def test_long_annotations_are_found_again_by_their_bytes() -> None:
+    """The second copy's annotations are the first's (the same object), found without
+    searching their lines, and its own fields its own."""
+    first, second = (
+        fast_yaml.copied_csv(copy_in(ns, LONG_COPY).encode(), load_yaml) for ns in ("l1", "l2")
+    )
+    assert first is not None and second is not None
+    assert second["metadata"]["annotations"] is first["metadata"]["annotations"]
+    assert second["metadata"]["annotations"]["long"] == "x" * 300
+    assert second["metadata"]["namespace"] == "l2"
+    cuts = [fast_yaml.cut(copy_in(ns, LONG_COPY).encode()) for ns in ("l3", "l4")]
+    annotations = [dict(c.fields or [])["annotations"] for c in cuts if c is not None]
+    assert len(annotations) == 2
+    assert annotations[1] is annotations[0]  # the remembered bytes, not a new slice
+
+
+@pytest.mark.parametrize(
+    ("after", "found"),
+    [
+        ("", True),
+        ("  name: n\n", True),
+        (" x: 1\n", True),
+        ("    extra: z\n", False),
+        ("     continued\n", False),
+        ("\n  name: n\n", False),
+    ],
+)
+def test_remembered_annotations_are_a_field_only_when_a_shallow_line_ends_them(
+    after: str, found: bool
+) -> None:
+    """``known_field`` takes the remembered bytes for the field only when what follows them
+    is the end or a line no deeper than the field's key: anything deeper is the field's.
+    (Annotations of their own: no other test's are remembered starting so.)"""
+    copy = LONG_COPY.replace("x" * 300, "w" * 300)
+    assert fast_yaml.copied_csv(copy_in("l5", copy).encode(), load_yaml) is not None
+    document_cut = fast_yaml.cut(copy_in("l6", copy).encode())
+    assert document_cut is not None and document_cut.fields is not None
+    remembered = dict(document_cut.fields)["annotations"]
+    body = remembered + after.encode()
+    _key_line, shallow_line = fast_yaml._FIELD_PATTERNS[2]
+    taken = fast_yaml._remembered.known_field(body, 0, shallow_line)
+    assert (taken is remembered) if found else (taken is None)
 
 
 def test_plain_copies_take_the_fast_path() -> None:
@@ -414,19 +522,23 @@ _PIECES = st.sampled_from(
 )
 @given(
     edits=st.lists(
-        st.tuples(st.integers(min_value=0, max_value=len(COPY)), _PIECES), min_size=1, max_size=3
-    )
+        st.tuples(st.integers(min_value=0, max_value=len(LONG_COPY)), _PIECES),
+        min_size=1,
+        max_size=3,
+    ),
+    base=st.sampled_from([COPY, LONG_COPY]),
+    layout=st.sampled_from(LAYOUTS),
 )
 def test_a_copy_with_random_edits_loads_as_the_full_parse_reads_it(
-    edits: list[tuple[int, str]], tmp_path: Path
+    edits: list[tuple[int, str]], base: str, layout: str, tmp_path: Path
 ) -> None:
-    text = COPY
+    text = base
     for at, piece in edits:
+        at = min(at, len(text))
         text = text[:at] + piece + text[at:]
-    docs = [PARENT, copy_in("ns-a"), copy_in("ns-x", text), copy_in("ns-c")]
-    path = tmp_path / "edited.yaml"
-    path.write_text("---\n" + "---\n".join(d if d.endswith("\n") else d + "\n" for d in docs))
-    assert_same_load([path])
+    docs = [PARENT, copy_in("ns-a", base), copy_in("ns-x", text), copy_in("ns-c", base)]
+    documents = [("---\n" + (d if d.endswith("\n") else d + "\n")).encode() for d in docs]
+    assert_same_load(write_layout(documents, layout, tmp_path))
 
 
 def test_a_load_parsed_on_two_workers_equals_the_full_parse_in_order(

@@ -79,6 +79,12 @@ _SHAREABLE = (*_IMMUTABLE, datetime.date)
 #: The metadata fields remembered by their bytes: the same in every copy of a CSV.
 _REMEMBERED_FIELDS = frozenset({"labels", "annotations"})
 _METADATA_LINE = b"metadata:\n"
+#: The sections whose bounds are remembered: the same bytes in every copy.
+_BOUNDS_REMEMBERED = frozenset({"spec", "status"})
+#: How many first bytes of a remembered metadata field find it (``known_field``)...
+_FIELD_PREFIX = 256
+#: ...and how many remembered fields starting so are tried, the newest first.
+_FIELD_CANDIDATES = 4
 #: The deepest indentation of a metadata mapping the cut handles (kubectl and oc use 2).
 _MAX_INDENT = 8
 
@@ -101,8 +107,12 @@ class _Remembered:
     immutable values (labels, annotations: shared by the copies, never changed)."""
 
     def __init__(self) -> None:
-        #: a spec that was a mapping or null: its brackets and block bound (``cut``)
-        self.specs: dict[bytes, tuple[int, int]] = {}
+        #: the specs that were a mapping or null
+        self.specs: set[bytes] = set()
+        #: the brackets and block bound of a section or field that repeats (``bound``)
+        self.bounds: dict[bytes, tuple[int, int]] = {}
+        #: remembered metadata fields by their first bytes, newest first (``known_field``)
+        self.fields_at: dict[bytes, list[bytes]] = {}
         self.statuses: dict[bytes, dict[str, Any]] = {}
         self.values: dict[bytes, Any] = {}
         #: The identities of the remembered metadata fields (see :func:`shared_field`).
@@ -112,6 +122,8 @@ class _Remembered:
     def _room(self, more: int) -> None:
         if self.size + more > _REMEMBERED_BYTES:
             self.specs.clear()
+            self.bounds.clear()
+            self.fields_at.clear()
             self.statuses.clear()
             self.values.clear()
             self.shared.clear()
@@ -133,17 +145,30 @@ class _Remembered:
         (YAML reads an unquoted date as a ``datetime``), or ``_FAILED`` (not one, or it does
         not parse alone: remembered too, and then parsed with the copy's own fields)."""
         if text in self.values:
-            return self.values[text]
-        value = _alone(text, key, load)
-        if type(value) is not dict or not all(
-            type(k) is str and isinstance(v, _SHAREABLE) for k, v in value.items()
-        ):
-            value = _FAILED
-        self._room(len(text))
-        self.values[text] = value
-        if value is not _FAILED:
-            self.shared.add(id(value))
+            value = self.values[text]
+        else:
+            value = _alone(text, key, load)
+            if type(value) is not dict or not all(
+                type(k) is str and isinstance(v, _SHAREABLE) for k, v in value.items()
+            ):
+                value = _FAILED
+            self._room(len(text))
+            self.values[text] = value
+            if value is not _FAILED:
+                self.shared.add(id(value))
+        if len(text) > _FIELD_PREFIX:
+            self._findable(text)
         return value
+
+    def _findable(self, text: bytes) -> None:
+        """Let :meth:`known_field` find a field from now on: a field it did not find is a
+        new object (a slice), put first among those starting so, the oldest let go."""
+        known = self.fields_at.get(text[:_FIELD_PREFIX], ())
+        if not any(other is text for other in known):
+            self._room(len(text))
+            known = self.fields_at.setdefault(text[:_FIELD_PREFIX], [])
+            known.insert(0, text)
+            del known[_FIELD_CANDIDATES:]
 
     def spec_ok(self, text: bytes, load: Load) -> bool:
         if text in self.specs:
@@ -152,8 +177,34 @@ class _Remembered:
         if value is _FAILED or not (value is None or isinstance(value, dict)):
             return False
         self._room(len(text))
-        self.specs[text] = (text.count(b"[") + text.count(b"{"), block_bound(text))
+        self.specs.add(text)
         return True
+
+    def bound(self, text: bytes) -> tuple[int, int]:
+        """:func:`section_bound` of a text that repeats in every copy (a spec, a status, a
+        remembered field), counted once."""
+        known = self.bounds.get(text)
+        if known is None:
+            known = section_bound(text)
+            self._room(len(text))
+            self.bounds[text] = known
+        return known
+
+    def known_field(self, body: bytes, begin: int, shallow_line: re.Pattern[bytes]) -> bytes | None:
+        """The remembered field that is the field of ``body`` starting at ``begin`` (a line
+        of a key at the mapping's indentation), or ``None``. A remembered field was cut by
+        :func:`_fields` with the same indentation (its first line says it): no line after its
+        first is that shallow, and it ends with a line feed. So when ``body`` holds its bytes
+        at ``begin`` and a line that shallow (or the end) right after them, the field is
+        exactly those bytes, found without searching its lines (the alm-examples of an
+        annotation are most of a copy's metadata)."""
+        for text in self.fields_at.get(body[begin : begin + _FIELD_PREFIX], ()):
+            end = begin + len(text)
+            if body.startswith(text, begin) and (
+                end == len(body) or shallow_line.match(body, end - 1) is not None
+            ):
+                return text
+        return None
 
     def status(self, text: bytes, load: Load) -> dict[str, Any] | None:
         kept = self.statuses.get(text)
@@ -192,6 +243,11 @@ def _alone(text: bytes, key: str, load: Load) -> Any:
     return parsed[key]
 
 
+def section_bound(text: bytes) -> tuple[int, int]:
+    """A section's part of its document's nesting bound: its brackets, its block bound."""
+    return text.count(b"[") + text.count(b"{"), block_bound(text)
+
+
 @dataclass(frozen=True, slots=True)
 class Cut:
     """A document that may be a copied CSV, cut at its top-level keys before anything is
@@ -201,6 +257,8 @@ class Cut:
 
     sections: dict[str, bytes]
     bound: int
+    #: The metadata section cut at its keys (:func:`_fields`), or ``None``.
+    fields: list[tuple[str, bytes]] | None
 
 
 def cut(chunk: bytes) -> Cut | None:
@@ -211,40 +269,41 @@ def cut(chunk: bytes) -> Cut | None:
     sections = _sections(chunk)
     if sections is None or "spec" not in sections or "metadata" not in sections:
         return None
+    fields = _fields(sections["metadata"])
     brackets = block = 0
     for key, text in sections.items():
-        known = _remembered.specs.get(text) if key == "spec" else None
-        section_brackets, section_block = known or (
-            text.count(b"[") + text.count(b"{"),
-            block_bound(text),
-        )
+        if key in _BOUNDS_REMEMBERED:
+            section_brackets, section_block = _remembered.bound(text)
+        elif key == "metadata" and fields is not None:
+            section_brackets, section_block = _fields_bound(fields)
+        else:
+            section_brackets, section_block = section_bound(text)
         brackets += section_brackets
         block = max(block, section_block)
-    return Cut(sections, brackets + block)
+    return Cut(sections, brackets + block, fields)
 
 
-def _column_zero_starts(body: bytes) -> list[int]:
-    """Where each line at column 0 starts (the first line's included). A spec section whose
-    bytes are remembered, up to the last ``status:`` line, holds no such line (it was cut
-    so when first seen): its lines are not searched again."""
-    starts = [0]
-    position = 0
-    while True:
-        start = starts[-1]
-        if body.startswith(b"spec:", start):
-            end = body.rfind(b"\nstatus:", start) + 1
-            if end > start and body[start:end] in _remembered.specs:
-                starts.append(end)
-                position = end
-        match = _COLUMN_ZERO.search(body, position)
-        if match is None:
-            return starts
-        position = match.start() + 1
-        starts.append(position)
+def _fields_bound(fields: list[tuple[str, bytes]]) -> tuple[int, int]:
+    """The metadata section's part of the bound, from its fields (cut at line starts, so
+    their parts add up as the sections' do; its own ``metadata:`` line holds no bracket and
+    no long run): a remembered field's part counted once, the others' together."""
+    brackets = block = 0
+    own: list[bytes] = []
+    for key, piece in fields:
+        if key in _REMEMBERED_FIELDS:
+            field_brackets, field_block = _remembered.bound(piece)
+            brackets += field_brackets
+            block = max(block, field_block)
+        else:
+            own.append(piece)
+    own_brackets, own_block = section_bound(b"".join(own))
+    return brackets + own_brackets, max(block, own_block)
 
 
 def _sections(chunk: bytes) -> dict[str, bytes] | None:
-    """The document cut at its top-level keys, or ``None`` when it does not qualify."""
+    """The document cut at its top-level keys, or ``None`` when it does not qualify (found
+    at the first line at column 0 that starts no section: a multi-document file is not
+    searched past its first document)."""
     body = chunk
     if body.startswith(b"---"):
         if not body.startswith(b"---\n"):
@@ -253,23 +312,39 @@ def _sections(chunk: bytes) -> dict[str, bytes] | None:
     # b"\xef" first: one byte is found at memchr's speed, the mark's three 50 times slower
     if _ODD[0] in body or (b"\xef" in body and _ODD[1] in body):
         return None
-    starts = _column_zero_starts(body)
     sections: dict[str, bytes] = {}
-    for begin, end in zip(starts, [*starts[1:], len(body)], strict=True):
+    begin = 0
+    while begin < len(body):
         match = _SECTION_START.match(body, begin)
         if match is None:
             return None
         key = match.group(1).decode()
         if key in sections:
             return None
-        sections[key] = body[begin:end]
+        text = _known_spec(body, begin) if key == "spec" else None
+        if text is None:
+            found = _COLUMN_ZERO.search(body, begin)
+            text = body[begin : len(body) if found is None else found.start() + 1]
+        sections[key] = text
+        begin += len(text)
     return sections
 
 
-def _metadata(text: bytes, load: Load) -> Any:
+def _known_spec(body: bytes, begin: int) -> bytes | None:
+    """The spec section starting at ``begin`` when its bytes, up to the last ``status:``
+    line, are a remembered spec's: one was cut so when first seen, so it holds no line at
+    column 0 and its lines need no search (the same object is looked up again, its hash
+    computed once)."""
+    end = body.rfind(b"\nstatus:", begin) + 1
+    if end <= begin:
+        return None
+    text = body[begin:end]
+    return text if text in _remembered.specs else None
+
+
+def _metadata(text: bytes, fields: list[tuple[str, bytes]] | None, load: Load) -> Any:
     """The metadata section's value, its remembered fields shared (``_FAILED``: it does not
-    parse alone)."""
-    fields = _fields(text)
+    parse alone); ``fields``: the section cut at its keys (:func:`_fields`)."""
     if fields is None:
         return _alone(text, "metadata", load)
     values: dict[str, Any] = {}
@@ -315,13 +390,23 @@ def _fields(text: bytes) -> list[tuple[str, bytes]] | None:
     if not 0 < indent <= _MAX_INDENT:
         return None
     key_line, shallow_line = _FIELD_PATTERNS[indent]
-    starts = [0, *(m.start() + 1 for m in shallow_line.finditer(body))]
     fields: list[tuple[str, bytes]] = []
-    for begin, end in zip(starts, [*starts[1:], len(body)], strict=True):
+    begin = 0
+    while begin < len(body):
         match = key_line.match(body, begin)
         if match is None:
             return None
-        fields.append((match.group(1).decode(), body[begin:end]))
+        key = match.group(1).decode()
+        piece = (
+            _remembered.known_field(body, begin, shallow_line)
+            if key in _REMEMBERED_FIELDS
+            else None
+        )
+        if piece is None:
+            found = shallow_line.search(body, begin)
+            piece = body[begin : len(body) if found is None else found.start() + 1]
+        fields.append((key, piece))
+        begin += len(piece)
     if len({key for key, _ in fields}) != len(fields):
         return None
     return fields
@@ -350,7 +435,7 @@ def copy_of(
     for key in ("apiVersion", "kind", "metadata"):
         if key in sections:
             if key == "metadata":
-                value = _metadata(sections[key], load)
+                value = _metadata(sections[key], document_cut.fields, load)
             else:
                 value = _remembered.section(sections[key], key, load)
             if value is _FAILED:
