@@ -22,6 +22,11 @@ CASES = {
         'm: "t\\tab \\"q\\" \\\\ \\x41\\u00e9\\U0001F600 \\/ \\N\\_\\L\\P\\e\\0"\nn: 1\n'
     ),
     "double-quoted-folded": 'm: "one\n  two\\\n  \\ three"\nn: 1\n',
+    # only the escapes JSON shares with YAML (read by the JSON decoder), and those beside
+    # an escaped backslash, a surrogate pair (JSON would join it) and a YAML-only escape
+    "double-quoted-json-escapes": 'm: "a \\"q\\" \\\\ \\/ \\b\\f\\n\\r\\t z"\nn: 1\n',
+    "double-quoted-escaped-backslash": 'm: "\\\\x41 \\\\u0041 \\\\"\nn: 1\n',
+    "double-quoted-surrogate-pair": 'm: "\\ud83d\\ude00 \\n"\nn: 1\n',
     "timestamps": "a: 2019-02-28 01:03:00\nb: 2021-09-13\nc: 2021-09-13T10:00:00Z\n",
     "literal": 'a: |-\n  [{\n      "x": 1\n  }]\nb: |\n  text\nc: 2\n',
     "odd-values": "a: !!str 1\nb: \"t\\tab\"\nc: 'it''s'\nd: x # comment\ne: >\n  folded\n",
