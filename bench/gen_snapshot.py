@@ -84,11 +84,20 @@ def _uid(*parts: str) -> str:
     return str(uuid.uuid5(uuid.NAMESPACE_URL, "/".join(parts)))
 
 
+class _NoAliases(yaml.CSafeDumper):
+    """As ``oc`` writes objects: Go's encoder writes no anchors or aliases, where PyYAML
+    would alias a list two fields share (an OperatorGroup's target namespaces and its
+    status's namespaces)."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
 def _dump(obj: Obj) -> str:
-    return "---\n" + yaml.dump(obj, Dumper=yaml.CSafeDumper, sort_keys=True, width=120)
+    return "---\n" + yaml.dump(obj, Dumper=_NoAliases, sort_keys=True, width=120)
 
 
-class _GoStyle(yaml.CSafeDumper):
+class _GoStyle(_NoAliases):
     """As Go's encoder writes a must-gather's Lists: a text over several lines as a ``|-``
     block, long texts folded at 80 columns."""
 
