@@ -318,6 +318,8 @@ TRICKY: dict[str, tuple[str, str]] = {
     "a second status after the spec": ("status:\n  phase: S", "status: {}\nstatus:\n  phase: S"),
     "a status line inside the spec": ("  version: 0.9.4", "  version: 0.9.4\nstatus: x\n  v: 1"),
     "spec last": ("status:\n  phase: Succeeded\n", "x-status:\n  phase: Succeeded\n"),
+    # found by their length and ends: the same length and ends, another middle
+    "a spec differing only in its middle": ("With a blank line.", "With a plank line."),
     # Own fields read without a parser (``simple_fields``) or left to it.
     "uid a boolean": ("  uid: 9c4a97e2-b688-5f5f-aae9-42772769abcd", "  uid: yes"),
     "resourceVersion octal": ("  resourceVersion: '7'", "  resourceVersion: 010"),

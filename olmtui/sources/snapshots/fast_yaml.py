@@ -85,6 +85,10 @@ _BOUNDS_REMEMBERED = frozenset({"spec", "status"})
 _FIELD_PREFIX = 256
 #: ...and how many remembered fields starting so are tried, the newest first.
 _FIELD_CANDIDATES = 4
+#: How many first and last bytes of a remembered spec find it, with its length
+#: (``_known_spec``), and how many specs found so are tried, the newest first.
+_SPEC_ENDS = 64
+_SPEC_CANDIDATES = 8
 #: The deepest indentation of a metadata mapping the cut handles (kubectl and oc use 2).
 _MAX_INDENT = 8
 
@@ -107,8 +111,11 @@ class _Remembered:
     immutable values (labels, annotations: shared by the copies, never changed)."""
 
     def __init__(self) -> None:
-        #: the specs that were a mapping or null
+        #: the specs that were a mapping or null...
         self.specs: set[bytes] = set()
+        #: ...by their length and ends (``_known_spec``: a spec is 16 KB to hash), the newest
+        #: first
+        self.spec_at: dict[tuple[int, bytes, bytes], list[bytes]] = {}
         #: the brackets and block bound of a section or field that repeats (``bound``)
         self.bounds: dict[bytes, tuple[int, int]] = {}
         #: remembered metadata fields by their first bytes, newest first (``known_field``)
@@ -122,6 +129,7 @@ class _Remembered:
     def _room(self, more: int) -> None:
         if self.size + more > _REMEMBERED_BYTES:
             self.specs.clear()
+            self.spec_at.clear()
             self.bounds.clear()
             self.fields_at.clear()
             self.statuses.clear()
@@ -178,6 +186,9 @@ class _Remembered:
             return False
         self._room(len(text))
         self.specs.add(text)
+        known = self.spec_at.setdefault(_spec_key(text, 0, len(text)), [])
+        known.insert(0, text)
+        del known[_SPEC_CANDIDATES:]
         return True
 
     def bound(self, text: bytes) -> tuple[int, int]:
@@ -333,13 +344,20 @@ def _sections(chunk: bytes) -> dict[str, bytes] | None:
 def _known_spec(body: bytes, begin: int) -> bytes | None:
     """The spec section starting at ``begin`` when its bytes, up to the last ``status:``
     line, are a remembered spec's: one was cut so when first seen, so it holds no line at
-    column 0 and its lines need no search (the same object is looked up again, its hash
-    computed once)."""
+    column 0 and its lines need no search. Found by its length and first bytes, compared
+    in place: the remembered object comes back, its hash computed once, not a new slice's."""
     end = body.rfind(b"\nstatus:", begin) + 1
     if end <= begin:
         return None
-    text = body[begin:end]
-    return text if text in _remembered.specs else None
+    for text in _remembered.spec_at.get(_spec_key(body, begin, end), ()):
+        if body.startswith(text, begin):
+            return text
+    return None
+
+
+def _spec_key(body: bytes, begin: int, end: int) -> tuple[int, bytes, bytes]:
+    """What finds a remembered spec that may be ``body[begin:end]``: its length and ends."""
+    return end - begin, body[begin : begin + _SPEC_ENDS], body[max(begin, end - _SPEC_ENDS) : end]
 
 
 def _metadata(text: bytes, fields: list[tuple[str, bytes]] | None, load: Load) -> Any:

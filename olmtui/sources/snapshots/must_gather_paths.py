@@ -67,7 +67,11 @@ def repeated_pods(in_trees: Iterable[Sequence[str]]) -> set[tuple[str, ...]]:
     holds a Pod that List holds again, so one of the two is read, the List (R-EVD-1)."""
     paths = [tuple(p) for p in in_trees]
     listed = {p[:2] for p in paths if p[0] == NAMESPACES_TREE and p[2:] == _PODS_LIST}
-    return {p for p in paths if p[:2] in listed and kind_by_path(p) == POD and p[2] == _POD_FOLDER}
+    return {
+        p
+        for p in paths
+        if len(p) > 2 and p[2] == _POD_FOLDER and p[:2] in listed and kind_by_path(p) == POD
+    }
 
 
 #: The kinds of the files read once every other file is (``deferred_evidence``).
@@ -79,6 +83,8 @@ def deferred_evidence(name: str) -> tuple[str, str] | None:
     ``core/events.yaml`` or ``pods/POD/POD.yaml`` (the file's ``name`` as the loader shows
     it), else ``None``. Whether they are read, and which of their Pod Events, depends on
     what the namespace holds (R-EVD-1, ``evidence_scope``), so they are read last."""
+    if "pods" not in name and "events" not in name:  # in every path these files have
+        return None
     in_tree = _in_namespaces_tree(name.replace("\\", "/").split("/"))
     kind = None if in_tree is None else kind_by_path(in_tree)
     return None if in_tree is None or kind not in _DEFERRED_KINDS else (kind, in_tree[1])

@@ -45,8 +45,26 @@ def _plain_tag(text: str) -> str:
     return _STR
 
 
+#: Lines read before and what they read as (a copy's ``generation: 1``, its CSV's name, its
+#: namespace's: most lines come again); immutable values only, cleared past a size.
+_READ: dict[bytes, tuple[str, Any] | None] = {}
+_REMEMBERED = 1 << 16
+_MISSING = object()
+
+
 def simple_field(line: bytes) -> tuple[str, Any] | None:
     """The key and value of a one-line mapping entry, or ``None``: let the parser read it."""
+    known = _READ.get(line, _MISSING)
+    if known is not _MISSING:
+        return known  # type: ignore[return-value]
+    read = _read(line)
+    if len(_READ) >= _REMEMBERED:
+        _READ.clear()
+    _READ[line] = read
+    return read
+
+
+def _read(line: bytes) -> tuple[str, Any] | None:
     match = _LINE.fullmatch(line)
     if match is None:
         return None

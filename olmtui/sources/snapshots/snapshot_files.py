@@ -159,45 +159,46 @@ def select_files(relative_paths: Iterable[str]) -> Selection:
     """
     listed = [tuple(p.split("/")) for p in relative_paths]
     roots: set[tuple[str, ...]] = set()
-    chosen: list[tuple[str, ...]] = []
+    chosen: list[tuple[tuple[str, ...], int]] = []
     rest: list[tuple[str, ...]] = []
     unread: dict[str, int] = {}
+    trees: dict[tuple[str, ...], int | None] = {}  # by folder: a must-gather's files share few
     for parts in listed:
         if not is_snapshot_file(parts[-1]):
             continue
-        tree = _tree_of(parts)
+        folder = parts[:-1]
+        tree = trees[folder] if folder in trees else trees.setdefault(folder, _tree_of(parts))
         if tree is None:
             rest.append(parts)
             continue
         roots.add(parts[:tree])
         kind = unread_kind(parts[tree:])
         if kind is None:
-            chosen.append(parts)
+            chosen.append((parts, tree))
         else:
             unread[kind] = unread.get(kind, 0) + 1
-    chosen = _without_repeated_pods(chosen)
+    kept = _without_repeated_pods(chosen)
     for parts in rest:
         if not any(parts[:i] in roots for i in range(len(parts))):
-            chosen.append(parts)
+            kept.append(parts)
     marked = {parts[:-1] for parts in listed if parts[-1] in MUST_GATHER_MARKERS}
     dumps = {_must_gather_of(root, marked) for root in roots}
     return Selection(
-        files=["/".join(parts) for parts in sorted(chosen)],
+        files=["/".join(parts) for parts in sorted(kept)],
         must_gathers=sorted("/".join(parts) for parts in dumps),
         unread=unread,
     )
 
 
-def _without_repeated_pods(chosen: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
-    """The must-gather files chosen but each Pod's own file when its namespace's List holds
-    it too (``must_gather_paths.repeated_pods``): the cache got every such pod twice."""
+def _without_repeated_pods(chosen: list[tuple[tuple[str, ...], int]]) -> list[tuple[str, ...]]:
+    """The must-gather files chosen (each with where its tree starts) but each Pod's own
+    file when its namespace's List holds it too (``must_gather_paths.repeated_pods``): the
+    cache got every such pod twice."""
     by_root: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
-    for parts in chosen:
-        tree = _tree_of(parts)
-        if tree is not None:
-            by_root.setdefault(parts[:tree], []).append(parts[tree:])
+    for parts, tree in chosen:
+        by_root.setdefault(parts[:tree], []).append(parts[tree:])
     repeated = {root + p for root, in_trees in by_root.items() for p in repeated_pods(in_trees)}
-    return [parts for parts in chosen if parts not in repeated] if repeated else chosen
+    return [parts for parts, _ in chosen if parts not in repeated]
 
 
 def _must_gather_of(root: tuple[str, ...], marked: set[tuple[str, ...]]) -> tuple[str, ...]:
