@@ -1,12 +1,13 @@
-"""The cache's names by namespace (``store.NAMESPACE_INDEXED``): listing one namespace of an
-indexed kind gives what a pass over the kind gives, in the same order, after any sequence of
-adds, changes, deletions, relists, Events let go of for the cap, and copies of the cache."""
+"""The cache's names by namespace (``store.NAMESPACE_INDEXED``, and the OperatorGroups'
+compact index): listing one namespace of an indexed kind gives what a pass over the kind
+gives, in the same order, after any sequence of adds, changes, deletions, relists, Events let
+go of for the cap, and copies of the cache."""
 
 from __future__ import annotations
 
 import random
 
-from model_builders import catalog_source, cluster_event, install_plan, job, pod
+from model_builders import catalog_source, cluster_event, install_plan, job, operator_group, pod
 
 from olmtui.kinds import (
     CSV,
@@ -28,7 +29,7 @@ def _scanned(store: Store, kind: str, namespace: str) -> list[Obj]:
 
 
 def _same_as_a_scan(store: Store) -> None:
-    for kind in NAMESPACE_INDEXED:
+    for kind in (*NAMESPACE_INDEXED, OPERATOR_GROUP):
         for namespace in (*NAMESPACES, "", "elsewhere"):
             assert list(store.list(kind, namespace)) == _scanned(store, kind, namespace)
 
@@ -36,7 +37,9 @@ def _same_as_a_scan(store: Store) -> None:
 def _some_object(rng: random.Random, step: int) -> Obj:
     namespace = rng.choice(NAMESPACES)
     name = f"o{rng.randrange(6)}"
-    made = rng.randrange(5)
+    made = rng.randrange(6)
+    if made == 5:  # bare (kept as its targets) or not, one namespace holding several
+        return operator_group(namespace, name, targets=[namespace], bare=step % 2 == 0)
     if made == 0:
         return pod(namespace, name, restarts=step)
     if made == 1:
@@ -74,7 +77,7 @@ def test_random_changes_keep_the_index_equal_to_a_scan() -> None:
         elif action < 8:
             store.apply("DELETED", _some_object(rng, step))
         elif action == 8:
-            kind = rng.choice([POD, EVENT])
+            kind = rng.choice([POD, EVENT, OPERATOR_GROUP])
             objects = [_some_object(rng, step) for _ in range(8)]
             store.replace(kind, [o for o in objects if o["kind"] == kind], [rng.choice(NAMESPACES)])
         else:
@@ -82,7 +85,7 @@ def test_random_changes_keep_the_index_equal_to_a_scan() -> None:
         if step % 25 == 0:
             _same_as_a_scan(store)
     _same_as_a_scan(store)
-    assert store.count(EVENT) > 0 and store.count(POD) > 0
+    assert store.count(EVENT) > 0 and store.count(POD) > 0 and store.count(OPERATOR_GROUP) > 0
 
 
 def test_events_let_go_of_for_the_cap_leave_the_index() -> None:
