@@ -8,6 +8,9 @@ constraint: its clauses hold only while its selector is assumed true, so the sel
 ``get_core()`` name the constraints of a core, and the same instance shrinks it. Variables
 are numbered 1..N in construction order (R-RES-13), so the encoding, and with it every
 answer, is the same for the same input.
+
+python-sat is imported where a problem is solved or encoded: most ``check`` runs resolve
+nothing (no catalog content) and its import was ~20 ms of their start.
 """
 
 from __future__ import annotations
@@ -15,9 +18,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-
-from pysat.card import CardEnc, EncType
-from pysat.solvers import Solver
+from typing import TYPE_CHECKING
 
 from olmtui.model.rules.resolution.constraints import (
     AppliedConstraint,
@@ -29,6 +30,9 @@ from olmtui.model.rules.resolution.constraints import (
     Prohibited,
     Variable,
 )
+
+if TYPE_CHECKING:
+    from pysat.solvers import Solver
 
 #: MiniSat (GitHub version): incremental, assumptions and cores, deterministic for a given
 #: clause order, and it keeps the phases it is given (MiniSat 2.2 and Glucose overwrite them
@@ -82,6 +86,8 @@ def solve(variables: Sequence[Variable], anchors: Sequence[str]) -> Solution | N
     a variable that can never be selected: it is false (it satisfies no Dependency and counts
     for no AtMost). OLM itself refuses such a problem; the builder never makes one.
     """
+    from pysat.solvers import Solver
+
     problem = _Problem(variables)
     for anchor in anchors:
         if anchor not in problem.index:
@@ -159,6 +165,8 @@ class _Problem:
             return []
         if constraint.n <= 0:
             return [[-i] for i in ids]
+        from pysat.card import CardEnc
+
         encoding = _card(ids, constraint.n)
         cnf = CardEnc.atmost(lits=ids, bound=constraint.n, top_id=self.top, encoding=encoding)
         self.top = max(self.top, cnf.nv)
@@ -168,6 +176,8 @@ class _Problem:
 def _card(ids: Sequence[int], n: int) -> int:
     """Pairwise for at most one of a handful of literals (no auxiliary variables), a
     sequential counter (linear size) otherwise."""
+    from pysat.card import EncType
+
     return int(EncType.pairwise if n == 1 and len(ids) <= 6 else EncType.seqcounter)
 
 
