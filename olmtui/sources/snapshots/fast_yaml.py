@@ -80,7 +80,7 @@ _SHAREABLE = (*_IMMUTABLE, datetime.date)
 _REMEMBERED_FIELDS = frozenset({"labels", "annotations"})
 _METADATA_LINE = b"metadata:\n"
 #: The sections whose bounds are remembered: the same bytes in every copy.
-_BOUNDS_REMEMBERED = frozenset({"spec", "status"})
+_BOUNDS_REMEMBERED = frozenset({"apiVersion", "kind", "spec", "status"})
 #: How many first bytes of a remembered metadata field find it (``known_field``)...
 _FIELD_PREFIX = 256
 #: ...and how many remembered fields starting so are tried, the newest first.
@@ -192,8 +192,8 @@ class _Remembered:
         return True
 
     def bound(self, text: bytes) -> tuple[int, int]:
-        """:func:`section_bound` of a text that repeats in every copy (a spec, a status, a
-        remembered field), counted once."""
+        """:func:`section_bound` of a text that repeats in every copy (its apiVersion and
+        kind lines, spec, status, remembered metadata fields), counted once."""
         known = self.bounds.get(text)
         if known is None:
             known = section_bound(text)
