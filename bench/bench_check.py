@@ -42,6 +42,7 @@ import gc
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -128,12 +129,17 @@ def layouts(args: argparse.Namespace, root: Path) -> None:
             checks.append(check_in_child(folder))
         parse_cpu = min(parses)
         cpu, wall, rss, workers_rss = min(checks)
+        # each round's (b) against its own (a): a machine whose speed drifts between rounds
+        # (the least parse went 15.8 to 20.7 s from one run to the next) moves these less
+        paired = sorted(c[0] / p for p, c in zip(parses, checks, strict=True))
         print(
             f"{label}: {len(files):,} files, {size / 1e6:.1f} MB, {documents:,} documents\n"
             f"  (a) bare parse {parse_cpu:.2f} s CPU (rounds: {_seconds(parses)}); "
             f"(b) check {cpu:.2f} s CPU with workers, {wall:.2f} s wall "
             f"(rounds: {_seconds(c[0] for c in checks)}); "
-            f"**check/parse {cpu / parse_cpu:.3f}** (target <= {CPU_TARGET}, the least of each); "
+            f"**check/parse {cpu / parse_cpu:.3f}** (target <= {CPU_TARGET}, the least of each; "
+            f"round by round {' '.join(f'{r:.3f}' for r in paired)}, median "
+            f"{statistics.median(paired):.3f}); "
             f"peak RSS {rss:.0f} MB, workers {workers_rss:.0f} MB each at most"
         )
         measured.append((parse_cpu, cpu, size, files))

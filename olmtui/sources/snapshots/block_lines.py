@@ -62,12 +62,15 @@ _HEX_ESCAPES = "|".join(
     f"{code}[0-9A-Fa-f]{{{size}}}" for code, size in SafeLoader.ESCAPE_CODES.items()
 )
 #: A double-quoted text's line: printable ASCII but a quote or backslash, and the escapes.
+#: Runs of plain characters and escapes, each taken whole and never given back (possessive:
+#: a backslash starts no run and one escape form only, so that is the one way to read a
+#: line, found in runs, not a character at a time).
 _DOUBLE_LINE = re.compile(
-    rb"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\(?:["
+    rb"(?:[\x20\x21\x23-\x5b\x5d-\x7e]++|\\(?:["
     + re.escape("".join(_ESCAPED)).encode()
     + rb"]|"
     + _HEX_ESCAPES.encode()
-    + rb"))*"
+    + rb"))*+"
 )
 _DOUBLE_ESCAPE = re.compile(r"\\(" + _HEX_ESCAPES + r"|.)")
 #: A backslash before a character JSON's escapes do not share with YAML's (``\\u``

@@ -3,12 +3,21 @@ and hands any other value to its fallback (PyYAML on that value's lines alone)."
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from olmtui.sources.snapshots.block_lines import Reader, Unreadable
+from olmtui.sources.snapshots.block_lines import (
+    _DOUBLE_LINE,
+    _ESCAPED,
+    _HEX_ESCAPES,
+    Reader,
+    Unreadable,
+)
 
 CASES = {
     "scalars": "a: x\nb: 'q: r'\nc: \"s\"\nd: 12\ne: -3\nf: true\ng: null\nh: {}\ni: []\nj:\n",
@@ -78,3 +87,41 @@ def test_a_key_that_is_not_a_string_is_left_to_the_caller_every_time(key: str) -
     for _ in range(2):
         with pytest.raises(Unreadable):
             Reader(lines, _fallback).mapping(0, 0)
+
+
+#: A double-quoted line as PyYAML's escapes and printable ASCII make it, a character at a time
+#: (``_DOUBLE_LINE`` reads it in possessive runs: the same lines, faster).
+_ONE_AT_A_TIME = re.compile(
+    rb"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\(?:["
+    + re.escape("".join(_ESCAPED)).encode()
+    + rb"]|"
+    + _HEX_ESCAPES.encode()
+    + rb"))*"
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                b"a",
+                b" ",
+                b'"',
+                b"\\",
+                b"\\n",
+                b'\\"',
+                b"\\x4",
+                b"\\x41",
+                b"\\u00e9",
+                b"\\U0001F6",
+                b"\t",
+                b"\xc3\xa9",
+                b"z9",
+            ]
+        ),
+        max_size=12,
+    ).map(b"".join)
+)
+def test_a_double_quoted_line_is_read_in_runs_as_one_character_at_a_time(line: bytes) -> None:
+    assert (_DOUBLE_LINE.fullmatch(line) is None) == (_ONE_AT_A_TIME.fullmatch(line) is None)
