@@ -49,6 +49,9 @@ async def test_no_access_views_say_so_and_recover(forbidding_cluster):
         await wait_for(
             lambda: session.store.count("Subscription") == 2, "Subscriptions", pilot=pilot
         )
+        # the streams its Subscriptions start (their namespaces' evidence) sync in turn:
+        # "syncing" again until they did, on a busy machine past the line above
+        await wait_for(lambda: session.status().state == "live, partial", "partial", pilot=pilot)
         status = session.status()
         assert status.state == "live, partial"
         header = header_text(session, "Operators (CSVs)", 200).plain
