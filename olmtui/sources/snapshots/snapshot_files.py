@@ -167,7 +167,9 @@ def select_files(relative_paths: Iterable[str]) -> Selection:
         if not is_snapshot_file(parts[-1]):
             continue
         folder = parts[:-1]
-        tree = trees[folder] if folder in trees else trees.setdefault(folder, _tree_of(parts))
+        if folder not in trees:
+            trees[folder] = _tree_of(parts)
+        tree = trees[folder]
         if tree is None:
             rest.append(parts)
             continue
