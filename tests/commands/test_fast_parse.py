@@ -430,6 +430,31 @@ def test_long_annotations_are_found_again_by_their_bytes() -> None:
     assert annotations[1] is annotations[0]  # the remembered bytes, not a new slice
 
 
+def test_many_specs_alike_at_both_ends_are_each_found_again() -> None:
+    """Twelve CSVs whose specs have one length and the same first and last bytes (a family
+    of operators), their copies a namespace at a time: from the second namespace on, every
+    copy's spec is found as the object remembered (not cut and hashed again), and each copy
+    still reads its own CSV's status."""
+    specs = [
+        COPY.replace("With a blank line.", f"With line {at:02} here.").replace(
+            "reason: Copied", f"reason: Copied{at:02}"
+        )
+        for at in range(12)
+    ]
+    found: dict[int, list[bytes]] = {}
+    for namespace in ("alike-1", "alike-2", "alike-3"):
+        for at, text in enumerate(specs):
+            document = copy_in(namespace, text).encode()
+            document_cut = fast_yaml.cut(document)
+            assert document_cut is not None
+            obj = fast_yaml.copy_of(document_cut, load_yaml)
+            assert obj is not None and obj["status"]["reason"] == f"Copied{at:02}"
+            found.setdefault(at, []).append(document_cut.sections["spec"])
+    for at, (first, second, third) in found.items():
+        assert first == second == third
+        assert second is third, f"spec {at} cut again in a later namespace"
+
+
 @pytest.mark.parametrize(
     ("after", "found"),
     [

@@ -81,14 +81,16 @@ _REMEMBERED_FIELDS = frozenset({"labels", "annotations"})
 _METADATA_LINE = b"metadata:\n"
 #: The sections whose bounds are remembered: the same bytes in every copy.
 _BOUNDS_REMEMBERED = frozenset({"apiVersion", "kind", "spec", "status"})
-#: How many first bytes of a remembered metadata field find it (``known_field``)...
+#: How many first bytes of a remembered metadata field find it (``known_field``), and how
+#: many first and last bytes of a remembered spec, with its length (``_known_spec``).
 _FIELD_PREFIX = 256
-#: ...and how many remembered fields starting so are tried, the newest first.
-_FIELD_CANDIDATES = 4
-#: How many first and last bytes of a remembered spec find it, with its length
-#: (``_known_spec``), and how many specs found so are tried, the newest first.
 _SPEC_ENDS = 64
-_SPEC_CANDIDATES = 8
+#: How many remembered texts found by the same bytes are tried, the newest first. The
+#: copies of a must-gather come a namespace at a time, every CSV in turn: fewer than the
+#: CSVs that share those bytes (an operator family's boilerplate, one example in every
+#: CSV) and each is found no more, its copies cut and hashed in full as if new. A text
+#: tried and not it differs from the copy's within a few hundred bytes, nearly always.
+_CANDIDATES = 32
 #: The deepest indentation of a metadata mapping the cut handles (kubectl and oc use 2).
 _MAX_INDENT = 8
 
@@ -111,8 +113,8 @@ class _Remembered:
     immutable values (labels, annotations: shared by the copies, never changed)."""
 
     def __init__(self) -> None:
-        #: the specs that were a mapping or null...
-        self.specs: set[bytes] = set()
+        #: the specs that were a mapping or null, each to the object remembered...
+        self.specs: dict[bytes, bytes] = {}
         #: ...by their length and ends (``_known_spec``: a spec is 16 KB to hash), the newest
         #: first
         self.spec_at: dict[tuple[int, bytes, bytes], list[bytes]] = {}
@@ -122,6 +124,9 @@ class _Remembered:
         self.fields_at: dict[bytes, list[bytes]] = {}
         self.statuses: dict[bytes, dict[str, Any]] = {}
         self.values: dict[bytes, Any] = {}
+        #: each remembered metadata field's text to the object remembered (found again by
+        #: ``known_field`` as that one object, never a second copy of its bytes)
+        self.texts: dict[bytes, bytes] = {}
         #: The identities of the remembered metadata fields (see :func:`shared_field`).
         self.shared: set[int] = set()
         self.size = 0
@@ -134,6 +139,7 @@ class _Remembered:
             self.fields_at.clear()
             self.statuses.clear()
             self.values.clear()
+            self.texts.clear()
             self.shared.clear()
             self.size = 0
         self.size += more
@@ -151,10 +157,12 @@ class _Remembered:
     def field(self, text: bytes, key: str, load: Load) -> Any:
         """A remembered metadata field's value: a map of string keys to immutable values
         (YAML reads an unquoted date as a ``datetime``), or ``_FAILED`` (not one, or it does
-        not parse alone: remembered too, and then parsed with the copy's own fields)."""
-        if text in self.values:
-            value = self.values[text]
-        else:
+        not parse alone: remembered too, and then parsed with the copy's own fields). A
+        field :meth:`known_field` did not find (a new slice) is findable from then on."""
+        known = self.texts.get(text)
+        if known is text:
+            return self.values[text]
+        if known is None:
             value = _alone(text, key, load)
             if type(value) is not dict or not all(
                 type(k) is str and isinstance(v, _SHAREABLE) for k, v in value.items()
@@ -162,33 +170,27 @@ class _Remembered:
                 value = _FAILED
             self._room(len(text))
             self.values[text] = value
+            self.texts[text] = known = text
             if value is not _FAILED:
                 self.shared.add(id(value))
-        if len(text) > _FIELD_PREFIX:
-            self._findable(text)
-        return value
-
-    def _findable(self, text: bytes) -> None:
-        """Let :meth:`known_field` find a field from now on: a field it did not find is a
-        new object (a slice), put first among those starting so, the oldest let go."""
-        known = self.fields_at.get(text[:_FIELD_PREFIX], ())
-        if not any(other is text for other in known):
-            self._room(len(text))
-            known = self.fields_at.setdefault(text[:_FIELD_PREFIX], [])
-            known.insert(0, text)
-            del known[_FIELD_CANDIDATES:]
+        if len(known) > _FIELD_PREFIX:
+            _first_of(self.fields_at.setdefault(known[:_FIELD_PREFIX], []), known)
+        return self.values[known]
 
     def spec_ok(self, text: bytes, load: Load) -> bool:
-        if text in self.specs:
+        """Whether a spec parses alone as a mapping or null. One that did is found by
+        :func:`_known_spec` from then on: a spec it did not find (a new slice) is put first
+        among those it tries."""
+        known = self.specs.get(text)
+        if known is text:
             return True
-        value = _alone(text, "spec", load)
-        if value is _FAILED or not (value is None or isinstance(value, dict)):
-            return False
-        self._room(len(text))
-        self.specs.add(text)
-        known = self.spec_at.setdefault(_spec_key(text, 0, len(text)), [])
-        known.insert(0, text)
-        del known[_SPEC_CANDIDATES:]
+        if known is None:
+            value = _alone(text, "spec", load)
+            if value is _FAILED or not (value is None or isinstance(value, dict)):
+                return False
+            self._room(len(text))
+            self.specs[text] = known = text
+        _first_of(self.spec_at.setdefault(_spec_key(known, 0, len(known)), []), known)
         return True
 
     def bound(self, text: bytes) -> tuple[int, int]:
@@ -230,6 +232,19 @@ class _Remembered:
             self.statuses[text] = kept
             return dict(kept)
         return kept
+
+
+def _first_of(candidates: list[bytes], text: bytes) -> None:
+    """Put a remembered ``text`` (the object remembered) first among the texts found by the
+    same bytes, if not there already, letting the oldest go past :data:`_CANDIDATES`."""
+    if candidates and candidates[0] is text:
+        return
+    for at, other in enumerate(candidates):
+        if other is text:
+            del candidates[at]
+            break
+    candidates.insert(0, text)
+    del candidates[_CANDIDATES:]
 
 
 _FAILED = object()
