@@ -175,6 +175,9 @@ class _Derived:
     readiness: ObjectsMemo[UpgradeReadiness] = field(default_factory=ObjectsMemo)
     packages: Memo[PackageSpread] = field(default_factory=Memo)
     simulator: Simulator | None = None
+    #: The last ``report()``'s resolutions, with the model's version and the catalogs they
+    #: were made of: a remedy proof's state at rest resolves every namespace the same.
+    reported_resolutions: tuple[int, list[Catalog], list[NamespaceResolution]] | None = None
     diagnosis: Memo[Diagnosis] = field(default_factory=Memo)
     newest: Memo[dt.datetime | None] = field(default_factory=Memo)
     migration: Memo[list[Migration]] = field(default_factory=Memo)
@@ -769,7 +772,10 @@ class Analysis:
             if found is not None:
                 found.close()
             self._derived.simulator = found = Simulator(
-                self._source, in_place=in_place, index=self.health_index
+                self._source,
+                in_place=in_place,
+                index=self.health_index,
+                at_rest=self._reported_resolutions,
             )
         return found
 
@@ -858,7 +864,9 @@ class Analysis:
         (``check``); otherwise every remedy says ``not-simulated``."""
         source = self._source
         health = self.health_findings()
+        version, catalogs = self.model.version, self.catalogs()
         resolutions = self.resolutions()
+        self._derived.reported_resolutions = (version, catalogs, resolutions)
         subscriptions = self.decided_subscriptions(resolutions)
         self._derived.reported = subscriptions
         catalog_content = self.has_catalog_content()
@@ -896,6 +904,20 @@ class Analysis:
         if source.recorded_at is not None:  # a recording's moment (R-REC-1)
             report["source"]["at"] = rfc3339(source.recorded_at)
         return report
+
+    def _reported_resolutions(self) -> list[NamespaceResolution] | None:
+        """The last report's resolutions while nothing they read moved since: the model at
+        the same version (every change to the cache moves it) and the very same catalogs."""
+        held = self._derived.reported_resolutions
+        if held is None:
+            return None
+        version, catalogs, resolutions = held
+        now = self.catalogs()
+        if version != self.model.version or len(now) != len(catalogs):
+            return None
+        if any(a is not b for a, b in zip(now, catalogs, strict=True)):
+            return None
+        return resolutions
 
     def _prover(self, findings: int) -> RemedyProof:
         return RemedyProof(lambda: self.simulator(in_place=True), findings)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from bisect import insort
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from olmtui.model.incremental.engine import Model
@@ -130,8 +130,14 @@ class SimulatedState:
     namespace, and the resolutions and findings of the state at rest."""
 
     def __init__(
-        self, source: SimulationSource, in_place: bool, index: HealthIndex | None = None
+        self,
+        source: SimulationSource,
+        in_place: bool,
+        index: HealthIndex | None = None,
+        resolutions: Sequence[NamespaceResolution] | None = None,
     ) -> None:
+        """``resolutions``: what :meth:`resolve` gives of every namespace now, when the
+        caller resolved them on this very state (in place: ``check``'s report did)."""
         catalogs = source.catalogs()
         self.catalogs = catalogs
         self.content = CatalogContent(catalogs)
@@ -156,7 +162,8 @@ class SimulatedState:
         self.reader = ReactionReader(self.store, self.by_namespace)
         self.global_namespace = source.global_namespace
         self.catalog_content = any(c.graph == "catalog" for c in catalogs)
-        self.resolutions = {r.namespace: r for r in self.resolve(None)}
+        at_rest = self.resolve(None) if resolutions is None else resolutions
+        self.resolutions = {r.namespace: r for r in at_rest}
         self.resolutions_sorted = tuple(self.resolutions[n] for n in sorted(self.resolutions))
         self.predicted = self.predicted_findings(self.resolutions.values(), None)
         self.findings = self.all_findings(self.predicted, self.resolutions)

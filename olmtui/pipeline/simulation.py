@@ -27,6 +27,7 @@ from olmtui.model.incremental.health_index import HealthIndex
 from olmtui.model.records.diagnosis import Change, FindingKey, Remedy
 from olmtui.model.records.types import ObjectRef
 from olmtui.model.rules.operatorgroups.targets import uid_label
+from olmtui.model.rules.resolution.result import NamespaceResolution
 from olmtui.pipeline.resolution_inputs import default_global_namespace
 from olmtui.pipeline.simulated_state import SimulatedState, SimulationSource
 from olmtui.pipeline.simulation_outcome import Outcome, diff, judged
@@ -50,7 +51,9 @@ class Simulator:
     trials change its own cache and model, and put them back after each, rather than pay
     for a second model over a copy (a second of CPU at 20,000 copied CSVs). Never for a
     session a screen shows: the screens would draw the trial's state. ``index``: in place,
-    the session's own health index, which the trials then share (``SimulatedState``)."""
+    the session's own health index, which the trials then share (``SimulatedState``).
+    ``at_rest``: in place, every namespace's resolution of the state as it is, when the
+    session has it (``None`` when not, or when the state moved since it was made)."""
 
     def __init__(
         self,
@@ -58,10 +61,12 @@ class Simulator:
         *,
         in_place: bool = False,
         index: Callable[[], HealthIndex] | None = None,
+        at_rest: Callable[[], list[NamespaceResolution] | None] | None = None,
     ) -> None:
         self._source = source
         self._in_place = in_place
         self._index = index
+        self._at_rest = at_rest
         self._copy: SimulatedState | None = None
         self._built_at: int | None = None
 
@@ -82,7 +87,8 @@ class Simulator:
             if self._copy is not None:
                 self._copy.close()
             index = self._index() if self._in_place and self._index is not None else None
-            self._copy = SimulatedState(self._source, self._in_place, index)
+            at_rest = self._at_rest() if self._in_place and self._at_rest is not None else None
+            self._copy = SimulatedState(self._source, self._in_place, index, at_rest)
             self._built_at = version
         return self._copy
 

@@ -73,6 +73,8 @@ class Refused(Exception):
 def special_file(mode: int) -> str | None:
     """What a file of this ``st_mode`` is when it is neither a regular file nor a directory:
     never opened, since reading a FIFO blocks until a writer comes (forever, here)."""
+    if stat.S_ISREG(mode):
+        return None  # nearly every file: one test, not five
     for test, what in (
         (stat.S_ISFIFO, "a FIFO"),
         (stat.S_ISSOCK, "a socket"),
@@ -81,7 +83,7 @@ def special_file(mode: int) -> str | None:
     ):
         if test(mode):
             return what
-    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+    if stat.S_ISDIR(mode):
         return None
     return "not a regular file"
 

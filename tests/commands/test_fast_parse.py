@@ -478,7 +478,7 @@ def test_remembered_annotations_are_a_field_only_when_a_shallow_line_ends_them(
     assert document_cut is not None and document_cut.fields is not None
     remembered = dict(document_cut.fields)["annotations"]
     body = remembered + after.encode()
-    _key_line, shallow_line = fast_yaml._FIELD_PATTERNS[2]
+    _key_line, shallow_line = fast_yaml.field_patterns(2)
     taken = fast_yaml._remembered.known_field(body, 0, shallow_line)
     assert (taken is remembered) if found else (taken is None)
 

@@ -43,6 +43,7 @@ import datetime
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from olmtui.kinds import CSV
@@ -95,15 +96,14 @@ _CANDIDATES = 32
 _MAX_INDENT = 8
 
 
-def _field_patterns(indent: int) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+@cache
+def field_patterns(indent: int) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
     """For a metadata mapping at ``indent`` spaces: a plain key at that indentation (its
-    colon then a blank or the line end), and a line (after the first) indented no deeper."""
+    colon then a blank or the line end), and a line (after the first) indented no deeper.
+    Compiled when first needed (one indentation in practice, two spaces), not on import."""
     key_line = re.compile(rb" {%d}([A-Za-z0-9_][A-Za-z0-9_./-]*):(?=[ \n])" % indent)
     shallow_line = re.compile(rb"\n {0,%d}[^ \n]" % indent)
     return key_line, shallow_line
-
-
-_FIELD_PATTERNS = {indent: _field_patterns(indent) for indent in range(1, _MAX_INDENT + 1)}
 
 
 class _Remembered:
@@ -422,7 +422,7 @@ def _fields(text: bytes) -> list[tuple[str, bytes]] | None:
     indent = len(body) - len(body.lstrip(b" "))
     if not 0 < indent <= _MAX_INDENT:
         return None
-    key_line, shallow_line = _FIELD_PATTERNS[indent]
+    key_line, shallow_line = field_patterns(indent)
     fields: list[tuple[str, bytes]] = []
     begin = 0
     while begin < len(body):
