@@ -264,7 +264,10 @@ def _directory_content(directory: Path, shown: str) -> PathContent:
         relative.extend(prefix + f for f in files)
     selection = select_files(relative)
     unread = _unread_directories(directory, shown, relative, unlisted)
-    paths = [os.path.join(base, rel) for rel in selection.files]
+    # ``os.path.join(base, rel)`` for each of thousands of relative paths, joined as it
+    # would join them: the folder with its separator, then the path
+    in_base, in_shown = os.path.join(base, ""), os.path.join(shown, "")
+    paths = [in_base + rel for rel in selection.files]
     sizes = [_size(path) for path in paths]
     logs = [
         LogSource(os.path.join(shown, rel), *found, path=os.path.join(base, rel))
@@ -275,7 +278,7 @@ def _directory_content(directory: Path, shown: str) -> PathContent:
         [os.path.join(shown, d) if d else shown for d in selection.must_gathers],
         chain(
             (
-                SourceFile(os.path.join(shown, rel), b"", False, path=path, listed_size=size)
+                SourceFile(in_shown + rel, b"", False, path=path, listed_size=size)
                 for rel, path, size in zip(selection.files, paths, sizes, strict=True)
             ),
             unread,
