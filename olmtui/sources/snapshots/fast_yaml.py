@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -429,7 +430,8 @@ def _fields(text: bytes) -> list[tuple[str, bytes]] | None:
         match = key_line.match(body, begin)
         if match is None:
             return None
-        key = match.group(1).decode()
+        # one string per key in a worker, which pickles each once, not in every copy
+        key = sys.intern(match.group(1).decode())
         piece = (
             _remembered.known_field(body, begin, shallow_line)
             if key in _REMEMBERED_FIELDS
