@@ -117,7 +117,10 @@ def parse_in_worker(sources: list[SourceFile], fast: bool) -> WorkerResult:
     with cyclic_gc_paused():  # parsed values and their pickle hold no cycle
         parsed = [_parsed(source, fast) for source in sources]
         references, new = _sent_maps.take_out([d for _, documents in parsed for d in documents])
-        sent = [(_source_values(s), [_document_values(d) for d in docs]) for s, docs in parsed]
+        sent = [
+            (_sent_source(s, given), [_document_values(d) for d in docs])
+            for (s, docs), given in zip(parsed, sources, strict=True)
+        ]
         try:
             payload = pickle.dumps((sent, references), protocol=pickle.HIGHEST_PROTOCOL)
         except RecursionError:
@@ -133,6 +136,14 @@ _source_values = attrgetter(*(f.name for f in fields(SourceFile)))
 _document_values = attrgetter(*(f.name for f in fields(Document)))
 
 
+def _sent_source(source: SourceFile, given: SourceFile) -> tuple[object, ...]:
+    """A file's fields as a worker sends them back: its name (a must-gather path of some
+    300 characters, a third of what a batch sends) left out as ``None`` when it is the
+    name the loader gave, which the loader still holds."""
+    values = _source_values(source)
+    return (None, *values[1:]) if source.name == given.name else values
+
+
 def _unpacked(
     result: WorkerResult, sources: list[SourceFile], fast: bool, maps: ReceivedMaps
 ) -> list[Parsed]:
@@ -141,7 +152,13 @@ def _unpacked(
         return [parse_file(source, fast) for source in sources]
     worker, payload = result
     sent, references = pickle.loads(payload)
-    parsed = [(SourceFile(*s), [Document(*d) for d in docs]) for s, docs in sent]
+    parsed = [
+        (
+            SourceFile(given.name, *values[1:]) if values[0] is None else SourceFile(*values),
+            [Document(*d) for d in docs],
+        )
+        for (values, docs), given in zip(sent, sources, strict=True)
+    ]
     maps.put_back(worker, [d for _, documents in parsed for d in documents], references)
     return parsed
 

@@ -97,3 +97,24 @@ def test_a_pool_that_breaks_between_batches_leaves_every_file_to_this_process(
     monkeypatch.setattr(parallel_load, "AHEAD_PER_WORKER", 1)
     counting_submits(monkeypatch, fail_after)
     assert loaded(must_gather, workers=2) == alone
+
+
+def test_a_batch_comes_back_as_parsed_here_with_the_loaders_own_names(tmp_path: Path) -> None:
+    """A worker sends a file's name back only when it is not the one it was given (the
+    loader holds that one): each file comes back as parsed in this process, an unreadable
+    one with why, an archive's member as a member."""
+    good = tmp_path / "ns.yaml"
+    good.write_text("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n")
+    given = [
+        SourceFile(str(good), b"", False, path=str(good)),
+        SourceFile(str(tmp_path / "gone.yaml"), b"", False, path=str(tmp_path / "gone.yaml")),
+        SourceFile(
+            "archive.tgz:b.yaml", b"kind: Namespace\napiVersion: v1\nmetadata: {name: b}\n", False
+        ),
+    ]
+    result = parallel_load.parse_in_worker(given, True)
+    back = parallel_load._unpacked(result, given, True, parallel_load.ReceivedMaps())
+    assert back == [parallel_load.parse_file(source, True) for source in given]
+    assert [source.name for source, _ in back] == [source.name for source in given]
+    assert all(got.name is sent.name for (got, _), sent in zip(back, given, strict=True))
+    assert back[1][0].error is not None and back[1][1] == []
