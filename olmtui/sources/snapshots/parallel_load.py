@@ -129,6 +129,13 @@ def parse_in_worker(sources: list[SourceFile], fast: bool) -> WorkerResult:
     return os.getpid(), payload
 
 
+def _parse_task(sources: list[tuple[object, ...]], fast: bool) -> WorkerResult:
+    """:func:`parse_in_worker` of a batch handed to the pool as each file's fields: a
+    frozen dataclass pickles through Python-level state methods both ways (~6 us a file,
+    in the loader's queue thread and in the worker), a tuple in C."""
+    return parse_in_worker([SourceFile(*values) for values in sources], fast)  # type: ignore[arg-type]
+
+
 #: A file's and a document's fields, as they cross the pipe: tuples pickle in C, the frozen
 #: dataclasses through Python-level state methods (~6 us each way for each of a
 #: must-gather's thousands of files and documents).
@@ -281,7 +288,10 @@ def _in_pool(files: Iterator[SourceFile], fast: bool, workers: int) -> Iterator[
                 for sources, large in batches:
                     waiting.append((sources, None))  # before the submit, which may fail
                     if not large:
-                        waiting[-1] = (sources, pool.submit(parse_in_worker, sources, fast))
+                        waiting[-1] = (
+                            sources,
+                            pool.submit(_parse_task, [_source_values(f) for f in sources], fast),
+                        )
                     if len(waiting) >= workers * AHEAD_PER_WORKER:
                         yield from first()
                 while waiting:
