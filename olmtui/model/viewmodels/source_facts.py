@@ -18,8 +18,11 @@ _CONDITION_TIMES = ("lastUpdateTime", "lastTransitionTime", "lastHeartbeatTime",
 _HISTORY_TIMES = ("startedTime", "completionTime")
 
 
-def _newest_of(values: Iterable[object], newest: str) -> str:
-    for value in values:
+def _newest_field(mapping: Mapping[str, object], fields: tuple[str, ...], newest: str) -> str:
+    """The newest of ``newest`` and the times ``mapping`` holds in ``fields`` (read for
+    every object of a snapshot: a loop, no generator per mapping)."""
+    for field in fields:
+        value = mapping.get(field)
         # RFC 3339 UTC strings of one shape sort as their times: parse only the winner
         if type(value) is str and value > newest and value.endswith("Z"):
             newest = value
@@ -29,17 +32,17 @@ def _newest_of(values: Iterable[object], newest: str) -> str:
 def _newest_in(obj: Obj, newest: str) -> str:
     obj_meta = obj.get("metadata")
     if isinstance(obj_meta, Mapping):
-        newest = _newest_of((obj_meta.get(f) for f in _META_TIMES), newest)
+        newest = _newest_field(obj_meta, _META_TIMES, newest)
     status = obj.get("status")
     if not isinstance(status, Mapping):
         return newest
-    newest = _newest_of((status.get(f) for f in _STATUS_TIMES), newest)
+    newest = _newest_field(status, _STATUS_TIMES, newest)
     for key, fields in (("conditions", _CONDITION_TIMES), ("history", _HISTORY_TIMES)):
         entries = status.get(key)
         if isinstance(entries, list):
             for entry in entries:
                 if isinstance(entry, Mapping):
-                    newest = _newest_of((entry.get(f) for f in fields), newest)
+                    newest = _newest_field(entry, fields, newest)
     return newest
 
 
