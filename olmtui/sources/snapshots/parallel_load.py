@@ -22,7 +22,10 @@ A directory's files are read where they are parsed: a worker gets a path, not th
 and hands back the file without its bytes. Pickling a file's bytes, pushing them through a
 pipe and unpickling them cost more CPU than reading it again from the page cache (~0.8 s
 of 1.2 s at 415 MB); an archive's members, read once from the stream, are still sent.
-Copies' labels and annotations come back once per worker (``worker_maps``).
+Copies' labels and annotations come back once per worker (``worker_maps``). A batch goes
+out as each file's fields (a tuple pickles in C, a frozen dataclass through Python-level
+state methods) and comes back without the names the loader gave (a must-gather path was a
+third of what a batch of copies sent back).
 
 A worker pickles its result itself: a document can nest deeper than pickle recurses
 (``MAX_DEPTH`` levels load, pickle stops short of 1,000), and such a file is then parsed
