@@ -286,8 +286,12 @@ class Reader:
     def __init__(self, lines: list[bytes], fallback: Fallback) -> None:
         self.lines = lines
         self.fallback = fallback
-        self.indents = [len(line) - len(line.lstrip(b" ")) for line in lines]
-        self.entries = [_LINE_ENTRY.fullmatch(line) for line in lines]
+        self.entries = entries = [_LINE_ENTRY.fullmatch(line) for line in lines]
+        # an entry's indentation is its first group's end: only other lines are stripped
+        self.indents = [
+            len(line) - len(line.lstrip(b" ")) if entry is None else entry.end(1)
+            for line, entry in zip(lines, entries, strict=True)
+        ]
 
     def mapping(
         self, at: int, indent: int, first: re.Match[bytes] | None = None
