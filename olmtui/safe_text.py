@@ -51,6 +51,8 @@ def json_inert(json_text: str) -> str:
     """JSON text with the unsafe characters ``json.dumps(ensure_ascii=False)`` leaves raw
     (DEL, C1, bidi, separators, lone surrogates) as ``\\uXXXX``: the same document for a
     parser, and inert on a terminal. Such characters can only stand inside a JSON string."""
+    if json_text.isascii() and "\x7f" not in json_text:
+        return json_text  # of these only DEL is ASCII; ``isascii`` costs nothing on a str
     if _JSON_UNSAFE.search(json_text) is None:
         return json_text
     return _JSON_UNSAFE.sub(lambda found: f"\\u{ord(found.group()):04x}", json_text)

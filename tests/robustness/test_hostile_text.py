@@ -83,6 +83,16 @@ def test_json_keeps_the_value_and_escapes_what_a_terminal_could_obey() -> None:
     assert json.loads(text) == value
 
 
+@pytest.mark.parametrize("char", [*C1, *BIDI, "\u2028", "\u2029", "\ud800"])
+def test_json_escapes_in_ascii_text_as_in_any(char: str) -> None:
+    """JSON text all ASCII but the one character (DEL is ASCII itself) is escaped as well
+    as text that is not (the ASCII fast path passes only text with no DEL)."""
+    code = ord(char)
+    for around in ("plain", "é"):
+        assert json_inert(f'"{around}{char}x"') == f'"{around}\\u{code:04x}x"'
+    assert json_inert('"plain text"') == '"plain text"'
+
+
 # -- the dashboard's side --------------------------------------------------------------------
 
 
