@@ -66,7 +66,7 @@ from olmtui.model.rules.rule_family import (
     Seen,
     Subject,
 )
-from olmtui.store import ACCESS, CATALOG_CONTENT, Change, Obj, Store, is_copied_csv
+from olmtui.store import ACCESS, CATALOG_CONTENT, Change, Key, Obj, Store, is_copied_csv
 
 NSKey = tuple[str, str]
 #: How far a live session's clock moves before CSV ages are measured again.
@@ -212,8 +212,10 @@ class HealthIndex:
         # The cached objects are taken in without asking the families what they move: every
         # subject is marked once they are all in.
         for kind in _READ_KINDS:
-            for key, obj in store.items(kind):
-                self._take(Change("ADDED", key, None, obj), False)
+            for (namespace, name), obj in store.slots(kind):
+                if kind == CSV and is_copied_csv(obj):
+                    continue  # no health rule reads copies (R-COPY-1): nothing to keep of one
+                self._take(Change("ADDED", Key(kind, namespace, name), None, obj), False)
         for family in FAMILIES:
             self._dirty.update(family.subjects(self._inputs))
         store.subscribe(self._on_changes)
