@@ -84,7 +84,7 @@ from olmtui.model.viewmodels.views import (
 from olmtui.model.viewmodels.views import findings_by_subject as by_subject
 from olmtui.pipeline import resolution_inputs as resolver_inputs
 from olmtui.pipeline.input_state import scope_reasons
-from olmtui.pipeline.memo import Memo, ObjectsMemo
+from olmtui.pipeline.memo import Memo, ObjectsMemo, same_objects
 from olmtui.pipeline.pending_index import pending_index
 from olmtui.pipeline.predicted import PredictedFindings, WorkerHost
 from olmtui.pipeline.related import Reads, Relation, related
@@ -912,10 +912,7 @@ class Analysis:
         if held is None:
             return None
         version, catalogs, resolutions = held
-        now = self.catalogs()
-        if version != self.model.version or len(now) != len(catalogs):
-            return None
-        if any(a is not b for a, b in zip(now, catalogs, strict=True)):
+        if version != self.model.version or not same_objects(self.catalogs(), catalogs):
             return None
         return resolutions
 

@@ -87,11 +87,12 @@ _BOUNDS_REMEMBERED = frozenset({"apiVersion", "kind", "spec", "status"})
 #: many first and last bytes of a remembered spec, with its length (``_known_spec``).
 _FIELD_PREFIX = 256
 _SPEC_ENDS = 64
-#: How many remembered texts found by the same bytes are tried, the newest first. The
-#: copies of a must-gather come a namespace at a time, every CSV in turn: fewer than the
-#: CSVs that share those bytes (an operator family's boilerplate, one example in every
-#: CSV) and each is found no more, its copies cut and hashed in full as if new. A text
-#: tried and not it differs from the copy's within a few hundred bytes, nearly always.
+#: How many remembered texts found by the same bytes are tried, the newest first. A
+#: must-gather's copies come a namespace at a time, every CSV in turn: were fewer tried
+#: than there are CSVs sharing those bytes (an operator family's boilerplate, one example
+#: in every CSV), some would never be found, their copies cut and hashed in full as if
+#: new. A text tried that is not the copy's differs from it within a few hundred bytes,
+#: nearly always.
 _CANDIDATES = 32
 #: The deepest indentation of a metadata mapping the cut handles (kubectl and oc use 2).
 _MAX_INDENT = 8
@@ -124,10 +125,11 @@ class _Remembered:
         #: remembered metadata fields by their first bytes, newest first (``known_field``)
         self.fields_at: dict[bytes, list[bytes]] = {}
         self.statuses: dict[bytes, dict[str, Any]] = {}
+        #: an apiVersion's or kind's section text to its value
         self.values: dict[bytes, Any] = {}
-        #: each remembered metadata field's text to the object remembered (found again by
-        #: ``known_field`` as that one object, never a second copy of its bytes)
-        self.texts: dict[bytes, bytes] = {}
+        #: a metadata field's text to the object remembered (found again by ``known_field``
+        #: as that one object, never a second copy of its bytes) and its value
+        self.fields: dict[bytes, tuple[bytes, Any]] = {}
         #: The identities of the remembered metadata fields (see :func:`shared_field`).
         self.shared: set[int] = set()
         self.size = 0
@@ -140,7 +142,7 @@ class _Remembered:
             self.fields_at.clear()
             self.statuses.clear()
             self.values.clear()
-            self.texts.clear()
+            self.fields.clear()
             self.shared.clear()
             self.size = 0
         self.size += more
@@ -160,23 +162,23 @@ class _Remembered:
         (YAML reads an unquoted date as a ``datetime``), or ``_FAILED`` (not one, or it does
         not parse alone: remembered too, and then parsed with the copy's own fields). A
         field :meth:`known_field` did not find (a new slice) is findable from then on."""
-        known = self.texts.get(text)
-        if known is text:
-            return self.values[text]
-        if known is None:
+        held = self.fields.get(text)
+        if held is not None and held[0] is text:
+            return held[1]
+        if held is None:
             value = _alone(text, key, load)
             if type(value) is not dict or not all(
                 type(k) is str and isinstance(v, _SHAREABLE) for k, v in value.items()
             ):
                 value = _FAILED
             self._room(len(text))
-            self.values[text] = value
-            self.texts[text] = known = text
+            held = self.fields[text] = (text, value)
             if value is not _FAILED:
                 self.shared.add(id(value))
+        known, value = held
         if len(known) > _FIELD_PREFIX:
             _first_of(self.fields_at.setdefault(known[:_FIELD_PREFIX], []), known)
-        return self.values[known]
+        return value
 
     def spec_ok(self, text: bytes, load: Load) -> bool:
         """Whether a spec parses alone as a mapping or null. One that did is found by
