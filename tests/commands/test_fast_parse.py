@@ -325,6 +325,22 @@ TRICKY: dict[str, tuple[str, str]] = {
     "resourceVersion octal": ("  resourceVersion: '7'", "  resourceVersion: 010"),
     "name double-quoted with an escape": ("  name: etcd.v0.9.4", '  name: "etcd\\x41"'),
     "name with a comment": ("  name: etcd.v0.9.4", "  name: etcd.v0.9.4 # c"),
+    # A copy that its CSV's template (``copy_templates``) may be taken for.
+    "a continuation line after the uid": (
+        "  uid: 9c4a97e2-b688-5f5f-aae9-42772769abcd\n",
+        "  uid: 9c4a97e2\n    -b688\n",
+    ),
+    "uid a flow mapping": ("  uid: 9c4a97e2-b688-5f5f-aae9-42772769abcd", "  uid: {a: 1}"),
+    "creationTimestamp a timestamp": ("'2026-11-02T09:14:03Z'", "2026-11-02T09:14:03Z"),
+    "many brackets in the uid": (
+        "  uid: 9c4a97e2-b688-5f5f-aae9-42772769abcd",
+        "  uid: '" + "[" * 1200 + "'",
+    ),
+    "a field of its own more": ("  uid: 9c4a", "  generation: 2\n  uid: 9c4a"),
+    "no uid": ("  uid: 9c4a97e2-b688-5f5f-aae9-42772769abcd\n", ""),
+    "uid at column 1": ("  uid: 9c4a", " uid: 9c4a"),
+    "a key misspelt": ("  resourceVersion: '7'", "  resourceVersio: '7'"),
+    "a status line more": ("  reason: Copied\n", "  reason: Copied\n  extra: x\n"),
     "annotations deeper than the other keys": (
         "  annotations:\n    olm",
         "  annotations:\n      olm",
@@ -455,6 +471,43 @@ def test_many_specs_alike_at_both_ends_are_each_found_again() -> None:
         assert second is third, f"spec {at} cut again in a later namespace"
 
 
+def _without_templates(document: bytes) -> fast_yaml.Cut | None:
+    """The document's cut as made with no template (those remembered put back after)."""
+    templates = dict(fast_yaml._remembered.templates)
+    fast_yaml._remembered.templates.clear()
+    try:
+        return fast_yaml.cut(document)
+    finally:
+        fast_yaml._remembered.templates.clear()
+        fast_yaml._remembered.templates.update(templates)
+
+
+def test_a_copy_is_cut_by_its_csv_template_as_it_is_cut_without() -> None:
+    """From a CSV's second copy on, its copies are found by its template (``copy_templates``),
+    whatever the length of their own fields, and cut exactly as without one: the same
+    sections and fields, the same nesting bound, the same value read."""
+    text = (
+        COPY.replace("etcd.v0.9.4", "templated.v1")
+        .replace("9c4a97e2", "{uid}")
+        .replace("With a blank line.", "With a spec no other test has.")
+    )
+    own = [("t-a", "0"), ("t-b", "1"), ("t-long-namespace-name", "22"), ("t", "333"), ("tt", "4")]
+    seen = []
+    for namespace, uid in own:
+        document = ("---\n" + copy_in(namespace, text).replace("{uid}", uid)).encode()
+        templated = fast_yaml._remembered.templated(document)
+        document_cut = fast_yaml.cut(document)
+        expected = _without_templates(document)
+        assert document_cut is not None and document_cut == expected
+        assert document_cut.sections["metadata"] == expected.sections["metadata"]
+        obj = fast_yaml.copy_of(document_cut, load_yaml)
+        assert obj is not None and obj == fast_yaml.copy_of(expected, load_yaml)
+        assert obj["metadata"]["namespace"] == namespace
+        assert obj["metadata"]["uid"].startswith(uid)
+        seen.append(templated is not None)
+    assert seen == [False, False, True, True, True]
+
+
 @pytest.mark.parametrize(
     ("after", "found"),
     [
@@ -563,7 +616,13 @@ def test_a_copy_with_random_edits_loads_as_the_full_parse_reads_it(
     for at, piece in edits:
         at = min(at, len(text))
         text = text[:at] + piece + text[at:]
-    docs = [PARENT, copy_in("ns-a", base), copy_in("ns-x", text), copy_in("ns-c", base)]
+    docs = [
+        PARENT,
+        copy_in("ns-a", base),
+        copy_in("ns-b", base),  # its CSV's template from here on
+        copy_in("ns-x", text),
+        copy_in("ns-c", base),
+    ]
     documents = [("---\n" + (d if d.endswith("\n") else d + "\n")).encode() for d in docs]
     assert_same_load(write_layout(documents, layout, tmp_path))
 

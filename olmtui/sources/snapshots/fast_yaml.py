@@ -32,6 +32,10 @@ exactly their keys in order; they may hold no alias (``*``), so no anchor a reme
 field holds can be missed. When any of this does not hold, the metadata section is parsed
 alone as before. So a copy costs the parse of its few own fields.
 
+From a CSV's second copy on, its copies are not even cut: they are found by the template of
+an earlier one (``copy_templates``), its texts compared in place with the copy's own
+one-line fields between them, which gives the very cut the search of its lines would.
+
 Anything else (a CSV that turns out not to be a copy, a section that fails, a spec that is
 not a mapping) returns ``None`` and the caller parses the document in full, which gives the
 value or the error it gives today.
@@ -49,6 +53,7 @@ from typing import Any
 
 from olmtui.kinds import CSV
 from olmtui.sources.input_limits import block_bound
+from olmtui.sources.snapshots.copy_templates import Key, Template, template_key, template_of
 from olmtui.sources.snapshots.simple_fields import simple_field
 from olmtui.store import COPIED_FROM_LABEL, is_copied_csv
 
@@ -132,6 +137,8 @@ class _Remembered:
         self.fields: dict[bytes, tuple[bytes, Any]] = {}
         #: The identities of the remembered metadata fields (see :func:`shared_field`).
         self.shared: set[int] = set()
+        #: copies' templates by their key, the newest first (``copy_templates``)
+        self.templates: dict[Key, list[Template]] = {}
         self.size = 0
 
     def _room(self, more: int) -> None:
@@ -144,6 +151,7 @@ class _Remembered:
             self.values.clear()
             self.fields.clear()
             self.shared.clear()
+            self.templates.clear()
             self.size = 0
         self.size += more
 
@@ -222,6 +230,41 @@ class _Remembered:
                 return text
         return None
 
+    def templated(self, chunk: bytes) -> Cut | None:
+        """The document's cut from a template it is (``copy_templates``), or ``None``."""
+        key = template_key(chunk)
+        for template in self.templates.get(key, ()) if key is not None else ():
+            lines = template.own_lines(chunk)
+            if lines is not None:
+                return _cut_of(template, chunk, lines)
+        return None
+
+    def learn(self, chunk: bytes, made: Cut) -> None:
+        """A template of a copy just cut whose spec and shared metadata fields are the
+        remembered texts themselves (from its CSV's second copy on), found from then on."""
+        sections = made.sections
+        if made.fields is None or self.specs.get(sections["spec"]) is not sections["spec"]:
+            return
+        fields: list[tuple[str, bytes]] = []
+        for field, piece in made.fields:
+            if field in _REMEMBERED_FIELDS:
+                held = self.fields.get(piece)
+                if held is None or held[1] is _FAILED:
+                    return
+                piece = held[0]  # the remembered text itself: its value found by identity
+            fields.append((field, piece))
+        key = template_key(chunk)
+        parts = [self.bound(text) for k, text in sections.items() if k != "metadata"]
+        parts += [self.bound(piece) for k, piece in fields if k in _REMEMBERED_FIELDS]
+        bound = sum(b for b, _ in parts), max(block for _, block in parts)
+        template = template_of(chunk, sections, fields, _REMEMBERED_FIELDS, bound)
+        if key is None or template is None:
+            return
+        self._room(template.size())
+        candidates = self.templates.setdefault(key, [])
+        candidates.insert(0, template)
+        del candidates[_CANDIDATES:]
+
     def status(self, text: bytes, load: Load) -> dict[str, Any] | None:
         kept = self.statuses.get(text)
         if kept is not None:
@@ -295,6 +338,9 @@ def cut(chunk: bytes) -> Cut | None:
     path may read (parse it in full)."""
     if _COPY_HINT not in chunk or _CSV_HINT not in chunk:
         return None
+    templated = _remembered.templated(chunk)
+    if templated is not None:
+        return templated
     sections = _sections(chunk)
     if sections is None or "spec" not in sections or "metadata" not in sections:
         return None
@@ -309,7 +355,24 @@ def cut(chunk: bytes) -> Cut | None:
             section_brackets, section_block = section_bound(text)
         brackets += section_brackets
         block = max(block, section_block)
-    return Cut(sections, brackets + block, fields)
+    made = Cut(sections, brackets + block, fields)
+    _remembered.learn(chunk, made)
+    return made
+
+
+def _cut_of(template: Template, chunk: bytes, lines: list[bytes]) -> Cut:
+    """The cut of a document that is ``template`` with its own ``lines`` in its gaps: the
+    template's texts, its metadata section from the document, its own lines' part of the
+    bound added to the template's (as :func:`_fields_bound` adds them)."""
+    own = iter(lines)
+    fields = [(key, next(own) if piece is None else piece) for key, piece in template.fields]
+    metadata_end = template.metadata_at + template.metadata_fixed + sum(map(len, lines))
+    sections = {
+        key: chunk[template.metadata_at : metadata_end] if text is None else text
+        for key, text in template.sections
+    }
+    own_brackets, own_block = section_bound(b"".join(lines))
+    return Cut(sections, template.brackets + own_brackets + max(template.block, own_block), fields)
 
 
 def _fields_bound(fields: list[tuple[str, bytes]]) -> tuple[int, int]:
