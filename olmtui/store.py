@@ -551,6 +551,39 @@ def _access_obj(kind: str, unreadable: Unreadable) -> Obj:
     }
 
 
+class HeldFeed:
+    """The changes a store publishes while its feed is held (``Store.hold_feed``): handed at
+    once to the one subscriber passing, kept in order for the others. :meth:`release`
+    hands them on, as they were published; :meth:`close` lets them go, for a caller that
+    put every object back as it was (a simulation's trial: those subscribers, a model and
+    what follows it, never needed to follow the change and its undoing)."""
+
+    def __init__(self, store: Store, passing: Listener) -> None:
+        self._store = store
+        self._passing = passing
+        self._kept: list[list[Change]] | None = []
+
+    def keep(self, changes: list[Change]) -> None:
+        self._passing(changes)
+        if self._kept is not None:
+            self._kept.append(changes)
+
+    def release(self) -> None:
+        """Hand the changes kept on to the other subscribers and stop holding."""
+        kept, self._kept = self._kept, None
+        self._store._stop_holding()
+        for changes in kept or ():
+            for listener in list(self._store._listeners):
+                if listener != self._passing:
+                    listener(changes)
+
+    def close(self) -> None:
+        """Stop holding, letting what is kept go (nothing, once released)."""
+        if self._kept is not None:
+            self._kept = None
+            self._store._stop_holding()
+
+
 class Store:
     """Objects by kind, namespace and name, and the feed of changes made to them.
 
@@ -564,6 +597,8 @@ class Store:
         #: The name-only forms an object of these kinds is kept as when it equals one.
         self._forms: dict[str, tuple[NameOnly, ...]] = {NAMESPACE: (BARE_NAMESPACE,)}
         self._listeners: list[Listener] = []
+        #: While a feed is held (:meth:`hold_feed`), what it keeps back, else ``None``.
+        self._feed_held: HeldFeed | None = None
         self._shared = SharedMaps()
         #: The cached objects that had wrong-typed fields (R-SRC-4), by key: those fields are
         #: absent from the cached object, and these records say what they were.
@@ -650,9 +685,24 @@ class Store:
         self._listeners.remove(listener)
 
     def _emit(self, changes: list[Change]) -> None:
-        if changes:
-            for listener in list(self._listeners):
-                listener(changes)
+        if not changes:
+            return
+        if self._feed_held is not None:
+            self._feed_held.keep(changes)
+            return
+        for listener in list(self._listeners):
+            listener(changes)
+
+    def hold_feed(self, passing: Listener) -> HeldFeed:
+        """Keep back the changes published from now on from every subscriber but
+        ``passing``, until the feed is released or closed (:class:`HeldFeed`)."""
+        if self._feed_held is not None:
+            raise RuntimeError("the store's feed is held already")
+        self._feed_held = HeldFeed(self, passing)
+        return self._feed_held
+
+    def _stop_holding(self) -> None:
+        self._feed_held = None
 
     def _keeps(self, obj: Any) -> bool:
         """Whether ``obj`` is an object of a kind the cache keeps (a live list may hold

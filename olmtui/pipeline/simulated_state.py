@@ -69,12 +69,13 @@ class ObjectsByNamespace:
             for (namespace, name), obj in store.slots(kind):
                 held.setdefault(namespace, {})[name] = obj
         self._store = store
-        store.subscribe(self._on_changes)
+        store.subscribe(self.follow)
 
     def close(self) -> None:
-        self._store.unsubscribe(self._on_changes)
+        self._store.unsubscribe(self.follow)
 
-    def _on_changes(self, changes: list[StoreChange]) -> None:
+    def follow(self, changes: list[StoreChange]) -> None:
+        """Take the cache's changes (a trial's too, while the others' feed is held)."""
         for change in changes:
             held = self._held.get(change.key.kind)
             if held is None:

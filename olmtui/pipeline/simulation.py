@@ -32,7 +32,7 @@ from olmtui.pipeline.resolution_inputs import default_global_namespace
 from olmtui.pipeline.simulated_state import SimulatedState, SimulationSource
 from olmtui.pipeline.simulation_outcome import Outcome, diff, judged
 from olmtui.pipeline.simulation_outcome import refused as refused  # re-exported
-from olmtui.store import CLUSTER_SCOPED, Key, Malformed, Obj, Store
+from olmtui.store import CLUSTER_SCOPED, HeldFeed, Key, Malformed, Obj, Store
 
 #: Kinds whose change can move what every namespace resolves against (R-RES-3, R-RES-4):
 #: then every namespace is resolved again, not only the changed ones.
@@ -103,10 +103,14 @@ class Simulator:
         model ends the trial there (the outcome's findings after are those before)."""
         state = self._state()
         journal: dict[Key, tuple[Obj | None, Malformed | None]] = {}
+        # the reactions read the cache and the objects kept by namespace, never the model:
+        # the model and the index follow only once the trial goes past the reactions
+        feed = state.store.hold_feed(state.by_namespace.follow)
         try:
-            yield self._run(state, changes, journal, proof), state.store
+            yield self._run(state, changes, journal, feed, proof), state.store
         finally:
             _restore(state.store, journal)
+            feed.close()  # put back as the model last saw it, when it was never released
             state.refresh()
             if self._in_place:  # put back as it was: the version moved, not the state
                 self._built_at = self._source.model.version
@@ -121,6 +125,7 @@ class Simulator:
         state: SimulatedState,
         changes: Sequence[Change],
         journal: dict[Key, tuple[Obj | None, Malformed | None]],
+        feed: HeldFeed,
         proof: bool = False,
     ) -> Outcome:
         store = state.store
@@ -144,9 +149,9 @@ class Simulator:
             if not pending:
                 break
         if proof and reaction.missing:
-            # not simulated whatever follows (``judged``): the resolution and the findings
-            # after, most of a trial's cost, are left out (approving a plan whose manifests
-            # olmtui lacks, in every namespace of a cluster)
+            # not simulated whatever follows (``judged``): the model following the change,
+            # the resolution and the findings after, most of a trial's cost, are left out
+            # (approving a plan whose manifests olmtui lacks, in every namespace of a cluster)
             before = state.findings
             resolutions_before = state.resolutions_sorted
             return Outcome(
@@ -159,6 +164,7 @@ class Simulator:
                 tuple(dict.fromkeys(reaction.missing)),
                 before_keys=state.before_keys,
             )
+        feed.release()
         reaction.lines += _sync_groups(state, journal)
         resolutions = dict(state.resolutions)
         # R-RES-1: OLM resolves a namespace again on a change there; what it writes back is
