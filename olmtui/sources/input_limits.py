@@ -121,7 +121,8 @@ def read_regular(path: Path | str, limit: int = MAX_FILE_BYTES) -> bytes:
             raise Refused(f"{special or 'a directory'}, not read")
         if status.st_size > limit:
             raise Refused(too_large(status.st_size, limit))
-        data = _read_up_to(descriptor, min(status.st_size, limit) + 1)  # never ``limit``
+        # never ``limit``; as many bytes as it says it holds are all of it
+        data = _read_up_to(descriptor, min(status.st_size, limit) + 1, status.st_size)
         if len(data) > status.st_size:  # it holds more than it claims
             data += _read_up_to(descriptor, limit + 1 - len(data))
     finally:
@@ -131,11 +132,13 @@ def read_regular(path: Path | str, limit: int = MAX_FILE_BYTES) -> bytes:
     return data
 
 
-def _read_up_to(descriptor: int, size: int) -> bytes:
+def _read_up_to(descriptor: int, size: int, whole: int = -1) -> bytes:
     """At most ``size`` bytes from the descriptor: fewer only at its end (a read may return
-    less than asked before that)."""
+    less than asked before that), or once ``whole`` bytes came (the size ``fstat`` gave):
+    the read that would only find the end is not made, one system call of each of a
+    must-gather's thousands of files. A file grown since gives more than ``whole``."""
     first = os.read(descriptor, size)
-    if len(first) == size or not first:
+    if len(first) == size or not first or len(first) == whole:
         return first
     pieces = [first]
     left = size - len(first)

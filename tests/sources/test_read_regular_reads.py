@@ -37,3 +37,24 @@ def test_every_descriptor_is_closed_read_or_refused(tmp_path: Path) -> None:
         with pytest.raises(input_limits.Refused):
             input_limits.read_regular(path, 3)
     assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_a_file_read_whole_at_once_takes_one_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As many bytes as ``fstat`` said the file holds are all of it: no read for its end."""
+    path = tmp_path / "a.yaml"
+    path.write_bytes(b"kind: x\n" * 100)
+    sizes: list[int] = []
+    read = os.read
+
+    def counted(fd: int, size: int) -> bytes:
+        sizes.append(size)
+        return read(fd, size)
+
+    monkeypatch.setattr(os, "read", counted)
+    assert input_limits.read_regular(path) == b"kind: x\n" * 100
+    assert sizes == [801]
+    sizes.clear()
+    assert input_limits.read_regular(Path("/proc/self/status"))  # claims 0 bytes, holds more
+    assert len(sizes) > 1

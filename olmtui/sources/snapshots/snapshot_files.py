@@ -253,15 +253,10 @@ def _size(path: Path | str) -> int:
 
 
 def _directory_content(directory: Path, shown: str) -> PathContent:
-    relative: list[str] = []
     unlisted: list[OSError] = []
     # strings, not Paths: a must-gather is thousands of files and folders
     base = os.fspath(directory)
-    below = len(os.path.join(base, ""))  # where a folder's path below ``base`` starts
-    for folder, dirs, files in os.walk(base, onerror=unlisted.append):
-        dirs.sort()
-        prefix = folder[below:].replace(os.sep, "/") + "/" if folder != base else ""
-        relative.extend(prefix + f for f in files)
+    relative = _walked(base, unlisted)
     selection = select_files(relative)
     unread = _unread_directories(directory, shown, relative, unlisted)
     # ``os.path.join(base, rel)`` for each of thousands of relative paths, joined as it
@@ -289,6 +284,46 @@ def _directory_content(directory: Path, shown: str) -> PathContent:
         tuple(logs[:MAX_LOG_FILES]),
         max(0, len(logs) - MAX_LOG_FILES),
     )
+
+
+def _walked(base: str, unlisted: list[OSError]) -> list[str]:
+    """The files below ``base``, ``/``-separated from it, as ``os.walk`` lists them: folders
+    in name order, a link to a folder not followed (neither a folder walked nor a file), a
+    folder that cannot be listed in ``unlisted`` (none of its files taken). One ``scandir``
+    a folder, without ``os.walk``'s ``lstat`` of each (a must-gather has thousands)."""
+    relative: list[str] = []
+    pending = [(base, "")]
+    while pending:
+        folder, prefix = pending.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError as error:
+            unlisted.append(error)
+            continue
+        folders: list[str] = []
+        for entry in entries:
+            if not _is_folder(entry):
+                relative.append(prefix + entry.name)
+            elif not _is_link(entry):
+                folders.append(entry.name)
+        folders.sort(reverse=True)  # taken from the end: walked in name order
+        pending += [(os.path.join(folder, name), f"{prefix}{name}/") for name in folders]
+    return relative
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:  # as os.walk takes it: not a folder
+        return False
+
+
+def _is_link(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_symlink()
+    except OSError:  # as os.walk takes it (``os.path.islink``): not a link, walked
+        return False
 
 
 #: A file name no directory holds (no name has a NUL): it stands for "any file in it".
