@@ -17,14 +17,15 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from olmtui.frozen import frozen
 
 #: A Kubernetes int64: the JSON report cannot write an integer past it.
 _INT_LIMIT = 2**63
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Problem:
     """One wrong-typed field: where (``spec.install.spec.deployments[0].name``), what the
     readers expect (``a string``) and what was there (``a number (5)``)."""
@@ -38,7 +39,7 @@ class Problem:
 LIVE = "live"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Malformed:
     """The problems of one cached object, and where it came from: ``file line N`` for a
     snapshot, ``live`` for an object served by the API server."""

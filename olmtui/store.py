@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Literal
 
+from olmtui.frozen import frozen
 from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.kinds import (
     CATALOG_SOURCE,
@@ -134,7 +135,7 @@ NAMESPACE_INDEXED: frozenset[str] = frozenset(
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Key:
     """Identity of a cached object. ``namespace`` is ``""`` for cluster-scoped kinds.
 
@@ -147,7 +148,7 @@ class Key:
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Change:
     """One entry of the change feed: what happened to which object, with both states."""
 
@@ -173,7 +174,7 @@ ACCESS = "olmtui.access"
 CATALOG_CONTENT = "olmtui.catalog-content"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ContentNews:
     """What changed in the content fetched for one catalog, for the change log."""
 
@@ -182,7 +183,7 @@ class ContentNews:
     severity: str = "info"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Unreadable:
     """A kind the source may not read (RBAC said 403): its cached objects, if any, are the
     last ones seen, and its absence proves nothing. ``resource`` is the plural the API
@@ -234,7 +235,7 @@ def _slot(kind: str, namespace: str, name: str) -> Slot:
     return name if kind in CLUSTER_SCOPED else (namespace, name)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@frozen(eq=False)
 class NameOnly:
     """A form of cluster-scoped object whose every field but its name is fixed: a bare
     Namespace, or one a snapshot loader made up. The cache keeps the form in the object's

@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from olmtui.frozen import frozen
 
-@dataclass(frozen=True, slots=True)
+
+@frozen
 class LogLine:
     """One log line: who wrote it, when (RFC 3339 text, "" when it does not say), at what
     level ("error", "warning", "info", "debug", or "" when it does not say), the text as
@@ -28,7 +30,7 @@ class LogLine:
     mentions: frozenset[tuple[str, str]] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class LogFileRead:
     """One log file read: its name as shown, the lines kept, and what was cut ("" when the
     whole file was kept), e.g. "the first 3,214 lines (1.2 MB) not read"."""

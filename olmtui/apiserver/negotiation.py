@@ -10,8 +10,9 @@ is only for lists and ``PartialObjectMetadata`` only for single objects and watc
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
+
+from olmtui.frozen import frozen
 
 JSON = "application/json"
 JSON_TYPES = frozenset({"application/json", "application/*", "*/*"})
@@ -24,7 +25,7 @@ class Shape(Enum):
     METADATA = "metadata"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Representation:
     """What to send, and the Content-Type to label it with."""
 

@@ -15,8 +15,9 @@ import itertools
 import json
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Any
+
+from olmtui.frozen import frozen
 
 Obj = dict[str, Any]
 
@@ -25,7 +26,7 @@ class ContinueExpired(Exception):
     """The continue token names no snapshot this server still holds."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Page:
     items: list[Obj]
     resource_version: int

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass
+
+from olmtui.frozen import frozen
 
 READ_VERBS: tuple[str, ...] = ("get", "list", "watch")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PrinterColumn:
     """One server-side Table column: a CRD ``additionalPrinterColumns`` entry."""
 
@@ -25,7 +26,7 @@ class PrinterColumn:
     description: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Resource:
     """One served resource, as discovery describes it."""
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
+
+from olmtui.frozen import frozen
 
 Obj = dict[str, Any]
 
@@ -34,7 +35,7 @@ _SET_REQUIREMENT = re.compile(r"^(\S+)\s+(in|notin)\s*\((.*)\)$")
 _COMPARISON = re.compile(r"^([^=!<>\s]+)\s*(==|=|!=|<|>)\s*(.*)$")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Requirement:
     """One label requirement: ``key`` compared with ``operator`` against ``values``."""
 
@@ -63,7 +64,7 @@ class Requirement:
         return value > bound if op == "gt" else value < bound
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class LabelSelector:
     """A conjunction of requirements; the empty selector matches everything."""
 
@@ -194,7 +195,7 @@ _KIND_FIELDS: dict[str, dict[str, Callable[[Obj], str]]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class FieldSelector:
     """A conjunction of ``field=value`` / ``field!=value`` terms."""
 
@@ -228,7 +229,7 @@ def parse_field_selector(text: str | None, kind: str = "") -> FieldSelector:
     return FieldSelector(tuple(terms), kind)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Selection:
     """Both selectors of one request; ``empty`` when neither restricts anything."""
 

@@ -29,7 +29,6 @@ import asyncio
 import json
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +45,7 @@ from olmtui.apiserver.resources import READ_VERBS, Resource, by_path, lookup
 from olmtui.apiserver.selectors import Selection, SelectorError, parse_selection
 from olmtui.apiserver.state import ClusterState, ResourceVersionTooLarge, StoredEvent
 from olmtui.apiserver.watch import WatchHub, WatchRequest
+from olmtui.frozen import frozen
 
 Obj = dict[str, Any]
 
@@ -53,7 +53,7 @@ _TRUE = frozenset({"true", "1"})
 _INCLUDE_OBJECT = frozenset({"None", "Metadata", "Object"})
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RequestRecord:
     """One HTTP request the server received."""
 
@@ -63,7 +63,7 @@ class RequestRecord:
     accept: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _Target:
     resource: Resource
     namespace: str | None

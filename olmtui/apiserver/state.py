@@ -19,10 +19,10 @@ import threading
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from olmtui.apiserver.resources import Resource, by_kind, lookup
+from olmtui.frozen import frozen
 
 Obj = dict[str, Any]
 EventType = Literal["ADDED", "MODIFIED", "DELETED"]
@@ -58,7 +58,7 @@ class ObjectExists(KeyError):
     """create of an object that already exists."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class StoredEvent:
     """One change, as the watch history keeps it.
 

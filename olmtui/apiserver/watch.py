@@ -40,6 +40,7 @@ from olmtui.apiserver.state import (
     stamp_rv,
 )
 from olmtui.apiserver.status import expired, too_large_resource_version
+from olmtui.frozen import frozen
 
 Obj = dict[str, Any]
 
@@ -59,7 +60,7 @@ class _OpenWatch:
     dead: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class WatchRequest:
     """The parameters of one watch, parsed from the query string."""
 

@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from olmtui.demo import cluster_upgrade, v1
 from olmtui.demo import objects as o
 from olmtui.demo.bundles import CATALOG_PATH, fixture_csv
 from olmtui.demo.operator_conditions import operator_conditions
+from olmtui.frozen import frozen
 from olmtui.kinds import PACKAGE_MANIFEST
 from olmtui.model.primitives.version import ZERO, parse_version
 from olmtui.model.records.catalog import Catalog
@@ -129,7 +129,7 @@ def timestamp(when: dt.datetime | None = None) -> str:
     return (when or dt.datetime.now(dt.UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Scenario:
     """The initial cluster: every object, in the order they are created."""
 

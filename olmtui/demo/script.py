@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from olmtui.demo import objects as o
 from olmtui.demo import scenario as s
 from olmtui.demo.bundles import fixture_csv
+from olmtui.frozen import frozen
 from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, NAMESPACE, OPERATOR_GROUP, SUBSCRIPTION
 from olmtui.model.rules.apis.reconcile import format_provided_apis, group_provided_apis
 from olmtui.model.rules.membership.checks import is_copiable
@@ -49,7 +49,7 @@ class Cluster(Protocol):
     def delete(self, kind: str, namespace: str | None, name: str) -> Obj: ...
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Step:
     """One change to the cluster: what a person would see happen, and how it is made."""
 

@@ -16,9 +16,9 @@ import binascii
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.mcp.tools import PAGE_CHARS
 
 
@@ -26,7 +26,7 @@ class CursorError(ValueError):
     """A cursor this list cannot continue from: one line for the client."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Page:
     items: list[Any]
     #: The cursor of the next page; ``None`` on the last.

@@ -10,8 +10,9 @@ description says so, so that a client never takes them for instructions.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from olmtui.frozen import frozen
 
 #: Said in every description: what a result's strings are.
 CLUSTER_CONTENT = (
@@ -71,7 +72,7 @@ _PAGE_NOTE = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ToolSpec:
     """One tool as listed: ``name``, ``title``, ``description`` and the JSON Schema of its
     arguments (``input_schema``)."""

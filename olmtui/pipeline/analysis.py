@@ -22,6 +22,7 @@ from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
+from olmtui.frozen import frozen
 from olmtui.kinds import (
     CLUSTER_CATALOG,
     CLUSTER_EXTENSION,
@@ -940,7 +941,7 @@ class _NamespaceCounts:
         return [c for c in self._model.csvs() if c.namespace == self._namespace]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class OverviewCounts:
     """Every number the Overview's summary says, for the whole source or one namespace."""
 

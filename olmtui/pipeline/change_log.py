@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from dataclasses import dataclass
 
+from olmtui.frozen import frozen
 from olmtui.model.viewmodels.views import ChangeEntry, change_entries
 from olmtui.store import Change, Store
 
@@ -14,7 +14,7 @@ from olmtui.store import Change, Store
 CAPACITY = 20_000
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class LoggedChange:
     seq: int
     at: float

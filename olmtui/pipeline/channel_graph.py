@@ -11,10 +11,11 @@ Every fault the user can fix (a package or channel not in the content) is a ``Us
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from olmtui.errors import UsageError
+from olmtui.frozen import frozen
 from olmtui.model.records.catalog import Catalog, Package
 from olmtui.model.rules.upgrades.graph import subscription_scope
 from olmtui.model.viewmodels.graph_render import ChannelView, channel_view
@@ -23,7 +24,7 @@ from olmtui.pipeline.session import Session
 Obj = dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ChannelGraph:
     """The channel drawn and the catalog it was read from (``None``: content given for
     every catalog)."""

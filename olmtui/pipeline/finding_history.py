@@ -19,6 +19,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from olmtui.frozen import frozen
 from olmtui.model.records.types import Finding
 from olmtui.pipeline.recording_state import apply_net, folded
 from olmtui.pipeline.session import Session
@@ -62,7 +63,7 @@ def by_second(changes: Iterable[TimedChange]) -> Iterator[tuple[float, list[Time
         yield second, group
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Presence:
     """A finding identity at one moment: since when it has been there without a break,
     when its text last changed, and whether it was there from the first second evaluated."""

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
+from olmtui.frozen import frozen
 from olmtui.model.records.types import Finding
 from olmtui.model.rules.resolution.outcome_findings import (
     ALREADY_SAID,
@@ -42,7 +42,7 @@ class WorkerHost(Protocol):
     def call_from_thread(self, callback: Callable[..., None], *args: object) -> object: ...
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _Run:
     """One run's inputs, gathered on the UI thread."""
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from olmtui.frozen import frozen
 from olmtui.model.records.types import Finding
 from olmtui.model.rules.input.partial import PartialInput
 from olmtui.pipeline.input_state import syncing_partial
@@ -25,7 +26,7 @@ from olmtui.sources.recording.writer import FLUSH_INTERVAL, RecorderStatus, Reco
 from olmtui.store import Store
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RecordTo:
     """Where and how a live session is recorded; ``say`` hears one line per reconnect and
     per change of what may be read (the headless recorder prints them on stderr)."""
@@ -35,7 +36,7 @@ class RecordTo:
     say: Callable[[str], None] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RecordingLoad:
     """What the report says was read from a recording: its path and the objects held at the
     moment (a state, not documents: nothing is skipped)."""

@@ -6,8 +6,8 @@ Read from the cache, the model's records and the v1 state, when the detail asks
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from olmtui.frozen import frozen
 from olmtui.kinds import (
     CLUSTER_CATALOG,
     CLUSTER_EXTENSION,
@@ -25,7 +25,7 @@ Relation = tuple[str, ObjectRef]
 COPY_LIMIT = 200
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Reads:
     """What the relations are read from: the cache, the model and the v1 state now."""
 

@@ -11,8 +11,8 @@ when the catalogs change) and every resolution reuses the entries it built.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
+from olmtui.frozen import frozen
 from olmtui.kinds import CATALOG_SOURCE, CSV, NAMESPACE, OPERATOR_GROUP, SUBSCRIPTION
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.rules.resolution.catalog_namespaces import OPENSHIFT_GLOBAL
@@ -28,7 +28,7 @@ from olmtui.pipeline.memo import same_objects
 from olmtui.store import Obj, Store
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ResolutionInputs:
     """Everything one namespace's resolution reads, taken from the cache at one moment, so
     that a worker thread can resolve it while the cache moves on."""

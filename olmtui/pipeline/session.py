@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from olmtui.frozen import frozen
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.types import Finding
 from olmtui.model.rules.input.partial import COMPLETE, PartialInput
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 SourceKind = Literal["live", "snapshot", "demo", "recording"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ConnectionState:
     """How the live source is doing, for the header: ``state`` is live/reconnecting/...;
     ``last_event_age`` is seconds since the last event (None when nothing arrived yet);
@@ -49,7 +50,7 @@ class InputUnavailable(Exception):
     """``:open PATH`` could not use that path; the message says why, in one line."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SourceInfo:
     """What the session knows of the cluster behind it, for the header. Live: the
     kubeconfig ``context``, the API ``server``, the kubeconfig ``user`` and the server's own

@@ -4,15 +4,16 @@ and a remedy judged from it: ``simulated``, refused, or not simulated for what i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
+from olmtui.frozen import frozen
 from olmtui.model.incremental.health import finding_order
 from olmtui.model.records.diagnosis import Change, FindingKey, Remedy, finding_key
 from olmtui.model.records.types import Finding
 from olmtui.model.rules.resolution.result import NamespaceResolution
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Outcome:
     """One trial: the findings and resolutions before and after, what OLM did next in
     words, and what the simulation could not model (``missing``, empty when it modelled

@@ -11,14 +11,14 @@ so every text the screens show of a moment is made here, in UTC as ``utc_text`` 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
+from olmtui.frozen import frozen
 from olmtui.model.records.types import Finding, ObjectRef
 from olmtui.pipeline.predicted import WorkerHost
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CursorPlace:
     """Where the cursor is, for the header: the moment shown, change ``position`` of
     ``length``, the recording's span, and whether its file is still being written."""
@@ -35,7 +35,7 @@ class CursorPlace:
         return self.position >= self.length
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TimelineEntry:
     """One change of the recording as the Changes view lists it. ``position`` is where the
     cursor stands once this change is applied (Enter jumps there)."""
@@ -48,7 +48,7 @@ class TimelineEntry:
     severity: str = "info"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class FindingTimes:
     """When a finding shown at the cursor's moment first appeared (the start of its
     uninterrupted presence up to that moment) and when its text last changed (R-REC-4).

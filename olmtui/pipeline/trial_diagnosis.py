@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
+from olmtui.frozen import frozen
 from olmtui.model.diagnosis.incidents import diagnose
 from olmtui.model.incremental.engine import Model
 from olmtui.model.records.catalog import Catalog
@@ -23,7 +23,7 @@ from olmtui.pipeline.simulation_outcome import Outcome
 from olmtui.store import Store
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DiagnosedOutcome:
     """One trial's :class:`Outcome` and the incidents before and after it; ``cleared`` and
     ``new`` compare incidents by their root (its finding key)."""
@@ -63,7 +63,7 @@ def diagnosed_trial(
     return DiagnosedOutcome(outcome, _incidents(outcome.before, store, global_ns), after)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RemedyPreview:
     """What the dashboard shows for one incident's root remedy: the plan (its steps, whether
     it was ``simulated`` and what the run showed or what was missing) and, when its steps
@@ -102,7 +102,7 @@ def preview_remedy(
     return RemedyPreview(incident, verified, trial, "")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class FrozenSource:
     """A session's state taken on the UI thread (``SimulationSource``), for a simulation
     run in a worker while the session's cache moves on: the cache copied (the objects

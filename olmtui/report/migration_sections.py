@@ -5,13 +5,13 @@ read as before. Names and details come from the cluster; the renderers escape th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.report.json_report import Report
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MigrationRow:
     """One operator as the reports write it (unescaped)."""
 

@@ -26,12 +26,13 @@ import re
 import stat
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from olmtui.frozen import frozen
 
 #: Nesting (mappings and sequences, flow or block) refused beyond this many levels.
 MAX_DEPTH = 1000
@@ -154,7 +155,7 @@ def _read_up_to(descriptor: int, size: int, whole: int = -1) -> bytes:
 DEPTH_PROBLEM = f"nested deeper than {MAX_DEPTH:,} levels (no Kubernetes object nests that deep)"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Nesting:
     """What the bytes of one YAML document say of its nesting, before it is loaded."""
 

@@ -9,8 +9,7 @@ packed greedily so that lanes which do not overlap share a column.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from olmtui.frozen import frozen
 from olmtui.model.records.types import UpgradeEdge
 from olmtui.model.viewmodels.graph_render import ChannelView
 from olmtui.ui import palette
@@ -20,7 +19,7 @@ KIND_GLYPH = {"replaces": "│", "skips": "┆", "skipRange": "┊"}
 KIND_STYLE = {"replaces": palette.OK, "skips": palette.WARNING, "skipRange": palette.UNKNOWN}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Lane:
     column: int
     target: str
@@ -32,7 +31,7 @@ class Lane:
     on_path: bool
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Layout:
     names: tuple[str, ...]
     lanes: tuple[Lane, ...]

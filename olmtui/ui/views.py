@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from textual.screen import Screen
 
+from olmtui.frozen import frozen
 from olmtui.model.records.types import ObjectRef
 from olmtui.pipeline.session import Session
 from olmtui.ui.screens.catalogs import CatalogsScreen
@@ -28,7 +28,7 @@ from olmtui.ui.screens.upgrade import UpgradeScreen
 from olmtui.ui.screens.xray import XrayScreen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ViewSpec:
     name: str
     title: str

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from data_paths import ROOT
+from model_builders import namespace
 
 from olmtui.model.records.diagnosis import Change
 from olmtui.model.records.types import ObjectRef
@@ -23,10 +24,6 @@ sys.path.insert(0, str(ROOT / "bench"))
 from gen_snapshot import Sizes, generate
 
 
-def _namespace(name: str) -> dict[str, object]:
-    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
-
-
 def test_a_held_feed_passes_one_subscriber_and_keeps_the_rest_in_order() -> None:
     store = Store()
     passed: list[list[StoreChange]] = []
@@ -36,13 +33,13 @@ def test_a_held_feed_passes_one_subscriber_and_keeps_the_rest_in_order() -> None
     feed = store.hold_feed(passed.append)
     with pytest.raises(RuntimeError):
         store.hold_feed(passed.append)
-    store.apply("ADDED", _namespace("a"))
-    store.apply("ADDED", _namespace("b"))
+    store.apply("ADDED", namespace("a"))
+    store.apply("ADDED", namespace("b"))
     assert [c.key.name for batch in passed for c in batch] == ["a", "b"]
     assert others == []
     feed.release()
     assert others == passed  # as published, batch by batch, the passing one not twice
-    store.apply("ADDED", _namespace("c"))
+    store.apply("ADDED", namespace("c"))
     assert [len(p) for p in (passed, others)] == [3, 3]  # no longer held
 
 
@@ -51,11 +48,11 @@ def test_a_closed_feed_lets_what_it_kept_go() -> None:
     others: list[list[StoreChange]] = []
     store.subscribe(others.append)
     feed = store.hold_feed(lambda changes: None)
-    store.apply("ADDED", _namespace("a"))
+    store.apply("ADDED", namespace("a"))
     feed.close()
     feed.close()  # once is enough
     assert others == []
-    store.apply("ADDED", _namespace("b"))
+    store.apply("ADDED", namespace("b"))
     assert [c.key.name for batch in others for c in batch] == ["b"]
 
 

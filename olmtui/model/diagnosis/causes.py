@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
+from olmtui.frozen import frozen
 from olmtui.kinds import (
     CATALOG_SOURCE,
     CLUSTER_CATALOG,
@@ -102,7 +102,7 @@ _NOT_SERVED = re.compile(r'catalog \\?"([^"\\]+)\\?" is not being served')
 Locate = Callable[[Finding, Relations], Iterable[ObjectRef]]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class LinkRule:
     """A finding coded one of ``effects`` follows from one coded one of ``causes`` on an
     object ``locate`` names, by the rules ``because`` cites."""

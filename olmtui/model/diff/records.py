@@ -4,13 +4,14 @@ outputs render and the dashboard's mark-and-compare can show."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.model.records.types import ObjectRef
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class FieldChange:
     """One field of one object, as it was and as it is (``None``: absent). ``field`` is a
     dotted path (``status.phase``; list items by their ``name`` or ``type``:
@@ -22,7 +23,7 @@ class FieldChange:
     after: Any
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ObjectChange:
     """An object present on both sides whose fields that matter differ; ``more`` counts
     the fields left out beyond the listing limit."""
@@ -32,7 +33,7 @@ class ObjectChange:
     more: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class OperatorChange:
     """An operator's installed version, before and after (``None``: not installed). OLM v0:
     a package in a namespace (its Subscription's installed CSV); OLM v1: a ClusterExtension
@@ -47,7 +48,7 @@ class OperatorChange:
     extension: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class NotCompared:
     """A kind one side could not read (R-REC-8): its objects are not said added or
     removed. ``side`` is ``from`` or ``to``; ``scope`` as ``Unreadable.scope`` says it."""
@@ -57,7 +58,7 @@ class NotCompared:
     scope: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class StateDiff:
     """Everything that changed from one side to the other. Findings and incidents are the
     ``check`` report's own entries (dicts), matched by identity, never by message.

@@ -6,11 +6,12 @@ blockers of the next minor). Read from the report's JSON form, the same fields
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from olmtui.frozen import frozen
 
-@dataclass(frozen=True, slots=True)
+
+@frozen
 class TargetCounts:
     """A read target's numbers; ``blockers``: what holds its next OpenShift minor (R-CUP),
     0 when nothing does."""

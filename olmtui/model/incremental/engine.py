@@ -16,11 +16,11 @@ view of each other ``group_links``'.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from functools import partial
 from itertools import chain, islice
 from typing import Any, TypeVar
 
+from olmtui.frozen import frozen
 from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.kinds import (
     CSV,
@@ -122,7 +122,7 @@ _T = TypeVar("_T")
 from olmtui.model.primitives.inferred import INFERRED_ANNOTATION  # noqa: E402 (engine split: move up)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _Chains:
     """What every CSV of a namespace reads from its siblings, indexed once per change of
     the namespace's CSVs (a chain of thousands costs linear time)."""
@@ -133,7 +133,7 @@ class _Chains:
     held: frozenset[str]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _CSVEval:
     state: CSVState
     provided: APISet

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from olmtui.frozen import frozen
 from olmtui.model.primitives.digits import INT64_MAX, bounded
 from olmtui.model.primitives.go_text import go_quote
 from olmtui.model.primitives.version import Version, parse_version, parse_version_strict
@@ -173,7 +173,7 @@ _COMPARATORS: dict[str, tuple[str, Callable[[int], bool]]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Comparator:
     """One term after wildcard expansion: ``op`` is one of ``= != > >= < <=``."""
 
@@ -205,7 +205,7 @@ def _comparator(token: str) -> Comparator:
     return Comparator(_COMPARATORS[op][0], version)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Range:
     """A parsed range: OR of AND groups of comparators. Call it with a version."""
 

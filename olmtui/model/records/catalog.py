@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from olmtui.frozen import frozen
 from olmtui.model.records.lifecycle import Lifecycle
 from olmtui.model.records.types import Finding
 
@@ -32,7 +33,7 @@ RESOLVER_PROPERTY_TYPES = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ChannelEntry:
     name: str
     replaces: str | None = None
@@ -40,7 +41,7 @@ class ChannelEntry:
     skip_range: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Channel:
     package: str
     name: str
@@ -51,7 +52,7 @@ class Channel:
     reported_head: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Bundle:
     name: str
     package: str

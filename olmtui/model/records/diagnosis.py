@@ -10,9 +10,9 @@ takes the same changes from the command line.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
 
+from olmtui.frozen import frozen
 from olmtui.model.records.types import Finding, ObjectRef, Severity
 
 #: ``(code, kind, namespace, name)`` of a finding: what ``cause`` and incidents refer to.
@@ -33,7 +33,7 @@ def finding_key(finding: Finding) -> FindingKey:
     return (finding.code, finding.kind, finding.namespace, finding.name)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Change:
     """One change to the state: delete ``target``, approve the InstallPlan ``target``,
     patch ``field`` (a dotted path; ``value`` ``""`` removes it) of ``target``, or create
@@ -46,7 +46,7 @@ class Change:
     body: Mapping[str, Any] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Step:
     """One step of a remedy, as a person reads it (``text``, the ``oc`` ``command`` shown,
     never run) and as the simulation applies it (``changes``; empty for steps it cannot
@@ -60,7 +60,7 @@ class Step:
     changes: tuple[Change, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Remedy:
     """A plan for one finding. ``verified`` is ``simulated`` only once the steps were
     applied to a copy of the observed state and OLM's next reactions (as olmtui models
@@ -73,7 +73,7 @@ class Remedy:
     missing: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Incident:
     """One root cause and what follows from it. ``severity`` is the worst of its findings;
     ``affected`` names the blast radius (the objects its findings are about)."""

@@ -10,14 +10,16 @@ keep it on the package (``Package.lifecycles``); the lifecycle rules read it.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from olmtui.frozen import frozen
 
 #: The FBC schema of a lifecycle document.
 LIFECYCLE_SCHEMA = "io.openshift.operators.lifecycles.v1alpha1"
 Minor = tuple[int, int]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SupportPhase:
     name: str
     #: Both inclusive (the schema's wording).
@@ -25,7 +27,7 @@ class SupportPhase:
     end: dt.date
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class LifecycleVersion:
     """One operator minor's entry. ``minor`` is ``name`` read as a version (``None`` when it
     is none); ``openshift`` the ``openshift`` platform's versions, ``None`` when the entry
@@ -37,7 +39,7 @@ class LifecycleVersion:
     openshift: tuple[str, ...] | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Lifecycle:
     """One package's lifecycle document; ``where`` says the file and line it came from (two
     equal documents are one, wherever they are: ``opm`` stores them by content)."""

@@ -3,12 +3,11 @@ the report's ``nextCatalog[]`` entry and the findings drawn from it (R-NXT-1 .. 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from olmtui.frozen import frozen
 from olmtui.model.records.types import ObjectRef
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class WayOut:
     """R-NXT-5: how to reach a version the next catalog upgrades from, before the cluster
     upgrade: on ``channel`` (``switch``: not the operator's channel now), move from the
@@ -22,7 +21,7 @@ class WayOut:
     next_edge: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class NextCatalogEntry:
     """One installed operator (a Subscription with its installed CSV, or a ClusterExtension
     with its installed bundle) against the catalog that replaces its own after the

@@ -5,10 +5,11 @@ and the report's ``source`` block carries (``gatheredAt``, ``newestObjectTime``,
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+
+from olmtui.frozen import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SourceContext:
     """``gathered_at``: a must-gather's ``timestamp`` file, the moment it was taken;
     ``newest_object_time``: the newest time the objects read record (a snapshot was taken

@@ -7,8 +7,10 @@ sorted; ``[""]`` means "all namespaces"; object references are ``"namespace/name
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
+
+from olmtui.frozen import frozen
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
@@ -24,7 +26,7 @@ def ref(namespace: str, name: str) -> str:
     return f"{namespace}/{name}" if namespace else name
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ObjectRef:
     """A pointer to a cached object, for "jump to" and for findings' related objects."""
 
@@ -36,7 +38,7 @@ class ObjectRef:
         return f"{self.kind} {ref(self.namespace, self.name)}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class FieldEvidence:
     """One field of one object a finding rests on, with the value read (R-EVD-2)."""
 
@@ -47,7 +49,7 @@ class FieldEvidence:
     value: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class EventEvidence:
     """One Event a finding rests on: what the cluster recorded about its object (R-EVD-1)."""
 
@@ -61,7 +63,7 @@ class EventEvidence:
     time: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class LogEvidence:
     """One line of an OLM pod's log (from a must-gather) that names the finding's object
     (R-EVD-10): which pod and container wrote it, when (RFC 3339, "" when the line does not
@@ -77,7 +79,7 @@ class LogEvidence:
 Evidence = FieldEvidence | EventEvidence | LogEvidence
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Finding:
     """One problem or notable fact, with the why and what-to-do a person needs.
 
@@ -103,7 +105,7 @@ class Finding:
         return (SEVERITY_ORDER[self.severity], self.code, self.namespace, self.name, self.message)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Verdict:
     """The state OLM's next sync of a CSV would write, from the group rules (R-MEM-*, R-API-*)."""
 
@@ -113,7 +115,7 @@ class Verdict:
     rule: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Intersection:
     """Another group whose effective target set meets this one's (R-API-4, R-OG-4)."""
 
@@ -121,7 +123,7 @@ class Intersection:
     namespaces: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Conflict:
     """Another group that claims some of a CSV's provided APIs where both groups reach."""
 
@@ -130,7 +132,7 @@ class Conflict:
     namespaces: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class OperatorGroupState:
     """One OperatorGroup as the group rules see it.
 
@@ -159,7 +161,7 @@ class OperatorGroupState:
         return ref(self.namespace, self.name)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CSVState:
     namespace: str
     name: str
@@ -182,13 +184,13 @@ class CSVState:
         return ref(self.namespace, self.name)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MissingCopy:
     csv: str
     namespace: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class StaleCopy:
     namespace: str
     name: str
@@ -196,28 +198,28 @@ class StaleCopy:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CopiedCSVState:
     present: int
     missing: tuple[MissingCopy, ...]
     stale: tuple[StaleCopy, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class InstallPlanRef:
     name: str
     phase: str | None
     approved: bool | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class UpgradeEdge:
     source: str  # "from": the bundle being replaced
     target: str  # "to": the bundle that replaces it
     via: Literal["replaces", "skips", "skipRange"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class UpgradeInfo:
     """Where a Subscription goes next (R-UPG-2) and the whole path to the head (R-UPG-5)."""
 
@@ -232,7 +234,7 @@ class UpgradeInfo:
     not_head_because: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SubscriptionState:
     namespace: str
     name: str
@@ -254,7 +256,7 @@ class SubscriptionState:
         return ref(self.namespace, self.name)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ChannelState:
     """One package channel as a catalog (or PackageManifest) describes it (R-UPG-1, R-UPG-7)."""
 

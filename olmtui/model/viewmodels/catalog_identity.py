@@ -11,9 +11,9 @@ made to try one bundle, not a source of production operators.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.kinds import CATALOG_SOURCE, POD
 from olmtui.model.rules.catalog.health import health_of
 from olmtui.objects import Obj, annotations_of, meta, spec, status
@@ -25,7 +25,7 @@ RUN_BUNDLE_ANNOTATION = "operators.operatorframework.io/index-image"
 CATALOG_POD_LABEL = "olm.catalogSource"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CatalogPod:
     """One registry pod of a catalog, as read: phase, readiness, restarts, and why a
     container waits (``CrashLoopBackOff``, ``ImagePullBackOff``), if one does."""
@@ -37,7 +37,7 @@ class CatalogPod:
     waiting: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CatalogIdentity:
     """One CatalogSource: ``kind`` says how it serves, in words (``grpc image``, ``grpc
     address``, ``configmap``, ``run bundle test catalog``, or its ``sourceType`` as written);

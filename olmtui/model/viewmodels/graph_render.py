@@ -16,8 +16,7 @@ if it were fine.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from olmtui.frozen import frozen
 from olmtui.model.primitives.version import ZERO, Version
 from olmtui.model.records.catalog import Channel, ChannelEntry, Package
 from olmtui.model.records.types import UpgradeEdge
@@ -52,7 +51,7 @@ EDGE_LABELS = {"replaces": "replaced by", "skips": "skipped by", "skipRange": "i
 NO_HEAD = "nohead"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ChannelView:
     """What both renderings show: entries in display order, their marks and every edge."""
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
+from olmtui.frozen import frozen
 from olmtui.kinds import INSTALL_PLAN
 from olmtui.model.records.types import Finding, Severity
 from olmtui.model.rules.csvs.csv_phase_findings import age_text
@@ -29,7 +29,7 @@ from olmtui.model.viewmodels.views import worst
 from olmtui.objects import Obj, meta, parse_time, status
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class InstallPlanRow:
     """What the ``:ip`` list shows of one plan."""
 

@@ -21,9 +21,10 @@ cannot be seen from outside OLM, the record says so rather than guessing:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal, Protocol
 
+from olmtui.frozen import frozen
 from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, SUBSCRIPTION
 from olmtui.model.records.types import CSVState, SubscriptionState
 from olmtui.store import Unreadable
@@ -60,7 +61,7 @@ class MetricsModel(Protocol):
     def csvs(self) -> Sequence[CSVState]: ...
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class AbnormalCSV:
     """One ``csv_abnormal`` series: a CSV in any phase but Succeeded, with OLM's labels."""
 
@@ -71,7 +72,7 @@ class AbnormalCSV:
     version: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Metrics:
     """The seed's metric table, one field per metric.
 
@@ -162,7 +163,7 @@ def seed_metrics(
     )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HeadCounts:
     """Installed Subscriptions (``installed``) against their channel's head (R-UPG-1, R-UPG-5).
 

@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.kinds import CSV, EVENT, JOB, POD
 from olmtui.model.records.types import ObjectRef
 from olmtui.model.rules.csvs.csv_phase_findings import age_text
@@ -50,7 +50,7 @@ MESSAGE_LIMIT = 160
 _TROUBLE = ("Fail", "Error", "BackOff", "OOMKilled", "Unhealthy")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TimelineEntry:
     """One thing that happened: when, to which object, and what (``trouble``: a failure, a
     Warning Event, a restart: what a reader looks for first)."""
@@ -61,7 +61,7 @@ class TimelineEntry:
     trouble: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Timeline:
     """The entries kept, oldest first; how many older ones the cap left out, and how many
     conditions, Events and objects recorded no time (left out, never placed)."""
@@ -71,7 +71,7 @@ class Timeline:
     untimed: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TimelineLine:
     """One entry as shown: ``date`` (``2026-05-01``) only where it changes, ``time``
     (``15:27:22``) in UTC, ``relative`` to the reference (``1h 2m before``; empty without

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.kinds import CATALOG_SOURCE, CSV, INSTALL_PLAN, OPERATOR_GROUP, SUBSCRIPTION
 from olmtui.model.primitives import nsset
 from olmtui.model.records.types import (
@@ -62,7 +62,7 @@ def watching_groups(
     return [og for og in groups if nsset.contains(frozenset(group_targets(og)), namespace)]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class NamespaceSummary:
     """One namespace as the Namespaces view lists it."""
 
@@ -135,7 +135,7 @@ def cluster_role_name(og_namespace: str, og_name: str, suffix: str) -> str:
     return f"olm.og.{og_name[:room]}{tail}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class GroupClusterRole:
     """One of the group's ClusterRoles and the per-API roles it aggregates."""
 
@@ -169,7 +169,7 @@ def group_cluster_roles(og: OperatorGroupState, csvs: Iterable[CSVState]) -> lis
 # -- change log -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ChangeEntry:
     """One line of the Changes view: what happened to which object."""
 
@@ -372,7 +372,7 @@ def findings_by_subject(findings: Iterable[Finding]) -> dict[SubjectKey, list[Fi
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class StateView:
     """A Subscription's ``status.state`` with what contradicts it: OLM writes
     ``AtLatestKnown`` on a Subscription whose plan failed, whose namespace resolves nothing
@@ -442,7 +442,7 @@ def subscription_state_view(
 # -- a Subscription's catalog, both ways ----------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CatalogView:
     """A Subscription's catalog as two facts that may disagree (R-SUB-8): the
     CatalogSource's own state (``source``), and what OLM wrote on the Subscription

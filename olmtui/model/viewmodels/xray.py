@@ -15,8 +15,8 @@ it is opened, and capped.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
+from olmtui.frozen import frozen
 from olmtui.kinds import CLUSTER_EXTENSION, CRD, CSV, DEPLOYMENT, INSTALL_PLAN, POD, SUBSCRIPTION
 from olmtui.model.records.types import CSVState, Finding, ObjectRef, StaleCopy, SubscriptionState
 from olmtui.model.rules.evidence.install_pods import deployment_pods
@@ -39,7 +39,7 @@ COPIES_SHOWN = 200
 HEALTHY = frozenset({"Succeeded", "Complete", "AtLatestKnown", "Installed"})
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class XrayNode:
     """One node: ``ref`` is the object Enter opens (``None`` for a grouping node);
     ``severity`` the worst finding about it; ``state`` its phase, when it has one."""
@@ -59,7 +59,7 @@ class XrayNode:
         return self.severity is None and self.state in HEALTHY
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CopyFacts:
     """The copies of one CSV (R-COPY-1): the namespaces holding one, the target namespaces
     lacking one (R-COPY-3) and the stale ones (R-COPY-4)."""

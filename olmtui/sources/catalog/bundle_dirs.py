@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
-from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.model.primitives.version import version_key
 from olmtui.model.records.catalog import Bundle, Catalog, Channel, ChannelEntry, Package
 from olmtui.model.records.types import Finding
@@ -64,7 +64,7 @@ def annotations_file(directory: Path) -> Path | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class BundleDir:
     """What one bundle directory says about itself."""
 

@@ -30,11 +30,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
 
+from olmtui.frozen import frozen
 from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.kinds import CLUSTER_CATALOG, CLUSTER_EXTENSION
 from olmtui.model.records.catalog import Catalog
@@ -56,7 +56,7 @@ ALL = "api/v1/all"
 METAS = "api/v1/metas"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CatalogdService:
     """Where a ClusterCatalog's content is: a Service and the path under it."""
 
@@ -91,7 +91,7 @@ def service_of(base_url: str) -> CatalogdService | None:
     return CatalogdService(labels[1], labels[0], parts.scheme, port or default, path)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Fetched:
     """One catalog's content, and what it was fetched for: the resolved digest and the
     packages asked for (``None``: the whole catalog, ``api/v1/all``)."""

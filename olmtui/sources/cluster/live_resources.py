@@ -10,9 +10,9 @@ watched, so they are polled (see ``live_packagemanifests``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.objects import is_copied_csv
 from olmtui.sources.cluster.live_http import PAGE_SIZE
 from olmtui.sources.evidence_scope import CSV_KIND, OWNER_KIND_LABEL, olm_pod_namespace
@@ -35,7 +35,7 @@ METADATA_WATCH_ACCEPT = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Resource:
     """A served resource: ``group`` is ``""`` for the core API; ``versions`` in preference order."""
 
@@ -52,7 +52,7 @@ class Resource:
         return f"{base}/{self.plural}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class StreamSpec:
     """One list+watch stream: which resource, which label selector, full or metadata only.
 

@@ -24,11 +24,11 @@ import stat
 import struct
 import zlib
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 import msgspec
 
+from olmtui.frozen import frozen
 from olmtui.objects import Obj
 from olmtui.sources.fast_json import loads
 
@@ -76,7 +76,7 @@ def frame(kind: bytes, payload: bytes) -> bytes:
     return FRAME_HEAD.pack(kind, len(payload), zlib.crc32(payload)) + payload
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Frame:
     """A frame as read: its type, where its payload starts, and the payload."""
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from olmtui.errors import UsageError
+from olmtui.frozen import frozen
 from olmtui.objects import Obj
 from olmtui.sources.fast_json import loads
 from olmtui.sources.recording.format import (
@@ -55,7 +56,7 @@ from olmtui.store import ChangeType, Key
 _TYPES: dict[str, ChangeType] = {ADDED: "ADDED", DELETED: "DELETED"}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _DataFrame:
     path: str
     offset: int  # of the compressed records

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-from dataclasses import dataclass
+
+from olmtui.frozen import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Rotation:
     """``max_age`` in seconds and ``max_size`` in bytes, each ``None`` for no limit."""
 

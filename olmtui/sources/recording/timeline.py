@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
+from olmtui.frozen import frozen
 from olmtui.objects import Obj
 from olmtui.store import ACCESS, ChangeType, Key, Store, Unreadable
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TimedChange:
     """One change of the cache as the recorder saw it.
 

@@ -18,10 +18,10 @@ import time
 import uuid
 import zlib
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
 from typing import Any
 
 from olmtui.errors import UsageError
+from olmtui.frozen import frozen
 from olmtui.kinds import INSTALL_PLAN
 from olmtui.objects import Obj
 from olmtui.sources.recording.format import (
@@ -64,7 +64,7 @@ CHECKPOINT_SECONDS = 600.0
 _LEVEL = 1
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RecorderStatus:
     """What the recorder had read at a moment (R-REC-2): ``syncing`` the kinds not listed
     yet (``None``: no stream started yet, any kind may be missing); ``connected`` false while

@@ -25,8 +25,7 @@ the document's is only a miss.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from olmtui.frozen import frozen
 from olmtui.sources.snapshots.simple_fields import simple_field
 
 #: The line that finds a template: a copy's name, as ``oc`` and ``kubectl`` indent it.
@@ -41,7 +40,7 @@ Key = bytes
 Part = tuple[bytes, str | None, int]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Template:
     """The copy a template was made from, as texts and gaps.
 

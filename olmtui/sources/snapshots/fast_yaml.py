@@ -47,10 +47,10 @@ import datetime
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.kinds import CSV
 from olmtui.sources.input_limits import block_bound
 from olmtui.sources.snapshots.copy_templates import Key, Template, template_key, template_of
@@ -320,7 +320,7 @@ def section_bound(text: bytes) -> tuple[int, int]:
     return text.count(b"[") + text.count(b"{"), block_bound(text)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Cut:
     """A document that may be a copied CSV, cut at its top-level keys before anything is
     parsed, and the bound its bytes put on its nesting (``input_limits.nesting_bound`` of the

@@ -24,10 +24,11 @@ Callers that parse in parallel keep the same contract: one call per file, in fil
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from olmtui.frozen import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class LoadProgress:
     """One step of a load: files and bytes done of the totals, and seconds elapsed."""
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import IO
 
+from olmtui.frozen import frozen
 from olmtui.sources.input_limits import special_file
 from olmtui.sources.snapshots.olm_log_lines import parse_log_line
 from olmtui.store import LogFileRead, LogLine
@@ -53,7 +53,7 @@ _LOG_NAMES = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class LogSource:
     """One OLM log file to read: as shown, its pod and container, and where its bytes are (a
     file's ``path``, or an archive member's newest ``data`` with ``skipped`` bytes before)."""

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from olmtui.errors import UsageError
+from olmtui.frozen import frozen
 from olmtui.gc_pause import cyclic_gc_paused
 from olmtui.kinds import CRD, DEPLOYMENT, EVENT, JOB, NAMESPACE, POD
 from olmtui.model.primitives.inferred import INFERRED_ANNOTATION
@@ -101,7 +102,7 @@ def load_snapshot(
     return read_listing(list_snapshot(paths), store, progress, fast=fast, workers=workers)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Listing:
     """The paths of a load, checked and listed (a directory's files are read later, as
     they are loaded; an archive is read whole when listed); ``started`` on the monotonic

@@ -20,12 +20,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from itertools import chain, pairwise
 from typing import Any
 
 import yaml
 
+from olmtui.frozen import frozen
 from olmtui.sources import fast_json
 from olmtui.sources.input_limits import (
     DEPTH_PROBLEM,
@@ -62,7 +62,7 @@ _JSON_SPACE_BYTES = re.compile(rb"[ \t\r\n]*")
 RELEASED_BYTES = 16 * 1024 * 1024
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Document:
     """One parsed document: its value (``None`` for an empty one), or why it did not parse.
 

@@ -33,10 +33,11 @@ import os
 import re
 import tarfile
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from itertools import chain
 from pathlib import Path
 
+from olmtui.frozen import frozen
 from olmtui.sources.input_limits import (
     MAX_ARCHIVE_KEPT_BYTES,
     MAX_FILE_BYTES,
@@ -76,7 +77,7 @@ MUST_GATHER_MARKERS: frozenset[str] = frozenset({"timestamp", "event-filter.html
 _IMAGE_DIRECTORY = re.compile(r"-sha256-[0-9a-f]+$")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SourceFile:
     """One file to parse. ``name`` is what findings show: the path, or ``archive:member``.
 
@@ -125,7 +126,7 @@ def is_archive(name: str) -> bool:
     return name.lower().endswith(ARCHIVE_SUFFIXES)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Selection:
     """The files of one snapshot path to load, and the must-gathers among them.
 
@@ -211,7 +212,7 @@ def _must_gather_of(root: tuple[str, ...], marked: set[tuple[str, ...]]) -> tupl
     return root
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PathContent:
     """One snapshot path, listed: the must-gathers it holds (as findings and messages name
     them) and its files, read as they are iterated."""

@@ -11,9 +11,9 @@ has a string ``apiVersion``, ``kind`` and ``metadata.name``, and its ``metadata`
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.kinds import (
     CATALOG_SOURCE,
     CLUSTER_CATALOG,
@@ -72,7 +72,7 @@ _MAPPING_FIELDS = ("spec", "status")
 _METADATA_MAPPINGS = ("labels", "annotations")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Invalid:
     """Something in a document that is not a usable object, and why."""
 

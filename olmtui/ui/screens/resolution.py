@@ -14,7 +14,6 @@ the last result on screen meanwhile.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from rich.console import RenderableType
 from rich.table import Table
@@ -25,6 +24,7 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from olmtui.frozen import frozen
 from olmtui.kinds import CSV
 from olmtui.model.records.types import ObjectRef
 from olmtui.model.rules.resolution.concerns import (
@@ -58,7 +58,7 @@ CATALOG_HINT = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Line:
     """One line of the view: its text, the object Enter opens (if any), and what goes
     before it (marks, numbers, indent): wrapped text stays to the right of it."""

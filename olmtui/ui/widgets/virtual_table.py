@@ -18,7 +18,7 @@ rather than lose what identifies it.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from operator import attrgetter, itemgetter
 from typing import Literal, NamedTuple
 
@@ -35,6 +35,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from olmtui.frozen import frozen
 from olmtui.safe_text import visible
 from olmtui.ui.inert import inert_text
 from olmtui.ui.sort_keys import SortKey, SortOrder, column_keys
@@ -59,7 +60,7 @@ _COMFORT = 16
 _NAME_FLOOR = 12
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Column:
     key: str
     label: str
@@ -76,7 +77,7 @@ class Column:
     max_width: int | None = _MAX_AUTO_WIDTH
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Scope:
     """Which rows a scope (``:ns``) keeps: those whose cell in ``column`` reads ``value``
     (the fast path: rows are grouped by that cell once), else those ``test`` accepts.

@@ -9,9 +9,9 @@ the key never carries it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.model.records import findings
 from olmtui.model.records.types import APIReconciliation, Conflict, Finding, Verdict
 from olmtui.model.rules.csvs.replacements import ReplacementIndex
@@ -28,7 +28,7 @@ STATIC_REASON = "CannotModifyStaticOperatorGroupProvidedAPIs"
 STATIC_MESSAGE = "static provided api operatorgroup cannot be modified by these apis"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class APISurface:
     """A CSV's API surface. ``malformed`` names owned or required CRDs without a ``.``:
     OLM aborts such a CSV's sync silently (R-MEM-0, R-API-1)."""
@@ -113,7 +113,7 @@ def reconcile_api_intersection(
     return "APIConflict" if intersecting else "AddAPIs"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class APIStep:
     """What R-API-6 does with a reconciliation result.
 
@@ -248,7 +248,7 @@ def api_list(apis: Iterable[str]) -> tuple[str, ...]:
 # -- the API step of one CSV, and its group's claims ---------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class APIOutcome:
     """R-API-5/6 for one CSV: the reconciliation, the verdict it writes, what to tell, and
     whether the CSV goes on to its recovery checks (``proceeds``)."""

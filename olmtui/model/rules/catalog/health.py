@@ -11,8 +11,8 @@ of the last image poll. This module turns those into one record per catalog and 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from olmtui.frozen import frozen
 from olmtui.kinds import CATALOG_SOURCE, SUBSCRIPTION
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.types import Finding, ObjectRef, Severity, ref
@@ -33,7 +33,7 @@ _STATE_SEVERITY: dict[str, Severity] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CatalogHealth:
     """One CatalogSource as the resolver sees it."""
 

@@ -12,7 +12,7 @@ olmtui finds the installed bundle (``status.install.bundle``) in the catalog con
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from olmtui.kinds import CLUSTER_EXTENSION
@@ -49,6 +49,7 @@ __all__ = [
     "way_out",
     "way_out_words",
 ]
+from olmtui.frozen import frozen
 from olmtui.model.rules.v1.catalogs import decode_catalog
 from olmtui.model.rules.v1.extensions import decode_extension
 from olmtui.model.rules.v1.findings import selected_catalogs
@@ -61,7 +62,7 @@ UNKNOWN = "ClusterExtensionCapUnknown"
 CAPPED = "ClusterExtensionMaxOpenShiftVersion"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ExtensionCap:
     """One installed ClusterExtension's cap as the content given shows it. ``catalog`` is
     where its installed bundle was found (``None``: in no content given, the cap unknown)."""

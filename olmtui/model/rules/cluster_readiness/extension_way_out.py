@@ -20,9 +20,9 @@ from __future__ import annotations
 import json
 import shlex
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.model.primitives.version import parse_version, version_key
 from olmtui.model.records.catalog import Bundle, Catalog, Package
 from olmtui.model.rules.cluster_readiness.cap_value import allows
@@ -42,7 +42,7 @@ MAX_RECONCILES = 32
 MAX_TARGETS = 8
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ExtensionWayOut:
     """Where a capped extension can go. ``target``: the bundle whose cap allows the next
     minor that the resolver ends at (``None`` when none is shown to be reachable).

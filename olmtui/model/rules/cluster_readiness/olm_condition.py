@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from olmtui.frozen import frozen
 from olmtui.objects import Obj, name_of, status
 
 OLM_V1_CLUSTER_OPERATOR = "olm"
@@ -28,7 +28,7 @@ NAMED_BLOCKING = re.compile(r'for ClusterExtension \\?"([^"\\]+)\\?"')
 NAMED_FAILING = re.compile(r"with cluster extension ([a-z0-9](?:[-a-z0-9.]*[a-z0-9])?)")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class InstalledOperatorsUpgradeable:
     """What the ``olm`` ClusterOperator says of the installed ClusterExtensions: ``status``
     ``True`` (none blocks) or ``False``, cluster-olm-operator's reason and message, and the

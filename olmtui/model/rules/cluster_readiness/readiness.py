@@ -13,9 +13,9 @@ uninstalling it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Literal
 
+from olmtui.frozen import frozen
 from olmtui.kinds import CLUSTER_EXTENSION, CLUSTER_OPERATOR, CSV
 from olmtui.model.records.catalog import Catalog, Package
 from olmtui.model.records.types import ObjectRef
@@ -45,7 +45,7 @@ BlockerSource = Literal["v0", "v1", "clusteroperator"]
 _ORDER = {"v0": 0, "v1": 1, "clusteroperator": 2}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Blocker:
     """One thing that holds the next minor: where it was read, its object, its cap
     (``major.minor``, ``None`` when not known or not readable) and what it says, the way out
@@ -57,7 +57,7 @@ class Blocker:
     message: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class UpgradeReadiness:
     """R-CUP-1: the version the cluster runs (``None``: no ClusterVersion in the source), its
     next minor, the blockers, and the installed extensions whose cap is not known."""

@@ -8,8 +8,8 @@ judged against it alone, so a change to one copy never needs to look at the othe
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
+from olmtui.frozen import frozen
 from olmtui.model.primitives import nsset
 from olmtui.model.records import findings
 from olmtui.model.records.types import Finding, ref
@@ -67,7 +67,7 @@ def expected_copy_namespaces(
     return frozenset(n for n in namespaces if n in targets and n != og_namespace)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CopySource:
     """Everything that decides the copies of one source CSV.
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from olmtui.frozen import frozen
 from olmtui.objects import Obj, meta, spec, status
 
 #: The reasons of an install that OLM tried and the API server refused (R-CSV-IR).
@@ -35,7 +35,7 @@ _FIELDS = (
 _PATH = re.compile(r"(spec\.template\.[\w.\[\]-]+)")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ConfigCause:
     """The Subscription whose ``spec.config.<field>`` made Deployment ``deployment`` invalid;
     ``error`` the API server's words for that field."""

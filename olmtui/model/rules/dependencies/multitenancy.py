@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.kinds import CRD, CSV
 from olmtui.model.primitives.bundle_properties import PROPERTIES_ANNOTATION, package_property
 from olmtui.model.primitives.version import parse_version
@@ -37,7 +37,7 @@ _LEAVING = frozenset({"Replacing", "Deleting"})
 _SHOWN = 5
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Instance:
     """One installed operator: the current non-copied CSV of a package in a namespace."""
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Protocol
 
+from olmtui.frozen import frozen
 from olmtui.kinds import CSV, DEPLOYMENT, EVENT, POD
 from olmtui.model.records.types import (
     Evidence,
@@ -134,7 +134,7 @@ def _field(container: Obj, path: str) -> str:
     return f"status.containerStatuses[{container.get('name', '?')}].{path}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PodTrouble:
     """Why one pod does not serve: the finding's code, a sentence, the field it rests on
     and its value, and how bad it is."""

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from olmtui.frozen import frozen
 from olmtui.model.records.types import Finding
 from olmtui.model.rules.input.access import ABSENCE_CODES, OBSERVED_SEVERITY
 
@@ -22,7 +22,7 @@ from olmtui.model.rules.input.access import ABSENCE_CODES, OBSERVED_SEVERITY
 INCOMPLETE = "InputIncomplete"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PartialInput:
     """What of the input is known to be missing: ``reasons`` in one line each (the archive
     ended early, unreadable documents, the live sync not finished); ``kinds`` the kinds read

@@ -8,9 +8,9 @@ targets are supported. There is no inference between types, and a type OLM does 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.model.records import findings
 from olmtui.model.records.types import Finding
 
@@ -43,7 +43,7 @@ def multi_message(count: int) -> str:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class InstallModeSet:
     """``spec.installModes`` as OLM reads it.
 

@@ -12,7 +12,8 @@ group and the namespace (or the cluster scope) in one sentence, which is all the
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from olmtui.frozen import frozen
 
 RETRYING = "retrying execution due to error"
 _DENIED = re.compile(
@@ -21,7 +22,7 @@ _DENIED = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Denied:
     """What the account may not do: ``namespace`` None means at the cluster scope."""
 

@@ -14,9 +14,9 @@ made per Subscription in ``findings.manual_contagion``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.kinds import CSV, INSTALL_PLAN, SUBSCRIPTION
 from olmtui.model.primitives import json_text
 from olmtui.model.primitives.bundle_properties import PROPERTIES_ANNOTATION, package_property
@@ -31,7 +31,7 @@ _DONE_STEPS = frozenset({"Created", "Present"})
 _BAD_STEPS = frozenset({"NotCreated", "UnsupportedResource"})
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ConditionState:
     """One status condition, as observed (or as OLM would write it)."""
 
@@ -41,7 +41,7 @@ class ConditionState:
     message: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PlannedCSV:
     """One CSV an InstallPlan installs, with what the plan tells about it."""
 
@@ -54,7 +54,7 @@ class PlannedCSV:
     catalog: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class BundleLookupState:
     """One ``status.bundleLookups`` entry (R-IP-4)."""
 
@@ -65,7 +65,7 @@ class BundleLookupState:
     conditions: tuple[ConditionState, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class StepState:
     """One ``status.plan`` step (R-IP-1): the bundle it resolves, its resource and status."""
 
@@ -86,7 +86,7 @@ def step_state(step: Obj) -> StepState:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class InstallPlanSummary:
     namespace: str
     name: str
@@ -111,7 +111,7 @@ class InstallPlanSummary:
         return _waits(self.phase, self.approved)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PendingApproval:
     """An InstallPlan waiting for someone to approve it, and what approving it would move."""
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
+from olmtui.frozen import frozen
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.records.lifecycle import Minor
 from olmtui.model.records.types import Finding, Severity
@@ -55,7 +55,7 @@ LIFECYCLE_CODES = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class LifecycleView:
     """One installed operator's lifecycle as the input shows it: ``support`` is ``None``
     when the content holds several documents for its package (``conflicting`` of them)."""

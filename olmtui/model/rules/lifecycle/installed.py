@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
+from olmtui.frozen import frozen
 from olmtui.kinds import CLUSTER_EXTENSION, CSV
 from olmtui.model.primitives.bundle_properties import PROPERTIES_ANNOTATION, package_property
 from olmtui.model.records.catalog import Catalog, Package
@@ -24,7 +24,7 @@ from olmtui.model.rules.v1.extensions import decode_extension
 from olmtui.objects import Obj, annotations_of, meta
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Installed:
     """One installed operator: its object, package, version, and which content may speak
     for it (``sources``: catalog refs in order of preference; ``None`` is content that serves
@@ -38,7 +38,7 @@ class Installed:
     sources: tuple[str | None, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Found:
     """The package as the content chosen for an installed operator holds it."""
 

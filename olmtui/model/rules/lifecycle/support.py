@@ -12,8 +12,8 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from olmtui.frozen import frozen
 from olmtui.model.records.lifecycle import Lifecycle, LifecycleVersion, Minor
 from olmtui.model.rules.lifecycle.blob import minor_of
 
@@ -64,7 +64,7 @@ def _release_key(version: Minor | None) -> Minor:
     return release(version) if version is not None else (0, 0)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Support:
     """One installed operator's place in its package's lifecycle at ``day``.
 

@@ -8,8 +8,8 @@ API step (R-MEM-7) lives in ``apis`` and is wired by the engine.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from olmtui.frozen import frozen
 from olmtui.model.records import findings
 from olmtui.model.records.types import Finding, Verdict
 from olmtui.model.rules.installmodes.supported_modes import install_mode_set, install_mode_verdict
@@ -69,7 +69,7 @@ def status_of(csv: Obj) -> tuple[str | None, str | None, str | None]:
     return csv_status.get("phase"), csv_status.get("reason"), csv_status.get("message")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class GroupCheck:
     """Outcome of R-MEM-0..6 for one CSV.
 

@@ -10,9 +10,9 @@ then not shown eligible, and the detail says what was missing. ``soft`` names th
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.kinds import CATALOG_SOURCE, CLUSTER_CATALOG, OPERATOR_CONDITION, OPERATOR_GROUP
 from olmtui.model.records.catalog import Catalog, Package
 from olmtui.model.rules.installmodes.supported_modes import install_mode_set
@@ -44,7 +44,7 @@ STEADY_STATES = ("AtLatestKnown", "UpgradePending")
 DEPENDENCY_PROPERTIES = ("olm.package.required", "olm.gvk.required")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RuleResult:
     """One rule for one operator: ``id`` as the tool names it (``C1``..``C10``, ``C1a``)."""
 
@@ -57,7 +57,7 @@ class RuleResult:
     soft: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class OperatorInputs:
     """What the rules read of one operator: its Subscription and the objects beside it."""
 
@@ -318,7 +318,7 @@ def no_scoped_service_account(inputs: OperatorInputs) -> RuleResult:
     return RuleResult("C6", True, "no scoped ServiceAccount", soft=soft)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CatalogMatch:
     """Which serving ClusterCatalog serves the package (C7): the one of highest priority."""
 

@@ -11,9 +11,9 @@ keeps an operator from being shown eligible; its detail says so.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Literal
 
+from olmtui.frozen import frozen
 from olmtui.kinds import CLUSTER_EXTENSION, SUBSCRIPTION
 from olmtui.model.records.types import ObjectRef
 from olmtui.model.rules.migration.checks import OperatorInputs, RuleResult, rule_results
@@ -25,7 +25,7 @@ State = Literal["Eligible", "Ineligible", "AlreadyMigrated", "Conflict"]
 STATE_ORDER: tuple[State, ...] = ("Conflict", "Ineligible", "AlreadyMigrated", "Eligible")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Migration:
     """One operator: the Subscription (or, once migrated, the ClusterExtension) it is."""
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.model.primitives import nsset
 from olmtui.model.records import findings
 from olmtui.model.records.types import Finding, GroupMode, ObjectRef
@@ -38,7 +38,7 @@ class SelectorError(ValueError):
     """A label selector Kubernetes would refuse to turn into a selector."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TargetSelection:
     """R-OG-1 result: the sorted target list (``("",)`` = all) and the OG errors that never
     reach status, each as ``(code, sentence)``."""

@@ -4,8 +4,7 @@ resolution failures and on the Subscriptions that carry them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from olmtui.frozen import frozen
 from olmtui.kinds import CATALOG_SOURCE, OPERATOR_GROUP
 from olmtui.model.records.types import ObjectRef
 from olmtui.model.rules.resolution.catalog_namespaces import (
@@ -16,7 +15,7 @@ from olmtui.model.rules.resolution.catalog_namespaces import (
 from olmtui.objects import Obj, meta
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Visibility:
     """Which catalog namespaces a namespace resolves from (R-RES-3): its own and, unless its
     one OperatorGroup (``group``) carries the exclusion annotation, the global one (the

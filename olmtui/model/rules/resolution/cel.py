@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.model.primitives.digits import INT64_MAX, bounded
 from olmtui.model.records.catalog import RESOLVER_PROPERTY_TYPES
 from olmtui.model.rules.resolution.entries import parse_tolerant
@@ -53,36 +53,36 @@ MAX_NESTING = 48
 # --- the AST ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Lit:
     value: Any
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Ident:
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Select:
     operand: Node
     field: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Index:
     operand: Node
     key: Node
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Call:
     name: str
     target: Node | None
     args: tuple[Node, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Macro:
     """``target.exists(var, body)``, ``all`` or ``exists_one``."""
 
@@ -92,30 +92,30 @@ class Macro:
     body: Node
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Has:
     select: Select
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Unary:
     op: str
     operand: Node
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Binary:
     op: str
     left: Node
     right: Node
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ListLit:
     items: tuple[Node, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MapLit:
     entries: tuple[tuple[Node, Node], ...]
 
@@ -388,7 +388,7 @@ def refusal(rule: str) -> str | None:
 # --- values ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CelError:
     """An evaluation error: a value in CEL, absorbed by ``&&``/``||`` when the other side
     decides the result."""

@@ -12,8 +12,8 @@ splitter rejoins list pieces; any text no template matches is kept verbatim as a
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from olmtui.frozen import frozen
 from olmtui.model.rules.resolution.entries import EXISTING
 
 PREFIX = "constraints not satisfiable"
@@ -57,7 +57,7 @@ _TEMPLATES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class BundleId:
     """A solver variable id (``catalog/catalog-namespace/channel/name``)."""
 
@@ -72,7 +72,7 @@ class BundleId:
         return self.catalog == EXISTING
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Clause:
     """One constraint of the message. ``subject`` is what the clause is about (a Subscription
     name, a CSV name or a variable id), ``ids`` the ids it lists, ``detail`` the rest (a

@@ -9,24 +9,24 @@ against the Subscription's condition.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from olmtui.frozen import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Mandatory:
     """The variable is selected (R-RES-15): Subscriptions, unreferenced CSVs, invariants."""
 
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Prohibited:
     """The variable is not selected (R-RES-15): an invalid Subscription, a deprecated bundle."""
 
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Dependency:
     """Selecting the variable selects at least one of ``ids`` (R-RES-15), in OLM's order of
     preference; an empty ``ids`` makes the variable unselectable."""
@@ -35,7 +35,7 @@ class Dependency:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Conflict:
     """The variable and ``id`` are not both selected (R-RES-15): an upgrade and the CSV it
     replaces."""
@@ -44,7 +44,7 @@ class Conflict:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class AtMost:
     """At most ``n`` of ``ids`` are selected (R-RES-15): one provider of an API, one operator
     of a package (R-RES-14)."""
@@ -57,7 +57,7 @@ class AtMost:
 Constraint = Mandatory | Prohibited | Dependency | Conflict | AtMost
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Variable:
     """One solver variable: its identifier (R-RES-8) and its constraints in the order OLM
     attaches them (R-RES-9, R-RES-10)."""
@@ -66,7 +66,7 @@ class Variable:
     constraints: tuple[Constraint, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class AppliedConstraint:
     """A constraint together with the variable it is attached to: one clause group of the
     problem, the unit an explanation is made of (R-RES-18)."""

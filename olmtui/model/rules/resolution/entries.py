@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.model.primitives import json_text
 from olmtui.model.primitives.semver_range import Range, RangeError, parse_range
 from olmtui.model.primitives.version import Version, parse_version
@@ -25,7 +26,7 @@ EXISTING = "@existing"
 GvkKey = tuple[str, str, str]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CatalogKey:
     """A source of entries: a CatalogSource ``(name, namespace)`` or ``@existing`` of a
     namespace. OLM prints it as name first in ids (R-RES-8), namespace first in errors."""
@@ -48,7 +49,7 @@ class CatalogKey:
         return EXISTING if self.virtual else self.ref
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Entry:
     """One resolver entry (R-RES-6, R-RES-7.3)."""
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from olmtui.frozen import frozen
 from olmtui.model.rules.catalog.suggestions import closest_first
 from olmtui.model.rules.resolution.catalog_namespaces import EXCLUDE_GLOBAL
 from olmtui.model.rules.resolution.constraints import (
@@ -28,7 +29,7 @@ from olmtui.model.rules.resolution.result import ExplainedConstraint
 from olmtui.model.rules.resolution.solver import NotSatisfiable
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Offer:
     """One entry the resolver saw (R-RES-6, R-RES-7): ``catalog`` is ``"ns/name"`` or
     ``"@existing"``; ``version`` as written, ``None`` when absent."""
@@ -40,7 +41,7 @@ class Offer:
     catalog: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ExplainFacts:
     """What the builder knows beyond the constraints: ``packages`` maps a package name to
     every entry of it in the visible catalogs and ``@existing``, in the builder's order."""

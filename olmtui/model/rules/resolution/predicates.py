@@ -8,9 +8,9 @@ other rules raise ``NotEvaluated``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.model.primitives.go_text import go_quote
 from olmtui.model.primitives.semver_range import Range, RangeError, parse_range
 from olmtui.model.rules.resolution.cel import Unsupported, cel_properties, evaluate, refusal
@@ -29,7 +29,7 @@ class NotEvaluated(Exception):
     """olmtui cannot decide this predicate offline (R-RES-23); the message is the reason."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Gvk:
     group: str
     version: str
@@ -45,7 +45,7 @@ class Gvk:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Package:
     name: str
 
@@ -56,7 +56,7 @@ class Package:
         return f"with package: {self.name}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class VersionInRange:
     range: Range
     text: str
@@ -72,7 +72,7 @@ class VersionInRange:
         return f"with version in range: {self.text}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Label:
     label: str
 
@@ -83,7 +83,7 @@ class Label:
         return f"with label: {self.label}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Cel:
     rule: str
     message: str
@@ -104,7 +104,7 @@ class Cel:
         return f"with constraint: {go_quote(self.rule)} and message: {go_quote(self.message)}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class All:
     parts: tuple[Predicate, ...]
 
@@ -115,7 +115,7 @@ class All:
         return " and ".join(map(str, self.parts))
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Any_:
     parts: tuple[Predicate, ...]
 
@@ -126,7 +126,7 @@ class Any_:
         return " or ".join(map(str, self.parts))
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Not:
     parts: tuple[Predicate, ...]
 

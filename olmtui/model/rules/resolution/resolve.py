@@ -17,6 +17,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.rules.operatorgroups.targets import FAIL_FORWARD, upgrade_strategy
 from olmtui.model.rules.resolution.catalog_namespaces import (
@@ -88,7 +89,7 @@ class CatalogContent:
         return cached
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class NamespaceObjects:
     """What one namespace's resolution reads from the cluster (R-RES-22)."""
 

@@ -7,13 +7,14 @@ report so that ``check``, ``explain`` and the dashboard say the same thing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+from olmtui.frozen import frozen
 
 ResolutionStatus = Literal["resolved", "unsatisfiable", "failed", "not-evaluated"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ResolvedOperator:
     """One bundle of the solution (R-RES-20): ``catalog`` is ``"ns/name"`` or ``"@existing"``;
     ``reason`` is ``"Subscription ns/name"``, ``"dependency of NAME"`` or ``"existing"``."""
@@ -26,7 +27,7 @@ class ResolvedOperator:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ExplainedConstraint:
     """One constraint of a minimal unsatisfiable set (R-RES-18): OLM's wording, the objects
     it names (``Subscription ns/S``, ``ClusterServiceVersion ns/X``,
@@ -37,7 +38,7 @@ class ExplainedConstraint:
     fix: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HeldBack:
     """A Subscription the resolver does not move to its first candidate (R-RES-17):
     ``preferred`` that candidate's bundle name, ``picked`` the bundle it installs instead
@@ -50,7 +51,7 @@ class HeldBack:
     because: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class NamespaceResolution:
     namespace: str
     status: ResolutionStatus

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from olmtui.frozen import frozen
 from olmtui.model.rules.resolution.constraints import (
     AppliedConstraint,
     AtMost,
@@ -40,14 +40,14 @@ if TYPE_CHECKING:
 _SOLVER = "minisat-gh"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Solution:
     """The selected variables (R-RES-17.5), in construction order (R-RES-13)."""
 
     selected: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class NotSatisfiable:
     """A minimal unsatisfiable set of applied constraints (R-RES-18): dropping any one of them
     leaves a satisfiable set. Ordered causes first (see ``cause_rank``), ties by text."""

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.model.primitives.version import ZERO
 from olmtui.model.rules.resolution.constraints import (
     Conflict,
@@ -43,7 +44,7 @@ class Draft:
         return Variable(self.id, tuple(self.constraints))
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SubscriptionSpec:
     """What resolution reads of one Subscription (R-RES-10, R-RES-22)."""
 

@@ -10,10 +10,11 @@ rest of the walk from each entry is summed up once and shared by every walk thro
 from __future__ import annotations
 
 from collections.abc import Container, Mapping
-from dataclasses import dataclass
+
+from olmtui.frozen import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Ends:
     """A walk summed up: whether it loops, and (if not) its kept entries' ends and count."""
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal, Protocol
 
+from olmtui.frozen import frozen
 from olmtui.kinds import CATALOG_SOURCE, CSV, SUBSCRIPTION
 from olmtui.model.primitives.go_text import go_quote
 from olmtui.model.primitives.semver_range import Range, RangeError, parse_range
@@ -71,7 +72,7 @@ def channel_order(channel: Channel) -> tuple[list[str], list[str]]:
 # --- R-UPG-7: catalog validation (opm) ----------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SkipRangeProblem:
     entry: str
     skip_range: str
@@ -205,7 +206,7 @@ def version_of(text: str | None) -> Version | None:
     return parse_version(str(text))
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Hop:
     """One upgrade step: ``target`` admitted the CSV ``source`` through edge ``via``."""
 
@@ -371,7 +372,7 @@ class UpgradeGraph:
 # --- which catalog, package and channels a Subscription sees -------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SubscriptionScope:
     """What a Subscription can resolve against (R-UPG-2). ``error`` is OLM's R-UPG-6 message
     when the scope is empty and the catalog is whole; ``absent`` says the same of content

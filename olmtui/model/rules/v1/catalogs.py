@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.model.rules.v1.catalog_selector import NAME_LABEL
 from olmtui.model.rules.v1.extensions import Condition, conditions_by_type
 from olmtui.objects import Obj, labels, meta, spec, status, text_of
@@ -14,7 +14,7 @@ AVAILABLE = "Available"
 UNAVAILABLE = "Unavailable"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ClusterCatalog:
     """One ClusterCatalog (R-V1-6). ``serving`` is True/False from the ``Serving`` condition
     and None when it has none (R-V1-7); ``labels`` include the implicit name label."""

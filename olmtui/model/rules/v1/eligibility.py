@@ -12,9 +12,9 @@ rather than guessed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
 
+from olmtui.frozen import frozen
 from olmtui.model.primitives import json_text
 from olmtui.model.primitives.bundle_properties import PROPERTIES_ANNOTATION
 from olmtui.model.rules.installmodes.supported_modes import install_mode_set
@@ -27,7 +27,7 @@ Verdict = Literal["blocks", "needs", "ok"]
 DEPENDENCY_TYPES = ("olm.package.required", "olm.gvk.required", "olm.constraint")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Point:
     """One checklist point: ``blocks`` (v1 refuses this bundle), ``needs`` (works with a
     gate, a certificate provider or a change), ``ok``; ``text`` says which and why."""
@@ -36,7 +36,7 @@ class Point:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Eligibility:
     """The checklist of one installed CSV; ``movable`` is false when a point blocks."""
 

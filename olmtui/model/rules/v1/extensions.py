@@ -10,16 +10,16 @@ extension stuck.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.objects import Obj, meta, spec, status, text_of
 
 CATALOG_PROVIDED = "CatalogProvided"
 SELF_CERTIFIED = "SelfCertified"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Condition:
     """One metav1.Condition as observed (R-V1-3): strings as written, ``""`` when absent."""
 
@@ -29,7 +29,7 @@ class Condition:
     message: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class InstalledBundle:
     """``status.install.bundle`` (R-V1-3): the version string is the status's own (a legacy
     release is folded in as build metadata, ``1.0.0+2``)."""
@@ -38,7 +38,7 @@ class InstalledBundle:
     version: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ExtensionState:
     """The dashboard summary of R-V1-5: ``label`` in a word or two, ``settled`` when
     nothing is wrong and nothing is moving, ``detail`` the condition message behind it."""
@@ -48,7 +48,7 @@ class ExtensionState:
     detail: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ClusterExtension:
     """One ClusterExtension (R-V1-2, R-V1-3). ``service_account`` is shown as given but is
     deprecated and ignored by current operator-controller (R-V1-2)."""

@@ -4,9 +4,10 @@ given: one bundle, or its exact error text."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.model.primitives.go_text import go_quote
 from olmtui.model.primitives.semver_range import RangeError, parse_range
 from olmtui.model.primitives.version import Version, parse_version_strict
@@ -25,7 +26,7 @@ from olmtui.model.rules.v1.versions import (
 from olmtui.objects import Obj, name_of, spec, status
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class V1Resolution:
     """The report's ``resolved``/``error`` of one ClusterExtension.
 
@@ -72,7 +73,7 @@ class _Failure(Exception):
     """operator-controller's error for this ClusterExtension; the text is exact."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _Installed:
     """``status.install.bundle`` as the successor rules read it (R-V1-15)."""
 
@@ -82,7 +83,7 @@ class _Installed:
     version_release: VersionRelease
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _Request:
     """What the ClusterExtension asks for (R-V1-2) and what is installed (R-V1-3)."""
 
@@ -98,7 +99,7 @@ class _Request:
     constraint: Constraint | None = field(default=None)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _Pick:
     """One catalog's best candidate (R-V1-17)."""
 

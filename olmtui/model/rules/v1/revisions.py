@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
+from olmtui.frozen import frozen
 from olmtui.kinds import CLUSTER_EXTENSION, CLUSTER_OBJECT_SET
 from olmtui.model.rules.v1.extensions import Condition, conditions_by_type
 from olmtui.objects import Obj, meta, spec, status
@@ -36,7 +36,7 @@ _COLLISIONS = re.compile(r"revision object collisions in phase (\d+)")
 _PROBE_LINE = re.compile(r"^Object ([^.\s]+)\.\S* (\S*)/(\S+?):", re.MULTILINE)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PhaseObject:
     """One object of a phase: its identity, or the Secret holding its manifest (``ref``)."""
 
@@ -53,7 +53,7 @@ class PhaseObject:
         return f"{self.kind} {where}{self.name}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Phase:
     """One phase (R-V1-24): applied in order, objects of the next only once these pass their
     probes. ``collision_protection`` is the phase's own, ``""`` when it inherits the spec's."""
@@ -63,7 +63,7 @@ class Phase:
     objects: tuple[PhaseObject, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Revision:
     """One revision of a ClusterExtension. ``number`` and ``lifecycle_state`` are ``None``
     and ``""`` when only the extension's ``status.activeRevisions[]`` names it (the object
@@ -130,7 +130,7 @@ class Revision:
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ExtensionRevisions:
     """The revisions of one ClusterExtension, by number (unnumbered last)."""
 

@@ -11,9 +11,9 @@ decides "not computed"; the screens only say it (:func:`resolution_words`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.model.records.catalog import Catalog
 from olmtui.model.rules.v1.catalogs import ClusterCatalog, decode_catalog
 from olmtui.model.rules.v1.extensions import ClusterExtension, decode_extension
@@ -26,7 +26,7 @@ from olmtui.objects import name_of
 Obj = dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class V1State:
     """Every v1 record of the source, by name, with the content bound per catalog and the
     resolution per extension (None: the resolver is not there to say)."""

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+from olmtui.frozen import frozen
 from olmtui.model.primitives import json_text
 from olmtui.model.primitives.digits import UINT64_MAX, bounded
 from olmtui.model.primitives.go_text import go_quote
@@ -32,7 +32,7 @@ from olmtui.model.primitives.version import (
 # --- R-V1-11: version and release of a bundle ------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class VersionRelease:
     """A bundle's version and its legacy release (R-V1-11); ``key`` orders them."""
 
@@ -148,7 +148,7 @@ def _coerce(text: str) -> Version:
     return Version(major, minor, patch, m[5], m[8])
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Term:
     """One parsed term: operator, its version and which parts were wildcards or missing."""
 
@@ -277,7 +277,7 @@ def _rewrite_hyphen_ranges(text: str) -> str:
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Constraint:
     """A parsed version range: OR of AND groups; ``check`` answers as Masterminds does."""
 

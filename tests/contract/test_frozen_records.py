@@ -1,0 +1,59 @@
+"""``olmtui.frozen``: a record is immutable to mypy (CI runs it) and hashed and compared by
+its fields as a frozen dataclass is, without frozen's ``__init__`` at run time."""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from mypy import api
+
+from olmtui.frozen import frozen
+
+
+@frozen
+class _Pair:
+    left: int
+    right: tuple[str, ...] = field(default=())
+
+
+@frozen(eq=False)
+class _Handle:
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Frozen:
+    """What ``@frozen`` stands in for."""
+
+    left: int
+    right: tuple[str, ...] = ()
+
+
+def test_a_record_is_compared_and_hashed_as_a_frozen_dataclass_is() -> None:
+    pair, same = _Pair(1, ("a",)), _Frozen(1, ("a",))
+    assert pair == _Pair(1, ("a",)) and pair != _Pair(2, ("a",))
+    assert hash(pair) == hash(_Pair(1, ("a",))) == hash(same)
+    assert {pair: 1}[_Pair(1, ("a",))] == 1
+    assert replace(pair, left=2) == _Pair(2, ("a",))
+    assert pickle.loads(pickle.dumps(pair)) == pair
+    assert not hasattr(pair, "__dict__")  # slots, as before
+    handle = _Handle("h")
+    assert handle != _Handle("h") and handle == handle  # by identity
+    assert len({handle, _Handle("h")}) == 2
+
+
+def test_an_assignment_to_a_field_is_what_mypy_refuses(tmp_path: Path) -> None:
+    """What ``frozen=True`` raised at run time, mypy (run over olmtui in CI) refuses."""
+    source = tmp_path / "assigning.py"
+    source.write_text(
+        "from olmtui.frozen import frozen\n\n\n"
+        "@frozen\nclass Pair:\n    left: int\n\n\n"
+        "@frozen(eq=False)\nclass Handle:\n    name: str\n\n\n"
+        "Pair(1).left = 2\nHandle('h').name = 'i'\nprint(Pair(left=1), Handle(name='h'))\n",
+        encoding="utf-8",
+    )
+    out, _, status = api.run(["--no-incremental", "--strict", str(source)])
+    assert status == 1
+    assert out.count("is read-only") == 2, out
