@@ -3,7 +3,8 @@
 Each dependency property of a bundle becomes one predicate over entries; its ``str()`` is
 OLM's wording, which ends up in ``bundle X requires an operator <predicate>``. CEL rules
 (``olm.constraint`` with ``cel``) are evaluated by ``cel.py`` where olmtui can decide them;
-other rules raise ``NotEvaluated``.
+other rules raise ``NotEvaluated``. ``cel.py`` (its parser's patterns and a dozen node
+classes) is imported only when a bundle holds such a rule: most clusters have none.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from typing import Any
 from olmtui.frozen import frozen
 from olmtui.model.primitives.go_text import go_quote
 from olmtui.model.primitives.semver_range import Range, RangeError, parse_range
-from olmtui.model.rules.resolution.cel import Unsupported, cel_properties, evaluate, refusal
 from olmtui.model.rules.resolution.channel_order import ResolutionError
 from olmtui.model.rules.resolution.entries import (
     Entry,
@@ -91,13 +91,15 @@ class Cel:
     def test(self, entry: Entry) -> bool:
         """R-RES-11.2: the rule over the candidate's own properties. A catalog entry keeps
         only the types the resolver reads, an ``@existing`` entry all of them (R-RES-7.4)."""
+        from olmtui.model.rules.resolution import cel  # imported where a bundle holds a rule
+
         values = entry.values
         if len(values) != len(entry.properties):
             values = decode(entry.properties)
         try:
-            properties = cel_properties(entry.properties, values)
-            return evaluate(self.rule, properties, complete=entry.catalog.virtual)
-        except Unsupported:
+            properties = cel.cel_properties(entry.properties, values)
+            return cel.evaluate(self.rule, properties, complete=entry.catalog.virtual)
+        except cel.Unsupported:
             raise NotEvaluated(f"CEL rule not supported offline: {self.rule}") from None  # R-RES-23
 
     def __str__(self) -> str:
@@ -174,6 +176,8 @@ def _constraint(value: dict[str, Any], message: str, depth: int = 0) -> Predicat
     if isinstance(value.get("package"), dict):
         return _package(value["package"])
     if isinstance(value.get("cel"), dict):
+        from olmtui.model.rules.resolution.cel import refusal  # where a bundle holds a rule
+
         rule = str(value["cel"].get("rule") or "")
         if (refused := refusal(rule)) is not None:  # R-RES-23: cel-go's own limits
             raise ResolutionError(f"convert olm.constraint to resolver predicate: {refused}")
