@@ -4,6 +4,7 @@ its fields as a frozen dataclass is, without frozen's ``__init__`` at run time."
 from __future__ import annotations
 
 import pickle
+import re
 import subprocess
 import sys
 from dataclasses import dataclass, field, replace
@@ -12,6 +13,9 @@ from pathlib import Path
 from data_paths import ROOT
 
 from olmtui.frozen import frozen
+
+#: A decorator line making a frozen slots dataclass.
+_FROZEN_DATACLASS = re.compile(r"^@dataclass\(frozen=True, slots=True", re.MULTILINE)
 
 
 @frozen
@@ -66,3 +70,14 @@ def test_an_assignment_to_a_field_is_what_mypy_refuses(tmp_path: Path) -> None:
     )
     assert run.returncode == 1
     assert run.stdout.count("is read-only") == 2, run.stdout
+
+
+def test_olmtuis_records_are_frozen_ones() -> None:
+    """A record olmtui makes is a ``@frozen`` class, not a frozen dataclass that pays
+    ``object.__setattr__`` for each field each time one is made (CONTRIBUTING.md)."""
+    slow = [
+        str(path.relative_to(ROOT))
+        for path in sorted((ROOT / "olmtui").rglob("*.py"))
+        if _FROZEN_DATACLASS.search(path.read_text(encoding="utf-8"))
+    ]
+    assert slow == []
