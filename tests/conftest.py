@@ -202,6 +202,23 @@ def hostile_snapshot(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_hostile_snapshot(tmp_path_factory.mktemp("hostile") / "cluster.json")
 
 
+@pytest.fixture(scope="module")
+def small_must_gather(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A generated must-gather (``bench/gen_snapshot.py``, one object per file) of six
+    namespaces whose plans wait for approval: what a remedy proof's trials are made on."""
+    import sys
+
+    from data_paths import ROOT
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from gen_snapshot import Sizes, generate
+
+    root = tmp_path_factory.mktemp("must-gather")
+    sizes = Sizes(namespaces=6, global_operators=2, single_operators=3, subscriptions=6)
+    generate(root, sizes, layout="must-gather")
+    return root
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _keys_without_idle_waits() -> Iterator[None]:
     """``Pilot.press`` is :func:`press` in every test: the same ``Key`` events, each

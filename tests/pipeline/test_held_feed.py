@@ -7,11 +7,9 @@ first; either way the report is the one a model following every change gives."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-from data_paths import ROOT
 from model_builders import namespace
 
 from olmtui.model.records.diagnosis import Change
@@ -19,9 +17,6 @@ from olmtui.model.records.types import ObjectRef
 from olmtui.pipeline.build import snapshot_session
 from olmtui.store import Change as StoreChange
 from olmtui.store import HeldFeed, Store
-
-sys.path.insert(0, str(ROOT / "bench"))
-from gen_snapshot import Sizes, generate
 
 
 def test_a_held_feed_passes_one_subscriber_and_keeps_the_rest_in_order() -> None:
@@ -56,18 +51,10 @@ def test_a_closed_feed_lets_what_it_kept_go() -> None:
     assert [c.key.name for batch in others for c in batch] == ["b"]
 
 
-@pytest.fixture(scope="module")
-def must_gather(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("must-gather")
-    sizes = Sizes(namespaces=6, global_operators=2, single_operators=3, subscriptions=6)
-    generate(root, sizes, layout="must-gather")
-    return root
-
-
 def test_a_trial_ended_at_a_reaction_not_modelled_leaves_the_model_as_it_was(
-    must_gather: Path,
+    small_must_gather: Path,
 ) -> None:
-    session = snapshot_session([str(must_gather)], [])
+    session = snapshot_session([str(small_must_gather)], [])
     plan = next(
         p
         for p in session.store.list("InstallPlan")
@@ -90,9 +77,9 @@ def test_a_trial_ended_at_a_reaction_not_modelled_leaves_the_model_as_it_was(
 
 
 def test_the_report_is_the_one_a_model_following_every_trial_gives(
-    must_gather: Path, monkeypatch: pytest.MonkeyPatch
+    small_must_gather: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    held = snapshot_session([str(must_gather)], []).analysis.report(verify_remedies=True)
+    held = snapshot_session([str(small_must_gather)], []).analysis.report(verify_remedies=True)
     monkeypatch.setattr(HeldFeed, "close", HeldFeed.release)
     told: list[int] = []
     keep = HeldFeed.keep
@@ -102,6 +89,6 @@ def test_the_report_is_the_one_a_model_following_every_trial_gives(
         keep(self, changes)
 
     monkeypatch.setattr(HeldFeed, "keep", counted)
-    followed = snapshot_session([str(must_gather)], []).analysis.report(verify_remedies=True)
+    followed = snapshot_session([str(small_must_gather)], []).analysis.report(verify_remedies=True)
     assert told  # the trials' changes (and their undoing) reached the model this time
     assert followed == held

@@ -6,28 +6,15 @@ report's own resolutions, not every namespace resolved a second time, while noth
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from data_paths import ROOT
 
 from olmtui.model.incremental.health_index import HealthIndex
 from olmtui.pipeline import simulated_state
 from olmtui.pipeline.build import snapshot_session
 from olmtui.pipeline.simulation import Simulator
-
-sys.path.insert(0, str(ROOT / "bench"))
-from gen_snapshot import Sizes, generate
-
-
-@pytest.fixture(scope="module")
-def must_gather(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("must-gather")
-    sizes = Sizes(namespaces=6, global_operators=2, single_operators=3, subscriptions=6)
-    generate(root, sizes, layout="must-gather")
-    return root
 
 
 def _counting(monkeypatch: pytest.MonkeyPatch) -> tuple[list[HealthIndex], list[int]]:
@@ -52,9 +39,9 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> tuple[list[HealthIndex], list[
 
 
 def test_the_remedy_proofs_share_the_sessions_index(
-    must_gather: Path, monkeypatch: pytest.MonkeyPatch
+    small_must_gather: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    session = snapshot_session([str(must_gather)], [])
+    session = snapshot_session([str(small_must_gather)], [])
     built, states = _counting(monkeypatch)
     report = session.analysis.report(verify_remedies=True)
     assert states  # trials were made
@@ -64,9 +51,9 @@ def test_the_remedy_proofs_share_the_sessions_index(
 
 
 def test_the_report_is_the_one_an_index_of_the_trials_own_gives(
-    must_gather: Path, monkeypatch: pytest.MonkeyPatch
+    small_must_gather: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    shared = snapshot_session([str(must_gather)], []).analysis.report(verify_remedies=True)
+    shared = snapshot_session([str(small_must_gather)], []).analysis.report(verify_remedies=True)
     made = Simulator.__init__
 
     def without_index(self: Simulator, *args: Any, **kwargs: Any) -> None:
@@ -74,15 +61,15 @@ def test_the_report_is_the_one_an_index_of_the_trials_own_gives(
 
     monkeypatch.setattr(Simulator, "__init__", without_index)
     built, _ = _counting(monkeypatch)
-    own = snapshot_session([str(must_gather)], []).analysis.report(verify_remedies=True)
+    own = snapshot_session([str(small_must_gather)], []).analysis.report(verify_remedies=True)
     assert built  # the trials built their own index
     assert own == shared
 
 
 def test_the_remedy_proofs_take_the_reports_resolutions(
-    must_gather: Path, monkeypatch: pytest.MonkeyPatch
+    small_must_gather: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    session = snapshot_session([str(must_gather)], [])
+    session = snapshot_session([str(small_must_gather)], [])
     asked: list[object] = []
     resolve = simulated_state.SimulatedState.resolve
 
@@ -98,7 +85,7 @@ def test_the_remedy_proofs_take_the_reports_resolutions(
     state = session.analysis.simulator(in_place=True)._state()
     assert state.resolutions == {r.namespace: r for r in resolve(state, None)}
     monkeypatch.setattr(Simulator, "__init__", _without_at_rest(Simulator.__init__))
-    again = snapshot_session([str(must_gather)], []).analysis.report(verify_remedies=True)
+    again = snapshot_session([str(small_must_gather)], []).analysis.report(verify_remedies=True)
     assert None in asked  # resolved them all itself, and said the same
     assert again == report
 
@@ -110,8 +97,10 @@ def _without_at_rest(made: Any) -> Any:
     return init
 
 
-def test_the_reports_resolutions_are_not_taken_once_the_cache_moved(must_gather: Path) -> None:
-    session = snapshot_session([str(must_gather)], [])
+def test_the_reports_resolutions_are_not_taken_once_the_cache_moved(
+    small_must_gather: Path,
+) -> None:
+    session = snapshot_session([str(small_must_gather)], [])
     analysis = session.analysis
     analysis.report()
     assert analysis._reported_resolutions() is not None
