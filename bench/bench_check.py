@@ -149,10 +149,11 @@ def layouts(args: argparse.Namespace, root: Path) -> None:
     # the must-gather's check with and without the added files back to back, round by
     # round: the least of each above comes from rounds minutes apart, and a machine whose
     # speed drifts by a fifth between them moved the share from 0.24 to 0.51 run to run
+    (_, base_folder, _, _), (_, added_folder, _, _) = cases[1:]
     shares = []
     for _ in range(args.rounds):
-        without = check_in_child(root / "must-gather")[0]
-        with_added = check_in_child(root / "must-gather-extras")[0]
+        without = check_in_child(base_folder)[0]
+        with_added = check_in_child(added_folder)[0]
         shares.append((with_added - without) / with_added)
     shares.sort()
     added_bytes = size - base_size

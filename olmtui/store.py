@@ -562,27 +562,25 @@ class HeldFeed:
     def __init__(self, store: Store, passing: Listener) -> None:
         self._store = store
         self._passing = passing
-        self._kept: list[list[Change]] | None = []
+        self._kept: list[list[Change]] = []
 
     def keep(self, changes: list[Change]) -> None:
         self._passing(changes)
-        if self._kept is not None:
-            self._kept.append(changes)
+        self._kept.append(changes)
 
     def release(self) -> None:
         """Hand the changes kept on to the other subscribers and stop holding."""
-        kept, self._kept = self._kept, None
-        self._store._stop_holding()
-        for changes in kept or ():
+        kept, self._kept = self._kept, []
+        self._store._stop_holding(self)
+        for changes in kept:
             for listener in list(self._store._listeners):
                 if listener != self._passing:
                     listener(changes)
 
     def close(self) -> None:
         """Stop holding, letting what is kept go (nothing, once released)."""
-        if self._kept is not None:
-            self._kept = None
-            self._store._stop_holding()
+        self._kept = []
+        self._store._stop_holding(self)
 
 
 class Store:
@@ -702,8 +700,9 @@ class Store:
         self._feed_held = HeldFeed(self, passing)
         return self._feed_held
 
-    def _stop_holding(self) -> None:
-        self._feed_held = None
+    def _stop_holding(self, feed: HeldFeed) -> None:
+        if self._feed_held is feed:
+            self._feed_held = None
 
     def _keeps(self, obj: Any) -> bool:
         """Whether ``obj`` is an object of a kind the cache keeps (a live list may hold
